@@ -1,0 +1,51 @@
+package io.llmperf4j.model;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The parameters of a token benchmark run, as the user gave them; echoed into every result file.
+ *
+ * @param model                    the {@code model} field sent and used in file names
+ * @param meanInputTokens          llmperf's --mean-input-tokens
+ * @param stddevInputTokens        llmperf's --stddev-input-tokens
+ * @param meanOutputTokens         llmperf's --mean-output-tokens
+ * @param stddevOutputTokens       llmperf's --stddev-output-tokens
+ * @param numConcurrentRequests    requests in flight at once (closed loop)
+ * @param timeoutSeconds           run duration limit
+ * @param maxNumCompletedRequests  number of results to record
+ * @param additionalSamplingParams parsed --additional-sampling-params, keys in the user's order; values are
+ *                                 JSON values as Java objects (Map, List, String, Number, Boolean, null)
+ * @param llmApi                   the --llm-api value
+ * @param metadata                 --metadata pairs in order
+ * @param endpoint                 the target URL without credentials
+ * @param tokenizer                what counted tokens (for example "llama-2 (built in)")
+ * @param promptMode               "llmperf" or "exact"
+ * @param seed                     the workload seed
+ */
+public record BenchmarkSettings(
+        String model,
+        int meanInputTokens,
+        int stddevInputTokens,
+        int meanOutputTokens,
+        int stddevOutputTokens,
+        int numConcurrentRequests,
+        int timeoutSeconds,
+        int maxNumCompletedRequests,
+        Map<String, Object> additionalSamplingParams,
+        String llmApi,
+        Map<String, String> metadata,
+        String endpoint,
+        String tokenizer,
+        String promptMode,
+        long seed) {
+
+    public BenchmarkSettings {
+        Objects.requireNonNull(model, "model");
+        additionalSamplingParams = Collections.unmodifiableMap(new LinkedHashMap<>(
+                additionalSamplingParams == null ? Map.of() : additionalSamplingParams));
+        metadata = Collections.unmodifiableMap(new LinkedHashMap<>(metadata == null ? Map.of() : metadata));
+    }
+}

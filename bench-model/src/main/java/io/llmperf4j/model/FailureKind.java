@@ -1,0 +1,25 @@
+package io.llmperf4j.model;
+
+/** Why a request did not complete normally. Every failure is recorded, never dropped. */
+public enum FailureKind {
+    /** The server answered with a non-200 status. */
+    HTTP_STATUS,
+    /** A 200 response whose body or stream carried an {@code {"error": ...}} object. */
+    ERROR_IN_STREAM,
+    /** An SSE event that was not valid JSON or lacked the fields of a chat completion chunk. */
+    MALFORMED_EVENT,
+    /** The stream ended cleanly but without {@code data: [DONE]}; the data received is kept. */
+    MISSING_DONE,
+    /** The TCP or TLS connection could not be established. */
+    CONNECT_FAILED,
+    /** The connection closed or reset before the response was complete; tokens so far are kept. */
+    CONNECTION_CLOSED,
+    /** No bytes arrived for longer than the idle timeout. */
+    IDLE_TIMEOUT,
+    /** The whole request took longer than the request timeout. */
+    REQUEST_TIMEOUT,
+    /** The run ended (its --timeout or a signal) while the request was in flight. */
+    CANCELLED,
+    /** Anything else the client could not classify; the message says what. */
+    CLIENT_ERROR
+}

@@ -1,0 +1,66 @@
+package io.llmperf4j.model;
+
+import java.util.Objects;
+
+/**
+ * Everything measured about one request. Times are nanosecond offsets from {@code System.nanoTime()} at send,
+ * taken when the bytes arrived (before JSON parsing); -1 where the moment never happened.
+ *
+ * @param promptIndex           index of the {@link RequestSpec} sent
+ * @param clientRequestId       the {@code X-Request-Id} the client sent
+ * @param serverResponseId      the {@code id} of the server's response chunks, or null
+ * @param startEpochMicros      wall-clock time of the send, for joining with server logs
+ * @param ttftNanos             send to the first event with non-empty content, or -1
+ * @param lastContentNanos      send to the last event with non-empty content, or -1
+ * @param e2eNanos              send to the end of the response (or to the failure)
+ * @param dataEventCount        SSE data events received, {@code [DONE]} excluded (llmperf's tokens_received)
+ * @param contentEventNanos     offsets of every event that carried non-empty content, in arrival order;
+ *                              owned by the record, never mutate
+ * @param generatedText         concatenated content
+ * @param numberInputTokens     the input token count of the request's prompt (see {@link RequestSpec})
+ * @param maxTokens             the {@code max_tokens} sent
+ * @param outputTokens          output tokens by the client tokenizer as llmperf counts them (BOS included),
+ *                              or -1 while not yet counted
+ * @param usagePromptTokens     {@code usage.prompt_tokens} from the server, or null when not sent
+ * @param usageCompletionTokens {@code usage.completion_tokens} from the server, or null when not sent
+ * @param finishReason          the last non-null {@code finish_reason}, or null
+ * @param failure               null when the request succeeded
+ */
+public record RequestRecord(
+        int promptIndex,
+        String clientRequestId,
+        String serverResponseId,
+        long startEpochMicros,
+        long ttftNanos,
+        long lastContentNanos,
+        long e2eNanos,
+        int dataEventCount,
+        long[] contentEventNanos,
+        String generatedText,
+        int numberInputTokens,
+        int maxTokens,
+        int outputTokens,
+        Integer usagePromptTokens,
+        Integer usageCompletionTokens,
+        String finishReason,
+        Failure failure) {
+
+    public static final long NEVER = -1L;
+
+    public RequestRecord {
+        Objects.requireNonNull(clientRequestId, "clientRequestId");
+        contentEventNanos = contentEventNanos == null ? new long[0] : contentEventNanos;
+        generatedText = generatedText == null ? "" : generatedText;
+    }
+
+    public boolean succeeded() {
+        return failure == null;
+    }
+
+    /** A copy with the client tokenizer's output count filled in (counted off the I/O threads). */
+    public RequestRecord withOutputTokens(int tokens) {
+        return new RequestRecord(promptIndex, clientRequestId, serverResponseId, startEpochMicros, ttftNanos,
+                lastContentNanos, e2eNanos, dataEventCount, contentEventNanos, generatedText, numberInputTokens,
+                maxTokens, tokens, usagePromptTokens, usageCompletionTokens, finishReason, failure);
+    }
+}

@@ -1,0 +1,23 @@
+package io.llmperf4j.model;
+
+import java.util.Objects;
+
+/**
+ * One request of a workload, fixed before the run starts (llmperf pre-generates all prompts, PR #54).
+ *
+ * @param index             position in the workload, 0-based
+ * @param prompt            the user message text
+ * @param numberInputTokens the input token count reported for this prompt (llmperf mode: the sampled target;
+ *                          exact mode: the real count, BOS included)
+ * @param maxTokens         the {@code max_tokens} sent with the request
+ */
+public record RequestSpec(int index, String prompt, int numberInputTokens, int maxTokens) {
+    public RequestSpec {
+        Objects.requireNonNull(prompt, "prompt");
+        if (index < 0) throw new IllegalArgumentException("index (" + index + ") must be >= 0");
+        if (numberInputTokens < 0) {
+            throw new IllegalArgumentException("numberInputTokens (" + numberInputTokens + ") must be >= 0");
+        }
+        if (maxTokens < 1) throw new IllegalArgumentException("maxTokens (" + maxTokens + ") must be >= 1");
+    }
+}
