@@ -1,0 +1,87 @@
+package io.llmperf4j.report.csv;
+
+import io.llmperf4j.model.RequestRecord;
+import java.io.IOException;
+import java.io.Writer;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVPrinter;
+
+/**
+ * One CSV row per recorded request (llmperf has no such file), RFC 4180 with a header row, UTF-8, so a run can
+ * be joined with server logs (request ids, wall-clock start) and server token counts compared with the
+ * client's.
+ *
+ * <p>Times are plain decimal seconds, never in exponent form: the start with microseconds, durations with
+ * nanoseconds. A value that is unknown or never happened is an empty field. Unlike llmperf's JSON, a failed
+ * request's {@code end_to_end_latency_s} is the real time from send to the failure: useful here, and this file
+ * has no llmperf layout to keep.
+ */
+public final class RequestCsvWriter {
+
+    /** The columns, in order. */
+    public static final List<String> HEADER = List.of(
+            "client_request_id", "server_response_id", "prompt_index", "start_time_epoch_s", "ttft_s",
+            "end_to_end_latency_s", "number_input_tokens", "max_tokens", "output_tokens_client",
+            "output_tokens_server", "prompt_tokens_server", "finish_reason", "error_kind", "error_code",
+            "error_msg");
+
+    private static final int MICROS_DIGITS = 6;
+    private static final int NANOS_DIGITS = 9;
+    private static final CSVFormat FORMAT = CSVFormat.RFC4180.builder()
+            .setHeader(HEADER.toArray(String[]::new))
+            .get();
+
+    private RequestCsvWriter() {
+    }
+
+    /** Writes {@code records} to {@code file}, replacing it. */
+    public static void write(List<RequestRecord> records, Path file) throws IOException {
+        try (Writer writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            write(records, writer);
+        }
+    }
+
+    /** Writes the header and one row per record to {@code out}, which stays open. */
+    public static void write(List<RequestRecord> records, Appendable out) throws IOException {
+        CSVPrinter printer = new CSVPrinter(out, FORMAT);
+        for (RequestRecord record : records) {
+            printer.printRecord(row(record));
+        }
+        printer.flush();
+    }
+
+    /** The fields of one record, as strings in {@link #HEADER} order. */
+    public static List<String> row(RequestRecord record) {
+        boolean failed = record.failure() != null;
+        return Arrays.asList(
+                record.clientRequestId(),
+                orEmpty(record.serverResponseId()),
+                Integer.toString(record.promptIndex()),
+                BigDecimal.valueOf(record.startEpochMicros(), MICROS_DIGITS).toPlainString(),
+                seconds(record.ttftNanos()),
+                seconds(record.e2eNanos()),
+                Integer.toString(record.numberInputTokens()),
+                Integer.toString(record.maxTokens()),
+                record.outputTokens() < 0 ? "" : Integer.toString(record.outputTokens()),
+                orEmpty(record.usageCompletionTokens()),
+                orEmpty(record.usagePromptTokens()),
+                orEmpty(record.finishReason()),
+                failed ? record.failure().kind().name() : "",
+                failed ? Integer.toString(record.failure().code()) : "",
+                failed ? record.failure().message() : "");
+    }
+
+    private static String seconds(long nanos) {
+        return nanos < 0 ? "" : BigDecimal.valueOf(nanos, NANOS_DIGITS).toPlainString();
+    }
+
+    private static String orEmpty(Object value) {
+        return value == null ? "" : value.toString();
+    }
+}

@@ -1,0 +1,62 @@
+package io.llmperf4j.report.csv;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.llmperf4j.model.Failure;
+import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestRecord;
+import java.io.IOException;
+import java.io.StringReader;
+import java.util.List;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVRecord;
+import org.junit.jupiter.api.Test;
+
+class RequestCsvWriterTest {
+
+    private static final RequestRecord SUCCESS = new RequestRecord(3, "req-3", "chatcmpl-abc",
+            1_703_136_124_000_042L, 250_000_000L, 2_000_000_000L, 2_100_000_001L, 101, new long[0], "text", 550, 150,
+            151, 510, 150, "length", null);
+
+    private static final RequestRecord FAILURE = new RequestRecord(4, "req-4", null, 1_703_136_125_500_000L, -1,
+            -1, 50_000_000L, 0, new long[0], "", 600, 142, -1, null, null, null,
+            new Failure(FailureKind.HTTP_STATUS, 500, "bad, \"very\" bad\nsecond line"));
+
+    @Test
+    void headerAndPlainDecimalRows() throws IOException {
+        StringBuilder out = new StringBuilder();
+        RequestCsvWriter.write(List.of(SUCCESS, FAILURE), out);
+        String[] lines = out.toString().split("\r\n", 3);
+        assertEquals("client_request_id,server_response_id,prompt_index,start_time_epoch_s,ttft_s,"
+                + "end_to_end_latency_s,number_input_tokens,max_tokens,output_tokens_client,output_tokens_server,"
+                + "prompt_tokens_server,finish_reason,error_kind,error_code,error_msg", lines[0]);
+        assertEquals("req-3,chatcmpl-abc,3,1703136124.000042,0.250000000,2.100000001,550,150,151,150,510,length,,,",
+                lines[1]);
+        // RFC 4180: the message with a comma, quotes and a line break is quoted, quotes doubled
+        assertEquals("req-4,,4,1703136125.500000,,0.050000000,600,142,,,,,HTTP_STATUS,500,"
+                + "\"bad, \"\"very\"\" bad\nsecond line\"\r\n", lines[2]);
+    }
+
+    @Test
+    void rowsParseBackWithCommonsCsv() throws IOException {
+        StringBuilder out = new StringBuilder();
+        RequestCsvWriter.write(List.of(SUCCESS, FAILURE), out);
+        List<CSVRecord> records = CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true).get()
+                .parse(new StringReader(out.toString())).getRecords();
+        assertEquals(2, records.size());
+        assertEquals("bad, \"very\" bad\nsecond line", records.get(1).get("error_msg"));
+        assertEquals("", records.get(1).get("output_tokens_client"));
+        assertEquals("", records.get(1).get("ttft_s"));
+        assertEquals("0.050000000", records.get(1).get("end_to_end_latency_s"));
+    }
+
+    @Test
+    void tinyDurationsStayOutOfExponentForm() {
+        RequestRecord fast = new RequestRecord(0, "r", null, 5L, 1L, 1L, 7L, 1, new long[0], "", 1, 1, 1, null,
+                null, null, null);
+        List<String> row = RequestCsvWriter.row(fast);
+        assertEquals("0.000005", row.get(3));
+        assertEquals("0.000000001", row.get(4));
+        assertEquals("0.000000007", row.get(5));
+    }
+}

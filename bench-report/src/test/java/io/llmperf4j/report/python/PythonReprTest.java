@@ -1,0 +1,86 @@
+package io.llmperf4j.report.python;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.llmperf4j.report.testutil.TestResources;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class PythonReprTest {
+
+    @ParameterizedTest(name = "repr({0}) = {1}")
+    @CsvSource(delimiter = '|', value = {
+            "0.1                    | 0.1",
+            "1e-05                  | 1e-05",
+            "0.0001                 | 0.0001",
+            "0.00009999999999999999 | 9.999999999999999e-05",
+            "123456789012345680.0   | 1.2345678901234568e+17",
+            "1e16                   | 1e+16",
+            "1.5e16                 | 1.5e+16",
+            "9999999999999998.0     | 9999999999999998.0",
+            "1e15                   | 1000000000000000.0",
+            "5e-324                 | 5e-324",
+            "-0.0                   | -0.0",
+            "0.0                    | 0.0",
+            "100.0                  | 100.0",
+            "550                    | 550.0",
+            "-2.5                   | -2.5",
+            "1.7976931348623157e308 | 1.7976931348623157e+308",
+            "0.30000000000000004    | 0.30000000000000004",
+            "2.0E-3                 | 0.002",
+            "1e22                   | 1e+22",
+    })
+    void pythonReprOfEdgeCases(double x, String expected) {
+        assertEquals(expected, PythonRepr.ofFloat(x));
+    }
+
+    @Test
+    void nonFiniteValuesPrintLikePython() {
+        assertEquals("nan", PythonRepr.ofFloat(Double.NaN));
+        assertEquals("inf", PythonRepr.ofFloat(Double.POSITIVE_INFINITY));
+        assertEquals("-inf", PythonRepr.ofFloat(Double.NEGATIVE_INFINITY));
+    }
+
+    /** 2^-1017: the nearest 16-digit decimal does not round-trip, the one above (CPython's choice) does. */
+    @Test
+    void asymmetricGapAtPowerOfTwoTakesTheOtherNeighbour() {
+        assertEquals("7.120236347223045e-307", PythonRepr.ofFloat(Math.scalb(1.0, -1017)));
+    }
+
+    /** Every power of two, random bit patterns and magnitudes: expectations printed by CPython 3.11. */
+    @Test
+    void matchesCpythonOnThousandsOfValues() {
+        int checked = 0;
+        int javaToStringNotShortest = 0;
+        for (String line : TestResources.text("python/float-repr-cases.txt").split("\n")) {
+            if (line.isBlank() || line.startsWith("#")) continue;
+            String[] parts = line.split(" ");
+            double x = Double.longBitsToDouble(Long.parseUnsignedLong(parts[0], 16));
+            assertEquals(parts[1], PythonRepr.ofFloat(x), () -> "bits " + parts[0]);
+            checked++;
+            if (significantDigits(Double.toString(x)) > significantDigits(parts[1])) javaToStringNotShortest++;
+        }
+        assertTrue(checked > 4000, "cases read: " + checked);
+        // The reason for PythonRepr: Java 17's Double.toString is longer than needed for some of these.
+        assertTrue(javaToStringNotShortest > 0, "expected some non-shortest Double.toString outputs");
+    }
+
+    @Test
+    void intDictLikePythonStr() {
+        Map<Integer, Long> counts = new LinkedHashMap<>();
+        assertEquals("{}", PythonRepr.ofIntDict(counts));
+        counts.put(500, 3L);
+        counts.put(-1, 1L);
+        assertEquals("{500: 3, -1: 1}", PythonRepr.ofIntDict(counts));
+    }
+
+    private static int significantDigits(String repr) {
+        String mantissa = repr.toLowerCase().split("e")[0].replace("-", "").replace(".", "");
+        mantissa = mantissa.replaceFirst("^0+", "").replaceFirst("0+$", "");
+        return mantissa.length();
+    }
+}
