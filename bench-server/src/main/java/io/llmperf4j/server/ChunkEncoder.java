@@ -1,0 +1,171 @@
+package io.llmperf4j.server;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonFactoryBuilder;
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufOutputStream;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+
+/**
+ * Writes one request's response JSON the way vLLM does: SSE events ({@code data: {json}\n\n}) for streams,
+ * one object otherwise. Every event of a stream repeats the same id, object, created and model.
+ * Several events go through one generator into one buffer, so a batch of due chunks costs one write.
+ */
+final class ChunkEncoder {
+
+    /** No separator between root values: the SSE framing is written raw around each. */
+    static final JsonFactory JSON = new JsonFactoryBuilder().rootValueSeparator((String) null).build();
+
+    static final String FINISH_LENGTH = "length";
+
+    private final Endpoint endpoint;
+    private final String id;
+    private final long createdSeconds;
+    private final String model;
+
+    ChunkEncoder(Endpoint endpoint, String id, long createdSeconds, String model) {
+        this.endpoint = endpoint;
+        this.id = id;
+        this.createdSeconds = createdSeconds;
+        this.model = model;
+    }
+
+    /** Writes JSON values (and raw SSE framing) through one generator. */
+    @FunctionalInterface
+    interface JsonWriter {
+        void write(JsonGenerator g) throws IOException;
+    }
+
+    /** A new buffer holding what {@code writer} wrote; released again if writing fails. */
+    static ByteBuf encode(ByteBufAllocator alloc, int initialCapacity, JsonWriter writer) {
+        ByteBuf buf = alloc.buffer(initialCapacity);
+        try (JsonGenerator g = JSON.createGenerator((OutputStream) new ByteBufOutputStream(buf))) {
+            writer.write(g);
+        } catch (IOException e) {
+            buf.release();
+            throw new UncheckedIOException(e);
+        } catch (RuntimeException | Error e) {
+            buf.release();
+            throw e;
+        }
+        return buf;
+    }
+
+    /** The first chat event: {@code delta: {"role":"assistant","content":""}}. Text completions have none. */
+    void role(JsonGenerator g) throws IOException {
+        if (endpoint != Endpoint.CHAT) return;
+        startChunk(g);
+        g.writeObjectFieldStart("delta");
+        g.writeStringField("role", "assistant");
+        g.writeStringField("content", "");
+        g.writeEndObject();
+        endChoice(g, null);
+    }
+
+    /** A content event carrying {@code text} in {@code delta.content} (chat) or {@code text} (completions). */
+    void content(JsonGenerator g, String text) throws IOException {
+        startChunk(g);
+        writeDelta(g, text);
+        endChoice(g, null);
+    }
+
+    /** The event after the last content: empty delta (or text) and the finish reason. */
+    void finish(JsonGenerator g, String finishReason) throws IOException {
+        startChunk(g);
+        if (endpoint == Endpoint.CHAT) {
+            g.writeObjectFieldStart("delta");
+            g.writeEndObject();
+        } else {
+            g.writeStringField("text", "");
+        }
+        endChoice(g, finishReason);
+    }
+
+    /** The {@code stream_options.include_usage} event: no choices, only usage. */
+    void usage(JsonGenerator g, int promptTokens, int completionTokens) throws IOException {
+        g.writeRaw("data: ");
+        g.writeStartObject();
+        writeHeader(g, endpoint.chunkObject);
+        g.writeArrayFieldStart("choices");
+        g.writeEndArray();
+        writeUsage(g, promptTokens, completionTokens);
+        g.writeEndObject();
+        g.writeRaw("\n\n");
+    }
+
+    static void done(JsonGenerator g) throws IOException {
+        g.writeRaw("data: [DONE]\n\n");
+    }
+
+    /** The non-streaming response: one choice with the whole text, usage always present. */
+    void fullResponse(JsonGenerator g, String text, String finishReason, int promptTokens, int completionTokens)
+            throws IOException {
+        g.writeStartObject();
+        writeHeader(g, endpoint.responseObject);
+        g.writeArrayFieldStart("choices");
+        g.writeStartObject();
+        g.writeNumberField("index", 0);
+        if (endpoint == Endpoint.CHAT) {
+            g.writeObjectFieldStart("message");
+            g.writeStringField("role", "assistant");
+            g.writeStringField("content", text);
+            g.writeEndObject();
+        } else {
+            g.writeStringField("text", text);
+        }
+        g.writeNullField("logprobs");
+        g.writeStringField("finish_reason", finishReason);
+        g.writeEndObject();
+        g.writeEndArray();
+        writeUsage(g, promptTokens, completionTokens);
+        g.writeEndObject();
+    }
+
+    private void startChunk(JsonGenerator g) throws IOException {
+        g.writeRaw("data: ");
+        g.writeStartObject();
+        writeHeader(g, endpoint.chunkObject);
+        g.writeArrayFieldStart("choices");
+        g.writeStartObject();
+        g.writeNumberField("index", 0);
+    }
+
+    private void writeDelta(JsonGenerator g, String text) throws IOException {
+        if (endpoint == Endpoint.CHAT) {
+            g.writeObjectFieldStart("delta");
+            g.writeStringField("content", text);
+            g.writeEndObject();
+        } else {
+            g.writeStringField("text", text);
+        }
+    }
+
+    private static void endChoice(JsonGenerator g, String finishReason) throws IOException {
+        g.writeNullField("logprobs");
+        g.writeStringField("finish_reason", finishReason);
+        g.writeEndObject();
+        g.writeEndArray();
+        g.writeEndObject();
+        g.writeRaw("\n\n");
+    }
+
+    private void writeHeader(JsonGenerator g, String object) throws IOException {
+        g.writeStringField("id", id);
+        g.writeStringField("object", object);
+        g.writeNumberField("created", createdSeconds);
+        g.writeStringField("model", model);
+    }
+
+    private static void writeUsage(JsonGenerator g, int promptTokens, int completionTokens) throws IOException {
+        g.writeObjectFieldStart("usage");
+        g.writeNumberField("prompt_tokens", promptTokens);
+        g.writeNumberField("completion_tokens", completionTokens);
+        g.writeNumberField("total_tokens", (long) promptTokens + completionTokens);
+        g.writeEndObject();
+    }
+}

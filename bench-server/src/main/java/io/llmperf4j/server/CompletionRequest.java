@@ -1,0 +1,27 @@
+package io.llmperf4j.server;
+
+/**
+ * A validated generation request, as the simulator needs it.
+ *
+ * @param endpoint        chat or text completions
+ * @param model           the requested model id, or null when the request named none
+ * @param stream          SSE streaming or one JSON response
+ * @param includeUsage    {@code stream_options.include_usage}: send the usage chunk before [DONE]
+ * @param maxTokens       completion tokens to generate ({@code max_completion_tokens}, else {@code max_tokens},
+ *                        else the configured default)
+ * @param promptText      message contents joined by "\n" (chat), or the prompt (text); seeds the generated text
+ * @param promptTokenIds  the prompt's length when it was sent as token ids, else -1 (count the text)
+ */
+record CompletionRequest(
+        Endpoint endpoint,
+        String model,
+        boolean stream,
+        boolean includeUsage,
+        int maxTokens,
+        String promptText,
+        int promptTokenIds) {
+
+    boolean promptIsTokenIds() {
+        return promptTokenIds >= 0;
+    }
+}

@@ -1,0 +1,143 @@
+package io.llmperf4j.server;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.IOException;
+import java.io.InputStream;
+
+import static io.llmperf4j.server.InvalidRequestException.badRequest;
+
+/**
+ * Reads a chat or text completion body into a {@link CompletionRequest}. Lenient where vLLM is (unknown fields
+ * and sampling parameters are ignored), strict where the simulation would otherwise lie (n > 1, batched prompts).
+ */
+final class CompletionRequestParser {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** Plays the part of a model's context length: a non-streaming response is built in memory. */
+    static final int MAX_TOKENS_LIMIT = 1_000_000;
+
+    private final int defaultMaxTokens;
+
+    CompletionRequestParser(int defaultMaxTokens) {
+        this.defaultMaxTokens = defaultMaxTokens;
+    }
+
+    CompletionRequest parse(Endpoint endpoint, InputStream body) throws InvalidRequestException {
+        JsonNode root = readJson(body);
+        if (!root.isObject()) throw badRequest("The request body must be a JSON object.", null);
+
+        String model = optionalText(root, "model");
+        boolean stream = optionalBoolean(root, "stream", false);
+        JsonNode streamOptions = root.path("stream_options");
+        boolean includeUsage = streamOptions.isObject() && optionalBoolean(streamOptions, "include_usage", false);
+        int maxTokens = maxTokens(root);
+        JsonNode n = root.path("n");
+        if (!isAbsent(n) && !(n.canConvertToInt() && n.intValue() == 1)) {
+            throw badRequest("n (" + n + ") is not supported by the simulator; only n = 1 is.", "n");
+        }
+        return endpoint == Endpoint.CHAT
+                ? new CompletionRequest(endpoint, model, stream, includeUsage, maxTokens, chatPromptText(root), -1)
+                : textRequest(root, model, stream, includeUsage, maxTokens);
+    }
+
+    private static JsonNode readJson(InputStream body) throws InvalidRequestException {
+        try {
+            JsonNode root = MAPPER.readTree(body);
+            if (root == null || root.isMissingNode()) throw badRequest("The request body is empty.", null);
+            return root;
+        } catch (JsonProcessingException e) {
+            throw badRequest("The request body is not valid JSON: " + e.getOriginalMessage(), null);
+        } catch (IOException e) {
+            throw badRequest("The request body could not be read: " + e.getMessage(), null);
+        }
+    }
+
+    /** max_completion_tokens wins over max_tokens, as in vLLM; both must be >= 1 when given. */
+    private int maxTokens(JsonNode root) throws InvalidRequestException {
+        for (String field : new String[] {"max_completion_tokens", "max_tokens"}) {
+            JsonNode value = root.path(field);
+            if (isAbsent(value)) continue;
+            if (!value.canConvertToInt() || !value.isIntegralNumber()) {
+                throw badRequest(field + " (" + value + ") must be an integer.", field);
+            }
+            if (value.intValue() < 1) throw badRequest(field + " (" + value + ") must be >= 1.", field);
+            if (value.intValue() > MAX_TOKENS_LIMIT) {
+                throw badRequest(field + " (" + value + ") exceeds the simulator's limit (" + MAX_TOKENS_LIMIT + ").",
+                        field);
+            }
+            return value.intValue();
+        }
+        return defaultMaxTokens;
+    }
+
+    /** Message contents joined by "\n"; a content may be a string or a list of parts with "text". */
+    private static String chatPromptText(JsonNode root) throws InvalidRequestException {
+        JsonNode messages = root.path("messages");
+        if (isAbsent(messages)) throw badRequest("messages is required.", "messages");
+        if (!messages.isArray() || messages.isEmpty()) {
+            throw badRequest("messages must be a non-empty array.", "messages");
+        }
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < messages.size(); i++) {
+            JsonNode message = messages.get(i);
+            if (!message.isObject()) throw badRequest("Each message must be an object.", "messages");
+            if (i > 0) text.append('\n');
+            JsonNode content = message.path("content");
+            if (content.isTextual()) {
+                text.append(content.textValue());
+            } else if (content.isArray()) {
+                for (JsonNode part : content) {
+                    if (part.path("text").isTextual()) text.append(part.path("text").textValue());
+                }
+            } else if (!isAbsent(content)) {
+                throw badRequest("A message content must be a string or an array of parts.", "messages");
+            }
+        }
+        return text.toString();
+    }
+
+    /** One prompt: a string, a one-string array, token ids, or one array of token ids. */
+    private static CompletionRequest textRequest(JsonNode root, String model, boolean stream, boolean includeUsage,
+                                                 int maxTokens) throws InvalidRequestException {
+        JsonNode prompt = root.path("prompt");
+        if (isAbsent(prompt)) throw badRequest("prompt is required.", "prompt");
+        if (prompt.isArray() && prompt.size() == 1 && (prompt.get(0).isTextual() || prompt.get(0).isArray())) {
+            prompt = prompt.get(0);
+        }
+        if (prompt.isTextual()) {
+            return new CompletionRequest(Endpoint.TEXT, model, stream, includeUsage, maxTokens, prompt.textValue(), -1);
+        }
+        if (prompt.isArray() && !prompt.isEmpty()) {
+            for (JsonNode id : prompt) {
+                if (!id.isIntegralNumber()) {
+                    throw badRequest("prompt must be a string or token ids; batched prompts are not supported.",
+                            "prompt");
+                }
+            }
+            return new CompletionRequest(Endpoint.TEXT, model, stream, includeUsage, maxTokens, prompt.toString(),
+                    prompt.size());
+        }
+        throw badRequest("prompt must be a non-empty string or array of token ids.", "prompt");
+    }
+
+    private static String optionalText(JsonNode node, String field) throws InvalidRequestException {
+        JsonNode value = node.path(field);
+        if (isAbsent(value)) return null;
+        if (!value.isTextual()) throw badRequest(field + " must be a string.", field);
+        return value.textValue();
+    }
+
+    private static boolean optionalBoolean(JsonNode node, String field, boolean absent) throws InvalidRequestException {
+        JsonNode value = node.path(field);
+        if (isAbsent(value)) return absent;
+        if (!value.isBoolean()) throw badRequest(field + " (" + value + ") must be a boolean.", field);
+        return value.booleanValue();
+    }
+
+    private static boolean isAbsent(JsonNode value) {
+        return value.isMissingNode() || value.isNull();
+    }
+}

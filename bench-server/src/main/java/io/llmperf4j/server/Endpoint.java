@@ -1,0 +1,19 @@
+package io.llmperf4j.server;
+
+/** The two generation endpoints and the names their JSON uses. */
+enum Endpoint {
+    CHAT("/v1/chat/completions", "chatcmpl-", "chat.completion", "chat.completion.chunk"),
+    TEXT("/v1/completions", "cmpl-", "text_completion", "text_completion");
+
+    final String path;
+    final String idPrefix;
+    final String responseObject;
+    final String chunkObject;
+
+    Endpoint(String path, String idPrefix, String responseObject, String chunkObject) {
+        this.path = path;
+        this.idPrefix = idPrefix;
+        this.responseObject = responseObject;
+        this.chunkObject = chunkObject;
+    }
+}

@@ -1,0 +1,15 @@
+package io.llmperf4j.server;
+
+/**
+ * Receives the server's own send timestamps, for calibrating what a client measures against what the
+ * server did. Optional: set with {@link SimulatorConfig.Builder#timingListener}.
+ */
+@FunctionalInterface
+public interface RequestTimingListener {
+    /**
+     * Called exactly once per admitted completion request (one that passed validation), when it completes
+     * or is aborted. Runs on the request's I/O thread, so it must be quick and must not block: a slow
+     * listener delays the chunks of other streams.
+     */
+    void onRequestFinished(RequestTiming timing);
+}

@@ -1,0 +1,29 @@
+package io.llmperf4j.server;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** What every connection of one server shares. */
+final class ServerContext {
+
+    final SimulatorConfig config;
+    final SequenceSlots slots;
+    final CompletionRequestParser parser;
+    /** Runs the configured prompt TokenCounter off the I/O threads; null when the heuristic is used. */
+    final ExecutorService promptCountExecutor;
+    final long startedEpochSeconds;
+    private final AtomicLong requestCounter = new AtomicLong();
+
+    ServerContext(SimulatorConfig config, ExecutorService promptCountExecutor) {
+        this.config = config;
+        this.slots = new SequenceSlots(config.maxConcurrentSequences());
+        this.parser = new CompletionRequestParser(config.defaultMaxTokens());
+        this.promptCountExecutor = promptCountExecutor;
+        this.startedEpochSeconds = System.currentTimeMillis() / 1000;
+    }
+
+    /** Response id: the endpoint's prefix and a per-server counter starting at 1 ("chatcmpl-1"). */
+    String nextRequestId(Endpoint endpoint) {
+        return endpoint.idPrefix + requestCounter.incrementAndGet();
+    }
+}

@@ -1,0 +1,209 @@
+package io.llmperf4j.server;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutor;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * An embedded OpenAI-compatible server that simulates an LLM with exact, configurable timing, so a benchmark
+ * can run without a GPU and tests can use real sockets.
+ *
+ * <h2>Endpoints</h2>
+ * {@code POST /v1/chat/completions} and {@code POST /v1/completions}, streaming ({@code "stream": true}, SSE)
+ * or not; {@code GET /v1/models}; {@code GET /health} (200, never authenticated). Anything else is a 404 with
+ * an OpenAI-style error body {@code {"error":{"message":..,"type":..,"param":..,"code":<http status>}}}; a body
+ * that is not JSON, or lacks {@code messages} / {@code prompt}, is a 400; a missing or wrong
+ * {@code Authorization: Bearer} (when an API key is configured) is a 401 on every {@code /v1/} path; an unknown
+ * model (when {@code acceptAnyModel} is false) is a 404 "The model `x` does not exist.". A request without
+ * {@code model} is served as the first configured model id.
+ *
+ * <h2>Stream format (as vLLM)</h2>
+ * Every event is {@code data: {json}\n\n} with the same {@code id} ("chatcmpl-N" or "cmpl-N", N a per-server
+ * counter from 1), {@code object} ("chat.completion.chunk" or "text_completion"), {@code created} and
+ * {@code model} (the requested name). Chat starts with {@code delta: {"role":"assistant","content":""}}; then
+ * one event per content chunk ({@code delta.content} for chat, {@code text} for completions) carrying
+ * {@code tokensPerChunk} tokens (the last may carry fewer); then an event with an empty delta (empty text)
+ * and {@code "finish_reason":"length"}; then, only when {@code stream_options.include_usage} is true, an event
+ * with {@code "choices":[]} and {@code usage}; then {@code data: [DONE]}. A non-streaming response is one
+ * {@code chat.completion} / {@code text_completion} object with the whole text and {@code usage}.
+ *
+ * <h2>Text and token contract</h2>
+ * A response always generates exactly {@code max_completion_tokens}, else {@code max_tokens}, else
+ * {@code defaultMaxTokens} tokens, at most 1,000,000 (more is a 400). No EOS is simulated, so
+ * {@code finish_reason} is always "length" and {@code usage.completion_tokens} equals that number. One token is
+ * one word from a fixed list of 256 common English words, each a single Llama-2 SentencePiece token: the first
+ * token has no leading space ("the"), every later one has one (" of"), and no two words merge. So the generated
+ * text of n tokens encodes with the Llama-2 tokenizer to exactly n ids, and n + 1 with BOS, which is what
+ * llmperf's re-count yields. The word sequence is a pure function of the prompt text (message contents joined
+ * by "\n" for chat, the prompt for completions): the same prompt always gets the same text, whatever the request
+ * order, and a shorter completion is a prefix of a longer one. {@code usage.prompt_tokens} is the configured
+ * {@code promptTokenCounter}'s count of that prompt text (no chat template), or, without one,
+ * 1 + ceil(chars / 4); a completions prompt sent as token ids counts its ids.
+ *
+ * <h2>Timing contract</h2>
+ * At most {@code maxConcurrentSequences} requests generate at once; later ones wait in a FIFO queue. With
+ * {@code t0} the moment a request gets its slot (its arrival, when none is queued), content chunk k (0-based)
+ * is due at {@code t0 + timeToFirstToken + prefillPerPromptToken * promptTokens
+ * + k * tokensPerChunk * interTokenDelay}. So the TTFT a client measures from sending is queue time + TTFT +
+ * prefill (+ network), and the last chunk of n tokens comes {@code (ceil(n / tokensPerChunk) - 1) *
+ * tokensPerChunk * interTokenDelay} after the first. The chat role event, the HTTP headers and the first
+ * content chunk go out together, so every client definition of TTFT agrees. The finish, usage and [DONE] events
+ * go out with the last content chunk. A non-streaming response is sent whole when its last chunk is due.
+ * Chunks are scheduled on the connection's event loop against these absolute due times: a late wake-up
+ * never shifts later chunks, no chunk is sent early, and chunks due together are written in one batch with one
+ * flush. Slots are freed when a response ends or its connection closes (the timers stop at once).
+ * Measured on a 2-vCPU VM, an idle epoll event loop wakes about 0.1 ms after a due time and NIO up to 1 ms
+ * (its selector waits in whole milliseconds); under load, {@link RequestTiming#maxSendLagNanos()} tells per
+ * request how far the server itself fell behind its schedule.
+ * With a configured {@code promptTokenCounter}, counting runs on a separate thread before the request queues
+ * for a slot, so its time counts into TTFT, as a real server's tokenization does.
+ *
+ * <h2>Lifecycle</h2>
+ * {@link #start} binds and returns once the port is open. I/O threads are daemons: a {@code serve} command
+ * should block in {@link #awaitClose()} and call {@link #close()} from its shutdown hook.
+ */
+public final class SimulatedServer implements AutoCloseable {
+
+    private static final long SHUTDOWN_TIMEOUT_MILLIS = 3_000;
+
+    private final SimulatorConfig config;
+    private final ServerContext context;
+    private final EventLoopGroup group;
+    private final Channel serverChannel;
+    private final Transport transport;
+    private final int port;
+    private final AtomicBoolean closing = new AtomicBoolean();
+    private final CompletableFuture<Void> closeFuture = new CompletableFuture<>();
+
+    private SimulatedServer(SimulatorConfig config, ServerContext context, EventLoopGroup group,
+                            Channel serverChannel, Transport transport) {
+        this.config = config;
+        this.context = context;
+        this.group = group;
+        this.serverChannel = serverChannel;
+        this.transport = transport;
+        this.port = ((InetSocketAddress) serverChannel.localAddress()).getPort();
+    }
+
+    /**
+     * Binds {@code config.host():config.port()} and starts serving.
+     *
+     * @throws UncheckedIOException when the address cannot be bound (for example, the port is in use)
+     */
+    public static SimulatedServer start(SimulatorConfig config) {
+        return start(config, Transport.best());
+    }
+
+    static SimulatedServer start(SimulatorConfig config, Transport transport) {
+        int ioThreads = config.ioThreads() > 0 ? config.ioThreads() : Runtime.getRuntime().availableProcessors();
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(ioThreads,
+                new DefaultThreadFactory("llmperf4j-sim", true), transport.ioHandlerFactory());
+        ExecutorService countExecutor = config.promptTokenCounter() == null ? null
+                : Executors.newSingleThreadExecutor(new DefaultThreadFactory("llmperf4j-sim-count", true));
+        ServerContext context = new ServerContext(config, countExecutor);
+        try {
+            Channel channel = new ServerBootstrap()
+                    .group(group)
+                    .channel(transport.serverChannelClass())
+                    .option(ChannelOption.SO_BACKLOG, 1024)
+                    .childOption(ChannelOption.TCP_NODELAY, true) // each chunk must leave at once
+                    .childHandler(new SimulatorInitializer(context))
+                    .bind(config.host(), config.port())
+                    .sync()
+                    .channel();
+            return new SimulatedServer(config, context, group, channel, transport);
+        } catch (Exception e) {
+            group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            if (countExecutor != null) countExecutor.shutdownNow();
+            if (e instanceof InterruptedException) Thread.currentThread().interrupt();
+            String message = "could not bind " + config.host() + ":" + config.port() + ": " + e.getMessage();
+            throw new UncheckedIOException(message, e instanceof IOException ? (IOException) e : new IOException(e));
+        }
+    }
+
+    /** The bound port (the chosen one when the config asked for port 0). */
+    public int port() {
+        return port;
+    }
+
+    /** The OpenAI base URL, e.g. {@code http://127.0.0.1:8000/v1}; a wildcard bind address maps to 127.0.0.1. */
+    public String baseUrl() {
+        String host = config.host();
+        if (host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]")) host = "127.0.0.1";
+        if (host.contains(":") && !host.startsWith("[")) host = "[" + host + "]";
+        return "http://" + host + ":" + port + "/v1";
+    }
+
+    public SimulatorConfig config() {
+        return config;
+    }
+
+    /** "epoll" or "nio", for the start-up line of a serve command. */
+    public String transportName() {
+        return transport.displayName;
+    }
+
+    /** Requests generating right now (holding a sequence slot). */
+    public int activeSequences() {
+        return config.maxConcurrentSequences() - context.slots.free();
+    }
+
+    /** Requests waiting for a sequence slot. */
+    public int queuedRequests() {
+        return context.slots.queued();
+    }
+
+    /** Completes once the server has stopped, whoever closed it. */
+    public CompletableFuture<Void> closeFuture() {
+        return closeFuture.copy();
+    }
+
+    /** Blocks until the server has stopped. */
+    public void awaitClose() throws InterruptedException {
+        try {
+            closeFuture.get();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("unreachable: the close future never fails", e);
+        }
+    }
+
+    /**
+     * Stops accepting, closes every connection (open streams end abruptly and free their slots) and stops the
+     * I/O threads; waits at most a few seconds. Idempotent. Called on an I/O thread, it does not wait.
+     */
+    @Override
+    public void close() {
+        if (!closing.compareAndSet(false, true)) return;
+        serverChannel.close();
+        var terminated = group.shutdownGracefully(0, SHUTDOWN_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+        if (context.promptCountExecutor != null) context.promptCountExecutor.shutdownNow();
+        terminated.addListener(f -> closeFuture.complete(null));
+        if (!inEventLoop()) terminated.awaitUninterruptibly(SHUTDOWN_TIMEOUT_MILLIS + 1_000);
+    }
+
+    private boolean inEventLoop() {
+        for (EventExecutor executor : group) {
+            if (executor.inEventLoop()) return true;
+        }
+        return false;
+    }
+
+    @Override
+    public String toString() {
+        return "SimulatedServer[" + baseUrl() + ", " + transport.displayName + "]";
+    }
+}
