@@ -1,0 +1,205 @@
+package io.llmperf4j.engine.client;
+
+import io.llmperf4j.engine.client.impl.ConnectionPool;
+import io.llmperf4j.engine.client.impl.Exchange;
+import io.llmperf4j.engine.client.impl.ExchangeContext;
+import io.llmperf4j.engine.client.impl.Redactor;
+import io.llmperf4j.engine.client.impl.Transport;
+import io.llmperf4j.engine.protocol.ChatCompletionChunkParser;
+import io.llmperf4j.engine.protocol.ChunkParser;
+import io.llmperf4j.model.RequestSpec;
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
+import io.netty.util.concurrent.DefaultThreadFactory;
+
+import javax.net.ssl.SSLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Streams OpenAI chat completions over Netty HTTP/1.1 with pooled keep-alive connections.
+ *
+ * <p>Per request: {@code POST <endpoint>} with {@code Host}, {@code Authorization: Bearer <key>} (omitted when the key
+ * is empty), {@code Content-Type: application/json}, {@code Accept: text/event-stream}, {@code User-Agent},
+ * the extra headers (which may replace any of those), then {@code X-Request-Id} (unique, the record's
+ * clientRequestId) and {@code Content-Length}. https is verified with the JDK's trust store (or the configured PEM)
+ * and hostname verification. Events are stamped on the I/O thread and parsed on worker threads.
+ *
+ * <pre>{@code
+ * ClientConfig config = ClientConfig.builder(EndpointUrls.chatCompletions("http://localhost:8000/v1"), "my-model")
+ *         .apiKey(Secret.of(System.getenv("OPENAI_API_KEY"))).maxConnections(concurrency).build();
+ * try (ChatCompletionsClient client = new ChatCompletionsClient(config)) {
+ *     RequestRecord r = client.send(spec).completion().join(); // never throws: failures are in r.failure()
+ * }
+ * }</pre>
+ */
+public final class ChatCompletionsClient implements LlmClient {
+
+    /** How long {@link #close()} waits for cancelled requests to be recorded, and for threads to stop. */
+    private static final long CLOSE_GRACE_MILLIS = 5_000;
+
+    private final ClientConfig config;
+    private final Transport transport;
+    private final ConnectionPool pool;
+    private final ExecutorService workers;
+    private final ExchangeContext context;
+    private final String pathAndQuery;
+    private final HttpHeaders baseHeaders;
+    private final RequestIds requestIds = new RequestIds();
+    private final Set<Exchange> inFlight = ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    /**
+     * Starts the event loops and worker threads; connections open lazily on the first requests.
+     *
+     * @throws IllegalArgumentException when the trusted certificates cannot be loaded
+     */
+    public ChatCompletionsClient(ClientConfig config) {
+        this(config, new ChatCompletionChunkParser());
+    }
+
+    /** With another chunk interpretation (tests; later, other APIs behind the same transport). */
+    ChatCompletionsClient(ClientConfig config, ChunkParser parser) {
+        this.config = Objects.requireNonNull(config, "config");
+        SslContext ssl = config.isHttps() ? sslContext(config) : null;
+        String host = stripBrackets(config.endpoint().getHost());
+        this.transport = Transport.create(config.ioThreads(), config.preferNativeTransport());
+        this.pool = new ConnectionPool(transport, ssl, host, config.port(), config.maxConnections(),
+                config.connectTimeout().toMillis());
+        this.workers = Executors.newFixedThreadPool(config.workerThreads(),
+                new DefaultThreadFactory("llmperf4j-worker", true));
+        this.context = new ExchangeContext(pool, workers, Objects.requireNonNull(parser, "parser"),
+                new Redactor(config.apiKey(), config.extraHeaders()), config.idleTimeout().toNanos(),
+                config.maxEventBytes(), config.hostAndPort());
+        String rawPath = config.endpoint().getRawPath();
+        this.pathAndQuery = (rawPath == null || rawPath.isEmpty() ? "/" : rawPath)
+                + (config.endpoint().getRawQuery() == null ? "" : "?" + config.endpoint().getRawQuery());
+        this.baseHeaders = baseHeaders(config);
+    }
+
+    public ClientConfig config() {
+        return config;
+    }
+
+    /** "epoll" or "nio". */
+    public String transportName() {
+        return transport.name();
+    }
+
+    /** TCP (and TLS) connections opened so far: equal to the requests sent when keep-alive never worked. */
+    public int connectionsOpened() {
+        return pool.connectionsOpened();
+    }
+
+    /** Requests whose record is not complete yet. */
+    public int inFlight() {
+        return inFlight.size();
+    }
+
+    @Override
+    public RequestHandle send(RequestSpec spec) {
+        Objects.requireNonNull(spec, "spec");
+        if (closed.get()) throw new IllegalStateException("the client is closed");
+        String id = requestIds.next();
+        byte[] body = ChatRequestBody.encode(config.model(), spec.prompt(), spec.maxTokens(), config.includeUsage(),
+                config.additionalSamplingParams());
+        FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, pathAndQuery,
+                Unpooled.wrappedBuffer(body));
+        request.headers().set(baseHeaders)
+                .set("X-Request-Id", id)
+                .setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+        long startEpochMicros = epochMicros(Instant.now());
+        long startNanos = System.nanoTime(); // before acquiring a connection: TTFT includes connect, like llmperf
+        Exchange exchange = new Exchange(context, spec, id, request, startNanos, startEpochMicros);
+        inFlight.add(exchange);
+        exchange.completionInternal().whenComplete((record, never) -> inFlight.remove(exchange));
+        pool.acquire(exchange);
+        return exchange;
+    }
+
+    /** Cancels what is in flight (recorded as CANCELLED), then closes connections and stops the threads. */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) return;
+        List<CompletableFuture<?>> pending = new ArrayList<>();
+        for (Exchange e : inFlight) {
+            pending.add(e.completionInternal());
+            e.cancel();
+        }
+        try {
+            CompletableFuture.allOf(pending.toArray(new CompletableFuture<?>[0]))
+                    .get(CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            // records never complete exceptionally; a timeout leaves them to the shutdown below
+        }
+        pool.close();
+        transport.shutdown(CLOSE_GRACE_MILLIS);
+        workers.shutdown();
+        try {
+            workers.awaitTermination(CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static HttpHeaders baseHeaders(ClientConfig config) {
+        HttpHeaders h = new DefaultHttpHeaders();
+        int port = config.endpoint().getPort();
+        h.set(HttpHeaderNames.HOST, config.endpoint().getHost() + (port > 0 ? ":" + port : ""));
+        if (!config.apiKey().isEmpty()) {
+            h.set(HttpHeaderNames.AUTHORIZATION, "Bearer " + config.apiKey().reveal());
+        }
+        h.set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
+        h.set(HttpHeaderNames.ACCEPT, HttpHeaderValues.TEXT_EVENT_STREAM);
+        h.set(HttpHeaderNames.USER_AGENT, "llmperf4j");
+        config.extraHeaders().forEach(h::set);
+        return h;
+    }
+
+    private static SslContext sslContext(ClientConfig config) {
+        try {
+            SslContextBuilder builder = SslContextBuilder.forClient()
+                    .sslProvider(SslProvider.JDK)
+                    .endpointIdentificationAlgorithm("HTTPS");
+            if (config.trustedCertificatesPem() != null) {
+                builder.trustManager(config.trustedCertificatesPem().toFile());
+            }
+            return builder.build();
+        } catch (SSLException | IllegalArgumentException e) {
+            throw new IllegalArgumentException("cannot set up TLS"
+                    + (config.trustedCertificatesPem() == null ? "" : " with the certificates in "
+                    + config.trustedCertificatesPem()) + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static String stripBrackets(String host) {
+        return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+    }
+
+    private static long epochMicros(Instant now) {
+        return Math.addExact(Math.multiplyExact(now.getEpochSecond(), 1_000_000L), now.getNano() / 1_000L);
+    }
+}

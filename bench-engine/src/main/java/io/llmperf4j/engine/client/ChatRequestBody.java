@@ -1,0 +1,60 @@
+package io.llmperf4j.engine.client;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The chat completions request body, with llmperf's key order: {@code model}, {@code messages} (an empty system
+ * message, then the prompt as the user message), {@code stream: true}, then {@code stream_options:
+ * {"include_usage": true}} when usage is requested, then {@code max_tokens}, then the additional sampling
+ * parameters merged with Python {@code dict.update} semantics: a key already present keeps its position and takes
+ * the new value, a new key is appended. So the additional parameters can override any earlier key.
+ */
+public final class ChatRequestBody {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private ChatRequestBody() {
+    }
+
+    /** The body as an ordered map (what {@link #encode} serialises). */
+    public static Map<String, Object> build(String model, String prompt, int maxTokens, boolean includeUsage,
+                                            Map<String, ?> additionalSamplingParams) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("model", model);
+        body.put("messages", List.of(
+                message("system", ""),
+                message("user", prompt)));
+        body.put("stream", Boolean.TRUE);
+        if (includeUsage) {
+            body.put("stream_options", Map.of("include_usage", Boolean.TRUE));
+        }
+        body.put("max_tokens", maxTokens);
+        if (additionalSamplingParams != null) {
+            body.putAll(additionalSamplingParams); // LinkedHashMap.put keeps an existing key's position: dict.update
+        }
+        return body;
+    }
+
+    /** The body as JSON bytes (UTF-8, compact). */
+    public static byte[] encode(String model, String prompt, int maxTokens, boolean includeUsage,
+                                Map<String, ?> additionalSamplingParams) {
+        try {
+            return JSON.writeValueAsBytes(build(model, prompt, maxTokens, includeUsage, additionalSamplingParams));
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException("cannot serialise the request body: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    private static Map<String, Object> message(String role, String content) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("role", role);
+        m.put("content", content);
+        return m;
+    }
+}

@@ -1,0 +1,236 @@
+package io.llmperf4j.engine.client;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Collectors;
+
+/**
+ * Everything a {@link ChatCompletionsClient} needs, validated once. Build with {@link #builder(URI, String)}; every
+ * option not set takes its {@code DEFAULT_*}.
+ *
+ * @param endpoint                 the full chat completions URL (see {@link EndpointUrls#chatCompletions})
+ * @param apiKey                   sent as {@code Authorization: Bearer <key>}; no header when empty
+ * @param model                    the {@code model} field of the body
+ * @param additionalSamplingParams merged into the body after {@code max_tokens} (dict.update), in their order; JSON
+ *                                 values as Java objects
+ * @param includeUsage             send {@code stream_options: {"include_usage": true}} (server usage in the record)
+ * @param maxConnections           upper bound on open connections; requests beyond it wait for a free one (and that
+ *                                 wait counts in their TTFT), so set it to at least the concurrency
+ * @param connectTimeout           TCP connect plus TLS handshake
+ * @param idleTimeout              no bytes for this long while a request is in flight fails it as IDLE_TIMEOUT
+ * @param maxEventBytes            largest SSE event data accepted
+ * @param extraHeaders             more request headers, in order; one with a standard header's name replaces it
+ * @param ioThreads                Netty event loop threads
+ * @param workerThreads            threads that parse events and build records (never the I/O threads)
+ * @param preferNativeTransport    use epoll when the native library loads (NIO otherwise)
+ * @param trustedCertificatesPem   PEM file of CA certificates to trust for https instead of the JDK's default trust
+ *                                 store, or null; hostname verification stays on either way
+ */
+public record ClientConfig(
+        URI endpoint,
+        Secret apiKey,
+        String model,
+        Map<String, Object> additionalSamplingParams,
+        boolean includeUsage,
+        int maxConnections,
+        Duration connectTimeout,
+        Duration idleTimeout,
+        int maxEventBytes,
+        Map<String, String> extraHeaders,
+        int ioThreads,
+        int workerThreads,
+        boolean preferNativeTransport,
+        Path trustedCertificatesPem) {
+
+    public static final boolean DEFAULT_INCLUDE_USAGE = true;
+    public static final int DEFAULT_MAX_CONNECTIONS = 1024;
+    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(30);
+    /** llmperf's {@code requests} timeout of 180 s applies per read, so it is an idle timeout. */
+    public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(180);
+    public static final int DEFAULT_MAX_EVENT_BYTES = 16 * 1024 * 1024;
+    public static final int DEFAULT_IO_THREADS = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
+    public static final int DEFAULT_WORKER_THREADS =
+            Math.max(2, Math.min(8, Runtime.getRuntime().availableProcessors()));
+
+    public ClientConfig {
+        Objects.requireNonNull(endpoint, "endpoint");
+        String scheme = endpoint.getScheme() == null ? "" : endpoint.getScheme().toLowerCase(Locale.ROOT);
+        if (!scheme.equals("http") && !scheme.equals("https")) {
+            throw new IllegalArgumentException("endpoint scheme '" + endpoint.getScheme()
+                    + "' is not supported; use http or https");
+        }
+        if (endpoint.getHost() == null) {
+            throw new IllegalArgumentException("endpoint '" + endpoint + "' has no host");
+        }
+        if (endpoint.getRawUserInfo() != null) {
+            throw new IllegalArgumentException("endpoint must not contain credentials (user:password@)");
+        }
+        apiKey = apiKey == null ? Secret.none() : apiKey;
+        Objects.requireNonNull(model, "model");
+        additionalSamplingParams = Collections.unmodifiableMap(new LinkedHashMap<>(
+                additionalSamplingParams == null ? Map.of() : additionalSamplingParams));
+        requireAtLeast("maxConnections", maxConnections, 1);
+        requirePositive("connectTimeout", connectTimeout);
+        requirePositive("idleTimeout", idleTimeout);
+        requireAtLeast("maxEventBytes", maxEventBytes, 1);
+        if (maxEventBytes > Integer.MAX_VALUE - 1024) {
+            throw new IllegalArgumentException("maxEventBytes (" + maxEventBytes + ") must be <= "
+                    + (Integer.MAX_VALUE - 1024));
+        }
+        extraHeaders = Collections.unmodifiableMap(new LinkedHashMap<>(extraHeaders == null ? Map.of() : extraHeaders));
+        extraHeaders.forEach(ClientConfig::validateHeader);
+        requireAtLeast("ioThreads", ioThreads, 1);
+        requireAtLeast("workerThreads", workerThreads, 1);
+    }
+
+    public static Builder builder(URI endpoint, String model) {
+        return new Builder(endpoint, model);
+    }
+
+    /** {@code host:port} of the endpoint, for messages (never credentials). */
+    public String hostAndPort() {
+        return endpoint.getHost() + ":" + port();
+    }
+
+    /** The endpoint's port, defaulted by scheme. */
+    public int port() {
+        if (endpoint.getPort() > 0) return endpoint.getPort();
+        return isHttps() ? 443 : 80;
+    }
+
+    public boolean isHttps() {
+        return "https".equalsIgnoreCase(endpoint.getScheme());
+    }
+
+    /** Header values are not shown: they may hold credentials. */
+    @Override
+    public String toString() {
+        return "ClientConfig[endpoint=" + endpoint + ", apiKey=" + apiKey + ", model=" + model
+                + ", additionalSamplingParams=" + additionalSamplingParams + ", includeUsage=" + includeUsage
+                + ", maxConnections=" + maxConnections + ", connectTimeout=" + connectTimeout
+                + ", idleTimeout=" + idleTimeout + ", maxEventBytes=" + maxEventBytes
+                + ", extraHeaders=" + extraHeaders.keySet().stream().collect(Collectors.joining(", ", "[", "]"))
+                + ", ioThreads=" + ioThreads + ", workerThreads=" + workerThreads
+                + ", preferNativeTransport=" + preferNativeTransport
+                + ", trustedCertificatesPem=" + trustedCertificatesPem + "]";
+    }
+
+    private static void requireAtLeast(String name, int value, int min) {
+        if (value < min) throw new IllegalArgumentException(name + " (" + value + ") must be >= " + min);
+    }
+
+    private static void requirePositive(String name, Duration value) {
+        Objects.requireNonNull(value, name);
+        if (value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException(name + " (" + value + ") must be > 0");
+        }
+    }
+
+    private static void validateHeader(String name, String value) {
+        if (name == null || name.isEmpty() || !name.chars().allMatch(ClientConfig::isTokenChar)) {
+            throw new IllegalArgumentException("header name '" + name + "' is not a valid HTTP token");
+        }
+        if (value == null || value.indexOf('\r') >= 0 || value.indexOf('\n') >= 0) {
+            throw new IllegalArgumentException("value of header '" + name + "' must be non-null without CR or LF");
+        }
+    }
+
+    private static boolean isTokenChar(int c) {
+        return c > 32 && c < 127 && "()<>@,;:\\\"/[]?={}".indexOf(c) < 0;
+    }
+
+    /** Collects options; unset ones take the {@code DEFAULT_*} constants. */
+    public static final class Builder {
+        private final URI endpoint;
+        private final String model;
+        private Secret apiKey = Secret.none();
+        private Map<String, Object> additionalSamplingParams = Map.of();
+        private boolean includeUsage = DEFAULT_INCLUDE_USAGE;
+        private int maxConnections = DEFAULT_MAX_CONNECTIONS;
+        private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
+        private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
+        private int maxEventBytes = DEFAULT_MAX_EVENT_BYTES;
+        private Map<String, String> extraHeaders = Map.of();
+        private int ioThreads = DEFAULT_IO_THREADS;
+        private int workerThreads = DEFAULT_WORKER_THREADS;
+        private boolean preferNativeTransport = true;
+        private Path trustedCertificatesPem;
+
+        private Builder(URI endpoint, String model) {
+            this.endpoint = endpoint;
+            this.model = model;
+        }
+
+        public Builder apiKey(Secret key) {
+            this.apiKey = key;
+            return this;
+        }
+
+        public Builder additionalSamplingParams(Map<String, ?> params) {
+            this.additionalSamplingParams = new LinkedHashMap<>(params);
+            return this;
+        }
+
+        public Builder includeUsage(boolean include) {
+            this.includeUsage = include;
+            return this;
+        }
+
+        public Builder maxConnections(int max) {
+            this.maxConnections = max;
+            return this;
+        }
+
+        public Builder connectTimeout(Duration timeout) {
+            this.connectTimeout = timeout;
+            return this;
+        }
+
+        public Builder idleTimeout(Duration timeout) {
+            this.idleTimeout = timeout;
+            return this;
+        }
+
+        public Builder maxEventBytes(int max) {
+            this.maxEventBytes = max;
+            return this;
+        }
+
+        public Builder extraHeaders(Map<String, String> headers) {
+            this.extraHeaders = new LinkedHashMap<>(headers);
+            return this;
+        }
+
+        public Builder ioThreads(int threads) {
+            this.ioThreads = threads;
+            return this;
+        }
+
+        public Builder workerThreads(int threads) {
+            this.workerThreads = threads;
+            return this;
+        }
+
+        public Builder preferNativeTransport(boolean prefer) {
+            this.preferNativeTransport = prefer;
+            return this;
+        }
+
+        public Builder trustedCertificatesPem(Path pem) {
+            this.trustedCertificatesPem = pem;
+            return this;
+        }
+
+        public ClientConfig build() {
+            return new ClientConfig(endpoint, apiKey, model, additionalSamplingParams, includeUsage, maxConnections,
+                    connectTimeout, idleTimeout, maxEventBytes, extraHeaders, ioThreads, workerThreads,
+                    preferNativeTransport, trustedCertificatesPem);
+        }
+    }
+}

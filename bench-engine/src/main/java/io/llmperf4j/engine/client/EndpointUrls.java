@@ -1,0 +1,79 @@
+package io.llmperf4j.engine.client;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Locale;
+
+/**
+ * Builds the chat completions URL from an OpenAI-style API base.
+ *
+ * <p>llmperf's rule: add "/" if the base lacks one, then append {@code chat/completions}; so
+ * {@code http://host:8000/v1} becomes {@code http://host:8000/v1/chat/completions}. Unlike llmperf (issue #58), a
+ * base that already ends in {@code /chat/completions} (with or without a trailing slash) is used as is. A query
+ * string is kept after the path (Azure's {@code ?api-version=}). Only http and https are accepted, and credentials
+ * in the URL are refused so that they can never leak into records or messages.
+ */
+public final class EndpointUrls {
+
+    static final String CHAT_COMPLETIONS = "chat/completions";
+
+    private EndpointUrls() {
+    }
+
+    /**
+     * @param base the API base, e.g. {@code http://localhost:8000/v1} (llmperf's OPENAI_API_BASE)
+     * @return the absolute chat completions endpoint
+     * @throws IllegalArgumentException when the base is empty, not an absolute http(s) URL, has no host, an invalid
+     *                                  port, user info or a fragment
+     */
+    public static URI chatCompletions(String base) {
+        if (base == null || base.isBlank()) {
+            throw new IllegalArgumentException(
+                    "endpoint base URL is empty; give one such as http://localhost:8000/v1 (llmperf's OPENAI_API_BASE)");
+        }
+        String trimmed = base.trim();
+        if (!trimmed.contains("://")) {
+            throw new IllegalArgumentException(
+                    "endpoint base URL '" + shown(trimmed) + "' must start with http:// or https://");
+        }
+        URI uri;
+        try {
+            uri = new URI(trimmed);
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException(
+                    "endpoint base URL '" + shown(trimmed) + "' is not a valid URL: " + e.getReason());
+        }
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (!scheme.equals("http") && !scheme.equals("https")) {
+            throw new IllegalArgumentException("endpoint scheme '" + uri.getScheme() + "' in '" + shown(trimmed)
+                    + "' is not supported; use http or https");
+        }
+        if (uri.getRawUserInfo() != null) {
+            throw new IllegalArgumentException("endpoint base URL must not contain credentials (user:password@); "
+                    + "pass the API key separately");
+        }
+        if (uri.getHost() == null || uri.getHost().isEmpty()) {
+            throw new IllegalArgumentException("endpoint base URL '" + trimmed + "' has no host");
+        }
+        if (uri.getPort() == 0 || uri.getPort() > 65535) {
+            throw new IllegalArgumentException(
+                    "endpoint port (" + uri.getPort() + ") in '" + trimmed + "' must be in 1..65535");
+        }
+        if (uri.getRawFragment() != null) {
+            throw new IllegalArgumentException("endpoint base URL '" + trimmed + "' must not contain a fragment (#...)");
+        }
+        String path = uri.getRawPath() == null ? "" : uri.getRawPath();
+        if (path.endsWith("/" + CHAT_COMPLETIONS + "/")) {
+            path = path.substring(0, path.length() - 1);
+        } else if (!path.endsWith("/" + CHAT_COMPLETIONS)) {
+            path = (path.endsWith("/") ? path : path + "/") + CHAT_COMPLETIONS;
+        }
+        String query = uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery();
+        return URI.create(scheme + "://" + uri.getRawAuthority() + path + query);
+    }
+
+    /** The text of an unparseable base, unless it might hold credentials. */
+    private static String shown(String base) {
+        return base.contains("@") ? "<redacted: contains '@'>" : base;
+    }
+}

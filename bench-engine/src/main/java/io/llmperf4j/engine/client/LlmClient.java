@@ -1,0 +1,22 @@
+package io.llmperf4j.engine.client;
+
+import io.llmperf4j.model.RequestSpec;
+
+/**
+ * Sends requests to an LLM serving endpoint. Load models depend on this interface only.
+ * Implementations are thread-safe; {@link #send} never blocks on the network.
+ */
+public interface LlmClient extends AutoCloseable {
+
+    /**
+     * Starts one request. The start time of the request's metrics is taken inside this call, before a connection is
+     * acquired, so TTFT includes connection set-up and pool queueing, as llmperf's does.
+     *
+     * @throws IllegalStateException when the client is closed
+     */
+    RequestHandle send(RequestSpec spec);
+
+    /** Cancels what is in flight (each completes as CANCELLED), closes connections and stops threads. */
+    @Override
+    void close();
+}

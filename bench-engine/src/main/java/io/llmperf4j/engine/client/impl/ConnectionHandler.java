@@ -1,0 +1,64 @@
+package io.llmperf4j.engine.client.impl;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http.HttpObject;
+import io.netty.util.ReferenceCountUtil;
+
+/**
+ * Last handler of a pooled connection: routes decoded HTTP objects, close and errors to the exchange currently bound
+ * to the connection. A connection with no exchange that receives anything is out of step and gets closed.
+ * Event-loop confined.
+ */
+public final class ConnectionHandler extends ChannelInboundHandlerAdapter {
+
+    private final ArrivalClock clock;
+    private Exchange exchange;
+
+    public ConnectionHandler(ArrivalClock clock) {
+        this.clock = clock;
+    }
+
+    void bind(Exchange e) {
+        this.exchange = e;
+    }
+
+    void unbind(Exchange e) {
+        if (exchange == e) exchange = null;
+    }
+
+    ArrivalClock clock() {
+        return clock;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        try {
+            Exchange e = exchange;
+            if (e == null || !(msg instanceof HttpObject)) {
+                ctx.close(); // bytes for no request: the connection cannot be trusted any more
+                return;
+            }
+            e.onHttpObject((HttpObject) msg, clock.lastReadNanos());
+        } finally {
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        Exchange e = exchange;
+        if (e != null) e.onInactive(System.nanoTime());
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        Exchange e = exchange;
+        if (e != null) {
+            e.onException(cause, System.nanoTime());
+        } else {
+            ctx.close();
+        }
+    }
+}

@@ -1,0 +1,212 @@
+package io.llmperf4j.engine.client.impl;
+
+import io.llmperf4j.model.Failure;
+import io.llmperf4j.model.FailureKind;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Keep-alive HTTP/1.1 connections to one endpoint, at most {@code maxConnections} open (connecting, busy or idle).
+ * An exchange gets an idle connection (most recently used first), else a new one, else waits in FIFO order. A
+ * connection goes back to the pool only after a complete response that allows keep-alive; any other is closed, and
+ * its close frees a slot for the next waiter. Connections are handed over on their own event loop.
+ */
+public final class ConnectionPool {
+
+    private final Bootstrap bootstrap;
+    private final String host;
+    private final int port;
+    private final String hostAndPort;
+    private final int maxConnections;
+    private final long connectTimeoutMillis;
+
+    private final Object lock = new Object();
+    private final ArrayDeque<Channel> idle = new ArrayDeque<>();
+    private final ArrayDeque<Exchange> waiters = new ArrayDeque<>();
+    private int open;
+    private boolean closed;
+    private final AtomicInteger connectionsOpened = new AtomicInteger();
+
+    /**
+     * @param ssl client TLS context (hostname verification on), or null for plain http
+     */
+    public ConnectionPool(Transport transport, SslContext ssl, String host, int port, int maxConnections,
+                          long connectTimeoutMillis) {
+        this.host = host;
+        this.port = port;
+        this.hostAndPort = host + ":" + port;
+        this.maxConnections = maxConnections;
+        this.connectTimeoutMillis = connectTimeoutMillis;
+        this.bootstrap = new Bootstrap()
+                .group(transport.group())
+                .channel(transport.channelClass())
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, connectTimeoutMillis))
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.SO_KEEPALIVE, true)
+                .handler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        ChannelPipeline p = ch.pipeline();
+                        ArrivalClock clock = new ArrivalClock();
+                        p.addLast("arrival-clock", clock);
+                        if (ssl != null) {
+                            SslHandler tls = ssl.newHandler(ch.alloc(), host, port); // SNI and hostname check
+                            tls.setHandshakeTimeoutMillis(connectTimeoutMillis);
+                            p.addLast("tls", tls);
+                        }
+                        p.addLast("http", new HttpClientCodec());
+                        p.addLast("exchange", new ConnectionHandler(clock));
+                    }
+                });
+    }
+
+    /** Total connections successfully opened so far (diagnostics). */
+    public int connectionsOpened() {
+        return connectionsOpened.get();
+    }
+
+    /** Finds or opens a connection for {@code exchange}, or queues it. Never blocks. */
+    public void acquire(Exchange exchange) {
+        Channel ch = null;
+        boolean refused;
+        synchronized (lock) {
+            refused = closed;
+            if (!refused) {
+                ch = pollIdle();
+                if (ch == null) {
+                    if (open >= maxConnections) {
+                        waiters.addLast(exchange);
+                        return;
+                    }
+                    open++;
+                }
+            }
+        }
+        if (refused) {
+            exchange.endFromAnyThread(new Failure(FailureKind.CLIENT_ERROR, -1, "the client is closed"));
+        } else if (ch != null) {
+            handTo(ch, exchange);
+        } else {
+            connect(exchange);
+        }
+    }
+
+    /** Gives a connection back: kept for reuse when {@code reusable}, closed otherwise. */
+    public void release(Channel ch, boolean reusable) {
+        if (!reusable || !ch.isActive()) {
+            ch.close(); // the close listener frees the slot
+            return;
+        }
+        Exchange next;
+        synchronized (lock) {
+            if (closed) {
+                next = null;
+                reusable = false;
+            } else {
+                next = pollWaiter();
+                if (next == null) idle.addLast(ch);
+            }
+        }
+        if (!reusable) {
+            ch.close();
+        } else if (next != null) {
+            handTo(ch, next);
+        }
+    }
+
+    /** Closes idle connections and refuses new work; busy ones close as their exchanges end. */
+    public void close() {
+        List<Channel> toClose;
+        synchronized (lock) {
+            closed = true;
+            toClose = new ArrayList<>(idle);
+            idle.clear();
+            waiters.clear();
+        }
+        toClose.forEach(Channel::close);
+    }
+
+    private void connect(Exchange exchange) {
+        ChannelFuture connecting = bootstrap.connect(host, port);
+        connecting.addListener((ChannelFuture f) -> {
+            if (!f.isSuccess()) {
+                slotFreed(null);
+                exchange.connectFailed(FailureMessages.connectFailure(hostAndPort, f.cause(), connectTimeoutMillis));
+                return;
+            }
+            Channel ch = f.channel();
+            SslHandler tls = ch.pipeline().get(SslHandler.class);
+            if (tls == null) {
+                ready(ch, exchange);
+                return;
+            }
+            tls.handshakeFuture().addListener(h -> {
+                if (h.isSuccess()) {
+                    ready(ch, exchange);
+                } else {
+                    ch.close();
+                    slotFreed(null);
+                    exchange.connectFailed(FailureMessages.connectFailure(hostAndPort, h.cause(), connectTimeoutMillis));
+                }
+            });
+        });
+    }
+
+    /** On {@code ch}'s event loop: the connection is usable. */
+    private void ready(Channel ch, Exchange exchange) {
+        connectionsOpened.incrementAndGet();
+        ch.closeFuture().addListener(f -> slotFreed(ch));
+        exchange.attach(ch, false);
+    }
+
+    /** A connection (or a connect attempt) is gone: its slot may serve the next waiter. */
+    private void slotFreed(Channel ch) {
+        Exchange next = null;
+        synchronized (lock) {
+            open--;
+            if (ch != null) idle.remove(ch);
+            if (!closed && open < maxConnections) {
+                next = pollWaiter();
+                if (next != null) open++;
+            }
+        }
+        if (next != null) connect(next);
+    }
+
+    private Channel pollIdle() {
+        Channel ch;
+        while ((ch = idle.pollLast()) != null) {
+            if (ch.isActive()) return ch;
+        }
+        return null;
+    }
+
+    private Exchange pollWaiter() {
+        Exchange e;
+        while ((e = waiters.pollFirst()) != null) {
+            if (!e.isTerminal()) return e; // cancelled waiters are already recorded
+        }
+        return null;
+    }
+
+    private static void handTo(Channel ch, Exchange exchange) {
+        try {
+            ch.eventLoop().execute(() -> exchange.attach(ch, true));
+        } catch (RejectedExecutionException e) {
+            exchange.endFromAnyThread(new Failure(FailureKind.CLIENT_ERROR, -1, "the client is closed"));
+        }
+    }
+}

@@ -1,0 +1,449 @@
+package io.llmperf4j.engine.client.impl;
+
+import io.llmperf4j.engine.client.RequestHandle;
+import io.llmperf4j.engine.sse.SseDecoder;
+import io.llmperf4j.engine.sse.SseEvent;
+import io.llmperf4j.engine.sse.SseEventSink;
+import io.llmperf4j.engine.sse.TooLongSseEventException;
+import io.llmperf4j.model.Failure;
+import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.RequestSpec;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.handler.codec.DecoderResult;
+import io.netty.handler.codec.PrematureChannelClosureException;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.ScheduledFuture;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One request/response exchange over a pooled connection: the I/O side of a request.
+ *
+ * <p>State machine ({@link State}): {@code PENDING → SENT → STREAMING | JSON_BODY | ERROR_BODY → DONE}, or
+ * {@code FAILED} from anywhere. Every end goes through {@link #end}: it runs once, stops the idle timer, unbinds from
+ * the connection, releases the connection to the pool (only after a complete response that allows keep-alive) or
+ * closes it, and hands the outcome to the worker, which builds the record.
+ *
+ * <p>A pooled connection that turns out to be dead before any response byte (the server closed it while idle) is
+ * replaced once and the request re-sent ({@link #failOrRetry}); every other failure is final.
+ *
+ * <p>Threading: before a connection is attached, the exchange can end on any thread (cancel, connect failure), under
+ * its lock. Once attached, all I/O state is confined to the channel's event loop; {@link #cancel()} from elsewhere is
+ * forwarded there. Events go to the {@link RecordAssembler} through a per-request {@link SerialExecutor}, so the end
+ * always reaches the assembler after every event.
+ */
+public final class Exchange implements RequestHandle, SseEventSink {
+
+    private enum State {
+        /** Waiting for a connection (pool queue, connect, TLS handshake). */
+        PENDING,
+        /** Request written; waiting for the response head. */
+        SENT,
+        /** 200 with an event stream: bytes go through the SSE decoder. */
+        STREAMING,
+        /** 200 with a JSON body instead of a stream: collected for the error it probably holds. */
+        JSON_BODY,
+        /** Non-200: the body is collected (capped) for the failure message. */
+        ERROR_BODY,
+        /** The response was complete. */
+        DONE,
+        /** The exchange ended early; the connection was closed. */
+        FAILED
+    }
+
+    /** Non-200 bodies are kept up to this size for the failure message; the rest is read and dropped. */
+    public static final int ERROR_BODY_CAP_BYTES = 64 * 1024;
+
+    private final ExchangeContext context;
+    private final String clientRequestId;
+    private final FullHttpRequest request;
+    private final SerialExecutor worker;
+    private final RecordAssembler assembler;
+    private final CompletableFuture<RequestRecord> completion = new CompletableFuture<>();
+
+    // Guarded by `this`: written before attach from any thread, after attach on the event loop only.
+    private Channel channel;
+    private boolean terminal;
+
+    // Event-loop confined once attached.
+    private State state = State.PENDING;
+    private ConnectionHandler handler;
+    private SseDecoder decoder;
+    private int status;
+    private boolean keepAlive;
+    private boolean doneSeen;
+    private String contentType;
+    private ByteArrayOutputStream body;
+    private long attachNanos;
+    private ScheduledFuture<?> idleCheck;
+    private volatile int eventsDecoded;
+    /** The attached connection came from the pool's idle set rather than a fresh connect. */
+    private boolean reusedConnection;
+    /** A send on a stale pooled connection was already retried once (bounds the retry). */
+    private boolean retried;
+
+    public Exchange(ExchangeContext context, RequestSpec spec, String clientRequestId, FullHttpRequest request,
+                    long startNanos, long startEpochMicros) {
+        this.context = context;
+        this.clientRequestId = clientRequestId;
+        this.request = request;
+        this.worker = new SerialExecutor(context.workers());
+        this.assembler = new RecordAssembler(spec, clientRequestId, startNanos, startEpochMicros, context.parser(),
+                context.redactor(), this::abortAfterStreamError, completion);
+    }
+
+    // ---- RequestHandle -------------------------------------------------------------------------------------------
+
+    @Override
+    public String clientRequestId() {
+        return clientRequestId;
+    }
+
+    @Override
+    public CompletableFuture<RequestRecord> completion() {
+        return completion.copy();
+    }
+
+    /** The future the assembler completes (for the client's own bookkeeping). */
+    public CompletableFuture<RequestRecord> completionInternal() {
+        return completion;
+    }
+
+    @Override
+    public void cancel() {
+        endFromAnyThread(new Failure(FailureKind.CANCELLED, -1, "cancelled while in flight"));
+    }
+
+    /** SSE events decoded so far, {@code [DONE]} included (a progress probe; any thread). */
+    public int eventsDecoded() {
+        return eventsDecoded;
+    }
+
+    private synchronized Channel currentChannel() {
+        return channel;
+    }
+
+    synchronized boolean isTerminal() {
+        return terminal;
+    }
+
+    // ---- ending from any thread ----------------------------------------------------------------------------------
+
+    /** Connection could not be established (called by the pool). */
+    void connectFailed(String message) {
+        endFromAnyThread(new Failure(FailureKind.CONNECT_FAILED, -1, message));
+    }
+
+    /** Ends with {@code failure} now: directly when no connection is attached, on the event loop otherwise. */
+    void endFromAnyThread(Failure failure) {
+        long nowNanos = System.nanoTime();
+        Channel ch;
+        synchronized (this) {
+            if (terminal) return;
+            ch = channel;
+            if (ch == null) terminal = true;
+        }
+        if (ch == null) {
+            ReferenceCountUtil.release(request); // never written
+            worker.execute(() -> assembler.finish(nowNanos, failure));
+        } else {
+            onLoop(ch, () -> failOn(ch, nowNanos, failure));
+        }
+    }
+
+    /** On {@code ch}'s loop: fails if the exchange is still on {@code ch}, else re-routes (it moved by a retry). */
+    private void failOn(Channel ch, long nowNanos, Failure failure) {
+        Channel current;
+        synchronized (this) {
+            if (terminal) return;
+            current = channel;
+        }
+        if (current == ch) {
+            fail(nowNanos, failure);
+        } else {
+            endFromAnyThread(failure);
+        }
+    }
+
+    /** The worker saw an error object: stop reading; the assembler's stream error takes precedence in the record. */
+    private void abortAfterStreamError() {
+        endFromAnyThread(new Failure(FailureKind.ERROR_IN_STREAM, -1, "aborted after an error event"));
+    }
+
+    private static void onLoop(Channel ch, Runnable task) {
+        if (ch.eventLoop().inEventLoop()) {
+            task.run();
+            return;
+        }
+        try {
+            ch.eventLoop().execute(task);
+        } catch (RejectedExecutionException e) {
+            task.run(); // event loop already shut down: nothing else can touch the exchange now
+        }
+    }
+
+    // ---- event loop ----------------------------------------------------------------------------------------------
+
+    /**
+     * Called by the pool on {@code ch}'s event loop when a connection is ready for this exchange.
+     *
+     * @param reused the connection served earlier requests (it may have been closed by the server while idle)
+     */
+    void attach(Channel ch, boolean reused) {
+        boolean attached;
+        synchronized (this) {
+            attached = !terminal;
+            if (attached) channel = ch;
+        }
+        if (!attached) {
+            context.pool().release(ch, true); // cancelled while waiting; nothing was written, the connection is clean
+            return;
+        }
+        reusedConnection = reused;
+        handler = ch.pipeline().get(ConnectionHandler.class);
+        handler.bind(this);
+        decoder = new SseDecoder(context.maxEventBytes());
+        state = State.SENT;
+        attachNanos = System.nanoTime();
+        idleCheck = ch.eventLoop().schedule(this::checkIdle, context.idleTimeoutNanos(), TimeUnit.NANOSECONDS);
+        ch.writeAndFlush(request.retainedDuplicate()).addListener(f -> {
+            if (!f.isSuccess() && currentChannel() == ch) { // not moved by a retry meanwhile
+                failOrRetry(System.nanoTime(), new Failure(FailureKind.CONNECTION_CLOSED, -1, "sending the request to "
+                        + context.hostAndPort() + " failed: " + FailureMessages.describe(f.cause())));
+            }
+        });
+    }
+
+    /**
+     * A pooled connection that dies before any response byte was most likely closed by the server while idle (the
+     * keep-alive race): the request is sent once more on another connection, as HTTP clients do. A fresh connection
+     * that dies, or a second failure, is recorded. TTFT and e2e still count from the original start.
+     */
+    private void failOrRetry(long nowNanos, Failure failure) {
+        if (state != State.SENT || !reusedConnection || retried) {
+            fail(nowNanos, failure);
+            return;
+        }
+        Channel stale = channel;
+        synchronized (this) {
+            if (terminal) return;
+            channel = null; // PENDING again: cancel() now ends the exchange directly
+        }
+        retried = true;
+        if (idleCheck != null) idleCheck.cancel(false);
+        handler.unbind(this);
+        handler = null;
+        state = State.PENDING;
+        context.pool().release(stale, false);
+        context.pool().acquire(this);
+    }
+
+    void onHttpObject(HttpObject msg, long arrivalNanos) {
+        if (state == State.DONE || state == State.FAILED) return; // late bytes of an ended exchange
+        DecoderResult result = msg.decoderResult();
+        if (result.isFailure()) {
+            onDecoderFailure(result.cause(), arrivalNanos);
+            return;
+        }
+        if (msg instanceof HttpResponse response) {
+            onResponseHead(response, arrivalNanos);
+        }
+        if (msg instanceof HttpContent content && state != State.FAILED) {
+            onContent(content, arrivalNanos);
+        }
+    }
+
+    private void onResponseHead(HttpResponse response, long arrivalNanos) {
+        if (state != State.SENT) {
+            fail(arrivalNanos, new Failure(FailureKind.CLIENT_ERROR, -1,
+                    "unexpected second response head from " + context.hostAndPort()));
+            return;
+        }
+        status = response.status().code();
+        keepAlive = HttpUtil.isKeepAlive(response);
+        contentType = response.headers().get(HttpHeaderNames.CONTENT_TYPE);
+        if (status != 200) {
+            state = State.ERROR_BODY;
+            body = new ByteArrayOutputStream();
+        } else if (contentType != null && contentType.toLowerCase(Locale.ROOT).startsWith("application/json")) {
+            state = State.JSON_BODY;
+            body = new ByteArrayOutputStream();
+        } else {
+            state = State.STREAMING; // text/event-stream, or no content type: be lenient
+        }
+    }
+
+    private void onContent(HttpContent content, long arrivalNanos) {
+        ByteBuf bytes = content.content();
+        boolean last = content instanceof LastHttpContent;
+        switch (state) {
+            case STREAMING:
+                try {
+                    decoder.decode(bytes, arrivalNanos, this);
+                    if (last) decoder.finish(arrivalNanos, this);
+                } catch (TooLongSseEventException e) {
+                    fail(arrivalNanos, new Failure(FailureKind.CLIENT_ERROR, -1, e.getMessage()));
+                    return;
+                }
+                break;
+            case ERROR_BODY:
+            case JSON_BODY:
+                appendCapped(bytes);
+                break;
+            default:
+                fail(arrivalNanos, new Failure(FailureKind.CLIENT_ERROR, -1,
+                        "unexpected response content from " + context.hostAndPort() + " in state " + state));
+                return;
+        }
+        if (last) onEndOfBody(arrivalNanos);
+    }
+
+    private void onEndOfBody(long arrivalNanos) {
+        switch (state) {
+            case STREAMING: {
+                Failure missingDone = doneSeen ? null : new Failure(FailureKind.MISSING_DONE, -1,
+                        "the stream ended without data: [DONE] after " + eventsDecoded + " events");
+                end(State.DONE, keepAlive, () -> assembler.finish(arrivalNanos, missingDone));
+                break;
+            }
+            case ERROR_BODY: {
+                Failure failure = httpStatusFailure();
+                end(State.DONE, keepAlive, () -> assembler.finish(arrivalNanos, failure));
+                break;
+            }
+            case JSON_BODY: {
+                byte[] json = body.toByteArray();
+                String type = contentType;
+                end(State.DONE, keepAlive, () -> assembler.finishWithJsonBody(arrivalNanos, json, type));
+                break;
+            }
+            default:
+                throw new IllegalStateException("end of body in state " + state);
+        }
+    }
+
+    void onInactive(long nowNanos) {
+        switch (state) {
+            case SENT:
+                failOrRetry(nowNanos, new Failure(FailureKind.CONNECTION_CLOSED, -1,
+                        "connection closed by " + context.hostAndPort() + " before the response head"));
+                break;
+            case STREAMING:
+                if (doneSeen) {
+                    // [DONE] arrived, only the chunked terminator is missing: the data is complete
+                    end(State.FAILED, false, () -> assembler.finish(nowNanos, null));
+                } else {
+                    fail(nowNanos, new Failure(FailureKind.CONNECTION_CLOSED, -1, "connection closed by "
+                            + context.hostAndPort() + " mid-stream after " + eventsDecoded + " events"));
+                }
+                break;
+            case ERROR_BODY: {
+                Failure failure = httpStatusFailure(); // the status is known; the body may be cut short
+                end(State.FAILED, false, () -> assembler.finish(nowNanos, failure));
+                break;
+            }
+            case JSON_BODY:
+                fail(nowNanos, new Failure(FailureKind.CONNECTION_CLOSED, -1,
+                        "connection closed by " + context.hostAndPort() + " before the end of the response body"));
+                break;
+            default:
+                break; // PENDING cannot see the channel; DONE/FAILED are over
+        }
+    }
+
+    void onException(Throwable cause, long nowNanos) {
+        if (state == State.DONE || state == State.FAILED) return;
+        if (FailureMessages.rootCause(cause) instanceof IOException || cause instanceof IOException) {
+            failOrRetry(nowNanos, new Failure(FailureKind.CONNECTION_CLOSED, -1, "connection to " + context.hostAndPort()
+                    + " failed in state " + state + ": " + FailureMessages.describe(FailureMessages.rootCause(cause))));
+        } else {
+            fail(nowNanos, new Failure(FailureKind.CLIENT_ERROR, -1, "unexpected error on the connection to "
+                    + context.hostAndPort() + " in state " + state + ": " + cause));
+        }
+    }
+
+    private void onDecoderFailure(Throwable cause, long nowNanos) {
+        if (cause instanceof PrematureChannelClosureException) {
+            failOrRetry(nowNanos, new Failure(FailureKind.CONNECTION_CLOSED, -1,
+                    "connection closed by " + context.hostAndPort() + " before the response head"));
+        } else {
+            fail(nowNanos, new Failure(FailureKind.CLIENT_ERROR, -1, "invalid HTTP response from "
+                    + context.hostAndPort() + ": " + FailureMessages.describe(cause)));
+        }
+    }
+
+    private void checkIdle() {
+        if (state == State.DONE || state == State.FAILED) return;
+        long now = System.nanoTime();
+        long idleNanos = now - Math.max(attachNanos, handler.clock().lastReadNanos());
+        long limit = context.idleTimeoutNanos();
+        if (idleNanos >= limit) {
+            fail(now, new Failure(FailureKind.IDLE_TIMEOUT, -1, "no bytes from " + context.hostAndPort() + " for "
+                    + TimeUnit.NANOSECONDS.toMillis(idleNanos) + " ms (idle timeout "
+                    + TimeUnit.NANOSECONDS.toMillis(limit) + " ms) in state " + state));
+        } else {
+            idleCheck = channel.eventLoop().schedule(this::checkIdle, limit - idleNanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** From the decoder, on the event loop: [DONE] is noted here, everything else goes to the worker. */
+    @Override
+    public void onEvent(SseEvent event) {
+        eventsDecoded++;
+        if (event.isDoneMarker()) {
+            doneSeen = true;
+            return;
+        }
+        worker.execute(() -> assembler.onEvent(event));
+    }
+
+    private void fail(long nowNanos, Failure failure) {
+        end(State.FAILED, false, () -> assembler.finish(nowNanos, failure));
+    }
+
+    /** The single way out once attached: runs at most once. */
+    private void end(State finalState, boolean reusable, Runnable finishOnWorker) {
+        synchronized (this) {
+            if (terminal) return;
+            terminal = true;
+        }
+        state = finalState;
+        if (idleCheck != null) idleCheck.cancel(false);
+        handler.unbind(this);
+        body = null;
+        ReferenceCountUtil.release(request); // each write sent a retained duplicate
+        context.pool().release(channel, reusable && finalState == State.DONE);
+        worker.execute(finishOnWorker);
+    }
+
+    private void appendCapped(ByteBuf bytes) {
+        int room = ERROR_BODY_CAP_BYTES - body.size();
+        int take = Math.min(room, bytes.readableBytes());
+        if (take > 0) {
+            byte[] chunk = new byte[take];
+            bytes.getBytes(bytes.readerIndex(), chunk);
+            body.write(chunk, 0, take);
+        }
+    }
+
+    private Failure httpStatusFailure() {
+        String text = body.toString(StandardCharsets.UTF_8);
+        if (text.isEmpty()) text = "HTTP " + status + " with an empty body";
+        return new Failure(FailureKind.HTTP_STATUS, status, text);
+    }
+}

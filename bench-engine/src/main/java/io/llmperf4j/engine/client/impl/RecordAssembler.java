@@ -1,0 +1,157 @@
+package io.llmperf4j.engine.client.impl;
+
+import io.llmperf4j.engine.protocol.ChunkParser;
+import io.llmperf4j.engine.protocol.MalformedChunkException;
+import io.llmperf4j.engine.protocol.ParsedChunk;
+import io.llmperf4j.engine.sse.SseEvent;
+import io.llmperf4j.model.Failure;
+import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.RequestSpec;
+
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Turns a request's events and its end into one {@link RequestRecord}: the worker side of a request, confined to
+ * its {@link SerialExecutor}. Metrics follow llmperf §5:
+ * <ul>
+ *   <li>{@code ttftNanos}: send to the first event with non-empty content; {@code lastContentNanos} and
+ *       {@code contentEventNanos} likewise, from the arrival stamps taken on the I/O thread before parsing;</li>
+ *   <li>{@code dataEventCount}: data events except {@code [DONE]} and the usage-only chunk, malformed ones
+ *       included (llmperf counts before parsing);</li>
+ *   <li>{@code e2eNanos}: send to the end of the response, or to the error event, or to the failure.</li>
+ * </ul>
+ * When several things went wrong, the record carries the most telling one: an error object from the server, then a
+ * transport or client failure (closed, reset, idle, cancelled, oversize), then malformed events, then a missing
+ * {@code [DONE]}. Data received before a failure is always kept.
+ */
+final class RecordAssembler {
+
+    private final RequestSpec spec;
+    private final String clientRequestId;
+    private final long startNanos;
+    private final long startEpochMicros;
+    private final ChunkParser parser;
+    private final Redactor redactor;
+    private final Runnable abort;
+    private final CompletableFuture<RequestRecord> completion;
+
+    private String serverResponseId;
+    private long ttftNanos = RequestRecord.NEVER;
+    private long lastContentNanos = RequestRecord.NEVER;
+    private long[] contentEventNanos = new long[32];
+    private int contentEventCount;
+    private int dataEventCount;
+    private int eventIndex;
+    private final StringBuilder text = new StringBuilder();
+    private String finishReason;
+    private Integer usagePromptTokens;
+    private Integer usageCompletionTokens;
+    private Failure streamError;
+    private long streamErrorNanos;
+    private String firstMalformed;
+    private int malformedCount;
+
+    RecordAssembler(RequestSpec spec, String clientRequestId, long startNanos, long startEpochMicros,
+                    ChunkParser parser, Redactor redactor, Runnable abort,
+                    CompletableFuture<RequestRecord> completion) {
+        this.spec = spec;
+        this.clientRequestId = clientRequestId;
+        this.startNanos = startNanos;
+        this.startEpochMicros = startEpochMicros;
+        this.parser = parser;
+        this.redactor = redactor;
+        this.abort = abort;
+        this.completion = completion;
+    }
+
+    void onEvent(SseEvent event) {
+        if (streamError != null) return; // llmperf stops at the error; what follows is not measured
+        eventIndex++;
+        ParsedChunk chunk;
+        try {
+            chunk = parser.parse(event.data());
+        } catch (MalformedChunkException e) {
+            dataEventCount++;
+            if (malformedCount++ == 0) {
+                firstMalformed = "SSE data event #" + eventIndex + " is malformed (" + e.getMessage() + "): "
+                        + FailureMessages.excerpt(event.data());
+            }
+            return; // the stream goes on
+        }
+        if (chunk.countsAsDataEvent()) dataEventCount++;
+        if (serverResponseId == null) serverResponseId = chunk.responseId();
+        if (chunk.error() != null) {
+            streamError = new Failure(FailureKind.ERROR_IN_STREAM, chunk.error().code(), chunk.error().message());
+            streamErrorNanos = event.arrivalNanos();
+            abort.run();
+            return;
+        }
+        if (chunk.hasContent()) {
+            long offsetNanos = event.arrivalNanos() - startNanos;
+            if (ttftNanos == RequestRecord.NEVER) ttftNanos = offsetNanos;
+            lastContentNanos = offsetNanos;
+            if (contentEventCount == contentEventNanos.length) {
+                contentEventNanos = Arrays.copyOf(contentEventNanos, contentEventCount * 2);
+            }
+            contentEventNanos[contentEventCount++] = offsetNanos;
+            text.append(chunk.content());
+        }
+        if (chunk.finishReason() != null) finishReason = chunk.finishReason();
+        if (chunk.usagePromptTokens() != null) usagePromptTokens = chunk.usagePromptTokens();
+        if (chunk.usageCompletionTokens() != null) usageCompletionTokens = chunk.usageCompletionTokens();
+    }
+
+    /**
+     * A 200 response that was JSON instead of a stream: an error object in it is ERROR_IN_STREAM, anything else is a
+     * client error (usually {@code "stream": false} in the additional sampling parameters).
+     */
+    void finishWithJsonBody(long endNanos, byte[] body, String contentType) {
+        try {
+            ParsedChunk chunk = parser.parse(body);
+            if (chunk.error() != null) {
+                streamError = new Failure(FailureKind.ERROR_IN_STREAM, chunk.error().code(), chunk.error().message());
+                streamErrorNanos = endNanos;
+            }
+        } catch (MalformedChunkException | RuntimeException e) {
+            // not an error object: reported below
+        }
+        finish(endNanos, new Failure(FailureKind.CLIENT_ERROR, -1, "expected an event stream but got '"
+                + contentType + "' (is \"stream\" overridden?): " + FailureMessages.excerpt(body)));
+    }
+
+    /** Builds the record and completes the future; never throws. */
+    void finish(long endNanos, Failure ioFailure) {
+        RequestRecord record;
+        try {
+            Failure failure = redact(chooseFailure(ioFailure));
+            long e2eNanos = (streamError != null ? streamErrorNanos : endNanos) - startNanos;
+            record = new RequestRecord(spec.index(), clientRequestId, serverResponseId, startEpochMicros, ttftNanos,
+                    lastContentNanos, e2eNanos, dataEventCount, Arrays.copyOf(contentEventNanos, contentEventCount),
+                    text.toString(), spec.numberInputTokens(), spec.maxTokens(), -1, usagePromptTokens,
+                    usageCompletionTokens, finishReason, failure);
+        } catch (RuntimeException | Error e) {
+            record = new RequestRecord(spec.index(), clientRequestId, null, startEpochMicros, -1, -1,
+                    endNanos - startNanos, 0, null, "", spec.numberInputTokens(), spec.maxTokens(), -1, null, null,
+                    null, new Failure(FailureKind.CLIENT_ERROR, -1, "could not build the record: " + e));
+        }
+        completion.complete(record);
+    }
+
+    private Failure chooseFailure(Failure ioFailure) {
+        if (streamError != null) return streamError;
+        if (ioFailure != null && ioFailure.kind() != FailureKind.MISSING_DONE) return ioFailure;
+        if (malformedCount > 0) {
+            return new Failure(FailureKind.MALFORMED_EVENT, -1, firstMalformed
+                    + (malformedCount > 1 ? " (" + malformedCount + " malformed events in all)" : ""));
+        }
+        return ioFailure;
+    }
+
+    private Failure redact(Failure failure) {
+        if (failure == null) return null;
+        String message = redactor.redact(failure.message());
+        return message.equals(failure.message()) ? failure : new Failure(failure.kind(), failure.code(), message);
+    }
+}

@@ -1,0 +1,47 @@
+package io.llmperf4j.engine.client.impl;
+
+import io.llmperf4j.engine.client.Secret;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Removes credentials from failure messages. Our own messages never contain them, but a server may echo them, e.g.
+ * a 401 body quoting the Authorization header. Values shorter than {@value #MIN_SECRET_CHARS} characters are left
+ * alone: replacing them would mangle ordinary words.
+ */
+public final class Redactor {
+
+    static final int MIN_SECRET_CHARS = 4;
+    static final String REDACTED = "[redacted]";
+
+    private final List<String> secrets = new ArrayList<>();
+
+    /** Redacts the API key and the values of extra headers whose names suggest a credential. */
+    public Redactor(Secret apiKey, Map<String, String> extraHeaders) {
+        add(apiKey.reveal());
+        extraHeaders.forEach((name, value) -> {
+            String n = name.toLowerCase(Locale.ROOT);
+            if (n.contains("auth") || n.contains("key") || n.contains("token") || n.contains("secret")) {
+                add(value);
+                if (value.regionMatches(true, 0, "Bearer ", 0, 7)) add(value.substring(7).trim());
+            }
+        });
+        secrets.sort((a, b) -> b.length() - a.length()); // longest first, so a key inside a header value goes whole
+    }
+
+    private void add(String value) {
+        if (value != null && value.length() >= MIN_SECRET_CHARS) secrets.add(value);
+    }
+
+    public String redact(String message) {
+        if (message == null) return "";
+        String out = message;
+        for (String s : secrets) {
+            if (out.contains(s)) out = out.replace(s, REDACTED);
+        }
+        return out;
+    }
+}

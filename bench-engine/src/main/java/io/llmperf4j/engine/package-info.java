@@ -1,0 +1,7 @@
+/**
+ * The load engine: a Netty streaming client for OpenAI-compatible chat completions ({@code client}), a byte-level
+ * Server-Sent Events decoder ({@code sse}), the interpretation of streamed chunks ({@code protocol}) and load
+ * models that drive the client ({@code load}). Every request ends as exactly one
+ * {@link io.llmperf4j.model.RequestRecord}; failures are data, never exceptions.
+ */
+package io.llmperf4j.engine;

@@ -1,0 +1,203 @@
+package io.llmperf4j.engine.protocol;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+
+import java.io.IOException;
+
+/**
+ * OpenAI {@code chat.completion.chunk} interpretation, with Jackson's streaming parser reading only the fields we
+ * need and skipping the rest.
+ *
+ * <ul>
+ *   <li>content = {@code choices[0].delta.content} (other choices and {@code reasoning_content} are ignored, as in
+ *       llmperf, so TTFT is time to the first visible content);</li>
+ *   <li>finish reason = {@code choices[0].finish_reason}; response id = top-level {@code id};</li>
+ *   <li>usage = {@code usage.prompt_tokens} / {@code usage.completion_tokens};</li>
+ *   <li>an {@code error} member (object or string) is a {@link StreamError}; its code is {@code error.code} when
+ *       that is a number or a string of digits, otherwise -1 (the HTTP status, 200 here, would only mislead);</li>
+ *   <li>counting: every chunk counts as a data event (llmperf counts before parsing) except the usage-only chunk
+ *       ({@code choices} empty or absent, {@code usage} present, no error), which llmperf never requests and so
+ *       never counts; leaving it out keeps llmperf's ITL divisor comparable;</li>
+ *   <li>malformed: not a JSON object, trailing data, {@code choices} not an array, or none of {@code choices},
+ *       {@code usage}, {@code error} present.</li>
+ * </ul>
+ */
+public final class ChatCompletionChunkParser implements ChunkParser {
+
+    private static final JsonFactory JSON = JsonFactory.builder().build();
+
+    @Override
+    public ParsedChunk parse(byte[] data) throws MalformedChunkException {
+        try (JsonParser p = JSON.createParser(data)) {
+            return parseChunk(p);
+        } catch (JsonProcessingException e) {
+            throw new MalformedChunkException("invalid JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new MalformedChunkException("unreadable: " + e.getMessage());
+        }
+    }
+
+    private static ParsedChunk parseChunk(JsonParser p) throws IOException, MalformedChunkException {
+        if (p.nextToken() != JsonToken.START_OBJECT) {
+            throw new MalformedChunkException("not a JSON object");
+        }
+        Chunk chunk = new Chunk();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            JsonToken value = p.nextToken();
+            switch (name) {
+                case "id":
+                    chunk.id = value == JsonToken.VALUE_STRING ? p.getText() : skip(p);
+                    break;
+                case "choices":
+                    parseChoices(p, value, chunk);
+                    break;
+                case "usage":
+                    parseUsage(p, value, chunk);
+                    break;
+                case "error":
+                    chunk.error = parseError(p, value);
+                    break;
+                default:
+                    p.skipChildren();
+            }
+        }
+        if (p.currentToken() != JsonToken.END_OBJECT) {
+            throw new MalformedChunkException("unterminated JSON object");
+        }
+        if (p.nextToken() != null) {
+            throw new MalformedChunkException("trailing data after the JSON object");
+        }
+        if (!chunk.hasChoices && !chunk.hasUsage && chunk.error == null) {
+            throw new MalformedChunkException("no choices, usage or error member");
+        }
+        boolean usageOnly = chunk.choiceCount == 0 && chunk.hasUsage && chunk.error == null;
+        return new ParsedChunk(chunk.id, chunk.content, chunk.finishReason, !usageOnly, chunk.promptTokens,
+                chunk.completionTokens, chunk.error);
+    }
+
+    private static void parseChoices(JsonParser p, JsonToken value, Chunk chunk)
+            throws IOException, MalformedChunkException {
+        if (value == JsonToken.VALUE_NULL) return;
+        if (value != JsonToken.START_ARRAY) {
+            throw new MalformedChunkException("choices is not an array");
+        }
+        chunk.hasChoices = true;
+        JsonToken element;
+        while ((element = p.nextToken()) != JsonToken.END_ARRAY) {
+            if (element == null) {
+                throw new MalformedChunkException("unterminated choices array");
+            }
+            if (chunk.choiceCount++ == 0 && element == JsonToken.START_OBJECT) {
+                parseFirstChoice(p, chunk);
+            } else {
+                p.skipChildren(); // llmperf reads choices[0] only
+            }
+        }
+    }
+
+    private static void parseFirstChoice(JsonParser p, Chunk chunk) throws IOException {
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            JsonToken value = p.nextToken();
+            if ("delta".equals(name) && value == JsonToken.START_OBJECT) {
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    String field = p.currentName();
+                    JsonToken v = p.nextToken();
+                    if ("content".equals(field) && v == JsonToken.VALUE_STRING) {
+                        chunk.content = p.getText();
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+            } else if ("finish_reason".equals(name) && value == JsonToken.VALUE_STRING) {
+                chunk.finishReason = p.getText();
+            } else {
+                p.skipChildren();
+            }
+        }
+    }
+
+    private static void parseUsage(JsonParser p, JsonToken value, Chunk chunk) throws IOException {
+        if (value != JsonToken.START_OBJECT) {
+            p.skipChildren();
+            return;
+        }
+        chunk.hasUsage = true;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            JsonToken v = p.nextToken();
+            if ("prompt_tokens".equals(name) && v == JsonToken.VALUE_NUMBER_INT) {
+                chunk.promptTokens = p.getIntValue();
+            } else if ("completion_tokens".equals(name) && v == JsonToken.VALUE_NUMBER_INT) {
+                chunk.completionTokens = p.getIntValue();
+            } else {
+                p.skipChildren();
+            }
+        }
+    }
+
+    private static StreamError parseError(JsonParser p, JsonToken value) throws IOException {
+        switch (value) {
+            case VALUE_NULL:
+                return null;
+            case VALUE_STRING:
+                return new StreamError(-1, p.getText());
+            case START_OBJECT: {
+                String message = null;
+                int code = -1;
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    String name = p.currentName();
+                    JsonToken v = p.nextToken();
+                    if ("message".equals(name) && v == JsonToken.VALUE_STRING) {
+                        message = p.getText();
+                    } else if ("code".equals(name)) {
+                        code = numericCode(p, v);
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+                return new StreamError(code, message != null ? message : "error object without a message");
+            }
+            default:
+                p.skipChildren();
+                return new StreamError(-1, "error member of unexpected type " + value);
+        }
+    }
+
+    private static int numericCode(JsonParser p, JsonToken v) throws IOException {
+        if (v == JsonToken.VALUE_NUMBER_INT) {
+            return p.getNumberType() == JsonParser.NumberType.INT ? p.getIntValue() : -1;
+        }
+        if (v == JsonToken.VALUE_STRING) {
+            String s = p.getText().trim();
+            if (!s.isEmpty() && s.length() <= 9 && s.chars().allMatch(c -> c >= '0' && c <= '9')) {
+                return Integer.parseInt(s);
+            }
+            return -1;
+        }
+        p.skipChildren();
+        return -1;
+    }
+
+    private static String skip(JsonParser p) throws IOException {
+        p.skipChildren();
+        return null;
+    }
+
+    /** Mutable scratch for one parse. */
+    private static final class Chunk {
+        String id;
+        String content;
+        String finishReason;
+        boolean hasChoices;
+        int choiceCount;
+        boolean hasUsage;
+        Integer promptTokens;
+        Integer completionTokens;
+        StreamError error;
+    }
+}

@@ -1,0 +1,26 @@
+package io.llmperf4j.engine.protocol;
+
+/**
+ * What one streamed chunk carries, API-neutral.
+ *
+ * @param responseId            the server's response id, or null
+ * @param content               the text delta, or null/empty when the chunk carries none
+ * @param finishReason          the finish reason, or null
+ * @param countsAsDataEvent     whether the event counts in {@code dataEventCount} (llmperf's tokens_received)
+ * @param usagePromptTokens     server-side prompt token count, or null
+ * @param usageCompletionTokens server-side completion token count, or null
+ * @param error                 an error object carried by the chunk, or null
+ */
+public record ParsedChunk(
+        String responseId,
+        String content,
+        String finishReason,
+        boolean countsAsDataEvent,
+        Integer usagePromptTokens,
+        Integer usageCompletionTokens,
+        StreamError error) {
+
+    public boolean hasContent() {
+        return content != null && !content.isEmpty();
+    }
+}

@@ -1,0 +1,51 @@
+package io.llmperf4j.engine.client.impl;
+
+import io.llmperf4j.engine.client.Secret;
+import io.netty.channel.ConnectTimeoutException;
+import org.junit.jupiter.api.Test;
+
+import javax.net.ssl.SSLHandshakeException;
+import java.net.ConnectException;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class FailureMessagesTest {
+
+    @Test
+    void connectFailuresNameHostAndPort() {
+        assertEquals("connection to h:1 timed out after 500 ms",
+                FailureMessages.connectFailure("h:1", new ConnectTimeoutException("x"), 500));
+        assertEquals("cannot resolve the host of nohost.invalid:80: nohost.invalid",
+                FailureMessages.connectFailure("nohost.invalid:80", new UnknownHostException("nohost.invalid"), 1));
+        assertEquals("TLS handshake with h:443 failed: PKIX path building failed",
+                FailureMessages.connectFailure("h:443", new RuntimeException(
+                        new SSLHandshakeException("PKIX path building failed")), 1));
+        assertEquals("connection to h:2 failed: Connection refused",
+                FailureMessages.connectFailure("h:2", new ConnectException("Connection refused"), 1));
+        assertEquals("connection to h:2 failed: ConnectException",
+                FailureMessages.connectFailure("h:2", new ConnectException(), 1));
+    }
+
+    @Test
+    void excerptIsShortAndOnOneLine() {
+        assertEquals("{\"a\":\\n1}", FailureMessages.excerpt("{\"a\":\n1}".getBytes(StandardCharsets.UTF_8)));
+        String longText = "x".repeat(500);
+        assertEquals("x".repeat(FailureMessages.EXCERPT_CHARS) + "...",
+                FailureMessages.excerpt(longText.getBytes(StandardCharsets.UTF_8)));
+        assertEquals("", FailureMessages.excerpt(new byte[0]));
+    }
+
+    @Test
+    void redactorRemovesTheKeyAndCredentialHeaders() {
+        Redactor r = new Redactor(Secret.of("sk-abcdef"), Map.of("api-key", "azure-123456", "X-Tenant", "bench",
+                "Authorization", "Bearer tok-987654"));
+        assertEquals("bad key [redacted] / [redacted] / [redacted] / bench",
+                r.redact("bad key sk-abcdef / azure-123456 / Bearer tok-987654 / bench"));
+        assertEquals("", r.redact(null));
+        assertEquals("EMPTY keys of 3 chars stay: abc", new Redactor(Secret.of("abc"), Map.of())
+                .redact("EMPTY keys of 3 chars stay: abc"));
+    }
+}

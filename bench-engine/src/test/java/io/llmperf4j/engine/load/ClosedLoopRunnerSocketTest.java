@@ -1,0 +1,140 @@
+package io.llmperf4j.engine.load;
+
+import io.llmperf4j.engine.client.ChatCompletionsClient;
+import io.llmperf4j.engine.client.ClientConfig;
+import io.llmperf4j.engine.client.EndpointUrls;
+import io.llmperf4j.engine.client.Secret;
+import io.llmperf4j.engine.testserver.FaultServer;
+import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.RequestSpec;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The runner over real sockets against the fault-injecting server. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ClosedLoopRunnerSocketTest {
+
+    private static final String KEY = "sk-runner-SECRET-abcdef";
+    private static final Duration LONG = Duration.ofMinutes(1);
+
+    private FaultServer server;
+    private ChatCompletionsClient client;
+
+    @BeforeEach
+    void start() throws IOException {
+        server = FaultServer.start();
+        client = new ChatCompletionsClient(ClientConfig.builder(
+                        EndpointUrls.chatCompletions(server.baseUrl()), "test-model")
+                .apiKey(Secret.of(KEY)).maxConnections(32).idleTimeout(Duration.ofSeconds(20)).build());
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        client.close();
+        server.close();
+    }
+
+    private static List<RequestSpec> specs(List<String> prompts) {
+        return IntStream.range(0, prompts.size()).mapToObj(i -> new RequestSpec(i, prompts.get(i), 10, 20)).toList();
+    }
+
+    private static FailureKind expected(String scenario) {
+        return switch (scenario) {
+            case "status-401", "status-429", "status-500" -> FailureKind.HTTP_STATUS;
+            case "json-error", "stream-error", "stream-error-string-code" -> FailureKind.ERROR_IN_STREAM;
+            case "drop", "reset" -> FailureKind.CONNECTION_CLOSED;
+            case "malformed" -> FailureKind.MALFORMED_EVENT;
+            case "no-done" -> FailureKind.MISSING_DONE;
+            default -> null;
+        };
+    }
+
+    @Test
+    void mixedRunAccountsForEveryRequest() {
+        List<String> prompts = new ArrayList<>();
+        for (int round = 0; round < 3; round++) prompts.addAll(FaultServer.scenarios());
+        List<RequestSpec> specs = specs(prompts);
+        List<RequestRecord> heard = new ArrayList<>();
+        ClosedLoopResult result = new ClosedLoopRunner(client, String::length)
+                .run(specs, new ClosedLoopSettings(4, LONG), heard::add);
+
+        assertFalse(result.timedOut());
+        assertEquals(specs.size(), result.records().size());
+        assertEquals(specs.size(), result.requestsSent());
+        assertEquals(specs.size(), server.requestsReceived());
+        assertEquals(result.records(), heard);
+        Set<Integer> seen = new HashSet<>();
+        Set<String> ids = new HashSet<>();
+        for (RequestRecord r : result.records()) {
+            String scenario = prompts.get(r.promptIndex());
+            FailureKind kind = r.failure() == null ? null : r.failure().kind();
+            assertEquals(expected(scenario), kind, () -> scenario + ": " + r.failure());
+            assertEquals(r.generatedText().length(), r.outputTokens());
+            if (r.failure() != null) assertFalse(r.failure().message().contains(KEY));
+            seen.add(r.promptIndex());
+            ids.add(r.clientRequestId());
+        }
+        // slots advance by N mod M at their own pace, so like llmperf a fast slot can re-send a prompt
+        assertTrue(seen.size() > specs.size() / 2, "prompt indices spread over the workload: " + seen.size());
+        assertEquals(specs.size(), ids.size());
+        assertTrue(result.durationNanos() > 0);
+    }
+
+    @Test
+    void noOverIssueTwentyByTwenty() {
+        List<RequestSpec> specs = specs(java.util.Collections.nCopies(20, "ok"));
+        ClosedLoopResult result = new ClosedLoopRunner(client, t -> 1).run(specs, new ClosedLoopSettings(20, LONG));
+        assertEquals(20, result.records().size());
+        assertEquals(20, server.requestsReceived(), "llmperf #82 saw 40");
+        assertTrue(result.records().stream().allMatch(RequestRecord::succeeded));
+    }
+
+    @Test
+    void concurrencyOneReusesOneConnection() {
+        List<RequestSpec> specs = specs(java.util.Collections.nCopies(10, "ok"));
+        ClosedLoopResult result = new ClosedLoopRunner(client, t -> 1).run(specs, new ClosedLoopSettings(1, LONG));
+        assertEquals(10, result.records().size());
+        assertEquals(10, server.requestsReceived());
+        assertEquals(1, server.acceptedConnections());
+    }
+
+    @Test
+    void timeoutCancelsRequestsInFlightAndRecordsThem() {
+        List<String> prompts = List.of("ok", "hang", "content-then-hang");
+        ClosedLoopResult result = new ClosedLoopRunner(client, String::length)
+                .run(specs(prompts), new ClosedLoopSettings(3, Duration.ofMillis(700)).withMaxCompleted(1000));
+        assertTrue(result.timedOut());
+        assertEquals(result.requestsSent(), result.records().size(), "every request sent is recorded");
+        assertTrue(server.requestsReceived() <= result.requestsSent());
+        Map<String, Integer> cancelled = new HashMap<>();
+        for (RequestRecord r : result.records()) {
+            String scenario = prompts.get(r.promptIndex());
+            if (!scenario.equals("ok")) {
+                assertEquals(FailureKind.CANCELLED, r.failure().kind(), scenario);
+                cancelled.merge(scenario, 1, Integer::sum);
+            } else if (r.failure() != null) {
+                assertEquals(FailureKind.CANCELLED, r.failure().kind(), "an ok request cut by the timeout");
+            }
+        }
+        assertEquals(Map.of("hang", 1, "content-then-hang", 1), cancelled);
+        assertTrue(result.durationNanos() >= TimeUnit.MILLISECONDS.toNanos(700));
+    }
+}

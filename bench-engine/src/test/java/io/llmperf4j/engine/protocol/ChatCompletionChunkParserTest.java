@@ -1,0 +1,129 @@
+package io.llmperf4j.engine.protocol;
+
+import io.llmperf4j.engine.testserver.Streams;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.charset.StandardCharsets;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ChatCompletionChunkParserTest {
+
+    private final ChatCompletionChunkParser parser = new ChatCompletionChunkParser();
+
+    private ParsedChunk parse(String json) throws MalformedChunkException {
+        return parser.parse(json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void roleChunkCountsButHasNoContent() throws Exception {
+        ParsedChunk c = parse(Streams.role());
+        assertEquals(Streams.RESPONSE_ID, c.responseId());
+        assertEquals("", c.content());
+        assertFalse(c.hasContent());
+        assertTrue(c.countsAsDataEvent());
+        assertNull(c.finishReason());
+        assertNull(c.error());
+    }
+
+    @Test
+    void contentChunk() throws Exception {
+        ParsedChunk c = parse(Streams.content("Hé \"llo\"\n"));
+        assertEquals("Hé \"llo\"\n", c.content());
+        assertTrue(c.hasContent());
+        assertTrue(c.countsAsDataEvent());
+    }
+
+    @Test
+    void finishChunk() throws Exception {
+        ParsedChunk c = parse(Streams.finish("length"));
+        assertEquals("length", c.finishReason());
+        assertFalse(c.hasContent());
+        assertTrue(c.countsAsDataEvent());
+    }
+
+    @Test
+    void usageOnlyChunkIsNotCountedAsADataEvent() throws Exception {
+        ParsedChunk c = parse(Streams.usage(12, 3));
+        assertEquals(12, c.usagePromptTokens());
+        assertEquals(3, c.usageCompletionTokens());
+        assertFalse(c.countsAsDataEvent(), "llmperf never sees it, so it must not change the ITL divisor");
+    }
+
+    @Test
+    void usageOnEveryChunkStillCounts() throws Exception {
+        ParsedChunk c = parse("{\"choices\":[{\"delta\":{\"content\":\"x\"}}],\"usage\":{\"prompt_tokens\":5,"
+                + "\"completion_tokens\":1}}");
+        assertTrue(c.countsAsDataEvent());
+        assertEquals("x", c.content());
+        assertEquals(1, c.usageCompletionTokens());
+    }
+
+    @Test
+    void onlyTheFirstChoiceIsRead() throws Exception {
+        ParsedChunk c = parse("{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"a\",\"tool_calls\":[{\"x\":[1,{}]}]},"
+                + "\"logprobs\":{\"content\":[{\"token\":\"q\"}]}},{\"index\":1,\"delta\":{\"content\":\"b\"},"
+                + "\"finish_reason\":\"stop\"}]}");
+        assertEquals("a", c.content());
+        assertNull(c.finishReason());
+    }
+
+    @Test
+    void nullContentAndReasoningContentAreNotContent() throws Exception {
+        ParsedChunk c = parse("{\"choices\":[{\"delta\":{\"content\":null,\"reasoning_content\":\"think\"}}]}");
+        assertFalse(c.hasContent());
+        assertTrue(c.countsAsDataEvent());
+    }
+
+    @Test
+    void emptyChoicesWithoutUsageStillCounts() throws Exception {
+        // Azure's prompt_filter_results chunk: llmperf counts it before parsing
+        ParsedChunk c = parse("{\"choices\":[],\"prompt_filter_results\":[{\"prompt_index\":0}]}");
+        assertTrue(c.countsAsDataEvent());
+        assertFalse(c.hasContent());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "{\"error\":{\"message\":\"overloaded\",\"code\":503}}|503|overloaded",
+            "{\"error\":{\"message\":\"slow down\",\"code\":\"429\"}}|429|slow down",
+            "{\"error\":{\"message\":\"bad\",\"code\":\"server_error\"}}|-1|bad",
+            "{\"error\":{\"message\":\"big\",\"code\":12345678901}}|-1|big",
+            "{\"error\":{\"code\":400,\"type\":\"x\"}}|400|error object without a message",
+            "{\"error\":\"plain text\"}|-1|plain text",
+            "{\"error\":{\"message\":\"m\",\"code\":{\"nested\":1}},\"choices\":[]}|-1|m"})
+    void errorObjects(String json, int code, String message) throws Exception {
+        ParsedChunk c = parse(json);
+        assertEquals(new StreamError(code, message), c.error());
+        assertTrue(c.countsAsDataEvent(), "llmperf counts the error event before it raises");
+    }
+
+    @Test
+    void nullErrorIsNoError() throws Exception {
+        assertNull(parse("{\"error\":null,\"choices\":[]}").error());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "{\"choices\": [oops",
+            "not json",
+            "[1,2]",
+            "\"text\"",
+            "{\"choices\":[]} trailing",
+            "{\"choices\":[]}{\"choices\":[]}",
+            "{\"id\":\"x\"}",
+            "{\"choices\":{\"delta\":{}}}",
+            "{\"choices\":[{\"delta\":{\"content\":\"x\"}}",
+            ""})
+    void malformed(String json) {
+        MalformedChunkException e = assertThrows(MalformedChunkException.class, () -> parse(json));
+        assertFalse(e.getMessage().isBlank());
+    }
+}

@@ -1,0 +1,377 @@
+package io.llmperf4j.engine.testserver;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import javax.net.ServerSocketFactory;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A fault-injecting HTTP/1.1 server on 127.0.0.1 with one blocking thread per connection, for byte-exact control of
+ * what the client reads. The user message (the prompt) names the scenario; see {@link #respond}. Keep-alive is
+ * honoured, so connection reuse can be counted with {@link #acceptedConnections()}.
+ */
+public final class FaultServer implements AutoCloseable {
+
+    /** One request as the server read it. */
+    public record Received(String method, String target, Map<String, String> headers, byte[] body, String prompt,
+                           int connection) {
+        public String bodyText() {
+            return new String(body, StandardCharsets.UTF_8);
+        }
+    }
+
+    public static final int BIG_CONTENT_CHARS = 200 * 1024;
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final ServerSocket server;
+    private final ExecutorService threads = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "fault-server");
+        t.setDaemon(true);
+        return t;
+    });
+    private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger acceptedConnections = new AtomicInteger();
+    private final AtomicInteger requestsReceived = new AtomicInteger();
+    private final List<Received> received = new CopyOnWriteArrayList<>();
+    private volatile boolean closed;
+
+    private FaultServer(ServerSocketFactory factory) throws IOException {
+        this.server = factory.createServerSocket(0, 200, InetAddress.getLoopbackAddress());
+        threads.execute(this::acceptLoop);
+    }
+
+    public static FaultServer start() throws IOException {
+        return new FaultServer(ServerSocketFactory.getDefault());
+    }
+
+    public static FaultServer start(ServerSocketFactory factory) throws IOException {
+        return new FaultServer(factory);
+    }
+
+    public int port() {
+        return server.getLocalPort();
+    }
+
+    public String baseUrl() {
+        return "http://127.0.0.1:" + port() + "/v1";
+    }
+
+    public int acceptedConnections() {
+        return acceptedConnections.get();
+    }
+
+    public int requestsReceived() {
+        return requestsReceived.get();
+    }
+
+    public List<Received> received() {
+        return List.copyOf(received);
+    }
+
+    @Override
+    public void close() throws IOException {
+        closed = true;
+        server.close();
+        for (Socket s : sockets) {
+            try {
+                s.close();
+            } catch (IOException ignored) {
+                // closing anyway
+            }
+        }
+        threads.shutdownNow();
+    }
+
+    private void acceptLoop() {
+        while (!closed) {
+            try {
+                Socket s = server.accept();
+                int connection = acceptedConnections.incrementAndGet();
+                sockets.add(s);
+                threads.execute(() -> serve(s, connection));
+            } catch (IOException e) {
+                if (closed) return;
+            }
+        }
+    }
+
+    private void serve(Socket socket, int connection) {
+        try (socket) {
+            socket.setTcpNoDelay(true);
+            InputStream in = new BufferedInputStream(socket.getInputStream());
+            OutputStream out = socket.getOutputStream();
+            while (!closed) {
+                Received r = readRequest(in, connection);
+                if (r == null) return;
+                requestsReceived.incrementAndGet();
+                received.add(r);
+                if (!respond(r, socket, in, out)) return;
+            }
+        } catch (IOException e) {
+            // the client went away, or we closed: nothing to do
+        } finally {
+            sockets.remove(socket);
+        }
+    }
+
+    /** Writes the scenario's response; false when the connection must not be reused. */
+    private boolean respond(Received r, Socket socket, InputStream in, OutputStream out) throws IOException {
+        String scenario = r.prompt();
+        switch (scenario) {
+            case "ok":
+                sseHead(out);
+                for (String e : Streams.standard()) chunk(out, sse(e, "\n", true));
+                end(out);
+                return true;
+            case "ok-then-close":
+                // a complete keep-alive response, then the server drops the idle connection (keep-alive timeout)
+                sseHead(out);
+                for (String e : Streams.standard()) chunk(out, sse(e, "\n", true));
+                end(out);
+                return false;
+            case "ok-one-write": {
+                sseHead(out);
+                StringBuilder all = new StringBuilder();
+                for (String e : Streams.standard()) all.append(sse(e, "\n", true));
+                chunk(out, all.toString());
+                end(out);
+                return true;
+            }
+            case "ok-crlf": {
+                // CRLF, "data:" without space, a comment and event:/id: lines that chat ignores
+                sseHead(out);
+                chunk(out, ": keepalive\r\n\r\n");
+                List<String> events = Streams.standard();
+                for (int i = 0; i < events.size(); i++) {
+                    String prefix = i == 1 ? "event: message\r\nid: " + i + "\r\nretry: 1000\r\n" : "";
+                    chunk(out, prefix + sse(events.get(i), "\r\n", false));
+                }
+                end(out);
+                return true;
+            }
+            case "ok-cr":
+                sseHead(out);
+                for (String e : Streams.standard()) chunk(out, sse(e, "\r", true));
+                end(out);
+                return true;
+            case "ok-bytewise": {
+                // every byte its own HTTP chunk and TCP write, CRLF line ends: CR and LF arrive in separate reads
+                sseHead(out);
+                StringBuilder all = new StringBuilder();
+                for (String e : Streams.standard()) all.append(sse(e, "\r\n", true));
+                for (byte b : all.toString().getBytes(StandardCharsets.UTF_8)) {
+                    out.write(("1\r\n").getBytes(StandardCharsets.US_ASCII));
+                    out.write(b);
+                    out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
+                    out.flush();
+                }
+                end(out);
+                return true;
+            }
+            case "until-close": {
+                // HTTP/1.0 style: no length, no chunking, the body ends when the server closes
+                head(out, "200 OK", "text/event-stream", "Connection: close\r\n");
+                StringBuilder all = new StringBuilder();
+                for (String e : Streams.standard()) all.append(sse(e, "\n", true));
+                out.write(all.toString().getBytes(StandardCharsets.UTF_8));
+                out.flush();
+                return false;
+            }
+            case "status-401": {
+                String auth = r.headers().getOrDefault("authorization", "");
+                String body = "{\"error\":{\"message\":\"Incorrect API key provided: " + auth
+                        + "\",\"type\":\"invalid_request_error\",\"code\":\"invalid_api_key\"}}";
+                fixed(out, "401 Unauthorized", "application/json", body, "");
+                return true;
+            }
+            case "status-429":
+                fixed(out, "429 Too Many Requests", "text/plain", "rate limit exceeded, retry later", "");
+                return true;
+            case "status-500":
+                head(out, "500 Internal Server Error", "text/plain",
+                        "Transfer-Encoding: chunked\r\nConnection: close\r\n");
+                chunk(out, "Internal ");
+                chunk(out, "Server Error");
+                end(out);
+                return false;
+            case "json-error":
+                fixed(out, "200 OK", "application/json",
+                        "{\"error\":{\"message\":\"bad things\",\"type\":\"BadRequestError\",\"code\":400}}", "");
+                return true;
+            case "stream-error":
+                sseHead(out);
+                chunk(out, sse(Streams.role(), "\n", true));
+                chunk(out, sse(Streams.content("Hel"), "\n", true));
+                chunk(out, sse(Streams.error("model overloaded", 503), "\n", true));
+                chunk(out, sse("[DONE]", "\n", true));
+                end(out);
+                return true;
+            case "stream-error-string-code":
+                sseHead(out);
+                chunk(out, sse(Streams.role(), "\n", true));
+                chunk(out, sse(Streams.error("internal failure", "server_error"), "\n", true));
+                chunk(out, sse("[DONE]", "\n", true));
+                end(out);
+                return true;
+            case "drop":
+                sseHead(out);
+                chunk(out, sse(Streams.role(), "\n", true));
+                chunk(out, sse(Streams.content("Hello"), "\n", true));
+                return false; // closed without the chunked terminator
+            case "reset":
+                sseHead(out);
+                chunk(out, sse(Streams.role(), "\n", true));
+                chunk(out, sse(Streams.content("Hello"), "\n", true));
+                socket.setSoLinger(true, 0); // RST instead of FIN
+                return false;
+            case "malformed":
+                sseHead(out);
+                chunk(out, sse(Streams.role(), "\n", true));
+                chunk(out, sse(Streams.content("Hello"), "\n", true));
+                chunk(out, sse("{\"choices\": [oops", "\n", true));
+                chunk(out, sse(Streams.content(" world"), "\n", true));
+                chunk(out, sse(Streams.finish("stop"), "\n", true));
+                chunk(out, sse("[DONE]", "\n", true));
+                end(out);
+                return true;
+            case "no-done":
+                sseHead(out);
+                chunk(out, sse(Streams.role(), "\n", true));
+                chunk(out, sse(Streams.content("Hello"), "\n", true));
+                chunk(out, sse(Streams.finish("length"), "\n", true));
+                end(out);
+                return true;
+            case "big":
+                sseHead(out);
+                chunk(out, sse(Streams.role(), "\n", true));
+                chunk(out, sse(Streams.content(bigContent()), "\n", true));
+                chunk(out, sse(Streams.finish("stop"), "\n", true));
+                chunk(out, sse("[DONE]", "\n", true));
+                end(out);
+                return true;
+            case "hang":
+                sseHead(out);
+                drainUntilClosed(in);
+                return false;
+            case "content-then-hang":
+                sseHead(out);
+                chunk(out, sse(Streams.role(), "\n", true));
+                chunk(out, sse(Streams.content("Hello"), "\n", true));
+                drainUntilClosed(in);
+                return false;
+            default:
+                fixed(out, "400 Bad Request", "text/plain", "unknown scenario: " + scenario, "");
+                return true;
+        }
+    }
+
+    /** 200 KB of varied ASCII. */
+    public static String bigContent() {
+        StringBuilder s = new StringBuilder(BIG_CONTENT_CHARS);
+        for (int i = 0; s.length() < BIG_CONTENT_CHARS; i++) s.append((char) ('a' + i % 26));
+        return s.toString();
+    }
+
+    private static String sse(String data, String eol, boolean space) {
+        return "data:" + (space ? " " : "") + data + eol + eol;
+    }
+
+    private static void sseHead(OutputStream out) throws IOException {
+        head(out, "200 OK", "text/event-stream", "Transfer-Encoding: chunked\r\n");
+    }
+
+    private static void head(OutputStream out, String status, String contentType, String extra) throws IOException {
+        String head = "HTTP/1.1 " + status + "\r\nContent-Type: " + contentType + "\r\n" + extra + "\r\n";
+        out.write(head.getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+    }
+
+    private static void fixed(OutputStream out, String status, String contentType, String body, String extra)
+            throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        head(out, status, contentType, "Content-Length: " + bytes.length + "\r\n" + extra);
+        out.write(bytes);
+        out.flush();
+    }
+
+    private static void chunk(OutputStream out, String text) throws IOException {
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        out.write((Integer.toHexString(bytes.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+        out.write(bytes);
+        out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+    }
+
+    private static void end(OutputStream out) throws IOException {
+        out.write("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+    }
+
+    private static void drainUntilClosed(InputStream in) throws IOException {
+        while (in.read() != -1) {
+            // wait for the client to close (cancel, idle timeout) or the server to shut down
+        }
+    }
+
+    private Received readRequest(InputStream in, int connection) throws IOException {
+        String requestLine = readLine(in);
+        if (requestLine == null) return null;
+        String[] parts = requestLine.split(" ");
+        Map<String, String> headers = new LinkedHashMap<>();
+        String line;
+        while ((line = readLine(in)) != null && !line.isEmpty()) {
+            int colon = line.indexOf(':');
+            headers.put(line.substring(0, colon).trim().toLowerCase(Locale.ROOT), line.substring(colon + 1).trim());
+        }
+        int length = Integer.parseInt(headers.getOrDefault("content-length", "0"));
+        byte[] body = in.readNBytes(length);
+        String prompt;
+        try {
+            prompt = JSON.readTree(body).path("messages").path(1).path("content").asText("");
+        } catch (IOException e) {
+            prompt = "";
+        }
+        return new Received(parts[0], parts.length > 1 ? parts[1] : "", headers, body, prompt, connection);
+    }
+
+    private static String readLine(InputStream in) throws IOException {
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        int b;
+        while ((b = in.read()) != -1) {
+            if (b == '\n') {
+                byte[] bytes = line.toByteArray();
+                int len = bytes.length > 0 && bytes[bytes.length - 1] == '\r' ? bytes.length - 1 : bytes.length;
+                return new String(bytes, 0, len, StandardCharsets.US_ASCII);
+            }
+            line.write(b);
+        }
+        return line.size() == 0 ? null : line.toString(StandardCharsets.US_ASCII);
+    }
+
+    /** Scenario names, for tests that loop over them. */
+    public static List<String> scenarios() {
+        return new ArrayList<>(List.of("ok", "ok-one-write", "ok-crlf", "ok-cr", "ok-bytewise", "until-close",
+                "status-401", "status-429", "status-500", "json-error", "stream-error", "stream-error-string-code",
+                "drop", "reset", "malformed", "no-done", "big"));
+    }
+}
