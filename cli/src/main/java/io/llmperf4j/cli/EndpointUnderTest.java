@@ -1,0 +1,56 @@
+package io.llmperf4j.cli;
+
+import io.llmperf4j.engine.client.EndpointUrls;
+import io.llmperf4j.model.TokenCounter;
+import io.llmperf4j.server.SimulatedServer;
+import io.llmperf4j.server.SimulatorConfig;
+
+import java.io.PrintStream;
+import java.net.URI;
+
+/** The server a run talks to: the one OPENAI_API_BASE names, or an embedded simulated server started for the run. */
+final class EndpointUnderTest implements AutoCloseable {
+    private final URI chatCompletionsUri;
+    private final String apiKey;
+    private final SimulatedServer embedded;
+
+    private EndpointUnderTest(URI chatCompletionsUri, String apiKey, SimulatedServer embedded) {
+        this.chatCompletionsUri = chatCompletionsUri;
+        this.apiKey = apiKey;
+        this.embedded = embedded;
+    }
+
+    static EndpointUnderTest open(TokenBenchmarkOptions.Target target, TokenCounter promptTokenCounter,
+                                  PrintStream err) {
+        if (target instanceof TokenBenchmarkOptions.Remote remote) {
+            try {
+                return new EndpointUnderTest(EndpointUrls.chatCompletions(remote.apiBase()), remote.apiKey(), null);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("OPENAI_API_BASE: " + e.getMessage());
+            }
+        }
+        SimulatorConfig config = SimulatorConfig.builder().promptTokenCounter(promptTokenCounter).build();
+        SimulatedServer server = SimulatedServer.start(config);
+        err.println("OPENAI_API_BASE is not set: benchmarking the embedded simulated server at " + server.baseUrl()
+                + " (time to first token " + config.timeToFirstToken().toMillis() + " ms, "
+                + config.interTokenDelay().toMillis() + " ms between tokens, at most "
+                + config.maxConcurrentSequences() + " concurrent sequences). "
+                + "Set OPENAI_API_BASE and OPENAI_API_KEY to benchmark a real server.");
+        return new EndpointUnderTest(EndpointUrls.chatCompletions(server.baseUrl()), "", server);
+    }
+
+    URI chatCompletionsUri() {
+        return chatCompletionsUri;
+    }
+
+    String apiKey() {
+        return apiKey;
+    }
+
+    @Override
+    public void close() {
+        if (embedded != null) {
+            embedded.close();
+        }
+    }
+}

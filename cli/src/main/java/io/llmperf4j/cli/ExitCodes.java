@@ -1,0 +1,19 @@
+package io.llmperf4j.cli;
+
+/** The closed set of exit codes, listed in every command's help. */
+final class ExitCodes {
+    static final int OK = 0;
+    static final int FAILURE = 1;
+    static final int USAGE = 2;
+    static final int INTERRUPTED = 130;
+
+    static final String[] HELP_LIST = {
+        "0:Success.",
+        "1:The run failed (unreachable endpoint, unwritable results folder, ...).",
+        "2:Invalid input (flags or environment variables).",
+        "130:Interrupted (Ctrl-C); results recorded so far are written."
+    };
+
+    private ExitCodes() {
+    }
+}

@@ -1,0 +1,100 @@
+package io.llmperf4j.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.IFactory;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.lang.reflect.Constructor;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Entry point: {@code llmperf4j <command>}. A bare call prints the usage. */
+@Command(name = "llmperf4j",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = "Benchmarks LLM serving endpoints (OpenAI-compatible): llmperf's token benchmark in Java.",
+        subcommands = {TokenBenchmarkCommand.class, ServeCommand.class, CommandLine.HelpCommand.class},
+        exitCodeListHeading = "%nExit codes:%n")
+public final class Main implements Runnable {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    public static void main(String[] args) {
+        System.exit(execute(CliContext.system(), args));
+    }
+
+    /** Runs one command line and returns its exit code; never throws, never exits the JVM. */
+    static int execute(CliContext context, String... args) {
+        boolean debug = Arrays.asList(args).contains("--debug");
+        CommandLine commandLine = new CommandLine(new Main(), new ContextFactory(context));
+        listExitCodes(commandLine);
+        commandLine.setOut(new PrintWriter(context.out(), true));
+        commandLine.setErr(new PrintWriter(context.err(), true));
+        commandLine.setOverwrittenOptionsAllowed(true); // argparse semantics: the last occurrence wins
+        commandLine.setParameterExceptionHandler(Main::onBadParameters);
+        commandLine.setExecutionExceptionHandler((e, cmd, parsed) -> onFailure(e, cmd, debug));
+        try {
+            return commandLine.execute(args);
+        } catch (Throwable fatal) { // picocli handles Exceptions above; an Error (a missing class, OOM) lands here
+            return onFailure(fatal, commandLine, debug);
+        }
+    }
+
+    /** Every command's help lists the same exit codes, from one place. */
+    private static void listExitCodes(CommandLine commandLine) {
+        Map<String, String> codes = new LinkedHashMap<>();
+        for (String item : ExitCodes.HELP_LIST) {
+            int colon = item.indexOf(':');
+            codes.put(item.substring(0, colon), item.substring(colon + 1));
+        }
+        commandLine.getCommandSpec().usageMessage().exitCodeList(codes);
+        for (CommandLine sub : commandLine.getSubcommands().values()) {
+            sub.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n").exitCodeList(codes);
+        }
+    }
+
+    private static int onBadParameters(ParameterException e, String[] args) {
+        CommandLine cmd = e.getCommandLine();
+        PrintWriter err = cmd.getErr();
+        err.println("llmperf4j: " + e.getMessage() + " (see '" + cmd.getCommandSpec().qualifiedName()
+                + " --help')");
+        return ExitCodes.USAGE;
+    }
+
+    private static int onFailure(Throwable e, CommandLine cmd, boolean debug) {
+        PrintWriter err = cmd.getErr();
+        if (debug) {
+            e.printStackTrace(err);
+        }
+        if (e instanceof UsageException) {
+            err.println("llmperf4j: " + e.getMessage());
+            return ExitCodes.USAGE;
+        }
+        String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        err.println("llmperf4j: error: " + message + (debug ? "" : " (run with --debug for details)"));
+        return ExitCodes.FAILURE;
+    }
+
+    /** Creates commands with the {@link CliContext} when they accept one. */
+    private record ContextFactory(CliContext context) implements IFactory {
+        @Override
+        public <K> K create(Class<K> type) throws Exception {
+            try {
+                Constructor<K> withContext = type.getDeclaredConstructor(CliContext.class);
+                return withContext.newInstance(context);
+            } catch (NoSuchMethodException e) {
+                return CommandLine.defaultFactory().create(type);
+            }
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package io.llmperf4j.cli;
+
+import io.llmperf4j.server.SimulatedServer;
+import io.llmperf4j.server.SimulatorConfig;
+import io.llmperf4j.tokenize.Tokenizers;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code llmperf4j serve}: the embedded OpenAI-compatible simulated server, on its own. */
+@Command(name = "serve",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        showDefaultValues = true,
+        description = {
+            "Runs the OpenAI-compatible simulated server until interrupted: POST /v1/chat/completions and",
+            "/v1/completions (streaming or not), GET /v1/models. Generated text is deterministic; each token is one",
+            "Llama-2 token, so client and server token counts agree. max_tokens is always honoured."
+        })
+final class ServeCommand implements Callable<Integer> {
+    private final CliContext context;
+
+    @Mixin
+    DebugOption debugOption;
+
+    @Option(names = "--host", defaultValue = SimulatorConfig.DEFAULT_HOST, description = "Address to bind.")
+    String host;
+
+    @Option(names = "--port", defaultValue = "8000", description = "Port to bind (0 picks a free one).")
+    int port;
+
+    @Option(names = "--ttft-ms", defaultValue = "50",
+            description = "Time to first token in milliseconds, from request arrival (queueing included).")
+    double ttftMillis;
+
+    @Option(names = "--inter-token-delay-ms", defaultValue = "10", description = "Delay between tokens in ms.")
+    double interTokenDelayMillis;
+
+    @Option(names = "--tokens-per-chunk", defaultValue = "1", description = "Tokens carried by each SSE event.")
+    int tokensPerChunk;
+
+    @Option(names = "--max-concurrent-sequences", defaultValue = "64",
+            description = "Sequences generated at once; more requests wait in a FIFO queue, so TTFT grows with load.")
+    int maxConcurrentSequences;
+
+    @Option(names = "--prefill-us-per-token", defaultValue = "0",
+            description = "Extra time to first token per prompt token, in microseconds.")
+    double prefillMicrosPerToken;
+
+    @Option(names = "--model", split = ",", defaultValue = SimulatorConfig.DEFAULT_MODEL_ID,
+            description = "Model ids listed by /v1/models.")
+    List<String> models;
+
+    @Option(names = "--strict-model", description = "Answer 404 for models not listed (default: serve any name).")
+    boolean strictModel;
+
+    @Option(names = "--api-key-file", paramLabel = "FILE",
+            description = "Require 'Authorization: Bearer <key>' with the key read from this file.")
+    Path apiKeyFile;
+
+    ServeCommand(CliContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        SimulatorConfig config = config();
+        try (SimulatedServer server = SimulatedServer.start(config)) {
+            context.err().println("llmperf4j simulated server listening on " + server.baseUrl() + " ("
+                    + server.transportName() + "); Ctrl-C to stop");
+            Runtime.getRuntime().addShutdownHook(new Thread(server::close, "llmperf4j-serve-shutdown"));
+            server.awaitClose();
+        }
+        return ExitCodes.OK;
+    }
+
+    private SimulatorConfig config() {
+        SimulatorConfig.Builder builder = SimulatorConfig.builder()
+                .host(host)
+                .port(port)
+                .timeToFirstToken(millis(ttftMillis, "--ttft-ms"))
+                .interTokenDelay(millis(interTokenDelayMillis, "--inter-token-delay-ms"))
+                .prefillPerPromptToken(millis(prefillMicrosPerToken / 1000.0, "--prefill-us-per-token"))
+                .modelIds(models)
+                .acceptAnyModel(!strictModel);
+        if (Tokenizers.builtInLlama2Available()) {
+            builder.promptTokenCounter(Tokenizers.builtInLlama2());
+        }
+        if (apiKeyFile != null) {
+            builder.apiKey(readKey(apiKeyFile));
+        }
+        try {
+            return builder.tokensPerChunk(tokensPerChunk).maxConcurrentSequences(maxConcurrentSequences).build();
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+    }
+
+    private static Duration millis(double value, String option) {
+        if (!(value >= 0) || Double.isInfinite(value)) {
+            throw new UsageException(option + " (" + value + ") must be >= 0");
+        }
+        return Duration.ofNanos(Math.round(value * 1_000_000.0));
+    }
+
+    private static String readKey(Path file) {
+        try {
+            String key = Files.readString(file, StandardCharsets.UTF_8).strip();
+            if (key.isEmpty()) {
+                throw new UsageException("--api-key-file " + file + " is empty");
+            }
+            return key;
+        } catch (IOException e) {
+            throw new UsageException("--api-key-file " + file + " cannot be read: " + e.getMessage());
+        }
+    }
+}

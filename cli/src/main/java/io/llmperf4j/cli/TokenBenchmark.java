@@ -1,0 +1,117 @@
+package io.llmperf4j.cli;
+
+import io.llmperf4j.datasets.Corpus;
+import io.llmperf4j.engine.client.ChatCompletionsClient;
+import io.llmperf4j.engine.client.ClientConfig;
+import io.llmperf4j.engine.client.Secret;
+import io.llmperf4j.engine.load.ClosedLoopResult;
+import io.llmperf4j.engine.load.ClosedLoopRunner;
+import io.llmperf4j.engine.load.ClosedLoopSettings;
+import io.llmperf4j.model.BenchmarkRun;
+import io.llmperf4j.model.BenchmarkSettings;
+import io.llmperf4j.model.RequestSpec;
+import io.llmperf4j.report.llmperf.LlmperfConsoleReport;
+import io.llmperf4j.report.llmperf.LlmperfResultFiles;
+import io.llmperf4j.report.llmperf.LlmperfResultWriter;
+import io.llmperf4j.tokenize.Tokenizer;
+import io.llmperf4j.tokenize.Tokenizers;
+import io.llmperf4j.tokenize.prompt.PromptMode;
+import io.llmperf4j.tokenize.prompt.PromptParams;
+import io.llmperf4j.tokenize.prompt.PromptSynthesizer;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The token benchmark, start to end: workload, endpoint, closed loop, llmperf's printed block and files.
+ * Everything that can be checked is checked before the first request is sent.
+ */
+final class TokenBenchmark {
+    private final TokenBenchmarkOptions options;
+    private final PrintStream out;
+    private final PrintStream err;
+
+    TokenBenchmark(TokenBenchmarkOptions options, CliContext context) {
+        this.options = options;
+        this.out = context.out();
+        this.err = context.err();
+    }
+
+    int run() {
+        if (options.meanInputTokens() < 40) {
+            // llmperf prints this (its number is stale: the prefix is now about 27 tokens)
+            err.println("the minimum number of input tokens that will be sent is 41 because of the prompting "
+                    + "logic right now");
+        }
+        Tokenizer tokenizer = options.tokenizer() == null
+                ? Tokenizers.builtInLlama2() : Tokenizers.fromPath(options.tokenizer());
+        Corpus corpus = options.corpus() == null ? Corpus.defaultCorpus() : Corpus.fromFile(options.corpus());
+        List<RequestSpec> specs = new PromptSynthesizer(tokenizer, corpus.lines()).synthesize(promptParams());
+        ResultsFolder.prepare(options.resultsDir());
+
+        ClosedLoopResult result;
+        String endpointShown;
+        try (EndpointUnderTest endpoint = EndpointUnderTest.open(options.target(), tokenizer, err)) {
+            endpointShown = endpoint.chatCompletionsUri().toString();
+            Preflight.checkReachable(endpoint.chatCompletionsUri());
+            try (ChatCompletionsClient client = new ChatCompletionsClient(clientConfig(endpoint))) {
+                ClosedLoopRunner runner = new ClosedLoopRunner(client, tokenizer);
+                try (InterruptHandler ignored = InterruptHandler.install(runner::stop, err)) {
+                    result = runner.run(specs, loopSettings(), new ProgressPrinter(err, specs.size()));
+                }
+            }
+        }
+        BenchmarkRun run = result.toBenchmarkRun(settings(endpointShown, tokenizer, corpus));
+        if (result.timedOut()) {
+            out.println("Test timed out before all requests could be completed.");
+        }
+        out.print(LlmperfConsoleReport.render(run));
+        out.flush();
+        writeFiles(run);
+        return result.stopped() ? ExitCodes.INTERRUPTED : ExitCodes.OK;
+    }
+
+    private PromptParams promptParams() {
+        PromptMode mode = options.promptMode().equals("exact") ? PromptMode.EXACT : PromptMode.LLMPERF;
+        return new PromptParams(options.meanInputTokens(), options.stddevInputTokens(), options.meanOutputTokens(),
+                options.stddevOutputTokens(), options.maxNumCompletedRequests(), mode, options.seed());
+    }
+
+    private ClientConfig clientConfig(EndpointUnderTest endpoint) {
+        return ClientConfig.builder(endpoint.chatCompletionsUri(), options.model())
+                .apiKey(Secret.of(endpoint.apiKey()))
+                .additionalSamplingParams(options.additionalSamplingParams())
+                .includeUsage(options.includeUsage())
+                .maxConnections(options.numConcurrentRequests())
+                .idleTimeout(options.idleTimeout())
+                .build();
+    }
+
+    private ClosedLoopSettings loopSettings() {
+        return new ClosedLoopSettings(options.numConcurrentRequests(), Duration.ofSeconds(options.timeoutSeconds()))
+                .withMaxCompleted(options.maxNumCompletedRequests());
+    }
+
+    private BenchmarkSettings settings(String endpoint, Tokenizer tokenizer, Corpus corpus) {
+        return new BenchmarkSettings(options.model(), options.meanInputTokens(), options.stddevInputTokens(),
+                options.meanOutputTokens(), options.stddevOutputTokens(), options.numConcurrentRequests(),
+                options.timeoutSeconds(), options.maxNumCompletedRequests(), options.additionalSamplingParams(),
+                options.llmApi(), options.metadata(), endpoint, tokenizer.id(), options.promptMode(), options.seed());
+    }
+
+    private void writeFiles(BenchmarkRun run) {
+        if (options.resultsDir() == null) {
+            return;
+        }
+        try {
+            LlmperfResultFiles files = LlmperfResultWriter.write(run, options.resultsDir());
+            err.println("Results written to " + files.summaryJson().getParent().toAbsolutePath() + ": "
+                    + files.summaryJson().getFileName() + ", " + files.individualResponsesJson().getFileName()
+                    + ", " + files.requestsCsv().getFileName());
+        } catch (IOException e) {
+            throw new RunFailedException("could not write results to " + options.resultsDir() + ": " + e, e);
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package io.llmperf4j.cli;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/**
+ * llmperf's {@code token_benchmark_ray.py}: the same flags, types, defaults and environment variables, plus a few
+ * of our own (marked "llmperf4j:" in the help).
+ */
+@Command(name = "token-benchmark",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        showDefaultValues = true,
+        description = {
+            "Runs llmperf's token benchmark: prompts of normally distributed token length, closed loop at a fixed",
+            "concurrency, llmperf's result files and printed block.",
+            "",
+            "The endpoint comes from OPENAI_API_BASE (e.g. http://host:8000/v1, llmperf's rule: '/chat/completions'",
+            "is appended) and the key from OPENAI_API_KEY (any dummy value for local servers). With OPENAI_API_BASE",
+            "unset, the embedded simulated server is started on a free loopback port and benchmarked instead."
+        })
+final class TokenBenchmarkCommand implements Callable<Integer> {
+    static final String EMBEDDED_MODEL = "llmperf4j-sim";
+
+    private final CliContext context;
+
+    @Mixin
+    DebugOption debugOption;
+
+    @Option(names = "--model", description = "The model field of each request; also used in file names. "
+            + "Required with OPENAI_API_BASE; defaults to '" + EMBEDDED_MODEL + "' against the embedded server.")
+    String model;
+
+    @Option(names = "--mean-input-tokens", defaultValue = "550",
+            description = "Mean prompt length in tokens (counted with the tokenizer, llmperf's way).")
+    int meanInputTokens;
+
+    @Option(names = "--stddev-input-tokens", defaultValue = "150",
+            description = "Standard deviation of the prompt length in tokens.")
+    int stddevInputTokens;
+
+    @Option(names = "--mean-output-tokens", defaultValue = "150",
+            description = "Mean of the sampled max_tokens.")
+    int meanOutputTokens;
+
+    @Option(names = "--stddev-output-tokens", defaultValue = "80",
+            description = "Standard deviation of the sampled max_tokens (llmperf's code default is 80; "
+                    + "its README examples use 10).")
+    int stddevOutputTokens;
+
+    @Option(names = "--num-concurrent-requests", defaultValue = "10",
+            description = "Requests in flight at once (closed loop: each finished request is replaced at once).")
+    int numConcurrentRequests;
+
+    @Option(names = "--timeout", defaultValue = "90",
+            description = "Run duration limit in seconds. Unlike llmperf, requests still in flight when it "
+                    + "expires are cancelled and recorded as cancelled.")
+    int timeoutSeconds;
+
+    @Option(names = "--max-num-completed-requests", defaultValue = "10",
+            description = "Number of results to record (failed requests included); also the number of prompts "
+                    + "generated. Exactly this many requests are sent, never more.")
+    int maxNumCompletedRequests;
+
+    @Option(names = "--additional-sampling-params", defaultValue = "{}",
+            description = "JSON object merged into each request body after max_tokens (it may override it), "
+                    + "e.g. '{\"temperature\": 0.7}'.")
+    String additionalSamplingParams;
+
+    @Option(names = "--results-dir", defaultValue = "",
+            description = "Folder for the result files, created if missing. Empty: nothing is saved.")
+    String resultsDir;
+
+    @Option(names = "--llm-api", defaultValue = "openai",
+            description = "Which API to call. Supported: openai (/chat/completions, streaming).")
+    String llmApi;
+
+    @Option(names = "--metadata", defaultValue = "",
+            description = "Extra summary fields as k=v,k2=v2 (values stay strings).")
+    String metadata;
+
+    @Option(names = "--tokenizer", paramLabel = "PATH",
+            description = "llmperf4j: a tokenizer.json (or a folder holding one) to count tokens with, "
+                    + "instead of the built-in Llama-2 tokenizer llmperf uses.")
+    Path tokenizer;
+
+    @Option(names = "--prompt-mode", defaultValue = "llmperf",
+            description = "llmperf4j: 'llmperf' reproduces llmperf's prompts and its input-token over-count so "
+                    + "numbers compare with llmperf; 'exact' makes every prompt exactly the sampled number of "
+                    + "tokens (BOS included) and reports that real count.")
+    String promptMode;
+
+    @Option(names = "--corpus", paramLabel = "FILE",
+            description = "llmperf4j: text whose lines fill the prompts (llmperf uses its sonnet.txt). "
+                    + "Default: the project's generated corpus.")
+    Path corpus;
+
+    @Option(names = "--seed", defaultValue = "11111",
+            description = "llmperf4j: workload seed (llmperf always uses 11111).")
+    long seed;
+
+    @Option(names = "--no-stream-usage", negatable = false,
+            description = "llmperf4j: do not send stream_options.include_usage (some servers reject it); "
+                    + "server token counts are then not recorded.")
+    boolean noStreamUsage;
+
+    @Option(names = "--idle-timeout", defaultValue = "180",
+            description = "llmperf4j: seconds without any byte from the server before a request fails "
+                    + "(llmperf's requests timeout is 180 s per read).")
+    int idleTimeoutSeconds;
+
+    TokenBenchmarkCommand(CliContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() {
+        TokenBenchmarkOptions options = TokenBenchmarkOptions.resolve(this, context);
+        return new TokenBenchmark(options, context).run();
+    }
+}
