@@ -18,7 +18,8 @@ import java.util.Map;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Benchmarks LLM serving endpoints (OpenAI-compatible): llmperf's token benchmark in Java.",
-        subcommands = {TokenBenchmarkCommand.class, ServeCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {TokenBenchmarkCommand.class, ServeCommand.class, DoctorCommand.class,
+            CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n")
 public final class Main implements Runnable {
     @Spec

@@ -1,0 +1,50 @@
+package io.llmperf4j.cli;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code llmperf4j doctor}: the user guides' troubleshooting order, as checks with a fix for each failure. */
+@Command(name = "doctor",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Checks that OPENAI_API_BASE / OPENAI_API_KEY point at a working OpenAI-compatible endpoint, in the",
+            "troubleshooting order of the user guides: URL shape, reachability, key, model id, one streamed request",
+            "(OpenAI SSE: data: lines, choices, [DONE]), usage in the stream, TLS. Each check prints PASS or FAIL",
+            "with the fix. Exit code 0 only when every check passes."
+        })
+final class DoctorCommand implements Callable<Integer> {
+    private final CliContext context;
+
+    @Mixin
+    DebugOption debugOption;
+
+    @Option(names = "--model", description = "The model id to check; default: the first one /models lists.")
+    String model;
+
+    DoctorCommand(CliContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() {
+        String base = context.env(TokenBenchmarkOptions.ENV_BASE);
+        if (base == null || base.isBlank()) {
+            throw new UsageException(TokenBenchmarkOptions.ENV_BASE
+                    + " is not set; export the server's base URL, e.g. http://localhost:8000/v1");
+        }
+        String key = context.env(TokenBenchmarkOptions.ENV_KEY);
+        List<DoctorCheck.Result> results = new Doctor(base.strip(), key == null ? "" : key, model).run();
+        boolean allPassed = true;
+        for (DoctorCheck.Result result : results) {
+            context.out().println(result.render());
+            allPassed &= result.passed();
+        }
+        context.out().println(allPassed ? "All checks passed." : "Some checks failed: see the fixes above.");
+        return allPassed ? ExitCodes.OK : ExitCodes.FAILURE;
+    }
+}
