@@ -7,9 +7,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -95,7 +92,7 @@ final class ServeCommand implements Callable<Integer> {
             builder.promptTokenCounter(Tokenizers.builtInLlama2());
         }
         if (apiKeyFile != null) {
-            builder.apiKey(readKey(apiKeyFile));
+            builder.apiKey(ApiKeyFile.read(apiKeyFile));
         }
         try {
             return builder.tokensPerChunk(tokensPerChunk).maxConcurrentSequences(maxConcurrentSequences).build();
@@ -109,17 +106,5 @@ final class ServeCommand implements Callable<Integer> {
             throw new UsageException(option + " (" + value + ") must be >= 0");
         }
         return Duration.ofNanos(Math.round(value * 1_000_000.0));
-    }
-
-    private static String readKey(Path file) {
-        try {
-            String key = Files.readString(file, StandardCharsets.UTF_8).strip();
-            if (key.isEmpty()) {
-                throw new UsageException("--api-key-file " + file + " is empty");
-            }
-            return key;
-        } catch (IOException e) {
-            throw new UsageException("--api-key-file " + file + " cannot be read: " + e.getMessage());
-        }
     }
 }

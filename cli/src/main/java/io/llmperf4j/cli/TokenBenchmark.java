@@ -86,6 +86,8 @@ final class TokenBenchmark {
                 .includeUsage(options.includeUsage())
                 .maxConnections(options.numConcurrentRequests())
                 .idleTimeout(options.idleTimeout())
+                .extraHeaders(options.extraHeaders())
+                .trustedCertificatesPem(options.caCert())
                 .build();
     }
 

@@ -3,6 +3,7 @@ package io.llmperf4j.cli;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -29,7 +30,9 @@ record TokenBenchmarkOptions(
         Path corpus,
         long seed,
         boolean includeUsage,
-        Duration idleTimeout) {
+        Duration idleTimeout,
+        Map<String, String> extraHeaders,
+        Path caCert) {
 
     static final String ENV_BASE = "OPENAI_API_BASE";
     static final String ENV_KEY = "OPENAI_API_KEY";
@@ -70,7 +73,9 @@ record TokenBenchmarkOptions(
         }
         Map<String, Object> samplingParams = SamplingParamsParser.parse(c.additionalSamplingParams);
         Map<String, String> metadata = MetadataParser.parse(c.metadata);
-        Target target = target(context);
+        requireReadable("--ca-cert", c.caCert);
+        Map<String, String> headers = parseHeaders(c.headers);
+        Target target = target(context, c.apiKeyFile);
         String model = c.model;
         if (model == null || model.isBlank()) {
             if (target instanceof Remote) {
@@ -82,10 +87,11 @@ record TokenBenchmarkOptions(
         return new TokenBenchmarkOptions(target, model, c.meanInputTokens, c.stddevInputTokens,
                 c.meanOutputTokens, c.stddevOutputTokens, c.numConcurrentRequests, c.timeoutSeconds,
                 c.maxNumCompletedRequests, samplingParams, resultsDir, c.llmApi, metadata, c.tokenizer,
-                c.promptMode, c.corpus, c.seed, !c.noStreamUsage, Duration.ofSeconds(c.idleTimeoutSeconds));
+                c.promptMode, c.corpus, c.seed, !c.noStreamUsage, Duration.ofSeconds(c.idleTimeoutSeconds), headers,
+                c.caCert);
     }
 
-    private static Target target(CliContext context) {
+    private static Target target(CliContext context, Path apiKeyFile) {
         String base = context.env(ENV_BASE);
         if (base == null) {
             return new Embedded();
@@ -94,12 +100,25 @@ record TokenBenchmarkOptions(
             throw new UsageException(ENV_BASE + " is set but empty; set it to the server's base URL such as "
                     + "http://localhost:8000/v1, or unset it to benchmark the embedded simulated server");
         }
-        String key = context.env(ENV_KEY);
+        String key = apiKeyFile != null ? ApiKeyFile.read(apiKeyFile) : context.env(ENV_KEY);
         if (key == null || key.isBlank()) {
-            throw new UsageException(ENV_KEY + " is not set; llmperf requires it with " + ENV_BASE
+            throw new UsageException(ENV_KEY + " is not set (or pass --api-key-file); llmperf requires it with " + ENV_BASE
                     + " (for local servers any dummy value works, e.g. " + ENV_KEY + "=EMPTY)");
         }
         return new Remote(base.strip(), key);
+    }
+
+    private static Map<String, String> parseHeaders(List<String> headers) {
+        Map<String, String> parsed = new LinkedHashMap<>();
+        for (String header : headers) {
+            int colon = header.indexOf(':');
+            String name = colon < 0 ? "" : header.substring(0, colon).strip();
+            if (name.isEmpty() || !name.chars().allMatch(ch -> ch > 32 && ch < 127 && ch != ':')) {
+                throw new UsageException("--header must look like 'Name: value' (got a header without a valid name)");
+            }
+            parsed.put(name, header.substring(colon + 1).strip());
+        }
+        return parsed;
     }
 
     private static void checkLlmApi(String llmApi) {

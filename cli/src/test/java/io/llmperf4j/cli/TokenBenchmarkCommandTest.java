@@ -136,6 +136,29 @@ class TokenBenchmarkCommandTest {
         }
     }
 
+    @Test
+    void apiKeyFileReplacesTheEnvironmentVariable(@TempDir Path tmp) throws IOException {
+        Path keyFile = tmp.resolve("key.txt");
+        Files.writeString(keyFile, API_KEY + "\n");
+        try (SimulatedServer guarded = SimulatedServer.start(SimulatorConfig.builder().apiKey(API_KEY)
+                .timeToFirstToken(Duration.ofMillis(1)).interTokenDelay(Duration.ofMillis(1)).build())) {
+            Map<String, String> env = Map.of("OPENAI_API_BASE", guarded.baseUrl());
+            CliRun run = CliRun.of(env, "token-benchmark", "--model", "m", "--max-num-completed-requests", "3",
+                    "--mean-output-tokens", "5", "--stddev-output-tokens", "0", "--api-key-file", keyFile.toString(),
+                    "--header", "X-Gateway-Tenant: team-a", "--results-dir", tmp.resolve("out").toString());
+            assertEquals(0, run.exitCode(), run::toString);
+            assertTrue(run.out().contains("Number Of Errored Requests: 0\n"), run::toString);
+
+            Files.writeString(keyFile, "sk-wrong\n");
+            CliRun rejected = CliRun.of(env, "token-benchmark", "--model", "m", "--max-num-completed-requests", "2",
+                    "--mean-output-tokens", "5", "--api-key-file", keyFile.toString());
+            assertEquals(0, rejected.exitCode(), rejected::toString);
+            assertTrue(rejected.out().contains("Number Of Errored Requests: 2\n"), rejected::toString);
+            assertTrue(rejected.out().contains("Error Code Frequency\n{401: 2}"), rejected::toString);
+            assertFalse(rejected.out().contains("sk-wrong") || rejected.err().contains("sk-wrong"));
+        }
+    }
+
     private static List<String> expectedSummaryKeys(List<String> samplingKeys, List<String> metadataKeys) {
         List<String> keys = new ArrayList<>(List.of("version", "name", "model", "mean_input_tokens",
                 "stddev_input_tokens", "mean_output_tokens", "stddev_output_tokens", "num_concurrent_requests"));
