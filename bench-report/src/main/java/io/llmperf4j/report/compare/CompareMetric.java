@@ -1,0 +1,78 @@
+package io.llmperf4j.report.compare;
+
+import java.util.Locale;
+
+/**
+ * What {@link RunComparison} compares. Per-request metrics are distributions over the successful requests,
+ * compared by {@link CompareStat#P50}, {@code P90}, {@code P99} and {@code MEAN}; run-level metrics are one value
+ * per run ({@link CompareStat#VALUE}). Values are in the display unit {@link #unit()}.
+ */
+public enum CompareMetric {
+    /** Time to first token, ms. */
+    TTFT("ttft", "TTFT", "ms", true, true),
+    /** Time per output token (per request), ms. */
+    TPOT("tpot", "TPOT", "ms", true, true),
+    /** End-to-end latency, ms. */
+    E2E("e2e", "E2E latency", "ms", true, true),
+    /** Output tokens per second of each request. */
+    REQUEST_TPS("request_tps", "Output tok/s (per request)", "tok/s", true, false),
+    /** Σ output tokens of successful requests / the request window (first send to last end). */
+    OUTPUT_THROUGHPUT("output_throughput", "Output throughput", "tok/s", false, false),
+    /** Successful requests / the request window. */
+    REQUEST_THROUGHPUT("request_throughput", "Request throughput", "req/s", false, false),
+    /** Failed / recorded requests, a fraction in [0, 1]. */
+    ERROR_RATE("error_rate", "Error rate", "fraction", false, true);
+
+    private final String key;
+    private final String label;
+    private final String unit;
+    private final boolean perRequest;
+    private final boolean lowerIsBetter;
+
+    CompareMetric(String key, String label, String unit, boolean perRequest, boolean lowerIsBetter) {
+        this.key = key;
+        this.label = label;
+        this.unit = unit;
+        this.perRequest = perRequest;
+        this.lowerIsBetter = lowerIsBetter;
+    }
+
+    /** The name in fail-if rules, e.g. {@code "ttft"}. */
+    public String key() {
+        return key;
+    }
+
+    /** A human label. */
+    public String label() {
+        return label;
+    }
+
+    /** The display unit values and absolute deltas are in: {@code ms}, {@code tok/s}, {@code req/s}, {@code fraction}. */
+    public String unit() {
+        return unit;
+    }
+
+    /** True for distributions over requests, false for one value per run. */
+    public boolean perRequest() {
+        return perRequest;
+    }
+
+    /** True when a decrease is an improvement (latencies, error rate). */
+    public boolean lowerIsBetter() {
+        return lowerIsBetter;
+    }
+
+    /** True for latency metrics, whose fail-if thresholds may carry a time unit. */
+    public boolean isLatency() {
+        return "ms".equals(unit);
+    }
+
+    /** The metric whose {@link #key()} is {@code key} (case-insensitive), or null. */
+    static CompareMetric byKey(String key) {
+        String lower = key.toLowerCase(Locale.ROOT);
+        for (CompareMetric m : values()) {
+            if (m.key.equals(lower)) return m;
+        }
+        return null;
+    }
+}

@@ -1,0 +1,67 @@
+package io.llmperf4j.report.compare;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The comparison table: one row per compared statistic (baseline, candidate, delta, relative delta and its
+ * bootstrap CI, marked {@code *} when the CI of the delta excludes 0), then the rule verdicts. Undefined values
+ * print as {@code -}; every line ends with "\n".
+ */
+public final class ComparisonConsoleReport {
+
+    private static final String ROW = "%-27s %-5s %11s %11s %11s %9s  %-21s %s%n";
+
+    private ComparisonConsoleReport() {
+    }
+
+    /** The table without rules. */
+    public static String render(RunComparison comparison) {
+        return render(comparison, List.of());
+    }
+
+    /** The table and the verdict of each rule. */
+    public static String render(RunComparison comparison, List<RuleResult> results) {
+        StringBuilder out = new StringBuilder(2048);
+        RunComparison.ComparedRun a = comparison.baseline();
+        RunComparison.ComparedRun b = comparison.candidate();
+        BootstrapConfig bootstrap = comparison.bootstrap();
+        out.append(String.format(Locale.ROOT, "baseline:  %s (%d of %d requests ok, window %.3f s)%n", a.label(),
+                a.succeeded(), a.recorded(), a.windowSeconds()));
+        out.append(String.format(Locale.ROOT, "candidate: %s (%d of %d requests ok, window %.3f s)%n", b.label(),
+                b.succeeded(), b.recorded(), b.windowSeconds()));
+        out.append(String.format(Locale.ROOT, "bootstrap: %d resamples, %.0f%% CI, seed %d%n", bootstrap.resamples(),
+                100 * bootstrap.confidenceLevel(), bootstrap.seed()));
+        out.append(String.format(Locale.ROOT, ROW, "metric", "stat", "baseline", "candidate", "delta", "delta %",
+                String.format(Locale.ROOT, "%.0f%% CI (delta %%)", 100 * bootstrap.confidenceLevel()), "unit"));
+        for (MetricDelta d : comparison.deltas()) {
+            String ci = d.relativeCi() == null ? "-" : String.format(Locale.ROOT, "[%+.1f%%, %+.1f%%]%s",
+                    d.relativeCi().lower(), d.relativeCi().upper(), d.significant() ? " *" : "");
+            if (d.relativeCi() == null && d.absoluteCi() != null) {
+                ci = String.format(Locale.ROOT, "[%+.3f, %+.3f]%s", d.absoluteCi().lower(), d.absoluteCi().upper(),
+                        d.significant() ? " *" : "");
+            }
+            out.append(String.format(Locale.ROOT, ROW, d.metric().label(), d.stat().key(), number(d.baseline()),
+                    number(d.candidate()), signed(d.absoluteDelta()), percent(d.relativeDeltaPercent()), ci,
+                    d.metric().unit()));
+        }
+        out.append("* the CI of the delta excludes 0\n");
+        if (!results.isEmpty()) {
+            out.append("Rules:\n");
+            for (RuleResult result : results) out.append("  ").append(result.message()).append('\n');
+        }
+        return out.toString();
+    }
+
+    private static String number(double v) {
+        return Double.isFinite(v) ? String.format(Locale.ROOT, "%.3f", v) : "-";
+    }
+
+    private static String signed(double v) {
+        return Double.isFinite(v) ? String.format(Locale.ROOT, "%+.3f", v) : "-";
+    }
+
+    private static String percent(double v) {
+        return Double.isFinite(v) ? String.format(Locale.ROOT, "%+.1f%%", v) : "-";
+    }
+}

@@ -1,0 +1,231 @@
+package io.llmperf4j.report.compare;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * A regression gate on a {@link RunComparison}, in the form {@code <metric>[_<stat>]<op><change>}:
+ * <ul>
+ *   <li>metric: {@code ttft}, {@code tpot}, {@code e2e}, {@code request_tps} (each with a statistic {@code _p50},
+ *       {@code _p90}, {@code _p99} or {@code _mean}), or one of the run-level {@code output_throughput},
+ *       {@code request_throughput}, {@code error_rate} (no statistic);</li>
+ *   <li>op: {@code >}, {@code >=}, {@code <}, {@code <=}; the rule <em>fails</em> when
+ *       {@code change op limit} holds;</li>
+ *   <li>change: a signed number; with {@code %} it is relative to the baseline ((candidate − baseline) / baseline),
+ *       otherwise absolute (candidate − baseline) in the metric's unit: ms for latencies (or with a unit
+ *       {@code us}, {@code ms}, {@code s}), tok/s, req/s, or a fraction for {@code error_rate}.</li>
+ * </ul>
+ * Examples: {@code ttft_p90>+10%} fails when TTFT p90 grew by more than 10 %; {@code e2e_p99>+500ms} when E2E p99
+ * grew by more than 500 ms; {@code output_throughput<-5%} when output throughput fell by more than 5 %;
+ * {@code error_rate>0.01} when the error rate rose by more than one percentage point. Case and spaces are
+ * ignored. The point estimate decides; the message says when the confidence interval reaches the limit.
+ *
+ * @param text      the rule as given
+ * @param metric    the metric
+ * @param stat      the statistic ({@link CompareStat#VALUE} for run-level metrics)
+ * @param operator  the comparison
+ * @param threshold the limit, in percent for relative rules, else in the metric's unit
+ * @param relative  true for a {@code %} limit
+ */
+public record FailIfRule(String text, CompareMetric metric, CompareStat stat, Operator operator, double threshold,
+                         boolean relative) {
+
+    private static final Pattern CHANGE = Pattern.compile(
+            "([+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+))\\s*(%|ms|s|us|µs)?", Pattern.CASE_INSENSITIVE);
+    private static final String EXAMPLES = "e.g. ttft_p90>+10%, e2e_p99>+500ms or output_throughput<-5%";
+
+    /** The comparison of a rule; the rule fails when {@code observed op threshold}. */
+    public enum Operator {
+        GREATER(">"), GREATER_OR_EQUAL(">="), LESS("<"), LESS_OR_EQUAL("<=");
+
+        private final String symbol;
+
+        Operator(String symbol) {
+            this.symbol = symbol;
+        }
+
+        /** {@code ">"}, {@code ">="}, ... */
+        public String symbol() {
+            return symbol;
+        }
+
+        /** Whether {@code observed op limit} holds. */
+        public boolean holds(double observed, double limit) {
+            return switch (this) {
+                case GREATER -> observed > limit;
+                case GREATER_OR_EQUAL -> observed >= limit;
+                case LESS -> observed < limit;
+                case LESS_OR_EQUAL -> observed <= limit;
+            };
+        }
+    }
+
+    public FailIfRule {
+        Objects.requireNonNull(text, "text");
+        Objects.requireNonNull(metric, "metric");
+        Objects.requireNonNull(stat, "stat");
+        Objects.requireNonNull(operator, "operator");
+        if (metric.perRequest() == (stat == CompareStat.VALUE)) {
+            throw new IllegalArgumentException("stat " + stat + " does not apply to " + metric);
+        }
+    }
+
+    /**
+     * Parses one rule.
+     *
+     * @throws FailIfSyntaxException with a message that quotes the rule, says what is wrong and what is expected
+     */
+    public static FailIfRule parse(String text) {
+        if (text == null || text.isBlank()) {
+            throw new FailIfSyntaxException(String.valueOf(text),
+                    "fail-if rule is empty; expected <metric>[_<stat>]<op><change>, " + EXAMPLES);
+        }
+        String rule = text.strip();
+        int at = indexOfOperator(rule);
+        if (at < 0) {
+            throw syntax(rule, "no comparison (>, >=, < or <=); expected <metric>[_<stat>]<op><change>, " + EXAMPLES);
+        }
+        boolean orEqual = at + 1 < rule.length() && rule.charAt(at + 1) == '=';
+        Operator operator = rule.charAt(at) == '>'
+                ? (orEqual ? Operator.GREATER_OR_EQUAL : Operator.GREATER)
+                : (orEqual ? Operator.LESS_OR_EQUAL : Operator.LESS);
+        String name = rule.substring(0, at).strip().toLowerCase(Locale.ROOT);
+        String change = rule.substring(at + operator.symbol().length()).strip();
+        if (name.isEmpty()) {
+            throw syntax(rule, "no metric before '" + operator.symbol() + "'; expected one of " + validNames());
+        }
+        if (change.isEmpty()) {
+            throw syntax(rule, "no change after '" + operator.symbol() + "'; expected a signed number with % "
+                    + "(relative) or a unit (absolute), e.g. +10%, +50ms, -5%");
+        }
+
+        CompareMetric metric = CompareMetric.byKey(name);
+        CompareStat stat;
+        if (metric != null) {
+            if (metric.perRequest()) {
+                throw syntax(rule, name + " needs a statistic: " + Arrays.stream(CompareStat.PER_REQUEST)
+                        .map(s -> name + "_" + s.key()).collect(Collectors.joining(", ")));
+            }
+            stat = CompareStat.VALUE;
+        } else {
+            int underscore = name.lastIndexOf('_');
+            metric = underscore > 0 ? CompareMetric.byKey(name.substring(0, underscore)) : null;
+            if (metric == null) {
+                throw syntax(rule, "unknown metric '" + name + "'; use one of " + validNames());
+            }
+            String statKey = name.substring(underscore + 1);
+            if (!metric.perRequest()) {
+                throw syntax(rule, metric.key() + " is one value per run and takes no statistic; drop '_"
+                        + statKey + "'");
+            }
+            stat = CompareStat.perRequestByKey(statKey);
+            if (stat == null) {
+                throw syntax(rule, "unknown statistic '" + statKey + "' for " + metric.key() + "; use "
+                        + Arrays.stream(CompareStat.PER_REQUEST).map(CompareStat::key).collect(Collectors.joining(", ")));
+            }
+        }
+
+        Matcher m = CHANGE.matcher(change);
+        if (!m.matches()) {
+            throw syntax(rule, "'" + change + "' is not a change; expected a signed number with % (relative) or "
+                    + "a unit (absolute), e.g. +10%, +50ms, -5%");
+        }
+        double value = Double.parseDouble(m.group(1));
+        String unit = m.group(2) == null ? "" : m.group(2).toLowerCase(Locale.ROOT);
+        boolean relative = unit.equals("%");
+        if (!relative && !unit.isEmpty()) {
+            if (!metric.isLatency()) {
+                throw syntax(rule, "unit '" + unit + "' does not apply to " + metric.key() + " (" + metric.unit()
+                        + "); use % or a plain number in " + metric.unit());
+            }
+            value = switch (unit) {
+                case "s" -> value * 1_000.0;
+                case "us", "µs" -> value / 1_000.0;
+                default -> value;
+            };
+        }
+        return new FailIfRule(rule, metric, stat, operator, value, relative);
+    }
+
+    /** Parses comma-separated rules, e.g. {@code "ttft_p90>+10%, output_throughput<-5%"}; blanks are skipped. */
+    public static List<FailIfRule> parseAll(String commaSeparated) {
+        List<FailIfRule> rules = new ArrayList<>();
+        for (String part : commaSeparated.split(",")) {
+            if (!part.isBlank()) rules.add(parse(part));
+        }
+        return rules;
+    }
+
+    /** The name this rule tests, e.g. {@code ttft_p90}. */
+    public String ruleKey() {
+        return stat == CompareStat.VALUE ? metric.key() : metric.key() + "_" + stat.key();
+    }
+
+    /** Tests the rule against {@code comparison}. */
+    public RuleResult evaluate(RunComparison comparison) {
+        MetricDelta delta = comparison.delta(metric, stat).orElseThrow(
+                () -> new IllegalStateException("the comparison has no " + ruleKey()));
+        String what = metric.label() + (stat == CompareStat.VALUE ? "" : " " + stat.key());
+        if (Double.isNaN(delta.baseline()) || Double.isNaN(delta.candidate())) {
+            String side = Double.isNaN(delta.baseline()) ? "baseline" : "candidate";
+            return new RuleResult(this, RuleResult.Verdict.NOT_EVALUATED, Double.NaN, "NOT EVALUATED " + text + ": "
+                    + "the " + side + " has no " + what + " (no successful request with that value)");
+        }
+        double observed = relative ? delta.relativeDeltaPercent() : delta.absoluteDelta();
+        if (Double.isNaN(observed)) {
+            return new RuleResult(this, RuleResult.Verdict.NOT_EVALUATED, Double.NaN, "NOT EVALUATED " + text + ": "
+                    + "the baseline " + what + " is 0, so a relative change is undefined; use an absolute limit");
+        }
+        boolean fails = operator.holds(observed, threshold);
+        ConfidenceInterval ci = relative ? delta.relativeCi() : delta.absoluteCi();
+        StringBuilder message = new StringBuilder();
+        message.append(fails ? "FAIL " : "pass ").append(text).append(": ").append(what).append(" changed by ")
+                .append(formatChange(observed)).append(" (").append(formatValue(delta.baseline())).append(" -> ")
+                .append(formatValue(delta.candidate())).append(' ').append(metric.unit());
+        if (ci != null) {
+            message.append(String.format(Locale.ROOT, ", %.0f%% CI %s to %s", 100 * ci.level(),
+                    formatChange(ci.lower()), formatChange(ci.upper())));
+        }
+        message.append("); fails when ").append(operator.symbol()).append(' ').append(formatChange(threshold));
+        if (ci != null && ci.contains(threshold)) {
+            message.append("; the CI reaches the limit, so this verdict may be noise");
+        }
+        return new RuleResult(this, fails ? RuleResult.Verdict.FAIL : RuleResult.Verdict.PASS, observed,
+                message.toString());
+    }
+
+    private String formatChange(double value) {
+        return relative ? String.format(Locale.ROOT, "%+.1f%%", value)
+                : String.format(Locale.ROOT, "%+.3f %s", value, metric.unit());
+    }
+
+    private static String formatValue(double value) {
+        return String.format(Locale.ROOT, "%.3f", value);
+    }
+
+    private static int indexOfOperator(String rule) {
+        for (int i = 0; i < rule.length(); i++) {
+            char c = rule.charAt(i);
+            if (c == '<' || c == '>') return i;
+        }
+        return -1;
+    }
+
+    private static String validNames() {
+        String perRequest = Arrays.stream(CompareMetric.values()).filter(CompareMetric::perRequest)
+                .map(CompareMetric::key).collect(Collectors.joining(", "));
+        String perRun = Arrays.stream(CompareMetric.values()).filter(m -> !m.perRequest())
+                .map(CompareMetric::key).collect(Collectors.joining(", "));
+        return perRequest + " (with _p50, _p90, _p99 or _mean), or " + perRun;
+    }
+
+    private static FailIfSyntaxException syntax(String rule, String problem) {
+        return new FailIfSyntaxException(rule, "fail-if rule '" + rule + "': " + problem);
+    }
+}

@@ -1,0 +1,260 @@
+package io.llmperf4j.report.compare;
+
+import io.llmperf4j.model.BenchmarkRun;
+import io.llmperf4j.model.Failure;
+import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.report.csv.RequestCsvWriter;
+import io.llmperf4j.report.metrics.RequestMetrics;
+import io.llmperf4j.report.metrics.TokenCounting;
+import java.io.IOException;
+import java.io.Reader;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.stream.Stream;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVParser;
+import org.apache.commons.csv.CSVRecord;
+
+/**
+ * One run's per-request metrics, the input of {@link RunComparison}: from memory, or read back from the
+ * per-request CSV that {@link RequestCsvWriter} writes ({@code <base>_requests.csv}). Metrics come from
+ * {@link RequestMetrics#from}, so a comparison uses exactly the summary's definitions; the CSV has no event
+ * times, so ITL is not compared.
+ *
+ * <p>Run-level rates divide by the <em>request window</em>: from the first send to the last response end, both
+ * known per request (start wall-clock time + E2E). The run's own duration is not in the CSV; the window is the
+ * same definition on both sides of a comparison.
+ */
+public final class RunSamples {
+
+    private static final CSVFormat FORMAT = CSVFormat.RFC4180.builder()
+            .setHeader()
+            .setSkipHeaderRecord(true)
+            .get();
+    private static final String CSV_SUFFIX = "_requests.csv";
+
+    private final String label;
+    private final List<RequestMetrics> requests;
+    private final long windowNanos;
+
+    private RunSamples(String label, List<RequestMetrics> requests) {
+        this.label = Objects.requireNonNull(label, "label");
+        this.requests = List.copyOf(requests);
+        this.windowNanos = window(this.requests);
+    }
+
+    /** Samples from per-request metrics already computed. */
+    public static RunSamples of(String label, List<RequestMetrics> requests) {
+        return new RunSamples(label, requests);
+    }
+
+    /** Samples of an in-memory run. */
+    public static RunSamples of(String label, BenchmarkRun run, TokenCounting counting) {
+        return new RunSamples(label, run.records().stream().map(r -> RequestMetrics.from(r, counting)).toList());
+    }
+
+    /**
+     * Reads a per-request CSV, or the single {@code *_requests.csv} inside a results directory. The label is the
+     * directory's name (or the file's, for a file).
+     *
+     * @throws IOException naming the file, line and column of anything malformed, or listing the candidates when a
+     *                     directory holds none or several CSV files
+     */
+    public static RunSamples read(Path csvFileOrResultsDir, TokenCounting counting) throws IOException {
+        Path csv = csvFileOrResultsDir;
+        String label;
+        if (Files.isDirectory(csvFileOrResultsDir)) {
+            List<Path> found;
+            try (Stream<Path> files = Files.list(csvFileOrResultsDir)) {
+                found = files.filter(p -> p.getFileName().toString().endsWith(CSV_SUFFIX) && Files.isRegularFile(p))
+                        .sorted()
+                        .toList();
+            }
+            if (found.isEmpty()) {
+                throw new IOException("no *" + CSV_SUFFIX + " in " + csvFileOrResultsDir
+                        + ": llmperf4j writes <model>_<in>_<out>" + CSV_SUFFIX + " beside the summary files");
+            }
+            if (found.size() > 1) {
+                throw new IOException(found.size() + " files *" + CSV_SUFFIX + " in " + csvFileOrResultsDir + " ("
+                        + String.join(", ", found.stream().map(p -> p.getFileName().toString()).toList())
+                        + "): pass the CSV file itself");
+            }
+            csv = found.get(0);
+            label = csvFileOrResultsDir.getFileName() == null ? csvFileOrResultsDir.toString()
+                    : csvFileOrResultsDir.getFileName().toString();
+        } else if (Files.isRegularFile(csvFileOrResultsDir)) {
+            label = csvFileOrResultsDir.getFileName().toString();
+        } else {
+            throw new IOException("no such results directory or CSV file: " + csvFileOrResultsDir);
+        }
+        try (Reader reader = Files.newBufferedReader(csv, StandardCharsets.UTF_8)) {
+            return readCsv(reader, label, counting, csv.toString());
+        }
+    }
+
+    /** Reads per-request CSV text; {@code source} names it in error messages. */
+    public static RunSamples readCsv(Reader reader, String label, TokenCounting counting, String source)
+            throws IOException {
+        List<RequestMetrics> requests = new ArrayList<>();
+        try (CSVParser parser = CSVParser.parse(reader, FORMAT)) {
+            List<String> header = parser.getHeaderNames();
+            List<String> missing = RequestCsvWriter.HEADER.stream().filter(c -> !header.contains(c)).toList();
+            if (!missing.isEmpty()) {
+                throw new IOException(source + " is not a llmperf4j per-request CSV: missing column"
+                        + (missing.size() == 1 ? " " : "s ") + String.join(", ", missing));
+            }
+            for (CSVRecord row : parser) {
+                requests.add(RequestMetrics.from(toRecord(row, source), counting));
+            }
+        } catch (IllegalStateException | java.io.UncheckedIOException e) {
+            throw new IOException(source + ": malformed CSV: " + e.getMessage(), e);
+        }
+        return new RunSamples(label, requests);
+    }
+
+    /** The run's name in reports. */
+    public String label() {
+        return label;
+    }
+
+    /** Every recorded request, failures included. */
+    public List<RequestMetrics> requests() {
+        return requests;
+    }
+
+    /** First send to last response end, in ns; 0 without requests. */
+    public long windowNanos() {
+        return windowNanos;
+    }
+
+    /** Recorded requests. */
+    public int recorded() {
+        return requests.size();
+    }
+
+    /** Successful requests. */
+    public int succeeded() {
+        return (int) requests.stream().filter(RequestMetrics::succeeded).count();
+    }
+
+    /**
+     * The defined values of a per-request metric over the successful requests, in its display unit, sorted.
+     *
+     * @throws IllegalArgumentException for a run-level metric
+     */
+    public double[] sortedValues(CompareMetric metric) {
+        if (!metric.perRequest()) throw new IllegalArgumentException(metric.key() + " is one value per run");
+        Stream<RequestMetrics> ok = requests.stream().filter(RequestMetrics::succeeded);
+        double[] values = switch (metric) {
+            case TTFT -> ok.filter(r -> r.ttftNanos().isPresent()).mapToDouble(r -> r.ttftNanos().getAsLong() / 1e6)
+                    .toArray();
+            case TPOT -> ok.filter(r -> r.tpotNanos().isPresent()).mapToDouble(r -> r.tpotNanos().getAsDouble() / 1e6)
+                    .toArray();
+            case E2E -> ok.mapToDouble(r -> r.e2eNanos() / 1e6).toArray();
+            case REQUEST_TPS -> ok.filter(r -> r.outputTokensPerSecond().isPresent())
+                    .mapToDouble(r -> r.outputTokensPerSecond().getAsDouble()).toArray();
+            default -> throw new AssertionError(metric);
+        };
+        Arrays.sort(values);
+        return values;
+    }
+
+    /**
+     * The value of a run-level metric; NaN when undefined (no requests, or a zero window).
+     *
+     * @throws IllegalArgumentException for a per-request metric
+     */
+    public double runValue(CompareMetric metric) {
+        if (metric.perRequest()) throw new IllegalArgumentException(metric.key() + " is a per-request metric");
+        double seconds = windowNanos / 1e9;
+        return switch (metric) {
+            case OUTPUT_THROUGHPUT -> windowNanos > 0 ? requests.stream()
+                    .filter(r -> r.succeeded() && r.outputTokens().isPresent())
+                    .mapToLong(r -> r.outputTokens().getAsInt()).sum() / seconds : Double.NaN;
+            case REQUEST_THROUGHPUT -> windowNanos > 0 ? succeeded() / seconds : Double.NaN;
+            case ERROR_RATE -> requests.isEmpty() ? Double.NaN : (double) (recorded() - succeeded()) / recorded();
+            default -> throw new AssertionError(metric);
+        };
+    }
+
+    private static long window(List<RequestMetrics> requests) {
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        for (RequestMetrics r : requests) {
+            long start = r.startEpochMicros() * 1_000L;
+            first = Math.min(first, start);
+            last = Math.max(last, start + Math.max(0, r.e2eNanos()));
+        }
+        return requests.isEmpty() ? 0 : last - first;
+    }
+
+    /** A RequestRecord from a CSV row; what the CSV does not hold (event times, text) stays unknown. */
+    private static RequestRecord toRecord(CSVRecord row, String source) throws IOException {
+        Row r = new Row(row, source);
+        Failure failure = null;
+        String kind = r.text("error_kind");
+        if (!kind.isEmpty()) {
+            FailureKind failureKind;
+            try {
+                failureKind = FailureKind.valueOf(kind);
+            } catch (IllegalArgumentException e) {
+                throw r.error("error_kind", kind, "is not one of " + Arrays.toString(FailureKind.values()));
+            }
+            failure = new Failure(failureKind, r.integer("error_code", -1), r.text("error_msg"));
+        }
+        String serverId = r.text("server_response_id");
+        String finish = r.text("finish_reason");
+        return new RequestRecord(r.integer("prompt_index", -1), r.text("client_request_id"),
+                serverId.isEmpty() ? null : serverId, r.scaled("start_time_epoch_s", 6, 0L),
+                r.scaled("ttft_s", 9, RequestRecord.NEVER), RequestRecord.NEVER,
+                r.scaled("end_to_end_latency_s", 9, RequestRecord.NEVER), 0, new long[0], "",
+                r.integer("number_input_tokens", 0), r.integer("max_tokens", 0), r.integer("output_tokens_client", -1),
+                r.boxed("prompt_tokens_server"), r.boxed("output_tokens_server"), finish.isEmpty() ? null : finish,
+                failure);
+    }
+
+    /** Typed access to one CSV row, with messages naming file, line and column. */
+    private record Row(CSVRecord row, String source) {
+        String text(String column) {
+            return row.isSet(column) ? row.get(column) : "";
+        }
+
+        int integer(String column, int ifEmpty) throws IOException {
+            String value = text(column).strip();
+            if (value.isEmpty()) return ifEmpty;
+            try {
+                return Integer.parseInt(value);
+            } catch (NumberFormatException e) {
+                throw error(column, value, "is not an integer");
+            }
+        }
+
+        Integer boxed(String column) throws IOException {
+            return text(column).isBlank() ? null : integer(column, 0);
+        }
+
+        /** Decimal seconds to an integer of 10^-digits seconds, exactly (HALF_UP beyond the written digits). */
+        long scaled(String column, int digits, long ifEmpty) throws IOException {
+            String value = text(column).strip();
+            if (value.isEmpty()) return ifEmpty;
+            try {
+                return new BigDecimal(value).movePointRight(digits).setScale(0, RoundingMode.HALF_UP).longValueExact();
+            } catch (NumberFormatException | ArithmeticException e) {
+                throw error(column, value, "is not a decimal number of seconds");
+            }
+        }
+
+        IOException error(String column, String value, String problem) {
+            return new IOException(source + " data row " + row.getRecordNumber() + ", column " + column + ": '" + value
+                    + "' " + problem);
+        }
+    }
+}

@@ -1,0 +1,178 @@
+package io.llmperf4j.report.metrics;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.HdrHistogram.EncodableHistogram;
+import org.apache.commons.math3.distribution.TDistribution;
+import org.apache.commons.math3.stat.descriptive.AggregateSummaryStatistics;
+import org.apache.commons.math3.stat.descriptive.StatisticalSummary;
+import org.apache.commons.math3.stat.descriptive.SummaryStatistics;
+
+/**
+ * Records llmperf4j's per-request metrics, one HdrHistogram per {@link Metric}, plus exact moments (Commons Math
+ * {@link SummaryStatistics}: count, min, max, mean, variance) beside each histogram. Memory is constant in the
+ * number of values; two recorders {@linkplain #add(MetricRecorder) merge} losslessly (histograms add, moments
+ * aggregate), so iterations, runs or threads can each record and be combined afterwards.
+ *
+ * <p>Latencies are nanosecond histograms from {@value #LOWEST_DISCERNIBLE_NANOS} ns (1 µs) to
+ * {@value #HIGHEST_TRACKABLE_NANOS} ns (1 h) at {@value #SIGNIFICANT_VALUE_DIGITS} significant digits: a value
+ * near 1 ms is resolved to about 1 µs, near 1 s to about 1 ms; values below 1 µs are held at 512 ns resolution;
+ * a value above 1 h makes the histogram grow rather than fail. Token counts use an auto-resizing integer
+ * histogram, tokens per second a {@code DoubleHistogram}, both at 3 digits.
+ *
+ * <p>Not thread-safe: give each thread its own recorder and merge, as with {@code org.HdrHistogram.Histogram}.
+ */
+public final class MetricRecorder {
+
+    /** The smallest latency the histograms tell apart from 0: 1 µs. */
+    public static final long LOWEST_DISCERNIBLE_NANOS = 1_000L;
+    /** The latency range allocated up front: 1 h. Larger values resize the histogram. */
+    public static final long HIGHEST_TRACKABLE_NANOS = 3_600_000_000_000L;
+    /** Relative precision of every histogram: 3 significant digits (0.1 %). */
+    public static final int SIGNIFICANT_VALUE_DIGITS = 3;
+    /** Confidence level of the mean's Student-t interval. */
+    public static final double MEAN_CONFIDENCE_LEVEL = 0.95;
+
+    private final Map<Metric, Channel> channels = new EnumMap<>(Metric.class);
+
+    public MetricRecorder() {
+        for (Metric metric : Metric.values()) {
+            channels.put(metric, new Channel(MetricHistogram.forUnit(metric.unit()), new SummaryStatistics(), null));
+        }
+    }
+
+    private MetricRecorder(Map<Metric, Channel> copied) {
+        channels.putAll(copied);
+    }
+
+    /** A recorder holding every defined value of the successful requests among {@code requests}. */
+    public static MetricRecorder of(Collection<RequestMetrics> requests) {
+        MetricRecorder recorder = new MetricRecorder();
+        requests.forEach(recorder::recordRequest);
+        return recorder;
+    }
+
+    /**
+     * Records one value in the metric's base unit (nanoseconds, tokens, tokens per second). Nanosecond and token
+     * values are rounded to the nearest integer in the histogram; the exact moments keep the value as given.
+     *
+     * @throws IllegalArgumentException if {@code value} is negative, NaN or infinite
+     */
+    public void recordValue(Metric metric, double value) {
+        if (!(value >= 0) || Double.isInfinite(value)) {
+            throw new IllegalArgumentException(metric.name().toLowerCase(java.util.Locale.ROOT) + " value (" + value
+                    + " " + metric.unit().baseName() + ") must be finite and >= 0");
+        }
+        Channel channel = channels.get(metric);
+        channel.histogram.record(value);
+        channel.live.addValue(value);
+    }
+
+    /**
+     * Records every defined metric of a successful request: TTFT, TPOT, each ITL gap, E2E, output tokens per
+     * second, output and input tokens. Failed requests are not part of the distributions (as in every tool
+     * surveyed); for them nothing is recorded and the result is false.
+     */
+    public boolean recordRequest(RequestMetrics request) {
+        if (!request.succeeded()) return false;
+        request.ttftNanos().ifPresent(v -> recordValue(Metric.TTFT, v));
+        request.tpotNanos().ifPresent(v -> recordValue(Metric.TPOT, v));
+        for (int i = 0; i < request.itlCount(); i++) {
+            recordValue(Metric.ITL, request.itlNanos(i));
+        }
+        recordValue(Metric.E2E_LATENCY, request.e2eNanos());
+        request.outputTokensPerSecond().ifPresent(v -> recordValue(Metric.REQUEST_OUTPUT_THROUGHPUT, v));
+        request.outputTokens().ifPresent(v -> recordValue(Metric.OUTPUT_TOKENS, v));
+        recordValue(Metric.INPUT_TOKENS, request.inputTokens());
+        return true;
+    }
+
+    /** Adds everything {@code other} recorded into this recorder; {@code other} is unchanged. Returns this. */
+    public MetricRecorder add(MetricRecorder other) {
+        Objects.requireNonNull(other, "other");
+        for (Metric metric : Metric.values()) {
+            Channel mine = channels.get(metric);
+            Channel theirs = other.channels.get(metric);
+            mine.histogram.add(theirs.histogram);
+            StatisticalSummary merged = aggregate(mine.merged, theirs.merged, theirs.live);
+            channels.put(metric, new Channel(mine.histogram, mine.live, merged));
+        }
+        return this;
+    }
+
+    /** An independent copy. */
+    public MetricRecorder copy() {
+        Map<Metric, Channel> copied = new EnumMap<>(Metric.class);
+        channels.forEach((metric, c) -> copied.put(metric, new Channel(c.histogram.copy(), c.live.copy(), c.merged)));
+        return new MetricRecorder(copied);
+    }
+
+    /** How many values of {@code metric} were recorded. */
+    public long count(Metric metric) {
+        return channels.get(metric).histogram.totalCount();
+    }
+
+    /**
+     * A copy of the metric's histogram, for {@code HistogramLogWriter} or further analysis: an
+     * {@code org.HdrHistogram.Histogram} of nanoseconds or tokens, or a {@code DoubleHistogram} of tokens per
+     * second.
+     */
+    public EncodableHistogram histogramCopy(Metric metric) {
+        return channels.get(metric).histogram.encodableCopy();
+    }
+
+    /** The statistics of every metric, in {@link Metric} order. */
+    public Map<Metric, MetricStats> stats() {
+        Map<Metric, MetricStats> all = new EnumMap<>(Metric.class);
+        for (Metric metric : Metric.values()) all.put(metric, stats(metric));
+        return Collections.unmodifiableMap(all);
+    }
+
+    /** The statistics of one metric; see {@link MetricStats} for how each is computed. */
+    public MetricStats stats(Metric metric) {
+        Channel channel = channels.get(metric);
+        StatisticalSummary moments = aggregate(channel.merged, channel.live);
+        long n = moments == null ? 0 : moments.getN();
+        if (n == 0) return MetricStats.empty(metric);
+        double min = moments.getMin();
+        double max = moments.getMax();
+        double mean = moments.getMean();
+        double stddev = n >= 2 ? Math.sqrt(moments.getVariance()) : Double.NaN;
+        double ciLow = Double.NaN;
+        double ciHigh = Double.NaN;
+        if (n >= 2) {
+            double t = new TDistribution(null, n - 1).inverseCumulativeProbability(0.5 + MEAN_CONFIDENCE_LEVEL / 2);
+            double halfWidth = t * stddev / Math.sqrt(n);
+            ciLow = mean - halfWidth;
+            ciHigh = mean + halfWidth;
+        }
+        double[] p = new double[Percentile.values().length];
+        for (Percentile percentile : Percentile.values()) {
+            double value = channel.histogram.valueAtPercentile(percentile.percent());
+            p[percentile.ordinal()] = Math.min(max, Math.max(min, value));
+        }
+        return new MetricStats(metric, n, min, max, mean, stddev, p[0], p[1], p[2], p[3], p[4], ciLow, ciHigh);
+    }
+
+    /** Commons Math's aggregate of the non-empty parts (empty ones would poison it with NaN), or null if none. */
+    private static StatisticalSummary aggregate(StatisticalSummary... parts) {
+        List<StatisticalSummary> nonEmpty = new ArrayList<>(parts.length);
+        for (StatisticalSummary part : parts) {
+            if (part != null && part.getN() > 0) nonEmpty.add(part);
+        }
+        // Always a snapshot: a live SummaryStatistics of another recorder must not leak into this one.
+        return nonEmpty.isEmpty() ? null : AggregateSummaryStatistics.aggregate(nonEmpty);
+    }
+
+    /**
+     * One metric: its histogram, the moments of values recorded here, and the aggregated moments of recorders
+     * merged in (null until a merge).
+     */
+    private record Channel(MetricHistogram histogram, SummaryStatistics live, StatisticalSummary merged) {
+    }
+}

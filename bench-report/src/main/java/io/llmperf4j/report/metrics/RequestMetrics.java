@@ -1,0 +1,158 @@
+package io.llmperf4j.report.metrics;
+
+import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestRecord;
+import java.util.Objects;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+
+/**
+ * llmperf4j's metrics of one request (see {@code bench-report/METRICS.md}). A value that is undefined for the
+ * request is absent (an empty optional, an empty array), never 0.
+ *
+ * <ul>
+ *   <li>{@code ttftNanos}: send to the first event with non-empty content; absent when none arrived.</li>
+ *   <li>{@code e2eNanos}: send to the end of the response, or to the failure.</li>
+ *   <li>{@code tpotNanos}: {@code (e2e − ttft) / (n − 1)} with n = {@code outputTokens}; successful requests
+ *       with content and n ≥ 2 only.</li>
+ *   <li>{@code itlNanos}: gaps between consecutive content events (one per gap, {@code events − 1} of them).</li>
+ *   <li>{@code outputTokensPerSecond}: {@code n / e2e seconds}; successful requests with a known n only.</li>
+ *   <li>{@code outputTokens}: by {@code outputTokenSource}: server usage or the client count without its
+ *       special tokens, per {@link TokenCounting}.</li>
+ * </ul>
+ *
+ * @param promptIndex           the workload index sent
+ * @param clientRequestId       the {@code X-Request-Id} sent
+ * @param startEpochMicros      wall-clock time of the send
+ * @param failureKind           null when the request succeeded
+ * @param failureCode           the failure's code, null when the request succeeded
+ * @param finishReason          the last non-null {@code finish_reason}, or null
+ * @param maxTokens             the {@code max_tokens} sent
+ * @param ttftNanos             see above
+ * @param e2eNanos              see above
+ * @param tpotNanos             see above
+ * @param itlNanos              see above; a copy is returned
+ * @param contentEvents         events that carried non-empty content
+ * @param outputTokens          n, by {@code outputTokenSource}; absent when no count exists
+ * @param outputTokenSource     where n came from
+ * @param clientOutputTokens    the client tokenizer's count minus its special tokens, when counted
+ * @param serverOutputTokens    {@code usage.completion_tokens}, when sent
+ * @param inputTokens           input tokens by {@code inputTokenSource}
+ * @param inputTokenSource      {@link TokenSource#SERVER_USAGE} ({@code usage.prompt_tokens}) or
+ *                              {@link TokenSource#CLIENT_TOKENIZER} (the workload's reported count)
+ * @param outputTokensPerSecond see above
+ */
+public record RequestMetrics(
+        int promptIndex,
+        String clientRequestId,
+        long startEpochMicros,
+        FailureKind failureKind,
+        Integer failureCode,
+        String finishReason,
+        int maxTokens,
+        OptionalLong ttftNanos,
+        long e2eNanos,
+        OptionalDouble tpotNanos,
+        long[] itlNanos,
+        int contentEvents,
+        OptionalInt outputTokens,
+        TokenSource outputTokenSource,
+        OptionalInt clientOutputTokens,
+        OptionalInt serverOutputTokens,
+        int inputTokens,
+        TokenSource inputTokenSource,
+        OptionalDouble outputTokensPerSecond) {
+
+    private static final double NANOS_PER_SECOND = 1e9;
+
+    public RequestMetrics {
+        Objects.requireNonNull(clientRequestId, "clientRequestId");
+        Objects.requireNonNull(ttftNanos, "ttftNanos");
+        Objects.requireNonNull(tpotNanos, "tpotNanos");
+        itlNanos = itlNanos == null ? new long[0] : itlNanos.clone();
+        Objects.requireNonNull(outputTokens, "outputTokens");
+        Objects.requireNonNull(outputTokenSource, "outputTokenSource");
+        Objects.requireNonNull(clientOutputTokens, "clientOutputTokens");
+        Objects.requireNonNull(serverOutputTokens, "serverOutputTokens");
+        Objects.requireNonNull(inputTokenSource, "inputTokenSource");
+        Objects.requireNonNull(outputTokensPerSecond, "outputTokensPerSecond");
+        if ((failureKind == null) != (failureCode == null)) {
+            throw new IllegalArgumentException("failureKind and failureCode must both be set or both be null");
+        }
+    }
+
+    /** The metrics of {@code record}, counting tokens as {@code counting} says. */
+    public static RequestMetrics from(RequestRecord record, TokenCounting counting) {
+        Objects.requireNonNull(record, "record");
+        Objects.requireNonNull(counting, "counting");
+        boolean succeeded = record.succeeded();
+        OptionalLong ttft = record.ttftNanos() >= 0 ? OptionalLong.of(record.ttftNanos()) : OptionalLong.empty();
+        long e2e = record.e2eNanos();
+
+        long[] events = record.contentEventNanos();
+        long[] gaps = new long[Math.max(0, events.length - 1)];
+        for (int i = 1; i < events.length; i++) {
+            gaps[i - 1] = events[i] - events[i - 1];
+        }
+
+        OptionalInt client = counting.clientOutputTokens(record);
+        OptionalInt server = TokenCounting.serverOutputTokens(record);
+        OptionalInt primary = counting.preferServerUsage() ? server : client;
+        OptionalInt fallback = counting.preferServerUsage() ? client : server;
+        TokenSource primarySource = counting.preferServerUsage() ? TokenSource.SERVER_USAGE : TokenSource.CLIENT_TOKENIZER;
+        TokenSource fallbackSource = counting.preferServerUsage() ? TokenSource.CLIENT_TOKENIZER : TokenSource.SERVER_USAGE;
+        OptionalInt n;
+        TokenSource source;
+        if (primary.isPresent()) {
+            n = primary;
+            source = primarySource;
+        } else if (fallback.isPresent()) {
+            n = fallback;
+            source = fallbackSource;
+        } else {
+            n = OptionalInt.empty();
+            source = TokenSource.NONE;
+        }
+
+        OptionalDouble tpot = OptionalDouble.empty();
+        if (succeeded && ttft.isPresent() && n.isPresent() && n.getAsInt() >= 2 && e2e >= ttft.getAsLong()) {
+            tpot = OptionalDouble.of((double) (e2e - ttft.getAsLong()) / (n.getAsInt() - 1));
+        }
+        OptionalDouble tokensPerSecond = succeeded && n.isPresent() && e2e > 0
+                ? OptionalDouble.of(n.getAsInt() / (e2e / NANOS_PER_SECOND))
+                : OptionalDouble.empty();
+
+        Integer usagePrompt = record.usagePromptTokens();
+        boolean serverInput = usagePrompt != null && usagePrompt >= 0
+                && (counting.preferServerUsage() || record.numberInputTokens() < 0);
+        int inputTokens = serverInput ? usagePrompt : Math.max(0, record.numberInputTokens());
+        TokenSource inputSource = serverInput ? TokenSource.SERVER_USAGE : TokenSource.CLIENT_TOKENIZER;
+
+        return new RequestMetrics(record.promptIndex(), record.clientRequestId(), record.startEpochMicros(),
+                succeeded ? null : record.failure().kind(), succeeded ? null : record.failure().code(),
+                record.finishReason(), record.maxTokens(), ttft, e2e, tpot, gaps, events.length, n, source, client,
+                server, inputTokens, inputSource, tokensPerSecond);
+    }
+
+    /** True when the request succeeded; only successful requests enter the distributions. */
+    public boolean succeeded() {
+        return failureKind == null;
+    }
+
+    /** A copy of the inter-event gaps, in arrival order. */
+    @Override
+    public long[] itlNanos() {
+        return itlNanos.clone();
+    }
+
+    /** How many inter-event gaps there are (without copying them). */
+    public int itlCount() {
+        return itlNanos.length;
+    }
+
+    /** The i-th inter-event gap. */
+    public long itlNanos(int i) {
+        return itlNanos[i];
+    }
+}

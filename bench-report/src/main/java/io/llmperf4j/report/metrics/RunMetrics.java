@@ -1,0 +1,125 @@
+package io.llmperf4j.report.metrics;
+
+import io.llmperf4j.model.BenchmarkRun;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * llmperf4j's metrics of one run (llmperf's own numbers stay in {@code report.llmperf}). Distributions cover
+ * successful requests; counts and rates say how many requests they stand for.
+ *
+ * <ul>
+ *   <li>{@code outputTokensPerSecond} = Σ output tokens of successful requests (by their token source) / run
+ *       seconds, the run being {@link BenchmarkRun#durationNanos()} (the same window as llmperf's).</li>
+ *   <li>{@code requestsPerSecond} = successful requests / run seconds.</li>
+ * </ul>
+ * Rates of a zero-length run are NaN.
+ *
+ * @param config                how the metrics were computed
+ * @param requests              every recorded request's metrics, in record order
+ * @param stats                 each metric's statistics over the successful requests, in {@link Metric} order
+ * @param durationNanos         the run's measured window
+ * @param requestsSent          requests put on the wire
+ * @param requestsRecorded      requests that reached an outcome
+ * @param requestsSucceeded     successful requests
+ * @param totalOutputTokens     Σ output tokens of successful requests with a count
+ * @param outputTokensPerSecond see above
+ * @param requestsPerSecond     see above
+ * @param outputTokenSources    where the successful requests' output counts came from
+ * @param inputTokenSources     where their input counts came from
+ * @param tokenDiscrepancy      client against server output counts
+ * @param errors                failures by kind and code
+ * @param goodput               present when the config has an SLO
+ * @param warnings              what the reader must know, in {@link WarningCode} order
+ */
+public record RunMetrics(
+        MetricsConfig config,
+        List<RequestMetrics> requests,
+        Map<Metric, MetricStats> stats,
+        long durationNanos,
+        int requestsSent,
+        int requestsRecorded,
+        int requestsSucceeded,
+        long totalOutputTokens,
+        double outputTokensPerSecond,
+        double requestsPerSecond,
+        TokenSourceCounts outputTokenSources,
+        TokenSourceCounts inputTokenSources,
+        TokenDiscrepancy tokenDiscrepancy,
+        ErrorBreakdown errors,
+        Optional<Goodput> goodput,
+        List<RunWarning> warnings) {
+
+    private static final double NANOS_PER_SECOND = 1e9;
+
+    public RunMetrics {
+        Objects.requireNonNull(config, "config");
+        requests = List.copyOf(requests);
+        stats = Collections.unmodifiableMap(new EnumMap<>(stats));
+        Objects.requireNonNull(outputTokenSources, "outputTokenSources");
+        Objects.requireNonNull(inputTokenSources, "inputTokenSources");
+        Objects.requireNonNull(tokenDiscrepancy, "tokenDiscrepancy");
+        Objects.requireNonNull(errors, "errors");
+        Objects.requireNonNull(goodput, "goodput");
+        warnings = List.copyOf(warnings);
+    }
+
+    /** Computes the metrics of {@code run}. */
+    public static RunMetrics of(BenchmarkRun run, MetricsConfig config) {
+        Objects.requireNonNull(run, "run");
+        Objects.requireNonNull(config, "config");
+        List<RequestMetrics> requests = run.records().stream()
+                .map(record -> RequestMetrics.from(record, config.tokenCounting()))
+                .toList();
+        return of(requests, MetricRecorder.of(requests), run.durationNanos(), run.requestsSent(), run.timedOut(),
+                config);
+    }
+
+    /**
+     * Computes the metrics from per-request metrics and a recorder holding their successful values (or a merge of
+     * several recorders, when the caller combines iterations).
+     */
+    public static RunMetrics of(List<RequestMetrics> requests, MetricRecorder recorder, long durationNanos,
+                                int requestsSent, boolean timedOut, MetricsConfig config) {
+        int succeeded = (int) requests.stream().filter(RequestMetrics::succeeded).count();
+        long outputTokens = requests.stream()
+                .filter(RequestMetrics::succeeded)
+                .filter(r -> r.outputTokens().isPresent())
+                .mapToLong(r -> r.outputTokens().getAsInt())
+                .sum();
+        double seconds = durationNanos / NANOS_PER_SECOND;
+        double tokensPerSecond = durationNanos > 0 ? outputTokens / seconds : Double.NaN;
+        double requestsPerSecond = durationNanos > 0 ? succeeded / seconds : Double.NaN;
+        TokenDiscrepancy discrepancy = TokenDiscrepancy.of(requests, config.tokenCounting());
+        Optional<Goodput> goodput = config.optionalSlo().map(slo -> Goodput.of(slo, requests, durationNanos));
+        return new RunMetrics(config, requests, recorder.stats(), durationNanos, requestsSent, requests.size(),
+                succeeded, outputTokens, tokensPerSecond, requestsPerSecond,
+                TokenSourceCounts.of(requests, RequestMetrics::outputTokenSource),
+                TokenSourceCounts.of(requests, RequestMetrics::inputTokenSource), discrepancy,
+                ErrorBreakdown.of(requests), goodput, RunWarnings.evaluate(requests, discrepancy, timedOut));
+    }
+
+    /** The statistics of one metric. */
+    public MetricStats stats(Metric metric) {
+        return stats.get(metric);
+    }
+
+    /** Failed requests, cancellations included. */
+    public int requestsFailed() {
+        return requestsRecorded - requestsSucceeded;
+    }
+
+    /** A recorder holding this run's successful values, for merging with other runs or writing histogram logs. */
+    public MetricRecorder recorder() {
+        return MetricRecorder.of(requests);
+    }
+
+    /** Whether a warning with {@code code} was raised. */
+    public boolean hasWarning(WarningCode code) {
+        return warnings.stream().anyMatch(w -> w.code() == code);
+    }
+}

@@ -1,0 +1,144 @@
+package io.llmperf4j.report.metrics;
+
+import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.report.stats.PandasStats;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/** The rules behind {@link WarningCode}s, with their thresholds. */
+public final class RunWarnings {
+
+    /** Below this many successful requests percentiles are unstable (the concurrency-sweep guide's rule). */
+    public static final int MIN_SUCCESSFUL_SAMPLES = 10;
+    /** EARLY_STOP fires when the median of output / max_tokens among "stop" requests is below this. */
+    public static final double EARLY_STOP_MEDIAN_RATIO = 0.5;
+    /** ... and "stop" requests are at least this share of the successful requests. */
+    public static final double EARLY_STOP_MIN_SHARE = 0.1;
+    /** MULTI_TOKEN_CHUNKS fires above this many output tokens per content event. */
+    public static final double MULTI_TOKEN_CHUNK_RATIO = 1.5;
+    /** TOKEN_COUNT_MISMATCH fires when more than this percentage of compared requests differ ... */
+    public static final double TOKEN_MISMATCH_PERCENT = 10.0;
+    /** ... by more than this many tokens on average. */
+    public static final double TOKEN_MISMATCH_MEAN_TOKENS = 1.0;
+
+    private RunWarnings() {
+    }
+
+    /** The warnings for a run's requests, in {@link WarningCode} order. */
+    public static List<RunWarning> evaluate(List<RequestMetrics> requests, TokenDiscrepancy discrepancy,
+                                            boolean timedOut) {
+        List<RunWarning> warnings = new ArrayList<>();
+        List<RequestMetrics> successes = requests.stream().filter(RequestMetrics::succeeded).toList();
+        int recorded = requests.size();
+        int succeeded = successes.size();
+
+        if (succeeded == 0) {
+            warnings.add(new RunWarning(WarningCode.FEW_SAMPLES, recorded == 0
+                    ? "No request was recorded: there are no latency or throughput numbers for this run."
+                    : "None of the " + recorded + " requests succeeded: there are no latency or throughput numbers "
+                    + "for this run; record its failure rate."));
+        } else if (succeeded < MIN_SUCCESSFUL_SAMPLES) {
+            warnings.add(new RunWarning(WarningCode.FEW_SAMPLES, "Only " + succeeded + " successful request"
+                    + (succeeded == 1 ? "" : "s") + " (fewer than " + MIN_SUCCESSFUL_SAMPLES
+                    + "): percentiles are unstable. Run at least 50 requests per load level."));
+        }
+
+        earlyStop(successes).ifPresent(warnings::add);
+
+        Map<FailureKind, Integer> failuresByKind = new EnumMap<>(FailureKind.class);
+        requests.stream().filter(r -> !r.succeeded()).forEach(r -> failuresByKind.merge(r.failureKind(), 1, Integer::sum));
+        int cancelled = failuresByKind.getOrDefault(FailureKind.CANCELLED, 0);
+        int failedOtherwise = recorded - succeeded - cancelled;
+        if (failedOtherwise > 0) {
+            String kinds = failuresByKind.entrySet().stream()
+                    .filter(e -> e.getKey() != FailureKind.CANCELLED)
+                    .map(e -> e.getValue() + " " + e.getKey())
+                    .collect(Collectors.joining(", "));
+            warnings.add(new RunWarning(WarningCode.REQUESTS_FAILED, failedOtherwise + " of " + recorded
+                    + " requests failed (" + kinds + "): the server cannot hold this load. Report the failure rate "
+                    + "with the results."));
+        }
+        if (cancelled > 0) {
+            warnings.add(new RunWarning(WarningCode.REQUESTS_CANCELLED, cancelled + " request"
+                    + (cancelled == 1 ? " was" : "s were") + " still in flight when the run ended"
+                    + (timedOut ? " at its timeout" : "") + " and " + (cancelled == 1 ? "was" : "were")
+                    + " cancelled: counted as failures in the error rate and good fraction, absent from the "
+                    + "latency statistics."));
+        }
+
+        long noContent = successes.stream().filter(r -> r.ttftNanos().isEmpty()).count();
+        if (noContent > 0) {
+            warnings.add(new RunWarning(WarningCode.NO_CONTENT, noContent + " of " + succeeded
+                    + " successful requests streamed no content, so they have no TTFT. Check the model id, and "
+                    + "whether the model streams only reasoning_content."));
+        }
+
+        long uncounted = successes.stream().filter(r -> r.outputTokens().isEmpty()).count();
+        if (uncounted > 0) {
+            warnings.add(new RunWarning(WarningCode.TOKENS_UNCOUNTED, uncounted + " of " + succeeded
+                    + " successful requests have no output token count (no server usage, no client count): they "
+                    + "are left out of token throughput, TPOT and output tok/s."));
+        }
+
+        multiTokenChunks(successes).ifPresent(warnings::add);
+
+        if (discrepancy.requestsCompared() > 0 && discrepancy.percentDiffering() > TOKEN_MISMATCH_PERCENT
+                && discrepancy.meanAbsoluteDifference() > TOKEN_MISMATCH_MEAN_TOKENS) {
+            warnings.add(new RunWarning(WarningCode.TOKEN_COUNT_MISMATCH, String.format(Locale.ROOT,
+                    "The client tokenizer and the server's usage disagree on the output tokens of %d of %d requests "
+                            + "(mean |difference| %.1f, max %d tokens, after subtracting %d special token%s): the "
+                            + "client tokenizer is probably not the model's. llmperf's files use the client count.",
+                    discrepancy.requestsDiffering(), discrepancy.requestsCompared(),
+                    discrepancy.meanAbsoluteDifference(), discrepancy.maxAbsoluteDifference(),
+                    discrepancy.clientSpecialTokensSubtracted(),
+                    discrepancy.clientSpecialTokensSubtracted() == 1 ? "" : "s")));
+        }
+        return List.copyOf(warnings);
+    }
+
+    private static Optional<RunWarning> earlyStop(List<RequestMetrics> successes) {
+        double[] ratios = successes.stream()
+                .filter(r -> "stop".equals(r.finishReason()) && r.outputTokens().isPresent() && r.maxTokens() > 0)
+                .mapToDouble(r -> (double) r.outputTokens().getAsInt() / r.maxTokens())
+                .sorted()
+                .toArray();
+        if (ratios.length == 0 || ratios.length < EARLY_STOP_MIN_SHARE * successes.size()) {
+            return Optional.empty();
+        }
+        double medianRatio = PandasStats.quantile(ratios, 0.5);
+        if (medianRatio >= EARLY_STOP_MEDIAN_RATIO) return Optional.empty();
+        double[] outputs = successes.stream()
+                .filter(r -> "stop".equals(r.finishReason()) && r.outputTokens().isPresent() && r.maxTokens() > 0)
+                .mapToDouble(r -> r.outputTokens().getAsInt())
+                .sorted()
+                .toArray();
+        return Optional.of(new RunWarning(WarningCode.EARLY_STOP, String.format(Locale.ROOT,
+                "%d of %d successful requests ended with finish_reason \"stop\" at a median %.0f%% of max_tokens "
+                        + "(median %.0f output tokens): the model stopped early, so throughput is inflated compared "
+                        + "with the length asked for. Force the length (ignore_eos or min_tokens, where the server "
+                        + "supports them) or say so in the report.",
+                ratios.length, successes.size(), 100 * medianRatio, PandasStats.quantile(outputs, 0.5))));
+    }
+
+    private static Optional<RunWarning> multiTokenChunks(List<RequestMetrics> successes) {
+        long tokens = 0;
+        long events = 0;
+        for (RequestMetrics r : successes) {
+            if (r.outputTokens().isPresent() && r.contentEvents() > 0) {
+                tokens += r.outputTokens().getAsInt();
+                events += r.contentEvents();
+            }
+        }
+        if (events == 0) return Optional.empty();
+        double perEvent = (double) tokens / events;
+        if (perEvent <= MULTI_TOKEN_CHUNK_RATIO) return Optional.empty();
+        return Optional.of(new RunWarning(WarningCode.MULTI_TOKEN_CHUNKS, String.format(Locale.ROOT,
+                "Content events carry %.1f output tokens each on average: ITL (per event) is the gap between "
+                        + "chunks, not between tokens. Use TPOT for per-token latency.", perEvent)));
+    }
+}

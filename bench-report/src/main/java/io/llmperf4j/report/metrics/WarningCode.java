@@ -1,0 +1,27 @@
+package io.llmperf4j.report.metrics;
+
+/**
+ * The stable codes of llmperf4j's run warnings. Codes never change meaning; new ones may be added. The message
+ * that comes with a code is plain English and may change.
+ */
+public enum WarningCode {
+    /** Fewer than {@value RunWarnings#MIN_SUCCESSFUL_SAMPLES} successful requests: percentiles are unstable. */
+    FEW_SAMPLES,
+    /**
+     * Requests that ended with {@code finish_reason} "stop" produced a median of less than half their
+     * {@code max_tokens}: the model stopped early and throughput looks better than for the requested length.
+     */
+    EARLY_STOP,
+    /** Requests failed (other than cancellations at the end of the run): the server did not hold this load. */
+    REQUESTS_FAILED,
+    /** Requests were still in flight when the run ended (its timeout or a signal) and were cancelled. */
+    REQUESTS_CANCELLED,
+    /** Successful requests that streamed no content at all: they have no TTFT. */
+    NO_CONTENT,
+    /** Successful requests without any output token count: left out of token throughput and TPOT. */
+    TOKENS_UNCOUNTED,
+    /** Content events carry several tokens on average: ITL (per event) is not a per-token latency. */
+    MULTI_TOKEN_CHUNKS,
+    /** The client tokenizer and the server's usage disagree on the output token count of many requests. */
+    TOKEN_COUNT_MISMATCH
+}

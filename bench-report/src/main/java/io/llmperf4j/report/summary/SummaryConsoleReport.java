@@ -1,0 +1,85 @@
+package io.llmperf4j.report.summary;
+
+import io.llmperf4j.model.BenchmarkRun;
+import io.llmperf4j.report.metrics.Goodput;
+import io.llmperf4j.report.metrics.Metric;
+import io.llmperf4j.report.metrics.MetricStats;
+import io.llmperf4j.report.metrics.MetricUnit;
+import io.llmperf4j.report.metrics.RunMetrics;
+import io.llmperf4j.report.metrics.RunWarning;
+import java.util.Locale;
+
+/**
+ * llmperf4j's compact console block: one header line, a table (metric, n, p50, p90, p99, mean, unit), run-level
+ * rates, token sources, goodput when measured, then the warnings. Undefined values print as {@code -}. Every line
+ * ends with "\n".
+ *
+ * <pre>
+ * llmperf4j: meta-llama/Llama-2-7b-chat-hf, concurrency 3, 7 requests (4 ok, 3 failed) in 5.500 s
+ * metric                          n        p50        p90        p99       mean  unit
+ * TTFT                            3    250.000    300.000    300.000    250.000  ms
+ * ...
+ * </pre>
+ */
+public final class SummaryConsoleReport {
+
+    private static final String ROW = "%-28s %7s %10s %10s %10s %10s  %s%n";
+
+    private SummaryConsoleReport() {
+    }
+
+    /** The block for {@code run} and its metrics. */
+    public static String render(BenchmarkRun run, RunMetrics metrics) {
+        StringBuilder out = new StringBuilder(1024);
+        out.append(String.format(Locale.ROOT, "llmperf4j: %s, concurrency %d, %d requests (%d ok, %d failed) in %.3f s%s%n",
+                run.settings().model(), run.settings().numConcurrentRequests(), metrics.requestsRecorded(),
+                metrics.requestsSucceeded(), metrics.requestsFailed(), run.durationNanos() / 1e9,
+                run.timedOut() ? " (timed out)" : ""));
+        out.append(String.format(Locale.ROOT, ROW, "metric", "n", "p50", "p90", "p99", "mean", "unit"));
+        for (Metric metric : Metric.values()) {
+            MetricStats s = metrics.stats(metric);
+            MetricUnit unit = metric.unit();
+            out.append(String.format(Locale.ROOT, ROW, metric.label(), Long.toString(s.count()),
+                    value(unit, s.p50()), value(unit, s.p90()), value(unit, s.p99()), value(unit, s.mean()),
+                    unit.reportName()));
+        }
+        out.append(String.format(Locale.ROOT, "Output throughput: %s tok/s   Request throughput: %s req/s   "
+                        + "Errors: %d of %d (%s)%n",
+                fixed(metrics.outputTokensPerSecond(), 2), fixed(metrics.requestsPerSecond(), 3),
+                metrics.errors().failed(), metrics.requestsRecorded(), percent(metrics.errors().errorRate())));
+        out.append(String.format(Locale.ROOT, "Output tokens from: server usage %d, client tokenizer %d (minus %d "
+                        + "special), none %d%n",
+                metrics.outputTokenSources().serverUsage(), metrics.outputTokenSources().clientTokenizer(),
+                metrics.config().tokenCounting().clientSpecialTokens(), metrics.outputTokenSources().none()));
+        if (metrics.goodput().isPresent()) {
+            Goodput g = metrics.goodput().get();
+            out.append(String.format(Locale.ROOT, "Goodput (%s): %s req/s, %d of %d requests good (%s)%n",
+                    g.slo().describe(), fixed(g.goodRequestsPerSecond(), 3), g.goodRequests(), g.recordedRequests(),
+                    percent(g.goodFraction())));
+        }
+        if (!metrics.warnings().isEmpty()) {
+            out.append("Warnings:\n");
+            for (RunWarning warning : metrics.warnings()) {
+                out.append("  ").append(warning).append('\n');
+            }
+        }
+        return out.toString();
+    }
+
+    private static String value(MetricUnit unit, double base) {
+        int decimals = switch (unit) {
+            case NANOSECONDS -> 3;
+            case TOKENS_PER_SECOND -> 2;
+            case TOKENS -> 1;
+        };
+        return fixed(unit.toReportUnit(base), decimals);
+    }
+
+    static String fixed(double value, int decimals) {
+        return Double.isFinite(value) ? String.format(Locale.ROOT, "%." + decimals + "f", value) : "-";
+    }
+
+    static String percent(double fraction) {
+        return Double.isFinite(fraction) ? String.format(Locale.ROOT, "%.1f%%", 100 * fraction) : "-";
+    }
+}

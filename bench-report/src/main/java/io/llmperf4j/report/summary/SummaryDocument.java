@@ -1,0 +1,290 @@
+package io.llmperf4j.report.summary;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.llmperf4j.model.BenchmarkRun;
+import io.llmperf4j.model.BenchmarkSettings;
+import io.llmperf4j.report.metrics.ErrorBreakdown;
+import io.llmperf4j.report.metrics.Goodput;
+import io.llmperf4j.report.metrics.Metric;
+import io.llmperf4j.report.metrics.MetricRecorder;
+import io.llmperf4j.report.metrics.MetricStats;
+import io.llmperf4j.report.metrics.RunMetrics;
+import io.llmperf4j.report.metrics.RunWarning;
+import io.llmperf4j.report.metrics.Slo;
+import io.llmperf4j.report.metrics.TokenDiscrepancy;
+import io.llmperf4j.report.metrics.TokenSourceCounts;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * llmperf4j's summary file, schema {@value SummaryJson#SCHEMA} ({@code summary.schema.json} beside this package's
+ * parent): the test conditions a report must state, then the metrics with their units in the key names. Property
+ * names are written in snake case by {@link SummaryJson}; undefined numbers are {@code null}, never 0 and never
+ * NaN. Every key is always present, so consumers see one shape.
+ *
+ * @param schema         always {@value SummaryJson#SCHEMA}
+ * @param tool           the tool and its version
+ * @param environment    the client machine
+ * @param settings       every run parameter, the endpoint without credentials
+ * @param run            when, how long, how many requests
+ * @param tokenCounting  where token counts came from, and how client and server counts compare
+ * @param metrics        per-metric statistics, keyed by {@link Metric#jsonKey()} in {@link Metric} order
+ * @param throughput     run-level rates
+ * @param errors         failures by kind and code
+ * @param goodput        null unless an SLO was given
+ * @param statistics     how the statistics were computed
+ * @param warnings       plain-English warnings with stable codes
+ */
+public record SummaryDocument(
+        String schema,
+        ToolJson tool,
+        RunEnvironment environment,
+        SettingsJson settings,
+        RunJson run,
+        TokenCountingJson tokenCounting,
+        Map<String, StatsJson> metrics,
+        ThroughputJson throughput,
+        ErrorsJson errors,
+        GoodputJson goodput,
+        StatisticsJson statistics,
+        List<WarningJson> warnings) {
+
+    private static final double NANOS_PER_MILLI = 1e6;
+    private static final double NANOS_PER_SECOND = 1e9;
+
+    public SummaryDocument {
+        Objects.requireNonNull(schema, "schema");
+        metrics = Collections.unmodifiableMap(new LinkedHashMap<>(metrics));
+        warnings = List.copyOf(warnings);
+    }
+
+    /**
+     * The summary of {@code run} and its metrics.
+     *
+     * @param toolVersion the llmperf4j version that measured the run
+     * @param environment the client machine ({@link RunEnvironment#current()} when written right after the run)
+     */
+    public static SummaryDocument of(BenchmarkRun run, RunMetrics metrics, String toolVersion,
+                                     RunEnvironment environment) {
+        Objects.requireNonNull(run, "run");
+        Objects.requireNonNull(metrics, "metrics");
+        Objects.requireNonNull(toolVersion, "toolVersion");
+        Objects.requireNonNull(environment, "environment");
+
+        Map<String, StatsJson> stats = new LinkedHashMap<>();
+        for (Metric metric : Metric.values()) stats.put(metric.jsonKey(), StatsJson.of(metrics.stats(metric)));
+
+        ErrorBreakdown errors = metrics.errors();
+        Map<String, Integer> byKind = new LinkedHashMap<>();
+        errors.byKind().forEach((kind, n) -> byKind.put(kind.name(), n));
+        Map<String, Integer> byCode = new LinkedHashMap<>();
+        errors.byCode().forEach((code, n) -> byCode.put(Integer.toString(code), n));
+
+        return new SummaryDocument(
+                SummaryJson.SCHEMA,
+                new ToolJson("llmperf4j", toolVersion),
+                environment,
+                SettingsJson.of(run.settings()),
+                new RunJson(Instant.ofEpochMilli(run.startEpochMillis()).toString(),
+                        Instant.ofEpochMilli(run.endEpochMillis()).toString(), run.durationNanos() / NANOS_PER_SECOND,
+                        run.timedOut(), metrics.requestsSent(), metrics.requestsRecorded(),
+                        metrics.requestsSucceeded(), metrics.requestsFailed()),
+                new TokenCountingJson(metrics.config().tokenCounting().preferServerUsage(),
+                        metrics.config().tokenCounting().clientSpecialTokens(),
+                        summarize(metrics.outputTokenSources()), TokenSourcesJson.of(metrics.outputTokenSources()),
+                        summarize(metrics.inputTokenSources()), TokenSourcesJson.of(metrics.inputTokenSources()),
+                        DiscrepancyJson.of(metrics.tokenDiscrepancy())),
+                stats,
+                new ThroughputJson(num(metrics.outputTokensPerSecond()), num(metrics.requestsPerSecond()),
+                        metrics.totalOutputTokens()),
+                new ErrorsJson(errors.failed(), num(errors.errorRate()), byKind, byCode),
+                metrics.goodput().map(GoodputJson::of).orElse(null),
+                StatisticsJson.CURRENT,
+                metrics.warnings().stream().map(WarningJson::of).toList());
+    }
+
+    /**
+     * One word for a run's token source: the source every counted request used, {@code "mixed"} when they
+     * differ, {@code "none"} when no successful request had a count.
+     */
+    static String summarize(TokenSourceCounts counts) {
+        int sources = (counts.serverUsage() > 0 ? 1 : 0) + (counts.clientTokenizer() > 0 ? 1 : 0);
+        if (sources == 2) return "mixed";
+        if (counts.serverUsage() > 0) return "server_usage";
+        if (counts.clientTokenizer() > 0) return "client_tokenizer";
+        return "none";
+    }
+
+    /** null for NaN and infinities (JSON has neither). */
+    static Double num(double value) {
+        return Double.isFinite(value) ? value : null;
+    }
+
+    private static Double millis(Duration duration) {
+        return duration == null ? null : duration.toNanos() / NANOS_PER_MILLI;
+    }
+
+    /** The tool that wrote the file. */
+    public record ToolJson(String name, String version) {
+    }
+
+    /**
+     * Every {@link BenchmarkSettings} parameter; {@code endpoint} and {@code metadata} pass through
+     * {@link Redaction}, key-shaped strings in {@code additionalSamplingParams} too.
+     */
+    public record SettingsJson(
+            String model,
+            String endpoint,
+            String llmApi,
+            int meanInputTokens,
+            int stddevInputTokens,
+            int meanOutputTokens,
+            int stddevOutputTokens,
+            int numConcurrentRequests,
+            int timeoutS,
+            int maxNumCompletedRequests,
+            Object additionalSamplingParams,
+            Map<String, String> metadata,
+            String tokenizer,
+            String promptMode,
+            long seed) {
+
+        static SettingsJson of(BenchmarkSettings s) {
+            return new SettingsJson(s.model(), Redaction.endpoint(s.endpoint()), s.llmApi(), s.meanInputTokens(),
+                    s.stddevInputTokens(), s.meanOutputTokens(), s.stddevOutputTokens(), s.numConcurrentRequests(),
+                    s.timeoutSeconds(), s.maxNumCompletedRequests(),
+                    Redaction.jsonValue(s.additionalSamplingParams()), Redaction.metadata(s.metadata()),
+                    s.tokenizer(), s.promptMode(), s.seed());
+        }
+    }
+
+    /** The run's window and request counts; times are ISO-8601 UTC. */
+    public record RunJson(
+            String startTime,
+            String endTime,
+            double durationS,
+            boolean timedOut,
+            int requestsSent,
+            int requestsRecorded,
+            int requestsSucceeded,
+            int requestsFailed) {
+    }
+
+    /** Token sources: one word and the per-source counts, for output and input, plus the client/server check. */
+    public record TokenCountingJson(
+            boolean preferServerUsage,
+            int clientSpecialTokensSubtracted,
+            String outputTokenSource,
+            TokenSourcesJson outputTokenSourceCounts,
+            String inputTokenSource,
+            TokenSourcesJson inputTokenSourceCounts,
+            DiscrepancyJson outputTokenDiscrepancy) {
+    }
+
+    /** Successful requests per token source. */
+    public record TokenSourcesJson(int serverUsage, int clientTokenizer, int none) {
+        static TokenSourcesJson of(TokenSourceCounts c) {
+            return new TokenSourcesJson(c.serverUsage(), c.clientTokenizer(), c.none());
+        }
+    }
+
+    /** See {@link TokenDiscrepancy}; differences are client − server. */
+    public record DiscrepancyJson(
+            int requestsCompared,
+            int requestsDiffering,
+            Double percentDiffering,
+            Double meanAbsoluteDifference,
+            Integer maxAbsoluteDifference,
+            Double meanSignedDifference) {
+        static DiscrepancyJson of(TokenDiscrepancy d) {
+            return new DiscrepancyJson(d.requestsCompared(), d.requestsDiffering(), num(d.percentDiffering()),
+                    num(d.meanAbsoluteDifference()), d.requestsCompared() == 0 ? null : d.maxAbsoluteDifference(),
+                    num(d.meanSignedDifference()));
+        }
+    }
+
+    /** One metric's statistics in the unit its key names (ms, tokens_per_s, tokens). */
+    public record StatsJson(
+            long count,
+            Double p50,
+            Double p90,
+            Double p95,
+            Double p99,
+            @JsonProperty("p99_9") Double p999,
+            Double min,
+            Double max,
+            Double mean,
+            Double stddev,
+            Double meanCi95Low,
+            Double meanCi95High) {
+
+        static StatsJson of(MetricStats s) {
+            Function<Double, Double> u = v -> num(s.metric().unit().toReportUnit(v));
+            return new StatsJson(s.count(), u.apply(s.p50()), u.apply(s.p90()), u.apply(s.p95()), u.apply(s.p99()),
+                    u.apply(s.p999()), u.apply(s.min()), u.apply(s.max()), u.apply(s.mean()), u.apply(s.stddev()),
+                    u.apply(s.meanCiLow()), u.apply(s.meanCiHigh()));
+        }
+    }
+
+    /** Run-level rates; null for a zero-length run. */
+    public record ThroughputJson(Double outputTokensPerS, Double requestsPerS, long totalOutputTokens) {
+    }
+
+    /** Failures: count, rate (of recorded requests), per {@code FailureKind} name and per code. */
+    public record ErrorsJson(int count, Double rate, Map<String, Integer> byKind, Map<String, Integer> byCode) {
+    }
+
+    /** Goodput under the SLO; see {@link Goodput}. */
+    public record GoodputJson(
+            SloJson slo,
+            int goodRequests,
+            int recordedRequests,
+            Double goodRequestsPerS,
+            Double goodFraction,
+            ViolationsJson violations) {
+        static GoodputJson of(Goodput g) {
+            Slo slo = g.slo();
+            return new GoodputJson(new SloJson(millis(slo.ttft()), millis(slo.tpot()), millis(slo.e2e())),
+                    g.goodRequests(), g.recordedRequests(), num(g.goodRequestsPerSecond()), num(g.goodFraction()),
+                    new ViolationsJson(g.ttftViolations(), g.tpotViolations(), g.e2eViolations()));
+        }
+    }
+
+    /** The SLO's bounds in ms; null where not bounded. */
+    public record SloJson(Double ttftMs, Double tpotMs, Double e2eLatencyMs) {
+    }
+
+    /** Successful requests that missed each bound. */
+    public record ViolationsJson(int ttft, int tpot, int e2eLatency) {
+    }
+
+    /** How the numbers were computed, so a reader can compare them with another tool's. */
+    public record StatisticsJson(
+            String population,
+            String percentileMethod,
+            int significantValueDigits,
+            long lowestDiscernibleNs,
+            String stddev,
+            double meanConfidenceLevel,
+            String meanConfidenceInterval) {
+
+        static final StatisticsJson CURRENT = new StatisticsJson(
+                "successful requests only; itl pools every inter-event gap of every successful request",
+                "HdrHistogram, nearest rank at 3 significant digits, clamped to the exact min and max",
+                MetricRecorder.SIGNIFICANT_VALUE_DIGITS, MetricRecorder.LOWEST_DISCERNIBLE_NANOS,
+                "sample (n - 1), exact", MetricRecorder.MEAN_CONFIDENCE_LEVEL, "Student t, exact moments");
+    }
+
+    /** A warning: stable code, plain-English message. */
+    public record WarningJson(String code, String message) {
+        static WarningJson of(RunWarning w) {
+            return new WarningJson(w.code().name(), w.message());
+        }
+    }
+}

@@ -1,0 +1,30 @@
+package io.llmperf4j.report.compare;
+
+import static io.llmperf4j.report.testutil.Records.MS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ComparisonConsoleReportTest {
+
+    @Test
+    void tableAndRules() {
+        RunComparison c = RunComparison.compare(RunComparisonTest.synthetic("vllm-0.5", 1, 500, 0),
+                RunComparisonTest.synthetic("vllm-0.6", 2, 500, 50 * MS));
+        String text = ComparisonConsoleReport.render(c, c.evaluate(FailIfRule.parseAll("ttft_p90>+10%,error_rate>0.01")));
+        String[] lines = text.split("\n");
+        assertTrue(lines[0].startsWith("baseline:  vllm-0.5 (500 of 500 requests ok, window "), lines[0]);
+        assertTrue(lines[1].startsWith("candidate: vllm-0.6 (500 of 500 requests ok, window "), lines[1]);
+        assertEquals("bootstrap: 2000 resamples, 95% CI, seed 11111", lines[2]);
+        assertTrue(lines[3].startsWith("metric "), lines[3]);
+        assertTrue(lines[4].startsWith("TTFT                        p50 "), lines[4]);
+        assertTrue(lines[4].matches(".*\\] \\* +ms"), lines[4]);
+        assertEquals(4 + 4 * 4 + 3, List.of(lines).indexOf("* the CI of the delta excludes 0"));
+        assertEquals("Rules:", lines[lines.length - 3]);
+        assertTrue(lines[lines.length - 2].startsWith("  FAIL ttft_p90>+10%: "), lines[lines.length - 2]);
+        assertTrue(lines[lines.length - 1].startsWith("  pass error_rate>0.01: Error rate changed by +0.000 fraction"),
+                lines[lines.length - 1]);
+    }
+}

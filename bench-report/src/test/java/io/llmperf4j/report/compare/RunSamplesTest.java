@@ -1,0 +1,123 @@
+package io.llmperf4j.report.compare;
+
+import static io.llmperf4j.report.testutil.Records.MS;
+import static io.llmperf4j.report.testutil.Records.START_EPOCH_MICROS;
+import static io.llmperf4j.report.testutil.Records.request;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.report.csv.RequestCsvWriter;
+import io.llmperf4j.report.metrics.RequestMetrics;
+import io.llmperf4j.report.metrics.TokenCounting;
+import io.llmperf4j.report.metrics.TokenSource;
+import io.llmperf4j.report.testutil.Records;
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RunSamplesTest {
+
+    static final List<RequestRecord> RECORDS = List.of(
+            request(0).start(START_EPOCH_MICROS).evenEvents(250 * MS, 20 * MS, 51).e2e(1_250 * MS + 1)
+                    .usage(540, 51).client(52).build(),
+            request(1).start(START_EPOCH_MICROS + 100_000).evenEvents(300 * MS, 20 * MS, 26).e2e(800 * MS)
+                    .client(27).build(),
+            request(2).start(START_EPOCH_MICROS + 200_000).e2e(2_000 * MS)
+                    .failed(FailureKind.HTTP_STATUS, 503, "busy, \"try\" later").build());
+
+    private static String csv(List<RequestRecord> records) throws IOException {
+        StringBuilder out = new StringBuilder();
+        RequestCsvWriter.write(records, out);
+        return out.toString();
+    }
+
+    @Test
+    void csvRoundTripGivesTheSameMetricsAsMemory() throws IOException {
+        RunSamples fromCsv = RunSamples.readCsv(new StringReader(csv(RECORDS)), "run", TokenCounting.DEFAULT, "mem");
+        RunSamples inMemory = RunSamples.of("run", Records.run(3_000 * MS, false, RECORDS), TokenCounting.DEFAULT);
+        for (CompareMetric metric : CompareMetric.values()) {
+            if (metric.perRequest()) {
+                assertArrayEquals(inMemory.sortedValues(metric), fromCsv.sortedValues(metric), metric.key());
+            } else {
+                assertEquals(inMemory.runValue(metric), fromCsv.runValue(metric), metric.key());
+            }
+        }
+        RequestMetrics first = fromCsv.requests().get(0);
+        assertEquals(250 * MS, first.ttftNanos().getAsLong());
+        assertEquals(1_250 * MS + 1, first.e2eNanos());
+        assertEquals(TokenSource.SERVER_USAGE, first.outputTokenSource());
+        assertEquals(20.0 * MS + 1 / 50.0, first.tpotNanos().getAsDouble(), 1e-6);
+        assertEquals(TokenSource.CLIENT_TOKENIZER, fromCsv.requests().get(1).outputTokenSource());
+        assertEquals(26, fromCsv.requests().get(1).outputTokens().getAsInt());
+        assertEquals(FailureKind.HTTP_STATUS, fromCsv.requests().get(2).failureKind());
+        assertEquals(503, fromCsv.requests().get(2).failureCode());
+    }
+
+    @Test
+    void runLevelValuesUseTheRequestWindow() throws IOException {
+        RunSamples s = RunSamples.readCsv(new StringReader(csv(RECORDS)), "run", TokenCounting.DEFAULT, "mem");
+        // first send at t0, last end at t0 + 200 ms + 2000 ms
+        assertEquals(2_200 * MS, s.windowNanos());
+        assertEquals((51 + 26) / 2.2, s.runValue(CompareMetric.OUTPUT_THROUGHPUT), 1e-9);
+        assertEquals(2 / 2.2, s.runValue(CompareMetric.REQUEST_THROUGHPUT), 1e-12);
+        assertEquals(1 / 3.0, s.runValue(CompareMetric.ERROR_RATE), 1e-12);
+        assertEquals(3, s.recorded());
+        assertEquals(2, s.succeeded());
+        assertArrayEquals(new double[] {250.0, 300.0}, s.sortedValues(CompareMetric.TTFT));
+    }
+
+    @Test
+    void readsTheCsvOfAResultsDirectory(@TempDir Path dir) throws IOException {
+        Path run = Files.createDirectories(dir.resolve("vllm-0.6"));
+        RequestCsvWriter.write(RECORDS, run.resolve("meta-llama-Llama-2-7b-chat-hf_550_150_requests.csv"));
+        Files.writeString(run.resolve("meta-llama-Llama-2-7b-chat-hf_550_150_summary.json"), "{}");
+        RunSamples s = RunSamples.read(run, TokenCounting.DEFAULT);
+        assertEquals("vllm-0.6", s.label());
+        assertEquals(3, s.recorded());
+        assertEquals("meta-llama-Llama-2-7b-chat-hf_550_150_requests.csv",
+                RunSamples.read(run.resolve("meta-llama-Llama-2-7b-chat-hf_550_150_requests.csv"),
+                        TokenCounting.DEFAULT).label());
+    }
+
+    @Test
+    void clearErrorsForWrongInput(@TempDir Path dir) throws IOException {
+        IOException none = assertThrows(IOException.class, () -> RunSamples.read(dir, TokenCounting.DEFAULT));
+        assertEquals("no *_requests.csv in " + dir + ": llmperf4j writes <model>_<in>_<out>_requests.csv beside the "
+                + "summary files", none.getMessage());
+
+        RequestCsvWriter.write(RECORDS, dir.resolve("a_requests.csv"));
+        RequestCsvWriter.write(RECORDS, dir.resolve("b_requests.csv"));
+        IOException several = assertThrows(IOException.class, () -> RunSamples.read(dir, TokenCounting.DEFAULT));
+        assertEquals("2 files *_requests.csv in " + dir + " (a_requests.csv, b_requests.csv): pass the CSV file itself",
+                several.getMessage());
+
+        IOException missing = assertThrows(IOException.class, () -> RunSamples.read(dir.resolve("nope"),
+                TokenCounting.DEFAULT));
+        assertEquals("no such results directory or CSV file: " + dir.resolve("nope"), missing.getMessage());
+
+        IOException columns = assertThrows(IOException.class, () -> RunSamples.readCsv(
+                new StringReader("client_request_id,ttft_s\nr,0.1\n"), "x", TokenCounting.DEFAULT, "x.csv"));
+        assertTrue(columns.getMessage().startsWith("x.csv is not a llmperf4j per-request CSV: missing columns "
+                + "server_response_id, prompt_index, start_time_epoch_s, "), columns.getMessage());
+
+        String bad = csv(RECORDS).replace("0.250000000", "quarter");
+        IOException number = assertThrows(IOException.class, () -> RunSamples.readCsv(new StringReader(bad), "x",
+                TokenCounting.DEFAULT, "x.csv"));
+        assertEquals("x.csv data row 1, column ttft_s: 'quarter' is not a decimal number of seconds",
+                number.getMessage());
+
+        String kind = csv(RECORDS).replace("HTTP_STATUS", "TEAPOT");
+        IOException unknownKind = assertThrows(IOException.class, () -> RunSamples.readCsv(new StringReader(kind), "x",
+                TokenCounting.DEFAULT, "x.csv"));
+        assertTrue(unknownKind.getMessage().startsWith("x.csv data row 3, column error_kind: 'TEAPOT' is not one of "),
+                unknownKind.getMessage());
+    }
+}

@@ -1,0 +1,148 @@
+package io.llmperf4j.report.metrics;
+
+import static io.llmperf4j.report.testutil.Records.MS;
+import static io.llmperf4j.report.testutil.Records.request;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.report.testutil.Records;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class RunWarningsTest {
+
+    /** A clean request: 100 events 10 ms apart, 100 tokens of max_tokens 150 by usage, client agrees. */
+    private static Records ok(int i) {
+        return request(i).evenEvents(100 * MS, 10 * MS, 100).e2e(1_100 * MS).usage(500, 100).client(101)
+                .maxTokens(150).finish("length");
+    }
+
+    private static List<RequestRecord> clean(int n) {
+        List<RequestRecord> records = new ArrayList<>();
+        for (int i = 0; i < n; i++) records.add(ok(i).build());
+        return records;
+    }
+
+    private static RunMetrics metrics(List<RequestRecord> records, boolean timedOut) {
+        return RunMetrics.of(Records.run(10_000 * MS, timedOut, records), MetricsConfig.DEFAULT);
+    }
+
+    private static String message(RunMetrics m, WarningCode code) {
+        return m.warnings().stream().filter(w -> w.code() == code).findFirst().orElseThrow().message();
+    }
+
+    @Test
+    void aCleanRunOfTenHasNoWarnings() {
+        assertEquals(List.of(), metrics(clean(10), false).warnings());
+    }
+
+    @Test
+    void fewerThanTenSuccessesAreUnstable() {
+        RunMetrics nine = metrics(clean(9), false);
+        assertEquals(List.of(WarningCode.FEW_SAMPLES), nine.warnings().stream().map(RunWarning::code).toList());
+        assertEquals("Only 9 successful requests (fewer than 10): percentiles are unstable. Run at least 50 "
+                + "requests per load level.", message(nine, WarningCode.FEW_SAMPLES));
+        assertEquals("No request was recorded: there are no latency or throughput numbers for this run.",
+                message(metrics(List.of(), false), WarningCode.FEW_SAMPLES));
+    }
+
+    @Test
+    void earlyStopFiresWhenStopRequestsEndFarBelowMaxTokens() {
+        List<RequestRecord> records = clean(10);
+        // 4 of 14 successes stopped at 30, 40, 45 and 140 of 150 tokens: median 42.5 tokens = 28 %
+        int[] stops = {30, 40, 45, 140};
+        for (int i = 0; i < stops.length; i++) {
+            records.add(request(20 + i).evenEvents(100 * MS, 10 * MS, stops[i]).e2e(1_000 * MS)
+                    .usage(500, stops[i]).client(stops[i] + 1).maxTokens(150).finish("stop").build());
+        }
+        RunMetrics m = metrics(records, false);
+        assertTrue(m.hasWarning(WarningCode.EARLY_STOP));
+        assertEquals("4 of 14 successful requests ended with finish_reason \"stop\" at a median 28% of max_tokens "
+                + "(median 43 output tokens): the model stopped early, so throughput is inflated compared with the "
+                + "length asked for. Force the length (ignore_eos or min_tokens, where the server supports them) or "
+                + "say so in the report.", message(m, WarningCode.EARLY_STOP));
+    }
+
+    @Test
+    void earlyStopStaysQuietForFullLengthStopsAndLengthFinishes() {
+        List<RequestRecord> records = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            // stopped at 80 of 150: 53 %, not early enough
+            records.add(ok(i).usage(500, 80).client(81).finish("stop").build());
+        }
+        assertFalse(metrics(records, false).hasWarning(WarningCode.EARLY_STOP));
+        // short outputs that hit max_tokens are not early stops
+        List<RequestRecord> short_ = new ArrayList<>();
+        for (int i = 0; i < 10; i++) short_.add(ok(i).usage(500, 10).client(11).maxTokens(10).build());
+        assertFalse(metrics(short_, false).hasWarning(WarningCode.EARLY_STOP));
+        // a single early stop among 20 length-limited requests is under the 10 % share
+        List<RequestRecord> one = clean(19);
+        one.add(ok(99).usage(500, 5).client(6).finish("stop").build());
+        assertFalse(metrics(one, false).hasWarning(WarningCode.EARLY_STOP));
+    }
+
+    @Test
+    void anyFailureIsReportedAndCancellationsSeparately() {
+        List<RequestRecord> records = clean(10);
+        records.add(request(50).e2e(30 * MS).failed(FailureKind.HTTP_STATUS, 503, "Service Unavailable").build());
+        records.add(request(51).e2e(30 * MS).failed(FailureKind.HTTP_STATUS, 503, "Service Unavailable").build());
+        records.add(request(52).e2e(9_000 * MS).failed(FailureKind.IDLE_TIMEOUT, -1, "idle").build());
+        records.add(request(53).evenEvents(100 * MS, 10 * MS, 5).e2e(2_000 * MS)
+                .failed(FailureKind.CANCELLED, -1, "run ended").build());
+        RunMetrics m = metrics(records, true);
+        assertEquals("3 of 14 requests failed (2 HTTP_STATUS, 1 IDLE_TIMEOUT): the server cannot hold this load. "
+                + "Report the failure rate with the results.", message(m, WarningCode.REQUESTS_FAILED));
+        assertEquals("1 request was still in flight when the run ended at its timeout and was cancelled: counted as "
+                + "failures in the error rate and good fraction, absent from the latency statistics.",
+                message(m, WarningCode.REQUESTS_CANCELLED));
+
+        List<RequestRecord> onlyCancelled = clean(10);
+        onlyCancelled.add(request(60).e2e(10 * MS).failed(FailureKind.CANCELLED, -1, "signal").build());
+        RunMetrics cancelled = metrics(onlyCancelled, false);
+        assertFalse(cancelled.hasWarning(WarningCode.REQUESTS_FAILED));
+        assertTrue(message(cancelled, WarningCode.REQUESTS_CANCELLED).contains("when the run ended and was"));
+    }
+
+    @Test
+    void contentAndTokenCountWarnings() {
+        List<RequestRecord> records = clean(10);
+        records.add(request(70).events().e2e(200 * MS).usage(500, 0).client(1).finish("stop").maxTokens(0).build());
+        records.add(request(71).evenEvents(100 * MS, 10 * MS, 5).e2e(200 * MS).build());
+        RunMetrics m = metrics(records, false);
+        assertTrue(message(m, WarningCode.NO_CONTENT).startsWith("1 of 12 successful requests streamed no content"));
+        assertTrue(message(m, WarningCode.TOKENS_UNCOUNTED).startsWith("1 of 12 successful requests have no output"));
+    }
+
+    @Test
+    void multiTokenChunksAreFlagged() {
+        List<RequestRecord> records = new ArrayList<>();
+        // 25 events carrying 100 tokens: 4 tokens per event (speculative decoding, batching proxies)
+        for (int i = 0; i < 10; i++) {
+            records.add(request(i).evenEvents(100 * MS, 40 * MS, 25).e2e(1_100 * MS).usage(500, 100).build());
+        }
+        RunMetrics m = metrics(records, false);
+        assertEquals("Content events carry 4.0 output tokens each on average: ITL (per event) is the gap between "
+                + "chunks, not between tokens. Use TPOT for per-token latency.",
+                message(m, WarningCode.MULTI_TOKEN_CHUNKS));
+    }
+
+    @Test
+    void clientAndServerCountsThatDisagreeAreFlagged() {
+        List<RequestRecord> records = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            // a different tokenizer: the client counts 120 (+BOS) where the server generated 100
+            records.add(ok(i).client(121).build());
+        }
+        RunMetrics m = metrics(records, false);
+        assertEquals("The client tokenizer and the server's usage disagree on the output tokens of 10 of 10 requests "
+                + "(mean |difference| 20.0, max 20 tokens, after subtracting 1 special token): the client tokenizer "
+                + "is probably not the model's. llmperf's files use the client count.",
+                message(m, WarningCode.TOKEN_COUNT_MISMATCH));
+        // the BOS alone is not a mismatch: clean() counts 101 against 100
+        assertFalse(metrics(clean(10), false).hasWarning(WarningCode.TOKEN_COUNT_MISMATCH));
+    }
+}

@@ -1,0 +1,266 @@
+package io.llmperf4j.report.summary;
+
+import static io.llmperf4j.report.testutil.Records.MS;
+import static io.llmperf4j.report.testutil.Records.request;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.llmperf4j.model.BenchmarkRun;
+import io.llmperf4j.model.BenchmarkSettings;
+import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.report.metrics.MetricsConfig;
+import io.llmperf4j.report.metrics.RunMetrics;
+import io.llmperf4j.report.metrics.Slo;
+import io.llmperf4j.report.testutil.JsonSchemaCheck;
+import io.llmperf4j.report.testutil.Records;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SummaryJsonTest {
+
+    private static final String OPENAI_KEY = "sk-proj-AbCdEf0123456789XyZabcdef";
+    private static final RunEnvironment ENVIRONMENT =
+            new RunEnvironment("OpenJDK 64-Bit Server VM", "Eclipse Adoptium", "17.0.12+7", "Linux", "6.1.0", "amd64", 8);
+    /** What an API key or bearer credential looks like. */
+    private static final Pattern KEY_LIKE = Pattern.compile("sk-[A-Za-z0-9_-]{12,}|Bearer\\s+\\S{8,}");
+
+    static BenchmarkSettings settingsWithSecrets() {
+        Map<String, Object> sampling = new LinkedHashMap<>();
+        sampling.put("temperature", 0.7);
+        sampling.put("max_tokens", 150);
+        sampling.put("extra_headers", Map.of("Authorization", "Bearer " + OPENAI_KEY));
+        Map<String, String> metadata = new LinkedHashMap<>();
+        metadata.put("framework", "vllm");
+        metadata.put("api_key", "not-shaped-like-a-key-but-named-so");
+        metadata.put("note", "ran with " + OPENAI_KEY);
+        return new BenchmarkSettings("meta-llama/Llama-2-7b-chat-hf", 550, 150, 150, 10, 4, 600, 12, sampling,
+                "openai", metadata, "https://bench:" + OPENAI_KEY + "@llm.example.com:8443/v1?api_key=" + OPENAI_KEY
+                + "&region=eu", "llama-2 (built in)", "exact", 424242L);
+    }
+
+    static BenchmarkRun run(BenchmarkSettings settings) {
+        List<RequestRecord> records = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            records.add(request(i).evenEvents((200 + 10 * i) * MS, 20 * MS, 50).e2e((200 + 10 * i + 49 * 20) * MS)
+                    .usage(560, 50).client(51).build());
+        }
+        records.add(request(10).e2e(40 * MS).failed(FailureKind.HTTP_STATUS, 503, "Service Unavailable").build());
+        records.add(request(11).evenEvents(300 * MS, 20 * MS, 3).e2e(400 * MS)
+                .failed(FailureKind.CANCELLED, -1, "run ended").build());
+        return new BenchmarkRun(settings, records, 1_703_136_124_250L, 1_703_136_134_750L, 10_500 * MS, 13, true);
+    }
+
+    private static String json(BenchmarkRun run, MetricsConfig config) {
+        return SummaryJson.toJson(SummaryDocument.of(run, RunMetrics.of(run, config), "0.1.0-test", ENVIRONMENT));
+    }
+
+    @Test
+    void statesEveryTestCondition() {
+        JsonNode doc = SummaryJson.parse(json(run(settingsWithSecrets()), MetricsConfig.DEFAULT));
+        assertEquals("llmperf4j.summary/1", doc.get("schema").asText());
+        assertEquals("schema", doc.fieldNames().next());
+        assertEquals("0.1.0-test", doc.at("/tool/version").asText());
+        assertEquals("OpenJDK 64-Bit Server VM", doc.at("/environment/jvm_name").asText());
+        assertEquals("17.0.12+7", doc.at("/environment/jvm_version").asText());
+        assertEquals("Linux", doc.at("/environment/os_name").asText());
+        assertEquals(8, doc.at("/environment/available_processors").asInt());
+
+        JsonNode s = doc.get("settings");
+        assertEquals("meta-llama/Llama-2-7b-chat-hf", s.get("model").asText());
+        assertEquals("https://llm.example.com:8443/v1?api_key=[REDACTED]&region=eu", s.get("endpoint").asText());
+        assertEquals("openai", s.get("llm_api").asText());
+        assertEquals(550, s.get("mean_input_tokens").asInt());
+        assertEquals(150, s.get("stddev_input_tokens").asInt());
+        assertEquals(150, s.get("mean_output_tokens").asInt());
+        assertEquals(10, s.get("stddev_output_tokens").asInt());
+        assertEquals(4, s.get("num_concurrent_requests").asInt());
+        assertEquals(600, s.get("timeout_s").asInt());
+        assertEquals(12, s.get("max_num_completed_requests").asInt());
+        assertEquals(0.7, s.at("/additional_sampling_params/temperature").asDouble());
+        assertEquals(150, s.at("/additional_sampling_params/max_tokens").asInt());
+        assertEquals("vllm", s.at("/metadata/framework").asText());
+        assertEquals("llama-2 (built in)", s.get("tokenizer").asText());
+        assertEquals("exact", s.get("prompt_mode").asText());
+        assertEquals(424242L, s.get("seed").asLong());
+        assertEquals(15, s.size(), "every BenchmarkSettings component");
+
+        JsonNode run = doc.get("run");
+        assertEquals("2023-12-21T05:22:04.250Z", run.get("start_time").asText());
+        assertEquals("2023-12-21T05:22:14.750Z", run.get("end_time").asText());
+        assertEquals(10.5, run.get("duration_s").asDouble());
+        assertTrue(run.get("timed_out").asBoolean());
+        assertEquals(13, run.get("requests_sent").asInt());
+        assertEquals(12, run.get("requests_recorded").asInt());
+        assertEquals(10, run.get("requests_succeeded").asInt());
+        assertEquals(2, run.get("requests_failed").asInt());
+    }
+
+    @Test
+    void metricsCarryTheirUnitsAndTokenSources() {
+        JsonNode doc = SummaryJson.parse(json(run(settingsWithSecrets()), MetricsConfig.DEFAULT));
+        JsonNode ttft = doc.at("/metrics/ttft_ms");
+        assertEquals(10, ttft.get("count").asInt());
+        assertEquals(200.0, ttft.get("min").asDouble());
+        assertEquals(290.0, ttft.get("max").asDouble());
+        assertEquals(245.0, ttft.get("mean").asDouble(), 1e-9);
+        assertEquals(20.0, doc.at("/metrics/tpot_ms/p50").asDouble(), 20.0 * 1e-3);
+        assertEquals(490, doc.at("/metrics/itl_ms/count").asInt());
+        assertEquals(20.0, doc.at("/metrics/itl_ms/max").asDouble());
+        assertTrue(doc.at("/metrics/itl_ms/stddev").isNumber());
+        assertEquals(50.0, doc.at("/metrics/output_tokens/p99").asDouble());
+        assertEquals(560.0, doc.at("/metrics/input_tokens/mean").asDouble());
+        assertTrue(doc.at("/metrics/request_output_tokens_per_s/p50").isNumber());
+        assertEquals(List.of("ttft_ms", "tpot_ms", "itl_ms", "e2e_latency_ms", "request_output_tokens_per_s",
+                "output_tokens", "input_tokens"), fieldNames(doc.get("metrics")));
+
+        assertEquals(500.0 / 10.5, doc.at("/throughput/output_tokens_per_s").asDouble(), 1e-9);
+        assertEquals(10 / 10.5, doc.at("/throughput/requests_per_s").asDouble(), 1e-12);
+        assertEquals(500, doc.at("/throughput/total_output_tokens").asLong());
+
+        JsonNode tokens = doc.get("token_counting");
+        assertEquals("server_usage", tokens.get("output_token_source").asText());
+        assertEquals(10, tokens.at("/output_token_source_counts/server_usage").asInt());
+        assertEquals(1, tokens.get("client_special_tokens_subtracted").asInt());
+        assertEquals(10, tokens.at("/output_token_discrepancy/requests_compared").asInt());
+        assertEquals(0.0, tokens.at("/output_token_discrepancy/percent_differing").asDouble());
+
+        assertEquals(2, doc.at("/errors/count").asInt());
+        assertEquals(1, doc.at("/errors/by_kind/HTTP_STATUS").asInt());
+        assertEquals(1, doc.at("/errors/by_kind/CANCELLED").asInt());
+        assertEquals(1, doc.at("/errors/by_code/503").asInt());
+        assertEquals(1, doc.at("/errors/by_code/-1").asInt());
+        assertTrue(doc.get("goodput").isNull());
+        assertEquals(List.of("REQUESTS_FAILED", "REQUESTS_CANCELLED"),
+                doc.get("warnings").findValuesAsText("code"));
+    }
+
+    @Test
+    void goodputAppearsWithAnSlo() {
+        JsonNode doc = SummaryJson.parse(json(run(settingsWithSecrets()),
+                MetricsConfig.DEFAULT.withSlo(Slo.parse("ttft:250ms,tpot:25ms"))));
+        JsonNode goodput = doc.get("goodput");
+        assertEquals(250.0, goodput.at("/slo/ttft_ms").asDouble());
+        assertEquals(25.0, goodput.at("/slo/tpot_ms").asDouble());
+        assertTrue(goodput.at("/slo/e2e_latency_ms").isNull());
+        assertEquals(6, goodput.get("good_requests").asInt()); // TTFT 200..250 ms
+        assertEquals(12, goodput.get("recorded_requests").asInt());
+        assertEquals(0.5, goodput.get("good_fraction").asDouble());
+        assertEquals(6 / 10.5, goodput.get("good_requests_per_s").asDouble(), 1e-12);
+        assertEquals(4, goodput.at("/violations/ttft").asInt());
+    }
+
+    @Test
+    void noApiKeyLookingStringSurvives() {
+        String json = json(run(settingsWithSecrets()), MetricsConfig.DEFAULT);
+        assertFalse(KEY_LIKE.matcher(json).find(), json);
+        assertFalse(json.contains(OPENAI_KEY));
+        assertFalse(json.contains("bench:"), "user-info is stripped");
+        assertFalse(json.contains("not-shaped-like-a-key-but-named-so"), "secret-named metadata is blanked");
+        JsonNode doc = SummaryJson.parse(json);
+        assertEquals("[REDACTED]", doc.at("/settings/metadata/api_key").asText());
+        assertEquals("ran with [REDACTED]", doc.at("/settings/metadata/note").asText());
+        assertEquals("[REDACTED]", doc.at("/settings/additional_sampling_params/extra_headers/Authorization").asText());
+    }
+
+    @Test
+    void writtenSummariesValidateAgainstTheSchema() {
+        JsonNode schema = SummaryJson.parse(SummaryJson.schemaText());
+        BenchmarkRun withSecrets = run(settingsWithSecrets());
+        for (String json : List.of(
+                json(withSecrets, MetricsConfig.DEFAULT),
+                json(withSecrets, MetricsConfig.DEFAULT.withSlo(Slo.parse("e2e:1s"))),
+                json(Records.run(0, false, List.of()), MetricsConfig.DEFAULT),
+                json(Records.run(1_000 * MS, false, List.of(request(0).e2e(5 * MS)
+                        .failed(FailureKind.CONNECT_FAILED, -1, "refused").build())), MetricsConfig.DEFAULT))) {
+            assertEquals(List.of(), JsonSchemaCheck.violations(schema, SummaryJson.parse(json)), json);
+        }
+    }
+
+    @Test
+    void theSchemaCheckCatchesDrift() {
+        JsonNode schema = SummaryJson.parse(SummaryJson.schemaText());
+        ObjectNode doc = (ObjectNode) SummaryJson.parse(json(run(settingsWithSecrets()), MetricsConfig.DEFAULT));
+        ((ObjectNode) doc.get("run")).remove("duration_s");
+        ((ObjectNode) doc.at("/metrics/ttft_ms")).put("p50", "fast");
+        doc.put("surprise", 1);
+        assertEquals(List.of(
+                "$: unexpected key 'surprise'",
+                "$.run: missing required key 'duration_s'",
+                "$.metrics.ttft_ms.p50: expected type [\"number\",\"null\"], got STRING"),
+                sorted(JsonSchemaCheck.violations(schema, doc), "$: unexpected", "$.run", "$.metrics"));
+    }
+
+    @Test
+    void undefinedNumbersAreNullNotZeroOrNaN() {
+        String json = json(Records.run(0, false, List.of()), MetricsConfig.DEFAULT);
+        assertFalse(json.contains("NaN"));
+        JsonNode doc = SummaryJson.parse(json);
+        assertEquals(0, doc.at("/metrics/ttft_ms/count").asInt());
+        assertTrue(doc.at("/metrics/ttft_ms/p50").isNull());
+        assertTrue(doc.at("/throughput/output_tokens_per_s").isNull());
+        assertTrue(doc.at("/errors/rate").isNull());
+        assertTrue(doc.at("/token_counting/output_token_discrepancy/max_absolute_difference").isNull());
+        assertEquals("none", doc.at("/token_counting/output_token_source").asText());
+    }
+
+    @Test
+    void writesBesideLlmperfsFilesAndReadsBack(@TempDir Path dir) throws IOException {
+        BenchmarkRun run = run(settingsWithSecrets());
+        RunMetrics metrics = RunMetrics.of(run, MetricsConfig.DEFAULT);
+        Path file = SummaryJson.write(run, metrics, "0.1.0-test", ENVIRONMENT, dir.resolve("out"));
+        assertEquals("meta-llama-Llama-2-7b-chat-hf_550_150_llmperf4j_summary.json", file.getFileName().toString());
+        String text = Files.readString(file);
+        assertTrue(text.startsWith("{\n  \"schema\": \"llmperf4j.summary/1\",\n"), text);
+        assertTrue(text.endsWith("}\n"));
+        assertEquals(SummaryJson.parse(text), SummaryJson.read(file));
+    }
+
+    @Test
+    void endpointRedaction() {
+        assertEquals("http://localhost:8000/v1", Redaction.endpoint("http://localhost:8000/v1"));
+        assertEquals("https://host/v1", Redaction.endpoint("https://user:pw@host/v1"));
+        assertEquals("http://[::1]:8000/v1?token=[REDACTED]&x=1",
+                Redaction.endpoint("http://u@[::1]:8000/v1?token=abc&x=1"));
+        assertEquals("http://my_host:8000/v1", Redaction.endpoint("http://me:pw@my_host:8000/v1"));
+        assertEquals("not a url [REDACTED]", Redaction.endpoint("not a url " + OPENAI_KEY));
+        assertEquals(null, Redaction.endpoint(null));
+        assertTrue(Redaction.isSecretName("x-api-key"));
+        assertFalse(Redaction.isSecretName("max_tokens"));
+    }
+
+    @Test
+    void currentEnvironmentIsThisJvm() {
+        RunEnvironment env = RunEnvironment.current();
+        assertEquals(System.getProperty("java.vm.name"), env.jvmName());
+        assertEquals(System.getProperty("os.arch"), env.osArch());
+        assertEquals(Runtime.getRuntime().availableProcessors(), env.availableProcessors());
+        assertTrue(env.jvmVersion().startsWith(Runtime.version().feature() + ""), env.jvmVersion());
+    }
+
+    private static List<String> fieldNames(JsonNode node) {
+        List<String> names = new ArrayList<>();
+        node.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
+    private static List<String> sorted(List<String> messages, String... prefixOrder) {
+        List<String> out = new ArrayList<>();
+        for (String prefix : prefixOrder) {
+            messages.stream().filter(m -> m.startsWith(prefix)).forEach(out::add);
+        }
+        assertEquals(messages.size(), out.size(), messages.toString());
+        return out;
+    }
+}
