@@ -5,12 +5,14 @@ final class ExitCodes {
     static final int OK = 0;
     static final int FAILURE = 1;
     static final int USAGE = 2;
+    static final int THRESHOLD_FAILED = 3;
     static final int INTERRUPTED = 130;
 
     static final String[] HELP_LIST = {
         "0:Success.",
         "1:The run failed (unreachable endpoint, unwritable results folder, ...).",
         "2:Invalid input (flags or environment variables).",
+        "3:A --fail-if threshold was crossed (compare).",
         "130:Interrupted (Ctrl-C); results recorded so far are written."
     };
 

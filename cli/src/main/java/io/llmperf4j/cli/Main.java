@@ -19,7 +19,7 @@ import java.util.Map;
         versionProvider = VersionProvider.class,
         description = "Benchmarks LLM serving endpoints (OpenAI-compatible): llmperf's token benchmark in Java.",
         subcommands = {TokenBenchmarkCommand.class, ServeCommand.class, DoctorCommand.class,
-            CommandLine.HelpCommand.class},
+            CompareCommand.class, CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n")
 public final class Main implements Runnable {
     @Spec

@@ -13,6 +13,12 @@ import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.report.llmperf.LlmperfConsoleReport;
 import io.llmperf4j.report.llmperf.LlmperfResultFiles;
 import io.llmperf4j.report.llmperf.LlmperfResultWriter;
+import io.llmperf4j.report.metrics.MetricsConfig;
+import io.llmperf4j.report.metrics.RunMetrics;
+import io.llmperf4j.report.metrics.TokenCounting;
+import io.llmperf4j.report.summary.RunEnvironment;
+import io.llmperf4j.report.summary.SummaryConsoleReport;
+import io.llmperf4j.report.summary.SummaryJson;
 import io.llmperf4j.tokenize.Tokenizer;
 import io.llmperf4j.tokenize.Tokenizers;
 import io.llmperf4j.tokenize.prompt.PromptMode;
@@ -21,6 +27,7 @@ import io.llmperf4j.tokenize.prompt.PromptSynthesizer;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
@@ -64,12 +71,18 @@ final class TokenBenchmark {
             }
         }
         BenchmarkRun run = result.toBenchmarkRun(settings(endpointShown, tokenizer, corpus));
+        // client special tokens (Llama-2's BOS) are what counting an empty text yields
+        MetricsConfig metricsConfig = new MetricsConfig(new TokenCounting(tokenizer.count(""), true), options.slo());
+        RunMetrics metrics = RunMetrics.of(run, metricsConfig);
+        // our own table first: stdout ends with llmperf's block, as llmperf's does
+        out.print(SummaryConsoleReport.render(run, metrics));
+        out.println();
         if (result.timedOut()) {
             out.println("Test timed out before all requests could be completed.");
         }
         out.print(LlmperfConsoleReport.render(run));
         out.flush();
-        writeFiles(run);
+        writeFiles(run, metrics);
         return result.stopped() ? ExitCodes.INTERRUPTED : ExitCodes.OK;
     }
 
@@ -103,15 +116,17 @@ final class TokenBenchmark {
                 options.llmApi(), options.metadata(), endpoint, tokenizer.id(), options.promptMode(), options.seed());
     }
 
-    private void writeFiles(BenchmarkRun run) {
+    private void writeFiles(BenchmarkRun run, RunMetrics metrics) {
         if (options.resultsDir() == null) {
             return;
         }
         try {
             LlmperfResultFiles files = LlmperfResultWriter.write(run, options.resultsDir());
+            Path summary = SummaryJson.write(run, metrics, VersionProvider.version(), RunEnvironment.current(),
+                    options.resultsDir());
             err.println("Results written to " + files.summaryJson().getParent().toAbsolutePath() + ": "
                     + files.summaryJson().getFileName() + ", " + files.individualResponsesJson().getFileName()
-                    + ", " + files.requestsCsv().getFileName());
+                    + ", " + files.requestsCsv().getFileName() + ", " + summary.getFileName());
         } catch (IOException e) {
             throw new RunFailedException("could not write results to " + options.resultsDir() + ": " + e, e);
         }

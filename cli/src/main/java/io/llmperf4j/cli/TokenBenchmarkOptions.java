@@ -1,5 +1,7 @@
 package io.llmperf4j.cli;
 
+import io.llmperf4j.report.metrics.Slo;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,7 +34,8 @@ record TokenBenchmarkOptions(
         boolean includeUsage,
         Duration idleTimeout,
         Map<String, String> extraHeaders,
-        Path caCert) {
+        Path caCert,
+        Slo slo) {
 
     static final String ENV_BASE = "OPENAI_API_BASE";
     static final String ENV_KEY = "OPENAI_API_KEY";
@@ -88,7 +91,7 @@ record TokenBenchmarkOptions(
                 c.meanOutputTokens, c.stddevOutputTokens, c.numConcurrentRequests, c.timeoutSeconds,
                 c.maxNumCompletedRequests, samplingParams, resultsDir, c.llmApi, metadata, c.tokenizer,
                 c.promptMode, c.corpus, c.seed, !c.noStreamUsage, Duration.ofSeconds(c.idleTimeoutSeconds), headers,
-                c.caCert);
+                c.caCert, parseSlo(c.slo));
     }
 
     private static Target target(CliContext context, Path apiKeyFile) {
@@ -106,6 +109,17 @@ record TokenBenchmarkOptions(
                     + " (for local servers any dummy value works, e.g. " + ENV_KEY + "=EMPTY)");
         }
         return new Remote(base.strip(), key);
+    }
+
+    private static Slo parseSlo(String text) {
+        if (text == null) {
+            return null;
+        }
+        try {
+            return Slo.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--slo: " + e.getMessage());
+        }
     }
 
     private static Map<String, String> parseHeaders(List<String> headers) {

@@ -67,8 +67,12 @@ class TokenBenchmarkCommandTest {
                 "--additional-sampling-params", "{\"temperature\": 0.7, \"top_p\": 0.95}",
                 "--metadata", "framework=sim,run=1");
         assertEquals(0, run.exitCode(), run::toString);
-        assertTrue(run.out().startsWith("\\Results for token benchmark for meta-llama/Llama-2-7b-chat-hf "
+        assertTrue(run.out().startsWith("llmperf4j: meta-llama/Llama-2-7b-chat-hf, concurrency 10, 100 requests "
+                + "(100 ok, 0 failed)"), run::toString);
+        assertTrue(run.out().contains("\n\\Results for token benchmark for meta-llama/Llama-2-7b-chat-hf "
                 + "queried with the openai api.\n\n"), run::toString);
+        assertTrue(run.out().matches("(?s).*\nCompleted Requests Per Minute: [0-9.]+\n"),
+                "stdout ends with llmperf's block: " + run);
         assertTrue(run.out().contains("Number Of Errored Requests: 0\n"), run::toString);
         assertTrue(run.out().contains("Number Of Completed Requests: 100\n"), run::toString);
 
@@ -125,7 +129,7 @@ class TokenBenchmarkCommandTest {
                     "--num-concurrent-requests", "3", "--mean-output-tokens", "100", "--stddev-output-tokens", "0",
                     "--timeout", "1", "--results-dir", tmp.toString());
             assertEquals(0, run.exitCode(), run::toString);
-            assertTrue(run.out().startsWith("Test timed out before all requests could be completed.\n"),
+            assertTrue(run.out().contains("\nTest timed out before all requests could be completed.\n\\Results"),
                     run::toString);
             JsonNode individual = JSON.readTree(tmp.resolve("m_550_100_individual_responses.json").toFile());
             assertEquals(3, individual.size(), individual::toString);

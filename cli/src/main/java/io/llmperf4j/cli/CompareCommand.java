@@ -1,0 +1,80 @@
+package io.llmperf4j.cli;
+
+import io.llmperf4j.report.compare.ComparisonConsoleReport;
+import io.llmperf4j.report.compare.FailIfRule;
+import io.llmperf4j.report.compare.RuleResult;
+import io.llmperf4j.report.compare.RunComparison;
+import io.llmperf4j.report.compare.RunSamples;
+import io.llmperf4j.report.metrics.TokenCounting;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code llmperf4j compare A B}: per-metric deltas of B against A with bootstrap CIs, and CI regression alarms. */
+@Command(name = "compare",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Compares two runs (results folders or their *_requests.csv files): p50/p90/p99 of TTFT, TPOT, E2E and",
+            "per-request tok/s, run throughput and error rate, each delta with a 95 % bootstrap confidence interval.",
+            "With --fail-if, exits 3 when a rule is crossed (the guides' regression alarm for CI)."
+        })
+final class CompareCommand implements Callable<Integer> {
+    private final CliContext context;
+
+    @Mixin
+    DebugOption debugOption;
+
+    @Parameters(index = "0", paramLabel = "BASELINE", description = "Results folder (or CSV) of the baseline run.")
+    Path baseline;
+
+    @Parameters(index = "1", paramLabel = "CANDIDATE", description = "Results folder (or CSV) of the new run.")
+    Path candidate;
+
+    @Option(names = "--fail-if", paramLabel = "RULES",
+            description = "Comma-separated rules on B vs A, e.g. 'ttft_p90>+10%,output_throughput<-5%'.")
+    String failIf;
+
+    @Option(names = "--client-special-tokens", defaultValue = "1",
+            description = "Special tokens the client tokenizer adds per text (1 for Llama-2's BOS), subtracted "
+                    + "when server usage is missing.")
+    int clientSpecialTokens;
+
+    CompareCommand(CliContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() {
+        List<FailIfRule> rules;
+        try {
+            rules = failIf == null ? List.of() : FailIfRule.parseAll(failIf);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--fail-if: " + e.getMessage());
+        }
+        TokenCounting counting = new TokenCounting(clientSpecialTokens, true);
+        RunComparison comparison = RunComparison.compare(read(baseline, counting), read(candidate, counting));
+        List<RuleResult> results = comparison.evaluate(rules);
+        context.out().print(ComparisonConsoleReport.render(comparison, results));
+        context.out().flush();
+        return results.stream().anyMatch(RuleResult::failed) ? ExitCodes.THRESHOLD_FAILED : ExitCodes.OK;
+    }
+
+    private static RunSamples read(Path path, TokenCounting counting) {
+        if (!Files.exists(path)) {
+            throw new UsageException(path + " does not exist (give a results folder or a *_requests.csv file)");
+        }
+        try {
+            return RunSamples.read(path, counting);
+        } catch (IOException | IllegalArgumentException e) {
+            throw new UsageException("cannot read " + path + ": " + e.getMessage());
+        }
+    }
+}
