@@ -7,9 +7,11 @@ import io.llmperf4j.engine.client.Secret;
 import io.llmperf4j.engine.load.ClosedLoopResult;
 import io.llmperf4j.engine.load.ClosedLoopRunner;
 import io.llmperf4j.engine.load.ClosedLoopSettings;
+import io.llmperf4j.engine.load.RecordListener;
 import io.llmperf4j.model.BenchmarkRun;
 import io.llmperf4j.model.BenchmarkSettings;
 import io.llmperf4j.model.RequestSpec;
+import io.llmperf4j.report.jsonl.RequestJournal;
 import io.llmperf4j.report.llmperf.LlmperfConsoleReport;
 import io.llmperf4j.report.llmperf.LlmperfResultFiles;
 import io.llmperf4j.report.llmperf.LlmperfResultWriter;
@@ -63,11 +65,20 @@ final class TokenBenchmark {
         try (EndpointUnderTest endpoint = EndpointUnderTest.open(options.target(), tokenizer, err)) {
             endpointShown = endpoint.chatCompletionsUri().toString();
             Preflight.checkReachable(endpoint.chatCompletionsUri());
-            try (ChatCompletionsClient client = new ChatCompletionsClient(clientConfig(endpoint))) {
+            try (ChatCompletionsClient client = new ChatCompletionsClient(clientConfig(endpoint));
+                 RequestJournal journal = openJournal()) {
                 ClosedLoopRunner runner = new ClosedLoopRunner(client, tokenizer);
+                ProgressPrinter progress = new ProgressPrinter(err, specs.size());
+                RecordListener listener = journal == null ? progress : record -> {
+                    journal.append(record);
+                    progress.onRecord(record);
+                };
                 try (InterruptHandler ignored = InterruptHandler.install(runner::stop, err)) {
-                    result = runner.run(specs, loopSettings(), new ProgressPrinter(err, specs.size()));
+                    result = runner.run(specs, loopSettings(), listener);
                 }
+            } catch (IOException e) {
+                throw new RunFailedException("could not write " + RequestJournal.FILE_NAME + " in "
+                        + options.resultsDir() + ": " + e.getMessage(), e);
             }
         }
         BenchmarkRun run = result.toBenchmarkRun(settings(endpointShown, tokenizer, corpus));
@@ -84,6 +95,11 @@ final class TokenBenchmark {
         out.flush();
         writeFiles(run, metrics);
         return result.stopped() ? ExitCodes.INTERRUPTED : ExitCodes.OK;
+    }
+
+    /** requests.jsonl: each record on disk the moment it ends, so a killed run loses nothing completed. */
+    private RequestJournal openJournal() throws IOException {
+        return options.resultsDir() == null ? null : RequestJournal.create(options.resultsDir());
     }
 
     private PromptParams promptParams() {

@@ -1,0 +1,85 @@
+package io.llmperf4j.report.jsonl;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.llmperf4j.model.RequestRecord;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code requests.jsonl}: every request record, one JSON object a line, written and flushed the moment the request
+ * ends, so a run that is killed still leaves every completed request on disk. Field names are the record's in
+ * snake case ({@code ttft_nanos}, {@code content_event_nanos}, {@code failure.kind}, ...); times are nanoseconds
+ * from the request's send.
+ */
+public final class RequestJournal implements AutoCloseable {
+    public static final String FILE_NAME = "requests.jsonl";
+
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+            .disable(SerializationFeature.INDENT_OUTPUT)
+            .build();
+
+    private final Path file;
+    private final BufferedWriter writer;
+
+    private RequestJournal(Path file, BufferedWriter writer) {
+        this.file = file;
+        this.writer = writer;
+    }
+
+    /** Starts an empty journal in {@code dir} (replacing one from an earlier run). */
+    public static RequestJournal create(Path dir) throws IOException {
+        Path file = dir.resolve(FILE_NAME);
+        return new RequestJournal(file, Files.newBufferedWriter(file, StandardCharsets.UTF_8,
+                StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE));
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    /** Appends one record and flushes it to the operating system. */
+    public synchronized void append(RequestRecord record) {
+        try {
+            writer.write(JSON.writeValueAsString(record));
+            writer.write('\n');
+            writer.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not append to " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        writer.close();
+    }
+
+    /** Reads a journal back; a malformed line fails with its 1-based number. */
+    public static List<RequestRecord> read(Path file) throws IOException {
+        List<RequestRecord> records = new ArrayList<>();
+        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).isBlank()) {
+                continue;
+            }
+            try {
+                records.add(JSON.readValue(lines.get(i), RequestRecord.class));
+            } catch (IOException e) {
+                throw new IOException(file + " line " + (i + 1) + ": not a request record: "
+                        + e.getMessage().lines().findFirst().orElse(""), e);
+            }
+        }
+        return records;
+    }
+}

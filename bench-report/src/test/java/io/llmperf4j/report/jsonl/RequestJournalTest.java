@@ -1,0 +1,68 @@
+package io.llmperf4j.report.jsonl;
+
+import io.llmperf4j.model.Failure;
+import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class RequestJournalTest {
+    private static final RequestRecord OK = new RequestRecord(3, "req-3", "chatcmpl-9", 1_700_000_000_123_456L,
+            50_000_000L, 90_000_000L, 95_000_000L, 6, new long[] {50_000_000L, 70_000_000L, 90_000_000L},
+            "the of and", 550, 3, 4, 540, 3, "length", null);
+    private static final RequestRecord FAILED = new RequestRecord(4, "req-4", null, 1_700_000_000_223_456L,
+            -1, -1, 12_000_000L, 0, new long[0], "", 560, 10, 1, null, null, null,
+            new Failure(FailureKind.HTTP_STATUS, 500, "internal \"error\"\nline two"));
+
+    @Test
+    void everyAppendedRecordIsOnDiskAtOnceAndReadsBackEqual(@TempDir Path dir) throws IOException {
+        try (RequestJournal journal = RequestJournal.create(dir)) {
+            journal.append(OK);
+            // flushed per record: a reader sees it before the journal is closed
+            assertEquals(1, Files.readAllLines(journal.file()).size());
+            journal.append(FAILED);
+        }
+        List<RequestRecord> back = RequestJournal.read(dir.resolve(RequestJournal.FILE_NAME));
+        assertEquals(2, back.size());
+        assertEquals(OK.clientRequestId(), back.get(0).clientRequestId());
+        assertArrayEquals(OK.contentEventNanos(), back.get(0).contentEventNanos());
+        assertEquals(OK.usageCompletionTokens(), back.get(0).usageCompletionTokens());
+        assertNull(back.get(0).failure());
+        assertEquals(FAILED.failure(), back.get(1).failure());
+        assertNull(back.get(1).usagePromptTokens());
+        String text = Files.readString(dir.resolve(RequestJournal.FILE_NAME), StandardCharsets.UTF_8);
+        assertTrue(text.contains("\"ttft_nanos\":50000000"), text);
+        assertEquals(2, text.lines().count());
+    }
+
+    @Test
+    void aNewJournalReplacesAnOldOne(@TempDir Path dir) throws IOException {
+        try (RequestJournal journal = RequestJournal.create(dir)) {
+            journal.append(OK);
+        }
+        try (RequestJournal journal = RequestJournal.create(dir)) {
+            journal.append(FAILED);
+        }
+        assertEquals(1, RequestJournal.read(dir.resolve(RequestJournal.FILE_NAME)).size());
+    }
+
+    @Test
+    void aMalformedLineIsNamed(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve(RequestJournal.FILE_NAME);
+        Files.writeString(file, "{\"prompt_index\":1,\"client_request_id\":\"a\"}\n{oops\n");
+        IOException e = assertThrows(IOException.class, () -> RequestJournal.read(file));
+        assertTrue(e.getMessage().contains("line 2"), e.getMessage());
+    }
+}
