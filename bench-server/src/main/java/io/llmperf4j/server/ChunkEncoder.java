@@ -16,12 +16,13 @@ import java.io.UncheckedIOException;
  * one object otherwise. Every event of a stream repeats the same id, object, created and model.
  * Several events go through one generator into one buffer, so a batch of due chunks costs one write.
  */
-final class ChunkEncoder {
+final class ChunkEncoder implements ResponseEncoder {
 
     /** No separator between root values: the SSE framing is written raw around each. */
     static final JsonFactory JSON = new JsonFactoryBuilder().rootValueSeparator((String) null).build();
 
     static final String FINISH_LENGTH = "length";
+    static final String FINISH_STOP = "stop";
 
     private final Endpoint endpoint;
     private final String id;
@@ -88,12 +89,16 @@ final class ChunkEncoder {
 
     /** The {@code stream_options.include_usage} event: no choices, only usage. */
     void usage(JsonGenerator g, int promptTokens, int completionTokens) throws IOException {
+        usage(g, new Usage(promptTokens, completionTokens, 0));
+    }
+
+    void usage(JsonGenerator g, Usage usage) throws IOException {
         g.writeRaw("data: ");
         g.writeStartObject();
         writeHeader(g, endpoint.chunkObject);
         g.writeArrayFieldStart("choices");
         g.writeEndArray();
-        writeUsage(g, promptTokens, completionTokens);
+        writeUsage(g, usage);
         g.writeEndObject();
         g.writeRaw("\n\n");
     }
@@ -105,6 +110,11 @@ final class ChunkEncoder {
     /** The non-streaming response: one choice with the whole text, usage always present. */
     void fullResponse(JsonGenerator g, String text, String finishReason, int promptTokens, int completionTokens)
             throws IOException {
+        fullResponse(g, null, text, finishReason, new Usage(promptTokens, completionTokens, 0));
+    }
+
+    private void fullResponse(JsonGenerator g, String reasoning, String text, String finishReason, Usage usage)
+            throws IOException {
         g.writeStartObject();
         writeHeader(g, endpoint.responseObject);
         g.writeArrayFieldStart("choices");
@@ -113,6 +123,7 @@ final class ChunkEncoder {
         if (endpoint == Endpoint.CHAT) {
             g.writeObjectFieldStart("message");
             g.writeStringField("role", "assistant");
+            if (reasoning != null) g.writeStringField("reasoning_content", reasoning);
             g.writeStringField("content", text);
             g.writeEndObject();
         } else {
@@ -122,7 +133,69 @@ final class ChunkEncoder {
         g.writeStringField("finish_reason", finishReason);
         g.writeEndObject();
         g.writeEndArray();
-        writeUsage(g, promptTokens, completionTokens);
+        writeUsage(g, usage);
+        g.writeEndObject();
+    }
+
+    // ResponseEncoder: the OpenAI / vLLM dialect
+
+    @Override
+    public void open(JsonGenerator g, Usage usage) throws IOException {
+        role(g);
+    }
+
+    @Override
+    public void chunk(JsonGenerator g, String reasoning, String content) throws IOException {
+        if (reasoning == null) {
+            content(g, content);
+            return;
+        }
+        startChunk(g); // only chat streams reasoning
+        g.writeObjectFieldStart("delta");
+        g.writeStringField("reasoning_content", reasoning);
+        if (content != null) g.writeStringField("content", content);
+        g.writeEndObject();
+        endChoice(g, null);
+    }
+
+    @Override
+    public void close(JsonGenerator g, boolean stopped, Usage usage, boolean includeUsage, boolean terminalMarker)
+            throws IOException {
+        finish(g, stopped ? FINISH_STOP : FINISH_LENGTH);
+        if (includeUsage) usage(g, usage);
+        if (terminalMarker) done(g);
+    }
+
+    /** {@code data: {"error":{"message":..,"type":"server_error","code":500}}} then {@code data: [DONE]}. */
+    @Override
+    public void errorEvent(JsonGenerator g) throws IOException {
+        g.writeRaw("data: ");
+        errorBody(g);
+        g.writeRaw("\n\n");
+        done(g);
+    }
+
+    /** An event cut off inside its text string (see {@link FaultKind#MALFORMED_EVENT}), and the blank line. */
+    @Override
+    public void malformedEvent(JsonGenerator g) throws IOException {
+        g.writeRaw("data: {\"id\":\"" + id + "\",\"object\":\"" + endpoint.chunkObject + "\",\"choices\":[{\"index\":0,"
+                + (endpoint == Endpoint.CHAT ? "\"delta\":{\"content\":\"" : "\"text\":\"") + "\n\n");
+    }
+
+    @Override
+    public void fullResponse(JsonGenerator g, String reasoning, String content, boolean stopped, Usage usage)
+            throws IOException {
+        fullResponse(g, reasoning, content == null ? "" : content, stopped ? FINISH_STOP : FINISH_LENGTH, usage);
+    }
+
+    @Override
+    public void errorBody(JsonGenerator g) throws IOException {
+        g.writeStartObject();
+        g.writeObjectFieldStart("error");
+        g.writeStringField("message", ERROR_EVENT_MESSAGE);
+        g.writeStringField("type", "server_error");
+        g.writeNumberField("code", 500);
+        g.writeEndObject();
         g.writeEndObject();
     }
 
@@ -161,11 +234,17 @@ final class ChunkEncoder {
         g.writeStringField("model", model);
     }
 
-    private static void writeUsage(JsonGenerator g, int promptTokens, int completionTokens) throws IOException {
+    /** {@code completion_tokens_details.reasoning_tokens} only when there were reasoning tokens. */
+    private static void writeUsage(JsonGenerator g, Usage usage) throws IOException {
         g.writeObjectFieldStart("usage");
-        g.writeNumberField("prompt_tokens", promptTokens);
-        g.writeNumberField("completion_tokens", completionTokens);
-        g.writeNumberField("total_tokens", (long) promptTokens + completionTokens);
+        g.writeNumberField("prompt_tokens", usage.promptTokens());
+        g.writeNumberField("completion_tokens", usage.completionTokens());
+        g.writeNumberField("total_tokens", (long) usage.promptTokens() + usage.completionTokens());
+        if (usage.reasoningTokens() > 0) {
+            g.writeObjectFieldStart("completion_tokens_details");
+            g.writeNumberField("reasoning_tokens", usage.reasoningTokens());
+            g.writeEndObject();
+        }
         g.writeEndObject();
     }
 }

@@ -11,6 +11,8 @@ package io.llmperf4j.server;
  *                        else the configured default)
  * @param promptText      message contents joined by "\n" (chat), or the prompt (text); seeds the generated text
  * @param promptTokenIds  the prompt's length when it was sent as token ids, else -1 (count the text)
+ * @param minTokens       vLLM's {@code min_tokens}: no simulated EOS before this many tokens (0 when absent)
+ * @param ignoreEos       vLLM's {@code ignore_eos}: never stop before maxTokens
  */
 record CompletionRequest(
         Endpoint endpoint,
@@ -19,7 +21,9 @@ record CompletionRequest(
         boolean includeUsage,
         int maxTokens,
         String promptText,
-        int promptTokenIds) {
+        int promptTokenIds,
+        int minTokens,
+        boolean ignoreEos) {
 
     boolean promptIsTokenIds() {
         return promptTokenIds >= 0;

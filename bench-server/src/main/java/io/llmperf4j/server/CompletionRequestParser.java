@@ -38,12 +38,33 @@ final class CompletionRequestParser {
         if (!isAbsent(n) && !(n.canConvertToInt() && n.intValue() == 1)) {
             throw badRequest("n (" + n + ") is not supported by the simulator; only n = 1 is.", "n");
         }
-        return endpoint == Endpoint.CHAT
-                ? new CompletionRequest(endpoint, model, stream, includeUsage, maxTokens, chatPromptText(root), -1)
-                : textRequest(root, model, stream, includeUsage, maxTokens);
+        boolean ignoreEos = optionalBoolean(root, "ignore_eos", false);
+        int minTokens = minTokens(root, maxTokens);
+        if (endpoint == Endpoint.CHAT) {
+            return new CompletionRequest(endpoint, model, stream, includeUsage, maxTokens, chatPromptText(root), -1,
+                    minTokens, ignoreEos);
+        }
+        JsonNode prompt = textPrompt(root);
+        boolean ids = prompt.isArray();
+        return new CompletionRequest(Endpoint.TEXT, model, stream, includeUsage, maxTokens,
+                ids ? prompt.toString() : prompt.textValue(), ids ? prompt.size() : -1, minTokens, ignoreEos);
     }
 
-    private static JsonNode readJson(InputStream body) throws InvalidRequestException {
+    /** vLLM's min_tokens: an integer in [0, max_tokens]. */
+    private static int minTokens(JsonNode root, int maxTokens) throws InvalidRequestException {
+        JsonNode value = root.path("min_tokens");
+        if (isAbsent(value)) return 0;
+        if (!value.canConvertToInt() || !value.isIntegralNumber()) {
+            throw badRequest("min_tokens (" + value + ") must be an integer.", "min_tokens");
+        }
+        if (value.intValue() < 0) throw badRequest("min_tokens (" + value + ") must be >= 0.", "min_tokens");
+        if (value.intValue() > maxTokens) {
+            throw badRequest("min_tokens (" + value + ") must be <= max_tokens (" + maxTokens + ").", "min_tokens");
+        }
+        return value.intValue();
+    }
+
+    static JsonNode readJson(InputStream body) throws InvalidRequestException {
         try {
             JsonNode root = MAPPER.readTree(body);
             if (root == null || root.isMissingNode()) throw badRequest("The request body is empty.", null);
@@ -99,17 +120,14 @@ final class CompletionRequestParser {
         return text.toString();
     }
 
-    /** One prompt: a string, a one-string array, token ids, or one array of token ids. */
-    private static CompletionRequest textRequest(JsonNode root, String model, boolean stream, boolean includeUsage,
-                                                 int maxTokens) throws InvalidRequestException {
+    /** One prompt: a string, a one-string array, token ids, or one array of token ids; returns the string or ids. */
+    private static JsonNode textPrompt(JsonNode root) throws InvalidRequestException {
         JsonNode prompt = root.path("prompt");
         if (isAbsent(prompt)) throw badRequest("prompt is required.", "prompt");
         if (prompt.isArray() && prompt.size() == 1 && (prompt.get(0).isTextual() || prompt.get(0).isArray())) {
             prompt = prompt.get(0);
         }
-        if (prompt.isTextual()) {
-            return new CompletionRequest(Endpoint.TEXT, model, stream, includeUsage, maxTokens, prompt.textValue(), -1);
-        }
+        if (prompt.isTextual()) return prompt;
         if (prompt.isArray() && !prompt.isEmpty()) {
             for (JsonNode id : prompt) {
                 if (!id.isIntegralNumber()) {
@@ -117,27 +135,26 @@ final class CompletionRequestParser {
                             "prompt");
                 }
             }
-            return new CompletionRequest(Endpoint.TEXT, model, stream, includeUsage, maxTokens, prompt.toString(),
-                    prompt.size());
+            return prompt;
         }
         throw badRequest("prompt must be a non-empty string or array of token ids.", "prompt");
     }
 
-    private static String optionalText(JsonNode node, String field) throws InvalidRequestException {
+    static String optionalText(JsonNode node, String field) throws InvalidRequestException {
         JsonNode value = node.path(field);
         if (isAbsent(value)) return null;
         if (!value.isTextual()) throw badRequest(field + " must be a string.", field);
         return value.textValue();
     }
 
-    private static boolean optionalBoolean(JsonNode node, String field, boolean absent) throws InvalidRequestException {
+    static boolean optionalBoolean(JsonNode node, String field, boolean absent) throws InvalidRequestException {
         JsonNode value = node.path(field);
         if (isAbsent(value)) return absent;
         if (!value.isBoolean()) throw badRequest(field + " (" + value + ") must be a boolean.", field);
         return value.booleanValue();
     }
 
-    private static boolean isAbsent(JsonNode value) {
+    static boolean isAbsent(JsonNode value) {
         return value.isMissingNode() || value.isNull();
     }
 }

@@ -1,9 +1,11 @@
 package io.llmperf4j.server;
 
-/** The two generation endpoints and the names their JSON uses. */
+/** The generation endpoints and the names their JSON uses. */
 enum Endpoint {
     CHAT("/v1/chat/completions", "chatcmpl-", "chat.completion", "chat.completion.chunk"),
-    TEXT("/v1/completions", "cmpl-", "text_completion", "text_completion");
+    TEXT("/v1/completions", "cmpl-", "text_completion", "text_completion"),
+    /** Anthropic Messages: its own wire format ({@link AnthropicEncoder}) and error shape. */
+    MESSAGES("/v1/messages", "msg_", "message", "message");
 
     final String path;
     final String idPrefix;
@@ -15,5 +17,9 @@ enum Endpoint {
         this.idPrefix = idPrefix;
         this.responseObject = responseObject;
         this.chunkObject = chunkObject;
+    }
+
+    boolean anthropic() {
+        return this == MESSAGES;
     }
 }

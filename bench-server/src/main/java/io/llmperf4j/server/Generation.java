@@ -1,6 +1,9 @@
 package io.llmperf4j.server;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultHttpResponse;
@@ -13,6 +16,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.concurrent.ScheduledFuture;
 
+import java.io.IOException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -20,10 +24,15 @@ import java.util.concurrent.TimeUnit;
  * One admitted request, from queueing to its last byte: {@code QUEUED -> GENERATING -> DONE}.
  *
  * <p>Chunk k (0-based) is due at {@code firstContentDueNanos + k * chunkIntervalNanos}, where
- * {@code firstContentDueNanos = slotGrantedNanos + ttft + prefillPerPromptToken * promptTokens}. Due times are
- * absolute, so late wake-ups never accumulate into drift, and a chunk is never written before it is due.
- * Each wake-up writes every chunk already due (at most {@link #MAX_CHUNKS_PER_BATCH}) into one buffer and
- * flushes once. A non-streaming response is written whole when its last chunk is due.
+ * {@code firstContentDueNanos = slotGrantedNanos + ttft + prefillPerPromptToken * promptTokens} (a
+ * {@link FaultKind#STALL} adds the stall to the fault chunk and every later one). Due times are absolute, so late
+ * wake-ups never accumulate into drift, and a chunk is never written before it is due. Each wake-up writes every
+ * chunk already due (at most {@link #MAX_CHUNKS_PER_BATCH}) into one buffer and flushes once. A non-streaming
+ * response is written whole when its last chunk is due.
+ *
+ * <p>The response holds {@code generatedTokens} tokens ({@code max_tokens}, or fewer after a simulated EOS, see
+ * {@link EarlyStop}): the first {@code reasoningTokens} are reasoning (chat only), the rest content. Reasoning and
+ * content each follow the text contract on their own: token 0 of each has no leading space.
  *
  * <p>Everything except {@link #onSlotGranted()} runs on the channel's event loop, so no field needs a lock.
  */
@@ -31,19 +40,33 @@ final class Generation implements SequenceSlots.Waiter {
 
     /** Bounds one event-loop task when many chunks are due at once (zero delays), so other streams get turns. */
     static final int MAX_CHUNKS_PER_BATCH = 256;
+    /** Each padding token of an oversized event: one Llama-2 token, 4 bytes. */
+    static final String PADDING_TOKEN = " the";
 
     private enum State { QUEUED, GENERATING, DONE }
 
     private final ChannelHandlerContext ctx;
     private final ServerContext server;
     private final CompletionRequest request;
-    private final ChunkEncoder encoder;
+    private final ResponseEncoder encoder;
     private final String requestId;
     private final long textSeed;
+    private final long reasoningSeed;
     private final int promptTokens;
     private final long arrivalNanos;
+    private final FaultKind fault;
+    private final int tokensPerChunk;
+    /** Tokens generated: max_tokens, or fewer when the simulated EOS came first. */
+    private final int generatedTokens;
+    private final boolean stopped;
+    /** The leading share of generatedTokens that is reasoning. */
+    private final int reasoningTokens;
     private final int totalChunks;
+    /** The chunk a stream fault happens at: totalChunks / 2. */
+    private final int faultChunk;
     private final long chunkIntervalNanos;
+    private final long stallNanos;
+    private final int paddingTokens;
     /** Tells the connection handler that this response ended normally, so it can serve the next request. */
     private final Runnable onCompleted;
 
@@ -59,19 +82,34 @@ final class Generation implements SequenceSlots.Waiter {
     private boolean awaitingWritability;
 
     Generation(ChannelHandlerContext ctx, ServerContext server, CompletionRequest request, String requestId,
-               String model, int promptTokens, long arrivalNanos, Runnable onCompleted) {
+               String model, int promptTokens, long arrivalNanos, FaultKind fault, Runnable onCompleted) {
         this.ctx = ctx;
         this.server = server;
         this.request = request;
         this.requestId = requestId;
         this.promptTokens = promptTokens;
         this.arrivalNanos = arrivalNanos;
+        this.fault = fault;
         this.onCompleted = onCompleted;
-        this.encoder = new ChunkEncoder(request.endpoint(), requestId, System.currentTimeMillis() / 1000, model);
+        long createdSeconds = System.currentTimeMillis() / 1000;
+        this.encoder = request.endpoint().anthropic() ? new AnthropicEncoder(requestId, model)
+                : new ChunkEncoder(request.endpoint(), requestId, createdSeconds, model);
         this.textSeed = TokenText.seedOf(request.promptText());
-        int tokensPerChunk = server.config.tokensPerChunk();
-        this.totalChunks = (int) ((request.maxTokens() + (long) tokensPerChunk - 1) / tokensPerChunk);
-        this.chunkIntervalNanos = saturatedMultiply(server.config.interTokenDelay().toNanos(), tokensPerChunk);
+        this.reasoningSeed = Hashing.mix(textSeed, 0x7265_6173_6f6eL);
+        SimulatorConfig config = server.config;
+        this.tokensPerChunk = config.tokensPerChunk();
+        int reasoning = request.endpoint() == Endpoint.CHAT ? config.reasoningTokens() : 0;
+        int lowerBound = Math.max(request.minTokens(), reasoning + 1);
+        this.generatedTokens = config.earlyStop().generatedTokens(textSeed, request.maxTokens(), lowerBound,
+                request.ignoreEos());
+        this.stopped = generatedTokens < request.maxTokens();
+        this.reasoningTokens = Math.min(reasoning, generatedTokens);
+        this.totalChunks = (int) ((generatedTokens + (long) tokensPerChunk - 1) / tokensPerChunk);
+        this.faultChunk = totalChunks / 2;
+        this.chunkIntervalNanos = saturatedMultiply(config.interTokenDelay().toNanos(), tokensPerChunk);
+        this.stallNanos = fault == FaultKind.STALL ? config.faultPlan().stallDuration().toNanos() : 0;
+        this.paddingTokens = fault == FaultKind.OVERSIZED_EVENT
+                ? (config.faultPlan().oversizedEventBytes() + PADDING_TOKEN.length() - 1) / PADDING_TOKEN.length() : 0;
     }
 
     /** Takes a slot or joins the queue. */
@@ -100,8 +138,8 @@ final class Generation implements SequenceSlots.Waiter {
         long prefillNanos = saturatedMultiply(server.config.prefillPerPromptToken().toNanos(), promptTokens);
         firstContentDueNanos = saturatedAdd(slotGrantedNanos,
                 saturatedAdd(server.config.timeToFirstToken().toNanos(), prefillNanos));
-        // a non-streaming response is written once, when its last chunk is due
-        nextChunk = request.stream() ? 0 : totalChunks - 1;
+        // a non-streaming response is written once, when its last chunk is due; an error event at the first's
+        nextChunk = request.stream() || fault == FaultKind.ERROR_EVENT ? 0 : totalChunks - 1;
         scheduleNext();
     }
 
@@ -146,25 +184,39 @@ final class Generation implements SequenceSlots.Waiter {
             scheduleNext();
             return;
         }
-        int lastDueChunk = Math.min(lastChunkDueAt(nowNanos), nextChunk + MAX_CHUNKS_PER_BATCH - 1);
-        boolean complete = lastDueChunk == totalChunks - 1;
-        if (request.stream()) {
-            writeStreamBatch(nextChunk, lastDueChunk, complete);
-        } else {
-            writeFullResponse();
+        if (fault == FaultKind.ERROR_EVENT) {
+            writeErrorResponse();
+            complete();
+            return;
         }
+        if (!request.stream()) {
+            writeWholeResponse();
+            return;
+        }
+        int lastDueChunk = Math.min(lastChunkDueAt(nowNanos), nextChunk + MAX_CHUNKS_PER_BATCH - 1);
+        if (stallNanos > 0 && nextChunk < faultChunk) lastDueChunk = Math.min(lastDueChunk, faultChunk - 1);
+        boolean drop = fault == FaultKind.DROP_MID_STREAM && lastDueChunk >= faultChunk;
+        if (drop) lastDueChunk = faultChunk;
+        boolean complete = !drop && lastDueChunk == totalChunks - 1;
+        writeStreamBatch(nextChunk, lastDueChunk, complete);
         long flushedNanos = System.nanoTime();
-        // the batch's first chunk waited longest
-        maxSendLagNanos = Math.max(maxSendLagNanos, flushedNanos - dueNanos(nextChunk));
-        if (firstContentFlushedNanos == RequestTiming.NOT_REACHED) firstContentFlushedNanos = flushedNanos;
-        tokensSent = (int) Math.min(request.maxTokens(), (lastDueChunk + 1L) * server.config.tokensPerChunk());
-        if (complete) {
+        recordFlush(flushedNanos, lastDueChunk);
+        if (drop) {
+            drop();
+        } else if (complete) {
             lastContentFlushedNanos = flushedNanos;
             complete();
         } else {
             nextChunk = lastDueChunk + 1;
             scheduleNext();
         }
+    }
+
+    private void recordFlush(long flushedNanos, int lastSentChunk) {
+        // the batch's first chunk waited longest
+        maxSendLagNanos = Math.max(maxSendLagNanos, flushedNanos - dueNanos(nextChunk));
+        if (firstContentFlushedNanos == RequestTiming.NOT_REACHED) firstContentFlushedNanos = flushedNanos;
+        tokensSent = endToken(lastSentChunk) + (lastSentChunk >= faultChunk ? paddingTokens : 0);
     }
 
     private void scheduleNext() {
@@ -183,19 +235,30 @@ final class Generation implements SequenceSlots.Waiter {
         onCompleted.run();
     }
 
-    /** Headers (before the first batch), then role + content chunks, then finish, usage and [DONE] at the end. */
+    /**
+     * {@link FaultKind#DROP_MID_STREAM}: free the slot and close the connection (a FIN) without ending the response,
+     * once every byte already written has left (an empty buffer passes the HTTP encoder untouched).
+     */
+    private void drop() {
+        state = State.DONE;
+        server.slots.release();
+        notifyListener(RequestTiming.Outcome.ABORTED);
+        ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    /** Headers (before the first batch), then the opening and content events, then the closing events at the end. */
     private void writeStreamBatch(int fromChunk, int toChunk, boolean complete) {
-        ByteBuf buf = ChunkEncoder.encode(ctx.alloc(), 256 * (toChunk - fromChunk + 3), g -> {
-            if (fromChunk == 0) encoder.role(g);
-            StringBuilder text = new StringBuilder(16 * server.config.tokensPerChunk());
+        boolean padded = paddingTokens > 0 && fromChunk <= faultChunk && faultChunk <= toChunk;
+        int capacity = 256 * (toChunk - fromChunk + 3) + (padded ? paddingTokens * PADDING_TOKEN.length() : 0);
+        ByteBuf buf = ChunkEncoder.encode(ctx.alloc(), capacity, g -> {
+            if (fromChunk == 0) encoder.open(g, usage());
+            StringBuilder text = new StringBuilder(16 * tokensPerChunk);
             for (int k = fromChunk; k <= toChunk; k++) {
-                text.setLength(0);
-                encoder.content(g, TokenText.append(text, textSeed, firstToken(k), endToken(k)).toString());
+                if (k == faultChunk && fault == FaultKind.MALFORMED_EVENT) encoder.malformedEvent(g);
+                writeChunk(g, k, text);
             }
             if (complete) {
-                encoder.finish(g, ChunkEncoder.FINISH_LENGTH);
-                if (request.includeUsage()) encoder.usage(g, promptTokens, request.maxTokens());
-                ChunkEncoder.done(g);
+                encoder.close(g, stopped, usage(), request.includeUsage(), fault != FaultKind.MISSING_DONE);
             }
         });
         if (fromChunk == 0) ctx.write(streamHeaders(), ctx.voidPromise());
@@ -204,11 +267,79 @@ final class Generation implements SequenceSlots.Waiter {
         ctx.flush();
     }
 
-    private void writeFullResponse() {
-        String text = TokenText.text(textSeed, 0, request.maxTokens());
-        ByteBuf buf = ChunkEncoder.encode(ctx.alloc(), 256 + text.length(), g -> encoder.fullResponse(g, text,
-                ChunkEncoder.FINISH_LENGTH, promptTokens, request.maxTokens()));
+    /** Chunk k: its reasoning part (tokens below reasoningTokens) and its content part, either may be absent. */
+    private void writeChunk(JsonGenerator g, int k, StringBuilder text) throws IOException {
+        int from = k * tokensPerChunk;
+        int to = endToken(k);
+        String reasoning = null;
+        if (from < reasoningTokens) {
+            text.setLength(0);
+            reasoning = TokenText.append(text, reasoningSeed, from, Math.min(to, reasoningTokens)).toString();
+        }
+        String content = null;
+        if (to > reasoningTokens) {
+            text.setLength(0);
+            content = TokenText.append(text, textSeed, Math.max(from, reasoningTokens) - reasoningTokens,
+                    to - reasoningTokens).toString();
+        }
+        if (k == faultChunk && paddingTokens > 0) {
+            if (content != null) {
+                content = content + padding();
+            } else {
+                reasoning = reasoning + padding();
+            }
+        }
+        encoder.chunk(g, reasoning, content);
+    }
+
+    /** The stream that fails before any content: the error event (and [DONE] for OpenAI), then a clean end. */
+    private void writeErrorResponse() {
+        if (request.stream()) {
+            ByteBuf buf = ChunkEncoder.encode(ctx.alloc(), 256, encoder::errorEvent);
+            ctx.write(streamHeaders(), ctx.voidPromise());
+            ctx.write(new DefaultHttpContent(buf), ctx.voidPromise());
+            ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT, ctx.voidPromise());
+        } else {
+            ByteBuf buf = ChunkEncoder.encode(ctx.alloc(), 256, encoder::errorBody);
+            ctx.writeAndFlush(OpenAiResponses.json(HttpResponseStatus.OK, buf), ctx.voidPromise());
+        }
+    }
+
+    /** A non-streaming response, when its last chunk is due; dropped or cut short by those faults. */
+    private void writeWholeResponse() {
+        if (fault == FaultKind.DROP_MID_STREAM) {
+            drop();
+            return;
+        }
+        String reasoning = reasoningTokens > 0 ? TokenText.text(reasoningSeed, 0, reasoningTokens) : null;
+        String content = generatedTokens > reasoningTokens
+                ? TokenText.text(textSeed, 0, generatedTokens - reasoningTokens) : null;
+        if (paddingTokens > 0) {
+            if (content != null) {
+                content = content + padding();
+            } else {
+                reasoning = reasoning + padding();
+            }
+        }
+        int length = (reasoning == null ? 0 : reasoning.length()) + (content == null ? 0 : content.length());
+        String finalReasoning = reasoning;
+        String finalContent = content;
+        ByteBuf buf = ChunkEncoder.encode(ctx.alloc(), 256 + length,
+                g -> encoder.fullResponse(g, finalReasoning, finalContent, stopped, usage()));
+        if (fault == FaultKind.MALFORMED_EVENT) buf.writerIndex(buf.readerIndex() + buf.readableBytes() / 2);
         ctx.writeAndFlush(OpenAiResponses.json(HttpResponseStatus.OK, buf), ctx.voidPromise());
+        long flushedNanos = System.nanoTime();
+        recordFlush(flushedNanos, totalChunks - 1);
+        lastContentFlushedNanos = flushedNanos;
+        complete();
+    }
+
+    private String padding() {
+        return PADDING_TOKEN.repeat(paddingTokens);
+    }
+
+    private ResponseEncoder.Usage usage() {
+        return new ResponseEncoder.Usage(promptTokens, generatedTokens + paddingTokens, reasoningTokens);
     }
 
     private static HttpResponse streamHeaders() {
@@ -225,25 +356,23 @@ final class Generation implements SequenceSlots.Waiter {
         if (listener == null) return;
         listener.onRequestFinished(new RequestTiming(requestId, request.stream(), arrivalNanos, slotGrantedNanos,
                 firstContentDueNanos, firstContentFlushedNanos, lastContentFlushedNanos, promptTokens, tokensSent,
-                maxSendLagNanos, outcome));
-    }
-
-    private int firstToken(int chunk) {
-        return chunk * server.config.tokensPerChunk();
+                maxSendLagNanos, outcome, fault));
     }
 
     private int endToken(int chunk) {
-        return (int) Math.min(request.maxTokens(), (chunk + 1L) * server.config.tokensPerChunk());
+        return (int) Math.min(generatedTokens, (chunk + 1L) * tokensPerChunk);
     }
 
     private long dueNanos(int chunk) {
-        return saturatedAdd(firstContentDueNanos, saturatedMultiply(chunk, chunkIntervalNanos));
+        long due = saturatedAdd(firstContentDueNanos, saturatedMultiply(chunk, chunkIntervalNanos));
+        return chunk >= faultChunk && stallNanos > 0 ? saturatedAdd(due, stallNanos) : due;
     }
 
     /** The highest chunk index due at {@code nowNanos} (assumes chunk {@code nextChunk} is due). */
     private int lastChunkDueAt(long nowNanos) {
         if (chunkIntervalNanos == 0) return totalChunks - 1;
         long sinceFirstNanos = nowNanos - firstContentDueNanos;
+        if (stallNanos > 0 && nextChunk >= faultChunk) sinceFirstNanos -= stallNanos;
         return (int) Math.min(totalChunks - 1L, sinceFirstNanos / chunkIntervalNanos);
     }
 

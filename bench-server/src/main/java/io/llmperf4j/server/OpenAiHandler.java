@@ -22,9 +22,14 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.ArrayDeque;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
+import java.util.function.IntSupplier;
+
+import static io.llmperf4j.server.InvalidRequestException.badRequest;
 
 /**
- * Routes one connection's requests: authentication, the three OpenAI endpoints, errors. Generation itself is
+ * Routes one connection's requests: authentication, the endpoints, fault decisions, errors. Generation itself is
  * {@link Generation}'s job. A connection serves one request at a time; pipelined requests wait here in order,
  * so responses never interleave.
  */
@@ -33,13 +38,16 @@ final class OpenAiHandler extends ChannelInboundHandlerAdapter {
     private static final InternalLogger LOG = InternalLoggerFactory.getInstance(OpenAiHandler.class);
 
     static final String MODELS_PATH = "/v1/models";
+    static final String EMBEDDINGS_PATH = "/v1/embeddings";
     static final String HEALTH_PATH = "/health";
+    static final String ANTHROPIC_KEY_HEADER = "x-api-key";
 
     private final ServerContext server;
     private final byte[] expectedAuthorization;
+    private final byte[] expectedApiKey;
     /** Requests that arrived while an earlier one on this connection was still being answered. */
     private final ArrayDeque<FullHttpRequest> pipelined = new ArrayDeque<>();
-    /** True from accepting a completion request until its response ended. */
+    /** True from accepting a generation or embeddings request until its response ended. */
     private boolean busy;
     private Generation active;
 
@@ -47,6 +55,7 @@ final class OpenAiHandler extends ChannelInboundHandlerAdapter {
         this.server = server;
         String apiKey = server.config.apiKey();
         this.expectedAuthorization = apiKey == null ? null : ("Bearer " + apiKey).getBytes(StandardCharsets.UTF_8);
+        this.expectedApiKey = apiKey == null ? null : apiKey.getBytes(StandardCharsets.UTF_8);
     }
 
     @Override
@@ -92,7 +101,7 @@ final class OpenAiHandler extends ChannelInboundHandlerAdapter {
 
     private void handle(ChannelHandlerContext ctx, FullHttpRequest request, long arrivalNanos) {
         if (!request.decoderResult().isSuccess()) {
-            sendError(ctx, HttpResponseStatus.BAD_REQUEST, "Malformed HTTP request.", null)
+            sendError(ctx, null, HttpResponseStatus.BAD_REQUEST, "Malformed HTTP request.", null)
                     .addListener(ChannelFutureListener.CLOSE);
             return;
         }
@@ -102,63 +111,176 @@ final class OpenAiHandler extends ChannelInboundHandlerAdapter {
             ctx.writeAndFlush(OpenAiResponses.json(HttpResponseStatus.OK, Unpooled.EMPTY_BUFFER));
             return;
         }
+        if (Endpoint.MESSAGES.path.equals(path)) {
+            handleMessages(ctx, request, method, arrivalNanos);
+            return;
+        }
         if (path.startsWith("/v1/") && !authorized(request)) {
             String message = request.headers().contains(HttpHeaderNames.AUTHORIZATION)
                     ? "Incorrect API key provided."
                     : "You didn't provide an API key. Send it as an Authorization: Bearer header.";
-            sendError(ctx, HttpResponseStatus.UNAUTHORIZED, message, null);
+            sendError(ctx, null, HttpResponseStatus.UNAUTHORIZED, message, null);
             return;
         }
         if (MODELS_PATH.equals(path) && HttpMethod.GET.equals(method)) {
             ctx.writeAndFlush(OpenAiResponses.models(ctx.alloc(), server.config.modelIds(), server.startedEpochSeconds));
         } else if (Endpoint.CHAT.path.equals(path) && HttpMethod.POST.equals(method)) {
-            acceptCompletion(ctx, Endpoint.CHAT, request, arrivalNanos);
+            acceptGeneration(ctx, Endpoint.CHAT, request, arrivalNanos);
         } else if (Endpoint.TEXT.path.equals(path) && HttpMethod.POST.equals(method)) {
-            acceptCompletion(ctx, Endpoint.TEXT, request, arrivalNanos);
+            acceptGeneration(ctx, Endpoint.TEXT, request, arrivalNanos);
+        } else if (EMBEDDINGS_PATH.equals(path) && HttpMethod.POST.equals(method)) {
+            acceptEmbeddings(ctx, request, arrivalNanos);
         } else {
-            sendError(ctx, HttpResponseStatus.NOT_FOUND, "Invalid URL (" + method + " " + path + ").", null);
+            sendError(ctx, null, HttpResponseStatus.NOT_FOUND, "Invalid URL (" + method + " " + path + ").", null);
         }
     }
 
-    private void acceptCompletion(ChannelHandlerContext ctx, Endpoint endpoint, FullHttpRequest http,
+    /** {@code /v1/messages}: Anthropic's authentication ({@code x-api-key}) and error shape. */
+    private void handleMessages(ChannelHandlerContext ctx, FullHttpRequest request, HttpMethod method,
+                                long arrivalNanos) {
+        if (!anthropicAuthorized(request)) {
+            String message = request.headers().contains(ANTHROPIC_KEY_HEADER) ? "invalid x-api-key"
+                    : "x-api-key header is required";
+            sendError(ctx, Endpoint.MESSAGES, HttpResponseStatus.UNAUTHORIZED, message, null);
+        } else if (!HttpMethod.POST.equals(method)) {
+            sendError(ctx, Endpoint.MESSAGES, HttpResponseStatus.NOT_FOUND,
+                    "Invalid URL (" + method + " " + Endpoint.MESSAGES.path + ").", null);
+        } else {
+            acceptGeneration(ctx, Endpoint.MESSAGES, request, arrivalNanos);
+        }
+    }
+
+    private void acceptGeneration(ChannelHandlerContext ctx, Endpoint endpoint, FullHttpRequest http,
                                   long arrivalNanos) {
+        long requestHash = server.faultsNeedRequestHash() ? Hashing.fnv(endpoint.path, http.content()) : 0;
         CompletionRequest request;
         String model;
+        FaultKind forced;
         try {
-            request = server.parser.parse(endpoint, new ByteBufInputStream(http.content()));
+            ByteBufInputStream body = new ByteBufInputStream(http.content());
+            request = endpoint.anthropic() ? server.anthropicParser.parse(body) : server.parser.parse(endpoint, body);
             model = resolveModel(request.model());
+            forced = forcedFault(http, request.stream());
         } catch (InvalidRequestException e) {
-            sendError(ctx, e.status, e.getMessage(), e.param);
+            sendError(ctx, endpoint, e.status, e.getMessage(), e.param);
+            return;
+        }
+        FaultKind fault = server.faults.decide(forced, request.stream(), requestHash);
+        if (fault.isHttpStatus()) {
+            ctx.writeAndFlush(FaultResponses.statusFault(ctx.alloc(), endpoint, fault));
+            return;
+        }
+        if (fault == FaultKind.RESET) {
+            FaultResponses.reset(ctx);
             return;
         }
         busy = true;
         TokenCounter counter = server.config.promptTokenCounter();
         if (request.promptIsTokenIds()) {
-            startGeneration(ctx, request, model, request.promptTokenIds(), arrivalNanos);
+            startGeneration(ctx, request, model, request.promptTokenIds(), arrivalNanos, fault);
         } else if (counter == null) {
-            startGeneration(ctx, request, model, PromptTokens.estimate(request.promptText()), arrivalNanos);
+            startGeneration(ctx, request, model, PromptTokens.estimate(request.promptText()), arrivalNanos, fault);
         } else {
-            countThenStart(ctx, counter, request, model, arrivalNanos);
+            // a real tokenizer costs about a millisecond per prompt: its time counts into TTFT, as a server's does
+            countOffLoop(ctx, () -> counter.count(request.promptText()), promptTokens -> {
+                if (promptTokens >= 0) {
+                    startGeneration(ctx, request, model, promptTokens, arrivalNanos, fault);
+                } else {
+                    counterFailed(ctx, endpoint);
+                }
+            });
+        }
+    }
+
+    /** The {@value FaultKind#HEADER} header's kind, or null when absent. */
+    private static FaultKind forcedFault(FullHttpRequest http, boolean stream) throws InvalidRequestException {
+        String value = http.headers().get(FaultKind.HEADER);
+        if (value == null) return null;
+        FaultKind kind;
+        try {
+            kind = FaultKind.fromHeaderValue(value);
+        } catch (IllegalArgumentException e) {
+            throw badRequest(e.getMessage(), null);
+        }
+        if (!stream && !kind.appliesToNonStreaming()) {
+            throw badRequest(FaultKind.HEADER + " (" + kind + ") applies only to streaming requests.", null);
+        }
+        return kind;
+    }
+
+    private void startGeneration(ChannelHandlerContext ctx, CompletionRequest request, String model,
+                                 int promptTokens, long arrivalNanos, FaultKind fault) {
+        String requestId = server.nextRequestId(request.endpoint());
+        active = new Generation(ctx, server, request, requestId, model, promptTokens, arrivalNanos, fault,
+                () -> responseEnded(ctx));
+        active.start();
+    }
+
+    private void acceptEmbeddings(ChannelHandlerContext ctx, FullHttpRequest http, long arrivalNanos) {
+        EmbeddingsRequest request;
+        String model;
+        try {
+            request = server.embeddingsParser.parse(new ByteBufInputStream(http.content()));
+            model = resolveModel(request.model());
+        } catch (InvalidRequestException e) {
+            sendError(ctx, null, e.status, e.getMessage(), e.param);
+            return;
+        }
+        busy = true;
+        TokenCounter counter = server.config.promptTokenCounter();
+        if (counter == null || request.allTokenIds()) {
+            respondEmbeddings(ctx, request, model, request.inputTokens(PromptTokens::estimate), arrivalNanos);
+        } else {
+            countOffLoop(ctx, () -> request.inputTokens(counter::count), inputTokens -> {
+                if (inputTokens >= 0) {
+                    respondEmbeddings(ctx, request, model, inputTokens, arrivalNanos);
+                } else {
+                    counterFailed(ctx, null);
+                }
+            });
+        }
+    }
+
+    /** Sent {@code baseLatency + perInputTokenLatency * inputTokens} after arrival, by an event-loop timer. */
+    private void respondEmbeddings(ChannelHandlerContext ctx, EmbeddingsRequest request, String model,
+                                   int inputTokens, long arrivalNanos) {
+        EmbeddingsConfig config = server.config.embeddings();
+        long perTokenNanos = config.perInputTokenLatency().toNanos();
+        long maxNanos = SimulatorConfig.MAX_DELAY.toNanos();
+        long tokensNanos = perTokenNanos == 0 ? 0
+                : inputTokens > maxNanos / perTokenNanos ? maxNanos : perTokenNanos * inputTokens;
+        long latencyNanos = config.baseLatency().toNanos() + tokensNanos;
+        Runnable send = () -> {
+            if (!ctx.channel().isActive()) return;
+            ctx.writeAndFlush(EmbeddingsResponse.encode(ctx.alloc(), request, model, inputTokens));
+            responseEnded(ctx);
+        };
+        long waitNanos = arrivalNanos + latencyNanos - System.nanoTime();
+        if (waitNanos <= 0) {
+            send.run();
+        } else {
+            ctx.executor().schedule(send, waitNanos, TimeUnit.NANOSECONDS);
         }
     }
 
     /**
-     * A real tokenizer costs about a millisecond per prompt: run it off the I/O thread so it never delays other
-     * streams' chunks. Like a real server's tokenization, its time counts into this request's TTFT.
+     * Runs {@code count} on the counting thread (a tokenizer must not stall the event loop), then {@code then}
+     * with its result, or -1 when it threw, back on this connection's event loop if the client is still there.
      */
-    private void countThenStart(ChannelHandlerContext ctx, TokenCounter counter, CompletionRequest request,
-                                String model, long arrivalNanos) {
+    private void countOffLoop(ChannelHandlerContext ctx, IntSupplier count, IntConsumer then) {
         try {
             server.promptCountExecutor.execute(() -> {
-                int promptTokens;
+                int result;
                 try {
-                    promptTokens = counter.count(request.promptText());
+                    result = count.getAsInt();
                 } catch (RuntimeException e) {
-                    promptTokens = -1;
+                    result = -1;
                 }
-                int counted = promptTokens;
+                int counted = result;
                 try {
-                    ctx.executor().execute(() -> afterCount(ctx, request, model, counted, arrivalNanos));
+                    ctx.executor().execute(() -> {
+                        if (ctx.channel().isActive()) then.accept(counted); // else the client left while we counted
+                    });
                 } catch (RejectedExecutionException shuttingDown) {
                     // the event loop is gone, and with it the connection
                 }
@@ -168,23 +290,9 @@ final class OpenAiHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private void afterCount(ChannelHandlerContext ctx, CompletionRequest request, String model, int promptTokens,
-                            long arrivalNanos) {
-        if (!ctx.channel().isActive()) return; // the client left while we counted
-        if (promptTokens < 0) {
-            sendError(ctx, HttpResponseStatus.INTERNAL_SERVER_ERROR, "The prompt token counter failed.", null);
-            responseEnded(ctx);
-            return;
-        }
-        startGeneration(ctx, request, model, promptTokens, arrivalNanos);
-    }
-
-    private void startGeneration(ChannelHandlerContext ctx, CompletionRequest request, String model,
-                                 int promptTokens, long arrivalNanos) {
-        String requestId = server.nextRequestId(request.endpoint());
-        active = new Generation(ctx, server, request, requestId, model, promptTokens, arrivalNanos,
-                () -> responseEnded(ctx));
-        active.start();
+    private void counterFailed(ChannelHandlerContext ctx, Endpoint endpoint) {
+        sendError(ctx, endpoint, HttpResponseStatus.INTERNAL_SERVER_ERROR, "The prompt token counter failed.", null);
+        responseEnded(ctx);
     }
 
     /** The current response is done: serve the next pipelined request, if any. */
@@ -217,9 +325,20 @@ final class OpenAiHandler extends ChannelInboundHandlerAdapter {
                 && MessageDigest.isEqual(expectedAuthorization, header.getBytes(StandardCharsets.UTF_8));
     }
 
-    private static ChannelFuture sendError(ChannelHandlerContext ctx, HttpResponseStatus status, String message,
-                                           String param) {
-        FullHttpResponse response = OpenAiResponses.error(ctx.alloc(), status, message, param);
+    /** Anthropic clients send {@code x-api-key}; a Bearer token (as gateways send) is accepted too. */
+    private boolean anthropicAuthorized(FullHttpRequest request) {
+        if (expectedApiKey == null) return true;
+        String key = request.headers().get(ANTHROPIC_KEY_HEADER);
+        if (key != null) return MessageDigest.isEqual(expectedApiKey, key.getBytes(StandardCharsets.UTF_8));
+        return authorized(request);
+    }
+
+    /** An error in the endpoint's dialect: Anthropic's for {@code /v1/messages}, OpenAI's otherwise (null). */
+    private static ChannelFuture sendError(ChannelHandlerContext ctx, Endpoint endpoint, HttpResponseStatus status,
+                                           String message, String param) {
+        FullHttpResponse response = endpoint != null && endpoint.anthropic()
+                ? AnthropicResponses.error(ctx.alloc(), status, message)
+                : OpenAiResponses.error(ctx.alloc(), status, message, param);
         return ctx.writeAndFlush(response);
     }
 }

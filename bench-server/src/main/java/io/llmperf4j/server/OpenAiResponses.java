@@ -64,7 +64,11 @@ final class OpenAiResponses {
     }
 
     private static String errorType(HttpResponseStatus status) {
-        if (status.code() == 401) return "authentication_error";
-        return status.code() >= 500 ? "server_error" : "invalid_request_error";
+        switch (status.code()) {
+            case 401: return "authentication_error";
+            case 403: return "permission_error";
+            case 429: return "rate_limit_error";
+            default: return status.code() >= 500 ? "server_error" : "invalid_request_error";
+        }
     }
 }

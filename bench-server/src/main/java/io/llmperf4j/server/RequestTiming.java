@@ -21,7 +21,10 @@ import java.util.Objects;
  * @param completionTokensSent     completion tokens written to the client
  * @param maxSendLagNanos          the largest delay of a flush behind its chunk's due time (0 when every chunk
  *                                 left on time): how far the simulator itself fell behind its schedule
- * @param outcome                  how it ended
+ * @param outcome                  how it ended ({@link FaultKind#DROP_MID_STREAM} ends ABORTED)
+ * @param fault                    the fault injected into this response ({@link FaultKind#NONE} for none); requests
+ *                                 failed by an HTTP-status or reset fault never start generating and are not
+ *                                 reported
  */
 public record RequestTiming(
         String requestId,
@@ -34,7 +37,8 @@ public record RequestTiming(
         int promptTokens,
         int completionTokensSent,
         long maxSendLagNanos,
-        Outcome outcome) {
+        Outcome outcome,
+        FaultKind fault) {
 
     /** Marks a timestamp whose event never happened (nanoTime values may be negative, so not -1). */
     public static final long NOT_REACHED = Long.MIN_VALUE;
@@ -49,6 +53,7 @@ public record RequestTiming(
     public RequestTiming {
         Objects.requireNonNull(requestId, "requestId");
         Objects.requireNonNull(outcome, "outcome");
+        Objects.requireNonNull(fault, "fault");
     }
 
     public boolean firstContentFlushed() {

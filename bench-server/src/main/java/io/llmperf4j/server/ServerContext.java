@@ -9,6 +9,9 @@ final class ServerContext {
     final SimulatorConfig config;
     final SequenceSlots slots;
     final CompletionRequestParser parser;
+    final AnthropicRequestParser anthropicParser;
+    final EmbeddingsRequestParser embeddingsParser;
+    final FaultCounters faults;
     /** Runs the configured prompt TokenCounter off the I/O threads; null when the heuristic is used. */
     final ExecutorService promptCountExecutor;
     final long startedEpochSeconds;
@@ -18,12 +21,20 @@ final class ServerContext {
         this.config = config;
         this.slots = new SequenceSlots(config.maxConcurrentSequences());
         this.parser = new CompletionRequestParser(config.defaultMaxTokens());
+        this.anthropicParser = new AnthropicRequestParser();
+        this.embeddingsParser = new EmbeddingsRequestParser(config.embeddings());
+        this.faults = new FaultCounters(config.faultPlan());
         this.promptCountExecutor = promptCountExecutor;
         this.startedEpochSeconds = System.currentTimeMillis() / 1000;
     }
 
-    /** Response id: the endpoint's prefix and a per-server counter starting at 1 ("chatcmpl-1"). */
+    /** Response id: the endpoint's prefix and a per-server counter starting at 1 ("chatcmpl-1", "msg_2"). */
     String nextRequestId(Endpoint endpoint) {
         return endpoint.idPrefix + requestCounter.incrementAndGet();
+    }
+
+    /** Whether fault decisions need the request hash ({@link FaultPlan.Selection#REQUEST_HASH}). */
+    boolean faultsNeedRequestHash() {
+        return !config.faultPlan().isNone() && config.faultPlan().selection() == FaultPlan.Selection.REQUEST_HASH;
     }
 }

@@ -24,12 +24,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <h2>Endpoints</h2>
  * {@code POST /v1/chat/completions} and {@code POST /v1/completions}, streaming ({@code "stream": true}, SSE)
- * or not; {@code GET /v1/models}; {@code GET /health} (200, never authenticated). Anything else is a 404 with
+ * or not; {@code POST /v1/messages} (Anthropic Messages, below); {@code POST /v1/embeddings} (below);
+ * {@code GET /v1/models}; {@code GET /health} (200, never authenticated). Anything else is a 404 with
  * an OpenAI-style error body {@code {"error":{"message":..,"type":..,"param":..,"code":<http status>}}}; a body
  * that is not JSON, or lacks {@code messages} / {@code prompt}, is a 400; a missing or wrong
- * {@code Authorization: Bearer} (when an API key is configured) is a 401 on every {@code /v1/} path; an unknown
- * model (when {@code acceptAnyModel} is false) is a 404 "The model `x` does not exist.". A request without
- * {@code model} is served as the first configured model id.
+ * {@code Authorization: Bearer} (when an API key is configured) is a 401 on every {@code /v1/} path but
+ * {@code /v1/messages}; an unknown model (when {@code acceptAnyModel} is false) is a 404 "The model `x` does not
+ * exist.". A request without {@code model} is served as the first configured model id.
  *
  * <h2>Stream format (as vLLM)</h2>
  * Every event is {@code data: {json}\n\n} with the same {@code id} ("chatcmpl-N" or "cmpl-N", N a per-server
@@ -37,14 +38,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@code model} (the requested name). Chat starts with {@code delta: {"role":"assistant","content":""}}; then
  * one event per content chunk ({@code delta.content} for chat, {@code text} for completions) carrying
  * {@code tokensPerChunk} tokens (the last may carry fewer); then an event with an empty delta (empty text)
- * and {@code "finish_reason":"length"}; then, only when {@code stream_options.include_usage} is true, an event
- * with {@code "choices":[]} and {@code usage}; then {@code data: [DONE]}. A non-streaming response is one
- * {@code chat.completion} / {@code text_completion} object with the whole text and {@code usage}.
+ * and {@code "finish_reason":"length"} ({@code "stop"} after a simulated EOS); then, only when
+ * {@code stream_options.include_usage} is true, an event with {@code "choices":[]} and {@code usage}; then
+ * {@code data: [DONE]}. A non-streaming response is one {@code chat.completion} / {@code text_completion} object
+ * with the whole text and {@code usage}.
  *
  * <h2>Text and token contract</h2>
- * A response always generates exactly {@code max_completion_tokens}, else {@code max_tokens}, else
- * {@code defaultMaxTokens} tokens, at most 1,000,000 (more is a 400). No EOS is simulated, so
- * {@code finish_reason} is always "length" and {@code usage.completion_tokens} equals that number. One token is
+ * A response generates {@code max_completion_tokens}, else {@code max_tokens}, else {@code defaultMaxTokens}
+ * tokens, at most 1,000,000 (more is a 400), unless a configured {@link EarlyStop} ends it sooner with
+ * {@code finish_reason} "stop" (vLLM's {@code ignore_eos} and {@code min_tokens} are honoured); otherwise
+ * {@code finish_reason} is "length". {@code usage.completion_tokens} is the number of tokens sent. One token is
  * one word from a fixed list of 256 common English words, each a single Llama-2 SentencePiece token: the first
  * token has no leading space ("the"), every later one has one (" of"), and no two words merge. So the generated
  * text of n tokens encodes with the Llama-2 tokenizer to exactly n ids, and n + 1 with BOS, which is what
@@ -54,21 +57,61 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@code promptTokenCounter}'s count of that prompt text (no chat template), or, without one,
  * 1 + ceil(chars / 4); a completions prompt sent as token ids counts its ids.
  *
+ * <h2>Reasoning</h2>
+ * With {@code reasoningTokens} R > 0, a chat response's first R tokens are reasoning, streamed as
+ * {@code delta.reasoning_content} (vLLM style; a chunk that spans the boundary carries both fields), and the
+ * non-streaming message has {@code reasoning_content}. Reasoning and content each follow the text contract on
+ * their own (each starts without a leading space; the content is the reasoning-free text of the prompt). They
+ * share the token budget and the timing contract: the first content token is token R of the response, and
+ * usage adds {@code completion_tokens_details.reasoning_tokens}. Text completions and {@code /v1/messages} have
+ * no reasoning.
+ *
+ * <h2>Anthropic Messages ({@code POST /v1/messages})</h2>
+ * {@code max_tokens} is required (400 otherwise); {@code system} (string or text blocks) and the message contents
+ * (strings or text blocks) joined by "\n" are the prompt text, so a conversation generates the same text as its
+ * chat-completions form. With an API key configured, {@code x-api-key} must match (a Bearer token is accepted
+ * too); {@code anthropic-version} is accepted and ignored. Errors are {@code {"type":"error","error":{"type":..,
+ * "message":..}}}. A stream is {@code event: X\ndata: {json}\n\n} events: {@code message_start} (usage.input_tokens),
+ * {@code content_block_start}, {@code ping} (all three with the first content chunk), one
+ * {@code content_block_delta} ({@code {"type":"text_delta","text":..}}) per content chunk, then
+ * {@code content_block_stop}, {@code message_delta} ({@code stop_reason} "max_tokens" or "end_turn",
+ * {@code usage.output_tokens}) and {@code message_stop} with the last chunk. Ids are "msg_N". Same timing and
+ * token contracts as the OpenAI endpoints.
+ *
+ * <h2>Embeddings ({@code POST /v1/embeddings})</h2>
+ * OpenAI format: {@code input} a string, a list of strings, a list of token ids or a list of token id lists (at
+ * most {@link EmbeddingsConfig#maxBatchSize()} inputs, 400 beyond); deterministic unit-norm vectors of
+ * {@link EmbeddingsConfig#dimensions()} floats (a request's {@code dimensions} may ask for fewer;
+ * {@code encoding_format} "base64" sends little-endian float32); {@code usage.prompt_tokens} and
+ * {@code total_tokens} count texts as prompts are counted and id lists by their length. The response is sent by
+ * an event-loop timer {@code baseLatency + perInputTokenLatency * prompt_tokens} after the request arrived.
+ * Embeddings take no sequence slot and get no faults.
+ *
+ * <h2>Fault injection</h2>
+ * A {@link FaultPlan} (default none) picks a {@link FaultKind} per generation request, seeded and deterministic
+ * (by arrival order or by a hash of the request); a {@value FaultKind#HEADER} request header forces a kind on one
+ * request (values: none, http_400, http_401, http_403, http_404, http_429, http_500, http_503, error_event, reset,
+ * drop_mid_stream, malformed_event, missing_done, stall, oversized_event; an unknown value is a 400).
+ * {@link FaultKind} documents each kind's exact wire behaviour; {@link #faultCounts()} counts the decisions.
+ *
  * <h2>Timing contract</h2>
  * At most {@code maxConcurrentSequences} requests generate at once; later ones wait in a FIFO queue. With
  * {@code t0} the moment a request gets its slot (its arrival, when none is queued), content chunk k (0-based)
  * is due at {@code t0 + timeToFirstToken + prefillPerPromptToken * promptTokens
- * + k * tokensPerChunk * interTokenDelay}. So the TTFT a client measures from sending is queue time + TTFT +
- * prefill (+ network), and the last chunk of n tokens comes {@code (ceil(n / tokensPerChunk) - 1) *
- * tokensPerChunk * interTokenDelay} after the first. The chat role event, the HTTP headers and the first
- * content chunk go out together, so every client definition of TTFT agrees. The finish, usage and [DONE] events
- * go out with the last content chunk. A non-streaming response is sent whole when its last chunk is due.
+ * + k * tokensPerChunk * interTokenDelay} (a {@link FaultKind#STALL} adds its stall from the fault chunk on).
+ * So the TTFT a client measures from sending is queue time + TTFT + prefill (+ network), and the last chunk of n
+ * tokens comes {@code (ceil(n / tokensPerChunk) - 1) * tokensPerChunk * interTokenDelay} after the first. The
+ * chat role event, the HTTP headers and the first content chunk go out together, so every client definition of
+ * TTFT agrees. The finish, usage and [DONE] events go out with the last content chunk. A non-streaming response
+ * is sent whole when its last chunk is due.
  * Chunks are scheduled on the connection's event loop against these absolute due times: a late wake-up
  * never shifts later chunks, no chunk is sent early, and chunks due together are written in one batch with one
  * flush. Slots are freed when a response ends or its connection closes (the timers stop at once).
  * Measured on a 2-vCPU VM, an idle epoll event loop wakes about 0.1 ms after a due time and NIO up to 1 ms
  * (its selector waits in whole milliseconds); under load, {@link RequestTiming#maxSendLagNanos()} tells per
- * request how far the server itself fell behind its schedule.
+ * request how far the server itself fell behind its schedule. With every event due at once, one event loop
+ * pushes about a million chat SSE events per second (see {@code SseThroughputBenchmark}, profile
+ * {@code benchmarks}).
  * With a configured {@code promptTokenCounter}, counting runs on a separate thread before the request queues
  * for a slot, so its time counts into TTFT, as a real server's tokenization does.
  *
@@ -165,6 +208,14 @@ public final class SimulatedServer implements AutoCloseable {
     /** Requests waiting for a sequence slot. */
     public int queuedRequests() {
         return context.slots.queued();
+    }
+
+    /**
+     * The fault decisions so far, by kind (NONE = clean): one per generation request that passed validation, so
+     * {@code faultCounts().total()} equals the valid generation requests a client sent. See {@link FaultCounts}.
+     */
+    public FaultCounts faultCounts() {
+        return context.faults.snapshot();
     }
 
     /** Completes once the server has stopped, whoever closed it. */

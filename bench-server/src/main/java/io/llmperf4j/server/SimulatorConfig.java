@@ -32,6 +32,12 @@ import java.util.Objects;
  * @param ioThreads               event-loop threads, 0 (default) = one per available processor
  * @param timingListener          told the server's own send timestamps of every admitted request, or null
  *                                (default); called on an I/O thread, so it must be quick and non-blocking
+ * @param faultPlan               which generation requests get which injected fault, default
+ *                                {@link FaultPlan#none()}; see {@link FaultKind} for each kind's wire behaviour
+ * @param earlyStop               simulated EOS before max_tokens, default {@link EarlyStop#none()}
+ * @param reasoningTokens         chat completions first stream this many tokens as {@code delta.reasoning_content}
+ *                                (vLLM style) before the content; they count in max_tokens and usage; default 0
+ * @param embeddings              settings of {@code /v1/embeddings}, default {@link EmbeddingsConfig#defaults()}
  */
 public record SimulatorConfig(
         String host,
@@ -48,7 +54,11 @@ public record SimulatorConfig(
         int defaultMaxTokens,
         int maxRequestBodyBytes,
         int ioThreads,
-        RequestTimingListener timingListener) {
+        RequestTimingListener timingListener,
+        FaultPlan faultPlan,
+        EarlyStop earlyStop,
+        int reasoningTokens,
+        EmbeddingsConfig embeddings) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 0;
@@ -91,6 +101,14 @@ public record SimulatorConfig(
         if (apiKey != null && apiKey.isBlank()) {
             throw new IllegalArgumentException("apiKey must not be blank (use null for no authentication)");
         }
+        Objects.requireNonNull(faultPlan, "faultPlan");
+        Objects.requireNonNull(earlyStop, "earlyStop");
+        Objects.requireNonNull(embeddings, "embeddings");
+        requireAtLeast("reasoningTokens", reasoningTokens, 0);
+        if (reasoningTokens > CompletionRequestParser.MAX_TOKENS_LIMIT) {
+            throw new IllegalArgumentException("reasoningTokens (" + reasoningTokens + ") must be <= "
+                    + CompletionRequestParser.MAX_TOKENS_LIMIT);
+        }
     }
 
     /** All defaults: 127.0.0.1, a free port, 50 ms TTFT, 10 ms between tokens, 1 token per chunk, 64 slots. */
@@ -116,7 +134,9 @@ public record SimulatorConfig(
                 + ", acceptAnyModel=" + acceptAnyModel + ", apiKey=" + (apiKey == null ? "none" : "****")
                 + ", promptTokenCounter=" + (promptTokenCounter == null ? "heuristic" : promptTokenCounter)
                 + ", defaultMaxTokens=" + defaultMaxTokens + ", maxRequestBodyBytes=" + maxRequestBodyBytes
-                + ", ioThreads=" + ioThreads + ", timingListener=" + timingListener + "]";
+                + ", ioThreads=" + ioThreads + ", timingListener=" + timingListener + ", faultPlan=" + faultPlan
+                + ", earlyStop=" + earlyStop + ", reasoningTokens=" + reasoningTokens + ", embeddings=" + embeddings
+                + "]";
     }
 
     private static void requireDelay(String name, Duration value) {
@@ -148,6 +168,10 @@ public record SimulatorConfig(
         private int maxRequestBodyBytes = DEFAULT_MAX_REQUEST_BODY_BYTES;
         private int ioThreads = DEFAULT_IO_THREADS;
         private RequestTimingListener timingListener;
+        private FaultPlan faultPlan = FaultPlan.none();
+        private EarlyStop earlyStop = EarlyStop.none();
+        private int reasoningTokens;
+        private EmbeddingsConfig embeddings = EmbeddingsConfig.defaults();
 
         private Builder() {
         }
@@ -168,6 +192,10 @@ public record SimulatorConfig(
             maxRequestBodyBytes = c.maxRequestBodyBytes;
             ioThreads = c.ioThreads;
             timingListener = c.timingListener;
+            faultPlan = c.faultPlan;
+            earlyStop = c.earlyStop;
+            reasoningTokens = c.reasoningTokens;
+            embeddings = c.embeddings;
         }
 
         public Builder host(String host) {
@@ -252,10 +280,34 @@ public record SimulatorConfig(
             return this;
         }
 
+        /** Which generation requests get which injected fault; {@link FaultPlan#none()} by default. */
+        public Builder faultPlan(FaultPlan faultPlan) {
+            this.faultPlan = faultPlan;
+            return this;
+        }
+
+        /** Simulated EOS before max_tokens; {@link EarlyStop#none()} by default. */
+        public Builder earlyStop(EarlyStop earlyStop) {
+            this.earlyStop = earlyStop;
+            return this;
+        }
+
+        /** Reasoning tokens streamed before the content of chat completions; 0 (off) by default. */
+        public Builder reasoningTokens(int reasoningTokens) {
+            this.reasoningTokens = reasoningTokens;
+            return this;
+        }
+
+        public Builder embeddings(EmbeddingsConfig embeddings) {
+            this.embeddings = embeddings;
+            return this;
+        }
+
         public SimulatorConfig build() {
             return new SimulatorConfig(host, port, timeToFirstToken, interTokenDelay, tokensPerChunk,
                     maxConcurrentSequences, prefillPerPromptToken, modelIds, acceptAnyModel, apiKey,
-                    promptTokenCounter, defaultMaxTokens, maxRequestBodyBytes, ioThreads, timingListener);
+                    promptTokenCounter, defaultMaxTokens, maxRequestBodyBytes, ioThreads, timingListener,
+                    faultPlan, earlyStop, reasoningTokens, embeddings);
         }
     }
 }

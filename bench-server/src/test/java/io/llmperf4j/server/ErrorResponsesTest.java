@@ -90,8 +90,8 @@ class ErrorResponsesTest {
 
     @Test
     void unknownPathsAndMethodsAre404() throws Exception {
-        JsonNode error = assertError(authorized.post("/embeddings", "{}"), 404, "invalid_request_error");
-        assertEquals("Invalid URL (POST /v1/embeddings).", error.get("message").asText());
+        JsonNode error = assertError(authorized.post("/audio/speech", "{}"), 404, "invalid_request_error");
+        assertEquals("Invalid URL (POST /v1/audio/speech).", error.get("message").asText());
         assertError(authorized.get("/chat/completions"), 404, "invalid_request_error");
         assertError(new TestClient(server.baseUrl().replace("/v1", ""), null).get("/nothing"), 404,
                 "invalid_request_error");

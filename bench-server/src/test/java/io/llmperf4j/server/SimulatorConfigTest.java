@@ -28,7 +28,16 @@ class SimulatorConfigTest {
         assertNull(config.apiKey());
         assertNull(config.promptTokenCounter());
         assertEquals(256, config.defaultMaxTokens());
+        assertEquals(FaultPlan.none(), config.faultPlan());
+        assertTrue(config.faultPlan().isNone());
+        assertEquals(EarlyStop.none(), config.earlyStop());
+        assertEquals(0, config.reasoningTokens());
+        assertEquals(384, config.embeddings().dimensions());
+        assertEquals(2048, config.embeddings().maxBatchSize());
         assertEquals(SimulatorConfig.defaults(), config.toBuilder().build());
+        SimulatorConfig custom = SimulatorConfig.builder().faultPlan(FaultPlan.random(0.1, 3))
+                .earlyStop(EarlyStop.naturalLength(9)).reasoningTokens(4).build();
+        assertEquals(custom, custom.toBuilder().build(), "toBuilder keeps every value");
     }
 
     @Test
@@ -48,6 +57,22 @@ class SimulatorConfigTest {
         assertMessage("modelIds must not be empty", SimulatorConfig.builder().modelIds(List.of()));
         assertMessage("apiKey must not be blank (use null for no authentication)",
                 SimulatorConfig.builder().apiKey(" "));
+        assertMessage("reasoningTokens (-1) must be >= 0", SimulatorConfig.builder().reasoningTokens(-1));
+        assertThrows(NullPointerException.class, () -> SimulatorConfig.builder().faultPlan(null).build());
+        assertThrows(NullPointerException.class, () -> SimulatorConfig.builder().earlyStop(null).build());
+    }
+
+    @Test
+    void embeddingsSettingsAreValidated() {
+        assertEquals("dimensions (0) must be within [1, 65536]", assertThrows(IllegalArgumentException.class,
+                () -> EmbeddingsConfig.defaults().withDimensions(0)).getMessage());
+        assertEquals("maxBatchSize (0) must be >= 1", assertThrows(IllegalArgumentException.class,
+                () -> EmbeddingsConfig.defaults().withMaxBatchSize(0)).getMessage());
+        assertEquals("baseLatency (PT-0.001S) must be within [0, PT24H]", assertThrows(IllegalArgumentException.class,
+                () -> EmbeddingsConfig.defaults().withLatency(Duration.ofMillis(-1), Duration.ZERO)).getMessage());
+        assertEquals("perInputTokenLatency (PT25H) must be within [0, PT24H]",
+                assertThrows(IllegalArgumentException.class, () -> EmbeddingsConfig.defaults()
+                        .withLatency(Duration.ZERO, Duration.ofHours(25))).getMessage());
     }
 
     @Test

@@ -69,6 +69,57 @@ final class TestClient {
                 HttpResponse.BodyHandlers.ofString());
     }
 
+    /** Posts with extra headers given as name, value, name, value, ... */
+    HttpResponse<String> post(String path, String body, String... headers) throws IOException, InterruptedException {
+        HttpRequest.Builder request = builder(path).POST(HttpRequest.BodyPublishers.ofString(body));
+        if (headers.length > 0) request.headers(headers);
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** One raw response line (SSE "event:" and "data:" lines, blank lines) and when the client read it. */
+    record Line(long arrivalNanos, String text) {
+    }
+
+    /** A response read line by line: status, headers, every line with its arrival time, when it was sent. */
+    record Lines(int status, java.net.http.HttpHeaders headers, long sentNanos, List<Line> lines) {
+        List<String> texts() {
+            return lines.stream().map(Line::text).toList();
+        }
+    }
+
+    /** Posts with extra headers and reads the body line by line as it arrives. */
+    Lines lines(String path, String body, String... headers) throws IOException, InterruptedException {
+        long sentNanos = System.nanoTime();
+        HttpRequest.Builder request = builder(path).POST(HttpRequest.BodyPublishers.ofString(body));
+        if (headers.length > 0) request.headers(headers);
+        HttpResponse<Stream<String>> response = http.send(request.build(), HttpResponse.BodyHandlers.ofLines());
+        List<Line> lines = new ArrayList<>();
+        try (Stream<String> bodyLines = response.body()) {
+            Iterator<String> it = bodyLines.iterator();
+            while (it.hasNext()) {
+                String line = it.next();
+                lines.add(new Line(System.nanoTime(), line));
+            }
+        }
+        return new Lines(response.statusCode(), response.headers(), sentNanos, lines);
+    }
+
+    /** Like {@link #stream(String, String)}, with extra headers. */
+    Streamed stream(String path, String body, String... headers) throws IOException, InterruptedException {
+        Lines lines = lines(path, body, headers);
+        List<Event> events = new ArrayList<>();
+        StringBuilder other = new StringBuilder();
+        for (Line line : lines.lines()) {
+            if (line.text().startsWith("data: ")) {
+                events.add(new Event(line.arrivalNanos(), line.text().substring("data: ".length())));
+            } else if (!line.text().isEmpty()) {
+                other.append(line.text());
+            }
+        }
+        return new Streamed(lines.status(), lines.headers().firstValue("content-type").orElse(""),
+                lines.sentNanos(), events, other.toString());
+    }
+
     JsonNode postJson(String path, String body) throws IOException, InterruptedException {
         HttpResponse<String> response = post(path, body);
         if (response.statusCode() != 200) {

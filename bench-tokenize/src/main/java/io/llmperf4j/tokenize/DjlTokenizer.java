@@ -36,6 +36,21 @@ final class DjlTokenizer implements Tokenizer {
     }
 
     /**
+     * Fetches {@code repoId}'s tokenizer.json from the HuggingFace hub through DJL (the native library's hub client,
+     * which stores it in the HuggingFace cache; {@code HF_TOKEN} is used for gated models). Needs the network.
+     */
+    static DjlTokenizer download(String repoId, String id) throws IOException {
+        preferBundledCpuLibrary();
+        HuggingFaceTokenizer tokenizer = HuggingFaceTokenizer.builder()
+                .optTokenizerName(repoId)
+                .optAddSpecialTokens(true)
+                .optTruncation(false)
+                .optPadding(false)
+                .build();
+        return new DjlTokenizer(tokenizer, id);
+    }
+
+    /**
      * On a machine with a CUDA GPU, DJL would look for a GPU build of the native tokenizer and try to download it;
      * the CPU build inside the jar is all tokenizing needs. DJL reads RUST_FLAVOR from the environment or the
      * system properties; a value the user set wins.
@@ -75,6 +90,11 @@ final class DjlTokenizer implements Tokenizer {
     @Override
     public String decode(long[] ids) {
         return tokenizer.decode(ids, true);
+    }
+
+    /** Frees the native tokenizer; only for instances never handed out. */
+    void close() {
+        tokenizer.close();
     }
 
     @Override

@@ -8,11 +8,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Where tokenizers come from: the built-in Llama-2 tokenizer (llmperf's counting tokenizer) or a HuggingFace
- * {@code tokenizer.json} the user names. Never downloads anything.
+ * Where tokenizers come from: the built-in Llama-2 tokenizer (llmperf's counting tokenizer), a HuggingFace
+ * {@code tokenizer.json} the user names by path or by model id (from the local HuggingFace cache), an OpenAI
+ * encoding (jtokkit), or the server's own usage counts. Downloads nothing unless
+ * {@link TokenizerOptions#allowDownload()} says so.
  */
 public final class Tokenizers {
     static final String TOKENIZER_JSON = "tokenizer.json";
+    /** The spec used when the user names none. */
+    public static final String DEFAULT_SPEC = TokenizerSpec.BuiltInLlama2.NAME;
 
     private static final Object BUILT_IN_LOCK = new Object();
     private static volatile Tokenizer builtInLlama2;
@@ -62,6 +66,83 @@ public final class Tokenizers {
         } catch (IOException | RuntimeException e) {
             throw new TokenizerUnavailableException("Cannot load tokenizer " + file.toAbsolutePath()
                     + " as a HuggingFace tokenizer.json: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Loads the tokenizer {@code spec} names; see {@link TokenizerSpec} for the forms. The {@link Tokenizer#id()}
+     * of the result says exactly what counts: {@code "llama-2 (built in)"}, the tokenizer.json's absolute path,
+     * {@code "hf:ORG/NAME@COMMIT"}, {@code "jtokkit:cl100k_base"} or {@code "server (usage counts)"}.
+     *
+     * @throws IllegalArgumentException        when {@code spec} is none of the accepted forms (the message lists them)
+     * @throws TokenizerUnavailableException   when it names a tokenizer that cannot be loaded (the message says
+     *                                         which file or cache folder, and what to do)
+     */
+    public static Tokenizer resolve(String spec, TokenizerOptions options) {
+        return resolve(TokenizerSpec.parse(spec), options);
+    }
+
+    /** {@link #resolve(String, TokenizerOptions)} for a parsed spec. */
+    public static Tokenizer resolve(TokenizerSpec spec, TokenizerOptions options) {
+        if (spec instanceof TokenizerSpec.BuiltInLlama2) return builtInLlama2();
+        if (spec instanceof TokenizerSpec.LocalFile file) return fromPath(file.path());
+        if (spec instanceof TokenizerSpec.HuggingFace model) return fromHuggingFace(model, options);
+        if (spec instanceof TokenizerSpec.Jtokkit encoding) return jtokkit(encoding.encoding());
+        if (spec instanceof TokenizerSpec.Server) return ServerUsageCounting.INSTANCE;
+        throw new IllegalArgumentException("unhandled tokenizer spec " + spec);
+    }
+
+    /** Whether {@code tokenizer} is the {@code server} marker, which cannot encode ({@link ServerUsageCounting}). */
+    public static boolean isServerUsageCounting(Tokenizer tokenizer) {
+        return tokenizer instanceof ServerUsageCounting;
+    }
+
+    /**
+     * An OpenAI encoding run by jtokkit ({@code cl100k_base}, {@code o200k_base}, {@code p50k_base},
+     * {@code p50k_edit}, {@code r50k_base}). These add no BOS: {@code count("Hello world")} is 2 with cl100k_base.
+     *
+     * @throws IllegalArgumentException for another name
+     */
+    public static Tokenizer jtokkit(String encoding) {
+        return JtokkitTokenizer.named(encoding).orElseThrow(() -> new IllegalArgumentException(
+                "Unknown jtokkit encoding '" + encoding + "'; use one of " + String.join(", ", JtokkitTokenizer.NAMES)));
+    }
+
+    private static Tokenizer fromHuggingFace(TokenizerSpec.HuggingFace model, TokenizerOptions options) {
+        Path hub = options.hubCache();
+        HuggingFaceCache.Lookup lookup = HuggingFaceCache.locate(hub, model.repoId(), model.revision());
+        if (lookup.found()) {
+            Path file = lookup.snapshot().tokenizerJson();
+            String id = "hf:" + model.repoId() + "@" + lookup.snapshot().commit();
+            try {
+                return DjlTokenizer.load(file, id);
+            } catch (IOException | RuntimeException e) {
+                throw new TokenizerUnavailableException("Cannot load tokenizer " + model.repoId() + " from the "
+                        + "HuggingFace cache file " + file.toAbsolutePath() + ": " + e.getMessage(), e);
+            }
+        }
+        String name = model.repoId() + (model.revision() == null ? "" : "@" + model.revision());
+        if (!options.allowDownload()) {
+            throw new TokenizerUnavailableException("Tokenizer " + name + " is not in the local HuggingFace cache ("
+                    + lookup.problem() + "); pass --allow-download or --tokenizer PATH");
+        }
+        if (model.revision() != null) {
+            throw new TokenizerUnavailableException("Tokenizer " + name + " is not in the local HuggingFace cache ("
+                    + lookup.problem() + ") and only the main revision can be downloaded; download it yourself "
+                    + "(huggingface-cli download " + model.repoId() + " tokenizer.json --revision "
+                    + model.revision() + ") or pass --tokenizer PATH");
+        }
+        try {
+            DjlTokenizer downloaded = DjlTokenizer.download(model.repoId(), "hf:" + model.repoId());
+            HuggingFaceCache.Lookup after = HuggingFaceCache.locate(hub, model.repoId(), null);
+            if (!after.found()) return downloaded; // cached elsewhere: the id cannot name the commit
+            downloaded.close();
+            return DjlTokenizer.load(after.snapshot().tokenizerJson(),
+                    "hf:" + model.repoId() + "@" + after.snapshot().commit());
+        } catch (IOException | RuntimeException e) {
+            throw new TokenizerUnavailableException("Cannot download tokenizer " + model.repoId() + " from the "
+                    + "HuggingFace hub: " + e.getMessage() + "; download its tokenizer.json yourself and pass "
+                    + "--tokenizer PATH", e);
         }
     }
 

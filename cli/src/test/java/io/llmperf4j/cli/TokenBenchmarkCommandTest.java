@@ -87,7 +87,7 @@ class TokenBenchmarkCommandTest {
         JsonNode individual = JSON.readTree(out.resolve(base + "_individual_responses.json").toFile());
         assertEquals(100, individual.size());
         for (JsonNode request : individual) {
-            assertTrue(request.get("error_code").isNull());
+            assertTrue(request.get("error_code").isNull(), request::toString);
             assertTrue(request.get("ttft_s").asDouble() > 0.004, request::toString);
             assertTrue(request.get("end_to_end_latency_s").asDouble() > request.get("ttft_s").asDouble());
         }

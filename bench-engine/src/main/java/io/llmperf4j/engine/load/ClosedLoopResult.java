@@ -5,18 +5,25 @@ import io.llmperf4j.model.BenchmarkSettings;
 import io.llmperf4j.model.RequestRecord;
 
 import java.util.List;
+import java.util.Objects;
 
 /**
  * What a closed-loop run produced.
  *
- * @param records          every request that was sent, in completion order (successes, failures, cancellations)
- * @param startEpochMillis wall clock just before the first send
- * @param endEpochMillis   wall clock after the last record
- * @param durationNanos    monotonic time from just before the first send to after the last record (llmperf's
- *                         end_time - start_time)
- * @param requestsSent     requests handed to the client; equals {@code records.size()}
- * @param timedOut         the timeout ended the run (in-flight requests were cancelled)
- * @param stopped          {@link ClosedLoopRunner#stop()} or an interrupt ended the run
+ * @param records                 measured records (warmup excluded), in completion order (successes, failures,
+ *                                cancellations)
+ * @param startEpochMillis        wall clock at the start of the measured window (just before the first send without
+ *                                warmup)
+ * @param endEpochMillis          wall clock after the last record
+ * @param durationNanos           monotonic time from the start of the measured window to after the last record
+ *                                (llmperf's end_time - start_time)
+ * @param requestsSent            measured requests handed to the client; equals {@code records.size()}
+ * @param timedOut                the timeout ended the run (in-flight requests were cancelled)
+ * @param stopped                 {@link ClosedLoopRunner#stop()} or an interrupt ended the run
+ * @param warmupRecords           warmup records, in completion order
+ * @param timeline                every record with its send offset, warmup flagged, in completion order
+ * @param measureStartOffsetNanos the first measured send, from the run's start (0 without warmup)
+ * @param settings                the settings that ran
  */
 public record ClosedLoopResult(
         List<RequestRecord> records,
@@ -25,15 +32,22 @@ public record ClosedLoopResult(
         long durationNanos,
         int requestsSent,
         boolean timedOut,
-        boolean stopped) {
+        boolean stopped,
+        List<RequestRecord> warmupRecords,
+        List<ScheduledRecord> timeline,
+        long measureStartOffsetNanos,
+        ClosedLoopSettings settings) implements LoadResult {
 
     public ClosedLoopResult {
         records = List.copyOf(records);
+        warmupRecords = List.copyOf(warmupRecords);
+        timeline = List.copyOf(timeline);
+        Objects.requireNonNull(settings, "settings");
     }
 
-    /** The run as the report's model, with the settings the user gave. */
-    public BenchmarkRun toBenchmarkRun(BenchmarkSettings settings) {
-        return new BenchmarkRun(settings, records, startEpochMillis, endEpochMillis, durationNanos, requestsSent,
-                timedOut);
+    /** The run as the report's model, with the settings the user gave; warmup records are not part of it. */
+    public BenchmarkRun toBenchmarkRun(BenchmarkSettings benchmarkSettings) {
+        return new BenchmarkRun(benchmarkSettings, records, startEpochMillis, endEpochMillis, durationNanos,
+                requestsSent, timedOut);
     }
 }

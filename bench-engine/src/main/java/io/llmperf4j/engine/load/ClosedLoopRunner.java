@@ -17,6 +17,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 
 /**
  * llmperf's closed loop (§6), run from the calling thread.
@@ -28,8 +29,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *   <li>no over-issue (llmperf #82): a request is sent only while {@code completed + inFlight < maxCompleted}, so the
  *       server sees exactly as many requests as are recorded;</li>
  *   <li>failed requests are records like any other and count as completed (llmperf loses them);</li>
- *   <li>at the timeout, requests in flight are cancelled and recorded as CANCELLED, instead of running on.</li>
+ *   <li>at the timeout, requests in flight are cancelled and recorded as CANCELLED, instead of running on;</li>
+ *   <li>an optional {@link Warmup}: the first requests (by count, or sent before a duration has passed) are kept
+ *       apart as warmup records; the load goes on without a pause and the measured window starts at the first
+ *       measured send; {@code maxCompleted} counts measured records only.</li>
  * </ul>
+ * Each record's send time is kept in the result's {@link ClosedLoopResult#timeline() timeline} (intended equals
+ * actual in a closed loop).
  * Output tokens are counted with the {@link TokenCounter} on this thread (never an I/O thread) before a record is
  * kept and passed to the listener. The calling thread only waits on a queue the clients' completion callbacks feed,
  * so no Netty thread ever blocks on the runner. One run at a time per runner.
@@ -39,7 +45,7 @@ public final class ClosedLoopRunner {
     /** How long cancelled requests get to produce their records before the runner records them itself. */
     static final Duration CANCEL_GRACE = Duration.ofSeconds(10);
 
-    private static final Finished STOP = new Finished(-1, null, null);
+    private static final Finished STOP = new Finished(-1, -1, null, null);
 
     private final LlmClient client;
     private final TokenCounter tokenCounter;
@@ -56,14 +62,20 @@ public final class ClosedLoopRunner {
     }
 
     /**
-     * Runs until {@code maxCompleted} records exist, the timeout elapses, or {@link #stop()} is called.
+     * Runs until {@code maxCompleted} measured records exist, the timeout elapses, or {@link #stop()} is called.
      *
      * @param specs    the M prepared requests (llmperf pre-generates them before the clock starts)
-     * @param listener told about each record, on this thread
+     * @param listener told about each record (warmup ones flagged), on this thread
      * @throws IllegalArgumentException when {@code specs} is empty
      * @throws IllegalStateException    when this runner is already running
      */
     public ClosedLoopResult run(List<RequestSpec> specs, ClosedLoopSettings settings, RecordListener listener) {
+        return run(specs, settings, listener, () -> false);
+    }
+
+    /** As {@link #run(List, ClosedLoopSettings, RecordListener)}; ends at once when {@code stopped} is already true. */
+    ClosedLoopResult run(List<RequestSpec> specs, ClosedLoopSettings settings, RecordListener listener,
+                         BooleanSupplier stopped) {
         Objects.requireNonNull(settings, "settings");
         List<RequestSpec> prompts = List.copyOf(specs);
         if (prompts.isEmpty()) throw new IllegalArgumentException("specs must not be empty");
@@ -71,6 +83,7 @@ public final class ClosedLoopRunner {
         try {
             Run run = new Run(prompts, settings, listener == null ? RecordListener.NONE : listener);
             currentQueue = run.finished;
+            if (stopped.getAsBoolean()) run.finished.add(STOP); // a stop that came before the queue existed
             return run.execute(timeoutNanos(settings.timeout()));
         } finally {
             currentQueue = null;
@@ -90,69 +103,114 @@ public final class ClosedLoopRunner {
     }
 
     /** A request's end, as queued by its completion callback. */
-    private record Finished(int slot, RequestRecord record, Throwable error) {
+    private record Finished(int slot, int launch, RequestRecord record, Throwable error) {
     }
 
     /** The mutable state of one run, confined to the calling thread (except the queue). */
     private final class Run {
         private final List<RequestSpec> specs;
+        private final ClosedLoopSettings settings;
         private final int promptCount;
         private final int concurrency;
         private final int maxCompleted;
+        private final Warmup warmup;
         private final RecordListener listener;
         private final BlockingQueue<Finished> finished = new LinkedBlockingQueue<>();
         private final int[] nextIndex;
         private final RequestHandle[] handles;
         private final RequestSpec[] inFlightSpecs;
+        private final long[] sendNanos;
+        private final int[] launchNumber;
+        private final boolean[] warmupSlot;
         private final List<RequestRecord> records = new ArrayList<>();
+        private final List<RequestRecord> warmupRecords = new ArrayList<>();
+        private final List<ScheduledRecord> timeline = new ArrayList<>();
+        private long startNanos;
+        private long measureStartNanos = -1;
         private int inFlight;
-        private int completed;
+        private int measuredInFlight;
+        private int measuredCompleted;
+        private int launches;
         private int sent;
         private boolean timedOut;
         private boolean stopped;
 
         Run(List<RequestSpec> specs, ClosedLoopSettings settings, RecordListener listener) {
             this.specs = specs;
+            this.settings = settings;
             this.promptCount = specs.size();
             this.concurrency = settings.concurrency();
             this.maxCompleted = settings.maxCompleted().orElse(promptCount);
+            this.warmup = settings.warmup();
             this.listener = listener;
             this.nextIndex = new int[concurrency];
             this.handles = new RequestHandle[concurrency];
             this.inFlightSpecs = new RequestSpec[concurrency];
+            this.sendNanos = new long[concurrency];
+            this.launchNumber = new int[concurrency];
+            this.warmupSlot = new boolean[concurrency];
             for (int slot = 0; slot < concurrency; slot++) nextIndex[slot] = slot % promptCount;
         }
 
         ClosedLoopResult execute(long timeoutNanos) {
             long startEpochMillis = System.currentTimeMillis();
-            long startNanos = System.nanoTime();
+            startNanos = System.nanoTime();
+            if (warmup instanceof Warmup.None) measureStartNanos = startNanos;
             boolean clean = false;
             try {
-                for (int slot = 0; slot < concurrency && mayLaunch(); slot++) launch(slot);
-                runUntil(startNanos + timeoutNanos);
+                if (finished.peek() == STOP) {
+                    stopped = true; // stopped before it started: send nothing
+                } else {
+                    for (int slot = 0; slot < concurrency && tryLaunch(slot); slot++) {
+                        // launched
+                    }
+                    runUntil(startNanos + timeoutNanos);
+                }
                 cancelAndCollectInFlight();
                 clean = true;
             } finally {
                 if (!clean) cancelInFlight(); // a listener or the token counter threw: leave nothing running
             }
-            long durationNanos = System.nanoTime() - startNanos;
-            return new ClosedLoopResult(records, startEpochMillis, System.currentTimeMillis(), durationNanos, sent,
-                    timedOut, stopped);
+            long endNanos = System.nanoTime();
+            long endEpochMillis = System.currentTimeMillis();
+            long measureStart = measureStartNanos < 0 ? endNanos : measureStartNanos;
+            long measureStartOffset = measureStart - startNanos;
+            return new ClosedLoopResult(records, startEpochMillis + measureStartOffset / 1_000_000L, endEpochMillis,
+                    endNanos - measureStart, sent, timedOut, stopped, warmupRecords, timeline, measureStartOffset,
+                    settings);
         }
 
-        /** llmperf #82: never more requests than records to collect. */
-        private boolean mayLaunch() {
-            return completed + inFlight < maxCompleted;
+        private boolean inWarmup(long now) {
+            if (warmup instanceof Warmup.ForRequests r) return launches < r.count();
+            if (warmup instanceof Warmup.ForDuration d) return now - startNanos < d.duration().toNanos();
+            return false;
         }
 
-        private void launch(int slot) {
+        /**
+         * Sends the slot's next request, unless no more are wanted. llmperf #82: never more measured requests than
+         * records to collect.
+         */
+        private boolean tryLaunch(int slot) {
+            long now = System.nanoTime();
+            boolean isWarmup = measureStartNanos < 0 && inWarmup(now);
+            if (!isWarmup && measuredCompleted + measuredInFlight >= maxCompleted) return false;
+            if (!isWarmup && measureStartNanos < 0) measureStartNanos = now;
             RequestSpec spec = specs.get(nextIndex[slot]);
+            int launch = launches++;
+            sendNanos[slot] = now;
+            launchNumber[slot] = launch;
+            warmupSlot[slot] = isWarmup;
             RequestHandle handle = client.send(spec);
             handles[slot] = handle;
             inFlightSpecs[slot] = spec;
             inFlight++;
-            sent++;
-            handle.completion().whenComplete((record, error) -> finished.add(new Finished(slot, record, error)));
+            if (!isWarmup) {
+                measuredInFlight++;
+                sent++;
+            }
+            handle.completion().whenComplete((record, error) -> finished.add(new Finished(slot, launch, record,
+                    error)));
+            return true;
         }
 
         private void runUntil(long deadlineNanos) {
@@ -175,9 +233,9 @@ public final class ClosedLoopRunner {
                     stopped = true;
                     return;
                 }
-                RequestRecord record = retire(f);
+                ScheduledRecord record = retire(f);
                 nextIndex[f.slot()] = (nextIndex[f.slot()] + concurrency) % promptCount;
-                if (mayLaunch()) launch(f.slot()); // re-send before the bookkeeping below, like a real user
+                tryLaunch(f.slot()); // re-send before the bookkeeping below, like a real user
                 keep(record);
             }
         }
@@ -203,7 +261,7 @@ public final class ClosedLoopRunner {
             // safety net: a client that never completes a cancelled request still leaves a record
             for (int slot = 0; slot < concurrency; slot++) {
                 if (handles[slot] != null) {
-                    keep(retire(new Finished(slot, unanswered(slot), null)));
+                    keep(retire(new Finished(slot, launchNumber[slot], unanswered(slot), null)));
                 }
             }
             if (interrupted) Thread.currentThread().interrupt();
@@ -221,24 +279,33 @@ public final class ClosedLoopRunner {
             }
         }
 
-        private RequestRecord retire(Finished f) {
+        private ScheduledRecord retire(Finished f) {
             int slot = f.slot();
             RequestRecord record = f.record();
             if (record == null) {
                 record = failed(slot, new Failure(FailureKind.CLIENT_ERROR, -1,
                         "the client completed the request without a record: " + f.error()));
             }
+            long sendOffset = sendNanos[slot] - startNanos;
+            ScheduledRecord scheduled = new ScheduledRecord(record, f.launch(), sendOffset, sendOffset,
+                    warmupSlot[slot]);
             handles[slot] = null;
             inFlightSpecs[slot] = null;
             inFlight--;
-            completed++;
-            return record;
+            if (!warmupSlot[slot]) {
+                measuredInFlight--;
+                measuredCompleted++;
+            }
+            return scheduled;
         }
 
-        private void keep(RequestRecord record) {
-            RequestRecord counted = record.withOutputTokens(tokenCounter.count(record.generatedText()));
-            records.add(counted);
-            listener.onRecord(counted);
+        private void keep(ScheduledRecord scheduled) {
+            RequestRecord record = scheduled.record();
+            ScheduledRecord counted = scheduled.withRecord(
+                    record.withOutputTokens(tokenCounter.count(record.generatedText())));
+            timeline.add(counted);
+            (counted.warmup() ? warmupRecords : records).add(counted.record());
+            listener.onScheduledRecord(counted);
         }
 
         private RequestRecord unanswered(int slot) {

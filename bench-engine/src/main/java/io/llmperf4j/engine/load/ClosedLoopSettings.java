@@ -1,6 +1,8 @@
 package io.llmperf4j.engine.load;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
 
@@ -8,11 +10,14 @@ import java.util.OptionalInt;
  * A closed-loop run: {@code concurrency} slots each keep one request in flight.
  *
  * @param concurrency  requests in flight at once (llmperf's --num-concurrent-requests)
- * @param maxCompleted records to collect; empty means one per request spec (llmperf's --max-num-completed-requests,
- *                     which is also its number of prompts)
- * @param timeout      run duration limit; at the limit, requests in flight are cancelled and recorded as CANCELLED
+ * @param maxCompleted measured records to collect (warmup excluded); empty means one per request spec (llmperf's
+ *                     --max-num-completed-requests, which is also its number of prompts)
+ * @param timeout      run duration limit, warmup included; at the limit, requests in flight are cancelled and
+ *                     recorded as CANCELLED
+ * @param warmup       requests kept apart from the results; {@link Warmup#NONE} for llmperf's behaviour
  */
-public record ClosedLoopSettings(int concurrency, OptionalInt maxCompleted, Duration timeout) {
+public record ClosedLoopSettings(int concurrency, OptionalInt maxCompleted, Duration timeout, Warmup warmup)
+        implements LoadSettings {
 
     public ClosedLoopSettings {
         if (concurrency < 1) throw new IllegalArgumentException("concurrency (" + concurrency + ") must be >= 1");
@@ -24,14 +29,51 @@ public record ClosedLoopSettings(int concurrency, OptionalInt maxCompleted, Dura
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout (" + timeout + ") must be > 0");
         }
+        warmup = warmup == null ? Warmup.NONE : warmup;
     }
 
-    /** One record per request spec. */
+    /** Without warmup. */
+    public ClosedLoopSettings(int concurrency, OptionalInt maxCompleted, Duration timeout) {
+        this(concurrency, maxCompleted, timeout, Warmup.NONE);
+    }
+
+    /** One record per request spec, without warmup. */
     public ClosedLoopSettings(int concurrency, Duration timeout) {
-        this(concurrency, OptionalInt.empty(), timeout);
+        this(concurrency, OptionalInt.empty(), timeout, Warmup.NONE);
     }
 
     public ClosedLoopSettings withMaxCompleted(int max) {
-        return new ClosedLoopSettings(concurrency, OptionalInt.of(max), timeout);
+        return new ClosedLoopSettings(concurrency, OptionalInt.of(max), timeout, warmup);
+    }
+
+    @Override
+    public ClosedLoopSettings withWarmup(Warmup w) {
+        return new ClosedLoopSettings(concurrency, maxCompleted, timeout, w);
+    }
+
+    public ClosedLoopSettings withTimeout(Duration t) {
+        return new ClosedLoopSettings(concurrency, maxCompleted, t, warmup);
+    }
+
+    @Override
+    public double level() {
+        return concurrency;
+    }
+
+    @Override
+    public String levelName() {
+        return "concurrency";
+    }
+
+    @Override
+    public Map<String, String> params() {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("concurrency", Integer.toString(concurrency));
+        return p;
+    }
+
+    @Override
+    public String describe() {
+        return "closed loop, concurrency " + concurrency;
     }
 }

@@ -6,11 +6,28 @@ import io.llmperf4j.model.RequestRecord;
  * Told about each finished record (output tokens already counted), for progress and JSONL. Called from the
  * runner's own thread, never an I/O thread, never concurrently with itself, in completion order. An exception
  * thrown here aborts the run (in-flight requests are cancelled) and is rethrown by the runner.
+ *
+ * <p>Runners call {@link #onScheduledRecord}; by default it passes measured records to {@link #onRecord} and warmup
+ * records to {@link #onWarmupRecord} (which ignores them). Override {@code onScheduledRecord} to see send times.
  */
 @FunctionalInterface
 public interface RecordListener {
 
     RecordListener NONE = record -> { };
 
+    /** A measured record. */
     void onRecord(RequestRecord record);
+
+    /** A warmup record (excluded from results); ignored by default. */
+    default void onWarmupRecord(RequestRecord record) {
+    }
+
+    /** Every record with its send times; dispatches to {@link #onRecord} or {@link #onWarmupRecord}. */
+    default void onScheduledRecord(ScheduledRecord record) {
+        if (record.warmup()) {
+            onWarmupRecord(record.record());
+        } else {
+            onRecord(record.record());
+        }
+    }
 }

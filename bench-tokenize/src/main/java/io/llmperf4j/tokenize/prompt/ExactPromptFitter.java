@@ -20,6 +20,9 @@ import java.util.List;
  * </ol>
  * Every returned text has been re-encoded, so its count is a measurement, never an estimate. About 2.3 encodes
  * per prompt.
+ *
+ * <p>With a {@link LineAdditiveFitter} (tokenizers whose counts add up line by line on this corpus) most prompts are
+ * built from per-line counts instead, without encoding; they are the same texts this class would build.
  */
 final class ExactPromptFitter {
     /** Extra tokens drafted past the target so the cut usually needs no second draft. */
@@ -32,14 +35,29 @@ final class ExactPromptFitter {
 
     private final Tokenizer tokenizer;
     private final CorpusLines corpus;
+    private final LineAdditiveFitter additive;
 
     ExactPromptFitter(Tokenizer tokenizer, CorpusLines corpus) {
-        this.tokenizer = tokenizer;
-        this.corpus = corpus;
+        this(tokenizer, corpus, null);
     }
 
-    /** A prompt text and its measured token count. */
-    record Fitted(String text, int tokens) {
+    /** @param additive the fast path, or {@code null} to encode every prompt */
+    ExactPromptFitter(Tokenizer tokenizer, CorpusLines corpus, LineAdditiveFitter additive) {
+        this.tokenizer = tokenizer;
+        this.corpus = corpus;
+        this.additive = additive;
+    }
+
+    /**
+     * A prompt text and its token count.
+     *
+     * @param fromLineCounts whether the count was added up from per-line counts ({@link LineAdditiveFitter})
+     *                       rather than measured by encoding the text
+     */
+    record Fitted(String text, int tokens, boolean fromLineCounts) {
+        Fitted(String text, int tokens) {
+            this(text, tokens, false);
+        }
     }
 
     /**
@@ -52,6 +70,10 @@ final class ExactPromptFitter {
             throw new IllegalArgumentException("target " + targetTokens + " is below the prefix's " + prefixTokens + " tokens");
         }
         if (prefixTokens == targetTokens) return new Fitted(prefix, prefixTokens);
+        if (additive != null) {
+            Fitted fitted = additive.fit(prefix, prefixTokens, shuffled, targetTokens);
+            if (fitted != null) return fitted;
+        }
 
         StringBuilder draft = new StringBuilder(prefix);
         int estimate = prefixTokens;

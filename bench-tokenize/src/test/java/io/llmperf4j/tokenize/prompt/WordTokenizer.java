@@ -20,7 +20,9 @@ final class WordTokenizer implements Tokenizer {
     @Override
     public TokenizedText encodeWithOffsets(String text) {
         List<Integer> ends = new ArrayList<>();
+        List<Long> ids = new ArrayList<>();
         ends.add(TokenizedText.NO_OFFSET);
+        ids.add(1L);
         int i = 0;
         while (i < text.length()) {
             while (i < text.length() && Character.isWhitespace(text.charAt(i))) i++;
@@ -28,12 +30,13 @@ final class WordTokenizer implements Tokenizer {
             int start = i;
             while (i < text.length() && !Character.isWhitespace(text.charAt(i))) i++;
             int tokens = text.substring(start, i).contains(LLAMA) ? 4 : 1;
-            for (int t = 0; t < tokens; t++) ends.add(i);
+            for (int t = 0; t < tokens; t++) {
+                ends.add(i);
+                ids.add(100L + (text.substring(start, i).hashCode() & 0xffff) * 4L + t); // the same word, the same ids
+            }
         }
-        long[] ids = new long[ends.size()];
-        ids[0] = 1;
-        for (int k = 1; k < ids.length; k++) ids[k] = 100 + k;
-        return new TokenizedText(ids, ends.stream().mapToInt(Integer::intValue).toArray());
+        return new TokenizedText(ids.stream().mapToLong(Long::longValue).toArray(),
+                ends.stream().mapToInt(Integer::intValue).toArray());
     }
 
     @Override
