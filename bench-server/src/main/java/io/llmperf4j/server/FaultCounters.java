@@ -1,0 +1,41 @@
+package io.llmperf4j.server;
+
+import java.util.EnumMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/** Decides each generation request's fault (plan or header) and counts the decisions; shared by all I/O threads. */
+final class FaultCounters {
+
+    private final FaultPlan plan;
+    private final AtomicLong arrivals = new AtomicLong();
+    private final AtomicLongArray counts = new AtomicLongArray(FaultKind.values().length);
+
+    FaultCounters(FaultPlan plan) {
+        this.plan = plan;
+    }
+
+    /**
+     * The kind for one validated request: {@code forced} when the header named one, else the plan's choice for
+     * the next arrival index or for {@code requestHash}. Counts it.
+     */
+    FaultKind decide(FaultKind forced, boolean stream, long requestHash) {
+        FaultKind kind;
+        if (forced != null) {
+            kind = forced;
+        } else if (plan.isNone()) {
+            kind = FaultKind.NONE;
+        } else {
+            long key = plan.selection() == FaultPlan.Selection.ARRIVAL_ORDER ? arrivals.getAndIncrement() : requestHash;
+            kind = plan.choose(key, stream);
+        }
+        counts.incrementAndGet(kind.ordinal());
+        return kind;
+    }
+
+    FaultCounts snapshot() {
+        EnumMap<FaultKind, Long> byKind = new EnumMap<>(FaultKind.class);
+        for (FaultKind kind : FaultKind.values()) byKind.put(kind, counts.get(kind.ordinal()));
+        return new FaultCounts(byKind);
+    }
+}

@@ -1,0 +1,47 @@
+package io.llmperf4j.server;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+
+import java.io.IOException;
+
+/**
+ * The wire format of one generation response, streamed (events) or whole. {@link Generation} decides what to
+ * send and when; an encoder only decides how it looks: OpenAI/vLLM ({@link ChunkEncoder}) or Anthropic Messages
+ * ({@link AnthropicEncoder}). Several events go through one generator into one buffer.
+ */
+interface ResponseEncoder {
+
+    /** Token counts of a response; {@code reasoningTokens} are part of {@code completionTokens}. */
+    record Usage(int promptTokens, int completionTokens, int reasoningTokens) {
+    }
+
+    /** Events sent with the first content chunk, before it (chat: the role event; Anthropic: message_start, ...). */
+    void open(JsonGenerator g, Usage usage) throws IOException;
+
+    /** One content chunk; {@code reasoning} is null or non-empty, {@code content} is null or non-empty. */
+    void chunk(JsonGenerator g, String reasoning, String content) throws IOException;
+
+    /**
+     * Everything after the last content chunk: finish event, usage event when {@code includeUsage} (OpenAI only;
+     * Anthropic always reports usage), and the terminal marker ({@code [DONE]}, {@code message_stop}) when
+     * {@code terminalMarker}.
+     */
+    void close(JsonGenerator g, boolean stopped, Usage usage, boolean includeUsage, boolean terminalMarker)
+            throws IOException;
+
+    /** The {@link FaultKind#ERROR_EVENT} stream: an error event (and, for OpenAI, {@code [DONE]}). */
+    void errorEvent(JsonGenerator g) throws IOException;
+
+    /** The {@link FaultKind#MALFORMED_EVENT} event: framing around JSON that is cut off. */
+    void malformedEvent(JsonGenerator g) throws IOException;
+
+    /** A non-streaming response. */
+    void fullResponse(JsonGenerator g, String reasoning, String content, boolean stopped, Usage usage)
+            throws IOException;
+
+    /** The non-streaming {@link FaultKind#ERROR_EVENT} body (sent with HTTP 200). */
+    void errorBody(JsonGenerator g) throws IOException;
+
+    /** The message of the injected generation error. */
+    String ERROR_EVENT_MESSAGE = "Simulated fault: the model failed during generation.";
+}
