@@ -1,5 +1,8 @@
 package io.llmperf4j.cli;
 
+import io.llmperf4j.server.EarlyStop;
+import io.llmperf4j.server.FaultKind;
+import io.llmperf4j.server.FaultPlan;
 import io.llmperf4j.server.SimulatedServer;
 import io.llmperf4j.server.SimulatorConfig;
 import io.llmperf4j.tokenize.Tokenizers;
@@ -9,7 +12,9 @@ import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** {@code llmperf4j serve}: the embedded OpenAI-compatible simulated server, on its own. */
@@ -63,6 +68,31 @@ final class ServeCommand implements Callable<Integer> {
             description = "Require 'Authorization: Bearer <key>' with the key read from this file.")
     Path apiKeyFile;
 
+    @Option(names = "--fault-rate", defaultValue = "0",
+            description = "Share of generation requests that get a fault (0..1), drawn from --fault-kinds.")
+    double faultRate;
+
+    @Option(names = "--fault-kinds", split = ",", paramLabel = "KIND",
+            description = "Fault kinds to draw from, equally weighted (default: all): http_400, http_401, "
+                    + "http_403, http_404, http_429, http_500, http_503, error_event, reset, drop_mid_stream, "
+                    + "malformed_event, missing_done, stall, oversized_event. A request can also force one with "
+                    + "the header X-Sim-Fault: KIND.")
+    List<String> faultKinds;
+
+    @Option(names = "--fault-seed", defaultValue = "11111", description = "Seed of the fault draws.")
+    long faultSeed;
+
+    @Option(names = "--stall-ms", defaultValue = "1000", description = "How long a 'stall' fault pauses a stream.")
+    long stallMillis;
+
+    @Option(names = "--stop-probability", defaultValue = "0",
+            description = "Share of responses that end early with finish_reason 'stop' (unless ignore_eos).")
+    double stopProbability;
+
+    @Option(names = "--reasoning-tokens", defaultValue = "0",
+            description = "Tokens streamed first as delta.reasoning_content (chat), before the content.")
+    int reasoningTokens;
+
     ServeCommand(CliContext context) {
         this.context = context;
     }
@@ -95,10 +125,32 @@ final class ServeCommand implements Callable<Integer> {
             builder.apiKey(ApiKeyFile.read(apiKeyFile));
         }
         try {
-            return builder.tokensPerChunk(tokensPerChunk).maxConcurrentSequences(maxConcurrentSequences).build();
+            return builder.tokensPerChunk(tokensPerChunk).maxConcurrentSequences(maxConcurrentSequences)
+                    .faultPlan(faultPlan())
+                    .earlyStop(stopProbability == 0 ? EarlyStop.none() : EarlyStop.probability(stopProbability, faultSeed))
+                    .reasoningTokens(reasoningTokens)
+                    .build();
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
+    }
+
+    private FaultPlan faultPlan() {
+        if (faultRate == 0) {
+            return FaultPlan.none();
+        }
+        Map<FaultKind, Double> weights = new EnumMap<>(FaultKind.class);
+        if (faultKinds == null) {
+            for (FaultKind kind : FaultKind.values()) {
+                weights.put(kind, 1.0);
+            }
+            weights.remove(FaultKind.NONE);
+        } else {
+            for (String name : faultKinds) {
+                weights.put(FaultKind.fromHeaderValue(name), 1.0); // throws naming the valid kinds
+            }
+        }
+        return FaultPlan.random(faultRate, weights, faultSeed).withStallDuration(Duration.ofMillis(stallMillis));
     }
 
     private static Duration millis(double value, String option) {
