@@ -137,6 +137,9 @@ final class ServeCommand implements Callable<Integer> {
 
     private FaultPlan faultPlan() {
         if (faultRate == 0) {
+            if (faultKinds != null) {
+                throw new UsageException("--fault-kinds needs --fault-rate above 0");
+            }
             return FaultPlan.none();
         }
         Map<FaultKind, Double> weights = new EnumMap<>(FaultKind.class);
