@@ -150,7 +150,11 @@ final class ServeCommand implements Callable<Integer> {
             weights.remove(FaultKind.NONE);
         } else {
             for (String name : faultKinds) {
-                weights.put(FaultKind.fromHeaderValue(name), 1.0); // throws naming the valid kinds
+                try {
+                    weights.put(FaultKind.fromHeaderValue(name), 1.0);
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException("--fault-kinds: " + e.getMessage().replace(FaultKind.HEADER, "kind"));
+                }
             }
         }
         return FaultPlan.random(faultRate, weights, faultSeed).withStallDuration(Duration.ofMillis(stallMillis));
