@@ -1,0 +1,778 @@
+package io.llmperf4j.report.html;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.report.metrics.Metric;
+import io.llmperf4j.report.metrics.MetricUnit;
+import io.llmperf4j.report.summary.Redaction;
+import io.llmperf4j.report.summary.RunEnvironment;
+import io.llmperf4j.report.summary.SummaryDocument;
+import io.llmperf4j.report.summary.SummaryDocument.StatsJson;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** Renders one {@link ReportData} as the report page. One instance per page; not thread-safe. */
+final class HtmlPage {
+
+    static final int MAX_CDF_POINTS = 1000;
+    static final int MAX_SCATTER_POINTS = 5000;
+    static final int MAX_EXAMPLES = 3;
+
+    private static final String BLUE = "#1f77b4";
+    private static final String ORANGE = "#ff7f0e";
+    private static final String GREEN = "#2ca02c";
+    private static final String RED = "#d62728";
+    private static final String PURPLE = "#9467bd";
+    private static final String GREY = "#7f7f7f";
+    private static final double NANOS_PER_SECOND = 1e9;
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private static final String CSS = String.join("\n",
+            ":root{--fg:#1d2330;--muted:#5b6475;--line:#d9dde5;--bg:#f4f5f7;--card:#fff;--accent:#1f77b4;"
+                    + "--bad:#c62828;--warn:#9a5b00;--good:#2e7d32}",
+            "*{box-sizing:border-box}",
+            "body{margin:0;background:var(--bg);color:var(--fg);"
+                    + "font:14px/1.45 system-ui,-apple-system,\"Segoe UI\",Roboto,Arial,sans-serif}",
+            "main{max-width:1320px;margin:0 auto;padding:14px 20px 40px}",
+            "h1{font-size:22px;margin:6px 0 2px}h1 .model{font-weight:600;color:var(--accent);word-break:break-all}",
+            "h2{font-size:17px;margin:26px 0 10px;padding-bottom:4px;border-bottom:2px solid var(--line)}",
+            "h3{font-size:14px;margin:0 0 8px}",
+            ".sub{color:var(--muted);margin:0 0 8px;word-break:break-all}",
+            "nav{margin:8px 0 4px;font-size:13px}nav a{color:var(--accent);margin-right:14px;text-decoration:none}",
+            ".card{background:var(--card);border:1px solid var(--line);border-radius:6px;padding:12px 14px}",
+            ".conditions{display:grid;grid-template-columns:repeat(auto-fit,minmax(380px,1fr));gap:12px}",
+            ".conditions th{width:38%;color:var(--muted);font-weight:500}",
+            ".conditions td{word-break:break-word}",
+            "table{border-collapse:collapse;width:100%}",
+            "th,td{padding:4px 8px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}",
+            "thead th{background:#eef1f5;font-weight:600}",
+            "td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}",
+            ".warnings{border-left:6px solid var(--warn);background:#fff6e5}",
+            ".warnings ul{margin:4px 0 0;padding-left:20px}.warnings li{margin:3px 0}",
+            ".warnings .code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-weight:700;"
+                    + "color:var(--warn);margin-right:6px}",
+            ".no-warnings{border-left:6px solid var(--good);background:#eef8ef}",
+            ".tiles{display:grid;grid-template-columns:repeat(auto-fit,minmax(165px,1fr));gap:10px;margin-top:12px}",
+            ".tile{background:var(--card);border:1px solid var(--line);border-radius:6px;padding:8px 12px}",
+            ".tile .v{font-size:20px;font-weight:650;font-variant-numeric:tabular-nums}",
+            ".tile .k{color:var(--muted);font-size:12px}.tile.bad .v{color:var(--bad)}",
+            ".charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(520px,1fr));gap:12px}",
+            "svg.chart{width:100%;height:auto;display:block}",
+            ".caption{color:var(--muted);font-size:12px;margin:6px 0 0}",
+            ".note{background:#eef4fb;border-left:4px solid var(--accent);padding:6px 10px;margin:8px 0}",
+            "code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px}",
+            "code.msg{display:block;white-space:pre-wrap;word-break:break-word;background:#f7f7f9;"
+                    + "border:1px solid var(--line);border-radius:4px;padding:3px 6px;margin:2px 0}",
+            "tr.failing td,tr.has-failures td{background:#fdecea}",
+            "tr.saturation td:first-child,tr.redline td:first-child{font-weight:700}",
+            ".flag{display:inline-block;font-size:11px;border-radius:3px;padding:0 5px;margin:1px 4px 1px 0;"
+                    + "color:#fff;background:var(--muted)}",
+            ".flag.saturation{background:#6a3d9a}.flag.redline{background:var(--bad)}.flag.failing{background:#e65100}",
+            "footer{margin-top:30px;color:var(--muted);font-size:12px}footer ul{padding-left:18px}",
+            "@media print{body{background:#fff}.card,.tile{break-inside:avoid}nav{display:none}}");
+
+    private final ReportData data;
+    private final HtmlReportOptions options;
+    private final SummaryDocument summary;
+    private final StringBuilder out = new StringBuilder(64 * 1024);
+
+    HtmlPage(ReportData data, HtmlReportOptions options) {
+        this.data = data;
+        this.options = options;
+        this.summary = data.summary();
+    }
+
+    String render() {
+        String model = summary.settings() == null ? "" : summary.settings().model();
+        out.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n")
+                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n")
+                .append("<meta name=\"generator\" content=\"llmperf4j ").append(Html.esc(toolVersion())).append("\"/>\n")
+                .append("<title>llmperf4j report: ").append(Html.esc(model)).append("</title>\n")
+                .append("<style>\n").append(CSS).append("\n</style>\n</head>\n<body>\n<main>\n");
+        header(model);
+        warnings();
+        keyNumbers();
+        conditions();
+        summaryTable();
+        charts();
+        errors();
+        if (options.sweep() != null) new SweepSection(options.sweep(), out).render();
+        footer();
+        out.append("</main>\n</body>\n</html>\n");
+        return out.toString();
+    }
+
+    // ---------------------------------------------------------------- header and test conditions
+
+    private void header(String model) {
+        SummaryDocument.SettingsJson s = summary.settings();
+        SummaryDocument.RunJson run = summary.run();
+        out.append("<header>\n<h1>llmperf4j report: <span class=\"model\">").append(Html.esc(model))
+                .append("</span></h1>\n");
+        List<String> sub = new ArrayList<>();
+        if (s != null) {
+            if (s.endpoint() != null) sub.add(Redaction.endpoint(s.endpoint()));
+            sub.add("concurrency " + s.numConcurrentRequests());
+        }
+        if (run != null) {
+            sub.add(run.startTime() + " \u2192 " + run.endTime() + " (" + Html.fixed(run.durationS(), 3) + " s)");
+            if (run.timedOut()) sub.add("timed out");
+        }
+        out.append("<p class=\"sub\">").append(Html.esc(String.join(" \u00b7 ", sub))).append("</p>\n");
+        out.append("<nav><a href=\"#summary\">Summary</a><a href=\"#latency\">Latency</a>"
+                + "<a href=\"#timeline\">Over time</a><a href=\"#errors\">Errors</a>");
+        if (options.sweep() != null) out.append("<a href=\"#sweep\">Sweep</a>");
+        out.append("<a href=\"#conditions\">Test conditions</a><a href=\"#method\">Method</a></nav>\n");
+        out.append("</header>\n");
+    }
+
+    private void conditions() {
+        SummaryDocument.SettingsJson s = summary.settings();
+        SummaryDocument.RunJson run = summary.run();
+        out.append("<section id=\"conditions\">\n<h2>Test conditions</h2>\n<div class=\"conditions\">\n");
+        List<String[]> rows = new ArrayList<>();
+        if (s != null) {
+            rows.add(row("Model", s.model()));
+            rows.add(row("Endpoint", Redaction.endpoint(s.endpoint())));
+            rows.add(row("API", s.llmApi()));
+            rows.add(row("Concurrency", Integer.toString(s.numConcurrentRequests())));
+            rows.add(row("Requests to complete", Integer.toString(s.maxNumCompletedRequests())));
+            rows.add(row("Run timeout", s.timeoutS() + " s"));
+            rows.add(row("Input tokens (mean \u00b1 sd)", s.meanInputTokens() + " \u00b1 " + s.stddevInputTokens()));
+            rows.add(row("Output tokens (mean \u00b1 sd)", s.meanOutputTokens() + " \u00b1 " + s.stddevOutputTokens()));
+            rows.add(row("Sampling parameters", json(s.additionalSamplingParams())));
+            rows.add(row("Prompt mode", s.promptMode()));
+            rows.add(row("Tokenizer", s.tokenizer()));
+            rows.add(row("Seed", Long.toString(s.seed())));
+            if (s.metadata() != null && !s.metadata().isEmpty()) {
+                rows.add(row("Metadata", json(Redaction.metadata(s.metadata()))));
+            }
+        }
+        table("Run parameters", rows);
+        rows = new ArrayList<>();
+        if (run != null) {
+            rows.add(row("Start (UTC)", run.startTime()));
+            rows.add(row("End (UTC)", run.endTime()));
+            rows.add(row("Duration", Html.fixed(run.durationS(), 3) + " s" + (run.timedOut() ? " (timed out)" : "")));
+            rows.add(row("Requests", run.requestsSent() + " sent, " + run.requestsRecorded() + " recorded, "
+                    + run.requestsSucceeded() + " succeeded, " + run.requestsFailed() + " failed"));
+        }
+        SummaryDocument.TokenCountingJson tc = summary.tokenCounting();
+        if (tc != null) {
+            rows.add(row("Output token counts", tc.outputTokenSource() + sources(tc.outputTokenSourceCounts())
+                    + (tc.preferServerUsage() ? "; server usage preferred" : "; client tokenizer preferred")
+                    + "; client count minus " + tc.clientSpecialTokensSubtracted() + " special"));
+            rows.add(row("Input token counts", tc.inputTokenSource() + sources(tc.inputTokenSourceCounts())));
+            SummaryDocument.DiscrepancyJson d = tc.outputTokenDiscrepancy();
+            if (d != null && d.requestsCompared() > 0) {
+                rows.add(row("Client vs server count", d.requestsDiffering() + " of " + d.requestsCompared()
+                        + " requests differ (" + Html.fixed(d.percentDiffering(), 1) + " %), mean |d| "
+                        + Html.fixed(d.meanAbsoluteDifference(), 2) + ", max " + d.maxAbsoluteDifference()));
+            }
+        }
+        rows.add(row("Records", data.records().size() + " from " + data.source().description()
+                + (data.recordsFile() == null
+                || data.recordsFile().getFileName().toString().equals(data.source().description()) ? ""
+                : " (" + data.recordsFile().getFileName() + ")")
+                + (data.source().hasEventTimes() ? "" : "; no per-event times")));
+        table("Run", rows);
+        rows = new ArrayList<>();
+        rows.add(row("Tool", summary.tool() == null ? "llmperf4j" : summary.tool().name() + " " + summary.tool().version()));
+        RunEnvironment env = summary.environment();
+        if (env != null) {
+            rows.add(row("JVM", env.jvmName() + " " + env.jvmVersion() + " (" + env.jvmVendor() + ")"));
+            rows.add(row("OS", env.osName() + " " + env.osVersion() + " (" + env.osArch() + ")"));
+            rows.add(row("CPUs", Integer.toString(env.availableProcessors())));
+        }
+        table("Client machine", rows);
+        out.append("</div>\n</section>\n");
+    }
+
+    private static String sources(SummaryDocument.TokenSourcesJson c) {
+        if (c == null) return "";
+        return " (server usage " + c.serverUsage() + ", client tokenizer " + c.clientTokenizer() + ", none "
+                + c.none() + ")";
+    }
+
+    private static String[] row(String key, String value) {
+        return new String[] {key, value == null ? "-" : value};
+    }
+
+    private void table(String title, List<String[]> rows) {
+        out.append("<div class=\"card\">\n<h3>").append(Html.esc(title)).append("</h3>\n<table>\n");
+        for (String[] r : rows) {
+            out.append("<tr><th scope=\"row\">").append(Html.esc(r[0])).append("</th><td>").append(Html.esc(r[1]))
+                    .append("</td></tr>\n");
+        }
+        out.append("</table>\n</div>\n");
+    }
+
+    private static String json(Object value) {
+        try {
+            return JSON.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            return String.valueOf(value);
+        }
+    }
+
+    // ---------------------------------------------------------------- warnings and key numbers
+
+    private void warnings() {
+        List<SummaryDocument.WarningJson> warnings = summary.warnings();
+        if (warnings.isEmpty()) {
+            out.append("<section id=\"warnings\" class=\"card no-warnings\"><strong>No warnings.</strong> "
+                    + "The run raised none of llmperf4j's result warnings.</section>\n");
+            return;
+        }
+        out.append("<section id=\"warnings\" class=\"card warnings\" role=\"alert\">\n<strong>")
+                .append(warnings.size()).append(warnings.size() == 1 ? " warning" : " warnings")
+                .append(": read these before the numbers.</strong>\n<ul>\n");
+        for (SummaryDocument.WarningJson w : warnings) {
+            out.append("<li><span class=\"code\">").append(Html.esc(w.code())).append("</span>")
+                    .append(Html.esc(w.message())).append("</li>\n");
+        }
+        out.append("</ul>\n</section>\n");
+    }
+
+    private void keyNumbers() {
+        SummaryDocument.RunJson run = summary.run();
+        SummaryDocument.ThroughputJson t = summary.throughput();
+        SummaryDocument.ErrorsJson e = summary.errors();
+        out.append("<section class=\"tiles\" aria-label=\"Key numbers\">\n");
+        if (run != null) {
+            tile(run.requestsSucceeded() + " / " + run.requestsRecorded(), "requests succeeded / recorded",
+                    run.requestsFailed() > 0);
+        }
+        if (t != null) {
+            tile(Html.fixed(t.outputTokensPerS(), 2), "output tok/s (run)", false);
+            tile(Html.fixed(t.requestsPerS(), 3), "requests/s (run)", false);
+        }
+        tile(pair(Metric.TTFT), "TTFT p50 / p90 (ms)", false);
+        tile(pair(Metric.E2E_LATENCY), "E2E p50 / p90 (ms)", false);
+        StatsJson tpot = stats(Metric.TPOT);
+        tile(tpot == null ? "-" : Html.adaptive(tpot.p50()), "TPOT p50 (ms)", false);
+        if (e != null) tile(Html.percent(e.rate()), "error rate (" + e.count() + " failed)", e.count() > 0);
+        SummaryDocument.GoodputJson g = summary.goodput();
+        if (g != null) {
+            tile(Html.fixed(g.goodRequestsPerS(), 3) + " req/s", "goodput, " + Html.percent(g.goodFraction())
+                    + " good", g.goodFraction() != null && g.goodFraction() < 1);
+        }
+        out.append("</section>\n");
+    }
+
+    private String pair(Metric metric) {
+        StatsJson s = stats(metric);
+        return s == null ? "-" : Html.adaptive(s.p50()) + " / " + Html.adaptive(s.p90());
+    }
+
+    private void tile(String value, String label, boolean bad) {
+        out.append("<div class=\"tile").append(bad ? " bad" : "").append("\"><div class=\"v\">").append(Html.esc(value))
+                .append("</div><div class=\"k\">").append(Html.esc(label)).append("</div></div>\n");
+    }
+
+    private StatsJson stats(Metric metric) {
+        return summary.metrics().get(metric.jsonKey());
+    }
+
+    // ---------------------------------------------------------------- summary table
+
+    private void summaryTable() {
+        out.append("<section id=\"summary\">\n<h2>Summary</h2>\n<div class=\"card\">\n<table class=\"stats\">\n")
+                .append("<thead><tr><th>metric</th><th class=\"num\">n</th><th class=\"num\">p50</th>"
+                        + "<th class=\"num\">p90</th><th class=\"num\">p99</th><th class=\"num\">mean</th>"
+                        + "<th>unit</th></tr></thead>\n<tbody>\n");
+        for (Metric metric : Metric.values()) {
+            StatsJson s = stats(metric);
+            int d = decimals(metric.unit());
+            out.append("<tr data-metric=\"").append(metric.jsonKey()).append("\"><td>").append(Html.esc(metric.label()))
+                    .append("</td><td class=\"num\">").append(s == null ? "0" : Long.toString(s.count()))
+                    .append("</td><td class=\"num\">").append(s == null ? "-" : Html.fixed(s.p50(), d))
+                    .append("</td><td class=\"num\">").append(s == null ? "-" : Html.fixed(s.p90(), d))
+                    .append("</td><td class=\"num\">").append(s == null ? "-" : Html.fixed(s.p99(), d))
+                    .append("</td><td class=\"num\">").append(s == null ? "-" : Html.fixed(s.mean(), d))
+                    .append("</td><td>").append(Html.esc(metric.unit().reportName())).append("</td></tr>\n");
+        }
+        out.append("</tbody>\n</table>\n");
+        SummaryDocument.ThroughputJson t = summary.throughput();
+        SummaryDocument.ErrorsJson e = summary.errors();
+        SummaryDocument.RunJson run = summary.run();
+        if (t != null && e != null && run != null) {
+            out.append("<p>Output throughput: <strong>").append(Html.fixed(t.outputTokensPerS(), 2))
+                    .append("</strong> tok/s (").append(t.totalOutputTokens()).append(" tokens in ")
+                    .append(Html.fixed(run.durationS(), 3)).append(" s) \u00b7 Request throughput: <strong>")
+                    .append(Html.fixed(t.requestsPerS(), 3)).append("</strong> req/s \u00b7 Errors: ")
+                    .append(e.count()).append(" of ").append(run.requestsRecorded()).append(" (")
+                    .append(Html.esc(Html.percent(e.rate()))).append(")</p>\n");
+        }
+        SummaryDocument.GoodputJson g = summary.goodput();
+        if (g != null) {
+            out.append("<p>Goodput (").append(Html.esc(describe(g.slo()))).append("): <strong>")
+                    .append(Html.fixed(g.goodRequestsPerS(), 3)).append("</strong> req/s, ").append(g.goodRequests())
+                    .append(" of ").append(g.recordedRequests()).append(" requests good (")
+                    .append(Html.esc(Html.percent(g.goodFraction()))).append("); violations: TTFT ")
+                    .append(g.violations().ttft()).append(", TPOT ").append(g.violations().tpot()).append(", E2E ")
+                    .append(g.violations().e2eLatency()).append("</p>\n");
+        }
+        out.append("<p class=\"caption\">Distributions cover successful requests only; ITL pools every gap between "
+                + "content events. Percentiles: ").append(Html.esc(summary.statistics() == null ? "HdrHistogram"
+                : summary.statistics().percentileMethod())).append(".</p>\n");
+        out.append("</div>\n</section>\n");
+    }
+
+    private static String describe(SummaryDocument.SloJson slo) {
+        List<String> parts = new ArrayList<>();
+        if (slo.ttftMs() != null) parts.add("TTFT \u2264 " + trim(slo.ttftMs()) + " ms");
+        if (slo.tpotMs() != null) parts.add("TPOT \u2264 " + trim(slo.tpotMs()) + " ms");
+        if (slo.e2eLatencyMs() != null) parts.add("E2E \u2264 " + trim(slo.e2eLatencyMs()) + " ms");
+        return String.join(", ", parts);
+    }
+
+    private static String trim(double v) {
+        return new java.math.BigDecimal(Double.toString(v)).stripTrailingZeros().toPlainString();
+    }
+
+    static int decimals(MetricUnit unit) {
+        return switch (unit) {
+            case NANOSECONDS -> 3;
+            case TOKENS_PER_SECOND -> 2;
+            case TOKENS -> 1;
+        };
+    }
+
+    // ---------------------------------------------------------------- charts
+
+    private void charts() {
+        List<RequestRecord> records = data.records();
+        SummaryDocument.SloJson slo = summary.goodput() == null ? null : summary.goodput().slo();
+
+        out.append("<section id=\"latency\">\n<h2>Latency distributions</h2>\n<div class=\"charts\">\n");
+        cdfCard("ttft-cdf", "TTFT, empirical CDF", "TTFT", ReportSeries.ttftMillis(records), BLUE,
+                slo == null ? null : slo.ttftMs(), "successful requests with content");
+        cdfCard("e2e-cdf", "E2E latency, empirical CDF", "E2E latency", ReportSeries.e2eMillis(records), ORANGE,
+                slo == null ? null : slo.e2eLatencyMs(), "successful requests");
+        out.append("</div>\n</section>\n");
+
+        out.append("<section id=\"timeline\">\n<h2>Over time</h2>\n");
+        long origin = originEpochNanos(records);
+        long span = summary.run() == null ? 0 : Math.round(summary.run().durationS() * NANOS_PER_SECOND);
+        long runStart = runStartEpochNanos();
+        if (runStart != Long.MIN_VALUE) span += runStart - origin;
+        long extent = span;
+        for (RequestRecord r : records) extent = Math.max(extent, ReportSeries.endEpochNanos(r) - origin);
+        long bucketNanos = ReportSeries.bucketNanosFor(extent);
+        ReportSeries.TimeBuckets buckets = ReportSeries.timeBuckets(records, data.tokenCounting(), origin, span,
+                bucketNanos);
+        String width = bucketWidth(bucketNanos);
+        if (!data.source().hasEventTimes()) {
+            out.append("<p class=\"note\">These records come from ").append(Html.esc(data.source().description()))
+                    .append(", which has no per-event times: output tokens/s over time spreads each request's tokens "
+                            + "evenly from its first token to its end (per-request averages), so bursts are "
+                            + "smoothed out. Write requests.jsonl (the default) for the exact chart.</p>\n");
+        }
+        out.append("<div class=\"charts\">\n");
+        tokensOverTime(buckets, width);
+        inFlight(buckets, width);
+        ttftScatter(records, origin, buckets.size() * buckets.bucketSeconds(), slo == null ? null : slo.ttftMs());
+        out.append("</div>\n</section>\n");
+    }
+
+    private long originEpochNanos(List<RequestRecord> records) {
+        long origin = runStartEpochNanos();
+        for (RequestRecord r : records) {
+            long send = ReportSeries.sendEpochNanos(r);
+            origin = origin == Long.MIN_VALUE ? send : Math.min(origin, send);
+        }
+        return origin == Long.MIN_VALUE ? 0 : origin;
+    }
+
+    private long runStartEpochNanos() {
+        if (summary.run() == null || summary.run().startTime() == null) return Long.MIN_VALUE;
+        try {
+            Instant start = Instant.parse(summary.run().startTime());
+            return start.getEpochSecond() * 1_000_000_000L + start.getNano();
+        } catch (DateTimeParseException e) {
+            return Long.MIN_VALUE;
+        }
+    }
+
+    private static String bucketWidth(long bucketNanos) {
+        long s = bucketNanos / 1_000_000_000L;
+        return s % 60 == 0 && s >= 60 ? (s / 60) + "-min" : s + "-s";
+    }
+
+    private void cdfCard(String id, String title, String label, double[] valuesMs, String color, Double sloMs,
+                         String population) {
+        ReportSeries.Cdf cdf = ReportSeries.empiricalCdf(valuesMs);
+        ReportSeries.Cdf drawn = cdf.thinned(MAX_CDF_POINTS);
+        boolean log = switch (options.cdfScale()) {
+            case LOG -> true;
+            case LINEAR -> false;
+            case AUTO -> !cdf.isEmpty() && cdf.values()[0] > 0
+                    && cdf.values()[cdf.size() - 1] / cdf.values()[0] >= HtmlReportOptions.AUTO_LOG_RATIO;
+        };
+        double[][] pts = drawn.stepPoints();
+        SvgChart.Axis xAxis = SvgChart.Axis.linear(label, "ms");
+        if (log) xAxis = xAxis.withScale(SvgChart.Scale.LOG);
+        SvgChart.Builder chart = SvgChart.builder(id, title + (log ? " (log x)" : ""))
+                .x(xAxis)
+                .y(SvgChart.Axis.linear("Fraction of requests \u2264 x", null).withRange(0, 1))
+                .add(SvgChart.Series.step(label + " (" + cdf.size() + " requests)", color, pts[0], pts[1])
+                        .withClass("cdf"))
+                .mark(SvgChart.Marker.horizontal(0.5, "p50", GREY, "marker-p50"))
+                .mark(SvgChart.Marker.horizontal(0.9, "p90", GREY, "marker-p90"))
+                .emptyMessage("No " + population);
+        if (sloMs != null) chart.mark(SvgChart.Marker.vertical(sloMs, "SLO " + trim(sloMs) + " ms", RED, "marker-slo"));
+        out.append("<div class=\"card\">").append(chart.build().toSvg()).append("<p class=\"caption\">")
+                .append(Html.esc(cdf.size() + " " + population + "; each step is one request"
+                        + (drawn.size() < cdf.size() ? " (drawn from " + drawn.size() + " evenly spaced ranks)" : "")
+                        + (log ? "; log scale" : "") + "."))
+                .append("</p></div>\n");
+    }
+
+    private void tokensOverTime(ReportSeries.TimeBuckets b, String width) {
+        double[] edges = b.edgesSeconds();
+        double[] rate = b.outputTokensPerSecond();
+        double[] ys = new double[edges.length];
+        System.arraycopy(rate, 0, ys, 0, rate.length);
+        ys[ys.length - 1] = rate.length == 0 ? 0 : rate[rate.length - 1];
+        String how = data.source().hasEventTimes() ? "by content event times" : "per-request averages";
+        SvgChart.Builder chart = SvgChart.builder("tokens-over-time", "Output tokens/s over time (" + width
+                        + " buckets, " + how + ")")
+                .x(SvgChart.Axis.linear("Time since run start", "s").withRange(0, edges[edges.length - 1]))
+                .y(SvgChart.Axis.linear("Output throughput", "tok/s").includingZero())
+                .add(SvgChart.Series.step("output tok/s", GREEN, edges, ys).withClass("tokens-per-second"))
+                .emptyMessage("No output tokens");
+        SummaryDocument.ThroughputJson t = summary.throughput();
+        if (t != null && t.outputTokensPerS() != null && b.totalOutputTokens() > 0) {
+            chart.mark(SvgChart.Marker.horizontal(t.outputTokensPerS(), "run average " + Html.fixed(t.outputTokensPerS(), 1)
+                    + " tok/s", GREY, "marker-average"));
+        }
+        out.append("<div class=\"card\">").append(chart.build().toSvg()).append("<p class=\"caption\">")
+                .append(Html.esc(String.format(Locale.ROOT, "Output tokens of successful requests (%s) per %s "
+                                + "bucket, %s%s; Σ = %.0f tokens. The last bucket may be partial.",
+                        summary.tokenCounting() == null ? "by their token source"
+                                : "counted by " + summary.tokenCounting().outputTokenSource(),
+                        width, b.requestsWithEvents() > 0
+                                ? "a request's tokens split evenly over its content events" : "",
+                        b.requestsSpreadEvenly() > 0 ? (b.requestsWithEvents() > 0 ? "; " : "")
+                                + b.requestsSpreadEvenly() + " request(s) without event times spread evenly from "
+                                + "first token to end" : "",
+                        b.totalOutputTokens())))
+                .append("</p></div>\n");
+    }
+
+    private void inFlight(ReportSeries.TimeBuckets b, String width) {
+        double[] edges = b.edgesSeconds();
+        double[] mean = new double[edges.length];
+        double[] peak = new double[edges.length];
+        for (int i = 0; i < b.size(); i++) {
+            mean[i] = b.meanInFlight()[i];
+            peak[i] = b.peakInFlight()[i];
+        }
+        if (b.size() > 0) {
+            mean[edges.length - 1] = mean[b.size() - 1];
+            peak[edges.length - 1] = peak[b.size() - 1];
+        }
+        SvgChart.Builder chart = SvgChart.builder("in-flight", "Requests in flight (" + width + " buckets)")
+                .x(SvgChart.Axis.linear("Time since run start", "s").withRange(0, edges[edges.length - 1]))
+                .y(SvgChart.Axis.linear("Requests in flight", "requests").includingZero())
+                .add(SvgChart.Series.step("peak", PURPLE, edges, peak).asDashed().withClass("in-flight-peak"))
+                .add(SvgChart.Series.step("time-averaged", BLUE, edges, mean).withClass("in-flight-mean"))
+                .emptyMessage("No requests");
+        if (summary.settings() != null && summary.settings().numConcurrentRequests() > 0) {
+            chart.mark(SvgChart.Marker.horizontal(summary.settings().numConcurrentRequests(),
+                    "concurrency " + summary.settings().numConcurrentRequests(), GREY, "marker-concurrency"));
+        }
+        out.append("<div class=\"card\">").append(chart.build().toSvg()).append("<p class=\"caption\">")
+                .append(Html.esc("Every recorded request counts from its send to its end (failures included). "
+                        + "Peak: most at once within the bucket; time-averaged: request-seconds / bucket seconds. "
+                        + "Highest peak: " + b.maxInFlight() + "."))
+                .append("</p></div>\n");
+    }
+
+    private void ttftScatter(List<RequestRecord> records, long origin, double extentSeconds, Double sloMs) {
+        List<RequestRecord> withTtft = records.stream().filter(r -> r.ttftNanos() >= 0).toList();
+        int stride = Math.max(1, (withTtft.size() + MAX_SCATTER_POINTS - 1) / MAX_SCATTER_POINTS);
+        List<double[]> ok = new ArrayList<>();
+        List<String> okTitles = new ArrayList<>();
+        List<double[]> failed = new ArrayList<>();
+        List<String> failedTitles = new ArrayList<>();
+        for (int i = 0; i < withTtft.size(); i += stride) {
+            RequestRecord r = withTtft.get(i);
+            double x = (ReportSeries.sendEpochNanos(r) - origin) / NANOS_PER_SECOND;
+            double y = r.ttftNanos() / 1e6;
+            String title = String.format(Locale.ROOT, "%s: TTFT %.1f ms at %.2f s", r.clientRequestId(), y, x);
+            if (r.succeeded()) {
+                ok.add(new double[] {x, y});
+                okTitles.add(title);
+            } else {
+                failed.add(new double[] {x, y});
+                failedTitles.add(title + " (" + r.failure().kind() + ")");
+            }
+        }
+        SvgChart.Builder chart = SvgChart.builder("ttft-scatter", "TTFT per request over time")
+                .x(SvgChart.Axis.linear("Send time since run start", "s").withRange(0, extentSeconds))
+                .y(SvgChart.Axis.linear("TTFT", "ms").includingZero())
+                .add(points("succeeded", BLUE, ok, okTitles, SvgChart.Shape.CIRCLE, "ttft-ok"))
+                .emptyMessage("No request received content");
+        if (!failed.isEmpty()) {
+            chart.add(points("failed later", RED, failed, failedTitles, SvgChart.Shape.CROSS, "ttft-failed"));
+        }
+        StatsJson ttft = stats(Metric.TTFT);
+        if (ttft != null && ttft.p90() != null) {
+            chart.mark(SvgChart.Marker.horizontal(ttft.p90(), "p90 " + Html.fixed(ttft.p90(), 1) + " ms", GREY,
+                    "marker-p90"));
+        }
+        if (sloMs != null) chart.mark(SvgChart.Marker.horizontal(sloMs, "SLO " + trim(sloMs) + " ms", RED, "marker-slo"));
+        out.append("<div class=\"card\">").append(chart.build().toSvg()).append("<p class=\"caption\">")
+                .append(Html.esc(withTtft.size() + " requests with a first token, by send time"
+                        + (stride > 1 ? "; every " + stride + "th drawn" : "")
+                        + ". A rising band means requests queue: the server is saturated."))
+                .append("</p></div>\n");
+    }
+
+    private static SvgChart.Series points(String name, String color, List<double[]> pts, List<String> titles,
+                                          SvgChart.Shape shape, String cssClass) {
+        double[] xs = pts.stream().mapToDouble(p -> p[0]).toArray();
+        double[] ys = pts.stream().mapToDouble(p -> p[1]).toArray();
+        return SvgChart.Series.markers(name + " (" + pts.size() + ")", color, xs, ys).withShape(shape)
+                .withTitles(titles.toArray(String[]::new)).withClass(cssClass);
+    }
+
+    // ---------------------------------------------------------------- errors
+
+    private void errors() {
+        List<ReportSeries.ErrorGroup> groups = ReportSeries.errorGroups(data.records(), MAX_EXAMPLES);
+        out.append("<section id=\"errors\">\n<h2>Errors</h2>\n<div class=\"card\">\n");
+        SummaryDocument.ErrorsJson e = summary.errors();
+        if (groups.isEmpty()) {
+            out.append("<p>No request failed.</p>\n");
+        } else {
+            int failed = groups.stream().mapToInt(ReportSeries.ErrorGroup::count).sum();
+            out.append("<p><strong>").append(failed).append(" of ").append(data.records().size())
+                    .append(" requests failed</strong>");
+            if (e != null) out.append(" (error rate ").append(Html.esc(Html.percent(e.rate()))).append(")");
+            out.append(". Any failure other than a cancellation at the end of the run means the service did not hold "
+                    + "this load.</p>\n");
+            out.append("<table class=\"errors\">\n<thead><tr><th>kind</th><th class=\"num\">code</th>"
+                    + "<th class=\"num\">count</th><th class=\"num\">share</th><th>example messages</th></tr></thead>\n"
+                    + "<tbody>\n");
+            for (ReportSeries.ErrorGroup g : groups) {
+                out.append("<tr><td class=\"mono\">").append(Html.esc(g.kind().name())).append("</td><td class=\"num\">")
+                        .append(g.code()).append("</td><td class=\"num\">").append(g.count())
+                        .append("</td><td class=\"num\">").append(Html.esc(Html.percent((double) g.count() / failed)))
+                        .append("</td><td>");
+                for (String m : g.examples()) {
+                    out.append("<code class=\"msg\">").append(Html.esc(m.isEmpty() ? "(empty message)"
+                            : Html.truncate(m, Html.MAX_MESSAGE_CHARS))).append("</code>");
+                }
+                if (g.distinctMessages() > g.examples().size()) {
+                    out.append("<span class=\"caption\">").append(g.distinctMessages() - g.examples().size())
+                            .append(" more distinct messages</span>");
+                }
+                out.append("</td></tr>\n");
+            }
+            out.append("</tbody>\n</table>\n");
+            if (e != null) {
+                out.append("<p class=\"caption\">By kind: ").append(Html.esc(counts(e.byKind())))
+                        .append(" \u00b7 by code: ").append(Html.esc(counts(e.byCode()))).append("</p>\n");
+            }
+        }
+        out.append("</div>\n</section>\n");
+    }
+
+    private static String counts(Map<String, Integer> map) {
+        if (map == null || map.isEmpty()) return "-";
+        List<String> parts = new ArrayList<>();
+        map.forEach((k, v) -> parts.add(k + " \u00d7 " + v));
+        return String.join(", ", parts);
+    }
+
+    // ---------------------------------------------------------------- footer
+
+    private void footer() {
+        SummaryDocument.StatisticsJson st = summary.statistics();
+        out.append("<footer id=\"method\">\n<h2>Method</h2>\n<ul>\n");
+        if (st != null) {
+            li("Population: " + st.population() + ".");
+            li("Percentiles: " + st.percentileMethod() + " (" + st.significantValueDigits()
+                    + " significant digits, lowest discernible " + st.lowestDiscernibleNs() + " ns).");
+            li("Standard deviation: " + st.stddev() + "; mean confidence interval: " + st.meanConfidenceInterval()
+                    + " at " + Html.fixed(100 * st.meanConfidenceLevel(), 0) + " %.");
+        }
+        li("TTFT: send to the first event with non-empty content. E2E: send to the end of the response. Latencies "
+                + "are service times, from the actual send.");
+        li("Output tokens/s over time: each successful request's output tokens are placed at its content events' "
+                + "arrival times (split evenly over the events), or spread evenly from first token to end when event "
+                + "times are unknown, then summed per bucket.");
+        li("The table and key numbers are the summary file's; the charts are computed from the " + data.records().size()
+                + " records of " + data.source().description() + ".");
+        li("This page is self-contained: no scripts, no fonts or images from elsewhere, no links to other sites.");
+        out.append("</ul>\n<p>Generated by llmperf4j ").append(Html.esc(toolVersion())).append(".</p>\n</footer>\n");
+    }
+
+    private void li(String text) {
+        out.append("<li>").append(Html.esc(text)).append("</li>\n");
+    }
+
+    private String toolVersion() {
+        return summary.tool() == null || summary.tool().version() == null ? "" : summary.tool().version();
+    }
+
+    // ---------------------------------------------------------------- sweep
+
+    /** The sweep section: throughput and latency against load, the verdict marked, and the sweep table. */
+    static final class SweepSection {
+        private final SweepReport sweep;
+        private final StringBuilder out;
+
+        SweepSection(SweepReport sweep, StringBuilder out) {
+            this.sweep = sweep;
+            this.out = out;
+        }
+
+        void render() {
+            List<SweepLevel> levels = sweep.levels();
+            String unit = sweep.loadUnit();
+            double[] load = levels.stream().mapToDouble(SweepLevel::loadValue).toArray();
+            double min = java.util.Arrays.stream(load).min().orElse(0);
+            double max = java.util.Arrays.stream(load).max().orElse(0);
+            boolean log = min > 0 && max / min >= 10;
+            SvgChart.Axis xAxis = SvgChart.Axis.linear("Load", unit).withTicks(load);
+            if (log) xAxis = xAxis.withScale(SvgChart.Scale.LOG);
+
+            out.append("<section id=\"sweep\">\n<h2>Load sweep</h2>\n");
+            out.append("<div class=\"card\"><ul>\n");
+            out.append("<li>").append(verdict("Saturation point", sweep.saturationIndex(),
+                    "output tok/s stopped growing", "not reached")).append("</li>\n");
+            out.append("<li>").append(verdict("TTFT red line", sweep.ttftRedLineIndex(), "TTFT p90 jumped",
+                    "not crossed")).append("</li>\n");
+            out.append("<li>").append(verdict("First level with failures", sweep.firstFailingIndex(),
+                    "the service cannot hold it", "none")).append("</li>\n");
+            for (String note : sweep.notes()) out.append("<li>").append(Html.esc(note)).append("</li>\n");
+            out.append("</ul></div>\n<div class=\"charts\">\n");
+
+            double[] tps = levels.stream().mapToDouble(SweepLevel::outputTokensPerSecond).toArray();
+            SvgChart.Builder throughput = SvgChart.builder("sweep-throughput", "Output throughput vs load")
+                    .x(xAxis)
+                    .y(SvgChart.Axis.linear("Output throughput", "tok/s").includingZero())
+                    .add(SvgChart.Series.lineMarkers("output tok/s", GREEN, load, tps).withClass("sweep-tps"));
+            highlight(throughput, sweep.saturationIndex(), load, tps, "#6a3d9a", "saturation point");
+            marks(throughput);
+            card(throughput, "System output tokens per second at each level.");
+
+            double[] t50 = levels.stream().mapToDouble(SweepLevel::ttftP50Ms).toArray();
+            double[] t90 = levels.stream().mapToDouble(SweepLevel::ttftP90Ms).toArray();
+            SvgChart.Builder ttft = SvgChart.builder("sweep-ttft", "TTFT vs load")
+                    .x(xAxis)
+                    .y(SvgChart.Axis.linear("TTFT", "ms").includingZero())
+                    .add(SvgChart.Series.lineMarkers("p50", BLUE, load, t50).withClass("sweep-ttft-p50"))
+                    .add(SvgChart.Series.lineMarkers("p90", RED, load, t90).asDashed().withClass("sweep-ttft-p90"));
+            highlight(ttft, sweep.ttftRedLineIndex(), load, t90, RED, "red line");
+            marks(ttft);
+            card(ttft, "Successful requests' TTFT percentiles at each level; a level with none is a gap.");
+
+            double[] e50 = levels.stream().mapToDouble(SweepLevel::e2eP50Ms).toArray();
+            double[] e90 = levels.stream().mapToDouble(SweepLevel::e2eP90Ms).toArray();
+            SvgChart.Builder e2e = SvgChart.builder("sweep-e2e", "E2E latency vs load")
+                    .x(xAxis)
+                    .y(SvgChart.Axis.linear("E2E latency", "ms").includingZero())
+                    .add(SvgChart.Series.lineMarkers("p50", ORANGE, load, e50).withClass("sweep-e2e-p50"))
+                    .add(SvgChart.Series.lineMarkers("p90", PURPLE, load, e90).asDashed().withClass("sweep-e2e-p90"));
+            marks(e2e);
+            card(e2e, "Successful requests' end-to-end latency percentiles at each level.");
+            out.append("</div>\n");
+            table(levels);
+            out.append("</section>\n");
+        }
+
+        private String verdict(String what, java.util.OptionalInt index, String meaning, String otherwise) {
+            if (index.isEmpty()) return "<strong>" + Html.esc(what) + ":</strong> " + Html.esc(otherwise);
+            SweepLevel level = sweep.levels().get(index.getAsInt());
+            return "<strong>" + Html.esc(what) + ":</strong> " + Html.esc(level.label()) + " (" + Html.esc(meaning)
+                    + ")";
+        }
+
+        private void highlight(SvgChart.Builder chart, java.util.OptionalInt index, double[] xs, double[] ys,
+                               String color, String name) {
+            if (index.isEmpty()) return;
+            int i = index.getAsInt();
+            if (!Double.isFinite(ys[i])) return;
+            chart.add(SvgChart.Series.markers(name, color, new double[] {xs[i]}, new double[] {ys[i]})
+                    .withShape(SvgChart.Shape.RING).withClass("highlight"));
+        }
+
+        private void marks(SvgChart.Builder chart) {
+            List<SweepLevel> levels = sweep.levels();
+            if (sweep.saturationIndex().isPresent()) {
+                chart.mark(SvgChart.Marker.vertical(levels.get(sweep.saturationIndex().getAsInt()).loadValue(),
+                        "saturation", "#6a3d9a", "marker-saturation"));
+            }
+            if (sweep.ttftRedLineIndex().isPresent()) {
+                chart.mark(SvgChart.Marker.vertical(levels.get(sweep.ttftRedLineIndex().getAsInt()).loadValue(),
+                        "TTFT red line", RED, "marker-redline"));
+            }
+            if (sweep.firstFailingIndex().isPresent()) {
+                chart.mark(SvgChart.Marker.vertical(levels.get(sweep.firstFailingIndex().getAsInt()).loadValue(),
+                        "failures", "#e65100", "marker-failing"));
+            }
+        }
+
+        private void card(SvgChart.Builder chart, String caption) {
+            out.append("<div class=\"card\">").append(chart.build().toSvg()).append("<p class=\"caption\">")
+                    .append(Html.esc(caption)).append("</p></div>\n");
+        }
+
+        private void table(List<SweepLevel> levels) {
+            out.append("<div class=\"card\" style=\"margin-top:12px\">\n<table class=\"sweep\">\n<thead><tr>"
+                    + "<th>level</th><th class=\"num\">load</th><th class=\"num\">ok / total</th>"
+                    + "<th class=\"num\">success</th><th class=\"num\">output tok/s</th><th class=\"num\">req/s</th>"
+                    + "<th class=\"num\">TTFT p50 (ms)</th><th class=\"num\">TTFT p90 (ms)</th>"
+                    + "<th class=\"num\">E2E p50 (ms)</th><th class=\"num\">E2E p90 (ms)</th><th>verdict</th>"
+                    + "</tr></thead>\n<tbody>\n");
+            for (int i = 0; i < levels.size(); i++) {
+                SweepLevel l = levels.get(i);
+                List<String> classes = new ArrayList<>();
+                StringBuilder flags = new StringBuilder();
+                if (is(sweep.saturationIndex(), i)) {
+                    classes.add("saturation");
+                    flags.append("<span class=\"flag saturation\">saturation point</span>");
+                }
+                if (is(sweep.ttftRedLineIndex(), i)) {
+                    classes.add("redline");
+                    flags.append("<span class=\"flag redline\">TTFT red line</span>");
+                }
+                if (is(sweep.firstFailingIndex(), i)) {
+                    classes.add("failing");
+                    flags.append("<span class=\"flag failing\">first failures</span>");
+                } else if (l.failures() > 0) {
+                    classes.add("has-failures");
+                    flags.append("<span class=\"flag\">").append(l.failures()).append(" failed</span>");
+                }
+                out.append("<tr data-index=\"").append(i).append('"');
+                if (!classes.isEmpty()) out.append(" class=\"").append(String.join(" ", classes)).append('"');
+                out.append("><td>").append(Html.esc(l.label())).append("</td><td class=\"num\">")
+                        .append(Html.esc(SvgChart.AxisLayout.compact(l.loadValue()))).append("</td><td class=\"num\">")
+                        .append(l.successes()).append(" / ").append(l.total()).append("</td><td class=\"num\">")
+                        .append(Html.esc(Html.percent(l.successRate()))).append("</td><td class=\"num\">")
+                        .append(Html.fixed(l.outputTokensPerSecond(), 1)).append("</td><td class=\"num\">")
+                        .append(Html.fixed(l.requestsPerSecond(), 2)).append("</td><td class=\"num\">")
+                        .append(Html.fixed(l.ttftP50Ms(), 1)).append("</td><td class=\"num\">")
+                        .append(Html.fixed(l.ttftP90Ms(), 1)).append("</td><td class=\"num\">")
+                        .append(Html.fixed(l.e2eP50Ms(), 1)).append("</td><td class=\"num\">")
+                        .append(Html.fixed(l.e2eP90Ms(), 1)).append("</td><td>").append(flags).append("</td></tr>\n");
+            }
+            out.append("</tbody>\n</table>\n</div>\n");
+        }
+
+        private static boolean is(java.util.OptionalInt index, int i) {
+            return index.isPresent() && index.getAsInt() == i;
+        }
+    }
+}

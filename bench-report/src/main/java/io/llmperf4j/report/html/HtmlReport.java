@@ -1,0 +1,111 @@
+package io.llmperf4j.report.html;
+
+import io.llmperf4j.model.BenchmarkRun;
+import io.llmperf4j.model.BenchmarkSettings;
+import io.llmperf4j.report.llmperf.LlmperfFileNames;
+import io.llmperf4j.report.metrics.RunMetrics;
+import io.llmperf4j.report.summary.RunEnvironment;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * llmperf4j's HTML report: one self-contained HTML5 file, {@code <base>_report.html} beside the other result
+ * files. Inline CSS, charts as inline SVG, no script, no font, image or link from elsewhere, so it can be mailed,
+ * archived or opened offline. It is also well-formed XML.
+ *
+ * <p>Contents, in order: the model, endpoint (without credentials) and window; the run's warnings; key numbers;
+ * the test conditions (every run parameter, the tool version, JVM, OS and CPUs); the summary table (metric, n, p50,
+ * p90, p99, mean, unit, as {@code SummaryConsoleReport}); TTFT and E2E empirical CDFs; output tokens/s and requests
+ * in flight over time (1-s buckets); TTFT per request over time; errors by kind and code with example messages;
+ * optionally a load sweep; how the numbers were computed.
+ *
+ * <p>The table, key numbers and warnings come from the summary ({@code SummaryDocument}), so they equal
+ * {@code <base>_llmperf4j_summary.json}; the charts and the error table from the request records. The report can
+ * be rebuilt from a results directory alone ({@link #fromResultsDir}), as Gatling's report is from its log.
+ */
+public final class HtmlReport {
+
+    /** The report's file name ends with this: {@code <base>_report.html}. */
+    public static final String FILE_SUFFIX = "_report.html";
+
+    private HtmlReport() {
+    }
+
+    /** {@code <base>_report.html}, base as llmperf's files, e.g. {@code meta-llama-Llama-2-7b-chat-hf_550_150_report.html}. */
+    public static String fileName(BenchmarkSettings settings) {
+        return LlmperfFileNames.baseName(settings) + FILE_SUFFIX;
+    }
+
+    /** The page of a run in memory, without a sweep. */
+    public static String render(BenchmarkRun run, RunMetrics metrics, String toolVersion, RunEnvironment environment) {
+        return render(ReportData.of(run, metrics, toolVersion, environment), HtmlReportOptions.DEFAULT);
+    }
+
+    /** The page of a run in memory. */
+    public static String render(BenchmarkRun run, RunMetrics metrics, String toolVersion, RunEnvironment environment,
+                                HtmlReportOptions options) {
+        return render(ReportData.of(run, metrics, toolVersion, environment), options);
+    }
+
+    /** The page of {@code data}. */
+    public static String render(ReportData data, HtmlReportOptions options) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(options, "options");
+        return new HtmlPage(data, options).render();
+    }
+
+    /**
+     * Renders a run in memory and writes it into {@code resultsDir} (created if missing) as {@link #fileName};
+     * returns the file.
+     */
+    public static Path write(BenchmarkRun run, RunMetrics metrics, String toolVersion, RunEnvironment environment,
+                             HtmlReportOptions options, Path resultsDir) throws IOException {
+        Files.createDirectories(resultsDir);
+        Path file = resultsDir.resolve(fileName(run.settings()));
+        Files.writeString(file, render(run, metrics, toolVersion, environment, options), StandardCharsets.UTF_8);
+        return file;
+    }
+
+    /** {@link #fromResultsDir(Path, HtmlReportOptions)} without a sweep. */
+    public static Path fromResultsDir(Path dir) throws IOException {
+        return fromResultsDir(dir, HtmlReportOptions.DEFAULT);
+    }
+
+    /**
+     * Rebuilds the report from a results directory alone ({@link ReportData#read}: the summary, and
+     * {@code requests.jsonl} or else {@code <base>_requests.csv}) and writes {@code <base>_report.html} beside the
+     * summary, replacing it; returns the file. {@code dirOrSummary} may also be the summary file itself.
+     *
+     * @throws IOException naming the missing or malformed file
+     */
+    public static Path fromResultsDir(Path dirOrSummary, HtmlReportOptions options) throws IOException {
+        ReportData data = ReportData.read(dirOrSummary);
+        Path summaryFile = Files.isRegularFile(dirOrSummary) ? dirOrSummary : null;
+        String base;
+        Path dir;
+        if (summaryFile != null) {
+            base = ReportData.baseName(summaryFile);
+            dir = summaryFile.toAbsolutePath().getParent();
+        } else {
+            dir = dirOrSummary;
+            base = summaryBase(dirOrSummary);
+        }
+        Path file = dir.resolve(base + FILE_SUFFIX);
+        Files.writeString(file, render(data, options), StandardCharsets.UTF_8);
+        return file;
+    }
+
+    private static String summaryBase(Path dir) throws IOException {
+        try (var files = Files.list(dir)) {
+            return files.map(p -> p.getFileName().toString())
+                    .filter(n -> n.endsWith(ReportData.SUMMARY_SUFFIX))
+                    .sorted()
+                    .findFirst()
+                    .map(n -> n.substring(0, n.length() - ReportData.SUMMARY_SUFFIX.length()))
+                    .orElseThrow(() -> new IOException("no *" + ReportData.SUMMARY_SUFFIX + " in " + dir));
+        }
+    }
+}

@@ -1,0 +1,135 @@
+package io.llmperf4j.report.html;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.llmperf4j.model.BenchmarkRun;
+import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.report.jsonl.RequestJournal;
+import io.llmperf4j.report.metrics.RunMetrics;
+import io.llmperf4j.report.metrics.TokenCounting;
+import io.llmperf4j.report.summary.RunEnvironment;
+import io.llmperf4j.report.summary.SummaryDocument;
+import io.llmperf4j.report.summary.SummaryJson;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.stream.Stream;
+
+/**
+ * What the HTML report is drawn from: the summary (test conditions, statistics, warnings, exactly as in
+ * {@code <base>_llmperf4j_summary.json}) and every request record (for the charts and the error table).
+ *
+ * @param summary       the run's summary document
+ * @param records       every recorded request, failures included
+ * @param tokenCounting how output tokens were counted (the summary's {@code token_counting})
+ * @param source        where the records came from
+ * @param recordsFile   the file the records were read from, or null for a run in memory
+ */
+public record ReportData(SummaryDocument summary, List<RequestRecord> records, TokenCounting tokenCounting,
+                         RecordSource source, Path recordsFile) {
+
+    /** The summary file's name ends with this: {@code <base>_llmperf4j_summary.json}. */
+    public static final String SUMMARY_SUFFIX = "_llmperf4j_summary.json";
+    /** The per-request CSV's name ends with this: {@code <base>_requests.csv}. */
+    public static final String CSV_SUFFIX = "_requests.csv";
+
+    private static final String SCHEMA_PREFIX = "llmperf4j.summary/";
+    private static final JsonMapper MAPPER = JsonMapper.builder()
+            .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .build();
+
+    public ReportData {
+        Objects.requireNonNull(summary, "summary");
+        records = List.copyOf(records);
+        Objects.requireNonNull(tokenCounting, "tokenCounting");
+        Objects.requireNonNull(source, "source");
+    }
+
+    /** The data of a run in memory, its summary built as {@link SummaryJson} writes it. */
+    public static ReportData of(BenchmarkRun run, RunMetrics metrics, String toolVersion, RunEnvironment environment) {
+        return new ReportData(SummaryDocument.of(run, metrics, toolVersion, environment), run.records(),
+                metrics.config().tokenCounting(), RecordSource.MEMORY, null);
+    }
+
+    /**
+     * Reads a results directory: its single {@code *_llmperf4j_summary.json} and {@code requests.jsonl}, or, when
+     * there is no journal, {@code <base>_requests.csv} (no event times). {@code dirOrSummary} may also be the
+     * summary file itself, for a directory holding several runs.
+     *
+     * @throws IOException naming the missing or malformed file
+     */
+    public static ReportData read(Path dirOrSummary) throws IOException {
+        Path summaryFile = summaryFile(dirOrSummary);
+        Path dir = summaryFile.toAbsolutePath().getParent();
+        SummaryDocument summary = readSummary(summaryFile);
+        TokenCounting counting = summary.tokenCounting() == null ? TokenCounting.DEFAULT
+                : new TokenCounting(summary.tokenCounting().clientSpecialTokensSubtracted(),
+                summary.tokenCounting().preferServerUsage());
+        Path journal = dir.resolve(RequestJournal.FILE_NAME);
+        if (Files.isRegularFile(journal)) {
+            return new ReportData(summary, RequestJournal.read(journal), counting, RecordSource.JOURNAL, journal);
+        }
+        Path csv = dir.resolve(baseName(summaryFile) + CSV_SUFFIX);
+        if (Files.isRegularFile(csv)) {
+            return new ReportData(summary, RequestCsvReader.read(csv), counting, RecordSource.CSV, csv);
+        }
+        throw new IOException("no request records beside " + summaryFile + ": neither " + journal + " nor " + csv
+                + " exists; the report needs one of them");
+    }
+
+    /** {@code <base>} of a summary file: its name without {@value #SUMMARY_SUFFIX} (or without ".json"). */
+    static String baseName(Path summaryFile) {
+        String name = summaryFile.getFileName().toString();
+        if (name.endsWith(SUMMARY_SUFFIX)) return name.substring(0, name.length() - SUMMARY_SUFFIX.length());
+        return name.endsWith(".json") ? name.substring(0, name.length() - ".json".length()) : name;
+    }
+
+    private static Path summaryFile(Path dirOrSummary) throws IOException {
+        if (Files.isRegularFile(dirOrSummary)) return dirOrSummary;
+        if (!Files.isDirectory(dirOrSummary)) {
+            throw new IOException("no such results directory or summary file: " + dirOrSummary);
+        }
+        List<Path> found;
+        try (Stream<Path> files = Files.list(dirOrSummary)) {
+            found = files.filter(p -> p.getFileName().toString().endsWith(SUMMARY_SUFFIX) && Files.isRegularFile(p))
+                    .sorted()
+                    .toList();
+        }
+        if (found.isEmpty()) {
+            throw new IOException("no *" + SUMMARY_SUFFIX + " in " + dirOrSummary + ": the report needs llmperf4j's "
+                    + "summary file, written beside requests.jsonl at the end of a run");
+        }
+        if (found.size() > 1) {
+            throw new IOException(found.size() + " files *" + SUMMARY_SUFFIX + " in " + dirOrSummary + " ("
+                    + String.join(", ", found.stream().map(p -> p.getFileName().toString()).toList())
+                    + "): pass the summary file itself");
+        }
+        return found.get(0);
+    }
+
+    private static SummaryDocument readSummary(Path file) throws IOException {
+        JsonNode tree;
+        try {
+            tree = SummaryJson.read(file);
+        } catch (JsonProcessingException e) {
+            throw new IOException(file + " is not JSON: " + e.getOriginalMessage(), e);
+        }
+        String schema = tree.path("schema").asText("");
+        if (!schema.startsWith(SCHEMA_PREFIX)) {
+            throw new IOException(file + " is not a llmperf4j summary: its \"schema\" is '" + schema + "', expected '"
+                    + SummaryJson.SCHEMA + "'");
+        }
+        try {
+            return MAPPER.treeToValue(tree, SummaryDocument.class);
+        } catch (JsonProcessingException | IllegalArgumentException | NullPointerException e) {
+            String message = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
+            throw new IOException(file + " does not match " + SummaryJson.SCHEMA + ": " + message, e);
+        }
+    }
+}

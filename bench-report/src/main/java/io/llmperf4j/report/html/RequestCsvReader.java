@@ -1,0 +1,118 @@
+package io.llmperf4j.report.html;
+
+import io.llmperf4j.model.Failure;
+import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.report.csv.RequestCsvWriter;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVParser;
+import org.apache.commons.csv.CSVRecord;
+
+/**
+ * Reads {@link RequestCsvWriter}'s per-request CSV back into records, error messages included (the report's
+ * fallback when there is no {@code requests.jsonl}). What the CSV does not hold stays unknown: no content event
+ * times, no generated text, no SSE event count; the last content time is unknown (-1).
+ */
+final class RequestCsvReader {
+
+    private static final CSVFormat FORMAT = CSVFormat.RFC4180.builder()
+            .setHeader()
+            .setSkipHeaderRecord(true)
+            .get();
+
+    private RequestCsvReader() {
+    }
+
+    /** The records of {@code file}; an IOException names the file, data row and column of anything malformed. */
+    static List<RequestRecord> read(Path file) throws IOException {
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            return read(reader, file.toString());
+        }
+    }
+
+    static List<RequestRecord> read(Reader reader, String source) throws IOException {
+        List<RequestRecord> records = new ArrayList<>();
+        try (CSVParser parser = CSVParser.parse(reader, FORMAT)) {
+            List<String> header = parser.getHeaderNames();
+            List<String> missing = RequestCsvWriter.HEADER.stream().filter(c -> !header.contains(c)).toList();
+            if (!missing.isEmpty()) {
+                throw new IOException(source + " is not a llmperf4j per-request CSV: missing column"
+                        + (missing.size() == 1 ? " " : "s ") + String.join(", ", missing));
+            }
+            for (CSVRecord row : parser) records.add(toRecord(new Row(row, source)));
+        } catch (IllegalStateException | UncheckedIOException e) {
+            throw new IOException(source + ": malformed CSV: " + e.getMessage(), e);
+        }
+        return records;
+    }
+
+    private static RequestRecord toRecord(Row r) throws IOException {
+        Failure failure = null;
+        String kind = r.text("error_kind");
+        if (!kind.isEmpty()) {
+            FailureKind failureKind;
+            try {
+                failureKind = FailureKind.valueOf(kind);
+            } catch (IllegalArgumentException e) {
+                throw r.error("error_kind", kind, "is not one of " + Arrays.toString(FailureKind.values()));
+            }
+            failure = new Failure(failureKind, r.integer("error_code", -1), r.text("error_msg"));
+        }
+        String serverId = r.text("server_response_id");
+        String finish = r.text("finish_reason");
+        return new RequestRecord(r.integer("prompt_index", -1), r.text("client_request_id"),
+                serverId.isEmpty() ? null : serverId, r.scaled("start_time_epoch_s", 6, 0L),
+                r.scaled("ttft_s", 9, RequestRecord.NEVER), RequestRecord.NEVER,
+                r.scaled("end_to_end_latency_s", 9, RequestRecord.NEVER), 0, new long[0], "",
+                r.integer("number_input_tokens", 0), r.integer("max_tokens", 0),
+                r.integer("output_tokens_client", -1), r.boxed("prompt_tokens_server"),
+                r.boxed("output_tokens_server"), finish.isEmpty() ? null : finish, failure);
+    }
+
+    /** Typed access to one CSV row, with messages naming file, data row and column. */
+    private record Row(CSVRecord row, String source) {
+        String text(String column) {
+            return row.isSet(column) ? row.get(column) : "";
+        }
+
+        int integer(String column, int ifEmpty) throws IOException {
+            String value = text(column).strip();
+            if (value.isEmpty()) return ifEmpty;
+            try {
+                return Integer.parseInt(value);
+            } catch (NumberFormatException e) {
+                throw error(column, value, "is not an integer");
+            }
+        }
+
+        Integer boxed(String column) throws IOException {
+            return text(column).isBlank() ? null : integer(column, 0);
+        }
+
+        long scaled(String column, int digits, long ifEmpty) throws IOException {
+            String value = text(column).strip();
+            if (value.isEmpty()) return ifEmpty;
+            try {
+                return new BigDecimal(value).movePointRight(digits).setScale(0, RoundingMode.HALF_UP).longValueExact();
+            } catch (NumberFormatException | ArithmeticException e) {
+                throw error(column, value, "is not a decimal number of seconds");
+            }
+        }
+
+        IOException error(String column, String value, String problem) {
+            return new IOException(source + " data row " + row.getRecordNumber() + ", column " + column + ": '"
+                    + value + "' " + problem);
+        }
+    }
+}
