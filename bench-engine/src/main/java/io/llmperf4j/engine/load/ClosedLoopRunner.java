@@ -182,7 +182,7 @@ public final class ClosedLoopRunner {
 
         private boolean inWarmup(long now) {
             if (warmup instanceof Warmup.ForRequests r) return launches < r.count();
-            if (warmup instanceof Warmup.ForDuration d) return now - startNanos < d.duration().toNanos();
+            if (warmup instanceof Warmup.ForDuration d) return now - startNanos < d.nanos();
             return false;
         }
 

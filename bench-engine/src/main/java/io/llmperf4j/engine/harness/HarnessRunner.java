@@ -1,0 +1,130 @@
+package io.llmperf4j.engine.harness;
+
+import io.llmperf4j.engine.client.LlmClient;
+import io.llmperf4j.engine.load.ClosedLoopSettings;
+import io.llmperf4j.engine.load.LoadResult;
+import io.llmperf4j.engine.load.LoadRunner;
+import io.llmperf4j.engine.load.LoadSettings;
+import io.llmperf4j.engine.load.OpenLoopSettings;
+import io.llmperf4j.engine.load.Warmup;
+import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.RequestSpec;
+import io.llmperf4j.model.TokenCounter;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.function.Supplier;
+import java.util.function.ToIntFunction;
+
+/**
+ * Runs JMH-style iterations at one load point. Per fork: a fresh client from the supplier (a new connection pool),
+ * continuous load for {@link HarnessSettings#forkTime()} (the load point's own stop conditions and warmup are
+ * replaced: a closed loop keeps its concurrency with no request limit, an open loop keeps its rate, arrivals, seed
+ * and cap), requests still in flight at the end cancelled, then the run is cut into warmup and measurement windows.
+ * Every fork uses the same workload and seed, so forks differ only by what the system under test does.
+ * {@link #stop()} ends the current fork (windows that ended before the stop are kept) and runs no more forks.
+ */
+public final class HarnessRunner {
+
+    private final Supplier<? extends LlmClient> clients;
+    private final TokenCounter tokenCounter;
+    private final ToIntFunction<RequestRecord> outputTokens;
+    private final Object lock = new Object();
+    private boolean stopped;      // guarded by lock
+    private LoadRunner current;   // guarded by lock
+
+    /**
+     * @param clients      a new client per fork; the harness closes it after the fork
+     * @param tokenCounter fills each record's client-side output token count
+     * @param outputTokens the count used for the tok/s score
+     */
+    public HarnessRunner(Supplier<? extends LlmClient> clients, TokenCounter tokenCounter,
+                         ToIntFunction<RequestRecord> outputTokens) {
+        this.clients = Objects.requireNonNull(clients, "clients");
+        this.tokenCounter = Objects.requireNonNull(tokenCounter, "tokenCounter");
+        this.outputTokens = Objects.requireNonNull(outputTokens, "outputTokens");
+    }
+
+    /**
+     * Runs every fork on the calling thread.
+     *
+     * @param benchmark  the name in reports
+     * @param userParams extra JMH params (scenario, ISL/OSL …), after the load's own
+     */
+    public HarnessResult run(String benchmark, Map<String, String> userParams, List<RequestSpec> specs,
+                             LoadSettings point, HarnessSettings settings, HarnessListener listener) {
+        Objects.requireNonNull(benchmark, "benchmark");
+        Objects.requireNonNull(point, "point");
+        Objects.requireNonNull(settings, "settings");
+        HarnessListener l = listener == null ? HarnessListener.NONE : listener;
+        Map<String, String> params = new LinkedHashMap<>(point.params());
+        params.putAll(userParams == null ? Map.of() : userParams);
+        LoadSettings forkLoad = forkLoad(point, settings.forkTime());
+        l.onRunStart(benchmark, params, point, settings);
+        List<ForkResult> forks = new ArrayList<>();
+        boolean aborted = false;
+        for (int f = 1; f <= settings.forks(); f++) {
+            synchronized (lock) {
+                if (stopped) {
+                    aborted = true;
+                    break;
+                }
+            }
+            l.onForkStart(f, settings.forks());
+            LoadResult load;
+            try (LlmClient client = clients.get()) {
+                LoadRunner runner = new LoadRunner(client, tokenCounter);
+                synchronized (lock) {
+                    current = runner;
+                    if (stopped) runner.stop();
+                }
+                try {
+                    load = runner.run(specs, forkLoad, l);
+                } finally {
+                    synchronized (lock) {
+                        current = null;
+                    }
+                }
+            }
+            boolean forkAborted = load.stopped();
+            ForkResult fork = IterationSlicer.slice(f, load, settings, outputTokens, forkAborted);
+            forks.add(fork);
+            fork.warmup().forEach(l::onIteration);
+            fork.measurement().forEach(l::onIteration);
+            l.onForkEnd(fork);
+            if (forkAborted) {
+                aborted = true;
+                break;
+            }
+        }
+        HarnessResult result = new HarnessResult(benchmark, params, settings, point, forks, aborted);
+        l.onRunEnd(result);
+        return result;
+    }
+
+    /** Ends the current fork early and runs no more; any thread. */
+    public void stop() {
+        synchronized (lock) {
+            stopped = true;
+            if (current != null) current.stop();
+        }
+    }
+
+    /** The load point with the harness's stop conditions: continuous load for {@code forkTime}, no warmup. */
+    static LoadSettings forkLoad(LoadSettings point, Duration forkTime) {
+        if (point instanceof ClosedLoopSettings c) {
+            return new ClosedLoopSettings(c.concurrency(), OptionalInt.of(Integer.MAX_VALUE), forkTime, Warmup.NONE);
+        }
+        if (point instanceof OpenLoopSettings o) {
+            return new OpenLoopSettings(o.requestsPerSecond(), o.arrival(), o.seed(), OptionalInt.empty(),
+                    Optional.of(forkTime), forkTime, o.maxConcurrency(), Warmup.NONE);
+        }
+        throw new AssertionError("unknown settings " + point.getClass());
+    }
+}

@@ -1,0 +1,98 @@
+package io.llmperf4j.engine.harness;
+
+import io.llmperf4j.engine.load.LoadResult;
+import io.llmperf4j.engine.load.ScheduledRecord;
+import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestRecord;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.ToIntFunction;
+
+/** Cuts a fork's continuous run into its iteration windows (see {@link IterationResult} for the attribution). */
+final class IterationSlicer {
+
+    private IterationSlicer() {
+    }
+
+    static ForkResult slice(int fork, LoadResult load, HarnessSettings settings,
+                            ToIntFunction<RequestRecord> outputTokens, boolean aborted) {
+        int warmups = settings.warmup().count();
+        int windows = warmups + settings.measurement().count();
+        long[] bounds = new long[windows + 1];
+        for (int k = 0; k < windows; k++) {
+            long len = k < warmups ? settings.warmup().timeNanos() : settings.measurement().timeNanos();
+            bounds[k + 1] = bounds[k] + len;
+        }
+        double[] tokens = new double[windows];
+        int[] completed = new int[windows];
+        int[] failed = new int[windows];
+        List<List<Double>> ttft = lists(windows);
+        List<List<Double>> tpot = lists(windows);
+        List<List<Double>> e2e = lists(windows);
+
+        for (ScheduledRecord r : load.timeline()) {
+            RequestRecord rec = r.record();
+            long send = r.actualSendOffsetNanos();
+            boolean cancelled = !rec.succeeded() && rec.failure().kind() == FailureKind.CANCELLED;
+            int n = Math.max(0, outputTokens.applyAsInt(rec));
+            if ((rec.succeeded() || cancelled) && n > 0) {
+                long[] events = rec.contentEventNanos();
+                if (events.length > 0) {
+                    double share = (double) n / events.length;
+                    for (long e : events) {
+                        int w = window(bounds, send + e);
+                        if (w >= 0) tokens[w] += share;
+                    }
+                } else if (rec.e2eNanos() >= 0) {
+                    int w = window(bounds, r.endOffsetNanos());
+                    if (w >= 0) tokens[w] += n;
+                }
+            }
+            if (rec.e2eNanos() < 0) continue;
+            int w = window(bounds, r.endOffsetNanos());
+            if (w < 0) continue;
+            if (rec.succeeded()) {
+                completed[w]++;
+                if (r.ttftFromIntendedNanos() >= 0) ttft.get(w).add(r.ttftFromIntendedNanos() / 1e6);
+                e2e.get(w).add(r.e2eFromIntendedNanos() / 1e6);
+                if (n > 1 && rec.ttftNanos() >= 0 && rec.lastContentNanos() >= rec.ttftNanos()) {
+                    tpot.get(w).add((rec.lastContentNanos() - rec.ttftNanos()) / 1e6 / (n - 1));
+                }
+            } else if (!cancelled) {
+                failed[w]++;
+            }
+        }
+
+        long end = load.endOffsetNanos();
+        List<IterationResult> warmup = new ArrayList<>();
+        List<IterationResult> measurement = new ArrayList<>();
+        for (int k = 0; k < windows; k++) {
+            if (aborted && bounds[k + 1] > end) break; // the stop cut this window short
+            boolean isWarmup = k < warmups;
+            IterationResult it = new IterationResult(fork, isWarmup ? IterationType.WARMUP : IterationType.MEASUREMENT,
+                    isWarmup ? k + 1 : k - warmups + 1, bounds[k], bounds[k + 1] - bounds[k], tokens[k],
+                    completed[k], failed[k], toArray(ttft.get(k)), toArray(tpot.get(k)), toArray(e2e.get(k)));
+            (isWarmup ? warmup : measurement).add(it);
+        }
+        return new ForkResult(fork, warmup, measurement, load, aborted);
+    }
+
+    /** The window holding {@code t}, or -1 outside every window. */
+    private static int window(long[] bounds, long t) {
+        if (t < bounds[0] || t >= bounds[bounds.length - 1]) return -1;
+        int i = Arrays.binarySearch(bounds, t);
+        return i >= 0 ? i : -i - 2;
+    }
+
+    private static List<List<Double>> lists(int n) {
+        List<List<Double>> l = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) l.add(new ArrayList<>());
+        return l;
+    }
+
+    private static double[] toArray(List<Double> l) {
+        return l.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+}

@@ -1,0 +1,78 @@
+package io.llmperf4j.engine.harness;
+
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * JMH's JSON result format (an array with one element per benchmark and params), so JMH tooling (jmh-visualizer,
+ * jmh-benchmark-action, …) can read harness results. {@code jmhVersion} is "llmperf4j"; mode is always "thrpt";
+ * the primary metric is output tok/s, secondaries are requests_per_s, ttft_ms and tpot_ms. NaN is written as the
+ * string "NaN", as JMH does. Written with Jackson from records; no hand-made JSON.
+ */
+public final class JmhJsonFormat {
+
+    public static final String JMH_VERSION = "llmperf4j";
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private JmhJsonFormat() {
+    }
+
+    /** One element of the array. */
+    @JsonPropertyOrder({"jmhVersion", "benchmark", "mode", "threads", "forks", "jdkVersion", "vmName", "vmVersion",
+            "warmupIterations", "warmupTime", "warmupBatchSize", "measurementIterations", "measurementTime",
+            "measurementBatchSize", "params", "primaryMetric", "secondaryMetrics"})
+    public record Entry(String jmhVersion, String benchmark, String mode, int threads, int forks, String jdkVersion,
+                        String vmName, String vmVersion, int warmupIterations, String warmupTime,
+                        int warmupBatchSize, int measurementIterations, String measurementTime,
+                        int measurementBatchSize, Map<String, String> params, Metric primaryMetric,
+                        Map<String, Metric> secondaryMetrics) {
+    }
+
+    /** A metric as JMH writes it. */
+    @JsonPropertyOrder({"score", "scoreError", "scoreConfidence", "scorePercentiles", "scoreUnit", "rawData"})
+    public record Metric(double score, double scoreError, double[] scoreConfidence,
+                         Map<String, Double> scorePercentiles, String scoreUnit, List<List<Double>> rawData) {
+    }
+
+    public static List<Entry> entries(List<HarnessResult> results) {
+        return results.stream().map(JmhJsonFormat::entry).toList();
+    }
+
+    public static String toJson(List<HarnessResult> results) {
+        try {
+            return JSON.writeValueAsString(entries(results));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Writes the array to {@code file}, replacing it. */
+    public static void write(List<HarnessResult> results, Path file) throws IOException {
+        Files.writeString(file, toJson(results) + "\n");
+    }
+
+    static Entry entry(HarnessResult r) {
+        Map<String, Metric> secondary = new LinkedHashMap<>();
+        r.secondary().forEach((label, m) -> secondary.put(label, metric(m)));
+        HarnessSettings s = r.settings();
+        return new Entry(JMH_VERSION, r.benchmark(), "thrpt", r.threads(), s.forks(),
+                System.getProperty("java.version"), System.getProperty("java.vm.name"),
+                System.getProperty("java.vm.version"), s.warmup().count(), s.warmup().timeText(), 1,
+                s.measurement().count(), s.measurement().timeText(), 1, r.params(), metric(r.primary()), secondary);
+    }
+
+    private static Metric metric(MetricResult m) {
+        return new Metric(m.score(), m.scoreError(), m.statistics().confidenceInterval(), m.percentiles(), m.unit(),
+                m.rawData());
+    }
+}

@@ -1,0 +1,165 @@
+package io.llmperf4j.engine.load;
+
+import java.util.SplittableRandom;
+
+/**
+ * How open-loop arrivals are spaced in time. Every shape has a mean interval of {@code 1/R} seconds for a rate of
+ * {@code R} requests per second; they differ in variance:
+ * <ul>
+ *   <li>{@link Constant}: every interval is exactly {@code 1/R} (variance 0; vLLM's {@code --burstiness inf});</li>
+ *   <li>{@link Poisson}: exponential intervals (variance {@code 1/R²}; a Poisson process, vLLM's default);</li>
+ *   <li>{@link Gamma}: gamma intervals with shape {@code k} and scale {@code 1/(kR)} (variance {@code 1/(kR²)}):
+ *       {@code k < 1} is burstier than Poisson, {@code k > 1} smoother, {@code k = 1} is Poisson (vLLM's
+ *       {@code --burstiness k}).</li>
+ * </ul>
+ * Draws use only {@link SplittableRandom#nextDouble()} and {@link StrictMath}, so a seed gives the same schedule on
+ * every JVM and platform.
+ */
+public sealed interface Arrival permits Arrival.Constant, Arrival.Poisson, Arrival.Gamma {
+
+    /** Evenly spaced arrivals. */
+    static Arrival constant() {
+        return new Constant();
+    }
+
+    /** A Poisson process: exponential intervals. */
+    static Arrival poisson() {
+        return new Poisson();
+    }
+
+    /** Gamma-distributed intervals with shape {@code shape} (the burstiness). */
+    static Arrival gamma(double shape) {
+        return new Gamma(shape);
+    }
+
+    /**
+     * vLLM's {@code --burstiness}: infinity means constant, 1 means Poisson, anything else a gamma shape.
+     *
+     * @throws IllegalArgumentException when {@code burstiness} is not &gt; 0
+     */
+    static Arrival ofBurstiness(double burstiness) {
+        if (burstiness == Double.POSITIVE_INFINITY) return constant();
+        if (burstiness == 1.0) return poisson();
+        return gamma(burstiness);
+    }
+
+    /** "constant", "poisson" or "gamma". */
+    String name();
+
+    /** Draws the next interval in seconds for {@code requestsPerSecond}, advancing {@code random}. */
+    double nextIntervalSeconds(SplittableRandom random, double requestsPerSecond);
+
+    /** The variance of an interval in s², for {@code requestsPerSecond}. */
+    double intervalVarianceSeconds2(double requestsPerSecond);
+
+    record Constant() implements Arrival {
+        @Override
+        public String name() {
+            return "constant";
+        }
+
+        @Override
+        public double nextIntervalSeconds(SplittableRandom random, double requestsPerSecond) {
+            return 1.0 / requestsPerSecond;
+        }
+
+        @Override
+        public double intervalVarianceSeconds2(double requestsPerSecond) {
+            return 0;
+        }
+
+        @Override
+        public String toString() {
+            return name();
+        }
+    }
+
+    record Poisson() implements Arrival {
+        @Override
+        public String name() {
+            return "poisson";
+        }
+
+        @Override
+        public double nextIntervalSeconds(SplittableRandom random, double requestsPerSecond) {
+            return exponential(random) / requestsPerSecond;
+        }
+
+        @Override
+        public double intervalVarianceSeconds2(double requestsPerSecond) {
+            return 1.0 / (requestsPerSecond * requestsPerSecond);
+        }
+
+        @Override
+        public String toString() {
+            return name();
+        }
+    }
+
+    /** @param shape the gamma shape k (burstiness), finite and &gt; 0 */
+    record Gamma(double shape) implements Arrival {
+        public Gamma {
+            if (!(shape > 0) || Double.isInfinite(shape)) {
+                throw new IllegalArgumentException("gamma shape (" + shape + ") must be > 0 and finite");
+            }
+        }
+
+        @Override
+        public String name() {
+            return "gamma";
+        }
+
+        @Override
+        public double nextIntervalSeconds(SplittableRandom random, double requestsPerSecond) {
+            // scale θ = 1/(kR): mean kθ = 1/R
+            return standardGamma(random, shape) / (shape * requestsPerSecond);
+        }
+
+        @Override
+        public double intervalVarianceSeconds2(double requestsPerSecond) {
+            return 1.0 / (shape * requestsPerSecond * requestsPerSecond);
+        }
+
+        @Override
+        public String toString() {
+            return "gamma(k=" + shape + ")";
+        }
+    }
+
+    /** Exp(1) by inversion; {@code 1 - u} is in (0, 1], so the log is finite. */
+    private static double exponential(SplittableRandom random) {
+        return -StrictMath.log(1.0 - random.nextDouble());
+    }
+
+    /** Gamma(k, 1) by Marsaglia and Tsang (2000), with the {@code U^(1/k)} boost for {@code k < 1}. */
+    private static double standardGamma(SplittableRandom random, double k) {
+        if (k < 1.0) {
+            double u = 1.0 - random.nextDouble(); // (0, 1]
+            return standardGamma(random, k + 1.0) * StrictMath.pow(u, 1.0 / k);
+        }
+        double d = k - 1.0 / 3.0;
+        double c = 1.0 / StrictMath.sqrt(9.0 * d);
+        while (true) {
+            double x;
+            double v;
+            do {
+                x = standardNormal(random);
+                v = 1.0 + c * x;
+            } while (v <= 0);
+            v = v * v * v;
+            double u = random.nextDouble();
+            if (u < 1.0 - 0.0331 * x * x * x * x) return d * v;
+            if (u > 0 && StrictMath.log(u) < 0.5 * x * x + d * (1.0 - v + StrictMath.log(v))) return d * v;
+        }
+    }
+
+    /** N(0, 1) by Marsaglia's polar method (one of each pair is used: simpler, and still reproducible). */
+    private static double standardNormal(SplittableRandom random) {
+        while (true) {
+            double a = 2.0 * random.nextDouble() - 1.0;
+            double b = 2.0 * random.nextDouble() - 1.0;
+            double s = a * a + b * b;
+            if (s > 0 && s < 1) return a * StrictMath.sqrt(-2.0 * StrictMath.log(s) / s);
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package io.llmperf4j.engine.load;
+
+import io.llmperf4j.model.RequestRecord;
+
+import java.util.List;
+
+/**
+ * What a run produced, either loop. Offsets count from the run's start (just before the first send); the measured
+ * window runs from {@link #measureStartOffsetNanos()} for {@link #durationNanos()}.
+ */
+public sealed interface LoadResult permits ClosedLoopResult, OpenLoopResult {
+
+    /** Measured records (warmup excluded), in completion order: successes, failures, cancellations. */
+    List<RequestRecord> records();
+
+    /** Warmup records, in completion order; excluded from every result. */
+    List<RequestRecord> warmupRecords();
+
+    /** Every record (warmup included, flagged) with its send offsets, in completion order. */
+    List<ScheduledRecord> timeline();
+
+    /** Wall clock at the start of the measured window. */
+    long startEpochMillis();
+
+    /** Wall clock after the last record. */
+    long endEpochMillis();
+
+    /** Monotonic length of the measured window: its start to after the last record. */
+    long durationNanos();
+
+    /** The measured window's start, from the run's start (0 without warmup). */
+    long measureStartOffsetNanos();
+
+    /** Measured requests handed to the client; equals {@code records().size()}. */
+    int requestsSent();
+
+    /** The timeout ended the run (in-flight requests were cancelled). */
+    boolean timedOut();
+
+    /** A stop or an interrupt ended the run. */
+    boolean stopped();
+
+    /** The load that ran. */
+    LoadSettings settings();
+
+    /** Measured entries of {@link #timeline()}. */
+    default List<ScheduledRecord> measuredTimeline() {
+        return timeline().stream().filter(r -> !r.warmup()).toList();
+    }
+
+    /** The run's end, from its start. */
+    default long endOffsetNanos() {
+        return measureStartOffsetNanos() + durationNanos();
+    }
+}

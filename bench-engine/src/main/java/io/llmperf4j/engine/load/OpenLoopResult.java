@@ -1,0 +1,114 @@
+package io.llmperf4j.engine.load;
+
+import io.llmperf4j.model.BenchmarkRun;
+import io.llmperf4j.model.BenchmarkSettings;
+import io.llmperf4j.model.RequestRecord;
+import org.HdrHistogram.Histogram;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.function.ToLongFunction;
+
+/**
+ * What an open-loop run produced. {@link #timeline()} keeps each request's intended and actual send offsets;
+ * {@link #summary()} condenses them (offered vs achieved rate, send lag, backlog, latencies from the intended and
+ * from the actual send).
+ *
+ * @param records                     measured records, in completion order
+ * @param warmupRecords               warmup records, in completion order
+ * @param timeline                    every record with its send offsets, warmup flagged, in completion order
+ * @param startEpochMillis            wall clock at the start of the measured window
+ * @param endEpochMillis              wall clock after the last record
+ * @param durationNanos               start of the measured window (its first intended send, or the end of a timed
+ *                                    warmup) to after the last record, the drain included
+ * @param measureStartOffsetNanos     the measured window's start, from the schedule's origin
+ * @param requestsSent                measured requests handed to the client; equals {@code records.size()}
+ * @param timedOut                    the timeout ended the run
+ * @param stopped                     a stop or an interrupt ended the run
+ * @param settings                    what ran
+ * @param warmupArrivals              warmup arrivals in the schedule
+ * @param measuredArrivals            measured arrivals in the schedule
+ * @param arrivalsNotSent             scheduled arrivals never sent because the run ended first (warmup or measured)
+ * @param maxBacklog                  the most arrivals that were due but not yet sent (queued behind the cap or a
+ *                                    late pacer), sampled right after each send and at the end
+ * @param scheduledRequestsPerSecond  the schedule's own rate over measured arrivals: (n - 1) / (last - first
+ *                                    intended), NaN below 2
+ * @param achievedSendRequestsPerSecond the same over actual send times of measured requests, NaN below 2
+ */
+public record OpenLoopResult(
+        List<RequestRecord> records,
+        List<RequestRecord> warmupRecords,
+        List<ScheduledRecord> timeline,
+        long startEpochMillis,
+        long endEpochMillis,
+        long durationNanos,
+        long measureStartOffsetNanos,
+        int requestsSent,
+        boolean timedOut,
+        boolean stopped,
+        OpenLoopSettings settings,
+        int warmupArrivals,
+        int measuredArrivals,
+        int arrivalsNotSent,
+        int maxBacklog,
+        double scheduledRequestsPerSecond,
+        double achievedSendRequestsPerSecond) implements LoadResult {
+
+    public OpenLoopResult {
+        records = List.copyOf(records);
+        warmupRecords = List.copyOf(warmupRecords);
+        timeline = List.copyOf(timeline);
+        Objects.requireNonNull(settings, "settings");
+    }
+
+    /** Send lag (actual minus intended, ns) of every measured request, in a fresh histogram (3 digits). */
+    public Histogram sendLagHistogram() {
+        return histogram(ScheduledRecord::sendLagNanos, false);
+    }
+
+    /** TTFT from the intended send of measured successes: queueing and send lag included. */
+    public Histogram ttftFromIntendedHistogram() {
+        return histogram(ScheduledRecord::ttftFromIntendedNanos, true);
+    }
+
+    /** TTFT from the actual send of measured successes (service time only, as closed-loop tools report). */
+    public Histogram ttftFromActualHistogram() {
+        return histogram(r -> r.record().ttftNanos(), true);
+    }
+
+    public Histogram e2eFromIntendedHistogram() {
+        return histogram(ScheduledRecord::e2eFromIntendedNanos, true);
+    }
+
+    public Histogram e2eFromActualHistogram() {
+        return histogram(r -> r.record().e2eNanos(), true);
+    }
+
+    /** The figures a report needs about the schedule and its latencies. */
+    public OpenLoopSummary summary() {
+        long successes = records.stream().filter(RequestRecord::succeeded).count();
+        double seconds = durationNanos / 1e9;
+        return new OpenLoopSummary(settings.requestsPerSecond(), scheduledRequestsPerSecond,
+                achievedSendRequestsPerSecond, seconds > 0 ? successes / seconds : Double.NaN, measuredArrivals,
+                requestsSent, (int) successes, arrivalsNotSent, maxBacklog,
+                LatencyPercentiles.of(sendLagHistogram()),
+                LatencyPercentiles.of(ttftFromIntendedHistogram()), LatencyPercentiles.of(ttftFromActualHistogram()),
+                LatencyPercentiles.of(e2eFromIntendedHistogram()), LatencyPercentiles.of(e2eFromActualHistogram()));
+    }
+
+    /** The measured requests as the report's model (latencies there count from the actual send). */
+    public BenchmarkRun toBenchmarkRun(BenchmarkSettings benchmarkSettings) {
+        return new BenchmarkRun(benchmarkSettings, records, startEpochMillis, endEpochMillis, durationNanos,
+                requestsSent, timedOut);
+    }
+
+    private Histogram histogram(ToLongFunction<ScheduledRecord> value, boolean successesOnly) {
+        Histogram h = new Histogram(3);
+        for (ScheduledRecord r : timeline) {
+            if (r.warmup() || (successesOnly && !r.record().succeeded())) continue;
+            long v = value.applyAsLong(r);
+            if (v >= 0) h.recordValue(v);
+        }
+        return h;
+    }
+}

@@ -1,0 +1,402 @@
+package io.llmperf4j.engine.load;
+
+import io.llmperf4j.engine.client.LlmClient;
+import io.llmperf4j.engine.client.RequestHandle;
+import io.llmperf4j.model.Failure;
+import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.RequestSpec;
+import io.llmperf4j.model.TokenCounter;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+
+/**
+ * An open loop: requests are sent at the intended times of a precomputed, seeded {@link ArrivalSchedule}, whether or
+ * not earlier ones have finished, so a slow server faces a growing queue instead of a politely waiting client.
+ *
+ * <p>Threads. A dedicated pacer thread ({@code llmperf4j-pacer}, a platform thread, never a Netty thread) walks the
+ * schedule: it parks until shortly before each deadline and spins the last {@value #SPIN_NANOS} ns, so the send time
+ * does not drift with timer slack; deadlines are absolute ({@code start + offset}), so lateness never accumulates.
+ * It only calls {@link LlmClient#send}, which never blocks on the network. The calling thread collects records:
+ * it counts output tokens (a tokenizer may be slow, and must not delay sends), calls the listener and watches the
+ * timeout, as {@link ClosedLoopRunner} does.
+ *
+ * <p>Concurrency cap. With {@link OpenLoopSettings#maxConcurrency()}, an arrival that finds the cap full waits in
+ * FIFO order (the pacer blocks on it, later arrivals queue behind it) and is sent as soon as a request ends; none is
+ * dropped. Its latency from the intended send includes the wait ({@link ScheduledRecord#ttftFromIntendedNanos()}).
+ *
+ * <p>End. After the last arrival is sent the runner waits for the requests in flight. At the timeout, or on
+ * {@link #stop()}, sending stops, requests in flight are cancelled and recorded as CANCELLED (as in the closed loop),
+ * and arrivals never sent are counted in {@link OpenLoopResult#arrivalsNotSent()}. One run at a time per runner.
+ */
+public final class OpenLoopRunner {
+
+    /** How long cancelled requests get to produce their records before the runner records them itself. */
+    static final Duration CANCEL_GRACE = Duration.ofSeconds(10);
+    /** The last stretch before a deadline is spun: {@code parkNanos} wakes tens of microseconds late. */
+    static final long SPIN_NANOS = 150_000L;
+    /** The schedule's origin is this far after the call, so starting the pacer thread is not counted as lag. */
+    static final long START_LEAD_NANOS = 2_000_000L;
+    /** Longest single park while waiting for a slot (a completion wakes the pacer earlier). */
+    private static final long SLOT_PARK_NANOS = 10_000_000L;
+
+    private static final int STOP_CODE = -1;
+    private static final int PACER_DONE_CODE = -2;
+    private static final Finished STOP = new Finished(STOP_CODE, null, null);
+    private static final Finished PACER_DONE = new Finished(PACER_DONE_CODE, null, null);
+
+    private final LlmClient client;
+    private final TokenCounter tokenCounter;
+    private final AtomicBoolean running = new AtomicBoolean();
+    private volatile BlockingQueue<Finished> currentQueue;
+
+    public OpenLoopRunner(LlmClient client, TokenCounter tokenCounter) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.tokenCounter = Objects.requireNonNull(tokenCounter, "tokenCounter");
+    }
+
+    public OpenLoopResult run(List<RequestSpec> specs, OpenLoopSettings settings) {
+        return run(specs, settings, RecordListener.NONE);
+    }
+
+    /**
+     * Runs the settings' schedule until every arrival is sent and recorded, the timeout elapses, or {@link #stop()}.
+     *
+     * @param specs    the M prepared requests; arrival {@code i} sends spec {@code i mod M}
+     * @param listener told about each record (warmup ones flagged), on this thread
+     * @throws IllegalArgumentException when {@code specs} is empty or the schedule is too long
+     * @throws IllegalStateException    when this runner is already running
+     */
+    public OpenLoopResult run(List<RequestSpec> specs, OpenLoopSettings settings, RecordListener listener) {
+        return run(specs, settings, listener, () -> false);
+    }
+
+    /** As {@link #run(List, OpenLoopSettings, RecordListener)}; ends at once when {@code stopped} is already true. */
+    OpenLoopResult run(List<RequestSpec> specs, OpenLoopSettings settings, RecordListener listener,
+                       BooleanSupplier stopped) {
+        Objects.requireNonNull(settings, "settings");
+        List<RequestSpec> prompts = List.copyOf(specs);
+        if (prompts.isEmpty()) throw new IllegalArgumentException("specs must not be empty");
+        ArrivalSchedule schedule = settings.schedule();
+        if (!running.compareAndSet(false, true)) throw new IllegalStateException("a run is already in progress");
+        try {
+            Run run = new Run(prompts, settings, schedule, listener == null ? RecordListener.NONE : listener);
+            currentQueue = run.finished;
+            if (stopped.getAsBoolean()) run.finished.add(STOP);
+            return run.execute();
+        } finally {
+            currentQueue = null;
+            running.set(false);
+        }
+    }
+
+    /** Ends the current run early, from any thread: sending stops, in-flight requests are cancelled and recorded. */
+    public void stop() {
+        BlockingQueue<Finished> q = currentQueue;
+        if (q != null) q.add(STOP);
+    }
+
+    private static long saturatedNanos(Duration d) {
+        long cap = Long.MAX_VALUE / 4; // deadline arithmetic must not overflow
+        return d.compareTo(Duration.ofNanos(cap)) > 0 ? cap : d.toNanos();
+    }
+
+    /** A request's end (or a control signal), as queued by its completion callback. */
+    private record Finished(int arrival, RequestRecord record, Throwable error) {
+    }
+
+    /** What the collector needs of a request in flight. */
+    private record InFlight(RequestHandle handle, RequestSpec spec, String clientRequestId, long intendedOffsetNanos,
+                            long actualOffsetNanos) {
+    }
+
+    /** One run: the pacer's state (pacer thread), the collector's state (calling thread), and what they share. */
+    private final class Run {
+        private final List<RequestSpec> specs;
+        private final OpenLoopSettings settings;
+        private final ArrivalSchedule schedule;
+        private final long[] offsets;
+        private final int cap;
+        private final RecordListener listener;
+
+        // shared
+        private final BlockingQueue<Finished> finished = new LinkedBlockingQueue<>();
+        private final Map<Integer, InFlight> inFlight = new ConcurrentHashMap<>();
+        private final AtomicInteger inFlightCount = new AtomicInteger();
+        private volatile boolean stopPacing;
+        private volatile Thread pacer;
+        private long startNanos;
+
+        // pacer-owned; read by the collector after join()
+        private int sentTotal;
+        private int maxBacklog;
+        private long firstMeasuredSendOffset = -1;
+        private long lastMeasuredSendOffset = -1;
+
+        // collector-owned
+        private final List<RequestRecord> records = new ArrayList<>();
+        private final List<RequestRecord> warmupRecords = new ArrayList<>();
+        private final List<ScheduledRecord> timeline = new ArrayList<>();
+        private boolean timedOut;
+        private boolean stopped;
+
+        Run(List<RequestSpec> specs, OpenLoopSettings settings, ArrivalSchedule schedule, RecordListener listener) {
+            this.specs = specs;
+            this.settings = settings;
+            this.schedule = schedule;
+            this.offsets = schedule.offsetsNanos();
+            this.cap = settings.maxConcurrency().orElse(Integer.MAX_VALUE);
+            this.listener = listener;
+        }
+
+        OpenLoopResult execute() {
+            long runStartEpochMillis = System.currentTimeMillis() + START_LEAD_NANOS / 1_000_000L;
+            startNanos = System.nanoTime() + START_LEAD_NANOS;
+            long deadline = startNanos + saturatedNanos(settings.timeout());
+            Thread thread = new Thread(this::pace, "llmperf4j-pacer");
+            thread.setDaemon(true);
+            thread.setPriority(Thread.MAX_PRIORITY);
+            pacer = thread;
+            boolean clean = false;
+            try {
+                if (finished.peek() == STOP) {
+                    stopped = true; // stopped before it started: send nothing
+                } else {
+                    thread.start();
+                    collect(deadline);
+                }
+                stopPacer();
+                cancelAndCollectInFlight();
+                clean = true;
+            } finally {
+                if (!clean) {
+                    stopPacer();
+                    cancelInFlight(); // a listener or the token counter threw: leave nothing running
+                }
+            }
+            long endNanos = System.nanoTime();
+            long endEpochMillis = System.currentTimeMillis();
+            long measureStartOffset = schedule.measureStartOffsetNanos();
+            long duration = Math.max(0, endNanos - (startNanos + measureStartOffset));
+            int measured = schedule.measuredArrivals();
+            double scheduledRate = measured < 2 ? Double.NaN
+                    : (measured - 1) / ((schedule.lastOffsetNanos() - schedule.offsetNanos(schedule.warmupArrivals()))
+                    / 1e9);
+            double sendRate = records.size() < 2 || lastMeasuredSendOffset <= firstMeasuredSendOffset ? Double.NaN
+                    : (records.size() - 1) / ((lastMeasuredSendOffset - firstMeasuredSendOffset) / 1e9);
+            return new OpenLoopResult(records, warmupRecords, timeline,
+                    runStartEpochMillis + measureStartOffset / 1_000_000L, endEpochMillis, duration,
+                    measureStartOffset, records.size(), timedOut, stopped, settings, schedule.warmupArrivals(),
+                    measured, schedule.size() - sentTotal, maxBacklog, scheduledRate, sendRate);
+        }
+
+        // ---- pacer thread ----
+
+        private void pace() {
+            int n = offsets.length;
+            int due = 0; // arrivals [0, due) are due
+            int i = 0;
+            try {
+                for (; i < n; i++) {
+                    if (!awaitDeadline(startNanos + offsets[i])) break;
+                    if (cap != Integer.MAX_VALUE && !awaitSlot()) break;
+                    long actual = System.nanoTime() - startNanos;
+                    while (due < n && offsets[due] <= actual) due++;
+                    maxBacklog = Math.max(maxBacklog, due - i - 1); // still waiting right after this send
+                    send(i, actual);
+                }
+                if (i < n) { // stopped: what was due and never sent was backlog too
+                    long now = System.nanoTime() - startNanos;
+                    while (due < n && offsets[due] <= now) due++;
+                    maxBacklog = Math.max(maxBacklog, due - i);
+                }
+            } finally {
+                sentTotal = i;
+                finished.add(PACER_DONE);
+            }
+        }
+
+        private boolean awaitDeadline(long deadline) {
+            while (true) {
+                if (stopPacing) return false;
+                long remaining = deadline - System.nanoTime();
+                if (remaining <= 0) return true;
+                if (remaining > SPIN_NANOS) {
+                    LockSupport.parkNanos(this, remaining - SPIN_NANOS);
+                } else {
+                    Thread.onSpinWait();
+                }
+            }
+        }
+
+        /** Waits (FIFO: later arrivals queue behind this one) until fewer than {@code cap} are in flight. */
+        private boolean awaitSlot() {
+            while (inFlightCount.get() >= cap) {
+                if (stopPacing) return false;
+                LockSupport.parkNanos(this, SLOT_PARK_NANOS); // a completion unparks us
+            }
+            return !stopPacing;
+        }
+
+        private void send(int arrival, long actualOffset) {
+            RequestSpec spec = specs.get(arrival % specs.size());
+            boolean isWarmup = schedule.isWarmup(arrival);
+            if (!isWarmup) {
+                if (firstMeasuredSendOffset < 0) firstMeasuredSendOffset = actualOffset;
+                lastMeasuredSendOffset = actualOffset;
+            }
+            inFlightCount.incrementAndGet();
+            RequestHandle handle;
+            try {
+                handle = client.send(spec);
+            } catch (RuntimeException e) {
+                inFlightCount.decrementAndGet();
+                String id = "unsent-" + arrival;
+                inFlight.put(arrival, new InFlight(null, spec, id, offsets[arrival], actualOffset));
+                finished.add(new Finished(arrival, failed(spec, id, new Failure(FailureKind.CLIENT_ERROR, -1,
+                        "the client refused the request: " + e)), null));
+                return;
+            }
+            inFlight.put(arrival, new InFlight(handle, spec, handle.clientRequestId(), offsets[arrival],
+                    actualOffset));
+            handle.completion().whenComplete((record, error) -> {
+                inFlightCount.decrementAndGet();
+                finished.add(new Finished(arrival, record, error));
+                if (cap != Integer.MAX_VALUE) LockSupport.unpark(pacer);
+            });
+        }
+
+        // ---- calling thread ----
+
+        private void collect(long deadline) {
+            boolean pacerDone = false;
+            while (!pacerDone || !inFlight.isEmpty()) {
+                long remaining = deadline - System.nanoTime();
+                if (remaining <= 0) {
+                    timedOut = true;
+                    return;
+                }
+                Finished f;
+                try {
+                    f = finished.poll(remaining, TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    stopped = true;
+                    return;
+                }
+                if (f == null) continue;
+                if (f.arrival() == STOP_CODE) {
+                    stopped = true;
+                    return;
+                }
+                if (f.arrival() == PACER_DONE_CODE) {
+                    pacerDone = true;
+                    continue;
+                }
+                ScheduledRecord r = retire(f);
+                if (r != null) keep(r);
+            }
+        }
+
+        private void stopPacer() {
+            stopPacing = true;
+            Thread t = pacer;
+            if (t == null || !t.isAlive()) return;
+            LockSupport.unpark(t);
+            boolean interrupted = false;
+            while (t.isAlive()) {
+                try {
+                    t.join();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) Thread.currentThread().interrupt();
+        }
+
+        private void cancelAndCollectInFlight() {
+            if (inFlight.isEmpty()) return;
+            cancelInFlight();
+            boolean interrupted = Thread.interrupted();
+            long graceDeadline = System.nanoTime() + CANCEL_GRACE.toNanos();
+            while (!inFlight.isEmpty()) {
+                long remaining = graceDeadline - System.nanoTime();
+                if (remaining <= 0) break;
+                Finished f;
+                try {
+                    f = finished.poll(remaining, TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                    continue;
+                }
+                if (f == null || f.arrival() < 0) continue;
+                ScheduledRecord r = retire(f);
+                if (r != null) keep(r);
+            }
+            // safety net: a client that never completes a cancelled request still leaves a record
+            for (Integer arrival : List.copyOf(inFlight.keySet())) {
+                InFlight e = inFlight.get(arrival);
+                if (e == null) continue;
+                ScheduledRecord r = retire(new Finished(arrival, failed(e.spec(), e.clientRequestId(),
+                        new Failure(FailureKind.CANCELLED, -1, "cancelled; the client gave no record within "
+                                + CANCEL_GRACE.toSeconds() + " s")), null));
+                if (r != null) keep(r);
+            }
+            if (interrupted) Thread.currentThread().interrupt();
+        }
+
+        private void cancelInFlight() {
+            for (InFlight e : inFlight.values()) {
+                if (e.handle() != null) {
+                    try {
+                        e.handle().cancel();
+                    } catch (RuntimeException ex) {
+                        // best effort: the run is ending either way
+                    }
+                }
+            }
+        }
+
+        private ScheduledRecord retire(Finished f) {
+            InFlight e = inFlight.remove(f.arrival());
+            if (e == null) return null; // already recorded by the safety net
+            RequestRecord record = f.record();
+            if (record == null) {
+                record = failed(e.spec(), e.clientRequestId(), new Failure(FailureKind.CLIENT_ERROR, -1,
+                        "the client completed the request without a record: " + f.error()));
+            }
+            return new ScheduledRecord(record, f.arrival(), e.intendedOffsetNanos(), e.actualOffsetNanos(),
+                    schedule.isWarmup(f.arrival()));
+        }
+
+        private void keep(ScheduledRecord scheduled) {
+            RequestRecord record = scheduled.record();
+            ScheduledRecord counted = scheduled.withRecord(
+                    record.withOutputTokens(tokenCounter.count(record.generatedText())));
+            timeline.add(counted);
+            (counted.warmup() ? warmupRecords : records).add(counted.record());
+            listener.onScheduledRecord(counted);
+        }
+
+        private RequestRecord failed(RequestSpec spec, String clientRequestId, Failure failure) {
+            Instant now = Instant.now();
+            return new RequestRecord(spec.index(), clientRequestId, null,
+                    now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000L, RequestRecord.NEVER,
+                    RequestRecord.NEVER, RequestRecord.NEVER, 0, null, "", spec.numberInputTokens(), spec.maxTokens(),
+                    -1, null, null, null, failure);
+        }
+    }
+}

@@ -1,0 +1,150 @@
+package io.llmperf4j.engine.load;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+
+/**
+ * What a sweep says about the service, by the seed script's rules ({@link SaturationRules}), computed only from
+ * per-level summaries in sweep order (a pure function: {@link #evaluate}). Indices are positions in that list.
+ *
+ * <ul>
+ *   <li>saturation point: the first level whose system output tok/s grew by less than
+ *       {@code minThroughputGain} over the previous level, or fell (a level after one with 0 tok/s is not judged);</li>
+ *   <li>TTFT red line: the first level whose TTFT p90 is at least {@code ttftJumpFactor} times the previous level's
+ *       (levels without a finite, positive previous p90 are not judged);</li>
+ *   <li>first failing level: the first with any failed request ("the service cannot hold that level");</li>
+ *   <li>a warning for every level with fewer than {@code minSuccessfulSamples} successes.</li>
+ * </ul>
+ *
+ * @param levels            per-level findings, in order
+ * @param saturationIndex   the saturation point, if any
+ * @param ttftRedLineIndex  the TTFT red line, if any
+ * @param firstFailingIndex the first level with failures, if any
+ * @param warnings          one line per level with too few successful samples
+ * @param rules             the rules applied
+ */
+public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturationIndex, OptionalInt ttftRedLineIndex,
+                                OptionalInt firstFailingIndex, List<String> warnings, SaturationRules rules) {
+
+    /**
+     * One level's findings.
+     *
+     * @param throughputGain output tok/s change over the previous level as a fraction (0.05 = +5 %); NaN for the
+     *                       first level or after a level with 0 tok/s
+     * @param ttftP90Ratio   TTFT p90 over the previous level's; NaN when not comparable
+     * @param saturated      {@code throughputGain < minThroughputGain}
+     * @param ttftJump       {@code ttftP90Ratio >= ttftJumpFactor}
+     * @param failures       at least one request failed
+     * @param fewSamples     fewer successes than {@code minSuccessfulSamples}
+     */
+    public record LevelVerdict(double level, double throughputGain, double ttftP90Ratio, boolean saturated,
+                               boolean ttftJump, boolean failures, boolean fewSamples) {
+    }
+
+    public SaturationVerdict {
+        levels = List.copyOf(levels);
+        warnings = List.copyOf(warnings);
+        Objects.requireNonNull(rules, "rules");
+    }
+
+    /** Applies {@code rules} to {@code summaries}, in sweep order. */
+    public static SaturationVerdict evaluate(List<LevelSummary> summaries, SaturationRules rules) {
+        Objects.requireNonNull(rules, "rules");
+        List<LevelVerdict> verdicts = new ArrayList<>();
+        List<String> warnings = new ArrayList<>();
+        int saturation = -1;
+        int redLine = -1;
+        int failing = -1;
+        for (int i = 0; i < summaries.size(); i++) {
+            LevelSummary cur = summaries.get(i);
+            double gain = Double.NaN;
+            double ratio = Double.NaN;
+            if (i > 0) {
+                LevelSummary prev = summaries.get(i - 1);
+                double p = prev.outputTokensPerSecond();
+                double c = cur.outputTokensPerSecond();
+                if (p > 0 && Double.isFinite(p)) gain = Double.isNaN(c) ? -1.0 : (c - p) / p;
+                double pt = prev.ttftP90Millis();
+                double ct = cur.ttftP90Millis();
+                if (pt > 0 && Double.isFinite(pt) && Double.isFinite(ct)) ratio = ct / pt;
+            }
+            boolean saturated = gain < rules.minThroughputGain(); // false for NaN
+            boolean jump = ratio >= rules.ttftJumpFactor();
+            boolean failures = cur.failures() > 0;
+            boolean few = cur.successes() < rules.minSuccessfulSamples();
+            if (saturated && saturation < 0) saturation = i;
+            if (jump && redLine < 0) redLine = i;
+            if (failures && failing < 0) failing = i;
+            if (few) {
+                warnings.add(String.format(Locale.ROOT, "level %s: only %d successful request%s (< %d): its "
+                                + "percentiles are unstable; run more requests", LoadSettings.formatLevel(cur.level()),
+                        cur.successes(), cur.successes() == 1 ? "" : "s", rules.minSuccessfulSamples()));
+            }
+            verdicts.add(new LevelVerdict(cur.level(), gain, ratio, saturated, jump, failures, few));
+        }
+        return new SaturationVerdict(verdicts, index(saturation), index(redLine), index(failing), warnings, rules);
+    }
+
+    public OptionalDouble saturationLevel() {
+        return level(saturationIndex);
+    }
+
+    public OptionalDouble ttftRedLineLevel() {
+        return level(ttftRedLineIndex);
+    }
+
+    public OptionalDouble firstFailingLevel() {
+        return level(firstFailingIndex);
+    }
+
+    /**
+     * The verdict as lines for a console, e.g. "saturation point: concurrency 20 (output tok/s +2.1 % over
+     * concurrency 10; threshold 5 %)".
+     *
+     * @param levelName "concurrency" or "rate"
+     */
+    public List<String> describe(String levelName) {
+        List<String> lines = new ArrayList<>();
+        if (saturationIndex.isPresent()) {
+            int i = saturationIndex.getAsInt();
+            lines.add(String.format(Locale.ROOT, "saturation point: %s %s (output tok/s %+.1f %% over %s %s; "
+                            + "threshold %.1f %%)", levelName, fmt(i), 100 * levels.get(i).throughputGain(), levelName,
+                    fmt(i - 1), 100 * rules.minThroughputGain()));
+        } else {
+            lines.add("saturation point: not reached (output tok/s grew by at least "
+                    + String.format(Locale.ROOT, "%.1f %%", 100 * rules.minThroughputGain()) + " at every level)");
+        }
+        if (ttftRedLineIndex.isPresent()) {
+            int i = ttftRedLineIndex.getAsInt();
+            lines.add(String.format(Locale.ROOT, "TTFT red line: %s %s (TTFT p90 %.1fx %s %s; threshold %.1fx)",
+                    levelName, fmt(i), levels.get(i).ttftP90Ratio(), levelName, fmt(i - 1), rules.ttftJumpFactor()));
+        } else {
+            lines.add(String.format(Locale.ROOT, "TTFT red line: not crossed (no TTFT p90 jump of %.1fx or more)",
+                    rules.ttftJumpFactor()));
+        }
+        if (firstFailingIndex.isPresent()) {
+            lines.add("first level with failures: " + levelName + " " + fmt(firstFailingIndex.getAsInt())
+                    + " (the service cannot hold it)");
+        } else {
+            lines.add("failures: none");
+        }
+        for (String w : warnings) lines.add("warning: " + w);
+        return lines;
+    }
+
+    private String fmt(int index) {
+        return LoadSettings.formatLevel(levels.get(index).level());
+    }
+
+    private OptionalDouble level(OptionalInt index) {
+        return index.isPresent() ? OptionalDouble.of(levels.get(index.getAsInt()).level()) : OptionalDouble.empty();
+    }
+
+    private static OptionalInt index(int i) {
+        return i < 0 ? OptionalInt.empty() : OptionalInt.of(i);
+    }
+}

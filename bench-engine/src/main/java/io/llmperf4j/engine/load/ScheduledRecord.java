@@ -1,0 +1,54 @@
+package io.llmperf4j.engine.load;
+
+import io.llmperf4j.model.RequestRecord;
+
+import java.util.Objects;
+
+/**
+ * A {@link RequestRecord} with when it was meant to be sent and when it was: the engine's addition to the shared
+ * record, which stays as it is. Offsets are nanoseconds from the run's start ({@code System.nanoTime()} just before
+ * the first send; the result's {@code startEpochMillis} anchors it to the wall clock).
+ *
+ * <p>The record's own times ({@code ttftNanos}, {@code e2eNanos}, ...) count from the client's send, which
+ * {@link io.llmperf4j.engine.client.LlmClient#send} stamps microseconds after {@code actualSendOffsetNanos}. Latencies
+ * "from intended" add the send lag: that is the response time a user arriving on schedule would see, queueing behind
+ * a concurrency cap or a late pacer included (no coordinated omission). In a closed loop the intended send is the
+ * moment the slot freed, which is when it sends: both offsets are equal.
+ *
+ * @param record                  the request's record (output tokens counted)
+ * @param arrivalIndex            the arrival (open loop) or launch (closed loop) number, 0-based, warmup included
+ * @param intendedSendOffsetNanos when the schedule wanted the request sent
+ * @param actualSendOffsetNanos   just before the request was handed to the client
+ * @param warmup                  a warmup request, excluded from results
+ */
+public record ScheduledRecord(RequestRecord record, int arrivalIndex, long intendedSendOffsetNanos,
+                              long actualSendOffsetNanos, boolean warmup) {
+
+    public ScheduledRecord {
+        Objects.requireNonNull(record, "record");
+    }
+
+    /** How late the send was: actual minus intended (queueing behind a cap, pacer lag), &gt;= 0 in practice. */
+    public long sendLagNanos() {
+        return actualSendOffsetNanos - intendedSendOffsetNanos;
+    }
+
+    /** Intended send to first content, or {@link RequestRecord#NEVER}. */
+    public long ttftFromIntendedNanos() {
+        return record.ttftNanos() == RequestRecord.NEVER ? RequestRecord.NEVER : sendLagNanos() + record.ttftNanos();
+    }
+
+    /** Intended send to the end of the response (or the failure). */
+    public long e2eFromIntendedNanos() {
+        return sendLagNanos() + record.e2eNanos();
+    }
+
+    /** When the request ended, from the run's start. */
+    public long endOffsetNanos() {
+        return actualSendOffsetNanos + record.e2eNanos();
+    }
+
+    public ScheduledRecord withRecord(RequestRecord r) {
+        return new ScheduledRecord(r, arrivalIndex, intendedSendOffsetNanos, actualSendOffsetNanos, warmup);
+    }
+}

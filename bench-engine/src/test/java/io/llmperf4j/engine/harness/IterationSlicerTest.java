@@ -1,0 +1,79 @@
+package io.llmperf4j.engine.harness;
+
+import io.llmperf4j.engine.load.OutputTokens;
+import io.llmperf4j.engine.load.ScheduledRecord;
+import io.llmperf4j.model.FailureKind;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+
+import static io.llmperf4j.engine.harness.Fixtures.failure;
+import static io.llmperf4j.engine.harness.Fixtures.load;
+import static io.llmperf4j.engine.harness.Fixtures.record;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class IterationSlicerTest {
+
+    private static final long S = 1_000_000_000L;
+    private static final long MS = 1_000_000L;
+    /** Windows: warmup [0, 1 s), measurement [1 s, 2 s) and [2 s, 3 s). */
+    private static final HarnessSettings SETTINGS = HarnessSettings.of(1, Duration.ofSeconds(1), 2,
+            Duration.ofSeconds(1), 1);
+
+    private static ScheduledRecord at(long sendNanos, io.llmperf4j.model.RequestRecord r) {
+        return new ScheduledRecord(r, 0, sendNanos, sendNanos, false);
+    }
+
+    private static final List<ScheduledRecord> TIMELINE = List.of(
+            // 6 tokens (usage) over 3 events at 0.7, 1.1, 1.5 s; ends at 1.7 s
+            at(500 * MS, record(200 * MS, 1000 * MS, 1200 * MS, new long[] {200 * MS, 600 * MS, 1000 * MS}, 6, 7,
+                    null)),
+            // a server failure ending at 1.3 s: counted as failed, no tokens
+            at(1200 * MS, record(-1, -1, 100 * MS, new long[0], null, -1, failure(FailureKind.HTTP_STATUS))),
+            // cancelled at the fork's end: 3 tokens (client count) over events at 2.7, 2.9, 3.1 s
+            at(2500 * MS, record(200 * MS, 600 * MS, 700 * MS, new long[] {200 * MS, 400 * MS, 600 * MS}, null, 3,
+                    failure(FailureKind.CANCELLED))),
+            // 4 tokens over events at 2.1 and 2.2 s, ends at 2.5 s
+            at(2000 * MS, record(100 * MS, 200 * MS, 500 * MS, new long[] {100 * MS, 200 * MS}, 4, 5, null)));
+
+    @Test
+    void tokensGoWhereTheyArrivedAndRequestsWhereTheyEnded() {
+        ForkResult fork = IterationSlicer.slice(1, load(TIMELINE, 3200 * MS, false), SETTINGS,
+                OutputTokens.SERVER_USAGE_ELSE_CLIENT, false);
+        assertEquals(1, fork.warmup().size());
+        assertEquals(2, fork.measurement().size());
+
+        IterationResult warm = fork.warmup().get(0);
+        assertEquals(IterationType.WARMUP, warm.type());
+        assertEquals(2.0, warm.outputTokens(), 1e-12); // first of 3 events of 6 tokens
+        assertEquals(0, warm.requestsCompleted());
+
+        IterationResult m1 = fork.measurement().get(0);
+        assertEquals(1, m1.index());
+        assertEquals(S, m1.startOffsetNanos());
+        assertEquals(4.0, m1.outputTokens(), 1e-12);
+        assertEquals(4.0, m1.outputTokensPerSecond(), 1e-12);
+        assertEquals(1, m1.requestsCompleted());
+        assertEquals(1, m1.requestsFailed());
+        assertArrayEquals(new double[] {200}, m1.ttftMillis(), 1e-9);
+        assertArrayEquals(new double[] {160}, m1.tpotMillis(), 1e-9); // (1000 - 200) ms / (6 - 1)
+        assertArrayEquals(new double[] {1200}, m1.e2eMillis(), 1e-9);
+
+        IterationResult m2 = fork.measurement().get(1);
+        assertEquals(6.0, m2.outputTokens(), 1e-12); // 4 + two thirds of the cancelled request's 3
+        assertEquals(1, m2.requestsCompleted());
+        assertEquals(0, m2.requestsFailed()); // a cancellation at the end is not a failure
+        assertEquals(1.0, m2.requestsPerSecond(), 1e-12);
+    }
+
+    @Test
+    void anAbortedForkKeepsOnlyWindowsThatEndedBeforeTheStop() {
+        ForkResult fork = IterationSlicer.slice(1, load(TIMELINE, 2500 * MS, true), SETTINGS,
+                OutputTokens.SERVER_USAGE_ELSE_CLIENT, true);
+        assertEquals(1, fork.warmup().size());
+        assertEquals(1, fork.measurement().size());
+        assertEquals(true, fork.aborted());
+    }
+}

@@ -1,0 +1,114 @@
+package io.llmperf4j.engine.harness;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class JmhFormatTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static List<String> names(JsonNode n) {
+        List<String> l = new ArrayList<>();
+        Iterator<String> it = n.fieldNames();
+        it.forEachRemaining(l::add);
+        return l;
+    }
+
+    @Test
+    void jsonHasJmhShape() throws IOException {
+        HarnessResult r = Fixtures.harnessResult();
+        JsonNode root = JSON.readTree(JmhJsonFormat.toJson(List.of(r)));
+        assertTrue(root.isArray());
+        assertEquals(1, root.size());
+        JsonNode b = root.get(0);
+        assertEquals(List.of("jmhVersion", "benchmark", "mode", "threads", "forks", "jdkVersion", "vmName",
+                "vmVersion", "warmupIterations", "warmupTime", "warmupBatchSize", "measurementIterations",
+                "measurementTime", "measurementBatchSize", "params", "primaryMetric", "secondaryMetrics"), names(b));
+        assertEquals("llmperf4j", b.get("jmhVersion").asText());
+        assertEquals("llm.chat", b.get("benchmark").asText());
+        assertEquals("thrpt", b.get("mode").asText());
+        assertEquals(8, b.get("threads").asInt());
+        assertEquals(2, b.get("forks").asInt());
+        assertEquals(1, b.get("warmupIterations").asInt());
+        assertEquals("1 s", b.get("warmupTime").asText());
+        assertEquals(3, b.get("measurementIterations").asInt());
+        assertEquals("1 s", b.get("measurementTime").asText());
+        assertEquals("8", b.get("params").get("concurrency").asText());
+
+        JsonNode p = b.get("primaryMetric");
+        assertEquals(List.of("score", "scoreError", "scoreConfidence", "scorePercentiles", "scoreUnit", "rawData"),
+                names(p));
+        assertEquals(804.8333333333334, p.get("score").asDouble(), 1e-9);
+        assertEquals(29.100334329258764, p.get("scoreError").asDouble(), 1e-7);
+        assertEquals(2, p.get("scoreConfidence").size());
+        assertEquals(804.8333333333334 - 29.100334329258764, p.get("scoreConfidence").get(0).asDouble(), 1e-7);
+        assertEquals(List.of("0.0", "50.0", "90.0", "95.0", "99.0", "99.9", "99.99", "99.999", "99.9999", "100.0"),
+                names(p.get("scorePercentiles")));
+        assertEquals(790.25, p.get("scorePercentiles").get("0.0").asDouble());
+        assertEquals(820.0, p.get("scorePercentiles").get("100.0").asDouble());
+        assertEquals("tok/s", p.get("scoreUnit").asText());
+        assertEquals("[[812.5,790.25,805.0],[799.75,820.0,801.5]]", p.get("rawData").toString());
+
+        JsonNode s = b.get("secondaryMetrics");
+        assertEquals(List.of("requests_per_s", "ttft_ms", "tpot_ms"), names(s));
+        JsonNode ttft = s.get("ttft_ms");
+        assertEquals("ms", ttft.get("scoreUnit").asText());
+        // per iteration: mean of {100 + i, 200 + i}; percentiles over every request
+        assertEquals("[[151.0,152.0,153.0],[151.0,152.0,153.0]]", ttft.get("rawData").toString());
+        assertEquals(101.0, ttft.get("scorePercentiles").get("0.0").asDouble());
+        assertEquals(203.0, ttft.get("scorePercentiles").get("100.0").asDouble());
+        assertEquals(4.0, s.get("requests_per_s").get("score").asDouble(), 1e-12);
+        assertEquals(21.5, s.get("tpot_ms").get("score").asDouble(), 1e-12);
+    }
+
+    @Test
+    void aSingleIterationWritesNaNAsJmhDoes() throws IOException {
+        HarnessResult full = Fixtures.harnessResult();
+        ForkResult f = full.forks().get(0);
+        HarnessResult one = new HarnessResult("x", Map.of(), full.settings(), full.load(),
+                List.of(new ForkResult(1, f.warmup(), f.measurement().subList(0, 1), f.load(), true)), true);
+        String json = JmhJsonFormat.toJson(List.of(one));
+        JsonNode p = JSON.readTree(json).get(0).get("primaryMetric");
+        assertEquals("NaN", p.get("scoreError").asText());
+        assertTrue(p.get("scoreError").isTextual(), json);
+        Path file = Files.createTempFile("jmh", ".json");
+        try {
+            JmhJsonFormat.write(List.of(one), file);
+            assertEquals(JSON.readTree(json), JSON.readTree(Files.readString(file)));
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+
+    @Test
+    void textHasJmhLines() {
+        String text = JmhTextFormat.render(List.of(Fixtures.harnessResult()));
+        assertTrue(text.contains("# Warmup: 1 iteration, 1 s each\n"), text);
+        assertTrue(text.contains("# Measurement: 3 iterations, 1 s each\n"), text);
+        assertTrue(text.contains("# Parameters: (concurrency = 8)\n"), text);
+        assertTrue(text.contains("# Fork: 2 of 2\n"), text);
+        assertTrue(text.contains("# Warmup Iteration   1: 500.000 tok/s"), text);
+        assertTrue(text.contains("\nIteration   1: 812.500 tok/s\n"), text);
+        assertTrue(text.contains("Result \"llm.chat\":\n  804.833 ±(99.9%) 29.100 tok/s [Average]\n"), text);
+        assertTrue(text.contains("  CI (99.9%): [775.733, 833.934] (assumes normal distribution)\n"), text);
+        assertTrue(Pattern.compile("\\nBenchmark\\s+\\(concurrency\\)\\s+Mode\\s+Cnt\\s+Score\\s+Error\\s+Units\\n")
+                .matcher(text).find(), text);
+        assertTrue(Pattern.compile("\\nllm\\.chat\\s+8\\s+thrpt\\s+6\\s+804\\.833 ± 29\\.100\\s+tok/s\\n")
+                .matcher(text).find(), text);
+        assertTrue(Pattern.compile("\\nllm\\.chat:ttft_ms\\s+8\\s+thrpt\\s+6\\s+152\\.000 ±\\s+\\S+\\s+ms\\n")
+                .matcher(text).find(), text);
+    }
+}
