@@ -23,6 +23,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Slot {@code i} of {@code N} starts at prompt index {@code i mod M} and, after each of its requests ends,
  * advances by {@code N} (mod M); each slot keeps one request in flight and re-sends at once, with no think time.
+ * ({@link ClosedLoopSettings.PromptOrder#SEND_ORDER} instead sends the specs in order, whichever slot is free.)
  * Differences from llmperf, on purpose:
  * <ul>
  *   <li>no over-issue (llmperf #82): a request is sent only while {@code completed + inFlight < maxCompleted}, so the
@@ -99,6 +100,7 @@ public final class ClosedLoopRunner {
         private final int promptCount;
         private final int concurrency;
         private final int maxCompleted;
+        private final boolean sendOrder;
         private final RecordListener listener;
         private final BlockingQueue<Finished> finished = new LinkedBlockingQueue<>();
         private final int[] nextIndex;
@@ -116,6 +118,7 @@ public final class ClosedLoopRunner {
             this.promptCount = specs.size();
             this.concurrency = settings.concurrency();
             this.maxCompleted = settings.maxCompleted().orElse(promptCount);
+            this.sendOrder = settings.promptOrder() == ClosedLoopSettings.PromptOrder.SEND_ORDER;
             this.listener = listener;
             this.nextIndex = new int[concurrency];
             this.handles = new RequestHandle[concurrency];
@@ -146,7 +149,7 @@ public final class ClosedLoopRunner {
         }
 
         private void launch(int slot) {
-            RequestSpec spec = specs.get(nextIndex[slot]);
+            RequestSpec spec = specs.get(sendOrder ? sent % promptCount : nextIndex[slot]);
             RequestHandle handle = client.send(spec);
             handles[slot] = handle;
             inFlightSpecs[slot] = spec;

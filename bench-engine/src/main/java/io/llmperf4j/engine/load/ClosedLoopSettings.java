@@ -11,8 +11,24 @@ import java.util.OptionalInt;
  * @param maxCompleted records to collect; empty means one per request spec (llmperf's --max-num-completed-requests,
  *                     which is also its number of prompts)
  * @param timeout      run duration limit; at the limit, requests in flight are cancelled and recorded as CANCELLED
+ * @param promptOrder  which request spec each launch sends
  */
-public record ClosedLoopSettings(int concurrency, OptionalInt maxCompleted, Duration timeout) {
+public record ClosedLoopSettings(int concurrency, OptionalInt maxCompleted, Duration timeout, PromptOrder promptOrder) {
+
+    /** Which request spec a launch sends. */
+    public enum PromptOrder {
+        /**
+         * llmperf's token benchmark (§6): slot {@code i} starts at spec {@code i mod M} and advances by the
+         * concurrency, so a fast slot can wrap and re-send specs while others are still busy.
+         */
+        SLOT_STRIDE,
+        /**
+         * The specs in send order, whichever slot is free: launch {@code k} sends spec {@code k mod M}. With
+         * {@code maxCompleted <= M} every spec is sent exactly once, like llmperf's correctness test, which draws a
+         * fresh random number for each launch.
+         */
+        SEND_ORDER
+    }
 
     public ClosedLoopSettings {
         if (concurrency < 1) throw new IllegalArgumentException("concurrency (" + concurrency + ") must be >= 1");
@@ -24,14 +40,24 @@ public record ClosedLoopSettings(int concurrency, OptionalInt maxCompleted, Dura
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout (" + timeout + ") must be > 0");
         }
+        Objects.requireNonNull(promptOrder, "promptOrder");
     }
 
-    /** One record per request spec. */
+    /** llmperf's token benchmark order ({@link PromptOrder#SLOT_STRIDE}). */
+    public ClosedLoopSettings(int concurrency, OptionalInt maxCompleted, Duration timeout) {
+        this(concurrency, maxCompleted, timeout, PromptOrder.SLOT_STRIDE);
+    }
+
+    /** One record per request spec, in llmperf's token benchmark order. */
     public ClosedLoopSettings(int concurrency, Duration timeout) {
         this(concurrency, OptionalInt.empty(), timeout);
     }
 
     public ClosedLoopSettings withMaxCompleted(int max) {
-        return new ClosedLoopSettings(concurrency, OptionalInt.of(max), timeout);
+        return new ClosedLoopSettings(concurrency, OptionalInt.of(max), timeout, promptOrder);
+    }
+
+    public ClosedLoopSettings withPromptOrder(PromptOrder order) {
+        return new ClosedLoopSettings(concurrency, maxCompleted, timeout, order);
     }
 }
