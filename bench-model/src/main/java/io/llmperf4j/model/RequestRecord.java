@@ -18,7 +18,7 @@ import java.util.Objects;
  *                              owned by the record, never mutate
  * @param generatedText         concatenated content
  * @param numberInputTokens     the input token count of the request's prompt (see {@link RequestSpec})
- * @param maxTokens             the {@code max_tokens} sent
+ * @param maxTokens             the {@code max_tokens} sent, or {@link RequestSpec#NO_MAX_TOKENS} when none was
  * @param outputTokens          output tokens by the client tokenizer as llmperf counts them (BOS included),
  *                              or -1 while not yet counted
  * @param usagePromptTokens     {@code usage.prompt_tokens} from the server, or null when not sent

@@ -9,15 +9,21 @@ import java.util.Objects;
  * @param prompt            the user message text
  * @param numberInputTokens the input token count reported for this prompt (llmperf mode: the sampled target;
  *                          exact mode: the real count, BOS included)
- * @param maxTokens         the {@code max_tokens} sent with the request
+ * @param maxTokens         the {@code max_tokens} sent with the request, or {@link #NO_MAX_TOKENS} to send none
+ *                          (llmperf's correctness test sends none)
  */
 public record RequestSpec(int index, String prompt, int numberInputTokens, int maxTokens) {
+    /** A {@code maxTokens} of 0: the request carries no {@code max_tokens} field; the server decides the length. */
+    public static final int NO_MAX_TOKENS = 0;
+
     public RequestSpec {
         Objects.requireNonNull(prompt, "prompt");
         if (index < 0) throw new IllegalArgumentException("index (" + index + ") must be >= 0");
         if (numberInputTokens < 0) {
             throw new IllegalArgumentException("numberInputTokens (" + numberInputTokens + ") must be >= 0");
         }
-        if (maxTokens < 1) throw new IllegalArgumentException("maxTokens (" + maxTokens + ") must be >= 1");
+        if (maxTokens < 0) {
+            throw new IllegalArgumentException("maxTokens (" + maxTokens + ") must be >= 1, or NO_MAX_TOKENS (0)");
+        }
     }
 }

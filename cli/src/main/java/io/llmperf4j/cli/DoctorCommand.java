@@ -32,12 +32,12 @@ final class DoctorCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        String base = context.env(TokenBenchmarkOptions.ENV_BASE);
+        String base = context.env(EndpointTarget.ENV_BASE);
         if (base == null || base.isBlank()) {
-            throw new UsageException(TokenBenchmarkOptions.ENV_BASE
+            throw new UsageException(EndpointTarget.ENV_BASE
                     + " is not set; export the server's base URL, e.g. http://localhost:8000/v1");
         }
-        String key = context.env(TokenBenchmarkOptions.ENV_KEY);
+        String key = context.env(EndpointTarget.ENV_KEY);
         List<DoctorCheck.Result> results = new Doctor(base.strip(), key == null ? "" : key, model).run();
         boolean allPassed = true;
         for (DoctorCheck.Result result : results) {

@@ -20,9 +20,11 @@ final class EndpointUnderTest implements AutoCloseable {
         this.embedded = embedded;
     }
 
-    static EndpointUnderTest open(TokenBenchmarkOptions.Target target, TokenCounter promptTokenCounter,
-                                  PrintStream err) {
-        if (target instanceof TokenBenchmarkOptions.Remote remote) {
+    /**
+     * @param promptTokenCounter counts the embedded server's {@code usage.prompt_tokens}; null for its heuristic
+     */
+    static EndpointUnderTest open(EndpointTarget target, TokenCounter promptTokenCounter, PrintStream err) {
+        if (target instanceof EndpointTarget.Remote remote) {
             try {
                 return new EndpointUnderTest(EndpointUrls.chatCompletions(remote.apiBase()), remote.apiKey(), null);
             } catch (IllegalArgumentException e) {

@@ -17,9 +17,10 @@ import java.util.Map;
 @Command(name = "llmperf4j",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
-        description = "Benchmarks LLM serving endpoints (OpenAI-compatible): llmperf's token benchmark in Java.",
-        subcommands = {TokenBenchmarkCommand.class, ServeCommand.class, DoctorCommand.class,
-            CompareCommand.class, CommandLine.HelpCommand.class},
+        description = "Benchmarks LLM serving endpoints (OpenAI-compatible): llmperf's token benchmark and "
+                + "correctness test in Java.",
+        subcommands = {TokenBenchmarkCommand.class, CorrectnessCommand.class, ServeCommand.class,
+            DoctorCommand.class, CompareCommand.class, CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n")
 public final class Main implements Runnable {
     @Spec

@@ -2,8 +2,6 @@ package io.llmperf4j.cli;
 
 import io.llmperf4j.datasets.Corpus;
 import io.llmperf4j.engine.client.ChatCompletionsClient;
-import io.llmperf4j.engine.client.ClientConfig;
-import io.llmperf4j.engine.client.Secret;
 import io.llmperf4j.engine.load.ClosedLoopResult;
 import io.llmperf4j.engine.load.ClosedLoopRunner;
 import io.llmperf4j.engine.load.ClosedLoopSettings;
@@ -39,11 +37,13 @@ import java.util.List;
  */
 final class TokenBenchmark {
     private final TokenBenchmarkOptions options;
+    private final CommonOptions common;
     private final PrintStream out;
     private final PrintStream err;
 
     TokenBenchmark(TokenBenchmarkOptions options, CliContext context) {
         this.options = options;
+        this.common = options.common();
         this.out = context.out();
         this.err = context.err();
     }
@@ -58,14 +58,15 @@ final class TokenBenchmark {
                 ? Tokenizers.builtInLlama2() : Tokenizers.fromPath(options.tokenizer());
         Corpus corpus = options.corpus() == null ? Corpus.defaultCorpus() : Corpus.fromFile(options.corpus());
         List<RequestSpec> specs = new PromptSynthesizer(tokenizer, corpus.lines()).synthesize(promptParams());
-        ResultsFolder.prepare(options.resultsDir());
+        ResultsFolder.prepare(common.resultsDir());
 
         ClosedLoopResult result;
         String endpointShown;
-        try (EndpointUnderTest endpoint = EndpointUnderTest.open(options.target(), tokenizer, err)) {
+        try (EndpointUnderTest endpoint = EndpointUnderTest.open(common.target(), tokenizer, err)) {
             endpointShown = endpoint.chatCompletionsUri().toString();
             Preflight.checkReachable(endpoint.chatCompletionsUri());
-            try (ChatCompletionsClient client = new ChatCompletionsClient(clientConfig(endpoint));
+            try (ChatCompletionsClient client = new ChatCompletionsClient(
+                    common.clientConfig(endpoint, common.additionalSamplingParams(), options.includeUsage()));
                  RequestJournal journal = openJournal()) {
                 ClosedLoopRunner runner = new ClosedLoopRunner(client, tokenizer);
                 ProgressPrinter progress = new ProgressPrinter(err, specs.size());
@@ -78,7 +79,7 @@ final class TokenBenchmark {
                 }
             } catch (IOException e) {
                 throw new RunFailedException("could not write " + RequestJournal.FILE_NAME + " in "
-                        + options.resultsDir() + ": " + e.getMessage(), e);
+                        + common.resultsDir() + ": " + e.getMessage(), e);
             }
         }
         BenchmarkRun run = result.toBenchmarkRun(settings(endpointShown, tokenizer, corpus));
@@ -99,52 +100,40 @@ final class TokenBenchmark {
 
     /** requests.jsonl: each record on disk the moment it ends, so a killed run loses nothing completed. */
     private RequestJournal openJournal() throws IOException {
-        return options.resultsDir() == null ? null : RequestJournal.create(options.resultsDir());
+        return common.resultsDir() == null ? null : RequestJournal.create(common.resultsDir());
     }
 
     private PromptParams promptParams() {
         PromptMode mode = options.promptMode().equals("exact") ? PromptMode.EXACT : PromptMode.LLMPERF;
         return new PromptParams(options.meanInputTokens(), options.stddevInputTokens(), options.meanOutputTokens(),
-                options.stddevOutputTokens(), options.maxNumCompletedRequests(), mode, options.seed());
-    }
-
-    private ClientConfig clientConfig(EndpointUnderTest endpoint) {
-        return ClientConfig.builder(endpoint.chatCompletionsUri(), options.model())
-                .apiKey(Secret.of(endpoint.apiKey()))
-                .additionalSamplingParams(options.additionalSamplingParams())
-                .includeUsage(options.includeUsage())
-                .maxConnections(options.numConcurrentRequests())
-                .idleTimeout(options.idleTimeout())
-                .extraHeaders(options.extraHeaders())
-                .trustedCertificatesPem(options.caCert())
-                .build();
+                options.stddevOutputTokens(), common.maxNumCompletedRequests(), mode, options.seed());
     }
 
     private ClosedLoopSettings loopSettings() {
-        return new ClosedLoopSettings(options.numConcurrentRequests(), Duration.ofSeconds(options.timeoutSeconds()))
-                .withMaxCompleted(options.maxNumCompletedRequests());
+        return new ClosedLoopSettings(common.numConcurrentRequests(), Duration.ofSeconds(common.timeoutSeconds()))
+                .withMaxCompleted(common.maxNumCompletedRequests());
     }
 
     private BenchmarkSettings settings(String endpoint, Tokenizer tokenizer, Corpus corpus) {
-        return new BenchmarkSettings(options.model(), options.meanInputTokens(), options.stddevInputTokens(),
-                options.meanOutputTokens(), options.stddevOutputTokens(), options.numConcurrentRequests(),
-                options.timeoutSeconds(), options.maxNumCompletedRequests(), options.additionalSamplingParams(),
-                options.llmApi(), options.metadata(), endpoint, tokenizer.id(), options.promptMode(), options.seed());
+        return new BenchmarkSettings(common.model(), options.meanInputTokens(), options.stddevInputTokens(),
+                options.meanOutputTokens(), options.stddevOutputTokens(), common.numConcurrentRequests(),
+                common.timeoutSeconds(), common.maxNumCompletedRequests(), common.additionalSamplingParams(),
+                common.llmApi(), common.metadata(), endpoint, tokenizer.id(), options.promptMode(), options.seed());
     }
 
     private void writeFiles(BenchmarkRun run, RunMetrics metrics) {
-        if (options.resultsDir() == null) {
+        if (common.resultsDir() == null) {
             return;
         }
         try {
-            LlmperfResultFiles files = LlmperfResultWriter.write(run, options.resultsDir());
+            LlmperfResultFiles files = LlmperfResultWriter.write(run, common.resultsDir());
             Path summary = SummaryJson.write(run, metrics, VersionProvider.version(), RunEnvironment.current(),
-                    options.resultsDir());
+                    common.resultsDir());
             err.println("Results written to " + files.summaryJson().getParent().toAbsolutePath() + ": "
                     + files.summaryJson().getFileName() + ", " + files.individualResponsesJson().getFileName()
                     + ", " + files.requestsCsv().getFileName() + ", " + summary.getFileName());
         } catch (IOException e) {
-            throw new RunFailedException("could not write results to " + options.resultsDir() + ": " + e, e);
+            throw new RunFailedException("could not write results to " + common.resultsDir() + ": " + e, e);
         }
     }
 }

@@ -5,8 +5,6 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
@@ -26,16 +24,13 @@ import java.util.concurrent.Callable;
             "unset, the embedded simulated server is started on a free loopback port and benchmarked instead."
         })
 final class TokenBenchmarkCommand implements Callable<Integer> {
-    static final String EMBEDDED_MODEL = "llmperf4j-sim";
-
     private final CliContext context;
 
     @Mixin
     DebugOption debugOption;
 
-    @Option(names = "--model", description = "The model field of each request; also used in file names. "
-            + "Required with OPENAI_API_BASE; defaults to '" + EMBEDDED_MODEL + "' against the embedded server.")
-    String model;
+    @Mixin
+    CommonFlags common;
 
     @Option(names = "--mean-input-tokens", defaultValue = "550",
             description = "Mean prompt length in tokens (counted with the tokenizer, llmperf's way).")
@@ -54,36 +49,10 @@ final class TokenBenchmarkCommand implements Callable<Integer> {
                     + "its README examples use 10).")
     int stddevOutputTokens;
 
-    @Option(names = "--num-concurrent-requests", defaultValue = "10",
-            description = "Requests in flight at once (closed loop: each finished request is replaced at once).")
-    int numConcurrentRequests;
-
-    @Option(names = "--timeout", defaultValue = "90",
-            description = "Run duration limit in seconds. Unlike llmperf, requests still in flight when it "
-                    + "expires are cancelled and recorded as cancelled.")
-    int timeoutSeconds;
-
     @Option(names = "--max-num-completed-requests", defaultValue = "10",
             description = "Number of results to record (failed requests included); also the number of prompts "
                     + "generated. Exactly this many requests are sent, never more.")
     int maxNumCompletedRequests;
-
-    @Option(names = "--additional-sampling-params", defaultValue = "{}",
-            description = "JSON object merged into each request body after max_tokens (it may override it), "
-                    + "e.g. '{\"temperature\": 0.7}'.")
-    String additionalSamplingParams;
-
-    @Option(names = "--results-dir", defaultValue = "",
-            description = "Folder for the result files, created if missing. Empty: nothing is saved.")
-    String resultsDir;
-
-    @Option(names = "--llm-api", defaultValue = "openai",
-            description = "Which API to call. Supported: openai (/chat/completions, streaming).")
-    String llmApi;
-
-    @Option(names = "--metadata", defaultValue = "",
-            description = "Extra summary fields as k=v,k2=v2 (values stay strings).")
-    String metadata;
 
     @Option(names = "--tokenizer", paramLabel = "PATH",
             description = "llmperf4j: a tokenizer.json (or a folder holding one) to count tokens with, "
@@ -110,24 +79,8 @@ final class TokenBenchmarkCommand implements Callable<Integer> {
                     + "server token counts are then not recorded.")
     boolean noStreamUsage;
 
-    @Option(names = "--idle-timeout", defaultValue = "180",
-            description = "llmperf4j: seconds without any byte from the server before a request fails "
-                    + "(llmperf's requests timeout is 180 s per read).")
-    int idleTimeoutSeconds;
-
-    @Option(names = "--api-key-file", paramLabel = "FILE",
-            description = "llmperf4j: read the API key from this file instead of OPENAI_API_KEY "
-                    + "(keeps it out of the environment and shell history).")
-    Path apiKeyFile;
-
-    @Option(names = "--header", paramLabel = "'NAME: VALUE'",
-            description = "llmperf4j: an extra request header for gateways that need one; repeatable.")
-    List<String> headers = new ArrayList<>();
-
-    @Option(names = "--ca-cert", paramLabel = "FILE",
-            description = "llmperf4j: PEM file of CA certificates to trust for https (host names are still "
-                    + "verified).")
-    Path caCert;
+    @Mixin
+    ConnectionFlags connection;
 
     @Option(names = "--slo", paramLabel = "ttft=500ms,tpot=50ms,e2e=10s",
             description = "llmperf4j: service-level objectives for goodput (requests meeting every bound per "

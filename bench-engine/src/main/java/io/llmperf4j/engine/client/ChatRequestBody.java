@@ -2,6 +2,7 @@ package io.llmperf4j.engine.client;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.llmperf4j.model.RequestSpec;
 
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
@@ -11,7 +12,8 @@ import java.util.Map;
 /**
  * The chat completions request body, with llmperf's key order: {@code model}, {@code messages} (an empty system
  * message, then the prompt as the user message), {@code stream: true}, then {@code stream_options:
- * {"include_usage": true}} when usage is requested, then {@code max_tokens}, then the additional sampling
+ * {"include_usage": true}} when usage is requested, then {@code max_tokens} (left out for
+ * {@link RequestSpec#NO_MAX_TOKENS}, as llmperf's correctness test sends none), then the additional sampling
  * parameters merged with Python {@code dict.update} semantics: a key already present keeps its position and takes
  * the new value, a new key is appended. So the additional parameters can override any earlier key.
  */
@@ -34,7 +36,9 @@ public final class ChatRequestBody {
         if (includeUsage) {
             body.put("stream_options", Map.of("include_usage", Boolean.TRUE));
         }
-        body.put("max_tokens", maxTokens);
+        if (maxTokens != RequestSpec.NO_MAX_TOKENS) {
+            body.put("max_tokens", maxTokens);
+        }
         if (additionalSamplingParams != null) {
             body.putAll(additionalSamplingParams); // LinkedHashMap.put keeps an existing key's position: dict.update
         }

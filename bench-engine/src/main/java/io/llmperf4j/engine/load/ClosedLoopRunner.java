@@ -114,6 +114,7 @@ public final class ClosedLoopRunner {
         private final int concurrency;
         private final int maxCompleted;
         private final Warmup warmup;
+        private final boolean sendOrder;
         private final RecordListener listener;
         private final BlockingQueue<Finished> finished = new LinkedBlockingQueue<>();
         private final int[] nextIndex;
@@ -142,6 +143,7 @@ public final class ClosedLoopRunner {
             this.concurrency = settings.concurrency();
             this.maxCompleted = settings.maxCompleted().orElse(promptCount);
             this.warmup = settings.warmup();
+            this.sendOrder = settings.promptOrder() == ClosedLoopSettings.PromptOrder.SEND_ORDER;
             this.listener = listener;
             this.nextIndex = new int[concurrency];
             this.handles = new RequestHandle[concurrency];
@@ -195,8 +197,8 @@ public final class ClosedLoopRunner {
             boolean isWarmup = measureStartNanos < 0 && inWarmup(now);
             if (!isWarmup && measuredCompleted + measuredInFlight >= maxCompleted) return false;
             if (!isWarmup && measureStartNanos < 0) measureStartNanos = now;
-            RequestSpec spec = specs.get(nextIndex[slot]);
             int launch = launches++;
+            RequestSpec spec = specs.get(sendOrder ? launch % promptCount : nextIndex[slot]);
             sendNanos[slot] = now;
             launchNumber[slot] = launch;
             warmupSlot[slot] = isWarmup;

@@ -1,5 +1,6 @@
 package io.llmperf4j.engine.client;
 
+import io.llmperf4j.model.RequestSpec;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -29,6 +30,19 @@ class ChatRequestBodyTest {
         assertEquals("{\"model\":\"m\",\"messages\":[{\"role\":\"system\",\"content\":\"\"},"
                         + "{\"role\":\"user\",\"content\":\"hi \\\"there\\\"\"}],\"stream\":true,\"max_tokens\":150}",
                 json(false, null));
+    }
+
+    @Test
+    void noMaxTokensLeavesTheFieldOutLikeLlmperfsCorrectnessTest() {
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("temperature", 0.0);
+        assertEquals("{\"model\":\"m\",\"messages\":[{\"role\":\"system\",\"content\":\"\"},"
+                        + "{\"role\":\"user\",\"content\":\"p\"}],\"stream\":true,\"temperature\":0.0}",
+                new String(ChatRequestBody.encode("m", "p", RequestSpec.NO_MAX_TOKENS, false, params),
+                        StandardCharsets.UTF_8));
+        params.put("max_tokens", 9); // the user can still ask for one
+        assertEquals(List.of("model", "messages", "stream", "temperature", "max_tokens"),
+                List.copyOf(ChatRequestBody.build("m", "p", RequestSpec.NO_MAX_TOKENS, false, params).keySet()));
     }
 
     @Test

@@ -48,6 +48,27 @@ class ClosedLoopRunnerTest {
     }
 
     @Test
+    void sendOrderSendsEverySpecOnceWhileASlotIsStuck() {
+        // slot 1's first request (spec 1) never answers: with slot strides slot 0 wraps and re-sends,
+        // in send order the other specs still go out once each
+        FakeClient stride = FakeClient.silentFor(spec -> spec.index() == 1);
+        ClosedLoopResult strideResult = new ClosedLoopRunner(stride, t -> 1)
+                .run(specs(6), new ClosedLoopSettings(2, Duration.ofMillis(300)));
+        assertEquals(List.of(0, 1, 2, 4, 0, 2), indices(stride.sent));
+        assertEquals(6, strideResult.records().size());
+
+        FakeClient inOrder = FakeClient.silentFor(spec -> spec.index() == 1);
+        ClosedLoopResult result = new ClosedLoopRunner(inOrder, t -> 1).run(specs(6),
+                new ClosedLoopSettings(2, Duration.ofMillis(300))
+                        .withPromptOrder(ClosedLoopSettings.PromptOrder.SEND_ORDER));
+        assertEquals(List.of(0, 1, 2, 3, 4, 5), indices(inOrder.sent));
+        assertEquals(6, result.records().size());
+        assertTrue(result.timedOut());
+        assertEquals(FailureKind.CANCELLED, result.records().get(5).failure().kind(), "spec 1, cancelled last");
+        assertEquals(1, result.records().get(5).promptIndex());
+    }
+
+    @Test
     void defaultsToOneRecordPerSpecAndEachSlotKeepsItsPromptWhenMEqualsN() {
         FakeClient client = FakeClient.succeeding();
         ClosedLoopResult result = new ClosedLoopRunner(client, t -> 1).run(specs(10), new ClosedLoopSettings(10, LONG));

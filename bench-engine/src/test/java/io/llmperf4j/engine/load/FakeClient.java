@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * An in-memory client: {@code answer} decides each request's outcome; null means "never answers until cancelled".
@@ -22,24 +23,29 @@ final class FakeClient implements LlmClient {
     final List<RequestSpec> sent = new CopyOnWriteArrayList<>();
     final AtomicInteger cancels = new AtomicInteger();
     private final Function<RequestSpec, Failure> answer;
-    private final boolean answers;
+    private final Predicate<RequestSpec> answers;
     private final AtomicInteger ids = new AtomicInteger();
 
-    private FakeClient(Function<RequestSpec, Failure> answer, boolean answers) {
+    private FakeClient(Function<RequestSpec, Failure> answer, Predicate<RequestSpec> answers) {
         this.answer = answer;
         this.answers = answers;
     }
 
     static FakeClient succeeding() {
-        return new FakeClient(spec -> null, true);
+        return new FakeClient(spec -> null, spec -> true);
     }
 
     static FakeClient answering(Function<RequestSpec, Failure> failureOrNull) {
-        return new FakeClient(failureOrNull, true);
+        return new FakeClient(failureOrNull, spec -> true);
     }
 
     static FakeClient neverAnswering() {
-        return new FakeClient(spec -> null, false);
+        return new FakeClient(spec -> null, spec -> false);
+    }
+
+    /** Succeeds at once, except for the specs {@code silent} selects: those wait until cancelled. */
+    static FakeClient silentFor(Predicate<RequestSpec> silent) {
+        return new FakeClient(spec -> null, silent.negate());
     }
 
     @Override
@@ -47,7 +53,7 @@ final class FakeClient implements LlmClient {
         sent.add(spec);
         String id = "fake-" + ids.incrementAndGet();
         CompletableFuture<RequestRecord> future = new CompletableFuture<>();
-        if (answers) future.complete(record(spec, id, answer.apply(spec), "text of " + spec.index()));
+        if (answers.test(spec)) future.complete(record(spec, id, answer.apply(spec), "text of " + spec.index()));
         return new RequestHandle() {
             @Override
             public String clientRequestId() {

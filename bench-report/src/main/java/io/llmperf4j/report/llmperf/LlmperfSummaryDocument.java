@@ -71,6 +71,17 @@ public final class LlmperfSummaryDocument {
         return results;
     }
 
+    /**
+     * llmperf's {@code flatten_dict(d)}: nested dicts become {@code parent_child} keys, in order (a later duplicate
+     * key overwrites the value in the first one's place, as {@code dict(items)} does); lists stay; an empty dict
+     * leaves no key. Also used for the correctness summary.
+     */
+    public static Map<String, Object> flattenDict(Map<?, ?> nested) {
+        Map<String, Object> flat = new LinkedHashMap<>();
+        flatten(nested, "", flat);
+        return flat;
+    }
+
     /** llmperf's {@code flatten_dict(d, parent_key="", sep="_")}. */
     private static void flatten(Map<?, ?> nested, String parentKey, Map<String, Object> flat) {
         for (Map.Entry<?, ?> entry : nested.entrySet()) {

@@ -1,0 +1,42 @@
+package io.llmperf4j.report.correctness;
+
+import io.llmperf4j.report.python.PythonJsonWriter;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+
+/**
+ * Writes llmperf's two correctness files ({@code json.dump(..., indent=4)}, no trailing newline):
+ * {@code <base>_summary.json} and {@code <base>_individual_responses.json}, {@code base} =
+ * {@link CorrectnessReport#baseName}.
+ */
+public final class CorrectnessResultWriter {
+
+    private CorrectnessResultWriter() {
+    }
+
+    /**
+     * Writes both files into {@code resultsDir}, creating it and its parents if missing and replacing existing files.
+     *
+     * @param timestampEpochS the summary's {@code timestamp} (llmperf: {@code int(time.time())} when writing)
+     * @throws NotDirectoryException if {@code resultsDir} exists but is not a directory (llmperf's ValueError)
+     */
+    public static CorrectnessResultFiles write(CorrectnessReport report, Path resultsDir, long timestampEpochS)
+            throws IOException {
+        if (Files.exists(resultsDir) && !Files.isDirectory(resultsDir)) {
+            throw new NotDirectoryException(resultsDir.toString());
+        }
+        Files.createDirectories(resultsDir);
+        String base = CorrectnessReport.baseName(report.settings().model());
+        Path summary = resultsDir.resolve(base + "_summary.json");
+        Files.writeString(summary, PythonJsonWriter.toJson(report.summaryJson(timestampEpochS)),
+                StandardCharsets.UTF_8);
+        Path individual = resultsDir.resolve(base + "_individual_responses.json");
+        Files.writeString(individual, PythonJsonWriter.toJson(report.individualResponsesJson()),
+                StandardCharsets.UTF_8);
+        return new CorrectnessResultFiles(summary, individual);
+    }
+}

@@ -1,0 +1,112 @@
+package io.llmperf4j.cli;
+
+import io.llmperf4j.engine.client.ClientConfig;
+import io.llmperf4j.engine.client.Secret;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The inputs token-benchmark and correctness share, after validation: flags checked, environment read, JSON and
+ * metadata parsed. Every problem is a {@link UsageException}, raised before anything is started or sent.
+ */
+record CommonOptions(
+        EndpointTarget target,
+        String model,
+        int numConcurrentRequests,
+        int timeoutSeconds,
+        int maxNumCompletedRequests,
+        Map<String, Object> additionalSamplingParams,
+        Path resultsDir,
+        String llmApi,
+        Map<String, String> metadata,
+        Duration idleTimeout,
+        Map<String, String> extraHeaders,
+        Path caCert) {
+
+    private static final List<String> LLMPERF_ONLY_APIS = List.of("anthropic", "litellm", "sagemaker", "vertexai");
+
+    static CommonOptions resolve(CommonFlags flags, int maxNumCompletedRequests, ConnectionFlags connection,
+                                 CliContext context) {
+        atLeast("--num-concurrent-requests", flags.numConcurrentRequests, 1);
+        atLeast("--timeout", flags.timeoutSeconds, 1);
+        atLeast("--max-num-completed-requests", maxNumCompletedRequests, 1);
+        atLeast("--idle-timeout", connection.idleTimeoutSeconds, 1);
+        checkLlmApi(flags.llmApi);
+        Map<String, Object> samplingParams = SamplingParamsParser.parse(flags.additionalSamplingParams);
+        Map<String, String> metadata = MetadataParser.parse(flags.metadata);
+        requireReadable("--ca-cert", connection.caCert);
+        Map<String, String> headers = parseHeaders(connection.headers);
+        EndpointTarget target = EndpointTarget.fromEnvironment(context, connection.apiKeyFile);
+        String model = flags.model;
+        if (model == null || model.isBlank()) {
+            if (target instanceof EndpointTarget.Remote) {
+                throw new UsageException("--model is required when OPENAI_API_BASE is set");
+            }
+            model = CommonFlags.EMBEDDED_MODEL;
+        }
+        Path resultsDir = flags.resultsDir.isEmpty() ? null : Path.of(flags.resultsDir);
+        return new CommonOptions(target, model, flags.numConcurrentRequests, flags.timeoutSeconds,
+                maxNumCompletedRequests, samplingParams, resultsDir, flags.llmApi, metadata,
+                Duration.ofSeconds(connection.idleTimeoutSeconds), headers, connection.caCert);
+    }
+
+    /**
+     * The client for {@code endpoint}: this run's model, key, headers, CA certificates, idle timeout and one
+     * connection per concurrent request.
+     *
+     * @param samplingParams merged into each body after max_tokens (the additional params, or llmperf's correctness
+     *                       params with them)
+     * @param includeUsage   whether to request {@code stream_options.include_usage}
+     */
+    ClientConfig clientConfig(EndpointUnderTest endpoint, Map<String, ?> samplingParams, boolean includeUsage) {
+        return ClientConfig.builder(endpoint.chatCompletionsUri(), model)
+                .apiKey(Secret.of(endpoint.apiKey()))
+                .additionalSamplingParams(samplingParams)
+                .includeUsage(includeUsage)
+                .maxConnections(numConcurrentRequests)
+                .idleTimeout(idleTimeout)
+                .extraHeaders(extraHeaders)
+                .trustedCertificatesPem(caCert)
+                .build();
+    }
+
+    static void atLeast(String option, int value, int minimum) {
+        if (value < minimum) {
+            throw new UsageException(option + " (" + value + ") must be >= " + minimum);
+        }
+    }
+
+    static void requireReadable(String option, Path file) {
+        if (file != null && !Files.isRegularFile(file)) {
+            throw new UsageException(option + " " + file + " is not a readable file");
+        }
+    }
+
+    private static Map<String, String> parseHeaders(List<String> headers) {
+        Map<String, String> parsed = new LinkedHashMap<>();
+        for (String header : headers) {
+            int colon = header.indexOf(':');
+            String name = colon < 0 ? "" : header.substring(0, colon).strip();
+            if (name.isEmpty() || !name.chars().allMatch(ch -> ch > 32 && ch < 127 && ch != ':')) {
+                throw new UsageException("--header must look like 'Name: value' (got a header without a valid name)");
+            }
+            parsed.put(name, header.substring(colon + 1).strip());
+        }
+        return parsed;
+    }
+
+    private static void checkLlmApi(String llmApi) {
+        if (llmApi.equals("openai")) {
+            return;
+        }
+        if (LLMPERF_ONLY_APIS.contains(llmApi)) {
+            throw new UsageException("--llm-api " + llmApi + " is not supported yet; supported: openai");
+        }
+        throw new UsageException("unknown --llm-api '" + llmApi + "'; supported: openai");
+    }
+}

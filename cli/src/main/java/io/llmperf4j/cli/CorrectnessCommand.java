@@ -1,0 +1,62 @@
+package io.llmperf4j.cli;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.util.concurrent.Callable;
+
+/**
+ * llmperf's {@code llm_correctness.py}: the token benchmark's flags minus the four token-distribution flags, with its
+ * defaults, the same environment variables, plus a seed (marked "llmperf4j:" in the help).
+ */
+@Command(name = "correctness",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        showDefaultValues = true,
+        description = {
+            "Runs llmperf's correctness test: each request asks the model to turn a number",
+            "between 0 and 10000, written out in words (\"one thousand, two hundred and",
+            "thirty-four\"), back into digits, with temperature 0.0 and no max_tokens. An",
+            "answer passes when the number is one of its runs of digits (commas between",
+            "digits are ignored), is a mismatch otherwise, and an error when the request",
+            "failed.",
+            "",
+            "The endpoint comes from OPENAI_API_BASE (e.g. http://host:8000/v1; llmperf's",
+            "rule: '/chat/completions' is appended) and the key from OPENAI_API_KEY (any",
+            "dummy value for local servers). With OPENAI_API_BASE unset, the embedded",
+            "simulated server is tested instead; it answers with made-up words, so there",
+            "every request is a mismatch."
+        })
+final class CorrectnessCommand implements Callable<Integer> {
+    private final CliContext context;
+
+    @Mixin
+    DebugOption debugOption;
+
+    @Mixin
+    CommonFlags common;
+
+    @Option(names = "--max-num-completed-requests", defaultValue = "50",
+            description = "Number of requests to send and check (failed requests included). Exactly this many "
+                    + "are sent, each with its own number.")
+    int maxNumCompletedRequests;
+
+    @Option(names = "--seed", defaultValue = "11111",
+            description = "llmperf4j: seed of the random numbers, so a run can be repeated (llmperf does not seed "
+                    + "them: its numbers differ on every run).")
+    long seed;
+
+    @Mixin
+    ConnectionFlags connection;
+
+    CorrectnessCommand(CliContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() {
+        CommonOptions options = CommonOptions.resolve(common, maxNumCompletedRequests, connection, context);
+        return new CorrectnessRun(options, seed, context).run();
+    }
+}
