@@ -1,6 +1,5 @@
 package io.llmperf4j.cli;
 
-import io.llmperf4j.datasets.Corpus;
 import io.llmperf4j.engine.client.ChatCompletionsClient;
 import io.llmperf4j.engine.load.ClosedLoopResult;
 import io.llmperf4j.engine.load.ClosedLoopRunner;
@@ -8,7 +7,9 @@ import io.llmperf4j.engine.load.ClosedLoopSettings;
 import io.llmperf4j.engine.load.RecordListener;
 import io.llmperf4j.model.BenchmarkRun;
 import io.llmperf4j.model.BenchmarkSettings;
+import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
+import io.llmperf4j.model.TokenCounter;
 import io.llmperf4j.report.jsonl.RequestJournal;
 import io.llmperf4j.report.llmperf.LlmperfConsoleReport;
 import io.llmperf4j.report.llmperf.LlmperfResultFiles;
@@ -20,15 +21,12 @@ import io.llmperf4j.report.summary.RunEnvironment;
 import io.llmperf4j.report.summary.SummaryConsoleReport;
 import io.llmperf4j.report.summary.SummaryJson;
 import io.llmperf4j.tokenize.Tokenizer;
-import io.llmperf4j.tokenize.Tokenizers;
-import io.llmperf4j.tokenize.prompt.PromptMode;
-import io.llmperf4j.tokenize.prompt.PromptParams;
-import io.llmperf4j.tokenize.prompt.PromptSynthesizer;
 
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -54,10 +52,11 @@ final class TokenBenchmark {
             err.println("the minimum number of input tokens that will be sent is 41 because of the prompting "
                     + "logic right now");
         }
-        Tokenizer tokenizer = options.tokenizer() == null
-                ? Tokenizers.builtInLlama2() : Tokenizers.fromPath(options.tokenizer());
-        Corpus corpus = options.corpus() == null ? Corpus.defaultCorpus() : Corpus.fromFile(options.corpus());
-        List<RequestSpec> specs = new PromptSynthesizer(tokenizer, corpus.lines()).synthesize(promptParams());
+        WorkloadSource workload = WorkloadSource.resolve(options.workload(), options.meanInputTokens(),
+                options.stddevInputTokens(), options.meanOutputTokens(), options.stddevOutputTokens(),
+                common.maxNumCompletedRequests(), common.additionalSamplingParams(), err);
+        Tokenizer tokenizer = workload.promptTokenizer();
+        List<RequestSpec> specs = workload.requests();
         ResultsFolder.prepare(common.resultsDir());
 
         ClosedLoopResult result;
@@ -68,7 +67,7 @@ final class TokenBenchmark {
             try (ChatCompletionsClient client = new ChatCompletionsClient(
                     common.clientConfig(endpoint, common.additionalSamplingParams(), options.includeUsage()));
                  RequestJournal journal = openJournal()) {
-                ClosedLoopRunner runner = new ClosedLoopRunner(client, tokenizer);
+                ClosedLoopRunner runner = new ClosedLoopRunner(client, outputCounter(workload));
                 ProgressPrinter progress = new ProgressPrinter(err, specs.size());
                 RecordListener listener = journal == null ? progress : record -> {
                     journal.append(record);
@@ -82,9 +81,10 @@ final class TokenBenchmark {
                         + common.resultsDir() + ": " + e.getMessage(), e);
             }
         }
-        BenchmarkRun run = result.toBenchmarkRun(settings(endpointShown, tokenizer, corpus));
+        BenchmarkRun run = withServerCounts(result.toBenchmarkRun(settings(endpointShown, workload)), workload);
         // client special tokens (Llama-2's BOS) are what counting an empty text yields
-        MetricsConfig metricsConfig = new MetricsConfig(new TokenCounting(tokenizer.count(""), true), options.slo());
+        int clientSpecialTokens = workload.countFromUsage() ? 0 : tokenizer.count("");
+        MetricsConfig metricsConfig = new MetricsConfig(new TokenCounting(clientSpecialTokens, true), options.slo());
         RunMetrics metrics = RunMetrics.of(run, metricsConfig);
         // our own table first: stdout ends with llmperf's block, as llmperf's does
         out.print(SummaryConsoleReport.render(run, metrics));
@@ -103,10 +103,26 @@ final class TokenBenchmark {
         return common.resultsDir() == null ? null : RequestJournal.create(common.resultsDir());
     }
 
-    private PromptParams promptParams() {
-        PromptMode mode = options.promptMode().equals("exact") ? PromptMode.EXACT : PromptMode.LLMPERF;
-        return new PromptParams(options.meanInputTokens(), options.stddevInputTokens(), options.meanOutputTokens(),
-                options.stddevOutputTokens(), common.maxNumCompletedRequests(), mode, options.seed());
+    /** Output tokens by the client tokenizer, or a placeholder filled from usage after the run (--tokenizer server). */
+    private static TokenCounter outputCounter(WorkloadSource workload) {
+        return workload.countFromUsage() ? text -> -1 : workload.promptTokenizer();
+    }
+
+    /** With --tokenizer server, llmperf's output count is the server's completion_tokens; a server without usage is an error. */
+    private static BenchmarkRun withServerCounts(BenchmarkRun run, WorkloadSource workload) {
+        if (!workload.countFromUsage()) {
+            return run;
+        }
+        List<RequestRecord> counted = new ArrayList<>();
+        for (RequestRecord record : run.records()) {
+            if (record.succeeded() && record.usageCompletionTokens() == null) {
+                throw new RunFailedException("--tokenizer server: the server sent no usage (request "
+                        + record.clientRequestId() + "); drop --no-stream-usage, or count with a tokenizer");
+            }
+            counted.add(record.withOutputTokens(record.usageCompletionTokens() == null ? 0 : record.usageCompletionTokens()));
+        }
+        return new BenchmarkRun(run.settings(), counted, run.startEpochMillis(), run.endEpochMillis(),
+                run.durationNanos(), run.requestsSent(), run.timedOut());
     }
 
     private ClosedLoopSettings loopSettings() {
@@ -114,11 +130,12 @@ final class TokenBenchmark {
                 .withMaxCompleted(common.maxNumCompletedRequests());
     }
 
-    private BenchmarkSettings settings(String endpoint, Tokenizer tokenizer, Corpus corpus) {
+    private BenchmarkSettings settings(String endpoint, WorkloadSource workload) {
         return new BenchmarkSettings(common.model(), options.meanInputTokens(), options.stddevInputTokens(),
                 options.meanOutputTokens(), options.stddevOutputTokens(), common.numConcurrentRequests(),
                 common.timeoutSeconds(), common.maxNumCompletedRequests(), common.additionalSamplingParams(),
-                common.llmApi(), common.metadata(), endpoint, tokenizer.id(), options.promptMode(), options.seed());
+                common.llmApi(), common.metadata(), endpoint, workload.description(), workload.promptMode(),
+                options.workload().seed);
     }
 
     private void writeFiles(BenchmarkRun run, RunMetrics metrics) {

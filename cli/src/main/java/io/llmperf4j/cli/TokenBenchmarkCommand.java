@@ -54,25 +54,8 @@ final class TokenBenchmarkCommand implements Callable<Integer> {
                     + "generated. Exactly this many requests are sent, never more.")
     int maxNumCompletedRequests;
 
-    @Option(names = "--tokenizer", paramLabel = "PATH",
-            description = "llmperf4j: a tokenizer.json (or a folder holding one) to count tokens with, "
-                    + "instead of the built-in Llama-2 tokenizer llmperf uses.")
-    Path tokenizer;
-
-    @Option(names = "--prompt-mode", defaultValue = "llmperf",
-            description = "llmperf4j: 'llmperf' reproduces llmperf's prompts and its input-token over-count so "
-                    + "numbers compare with llmperf; 'exact' makes every prompt exactly the sampled number of "
-                    + "tokens (BOS included) and reports that real count.")
-    String promptMode;
-
-    @Option(names = "--corpus", paramLabel = "FILE",
-            description = "llmperf4j: text whose lines fill the prompts (llmperf uses its sonnet.txt). "
-                    + "Default: the project's generated corpus.")
-    Path corpus;
-
-    @Option(names = "--seed", defaultValue = "11111",
-            description = "llmperf4j: workload seed (llmperf always uses 11111).")
-    long seed;
+    @Mixin
+    WorkloadFlags workload;
 
     @Option(names = "--no-stream-usage", negatable = false,
             description = "llmperf4j: do not send stream_options.include_usage (some servers reject it); "

@@ -2,8 +2,6 @@ package io.llmperf4j.cli;
 
 import io.llmperf4j.report.metrics.Slo;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 /**
  * The token benchmark's inputs after validation: the {@link CommonOptions} plus llmperf's token-distribution flags
@@ -15,10 +13,7 @@ record TokenBenchmarkOptions(
         int stddevInputTokens,
         int meanOutputTokens,
         int stddevOutputTokens,
-        Path tokenizer,
-        String promptMode,
-        Path corpus,
-        long seed,
+        WorkloadFlags workload,
         boolean includeUsage,
         Slo slo) {
 
@@ -27,17 +22,13 @@ record TokenBenchmarkOptions(
         CommonOptions.atLeast("--stddev-input-tokens", c.stddevInputTokens, 0);
         CommonOptions.atLeast("--mean-output-tokens", c.meanOutputTokens, 1);
         CommonOptions.atLeast("--stddev-output-tokens", c.stddevOutputTokens, 0);
-        if (!c.promptMode.equals("llmperf") && !c.promptMode.equals("exact")) {
-            throw new UsageException("--prompt-mode must be 'llmperf' or 'exact' (got '" + c.promptMode + "')");
+        if (!c.workload.promptMode.equals("llmperf") && !c.workload.promptMode.equals("exact")) {
+            throw new UsageException("--prompt-mode must be 'llmperf' or 'exact' (got '" + c.workload.promptMode + "')");
         }
-        CommonOptions.requireReadable("--corpus", c.corpus);
-        if (c.tokenizer != null && !Files.exists(c.tokenizer)) {
-            throw new UsageException("--tokenizer " + c.tokenizer + " does not exist "
-                    + "(give a tokenizer.json or a folder holding one)");
-        }
+        CommonOptions.requireReadable("--corpus", c.workload.corpus);
         CommonOptions common = CommonOptions.resolve(c.common, c.maxNumCompletedRequests, c.connection, context);
         return new TokenBenchmarkOptions(common, c.meanInputTokens, c.stddevInputTokens, c.meanOutputTokens,
-                c.stddevOutputTokens, c.tokenizer, c.promptMode, c.corpus, c.seed, !c.noStreamUsage, parseSlo(c.slo));
+                c.stddevOutputTokens, c.workload, !c.noStreamUsage, parseSlo(c.slo));
     }
 
     private static Slo parseSlo(String text) {
