@@ -10,6 +10,8 @@ import io.llmperf4j.model.BenchmarkSettings;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.model.TokenCounter;
+import io.llmperf4j.report.html.HtmlReport;
+import io.llmperf4j.report.html.HtmlReportOptions;
 import io.llmperf4j.report.jsonl.RequestJournal;
 import io.llmperf4j.report.llmperf.LlmperfConsoleReport;
 import io.llmperf4j.report.llmperf.LlmperfResultFiles;
@@ -144,11 +146,15 @@ final class TokenBenchmark {
         }
         try {
             LlmperfResultFiles files = LlmperfResultWriter.write(run, common.resultsDir());
-            Path summary = SummaryJson.write(run, metrics, VersionProvider.version(), RunEnvironment.current(),
+            RunEnvironment environment = RunEnvironment.current();
+            Path summary = SummaryJson.write(run, metrics, VersionProvider.version(), environment,
                     common.resultsDir());
+            Path report = HtmlReport.write(run, metrics, VersionProvider.version(), environment,
+                    HtmlReportOptions.DEFAULT, common.resultsDir());
             err.println("Results written to " + files.summaryJson().getParent().toAbsolutePath() + ": "
                     + files.summaryJson().getFileName() + ", " + files.individualResponsesJson().getFileName()
-                    + ", " + files.requestsCsv().getFileName() + ", " + summary.getFileName());
+                    + ", " + files.requestsCsv().getFileName() + ", " + summary.getFileName() + ", "
+                    + RequestJournal.FILE_NAME + ", " + report.getFileName());
         } catch (IOException e) {
             throw new RunFailedException("could not write results to " + common.resultsDir() + ": " + e, e);
         }

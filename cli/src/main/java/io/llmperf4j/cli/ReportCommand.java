@@ -1,0 +1,47 @@
+package io.llmperf4j.cli;
+
+import io.llmperf4j.report.html.HtmlReport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/** {@code llmperf4j report DIR}: rebuilds the HTML report from a results folder alone. */
+@Command(name = "report",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Rebuilds <base>_report.html from a results folder: the *_llmperf4j_summary.json and requests.jsonl",
+            "(or the *_requests.csv). One self-contained file: no scripts, fonts or links to elsewhere."
+        })
+final class ReportCommand implements Callable<Integer> {
+    private final CliContext context;
+
+    @Mixin
+    DebugOption debugOption;
+
+    @Parameters(index = "0", paramLabel = "DIR",
+            description = "Results folder, or the *_llmperf4j_summary.json in it when it holds several runs.")
+    Path dir;
+
+    ReportCommand(CliContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() {
+        if (!Files.exists(dir)) {
+            throw new UsageException(dir + " does not exist (give a results folder written by token-benchmark)");
+        }
+        try {
+            Path report = HtmlReport.fromResultsDir(dir);
+            context.out().println(report.toAbsolutePath());
+            return ExitCodes.OK;
+        } catch (IOException e) {
+            throw new RunFailedException("cannot build the report: " + e.getMessage(), e);
+        }
+    }
+}
