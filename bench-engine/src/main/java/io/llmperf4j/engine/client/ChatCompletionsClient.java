@@ -9,6 +9,7 @@ import io.llmperf4j.engine.protocol.ChatCompletionChunkParser;
 import io.llmperf4j.engine.protocol.ChunkParser;
 import io.llmperf4j.model.RequestSpec;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.EventLoopGroup;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.FullHttpRequest;
@@ -20,6 +21,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
+import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import io.netty.util.concurrent.DefaultThreadFactory;
 
 import javax.net.ssl.SSLException;
@@ -44,7 +46,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * is empty), {@code Content-Type: application/json}, {@code Accept: text/event-stream}, {@code User-Agent},
  * the extra headers (which may replace any of those), then {@code X-Request-Id} (unique, the record's
  * clientRequestId) and {@code Content-Length}. https is verified with the JDK's trust store (or the configured PEM)
- * and hostname verification. Events are stamped on the I/O thread and parsed on worker threads.
+ * and hostname verification, unless {@link ClientConfig#insecureTls()}. Events are stamped on the I/O thread and
+ * parsed on worker threads.
+ *
+ * <p>A request is sent at most once to the server: it moves to another connection only when a reused keep-alive
+ * connection proves dead before the request left whole (see {@code Exchange}). A connection closed after the request
+ * was written is a CONNECTION_CLOSED record, so the server never sees more requests than are recorded.
  *
  * <pre>{@code
  * ClientConfig config = ClientConfig.builder(EndpointUrls.chatCompletions("http://localhost:8000/v1"), "my-model")
@@ -89,8 +96,9 @@ public final class ChatCompletionsClient implements LlmClient {
                 config.connectTimeout().toMillis());
         this.workers = Executors.newFixedThreadPool(config.workerThreads(),
                 new DefaultThreadFactory("llmperf4j-worker", true));
-        this.context = new ExchangeContext(pool, workers, Objects.requireNonNull(parser, "parser"),
+        this.context = new ExchangeContext(pool, workers, transport.group(), Objects.requireNonNull(parser, "parser"),
                 new Redactor(config.apiKey(), config.extraHeaders()), config.idleTimeout().toNanos(),
+                config.requestTimeout() == null ? 0 : config.requestTimeout().toNanos(),
                 config.maxEventBytes(), config.hostAndPort());
         String rawPath = config.endpoint().getRawPath();
         this.pathAndQuery = (rawPath == null || rawPath.isEmpty() ? "/" : rawPath)
@@ -110,6 +118,16 @@ public final class ChatCompletionsClient implements LlmClient {
     /** TCP (and TLS) connections opened so far: equal to the requests sent when keep-alive never worked. */
     public int connectionsOpened() {
         return pool.connectionsOpened();
+    }
+
+    /** Connections open now, connecting, busy or idle; one the server closed drops out once its close is seen. */
+    public int openConnections() {
+        return pool.openConnections();
+    }
+
+    /** The event loops (tests block one to order a connection's events deterministically). */
+    EventLoopGroup ioGroup() {
+        return transport.group();
     }
 
     /** Requests whose record is not complete yet. */
@@ -134,7 +152,7 @@ public final class ChatCompletionsClient implements LlmClient {
         Exchange exchange = new Exchange(context, spec, id, request, startNanos, startEpochMicros);
         inFlight.add(exchange);
         exchange.completionInternal().whenComplete((record, never) -> inFlight.remove(exchange));
-        pool.acquire(exchange);
+        exchange.start();
         return exchange;
     }
 
@@ -181,11 +199,15 @@ public final class ChatCompletionsClient implements LlmClient {
 
     private static SslContext sslContext(ClientConfig config) {
         try {
-            SslContextBuilder builder = SslContextBuilder.forClient()
-                    .sslProvider(SslProvider.JDK)
-                    .endpointIdentificationAlgorithm("HTTPS");
-            if (config.trustedCertificatesPem() != null) {
-                builder.trustManager(config.trustedCertificatesPem().toFile());
+            SslContextBuilder builder = SslContextBuilder.forClient().sslProvider(SslProvider.JDK);
+            if (config.insecureTls()) {
+                // any certificate, any name: a self-signed test endpoint was asked for explicitly
+                builder.trustManager(InsecureTrustManagerFactory.INSTANCE).endpointIdentificationAlgorithm(null);
+            } else {
+                builder.endpointIdentificationAlgorithm("HTTPS");
+                if (config.trustedCertificatesPem() != null) {
+                    builder.trustManager(config.trustedCertificatesPem().toFile());
+                }
             }
             return builder.build();
         } catch (SSLException | IllegalArgumentException e) {

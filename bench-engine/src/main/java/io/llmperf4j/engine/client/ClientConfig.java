@@ -22,8 +22,13 @@ import java.util.stream.Collectors;
  * @param includeUsage             send {@code stream_options: {"include_usage": true}} (server usage in the record)
  * @param maxConnections           upper bound on open connections; requests beyond it wait for a free one (and that
  *                                 wait counts in their TTFT), so set it to at least the concurrency
- * @param connectTimeout           TCP connect plus TLS handshake
+ * @param connectTimeout           limit of the TCP connect, and again of the TLS handshake; exceeding either fails the
+ *                                 request as CONNECT_FAILED ("connect timed out after N ms to host:port", or "TLS
+ *                                 handshake failed: ...")
  * @param idleTimeout              no bytes for this long while a request is in flight fails it as IDLE_TIMEOUT
+ * @param requestTimeout           a whole request (from send, so connection wait and set-up included) longer than
+ *                                 this fails as REQUEST_TIMEOUT, keeping the data received so far; null (the default)
+ *                                 for no limit
  * @param maxEventBytes            largest SSE event data accepted
  * @param extraHeaders             more request headers, in order; one with a standard header's name replaces it
  * @param ioThreads                Netty event loop threads
@@ -31,6 +36,10 @@ import java.util.stream.Collectors;
  * @param preferNativeTransport    use epoll when the native library loads (NIO otherwise)
  * @param trustedCertificatesPem   PEM file of CA certificates to trust for https instead of the JDK's default trust
  *                                 store, or null; hostname verification stays on either way
+ * @param insecureTls              https trusts any certificate and skips hostname verification (default false): for
+ *                                 self-signed test endpoints only; callers should warn. Not with
+ *                                 trustedCertificatesPem; no effect on http. A handshake that fails otherwise (for
+ *                                 example an untrusted certificate) is CONNECT_FAILED "TLS handshake failed: ..."
  */
 public record ClientConfig(
         URI endpoint,
@@ -41,12 +50,14 @@ public record ClientConfig(
         int maxConnections,
         Duration connectTimeout,
         Duration idleTimeout,
+        Duration requestTimeout,
         int maxEventBytes,
         Map<String, String> extraHeaders,
         int ioThreads,
         int workerThreads,
         boolean preferNativeTransport,
-        Path trustedCertificatesPem) {
+        Path trustedCertificatesPem,
+        boolean insecureTls) {
 
     public static final boolean DEFAULT_INCLUDE_USAGE = true;
     public static final int DEFAULT_MAX_CONNECTIONS = 1024;
@@ -78,6 +89,7 @@ public record ClientConfig(
         requireAtLeast("maxConnections", maxConnections, 1);
         requirePositive("connectTimeout", connectTimeout);
         requirePositive("idleTimeout", idleTimeout);
+        if (requestTimeout != null) requirePositive("requestTimeout", requestTimeout);
         requireAtLeast("maxEventBytes", maxEventBytes, 1);
         if (maxEventBytes > Integer.MAX_VALUE - 1024) {
             throw new IllegalArgumentException("maxEventBytes (" + maxEventBytes + ") must be <= "
@@ -87,6 +99,10 @@ public record ClientConfig(
         extraHeaders.forEach(ClientConfig::validateHeader);
         requireAtLeast("ioThreads", ioThreads, 1);
         requireAtLeast("workerThreads", workerThreads, 1);
+        if (insecureTls && trustedCertificatesPem != null) {
+            throw new IllegalArgumentException("insecureTls and trustedCertificatesPem (" + trustedCertificatesPem
+                    + ") contradict each other: trust any certificate, or only those in the file");
+        }
     }
 
     public static Builder builder(URI endpoint, String model) {
@@ -114,11 +130,12 @@ public record ClientConfig(
         return "ClientConfig[endpoint=" + endpoint + ", apiKey=" + apiKey + ", model=" + model
                 + ", additionalSamplingParams=" + additionalSamplingParams + ", includeUsage=" + includeUsage
                 + ", maxConnections=" + maxConnections + ", connectTimeout=" + connectTimeout
-                + ", idleTimeout=" + idleTimeout + ", maxEventBytes=" + maxEventBytes
+                + ", idleTimeout=" + idleTimeout + ", requestTimeout=" + requestTimeout
+                + ", maxEventBytes=" + maxEventBytes
                 + ", extraHeaders=" + extraHeaders.keySet().stream().collect(Collectors.joining(", ", "[", "]"))
                 + ", ioThreads=" + ioThreads + ", workerThreads=" + workerThreads
                 + ", preferNativeTransport=" + preferNativeTransport
-                + ", trustedCertificatesPem=" + trustedCertificatesPem + "]";
+                + ", trustedCertificatesPem=" + trustedCertificatesPem + ", insecureTls=" + insecureTls + "]";
     }
 
     private static void requireAtLeast(String name, int value, int min) {
@@ -155,12 +172,14 @@ public record ClientConfig(
         private int maxConnections = DEFAULT_MAX_CONNECTIONS;
         private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
         private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
+        private Duration requestTimeout;
         private int maxEventBytes = DEFAULT_MAX_EVENT_BYTES;
         private Map<String, String> extraHeaders = Map.of();
         private int ioThreads = DEFAULT_IO_THREADS;
         private int workerThreads = DEFAULT_WORKER_THREADS;
         private boolean preferNativeTransport = true;
         private Path trustedCertificatesPem;
+        private boolean insecureTls;
 
         private Builder(URI endpoint, String model) {
             this.endpoint = endpoint;
@@ -197,6 +216,12 @@ public record ClientConfig(
             return this;
         }
 
+        /** A limit on the whole request; null for none (the default). */
+        public Builder requestTimeout(Duration timeout) {
+            this.requestTimeout = timeout;
+            return this;
+        }
+
         public Builder maxEventBytes(int max) {
             this.maxEventBytes = max;
             return this;
@@ -227,10 +252,16 @@ public record ClientConfig(
             return this;
         }
 
+        /** Trust any certificate and skip hostname verification: self-signed test endpoints only. */
+        public Builder insecureTls(boolean insecure) {
+            this.insecureTls = insecure;
+            return this;
+        }
+
         public ClientConfig build() {
             return new ClientConfig(endpoint, apiKey, model, additionalSamplingParams, includeUsage, maxConnections,
-                    connectTimeout, idleTimeout, maxEventBytes, extraHeaders, ioThreads, workerThreads,
-                    preferNativeTransport, trustedCertificatesPem);
+                    connectTimeout, idleTimeout, requestTimeout, maxEventBytes, extraHeaders, ioThreads, workerThreads,
+                    preferNativeTransport, trustedCertificatesPem, insecureTls);
         }
     }
 }

@@ -339,13 +339,6 @@ class ChatCompletionsClientTest {
     }
 
     @Test
-    void anIdleConnectionClosedByTheServerIsReplaced() {
-        ChatCompletionsClient c = client();
-        for (int i = 0; i < 5; i++) assertStandardSuccess(send(c, "ok-then-close"));
-        assertEquals(5, server.acceptedConnections());
-    }
-
-    @Test
     void concurrentRequestsAreBoundedByMaxConnections() {
         ChatCompletionsClient c = client(b -> b.maxConnections(3));
         List<RequestHandle> handles = new ArrayList<>();

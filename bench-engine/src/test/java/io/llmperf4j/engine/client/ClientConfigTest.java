@@ -10,6 +10,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -23,6 +24,9 @@ class ClientConfigTest {
         assertTrue(c.includeUsage());
         assertEquals(16 * 1024 * 1024, c.maxEventBytes());
         assertEquals(Duration.ofSeconds(180), c.idleTimeout());
+        assertNull(c.requestTimeout(), "no request timeout unless asked for");
+        assertEquals(Duration.ofSeconds(30), c.connectTimeout());
+        assertFalse(c.insecureTls(), "certificates are verified unless asked otherwise");
         assertTrue(c.apiKey().isEmpty());
         assertEquals("127.0.0.1:8000", c.hostAndPort());
         assertEquals(443, ClientConfig.builder(URI.create("https://h/v1/chat/completions"), "m").build().port());
@@ -45,6 +49,27 @@ class ClientConfigTest {
     }
 
     @Test
+    void requestTimeoutAndInsecureTlsAreSetAndShown() {
+        ClientConfig c = ClientConfig.builder(URI.create("https://h/v1/chat/completions"), "m")
+                .requestTimeout(Duration.ofMinutes(5)).insecureTls(true).build();
+        assertEquals(Duration.ofMinutes(5), c.requestTimeout());
+        assertTrue(c.insecureTls());
+        assertTrue(c.toString().contains("requestTimeout=PT5M"), c.toString());
+        assertTrue(c.toString().contains("insecureTls=true"), c.toString());
+        assertNull(ClientConfig.builder(ENDPOINT, "m").requestTimeout(Duration.ofSeconds(1)).requestTimeout(null)
+                .build().requestTimeout(), "null takes the limit away again");
+    }
+
+    @Test
+    void insecureTlsAndTrustedCertificatesContradictEachOther() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ClientConfig.builder(
+                URI.create("https://h/v1/chat/completions"), "m").insecureTls(true)
+                .trustedCertificatesPem(java.nio.file.Path.of("ca.pem")).build());
+        assertEquals("insecureTls and trustedCertificatesPem (ca.pem) contradict each other: trust any certificate,"
+                + " or only those in the file", e.getMessage());
+    }
+
+    @Test
     void paramsAreCopiedInOrderAndNullValuesKept() {
         Map<String, Object> params = new java.util.LinkedHashMap<>();
         params.put("b", 1);
@@ -61,6 +86,12 @@ class ClientConfigTest {
                 () -> ClientConfig.builder(ENDPOINT, "m").maxConnections(0).build()).getMessage());
         assertEquals("idleTimeout (PT0S) must be > 0", assertThrows(IllegalArgumentException.class,
                 () -> ClientConfig.builder(ENDPOINT, "m").idleTimeout(Duration.ZERO).build()).getMessage());
+        assertEquals("connectTimeout (PT0S) must be > 0", assertThrows(IllegalArgumentException.class,
+                () -> ClientConfig.builder(ENDPOINT, "m").connectTimeout(Duration.ZERO).build()).getMessage());
+        assertEquals("connectTimeout (PT-1S) must be > 0", assertThrows(IllegalArgumentException.class,
+                () -> ClientConfig.builder(ENDPOINT, "m").connectTimeout(Duration.ofSeconds(-1)).build()).getMessage());
+        assertEquals("requestTimeout (PT0S) must be > 0", assertThrows(IllegalArgumentException.class,
+                () -> ClientConfig.builder(ENDPOINT, "m").requestTimeout(Duration.ZERO).build()).getMessage());
         assertEquals("maxEventBytes (0) must be >= 1", assertThrows(IllegalArgumentException.class,
                 () -> ClientConfig.builder(ENDPOINT, "m").maxEventBytes(0).build()).getMessage());
         assertEquals("endpoint scheme 'ws' is not supported; use http or https",

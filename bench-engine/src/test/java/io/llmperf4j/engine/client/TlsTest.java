@@ -82,14 +82,38 @@ class TlsTest {
     void selfSignedCertificateIsRejectedByDefault() {
         RequestRecord r = send(matching, b -> b);
         assertEquals(FailureKind.CONNECT_FAILED, r.failure().kind());
-        assertTrue(r.failure().message().startsWith("TLS handshake with 127.0.0.1:" + matching.port() + " failed: "),
-                r.failure().message());
+        assertTrue(r.failure().message().startsWith("TLS handshake failed: "), r.failure().message());
+        assertTrue(r.failure().message().endsWith(" (127.0.0.1:" + matching.port() + ")"), r.failure().message());
+    }
+
+    @Test
+    void insecureTlsAcceptsASelfSignedCertificate() {
+        int before = matching.acceptedConnections();
+        ClientConfig config = ClientConfig.builder(
+                        EndpointUrls.chatCompletions("https://127.0.0.1:" + matching.port() + "/v1"), "m")
+                .insecureTls(true).build();
+        try (ChatCompletionsClient client = new ChatCompletionsClient(config)) {
+            for (int i = 0; i < 2; i++) {
+                RequestRecord r = client.send(new RequestSpec(0, "ok", 1, 1)).completion().join();
+                assertNull(r.failure(), () -> String.valueOf(r.failure()));
+                assertEquals("Hello world!", r.generatedText());
+            }
+        }
+        assertEquals(1, matching.acceptedConnections() - before);
+    }
+
+    @Test
+    void insecureTlsSkipsHostnameVerification() {
+        RequestRecord r = send(mismatched, b -> b.insecureTls(true)); // a certificate for example.com only
+        assertNull(r.failure(), () -> String.valueOf(r.failure()));
+        assertEquals("Hello world!", r.generatedText());
     }
 
     @Test
     void hostnameIsVerified() {
         RequestRecord r = send(mismatched, b -> b.trustedCertificatesPem(dir.resolve("wrong.pem")));
         assertEquals(FailureKind.CONNECT_FAILED, r.failure().kind());
+        assertTrue(r.failure().message().startsWith("TLS handshake failed: "), r.failure().message());
         assertTrue(r.failure().message().contains("127.0.0.1"), r.failure().message());
     }
 

@@ -60,7 +60,7 @@ class ClosedLoopRunnerSocketTest {
         return switch (scenario) {
             case "status-401", "status-429", "status-500" -> FailureKind.HTTP_STATUS;
             case "json-error", "stream-error", "stream-error-string-code" -> FailureKind.ERROR_IN_STREAM;
-            case "drop", "reset" -> FailureKind.CONNECTION_CLOSED;
+            case "drop", "reset", "read-then-reset" -> FailureKind.CONNECTION_CLOSED;
             case "malformed" -> FailureKind.MALFORMED_EVENT;
             case "no-done" -> FailureKind.MISSING_DONE;
             default -> null;
@@ -79,7 +79,7 @@ class ClosedLoopRunnerSocketTest {
         assertFalse(result.timedOut());
         assertEquals(specs.size(), result.records().size());
         assertEquals(specs.size(), result.requestsSent());
-        assertEquals(specs.size(), server.requestsReceived());
+        assertEquals(specs.size(), server.requestsReceived(), "resets after reading are recorded, never re-sent");
         assertEquals(result.records(), heard);
         Set<Integer> seen = new HashSet<>();
         Set<String> ids = new HashSet<>();

@@ -22,6 +22,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -52,6 +54,8 @@ public final class FaultServer implements AutoCloseable {
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
     private final AtomicInteger acceptedConnections = new AtomicInteger();
     private final AtomicInteger requestsReceived = new AtomicInteger();
+    private final AtomicInteger closedConnections = new AtomicInteger();
+    private final Semaphore idleResets = new Semaphore(0);
     private final List<Received> received = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
 
@@ -82,6 +86,16 @@ public final class FaultServer implements AutoCloseable {
 
     public int requestsReceived() {
         return requestsReceived.get();
+    }
+
+    /** Connections whose socket the server has closed (FIN or RST already on the wire). */
+    public int closedConnections() {
+        return closedConnections.get();
+    }
+
+    /** Lets one connection waiting in "ok-then-reset-on-signal" reset. */
+    public void signalIdleReset() {
+        idleResets.release();
     }
 
     public List<Received> received() {
@@ -129,13 +143,17 @@ public final class FaultServer implements AutoCloseable {
             }
         } catch (IOException e) {
             // the client went away, or we closed: nothing to do
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // shut down while waiting for a signal
         } finally {
+            closedConnections.incrementAndGet(); // try-with-resources closed the socket before this runs
             sockets.remove(socket);
         }
     }
 
     /** Writes the scenario's response; false when the connection must not be reused. */
-    private boolean respond(Received r, Socket socket, InputStream in, OutputStream out) throws IOException {
+    private boolean respond(Received r, Socket socket, InputStream in, OutputStream out)
+            throws IOException, InterruptedException {
         String scenario = r.prompt();
         switch (scenario) {
             case "ok":
@@ -148,6 +166,19 @@ public final class FaultServer implements AutoCloseable {
                 sseHead(out);
                 for (String e : Streams.standard()) chunk(out, sse(e, "\n", true));
                 end(out);
+                return false;
+            case "ok-then-reset-on-signal":
+                // a complete keep-alive response; then, idle, the connection is reset when the test says so
+                sseHead(out);
+                for (String e : Streams.standard()) chunk(out, sse(e, "\n", true));
+                end(out);
+                if (!idleResets.tryAcquire(20, TimeUnit.SECONDS)) return false;
+                socket.setSoLinger(true, 0);
+                return false;
+            case "read-then-reset":
+                // the whole request was read (and counted), then RST before any response byte: a crash or an
+                // overload reset
+                socket.setSoLinger(true, 0);
                 return false;
             case "ok-one-write": {
                 sseHead(out);
@@ -372,6 +403,6 @@ public final class FaultServer implements AutoCloseable {
     public static List<String> scenarios() {
         return new ArrayList<>(List.of("ok", "ok-one-write", "ok-crlf", "ok-cr", "ok-bytewise", "until-close",
                 "status-401", "status-429", "status-500", "json-error", "stream-error", "stream-error-string-code",
-                "drop", "reset", "malformed", "no-done", "big"));
+                "drop", "reset", "read-then-reset", "malformed", "no-done", "big"));
     }
 }

@@ -22,7 +22,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Keep-alive HTTP/1.1 connections to one endpoint, at most {@code maxConnections} open (connecting, busy or idle).
  * An exchange gets an idle connection (most recently used first), else a new one, else waits in FIFO order. A
  * connection goes back to the pool only after a complete response that allows keep-alive; any other is closed, and
- * its close frees a slot for the next waiter. Connections are handed over on their own event loop.
+ * its close frees a slot for the next waiter. Connections are handed over on their own event loop. An idle connection
+ * the server closes leaves the pool as soon as its close is seen; one that dies in between is caught by the exchange
+ * before it writes.
  */
 public final class ConnectionPool {
 
@@ -76,6 +78,13 @@ public final class ConnectionPool {
     /** Total connections successfully opened so far (diagnostics). */
     public int connectionsOpened() {
         return connectionsOpened.get();
+    }
+
+    /** Connections open now: connecting, busy or idle (diagnostics; tests wait on it to see a close noticed). */
+    public int openConnections() {
+        synchronized (lock) {
+            return open;
+        }
     }
 
     /** Finds or opens a connection for {@code exchange}, or queues it. Never blocks. */
@@ -159,7 +168,8 @@ public final class ConnectionPool {
                 } else {
                     ch.close();
                     slotFreed(null);
-                    exchange.connectFailed(FailureMessages.connectFailure(hostAndPort, h.cause(), connectTimeoutMillis));
+                    // CONNECT_FAILED too: the connection never became usable, so nothing was sent
+                    exchange.connectFailed(FailureMessages.tlsHandshakeFailure(hostAndPort, h.cause()));
                 }
             });
         });

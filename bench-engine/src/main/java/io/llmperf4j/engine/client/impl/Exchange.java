@@ -11,6 +11,7 @@ import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.PrematureChannelClosureException;
 import io.netty.handler.codec.http.FullHttpRequest;
@@ -37,10 +38,16 @@ import java.util.concurrent.TimeUnit;
  * <p>State machine ({@link State}): {@code PENDING → SENT → STREAMING | JSON_BODY | ERROR_BODY → DONE}, or
  * {@code FAILED} from anywhere. Every end goes through {@link #end}: it runs once, stops the idle timer, unbinds from
  * the connection, releases the connection to the pool (only after a complete response that allows keep-alive) or
- * closes it, and hands the outcome to the worker, which builds the record.
+ * closes it, and hands the outcome to the worker, which builds the record. The request timeout, when set, is armed in
+ * {@link #start} (it covers the wait for a connection too) and cancelled when the record completes.
  *
- * <p>A pooled connection that turns out to be dead before any response byte (the server closed it while idle) is
- * replaced once and the request re-sent ({@link #failOrRetry}); every other failure is final.
+ * <p>Retries: a request is moved to another connection only when it provably never reached the server whole, so the
+ * server never sees more requests than are recorded and a server that resets connections after reading a request
+ * shows up as failures. That is: a reused connection found closed before the write ({@link #attach}; no limit, as
+ * nothing was sent and each dead connection is dropped), or a write that failed on a reused connection (the stale
+ * keep-alive race; once, {@link #sendFailed}). Once the write has succeeded, a close before the response head is
+ * CONNECTION_CLOSED ({@link #lostBeforeResponse}), even though it may be the server closing an idle connection just as
+ * the request arrived. A fresh connection is never retried.
  *
  * <p>Threading: before a connection is attached, the exchange can end on any thread (cancel, connect failure), under
  * its lock. Once attached, all I/O state is confined to the channel's event loop; {@link #cancel()} from elsewhere is
@@ -52,7 +59,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
     private enum State {
         /** Waiting for a connection (pool queue, connect, TLS handshake). */
         PENDING,
-        /** Request written; waiting for the response head. */
+        /** Request being written or written ({@link #requestSent}); waiting for the response head. */
         SENT,
         /** 200 with an event stream: bytes go through the SSE decoder. */
         STREAMING,
@@ -94,7 +101,9 @@ public final class Exchange implements RequestHandle, SseEventSink {
     private volatile int eventsDecoded;
     /** The attached connection came from the pool's idle set rather than a fresh connect. */
     private boolean reusedConnection;
-    /** A send on a stale pooled connection was already retried once (bounds the retry). */
+    /** The write of the request on the current connection; once it succeeded, no retry. */
+    private ChannelFuture write;
+    /** A failed write on a stale pooled connection was already retried once (bounds the retry). */
     private boolean retried;
 
     public Exchange(ExchangeContext context, RequestSpec spec, String clientRequestId, FullHttpRequest request,
@@ -105,6 +114,24 @@ public final class Exchange implements RequestHandle, SseEventSink {
         this.worker = new SerialExecutor(context.workers());
         this.assembler = new RecordAssembler(spec, clientRequestId, startNanos, startEpochMicros, context.parser(),
                 context.redactor(), this::abortAfterStreamError, completion);
+    }
+
+    /**
+     * Arms the request timeout, if any, then asks the pool for a connection. The timer runs on an event loop from the
+     * start, not on the channel's, because the request may time out before it has a channel.
+     */
+    public void start() {
+        long limitNanos = context.requestTimeoutNanos();
+        if (limitNanos > 0) {
+            try {
+                ScheduledFuture<?> timer = context.timers().schedule(this::onRequestTimeout, limitNanos,
+                        TimeUnit.NANOSECONDS);
+                completion.whenComplete((record, never) -> timer.cancel(false)); // no dead timers pile up
+            } catch (RejectedExecutionException e) {
+                // the client is closing: close() cancels what is in flight
+            }
+        }
+        context.pool().acquire(this);
     }
 
     // ---- RequestHandle -------------------------------------------------------------------------------------------
@@ -180,6 +207,26 @@ public final class Exchange implements RequestHandle, SseEventSink {
         }
     }
 
+    /** From the timer on some event loop: ends the request where it is, on its channel's loop when it has one. */
+    private void onRequestTimeout() {
+        long limitMillis = TimeUnit.NANOSECONDS.toMillis(context.requestTimeoutNanos());
+        Channel ch = currentChannel();
+        if (ch == null) {
+            endFromAnyThread(new Failure(FailureKind.REQUEST_TIMEOUT, -1, FailureMessages.requestTimeout(limitMillis,
+                    "while waiting for a connection to " + context.hostAndPort())));
+            return;
+        }
+        onLoop(ch, () -> {
+            if (currentChannel() != ch) {
+                onRequestTimeout(); // moved to another connection meanwhile: end it where it is now
+                return;
+            }
+            fail(System.nanoTime(), new Failure(FailureKind.REQUEST_TIMEOUT, -1, FailureMessages.requestTimeout(
+                    limitMillis, "in state " + state + " after " + eventsDecoded + " SSE events from "
+                            + context.hostAndPort())));
+        });
+    }
+
     /** The worker saw an error object: stop reading; the assembler's stream error takes precedence in the record. */
     private void abortAfterStreamError() {
         endFromAnyThread(new Failure(FailureKind.ERROR_IN_STREAM, -1, "aborted after an error event"));
@@ -215,40 +262,83 @@ public final class Exchange implements RequestHandle, SseEventSink {
             return;
         }
         reusedConnection = reused;
+        write = null;
         handler = ch.pipeline().get(ConnectionHandler.class);
         handler.bind(this);
         decoder = new SseDecoder(context.maxEventBytes());
         state = State.SENT;
         attachNanos = System.nanoTime();
-        idleCheck = ch.eventLoop().schedule(this::checkIdle, context.idleTimeoutNanos(), TimeUnit.NANOSECONDS);
-        ch.writeAndFlush(request.retainedDuplicate()).addListener(f -> {
-            if (!f.isSuccess() && currentChannel() == ch) { // not moved by a retry meanwhile
-                failOrRetry(System.nanoTime(), new Failure(FailureKind.CONNECTION_CLOSED, -1, "sending the request to "
-                        + context.hostAndPort() + " failed: " + FailureMessages.describe(f.cause())));
+        if (!ch.isActive()) {
+            // closed between leaving the pool and now: nothing was written, so another connection is safe
+            if (reused) {
+                moveToAnotherConnection();
+            } else {
+                fail(attachNanos, new Failure(FailureKind.CONNECTION_CLOSED, -1, FailureMessages.sendFailed(
+                        context.hostAndPort(), "the new connection closed before the request could be written")));
             }
+            return;
+        }
+        idleCheck = ch.eventLoop().schedule(this::checkIdle, context.idleTimeoutNanos(), TimeUnit.NANOSECONDS);
+        write = ch.writeAndFlush(request.retainedDuplicate());
+        write.addListener(f -> {
+            if (f.isSuccess() || currentChannel() != ch || state != State.SENT) {
+                // moved by a retry; or a response has begun, and its own end or the close decides the record
+                return;
+            }
+            sendFailed(System.nanoTime(), FailureMessages.describe(FailureMessages.rootCause(f.cause())));
         });
     }
 
     /**
-     * A pooled connection that dies before any response byte was most likely closed by the server while idle (the
-     * keep-alive race): the request is sent once more on another connection, as HTTP clients do. A fresh connection
-     * that dies, or a second failure, is recorded. TTFT and e2e still count from the original start.
+     * Every byte of the request was handed to the kernel. Read from the future, not set by its listener, because a
+     * listener may be notified later than the close that follows.
      */
-    private void failOrRetry(long nowNanos, Failure failure) {
-        if (state != State.SENT || !reusedConnection || retried) {
-            fail(nowNanos, failure);
-            return;
+    private boolean requestSent() {
+        return write != null && write.isSuccess();
+    }
+
+    /**
+     * The request did not leave whole. On a reused connection that is the keep-alive race (the server closed or reset
+     * it while idle and we wrote into it): sent once more on another connection; TTFT and e2e still count from the
+     * original start. On a fresh connection, or a second time, it is recorded.
+     */
+    private void sendFailed(long nowNanos, String detail) {
+        if (reusedConnection && !retried) {
+            retried = true;
+            moveToAnotherConnection();
+        } else {
+            fail(nowNanos, new Failure(FailureKind.CONNECTION_CLOSED, -1,
+                    FailureMessages.sendFailed(context.hostAndPort(), detail)));
         }
-        Channel stale = channel;
+    }
+
+    /**
+     * The connection ended in SENT, before any response byte. If the write had not finished, the server cannot have
+     * the whole request ({@link #sendFailed}). If it had, the server may have read and acted on it: recorded, never
+     * re-sent.
+     */
+    private void lostBeforeResponse(long nowNanos, String detail) {
+        if (!requestSent()) {
+            sendFailed(nowNanos, detail == null ? "the connection closed while the request was being written" : detail);
+        } else {
+            fail(nowNanos, new Failure(FailureKind.CONNECTION_CLOSED, -1,
+                    FailureMessages.closedAfterSend(context.hostAndPort(), detail, reusedConnection)));
+        }
+    }
+
+    /** Back to PENDING and to the pool; the dead connection is closed. Nothing of the request reached the server. */
+    private void moveToAnotherConnection() {
+        Channel stale;
         synchronized (this) {
             if (terminal) return;
-            channel = null; // PENDING again: cancel() now ends the exchange directly
+            stale = channel;
+            channel = null; // PENDING again: cancel() and the request timeout now end the exchange directly
         }
-        retried = true;
         if (idleCheck != null) idleCheck.cancel(false);
         handler.unbind(this);
         handler = null;
         state = State.PENDING;
+        write = null;
         context.pool().release(stale, false);
         context.pool().acquire(this);
     }
@@ -340,8 +430,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
     void onInactive(long nowNanos) {
         switch (state) {
             case SENT:
-                failOrRetry(nowNanos, new Failure(FailureKind.CONNECTION_CLOSED, -1,
-                        "connection closed by " + context.hostAndPort() + " before the response head"));
+                lostBeforeResponse(nowNanos, null);
                 break;
             case STREAMING:
                 if (doneSeen) {
@@ -369,8 +458,13 @@ public final class Exchange implements RequestHandle, SseEventSink {
     void onException(Throwable cause, long nowNanos) {
         if (state == State.DONE || state == State.FAILED) return;
         if (FailureMessages.rootCause(cause) instanceof IOException || cause instanceof IOException) {
-            failOrRetry(nowNanos, new Failure(FailureKind.CONNECTION_CLOSED, -1, "connection to " + context.hostAndPort()
-                    + " failed in state " + state + ": " + FailureMessages.describe(FailureMessages.rootCause(cause))));
+            String detail = FailureMessages.describe(FailureMessages.rootCause(cause));
+            if (state == State.SENT) {
+                lostBeforeResponse(nowNanos, detail);
+            } else {
+                fail(nowNanos, new Failure(FailureKind.CONNECTION_CLOSED, -1, "connection to " + context.hostAndPort()
+                        + " failed in state " + state + ": " + detail));
+            }
         } else {
             fail(nowNanos, new Failure(FailureKind.CLIENT_ERROR, -1, "unexpected error on the connection to "
                     + context.hostAndPort() + " in state " + state + ": " + cause));
@@ -378,9 +472,11 @@ public final class Exchange implements RequestHandle, SseEventSink {
     }
 
     private void onDecoderFailure(Throwable cause, long nowNanos) {
-        if (cause instanceof PrematureChannelClosureException) {
-            failOrRetry(nowNanos, new Failure(FailureKind.CONNECTION_CLOSED, -1,
-                    "connection closed by " + context.hostAndPort() + " before the response head"));
+        if (cause instanceof PrematureChannelClosureException && state == State.SENT) {
+            lostBeforeResponse(nowNanos, null);
+        } else if (cause instanceof PrematureChannelClosureException) {
+            fail(nowNanos, new Failure(FailureKind.CONNECTION_CLOSED, -1,
+                    "connection closed by " + context.hostAndPort() + " in state " + state));
         } else {
             fail(nowNanos, new Failure(FailureKind.CLIENT_ERROR, -1, "invalid HTTP response from "
                     + context.hostAndPort() + ": " + FailureMessages.describe(cause)));

@@ -1,26 +1,31 @@
 package io.llmperf4j.engine.client.impl;
 
 import io.llmperf4j.engine.protocol.ChunkParser;
+import io.netty.util.concurrent.EventExecutorGroup;
 
 import java.util.concurrent.Executor;
 
 /**
  * What every exchange of one client shares.
  *
- * @param pool             where connections come from and go back to
- * @param workers          the pool that parses events and builds records (never an I/O thread)
- * @param parser           the API's chunk interpretation
- * @param redactor         scrubs credentials from failure messages
- * @param idleTimeoutNanos no bytes for this long fails the request as IDLE_TIMEOUT
- * @param maxEventBytes    largest SSE event data accepted
- * @param hostAndPort      the endpoint for messages
+ * @param pool                where connections come from and go back to
+ * @param workers             the pool that parses events and builds records (never an I/O thread)
+ * @param timers              the event loops, for the request timeout (armed before there is a channel)
+ * @param parser              the API's chunk interpretation
+ * @param redactor            scrubs credentials from failure messages
+ * @param idleTimeoutNanos    no bytes for this long fails the request as IDLE_TIMEOUT
+ * @param requestTimeoutNanos a whole request longer than this fails as REQUEST_TIMEOUT; 0 for none
+ * @param maxEventBytes       largest SSE event data accepted
+ * @param hostAndPort         the endpoint for messages
  */
 public record ExchangeContext(
         ConnectionPool pool,
         Executor workers,
+        EventExecutorGroup timers,
         ChunkParser parser,
         Redactor redactor,
         long idleTimeoutNanos,
+        long requestTimeoutNanos,
         int maxEventBytes,
         String hostAndPort) {
 }

@@ -14,19 +14,55 @@ public final class FailureMessages {
     private FailureMessages() {
     }
 
-    /** Why a connection could not be made. */
+    /** Why the TCP connection could not be made. */
     public static String connectFailure(String hostAndPort, Throwable cause, long connectTimeoutMillis) {
         Throwable root = rootCause(cause);
         if (cause instanceof ConnectTimeoutException || root instanceof ConnectTimeoutException) {
-            return "connection to " + hostAndPort + " timed out after " + connectTimeoutMillis + " ms";
+            return "connect timed out after " + connectTimeoutMillis + " ms to " + hostAndPort;
         }
         if (root instanceof UnknownHostException) {
             return "cannot resolve the host of " + hostAndPort + ": " + describe(root);
         }
         if (root instanceof SSLException || cause instanceof SSLException) {
-            return "TLS handshake with " + hostAndPort + " failed: " + describe(root);
+            return tlsHandshakeFailure(hostAndPort, cause);
         }
         return "connection to " + hostAndPort + " failed: " + describe(root);
+    }
+
+    /**
+     * Why the TLS handshake failed (untrusted certificate, name mismatch, handshake timeout, closed during it). The
+     * root cause is the telling part: "PKIX path building failed" wraps "unable to find valid certification path".
+     */
+    public static String tlsHandshakeFailure(String hostAndPort, Throwable cause) {
+        return "TLS handshake failed: " + describe(rootCause(cause)) + " (" + hostAndPort + ")";
+    }
+
+    /**
+     * The connection ended after every byte of the request was written and before the response head: the server may
+     * have processed the request, so it is recorded, never re-sent.
+     *
+     * @param detail the I/O error, or null for a plain close
+     * @param reused the connection had served earlier requests
+     */
+    public static String closedAfterSend(String hostAndPort, String detail, boolean reused) {
+        return "connection closed after the request was sent, before any response byte (" + hostAndPort
+                + (detail == null ? "" : ": " + detail) + ")"
+                + (reused ? "; it was a reused keep-alive connection, so the server may have closed it as idle just"
+                + " as the request went out" : "");
+    }
+
+    /** The request could not be written; the server cannot have received all of it. */
+    public static String sendFailed(String hostAndPort, String detail) {
+        return "sending the request to " + hostAndPort + " failed: " + detail;
+    }
+
+    /**
+     * The whole request outlived its limit.
+     *
+     * @param where what the request was doing, e.g. "while waiting for a connection to h:1"
+     */
+    public static String requestTimeout(long limitMillis, String where) {
+        return "request timeout of " + limitMillis + " ms exceeded " + where;
     }
 
     /** The class and message of a throwable, short. */

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import javax.net.ssl.SSLHandshakeException;
 import java.net.ConnectException;
 import java.net.UnknownHostException;
+import java.security.cert.CertificateException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
@@ -16,17 +17,33 @@ class FailureMessagesTest {
 
     @Test
     void connectFailuresNameHostAndPort() {
-        assertEquals("connection to h:1 timed out after 500 ms",
+        assertEquals("connect timed out after 500 ms to h:1",
                 FailureMessages.connectFailure("h:1", new ConnectTimeoutException("x"), 500));
         assertEquals("cannot resolve the host of nohost.invalid:80: nohost.invalid",
                 FailureMessages.connectFailure("nohost.invalid:80", new UnknownHostException("nohost.invalid"), 1));
-        assertEquals("TLS handshake with h:443 failed: PKIX path building failed",
+        assertEquals("TLS handshake failed: PKIX path building failed (h:443)",
                 FailureMessages.connectFailure("h:443", new RuntimeException(
                         new SSLHandshakeException("PKIX path building failed")), 1));
+        SSLHandshakeException pkix = new SSLHandshakeException("PKIX path building failed: ...");
+        pkix.initCause(new CertificateException("unable to find valid certification path to requested target"));
+        assertEquals("TLS handshake failed: unable to find valid certification path to requested target (h:443)",
+                FailureMessages.tlsHandshakeFailure("h:443", pkix), "the root cause is the telling part");
         assertEquals("connection to h:2 failed: Connection refused",
                 FailureMessages.connectFailure("h:2", new ConnectException("Connection refused"), 1));
         assertEquals("connection to h:2 failed: ConnectException",
                 FailureMessages.connectFailure("h:2", new ConnectException(), 1));
+    }
+
+    @Test
+    void closeAfterSendSaysTheRequestWasSentAndWhyItMayHaveHappened() {
+        assertEquals("connection closed after the request was sent, before any response byte (h:1: Connection reset)"
+                        + "; it was a reused keep-alive connection, so the server may have closed it as idle just as"
+                        + " the request went out",
+                FailureMessages.closedAfterSend("h:1", "Connection reset", true));
+        assertEquals("connection closed after the request was sent, before any response byte (h:1)",
+                FailureMessages.closedAfterSend("h:1", null, false));
+        assertEquals("request timeout of 250 ms exceeded while waiting for a connection to h:1",
+                FailureMessages.requestTimeout(250, "while waiting for a connection to h:1"));
     }
 
     @Test
