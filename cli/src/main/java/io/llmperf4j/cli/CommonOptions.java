@@ -26,7 +26,10 @@ record CommonOptions(
         Map<String, String> metadata,
         Duration idleTimeout,
         Map<String, String> extraHeaders,
-        Path caCert) {
+        Path caCert,
+        Duration requestTimeout,
+        Duration connectTimeout,
+        boolean insecureTls) {
 
     private static final List<String> LLMPERF_ONLY_APIS = List.of("anthropic", "litellm", "sagemaker", "vertexai");
 
@@ -36,6 +39,14 @@ record CommonOptions(
         atLeast("--timeout", flags.timeoutSeconds, 1);
         atLeast("--max-num-completed-requests", maxNumCompletedRequests, 1);
         atLeast("--idle-timeout", connection.idleTimeoutSeconds, 1);
+        atLeast("--connect-timeout", connection.connectTimeoutSeconds, 1);
+        if (connection.requestTimeoutSeconds != null) {
+            atLeast("--request-timeout", connection.requestTimeoutSeconds, 1);
+        }
+        if (connection.insecure && connection.caCert != null) {
+            throw new UsageException("--insecure and --ca-cert contradict each other: trust any certificate, "
+                    + "or only those in the file");
+        }
         checkLlmApi(flags.llmApi);
         Map<String, Object> samplingParams = SamplingParamsParser.parse(flags.additionalSamplingParams);
         Map<String, String> metadata = MetadataParser.parse(flags.metadata);
@@ -50,9 +61,15 @@ record CommonOptions(
             model = CommonFlags.EMBEDDED_MODEL;
         }
         Path resultsDir = flags.resultsDir.isEmpty() ? null : Path.of(flags.resultsDir);
-        return new CommonOptions(target, model, flags.numConcurrentRequests, flags.timeoutSeconds,
+        CommonOptions options = new CommonOptions(target, model, flags.numConcurrentRequests, flags.timeoutSeconds,
                 maxNumCompletedRequests, samplingParams, resultsDir, flags.llmApi, metadata,
-                Duration.ofSeconds(connection.idleTimeoutSeconds), headers, connection.caCert);
+                Duration.ofSeconds(connection.idleTimeoutSeconds), headers, connection.caCert,
+                connection.requestTimeoutSeconds == null ? null : Duration.ofSeconds(connection.requestTimeoutSeconds),
+                Duration.ofSeconds(connection.connectTimeoutSeconds), connection.insecure);
+        if (connection.insecure) {
+            context.err().println("llmperf4j: warning: --insecure: TLS certificates and host names are NOT verified");
+        }
+        return options;
     }
 
     /**
@@ -72,6 +89,9 @@ record CommonOptions(
                 .idleTimeout(idleTimeout)
                 .extraHeaders(extraHeaders)
                 .trustedCertificatesPem(caCert)
+                .requestTimeout(requestTimeout)
+                .connectTimeout(connectTimeout)
+                .insecureTls(insecureTls)
                 .build();
     }
 

@@ -13,6 +13,19 @@ final class ConnectionFlags {
                     + "(llmperf's requests timeout is 180 s per read).")
     int idleTimeoutSeconds;
 
+    @Option(names = "--request-timeout", paramLabel = "SECONDS",
+            description = "llmperf4j: fail a request that takes longer than this in total (default: no limit; "
+                    + "data received so far is kept).")
+    Integer requestTimeoutSeconds;
+
+    @Option(names = "--connect-timeout", paramLabel = "SECONDS", defaultValue = "30",
+            description = "llmperf4j: limit for the TCP connect (and again for the TLS handshake).")
+    int connectTimeoutSeconds;
+
+    @Option(names = "--insecure",
+            description = "llmperf4j: accept any TLS certificate and host name (self-signed test endpoints only).")
+    boolean insecure;
+
     @Option(names = "--api-key-file", paramLabel = "FILE",
             description = "llmperf4j: read the API key from this file instead of OPENAI_API_KEY "
                     + "(keeps it out of the environment and shell history).")

@@ -127,9 +127,14 @@ final class TokenBenchmark {
                 run.durationNanos(), run.requestsSent(), run.timedOut());
     }
 
+    /**
+     * Every prompt is sent exactly once, in order, whichever slot is free: llmperf's slot stride re-sends some
+     * prompts and skips others when request times differ, so what was sent would depend on timing.
+     */
     private ClosedLoopSettings loopSettings() {
         return new ClosedLoopSettings(common.numConcurrentRequests(), Duration.ofSeconds(common.timeoutSeconds()))
-                .withMaxCompleted(common.maxNumCompletedRequests());
+                .withMaxCompleted(common.maxNumCompletedRequests())
+                .withPromptOrder(ClosedLoopSettings.PromptOrder.SEND_ORDER);
     }
 
     private BenchmarkSettings settings(String endpoint, WorkloadSource workload) {

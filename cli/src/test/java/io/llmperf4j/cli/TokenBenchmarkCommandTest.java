@@ -141,6 +141,23 @@ class TokenBenchmarkCommandTest {
     }
 
     @Test
+    void requestTimeoutFailsSlowRequestsAndKeepsTheRest(@TempDir Path tmp) throws IOException {
+        try (SimulatedServer slow = SimulatedServer.start(SimulatorConfig.builder()
+                .timeToFirstToken(Duration.ofMillis(5)).interTokenDelay(Duration.ofMillis(50)).build())) {
+            CliRun run = CliRun.of(Map.of("OPENAI_API_BASE", slow.baseUrl(), "OPENAI_API_KEY", API_KEY),
+                    "token-benchmark", "--model", "m", "--max-num-completed-requests", "4",
+                    "--num-concurrent-requests", "4", "--mean-output-tokens", "60", "--stddev-output-tokens", "0",
+                    "--request-timeout", "1", "--results-dir", tmp.toString());
+            assertEquals(0, run.exitCode(), run::toString);
+            for (CSVRecord row : csvRows(tmp.resolve("m_550_60_requests.csv"))) {
+                assertEquals("REQUEST_TIMEOUT", row.get("error_kind"), row::toString);
+                assertTrue(row.get("error_msg").contains("request timeout of 1000 ms"), row::toString);
+                assertTrue(Double.parseDouble(row.get("ttft_s")) > 0, "data so far kept: " + row);
+            }
+        }
+    }
+
+    @Test
     void apiKeyFileReplacesTheEnvironmentVariable(@TempDir Path tmp) throws IOException {
         Path keyFile = tmp.resolve("key.txt");
         Files.writeString(keyFile, API_KEY + "\n");
