@@ -180,7 +180,7 @@ class ChatCompletionsClientTest {
     @Test
     void http429And500() {
         ChatCompletionsClient c = client();
-        assertEquals(new Failure(FailureKind.HTTP_STATUS, 429, "rate limit exceeded, retry later"),
+        assertEquals(new Failure(FailureKind.HTTP_STATUS, 429, "rate limit exceeded, retry later [Retry-After: 7]"),
                 send(c, "status-429").failure());
         assertEquals(new Failure(FailureKind.HTTP_STATUS, 500, "Internal Server Error"),
                 send(c, "status-500").failure());

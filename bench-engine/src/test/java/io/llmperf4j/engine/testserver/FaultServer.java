@@ -236,7 +236,8 @@ public final class FaultServer implements AutoCloseable {
                 return true;
             }
             case "status-429":
-                fixed(out, "429 Too Many Requests", "text/plain", "rate limit exceeded, retry later", "");
+                fixed(out, "429 Too Many Requests", "text/plain", "rate limit exceeded, retry later",
+                        "Retry-After: 7\r\n");
                 return true;
             case "status-500":
                 head(out, "500 Internal Server Error", "text/plain",

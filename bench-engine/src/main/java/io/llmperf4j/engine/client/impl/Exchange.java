@@ -92,6 +92,8 @@ public final class Exchange implements RequestHandle, SseEventSink {
     private ConnectionHandler handler;
     private SseDecoder decoder;
     private int status;
+    /** The Retry-After header of an error response (429, 503), kept in the failure message. */
+    private String retryAfter;
     private boolean keepAlive;
     private boolean doneSeen;
     private String contentType;
@@ -368,6 +370,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
         keepAlive = HttpUtil.isKeepAlive(response);
         contentType = response.headers().get(HttpHeaderNames.CONTENT_TYPE);
         if (status != 200) {
+            retryAfter = response.headers().get(HttpHeaderNames.RETRY_AFTER);
             state = State.ERROR_BODY;
             body = new ByteArrayOutputStream();
         } else if (contentType != null && contentType.toLowerCase(Locale.ROOT).startsWith("application/json")) {
@@ -540,6 +543,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
     private Failure httpStatusFailure() {
         String text = body.toString(StandardCharsets.UTF_8);
         if (text.isEmpty()) text = "HTTP " + status + " with an empty body";
+        if (retryAfter != null) text = text + " [Retry-After: " + retryAfter + "]";
         return new Failure(FailureKind.HTTP_STATUS, status, text);
     }
 }
