@@ -26,8 +26,7 @@ class MixedFaultsRunTest {
     void everyRequestIsAccountedFor(@TempDir Path dir) throws Exception {
         SimulatorConfig config = SimulatorConfig.builder()
                 .timeToFirstToken(Duration.ofMillis(1)).interTokenDelay(Duration.ZERO)
-                .faultPlan(FaultPlan.random(0.25, 7).withStallDuration(Duration.ofMillis(2500))
-                        .withOversizedEventBytes(256 * 1024))
+                .faultPlan(FaultPlan.random(0.25, 7).withStallDuration(Duration.ofMillis(2500))) // 1 MiB events
                 .build();
         try (SimulatedServer server = SimulatedServer.start(config)) {
             CliRun run = CliRun.of(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k"),
