@@ -1,16 +1,12 @@
 package io.llmperf4j.report.compare;
 
 import io.llmperf4j.model.BenchmarkRun;
-import io.llmperf4j.model.Failure;
-import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
-import io.llmperf4j.report.csv.RequestCsvWriter;
+import io.llmperf4j.report.csv.RequestCsvReader;
 import io.llmperf4j.report.metrics.RequestMetrics;
 import io.llmperf4j.report.metrics.TokenCounting;
 import java.io.IOException;
 import java.io.Reader;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,13 +15,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.stream.Stream;
-import org.apache.commons.csv.CSVFormat;
-import org.apache.commons.csv.CSVParser;
-import org.apache.commons.csv.CSVRecord;
 
 /**
  * One run's per-request metrics, the input of {@link RunComparison}: from memory, or read back from the
- * per-request CSV that {@link RequestCsvWriter} writes ({@code <base>_requests.csv}). Metrics come from
+ * per-request CSV that {@link io.llmperf4j.report.csv.RequestCsvWriter} writes ({@code <base>_requests.csv}). Metrics come from
  * {@link RequestMetrics#from}, so a comparison uses exactly the summary's definitions; the CSV has no event
  * times, so ITL is not compared.
  *
@@ -35,10 +28,6 @@ import org.apache.commons.csv.CSVRecord;
  */
 public final class RunSamples {
 
-    private static final CSVFormat FORMAT = CSVFormat.RFC4180.builder()
-            .setHeader()
-            .setSkipHeaderRecord(true)
-            .get();
     private static final String CSV_SUFFIX = "_requests.csv";
 
     private final String label;
@@ -104,18 +93,8 @@ public final class RunSamples {
     public static RunSamples readCsv(Reader reader, String label, TokenCounting counting, String source)
             throws IOException {
         List<RequestMetrics> requests = new ArrayList<>();
-        try (CSVParser parser = CSVParser.parse(reader, FORMAT)) {
-            List<String> header = parser.getHeaderNames();
-            List<String> missing = RequestCsvWriter.HEADER.stream().filter(c -> !header.contains(c)).toList();
-            if (!missing.isEmpty()) {
-                throw new IOException(source + " is not a llmperf4j per-request CSV: missing column"
-                        + (missing.size() == 1 ? " " : "s ") + String.join(", ", missing));
-            }
-            for (CSVRecord row : parser) {
-                requests.add(RequestMetrics.from(toRecord(row, source), counting));
-            }
-        } catch (IllegalStateException | java.io.UncheckedIOException e) {
-            throw new IOException(source + ": malformed CSV: " + e.getMessage(), e);
+        for (RequestRecord record : RequestCsvReader.read(reader, source)) {
+            requests.add(RequestMetrics.from(record, counting));
         }
         return new RunSamples(label, requests);
     }
@@ -194,67 +173,5 @@ public final class RunSamples {
             last = Math.max(last, start + Math.max(0, r.e2eNanos()));
         }
         return requests.isEmpty() ? 0 : last - first;
-    }
-
-    /** A RequestRecord from a CSV row; what the CSV does not hold (event times, text) stays unknown. */
-    private static RequestRecord toRecord(CSVRecord row, String source) throws IOException {
-        Row r = new Row(row, source);
-        Failure failure = null;
-        String kind = r.text("error_kind");
-        if (!kind.isEmpty()) {
-            FailureKind failureKind;
-            try {
-                failureKind = FailureKind.valueOf(kind);
-            } catch (IllegalArgumentException e) {
-                throw r.error("error_kind", kind, "is not one of " + Arrays.toString(FailureKind.values()));
-            }
-            failure = new Failure(failureKind, r.integer("error_code", -1), r.text("error_msg"));
-        }
-        String serverId = r.text("server_response_id");
-        String finish = r.text("finish_reason");
-        return new RequestRecord(r.integer("prompt_index", -1), r.text("client_request_id"),
-                serverId.isEmpty() ? null : serverId, r.scaled("start_time_epoch_s", 6, 0L),
-                r.scaled("ttft_s", 9, RequestRecord.NEVER), RequestRecord.NEVER,
-                r.scaled("end_to_end_latency_s", 9, RequestRecord.NEVER), 0, new long[0], "",
-                r.integer("number_input_tokens", 0), r.integer("max_tokens", 0), r.integer("output_tokens_client", -1),
-                r.boxed("prompt_tokens_server"), r.boxed("output_tokens_server"), finish.isEmpty() ? null : finish,
-                failure);
-    }
-
-    /** Typed access to one CSV row, with messages naming file, line and column. */
-    private record Row(CSVRecord row, String source) {
-        String text(String column) {
-            return row.isSet(column) ? row.get(column) : "";
-        }
-
-        int integer(String column, int ifEmpty) throws IOException {
-            String value = text(column).strip();
-            if (value.isEmpty()) return ifEmpty;
-            try {
-                return Integer.parseInt(value);
-            } catch (NumberFormatException e) {
-                throw error(column, value, "is not an integer");
-            }
-        }
-
-        Integer boxed(String column) throws IOException {
-            return text(column).isBlank() ? null : integer(column, 0);
-        }
-
-        /** Decimal seconds to an integer of 10^-digits seconds, exactly (HALF_UP beyond the written digits). */
-        long scaled(String column, int digits, long ifEmpty) throws IOException {
-            String value = text(column).strip();
-            if (value.isEmpty()) return ifEmpty;
-            try {
-                return new BigDecimal(value).movePointRight(digits).setScale(0, RoundingMode.HALF_UP).longValueExact();
-            } catch (NumberFormatException | ArithmeticException e) {
-                throw error(column, value, "is not a decimal number of seconds");
-            }
-        }
-
-        IOException error(String column, String value, String problem) {
-            return new IOException(source + " data row " + row.getRecordNumber() + ", column " + column + ": '" + value
-                    + "' " + problem);
-        }
     }
 }

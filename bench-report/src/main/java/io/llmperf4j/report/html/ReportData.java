@@ -1,5 +1,7 @@
 package io.llmperf4j.report.html;
 
+import io.llmperf4j.report.csv.RequestCsvReader;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;

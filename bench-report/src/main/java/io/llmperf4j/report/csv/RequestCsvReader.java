@@ -1,9 +1,8 @@
-package io.llmperf4j.report.html;
+package io.llmperf4j.report.csv;
 
 import io.llmperf4j.model.Failure;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
-import io.llmperf4j.report.csv.RequestCsvWriter;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
@@ -20,11 +19,11 @@ import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
 
 /**
- * Reads {@link RequestCsvWriter}'s per-request CSV back into records, error messages included (the report's
- * fallback when there is no {@code requests.jsonl}). What the CSV does not hold stays unknown: no content event
+ * Reads {@link RequestCsvWriter}'s per-request CSV back into records, error messages included (for comparisons,
+ * and the report's fallback when there is no {@code requests.jsonl}). What the CSV does not hold stays unknown: no content event
  * times, no generated text, no SSE event count; the last content time is unknown (-1).
  */
-final class RequestCsvReader {
+public final class RequestCsvReader {
 
     private static final CSVFormat FORMAT = CSVFormat.RFC4180.builder()
             .setHeader()
@@ -35,13 +34,14 @@ final class RequestCsvReader {
     }
 
     /** The records of {@code file}; an IOException names the file, data row and column of anything malformed. */
-    static List<RequestRecord> read(Path file) throws IOException {
+    public static List<RequestRecord> read(Path file) throws IOException {
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             return read(reader, file.toString());
         }
     }
 
-    static List<RequestRecord> read(Reader reader, String source) throws IOException {
+    /** The records of CSV text; {@code source} names it in error messages. */
+    public static List<RequestRecord> read(Reader reader, String source) throws IOException {
         List<RequestRecord> records = new ArrayList<>();
         try (CSVParser parser = CSVParser.parse(reader, FORMAT)) {
             List<String> header = parser.getHeaderNames();
