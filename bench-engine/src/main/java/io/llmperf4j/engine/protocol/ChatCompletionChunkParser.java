@@ -12,7 +12,8 @@ import java.io.IOException;
  * need and skipping the rest.
  *
  * <ul>
- *   <li>content = {@code choices[0].delta.content} (other choices and {@code reasoning_content} are ignored, as in
+ *   <li>content = {@code choices[0].delta.content} ({@link #chatResponse()}: {@code message.content} of a whole
+ *       response; {@link #textCompletion()}: {@code text}) (other choices and {@code reasoning_content} are ignored, as in
  *       llmperf, so TTFT is time to the first visible content);</li>
  *   <li>finish reason = {@code choices[0].finish_reason}; response id = top-level {@code id};</li>
  *   <li>usage = {@code usage.prompt_tokens} / {@code usage.completion_tokens};</li>
