@@ -33,7 +33,9 @@ final class CommonFlags {
     String resultsDir;
 
     @Option(names = "--llm-api", defaultValue = "openai",
-            description = "Which API to call. Supported: openai (/chat/completions, streaming).")
+            description = "Which API to call: openai (/chat/completions), openai-completions (/completions), "
+                    + "anthropic (Messages API at ANTHROPIC_API_BASE + /messages, key ANTHROPIC_API_KEY), "
+                    + "embeddings (/embeddings, token-benchmark only).")
     String llmApi;
 
     @Option(names = "--metadata", defaultValue = "",

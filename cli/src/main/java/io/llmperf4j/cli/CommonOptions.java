@@ -1,7 +1,14 @@
 package io.llmperf4j.cli;
 
+import io.llmperf4j.engine.client.AnthropicMessagesApi;
+import io.llmperf4j.engine.client.ChatCompletionsClient;
 import io.llmperf4j.engine.client.ClientConfig;
+import io.llmperf4j.engine.client.EmbeddingsApi;
+import io.llmperf4j.engine.client.LlmApi;
+import io.llmperf4j.engine.client.OpenAiChatApi;
+import io.llmperf4j.engine.client.OpenAiCompletionsApi;
 import io.llmperf4j.engine.client.Secret;
+import io.llmperf4j.model.RequestSpec;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,6 +16,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The inputs token-benchmark and correctness share, after validation: flags checked, environment read, JSON and
@@ -31,7 +39,8 @@ record CommonOptions(
         Duration connectTimeout,
         boolean insecureTls) {
 
-    private static final List<String> LLMPERF_ONLY_APIS = List.of("anthropic", "litellm", "sagemaker", "vertexai");
+    private static final List<String> LLMPERF_ONLY_APIS = List.of("litellm", "sagemaker", "vertexai");
+    static final List<String> SUPPORTED_APIS = List.of("openai", "openai-completions", "anthropic", "embeddings");
 
     static CommonOptions resolve(CommonFlags flags, int maxNumCompletedRequests, ConnectionFlags connection,
                                  CliContext context) {
@@ -52,11 +61,12 @@ record CommonOptions(
         Map<String, String> metadata = MetadataParser.parse(flags.metadata);
         requireReadable("--ca-cert", connection.caCert);
         Map<String, String> headers = parseHeaders(connection.headers);
-        EndpointTarget target = EndpointTarget.fromEnvironment(context, connection.apiKeyFile);
+        EndpointTarget target = EndpointTarget.fromEnvironment(context, connection.apiKeyFile, flags.llmApi);
         String model = flags.model;
         if (model == null || model.isBlank()) {
             if (target instanceof EndpointTarget.Remote) {
-                throw new UsageException("--model is required when OPENAI_API_BASE is set");
+                throw new UsageException("--model is required when " + EndpointTarget.baseVariable(flags.llmApi)
+                        + " is set");
             }
             model = CommonFlags.EMBEDDED_MODEL;
         }
@@ -80,8 +90,9 @@ record CommonOptions(
      *                       params with them)
      * @param includeUsage   whether to request {@code stream_options.include_usage}
      */
-    ClientConfig clientConfig(EndpointUnderTest endpoint, Map<String, ?> samplingParams, boolean includeUsage) {
-        return ClientConfig.builder(endpoint.chatCompletionsUri(), model)
+    ClientConfig clientConfig(EndpointUnderTest endpoint, LlmApi api, Map<String, ?> samplingParams,
+                              boolean includeUsage) {
+        return ClientConfig.builder(endpoint.uri(api), model)
                 .apiKey(Secret.of(endpoint.apiKey()))
                 .additionalSamplingParams(samplingParams)
                 .includeUsage(includeUsage)
@@ -93,6 +104,28 @@ record CommonOptions(
                 .connectTimeout(connectTimeout)
                 .insecureTls(insecureTls)
                 .build();
+    }
+
+    /**
+     * The adapter of this run's --llm-api.
+     *
+     * @param stream          false for --no-stream (openai and openai-completions only)
+     * @param embeddingInputs the inputs of each embeddings request (by its spec); null for one input, the prompt
+     */
+    LlmApi api(boolean stream, Function<RequestSpec, List<String>> embeddingInputs) {
+        switch (llmApi) {
+            case "openai": return new OpenAiChatApi(stream);
+            case "openai-completions": return new OpenAiCompletionsApi(stream);
+            case "anthropic": return new AnthropicMessagesApi();
+            case "embeddings": return embeddingInputs == null ? new EmbeddingsApi() : new EmbeddingsApi(embeddingInputs);
+            default: throw new UsageException("unknown --llm-api '" + llmApi + "'");
+        }
+    }
+
+    /** The one place a run's client is made: {@code api} at the endpoint, with this run's connection options. */
+    ChatCompletionsClient newClient(EndpointUnderTest endpoint, LlmApi api, Map<String, ?> samplingParams,
+                                    boolean includeUsage) {
+        return new ChatCompletionsClient(clientConfig(endpoint, api, samplingParams, includeUsage), api);
     }
 
     static void atLeast(String option, int value, int minimum) {
@@ -121,12 +154,13 @@ record CommonOptions(
     }
 
     private static void checkLlmApi(String llmApi) {
-        if (llmApi.equals("openai")) {
+        if (SUPPORTED_APIS.contains(llmApi)) {
             return;
         }
+        String supported = String.join(", ", SUPPORTED_APIS);
         if (LLMPERF_ONLY_APIS.contains(llmApi)) {
-            throw new UsageException("--llm-api " + llmApi + " is not supported yet; supported: openai");
+            throw new UsageException("--llm-api " + llmApi + " is not supported yet; supported: " + supported);
         }
-        throw new UsageException("unknown --llm-api '" + llmApi + "'; supported: openai");
+        throw new UsageException("unknown --llm-api '" + llmApi + "'; supported: " + supported);
     }
 }

@@ -2,6 +2,7 @@ package io.llmperf4j.cli;
 
 import io.llmperf4j.datasets.CorrectnessPrompts;
 import io.llmperf4j.engine.client.ChatCompletionsClient;
+import io.llmperf4j.engine.client.LlmApi;
 import io.llmperf4j.engine.load.ClosedLoopResult;
 import io.llmperf4j.engine.load.ClosedLoopRunner;
 import io.llmperf4j.engine.load.ClosedLoopSettings;
@@ -45,6 +46,9 @@ final class CorrectnessRun {
     }
 
     int run() {
+        if (options.llmApi().equals("embeddings")) {
+            throw new UsageException("--llm-api embeddings has no text to check; use it with token-benchmark");
+        }
         List<CorrectnessPrompts.Item> items = CorrectnessPrompts.generate(seed, options.maxNumCompletedRequests());
         List<RequestSpec> specs = items.stream().map(CorrectnessPrompts.Item::toRequestSpec).toList();
         CorrectnessSettings settings = new CorrectnessSettings(options.model(), options.numConcurrentRequests(),
@@ -53,10 +57,10 @@ final class CorrectnessRun {
 
         ClosedLoopResult result;
         try (EndpointUnderTest endpoint = EndpointUnderTest.open(options.target(), null, err)) {
-            Preflight.checkReachable(endpoint.chatCompletionsUri());
+            LlmApi api = options.api(true, null);
+            Preflight.checkReachable(endpoint.uri(api));
             // llmperf's correctness body: temperature 0.0 and the additional params, no max_tokens, no stream_options
-            try (ChatCompletionsClient client = new ChatCompletionsClient(
-                    options.clientConfig(endpoint, settings.samplingParams(), false))) {
+            try (ChatCompletionsClient client = options.newClient(endpoint, api, settings.samplingParams(), false)) {
                 ClosedLoopRunner runner = new ClosedLoopRunner(client, NOT_COUNTED);
                 try (InterruptHandler ignored = InterruptHandler.install(runner::stop, err)) {
                     result = runner.run(specs, loopSettings(), new ProgressPrinter(err, specs.size()));

@@ -1,6 +1,7 @@
 package io.llmperf4j.cli;
 
 import io.llmperf4j.engine.client.EndpointUrls;
+import io.llmperf4j.engine.client.LlmApi;
 import io.llmperf4j.model.TokenCounter;
 import io.llmperf4j.server.SimulatedServer;
 import io.llmperf4j.server.SimulatorConfig;
@@ -11,11 +12,15 @@ import java.net.URI;
 /** The server a run talks to: the one OPENAI_API_BASE names, or an embedded simulated server started for the run. */
 final class EndpointUnderTest implements AutoCloseable {
     private final URI chatCompletionsUri;
+    private final String apiBase;
+    private final String baseVariable;
     private final String apiKey;
     private final SimulatedServer embedded;
 
-    private EndpointUnderTest(URI chatCompletionsUri, String apiKey, SimulatedServer embedded) {
-        this.chatCompletionsUri = chatCompletionsUri;
+    private EndpointUnderTest(String apiBase, String baseVariable, String apiKey, SimulatedServer embedded) {
+        this.chatCompletionsUri = EndpointUrls.chatCompletions(apiBase);
+        this.apiBase = apiBase;
+        this.baseVariable = baseVariable;
         this.apiKey = apiKey;
         this.embedded = embedded;
     }
@@ -26,9 +31,9 @@ final class EndpointUnderTest implements AutoCloseable {
     static EndpointUnderTest open(EndpointTarget target, TokenCounter promptTokenCounter, PrintStream err) {
         if (target instanceof EndpointTarget.Remote remote) {
             try {
-                return new EndpointUnderTest(EndpointUrls.chatCompletions(remote.apiBase()), remote.apiKey(), null);
+                return new EndpointUnderTest(remote.apiBase(), remote.baseVariable(), remote.apiKey(), null);
             } catch (IllegalArgumentException e) {
-                throw new UsageException("OPENAI_API_BASE: " + e.getMessage());
+                throw new UsageException(remote.baseVariable() + ": " + e.getMessage());
             }
         }
         SimulatorConfig config = SimulatorConfig.builder().promptTokenCounter(promptTokenCounter).build();
@@ -38,11 +43,20 @@ final class EndpointUnderTest implements AutoCloseable {
                 + config.interTokenDelay().toMillis() + " ms between tokens, at most "
                 + config.maxConcurrentSequences() + " concurrent sequences). "
                 + "Set OPENAI_API_BASE and OPENAI_API_KEY to benchmark a real server.");
-        return new EndpointUnderTest(EndpointUrls.chatCompletions(server.baseUrl()), "", server);
+        return new EndpointUnderTest(server.baseUrl(), EndpointTarget.ENV_BASE, "", server);
     }
 
     URI chatCompletionsUri() {
         return chatCompletionsUri;
+    }
+
+    /** The URL {@code api} is called at, by its URL rule. */
+    URI uri(LlmApi api) {
+        try {
+            return api.endpoint(apiBase);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(baseVariable + ": " + e.getMessage());
+        }
     }
 
     String apiKey() {

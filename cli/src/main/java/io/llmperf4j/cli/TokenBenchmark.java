@@ -1,6 +1,7 @@
 package io.llmperf4j.cli;
 
 import io.llmperf4j.engine.client.ChatCompletionsClient;
+import io.llmperf4j.engine.client.LlmApi;
 import io.llmperf4j.engine.load.ClosedLoopResult;
 import io.llmperf4j.engine.load.ClosedLoopRunner;
 import io.llmperf4j.engine.load.ClosedLoopSettings;
@@ -64,10 +65,11 @@ final class TokenBenchmark {
         ClosedLoopResult result;
         String endpointShown;
         try (EndpointUnderTest endpoint = EndpointUnderTest.open(common.target(), tokenizer, err)) {
-            endpointShown = endpoint.chatCompletionsUri().toString();
-            Preflight.checkReachable(endpoint.chatCompletionsUri());
-            try (ChatCompletionsClient client = new ChatCompletionsClient(
-                    common.clientConfig(endpoint, common.additionalSamplingParams(), options.includeUsage()));
+            LlmApi api = common.api(options.stream(), null);
+            endpointShown = endpoint.uri(api).toString();
+            Preflight.checkReachable(endpoint.uri(api));
+            try (ChatCompletionsClient client = common.newClient(endpoint, api, common.additionalSamplingParams(),
+                    options.includeUsage());
                  RequestJournal journal = openJournal()) {
                 ClosedLoopRunner runner = new ClosedLoopRunner(client, outputCounter(workload));
                 ProgressPrinter progress = new ProgressPrinter(err, specs.size());

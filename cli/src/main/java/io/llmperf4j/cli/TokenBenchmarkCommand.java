@@ -62,6 +62,16 @@ final class TokenBenchmarkCommand implements Callable<Integer> {
                     + "server token counts are then not recorded.")
     boolean noStreamUsage;
 
+    @Option(names = "--no-stream", negatable = false,
+            description = "llmperf4j: send \"stream\": false and time the single JSON response (openai and "
+                    + "openai-completions). Without a stream there is no first token: TTFT is then the time to the "
+                    + "complete response, equal to the end-to-end latency.")
+    boolean noStream;
+
+    @Option(names = "--embedding-batch-size", defaultValue = "1",
+            description = "llmperf4j: inputs per request with --llm-api embeddings (each a workload prompt).")
+    int embeddingBatchSize;
+
     @Mixin
     ConnectionFlags connection;
 
@@ -77,6 +87,9 @@ final class TokenBenchmarkCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         TokenBenchmarkOptions options = TokenBenchmarkOptions.resolve(this, context);
+        if (options.common().llmApi().equals("embeddings")) {
+            return new EmbeddingsBenchmark(options, context).run();
+        }
         return new TokenBenchmark(options, context).run();
     }
 }

@@ -15,7 +15,9 @@ record TokenBenchmarkOptions(
         int stddevOutputTokens,
         WorkloadFlags workload,
         boolean includeUsage,
-        Slo slo) {
+        Slo slo,
+        boolean stream,
+        int embeddingBatchSize) {
 
     static TokenBenchmarkOptions resolve(TokenBenchmarkCommand c, CliContext context) {
         CommonOptions.atLeast("--mean-input-tokens", c.meanInputTokens, 1);
@@ -26,9 +28,18 @@ record TokenBenchmarkOptions(
             throw new UsageException("--prompt-mode must be 'llmperf' or 'exact' (got '" + c.workload.promptMode + "')");
         }
         CommonOptions.requireReadable("--corpus", c.workload.corpus);
+        CommonOptions.atLeast("--embedding-batch-size", c.embeddingBatchSize, 1);
         CommonOptions common = CommonOptions.resolve(c.common, c.maxNumCompletedRequests, c.connection, context);
+        if (c.noStream && !common.llmApi().startsWith("openai")) {
+            throw new UsageException("--no-stream applies to --llm-api openai and openai-completions only"
+                    + (common.llmApi().equals("embeddings") ? " (embeddings never stream)" : ""));
+        }
+        if (c.embeddingBatchSize != 1 && !common.llmApi().equals("embeddings")) {
+            throw new UsageException("--embedding-batch-size applies to --llm-api embeddings only");
+        }
         return new TokenBenchmarkOptions(common, c.meanInputTokens, c.stddevInputTokens, c.meanOutputTokens,
-                c.stddevOutputTokens, c.workload, !c.noStreamUsage, parseSlo(c.slo));
+                c.stddevOutputTokens, c.workload, !c.noStreamUsage, parseSlo(c.slo), !c.noStream,
+                c.embeddingBatchSize);
     }
 
     private static Slo parseSlo(String text) {

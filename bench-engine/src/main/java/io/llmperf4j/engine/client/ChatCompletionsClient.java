@@ -5,7 +5,6 @@ import io.llmperf4j.engine.client.impl.Exchange;
 import io.llmperf4j.engine.client.impl.ExchangeContext;
 import io.llmperf4j.engine.client.impl.Redactor;
 import io.llmperf4j.engine.client.impl.Transport;
-import io.llmperf4j.engine.protocol.ChatCompletionChunkParser;
 import io.llmperf4j.engine.protocol.ChunkParser;
 import io.llmperf4j.model.RequestSpec;
 import io.netty.buffer.Unpooled;
@@ -40,7 +39,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Streams OpenAI chat completions over Netty HTTP/1.1 with pooled keep-alive connections.
+ * Sends the requests of one {@link LlmApi} (OpenAI chat completions by default; the name stays for history) over Netty HTTP/1.1 with pooled keep-alive connections.
  *
  * <p>Per request: {@code POST <endpoint>} with {@code Host}, {@code Authorization: Bearer <key>} (omitted when the key
  * is empty), {@code Content-Type: application/json}, {@code Accept: text/event-stream}, {@code User-Agent},
@@ -67,6 +66,7 @@ public final class ChatCompletionsClient implements LlmClient {
     private static final long CLOSE_GRACE_MILLIS = 5_000;
 
     private final ClientConfig config;
+    private final LlmApi api;
     private final Transport transport;
     private final ConnectionPool pool;
     private final ExecutorService workers;
@@ -83,12 +83,22 @@ public final class ChatCompletionsClient implements LlmClient {
      * @throws IllegalArgumentException when the trusted certificates cannot be loaded
      */
     public ChatCompletionsClient(ClientConfig config) {
-        this(config, new ChatCompletionChunkParser());
+        this(config, new OpenAiChatApi(true));
     }
 
-    /** With another chunk interpretation (tests; later, other APIs behind the same transport). */
+    /** OpenAI chat streaming with another chunk interpretation (tests). */
     ChatCompletionsClient(ClientConfig config, ChunkParser parser) {
+        this(config, new OpenAiChatApi(true, parser));
+    }
+
+    /**
+     * For {@code api}; {@code config.endpoint()} must be the API's full URL ({@link LlmApi#endpoint}).
+     *
+     * @throws IllegalArgumentException when the trusted certificates cannot be loaded
+     */
+    public ChatCompletionsClient(ClientConfig config, LlmApi api) {
         this.config = Objects.requireNonNull(config, "config");
+        this.api = Objects.requireNonNull(api, "api");
         SslContext ssl = config.isHttps() ? sslContext(config) : null;
         String host = stripBrackets(config.endpoint().getHost());
         this.transport = Transport.create(config.ioThreads(), config.preferNativeTransport());
@@ -96,18 +106,22 @@ public final class ChatCompletionsClient implements LlmClient {
                 config.connectTimeout().toMillis());
         this.workers = Executors.newFixedThreadPool(config.workerThreads(),
                 new DefaultThreadFactory("llmperf4j-worker", true));
-        this.context = new ExchangeContext(pool, workers, transport.group(), Objects.requireNonNull(parser, "parser"),
+        this.context = new ExchangeContext(pool, workers, transport.group(), api,
                 new Redactor(config.apiKey(), config.extraHeaders()), config.idleTimeout().toNanos(),
                 config.requestTimeout() == null ? 0 : config.requestTimeout().toNanos(),
                 config.maxEventBytes(), config.hostAndPort());
         String rawPath = config.endpoint().getRawPath();
         this.pathAndQuery = (rawPath == null || rawPath.isEmpty() ? "/" : rawPath)
                 + (config.endpoint().getRawQuery() == null ? "" : "?" + config.endpoint().getRawQuery());
-        this.baseHeaders = baseHeaders(config);
+        this.baseHeaders = baseHeaders(config, api);
     }
 
     public ClientConfig config() {
         return config;
+    }
+
+    public LlmApi api() {
+        return api;
     }
 
     /** "epoll" or "nio". */
@@ -140,8 +154,7 @@ public final class ChatCompletionsClient implements LlmClient {
         Objects.requireNonNull(spec, "spec");
         if (closed.get()) throw new IllegalStateException("the client is closed");
         String id = requestIds.next();
-        byte[] body = ChatRequestBody.encode(config.model(), spec.prompt(), spec.maxTokens(), config.includeUsage(),
-                config.additionalSamplingParams());
+        byte[] body = api.body(config, spec);
         FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, pathAndQuery,
                 Unpooled.wrappedBuffer(body));
         request.headers().set(baseHeaders)
@@ -183,15 +196,14 @@ public final class ChatCompletionsClient implements LlmClient {
         }
     }
 
-    private static HttpHeaders baseHeaders(ClientConfig config) {
+    private static HttpHeaders baseHeaders(ClientConfig config, LlmApi api) {
         HttpHeaders h = new DefaultHttpHeaders();
         int port = config.endpoint().getPort();
         h.set(HttpHeaderNames.HOST, config.endpoint().getHost() + (port > 0 ? ":" + port : ""));
-        if (!config.apiKey().isEmpty()) {
-            h.set(HttpHeaderNames.AUTHORIZATION, "Bearer " + config.apiKey().reveal());
-        }
+        api.headers(config.apiKey()).forEach(h::set);
         h.set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
-        h.set(HttpHeaderNames.ACCEPT, HttpHeaderValues.TEXT_EVENT_STREAM);
+        h.set(HttpHeaderNames.ACCEPT, api.streaming() ? HttpHeaderValues.TEXT_EVENT_STREAM
+                : HttpHeaderValues.APPLICATION_JSON);
         h.set(HttpHeaderNames.USER_AGENT, "llmperf4j");
         config.extraHeaders().forEach(h::set);
         return h;

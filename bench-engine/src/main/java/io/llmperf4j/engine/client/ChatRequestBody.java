@@ -27,13 +27,39 @@ public final class ChatRequestBody {
     /** The body as an ordered map (what {@link #encode} serialises). */
     public static Map<String, Object> build(String model, String prompt, int maxTokens, boolean includeUsage,
                                             Map<String, ?> additionalSamplingParams) {
+        return build(model, prompt, maxTokens, true, includeUsage, additionalSamplingParams);
+    }
+
+    /**
+     * The same with {@code stream} chosen: {@code "stream": false} for a non-streaming request, which then carries
+     * no {@code stream_options} (OpenAI rejects them without streaming) whatever {@code includeUsage} says.
+     */
+    public static Map<String, Object> build(String model, String prompt, int maxTokens, boolean stream,
+                                            boolean includeUsage, Map<String, ?> additionalSamplingParams) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("model", model);
         body.put("messages", List.of(
                 message("system", ""),
                 message("user", prompt)));
-        body.put("stream", Boolean.TRUE);
-        if (includeUsage) {
+        return finish(body, maxTokens, stream, includeUsage, additionalSamplingParams);
+    }
+
+    /**
+     * The {@code /v1/completions} body: {@code model}, {@code prompt} (the prompt string), then as for chat:
+     * {@code stream}, {@code stream_options} when streaming with usage, {@code max_tokens}, the additional params.
+     */
+    public static Map<String, Object> buildCompletion(String model, String prompt, int maxTokens, boolean stream,
+                                                      boolean includeUsage, Map<String, ?> additionalSamplingParams) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("model", model);
+        body.put("prompt", prompt);
+        return finish(body, maxTokens, stream, includeUsage, additionalSamplingParams);
+    }
+
+    private static Map<String, Object> finish(Map<String, Object> body, int maxTokens, boolean stream,
+                                              boolean includeUsage, Map<String, ?> additionalSamplingParams) {
+        body.put("stream", stream);
+        if (stream && includeUsage) {
             body.put("stream_options", Map.of("include_usage", Boolean.TRUE));
         }
         if (maxTokens != RequestSpec.NO_MAX_TOKENS) {
@@ -48,8 +74,13 @@ public final class ChatRequestBody {
     /** The body as JSON bytes (UTF-8, compact). */
     public static byte[] encode(String model, String prompt, int maxTokens, boolean includeUsage,
                                 Map<String, ?> additionalSamplingParams) {
+        return toJson(build(model, prompt, maxTokens, includeUsage, additionalSamplingParams));
+    }
+
+    /** Any body map as compact UTF-8 JSON. */
+    public static byte[] toJson(Map<String, Object> body) {
         try {
-            return JSON.writeValueAsBytes(build(model, prompt, maxTokens, includeUsage, additionalSamplingParams));
+            return JSON.writeValueAsBytes(body);
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException("cannot serialise the request body: " + e.getOriginalMessage(), e);
         }

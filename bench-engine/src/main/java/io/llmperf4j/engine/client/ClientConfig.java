@@ -14,8 +14,9 @@ import java.util.stream.Collectors;
  * Everything a {@link ChatCompletionsClient} needs, validated once. Build with {@link #builder(URI, String)}; every
  * option not set takes its {@code DEFAULT_*}.
  *
- * @param endpoint                 the full chat completions URL (see {@link EndpointUrls#chatCompletions})
- * @param apiKey                   sent as {@code Authorization: Bearer <key>}; no header when empty
+ * @param endpoint                 the API's full URL ({@link LlmApi#endpoint}, e.g. {@link EndpointUrls#chatCompletions})
+ * @param apiKey                   sent as the API wants ({@code Authorization: Bearer <key>}, Anthropic's
+ *                                 {@code x-api-key}); no header when empty
  * @param model                    the {@code model} field of the body
  * @param additionalSamplingParams merged into the body after {@code max_tokens} (dict.update), in their order; JSON
  *                                 values as Java objects

@@ -27,6 +27,36 @@ public final class EndpointUrls {
      *                                  port, user info or a fragment
      */
     public static URI chatCompletions(String base) {
+        return withPath(base, CHAT_COMPLETIONS);
+    }
+
+    /**
+     * Text completions: base + {@code /completions}, or the base as is when it already ends in {@code /completions}.
+     *
+     * @throws IllegalArgumentException as {@link #chatCompletions}, and for a base ending in {@code /chat/completions}
+     */
+    public static URI completions(String base) {
+        URI uri = withPath(base, "completions");
+        if (uri.getRawPath().endsWith("/" + CHAT_COMPLETIONS)) {
+            throw new IllegalArgumentException("endpoint base URL '" + uri.getScheme() + "://" + uri.getRawAuthority()
+                    + uri.getRawPath() + "' is a chat completions URL; give the API base (e.g. .../v1) for "
+                    + "text completions");
+        }
+        return uri;
+    }
+
+    /** Anthropic Messages: base + {@code /messages} (base e.g. {@code https://api.anthropic.com/v1}), or as is. */
+    public static URI messages(String base) {
+        return withPath(base, "messages");
+    }
+
+    /** Embeddings: base + {@code /embeddings}, or the base as is when it already ends so. */
+    public static URI embeddings(String base) {
+        return withPath(base, "embeddings");
+    }
+
+    /** The rule above for any path suffix: appended after one "/", unless the base already ends with it. */
+    static URI withPath(String base, String suffix) {
         if (base == null || base.isBlank()) {
             throw new IllegalArgumentException(
                     "endpoint base URL is empty; give one such as http://localhost:8000/v1 (llmperf's OPENAI_API_BASE)");
@@ -63,10 +93,10 @@ public final class EndpointUrls {
             throw new IllegalArgumentException("endpoint base URL '" + trimmed + "' must not contain a fragment (#...)");
         }
         String path = uri.getRawPath() == null ? "" : uri.getRawPath();
-        if (path.endsWith("/" + CHAT_COMPLETIONS + "/")) {
+        if (path.endsWith("/" + suffix + "/")) {
             path = path.substring(0, path.length() - 1);
-        } else if (!path.endsWith("/" + CHAT_COMPLETIONS)) {
-            path = (path.endsWith("/") ? path : path + "/") + CHAT_COMPLETIONS;
+        } else if (!path.endsWith("/" + suffix)) {
+            path = (path.endsWith("/") ? path : path + "/") + suffix;
         }
         String query = uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery();
         return URI.create(scheme + "://" + uri.getRawAuthority() + path + query);

@@ -12,7 +12,8 @@ import java.io.IOException;
  * need and skipping the rest.
  *
  * <ul>
- *   <li>content = {@code choices[0].delta.content} (other choices and {@code reasoning_content} are ignored, as in
+ *   <li>content = {@code choices[0].delta.content} ({@link #chatResponse()}: {@code message.content} of a whole
+ *       response; {@link #textCompletion()}: {@code text}) (other choices and {@code reasoning_content} are ignored, as in
  *       llmperf, so TTFT is time to the first visible content);</li>
  *   <li>finish reason = {@code choices[0].finish_reason}; response id = top-level {@code id};</li>
  *   <li>usage = {@code usage.prompt_tokens} / {@code usage.completion_tokens};</li>
@@ -29,6 +30,37 @@ public final class ChatCompletionChunkParser implements ChunkParser {
 
     private static final JsonFactory JSON = JsonFactory.builder().build();
 
+    /** Where the text of {@code choices[0]} is. */
+    private enum TextField {
+        /** {@code delta.content}: a chat stream chunk. */
+        DELTA_CONTENT,
+        /** {@code message.content}: a whole (non-streaming) chat completion. */
+        MESSAGE_CONTENT,
+        /** {@code text}: a text completion, streamed or whole. */
+        TEXT
+    }
+
+    private final TextField textField;
+
+    /** Chat stream chunks: content = {@code choices[0].delta.content}. */
+    public ChatCompletionChunkParser() {
+        this(TextField.DELTA_CONTENT);
+    }
+
+    private ChatCompletionChunkParser(TextField textField) {
+        this.textField = textField;
+    }
+
+    /** A whole non-streaming {@code chat.completion}: content = {@code choices[0].message.content}. */
+    public static ChatCompletionChunkParser chatResponse() {
+        return new ChatCompletionChunkParser(TextField.MESSAGE_CONTENT);
+    }
+
+    /** {@code /v1/completions} chunks and whole responses: content = {@code choices[0].text}. */
+    public static ChatCompletionChunkParser textCompletion() {
+        return new ChatCompletionChunkParser(TextField.TEXT);
+    }
+
     @Override
     public ParsedChunk parse(byte[] data) throws MalformedChunkException {
         try (JsonParser p = JSON.createParser(data)) {
@@ -40,7 +72,7 @@ public final class ChatCompletionChunkParser implements ChunkParser {
         }
     }
 
-    private static ParsedChunk parseChunk(JsonParser p) throws IOException, MalformedChunkException {
+    private ParsedChunk parseChunk(JsonParser p) throws IOException, MalformedChunkException {
         if (p.nextToken() != JsonToken.START_OBJECT) {
             throw new MalformedChunkException("not a JSON object");
         }
@@ -79,7 +111,7 @@ public final class ChatCompletionChunkParser implements ChunkParser {
                 chunk.completionTokens, chunk.error);
     }
 
-    private static void parseChoices(JsonParser p, JsonToken value, Chunk chunk)
+    private void parseChoices(JsonParser p, JsonToken value, Chunk chunk)
             throws IOException, MalformedChunkException {
         if (value == JsonToken.VALUE_NULL) return;
         if (value != JsonToken.START_ARRAY) {
@@ -99,11 +131,15 @@ public final class ChatCompletionChunkParser implements ChunkParser {
         }
     }
 
-    private static void parseFirstChoice(JsonParser p, Chunk chunk) throws IOException {
+    private void parseFirstChoice(JsonParser p, Chunk chunk) throws IOException {
+        String container = textField == TextField.DELTA_CONTENT ? "delta"
+                : textField == TextField.MESSAGE_CONTENT ? "message" : null;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String name = p.currentName();
             JsonToken value = p.nextToken();
-            if ("delta".equals(name) && value == JsonToken.START_OBJECT) {
+            if (container == null && "text".equals(name) && value == JsonToken.VALUE_STRING) {
+                chunk.content = p.getText();
+            } else if (name.equals(container) && value == JsonToken.START_OBJECT) {
                 while (p.nextToken() == JsonToken.FIELD_NAME) {
                     String field = p.currentName();
                     JsonToken v = p.nextToken();

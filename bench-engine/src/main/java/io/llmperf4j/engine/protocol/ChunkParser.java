@@ -12,4 +12,15 @@ public interface ChunkParser {
      * @throws MalformedChunkException when the data is not a chunk of this API
      */
     ParsedChunk parse(byte[] data) throws MalformedChunkException;
+
+    /**
+     * The same with the SSE {@code event:} name, for APIs whose events are typed by it (Anthropic). The engine calls
+     * this one; the default ignores the name.
+     *
+     * @param eventType the value of the event's {@code event:} line, or null when it had none (and for a whole
+     *                  non-streaming response body)
+     */
+    default ParsedChunk parse(String eventType, byte[] data) throws MalformedChunkException {
+        return parse(data);
+    }
 }

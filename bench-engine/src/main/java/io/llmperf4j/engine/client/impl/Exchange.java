@@ -115,7 +115,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
         this.request = request;
         this.worker = new SerialExecutor(context.workers());
         this.assembler = new RecordAssembler(spec, clientRequestId, startNanos, startEpochMicros, context.parser(),
-                context.redactor(), this::abortAfterStreamError, completion);
+                context.api().streaming(), context.redactor(), this::abortAfterStreamError, completion);
     }
 
     /**
@@ -373,7 +373,8 @@ public final class Exchange implements RequestHandle, SseEventSink {
             retryAfter = response.headers().get(HttpHeaderNames.RETRY_AFTER);
             state = State.ERROR_BODY;
             body = new ByteArrayOutputStream();
-        } else if (contentType != null && contentType.toLowerCase(Locale.ROOT).startsWith("application/json")) {
+        } else if (!context.api().streaming()
+                || contentType != null && contentType.toLowerCase(Locale.ROOT).startsWith("application/json")) {
             state = State.JSON_BODY;
             body = new ByteArrayOutputStream();
         } else {
@@ -394,8 +395,16 @@ public final class Exchange implements RequestHandle, SseEventSink {
                     return;
                 }
                 break;
-            case ERROR_BODY:
             case JSON_BODY:
+                if (!context.api().streaming() && body.size() + bytes.readableBytes() > context.maxEventBytes()) {
+                    // a whole response is the API's data, not an error excerpt: never parse a truncated one
+                    fail(arrivalNanos, new Failure(FailureKind.CLIENT_ERROR, -1, "response body from "
+                            + context.hostAndPort() + " larger than " + context.maxEventBytes() + " bytes"));
+                    return;
+                }
+                appendCapped(bytes);
+                break;
+            case ERROR_BODY:
                 appendCapped(bytes);
                 break;
             default:
@@ -410,7 +419,8 @@ public final class Exchange implements RequestHandle, SseEventSink {
         switch (state) {
             case STREAMING: {
                 Failure missingDone = doneSeen ? null : new Failure(FailureKind.MISSING_DONE, -1,
-                        "the stream ended without data: [DONE] after " + eventsDecoded + " events");
+                        "the stream ended without " + context.api().endOfStreamName() + " after " + eventsDecoded
+                                + " events");
                 end(State.DONE, keepAlive, () -> assembler.finish(arrivalNanos, missingDone));
                 break;
             }
@@ -500,11 +510,11 @@ public final class Exchange implements RequestHandle, SseEventSink {
         }
     }
 
-    /** From the decoder, on the event loop: [DONE] is noted here, everything else goes to the worker. */
+    /** From the decoder, on the event loop: the end marker ([DONE]) is noted here, everything else goes to the worker. */
     @Override
     public void onEvent(SseEvent event) {
         eventsDecoded++;
-        if (event.isDoneMarker()) {
+        if (context.api().isEndOfStream(event)) {
             doneSeen = true;
             return;
         }
@@ -531,7 +541,9 @@ public final class Exchange implements RequestHandle, SseEventSink {
     }
 
     private void appendCapped(ByteBuf bytes) {
-        int room = ERROR_BODY_CAP_BYTES - body.size();
+        int cap = state == State.JSON_BODY && !context.api().streaming() ? context.maxEventBytes()
+                : ERROR_BODY_CAP_BYTES;
+        int room = cap - body.size();
         int take = Math.min(room, bytes.readableBytes());
         if (take > 0) {
             byte[] chunk = new byte[take];

@@ -1,5 +1,6 @@
 package io.llmperf4j.engine.client.impl;
 
+import io.llmperf4j.engine.client.LlmApi;
 import io.llmperf4j.engine.protocol.ChunkParser;
 import io.netty.util.concurrent.EventExecutorGroup;
 
@@ -11,7 +12,7 @@ import java.util.concurrent.Executor;
  * @param pool                where connections come from and go back to
  * @param workers             the pool that parses events and builds records (never an I/O thread)
  * @param timers              the event loops, for the request timeout (armed before there is a channel)
- * @param parser              the API's chunk interpretation
+ * @param api                 the API: streaming or not, its end-of-stream event, its chunk interpretation
  * @param redactor            scrubs credentials from failure messages
  * @param idleTimeoutNanos    no bytes for this long fails the request as IDLE_TIMEOUT
  * @param requestTimeoutNanos a whole request longer than this fails as REQUEST_TIMEOUT; 0 for none
@@ -22,10 +23,15 @@ public record ExchangeContext(
         ConnectionPool pool,
         Executor workers,
         EventExecutorGroup timers,
-        ChunkParser parser,
+        LlmApi api,
         Redactor redactor,
         long idleTimeoutNanos,
         long requestTimeoutNanos,
         int maxEventBytes,
         String hostAndPort) {
+
+    /** The API's chunk interpretation. */
+    public ChunkParser parser() {
+        return api.parser();
+    }
 }

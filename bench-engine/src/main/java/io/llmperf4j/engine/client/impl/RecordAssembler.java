@@ -33,6 +33,7 @@ final class RecordAssembler {
     private final long startNanos;
     private final long startEpochMicros;
     private final ChunkParser parser;
+    private final boolean streaming;
     private final Redactor redactor;
     private final Runnable abort;
     private final CompletableFuture<RequestRecord> completion;
@@ -54,13 +55,14 @@ final class RecordAssembler {
     private int malformedCount;
 
     RecordAssembler(RequestSpec spec, String clientRequestId, long startNanos, long startEpochMicros,
-                    ChunkParser parser, Redactor redactor, Runnable abort,
+                    ChunkParser parser, boolean streaming, Redactor redactor, Runnable abort,
                     CompletableFuture<RequestRecord> completion) {
         this.spec = spec;
         this.clientRequestId = clientRequestId;
         this.startNanos = startNanos;
         this.startEpochMicros = startEpochMicros;
         this.parser = parser;
+        this.streaming = streaming;
         this.redactor = redactor;
         this.abort = abort;
         this.completion = completion;
@@ -71,7 +73,7 @@ final class RecordAssembler {
         eventIndex++;
         ParsedChunk chunk;
         try {
-            chunk = parser.parse(event.data());
+            chunk = parser.parse(event.type(), event.data());
         } catch (MalformedChunkException e) {
             dataEventCount++;
             if (malformedCount++ == 0) {
@@ -108,6 +110,10 @@ final class RecordAssembler {
      * client error (usually {@code "stream": false} in the additional sampling parameters).
      */
     void finishWithJsonBody(long endNanos, byte[] body, String contentType) {
+        if (!streaming) {
+            finishWholeResponse(endNanos, body);
+            return;
+        }
         try {
             ParsedChunk chunk = parser.parse(body);
             if (chunk.error() != null) {
@@ -119,6 +125,43 @@ final class RecordAssembler {
         }
         finish(endNanos, new Failure(FailureKind.CLIENT_ERROR, -1, "expected an event stream but got '"
                 + contentType + "' (is \"stream\" overridden?): " + FailureMessages.excerpt(body)));
+    }
+
+    /**
+     * The 200 body of a non-streaming API, parsed whole at its end: one data event; its content (if any) is one
+     * content event at the end, so TTFT = last content = E2E (a non-streaming request has no first token). An error
+     * object is ERROR_IN_STREAM; a body the API's parser rejects is MALFORMED_EVENT.
+     */
+    private void finishWholeResponse(long endNanos, byte[] body) {
+        eventIndex++;
+        dataEventCount++;
+        ParsedChunk chunk;
+        try {
+            chunk = parser.parse(null, body);
+        } catch (MalformedChunkException | RuntimeException e) {
+            malformedCount++;
+            firstMalformed = "the response body is malformed (" + e.getMessage() + "): "
+                    + FailureMessages.excerpt(body);
+            finish(endNanos, null);
+            return;
+        }
+        serverResponseId = chunk.responseId();
+        if (chunk.error() != null) {
+            streamError = new Failure(FailureKind.ERROR_IN_STREAM, chunk.error().code(), chunk.error().message());
+            streamErrorNanos = endNanos;
+        } else {
+            if (chunk.hasContent()) {
+                long offsetNanos = endNanos - startNanos;
+                ttftNanos = offsetNanos;
+                lastContentNanos = offsetNanos;
+                contentEventNanos[contentEventCount++] = offsetNanos;
+                text.append(chunk.content());
+            }
+            finishReason = chunk.finishReason();
+            usagePromptTokens = chunk.usagePromptTokens();
+            usageCompletionTokens = chunk.usageCompletionTokens();
+        }
+        finish(endNanos, null);
     }
 
     /** Builds the record and completes the future; never throws. */

@@ -1,0 +1,53 @@
+package io.llmperf4j.engine.client;
+
+import io.llmperf4j.engine.protocol.ChunkParser;
+import io.llmperf4j.engine.sse.SseEvent;
+import io.llmperf4j.model.RequestSpec;
+
+import java.net.URI;
+import java.util.Map;
+
+/**
+ * One serving API behind the shared transport ({@link ChatCompletionsClient}): everything that differs between
+ * APIs, and nothing else. Implementations are immutable and thread-safe: {@link OpenAiChatApi},
+ * {@link OpenAiCompletionsApi}, {@link AnthropicMessagesApi}, {@link EmbeddingsApi}.
+ *
+ * <p>Metrics are the same for every API (see {@code RecordAssembler}): TTFT to the first event with non-empty
+ * content, content event offsets, usage, finish reason, server response id. A non-streaming API
+ * ({@link #streaming()} false) has no first token: its single body is parsed whole at its end, so TTFT = E2E when
+ * it carries content, and no TTFT when it carries none (embeddings).
+ */
+public interface LlmApi {
+
+    /** The {@code --llm-api} name, e.g. {@code openai}. */
+    String name();
+
+    /**
+     * The URL rule: the full endpoint for an API base such as {@code http://host:8000/v1}.
+     *
+     * @throws IllegalArgumentException when the base is not a usable http(s) URL (see {@link EndpointUrls})
+     */
+    URI endpoint(String base);
+
+    /** Authentication and API-specific headers for this key (none for auth when the key is empty). */
+    Map<String, String> headers(Secret apiKey);
+
+    /** The JSON body of one request (model and additional parameters from {@code config}). */
+    byte[] body(ClientConfig config, RequestSpec spec);
+
+    /** True: a 200 is an SSE stream; false: one JSON body parsed whole by {@link #parser()}. */
+    boolean streaming();
+
+    /** Interprets each SSE event (streaming) or the whole body, and any error object in a 200 JSON body. */
+    ChunkParser parser();
+
+    /** The event that ends a complete stream; a stream without it is MISSING_DONE. OpenAI's {@code data: [DONE]}. */
+    default boolean isEndOfStream(SseEvent event) {
+        return event.isDoneMarker();
+    }
+
+    /** How {@link #isEndOfStream} is named in messages. */
+    default String endOfStreamName() {
+        return "data: [DONE]";
+    }
+}

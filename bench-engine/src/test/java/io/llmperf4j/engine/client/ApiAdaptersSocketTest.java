@@ -1,0 +1,158 @@
+package io.llmperf4j.engine.client;
+
+import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.RequestSpec;
+import io.llmperf4j.server.FaultKind;
+import io.llmperf4j.server.SimulatedServer;
+import io.llmperf4j.server.SimulatorConfig;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Every {@link LlmApi} end to end over a loopback socket against the simulated server, normal and faulty. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ApiAdaptersSocketTest {
+
+    private static final int MAX_TOKENS = 12;
+    private static SimulatedServer server;
+
+    @BeforeAll
+    static void startServer() {
+        server = SimulatedServer.start(SimulatorConfig.builder()
+                .timeToFirstToken(Duration.ofMillis(5))
+                .interTokenDelay(Duration.ofMillis(1))
+                .build());
+    }
+
+    @AfterAll
+    static void stopServer() {
+        if (server != null) server.close();
+    }
+
+    private static LlmApi api(String name) {
+        switch (name) {
+            case "openai": return new OpenAiChatApi(true);
+            case "openai-nostream": return new OpenAiChatApi(false);
+            case "openai-completions": return new OpenAiCompletionsApi(true);
+            case "openai-completions-nostream": return new OpenAiCompletionsApi(false);
+            case "anthropic": return new AnthropicMessagesApi();
+            default: throw new IllegalArgumentException(name);
+        }
+    }
+
+    private static RequestRecord send(LlmApi api, Map<String, String> headers, RequestSpec spec) {
+        ClientConfig config = ClientConfig.builder(api.endpoint(server.baseUrl()), "m")
+                .extraHeaders(headers).maxConnections(2).requestTimeout(Duration.ofSeconds(20)).build();
+        try (ChatCompletionsClient client = new ChatCompletionsClient(config, api)) {
+            return client.send(spec).completion().join();
+        }
+    }
+
+    private static RequestSpec spec() {
+        return new RequestSpec(0, "Tell me a story about the sea and the wind.", 10, MAX_TOKENS);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"openai", "openai-nostream", "openai-completions", "openai-completions-nostream",
+            "anthropic"})
+    void generatesWithTheSameMetrics(String name) {
+        LlmApi api = api(name);
+        RequestRecord r = send(api, Map.of(), spec());
+        assertNull(r.failure(), () -> name + ": " + r.failure());
+        assertTrue(r.ttftNanos() > 0, "ttft");
+        assertTrue(r.e2eNanos() >= r.ttftNanos());
+        assertFalse(r.generatedText().isEmpty());
+        assertEquals(MAX_TOKENS, r.usageCompletionTokens());
+        assertNotNull(r.usagePromptTokens());
+        assertTrue(r.usagePromptTokens() > 0);
+        assertNotNull(r.serverResponseId());
+        assertNotNull(r.finishReason());
+        if (api.streaming()) {
+            assertTrue(r.contentEventNanos().length > 1, "one event per token");
+        } else {
+            assertEquals(r.e2eNanos(), r.ttftNanos(), "no first token without streaming: TTFT = E2E");
+            assertEquals(1, r.contentEventNanos().length);
+        }
+        // the simulator's text contract: n tokens are n words
+        assertEquals(MAX_TOKENS, r.generatedText().trim().split(" +").length, r.generatedText());
+    }
+
+    @Test
+    void anthropicFinishReasonIsTheStopReason() {
+        RequestRecord r = send(new AnthropicMessagesApi(), Map.of(), spec());
+        assertEquals("max_tokens", r.finishReason());
+        assertTrue(r.serverResponseId().startsWith("msg_"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"openai", "openai-nostream", "openai-completions", "openai-completions-nostream",
+            "anthropic"})
+    void malformedIsRecordedNotThrown(String name) {
+        RequestRecord r = send(api(name), Map.of(FaultKind.HEADER, "malformed_event"), spec());
+        assertNotNull(r.failure(), name);
+        assertEquals(FailureKind.MALFORMED_EVENT, r.failure().kind(), () -> name + ": " + r.failure());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"openai", "openai-nostream", "openai-completions", "openai-completions-nostream",
+            "anthropic"})
+    void errorObjectIsErrorInStream(String name) {
+        RequestRecord r = send(api(name), Map.of(FaultKind.HEADER, "error_event"), spec());
+        assertNotNull(r.failure(), name);
+        assertEquals(FailureKind.ERROR_IN_STREAM, r.failure().kind(), () -> name + ": " + r.failure());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"openai", "openai-completions", "anthropic"})
+    void missingEndEventIsMissingDone(String name) {
+        RequestRecord r = send(api(name), Map.of(FaultKind.HEADER, "missing_done"), spec());
+        assertNotNull(r.failure(), name);
+        assertEquals(FailureKind.MISSING_DONE, r.failure().kind(), () -> name + ": " + r.failure());
+        assertFalse(r.generatedText().isEmpty(), "the data is kept");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"openai", "openai-nostream", "anthropic"})
+    void httpErrorIsHttpStatus(String name) {
+        RequestRecord r = send(api(name), Map.of(FaultKind.HEADER, "http_503"), spec());
+        assertEquals(FailureKind.HTTP_STATUS, r.failure().kind());
+        assertEquals(503, r.failure().code());
+    }
+
+    @Test
+    void embeddingsBatchHasLatencyAndInputTokensButNoTtft() {
+        List<String> batch = List.of("the first input text", "a second one", "and a third input");
+        EmbeddingsApi api = new EmbeddingsApi(s -> batch);
+        RequestRecord r = send(api, Map.of(), new RequestSpec(3, batch.get(0), 12, RequestSpec.NO_MAX_TOKENS));
+        assertNull(r.failure(), () -> String.valueOf(r.failure()));
+        assertEquals(RequestRecord.NEVER, r.ttftNanos());
+        assertTrue(r.e2eNanos() > 0);
+        assertNotNull(r.usagePromptTokens());
+        assertTrue(r.usagePromptTokens() >= batch.size(), "usage.prompt_tokens of the batch");
+        assertEquals("", r.generatedText());
+    }
+
+    @Test
+    void embeddingsErrorIsRecorded() {
+        // the simulator refuses an empty input string with a 400
+        EmbeddingsApi api = new EmbeddingsApi(s -> List.of(""));
+        RequestRecord r = send(api, Map.of(), new RequestSpec(0, "x", 1, RequestSpec.NO_MAX_TOKENS));
+        assertEquals(FailureKind.HTTP_STATUS, r.failure().kind());
+        assertEquals(400, r.failure().code());
+    }
+}

@@ -1,0 +1,127 @@
+package io.llmperf4j.cli;
+
+import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.report.python.PythonJsonWriter;
+import io.llmperf4j.report.stats.PandasStats;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVPrinter;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The summary of an embeddings run: request latency (E2E, successful requests) p50/p90/p99 and mean in seconds
+ * (pandas' linear quantiles), inputs/s and input tokens/s (successful requests over the run's duration; tokens from
+ * {@code usage.prompt_tokens}, else the workload's sampled count), and the errors by kind. Written as
+ * {@code <base>_embeddings_summary.json} (Python json.dump layout) and {@code <base>_embeddings.csv} (a row per
+ * request).
+ */
+record EmbeddingsSummary(List<RequestRecord> records, int batchSize, long durationNanos, int completed, int errors,
+                         double p50, double p90, double p99, double mean, long inputTokens, boolean tokensFromUsage,
+                         Map<String, Integer> errorKinds) {
+
+    record Written(Path summaryJson, Path csv) {
+    }
+
+    static EmbeddingsSummary of(List<RequestRecord> records, int batchSize, long durationNanos) {
+        double[] latencies = records.stream().filter(RequestRecord::succeeded)
+                .mapToDouble(r -> r.e2eNanos() / 1e9).sorted().toArray();
+        long tokens = 0;
+        boolean fromUsage = true;
+        Map<String, Integer> kinds = new TreeMap<>();
+        for (RequestRecord r : records) {
+            if (r.succeeded()) {
+                if (r.usagePromptTokens() != null) {
+                    tokens += r.usagePromptTokens();
+                } else {
+                    tokens += r.numberInputTokens();
+                    fromUsage = false;
+                }
+            } else {
+                kinds.merge(r.failure().kind().name(), 1, Integer::sum);
+            }
+        }
+        return new EmbeddingsSummary(records, batchSize, durationNanos, latencies.length,
+                records.size() - latencies.length, PandasStats.quantile(latencies, 0.50),
+                PandasStats.quantile(latencies, 0.90), PandasStats.quantile(latencies, 0.99),
+                PandasStats.mean(latencies), tokens, fromUsage, kinds);
+    }
+
+    double durationSeconds() {
+        return durationNanos / 1e9;
+    }
+
+    double inputsPerSecond() {
+        return durationNanos <= 0 ? 0 : (double) completed * batchSize / durationSeconds();
+    }
+
+    double tokensPerSecond() {
+        return durationNanos <= 0 ? 0 : inputTokens / durationSeconds();
+    }
+
+    String render() {
+        StringBuilder s = new StringBuilder();
+        s.append("Embeddings results\n");
+        s.append(String.format(Locale.ROOT, "Requests: %d (%d completed, %d errors), %d inputs per request%n",
+                records.size(), completed, errors, batchSize));
+        s.append(String.format(Locale.ROOT, "Latency (s): p50 %.4f, p90 %.4f, p99 %.4f, mean %.4f%n",
+                p50, p90, p99, mean));
+        s.append(String.format(Locale.ROOT, "Throughput: %.2f inputs/s, %.2f input tokens/s (tokens from %s)%n",
+                inputsPerSecond(), tokensPerSecond(), tokensFromUsage ? "usage.prompt_tokens" : "the workload"));
+        if (!errorKinds.isEmpty()) s.append("Errors by kind: ").append(errorKinds).append('\n');
+        return s.toString();
+    }
+
+    Written write(Path dir, String base, String model, String endpoint, int concurrency, int meanInputTokens,
+                int stddevInputTokens, Map<String, String> metadata, boolean timedOut) throws IOException {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("model", model);
+        json.put("llm_api", "embeddings");
+        json.put("endpoint", endpoint);
+        json.put("embedding_batch_size", batchSize);
+        json.put("mean_input_tokens", meanInputTokens);
+        json.put("stddev_input_tokens", stddevInputTokens);
+        json.put("num_concurrent_requests", concurrency);
+        json.put("num_requests", records.size());
+        json.put("num_completed_requests", completed);
+        json.put("num_errors", errors);
+        json.put("error_rate", records.isEmpty() ? 0.0 : (double) errors / records.size());
+        json.put("errors_by_kind", new LinkedHashMap<>(errorKinds));
+        json.put("latency_s_p50", p50);
+        json.put("latency_s_p90", p90);
+        json.put("latency_s_p99", p99);
+        json.put("latency_s_mean", mean);
+        json.put("inputs_per_s", inputsPerSecond());
+        json.put("input_tokens_per_s", tokensPerSecond());
+        json.put("input_tokens_total", inputTokens);
+        json.put("input_tokens_source", tokensFromUsage ? "usage" : "workload");
+        json.put("duration_s", durationSeconds());
+        json.put("timed_out", timedOut);
+        json.putAll(metadata);
+        Path summary = dir.resolve(base + "_embeddings_summary.json");
+        Files.writeString(summary, PythonJsonWriter.toJson(json), StandardCharsets.UTF_8);
+
+        Path csv = dir.resolve(base + "_embeddings.csv");
+        try (Writer w = Files.newBufferedWriter(csv, StandardCharsets.UTF_8);
+             CSVPrinter printer = new CSVPrinter(w, CSVFormat.DEFAULT.builder().setHeader("request_index",
+                     "client_request_id", "start_epoch_micros", "e2e_latency_s", "inputs", "sampled_input_tokens",
+                     "usage_prompt_tokens", "error_kind", "error_code", "error_message").build())) {
+            for (RequestRecord r : records) {
+                printer.printRecord(r.promptIndex(), r.clientRequestId(), r.startEpochMicros(),
+                        String.format(Locale.ROOT, "%.6f", r.e2eNanos() / 1e9), batchSize, r.numberInputTokens(),
+                        r.usagePromptTokens() == null ? "" : r.usagePromptTokens(),
+                        r.succeeded() ? "" : r.failure().kind().name(), r.succeeded() ? "" : r.failure().code(),
+                        r.succeeded() ? "" : r.failure().message());
+            }
+        }
+        return new Written(summary, csv);
+    }
+}

@@ -1,0 +1,161 @@
+package io.llmperf4j.cli;
+
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.llmperf4j.server.SimulatedServer;
+import io.llmperf4j.server.SimulatorConfig;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVParser;
+import org.apache.commons.csv.CSVRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** token-benchmark with --llm-api openai-completions, anthropic, embeddings and --no-stream, over sockets. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class OtherApisCommandTest {
+    private static final String API_KEY = "sk-test-other-apis-9c1";
+    private static final JsonMapper JSON = JsonMapper.builder()
+            .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
+    private static SimulatedServer server;
+
+    @BeforeAll
+    static void startServer() {
+        server = SimulatedServer.start(SimulatorConfig.builder()
+                .timeToFirstToken(Duration.ofMillis(5))
+                .interTokenDelay(Duration.ofMillis(1))
+                .apiKey(API_KEY) // so each API's authentication header is checked
+                .build());
+    }
+
+    @AfterAll
+    static void stopServer() {
+        server.close();
+    }
+
+    private static Map<String, String> env(String api) {
+        return api.equals("anthropic")
+                ? Map.of("ANTHROPIC_API_BASE", server.baseUrl(), "ANTHROPIC_API_KEY", API_KEY)
+                : Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", API_KEY);
+    }
+
+    private static CliRun run(String api, Path out, String... extra) {
+        List<String> args = new ArrayList<>(List.of("token-benchmark", "--model", "sim", "--llm-api", api,
+                "--mean-input-tokens", "60", "--stddev-input-tokens", "10",
+                "--mean-output-tokens", "12", "--stddev-output-tokens", "2",
+                "--max-num-completed-requests", "6", "--num-concurrent-requests", "3", "--timeout", "60",
+                "--results-dir", out.toString()));
+        args.addAll(List.of(extra));
+        return CliRun.of(env(api), args.toArray(String[]::new));
+    }
+
+    @ParameterizedTest
+    @CsvSource({"openai-completions,,cmpl-", "openai-completions,--no-stream,cmpl-", "openai,--no-stream,chatcmpl-",
+            "anthropic,,msg_"})
+    void generationApisGiveTheSameFiles(String api, String flag, String idPrefix, @TempDir Path tmp)
+            throws IOException {
+        CliRun run = flag == null ? run(api, tmp) : run(api, tmp, flag);
+        assertEquals(0, run.exitCode(), run::toString);
+        assertTrue(run.out().contains("Number Of Errored Requests: 0\n"), run::toString);
+        assertTrue(run.out().contains("queried with the " + api + " api."), run::toString);
+        JsonNode individual = JSON.readTree(tmp.resolve("sim_60_12_individual_responses.json").toFile());
+        assertEquals(6, individual.size());
+        for (JsonNode request : individual) {
+            assertTrue(request.get("error_code").isNull(), request::toString);
+            assertTrue(request.get("ttft_s").asDouble() > 0, request::toString);
+            if (flag != null) {
+                assertEquals(request.get("ttft_s").asDouble(), request.get("end_to_end_latency_s").asDouble(),
+                        1e-9, "no stream: TTFT = E2E");
+            }
+        }
+        for (CSVRecord row : csvRows(tmp.resolve("sim_60_12_requests.csv"))) {
+            assertEquals(row.get("max_tokens"), row.get("output_tokens_server"), row::toString);
+            assertTrue(row.get("server_response_id").startsWith(idPrefix), row::toString);
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource({"anthropic,malformed_event", "anthropic,error_event", "anthropic,missing_done",
+            "openai-completions,malformed_event", "openai-completions,drop_mid_stream"})
+    void faultyStreamsAreErrorsNotCrashes(String api, String fault, @TempDir Path tmp) throws IOException {
+        CliRun run = run(api, tmp, "--header", "X-Sim-Fault: " + fault);
+        assertEquals(0, run.exitCode(), run::toString);
+        assertTrue(run.out().contains("Number Of Errored Requests: 6\n"), run::toString);
+        JsonNode summary = JSON.readTree(tmp.resolve("sim_60_12_summary.json").toFile());
+        assertEquals(6, summary.get("results_number_errors").asInt());
+    }
+
+    @Test
+    void noStreamMalformedBodyIsAnError(@TempDir Path tmp) {
+        CliRun run = run("openai", tmp, "--no-stream", "--header", "X-Sim-Fault: malformed_event");
+        assertEquals(0, run.exitCode(), run::toString);
+        assertTrue(run.out().contains("Number Of Errored Requests: 6\n"), run::toString);
+    }
+
+    @Test
+    void embeddingsWriteTheirOwnSummaryAndCsv(@TempDir Path tmp) throws IOException {
+        CliRun run = run("embeddings", tmp, "--embedding-batch-size", "3");
+        assertEquals(0, run.exitCode(), run::toString);
+        assertTrue(run.out().contains("Embeddings results"), run::toString);
+        assertTrue(run.out().contains("Requests: 6 (6 completed, 0 errors), 3 inputs per request"), run::toString);
+        JsonNode summary = JSON.readTree(tmp.resolve("sim_60_12_embeddings_summary.json").toFile());
+        assertEquals(6, summary.get("num_completed_requests").asInt());
+        assertEquals(0, summary.get("num_errors").asInt());
+        assertEquals(3, summary.get("embedding_batch_size").asInt());
+        assertTrue(summary.get("latency_s_p50").asDouble() > 0);
+        assertTrue(summary.get("latency_s_p99").asDouble() >= summary.get("latency_s_p50").asDouble());
+        assertTrue(summary.get("inputs_per_s").asDouble() > 0);
+        assertTrue(summary.get("input_tokens_per_s").asDouble() > 0);
+        assertEquals("usage", summary.get("input_tokens_source").asText());
+        List<CSVRecord> rows = csvRows(tmp.resolve("sim_60_12_embeddings.csv"));
+        assertEquals(6, rows.size());
+        for (CSVRecord row : rows) {
+            assertTrue(Integer.parseInt(row.get("usage_prompt_tokens")) > 0, row::toString);
+            assertEquals("", row.get("error_kind"));
+        }
+        assertFalse(Files.exists(tmp.resolve("sim_60_12_summary.json")), "llmperf's files are for LLM APIs only");
+    }
+
+    @Test
+    void embeddingsErrorsAreCounted(@TempDir Path tmp) throws IOException {
+        // a wrong key: every request is a 401
+        List<String> args = List.of("token-benchmark", "--model", "sim", "--llm-api", "embeddings",
+                "--max-num-completed-requests", "4", "--num-concurrent-requests", "2", "--results-dir",
+                tmp.toString());
+        CliRun run = CliRun.of(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "wrong"),
+                args.toArray(String[]::new));
+        assertEquals(0, run.exitCode(), run::toString);
+        assertTrue(run.out().contains("4 errors"), run::toString);
+        JsonNode summary = JSON.readTree(tmp.resolve("sim_550_150_embeddings_summary.json").toFile());
+        assertEquals(4, summary.get("num_errors").asInt());
+        assertEquals(4, summary.get("errors_by_kind").get("HTTP_STATUS").asInt());
+    }
+
+    private static List<CSVRecord> csvRows(Path csv) throws IOException {
+        try (Reader reader = Files.newBufferedReader(csv, StandardCharsets.UTF_8);
+             CSVParser parser = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).build()
+                     .parse(reader)) {
+            return parser.getRecords();
+        }
+    }
+}
