@@ -69,7 +69,7 @@ final class TokenBenchmark {
                     common.clientConfig(endpoint, common.additionalSamplingParams(), options.includeUsage()));
                  RequestJournal journal = openJournal()) {
                 ClosedLoopRunner runner = new ClosedLoopRunner(client, tokenizer);
-                ProgressPrinter progress = new ProgressPrinter(err, specs.size());
+                ProgressPrinter progress = ProgressPrinter.forStderr(err, specs.size());
                 RecordListener listener = journal == null ? progress : record -> {
                     journal.append(record);
                     progress.onRecord(record);
@@ -77,6 +77,7 @@ final class TokenBenchmark {
                 try (InterruptHandler ignored = InterruptHandler.install(runner::stop, err)) {
                     result = runner.run(specs, loopSettings(), listener);
                 }
+                progress.finish();
             } catch (IOException e) {
                 throw new RunFailedException("could not write " + RequestJournal.FILE_NAME + " in "
                         + common.resultsDir() + ": " + e.getMessage(), e);
