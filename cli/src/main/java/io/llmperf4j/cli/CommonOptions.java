@@ -64,6 +64,12 @@ record CommonOptions(
      * @param includeUsage   whether to request {@code stream_options.include_usage}
      */
     ClientConfig clientConfig(EndpointUnderTest endpoint, Map<String, ?> samplingParams, boolean includeUsage) {
+        return clientConfigBuilder(endpoint, samplingParams, includeUsage).build();
+    }
+
+    /** As {@link #clientConfig}, to adjust before building (e.g. more connections for an open loop). */
+    ClientConfig.Builder clientConfigBuilder(EndpointUnderTest endpoint, Map<String, ?> samplingParams,
+                                             boolean includeUsage) {
         return ClientConfig.builder(endpoint.chatCompletionsUri(), model)
                 .apiKey(Secret.of(endpoint.apiKey()))
                 .additionalSamplingParams(samplingParams)
@@ -71,8 +77,13 @@ record CommonOptions(
                 .maxConnections(numConcurrentRequests)
                 .idleTimeout(idleTimeout)
                 .extraHeaders(extraHeaders)
-                .trustedCertificatesPem(caCert)
-                .build();
+                .trustedCertificatesPem(caCert);
+    }
+
+    /** The same options for another model (token-benchmark's --model a,b compares models one after the other). */
+    CommonOptions withModel(String otherModel) {
+        return new CommonOptions(target, otherModel, numConcurrentRequests, timeoutSeconds, maxNumCompletedRequests,
+                additionalSamplingParams, resultsDir, llmApi, metadata, idleTimeout, extraHeaders, caCert);
     }
 
     static void atLeast(String option, int value, int minimum) {

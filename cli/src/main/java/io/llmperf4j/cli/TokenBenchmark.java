@@ -40,6 +40,7 @@ final class TokenBenchmark {
     private final CommonOptions common;
     private final PrintStream out;
     private final PrintStream err;
+    private LoadPlan load = LoadPlan.NONE;
 
     TokenBenchmark(TokenBenchmarkOptions options, CliContext context) {
         this.options = options;
@@ -60,6 +61,10 @@ final class TokenBenchmark {
         List<RequestSpec> specs = new PromptSynthesizer(tokenizer, corpus.lines()).synthesize(promptParams());
         ResultsFolder.prepare(common.resultsDir());
 
+        if (load.active()) { // load flags or several models: open loop, sweeps, warmup, iterations, comparison
+            return new LoadRun(options, load, out, err)
+                    .run(specs, tokenizer, endpoint -> settings(endpoint, tokenizer, corpus));
+        }
         ClosedLoopResult result;
         String endpointShown;
         try (EndpointUnderTest endpoint = EndpointUnderTest.open(common.target(), tokenizer, err)) {
@@ -97,6 +102,12 @@ final class TokenBenchmark {
         out.flush();
         writeFiles(run, metrics);
         return result.stopped() ? ExitCodes.INTERRUPTED : ExitCodes.OK;
+    }
+
+    /** The load flags (see {@link LoadFlags}); {@link LoadPlan#NONE} runs llmperf's closed loop as below. */
+    TokenBenchmark withLoad(LoadPlan plan) {
+        this.load = plan;
+        return this;
     }
 
     /** requests.jsonl: each record on disk the moment it ends, so a killed run loses nothing completed. */

@@ -82,6 +82,9 @@ final class TokenBenchmarkCommand implements Callable<Integer> {
     @Mixin
     ConnectionFlags connection;
 
+    @Mixin
+    LoadFlags load;
+
     @Option(names = "--slo", paramLabel = "ttft=500ms,tpot=50ms,e2e=10s",
             description = "llmperf4j: service-level objectives for goodput (requests meeting every bound per "
                     + "second); any subset of ttft, tpot, e2e; a bare number means milliseconds.")
@@ -94,6 +97,6 @@ final class TokenBenchmarkCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         TokenBenchmarkOptions options = TokenBenchmarkOptions.resolve(this, context);
-        return new TokenBenchmark(options, context).run();
+        return new TokenBenchmark(options, context).withLoad(LoadPlan.resolve(load, options)).run();
     }
 }

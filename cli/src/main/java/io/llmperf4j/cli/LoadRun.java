@@ -1,0 +1,122 @@
+package io.llmperf4j.cli;
+
+import io.llmperf4j.engine.client.ClientConfig;
+import io.llmperf4j.engine.harness.HarnessResult;
+import io.llmperf4j.engine.harness.JmhTextFormat;
+import io.llmperf4j.engine.load.LoadSettings;
+import io.llmperf4j.model.BenchmarkSettings;
+import io.llmperf4j.model.RequestSpec;
+import io.llmperf4j.report.llmperf.LlmperfFileNames;
+import io.llmperf4j.report.metrics.MetricsConfig;
+import io.llmperf4j.report.metrics.TokenCounting;
+import io.llmperf4j.tokenize.Tokenizer;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * token-benchmark with load flags (open loop, sweeps, warmup, iterations) or several models: the prepared workload
+ * run at the planned load on each model in turn ({@link ModelRun}), with the staged Ctrl-C of {@link StopControl},
+ * then, for several models, one comparison table. Exit code 130 when a signal cut anything short.
+ */
+final class LoadRun {
+    private final TokenBenchmarkOptions options;
+    private final CommonOptions common;
+    private final LoadPlan plan;
+    private final PrintStream out;
+    private final PrintStream err;
+
+    LoadRun(TokenBenchmarkOptions options, LoadPlan plan, PrintStream out, PrintStream err) {
+        this.options = options;
+        this.common = options.common();
+        this.plan = plan;
+        this.out = out;
+        this.err = err;
+    }
+
+    /**
+     * @param specs       the workload, already built
+     * @param tokenizer   counts output tokens (and the embedded server's prompt tokens)
+     * @param settingsFor the run's parameters for the endpoint shown in files (the model and concurrency are set
+     *                    per model and level)
+     */
+    int run(List<RequestSpec> specs, Tokenizer tokenizer, Function<String, BenchmarkSettings> settingsFor) {
+        err.println("llmperf4j: load: " + plan.describe()
+                + (plan.comparison() ? "; models compared: " + String.join(", ", plan.models()) : ""));
+        MetricsConfig metricsConfig = new MetricsConfig(new TokenCounting(tokenizer.count(""), true), options.slo());
+        StopControl stops = new StopControl(err, plan.multiLevel() || plan.comparison());
+        List<ModelRun> runs = new ArrayList<>();
+        try (EndpointUnderTest endpoint = EndpointUnderTest.open(common.target(), tokenizer, err)) {
+            Preflight.checkReachable(endpoint.chatCompletionsUri());
+            BenchmarkSettings base = settingsFor.apply(endpoint.chatCompletionsUri().toString());
+            ModelRun.Context context = new ModelRun.Context(plan, specs, tokenizer, metricsConfig, stops, out, err);
+            try (InterruptHandler ignored = InterruptHandler.installStaged(stops)) {
+                for (int i = 0; i < plan.models().size(); i++) {
+                    if (stops.allStopped() || (i > 0 && !stops.pause(plan.pause()))) {
+                        break;
+                    }
+                    String model = plan.models().get(i);
+                    ClientConfig config = common.withModel(model)
+                            .clientConfigBuilder(endpoint, common.additionalSamplingParams(), options.includeUsage())
+                            .maxConnections(plan.maxConnections())
+                            .build();
+                    ModelRun run = new ModelRun(model, modelDir(model), config, base, context);
+                    run.run();
+                    runs.add(run);
+                    run.print(out);
+                }
+            }
+        }
+        if (plan.comparison()) {
+            printComparison(runs);
+        }
+        return stops.interrupted() ? ExitCodes.INTERRUPTED : ExitCodes.OK;
+    }
+
+    /** The results folder, or for a comparison a subfolder per model; null when nothing is saved. */
+    private Path modelDir(String model) {
+        Path dir = common.resultsDir();
+        if (dir == null || !plan.comparison()) {
+            return dir;
+        }
+        return dir.resolve(LlmperfFileNames.sanitize(model));
+    }
+
+    private void printComparison(List<ModelRun> runs) {
+        List<HarnessResult> harness = new ArrayList<>();
+        List<LoadConsole.Row> rows = new ArrayList<>();
+        List<LoadFiles.ComparisonRow> fileRows = new ArrayList<>();
+        for (ModelRun run : runs) {
+            harness.addAll(run.result().harnessResults());
+            for (ModelRun.LevelReport level : run.levels()) {
+                LoadSettings settings = level.outcome().settings();
+                String name = run.model() + (plan.multiLevel() ? " @ " + level.label() : "");
+                rows.add(new LoadConsole.Row(name, level.summary(), level.outcome().aborted(), ""));
+                Path where = level.dir() != null ? level.dir() : run.dir();
+                fileRows.add(new LoadFiles.ComparisonRow(run.model(), settings, level.summary(),
+                        level.outcome().aborted(), where == null || common.resultsDir() == null ? ""
+                        : common.resultsDir().relativize(where).toString()));
+            }
+        }
+        if (!harness.isEmpty()) {
+            out.print(JmhTextFormat.summaryTable(harness));
+            out.println();
+        }
+        out.println("Comparison: " + plan.describe() + "; the same workload for every model");
+        out.print(LoadConsole.levelTable("model", rows));
+        out.flush();
+        if (common.resultsDir() != null) {
+            try {
+                Path file = LoadFiles.writeComparison(common.resultsDir(), plan.loadUnit(), fileRows);
+                err.println("Comparison written to " + file.toAbsolutePath());
+            } catch (IOException e) {
+                throw new RunFailedException("could not write the comparison to " + common.resultsDir() + ": " + e,
+                        e);
+            }
+        }
+    }
+}
