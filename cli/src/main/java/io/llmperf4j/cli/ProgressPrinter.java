@@ -3,7 +3,10 @@ package io.llmperf4j.cli;
 import io.llmperf4j.engine.load.RecordListener;
 import io.llmperf4j.model.RequestRecord;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
 
@@ -54,9 +57,25 @@ final class ProgressPrinter implements RecordListener {
         this.label = label.isEmpty() ? "" : "[" + label + "] ";
     }
 
-    /** Live when {@code err} is this process's stderr and a terminal is attached, plain otherwise. */
+    /** Live when {@code err} is this process's stderr and that is a terminal, plain otherwise. */
     static ProgressPrinter forStderr(PrintStream err, int total, String label) {
-        return new ProgressPrinter(err, total, err == System.err && System.console() != null, label);
+        return new ProgressPrinter(err, total, err == System.err && stderrIsTerminal(), label);
+    }
+
+    /**
+     * {@link System#console()} (stdin and stdout are a terminal), or on Linux stderr's file descriptor pointing
+     * at a terminal device, so that {@code llmperf4j ... > out.txt} still shows the live line.
+     */
+    static boolean stderrIsTerminal() {
+        if (System.console() != null) {
+            return true;
+        }
+        try {
+            String target = Files.readSymbolicLink(Path.of("/proc/self/fd/2")).toString();
+            return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
+        } catch (IOException | UnsupportedOperationException | SecurityException e) {
+            return false; // not Linux, or not allowed to look: plain lines are always safe
+        }
     }
 
     /** Live when {@code err} is this process's stderr and a terminal is attached, plain otherwise. */
