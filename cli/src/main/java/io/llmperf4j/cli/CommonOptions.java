@@ -64,26 +64,25 @@ record CommonOptions(
      * @param includeUsage   whether to request {@code stream_options.include_usage}
      */
     ClientConfig clientConfig(EndpointUnderTest endpoint, Map<String, ?> samplingParams, boolean includeUsage) {
-        return clientConfigBuilder(endpoint, samplingParams, includeUsage).build();
+        return clientConfig(endpoint, samplingParams, includeUsage, model, numConcurrentRequests);
     }
 
-    /** As {@link #clientConfig}, to adjust before building (e.g. more connections for an open loop). */
-    ClientConfig.Builder clientConfigBuilder(EndpointUnderTest endpoint, Map<String, ?> samplingParams,
-                                             boolean includeUsage) {
+    /**
+     * As {@link #clientConfig(EndpointUnderTest, Map, boolean)} for {@code model} with at most
+     * {@code maxConnections} connections: token-benchmark's load runs (one model of --model a,b; a sweep's highest
+     * concurrency; an open loop's cap).
+     */
+    ClientConfig clientConfig(EndpointUnderTest endpoint, Map<String, ?> samplingParams, boolean includeUsage,
+                              String model, int maxConnections) {
         return ClientConfig.builder(endpoint.chatCompletionsUri(), model)
                 .apiKey(Secret.of(endpoint.apiKey()))
                 .additionalSamplingParams(samplingParams)
                 .includeUsage(includeUsage)
-                .maxConnections(numConcurrentRequests)
+                .maxConnections(maxConnections)
                 .idleTimeout(idleTimeout)
                 .extraHeaders(extraHeaders)
-                .trustedCertificatesPem(caCert);
-    }
-
-    /** The same options for another model (token-benchmark's --model a,b compares models one after the other). */
-    CommonOptions withModel(String otherModel) {
-        return new CommonOptions(target, otherModel, numConcurrentRequests, timeoutSeconds, maxNumCompletedRequests,
-                additionalSamplingParams, resultsDir, llmApi, metadata, idleTimeout, extraHeaders, caCert);
+                .trustedCertificatesPem(caCert)
+                .build();
     }
 
     static void atLeast(String option, int value, int minimum) {

@@ -68,7 +68,7 @@ final class LoadFlags {
     @Option(names = "--duration", paramLabel = "SECONDS",
             description = "llmperf4j: open loop: schedule arrivals for this long (per level in a rate sweep), "
                     + "then wait for those in flight. With it, --max-num-completed-requests caps the arrivals only "
-                    + "when given.")
+                    + "when given; arrivals cycle through the prepared prompts.")
     Double duration;
 
     @Option(names = "--warmup-requests", paramLabel = "N",

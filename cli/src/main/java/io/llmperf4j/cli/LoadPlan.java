@@ -55,6 +55,11 @@ record LoadPlan(boolean active, List<String> models, Kind kind, LoadProfile prof
     static final double DEFAULT_SLEEP_BETWEEN_SECONDS = 5;
     /** Connections an open loop without --max-concurrency may open. */
     static final int UNCAPPED_OPEN_LOOP_CONNECTIONS = ClientConfig.DEFAULT_MAX_CONNECTIONS;
+    /**
+     * Closed loops send the prompts in order, whichever slot is free: every prompt once per level (with
+     * --max-num-completed-requests of them), so what was sent does not depend on timing.
+     */
+    static final ClosedLoopSettings.PromptOrder PROMPT_ORDER = ClosedLoopSettings.PromptOrder.SEND_ORDER;
     /** Longest duration a flag accepts, in seconds (a year): keeps the arithmetic far from overflow. */
     private static final double MAX_SECONDS = 365 * 24 * 3600.0;
 
@@ -217,12 +222,12 @@ record LoadPlan(boolean active, List<String> models, Kind kind, LoadProfile prof
             switch (kind) {
                 case CLOSED_LOOP -> {
                     profile = LoadProfile.closedLoop(common.numConcurrentRequests()).withMaxRequests(requests)
-                            .withTimeout(timeout);
+                            .withTimeout(timeout).withPromptOrder(PROMPT_ORDER);
                     maxConnections = common.numConcurrentRequests();
                 }
                 case CONCURRENCY_SWEEP -> {
                     profile = LoadProfile.concurrencySweep(concurrencies).withRequestsPerLevel(requests)
-                            .withTimeoutPerLevel(timeout).withPause(pause);
+                            .withTimeoutPerLevel(timeout).withPause(pause).withPromptOrder(PROMPT_ORDER);
                     maxConnections = concurrencies.stream().mapToInt(Integer::intValue).max().orElseThrow();
                 }
                 case OPEN_LOOP -> {

@@ -4,12 +4,13 @@ import io.llmperf4j.engine.client.ClientConfig;
 import io.llmperf4j.engine.harness.HarnessResult;
 import io.llmperf4j.engine.harness.JmhTextFormat;
 import io.llmperf4j.engine.load.LoadSettings;
+import io.llmperf4j.model.BenchmarkRun;
 import io.llmperf4j.model.BenchmarkSettings;
 import io.llmperf4j.model.RequestSpec;
+import io.llmperf4j.model.TokenCounter;
 import io.llmperf4j.report.llmperf.LlmperfFileNames;
 import io.llmperf4j.report.metrics.MetricsConfig;
 import io.llmperf4j.report.metrics.TokenCounting;
-import io.llmperf4j.tokenize.Tokenizer;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -17,6 +18,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * token-benchmark with load flags (open loop, sweeps, warmup, iterations) or several models: the prepared workload
@@ -39,31 +41,42 @@ final class LoadRun {
     }
 
     /**
-     * @param specs       the workload, already built
-     * @param tokenizer   counts output tokens (and the embedded server's prompt tokens)
-     * @param settingsFor the run's parameters for the endpoint shown in files (the model and concurrency are set
-     *                    per model and level)
+     * What token-benchmark's workload part hands over, built as for its plain closed loop.
+     *
+     * @param specs               the requests, in order
+     * @param promptTokens        counts the embedded server's {@code usage.prompt_tokens} (null: its heuristic)
+     * @param outputTokens        fills each record's output token count (llmperf's count)
+     * @param clientSpecialTokens what {@code outputTokens} adds to every text (Llama-2's BOS: 1), left out by
+     *                            llmperf4j's own metrics
+     * @param finishRun           applied to each run before it is reported and written (identity, or server counts)
+     * @param settingsFor         the run's parameters for the endpoint shown in files (model and concurrency are
+     *                            then set per model and level)
      */
-    int run(List<RequestSpec> specs, Tokenizer tokenizer, Function<String, BenchmarkSettings> settingsFor) {
+    record Workload(List<RequestSpec> specs, TokenCounter promptTokens, TokenCounter outputTokens,
+                    int clientSpecialTokens, UnaryOperator<BenchmarkRun> finishRun,
+                    Function<String, BenchmarkSettings> settingsFor) {
+    }
+
+    int run(Workload workload) {
         err.println("llmperf4j: load: " + plan.describe()
                 + (plan.comparison() ? "; models compared: " + String.join(", ", plan.models()) : ""));
-        MetricsConfig metricsConfig = new MetricsConfig(new TokenCounting(tokenizer.count(""), true), options.slo());
+        MetricsConfig metricsConfig = new MetricsConfig(new TokenCounting(workload.clientSpecialTokens(), true),
+                options.slo());
         StopControl stops = new StopControl(err, plan.multiLevel() || plan.comparison());
         List<ModelRun> runs = new ArrayList<>();
-        try (EndpointUnderTest endpoint = EndpointUnderTest.open(common.target(), tokenizer, err)) {
+        try (EndpointUnderTest endpoint = EndpointUnderTest.open(common.target(), workload.promptTokens(), err)) {
             Preflight.checkReachable(endpoint.chatCompletionsUri());
-            BenchmarkSettings base = settingsFor.apply(endpoint.chatCompletionsUri().toString());
-            ModelRun.Context context = new ModelRun.Context(plan, specs, tokenizer, metricsConfig, stops, out, err);
+            BenchmarkSettings base = workload.settingsFor().apply(endpoint.chatCompletionsUri().toString());
+            ModelRun.Context context = new ModelRun.Context(plan, workload.specs(), workload.outputTokens(),
+                    workload.finishRun(), metricsConfig, stops, out, err);
             try (InterruptHandler ignored = InterruptHandler.installStaged(stops)) {
                 for (int i = 0; i < plan.models().size(); i++) {
                     if (stops.allStopped() || (i > 0 && !stops.pause(plan.pause()))) {
                         break;
                     }
                     String model = plan.models().get(i);
-                    ClientConfig config = common.withModel(model)
-                            .clientConfigBuilder(endpoint, common.additionalSamplingParams(), options.includeUsage())
-                            .maxConnections(plan.maxConnections())
-                            .build();
+                    ClientConfig config = common.clientConfig(endpoint, common.additionalSamplingParams(),
+                            options.includeUsage(), model, plan.maxConnections());
                     ModelRun run = new ModelRun(model, modelDir(model), config, base, context);
                     run.run();
                     runs.add(run);

@@ -54,6 +54,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.function.ToIntFunction;
+import java.util.function.UnaryOperator;
 
 /**
  * One model's part of a load run: its levels through the engine's {@link Benchmark}, each level's files written
@@ -71,8 +72,9 @@ final class ModelRun implements BenchmarkListener {
     }
 
     /** What a model run needs from the command. */
-    record Context(LoadPlan plan, List<RequestSpec> specs, TokenCounter tokenCounter, MetricsConfig metricsConfig,
-                   StopControl stops, PrintStream out, PrintStream err) {
+    record Context(LoadPlan plan, List<RequestSpec> specs, TokenCounter tokenCounter,
+                   UnaryOperator<BenchmarkRun> finishRun, MetricsConfig metricsConfig, StopControl stops,
+                   PrintStream out, PrintStream err) {
     }
 
     private final String model;
@@ -202,9 +204,9 @@ final class ModelRun implements BenchmarkListener {
             return;
         }
         LoadResult load = outcome.run().get();
-        BenchmarkRun run = new BenchmarkRun(levelSettings(outcome.settings()), load.records(),
+        BenchmarkRun run = cx.finishRun().apply(new BenchmarkRun(levelSettings(outcome.settings()), load.records(),
                 load.startEpochMillis(), load.endEpochMillis(), load.durationNanos(), load.requestsSent(),
-                load.timedOut());
+                load.timedOut()));
         RunMetrics metrics = RunMetrics.of(run, cx.metricsConfig());
         if (levelDir != null) {
             writeLevelFiles(run, metrics, load, levelDir);
@@ -330,6 +332,8 @@ final class ModelRun implements BenchmarkListener {
                 names.add(LoadFiles.writeOpenLoop(into, LlmperfFileNames.baseName(run.settings()), model, open,
                         plan.warmupText()).getFileName().toString());
             }
+            names.add(HtmlReport.write(run, metrics, VersionProvider.version(), RunEnvironment.current(),
+                    HtmlReportOptions.DEFAULT, into).getFileName().toString());
             if (!plan.multiLevel()) {
                 cx.err().println("Results written to " + into.toAbsolutePath() + ": " + String.join(", ", names));
             }

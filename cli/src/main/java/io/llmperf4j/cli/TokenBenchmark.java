@@ -62,8 +62,8 @@ final class TokenBenchmark {
         ResultsFolder.prepare(common.resultsDir());
 
         if (load.active()) { // load flags or several models: open loop, sweeps, warmup, iterations, comparison
-            return new LoadRun(options, load, out, err)
-                    .run(specs, tokenizer, endpoint -> settings(endpoint, tokenizer, corpus));
+            return new LoadRun(options, load, out, err).run(new LoadRun.Workload(specs, tokenizer, tokenizer,
+                    tokenizer.count(""), run -> run, endpoint -> settings(endpoint, tokenizer, corpus)));
         }
         ClosedLoopResult result;
         String endpointShown;
@@ -74,7 +74,7 @@ final class TokenBenchmark {
                     common.clientConfig(endpoint, common.additionalSamplingParams(), options.includeUsage()));
                  RequestJournal journal = openJournal()) {
                 ClosedLoopRunner runner = new ClosedLoopRunner(client, tokenizer);
-                ProgressPrinter progress = ProgressPrinter.forStderr(err, specs.size());
+                ProgressPrinter progress = new ProgressPrinter(err, specs.size());
                 RecordListener listener = journal == null ? progress : record -> {
                     journal.append(record);
                     progress.onRecord(record);
@@ -82,7 +82,6 @@ final class TokenBenchmark {
                 try (InterruptHandler ignored = InterruptHandler.install(runner::stop, err)) {
                     result = runner.run(specs, loopSettings(), listener);
                 }
-                progress.finish();
             } catch (IOException e) {
                 throw new RunFailedException("could not write " + RequestJournal.FILE_NAME + " in "
                         + common.resultsDir() + ": " + e.getMessage(), e);
