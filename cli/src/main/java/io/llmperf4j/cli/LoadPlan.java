@@ -33,10 +33,11 @@ import java.util.OptionalInt;
  * @param pause          sleep between sweep levels and between models
  * @param maxConnections connections the client may open (the highest concurrency, or the open loop's cap)
  * @param arrivalSeed    the open-loop schedule's seed
+ * @param seedGiven      --arrival-seed was given; otherwise the workload's seed replaces it ({@link #seededBy})
  */
 record LoadPlan(boolean active, List<String> models, Kind kind, LoadProfile profile, Warmup warmup,
                 HarnessSettings harness, SaturationRules rules, Duration pause, int maxConnections,
-                long arrivalSeed) {
+                long arrivalSeed, boolean seedGiven) {
 
     /** The shapes of load. */
     enum Kind {
@@ -64,7 +65,7 @@ record LoadPlan(boolean active, List<String> models, Kind kind, LoadProfile prof
     private static final double MAX_SECONDS = 365 * 24 * 3600.0;
 
     static final LoadPlan NONE = new LoadPlan(false, List.of(), Kind.CLOSED_LOOP, null, Warmup.NONE, null,
-            SaturationRules.DEFAULT, Duration.ZERO, 1, 0);
+            SaturationRules.DEFAULT, Duration.ZERO, 1, 0, false);
 
     /** More than one model: a comparison. */
     boolean comparison() {
@@ -137,7 +138,7 @@ record LoadPlan(boolean active, List<String> models, Kind kind, LoadProfile prof
         if (f.maxConcurrency != null) {
             CommonOptions.atLeast("--max-concurrency", f.maxConcurrency, 1);
         }
-        long arrivalSeed = f.arrivalSeed != null ? f.arrivalSeed : options.seed();
+        long arrivalSeed = f.arrivalSeed != null ? f.arrivalSeed : OpenLoopSettings.DEFAULT_SEED; // see seededBy
 
         // sweeps
         List<Integer> concurrencies = f.concurrencySweep == null ? null : concurrencies(f.concurrencySweep);
@@ -246,7 +247,18 @@ record LoadPlan(boolean active, List<String> models, Kind kind, LoadProfile prof
             throw new UsageException("load: " + e.getMessage());
         }
         return new LoadPlan(true, models, kind, profile, warmup, harness, rules, pause, maxConnections,
-                arrivalSeed);
+                arrivalSeed, f.arrivalSeed != null);
+    }
+
+    /** Without --arrival-seed, the open loop's schedule takes the workload's seed (--seed): one seed repeats a run. */
+    LoadPlan seededBy(long workloadSeed) {
+        if (seedGiven || !kind.open()) {
+            return this;
+        }
+        LoadProfile seeded = profile instanceof LoadProfile.OpenLoop o ? o.withSeed(workloadSeed)
+                : ((LoadProfile.RateSweep) profile).withSeed(workloadSeed);
+        return new LoadPlan(active, models, kind, seeded, warmup, harness, rules, pause, maxConnections,
+                workloadSeed, false);
     }
 
     /** One line for humans: the load, its stop conditions and warmup. */

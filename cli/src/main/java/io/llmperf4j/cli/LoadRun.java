@@ -28,7 +28,7 @@ import java.util.function.UnaryOperator;
 final class LoadRun {
     private final TokenBenchmarkOptions options;
     private final CommonOptions common;
-    private final LoadPlan plan;
+    private LoadPlan plan;
     private final PrintStream out;
     private final PrintStream err;
 
@@ -58,8 +58,6 @@ final class LoadRun {
     }
 
     int run(Workload workload) {
-        err.println("llmperf4j: load: " + plan.describe()
-                + (plan.comparison() ? "; models compared: " + String.join(", ", plan.models()) : ""));
         MetricsConfig metricsConfig = new MetricsConfig(new TokenCounting(workload.clientSpecialTokens(), true),
                 options.slo());
         StopControl stops = new StopControl(err, plan.multiLevel() || plan.comparison());
@@ -67,6 +65,10 @@ final class LoadRun {
         try (EndpointUnderTest endpoint = EndpointUnderTest.open(common.target(), workload.promptTokens(), err)) {
             Preflight.checkReachable(endpoint.chatCompletionsUri());
             BenchmarkSettings base = workload.settingsFor().apply(endpoint.chatCompletionsUri().toString());
+            // the workload's seed (--seed) also seeds the arrivals, unless --arrival-seed is given
+            plan = plan.seededBy(base.seed());
+            err.println("llmperf4j: load: " + plan.describe()
+                    + (plan.comparison() ? "; models compared: " + String.join(", ", plan.models()) : ""));
             ModelRun.Context context = new ModelRun.Context(plan, workload.specs(), workload.outputTokens(),
                     workload.finishRun(), metricsConfig, stops, out, err);
             try (InterruptHandler ignored = InterruptHandler.installStaged(stops)) {
