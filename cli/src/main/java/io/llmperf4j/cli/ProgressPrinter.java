@@ -39,6 +39,7 @@ final class ProgressPrinter implements RecordListener {
     private int warmup;
     private int successes;
     private boolean lineOpen;
+    private boolean finished;
 
     /** Plain lines, {@code total} requests expected. */
     ProgressPrinter(PrintStream err, int total) {
@@ -100,14 +101,15 @@ final class ProgressPrinter implements RecordListener {
         maybePrint(false);
     }
 
-    /** Ends the live line (with the final counts); nothing in plain mode. */
+    /** Ends the live line (with the final counts); nothing in plain mode, nor when called again. */
     void finish() {
-        if (live && (lineOpen || done + warmup > 0)) {
+        if (live && !finished && (lineOpen || done + warmup > 0)) {
             print(System.nanoTime());
             err.println();
             err.flush();
             lineOpen = false;
         }
+        finished = true;
     }
 
     private void maybePrint(boolean last) {
@@ -123,7 +125,7 @@ final class ProgressPrinter implements RecordListener {
         double elapsedS = (now - startNanos) / 1e9;
         String counts = total > 0 ? done + "/" + total : Integer.toString(done);
         String line = String.format(Locale.ROOT, "llmperf4j: %s%s requests done, %d failed, %.1f s, %.2f req/s%s%s",
-                label, counts, failed, elapsedS, done / Math.max(elapsedS, 1e-9), ttftText(),
+                label, counts, failed, elapsedS, (done + warmup) / Math.max(elapsedS, 1e-9), ttftText(),
                 warmup > 0 ? " (+" + warmup + " warmup, excluded)" : "");
         if (live) {
             err.print("\r" + line + ERASE_TO_END);
