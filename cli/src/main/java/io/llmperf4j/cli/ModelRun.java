@@ -477,6 +477,9 @@ final class ModelRun implements BenchmarkListener {
                     l.outcome().aborted(), LoadConsole.flags(v, i)));
         }
         out.print(LoadConsole.levelTable(plan.kind().open() ? "rate (req/s)" : "concurrency", rows));
+        if (plan.kind().open()) {
+            out.println("(TTFT and E2E from the intended send: waiting behind the cap and the pacer included)");
+        }
         for (String line : v.describe(plan.levelName())) {
             out.println(line);
         }
