@@ -1,6 +1,6 @@
 package io.llmperf4j.cli;
 
-import io.llmperf4j.engine.client.ClientConfig;
+import io.llmperf4j.engine.client.LlmClient;
 import io.llmperf4j.engine.harness.HarnessResult;
 import io.llmperf4j.engine.harness.JmhTextFormat;
 import io.llmperf4j.engine.load.LoadSettings;
@@ -14,10 +14,12 @@ import io.llmperf4j.report.metrics.TokenCounting;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -57,14 +59,31 @@ final class LoadRun {
                     Function<String, BenchmarkSettings> settingsFor) {
     }
 
-    int run(Workload workload) {
+    /**
+     * How a load run reaches the endpoint, as token-benchmark's plain closed loop does.
+     *
+     * @param uri     the URL requests go to (preflight check, shown in files)
+     * @param clients a new client for a model with at most that many connections; called once per model, or once
+     *                per fork with iterations (each client is closed after use)
+     */
+    record Connector(Function<EndpointUnderTest, URI> uri, ClientFactory clients) {
+    }
+
+    /** Makes a client for one model. */
+    @FunctionalInterface
+    interface ClientFactory {
+        LlmClient create(EndpointUnderTest endpoint, String model, int maxConnections);
+    }
+
+    int run(Workload workload, Connector connector) {
         MetricsConfig metricsConfig = new MetricsConfig(new TokenCounting(workload.clientSpecialTokens(), true),
                 options.slo());
         StopControl stops = new StopControl(err, plan.multiLevel() || plan.comparison());
         List<ModelRun> runs = new ArrayList<>();
         try (EndpointUnderTest endpoint = EndpointUnderTest.open(common.target(), workload.promptTokens(), err)) {
-            Preflight.checkReachable(endpoint.chatCompletionsUri());
-            BenchmarkSettings base = workload.settingsFor().apply(endpoint.chatCompletionsUri().toString());
+            URI uri = connector.uri().apply(endpoint);
+            Preflight.checkReachable(uri);
+            BenchmarkSettings base = workload.settingsFor().apply(uri.toString());
             // the workload's seed (--seed) also seeds the arrivals, unless --arrival-seed is given
             plan = plan.seededBy(base.seed());
             err.println("llmperf4j: load: " + plan.describe()
@@ -77,9 +96,9 @@ final class LoadRun {
                         break;
                     }
                     String model = plan.models().get(i);
-                    ClientConfig config = common.clientConfig(endpoint, common.additionalSamplingParams(),
-                            options.includeUsage(), model, plan.maxConnections());
-                    ModelRun run = new ModelRun(model, modelDir(model), config, base, context);
+                    Supplier<LlmClient> clients = () -> connector.clients().create(endpoint, model,
+                            plan.maxConnections());
+                    ModelRun run = new ModelRun(model, modelDir(model), clients, base, context);
                     run.run();
                     runs.add(run);
                     run.print(out);

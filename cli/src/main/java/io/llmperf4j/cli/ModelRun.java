@@ -4,8 +4,7 @@ import io.llmperf4j.engine.Benchmark;
 import io.llmperf4j.engine.BenchmarkListener;
 import io.llmperf4j.engine.BenchmarkResult;
 import io.llmperf4j.engine.LevelOutcome;
-import io.llmperf4j.engine.client.ChatCompletionsClient;
-import io.llmperf4j.engine.client.ClientConfig;
+import io.llmperf4j.engine.client.LlmClient;
 import io.llmperf4j.engine.harness.ForkResult;
 import io.llmperf4j.engine.harness.HarnessListener;
 import io.llmperf4j.engine.harness.HarnessResult;
@@ -53,6 +52,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
 import java.util.function.UnaryOperator;
 
@@ -79,7 +79,7 @@ final class ModelRun implements BenchmarkListener {
 
     private final String model;
     private final Path dir;
-    private final ClientConfig clientConfig;
+    private final Supplier<LlmClient> clients;
     private final BenchmarkSettings baseSettings;
     private final Context cx;
     private final LoadPlan plan;
@@ -95,12 +95,13 @@ final class ModelRun implements BenchmarkListener {
 
     /**
      * @param dir          this model's results folder, or null to write nothing
+     * @param clients      a new client for this model (one for all levels, or one per fork with iterations)
      * @param baseSettings the run's parameters as the user gave them (model and concurrency are set per level)
      */
-    ModelRun(String model, Path dir, ClientConfig clientConfig, BenchmarkSettings baseSettings, Context context) {
+    ModelRun(String model, Path dir, Supplier<LlmClient> clients, BenchmarkSettings baseSettings, Context context) {
         this.model = model;
         this.dir = dir;
-        this.clientConfig = clientConfig;
+        this.clients = clients;
         this.baseSettings = baseSettings;
         this.cx = context;
         this.plan = context.plan();
@@ -111,7 +112,7 @@ final class ModelRun implements BenchmarkListener {
     BenchmarkResult run() {
         Benchmark.Builder builder = Benchmark.builder()
                 .name("llmperf4j.token_benchmark")
-                .client(() -> new ChatCompletionsClient(clientConfig))
+                .client(clients)
                 .workload(cx.specs())
                 .load(plan.profile())
                 .warmup(plan.warmup())

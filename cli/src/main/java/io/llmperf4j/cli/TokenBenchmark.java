@@ -62,8 +62,12 @@ final class TokenBenchmark {
         ResultsFolder.prepare(common.resultsDir());
 
         if (load.active()) { // load flags or several models: open loop, sweeps, warmup, iterations, comparison
-            return new LoadRun(options, load, out, err).run(new LoadRun.Workload(specs, tokenizer, tokenizer,
-                    tokenizer.count(""), run -> run, endpoint -> settings(endpoint, tokenizer, corpus)));
+            return new LoadRun(options, load, out, err).run(
+                    new LoadRun.Workload(specs, tokenizer, tokenizer, tokenizer.count(""), run -> run,
+                            endpoint -> settings(endpoint, tokenizer, corpus)),
+                    new LoadRun.Connector(EndpointUnderTest::chatCompletionsUri, (endpoint, model, connections) ->
+                            new ChatCompletionsClient(common.clientConfig(endpoint, common.additionalSamplingParams(),
+                                    options.includeUsage(), model, connections))));
         }
         ClosedLoopResult result;
         String endpointShown;
