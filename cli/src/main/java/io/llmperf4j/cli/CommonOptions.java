@@ -92,11 +92,21 @@ record CommonOptions(
      */
     ClientConfig clientConfig(EndpointUnderTest endpoint, LlmApi api, Map<String, ?> samplingParams,
                               boolean includeUsage) {
+        return clientConfig(endpoint, api, samplingParams, includeUsage, model, numConcurrentRequests);
+    }
+
+    /**
+     * As {@link #clientConfig(EndpointUnderTest, LlmApi, Map, boolean)} for {@code model} with at most
+     * {@code maxConnections} connections: token-benchmark's load runs (one model of --model a,b; a sweep's highest
+     * concurrency; an open loop's cap).
+     */
+    ClientConfig clientConfig(EndpointUnderTest endpoint, LlmApi api, Map<String, ?> samplingParams,
+                              boolean includeUsage, String model, int maxConnections) {
         return ClientConfig.builder(endpoint.uri(api), model)
                 .apiKey(Secret.of(endpoint.apiKey()))
                 .additionalSamplingParams(samplingParams)
                 .includeUsage(includeUsage)
-                .maxConnections(numConcurrentRequests)
+                .maxConnections(maxConnections)
                 .idleTimeout(idleTimeout)
                 .extraHeaders(extraHeaders)
                 .trustedCertificatesPem(caCert)

@@ -8,21 +8,27 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Ctrl-C and SIGTERM during a run: the first stops issuing requests, cancels those in flight and lets the run write
- * everything recorded; the second exits at once.
+ * everything recorded; the second exits at once. {@link #installStaged} lets a run with several stages (a sweep)
+ * decide per signal instead.
  */
 final class InterruptHandler implements AutoCloseable {
     private static final String[] SIGNALS = {"INT", "TERM"};
 
+    /** Decides what a signal does; runs on the JVM's signal thread. */
+    @FunctionalInterface
+    interface Stages {
+        /**
+         * @param signal "INT" or "TERM"
+         * @return true when the signal was handled (a stop was requested), false to exit at once
+         */
+        boolean onSignal(String signal);
+    }
+
     private final SignalHandler[] previous = new SignalHandler[SIGNALS.length];
 
-    private InterruptHandler(Runnable stopRun, PrintStream err) {
-        AtomicInteger received = new AtomicInteger();
+    private InterruptHandler(Stages stages) {
         SignalHandler handler = signal -> {
-            if (received.incrementAndGet() == 1) {
-                err.println("\nllmperf4j: " + signal.getName() + " received: stopping, cancelling requests in "
-                        + "flight and writing the results recorded so far (again to quit at once)");
-                stopRun.run();
-            } else {
+            if (!stages.onSignal(signal.getName())) {
                 Runtime.getRuntime().halt(ExitCodes.INTERRUPTED);
             }
         };
@@ -36,7 +42,21 @@ final class InterruptHandler implements AutoCloseable {
     }
 
     static InterruptHandler install(Runnable stopRun, PrintStream err) {
-        return new InterruptHandler(stopRun, err);
+        AtomicInteger received = new AtomicInteger();
+        return new InterruptHandler(signal -> {
+            if (received.incrementAndGet() == 1) {
+                err.println("\nllmperf4j: " + signal + " received: stopping, cancelling requests in "
+                        + "flight and writing the results recorded so far (again to quit at once)");
+                stopRun.run();
+                return true;
+            }
+            return false;
+        });
+    }
+
+    /** Each signal goes to {@code stages}; when it returns false the process exits at once (code 130). */
+    static InterruptHandler installStaged(Stages stages) {
+        return new InterruptHandler(stages);
     }
 
     @Override

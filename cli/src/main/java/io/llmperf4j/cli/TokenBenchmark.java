@@ -41,6 +41,7 @@ final class TokenBenchmark {
     private final CommonOptions common;
     private final PrintStream out;
     private final PrintStream err;
+    private LoadPlan load = LoadPlan.NONE;
 
     TokenBenchmark(TokenBenchmarkOptions options, CliContext context) {
         this.options = options;
@@ -62,6 +63,17 @@ final class TokenBenchmark {
         List<RequestSpec> specs = workload.requests();
         ResultsFolder.prepare(common.resultsDir());
 
+        if (load.active()) { // load flags or several models: open loop, sweeps, warmup, iterations, comparison
+            LlmApi api = common.api(options.stream(), null);
+            return new LoadRun(options, load, out, err).run(
+                    new LoadRun.Workload(specs, tokenizer, outputCounter(workload),
+                            workload.countFromUsage() ? 0 : tokenizer.count(""), run -> withServerCounts(run, workload),
+                            endpoint -> settings(endpoint, workload)),
+                    new LoadRun.Connector(endpoint -> endpoint.uri(api), (endpoint, model, connections) ->
+                            new ChatCompletionsClient(common.clientConfig(endpoint, api,
+                                    common.additionalSamplingParams(), options.includeUsage(), model, connections),
+                                    api)));
+        }
         ClosedLoopResult result;
         String endpointShown;
         try (EndpointUnderTest endpoint = EndpointUnderTest.open(common.target(), tokenizer, err)) {
@@ -100,6 +112,12 @@ final class TokenBenchmark {
         out.flush();
         writeFiles(run, metrics);
         return result.stopped() ? ExitCodes.INTERRUPTED : ExitCodes.OK;
+    }
+
+    /** The load flags (see {@link LoadFlags}); {@link LoadPlan#NONE} runs llmperf's closed loop as below. */
+    TokenBenchmark withLoad(LoadPlan plan) {
+        this.load = plan;
+        return this;
     }
 
     /** requests.jsonl: each record on disk the moment it ends, so a killed run loses nothing completed. */

@@ -75,6 +75,9 @@ final class TokenBenchmarkCommand implements Callable<Integer> {
     @Mixin
     ConnectionFlags connection;
 
+    @Mixin
+    LoadFlags load;
+
     @Option(names = "--slo", paramLabel = "ttft=500ms,tpot=50ms,e2e=10s",
             description = "llmperf4j: service-level objectives for goodput (requests meeting every bound per "
                     + "second); any subset of ttft, tpot, e2e; a bare number means milliseconds.")
@@ -87,9 +90,13 @@ final class TokenBenchmarkCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         TokenBenchmarkOptions options = TokenBenchmarkOptions.resolve(this, context);
+        LoadPlan plan = LoadPlan.resolve(load, options);
         if (options.common().llmApi().equals("embeddings")) {
+            if (plan.active()) {
+                throw new UsageException("--llm-api embeddings runs a closed loop only for now; drop the load flags");
+            }
             return new EmbeddingsBenchmark(options, context).run();
         }
-        return new TokenBenchmark(options, context).run();
+        return new TokenBenchmark(options, context).withLoad(plan).run();
     }
 }

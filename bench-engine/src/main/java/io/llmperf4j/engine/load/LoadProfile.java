@@ -66,23 +66,34 @@ public sealed interface LoadProfile
      *
      * @param maxRequests measured requests; empty means one per request spec
      * @param timeout     run limit, warmup included
+     * @param promptOrder which request spec each launch sends
      */
-    record ClosedLoop(int concurrency, OptionalInt maxRequests, Duration timeout) implements LoadProfile {
+    record ClosedLoop(int concurrency, OptionalInt maxRequests, Duration timeout,
+                      ClosedLoopSettings.PromptOrder promptOrder) implements LoadProfile {
         public ClosedLoop {
-            new ClosedLoopSettings(concurrency, maxRequests, timeout); // validates, with its messages
+            new ClosedLoopSettings(concurrency, maxRequests, timeout, Warmup.NONE, promptOrder); // validates
+        }
+
+        /** In llmperf's token benchmark order ({@link ClosedLoopSettings.PromptOrder#SLOT_STRIDE}). */
+        public ClosedLoop(int concurrency, OptionalInt maxRequests, Duration timeout) {
+            this(concurrency, maxRequests, timeout, ClosedLoopSettings.PromptOrder.SLOT_STRIDE);
         }
 
         public ClosedLoop withMaxRequests(int max) {
-            return new ClosedLoop(concurrency, OptionalInt.of(max), timeout);
+            return new ClosedLoop(concurrency, OptionalInt.of(max), timeout, promptOrder);
         }
 
         public ClosedLoop withTimeout(Duration t) {
-            return new ClosedLoop(concurrency, maxRequests, t);
+            return new ClosedLoop(concurrency, maxRequests, t, promptOrder);
+        }
+
+        public ClosedLoop withPromptOrder(ClosedLoopSettings.PromptOrder order) {
+            return new ClosedLoop(concurrency, maxRequests, timeout, order);
         }
 
         @Override
         public List<LoadSettings> levels(Warmup warmup) {
-            return List.of(new ClosedLoopSettings(concurrency, maxRequests, timeout, warmup));
+            return List.of(new ClosedLoopSettings(concurrency, maxRequests, timeout, warmup, promptOrder));
         }
 
         @Override
@@ -153,10 +164,19 @@ public sealed interface LoadProfile
      * @param requestsPerLevel measured requests per level ({@code --num-requests}); empty means one per spec
      * @param timeoutPerLevel  each level's run limit
      * @param pause            sleep between levels
+     * @param promptOrder      which request spec each launch sends, at every level
      */
     record ConcurrencySweep(List<Integer> concurrencies, OptionalInt requestsPerLevel, Duration timeoutPerLevel,
-                            Duration pause) implements LoadProfile {
+                            Duration pause, ClosedLoopSettings.PromptOrder promptOrder) implements LoadProfile {
+
+        /** In llmperf's token benchmark order ({@link ClosedLoopSettings.PromptOrder#SLOT_STRIDE}). */
+        public ConcurrencySweep(List<Integer> concurrencies, OptionalInt requestsPerLevel, Duration timeoutPerLevel,
+                                Duration pause) {
+            this(concurrencies, requestsPerLevel, timeoutPerLevel, pause, ClosedLoopSettings.PromptOrder.SLOT_STRIDE);
+        }
+
         public ConcurrencySweep {
+            Objects.requireNonNull(promptOrder, "promptOrder");
             concurrencies = List.copyOf(concurrencies);
             if (concurrencies.isEmpty()) throw new IllegalArgumentException("concurrencies must not be empty");
             for (int i = 0; i < concurrencies.size(); i++) {
@@ -170,21 +190,27 @@ public sealed interface LoadProfile
         }
 
         public ConcurrencySweep withRequestsPerLevel(int n) {
-            return new ConcurrencySweep(concurrencies, OptionalInt.of(n), timeoutPerLevel, pause);
+            return new ConcurrencySweep(concurrencies, OptionalInt.of(n), timeoutPerLevel, pause, promptOrder);
         }
 
         public ConcurrencySweep withTimeoutPerLevel(Duration t) {
-            return new ConcurrencySweep(concurrencies, requestsPerLevel, t, pause);
+            return new ConcurrencySweep(concurrencies, requestsPerLevel, t, pause, promptOrder);
         }
 
         public ConcurrencySweep withPause(Duration p) {
-            return new ConcurrencySweep(concurrencies, requestsPerLevel, timeoutPerLevel, p);
+            return new ConcurrencySweep(concurrencies, requestsPerLevel, timeoutPerLevel, p, promptOrder);
+        }
+
+        public ConcurrencySweep withPromptOrder(ClosedLoopSettings.PromptOrder order) {
+            return new ConcurrencySweep(concurrencies, requestsPerLevel, timeoutPerLevel, pause, order);
         }
 
         @Override
         public List<LoadSettings> levels(Warmup warmup) {
             List<LoadSettings> out = new ArrayList<>();
-            for (int c : concurrencies) out.add(new ClosedLoopSettings(c, requestsPerLevel, timeoutPerLevel, warmup));
+            for (int c : concurrencies) {
+                out.add(new ClosedLoopSettings(c, requestsPerLevel, timeoutPerLevel, warmup, promptOrder));
+            }
             return out;
         }
 

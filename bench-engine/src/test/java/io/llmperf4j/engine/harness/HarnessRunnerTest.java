@@ -86,6 +86,16 @@ class HarnessRunnerTest {
     }
 
     @Test
+    void closedLoopPointsKeepConcurrencyAndPromptOrder() {
+        ClosedLoopSettings point = new ClosedLoopSettings(3, Duration.ofMinutes(1)).withMaxCompleted(5)
+                .withPromptOrder(ClosedLoopSettings.PromptOrder.SEND_ORDER);
+        ClosedLoopSettings fork = (ClosedLoopSettings) HarnessRunner.forkLoad(point, Duration.ofSeconds(7));
+        assertEquals(3, fork.concurrency());
+        assertEquals(ClosedLoopSettings.PromptOrder.SEND_ORDER, fork.promptOrder());
+        assertEquals(Duration.ofSeconds(7), fork.timeout());
+    }
+
+    @Test
     void stopEndsTheForkAndRunsNoMore() throws Exception {
         HarnessRunner runner = new HarnessRunner(() -> new DelayedClient(5), t -> 2, OutputTokens.CLIENT);
         CompletableFuture<Void> forkStarted = new CompletableFuture<>();

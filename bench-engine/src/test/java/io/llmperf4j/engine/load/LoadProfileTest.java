@@ -40,6 +40,19 @@ class LoadProfileTest {
     }
 
     @Test
+    void closedLoopsKeepTheirPromptOrderAtEveryLevel() {
+        ClosedLoopSettings.PromptOrder sendOrder = ClosedLoopSettings.PromptOrder.SEND_ORDER;
+        assertEquals(ClosedLoopSettings.PromptOrder.SLOT_STRIDE,
+                ((ClosedLoopSettings) LoadProfile.closedLoop(2).levels(Warmup.NONE).get(0)).promptOrder());
+        assertEquals(sendOrder, ((ClosedLoopSettings) LoadProfile.closedLoop(2).withPromptOrder(sendOrder)
+                .withMaxRequests(5).withTimeout(Duration.ofSeconds(9)).levels(Warmup.NONE).get(0)).promptOrder());
+        for (LoadSettings level : LoadProfile.concurrencySweep(List.of(1, 2)).withPromptOrder(sendOrder)
+                .withRequestsPerLevel(4).withPause(Duration.ZERO).levels(Warmup.requests(1))) {
+            assertEquals(sendOrder, ((ClosedLoopSettings) level).promptOrder());
+        }
+    }
+
+    @Test
     void errorsNameTheValueAndTheRule() {
         assertEquals("rate (-1.0) must be > 0", message(() -> LoadProfile.openLoop(-1.0, Duration.ofSeconds(1))));
         assertEquals("concurrency (0) must be >= 1", message(() -> LoadProfile.closedLoop(0)));

@@ -1,0 +1,127 @@
+package io.llmperf4j.cli;
+
+import io.llmperf4j.engine.harness.HarnessSettings;
+import io.llmperf4j.engine.load.Arrival;
+import io.llmperf4j.engine.load.ClosedLoopSettings;
+import io.llmperf4j.engine.load.LoadProfile;
+import io.llmperf4j.engine.load.OpenLoopSettings;
+import io.llmperf4j.engine.load.SaturationRules;
+import io.llmperf4j.engine.load.Warmup;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Load flags to the engine's profile: defaults, stop conditions, seeds; nothing is started. */
+class LoadPlanTest {
+
+    private static LoadPlan plan(String... flags) {
+        PrintStream sink = new PrintStream(new ByteArrayOutputStream());
+        CliContext context = new CliContext(Map.of(), sink, sink);
+        TokenBenchmarkCommand command = new TokenBenchmarkCommand(context);
+        new CommandLine(command).parseArgs(flags);
+        return LoadPlan.resolve(command.load, TokenBenchmarkOptions.resolve(command, context));
+    }
+
+    @Test
+    void withoutLoadFlagsTheClosedLoopRunsAsBefore() {
+        assertSame(LoadPlan.NONE, plan());
+        assertSame(LoadPlan.NONE, plan("--model", "m", "--seed", "3"));
+        assertFalse(LoadPlan.NONE.active());
+    }
+
+    @Test
+    void severalModelsCompareTheClosedLoop() {
+        LoadPlan p = plan("--model", "a, b", "--num-concurrent-requests", "3");
+        assertTrue(p.active() && p.comparison());
+        assertEquals(List.of("a", "b"), p.models());
+        assertEquals(LoadPlan.Kind.CLOSED_LOOP, p.kind());
+        ClosedLoopSettings level = (ClosedLoopSettings) p.profile().levels(p.warmup()).get(0);
+        assertEquals(3, level.concurrency());
+        assertEquals(OptionalInt.of(10), level.maxCompleted(), "llmperf's default");
+        assertEquals(ClosedLoopSettings.PromptOrder.SEND_ORDER, level.promptOrder());
+        assertEquals(Duration.ofSeconds(90), level.timeout());
+        assertEquals(3, p.maxConnections());
+        assertEquals(Duration.ofSeconds(5), p.pause(), "the seed guide's 5 s between models");
+    }
+
+    @Test
+    void openLoopDurationSetsTheStopConditionsAndTheDrainAllowance() {
+        LoadPlan p = plan("--request-rate", "2.5", "--duration", "60", "--warmup-duration", "10");
+        OpenLoopSettings s = (OpenLoopSettings) p.profile().levels(p.warmup()).get(0);
+        assertEquals(2.5, s.requestsPerSecond());
+        assertEquals(Arrival.poisson(), s.arrival());
+        assertEquals(Optional.of(Duration.ofSeconds(60)), s.duration());
+        assertTrue(s.maxRequests().isEmpty(), "--max-num-completed-requests was not given with --duration");
+        assertEquals(Duration.ofSeconds(10 + 60 + 90), s.timeout());
+        assertEquals(Warmup.duration(Duration.ofSeconds(10)), s.warmup());
+        assertTrue(s.maxConcurrency().isEmpty());
+        assertEquals(LoadPlan.UNCAPPED_OPEN_LOOP_CONNECTIONS, p.maxConnections());
+
+        OpenLoopSettings capped = (OpenLoopSettings) plan("--request-rate", "4", "--duration", "30", "--timeout",
+                "45", "--max-num-completed-requests", "50", "--max-concurrency", "8", "--arrival", "gamma",
+                "--burstiness", "0.5").profile().levels(Warmup.NONE).get(0);
+        assertEquals(OptionalInt.of(50), capped.maxRequests(), "given explicitly: it caps the arrivals");
+        assertEquals(Duration.ofSeconds(45), capped.timeout());
+        assertEquals(OptionalInt.of(8), capped.maxConcurrency());
+        assertEquals(Arrival.gamma(0.5), capped.arrival());
+
+        OpenLoopSettings counted = (OpenLoopSettings) plan("--request-rate", "4").profile().levels(Warmup.NONE)
+                .get(0);
+        assertEquals(OptionalInt.of(10), counted.maxRequests());
+        assertTrue(counted.duration().isEmpty());
+    }
+
+    @Test
+    void theScheduleTakesTheWorkloadSeedUnlessArrivalSeedIsGiven() {
+        LoadPlan p = plan("--request-rate", "4").seededBy(11111);
+        assertEquals(11111, ((LoadProfile.OpenLoop) p.profile()).seed());
+        assertEquals(11111, p.arrivalSeed());
+        LoadPlan fixed = plan("--rate-sweep", "1,2", "--arrival-seed", "7").seededBy(11111);
+        assertEquals(7, ((LoadProfile.RateSweep) fixed.profile()).seed());
+        LoadPlan closed = plan("--concurrency-sweep", "1,2");
+        assertSame(closed, closed.seededBy(5));
+    }
+
+    @Test
+    void sweepsTakeTheirRulesPauseAndConnections() {
+        LoadPlan p = plan("--concurrency-sweep", "1, 5,10", "--saturation-gain", "10", "--ttft-jump", "2.5",
+                "--sleep-between", "0.5", "--warmup-requests", "3");
+        assertEquals(LoadPlan.Kind.CONCURRENCY_SWEEP, p.kind());
+        assertEquals(new SaturationRules(0.10, 2.5, SaturationRules.DEFAULT_MIN_SUCCESSFUL_SAMPLES), p.rules());
+        assertEquals(Duration.ofMillis(500), p.profile().pause());
+        assertEquals(10, p.maxConnections());
+        assertEquals(List.of(1.0, 5.0, 10.0), p.profile().levels(p.warmup()).stream().map(l -> l.level()).toList());
+        assertEquals(Warmup.requests(3), p.profile().levels(p.warmup()).get(2).warmup());
+        assertEquals("concurrency_10", LoadPlan.folder(p.profile().levels(p.warmup()).get(2)));
+        assertEquals("concurrency sweep 1,5,10, 10 requests per level; warmup 3 requests per level", p.describe());
+
+        LoadPlan rates = plan("--rate-sweep", "0.5,2");
+        assertEquals("rate_0.5", LoadPlan.folder(rates.profile().levels(Warmup.NONE).get(0)));
+        assertEquals("rate 0.5 req/s", LoadPlan.label(rates.profile().levels(Warmup.NONE).get(0)));
+        assertEquals("req/s", rates.loadUnit());
+    }
+
+    @Test
+    void iterationsTakeJmhStyleDefaults() {
+        LoadPlan p = plan("--iterations", "3");
+        assertEquals(HarnessSettings.of(2, Duration.ofSeconds(10), 3, Duration.ofSeconds(10), 1), p.harness());
+        LoadPlan custom = plan("--iterations", "2", "--warmup-iterations", "0", "--iteration-time", "1.5",
+                "--forks", "3");
+        assertEquals(HarnessSettings.of(0, Duration.ofMillis(1500), 2, Duration.ofMillis(1500), 3),
+                custom.harness());
+        assertNull(plan("--warmup-requests", "1").harness());
+    }
+}

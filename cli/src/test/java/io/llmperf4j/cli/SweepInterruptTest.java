@@ -1,0 +1,135 @@
+package io.llmperf4j.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.llmperf4j.server.SimulatedServer;
+import io.llmperf4j.server.SimulatorConfig;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Signals during a sweep, sent to a real llmperf4j process (SIGTERM, handled as Ctrl-C): the first during a level
+ * aborts that level and the sweep goes on; the first during the next level aborts that one too; one more right
+ * after stops the sweep, and every file is still written.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class SweepInterruptTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static SimulatedServer server;
+
+    @BeforeAll
+    static void start() {
+        // 50 tokens at 20 ms: a request takes about a second, so a level is mid-way when a signal comes
+        server = SimulatedServer.start(SimulatorConfig.builder().timeToFirstToken(Duration.ofMillis(5))
+                .interTokenDelay(Duration.ofMillis(20)).build());
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    @Test
+    void firstSignalAbortsTheLevelAndAnotherStopsTheSweep(@TempDir Path dir) throws Exception {
+        Process process = start(dir);
+        Path stderr = dir.resolve("stderr.txt");
+        try {
+            waitFor(() -> lines(dir.resolve("concurrency_1").resolve("requests.jsonl")) >= 1, process, stderr);
+            signal(process);
+            waitFor(() -> count(stderr, "aborting this level") == 1
+                    && lines(dir.resolve("concurrency_2").resolve("requests.jsonl")) >= 1, process, stderr);
+            signal(process); // level 2's first: aborts it too; the sweep would go on after the 2 s pause
+            waitFor(() -> count(stderr, "aborting this level") == 2, process, stderr);
+            signal(process); // during level 2's end or the pause: stops the sweep
+            assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the sweep did not stop");
+            String err = Files.readString(stderr);
+            assertEquals(ExitCodes.INTERRUPTED, process.exitValue(), err);
+            assertTrue(err.contains("received: stopping, cancelling requests in flight and writing"), err);
+
+            JsonNode sweep = JSON.readTree(dir.resolve("m_550_50_sweep.json").toFile());
+            assertTrue(sweep.get("stopped").asBoolean(), sweep::toString);
+            assertEquals(2, sweep.get("levels").size(), sweep::toString);
+            for (JsonNode level : sweep.get("levels")) {
+                assertTrue(level.get("aborted").asBoolean(), level::toString);
+                assertTrue(level.get("failures").asInt() >= 1, "the cancelled request counts: " + level);
+                assertTrue(level.get("total").asInt() < 12, level::toString);
+            }
+            assertEquals(3, Files.readAllLines(dir.resolve("m_550_50_sweep.csv")).size(), "header and 2 levels");
+            for (String level : List.of("concurrency_1", "concurrency_2")) {
+                JsonNode individual = JSON.readTree(dir.resolve(level).resolve("m_550_50_individual_responses.json")
+                        .toFile());
+                assertEquals(lines(dir.resolve(level).resolve("requests.jsonl")), individual.size(), level);
+            }
+            assertFalse(Files.exists(dir.resolve("concurrency_4")), "no level starts after the stop");
+            assertTrue(Files.exists(dir.resolve("m_550_50_report.html")));
+        } finally {
+            process.destroyForcibly();
+        }
+    }
+
+    private static Process start(Path dir) throws IOException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        List<String> command = new ArrayList<>(List.of(java, "-cp", classpath, Main.class.getName(),
+                "token-benchmark", "--model", "m", "--concurrency-sweep", "1,2,4", "--max-num-completed-requests",
+                "12", "--mean-output-tokens", "50", "--stddev-output-tokens", "0", "--sleep-between", "2",
+                "--results-dir", dir.toString()));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        builder.environment().put("OPENAI_API_BASE", server.baseUrl());
+        builder.environment().put("OPENAI_API_KEY", "k");
+        builder.redirectError(dir.resolve("stderr.txt").toFile());
+        return builder.start();
+    }
+
+    private static void signal(Process process) throws Exception {
+        new ProcessBuilder("kill", "-TERM", Long.toString(process.pid())).inheritIO().start().waitFor();
+    }
+
+    @FunctionalInterface
+    private interface Condition {
+        boolean holds() throws IOException;
+    }
+
+    private static void waitFor(Condition condition, Process process, Path stderr) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline && process.isAlive()) {
+            if (condition.holds()) {
+                return;
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("condition not reached; process alive: " + process.isAlive() + ", stderr: "
+                + (Files.exists(stderr) ? Files.readString(stderr) : ""));
+    }
+
+    private static int lines(Path file) throws IOException {
+        return Files.exists(file) ? Files.readAllLines(file).size() : 0;
+    }
+
+    private static int count(Path file, String text) throws IOException {
+        if (!Files.exists(file)) {
+            return 0;
+        }
+        String s = Files.readString(file);
+        int n = 0;
+        for (int i = s.indexOf(text); i >= 0; i = s.indexOf(text, i + 1)) {
+            n++;
+        }
+        return n;
+    }
+}
