@@ -84,13 +84,15 @@ final class TokenBenchmark {
                     options.includeUsage());
                  RequestJournal journal = openJournal()) {
                 ClosedLoopRunner runner = new ClosedLoopRunner(client, outputCounter(workload));
-                ProgressPrinter progress = new ProgressPrinter(err, specs.size());
+                ProgressPrinter progress = ProgressPrinter.forStderr(err, specs.size());
                 RecordListener listener = journal == null ? progress : record -> {
                     journal.append(record);
                     progress.onRecord(record);
                 };
                 try (InterruptHandler ignored = InterruptHandler.install(runner::stop, err)) {
                     result = runner.run(specs, loopSettings(), listener);
+                } finally {
+                    progress.finish();
                 }
             } catch (IOException e) {
                 throw new RunFailedException("could not write " + RequestJournal.FILE_NAME + " in "
@@ -105,10 +107,7 @@ final class TokenBenchmark {
         // our own table first: stdout ends with llmperf's block, as llmperf's does
         out.print(SummaryConsoleReport.render(run, metrics));
         out.println();
-        if (result.timedOut()) {
-            out.println("Test timed out before all requests could be completed.");
-        }
-        out.print(LlmperfConsoleReport.render(run));
+        out.print(LlmperfConsoleReport.render(run)); // with llmperf's "Test timed out ..." line first when it did
         out.flush();
         writeFiles(run, metrics);
         return result.stopped() ? ExitCodes.INTERRUPTED : ExitCodes.OK;

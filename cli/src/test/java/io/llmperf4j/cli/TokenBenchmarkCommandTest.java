@@ -131,6 +131,7 @@ class TokenBenchmarkCommandTest {
             assertEquals(0, run.exitCode(), run::toString);
             assertTrue(run.out().contains("\nTest timed out before all requests could be completed.\n\\Results"),
                     run::toString);
+            assertEquals(1, run.out().split("Test timed out", -1).length - 1, "printed once: " + run);
             JsonNode individual = JSON.readTree(tmp.resolve("m_550_100_individual_responses.json").toFile());
             assertEquals(3, individual.size(), individual::toString);
             for (JsonNode request : individual) {
