@@ -80,7 +80,7 @@ final class LoadRun {
                 options.slo());
         StopControl stops = new StopControl(err, plan.multiLevel() || plan.comparison());
         List<ModelRun> runs = new ArrayList<>();
-        try (EndpointUnderTest endpoint = EndpointUnderTest.open(common.target(), workload.promptTokens(), err)) {
+        try (EndpointUnderTest endpoint = EndpointUnderTest.open(common.target(), EndpointUnderTest.ESTIMATED_PROMPT_TOKENS, err)) {
             URI uri = connector.uri().apply(endpoint);
             Preflight.checkReachable(uri);
             BenchmarkSettings base = workload.settingsFor().apply(uri.toString());

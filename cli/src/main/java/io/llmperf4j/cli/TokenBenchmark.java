@@ -62,6 +62,9 @@ final class TokenBenchmark {
         Tokenizer tokenizer = workload.promptTokenizer();
         List<RequestSpec> specs = workload.requests();
         ResultsFolder.prepare(common.resultsDir());
+        if (options.clientWarmup()) {
+            ClientWarmup.run();
+        }
 
         if (load.active()) { // load flags or several models: open loop, sweeps, warmup, iterations, comparison
             LlmApi api = common.api(options.stream(), null);
@@ -76,7 +79,7 @@ final class TokenBenchmark {
         }
         ClosedLoopResult result;
         String endpointShown;
-        try (EndpointUnderTest endpoint = EndpointUnderTest.open(common.target(), tokenizer, err)) {
+        try (EndpointUnderTest endpoint = EndpointUnderTest.open(common.target(), EndpointUnderTest.ESTIMATED_PROMPT_TOKENS, err)) {
             LlmApi api = common.api(options.stream(), null);
             endpointShown = endpoint.uri(api).toString();
             Preflight.checkReachable(endpoint.uri(api));

@@ -83,6 +83,12 @@ final class TokenBenchmarkCommand implements Callable<Integer> {
                     + "second); any subset of ttft, tpot, e2e; a bare number means milliseconds.")
     String slo;
 
+    @Option(names = "--no-client-warmup",
+            description = "llmperf4j: skip warming the client's own code against a private in-process simulator "
+                    + "before the run (about a second); without it a fresh JVM adds JIT time to the first requests' "
+                    + "TTFT. The endpoint under test never sees warm-up traffic.")
+    boolean noClientWarmup;
+
     TokenBenchmarkCommand(CliContext context) {
         this.context = context;
     }

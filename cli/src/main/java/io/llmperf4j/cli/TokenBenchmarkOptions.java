@@ -17,7 +17,8 @@ record TokenBenchmarkOptions(
         boolean includeUsage,
         Slo slo,
         boolean stream,
-        int embeddingBatchSize) {
+        int embeddingBatchSize,
+        boolean clientWarmup) {
 
     static TokenBenchmarkOptions resolve(TokenBenchmarkCommand c, CliContext context) {
         CommonOptions.atLeast("--mean-input-tokens", c.meanInputTokens, 1);
@@ -39,7 +40,7 @@ record TokenBenchmarkOptions(
         }
         return new TokenBenchmarkOptions(common, c.meanInputTokens, c.stddevInputTokens, c.meanOutputTokens,
                 c.stddevOutputTokens, c.workload, !c.noStreamUsage, parseSlo(c.slo), !c.noStream,
-                c.embeddingBatchSize);
+                c.embeddingBatchSize, !c.noClientWarmup);
     }
 
     private static Slo parseSlo(String text) {
