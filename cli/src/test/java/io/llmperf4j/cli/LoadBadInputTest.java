@@ -9,9 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Acceptance (f): bad load flags are one clear line on stderr and exit 2, before anything is started or sent (the
@@ -76,13 +73,6 @@ class LoadBadInputTest {
     @ParameterizedTest
     @MethodSource("badInputs")
     void badLoadFlagIsOneClearLineAndExit2(List<String> args, String expected) {
-        CliRun run = CliRun.of(ENV, args.toArray(String[]::new));
-        assertEquals(ExitCodes.USAGE, run.exitCode(), run::toString);
-        List<String> lines = run.err().lines().filter(l -> !l.isBlank()).toList();
-        assertEquals(1, lines.size(), run::toString);
-        assertTrue(lines.get(0).startsWith("llmperf4j: "), run::toString);
-        assertTrue(lines.get(0).contains(expected), run::toString);
-        assertFalse(run.err().contains("\tat "), "no stack trace: " + run);
-        assertEquals("", run.out(), run::toString);
+        CliRun.of(ENV, args.toArray(String[]::new)).assertOneErrorLine(ExitCodes.USAGE, expected);
     }
 }

@@ -11,9 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Bad input: one clear line on stderr, a non-zero exit, no stack trace, nothing on stdout. */
 class TokenBenchmarkBadInputTest {
@@ -65,12 +62,6 @@ class TokenBenchmarkBadInputTest {
     @ParameterizedTest
     @MethodSource("badInputs")
     void badInputIsOneClearLine(Map<String, String> env, List<String> args, int exitCode, String expected) {
-        CliRun run = CliRun.of(env, args.toArray(String[]::new));
-        assertEquals(exitCode, run.exitCode(), run::toString);
-        List<String> lines = run.err().lines().filter(l -> l.startsWith("llmperf4j:")).toList();
-        assertEquals(1, lines.size(), run::toString);
-        assertTrue(lines.get(0).contains(expected), run::toString);
-        assertFalse(run.err().contains("\tat "), "no stack trace: " + run);
-        assertEquals("", run.out(), run::toString);
+        CliRun.of(env, args.toArray(String[]::new)).assertOneErrorLine(exitCode, expected);
     }
 }
