@@ -88,12 +88,23 @@ final class TokenBenchmark {
                  RequestJournal journal = openJournal()) {
                 ClosedLoopRunner runner = new ClosedLoopRunner(client, outputCounter(workload));
                 ProgressPrinter progress = ProgressPrinter.forStderr(err, specs.size());
-                RecordListener listener = journal == null ? progress : record -> {
-                    journal.append(record);
+                List<RequestRecord> recorded = new ArrayList<>(); // the listener runs on this thread only
+                long startEpochMillis = System.currentTimeMillis();
+                long startNanos = System.nanoTime();
+                RecordListener listener = record -> {
+                    recorded.add(record);
+                    if (journal != null) {
+                        journal.append(record);
+                    }
                     progress.onRecord(record);
                 };
                 try (InterruptHandler ignored = InterruptHandler.install(runner::stop, err)) {
                     result = runner.run(specs, loopSettings(), listener);
+                } catch (RuntimeException fatal) {
+                    progress.finish();
+                    throw failedRunWritten(fatal, new BenchmarkRun(settings(endpointShown, workload), recorded,
+                            startEpochMillis, System.currentTimeMillis(), System.nanoTime() - startNanos,
+                            recorded.size(), false), workload, tokenizer);
                 } finally {
                     progress.finish();
                 }
@@ -103,10 +114,7 @@ final class TokenBenchmark {
             }
         }
         BenchmarkRun run = withServerCounts(result.toBenchmarkRun(settings(endpointShown, workload)), workload);
-        // client special tokens (Llama-2's BOS) are what counting an empty text yields
-        int clientSpecialTokens = workload.countFromUsage() ? 0 : tokenizer.count("");
-        MetricsConfig metricsConfig = new MetricsConfig(new TokenCounting(clientSpecialTokens, true), options.slo());
-        RunMetrics metrics = RunMetrics.of(run, metricsConfig);
+        RunMetrics metrics = metrics(run, workload, tokenizer);
         // our own table first: stdout ends with llmperf's block, as llmperf's does
         out.print(SummaryConsoleReport.render(run, metrics));
         out.println();
@@ -120,6 +128,35 @@ final class TokenBenchmark {
     TokenBenchmark withLoad(LoadPlan plan) {
         this.load = plan;
         return this;
+    }
+
+    private RunMetrics metrics(BenchmarkRun run, WorkloadSource workload, Tokenizer tokenizer) {
+        // client special tokens (Llama-2's BOS) are what counting an empty text yields
+        int clientSpecialTokens = workload.countFromUsage() ? 0 : tokenizer.count("");
+        return RunMetrics.of(run, new MetricsConfig(new TokenCounting(clientSpecialTokens, true), options.slo()));
+    }
+
+    /**
+     * A run that died (a full disk under the journal, a tokenizer that threw) still writes every file from the
+     * requests recorded until then; the returned exception says so, with the cause.
+     */
+    private RunFailedException failedRunWritten(RuntimeException fatal, BenchmarkRun partial, WorkloadSource workload,
+                                                Tokenizer tokenizer) {
+        String cause = fatal.getMessage() == null ? fatal.getClass().getSimpleName() : fatal.getMessage();
+        if (common.resultsDir() == null) {
+            return new RunFailedException("the run failed after " + partial.records().size() + " requests: " + cause,
+                    fatal);
+        }
+        try {
+            BenchmarkRun run = withServerCounts(partial, workload);
+            writeFiles(run, metrics(run, workload, tokenizer));
+            return new RunFailedException("the run failed after " + run.records().size() + " requests (" + cause
+                    + "); the requests recorded until then are written to " + common.resultsDir(), fatal);
+        } catch (RuntimeException alsoFailed) {
+            fatal.addSuppressed(alsoFailed);
+            return new RunFailedException("the run failed after " + partial.records().size() + " requests (" + cause
+                    + ") and its results could not be written: " + alsoFailed.getMessage(), fatal);
+        }
     }
 
     /** requests.jsonl: each record on disk the moment it ends, so a killed run loses nothing completed. */

@@ -10,6 +10,7 @@ import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -156,6 +157,22 @@ class TokenBenchmarkCommandTest {
                 assertTrue(Double.parseDouble(row.get("ttft_s")) > 0, "data so far kept: " + row);
             }
         }
+    }
+
+    @Test
+    void aRunThatDiesStillWritesWhatItRecorded(@TempDir Path tmp) throws IOException {
+        Path full = Path.of("/dev/full"); // every write fails with ENOSPC: a disk that fills up mid-run
+        Assumptions.assumeTrue(Files.exists(full), "needs Linux /dev/full");
+        Files.createSymbolicLink(tmp.resolve("requests.jsonl"), full);
+        CliRun run = CliRun.of(env(), "token-benchmark", "--model", "m", "--max-num-completed-requests", "6",
+                "--num-concurrent-requests", "2", "--mean-output-tokens", "5", "--results-dir", tmp.toString());
+        assertEquals(1, run.exitCode(), run::toString);
+        assertTrue(run.err().contains("llmperf4j: error: the run failed after 1 requests"), run::toString);
+        assertTrue(run.err().contains("the requests recorded until then are written to " + tmp), run::toString);
+        JsonNode individual = JSON.readTree(tmp.resolve("m_550_5_individual_responses.json").toFile());
+        assertEquals(1, individual.size(), individual::toString);
+        assertTrue(Files.exists(tmp.resolve("m_550_5_summary.json")));
+        assertEquals(1, csvRows(tmp.resolve("m_550_5_requests.csv")).size());
     }
 
     @Test
