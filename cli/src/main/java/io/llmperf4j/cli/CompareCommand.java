@@ -21,6 +21,8 @@ import java.util.concurrent.Callable;
 @Command(name = "compare",
         mixinStandardHelpOptions = true,
         sortOptions = false,
+        headerHeading = "",
+        header = "Compares two runs, with confidence intervals and CI thresholds.",
         description = {
             "Compares two runs (results folders or their *_requests.csv files): p50/p90/p99 of TTFT, TPOT, E2E and",
             "per-request tok/s, run throughput and error rate, each delta with a 95 % bootstrap confidence interval.",

@@ -14,6 +14,8 @@ import java.util.concurrent.Callable;
         mixinStandardHelpOptions = true,
         sortOptions = false,
         showDefaultValues = true,
+        headerHeading = "",
+        header = "llmperf's correctness test: numbers in words back to digits.",
         description = {
             "Runs llmperf's correctness test: each request asks the model to turn a number",
             "between 0 and 10000, written out in words (\"one thousand, two hundred and",

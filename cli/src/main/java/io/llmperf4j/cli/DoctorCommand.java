@@ -11,6 +11,8 @@ import java.util.concurrent.Callable;
 @Command(name = "doctor",
         mixinStandardHelpOptions = true,
         sortOptions = false,
+        headerHeading = "",
+        header = "Checks an endpoint step by step and says how to fix what fails.",
         description = {
             "Checks that OPENAI_API_BASE / OPENAI_API_KEY point at a working OpenAI-compatible endpoint, in the",
             "troubleshooting order of the user guides: URL shape, reachability, key, model id, one streamed request",

@@ -40,6 +40,7 @@ public final class Main implements Runnable {
         boolean debug = Arrays.asList(args).contains("--debug");
         CommandLine commandLine = new CommandLine(new Main(), new ContextFactory(context));
         listExitCodes(commandLine);
+        commandLine.setUsageHelpWidth(120); // the descriptions are written for 120 columns
         commandLine.setOut(new PrintWriter(context.out(), true));
         commandLine.setErr(new PrintWriter(context.err(), true));
         commandLine.setOverwrittenOptionsAllowed(true); // argparse semantics: the last occurrence wins

@@ -13,6 +13,8 @@ import java.util.concurrent.Callable;
 /** {@code llmperf4j report DIR}: rebuilds the HTML report from a results folder alone. */
 @Command(name = "report",
         mixinStandardHelpOptions = true,
+        headerHeading = "",
+        header = "Rebuilds a run's HTML report from its results folder.",
         description = {
             "Rebuilds <base>_report.html from a results folder: the *_llmperf4j_summary.json and requests.jsonl",
             "(or the *_requests.csv). One self-contained file: no scripts, fonts or links to elsewhere."

@@ -22,6 +22,8 @@ import java.util.concurrent.Callable;
         mixinStandardHelpOptions = true,
         sortOptions = false,
         showDefaultValues = true,
+        headerHeading = "",
+        header = "The embedded OpenAI-compatible simulated server.",
         description = {
             "Runs the OpenAI-compatible simulated server until interrupted: POST /v1/chat/completions and",
             "/v1/completions (streaming or not), GET /v1/models. Generated text is deterministic; each token is one",

@@ -15,6 +15,9 @@ import java.util.concurrent.Callable;
         mixinStandardHelpOptions = true,
         sortOptions = false,
         showDefaultValues = true,
+        abbreviateSynopsis = true,
+        headerHeading = "",
+        header = "llmperf's token benchmark: TTFT, ITL, E2E and throughput of an endpoint.",
         description = {
             "Runs llmperf's token benchmark: prompts of normally distributed token length, closed loop at a fixed",
             "concurrency, llmperf's result files and printed block.",
