@@ -68,7 +68,7 @@ public final class ArrivalSchedule {
         }
         SplittableRandom random = new SplittableRandom(seed);
         int maxMeasured = maxRequests.orElse(Integer.MAX_VALUE);
-        long durationNanos = duration.map(ArrivalSchedule::saturatedNanos).orElse(Long.MAX_VALUE);
+        long durationNanos = duration.map(Deadlines::cappedNanos).orElse(Long.MAX_VALUE);
         long[] offsets = new long[(int) Math.min(1024, Math.max(16L, (long) maxMeasured + 16))];
         int count = 0;
         int warmupCount = 0;
@@ -115,9 +115,6 @@ public final class ArrivalSchedule {
         return false;
     }
 
-    private static long saturatedNanos(Duration d) {
-        return d.compareTo(Duration.ofNanos(Long.MAX_VALUE / 4)) > 0 ? Long.MAX_VALUE / 4 : d.toNanos();
-    }
 
     /** Arrivals in all, warmup included. */
     public int size() {

@@ -16,7 +16,6 @@ import java.util.Objects;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -49,8 +48,7 @@ public final class ClosedLoopRunner {
 
     private final LlmClient client;
     private final TokenCounter tokenCounter;
-    private final AtomicBoolean running = new AtomicBoolean();
-    private volatile BlockingQueue<Finished> currentQueue;
+    private final RunGuard<Finished> guard = new RunGuard<>(STOP);
 
     public ClosedLoopRunner(LlmClient client, TokenCounter tokenCounter) {
         this.client = Objects.requireNonNull(client, "client");
@@ -79,27 +77,19 @@ public final class ClosedLoopRunner {
         Objects.requireNonNull(settings, "settings");
         List<RequestSpec> prompts = List.copyOf(specs);
         if (prompts.isEmpty()) throw new IllegalArgumentException("specs must not be empty");
-        if (!running.compareAndSet(false, true)) throw new IllegalStateException("a run is already in progress");
+        guard.begin();
         try {
             Run run = new Run(prompts, settings, listener == null ? RecordListener.NONE : listener);
-            currentQueue = run.finished;
-            if (stopped.getAsBoolean()) run.finished.add(STOP); // a stop that came before the queue existed
-            return run.execute(timeoutNanos(settings.timeout()));
+            guard.attach(run.finished, stopped.getAsBoolean());
+            return run.execute(Deadlines.cappedNanos(settings.timeout()));
         } finally {
-            currentQueue = null;
-            running.set(false);
+            guard.end();
         }
     }
 
     /** Ends the current run early, from any thread: in-flight requests are cancelled and recorded. */
     public void stop() {
-        BlockingQueue<Finished> q = currentQueue;
-        if (q != null) q.add(STOP);
-    }
-
-    private static long timeoutNanos(Duration timeout) {
-        long cap = Long.MAX_VALUE / 4; // deadline arithmetic must not overflow
-        return timeout.compareTo(Duration.ofNanos(cap)) > 0 ? cap : timeout.toNanos();
+        guard.stop();
     }
 
     /** A request's end, as queued by its completion callback. */

@@ -18,7 +18,6 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -60,8 +59,7 @@ public final class OpenLoopRunner {
 
     private final LlmClient client;
     private final TokenCounter tokenCounter;
-    private final AtomicBoolean running = new AtomicBoolean();
-    private volatile BlockingQueue<Finished> currentQueue;
+    private final RunGuard<Finished> guard = new RunGuard<>(STOP);
 
     public OpenLoopRunner(LlmClient client, TokenCounter tokenCounter) {
         this.client = Objects.requireNonNull(client, "client");
@@ -91,27 +89,19 @@ public final class OpenLoopRunner {
         List<RequestSpec> prompts = List.copyOf(specs);
         if (prompts.isEmpty()) throw new IllegalArgumentException("specs must not be empty");
         ArrivalSchedule schedule = settings.schedule();
-        if (!running.compareAndSet(false, true)) throw new IllegalStateException("a run is already in progress");
+        guard.begin();
         try {
             Run run = new Run(prompts, settings, schedule, listener == null ? RecordListener.NONE : listener);
-            currentQueue = run.finished;
-            if (stopped.getAsBoolean()) run.finished.add(STOP);
+            guard.attach(run.finished, stopped.getAsBoolean());
             return run.execute();
         } finally {
-            currentQueue = null;
-            running.set(false);
+            guard.end();
         }
     }
 
     /** Ends the current run early, from any thread: sending stops, in-flight requests are cancelled and recorded. */
     public void stop() {
-        BlockingQueue<Finished> q = currentQueue;
-        if (q != null) q.add(STOP);
-    }
-
-    private static long saturatedNanos(Duration d) {
-        long cap = Long.MAX_VALUE / 4; // deadline arithmetic must not overflow
-        return d.compareTo(Duration.ofNanos(cap)) > 0 ? cap : d.toNanos();
+        guard.stop();
     }
 
     /** A request's end (or a control signal), as queued by its completion callback. */
@@ -165,7 +155,7 @@ public final class OpenLoopRunner {
         OpenLoopResult execute() {
             long runStartEpochMillis = System.currentTimeMillis() + START_LEAD_NANOS / 1_000_000L;
             startNanos = System.nanoTime() + START_LEAD_NANOS;
-            long deadline = startNanos + saturatedNanos(settings.timeout());
+            long deadline = startNanos + Deadlines.cappedNanos(settings.timeout());
             Thread thread = new Thread(this::pace, "llmperf4j-pacer");
             thread.setDaemon(true);
             thread.setPriority(Thread.MAX_PRIORITY);

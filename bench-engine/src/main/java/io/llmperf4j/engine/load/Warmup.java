@@ -64,8 +64,7 @@ public sealed interface Warmup permits Warmup.None, Warmup.ForRequests, Warmup.F
 
         /** The duration in nanoseconds, capped so that deadline arithmetic cannot overflow. */
         public long nanos() {
-            return duration.compareTo(Duration.ofNanos(Long.MAX_VALUE / 4)) > 0 ? Long.MAX_VALUE / 4
-                    : duration.toNanos();
+            return Deadlines.cappedNanos(duration);
         }
 
         @Override
