@@ -4,8 +4,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,13 +15,9 @@ class CorrectnessBadInputTest {
     private static final Map<String, String> ENV =
             Map.of("OPENAI_API_BASE", "http://127.0.0.1:9/v1", "OPENAI_API_KEY", "k");
 
-    static Stream<Arguments> badInputs() throws IOException {
-        int closedPort;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            closedPort = socket.getLocalPort();
-        }
-        Map<String, String> unreachable =
-                Map.of("OPENAI_API_BASE", "http://127.0.0.1:" + closedPort + "/v1", "OPENAI_API_KEY", "k");
+    static Stream<Arguments> badInputs() {
+        int closedPort = ClosedPort.find();
+        Map<String, String> unreachable = ClosedPort.env(closedPort);
         return Stream.of(
                 Arguments.of(Map.of("OPENAI_API_BASE", "http://127.0.0.1:9/v1"), args(), 2, "OPENAI_API_KEY is not set"),
                 Arguments.of(Map.of("OPENAI_API_BASE", "", "OPENAI_API_KEY", "k"), args(), 2, "OPENAI_API_BASE is set but empty"),

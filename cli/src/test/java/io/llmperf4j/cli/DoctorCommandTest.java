@@ -6,8 +6,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Map;
 
@@ -51,11 +49,8 @@ class DoctorCommandTest {
     }
 
     @Test
-    void wrongPortFailsReachabilityWithAHint() throws IOException {
-        int closedPort;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            closedPort = socket.getLocalPort();
-        }
+    void wrongPortFailsReachabilityWithAHint() {
+        int closedPort = ClosedPort.find();
         CliRun run = doctor("http://127.0.0.1:" + closedPort + "/v1", KEY);
         assertEquals(1, run.exitCode(), run::toString);
         assertTrue(run.out().contains("[FAIL] reachable:"), run::toString);
