@@ -25,6 +25,15 @@ import java.util.Objects;
  * @param usageCompletionTokens {@code usage.completion_tokens} from the server, or null when not sent
  * @param finishReason          the last non-null {@code finish_reason}, or null
  * @param failure               null when the request succeeded
+ * @param contentEventChars     UTF-16 length of the content each content event carried, parallel to
+ *                              {@code contentEventNanos}; empty where not recorded. Owned by the record
+ * @param contentEventTokens    client-tokenizer tokens whose text ends in each content event, parallel to
+ *                              {@code contentEventNanos} (so a chunk of 4 tokens counts 4); empty until counted
+ * @param firstReasoningNanos   send to the first event with non-empty reasoning content
+ *                              ({@code reasoning_content}/{@code reasoning}), or -1
+ * @param connectNanos          time this request spent opening a new connection (TCP and TLS), or -1 when it
+ *                              reused a pooled one; included in TTFT as llmperf's is
+ * @param workerId              the load worker that sent the request in a distributed run, or null
  */
 public record RequestRecord(
         int promptIndex,
@@ -43,7 +52,12 @@ public record RequestRecord(
         Integer usagePromptTokens,
         Integer usageCompletionTokens,
         String finishReason,
-        Failure failure) {
+        Failure failure,
+        int[] contentEventChars,
+        int[] contentEventTokens,
+        long firstReasoningNanos,
+        long connectNanos,
+        String workerId) {
 
     public static final long NEVER = -1L;
 
@@ -51,6 +65,19 @@ public record RequestRecord(
         Objects.requireNonNull(clientRequestId, "clientRequestId");
         contentEventNanos = contentEventNanos == null ? new long[0] : contentEventNanos;
         generatedText = generatedText == null ? "" : generatedText;
+        contentEventChars = contentEventChars == null ? new int[0] : contentEventChars;
+        contentEventTokens = contentEventTokens == null ? new int[0] : contentEventTokens;
+    }
+
+    /** A record without per-event sizes, reasoning, connect time or worker (as read back from older files). */
+    public RequestRecord(int promptIndex, String clientRequestId, String serverResponseId, long startEpochMicros,
+                         long ttftNanos, long lastContentNanos, long e2eNanos, int dataEventCount,
+                         long[] contentEventNanos, String generatedText, int numberInputTokens, int maxTokens,
+                         int outputTokens, Integer usagePromptTokens, Integer usageCompletionTokens,
+                         String finishReason, Failure failure) {
+        this(promptIndex, clientRequestId, serverResponseId, startEpochMicros, ttftNanos, lastContentNanos, e2eNanos,
+                dataEventCount, contentEventNanos, generatedText, numberInputTokens, maxTokens, outputTokens,
+                usagePromptTokens, usageCompletionTokens, finishReason, failure, null, null, NEVER, NEVER, null);
     }
 
     public boolean succeeded() {
@@ -61,6 +88,23 @@ public record RequestRecord(
     public RequestRecord withOutputTokens(int tokens) {
         return new RequestRecord(promptIndex, clientRequestId, serverResponseId, startEpochMicros, ttftNanos,
                 lastContentNanos, e2eNanos, dataEventCount, contentEventNanos, generatedText, numberInputTokens,
-                maxTokens, tokens, usagePromptTokens, usageCompletionTokens, finishReason, failure);
+                maxTokens, tokens, usagePromptTokens, usageCompletionTokens, finishReason, failure,
+                contentEventChars, contentEventTokens, firstReasoningNanos, connectNanos, workerId);
+    }
+
+    /** A copy with the client tokenizer's per-event token counts filled in (parallel to contentEventNanos). */
+    public RequestRecord withContentEventTokens(int[] tokensPerEvent) {
+        return new RequestRecord(promptIndex, clientRequestId, serverResponseId, startEpochMicros, ttftNanos,
+                lastContentNanos, e2eNanos, dataEventCount, contentEventNanos, generatedText, numberInputTokens,
+                maxTokens, outputTokens, usagePromptTokens, usageCompletionTokens, finishReason, failure,
+                contentEventChars, tokensPerEvent, firstReasoningNanos, connectNanos, workerId);
+    }
+
+    /** A copy that names the load worker which sent the request. */
+    public RequestRecord withWorkerId(String worker) {
+        return new RequestRecord(promptIndex, clientRequestId, serverResponseId, startEpochMicros, ttftNanos,
+                lastContentNanos, e2eNanos, dataEventCount, contentEventNanos, generatedText, numberInputTokens,
+                maxTokens, outputTokens, usagePromptTokens, usageCompletionTokens, finishReason, failure,
+                contentEventChars, contentEventTokens, firstReasoningNanos, connectNanos, worker);
     }
 }
