@@ -119,14 +119,14 @@ record CommonOptions(
     /**
      * The adapter of this run's --llm-api.
      *
-     * @param stream          false for --no-stream (openai and openai-completions only)
+     * @param stream          false for --no-stream (every API but embeddings, which never streams)
      * @param embeddingInputs the inputs of each embeddings request (by its spec); null for one input, the prompt
      */
     LlmApi api(boolean stream, Function<RequestSpec, List<String>> embeddingInputs) {
         switch (llmApi) {
             case "openai": return new OpenAiChatApi(stream);
             case "openai-completions": return new OpenAiCompletionsApi(stream);
-            case "anthropic": return new AnthropicMessagesApi();
+            case "anthropic": return new AnthropicMessagesApi(stream);
             case "embeddings": return embeddingInputs == null ? new EmbeddingsApi() : new EmbeddingsApi(embeddingInputs);
             default: throw new UsageException("unknown --llm-api '" + llmApi + "'");
         }

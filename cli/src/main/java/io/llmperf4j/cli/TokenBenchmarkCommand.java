@@ -66,8 +66,8 @@ final class TokenBenchmarkCommand implements Callable<Integer> {
     boolean noStreamUsage;
 
     @Option(names = "--no-stream", negatable = false,
-            description = "llmperf4j: send \"stream\": false and time the single JSON response (openai and "
-                    + "openai-completions). Without a stream there is no first token: TTFT is then the time to the "
+            description = "llmperf4j: send \"stream\": false and time the single JSON response (openai, "
+                    + "openai-completions and anthropic). Without a stream there is no first token: TTFT is then the time to the "
                     + "complete response, equal to the end-to-end latency.")
     boolean noStream;
 

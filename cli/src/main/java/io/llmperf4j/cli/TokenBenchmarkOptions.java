@@ -31,9 +31,9 @@ record TokenBenchmarkOptions(
         CommonOptions.requireReadable("--corpus", c.workload.corpus);
         CommonOptions.atLeast("--embedding-batch-size", c.embeddingBatchSize, 1);
         CommonOptions common = CommonOptions.resolve(c.common, c.maxNumCompletedRequests, c.connection, context);
-        if (c.noStream && !common.llmApi().startsWith("openai")) {
-            throw new UsageException("--no-stream applies to --llm-api openai and openai-completions only"
-                    + (common.llmApi().equals("embeddings") ? " (embeddings never stream)" : ""));
+        if (c.noStream && common.llmApi().equals("embeddings")) {
+            throw new UsageException("--no-stream applies to --llm-api openai, openai-completions and anthropic "
+                    + "(embeddings never stream)");
         }
         if (c.embeddingBatchSize != 1 && !common.llmApi().equals("embeddings")) {
             throw new UsageException("--embedding-batch-size applies to --llm-api embeddings only");

@@ -71,7 +71,7 @@ class OtherApisCommandTest {
 
     @ParameterizedTest
     @CsvSource({"openai-completions,,cmpl-", "openai-completions,--no-stream,cmpl-", "openai,--no-stream,chatcmpl-",
-            "anthropic,,msg_"})
+            "anthropic,,msg_", "anthropic,--no-stream,msg_"})
     void generationApisGiveTheSameFiles(String api, String flag, String idPrefix, @TempDir Path tmp)
             throws IOException {
         CliRun run = flag == null ? run(api, tmp) : run(api, tmp, flag);
@@ -105,11 +105,16 @@ class OtherApisCommandTest {
         assertEquals(6, summary.get("results_number_errors").asInt());
     }
 
-    @Test
-    void noStreamMalformedBodyIsAnError(@TempDir Path tmp) {
-        CliRun run = run("openai", tmp, "--no-stream", "--header", "X-Sim-Fault: malformed_event");
+    @ParameterizedTest
+    @CsvSource({"openai,malformed_event,MALFORMED_EVENT", "anthropic,malformed_event,MALFORMED_EVENT",
+            "anthropic,error_event,ERROR_IN_STREAM", "openai-completions,malformed_event,MALFORMED_EVENT"})
+    void noStreamBadBodyIsAnError(String api, String fault, String kind, @TempDir Path tmp) throws IOException {
+        CliRun run = run(api, tmp, "--no-stream", "--header", "X-Sim-Fault: " + fault);
         assertEquals(0, run.exitCode(), run::toString);
         assertTrue(run.out().contains("Number Of Errored Requests: 6\n"), run::toString);
+        for (CSVRecord row : csvRows(tmp.resolve("sim_60_12_requests.csv"))) {
+            assertEquals(kind, row.get("error_kind"), row::toString);
+        }
     }
 
     @Test

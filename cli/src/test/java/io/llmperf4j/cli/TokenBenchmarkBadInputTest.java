@@ -31,7 +31,7 @@ class TokenBenchmarkBadInputTest {
                 Arguments.of(ENV, args("--stddev-output-tokens", "-3"), 2, "--stddev-output-tokens (-3) must be >= 0"),
                 Arguments.of(ENV, args("--mean-input-tokens", "many"), 2, "--mean-input-tokens"),
                 Arguments.of(ENV, args("--llm-api", "sagemaker"), 2, "--llm-api sagemaker is not supported yet"),
-                Arguments.of(ENV, args("--llm-api", "anthropic", "--no-stream"), 2, "--no-stream applies to"),
+                Arguments.of(ENV, args("--llm-api", "embeddings", "--no-stream"), 2, "--no-stream applies to"),
                 Arguments.of(ENV, args("--embedding-batch-size", "2"), 2, "--embedding-batch-size applies to"),
                 Arguments.of(ENV, args("--llm-api", "embeddings", "--embedding-batch-size", "0"), 2,
                         "--embedding-batch-size (0) must be >= 1"),

@@ -11,12 +11,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code --llm-api anthropic}: the Messages API, streaming, at {@code <base>/messages} (base e.g.
+ * {@code --llm-api anthropic}: the Messages API at {@code <base>/messages} (base e.g.
  * {@code https://api.anthropic.com/v1}). Headers {@code x-api-key} (when the key is not empty) and
  * {@code anthropic-version: 2023-06-01}; body {@code model}, {@code max_tokens}, {@code messages} (one user message,
- * the prompt), {@code stream: true}, then the additional parameters (dict.update, so they may override any of
- * these). {@code max_tokens} is required by the API: a spec without one sends {@link #DEFAULT_MAX_TOKENS}. Events:
- * {@link AnthropicEventParser}; the stream ends with {@code event: message_stop}.
+ * the prompt), {@code stream}, then the additional parameters (dict.update, so they may override any of these).
+ * {@code max_tokens} is required by the API: a spec without one sends {@link #DEFAULT_MAX_TOKENS}. Streaming (the
+ * default) reads the events of {@link AnthropicEventParser}, ending with {@code event: message_stop}; not streaming
+ * ({@code --no-stream}) reads the one {@code message} object: its text content blocks, {@code stop_reason} and
+ * {@code usage.input_tokens} / {@code output_tokens} ({@link AnthropicEventParser#wholeMessage()}).
  */
 public final class AnthropicMessagesApi implements LlmApi {
 
@@ -24,7 +26,20 @@ public final class AnthropicMessagesApi implements LlmApi {
     /** Sent when the spec has {@link RequestSpec#NO_MAX_TOKENS}: the Messages API requires the field. */
     public static final int DEFAULT_MAX_TOKENS = 4096;
 
-    private static final ChunkParser PARSER = new AnthropicEventParser();
+    private static final ChunkParser EVENTS = new AnthropicEventParser();
+    private static final ChunkParser WHOLE_MESSAGE = AnthropicEventParser.wholeMessage();
+
+    private final boolean stream;
+
+    /** Streaming. */
+    public AnthropicMessagesApi() {
+        this(true);
+    }
+
+    /** @param stream false for {@code --no-stream}: {@code "stream": false} and one JSON message */
+    public AnthropicMessagesApi(boolean stream) {
+        this.stream = stream;
+    }
 
     @Override
     public String name() {
@@ -44,8 +59,14 @@ public final class AnthropicMessagesApi implements LlmApi {
         return h;
     }
 
-    /** The body as an ordered map (what {@link #body} serialises). */
+    /** The streaming body as an ordered map. */
     public static Map<String, Object> build(String model, String prompt, int maxTokens, Map<String, ?> params) {
+        return build(model, prompt, maxTokens, true, params);
+    }
+
+    /** The body as an ordered map (what {@link #body} serialises). */
+    public static Map<String, Object> build(String model, String prompt, int maxTokens, boolean stream,
+                                            Map<String, ?> params) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("model", model);
         body.put("max_tokens", maxTokens == RequestSpec.NO_MAX_TOKENS ? DEFAULT_MAX_TOKENS : maxTokens);
@@ -53,25 +74,25 @@ public final class AnthropicMessagesApi implements LlmApi {
         message.put("role", "user");
         message.put("content", prompt);
         body.put("messages", List.of(message));
-        body.put("stream", Boolean.TRUE);
+        body.put("stream", stream);
         if (params != null) body.putAll(params);
         return body;
     }
 
     @Override
     public byte[] body(ClientConfig config, RequestSpec spec) {
-        return ChatRequestBody.toJson(build(config.model(), spec.prompt(), spec.maxTokens(),
+        return ChatRequestBody.toJson(build(config.model(), spec.prompt(), spec.maxTokens(), stream,
                 config.additionalSamplingParams()));
     }
 
     @Override
     public boolean streaming() {
-        return true;
+        return stream;
     }
 
     @Override
     public ChunkParser parser() {
-        return PARSER;
+        return stream ? EVENTS : WHOLE_MESSAGE;
     }
 
     @Override

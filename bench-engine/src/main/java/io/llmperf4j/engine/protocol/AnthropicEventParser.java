@@ -23,11 +23,29 @@ import java.io.IOException;
  *       {@code stop_reason}, {@code usage.input_tokens} / {@code output_tokens};</li>
  *   <li>malformed: data that is not a JSON object, or an event with no type at all.</li>
  * </ul>
+ * {@link #wholeMessage()} reads the body of a non-streaming response instead: a {@code message} object (one with
+ * no {@code content} array is malformed) or an {@code error} object; any other type is malformed.
  */
 public final class AnthropicEventParser implements ChunkParser {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final ParsedChunk NOTHING = new ParsedChunk(null, null, null, false, null, null, null);
+
+    private final boolean wholeMessageOnly;
+
+    /** The streaming events. */
+    public AnthropicEventParser() {
+        this(false);
+    }
+
+    private AnthropicEventParser(boolean wholeMessageOnly) {
+        this.wholeMessageOnly = wholeMessageOnly;
+    }
+
+    /** The body of a non-streaming Messages response ({@code "stream": false}). */
+    public static AnthropicEventParser wholeMessage() {
+        return new AnthropicEventParser(true);
+    }
 
     @Override
     public ParsedChunk parse(byte[] data) throws MalformedChunkException {
@@ -50,6 +68,9 @@ public final class AnthropicEventParser implements ChunkParser {
         String type = eventType != null ? eventType : root.path("type").textValue();
         if (type == null) {
             throw new MalformedChunkException("no event type (neither an event: line nor a type field)");
+        }
+        if (wholeMessageOnly && !type.equals("message") && !type.equals("error")) {
+            throw new MalformedChunkException("a response of type '" + type + "', not a message or an error");
         }
         switch (type) {
             case "message_start": {
@@ -81,7 +102,10 @@ public final class AnthropicEventParser implements ChunkParser {
         }
     }
 
-    private static ParsedChunk wholeMessage(JsonNode root) {
+    private static ParsedChunk wholeMessage(JsonNode root) throws MalformedChunkException {
+        if (!root.path("content").isArray()) {
+            throw new MalformedChunkException("a message without a content array");
+        }
         StringBuilder text = new StringBuilder();
         for (JsonNode block : root.path("content")) {
             if ("text".equals(block.path("type").textValue()) && block.path("text").isTextual()) {

@@ -51,6 +51,7 @@ class ApiAdaptersSocketTest {
             case "openai-completions": return new OpenAiCompletionsApi(true);
             case "openai-completions-nostream": return new OpenAiCompletionsApi(false);
             case "anthropic": return new AnthropicMessagesApi();
+            case "anthropic-nostream": return new AnthropicMessagesApi(false);
             default: throw new IllegalArgumentException(name);
         }
     }
@@ -69,7 +70,7 @@ class ApiAdaptersSocketTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"openai", "openai-nostream", "openai-completions", "openai-completions-nostream",
-            "anthropic"})
+            "anthropic", "anthropic-nostream"})
     void generatesWithTheSameMetrics(String name) {
         LlmApi api = api(name);
         RequestRecord r = send(api, Map.of(), spec());
@@ -92,16 +93,27 @@ class ApiAdaptersSocketTest {
         assertEquals(MAX_TOKENS, r.generatedText().trim().split(" +").length, r.generatedText());
     }
 
-    @Test
-    void anthropicFinishReasonIsTheStopReason() {
-        RequestRecord r = send(new AnthropicMessagesApi(), Map.of(), spec());
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void anthropicFinishReasonIsTheStopReason(boolean stream) {
+        RequestRecord r = send(new AnthropicMessagesApi(stream), Map.of(), spec());
         assertEquals("max_tokens", r.finishReason());
         assertTrue(r.serverResponseId().startsWith("msg_"));
     }
 
+    @Test
+    void anthropicNoStreamReadsTheWholeMessage() {
+        RequestRecord r = send(new AnthropicMessagesApi(false), Map.of(), spec());
+        assertNull(r.failure(), () -> String.valueOf(r.failure()));
+        assertEquals(r.e2eNanos(), r.ttftNanos(), "TTFT = E2E without a stream");
+        assertEquals(1, r.dataEventCount(), "one body");
+        assertEquals(MAX_TOKENS, r.usageCompletionTokens());
+        assertTrue(r.usagePromptTokens() > 0);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"openai", "openai-nostream", "openai-completions", "openai-completions-nostream",
-            "anthropic"})
+            "anthropic", "anthropic-nostream"})
     void malformedIsRecordedNotThrown(String name) {
         RequestRecord r = send(api(name), Map.of(FaultKind.HEADER, "malformed_event"), spec());
         assertNotNull(r.failure(), name);
@@ -110,7 +122,7 @@ class ApiAdaptersSocketTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"openai", "openai-nostream", "openai-completions", "openai-completions-nostream",
-            "anthropic"})
+            "anthropic", "anthropic-nostream"})
     void errorObjectIsErrorInStream(String name) {
         RequestRecord r = send(api(name), Map.of(FaultKind.HEADER, "error_event"), spec());
         assertNotNull(r.failure(), name);
@@ -127,7 +139,7 @@ class ApiAdaptersSocketTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"openai", "openai-nostream", "anthropic"})
+    @ValueSource(strings = {"openai", "openai-nostream", "anthropic", "anthropic-nostream"})
     void httpErrorIsHttpStatus(String name) {
         RequestRecord r = send(api(name), Map.of(FaultKind.HEADER, "http_503"), spec());
         assertEquals(FailureKind.HTTP_STATUS, r.failure().kind());

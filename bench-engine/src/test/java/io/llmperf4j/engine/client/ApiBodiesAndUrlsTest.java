@@ -68,6 +68,9 @@ class ApiBodiesAndUrlsTest {
                 .contains("\"max_tokens\":" + AnthropicMessagesApi.DEFAULT_MAX_TOKENS));
         assertEquals(Map.of("x-api-key", "k", "anthropic-version", "2023-06-01"), api.headers(Secret.of("k")));
         assertEquals(Map.of("anthropic-version", "2023-06-01"), api.headers(Secret.none()));
+        assertTrue(body(new AnthropicMessagesApi(false), config(Map.of(), true), new RequestSpec(0, "hi", 1, 20))
+                .contains("\"stream\":false"));
+        assertFalse(new AnthropicMessagesApi(false).streaming());
         assertEquals(Map.of("Authorization", "Bearer k"), new OpenAiChatApi(true).headers(Secret.of("k")));
     }
 
@@ -149,5 +152,21 @@ class ApiBodiesAndUrlsTest {
         assertEquals("bad", new EmbeddingsResponseParser().parse(b("{\"error\":{\"message\":\"bad\"}}"))
                 .error().message());
         assertThrows(MalformedChunkException.class, () -> new EmbeddingsResponseParser().parse(b("{\"data\":[")));
+
+        AnthropicEventParser message = AnthropicEventParser.wholeMessage();
+        ParsedChunk whole = message.parse(null, b("{\"id\":\"msg_9\",\"type\":\"message\",\"role\":\"assistant\","
+                + "\"content\":[{\"type\":\"text\",\"text\":\"Hello\"},{\"type\":\"tool_use\",\"id\":\"t\"},"
+                + "{\"type\":\"text\",\"text\":\" there\"}],\"stop_reason\":\"end_turn\","
+                + "\"usage\":{\"input_tokens\":7,\"output_tokens\":2}}"));
+        assertEquals("Hello there", whole.content());
+        assertEquals("msg_9", whole.responseId());
+        assertEquals("end_turn", whole.finishReason());
+        assertEquals(7, whole.usagePromptTokens());
+        assertEquals(2, whole.usageCompletionTokens());
+        assertEquals("overloaded_error: busy", message.parse(null, b("{\"type\":\"error\",\"error\":"
+                + "{\"type\":\"overloaded_error\",\"message\":\"busy\"}}")).error().message());
+        assertThrows(MalformedChunkException.class, () -> message.parse(null, b("{\"type\":\"message\",\"id\":\"m\"}")));
+        assertThrows(MalformedChunkException.class, () -> message.parse(null, b("{\"type\":\"ping\"}")));
+        assertThrows(MalformedChunkException.class, () -> message.parse(null, b("{\"type\":\"message\",\"content\":[")));
     }
 }
