@@ -99,6 +99,14 @@ record LoadPlan(boolean active, List<String> models, Kind kind, LoadProfile prof
     }
 
     static LoadPlan resolve(LoadFlags f, TokenBenchmarkOptions options) {
+        return resolve(f, options, false);
+    }
+
+    /**
+     * @param plainClosedLoopToo true: an active plan (one closed-loop level) even without load flags, for a run
+     *                           that always goes through the engine's {@code Benchmark} (embeddings)
+     */
+    static LoadPlan resolve(LoadFlags f, TokenBenchmarkOptions options, boolean plainClosedLoopToo) {
         CommonOptions common = options.common();
         List<String> models = splitModels(common.model());
         boolean anyFlag = f.requestRate != null || f.arrival != null || f.burstiness != null || f.arrivalSeed != null
@@ -106,7 +114,7 @@ record LoadPlan(boolean active, List<String> models, Kind kind, LoadProfile prof
                 || f.sleepBetween != null || f.saturationGain != null || f.ttftJump != null || f.duration != null
                 || f.warmupRequests != null || f.warmupDuration != null || f.iterations != null
                 || f.warmupIterations != null || f.iterationTime != null || f.forks != null;
-        if (!anyFlag && models.size() == 1) {
+        if (!anyFlag && models.size() == 1 && !plainClosedLoopToo) {
             return NONE;
         }
 
@@ -248,6 +256,21 @@ record LoadPlan(boolean active, List<String> models, Kind kind, LoadProfile prof
         }
         return new LoadPlan(true, models, kind, profile, warmup, harness, rules, pause, maxConnections,
                 arrivalSeed, f.arrivalSeed != null);
+    }
+
+    /** The measured requests a level is expected to record (for progress), or 0 when unknown. */
+    static int expectedRequests(LoadSettings level, int workloadSize) {
+        if (level instanceof ClosedLoopSettings c) {
+            return c.maxCompleted().orElse(workloadSize);
+        }
+        if (level instanceof OpenLoopSettings o) {
+            try {
+                return o.schedule().measuredArrivals();
+            } catch (RuntimeException e) {
+                return 0; // the runner reports what is wrong with the schedule
+            }
+        }
+        return 0;
     }
 
     /** Without --arrival-seed, the open loop's schedule takes the workload's seed (--seed): one seed repeats a run. */

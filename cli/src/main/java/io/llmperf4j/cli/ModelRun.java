@@ -285,17 +285,7 @@ final class ModelRun implements BenchmarkListener {
     }
 
     private int expected(LoadSettings level) {
-        if (level instanceof ClosedLoopSettings c) {
-            return c.maxCompleted().orElse(cx.specs().size());
-        }
-        if (level instanceof OpenLoopSettings o) {
-            try {
-                return o.schedule().measuredArrivals();
-            } catch (RuntimeException e) {
-                return 0; // the runner reports what is wrong with the schedule
-            }
-        }
-        return 0;
+        return LoadPlan.expectedRequests(level, cx.specs().size());
     }
 
     // ---------------------------------------------------------------- files

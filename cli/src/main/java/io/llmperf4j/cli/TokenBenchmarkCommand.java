@@ -99,13 +99,10 @@ final class TokenBenchmarkCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         TokenBenchmarkOptions options = TokenBenchmarkOptions.resolve(this, context);
-        LoadPlan plan = LoadPlan.resolve(load, options);
         if (options.common().llmApi().equals("embeddings")) {
-            if (plan.active()) {
-                throw new UsageException("--llm-api embeddings runs a closed loop only for now; drop the load flags");
-            }
-            return new EmbeddingsBenchmark(options, context).run();
+            return new EmbeddingsBenchmark(options, LoadPlan.resolve(load, options, true), context).run();
         }
+        LoadPlan plan = LoadPlan.resolve(load, options);
         return new TokenBenchmark(options, context).withLoad(plan).run();
     }
 }

@@ -1,4 +1,4 @@
-package io.llmperf4j.cli;
+package io.llmperf4j.report.embeddings;
 
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.report.python.PythonJsonWriter;
@@ -11,27 +11,56 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 
 /**
- * The summary of an embeddings run: request latency (E2E, successful requests) p50/p90/p99 and mean in seconds
- * (pandas' linear quantiles), inputs/s and input tokens/s (successful requests over the run's duration; tokens from
- * {@code usage.prompt_tokens}, else the workload's sampled count), and the errors by kind. Written as
- * {@code <base>_embeddings_summary.json} (Python json.dump layout) and {@code <base>_embeddings.csv} (a row per
- * request).
+ * The summary of an embeddings run (or of one level of a sweep): request latency (E2E, successful requests)
+ * p50/p90/p99 and mean in seconds (pandas' linear quantiles), inputs/s and input tokens/s (successful requests over
+ * the run's measured duration; tokens from {@code usage.prompt_tokens}, else the workload's sampled count), and the
+ * errors by kind. Written as {@code <base>_embeddings_summary.json} (Python json.dump layout) and
+ * {@code <base>_embeddings.csv} (a row per request).
  */
-record EmbeddingsSummary(List<RequestRecord> records, int batchSize, long durationNanos, int completed, int errors,
-                         double p50, double p90, double p99, double mean, long inputTokens, boolean tokensFromUsage,
-                         Map<String, Integer> errorKinds) {
+public record EmbeddingsSummary(List<RequestRecord> records, int batchSize, long durationNanos, int completed,
+                                int errors, double p50, double p90, double p99, double mean, long inputTokens,
+                                boolean tokensFromUsage, Map<String, Integer> errorKinds) {
 
-    record Written(Path summaryJson, Path csv) {
+    /** The files {@link #write} wrote. */
+    public record Written(Path summaryJson, Path csv) {
     }
 
-    static EmbeddingsSummary of(List<RequestRecord> records, int batchSize, long durationNanos) {
+    /**
+     * What the summary file echoes about the run.
+     *
+     * @param model             the model id
+     * @param endpoint          the URL requests went to (no key)
+     * @param concurrency       the closed loop's concurrency, or the open loop's cap (0: none)
+     * @param meanInputTokens   the workload's mean input length
+     * @param stddevInputTokens the workload's standard deviation of the input length
+     * @param load              the load in words, e.g. "closed loop, concurrency 4"
+     * @param metadata          --metadata, appended last
+     */
+    public record Settings(String model, String endpoint, int concurrency, int meanInputTokens,
+                           int stddevInputTokens, String load, Map<String, String> metadata) {
+        public Settings {
+            Objects.requireNonNull(model, "model");
+            Objects.requireNonNull(load, "load");
+            metadata = Collections.unmodifiableMap(new LinkedHashMap<>(metadata)); // in the order given
+        }
+    }
+
+    public EmbeddingsSummary {
+        records = List.copyOf(records);
+        errorKinds = Collections.unmodifiableMap(new TreeMap<>(errorKinds)); // by name, as printed
+    }
+
+    /** @param durationNanos the measured window, the denominator of the rates */
+    public static EmbeddingsSummary of(List<RequestRecord> records, int batchSize, long durationNanos) {
         double[] latencies = records.stream().filter(RequestRecord::succeeded)
                 .mapToDouble(r -> r.e2eNanos() / 1e9).sorted().toArray();
         long tokens = 0;
@@ -55,19 +84,29 @@ record EmbeddingsSummary(List<RequestRecord> records, int batchSize, long durati
                 PandasStats.mean(latencies), tokens, fromUsage, kinds);
     }
 
-    double durationSeconds() {
+    /** The input tokens one request counts in {@link #tokensPerSecond()}: usage when the server sent it. */
+    public static int inputTokens(RequestRecord r) {
+        return r.usagePromptTokens() != null ? r.usagePromptTokens() : r.numberInputTokens();
+    }
+
+    public double durationSeconds() {
         return durationNanos / 1e9;
     }
 
-    double inputsPerSecond() {
+    public double inputsPerSecond() {
         return durationNanos <= 0 ? 0 : (double) completed * batchSize / durationSeconds();
     }
 
-    double tokensPerSecond() {
+    public double tokensPerSecond() {
         return durationNanos <= 0 ? 0 : inputTokens / durationSeconds();
     }
 
-    String render() {
+    public double errorRate() {
+        return records.isEmpty() ? 0.0 : (double) errors / records.size();
+    }
+
+    /** The printed block. */
+    public String render() {
         StringBuilder s = new StringBuilder();
         s.append("Embeddings results\n");
         s.append(String.format(Locale.ROOT, "Requests: %d (%d completed, %d errors), %d inputs per request%n",
@@ -80,20 +119,21 @@ record EmbeddingsSummary(List<RequestRecord> records, int batchSize, long durati
         return s.toString();
     }
 
-    Written write(Path dir, String base, String model, String endpoint, int concurrency, int meanInputTokens,
-                int stddevInputTokens, Map<String, String> metadata, boolean timedOut) throws IOException {
+    /** Writes the summary JSON and the per-request CSV into {@code dir}, named from {@code base}. */
+    public Written write(Path dir, String base, Settings settings, boolean timedOut) throws IOException {
         Map<String, Object> json = new LinkedHashMap<>();
-        json.put("model", model);
+        json.put("model", settings.model());
         json.put("llm_api", "embeddings");
-        json.put("endpoint", endpoint);
+        json.put("endpoint", settings.endpoint());
         json.put("embedding_batch_size", batchSize);
-        json.put("mean_input_tokens", meanInputTokens);
-        json.put("stddev_input_tokens", stddevInputTokens);
-        json.put("num_concurrent_requests", concurrency);
+        json.put("mean_input_tokens", settings.meanInputTokens());
+        json.put("stddev_input_tokens", settings.stddevInputTokens());
+        json.put("num_concurrent_requests", settings.concurrency());
+        json.put("load", settings.load());
         json.put("num_requests", records.size());
         json.put("num_completed_requests", completed);
         json.put("num_errors", errors);
-        json.put("error_rate", records.isEmpty() ? 0.0 : (double) errors / records.size());
+        json.put("error_rate", errorRate());
         json.put("errors_by_kind", new LinkedHashMap<>(errorKinds));
         json.put("latency_s_p50", p50);
         json.put("latency_s_p90", p90);
@@ -105,7 +145,8 @@ record EmbeddingsSummary(List<RequestRecord> records, int batchSize, long durati
         json.put("input_tokens_source", tokensFromUsage ? "usage" : "workload");
         json.put("duration_s", durationSeconds());
         json.put("timed_out", timedOut);
-        json.putAll(metadata);
+        json.putAll(settings.metadata());
+        Files.createDirectories(dir);
         Path summary = dir.resolve(base + "_embeddings_summary.json");
         Files.writeString(summary, PythonJsonWriter.toJson(json), StandardCharsets.UTF_8);
 
