@@ -25,8 +25,34 @@ final class EmbeddingsResponse {
     }
 
     static FullHttpResponse encode(ByteBufAllocator alloc, EmbeddingsRequest request, String model, int inputTokens) {
+        return OpenAiResponses.json(HttpResponseStatus.OK, body(alloc, request, model, inputTokens));
+    }
+
+    /** The {@link FaultKind#MALFORMED_EVENT} response: an HTTP 200 with the first half of the normal body. */
+    static FullHttpResponse cutInHalf(ByteBufAllocator alloc, EmbeddingsRequest request, String model,
+                                      int inputTokens) {
+        ByteBuf body = body(alloc, request, model, inputTokens);
+        body.writerIndex(body.readerIndex() + body.readableBytes() / 2);
+        return OpenAiResponses.json(HttpResponseStatus.OK, body);
+    }
+
+    /** The {@link FaultKind#ERROR_EVENT} response: an HTTP 200 whose body is an error object, as vLLM's. */
+    static FullHttpResponse errorObject(ByteBufAllocator alloc) {
+        ByteBuf body = ChunkEncoder.encode(alloc, 128, g -> {
+            g.writeStartObject();
+            g.writeObjectFieldStart("error");
+            g.writeStringField("message", ResponseEncoder.ERROR_EVENT_MESSAGE);
+            g.writeStringField("type", "server_error");
+            g.writeNumberField("code", 500);
+            g.writeEndObject();
+            g.writeEndObject();
+        });
+        return OpenAiResponses.json(HttpResponseStatus.OK, body);
+    }
+
+    private static ByteBuf body(ByteBufAllocator alloc, EmbeddingsRequest request, String model, int inputTokens) {
         int perVector = request.base64() ? request.dimensions() * 4 / 3 + 64 : request.dimensions() * 12 + 64;
-        ByteBuf body = ChunkEncoder.encode(alloc, 128 + perVector * request.inputs().size(), g -> {
+        return ChunkEncoder.encode(alloc, 128 + perVector * request.inputs().size(), g -> {
             g.writeStartObject();
             g.writeStringField("object", "list");
             g.writeArrayFieldStart("data");
@@ -46,7 +72,6 @@ final class EmbeddingsResponse {
             g.writeEndObject();
             g.writeEndObject();
         });
-        return OpenAiResponses.json(HttpResponseStatus.OK, body);
     }
 
     /** The unit-norm vector of {@code dimensions} components for {@code seed}. */

@@ -115,7 +115,9 @@ final class OpenAiHandler extends ChannelInboundHandlerAdapter {
             handleMessages(ctx, request, method, arrivalNanos);
             return;
         }
-        if (path.startsWith("/v1/") && !authorized(request)) {
+        // the model list answers Anthropic clients too (GET /v1/models with x-api-key, as Anthropic's API does)
+        boolean authorized = MODELS_PATH.equals(path) ? anthropicAuthorized(request) : authorized(request);
+        if (path.startsWith("/v1/") && !authorized) {
             String message = request.headers().contains(HttpHeaderNames.AUTHORIZATION)
                     ? "Incorrect API key provided."
                     : "You didn't provide an API key. Send it as an Authorization: Bearer header.";
@@ -219,21 +221,33 @@ final class OpenAiHandler extends ChannelInboundHandlerAdapter {
     private void acceptEmbeddings(ChannelHandlerContext ctx, FullHttpRequest http, long arrivalNanos) {
         EmbeddingsRequest request;
         String model;
+        FaultKind forced;
         try {
             request = server.embeddingsParser.parse(new ByteBufInputStream(http.content()));
             model = resolveModel(request.model());
+            forced = forcedFault(http, false);
         } catch (InvalidRequestException e) {
             sendError(ctx, null, e.status, e.getMessage(), e.param);
+            return;
+        }
+        // only the header's faults: the plan keeps picking for generation requests alone
+        FaultKind fault = forced == null ? FaultKind.NONE : server.faults.decide(forced, false, 0);
+        if (fault.isHttpStatus()) {
+            ctx.writeAndFlush(FaultResponses.statusFault(ctx.alloc(), Endpoint.CHAT, fault)); // OpenAI's dialect
+            return;
+        }
+        if (fault == FaultKind.RESET) {
+            FaultResponses.reset(ctx);
             return;
         }
         busy = true;
         TokenCounter counter = server.config.promptTokenCounter();
         if (counter == null || request.allTokenIds()) {
-            respondEmbeddings(ctx, request, model, request.inputTokens(PromptTokens::estimate), arrivalNanos);
+            respondEmbeddings(ctx, request, model, request.inputTokens(PromptTokens::estimate), arrivalNanos, fault);
         } else {
             countOffLoop(ctx, () -> request.inputTokens(counter::count), inputTokens -> {
                 if (inputTokens >= 0) {
-                    respondEmbeddings(ctx, request, model, inputTokens, arrivalNanos);
+                    respondEmbeddings(ctx, request, model, inputTokens, arrivalNanos, fault);
                 } else {
                     counterFailed(ctx, null);
                 }
@@ -241,18 +255,32 @@ final class OpenAiHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** Sent {@code baseLatency + perInputTokenLatency * inputTokens} after arrival, by an event-loop timer. */
+    /**
+     * Sent {@code baseLatency + perInputTokenLatency * inputTokens} after arrival (a stall later with
+     * {@link FaultKind#STALL}), by an event-loop timer; the non-streaming faults change what is sent.
+     */
     private void respondEmbeddings(ChannelHandlerContext ctx, EmbeddingsRequest request, String model,
-                                   int inputTokens, long arrivalNanos) {
+                                   int inputTokens, long arrivalNanos, FaultKind fault) {
         EmbeddingsConfig config = server.config.embeddings();
         long perTokenNanos = config.perInputTokenLatency().toNanos();
         long maxNanos = SimulatorConfig.MAX_DELAY.toNanos();
         long tokensNanos = perTokenNanos == 0 ? 0
                 : inputTokens > maxNanos / perTokenNanos ? maxNanos : perTokenNanos * inputTokens;
-        long latencyNanos = config.baseLatency().toNanos() + tokensNanos;
+        long latencyNanos = config.baseLatency().toNanos() + tokensNanos
+                + (fault == FaultKind.STALL ? server.config.faultPlan().stallDuration().toNanos() : 0);
         Runnable send = () -> {
             if (!ctx.channel().isActive()) return;
-            ctx.writeAndFlush(EmbeddingsResponse.encode(ctx.alloc(), request, model, inputTokens));
+            switch (fault) {
+                case DROP_MID_STREAM -> {
+                    // closed without a byte when the response would have been sent
+                    ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+                    return;
+                }
+                case ERROR_EVENT -> ctx.writeAndFlush(EmbeddingsResponse.errorObject(ctx.alloc()));
+                case MALFORMED_EVENT -> ctx.writeAndFlush(EmbeddingsResponse.cutInHalf(ctx.alloc(), request, model,
+                        inputTokens));
+                default -> ctx.writeAndFlush(EmbeddingsResponse.encode(ctx.alloc(), request, model, inputTokens));
+            }
             responseEnded(ctx);
         };
         long waitNanos = arrivalNanos + latencyNanos - System.nanoTime();

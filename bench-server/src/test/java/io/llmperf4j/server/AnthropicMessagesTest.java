@@ -161,6 +161,8 @@ class AnthropicMessagesTest {
                 "a bearer token, as gateways send it, works too");
         assertEquals(401, client.post("/chat/completions", TestClient.chatBody("x", false, 2, ""), "x-api-key", KEY)
                 .statusCode(), "OpenAI paths keep bearer authentication");
+        assertEquals(200, client.get("/models", auth()).statusCode(), "the model list answers x-api-key, as Anthropic's");
+        assertEquals(401, client.get("/models", "x-api-key", "sk-wrong").statusCode());
     }
 
     @Test

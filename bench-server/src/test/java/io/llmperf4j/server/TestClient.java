@@ -64,6 +64,13 @@ final class TestClient {
         return http.send(builder(path).GET().build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** Gets with extra headers given as name, value, name, value, ... */
+    HttpResponse<String> get(String path, String... headers) throws IOException, InterruptedException {
+        HttpRequest.Builder request = builder(path).GET();
+        if (headers.length > 0) request.headers(headers);
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     HttpResponse<String> post(String path, String body) throws IOException, InterruptedException {
         return http.send(builder(path).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.ofString());

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.time.Duration;
@@ -157,6 +158,18 @@ class ApiAdaptersSocketTest {
         assertNotNull(r.usagePromptTokens());
         assertTrue(r.usagePromptTokens() >= batch.size(), "usage.prompt_tokens of the batch");
         assertEquals("", r.generatedText());
+    }
+
+    @ParameterizedTest
+    @CsvSource({"malformed_event,MALFORMED_EVENT", "error_event,ERROR_IN_STREAM", "http_503,HTTP_STATUS",
+            "drop_mid_stream,CONNECTION_CLOSED", "reset,CONNECTION_CLOSED"})
+    void embeddingsFaultsAreRecordedNotThrown(String fault, FailureKind kind) {
+        EmbeddingsApi api = new EmbeddingsApi(s -> List.of("one input", "and another"));
+        RequestRecord r = send(api, Map.of(FaultKind.HEADER, fault), new RequestSpec(0, "one input", 4,
+                RequestSpec.NO_MAX_TOKENS));
+        assertNotNull(r.failure(), fault);
+        assertEquals(kind, r.failure().kind(), () -> fault + ": " + r.failure());
+        assertNull(r.usagePromptTokens(), "nothing counted from a failed response");
     }
 
     @Test
