@@ -123,6 +123,11 @@ record CommonOptions(
      * @param embeddingInputs the inputs of each embeddings request (by its spec); null for one input, the prompt
      */
     LlmApi api(boolean stream, Function<RequestSpec, List<String>> embeddingInputs) {
+        return apiFor(llmApi, stream, embeddingInputs);
+    }
+
+    /** The adapter of an --llm-api name (see {@link #api}). */
+    static LlmApi apiFor(String llmApi, boolean stream, Function<RequestSpec, List<String>> embeddingInputs) {
         switch (llmApi) {
             case "openai": return new OpenAiChatApi(stream);
             case "openai-completions": return new OpenAiCompletionsApi(stream);
@@ -163,7 +168,8 @@ record CommonOptions(
         return parsed;
     }
 
-    private static void checkLlmApi(String llmApi) {
+    /** An --llm-api this tool supports, else a {@link UsageException} listing them. */
+    static void checkLlmApi(String llmApi) {
         if (SUPPORTED_APIS.contains(llmApi)) {
             return;
         }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.llmperf4j.engine.client.ChatCompletionsClient;
 import io.llmperf4j.engine.client.ClientConfig;
-import io.llmperf4j.engine.client.EndpointUrls;
+import io.llmperf4j.engine.client.LlmApi;
 import io.llmperf4j.engine.client.Secret;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
@@ -18,74 +18,86 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Runs the doctor checks in order; a check that cannot run because an earlier one failed is reported as failed with
- * the reason. The API key is sent but never printed.
+ * Runs the doctor checks in order for one {@link LlmApi}; a check that cannot run because an earlier one failed is
+ * reported as failed with the reason. The API key is sent (in the API's own header: Authorization: Bearer, or
+ * x-api-key with anthropic-version) but never printed.
  */
 final class Doctor {
     private static final Duration TIMEOUT = Duration.ofSeconds(15);
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    private final LlmApi api;
     private final String base;
     private final String apiKey;
     private final String requestedModel;
+    private final String baseVariable;
+    private final String keyVariable;
+    /** What the API appends to the base, e.g. "chat/completions" or "messages". */
+    private final String suffix;
     private final List<DoctorCheck.Result> results = new ArrayList<>();
 
-    Doctor(String base, String apiKey, String requestedModel) {
+    Doctor(LlmApi api, String base, String apiKey, String requestedModel) {
+        this.api = api;
         this.base = base;
         this.apiKey = apiKey;
         this.requestedModel = requestedModel;
+        this.baseVariable = EndpointTarget.baseVariable(api.name());
+        this.keyVariable = EndpointTarget.keyVariable(api.name());
+        this.suffix = api.endpoint("http://localhost/v1").getPath().substring("/v1/".length());
     }
 
     List<DoctorCheck.Result> run() {
-        URI chat = checkUrlShape();
-        if (chat == null || !checkReachable(chat)) {
+        URI endpoint = checkUrlShape();
+        if (endpoint == null || !checkReachable(endpoint)) {
             return results;
         }
-        String model = checkKeyAndModel(modelsUri(chat));
+        String model = checkKeyAndModel(modelsUri(endpoint));
         if (model != null) {
-            checkStreamAndUsage(chat, model);
+            checkRequestAndUsage(endpoint, model);
         }
-        checkTls(chat);
+        checkTls(endpoint);
         return results;
     }
 
     private URI checkUrlShape() {
-        URI chat;
+        URI endpoint;
         try {
-            chat = EndpointUrls.chatCompletions(base);
+            endpoint = api.endpoint(base);
         } catch (IllegalArgumentException e) {
             results.add(DoctorCheck.Result.fail("base URL", e.getMessage(),
-                    "set OPENAI_API_BASE to the API base, e.g. http://localhost:8000/v1"));
+                    "set " + baseVariable + " to the API base, e.g. http://localhost:8000/v1"));
             return null;
         }
         String path = URI.create(base.endsWith("/") ? base : base + "/").getPath();
-        if (path.contains("chat/completions/chat/completions")) {
-            results.add(DoctorCheck.Result.fail("base URL", "'/chat/completions' appears twice in " + chat,
-                    "set OPENAI_API_BASE to the base only, e.g. http://localhost:8000/v1"));
+        if (path.contains(suffix + "/" + suffix)) {
+            results.add(DoctorCheck.Result.fail("base URL", "'/" + suffix + "' appears twice in " + endpoint,
+                    "set " + baseVariable + " to the base only, e.g. http://localhost:8000/v1"));
             return null;
         }
-        if (!chat.getPath().contains("/v1/")) {
-            results.add(DoctorCheck.Result.fail("base URL", "requests would go to " + chat + " (no /v1)",
+        if (!endpoint.getPath().contains("/v1/")) {
+            results.add(DoctorCheck.Result.fail("base URL", "requests would go to " + endpoint + " (no /v1)",
                     "most OpenAI-compatible servers serve under /v1: try " + stripSlash(base) + "/v1"));
-            return chat;
+            return endpoint;
         }
-        results.add(DoctorCheck.Result.pass("base URL", "requests go to " + chat));
-        return chat;
+        results.add(DoctorCheck.Result.pass("base URL", "requests go to " + endpoint));
+        return endpoint;
     }
 
-    private boolean checkReachable(URI chat) {
+    private boolean checkReachable(URI endpoint) {
         try {
-            Preflight.checkReachable(chat);
-            results.add(DoctorCheck.Result.pass("reachable", chat.getHost() + ":" + port(chat) + " accepts connections"));
+            Preflight.checkReachable(endpoint);
+            results.add(DoctorCheck.Result.pass("reachable", endpoint.getHost() + ":" + port(endpoint)
+                    + " accepts connections"));
             return true;
         } catch (RunFailedException e) {
             results.add(DoctorCheck.Result.fail("reachable", e.getMessage(),
-                    "check host and port in OPENAI_API_BASE and that the server is running (curl "
+                    "check host and port in " + baseVariable + " and that the server is running (curl "
                             + stripSlash(base) + "/models)"));
             return false;
         }
@@ -97,8 +109,8 @@ final class Doctor {
         try {
             HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
             HttpRequest.Builder request = HttpRequest.newBuilder(models).timeout(TIMEOUT).GET();
-            if (!apiKey.isEmpty()) {
-                request.header("Authorization", "Bearer " + apiKey);
+            for (Map.Entry<String, String> header : api.headers(Secret.of(apiKey)).entrySet()) {
+                request.header(header.getKey(), header.getValue());
             }
             response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
@@ -112,7 +124,7 @@ final class Doctor {
         int status = response.statusCode();
         if (status == 401 || status == 403) {
             results.add(DoctorCheck.Result.fail("API key", "GET " + models + " answered HTTP " + status,
-                    "export the right OPENAI_API_KEY (no spaces or quotes; a server started with its own "
+                    "export the right " + keyVariable + " (no spaces or quotes; a server started with its own "
                             + "--api-key needs that key; OAuth-style tokens may have expired)"));
             return null;
         }
@@ -154,56 +166,96 @@ final class Doctor {
         return requestedModel;
     }
 
-    private void checkStreamAndUsage(URI chat, String model) {
+    /** One request of the API (streamed, or one JSON body for embeddings), then the usage it reported. */
+    private void checkRequestAndUsage(URI endpoint, String model) {
+        String check = api.streaming() ? "streaming" : "request";
         RequestRecord record;
-        ClientConfig config = ClientConfig.builder(chat, model).apiKey(Secret.of(apiKey)).maxConnections(1)
+        ClientConfig config = ClientConfig.builder(endpoint, model).apiKey(Secret.of(apiKey)).maxConnections(1)
                 .connectTimeout(TIMEOUT).idleTimeout(TIMEOUT).ioThreads(1).workerThreads(1).build();
-        try (ChatCompletionsClient client = new ChatCompletionsClient(config)) {
+        try (ChatCompletionsClient client = new ChatCompletionsClient(config, api)) {
             record = client.send(new RequestSpec(0, "Say hello.", 0, 16)).completion()
                     .get(TIMEOUT.toSeconds() * 2, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return;
         } catch (ExecutionException | TimeoutException e) {
-            results.add(DoctorCheck.Result.fail("streaming", "no answer to one streamed request: " + e,
-                    "check the server's logs"));
+            results.add(DoctorCheck.Result.fail(check, "no answer to one " + (api.streaming() ? "streamed " : "")
+                    + "request: " + e, "check the server's logs"));
             return;
         }
         if (!record.succeeded()) {
-            results.add(DoctorCheck.Result.fail("streaming", record.failure().kind() + " "
-                    + record.failure().code() + ": " + abbreviate(record.failure().message()), streamFix(record)));
+            results.add(DoctorCheck.Result.fail(check, record.failure().kind() + " "
+                    + record.failure().code() + ": " + abbreviate(record.failure().message()), requestFix(record)));
             return;
         }
-        results.add(DoctorCheck.Result.pass("streaming", record.dataEventCount() + " SSE events, first content after "
-                + Math.round(record.ttftNanos() / 1e6) + " ms, finish_reason " + record.finishReason()));
-        if (record.usageCompletionTokens() == null) {
-            results.add(DoctorCheck.Result.fail("usage", "no usage chunk with stream_options.include_usage",
-                    "server token counts will be missing; run the benchmark with --no-stream-usage if the server "
-                            + "rejects stream_options"));
+        if (api.streaming()) {
+            results.add(DoctorCheck.Result.pass(check, record.dataEventCount() + " SSE events, first content after "
+                    + Math.round(record.ttftNanos() / 1e6) + " ms, finish_reason " + record.finishReason()));
+        } else {
+            results.add(DoctorCheck.Result.pass(check, "POST " + endpoint + " answered in "
+                    + Math.round(record.e2eNanos() / 1e6) + " ms"));
+        }
+        checkUsage(record);
+    }
+
+    private void checkUsage(RequestRecord record) {
+        if (api.name().equals("embeddings")) {
+            if (record.usagePromptTokens() == null) {
+                results.add(DoctorCheck.Result.fail("usage", "no usage.prompt_tokens in the response",
+                        "input tokens/s will count the workload's sampled lengths instead of the server's"));
+            } else {
+                results.add(DoctorCheck.Result.pass("usage", "usage reported (" + record.usagePromptTokens()
+                        + " prompt tokens)"));
+            }
+        } else if (record.usageCompletionTokens() == null) {
+            results.add(DoctorCheck.Result.fail("usage", api.name().startsWith("openai") && api.streaming()
+                            ? "no usage chunk with stream_options.include_usage" : "no usage in the response",
+                    api.name().startsWith("openai") && api.streaming()
+                            ? "server token counts will be missing; run the benchmark with --no-stream-usage if "
+                            + "the server rejects stream_options"
+                            : "server token counts will be missing; count with a tokenizer (the default)"));
         } else {
             results.add(DoctorCheck.Result.pass("usage", "usage reported (" + record.usageCompletionTokens()
                     + " completion tokens)"));
         }
     }
 
-    private static String streamFix(RequestRecord record) {
+    private String requestFix(RequestRecord record) {
         FailureKind kind = record.failure().kind();
         int code = record.failure().code();
         return switch (kind) {
-            case HTTP_STATUS -> code == 401 || code == 403 ? "export the right OPENAI_API_KEY"
-                    : code == 404 ? "the model id is probably wrong: use an id /models lists"
+            case HTTP_STATUS -> code == 401 || code == 403 ? "export the right " + keyVariable
+                    : code == 404 ? "the model id or the path is probably wrong: use an id /models lists, and "
+                    + "check that the server serves /" + suffix + " under " + baseVariable
                     : "check the server's logs for HTTP " + code;
             case ERROR_IN_STREAM -> "the server answered 200 with an error object (usually a wrong model id)";
-            case MALFORMED_EVENT, MISSING_DONE -> "the stream is not OpenAI SSE: every event must be "
-                    + "'data: {json}' with 'choices', ending with 'data: [DONE]'";
+            case MALFORMED_EVENT, MISSING_DONE -> formatFix();
             case CONNECT_FAILED, CONNECTION_CLOSED -> "check the URL, proxies and the server's logs";
             case IDLE_TIMEOUT, REQUEST_TIMEOUT -> "the server did not answer in time: check its load and logs";
             default -> "run with --debug and check the server's logs";
         };
     }
 
-    private void checkTls(URI chat) {
-        if (!"https".equalsIgnoreCase(chat.getScheme())) {
+    /** What a well-formed answer of this API looks like. */
+    private String formatFix() {
+        if (!api.streaming()) {
+            return switch (api.name()) {
+                case "embeddings" -> "the body is not an OpenAI embeddings response: one JSON object with a 'data' "
+                        + "array and 'usage'";
+                case "anthropic" -> "the body is not an Anthropic message: one JSON object of type 'message' with "
+                        + "a 'content' array";
+                default -> "the body is not one OpenAI JSON response with 'choices'";
+            };
+        }
+        return api.name().equals("anthropic")
+                ? "the stream is not Anthropic SSE: typed events ('event: content_block_delta' with 'data: {json}'), "
+                + "ending with '" + api.endOfStreamName() + "'"
+                : "the stream is not OpenAI SSE: every event must be 'data: {json}' with 'choices', ending with '"
+                + api.endOfStreamName() + "'";
+    }
+
+    private void checkTls(URI endpoint) {
+        if (!"https".equalsIgnoreCase(endpoint.getScheme())) {
             results.add(DoctorCheck.Result.pass("TLS", "not used (http)"));
             return;
         }
@@ -213,9 +265,10 @@ final class Doctor {
                 "check the server's certificate chain and host name"));
     }
 
-    private static URI modelsUri(URI chat) {
-        String text = chat.toString();
-        int at = text.lastIndexOf("chat/completions");
+    /** The API's endpoint with its suffix replaced by "models" (OpenAI's and Anthropic's model list). */
+    private URI modelsUri(URI endpoint) {
+        String text = endpoint.toString();
+        int at = text.lastIndexOf(suffix);
         return URI.create(text.substring(0, at) + "models");
     }
 

@@ -17,7 +17,11 @@ import java.util.concurrent.Callable;
             "Checks that OPENAI_API_BASE / OPENAI_API_KEY point at a working OpenAI-compatible endpoint, in the",
             "troubleshooting order of the user guides: URL shape, reachability, key, model id, one streamed request",
             "(OpenAI SSE: data: lines, choices, [DONE]), usage in the stream, TLS. Each check prints PASS or FAIL",
-            "with the fix. Exit code 0 only when every check passes."
+            "with the fix. Exit code 0 only when every check passes.",
+            "",
+            "With --llm-api the endpoint of that API is checked instead: openai-completions (/completions),",
+            "anthropic (ANTHROPIC_API_BASE / ANTHROPIC_API_KEY, /messages with x-api-key and anthropic-version,",
+            "Anthropic's events ending with message_stop) or embeddings (/embeddings, one JSON response)."
         })
 final class DoctorCommand implements Callable<Integer> {
     private final CliContext context;
@@ -28,19 +32,26 @@ final class DoctorCommand implements Callable<Integer> {
     @Option(names = "--model", description = "The model id to check; default: the first one /models lists.")
     String model;
 
+    @Option(names = "--llm-api", defaultValue = "openai",
+            description = "The API to check: openai, openai-completions, anthropic or embeddings.")
+    String llmApi;
+
     DoctorCommand(CliContext context) {
         this.context = context;
     }
 
     @Override
     public Integer call() {
-        String base = context.env(EndpointTarget.ENV_BASE);
+        CommonOptions.checkLlmApi(llmApi);
+        String baseVariable = EndpointTarget.baseVariable(llmApi);
+        String base = context.env(baseVariable);
         if (base == null || base.isBlank()) {
-            throw new UsageException(EndpointTarget.ENV_BASE
+            throw new UsageException(baseVariable
                     + " is not set; export the server's base URL, e.g. http://localhost:8000/v1");
         }
-        String key = context.env(EndpointTarget.ENV_KEY);
-        List<DoctorCheck.Result> results = new Doctor(base.strip(), key == null ? "" : key, model).run();
+        String key = context.env(EndpointTarget.keyVariable(llmApi));
+        List<DoctorCheck.Result> results = new Doctor(CommonOptions.apiFor(llmApi, true, null), base.strip(),
+                key == null ? "" : key, model).run();
         boolean allPassed = true;
         for (DoctorCheck.Result result : results) {
             context.out().println(result.render());

@@ -1,10 +1,14 @@
 package io.llmperf4j.cli;
 
+import io.llmperf4j.server.FaultKind;
+import io.llmperf4j.server.FaultPlan;
 import io.llmperf4j.server.SimulatedServer;
 import io.llmperf4j.server.SimulatorConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.time.Duration;
 import java.util.Map;
@@ -28,6 +32,19 @@ class DoctorCommandTest {
     @AfterAll
     static void stop() {
         server.close();
+    }
+
+    /** doctor --llm-api {@code api} with that API's variables (ANTHROPIC_* for anthropic). */
+    private static CliRun doctorFor(String api, String base, String key, String... args) {
+        String[] all = new String[args.length + 3];
+        all[0] = "doctor";
+        all[1] = "--llm-api";
+        all[2] = api;
+        System.arraycopy(args, 0, all, 3, args.length);
+        Map<String, String> env = api.equals("anthropic")
+                ? Map.of("ANTHROPIC_API_BASE", base, "ANTHROPIC_API_KEY", key)
+                : Map.of("OPENAI_API_BASE", base, "OPENAI_API_KEY", key);
+        return CliRun.of(env, all);
     }
 
     private static CliRun doctor(String base, String key, String... args) {
@@ -83,5 +100,68 @@ class DoctorCommandTest {
         assertEquals(1, run.exitCode(), run::toString);
         assertTrue(run.out().contains("[FAIL] base URL:"), run::toString);
         assertTrue(run.out().contains("try " + withoutV1 + "/v1"), run::toString);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"openai-completions,streaming,/v1/completions", "anthropic,streaming,/v1/messages",
+            "embeddings,request,/v1/embeddings"})
+    void everyApiPassesAgainstTheEmbeddedServer(String api, String requestCheck, String path) {
+        CliRun run = doctorFor(api, server.baseUrl(), KEY, "--model", "served-model");
+        assertEquals(0, run.exitCode(), run::toString);
+        assertFalse(run.out().contains("[FAIL]"), run::toString);
+        assertTrue(run.out().contains("[PASS] base URL: requests go to " + server.baseUrl().replace("/v1", "")
+                + path), run::toString);
+        for (String check : new String[] {"reachable", "API key", "model", requestCheck, "usage", "TLS"}) {
+            assertTrue(run.out().contains("[PASS] " + check + ":"), check + " in " + run);
+        }
+        assertFalse(run.out().contains(KEY));
+    }
+
+    @Test
+    void anthropicWrongKeyNamesAnthropicApiKey() {
+        CliRun run = doctorFor("anthropic", server.baseUrl(), "sk-wrong");
+        assertEquals(1, run.exitCode(), run::toString);
+        assertTrue(run.out().contains("[FAIL] API key: GET " + server.baseUrl() + "/models answered HTTP 401"),
+                run::toString);
+        assertTrue(run.out().contains("fix: export the right ANTHROPIC_API_KEY"), run::toString);
+        assertFalse(run.out().contains("sk-wrong"), run::toString);
+    }
+
+    @Test
+    void anthropicWithoutItsBaseVariableIsAUsageError() {
+        CliRun.of(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", KEY), "doctor", "--llm-api",
+                "anthropic").assertOneErrorLine(2, "ANTHROPIC_API_BASE is not set");
+        CliRun.of(Map.of(), "doctor", "--llm-api", "litellm").assertOneErrorLine(2, "--llm-api litellm");
+    }
+
+    @Test
+    void embeddingsUnderAWrongPathFailWithAPathHint() {
+        CliRun run = doctorFor("embeddings", server.baseUrl() + "/extra", KEY, "--model", "served-model");
+        assertEquals(1, run.exitCode(), run::toString);
+        assertTrue(run.out().contains("[FAIL] API key: GET " + server.baseUrl() + "/extra/models answered HTTP 404"),
+                run::toString);
+        assertTrue(run.out().contains("fix: the base URL is probably missing /v1 or has an extra path"),
+                run::toString);
+    }
+
+    /** The request check of each API against a server whose every generation request gets one fault. */
+    @ParameterizedTest
+    @CsvSource(delimiterString = "|", value = {
+            "anthropic|HTTP_401|HTTP_STATUS 401|export the right ANTHROPIC_API_KEY",
+            "anthropic|MALFORMED_EVENT|MALFORMED_EVENT|the stream is not Anthropic SSE",
+            "anthropic|MISSING_DONE|MISSING_DONE|ending with 'event: message_stop'",
+            "openai-completions|HTTP_404|HTTP_STATUS 404|check that the server serves /completions under OPENAI_API_BASE",
+            "openai-completions|ERROR_EVENT|ERROR_IN_STREAM|answered 200 with an error object"})
+    void aFaultyAnswerFailsTheRequestCheckWithAFix(String api, FaultKind fault, String detail, String fix) {
+        try (SimulatedServer faulty = SimulatedServer.start(SimulatorConfig.builder().apiKey(KEY)
+                .timeToFirstToken(Duration.ofMillis(2)).interTokenDelay(Duration.ofMillis(1))
+                .faultPlan(FaultPlan.sequence(fault)).build())) {
+            CliRun run = doctorFor(api, faulty.baseUrl(), KEY);
+            assertEquals(1, run.exitCode(), run::toString);
+            assertTrue(run.out().contains("[PASS] API key:"), run::toString);
+            assertTrue(run.out().lines().anyMatch(l -> l.startsWith("[FAIL] streaming:") && l.contains(detail)),
+                    run::toString);
+            assertTrue(run.out().contains(fix), run::toString);
+        }
     }
 }
