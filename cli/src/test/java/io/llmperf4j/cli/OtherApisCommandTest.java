@@ -141,6 +141,19 @@ class OtherApisCommandTest {
         assertFalse(Files.exists(tmp.resolve("sim_60_12_summary.json")), "llmperf's files are for LLM APIs only");
     }
 
+    @ParameterizedTest
+    @CsvSource({"malformed_event,MALFORMED_EVENT", "error_event,ERROR_IN_STREAM", "drop_mid_stream,CONNECTION_CLOSED"})
+    void embeddingsFaultsAreErrorsNotCrashes(String fault, String kind, @TempDir Path tmp) throws IOException {
+        CliRun run = run("embeddings", tmp, "--header", "X-Sim-Fault: " + fault);
+        assertEquals(0, run.exitCode(), run::toString);
+        assertTrue(run.out().contains("Requests: 6 (0 completed, 6 errors)"), run::toString);
+        JsonNode summary = JSON.readTree(tmp.resolve("sim_60_12_embeddings_summary.json").toFile());
+        assertEquals(6, summary.get("errors_by_kind").get(kind).asInt(), summary::toString);
+        for (CSVRecord row : csvRows(tmp.resolve("sim_60_12_embeddings.csv"))) {
+            assertEquals(kind, row.get("error_kind"), row::toString);
+        }
+    }
+
     @Test
     void embeddingsErrorsAreCounted(@TempDir Path tmp) throws IOException {
         // a wrong key: every request is a 401
