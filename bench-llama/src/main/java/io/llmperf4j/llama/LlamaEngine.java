@@ -92,9 +92,12 @@ public final class LlamaEngine implements AutoCloseable {
         return model.encode(prompt).length + 1;
     }
 
-    /** The prompt the model's chat template makes of {@code messages} (role, content pairs). */
-    public String renderChat(List<Pair<String, String>> messages) {
-        return model.applyTemplate(new InferenceParameters("").setMessages(null, messages));
+    /**
+     * The prompt the model's chat template makes of a system message (null or empty: none, as de.kherud:llama
+     * drops an empty one) and the user / assistant turns (role, content pairs).
+     */
+    public String renderChat(String system, List<Pair<String, String>> turns) {
+        return model.applyTemplate(new InferenceParameters("").setMessages(system, turns));
     }
 
     /**
@@ -115,7 +118,8 @@ public final class LlamaEngine implements AutoCloseable {
     private void run(Generation generation, Listener listener, BooleanSupplier cancelled) {
         try {
             if (cancelled.getAsBoolean()) return;
-            String prompt = generation.messages() == null ? generation.prompt() : renderChat(generation.messages());
+            String prompt = generation.turns() == null ? generation.prompt()
+                    : renderChat(generation.system(), generation.turns());
             int promptTokens = countPromptTokens(prompt);
             int requested = promptTokens + generation.maxTokens();
             if (requested > contextLength) {
@@ -171,19 +175,21 @@ public final class LlamaEngine implements AutoCloseable {
      * One generation request as llama.cpp takes it.
      *
      * @param prompt      the prompt text of a text completion, or null for a chat
-     * @param messages    a chat's (role, content) pairs, rendered through the model's chat template; or null
+     * @param system      a chat's system message, or null
+     * @param turns       a chat's user and assistant (role, content) pairs, rendered through the model's chat
+     *                    template; or null for a text completion
      * @param maxTokens   tokens to generate, exactly
      * @param temperature sampling temperature, or null for llama.cpp's default
      * @param topP        nucleus sampling, or null
      * @param seed        sampling seed, or null
      */
-    public record Generation(String prompt, List<Pair<String, String>> messages, int maxTokens, Float temperature,
-                             Float topP, Integer seed) {
+    public record Generation(String prompt, String system, List<Pair<String, String>> turns, int maxTokens,
+                             Float temperature, Float topP, Integer seed) {
         public Generation {
-            if ((prompt == null) == (messages == null)) {
-                throw new IllegalArgumentException("a generation has a prompt or messages, not both");
+            if ((prompt == null) == (turns == null)) {
+                throw new IllegalArgumentException("a generation has a prompt or chat turns, not both");
             }
-            if (messages != null) messages = List.copyOf(messages);
+            if (turns != null) turns = List.copyOf(turns);
         }
 
         InferenceParameters toParameters(String prompt) {

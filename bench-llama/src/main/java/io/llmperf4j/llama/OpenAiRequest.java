@@ -41,9 +41,27 @@ record OpenAiRequest(boolean chat, String model, boolean stream, boolean include
         Float temperature = optionalFloat(root, "temperature");
         Float topP = optionalFloat(root, "top_p");
         Integer seed = root.path("seed").canConvertToInt() ? root.path("seed").intValue() : null;
-        LlamaEngine.Generation generation = chat
-                ? new LlamaEngine.Generation(null, messages(root), maxTokens, temperature, topP, seed)
-                : new LlamaEngine.Generation(prompt(root), null, maxTokens, temperature, topP, seed);
+        LlamaEngine.Generation generation;
+        if (chat) {
+            List<Pair<String, String>> messages = messages(root);
+            StringBuilder system = new StringBuilder();
+            int first = 0;
+            for (; first < messages.size() && messages.get(first).getKey().equals("system"); first++) {
+                if (first > 0) system.append('\n');
+                system.append(messages.get(first).getValue());
+            }
+            List<Pair<String, String>> turns = messages.subList(first, messages.size());
+            for (Pair<String, String> turn : turns) {
+                String role = turn.getKey();
+                if (!role.equals("user") && !role.equals("assistant")) {
+                    throw new BadRequestException("Role '" + role + "' is not supported here: system messages come "
+                            + "first, then user and assistant turns.", "messages");
+                }
+            }
+            generation = new LlamaEngine.Generation(null, system.toString(), turns, maxTokens, temperature, topP, seed);
+        } else {
+            generation = new LlamaEngine.Generation(prompt(root), null, null, maxTokens, temperature, topP, seed);
+        }
         return new OpenAiRequest(chat, model, stream, includeUsage, generation);
     }
 
