@@ -1,7 +1,9 @@
 package io.llmperf4j.llama;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -15,7 +17,10 @@ import io.netty.handler.codec.http.HttpVersion;
 
 /** JSON bodies and SSE events in OpenAI's (vLLM's) shapes. */
 final class OpenAiJson {
-    static final ObjectMapper MAPPER = new ObjectMapper();
+    /** Characters outside the BMP (emoji) go out as raw UTF-8, as real servers send them, not as escapes. */
+    static final ObjectMapper MAPPER = JsonMapper.builder()
+            .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
+            .build();
 
     private OpenAiJson() {
     }

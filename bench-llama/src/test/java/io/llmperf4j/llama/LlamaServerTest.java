@@ -50,6 +50,8 @@ class LlamaServerTest {
         // 31 tokens, 3 of 4 byte tokens each held back until their emoji is whole: 31 - 3 * 3 events
         assertEquals(22, pieces.size(), pieces::toString);
         assertEquals(3, pieces.stream().filter(EMOJI::equals).count(), "each emoji arrives whole in one event");
+        assertTrue(events.stream().anyMatch(e -> e.raw().contains("\"content\":\"" + EMOJI + "\"")),
+                "as raw UTF-8, not as \\u escapes");
 
         JsonNode finish = events.get(events.size() - 3).data();
         assertEquals("length", finish.at("/choices/0/finish_reason").asText());

@@ -17,8 +17,8 @@ final class SseClient {
     static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
-    /** One SSE event's data ("[DONE]" stays a text node) and when it arrived. */
-    record Event(JsonNode data, long nanos) {
+    /** One SSE event's data ("[DONE]" stays a text node), its raw text and when it arrived. */
+    record Event(JsonNode data, String raw, long nanos) {
         boolean isDone() {
             return data.isTextual() && data.textValue().equals("[DONE]");
         }
@@ -50,7 +50,7 @@ final class SseClient {
                 if (!line.startsWith("data: ")) continue;
                 String data = line.substring(6);
                 events.add(new Event(data.equals("[DONE]") ? JSON.getNodeFactory().textNode(data) : JSON.readTree(data),
-                        System.nanoTime()));
+                        data, System.nanoTime()));
             }
         }
         return events;
