@@ -110,8 +110,8 @@ final class GgufWriter {
         return this;
     }
 
-    /** Writes the file atomically (a temporary file next to it, then a move). */
-    void write(Path file) throws IOException {
+    /** Writes the file atomically (a temporary file next to it, then a move) and returns it. */
+    Path writeAndReturn(Path file) throws IOException {
         Path dir = file.toAbsolutePath().getParent();
         Files.createDirectories(dir);
         Path temp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
@@ -124,6 +124,7 @@ final class GgufWriter {
         } finally {
             Files.deleteIfExists(temp);
         }
+        return file;
     }
 
     private static void readableByAll(Path file) throws IOException {

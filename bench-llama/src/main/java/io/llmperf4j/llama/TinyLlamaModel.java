@@ -40,6 +40,8 @@ public final class TinyLlamaModel {
     public static final int CONTEXT_LENGTH = 2048;
     public static final long DEFAULT_SEED = 20_240_601L;
     public static final String NAME = "llmperf4j-tiny-llama";
+    /** Changes whenever the written bytes change, so a file named by {@link #fileName} is never stale. */
+    static final int LAYOUT_VERSION = 1;
 
     /** Llama-2 chat without a system block; llama.cpp renders it as {@code "[INST] " + content + " [/INST]"}. */
     public static final String CHAT_TEMPLATE = "{% for message in messages %}"
@@ -66,7 +68,15 @@ public final class TinyLlamaModel {
     private TinyLlamaModel() {
     }
 
-    /** Writes the model with {@link #DEFAULT_SEED} to {@code file}, unless a file is already there. */
+    /** A file name that identifies this model exactly, e.g. {@code llmperf4j-tiny-llama-v1-20240601.gguf}. */
+    public static String fileName(long seed) {
+        return NAME + "-v" + LAYOUT_VERSION + "-" + seed + ".gguf";
+    }
+
+    /**
+     * Writes the model with {@link #DEFAULT_SEED} to {@code file}, unless a file is already there: name it with
+     * {@link #fileName} so an existing file is this very model.
+     */
     public static Path writeIfAbsent(Path file) throws IOException {
         if (!Files.isRegularFile(file)) write(file, DEFAULT_SEED);
         return file;
@@ -119,8 +129,7 @@ public final class TinyLlamaModel {
             gguf.tensor(prefix + "ffn_up.weight", noise(ffn, random), EMBEDDING_LENGTH, FEED_FORWARD_LENGTH);
             gguf.tensor(prefix + "ffn_down.weight", noise(ffn, random), FEED_FORWARD_LENGTH, EMBEDDING_LENGTH);
         }
-        gguf.write(file);
-        return file;
+        return gguf.writeAndReturn(file);
     }
 
     /** The text of a response of {@code tokens} tokens (an emoji cut short is left out, as a stream holds it back). */

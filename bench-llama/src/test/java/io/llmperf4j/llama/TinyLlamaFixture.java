@@ -16,15 +16,17 @@ final class TinyLlamaFixture {
     private TinyLlamaFixture() {
     }
 
-    static synchronized LlamaEngine engine() {
-        if (engine == null) {
-            try {
-                Path model = TinyLlamaModel.writeIfAbsent(Path.of("target", "tiny-llama.gguf"));
-                engine = LlamaEngine.load(model, TinyLlamaModel.CONTEXT_LENGTH);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+    /** The generated model in the build folder, written by the first test that needs it. */
+    static synchronized Path modelFile() {
+        try {
+            return TinyLlamaModel.writeIfAbsent(Path.of("target", TinyLlamaModel.fileName(TinyLlamaModel.DEFAULT_SEED)));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
+    }
+
+    static synchronized LlamaEngine engine() {
+        if (engine == null) engine = LlamaEngine.load(modelFile(), TinyLlamaModel.CONTEXT_LENGTH);
         return engine;
     }
 

@@ -68,8 +68,7 @@ final class LlamaServe {
 
     /** The generated model, written once per machine into the temporary folder (about 17 MB). */
     private Path tinyModel() {
-        Path file = Path.of(System.getProperty("java.io.tmpdir"),
-                TINY_MODEL_ID + "-" + TinyLlamaModel.DEFAULT_SEED + ".gguf");
+        Path file = Path.of(System.getProperty("java.io.tmpdir"), TinyLlamaModel.fileName(TinyLlamaModel.DEFAULT_SEED));
         try {
             if (!Files.isRegularFile(file)) context.err().println("llmperf4j: writing the tiny model to " + file);
             return TinyLlamaModel.writeIfAbsent(file);

@@ -40,6 +40,8 @@ class RealEngineCommandTest extends RealEngineContract {
     OptionalInt chatTemplateTokens() {
         String rendered = engine.renderChat("", List.of(new Pair<>("user", "Hello")));
         if (!rendered.equals("[INST] Hello [/INST]")) throw new AssertionError("template renders " + rendered);
-        return OptionalInt.of(engine.countPromptTokens(rendered) - engine.countPromptTokens("Hello"));
+        int tokens = engine.countPromptTokens(rendered) - engine.countPromptTokens("Hello");
+        if (tokens != 7) throw new AssertionError("the template adds " + tokens + " tokens, the README says 7");
+        return OptionalInt.of(tokens);
     }
 }

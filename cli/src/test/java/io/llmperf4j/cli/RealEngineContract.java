@@ -31,7 +31,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 abstract class RealEngineContract {
     static final String MODEL = "tiny-llama";
-    static final Path MODEL_FILE = Path.of("target", "tiny-llama-gguf", "tiny-llama.gguf");
+    /** In a folder of its own: the container mounts the folder. */
+    static final Path MODEL_FILE = Path.of("target", "tiny-llama-gguf",
+            TinyLlamaModel.fileName(TinyLlamaModel.DEFAULT_SEED));
     private static final JsonMapper JSON = JsonMapper.builder()
             .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
 
