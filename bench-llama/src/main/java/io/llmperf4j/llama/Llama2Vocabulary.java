@@ -11,7 +11,6 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -62,8 +61,7 @@ final class Llama2Vocabulary {
         JsonNode vocab = model.path("vocab");
         String[] byId = new String[vocab.size()];
         Map<String, Integer> ids = new HashMap<>(vocab.size() * 2);
-        for (Iterator<Map.Entry<String, JsonNode>> it = vocab.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> entry = it.next();
+        for (Map.Entry<String, JsonNode> entry : vocab.properties()) {
             int id = entry.getValue().intValue();
             byId[id] = entry.getKey();
             ids.put(entry.getKey(), id);
