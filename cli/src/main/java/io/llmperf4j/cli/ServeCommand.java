@@ -8,7 +8,9 @@ import io.llmperf4j.server.SimulatorConfig;
 import io.llmperf4j.tokenize.Tokenizers;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,13 +29,33 @@ import java.util.concurrent.Callable;
         description = {
             "Runs the OpenAI-compatible simulated server until interrupted: POST /v1/chat/completions and",
             "/v1/completions (streaming or not), GET /v1/models. Generated text is deterministic; each token is one",
-            "Llama-2 token, so client and server token counts agree. max_tokens is always honoured."
+            "Llama-2 token, so client and server token counts agree. max_tokens is always honoured.",
+            "With --engine llama a real engine answers instead: llama.cpp in the JVM with one decoding thread,",
+            "running --model FILE.gguf, or without --model a generated tiny Llama-2-vocabulary model; EOS is ignored,",
+            "so every response has max_tokens tokens. The simulator's timing, fault and reasoning options do not apply."
         })
 final class ServeCommand implements Callable<Integer> {
+    /** Options that shape the simulator and mean nothing to a real engine. */
+    private static final List<String> SIMULATOR_ONLY = List.of("--ttft-ms", "--inter-token-delay-ms",
+            "--tokens-per-chunk", "--max-concurrent-sequences", "--prefill-us-per-token", "--strict-model",
+            "--api-key-file", "--fault-rate", "--fault-kinds", "--fault-seed", "--stall-ms", "--stop-probability",
+            "--reasoning-tokens");
+
     private final CliContext context;
+
+    @Spec
+    CommandSpec spec;
 
     @Mixin
     DebugOption debugOption;
+
+    @Option(names = "--engine", defaultValue = "sim", paramLabel = "sim|llama",
+            description = "sim: the simulator; llama: llama.cpp in the JVM (see above).")
+    String engine;
+
+    @Option(names = "--ctx-size", defaultValue = "2048",
+            description = "--engine llama: tokens of context (prompt plus completion) per request.")
+    int contextLength;
 
     @Option(names = "--host", defaultValue = SimulatorConfig.DEFAULT_HOST, description = "Address to bind.")
     String host;
@@ -60,7 +82,7 @@ final class ServeCommand implements Callable<Integer> {
     double prefillMicrosPerToken;
 
     @Option(names = "--model", split = ",", defaultValue = SimulatorConfig.DEFAULT_MODEL_ID,
-            description = "Model ids listed by /v1/models.")
+            description = "Model ids listed by /v1/models; with --engine llama, the GGUF model file to run.")
     List<String> models;
 
     @Option(names = "--strict-model", description = "Answer 404 for models not listed (default: serve any name).")
@@ -101,6 +123,15 @@ final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
+        if (engine.equals("llama")) {
+            var parsed = spec.commandLine().getParseResult();
+            for (String option : SIMULATOR_ONLY) {
+                if (parsed.hasMatchedOption(option)) throw new UsageException(option + " applies to --engine sim only");
+            }
+            boolean namedModel = parsed.hasMatchedOption("--model");
+            return new LlamaServe(context).serve(namedModel ? models : List.of(), contextLength, host, port);
+        }
+        if (!engine.equals("sim")) throw new UsageException("--engine must be 'sim' or 'llama' (got '" + engine + "')");
         SimulatorConfig config = config();
         try (SimulatedServer server = SimulatedServer.start(config)) {
             context.err().println("llmperf4j simulated server listening on " + server.baseUrl() + " ("

@@ -1,0 +1,141 @@
+package io.llmperf4j.llama;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The OpenAI-compatible server over real sockets, with llama.cpp decoding the generated model. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class LlamaServerTest {
+    private static final String EMOJI = "\uD83E\uDD99";
+
+    private static String url(String path) {
+        return TinyLlamaFixture.server().baseUrl() + path;
+    }
+
+    private static String chatBody(String content, int maxTokens, boolean stream) {
+        return "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"" + content + "\"}],\"max_tokens\":"
+                + maxTokens + ",\"stream\":" + stream + ",\"stream_options\":{\"include_usage\":true},"
+                + "\"temperature\":0.8,\"top_p\":0.95}";
+    }
+
+    @Test
+    void chatStreamCarriesTheModelsTextAndTheEnginesUsage() throws Exception {
+        List<SseClient.Event> events = SseClient.stream(url("/chat/completions"), chatBody("Say something", 31, true));
+
+        assertEquals("assistant", events.get(0).data().at("/choices/0/delta/role").asText());
+        StringBuilder text = new StringBuilder();
+        List<String> pieces = new ArrayList<>();
+        for (SseClient.Event event : events.subList(1, events.size() - 3)) {
+            String piece = event.data().at("/choices/0/delta/content").asText();
+            pieces.add(piece);
+            text.append(piece);
+            assertTrue(event.data().at("/choices/0/finish_reason").isNull(), event.data()::toString);
+        }
+        assertEquals(TinyLlamaModel.generatedText(31), text.toString());
+        assertEquals("the JSON tokens stream" + EMOJI + " via HTTP servers JSON tokens stream" + EMOJI
+                + " via HTTP servers JSON tokens stream" + EMOJI + " via HTTP servers", text.toString());
+        // 31 tokens, 3 of 4 byte tokens each held back until their emoji is whole: 31 - 3 * 3 events
+        assertEquals(22, pieces.size(), pieces::toString);
+        assertEquals(3, pieces.stream().filter(EMOJI::equals).count(), "each emoji arrives whole in one event");
+        assertTrue(events.stream().anyMatch(e -> e.raw().contains("\"content\":\"" + EMOJI + "\"")),
+                "as raw UTF-8, not as \\u escapes");
+
+        JsonNode finish = events.get(events.size() - 3).data();
+        assertEquals("length", finish.at("/choices/0/finish_reason").asText());
+        JsonNode usage = events.get(events.size() - 2).data();
+        assertTrue(usage.get("choices").isEmpty());
+        int promptTokens = TinyLlamaFixture.engine().countPromptTokens("[INST] Say something [/INST]");
+        assertEquals(promptTokens, usage.at("/usage/prompt_tokens").asInt());
+        assertEquals(31, usage.at("/usage/completion_tokens").asInt());
+        assertEquals(promptTokens + 31, usage.at("/usage/total_tokens").asInt());
+        assertTrue(events.get(events.size() - 1).isDone());
+        for (SseClient.Event event : events.subList(0, events.size() - 1)) {
+            assertEquals("chat.completion.chunk", event.data().get("object").asText());
+            assertEquals("m", event.data().get("model").asText());
+            assertEquals(events.get(0).data().get("id"), event.data().get("id"));
+        }
+    }
+
+    @Test
+    void textCompletionCountsThePromptWithBos() throws Exception {
+        SseClient.Response response = SseClient.post(url("/completions"),
+                "{\"prompt\":\"Hello world\",\"max_tokens\":12}");
+        assertEquals(200, response.status(), response.body()::toString);
+        assertEquals("text_completion", response.body().get("object").asText());
+        assertEquals(TinyLlamaModel.generatedText(12), response.body().at("/choices/0/text").asText());
+        assertEquals(3, response.body().at("/usage/prompt_tokens").asInt(), "BOS, Hello, world");
+        assertEquals(12, response.body().at("/usage/completion_tokens").asInt());
+        assertEquals(TinyLlamaFixture.MODEL_ID, response.body().get("model").asText(), "no model asked: the served id");
+    }
+
+    @Test
+    void aBudgetEndingInsideACharacterSendsNoBrokenBytes() throws Exception {
+        // tokens: the, JSON, tokens, stream, <F0>, <9F>: the emoji's first two bytes are never sent
+        SseClient.Response response = SseClient.post(url("/chat/completions"), chatBody("Hi", 6, false));
+        assertEquals("the JSON tokens stream", response.body().at("/choices/0/message/content").asText());
+        assertEquals(6, response.body().at("/usage/completion_tokens").asInt());
+        assertEquals(2, TinyLlamaModel.heldBackTokens(6));
+    }
+
+    @Test
+    void oneDecodingThreadServesRequestsOneAfterAnother() throws Exception {
+        ExecutorService clients = Executors.newFixedThreadPool(3);
+        try {
+            List<Future<List<SseClient.Event>>> streams = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                String body = chatBody("Request " + i, 200, true);
+                streams.add(clients.submit(() -> SseClient.stream(url("/chat/completions"), body)));
+            }
+            List<List<SseClient.Event>> done = new ArrayList<>();
+            for (Future<List<SseClient.Event>> stream : streams) done.add(stream.get());
+            done.sort(Comparator.comparingLong(events -> events.get(1).nanos()));
+            for (int i = 1; i < done.size(); i++) {
+                long previousLastToken = done.get(i - 1).get(done.get(i - 1).size() - 4).nanos();
+                long firstToken = done.get(i).get(1).nanos();
+                assertTrue(firstToken >= previousLastToken, "request " + i + " starts decoding after the one before");
+            }
+            for (List<SseClient.Event> events : done) {
+                assertEquals(200, events.get(events.size() - 2).data().at("/usage/completion_tokens").asInt());
+            }
+        } finally {
+            clients.shutdownNow();
+        }
+    }
+
+    @Test
+    void listsTheModelAndRefusesBadRequests() throws Exception {
+        SseClient.Response models = SseClient.get(url("/models"));
+        assertEquals(200, models.status());
+        assertEquals(TinyLlamaFixture.MODEL_ID, models.body().at("/data/0/id").asText());
+
+        SseClient.Response notJson = SseClient.post(url("/chat/completions"), "{nope");
+        assertEquals(400, notJson.status());
+        assertEquals(400, notJson.body().at("/error/code").asInt());
+
+        SseClient.Response noMessages = SseClient.post(url("/chat/completions"), "{\"max_tokens\":3}");
+        assertEquals("messages", noMessages.body().at("/error/param").asText());
+
+        SseClient.Response tooLong = SseClient.post(url("/completions"), "{\"prompt\":\"Hi\",\"max_tokens\":5000}");
+        assertEquals(400, tooLong.status());
+        assertTrue(tooLong.body().at("/error/message").asText().startsWith(
+                "This model's maximum context length is 2048 tokens. However, you requested 5002 tokens"),
+                tooLong.body()::toString);
+
+        SseClient.Response unknown = SseClient.post(url("/embeddings"), "{}");
+        assertEquals(404, unknown.status());
+        assertFalse(unknown.body().at("/error/message").asText().isEmpty());
+    }
+}
