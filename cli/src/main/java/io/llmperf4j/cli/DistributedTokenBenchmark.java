@@ -1,0 +1,199 @@
+package io.llmperf4j.cli;
+
+import com.hazelcast.cluster.Member;
+import io.llmperf4j.distributed.ClientSpec;
+import io.llmperf4j.distributed.ClockOffset;
+import io.llmperf4j.distributed.Coordinator;
+import io.llmperf4j.distributed.DistributedPlan;
+import io.llmperf4j.distributed.MergedRun;
+import io.llmperf4j.distributed.WorkerReport;
+import io.llmperf4j.engine.client.LlmApi;
+import io.llmperf4j.engine.load.OpenLoopSettings;
+import io.llmperf4j.engine.load.Warmup;
+import io.llmperf4j.model.BenchmarkRun;
+import io.llmperf4j.model.BenchmarkSettings;
+import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.report.html.HtmlReport;
+import io.llmperf4j.report.html.HtmlReportOptions;
+import io.llmperf4j.report.jsonl.RequestJournal;
+import io.llmperf4j.report.llmperf.LlmperfConsoleReport;
+import io.llmperf4j.report.llmperf.LlmperfFileNames;
+import io.llmperf4j.report.llmperf.LlmperfResultFiles;
+import io.llmperf4j.report.llmperf.LlmperfResultWriter;
+import io.llmperf4j.report.metrics.RunMetrics;
+import io.llmperf4j.report.summary.RunEnvironment;
+import io.llmperf4j.report.summary.SummaryConsoleReport;
+import io.llmperf4j.report.summary.SummaryDocument;
+import io.llmperf4j.report.summary.SummaryJson;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * token-benchmark with {@code --cluster}: this process coordinates, the workers send. It waits for the workers,
+ * estimates their clock offsets, has each check the endpoint, hands out the shares of llmperf's closed loop (or of
+ * one open loop) with one shared start instant, then reports and writes the merged run exactly as a single machine
+ * would (llmperf's files, CSV with a worker column, requests.jsonl, llmperf4j's summary with the workers and their
+ * clock offsets, HTML report).
+ */
+final class DistributedTokenBenchmark {
+    private final TokenBenchmark benchmark;
+    private final TokenBenchmarkOptions options;
+    private final CommonOptions common;
+    private final LoadPlan load;
+    private final ClusterFlags.ClusterOptions cluster;
+    private final PrintStream out;
+    private final PrintStream err;
+
+    DistributedTokenBenchmark(TokenBenchmark benchmark, TokenBenchmarkOptions options, LoadPlan load,
+                              ClusterFlags.ClusterOptions cluster, PrintStream out, PrintStream err) {
+        this.benchmark = benchmark;
+        this.options = options;
+        this.common = options.common();
+        this.load = load;
+        this.cluster = cluster;
+        this.out = out;
+        this.err = err;
+    }
+
+    /** What a distributed run does not do yet, as usage errors before anything starts. */
+    static void checkSupported(TokenBenchmarkOptions options, LoadPlan plan) {
+        CommonOptions common = options.common();
+        if (!io.llmperf4j.distributed.ClientSpec.supports(common.llmApi())) {
+            throw new UsageException("--cluster: --llm-api " + common.llmApi() + " is not distributed; use openai, "
+                    + "openai-completions or anthropic");
+        }
+        if (common.caCert() != null) {
+            throw new UsageException("--cluster: --ca-cert is not passed to workers yet");
+        }
+        if (plan.active() && (plan.kind() != LoadPlan.Kind.OPEN_LOOP || plan.comparison() || plan.harness() != null
+                || !(plan.warmup() instanceof Warmup.None))) {
+            throw new UsageException("--cluster distributes llmperf's closed loop or one open loop (--request-rate); "
+                    + "sweeps, --iterations, warmup and several models are not distributed yet");
+        }
+    }
+
+    int run(WorkloadSource workload) {
+        LlmApi api = common.api(options.stream(), null);
+        LoadPlan plan = load;
+        MergedRun merged;
+        BenchmarkSettings settings;
+        String coordinatorAddress;
+        try (EndpointUnderTest endpoint = EndpointUnderTest.open(common.target(),
+                EndpointUnderTest.ESTIMATED_PROMPT_TOKENS, err);
+             Coordinator coordinator = Coordinator.start(cluster.settings(),
+                     line -> err.println("llmperf4j: cluster: " + line))) {
+            URI uri = endpoint.uri(api);
+            coordinatorAddress = coordinator.address();
+            err.println("llmperf4j: coordinator " + coordinatorAddress + " of cluster '"
+                    + cluster.settings().clusterName() + "': waiting for " + cluster.workers() + " worker"
+                    + (cluster.workers() == 1 ? "" : "s") + " (at most " + cluster.workerWait().toSeconds() + " s)");
+            List<Member> workers = coordinator.awaitWorkers(cluster.workers(), cluster.workerWait());
+            Map<String, ClockOffset> clocks = coordinator.measureClocks(workers);
+            clocks.forEach((id, c) -> err.printf(Locale.ROOT,
+                    "llmperf4j: cluster: worker %s clock offset %+.3f ms (round trip %.3f ms)%n", id,
+                    c.offsetMillis(), c.roundTripMillis()));
+            coordinator.checkReachable(workers, uri);
+            ClientSpec client = clientSpec(uri);
+            BenchmarkSettings base = benchmark.settings(uri.toString(), workload);
+            DistributedPlan distributed;
+            if (plan.active()) {
+                plan = plan.seededBy(base.seed());
+                OpenLoopSettings open = (OpenLoopSettings) plan.profile().levels(Warmup.NONE).get(0);
+                distributed = DistributedPlan.openLoop(client.withMaxConnections(plan.maxConnections()),
+                        workload.requests(), open);
+                settings = openLoopSettings(base, open);
+                err.println("llmperf4j: load: " + plan.describe() + ", over " + workers.size() + " workers");
+            } else {
+                distributed = DistributedPlan.closedLoop(client, workload.requests(), common.numConcurrentRequests(),
+                        Duration.ofSeconds(common.timeoutSeconds()));
+                settings = base;
+            }
+            merged = coordinator.run(distributed, workers, clocks, TokenBenchmark.outputCounter(workload));
+        }
+        BenchmarkRun run = TokenBenchmark.withServerCounts(new BenchmarkRun(settings, merged.records(),
+                merged.startEpochMillis(), merged.endEpochMillis(), merged.durationNanos(), merged.requestsSent(),
+                merged.timedOut()), workload);
+        RunMetrics metrics = benchmark.metrics(run, workload, workload.promptTokenizer());
+        for (WorkerReport w : merged.workers()) {
+            err.printf(Locale.ROOT, "llmperf4j: cluster: worker %s: %d requests, %d ok%s%n", w.workerId(),
+                    w.recorded(), w.succeeded(), w.lost() == 0 ? "" : ", " + w.lost() + " lost (" + w.leftReason() + ")");
+        }
+        out.print(SummaryConsoleReport.render(run, metrics));
+        out.println();
+        out.print(LlmperfConsoleReport.render(run));
+        out.flush();
+        writeFiles(run, metrics, merged, plan, coordinatorAddress);
+        return merged.stopped() ? ExitCodes.INTERRUPTED : ExitCodes.OK;
+    }
+
+    /** The client each worker builds; its own API key is added there. */
+    private ClientSpec clientSpec(URI uri) {
+        Map<String, Object> params = new LinkedHashMap<>(common.additionalSamplingParams());
+        return new ClientSpec(uri, common.llmApi(), options.stream(), common.model(), params, options.includeUsage(),
+                common.numConcurrentRequests(), common.idleTimeout().toMillis(),
+                common.requestTimeout() == null ? null : common.requestTimeout().toMillis(),
+                common.connectTimeout().toMillis(), new LinkedHashMap<>(common.extraHeaders()), common.insecureTls());
+    }
+
+    /** As a single machine's open loop echoes it into its files (see {@code ModelRun}). */
+    private static BenchmarkSettings openLoopSettings(BenchmarkSettings s, OpenLoopSettings level) {
+        Map<String, String> metadata = new LinkedHashMap<>(s.metadata());
+        metadata.putIfAbsent("llmperf4j_load", level.describe() + ", seed " + level.seed());
+        return new BenchmarkSettings(s.model(), s.meanInputTokens(), s.stddevInputTokens(), s.meanOutputTokens(),
+                s.stddevOutputTokens(), level.maxConcurrency().orElse(0), s.timeoutSeconds(),
+                s.maxNumCompletedRequests(), s.additionalSamplingParams(), s.llmApi(), metadata, s.endpoint(),
+                s.tokenizer(), s.promptMode(), s.seed());
+    }
+
+    private SummaryDocument.DistributedJson distributedJson(MergedRun merged, String coordinator) {
+        List<SummaryDocument.WorkerJson> workers = new ArrayList<>();
+        for (WorkerReport w : merged.workers()) {
+            ClockOffset c = w.clockOffset();
+            workers.add(new SummaryDocument.WorkerJson(w.workerId(), w.share(), w.assigned(), w.recorded(),
+                    w.succeeded(), w.lost(), c == null ? null : c.offsetMillis(), c == null ? null : c.roundTripMillis(),
+                    w.startLagNanos() < 0 ? null : w.startLagNanos() / 1e6, w.leftReason()));
+        }
+        return new SummaryDocument.DistributedJson(cluster.settings().clusterName(), coordinator, workers);
+    }
+
+    private void writeFiles(BenchmarkRun run, RunMetrics metrics, MergedRun merged, LoadPlan plan,
+                            String coordinator) {
+        Path dir = common.resultsDir();
+        if (dir == null) {
+            return;
+        }
+        try {
+            LlmperfResultFiles files = LlmperfResultWriter.write(run, dir);
+            RunEnvironment environment = RunEnvironment.current();
+            Path summary = SummaryJson.write(run, metrics, VersionProvider.version(), environment,
+                    distributedJson(merged, coordinator), dir);
+            try (RequestJournal journal = RequestJournal.create(dir)) {
+                for (RequestRecord record : run.records()) {
+                    journal.append(record);
+                }
+            }
+            List<String> names = new ArrayList<>(List.of(files.summaryJson().getFileName().toString(),
+                    files.individualResponsesJson().getFileName().toString(),
+                    files.requestsCsv().getFileName().toString(), summary.getFileName().toString(),
+                    RequestJournal.FILE_NAME));
+            if (merged.openLoop() != null) {
+                names.add(LoadFiles.writeOpenLoop(dir, LlmperfFileNames.baseName(run.settings()), common.model(),
+                        merged.openLoop(), plan.warmupText()).getFileName().toString());
+            }
+            names.add(HtmlReport.write(run, metrics, VersionProvider.version(), environment,
+                    HtmlReportOptions.DEFAULT, dir).getFileName().toString());
+            err.println("Results written to " + dir.toAbsolutePath() + ": " + String.join(", ", names));
+        } catch (IOException e) {
+            throw new RunFailedException("could not write results to " + dir + ": " + e, e);
+        }
+    }
+}
