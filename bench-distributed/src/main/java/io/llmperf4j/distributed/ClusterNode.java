@@ -54,6 +54,8 @@ public final class ClusterNode {
         config.setProperty("hazelcast.max.no.heartbeat.seconds", Integer.toString(MAX_NO_HEARTBEAT_SECONDS));
         config.setProperty("hazelcast.wait.seconds.before.join", "1");
         config.setProperty("hazelcast.partition.count", "71"); // no data lives in the cluster: few partitions
+        // nothing to migrate on the way out: a graceful shutdown must not wait for members that leave too
+        config.setProperty("hazelcast.graceful.shutdown.max.wait", "5");
         config.getMetricsConfig().setEnabled(false);
         config.getJetConfig().setEnabled(false);
         config.getMemberAttributeConfig().setAttribute(ROLE, role);

@@ -69,7 +69,9 @@ final class WorkerCommand implements Callable<Integer> {
         instance.getLifecycleService().addLifecycleListener(event -> {
             if (event.getState() == LifecycleEvent.LifecycleState.SHUTDOWN) down.countDown();
         });
-        Runtime.getRuntime().addShutdownHook(new Thread(instance::shutdown, "llmperf4j-worker-shutdown"));
+        // a worker holds no data: on Ctrl-C it leaves at once; the coordinator records its unfinished requests as lost
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> instance.getLifecycleService().terminate(),
+                "llmperf4j-worker-shutdown"));
         context.err().println("llmperf4j worker " + ClusterNode.idOf(instance.getCluster().getLocalMember())
                 + " joined cluster '" + settings.clusterName() + "' (" + instance.getCluster().getMembers().size()
                 + " members); waiting for work; Ctrl-C to stop");
