@@ -139,43 +139,46 @@ public final class Coordinator implements AutoCloseable {
      */
     public MergedRun run(DistributedPlan plan, List<Member> workers, Map<String, ClockOffset> clocks,
                          TokenCounter outputTokens) {
+        List<Member> used = workersFor(plan, workers);
+        if (used.size() < workers.size()) {
+            log.accept("this load is too small for " + workers.size() + " workers (each needs a slot and a request): "
+                    + "using " + String.join(", ", ids(used)));
+        }
+        return runOn(plan, used, clocks, outputTokens);
+    }
+
+    /** As many workers as the load can keep busy: one slot (or arrival) and one request each at least. */
+    private static List<Member> workersFor(DistributedPlan plan, List<Member> workers) {
+        int n = Math.min(workers.size(), plan.specs().size());
+        if (plan.openLoop() == null) {
+            n = Math.min(n, plan.concurrency());
+        } else if (plan.openLoop().maxRequests().isPresent()) {
+            n = Math.min(n, plan.openLoop().maxRequests().getAsInt());
+        }
+        return workers.subList(0, Math.max(1, n));
+    }
+
+    private MergedRun runOn(DistributedPlan plan, List<Member> workers, Map<String, ClockOffset> clocks,
+                            TokenCounter outputTokens) {
         int n = workers.size();
         List<LoadShare> shares = new ArrayList<>();
         List<List<RequestSpec>> specs;
         long[] shareOffsets = new long[n];
         if (plan.openLoop() == null) {
-            if (plan.concurrency() < n) {
-                throw new DistributedRunException("the concurrency (" + plan.concurrency() + ") must be at least the "
-                        + "number of workers (" + n + "): each worker runs at least one slot");
-            }
             int[] concurrency = WorkloadSplit.evenly(plan.concurrency(), n);
             int[] counts = WorkloadSplit.proportional(plan.specs().size(), concurrency);
             specs = WorkloadSplit.specs(plan.specs(), counts);
-            for (int i = 0; i < n; i++) {
-                if (counts[i] == 0) {
-                    throw new DistributedRunException(plan.specs().size() + " requests are too few for " + n
-                            + " workers: each needs at least one");
-                }
-                shares.add(LoadShare.closed(concurrency[i], counts[i], plan.timeout()));
-            }
+            for (int i = 0; i < n; i++) shares.add(LoadShare.closed(concurrency[i], counts[i], plan.timeout()));
         } else {
             OpenLoopSettings whole = plan.openLoop();
             Integer[] arrivals = new Integer[n];
             if (whole.maxRequests().isPresent()) {
-                int total = whole.maxRequests().getAsInt();
-                if (total < n) {
-                    throw new DistributedRunException(total + " arrivals are too few for " + n + " workers");
-                }
-                int[] counts = WorkloadSplit.evenly(total, n);
+                int[] counts = WorkloadSplit.evenly(whole.maxRequests().getAsInt(), n);
                 for (int i = 0; i < n; i++) arrivals[i] = counts[i];
             }
             // arrival i of a share sends its spec i mod M: with a request count, the share's specs are its own
             int[] specCounts = whole.maxRequests().isPresent() && whole.maxRequests().getAsInt() <= plan.specs().size()
                     ? WorkloadSplit.evenly(whole.maxRequests().getAsInt(), n) : WorkloadSplit.evenly(plan.specs().size(), n);
-            if (specCounts[n - 1] == 0) {
-                throw new DistributedRunException(plan.specs().size() + " prompts are too few for " + n
-                        + " workers: each needs at least one");
-            }
             specs = WorkloadSplit.specs(plan.specs().subList(0, sum(specCounts)), specCounts);
             int[] caps = whole.maxConcurrency().isPresent()
                     ? WorkloadSplit.evenly(Math.max(n, whole.maxConcurrency().getAsInt()), n) : null;

@@ -20,7 +20,10 @@ import io.llmperf4j.report.llmperf.LlmperfConsoleReport;
 import io.llmperf4j.report.llmperf.LlmperfFileNames;
 import io.llmperf4j.report.llmperf.LlmperfResultFiles;
 import io.llmperf4j.report.llmperf.LlmperfResultWriter;
+import io.llmperf4j.model.TokenCounter;
+import io.llmperf4j.report.metrics.MetricsConfig;
 import io.llmperf4j.report.metrics.RunMetrics;
+import io.llmperf4j.report.metrics.TokenCounting;
 import io.llmperf4j.report.summary.RunEnvironment;
 import io.llmperf4j.report.summary.SummaryConsoleReport;
 import io.llmperf4j.report.summary.SummaryDocument;
@@ -42,7 +45,7 @@ import java.util.Map;
  * estimates their clock offsets, has each check the endpoint, hands out the shares of llmperf's closed loop (or of
  * one open loop) with one shared start instant, then reports and writes the merged run exactly as a single machine
  * would (llmperf's files, CSV with a worker column, requests.jsonl, llmperf4j's summary with the workers and their
- * clock offsets, HTML report).
+ * clock offsets, HTML report). Sweeps run level by level, each level a distributed run ({@link DistributedLevels}).
  */
 final class DistributedTokenBenchmark {
     private final TokenBenchmark benchmark;
@@ -74,10 +77,10 @@ final class DistributedTokenBenchmark {
         if (common.caCert() != null) {
             throw new UsageException("--cluster: --ca-cert is not passed to workers yet");
         }
-        if (plan.active() && (plan.kind() != LoadPlan.Kind.OPEN_LOOP || plan.comparison() || plan.harness() != null
-                || !(plan.warmup() instanceof Warmup.None))) {
-            throw new UsageException("--cluster distributes llmperf's closed loop or one open loop (--request-rate); "
-                    + "sweeps, --iterations, warmup and several models are not distributed yet");
+        if (plan.active() && (plan.kind() == LoadPlan.Kind.CLOSED_LOOP || plan.comparison()
+                || plan.harness() != null || !(plan.warmup() instanceof Warmup.None))) {
+            throw new UsageException("--cluster distributes llmperf's closed loop, an open loop (--request-rate) and "
+                    + "sweeps; --iterations, warmup and several models are not distributed yet");
         }
     }
 
@@ -104,6 +107,9 @@ final class DistributedTokenBenchmark {
             coordinator.checkReachable(workers, uri);
             ClientSpec client = clientSpec(uri);
             BenchmarkSettings base = benchmark.settings(uri.toString(), workload);
+            if (plan.multiLevel()) {
+                return sweep(plan.seededBy(base.seed()), coordinator, workers, clocks, client, base, workload);
+            }
             DistributedPlan distributed;
             if (plan.active()) {
                 plan = plan.seededBy(base.seed());
@@ -123,16 +129,54 @@ final class DistributedTokenBenchmark {
                 merged.startEpochMillis(), merged.endEpochMillis(), merged.durationNanos(), merged.requestsSent(),
                 merged.timedOut()), workload);
         RunMetrics metrics = benchmark.metrics(run, workload, workload.promptTokenizer());
-        for (WorkerReport w : merged.workers()) {
-            err.printf(Locale.ROOT, "llmperf4j: cluster: worker %s: %d requests, %d ok%s%n", w.workerId(),
-                    w.recorded(), w.succeeded(), w.lost() == 0 ? "" : ", " + w.lost() + " lost (" + w.leftReason() + ")");
-        }
+        printWorkers(merged);
         out.print(SummaryConsoleReport.render(run, metrics));
         out.println();
         out.print(LlmperfConsoleReport.render(run));
         out.flush();
         writeFiles(run, metrics, merged, plan, coordinatorAddress);
         return merged.stopped() ? ExitCodes.INTERRUPTED : ExitCodes.OK;
+    }
+
+    /**
+     * A sweep: each level a distributed run, reported through a {@link ModelRun} as a local sweep is, so its level
+     * folders, sweep files, verdict and report are the same; each level's summary then gains the workers.
+     */
+    private int sweep(LoadPlan plan, Coordinator coordinator, List<Member> workers, Map<String, ClockOffset> clocks,
+                      ClientSpec client, BenchmarkSettings base, WorkloadSource workload) {
+        err.println("llmperf4j: load: " + plan.describe() + ", over at most " + workers.size() + " workers");
+        int clientSpecialTokens = workload.countFromUsage() ? 0 : workload.promptTokenizer().count("");
+        MetricsConfig metricsConfig = new MetricsConfig(new TokenCounting(clientSpecialTokens, true), options.slo());
+        TokenCounter counter = TokenBenchmark.outputCounter(workload);
+        ModelRun.Context context = new ModelRun.Context(plan, workload.requests(), counter,
+                run -> TokenBenchmark.withServerCounts(run, workload), metricsConfig, new StopControl(err, true), out,
+                err);
+        ModelRun modelRun = new ModelRun(common.model(), common.resultsDir(), () -> {
+            throw new IllegalStateException("a distributed sweep sends from the workers");
+        }, base, context);
+        String coordinatorAddress = coordinator.address();
+        modelRun.runWith(new DistributedLevels(plan, coordinator, workers, clocks, client, workload.requests(),
+                counter, ModelRun.outputTokens(metricsConfig.tokenCounting()), (index, merged) -> {
+            printWorkers(merged);
+            ModelRun.LevelReport level = modelRun.levels().get(index);
+            if (level.dir() != null && level.run() != null) {
+                try {
+                    SummaryJson.write(level.run(), level.metrics(), VersionProvider.version(),
+                            RunEnvironment.current(), distributedJson(merged, coordinatorAddress), level.dir());
+                } catch (IOException e) {
+                    throw new RunFailedException("could not write the summary in " + level.dir() + ": " + e, e);
+                }
+            }
+        }));
+        modelRun.print(out);
+        return ExitCodes.OK;
+    }
+
+    private void printWorkers(MergedRun merged) {
+        for (WorkerReport w : merged.workers()) {
+            err.printf(Locale.ROOT, "llmperf4j: cluster: worker %s: %d requests, %d ok%s%n", w.workerId(),
+                    w.recorded(), w.succeeded(), w.lost() == 0 ? "" : ", " + w.lost() + " lost (" + w.leftReason() + ")");
+        }
     }
 
     /** The client each worker builds; its own API key is added there. */

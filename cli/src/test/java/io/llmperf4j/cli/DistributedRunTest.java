@@ -142,6 +142,28 @@ class DistributedRunTest {
             double b = summary.at(metric).asDouble();
             assertTrue(b > a * 0.6 && b < a * 1.6, metric + ": single machine " + a + ", three workers " + b);
         }
+
+        // a sweep on the same workers: level by level, each on as many workers as it keeps busy
+        Path sweep = tmp.resolve("sweep");
+        List<String> sweepArgs = new ArrayList<>(List.of("token-benchmark"));
+        sweepArgs.addAll(workload(12, 6, 20));
+        sweepArgs.addAll(List.of("--concurrency-sweep", "2,6", "--sleep-between", "0", "--results-dir",
+                sweep.toString(), "--cluster", cluster, "--workers", "3", "--bind", "127.0.0.1:" + freePort(),
+                "--worker-wait", "60"));
+        for (String w : workerIds) sweepArgs.addAll(List.of("--member", w));
+        CliRun swept = CliRun.of(env(), sweepArgs.toArray(String[]::new));
+        assertEquals(0, swept.exitCode(), () -> swept + logs());
+        String sweepBase = "meta-llama-Llama-2-7b-chat-hf_200_20";
+        List<String> rows = Files.readAllLines(sweep.resolve(sweepBase + "_sweep.csv"));
+        assertEquals(3, rows.size(), rows::toString);
+        assertTrue(rows.get(1).startsWith("2,concurrency,12,12,"), rows::toString);
+        assertTrue(rows.get(2).startsWith("6,concurrency,12,12,"), rows::toString);
+        for (String level : List.of("concurrency_2", "concurrency_6")) {
+            JsonNode levelSummary = JSON.readTree(sweep.resolve(level)
+                    .resolve(sweepBase + "_llmperf4j_summary.json").toFile());
+            assertEquals(level.endsWith("2") ? 2 : 3, levelSummary.at("/distributed/workers").size(), level);
+            assertEquals(12, RequestCsvReader.read(sweep.resolve(level).resolve(sweepBase + "_requests.csv")).size());
+        }
     }
 
     @Test
