@@ -8,7 +8,6 @@ import io.llmperf4j.distributed.DistributedPlan;
 import io.llmperf4j.distributed.MergedRun;
 import io.llmperf4j.distributed.WorkerReport;
 import io.llmperf4j.engine.client.LlmApi;
-import io.llmperf4j.engine.load.OpenLoopSettings;
 import io.llmperf4j.engine.load.Warmup;
 import io.llmperf4j.model.BenchmarkRun;
 import io.llmperf4j.model.BenchmarkSettings;
@@ -17,7 +16,6 @@ import io.llmperf4j.report.html.HtmlReport;
 import io.llmperf4j.report.html.HtmlReportOptions;
 import io.llmperf4j.report.jsonl.RequestJournal;
 import io.llmperf4j.report.llmperf.LlmperfConsoleReport;
-import io.llmperf4j.report.llmperf.LlmperfFileNames;
 import io.llmperf4j.report.llmperf.LlmperfResultFiles;
 import io.llmperf4j.report.llmperf.LlmperfResultWriter;
 import io.llmperf4j.model.TokenCounter;
@@ -42,10 +40,11 @@ import java.util.Map;
 
 /**
  * token-benchmark with {@code --cluster}: this process coordinates, the workers send. It waits for the workers,
- * estimates their clock offsets, has each check the endpoint, hands out the shares of llmperf's closed loop (or of
- * one open loop) with one shared start instant, then reports and writes the merged run exactly as a single machine
- * would (llmperf's files, CSV with a worker column, requests.jsonl, llmperf4j's summary with the workers and their
- * clock offsets, HTML report). Sweeps run level by level, each level a distributed run ({@link DistributedLevels}).
+ * estimates their clock offsets, has each check the endpoint, hands out the shares of llmperf's closed loop with one
+ * shared start instant, then reports and writes the merged run exactly as a single machine would (llmperf's files,
+ * CSV with a worker column, requests.jsonl, llmperf4j's summary with the workers and their clock offsets, HTML
+ * report). An open loop or a sweep runs level by level, each level a distributed run ({@link DistributedLevels}),
+ * through the same {@link ModelRun} as on one machine.
  */
 final class DistributedTokenBenchmark {
     private final TokenBenchmark benchmark;
@@ -86,7 +85,6 @@ final class DistributedTokenBenchmark {
 
     int run(WorkloadSource workload) {
         LlmApi api = common.api(options.stream(), null);
-        LoadPlan plan = load;
         MergedRun merged;
         BenchmarkSettings settings;
         String coordinatorAddress;
@@ -107,22 +105,12 @@ final class DistributedTokenBenchmark {
             coordinator.checkReachable(workers, uri);
             ClientSpec client = clientSpec(uri);
             BenchmarkSettings base = benchmark.settings(uri.toString(), workload);
-            if (plan.multiLevel()) {
-                return sweep(plan.seededBy(base.seed()), coordinator, workers, clocks, client, base, workload);
+            if (load.active()) {
+                return loadRun(load.seededBy(base.seed()), coordinator, workers, clocks, client, base, workload);
             }
-            DistributedPlan distributed;
-            if (plan.active()) {
-                plan = plan.seededBy(base.seed());
-                OpenLoopSettings open = (OpenLoopSettings) plan.profile().levels(Warmup.NONE).get(0);
-                distributed = DistributedPlan.openLoop(client.withMaxConnections(plan.maxConnections()),
-                        workload.requests(), open);
-                settings = openLoopSettings(base, open);
-                err.println("llmperf4j: load: " + plan.describe() + ", over " + workers.size() + " workers");
-            } else {
-                distributed = DistributedPlan.closedLoop(client, workload.requests(), common.numConcurrentRequests(),
-                        Duration.ofSeconds(common.timeoutSeconds()));
-                settings = base;
-            }
+            DistributedPlan distributed = DistributedPlan.closedLoop(client, workload.requests(),
+                    common.numConcurrentRequests(), Duration.ofSeconds(common.timeoutSeconds()));
+            settings = base;
             merged = coordinator.run(distributed, workers, clocks, TokenBenchmark.outputCounter(workload));
         }
         BenchmarkRun run = TokenBenchmark.withServerCounts(new BenchmarkRun(settings, merged.records(),
@@ -134,17 +122,19 @@ final class DistributedTokenBenchmark {
         out.println();
         out.print(LlmperfConsoleReport.render(run));
         out.flush();
-        writeFiles(run, metrics, merged, plan, coordinatorAddress);
+        writeFiles(run, metrics, merged, coordinatorAddress);
         return merged.stopped() ? ExitCodes.INTERRUPTED : ExitCodes.OK;
     }
 
     /**
-     * A sweep: each level a distributed run, reported through a {@link ModelRun} as a local sweep is, so its level
-     * folders, sweep files, verdict and report are the same; each level's summary then gains the workers.
+     * An open loop or a sweep: each level a distributed run, reported through a {@link ModelRun} as a local load run
+     * is, so its console report, files (open-loop figures; level folders, sweep files and verdict) are the same; each
+     * level's summary then gains the workers.
      */
-    private int sweep(LoadPlan plan, Coordinator coordinator, List<Member> workers, Map<String, ClockOffset> clocks,
+    private int loadRun(LoadPlan plan, Coordinator coordinator, List<Member> workers, Map<String, ClockOffset> clocks,
                       ClientSpec client, BenchmarkSettings base, WorkloadSource workload) {
-        err.println("llmperf4j: load: " + plan.describe() + ", over at most " + workers.size() + " workers");
+        err.println("llmperf4j: load: " + plan.describe() + ", over " + (plan.multiLevel() ? "at most " : "")
+                + workers.size() + " workers");
         int clientSpecialTokens = workload.countFromUsage() ? 0 : workload.promptTokenizer().count("");
         MetricsConfig metricsConfig = new MetricsConfig(new TokenCounting(clientSpecialTokens, true), options.slo());
         TokenCounter counter = TokenBenchmark.outputCounter(workload);
@@ -188,16 +178,6 @@ final class DistributedTokenBenchmark {
                 common.connectTimeout().toMillis(), new LinkedHashMap<>(common.extraHeaders()), common.insecureTls());
     }
 
-    /** As a single machine's open loop echoes it into its files (see {@code ModelRun}). */
-    private static BenchmarkSettings openLoopSettings(BenchmarkSettings s, OpenLoopSettings level) {
-        Map<String, String> metadata = new LinkedHashMap<>(s.metadata());
-        metadata.putIfAbsent("llmperf4j_load", level.describe() + ", seed " + level.seed());
-        return new BenchmarkSettings(s.model(), s.meanInputTokens(), s.stddevInputTokens(), s.meanOutputTokens(),
-                s.stddevOutputTokens(), level.maxConcurrency().orElse(0), s.timeoutSeconds(),
-                s.maxNumCompletedRequests(), s.additionalSamplingParams(), s.llmApi(), metadata, s.endpoint(),
-                s.tokenizer(), s.promptMode(), s.seed());
-    }
-
     private SummaryDocument.DistributedJson distributedJson(MergedRun merged, String coordinator) {
         List<SummaryDocument.WorkerJson> workers = new ArrayList<>();
         for (WorkerReport w : merged.workers()) {
@@ -209,8 +189,7 @@ final class DistributedTokenBenchmark {
         return new SummaryDocument.DistributedJson(cluster.settings().clusterName(), coordinator, workers);
     }
 
-    private void writeFiles(BenchmarkRun run, RunMetrics metrics, MergedRun merged, LoadPlan plan,
-                            String coordinator) {
+    private void writeFiles(BenchmarkRun run, RunMetrics metrics, MergedRun merged, String coordinator) {
         Path dir = common.resultsDir();
         if (dir == null) {
             return;
@@ -229,10 +208,6 @@ final class DistributedTokenBenchmark {
                     files.individualResponsesJson().getFileName().toString(),
                     files.requestsCsv().getFileName().toString(), summary.getFileName().toString(),
                     RequestJournal.FILE_NAME));
-            if (merged.openLoop() != null) {
-                names.add(LoadFiles.writeOpenLoop(dir, LlmperfFileNames.baseName(run.settings()), common.model(),
-                        merged.openLoop(), plan.warmupText()).getFileName().toString());
-            }
             names.add(HtmlReport.write(run, metrics, VersionProvider.version(), environment,
                     HtmlReportOptions.DEFAULT, dir).getFileName().toString());
             err.println("Results written to " + dir.toAbsolutePath() + ": " + String.join(", ", names));

@@ -143,6 +143,24 @@ class DistributedRunTest {
             assertTrue(b > a * 0.6 && b < a * 1.6, metric + ": single machine " + a + ", three workers " + b);
         }
 
+        // an open loop on the same workers: the rate split between them, the same files as one machine's
+        Path open = tmp.resolve("open");
+        List<String> openArgs = new ArrayList<>(List.of("token-benchmark"));
+        openArgs.addAll(workload(12, 6, 20));
+        openArgs.addAll(List.of("--request-rate", "30", "--arrival", "constant", "--results-dir", open.toString(),
+                "--cluster", cluster, "--workers", "3", "--bind", "127.0.0.1:" + freePort(), "--worker-wait", "60"));
+        for (String w : workerIds) openArgs.addAll(List.of("--member", w));
+        CliRun opened = CliRun.of(env(), openArgs.toArray(String[]::new));
+        assertEquals(0, opened.exitCode(), () -> opened + logs());
+        String openBase = "meta-llama-Llama-2-7b-chat-hf_200_20";
+        JsonNode openLoop = JSON.readTree(open.resolve(openBase + "_open_loop.json").toFile());
+        assertEquals(12, openLoop.get("requests_sent").asInt(), openLoop::toString);
+        assertEquals(12, openLoop.get("requests_succeeded").asInt(), openLoop::toString);
+        assertEquals(30.0, openLoop.get("offered_requests_per_s").asDouble());
+        assertEquals(3, JSON.readTree(open.resolve(openBase + "_llmperf4j_summary.json").toFile())
+                .at("/distributed/workers").size());
+        assertTrue(opened.out().contains("req/s"), opened::toString);
+
         // a sweep on the same workers: level by level, each on as many workers as it keeps busy
         Path sweep = tmp.resolve("sweep");
         List<String> sweepArgs = new ArrayList<>(List.of("token-benchmark"));
