@@ -47,6 +47,9 @@ public final class Coordinator implements AutoCloseable {
     private final RecordInbox inbox;
     private final String clusterName;
     private final Consumer<String> log;
+    /** The run in progress and its workers, for {@link #stop()}. */
+    private volatile String currentJob;
+    private volatile List<Member> currentWorkers = List.of();
 
     private Coordinator(HazelcastInstance instance, RecordInbox inbox, String clusterName, Consumer<String> log) {
         this.instance = instance;
@@ -194,6 +197,8 @@ public final class Coordinator implements AutoCloseable {
         }
 
         String jobId = UUID.randomUUID().toString();
+        currentJob = jobId;
+        currentWorkers = List.copyOf(workers);
         Collection collection = new Collection(workers);
         inbox.open(jobId, collection::onRecord);
         UUID listener = instance.getCluster().addMembershipListener(collection);
@@ -251,8 +256,23 @@ public final class Coordinator implements AutoCloseable {
             }
             return RunMerger.merge(parts, plan, startEpochMicros / 1_000L, outputTokens);
         } finally {
+            currentJob = null;
             instance.getCluster().removeMembershipListener(listener);
             inbox.close(jobId);
+        }
+    }
+
+    /**
+     * Stops the run in progress, from any thread (Ctrl-C): every worker stops sending, cancels its requests in flight
+     * and reports what it recorded, so the run ends with everything written, as a stopped single-machine run does.
+     */
+    public void stop() {
+        String job = currentJob;
+        if (job == null) return;
+        try {
+            executor().executeOnMembers(new StopShare(job), currentWorkers);
+        } catch (RuntimeException e) {
+            log.accept("could not tell every worker to stop: " + e.getMessage());
         }
     }
 

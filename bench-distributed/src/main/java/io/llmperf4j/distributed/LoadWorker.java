@@ -17,8 +17,12 @@ import io.llmperf4j.model.TokenCounter;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
@@ -36,6 +40,9 @@ public final class LoadWorker {
     private final UnaryOperator<String> apiKeys;
     private final Consumer<String> log;
     private final Object oneShareAtATime = new Object();
+    /** The share running now and how to stop it; a stop that comes before its runner starts is kept here. */
+    private final Map<String, Runnable> stops = new ConcurrentHashMap<>();
+    private final Set<String> stopped = ConcurrentHashMap.newKeySet();
 
     /**
      * @param apiKeys the API key for an {@code --llm-api} name, from this worker's own environment (null or empty
@@ -84,13 +91,17 @@ public final class LoadWorker {
                                     HazelcastInstance instance) {
         ClosedLoopRunner runner = new ClosedLoopRunner(client, COUNTED_BY_COORDINATOR);
         UUID watch = stopWhenCoordinatorLeaves(instance, job.coordinator(), runner::stop);
+        stops.put(job.jobId(), runner::stop);
         try {
-            long lag = awaitStart(job.startEpochMicros());
+            long lag = awaitStart(job.startEpochMicros(), () -> stopped.contains(job.jobId()));
+            if (stopped.contains(job.jobId())) return stoppedBeforeStart(job, lag);
             ClosedLoopResult r = runner.run(job.specs(), job.load().closedLoopSettings(), stream);
             return new WorkerOutcome(job.workerId(), lag, r.durationNanos(), r.requestsSent(), r.timedOut(),
                     r.stopped(), tagged(r.timeline(), job), 0, 0, Double.NaN, Double.NaN, r.requestsSent());
         } finally {
             instance.getCluster().removeMembershipListener(watch);
+            stops.remove(job.jobId());
+            stopped.remove(job.jobId());
         }
     }
 
@@ -98,25 +109,40 @@ public final class LoadWorker {
                                   HazelcastInstance instance) {
         OpenLoopRunner runner = new OpenLoopRunner(client, COUNTED_BY_COORDINATOR);
         UUID watch = stopWhenCoordinatorLeaves(instance, job.coordinator(), runner::stop);
+        stops.put(job.jobId(), runner::stop);
         try {
-            long lag = awaitStart(job.startEpochMicros());
+            long lag = awaitStart(job.startEpochMicros(), () -> stopped.contains(job.jobId()));
+            if (stopped.contains(job.jobId())) return stoppedBeforeStart(job, lag);
             OpenLoopResult r = runner.run(job.specs(), job.load().openLoopSettings(), stream);
             return new WorkerOutcome(job.workerId(), lag, r.durationNanos(), r.requestsSent(), r.timedOut(),
                     r.stopped(), tagged(r.timeline(), job), r.arrivalsNotSent(), r.maxBacklog(),
                     r.scheduledRequestsPerSecond(), r.achievedSendRequestsPerSecond(), r.measuredArrivals());
         } finally {
             instance.getCluster().removeMembershipListener(watch);
+            stops.remove(job.jobId());
+            stopped.remove(job.jobId());
         }
+    }
+
+    /** Stops this worker's share of run {@code jobId}, now or, when it has not started yet, before it starts. */
+    void stop(String jobId) {
+        stopped.add(jobId);
+        Runnable stop = stops.get(jobId);
+        if (stop != null) stop.run();
+    }
+
+    private static WorkerOutcome stoppedBeforeStart(WorkerJob job, long lag) {
+        return new WorkerOutcome(job.workerId(), lag, 0, 0, false, true, List.of(), 0, 0, Double.NaN, Double.NaN, 0);
     }
 
     /**
      * Waits for the shared start, given on this machine's wall clock, measured from then on by {@code nanoTime}
-     * only; returns how late the start was (its lag, >= 0 unless the clock stepped).
+     * only (or until {@code stopped}); returns how late the start was (its lag, >= 0 unless the clock stepped).
      */
-    static long awaitStart(long startEpochMicros) {
+    static long awaitStart(long startEpochMicros, BooleanSupplier stopped) {
         long target = System.nanoTime() + (startEpochMicros - EpochClock.nowMicros()) * 1_000L;
         long remaining;
-        while ((remaining = target - System.nanoTime()) > 0) {
+        while ((remaining = target - System.nanoTime()) > 0 && !stopped.getAsBoolean()) {
             if (remaining > 2 * SPIN_NANOS) {
                 LockSupport.parkNanos(remaining - SPIN_NANOS);
             } else {

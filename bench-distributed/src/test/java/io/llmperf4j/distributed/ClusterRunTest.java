@@ -4,6 +4,7 @@ import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
 import io.llmperf4j.engine.load.Arrival;
 import io.llmperf4j.engine.load.OpenLoopSettings;
+import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.server.SimulatedServer;
@@ -22,6 +23,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -100,6 +103,27 @@ class ClusterRunTest {
             assertTrue(w.clockOffset().roundTripMicros() >= 0);
             assertTrue(w.startLagNanos() >= 0 && w.startLagNanos() < 500_000_000L, w::toString);
         }
+    }
+
+    @Test
+    @Timeout(60)
+    void aStopEndsEveryShareWithItsRecordsAndCancelsWhatIsInFlight() throws Exception {
+        URI endpoint = URI.create(server.baseUrl() + "/chat/completions");
+        List<RequestSpec> slow = new ArrayList<>();
+        for (int i = 0; i < 20; i++) slow.add(new RequestSpec(i, "prompt " + i, 5, 400)); // about 0.4 s each
+        CompletableFuture<MergedRun> running = CompletableFuture.supplyAsync(() -> coordinator.run(
+                DistributedPlan.closedLoop(client(endpoint), slow, 2, Duration.ofSeconds(30)), members, Map.of(),
+                text -> 1));
+        Thread.sleep(DistributedPlan.DEFAULT_START_LEAD.toMillis() + 1_000);
+        coordinator.stop();
+        MergedRun run = running.get(30, TimeUnit.SECONDS);
+
+        assertTrue(run.stopped());
+        assertTrue(run.records().size() < 20, () -> run.records().size() + " records");
+        assertTrue(run.records().stream().anyMatch(RequestRecord::succeeded));
+        assertTrue(run.records().stream().filter(r -> !r.succeeded())
+                .allMatch(r -> r.failure().kind() == FailureKind.CANCELLED), run.records()::toString);
+        assertEquals(0, run.lost());
     }
 
     @Test

@@ -111,7 +111,9 @@ final class DistributedTokenBenchmark {
             DistributedPlan distributed = DistributedPlan.closedLoop(client, workload.requests(),
                     common.numConcurrentRequests(), Duration.ofSeconds(common.timeoutSeconds()));
             settings = base;
-            merged = coordinator.run(distributed, workers, clocks, TokenBenchmark.outputCounter(workload));
+            try (InterruptHandler ignored = InterruptHandler.install(coordinator::stop, err)) {
+                merged = coordinator.run(distributed, workers, clocks, TokenBenchmark.outputCounter(workload));
+            }
         }
         BenchmarkRun run = TokenBenchmark.withServerCounts(new BenchmarkRun(settings, merged.records(),
                 merged.startEpochMillis(), merged.endEpochMillis(), merged.durationNanos(), merged.requestsSent(),
