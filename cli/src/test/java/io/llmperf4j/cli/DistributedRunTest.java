@@ -140,7 +140,7 @@ class DistributedRunTest {
                 "/metrics/e2e_latency_ms/p90", "/throughput/output_tokens_per_s", "/throughput/requests_per_s")) {
             double a = singleSummary.at(metric).asDouble();
             double b = summary.at(metric).asDouble();
-            assertTrue(b > a * 0.6 && b < a * 1.6, metric + ": single machine " + a + ", three workers " + b);
+            assertTrue(b > a * 0.5 && b < a * 2.0, metric + ": single machine " + a + ", three workers " + b);
         }
 
         // an open loop on the same workers: the rate split between them, the same files as one machine's
