@@ -8,6 +8,7 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.IExecutorService;
 import io.llmperf4j.engine.load.OpenLoopSettings;
 import io.llmperf4j.engine.load.ScheduledRecord;
+import io.llmperf4j.engine.load.Warmup;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.model.TokenCounter;
 
@@ -171,7 +172,10 @@ public final class Coordinator implements AutoCloseable {
             int[] concurrency = WorkloadSplit.evenly(plan.concurrency(), n);
             int[] counts = WorkloadSplit.proportional(plan.specs().size(), concurrency);
             specs = WorkloadSplit.specs(plan.specs(), counts);
-            for (int i = 0; i < n; i++) shares.add(LoadShare.closed(concurrency[i], counts[i], plan.timeout()));
+            Warmup[] warmups = warmups(plan.warmup(), n);
+            for (int i = 0; i < n; i++) {
+                shares.add(LoadShare.closed(concurrency[i], counts[i], plan.timeout(), warmups[i]));
+            }
         } else {
             OpenLoopSettings whole = plan.openLoop();
             Integer[] arrivals = new Integer[n];
@@ -185,10 +189,11 @@ public final class Coordinator implements AutoCloseable {
             specs = WorkloadSplit.specs(plan.specs().subList(0, sum(specCounts)), specCounts);
             int[] caps = whole.maxConcurrency().isPresent()
                     ? WorkloadSplit.evenly(Math.max(n, whole.maxConcurrency().getAsInt()), n) : null;
+            Warmup[] warmups = warmups(whole.warmup(), n);
             for (int i = 0; i < n; i++) {
                 // independent schedules: the sum of n Poisson processes at R/n is one at R
                 shares.add(LoadShare.open(whole, whole.requestsPerSecond() / n, whole.seed() + i, arrivals[i],
-                        caps == null ? null : caps[i]));
+                        caps == null ? null : caps[i], warmups[i]));
                 // constant arrivals would all fall on the same instants: stagger the workers by 1/R
                 if ("constant".equals(whole.arrival().name())) {
                     shareOffsets[i] = Math.round(i * 1e9 / whole.requestsPerSecond());
@@ -279,6 +284,14 @@ public final class Coordinator implements AutoCloseable {
     @Override
     public void close() {
         instance.shutdown();
+    }
+
+    /** Warmup requests are split like the requests; a warmup time applies to every worker alike. */
+    private static Warmup[] warmups(Warmup whole, int n) {
+        Warmup[] out = new Warmup[n];
+        int[] counts = whole instanceof Warmup.ForRequests r ? WorkloadSplit.evenly(r.count(), n) : null;
+        for (int i = 0; i < n; i++) out[i] = counts == null ? whole : Warmup.requests(counts[i]);
+        return out;
     }
 
     private static String reason(String id, Throwable cause) {

@@ -67,6 +67,7 @@ public final class LoadWorker {
 
                 @Override
                 public void onScheduledRecord(ScheduledRecord record) {
+                    if (record.warmup()) return; // warmup records come with the outcome, never lost
                     try {
                         executor.executeOnMember(new DeliverRecord(job.jobId(), job.workerId(), tagged(record, job)),
                                 coordinator);
@@ -97,7 +98,8 @@ public final class LoadWorker {
             if (stopped.contains(job.jobId())) return stoppedBeforeStart(job, lag);
             ClosedLoopResult r = runner.run(job.specs(), job.load().closedLoopSettings(), stream);
             return new WorkerOutcome(job.workerId(), lag, r.durationNanos(), r.requestsSent(), r.timedOut(),
-                    r.stopped(), tagged(r.timeline(), job), 0, 0, Double.NaN, Double.NaN, r.requestsSent());
+                    r.stopped(), tagged(r.timeline(), job), 0, 0, Double.NaN, Double.NaN, r.requestsSent(),
+                    taggedRecords(r.warmupRecords(), job), r.measureStartOffsetNanos(), 0);
         } finally {
             instance.getCluster().removeMembershipListener(watch);
             stops.remove(job.jobId());
@@ -116,7 +118,8 @@ public final class LoadWorker {
             OpenLoopResult r = runner.run(job.specs(), job.load().openLoopSettings(), stream);
             return new WorkerOutcome(job.workerId(), lag, r.durationNanos(), r.requestsSent(), r.timedOut(),
                     r.stopped(), tagged(r.timeline(), job), r.arrivalsNotSent(), r.maxBacklog(),
-                    r.scheduledRequestsPerSecond(), r.achievedSendRequestsPerSecond(), r.measuredArrivals());
+                    r.scheduledRequestsPerSecond(), r.achievedSendRequestsPerSecond(), r.measuredArrivals(),
+                    taggedRecords(r.warmupRecords(), job), r.measureStartOffsetNanos(), r.warmupArrivals());
         } finally {
             instance.getCluster().removeMembershipListener(watch);
             stops.remove(job.jobId());
@@ -132,7 +135,8 @@ public final class LoadWorker {
     }
 
     private static WorkerOutcome stoppedBeforeStart(WorkerJob job, long lag) {
-        return new WorkerOutcome(job.workerId(), lag, 0, 0, false, true, List.of(), 0, 0, Double.NaN, Double.NaN, 0);
+        return new WorkerOutcome(job.workerId(), lag, 0, 0, false, true, List.of(), 0, 0, Double.NaN, Double.NaN, 0,
+                List.of(), 0, 0);
     }
 
     /**
@@ -175,6 +179,10 @@ public final class LoadWorker {
 
     private static ScheduledRecord tagged(ScheduledRecord record, WorkerJob job) {
         return record.withRecord(record.record().withWorkerId(job.workerId()));
+    }
+
+    private static List<RequestRecord> taggedRecords(List<RequestRecord> records, WorkerJob job) {
+        return records.stream().map(r -> r.withWorkerId(job.workerId())).toList();
     }
 
     private static List<ScheduledRecord> tagged(List<ScheduledRecord> timeline, WorkerJob job) {

@@ -40,11 +40,14 @@ final class RunMerger {
     private RunMerger() {
     }
 
-    static MergedRun merge(List<WorkerPart> parts, DistributedPlan plan, long startEpochMillis,
+    static MergedRun merge(List<WorkerPart> parts, DistributedPlan plan, long sharedStartEpochMillis,
                            TokenCounter outputTokens) {
         List<ScheduledRecord> timeline = new ArrayList<>();
         List<WorkerReport> reports = new ArrayList<>();
-        long duration = 0;
+        List<RequestRecord> warmupRecords = new ArrayList<>();
+        long windowStart = Long.MAX_VALUE;
+        long windowEnd = 0;
+        int warmupArrivals = 0;
         int sent = 0;
         boolean timedOut = false;
         boolean stopped = false;
@@ -60,7 +63,10 @@ final class RunMerger {
             if (o != null) {
                 long shift = part.shareOffsetNanos() + o.startLagNanos();
                 for (ScheduledRecord r : o.timeline()) own.add(shifted(r, shift));
-                duration = Math.max(duration, shift + o.durationNanos());
+                windowStart = Math.min(windowStart, shift + o.measureStartNanos());
+                windowEnd = Math.max(windowEnd, shift + o.measureStartNanos() + o.durationNanos());
+                warmupRecords.addAll(o.warmupRecords());
+                warmupArrivals += o.warmupArrivals();
                 sent += o.requestsSent();
                 timedOut |= o.timedOut();
                 stopped |= o.stopped();
@@ -74,7 +80,7 @@ final class RunMerger {
                 List<ScheduledRecord> lostRecords = lostRecords(part, own);
                 lost = lostRecords.size();
                 own.addAll(lostRecords);
-                duration = Math.max(duration, part.endNanos());
+                windowEnd = Math.max(windowEnd, part.endNanos());
                 sent += own.size();
                 measuredArrivals += own.size();
                 scheduledRate = Double.NaN;
@@ -92,16 +98,19 @@ final class RunMerger {
         }
         timeline.sort(Comparator.comparingLong(RunMerger::endOffset));
         List<RequestRecord> records = timeline.stream().map(ScheduledRecord::record).toList();
-        long endEpochMillis = startEpochMillis + duration / 1_000_000L;
+        long measureStart = windowStart == Long.MAX_VALUE ? 0 : windowStart;
+        long duration = Math.max(0, windowEnd - measureStart);
+        long windowStartEpochMillis = sharedStartEpochMillis + measureStart / 1_000_000L;
+        long endEpochMillis = windowStartEpochMillis + duration / 1_000_000L;
         OpenLoopResult open = null;
         OpenLoopSettings whole = plan.openLoop();
         if (whole != null) {
-            open = new OpenLoopResult(records, List.of(), timeline, startEpochMillis, endEpochMillis, duration, 0,
-                    sent, timedOut, stopped, whole, 0, measuredArrivals, notSent, maxBacklog, scheduledRate,
-                    achievedRate);
+            open = new OpenLoopResult(records, warmupRecords, timeline, windowStartEpochMillis, endEpochMillis,
+                    duration, measureStart, sent, timedOut, stopped, whole, warmupArrivals, measuredArrivals, notSent,
+                    maxBacklog, scheduledRate, achievedRate);
         }
-        return new MergedRun(records, timeline, startEpochMillis, endEpochMillis, duration, sent, timedOut, stopped,
-                reports, open);
+        return new MergedRun(records, timeline, windowStartEpochMillis, endEpochMillis, duration, sent, timedOut,
+                stopped, reports, open, warmupRecords, measureStart);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.llmperf4j.distributed;
 
 import io.llmperf4j.engine.load.ScheduledRecord;
+import io.llmperf4j.model.RequestRecord;
 
 import java.util.List;
 
@@ -19,8 +20,12 @@ import java.util.List;
  * @param scheduledRate     open loop: its schedule's rate over measured arrivals (NaN below 2)
  * @param achievedSendRate  open loop: its actual send rate (NaN below 2)
  * @param measuredArrivals  open loop: measured arrivals in its schedule
+ * @param warmupRecords     its warmup records (excluded from every result)
+ * @param measureStartNanos where its measured window starts, from its start
+ * @param warmupArrivals    open loop: warmup arrivals in its schedule
  */
 public record WorkerOutcome(String workerId, long startLagNanos, long durationNanos, int requestsSent,
                             boolean timedOut, boolean stopped, List<ScheduledRecord> timeline, int arrivalsNotSent,
-                            int maxBacklog, double scheduledRate, double achievedSendRate, int measuredArrivals) {
+                            int maxBacklog, double scheduledRate, double achievedSendRate, int measuredArrivals,
+                            List<RequestRecord> warmupRecords, long measureStartNanos, int warmupArrivals) {
 }

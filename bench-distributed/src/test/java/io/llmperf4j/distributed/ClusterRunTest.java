@@ -4,6 +4,7 @@ import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
 import io.llmperf4j.engine.load.Arrival;
 import io.llmperf4j.engine.load.OpenLoopSettings;
+import io.llmperf4j.engine.load.Warmup;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
@@ -103,6 +104,19 @@ class ClusterRunTest {
             assertTrue(w.clockOffset().roundTripMicros() >= 0);
             assertTrue(w.startLagNanos() >= 0 && w.startLagNanos() < 500_000_000L, w::toString);
         }
+    }
+
+    @Test
+    @Timeout(60)
+    void aClosedLoopWarmupIsSplitAndKeptOutOfTheMeasuredRecords() {
+        URI endpoint = URI.create(server.baseUrl() + "/chat/completions");
+        MergedRun run = coordinator.run(DistributedPlan.closedLoop(client(endpoint), specs(20), 4,
+                Duration.ofSeconds(30), Warmup.requests(4)), members, Map.of(), text -> 1);
+        assertEquals(20, run.records().size());
+        assertEquals(20, run.records().stream().map(RequestRecord::promptIndex).collect(Collectors.toSet()).size());
+        assertEquals(4, run.warmupRecords().size());
+        assertTrue(run.measureStartNanos() > 0, "the measured window starts after the warmup");
+        for (WorkerReport w : run.workers()) assertTrue(w.share().endsWith("warmup 2 requests"), w.share());
     }
 
     @Test

@@ -17,7 +17,6 @@ import io.llmperf4j.engine.load.LoadSettings;
 import io.llmperf4j.engine.load.OpenLoopSettings;
 import io.llmperf4j.engine.load.SaturationVerdict;
 import io.llmperf4j.engine.load.ScheduledRecord;
-import io.llmperf4j.engine.load.Warmup;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.model.TokenCounter;
@@ -63,7 +62,7 @@ final class DistributedLevels implements Function<BenchmarkListener, BenchmarkRe
 
     @Override
     public BenchmarkResult apply(BenchmarkListener listener) {
-        List<LoadSettings> levels = plan.profile().levels(Warmup.NONE);
+        List<LoadSettings> levels = plan.profile().levels(plan.warmup());
         List<LevelOutcome> outcomes = new ArrayList<>();
         for (int i = 0; i < levels.size(); i++) {
             if (i > 0) pause();
@@ -73,8 +72,8 @@ final class DistributedLevels implements Function<BenchmarkListener, BenchmarkRe
             for (ScheduledRecord r : merged.timeline()) listener.onScheduledRecord(r);
             LoadResult result = merged.openLoop() != null ? merged.openLoop()
                     : new ClosedLoopResult(merged.records(), merged.startEpochMillis(), merged.endEpochMillis(),
-                    merged.durationNanos(), merged.requestsSent(), merged.timedOut(), merged.stopped(), List.of(),
-                    merged.timeline(), 0, (ClosedLoopSettings) level);
+                    merged.durationNanos(), merged.requestsSent(), merged.timedOut(), merged.stopped(),
+                    merged.warmupRecords(), merged.timeline(), merged.measureStartNanos(), (ClosedLoopSettings) level);
             LevelOutcome outcome = new LevelOutcome(i, level, LevelSummary.of(result, outputTokens),
                     merged.stopped(), Optional.of(result), Optional.empty());
             listener.onLevelOutcome(outcome);
@@ -91,7 +90,7 @@ final class DistributedLevels implements Function<BenchmarkListener, BenchmarkRe
         if (level instanceof ClosedLoopSettings c) {
             int requests = Math.min(specs.size(), c.maxCompleted().orElse(specs.size()));
             return DistributedPlan.closedLoop(client.withMaxConnections(c.concurrency()), specs.subList(0, requests),
-                    c.concurrency(), c.timeout());
+                    c.concurrency(), c.timeout(), c.warmup());
         }
         return DistributedPlan.openLoop(client.withMaxConnections(plan.maxConnections()), specs,
                 (OpenLoopSettings) level);

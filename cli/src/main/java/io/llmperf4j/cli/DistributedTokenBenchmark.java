@@ -8,7 +8,6 @@ import io.llmperf4j.distributed.DistributedPlan;
 import io.llmperf4j.distributed.MergedRun;
 import io.llmperf4j.distributed.WorkerReport;
 import io.llmperf4j.engine.client.LlmApi;
-import io.llmperf4j.engine.load.Warmup;
 import io.llmperf4j.model.BenchmarkRun;
 import io.llmperf4j.model.BenchmarkSettings;
 import io.llmperf4j.model.RequestRecord;
@@ -76,10 +75,9 @@ final class DistributedTokenBenchmark {
         if (common.caCert() != null) {
             throw new UsageException("--cluster: --ca-cert is not passed to workers yet");
         }
-        if (plan.active() && (plan.kind() == LoadPlan.Kind.CLOSED_LOOP || plan.comparison()
-                || plan.harness() != null || !(plan.warmup() instanceof Warmup.None))) {
-            throw new UsageException("--cluster distributes llmperf's closed loop, an open loop (--request-rate) and "
-                    + "sweeps; --iterations, warmup and several models are not distributed yet");
+        if (plan.comparison() || plan.harness() != null) {
+            throw new UsageException("--cluster distributes llmperf's closed loop, an open loop (--request-rate), "
+                    + "sweeps and warmup; --iterations and several models are not distributed yet");
         }
     }
 

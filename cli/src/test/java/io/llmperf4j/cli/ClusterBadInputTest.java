@@ -30,11 +30,9 @@ class ClusterBadInputTest {
                 Arguments.of(args("--cluster", "c", "--workers", "2", "--member", "h:99999"),
                         "--member: 'h:99999': the port must be a number in 1..65535"),
                 Arguments.of(args("--cluster", "c", "--workers", "2", "--iterations", "2"),
-                        "--iterations, warmup and several models are not distributed yet"),
-                Arguments.of(args("--cluster", "c", "--workers", "2", "--request-rate", "2", "--warmup-requests", "2"),
-                        "--iterations, warmup and several models are not distributed yet"),
+                        "--iterations and several models are not distributed yet"),
                 Arguments.of(args("--cluster", "c", "--workers", "2", "--concurrency-sweep", "1,2", "--model", "a,b"),
-                        "--iterations, warmup and several models are not distributed yet"),
+                        "--iterations and several models are not distributed yet"),
                 Arguments.of(args("--cluster", "c", "--workers", "2", "--llm-api", "embeddings"),
                         "--cluster: --llm-api embeddings is not distributed"));
     }

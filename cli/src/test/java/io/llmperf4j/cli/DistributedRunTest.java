@@ -143,11 +143,12 @@ class DistributedRunTest {
             assertTrue(b > a * 0.5 && b < a * 2.0, metric + ": single machine " + a + ", three workers " + b);
         }
 
-        // an open loop on the same workers: the rate split between them, the same files as one machine's
+        // an open loop with warmup on the same workers: the rate and the warmup split, one machine's files
         Path open = tmp.resolve("open");
         List<String> openArgs = new ArrayList<>(List.of("token-benchmark"));
         openArgs.addAll(workload(12, 6, 20));
-        openArgs.addAll(List.of("--request-rate", "30", "--arrival", "constant", "--results-dir", open.toString(),
+        openArgs.addAll(List.of("--request-rate", "30", "--arrival", "constant", "--warmup-requests", "3",
+                "--results-dir", open.toString(),
                 "--cluster", cluster, "--workers", "3", "--bind", "127.0.0.1:" + freePort(), "--worker-wait", "60"));
         for (String w : workerIds) openArgs.addAll(List.of("--member", w));
         CliRun opened = CliRun.of(env(), openArgs.toArray(String[]::new));
@@ -160,6 +161,7 @@ class DistributedRunTest {
         assertEquals(3, JSON.readTree(open.resolve(openBase + "_llmperf4j_summary.json").toFile())
                 .at("/distributed/workers").size());
         assertTrue(opened.out().contains("req/s"), opened::toString);
+        assertTrue(opened.out().contains("(3 warmup requests ran)"), opened::toString);
 
         // a sweep on the same workers: level by level, each on as many workers as it keeps busy
         Path sweep = tmp.resolve("sweep");
