@@ -21,5 +21,10 @@ public enum FailureKind {
     /** The run ended (its --timeout or a signal) while the request was in flight. */
     CANCELLED,
     /** Anything else the client could not classify; the message says what. */
-    CLIENT_ERROR
+    CLIENT_ERROR,
+    /**
+     * A distributed run's load worker left the cluster before the request's record reached the coordinator; the
+     * message names the worker. Whether the server saw the request is unknown.
+     */
+    LOST
 }

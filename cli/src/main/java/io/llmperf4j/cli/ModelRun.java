@@ -52,6 +52,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
 import java.util.function.UnaryOperator;
@@ -125,11 +126,24 @@ final class ModelRun implements BenchmarkListener {
             builder.harness(plan.harness());
         }
         Benchmark benchmark = builder.build();
-        cx.stops().attach(benchmark);
+        return runWith(listener -> {
+            cx.stops().attach(benchmark);
+            try {
+                return benchmark.run();
+            } finally {
+                cx.stops().detach();
+            }
+        });
+    }
+
+    /**
+     * As {@link #run()}, with {@code levels} running the levels instead of a local {@link Benchmark} (a distributed
+     * run's coordinator): it tells this model run about each level through the listener it is given.
+     */
+    BenchmarkResult runWith(Function<BenchmarkListener, BenchmarkResult> levels) {
         try {
-            result = benchmark.run();
+            result = levels.apply(this);
         } finally {
-            cx.stops().detach();
             finishProgress();
             closeJournal();
         }

@@ -42,6 +42,7 @@ final class TokenBenchmark {
     private final PrintStream out;
     private final PrintStream err;
     private LoadPlan load = LoadPlan.NONE;
+    private ClusterFlags.ClusterOptions cluster;
 
     TokenBenchmark(TokenBenchmarkOptions options, CliContext context) {
         this.options = options;
@@ -62,6 +63,9 @@ final class TokenBenchmark {
         Tokenizer tokenizer = workload.promptTokenizer();
         List<RequestSpec> specs = workload.requests();
         ResultsFolder.prepare(common.resultsDir());
+        if (cluster != null) { // the workers send the requests: no client warm-up here
+            return new DistributedTokenBenchmark(this, options, load, cluster, out, err).run(workload);
+        }
         if (options.clientWarmup()) {
             ClientWarmup.run();
         }
@@ -124,13 +128,19 @@ final class TokenBenchmark {
         return result.stopped() ? ExitCodes.INTERRUPTED : ExitCodes.OK;
     }
 
+    /** Run on the workers of a cluster (see {@link ClusterFlags}) instead of from this process. */
+    TokenBenchmark withCluster(ClusterFlags.ClusterOptions options) {
+        this.cluster = options;
+        return this;
+    }
+
     /** The load flags (see {@link LoadFlags}); {@link LoadPlan#NONE} runs llmperf's closed loop as below. */
     TokenBenchmark withLoad(LoadPlan plan) {
         this.load = plan;
         return this;
     }
 
-    private RunMetrics metrics(BenchmarkRun run, WorkloadSource workload, Tokenizer tokenizer) {
+    RunMetrics metrics(BenchmarkRun run, WorkloadSource workload, Tokenizer tokenizer) {
         // client special tokens (Llama-2's BOS) are what counting an empty text yields
         int clientSpecialTokens = workload.countFromUsage() ? 0 : tokenizer.count("");
         return RunMetrics.of(run, new MetricsConfig(new TokenCounting(clientSpecialTokens, true), options.slo()));
@@ -165,12 +175,12 @@ final class TokenBenchmark {
     }
 
     /** Output tokens by the client tokenizer, or a placeholder filled from usage after the run (--tokenizer server). */
-    private static TokenCounter outputCounter(WorkloadSource workload) {
+    static TokenCounter outputCounter(WorkloadSource workload) {
         return workload.countFromUsage() ? text -> -1 : workload.promptTokenizer();
     }
 
     /** With --tokenizer server, llmperf's output count is the server's completion_tokens; a server without usage is an error. */
-    private static BenchmarkRun withServerCounts(BenchmarkRun run, WorkloadSource workload) {
+    static BenchmarkRun withServerCounts(BenchmarkRun run, WorkloadSource workload) {
         if (!workload.countFromUsage()) {
             return run;
         }
@@ -196,7 +206,7 @@ final class TokenBenchmark {
                 .withPromptOrder(ClosedLoopSettings.PromptOrder.SEND_ORDER);
     }
 
-    private BenchmarkSettings settings(String endpoint, WorkloadSource workload) {
+    BenchmarkSettings settings(String endpoint, WorkloadSource workload) {
         return new BenchmarkSettings(common.model(), options.meanInputTokens(), options.stddevInputTokens(),
                 options.meanOutputTokens(), options.stddevOutputTokens(), common.numConcurrentRequests(),
                 common.timeoutSeconds(), common.maxNumCompletedRequests(), common.additionalSamplingParams(),

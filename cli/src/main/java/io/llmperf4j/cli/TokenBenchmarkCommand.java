@@ -81,6 +81,9 @@ final class TokenBenchmarkCommand implements Callable<Integer> {
     @Mixin
     LoadFlags load;
 
+    @Mixin
+    ClusterFlags cluster;
+
     @Option(names = "--slo", paramLabel = "ttft=500ms,tpot=50ms,e2e=10s",
             description = "llmperf4j: service-level objectives for goodput (requests meeting every bound per "
                     + "second); any subset of ttft, tpot, e2e; a bare number means milliseconds.")
@@ -99,6 +102,12 @@ final class TokenBenchmarkCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         TokenBenchmarkOptions options = TokenBenchmarkOptions.resolve(this, context);
+        ClusterFlags.ClusterOptions clusterOptions = cluster.resolve();
+        if (clusterOptions != null) {
+            LoadPlan plan = LoadPlan.resolve(load, options);
+            DistributedTokenBenchmark.checkSupported(options, plan);
+            return new TokenBenchmark(options, context).withLoad(plan).withCluster(clusterOptions).run();
+        }
         if (options.common().llmApi().equals("embeddings")) {
             return new EmbeddingsBenchmark(options, LoadPlan.resolve(load, options, true), context).run();
         }

@@ -71,13 +71,15 @@ public final class RequestCsvReader {
         }
         String serverId = r.text("server_response_id");
         String finish = r.text("finish_reason");
-        return new RequestRecord(r.integer("prompt_index", -1), r.text("client_request_id"),
+        String worker = r.text(RequestCsvWriter.WORKER_COLUMN);
+        RequestRecord record = new RequestRecord(r.integer("prompt_index", -1), r.text("client_request_id"),
                 serverId.isEmpty() ? null : serverId, r.scaled("start_time_epoch_s", 6, 0L),
                 r.scaled("ttft_s", 9, RequestRecord.NEVER), RequestRecord.NEVER,
                 r.scaled("end_to_end_latency_s", 9, RequestRecord.NEVER), 0, new long[0], "",
                 r.integer("number_input_tokens", 0), r.integer("max_tokens", 0),
                 r.integer("output_tokens_client", -1), r.boxed("prompt_tokens_server"),
                 r.boxed("output_tokens_server"), finish.isEmpty() ? null : finish, failure);
+        return worker.isEmpty() ? record : record.withWorkerId(worker);
     }
 
     /** Typed access to one CSV row, with messages naming file, data row and column. */

@@ -7,6 +7,7 @@ import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.commons.csv.CSVFormat;
@@ -20,7 +21,8 @@ import org.apache.commons.csv.CSVPrinter;
  * <p>Times are plain decimal seconds, never in exponent form: the start with microseconds, durations with
  * nanoseconds. A value that is unknown or never happened is an empty field. Unlike llmperf's JSON, a failed
  * request's {@code end_to_end_latency_s} is the real time from send to the failure: useful here, and this file
- * has no llmperf layout to keep.
+ * has no llmperf layout to keep. A distributed run's file has one more column, {@value #WORKER_COLUMN}, the load
+ * worker that sent each request; other runs' files do not.
  */
 public final class RequestCsvWriter {
 
@@ -31,10 +33,16 @@ public final class RequestCsvWriter {
             "output_tokens_server", "prompt_tokens_server", "finish_reason", "error_kind", "error_code",
             "error_msg");
 
+    /** The last column, present only when some record names the load worker that sent it. */
+    public static final String WORKER_COLUMN = "worker";
+
     private static final int MICROS_DIGITS = 6;
     private static final int NANOS_DIGITS = 9;
     private static final CSVFormat FORMAT = CSVFormat.RFC4180.builder()
             .setHeader(HEADER.toArray(String[]::new))
+            .get();
+    private static final CSVFormat FORMAT_WITH_WORKER = CSVFormat.RFC4180.builder()
+            .setHeader(withWorker().toArray(String[]::new))
             .get();
 
     private RequestCsvWriter() {
@@ -49,9 +57,16 @@ public final class RequestCsvWriter {
 
     /** Writes the header and one row per record to {@code out}, which stays open. */
     public static void write(List<RequestRecord> records, Appendable out) throws IOException {
-        CSVPrinter printer = new CSVPrinter(out, FORMAT);
+        boolean workers = records.stream().anyMatch(r -> r.workerId() != null);
+        CSVPrinter printer = new CSVPrinter(out, workers ? FORMAT_WITH_WORKER : FORMAT);
         for (RequestRecord record : records) {
-            printer.printRecord(row(record));
+            if (workers) {
+                List<String> row = new ArrayList<>(row(record));
+                row.add(orEmpty(record.workerId()));
+                printer.printRecord(row);
+            } else {
+                printer.printRecord(row(record));
+            }
         }
         printer.flush();
     }
@@ -75,6 +90,12 @@ public final class RequestCsvWriter {
                 failed ? record.failure().kind().name() : "",
                 failed ? Integer.toString(record.failure().code()) : "",
                 failed ? record.failure().message() : "");
+    }
+
+    private static List<String> withWorker() {
+        List<String> header = new ArrayList<>(HEADER);
+        header.add(WORKER_COLUMN);
+        return List.copyOf(header);
     }
 
     private static String seconds(long nanos) {

@@ -1,5 +1,6 @@
 package io.llmperf4j.report.jsonl;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -20,7 +21,8 @@ import java.util.List;
  * {@code requests.jsonl}: every request record, one JSON object a line, written and flushed the moment the request
  * ends, so a run that is killed still leaves every completed request on disk. Field names are the record's in
  * snake case ({@code ttft_nanos}, {@code content_event_nanos}, {@code failure.kind}, ...); times are nanoseconds
- * from the request's send.
+ * from the request's send. {@code worker_id}, the load worker that sent the request, is written only in a
+ * distributed run.
  */
 public final class RequestJournal implements AutoCloseable {
     public static final String FILE_NAME = "requests.jsonl";
@@ -28,7 +30,14 @@ public final class RequestJournal implements AutoCloseable {
     private static final ObjectMapper JSON = JsonMapper.builder()
             .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .disable(SerializationFeature.INDENT_OUTPUT)
+            .addMixIn(RequestRecord.class, WorkerWhenSet.class)
             .build();
+
+    /** Leaves {@code worker_id} out of lines of single-machine runs (bench-model has no Jackson annotations). */
+    private abstract static class WorkerWhenSet {
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        abstract String workerId();
+    }
 
     private final Path file;
     private final BufferedWriter writer;

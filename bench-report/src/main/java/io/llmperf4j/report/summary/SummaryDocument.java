@@ -40,6 +40,8 @@ import java.util.function.Function;
  * @param goodput        null unless an SLO was given
  * @param statistics     how the statistics were computed
  * @param warnings       plain-English warnings with stable codes
+ * @param distributed    null unless load workers sent the requests (token-benchmark --cluster): the workers and
+ *                       their estimated clock offsets
  */
 public record SummaryDocument(
         String schema,
@@ -53,7 +55,8 @@ public record SummaryDocument(
         ErrorsJson errors,
         GoodputJson goodput,
         StatisticsJson statistics,
-        List<WarningJson> warnings) {
+        List<WarningJson> warnings,
+        DistributedJson distributed) {
 
     private static final double NANOS_PER_MILLI = 1e6;
     private static final double NANOS_PER_SECOND = 1e9;
@@ -106,7 +109,14 @@ public record SummaryDocument(
                 new ErrorsJson(errors.failed(), num(errors.errorRate()), byKind, byCode),
                 metrics.goodput().map(GoodputJson::of).orElse(null),
                 StatisticsJson.CURRENT,
-                metrics.warnings().stream().map(WarningJson::of).toList());
+                metrics.warnings().stream().map(WarningJson::of).toList(),
+                null);
+    }
+
+    /** The same summary for a distributed run. */
+    public SummaryDocument withDistributed(DistributedJson workers) {
+        return new SummaryDocument(schema, tool, environment, settings, run, tokenCounting, metrics, throughput,
+                errors, goodput, statistics, warnings, workers);
     }
 
     /**
@@ -286,5 +296,40 @@ public record SummaryDocument(
         static WarningJson of(RunWarning w) {
             return new WarningJson(w.code().name(), w.message());
         }
+    }
+
+    /**
+     * A distributed run: the coordinator and each load worker. Latencies are measured on each worker's own monotonic
+     * clock; only the shared start instant crosses machines, corrected by each worker's estimated clock offset.
+     *
+     * @param clusterName the Hazelcast cluster
+     * @param coordinator the coordinator's cluster address
+     * @param workers     one entry per worker, in the order the shares were handed out
+     */
+    public record DistributedJson(String clusterName, String coordinator, List<WorkerJson> workers) {
+        public DistributedJson {
+            workers = List.copyOf(workers);
+        }
+    }
+
+    /**
+     * One load worker.
+     *
+     * @param id                   its cluster address
+     * @param share                its concurrency or rate, in words
+     * @param requestsAssigned     requests handed to it (0 for an open loop bounded by duration only)
+     * @param requestsRecorded     records it contributed, lost ones included
+     * @param requestsSucceeded    of which succeeded
+     * @param requestsLost         of which lost when it left or failed (error kind LOST)
+     * @param clockOffsetMs        its wall clock minus the coordinator's, estimated NTP-style from the fastest of
+     *                             several round trips: {@code remote - (t0 + t1) / 2}
+     * @param clockRoundTripMs     that round trip; the offset is wrong by at most half of it
+     * @param startLagMs           how late it started after the shared instant, on its own clock; null when it never
+     *                             reported
+     * @param left                 why its unfinished requests were lost, or null when it finished its share
+     */
+    public record WorkerJson(String id, String share, int requestsAssigned, int requestsRecorded,
+                             int requestsSucceeded, int requestsLost, Double clockOffsetMs, Double clockRoundTripMs,
+                             Double startLagMs, String left) {
     }
 }

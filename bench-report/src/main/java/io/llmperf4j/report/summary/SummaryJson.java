@@ -75,6 +75,15 @@ public final class SummaryJson {
         return file;
     }
 
+    /** As {@link #write(BenchmarkRun, RunMetrics, String, RunEnvironment, Path)} for a run that load workers sent. */
+    public static Path write(BenchmarkRun run, RunMetrics metrics, String toolVersion, RunEnvironment environment,
+                             SummaryDocument.DistributedJson distributed, Path resultsDir) throws IOException {
+        Files.createDirectories(resultsDir);
+        Path file = resultsDir.resolve(fileName(run.settings()));
+        write(SummaryDocument.of(run, metrics, toolVersion, environment).withDistributed(distributed), file);
+        return file;
+    }
+
     /** Reads a summary file back as a tree (for comparisons and tests). */
     public static JsonNode read(Path file) throws IOException {
         return MAPPER.readTree(file.toFile());

@@ -1,16 +1,21 @@
 package io.llmperf4j.report.csv;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.llmperf4j.model.Failure;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
 import java.io.IOException;
 import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class RequestCsvWriterTest {
 
@@ -48,6 +53,28 @@ class RequestCsvWriterTest {
         assertEquals("", records.get(1).get("output_tokens_client"));
         assertEquals("", records.get(1).get("ttft_s"));
         assertEquals("0.050000000", records.get(1).get("end_to_end_latency_s"));
+    }
+
+    @Test
+    void aDistributedRunHasAWorkerColumnThatReadsBack(@TempDir Path dir) throws IOException {
+        StringBuilder out = new StringBuilder();
+        RequestCsvWriter.write(List.of(SUCCESS.withWorkerId("10.0.0.2:5701"), FAILURE.withWorkerId("10.0.0.3:5701")),
+                out);
+        String[] lines = out.toString().split("\r\n", 3);
+        assertTrue(lines[0].endsWith(",error_msg,worker"), lines[0]);
+        assertTrue(lines[1].endsWith(",length,,,,10.0.0.2:5701"), lines[1]);
+        Path file = dir.resolve("requests.csv");
+        Files.writeString(file, out);
+        List<RequestRecord> back = RequestCsvReader.read(file);
+        assertEquals("10.0.0.2:5701", back.get(0).workerId());
+        assertEquals("10.0.0.3:5701", back.get(1).workerId());
+    }
+
+    @Test
+    void aSingleMachineRunHasNoWorkerColumn() throws IOException {
+        StringBuilder out = new StringBuilder();
+        RequestCsvWriter.write(List.of(SUCCESS), out);
+        assertFalse(out.toString().contains("worker"), out::toString);
     }
 
     @Test

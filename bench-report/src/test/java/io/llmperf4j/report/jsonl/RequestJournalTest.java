@@ -14,6 +14,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -45,6 +46,18 @@ class RequestJournalTest {
         String text = Files.readString(dir.resolve(RequestJournal.FILE_NAME), StandardCharsets.UTF_8);
         assertTrue(text.contains("\"ttft_nanos\":50000000"), text);
         assertEquals(2, text.lines().count());
+    }
+
+    @Test
+    void theWorkerIsWrittenOnlyWhenSet(@TempDir Path dir) throws IOException {
+        try (RequestJournal journal = RequestJournal.create(dir)) {
+            journal.append(OK);
+            journal.append(FAILED.withWorkerId("10.0.0.2:5701"));
+        }
+        List<String> lines = Files.readAllLines(dir.resolve(RequestJournal.FILE_NAME), StandardCharsets.UTF_8);
+        assertFalse(lines.get(0).contains("worker"), lines.get(0));
+        assertTrue(lines.get(1).contains("\"worker_id\":\"10.0.0.2:5701\""), lines.get(1));
+        assertEquals("10.0.0.2:5701", RequestJournal.read(dir.resolve(RequestJournal.FILE_NAME)).get(1).workerId());
     }
 
     @Test

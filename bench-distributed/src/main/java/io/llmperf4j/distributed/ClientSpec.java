@@ -1,0 +1,72 @@
+package io.llmperf4j.distributed;
+
+import io.llmperf4j.engine.client.AnthropicMessagesApi;
+import io.llmperf4j.engine.client.ClientConfig;
+import io.llmperf4j.engine.client.LlmApi;
+import io.llmperf4j.engine.client.OpenAiChatApi;
+import io.llmperf4j.engine.client.OpenAiCompletionsApi;
+import io.llmperf4j.engine.client.Secret;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * What a worker needs to build the same client as the coordinator would: everything but the API key, which never
+ * crosses the cluster (each worker reads its own from its environment).
+ *
+ * @param endpoint              the URL requests go to
+ * @param llmApi                {@code openai}, {@code openai-completions} or {@code anthropic}
+ * @param stream                false for {@code --no-stream}
+ * @param model                 the model id sent
+ * @param samplingParams        merged into every body
+ * @param includeUsage          whether to ask for {@code stream_options.include_usage}
+ * @param maxConnections        this worker's connection cap (its share of the concurrency)
+ * @param idleTimeoutMillis     idle timeout
+ * @param requestTimeoutMillis  whole-request timeout, or null for none
+ * @param connectTimeoutMillis  connect timeout
+ * @param extraHeaders          extra HTTP headers
+ * @param insecureTls           trust any certificate
+ */
+public record ClientSpec(URI endpoint, String llmApi, boolean stream, String model, Map<String, Object> samplingParams,
+                         boolean includeUsage, int maxConnections, long idleTimeoutMillis, Long requestTimeoutMillis,
+                         long connectTimeoutMillis, Map<String, String> extraHeaders, boolean insecureTls) {
+
+    /** The APIs a worker can send (embeddings are not distributed). */
+    public static boolean supports(String llmApi) {
+        return switch (llmApi) {
+            case "openai", "openai-completions", "anthropic" -> true;
+            default -> false;
+        };
+    }
+
+    public LlmApi api() {
+        return switch (llmApi) {
+            case "openai" -> new OpenAiChatApi(stream);
+            case "openai-completions" -> new OpenAiCompletionsApi(stream);
+            case "anthropic" -> new AnthropicMessagesApi();
+            default -> throw new IllegalArgumentException("a worker cannot send --llm-api " + llmApi);
+        };
+    }
+
+    /** The client configuration with this worker's own {@code apiKey}. */
+    public ClientConfig clientConfig(String apiKey) {
+        return ClientConfig.builder(endpoint, model)
+                .apiKey(Secret.of(apiKey == null ? "" : apiKey))
+                .additionalSamplingParams(samplingParams)
+                .includeUsage(includeUsage)
+                .maxConnections(maxConnections)
+                .idleTimeout(Duration.ofMillis(idleTimeoutMillis))
+                .extraHeaders(extraHeaders)
+                .requestTimeout(requestTimeoutMillis == null ? null : Duration.ofMillis(requestTimeoutMillis))
+                .connectTimeout(Duration.ofMillis(connectTimeoutMillis))
+                .insecureTls(insecureTls)
+                .build();
+    }
+
+    /** The same client with another connection cap. */
+    public ClientSpec withMaxConnections(int max) {
+        return new ClientSpec(endpoint, llmApi, stream, model, samplingParams, includeUsage, max, idleTimeoutMillis,
+                requestTimeoutMillis, connectTimeoutMillis, extraHeaders, insecureTls);
+    }
+}

@@ -1,0 +1,112 @@
+package io.llmperf4j.distributed;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.config.Config;
+import com.hazelcast.config.JoinConfig;
+import com.hazelcast.config.NetworkConfig;
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Starts this process's Hazelcast member of a load cluster. Everything that would reach beyond the addresses given
+ * is off: phone-home, multicast, auto-detection (cloud discovery). Hazelcast's own shutdown hook is off too: the
+ * owner shuts the member down. Failure detection is tightened so a worker that dies is noticed within seconds.
+ */
+public final class ClusterNode {
+    /** Member attribute that tells workers from coordinators. */
+    public static final String ROLE = "llmperf4j.role";
+    public static final String WORKER = "worker";
+    public static final String COORDINATOR = "coordinator";
+    /** The executor every task of a distributed run goes through. */
+    public static final String EXECUTOR = "llmperf4j";
+    /** A member that sent no heartbeat for this long is removed (Hazelcast's default is 60 s). */
+    static final int MAX_NO_HEARTBEAT_SECONDS = 10;
+
+    private ClusterNode() {
+    }
+
+    /**
+     * Starts a member with {@code role}; {@code services} become its user context, where tasks sent to it find
+     * the objects they call.
+     */
+    public static HazelcastInstance start(ClusterSettings settings, String role, Map<String, Object> services) {
+        quietLogging();
+        return Hazelcast.newHazelcastInstance(config(settings, role, services));
+    }
+
+    /** The Hazelcast configuration of a member (public for tests). */
+    public static Config config(ClusterSettings settings, String role, Map<String, Object> services) {
+        Config config = new Config();
+        config.setClusterName(settings.clusterName());
+        config.setInstanceName("llmperf4j-" + role + "-" + UUID.randomUUID());
+        config.setProperty("hazelcast.phone.home.enabled", "false");
+        config.setProperty("hazelcast.shutdownhook.enabled", "false");
+        config.setProperty("hazelcast.logging.type", "slf4j");
+        config.setProperty("hazelcast.heartbeat.interval.seconds", "1");
+        config.setProperty("hazelcast.max.no.heartbeat.seconds", Integer.toString(MAX_NO_HEARTBEAT_SECONDS));
+        config.setProperty("hazelcast.wait.seconds.before.join", "1");
+        config.setProperty("hazelcast.partition.count", "71"); // no data lives in the cluster: few partitions
+        // nothing to migrate on the way out: a graceful shutdown must not wait for members that leave too
+        config.setProperty("hazelcast.graceful.shutdown.max.wait", "5");
+        config.getMetricsConfig().setEnabled(false);
+        config.getJetConfig().setEnabled(false);
+        config.getMemberAttributeConfig().setAttribute(ROLE, role);
+        config.setUserContext(new ConcurrentHashMap<>(services));
+
+        NetworkConfig network = config.getNetworkConfig();
+        HostPort bind = settings.bind();
+        boolean fixedPort = bind != null && bind.port() != 0;
+        network.setPort(fixedPort ? bind.port() : ClusterSettings.DEFAULT_PORT);
+        network.setPortAutoIncrement(!fixedPort);
+        network.setPortCount(ClusterSettings.PORT_COUNT);
+        if (bind != null) {
+            config.setProperty("hazelcast.socket.bind.any", "false");
+            network.getInterfaces().setEnabled(true).addInterface(ipOf(bind.host()));
+            network.setPublicAddress(bind.toString());
+        }
+
+        JoinConfig join = network.getJoin();
+        join.getMulticastConfig().setEnabled(false);
+        join.getAutoDetectionConfig().setEnabled(false);
+        List<String> members = new ArrayList<>();
+        for (HostPort m : settings.members()) members.add(m.toString());
+        if (members.isEmpty()) members.add(bind == null ? "127.0.0.1" : bind.host());
+        join.getTcpIpConfig().setEnabled(true).setMembers(members);
+        return config;
+    }
+
+    /** The readable id of a member: its address, {@code host:port}. */
+    public static String idOf(Member member) {
+        return member.getAddress().getHost() + ":" + member.getAddress().getPort();
+    }
+
+    public static boolean isWorker(Member member) {
+        return WORKER.equals(member.getAttribute(ROLE));
+    }
+
+    private static String ipOf(String host) {
+        try {
+            return InetAddress.getByName(host).getHostAddress();
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("cannot resolve the bind address '" + host + "'");
+        }
+    }
+
+    /** Hazelcast logs through slf4j; with slf4j-simple its INFO lines would drown the run's own output. */
+    private static void quietLogging() {
+        if (System.getProperty("hazelcast.logging.type") == null) {
+            System.setProperty("hazelcast.logging.type", "slf4j"); // also for the lines logged before the config is read
+        }
+        if (System.getProperty("org.slf4j.simpleLogger.log.com.hazelcast") == null) {
+            System.setProperty("org.slf4j.simpleLogger.log.com.hazelcast", "warn");
+        }
+    }
+}

@@ -1,0 +1,400 @@
+package io.llmperf4j.distributed;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.cluster.MembershipEvent;
+import com.hazelcast.cluster.MembershipListener;
+import com.hazelcast.core.ExecutionCallback;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.IExecutorService;
+import io.llmperf4j.engine.load.OpenLoopSettings;
+import io.llmperf4j.engine.load.ScheduledRecord;
+import io.llmperf4j.engine.load.Warmup;
+import io.llmperf4j.model.RequestSpec;
+import io.llmperf4j.model.TokenCounter;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+
+/**
+ * The coordinator of a distributed run, a member of the load cluster: waits for the workers, estimates their clock
+ * offsets, has each check the endpoint, hands out the shares with one shared start instant, collects the records
+ * (streamed as they end, then the full outcome) and merges them with {@link RunMerger}. A worker that leaves mid-run
+ * (a membership event, or its task failing) has its unfinished requests recorded as lost; the run completes with
+ * the others.
+ */
+public final class Coordinator implements AutoCloseable {
+    /** Round trips per worker for the clock offset; the shortest is kept. */
+    static final int CLOCK_PROBES = 7;
+    /** How long a worker gets beyond the run's timeout to report (the runners' cancel grace and transfer). */
+    static final Duration REPORT_GRACE = Duration.ofSeconds(30);
+    private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(15);
+
+    private final HazelcastInstance instance;
+    private final RecordInbox inbox;
+    private final String clusterName;
+    private final Consumer<String> log;
+    /** The run in progress and its workers, for {@link #stop()}. */
+    private volatile String currentJob;
+    private volatile List<Member> currentWorkers = List.of();
+
+    private Coordinator(HazelcastInstance instance, RecordInbox inbox, String clusterName, Consumer<String> log) {
+        this.instance = instance;
+        this.inbox = inbox;
+        this.clusterName = clusterName;
+        this.log = log;
+    }
+
+    /** Joins (or founds) the cluster as its coordinator. */
+    public static Coordinator start(ClusterSettings settings, Consumer<String> log) {
+        RecordInbox inbox = new RecordInbox();
+        HazelcastInstance hz = ClusterNode.start(settings, ClusterNode.COORDINATOR,
+                Map.of(RecordInbox.CONTEXT_KEY, inbox));
+        return new Coordinator(hz, inbox, settings.clusterName(), log);
+    }
+
+    /** This member's cluster address. */
+    public String address() {
+        return ClusterNode.idOf(instance.getCluster().getLocalMember());
+    }
+
+    /**
+     * Waits until {@code count} workers are members, at most {@code wait}; returns them (the first {@code count} by
+     * address when more joined).
+     *
+     * @throws DistributedRunException when fewer joined in time
+     */
+    public List<Member> awaitWorkers(int count, Duration wait) {
+        long deadline = System.nanoTime() + wait.toNanos();
+        List<Member> workers = workers();
+        while (workers.size() < count) {
+            if (System.nanoTime() - deadline >= 0) {
+                throw new DistributedRunException("waited " + wait.toSeconds() + " s for " + count + " workers in "
+                        + "cluster '" + clusterName + "', " + workers.size() + " joined"
+                        + (workers.isEmpty() ? "" : " (" + String.join(", ", ids(workers)) + ")")
+                        + "; start them with: llmperf4j worker --cluster " + clusterName + " --member " + address()
+                        + " (or raise --worker-wait)");
+            }
+            sleep(200);
+            workers = workers();
+        }
+        if (workers.size() > count) {
+            log.accept(workers.size() + " workers joined; using " + count + ": "
+                    + String.join(", ", ids(workers.subList(0, count))));
+        }
+        return List.copyOf(workers.subList(0, count));
+    }
+
+    /** Each worker's clock offset against this machine's, by worker id. */
+    public Map<String, ClockOffset> measureClocks(List<Member> workers) {
+        IExecutorService executor = executor();
+        Map<String, ClockOffset> offsets = new LinkedHashMap<>();
+        for (Member worker : workers) {
+            ClockOffset best = null;
+            for (int i = 0; i < CLOCK_PROBES; i++) {
+                long t0 = EpochClock.nowMicros();
+                long remote = get(executor.submitToMember(new ClockProbe(), worker), worker, "clock probe");
+                long t1 = EpochClock.nowMicros();
+                best = ClockOffset.of(t0, remote, t1).better(best);
+            }
+            offsets.put(ClusterNode.idOf(worker), best);
+        }
+        return offsets;
+    }
+
+    /**
+     * Has every worker connect to the endpoint once.
+     *
+     * @throws DistributedRunException naming every worker that cannot reach it
+     */
+    public void checkReachable(List<Member> workers, URI endpoint) {
+        IExecutorService executor = executor();
+        Map<Member, Future<String>> answers = new LinkedHashMap<>();
+        for (Member worker : workers) answers.put(worker, executor.submitToMember(new ReachabilityProbe(endpoint), worker));
+        List<String> problems = new ArrayList<>();
+        answers.forEach((worker, answer) -> {
+            String problem = get(answer, worker, "reachability check");
+            if (problem != null) problems.add("worker " + ClusterNode.idOf(worker) + " " + problem);
+        });
+        if (!problems.isEmpty()) {
+            throw new DistributedRunException(String.join("; ", problems) + "; every worker must reach " + endpoint
+                    + " (check OPENAI_API_BASE, firewalls, and that it is not a loopback address seen from other "
+                    + "machines)");
+        }
+    }
+
+    /**
+     * Runs {@code plan} on {@code workers}: splits it, starts every share at one instant, waits for them (or their
+     * loss) and merges the results; output tokens are counted here with {@code outputTokens}.
+     */
+    public MergedRun run(DistributedPlan plan, List<Member> workers, Map<String, ClockOffset> clocks,
+                         TokenCounter outputTokens) {
+        List<Member> used = workersFor(plan, workers);
+        if (used.size() < workers.size()) {
+            log.accept("this load is too small for " + workers.size() + " workers (each needs a slot and a request): "
+                    + "using " + String.join(", ", ids(used)));
+        }
+        return runOn(plan, used, clocks, outputTokens);
+    }
+
+    /** As many workers as the load can keep busy: one slot (or arrival) and one request each at least. */
+    private static List<Member> workersFor(DistributedPlan plan, List<Member> workers) {
+        int n = Math.min(workers.size(), plan.specs().size());
+        if (plan.openLoop() == null) {
+            n = Math.min(n, plan.concurrency());
+        } else if (plan.openLoop().maxRequests().isPresent()) {
+            n = Math.min(n, plan.openLoop().maxRequests().getAsInt());
+        }
+        return workers.subList(0, Math.max(1, n));
+    }
+
+    private MergedRun runOn(DistributedPlan plan, List<Member> workers, Map<String, ClockOffset> clocks,
+                            TokenCounter outputTokens) {
+        int n = workers.size();
+        List<LoadShare> shares = new ArrayList<>();
+        List<List<RequestSpec>> specs;
+        long[] shareOffsets = new long[n];
+        if (plan.openLoop() == null) {
+            int[] concurrency = WorkloadSplit.evenly(plan.concurrency(), n);
+            int[] counts = WorkloadSplit.proportional(plan.specs().size(), concurrency);
+            specs = WorkloadSplit.specs(plan.specs(), counts);
+            Warmup[] warmups = warmups(plan.warmup(), n);
+            for (int i = 0; i < n; i++) {
+                shares.add(LoadShare.closed(concurrency[i], counts[i], plan.timeout(), warmups[i]));
+            }
+        } else {
+            OpenLoopSettings whole = plan.openLoop();
+            Integer[] arrivals = new Integer[n];
+            if (whole.maxRequests().isPresent()) {
+                int[] counts = WorkloadSplit.evenly(whole.maxRequests().getAsInt(), n);
+                for (int i = 0; i < n; i++) arrivals[i] = counts[i];
+            }
+            // arrival i of a share sends its spec i mod M: with a request count, the share's specs are its own
+            int[] specCounts = whole.maxRequests().isPresent() && whole.maxRequests().getAsInt() <= plan.specs().size()
+                    ? WorkloadSplit.evenly(whole.maxRequests().getAsInt(), n) : WorkloadSplit.evenly(plan.specs().size(), n);
+            specs = WorkloadSplit.specs(plan.specs().subList(0, sum(specCounts)), specCounts);
+            int[] caps = whole.maxConcurrency().isPresent()
+                    ? WorkloadSplit.evenly(Math.max(n, whole.maxConcurrency().getAsInt()), n) : null;
+            Warmup[] warmups = warmups(whole.warmup(), n);
+            for (int i = 0; i < n; i++) {
+                // independent schedules: the sum of n Poisson processes at R/n is one at R
+                shares.add(LoadShare.open(whole, whole.requestsPerSecond() / n, whole.seed() + i, arrivals[i],
+                        caps == null ? null : caps[i], warmups[i]));
+                // constant arrivals would all fall on the same instants: stagger the workers by 1/R
+                if ("constant".equals(whole.arrival().name())) {
+                    shareOffsets[i] = Math.round(i * 1e9 / whole.requestsPerSecond());
+                }
+            }
+        }
+
+        String jobId = UUID.randomUUID().toString();
+        currentJob = jobId;
+        currentWorkers = List.copyOf(workers);
+        Collection collection = new Collection(workers);
+        inbox.open(jobId, collection::onRecord);
+        UUID listener = instance.getCluster().addMembershipListener(collection);
+        try {
+            long startEpochMicros = EpochClock.nowMicros() + plan.startLead().toNanos() / 1_000L;
+            long startNanos = System.nanoTime() + plan.startLead().toNanos();
+            UUID self = instance.getCluster().getLocalMember().getUuid();
+            IExecutorService executor = executor();
+            for (int i = 0; i < n; i++) {
+                Member worker = workers.get(i);
+                String id = ClusterNode.idOf(worker);
+                long offset = clocks.containsKey(id) ? clocks.get(id).offsetMicros() : 0;
+                WorkerJob job = new WorkerJob(jobId, id, self, startEpochMicros + shareOffsets[i] / 1_000L + offset,
+                        plan.client().withMaxConnections(shares.get(i).openLoop()
+                                ? shares.get(i).maxConcurrency() == null ? plan.client().maxConnections()
+                                : shares.get(i).maxConcurrency() : shares.get(i).concurrency()),
+                        shares.get(i), specs.get(i));
+                log.accept("worker " + id + ": " + shares.get(i).describe());
+                CompletableFuture<WorkerOutcome> done = collection.done.get(worker.getUuid());
+                executor.submitToMember(new RunShare(job), worker, new ExecutionCallback<String>() {
+                    @Override
+                    public void onResponse(String response) {
+                        done.complete(Wire.read(response, WorkerOutcome.class));
+                    }
+
+                    @Override
+                    public void onFailure(Throwable t) {
+                        done.completeExceptionally(t);
+                    }
+                });
+            }
+            long deadline = startNanos + plan.runTimeout().toNanos() + REPORT_GRACE.toNanos();
+            List<RunMerger.WorkerPart> parts = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                Member worker = workers.get(i);
+                String id = ClusterNode.idOf(worker);
+                CompletableFuture<WorkerOutcome> done = collection.done.get(worker.getUuid());
+                WorkerOutcome outcome = null;
+                String lostReason = null;
+                try {
+                    outcome = done.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (TimeoutException e) {
+                    lostReason = "worker " + id + " did not report within " + (plan.runTimeout()
+                            .plus(REPORT_GRACE)).toSeconds() + " s of the start";
+                } catch (ExecutionException e) {
+                    lostReason = reason(id, e.getCause());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    lostReason = "the coordinator was interrupted before worker " + id + " reported";
+                }
+                long endNanos = collection.endedAt(worker.getUuid(), System.nanoTime()) - startNanos;
+                if (lostReason != null) log.accept(lostReason + "; its unfinished requests are recorded as lost");
+                parts.add(new RunMerger.WorkerPart(id, shares.get(i), specs.get(i), shareOffsets[i],
+                        clocks.get(id), outcome, collection.streamed(id), lostReason, endNanos));
+            }
+            return RunMerger.merge(parts, plan, startEpochMicros / 1_000L, outputTokens);
+        } finally {
+            currentJob = null;
+            instance.getCluster().removeMembershipListener(listener);
+            inbox.close(jobId);
+        }
+    }
+
+    /**
+     * Stops the run in progress, from any thread (Ctrl-C): every worker stops sending, cancels its requests in flight
+     * and reports what it recorded, so the run ends with everything written, as a stopped single-machine run does.
+     */
+    public void stop() {
+        String job = currentJob;
+        if (job == null) return;
+        try {
+            executor().executeOnMembers(new StopShare(job), currentWorkers);
+        } catch (RuntimeException e) {
+            log.accept("could not tell every worker to stop: " + e.getMessage());
+        }
+    }
+
+    @Override
+    public void close() {
+        instance.shutdown();
+    }
+
+    /** Warmup requests are split like the requests; a warmup time applies to every worker alike. */
+    private static Warmup[] warmups(Warmup whole, int n) {
+        Warmup[] out = new Warmup[n];
+        int[] counts = whole instanceof Warmup.ForRequests r ? WorkloadSplit.evenly(r.count(), n) : null;
+        for (int i = 0; i < n; i++) out[i] = counts == null ? whole : Warmup.requests(counts[i]);
+        return out;
+    }
+
+    private static String reason(String id, Throwable cause) {
+        if (cause instanceof WorkerLeftException || cause instanceof com.hazelcast.core.MemberLeftException
+                || cause instanceof com.hazelcast.spi.exception.TargetNotMemberException) {
+            return "worker " + id + " left the cluster mid-run";
+        }
+        return "worker " + id + " failed: " + (cause == null ? "unknown" : cause.getMessage());
+    }
+
+    private List<Member> workers() {
+        List<Member> workers = new ArrayList<>();
+        for (Member m : instance.getCluster().getMembers()) {
+            if (ClusterNode.isWorker(m)) workers.add(m);
+        }
+        workers.sort(Comparator.comparing(ClusterNode::idOf));
+        return workers;
+    }
+
+    private IExecutorService executor() {
+        return instance.getExecutorService(ClusterNode.EXECUTOR);
+    }
+
+    private static List<String> ids(List<Member> members) {
+        return members.stream().map(ClusterNode::idOf).toList();
+    }
+
+    private static int sum(int[] values) {
+        int s = 0;
+        for (int v : values) s += v;
+        return s;
+    }
+
+    private static <T> T get(Future<T> future, Member worker, String what) {
+        try {
+            return future.get(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DistributedRunException("interrupted during the " + what + " of worker "
+                    + ClusterNode.idOf(worker));
+        } catch (ExecutionException | TimeoutException e) {
+            Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
+            throw new DistributedRunException("the " + what + " of worker " + ClusterNode.idOf(worker)
+                    + " failed: " + (cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage()));
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DistributedRunException("interrupted while waiting for workers");
+        }
+    }
+
+    /** A worker that left the cluster while its share ran. */
+    static final class WorkerLeftException extends RuntimeException {
+        WorkerLeftException(String message) {
+            super(message);
+        }
+    }
+
+    /** One run's collection: records streamed by worker, each worker's end, and membership changes. */
+    private static final class Collection implements MembershipListener {
+        final Map<UUID, CompletableFuture<WorkerOutcome>> done = new HashMap<>();
+        private final Map<UUID, Long> endedNanos = new ConcurrentHashMap<>();
+        private final Map<String, Map<String, ScheduledRecord>> streamed = new ConcurrentHashMap<>();
+        private final Set<UUID> workers;
+
+        Collection(List<Member> members) {
+            for (Member m : members) {
+                done.put(m.getUuid(), new CompletableFuture<>());
+                streamed.put(ClusterNode.idOf(m), new ConcurrentHashMap<>());
+            }
+            this.workers = Set.copyOf(done.keySet());
+            done.forEach((uuid, f) -> f.whenComplete((o, e) -> endedNanos.putIfAbsent(uuid, System.nanoTime())));
+        }
+
+        void onRecord(String workerId, ScheduledRecord record) {
+            Map<String, ScheduledRecord> records = streamed.get(workerId);
+            if (records != null) records.put(record.record().clientRequestId(), record);
+        }
+
+        List<ScheduledRecord> streamed(String workerId) {
+            return List.copyOf(streamed.get(workerId).values());
+        }
+
+        long endedAt(UUID worker, long fallback) {
+            return endedNanos.getOrDefault(worker, fallback);
+        }
+
+        @Override
+        public void memberAdded(MembershipEvent event) {
+        }
+
+        @Override
+        public void memberRemoved(MembershipEvent event) {
+            UUID uuid = event.getMember().getUuid();
+            if (workers.contains(uuid)) {
+                done.get(uuid).completeExceptionally(new WorkerLeftException(ClusterNode.idOf(event.getMember())
+                        + " left the cluster"));
+            }
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package io.llmperf4j.distributed;
+
+import io.llmperf4j.engine.load.OpenLoopSettings;
+import io.llmperf4j.engine.load.Warmup;
+import io.llmperf4j.model.RequestSpec;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One run to spread over the workers: the whole load as on one machine, which the coordinator splits.
+ *
+ * @param client      how to reach the endpoint (connections are re-capped per worker)
+ * @param specs       the workload, in order; each request goes to exactly one worker
+ * @param concurrency closed loop: the total concurrency; ignored with {@code openLoop}
+ * @param timeout     closed loop: the run's limit, as on one machine
+ * @param openLoop    the whole open loop, or null for a closed loop
+ * @param startLead   how far ahead of now the shared start instant is fixed (time to hand out the shares)
+ * @param warmup      closed loop: the warmup of the whole run (split between the workers); an open loop's is in its
+ *                    settings
+ */
+public record DistributedPlan(ClientSpec client, List<RequestSpec> specs, int concurrency, Duration timeout,
+                              OpenLoopSettings openLoop, Duration startLead, Warmup warmup) {
+    public static final Duration DEFAULT_START_LEAD = Duration.ofSeconds(2);
+
+    public DistributedPlan {
+        Objects.requireNonNull(client, "client");
+        specs = List.copyOf(specs);
+        if (specs.isEmpty()) throw new IllegalArgumentException("the workload is empty");
+        if (openLoop == null) Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(startLead, "startLead");
+        warmup = openLoop != null ? openLoop.warmup() : warmup == null ? Warmup.NONE : warmup;
+    }
+
+    public static DistributedPlan closedLoop(ClientSpec client, List<RequestSpec> specs, int concurrency,
+                                             Duration timeout) {
+        return closedLoop(client, specs, concurrency, timeout, Warmup.NONE);
+    }
+
+    public static DistributedPlan closedLoop(ClientSpec client, List<RequestSpec> specs, int concurrency,
+                                             Duration timeout, Warmup warmup) {
+        return new DistributedPlan(client, specs, concurrency, timeout, null, DEFAULT_START_LEAD, warmup);
+    }
+
+    public static DistributedPlan openLoop(ClientSpec client, List<RequestSpec> specs, OpenLoopSettings settings) {
+        return new DistributedPlan(client, specs, 0, settings.timeout(), settings, DEFAULT_START_LEAD, null);
+    }
+
+    /** The run's limit: the closed loop's timeout or the open loop's. */
+    Duration runTimeout() {
+        return openLoop == null ? timeout : openLoop.timeout();
+    }
+}

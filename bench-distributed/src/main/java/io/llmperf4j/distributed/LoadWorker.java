@@ -1,0 +1,195 @@
+package io.llmperf4j.distributed;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.cluster.MembershipEvent;
+import com.hazelcast.cluster.MembershipListener;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.IExecutorService;
+import io.llmperf4j.engine.client.ChatCompletionsClient;
+import io.llmperf4j.engine.load.ClosedLoopResult;
+import io.llmperf4j.engine.load.ClosedLoopRunner;
+import io.llmperf4j.engine.load.OpenLoopResult;
+import io.llmperf4j.engine.load.OpenLoopRunner;
+import io.llmperf4j.engine.load.RecordListener;
+import io.llmperf4j.engine.load.ScheduledRecord;
+import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.TokenCounter;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
+
+/**
+ * A load worker's engine side: runs the shares the coordinator sends (one at a time) with the engine's own runners,
+ * streams each record to the coordinator as it ends, and returns the share's outcome. Output tokens are left
+ * uncounted (-1): the coordinator counts them with its tokenizer, so workers need none.
+ */
+public final class LoadWorker {
+    /** Where {@link RunShare} finds the worker of its process. */
+    public static final String CONTEXT_KEY = "llmperf4j.worker";
+    private static final TokenCounter COUNTED_BY_COORDINATOR = text -> -1;
+    private static final long SPIN_NANOS = 1_000_000L;
+
+    private final UnaryOperator<String> apiKeys;
+    private final Consumer<String> log;
+    private final Object oneShareAtATime = new Object();
+    /** The share running now and how to stop it; a stop that comes before its runner starts is kept here. */
+    private final Map<String, Runnable> stops = new ConcurrentHashMap<>();
+    private final Set<String> stopped = ConcurrentHashMap.newKeySet();
+
+    /**
+     * @param apiKeys the API key for an {@code --llm-api} name, from this worker's own environment (null or empty
+     *                for none): keys never cross the cluster
+     * @param log     one line per share started and ended
+     */
+    public LoadWorker(UnaryOperator<String> apiKeys, Consumer<String> log) {
+        this.apiKeys = apiKeys;
+        this.log = log;
+    }
+
+    WorkerOutcome run(WorkerJob job, HazelcastInstance instance) {
+        synchronized (oneShareAtATime) {
+            log.accept("share of run " + job.jobId() + ": " + job.load().describe() + " against "
+                    + job.client().endpoint());
+            Member coordinator = member(instance, job.coordinator());
+            IExecutorService executor = instance.getExecutorService(ClusterNode.EXECUTOR);
+            RecordListener stream = new RecordListener() {
+                @Override
+                public void onRecord(RequestRecord record) {
+                }
+
+                @Override
+                public void onScheduledRecord(ScheduledRecord record) {
+                    if (record.warmup()) return; // warmup records come with the outcome, never lost
+                    try {
+                        executor.executeOnMember(new DeliverRecord(job.jobId(), job.workerId(), tagged(record, job)),
+                                coordinator);
+                    } catch (RuntimeException e) {
+                        // the outcome carries every record again; streaming only guards against this worker dying
+                    }
+                }
+            };
+            try (ChatCompletionsClient client = new ChatCompletionsClient(
+                    job.client().clientConfig(apiKeys.apply(job.client().llmApi())), job.client().api())) {
+                WorkerOutcome outcome = job.load().openLoop() ? runOpen(job, client, stream, instance)
+                        : runClosed(job, client, stream, instance);
+                log.accept("share of run " + job.jobId() + " done: " + outcome.timeline().size() + " requests, start "
+                        + String.format(java.util.Locale.ROOT, "%.3f", outcome.startLagNanos() / 1e6)
+                        + " ms after the shared instant");
+                return outcome;
+            }
+        }
+    }
+
+    private WorkerOutcome runClosed(WorkerJob job, ChatCompletionsClient client, RecordListener stream,
+                                    HazelcastInstance instance) {
+        ClosedLoopRunner runner = new ClosedLoopRunner(client, COUNTED_BY_COORDINATOR);
+        UUID watch = stopWhenCoordinatorLeaves(instance, job.coordinator(), runner::stop);
+        stops.put(job.jobId(), runner::stop);
+        try {
+            long lag = awaitStart(job.startEpochMicros(), () -> stopped.contains(job.jobId()));
+            if (stopped.contains(job.jobId())) return stoppedBeforeStart(job, lag);
+            ClosedLoopResult r = runner.run(job.specs(), job.load().closedLoopSettings(), stream);
+            return new WorkerOutcome(job.workerId(), lag, r.durationNanos(), r.requestsSent(), r.timedOut(),
+                    r.stopped(), tagged(r.timeline(), job), 0, 0, Double.NaN, Double.NaN, r.requestsSent(),
+                    taggedRecords(r.warmupRecords(), job), r.measureStartOffsetNanos(), 0);
+        } finally {
+            instance.getCluster().removeMembershipListener(watch);
+            stops.remove(job.jobId());
+            stopped.remove(job.jobId());
+        }
+    }
+
+    private WorkerOutcome runOpen(WorkerJob job, ChatCompletionsClient client, RecordListener stream,
+                                  HazelcastInstance instance) {
+        OpenLoopRunner runner = new OpenLoopRunner(client, COUNTED_BY_COORDINATOR);
+        UUID watch = stopWhenCoordinatorLeaves(instance, job.coordinator(), runner::stop);
+        stops.put(job.jobId(), runner::stop);
+        try {
+            long lag = awaitStart(job.startEpochMicros(), () -> stopped.contains(job.jobId()));
+            if (stopped.contains(job.jobId())) return stoppedBeforeStart(job, lag);
+            OpenLoopResult r = runner.run(job.specs(), job.load().openLoopSettings(), stream);
+            return new WorkerOutcome(job.workerId(), lag, r.durationNanos(), r.requestsSent(), r.timedOut(),
+                    r.stopped(), tagged(r.timeline(), job), r.arrivalsNotSent(), r.maxBacklog(),
+                    r.scheduledRequestsPerSecond(), r.achievedSendRequestsPerSecond(), r.measuredArrivals(),
+                    taggedRecords(r.warmupRecords(), job), r.measureStartOffsetNanos(), r.warmupArrivals());
+        } finally {
+            instance.getCluster().removeMembershipListener(watch);
+            stops.remove(job.jobId());
+            stopped.remove(job.jobId());
+        }
+    }
+
+    /** Stops this worker's share of run {@code jobId}, now or, when it has not started yet, before it starts. */
+    void stop(String jobId) {
+        stopped.add(jobId);
+        Runnable stop = stops.get(jobId);
+        if (stop != null) stop.run();
+    }
+
+    private static WorkerOutcome stoppedBeforeStart(WorkerJob job, long lag) {
+        return new WorkerOutcome(job.workerId(), lag, 0, 0, false, true, List.of(), 0, 0, Double.NaN, Double.NaN, 0,
+                List.of(), 0, 0);
+    }
+
+    /**
+     * Waits for the shared start, given on this machine's wall clock, measured from then on by {@code nanoTime}
+     * only (or until {@code stopped}); returns how late the start was (its lag, >= 0 unless the clock stepped).
+     */
+    static long awaitStart(long startEpochMicros, BooleanSupplier stopped) {
+        long target = System.nanoTime() + (startEpochMicros - EpochClock.nowMicros()) * 1_000L;
+        long remaining;
+        while ((remaining = target - System.nanoTime()) > 0 && !stopped.getAsBoolean()) {
+            if (remaining > 2 * SPIN_NANOS) {
+                LockSupport.parkNanos(remaining - SPIN_NANOS);
+            } else {
+                Thread.onSpinWait();
+            }
+        }
+        return System.nanoTime() - target;
+    }
+
+    /** A coordinator that dies mid-run gets no more records: the share stops instead of running on. */
+    private static UUID stopWhenCoordinatorLeaves(HazelcastInstance instance, UUID coordinator, Runnable stop) {
+        return instance.getCluster().addMembershipListener(new MembershipListener() {
+            @Override
+            public void memberAdded(MembershipEvent event) {
+            }
+
+            @Override
+            public void memberRemoved(MembershipEvent event) {
+                if (event.getMember().getUuid().equals(coordinator)) stop.run();
+            }
+        });
+    }
+
+    private static Member member(HazelcastInstance instance, UUID uuid) {
+        for (Member m : instance.getCluster().getMembers()) {
+            if (m.getUuid().equals(uuid)) return m;
+        }
+        throw new IllegalStateException("the coordinator " + uuid + " is no longer in the cluster");
+    }
+
+    private static ScheduledRecord tagged(ScheduledRecord record, WorkerJob job) {
+        return record.withRecord(record.record().withWorkerId(job.workerId()));
+    }
+
+    private static List<RequestRecord> taggedRecords(List<RequestRecord> records, WorkerJob job) {
+        return records.stream().map(r -> r.withWorkerId(job.workerId())).toList();
+    }
+
+    private static List<ScheduledRecord> tagged(List<ScheduledRecord> timeline, WorkerJob job) {
+        List<ScheduledRecord> out = new ArrayList<>(timeline.size());
+        for (ScheduledRecord r : timeline) {
+            if (!r.warmup()) out.add(tagged(r, job));
+        }
+        return out;
+    }
+}

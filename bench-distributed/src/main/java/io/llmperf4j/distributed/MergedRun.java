@@ -1,0 +1,42 @@
+package io.llmperf4j.distributed;
+
+import io.llmperf4j.engine.load.OpenLoopResult;
+import io.llmperf4j.engine.load.ScheduledRecord;
+import io.llmperf4j.model.RequestRecord;
+
+import java.util.List;
+
+/**
+ * The workers' results as one run: what a single machine's runner would have returned.
+ *
+ * @param records          every record, each with its worker, in (estimated) completion order
+ * @param timeline         the same with send offsets from the shared start
+ * @param startEpochMillis the measured window's start: the shared start instant (coordinator's wall clock), plus
+ *                         the warmup
+ * @param endEpochMillis   the start plus the duration
+ * @param durationNanos    the measured window: the first worker's measured start to the last worker's end, each
+ *                         worker's part on its own monotonic clock
+ * @param requestsSent     requests the workers sent (lost ones counted: their fate is unknown)
+ * @param timedOut         a worker's timeout ended its share
+ * @param stopped          a worker's share was stopped
+ * @param workers          one report per worker
+ * @param openLoop         the merged open loop (null for a closed loop)
+ * @param warmupRecords    every worker's warmup records (excluded from every result)
+ * @param measureStartNanos where the measured window starts, from the shared start (after a warmup)
+ */
+public record MergedRun(List<RequestRecord> records, List<ScheduledRecord> timeline, long startEpochMillis,
+                        long endEpochMillis, long durationNanos, int requestsSent, boolean timedOut, boolean stopped,
+                        List<WorkerReport> workers, OpenLoopResult openLoop, List<RequestRecord> warmupRecords,
+                        long measureStartNanos) {
+
+    public MergedRun {
+        records = List.copyOf(records);
+        warmupRecords = List.copyOf(warmupRecords);
+        timeline = List.copyOf(timeline);
+        workers = List.copyOf(workers);
+    }
+
+    public int lost() {
+        return workers.stream().mapToInt(WorkerReport::lost).sum();
+    }
+}

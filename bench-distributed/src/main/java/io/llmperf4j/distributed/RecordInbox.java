@@ -1,0 +1,31 @@
+package io.llmperf4j.distributed;
+
+import io.llmperf4j.engine.load.ScheduledRecord;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** The coordinator's side of record streaming: records by run, then by worker, as they arrive (any thread). */
+final class RecordInbox {
+    static final String CONTEXT_KEY = "llmperf4j.inbox";
+
+    /** Receives the records of one run. */
+    interface Collector {
+        void onRecord(String workerId, ScheduledRecord record);
+    }
+
+    private final Map<String, Collector> runs = new ConcurrentHashMap<>();
+
+    void open(String jobId, Collector collector) {
+        runs.put(jobId, collector);
+    }
+
+    void close(String jobId) {
+        runs.remove(jobId);
+    }
+
+    void deliver(String jobId, String workerId, ScheduledRecord record) {
+        Collector c = runs.get(jobId);
+        if (c != null) c.onRecord(workerId, record); // a record of a run already closed is dropped
+    }
+}

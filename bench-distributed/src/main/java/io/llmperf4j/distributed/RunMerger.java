@@ -1,0 +1,150 @@
+package io.llmperf4j.distributed;
+
+import io.llmperf4j.engine.load.OpenLoopResult;
+import io.llmperf4j.engine.load.OpenLoopSettings;
+import io.llmperf4j.engine.load.ScheduledRecord;
+import io.llmperf4j.model.Failure;
+import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.RequestSpec;
+import io.llmperf4j.model.TokenCounter;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Merges the workers' parts into one run. Every send offset is moved from its worker's start to the shared start
+ * (the worker's stagger plus its start lag, both measured on its own clock), so only start offsets cross machines.
+ * A worker that never reported contributes the records it streamed, and one LOST record for each of its requests
+ * that has none.
+ */
+final class RunMerger {
+
+    /**
+     * One worker's part.
+     *
+     * @param shareOffsetNanos its planned stagger after the shared start
+     * @param outcome          its report, or null when it left or failed
+     * @param streamed         the records it streamed before that
+     * @param lostReason       why it never reported, or null
+     * @param endNanos         when the coordinator learnt it ended, from the shared start (coordinator clock)
+     */
+    record WorkerPart(String workerId, LoadShare share, List<RequestSpec> specs, long shareOffsetNanos,
+                      ClockOffset clock, WorkerOutcome outcome, List<ScheduledRecord> streamed, String lostReason,
+                      long endNanos) {
+    }
+
+    private RunMerger() {
+    }
+
+    static MergedRun merge(List<WorkerPart> parts, DistributedPlan plan, long sharedStartEpochMillis,
+                           TokenCounter outputTokens) {
+        List<ScheduledRecord> timeline = new ArrayList<>();
+        List<WorkerReport> reports = new ArrayList<>();
+        List<RequestRecord> warmupRecords = new ArrayList<>();
+        long windowStart = Long.MAX_VALUE;
+        long windowEnd = 0;
+        int warmupArrivals = 0;
+        int sent = 0;
+        boolean timedOut = false;
+        boolean stopped = false;
+        int notSent = 0;
+        int maxBacklog = 0;
+        int measuredArrivals = 0;
+        double scheduledRate = 0;
+        double achievedRate = 0;
+        for (WorkerPart part : parts) {
+            List<ScheduledRecord> own = new ArrayList<>();
+            WorkerOutcome o = part.outcome();
+            int lost = 0;
+            if (o != null) {
+                long shift = part.shareOffsetNanos() + o.startLagNanos();
+                for (ScheduledRecord r : o.timeline()) own.add(shifted(r, shift));
+                windowStart = Math.min(windowStart, shift + o.measureStartNanos());
+                windowEnd = Math.max(windowEnd, shift + o.measureStartNanos() + o.durationNanos());
+                warmupRecords.addAll(o.warmupRecords());
+                warmupArrivals += o.warmupArrivals();
+                sent += o.requestsSent();
+                timedOut |= o.timedOut();
+                stopped |= o.stopped();
+                notSent += o.arrivalsNotSent();
+                maxBacklog += o.maxBacklog();
+                measuredArrivals += o.measuredArrivals();
+                scheduledRate += o.scheduledRate();
+                achievedRate += o.achievedSendRate();
+            } else {
+                for (ScheduledRecord r : part.streamed()) own.add(shifted(r, part.shareOffsetNanos()));
+                List<ScheduledRecord> lostRecords = lostRecords(part, own);
+                lost = lostRecords.size();
+                own.addAll(lostRecords);
+                windowEnd = Math.max(windowEnd, part.endNanos());
+                sent += own.size();
+                measuredArrivals += own.size();
+                scheduledRate = Double.NaN;
+                achievedRate = Double.NaN;
+            }
+            List<ScheduledRecord> counted = new ArrayList<>(own.size());
+            for (ScheduledRecord r : own) {
+                counted.add(r.withRecord(r.record().withOutputTokens(outputTokens.count(r.record().generatedText()))));
+            }
+            timeline.addAll(counted);
+            int succeeded = (int) counted.stream().filter(r -> r.record().succeeded()).count();
+            int assigned = part.share().maxRequests() == null ? 0 : part.share().maxRequests();
+            reports.add(new WorkerReport(part.workerId(), part.share().describe(), assigned, counted.size(), succeeded,
+                    lost, part.clock(), o == null ? -1 : o.startLagNanos(), part.lostReason()));
+        }
+        timeline.sort(Comparator.comparingLong(RunMerger::endOffset));
+        List<RequestRecord> records = timeline.stream().map(ScheduledRecord::record).toList();
+        long measureStart = windowStart == Long.MAX_VALUE ? 0 : windowStart;
+        long duration = Math.max(0, windowEnd - measureStart);
+        long windowStartEpochMillis = sharedStartEpochMillis + measureStart / 1_000_000L;
+        long endEpochMillis = windowStartEpochMillis + duration / 1_000_000L;
+        OpenLoopResult open = null;
+        OpenLoopSettings whole = plan.openLoop();
+        if (whole != null) {
+            open = new OpenLoopResult(records, warmupRecords, timeline, windowStartEpochMillis, endEpochMillis,
+                    duration, measureStart, sent, timedOut, stopped, whole, warmupArrivals, measuredArrivals, notSent,
+                    maxBacklog, scheduledRate, achievedRate);
+        }
+        return new MergedRun(records, timeline, windowStartEpochMillis, endEpochMillis, duration, sent, timedOut,
+                stopped, reports, open, warmupRecords, measureStart);
+    }
+
+    /**
+     * A LOST record for each of the worker's requests without a record. Only a share with a fixed request count
+     * knows which requests those are (each of its specs once); an open loop run for a duration does not.
+     */
+    private static List<ScheduledRecord> lostRecords(WorkerPart part, List<ScheduledRecord> recorded) {
+        List<ScheduledRecord> lost = new ArrayList<>();
+        Integer count = part.share().maxRequests();
+        if (count == null) return lost;
+        Set<Integer> done = new HashSet<>();
+        for (ScheduledRecord r : recorded) done.add(r.record().promptIndex());
+        Failure failure = new Failure(FailureKind.LOST, -1, "lost: " + part.lostReason() + " before this request's "
+                + "record reached the coordinator");
+        long now = EpochClock.nowMicros();
+        int missing = count - recorded.size();
+        for (int i = 0; i < count && lost.size() < missing; i++) {
+            RequestSpec spec = part.specs().get(i % part.specs().size());
+            if (done.contains(spec.index())) continue;
+            RequestRecord record = new RequestRecord(spec.index(), "lost-" + part.workerId() + "-" + spec.index(),
+                    null, now, RequestRecord.NEVER, RequestRecord.NEVER, RequestRecord.NEVER, 0, null, "",
+                    spec.numberInputTokens(), spec.maxTokens(), -1, null, null, null, failure)
+                    .withWorkerId(part.workerId());
+            lost.add(new ScheduledRecord(record, -1, part.endNanos(), part.endNanos(), false));
+        }
+        return lost;
+    }
+
+    private static ScheduledRecord shifted(ScheduledRecord r, long shiftNanos) {
+        return new ScheduledRecord(r.record(), r.arrivalIndex(), r.intendedSendOffsetNanos() + shiftNanos,
+                r.actualSendOffsetNanos() + shiftNanos, r.warmup());
+    }
+
+    private static long endOffset(ScheduledRecord r) {
+        return r.actualSendOffsetNanos() + Math.max(0, r.record().e2eNanos());
+    }
+}

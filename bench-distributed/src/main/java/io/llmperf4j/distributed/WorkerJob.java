@@ -1,0 +1,23 @@
+package io.llmperf4j.distributed;
+
+import io.llmperf4j.model.RequestSpec;
+
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * What the coordinator sends one worker.
+ *
+ * @param jobId            the run (one per coordinator run)
+ * @param workerId         the worker's id as the coordinator knows it (its cluster address)
+ * @param coordinator      the coordinator member's UUID: where records are streamed
+ * @param startEpochMicros the shared start instant, already converted to this worker's wall clock (the clock
+ *                         offset the coordinator estimated is added); the worker turns it into its own
+ *                         {@code nanoTime} deadline
+ * @param client           how to reach the endpoint
+ * @param load             this worker's concurrency or rate
+ * @param specs            this worker's requests; each of the workload's requests goes to exactly one worker
+ */
+public record WorkerJob(String jobId, String workerId, UUID coordinator, long startEpochMicros, ClientSpec client,
+                        LoadShare load, List<RequestSpec> specs) {
+}

@@ -1,0 +1,31 @@
+package io.llmperf4j.distributed;
+
+import io.llmperf4j.engine.load.ScheduledRecord;
+import io.llmperf4j.model.RequestRecord;
+
+import java.util.List;
+
+/**
+ * What one worker reports back after its share ran. Times are its own monotonic clock's.
+ *
+ * @param workerId          the worker
+ * @param startLagNanos     its actual start minus the shared start instant (on its own clock)
+ * @param durationNanos     its measured window, as the runner reports it
+ * @param requestsSent      requests it sent
+ * @param timedOut          its timeout ended the share
+ * @param stopped           a stop ended the share
+ * @param timeline          every record with its send offsets from the worker's start, in completion order
+ * @param arrivalsNotSent   open loop: scheduled arrivals never sent
+ * @param maxBacklog        open loop: the worker's largest backlog
+ * @param scheduledRate     open loop: its schedule's rate over measured arrivals (NaN below 2)
+ * @param achievedSendRate  open loop: its actual send rate (NaN below 2)
+ * @param measuredArrivals  open loop: measured arrivals in its schedule
+ * @param warmupRecords     its warmup records (excluded from every result)
+ * @param measureStartNanos where its measured window starts, from its start
+ * @param warmupArrivals    open loop: warmup arrivals in its schedule
+ */
+public record WorkerOutcome(String workerId, long startLagNanos, long durationNanos, int requestsSent,
+                            boolean timedOut, boolean stopped, List<ScheduledRecord> timeline, int arrivalsNotSent,
+                            int maxBacklog, double scheduledRate, double achievedSendRate, int measuredArrivals,
+                            List<RequestRecord> warmupRecords, long measureStartNanos, int warmupArrivals) {
+}

@@ -1,0 +1,19 @@
+package io.llmperf4j.distributed;
+
+/**
+ * One worker's part of a merged run, for the summary.
+ *
+ * @param workerId        its cluster address
+ * @param share           its concurrency or rate, in words
+ * @param assigned        requests (closed loop, or open loop with a request count) given to it, or 0 when the
+ *                        open loop ran for a duration
+ * @param recorded        records it contributed, lost ones included
+ * @param succeeded       of which succeeded
+ * @param lost            of which lost with it (it left or failed before finishing them)
+ * @param clockOffset     its wall clock against the coordinator's
+ * @param startLagNanos   how late it started after the shared instant (its own clock), or -1 when it never reported
+ * @param leftReason      why its unfinished requests were lost, or null when it finished its share
+ */
+public record WorkerReport(String workerId, String share, int assigned, int recorded, int succeeded, int lost,
+                           ClockOffset clockOffset, long startLagNanos, String leftReason) {
+}

@@ -1,0 +1,167 @@
+package io.llmperf4j.distributed;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.core.HazelcastInstance;
+import io.llmperf4j.engine.load.Arrival;
+import io.llmperf4j.engine.load.OpenLoopSettings;
+import io.llmperf4j.engine.load.Warmup;
+import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.RequestSpec;
+import io.llmperf4j.server.SimulatedServer;
+import io.llmperf4j.server.SimulatorConfig;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A coordinator and two workers as members in this JVM, on 127.0.0.1, against the simulated server. */
+class ClusterRunTest {
+    private static SimulatedServer server;
+    private static Coordinator coordinator;
+    private static final List<HazelcastInstance> workers = new ArrayList<>();
+    private static List<Member> members;
+
+    @BeforeAll
+    static void startCluster() throws IOException {
+        server = SimulatedServer.start(SimulatorConfig.builder()
+                .timeToFirstToken(Duration.ofMillis(10)).interTokenDelay(Duration.ofMillis(1)).build());
+        String name = "test-" + UUID.randomUUID();
+        HostPort c = new HostPort("127.0.0.1", freePort());
+        List<HostPort> all = new ArrayList<>(List.of(c));
+        for (int i = 0; i < 2; i++) all.add(new HostPort("127.0.0.1", freePort()));
+        coordinator = Coordinator.start(new ClusterSettings(name, all, c), line -> { });
+        for (int i = 1; i <= 2; i++) {
+            workers.add(ClusterNode.start(new ClusterSettings(name, all, all.get(i)), ClusterNode.WORKER,
+                    Map.of(LoadWorker.CONTEXT_KEY, new LoadWorker(api -> "", line -> { }))));
+        }
+        members = coordinator.awaitWorkers(2, Duration.ofSeconds(60));
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        for (HazelcastInstance w : workers) w.shutdown();
+        if (coordinator != null) coordinator.close();
+        if (server != null) server.close();
+    }
+
+    private static ClientSpec client(URI endpoint) {
+        return new ClientSpec(endpoint, "openai", true, "m", Map.of(), true, 8, 60_000, null, 10_000, Map.of(),
+                false);
+    }
+
+    private static List<RequestSpec> specs(int n) {
+        List<RequestSpec> specs = new ArrayList<>();
+        for (int i = 0; i < n; i++) specs.add(new RequestSpec(i, "prompt number " + i, 5, 8));
+        return specs;
+    }
+
+    @Test
+    @Timeout(60)
+    void anOpenLoopIsSplitByRateAndEveryArrivalIsRecordedOnce() {
+        URI endpoint = URI.create(server.baseUrl() + "/chat/completions");
+        Map<String, ClockOffset> clocks = coordinator.measureClocks(members);
+        coordinator.checkReachable(members, endpoint);
+        OpenLoopSettings open = OpenLoopSettings.builder(40).arrival(Arrival.constant()).seed(7).maxRequests(20)
+                .timeout(Duration.ofSeconds(30)).build();
+        MergedRun run = coordinator.run(DistributedPlan.openLoop(client(endpoint), specs(20), open), members, clocks,
+                text -> text.length());
+
+        assertEquals(20, run.records().size());
+        assertEquals(20, run.records().stream().map(RequestRecord::promptIndex).collect(Collectors.toSet()).size());
+        assertTrue(run.records().stream().allMatch(RequestRecord::succeeded));
+        Set<String> ids = run.records().stream().map(RequestRecord::workerId).collect(Collectors.toSet());
+        assertEquals(2, ids.size());
+        assertTrue(run.records().stream().allMatch(r -> r.outputTokens() == r.generatedText().length()),
+                "output tokens are counted on the coordinator");
+        assertNotNull(run.openLoop());
+        assertEquals(20, run.openLoop().measuredArrivals());
+        assertEquals(20, run.openLoop().requestsSent());
+        // 20 constant arrivals at 40/s over two staggered workers: the last is sent about 0.475 s after the start
+        double lastSendSeconds = run.timeline().stream().mapToLong(r -> r.actualSendOffsetNanos()).max()
+                .orElseThrow() / 1e9;
+        assertTrue(lastSendSeconds > 0.4 && lastSendSeconds < 1.5, "last send at " + lastSendSeconds + " s");
+        for (WorkerReport w : run.workers()) {
+            assertEquals(10, w.recorded(), w::toString);
+            assertTrue(w.clockOffset().roundTripMicros() >= 0);
+            assertTrue(w.startLagNanos() >= 0 && w.startLagNanos() < 500_000_000L, w::toString);
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void aClosedLoopWarmupIsSplitAndKeptOutOfTheMeasuredRecords() {
+        URI endpoint = URI.create(server.baseUrl() + "/chat/completions");
+        MergedRun run = coordinator.run(DistributedPlan.closedLoop(client(endpoint), specs(20), 4,
+                Duration.ofSeconds(30), Warmup.requests(4)), members, Map.of(), text -> 1);
+        assertEquals(20, run.records().size());
+        assertEquals(20, run.records().stream().map(RequestRecord::promptIndex).collect(Collectors.toSet()).size());
+        assertEquals(4, run.warmupRecords().size());
+        assertTrue(run.measureStartNanos() > 0, "the measured window starts after the warmup");
+        for (WorkerReport w : run.workers()) assertTrue(w.share().endsWith("warmup 2 requests"), w.share());
+    }
+
+    @Test
+    @Timeout(60)
+    void aStopEndsEveryShareWithItsRecordsAndCancelsWhatIsInFlight() throws Exception {
+        URI endpoint = URI.create(server.baseUrl() + "/chat/completions");
+        List<RequestSpec> slow = new ArrayList<>();
+        for (int i = 0; i < 20; i++) slow.add(new RequestSpec(i, "prompt " + i, 5, 400)); // about 0.4 s each
+        CompletableFuture<MergedRun> running = CompletableFuture.supplyAsync(() -> coordinator.run(
+                DistributedPlan.closedLoop(client(endpoint), slow, 2, Duration.ofSeconds(30)), members, Map.of(),
+                text -> 1));
+        Thread.sleep(DistributedPlan.DEFAULT_START_LEAD.toMillis() + 1_000);
+        coordinator.stop();
+        MergedRun run = running.get(30, TimeUnit.SECONDS);
+
+        assertTrue(run.stopped());
+        assertTrue(run.records().size() < 20, () -> run.records().size() + " records");
+        assertTrue(run.records().stream().anyMatch(RequestRecord::succeeded));
+        assertTrue(run.records().stream().filter(r -> !r.succeeded())
+                .allMatch(r -> r.failure().kind() == FailureKind.CANCELLED), run.records()::toString);
+        assertEquals(0, run.lost());
+    }
+
+    @Test
+    @Timeout(60)
+    void aWorkerThatCannotReachTheEndpointIsNamedBeforeTheStart() throws IOException {
+        URI closed = URI.create("http://127.0.0.1:" + freePort() + "/v1/chat/completions");
+        DistributedRunException e = assertThrows(DistributedRunException.class,
+                () -> coordinator.checkReachable(members, closed));
+        assertTrue(e.getMessage().startsWith("worker 127.0.0.1:"), e.getMessage());
+        assertTrue(e.getMessage().contains("cannot reach 127.0.0.1:"), e.getMessage());
+    }
+
+    @Test
+    @Timeout(60)
+    void tooFewWorkersIsAClearErrorAfterTheWait() {
+        DistributedRunException e = assertThrows(DistributedRunException.class,
+                () -> coordinator.awaitWorkers(3, Duration.ofSeconds(1)));
+        assertTrue(e.getMessage().contains("for 3 workers in cluster"), e.getMessage());
+        assertTrue(e.getMessage().contains("2 joined"), e.getMessage());
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package io.llmperf4j.cli;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.LifecycleEvent;
+import io.llmperf4j.distributed.ClusterNode;
+import io.llmperf4j.distributed.ClusterSettings;
+import io.llmperf4j.distributed.LoadWorker;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+/** {@code llmperf4j worker}: a load worker of a distributed token benchmark, until interrupted. */
+@Command(name = "worker",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        showDefaultValues = true,
+        headerHeading = "",
+        header = "A load worker for a distributed token benchmark (token-benchmark --cluster).",
+        description = {
+            "Joins the Hazelcast cluster NAME and waits for work: a coordinator (token-benchmark --cluster NAME",
+            "--workers N) hands it a share of the concurrency or request rate and of the requests, and a start",
+            "instant; it sends them from here and streams the records back. Runs share after share until",
+            "interrupted. The API key comes from this machine's OPENAI_API_KEY (ANTHROPIC_API_KEY for --llm-api",
+            "anthropic): keys never cross the cluster."
+        })
+final class WorkerCommand implements Callable<Integer> {
+    private final CliContext context;
+
+    @Mixin
+    DebugOption debugOption;
+
+    @Option(names = "--cluster", required = true, paramLabel = "NAME", description = "The cluster to join.")
+    String cluster;
+
+    @Option(names = "--member", paramLabel = "HOST:PORT",
+            description = "A member to contact (repeatable): the coordinator's or another worker's address.")
+    List<String> members = new ArrayList<>();
+
+    @Option(names = "--bind", paramLabel = "HOST[:PORT]",
+            description = "The address cluster traffic binds to and is announced at (default: every interface, "
+                    + "the first free port from 5701).")
+    String bind;
+
+    @Option(names = "--no-client-warmup",
+            description = "Skip warming the client's code against a private in-process simulator at start-up.")
+    boolean noClientWarmup;
+
+    WorkerCommand(CliContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        ClusterSettings settings = ClusterFlags.settings(cluster, members, bind);
+        if (!noClientWarmup) {
+            ClientWarmup.run(); // the shares' first requests would otherwise carry JIT time
+        }
+        LoadWorker worker = new LoadWorker(api -> context.env(EndpointTarget.keyVariable(api)),
+                line -> context.err().println("llmperf4j worker: " + line));
+        HazelcastInstance instance = ClusterNode.start(settings, ClusterNode.WORKER,
+                Map.of(LoadWorker.CONTEXT_KEY, worker));
+        CountDownLatch down = new CountDownLatch(1);
+        instance.getLifecycleService().addLifecycleListener(event -> {
+            if (event.getState() == LifecycleEvent.LifecycleState.SHUTDOWN) down.countDown();
+        });
+        // a worker holds no data: on Ctrl-C it leaves at once; the coordinator records its unfinished requests as lost
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> instance.getLifecycleService().terminate(),
+                "llmperf4j-worker-shutdown"));
+        context.err().println("llmperf4j worker " + ClusterNode.idOf(instance.getCluster().getLocalMember())
+                + " joined cluster '" + settings.clusterName() + "' (" + instance.getCluster().getMembers().size()
+                + " members); waiting for work; Ctrl-C to stop");
+        down.await();
+        return ExitCodes.OK;
+    }
+}

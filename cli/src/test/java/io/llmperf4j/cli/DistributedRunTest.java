@@ -1,0 +1,314 @@
+package io.llmperf4j.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.llmperf4j.report.csv.RequestCsvReader;
+import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.server.SimulatedServer;
+import io.llmperf4j.server.SimulatorConfig;
+import io.llmperf4j.tokenize.Tokenizers;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Distributed load generation end to end: three worker JVMs ({@code llmperf4j worker}, child processes) and a
+ * coordinator ({@code token-benchmark --cluster}, in this JVM), all on 127.0.0.1, against the simulated server.
+ */
+class DistributedRunTest {
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final String BASE = "meta-llama-Llama-2-7b-chat-hf_200_40";
+    private static final String KILL_BASE = "meta-llama-Llama-2-7b-chat-hf_200_120";
+
+    private static SimulatedServer server;
+    private final List<Process> workers = new ArrayList<>();
+    private final List<Path> workerLogs = new ArrayList<>();
+
+    @BeforeAll
+    static void startServer() {
+        server = SimulatedServer.start(SimulatorConfig.builder()
+                .timeToFirstToken(Duration.ofMillis(30))
+                .interTokenDelay(Duration.ofMillis(3))
+                .promptTokenCounter(Tokenizers.builtInLlama2())
+                .build());
+    }
+
+    @AfterAll
+    static void stopServer() {
+        server.close();
+    }
+
+    @AfterEach
+    void stopWorkers() throws InterruptedException {
+        for (Process p : workers) p.destroyForcibly();
+        for (Process p : workers) p.waitFor(10, TimeUnit.SECONDS);
+    }
+
+    private static Map<String, String> env() {
+        return Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "EMPTY");
+    }
+
+    private static List<String> workload(int requests, int concurrency, int outputTokens) {
+        return List.of("--model", "meta-llama/Llama-2-7b-chat-hf", "--mean-input-tokens", "200",
+                "--stddev-input-tokens", "0", "--mean-output-tokens", Integer.toString(outputTokens),
+                "--stddev-output-tokens", "0", "--max-num-completed-requests", Integer.toString(requests),
+                "--num-concurrent-requests", Integer.toString(concurrency), "--timeout", "120",
+                "--no-client-warmup");
+    }
+
+    @Test
+    @Timeout(120)
+    void threeWorkersMergeIntoOneRunThatMatchesASingleMachine(@TempDir Path tmp) throws Exception {
+        String cluster = "test-" + UUID.randomUUID();
+        int coordinatorPort = freePort();
+        List<String> workerIds = startWorkers(cluster, coordinatorPort, 3, tmp);
+
+        Path dist = tmp.resolve("dist");
+        List<String> args = new ArrayList<>(List.of("token-benchmark"));
+        args.addAll(workload(90, 6, 40));
+        args.addAll(List.of("--results-dir", dist.toString(), "--cluster", cluster, "--workers", "3",
+                "--bind", "127.0.0.1:" + coordinatorPort, "--worker-wait", "60"));
+        for (String w : workerIds) args.addAll(List.of("--member", w));
+        CliRun run = CliRun.of(env(), args.toArray(String[]::new));
+        assertEquals(0, run.exitCode(), () -> run + logs());
+
+        // exactly the requested requests, each prompt once, each worker some, all succeeded
+        List<RequestRecord> records = RequestCsvReader.read(dist.resolve(BASE + "_requests.csv"));
+        assertEquals(90, records.size(), run::toString);
+        assertEquals(90, records.stream().map(RequestRecord::promptIndex).collect(Collectors.toSet()).size());
+        assertTrue(records.stream().allMatch(RequestRecord::succeeded), run::toString);
+        Map<String, Long> perWorker = records.stream()
+                .collect(Collectors.groupingBy(RequestRecord::workerId, Collectors.counting()));
+        assertEquals(new TreeSet<>(workerIds), new TreeSet<>(perWorker.keySet()));
+        assertEquals(List.of(30L, 30L, 30L), new ArrayList<>(perWorker.values()));
+        assertTrue(Files.readString(dist.resolve(journalName())).contains("\"worker_id\":\"127.0.0.1:"));
+
+        JsonNode summary = JSON.readTree(dist.resolve(BASE + "_llmperf4j_summary.json").toFile());
+        assertEquals(90, summary.at("/run/requests_recorded").asInt());
+        JsonNode distributed = summary.get("distributed");
+        assertEquals(cluster, distributed.get("cluster_name").asText());
+        assertEquals(3, distributed.get("workers").size());
+        for (JsonNode w : distributed.get("workers")) {
+            assertTrue(w.get("clock_offset_ms").isNumber(), w::toString);
+            assertTrue(Math.abs(w.get("clock_offset_ms").asDouble()) < 50, "one machine, one clock: " + w);
+            assertEquals(30, w.get("requests_succeeded").asInt(), w::toString);
+            assertTrue(w.get("left").isNull());
+        }
+
+        // the same workload from one machine: the same files, the same figures within noise
+        Path single = tmp.resolve("single");
+        List<String> singleArgs = new ArrayList<>(List.of("token-benchmark"));
+        singleArgs.addAll(workload(90, 6, 40));
+        singleArgs.addAll(List.of("--results-dir", single.toString()));
+        CliRun one = CliRun.of(env(), singleArgs.toArray(String[]::new));
+        assertEquals(0, one.exitCode(), one::toString);
+        assertEquals(fileNames(single), fileNames(dist));
+        assertEquals(keys(single.resolve(BASE + "_summary.json")), keys(dist.resolve(BASE + "_summary.json")));
+        assertEquals(keys(firstResponse(single)), keys(firstResponse(dist)), "llmperf's records: key for key");
+        assertEquals(csvHeader(single).size() + 1, csvHeader(dist).size());
+
+        JsonNode singleSummary = JSON.readTree(single.resolve(BASE + "_llmperf4j_summary.json").toFile());
+        assertTrue(singleSummary.get("distributed").isNull());
+        for (String metric : List.of("/metrics/ttft_ms/p50", "/metrics/ttft_ms/p90", "/metrics/e2e_latency_ms/p50",
+                "/metrics/e2e_latency_ms/p90", "/throughput/output_tokens_per_s", "/throughput/requests_per_s")) {
+            double a = singleSummary.at(metric).asDouble();
+            double b = summary.at(metric).asDouble();
+            assertTrue(b > a * 0.5 && b < a * 2.0, metric + ": single machine " + a + ", three workers " + b);
+        }
+
+        // an open loop with warmup on the same workers: the rate and the warmup split, one machine's files
+        Path open = tmp.resolve("open");
+        List<String> openArgs = new ArrayList<>(List.of("token-benchmark"));
+        openArgs.addAll(workload(12, 6, 20));
+        openArgs.addAll(List.of("--request-rate", "30", "--arrival", "constant", "--warmup-requests", "3",
+                "--results-dir", open.toString(),
+                "--cluster", cluster, "--workers", "3", "--bind", "127.0.0.1:" + freePort(), "--worker-wait", "60"));
+        for (String w : workerIds) openArgs.addAll(List.of("--member", w));
+        CliRun opened = CliRun.of(env(), openArgs.toArray(String[]::new));
+        assertEquals(0, opened.exitCode(), () -> opened + logs());
+        String openBase = "meta-llama-Llama-2-7b-chat-hf_200_20";
+        JsonNode openLoop = JSON.readTree(open.resolve(openBase + "_open_loop.json").toFile());
+        assertEquals(12, openLoop.get("requests_sent").asInt(), openLoop::toString);
+        assertEquals(12, openLoop.get("requests_succeeded").asInt(), openLoop::toString);
+        assertEquals(30.0, openLoop.get("offered_requests_per_s").asDouble());
+        assertEquals(3, JSON.readTree(open.resolve(openBase + "_llmperf4j_summary.json").toFile())
+                .at("/distributed/workers").size());
+        assertTrue(opened.out().contains("req/s"), opened::toString);
+        assertTrue(opened.out().contains("(3 warmup requests ran)"), opened::toString);
+
+        // a sweep on the same workers: level by level, each on as many workers as it keeps busy
+        Path sweep = tmp.resolve("sweep");
+        List<String> sweepArgs = new ArrayList<>(List.of("token-benchmark"));
+        sweepArgs.addAll(workload(12, 6, 20));
+        sweepArgs.addAll(List.of("--concurrency-sweep", "2,6", "--sleep-between", "0", "--results-dir",
+                sweep.toString(), "--cluster", cluster, "--workers", "3", "--bind", "127.0.0.1:" + freePort(),
+                "--worker-wait", "60"));
+        for (String w : workerIds) sweepArgs.addAll(List.of("--member", w));
+        CliRun swept = CliRun.of(env(), sweepArgs.toArray(String[]::new));
+        assertEquals(0, swept.exitCode(), () -> swept + logs());
+        String sweepBase = "meta-llama-Llama-2-7b-chat-hf_200_20";
+        List<String> rows = Files.readAllLines(sweep.resolve(sweepBase + "_sweep.csv"));
+        assertEquals(3, rows.size(), rows::toString);
+        assertTrue(rows.get(1).startsWith("2,concurrency,12,12,"), rows::toString);
+        assertTrue(rows.get(2).startsWith("6,concurrency,12,12,"), rows::toString);
+        for (String level : List.of("concurrency_2", "concurrency_6")) {
+            JsonNode levelSummary = JSON.readTree(sweep.resolve(level)
+                    .resolve(sweepBase + "_llmperf4j_summary.json").toFile());
+            assertEquals(level.endsWith("2") ? 2 : 3, levelSummary.at("/distributed/workers").size(), level);
+            assertEquals(12, RequestCsvReader.read(sweep.resolve(level).resolve(sweepBase + "_requests.csv")).size());
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void aWorkerKilledMidRunLeavesItsUnfinishedRequestsLostAndTheRunComplete(@TempDir Path tmp) throws Exception {
+        String cluster = "test-" + UUID.randomUUID();
+        int coordinatorPort = freePort();
+        List<String> workerIds = startWorkers(cluster, coordinatorPort, 3, tmp);
+
+        Path dist = tmp.resolve("dist");
+        List<String> args = new ArrayList<>(List.of("token-benchmark"));
+        args.addAll(workload(30, 3, 120)); // each worker: one slot, 10 requests of about 0.4 s
+        args.addAll(List.of("--results-dir", dist.toString(), "--cluster", cluster, "--workers", "3",
+                "--bind", "127.0.0.1:" + coordinatorPort, "--worker-wait", "60"));
+        for (String w : workerIds) args.addAll(List.of("--member", w));
+        CompletableFuture<CliRun> coordinator = CompletableFuture.supplyAsync(() ->
+                CliRun.of(env(), args.toArray(String[]::new)));
+
+        // kill the second worker once its share has run for a while
+        Path victimLog = workerLogs.get(1);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!Files.readString(victimLog).contains("share of run") && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        Thread.sleep(3_500);
+        workers.get(1).destroyForcibly();
+        String victim = workerIds.get(1);
+
+        CliRun run = coordinator.get(100, TimeUnit.SECONDS);
+        assertEquals(0, run.exitCode(), () -> run + logs());
+        List<RequestRecord> records = RequestCsvReader.read(dist.resolve(KILL_BASE + "_requests.csv"));
+        assertEquals(30, records.size(), run::toString);
+        assertEquals(30, records.stream().map(RequestRecord::promptIndex).collect(Collectors.toSet()).size());
+        List<RequestRecord> victims = records.stream().filter(r -> victim.equals(r.workerId())).toList();
+        assertEquals(10, victims.size(), run::toString);
+        List<RequestRecord> lost = victims.stream().filter(r -> !r.succeeded()).toList();
+        assertFalse(lost.isEmpty(), run::toString);
+        assertTrue(lost.size() < 10, "the requests it finished before it died are kept: " + run);
+        for (RequestRecord r : lost) {
+            assertEquals(FailureKind.LOST, r.failure().kind(), r::toString);
+            assertTrue(r.failure().message().contains(victim), r.failure().message());
+        }
+        assertTrue(records.stream().filter(r -> !victim.equals(r.workerId())).allMatch(RequestRecord::succeeded),
+                run::toString);
+
+        JsonNode summary = JSON.readTree(dist.resolve(KILL_BASE + "_llmperf4j_summary.json").toFile());
+        assertEquals(lost.size(), summary.at("/errors/by_kind/LOST").asInt());
+        JsonNode victimJson = null;
+        for (JsonNode w : summary.at("/distributed/workers")) if (w.get("id").asText().equals(victim)) victimJson = w;
+        assertNotNull(victimJson);
+        assertEquals(lost.size(), victimJson.get("requests_lost").asInt());
+        assertTrue(victimJson.get("left").asText().contains(victim), victimJson::toString);
+        assertTrue(Files.exists(dist.resolve(KILL_BASE + "_summary.json")));
+        assertTrue(Files.exists(dist.resolve(KILL_BASE + "_individual_responses.json")));
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    /** Starts {@code n} worker JVMs on 127.0.0.1; returns their ids (cluster addresses). */
+    private List<String> startWorkers(String cluster, int coordinatorPort, int n, Path tmp) throws IOException {
+        List<Integer> ports = new ArrayList<>();
+        for (int i = 0; i < n; i++) ports.add(freePort());
+        List<String> ids = new ArrayList<>();
+        for (int port : ports) ids.add("127.0.0.1:" + port);
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        for (int i = 0; i < n; i++) {
+            List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1",
+                    "-cp", System.getProperty("java.class.path"), "io.llmperf4j.cli.Main", "worker",
+                    "--cluster", cluster, "--bind", ids.get(i), "--member", "127.0.0.1:" + coordinatorPort,
+                    "--no-client-warmup"));
+            for (String other : ids) command.addAll(List.of("--member", other));
+            Path log = tmp.resolve("worker-" + i + ".log");
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(log.toFile());
+            builder.environment().remove("OPENAI_API_BASE");
+            workers.add(builder.start());
+            workerLogs.add(log);
+        }
+        return ids;
+    }
+
+    private String logs() {
+        StringBuilder b = new StringBuilder();
+        for (Path log : workerLogs) {
+            try {
+                b.append("\n--- ").append(log.getFileName()).append('\n').append(Files.readString(log));
+            } catch (IOException e) {
+                b.append("\n--- ").append(log.getFileName()).append(": ").append(e);
+            }
+        }
+        return b.toString();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static String journalName() {
+        return io.llmperf4j.report.jsonl.RequestJournal.FILE_NAME;
+    }
+
+    private static List<String> csvHeader(Path dir) throws IOException {
+        String first = Files.readAllLines(dir.resolve(BASE + "_requests.csv"), StandardCharsets.UTF_8).get(0);
+        return List.of(first.split(","));
+    }
+
+    private static Set<String> fileNames(Path dir) throws IOException {
+        try (var files = Files.list(dir)) {
+            return files.map(p -> p.getFileName().toString()).collect(Collectors.toCollection(TreeSet::new));
+        }
+    }
+
+    private static JsonNode firstResponse(Path dir) throws IOException {
+        return JSON.readTree(dir.resolve(BASE + "_individual_responses.json").toFile()).get(0);
+    }
+
+    private static Set<String> keys(Path file) throws IOException {
+        return keys(JSON.readTree(file.toFile()));
+    }
+
+    private static Set<String> keys(JsonNode node) {
+        Set<String> keys = new HashSet<>();
+        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) keys.add(it.next());
+        return keys;
+    }
+}
