@@ -20,7 +20,8 @@ import java.util.Map;
         description = "Benchmarks LLM serving endpoints (OpenAI-compatible): llmperf's token benchmark and "
                 + "correctness test in Java.",
         subcommands = {TokenBenchmarkCommand.class, CorrectnessCommand.class, ServeCommand.class,
-            DoctorCommand.class, CompareCommand.class, ReportCommand.class, CommandLine.HelpCommand.class},
+            DoctorCommand.class, CompareCommand.class, ReportCommand.class, CalibrateCommand.class,
+            CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n")
 public final class Main implements Runnable {
     @Spec
