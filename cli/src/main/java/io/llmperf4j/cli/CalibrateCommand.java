@@ -41,11 +41,11 @@ final class CalibrateCommand implements Callable<Integer> {
     @Option(names = "--inter-token-ms", defaultValue = "5", description = "The simulator's delay between tokens, in ms.")
     double interTokenMillis;
 
-    @Option(names = "--output-tokens", defaultValue = "32", description = "Tokens per response, one per SSE event.")
+    @Option(names = "--output-tokens", defaultValue = "16", description = "Tokens per response, one per SSE event.")
     int outputTokens;
 
     @Option(names = "--requests", defaultValue = "0",
-            description = "Measured requests per level (0: 4 per stream, at least 200); warmup comes on top.")
+            description = "Measured requests per level (0: 4 per stream, at least 100); warmup comes on top.")
     int requests;
 
     @Option(names = "--results-dir", paramLabel = "DIR",

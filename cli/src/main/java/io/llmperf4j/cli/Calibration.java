@@ -41,9 +41,9 @@ final class Calibration {
     /** What to run: concurrency levels and the simulator's timing. */
     record Settings(List<Integer> concurrencies, Duration ttft, Duration interToken, int outputTokens,
                     int requests) {
-        /** Measured requests at {@code concurrency}: the given count, or 4 per stream and at least 200. */
+        /** Measured requests at {@code concurrency}: the given count, or 4 per stream and at least 100. */
         int requestsAt(int concurrency) {
-            return requests > 0 ? requests : Math.max(200, 4 * concurrency);
+            return requests > 0 ? requests : Math.max(100, 4 * concurrency);
         }
 
         int warmupAt(int concurrency) {

@@ -22,7 +22,7 @@ final class CalibrationReport {
     static final String JSON_FILE = "calibration.json";
     static final String CSV_FILE = "calibration.csv";
 
-    private static final String ROW = "%11s %8s %9s %9s %9s %9s %9s %9s %9s %8s %8s%n";
+    private static final String ROW = "%11s %9s %9s %9s %9s %9s %9s %9s %9s %8s %8s%n";
     private static final JsonMapper JSON = JsonMapper.builder()
             .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .enable(SerializationFeature.INDENT_OUTPUT)

@@ -26,7 +26,7 @@ class CalibrateCommandTest {
         assertEquals(0, run.exitCode(), run::toString);
         assertTrue(run.out().startsWith("llmperf4j calibrate: embedded simulator in this process, TTFT 5 ms, 1 ms "
                 + "between tokens, 8 tokens per response"), run::toString);
-        assertTrue(run.out().contains("concurrency  ok/sent  TTFT p50"), run::toString);
+        assertTrue(run.out().contains("concurrency   ok/sent  TTFT p50"), run::toString);
         assertTrue(run.out().lines().anyMatch(l -> l.matches("\\s+1\\s+20/20\\s.*")), run::toString);
         assertTrue(run.out().lines().anyMatch(l -> l.matches("\\s+4\\s+20/20\\s.*")), run::toString);
         assertTrue(run.err().contains("calibration.json, calibration.csv"), run::toString);

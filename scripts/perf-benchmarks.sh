@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Runs llmperf4j's own performance benchmarks (issue 8) and prints their figures; BENCHMARKS.md records them.
+# Nothing here runs in `mvn verify`. Needs no network beyond Maven Central (first build) and 127.0.0.1.
+#
+# Usage: scripts/perf-benchmarks.sh [--quick]
+#   --quick            shorter windows (a smoke run; the figures are then rough)
+# Environment:
+#   CLIENT_JAVA_OPTS   JVM options of the client JVM of the ceiling / peak-RSS runs (default: none, the JVM's own
+#                      heap sizing; e.g. "-Xmx128m" to see the RSS with a capped heap)
+#   ONLY               run only these steps, comma-separated: sse,jmh-engine,jmh-tokenize,ceiling,send-lag,calibrate
+#
+# Figures depend on the machine and on everything else running on it: run on a quiet machine and record the cores.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+quick=false
+[ "${1:-}" = "--quick" ] && quick=true
+if $quick; then seconds=4; warmup=2; jmh="-wi 1 -i 2 -w 1s -r 1s -f 1 -t 1"; else seconds=10; warmup=3; jmh="-wi 2 -i 3 -w 2s -r 2s -f 1 -t 1"; fi
+only="${ONLY:-sse,jmh-engine,jmh-tokenize,ceiling,send-lag,calibrate}"
+want() { [[ ",$only," == *",$1,"* ]]; }
+
+echo "== perf-benchmarks on $(nproc) cores, $(uname -sr), $(java -version 2>&1 | head -n 1), $(date -u +%Y-%m-%dT%H:%MZ)"
+echo "   load average before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
+
+# Compile every module with the benchmark sources (no install: sibling modules resolve to their target/classes),
+# and write each module's test classpath to target/bench.classpath.
+mvn -B -q -ntp -Pbenchmarks -DskipTests -pl bench-server,bench-engine,bench-tokenize,cli -am \
+  test-compile dependency:build-classpath -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test
+classpath() { echo "$root/$1/target/test-classes:$root/$1/target/classes:$(cat "$root/$1/target/bench.classpath")"; }
+
+results="$(mktemp -d)"
+log="$results/all.txt"
+run() { # name, command...: runs it, keeps its output
+  local name="$1"; shift
+  echo; echo "== $name"; echo "\$ $*"
+  "$@" 2>&1 | tee "$results/$name.txt" | tee -a "$log"
+}
+
+if want sse; then
+  run sse-throughput java -cp "$(classpath bench-server)" io.llmperf4j.server.SseThroughputBenchmark \
+    connections=16 warmupSeconds="$warmup" seconds="$seconds" endpoint=chat
+fi
+if want jmh-engine; then
+  # shellcheck disable=SC2086
+  run jmh-engine java -cp "$(classpath bench-engine)" org.openjdk.jmh.Main 'io.llmperf4j.engine.bench.jmh' $jmh
+fi
+if want jmh-tokenize; then
+  # shellcheck disable=SC2086
+  run jmh-tokenize java -Dai.djl.offline=true -DRUST_FLAVOR=cpu -cp "$(classpath bench-tokenize)" \
+    org.openjdk.jmh.Main 'TokenCountingBenchmark' $jmh
+fi
+if want ceiling; then
+  for streams in 256 1024; do
+    # shellcheck disable=SC2086
+    run "ceiling-$streams" java ${CLIENT_JAVA_OPTS:-} -cp "$(classpath bench-engine)" \
+      io.llmperf4j.engine.bench.ClientCeilingBenchmark streams="$streams" seconds="$seconds" warmupSeconds="$warmup"
+  done
+fi
+if want send-lag; then
+  run send-lag java -cp "$(classpath bench-engine)" io.llmperf4j.engine.bench.OpenLoopSendLagBenchmark \
+    rate=200 seconds="$seconds" warmupSeconds=2 arrival=poisson
+fi
+if want calibrate; then
+  run calibrate java -cp "$(classpath cli)" io.llmperf4j.cli.Main calibrate --concurrency 1,256 \
+    --ttft-ms 20 --inter-token-ms 5 --output-tokens 16 --results-dir "$results/calibration"
+fi
+
+echo
+echo "== figures (full output in $results)"
+grep -h -E '^RESULT|events/s \(|tokens per text|^(SseDecoding|ChunkParsing|TokenCounting)Benchmark\.|^Benchmark |^ +(1|256) ' "$log" \
+  | sed -e 's/^/  /' || true
+echo "   load average after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
