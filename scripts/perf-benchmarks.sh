@@ -31,43 +31,45 @@ classpath() { echo "$root/$1/target/test-classes:$root/$1/target/classes:$(cat "
 
 results="$(mktemp -d)"
 log="$results/all.txt"
-run() { # name, command...: runs it, keeps its output
-  local name="$1"; shift
-  echo; echo "== $name"; echo "\$ $*"
-  "$@" 2>&1 | tee "$results/$name.txt" | tee -a "$log"
+run() { # name, module, java arguments (with CP standing for the module's test classpath): runs it, keeps its output
+  local name="$1" module="$2"; shift 2
+  echo; echo "== $name"; echo "\$ java $* (CP: the test classpath of $module)"
+  local args=() a
+  for a in "$@"; do if [ "$a" = CP ]; then args+=("$(classpath "$module")"); else args+=("$a"); fi; done
+  java "${args[@]}" 2>&1 | tee "$results/$name.txt" | tee -a "$log"
 }
 
 if want sse; then
-  run sse-throughput java -cp "$(classpath bench-server)" io.llmperf4j.server.SseThroughputBenchmark \
+  run sse-throughput bench-server -cp CP io.llmperf4j.server.SseThroughputBenchmark \
     connections=16 warmupSeconds="$warmup" seconds="$seconds" endpoint=chat
 fi
 if want jmh-engine; then
   # shellcheck disable=SC2086
-  run jmh-engine java -cp "$(classpath bench-engine)" org.openjdk.jmh.Main 'io.llmperf4j.engine.bench.jmh' $jmh
+  run jmh-engine bench-engine -cp CP org.openjdk.jmh.Main 'io.llmperf4j.engine.bench.jmh' $jmh
 fi
 if want jmh-tokenize; then
   # shellcheck disable=SC2086
-  run jmh-tokenize java -Dai.djl.offline=true -DRUST_FLAVOR=cpu -cp "$(classpath bench-tokenize)" \
+  run jmh-tokenize bench-tokenize -Dai.djl.offline=true -DRUST_FLAVOR=cpu -cp CP \
     org.openjdk.jmh.Main 'TokenCountingBenchmark' $jmh
 fi
 if want ceiling; then
   for streams in 256 1024; do
     # shellcheck disable=SC2086
-    run "ceiling-$streams" java ${CLIENT_JAVA_OPTS:-} -cp "$(classpath bench-engine)" \
+    run "ceiling-$streams" bench-engine ${CLIENT_JAVA_OPTS:-} -cp CP \
       io.llmperf4j.engine.bench.ClientCeilingBenchmark streams="$streams" seconds="$seconds" warmupSeconds="$warmup"
   done
 fi
 if want send-lag; then
-  run send-lag java -cp "$(classpath bench-engine)" io.llmperf4j.engine.bench.OpenLoopSendLagBenchmark \
+  run send-lag bench-engine -cp CP io.llmperf4j.engine.bench.OpenLoopSendLagBenchmark \
     rate=200 seconds="$seconds" warmupSeconds=2 arrival=poisson
 fi
 if want calibrate; then
-  run calibrate java -cp "$(classpath cli)" io.llmperf4j.cli.Main calibrate --concurrency 1,256 \
+  run calibrate cli -cp CP io.llmperf4j.cli.Main calibrate --concurrency 1,256 \
     --ttft-ms 20 --inter-token-ms 5 --output-tokens 16 --results-dir "$results/calibration"
 fi
 
 echo
 echo "== figures (full output in $results)"
-grep -h -E '^RESULT|events/s \(|tokens per text|^(SseDecoding|ChunkParsing|TokenCounting)Benchmark\.|^Benchmark |^ +(1|256) ' "$log" \
+grep -h -E '^RESULT|events/s \(|tokens per text|events per client CPU-second|^(SseDecoding|ChunkParsing|TokenCounting)Benchmark\.|^Benchmark |^ +(1|256) ' "$log" \
   | sed -e 's/^/  /' || true
 echo "   load average after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
