@@ -7,7 +7,8 @@
 # Environment:
 #   CLIENT_JAVA_OPTS   JVM options of the client JVM of the ceiling / peak-RSS runs (default: none, the JVM's own
 #                      heap sizing; e.g. "-Xmx128m" to see the RSS with a capped heap)
-#   ONLY               run only these steps, comma-separated: sse,jmh-engine,jmh-tokenize,ceiling,send-lag,calibrate
+#   ONLY               run only these steps, comma-separated: sse,jmh-engine,jmh-tokenize,ceiling,rss,send-lag,
+#                      calibrate
 #
 # Figures depend on the machine and on everything else running on it: run on a quiet machine and record the cores.
 set -euo pipefail
@@ -17,7 +18,7 @@ cd "$root"
 quick=false
 [ "${1:-}" = "--quick" ] && quick=true
 if $quick; then seconds=4; warmup=2; jmh="-wi 1 -i 2 -w 1s -r 1s -f 1 -t 1"; else seconds=10; warmup=3; jmh="-wi 2 -i 3 -w 2s -r 2s -f 1 -t 1"; fi
-only="${ONLY:-sse,jmh-engine,jmh-tokenize,ceiling,send-lag,calibrate}"
+only="${ONLY:-sse,jmh-engine,jmh-tokenize,ceiling,rss,send-lag,calibrate}"
 want() { [[ ",$only," == *",$1,"* ]]; }
 
 echo "== perf-benchmarks on $(nproc) cores, $(uname -sr), $(java -version 2>&1 | head -n 1), $(date -u +%Y-%m-%dT%H:%MZ)"
@@ -58,6 +59,14 @@ if want ceiling; then
     run "ceiling-$streams" bench-engine ${CLIENT_JAVA_OPTS:-} -cp CP \
       io.llmperf4j.engine.bench.ClientCeilingBenchmark streams="$streams" seconds="$seconds" warmupSeconds="$warmup"
   done
+fi
+if want rss; then
+  # 256 streams at a paced 20 ms between tokens: the client's memory in a steady run, with the JVM's own heap
+  # sizing (from the machine's RAM) and with a small initial and capped heap
+  run rss-256-jvm-defaults bench-engine -cp CP io.llmperf4j.engine.bench.ClientCeilingBenchmark \
+    streams=256 itlMs=20 tokens=64 seconds="$seconds" warmupSeconds="$warmup"
+  run rss-256-small-heap bench-engine -Xms16m -Xmx96m -cp CP io.llmperf4j.engine.bench.ClientCeilingBenchmark \
+    streams=256 itlMs=20 tokens=64 seconds="$seconds" warmupSeconds="$warmup"
 fi
 if want send-lag; then
   run send-lag bench-engine -cp CP io.llmperf4j.engine.bench.OpenLoopSendLagBenchmark \

@@ -3,9 +3,13 @@ package io.llmperf4j.engine.overhead;
 import io.llmperf4j.engine.client.ChatCompletionsClient;
 import io.llmperf4j.engine.client.ClientConfig;
 import io.llmperf4j.engine.client.EndpointUrls;
+import io.llmperf4j.engine.load.Arrival;
 import io.llmperf4j.engine.load.ClosedLoopResult;
 import io.llmperf4j.engine.load.ClosedLoopRunner;
 import io.llmperf4j.engine.load.ClosedLoopSettings;
+import io.llmperf4j.engine.load.OpenLoopResult;
+import io.llmperf4j.engine.load.OpenLoopRunner;
+import io.llmperf4j.engine.load.OpenLoopSettings;
 import io.llmperf4j.model.BenchmarkSettings;
 import io.llmperf4j.model.ClientOverhead;
 import io.llmperf4j.model.RequestRecord;
@@ -83,6 +87,22 @@ class ConnectTimeAndClientOverheadTest {
             BenchmarkSettings settings = new BenchmarkSettings("m", 4, 0, 10, 0, 2, 30, 8, Map.of(), "openai",
                     Map.of(), server.baseUrl(), "none", "exact", 0);
             assertEquals(overhead, result.toBenchmarkRun(settings).clientOverhead(), "the report sees it");
+        }
+    }
+
+    @Test
+    void anOpenLoopRunMeasuresTheClientToo() {
+        List<RequestSpec> specs = List.of(new RequestSpec(0, "open", 4, 5));
+        OpenLoopSettings settings = OpenLoopSettings.builder(50).arrival(Arrival.constant())
+                .duration(Duration.ofMillis(300)).timeout(Duration.ofSeconds(20)).build();
+        try (ChatCompletionsClient client = new ChatCompletionsClient(ClientConfig.builder(
+                EndpointUrls.chatCompletions(server.baseUrl()), "m").build())) {
+            OpenLoopResult result = new OpenLoopRunner(client, text -> -1).run(specs, settings);
+            assertTrue(result.records().size() > 0);
+            assertNotNull(result.clientOverhead());
+            assertTrue(result.clientOverhead().lagSamples() > 0, result.clientOverhead().toString());
+            assertEquals(client.connectionsOpened(),
+                    result.records().stream().filter(r -> r.connectNanos() >= 0).count());
         }
     }
 
