@@ -70,6 +70,8 @@ final class Calibration {
     }
 
     private static final long HIGHEST_NANOS = Duration.ofMinutes(10).toNanos();
+    /** How long to wait for the server's timing of responses the client has already recorded. */
+    private static final Duration TIMING_GRACE = Duration.ofSeconds(2);
 
     private Calibration() {
     }
@@ -114,6 +116,7 @@ final class Calibration {
                     .withPromptOrder(ClosedLoopSettings.PromptOrder.SEND_ORDER);
             result = new ClosedLoopRunner(new StartRecording(client, starts), text -> -1).run(specs, loop);
         }
+        awaitTimings(result.records(), timings);
         Histogram ttft = new Histogram(HIGHEST_NANOS, 3);
         Histogram interToken = new Histogram(HIGHEST_NANOS, 3);
         int succeeded = 0;
@@ -137,6 +140,25 @@ final class Calibration {
         }
         return new Level(concurrency, result.records().size(), succeeded, unmatched, ErrorStats.of(ttft),
                 ErrorStats.of(interToken), result.clientOverhead(), transport);
+    }
+
+    /**
+     * The server reports a response just after its last flush, so the client may have its record a moment before the
+     * server's timing of it arrives: wait a little for every successful response's timing.
+     */
+    private static void awaitTimings(List<RequestRecord> records, Map<String, RequestTiming> timings) {
+        long deadline = System.nanoTime() + TIMING_GRACE.toNanos();
+        for (RequestRecord r : records) {
+            if (!r.succeeded() || r.serverResponseId() == null) continue;
+            while (!timings.containsKey(r.serverResponseId()) && System.nanoTime() - deadline < 0) {
+                try {
+                    Thread.sleep(1);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
     }
 
     private static long clamp(long nanos) {
