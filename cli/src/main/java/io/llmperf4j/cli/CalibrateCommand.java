@@ -45,8 +45,12 @@ final class CalibrateCommand implements Callable<Integer> {
     int outputTokens;
 
     @Option(names = "--requests", defaultValue = "0",
-            description = "Measured requests per level (0: 4 per stream, at least 100); warmup comes on top.")
+            description = "Measured requests per level (0: 4 per stream, at least 100).")
     int requests;
+
+    @Option(names = "--warmup-s", defaultValue = "3",
+            description = "Seconds of load at each level before the measured requests, excluded from the figures.")
+    double warmupSeconds;
 
     @Option(names = "--results-dir", paramLabel = "DIR",
             description = "Also write " + CalibrationReport.JSON_FILE + " and " + CalibrationReport.CSV_FILE
@@ -64,7 +68,7 @@ final class CalibrateCommand implements Callable<Integer> {
         context.out().flush();
         List<Calibration.Level> levels = Calibration.run(settings,
                 c -> context.err().println("llmperf4j: calibrating at concurrency " + c + " ("
-                        + settings.requestsAt(c) + " requests after " + settings.warmupAt(c) + " warmup)"));
+                        + settings.requestsAt(c) + " requests after " + fmtSeconds(settings.warmup()) + " of warmup)"));
         context.out().print(CalibrationReport.table(levels));
         context.out().flush();
         if (resultsDir != null) {
@@ -86,11 +90,19 @@ final class CalibrateCommand implements Callable<Integer> {
         if (outputTokens < 2) {
             throw new UsageException("--output-tokens (" + outputTokens + ") must be >= 2, so there are gaps to compare");
         }
+        if (!(warmupSeconds >= 0) || Double.isInfinite(warmupSeconds)) {
+            throw new UsageException("--warmup-s (" + warmupSeconds + ") must be >= 0");
+        }
         if (requests < 0) {
             throw new UsageException("--requests (" + requests + ") must be >= 0");
         }
         return new Calibration.Settings(List.copyOf(concurrencies), millis(ttftMillis, "--ttft-ms"),
-                millis(interTokenMillis, "--inter-token-ms"), outputTokens, requests);
+                millis(interTokenMillis, "--inter-token-ms"), outputTokens, requests,
+                millis(warmupSeconds * 1000, "--warmup-s"));
+    }
+
+    private static String fmtSeconds(Duration d) {
+        return java.math.BigDecimal.valueOf(d.toMillis(), 3).stripTrailingZeros().toPlainString() + " s";
     }
 
     private static Duration millis(double value, String option) {

@@ -34,20 +34,18 @@ import java.util.stream.IntStream;
  *   <li>inter-token error = |client gap between consecutive content events − server gap between their sends|.</li>
  * </ul>
  * What remains is loopback, kernel and client time: the smallest error any measurement with this client on this
- * machine can have. Each concurrency level runs a closed loop (warmup excluded) with its own client.
+ * machine can have. Each concurrency level runs a closed loop with its own client, after a timed warmup at the same
+ * load (excluded): without it the JIT compiles the hot path during the measured requests, and on a small machine its
+ * threads take the cores the client needs.
  */
 final class Calibration {
 
     /** What to run: concurrency levels and the simulator's timing. */
     record Settings(List<Integer> concurrencies, Duration ttft, Duration interToken, int outputTokens,
-                    int requests) {
+                    int requests, Duration warmup) {
         /** Measured requests at {@code concurrency}: the given count, or 4 per stream and at least 100. */
         int requestsAt(int concurrency) {
             return requests > 0 ? requests : Math.max(100, 4 * concurrency);
-        }
-
-        int warmupAt(int concurrency) {
-            return Math.max(20, concurrency);
         }
     }
 
@@ -112,7 +110,7 @@ final class Calibration {
             transport = client.transportName();
             ClosedLoopSettings loop = new ClosedLoopSettings(concurrency, Duration.ofMinutes(10))
                     .withMaxCompleted(measured)
-                    .withWarmup(Warmup.requests(settings.warmupAt(concurrency)))
+                    .withWarmup(settings.warmup().isZero() ? Warmup.NONE : Warmup.duration(settings.warmup()))
                     .withPromptOrder(ClosedLoopSettings.PromptOrder.SEND_ORDER);
             result = new ClosedLoopRunner(new StartRecording(client, starts), text -> -1).run(specs, loop);
         }

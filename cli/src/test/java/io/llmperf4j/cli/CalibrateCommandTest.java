@@ -22,7 +22,7 @@ class CalibrateCommandTest {
     @Test
     void reportsTheErrorFloorPerConcurrencyOnStdoutAndInFiles(@TempDir Path dir) throws Exception {
         CliRun run = CliRun.of(Map.of(), "calibrate", "--concurrency", "1,4", "--ttft-ms", "5", "--inter-token-ms",
-                "1", "--output-tokens", "8", "--requests", "20", "--results-dir", dir.toString());
+                "1", "--output-tokens", "8", "--requests", "20", "--warmup-s", "0.3", "--results-dir", dir.toString());
         assertEquals(0, run.exitCode(), run::toString);
         assertTrue(run.out().startsWith("llmperf4j calibrate: embedded simulator in this process, TTFT 5 ms, 1 ms "
                 + "between tokens, 8 tokens per response"), run::toString);
