@@ -13,6 +13,7 @@ import java.util.Objects;
  * @param durationNanos    monotonic length of the measured window (llmperf's end_time - start_time)
  * @param requestsSent     requests the client put on the wire
  * @param timedOut         true when the run stopped because of its timeout
+ * @param clientOverhead   how busy the client itself was during the run, or null when not measured
  */
 public record BenchmarkRun(
         BenchmarkSettings settings,
@@ -21,10 +22,23 @@ public record BenchmarkRun(
         long endEpochMillis,
         long durationNanos,
         int requestsSent,
-        boolean timedOut) {
+        boolean timedOut,
+        ClientOverhead clientOverhead) {
 
     public BenchmarkRun {
         Objects.requireNonNull(settings, "settings");
         records = List.copyOf(records);
+    }
+
+    /** A run without a measurement of the client's own overhead. */
+    public BenchmarkRun(BenchmarkSettings settings, List<RequestRecord> records, long startEpochMillis,
+                        long endEpochMillis, long durationNanos, int requestsSent, boolean timedOut) {
+        this(settings, records, startEpochMillis, endEpochMillis, durationNanos, requestsSent, timedOut, null);
+    }
+
+    /** A copy with other records (re-counted tokens, say), everything else kept. */
+    public BenchmarkRun withRecords(List<RequestRecord> newRecords) {
+        return new BenchmarkRun(settings, newRecords, startEpochMillis, endEpochMillis, durationNanos, requestsSent,
+                timedOut, clientOverhead);
     }
 }

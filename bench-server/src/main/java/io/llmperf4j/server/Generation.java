@@ -17,6 +17,7 @@ import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.concurrent.ScheduledFuture;
 
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -76,6 +77,9 @@ final class Generation implements SequenceSlots.Waiter {
     private long firstContentFlushedNanos = RequestTiming.NOT_REACHED;
     private long lastContentFlushedNanos = RequestTiming.NOT_REACHED;
     private int nextChunk;
+    /** Per chunk, when its write began (only while someone listens for timings, and only when streaming). */
+    private final long[] chunkSentNanos;
+    private int chunksSent;
     private int tokensSent;
     private long maxSendLagNanos;
     private ScheduledFuture<?> timer;
@@ -108,6 +112,8 @@ final class Generation implements SequenceSlots.Waiter {
         this.faultChunk = totalChunks / 2;
         this.chunkIntervalNanos = saturatedMultiply(config.interTokenDelay().toNanos(), tokensPerChunk);
         this.stallNanos = fault == FaultKind.STALL ? config.faultPlan().stallDuration().toNanos() : 0;
+        this.chunkSentNanos = config.timingListener() != null && request.stream() ? new long[totalChunks]
+                : new long[0];
         this.paddingTokens = fault == FaultKind.OVERSIZED_EVENT
                 ? (config.faultPlan().oversizedEventBytes() + PADDING_TOKEN.length() - 1) / PADDING_TOKEN.length() : 0;
     }
@@ -264,6 +270,11 @@ final class Generation implements SequenceSlots.Waiter {
         if (fromChunk == 0) ctx.write(streamHeaders(), ctx.voidPromise());
         ctx.write(new DefaultHttpContent(buf), ctx.voidPromise());
         if (complete) ctx.write(LastHttpContent.EMPTY_LAST_CONTENT, ctx.voidPromise());
+        if (chunkSentNanos.length > 0) {
+            long sendNanos = System.nanoTime(); // encoded and queued: the one flush below sends the whole batch
+            for (int k = fromChunk; k <= toChunk; k++) chunkSentNanos[k] = sendNanos;
+            chunksSent = toChunk + 1;
+        }
         ctx.flush();
     }
 
@@ -356,7 +367,7 @@ final class Generation implements SequenceSlots.Waiter {
         if (listener == null) return;
         listener.onRequestFinished(new RequestTiming(requestId, request.stream(), arrivalNanos, slotGrantedNanos,
                 firstContentDueNanos, firstContentFlushedNanos, lastContentFlushedNanos, promptTokens, tokensSent,
-                maxSendLagNanos, outcome, fault));
+                maxSendLagNanos, outcome, fault, Arrays.copyOf(chunkSentNanos, chunksSent)));
     }
 
     private int endToken(int chunk) {

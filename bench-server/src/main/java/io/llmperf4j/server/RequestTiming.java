@@ -25,6 +25,10 @@ import java.util.Objects;
  * @param fault                    the fault injected into this response ({@link FaultKind#NONE} for none); requests
  *                                 failed by an HTTP-status or reset fault never start generating and are not
  *                                 reported
+ * @param chunkSentNanos           per chunk k of a streamed response (one SSE event each), when its write began: just
+ *                                 before the flush that handed it to the kernel (the chunks of one batch share it).
+ *                                 Holds the chunks sent, in order; empty for a non-streamed response. The reference
+ *                                 for calibrating a client's per-event arrival times
  */
 public record RequestTiming(
         String requestId,
@@ -38,7 +42,8 @@ public record RequestTiming(
         int completionTokensSent,
         long maxSendLagNanos,
         Outcome outcome,
-        FaultKind fault) {
+        FaultKind fault,
+        long[] chunkSentNanos) {
 
     /** Marks a timestamp whose event never happened (nanoTime values may be negative, so not -1). */
     public static final long NOT_REACHED = Long.MIN_VALUE;
@@ -54,6 +59,16 @@ public record RequestTiming(
         Objects.requireNonNull(requestId, "requestId");
         Objects.requireNonNull(outcome, "outcome");
         Objects.requireNonNull(fault, "fault");
+        chunkSentNanos = chunkSentNanos == null ? new long[0] : chunkSentNanos;
+    }
+
+    /** Without per-chunk send times. */
+    public RequestTiming(String requestId, boolean stream, long arrivalNanos, long slotGrantedNanos,
+                         long firstContentDueNanos, long firstContentFlushedNanos, long lastContentFlushedNanos,
+                         int promptTokens, int completionTokensSent, long maxSendLagNanos, Outcome outcome,
+                         FaultKind fault) {
+        this(requestId, stream, arrivalNanos, slotGrantedNanos, firstContentDueNanos, firstContentFlushedNanos,
+                lastContentFlushedNanos, promptTokens, completionTokensSent, maxSendLagNanos, outcome, fault, null);
     }
 
     public boolean firstContentFlushed() {

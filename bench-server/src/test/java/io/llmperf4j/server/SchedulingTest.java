@@ -150,6 +150,23 @@ class SchedulingTest {
     }
 
     @Test
+    void everyChunkHasItsSendTimeOnTheDueSchedule() throws Exception {
+        try (SimulatedServer server = SimulatedServer.start(config().build())) {
+            new TestClient(server).stream("/chat/completions", chatBody("per chunk", true, 6, ""));
+            awaitTrue(() -> timings.size() == 1);
+            RequestTiming timing = timings.get(0);
+            long[] sent = timing.chunkSentNanos();
+            assertEquals(6, sent.length, "one chunk per token by default");
+            assertTrue(sent[0] - timing.firstContentDueNanos() >= 0, "never before it is due");
+            assertTrue(timing.firstContentFlushedNanos() - sent[0] >= 0, "taken before the flush returned");
+            for (int k = 1; k < sent.length; k++) {
+                assertTrue(sent[k] - (timing.firstContentDueNanos() + k * ITL.toNanos()) >= 0, "chunk " + k);
+            }
+            assertTrue(timing.lastContentFlushedNanos() - sent[5] >= 0);
+        }
+    }
+
+    @Test
     void servesHundredsOfConcurrentStreams() throws Exception {
         int streams = 200;
         int maxTokens = 20;

@@ -20,7 +20,7 @@ import java.util.Map;
         description = "Benchmarks LLM serving endpoints (OpenAI-compatible): llmperf's token benchmark and "
                 + "correctness test in Java.",
         subcommands = {TokenBenchmarkCommand.class, CorrectnessCommand.class, ServeCommand.class,
-            DoctorCommand.class, CompareCommand.class, ReportCommand.class, WorkerCommand.class,
+            DoctorCommand.class, CompareCommand.class, ReportCommand.class, WorkerCommand.class, CalibrateCommand.class,
             CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n")
 public final class Main implements Runnable {

@@ -192,8 +192,7 @@ final class TokenBenchmark {
             }
             counted.add(record.withOutputTokens(record.usageCompletionTokens() == null ? 0 : record.usageCompletionTokens()));
         }
-        return new BenchmarkRun(run.settings(), counted, run.startEpochMillis(), run.endEpochMillis(),
-                run.durationNanos(), run.requestsSent(), run.timedOut());
+        return run.withRecords(counted);
     }
 
     /**

@@ -144,6 +144,11 @@ public final class ChatCompletionsClient implements LlmClient {
         return transport.group();
     }
 
+    @Override
+    public EventLoopGroup ioEventLoops() {
+        return transport.group();
+    }
+
     /** Requests whose record is not complete yet. */
     public int inFlight() {
         return inFlight.size();

@@ -1,6 +1,7 @@
 package io.llmperf4j.engine.client;
 
 import io.llmperf4j.model.RequestSpec;
+import io.netty.util.concurrent.EventExecutorGroup;
 
 /**
  * Sends requests to an LLM serving endpoint. Load models depend on this interface only.
@@ -15,6 +16,14 @@ public interface LlmClient extends AutoCloseable {
      * @throws IllegalStateException when the client is closed
      */
     RequestHandle send(RequestSpec spec);
+
+    /**
+     * The I/O event loops that read the responses, for watching the client's own overhead
+     * ({@code ClientOverheadMonitor}); null when the client has none to show (a test double, a wrapper).
+     */
+    default EventExecutorGroup ioEventLoops() {
+        return null;
+    }
 
     /** Cancels what is in flight (each completes as CANCELLED), closes connections and stops threads. */
     @Override

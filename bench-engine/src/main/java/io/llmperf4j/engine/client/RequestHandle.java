@@ -11,6 +11,15 @@ public interface RequestHandle {
     String clientRequestId();
 
     /**
+     * The {@link System#nanoTime()} the request's clock started at (its record's offsets count from it), or
+     * {@link RequestRecord#NEVER} when the client does not tell. For comparing with timestamps taken elsewhere in
+     * the same process, such as an embedded server's send times.
+     */
+    default long startNanos() {
+        return RequestRecord.NEVER;
+    }
+
+    /**
      * Completes exactly once with the request's record, success or failure; never exceptionally, and never on an I/O
      * thread. Cancelling the returned future does not cancel the request: use {@link #cancel()}.
      */

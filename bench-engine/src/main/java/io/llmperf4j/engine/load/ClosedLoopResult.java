@@ -2,6 +2,7 @@ package io.llmperf4j.engine.load;
 
 import io.llmperf4j.model.BenchmarkRun;
 import io.llmperf4j.model.BenchmarkSettings;
+import io.llmperf4j.model.ClientOverhead;
 import io.llmperf4j.model.RequestRecord;
 
 import java.util.List;
@@ -24,6 +25,7 @@ import java.util.Objects;
  * @param timeline                every record with its send offset, warmup flagged, in completion order
  * @param measureStartOffsetNanos the first measured send, from the run's start (0 without warmup)
  * @param settings                the settings that ran
+ * @param clientOverhead          how busy the client itself was during the run (warmup included), or null
  */
 public record ClosedLoopResult(
         List<RequestRecord> records,
@@ -36,7 +38,8 @@ public record ClosedLoopResult(
         List<RequestRecord> warmupRecords,
         List<ScheduledRecord> timeline,
         long measureStartOffsetNanos,
-        ClosedLoopSettings settings) implements LoadResult {
+        ClosedLoopSettings settings,
+        ClientOverhead clientOverhead) implements LoadResult {
 
     public ClosedLoopResult {
         records = List.copyOf(records);
@@ -45,9 +48,24 @@ public record ClosedLoopResult(
         Objects.requireNonNull(settings, "settings");
     }
 
+    /** A result without a measurement of the client's overhead. */
+    public ClosedLoopResult(List<RequestRecord> records, long startEpochMillis, long endEpochMillis,
+                            long durationNanos, int requestsSent, boolean timedOut, boolean stopped,
+                            List<RequestRecord> warmupRecords, List<ScheduledRecord> timeline,
+                            long measureStartOffsetNanos, ClosedLoopSettings settings) {
+        this(records, startEpochMillis, endEpochMillis, durationNanos, requestsSent, timedOut, stopped, warmupRecords,
+                timeline, measureStartOffsetNanos, settings, null);
+    }
+
+    /** A copy with the client's overhead. */
+    public ClosedLoopResult withClientOverhead(ClientOverhead overhead) {
+        return new ClosedLoopResult(records, startEpochMillis, endEpochMillis, durationNanos, requestsSent, timedOut,
+                stopped, warmupRecords, timeline, measureStartOffsetNanos, settings, overhead);
+    }
+
     /** The run as the report's model, with the settings the user gave; warmup records are not part of it. */
     public BenchmarkRun toBenchmarkRun(BenchmarkSettings benchmarkSettings) {
         return new BenchmarkRun(benchmarkSettings, records, startEpochMillis, endEpochMillis, durationNanos,
-                requestsSent, timedOut);
+                requestsSent, timedOut, clientOverhead);
     }
 }

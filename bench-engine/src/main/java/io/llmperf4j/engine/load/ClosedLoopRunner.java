@@ -2,6 +2,7 @@ package io.llmperf4j.engine.load;
 
 import io.llmperf4j.engine.client.LlmClient;
 import io.llmperf4j.engine.client.RequestHandle;
+import io.llmperf4j.engine.overhead.ClientOverheadMonitor;
 import io.llmperf4j.model.Failure;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
@@ -37,7 +38,8 @@ import java.util.function.BooleanSupplier;
  * actual in a closed loop).
  * Output tokens are counted with the {@link TokenCounter} on this thread (never an I/O thread) before a record is
  * kept and passed to the listener. The calling thread only waits on a queue the clients' completion callbacks feed,
- * so no Netty thread ever blocks on the runner. One run at a time per runner.
+ * so no Netty thread ever blocks on the runner. The client's own overhead is watched during the run
+ * ({@link ClientOverheadMonitor}) and kept in the result. One run at a time per runner.
  */
 public final class ClosedLoopRunner {
 
@@ -81,7 +83,10 @@ public final class ClosedLoopRunner {
         try {
             Run run = new Run(prompts, settings, listener == null ? RecordListener.NONE : listener);
             guard.attach(run.finished, stopped.getAsBoolean());
-            return run.execute(Deadlines.cappedNanos(settings.timeout()));
+            try (ClientOverheadMonitor overhead = ClientOverheadMonitor.start(client)) {
+                ClosedLoopResult result = run.execute(Deadlines.cappedNanos(settings.timeout()));
+                return result.withClientOverhead(overhead.stop());
+            }
         } finally {
             guard.end();
         }

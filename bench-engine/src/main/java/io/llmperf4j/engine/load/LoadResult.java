@@ -1,5 +1,6 @@
 package io.llmperf4j.engine.load;
 
+import io.llmperf4j.model.ClientOverhead;
 import io.llmperf4j.model.RequestRecord;
 
 import java.util.List;
@@ -39,6 +40,9 @@ public sealed interface LoadResult permits ClosedLoopResult, OpenLoopResult {
 
     /** A stop or an interrupt ended the run. */
     boolean stopped();
+
+    /** How busy the client itself was during the run (warmup included), or null when not measured. */
+    ClientOverhead clientOverhead();
 
     /** The load that ran. */
     LoadSettings settings();

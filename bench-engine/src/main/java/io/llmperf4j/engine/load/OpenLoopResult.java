@@ -2,6 +2,7 @@ package io.llmperf4j.engine.load;
 
 import io.llmperf4j.model.BenchmarkRun;
 import io.llmperf4j.model.BenchmarkSettings;
+import io.llmperf4j.model.ClientOverhead;
 import io.llmperf4j.model.RequestRecord;
 import org.HdrHistogram.Histogram;
 
@@ -34,6 +35,7 @@ import java.util.function.ToLongFunction;
  * @param scheduledRequestsPerSecond  the schedule's own rate over measured arrivals: (n - 1) / (last - first
  *                                    intended), NaN below 2
  * @param achievedSendRequestsPerSecond the same over actual send times of measured requests, NaN below 2
+ * @param clientOverhead              how busy the client itself was during the run (warmup included), or null
  */
 public record OpenLoopResult(
         List<RequestRecord> records,
@@ -52,13 +54,33 @@ public record OpenLoopResult(
         int arrivalsNotSent,
         int maxBacklog,
         double scheduledRequestsPerSecond,
-        double achievedSendRequestsPerSecond) implements LoadResult {
+        double achievedSendRequestsPerSecond,
+        ClientOverhead clientOverhead) implements LoadResult {
 
     public OpenLoopResult {
         records = List.copyOf(records);
         warmupRecords = List.copyOf(warmupRecords);
         timeline = List.copyOf(timeline);
         Objects.requireNonNull(settings, "settings");
+    }
+
+    /** A result without a measurement of the client's overhead. */
+    public OpenLoopResult(List<RequestRecord> records, List<RequestRecord> warmupRecords,
+                          List<ScheduledRecord> timeline, long startEpochMillis, long endEpochMillis,
+                          long durationNanos, long measureStartOffsetNanos, int requestsSent, boolean timedOut,
+                          boolean stopped, OpenLoopSettings settings, int warmupArrivals, int measuredArrivals,
+                          int arrivalsNotSent, int maxBacklog, double scheduledRequestsPerSecond,
+                          double achievedSendRequestsPerSecond) {
+        this(records, warmupRecords, timeline, startEpochMillis, endEpochMillis, durationNanos,
+                measureStartOffsetNanos, requestsSent, timedOut, stopped, settings, warmupArrivals, measuredArrivals,
+                arrivalsNotSent, maxBacklog, scheduledRequestsPerSecond, achievedSendRequestsPerSecond, null);
+    }
+
+    /** A copy with the client's overhead. */
+    public OpenLoopResult withClientOverhead(ClientOverhead overhead) {
+        return new OpenLoopResult(records, warmupRecords, timeline, startEpochMillis, endEpochMillis, durationNanos,
+                measureStartOffsetNanos, requestsSent, timedOut, stopped, settings, warmupArrivals, measuredArrivals,
+                arrivalsNotSent, maxBacklog, scheduledRequestsPerSecond, achievedSendRequestsPerSecond, overhead);
     }
 
     /** Send lag (actual minus intended, ns) of every measured request, in a fresh histogram (3 digits). */
@@ -99,7 +121,7 @@ public record OpenLoopResult(
     /** The measured requests as the report's model (latencies there count from the actual send). */
     public BenchmarkRun toBenchmarkRun(BenchmarkSettings benchmarkSettings) {
         return new BenchmarkRun(benchmarkSettings, records, startEpochMillis, endEpochMillis, durationNanos,
-                requestsSent, timedOut);
+                requestsSent, timedOut, clientOverhead);
     }
 
     private Histogram histogram(ToLongFunction<ScheduledRecord> value, boolean successesOnly) {

@@ -2,6 +2,7 @@ package io.llmperf4j.engine.load;
 
 import io.llmperf4j.engine.client.LlmClient;
 import io.llmperf4j.engine.client.RequestHandle;
+import io.llmperf4j.engine.overhead.ClientOverheadMonitor;
 import io.llmperf4j.model.Failure;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
@@ -39,7 +40,8 @@ import java.util.function.BooleanSupplier;
  *
  * <p>End. After the last arrival is sent the runner waits for the requests in flight. At the timeout, or on
  * {@link #stop()}, sending stops, requests in flight are cancelled and recorded as CANCELLED (as in the closed loop),
- * and arrivals never sent are counted in {@link OpenLoopResult#arrivalsNotSent()}. One run at a time per runner.
+ * and arrivals never sent are counted in {@link OpenLoopResult#arrivalsNotSent()}. The client's own overhead is
+ * watched during the run ({@link ClientOverheadMonitor}) and kept in the result. One run at a time per runner.
  */
 public final class OpenLoopRunner {
 
@@ -93,7 +95,10 @@ public final class OpenLoopRunner {
         try {
             Run run = new Run(prompts, settings, schedule, listener == null ? RecordListener.NONE : listener);
             guard.attach(run.finished, stopped.getAsBoolean());
-            return run.execute();
+            try (ClientOverheadMonitor overhead = ClientOverheadMonitor.start(client)) {
+                OpenLoopResult result = run.execute();
+                return result.withClientOverhead(overhead.stop());
+            }
         } finally {
             guard.end();
         }

@@ -45,7 +45,8 @@ public final class RequestCsvReader {
         List<RequestRecord> records = new ArrayList<>();
         try (CSVParser parser = CSVParser.parse(reader, FORMAT)) {
             List<String> header = parser.getHeaderNames();
-            List<String> missing = RequestCsvWriter.HEADER.stream().filter(c -> !header.contains(c)).toList();
+            List<String> missing = RequestCsvWriter.HEADER.stream()
+                    .filter(c -> !header.contains(c) && !RequestCsvWriter.OPTIONAL.contains(c)).toList();
             if (!missing.isEmpty()) {
                 throw new IOException(source + " is not a llmperf4j per-request CSV: missing column"
                         + (missing.size() == 1 ? " " : "s ") + String.join(", ", missing));
@@ -78,7 +79,8 @@ public final class RequestCsvReader {
                 r.scaled("end_to_end_latency_s", 9, RequestRecord.NEVER), 0, new long[0], "",
                 r.integer("number_input_tokens", 0), r.integer("max_tokens", 0),
                 r.integer("output_tokens_client", -1), r.boxed("prompt_tokens_server"),
-                r.boxed("output_tokens_server"), finish.isEmpty() ? null : finish, failure);
+                r.boxed("output_tokens_server"), finish.isEmpty() ? null : finish, failure, null, null,
+                RequestRecord.NEVER, r.scaled("connect_s", 9, RequestRecord.NEVER), null);
         return worker.isEmpty() ? record : record.withWorkerId(worker);
     }
 

@@ -1,6 +1,7 @@
 package io.llmperf4j.report.metrics;
 
 import io.llmperf4j.model.BenchmarkRun;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
@@ -68,15 +69,25 @@ public record RunMetrics(
         warnings = List.copyOf(warnings);
     }
 
-    /** Computes the metrics of {@code run}. */
+    /** Computes the metrics of {@code run}, with a CLIENT_BOTTLENECK warning when its client overhead says so. */
     public static RunMetrics of(BenchmarkRun run, MetricsConfig config) {
         Objects.requireNonNull(run, "run");
         Objects.requireNonNull(config, "config");
         List<RequestMetrics> requests = run.records().stream()
                 .map(record -> RequestMetrics.from(record, config.tokenCounting()))
                 .toList();
-        return of(requests, MetricRecorder.of(requests), run.durationNanos(), run.requestsSent(), run.timedOut(),
-                config);
+        RunMetrics metrics = of(requests, MetricRecorder.of(requests), run.durationNanos(), run.requestsSent(),
+                run.timedOut(), config);
+        return RunWarnings.clientBottleneck(run.clientOverhead()).map(metrics::withWarning).orElse(metrics);
+    }
+
+    /** A copy with {@code warning} added last ({@link WarningCode#CLIENT_BOTTLENECK} is the last code). */
+    private RunMetrics withWarning(RunWarning warning) {
+        List<RunWarning> all = new ArrayList<>(warnings);
+        all.add(warning);
+        return new RunMetrics(config, requests, stats, durationNanos, requestsSent, requestsRecorded,
+                requestsSucceeded, totalOutputTokens, outputTokensPerSecond, requestsPerSecond, outputTokenSources,
+                inputTokenSources, tokenDiscrepancy, errors, goodput, all);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.llmperf4j.report.metrics;
 
+import io.llmperf4j.model.ClientOverhead;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.report.stats.PandasStats;
 import java.util.ArrayList;
@@ -26,7 +27,41 @@ public final class RunWarnings {
     /** ... by more than this many tokens on average. */
     public static final double TOKEN_MISMATCH_MEAN_TOKENS = 1.0;
 
+    /** CLIENT_BOTTLENECK fires when a probe task's p99 delay on the client's event loops is above this ... */
+    public static final long CLIENT_LAG_P99_NANOS = 1_000_000;
+    /** ... or the client process used more than this share of the machine's cores ... */
+    public static final double CLIENT_PROCESS_CPU_SHARE = 0.9;
+    /** ... or its busiest I/O thread was on a CPU more than this share of the time. */
+    public static final double CLIENT_IO_BUSY_SHARE = 0.8;
+
     private RunWarnings() {
+    }
+
+    /**
+     * CLIENT_BOTTLENECK when {@code overhead} (null: not measured) shows a client that probably limited the
+     * measurement; the message names every threshold crossed.
+     */
+    public static Optional<RunWarning> clientBottleneck(ClientOverhead overhead) {
+        if (overhead == null) return Optional.empty();
+        List<String> reasons = new ArrayList<>();
+        if (overhead.lagSamples() > 0 && overhead.lagP99Nanos() > CLIENT_LAG_P99_NANOS) {
+            reasons.add(String.format(Locale.ROOT, "event-loop lag p99 %.2f ms (above %.0f ms)",
+                    overhead.lagP99Nanos() / 1e6, CLIENT_LAG_P99_NANOS / 1e6));
+        }
+        if (overhead.processCpuShare() > CLIENT_PROCESS_CPU_SHARE) {
+            reasons.add(String.format(Locale.ROOT, "process CPU %.0f%% of %d cores (above %.0f%%)",
+                    100 * overhead.processCpuShare(), overhead.availableProcessors(),
+                    100 * CLIENT_PROCESS_CPU_SHARE));
+        }
+        if (overhead.ioBusyShareMax() > CLIENT_IO_BUSY_SHARE) {
+            reasons.add(String.format(Locale.ROOT, "busiest I/O thread on CPU %.0f%% of the time (above %.0f%%)",
+                    100 * overhead.ioBusyShareMax(), 100 * CLIENT_IO_BUSY_SHARE));
+        }
+        if (reasons.isEmpty()) return Optional.empty();
+        return Optional.of(new RunWarning(WarningCode.CLIENT_BOTTLENECK, "THE CLIENT WAS LIKELY THE BOTTLENECK: "
+                + String.join(", ", reasons) + ". Latencies include the client's own delays and throughput may be "
+                + "the client's limit, not the server's. Run the client on a machine of its own or with more cores, "
+                + "lower the load, or measure the client's error floor with 'llmperf4j calibrate'."));
     }
 
     /** The warnings for a run's requests, in {@link WarningCode} order. */

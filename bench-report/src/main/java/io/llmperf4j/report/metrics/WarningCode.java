@@ -23,5 +23,10 @@ public enum WarningCode {
     /** Content events carry several tokens on average: ITL (per event) is not a per-token latency. */
     MULTI_TOKEN_CHUNKS,
     /** The client tokenizer and the server's usage disagree on the output token count of many requests. */
-    TOKEN_COUNT_MISMATCH
+    TOKEN_COUNT_MISMATCH,
+    /**
+     * The client itself was probably the bottleneck: its event loops ran late, its I/O threads or the machine's CPUs
+     * were saturated. The latencies then include the client's own delays.
+     */
+    CLIENT_BOTTLENECK
 }

@@ -1,6 +1,8 @@
 package io.llmperf4j.report.summary;
 
 import io.llmperf4j.model.BenchmarkRun;
+import io.llmperf4j.model.ClientOverhead;
+import io.llmperf4j.report.metrics.ConnectStats;
 import io.llmperf4j.report.metrics.Goodput;
 import io.llmperf4j.report.metrics.Metric;
 import io.llmperf4j.report.metrics.MetricStats;
@@ -11,8 +13,8 @@ import java.util.Locale;
 
 /**
  * llmperf4j's compact console block: one header line, a table (metric, n, p50, p90, p99, mean, unit), run-level
- * rates, token sources, goodput when measured, then the warnings. Undefined values print as {@code -}. Every line
- * ends with "\n".
+ * rates, token sources, goodput when measured, new connections when known, the client's own overhead when measured, then the
+ * warnings. Undefined values print as {@code -}. Every line ends with "\n".
  *
  * <pre>
  * llmperf4j: meta-llama/Llama-2-7b-chat-hf, concurrency 3, 7 requests (4 ok, 3 failed) in 5.500 s
@@ -56,6 +58,20 @@ public final class SummaryConsoleReport {
             out.append(String.format(Locale.ROOT, "Goodput (%s): %s req/s, %d of %d requests good (%s)%n",
                     g.slo().describe(), fixed(g.goodRequestsPerSecond(), 3), g.goodRequests(), g.recordedRequests(),
                     percent(g.goodFraction())));
+        }
+        ConnectStats connects = ConnectStats.of(run.records());
+        if (connects.newConnections() > 0) out.append(String.format(Locale.ROOT, "Connections: %d new (connect p50 %s ms, p99 %s ms), %d requests "
+                        + "without a new connection%n", connects.newConnections(), fixed(connects.p50Nanos() / 1e6, 3),
+                fixed(connects.p99Nanos() / 1e6, 3), connects.withoutConnect()));
+        ClientOverhead o = run.clientOverhead();
+        if (o != null) {
+            out.append(String.format(Locale.ROOT, "Client overhead: event-loop lag p50 %s ms, p99 %s ms, max %s ms; "
+                            + "I/O threads busy %s (busiest %s); process CPU %s of %d cores; GC %d pauses, %s ms%n",
+                    o.lagSamples() == 0 ? "-" : fixed(o.lagP50Nanos() / 1e6, 3),
+                    o.lagSamples() == 0 ? "-" : fixed(o.lagP99Nanos() / 1e6, 3),
+                    o.lagSamples() == 0 ? "-" : fixed(o.lagMaxNanos() / 1e6, 3), percent(o.ioBusyShareMean()),
+                    percent(o.ioBusyShareMax()), percent(o.processCpuShare()), o.availableProcessors(), o.gcCount(),
+                    fixed(o.gcPauseNanos() / 1e6, 1)));
         }
         if (!metrics.warnings().isEmpty()) {
             out.append("Warnings:\n");

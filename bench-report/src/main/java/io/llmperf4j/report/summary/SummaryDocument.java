@@ -3,6 +3,8 @@ package io.llmperf4j.report.summary;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.llmperf4j.model.BenchmarkRun;
 import io.llmperf4j.model.BenchmarkSettings;
+import io.llmperf4j.model.ClientOverhead;
+import io.llmperf4j.report.metrics.ConnectStats;
 import io.llmperf4j.report.metrics.ErrorBreakdown;
 import io.llmperf4j.report.metrics.Goodput;
 import io.llmperf4j.report.metrics.Metric;
@@ -10,6 +12,7 @@ import io.llmperf4j.report.metrics.MetricRecorder;
 import io.llmperf4j.report.metrics.MetricStats;
 import io.llmperf4j.report.metrics.RunMetrics;
 import io.llmperf4j.report.metrics.RunWarning;
+import io.llmperf4j.report.metrics.RunWarnings;
 import io.llmperf4j.report.metrics.Slo;
 import io.llmperf4j.report.metrics.TokenDiscrepancy;
 import io.llmperf4j.report.metrics.TokenSourceCounts;
@@ -37,8 +40,10 @@ import java.util.function.Function;
  * @param metrics        per-metric statistics, keyed by {@link Metric#jsonKey()} in {@link Metric} order
  * @param throughput     run-level rates
  * @param errors         failures by kind and code
+ * @param connections    new connections the requests opened and their connect times
  * @param goodput        null unless an SLO was given
  * @param statistics     how the statistics were computed
+ * @param clientOverhead how busy the client itself was; null when not measured
  * @param warnings       plain-English warnings with stable codes
  * @param distributed    null unless load workers sent the requests (token-benchmark --cluster): the workers and
  *                       their estimated clock offsets
@@ -53,8 +58,10 @@ public record SummaryDocument(
         Map<String, StatsJson> metrics,
         ThroughputJson throughput,
         ErrorsJson errors,
+        ConnectionsJson connections,
         GoodputJson goodput,
         StatisticsJson statistics,
+        ClientOverheadJson clientOverhead,
         List<WarningJson> warnings,
         DistributedJson distributed) {
 
@@ -107,8 +114,10 @@ public record SummaryDocument(
                 new ThroughputJson(num(metrics.outputTokensPerSecond()), num(metrics.requestsPerSecond()),
                         metrics.totalOutputTokens()),
                 new ErrorsJson(errors.failed(), num(errors.errorRate()), byKind, byCode),
+                ConnectionsJson.of(ConnectStats.of(run.records())),
                 metrics.goodput().map(GoodputJson::of).orElse(null),
                 StatisticsJson.CURRENT,
+                ClientOverheadJson.of(run.clientOverhead()),
                 metrics.warnings().stream().map(WarningJson::of).toList(),
                 null);
     }
@@ -116,7 +125,7 @@ public record SummaryDocument(
     /** The same summary for a distributed run. */
     public SummaryDocument withDistributed(DistributedJson workers) {
         return new SummaryDocument(schema, tool, environment, settings, run, tokenCounting, metrics, throughput,
-                errors, goodput, statistics, warnings, workers);
+                errors, connections, goodput, statistics, clientOverhead, warnings, workers);
     }
 
     /**
@@ -248,6 +257,45 @@ public record SummaryDocument(
 
     /** Failures: count, rate (of recorded requests), per {@code FailureKind} name and per code. */
     public record ErrorsJson(int count, Double rate, Map<String, Integer> byKind, Map<String, Integer> byCode) {
+    }
+
+    /** New connections among the recorded requests and their connect times (TCP and TLS) in ms; see {@link ConnectStats}. */
+    public record ConnectionsJson(int newConnections, int requestsWithoutNewConnection, Double connectP50Ms,
+                                  Double connectP99Ms, Double connectMaxMs) {
+        static ConnectionsJson of(ConnectStats c) {
+            return new ConnectionsJson(c.newConnections(), c.withoutConnect(), num(c.p50Nanos() / NANOS_PER_MILLI),
+                    num(c.p99Nanos() / NANOS_PER_MILLI), num(c.maxNanos() / NANOS_PER_MILLI));
+        }
+    }
+
+    /**
+     * How busy the client itself was over the run (see {@link ClientOverhead}); shares are fractions, null when the
+     * JVM could not tell. {@code likelyBottleneck} is true when the CLIENT_BOTTLENECK warning was raised.
+     */
+    public record ClientOverheadJson(
+            double wallS,
+            int ioThreads,
+            int availableProcessors,
+            long eventLoopLagSamples,
+            Double eventLoopLagP50Ms,
+            Double eventLoopLagP99Ms,
+            Double eventLoopLagMaxMs,
+            Double ioBusyShareMean,
+            Double ioBusyShareMax,
+            double gcPauseMs,
+            long gcCount,
+            Double processCpuShare,
+            boolean likelyBottleneck) {
+        static ClientOverheadJson of(ClientOverhead o) {
+            if (o == null) return null;
+            boolean lagged = o.lagSamples() > 0;
+            return new ClientOverheadJson(o.wallNanos() / NANOS_PER_SECOND, o.ioThreads(), o.availableProcessors(),
+                    o.lagSamples(), lagged ? o.lagP50Nanos() / NANOS_PER_MILLI : null,
+                    lagged ? o.lagP99Nanos() / NANOS_PER_MILLI : null,
+                    lagged ? o.lagMaxNanos() / NANOS_PER_MILLI : null, num(o.ioBusyShareMean()),
+                    num(o.ioBusyShareMax()), o.gcPauseNanos() / NANOS_PER_MILLI, o.gcCount(),
+                    num(o.processCpuShare()), RunWarnings.clientBottleneck(o).isPresent());
+        }
     }
 
     /** Goodput under the SLO; see {@link Goodput}. */

@@ -33,12 +33,12 @@ class RequestCsvWriterTest {
         RequestCsvWriter.write(List.of(SUCCESS, FAILURE), out);
         String[] lines = out.toString().split("\r\n", 3);
         assertEquals("client_request_id,server_response_id,prompt_index,start_time_epoch_s,ttft_s,"
-                + "end_to_end_latency_s,number_input_tokens,max_tokens,output_tokens_client,output_tokens_server,"
+                + "end_to_end_latency_s,connect_s,number_input_tokens,max_tokens,output_tokens_client,output_tokens_server,"
                 + "prompt_tokens_server,finish_reason,error_kind,error_code,error_msg", lines[0]);
-        assertEquals("req-3,chatcmpl-abc,3,1703136124.000042,0.250000000,2.100000001,550,150,151,150,510,length,,,",
+        assertEquals("req-3,chatcmpl-abc,3,1703136124.000042,0.250000000,2.100000001,,550,150,151,150,510,length,,,",
                 lines[1]);
         // RFC 4180: the message with a comma, quotes and a line break is quoted, quotes doubled
-        assertEquals("req-4,,4,1703136125.500000,,0.050000000,600,142,,,,,HTTP_STATUS,500,"
+        assertEquals("req-4,,4,1703136125.500000,,0.050000000,,600,142,,,,,HTTP_STATUS,500,"
                 + "\"bad, \"\"very\"\" bad\nsecond line\"\r\n", lines[2]);
     }
 
@@ -75,6 +75,29 @@ class RequestCsvWriterTest {
         StringBuilder out = new StringBuilder();
         RequestCsvWriter.write(List.of(SUCCESS), out);
         assertFalse(out.toString().contains("worker"), out::toString);
+    }
+
+    @Test
+    void connectTimeIsWrittenWhenANewConnectionWasOpenedAndReadBack() throws IOException {
+        RequestRecord connected = new RequestRecord(1, "req-1", null, 5L, 2_000_000L, 3_000_000L, 4_000_000L, 1,
+                new long[0], "", 1, 1, 1, null, null, null, null, null, null, RequestRecord.NEVER, 1_250_000L, null);
+        assertEquals("0.001250000", RequestCsvWriter.row(connected).get(RequestCsvWriter.HEADER.indexOf("connect_s")));
+        assertEquals("", RequestCsvWriter.row(SUCCESS).get(RequestCsvWriter.HEADER.indexOf("connect_s")));
+        StringBuilder out = new StringBuilder();
+        RequestCsvWriter.write(List.of(connected, SUCCESS), out);
+        List<RequestRecord> back = RequestCsvReader.read(new StringReader(out.toString()), "test.csv");
+        assertEquals(1_250_000L, back.get(0).connectNanos());
+        assertEquals(RequestRecord.NEVER, back.get(1).connectNanos());
+    }
+
+    @Test
+    void aFileWithoutTheConnectColumnStillReads() throws IOException {
+        StringBuilder out = new StringBuilder();
+        RequestCsvWriter.write(List.of(SUCCESS), out);
+        String withoutConnect = out.toString().replace(",connect_s,", ",").replace("2.100000001,,", "2.100000001,");
+        List<RequestRecord> back = RequestCsvReader.read(new StringReader(withoutConnect), "old.csv");
+        assertEquals(RequestRecord.NEVER, back.get(0).connectNanos());
+        assertEquals(150, back.get(0).usageCompletionTokens());
     }
 
     @Test

@@ -10,11 +10,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.llmperf4j.model.BenchmarkRun;
 import io.llmperf4j.model.BenchmarkSettings;
+import io.llmperf4j.model.ClientOverhead;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.report.metrics.MetricsConfig;
 import io.llmperf4j.report.metrics.RunMetrics;
 import io.llmperf4j.report.metrics.Slo;
+import io.llmperf4j.report.metrics.WarningCode;
 import io.llmperf4j.report.testutil.JsonSchemaCheck;
 import io.llmperf4j.report.testutil.Records;
 import java.io.IOException;
@@ -204,6 +206,61 @@ class SummaryJsonTest {
         assertTrue(json.at("/distributed/workers/1/start_lag_ms").isNull());
         assertTrue(SummaryJson.parse(json(run, MetricsConfig.DEFAULT)).get("distributed").isNull(),
                 "a single machine's summary has the key, null");
+    }
+
+    @Test
+    void clientOverheadAndConnectionsAreSummarizedAndABusyClientIsWarnedAbout() {
+        List<RequestRecord> records = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            RequestRecord r = request(i).evenEvents(200 * MS, 20 * MS, 5).e2e(300 * MS).usage(10, 5).client(5).build();
+            long connect = i < 4 ? (i + 1) * MS : RequestRecord.NEVER; // 4 new connections: 1, 2, 3, 4 ms
+            records.add(new RequestRecord(r.promptIndex(), r.clientRequestId(), r.serverResponseId(),
+                    r.startEpochMicros(), r.ttftNanos(), r.lastContentNanos(), r.e2eNanos(), r.dataEventCount(),
+                    r.contentEventNanos(), r.generatedText(), r.numberInputTokens(), r.maxTokens(), r.outputTokens(),
+                    r.usagePromptTokens(), r.usageCompletionTokens(), r.finishReason(), r.failure(), null, null,
+                    RequestRecord.NEVER, connect, null));
+        }
+        ClientOverhead busy = new ClientOverhead(2_000 * MS, 2, 2, 400, 50_000, 2_500_000, 9 * MS, 0.4, 0.85,
+                12 * MS, 3, 0.95);
+        BenchmarkRun run = new BenchmarkRun(Records.settings(), records, 0, 2_000, 2_000 * MS, 12, false, busy);
+        RunMetrics metrics = RunMetrics.of(run, MetricsConfig.DEFAULT);
+        assertTrue(metrics.hasWarning(WarningCode.CLIENT_BOTTLENECK), metrics.warnings().toString());
+        String warning = metrics.warnings().get(metrics.warnings().size() - 1).message();
+        assertTrue(warning.contains("event-loop lag p99 2.50 ms") && warning.contains("process CPU 95% of 2 cores")
+                && warning.contains("busiest I/O thread on CPU 85%"), warning);
+
+        String json = SummaryJson.toJson(SummaryDocument.of(run, metrics, "0.1.0-test", ENVIRONMENT));
+        JsonNode doc = SummaryJson.parse(json);
+        assertEquals(List.of(), JsonSchemaCheck.violations(SummaryJson.parse(SummaryJson.schemaText()), doc), json);
+        assertEquals(4, doc.at("/connections/new_connections").asInt());
+        assertEquals(8, doc.at("/connections/requests_without_new_connection").asInt());
+        assertEquals(2.0, doc.at("/connections/connect_p50_ms").asDouble(), 1e-9);
+        assertEquals(4.0, doc.at("/connections/connect_p99_ms").asDouble(), 1e-9);
+        assertEquals(2.5, doc.at("/client_overhead/event_loop_lag_p99_ms").asDouble(), 1e-9);
+        assertEquals(0.95, doc.at("/client_overhead/process_cpu_share").asDouble(), 1e-9);
+        assertEquals(12.0, doc.at("/client_overhead/gc_pause_ms").asDouble(), 1e-9);
+        assertTrue(doc.at("/client_overhead/likely_bottleneck").asBoolean());
+
+        String console = SummaryConsoleReport.render(run, metrics);
+        assertTrue(console.contains("Connections: 4 new (connect p50 2.000 ms, p99 4.000 ms), 8 requests without a "
+                + "new connection"), console);
+        assertTrue(console.contains("Client overhead: event-loop lag p50 0.050 ms, p99 2.500 ms, max 9.000 ms; I/O "
+                + "threads busy 40.0% (busiest 85.0%); process CPU 95.0% of 2 cores; GC 3 pauses, 12.0 ms"), console);
+        assertTrue(console.contains("[CLIENT_BOTTLENECK] THE CLIENT WAS LIKELY THE BOTTLENECK"), console);
+    }
+
+    @Test
+    void aQuietClientRaisesNoWarningAndAnUnmeasuredOneIsNull() {
+        ClientOverhead quiet = new ClientOverhead(2_000 * MS, 2, 2, 400, 20_000, 200_000, MS, 0.1, 0.2, 0, 0, 0.3);
+        BenchmarkRun base = run(Records.settings());
+        BenchmarkRun measured = new BenchmarkRun(base.settings(), base.records(), base.startEpochMillis(),
+                base.endEpochMillis(), base.durationNanos(), base.requestsSent(), base.timedOut(), quiet);
+        RunMetrics metrics = RunMetrics.of(measured, MetricsConfig.DEFAULT);
+        assertFalse(metrics.hasWarning(WarningCode.CLIENT_BOTTLENECK), metrics.warnings().toString());
+        JsonNode doc = SummaryJson.parse(json(measured, MetricsConfig.DEFAULT));
+        assertFalse(doc.at("/client_overhead/likely_bottleneck").asBoolean());
+        assertTrue(SummaryJson.parse(json(base, MetricsConfig.DEFAULT)).get("client_overhead").isNull());
+        assertEquals(0, SummaryJson.parse(json(base, MetricsConfig.DEFAULT)).at("/connections/new_connections").asInt());
     }
 
     @Test

@@ -149,6 +149,7 @@ public final class ConnectionPool {
     }
 
     private void connect(Exchange exchange) {
+        long connectStartNanos = System.nanoTime();
         ChannelFuture connecting = bootstrap.connect(host, port);
         connecting.addListener((ChannelFuture f) -> {
             if (!f.isSuccess()) {
@@ -159,12 +160,12 @@ public final class ConnectionPool {
             Channel ch = f.channel();
             SslHandler tls = ch.pipeline().get(SslHandler.class);
             if (tls == null) {
-                ready(ch, exchange);
+                ready(ch, exchange, System.nanoTime() - connectStartNanos);
                 return;
             }
             tls.handshakeFuture().addListener(h -> {
                 if (h.isSuccess()) {
-                    ready(ch, exchange);
+                    ready(ch, exchange, System.nanoTime() - connectStartNanos);
                 } else {
                     ch.close();
                     slotFreed(null);
@@ -175,10 +176,11 @@ public final class ConnectionPool {
         });
     }
 
-    /** On {@code ch}'s event loop: the connection is usable. */
-    private void ready(Channel ch, Exchange exchange) {
+    /** On {@code ch}'s event loop: the connection is usable, {@code connectNanos} after the connect began. */
+    private void ready(Channel ch, Exchange exchange, long connectNanos) {
         connectionsOpened.incrementAndGet();
         ch.closeFuture().addListener(f -> slotFreed(ch));
+        exchange.connected(connectNanos);
         exchange.attach(ch, false);
     }
 

@@ -82,6 +82,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
     private final SerialExecutor worker;
     private final RecordAssembler assembler;
     private final CompletableFuture<RequestRecord> completion = new CompletableFuture<>();
+    private final long startNanos;
 
     // Guarded by `this`: written before attach from any thread, after attach on the event loop only.
     private Channel channel;
@@ -113,6 +114,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
         this.context = context;
         this.clientRequestId = clientRequestId;
         this.request = request;
+        this.startNanos = startNanos;
         this.worker = new SerialExecutor(context.workers());
         this.assembler = new RecordAssembler(spec, clientRequestId, startNanos, startEpochMicros, context.parser(),
                 context.api().streaming(), context.redactor(), this::abortAfterStreamError, completion);
@@ -144,6 +146,11 @@ public final class Exchange implements RequestHandle, SseEventSink {
     }
 
     @Override
+    public long startNanos() {
+        return startNanos;
+    }
+
+    @Override
     public CompletableFuture<RequestRecord> completion() {
         return completion.copy();
     }
@@ -172,6 +179,14 @@ public final class Exchange implements RequestHandle, SseEventSink {
     }
 
     // ---- ending from any thread ----------------------------------------------------------------------------------
+
+    /**
+     * The pool opened a new connection for this exchange in {@code connectNanos} (TCP and TLS); called on the
+     * connection's event loop just before {@link #attach}. Goes through the worker, so the record sees it.
+     */
+    void connected(long connectNanos) {
+        worker.execute(() -> assembler.onConnected(connectNanos));
+    }
 
     /** Connection could not be established (called by the pool). */
     void connectFailed(String message) {

@@ -39,6 +39,8 @@ final class RecordAssembler {
     private final CompletableFuture<RequestRecord> completion;
 
     private String serverResponseId;
+    /** Time spent opening new connections for this request (several only after a stale keep-alive retry). */
+    private long connectNanos = RequestRecord.NEVER;
     private long ttftNanos = RequestRecord.NEVER;
     private long lastContentNanos = RequestRecord.NEVER;
     private long[] contentEventNanos = new long[32];
@@ -66,6 +68,11 @@ final class RecordAssembler {
         this.redactor = redactor;
         this.abort = abort;
         this.completion = completion;
+    }
+
+    /** A new connection was opened for this request in {@code nanos}. */
+    void onConnected(long nanos) {
+        connectNanos = connectNanos == RequestRecord.NEVER ? nanos : connectNanos + nanos;
     }
 
     void onEvent(SseEvent event) {
@@ -173,7 +180,8 @@ final class RecordAssembler {
             record = new RequestRecord(spec.index(), clientRequestId, serverResponseId, startEpochMicros, ttftNanos,
                     lastContentNanos, e2eNanos, dataEventCount, Arrays.copyOf(contentEventNanos, contentEventCount),
                     text.toString(), spec.numberInputTokens(), spec.maxTokens(), -1, usagePromptTokens,
-                    usageCompletionTokens, finishReason, failure);
+                    usageCompletionTokens, finishReason, failure, null, null, RequestRecord.NEVER, connectNanos,
+                    null);
         } catch (RuntimeException | Error e) {
             record = new RequestRecord(spec.index(), clientRequestId, null, startEpochMicros, -1, -1,
                     endNanos - startNanos, 0, null, "", spec.numberInputTokens(), spec.maxTokens(), -1, null, null,

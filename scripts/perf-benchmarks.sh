@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Runs llmperf4j's own performance benchmarks (issue 8) and prints their figures; BENCHMARKS.md records them.
+# Nothing here runs in `mvn verify`. Needs no network beyond Maven Central (first build) and 127.0.0.1.
+#
+# Usage: scripts/perf-benchmarks.sh [--quick]
+#   --quick            shorter windows (a smoke run; the figures are then rough)
+# Environment:
+#   CLIENT_JAVA_OPTS   JVM options of the client JVM of the ceiling / peak-RSS runs (default: none, the JVM's own
+#                      heap sizing; e.g. "-Xmx128m" to see the RSS with a capped heap)
+#   ONLY               run only these steps, comma-separated: sse,jmh-engine,jmh-tokenize,ceiling,rss,send-lag,
+#                      calibrate
+#
+# Figures depend on the machine and on everything else running on it: run on a quiet machine and record the cores.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+quick=false
+[ "${1:-}" = "--quick" ] && quick=true
+if $quick; then seconds=4; warmup=2; jmh="-wi 1 -i 2 -w 1s -r 1s -f 1 -t 1"; else seconds=10; warmup=3; jmh="-wi 2 -i 3 -w 2s -r 2s -f 1 -t 1"; fi
+only="${ONLY:-sse,jmh-engine,jmh-tokenize,ceiling,rss,send-lag,calibrate}"
+want() { [[ ",$only," == *",$1,"* ]]; }
+
+echo "== perf-benchmarks on $(nproc) cores, $(uname -sr), $(java -version 2>&1 | head -n 1), $(date -u +%Y-%m-%dT%H:%MZ)"
+echo "   load average before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
+
+# Compile every module with the benchmark sources (no install: sibling modules resolve to their target/classes),
+# and write each module's test classpath to target/bench.classpath.
+mvn -B -q -ntp -Pbenchmarks -DskipTests -pl bench-server,bench-engine,bench-tokenize,cli -am \
+  test-compile dependency:build-classpath -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test
+classpath() { echo "$root/$1/target/test-classes:$root/$1/target/classes:$(cat "$root/$1/target/bench.classpath")"; }
+
+results="$(mktemp -d)"
+log="$results/all.txt"
+run() { # name, module, java arguments (with CP standing for the module's test classpath): runs it, keeps its output
+  local name="$1" module="$2"; shift 2
+  echo; echo "== $name"; echo "\$ java $* (CP: the test classpath of $module)"
+  local args=() a
+  for a in "$@"; do if [ "$a" = CP ]; then args+=("$(classpath "$module")"); else args+=("$a"); fi; done
+  java "${args[@]}" 2>&1 | tee "$results/$name.txt" | tee -a "$log"
+}
+
+if want sse; then
+  run sse-throughput bench-server -cp CP io.llmperf4j.server.SseThroughputBenchmark \
+    connections=16 warmupSeconds="$warmup" seconds="$seconds" endpoint=chat
+fi
+if want jmh-engine; then
+  # shellcheck disable=SC2086
+  run jmh-engine bench-engine -cp CP org.openjdk.jmh.Main 'io.llmperf4j.engine.bench.jmh' $jmh
+fi
+if want jmh-tokenize; then
+  # shellcheck disable=SC2086
+  run jmh-tokenize bench-tokenize -Dai.djl.offline=true -DRUST_FLAVOR=cpu -cp CP \
+    org.openjdk.jmh.Main 'TokenCountingBenchmark' $jmh
+fi
+if want ceiling; then
+  for streams in 256 1024; do
+    # shellcheck disable=SC2086
+    run "ceiling-$streams" bench-engine ${CLIENT_JAVA_OPTS:-} -cp CP \
+      io.llmperf4j.engine.bench.ClientCeilingBenchmark streams="$streams" seconds="$seconds" warmupSeconds="$warmup"
+  done
+fi
+if want rss; then
+  # 256 streams at a paced 20 ms between tokens: the client's memory in a steady run, with the JVM's own heap
+  # sizing (from the machine's RAM) and with a small initial and capped heap
+  run rss-256-jvm-defaults bench-engine -cp CP io.llmperf4j.engine.bench.ClientCeilingBenchmark \
+    streams=256 itlMs=20 tokens=64 seconds="$seconds" warmupSeconds="$warmup"
+  run rss-256-small-heap bench-engine -Xms16m -Xmx96m -cp CP io.llmperf4j.engine.bench.ClientCeilingBenchmark \
+    streams=256 itlMs=20 tokens=64 seconds="$seconds" warmupSeconds="$warmup"
+fi
+if want send-lag; then
+  run send-lag bench-engine -cp CP io.llmperf4j.engine.bench.OpenLoopSendLagBenchmark \
+    rate=200 seconds="$seconds" warmupSeconds=2 arrival=poisson
+fi
+if want calibrate; then
+  run calibrate cli -cp CP io.llmperf4j.cli.Main calibrate --concurrency 1,256 \
+    --ttft-ms 20 --inter-token-ms 5 --output-tokens 16 --results-dir "$results/calibration"
+fi
+
+echo
+echo "== figures (full output in $results)"
+grep -h -E '^RESULT|events/s \(|tokens per text|events per client CPU-second|^(SseDecoding|ChunkParsing|TokenCounting)Benchmark\.|^Benchmark |^ +(1|256) ' "$log" \
+  | sed -e 's/^/  /' || true
+echo "   load average after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
