@@ -137,8 +137,11 @@ public final class RunWarnings {
         if (events == 0) return Optional.empty();
         double perEvent = (double) tokens / events;
         if (perEvent <= MULTI_TOKEN_CHUNK_RATIO) return Optional.empty();
+        boolean perTokenItl = successes.stream().anyMatch(r -> r.itlPerTokenCount() > 0);
         return Optional.of(new RunWarning(WarningCode.MULTI_TOKEN_CHUNKS, String.format(Locale.ROOT,
                 "Content events carry %.1f output tokens each on average: ITL (per event) is the gap between "
-                        + "chunks, not between tokens. Use TPOT for per-token latency.", perEvent)));
+                        + "chunks, not between tokens. %s", perEvent, perTokenItl
+                        ? "ITL (per token) splits each gap over its tokens; TPOT is the per-request average."
+                        : "Use TPOT for per-token latency (ITL per token needs the client tokenizer).")));
     }
 }

@@ -126,7 +126,8 @@ class RunWarningsTest {
         }
         RunMetrics m = metrics(records, false);
         assertEquals("Content events carry 4.0 output tokens each on average: ITL (per event) is the gap between "
-                + "chunks, not between tokens. Use TPOT for per-token latency.",
+                + "chunks, not between tokens. Use TPOT for per-token latency (ITL per token needs the client "
+                + "tokenizer).",
                 message(m, WarningCode.MULTI_TOKEN_CHUNKS));
     }
 
