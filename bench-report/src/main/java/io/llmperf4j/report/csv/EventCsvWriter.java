@@ -1,6 +1,8 @@
 package io.llmperf4j.report.csv;
 
+import io.llmperf4j.model.BenchmarkRun;
 import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.report.llmperf.LlmperfFileNames;
 import java.io.IOException;
 import java.io.Writer;
 import java.math.BigDecimal;
@@ -38,6 +40,13 @@ public final class EventCsvWriter {
             .get();
 
     private EventCsvWriter() {
+    }
+
+    /** Writes {@code <base>_events.csv} of {@code run} into {@code resultsDir}, replacing it; returns the file. */
+    public static Path write(BenchmarkRun run, Path resultsDir) throws IOException {
+        Path file = resultsDir.resolve(LlmperfFileNames.eventsCsvFileName(run.settings()));
+        write(run.records(), file);
+        return file;
     }
 
     /** Writes the events of {@code records} to {@code file}, replacing it. */
