@@ -135,6 +135,8 @@ class MetricsTruthTest {
         double ttft = p50(summary, "ttft_ms");
         assertTrue(ttfrt >= 20.0 && ttfrt < 35.0, "TTFRT p50 " + ttfrt + " ms");
         assertTrue(ttft >= 60.0 && ttft < 75.0, "TTFT p50 " + ttft + " ms");
+        // usage counts the reasoning tokens too, so TPOT runs from the first reasoning token: still the 5 ms delay
+        assertEquals(5.0, p50(summary, "tpot_ms"), 0.5);
         for (CSVRecord r : csv(tmp.resolve(BASE + "_requests.csv"))) {
             double requestTtfrt = Double.parseDouble(r.get("ttfrt_s"));
             double requestTtft = Double.parseDouble(r.get("ttft_s"));

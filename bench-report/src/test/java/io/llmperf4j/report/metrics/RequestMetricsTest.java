@@ -186,6 +186,20 @@ class RequestMetricsTest {
     }
 
     @Test
+    void tpotOfAReasoningRequestMatchesItsTokenCount() {
+        // 4 reasoning tokens from 60 ms, then 4 content tokens from 100 ms, 10 ms apart; the response ends at 130 ms
+        // the server counts all 8 tokens: decoding ran from the first reasoning token, (130 - 60) / 7 = 10 ms
+        RequestMetrics byServer = RequestMetrics.from(request(15).reasoning(60 * MS).evenEvents(100 * MS, 10 * MS, 4)
+                .e2e(130 * MS).usage(10, 8).build(), TokenCounting.DEFAULT);
+        assertEquals(10.0 * MS, byServer.tpotNanos().getAsDouble(), 1e-6);
+        // the client counts the 4 content tokens (+ BOS) it saw: (130 - 100) / 3 = 10 ms
+        RequestMetrics byClient = RequestMetrics.from(request(15).reasoning(60 * MS).evenEvents(100 * MS, 10 * MS, 4)
+                .e2e(130 * MS).client(5).build(), TokenCounting.DEFAULT);
+        assertEquals(TokenSource.CLIENT_TOKENIZER, byClient.outputTokenSource());
+        assertEquals(10.0 * MS, byClient.tpotNanos().getAsDouble(), 1e-6);
+    }
+
+    @Test
     void itlArrayIsACopy() {
         RequestMetrics m = RequestMetrics.from(request(9).evenEvents(100 * MS, 10 * MS, 3).e2e(200 * MS).build(),
                 TokenCounting.DEFAULT);
