@@ -145,5 +145,11 @@ class RunWarningsTest {
                 message(m, WarningCode.TOKEN_COUNT_MISMATCH));
         // the BOS alone is not a mismatch: clean() counts 101 against 100
         assertFalse(metrics(clean(10), false).hasWarning(WarningCode.TOKEN_COUNT_MISMATCH));
+
+        // a reasoning model: the server's count holds the reasoning tokens the client never saw as content
+        List<RequestRecord> reasoned = new ArrayList<>();
+        for (int i = 0; i < 10; i++) reasoned.add(ok(i).reasoning(50 * MS).client(81).build());
+        assertTrue(message(metrics(reasoned, false), WarningCode.TOKEN_COUNT_MISMATCH)
+                .contains("): the server's count includes the reasoning tokens, which the client never counts"));
     }
 }
