@@ -28,7 +28,8 @@ import java.util.Objects;
  * @param contentEventChars     UTF-16 length of the content each content event carried, parallel to
  *                              {@code contentEventNanos}; empty where not recorded. Owned by the record
  * @param contentEventTokens    client-tokenizer tokens whose text ends in each content event, parallel to
- *                              {@code contentEventNanos} (so a chunk of 4 tokens counts 4); empty until counted
+ *                              {@code contentEventNanos} (so a chunk of 4 tokens counts 4); added special tokens
+ *                              (the BOS) count in none; empty until counted (see {@link ClientTokenCount})
  * @param firstReasoningNanos   send to the first event with non-empty reasoning content
  *                              ({@code reasoning_content}/{@code reasoning}), or -1
  * @param connectNanos          time this request spent opening a new connection (TCP and TLS), or -1 when it

@@ -25,8 +25,10 @@ import java.util.concurrent.TimeUnit;
  * One admitted request, from queueing to its last byte: {@code QUEUED -> GENERATING -> DONE}.
  *
  * <p>Chunk k (0-based) is due at {@code firstContentDueNanos + k * chunkIntervalNanos}, where
- * {@code firstContentDueNanos = slotGrantedNanos + ttft + prefillPerPromptToken * promptTokens} (a
- * {@link FaultKind#STALL} adds the stall to the fault chunk and every later one). Due times are absolute, so late
+ * {@code firstContentDueNanos = t0 + ttft + prefillPerPromptToken * promptTokens} (a {@link FaultKind#STALL} adds
+ * the stall to the fault chunk and every later one). {@code t0} is the request's arrival when a slot was free for
+ * it, else the moment it was granted one: prompt counting and request parsing happen inside the TTFT, as a
+ * server's tokenization does, instead of being added to it. Due times are absolute, so late
  * wake-ups never accumulate into drift, and a chunk is never written before it is due. Each wake-up writes every
  * chunk already due (at most {@link #MAX_CHUNKS_PER_BATCH}) into one buffer and flushes once. A non-streaming
  * response is written whole when its last chunk is due.
@@ -120,29 +122,31 @@ final class Generation implements SequenceSlots.Waiter {
 
     /** Takes a slot or joins the queue. */
     void start() {
-        if (server.slots.acquireOrWait(this)) slotGranted();
+        if (server.slots.acquireOrWait(this)) slotGranted(false);
     }
 
     /** Called by {@link SequenceSlots} on the releasing thread: hop to our own event loop. */
     @Override
     public boolean onSlotGranted() {
         try {
-            ctx.executor().execute(this::slotGranted);
+            ctx.executor().execute(() -> slotGranted(true));
             return true;
         } catch (RejectedExecutionException shuttingDown) {
             return false;
         }
     }
 
-    private void slotGranted() {
+    /** @param queued whether the request waited for its slot: its TTFT then starts at the grant, not its arrival */
+    private void slotGranted(boolean queued) {
         if (state != State.QUEUED) { // aborted while the grant was under way: hand the slot on
             server.slots.release();
             return;
         }
         state = State.GENERATING;
         slotGrantedNanos = System.nanoTime();
+        long clockStartNanos = queued ? slotGrantedNanos : arrivalNanos;
         long prefillNanos = saturatedMultiply(server.config.prefillPerPromptToken().toNanos(), promptTokens);
-        firstContentDueNanos = saturatedAdd(slotGrantedNanos,
+        firstContentDueNanos = saturatedAdd(clockStartNanos,
                 saturatedAdd(server.config.timeToFirstToken().toNanos(), prefillNanos));
         // a non-streaming response is written once, when its last chunk is due; an error event at the first's
         nextChunk = request.stream() || fault == FaultKind.ERROR_EVENT ? 0 : totalChunks - 1;

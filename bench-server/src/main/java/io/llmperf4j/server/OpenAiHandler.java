@@ -183,7 +183,7 @@ final class OpenAiHandler extends ChannelInboundHandlerAdapter {
         } else if (counter == null) {
             startGeneration(ctx, request, model, PromptTokens.estimate(request.promptText()), arrivalNanos, fault);
         } else {
-            // a real tokenizer costs about a millisecond per prompt: its time counts into TTFT, as a server's does
+            // a real tokenizer costs a millisecond or two per prompt: it runs inside the TTFT (timed from arrival)
             countOffLoop(ctx, () -> counter.count(request.promptText()), promptTokens -> {
                 if (promptTokens >= 0) {
                     startGeneration(ctx, request, model, promptTokens, arrivalNanos, fault);

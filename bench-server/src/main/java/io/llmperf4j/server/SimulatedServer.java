@@ -100,7 +100,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <h2>Timing contract</h2>
  * At most {@code maxConcurrentSequences} requests generate at once; later ones wait in a FIFO queue. With
- * {@code t0} the moment a request gets its slot (its arrival, when none is queued), content chunk k (0-based)
+ * {@code t0} the request's arrival (the moment its HTTP request was read) when a slot was free for it, else the
+ * moment it got its slot, content chunk k (0-based)
  * is due at {@code t0 + timeToFirstToken + prefillPerPromptToken * promptTokens
  * + k * tokensPerChunk * interTokenDelay} (a {@link FaultKind#STALL} adds its stall from the fault chunk on).
  * So the TTFT a client measures from sending is queue time + TTFT + prefill (+ network), and the last chunk of n
@@ -117,7 +118,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * pushes about a million chat SSE events per second (see {@code SseThroughputBenchmark}, profile
  * {@code benchmarks}).
  * With a configured {@code promptTokenCounter}, counting runs on a separate thread before the request queues
- * for a slot, so its time counts into TTFT, as a real server's tokenization does.
+ * for a slot. Its time (about 2 ms for a 1,000-token prompt with Llama-2) is part of the TTFT, as a real server's
+ * tokenization is, not added to it: the clock runs from arrival, so only counting longer than the TTFT shows.
  *
  * <h2>Lifecycle</h2>
  * {@link #start} binds and returns once the port is open. I/O threads are daemons: a {@code serve} command

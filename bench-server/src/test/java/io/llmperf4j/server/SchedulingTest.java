@@ -71,6 +71,8 @@ class SchedulingTest {
             RequestTiming second = timings.get(1);
             assertTrue(second.slotGrantedNanos() - first.lastContentFlushedNanos() >= 0, "FIFO: after the first");
             assertTrue(second.slotGrantedNanos() - second.arrivalNanos() > 0, "the second waited");
+            assertEquals(second.slotGrantedNanos() + TTFT.toNanos(), second.firstContentDueNanos(),
+                    "a queued request's TTFT runs from its grant");
         }
     }
 
@@ -142,9 +144,11 @@ class SchedulingTest {
             assertTrue(timing.stream());
             assertEquals(8, timing.completionTokensSent());
             assertTrue(timing.slotGrantedNanos() - timing.arrivalNanos() >= 0);
-            assertTrue(timing.firstContentFlushedNanos() - timing.slotGrantedNanos() >= TTFT.toNanos());
+            // not queued: the TTFT clock runs from arrival
+            assertEquals(timing.arrivalNanos() + TTFT.toNanos(), timing.firstContentDueNanos());
+            assertTrue(timing.firstContentFlushedNanos() - timing.arrivalNanos() >= TTFT.toNanos());
             // due times are absolute: a late first chunk does not push the last one back
-            assertTrue(timing.lastContentFlushedNanos() - timing.slotGrantedNanos()
+            assertTrue(timing.lastContentFlushedNanos() - timing.arrivalNanos()
                     >= TTFT.toNanos() + 7 * ITL.toNanos());
         }
     }

@@ -8,7 +8,7 @@ package io.llmperf4j.tokenize;
  *                     {@link #NO_OFFSET} for tokens the post-processor added, which have no text
  */
 public record TokenizedText(long[] ids, int[] endCharIndex) {
-    public static final int NO_OFFSET = -1;
+    public static final int NO_OFFSET = io.llmperf4j.model.TokenCounter.NO_TEXT;
 
     public TokenizedText {
         if (ids.length != endCharIndex.length) {

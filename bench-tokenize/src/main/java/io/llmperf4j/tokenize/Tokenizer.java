@@ -30,4 +30,10 @@ public interface Tokenizer extends TokenCounter {
     default int count(String text) {
         return encode(text).length;
     }
+
+    /** From {@link #encodeWithOffsets}: the BOS and other added tokens are {@link #NO_TEXT}. */
+    @Override
+    default int[] tokenEnds(String text) {
+        return encodeWithOffsets(text).endCharIndex();
+    }
 }

@@ -140,7 +140,7 @@ final class DistributedTokenBenchmark {
         TokenCounter counter = TokenBenchmark.outputCounter(workload);
         ModelRun.Context context = new ModelRun.Context(plan, workload.requests(), counter,
                 run -> TokenBenchmark.withServerCounts(run, workload), metricsConfig, new StopControl(err, true), out,
-                err);
+                err, options.saveEvents());
         ModelRun modelRun = new ModelRun(common.model(), common.resultsDir(), () -> {
             throw new IllegalStateException("a distributed sweep sends from the workers");
         }, base, context);

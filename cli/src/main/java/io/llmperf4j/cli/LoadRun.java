@@ -89,7 +89,7 @@ final class LoadRun {
             err.println("llmperf4j: load: " + plan.describe()
                     + (plan.comparison() ? "; models compared: " + String.join(", ", plan.models()) : ""));
             ModelRun.Context context = new ModelRun.Context(plan, workload.specs(), workload.outputTokens(),
-                    workload.finishRun(), metricsConfig, stops, out, err);
+                    workload.finishRun(), metricsConfig, stops, out, err, options.saveEvents());
             try (InterruptHandler ignored = InterruptHandler.installStaged(stops)) {
                 for (int i = 0; i < plan.models().size(); i++) {
                     if (stops.allStopped() || (i > 0 && !stops.pause(plan.pause()))) {

@@ -26,6 +26,7 @@ import io.llmperf4j.model.BenchmarkSettings;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.model.TokenCounter;
+import io.llmperf4j.report.csv.EventCsvWriter;
 import io.llmperf4j.report.html.HtmlReport;
 import io.llmperf4j.report.html.HtmlReportOptions;
 import io.llmperf4j.report.html.SweepLevel;
@@ -75,7 +76,7 @@ final class ModelRun implements BenchmarkListener {
     /** What a model run needs from the command. */
     record Context(LoadPlan plan, List<RequestSpec> specs, TokenCounter tokenCounter,
                    UnaryOperator<BenchmarkRun> finishRun, MetricsConfig metricsConfig, StopControl stops,
-                   PrintStream out, PrintStream err) {
+                   PrintStream out, PrintStream err, boolean saveEvents) {
     }
 
     private final String model;
@@ -339,6 +340,9 @@ final class ModelRun implements BenchmarkListener {
             }
             names.add(HtmlReport.write(run, metrics, VersionProvider.version(), RunEnvironment.current(),
                     HtmlReportOptions.DEFAULT, into).getFileName().toString());
+            if (cx.saveEvents()) {
+                names.add(EventCsvWriter.write(run, into).getFileName().toString());
+            }
             if (!plan.multiLevel()) {
                 cx.err().println("Results written to " + into.toAbsolutePath() + ": " + String.join(", ", names));
             }

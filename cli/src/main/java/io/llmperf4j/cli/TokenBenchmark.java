@@ -11,6 +11,7 @@ import io.llmperf4j.model.BenchmarkSettings;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.model.TokenCounter;
+import io.llmperf4j.report.csv.EventCsvWriter;
 import io.llmperf4j.report.html.HtmlReport;
 import io.llmperf4j.report.html.HtmlReportOptions;
 import io.llmperf4j.report.jsonl.RequestJournal;
@@ -224,10 +225,12 @@ final class TokenBenchmark {
                     common.resultsDir());
             Path report = HtmlReport.write(run, metrics, VersionProvider.version(), environment,
                     HtmlReportOptions.DEFAULT, common.resultsDir());
+            Path events = options.saveEvents() ? EventCsvWriter.write(run, common.resultsDir()) : null;
             err.println("Results written to " + files.summaryJson().getParent().toAbsolutePath() + ": "
                     + files.summaryJson().getFileName() + ", " + files.individualResponsesJson().getFileName()
                     + ", " + files.requestsCsv().getFileName() + ", " + summary.getFileName() + ", "
-                    + RequestJournal.FILE_NAME + ", " + report.getFileName());
+                    + RequestJournal.FILE_NAME + ", " + report.getFileName()
+                    + (events == null ? "" : ", " + events.getFileName()));
         } catch (IOException e) {
             throw new RunFailedException("could not write results to " + common.resultsDir() + ": " + e, e);
         }

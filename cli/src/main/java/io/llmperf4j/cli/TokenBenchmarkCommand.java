@@ -89,6 +89,11 @@ final class TokenBenchmarkCommand implements Callable<Integer> {
                     + "second); any subset of ttft, tpot, e2e; a bare number means milliseconds.")
     String slo;
 
+    @Option(names = "--save-events",
+            description = "llmperf4j: also write <base>_events.csv to --results-dir: one row per content event "
+                    + "(request id, prompt index, event index, seconds from send, chars, tokens).")
+    boolean saveEvents;
+
     @Option(names = "--no-client-warmup",
             description = "llmperf4j: skip warming the client's own code against a private in-process simulator "
                     + "before the run (about a second); without it a fresh JVM adds JIT time to the first requests' "

@@ -18,7 +18,8 @@ record TokenBenchmarkOptions(
         Slo slo,
         boolean stream,
         int embeddingBatchSize,
-        boolean clientWarmup) {
+        boolean clientWarmup,
+        boolean saveEvents) {
 
     static TokenBenchmarkOptions resolve(TokenBenchmarkCommand c, CliContext context) {
         CommonOptions.atLeast("--mean-input-tokens", c.meanInputTokens, 1);
@@ -38,9 +39,15 @@ record TokenBenchmarkOptions(
         if (c.embeddingBatchSize != 1 && !common.llmApi().equals("embeddings")) {
             throw new UsageException("--embedding-batch-size applies to --llm-api embeddings only");
         }
+        if (c.saveEvents && common.resultsDir() == null) {
+            throw new UsageException("--save-events writes a file: give --results-dir too");
+        }
+        if (c.saveEvents && common.llmApi().equals("embeddings")) {
+            throw new UsageException("--save-events applies to generation APIs (embeddings have no token events)");
+        }
         return new TokenBenchmarkOptions(common, c.meanInputTokens, c.stddevInputTokens, c.meanOutputTokens,
                 c.stddevOutputTokens, c.workload, !c.noStreamUsage, parseSlo(c.slo), !c.noStream,
-                c.embeddingBatchSize, !c.noClientWarmup);
+                c.embeddingBatchSize, !c.noClientWarmup, c.saveEvents);
     }
 
     private static Slo parseSlo(String text) {

@@ -3,6 +3,7 @@ package io.llmperf4j.engine.load;
 import io.llmperf4j.engine.client.LlmClient;
 import io.llmperf4j.engine.client.RequestHandle;
 import io.llmperf4j.engine.overhead.ClientOverheadMonitor;
+import io.llmperf4j.model.ClientTokenCount;
 import io.llmperf4j.model.Failure;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
@@ -36,8 +37,9 @@ import java.util.function.BooleanSupplier;
  * </ul>
  * Each record's send time is kept in the result's {@link ClosedLoopResult#timeline() timeline} (intended equals
  * actual in a closed loop).
- * Output tokens are counted with the {@link TokenCounter} on this thread (never an I/O thread) before a record is
- * kept and passed to the listener. The calling thread only waits on a queue the clients' completion callbacks feed,
+ * Output tokens (and, with a counter that knows offsets, tokens per content event; see {@link ClientTokenCount})
+ * are counted with the {@link TokenCounter} on this thread (never an I/O thread) before a record is kept and passed
+ * to the listener. The calling thread only waits on a queue the clients' completion callbacks feed,
  * so no Netty thread ever blocks on the runner. The client's own overhead is watched during the run
  * ({@link ClientOverheadMonitor}) and kept in the result. One run at a time per runner.
  */
@@ -298,8 +300,7 @@ public final class ClosedLoopRunner {
 
         private void keep(ScheduledRecord scheduled) {
             RequestRecord record = scheduled.record();
-            ScheduledRecord counted = scheduled.withRecord(
-                    record.withOutputTokens(tokenCounter.count(record.generatedText())));
+            ScheduledRecord counted = scheduled.withRecord(ClientTokenCount.count(record, tokenCounter));
             timeline.add(counted);
             (counted.warmup() ? warmupRecords : records).add(counted.record());
             listener.onScheduledRecord(counted);

@@ -3,6 +3,7 @@ package io.llmperf4j.engine.load;
 import io.llmperf4j.engine.client.LlmClient;
 import io.llmperf4j.engine.client.RequestHandle;
 import io.llmperf4j.engine.overhead.ClientOverheadMonitor;
+import io.llmperf4j.model.ClientTokenCount;
 import io.llmperf4j.model.Failure;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
@@ -379,8 +380,7 @@ public final class OpenLoopRunner {
 
         private void keep(ScheduledRecord scheduled) {
             RequestRecord record = scheduled.record();
-            ScheduledRecord counted = scheduled.withRecord(
-                    record.withOutputTokens(tokenCounter.count(record.generatedText())));
+            ScheduledRecord counted = scheduled.withRecord(ClientTokenCount.count(record, tokenCounter));
             timeline.add(counted);
             (counted.warmup() ? warmupRecords : records).add(counted.record());
             listener.onScheduledRecord(counted);

@@ -12,8 +12,9 @@ import java.io.IOException;
  * <ul>
  *   <li>{@code message_start}: response id = {@code message.id}, prompt tokens = {@code message.usage.input_tokens}
  *       (its provisional {@code output_tokens} is ignored);</li>
- *   <li>{@code content_block_delta}: content = {@code delta.text} of a {@code text_delta}; every
- *       {@code content_block_delta} counts as a data event, nothing else does;</li>
+ *   <li>{@code content_block_delta}: content = {@code delta.text} of a {@code text_delta}, reasoning =
+ *       {@code delta.thinking} of a {@code thinking_delta} (extended thinking); every {@code content_block_delta}
+ *       counts as a data event, nothing else does;</li>
  *   <li>{@code message_delta}: finish reason = {@code delta.stop_reason}, completion tokens =
  *       {@code usage.output_tokens};</li>
  *   <li>{@code error}: a {@link StreamError} with code -1 and "{@code error.type}: {@code error.message}";</li>
@@ -80,9 +81,10 @@ public final class AnthropicEventParser implements ChunkParser {
             }
             case "content_block_delta": {
                 JsonNode delta = root.path("delta");
-                String text = "text_delta".equals(delta.path("type").textValue()) ? delta.path("text").textValue()
-                        : null;
-                return new ParsedChunk(null, text, null, true, null, null, null);
+                String deltaType = delta.path("type").textValue();
+                String text = "text_delta".equals(deltaType) ? delta.path("text").textValue() : null;
+                String thinking = "thinking_delta".equals(deltaType) ? delta.path("thinking").textValue() : null;
+                return new ParsedChunk(null, text, null, true, null, null, null, thinking);
             }
             case "message_delta":
                 return new ParsedChunk(null, null, root.path("delta").path("stop_reason").textValue(), false, null,

@@ -13,8 +13,11 @@ import java.io.IOException;
  *
  * <ul>
  *   <li>content = {@code choices[0].delta.content} ({@link #chatResponse()}: {@code message.content} of a whole
- *       response; {@link #textCompletion()}: {@code text}) (other choices and {@code reasoning_content} are ignored, as in
- *       llmperf, so TTFT is time to the first visible content);</li>
+ *       response; {@link #textCompletion()}: {@code text}); other choices are ignored, as in llmperf, and reasoning
+ *       is never content, so TTFT is time to the first visible content;</li>
+ *   <li>reasoning = {@code choices[0].delta.reasoning_content} (vLLM, DeepSeek, SGLang), else
+ *       {@code delta.reasoning} (vLLM's newer name, OpenRouter, Ollama) ({@code message.*} of a whole response), for
+ *       the time to the first reasoning token;</li>
  *   <li>finish reason = {@code choices[0].finish_reason}; response id = top-level {@code id};</li>
  *   <li>usage = {@code usage.prompt_tokens} / {@code usage.completion_tokens};</li>
  *   <li>an {@code error} member (object or string) is a {@link StreamError}; its code is {@code error.code} when
@@ -108,7 +111,7 @@ public final class ChatCompletionChunkParser implements ChunkParser {
         }
         boolean usageOnly = chunk.choiceCount == 0 && chunk.hasUsage && chunk.error == null;
         return new ParsedChunk(chunk.id, chunk.content, chunk.finishReason, !usageOnly, chunk.promptTokens,
-                chunk.completionTokens, chunk.error);
+                chunk.completionTokens, chunk.error, chunk.reasoning());
     }
 
     private void parseChoices(JsonParser p, JsonToken value, Chunk chunk)
@@ -143,8 +146,14 @@ public final class ChatCompletionChunkParser implements ChunkParser {
                 while (p.nextToken() == JsonToken.FIELD_NAME) {
                     String field = p.currentName();
                     JsonToken v = p.nextToken();
-                    if ("content".equals(field) && v == JsonToken.VALUE_STRING) {
+                    if (v != JsonToken.VALUE_STRING) {
+                        p.skipChildren();
+                    } else if ("content".equals(field)) {
                         chunk.content = p.getText();
+                    } else if ("reasoning_content".equals(field)) {
+                        chunk.reasoningContent = p.getText();
+                    } else if ("reasoning".equals(field)) {
+                        chunk.reasoning = p.getText();
                     } else {
                         p.skipChildren();
                     }
@@ -235,5 +244,12 @@ public final class ChatCompletionChunkParser implements ChunkParser {
         Integer promptTokens;
         Integer completionTokens;
         StreamError error;
+        String reasoningContent;
+        String reasoning;
+
+        /** {@code reasoning_content} when it has text, else {@code reasoning}. */
+        String reasoning() {
+            return reasoningContent != null && !reasoningContent.isEmpty() ? reasoningContent : reasoning;
+        }
     }
 }

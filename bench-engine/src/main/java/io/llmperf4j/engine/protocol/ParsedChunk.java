@@ -10,6 +10,8 @@ package io.llmperf4j.engine.protocol;
  * @param usagePromptTokens     server-side prompt token count, or null
  * @param usageCompletionTokens server-side completion token count, or null
  * @param error                 an error object carried by the chunk, or null
+ * @param reasoning             reasoning text the chunk carries apart from the content ({@code reasoning_content}
+ *                              or {@code reasoning} of a chat delta), or null/empty when none
  */
 public record ParsedChunk(
         String responseId,
@@ -18,9 +20,21 @@ public record ParsedChunk(
         boolean countsAsDataEvent,
         Integer usagePromptTokens,
         Integer usageCompletionTokens,
-        StreamError error) {
+        StreamError error,
+        String reasoning) {
+
+    /** A chunk without reasoning text (every API but chat completions). */
+    public ParsedChunk(String responseId, String content, String finishReason, boolean countsAsDataEvent,
+                       Integer usagePromptTokens, Integer usageCompletionTokens, StreamError error) {
+        this(responseId, content, finishReason, countsAsDataEvent, usagePromptTokens, usageCompletionTokens, error,
+                null);
+    }
 
     public boolean hasContent() {
         return content != null && !content.isEmpty();
+    }
+
+    public boolean hasReasoning() {
+        return reasoning != null && !reasoning.isEmpty();
     }
 }

@@ -83,6 +83,9 @@ class ChatCompletionsClientTest {
         assertEquals("Hello world!", r.generatedText());
         assertEquals(5, r.dataEventCount(), "role + 3 content + finish; not the usage-only chunk, not [DONE]");
         assertEquals(3, r.contentEventNanos().length);
+        assertArrayEquals(new int[]{5, 6, 1}, r.contentEventChars(), "UTF-16 length of each content event");
+        assertEquals(0, r.contentEventTokens().length, "the runner counts tokens per event");
+        assertEquals(RequestRecord.NEVER, r.firstReasoningNanos());
         assertEquals("stop", r.finishReason());
         assertEquals(12, r.usagePromptTokens());
         assertEquals(3, r.usageCompletionTokens());

@@ -80,6 +80,33 @@ class ChatCompletionChunkParserTest {
         ParsedChunk c = parse("{\"choices\":[{\"delta\":{\"content\":null,\"reasoning_content\":\"think\"}}]}");
         assertFalse(c.hasContent());
         assertTrue(c.countsAsDataEvent());
+        assertEquals("think", c.reasoning());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "{\"reasoning_content\":\"a\"}|a|",
+            "{\"reasoning\":\"b\",\"content\":\"\"}|b|",
+            "{\"reasoning_content\":\"\",\"reasoning\":\"c\"}|c|",
+            "{\"reasoning_content\":\"a\",\"reasoning\":\"a\"}|a|",
+            "{\"reasoning_content\":\" so\",\"content\":\"Yes\"}|' so'|Yes",
+            "{\"reasoning\":{\"summary\":[1]},\"content\":\"x\"}||x",
+            "{\"reasoning_content\":null}||"})
+    void reasoningIsReadApartFromContent(String delta, String reasoning, String content) throws Exception {
+        ParsedChunk c = parse("{\"choices\":[{\"delta\":" + delta + "}]}");
+        assertEquals(reasoning != null, c.hasReasoning(), delta);
+        if (reasoning != null) assertEquals(reasoning, c.reasoning());
+        assertEquals(content != null, c.hasContent(), delta);
+        if (content != null) assertEquals(content, c.content());
+    }
+
+    @Test
+    void wholeResponseReasoningIsInTheMessage() throws Exception {
+        ParsedChunk c = ChatCompletionChunkParser.chatResponse().parse(("{\"choices\":[{\"message\":{\"role\":"
+                + "\"assistant\",\"reasoning_content\":\"hm\",\"content\":\"ok\"},\"finish_reason\":\"stop\"}]}")
+                .getBytes(StandardCharsets.UTF_8));
+        assertEquals("hm", c.reasoning());
+        assertEquals("ok", c.content());
     }
 
     @Test

@@ -21,7 +21,8 @@ import org.apache.commons.csv.CSVRecord;
 /**
  * Reads {@link RequestCsvWriter}'s per-request CSV back into records, error messages included (for comparisons,
  * and the report's fallback when there is no {@code requests.jsonl}). What the CSV does not hold stays unknown: no content event
- * times, no generated text, no SSE event count; the last content time is unknown (-1).
+ * times, no generated text, no SSE event count; the last content time is unknown (-1). A file written before
+ * {@link RequestCsvWriter#LATER_COLUMNS} existed reads as if they were empty.
  */
 public final class RequestCsvReader {
 
@@ -46,7 +47,7 @@ public final class RequestCsvReader {
         try (CSVParser parser = CSVParser.parse(reader, FORMAT)) {
             List<String> header = parser.getHeaderNames();
             List<String> missing = RequestCsvWriter.HEADER.stream()
-                    .filter(c -> !header.contains(c) && !RequestCsvWriter.OPTIONAL.contains(c)).toList();
+                    .filter(c -> !header.contains(c) && !RequestCsvWriter.LATER_COLUMNS.contains(c)).toList();
             if (!missing.isEmpty()) {
                 throw new IOException(source + " is not a llmperf4j per-request CSV: missing column"
                         + (missing.size() == 1 ? " " : "s ") + String.join(", ", missing));
@@ -80,7 +81,7 @@ public final class RequestCsvReader {
                 r.integer("number_input_tokens", 0), r.integer("max_tokens", 0),
                 r.integer("output_tokens_client", -1), r.boxed("prompt_tokens_server"),
                 r.boxed("output_tokens_server"), finish.isEmpty() ? null : finish, failure, null, null,
-                RequestRecord.NEVER, r.scaled("connect_s", 9, RequestRecord.NEVER), null);
+                r.scaled("ttfrt_s", 9, RequestRecord.NEVER), r.scaled("connect_s", 9, RequestRecord.NEVER), null);
         return worker.isEmpty() ? record : record.withWorkerId(worker);
     }
 

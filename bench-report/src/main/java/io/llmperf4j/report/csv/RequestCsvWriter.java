@@ -19,7 +19,8 @@ import org.apache.commons.csv.CSVPrinter;
  * client's.
  *
  * <p>Times are plain decimal seconds, never in exponent form: the start with microseconds, durations with
- * nanoseconds. A value that is unknown or never happened is an empty field. Unlike llmperf's JSON, a failed
+ * nanoseconds. A value that is unknown or never happened is an empty field. {@code ttfrt_s} is the time to the
+ * first reasoning token, empty unless the server streamed reasoning apart from the content. Unlike llmperf's JSON, a failed
  * request's {@code end_to_end_latency_s} is the real time from send to the failure: useful here, and this file
  * has no llmperf layout to keep. {@code connect_s} is the time the request spent opening a new connection (TCP and
  * TLS; part of its TTFT), empty when it reused a pooled one. A distributed run's file has one more column,
@@ -27,12 +28,12 @@ import org.apache.commons.csv.CSVPrinter;
  */
 public final class RequestCsvWriter {
 
-    /** Columns a reader does without, for files written before they existed. */
-    public static final List<String> OPTIONAL = List.of("connect_s");
+    /** Columns added after the first release: files written before them lack them, and readers accept that. */
+    public static final List<String> LATER_COLUMNS = List.of("ttfrt_s", "connect_s");
 
     /** The columns, in order. */
     public static final List<String> HEADER = List.of(
-            "client_request_id", "server_response_id", "prompt_index", "start_time_epoch_s", "ttft_s",
+            "client_request_id", "server_response_id", "prompt_index", "start_time_epoch_s", "ttft_s", "ttfrt_s",
             "end_to_end_latency_s", "connect_s", "number_input_tokens", "max_tokens", "output_tokens_client",
             "output_tokens_server", "prompt_tokens_server", "finish_reason", "error_kind", "error_code",
             "error_msg");
@@ -84,6 +85,7 @@ public final class RequestCsvWriter {
                 Integer.toString(record.promptIndex()),
                 BigDecimal.valueOf(record.startEpochMicros(), MICROS_DIGITS).toPlainString(),
                 seconds(record.ttftNanos()),
+                seconds(record.firstReasoningNanos()),
                 seconds(record.e2eNanos()),
                 seconds(record.connectNanos()),
                 Integer.toString(record.numberInputTokens()),

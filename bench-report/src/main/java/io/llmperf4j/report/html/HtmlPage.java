@@ -289,6 +289,7 @@ final class HtmlPage {
                         + "<th>unit</th></tr></thead>\n<tbody>\n");
         for (Metric metric : Metric.values()) {
             StatsJson s = stats(metric);
+            if (metric.shownOnlyWithValues() && (s == null || s.count() == 0)) continue;
             int d = decimals(metric.unit());
             out.append("<tr data-metric=\"").append(metric.jsonKey()).append("\"><td>").append(Html.esc(metric.label()))
                     .append("</td><td class=\"num\">").append(s == null ? "0" : Long.toString(s.count()))

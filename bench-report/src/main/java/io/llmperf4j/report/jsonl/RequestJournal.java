@@ -1,10 +1,12 @@
 package io.llmperf4j.report.jsonl;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.llmperf4j.model.RequestRecord;
 
 import java.io.BufferedWriter;
@@ -16,6 +18,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code requests.jsonl}: every request record, one JSON object a line, written and flushed the moment the request
@@ -38,6 +41,14 @@ public final class RequestJournal implements AutoCloseable {
         @JsonInclude(JsonInclude.Include.NON_NULL)
         abstract String workerId();
     }
+
+    /**
+     * Time fields added to {@link RequestRecord} after journals were first written, with their "never happened"
+     * value: a line without one must not read as 0 ns (Jackson's default for a missing primitive).
+     */
+    private static final Map<String, Long> LATER_TIME_FIELDS = Map.of(
+            "first_reasoning_nanos", RequestRecord.NEVER,
+            "connect_nanos", RequestRecord.NEVER);
 
     private final Path file;
     private final BufferedWriter writer;
@@ -83,7 +94,14 @@ public final class RequestJournal implements AutoCloseable {
                 continue;
             }
             try {
-                records.add(JSON.readValue(lines.get(i), RequestRecord.class));
+                JsonNode node = JSON.readTree(lines.get(i));
+                if (!(node instanceof ObjectNode object)) {
+                    throw new IOException("not a JSON object");
+                }
+                LATER_TIME_FIELDS.forEach((name, never) -> {
+                    if (!object.has(name)) object.put(name, never);
+                });
+                records.add(JSON.treeToValue(object, RequestRecord.class));
             } catch (IOException e) {
                 throw new IOException(file + " line " + (i + 1) + ": not a request record: "
                         + e.getMessage().lines().findFirst().orElse(""), e);

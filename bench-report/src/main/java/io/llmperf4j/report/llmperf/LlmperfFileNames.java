@@ -37,6 +37,11 @@ public final class LlmperfFileNames {
         return baseName(settings) + "_requests.csv";
     }
 
+    /** {@code <base>_events.csv} (ours, with {@code --save-events}): one row per content event. */
+    public static String eventsCsvFileName(BenchmarkSettings settings) {
+        return baseName(settings) + "_events.csv";
+    }
+
     /**
      * Replaces every run of characters other than word characters and "-" by one "-", then collapses runs of
      * dashes. The two regex passes of llmperf reduce to this single scan: both only ever produce single dashes.

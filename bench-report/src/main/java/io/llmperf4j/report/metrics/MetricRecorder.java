@@ -74,16 +74,20 @@ public final class MetricRecorder {
     }
 
     /**
-     * Records every defined metric of a successful request: TTFT, TPOT, each ITL gap, E2E, output tokens per
-     * second, output and input tokens. Failed requests are not part of the distributions (as in every tool
+     * Records every defined metric of a successful request: TTFT, TTFRT, TPOT, each ITL gap and per-token ITL
+     * sample, E2E, output tokens per second, output and input tokens. Failed requests are not part of the distributions (as in every tool
      * surveyed); for them nothing is recorded and the result is false.
      */
     public boolean recordRequest(RequestMetrics request) {
         if (!request.succeeded()) return false;
         request.ttftNanos().ifPresent(v -> recordValue(Metric.TTFT, v));
+        request.timeToFirstReasoningNanos().ifPresent(v -> recordValue(Metric.TTFRT, v));
         request.tpotNanos().ifPresent(v -> recordValue(Metric.TPOT, v));
         for (int i = 0; i < request.itlCount(); i++) {
             recordValue(Metric.ITL, request.itlNanos(i));
+        }
+        for (int i = 0; i < request.itlPerTokenCount(); i++) {
+            recordValue(Metric.ITL_PER_TOKEN, request.itlPerTokenNanos(i));
         }
         recordValue(Metric.E2E_LATENCY, request.e2eNanos());
         request.outputTokensPerSecond().ifPresent(v -> recordValue(Metric.REQUEST_OUTPUT_THROUGHPUT, v));

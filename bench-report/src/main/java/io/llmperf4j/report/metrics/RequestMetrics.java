@@ -15,8 +15,13 @@ import java.util.OptionalLong;
  *   <li>{@code ttftNanos}: send to the first event with non-empty content; absent when none arrived.</li>
  *   <li>{@code e2eNanos}: send to the end of the response, or to the failure.</li>
  *   <li>{@code tpotNanos}: {@code (e2e − ttft) / (n − 1)} with n = {@code outputTokens}; successful requests
- *       with content and n ≥ 2 only.</li>
+ *       with content and n ≥ 2 only. When n is the server's count and reasoning came first, n includes the
+ *       reasoning tokens, so the decode phase starts at the first reasoning token instead of TTFT.</li>
+ *   <li>{@code timeToFirstReasoningNanos}: send to the first event with non-empty reasoning text; absent when none
+ *       arrived. Reasoning never sets TTFT.</li>
  *   <li>{@code itlNanos}: gaps between consecutive content events (one per gap, {@code events − 1} of them).</li>
+ *   <li>{@code itlPerTokenNanos}: per-token ITL from the client's tokens per event (see
+ *       {@link #perTokenItl(long[], int[])}); absent (empty) when the events' tokens were not counted.</li>
  *   <li>{@code outputTokensPerSecond}: {@code n / e2e seconds}; successful requests with a known n only.</li>
  *   <li>{@code outputTokens}: by {@code outputTokenSource}: server usage or the client count without its
  *       special tokens, per {@link TokenCounting}.</li>
@@ -30,9 +35,11 @@ import java.util.OptionalLong;
  * @param finishReason          the last non-null {@code finish_reason}, or null
  * @param maxTokens             the {@code max_tokens} sent
  * @param ttftNanos             see above
+ * @param timeToFirstReasoningNanos see above
  * @param e2eNanos              see above
  * @param tpotNanos             see above
  * @param itlNanos              see above; a copy is returned
+ * @param itlPerTokenNanos      see above; a copy is returned
  * @param contentEvents         events that carried non-empty content
  * @param outputTokens          n, by {@code outputTokenSource}; absent when no count exists
  * @param outputTokenSource     where n came from
@@ -52,9 +59,11 @@ public record RequestMetrics(
         String finishReason,
         int maxTokens,
         OptionalLong ttftNanos,
+        OptionalLong timeToFirstReasoningNanos,
         long e2eNanos,
         OptionalDouble tpotNanos,
         long[] itlNanos,
+        double[] itlPerTokenNanos,
         int contentEvents,
         OptionalInt outputTokens,
         TokenSource outputTokenSource,
@@ -69,8 +78,10 @@ public record RequestMetrics(
     public RequestMetrics {
         Objects.requireNonNull(clientRequestId, "clientRequestId");
         Objects.requireNonNull(ttftNanos, "ttftNanos");
+        Objects.requireNonNull(timeToFirstReasoningNanos, "timeToFirstReasoningNanos");
         Objects.requireNonNull(tpotNanos, "tpotNanos");
         itlNanos = itlNanos == null ? new long[0] : itlNanos.clone();
+        itlPerTokenNanos = itlPerTokenNanos == null ? new double[0] : itlPerTokenNanos.clone();
         Objects.requireNonNull(outputTokens, "outputTokens");
         Objects.requireNonNull(outputTokenSource, "outputTokenSource");
         Objects.requireNonNull(clientOutputTokens, "clientOutputTokens");
@@ -88,6 +99,8 @@ public record RequestMetrics(
         Objects.requireNonNull(counting, "counting");
         boolean succeeded = record.succeeded();
         OptionalLong ttft = record.ttftNanos() >= 0 ? OptionalLong.of(record.ttftNanos()) : OptionalLong.empty();
+        OptionalLong ttfrt = record.firstReasoningNanos() >= 0 ? OptionalLong.of(record.firstReasoningNanos())
+                : OptionalLong.empty();
         long e2e = record.e2eNanos();
 
         long[] events = record.contentEventNanos();
@@ -95,6 +108,8 @@ public record RequestMetrics(
         for (int i = 1; i < events.length; i++) {
             gaps[i - 1] = events[i] - events[i - 1];
         }
+        int[] eventTokens = record.contentEventTokens();
+        double[] perToken = eventTokens.length == events.length ? perTokenItl(events, eventTokens) : new double[0];
 
         OptionalInt client = counting.clientOutputTokens(record);
         OptionalInt server = TokenCounting.serverOutputTokens(record);
@@ -116,8 +131,11 @@ public record RequestMetrics(
         }
 
         OptionalDouble tpot = OptionalDouble.empty();
-        if (succeeded && ttft.isPresent() && n.isPresent() && n.getAsInt() >= 2 && e2e >= ttft.getAsLong()) {
-            tpot = OptionalDouble.of((double) (e2e - ttft.getAsLong()) / (n.getAsInt() - 1));
+        if (succeeded && ttft.isPresent() && n.isPresent() && n.getAsInt() >= 2) {
+            // the server's count includes reasoning tokens: its decode phase starts at the first token of either kind
+            long decodeStart = source == TokenSource.SERVER_USAGE && ttfrt.isPresent()
+                    ? Math.min(ttfrt.getAsLong(), ttft.getAsLong()) : ttft.getAsLong();
+            if (e2e >= decodeStart) tpot = OptionalDouble.of((double) (e2e - decodeStart) / (n.getAsInt() - 1));
         }
         OptionalDouble tokensPerSecond = succeeded && n.isPresent() && e2e > 0
                 ? OptionalDouble.of(n.getAsInt() / (e2e / NANOS_PER_SECOND))
@@ -131,8 +149,40 @@ public record RequestMetrics(
 
         return new RequestMetrics(record.promptIndex(), record.clientRequestId(), record.startEpochMicros(),
                 succeeded ? null : record.failure().kind(), succeeded ? null : record.failure().code(),
-                record.finishReason(), record.maxTokens(), ttft, e2e, tpot, gaps, events.length, n, source, client,
-                server, inputTokens, inputSource, tokensPerSecond);
+                record.finishReason(), record.maxTokens(), ttft, ttfrt, e2e, tpot, gaps, perToken, events.length, n,
+                source, client, server, inputTokens, inputSource, tokensPerSecond);
+    }
+
+    /**
+     * Per-token ITL of one request: every content event that completed k ≥ 1 tokens, after the first such event,
+     * contributes k samples of {@code gap / k}, the gap running from the previous event that completed a token (so
+     * the gap of an event that completed none carries over to the next). The first such event's tokens arrived
+     * with the first token and give no sample. A request whose events carry 1 token each gets its event gaps.
+     *
+     * @param eventNanos  content event arrival offsets
+     * @param eventTokens tokens completed in each event, parallel to {@code eventNanos}
+     */
+    public static double[] perTokenItl(long[] eventNanos, int[] eventTokens) {
+        int samples = 0;
+        boolean first = true;
+        for (int tokens : eventTokens) {
+            if (tokens <= 0) continue;
+            if (!first) samples += tokens;
+            first = false;
+        }
+        double[] values = new double[samples];
+        int next = 0;
+        long previousNanos = -1;
+        for (int i = 0; i < eventNanos.length; i++) {
+            int tokens = eventTokens[i];
+            if (tokens <= 0) continue;
+            if (previousNanos >= 0) {
+                double share = (double) (eventNanos[i] - previousNanos) / tokens;
+                for (int t = 0; t < tokens; t++) values[next++] = share;
+            }
+            previousNanos = eventNanos[i];
+        }
+        return values;
     }
 
     /** True when the request succeeded; only successful requests enter the distributions. */
@@ -154,5 +204,21 @@ public record RequestMetrics(
     /** The i-th inter-event gap. */
     public long itlNanos(int i) {
         return itlNanos[i];
+    }
+
+    /** A copy of the per-token ITL samples, in arrival order. */
+    @Override
+    public double[] itlPerTokenNanos() {
+        return itlPerTokenNanos.clone();
+    }
+
+    /** How many per-token ITL samples there are (without copying them). */
+    public int itlPerTokenCount() {
+        return itlPerTokenNanos.length;
+    }
+
+    /** The i-th per-token ITL sample. */
+    public double itlPerTokenNanos(int i) {
+        return itlPerTokenNanos[i];
     }
 }

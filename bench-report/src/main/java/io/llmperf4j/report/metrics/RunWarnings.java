@@ -124,14 +124,18 @@ public final class RunWarnings {
 
         if (discrepancy.requestsCompared() > 0 && discrepancy.percentDiffering() > TOKEN_MISMATCH_PERCENT
                 && discrepancy.meanAbsoluteDifference() > TOKEN_MISMATCH_MEAN_TOKENS) {
+            boolean reasoned = successes.stream().anyMatch(r -> r.timeToFirstReasoningNanos().isPresent());
             warnings.add(new RunWarning(WarningCode.TOKEN_COUNT_MISMATCH, String.format(Locale.ROOT,
                     "The client tokenizer and the server's usage disagree on the output tokens of %d of %d requests "
-                            + "(mean |difference| %.1f, max %d tokens, after subtracting %d special token%s): the "
-                            + "client tokenizer is probably not the model's. llmperf's files use the client count.",
+                            + "(mean |difference| %.1f, max %d tokens, after subtracting %d special token%s): %s "
+                            + "llmperf's files use the client count.",
                     discrepancy.requestsDiffering(), discrepancy.requestsCompared(),
                     discrepancy.meanAbsoluteDifference(), discrepancy.maxAbsoluteDifference(),
                     discrepancy.clientSpecialTokensSubtracted(),
-                    discrepancy.clientSpecialTokensSubtracted() == 1 ? "" : "s")));
+                    discrepancy.clientSpecialTokensSubtracted() == 1 ? "" : "s",
+                    reasoned ? "the server's count includes the reasoning tokens, which the client never counts "
+                            + "(it counts the content), or the client tokenizer is not the model's."
+                            : "the client tokenizer is probably not the model's.")));
         }
         return List.copyOf(warnings);
     }
@@ -172,8 +176,11 @@ public final class RunWarnings {
         if (events == 0) return Optional.empty();
         double perEvent = (double) tokens / events;
         if (perEvent <= MULTI_TOKEN_CHUNK_RATIO) return Optional.empty();
+        boolean perTokenItl = successes.stream().anyMatch(r -> r.itlPerTokenCount() > 0);
         return Optional.of(new RunWarning(WarningCode.MULTI_TOKEN_CHUNKS, String.format(Locale.ROOT,
                 "Content events carry %.1f output tokens each on average: ITL (per event) is the gap between "
-                        + "chunks, not between tokens. Use TPOT for per-token latency.", perEvent)));
+                        + "chunks, not between tokens. %s", perEvent, perTokenItl
+                        ? "ITL (per token) splits each gap over its tokens; TPOT is the per-request average."
+                        : "Use TPOT for per-token latency (ITL per token needs the client tokenizer).")));
     }
 }

@@ -40,6 +40,7 @@ public final class SummaryConsoleReport {
         out.append(String.format(Locale.ROOT, ROW, "metric", "n", "p50", "p90", "p99", "mean", "unit"));
         for (Metric metric : Metric.values()) {
             MetricStats s = metrics.stats(metric);
+            if (metric.shownOnlyWithValues() && s.count() == 0) continue; // TTFRT of a model that does not reason
             MetricUnit unit = metric.unit();
             out.append(String.format(Locale.ROOT, ROW, metric.label(), Long.toString(s.count()),
                     value(unit, s.p50()), value(unit, s.p90()), value(unit, s.p99()), value(unit, s.mean()),

@@ -333,7 +333,8 @@ public record SummaryDocument(
             String meanConfidenceInterval) {
 
         static final StatisticsJson CURRENT = new StatisticsJson(
-                "successful requests only; itl pools every inter-event gap of every successful request",
+                "successful requests only; itl pools every inter-event gap of every successful request, "
+                        + "itl_per_token every per-token share of those gaps",
                 "HdrHistogram, nearest rank at 3 significant digits, clamped to the exact min and max",
                 MetricRecorder.SIGNIFICANT_VALUE_DIGITS, MetricRecorder.LOWEST_DISCERNIBLE_NANOS,
                 "sample (n - 1), exact", MetricRecorder.MEAN_CONFIDENCE_LEVEL, "Student t, exact moments");

@@ -32,13 +32,13 @@ class RequestCsvWriterTest {
         StringBuilder out = new StringBuilder();
         RequestCsvWriter.write(List.of(SUCCESS, FAILURE), out);
         String[] lines = out.toString().split("\r\n", 3);
-        assertEquals("client_request_id,server_response_id,prompt_index,start_time_epoch_s,ttft_s,"
-                + "end_to_end_latency_s,connect_s,number_input_tokens,max_tokens,output_tokens_client,output_tokens_server,"
-                + "prompt_tokens_server,finish_reason,error_kind,error_code,error_msg", lines[0]);
-        assertEquals("req-3,chatcmpl-abc,3,1703136124.000042,0.250000000,2.100000001,,550,150,151,150,510,length,,,",
+        assertEquals("client_request_id,server_response_id,prompt_index,start_time_epoch_s,ttft_s,ttfrt_s,"
+                + "end_to_end_latency_s,connect_s,number_input_tokens,max_tokens,output_tokens_client,"
+                + "output_tokens_server,prompt_tokens_server,finish_reason,error_kind,error_code,error_msg", lines[0]);
+        assertEquals("req-3,chatcmpl-abc,3,1703136124.000042,0.250000000,,2.100000001,,550,150,151,150,510,length,,,",
                 lines[1]);
         // RFC 4180: the message with a comma, quotes and a line break is quoted, quotes doubled
-        assertEquals("req-4,,4,1703136125.500000,,0.050000000,,600,142,,,,,HTTP_STATUS,500,"
+        assertEquals("req-4,,4,1703136125.500000,,,0.050000000,,600,142,,,,,HTTP_STATUS,500,"
                 + "\"bad, \"\"very\"\" bad\nsecond line\"\r\n", lines[2]);
     }
 
@@ -107,6 +107,32 @@ class RequestCsvWriterTest {
         List<String> row = RequestCsvWriter.row(fast);
         assertEquals("0.000005", row.get(3));
         assertEquals("0.000000001", row.get(4));
-        assertEquals("0.000000007", row.get(5));
+        assertEquals("", row.get(5), "no reasoning");
+        assertEquals("0.000000007", row.get(6));
+    }
+
+    @Test
+    void reasoningTimeIsWrittenAndReadBack() throws IOException {
+        RequestRecord reasoning = new RequestRecord(1, "req-r", "chatcmpl-r", 1_703_136_124_000_000L, 300_000_000L,
+                300_000_000L, 400_000_000L, 3, new long[] {300_000_000L}, "Yes", 10, 20, 2, null, null, "stop", null,
+                new int[] {3}, new int[] {1}, 120_000_001L, RequestRecord.NEVER, null);
+        StringBuilder out = new StringBuilder();
+        RequestCsvWriter.write(List.of(reasoning, FAILURE), out);
+        assertEquals("0.120000001", RequestCsvWriter.row(reasoning).get(5));
+        List<RequestRecord> back = RequestCsvReader.read(new StringReader(out.toString()), "mem.csv");
+        assertEquals(120_000_001L, back.get(0).firstReasoningNanos());
+        assertEquals(RequestRecord.NEVER, back.get(1).firstReasoningNanos());
+    }
+
+    @Test
+    void filesFromBeforeTheReasoningColumnStillRead() throws IOException {
+        String old = "client_request_id,server_response_id,prompt_index,start_time_epoch_s,ttft_s,"
+                + "end_to_end_latency_s,number_input_tokens,max_tokens,output_tokens_client,output_tokens_server,"
+                + "prompt_tokens_server,finish_reason,error_kind,error_code,error_msg\r\n"
+                + "req-3,chatcmpl-abc,3,1703136124.000042,0.250000000,2.100000001,550,150,151,150,510,length,,,\r\n";
+        RequestRecord r = RequestCsvReader.read(new StringReader(old), "old.csv").get(0);
+        assertEquals(250_000_000L, r.ttftNanos());
+        assertEquals(2_100_000_001L, r.e2eNanos());
+        assertEquals(RequestRecord.NEVER, r.firstReasoningNanos());
     }
 }

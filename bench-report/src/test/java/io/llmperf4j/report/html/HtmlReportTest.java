@@ -121,7 +121,9 @@ class HtmlReportTest {
     void summaryTableHasTheConsoleColumnsAndNumbers() throws Exception {
         Document doc = parse(page());
         assertEquals("metricnp50p90p99meanunit", xpath(doc, "//table[@class='stats']/thead/tr").replace(" ", ""));
-        assertEquals(7, nodes(doc, "//table[@class='stats']/tbody/tr").getLength());
+        // every metric but TTFRT, which is left out when no request streamed reasoning
+        assertEquals(8, nodes(doc, "//table[@class='stats']/tbody/tr").getLength());
+        assertEquals(0, nodes(doc, "//table[@class='stats']/tbody/tr[@data-metric='ttfrt_ms']").getLength());
         var ttft = METRICS.stats(io.llmperf4j.report.metrics.Metric.TTFT);
         String row = "//table[@class='stats']/tbody/tr[@data-metric='ttft_ms']/td";
         assertEquals("TTFT", xpath(doc, row + "[1]"));

@@ -72,6 +72,31 @@ class RequestJournalTest {
     }
 
     @Test
+    void linesWrittenBeforeTheReasoningAndConnectTimesReadAsNever(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve(RequestJournal.FILE_NAME);
+        Files.writeString(file, "{\"prompt_index\":1,\"client_request_id\":\"a\",\"ttft_nanos\":5,"
+                + "\"content_event_nanos\":[5]}\n");
+        RequestRecord r = RequestJournal.read(file).get(0);
+        assertEquals(RequestRecord.NEVER, r.firstReasoningNanos());
+        assertEquals(RequestRecord.NEVER, r.connectNanos());
+        assertEquals(5, r.ttftNanos());
+        assertEquals(0, r.contentEventChars().length);
+    }
+
+    @Test
+    void newFieldsRoundTrip(@TempDir Path dir) throws IOException {
+        RequestRecord reasoned = new RequestRecord(1, "r", "c", 0, 50, 90, 95, 4, new long[] {50, 90}, "a b", 10,
+                5, 3, null, null, "stop", null, new int[] {1, 2}, new int[] {1, 1}, 20, RequestRecord.NEVER, "w1");
+        try (RequestJournal journal = RequestJournal.create(dir)) {
+            journal.append(reasoned);
+        }
+        RequestRecord back = RequestJournal.read(dir.resolve(RequestJournal.FILE_NAME)).get(0);
+        assertEquals(20, back.firstReasoningNanos());
+        assertArrayEquals(new int[] {1, 2}, back.contentEventChars());
+        assertArrayEquals(new int[] {1, 1}, back.contentEventTokens());
+    }
+
+    @Test
     void aMalformedLineIsNamed(@TempDir Path dir) throws IOException {
         Path file = dir.resolve(RequestJournal.FILE_NAME);
         Files.writeString(file, "{\"prompt_index\":1,\"client_request_id\":\"a\"}\n{oops\n");

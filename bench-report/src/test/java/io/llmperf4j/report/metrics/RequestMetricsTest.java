@@ -135,6 +135,71 @@ class RequestMetricsTest {
     }
 
     @Test
+    void fourTokenChunksGivePerTokenItlOfAQuarterGapAndTheSameTpot() {
+        // 10 events 40 ms apart, 4 tokens each (the first event's 4 arrive with the first token)
+        int[] four = new int[10];
+        java.util.Arrays.fill(four, 4);
+        RequestMetrics chunked = RequestMetrics.from(request(10).evenEvents(100 * MS, 40 * MS, 10).e2e(460 * MS)
+                .usage(10, 40).client(41).eventTokens(four).build(), TokenCounting.DEFAULT);
+        assertEquals(9, chunked.itlCount());
+        for (long gap : chunked.itlNanos()) assertEquals(40 * MS, gap);
+        assertEquals(36, chunked.itlPerTokenCount(), "4 samples for each of the 9 later events");
+        for (double share : chunked.itlPerTokenNanos()) assertEquals(10.0 * MS, share);
+        assertEquals(360.0 * MS / 39, chunked.tpotNanos().getAsDouble(), 1e-6);
+
+        // the same 40 tokens one per event, 10 ms apart
+        int[] one = new int[40];
+        java.util.Arrays.fill(one, 1);
+        RequestMetrics single = RequestMetrics.from(request(11).evenEvents(100 * MS, 10 * MS, 40).e2e(490 * MS)
+                .usage(10, 40).client(41).eventTokens(one).build(), TokenCounting.DEFAULT);
+        assertArrayEquals(java.util.Arrays.stream(single.itlNanos()).asDoubleStream().toArray(),
+                single.itlPerTokenNanos(), "one token per event: per-token ITL = per-event ITL");
+        assertEquals(10.0 * MS, single.tpotNanos().getAsDouble(), 1e-6);
+    }
+
+    @Test
+    void perTokenItlCarriesTheGapOfEventsThatCompletedNoToken() {
+        // events at 0, 10, 30, 60 ms completing 0, 2, 0, 3 tokens: the first token arrives at 10 ms; the event at
+        // 30 ms completes nothing, so the one at 60 ms splits 50 ms over its 3 tokens
+        assertArrayEquals(new double[] {50.0 / 3 * MS, 50.0 / 3 * MS, 50.0 / 3 * MS},
+                RequestMetrics.perTokenItl(new long[] {0, 10 * MS, 30 * MS, 60 * MS}, new int[] {0, 2, 0, 3}), 1e-6);
+        assertArrayEquals(new double[0], RequestMetrics.perTokenItl(new long[] {5 * MS}, new int[] {7}));
+    }
+
+    @Test
+    void withoutTokensPerEventThereIsNoPerTokenItl() {
+        RequestMetrics m = RequestMetrics.from(request(12).evenEvents(100 * MS, 10 * MS, 5).e2e(200 * MS)
+                .usage(10, 5).build(), TokenCounting.DEFAULT);
+        assertEquals(4, m.itlCount());
+        assertEquals(0, m.itlPerTokenCount());
+    }
+
+    @Test
+    void reasoningIsTimedApartFromTtft() {
+        RequestMetrics m = RequestMetrics.from(request(13).reasoning(60 * MS).evenEvents(100 * MS, 10 * MS, 3)
+                .e2e(200 * MS).usage(10, 8).build(), TokenCounting.DEFAULT);
+        assertEquals(60 * MS, m.timeToFirstReasoningNanos().getAsLong());
+        assertEquals(100 * MS, m.ttftNanos().getAsLong());
+        RequestMetrics plain = RequestMetrics.from(request(14).evenEvents(100 * MS, 10 * MS, 3).e2e(200 * MS)
+                .build(), TokenCounting.DEFAULT);
+        assertTrue(plain.timeToFirstReasoningNanos().isEmpty());
+    }
+
+    @Test
+    void tpotOfAReasoningRequestMatchesItsTokenCount() {
+        // 4 reasoning tokens from 60 ms, then 4 content tokens from 100 ms, 10 ms apart; the response ends at 130 ms
+        // the server counts all 8 tokens: decoding ran from the first reasoning token, (130 - 60) / 7 = 10 ms
+        RequestMetrics byServer = RequestMetrics.from(request(15).reasoning(60 * MS).evenEvents(100 * MS, 10 * MS, 4)
+                .e2e(130 * MS).usage(10, 8).build(), TokenCounting.DEFAULT);
+        assertEquals(10.0 * MS, byServer.tpotNanos().getAsDouble(), 1e-6);
+        // the client counts the 4 content tokens (+ BOS) it saw: (130 - 100) / 3 = 10 ms
+        RequestMetrics byClient = RequestMetrics.from(request(15).reasoning(60 * MS).evenEvents(100 * MS, 10 * MS, 4)
+                .e2e(130 * MS).client(5).build(), TokenCounting.DEFAULT);
+        assertEquals(TokenSource.CLIENT_TOKENIZER, byClient.outputTokenSource());
+        assertEquals(10.0 * MS, byClient.tpotNanos().getAsDouble(), 1e-6);
+    }
+
+    @Test
     void itlArrayIsACopy() {
         RequestMetrics m = RequestMetrics.from(request(9).evenEvents(100 * MS, 10 * MS, 3).e2e(200 * MS).build(),
                 TokenCounting.DEFAULT);

@@ -126,7 +126,8 @@ class RunWarningsTest {
         }
         RunMetrics m = metrics(records, false);
         assertEquals("Content events carry 4.0 output tokens each on average: ITL (per event) is the gap between "
-                + "chunks, not between tokens. Use TPOT for per-token latency.",
+                + "chunks, not between tokens. Use TPOT for per-token latency (ITL per token needs the client "
+                + "tokenizer).",
                 message(m, WarningCode.MULTI_TOKEN_CHUNKS));
     }
 
@@ -144,5 +145,11 @@ class RunWarningsTest {
                 message(m, WarningCode.TOKEN_COUNT_MISMATCH));
         // the BOS alone is not a mismatch: clean() counts 101 against 100
         assertFalse(metrics(clean(10), false).hasWarning(WarningCode.TOKEN_COUNT_MISMATCH));
+
+        // a reasoning model: the server's count holds the reasoning tokens the client never saw as content
+        List<RequestRecord> reasoned = new ArrayList<>();
+        for (int i = 0; i < 10; i++) reasoned.add(ok(i).reasoning(50 * MS).client(81).build());
+        assertTrue(message(metrics(reasoned, false), WarningCode.TOKEN_COUNT_MISMATCH)
+                .contains("): the server's count includes the reasoning tokens, which the client never counts"));
     }
 }

@@ -22,14 +22,30 @@ class SummaryConsoleReportTest {
         assertEquals("metric                             n        p50        p90        p99       mean  unit", lines[1]);
         assertEquals("TTFT                              10    240.124    280.232    290.000    245.000  ms", lines[2]);
         assertEquals("ITL (per event)                  490     20.000     20.000     20.000     20.000  ms", lines[4]);
+        // no tokens per event in these hand-made records; no reasoning, so no TTFRT row
+        assertEquals("ITL (per token)                    0          -          -          -          -  ms", lines[5]);
         assertEquals("Output throughput: 47.62 tok/s   Request throughput: 0.952 req/s   Errors: 2 of 12 (16.7%)",
-                lines[9]);
-        assertEquals("Output tokens from: server usage 10, client tokenizer 0 (minus 1 special), none 0", lines[10]);
-        assertEquals("Goodput (TTFT <= 250 ms): 0.571 req/s, 6 of 12 requests good (50.0%)", lines[11]);
-        assertEquals("Warnings:", lines[12]);
-        assertTrue(lines[13].startsWith("  [REQUESTS_FAILED] 1 of 12 requests failed (1 HTTP_STATUS)"), lines[13]);
-        assertTrue(lines[14].startsWith("  [REQUESTS_CANCELLED] 1 request was still in flight"), lines[14]);
+                lines[10]);
+        assertEquals("Output tokens from: server usage 10, client tokenizer 0 (minus 1 special), none 0", lines[11]);
+        assertEquals("Goodput (TTFT <= 250 ms): 0.571 req/s, 6 of 12 requests good (50.0%)", lines[12]);
+        assertEquals("Warnings:", lines[13]);
+        assertTrue(lines[14].startsWith("  [REQUESTS_FAILED] 1 of 12 requests failed (1 HTTP_STATUS)"), lines[14]);
+        assertTrue(lines[15].startsWith("  [REQUESTS_CANCELLED] 1 request was still in flight"), lines[15]);
+        assertTrue(!text.contains("TTFRT"), text);
         assertTrue(text.endsWith("\n"));
+    }
+
+    @Test
+    void reasoningRunsShowTtfrtUnderTtft() {
+        java.util.List<io.llmperf4j.model.RequestRecord> records = new java.util.ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            records.add(io.llmperf4j.report.testutil.Records.request(i).reasoning(40_000_000L + i * 1_000_000L)
+                    .evenEvents(100_000_000L, 10_000_000L, 5).e2e(150_000_000L).usage(10, 8).build());
+        }
+        BenchmarkRun run = io.llmperf4j.report.testutil.Records.run(1_000_000_000L, false, records);
+        String[] lines = SummaryConsoleReport.render(run, RunMetrics.of(run, MetricsConfig.DEFAULT)).split("\n");
+        assertTrue(lines[2].startsWith("TTFT  "), lines[2]);
+        assertTrue(lines[3].startsWith("TTFRT (first reasoning)           10     44.0"), lines[3]);
     }
 
     @Test

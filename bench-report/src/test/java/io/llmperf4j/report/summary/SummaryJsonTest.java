@@ -124,8 +124,10 @@ class SummaryJsonTest {
         assertEquals(50.0, doc.at("/metrics/output_tokens/p99").asDouble());
         assertEquals(560.0, doc.at("/metrics/input_tokens/mean").asDouble());
         assertTrue(doc.at("/metrics/request_output_tokens_per_s/p50").isNumber());
-        assertEquals(List.of("ttft_ms", "tpot_ms", "itl_ms", "e2e_latency_ms", "request_output_tokens_per_s",
-                "output_tokens", "input_tokens"), fieldNames(doc.get("metrics")));
+        assertEquals(List.of("ttft_ms", "ttfrt_ms", "tpot_ms", "itl_ms", "itl_per_token_ms", "e2e_latency_ms",
+                "request_output_tokens_per_s", "output_tokens", "input_tokens"), fieldNames(doc.get("metrics")));
+        assertEquals(0, doc.at("/metrics/ttfrt_ms/count").asInt(), "no reasoning streamed");
+        assertTrue(doc.at("/metrics/ttfrt_ms/p50").isNull());
 
         assertEquals(500.0 / 10.5, doc.at("/throughput/output_tokens_per_s").asDouble(), 1e-9);
         assertEquals(10 / 10.5, doc.at("/throughput/requests_per_s").asDouble(), 1e-12);

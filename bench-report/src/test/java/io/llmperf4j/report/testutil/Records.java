@@ -29,6 +29,8 @@ public final class Records {
     private Integer usageCompletion;
     private String finishReason = "length";
     private Failure failure;
+    private int[] eventTokens;
+    private long firstReasoningNanos = RequestRecord.NEVER;
 
     private Records(int index) {
         this.index = index;
@@ -53,6 +55,18 @@ public final class Records {
         long[] offsets = new long[count];
         for (int i = 0; i < count; i++) offsets[i] = ttft + i * gap;
         return events(offsets);
+    }
+
+    /** The client tokenizer's tokens completed in each content event (after {@link #events}). */
+    public Records eventTokens(int... tokens) {
+        eventTokens = tokens.clone();
+        return this;
+    }
+
+    /** The first reasoning event's offset. */
+    public Records reasoning(long nanos) {
+        firstReasoningNanos = nanos;
+        return this;
     }
 
     /** TTFT only, without event times (as read back from a CSV). */
@@ -107,7 +121,8 @@ public final class Records {
     public RequestRecord build() {
         return new RequestRecord(index, id, failure == null ? "chatcmpl-" + index : null, startEpochMicros, ttftNanos,
                 lastContentNanos, e2eNanos, dataEvents, contentEvents, "text", inputTokens, maxTokens, clientTokens,
-                usagePrompt, usageCompletion, failure == null ? finishReason : null, failure);
+                usagePrompt, usageCompletion, failure == null ? finishReason : null, failure, null, eventTokens,
+                firstReasoningNanos, RequestRecord.NEVER, null);
     }
 
     public static BenchmarkSettings settings() {

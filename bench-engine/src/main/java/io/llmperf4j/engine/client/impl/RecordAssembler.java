@@ -17,7 +17,10 @@ import java.util.concurrent.CompletableFuture;
  * its {@link SerialExecutor}. Metrics follow llmperf §5:
  * <ul>
  *   <li>{@code ttftNanos}: send to the first event with non-empty content; {@code lastContentNanos} and
- *       {@code contentEventNanos} likewise, from the arrival stamps taken on the I/O thread before parsing;</li>
+ *       {@code contentEventNanos} likewise, from the arrival stamps taken on the I/O thread before parsing;
+ *       {@code contentEventChars}: the UTF-16 length of each of those events' content;</li>
+ *   <li>{@code firstReasoningNanos}: send to the first event with non-empty reasoning text (which is never
+ *       content, so it never sets TTFT);</li>
  *   <li>{@code dataEventCount}: data events except {@code [DONE]} and the usage-only chunk, malformed ones
  *       included (llmperf counts before parsing);</li>
  *   <li>{@code e2eNanos}: send to the end of the response, or to the error event, or to the failure.</li>
@@ -44,7 +47,9 @@ final class RecordAssembler {
     private long ttftNanos = RequestRecord.NEVER;
     private long lastContentNanos = RequestRecord.NEVER;
     private long[] contentEventNanos = new long[32];
+    private int[] contentEventChars = new int[32];
     private int contentEventCount;
+    private long firstReasoningNanos = RequestRecord.NEVER;
     private int dataEventCount;
     private int eventIndex;
     private final StringBuilder text = new StringBuilder();
@@ -97,16 +102,9 @@ final class RecordAssembler {
             abort.run();
             return;
         }
-        if (chunk.hasContent()) {
-            long offsetNanos = event.arrivalNanos() - startNanos;
-            if (ttftNanos == RequestRecord.NEVER) ttftNanos = offsetNanos;
-            lastContentNanos = offsetNanos;
-            if (contentEventCount == contentEventNanos.length) {
-                contentEventNanos = Arrays.copyOf(contentEventNanos, contentEventCount * 2);
-            }
-            contentEventNanos[contentEventCount++] = offsetNanos;
-            text.append(chunk.content());
-        }
+        long offsetNanos = event.arrivalNanos() - startNanos;
+        if (chunk.hasReasoning() && firstReasoningNanos == RequestRecord.NEVER) firstReasoningNanos = offsetNanos;
+        if (chunk.hasContent()) addContent(offsetNanos, chunk.content());
         if (chunk.finishReason() != null) finishReason = chunk.finishReason();
         if (chunk.usagePromptTokens() != null) usagePromptTokens = chunk.usagePromptTokens();
         if (chunk.usageCompletionTokens() != null) usageCompletionTokens = chunk.usageCompletionTokens();
@@ -157,18 +155,26 @@ final class RecordAssembler {
             streamError = new Failure(FailureKind.ERROR_IN_STREAM, chunk.error().code(), chunk.error().message());
             streamErrorNanos = endNanos;
         } else {
-            if (chunk.hasContent()) {
-                long offsetNanos = endNanos - startNanos;
-                ttftNanos = offsetNanos;
-                lastContentNanos = offsetNanos;
-                contentEventNanos[contentEventCount++] = offsetNanos;
-                text.append(chunk.content());
-            }
+            if (chunk.hasReasoning()) firstReasoningNanos = endNanos - startNanos;
+            if (chunk.hasContent()) addContent(endNanos - startNanos, chunk.content());
             finishReason = chunk.finishReason();
             usagePromptTokens = chunk.usagePromptTokens();
             usageCompletionTokens = chunk.usageCompletionTokens();
         }
         finish(endNanos, null);
+    }
+
+    private void addContent(long offsetNanos, String content) {
+        if (ttftNanos == RequestRecord.NEVER) ttftNanos = offsetNanos;
+        lastContentNanos = offsetNanos;
+        if (contentEventCount == contentEventNanos.length) {
+            contentEventNanos = Arrays.copyOf(contentEventNanos, contentEventCount * 2);
+            contentEventChars = Arrays.copyOf(contentEventChars, contentEventCount * 2);
+        }
+        contentEventNanos[contentEventCount] = offsetNanos;
+        contentEventChars[contentEventCount] = content.length();
+        contentEventCount++;
+        text.append(content);
     }
 
     /** Builds the record and completes the future; never throws. */
@@ -180,8 +186,8 @@ final class RecordAssembler {
             record = new RequestRecord(spec.index(), clientRequestId, serverResponseId, startEpochMicros, ttftNanos,
                     lastContentNanos, e2eNanos, dataEventCount, Arrays.copyOf(contentEventNanos, contentEventCount),
                     text.toString(), spec.numberInputTokens(), spec.maxTokens(), -1, usagePromptTokens,
-                    usageCompletionTokens, finishReason, failure, null, null, RequestRecord.NEVER, connectNanos,
-                    null);
+                    usageCompletionTokens, finishReason, failure, Arrays.copyOf(contentEventChars, contentEventCount),
+                    null, firstReasoningNanos, connectNanos, null);
         } catch (RuntimeException | Error e) {
             record = new RequestRecord(spec.index(), clientRequestId, null, startEpochMicros, -1, -1,
                     endNanos - startNanos, 0, null, "", spec.numberInputTokens(), spec.maxTokens(), -1, null, null,
