@@ -3,6 +3,7 @@ package io.llmperf4j.distributed;
 import io.llmperf4j.engine.load.OpenLoopResult;
 import io.llmperf4j.engine.load.OpenLoopSettings;
 import io.llmperf4j.engine.load.ScheduledRecord;
+import io.llmperf4j.model.ClientTokenCount;
 import io.llmperf4j.model.Failure;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
@@ -88,7 +89,7 @@ final class RunMerger {
             }
             List<ScheduledRecord> counted = new ArrayList<>(own.size());
             for (ScheduledRecord r : own) {
-                counted.add(r.withRecord(r.record().withOutputTokens(outputTokens.count(r.record().generatedText()))));
+                counted.add(r.withRecord(ClientTokenCount.count(r.record(), outputTokens))); // as the local runners count
             }
             timeline.addAll(counted);
             int succeeded = (int) counted.stream().filter(r -> r.record().succeeded()).count();
