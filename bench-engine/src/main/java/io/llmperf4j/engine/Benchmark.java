@@ -245,7 +245,7 @@ public final class Benchmark {
     }
 
     /** A harness level in the sweep table's figures: its measurement iterations, all forks pooled. */
-    static LevelSummary summaryOf(HarnessResult h) {
+    public static LevelSummary summaryOf(HarnessResult h) {
         List<IterationResult> its = h.measurementIterations();
         int successes = its.stream().mapToInt(IterationResult::requestsCompleted).sum();
         int failures = its.stream().mapToInt(IterationResult::requestsFailed).sum();

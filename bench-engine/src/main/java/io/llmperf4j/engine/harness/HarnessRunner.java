@@ -3,7 +3,6 @@ package io.llmperf4j.engine.harness;
 import io.llmperf4j.engine.client.LlmClient;
 import io.llmperf4j.engine.load.ClosedLoopSettings;
 import io.llmperf4j.engine.load.LoadResult;
-import io.llmperf4j.engine.load.LoadRunner;
 import io.llmperf4j.engine.load.LoadSettings;
 import io.llmperf4j.engine.load.OpenLoopSettings;
 import io.llmperf4j.engine.load.Warmup;
@@ -23,31 +22,39 @@ import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
 
 /**
- * Runs JMH-style iterations at one load point. Per fork: a fresh client from the supplier (a new connection pool),
- * continuous load for {@link HarnessSettings#forkTime()} (the load point's own stop conditions and warmup are
- * replaced: a closed loop keeps its concurrency with no request limit, an open loop keeps its rate, arrivals, seed
- * and cap), requests still in flight at the end cancelled, then the run is cut into warmup and measurement windows.
- * Every fork uses the same workload and seed, so forks differ only by what the system under test does.
+ * Runs JMH-style iterations at one load point. Per fork: a fresh client (a new connection pool; with another
+ * {@link ForkRunner}, a fresh run on the workers of a cluster), continuous load for
+ * {@link HarnessSettings#forkTime()} (the load point's own stop conditions and warmup are replaced: a closed loop
+ * keeps its concurrency with no request limit, an open loop keeps its rate, arrivals, seed and cap), requests still
+ * in flight at the end cancelled, then the run is cut into warmup and measurement windows. Every fork uses the same
+ * workload and seed, so forks differ only by what the system under test does.
  * {@link #stop()} ends the current fork (windows that ended before the stop are kept) and runs no more forks.
  */
 public final class HarnessRunner {
 
-    private final Supplier<? extends LlmClient> clients;
-    private final TokenCounter tokenCounter;
+    private final ForkRunner forkRunner;
     private final ToIntFunction<RequestRecord> outputTokens;
     private final Object lock = new Object();
     private boolean stopped;      // guarded by lock
-    private LoadRunner current;   // guarded by lock
 
     /**
+     * Forks on this machine.
+     *
      * @param clients      a new client per fork; the harness closes it after the fork
      * @param tokenCounter fills each record's client-side output token count
      * @param outputTokens the count used for the tok/s score
      */
     public HarnessRunner(Supplier<? extends LlmClient> clients, TokenCounter tokenCounter,
                          ToIntFunction<RequestRecord> outputTokens) {
-        this.clients = Objects.requireNonNull(clients, "clients");
-        this.tokenCounter = Objects.requireNonNull(tokenCounter, "tokenCounter");
+        this(new ClientForks(clients, tokenCounter), outputTokens);
+    }
+
+    /**
+     * @param forks        runs each fork's load and fills each record's client-side output token count
+     * @param outputTokens the count used for the tok/s score
+     */
+    public HarnessRunner(ForkRunner forks, ToIntFunction<RequestRecord> outputTokens) {
+        this.forkRunner = Objects.requireNonNull(forks, "forks");
         this.outputTokens = Objects.requireNonNull(outputTokens, "outputTokens");
     }
 
@@ -77,21 +84,7 @@ public final class HarnessRunner {
                 }
             }
             l.onForkStart(f, settings.forks());
-            LoadResult load;
-            try (LlmClient client = clients.get()) {
-                LoadRunner runner = new LoadRunner(client, tokenCounter);
-                synchronized (lock) {
-                    current = runner;
-                    if (stopped) runner.stop();
-                }
-                try {
-                    load = runner.run(specs, forkLoad, l);
-                } finally {
-                    synchronized (lock) {
-                        current = null;
-                    }
-                }
-            }
+            LoadResult load = forkRunner.run(specs, forkLoad, l);
             boolean forkAborted = load.stopped();
             ForkResult fork = IterationSlicer.slice(f, load, settings, outputTokens, forkAborted);
             forks.add(fork);
@@ -112,8 +105,8 @@ public final class HarnessRunner {
     public void stop() {
         synchronized (lock) {
             stopped = true;
-            if (current != null) current.stop();
         }
+        forkRunner.stop();
     }
 
     /** The load point with the harness's stop conditions: continuous load for {@code forkTime}, no warmup. */
