@@ -28,6 +28,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -143,12 +144,22 @@ public final class Coordinator implements AutoCloseable {
      */
     public MergedRun run(DistributedPlan plan, List<Member> workers, Map<String, ClockOffset> clocks,
                          TokenCounter outputTokens) {
+        return run(plan, workers, clocks, outputTokens, () -> false);
+    }
+
+    /**
+     * As {@link #run(DistributedPlan, List, Map, TokenCounter)}, stopped at once (every worker reports what it
+     * recorded) when {@code stopRequested} holds as the shares go out: a {@link #stop()} that raced with the start
+     * of this run is not lost.
+     */
+    public MergedRun run(DistributedPlan plan, List<Member> workers, Map<String, ClockOffset> clocks,
+                         TokenCounter outputTokens, BooleanSupplier stopRequested) {
         List<Member> used = workersFor(plan, workers);
         if (used.size() < workers.size()) {
             log.accept("this load is too small for " + workers.size() + " workers (each needs a slot and a request): "
                     + "using " + String.join(", ", ids(used)));
         }
-        return runOn(plan, used, clocks, outputTokens);
+        return runOn(plan, used, clocks, outputTokens, stopRequested);
     }
 
     /** As many workers as the load can keep busy: one slot (or arrival) and one request each at least. */
@@ -163,7 +174,7 @@ public final class Coordinator implements AutoCloseable {
     }
 
     private MergedRun runOn(DistributedPlan plan, List<Member> workers, Map<String, ClockOffset> clocks,
-                            TokenCounter outputTokens) {
+                            TokenCounter outputTokens, BooleanSupplier stopRequested) {
         int n = workers.size();
         List<LoadShare> shares = new ArrayList<>();
         List<List<RequestSpec>> specs;
@@ -174,7 +185,8 @@ public final class Coordinator implements AutoCloseable {
             specs = WorkloadSplit.specs(plan.specs(), counts);
             Warmup[] warmups = warmups(plan.warmup(), n);
             for (int i = 0; i < n; i++) {
-                shares.add(LoadShare.closed(concurrency[i], counts[i], plan.timeout(), warmups[i]));
+                shares.add(plan.continuous() ? LoadShare.closedFor(concurrency[i], plan.timeout())
+                        : LoadShare.closed(concurrency[i], counts[i], plan.timeout(), warmups[i]));
             }
         } else {
             OpenLoopSettings whole = plan.openLoop();
@@ -235,6 +247,7 @@ public final class Coordinator implements AutoCloseable {
                     }
                 });
             }
+            if (stopRequested.getAsBoolean()) stop(); // a worker keeps a stop that precedes its share's start
             long deadline = startNanos + plan.runTimeout().toNanos() + REPORT_GRACE.toNanos();
             List<RunMerger.WorkerPart> parts = new ArrayList<>();
             for (int i = 0; i < n; i++) {

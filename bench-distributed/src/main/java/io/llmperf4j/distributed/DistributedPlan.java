@@ -19,9 +19,11 @@ import java.util.Objects;
  * @param startLead   how far ahead of now the shared start instant is fixed (time to hand out the shares)
  * @param warmup      closed loop: the warmup of the whole run (split between the workers); an open loop's is in its
  *                    settings
+ * @param continuous  closed loop: send until the timeout, each worker cycling through its part of the workload (a
+ *                    harness fork), instead of each request once
  */
 public record DistributedPlan(ClientSpec client, List<RequestSpec> specs, int concurrency, Duration timeout,
-                              OpenLoopSettings openLoop, Duration startLead, Warmup warmup) {
+                              OpenLoopSettings openLoop, Duration startLead, Warmup warmup, boolean continuous) {
     public static final Duration DEFAULT_START_LEAD = Duration.ofSeconds(2);
 
     public DistributedPlan {
@@ -31,6 +33,7 @@ public record DistributedPlan(ClientSpec client, List<RequestSpec> specs, int co
         if (openLoop == null) Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(startLead, "startLead");
         warmup = openLoop != null ? openLoop.warmup() : warmup == null ? Warmup.NONE : warmup;
+        if (continuous && openLoop != null) throw new IllegalArgumentException("only a closed loop is continuous");
     }
 
     public static DistributedPlan closedLoop(ClientSpec client, List<RequestSpec> specs, int concurrency,
@@ -40,11 +43,18 @@ public record DistributedPlan(ClientSpec client, List<RequestSpec> specs, int co
 
     public static DistributedPlan closedLoop(ClientSpec client, List<RequestSpec> specs, int concurrency,
                                              Duration timeout, Warmup warmup) {
-        return new DistributedPlan(client, specs, concurrency, timeout, null, DEFAULT_START_LEAD, warmup);
+        return new DistributedPlan(client, specs, concurrency, timeout, null, DEFAULT_START_LEAD, warmup, false);
+    }
+
+    /** A closed loop that keeps {@code concurrency} requests in flight for {@code duration}, then cancels the rest. */
+    public static DistributedPlan continuousClosedLoop(ClientSpec client, List<RequestSpec> specs, int concurrency,
+                                                       Duration duration) {
+        return new DistributedPlan(client, specs, concurrency, duration, null, DEFAULT_START_LEAD, Warmup.NONE, true);
     }
 
     public static DistributedPlan openLoop(ClientSpec client, List<RequestSpec> specs, OpenLoopSettings settings) {
-        return new DistributedPlan(client, specs, 0, settings.timeout(), settings, DEFAULT_START_LEAD, null);
+        return new DistributedPlan(client, specs, 0, settings.timeout(), settings, DEFAULT_START_LEAD, null,
+                false);
     }
 
     /** The run's limit: the closed loop's timeout or the open loop's. */

@@ -19,7 +19,8 @@ import java.util.OptionalInt;
  * @param gammaShape        open loop: the gamma shape, or null
  * @param seed              open loop: this worker's schedule seed
  * @param maxRequests       measured requests (closed loop: exactly the share's specs; open loop: arrivals), or null
- *                          for an open loop bounded by {@code durationNanos}
+ *                          for an open loop bounded by {@code durationNanos} or a closed loop that sends until its
+ *                          timeout, cycling through its specs
  * @param durationNanos     open loop: arrivals are scheduled for this long, or null
  * @param maxConcurrency    open loop: at most this many in flight on this worker, or null
  * @param timeoutNanos      the run's limit, as on one machine
@@ -33,6 +34,11 @@ public record LoadShare(boolean openLoop, int concurrency, double rate, String a
     public static LoadShare closed(int concurrency, int requests, Duration timeout, Warmup warmup) {
         return new LoadShare(false, concurrency, 0, null, null, 0, requests, null, null, timeout.toNanos(),
                 warmupRequests(warmup), warmupNanos(warmup));
+    }
+
+    /** A closed loop that keeps its slots busy until {@code duration} has passed (a harness fork). */
+    public static LoadShare closedFor(int concurrency, Duration duration) {
+        return new LoadShare(false, concurrency, 0, null, null, 0, null, null, null, duration.toNanos(), null, null);
     }
 
     /** @param warmup this worker's part of the whole warmup */
@@ -58,10 +64,14 @@ public record LoadShare(boolean openLoop, int concurrency, double rate, String a
         return w instanceof Warmup.ForDuration d ? d.nanos() : null;
     }
 
-    /** The closed loop this share runs: every spec of the share once, in order, whichever slot is free. */
+    /**
+     * The closed loop this share runs: every spec of the share once, in order, whichever slot is free; or, without a
+     * request count, the specs over and over until the timeout.
+     */
     public ClosedLoopSettings closedLoopSettings() {
-        return new ClosedLoopSettings(concurrency, OptionalInt.of(maxRequests), Duration.ofNanos(timeoutNanos),
-                warmup(), ClosedLoopSettings.PromptOrder.SEND_ORDER);
+        int requests = maxRequests == null ? Integer.MAX_VALUE : maxRequests;
+        return new ClosedLoopSettings(concurrency, OptionalInt.of(requests), Duration.ofNanos(timeoutNanos), warmup(),
+                ClosedLoopSettings.PromptOrder.SEND_ORDER);
     }
 
     /** The open loop this share runs. */
@@ -81,7 +91,10 @@ public record LoadShare(boolean openLoop, int concurrency, double rate, String a
     public String describe() {
         String warmupText = warmupRequests != null ? ", warmup " + warmupRequests + " requests"
                 : warmupNanos != null ? ", warmup " + warmupNanos / 1e9 + " s" : "";
-        if (!openLoop) return "closed loop, concurrency " + concurrency + ", " + maxRequests + " requests" + warmupText;
+        if (!openLoop) {
+            return "closed loop, concurrency " + concurrency + ", " + (maxRequests == null
+                    ? "for " + timeoutNanos / 1e9 + " s" : maxRequests + " requests") + warmupText;
+        }
         return "open loop, " + rate + " req/s " + arrival
                 + (maxRequests == null ? "" : ", " + maxRequests + " arrivals")
                 + (durationNanos == null ? "" : ", " + durationNanos / 1e9 + " s")

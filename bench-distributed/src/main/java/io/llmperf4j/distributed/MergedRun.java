@@ -1,5 +1,9 @@
 package io.llmperf4j.distributed;
 
+import io.llmperf4j.engine.load.ClosedLoopResult;
+import io.llmperf4j.engine.load.ClosedLoopSettings;
+import io.llmperf4j.engine.load.LoadResult;
+import io.llmperf4j.engine.load.LoadSettings;
 import io.llmperf4j.engine.load.OpenLoopResult;
 import io.llmperf4j.engine.load.ScheduledRecord;
 import io.llmperf4j.model.RequestRecord;
@@ -34,6 +38,13 @@ public record MergedRun(List<RequestRecord> records, List<ScheduledRecord> timel
         warmupRecords = List.copyOf(warmupRecords);
         timeline = List.copyOf(timeline);
         workers = List.copyOf(workers);
+    }
+
+    /** The run as the engine's result of {@code settings}, as a single machine's runner would have returned it. */
+    public LoadResult result(LoadSettings settings) {
+        if (openLoop != null) return openLoop;
+        return new ClosedLoopResult(records, startEpochMillis, endEpochMillis, durationNanos, requestsSent, timedOut,
+                stopped, warmupRecords, timeline, measureStartNanos, (ClosedLoopSettings) settings);
     }
 
     public int lost() {

@@ -115,29 +115,43 @@ final class RunMerger {
     }
 
     /**
-     * A LOST record for each of the worker's requests without a record. Only a share with a fixed request count
-     * knows which requests those are (each of its specs once); an open loop run for a duration does not.
+     * A LOST record for each of the worker's requests without a record. A share with a fixed request count knows
+     * which those are (each of its specs once); a closed loop sending until its timeout had one request in flight
+     * per slot when the worker left; an open loop run for a duration does not know how many arrivals it missed.
      */
     private static List<ScheduledRecord> lostRecords(WorkerPart part, List<ScheduledRecord> recorded) {
         List<ScheduledRecord> lost = new ArrayList<>();
-        Integer count = part.share().maxRequests();
-        if (count == null) return lost;
-        Set<Integer> done = new HashSet<>();
-        for (ScheduledRecord r : recorded) done.add(r.record().promptIndex());
+        LoadShare share = part.share();
         Failure failure = new Failure(FailureKind.LOST, -1, "lost: " + part.lostReason() + " before this request's "
                 + "record reached the coordinator");
         long now = EpochClock.nowMicros();
+        if (share.maxRequests() == null) {
+            if (share.openLoop()) return lost;
+            int size = part.specs().size();
+            for (int slot = 0; slot < share.concurrency(); slot++) { // the specs that came next in send order
+                lost.add(lostRecord(part, part.specs().get((recorded.size() + slot) % size),
+                        "lost-" + part.workerId() + "-slot-" + slot, failure, now));
+            }
+            return lost;
+        }
+        int count = share.maxRequests();
+        Set<Integer> done = new HashSet<>();
+        for (ScheduledRecord r : recorded) done.add(r.record().promptIndex());
         int missing = count - recorded.size();
         for (int i = 0; i < count && lost.size() < missing; i++) {
             RequestSpec spec = part.specs().get(i % part.specs().size());
             if (done.contains(spec.index())) continue;
-            RequestRecord record = new RequestRecord(spec.index(), "lost-" + part.workerId() + "-" + spec.index(),
-                    null, now, RequestRecord.NEVER, RequestRecord.NEVER, RequestRecord.NEVER, 0, null, "",
-                    spec.numberInputTokens(), spec.maxTokens(), -1, null, null, null, failure)
-                    .withWorkerId(part.workerId());
-            lost.add(new ScheduledRecord(record, -1, part.endNanos(), part.endNanos(), false));
+            lost.add(lostRecord(part, spec, "lost-" + part.workerId() + "-" + spec.index(), failure, now));
         }
         return lost;
+    }
+
+    private static ScheduledRecord lostRecord(WorkerPart part, RequestSpec spec, String id, Failure failure,
+                                              long nowMicros) {
+        RequestRecord record = new RequestRecord(spec.index(), id, null, nowMicros, RequestRecord.NEVER,
+                RequestRecord.NEVER, RequestRecord.NEVER, 0, null, "", spec.numberInputTokens(),
+                spec.maxTokens(), -1, null, null, null, failure).withWorkerId(part.workerId());
+        return new ScheduledRecord(record, -1, part.endNanos(), part.endNanos(), false);
     }
 
     private static ScheduledRecord shifted(ScheduledRecord r, long shiftNanos) {

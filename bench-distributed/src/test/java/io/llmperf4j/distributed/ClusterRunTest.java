@@ -2,7 +2,13 @@ package io.llmperf4j.distributed;
 
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
+import io.llmperf4j.engine.harness.HarnessListener;
+import io.llmperf4j.engine.harness.HarnessResult;
+import io.llmperf4j.engine.harness.HarnessRunner;
+import io.llmperf4j.engine.harness.HarnessSettings;
+import io.llmperf4j.engine.harness.IterationResult;
 import io.llmperf4j.engine.load.Arrival;
+import io.llmperf4j.engine.load.ClosedLoopSettings;
 import io.llmperf4j.engine.load.OpenLoopSettings;
 import io.llmperf4j.engine.load.Warmup;
 import io.llmperf4j.model.FailureKind;
@@ -22,6 +28,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -138,6 +145,62 @@ class ClusterRunTest {
         assertTrue(run.records().stream().filter(r -> !r.succeeded())
                 .allMatch(r -> r.failure().kind() == FailureKind.CANCELLED), run.records()::toString);
         assertEquals(0, run.lost());
+    }
+
+    @Test
+    @Timeout(60)
+    void aContinuousClosedLoopCyclesEachWorkersPartUntilItsTimeAndCancelsWhatIsInFlight() {
+        URI endpoint = URI.create(server.baseUrl() + "/chat/completions");
+        MergedRun run = coordinator.run(DistributedPlan.continuousClosedLoop(client(endpoint), specs(6), 4,
+                Duration.ofMillis(1_500)), members, Map.of(), text -> 1);
+
+        // 10 ms to the first token and 8 tokens 1 ms apart: about 20 ms a request, so each slot runs dozens
+        long succeeded = run.records().stream().filter(RequestRecord::succeeded).count();
+        assertTrue(succeeded > 6 * 4, succeeded + " requests in 1.5 s at concurrency 4");
+        assertEquals(Set.of(0, 1, 2, 3, 4, 5), run.records().stream().map(RequestRecord::promptIndex)
+                .collect(Collectors.toSet()), "every prompt, each many times");
+        assertTrue(run.records().stream().filter(r -> !r.succeeded())
+                .allMatch(r -> r.failure().kind() == FailureKind.CANCELLED), "only the time limit's cancellations");
+        assertTrue(run.records().stream().filter(r -> !r.succeeded()).count() <= 4, "at most one per slot");
+        for (WorkerReport w : run.workers()) {
+            assertTrue(w.share().equals("closed loop, concurrency 2, for 1.5 s"), w.share());
+        }
+        long lastSend = run.timeline().stream().mapToLong(r -> r.actualSendOffsetNanos()).max().orElseThrow();
+        assertTrue(lastSend < 1_600_000_000L, "nothing is sent after the time: " + lastSend / 1e6 + " ms");
+        assertTrue(run.durationNanos() > 1_400_000_000L && run.durationNanos() < 2_500_000_000L,
+                run.durationNanos() / 1e6 + " ms");
+    }
+
+    @Test
+    @Timeout(60)
+    void harnessForksRunOnTheWorkersAndAreCutIntoIterations() {
+        URI endpoint = URI.create(server.baseUrl() + "/chat/completions");
+        List<MergedRun> forks = new ArrayList<>();
+        ClusterForks clusterForks = new ClusterForks(coordinator, members, Map.of(), client(endpoint), 8,
+                text -> 8, forks::add);
+        HarnessResult result = new HarnessRunner(clusterForks, RequestRecord::outputTokens).run("test", Map.of(),
+                specs(6), new ClosedLoopSettings(4, OptionalInt.empty(), Duration.ofSeconds(30), Warmup.NONE,
+                        ClosedLoopSettings.PromptOrder.SEND_ORDER),
+                HarnessSettings.of(1, Duration.ofMillis(300), 2, Duration.ofMillis(300), 2), HarnessListener.NONE);
+
+        assertEquals(2, forks.size(), "one distributed run per fork");
+        for (MergedRun fork : forks) {
+            assertEquals(2, fork.workers().size());
+            assertTrue(fork.records().stream().anyMatch(RequestRecord::succeeded));
+        }
+        assertEquals(2, result.forks().size());
+        assertTrue(!result.aborted());
+        for (var fork : result.forks()) {
+            assertEquals(1, fork.warmup().size());
+            assertEquals(2, fork.measurement().size());
+            for (IterationResult it : fork.measurement()) {
+                assertTrue(it.requestsCompleted() > 0, it::toString);
+                assertEquals(0, it.requestsFailed(), it::toString);
+                // 4 slots, 8 tokens per request of about 20 ms: of the order of 1,600 tok/s
+                double tokensPerSecond = it.outputTokensPerSecond();
+                assertTrue(tokensPerSecond > 200 && tokensPerSecond < 3_200, tokensPerSecond + " tok/s");
+            }
+        }
     }
 
     @Test

@@ -1,0 +1,77 @@
+package io.llmperf4j.distributed;
+
+import com.hazelcast.cluster.Member;
+import io.llmperf4j.engine.harness.ForkRunner;
+import io.llmperf4j.engine.load.ClosedLoopSettings;
+import io.llmperf4j.engine.load.LoadResult;
+import io.llmperf4j.engine.load.LoadSettings;
+import io.llmperf4j.engine.load.OpenLoopSettings;
+import io.llmperf4j.engine.load.RecordListener;
+import io.llmperf4j.engine.load.ScheduledRecord;
+import io.llmperf4j.model.RequestSpec;
+import io.llmperf4j.model.TokenCounter;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * Harness forks run by the workers of a cluster: each fork is one distributed run of the fork's continuous load
+ * (a closed loop's slots or an open loop's rate split between the workers, one shared start), so its iteration
+ * windows are cut from the merged timeline exactly as a single machine's. Every worker's share builds a new client,
+ * so each fork has fresh connection pools, as on one machine.
+ */
+public final class ClusterForks implements ForkRunner {
+    private final Coordinator coordinator;
+    private final List<Member> workers;
+    private final Map<String, ClockOffset> clocks;
+    private final ClientSpec client;
+    private final int openLoopMaxConnections;
+    private final TokenCounter outputTokens;
+    private final Consumer<MergedRun> afterFork;
+    private volatile boolean stopped;
+
+    /**
+     * @param client                 how workers reach the endpoint; a closed loop caps its connections at its slots
+     * @param openLoopMaxConnections an open loop's connection cap (split between the workers)
+     * @param outputTokens           counts each record's output tokens here, on the coordinator
+     * @param afterFork              told about each fork's merged run (its workers' reports)
+     */
+    public ClusterForks(Coordinator coordinator, List<Member> workers, Map<String, ClockOffset> clocks,
+                        ClientSpec client, int openLoopMaxConnections, TokenCounter outputTokens,
+                        Consumer<MergedRun> afterFork) {
+        this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
+        this.workers = List.copyOf(workers);
+        this.clocks = Map.copyOf(clocks);
+        this.client = Objects.requireNonNull(client, "client");
+        this.openLoopMaxConnections = openLoopMaxConnections;
+        this.outputTokens = Objects.requireNonNull(outputTokens, "outputTokens");
+        this.afterFork = Objects.requireNonNull(afterFork, "afterFork");
+    }
+
+    @Override
+    public LoadResult run(List<RequestSpec> specs, LoadSettings forkLoad, RecordListener listener) {
+        DistributedPlan plan;
+        if (forkLoad instanceof ClosedLoopSettings c) {
+            plan = DistributedPlan.continuousClosedLoop(client.withMaxConnections(c.concurrency()), specs,
+                    c.concurrency(), c.timeout());
+        } else {
+            plan = DistributedPlan.openLoop(client.withMaxConnections(openLoopMaxConnections), specs,
+                    (OpenLoopSettings) forkLoad);
+        }
+        MergedRun merged = coordinator.run(plan, workers, clocks, outputTokens, () -> stopped);
+        for (ScheduledRecord r : merged.timeline()) {
+            listener.onRecord(r.record());
+            listener.onScheduledRecord(r);
+        }
+        afterFork.accept(merged);
+        return merged.result(forkLoad);
+    }
+
+    @Override
+    public void stop() {
+        stopped = true;
+        coordinator.stop();
+    }
+}

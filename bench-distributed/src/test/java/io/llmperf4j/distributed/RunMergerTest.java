@@ -1,0 +1,66 @@
+package io.llmperf4j.distributed;
+
+import io.llmperf4j.engine.load.ScheduledRecord;
+import io.llmperf4j.engine.load.Warmup;
+import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.RequestSpec;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** What the merge makes of a worker that never reported: the records it streamed, and LOST ones for the rest. */
+class RunMergerTest {
+    private static final ClientSpec CLIENT = new ClientSpec(URI.create("http://127.0.0.1:1/v1/chat/completions"),
+            "openai", true, "m", Map.of(), true, 8, 60_000, null, 10_000, Map.of(), false);
+    private static final List<RequestSpec> SPECS = List.of(new RequestSpec(0, "a", 5, 8), new RequestSpec(1, "b", 5, 8),
+            new RequestSpec(2, "c", 5, 8));
+
+    @Test
+    void aLostWorkerOfAFixedCountLeavesOneLostRecordPerRequestWithoutARecord() {
+        LoadShare share = LoadShare.closed(2, 3, Duration.ofSeconds(10), Warmup.NONE);
+        MergedRun run = merge(share, DistributedPlan.closedLoop(CLIENT, SPECS, 2, Duration.ofSeconds(10)), 1);
+
+        assertEquals(3, run.records().size());
+        assertEquals(2, run.lost());
+        List<RequestRecord> lost = run.records().stream().filter(r -> !r.succeeded()).toList();
+        assertEquals(List.of(1, 2), lost.stream().map(RequestRecord::promptIndex).sorted().toList());
+        assertTrue(lost.stream().allMatch(r -> r.failure().kind() == FailureKind.LOST && "w1".equals(r.workerId())));
+    }
+
+    @Test
+    void aLostWorkerOfAContinuousClosedLoopLeavesOneLostRecordPerSlot() {
+        LoadShare share = LoadShare.closedFor(2, Duration.ofSeconds(10));
+        MergedRun run = merge(share, DistributedPlan.continuousClosedLoop(CLIENT, SPECS, 2, Duration.ofSeconds(10)),
+                5);
+
+        assertEquals(7, run.records().size(), "5 streamed, and the 2 in flight when the worker left");
+        assertEquals(2, run.lost());
+        List<RequestRecord> lost = run.records().stream().filter(r -> !r.succeeded()).toList();
+        assertEquals(List.of("lost-w1-slot-0", "lost-w1-slot-1"), lost.stream().map(RequestRecord::clientRequestId)
+                .sorted().toList());
+        assertEquals(List.of(2, 0), lost.stream().map(RequestRecord::promptIndex).toList(),
+                "the prompts that came next in send order");
+    }
+
+    private static MergedRun merge(LoadShare share, DistributedPlan plan, int streamedCount) {
+        List<ScheduledRecord> streamed = new ArrayList<>();
+        for (int i = 0; i < streamedCount; i++) {
+            RequestSpec spec = SPECS.get(i % SPECS.size());
+            RequestRecord ok = new RequestRecord(spec.index(), "r" + i, "s" + i, 0, 10_000_000L, 20_000_000L,
+                    20_000_000L, 3, new long[] {10_000_000L, 20_000_000L}, "ab", 5, 8, 2, 5, 2, "length", null)
+                    .withWorkerId("w1");
+            streamed.add(new ScheduledRecord(ok, -1, i * 30_000_000L, i * 30_000_000L, false));
+        }
+        RunMerger.WorkerPart part = new RunMerger.WorkerPart("w1", share, SPECS, 0, null, null, streamed,
+                "worker w1 left the cluster mid-run", 200_000_000L);
+        return RunMerger.merge(List.of(part), plan, 0, text -> text.length());
+    }
+}
