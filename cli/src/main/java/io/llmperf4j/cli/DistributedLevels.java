@@ -3,13 +3,16 @@ package io.llmperf4j.cli;
 import com.hazelcast.cluster.Member;
 import io.llmperf4j.distributed.ClientSpec;
 import io.llmperf4j.distributed.ClockOffset;
+import io.llmperf4j.distributed.ClusterForks;
 import io.llmperf4j.distributed.Coordinator;
 import io.llmperf4j.distributed.DistributedPlan;
 import io.llmperf4j.distributed.MergedRun;
+import io.llmperf4j.engine.Benchmark;
 import io.llmperf4j.engine.BenchmarkListener;
 import io.llmperf4j.engine.BenchmarkResult;
 import io.llmperf4j.engine.LevelOutcome;
-import io.llmperf4j.engine.load.ClosedLoopResult;
+import io.llmperf4j.engine.harness.HarnessResult;
+import io.llmperf4j.engine.harness.HarnessRunner;
 import io.llmperf4j.engine.load.ClosedLoopSettings;
 import io.llmperf4j.engine.load.LevelSummary;
 import io.llmperf4j.engine.load.LoadResult;
@@ -26,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.ToIntFunction;
 
@@ -33,8 +37,12 @@ import java.util.function.ToIntFunction;
  * A sweep's levels run by the workers of a cluster, one distributed run per level, reported to a {@link ModelRun}
  * exactly as the engine's {@code Benchmark} reports a local sweep, so the level folders, sweep files, verdict and
  * report are the same. Each level uses as many workers as it can keep busy (concurrency 1 runs on one worker).
+ * With iterations, each level is a harness run whose forks are distributed runs ({@link ClusterForks}), so the JMH
+ * files and iteration CSV are the same too. {@link #stopLevel()} and {@link #stopAll()} take Ctrl-C as a local
+ * benchmark does ({@link StopControl}).
  */
 final class DistributedLevels implements Function<BenchmarkListener, BenchmarkResult> {
+    private static final String NAME = "llmperf4j.token_benchmark";
     private final LoadPlan plan;
     private final Coordinator coordinator;
     private final List<Member> workers;
@@ -44,11 +52,20 @@ final class DistributedLevels implements Function<BenchmarkListener, BenchmarkRe
     private final TokenCounter tokenCounter;
     private final ToIntFunction<RequestRecord> outputTokens;
     private final BiConsumer<Integer, MergedRun> afterLevel;
+    private final Consumer<MergedRun> afterFork;
+    private final String model;
+    private volatile boolean allStopped;
+    private volatile HarnessRunner currentHarness;
 
-    /** @param afterLevel told about each level's merged run after the model run wrote its files */
+    /**
+     * @param model      the model, a JMH param of each harness run
+     * @param afterLevel told about each level's merged run after the model run wrote its files (not with iterations)
+     * @param afterFork  told about each harness fork's merged run
+     */
     DistributedLevels(LoadPlan plan, Coordinator coordinator, List<Member> workers, Map<String, ClockOffset> clocks,
                       ClientSpec client, List<RequestSpec> specs, TokenCounter tokenCounter,
-                      ToIntFunction<RequestRecord> outputTokens, BiConsumer<Integer, MergedRun> afterLevel) {
+                      ToIntFunction<RequestRecord> outputTokens, String model,
+                      BiConsumer<Integer, MergedRun> afterLevel, Consumer<MergedRun> afterFork) {
         this.plan = plan;
         this.coordinator = coordinator;
         this.workers = workers;
@@ -58,31 +75,69 @@ final class DistributedLevels implements Function<BenchmarkListener, BenchmarkRe
         this.tokenCounter = tokenCounter;
         this.outputTokens = outputTokens;
         this.afterLevel = afterLevel;
+        this.afterFork = afterFork;
+        this.model = model;
+    }
+
+    /** Ends the level running now (kept, marked aborted); the next one starts. Any thread. */
+    void stopLevel() {
+        HarnessRunner harness = currentHarness;
+        if (harness != null) {
+            harness.stop();
+        } else {
+            coordinator.stop();
+        }
+    }
+
+    /** Ends the level running now and starts no other. Any thread. */
+    void stopAll() {
+        allStopped = true;
+        stopLevel();
     }
 
     @Override
     public BenchmarkResult apply(BenchmarkListener listener) {
         List<LoadSettings> levels = plan.profile().levels(plan.warmup());
         List<LevelOutcome> outcomes = new ArrayList<>();
-        for (int i = 0; i < levels.size(); i++) {
-            if (i > 0) pause();
+        for (int i = 0; i < levels.size() && !allStopped; i++) {
+            if (i > 0 && !pause()) break;
             LoadSettings level = levels.get(i);
             listener.onLevelStart(i, level);
-            MergedRun merged = coordinator.run(plan(level), workers, clocks, tokenCounter);
-            for (ScheduledRecord r : merged.timeline()) listener.onScheduledRecord(r);
-            LoadResult result = merged.openLoop() != null ? merged.openLoop()
-                    : new ClosedLoopResult(merged.records(), merged.startEpochMillis(), merged.endEpochMillis(),
-                    merged.durationNanos(), merged.requestsSent(), merged.timedOut(), merged.stopped(),
-                    merged.warmupRecords(), merged.timeline(), merged.measureStartNanos(), (ClosedLoopSettings) level);
-            LevelOutcome outcome = new LevelOutcome(i, level, LevelSummary.of(result, outputTokens),
-                    merged.stopped(), Optional.of(result), Optional.empty());
-            listener.onLevelOutcome(outcome);
-            afterLevel.accept(i, merged);
+            LevelOutcome outcome = plan.harness() == null ? runLevel(i, level, listener)
+                    : runHarnessLevel(i, level, listener);
             outcomes.add(outcome);
         }
         SaturationVerdict verdict = SaturationVerdict.evaluate(outcomes.stream().map(LevelOutcome::summary).toList(),
                 plan.rules());
-        return new BenchmarkResult("llmperf4j.token_benchmark", plan.profile(), outcomes, verdict, false);
+        return new BenchmarkResult(NAME, plan.profile(), outcomes, verdict, allStopped);
+    }
+
+    private LevelOutcome runLevel(int index, LoadSettings level, BenchmarkListener listener) {
+        MergedRun merged = coordinator.run(plan(level), workers, clocks, tokenCounter, () -> allStopped);
+        for (ScheduledRecord r : merged.timeline()) listener.onScheduledRecord(r);
+        LoadResult result = merged.result(level);
+        LevelOutcome outcome = new LevelOutcome(index, level, LevelSummary.of(result, outputTokens), merged.stopped(),
+                Optional.of(result), Optional.empty());
+        listener.onLevelOutcome(outcome);
+        afterLevel.accept(index, merged);
+        return outcome;
+    }
+
+    private LevelOutcome runHarnessLevel(int index, LoadSettings level, BenchmarkListener listener) {
+        HarnessRunner runner = new HarnessRunner(new ClusterForks(coordinator, workers, clocks, client,
+                plan.maxConnections(), tokenCounter, afterFork), outputTokens);
+        currentHarness = runner;
+        if (allStopped) runner.stop();
+        HarnessResult h;
+        try {
+            h = runner.run(NAME, Map.of("model", model), specs, level, plan.harness(), listener);
+        } finally {
+            currentHarness = null;
+        }
+        LevelOutcome outcome = new LevelOutcome(index, level, Benchmark.summaryOf(h), h.aborted(), Optional.empty(),
+                Optional.of(h));
+        listener.onLevelOutcome(outcome);
+        return outcome;
     }
 
     /** One level as a distributed run: each prepared request once, as a local sweep level sends them. */
@@ -96,12 +151,17 @@ final class DistributedLevels implements Function<BenchmarkListener, BenchmarkRe
                 (OpenLoopSettings) level);
     }
 
-    private void pause() {
-        try {
-            Thread.sleep(plan.pause().toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new RunFailedException("interrupted between sweep levels");
+    /** Sleeps between levels; false when everything was stopped meanwhile. */
+    private boolean pause() {
+        long deadline = System.nanoTime() + plan.pause().toNanos();
+        while (!allStopped && System.nanoTime() - deadline < 0) {
+            try {
+                Thread.sleep(Math.min(50, Math.max(1, (deadline - System.nanoTime()) / 1_000_000L)));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new RunFailedException("interrupted between sweep levels");
+            }
         }
+        return !allStopped;
     }
 }

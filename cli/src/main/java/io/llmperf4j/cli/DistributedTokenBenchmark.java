@@ -42,8 +42,8 @@ import java.util.Map;
  * estimates their clock offsets, has each check the endpoint, hands out the shares of llmperf's closed loop with one
  * shared start instant, then reports and writes the merged run exactly as a single machine would (llmperf's files,
  * CSV with a worker column, requests.jsonl, llmperf4j's summary with the workers and their clock offsets, HTML
- * report). An open loop or a sweep runs level by level, each level a distributed run ({@link DistributedLevels}),
- * through the same {@link ModelRun} as on one machine.
+ * report). An open loop, a sweep or iterations run level by level, each level (or harness fork) a distributed run
+ * ({@link DistributedLevels}), through the same {@link ModelRun} as on one machine.
  */
 final class DistributedTokenBenchmark {
     private final TokenBenchmark benchmark;
@@ -75,9 +75,9 @@ final class DistributedTokenBenchmark {
         if (common.caCert() != null) {
             throw new UsageException("--cluster: --ca-cert is not passed to workers yet");
         }
-        if (plan.comparison() || plan.harness() != null) {
+        if (plan.comparison()) {
             throw new UsageException("--cluster distributes llmperf's closed loop, an open loop (--request-rate), "
-                    + "sweeps and warmup; --iterations and several models are not distributed yet");
+                    + "sweeps, warmup and iterations; several models are not distributed yet (run one per model)");
         }
     }
 
@@ -127,9 +127,10 @@ final class DistributedTokenBenchmark {
     }
 
     /**
-     * An open loop or a sweep: each level a distributed run, reported through a {@link ModelRun} as a local load run
-     * is, so its console report, files (open-loop figures; level folders, sweep files and verdict) are the same; each
-     * level's summary then gains the workers.
+     * An open loop, a sweep or iterations: each level a distributed run (with iterations, each fork of a level),
+     * reported through a {@link ModelRun} as a local load run is, so its console report and files (open-loop figures;
+     * level folders, sweep files and verdict; JMH files and iteration CSV) are the same; each level's summary then
+     * gains the workers. Ctrl-C is staged as on one machine ({@link StopControl}).
      */
     private int loadRun(LoadPlan plan, Coordinator coordinator, List<Member> workers, Map<String, ClockOffset> clocks,
                       ClientSpec client, BenchmarkSettings base, WorkloadSource workload) {
@@ -138,28 +139,41 @@ final class DistributedTokenBenchmark {
         int clientSpecialTokens = workload.countFromUsage() ? 0 : workload.promptTokenizer().count("");
         MetricsConfig metricsConfig = new MetricsConfig(new TokenCounting(clientSpecialTokens, true), options.slo());
         TokenCounter counter = TokenBenchmark.outputCounter(workload);
+        StopControl stops = new StopControl(err, plan.multiLevel());
         ModelRun.Context context = new ModelRun.Context(plan, workload.requests(), counter,
-                run -> TokenBenchmark.withServerCounts(run, workload), metricsConfig, new StopControl(err, true), out,
-                err, options.saveEvents());
+                run -> TokenBenchmark.withServerCounts(run, workload), metricsConfig, stops, out, err,
+                options.saveEvents());
         ModelRun modelRun = new ModelRun(common.model(), common.resultsDir(), () -> {
             throw new IllegalStateException("a distributed sweep sends from the workers");
         }, base, context);
         String coordinatorAddress = coordinator.address();
-        modelRun.runWith(new DistributedLevels(plan, coordinator, workers, clocks, client, workload.requests(),
-                counter, ModelRun.outputTokens(metricsConfig.tokenCounting()), (index, merged) -> {
-            printWorkers(merged);
-            ModelRun.LevelReport level = modelRun.levels().get(index);
-            if (level.dir() != null && level.run() != null) {
-                try {
-                    SummaryJson.write(level.run(), level.metrics(), VersionProvider.version(),
-                            RunEnvironment.current(), distributedJson(merged, coordinatorAddress), level.dir());
-                } catch (IOException e) {
-                    throw new RunFailedException("could not write the summary in " + level.dir() + ": " + e, e);
-                }
+        DistributedLevels levels = new DistributedLevels(plan, coordinator, workers, clocks, client,
+                workload.requests(), counter, ModelRun.outputTokens(metricsConfig.tokenCounting()), common.model(),
+                (index, merged) -> {
+                    printWorkers(merged);
+                    writeLevelSummary(modelRun.levels().get(index), merged, coordinatorAddress);
+                }, this::printWorkers);
+        try (InterruptHandler ignored = InterruptHandler.installStaged(stops)) {
+            stops.attach(levels::stopLevel, levels::stopAll);
+            try {
+                modelRun.runWith(levels);
+            } finally {
+                stops.detach();
             }
-        }));
+        }
         modelRun.print(out);
-        return ExitCodes.OK;
+        return stops.interrupted() ? ExitCodes.INTERRUPTED : ExitCodes.OK;
+    }
+
+    /** A level's summary, written again with the workers (the model run wrote it without them). */
+    private void writeLevelSummary(ModelRun.LevelReport level, MergedRun merged, String coordinatorAddress) {
+        if (level.dir() == null || level.run() == null) return;
+        try {
+            SummaryJson.write(level.run(), level.metrics(), VersionProvider.version(), RunEnvironment.current(),
+                    distributedJson(merged, coordinatorAddress), level.dir());
+        } catch (IOException e) {
+            throw new RunFailedException("could not write the summary in " + level.dir() + ": " + e, e);
+        }
     }
 
     private void printWorkers(MergedRun merged) {

@@ -21,7 +21,8 @@ import java.util.concurrent.TimeUnit;
 final class StopControl implements InterruptHandler.Stages {
     private final PrintStream err;
     private final boolean severalLevels;
-    private Benchmark current;    // guarded by this
+    private Runnable stopLevel;   // guarded by this; null between runs
+    private Runnable stopAll;     // guarded by this
     private boolean inLevel;      // guarded by this
     private int levelSignals;     // guarded by this
     private boolean all;          // guarded by this
@@ -35,14 +36,24 @@ final class StopControl implements InterruptHandler.Stages {
 
     /** The benchmark that runs now (before its {@code run()}); a stop already requested applies to it at once. */
     synchronized void attach(Benchmark benchmark) {
-        current = benchmark;
+        attach(benchmark::stop, benchmark::stopAll);
+    }
+
+    /**
+     * What runs now (before it starts), as what ends its current level and what ends it all; a stop already
+     * requested applies at once.
+     */
+    synchronized void attach(Runnable stopLevel, Runnable stopAll) {
+        this.stopLevel = stopLevel;
+        this.stopAll = stopAll;
         if (all) {
-            benchmark.stopAll();
+            stopAll.run();
         }
     }
 
     synchronized void detach() {
-        current = null;
+        stopLevel = null;
+        stopAll = null;
         inLevel = false;
     }
 
@@ -66,16 +77,16 @@ final class StopControl implements InterruptHandler.Stages {
             err.println("\nllmperf4j: " + signal + " received: aborting this level (its requests in flight are "
                     + "cancelled; it is kept, marked aborted, with its failure rate) and going on with the next; "
                     + "again to stop everything and write the results");
-            if (current != null) {
-                current.stop();
+            if (stopLevel != null) {
+                stopLevel.run();
             }
             return true;
         }
         all = true;
         err.println("\nllmperf4j: " + signal + " received: stopping, cancelling requests in flight and writing the "
                 + "results recorded so far (again to quit at once)");
-        if (current != null) {
-            current.stopAll();
+        if (stopAll != null) {
+            stopAll.run();
         }
         notifyAll();
         return true;

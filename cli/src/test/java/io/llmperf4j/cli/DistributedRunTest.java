@@ -84,7 +84,7 @@ class DistributedRunTest {
     }
 
     @Test
-    @Timeout(120)
+    @Timeout(180)
     void threeWorkersMergeIntoOneRunThatMatchesASingleMachine(@TempDir Path tmp) throws Exception {
         String cluster = "test-" + UUID.randomUUID();
         int coordinatorPort = freePort();
@@ -184,6 +184,35 @@ class DistributedRunTest {
             assertEquals(level.endsWith("2") ? 2 : 3, levelSummary.at("/distributed/workers").size(), level);
             assertEquals(12, RequestCsvReader.read(sweep.resolve(level).resolve(sweepBase + "_requests.csv")).size());
         }
+
+        // JMH-style iterations on the same workers: each fork a distributed run, the JMH files of one machine
+        Path iterations = tmp.resolve("iterations");
+        List<String> iterationArgs = new ArrayList<>(List.of("token-benchmark"));
+        iterationArgs.addAll(workload(90, 6, 40));
+        iterationArgs.addAll(List.of("--iterations", "2", "--warmup-iterations", "1", "--iteration-time", "0.6",
+                "--forks", "2", "--results-dir", iterations.toString(), "--cluster", cluster, "--workers", "3",
+                "--bind", "127.0.0.1:" + freePort(), "--worker-wait", "60"));
+        for (String w : workerIds) iterationArgs.addAll(List.of("--member", w));
+        CliRun iterated = CliRun.of(env(), iterationArgs.toArray(String[]::new));
+        assertEquals(0, iterated.exitCode(), () -> iterated + logs());
+        assertTrue(iterated.out().contains("# Fork: 2 of 2\n"), iterated::toString);
+        assertTrue(iterated.err().contains("closed loop, concurrency 2, for 1.8 s"), iterated::toString);
+        JsonNode jmh = JSON.readTree(iterations.resolve(BASE + "_jmh.json").toFile()).get(0);
+        assertEquals("6", jmh.at("/params/concurrency").asText());
+        JsonNode rawData = jmh.at("/primaryMetric/rawData");
+        assertEquals(2, rawData.size(), "one row per fork");
+        // the same closed loop as the single machine's run above: the same tok/s within noise
+        double singleTokensPerSecond = singleSummary.at("/throughput/output_tokens_per_s").asDouble();
+        for (JsonNode fork : rawData) {
+            assertEquals(2, fork.size(), "one score per measurement iteration");
+            for (JsonNode score : fork) {
+                assertTrue(score.asDouble() > singleTokensPerSecond * 0.5
+                        && score.asDouble() < singleTokensPerSecond * 2.0, score + " tok/s in an iteration, "
+                        + singleTokensPerSecond + " on one machine");
+            }
+        }
+        List<String> iterationRows = Files.readAllLines(iterations.resolve(BASE + "_iterations.csv"));
+        assertEquals(1 + 2 * 3, iterationRows.size(), "2 forks x (1 warmup + 2 measurement): " + iterationRows);
     }
 
     @Test
@@ -240,7 +269,79 @@ class DistributedRunTest {
         assertTrue(Files.exists(dist.resolve(KILL_BASE + "_individual_responses.json")));
     }
 
+    /** Ctrl-C (SIGTERM) to a coordinator process during a distributed sweep, staged as on one machine. */
+    @Test
+    @Timeout(120)
+    void signalsToTheCoordinatorAbortASweepLevelThenStopTheSweep(@TempDir Path tmp) throws Exception {
+        String cluster = "test-" + UUID.randomUUID();
+        int coordinatorPort = freePort();
+        List<String> workerIds = startWorkers(cluster, coordinatorPort, 1, tmp);
+        Path dir = tmp.resolve("sweep");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-cp",
+                System.getProperty("java.class.path"), Main.class.getName(), "token-benchmark"));
+        command.addAll(workload(12, 1, 120)); // a request takes about 0.4 s: a level lasts seconds
+        command.addAll(List.of("--concurrency-sweep", "1,2,4", "--sleep-between", "1", "--results-dir",
+                dir.toString(), "--cluster", cluster, "--workers", "1", "--bind", "127.0.0.1:" + coordinatorPort,
+                "--member", workerIds.get(0), "--worker-wait", "60"));
+        Path stderr = tmp.resolve("coordinator.txt");
+        ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(stderr.toFile());
+        builder.environment().putAll(env());
+        Process coordinator = builder.start();
+        try {
+            awaitText(stderr, "closed loop, concurrency 1, 12 requests", coordinator);
+            Thread.sleep(DISTRIBUTED_START_LEAD_MILLIS + 800); // into the level's sending
+            signal(coordinator);
+            awaitText(stderr, "closed loop, concurrency 2, 12 requests", coordinator);
+            Thread.sleep(DISTRIBUTED_START_LEAD_MILLIS + 800);
+            signal(coordinator); // the level's first: aborts it
+            awaitText(stderr, "aborting this level", 2, coordinator);
+            signal(coordinator); // the same level's second: stops the sweep
+            assertTrue(coordinator.waitFor(60, TimeUnit.SECONDS), "the sweep did not stop");
+            String err = Files.readString(stderr);
+            assertEquals(ExitCodes.INTERRUPTED, coordinator.exitValue(), err + logs());
+            assertTrue(err.contains("received: stopping, cancelling requests in flight and writing"), err);
+
+            JsonNode sweep = JSON.readTree(dir.resolve("meta-llama-Llama-2-7b-chat-hf_200_120_sweep.json").toFile());
+            assertTrue(sweep.get("stopped").asBoolean(), sweep::toString);
+            assertEquals(2, sweep.get("levels").size(), sweep::toString);
+            for (JsonNode level : sweep.get("levels")) {
+                assertTrue(level.get("aborted").asBoolean(), level::toString);
+                assertTrue(level.get("total").asInt() < 12, level::toString);
+                assertTrue(level.get("successes").asInt() >= 1, level::toString);
+            }
+            assertFalse(Files.exists(dir.resolve("concurrency_4")), "no level starts after the stop");
+        } finally {
+            coordinator.destroyForcibly();
+        }
+    }
+
     // ---------------------------------------------------------------- helpers
+
+    private static final long DISTRIBUTED_START_LEAD_MILLIS = 2_000;
+
+    private static void signal(Process process) throws Exception {
+        new ProcessBuilder("kill", "-TERM", Long.toString(process.pid())).inheritIO().start().waitFor();
+    }
+
+    private void awaitText(Path file, String text, Process process) throws Exception {
+        awaitText(file, text, 1, process);
+    }
+
+    /** Waits until {@code file} holds {@code text} {@code times} times. */
+    private void awaitText(Path file, String text, int times, Process process) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline && process.isAlive()) {
+            String s = Files.exists(file) ? Files.readString(file) : "";
+            int n = 0;
+            for (int i = s.indexOf(text); i >= 0; i = s.indexOf(text, i + 1)) n++;
+            if (n >= times) return;
+            Thread.sleep(20);
+        }
+        throw new AssertionError("'" + text + "' not seen " + times + " times; alive: " + process.isAlive() + "\n"
+                + (Files.exists(file) ? Files.readString(file) : "") + logs());
+    }
 
     /** Starts {@code n} worker JVMs on 127.0.0.1; returns their ids (cluster addresses). */
     private List<String> startWorkers(String cluster, int coordinatorPort, int n, Path tmp) throws IOException {
