@@ -99,7 +99,7 @@ public final class LoadWorker {
             ClosedLoopResult r = runner.run(job.specs(), job.load().closedLoopSettings(), stream);
             return new WorkerOutcome(job.workerId(), lag, r.durationNanos(), r.requestsSent(), r.timedOut(),
                     r.stopped(), tagged(r.timeline(), job), 0, 0, Double.NaN, Double.NaN, r.requestsSent(),
-                    taggedRecords(r.warmupRecords(), job), r.measureStartOffsetNanos(), 0);
+                    taggedRecords(r.warmupRecords(), job), r.measureStartOffsetNanos(), 0, r.clientOverhead());
         } finally {
             instance.getCluster().removeMembershipListener(watch);
             stops.remove(job.jobId());
@@ -119,7 +119,8 @@ public final class LoadWorker {
             return new WorkerOutcome(job.workerId(), lag, r.durationNanos(), r.requestsSent(), r.timedOut(),
                     r.stopped(), tagged(r.timeline(), job), r.arrivalsNotSent(), r.maxBacklog(),
                     r.scheduledRequestsPerSecond(), r.achievedSendRequestsPerSecond(), r.measuredArrivals(),
-                    taggedRecords(r.warmupRecords(), job), r.measureStartOffsetNanos(), r.warmupArrivals());
+                    taggedRecords(r.warmupRecords(), job), r.measureStartOffsetNanos(), r.warmupArrivals(),
+                    r.clientOverhead());
         } finally {
             instance.getCluster().removeMembershipListener(watch);
             stops.remove(job.jobId());
@@ -136,7 +137,7 @@ public final class LoadWorker {
 
     private static WorkerOutcome stoppedBeforeStart(WorkerJob job, long lag) {
         return new WorkerOutcome(job.workerId(), lag, 0, 0, false, true, List.of(), 0, 0, Double.NaN, Double.NaN, 0,
-                List.of(), 0, 0);
+                List.of(), 0, 0, null);
     }
 
     /**

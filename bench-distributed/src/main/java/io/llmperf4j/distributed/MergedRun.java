@@ -6,6 +6,7 @@ import io.llmperf4j.engine.load.LoadResult;
 import io.llmperf4j.engine.load.LoadSettings;
 import io.llmperf4j.engine.load.OpenLoopResult;
 import io.llmperf4j.engine.load.ScheduledRecord;
+import io.llmperf4j.model.ClientOverhead;
 import io.llmperf4j.model.RequestRecord;
 
 import java.util.List;
@@ -24,14 +25,16 @@ import java.util.List;
  * @param timedOut         a worker's timeout ended its share
  * @param stopped          a worker's share was stopped
  * @param workers          one report per worker
- * @param openLoop         the merged open loop (null for a closed loop)
+ * @param openLoop         the merged open loop, with {@code clientOverhead} (null for a closed loop)
  * @param warmupRecords    every worker's warmup records (excluded from every result)
  * @param measureStartNanos where the measured window starts, from the shared start (after a warmup)
+ * @param clientOverhead   the workers' clients, field by field the worst of them (so one overloaded worker shows),
+ *                         or null when none reported
  */
 public record MergedRun(List<RequestRecord> records, List<ScheduledRecord> timeline, long startEpochMillis,
                         long endEpochMillis, long durationNanos, int requestsSent, boolean timedOut, boolean stopped,
                         List<WorkerReport> workers, OpenLoopResult openLoop, List<RequestRecord> warmupRecords,
-                        long measureStartNanos) {
+                        long measureStartNanos, ClientOverhead clientOverhead) {
 
     public MergedRun {
         records = List.copyOf(records);
@@ -44,7 +47,7 @@ public record MergedRun(List<RequestRecord> records, List<ScheduledRecord> timel
     public LoadResult result(LoadSettings settings) {
         if (openLoop != null) return openLoop;
         return new ClosedLoopResult(records, startEpochMillis, endEpochMillis, durationNanos, requestsSent, timedOut,
-                stopped, warmupRecords, timeline, measureStartNanos, (ClosedLoopSettings) settings);
+                stopped, warmupRecords, timeline, measureStartNanos, (ClosedLoopSettings) settings, clientOverhead);
     }
 
     public int lost() {

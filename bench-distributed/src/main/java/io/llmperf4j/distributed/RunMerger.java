@@ -3,6 +3,7 @@ package io.llmperf4j.distributed;
 import io.llmperf4j.engine.load.OpenLoopResult;
 import io.llmperf4j.engine.load.OpenLoopSettings;
 import io.llmperf4j.engine.load.ScheduledRecord;
+import io.llmperf4j.model.ClientOverhead;
 import io.llmperf4j.model.ClientTokenCount;
 import io.llmperf4j.model.Failure;
 import io.llmperf4j.model.FailureKind;
@@ -57,6 +58,7 @@ final class RunMerger {
         int measuredArrivals = 0;
         double scheduledRate = 0;
         double achievedRate = 0;
+        List<ClientOverhead> clients = new ArrayList<>();
         for (WorkerPart part : parts) {
             List<ScheduledRecord> own = new ArrayList<>();
             WorkerOutcome o = part.outcome();
@@ -76,6 +78,7 @@ final class RunMerger {
                 measuredArrivals += o.measuredArrivals();
                 scheduledRate += o.scheduledRate();
                 achievedRate += o.achievedSendRate();
+                if (o.clientOverhead() != null) clients.add(o.clientOverhead());
             } else {
                 for (ScheduledRecord r : part.streamed()) own.add(shifted(r, part.shareOffsetNanos()));
                 List<ScheduledRecord> lostRecords = lostRecords(part, own);
@@ -95,7 +98,8 @@ final class RunMerger {
             int succeeded = (int) counted.stream().filter(r -> r.record().succeeded()).count();
             int assigned = part.share().maxRequests() == null ? 0 : part.share().maxRequests();
             reports.add(new WorkerReport(part.workerId(), part.share().describe(), assigned, counted.size(), succeeded,
-                    lost, part.clock(), o == null ? -1 : o.startLagNanos(), part.lostReason()));
+                    lost, part.clock(), o == null ? -1 : o.startLagNanos(), part.lostReason(),
+                    o == null ? null : o.clientOverhead()));
         }
         timeline.sort(Comparator.comparingLong(RunMerger::endOffset));
         List<RequestRecord> records = timeline.stream().map(ScheduledRecord::record).toList();
@@ -103,15 +107,41 @@ final class RunMerger {
         long duration = Math.max(0, windowEnd - measureStart);
         long windowStartEpochMillis = sharedStartEpochMillis + measureStart / 1_000_000L;
         long endEpochMillis = windowStartEpochMillis + duration / 1_000_000L;
+        ClientOverhead client = worst(clients);
         OpenLoopResult open = null;
         OpenLoopSettings whole = plan.openLoop();
         if (whole != null) {
             open = new OpenLoopResult(records, warmupRecords, timeline, windowStartEpochMillis, endEpochMillis,
                     duration, measureStart, sent, timedOut, stopped, whole, warmupArrivals, measuredArrivals, notSent,
-                    maxBacklog, scheduledRate, achievedRate);
+                    maxBacklog, scheduledRate, achievedRate).withClientOverhead(client);
         }
         return new MergedRun(records, timeline, windowStartEpochMillis, endEpochMillis, duration, sent, timedOut,
-                stopped, reports, open, warmupRecords, measureStart);
+                stopped, reports, open, warmupRecords, measureStart, client);
+    }
+
+    /**
+     * Field by field the worst of the workers' clients (the longest lag, the busiest thread and process, the most
+     * GC), so the client-bottleneck warning fires when any worker was overloaded; null when none reported.
+     */
+    static ClientOverhead worst(List<ClientOverhead> clients) {
+        if (clients.isEmpty()) return null;
+        ClientOverhead w = clients.get(0);
+        for (ClientOverhead c : clients.subList(1, clients.size())) {
+            w = new ClientOverhead(Math.max(w.wallNanos(), c.wallNanos()), Math.max(w.ioThreads(), c.ioThreads()),
+                    Math.min(w.availableProcessors(), c.availableProcessors()), w.lagSamples() + c.lagSamples(),
+                    Math.max(w.lagP50Nanos(), c.lagP50Nanos()), Math.max(w.lagP99Nanos(), c.lagP99Nanos()),
+                    Math.max(w.lagMaxNanos(), c.lagMaxNanos()), maxKnown(w.ioBusyShareMean(), c.ioBusyShareMean()),
+                    maxKnown(w.ioBusyShareMax(), c.ioBusyShareMax()), Math.max(w.gcPauseNanos(), c.gcPauseNanos()),
+                    Math.max(w.gcCount(), c.gcCount()), maxKnown(w.processCpuShare(), c.processCpuShare()));
+        }
+        return w;
+    }
+
+    /** The larger, NaN (unknown) only when both are. */
+    private static double maxKnown(double a, double b) {
+        if (Double.isNaN(a)) return b;
+        if (Double.isNaN(b)) return a;
+        return Math.max(a, b);
     }
 
     /**

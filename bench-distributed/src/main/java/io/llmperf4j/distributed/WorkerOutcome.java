@@ -1,6 +1,7 @@
 package io.llmperf4j.distributed;
 
 import io.llmperf4j.engine.load.ScheduledRecord;
+import io.llmperf4j.model.ClientOverhead;
 import io.llmperf4j.model.RequestRecord;
 
 import java.util.List;
@@ -23,9 +24,11 @@ import java.util.List;
  * @param warmupRecords     its warmup records (excluded from every result)
  * @param measureStartNanos where its measured window starts, from its start
  * @param warmupArrivals    open loop: warmup arrivals in its schedule
+ * @param clientOverhead    how busy its client was (its own process), or null
  */
 public record WorkerOutcome(String workerId, long startLagNanos, long durationNanos, int requestsSent,
                             boolean timedOut, boolean stopped, List<ScheduledRecord> timeline, int arrivalsNotSent,
                             int maxBacklog, double scheduledRate, double achievedSendRate, int measuredArrivals,
-                            List<RequestRecord> warmupRecords, long measureStartNanos, int warmupArrivals) {
+                            List<RequestRecord> warmupRecords, long measureStartNanos, int warmupArrivals,
+                            ClientOverhead clientOverhead) {
 }

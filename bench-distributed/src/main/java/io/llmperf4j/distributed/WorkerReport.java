@@ -1,5 +1,7 @@
 package io.llmperf4j.distributed;
 
+import io.llmperf4j.model.ClientOverhead;
+
 /**
  * One worker's part of a merged run, for the summary.
  *
@@ -13,7 +15,9 @@ package io.llmperf4j.distributed;
  * @param clockOffset     its wall clock against the coordinator's
  * @param startLagNanos   how late it started after the shared instant (its own clock), or -1 when it never reported
  * @param leftReason      why its unfinished requests were lost, or null when it finished its share
+ * @param clientOverhead  how busy its client was, or null when it never reported
  */
 public record WorkerReport(String workerId, String share, int assigned, int recorded, int succeeded, int lost,
-                           ClockOffset clockOffset, long startLagNanos, String leftReason) {
+                           ClockOffset clockOffset, long startLagNanos, String leftReason,
+                           ClientOverhead clientOverhead) {
 }

@@ -106,8 +106,10 @@ class ClusterRunTest {
         double lastSendSeconds = run.timeline().stream().mapToLong(r -> r.actualSendOffsetNanos()).max()
                 .orElseThrow() / 1e9;
         assertTrue(lastSendSeconds > 0.4 && lastSendSeconds < 1.5, "last send at " + lastSendSeconds + " s");
+        assertNotNull(run.openLoop().clientOverhead(), "the workers' clients, merged");
         for (WorkerReport w : run.workers()) {
             assertEquals(10, w.recorded(), w::toString);
+            assertTrue(w.clientOverhead().lagSamples() > 0, "each worker watches its own client: " + w);
             assertTrue(w.clockOffset().roundTripMicros() >= 0);
             assertTrue(w.startLagNanos() >= 0 && w.startLagNanos() < 500_000_000L, w::toString);
         }

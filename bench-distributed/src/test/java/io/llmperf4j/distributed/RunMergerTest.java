@@ -2,6 +2,7 @@ package io.llmperf4j.distributed;
 
 import io.llmperf4j.engine.load.ScheduledRecord;
 import io.llmperf4j.engine.load.Warmup;
+import io.llmperf4j.model.ClientOverhead;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
@@ -48,6 +49,21 @@ class RunMergerTest {
                 .sorted().toList());
         assertEquals(List.of(2, 0), lost.stream().map(RequestRecord::promptIndex).toList(),
                 "the prompts that came next in send order");
+    }
+
+    @Test
+    void theMergedClientOverheadIsTheWorstWorkerFieldByField() {
+        ClientOverhead calm = new ClientOverhead(1_000, 2, 8, 100, 10_000, 50_000, 90_000, 0.1, 0.2, 5, 1, 0.10);
+        ClientOverhead busy = new ClientOverhead(1_000, 2, 4, 100, 20_000, 4_000_000, 9_000_000, Double.NaN, 0.9, 1, 3,
+                0.95);
+        ClientOverhead worst = RunMerger.worst(List.of(calm, busy));
+        assertEquals(4_000_000, worst.lagP99Nanos());
+        assertEquals(0.95, worst.processCpuShare());
+        assertEquals(0.9, worst.ioBusyShareMax());
+        assertEquals(0.1, worst.ioBusyShareMean(), "an unknown share does not hide a known one");
+        assertEquals(200, worst.lagSamples());
+        assertEquals(4, worst.availableProcessors(), "the smallest machine");
+        assertEquals(null, RunMerger.worst(List.of()));
     }
 
     private static MergedRun merge(LoadShare share, DistributedPlan plan, int streamedCount) {

@@ -10,6 +10,7 @@ import io.llmperf4j.distributed.WorkerReport;
 import io.llmperf4j.engine.client.LlmApi;
 import io.llmperf4j.model.BenchmarkRun;
 import io.llmperf4j.model.BenchmarkSettings;
+import io.llmperf4j.model.ClientOverhead;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.report.html.HtmlReport;
 import io.llmperf4j.report.html.HtmlReportOptions;
@@ -115,7 +116,7 @@ final class DistributedTokenBenchmark {
         }
         BenchmarkRun run = TokenBenchmark.withServerCounts(new BenchmarkRun(settings, merged.records(),
                 merged.startEpochMillis(), merged.endEpochMillis(), merged.durationNanos(), merged.requestsSent(),
-                merged.timedOut()), workload);
+                merged.timedOut(), merged.clientOverhead()), workload);
         RunMetrics metrics = benchmark.metrics(run, workload, workload.promptTokenizer());
         printWorkers(merged);
         out.print(SummaryConsoleReport.render(run, metrics));
@@ -178,8 +179,11 @@ final class DistributedTokenBenchmark {
 
     private void printWorkers(MergedRun merged) {
         for (WorkerReport w : merged.workers()) {
-            err.printf(Locale.ROOT, "llmperf4j: cluster: worker %s: %d requests, %d ok%s%n", w.workerId(),
-                    w.recorded(), w.succeeded(), w.lost() == 0 ? "" : ", " + w.lost() + " lost (" + w.leftReason() + ")");
+            ClientOverhead c = w.clientOverhead();
+            err.printf(Locale.ROOT, "llmperf4j: cluster: worker %s: %d requests, %d ok%s%s%n", w.workerId(),
+                    w.recorded(), w.succeeded(), w.lost() == 0 ? "" : ", " + w.lost() + " lost (" + w.leftReason() + ")",
+                    c == null ? "" : String.format(Locale.ROOT, "; its client: event-loop lag p99 %.2f ms, CPU %.0f %%",
+                            c.lagP99Nanos() / 1e6, 100 * c.processCpuShare()));
         }
     }
 

@@ -112,6 +112,8 @@ class DistributedRunTest {
 
         JsonNode summary = JSON.readTree(dist.resolve(BASE + "_llmperf4j_summary.json").toFile());
         assertEquals(90, summary.at("/run/requests_recorded").asInt());
+        assertTrue(summary.at("/client_overhead/event_loop_lag_p99_ms").isNumber(), "the workers' clients: " + summary);
+        assertEquals(3, run.err().split("its client: event-loop lag p99", -1).length - 1, run::toString);
         JsonNode distributed = summary.get("distributed");
         assertEquals(cluster, distributed.get("cluster_name").asText());
         assertEquals(3, distributed.get("workers").size());
