@@ -3,8 +3,9 @@ package io.llmperf4j.server;
 import java.util.EnumMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Predicate;
 
-/** Decides each generation request's fault (plan or header) and counts the decisions; shared by all I/O threads. */
+/** Decides each request's fault (plan or header) and counts the decisions; shared by all I/O threads. */
 final class FaultCounters {
 
     private final FaultPlan plan;
@@ -20,6 +21,11 @@ final class FaultCounters {
      * the next arrival index or for {@code requestHash}. Counts it.
      */
     FaultKind decide(FaultKind forced, boolean stream, long requestHash) {
+        return decide(forced, kind -> stream || kind.appliesToNonStreaming(), requestHash);
+    }
+
+    /** As {@link #decide(FaultKind, boolean, long)}, the plan choosing among the kinds that {@code applies}. */
+    FaultKind decide(FaultKind forced, Predicate<FaultKind> applies, long requestHash) {
         FaultKind kind;
         if (forced != null) {
             kind = forced;
@@ -27,7 +33,7 @@ final class FaultCounters {
             kind = FaultKind.NONE;
         } else {
             long key = plan.selection() == FaultPlan.Selection.ARRIVAL_ORDER ? arrivals.getAndIncrement() : requestHash;
-            kind = plan.choose(key, stream);
+            kind = plan.choose(key, applies);
         }
         counts.incrementAndGet(kind.ordinal());
         return kind;

@@ -6,10 +6,10 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * A snapshot of the fault decisions a server made: one per generation request that passed validation (and
- * authentication), counted when decided, whether by the {@link FaultPlan} or the {@value FaultKind#HEADER}
+ * A snapshot of the fault decisions a server made: one per generation or embeddings request that passed validation
+ * (and authentication), counted when decided, whether by the {@link FaultPlan} or the {@value FaultKind#HEADER}
  * header. {@link FaultKind#NONE} counts the clean requests, so {@code count(NONE) + injected() == total()}: a
- * client that sent N valid generation requests can reconcile "ok + each error kind = N".
+ * client that sent N valid requests can reconcile "ok + each error kind = N".
  *
  * @param byKind the count of every kind, NONE included (kinds never chosen map to 0)
  */

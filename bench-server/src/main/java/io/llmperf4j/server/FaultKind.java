@@ -92,6 +92,11 @@ public enum FaultKind {
         return this != MISSING_DONE;
     }
 
+    /** Whether this kind changes an embeddings response (which has no text to pad and no stream). */
+    public boolean appliesToEmbeddings() {
+        return appliesToNonStreaming() && this != OVERSIZED_EVENT;
+    }
+
     /**
      * The kind named by a header value (case-insensitive, surrounding blanks ignored).
      *

@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import java.util.Objects;
 
 /**
@@ -144,23 +145,31 @@ public record FaultPlan(
 
     /** The kind for the request with {@code key}; a pure function of the plan, the key and {@code stream}. */
     public FaultKind choose(long key, boolean stream) {
+        return choose(key, kind -> stream || kind.appliesToNonStreaming());
+    }
+
+    /**
+     * The kind for the request with {@code key} among the kinds that {@code applies} to it (the others weigh 0, and
+     * a sequence's inapplicable kind yields NONE); a pure function of the plan, the key and {@code applies}.
+     */
+    public FaultKind choose(long key, Predicate<FaultKind> applies) {
         if (!sequence.isEmpty()) {
             long index = selection == Selection.ARRIVAL_ORDER ? key : Hashing.mix(seed, key);
             FaultKind kind = sequence.get((int) Math.floorMod(index, (long) sequence.size()));
-            return stream || kind.appliesToNonStreaming() ? kind : FaultKind.NONE;
+            return applies.test(kind) ? kind : FaultKind.NONE;
         }
         if (faultRate == 0) return FaultKind.NONE;
         long bits = Hashing.mix(seed, key);
         if (Hashing.unit(bits) >= faultRate) return FaultKind.NONE;
         double total = 0;
         for (Map.Entry<FaultKind, Double> e : weights.entrySet()) {
-            if (stream || e.getKey().appliesToNonStreaming()) total += e.getValue();
+            if (applies.test(e.getKey())) total += e.getValue();
         }
         if (total == 0) return FaultKind.NONE;
         double target = Hashing.unit(Hashing.mix(bits, 1)) * total;
         FaultKind last = FaultKind.NONE;
         for (Map.Entry<FaultKind, Double> e : weights.entrySet()) {
-            if (!stream && !e.getKey().appliesToNonStreaming()) continue;
+            if (!applies.test(e.getKey())) continue;
             last = e.getKey();
             target -= e.getValue();
             if (target < 0) return last;

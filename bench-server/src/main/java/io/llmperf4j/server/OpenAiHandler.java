@@ -219,6 +219,7 @@ final class OpenAiHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void acceptEmbeddings(ChannelHandlerContext ctx, FullHttpRequest http, long arrivalNanos) {
+        long requestHash = server.faultsNeedRequestHash() ? Hashing.fnv(EMBEDDINGS_PATH, http.content()) : 0;
         EmbeddingsRequest request;
         String model;
         FaultKind forced;
@@ -230,8 +231,7 @@ final class OpenAiHandler extends ChannelInboundHandlerAdapter {
             sendError(ctx, null, e.status, e.getMessage(), e.param);
             return;
         }
-        // only the header's faults: the plan keeps picking for generation requests alone
-        FaultKind fault = forced == null ? FaultKind.NONE : server.faults.decide(forced, false, 0);
+        FaultKind fault = server.faults.decide(forced, FaultKind::appliesToEmbeddings, requestHash);
         if (fault.isHttpStatus()) {
             ctx.writeAndFlush(FaultResponses.statusFault(ctx.alloc(), Endpoint.CHAT, fault)); // OpenAI's dialect
             return;

@@ -85,8 +85,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@code encoding_format} "base64" sends little-endian float32); {@code usage.prompt_tokens} and
  * {@code total_tokens} count texts as prompts are counted and id lists by their length. The response is sent by
  * an event-loop timer {@code baseLatency + perInputTokenLatency * prompt_tokens} after the request arrived.
- * Embeddings take no sequence slot. The {@link FaultPlan} does not pick faults for them, but the
- * {@value FaultKind#HEADER} header forces one as for a non-streaming request: {@code http_*} and {@code reset} on
+ * Embeddings take no sequence slot. The {@link FaultPlan} picks their faults among the kinds that change an
+ * embeddings response (not {@code missing_done} nor {@code oversized_event}), and the {@value FaultKind#HEADER}
+ * header forces one as for a non-streaming request: {@code http_*} and {@code reset} on
  * arrival, {@code error_event} an HTTP 200 with an error object, {@code malformed_event} an HTTP 200 with the first
  * half of the body, {@code drop_mid_stream} a close without a byte, {@code stall} the response a stall later,
  * {@code oversized_event} nothing (there is no text to pad).

@@ -9,7 +9,9 @@ import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -111,6 +113,29 @@ class EmbeddingsTest {
         long elapsed = System.nanoTime() - sent;
         assertEquals(11, response.get("usage").get("prompt_tokens").asInt());
         assertTrue(elapsed >= BASE.toNanos() + 11 * PER_TOKEN.toNanos(), elapsed + " ns");
+    }
+
+    @Test
+    void theFaultPlanPicksEmbeddingsFaultsAmongTheKindsThatChangeTheirResponse() throws Exception {
+        FaultPlan plan = FaultPlan.sequence(FaultKind.HTTP_500, FaultKind.OVERSIZED_EVENT, FaultKind.MISSING_DONE,
+                FaultKind.ERROR_EVENT);
+        try (SimulatedServer faulty = SimulatedServer.start(SimulatorConfig.builder().faultPlan(plan).build())) {
+            TestClient c = new TestClient(faulty);
+            List<Integer> statuses = new ArrayList<>();
+            List<Boolean> hasData = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                HttpResponse<String> r = c.post("/embeddings", "{\"input\":\"x\"}");
+                statuses.add(r.statusCode());
+                hasData.add(r.body().contains("\"embedding\""));
+            }
+            assertEquals(List.of(500, 200, 200, 200), statuses);
+            assertEquals(List.of(false, true, true, false), hasData, "the 4th is an error object");
+            FaultCounts counts = faulty.faultCounts();
+            assertEquals(4, counts.total());
+            assertEquals(2, counts.count(FaultKind.NONE), "oversized_event and missing_done change nothing here");
+            assertEquals(1, counts.count(FaultKind.HTTP_500));
+            assertEquals(1, counts.count(FaultKind.ERROR_EVENT));
+        }
     }
 
     @Test

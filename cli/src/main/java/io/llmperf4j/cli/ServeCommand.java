@@ -93,7 +93,7 @@ final class ServeCommand implements Callable<Integer> {
     Path apiKeyFile;
 
     @Option(names = "--fault-rate", defaultValue = "0",
-            description = "Share of generation requests that get a fault (0..1), drawn from --fault-kinds.")
+            description = "Share of generation and embeddings requests that get a fault (0..1), drawn from --fault-kinds.")
     double faultRate;
 
     @Option(names = "--fault-kinds", split = ",", paramLabel = "KIND",

@@ -3,6 +3,9 @@ package io.llmperf4j.cli;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.llmperf4j.server.FaultCounts;
+import io.llmperf4j.server.FaultKind;
+import io.llmperf4j.server.FaultPlan;
 import io.llmperf4j.server.SimulatedServer;
 import io.llmperf4j.server.SimulatorConfig;
 import org.apache.commons.csv.CSVFormat;
@@ -151,6 +154,29 @@ class OtherApisCommandTest {
         assertEquals(6, summary.get("errors_by_kind").get(kind).asInt(), summary::toString);
         for (CSVRecord row : csvRows(tmp.resolve("sim_60_12_embeddings.csv"))) {
             assertEquals(kind, row.get("error_kind"), row::toString);
+        }
+    }
+
+    /** What {@code serve --fault-rate 0.4} builds: the plan picks faults for embeddings too, each counted once. */
+    @Test
+    void embeddingsFaultsFromTheFaultPlanAreCountedAsTheServerInjectedThem(@TempDir Path tmp) throws IOException {
+        try (SimulatedServer faulty = SimulatedServer.start(SimulatorConfig.builder()
+                .faultPlan(FaultPlan.random(0.4, 7).withStallDuration(Duration.ofMillis(50))).build())) {
+            List<String> args = List.of("token-benchmark", "--model", "sim", "--llm-api", "embeddings",
+                    "--mean-input-tokens", "60", "--max-num-completed-requests", "30", "--num-concurrent-requests",
+                    "3", "--timeout", "60", "--results-dir", tmp.toString());
+            CliRun run = CliRun.of(Map.of("OPENAI_API_BASE", faulty.baseUrl(), "OPENAI_API_KEY", "k"),
+                    args.toArray(String[]::new));
+            assertEquals(0, run.exitCode(), run::toString);
+            FaultCounts counts = faulty.faultCounts();
+            // a stall is only slow, and oversized_event changes nothing for embeddings: neither is an error
+            long errorsInjected = counts.injected() - counts.count(FaultKind.STALL);
+            assertTrue(errorsInjected > 3 && errorsInjected < 27, counts::toString);
+            JsonNode summary = JSON.readTree(tmp.resolve("sim_60_150_embeddings_summary.json").toFile());
+            assertEquals(errorsInjected, summary.get("num_errors").asLong(), summary + " vs " + counts);
+            long rows = csvRows(tmp.resolve("sim_60_150_embeddings.csv")).stream()
+                    .filter(r -> !r.get("error_kind").isEmpty()).count();
+            assertEquals(errorsInjected, rows);
         }
     }
 
