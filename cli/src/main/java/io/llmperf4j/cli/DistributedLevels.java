@@ -55,6 +55,7 @@ final class DistributedLevels implements Function<BenchmarkListener, BenchmarkRe
     private final Consumer<MergedRun> afterFork;
     private final String model;
     private volatile boolean allStopped;
+    private volatile boolean levelStopped;
     private volatile HarnessRunner currentHarness;
 
     /**
@@ -81,6 +82,7 @@ final class DistributedLevels implements Function<BenchmarkListener, BenchmarkRe
 
     /** Ends the level running now (kept, marked aborted); the next one starts. Any thread. */
     void stopLevel() {
+        levelStopped = true;
         HarnessRunner harness = currentHarness;
         if (harness != null) {
             harness.stop();
@@ -113,7 +115,9 @@ final class DistributedLevels implements Function<BenchmarkListener, BenchmarkRe
     }
 
     private LevelOutcome runLevel(int index, LoadSettings level, BenchmarkListener listener) {
-        MergedRun merged = coordinator.run(plan(level), workers, clocks, tokenCounter, () -> allStopped);
+        levelStopped = false;
+        MergedRun merged = coordinator.run(plan(level), workers, clocks, tokenCounter,
+                () -> allStopped || levelStopped); // a stop just before the run's shares went out is kept
         for (ScheduledRecord r : merged.timeline()) listener.onScheduledRecord(r);
         LoadResult result = merged.result(level);
         LevelOutcome outcome = new LevelOutcome(index, level, LevelSummary.of(result, outputTokens), merged.stopped(),
