@@ -459,13 +459,22 @@ final class HtmlPage {
                                 + "bucket, %s%s; Σ = %.0f tokens. The last bucket may be partial.",
                         summary.tokenCounting() == null ? "by their token source"
                                 : "counted by " + summary.tokenCounting().outputTokenSource(),
-                        width, b.requestsWithEvents() > 0
-                                ? "a request's tokens split evenly over its content events" : "",
+                        width, b.requestsWithEvents() > 0 ? eventPlacement(b) : "",
                         b.requestsSpreadEvenly() > 0 ? (b.requestsWithEvents() > 0 ? "; " : "")
                                 + b.requestsSpreadEvenly() + " request(s) without event times spread evenly from "
                                 + "first token to end" : "",
                         b.totalOutputTokens())))
                 .append("</p></div>\n");
+    }
+
+    private static String eventPlacement(ReportSeries.TimeBuckets b) {
+        int evenly = b.requestsWithEvents() - b.requestsWithEventTokens();
+        if (evenly == 0) return "each request's tokens placed at its content events' arrival times, by the tokens "
+                + "each event carried";
+        if (b.requestsWithEventTokens() == 0) return "each request's tokens placed at its content events' arrival "
+                + "times, split evenly over the events (tokens per event not counted)";
+        return "each request's tokens placed at its content events' arrival times, by the tokens each event carried ("
+                + evenly + " request(s) without counted tokens per event: split evenly over the events)";
     }
 
     private void inFlight(ReportSeries.TimeBuckets b, String width) {
