@@ -63,7 +63,8 @@ public final class RunSamples {
     /**
      * Reads a results directory, a per-request CSV or a {@code requests.jsonl}. From a directory: its
      * {@code requests.jsonl} when it holds the same requests as its single {@code *_requests.csv} (a journal left
-     * by a later run in the same folder does not), else that CSV. The label is the directory's name (or the
+     * by a later run in the same folder does not), else that CSV; the journal alone when there is no CSV (a run
+     * killed before its end). The label is the directory's name (or the
      * file's, for a file).
      *
      * @throws IOException naming the file, line and column of anything malformed, or listing the candidates when a
@@ -84,6 +85,13 @@ public final class RunSamples {
                         .sorted()
                         .toList();
             }
+            label = csvFileOrResultsDir.getFileName() == null ? csvFileOrResultsDir.toString()
+                    : csvFileOrResultsDir.getFileName().toString();
+            Path journal = csvFileOrResultsDir.resolve(RequestJournal.FILE_NAME);
+            if (found.isEmpty() && Files.isRegularFile(journal)) {
+                // a run killed before its end leaves only the journal
+                return fromRecords(label, RequestJournal.FILE_NAME, RequestJournal.read(journal), counting);
+            }
             if (found.isEmpty()) {
                 throw new IOException("no *" + CSV_SUFFIX + " in " + csvFileOrResultsDir
                         + ": llmperf4j writes <model>_<in>_<out>" + CSV_SUFFIX + " beside the summary files");
@@ -94,9 +102,6 @@ public final class RunSamples {
                         + "): pass the CSV file itself");
             }
             csv = found.get(0);
-            label = csvFileOrResultsDir.getFileName() == null ? csvFileOrResultsDir.toString()
-                    : csvFileOrResultsDir.getFileName().toString();
-            Path journal = csvFileOrResultsDir.resolve(RequestJournal.FILE_NAME);
             if (Files.isRegularFile(journal)) {
                 List<RequestRecord> fromCsv = RequestCsvReader.read(csv);
                 List<RequestRecord> fromJournal = RequestJournal.read(journal);

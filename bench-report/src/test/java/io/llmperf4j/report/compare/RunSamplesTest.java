@@ -114,6 +114,13 @@ class RunSamplesTest {
         assertEquals(75, RunSamples.read(run.resolve(RequestJournal.FILE_NAME), TokenCounting.DEFAULT)
                 .sortedValues(CompareMetric.ITL).length);
 
+        // a killed run leaves only the journal
+        Path killed = Files.createDirectories(dir.resolve("killed"));
+        try (RequestJournal journal = RequestJournal.create(killed)) {
+            RECORDS.forEach(journal::append);
+        }
+        assertEquals(75, RunSamples.read(killed, TokenCounting.DEFAULT).sortedValues(CompareMetric.ITL).length);
+
         // a journal of other requests (a later run in the same folder) is not used
         try (RequestJournal journal = RequestJournal.create(run)) {
             journal.append(RECORDS.get(0));
