@@ -619,8 +619,9 @@ final class HtmlPage {
         li("TTFT: send to the first event with non-empty content. E2E: send to the end of the response. Latencies "
                 + "are service times, from the actual send.");
         li("Output tokens/s over time: each successful request's output tokens are placed at its content events' "
-                + "arrival times (split evenly over the events), or spread evenly from first token to end when event "
-                + "times are unknown, then summed per bucket.");
+                + "arrival times, each event's share in proportion to the tokens it carried (split evenly over the "
+                + "events when those were not counted), or spread evenly from first token to end when event times "
+                + "are unknown, then summed per bucket.");
         li("The table and key numbers are the summary file's; the charts are computed from the " + data.records().size()
                 + " records of " + data.source().description() + ".");
         li("This page is self-contained: no scripts, no fonts or images from elsewhere, no links to other sites.");
