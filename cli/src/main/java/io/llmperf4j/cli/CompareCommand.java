@@ -24,8 +24,9 @@ import java.util.concurrent.Callable;
         headerHeading = "",
         header = "Compares two runs, with confidence intervals and CI thresholds.",
         description = {
-            "Compares two runs (results folders or their *_requests.csv files): p50/p90/p99 of TTFT, TPOT, E2E and",
-            "per-request tok/s, run throughput and error rate, each delta with a 95 % bootstrap confidence interval.",
+            "Compares two runs (results folders, or their *_requests.csv or requests.jsonl files): p50/p90/p99",
+            "of TTFT, TPOT, ITL per event and per token (from requests.jsonl), E2E and per-request tok/s, run",
+            "throughput and error rate, each delta with a 95 % bootstrap confidence interval.",
             "With --fail-if, exits 3 when a rule is crossed (the guides' regression alarm for CI)."
         })
 final class CompareCommand implements Callable<Integer> {
@@ -34,14 +35,17 @@ final class CompareCommand implements Callable<Integer> {
     @Mixin
     DebugOption debugOption;
 
-    @Parameters(index = "0", paramLabel = "BASELINE", description = "Results folder (or CSV) of the baseline run.")
+    @Parameters(index = "0", paramLabel = "BASELINE",
+            description = "Results folder (or CSV, or requests.jsonl) of the baseline run.")
     Path baseline;
 
-    @Parameters(index = "1", paramLabel = "CANDIDATE", description = "Results folder (or CSV) of the new run.")
+    @Parameters(index = "1", paramLabel = "CANDIDATE",
+            description = "Results folder (or CSV, or requests.jsonl) of the new run.")
     Path candidate;
 
     @Option(names = "--fail-if", paramLabel = "RULES",
-            description = "Comma-separated rules on B vs A, e.g. 'ttft_p90>+10%,output_throughput<-5%'.")
+            description = "Comma-separated rules on B vs A, e.g. "
+                    + "'ttft_p90>+10%,itl_p90>+10%,output_throughput<-5%'.")
     String failIf;
 
     @Option(names = "--client-special-tokens", defaultValue = "1",
@@ -71,7 +75,8 @@ final class CompareCommand implements Callable<Integer> {
 
     private static RunSamples read(Path path, TokenCounting counting) {
         if (!Files.exists(path)) {
-            throw new UsageException(path + " does not exist (give a results folder or a *_requests.csv file)");
+            throw new UsageException(path + " does not exist (give a results folder, a *_requests.csv or a "
+                    + "requests.jsonl file)");
         }
         try {
             return RunSamples.read(path, counting);

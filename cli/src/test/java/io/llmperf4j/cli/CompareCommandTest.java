@@ -6,30 +6,43 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** compare over two real runs whose servers differ only in time to first token. */
+/**
+ * compare over real runs against the embedded server: two whose servers differ only in time to first token, and
+ * two more that differ from the fast one in inter-token delay (one token per chunk) or in chunking (4 tokens a
+ * chunk, 4 times the delay between chunks: the same per-token pace).
+ */
 class CompareCommandTest {
     @TempDir
     static Path tmp;
     static Path fast;
     static Path slow;
+    static Path slowTokens;
+    static Path chunked;
 
     @BeforeAll
-    static void runBoth() {
-        fast = benchmark(Duration.ofMillis(5), "fast");
-        slow = benchmark(Duration.ofMillis(60), "slow");
+    static void runAll() {
+        // delays of several ms: on a busy machine 1-ms timers fire in bursts and gaps collapse to 0
+        fast = benchmark(Duration.ofMillis(5), Duration.ofMillis(4), 1, "fast");
+        slow = benchmark(Duration.ofMillis(60), Duration.ofMillis(4), 1, "slow");
+        slowTokens = benchmark(Duration.ofMillis(5), Duration.ofMillis(12), 1, "slow-tokens");
+        chunked = benchmark(Duration.ofMillis(5), Duration.ofMillis(4), 4, "chunked");
     }
 
-    private static Path benchmark(Duration ttft, String name) {
+    private static Path benchmark(Duration ttft, Duration interTokenDelay, int tokensPerChunk, String name) {
         Path dir = tmp.resolve(name);
         try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder().timeToFirstToken(ttft)
-                .interTokenDelay(Duration.ofMillis(1)).build())) {
+                .interTokenDelay(interTokenDelay).tokensPerChunk(tokensPerChunk).build())) {
             CliRun run = CliRun.of(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k"),
                     "token-benchmark", "--model", "m", "--max-num-completed-requests", "40",
                     "--num-concurrent-requests", "4", "--mean-output-tokens", "10", "--stddev-output-tokens", "2",
@@ -51,6 +64,62 @@ class CompareCommandTest {
         CliRun run = CliRun.of(Map.of(), "compare", slow.toString(), fast.toString(), "--fail-if", "ttft_p50>+10%");
         assertEquals(0, run.exitCode(), run::toString);
         assertTrue(run.out().contains("pass ttft_p50>+10%"), run::toString);
+    }
+
+    @Test
+    void itlIsComparedFromTheJournalAndAnItlRegressionExits3() {
+        CliRun run = CliRun.of(Map.of(), "compare", fast.toString(), slowTokens.toString(), "--fail-if",
+                "itl_p90>+10%,ttft_p50>+200%");
+        assertEquals(3, run.exitCode(), run::toString);
+        assertTrue(run.out().contains("window ") && run.out().contains("from requests.jsonl)"), run::toString);
+        // 4 ms against 12 ms between tokens, one token per event: both ITLs follow the server's delay
+        double[] perEvent = row(run.out(), "ITL (per event)", "p50");
+        assertEquals(4.0, perEvent[0], 1.5, run::toString);
+        assertEquals(12.0, perEvent[1], 3, run::toString);
+        double[] perToken = row(run.out(), "ITL (per token)", "p50");
+        assertEquals(perEvent[0], perToken[0], 0.5, run::toString);
+        assertEquals(perEvent[1], perToken[1], 0.5, run::toString);
+        double[] tpot = row(run.out(), "TPOT", "mean");
+        assertEquals(12.0, tpot[1], 3, run::toString);
+        assertTrue(run.out().contains("FAIL itl_p90>+10%: ITL (per event) p90 changed by +"), run::toString);
+        assertTrue(run.out().contains("pass ttft_p50>+200%"), run::toString);
+    }
+
+    @Test
+    void chunksOfFourTokensQuadrupleItlPerEventButNotPerToken() {
+        CliRun run = CliRun.of(Map.of(), "compare", fast.toString(), chunked.toString(), "--fail-if",
+                "itl_p50>+100%,itl_per_token_p50>+100%");
+        assertEquals(3, run.exitCode(), run::toString);
+        // 4 tokens every 16 ms: per event 16 ms, per token 4 ms, as in the baseline's one token every 4 ms
+        double[] perEvent = row(run.out(), "ITL (per event)", "p50");
+        assertEquals(16.0, perEvent[1], 4, run::toString);
+        double[] perToken = row(run.out(), "ITL (per token)", "p50");
+        assertEquals(4.0, perToken[1], 1.5, run::toString);
+        assertEquals(perToken[0], perToken[1], 1.5, run::toString);
+        assertTrue(run.out().contains("FAIL itl_p50>+100%"), run::toString);
+        assertTrue(run.out().contains("pass itl_per_token_p50>+100%"), run::toString);
+    }
+
+    @Test
+    void aCsvHasNoEventTimesSoAnItlRuleIsNotEvaluatedAndTheGateFails() throws IOException {
+        Path csv;
+        try (Stream<Path> files = Files.list(slowTokens)) {
+            csv = files.filter(p -> p.getFileName().toString().endsWith("_requests.csv")).findFirst().orElseThrow();
+        }
+        CliRun run = CliRun.of(Map.of(), "compare", fast.toString(), csv.toString(), "--fail-if", "itl_p90>+10%");
+        assertEquals(3, run.exitCode(), "a gate never passes on a rule it could not evaluate: " + run);
+        assertTrue(run.out().contains("from the per-request CSV (no event times, so no ITL))"), run::toString);
+        assertTrue(run.out().contains("NOT EVALUATED itl_p90>+10%: the candidate has no ITL (per event) p90"),
+                run::toString);
+    }
+
+    /** Baseline and candidate of one row of the comparison table. */
+    private static double[] row(String out, String label, String stat) {
+        String prefix = String.format(Locale.ROOT, "%-27s %-5s ", label, stat);
+        String line = out.lines().filter(l -> l.startsWith(prefix)).findFirst()
+                .orElseThrow(() -> new AssertionError("no row " + prefix + " in\n" + out));
+        String[] fields = line.substring(prefix.length()).trim().split("\\s+");
+        return new double[] {Double.parseDouble(fields[0]), Double.parseDouble(fields[1])};
     }
 
     @Test

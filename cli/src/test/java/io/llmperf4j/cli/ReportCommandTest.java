@@ -1,5 +1,9 @@
 package io.llmperf4j.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.llmperf4j.report.summary.SummaryJson;
 import io.llmperf4j.server.SimulatedServer;
 import io.llmperf4j.server.SimulatorConfig;
 import org.junit.jupiter.api.Test;
@@ -9,6 +13,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -17,6 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A run writes its HTML report; report rebuilds it from the folder alone, with the same numbers. */
 class ReportCommandTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     @Test
     void aRunWritesTheReportAndReportRebuildsIt(@TempDir Path dir) throws IOException {
         try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder()
@@ -39,6 +46,42 @@ class ReportCommandTest {
         assertEquals(written.toAbsolutePath().toString(), rebuilt.out().strip());
         String again = Files.readString(written);
         assertTrue(again.contains("TTFT") && again.contains("<svg"), "charts and table");
+    }
+
+    @Test
+    void reportReadsSummariesOfSchema1AndRefusesUnknownVersions(@TempDir Path dir) throws IOException {
+        try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder()
+                .timeToFirstToken(Duration.ofMillis(2)).interTokenDelay(Duration.ofMillis(1)).build())) {
+            CliRun run = CliRun.of(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k"),
+                    "token-benchmark", "--model", "m", "--max-num-completed-requests", "8",
+                    "--num-concurrent-requests", "2", "--mean-output-tokens", "10", "--results-dir", dir.toString());
+            assertEquals(0, run.exitCode(), run::toString);
+        }
+        Path summary = dir.resolve("m_550_10_llmperf4j_summary.json");
+        Path html = dir.resolve("m_550_10_report.html");
+        ObjectNode doc = (ObjectNode) JSON.readTree(summary.toFile());
+        assertEquals("llmperf4j.summary/2", doc.get("schema").asText());
+        for (JsonNode key : JSON.readTree(SummaryJson.schemaText()).get("required")) {
+            assertTrue(doc.has(key.asText()), "the written summary has every key /2 requires: " + key);
+        }
+
+        // as the first llmperf4j.summary/1 files were: without the sections added later
+        doc.put("schema", "llmperf4j.summary/1");
+        doc.remove(List.of("connections", "client_overhead", "distributed"));
+        ((ObjectNode) doc.get("metrics")).remove(List.of("ttfrt_ms", "itl_per_token_ms"));
+        JSON.writeValue(summary.toFile(), doc);
+        Files.delete(html);
+        CliRun fromVersion1 = CliRun.of(Map.of(), "report", dir.toString());
+        assertEquals(0, fromVersion1.exitCode(), fromVersion1::toString);
+        String page = Files.readString(html);
+        assertTrue(page.contains("data-metric=\"ttft_ms\"") && page.contains("<svg"), "table and charts");
+
+        doc.put("schema", "llmperf4j.summary/3");
+        JSON.writeValue(summary.toFile(), doc);
+        CliRun fromTheFuture = CliRun.of(Map.of(), "report", dir.toString());
+        assertEquals(1, fromTheFuture.exitCode(), fromTheFuture::toString);
+        assertTrue(fromTheFuture.err().contains("has schema 'llmperf4j.summary/3', which this llmperf4j cannot read "
+                + "(it reads llmperf4j.summary/1 and llmperf4j.summary/2)"), fromTheFuture::toString);
     }
 
     @Test

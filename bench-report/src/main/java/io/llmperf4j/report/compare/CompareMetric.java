@@ -5,35 +5,43 @@ import java.util.Locale;
 /**
  * What {@link RunComparison} compares. Per-request metrics are distributions over the successful requests,
  * compared by {@link CompareStat#P50}, {@code P90}, {@code P99} and {@code MEAN}; run-level metrics are one value
- * per run ({@link CompareStat#VALUE}). Values are in the display unit {@link #unit()}.
+ * per run ({@link CompareStat#VALUE}). Values are in the display unit {@link #unit()}. ITL metrics are
+ * distributions of many samples per request (one per gap, or per token), pooled over the successful requests
+ * ({@link #pooled()}); they need per-event times, which {@code requests.jsonl} holds and the per-request CSV does not.
  */
 public enum CompareMetric {
     /** Time to first token, ms. */
-    TTFT("ttft", "TTFT", "ms", true, true),
+    TTFT("ttft", "TTFT", "ms", true, false, true),
     /** Time per output token (per request), ms. */
-    TPOT("tpot", "TPOT", "ms", true, true),
+    TPOT("tpot", "TPOT", "ms", true, false, true),
+    /** Inter-token latency per event: the gaps between content events, pooled over requests, ms. */
+    ITL("itl", "ITL (per event)", "ms", true, true, true),
+    /** Inter-token latency per token: each event's gap split over the client tokens it completed, pooled, ms. */
+    ITL_PER_TOKEN("itl_per_token", "ITL (per token)", "ms", true, true, true),
     /** End-to-end latency, ms. */
-    E2E("e2e", "E2E latency", "ms", true, true),
+    E2E("e2e", "E2E latency", "ms", true, false, true),
     /** Output tokens per second of each request. */
-    REQUEST_TPS("request_tps", "Output tok/s (per request)", "tok/s", true, false),
+    REQUEST_TPS("request_tps", "Output tok/s (per request)", "tok/s", true, false, false),
     /** Σ output tokens of successful requests / the request window (first send to last end). */
-    OUTPUT_THROUGHPUT("output_throughput", "Output throughput", "tok/s", false, false),
+    OUTPUT_THROUGHPUT("output_throughput", "Output throughput", "tok/s", false, false, false),
     /** Successful requests / the request window. */
-    REQUEST_THROUGHPUT("request_throughput", "Request throughput", "req/s", false, false),
+    REQUEST_THROUGHPUT("request_throughput", "Request throughput", "req/s", false, false, false),
     /** Failed / recorded requests, a fraction in [0, 1]. */
-    ERROR_RATE("error_rate", "Error rate", "fraction", false, true);
+    ERROR_RATE("error_rate", "Error rate", "fraction", false, false, true);
 
     private final String key;
     private final String label;
     private final String unit;
     private final boolean perRequest;
+    private final boolean pooled;
     private final boolean lowerIsBetter;
 
-    CompareMetric(String key, String label, String unit, boolean perRequest, boolean lowerIsBetter) {
+    CompareMetric(String key, String label, String unit, boolean perRequest, boolean pooled, boolean lowerIsBetter) {
         this.key = key;
         this.label = label;
         this.unit = unit;
         this.perRequest = perRequest;
+        this.pooled = pooled;
         this.lowerIsBetter = lowerIsBetter;
     }
 
@@ -55,6 +63,14 @@ public enum CompareMetric {
     /** True for distributions over requests, false for one value per run. */
     public boolean perRequest() {
         return perRequest;
+    }
+
+    /**
+     * True for distributions with many samples per request (ITL), pooled over requests; their bootstrap resamples
+     * whole requests, since the gaps of one request are not independent of each other.
+     */
+    public boolean pooled() {
+        return pooled;
     }
 
     /** True when a decrease is an improvement (latencies, error rate). */

@@ -26,10 +26,10 @@ public final class ComparisonConsoleReport {
         RunComparison.ComparedRun a = comparison.baseline();
         RunComparison.ComparedRun b = comparison.candidate();
         BootstrapConfig bootstrap = comparison.bootstrap();
-        out.append(String.format(Locale.ROOT, "baseline:  %s (%d of %d requests ok, window %.3f s)%n", a.label(),
-                a.succeeded(), a.recorded(), a.windowSeconds()));
-        out.append(String.format(Locale.ROOT, "candidate: %s (%d of %d requests ok, window %.3f s)%n", b.label(),
-                b.succeeded(), b.recorded(), b.windowSeconds()));
+        out.append(String.format(Locale.ROOT, "baseline:  %s (%d of %d requests ok, window %.3f s, from %s)%n",
+                a.label(), a.succeeded(), a.recorded(), a.windowSeconds(), a.source()));
+        out.append(String.format(Locale.ROOT, "candidate: %s (%d of %d requests ok, window %.3f s, from %s)%n",
+                b.label(), b.succeeded(), b.recorded(), b.windowSeconds(), b.source()));
         out.append(String.format(Locale.ROOT, "bootstrap: %d resamples, %.0f%% CI, seed %d%n", bootstrap.resamples(),
                 100 * bootstrap.confidenceLevel(), bootstrap.seed()));
         out.append(String.format(Locale.ROOT, ROW, "metric", "stat", "baseline", "candidate", "delta", "delta %",

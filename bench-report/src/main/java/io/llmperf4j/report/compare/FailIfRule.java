@@ -12,8 +12,9 @@ import java.util.stream.Collectors;
 /**
  * A regression gate on a {@link RunComparison}, in the form {@code <metric>[_<stat>]<op><change>}:
  * <ul>
- *   <li>metric: {@code ttft}, {@code tpot}, {@code e2e}, {@code request_tps} (each with a statistic {@code _p50},
- *       {@code _p90}, {@code _p99} or {@code _mean}), or one of the run-level {@code output_throughput},
+ *   <li>metric: {@code ttft}, {@code tpot}, {@code itl} (per event), {@code itl_per_token}, {@code e2e},
+ *       {@code request_tps} (each with a statistic {@code _p50}, {@code _p90}, {@code _p99} or {@code _mean}),
+ *       or one of the run-level {@code output_throughput},
  *       {@code request_throughput}, {@code error_rate} (no statistic);</li>
  *   <li>op: {@code >}, {@code >=}, {@code <}, {@code <=}; the rule <em>fails</em> when
  *       {@code change op limit} holds;</li>
@@ -22,7 +23,8 @@ import java.util.stream.Collectors;
  *       {@code us}, {@code ms}, {@code s}), tok/s, req/s, or a fraction for {@code error_rate}.</li>
  * </ul>
  * Examples: {@code ttft_p90>+10%} fails when TTFT p90 grew by more than 10 %; {@code e2e_p99>+500ms} when E2E p99
- * grew by more than 500 ms; {@code output_throughput<-5%} when output throughput fell by more than 5 %;
+ * grew by more than 500 ms; {@code itl_p90>+10%} when the p90 gap between content events grew by more than
+ * 10 %; {@code output_throughput<-5%} when output throughput fell by more than 5 %;
  * {@code error_rate>0.01} when the error rate rose by more than one percentage point. Case and spaces are
  * ignored. The point estimate decides; the message says when the confidence interval reaches the limit.
  *
@@ -175,7 +177,8 @@ public record FailIfRule(String text, CompareMetric metric, CompareStat stat, Op
         if (Double.isNaN(delta.baseline()) || Double.isNaN(delta.candidate())) {
             String side = Double.isNaN(delta.baseline()) ? "baseline" : "candidate";
             return new RuleResult(this, RuleResult.Verdict.NOT_EVALUATED, Double.NaN, "NOT EVALUATED " + text + ": "
-                    + "the " + side + " has no " + what + " (no successful request with that value)");
+                    + "the " + side + " has no " + what + " (no successful request with that value"
+                    + (metric.pooled() ? "; ITL needs the per-event times of requests.jsonl" : "") + ")");
         }
         double observed = relative ? delta.relativeDeltaPercent() : delta.absoluteDelta();
         if (Double.isNaN(observed)) {

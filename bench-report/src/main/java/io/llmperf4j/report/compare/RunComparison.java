@@ -6,8 +6,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Baseline against candidate: for TTFT, TPOT, E2E and per-request output tok/s the p50, p90, p99 and mean with
- * bootstrap confidence intervals of their deltas ({@link BootstrapConfig}); for output throughput, request
+ * Baseline against candidate: for TTFT, TPOT, ITL (per event and per token), E2E and per-request output tok/s the
+ * p50, p90, p99 and mean with bootstrap confidence intervals of their deltas ({@link BootstrapConfig}; ITL
+ * resamples whole requests, see {@link CompareMetric#pooled()}); for output throughput, request
  * throughput and error rate one value per run, without an interval (a single run gives no spread; repeat runs
  * for one). Deterministic for given inputs and seed: each metric draws from its own stream, seeded from the
  * config's seed and the metric's key, so adding or removing a metric changes no other interval.
@@ -37,11 +38,12 @@ public record RunComparison(ComparedRun baseline, ComparedRun candidate, Bootstr
      * @param recorded      recorded requests
      * @param succeeded     successful requests
      * @param windowSeconds first send to last response end
+     * @param source        where its records came from ({@link RunSamples#source()})
      */
-    public record ComparedRun(String label, int recorded, int succeeded, double windowSeconds) {
+    public record ComparedRun(String label, int recorded, int succeeded, double windowSeconds, String source) {
         static ComparedRun of(RunSamples samples) {
             return new ComparedRun(samples.label(), samples.recorded(), samples.succeeded(),
-                    samples.windowNanos() / 1e9);
+                    samples.windowNanos() / 1e9, samples.source());
         }
     }
 
@@ -58,11 +60,22 @@ public record RunComparison(ComparedRun baseline, ComparedRun candidate, Bootstr
         List<MetricDelta> deltas = new ArrayList<>();
         for (CompareMetric metric : CompareMetric.values()) {
             if (metric.perRequest()) {
-                double[] a = baseline.sortedValues(metric);
-                double[] b = candidate.sortedValues(metric);
                 CompareStat[] stats = CompareStat.PER_REQUEST;
                 long seed = config.seed() * GOLDEN_GAMMA + metric.key().hashCode();
-                ConfidenceInterval[][] cis = Bootstrap.intervals(a, b, stats, config, seed);
+                double[] a;
+                double[] b;
+                ConfidenceInterval[][] cis;
+                if (metric.pooled()) {
+                    PooledSample pa = baseline.pooledValues(metric);
+                    PooledSample pb = candidate.pooledValues(metric);
+                    a = pa.sorted();
+                    b = pb.sorted();
+                    cis = Bootstrap.pooledIntervals(pa, pb, stats, config, seed);
+                } else {
+                    a = baseline.sortedValues(metric);
+                    b = candidate.sortedValues(metric);
+                    cis = Bootstrap.intervals(a, b, stats, config, seed);
+                }
                 for (int s = 0; s < stats.length; s++) {
                     deltas.add(delta(metric, stats[s], Bootstrap.estimate(a, stats[s]), Bootstrap.estimate(b, stats[s]),
                             a.length, b.length, cis[s][0], cis[s][1]));

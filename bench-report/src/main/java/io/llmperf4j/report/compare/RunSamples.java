@@ -3,6 +3,7 @@ package io.llmperf4j.report.compare;
 import io.llmperf4j.model.BenchmarkRun;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.report.csv.RequestCsvReader;
+import io.llmperf4j.report.jsonl.RequestJournal;
 import io.llmperf4j.report.metrics.RequestMetrics;
 import io.llmperf4j.report.metrics.TokenCounting;
 import java.io.IOException;
@@ -12,15 +13,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * One run's per-request metrics, the input of {@link RunComparison}: from memory, or read back from the
- * per-request CSV that {@link io.llmperf4j.report.csv.RequestCsvWriter} writes ({@code <base>_requests.csv}). Metrics come from
- * {@link RequestMetrics#from}, so a comparison uses exactly the summary's definitions; the CSV has no event
- * times, so ITL is not compared.
+ * One run's per-request metrics, the input of {@link RunComparison}: from memory, or read back from a results
+ * folder's {@code requests.jsonl} (every field, content event times included) or, without one, the per-request CSV
+ * that {@link io.llmperf4j.report.csv.RequestCsvWriter} writes ({@code <base>_requests.csv}). Metrics come from
+ * {@link RequestMetrics#from}, so a comparison uses exactly the summary's definitions. The CSV has no event
+ * times, so a run read from it has no ITL samples and its ITL rules are not evaluated.
  *
  * <p>Run-level rates divide by the <em>request window</em>: from the first send to the last response end, both
  * known per request (start wall-clock time + E2E). The run's own duration is not in the CSV; the window is the
@@ -29,35 +33,49 @@ import java.util.stream.Stream;
 public final class RunSamples {
 
     private static final String CSV_SUFFIX = "_requests.csv";
+    private static final String JSONL_SUFFIX = ".jsonl";
+    /** {@link #source()} of samples read from a per-request CSV. */
+    public static final String CSV_SOURCE = "the per-request CSV (no event times, so no ITL)";
 
     private final String label;
+    private final String source;
     private final List<RequestMetrics> requests;
     private final long windowNanos;
 
-    private RunSamples(String label, List<RequestMetrics> requests) {
+    private RunSamples(String label, String source, List<RequestMetrics> requests) {
         this.label = Objects.requireNonNull(label, "label");
+        this.source = Objects.requireNonNull(source, "source");
         this.requests = List.copyOf(requests);
         this.windowNanos = window(this.requests);
     }
 
     /** Samples from per-request metrics already computed. */
     public static RunSamples of(String label, List<RequestMetrics> requests) {
-        return new RunSamples(label, requests);
+        return new RunSamples(label, "memory", requests);
     }
 
     /** Samples of an in-memory run. */
     public static RunSamples of(String label, BenchmarkRun run, TokenCounting counting) {
-        return new RunSamples(label, run.records().stream().map(r -> RequestMetrics.from(r, counting)).toList());
+        return new RunSamples(label, "memory", run.records().stream().map(r -> RequestMetrics.from(r, counting))
+                .toList());
     }
 
     /**
-     * Reads a per-request CSV, or the single {@code *_requests.csv} inside a results directory. The label is the
-     * directory's name (or the file's, for a file).
+     * Reads a results directory, a per-request CSV or a {@code requests.jsonl}. From a directory: its
+     * {@code requests.jsonl} when it holds the same requests as its single {@code *_requests.csv} (a journal left
+     * by a later run in the same folder does not), else that CSV; the journal alone when there is no CSV (a run
+     * killed before its end). The label is the directory's name (or the
+     * file's, for a file).
      *
      * @throws IOException naming the file, line and column of anything malformed, or listing the candidates when a
      *                     directory holds none or several CSV files
      */
     public static RunSamples read(Path csvFileOrResultsDir, TokenCounting counting) throws IOException {
+        if (Files.isRegularFile(csvFileOrResultsDir)
+                && csvFileOrResultsDir.getFileName().toString().endsWith(JSONL_SUFFIX)) {
+            return fromRecords(csvFileOrResultsDir.getFileName().toString(), RequestJournal.FILE_NAME,
+                    RequestJournal.read(csvFileOrResultsDir), counting);
+        }
         Path csv = csvFileOrResultsDir;
         String label;
         if (Files.isDirectory(csvFileOrResultsDir)) {
@@ -66,6 +84,13 @@ public final class RunSamples {
                 found = files.filter(p -> p.getFileName().toString().endsWith(CSV_SUFFIX) && Files.isRegularFile(p))
                         .sorted()
                         .toList();
+            }
+            label = csvFileOrResultsDir.getFileName() == null ? csvFileOrResultsDir.toString()
+                    : csvFileOrResultsDir.getFileName().toString();
+            Path journal = csvFileOrResultsDir.resolve(RequestJournal.FILE_NAME);
+            if (found.isEmpty() && Files.isRegularFile(journal)) {
+                // a run killed before its end leaves only the journal
+                return fromRecords(label, RequestJournal.FILE_NAME, RequestJournal.read(journal), counting);
             }
             if (found.isEmpty()) {
                 throw new IOException("no *" + CSV_SUFFIX + " in " + csvFileOrResultsDir
@@ -77,8 +102,13 @@ public final class RunSamples {
                         + "): pass the CSV file itself");
             }
             csv = found.get(0);
-            label = csvFileOrResultsDir.getFileName() == null ? csvFileOrResultsDir.toString()
-                    : csvFileOrResultsDir.getFileName().toString();
+            if (Files.isRegularFile(journal)) {
+                List<RequestRecord> fromCsv = RequestCsvReader.read(csv);
+                List<RequestRecord> fromJournal = RequestJournal.read(journal);
+                if (ids(fromCsv).equals(ids(fromJournal)) && fromCsv.size() == fromJournal.size()) {
+                    return fromRecords(label, RequestJournal.FILE_NAME, fromJournal, counting);
+                }
+            }
         } else if (Files.isRegularFile(csvFileOrResultsDir)) {
             label = csvFileOrResultsDir.getFileName().toString();
         } else {
@@ -92,16 +122,30 @@ public final class RunSamples {
     /** Reads per-request CSV text; {@code source} names it in error messages. */
     public static RunSamples readCsv(Reader reader, String label, TokenCounting counting, String source)
             throws IOException {
-        List<RequestMetrics> requests = new ArrayList<>();
-        for (RequestRecord record : RequestCsvReader.read(reader, source)) {
-            requests.add(RequestMetrics.from(record, counting));
-        }
-        return new RunSamples(label, requests);
+        return fromRecords(label, CSV_SOURCE, RequestCsvReader.read(reader, source), counting);
+    }
+
+    private static RunSamples fromRecords(String label, String source, List<RequestRecord> records,
+                                          TokenCounting counting) {
+        List<RequestMetrics> requests = new ArrayList<>(records.size());
+        for (RequestRecord record : records) requests.add(RequestMetrics.from(record, counting));
+        return new RunSamples(label, source, requests);
+    }
+
+    private static Set<String> ids(List<RequestRecord> records) {
+        Set<String> ids = new HashSet<>();
+        for (RequestRecord r : records) ids.add(r.clientRequestId());
+        return ids;
     }
 
     /** The run's name in reports. */
     public String label() {
         return label;
+    }
+
+    /** Where the records came from: "memory", "requests.jsonl" or {@link #CSV_SOURCE}. */
+    public String source() {
+        return source;
     }
 
     /** Every recorded request, failures included. */
@@ -125,12 +169,14 @@ public final class RunSamples {
     }
 
     /**
-     * The defined values of a per-request metric over the successful requests, in its display unit, sorted.
+     * The defined values of a per-request metric over the successful requests, in its display unit, sorted;
+     * for a {@linkplain CompareMetric#pooled() pooled} metric every sample of every successful request.
      *
      * @throws IllegalArgumentException for a run-level metric
      */
     public double[] sortedValues(CompareMetric metric) {
         if (!metric.perRequest()) throw new IllegalArgumentException(metric.key() + " is one value per run");
+        if (metric.pooled()) return pooledValues(metric).sorted().clone();
         Stream<RequestMetrics> ok = requests.stream().filter(RequestMetrics::succeeded);
         double[] values = switch (metric) {
             case TTFT -> ok.filter(r -> r.ttftNanos().isPresent()).mapToDouble(r -> r.ttftNanos().getAsLong() / 1e6)
@@ -144,6 +190,22 @@ public final class RunSamples {
         };
         Arrays.sort(values);
         return values;
+    }
+
+    /**
+     * The samples of a pooled metric (ITL per event or per token, in ms) over the successful requests, each
+     * tagged with its request.
+     *
+     * @throws IllegalArgumentException for a metric that is not pooled
+     */
+    PooledSample pooledValues(CompareMetric metric) {
+        if (!metric.pooled()) throw new IllegalArgumentException(metric.key() + " is not pooled");
+        double[][] perRequest = requests.stream().filter(RequestMetrics::succeeded).map(r -> switch (metric) {
+            case ITL -> Arrays.stream(r.itlNanos()).mapToDouble(v -> v / 1e6).toArray();
+            case ITL_PER_TOKEN -> Arrays.stream(r.itlPerTokenNanos()).map(v -> v / 1e6).toArray();
+            default -> throw new AssertionError(metric);
+        }).toArray(double[][]::new);
+        return PooledSample.of(perRequest);
     }
 
     /**

@@ -459,13 +459,22 @@ final class HtmlPage {
                                 + "bucket, %s%s; Σ = %.0f tokens. The last bucket may be partial.",
                         summary.tokenCounting() == null ? "by their token source"
                                 : "counted by " + summary.tokenCounting().outputTokenSource(),
-                        width, b.requestsWithEvents() > 0
-                                ? "a request's tokens split evenly over its content events" : "",
+                        width, b.requestsWithEvents() > 0 ? eventPlacement(b) : "",
                         b.requestsSpreadEvenly() > 0 ? (b.requestsWithEvents() > 0 ? "; " : "")
                                 + b.requestsSpreadEvenly() + " request(s) without event times spread evenly from "
                                 + "first token to end" : "",
                         b.totalOutputTokens())))
                 .append("</p></div>\n");
+    }
+
+    private static String eventPlacement(ReportSeries.TimeBuckets b) {
+        int evenly = b.requestsWithEvents() - b.requestsWithEventTokens();
+        if (evenly == 0) return "each request's tokens placed at its content events' arrival times, by the tokens "
+                + "each event carried";
+        if (b.requestsWithEventTokens() == 0) return "each request's tokens placed at its content events' arrival "
+                + "times, split evenly over the events (tokens per event not counted)";
+        return "each request's tokens placed at its content events' arrival times, by the tokens each event carried ("
+                + evenly + " request(s) without counted tokens per event: split evenly over the events)";
     }
 
     private void inFlight(ReportSeries.TimeBuckets b, String width) {
@@ -610,8 +619,9 @@ final class HtmlPage {
         li("TTFT: send to the first event with non-empty content. E2E: send to the end of the response. Latencies "
                 + "are service times, from the actual send.");
         li("Output tokens/s over time: each successful request's output tokens are placed at its content events' "
-                + "arrival times (split evenly over the events), or spread evenly from first token to end when event "
-                + "times are unknown, then summed per bucket.");
+                + "arrival times, each event's share in proportion to the tokens it carried (split evenly over the "
+                + "events when those were not counted), or spread evenly from first token to end when event times "
+                + "are unknown, then summed per bucket.");
         li("The table and key numbers are the summary file's; the charts are computed from the " + data.records().size()
                 + " records of " + data.source().description() + ".");
         li("This page is self-contained: no scripts, no fonts or images from elsewhere, no links to other sites.");

@@ -62,7 +62,8 @@ public record ReportData(SummaryDocument summary, List<RequestRecord> records, T
     /**
      * Reads a results directory: its single {@code *_llmperf4j_summary.json} and {@code requests.jsonl}, or, when
      * there is no journal, {@code <base>_requests.csv} (no event times). {@code dirOrSummary} may also be the
-     * summary file itself, for a directory holding several runs.
+     * summary file itself, for a directory holding several runs. The summary may be of schema
+     * {@value SummaryJson#SCHEMA} or {@value SummaryJson#SCHEMA_1} ({@link SummaryJson#READABLE_SCHEMAS}).
      *
      * @throws IOException naming the missing or malformed file
      */
@@ -127,11 +128,15 @@ public record ReportData(SummaryDocument summary, List<RequestRecord> records, T
             throw new IOException(file + " is not a llmperf4j summary: its \"schema\" is '" + schema + "', expected '"
                     + SummaryJson.SCHEMA + "'");
         }
+        if (!SummaryJson.READABLE_SCHEMAS.contains(schema)) {
+            throw new IOException(file + " has schema '" + schema + "', which this llmperf4j cannot read (it reads "
+                    + String.join(" and ", SummaryJson.READABLE_SCHEMAS) + "); use the llmperf4j that wrote it");
+        }
         try {
             return MAPPER.treeToValue(tree, SummaryDocument.class);
         } catch (JsonProcessingException | IllegalArgumentException | NullPointerException e) {
             String message = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
-            throw new IOException(file + " does not match " + SummaryJson.SCHEMA + ": " + message, e);
+            throw new IOException(file + " does not match " + schema + ": " + message, e);
         }
     }
 }

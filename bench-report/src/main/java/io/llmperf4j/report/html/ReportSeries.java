@@ -113,16 +113,20 @@ public final class ReportSeries {
      * @param originEpochNanos      wall-clock time of the start of bucket 0
      * @param bucketNanos           bucket width
      * @param outputTokens          output tokens per bucket (successful requests, by their token source); a request's
-     *                              n tokens are split evenly over its content events, or, without event times, spread
-     *                              evenly over its TTFT-to-end interval
+     *                              n tokens are placed at its content events' arrival times, in proportion to the
+     *                              client tokens each event completed when those were counted, else evenly over
+     *                              the events; without event times they are spread evenly over its TTFT-to-end
+     *                              interval
      * @param meanInFlight          time-averaged requests in flight per bucket (every recorded request, from send to
      *                              end); Σ meanInFlight × bucket seconds = Σ E2E seconds
      * @param peakInFlight          most requests in flight at once within each bucket
      * @param requestsWithEvents    successful counted requests whose tokens were placed at their event times
+     * @param requestsWithEventTokens of those, the requests placed by their tokens per event
      * @param requestsSpreadEvenly  successful counted requests without event times, spread evenly
      */
     public record TimeBuckets(long originEpochNanos, long bucketNanos, double[] outputTokens, double[] meanInFlight,
-                              int[] peakInFlight, int requestsWithEvents, int requestsSpreadEvenly) {
+                              int[] peakInFlight, int requestsWithEvents, int requestsWithEventTokens,
+                              int requestsSpreadEvenly) {
         public TimeBuckets {
             outputTokens = outputTokens.clone();
             meanInFlight = meanInFlight.clone();
@@ -196,6 +200,7 @@ public final class ReportSeries {
         double[] inFlightNanos = new double[n];
         int[] peak = new int[n];
         int withEvents = 0;
+        int withEventTokens = 0;
         int spread = 0;
 
         for (RequestRecord r : records) {
@@ -208,8 +213,14 @@ public final class ReportSeries {
             int tokensOfRequest = count.getAsInt();
             long[] events = r.contentEventNanos();
             if (events.length > 0) {
-                double each = (double) tokensOfRequest / events.length;
-                for (long offset : events) tokens[bucket(send + offset, bucketNanos, n)] += each;
+                double[] shares = tokenShares(r, tokensOfRequest);
+                if (shares != null) {
+                    withEventTokens++;
+                } else {
+                    shares = new double[events.length];
+                    Arrays.fill(shares, (double) tokensOfRequest / events.length);
+                }
+                for (int e = 0; e < events.length; e++) tokens[bucket(send + events[e], bucketNanos, n)] += shares[e];
                 withEvents++;
             } else {
                 long from = r.ttftNanos() >= 0 ? send + r.ttftNanos() : send;
@@ -249,7 +260,25 @@ public final class ReportSeries {
 
         double[] mean = new double[n];
         for (int i = 0; i < n; i++) mean[i] = inFlightNanos[i] / bucketNanos;
-        return new TimeBuckets(originEpochNanos, bucketNanos, tokens, mean, peak, withEvents, spread);
+        return new TimeBuckets(originEpochNanos, bucketNanos, tokens, mean, peak, withEvents, withEventTokens, spread);
+    }
+
+    /**
+     * The request's n tokens shared over its content events in proportion to the client tokens each completed,
+     * so a chunk of 5 tokens weighs 5 times a chunk of 1 (n may be the server's count, which the client's need not
+     * equal; the shares still sum to n). Null when the events' tokens were not counted.
+     */
+    private static double[] tokenShares(RequestRecord r, int tokensOfRequest) {
+        int[] eventTokens = r.contentEventTokens();
+        if (eventTokens.length != r.contentEventNanos().length) return null;
+        long counted = 0;
+        for (int k : eventTokens) counted += Math.max(0, k);
+        if (counted == 0) return null;
+        double[] shares = new double[eventTokens.length];
+        for (int e = 0; e < shares.length; e++) {
+            shares[e] = (double) tokensOfRequest * Math.max(0, eventTokens[e]) / counted;
+        }
+        return shares;
     }
 
     private static int bucket(long t, long bucketNanos, int n) {

@@ -31,7 +31,8 @@ import java.util.function.Function;
  * names are written in snake case by {@link SummaryJson}; undefined numbers are {@code null}, never 0 and never
  * NaN. Every key is always present, so consumers see one shape.
  *
- * @param schema         always {@value SummaryJson#SCHEMA}
+ * @param schema         {@value SummaryJson#SCHEMA} when written; a document read back from an older file may carry
+ *                       {@value SummaryJson#SCHEMA_1}, and then the sections it lacks are null
  * @param tool           the tool and its version
  * @param environment    the client machine
  * @param settings       every run parameter, the endpoint without credentials

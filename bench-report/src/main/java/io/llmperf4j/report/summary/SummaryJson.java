@@ -18,19 +18,29 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Writes and reads llmperf4j's summary file: pretty-printed UTF-8 JSON (two-space indent, {@code "key": value},
  * a final newline) named {@code <base>_llmperf4j_summary.json}, base as llmperf's files
  * ({@link LlmperfFileNames#baseName}). Its JSON Schema (draft 2020-12) is the classpath resource
- * {@value #SCHEMA_RESOURCE}.
+ * {@value #SCHEMA_RESOURCE}; the previous version's, {@value #SCHEMA_1_RESOURCE}.
  */
 public final class SummaryJson {
 
-    /** The value of the document's {@code schema} key; bumped when a key changes meaning or disappears. */
-    public static final String SCHEMA = "llmperf4j.summary/1";
+    /**
+     * The value of the document's {@code schema} key; bumped when a key is added as required, changes meaning or
+     * disappears (the history is in {@code bench-report/METRICS.md}, "Schema changes").
+     */
+    public static final String SCHEMA = "llmperf4j.summary/2";
+    /** The previous version, which readers still accept: the same keys, of which five could be missing. */
+    public static final String SCHEMA_1 = "llmperf4j.summary/1";
+    /** Every version readers accept, oldest first. */
+    public static final List<String> READABLE_SCHEMAS = List.of(SCHEMA_1, SCHEMA);
     /** The JSON Schema of {@link #SCHEMA}, on the classpath. */
     public static final String SCHEMA_RESOURCE = "/io/llmperf4j/report/summary.schema.json";
+    /** The JSON Schema of {@link #SCHEMA_1}, on the classpath. */
+    public static final String SCHEMA_1_RESOURCE = "/io/llmperf4j/report/summary-1.schema.json";
 
     private static final JsonMapper MAPPER = JsonMapper.builder()
             .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
@@ -100,8 +110,23 @@ public final class SummaryJson {
 
     /** The JSON Schema text of {@link #SCHEMA}. */
     public static String schemaText() {
-        try (InputStream in = SummaryJson.class.getResourceAsStream(SCHEMA_RESOURCE)) {
-            if (in == null) throw new IllegalStateException("missing classpath resource " + SCHEMA_RESOURCE);
+        return resource(SCHEMA_RESOURCE);
+    }
+
+    /**
+     * The JSON Schema text of a readable version, e.g. {@link #SCHEMA_1}.
+     *
+     * @throws IllegalArgumentException for a version not in {@link #READABLE_SCHEMAS}
+     */
+    public static String schemaText(String schema) {
+        if (SCHEMA.equals(schema)) return resource(SCHEMA_RESOURCE);
+        if (SCHEMA_1.equals(schema)) return resource(SCHEMA_1_RESOURCE);
+        throw new IllegalArgumentException("unknown summary schema '" + schema + "'; known: " + READABLE_SCHEMAS);
+    }
+
+    private static String resource(String name) {
+        try (InputStream in = SummaryJson.class.getResourceAsStream(name)) {
+            if (in == null) throw new IllegalStateException("missing classpath resource " + name);
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -60,7 +60,7 @@ class RunComparisonTest {
         MetricDelta throughput = c.delta(CompareMetric.OUTPUT_THROUGHPUT, CompareStat.VALUE).orElseThrow();
         assertNull(throughput.absoluteCi());
         assertEquals("output_throughput", throughput.ruleKey());
-        assertEquals(4 * 4 + 3, c.deltas().size()); // 4 per-request metrics x 4 stats, 3 run-level
+        assertEquals(6 * 4 + 3, c.deltas().size()); // 6 per-request metrics x 4 stats, 3 run-level
     }
 
     @Test
@@ -110,5 +110,63 @@ class RunComparisonTest {
         // true mean 250 ms -> 300 ms: +20 %
         assertTrue(mean.relativeCi().contains(20.0), mean.relativeCi().toString());
         assertEquals(mean.absoluteDelta() / mean.baseline() * 100, mean.relativeDeltaPercent(), 1e-9);
+    }
+
+    @Test
+    void aRequestResampleOfOneValuePerRequestIsTheOrdinaryBootstrap() {
+        SplittableRandom random = new SplittableRandom(5);
+        double[][] a = new double[200][];
+        double[][] b = new double[150][];
+        // ascending, so request i is also the i-th smallest value and both bootstraps index the same draws
+        for (int i = 0; i < a.length; i++) a[i] = new double[] {100 + 0.25 * i + random.nextDouble() / 10};
+        for (int i = 0; i < b.length; i++) b[i] = new double[] {110 + 0.3 * i + random.nextDouble() / 10};
+        PooledSample pa = PooledSample.of(a);
+        PooledSample pb = PooledSample.of(b);
+        ConfidenceInterval[][] pooled = Bootstrap.pooledIntervals(pa, pb, CompareStat.PER_REQUEST,
+                BootstrapConfig.DEFAULT, 42);
+        ConfidenceInterval[][] plain = Bootstrap.intervals(pa.sorted(), pb.sorted(), CompareStat.PER_REQUEST,
+                BootstrapConfig.DEFAULT, 42);
+        for (int s = 0; s < CompareStat.PER_REQUEST.length; s++) {
+            for (int kind = 0; kind < 2; kind++) {
+                assertEquals(plain[s][kind].lower(), pooled[s][kind].lower(), 1e-9, CompareStat.PER_REQUEST[s] + "");
+                assertEquals(plain[s][kind].upper(), pooled[s][kind].upper(), 1e-9, CompareStat.PER_REQUEST[s] + "");
+            }
+        }
+    }
+
+    @Test
+    void itlIntervalsResampleRequestsNotGaps() {
+        // each request streams at its own pace (8 to 12 ms per event, 50 gaps); the candidate is 20 % slower
+        RunSamples baseline = paced("baseline", 1, 60, 1.0);
+        RunSamples candidate = paced("candidate", 2, 60, 1.2);
+        RunComparison c = RunComparison.compare(baseline, candidate);
+        MetricDelta mean = c.delta(CompareMetric.ITL, CompareStat.MEAN).orElseThrow();
+        assertEquals(60 * 50, mean.baselineCount());
+        assertTrue(mean.relativeCi().contains(20.0), mean.relativeCi().toString());
+        assertTrue(mean.significant());
+        // gaps of one request are alike, so only 60 independent units per side: an i.i.d. bootstrap over the
+        // 3000 gaps would give an interval several times narrower than the request resample
+        ConfidenceInterval gapwise = Bootstrap.intervals(baseline.sortedValues(CompareMetric.ITL),
+                candidate.sortedValues(CompareMetric.ITL), new CompareStat[] {CompareStat.MEAN},
+                BootstrapConfig.DEFAULT, 7)[0][0];
+        double requestWidth = mean.absoluteCi().upper() - mean.absoluteCi().lower();
+        assertTrue(requestWidth > 3 * (gapwise.upper() - gapwise.lower()), requestWidth + " vs " + gapwise);
+        // per-token ITL of one token per event equals per-event ITL
+        assertEquals(mean.candidate(), c.delta(CompareMetric.ITL_PER_TOKEN, CompareStat.MEAN).orElseThrow().candidate(),
+                1e-9);
+    }
+
+    private static RunSamples paced(String label, long seed, int n, double factor) {
+        SplittableRandom random = new SplittableRandom(seed);
+        List<RequestMetrics> requests = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            long gap = Math.round((8 + 4 * random.nextDouble()) * MS * factor);
+            int[] tokens = new int[51];
+            java.util.Arrays.fill(tokens, 1);
+            requests.add(RequestMetrics.from(request(i).start(START_EPOCH_MICROS + i * 100_000L)
+                    .evenEvents(100 * MS, gap, 51).eventTokens(tokens).e2e(100 * MS + 51 * gap).usage(500, 51).build(),
+                    TokenCounting.DEFAULT));
+        }
+        return RunSamples.of(label, requests);
     }
 }

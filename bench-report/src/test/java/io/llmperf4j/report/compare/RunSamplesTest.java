@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.report.csv.RequestCsvWriter;
+import io.llmperf4j.report.jsonl.RequestJournal;
 import io.llmperf4j.report.metrics.RequestMetrics;
 import io.llmperf4j.report.metrics.TokenCounting;
 import io.llmperf4j.report.metrics.TokenSource;
@@ -44,7 +45,11 @@ class RunSamplesTest {
         RunSamples fromCsv = RunSamples.readCsv(new StringReader(csv(RECORDS)), "run", TokenCounting.DEFAULT, "mem");
         RunSamples inMemory = RunSamples.of("run", Records.run(3_000 * MS, false, RECORDS), TokenCounting.DEFAULT);
         for (CompareMetric metric : CompareMetric.values()) {
-            if (metric.perRequest()) {
+            if (metric.pooled()) {
+                assertEquals(0, fromCsv.sortedValues(metric).length, "the CSV has no event times: " + metric.key());
+                // the records carry event times but no tokens per event: per-event ITL only
+                assertEquals(metric == CompareMetric.ITL, inMemory.sortedValues(metric).length > 0, metric.key());
+            } else if (metric.perRequest()) {
                 assertArrayEquals(inMemory.sortedValues(metric), fromCsv.sortedValues(metric), metric.key());
             } else {
                 assertEquals(inMemory.runValue(metric), fromCsv.runValue(metric), metric.key());
@@ -85,6 +90,42 @@ class RunSamplesTest {
         assertEquals("meta-llama-Llama-2-7b-chat-hf_550_150_requests.csv",
                 RunSamples.read(run.resolve("meta-llama-Llama-2-7b-chat-hf_550_150_requests.csv"),
                         TokenCounting.DEFAULT).label());
+    }
+
+    @Test
+    void itlComesFromTheJournalOfAResultsDirectory(@TempDir Path dir) throws IOException {
+        Path run = Files.createDirectories(dir.resolve("run"));
+        RequestCsvWriter.write(RECORDS, run.resolve("m_550_150_requests.csv"));
+        assertEquals(RunSamples.CSV_SOURCE, RunSamples.read(run, TokenCounting.DEFAULT).source());
+        try (RequestJournal journal = RequestJournal.create(run)) {
+            RECORDS.forEach(journal::append);
+        }
+        RunSamples s = RunSamples.read(run, TokenCounting.DEFAULT);
+        assertEquals(RequestJournal.FILE_NAME, s.source());
+        // 50 + 25 gaps of 20 ms between content events of the two successful requests
+        double[] itl = s.sortedValues(CompareMetric.ITL);
+        assertEquals(75, itl.length);
+        assertEquals(20.0, itl[0], 1e-9);
+        assertEquals(20.0, itl[74], 1e-9);
+        PooledSample pooled = s.pooledValues(CompareMetric.ITL);
+        assertEquals(2, pooled.requests());
+        assertEquals(50, java.util.Arrays.stream(pooled.request()).filter(r -> r == 0).count());
+        // the journal read directly, too
+        assertEquals(75, RunSamples.read(run.resolve(RequestJournal.FILE_NAME), TokenCounting.DEFAULT)
+                .sortedValues(CompareMetric.ITL).length);
+
+        // a killed run leaves only the journal
+        Path killed = Files.createDirectories(dir.resolve("killed"));
+        try (RequestJournal journal = RequestJournal.create(killed)) {
+            RECORDS.forEach(journal::append);
+        }
+        assertEquals(75, RunSamples.read(killed, TokenCounting.DEFAULT).sortedValues(CompareMetric.ITL).length);
+
+        // a journal of other requests (a later run in the same folder) is not used
+        try (RequestJournal journal = RequestJournal.create(run)) {
+            journal.append(RECORDS.get(0));
+        }
+        assertEquals(RunSamples.CSV_SOURCE, RunSamples.read(run, TokenCounting.DEFAULT).source());
     }
 
     @Test

@@ -13,10 +13,14 @@ import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.report.metrics.MetricsConfig;
 import io.llmperf4j.report.metrics.RunMetrics;
+import io.llmperf4j.report.jsonl.RequestJournal;
 import io.llmperf4j.report.metrics.TokenCounting;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ReportSeriesTest {
 
@@ -83,6 +87,37 @@ class ReportSeriesTest {
         assertArrayEquals(new double[] {2, 4, 2, 2}, b.outputTokens(), 1e-12);
         assertArrayEquals(new int[] {1, 1, 1, 1}, b.peakInFlight());
         assertArrayEquals(new double[] {1, 1, 1, 0.001}, b.meanInFlight(), 1e-9);
+    }
+
+    @Test
+    void tokensFollowTheTokensEachEventCarriedSoBurstsAndStallsShow(@TempDir Path dir) throws IOException {
+        // two single tokens in the first second, a stall, then a burst of 8 + 2 tokens after 2.5 s
+        RequestRecord bunched = request(0).start(T0).events(100 * MS, 200 * MS, 2500 * MS, 2600 * MS)
+                .eventTokens(1, 1, 8, 2).e2e(2700 * MS).usage(10, 12).build();
+        // the server counted twice the client's tokens: the shares keep the client's proportions and sum to n = 24
+        RequestRecord serverCounts = request(1).start(T0).events(100 * MS, 1500 * MS).eventTokens(3, 9)
+                .e2e(1600 * MS).usage(10, 24).build();
+        // events without tokens per event (e.g. a tokenizer without offsets): n split evenly over the events
+        RequestRecord uncounted = request(2).start(T0).events(100 * MS, 3500 * MS).e2e(3600 * MS).usage(10, 4).build();
+        // no event times (non-streaming, or read from the CSV): spread evenly from TTFT to the end
+        RequestRecord noEvents = request(3).start(T0).ttft(2 * SECOND).e2e(4 * SECOND).usage(10, 6).build();
+
+        // read back through requests.jsonl, as `llmperf4j report DIR` does
+        try (RequestJournal journal = RequestJournal.create(dir)) {
+            List.of(bunched, serverCounts, uncounted, noEvents).forEach(journal::append);
+        }
+        List<RequestRecord> records = RequestJournal.read(dir.resolve(RequestJournal.FILE_NAME));
+
+        ReportSeries.TimeBuckets only = ReportSeries.timeBuckets(records.subList(0, 1), TokenCounting.DEFAULT,
+                T0 * 1000, 0, SECOND);
+        assertArrayEquals(new double[] {2, 0, 10}, only.outputTokens(), 1e-12);
+
+        ReportSeries.TimeBuckets b = ReportSeries.timeBuckets(records, TokenCounting.DEFAULT, T0 * 1000, 0, SECOND);
+        assertArrayEquals(new double[] {2 + 6 + 2, 18, 10 + 3, 2 + 3}, b.outputTokens(), 1e-12);
+        assertEquals(12 + 24 + 4 + 6, b.totalOutputTokens(), 1e-9);
+        assertEquals(3, b.requestsWithEvents());
+        assertEquals(2, b.requestsWithEventTokens());
+        assertEquals(1, b.requestsSpreadEvenly());
     }
 
     @Test

@@ -4,6 +4,7 @@ import static io.llmperf4j.report.testutil.Records.MS;
 import static io.llmperf4j.report.testutil.Records.request;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -71,7 +72,7 @@ class SummaryJsonTest {
     @Test
     void statesEveryTestCondition() {
         JsonNode doc = SummaryJson.parse(json(run(settingsWithSecrets()), MetricsConfig.DEFAULT));
-        assertEquals("llmperf4j.summary/1", doc.get("schema").asText());
+        assertEquals("llmperf4j.summary/2", doc.get("schema").asText());
         assertEquals("schema", doc.fieldNames().next());
         assertEquals("0.1.0-test", doc.at("/tool/version").asText());
         assertEquals("OpenJDK 64-Bit Server VM", doc.at("/environment/jvm_name").asText());
@@ -266,6 +267,54 @@ class SummaryJsonTest {
     }
 
     @Test
+    void version2RequiresTheKeysVersion1AddedWithoutABump() {
+        JsonNode v2 = SummaryJson.parse(SummaryJson.schemaText());
+        assertEquals("llmperf4j.summary/2", v2.at("/properties/schema/const").asText());
+        assertEquals(SummaryJson.SCHEMA, v2.at("/properties/schema/const").asText());
+        for (String key : List.of("connections", "client_overhead", "distributed")) {
+            ObjectNode doc = (ObjectNode) SummaryJson.parse(json(run(settingsWithSecrets()), MetricsConfig.DEFAULT));
+            doc.remove(key);
+            assertEquals(List.of("$: missing required key '" + key + "'"), JsonSchemaCheck.violations(v2, doc));
+        }
+        for (String key : List.of("ttfrt_ms", "itl_per_token_ms")) {
+            ObjectNode doc = (ObjectNode) SummaryJson.parse(json(run(settingsWithSecrets()), MetricsConfig.DEFAULT));
+            ((ObjectNode) doc.get("metrics")).remove(key);
+            assertEquals(List.of("$.metrics: missing required key '" + key + "'"), JsonSchemaCheck.violations(v2, doc));
+        }
+    }
+
+    @Test
+    void version1FilesOfEveryReleaseValidateAgainstTheVersion1Schema() {
+        JsonNode v1 = SummaryJson.parse(SummaryJson.schemaText(SummaryJson.SCHEMA_1));
+        assertEquals("llmperf4j.summary/1", v1.at("/properties/schema/const").asText());
+        // a late /1 file: today's keys under the old name
+        ObjectNode late = (ObjectNode) SummaryJson.parse(json(run(settingsWithSecrets()), MetricsConfig.DEFAULT));
+        late.put("schema", SummaryJson.SCHEMA_1);
+        assertEquals(List.of(), JsonSchemaCheck.violations(v1, late));
+        // a first-release /1 file: without the sections added later
+        ObjectNode first = asFirstVersion1(late);
+        assertEquals(List.of(), JsonSchemaCheck.violations(v1, first));
+        // neither passes as /2, nor a /2 file as /1
+        JsonNode v2 = SummaryJson.parse(SummaryJson.schemaText());
+        assertTrue(JsonSchemaCheck.violations(v2, late).contains(
+                "$.schema: expected \"llmperf4j.summary/2\", got \"llmperf4j.summary/1\""));
+        assertTrue(JsonSchemaCheck.violations(v1, SummaryJson.parse(json(run(settingsWithSecrets()),
+                MetricsConfig.DEFAULT))).contains(
+                "$.schema: expected \"llmperf4j.summary/1\", got \"llmperf4j.summary/2\""));
+        assertEquals(List.of(SummaryJson.SCHEMA_1, SummaryJson.SCHEMA), SummaryJson.READABLE_SCHEMAS);
+        assertThrows(IllegalArgumentException.class, () -> SummaryJson.schemaText("llmperf4j.summary/3"));
+    }
+
+    /** A copy of {@code doc} shaped as the first llmperf4j.summary/1 files: without the keys added later. */
+    private static ObjectNode asFirstVersion1(JsonNode doc) {
+        ObjectNode first = doc.deepCopy();
+        first.put("schema", SummaryJson.SCHEMA_1);
+        first.remove(List.of("connections", "client_overhead", "distributed"));
+        ((ObjectNode) first.get("metrics")).remove(List.of("ttfrt_ms", "itl_per_token_ms"));
+        return first;
+    }
+
+    @Test
     void theSchemaCheckCatchesDrift() {
         JsonNode schema = SummaryJson.parse(SummaryJson.schemaText());
         ObjectNode doc = (ObjectNode) SummaryJson.parse(json(run(settingsWithSecrets()), MetricsConfig.DEFAULT));
@@ -299,7 +348,7 @@ class SummaryJsonTest {
         Path file = SummaryJson.write(run, metrics, "0.1.0-test", ENVIRONMENT, dir.resolve("out"));
         assertEquals("meta-llama-Llama-2-7b-chat-hf_550_150_llmperf4j_summary.json", file.getFileName().toString());
         String text = Files.readString(file);
-        assertTrue(text.startsWith("{\n  \"schema\": \"llmperf4j.summary/1\",\n"), text);
+        assertTrue(text.startsWith("{\n  \"schema\": \"llmperf4j.summary/2\",\n"), text);
         assertTrue(text.endsWith("}\n"));
         assertEquals(SummaryJson.parse(text), SummaryJson.read(file));
     }
