@@ -7,8 +7,17 @@ import io.llmperf4j.engine.client.OpenAiChatApi;
 import io.llmperf4j.engine.client.OpenAiCompletionsApi;
 import io.llmperf4j.engine.client.Secret;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.Map;
 
 /**
@@ -27,10 +36,13 @@ import java.util.Map;
  * @param connectTimeoutMillis  connect timeout
  * @param extraHeaders          extra HTTP headers
  * @param insecureTls           trust any certificate
+ * @param trustedCertificatesPem the text of {@code --ca-cert} (CA certificates are public), or null for the JDK's
+ *                              trust store
  */
 public record ClientSpec(URI endpoint, String llmApi, boolean stream, String model, Map<String, Object> samplingParams,
                          boolean includeUsage, int maxConnections, long idleTimeoutMillis, Long requestTimeoutMillis,
-                         long connectTimeoutMillis, Map<String, String> extraHeaders, boolean insecureTls) {
+                         long connectTimeoutMillis, Map<String, String> extraHeaders, boolean insecureTls,
+                         String trustedCertificatesPem) {
 
     /** The APIs a worker can send (embeddings are not distributed). */
     public static boolean supports(String llmApi) {
@@ -49,7 +61,12 @@ public record ClientSpec(URI endpoint, String llmApi, boolean stream, String mod
         };
     }
 
-    /** The client configuration with this worker's own {@code apiKey}. */
+    /**
+     * The client configuration with this worker's own {@code apiKey}; the CA certificates, if any, are written to a
+     * file of this machine's temporary folder named by their digest (the client reads a PEM file).
+     *
+     * @throws UncheckedIOException when that file cannot be written
+     */
     public ClientConfig clientConfig(String apiKey) {
         return ClientConfig.builder(endpoint, model)
                 .apiKey(Secret.of(apiKey == null ? "" : apiKey))
@@ -61,12 +78,33 @@ public record ClientSpec(URI endpoint, String llmApi, boolean stream, String mod
                 .requestTimeout(requestTimeoutMillis == null ? null : Duration.ofMillis(requestTimeoutMillis))
                 .connectTimeout(Duration.ofMillis(connectTimeoutMillis))
                 .insecureTls(insecureTls)
+                .trustedCertificatesPem(trustedCertificatesPem == null ? null : pemFile(trustedCertificatesPem))
                 .build();
+    }
+
+    private static Path pemFile(String pem) {
+        try {
+            byte[] bytes = pem.getBytes(StandardCharsets.UTF_8);
+            String digest = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+            Path file = Path.of(System.getProperty("java.io.tmpdir"), "llmperf4j-ca-" + digest.substring(0, 16)
+                    + ".pem");
+            if (!Files.exists(file)) {
+                Path partial = Files.createTempFile(file.getParent(), "llmperf4j-ca-", ".partial");
+                Files.write(partial, bytes);
+                Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            }
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the coordinator's --ca-cert to a temporary file: "
+                    + e.getMessage(), e);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e); // every JDK has SHA-256
+        }
     }
 
     /** The same client with another connection cap. */
     public ClientSpec withMaxConnections(int max) {
         return new ClientSpec(endpoint, llmApi, stream, model, samplingParams, includeUsage, max, idleTimeoutMillis,
-                requestTimeoutMillis, connectTimeoutMillis, extraHeaders, insecureTls);
+                requestTimeoutMillis, connectTimeoutMillis, extraHeaders, insecureTls, trustedCertificatesPem);
     }
 }

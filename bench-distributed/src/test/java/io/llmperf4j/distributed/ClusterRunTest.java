@@ -72,7 +72,7 @@ class ClusterRunTest {
 
     private static ClientSpec client(URI endpoint) {
         return new ClientSpec(endpoint, "openai", true, "m", Map.of(), true, 8, 60_000, null, 10_000, Map.of(),
-                false);
+                false, null);
     }
 
     private static List<RequestSpec> specs(int n) {

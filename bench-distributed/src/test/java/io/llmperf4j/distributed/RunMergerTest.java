@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** What the merge makes of a worker that never reported: the records it streamed, and LOST ones for the rest. */
 class RunMergerTest {
     private static final ClientSpec CLIENT = new ClientSpec(URI.create("http://127.0.0.1:1/v1/chat/completions"),
-            "openai", true, "m", Map.of(), true, 8, 60_000, null, 10_000, Map.of(), false);
+            "openai", true, "m", Map.of(), true, 8, 60_000, null, 10_000, Map.of(), false, null);
     private static final List<RequestSpec> SPECS = List.of(new RequestSpec(0, "a", 5, 8), new RequestSpec(1, "b", 5, 8),
             new RequestSpec(2, "c", 5, 8));
 

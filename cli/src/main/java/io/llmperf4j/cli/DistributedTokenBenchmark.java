@@ -30,6 +30,8 @@ import io.llmperf4j.report.summary.SummaryJson;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -72,9 +74,6 @@ final class DistributedTokenBenchmark {
         if (!io.llmperf4j.distributed.ClientSpec.supports(common.llmApi())) {
             throw new UsageException("--cluster: --llm-api " + common.llmApi() + " is not distributed; use openai, "
                     + "openai-completions or anthropic");
-        }
-        if (common.caCert() != null) {
-            throw new UsageException("--cluster: --ca-cert is not passed to workers yet");
         }
         if (plan.comparison()) {
             throw new UsageException("--cluster distributes llmperf's closed loop, an open loop (--request-rate), "
@@ -187,13 +186,20 @@ final class DistributedTokenBenchmark {
         }
     }
 
-    /** The client each worker builds; its own API key is added there. */
+    /** The client each worker builds; its own API key is added there, and {@code --ca-cert} goes as text. */
     private ClientSpec clientSpec(URI uri) {
         Map<String, Object> params = new LinkedHashMap<>(common.additionalSamplingParams());
+        String pem;
+        try {
+            pem = common.caCert() == null ? null : Files.readString(common.caCert(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UsageException("--ca-cert: cannot read " + common.caCert() + ": " + e.getMessage());
+        }
         return new ClientSpec(uri, common.llmApi(), options.stream(), common.model(), params, options.includeUsage(),
                 common.numConcurrentRequests(), common.idleTimeout().toMillis(),
                 common.requestTimeout() == null ? null : common.requestTimeout().toMillis(),
-                common.connectTimeout().toMillis(), new LinkedHashMap<>(common.extraHeaders()), common.insecureTls());
+                common.connectTimeout().toMillis(), new LinkedHashMap<>(common.extraHeaders()), common.insecureTls(),
+                pem);
     }
 
     private SummaryDocument.DistributedJson distributedJson(MergedRun merged, String coordinator) {
