@@ -102,6 +102,13 @@ public record ClientSpec(URI endpoint, String llmApi, boolean stream, String mod
         }
     }
 
+    /** The same client sending another model. */
+    public ClientSpec withModel(String other) {
+        return new ClientSpec(endpoint, llmApi, stream, other, samplingParams, includeUsage, maxConnections,
+                idleTimeoutMillis, requestTimeoutMillis, connectTimeoutMillis, extraHeaders, insecureTls,
+                trustedCertificatesPem);
+    }
+
     /** The same client with another connection cap. */
     public ClientSpec withMaxConnections(int max) {
         return new ClientSpec(endpoint, llmApi, stream, model, samplingParams, includeUsage, max, idleTimeoutMillis,

@@ -68,16 +68,12 @@ final class DistributedTokenBenchmark {
         this.err = err;
     }
 
-    /** What a distributed run does not do yet, as usage errors before anything starts. */
+    /** What a distributed run does not do, as usage errors before anything starts. */
     static void checkSupported(TokenBenchmarkOptions options, LoadPlan plan) {
         CommonOptions common = options.common();
         if (!io.llmperf4j.distributed.ClientSpec.supports(common.llmApi())) {
             throw new UsageException("--cluster: --llm-api " + common.llmApi() + " is not distributed; use openai, "
                     + "openai-completions or anthropic");
-        }
-        if (plan.comparison()) {
-            throw new UsageException("--cluster distributes llmperf's closed loop, an open loop (--request-rate), "
-                    + "sweeps, warmup and iterations; several models are not distributed yet (run one per model)");
         }
     }
 
@@ -139,29 +135,39 @@ final class DistributedTokenBenchmark {
         int clientSpecialTokens = workload.countFromUsage() ? 0 : workload.promptTokenizer().count("");
         MetricsConfig metricsConfig = new MetricsConfig(new TokenCounting(clientSpecialTokens, true), options.slo());
         TokenCounter counter = TokenBenchmark.outputCounter(workload);
-        StopControl stops = new StopControl(err, plan.multiLevel());
+        StopControl stops = new StopControl(err, plan.multiLevel() || plan.comparison());
         ModelRun.Context context = new ModelRun.Context(plan, workload.requests(), counter,
                 run -> TokenBenchmark.withServerCounts(run, workload), metricsConfig, stops, out, err,
                 options.saveEvents());
-        ModelRun modelRun = new ModelRun(common.model(), common.resultsDir(), () -> {
-            throw new IllegalStateException("a distributed sweep sends from the workers");
-        }, base, context);
-        String coordinatorAddress = coordinator.address();
-        DistributedLevels levels = new DistributedLevels(plan, coordinator, workers, clocks, client,
-                workload.requests(), counter, ModelRun.outputTokens(metricsConfig.tokenCounting()), common.model(),
-                (index, merged) -> {
-                    printWorkers(merged);
-                    writeLevelSummary(modelRun.levels().get(index), merged, coordinatorAddress);
-                }, this::printWorkers);
+        List<ModelRun> runs = new ArrayList<>();
         try (InterruptHandler ignored = InterruptHandler.installStaged(stops)) {
-            stops.attach(levels::stopLevel, levels::stopAll);
-            try {
-                modelRun.runWith(levels);
-            } finally {
-                stops.detach();
+            for (int i = 0; i < plan.models().size(); i++) {
+                if (stops.allStopped() || (i > 0 && !stops.pause(plan.pause()))) break;
+                String model = plan.models().get(i);
+                ModelRun modelRun = new ModelRun(model, ModelComparison.modelDir(common.resultsDir(), plan, model),
+                        () -> {
+                            throw new IllegalStateException("a distributed load run sends from the workers");
+                        }, base, context);
+                String coordinatorAddress = coordinator.address();
+                DistributedLevels levels = new DistributedLevels(plan, coordinator, workers, clocks,
+                        client.withModel(model), workload.requests(), counter,
+                        ModelRun.outputTokens(metricsConfig.tokenCounting()), model, (index, merged) -> {
+                            printWorkers(merged);
+                            writeLevelSummary(modelRun.levels().get(index), merged, coordinatorAddress);
+                        }, this::printWorkers);
+                stops.attach(levels::stopLevel, levels::stopAll);
+                try {
+                    modelRun.runWith(levels);
+                } finally {
+                    stops.detach();
+                }
+                runs.add(modelRun);
+                modelRun.print(out);
             }
         }
-        modelRun.print(out);
+        if (plan.comparison()) {
+            ModelComparison.print(runs, plan, common.resultsDir(), out, err);
+        }
         return stops.interrupted() ? ExitCodes.INTERRUPTED : ExitCodes.OK;
     }
 

@@ -1,21 +1,15 @@
 package io.llmperf4j.cli;
 
 import io.llmperf4j.engine.client.LlmClient;
-import io.llmperf4j.engine.harness.HarnessResult;
-import io.llmperf4j.engine.harness.JmhTextFormat;
-import io.llmperf4j.engine.load.LoadSettings;
 import io.llmperf4j.model.BenchmarkRun;
 import io.llmperf4j.model.BenchmarkSettings;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.model.TokenCounter;
-import io.llmperf4j.report.llmperf.LlmperfFileNames;
 import io.llmperf4j.report.metrics.MetricsConfig;
 import io.llmperf4j.report.metrics.TokenCounting;
 
-import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -98,7 +92,8 @@ final class LoadRun {
                     String model = plan.models().get(i);
                     Supplier<LlmClient> clients = () -> connector.clients().create(endpoint, model,
                             plan.maxConnections());
-                    ModelRun run = new ModelRun(model, modelDir(model), clients, base, context);
+                    ModelRun run = new ModelRun(model, ModelComparison.modelDir(common.resultsDir(), plan, model),
+                            clients, base, context);
                     run.run();
                     runs.add(run);
                     run.print(out);
@@ -106,51 +101,8 @@ final class LoadRun {
             }
         }
         if (plan.comparison()) {
-            printComparison(runs);
+            ModelComparison.print(runs, plan, common.resultsDir(), out, err);
         }
         return stops.interrupted() ? ExitCodes.INTERRUPTED : ExitCodes.OK;
-    }
-
-    /** The results folder, or for a comparison a subfolder per model; null when nothing is saved. */
-    private Path modelDir(String model) {
-        Path dir = common.resultsDir();
-        if (dir == null || !plan.comparison()) {
-            return dir;
-        }
-        return dir.resolve(LlmperfFileNames.sanitize(model));
-    }
-
-    private void printComparison(List<ModelRun> runs) {
-        List<HarnessResult> harness = new ArrayList<>();
-        List<LoadConsole.Row> rows = new ArrayList<>();
-        List<LoadFiles.ComparisonRow> fileRows = new ArrayList<>();
-        for (ModelRun run : runs) {
-            harness.addAll(run.result().harnessResults());
-            for (ModelRun.LevelReport level : run.levels()) {
-                LoadSettings settings = level.outcome().settings();
-                String name = run.model() + (plan.multiLevel() ? " @ " + level.label() : "");
-                rows.add(new LoadConsole.Row(name, level.summary(), level.outcome().aborted(), ""));
-                Path where = level.dir() != null ? level.dir() : run.dir();
-                fileRows.add(new LoadFiles.ComparisonRow(run.model(), settings, level.summary(),
-                        level.outcome().aborted(), where == null || common.resultsDir() == null ? ""
-                        : common.resultsDir().relativize(where).toString()));
-            }
-        }
-        if (!harness.isEmpty()) {
-            out.print(JmhTextFormat.summaryTable(harness));
-            out.println();
-        }
-        out.println("Comparison: " + plan.describe() + "; the same workload for every model");
-        out.print(LoadConsole.levelTable("model", rows));
-        out.flush();
-        if (common.resultsDir() != null) {
-            try {
-                Path file = LoadFiles.writeComparison(common.resultsDir(), plan.loadUnit(), fileRows);
-                err.println("Comparison written to " + file.toAbsolutePath());
-            } catch (IOException e) {
-                throw new RunFailedException("could not write the comparison to " + common.resultsDir() + ": " + e,
-                        e);
-            }
-        }
     }
 }

@@ -29,8 +29,6 @@ class ClusterBadInputTest {
                 Arguments.of(args("--cluster", "c", "--workers", "0"), "--workers (0) must be >= 1"),
                 Arguments.of(args("--cluster", "c", "--workers", "2", "--member", "h:99999"),
                         "--member: 'h:99999': the port must be a number in 1..65535"),
-                Arguments.of(args("--cluster", "c", "--workers", "2", "--concurrency-sweep", "1,2", "--model", "a,b"),
-                        "several models are not distributed yet (run one per model)"),
                 Arguments.of(args("--cluster", "c", "--workers", "2", "--llm-api", "embeddings"),
                         "--cluster: --llm-api embeddings is not distributed"));
     }

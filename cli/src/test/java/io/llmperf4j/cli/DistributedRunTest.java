@@ -215,6 +215,29 @@ class DistributedRunTest {
         }
         List<String> iterationRows = Files.readAllLines(iterations.resolve(BASE + "_iterations.csv"));
         assertEquals(1 + 2 * 3, iterationRows.size(), "2 forks x (1 warmup + 2 measurement): " + iterationRows);
+
+        // two models compared on the same workers: a folder per model and one table, as on one machine
+        Path models = tmp.resolve("models");
+        List<String> modelArgs = new ArrayList<>(List.of("token-benchmark"));
+        List<String> sameWorkload = workload(12, 3, 20);
+        modelArgs.addAll(sameWorkload.subList(2, sameWorkload.size())); // all but its --model
+        modelArgs.addAll(List.of("--model", "m1,m2", "--sleep-between", "0", "--results-dir", models.toString(),
+                "--cluster", cluster, "--workers", "3", "--bind", "127.0.0.1:" + freePort(), "--worker-wait", "60"));
+        for (String w : workerIds) modelArgs.addAll(List.of("--member", w));
+        CliRun compared = CliRun.of(env(), modelArgs.toArray(String[]::new));
+        assertEquals(0, compared.exitCode(), () -> compared + logs());
+        assertTrue(compared.out().contains("Comparison: closed loop, concurrency 3, 12 requests; the same workload"),
+                compared::toString);
+        for (String model : List.of("m1", "m2")) {
+            List<RequestRecord> modelRecords = RequestCsvReader.read(models.resolve(model)
+                    .resolve(model + "_200_20_requests.csv"));
+            assertEquals(12, modelRecords.size(), model);
+            assertEquals(3, modelRecords.stream().map(RequestRecord::workerId).distinct().count(), model);
+            JsonNode modelSummary = JSON.readTree(models.resolve(model).resolve(model + "_200_20_summary.json")
+                    .toFile());
+            assertEquals(model, modelSummary.get("model").asText(), "the workers sent this model");
+        }
+        assertEquals(3, Files.readAllLines(models.resolve("comparison.csv")).size(), "header and 2 models");
     }
 
     @Test
