@@ -123,10 +123,11 @@ final class DistributedTokenBenchmark {
     }
 
     /**
-     * An open loop, a sweep or iterations: each level a distributed run (with iterations, each fork of a level),
-     * reported through a {@link ModelRun} as a local load run is, so its console report and files (open-loop figures;
-     * level folders, sweep files and verdict; JMH files and iteration CSV) are the same; each level's summary then
-     * gains the workers. Ctrl-C is staged as on one machine ({@link StopControl}).
+     * An open loop, a sweep, iterations or several models: each level a distributed run (with iterations, each fork
+     * of a level), reported through a {@link ModelRun} per model as a local load run is, so its console report and
+     * files (open-loop figures; level folders, sweep files and verdict; JMH files and iteration CSV; the comparison)
+     * are the same; each level's summary then gains the workers. Ctrl-C is staged as on one machine
+     * ({@link StopControl}).
      */
     private int loadRun(LoadPlan plan, Coordinator coordinator, List<Member> workers, Map<String, ClockOffset> clocks,
                       ClientSpec client, BenchmarkSettings base, WorkloadSource workload) {
