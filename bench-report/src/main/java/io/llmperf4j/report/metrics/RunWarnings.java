@@ -34,7 +34,14 @@ public final class RunWarnings {
     /** ... or its busiest I/O thread was on a CPU more than this share of the time. */
     public static final double CLIENT_IO_BUSY_SHARE = 0.8;
 
+    /** Below this process CPU share and I/O-thread busy share, a late event loop is not the client's own doing. */
+    static final double CLIENT_QUIET_SHARE = 0.5;
+
     private RunWarnings() {
+    }
+
+    private static boolean clientItselfQuiet(ClientOverhead o) {
+        return o.processCpuShare() < CLIENT_QUIET_SHARE && o.ioBusyShareMax() < CLIENT_QUIET_SHARE;
     }
 
     /**
@@ -58,6 +65,14 @@ public final class RunWarnings {
                     100 * overhead.ioBusyShareMax(), 100 * CLIENT_IO_BUSY_SHARE));
         }
         if (reasons.isEmpty()) return Optional.empty();
+        if (reasons.size() == 1 && clientItselfQuiet(overhead)) {
+            // late event loops in an idle client: something else on the machine took the CPUs
+            return Optional.of(new RunWarning(WarningCode.CLIENT_BOTTLENECK, String.format(Locale.ROOT,
+                    "THE CLIENT'S TIMING WAS DISTURBED: %s while the client itself used %.0f%% of %d cores: other "
+                    + "processes on this machine (or its scheduler) delayed it. Latencies include such delays; run "
+                    + "the benchmark on a quieter machine, or measure the error floor with 'llmperf4j calibrate'.",
+                    reasons.get(0), 100 * overhead.processCpuShare(), overhead.availableProcessors())));
+        }
         return Optional.of(new RunWarning(WarningCode.CLIENT_BOTTLENECK, "THE CLIENT WAS LIKELY THE BOTTLENECK: "
                 + String.join(", ", reasons) + ". Latencies include the client's own delays and throughput may be "
                 + "the client's limit, not the server's. Run the client on a machine of its own or with more cores, "

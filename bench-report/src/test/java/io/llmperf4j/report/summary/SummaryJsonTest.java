@@ -253,6 +253,20 @@ class SummaryJsonTest {
     }
 
     @Test
+    void lateEventLoopsInAnIdleClientAreBlamedOnTheMachineNotTheClient() {
+        ClientOverhead disturbed = new ClientOverhead(2_000 * MS, 2, 2, 400, 90_000, 1_620_000, 35 * MS, 0.01, 0.02,
+                0, 0, 0.048);
+        BenchmarkRun base = run(Records.settings());
+        RunMetrics metrics = RunMetrics.of(new BenchmarkRun(base.settings(), base.records(), base.startEpochMillis(),
+                base.endEpochMillis(), base.durationNanos(), base.requestsSent(), base.timedOut(), disturbed),
+                MetricsConfig.DEFAULT);
+        assertTrue(metrics.hasWarning(WarningCode.CLIENT_BOTTLENECK), metrics.warnings().toString());
+        String warning = metrics.warnings().get(metrics.warnings().size() - 1).message();
+        assertTrue(warning.startsWith("THE CLIENT'S TIMING WAS DISTURBED: event-loop lag p99 1.62 ms (above 1 ms) "
+                + "while the client itself used 5% of 2 cores: other processes"), warning);
+    }
+
+    @Test
     void aQuietClientRaisesNoWarningAndAnUnmeasuredOneIsNull() {
         ClientOverhead quiet = new ClientOverhead(2_000 * MS, 2, 2, 400, 20_000, 200_000, MS, 0.1, 0.2, 0, 0, 0.3);
         BenchmarkRun base = run(Records.settings());
