@@ -5,7 +5,7 @@
 # Usage: scripts/perf-benchmarks.sh [--quick]
 #   --quick            shorter windows (a smoke run; the figures are then rough)
 # Environment:
-#   CLIENT_JAVA_OPTS   JVM options of the client JVM of the ceiling, peak-RSS and calibrate runs (default: the
+#   CLIENT_JAVA_OPTS   JVM options of the client JVM of the ceiling, peak-RSS, send-lag and calibrate runs (default: the
 #                      launcher's, default_java_opts in bin/llmperf4j; set but empty: the JVM's own defaults)
 #   ONLY               run only these steps, comma-separated: sse,jmh-engine,jmh-tokenize,ceiling,rss,send-lag,
 #                      calibrate
@@ -75,7 +75,8 @@ if want rss; then
     streams=256 itlMs=20 tokens=64 seconds="$seconds" warmupSeconds="$warmup"
 fi
 if want send-lag; then
-  run send-lag bench-engine -cp CP io.llmperf4j.engine.bench.OpenLoopSendLagBenchmark \
+  # shellcheck disable=SC2086
+  run send-lag bench-engine $client_java_opts -cp CP io.llmperf4j.engine.bench.OpenLoopSendLagBenchmark \
     rate=200 seconds="$seconds" warmupSeconds=2 arrival=poisson
 fi
 if want calibrate; then
