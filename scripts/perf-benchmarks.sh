@@ -5,8 +5,8 @@
 # Usage: scripts/perf-benchmarks.sh [--quick]
 #   --quick            shorter windows (a smoke run; the figures are then rough)
 # Environment:
-#   CLIENT_JAVA_OPTS   JVM options of the client JVM of the ceiling / peak-RSS runs (default: none, the JVM's own
-#                      heap sizing; e.g. "-Xmx128m" to see the RSS with a capped heap)
+#   CLIENT_JAVA_OPTS   JVM options of the client JVM of the ceiling, peak-RSS, send-lag and calibrate runs (default: the
+#                      launcher's, default_java_opts in bin/llmperf4j; set but empty: the JVM's own defaults)
 #   ONLY               run only these steps, comma-separated: sse,jmh-engine,jmh-tokenize,ceiling,rss,send-lag,
 #                      calibrate
 #
@@ -29,6 +29,11 @@ echo "   load average before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || ech
 mvn -B -q -ntp -Pbenchmarks -DskipTests -pl bench-server,bench-engine,bench-tokenize,cli -am \
   test-compile dependency:build-classpath -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test
 classpath() { echo "$root/$1/target/test-classes:$root/$1/target/classes:$(cat "$root/$1/target/bench.classpath")"; }
+
+# The client runs with the launcher's JVM options, so the figures are those of bin/llmperf4j as users run it.
+launcher_java_opts="$(sed -n 's/^default_java_opts="\(.*\)"$/\1/p' bin/llmperf4j)"
+client_java_opts="${CLIENT_JAVA_OPTS-$launcher_java_opts}"
+echo "   client JVM options: [${client_java_opts}]"
 
 results="$(mktemp -d)"
 log="$results/all.txt"
@@ -56,24 +61,27 @@ fi
 if want ceiling; then
   for streams in 256 1024; do
     # shellcheck disable=SC2086
-    run "ceiling-$streams" bench-engine ${CLIENT_JAVA_OPTS:-} -cp CP \
+    run "ceiling-$streams" bench-engine $client_java_opts -cp CP \
       io.llmperf4j.engine.bench.ClientCeilingBenchmark streams="$streams" seconds="$seconds" warmupSeconds="$warmup"
   done
 fi
 if want rss; then
-  # 256 streams at a paced 20 ms between tokens: the client's memory in a steady run, with the JVM's own heap
-  # sizing (from the machine's RAM) and with a small initial and capped heap
-  run rss-256-jvm-defaults bench-engine -cp CP io.llmperf4j.engine.bench.ClientCeilingBenchmark \
+  # 256 streams at a paced 20 ms between tokens: the client's memory in a steady run, with the client options above
+  # and, for comparison, with the JVM's own defaults (G1, heap sized from the machine's RAM)
+  # shellcheck disable=SC2086
+  run rss-256 bench-engine $client_java_opts -cp CP io.llmperf4j.engine.bench.ClientCeilingBenchmark \
     streams=256 itlMs=20 tokens=64 seconds="$seconds" warmupSeconds="$warmup"
-  run rss-256-small-heap bench-engine -Xms16m -Xmx96m -cp CP io.llmperf4j.engine.bench.ClientCeilingBenchmark \
+  run rss-256-jvm-defaults bench-engine -cp CP io.llmperf4j.engine.bench.ClientCeilingBenchmark \
     streams=256 itlMs=20 tokens=64 seconds="$seconds" warmupSeconds="$warmup"
 fi
 if want send-lag; then
-  run send-lag bench-engine -cp CP io.llmperf4j.engine.bench.OpenLoopSendLagBenchmark \
+  # shellcheck disable=SC2086
+  run send-lag bench-engine $client_java_opts -cp CP io.llmperf4j.engine.bench.OpenLoopSendLagBenchmark \
     rate=200 seconds="$seconds" warmupSeconds=2 arrival=poisson
 fi
 if want calibrate; then
-  run calibrate cli -cp CP io.llmperf4j.cli.Main calibrate --concurrency 1,256 \
+  # shellcheck disable=SC2086
+  run calibrate cli $client_java_opts -Dai.djl.offline=true -cp CP io.llmperf4j.cli.Main calibrate --concurrency 1,256 \
     --ttft-ms 20 --inter-token-ms 5 --output-tokens 16 --results-dir "$results/calibration"
 fi
 
