@@ -143,7 +143,7 @@ final class DistributedTokenBenchmark {
         List<ModelRun> runs = new ArrayList<>();
         try (InterruptHandler ignored = InterruptHandler.installStaged(stops)) {
             for (int i = 0; i < plan.models().size(); i++) {
-                if (stops.allStopped() || (i > 0 && !stops.pause(plan.pause()))) break;
+                if (!stops.mayStartModel(i, plan.pause())) break;
                 String model = plan.models().get(i);
                 ModelRun modelRun = new ModelRun(model, ModelComparison.modelDir(common.resultsDir(), plan, model),
                         () -> {

@@ -86,9 +86,7 @@ final class LoadRun {
                     workload.finishRun(), metricsConfig, stops, out, err, options.saveEvents());
             try (InterruptHandler ignored = InterruptHandler.installStaged(stops)) {
                 for (int i = 0; i < plan.models().size(); i++) {
-                    if (stops.allStopped() || (i > 0 && !stops.pause(plan.pause()))) {
-                        break;
-                    }
+                    if (!stops.mayStartModel(i, plan.pause())) break;
                     String model = plan.models().get(i);
                     Supplier<LlmClient> clients = () -> connector.clients().create(endpoint, model,
                             plan.maxConnections());

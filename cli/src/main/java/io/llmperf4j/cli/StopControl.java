@@ -102,6 +102,14 @@ final class StopControl implements InterruptHandler.Stages {
         return interrupted;
     }
 
+    /**
+     * Whether model {@code index} (0-based) of a comparison may start: nothing was stopped, and after the first the
+     * pause between models passed without a stop.
+     */
+    boolean mayStartModel(int index, Duration pause) {
+        return !allStopped() && (index == 0 || pause(pause));
+    }
+
     /** Sleeps between models; false when everything was stopped meanwhile. */
     synchronized boolean pause(Duration pause) {
         long deadline = System.nanoTime() + pause.toNanos();

@@ -317,12 +317,12 @@ class DistributedRunTest {
         try {
             awaitText(stderr, "closed loop, concurrency 1, 12 requests", coordinator);
             Thread.sleep(DISTRIBUTED_START_LEAD_MILLIS + 800); // into the level's sending
-            signal(coordinator);
+            Signals.send(coordinator, "TERM");
             awaitText(stderr, "closed loop, concurrency 2, 12 requests", coordinator);
             Thread.sleep(DISTRIBUTED_START_LEAD_MILLIS + 800);
-            signal(coordinator); // the level's first: aborts it
+            Signals.send(coordinator, "TERM"); // the level's first: aborts it
             awaitText(stderr, "aborting this level", 2, coordinator);
-            signal(coordinator); // the same level's second: stops the sweep
+            Signals.send(coordinator, "TERM"); // the same level's second: stops the sweep
             assertTrue(coordinator.waitFor(60, TimeUnit.SECONDS), "the sweep did not stop");
             String err = Files.readString(stderr);
             assertEquals(ExitCodes.INTERRUPTED, coordinator.exitValue(), err + logs());
@@ -345,10 +345,6 @@ class DistributedRunTest {
     // ---------------------------------------------------------------- helpers
 
     private static final long DISTRIBUTED_START_LEAD_MILLIS = 2_000;
-
-    private static void signal(Process process) throws Exception {
-        new ProcessBuilder("kill", "-TERM", Long.toString(process.pid())).inheritIO().start().waitFor();
-    }
 
     private void awaitText(Path file, String text, Process process) throws Exception {
         awaitText(file, text, 1, process);

@@ -52,7 +52,7 @@ class InterruptTest {
         try {
             Path journal = dir.resolve("requests.jsonl");
             waitForLines(journal, 4, process);
-            new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start().waitFor();
+            Signals.send(process, signal);
             assertTrue(process.waitFor(60, TimeUnit.SECONDS), "process did not stop after SIG" + signal);
             String stderr = readIfExists(dir.resolve("stderr.txt").toFile());
             assertEquals(ExitCodes.INTERRUPTED, process.exitValue(), stderr);

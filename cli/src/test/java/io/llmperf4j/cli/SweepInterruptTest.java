@@ -50,12 +50,12 @@ class SweepInterruptTest {
         Path stderr = dir.resolve("stderr.txt");
         try {
             waitFor(() -> lines(dir.resolve("concurrency_1").resolve("requests.jsonl")) >= 1, process, stderr);
-            signal(process);
+            Signals.send(process, "TERM");
             waitFor(() -> count(stderr, "aborting this level") == 1
                     && lines(dir.resolve("concurrency_2").resolve("requests.jsonl")) >= 1, process, stderr);
-            signal(process); // level 2's first: aborts it too; the sweep would go on after the 2 s pause
+            Signals.send(process, "TERM"); // level 2's first: aborts it too; the sweep would go on after the 2 s pause
             waitFor(() -> count(stderr, "aborting this level") == 2, process, stderr);
-            signal(process); // during level 2's end or the pause: stops the sweep
+            Signals.send(process, "TERM"); // during level 2's end or the pause: stops the sweep
             assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the sweep did not stop");
             String err = Files.readString(stderr);
             assertEquals(ExitCodes.INTERRUPTED, process.exitValue(), err);
@@ -96,9 +96,6 @@ class SweepInterruptTest {
         return builder.start();
     }
 
-    private static void signal(Process process) throws Exception {
-        new ProcessBuilder("kill", "-TERM", Long.toString(process.pid())).inheritIO().start().waitFor();
-    }
 
     @FunctionalInterface
     private interface Condition {
