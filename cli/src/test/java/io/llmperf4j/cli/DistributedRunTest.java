@@ -93,9 +93,8 @@ class DistributedRunTest {
         Path dist = tmp.resolve("dist");
         List<String> args = new ArrayList<>(List.of("token-benchmark"));
         args.addAll(workload(90, 6, 40));
-        args.addAll(List.of("--results-dir", dist.toString(), "--cluster", cluster, "--workers", "3",
-                "--bind", "127.0.0.1:" + coordinatorPort, "--worker-wait", "60"));
-        for (String w : workerIds) args.addAll(List.of("--member", w));
+        args.addAll(List.of("--results-dir", dist.toString()));
+        args.addAll(coordinatorFlags(cluster, coordinatorPort, workerIds));
         CliRun run = CliRun.of(env(), args.toArray(String[]::new));
         assertEquals(0, run.exitCode(), () -> run + logs());
 
@@ -150,9 +149,8 @@ class DistributedRunTest {
         List<String> openArgs = new ArrayList<>(List.of("token-benchmark"));
         openArgs.addAll(workload(12, 6, 20));
         openArgs.addAll(List.of("--request-rate", "30", "--arrival", "constant", "--warmup-requests", "3",
-                "--results-dir", open.toString(),
-                "--cluster", cluster, "--workers", "3", "--bind", "127.0.0.1:" + freePort(), "--worker-wait", "60"));
-        for (String w : workerIds) openArgs.addAll(List.of("--member", w));
+                "--results-dir", open.toString()));
+        openArgs.addAll(coordinatorFlags(cluster, freePort(), workerIds));
         CliRun opened = CliRun.of(env(), openArgs.toArray(String[]::new));
         assertEquals(0, opened.exitCode(), () -> opened + logs());
         String openBase = "meta-llama-Llama-2-7b-chat-hf_200_20";
@@ -170,9 +168,8 @@ class DistributedRunTest {
         List<String> sweepArgs = new ArrayList<>(List.of("token-benchmark"));
         sweepArgs.addAll(workload(12, 6, 20));
         sweepArgs.addAll(List.of("--concurrency-sweep", "2,6", "--sleep-between", "0", "--results-dir",
-                sweep.toString(), "--cluster", cluster, "--workers", "3", "--bind", "127.0.0.1:" + freePort(),
-                "--worker-wait", "60"));
-        for (String w : workerIds) sweepArgs.addAll(List.of("--member", w));
+                sweep.toString()));
+        sweepArgs.addAll(coordinatorFlags(cluster, freePort(), workerIds));
         CliRun swept = CliRun.of(env(), sweepArgs.toArray(String[]::new));
         assertEquals(0, swept.exitCode(), () -> swept + logs());
         String sweepBase = "meta-llama-Llama-2-7b-chat-hf_200_20";
@@ -192,9 +189,8 @@ class DistributedRunTest {
         List<String> iterationArgs = new ArrayList<>(List.of("token-benchmark"));
         iterationArgs.addAll(workload(90, 6, 40));
         iterationArgs.addAll(List.of("--iterations", "2", "--warmup-iterations", "1", "--iteration-time", "0.6",
-                "--forks", "2", "--results-dir", iterations.toString(), "--cluster", cluster, "--workers", "3",
-                "--bind", "127.0.0.1:" + freePort(), "--worker-wait", "60"));
-        for (String w : workerIds) iterationArgs.addAll(List.of("--member", w));
+                "--forks", "2", "--results-dir", iterations.toString()));
+        iterationArgs.addAll(coordinatorFlags(cluster, freePort(), workerIds));
         CliRun iterated = CliRun.of(env(), iterationArgs.toArray(String[]::new));
         assertEquals(0, iterated.exitCode(), () -> iterated + logs());
         assertTrue(iterated.out().contains("# Fork: 2 of 2\n"), iterated::toString);
@@ -221,9 +217,8 @@ class DistributedRunTest {
         List<String> modelArgs = new ArrayList<>(List.of("token-benchmark"));
         List<String> sameWorkload = workload(12, 3, 20);
         modelArgs.addAll(sameWorkload.subList(2, sameWorkload.size())); // all but its --model
-        modelArgs.addAll(List.of("--model", "m1,m2", "--sleep-between", "0", "--results-dir", models.toString(),
-                "--cluster", cluster, "--workers", "3", "--bind", "127.0.0.1:" + freePort(), "--worker-wait", "60"));
-        for (String w : workerIds) modelArgs.addAll(List.of("--member", w));
+        modelArgs.addAll(List.of("--model", "m1,m2", "--sleep-between", "0", "--results-dir", models.toString()));
+        modelArgs.addAll(coordinatorFlags(cluster, freePort(), workerIds));
         CliRun compared = CliRun.of(env(), modelArgs.toArray(String[]::new));
         assertEquals(0, compared.exitCode(), () -> compared + logs());
         assertTrue(compared.out().contains("Comparison: closed loop, concurrency 3, 12 requests; the same workload"),
@@ -250,9 +245,8 @@ class DistributedRunTest {
         Path dist = tmp.resolve("dist");
         List<String> args = new ArrayList<>(List.of("token-benchmark"));
         args.addAll(workload(30, 3, 120)); // each worker: one slot, 10 requests of about 0.4 s
-        args.addAll(List.of("--results-dir", dist.toString(), "--cluster", cluster, "--workers", "3",
-                "--bind", "127.0.0.1:" + coordinatorPort, "--worker-wait", "60"));
-        for (String w : workerIds) args.addAll(List.of("--member", w));
+        args.addAll(List.of("--results-dir", dist.toString()));
+        args.addAll(coordinatorFlags(cluster, coordinatorPort, workerIds));
         CompletableFuture<CliRun> coordinator = CompletableFuture.supplyAsync(() ->
                 CliRun.of(env(), args.toArray(String[]::new)));
 
@@ -307,8 +301,8 @@ class DistributedRunTest {
                 System.getProperty("java.class.path"), Main.class.getName(), "token-benchmark"));
         command.addAll(workload(12, 1, 120)); // a request takes about 0.4 s: a level lasts seconds
         command.addAll(List.of("--concurrency-sweep", "1,2,4", "--sleep-between", "1", "--results-dir",
-                dir.toString(), "--cluster", cluster, "--workers", "1", "--bind", "127.0.0.1:" + coordinatorPort,
-                "--member", workerIds.get(0), "--worker-wait", "60"));
+                dir.toString()));
+        command.addAll(coordinatorFlags(cluster, coordinatorPort, workerIds));
         Path stderr = tmp.resolve("coordinator.txt");
         ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(stderr.toFile());
@@ -362,6 +356,14 @@ class DistributedRunTest {
         }
         throw new AssertionError("'" + text + "' not seen " + times + " times; alive: " + process.isAlive() + "\n"
                 + (Files.exists(file) ? Files.readString(file) : "") + logs());
+    }
+
+    /** token-benchmark's flags that make it the coordinator of {@code workerIds}, bound to 127.0.0.1:{@code port}. */
+    private static List<String> coordinatorFlags(String cluster, int port, List<String> workerIds) {
+        List<String> flags = new ArrayList<>(List.of("--cluster", cluster, "--workers",
+                Integer.toString(workerIds.size()), "--bind", "127.0.0.1:" + port, "--worker-wait", "60"));
+        for (String w : workerIds) flags.addAll(List.of("--member", w));
+        return flags;
     }
 
     /** Starts {@code n} worker JVMs on 127.0.0.1; returns their ids (cluster addresses). */

@@ -26,13 +26,7 @@ class ReportCommandTest {
 
     @Test
     void aRunWritesTheReportAndReportRebuildsIt(@TempDir Path dir) throws IOException {
-        try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder()
-                .timeToFirstToken(Duration.ofMillis(2)).interTokenDelay(Duration.ofMillis(1)).build())) {
-            CliRun run = CliRun.of(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "sk-report-secret"),
-                    "token-benchmark", "--model", "<b>m&m</b>", "--max-num-completed-requests", "12",
-                    "--num-concurrent-requests", "3", "--mean-output-tokens", "10", "--results-dir", dir.toString());
-            assertEquals(0, run.exitCode(), run::toString);
-        }
+        benchmark(dir, "sk-report-secret", "<b>m&m</b>", 12, 3);
         Path written = dir.resolve("-b-m-m-b-_550_10_report.html"); // llmperf's sanitising keeps the leading dash
         assertTrue(Files.exists(written), () -> String.join(",", dir.toFile().list()));
         String original = Files.readString(written);
@@ -50,13 +44,7 @@ class ReportCommandTest {
 
     @Test
     void reportReadsSummariesOfSchema1AndRefusesUnknownVersions(@TempDir Path dir) throws IOException {
-        try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder()
-                .timeToFirstToken(Duration.ofMillis(2)).interTokenDelay(Duration.ofMillis(1)).build())) {
-            CliRun run = CliRun.of(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k"),
-                    "token-benchmark", "--model", "m", "--max-num-completed-requests", "8",
-                    "--num-concurrent-requests", "2", "--mean-output-tokens", "10", "--results-dir", dir.toString());
-            assertEquals(0, run.exitCode(), run::toString);
-        }
+        benchmark(dir, "k", "m", 8, 2);
         Path summary = dir.resolve("m_550_10_llmperf4j_summary.json");
         Path html = dir.resolve("m_550_10_report.html");
         ObjectNode doc = (ObjectNode) JSON.readTree(summary.toFile());
@@ -91,5 +79,17 @@ class ReportCommandTest {
         assertTrue(run.err().startsWith("llmperf4j: error: cannot build the report:"), run::toString);
         CliRun missing = CliRun.of(Map.of(), "report", dir.resolve("nope").toString());
         assertEquals(2, missing.exitCode(), missing::toString);
+    }
+
+    /** A token benchmark of {@code model} against a fast simulator, its results written to {@code dir}. */
+    private static void benchmark(Path dir, String apiKey, String model, int requests, int concurrency) {
+        try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder()
+                .timeToFirstToken(Duration.ofMillis(2)).interTokenDelay(Duration.ofMillis(1)).build())) {
+            CliRun run = CliRun.of(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", apiKey),
+                    "token-benchmark", "--model", model, "--max-num-completed-requests", Integer.toString(requests),
+                    "--num-concurrent-requests", Integer.toString(concurrency), "--mean-output-tokens", "10",
+                    "--results-dir", dir.toString());
+            assertEquals(0, run.exitCode(), run::toString);
+        }
     }
 }
