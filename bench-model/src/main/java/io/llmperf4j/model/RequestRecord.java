@@ -35,6 +35,8 @@ import java.util.Objects;
  * @param connectNanos          time this request spent opening a new connection (TCP and TLS), or -1 when it
  *                              reused a pooled one; included in TTFT as llmperf's is
  * @param workerId              the load worker that sent the request in a distributed run, or null
+ * @param phases                where the time before the content went (connection, request written, headers);
+ *                              {@link RequestPhases#UNKNOWN} when not measured
  */
 public record RequestRecord(
         int promptIndex,
@@ -58,16 +60,31 @@ public record RequestRecord(
         int[] contentEventTokens,
         long firstReasoningNanos,
         long connectNanos,
-        String workerId) {
+        String workerId,
+        RequestPhases phases) {
 
     public static final long NEVER = -1L;
 
     public RequestRecord {
+        phases = phases == null ? RequestPhases.UNKNOWN : phases;
         Objects.requireNonNull(clientRequestId, "clientRequestId");
         contentEventNanos = contentEventNanos == null ? new long[0] : contentEventNanos;
         generatedText = generatedText == null ? "" : generatedText;
         contentEventChars = contentEventChars == null ? new int[0] : contentEventChars;
         contentEventTokens = contentEventTokens == null ? new int[0] : contentEventTokens;
+    }
+
+    /** A record without timing phases. */
+    public RequestRecord(int promptIndex, String clientRequestId, String serverResponseId, long startEpochMicros,
+                         long ttftNanos, long lastContentNanos, long e2eNanos, int dataEventCount,
+                         long[] contentEventNanos, String generatedText, int numberInputTokens, int maxTokens,
+                         int outputTokens, Integer usagePromptTokens, Integer usageCompletionTokens,
+                         String finishReason, Failure failure, int[] contentEventChars, int[] contentEventTokens,
+                         long firstReasoningNanos, long connectNanos, String workerId) {
+        this(promptIndex, clientRequestId, serverResponseId, startEpochMicros, ttftNanos, lastContentNanos, e2eNanos,
+                dataEventCount, contentEventNanos, generatedText, numberInputTokens, maxTokens, outputTokens,
+                usagePromptTokens, usageCompletionTokens, finishReason, failure, contentEventChars,
+                contentEventTokens, firstReasoningNanos, connectNanos, workerId, RequestPhases.UNKNOWN);
     }
 
     /** A record without per-event sizes, reasoning, connect time or worker (as read back from older files). */
@@ -78,7 +95,8 @@ public record RequestRecord(
                          String finishReason, Failure failure) {
         this(promptIndex, clientRequestId, serverResponseId, startEpochMicros, ttftNanos, lastContentNanos, e2eNanos,
                 dataEventCount, contentEventNanos, generatedText, numberInputTokens, maxTokens, outputTokens,
-                usagePromptTokens, usageCompletionTokens, finishReason, failure, null, null, NEVER, NEVER, null);
+                usagePromptTokens, usageCompletionTokens, finishReason, failure, null, null, NEVER, NEVER, null,
+                RequestPhases.UNKNOWN);
     }
 
     public boolean succeeded() {
@@ -90,7 +108,7 @@ public record RequestRecord(
         return new RequestRecord(promptIndex, clientRequestId, serverResponseId, startEpochMicros, ttftNanos,
                 lastContentNanos, e2eNanos, dataEventCount, contentEventNanos, generatedText, numberInputTokens,
                 maxTokens, tokens, usagePromptTokens, usageCompletionTokens, finishReason, failure,
-                contentEventChars, contentEventTokens, firstReasoningNanos, connectNanos, workerId);
+                contentEventChars, contentEventTokens, firstReasoningNanos, connectNanos, workerId, phases);
     }
 
     /** A copy with the client tokenizer's per-event token counts filled in (parallel to contentEventNanos). */
@@ -98,7 +116,7 @@ public record RequestRecord(
         return new RequestRecord(promptIndex, clientRequestId, serverResponseId, startEpochMicros, ttftNanos,
                 lastContentNanos, e2eNanos, dataEventCount, contentEventNanos, generatedText, numberInputTokens,
                 maxTokens, outputTokens, usagePromptTokens, usageCompletionTokens, finishReason, failure,
-                contentEventChars, tokensPerEvent, firstReasoningNanos, connectNanos, workerId);
+                contentEventChars, tokensPerEvent, firstReasoningNanos, connectNanos, workerId, phases);
     }
 
     /** A copy that names the load worker which sent the request. */
@@ -106,6 +124,14 @@ public record RequestRecord(
         return new RequestRecord(promptIndex, clientRequestId, serverResponseId, startEpochMicros, ttftNanos,
                 lastContentNanos, e2eNanos, dataEventCount, contentEventNanos, generatedText, numberInputTokens,
                 maxTokens, outputTokens, usagePromptTokens, usageCompletionTokens, finishReason, failure,
-                contentEventChars, contentEventTokens, firstReasoningNanos, connectNanos, worker);
+                contentEventChars, contentEventTokens, firstReasoningNanos, connectNanos, worker, phases);
+    }
+
+    /** A copy with the request's timing phases. */
+    public RequestRecord withPhases(RequestPhases timing) {
+        return new RequestRecord(promptIndex, clientRequestId, serverResponseId, startEpochMicros, ttftNanos,
+                lastContentNanos, e2eNanos, dataEventCount, contentEventNanos, generatedText, numberInputTokens,
+                maxTokens, outputTokens, usagePromptTokens, usageCompletionTokens, finishReason, failure,
+                contentEventChars, contentEventTokens, firstReasoningNanos, connectNanos, workerId, timing);
     }
 }
