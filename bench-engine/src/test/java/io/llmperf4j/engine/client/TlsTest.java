@@ -2,6 +2,7 @@ package io.llmperf4j.engine.client;
 
 import io.llmperf4j.engine.testserver.FaultServer;
 import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestPhases;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 import org.junit.jupiter.api.AfterAll;
@@ -69,10 +70,23 @@ class TlsTest {
                 .trustedCertificatesPem(dir.resolve("good.pem")).build();
         int before = matching.acceptedConnections();
         try (ChatCompletionsClient client = new ChatCompletionsClient(config)) {
+            boolean first = true;
             for (String scenario : List.of("ok", "ok-bytewise", "ok")) {
                 RequestRecord r = client.send(new RequestSpec(0, scenario, 1, 1)).completion().join();
                 assertNull(r.failure(), () -> String.valueOf(r.failure()));
                 assertEquals("Hello world!", r.generatedText());
+                RequestPhases p = r.phases();
+                if (first) { // the handshake is part of the connect, which is part of the wait for a connection
+                    assertTrue(p.tlsNanos() >= 0 && p.tlsNanos() <= r.connectNanos(), r::toString);
+                    assertTrue(r.connectNanos() <= p.connectionReadyNanos(), r::toString);
+                } else {
+                    assertEquals(RequestRecord.NEVER, p.tlsNanos(), "no handshake on a reused connection");
+                    assertEquals(RequestRecord.NEVER, r.connectNanos());
+                }
+                assertTrue(p.connectionReadyNanos() <= p.requestWrittenNanos()
+                        && p.requestWrittenNanos() <= p.responseHeadersNanos()
+                        && p.responseHeadersNanos() <= r.ttftNanos(), r::toString);
+                first = false;
             }
         }
         assertEquals(1, matching.acceptedConnections() - before, "keep-alive works over TLS too");

@@ -2,6 +2,7 @@ package io.llmperf4j.engine.client.impl;
 
 import io.llmperf4j.model.Failure;
 import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestRecord;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -158,14 +159,16 @@ public final class ConnectionPool {
                 return;
             }
             Channel ch = f.channel();
+            long tcpConnectedNanos = System.nanoTime();
             SslHandler tls = ch.pipeline().get(SslHandler.class);
             if (tls == null) {
-                ready(ch, exchange, System.nanoTime() - connectStartNanos);
+                ready(ch, exchange, tcpConnectedNanos - connectStartNanos, RequestRecord.NEVER);
                 return;
             }
             tls.handshakeFuture().addListener(h -> {
                 if (h.isSuccess()) {
-                    ready(ch, exchange, System.nanoTime() - connectStartNanos);
+                    long handshakeDoneNanos = System.nanoTime();
+                    ready(ch, exchange, handshakeDoneNanos - connectStartNanos, handshakeDoneNanos - tcpConnectedNanos);
                 } else {
                     ch.close();
                     slotFreed(null);
@@ -176,11 +179,14 @@ public final class ConnectionPool {
         });
     }
 
-    /** On {@code ch}'s event loop: the connection is usable, {@code connectNanos} after the connect began. */
-    private void ready(Channel ch, Exchange exchange, long connectNanos) {
+    /**
+     * On {@code ch}'s event loop: the connection is usable, {@code connectNanos} after the connect began, of which
+     * {@code tlsNanos} the TLS handshake (-1 for plain TCP).
+     */
+    private void ready(Channel ch, Exchange exchange, long connectNanos, long tlsNanos) {
         connectionsOpened.incrementAndGet();
         ch.closeFuture().addListener(f -> slotFreed(ch));
-        exchange.connected(connectNanos);
+        exchange.connected(connectNanos, tlsNanos);
         exchange.attach(ch, false);
     }
 

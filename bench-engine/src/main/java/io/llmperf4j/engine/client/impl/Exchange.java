@@ -7,6 +7,7 @@ import io.llmperf4j.engine.sse.SseEventSink;
 import io.llmperf4j.engine.sse.TooLongSseEventException;
 import io.llmperf4j.model.Failure;
 import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestPhases;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 import io.netty.buffer.ByteBuf;
@@ -108,6 +109,8 @@ public final class Exchange implements RequestHandle, SseEventSink {
     private ChannelFuture write;
     /** A failed write on a stale pooled connection was already retried once (bounds the retry). */
     private boolean retried;
+    /** Where the time before the content went: stamped on the event loop as each moment happens. */
+    private final PhaseStamps phases = new PhaseStamps();
 
     public Exchange(ExchangeContext context, RequestSpec spec, String clientRequestId, FullHttpRequest request,
                     long startNanos, long startEpochMicros) {
@@ -181,10 +184,12 @@ public final class Exchange implements RequestHandle, SseEventSink {
     // ---- ending from any thread ----------------------------------------------------------------------------------
 
     /**
-     * The pool opened a new connection for this exchange in {@code connectNanos} (TCP and TLS); called on the
+     * The pool opened a new connection for this exchange in {@code connectNanos} (TCP and TLS, of which
+     * {@code tlsNanos} the handshake, -1 for plain TCP); called on the
      * connection's event loop just before {@link #attach}. Goes through the worker, so the record sees it.
      */
-    void connected(long connectNanos) {
+    void connected(long connectNanos, long tlsNanos) {
+        phases.tlsHandshake(tlsNanos);
         worker.execute(() -> assembler.onConnected(connectNanos));
     }
 
@@ -204,6 +209,8 @@ public final class Exchange implements RequestHandle, SseEventSink {
         }
         if (ch == null) {
             ReferenceCountUtil.release(request); // never written
+            RequestPhases timing = phases.toPhases(startNanos); // a connection that was never handed over: TLS at most
+            worker.execute(() -> assembler.onPhases(timing));
             worker.execute(() -> assembler.finish(nowNanos, failure));
         } else {
             onLoop(ch, () -> failOn(ch, nowNanos, failure));
@@ -285,6 +292,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
         decoder = new SseDecoder(context.maxEventBytes());
         state = State.SENT;
         attachNanos = System.nanoTime();
+        phases.connectionReady(attachNanos);
         if (!ch.isActive()) {
             // closed between leaving the pool and now: nothing was written, so another connection is safe
             if (reused) {
@@ -298,6 +306,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
         idleCheck = ch.eventLoop().schedule(this::checkIdle, context.idleTimeoutNanos(), TimeUnit.NANOSECONDS);
         write = ch.writeAndFlush(request.retainedDuplicate());
         write.addListener(f -> {
+            if (f.isSuccess()) phases.requestWritten(System.nanoTime()); // the last byte is in the socket now
             if (f.isSuccess() || currentChannel() != ch || state != State.SENT) {
                 // moved by a retry; or a response has begun, and its own end or the close decides the record
                 return;
@@ -381,6 +390,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
                     "unexpected second response head from " + context.hostAndPort()));
             return;
         }
+        phases.responseHeaders(arrivalNanos);
         status = response.status().code();
         keepAlive = HttpUtil.isKeepAlive(response);
         contentType = response.headers().get(HttpHeaderNames.CONTENT_TYPE);
@@ -552,6 +562,8 @@ public final class Exchange implements RequestHandle, SseEventSink {
         body = null;
         ReferenceCountUtil.release(request); // each write sent a retained duplicate
         context.pool().release(channel, reusable && finalState == State.DONE);
+        RequestPhases timing = phases.toPhases(startNanos);
+        worker.execute(() -> assembler.onPhases(timing));
         worker.execute(finishOnWorker);
     }
 

@@ -6,6 +6,7 @@ import io.llmperf4j.engine.protocol.ParsedChunk;
 import io.llmperf4j.engine.sse.SseEvent;
 import io.llmperf4j.model.Failure;
 import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestPhases;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 
@@ -44,6 +45,7 @@ final class RecordAssembler {
     private String serverResponseId;
     /** Time spent opening new connections for this request (several only after a stale keep-alive retry). */
     private long connectNanos = RequestRecord.NEVER;
+    private RequestPhases phases = RequestPhases.UNKNOWN;
     private long ttftNanos = RequestRecord.NEVER;
     private long lastContentNanos = RequestRecord.NEVER;
     private long[] contentEventNanos = new long[32];
@@ -78,6 +80,11 @@ final class RecordAssembler {
     /** A new connection was opened for this request in {@code nanos}. */
     void onConnected(long nanos) {
         connectNanos = connectNanos == RequestRecord.NEVER ? nanos : connectNanos + nanos;
+    }
+
+    /** The request's timing phases, as the I/O side stamped them (sent just before the end). */
+    void onPhases(RequestPhases timing) {
+        phases = timing;
     }
 
     void onEvent(SseEvent event) {
@@ -187,7 +194,7 @@ final class RecordAssembler {
                     lastContentNanos, e2eNanos, dataEventCount, Arrays.copyOf(contentEventNanos, contentEventCount),
                     text.toString(), spec.numberInputTokens(), spec.maxTokens(), -1, usagePromptTokens,
                     usageCompletionTokens, finishReason, failure, Arrays.copyOf(contentEventChars, contentEventCount),
-                    null, firstReasoningNanos, connectNanos, null);
+                    null, firstReasoningNanos, connectNanos, null).withPhases(phases);
         } catch (RuntimeException | Error e) {
             record = new RequestRecord(spec.index(), clientRequestId, null, startEpochMicros, -1, -1,
                     endNanos - startNanos, 0, null, "", spec.numberInputTokens(), spec.maxTokens(), -1, null, null,
