@@ -4,19 +4,17 @@ import io.llmperf4j.engine.client.impl.ConnectionPool;
 import io.llmperf4j.engine.client.impl.Exchange;
 import io.llmperf4j.engine.client.impl.ExchangeContext;
 import io.llmperf4j.engine.client.impl.Redactor;
+import io.llmperf4j.engine.client.impl.RequestBytes;
 import io.llmperf4j.engine.client.impl.Transport;
 import io.llmperf4j.engine.protocol.ChunkParser;
 import io.llmperf4j.model.RequestSpec;
-import io.netty.buffer.Unpooled;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.EventLoopGroup;
-import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
-import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
-import io.netty.handler.codec.http.HttpMethod;
-import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
@@ -72,7 +70,7 @@ public final class ChatCompletionsClient implements LlmClient {
     private final ExecutorService workers;
     private final ExchangeContext context;
     private final String pathAndQuery;
-    private final HttpHeaders baseHeaders;
+    private final RequestBytes requestBytes;
     private final RequestIds requestIds = new RequestIds();
     private final Set<Exchange> inFlight = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -113,7 +111,7 @@ public final class ChatCompletionsClient implements LlmClient {
         String rawPath = config.endpoint().getRawPath();
         this.pathAndQuery = (rawPath == null || rawPath.isEmpty() ? "/" : rawPath)
                 + (config.endpoint().getRawQuery() == null ? "" : "?" + config.endpoint().getRawQuery());
-        this.baseHeaders = baseHeaders(config, api);
+        this.requestBytes = new RequestBytes(pathAndQuery, baseHeaders(config, api), PooledByteBufAllocator.DEFAULT);
     }
 
     public ClientConfig config() {
@@ -159,14 +157,11 @@ public final class ChatCompletionsClient implements LlmClient {
         Objects.requireNonNull(spec, "spec");
         if (closed.get()) throw new IllegalStateException("the client is closed");
         String id = requestIds.next();
-        byte[] body = api.body(config, spec);
-        FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, pathAndQuery,
-                Unpooled.wrappedBuffer(body));
-        request.headers().set(baseHeaders)
-                .set("X-Request-Id", id)
-                .setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+        // the request is made ready to go (body and wire bytes) before its clock starts, as a user's prompt is
+        ByteBuf request = requestBytes.encode(id, api.body(config, spec));
         long startEpochMicros = epochMicros(Instant.now());
-        long startNanos = System.nanoTime(); // before acquiring a connection: TTFT includes connect, like llmperf
+        // before acquiring a connection: TTFT includes the wait for a connection and any connect, like llmperf
+        long startNanos = System.nanoTime();
         Exchange exchange = new Exchange(context, spec, id, request, startNanos, startEpochMicros);
         inFlight.add(exchange);
         exchange.completionInternal().whenComplete((record, never) -> inFlight.remove(exchange));

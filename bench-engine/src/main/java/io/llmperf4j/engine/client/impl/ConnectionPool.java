@@ -9,9 +9,10 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
-import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.codec.http.HttpResponseDecoder;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
+import io.netty.util.concurrent.FastThreadLocalThread;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -70,7 +71,8 @@ public final class ConnectionPool {
                             tls.setHandshakeTimeoutMillis(connectTimeoutMillis);
                             p.addLast("tls", tls);
                         }
-                        p.addLast("http", new HttpClientCodec());
+                        // responses only: requests are written as ready bytes (RequestBytes), never encoded here
+                        p.addLast("http", new HttpResponseDecoder());
                         p.addLast("exchange", new ConnectionHandler(clock));
                     }
                 });
@@ -221,10 +223,27 @@ public final class ConnectionPool {
     }
 
     private static void handTo(Channel ch, Exchange exchange) {
+        if (ch.eventLoop().inEventLoop()) {
+            exchange.attach(ch, true); // already on the connection's thread: written now, no hand-off
+            return;
+        }
         try {
             ch.eventLoop().execute(() -> exchange.attach(ch, true));
         } catch (RejectedExecutionException e) {
             exchange.endFromAnyThread(new Failure(FailureKind.CLIENT_ERROR, -1, "the client is closed"));
+            return;
         }
+        giveWayToTheEventLoop();
+    }
+
+    /**
+     * Called by a sending thread right after it handed a request to an event loop. The scheduler usually wakes the
+     * loop on the sender's own core (wake-affine placement) and lets it run only when the sender's time slice ends:
+     * measured, that wait was 0.6-0.9 ms of a 1 ms delay between a request's start stamp and its write on a reused
+     * connection (p50, 2 busy cores). Yielding once lets the loop write the request now; the sender goes on a few
+     * microseconds later. Event-loop threads never yield (they have their own connections to serve).
+     */
+    private static void giveWayToTheEventLoop() {
+        if (!(Thread.currentThread() instanceof FastThreadLocalThread)) Thread.yield();
     }
 }

@@ -15,7 +15,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.PrematureChannelClosureException;
-import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpObject;
@@ -79,7 +78,8 @@ public final class Exchange implements RequestHandle, SseEventSink {
 
     private final ExchangeContext context;
     private final String clientRequestId;
-    private final FullHttpRequest request;
+    /** The request's bytes, written whole (a retained duplicate per write), released at the end. */
+    private final ByteBuf request;
     private final SerialExecutor worker;
     private final RecordAssembler assembler;
     private final CompletableFuture<RequestRecord> completion = new CompletableFuture<>();
@@ -112,7 +112,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
     /** Where the time before the content went: stamped on the event loop as each moment happens. */
     private final PhaseStamps phases = new PhaseStamps();
 
-    public Exchange(ExchangeContext context, RequestSpec spec, String clientRequestId, FullHttpRequest request,
+    public Exchange(ExchangeContext context, RequestSpec spec, String clientRequestId, ByteBuf request,
                     long startNanos, long startEpochMicros) {
         this.context = context;
         this.clientRequestId = clientRequestId;
@@ -124,10 +124,12 @@ public final class Exchange implements RequestHandle, SseEventSink {
     }
 
     /**
-     * Arms the request timeout, if any, then asks the pool for a connection. The timer runs on an event loop from the
-     * start, not on the channel's, because the request may time out before it has a channel.
+     * Asks the pool for a connection, then arms the request timeout, if any (a request that ends before the timer is
+     * armed cancels it at once). The timer runs on an event loop from the start, not on the channel's, because the
+     * request may time out before it has a channel.
      */
     public void start() {
+        context.pool().acquire(this); // first: the request's way to the socket is not delayed by the timer
         long limitNanos = context.requestTimeoutNanos();
         if (limitNanos > 0) {
             try {
@@ -138,7 +140,6 @@ public final class Exchange implements RequestHandle, SseEventSink {
                 // the client is closing: close() cancels what is in flight
             }
         }
-        context.pool().acquire(this);
     }
 
     // ---- RequestHandle -------------------------------------------------------------------------------------------
