@@ -101,7 +101,7 @@ public final class ChatCompletionsClient implements LlmClient {
         String host = stripBrackets(config.endpoint().getHost());
         this.transport = Transport.create(config.ioThreads(), config.preferNativeTransport());
         this.pool = new ConnectionPool(transport, ssl, host, config.port(), config.maxConnections(),
-                config.connectTimeout().toMillis());
+                config.connectTimeout().toMillis(), config.connectionMode() != ConnectionMode.PER_REQUEST);
         this.workers = Executors.newFixedThreadPool(config.workerThreads(),
                 new DefaultThreadFactory("llmperf4j-worker", true));
         this.context = new ExchangeContext(pool, workers, transport.group(), api,
@@ -167,6 +167,25 @@ public final class ChatCompletionsClient implements LlmClient {
         exchange.completionInternal().whenComplete((record, never) -> inFlight.remove(exchange));
         exchange.start();
         return exchange;
+    }
+
+    /**
+     * With {@link ConnectionMode#PRECONNECT}: opens connections until {@code connections} (at most
+     * {@link ClientConfig#maxConnections()}) are open and waits for them; none in the other modes.
+     */
+    @Override
+    public long[] preconnect(int connections) {
+        if (closed.get() || config.connectionMode() != ConnectionMode.PRECONNECT || connections < 1) return new long[0];
+        // every connect ends by itself (connect timeout, then the handshake timeout); the bound is a safety net
+        long boundMillis = 2 * config.connectTimeout().toMillis() + CLOSE_GRACE_MILLIS;
+        try {
+            return pool.preconnect(connections).get(boundMillis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new long[0];
+        } catch (ExecutionException | TimeoutException e) {
+            return new long[0];
+        }
     }
 
     /** Cancels what is in flight (recorded as CANCELLED), then closes connections and stops the threads. */

@@ -41,6 +41,11 @@ import java.util.stream.Collectors;
  *                                 self-signed test endpoints only; callers should warn. Not with
  *                                 trustedCertificatesPem; no effect on http. A handshake that fails otherwise (for
  *                                 example an untrusted certificate) is CONNECT_FAILED "TLS handshake failed: ..."
+ * @param connectionMode           when connections open and whether they are kept ({@link ConnectionMode}):
+ *                                 {@code PRECONNECT} (default) opens them before a run's clock starts and reuses
+ *                                 them, {@code ON_DEMAND} opens them as the first requests need them (connect inside
+ *                                 those TTFTs), {@code PER_REQUEST} opens a new one for every request and closes it
+ *                                 after the response (llmperf's behaviour: every TTFT includes a connect)
  */
 public record ClientConfig(
         URI endpoint,
@@ -58,9 +63,11 @@ public record ClientConfig(
         int workerThreads,
         boolean preferNativeTransport,
         Path trustedCertificatesPem,
-        boolean insecureTls) {
+        boolean insecureTls,
+        ConnectionMode connectionMode) {
 
     public static final boolean DEFAULT_INCLUDE_USAGE = true;
+    public static final ConnectionMode DEFAULT_CONNECTION_MODE = ConnectionMode.PRECONNECT;
     public static final int DEFAULT_MAX_CONNECTIONS = 1024;
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(30);
     /** llmperf's {@code requests} timeout of 180 s applies per read, so it is an idle timeout. */
@@ -70,7 +77,19 @@ public record ClientConfig(
     public static final int DEFAULT_WORKER_THREADS =
             Math.max(2, Math.min(8, Runtime.getRuntime().availableProcessors()));
 
+    /** As before connection modes existed: {@link #DEFAULT_CONNECTION_MODE}. */
+    public ClientConfig(URI endpoint, Secret apiKey, String model, Map<String, Object> additionalSamplingParams,
+                        boolean includeUsage, int maxConnections, Duration connectTimeout, Duration idleTimeout,
+                        Duration requestTimeout, int maxEventBytes, Map<String, String> extraHeaders, int ioThreads,
+                        int workerThreads, boolean preferNativeTransport, Path trustedCertificatesPem,
+                        boolean insecureTls) {
+        this(endpoint, apiKey, model, additionalSamplingParams, includeUsage, maxConnections, connectTimeout,
+                idleTimeout, requestTimeout, maxEventBytes, extraHeaders, ioThreads, workerThreads,
+                preferNativeTransport, trustedCertificatesPem, insecureTls, DEFAULT_CONNECTION_MODE);
+    }
+
     public ClientConfig {
+        connectionMode = connectionMode == null ? DEFAULT_CONNECTION_MODE : connectionMode;
         Objects.requireNonNull(endpoint, "endpoint");
         String scheme = endpoint.getScheme() == null ? "" : endpoint.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("http") && !scheme.equals("https")) {
@@ -136,7 +155,8 @@ public record ClientConfig(
                 + ", extraHeaders=" + extraHeaders.keySet().stream().collect(Collectors.joining(", ", "[", "]"))
                 + ", ioThreads=" + ioThreads + ", workerThreads=" + workerThreads
                 + ", preferNativeTransport=" + preferNativeTransport
-                + ", trustedCertificatesPem=" + trustedCertificatesPem + ", insecureTls=" + insecureTls + "]";
+                + ", trustedCertificatesPem=" + trustedCertificatesPem + ", insecureTls=" + insecureTls
+                + ", connectionMode=" + connectionMode + "]";
     }
 
     private static void requireAtLeast(String name, int value, int min) {
@@ -181,6 +201,7 @@ public record ClientConfig(
         private boolean preferNativeTransport = true;
         private Path trustedCertificatesPem;
         private boolean insecureTls;
+        private ConnectionMode connectionMode = DEFAULT_CONNECTION_MODE;
 
         private Builder(URI endpoint, String model) {
             this.endpoint = endpoint;
@@ -259,10 +280,16 @@ public record ClientConfig(
             return this;
         }
 
+        /** When connections open and whether they are kept; {@link ConnectionMode#PRECONNECT} by default. */
+        public Builder connectionMode(ConnectionMode mode) {
+            this.connectionMode = mode;
+            return this;
+        }
+
         public ClientConfig build() {
             return new ClientConfig(endpoint, apiKey, model, additionalSamplingParams, includeUsage, maxConnections,
                     connectTimeout, idleTimeout, requestTimeout, maxEventBytes, extraHeaders, ioThreads, workerThreads,
-                    preferNativeTransport, trustedCertificatesPem, insecureTls);
+                    preferNativeTransport, trustedCertificatesPem, insecureTls, connectionMode);
         }
     }
 }

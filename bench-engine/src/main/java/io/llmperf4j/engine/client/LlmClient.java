@@ -18,6 +18,20 @@ public interface LlmClient extends AutoCloseable {
     RequestHandle send(RequestSpec spec);
 
     /**
+     * Opens connections before a run's clock starts, so that at least {@code connections} (at most the client's
+     * limit) are open, and waits until each is ready or has failed. Connections already open count; a client in a
+     * mode that does not keep connections ({@link ConnectionMode#ON_DEMAND}, {@link ConnectionMode#PER_REQUEST}) or
+     * without connections of its own opens none. Never throws for a connect that fails: the requests will fail or
+     * connect themselves, and say so in their records.
+     *
+     * @return the connect times (TCP and TLS, nanoseconds) of the connections this call opened, in the order they
+     *         became ready; empty when it opened none
+     */
+    default long[] preconnect(int connections) {
+        return new long[0];
+    }
+
+    /**
      * The I/O event loops that read the responses, for watching the client's own overhead
      * ({@code ClientOverheadMonitor}); null when the client has none to show (a test double, a wrapper).
      */

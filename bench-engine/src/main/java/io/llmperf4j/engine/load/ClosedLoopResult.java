@@ -26,6 +26,8 @@ import java.util.Objects;
  * @param measureStartOffsetNanos the first measured send, from the run's start (0 without warmup)
  * @param settings                the settings that ran
  * @param clientOverhead          how busy the client itself was during the run (warmup included), or null
+ * @param preconnectNanos         connect times of the connections opened before the run's clock started
+ *                                ({@link io.llmperf4j.engine.client.ConnectionMode#PRECONNECT}); empty when none
  */
 public record ClosedLoopResult(
         List<RequestRecord> records,
@@ -39,13 +41,24 @@ public record ClosedLoopResult(
         List<ScheduledRecord> timeline,
         long measureStartOffsetNanos,
         ClosedLoopSettings settings,
-        ClientOverhead clientOverhead) implements LoadResult {
+        ClientOverhead clientOverhead,
+        long[] preconnectNanos) implements LoadResult {
 
     public ClosedLoopResult {
+        preconnectNanos = preconnectNanos == null ? new long[0] : preconnectNanos.clone();
         records = List.copyOf(records);
         warmupRecords = List.copyOf(warmupRecords);
         timeline = List.copyOf(timeline);
         Objects.requireNonNull(settings, "settings");
+    }
+
+    /** A result without preconnected connections. */
+    public ClosedLoopResult(List<RequestRecord> records, long startEpochMillis, long endEpochMillis,
+                            long durationNanos, int requestsSent, boolean timedOut, boolean stopped,
+                            List<RequestRecord> warmupRecords, List<ScheduledRecord> timeline,
+                            long measureStartOffsetNanos, ClosedLoopSettings settings, ClientOverhead clientOverhead) {
+        this(records, startEpochMillis, endEpochMillis, durationNanos, requestsSent, timedOut, stopped, warmupRecords,
+                timeline, measureStartOffsetNanos, settings, clientOverhead, null);
     }
 
     /** A result without a measurement of the client's overhead. */
@@ -60,7 +73,18 @@ public record ClosedLoopResult(
     /** A copy with the client's overhead. */
     public ClosedLoopResult withClientOverhead(ClientOverhead overhead) {
         return new ClosedLoopResult(records, startEpochMillis, endEpochMillis, durationNanos, requestsSent, timedOut,
-                stopped, warmupRecords, timeline, measureStartOffsetNanos, settings, overhead);
+                stopped, warmupRecords, timeline, measureStartOffsetNanos, settings, overhead, preconnectNanos);
+    }
+
+    /** A copy with the connect times of the connections opened before the clock started. */
+    public ClosedLoopResult withPreconnect(long[] connectNanos) {
+        return new ClosedLoopResult(records, startEpochMillis, endEpochMillis, durationNanos, requestsSent, timedOut,
+                stopped, warmupRecords, timeline, measureStartOffsetNanos, settings, clientOverhead, connectNanos);
+    }
+
+    @Override
+    public long[] preconnectNanos() {
+        return preconnectNanos.clone();
     }
 
     /** The run as the report's model, with the settings the user gave; warmup records are not part of it. */

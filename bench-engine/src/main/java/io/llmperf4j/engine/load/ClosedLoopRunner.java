@@ -36,7 +36,8 @@ import java.util.function.BooleanSupplier;
  *       measured send; {@code maxCompleted} counts measured records only.</li>
  * </ul>
  * Each record's send time is kept in the result's {@link ClosedLoopResult#timeline() timeline} (intended equals
- * actual in a closed loop).
+ * actual in a closed loop). Before the clock starts, the client is asked to open one connection per slot
+ * ({@link LlmClient#preconnect}); their connect times are in {@link ClosedLoopResult#preconnectNanos()}.
  * Output tokens (and, with a counter that knows offsets, tokens per content event; see {@link ClientTokenCount})
  * are counted with the {@link TokenCounter} on this thread (never an I/O thread) before a record is kept and passed
  * to the listener. The calling thread only waits on a queue the clients' completion callbacks feed,
@@ -152,6 +153,8 @@ public final class ClosedLoopRunner {
         }
 
         ClosedLoopResult execute(long timeoutNanos) {
+            // one connection per slot, opened before the clock starts (the client decides whether it preconnects)
+            long[] preconnect = finished.peek() == STOP ? new long[0] : client.preconnect(concurrency);
             long startEpochMillis = System.currentTimeMillis();
             startNanos = System.nanoTime();
             if (warmup instanceof Warmup.None) measureStartNanos = startNanos;
@@ -176,7 +179,7 @@ public final class ClosedLoopRunner {
             long measureStartOffset = measureStart - startNanos;
             return new ClosedLoopResult(records, startEpochMillis + measureStartOffset / 1_000_000L, endEpochMillis,
                     endNanos - measureStart, sent, timedOut, stopped, warmupRecords, timeline, measureStartOffset,
-                    settings);
+                    settings).withPreconnect(preconnect);
         }
 
         private boolean inWarmup(long now) {

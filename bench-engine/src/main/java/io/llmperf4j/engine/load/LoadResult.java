@@ -44,6 +44,13 @@ public sealed interface LoadResult permits ClosedLoopResult, OpenLoopResult {
     /** How busy the client itself was during the run (warmup included), or null when not measured. */
     ClientOverhead clientOverhead();
 
+    /**
+     * Connect times (TCP and TLS, nanoseconds) of the connections the client opened just before this run's clock
+     * started, one per connection, in the order they became ready; empty when none were opened (another connection
+     * mode, or enough were open already, e.g. from the previous sweep level). Not part of any request's TTFT.
+     */
+    long[] preconnectNanos();
+
     /** The load that ran. */
     LoadSettings settings();
 

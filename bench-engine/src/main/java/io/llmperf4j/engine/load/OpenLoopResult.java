@@ -36,6 +36,8 @@ import java.util.function.ToLongFunction;
  *                                    intended), NaN below 2
  * @param achievedSendRequestsPerSecond the same over actual send times of measured requests, NaN below 2
  * @param clientOverhead              how busy the client itself was during the run (warmup included), or null
+ * @param preconnectNanos             connect times of the connections opened before the schedule's clock started
+ *                                    ({@link io.llmperf4j.engine.client.ConnectionMode#PRECONNECT}); empty when none
  */
 public record OpenLoopResult(
         List<RequestRecord> records,
@@ -55,13 +57,28 @@ public record OpenLoopResult(
         int maxBacklog,
         double scheduledRequestsPerSecond,
         double achievedSendRequestsPerSecond,
-        ClientOverhead clientOverhead) implements LoadResult {
+        ClientOverhead clientOverhead,
+        long[] preconnectNanos) implements LoadResult {
 
     public OpenLoopResult {
+        preconnectNanos = preconnectNanos == null ? new long[0] : preconnectNanos.clone();
         records = List.copyOf(records);
         warmupRecords = List.copyOf(warmupRecords);
         timeline = List.copyOf(timeline);
         Objects.requireNonNull(settings, "settings");
+    }
+
+    /** A result without preconnected connections. */
+    public OpenLoopResult(List<RequestRecord> records, List<RequestRecord> warmupRecords,
+                          List<ScheduledRecord> timeline, long startEpochMillis, long endEpochMillis,
+                          long durationNanos, long measureStartOffsetNanos, int requestsSent, boolean timedOut,
+                          boolean stopped, OpenLoopSettings settings, int warmupArrivals, int measuredArrivals,
+                          int arrivalsNotSent, int maxBacklog, double scheduledRequestsPerSecond,
+                          double achievedSendRequestsPerSecond, ClientOverhead clientOverhead) {
+        this(records, warmupRecords, timeline, startEpochMillis, endEpochMillis, durationNanos,
+                measureStartOffsetNanos, requestsSent, timedOut, stopped, settings, warmupArrivals, measuredArrivals,
+                arrivalsNotSent, maxBacklog, scheduledRequestsPerSecond, achievedSendRequestsPerSecond, clientOverhead,
+                null);
     }
 
     /** A result without a measurement of the client's overhead. */
@@ -80,7 +97,21 @@ public record OpenLoopResult(
     public OpenLoopResult withClientOverhead(ClientOverhead overhead) {
         return new OpenLoopResult(records, warmupRecords, timeline, startEpochMillis, endEpochMillis, durationNanos,
                 measureStartOffsetNanos, requestsSent, timedOut, stopped, settings, warmupArrivals, measuredArrivals,
-                arrivalsNotSent, maxBacklog, scheduledRequestsPerSecond, achievedSendRequestsPerSecond, overhead);
+                arrivalsNotSent, maxBacklog, scheduledRequestsPerSecond, achievedSendRequestsPerSecond, overhead,
+                preconnectNanos);
+    }
+
+    /** A copy with the connect times of the connections opened before the clock started. */
+    public OpenLoopResult withPreconnect(long[] connectNanos) {
+        return new OpenLoopResult(records, warmupRecords, timeline, startEpochMillis, endEpochMillis, durationNanos,
+                measureStartOffsetNanos, requestsSent, timedOut, stopped, settings, warmupArrivals, measuredArrivals,
+                arrivalsNotSent, maxBacklog, scheduledRequestsPerSecond, achievedSendRequestsPerSecond, clientOverhead,
+                connectNanos);
+    }
+
+    @Override
+    public long[] preconnectNanos() {
+        return preconnectNanos.clone();
     }
 
     /** Send lag (actual minus intended, ns) of every measured request, in a fresh histogram (3 digits). */

@@ -38,6 +38,9 @@ import java.util.function.BooleanSupplier;
  * <p>Concurrency cap. With {@link OpenLoopSettings#maxConcurrency()}, an arrival that finds the cap full waits in
  * FIFO order (the pacer blocks on it, later arrivals queue behind it) and is sent as soon as a request ends; none is
  * dropped. Its latency from the intended send includes the wait ({@link ScheduledRecord#ttftFromIntendedNanos()}).
+ * Before the clock starts, the client is asked to open as many connections as the cap, or without one as the first
+ * second of the schedule sends ({@link LlmClient#preconnect}); their connect times are in
+ * {@link OpenLoopResult#preconnectNanos()}.
  *
  * <p>End. After the last arrival is sent the runner waits for the requests in flight. At the timeout, or on
  * {@link #stop()}, sending stops, requests in flight are cancelled and recorded as CANCELLED (as in the closed loop),
@@ -52,6 +55,10 @@ public final class OpenLoopRunner {
     static final long SPIN_NANOS = 150_000L;
     /** The schedule's origin is this far after the call, so starting the pacer thread is not counted as lag. */
     static final long START_LEAD_NANOS = 2_000_000L;
+    /** Without a concurrency cap, connections are opened beforehand for the arrivals of this first stretch. */
+    static final long PRECONNECT_WINDOW_NANOS = 1_000_000_000L;
+    /** ... and at most this many. */
+    static final int PRECONNECT_UNCAPPED_MAX = 1024;
     /** Longest single park while waiting for a slot (a completion wakes the pacer earlier). */
     private static final long SLOT_PARK_NANOS = 10_000_000L;
 
@@ -159,6 +166,7 @@ public final class OpenLoopRunner {
         }
 
         OpenLoopResult execute() {
+            long[] preconnect = finished.peek() == STOP ? new long[0] : client.preconnect(connectionsToOpen());
             long runStartEpochMillis = System.currentTimeMillis() + START_LEAD_NANOS / 1_000_000L;
             startNanos = System.nanoTime() + START_LEAD_NANOS;
             long deadline = startNanos + Deadlines.cappedNanos(settings.timeout());
@@ -196,7 +204,20 @@ public final class OpenLoopRunner {
             return new OpenLoopResult(records, warmupRecords, timeline,
                     runStartEpochMillis + measureStartOffset / 1_000_000L, endEpochMillis, duration,
                     measureStartOffset, records.size(), timedOut, stopped, settings, schedule.warmupArrivals(),
-                    measured, schedule.size() - sentTotal, maxBacklog, scheduledRate, sendRate);
+                    measured, schedule.size() - sentTotal, maxBacklog, scheduledRate, sendRate)
+                    .withPreconnect(preconnect);
+        }
+
+        /**
+         * Connections to open before the clock starts: the concurrency cap, or without one the arrivals of the
+         * schedule's first {@value #PRECONNECT_WINDOW_NANOS} ns (the requests in flight before the first ones can end
+         * and free theirs), at most {@value #PRECONNECT_UNCAPPED_MAX}; the client caps it at its own limit.
+         */
+        private int connectionsToOpen() {
+            if (cap != Integer.MAX_VALUE || offsets.length == 0) return Math.min(cap, offsets.length);
+            int n = 0;
+            while (n < offsets.length && offsets[n] < offsets[0] + PRECONNECT_WINDOW_NANOS) n++;
+            return Math.max(1, Math.min(n, PRECONNECT_UNCAPPED_MAX));
         }
 
         // ---- pacer thread ----

@@ -2,6 +2,7 @@ package io.llmperf4j.engine.overhead;
 
 import io.llmperf4j.engine.client.ChatCompletionsClient;
 import io.llmperf4j.engine.client.ClientConfig;
+import io.llmperf4j.engine.client.ConnectionMode;
 import io.llmperf4j.engine.client.EndpointUrls;
 import io.llmperf4j.engine.load.Arrival;
 import io.llmperf4j.engine.load.ClosedLoopResult;
@@ -56,7 +57,7 @@ class ConnectTimeAndClientOverheadTest {
         List<RequestSpec> specs = IntStream.range(0, 8).mapToObj(i -> new RequestSpec(i, "prompt " + i, 4, 10))
                 .toList();
         ClientConfig config = ClientConfig.builder(EndpointUrls.chatCompletions(server.baseUrl()), "m")
-                .maxConnections(2).build();
+                .maxConnections(2).connectionMode(ConnectionMode.ON_DEMAND).build(); // connects inside the run
         try (ChatCompletionsClient client = new ChatCompletionsClient(config)) {
             ClosedLoopResult result = new ClosedLoopRunner(client, text -> -1)
                     .run(specs, new ClosedLoopSettings(2, Duration.ofSeconds(30)).withMaxCompleted(8));
@@ -96,7 +97,7 @@ class ConnectTimeAndClientOverheadTest {
         OpenLoopSettings settings = OpenLoopSettings.builder(50).arrival(Arrival.constant())
                 .duration(Duration.ofMillis(300)).timeout(Duration.ofSeconds(20)).build();
         try (ChatCompletionsClient client = new ChatCompletionsClient(ClientConfig.builder(
-                EndpointUrls.chatCompletions(server.baseUrl()), "m").build())) {
+                EndpointUrls.chatCompletions(server.baseUrl()), "m").connectionMode(ConnectionMode.ON_DEMAND).build())) {
             OpenLoopResult result = new OpenLoopRunner(client, text -> -1).run(specs, settings);
             assertTrue(result.records().size() > 0);
             assertNotNull(result.clientOverhead());

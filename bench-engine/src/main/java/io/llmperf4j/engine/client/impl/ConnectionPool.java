@@ -16,7 +16,9 @@ import io.netty.util.concurrent.FastThreadLocalThread;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -36,6 +38,8 @@ public final class ConnectionPool {
     private final String hostAndPort;
     private final int maxConnections;
     private final long connectTimeoutMillis;
+    /** Connections go back to the idle set after a reusable response; false: one connection per request. */
+    private final boolean keepAlive;
 
     private final Object lock = new Object();
     private final ArrayDeque<Channel> idle = new ArrayDeque<>();
@@ -45,10 +49,13 @@ public final class ConnectionPool {
     private final AtomicInteger connectionsOpened = new AtomicInteger();
 
     /**
-     * @param ssl client TLS context (hostname verification on), or null for plain http
+     * @param ssl       client TLS context (hostname verification on), or null for plain http
+     * @param keepAlive keep connections for later requests; false closes each after its response (llmperf's one
+     *                  connection per request)
      */
     public ConnectionPool(Transport transport, SslContext ssl, String host, int port, int maxConnections,
-                          long connectTimeoutMillis) {
+                          long connectTimeoutMillis, boolean keepAlive) {
+        this.keepAlive = keepAlive;
         this.host = host;
         this.port = port;
         this.hostAndPort = host + ":" + port;
@@ -116,9 +123,9 @@ public final class ConnectionPool {
         }
     }
 
-    /** Gives a connection back: kept for reuse when {@code reusable}, closed otherwise. */
+    /** Gives a connection back: kept for reuse when {@code reusable} (and the pool keeps connections), else closed. */
     public void release(Channel ch, boolean reusable) {
-        if (!reusable || !ch.isActive()) {
+        if (!reusable || !keepAlive || !ch.isActive()) {
             ch.close(); // the close listener frees the slot
             return;
         }
@@ -151,45 +158,113 @@ public final class ConnectionPool {
         toClose.forEach(Channel::close);
     }
 
+    /**
+     * Opens connections until {@code connections} (at most the limit) are open, idle ones included, and puts the new
+     * ones in the idle set (or hands them to waiting exchanges). A pool that does not keep connections opens none.
+     *
+     * @return completes when every connect has ended, with the connect times (TCP and TLS) of those that succeeded
+     */
+    public CompletableFuture<long[]> preconnect(int connections) {
+        int toOpen;
+        synchronized (lock) {
+            toOpen = closed || !keepAlive ? 0 : Math.max(0, Math.min(connections, maxConnections) - open);
+            open += toOpen;
+        }
+        CompletableFuture<long[]> all = new CompletableFuture<>();
+        if (toOpen == 0) {
+            all.complete(new long[0]);
+            return all;
+        }
+        long[] times = new long[toOpen];
+        int[] counts = new int[2]; // [ended, succeeded], guarded by times
+        for (int i = 0; i < toOpen; i++) {
+            open(new Opened() {
+                @Override
+                public void ready(Channel ch, long connectNanos, long tlsNanos) {
+                    release(ch, true);
+                    ended(connectNanos);
+                }
+
+                @Override
+                public void failed(String message) {
+                    ended(-1);
+                }
+
+                private void ended(long connectNanos) {
+                    long[] result = null;
+                    synchronized (times) {
+                        if (connectNanos >= 0) times[counts[1]++] = connectNanos;
+                        if (++counts[0] == times.length) result = Arrays.copyOf(times, counts[1]);
+                    }
+                    if (result != null) all.complete(result);
+                }
+            });
+        }
+        return all;
+    }
+
+    /** What happens once a connect ends; called on the connection's event loop. */
+    private interface Opened {
+        /** The connection is usable, {@code connectNanos} after the connect began, {@code tlsNanos} of it TLS. */
+        void ready(Channel ch, long connectNanos, long tlsNanos);
+
+        /** It never became usable (its slot is already freed). */
+        void failed(String message);
+    }
+
     private void connect(Exchange exchange) {
+        open(new Opened() {
+            @Override
+            public void ready(Channel ch, long connectNanos, long tlsNanos) {
+                exchange.connected(connectNanos, tlsNanos);
+                exchange.attach(ch, false);
+            }
+
+            @Override
+            public void failed(String message) {
+                exchange.connectFailed(message);
+            }
+        });
+    }
+
+    /** Opens one connection in a slot already counted in {@code open}. */
+    private void open(Opened then) {
         long connectStartNanos = System.nanoTime();
         ChannelFuture connecting = bootstrap.connect(host, port);
         connecting.addListener((ChannelFuture f) -> {
             if (!f.isSuccess()) {
                 slotFreed(null);
-                exchange.connectFailed(FailureMessages.connectFailure(hostAndPort, f.cause(), connectTimeoutMillis));
+                then.failed(FailureMessages.connectFailure(hostAndPort, f.cause(), connectTimeoutMillis));
                 return;
             }
             Channel ch = f.channel();
             long tcpConnectedNanos = System.nanoTime();
             SslHandler tls = ch.pipeline().get(SslHandler.class);
             if (tls == null) {
-                ready(ch, exchange, tcpConnectedNanos - connectStartNanos, RequestRecord.NEVER);
+                opened(ch);
+                then.ready(ch, tcpConnectedNanos - connectStartNanos, RequestRecord.NEVER);
                 return;
             }
             tls.handshakeFuture().addListener(h -> {
                 if (h.isSuccess()) {
                     long handshakeDoneNanos = System.nanoTime();
-                    ready(ch, exchange, handshakeDoneNanos - connectStartNanos, handshakeDoneNanos - tcpConnectedNanos);
+                    opened(ch);
+                    then.ready(ch, handshakeDoneNanos - connectStartNanos, handshakeDoneNanos - tcpConnectedNanos);
                 } else {
                     ch.close();
                     slotFreed(null);
                     // CONNECT_FAILED too: the connection never became usable, so nothing was sent
-                    exchange.connectFailed(FailureMessages.tlsHandshakeFailure(hostAndPort, h.cause()));
+                    then.failed(FailureMessages.tlsHandshakeFailure(hostAndPort, h.cause()));
                 }
             });
         });
+        giveWayToTheEventLoop();
     }
 
-    /**
-     * On {@code ch}'s event loop: the connection is usable, {@code connectNanos} after the connect began, of which
-     * {@code tlsNanos} the TLS handshake (-1 for plain TCP).
-     */
-    private void ready(Channel ch, Exchange exchange, long connectNanos, long tlsNanos) {
+    /** On {@code ch}'s event loop: the connection is usable; its close will free its slot. */
+    private void opened(Channel ch) {
         connectionsOpened.incrementAndGet();
         ch.closeFuture().addListener(f -> slotFreed(ch));
-        exchange.connected(connectNanos, tlsNanos);
-        exchange.attach(ch, false);
     }
 
     /** A connection (or a connect attempt) is gone: its slot may serve the next waiter. */
