@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the server closes leaves the pool as soon as its close is seen; one that dies in between is caught by the exchange
  * before it writes.
  */
-public final class ConnectionPool {
+public final class ConnectionPool implements ConnectionSource {
 
     private final Bootstrap bootstrap;
     private final String host;
@@ -98,6 +98,7 @@ public final class ConnectionPool {
     }
 
     /** Finds or opens a connection for {@code exchange}, or queues it. Never blocks. */
+    @Override
     public void acquire(Exchange exchange) {
         Channel ch = null;
         boolean refused;
@@ -124,6 +125,7 @@ public final class ConnectionPool {
     }
 
     /** Gives a connection back: kept for reuse when {@code reusable} (and the pool keeps connections), else closed. */
+    @Override
     public void release(Channel ch, boolean reusable) {
         if (!reusable || !keepAlive || !ch.isActive()) {
             ch.close(); // the close listener frees the slot

@@ -41,13 +41,8 @@ import java.util.concurrent.TimeUnit;
  * closes it, and hands the outcome to the worker, which builds the record. The request timeout, when set, is armed in
  * {@link #start} (it covers the wait for a connection too) and cancelled when the record completes.
  *
- * <p>Retries: a request is moved to another connection only when it provably never reached the server whole, so the
- * server never sees more requests than are recorded and a server that resets connections after reading a request
- * shows up as failures. That is: a reused connection found closed before the write ({@link #attach}; no limit, as
- * nothing was sent and each dead connection is dropped), or a write that failed on a reused connection (the stale
- * keep-alive race; once, {@link #sendFailed}). Once the write has succeeded, a close before the response head is
- * CONNECTION_CLOSED ({@link #lostBeforeResponse}), even though it may be the server closing an idle connection just as
- * the request arrived. A fresh connection is never retried.
+ * <p>Retries: a request moves to another connection only when it provably never reached the server whole; the rule
+ * is {@link ConnectionRetry}'s, the move ({@link #moveToAnotherConnection}) is the exchange's.
  *
  * <p>Threading: before a connection is attached, the exchange can end on any thread (cancel, connect failure), under
  * its lock. Once attached, all I/O state is confined to the channel's event loop; {@link #cancel()} from elsewhere is
@@ -59,7 +54,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
     private enum State {
         /** Waiting for a connection (pool queue, connect, TLS handshake). */
         PENDING,
-        /** Request being written or written ({@link #requestSent}); waiting for the response head. */
+        /** Request being written or written; waiting for the response head. */
         SENT,
         /** 200 with an event stream: bytes go through the SSE decoder. */
         STREAMING,
@@ -103,12 +98,8 @@ public final class Exchange implements RequestHandle, SseEventSink {
     private long attachNanos;
     private ScheduledFuture<?> idleCheck;
     private volatile int eventsDecoded;
-    /** The attached connection came from the pool's idle set rather than a fresh connect. */
-    private boolean reusedConnection;
-    /** The write of the request on the current connection; once it succeeded, no retry. */
-    private ChannelFuture write;
-    /** A failed write on a stale pooled connection was already retried once (bounds the retry). */
-    private boolean retried;
+    /** The current attempt on a connection, and whether a failed one may move to another connection. */
+    private final ConnectionRetry retry;
     /** Where the time before the content went: stamped on the event loop as each moment happens. */
     private final PhaseStamps phases = new PhaseStamps();
 
@@ -119,6 +110,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
         this.request = request;
         this.startNanos = startNanos;
         this.worker = new SerialExecutor(context.workers());
+        this.retry = new ConnectionRetry(context.hostAndPort());
         this.assembler = new RecordAssembler(spec, clientRequestId, startNanos, startEpochMicros, context.parser(),
                 context.api().streaming(), context.redactor(), this::abortAfterStreamError, completion);
     }
@@ -286,70 +278,45 @@ public final class Exchange implements RequestHandle, SseEventSink {
             context.pool().release(ch, true); // cancelled while waiting; nothing was written, the connection is clean
             return;
         }
-        reusedConnection = reused;
-        write = null;
-        handler = ch.pipeline().get(ConnectionHandler.class);
-        handler.bind(this);
-        decoder = new SseDecoder(context.maxEventBytes());
+        retry.attempt(reused);
         state = State.SENT;
         attachNanos = System.nanoTime();
         phases.connectionReady(attachNanos);
         if (!ch.isActive()) {
-            // closed between leaving the pool and now: nothing was written, so another connection is safe
-            if (reused) {
-                moveToAnotherConnection();
-            } else {
-                fail(attachNanos, new Failure(FailureKind.CONNECTION_CLOSED, -1, FailureMessages.sendFailed(
-                        context.hostAndPort(), "the new connection closed before the request could be written")));
-            }
+            // closed between leaving the pool and now (its pipeline may be torn down already): nothing was written,
+            // so another connection may be safe
+            handler = null;
+            retryOrFail(attachNanos, retry.closedBeforeWrite());
             return;
         }
+        handler = ch.pipeline().get(ConnectionHandler.class);
+        handler.bind(this);
+        decoder = new SseDecoder(context.maxEventBytes());
         idleCheck = ch.eventLoop().schedule(this::checkIdle, context.idleTimeoutNanos(), TimeUnit.NANOSECONDS);
-        write = ch.writeAndFlush(request.retainedDuplicate());
+        ChannelFuture write = ch.writeAndFlush(request.retainedDuplicate());
+        retry.writing(write);
         write.addListener(f -> {
             if (f.isSuccess()) phases.requestWritten(System.nanoTime()); // the last byte is in the socket now
             if (f.isSuccess() || currentChannel() != ch || state != State.SENT) {
                 // moved by a retry; or a response has begun, and its own end or the close decides the record
                 return;
             }
-            sendFailed(System.nanoTime(), FailureMessages.describe(FailureMessages.rootCause(f.cause())));
+            retryOrFail(System.nanoTime(), retry.sendFailed(
+                    FailureMessages.describe(FailureMessages.rootCause(f.cause()))));
         });
     }
 
-    /**
-     * Every byte of the request was handed to the kernel. Read from the future, not set by its listener, because a
-     * listener may be notified later than the close that follows.
-     */
-    private boolean requestSent() {
-        return write != null && write.isSuccess();
+    /** The connection ended in SENT, before any response byte: retried or recorded, as {@link ConnectionRetry} says. */
+    private void lostBeforeResponse(long nowNanos, String detail) {
+        retryOrFail(nowNanos, retry.lostBeforeResponse(detail));
     }
 
-    /**
-     * The request did not leave whole. On a reused connection that is the keep-alive race (the server closed or reset
-     * it while idle and we wrote into it): sent once more on another connection; TTFT and e2e still count from the
-     * original start. On a fresh connection, or a second time, it is recorded.
-     */
-    private void sendFailed(long nowNanos, String detail) {
-        if (reusedConnection && !retried) {
-            retried = true;
+    /** {@code failure} null: the request goes to another connection; else it is recorded. */
+    private void retryOrFail(long nowNanos, Failure failure) {
+        if (failure == null) {
             moveToAnotherConnection();
         } else {
-            fail(nowNanos, new Failure(FailureKind.CONNECTION_CLOSED, -1,
-                    FailureMessages.sendFailed(context.hostAndPort(), detail)));
-        }
-    }
-
-    /**
-     * The connection ended in SENT, before any response byte. If the write had not finished, the server cannot have
-     * the whole request ({@link #sendFailed}). If it had, the server may have read and acted on it: recorded, never
-     * re-sent.
-     */
-    private void lostBeforeResponse(long nowNanos, String detail) {
-        if (!requestSent()) {
-            sendFailed(nowNanos, detail == null ? "the connection closed while the request was being written" : detail);
-        } else {
-            fail(nowNanos, new Failure(FailureKind.CONNECTION_CLOSED, -1,
-                    FailureMessages.closedAfterSend(context.hostAndPort(), detail, reusedConnection)));
+            fail(nowNanos, failure);
         }
     }
 
@@ -362,10 +329,10 @@ public final class Exchange implements RequestHandle, SseEventSink {
             channel = null; // PENDING again: cancel() and the request timeout now end the exchange directly
         }
         if (idleCheck != null) idleCheck.cancel(false);
-        handler.unbind(this);
+        if (handler != null) handler.unbind(this);
         handler = null;
         state = State.PENDING;
-        write = null;
+        retry.abandon();
         context.pool().release(stale, false);
         context.pool().acquire(this);
     }
@@ -559,7 +526,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
         }
         state = finalState;
         if (idleCheck != null) idleCheck.cancel(false);
-        handler.unbind(this);
+        if (handler != null) handler.unbind(this);
         body = null;
         ReferenceCountUtil.release(request); // each write sent a retained duplicate
         context.pool().release(channel, reusable && finalState == State.DONE);

@@ -20,7 +20,7 @@ import java.util.concurrent.Executor;
  * @param hostAndPort         the endpoint for messages
  */
 public record ExchangeContext(
-        ConnectionPool pool,
+        ConnectionSource pool,
         Executor workers,
         EventExecutorGroup timers,
         LlmApi api,
