@@ -157,15 +157,16 @@ public final class ChatCompletionsClient implements LlmClient {
         Objects.requireNonNull(spec, "spec");
         if (closed.get()) throw new IllegalStateException("the client is closed");
         String id = requestIds.next();
-        // the request is made ready to go (body and wire bytes) before its clock starts, as a user's prompt is
+        // the request is made ready to go (body, wire bytes, bookkeeping) before its clock starts, as a user's prompt
+        // is; from the start stamp on, only the connection and the socket stand between it and the server
         ByteBuf request = requestBytes.encode(id, api.body(config, spec));
+        Exchange exchange = new Exchange(context, spec, id, request);
+        inFlight.add(exchange);
+        exchange.completionInternal().whenComplete((record, never) -> inFlight.remove(exchange));
         long startEpochMicros = epochMicros(Instant.now());
         // before acquiring a connection: TTFT includes the wait for a connection and any connect, like llmperf
         long startNanos = System.nanoTime();
-        Exchange exchange = new Exchange(context, spec, id, request, startNanos, startEpochMicros);
-        inFlight.add(exchange);
-        exchange.completionInternal().whenComplete((record, never) -> inFlight.remove(exchange));
-        exchange.start();
+        exchange.start(startNanos, startEpochMicros);
         return exchange;
     }
 

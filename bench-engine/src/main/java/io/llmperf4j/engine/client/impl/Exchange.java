@@ -78,7 +78,8 @@ public final class Exchange implements RequestHandle, SseEventSink {
     private final SerialExecutor worker;
     private final RecordAssembler assembler;
     private final CompletableFuture<RequestRecord> completion = new CompletableFuture<>();
-    private final long startNanos;
+    /** The request's clock origin, set by {@link #start}; volatile as cancel() may read it from any thread. */
+    private volatile long startNanos;
 
     // Guarded by `this`: written before attach from any thread, after attach on the event loop only.
     private Channel channel;
@@ -103,24 +104,27 @@ public final class Exchange implements RequestHandle, SseEventSink {
     /** Where the time before the content went: stamped on the event loop as each moment happens. */
     private final PhaseStamps phases = new PhaseStamps();
 
-    public Exchange(ExchangeContext context, RequestSpec spec, String clientRequestId, ByteBuf request,
-                    long startNanos, long startEpochMicros) {
+    /** A request ready to go; nothing happens until {@link #start}, which also takes its start stamp. */
+    public Exchange(ExchangeContext context, RequestSpec spec, String clientRequestId, ByteBuf request) {
         this.context = context;
         this.clientRequestId = clientRequestId;
         this.request = request;
-        this.startNanos = startNanos;
         this.worker = new SerialExecutor(context.workers());
         this.retry = new ConnectionRetry(context.hostAndPort());
-        this.assembler = new RecordAssembler(spec, clientRequestId, startNanos, startEpochMicros, context.parser(),
-                context.api().streaming(), context.redactor(), this::abortAfterStreamError, completion);
+        this.assembler = new RecordAssembler(spec, clientRequestId, context.parser(), context.api().streaming(),
+                context.redactor(), this::abortAfterStreamError, completion);
     }
 
     /**
-     * Asks the pool for a connection, then arms the request timeout, if any (a request that ends before the timer is
+     * Starts the request's clock at {@code startNanos} ({@link System#nanoTime()}, wall clock
+     * {@code startEpochMicros}): every offset of its record counts from there. Then asks the pool for a connection,
+     * then arms the request timeout, if any (a request that ends before the timer is
      * armed cancels it at once). The timer runs on an event loop from the start, not on the channel's, because the
      * request may time out before it has a channel.
      */
-    public void start() {
+    public void start(long startNanos, long startEpochMicros) {
+        this.startNanos = startNanos;
+        assembler.begin(startNanos, startEpochMicros); // before any event can reach the worker
         context.pool().acquire(this); // first: the request's way to the socket is not delayed by the timer
         long limitNanos = context.requestTimeoutNanos();
         if (limitNanos > 0) {
@@ -292,9 +296,12 @@ public final class Exchange implements RequestHandle, SseEventSink {
         handler = ch.pipeline().get(ConnectionHandler.class);
         handler.bind(this);
         decoder = new SseDecoder(context.maxEventBytes());
-        idleCheck = ch.eventLoop().schedule(this::checkIdle, context.idleTimeoutNanos(), TimeUnit.NANOSECONDS);
         ChannelFuture write = ch.writeAndFlush(request.retainedDuplicate());
         retry.writing(write);
+        if (state == State.SENT) { // the write's own failure may have ended or moved the exchange already
+            // armed after the write, which it never has to guard: no timer work between attach and the socket
+            idleCheck = ch.eventLoop().schedule(this::checkIdle, context.idleTimeoutNanos(), TimeUnit.NANOSECONDS);
+        }
         write.addListener(f -> {
             if (f.isSuccess()) phases.requestWritten(System.nanoTime()); // the last byte is in the socket now
             if (f.isSuccess() || currentChannel() != ch || state != State.SENT) {

@@ -34,8 +34,9 @@ final class RecordAssembler {
 
     private final RequestSpec spec;
     private final String clientRequestId;
-    private final long startNanos;
-    private final long startEpochMicros;
+    /** Set once by {@link #begin}, before the exchange asks for a connection (so before any event). */
+    private long startNanos;
+    private long startEpochMicros;
     private final ChunkParser parser;
     private final boolean streaming;
     private final Redactor redactor;
@@ -63,13 +64,10 @@ final class RecordAssembler {
     private String firstMalformed;
     private int malformedCount;
 
-    RecordAssembler(RequestSpec spec, String clientRequestId, long startNanos, long startEpochMicros,
-                    ChunkParser parser, boolean streaming, Redactor redactor, Runnable abort,
+    RecordAssembler(RequestSpec spec, String clientRequestId, ChunkParser parser, boolean streaming, Redactor redactor, Runnable abort,
                     CompletableFuture<RequestRecord> completion) {
         this.spec = spec;
         this.clientRequestId = clientRequestId;
-        this.startNanos = startNanos;
-        this.startEpochMicros = startEpochMicros;
         this.parser = parser;
         this.streaming = streaming;
         this.redactor = redactor;
@@ -80,6 +78,12 @@ final class RecordAssembler {
     /** A new connection was opened for this request in {@code nanos}. */
     void onConnected(long nanos) {
         connectNanos = connectNanos == RequestRecord.NEVER ? nanos : connectNanos + nanos;
+    }
+
+    /** The request's clock starts: offsets count from {@code nanos}; the record's start time is {@code epochMicros}. */
+    void begin(long nanos, long epochMicros) {
+        startNanos = nanos;
+        startEpochMicros = epochMicros;
     }
 
     /** The request's timing phases, as the I/O side stamped them (sent just before the end). */

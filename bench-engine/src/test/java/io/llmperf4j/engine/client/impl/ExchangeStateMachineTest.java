@@ -83,8 +83,8 @@ class ExchangeStateMachineTest {
         RequestBytes bytes = new RequestBytes("/v1/chat/completions", new DefaultHttpHeaders().set("Host", HOST),
                 UnpooledByteBufAllocator.DEFAULT);
         Exchange exchange = new Exchange(context, new RequestSpec(0, "hi", 1, 8), "req-1",
-                bytes.encode("req-1", "{}".getBytes(StandardCharsets.UTF_8)), System.nanoTime(), 0);
-        exchange.start();
+                bytes.encode("req-1", "{}".getBytes(StandardCharsets.UTF_8)));
+        exchange.start(System.nanoTime(), 0);
         return exchange;
     }
 
