@@ -1,10 +1,15 @@
 package io.llmperf4j.tokenize;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -21,8 +26,10 @@ import java.util.Optional;
 final class LlamaBpeModel {
     static final char SPACE_MARK = '\u2581'; // "▁"
     private static final int NO_ID = -1;
+    private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final Map<String, Integer> vocab;
+    /** Ids of the pieces that are one supplementary character (two UTF-16 units); the others are in {@link #charIds}. */
+    private final Map<String, Integer> supplementaryIds = new HashMap<>();
     /** Id of each single-UTF-16-unit piece, by the char; {@link #NO_ID} when the char is no piece. */
     private final int[] charIds = new int[Character.MAX_VALUE + 1];
     private final int[] byteIds = new int[256];
@@ -31,63 +38,106 @@ final class LlamaBpeModel {
     private final List<String> addedTokenTexts;
 
     private LlamaBpeModel(Map<String, Integer> vocab, MergeTable merges, int bosId, List<String> addedTokenTexts) {
-        this.vocab = vocab;
         this.merges = merges;
         this.bosId = bosId;
         this.addedTokenTexts = addedTokenTexts;
         Arrays.fill(charIds, NO_ID);
         for (Map.Entry<String, Integer> e : vocab.entrySet()) {
-            if (e.getKey().length() == 1) charIds[e.getKey().charAt(0)] = e.getValue();
+            String piece = e.getKey();
+            if (piece.length() == 1) {
+                charIds[piece.charAt(0)] = e.getValue();
+            } else if (piece.length() == 2 && Character.isSurrogatePair(piece.charAt(0), piece.charAt(1))) {
+                supplementaryIds.put(piece, e.getValue());
+            }
         }
     }
 
-    /** The model of {@code tokenizerJson} when it has exactly the Llama-2 shape described above; empty otherwise. */
-    static Optional<LlamaBpeModel> of(JsonNode json) {
-        if (!isLlamaNormalizer(json.path("normalizer")) || !json.path("pre_tokenizer").isNull()) return Optional.empty();
-        JsonNode model = json.path("model");
-        if (!"BPE".equals(model.path("type").asText()) || !model.path("byte_fallback").asBoolean(false)
-                || !nullOrMissing(model, "dropout") || !nullOrMissing(model, "continuing_subword_prefix")
-                || !nullOrMissing(model, "end_of_word_suffix") || model.path("ignore_merges").asBoolean(false)
-                || !model.path("vocab").isObject() || !model.path("merges").isArray()) {
+    /**
+     * The model of the tokenizer.json {@code json} when it has exactly the Llama-2 shape described above; empty
+     * otherwise (also when it is no valid JSON: the library then says why). Streams the vocabulary and the merges,
+     * so loading leaves little garbage behind.
+     */
+    static Optional<LlamaBpeModel> of(byte[] json) {
+        try (JsonParser p = JSON.createParser(json)) {
+            return of(p);
+        } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
-        Map<String, Integer> vocab = new HashMap<>(model.path("vocab").size() * 2);
-        for (Iterator<Map.Entry<String, JsonNode>> it = model.path("vocab").fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
-            vocab.put(e.getKey(), e.getValue().asInt());
+    }
+
+    private static Optional<LlamaBpeModel> of(JsonParser p) throws IOException {
+        if (p.nextToken() != JsonToken.START_OBJECT) return Optional.empty();
+        JsonNode normalizer = null;
+        JsonNode preTokenizer = null;
+        JsonNode postProcessor = null;
+        JsonNode addedTokens = null;
+        ObjectNode modelSettings = JSON.createObjectNode();
+        Map<String, Integer> vocab = null;
+        List<String[]> mergePairs = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            p.nextToken();
+            switch (field) {
+                case "normalizer" -> normalizer = p.readValueAsTree();
+                case "pre_tokenizer" -> preTokenizer = p.readValueAsTree();
+                case "post_processor" -> postProcessor = p.readValueAsTree();
+                case "added_tokens" -> addedTokens = p.readValueAsTree();
+                case "model" -> {
+                    if (p.currentToken() != JsonToken.START_OBJECT) return Optional.empty();
+                    while (p.nextToken() == JsonToken.FIELD_NAME) {
+                        String name = p.currentName();
+                        JsonToken value = p.nextToken();
+                        if (name.equals("vocab") && value == JsonToken.START_OBJECT) {
+                            vocab = new HashMap<>(65_536);
+                            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                                String piece = p.currentName();
+                                if (p.nextToken() != JsonToken.VALUE_NUMBER_INT) return Optional.empty();
+                                vocab.put(piece, p.getIntValue());
+                            }
+                        } else if (name.equals("merges") && value == JsonToken.START_ARRAY) {
+                            mergePairs = new ArrayList<>(65_536);
+                            while (p.nextToken() != JsonToken.END_ARRAY) {
+                                String[] pair = mergePair(p);
+                                if (pair == null) return Optional.empty();
+                                mergePairs.add(pair);
+                            }
+                        } else {
+                            modelSettings.set(name, p.readValueAsTree());
+                        }
+                    }
+                }
+                default -> p.skipChildren();
+            }
+        }
+        if (normalizer == null || !isLlamaNormalizer(normalizer)) return Optional.empty();
+        if (preTokenizer != null && !preTokenizer.isNull()) return Optional.empty();
+        if (!"BPE".equals(modelSettings.path("type").asText()) || !modelSettings.path("byte_fallback").asBoolean(false)
+                || !nullOrMissing(modelSettings, "dropout") || !nullOrMissing(modelSettings, "continuing_subword_prefix")
+                || !nullOrMissing(modelSettings, "end_of_word_suffix")
+                || modelSettings.path("ignore_merges").asBoolean(false) || vocab == null || mergePairs == null) {
+            return Optional.empty();
         }
         // added tokens are cut out of the text before normalizing; texts holding one go to the library
-        List<String> added = new java.util.ArrayList<>();
-        for (JsonNode token : json.path("added_tokens")) {
+        List<String> added = new ArrayList<>();
+        for (JsonNode token : addedTokens == null ? JSON.createArrayNode() : addedTokens) {
             if (token.path("normalized").asBoolean(true) || token.path("single_word").asBoolean(false)
                     || token.path("lstrip").asBoolean(false) || token.path("rstrip").asBoolean(false)) {
                 return Optional.empty();
             }
             added.add(token.path("content").asText());
         }
-        Integer bos = bosOnlyTemplate(json.path("post_processor"), vocab);
+        Integer bos = postProcessor == null ? null : bosOnlyTemplate(postProcessor, vocab);
         if (bos == null) return Optional.empty();
-        MergeTable merges = new MergeTable(model.path("merges").size());
+        MergeTable merges = new MergeTable(mergePairs.size());
         int rank = 0;
-        for (JsonNode merge : model.path("merges")) {
-            String left;
-            String right;
-            if (merge.isArray() && merge.size() == 2) {
-                left = merge.get(0).asText();
-                right = merge.get(1).asText();
-            } else {
-                String pair = merge.asText();
-                int space = pair.indexOf(' ');
-                if (space < 0 || pair.indexOf(' ', space + 1) >= 0) return Optional.empty();
-                left = pair.substring(0, space);
-                right = pair.substring(space + 1);
-            }
-            Integer a = vocab.get(left);
-            Integer b = vocab.get(right);
-            Integer merged = vocab.get(left + right);
+        for (String[] pair : mergePairs) {
+            String joined = pair[0] + pair[1];
+            Integer a = vocab.get(pair[0]);
+            Integer b = vocab.get(pair[1]);
+            Integer merged = vocab.get(joined);
             if (a == null || b == null || merged == null) return Optional.empty(); // the library refuses such files
             // a merged piece with "▁" after another character would join words: the segmenting would be wrong
-            if (joinsWords(left + right)) return Optional.empty();
+            if (joinsWords(joined)) return Optional.empty();
             merges.put(a, b, rank++, merged); // a repeated pair keeps its last rank, as in the library's map
         }
         LlamaBpeModel result = new LlamaBpeModel(vocab, merges, bos, List.copyOf(added));
@@ -97,6 +147,23 @@ final class LlamaBpeModel {
             result.byteIds[b] = id;
         }
         return Optional.of(result);
+    }
+
+    /** A merge written {@code "a b"} or {@code ["a", "b"]}; null for anything else. */
+    private static String[] mergePair(JsonParser p) throws IOException {
+        if (p.currentToken() == JsonToken.VALUE_STRING) {
+            String pair = p.getText();
+            int space = pair.indexOf(' ');
+            if (space < 0 || pair.indexOf(' ', space + 1) >= 0) return null;
+            return new String[] {pair.substring(0, space), pair.substring(space + 1)};
+        }
+        if (p.currentToken() != JsonToken.START_ARRAY) return null;
+        String[] pair = new String[2];
+        for (int i = 0; i < 2; i++) {
+            if (p.nextToken() != JsonToken.VALUE_STRING) return null;
+            pair[i] = p.getText();
+        }
+        return p.nextToken() == JsonToken.END_ARRAY ? pair : null;
     }
 
     private static boolean nullOrMissing(JsonNode node, String field) {
@@ -160,7 +227,7 @@ final class LlamaBpeModel {
             int id;
             if (Character.isHighSurrogate(c) && end < to && Character.isLowSurrogate(normalized[end])) {
                 end++;
-                Integer boxed = vocab.get(new String(normalized, i, 2));
+                Integer boxed = supplementaryIds.get(new String(normalized, i, 2));
                 id = boxed == null ? NO_ID : boxed;
             } else {
                 id = charIds[c];

@@ -1,6 +1,5 @@
 package io.llmperf4j.tokenize;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.llmperf4j.tokenize.llama.BuiltInLlama2;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,7 +22,6 @@ public final class Tokenizers {
 
     /** Larger tokenizer.json files (vocabularies of 100k and more) are never Llama-2-shaped: not parsed twice. */
     private static final long JAVA_BPE_MAX_FILE_BYTES = 4L << 20;
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Object BUILT_IN_LOCK = new Object();
     private static volatile Tokenizer builtInLlama2;
 
@@ -191,11 +189,7 @@ public final class Tokenizers {
     }
 
     private static Optional<LlamaBpeModel> llamaModel(byte[] json) {
-        try {
-            return LlamaBpeModel.of(JSON.readTree(json));
-        } catch (IOException e) {
-            return Optional.empty();
-        }
+        return LlamaBpeModel.of(json);
     }
 
     private static <T> Supplier<T> memoized(Supplier<T> supplier) {

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 class LlamaBpeTokenizerTest {
     private static byte[] json;
     private static DjlTokenizer library;
-    private static LlamaBpeTokenizer java;
+    private static LlamaBpeTokenizer inJava;
     private static final AtomicInteger LIBRARY_CALLS = new AtomicInteger();
 
     @BeforeAll
@@ -31,8 +31,8 @@ class LlamaBpeTokenizerTest {
             json = in.readAllBytes();
         }
         library = DjlTokenizer.load(TokenizerCache.extract(json), "library");
-        LlamaBpeModel model = LlamaBpeModel.of(new ObjectMapper().readTree(json)).orElseThrow();
-        java = new LlamaBpeTokenizer(model, () -> {
+        LlamaBpeModel model = LlamaBpeModel.of(json).orElseThrow();
+        inJava = new LlamaBpeTokenizer(model, () -> {
             LIBRARY_CALLS.incrementAndGet();
             return library;
         }, "java");
@@ -40,14 +40,14 @@ class LlamaBpeTokenizerTest {
 
     private static void assertSame(String text) {
         TokenizedText expected = library.encodeWithOffsets(text);
-        TokenizedText actual = java.encodeWithOffsets(text);
+        TokenizedText actual = inJava.encodeWithOffsets(text);
         String shown = text.length() > 80 ? text.substring(0, 80) + "..." : text;
         assertArrayEquals(expected.ids(), actual.ids(), () -> "ids of [" + shown + "]");
         assertArrayEquals(expected.endCharIndex(), actual.endCharIndex(), () -> "ends of [" + shown + "]");
-        assertArrayEquals(expected.endCharIndex(), java.tokenEnds(text), () -> "tokenEnds of [" + shown + "]");
-        assertArrayEquals(library.encode(text), java.encode(text));
-        assertEquals(library.count(text), java.count(text));
-        assertEquals(library.countWithoutSpecialTokens(text), java.countWithoutSpecialTokens(text));
+        assertArrayEquals(expected.endCharIndex(), inJava.tokenEnds(text), () -> "tokenEnds of [" + shown + "]");
+        assertArrayEquals(library.encode(text), inJava.encode(text));
+        assertEquals(library.count(text), inJava.count(text));
+        assertEquals(library.countWithoutSpecialTokens(text), inJava.countWithoutSpecialTokens(text));
     }
 
     @Test
@@ -123,13 +123,20 @@ class LlamaBpeTokenizerTest {
         ObjectMapper mapper = new ObjectMapper();
         ObjectNode withPreTokenizer = (ObjectNode) mapper.readTree(json);
         withPreTokenizer.set("pre_tokenizer", mapper.createObjectNode().put("type", "Metaspace"));
-        assertTrue(LlamaBpeModel.of(withPreTokenizer).isEmpty());
+        assertTrue(LlamaBpeModel.of(mapper.writeValueAsBytes(withPreTokenizer)).isEmpty());
         ObjectNode ignoreMerges = (ObjectNode) mapper.readTree(json);
         ((ObjectNode) ignoreMerges.get("model")).put("ignore_merges", true);
-        assertTrue(LlamaBpeModel.of(ignoreMerges).isEmpty());
+        assertTrue(LlamaBpeModel.of(mapper.writeValueAsBytes(ignoreMerges)).isEmpty());
         ObjectNode crossingMerge = (ObjectNode) mapper.readTree(json);
         ((ObjectNode) crossingMerge.get("model").get("vocab")).put("a\u2581", 99_999);
         ((com.fasterxml.jackson.databind.node.ArrayNode) crossingMerge.get("model").get("merges")).add("a \u2581");
-        assertTrue(LlamaBpeModel.of(crossingMerge).isEmpty(), "a piece that joins two words");
+        assertTrue(LlamaBpeModel.of(mapper.writeValueAsBytes(crossingMerge)).isEmpty(), "a piece that joins two words");
+        ObjectNode arrayMerges = (ObjectNode) mapper.readTree(json);
+        com.fasterxml.jackson.databind.node.ArrayNode pairs = mapper.createArrayNode();
+        arrayMerges.get("model").get("merges").forEach(m -> pairs.add(mapper.createArrayNode()
+                .add(m.asText().split(" ")[0]).add(m.asText().split(" ")[1])));
+        ((ObjectNode) arrayMerges.get("model")).set("merges", pairs);
+        assertTrue(LlamaBpeModel.of(mapper.writeValueAsBytes(arrayMerges)).isPresent(), "merges as pairs (newer files)");
+        assertTrue(LlamaBpeModel.of("{not json".getBytes(java.nio.charset.StandardCharsets.UTF_8)).isEmpty());
     }
 }

@@ -9,7 +9,7 @@ import java.nio.charset.StandardCharsets;
  * Jackson is strict and gives up ({@link Unsure}) on anything it does not answer exactly as Jackson would (a root
  * that is no object, invalid or doubtful syntax, invalid or replacement-character UTF-8, integers of 10 or more digits
  * asked for, deep nesting, huge strings); the caller then parses the same bytes with Jackson. Per chunk it creates
- * only the strings asked for, where Jackson builds a parser, its buffers and a name table lookup per field.
+ * only the strings asked for (field names of chunks are constants), where Jackson builds a parser and its buffers.
  *
  * <p>Not thread-safe; one per parse.
  */
@@ -26,7 +26,7 @@ final class ByteJsonCursor implements JsonCursor {
     }
 
     /** Far below Jackson's own limits (nesting 1,000, strings of 20 M chars, numbers of 1,000 digits). */
-    private static final int MAX_DEPTH = 200;
+    private static final int MAX_DEPTH = 63;
     private static final int MAX_STRING_BYTES = 1 << 20;
     private static final int MAX_NUMBER_BYTES = 200;
     private static final int INT_SIZED_DIGITS = 9;
@@ -36,23 +36,40 @@ final class ByteJsonCursor implements JsonCursor {
             "total_tokens", "system_fingerprint", "message", "text", "reasoning_content", "reasoning", "error",
             "stop_reason", "tool_calls", "refusal", "service_tier", "prompt_tokens_details",
             "completion_tokens_details", "cached_tokens", "reasoning_tokens", "code", "type", "param"};
-    private static final byte[][] KNOWN_NAME_BYTES = new byte[KNOWN_NAMES.length][];
+    /** {@link #KNOWN_NAMES} by the hash of their bytes ({@link #nameSlot}), open addressing. */
+    private static final String[] NAME_TABLE = new String[256];
+    private static final byte[][] NAME_TABLE_BYTES = new byte[NAME_TABLE.length][];
 
     static {
-        for (int i = 0; i < KNOWN_NAMES.length; i++) {
-            KNOWN_NAME_BYTES[i] = KNOWN_NAMES[i].getBytes(StandardCharsets.US_ASCII);
+        for (String known : KNOWN_NAMES) {
+            byte[] bytes = known.getBytes(StandardCharsets.US_ASCII);
+            int hash = 0;
+            for (byte b : bytes) hash = hash * 31 + b;
+            int slot = nameSlot(hash);
+            while (NAME_TABLE[slot] != null) slot = (slot + 1) & (NAME_TABLE.length - 1);
+            NAME_TABLE[slot] = known;
+            NAME_TABLE_BYTES[slot] = bytes;
         }
+    }
+
+    private static int nameSlot(int hash) {
+        return (hash ^ (hash >>> 8) ^ (hash >>> 16)) & (NAME_TABLE.length - 1);
     }
 
     private final byte[] data;
     private int pos;
-    private final byte[] containers = new byte[MAX_DEPTH];
-    private final boolean[] hasItems = new boolean[MAX_DEPTH];
+    /** Bit d: the container at depth d is an object (else an array); has had a value (then a comma must come). */
+    private long objects;
+    private long hasItems;
     private int depth;
     private boolean rootDone;
     private JsonToken current;
     private String name;
-    private String text;
+    /** The current string value's bytes (between the quotes) and whether they hold escapes or non-ASCII bytes. */
+    private int stringStart;
+    private int stringEnd;
+    private boolean stringEscaped;
+    private boolean stringAscii;
     private int numberStart;
     private int numberEnd;
 
@@ -69,11 +86,11 @@ final class ByteJsonCursor implements JsonCursor {
                 throw Unsure.INSTANCE; // a second root value or trailing garbage: Jackson's message
             }
             if (pos == data.length || data[pos] != '{') throw Unsure.INSTANCE;
-            return current = push((byte) '{');
+            return current = push(true);
         }
         if (pos == data.length) throw Unsure.INSTANCE;
         byte c = data[pos];
-        if (containers[depth - 1] == '{') {
+        if (isObject(depth - 1)) {
             if (current == JsonToken.FIELD_NAME) {
                 if (c != ':') throw Unsure.INSTANCE;
                 pos++;
@@ -84,7 +101,7 @@ final class ByteJsonCursor implements JsonCursor {
                 pos++;
                 return current = pop(JsonToken.END_OBJECT);
             }
-            if (hasItems[depth - 1]) {
+            if (hasItems(depth - 1)) {
                 if (c != ',') throw Unsure.INSTANCE;
                 pos++;
                 skipWhitespace();
@@ -97,7 +114,7 @@ final class ByteJsonCursor implements JsonCursor {
             pos++;
             return current = pop(JsonToken.END_ARRAY);
         }
-        if (hasItems[depth - 1]) {
+        if (hasItems(depth - 1)) {
             if (c != ',') throw Unsure.INSTANCE;
             pos++;
             skipWhitespace();
@@ -118,7 +135,7 @@ final class ByteJsonCursor implements JsonCursor {
     @Override
     public String getText() {
         if (current != JsonToken.VALUE_STRING) throw Unsure.INSTANCE;
-        return text;
+        return getTextOfString(); // validated UTF-8 decodes exactly as Jackson decodes it
     }
 
     @Override
@@ -147,13 +164,22 @@ final class ByteJsonCursor implements JsonCursor {
         while (depth > target) nextToken();
     }
 
-    private JsonToken push(byte container) {
+    private boolean isObject(int level) {
+        return (objects & (1L << level)) != 0;
+    }
+
+    private boolean hasItems(int level) {
+        return (hasItems & (1L << level)) != 0;
+    }
+
+    private JsonToken push(boolean object) {
         if (depth == MAX_DEPTH) throw Unsure.INSTANCE;
-        containers[depth] = container;
-        hasItems[depth] = false;
+        long bit = 1L << depth;
+        objects = object ? objects | bit : objects & ~bit;
+        hasItems &= ~bit;
         depth++;
         pos++;
-        return container == '{' ? JsonToken.START_OBJECT : JsonToken.START_ARRAY;
+        return object ? JsonToken.START_OBJECT : JsonToken.START_ARRAY;
     }
 
     private JsonToken pop(JsonToken end) {
@@ -164,7 +190,7 @@ final class ByteJsonCursor implements JsonCursor {
 
     private void valueDone() {
         if (depth > 0) {
-            hasItems[depth - 1] = true;
+            hasItems |= 1L << (depth - 1);
         } else {
             rootDone = true;
         }
@@ -176,11 +202,11 @@ final class ByteJsonCursor implements JsonCursor {
         JsonToken token;
         switch (c) {
             case '{':
-                return push(c);
+                return push(true);
             case '[':
-                return push(c);
+                return push(false);
             case '"':
-                text = string();
+                scanString();
                 token = JsonToken.VALUE_STRING;
                 break;
             case 't':
@@ -251,19 +277,31 @@ final class ByteJsonCursor implements JsonCursor {
 
     private String fieldName() {
         int start = pos + 1;
+        int hash = 0;
         int end = start;
-        while (end < data.length && data[end] != '"' && data[end] != '\\' && data[end] >= 0x20) end++;
+        while (end < data.length) {
+            byte b = data[end];
+            if (b == '"' || b == '\\' || b < 0x20) break; // non-ASCII bytes are negative: no known name
+            hash = hash * 31 + b;
+            end++;
+        }
         if (end < data.length && data[end] == '"') {
-            int length = end - start;
-            for (int k = 0; k < KNOWN_NAMES.length; k++) {
-                byte[] known = KNOWN_NAME_BYTES[k];
-                if (known.length == length && regionEquals(start, known)) {
+            for (int slot = nameSlot(hash); NAME_TABLE[slot] != null; slot = (slot + 1) & (NAME_TABLE.length - 1)) {
+                byte[] known = NAME_TABLE_BYTES[slot];
+                if (known.length == end - start && regionEquals(start, known)) {
                     pos = end + 1;
-                    return KNOWN_NAMES[k];
+                    return NAME_TABLE[slot];
                 }
             }
         }
-        return string();
+        scanString();
+        return getTextOfString();
+    }
+
+    private String getTextOfString() {
+        if (stringEscaped) return escapedString(stringStart, stringEnd);
+        if (stringAscii) return new String(data, stringStart, stringEnd - stringStart, StandardCharsets.ISO_8859_1);
+        return new String(data, stringStart, stringEnd - stringStart, StandardCharsets.UTF_8);
     }
 
     private boolean regionEquals(int start, byte[] expected) {
@@ -273,54 +311,94 @@ final class ByteJsonCursor implements JsonCursor {
         return true;
     }
 
-    /** The string starting at the quote at {@code pos}; {@code pos} ends past its closing quote. */
-    private String string() {
+    /**
+     * Checks the string starting at the quote at {@code pos} without decoding it ({@link #getText} decodes the ones
+     * asked for): no raw control characters, valid escapes, strictly valid UTF-8 (Jackson accepts all of that, and
+     * what it might reject this leaves to it). {@code pos} ends past the closing quote.
+     */
+    private void scanString() {
         int start = pos + 1;
         int i = start;
+        boolean escaped = false;
         boolean ascii = true;
         while (true) {
-            if (i == data.length) throw Unsure.INSTANCE;
+            if (i >= data.length) throw Unsure.INSTANCE;
             byte b = data[i];
             if (b == '"') break;
-            if (b == '\\') return escapedString(start);
-            if (b < 0) {
+            if (b >= 0x20 && b != '\\') {
+                i++;
+            } else if (b == '\\') {
+                escaped = true;
+                i = escapeEnd(i);
+            } else if (b < 0) {
                 ascii = false;
-            } else if (b < 0x20) {
+                i = utf8SequenceEnd(i);
+            } else {
                 throw Unsure.INSTANCE; // an unescaped control character: Jackson's error
             }
-            i++;
         }
         if (i - start > MAX_STRING_BYTES) throw Unsure.INSTANCE;
+        stringStart = start;
+        stringEnd = i;
+        stringEscaped = escaped;
+        stringAscii = ascii;
         pos = i + 1;
-        return ascii ? new String(data, start, i - start, StandardCharsets.ISO_8859_1) : utf8(start, i);
     }
 
-    /** Valid UTF-8 decodes alike everywhere; a replacement character may stand for bytes Jackson rejects. */
-    private String utf8(int from, int to) {
-        String s = new String(data, from, to - from, StandardCharsets.UTF_8);
-        if (s.indexOf('\uFFFD') >= 0) throw Unsure.INSTANCE;
-        return s;
+    /** Past the escape at {@code i}. */
+    private int escapeEnd(int i) {
+        if (i + 1 >= data.length) throw Unsure.INSTANCE;
+        switch (data[i + 1]) {
+            case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+                return i + 2;
+            case 'u':
+                if (i + 6 > data.length) throw Unsure.INSTANCE;
+                for (int k = 2; k < 6; k++) hex(data[i + k]);
+                return i + 6;
+            default:
+                throw Unsure.INSTANCE;
+        }
     }
 
-    private String escapedString(int start) {
-        StringBuilder out = new StringBuilder();
-        int segment = start;
-        int i = start;
-        while (true) {
-            if (i == data.length || i - start > MAX_STRING_BYTES) throw Unsure.INSTANCE;
-            byte b = data[i];
-            if (b == '"') {
-                out.append(utf8(segment, i));
-                pos = i + 1;
-                return out.toString();
-            }
-            if (b >= 0 && b < 0x20) throw Unsure.INSTANCE;
-            if (b != '\\') {
+    /** Past the UTF-8 sequence starting at {@code i}; only shortest forms of scalar values (RFC 3629). */
+    private int utf8SequenceEnd(int i) {
+        int b0 = data[i] & 0xFF;
+        int length;
+        int min;
+        if (b0 >= 0xC2 && b0 <= 0xDF) {
+            length = 2;
+            min = 0x80;
+        } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+            length = 3;
+            min = 0x800;
+        } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+            length = 4;
+            min = 0x10000;
+        } else {
+            throw Unsure.INSTANCE;
+        }
+        if (i + length > data.length) throw Unsure.INSTANCE;
+        int cp = b0 & (0xFF >> (length + 1));
+        for (int k = 1; k < length; k++) {
+            int b = data[i + k] & 0xFF;
+            if ((b & 0xC0) != 0x80) throw Unsure.INSTANCE;
+            cp = (cp << 6) | (b & 0x3F);
+        }
+        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) throw Unsure.INSTANCE;
+        return i + length;
+    }
+
+    /** Decodes a string holding escapes (already checked by {@link #scanString}). */
+    private String escapedString(int from, int to) {
+        StringBuilder out = new StringBuilder(to - from);
+        int segment = from;
+        int i = from;
+        while (i < to) {
+            if (data[i] != '\\') {
                 i++;
                 continue;
             }
-            out.append(utf8(segment, i));
-            if (i + 1 == data.length) throw Unsure.INSTANCE;
+            out.append(new String(data, segment, i - segment, StandardCharsets.UTF_8));
             byte e = data[i + 1];
             i += 2;
             switch (e) {
@@ -332,17 +410,17 @@ final class ByteJsonCursor implements JsonCursor {
                 case 'n' -> out.append('\n');
                 case 'r' -> out.append('\r');
                 case 't' -> out.append('\t');
-                case 'u' -> {
-                    if (i + 4 > data.length) throw Unsure.INSTANCE;
+                default -> { // 'u', checked
                     int code = 0;
                     for (int k = 0; k < 4; k++) code = code * 16 + hex(data[i + k]);
                     out.append((char) code);
                     i += 4;
                 }
-                default -> throw Unsure.INSTANCE;
             }
             segment = i;
         }
+        out.append(new String(data, segment, to - segment, StandardCharsets.UTF_8));
+        return out.toString();
     }
 
     private static int hex(byte b) {
