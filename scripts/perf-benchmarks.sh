@@ -113,7 +113,7 @@ if want full; then
       wait "$jp" || true
       kill "$sp"; wait "$sp" 2>/dev/null || true
       grep -h -o '"output_tokens_per_s": *[0-9.]*\|"process_cpu_share": *[0-9.]*\|"available_processors": *[0-9]*' \
-        "$out"/*_llmperf4j_summary.json | tr '\n' ' ' | sed -e "s/^/RESULT full-$name /" | tee -a "$log"
+        "$out"/*_llmperf4j_summary.json | awk '!seen[$0]++' | tr '\n' ' ' | sed -e "s/^/RESULT full-$name /" | tee -a "$log"
       echo "peak RSS $((hwm / 1024)) MB" | tee -a "$log"
     }
     full_run ceiling 0 64 1024 3000
