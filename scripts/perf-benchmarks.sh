@@ -8,7 +8,8 @@
 #   CLIENT_JAVA_OPTS   JVM options of the client JVM of the ceiling, peak-RSS, send-lag and calibrate runs (default: the
 #                      launcher's, default_java_opts in bin/llmperf4j; set but empty: the JVM's own defaults)
 #   ONLY               run only these steps, comma-separated: sse,jmh-engine,jmh-tokenize,ceiling,rss,send-lag,
-#                      calibrate
+#                      calibrate,full (full: bin/llmperf4j token-benchmark itself, Llama-2 counting and journal on,
+#                      against bin/llmperf4j serve in another process; needs the jar: mvn -B -ntp -DskipTests package)
 #
 # Figures depend on the machine and on everything else running on it: run on a quiet machine and record the cores.
 set -euo pipefail
@@ -18,7 +19,7 @@ cd "$root"
 quick=false
 [ "${1:-}" = "--quick" ] && quick=true
 if $quick; then seconds=4; warmup=2; jmh="-wi 1 -i 2 -w 1s -r 1s -f 1 -t 1"; else seconds=10; warmup=3; jmh="-wi 2 -i 3 -w 2s -r 2s -f 1 -t 1"; fi
-only="${ONLY:-sse,jmh-engine,jmh-tokenize,ceiling,rss,send-lag,calibrate}"
+only="${ONLY:-sse,jmh-engine,jmh-tokenize,ceiling,rss,send-lag,calibrate,full}"
 want() { [[ ",$only," == *",$1,"* ]]; }
 
 echo "== perf-benchmarks on $(nproc) cores, $(uname -sr), $(java -version 2>&1 | head -n 1), $(date -u +%Y-%m-%dT%H:%MZ)"
@@ -83,6 +84,42 @@ if want calibrate; then
   # shellcheck disable=SC2086
   run calibrate cli $client_java_opts -Dai.djl.offline=true -cp CP io.llmperf4j.cli.Main calibrate --concurrency 1,256 \
     --ttft-ms 20 --inter-token-ms 5 --output-tokens 16 --results-dir "$results/calibration"
+fi
+
+if want full; then
+  # The whole command as users run it (launcher JVM options, built-in Llama-2 counting, per-token ITL, requests.jsonl),
+  # against the simulator in another process: the ceiling (zero delays, 64 streams x 1,024 tokens) with the client's
+  # CPU, and the peak RSS of paced runs (256 streams x 256 tokens at 10 ms; 4,096 streams x 64 tokens at 200 ms).
+  if [ ! -f cli/target/llmperf4j.jar ]; then
+    echo; echo "== full: skipped, cli/target/llmperf4j.jar is missing (mvn -B -ntp -DskipTests package)"
+  else
+    full_run() { # name, server delay (ms), streams, tokens, requests
+      local name="$1" itl="$2" streams="$3" tokens="$4" requests="$5" port sp jp hwm=0 h out="$results/full-$1"
+      port=$((20000 + RANDOM % 5000))
+      mkdir -p "$out"
+      bin/llmperf4j serve --port "$port" --ttft-ms "$([ "$itl" = 0 ] && echo 0 || echo 50)" --inter-token-delay-ms "$itl" \
+        --max-concurrent-sequences 100000 > "$out/serve.log" 2>&1 & sp=$!
+      for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$port/v1/models" && break; sleep 0.2; done
+      echo; echo "== full-$name: bin/llmperf4j token-benchmark --num-concurrent-requests $streams" \
+        "--mean-output-tokens $tokens --max-num-completed-requests $requests (server: serve --inter-token-delay-ms $itl)"
+      OPENAI_API_BASE="http://127.0.0.1:$port/v1" OPENAI_API_KEY=dummy bin/llmperf4j token-benchmark --model m \
+        --num-concurrent-requests "$streams" --mean-input-tokens 64 --stddev-input-tokens 0 \
+        --mean-output-tokens "$tokens" --stddev-output-tokens 0 --max-num-completed-requests "$requests" \
+        --timeout 600 --results-dir "$out" > "$out/stdout.txt" 2>&1 & jp=$!
+      while kill -0 "$jp" 2>/dev/null; do # the launcher execs java: this pid is the client JVM
+        h=$(awk '/VmHWM/{print $2}' "/proc/$jp/status" 2>/dev/null || echo 0); [ "${h:-0}" -gt "$hwm" ] && hwm=$h
+        sleep 0.2
+      done
+      wait "$jp" || true
+      kill "$sp"; wait "$sp" 2>/dev/null || true
+      grep -h -o '"output_tokens_per_s": *[0-9.]*\|"process_cpu_share": *[0-9.]*\|"available_processors": *[0-9]*' \
+        "$out"/*_llmperf4j_summary.json | awk '!seen[$0]++' | tr '\n' ' ' | sed -e "s/^/RESULT full-$name /" | tee -a "$log"
+      echo "peak RSS $((hwm / 1024)) MB" | tee -a "$log"
+    }
+    full_run ceiling 0 64 1024 3000
+    full_run rss-256 10 256 256 2560
+    full_run rss-4096 200 4096 64 8192
+  fi
 fi
 
 echo

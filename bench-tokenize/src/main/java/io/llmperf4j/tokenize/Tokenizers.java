@@ -6,6 +6,8 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Where tokenizers come from: the built-in Llama-2 tokenizer (llmperf's counting tokenizer), a HuggingFace
@@ -18,6 +20,8 @@ public final class Tokenizers {
     /** The spec used when the user names none. */
     public static final String DEFAULT_SPEC = TokenizerSpec.BuiltInLlama2.NAME;
 
+    /** Larger tokenizer.json files (vocabularies of 100k and more) are never Llama-2-shaped: not parsed twice. */
+    private static final long JAVA_BPE_MAX_FILE_BYTES = 4L << 20;
     private static final Object BUILT_IN_LOCK = new Object();
     private static volatile Tokenizer builtInLlama2;
 
@@ -26,7 +30,9 @@ public final class Tokenizers {
 
     /**
      * The Llama-2 tokenizer llmperf counts with, derived at build time from npm llama-tokenizer-js. Loaded once
-     * and shared (it is thread-safe). The first call extracts it to
+     * and shared (it is thread-safe). It runs in Java ({@link LlamaBpeTokenizer}, the same ids and offsets as the
+     * Rust library); the library is loaded only for what the Java BPE leaves to it (decoding, texts holding
+     * {@code <s>}), and then extracts the file to
      * {@code ${java.io.tmpdir}/llmperf4j-tokenizers/<sha256 prefix>/tokenizer.json}, because DJL loads from a path.
      *
      * @throws TokenizerUnavailableException when this build could not derive it ({@link BuiltInLlama2#UNAVAILABLE_MESSAGE})
@@ -62,7 +68,7 @@ public final class Tokenizers {
             throw new TokenizerUnavailableException("Tokenizer file " + file.toAbsolutePath() + " is not a readable file");
         }
         try {
-            return DjlTokenizer.load(file, file.toAbsolutePath().toString());
+            return withJavaBpeIfLlama(DjlTokenizer.load(file, file.toAbsolutePath().toString()), file);
         } catch (IOException | RuntimeException e) {
             throw new TokenizerUnavailableException("Cannot load tokenizer " + file.toAbsolutePath()
                     + " as a HuggingFace tokenizer.json: " + e.getMessage(), e);
@@ -115,7 +121,7 @@ public final class Tokenizers {
             Path file = lookup.snapshot().tokenizerJson();
             String id = "hf:" + model.repoId() + "@" + lookup.snapshot().commit();
             try {
-                return DjlTokenizer.load(file, id);
+                return withJavaBpeIfLlama(DjlTokenizer.load(file, id), file);
             } catch (IOException | RuntimeException e) {
                 throw new TokenizerUnavailableException("Cannot load tokenizer " + model.repoId() + " from the "
                         + "HuggingFace cache file " + file.toAbsolutePath() + ": " + e.getMessage(), e);
@@ -137,8 +143,9 @@ public final class Tokenizers {
             HuggingFaceCache.Lookup after = HuggingFaceCache.locate(hub, model.repoId(), null);
             if (!after.found()) return downloaded; // cached elsewhere: the id cannot name the commit
             downloaded.close();
-            return DjlTokenizer.load(after.snapshot().tokenizerJson(),
-                    "hf:" + model.repoId() + "@" + after.snapshot().commit());
+            Path file = after.snapshot().tokenizerJson();
+            return withJavaBpeIfLlama(DjlTokenizer.load(file, "hf:" + model.repoId() + "@" + after.snapshot().commit()),
+                    file);
         } catch (IOException | RuntimeException e) {
             throw new TokenizerUnavailableException("Cannot download tokenizer " + model.repoId() + " from the "
                     + "HuggingFace hub: " + e.getMessage() + "; download its tokenizer.json yourself and pass "
@@ -154,12 +161,46 @@ public final class Tokenizers {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read resource " + BuiltInLlama2.RESOURCE, e);
         }
-        Path file = TokenizerCache.extract(json);
+        Supplier<Tokenizer> library = () -> {
+            Path file = TokenizerCache.extract(json);
+            try {
+                return DjlTokenizer.load(file, BuiltInLlama2.DISPLAY_NAME);
+            } catch (IOException | RuntimeException e) {
+                throw new TokenizerUnavailableException("Cannot load the built-in Llama-2 tokenizer from " + file
+                        + ": " + e.getMessage(), e);
+            }
+        };
+        // in Java, with the library loaded only if a text needs it (rarely, if ever, in a run)
+        Optional<LlamaBpeModel> model = llamaModel(json);
+        if (model.isPresent()) return new LlamaBpeTokenizer(model.get(), memoized(library), BuiltInLlama2.DISPLAY_NAME);
+        return library.get();
+    }
+
+    /** A Llama-2-shaped tokenizer.json runs in Java; others, and this one's leftovers, in the library. */
+    private static Tokenizer withJavaBpeIfLlama(DjlTokenizer library, Path file) {
         try {
-            return DjlTokenizer.load(file, BuiltInLlama2.DISPLAY_NAME);
+            if (Files.size(file) > JAVA_BPE_MAX_FILE_BYTES) return library;
+            return llamaModel(Files.readAllBytes(file))
+                    .<Tokenizer>map(model -> new LlamaBpeTokenizer(model, () -> library, library.id()))
+                    .orElse(library);
         } catch (IOException e) {
-            throw new TokenizerUnavailableException("Cannot load the built-in Llama-2 tokenizer from " + file
-                    + ": " + e.getMessage(), e);
+            return library; // it loaded a moment ago: stay with the library
         }
+    }
+
+    private static Optional<LlamaBpeModel> llamaModel(byte[] json) {
+        return LlamaBpeModel.of(json);
+    }
+
+    private static <T> Supplier<T> memoized(Supplier<T> supplier) {
+        return new Supplier<>() {
+            private volatile T value;
+
+            @Override
+            public synchronized T get() {
+                if (value == null) value = supplier.get();
+                return value;
+            }
+        };
     }
 }

@@ -8,8 +8,9 @@ import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 
 /**
- * OpenAI {@code chat.completion.chunk} interpretation, with Jackson's streaming parser reading only the fields we
- * need and skipping the rest.
+ * OpenAI {@code chat.completion.chunk} interpretation, reading only the fields we need and skipping the rest: with
+ * {@link ByteJsonCursor} for the common chunk, with Jackson's streaming parser for anything that cursor is not sure
+ * of (so values and error messages are always Jackson's).
  *
  * <ul>
  *   <li>content = {@code choices[0].delta.content} ({@link #chatResponse()}: {@code message.content} of a whole
@@ -66,8 +67,23 @@ public final class ChatCompletionChunkParser implements ChunkParser {
 
     @Override
     public ParsedChunk parse(byte[] data) throws MalformedChunkException {
+        ParsedChunk common = parseCommon(data);
+        return common != null ? common : parseWithJackson(data);
+    }
+
+    /** With {@link ByteJsonCursor}; null when it leaves {@code data} to Jackson. */
+    ParsedChunk parseCommon(byte[] data) throws MalformedChunkException {
+        try {
+            return parseChunk(new ByteJsonCursor(data));
+        } catch (ByteJsonCursor.Unsure | IOException e) {
+            return null;
+        }
+    }
+
+    /** With Jackson's parser, which words the errors. */
+    ParsedChunk parseWithJackson(byte[] data) throws MalformedChunkException {
         try (JsonParser p = JSON.createParser(data)) {
-            return parseChunk(p);
+            return parseChunk(new JacksonCursor(p));
         } catch (JsonProcessingException e) {
             throw new MalformedChunkException("invalid JSON: " + e.getOriginalMessage());
         } catch (IOException e) {
@@ -75,7 +91,7 @@ public final class ChatCompletionChunkParser implements ChunkParser {
         }
     }
 
-    private ParsedChunk parseChunk(JsonParser p) throws IOException, MalformedChunkException {
+    private ParsedChunk parseChunk(JsonCursor p) throws IOException, MalformedChunkException {
         if (p.nextToken() != JsonToken.START_OBJECT) {
             throw new MalformedChunkException("not a JSON object");
         }
@@ -114,7 +130,7 @@ public final class ChatCompletionChunkParser implements ChunkParser {
                 chunk.completionTokens, chunk.error, chunk.reasoning());
     }
 
-    private void parseChoices(JsonParser p, JsonToken value, Chunk chunk)
+    private void parseChoices(JsonCursor p, JsonToken value, Chunk chunk)
             throws IOException, MalformedChunkException {
         if (value == JsonToken.VALUE_NULL) return;
         if (value != JsonToken.START_ARRAY) {
@@ -134,7 +150,7 @@ public final class ChatCompletionChunkParser implements ChunkParser {
         }
     }
 
-    private void parseFirstChoice(JsonParser p, Chunk chunk) throws IOException {
+    private void parseFirstChoice(JsonCursor p, Chunk chunk) throws IOException {
         String container = textField == TextField.DELTA_CONTENT ? "delta"
                 : textField == TextField.MESSAGE_CONTENT ? "message" : null;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
@@ -166,7 +182,7 @@ public final class ChatCompletionChunkParser implements ChunkParser {
         }
     }
 
-    private static void parseUsage(JsonParser p, JsonToken value, Chunk chunk) throws IOException {
+    private static void parseUsage(JsonCursor p, JsonToken value, Chunk chunk) throws IOException {
         if (value != JsonToken.START_OBJECT) {
             p.skipChildren();
             return;
@@ -185,7 +201,7 @@ public final class ChatCompletionChunkParser implements ChunkParser {
         }
     }
 
-    private static StreamError parseError(JsonParser p, JsonToken value) throws IOException {
+    private static StreamError parseError(JsonCursor p, JsonToken value) throws IOException {
         switch (value) {
             case VALUE_NULL:
                 return null;
@@ -213,9 +229,9 @@ public final class ChatCompletionChunkParser implements ChunkParser {
         }
     }
 
-    private static int numericCode(JsonParser p, JsonToken v) throws IOException {
+    private static int numericCode(JsonCursor p, JsonToken v) throws IOException {
         if (v == JsonToken.VALUE_NUMBER_INT) {
-            return p.getNumberType() == JsonParser.NumberType.INT ? p.getIntValue() : -1;
+            return p.isIntSized() ? p.getIntValue() : -1;
         }
         if (v == JsonToken.VALUE_STRING) {
             String s = p.getText().trim();
@@ -228,7 +244,7 @@ public final class ChatCompletionChunkParser implements ChunkParser {
         return -1;
     }
 
-    private static String skip(JsonParser p) throws IOException {
+    private static String skip(JsonCursor p) throws IOException {
         p.skipChildren();
         return null;
     }

@@ -13,7 +13,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * Output token counting on one thread with the built-in Llama-2 tokenizer, as the runners count every finished
+ * Output token counting on one thread with the built-in Llama-2 tokenizer (its Java BPE), as the runners count every finished
  * response off the I/O threads: {@value #TEXTS} generated texts of about 150 tokens (llmperf's default output
  * length) per operation, so the score is responses counted per second; the setup prints the tokens per text, to turn
  * it into tokens/s.
@@ -46,6 +46,15 @@ public class TokenCountingBenchmark {
             tokens += llama.count(texts[t]);
         }
         System.out.printf("%n[token counting: %.1f tokens per text on average]%n", (double) tokens / TEXTS);
+    }
+
+    /** What the runners call per response: the token ends, for the per-event counts (per-token ITL). */
+    @Benchmark
+    @OperationsPerInvocation(TEXTS)
+    public long tokenEndsOfResponses() {
+        long sum = 0;
+        for (String text : texts) sum += llama.tokenEnds(text).length;
+        return sum;
     }
 
     @Benchmark

@@ -1,0 +1,418 @@
+package io.llmperf4j.tokenize;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The BPE model of a SentencePiece-style HuggingFace {@code tokenizer.json} (Llama-2's: normalizer "prepend ▁,
+ * replace ' ' by ▁", no pre-tokenizer, BPE with byte fallback, {@code <s>} added in front), run in Java exactly as
+ * the Rust tokenizers library runs it: the word's symbols are its code points (a code point missing from the
+ * vocabulary becomes its UTF-8 byte tokens), then the adjacent pair of lowest merge rank is merged, the leftmost
+ * first, until no pair has a merge.
+ *
+ * <p>{@link #of} accepts only that exact shape and returns empty for anything else. Immutable and thread-safe.
+ */
+final class LlamaBpeModel {
+    static final char SPACE_MARK = '\u2581'; // "▁"
+    private static final int NO_ID = -1;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** Ids of the pieces that are one supplementary character (two UTF-16 units); the others are in {@link #charIds}. */
+    private final Map<String, Integer> supplementaryIds = new HashMap<>();
+    /** Id of each single-UTF-16-unit piece, by the char; {@link #NO_ID} when the char is no piece. */
+    private final int[] charIds = new int[Character.MAX_VALUE + 1];
+    private final int[] byteIds = new int[256];
+    private final MergeTable merges;
+    private final int bosId;
+    private final List<String> addedTokenTexts;
+
+    private LlamaBpeModel(Map<String, Integer> vocab, MergeTable merges, int bosId, List<String> addedTokenTexts) {
+        this.merges = merges;
+        this.bosId = bosId;
+        this.addedTokenTexts = addedTokenTexts;
+        Arrays.fill(charIds, NO_ID);
+        for (Map.Entry<String, Integer> e : vocab.entrySet()) {
+            String piece = e.getKey();
+            if (piece.length() == 1) {
+                charIds[piece.charAt(0)] = e.getValue();
+            } else if (piece.length() == 2 && Character.isSurrogatePair(piece.charAt(0), piece.charAt(1))) {
+                supplementaryIds.put(piece, e.getValue());
+            }
+        }
+    }
+
+    /**
+     * The model of the tokenizer.json {@code json} when it has exactly the Llama-2 shape described above; empty
+     * otherwise (also when it is no valid JSON: the library then says why). Streams the vocabulary and the merges,
+     * so loading leaves little garbage behind.
+     */
+    static Optional<LlamaBpeModel> of(byte[] json) {
+        try (JsonParser p = JSON.createParser(json)) {
+            return of(p);
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static Optional<LlamaBpeModel> of(JsonParser p) throws IOException {
+        if (p.nextToken() != JsonToken.START_OBJECT) return Optional.empty();
+        JsonNode normalizer = null;
+        JsonNode preTokenizer = null;
+        JsonNode postProcessor = null;
+        JsonNode addedTokens = null;
+        ObjectNode modelSettings = JSON.createObjectNode();
+        Map<String, Integer> vocab = null;
+        List<String[]> mergePairs = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            p.nextToken();
+            switch (field) {
+                case "normalizer" -> normalizer = p.readValueAsTree();
+                case "pre_tokenizer" -> preTokenizer = p.readValueAsTree();
+                case "post_processor" -> postProcessor = p.readValueAsTree();
+                case "added_tokens" -> addedTokens = p.readValueAsTree();
+                case "model" -> {
+                    if (p.currentToken() != JsonToken.START_OBJECT) return Optional.empty();
+                    while (p.nextToken() == JsonToken.FIELD_NAME) {
+                        String name = p.currentName();
+                        JsonToken value = p.nextToken();
+                        if (name.equals("vocab") && value == JsonToken.START_OBJECT) {
+                            vocab = new HashMap<>(65_536);
+                            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                                String piece = p.currentName();
+                                if (p.nextToken() != JsonToken.VALUE_NUMBER_INT) return Optional.empty();
+                                vocab.put(piece, p.getIntValue());
+                            }
+                        } else if (name.equals("merges") && value == JsonToken.START_ARRAY) {
+                            mergePairs = new ArrayList<>(65_536);
+                            while (p.nextToken() != JsonToken.END_ARRAY) {
+                                String[] pair = mergePair(p);
+                                if (pair == null) return Optional.empty();
+                                mergePairs.add(pair);
+                            }
+                        } else {
+                            modelSettings.set(name, p.readValueAsTree());
+                        }
+                    }
+                }
+                default -> p.skipChildren();
+            }
+        }
+        if (normalizer == null || !isLlamaNormalizer(normalizer)) return Optional.empty();
+        if (preTokenizer != null && !preTokenizer.isNull()) return Optional.empty();
+        if (!"BPE".equals(modelSettings.path("type").asText()) || !modelSettings.path("byte_fallback").asBoolean(false)
+                || !nullOrMissing(modelSettings, "dropout") || !nullOrMissing(modelSettings, "continuing_subword_prefix")
+                || !nullOrMissing(modelSettings, "end_of_word_suffix")
+                || modelSettings.path("ignore_merges").asBoolean(false) || vocab == null || mergePairs == null) {
+            return Optional.empty();
+        }
+        // added tokens are cut out of the text before normalizing; texts holding one go to the library
+        List<String> added = new ArrayList<>();
+        for (JsonNode token : addedTokens == null ? JSON.createArrayNode() : addedTokens) {
+            if (token.path("normalized").asBoolean(true) || token.path("single_word").asBoolean(false)
+                    || token.path("lstrip").asBoolean(false) || token.path("rstrip").asBoolean(false)) {
+                return Optional.empty();
+            }
+            added.add(token.path("content").asText());
+        }
+        Integer bos = postProcessor == null ? null : bosOnlyTemplate(postProcessor, vocab);
+        if (bos == null) return Optional.empty();
+        MergeTable merges = new MergeTable(mergePairs.size());
+        int rank = 0;
+        for (String[] pair : mergePairs) {
+            String joined = pair[0] + pair[1];
+            Integer a = vocab.get(pair[0]);
+            Integer b = vocab.get(pair[1]);
+            Integer merged = vocab.get(joined);
+            if (a == null || b == null || merged == null) return Optional.empty(); // the library refuses such files
+            // a merged piece with "▁" after another character would join words: the segmenting would be wrong
+            if (joinsWords(joined)) return Optional.empty();
+            merges.put(a, b, rank++, merged); // a repeated pair keeps its last rank, as in the library's map
+        }
+        LlamaBpeModel result = new LlamaBpeModel(vocab, merges, bos, List.copyOf(added));
+        for (int b = 0; b < 256; b++) {
+            Integer id = vocab.get(String.format("<0x%02X>", b));
+            if (id == null) return Optional.empty(); // without every byte token, unknown characters would differ
+            result.byteIds[b] = id;
+        }
+        return Optional.of(result);
+    }
+
+    /** A merge written {@code "a b"} or {@code ["a", "b"]}; null for anything else. */
+    private static String[] mergePair(JsonParser p) throws IOException {
+        if (p.currentToken() == JsonToken.VALUE_STRING) {
+            String pair = p.getText();
+            int space = pair.indexOf(' ');
+            if (space < 0 || pair.indexOf(' ', space + 1) >= 0) return null;
+            return new String[] {pair.substring(0, space), pair.substring(space + 1)};
+        }
+        if (p.currentToken() != JsonToken.START_ARRAY) return null;
+        String[] pair = new String[2];
+        for (int i = 0; i < 2; i++) {
+            if (p.nextToken() != JsonToken.VALUE_STRING) return null;
+            pair[i] = p.getText();
+        }
+        return p.nextToken() == JsonToken.END_ARRAY ? pair : null;
+    }
+
+    private static boolean nullOrMissing(JsonNode node, String field) {
+        return node.path(field).isNull() || node.path(field).isMissingNode();
+    }
+
+    private static boolean isLlamaNormalizer(JsonNode normalizer) {
+        if (!"Sequence".equals(normalizer.path("type").asText())) return false;
+        JsonNode steps = normalizer.path("normalizers");
+        if (steps.size() != 2) return false;
+        JsonNode prepend = steps.get(0);
+        JsonNode replace = steps.get(1);
+        return "Prepend".equals(prepend.path("type").asText())
+                && String.valueOf(SPACE_MARK).equals(prepend.path("prepend").asText())
+                && "Replace".equals(replace.path("type").asText())
+                && " ".equals(replace.path("pattern").path("String").asText(null))
+                && String.valueOf(SPACE_MARK).equals(replace.path("content").asText());
+    }
+
+    /** The BOS id when the post-processor adds exactly one special token in front of the text; null otherwise. */
+    private static Integer bosOnlyTemplate(JsonNode post, Map<String, Integer> vocab) {
+        if (!"TemplateProcessing".equals(post.path("type").asText())) return null;
+        JsonNode single = post.path("single");
+        if (single.size() != 2 || !single.get(0).has("SpecialToken") || !single.get(1).has("Sequence")) return null;
+        String name = single.get(0).path("SpecialToken").path("id").asText();
+        JsonNode ids = post.path("special_tokens").path(name).path("ids");
+        if (ids.size() != 1) return null;
+        int id = ids.get(0).asInt();
+        return vocab.containsValue(id) ? id : null;
+    }
+
+    private static boolean joinsWords(String piece) {
+        for (int i = 1; i < piece.length(); i++) {
+            if (piece.charAt(i) == SPACE_MARK && piece.charAt(i - 1) != SPACE_MARK) return true;
+        }
+        return false;
+    }
+
+    int bosId() {
+        return bosId;
+    }
+
+    /** Whether {@code text} holds an added token's text (the library would cut it out): leave it to the library. */
+    boolean holdsAddedToken(String text) {
+        for (String added : addedTokenTexts) {
+            if (!added.isEmpty() && text.contains(added)) return true;
+        }
+        return false;
+    }
+
+    /**
+     * Encodes one word of normalized text: the code points {@code normalized[from, to)}, given as UTF-16 units.
+     * Appends each token's id and end (the index in {@code normalized} just past it; a byte token ends after its
+     * whole character) to {@code out}.
+     */
+    void encodeWord(char[] normalized, int from, int to, TokenSink out) {
+        Word word = new Word(to - from);
+        for (int i = from; i < to; ) {
+            char c = normalized[i];
+            int end = i + 1;
+            int id;
+            if (Character.isHighSurrogate(c) && end < to && Character.isLowSurrogate(normalized[end])) {
+                end++;
+                Integer boxed = supplementaryIds.get(new String(normalized, i, 2));
+                id = boxed == null ? NO_ID : boxed;
+            } else {
+                id = charIds[c];
+            }
+            if (id != NO_ID) {
+                word.add(id, end);
+            } else {
+                for (byte b : new String(normalized, i, end - i).getBytes(StandardCharsets.UTF_8)) {
+                    word.add(byteIds[b & 0xFF], end);
+                }
+            }
+            i = end;
+        }
+        word.mergeAll(merges);
+        word.emit(out);
+    }
+
+    /** Receives tokens in order. */
+    interface TokenSink {
+        void token(int id, int end);
+    }
+
+    /** A word's symbols as a linked list over arrays, merged in place (the library's {@code Word::merge_all}). */
+    private static final class Word {
+        private int[] ids;
+        private int[] ends;
+        private int[] prev;
+        private int[] next;
+        private int size;
+
+        Word(int capacity) {
+            int n = Math.max(4, capacity);
+            ids = new int[n];
+            ends = new int[n];
+            prev = new int[n];
+            next = new int[n];
+        }
+
+        void add(int id, int end) {
+            if (size == ids.length) {
+                int n = size * 2;
+                ids = Arrays.copyOf(ids, n);
+                ends = Arrays.copyOf(ends, n);
+                prev = Arrays.copyOf(prev, n);
+                next = Arrays.copyOf(next, n);
+            }
+            ids[size] = id;
+            ends[size] = end;
+            prev[size] = size - 1;
+            next[size] = -1;
+            if (size > 0) next[size - 1] = size;
+            size++;
+        }
+
+        /**
+         * Repeatedly merges the pair of lowest rank, the leftmost of equal ranks. Queue entries are (rank, position
+         * of the left symbol); an entry whose pair has changed since it was queued is skipped, as in the library.
+         */
+        void mergeAll(MergeTable merges) {
+            LongHeap queue = new LongHeap(size);
+            for (int i = 0; i + 1 < size; i++) {
+                long merge = merges.get(ids[i], ids[i + 1]);
+                if (merge != MergeTable.NONE) queue.push(MergeTable.rank(merge), i);
+            }
+            while (!queue.isEmpty()) {
+                long top = queue.pop();
+                int rank = (int) (top >>> 32);
+                int pos = (int) top;
+                int right = next[pos];
+                if (ids[pos] == NO_ID || right < 0) continue; // merged away, or the last symbol
+                long merge = merges.get(ids[pos], ids[right]);
+                if (merge == MergeTable.NONE || MergeTable.rank(merge) != rank) continue; // stale
+                ids[pos] = MergeTable.mergedId(merge);
+                ends[pos] = ends[right];
+                ids[right] = NO_ID;
+                next[pos] = next[right];
+                if (next[right] >= 0) prev[next[right]] = pos;
+                int left = prev[pos];
+                if (left >= 0) {
+                    long m = merges.get(ids[left], ids[pos]);
+                    if (m != MergeTable.NONE) queue.push(MergeTable.rank(m), left);
+                }
+                int after = next[pos];
+                if (after >= 0) {
+                    long m = merges.get(ids[pos], ids[after]);
+                    if (m != MergeTable.NONE) queue.push(MergeTable.rank(m), pos);
+                }
+            }
+        }
+
+        void emit(TokenSink out) {
+            for (int i = size == 0 ? -1 : 0; i >= 0; i = next[i]) out.token(ids[i], ends[i]);
+        }
+    }
+
+    /** A min-heap of (rank, position) packed in longs, so the order is rank first, then position. */
+    private static final class LongHeap {
+        private long[] heap;
+        private int size;
+
+        LongHeap(int capacity) {
+            heap = new long[Math.max(4, capacity)];
+        }
+
+        boolean isEmpty() {
+            return size == 0;
+        }
+
+        void push(int rank, int pos) {
+            if (size == heap.length) heap = Arrays.copyOf(heap, size * 2);
+            long value = ((long) rank << 32) | pos;
+            int i = size++;
+            while (i > 0) {
+                int parent = (i - 1) >>> 1;
+                if (heap[parent] <= value) break;
+                heap[i] = heap[parent];
+                i = parent;
+            }
+            heap[i] = value;
+        }
+
+        long pop() {
+            long top = heap[0];
+            long last = heap[--size];
+            int i = 0;
+            while (true) {
+                int child = 2 * i + 1;
+                if (child >= size) break;
+                if (child + 1 < size && heap[child + 1] < heap[child]) child++;
+                if (heap[child] >= last) break;
+                heap[i] = heap[child];
+                i = child;
+            }
+            if (size > 0) heap[i] = last;
+            return top;
+        }
+    }
+
+    /** Pair of ids to (rank, merged id), open addressing over primitive arrays. */
+    private static final class MergeTable {
+        static final long NONE = -1L;
+        private final long[] keys;
+        private final long[] values;
+        private final int mask;
+
+        MergeTable(int expected) {
+            int capacity = Integer.highestOneBit(Math.max(16, expected * 2 - 1)) << 1;
+            keys = new long[capacity];
+            values = new long[capacity];
+            Arrays.fill(keys, NONE);
+            mask = capacity - 1;
+        }
+
+        static int rank(long value) {
+            return (int) (value >>> 32);
+        }
+
+        static int mergedId(long value) {
+            return (int) value;
+        }
+
+        private static long key(int a, int b) {
+            return ((long) a << 32) | (b & 0xFFFFFFFFL);
+        }
+
+        private int slot(long key) {
+            long h = key * 0x9E3779B97F4A7C15L;
+            return (int) (h >>> 32) & mask;
+        }
+
+        void put(int a, int b, int rank, int mergedId) {
+            long key = key(a, b);
+            int i = slot(key);
+            while (keys[i] != NONE && keys[i] != key) i = (i + 1) & mask;
+            keys[i] = key;
+            values[i] = ((long) rank << 32) | (mergedId & 0xFFFFFFFFL);
+        }
+
+        long get(int a, int b) {
+            long key = key(a, b);
+            for (int i = slot(key); ; i = (i + 1) & mask) {
+                long k = keys[i];
+                if (k == key) return values[i];
+                if (k == NONE) return NONE;
+            }
+        }
+    }
+}

@@ -1,0 +1,142 @@
+package io.llmperf4j.tokenize;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.llmperf4j.tokenize.llama.BuiltInLlama2;
+import java.io.InputStream;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The Java BPE against the Rust library it replaces, on the same tokenizer.json: ids and offsets must be equal. */
+class LlamaBpeTokenizerTest {
+    private static byte[] json;
+    private static DjlTokenizer library;
+    private static LlamaBpeTokenizer inJava;
+    private static final AtomicInteger LIBRARY_CALLS = new AtomicInteger();
+
+    @BeforeAll
+    static void load() throws Exception {
+        assumeTrue(Tokenizers.builtInLlama2Available(), "built-in Llama-2 tokenizer not derived in this build (no npm)");
+        try (InputStream in = LlamaBpeTokenizerTest.class.getClassLoader().getResourceAsStream(BuiltInLlama2.RESOURCE)) {
+            json = in.readAllBytes();
+        }
+        library = DjlTokenizer.load(TokenizerCache.extract(json), "library");
+        LlamaBpeModel model = LlamaBpeModel.of(json).orElseThrow();
+        inJava = new LlamaBpeTokenizer(model, () -> {
+            LIBRARY_CALLS.incrementAndGet();
+            return library;
+        }, "java");
+    }
+
+    private static void assertSame(String text) {
+        TokenizedText expected = library.encodeWithOffsets(text);
+        TokenizedText actual = inJava.encodeWithOffsets(text);
+        String shown = text.length() > 80 ? text.substring(0, 80) + "..." : text;
+        assertArrayEquals(expected.ids(), actual.ids(), () -> "ids of [" + shown + "]");
+        assertArrayEquals(expected.endCharIndex(), actual.endCharIndex(), () -> "ends of [" + shown + "]");
+        assertArrayEquals(expected.endCharIndex(), inJava.tokenEnds(text), () -> "tokenEnds of [" + shown + "]");
+        assertArrayEquals(library.encode(text), inJava.encode(text));
+        assertEquals(library.count(text), inJava.count(text));
+        assertEquals(library.countWithoutSpecialTokens(text), inJava.countWithoutSpecialTokens(text));
+    }
+
+    @Test
+    void theBuiltInTokenizerRunsInJava() {
+        assertInstanceOf(LlamaBpeTokenizer.class, Tokenizers.builtInLlama2());
+    }
+
+    @Test
+    void matchesTheLibraryOnEdgeCases() {
+        int before = LIBRARY_CALLS.get();
+        for (String text : List.of("", " ", "  ", "   x", "x ", "x  ", "1984", " 1984", "a 1", "a  b", "\n", "x\ny",
+                "\t tab", "😀", " 😀", "a🦙b c", "é", "naïve café", "镇江 and 東京", "▁", "▁▁a ▁b", "a▁", "<0x0A>", "<unk",
+                "s>", "Hello world", " grabbed", "The quick brown fox jumps over the lazy dog.", "don't stop", "a.b,c;d",
+                "ﬁ ligature", "\r\n", "x\u00A0y", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢", "👍🏽 skin tone", "👨‍👩‍👧 family")) {
+            assertSame(text);
+        }
+        assertEquals(before, LIBRARY_CALLS.get(), "none of these needs the library");
+    }
+
+    @Test
+    void textsWithAddedTokensOrBrokenUtf16AreLeftToTheLibrary() {
+        int before = LIBRARY_CALLS.get();
+        for (String text : List.of("<s>hi", "a </s> b", "<unk>", "x\u0000y", "lone \uD83E high", "lone \uDD99 low")) {
+            assertSame(text);
+        }
+        assertTrue(LIBRARY_CALLS.get() > before);
+    }
+
+    @Test
+    void matchesTheLibraryOnTheGroundTruthCases() throws Exception {
+        JsonNode cases;
+        try (InputStream in = getClass().getResourceAsStream("llama/llama-tokenizer-js-1.2.2-cases.json")) {
+            cases = new ObjectMapper().readTree(in);
+        }
+        for (JsonNode testCase : cases) assertSame(testCase.get("text").asText());
+    }
+
+    /** Random texts over an alphabet of the cases that matter: spaces, digits, byte fallback, surrogates, ▁. */
+    @Test
+    void matchesTheLibraryOnRandomTexts() {
+        String[] atoms = {" ", " ", " ", "  ", "\n", "\t", "the", " of", "and", "ing", "tion", "un", "re", "s", "e",
+                "a", "I", "'", ".", ",", "!", "?", "-", "(", ")", "\"", "0", "1", "7", "42", "3.14", "é", "ü", "ß", "ñ",
+                "镇", "江", "東", "京", "の", "😀", "🦙", "𝔘", "ﬁ", "▁", "<", ">", "0x", "Ж", "д", "ש", "ا", "\u00A0",
+                "\u200B", "ǅ", "İ", "ſ", "Ω", "™", "…", "—", "\r", "{", "}", "#", "@", "http://", "www", ".com"};
+        Random random = new Random(20261203);
+        for (int n = 0; n < 3000; n++) {
+            StringBuilder text = new StringBuilder();
+            int parts = 1 + random.nextInt(n % 10 == 0 ? 400 : 40);
+            for (int p = 0; p < parts; p++) text.append(atoms[random.nextInt(atoms.length)]);
+            assertSame(text.toString());
+        }
+    }
+
+    /** Long generated-looking texts, as the runners count: 1,024 words and more. */
+    @Test
+    void matchesTheLibraryOnLongTexts() {
+        String[] words = "the way told how a house of light and river stone to in was he time".split(" ");
+        Random random = new Random(7);
+        for (int n = 0; n < 20; n++) {
+            StringBuilder text = new StringBuilder();
+            for (int w = 0; w < 1024 + n * 100; w++) {
+                text.append(w == 0 && n % 2 == 0 ? "" : " ").append(words[random.nextInt(words.length)]);
+                if (random.nextInt(40) == 0) text.append(random.nextBoolean() ? ".\n\n" : ", 2,718");
+            }
+            assertSame(text.toString());
+        }
+        assertSame("x".repeat(5000));
+        assertSame("ab".repeat(3000) + " " + "🦙".repeat(500));
+    }
+
+    @Test
+    void anotherShapeIsNotTakenForLlama() throws Exception {
+        ObjectMapper mapper = new ObjectMapper();
+        ObjectNode withPreTokenizer = (ObjectNode) mapper.readTree(json);
+        withPreTokenizer.set("pre_tokenizer", mapper.createObjectNode().put("type", "Metaspace"));
+        assertTrue(LlamaBpeModel.of(mapper.writeValueAsBytes(withPreTokenizer)).isEmpty());
+        ObjectNode ignoreMerges = (ObjectNode) mapper.readTree(json);
+        ((ObjectNode) ignoreMerges.get("model")).put("ignore_merges", true);
+        assertTrue(LlamaBpeModel.of(mapper.writeValueAsBytes(ignoreMerges)).isEmpty());
+        ObjectNode crossingMerge = (ObjectNode) mapper.readTree(json);
+        ((ObjectNode) crossingMerge.get("model").get("vocab")).put("a\u2581", 99_999);
+        ((com.fasterxml.jackson.databind.node.ArrayNode) crossingMerge.get("model").get("merges")).add("a \u2581");
+        assertTrue(LlamaBpeModel.of(mapper.writeValueAsBytes(crossingMerge)).isEmpty(), "a piece that joins two words");
+        ObjectNode arrayMerges = (ObjectNode) mapper.readTree(json);
+        com.fasterxml.jackson.databind.node.ArrayNode pairs = mapper.createArrayNode();
+        arrayMerges.get("model").get("merges").forEach(m -> pairs.add(mapper.createArrayNode()
+                .add(m.asText().split(" ")[0]).add(m.asText().split(" ")[1])));
+        ((ObjectNode) arrayMerges.get("model")).set("merges", pairs);
+        assertTrue(LlamaBpeModel.of(mapper.writeValueAsBytes(arrayMerges)).isPresent(), "merges as pairs (newer files)");
+        assertTrue(LlamaBpeModel.of("{not json".getBytes(java.nio.charset.StandardCharsets.UTF_8)).isEmpty());
+    }
+}
