@@ -95,7 +95,8 @@ final class NativeLibraryFolder {
 
     private static void createPrivateDirectory(Path folder) throws IOException {
         if (Files.getFileStore(folder.getParent()).supportsFileAttributeView(PosixFileAttributeView.class)) {
-            Files.createDirectory(folder, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            Files.createDirectory(folder,
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         } else {
             Files.createDirectory(folder);
         }
