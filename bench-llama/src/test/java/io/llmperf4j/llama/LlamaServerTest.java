@@ -142,4 +142,32 @@ class LlamaServerTest {
         assertEquals(404, unknown.status());
         assertFalse(unknown.body().at("/error/message").asText().isEmpty());
     }
+
+    @Test
+    void anthropicMessagesAreServedByTheSameFront() throws Exception {
+        SseClient.Response response = SseClient.post(url("/messages"), "{\"model\":\"claude\",\"max_tokens\":12,"
+                + "\"messages\":[{\"role\":\"user\",\"content\":\"Say something\"}]}");
+
+        assertEquals(200, response.status(), response.body()::toString);
+        assertEquals("message", response.body().get("type").asText());
+        assertEquals(TinyLlamaModel.generatedText(12), response.body().at("/content/0/text").asText());
+        assertEquals("max_tokens", response.body().get("stop_reason").asText());
+        int promptTokens = TinyLlamaFixture.engine().countPromptTokens("[INST] Say something [/INST]");
+        assertEquals(promptTokens, response.body().at("/usage/input_tokens").asInt());
+        assertEquals(12, response.body().at("/usage/output_tokens").asInt());
+    }
+
+    @Test
+    void refusesWhatLlamaCppCannotTake() throws Exception {
+        SseClient.Response toolRole = SseClient.post(url("/chat/completions"),
+                "{\"messages\":[{\"role\":\"tool\",\"content\":\"42\"}],\"max_tokens\":3}");
+        assertEquals(400, toolRole.status());
+        assertTrue(toolRole.body().at("/error/message").asText().startsWith("Role 'tool' is not supported here"),
+                toolRole.body()::toString);
+
+        SseClient.Response tokenIds = SseClient.post(url("/completions"), "{\"prompt\":[1,2,3],\"max_tokens\":3}");
+        assertEquals(400, tokenIds.status());
+        assertTrue(tokenIds.body().at("/error/message").asText().startsWith("prompt must be a string"),
+                tokenIds.body()::toString);
+    }
 }

@@ -90,9 +90,9 @@ final class AnthropicEncoder implements ResponseEncoder {
 
     /** {@code event: error} with {@code {"type":"error","error":{"type":"api_error","message":..}}}. */
     @Override
-    public void errorEvent(JsonGenerator g) throws IOException {
+    public void errorEvent(JsonGenerator g, String message) throws IOException {
         g.writeRaw("event: error\ndata: ");
-        errorBody(g);
+        writeError(g, "api_error", message);
         g.writeRaw("\n\n");
     }
 

@@ -3,6 +3,8 @@ package io.llmperf4j.server;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
 
 import static io.llmperf4j.server.CompletionRequestParser.isAbsent;
 import static io.llmperf4j.server.CompletionRequestParser.optionalBoolean;
@@ -31,45 +33,43 @@ final class AnthropicRequestParser {
         }
         if (maxTokens.intValue() < 1) throw badRequest("max_tokens (" + maxTokens + ") must be >= 1.", "max_tokens");
         if (maxTokens.intValue() > CompletionRequestParser.MAX_TOKENS_LIMIT) {
-            throw badRequest("max_tokens (" + maxTokens + ") exceeds the simulator's limit ("
+            throw badRequest("max_tokens (" + maxTokens + ") exceeds the server's limit ("
                     + CompletionRequestParser.MAX_TOKENS_LIMIT + ").", "max_tokens");
         }
-        return new CompletionRequest(Endpoint.MESSAGES, model, stream, false, maxTokens.intValue(), promptText(root),
-                -1, 0, false);
+        List<GenerationRequest.ChatMessage> messages = messages(root);
+        return new CompletionRequest(Endpoint.MESSAGES, model, stream, false, maxTokens.intValue(),
+                CompletionRequestParser.joined(messages), -1, 0, false, messages,
+                CompletionRequestParser.sampling(root));
     }
 
-    private static String promptText(JsonNode root) throws InvalidRequestException {
+    /** The {@code system} prompt (when present) as a first "system" message, then the messages. */
+    private static List<GenerationRequest.ChatMessage> messages(JsonNode root) throws InvalidRequestException {
         JsonNode messages = root.path("messages");
         if (isAbsent(messages)) throw badRequest("messages: Field required", "messages");
         if (!messages.isArray() || messages.isEmpty()) {
             throw badRequest("messages must be a non-empty array.", "messages");
         }
-        StringBuilder text = new StringBuilder();
+        List<GenerationRequest.ChatMessage> parsed = new ArrayList<>(messages.size() + 1);
         JsonNode system = root.path("system");
-        boolean first = true;
-        if (!isAbsent(system)) {
-            appendContent(text, system, "system");
-            first = false;
-        }
+        if (!isAbsent(system)) parsed.add(new GenerationRequest.ChatMessage("system", content(system, "system")));
         for (JsonNode message : messages) {
             if (!message.isObject()) throw badRequest("Each message must be an object.", "messages");
-            if (!first) text.append('\n');
-            first = false;
-            appendContent(text, message.path("content"), "messages");
+            JsonNode role = message.path("role");
+            parsed.add(new GenerationRequest.ChatMessage(role.isTextual() ? role.textValue() : "user",
+                    content(message.path("content"), "messages")));
         }
-        return text.toString();
+        return parsed;
     }
 
-    private static void appendContent(StringBuilder text, JsonNode content, String field)
-            throws InvalidRequestException {
-        if (content.isTextual()) {
-            text.append(content.textValue());
-        } else if (content.isArray()) {
+    private static String content(JsonNode content, String field) throws InvalidRequestException {
+        if (content.isTextual()) return content.textValue();
+        if (content.isArray()) {
+            StringBuilder text = new StringBuilder();
             for (JsonNode block : content) {
                 if (block.path("text").isTextual()) text.append(block.path("text").textValue());
             }
-        } else {
-            throw badRequest(field + ": content must be a string or an array of content blocks.", field);
+            return text.toString();
         }
+        throw badRequest(field + ": content must be a string or an array of content blocks.", field);
     }
 }

@@ -3,6 +3,7 @@ package io.llmperf4j.server;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonFactoryBuilder;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufOutputStream;
@@ -18,8 +19,14 @@ import java.io.UncheckedIOException;
  */
 final class ChunkEncoder implements ResponseEncoder {
 
-    /** No separator between root values: the SSE framing is written raw around each. */
-    static final JsonFactory JSON = new JsonFactoryBuilder().rootValueSeparator((String) null).build();
+    /**
+     * No separator between root values: the SSE framing is written raw around each. Characters outside the BMP
+     * (an engine's emoji) go out as raw UTF-8, as real servers send them, not as surrogate escapes.
+     */
+    static final JsonFactory JSON = new JsonFactoryBuilder()
+            .rootValueSeparator((String) null)
+            .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
+            .build();
 
     static final String FINISH_LENGTH = "length";
     static final String FINISH_STOP = "stop";
@@ -168,9 +175,9 @@ final class ChunkEncoder implements ResponseEncoder {
 
     /** {@code data: {"error":{"message":..,"type":"server_error","code":500}}} then {@code data: [DONE]}. */
     @Override
-    public void errorEvent(JsonGenerator g) throws IOException {
+    public void errorEvent(JsonGenerator g, String message) throws IOException {
         g.writeRaw("data: ");
-        errorBody(g);
+        writeErrorBody(g, message);
         g.writeRaw("\n\n");
         done(g);
     }
@@ -190,9 +197,13 @@ final class ChunkEncoder implements ResponseEncoder {
 
     @Override
     public void errorBody(JsonGenerator g) throws IOException {
+        writeErrorBody(g, ERROR_EVENT_MESSAGE);
+    }
+
+    private static void writeErrorBody(JsonGenerator g, String message) throws IOException {
         g.writeStartObject();
         g.writeObjectFieldStart("error");
-        g.writeStringField("message", ERROR_EVENT_MESSAGE);
+        g.writeStringField("message", message);
         g.writeStringField("type", "server_error");
         g.writeNumberField("code", 500);
         g.writeEndObject();

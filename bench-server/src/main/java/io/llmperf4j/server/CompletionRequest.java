@@ -1,5 +1,7 @@
 package io.llmperf4j.server;
 
+import java.util.List;
+
 /**
  * A validated generation request, as the simulator needs it.
  *
@@ -13,6 +15,9 @@ package io.llmperf4j.server;
  * @param promptTokenIds  the prompt's length when it was sent as token ids, else -1 (count the text)
  * @param minTokens       vLLM's {@code min_tokens}: no simulated EOS before this many tokens (0 when absent)
  * @param ignoreEos       vLLM's {@code ignore_eos}: never stop before maxTokens
+ * @param messages        the conversation (chat, Anthropic Messages), or null for a text completion; a real
+ *                        engine renders it through its chat template
+ * @param sampling        temperature, top_p and seed as sent (the simulator ignores them)
  */
 record CompletionRequest(
         Endpoint endpoint,
@@ -23,9 +28,22 @@ record CompletionRequest(
         String promptText,
         int promptTokenIds,
         int minTokens,
-        boolean ignoreEos) {
+        boolean ignoreEos,
+        List<GenerationRequest.ChatMessage> messages,
+        Sampling sampling) {
+
+    /** Sampling parameters, each null when absent or not a number (sampling is not validated further). */
+    record Sampling(Double temperature, Double topP, Integer seed) {
+        static final Sampling NONE = new Sampling(null, null, null);
+    }
 
     boolean promptIsTokenIds() {
         return promptTokenIds >= 0;
+    }
+
+    /** What an engine is given. */
+    GenerationRequest toGenerationRequest() {
+        return new GenerationRequest(messages == null ? promptText : null, promptIsTokenIds(), messages, maxTokens,
+                minTokens, ignoreEos, sampling.temperature(), sampling.topP(), sampling.seed());
     }
 }

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
 
 import static io.llmperf4j.server.InvalidRequestException.badRequest;
 
@@ -36,18 +38,41 @@ final class CompletionRequestParser {
         int maxTokens = maxTokens(root);
         JsonNode n = root.path("n");
         if (!isAbsent(n) && !(n.canConvertToInt() && n.intValue() == 1)) {
-            throw badRequest("n (" + n + ") is not supported by the simulator; only n = 1 is.", "n");
+            throw badRequest("n (" + n + ") is not supported; only n = 1 is.", "n");
         }
         boolean ignoreEos = optionalBoolean(root, "ignore_eos", false);
         int minTokens = minTokens(root, maxTokens);
+        CompletionRequest.Sampling sampling = sampling(root);
         if (endpoint == Endpoint.CHAT) {
-            return new CompletionRequest(endpoint, model, stream, includeUsage, maxTokens, chatPromptText(root), -1,
-                    minTokens, ignoreEos);
+            List<GenerationRequest.ChatMessage> messages = chatMessages(root);
+            return new CompletionRequest(endpoint, model, stream, includeUsage, maxTokens, joined(messages), -1,
+                    minTokens, ignoreEos, messages, sampling);
         }
         JsonNode prompt = textPrompt(root);
         boolean ids = prompt.isArray();
         return new CompletionRequest(Endpoint.TEXT, model, stream, includeUsage, maxTokens,
-                ids ? prompt.toString() : prompt.textValue(), ids ? prompt.size() : -1, minTokens, ignoreEos);
+                ids ? prompt.toString() : prompt.textValue(), ids ? prompt.size() : -1, minTokens, ignoreEos, null,
+                sampling);
+    }
+
+    /** temperature, top_p and seed when they are numbers; anything else is ignored, as other sampling fields are. */
+    static CompletionRequest.Sampling sampling(JsonNode root) {
+        JsonNode temperature = root.path("temperature");
+        JsonNode topP = root.path("top_p");
+        JsonNode seed = root.path("seed");
+        return new CompletionRequest.Sampling(temperature.isNumber() ? temperature.doubleValue() : null,
+                topP.isNumber() ? topP.doubleValue() : null,
+                seed.isIntegralNumber() && seed.canConvertToInt() ? seed.intValue() : null);
+    }
+
+    /** The message contents joined by "\n": the text the simulator's answer is seeded with. */
+    static String joined(List<GenerationRequest.ChatMessage> messages) {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < messages.size(); i++) {
+            if (i > 0) text.append('\n');
+            text.append(messages.get(i).content());
+        }
+        return text.toString();
     }
 
     /** vLLM's min_tokens: an integer in [0, max_tokens]. */
@@ -86,7 +111,7 @@ final class CompletionRequestParser {
             }
             if (value.intValue() < 1) throw badRequest(field + " (" + value + ") must be >= 1.", field);
             if (value.intValue() > MAX_TOKENS_LIMIT) {
-                throw badRequest(field + " (" + value + ") exceeds the simulator's limit (" + MAX_TOKENS_LIMIT + ").",
+                throw badRequest(field + " (" + value + ") exceeds the server's limit (" + MAX_TOKENS_LIMIT + ").",
                         field);
             }
             return value.intValue();
@@ -94,19 +119,21 @@ final class CompletionRequestParser {
         return defaultMaxTokens;
     }
 
-    /** Message contents joined by "\n"; a content may be a string or a list of parts with "text". */
-    private static String chatPromptText(JsonNode root) throws InvalidRequestException {
+    /**
+     * The messages, each with its role ("user" when it has none) and its text; a content may be a string or a list
+     * of parts with "text".
+     */
+    private static List<GenerationRequest.ChatMessage> chatMessages(JsonNode root) throws InvalidRequestException {
         JsonNode messages = root.path("messages");
         if (isAbsent(messages)) throw badRequest("messages is required.", "messages");
         if (!messages.isArray() || messages.isEmpty()) {
             throw badRequest("messages must be a non-empty array.", "messages");
         }
-        StringBuilder text = new StringBuilder();
-        for (int i = 0; i < messages.size(); i++) {
-            JsonNode message = messages.get(i);
+        List<GenerationRequest.ChatMessage> parsed = new ArrayList<>(messages.size());
+        for (JsonNode message : messages) {
             if (!message.isObject()) throw badRequest("Each message must be an object.", "messages");
-            if (i > 0) text.append('\n');
             JsonNode content = message.path("content");
+            StringBuilder text = new StringBuilder();
             if (content.isTextual()) {
                 text.append(content.textValue());
             } else if (content.isArray()) {
@@ -116,8 +143,11 @@ final class CompletionRequestParser {
             } else if (!isAbsent(content)) {
                 throw badRequest("A message content must be a string or an array of parts.", "messages");
             }
+            JsonNode role = message.path("role");
+            String roleName = role.isTextual() ? role.textValue() : "user";
+            parsed.add(new GenerationRequest.ChatMessage(roleName, text.toString()));
         }
-        return text.toString();
+        return parsed;
     }
 
     /** One prompt: a string, a one-string array, token ids, or one array of token ids; returns the string or ids. */

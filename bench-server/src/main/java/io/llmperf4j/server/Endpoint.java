@@ -1,5 +1,9 @@
 package io.llmperf4j.server;
 
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+
 /** The generation endpoints and the names their JSON uses. */
 enum Endpoint {
     CHAT("/v1/chat/completions", "chatcmpl-", "chat.completion", "chat.completion.chunk"),
@@ -21,5 +25,11 @@ enum Endpoint {
 
     boolean anthropic() {
         return this == MESSAGES;
+    }
+
+    /** An error response in this endpoint's dialect: Anthropic's for {@code /v1/messages}, OpenAI's otherwise. */
+    FullHttpResponse error(ByteBufAllocator alloc, HttpResponseStatus status, String message, String param) {
+        return anthropic() ? AnthropicResponses.error(alloc, status, message)
+                : OpenAiResponses.error(alloc, status, message, param);
     }
 }

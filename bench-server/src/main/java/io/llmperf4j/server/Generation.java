@@ -6,13 +6,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultHttpContent;
-import io.netty.handler.codec.http.DefaultHttpResponse;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaderValues;
-import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.concurrent.ScheduledFuture;
 
@@ -39,7 +33,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Everything except {@link #onSlotGranted()} runs on the channel's event loop, so no field needs a lock.
  */
-final class Generation implements SequenceSlots.Waiter {
+final class Generation implements SequenceSlots.Waiter, ActiveResponse {
 
     /** Bounds one event-loop task when many chunks are due at once (zero delays), so other streams get turns. */
     static final int MAX_CHUNKS_PER_BATCH = 256;
@@ -154,7 +148,8 @@ final class Generation implements SequenceSlots.Waiter {
     }
 
     /** The connection closed (client disconnect or shutdown): stop the timer and free the slot. */
-    void abort() {
+    @Override
+    public void abort() {
         switch (state) {
             case QUEUED:
                 state = State.DONE;
@@ -175,7 +170,8 @@ final class Generation implements SequenceSlots.Waiter {
     }
 
     /** The channel can take more bytes again: catch up with every chunk that fell due meanwhile. */
-    void onWritable() {
+    @Override
+    public void onWritable() {
         if (state == State.GENERATING && awaitingWritability && ctx.channel().isWritable()) {
             awaitingWritability = false;
             tick();
@@ -271,7 +267,7 @@ final class Generation implements SequenceSlots.Waiter {
                 encoder.close(g, stopped, usage(), request.includeUsage(), fault != FaultKind.MISSING_DONE);
             }
         });
-        if (fromChunk == 0) ctx.write(streamHeaders(), ctx.voidPromise());
+        if (fromChunk == 0) ctx.write(OpenAiResponses.streamHeaders(), ctx.voidPromise());
         ctx.write(new DefaultHttpContent(buf), ctx.voidPromise());
         if (complete) ctx.write(LastHttpContent.EMPTY_LAST_CONTENT, ctx.voidPromise());
         if (chunkSentNanos.length > 0) {
@@ -311,7 +307,7 @@ final class Generation implements SequenceSlots.Waiter {
     private void writeErrorResponse() {
         if (request.stream()) {
             ByteBuf buf = ChunkEncoder.encode(ctx.alloc(), 256, encoder::errorEvent);
-            ctx.write(streamHeaders(), ctx.voidPromise());
+            ctx.write(OpenAiResponses.streamHeaders(), ctx.voidPromise());
             ctx.write(new DefaultHttpContent(buf), ctx.voidPromise());
             ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT, ctx.voidPromise());
         } else {
@@ -355,15 +351,6 @@ final class Generation implements SequenceSlots.Waiter {
 
     private ResponseEncoder.Usage usage() {
         return new ResponseEncoder.Usage(promptTokens, generatedTokens + paddingTokens, reasoningTokens);
-    }
-
-    private static HttpResponse streamHeaders() {
-        HttpResponse response = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
-        response.headers()
-                .set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream; charset=utf-8")
-                .set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_CACHE);
-        HttpUtil.setTransferEncodingChunked(response, true);
-        return response;
     }
 
     private void notifyListener(RequestTiming.Outcome outcome) {

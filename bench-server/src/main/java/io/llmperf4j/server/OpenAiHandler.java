@@ -30,8 +30,8 @@ import static io.llmperf4j.server.InvalidRequestException.badRequest;
 
 /**
  * Routes one connection's requests: authentication, the endpoints, fault decisions, errors. Generation itself is
- * {@link Generation}'s job. A connection serves one request at a time; pipelined requests wait here in order,
- * so responses never interleave.
+ * {@link Generation}'s job (the simulator), or a real {@link GenerationEngine}'s through {@link EngineResponse}.
+ * A connection serves one request at a time; pipelined requests wait here in order, so responses never interleave.
  */
 final class OpenAiHandler extends ChannelInboundHandlerAdapter {
 
@@ -49,7 +49,7 @@ final class OpenAiHandler extends ChannelInboundHandlerAdapter {
     private final ArrayDeque<FullHttpRequest> pipelined = new ArrayDeque<>();
     /** True from accepting a generation or embeddings request until its response ended. */
     private boolean busy;
-    private Generation active;
+    private ActiveResponse active;
 
     OpenAiHandler(ServerContext server) {
         this.server = server;
@@ -130,7 +130,7 @@ final class OpenAiHandler extends ChannelInboundHandlerAdapter {
             acceptGeneration(ctx, Endpoint.CHAT, request, arrivalNanos);
         } else if (Endpoint.TEXT.path.equals(path) && HttpMethod.POST.equals(method)) {
             acceptGeneration(ctx, Endpoint.TEXT, request, arrivalNanos);
-        } else if (EMBEDDINGS_PATH.equals(path) && HttpMethod.POST.equals(method)) {
+        } else if (EMBEDDINGS_PATH.equals(path) && HttpMethod.POST.equals(method) && server.engine == null) {
             acceptEmbeddings(ctx, request, arrivalNanos);
         } else {
             sendError(ctx, null, HttpResponseStatus.NOT_FOUND, "Invalid URL (" + method + " " + path + ").", null);
@@ -162,9 +162,13 @@ final class OpenAiHandler extends ChannelInboundHandlerAdapter {
             ByteBufInputStream body = new ByteBufInputStream(http.content());
             request = endpoint.anthropic() ? server.anthropicParser.parse(body) : server.parser.parse(endpoint, body);
             model = resolveModel(request.model());
-            forced = forcedFault(http, request.stream());
+            forced = server.engine == null ? forcedFault(http, request.stream()) : null;
         } catch (InvalidRequestException e) {
             sendError(ctx, endpoint, e.status, e.getMessage(), e.param);
+            return;
+        }
+        if (server.engine != null) {
+            startEngineGeneration(ctx, request, model);
             return;
         }
         FaultKind fault = server.faults.decide(forced, request.stream(), requestHash);
@@ -213,9 +217,24 @@ final class OpenAiHandler extends ChannelInboundHandlerAdapter {
     private void startGeneration(ChannelHandlerContext ctx, CompletionRequest request, String model,
                                  int promptTokens, long arrivalNanos, FaultKind fault) {
         String requestId = server.nextRequestId(request.endpoint());
-        active = new Generation(ctx, server, request, requestId, model, promptTokens, arrivalNanos, fault,
+        Generation generation = new Generation(ctx, server, request, requestId, model, promptTokens, arrivalNanos,
+                fault, () -> responseEnded(ctx));
+        active = generation;
+        generation.start();
+    }
+
+    /** A real engine generates: no faults, no sequence slots (the engine queues), the engine counts the prompt. */
+    private void startEngineGeneration(ChannelHandlerContext ctx, CompletionRequest request, String model) {
+        EngineResponse response = new EngineResponse(ctx, request, server.nextRequestId(request.endpoint()), model,
                 () -> responseEnded(ctx));
-        active.start();
+        busy = true;
+        active = response;
+        try {
+            server.engine.generate(request.toGenerationRequest(), response);
+        } catch (RuntimeException e) {
+            LOG.warn("the generation engine failed to accept a request", e);
+            response.fail("The engine failed: " + e.getMessage(), false);
+        }
     }
 
     private void acceptEmbeddings(ChannelHandlerContext ctx, FullHttpRequest http, long arrivalNanos) {
@@ -364,8 +383,7 @@ final class OpenAiHandler extends ChannelInboundHandlerAdapter {
     /** An error in the endpoint's dialect: Anthropic's for {@code /v1/messages}, OpenAI's otherwise (null). */
     private static ChannelFuture sendError(ChannelHandlerContext ctx, Endpoint endpoint, HttpResponseStatus status,
                                            String message, String param) {
-        FullHttpResponse response = endpoint != null && endpoint.anthropic()
-                ? AnthropicResponses.error(ctx.alloc(), status, message)
+        FullHttpResponse response = endpoint != null ? endpoint.error(ctx.alloc(), status, message, param)
                 : OpenAiResponses.error(ctx.alloc(), status, message, param);
         return ctx.writeAndFlush(response);
     }

@@ -3,16 +3,18 @@ package io.llmperf4j.server;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 
 import java.util.List;
 
-/** Complete JSON responses that are not generations: errors and the model list. */
+/** Complete JSON responses that are not generations (errors, the model list), and the head of a stream. */
 final class OpenAiResponses {
 
     private OpenAiResponses() {
@@ -54,6 +56,16 @@ final class OpenAiResponses {
             g.writeEndObject();
         });
         return json(HttpResponseStatus.OK, body);
+    }
+
+    /** The head of an SSE stream: 200, text/event-stream, no-cache, chunked. */
+    static HttpResponse streamHeaders() {
+        HttpResponse response = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+        response.headers()
+                .set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream; charset=utf-8")
+                .set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_CACHE);
+        HttpUtil.setTransferEncodingChunked(response, true);
+        return response;
     }
 
     static FullHttpResponse json(HttpResponseStatus status, ByteBuf body) {

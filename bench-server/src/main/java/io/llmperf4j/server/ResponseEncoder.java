@@ -30,7 +30,12 @@ interface ResponseEncoder {
             throws IOException;
 
     /** The {@link FaultKind#ERROR_EVENT} stream: an error event (and, for OpenAI, {@code [DONE]}). */
-    void errorEvent(JsonGenerator g) throws IOException;
+    default void errorEvent(JsonGenerator g) throws IOException {
+        errorEvent(g, ERROR_EVENT_MESSAGE);
+    }
+
+    /** An error event carrying {@code message} (and, for OpenAI, {@code [DONE]}): a stream that fails. */
+    void errorEvent(JsonGenerator g, String message) throws IOException;
 
     /** The {@link FaultKind#MALFORMED_EVENT} event: framing around JSON that is cut off. */
     void malformedEvent(JsonGenerator g) throws IOException;

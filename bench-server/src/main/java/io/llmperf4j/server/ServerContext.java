@@ -15,9 +15,15 @@ final class ServerContext {
     /** Runs the configured prompt TokenCounter off the I/O threads; null when the heuristic is used. */
     final ExecutorService promptCountExecutor;
     final long startedEpochSeconds;
+    /** The real engine that generates, or null: the simulator generates ({@link Generation}). */
+    final GenerationEngine engine;
     private final AtomicLong requestCounter = new AtomicLong();
 
     ServerContext(SimulatorConfig config, ExecutorService promptCountExecutor) {
+        this(config, promptCountExecutor, null);
+    }
+
+    ServerContext(SimulatorConfig config, ExecutorService promptCountExecutor, GenerationEngine engine) {
         this.config = config;
         this.slots = new SequenceSlots(config.maxConcurrentSequences());
         this.parser = new CompletionRequestParser(config.defaultMaxTokens());
@@ -26,6 +32,7 @@ final class ServerContext {
         this.faults = new FaultCounters(config.faultPlan());
         this.promptCountExecutor = promptCountExecutor;
         this.startedEpochSeconds = System.currentTimeMillis() / 1000;
+        this.engine = engine;
     }
 
     /** Response id: the endpoint's prefix and a per-server counter starting at 1 ("chatcmpl-1", "msg_2"). */

@@ -1,22 +1,11 @@
 package io.llmperf4j.server;
 
-import io.netty.bootstrap.ServerBootstrap;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
-import io.netty.util.concurrent.EventExecutor;
 
-import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * An embedded OpenAI-compatible server that simulates an LLM with exact, configurable timing, so a benchmark
@@ -125,28 +114,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <h2>Lifecycle</h2>
  * {@link #start} binds and returns once the port is open. I/O threads are daemons: a {@code serve} command
  * should block in {@link #awaitClose()} and call {@link #close()} from its shutdown hook.
+ *
+ * <p>The same front (routing, parsing, errors, encoders, keep-alive) serves a real engine: {@link EngineServer}.
  */
 public final class SimulatedServer implements AutoCloseable {
 
-    private static final long SHUTDOWN_TIMEOUT_MILLIS = 3_000;
-
     private final SimulatorConfig config;
     private final ServerContext context;
-    private final EventLoopGroup group;
-    private final Channel serverChannel;
-    private final Transport transport;
-    private final int port;
-    private final AtomicBoolean closing = new AtomicBoolean();
-    private final CompletableFuture<Void> closeFuture = new CompletableFuture<>();
+    private final BoundServer bound;
 
-    private SimulatedServer(SimulatorConfig config, ServerContext context, EventLoopGroup group,
-                            Channel serverChannel, Transport transport) {
+    private SimulatedServer(SimulatorConfig config, ServerContext context, BoundServer bound) {
         this.config = config;
         this.context = context;
-        this.group = group;
-        this.serverChannel = serverChannel;
-        this.transport = transport;
-        this.port = ((InetSocketAddress) serverChannel.localAddress()).getPort();
+        this.bound = bound;
     }
 
     /**
@@ -159,43 +139,20 @@ public final class SimulatedServer implements AutoCloseable {
     }
 
     static SimulatedServer start(SimulatorConfig config, Transport transport) {
-        int ioThreads = config.ioThreads() > 0 ? config.ioThreads() : Runtime.getRuntime().availableProcessors();
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(ioThreads,
-                new DefaultThreadFactory("llmperf4j-sim", true), transport.ioHandlerFactory());
         ExecutorService countExecutor = config.promptTokenCounter() == null ? null
                 : Executors.newSingleThreadExecutor(new DefaultThreadFactory("llmperf4j-sim-count", true));
         ServerContext context = new ServerContext(config, countExecutor);
-        try {
-            Channel channel = new ServerBootstrap()
-                    .group(group)
-                    .channel(transport.serverChannelClass())
-                    .option(ChannelOption.SO_BACKLOG, 1024)
-                    .childOption(ChannelOption.TCP_NODELAY, true) // each chunk must leave at once
-                    .childHandler(new SimulatorInitializer(context))
-                    .bind(config.host(), config.port())
-                    .sync()
-                    .channel();
-            return new SimulatedServer(config, context, group, channel, transport);
-        } catch (Exception e) {
-            group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
-            if (countExecutor != null) countExecutor.shutdownNow();
-            if (e instanceof InterruptedException) Thread.currentThread().interrupt();
-            String message = "could not bind " + config.host() + ":" + config.port() + ": " + e.getMessage();
-            throw new UncheckedIOException(message, e instanceof IOException ? (IOException) e : new IOException(e));
-        }
+        return new SimulatedServer(config, context, BoundServer.bind(context, transport, "llmperf4j-sim"));
     }
 
     /** The bound port (the chosen one when the config asked for port 0). */
     public int port() {
-        return port;
+        return bound.port();
     }
 
     /** The OpenAI base URL, e.g. {@code http://127.0.0.1:8000/v1}; a wildcard bind address maps to 127.0.0.1. */
     public String baseUrl() {
-        String host = config.host();
-        if (host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]")) host = "127.0.0.1";
-        if (host.contains(":") && !host.startsWith("[")) host = "[" + host + "]";
-        return "http://" + host + ":" + port + "/v1";
+        return bound.baseUrl();
     }
 
     public SimulatorConfig config() {
@@ -204,7 +161,7 @@ public final class SimulatedServer implements AutoCloseable {
 
     /** "epoll" or "nio", for the start-up line of a serve command. */
     public String transportName() {
-        return transport.displayName;
+        return bound.transport().displayName;
     }
 
     /** Requests generating right now (holding a sequence slot). */
@@ -227,16 +184,12 @@ public final class SimulatedServer implements AutoCloseable {
 
     /** Completes once the server has stopped, whoever closed it. */
     public CompletableFuture<Void> closeFuture() {
-        return closeFuture.copy();
+        return bound.closeFuture();
     }
 
     /** Blocks until the server has stopped. */
     public void awaitClose() throws InterruptedException {
-        try {
-            closeFuture.get();
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("unreachable: the close future never fails", e);
-        }
+        bound.awaitClose();
     }
 
     /**
@@ -245,23 +198,11 @@ public final class SimulatedServer implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (!closing.compareAndSet(false, true)) return;
-        serverChannel.close();
-        var terminated = group.shutdownGracefully(0, SHUTDOWN_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
-        if (context.promptCountExecutor != null) context.promptCountExecutor.shutdownNow();
-        terminated.addListener(f -> closeFuture.complete(null));
-        if (!inEventLoop()) terminated.awaitUninterruptibly(SHUTDOWN_TIMEOUT_MILLIS + 1_000);
-    }
-
-    private boolean inEventLoop() {
-        for (EventExecutor executor : group) {
-            if (executor.inEventLoop()) return true;
-        }
-        return false;
+        bound.close();
     }
 
     @Override
     public String toString() {
-        return "SimulatedServer[" + baseUrl() + ", " + transport.displayName + "]";
+        return "SimulatedServer[" + baseUrl() + ", " + transportName() + "]";
     }
 }

@@ -1,0 +1,121 @@
+package io.llmperf4j.server;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutor;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The listening socket, the I/O threads and their shutdown, shared by {@link SimulatedServer} and
+ * {@link EngineServer}: one pipeline ({@link SimulatorInitializer}) per connection.
+ */
+final class BoundServer {
+
+    private static final long SHUTDOWN_TIMEOUT_MILLIS = 3_000;
+
+    private final ServerContext context;
+    private final EventLoopGroup group;
+    private final Channel serverChannel;
+    private final Transport transport;
+    private final int port;
+    private final AtomicBoolean closing = new AtomicBoolean();
+    private final CompletableFuture<Void> closeFuture = new CompletableFuture<>();
+
+    private BoundServer(ServerContext context, EventLoopGroup group, Channel serverChannel, Transport transport) {
+        this.context = context;
+        this.group = group;
+        this.serverChannel = serverChannel;
+        this.transport = transport;
+        this.port = ((InetSocketAddress) serverChannel.localAddress()).getPort();
+    }
+
+    /**
+     * Binds {@code context.config}'s host and port and starts serving.
+     *
+     * @param threadName prefix of the I/O threads' names
+     * @throws UncheckedIOException when the address cannot be bound (the context's executor is then shut down)
+     */
+    static BoundServer bind(ServerContext context, Transport transport, String threadName) {
+        SimulatorConfig config = context.config;
+        int ioThreads = config.ioThreads() > 0 ? config.ioThreads() : Runtime.getRuntime().availableProcessors();
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(ioThreads, new DefaultThreadFactory(threadName, true),
+                transport.ioHandlerFactory());
+        try {
+            Channel channel = new ServerBootstrap()
+                    .group(group)
+                    .channel(transport.serverChannelClass())
+                    .option(ChannelOption.SO_BACKLOG, 1024)
+                    .childOption(ChannelOption.TCP_NODELAY, true) // each chunk must leave at once
+                    .childHandler(new SimulatorInitializer(context))
+                    .bind(config.host(), config.port())
+                    .sync()
+                    .channel();
+            return new BoundServer(context, group, channel, transport);
+        } catch (Exception e) {
+            group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            if (context.promptCountExecutor != null) context.promptCountExecutor.shutdownNow();
+            if (e instanceof InterruptedException) Thread.currentThread().interrupt();
+            String message = "could not bind " + config.host() + ":" + config.port() + ": " + e.getMessage();
+            throw new UncheckedIOException(message, e instanceof IOException ? (IOException) e : new IOException(e));
+        }
+    }
+
+    int port() {
+        return port;
+    }
+
+    Transport transport() {
+        return transport;
+    }
+
+    /** The OpenAI base URL, e.g. {@code http://127.0.0.1:8000/v1}; a wildcard bind address maps to 127.0.0.1. */
+    String baseUrl() {
+        String host = context.config.host();
+        if (host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]")) host = "127.0.0.1";
+        if (host.contains(":") && !host.startsWith("[")) host = "[" + host + "]";
+        return "http://" + host + ":" + port + "/v1";
+    }
+
+    CompletableFuture<Void> closeFuture() {
+        return closeFuture.copy();
+    }
+
+    void awaitClose() throws InterruptedException {
+        try {
+            closeFuture.get();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("unreachable: the close future never fails", e);
+        }
+    }
+
+    /**
+     * Stops accepting, closes every connection and stops the I/O threads; waits at most a few seconds. Idempotent.
+     * Called on an I/O thread, it does not wait.
+     */
+    void close() {
+        if (!closing.compareAndSet(false, true)) return;
+        serverChannel.close();
+        var terminated = group.shutdownGracefully(0, SHUTDOWN_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+        if (context.promptCountExecutor != null) context.promptCountExecutor.shutdownNow();
+        terminated.addListener(f -> closeFuture.complete(null));
+        if (!inEventLoop()) terminated.awaitUninterruptibly(SHUTDOWN_TIMEOUT_MILLIS + 1_000);
+    }
+
+    private boolean inEventLoop() {
+        for (EventExecutor executor : group) {
+            if (executor.inEventLoop()) return true;
+        }
+        return false;
+    }
+}
