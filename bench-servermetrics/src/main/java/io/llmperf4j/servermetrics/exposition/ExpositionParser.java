@@ -381,7 +381,7 @@ public final class ExpositionParser {
      * {@code +Inf}/{@code -Inf} ({@code Inf}, {@code Infinity}, any case, as Go's {@code ParseFloat} takes them).
      * Java's own suffixes ({@code 1.0d}) and hex floats are rejected.
      */
-    static Double parseFloatOrNull(String token) {
+    public static Double parseFloatOrNull(String token) {
         if (DECIMAL.matcher(token).matches()) return Double.parseDouble(token);
         String lower = token.toLowerCase(java.util.Locale.ROOT);
         return switch (lower) {

@@ -1,0 +1,62 @@
+package io.llmperf4j.servermetrics.summary;
+
+import java.util.Map;
+
+/**
+ * The server's own view of the measured window, for the run summary's {@code server} section. A field is null when
+ * the server does not expose what it needs (TGI has no TTFT histogram and no KV-cache gauge, for one) or when no
+ * two successful scrapes bracket the window. Property names are camel case here; the summary writer's snake-case
+ * strategy turns {@code generationTokensPerS} into {@code generation_tokens_per_s}.
+ *
+ * @param engine                 {@code vllm}, {@code sglang}, {@code tgi}, or null when no known family was served
+ * @param scrapesInWindow        scrapes taken inside the window, successful or not
+ * @param failedScrapesInWindow  of those, the failed ones (gaps)
+ * @param counterSpanS           seconds between the two scrapes whose counters were differenced: the last one at or
+ *                               before the window's start and the first at or after its end, so a little wider than
+ *                               the window (by up to one interval at each end)
+ * @param peakRequestsRunning    highest running-requests gauge in the window, summed over the server's engines
+ * @param peakRequestsWaiting    highest waiting-requests gauge in the window, summed over the server's engines
+ * @param peakKvCacheUsage       highest KV-cache usage in the window, 0–1, the fullest engine
+ * @param prefixCacheHitRate     prefix-cache hit tokens / queried tokens in the window (0–1); where the server has
+ *                               no counters (vLLM V0), the mean of its own hit-rate gauge over the window
+ * @param promptTokens           prompt tokens the server processed in the span
+ * @param generationTokens       tokens the server generated in the span, by its own counter
+ * @param generationTokensPerS   {@code generationTokens / counterSpanS}: compare with the client's output tok/s
+ * @param requestsFinished       requests the server finished in the span
+ * @param ttft                   server-side time to first token
+ * @param interTokenLatency      server-side time between output tokens (TGI: per-request mean time per token)
+ * @param e2eRequestLatency      server-side end-to-end latency; the client's minus this is network, queueing before
+ *                               the engine and client overhead
+ * @param queueTime              time in the server's queue
+ * @param families               which family each figure came from, by figure name ({@code ttft} →
+ *                               {@code vllm:time_to_first_token_seconds})
+ * @param quantileMethod         how the latency quantiles were computed, in words
+ */
+public record ServerSideSummary(
+        String engine,
+        int scrapesInWindow,
+        int failedScrapesInWindow,
+        Double counterSpanS,
+        Double peakRequestsRunning,
+        Double peakRequestsWaiting,
+        Double peakKvCacheUsage,
+        Double prefixCacheHitRate,
+        Long promptTokens,
+        Long generationTokens,
+        Double generationTokensPerS,
+        Long requestsFinished,
+        ServerLatency ttft,
+        ServerLatency interTokenLatency,
+        ServerLatency e2eRequestLatency,
+        ServerLatency queueTime,
+        Map<String, String> families,
+        String quantileMethod) {
+
+    public static final String QUANTILE_METHOD = "from histogram bucket increases over the window, linear "
+            + "interpolation inside a bucket as Prometheus' histogram_quantile does (accurate to a bucket's width)";
+
+    public ServerSideSummary {
+        families = families == null ? Map.of() : java.util.Collections.unmodifiableMap(
+                new java.util.LinkedHashMap<>(families));
+    }
+}
