@@ -64,7 +64,12 @@ public record ServerMetricsConfig(URI metricsUrl, Duration interval, Duration ti
 
     /** True when the key goes with the scrape: there is one and the metrics URL has the endpoint's origin. */
     public boolean sendsApiKey() {
-        return apiKey != null && !apiKey.isEmpty() && Origins.sameOrigin(metricsUrl, endpoint);
+        return sendsApiKeyTo(metricsUrl);
+    }
+
+    /** True when the key goes with a request to {@code url} (the metrics URL, or where it redirects). */
+    public boolean sendsApiKeyTo(URI url) {
+        return apiKey != null && !apiKey.isEmpty() && Origins.sameOrigin(url, endpoint);
     }
 
     @Override

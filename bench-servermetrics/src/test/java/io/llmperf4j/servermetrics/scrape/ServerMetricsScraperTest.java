@@ -85,6 +85,35 @@ class ServerMetricsScraperTest {
     }
 
     @Test
+    void redirectsAreFollowedAndTheKeyStaysWithTheEndpointsOrigin() throws Exception {
+        try (TestMetricsServer api = new TestMetricsServer(); TestMetricsServer elsewhere = new TestMetricsServer()) {
+            api.body = "up 1\n";
+            elsewhere.body = "up 2\n";
+            api.redirectLocation = "/metrics/";
+            assertEquals(1.0, firstValue(config(api.url("/v1"), api.url("/metrics"), "sk-test-123")));
+            assertTrue(api.authorizations.size() >= 2);
+            assertTrue(api.authorizations.stream().allMatch("Bearer sk-test-123"::equals), api.authorizations.toString());
+
+            api.redirectLocation = elsewhere.url("/metrics").toString();
+            assertEquals(2.0, firstValue(config(api.url("/v1"), api.url("/metrics"), "sk-test-123")));
+            assertFalse(elsewhere.authorizations.isEmpty());
+            assertTrue(elsewhere.authorizations.stream().allMatch("null"::equals), elsewhere.authorizations.toString());
+
+            api.redirectLocation = "/metrics";
+            assertEquals("HTTP 307 after 3 redirects", firstFailure(config(api.url("/v1"), api.url("/metrics"), null)));
+        }
+    }
+
+    private static double firstValue(ServerMetricsConfig c) throws InterruptedException {
+        try (ServerMetricsScraper s = ServerMetricsScraper.start(c, System.nanoTime(), null)) {
+            ServerMetricsTimeline t = awaitTimeline(s, tl -> !tl.scrapes().isEmpty());
+            Scrape first = t.scrapes().get(0);
+            assertTrue(first.ok(), first.failure());
+            return first.value(0);
+        }
+    }
+
+    @Test
     void serverErrorIsAGapAndAWarningAndScrapingRecovers() throws Exception {
         try (TestMetricsServer server = new TestMetricsServer()) {
             server.status = 500;

@@ -29,6 +29,9 @@ final class TestMetricsServer implements AutoCloseable {
     volatile String contentType = "text/plain; version=0.0.4; charset=utf-8";
     volatile String body = "";
     volatile Stall stall = Stall.NONE;
+    /** When set, a request for exactly {@link #redirectPath} gets 307 to this. */
+    volatile String redirectLocation;
+    volatile String redirectPath = "/metrics";
 
     TestMetricsServer() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -45,6 +48,11 @@ final class TestMetricsServer implements AutoCloseable {
         authorizations.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
         accepts.add(String.valueOf(exchange.getRequestHeaders().getFirst("Accept")));
         try (exchange) {
+            if (redirectLocation != null && exchange.getRequestURI().getPath().equals(redirectPath)) {
+                exchange.getResponseHeaders().set("Location", redirectLocation);
+                exchange.sendResponseHeaders(307, -1);
+                return;
+            }
             if (stall == Stall.BEFORE_HEADERS) await();
             byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
             if (contentType != null) exchange.getResponseHeaders().set("Content-Type", contentType);
