@@ -1,5 +1,7 @@
 package io.llmperf4j.servermetrics.exposition;
 
+import java.util.List;
+
 /**
  * Writes families as Prometheus text format 0.0.4, the way Python's prometheus_client does: {@code # HELP} and
  * {@code # TYPE} before each family's samples, label values and HELP text escaped, values in Go's float syntax
@@ -17,16 +19,42 @@ public final class ExpositionWriter {
         return out.toString();
     }
 
-    /** Appends one family: its HELP (when it has one), its TYPE, then its samples. */
+    /**
+     * Appends one family in 0.0.4 shape: its HELP (when it has one), its TYPE, then its samples. A family parsed from
+     * OpenMetrics is reshaped the way prometheus_client writes the same metric in 0.0.4: a counter's family takes its
+     * samples' {@code _total} name, {@code _created} samples become a separate gauge family, and the types 0.0.4 lacks
+     * (gaugehistogram, info, stateset) are written as untyped samples without metadata.
+     */
     public static void append(MetricFamily family, StringBuilder out) {
-        if (family.help() != null) {
-            out.append("# HELP ").append(family.name()).append(' ').append(escapeHelp(family.help())).append('\n');
+        switch (family.type()) {
+            case GAUGE_HISTOGRAM, INFO, STATESET -> {
+                for (Sample s : family.samples()) appendSample(s.name(), s.labels(), s.value(), out);
+            }
+            case COUNTER, HISTOGRAM, SUMMARY -> {
+                String base = family.type() == MetricType.COUNTER && family.name().endsWith("_total")
+                        ? family.name().substring(0, family.name().length() - "_total".length()) : family.name();
+                String created = base + "_created";
+                List<Sample> values = family.samples().stream().filter(s -> !s.name().equals(created)).toList();
+                List<Sample> creations = family.samples().stream().filter(s -> s.name().equals(created)).toList();
+                String name = family.type() == MetricType.COUNTER && !values.isEmpty() ? values.get(0).name()
+                        : family.name();
+                header(name, family.help(), family.type().word, out);
+                for (Sample s : values) appendSample(s.name(), s.labels(), s.value(), out);
+                if (!creations.isEmpty()) {
+                    header(created, family.help(), MetricType.GAUGE.word, out);
+                    for (Sample s : creations) appendSample(s.name(), s.labels(), s.value(), out);
+                }
+            }
+            default -> {
+                header(family.name(), family.help(), family.type().word, out);
+                for (Sample s : family.samples()) appendSample(s.name(), s.labels(), s.value(), out);
+            }
         }
-        String word = family.type() == MetricType.GAUGE_HISTOGRAM ? "histogram"
-                : family.type() == MetricType.INFO || family.type() == MetricType.STATESET ? "gauge"
-                : family.type().word;
-        out.append("# TYPE ").append(family.name()).append(' ').append(word).append('\n');
-        for (Sample s : family.samples()) appendSample(s.name(), s.labels(), s.value(), out);
+    }
+
+    private static void header(String name, String help, String typeWord, StringBuilder out) {
+        if (help != null) out.append("# HELP ").append(name).append(' ').append(escapeHelp(help)).append('\n');
+        out.append("# TYPE ").append(name).append(' ').append(typeWord).append('\n');
     }
 
     /** Appends one sample line {@code name{labels} value}. */

@@ -306,6 +306,27 @@ class ExpositionParserTest {
         assertEquals(e.family("vllm:kv_cache_usage_perc").help(), again.family("vllm:kv_cache_usage_perc").help());
     }
 
+    @Test
+    void openMetricsWrittenAs004KeepsEverySampleAndType() {
+        Exposition om = ExpositionParser.parse(Fixtures.exposition("vllm-openmetrics.txt"));
+        Exposition text = ExpositionParser.parse(ExpositionWriter.write(om), TEXT);
+        assertEquals(strip(om.samples()), strip(text.samples()));
+        assertEquals(MetricType.COUNTER, text.family("vllm:generation_tokens_total").type());
+        assertEquals(MetricType.GAUGE, text.family("vllm:generation_tokens_created").type());
+        assertEquals(strip(ExpositionParser.parse(Fixtures.exposition("vllm-0.0.4.txt")).samples()),
+                strip(text.samples()), "the same metrics as the server's own 0.0.4 output");
+        Exposition odd = ExpositionParser.parse("""
+                # TYPE build info
+                build_info{version="1"} 1
+                # TYPE q gaugehistogram
+                q_bucket{le="+Inf"} 3
+                q_gcount 3
+                q_gsum 4.5
+                # EOF
+                """);
+        assertEquals(strip(odd.samples()), strip(ExpositionParser.parse(ExpositionWriter.write(odd), TEXT).samples()));
+    }
+
     private static List<Sample> strip(List<Sample> samples) {
         return samples.stream().map(s -> new Sample(s.name(), s.labels(), s.value())).toList();
     }
