@@ -218,9 +218,9 @@ public final class ExpositionParser {
         pos = nameEnd;
         Labels labels = Labels.EMPTY;
         if (pos < line.length() && line.charAt(pos) == '{') {
-            Map<String, String> parsed = new LinkedHashMap<>();
+            TreeMap<String, String> parsed = new TreeMap<>();
             pos = parseLabels(line, pos + 1, lineNumber, parsed);
-            labels = new Labels(parsed);
+            labels = Labels.adopt(parsed);
         }
         pos = expectSeparator(line, pos, lineNumber, "value");
         int valueEnd = tokenEnd(line, pos);
@@ -475,6 +475,9 @@ public final class ExpositionParser {
 
     // ---- one family while it is read --------------------------------------------------------------------------------
 
+    private record SeriesKey(String name, Labels labels) {
+    }
+
     private static final class FamilyBuilder {
         final String name;
         final int firstLine;
@@ -484,7 +487,7 @@ public final class ExpositionParser {
         int helpLine;
         String unit;
         final List<Sample> samples = new ArrayList<>();
-        final Map<String, Integer> seriesLines = new HashMap<>();
+        final Map<SeriesKey, Integer> seriesLines = new HashMap<>();
 
         FamilyBuilder(String name, int firstLine) {
             this.name = name;
@@ -533,11 +536,10 @@ public final class ExpositionParser {
                             "summary quantile sample without a valid quantile label", line);
                 }
             }
-            String key = sample.name() + sample.labels();
-            Integer first = seriesLines.putIfAbsent(key, sample.lineNumber());
+            Integer first = seriesLines.putIfAbsent(new SeriesKey(sample.name(), sample.labels()), sample.lineNumber());
             if (first != null) {
-                throw new MalformedExpositionException(sample.lineNumber(), "duplicate sample " + key
-                        + " (first on line " + first + ")", line);
+                throw new MalformedExpositionException(sample.lineNumber(), "duplicate sample " + sample.name()
+                        + sample.labels() + " (first on line " + first + ")", line);
             }
             samples.add(sample);
         }

@@ -17,7 +17,41 @@ public record Labels(Map<String, String> map) {
 
     public Labels {
         Objects.requireNonNull(map, "map");
-        map = Collections.unmodifiableMap(new TreeMap<>(map));
+        if (!(map instanceof SortedUnmodifiable)) map = new SortedUnmodifiable(new TreeMap<>(map));
+    }
+
+    /** Labels over a sorted map the caller built and hands over (the parser), without another copy. */
+    static Labels adopt(TreeMap<String, String> sorted) {
+        return new Labels(new SortedUnmodifiable(sorted));
+    }
+
+    /** Marks a map this class already copied and wrapped, so the canonical constructor need not copy it again. */
+    private static final class SortedUnmodifiable extends java.util.AbstractMap<String, String> {
+        private final Map<String, String> view;
+
+        SortedUnmodifiable(TreeMap<String, String> sorted) {
+            this.view = Collections.unmodifiableMap(sorted);
+        }
+
+        @Override
+        public java.util.Set<Entry<String, String>> entrySet() {
+            return view.entrySet();
+        }
+
+        @Override
+        public String get(Object key) {
+            return view.get(key);
+        }
+
+        @Override
+        public boolean containsKey(Object key) {
+            return view.containsKey(key);
+        }
+
+        @Override
+        public int size() {
+            return view.size();
+        }
     }
 
     public static Labels of(String... namesAndValues) {
