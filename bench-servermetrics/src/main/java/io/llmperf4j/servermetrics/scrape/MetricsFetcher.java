@@ -44,6 +44,7 @@ final class MetricsFetcher {
                 // redirects are followed here, hop by hop, so the key never follows one to another origin
                 .followRedirects(HttpClient.Redirect.NEVER);
         if (executor != null) builder.executor(executor);
+        if (config.sslContext() != null) builder.sslContext(config.sslContext());
         this.client = builder.build();
     }
 
@@ -124,6 +125,9 @@ final class MetricsFetcher {
     private String reason(Throwable cause) {
         if (cause instanceof HttpTimeoutException) return "timed out after " + seconds(config.timeout());
         if (cause instanceof ConnectException) return "connection refused or unreachable";
+        if (cause instanceof javax.net.ssl.SSLHandshakeException) {
+            return "TLS handshake failed (" + cause.getMessage() + "); pass the run's --ca-cert or --insecure";
+        }
         if (cause instanceof UnresolvedAddressException
                 || cause instanceof IOException && cause.getCause() instanceof UnresolvedAddressException) {
             return "host not found";

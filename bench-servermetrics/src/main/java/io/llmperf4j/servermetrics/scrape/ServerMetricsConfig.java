@@ -4,6 +4,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
+import javax.net.ssl.SSLContext;
 
 /**
  * What to scrape and how often.
@@ -18,9 +19,12 @@ import java.util.Objects;
  * @param apiKey       the model API's key, sent as {@code Authorization: Bearer} only to the endpoint's origin; null
  *                     for none. Never printed: {@link #toString()} hides it
  * @param maxBodyBytes a body larger than this is a failed scrape ({@value #DEFAULT_MAX_BODY_BYTES} by default)
+ * @param sslContext   TLS trust for an https metrics URL, null for the JDK's default (verified); give the run's own
+ *                     trust here ({@link TlsContexts#trusting}, {@link TlsContexts#trustingAnything}) so
+ *                     {@code --ca-cert} and {@code --insecure} apply to the scrape as to the requests
  */
 public record ServerMetricsConfig(URI metricsUrl, Duration interval, Duration timeout, URI endpoint, String apiKey,
-                                  int maxBodyBytes) {
+                                  int maxBodyBytes, SSLContext sslContext) {
 
     public static final long DEFAULT_INTERVAL_MILLIS = 1000;
     public static final long DEFAULT_TIMEOUT_MILLIS = 5000;
@@ -47,19 +51,23 @@ public record ServerMetricsConfig(URI metricsUrl, Duration interval, Duration ti
     /** The defaults for an endpoint: its origin's {@code /metrics}, every 1 s, 5 s timeout. */
     public static ServerMetricsConfig forEndpoint(URI endpoint, String apiKey) {
         return new ServerMetricsConfig(Origins.defaultMetricsUrl(endpoint), Duration.ofMillis(DEFAULT_INTERVAL_MILLIS),
-                Duration.ofMillis(DEFAULT_TIMEOUT_MILLIS), endpoint, apiKey, DEFAULT_MAX_BODY_BYTES);
+                Duration.ofMillis(DEFAULT_TIMEOUT_MILLIS), endpoint, apiKey, DEFAULT_MAX_BODY_BYTES, null);
     }
 
     public ServerMetricsConfig withMetricsUrl(URI url) {
-        return new ServerMetricsConfig(url, interval, timeout, endpoint, apiKey, maxBodyBytes);
+        return new ServerMetricsConfig(url, interval, timeout, endpoint, apiKey, maxBodyBytes, sslContext);
     }
 
     public ServerMetricsConfig withInterval(Duration newInterval) {
-        return new ServerMetricsConfig(metricsUrl, newInterval, timeout, endpoint, apiKey, maxBodyBytes);
+        return new ServerMetricsConfig(metricsUrl, newInterval, timeout, endpoint, apiKey, maxBodyBytes, sslContext);
     }
 
     public ServerMetricsConfig withTimeout(Duration newTimeout) {
-        return new ServerMetricsConfig(metricsUrl, interval, newTimeout, endpoint, apiKey, maxBodyBytes);
+        return new ServerMetricsConfig(metricsUrl, interval, newTimeout, endpoint, apiKey, maxBodyBytes, sslContext);
+    }
+
+    public ServerMetricsConfig withSslContext(SSLContext context) {
+        return new ServerMetricsConfig(metricsUrl, interval, timeout, endpoint, apiKey, maxBodyBytes, context);
     }
 
     /** True when the key goes with the scrape: there is one and the metrics URL has the endpoint's origin. */
@@ -76,6 +84,7 @@ public record ServerMetricsConfig(URI metricsUrl, Duration interval, Duration ti
     public String toString() {
         return "ServerMetricsConfig[metricsUrl=" + Origins.display(metricsUrl) + ", interval=" + interval
                 + ", timeout=" + timeout + ", endpoint=" + (endpoint == null ? null : Origins.display(endpoint))
-                + ", apiKey=" + (apiKey == null ? "none" : "(hidden)") + ", maxBodyBytes=" + maxBodyBytes + "]";
+                + ", apiKey=" + (apiKey == null ? "none" : "(hidden)") + ", maxBodyBytes=" + maxBodyBytes
+                + ", tls=" + (sslContext == null ? "default" : "custom") + "]";
     }
 }
