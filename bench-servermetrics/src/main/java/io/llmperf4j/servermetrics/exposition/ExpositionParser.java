@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
@@ -383,7 +384,7 @@ public final class ExpositionParser {
      */
     public static Double parseFloatOrNull(String token) {
         if (DECIMAL.matcher(token).matches()) return Double.parseDouble(token);
-        String lower = token.toLowerCase(java.util.Locale.ROOT);
+        String lower = token.toLowerCase(Locale.ROOT);
         return switch (lower) {
             case "nan" -> Double.NaN;
             case "inf", "+inf", "infinity", "+infinity" -> Double.POSITIVE_INFINITY;

@@ -1,8 +1,10 @@
 package io.llmperf4j.servermetrics.exposition;
 
+import java.util.AbstractMap;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -26,7 +28,7 @@ public record Labels(Map<String, String> map) {
     }
 
     /** Marks a map this class already copied and wrapped, so the canonical constructor need not copy it again. */
-    private static final class SortedUnmodifiable extends java.util.AbstractMap<String, String> {
+    private static final class SortedUnmodifiable extends AbstractMap<String, String> {
         private final Map<String, String> view;
 
         SortedUnmodifiable(TreeMap<String, String> sorted) {
@@ -34,7 +36,7 @@ public record Labels(Map<String, String> map) {
         }
 
         @Override
-        public java.util.Set<Entry<String, String>> entrySet() {
+        public Set<Entry<String, String>> entrySet() {
             return view.entrySet();
         }
 

@@ -2,6 +2,7 @@ package io.llmperf4j.servermetrics.scrape;
 
 import io.llmperf4j.servermetrics.engines.ServerEngine;
 import io.llmperf4j.servermetrics.exposition.Exposition;
+import io.llmperf4j.servermetrics.exposition.ExpositionFormat;
 import io.llmperf4j.servermetrics.exposition.Sample;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -22,7 +23,7 @@ public final class MetricsProbe {
             Exposition e = new MetricsFetcher(config, null).fetch();
             Set<String> names = e.samples().stream().map(Sample::name).collect(Collectors.toSet());
             ServerEngine engine = ServerEngine.detect(names);
-            String detail = "serves " + (e.format() == io.llmperf4j.servermetrics.exposition.ExpositionFormat.OPENMETRICS_1_0
+            String detail = "serves " + (e.format() == ExpositionFormat.OPENMETRICS_1_0
                     ? "OpenMetrics" : "Prometheus text") + ": " + e.families().size() + " families, "
                     + e.sampleCount() + " samples" + (engine == null ? ", no vLLM/SGLang/TGI names"
                     : ", " + engine.id + " names");

@@ -1,5 +1,7 @@
 package io.llmperf4j.servermetrics.summary;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -56,7 +58,6 @@ public record ServerSideSummary(
             + "interpolation inside a bucket as Prometheus' histogram_quantile does (accurate to a bucket's width)";
 
     public ServerSideSummary {
-        families = families == null ? Map.of() : java.util.Collections.unmodifiableMap(
-                new java.util.LinkedHashMap<>(families));
+        families = families == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(families));
     }
 }
