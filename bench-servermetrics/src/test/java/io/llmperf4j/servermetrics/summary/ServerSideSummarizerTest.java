@@ -187,6 +187,22 @@ class ServerSideSummarizerTest {
     }
 
     @Test
+    void schemaFragmentNamesExactlyTheSerializedKeys() throws Exception {
+        ObjectMapper mapper = new ObjectMapper().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
+        JsonNode schema;
+        try (var in = ServerSideSummary.class.getResourceAsStream("server-summary.schema.json")) {
+            schema = mapper.readTree(in);
+        }
+        JsonNode json = mapper.readTree(mapper.writeValueAsString(
+                ServerSideSummarizer.summarize(runTimeline(), 1 * S, 5 * S)));
+        assertEquals(fieldNames(json), fieldNames(schema.get("properties")));
+        List<String> required = new ArrayList<>();
+        schema.get("required").forEach(n -> required.add(n.asText()));
+        assertEquals(fieldNames(json), required);
+        assertEquals(fieldNames(json.get("ttft")), fieldNames(schema.get("properties").get("ttft").get("properties")));
+    }
+
+    @Test
     void chartsFollowTheClientsTimeAxis() {
         ServerTimeSeries c = ServerTimeSeries.of(runTimeline());
         assertEquals("vllm", c.engine());
