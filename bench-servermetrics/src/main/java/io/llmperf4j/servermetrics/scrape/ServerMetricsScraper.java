@@ -8,6 +8,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
@@ -20,7 +21,8 @@ import java.util.function.Consumer;
  * Scrapes a metrics URL every interval on its own daemon thread, over its own HTTP client, into a
  * {@link ServerMetricsTimeline} stamped from the run's start.
  *
- * <p>Lifecycle: {@link #start} scrapes at once (the baseline before any request) and then every interval;
+ * <p>Lifecycle: {@link #start} scrapes at once (the baseline before any request) and then every interval, on a
+ * fixed grid from the first scrape (a scrape that overruns skips the slots it missed);
  * {@link #stop()} cancels the schedule, scrapes one last time (so lifetime counters are read after the run as well
  * as before it) and returns the timeline. A failed scrape is a gap plus a warning: the listener hears about the
  * first failure of a streak and the recovery, never each failure, and nothing is thrown.
@@ -36,7 +38,10 @@ public final class ServerMetricsScraper implements AutoCloseable {
     private final ExecutorService httpExecutor;
     private final MetricsFetcher fetcher;
     private final ServerMetricsTimeline.Recorder recorder = ServerMetricsTimeline.recorder();
-    private final ScheduledFuture<?> schedule;
+    private final long firstSlotNanos;
+    private final long intervalNanos;
+    private volatile ScheduledFuture<?> next;
+    private volatile boolean stopping;
     private boolean failing;
     private ServerMetricsTimeline stopped;
 
@@ -48,8 +53,9 @@ public final class ServerMetricsScraper implements AutoCloseable {
         this.scheduler = Executors.newSingleThreadScheduledExecutor(daemon("server-metrics-scraper-" + n));
         this.httpExecutor = Executors.newSingleThreadExecutor(daemon("server-metrics-http-" + n));
         this.fetcher = new MetricsFetcher(config, httpExecutor);
-        this.schedule = scheduler.scheduleAtFixedRate(this::scrapeOnce, 0, config.interval().toNanos(),
-                TimeUnit.NANOSECONDS);
+        this.intervalNanos = config.interval().toNanos();
+        this.firstSlotNanos = System.nanoTime();
+        this.next = scheduler.schedule(this::tick, 0, TimeUnit.NANOSECONDS);
     }
 
     /**
@@ -82,7 +88,8 @@ public final class ServerMetricsScraper implements AutoCloseable {
      */
     public synchronized ServerMetricsTimeline stop() {
         if (stopped != null) return stopped;
-        schedule.cancel(false);
+        stopping = true;
+        next.cancel(false);
         Future<?> last = scheduler.submit(this::scrapeOnce);
         try {
             last.get(2 * config.timeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
@@ -108,7 +115,25 @@ public final class ServerMetricsScraper implements AutoCloseable {
         stop();
     }
 
-    /** One scrape; runs only on the scheduler thread, and never throws (that would cancel the schedule). */
+    /**
+     * One scheduled scrape, then the next one at the next free slot of the interval grid: a scrape that overruns
+     * (a stalled server) skips the slots it missed instead of firing them back to back, as a fixed-rate schedule
+     * would, at a server that is already slow.
+     */
+    private void tick() {
+        if (stopping) return;
+        scrapeOnce();
+        if (stopping) return;
+        long now = System.nanoTime();
+        long slots = (now - firstSlotNanos) / intervalNanos + 1;
+        try {
+            next = scheduler.schedule(this::tick, firstSlotNanos + slots * intervalNanos - now, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            // stop() shut the scheduler down meanwhile
+        }
+    }
+
+    /** One scrape; runs only on the scheduler thread, and never throws. */
     private void scrapeOnce() {
         long sentNanos = System.nanoTime();
         try {
