@@ -187,6 +187,13 @@ class ServerSideSummarizerTest {
     }
 
     @Test
+    void readsBackFromItsJson() throws Exception {
+        ServerSideSummary s = ServerSideSummarizer.summarize(runTimeline(), 1 * S, 5 * S);
+        ObjectMapper mapper = new ObjectMapper().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
+        assertEquals(s, mapper.readValue(mapper.writeValueAsString(s), ServerSideSummary.class));
+    }
+
+    @Test
     void schemaFragmentNamesExactlyTheSerializedKeys() throws Exception {
         ObjectMapper mapper = new ObjectMapper().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
         JsonNode schema;
