@@ -51,6 +51,25 @@ public final class ExpositionParser {
         return new ExpositionParser(format).run(text);
     }
 
+    /**
+     * A label set as {@link Labels#render()} writes it ({@code a="1",b="x\\"y"}, no braces; empty for none), for
+     * reading files back.
+     *
+     * @throws IllegalArgumentException naming the text and the reason when it is not a label set
+     */
+    public static Labels parseLabels(String rendered) {
+        if (rendered.isEmpty()) return Labels.EMPTY;
+        String line = "{" + rendered + "}";
+        TreeMap<String, String> parsed = new TreeMap<>();
+        try {
+            int end = new ExpositionParser(ExpositionFormat.PROMETHEUS_TEXT_0_0_4).parseLabels(line, 1, 1, parsed);
+            if (end != line.length()) throw new MalformedExpositionException(1, "text after the label set", null);
+        } catch (MalformedExpositionException e) {
+            throw new IllegalArgumentException("invalid label set '" + rendered + "': " + e.reason(), e);
+        }
+        return Labels.adopt(parsed);
+    }
+
     private Exposition run(String text) {
         int lineNumber = 0;
         int pos = 0;
