@@ -106,8 +106,7 @@ public final class ServerMetricsScraper implements AutoCloseable {
 
     /** The timeline's warnings, naming the URL. */
     public List<String> warnings() {
-        return snapshot().warnings().stream().map(w -> w.replaceFirst("^server metrics: ",
-                "server metrics from " + metricsUrl() + ": ")).toList();
+        return snapshot().warnings("server metrics from " + metricsUrl());
     }
 
     @Override

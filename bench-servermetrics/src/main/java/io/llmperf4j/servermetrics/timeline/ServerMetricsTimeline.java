@@ -74,6 +74,11 @@ public final class ServerMetricsTimeline {
      * timeline): 3× timed out after 5 s, first at 41.0 s".
      */
     public List<String> warnings() {
+        return warnings("server metrics");
+    }
+
+    /** As {@link #warnings()}, the message starting with {@code source} (which names the URL, say). */
+    public List<String> warnings(String source) {
         List<Scrape> failed = failedScrapes();
         if (failed.isEmpty()) return List.of();
         Map<String, List<Scrape>> byReason = new LinkedHashMap<>();
@@ -86,7 +91,7 @@ public final class ServerMetricsTimeline {
                 .toList();
         String more = byReason.size() > MAX_WARNING_REASONS
                 ? "; " + (byReason.size() - MAX_WARNING_REASONS) + " other reasons" : "";
-        return List.of("server metrics: " + failed.size() + " of " + scrapes.size()
+        return List.of(source + ": " + failed.size() + " of " + scrapes.size()
                 + " scrapes failed (gaps in the timeline): " + String.join("; ", reasons) + more);
     }
 
