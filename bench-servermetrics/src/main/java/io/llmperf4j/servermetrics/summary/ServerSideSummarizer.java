@@ -22,7 +22,8 @@ import java.util.stream.Collectors;
  * <p>Gauges (running, waiting, KV cache) are read from the scrapes inside the window (or, when the window is shorter
  * than the interval and holds none, from the two that bracket it). Counters and histograms are increases from the
  * last successful scrape at or before the window's start to the first at or after its end, summed over consecutive
- * scrapes so a reset counts what came after it. Series that differ only in labels (vLLM's {@code engine}, SGLang's
+ * scrapes so a reset counts what came after it; a counter keeps only the share of each interval inside the window
+ * (tokens/s comparable with the client's over the same window), a histogram keeps whole requests. Series that differ only in labels (vLLM's {@code engine}, SGLang's
  * {@code tp_rank}, several models) are added up, like PromQL's {@code sum}; the KV cache takes the fullest.
  */
 public final class ServerSideSummarizer {
@@ -35,10 +36,14 @@ public final class ServerSideSummarizer {
     private final int first;
     private final int last;
     private final ServerEngine engine;
+    private final long windowStartNanos;
+    private final long windowEndNanos;
     private final Map<String, String> families = new LinkedHashMap<>();
 
     private ServerSideSummarizer(ServerMetricsTimeline timeline, long startNanos, long endNanos) {
         this.timeline = timeline;
+        this.windowStartNanos = startNanos;
+        this.windowEndNanos = endNanos;
         this.ok = timeline.successfulScrapes();
         int b = -1;
         for (int i = 0; i < ok.size() && ok.get(i).offsetNanos() <= startNanos; i++) b = i;
@@ -84,6 +89,7 @@ public final class ServerSideSummarizer {
         }
         boolean bracketed = engine != null && first >= 0 && last > first;
         Double spanS = bracketed ? (ok.get(last).offsetNanos() - ok.get(first).offsetNanos()) / NANOS_PER_SECOND : null;
+        long coveredNanos = bracketed ? overlap(ok.get(first).offsetNanos(), ok.get(last).offsetNanos()) : 0;
         Double generation = bracketed ? counterIncrease("generation_tokens", MetricRole.GENERATION_TOKENS) : null;
         Double prompt = bracketed ? counterIncrease("prompt_tokens", MetricRole.PROMPT_TOKENS) : null;
         Double finished = bracketed ? counterIncrease("requests_finished", MetricRole.REQUESTS_FINISHED) : null;
@@ -91,6 +97,7 @@ public final class ServerSideSummarizer {
                 engine == null ? null : engine.id,
                 scrapes,
                 failed,
+                (endNanos - startNanos) / NANOS_PER_SECOND,
                 spanS,
                 engine == null ? null : gaugePeak("requests_running", MetricRole.REQUESTS_RUNNING, true),
                 engine == null ? null : gaugePeak("requests_waiting", MetricRole.REQUESTS_WAITING, true),
@@ -98,7 +105,7 @@ public final class ServerSideSummarizer {
                 bracketed ? prefixCacheHitRate() : null,
                 round(prompt),
                 round(generation),
-                generation == null || spanS == null || spanS <= 0 ? null : generation / spanS,
+                generation == null || coveredNanos <= 0 ? null : generation / (coveredNanos / NANOS_PER_SECOND),
                 round(finished),
                 bracketed ? latency("ttft", MetricRole.TIME_TO_FIRST_TOKEN) : null,
                 bracketed ? latency("inter_token_latency", MetricRole.INTER_TOKEN_LATENCY) : null,
@@ -144,7 +151,7 @@ public final class ServerSideSummarizer {
         for (String name : f.valueSampleNames()) {
             List<Series> series = timeline.seriesNamed(name);
             if (!series.isEmpty()) {
-                Double v = increase(series);
+                Double v = increase(series, true);
                 if (v != null) families.put(figure, f.name());
                 return v;
             }
@@ -187,13 +194,13 @@ public final class ServerSideSummarizer {
             Double le = parseBound(s.labels().get("le"));
             if (le != null) byBound.computeIfAbsent(le, k -> new ArrayList<>()).add(s);
         }
-        Double count = increase(timeline.seriesNamed(f.name() + "_count"));
-        Double sum = increase(timeline.seriesNamed(f.name() + "_sum"));
+        Double count = increase(timeline.seriesNamed(f.name() + "_count"), false);
+        Double sum = increase(timeline.seriesNamed(f.name() + "_sum"), false);
         double[] bounds = new double[byBound.size()];
         double[] counts = new double[byBound.size()];
         int i = 0;
         for (Map.Entry<Double, List<Series>> e : byBound.entrySet()) {
-            Double inc = increase(e.getValue());
+            Double inc = increase(e.getValue(), false);
             bounds[i] = e.getKey();
             counts[i] = inc == null ? 0 : inc;
             i++;
@@ -210,32 +217,44 @@ public final class ServerSideSummarizer {
     }
 
     /**
-     * Increase of the sum of {@code series} from the first to the last bracketing scrape, pair by pair: a value
-     * lower than the one before is a reset, and counts in full. A series missing from the earlier scrape of a pair
-     * started at 0 (clients create labelled children on first use); one missing from the later scrape adds nothing.
-     * Null when no scrape in the span served any of them.
+     * Increase of the sum of {@code series} from the first to the last bracketing scrape, pair of scrapes by pair: a
+     * value lower than the one before is a reset, and counts in full. A series missing from the earlier scrape of a
+     * pair started at 0 there (clients create labelled children on first use); one missing from the later scrape
+     * adds nothing. Null when no scrape in the span served any of them.
+     *
+     * @param inWindowOnly true for counters: each pair's increase is weighted by the share of the pair's interval
+     *                     that lies inside the window (the counter interpolated linearly to the window's edges), so
+     *                     warmup before the window and idle time after it are left out; false for histograms, whose
+     *                     observations are whole requests and are taken over the whole span
      */
-    private Double increase(List<Series> series) {
+    private Double increase(List<Series> series, boolean inWindowOnly) {
         if (series.isEmpty()) return null;
         boolean seen = false;
         double total = 0;
         for (Series x : series) {
             double previous = Double.NaN;
+            long previousNanos = ok.get(first).offsetNanos();
             for (int i = first; i <= last; i++) {
                 double v = ok.get(i).valueOr(x.id(), Double.NaN);
+                long t = ok.get(i).offsetNanos();
                 if (Double.isNaN(v)) continue;
-                if (i == first) {
-                    previous = v;
-                    seen = true;
-                    continue;
-                }
                 seen = true;
-                double base = Double.isNaN(previous) ? 0 : previous;
-                total += v >= base ? v - base : v;
+                if (i > first && t > previousNanos) {
+                    double base = Double.isNaN(previous) ? 0 : previous;
+                    double increase = v >= base ? v - base : v;
+                    total += inWindowOnly ? increase * overlap(previousNanos, t) / (double) (t - previousNanos)
+                            : increase;
+                }
                 previous = v;
+                previousNanos = t;
             }
         }
         return seen ? total : null;
+    }
+
+    /** How much of {@code [fromNanos, toNanos]} lies inside the window. */
+    private long overlap(long fromNanos, long toNanos) {
+        return Math.max(0, Math.min(toNanos, windowEndNanos) - Math.max(fromNanos, windowStartNanos));
     }
 
     private static Double parseBound(String le) {

@@ -36,10 +36,12 @@ class ServerMetricsCsvReaderTest {
         ServerMetricsCsvWriter.write(original, file);
 
         ServerMetricsTimeline read = ServerMetricsCsvReader.read(file);
-        assertEquals(ServerSideSummarizer.summarize(original, 0, 2 * S),
-                ServerSideSummarizer.summarize(read, 0, 2 * S));
-        assertEquals(10000L, ServerSideSummarizer.summarize(read, 0, 2 * S).generationTokens());
-        assertEquals(0.25, ServerSideSummarizer.summarize(read, 0, 2 * S).prefixCacheHitRate());
+        long from = -S / 4;
+        long to = 2 * S + 123_456_000L;
+        assertEquals(ServerSideSummarizer.summarize(original, from, to), ServerSideSummarizer.summarize(read, from, to));
+        assertEquals(ServerSideSummarizer.summarize(original, 0, S), ServerSideSummarizer.summarize(read, 0, S));
+        assertEquals(10000L, ServerSideSummarizer.summarize(read, from, to).generationTokens());
+        assertEquals(0.25, ServerSideSummarizer.summarize(read, from, to).prefixCacheHitRate());
         assertEquals(ServerTimeSeries.of(original), ServerTimeSeries.of(read));
         assertEquals(original.warnings(), read.warnings());
         Path again = dir.resolve("again.csv");

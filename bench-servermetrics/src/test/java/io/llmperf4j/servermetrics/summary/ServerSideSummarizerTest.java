@@ -68,7 +68,8 @@ class ServerSideSummarizerTest {
         assertEquals("vllm", s.engine());
         assertEquals(6, s.scrapesInWindow());
         assertEquals(1, s.failedScrapesInWindow());
-        assertEquals(4.0, s.counterSpanS());
+        assertEquals(4.0, s.windowS());
+        assertEquals(4.0, s.scrapeSpanS());
         assertEquals(8.0, s.peakRequestsRunning(), "summed over engine=0 and engine=1");
         assertEquals(6.0, s.peakRequestsWaiting());
         assertEquals(0.9, s.peakKvCacheUsage(), "0.95 at 6 s is after the window");
@@ -104,13 +105,36 @@ class ServerSideSummarizerTest {
     }
 
     @Test
+    void countersAreInterpolatedToTheWindowsEdgesSoWarmupAndIdleTimeAreLeftOut() {
+        ServerMetricsTimeline.Recorder r = ServerMetricsTimeline.recorder();
+        double[] h = {0, 0, 0, 0};
+        double[] after = {1, 2, 3, 4};
+        r.recordScrape(0, 1, ExpositionParser.parse(vllm(0, 0, 0, 0, 0, 0, h, 0)));
+        r.recordScrape(S, 1, ExpositionParser.parse(vllm(0, 0, 0, 1000, 0, 0, h, 0)));
+        r.recordScrape(2 * S, 1, ExpositionParser.parse(vllm(0, 0, 0, 1500, 0, 0, h, 0)));
+        r.recordScrape(3 * S, 1, ExpositionParser.parse(vllm(0, 0, 0, 2000, 0, 0, h, 0)));
+        r.recordScrape(4 * S, 1, ExpositionParser.parse(vllm(0, 0, 0, 2500, 0, 0, after, 1)));
+        r.recordScrape(5 * S, 1, ExpositionParser.parse(vllm(0, 0, 0, 2500, 0, 0, after, 1)));
+        ServerSideSummary s = ServerSideSummarizer.summarize(r.snapshot(), 3 * S / 2, 7 * S / 2);
+        assertEquals(1000L, s.generationTokens(), "half of 1..2 s, all of 2..3 s, half of 3..4 s");
+        assertEquals(500.0, s.generationTokensPerS());
+        assertEquals(2.0, s.windowS());
+        assertEquals(3.0, s.scrapeSpanS());
+        assertEquals(4, s.ttft().observations(), "histograms count whole requests over the bracketing scrapes");
+
+        ServerSideSummary beyond = ServerSideSummarizer.summarize(r.snapshot(), 4 * S, 8 * S);
+        assertEquals(0L, beyond.generationTokens());
+        assertEquals(0.0, beyond.generationTokensPerS(), "over the 1 s the scrapes cover, not the 4 s window");
+    }
+
+    @Test
     void oneScrapeOnlyGivesGaugesButNoIncreases() {
         ServerMetricsTimeline.Recorder r = ServerMetricsTimeline.recorder();
         r.recordScrape(S, 1, ExpositionParser.parse(Fixtures.exposition("vllm-0.0.4.txt")));
         ServerSideSummary s = ServerSideSummarizer.summarize(r.snapshot(), 0, 2 * S);
         assertEquals(12.0, s.peakRequestsRunning());
         assertEquals(0.4508602, s.peakKvCacheUsage());
-        assertNull(s.counterSpanS());
+        assertNull(s.scrapeSpanS());
         assertNull(s.generationTokensPerS());
         assertNull(s.ttft());
     }
@@ -176,10 +200,10 @@ class ServerSideSummarizerTest {
         assertEquals(0.9, json.get("peak_kv_cache_usage").asDouble());
         assertEquals(0.5, json.get("ttft").get("p90_s").asDouble());
         assertEquals(100, json.get("ttft").get("observations").asInt());
-        assertEquals(4.0, json.get("counter_span_s").asDouble());
+        assertEquals(4.0, json.get("scrape_span_s").asDouble());
         assertEquals(true, json.get("e2e_request_latency").isNull());
         assertEquals("vllm:time_to_first_token_seconds", json.get("families").get("ttft").asText());
-        assertEquals(List.of("engine", "scrapes_in_window", "failed_scrapes_in_window", "counter_span_s",
+        assertEquals(List.of("engine", "scrapes_in_window", "failed_scrapes_in_window", "window_s", "scrape_span_s",
                         "peak_requests_running", "peak_requests_waiting", "peak_kv_cache_usage", "prefix_cache_hit_rate",
                         "prompt_tokens", "generation_tokens", "generation_tokens_per_s", "requests_finished", "ttft",
                         "inter_token_latency", "e2e_request_latency", "queue_time", "families", "quantile_method"),
