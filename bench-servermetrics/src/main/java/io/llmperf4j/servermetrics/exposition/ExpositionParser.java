@@ -25,7 +25,6 @@ import java.util.regex.Pattern;
  */
 public final class ExpositionParser {
 
-    private static final Pattern DECIMAL = Pattern.compile("[+-]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][+-]?\\d+)?");
     private static final Pattern INTEGER = Pattern.compile("-?\\d+");
     private static final Pattern METRIC_NAME = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
 
@@ -402,7 +401,7 @@ public final class ExpositionParser {
      * Java's own suffixes ({@code 1.0d}) and hex floats are rejected.
      */
     public static Double parseFloatOrNull(String token) {
-        if (DECIMAL.matcher(token).matches()) return Double.parseDouble(token);
+        if (isDecimal(token)) return Double.parseDouble(token);
         String lower = token.toLowerCase(Locale.ROOT);
         return switch (lower) {
             case "nan" -> Double.NaN;
@@ -410,6 +409,44 @@ public final class ExpositionParser {
             case "-inf", "-infinity" -> Double.NEGATIVE_INFINITY;
             default -> null;
         };
+    }
+
+    /**
+     * {@code [+-]?(digits[.digits?]|.digits)([eE][+-]?digits)?}, ASCII digits only: what Go's {@code ParseFloat} takes
+     * in decimal, and nothing Java's {@code parseDouble} adds (suffixes {@code d}/{@code f}, hex, "Infinity").
+     */
+    private static boolean isDecimal(String s) {
+        int n = s.length();
+        int i = 0;
+        if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) i++;
+        int digits = 0;
+        while (i < n && isDigit(s.charAt(i))) {
+            i++;
+            digits++;
+        }
+        if (i < n && s.charAt(i) == '.') {
+            i++;
+            while (i < n && isDigit(s.charAt(i))) {
+                i++;
+                digits++;
+            }
+        }
+        if (digits == 0) return false;
+        if (i < n && (s.charAt(i) == 'e' || s.charAt(i) == 'E')) {
+            i++;
+            if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) i++;
+            int exponentDigits = 0;
+            while (i < n && isDigit(s.charAt(i))) {
+                i++;
+                exponentDigits++;
+            }
+            if (exponentDigits == 0) return false;
+        }
+        return i == n;
+    }
+
+    private static boolean isDigit(char c) {
+        return c >= '0' && c <= '9';
     }
 
     private static double parseValue(String token, int lineNumber, String line) {
@@ -431,7 +468,7 @@ public final class ExpositionParser {
                 throw new MalformedExpositionException(lineNumber, "timestamp '" + token + "' is out of range", line);
             }
         }
-        if (!DECIMAL.matcher(token).matches()) {
+        if (!isDecimal(token)) {
             throw new MalformedExpositionException(lineNumber, "invalid timestamp '" + token + "' (seconds)", line);
         }
         return Math.round(Double.parseDouble(token) * 1000.0);

@@ -99,6 +99,8 @@ class ExpositionParserTest {
                 f .5
                 g 7
                 h inf
+                i 1.
+                j -Infinity
                 """, TEXT);
         List<Sample> s = e.samples();
         assertEquals(Double.POSITIVE_INFINITY, s.get(0).value());
@@ -109,6 +111,8 @@ class ExpositionParserTest {
         assertEquals(0.5, s.get(5).value());
         assertEquals(7.0, s.get(6).value());
         assertEquals(Double.POSITIVE_INFINITY, s.get(7).value());
+        assertEquals(1.0, s.get(8).value());
+        assertEquals(Double.NEGATIVE_INFINITY, s.get(9).value());
     }
 
     @Test
@@ -351,6 +355,12 @@ class ExpositionParserTest {
         assertMalformed("a one\n", TEXT, 1, "invalid value 'one'");
         assertMalformed("a 1.0d\n", TEXT, 1, "invalid value '1.0d'");
         assertMalformed("a 0x1p3\n", TEXT, 1, "invalid value");
+        assertMalformed("a .\n", TEXT, 1, "invalid value '.'");
+        assertMalformed("a 1e\n", TEXT, 1, "invalid value '1e'");
+        assertMalformed("a 1e+\n", TEXT, 1, "invalid value '1e+'");
+        assertMalformed("a +-1\n", TEXT, 1, "invalid value '+-1'");
+        assertMalformed("a Infinityx\n", TEXT, 1, "invalid value");
+        assertMalformed("a \u0661\n", TEXT, 1, "invalid value");
         assertMalformed("a 1 12.5\n", TEXT, 1, "invalid timestamp '12.5'");
         assertMalformed("a 1 99999999999999999999\n", TEXT, 1, "out of range");
         assertMalformed("a 1 2 3\n", TEXT, 1, "unexpected text after the timestamp");
