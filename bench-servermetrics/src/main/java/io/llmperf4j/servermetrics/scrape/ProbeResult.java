@@ -1,0 +1,21 @@
+package io.llmperf4j.servermetrics.scrape;
+
+import io.llmperf4j.servermetrics.engines.ServerEngine;
+import io.llmperf4j.servermetrics.exposition.ExpositionFormat;
+
+/**
+ * Whether a URL serves Prometheus text, for {@code doctor}.
+ *
+ * @param url          the URL asked, without user info or query
+ * @param ok           true when it answered 200 with exposition text that parsed
+ * @param httpStatus   the status, or null when there was no answer
+ * @param format       the format it served, or null
+ * @param families     families served (0 unless ok)
+ * @param samples      samples served (0 unless ok)
+ * @param engine       the engine its family names point to, or null
+ * @param sentApiKey   whether the key was sent (same origin as the endpoint)
+ * @param detail       one line for the user: what was found, or why not
+ */
+public record ProbeResult(String url, boolean ok, Integer httpStatus, ExpositionFormat format, int families,
+                          int samples, ServerEngine engine, boolean sentApiKey, String detail) {
+}

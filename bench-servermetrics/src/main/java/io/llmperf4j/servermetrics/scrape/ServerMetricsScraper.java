@@ -1,0 +1,177 @@
+package io.llmperf4j.servermetrics.scrape;
+
+import io.llmperf4j.servermetrics.exposition.Exposition;
+import io.llmperf4j.servermetrics.timeline.ServerMetricsTimeline;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/**
+ * Scrapes a metrics URL every interval on its own daemon thread, over its own HTTP client, into a
+ * {@link ServerMetricsTimeline} stamped from the run's start.
+ *
+ * <p>Lifecycle: {@link #start} scrapes at once (the baseline before any request) and then every interval, on a
+ * fixed grid from the first scrape (a scrape that overruns skips the slots it missed);
+ * {@link #stop()} cancels the schedule, scrapes one last time (so lifetime counters are read after the run as well
+ * as before it) and returns the timeline. A failed scrape is a gap plus a warning: the listener hears about the
+ * first failure of a streak and the recovery, never each failure, and nothing is thrown.
+ */
+public final class ServerMetricsScraper implements AutoCloseable {
+
+    private static final AtomicInteger INSTANCES = new AtomicInteger();
+
+    private final ServerMetricsConfig config;
+    private final long runStartNanos;
+    private final Consumer<String> warningListener;
+    private final ScheduledExecutorService scheduler;
+    private final ExecutorService httpExecutor;
+    private final MetricsFetcher fetcher;
+    private final ServerMetricsTimeline.Recorder recorder = ServerMetricsTimeline.recorder();
+    private final long firstSlotNanos;
+    private final long intervalNanos;
+    private volatile ScheduledFuture<?> next;
+    private volatile boolean stopping;
+    private boolean failing;
+    private ServerMetricsTimeline stopped;
+
+    private ServerMetricsScraper(ServerMetricsConfig config, long runStartNanos, Consumer<String> warningListener) {
+        this.config = config;
+        this.runStartNanos = runStartNanos;
+        this.warningListener = warningListener;
+        int n = INSTANCES.incrementAndGet();
+        this.scheduler = Executors.newSingleThreadScheduledExecutor(daemon("server-metrics-scraper-" + n));
+        this.httpExecutor = Executors.newSingleThreadExecutor(daemon("server-metrics-http-" + n));
+        this.fetcher = new MetricsFetcher(config, httpExecutor);
+        this.intervalNanos = config.interval().toNanos();
+        this.firstSlotNanos = System.nanoTime();
+        this.next = scheduler.schedule(this::tick, 0, TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * Starts scraping now.
+     *
+     * @param config          what to scrape
+     * @param runStartNanos   the run's origin on the {@link System#nanoTime()} clock; every scrape is stamped
+     *                        relative to it (negative before it)
+     * @param warningListener told, in plain words, when scrapes start failing and when they recover; may be null
+     */
+    public static ServerMetricsScraper start(ServerMetricsConfig config, long runStartNanos,
+                                             Consumer<String> warningListener) {
+        Objects.requireNonNull(config, "config");
+        return new ServerMetricsScraper(config, runStartNanos, warningListener == null ? w -> { } : warningListener);
+    }
+
+    /** The URL scraped, fit to print. */
+    public String metricsUrl() {
+        return Origins.display(config.metricsUrl());
+    }
+
+    /** The scrapes so far. */
+    public ServerMetricsTimeline snapshot() {
+        return recorder.snapshot();
+    }
+
+    /**
+     * Stops the schedule, takes a final scrape (waiting at most about twice the timeout for a scrape in flight and
+     * the final one) and returns the whole timeline. Idempotent.
+     */
+    public synchronized ServerMetricsTimeline stop() {
+        if (stopped != null) return stopped;
+        stopping = true;
+        next.cancel(false);
+        Future<?> last = scheduler.submit(this::scrapeOnce);
+        try {
+            last.get(2 * config.timeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            // the final scrape is best effort: its failure is already in the timeline, or it never ended
+        }
+        scheduler.shutdownNow();
+        httpExecutor.shutdownNow();
+        stopped = recorder.snapshot();
+        return stopped;
+    }
+
+    /** The timeline's warnings, naming the URL. */
+    public List<String> warnings() {
+        return snapshot().warnings("server metrics from " + metricsUrl());
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+
+    /**
+     * One scheduled scrape, then the next one at the next free slot of the interval grid: a scrape that overruns
+     * (a stalled server) skips the slots it missed instead of firing them back to back, as a fixed-rate schedule
+     * would, at a server that is already slow.
+     */
+    private void tick() {
+        if (stopping) return;
+        scrapeOnce();
+        if (stopping) return;
+        long now = System.nanoTime();
+        long slots = (now - firstSlotNanos) / intervalNanos + 1;
+        try {
+            next = scheduler.schedule(this::tick, firstSlotNanos + slots * intervalNanos - now, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            // stop() shut the scheduler down meanwhile
+        }
+    }
+
+    /** One scrape; runs only on the scheduler thread, and never throws. */
+    private void scrapeOnce() {
+        long sentNanos = System.nanoTime();
+        try {
+            Exposition exposition = fetcher.fetch();
+            long doneNanos = System.nanoTime();
+            recorder.recordScrape(midpoint(sentNanos, doneNanos) - runStartNanos, doneNanos - sentNanos, exposition);
+            if (failing) {
+                failing = false;
+                warn("server metrics from " + metricsUrl() + " answer again");
+            }
+        } catch (ScrapeFailedException | RuntimeException e) {
+            long doneNanos = System.nanoTime();
+            String reason = e instanceof ScrapeFailedException ? e.getMessage() : "unexpected " + e;
+            recorder.recordFailure(midpoint(sentNanos, doneNanos) - runStartNanos, doneNanos - sentNanos, reason);
+            if (!failing) {
+                failing = true;
+                warn("server metrics from " + metricsUrl() + " failed (" + reason
+                        + "); the run goes on, the server timeline has a gap");
+            }
+        }
+    }
+
+    private void warn(String message) {
+        try {
+            warningListener.accept(message);
+        } catch (RuntimeException ignored) {
+            // a listener's fault must not stop the scraping
+        }
+    }
+
+    private static long midpoint(long a, long b) {
+        return a + (b - a) / 2;
+    }
+
+    private static ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+}
