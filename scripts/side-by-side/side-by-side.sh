@@ -60,7 +60,8 @@ cleanup() {
   started=()
 }
 trap cleanup EXIT
-trap 'echo "side-by-side: interrupted" >&2; exit 130' INT TERM
+exec 3>&2 # the script's own stderr, for the message below even while a step's output is redirected
+trap 'echo "side-by-side: interrupted" >&3; exit 130' INT TERM
 
 server_pid=""
 port=""
@@ -126,7 +127,8 @@ scenario() { # name, label, kind (latency|ceiling|wide), rss (true|false), strea
     measured "$dir/l4j" "$root/bin/llmperf4j" token-benchmark --model reference \
     --num-concurrent-requests "$streams" --max-num-completed-requests "$requests" \
     --mean-input-tokens 64 --stddev-input-tokens 0 --mean-output-tokens "$tokens" --stddev-output-tokens 0 \
-    --timeout 900 --results-dir "$dir/l4j" >"$dir/l4j.out" 2>&1 || { echo "   llmperf4j failed:"; tail -n 5 "$dir/l4j.out"; }
+    --timeout 900 --results-dir "$dir/l4j" >"$dir/l4j.out" 2>&1 \
+    || { echo "   llmperf4j failed:"; tail -n 5 "$dir/l4j.out"; }
   grep -E '^(Number Of Errored Requests|Number Of Completed Requests)' "$dir/l4j.out" | sed 's/^/   /' || true
   stop_server
   cat >"$dir/meta.json" <<EOF
