@@ -133,7 +133,8 @@ const ms = (v) => {
   if (Number.isNaN(v)) return '–';
   return Math.abs(v) < 1 ? v.toFixed(3) : Math.abs(v) < 10 ? v.toFixed(2) : v.toFixed(1);
 };
-const ratio = (a, b) => (Number.isNaN(a) || Number.isNaN(b) || b === 0 ? '–' : (a / b).toFixed(2));
+// A ratio to a reference figure at or below zero says nothing (and flags a clock problem): shown as '–'.
+const ratio = (a, b) => (Number.isNaN(a) || Number.isNaN(b) || b <= 0 ? '–' : (a / b).toFixed(2));
 const grouped = (v) => Math.round(v).toLocaleString('en-US');
 const pair = (s) => (s.n === 0 ? '–' : `${ms(s.p50)} / ${ms(s.p99)}`);
 

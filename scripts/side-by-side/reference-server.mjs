@@ -14,7 +14,7 @@
 //          [--output-tokens N (default: the request's max_tokens, else 256)] [--events-per-write 1]
 import net from 'node:net';
 import fs from 'node:fs';
-import { nowMicros, timeOriginSkewMicros } from './clock.mjs';
+import { anchorUncertaintyMicros, nowMicros } from './clock.mjs';
 
 const args = parseArgs(process.argv.slice(2), {
   port: '0', 'port-file': '', log: '', 'ttft-ms': '50', 'itl-ms': '10', 'output-tokens': '', 'events-per-write': '1',
@@ -200,7 +200,7 @@ server.listen(Number(args.port), '127.0.0.1', () => {
   const port = server.address().port;
   if (args['port-file']) fs.writeFileSync(args['port-file'], String(port));
   process.stderr.write(`reference-server: listening on 127.0.0.1:${port}, ttft ${ttftMs} ms, itl ${itlMs} ms, `
-    + `${perWrite} event(s) per write, clock anchored ${timeOriginSkewMicros().toFixed(1)} µs from timeOrigin\n`);
+    + `${perWrite} event(s) per write, wall clock anchored to ${anchorUncertaintyMicros().toFixed(1)} µs\n`);
 });
 const stop = () => {
   if (logFd !== null) fs.closeSync(logFd);
