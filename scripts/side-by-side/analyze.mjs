@@ -172,6 +172,8 @@ for (const { dir, meta } of scenarios) {
   }
   if (meta.kind === 'wide') {
     p('TTFT error, all requests', l4j.error.all, ref.error.all);
+    p('send side, all requests', l4j.send.all, ref.send.all);
+    p('receive side, all requests', l4j.receive.all, ref.receive.all);
   }
   if (meta.rss) {
     add('peak RSS (VmHWM), MB', l4j.peakRssMb.toFixed(1), ref.peakRssMb.toFixed(1), ratio(l4j.peakRssMb, ref.peakRssMb));

@@ -196,7 +196,9 @@ function onConnection(socket) {
 }
 
 const server = net.createServer(onConnection);
-server.listen(Number(args.port), '127.0.0.1', () => {
+// A backlog above the largest connect storm (1,024 streams at once; Node's default is 511), so no SYN waits for a
+// retransmission; the kernel caps it at net.core.somaxconn.
+server.listen({ port: Number(args.port), host: '127.0.0.1', backlog: 4096 }, () => {
   const port = server.address().port;
   if (args['port-file']) fs.writeFileSync(args['port-file'], String(port));
   process.stderr.write(`reference-server: listening on 127.0.0.1:${port}, ttft ${ttftMs} ms, itl ${itlMs} ms, `
