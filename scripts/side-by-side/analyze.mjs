@@ -10,6 +10,8 @@
 //   TTFT error   = client TTFT - server TTFT = (client first content - client start) - (server first write - receipt)
 //   send side    = server had the whole request - client start stamp
 //   receive side = client stamped the first content - server wrote it
+//   written      = the client's own stamp of its request's last byte handed to the socket - its start stamp (llmperf4j:
+//                  the journal's phases.request_written_nanos; '–' where it is not measured)
 // (error = send + receive). "new" = the first request on its connection (the server counts requests per
 // connection), "reused" = the others. Percentiles are nearest-rank.
 import fs from 'node:fs';
@@ -50,6 +52,7 @@ function llmperf4jRecords(dir) {
   if (fs.existsSync(journal)) {
     return readJsonl(journal).map((r) => ({
       id: r.client_request_id, start: r.start_epoch_micros,
+      written: r.phases?.request_written_nanos >= 0 ? r.start_epoch_micros + r.phases.request_written_nanos / 1000 : -1,
       first: r.ttft_nanos >= 0 ? r.start_epoch_micros + r.ttft_nanos / 1000 : -1,
       last: r.last_content_nanos >= 0 ? r.start_epoch_micros + r.last_content_nanos / 1000 : -1,
       ok: r.failure == null,
@@ -63,13 +66,14 @@ function llmperf4jRecords(dir) {
     const start = Math.round(Number(r[col('start_time_epoch_s')]) * 1e6);
     const ttft = r[col('ttft_s')];
     const e2e = r[col('end_to_end_latency_s')];
-    return { id: r[col('client_request_id')], start, first: ttft === '' ? -1 : start + Number(ttft) * 1e6,
+    return { id: r[col('client_request_id')], start, written: -1, first: ttft === '' ? -1 : start + Number(ttft) * 1e6,
       last: e2e === '' ? -1 : start + Number(e2e) * 1e6, ok: r[col('error_kind')] === '' };
   });
 }
 
 function referenceRecords(file) {
-  return readJsonl(file).map((r) => ({ id: r.id, start: r.start, first: r.first, last: r.last, ok: !r.error }));
+  return readJsonl(file).map((r) => ({ id: r.id, start: r.start, written: r.written ?? -1, first: r.first,
+    last: r.last, ok: !r.error }));
 }
 
 function percentile(values, p) {
@@ -110,6 +114,8 @@ function clientFigures(records, server, procFile, clkTck) {
   const error = ({ r, s }) => (r.first - r.start) - (s.first - s.recv);
   const send = ({ r, s }) => s.recv - r.start;
   const receive = ({ r, s }) => r.first - s.first;
+  const write = ({ r }) => r.written - r.start;
+  const measuredWrite = ({ r }) => r.written >= 0;
   const proc = readJsonl(procFile);
   const windowStart = Math.min(...joined.map(({ r }) => r.start));
   const windowEnd = Math.max(...joined.map(({ r }) => r.last));
@@ -121,6 +127,7 @@ function clientFigures(records, server, procFile, clkTck) {
     error: { all: group(all, error), reused: group(reused, error), new: group(fresh, error) },
     send: { all: group(all, send), reused: group(reused, send), new: group(fresh, send) },
     receive: { all: group(all, receive), reused: group(reused, receive), new: group(fresh, receive) },
+    written: { reused: group((j) => reused(j) && measuredWrite(j), write) },
     windowS, chunks, chunksPerS: chunks / windowS,
     cpuPercentInWindow: ((cpuAt(proc, windowEnd) - cpuAt(proc, windowStart)) / clkTck / windowS) * 100,
     cpuSecondsWhole: last ? last.cpu / clkTck : NaN,
@@ -153,11 +160,12 @@ for (const { dir, meta } of scenarios) {
   figures[meta.name] = { meta, llmperf4j: l4j, reference: ref };
   const label = meta.label;
   const add = (figure, a, b, r) => rows.push(`| ${label} | ${figure} | ${a} | ${b} | ${r} |`);
-  const p = (name, a, b) => add(`${name}, p50 / p99 ms (requests)`, `${pair(a)} (${a.n})`, `${pair(b)} (${b.n})`,
+  const p = (name, a, b) => add(`${name}, ms`, `${pair(a)} (${a.n})`, `${pair(b)} (${b.n})`,
     `${ratio(a.p50, b.p50)} / ${ratio(a.p99, b.p99)}`);
   if (meta.kind === 'latency') {
     p('TTFT error, all requests', l4j.error.all, ref.error.all);
     p('send side, reused connections', l4j.send.reused, ref.send.reused);
+    p('start → request written (own stamp), reused connections', l4j.written.reused, ref.written.reused);
     p('send side, new connections', l4j.send.new, ref.send.new);
     p('receive side, reused connections', l4j.receive.reused, ref.receive.reused);
     p('receive side, new connections', l4j.receive.new, ref.receive.new);
@@ -167,7 +175,7 @@ for (const { dir, meta } of scenarios) {
       ratio(l4j.chunksPerS, ref.chunksPerS));
     add('client CPU over the streaming window, % of one core', l4j.cpuPercentInWindow.toFixed(0),
       ref.cpuPercentInWindow.toFixed(0), ratio(l4j.cpuPercentInWindow, ref.cpuPercentInWindow));
-    add('client CPU, whole process (start-up and result files included), s', l4j.cpuSecondsWhole.toFixed(2),
+    add('client CPU, whole process (start-up, result files), s', l4j.cpuSecondsWhole.toFixed(2),
       ref.cpuSecondsWhole.toFixed(2), ratio(l4j.cpuSecondsWhole, ref.cpuSecondsWhole));
   }
   if (meta.kind === 'wide') {
@@ -183,7 +191,8 @@ for (const { dir, meta } of scenarios) {
   }
 }
 
-const table = ['| scenario | figure | llmperf4j | reference client | ratio llmperf4j ÷ reference |',
+const table = ['Latencies: p50 / p99 (requests). Ratio: llmperf4j ÷ reference client, same run.', '',
+  '| scenario | figure | llmperf4j | reference client | ratio |',
   '|---|---|---|---|---|', ...rows].join('\n') + '\n';
 fs.writeFileSync(path.join(run, 'table.md'), table);
 fs.writeFileSync(path.join(run, 'figures.json'), JSON.stringify(figures, null, 2) + '\n');

@@ -142,6 +142,7 @@ $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), $(uname -sr
 $(java -version 2>&1 | head -n 1), Node $(node --version)"
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 started_at="$(date -u +%Y-%m-%dT%H:%MZ)"
+started_s="$(date +%s)"
 echo "== side-by-side on $machine; load average $load_before; files in $run"
 
 if $quick; then w1=4; w32=64; w256=256; wceil=128; w1024=1024; else w1=20; w32=128; w256=1024; wceil=512; w1024=1024; fi
@@ -149,7 +150,7 @@ latency_server=(--ttft-ms 50 --itl-ms 10)
 scenario s1 "1 stream" latency false 1 "$w1" 256 "${latency_server[@]}"
 scenario s32 "32 streams" latency false 32 "$w32" 256 "${latency_server[@]}"
 scenario s256 "256 streams" latency true 256 "$w256" 256 "${latency_server[@]}"
-scenario ceiling "ceiling: 64 streams × 1,024 tokens, 16 events per write" ceiling false 64 "$wceil" 1024 \
+scenario ceiling "ceiling: 64 streams × 1,024 tokens" ceiling false 64 "$wceil" 1024 \
   --ttft-ms 0 --itl-ms 0 --events-per-write 16
 scenario s1024 "1,024 streams, 200 ms between chunks" wide true 1024 "$w1024" 256 --ttft-ms 50 --itl-ms 200
 
@@ -159,9 +160,11 @@ $quick && cmd="$cmd --quick"
 echo
 echo "== figures (Markdown, for BENCHMARKS.md)"
 echo
-echo "\`$cmd\`, $started_at, commit $(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown); $machine;"
-echo "load average $load_before before, $(cut -d' ' -f1-3 /proc/loadavg) after. Server: reference-server.mjs, 50 ms TTFT,"
-echo "10 ms between chunks, 256 output tokens, 64-token prompts unless the scenario says otherwise."
+echo "\`$cmd\`, $started_at, commit $(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown),"
+echo "$(( ($(date +%s) - started_s) / 60 )) min; $machine;"
+echo "load average $load_before before, $(cut -d' ' -f1-3 /proc/loadavg) after. Server: reference-server.mjs; 64-token"
+echo "prompts; 50 ms TTFT, 10 ms between chunks, 256 output tokens, except the ceiling (no TTFT or delay, 1,024 tokens,"
+echo "16 SSE events per socket write) and the 1,024-stream run (200 ms between chunks)."
 echo
 node "$here/analyze.mjs" "$run"
 echo
