@@ -2,8 +2,9 @@
 // Joins the side-by-side run's files by request id and prints the figures as a Markdown table, each llmperf4j figure
 // next to the reference client's from the same run and as a ratio to it.
 //
-// Usage: node analyze.mjs RUN_DIR   (the folder side-by-side.sh wrote: one sub-folder per scenario with meta.json,
-//        server.jsonl, ref.jsonl, ref.proc.jsonl, l4j/ (llmperf4j's --results-dir) and l4j.proc.jsonl)
+// Usage: node analyze.mjs RUN_DIR [SCENARIO,...]
+//   RUN_DIR: the folder side-by-side.sh wrote, one sub-folder per scenario with meta.json, server.jsonl, ref.jsonl,
+//   ref.proc.jsonl, l4j/ (llmperf4j's --results-dir) and l4j.proc.jsonl; SCENARIO: only these (default: all).
 // Also writes RUN_DIR/figures.json (every figure, unrounded) and RUN_DIR/table.md.
 //
 // Per request, with the server's and the client's stamps on the same wall clock:
@@ -18,6 +19,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const run = process.argv[2];
+const only = process.argv[3] ? process.argv[3].split(',') : null;
 if (!run) {
   process.stderr.write('usage: analyze.mjs RUN_DIR\n');
   process.exit(2);
@@ -147,7 +149,8 @@ const pair = (s) => (s.n === 0 ? '–' : `${ms(s.p50)} / ${ms(s.p99)}`);
 
 const rows = [];
 const figures = {};
-const scenarios = fs.readdirSync(run).filter((d) => fs.existsSync(path.join(run, d, 'meta.json')))
+const scenarios = fs.readdirSync(run)
+  .filter((d) => fs.existsSync(path.join(run, d, 'meta.json')) && (!only || only.includes(d)))
   .map((d) => ({ dir: path.join(run, d), meta: JSON.parse(fs.readFileSync(path.join(run, d, 'meta.json'), 'utf8')) }))
   .sort((a, b) => a.meta.order - b.meta.order);
 

@@ -166,6 +166,6 @@ echo "load average $load_before before, $(cut -d' ' -f1-3 /proc/loadavg) after. 
 echo "prompts; 50 ms TTFT, 10 ms between chunks, 256 output tokens, except the ceiling (no TTFT or delay, 1,024 tokens,"
 echo "16 SSE events per socket write) and the 1,024-stream run (200 ms between chunks)."
 echo
-node "$here/analyze.mjs" "$run"
+node "$here/analyze.mjs" "$run" "$only"
 echo
 echo "(files: $run)"
