@@ -11,8 +11,9 @@
 //   TTFT error   = client TTFT - server TTFT = (client first content - client start) - (server first write - receipt)
 //   send side    = server had the whole request - client start stamp
 //   receive side = client stamped the first content - server wrote it
-//   written      = the client's own stamp of its request's last byte handed to the socket - its start stamp (llmperf4j:
-//                  the journal's phases.request_written_nanos; '–' where it is not measured)
+//   written      = llmperf4j's own stamp of its request's last byte handed to the socket - its start stamp (the
+//                  journal's phases.request_written_nanos; '–' while not measured). Node has no tight equivalent
+//                  (its 'finish' event comes a loop turn after the write, later than the server's receipt).
 // (error = send + receive). "new" = the first request on its connection (the server counts requests per
 // connection), "reused" = the others. Percentiles are nearest-rank.
 import fs from 'node:fs';
@@ -74,8 +75,8 @@ function llmperf4jRecords(dir) {
 }
 
 function referenceRecords(file) {
-  return readJsonl(file).map((r) => ({ id: r.id, start: r.start, written: r.written ?? -1, first: r.first,
-    last: r.last, ok: !r.error }));
+  return readJsonl(file).map((r) => ({ id: r.id, start: r.start, written: -1, first: r.first, last: r.last,
+    ok: !r.error }));
 }
 
 function percentile(values, p) {
@@ -168,7 +169,8 @@ for (const { dir, meta } of scenarios) {
   if (meta.kind === 'latency') {
     p('TTFT error, all requests', l4j.error.all, ref.error.all);
     p('send side, reused connections', l4j.send.reused, ref.send.reused);
-    p('start → request written (own stamp), reused connections', l4j.written.reused, ref.written.reused);
+    add('start → request written, llmperf4j\'s own phase, reused connections, ms', `${pair(l4j.written.reused)} `
+      + `(${l4j.written.reused.n})`, 'not measured', '');
     p('send side, new connections', l4j.send.new, ref.send.new);
     p('receive side, reused connections', l4j.receive.reused, ref.receive.reused);
     p('receive side, new connections', l4j.receive.new, ref.receive.new);
@@ -187,7 +189,8 @@ for (const { dir, meta } of scenarios) {
     p('receive side, all requests', l4j.receive.all, ref.receive.all);
   }
   if (meta.rss) {
-    add('peak RSS (VmHWM), MB', l4j.peakRssMb.toFixed(1), ref.peakRssMb.toFixed(1), ratio(l4j.peakRssMb, ref.peakRssMb));
+    add('peak RSS (VmHWM), MB', l4j.peakRssMb.toFixed(1), ref.peakRssMb.toFixed(1),
+      ratio(l4j.peakRssMb, ref.peakRssMb));
   }
   if (l4j.failed || ref.failed) {
     add('requests not joined (failed, or missing from the server log)', String(l4j.failed), String(ref.failed), '');

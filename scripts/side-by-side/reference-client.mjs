@@ -2,9 +2,8 @@
 // Minimal streaming client, the yardstick of the side-by-side self-check (Node's standard library only): a closed
 // loop of --streams concurrent streams over a keep-alive agent with as many sockets, --requests in all. One wall-clock
 // stamp per request just before the request is written, one per arrival of response bytes; it sends its own
-// X-Request-Id and writes one JSON line per request to --out: id, start, written (epoch µs when the request's last
-// byte went to the socket), first and last (epoch µs of the arrivals that held the first and the last content
-// chunk), chunks (content chunks), status, error.
+// X-Request-Id and writes one JSON line per request to --out: id, start, first and last (epoch µs of the arrivals
+// that held the first and the last content chunk), chunks (content chunks), status, error.
 //
 // Usage: node reference-client.mjs --url http://127.0.0.1:PORT/v1/chat/completions --streams 32 --requests 128
 //          [--max-tokens 256] [--prompt-words 64] [--out F] [--id-prefix ref-]
@@ -53,7 +52,7 @@ function contentOf(data) {
 
 function one(id) {
   return new Promise((resolve) => {
-    const record = { id, start: 0, written: -1, first: -1, last: -1, chunks: 0, status: 0, error: null };
+    const record = { id, start: 0, first: -1, last: -1, chunks: 0, status: 0, error: null };
     let settled = false;
     const finish = (error) => {
       if (settled) return;
@@ -94,7 +93,6 @@ function one(id) {
       res.on('error', finish);
     });
     req.on('error', finish);
-    req.on('finish', () => { record.written = nowMicros(); }); // the request's last byte went to the socket
     record.start = nowMicros();
     req.end(body);
   });

@@ -131,7 +131,8 @@ function respond(socket, request, recv, done) {
 
 function error(socket, status, message, done) {
   const body = JSON.stringify({ error: { message, type: 'invalid_request_error' } });
-  socket.write(`HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : 'Bad Request'}\r\nContent-Type: application/json\r\n`
+  const reason = status === 404 ? 'Not Found' : 'Bad Request';
+  socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\n`
     + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: keep-alive\r\n\r\n${body}`);
   done();
 }
@@ -157,7 +158,8 @@ function onConnection(socket) {
     };
     if (request.method === 'GET' && request.path.endsWith('/models')) {
       const body = JSON.stringify({ object: 'list', data: [{ id: 'reference', object: 'model' }] });
-      socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+      socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`
+        + body);
       return done();
     }
     if (request.method !== 'POST' || !/\/(chat\/)?completions$/.test(request.path)) {

@@ -110,7 +110,8 @@ scenario() { # name, label, kind (latency|ceiling|wide), rss (true|false), strea
   order=$((order + 1))
   local dir="$run/$name"
   rm -rf "$dir"; mkdir -p "$dir"
-  echo "== $label: $streams streams, $requests requests of $tokens tokens, server $* ($(date -u +%H:%M:%S), load $(cut -d' ' -f1 /proc/loadavg))"
+  echo "== $label: $streams streams, $requests requests of $tokens tokens, server $*"
+  echo "   $(date -u +%H:%M:%S), load average $(cut -d' ' -f1 /proc/loadavg)"
   start_server "$dir" "$@"
   local url="http://127.0.0.1:$port/v1/chat/completions"
   # Warm the server (not the clients) at this concurrency with short answers, left out of every figure.
@@ -144,6 +145,10 @@ load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 started_at="$(date -u +%Y-%m-%dT%H:%MZ)"
 started_s="$(date +%s)"
 echo "== side-by-side on $machine; load average $load_before; files in $run"
+if awk -v l="${load_before%% *}" -v n="$(nproc)" 'BEGIN { exit !(l > n) }'; then
+  echo "   note: load average ${load_before%% *} on $(nproc) cores: other processes compete for the CPU, so the figures"
+  echo "   (the p99s most) carry their scheduling delays; rerun on a quieter machine to judge a target"
+fi
 
 if $quick; then w1=4; w32=64; w256=256; wceil=128; w1024=1024; else w1=20; w32=128; w256=1024; wceil=512; w1024=1024; fi
 latency_server=(--ttft-ms 50 --itl-ms 10)
