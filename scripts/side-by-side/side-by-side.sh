@@ -166,7 +166,7 @@ echo
 echo "== figures (Markdown, for BENCHMARKS.md)"
 echo
 echo "\`$cmd\`, $started_at, commit $(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown),"
-echo "$(( ($(date +%s) - started_s) / 60 )) min; $machine;"
+echo "$(( ($(date +%s) - started_s + 30) / 60 )) min; $machine;"
 echo "load average $load_before before, $(cut -d' ' -f1-3 /proc/loadavg) after. Server: reference-server.mjs; 64-token"
 echo "prompts; 50 ms TTFT, 10 ms between chunks, 256 output tokens, except the ceiling (no TTFT or delay, 1,024 tokens,"
 echo "16 SSE events per socket write) and the 1,024-stream run (200 ms between chunks)."
