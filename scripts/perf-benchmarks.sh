@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Runs llmperf4j's own performance benchmarks (issue 8) and prints their figures; BENCHMARKS.md records them.
+# The full command out of process, side by side with a minimal client: scripts/side-by-side/side-by-side.sh.
 # Nothing here runs in `mvn verify`. Needs no network beyond Maven Central (first build) and 127.0.0.1.
 #
 # Usage: scripts/perf-benchmarks.sh [--quick]

@@ -1,0 +1,205 @@
+#!/usr/bin/env node
+// Joins the side-by-side run's files by request id and prints the figures as a Markdown table, each llmperf4j figure
+// next to the reference client's from the same run and as a ratio to it.
+//
+// Usage: node analyze.mjs RUN_DIR [SCENARIO,...]
+//   RUN_DIR: the folder side-by-side.sh wrote, one sub-folder per scenario with meta.json, server.jsonl, ref.jsonl,
+//   ref.proc.jsonl, l4j/ (llmperf4j's --results-dir) and l4j.proc.jsonl; SCENARIO: only these (default: all).
+// Also writes RUN_DIR/figures.json (every figure, unrounded) and RUN_DIR/table.md.
+//
+// Per request, with the server's and the client's stamps on the same wall clock:
+//   TTFT error   = client TTFT - server TTFT = (client first content - client start) - (server first write - receipt)
+//   send side    = server had the whole request - client start stamp
+//   receive side = client stamped the first content - server wrote it
+//   written      = llmperf4j's own stamp of its request's last byte handed to the socket - its start stamp (the
+//                  journal's phases.request_written_nanos; '–' while not measured). Node has no tight equivalent
+//                  (its 'finish' event comes a loop turn after the write, later than the server's receipt).
+// (error = send + receive). "new" = the first request on its connection (the server counts requests per
+// connection), "reused" = the others. Percentiles are nearest-rank.
+import fs from 'node:fs';
+import path from 'node:path';
+
+const run = process.argv[2];
+const only = process.argv[3] ? process.argv[3].split(',') : null;
+if (!run) {
+  process.stderr.write('usage: analyze.mjs RUN_DIR\n');
+  process.exit(2);
+}
+
+const readJsonl = (file) => fs.existsSync(file)
+  ? fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l)) : [];
+
+/** RFC 4180 rows (quoted fields may hold commas, quotes and newlines). */
+function parseCsv(text) {
+  const rows = [];
+  let row = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; } else if (c === '"') quoted = false; else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') { row.push(field); field = ''; } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      row.push(field); rows.push(row); row = []; field = '';
+    } else field += c;
+  }
+  if (field !== '' || row.length) { row.push(field); rows.push(row); }
+  return rows;
+}
+
+/** llmperf4j's records as {id, start, first, last, ok} in epoch µs: its journal, else its requests CSV. */
+function llmperf4jRecords(dir) {
+  const journal = path.join(dir, 'requests.jsonl');
+  if (fs.existsSync(journal)) {
+    return readJsonl(journal).map((r) => ({
+      id: r.client_request_id, start: r.start_epoch_micros,
+      written: r.phases?.request_written_nanos >= 0 ? r.start_epoch_micros + r.phases.request_written_nanos / 1000 : -1,
+      first: r.ttft_nanos >= 0 ? r.start_epoch_micros + r.ttft_nanos / 1000 : -1,
+      last: r.last_content_nanos >= 0 ? r.start_epoch_micros + r.last_content_nanos / 1000 : -1,
+      ok: r.failure == null,
+    }));
+  }
+  const csv = fs.existsSync(dir) ? fs.readdirSync(dir).find((f) => f.endsWith('_requests.csv')) : null;
+  if (!csv) return [];
+  const [header, ...rows] = parseCsv(fs.readFileSync(path.join(dir, csv), 'utf8'));
+  const col = (name) => header.indexOf(name);
+  return rows.filter((r) => r.length === header.length).map((r) => {
+    const start = Math.round(Number(r[col('start_time_epoch_s')]) * 1e6);
+    const ttft = r[col('ttft_s')];
+    const e2e = r[col('end_to_end_latency_s')];
+    return { id: r[col('client_request_id')], start, written: -1, first: ttft === '' ? -1 : start + Number(ttft) * 1e6,
+      last: e2e === '' ? -1 : start + Number(e2e) * 1e6, ok: r[col('error_kind')] === '' };
+  });
+}
+
+function referenceRecords(file) {
+  return readJsonl(file).map((r) => ({ id: r.id, start: r.start, written: -1, first: r.first, last: r.last,
+    ok: !r.error }));
+}
+
+function percentile(values, p) {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+const summary = (values) => ({ n: values.length, p50: percentile(values, 50), p99: percentile(values, 99) });
+
+/** The client's CPU ticks at time t, interpolated between procwatch samples. */
+function cpuAt(samples, t) {
+  if (samples.length === 0) return NaN;
+  if (t <= samples[0].t) return samples[0].cpu;
+  for (let i = 1; i < samples.length; i++) {
+    if (samples[i].t >= t) {
+      const a = samples[i - 1];
+      const b = samples[i];
+      return a.cpu + ((b.cpu - a.cpu) * (t - a.t)) / (b.t - a.t);
+    }
+  }
+  return samples[samples.length - 1].cpu;
+}
+
+function clientFigures(records, server, procFile, clkTck) {
+  const byId = new Map(server.map((s) => [s.id, s]));
+  const joined = [];
+  let failed = 0;
+  for (const r of records) {
+    const s = byId.get(r.id);
+    if (!r.ok || !s || s.aborted || r.first < 0 || s.first < 0) { failed++; continue; }
+    joined.push({ r, s });
+  }
+  const group = (filter, f) => summary(joined.filter(filter).map(f).map((us) => us / 1000));
+  const all = () => true;
+  const reused = ({ s }) => s.nth > 1;
+  const fresh = ({ s }) => s.nth === 1;
+  const error = ({ r, s }) => (r.first - r.start) - (s.first - s.recv);
+  const send = ({ r, s }) => s.recv - r.start;
+  const receive = ({ r, s }) => r.first - s.first;
+  const write = ({ r }) => r.written - r.start;
+  const measuredWrite = ({ r }) => r.written >= 0;
+  const proc = readJsonl(procFile);
+  const windowStart = Math.min(...joined.map(({ r }) => r.start));
+  const windowEnd = Math.max(...joined.map(({ r }) => r.last));
+  const windowS = (windowEnd - windowStart) / 1e6;
+  const chunks = joined.reduce((sum, { s }) => sum + s.chunks, 0);
+  const last = proc[proc.length - 1];
+  return {
+    requests: records.length, joined: joined.length, failed,
+    error: { all: group(all, error), reused: group(reused, error), new: group(fresh, error) },
+    send: { all: group(all, send), reused: group(reused, send), new: group(fresh, send) },
+    receive: { all: group(all, receive), reused: group(reused, receive), new: group(fresh, receive) },
+    written: { reused: group((j) => reused(j) && measuredWrite(j), write) },
+    windowS, chunks, chunksPerS: chunks / windowS,
+    cpuPercentInWindow: ((cpuAt(proc, windowEnd) - cpuAt(proc, windowStart)) / clkTck / windowS) * 100,
+    cpuSecondsWhole: last ? last.cpu / clkTck : NaN,
+    peakRssMb: last ? last.hwm / 1024 : NaN,
+  };
+}
+
+// ---- formatting ----
+const ms = (v) => {
+  if (Number.isNaN(v)) return '–';
+  return Math.abs(v) < 1 ? v.toFixed(3) : Math.abs(v) < 10 ? v.toFixed(2) : v.toFixed(1);
+};
+// A ratio to a reference figure at or below zero says nothing (and flags a clock problem): shown as '–'.
+const ratio = (a, b) => (Number.isNaN(a) || Number.isNaN(b) || b <= 0 ? '–' : (a / b).toFixed(2));
+const grouped = (v) => Math.round(v).toLocaleString('en-US');
+const pair = (s) => (s.n === 0 ? '–' : `${ms(s.p50)} / ${ms(s.p99)}`);
+
+const rows = [];
+const figures = {};
+const scenarios = fs.readdirSync(run)
+  .filter((d) => fs.existsSync(path.join(run, d, 'meta.json')) && (!only || only.includes(d)))
+  .map((d) => ({ dir: path.join(run, d), meta: JSON.parse(fs.readFileSync(path.join(run, d, 'meta.json'), 'utf8')) }))
+  .sort((a, b) => a.meta.order - b.meta.order);
+
+for (const { dir, meta } of scenarios) {
+  const server = readJsonl(path.join(dir, 'server.jsonl'));
+  const l4j = clientFigures(llmperf4jRecords(path.join(dir, 'l4j')), server, path.join(dir, 'l4j.proc.jsonl'),
+    meta.clkTck);
+  const ref = clientFigures(referenceRecords(path.join(dir, 'ref.jsonl')), server, path.join(dir, 'ref.proc.jsonl'),
+    meta.clkTck);
+  figures[meta.name] = { meta, llmperf4j: l4j, reference: ref };
+  const label = meta.label;
+  const add = (figure, a, b, r) => rows.push(`| ${label} | ${figure} | ${a} | ${b} | ${r} |`);
+  const p = (name, a, b) => add(`${name}, ms`, `${pair(a)} (${a.n})`, `${pair(b)} (${b.n})`,
+    `${ratio(a.p50, b.p50)} / ${ratio(a.p99, b.p99)}`);
+  if (meta.kind === 'latency') {
+    p('TTFT error, all requests', l4j.error.all, ref.error.all);
+    p('send side, reused connections', l4j.send.reused, ref.send.reused);
+    add('start → request written, llmperf4j\'s own phase, reused connections, ms', `${pair(l4j.written.reused)} `
+      + `(${l4j.written.reused.n})`, 'not measured', '');
+    p('send side, new connections', l4j.send.new, ref.send.new);
+    p('receive side, reused connections', l4j.receive.reused, ref.receive.reused);
+    p('receive side, new connections', l4j.receive.new, ref.receive.new);
+  }
+  if (meta.kind === 'ceiling') {
+    add('stream ceiling, chunks/s', grouped(l4j.chunksPerS), grouped(ref.chunksPerS),
+      ratio(l4j.chunksPerS, ref.chunksPerS));
+    add('client CPU over the streaming window, % of one core', l4j.cpuPercentInWindow.toFixed(0),
+      ref.cpuPercentInWindow.toFixed(0), ratio(l4j.cpuPercentInWindow, ref.cpuPercentInWindow));
+    add('client CPU, whole process (start-up, result files), s', l4j.cpuSecondsWhole.toFixed(2),
+      ref.cpuSecondsWhole.toFixed(2), ratio(l4j.cpuSecondsWhole, ref.cpuSecondsWhole));
+  }
+  if (meta.kind === 'wide') {
+    p('TTFT error, all requests', l4j.error.all, ref.error.all);
+    p('send side, all requests', l4j.send.all, ref.send.all);
+    p('receive side, all requests', l4j.receive.all, ref.receive.all);
+  }
+  if (meta.rss) {
+    add('peak RSS (VmHWM), MB', l4j.peakRssMb.toFixed(1), ref.peakRssMb.toFixed(1),
+      ratio(l4j.peakRssMb, ref.peakRssMb));
+  }
+  if (l4j.failed || ref.failed) {
+    add('requests not joined (failed, or missing from the server log)', String(l4j.failed), String(ref.failed), '');
+  }
+}
+
+const table = ['Latencies: p50 / p99 (requests). Ratio: llmperf4j ÷ reference client, same run.', '',
+  '| scenario | figure | llmperf4j | reference client | ratio |',
+  '|---|---|---|---|---|', ...rows].join('\n') + '\n';
+fs.writeFileSync(path.join(run, 'table.md'), table);
+fs.writeFileSync(path.join(run, 'figures.json'), JSON.stringify(figures, null, 2) + '\n');
+process.stdout.write(table);

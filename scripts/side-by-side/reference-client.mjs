@@ -1,0 +1,119 @@
+#!/usr/bin/env node
+// Minimal streaming client, the yardstick of the side-by-side self-check (Node's standard library only): a closed
+// loop of --streams concurrent streams over a keep-alive agent with as many sockets, --requests in all. One wall-clock
+// stamp per request just before the request is written, one per arrival of response bytes; it sends its own
+// X-Request-Id and writes one JSON line per request to --out: id, start, first and last (epoch µs of the arrivals
+// that held the first and the last content chunk), chunks (content chunks), status, error.
+//
+// Usage: node reference-client.mjs --url http://127.0.0.1:PORT/v1/chat/completions --streams 32 --requests 128
+//          [--max-tokens 256] [--prompt-words 64] [--out F] [--id-prefix ref-]
+import http from 'node:http';
+import fs from 'node:fs';
+import { nowMicros } from './clock.mjs';
+
+const defaults = { url: '', streams: '1', requests: '1', 'max-tokens': '256', 'prompt-words': '64', out: '',
+  'id-prefix': 'ref-' };
+const args = { ...defaults };
+const argv = process.argv.slice(2);
+for (let i = 0; i < argv.length; i += 2) {
+  const key = argv[i].replace(/^--/, '');
+  if (!(key in defaults) || i + 1 >= argv.length) {
+    process.stderr.write(`reference-client: unknown or incomplete flag ${argv[i]}\n`);
+    process.exit(2);
+  }
+  args[key] = argv[i + 1];
+}
+if (!args.url) {
+  process.stderr.write('reference-client: --url is required\n');
+  process.exit(2);
+}
+const url = new URL(args.url);
+const streams = Number(args.streams);
+const total = Number(args.requests);
+const chat = url.pathname.endsWith('/chat/completions');
+const agent = new http.Agent({ keepAlive: true, maxSockets: streams, maxFreeSockets: streams });
+const words = ['time', 'light', 'river', 'stone', 'green', 'house', 'music', 'paper'];
+const prompt = Array.from({ length: Number(args['prompt-words']) }, (_, i) => words[i % words.length]).join(' ');
+const payload = { model: 'reference', max_tokens: Number(args['max-tokens']), stream: true,
+  stream_options: { include_usage: true } };
+if (chat) payload.messages = [{ role: 'user', content: prompt }];
+else payload.prompt = prompt;
+const body = Buffer.from(JSON.stringify(payload));
+const records = [];
+let issued = 0;
+
+/** Content of one SSE data payload, or '' (role-only deltas, usage, [DONE]). */
+function contentOf(data) {
+  if (data === '[DONE]') return '';
+  const choice = JSON.parse(data).choices?.[0];
+  if (!choice) return '';
+  return (chat ? choice.delta?.content : choice.text) ?? '';
+}
+
+function one(id) {
+  return new Promise((resolve) => {
+    const record = { id, start: 0, first: -1, last: -1, chunks: 0, status: 0, error: null };
+    let settled = false;
+    const finish = (error) => {
+      if (settled) return;
+      settled = true;
+      if (error && !record.error) record.error = String(error.message ?? error);
+      records.push(record);
+      resolve();
+    };
+    const req = http.request({
+      agent, method: 'POST', host: url.hostname, port: url.port, path: url.pathname,
+      headers: { 'Content-Type': 'application/json', 'Content-Length': body.length, 'X-Request-Id': id },
+    }, (res) => {
+      record.status = res.statusCode;
+      res.setEncoding('utf8');
+      let buffered = '';
+      res.on('data', (text) => {
+        const t = nowMicros();
+        buffered += text;
+        let end;
+        while ((end = buffered.indexOf('\n\n')) >= 0) {
+          const event = buffered.slice(0, end);
+          buffered = buffered.slice(end + 2);
+          for (const line of event.split('\n')) {
+            if (!line.startsWith('data:')) continue;
+            try {
+              if (contentOf(line.slice(5).trim()) === '') continue;
+            } catch (e) {
+              record.error = `bad chunk: ${e.message}`;
+              continue;
+            }
+            if (record.first < 0) record.first = t;
+            record.last = t;
+            record.chunks++;
+          }
+        }
+      });
+      res.on('end', () => finish(res.statusCode === 200 ? null : `HTTP ${res.statusCode}`));
+      res.on('error', finish);
+    });
+    req.on('error', finish);
+    record.start = nowMicros();
+    req.end(body);
+  });
+}
+
+async function stream() {
+  while (issued < total) {
+    const id = args['id-prefix'] + (++issued);
+    await one(id);
+  }
+}
+
+const began = nowMicros();
+await Promise.all(Array.from({ length: Math.min(streams, total) }, stream));
+const seconds = (nowMicros() - began) / 1e6;
+const lines = records.map((r) => JSON.stringify(r)).join('\n') + '\n';
+if (args.out) fs.writeFileSync(args.out, lines);
+else process.stdout.write(lines);
+const failed = records.filter((r) => r.error).length;
+const chunks = records.reduce((sum, r) => sum + r.chunks, 0);
+process.stderr.write(`reference-client: ${records.length} requests (${failed} failed), ${chunks} chunks `
+  + `in ${seconds.toFixed(2)} s\n`);
+agent.destroy();
+process.exitCode = failed > 0 ? 1 : 0;

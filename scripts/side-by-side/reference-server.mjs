@@ -1,0 +1,214 @@
+#!/usr/bin/env node
+// Reference OpenAI-compatible SSE server for the side-by-side self-check (Node's standard library only).
+// POST /v1/chat/completions and /v1/completions with "stream": true: after --ttft-ms from receipt of the whole
+// request it writes one chunk per output token, each the word " word" (one Llama token), --itl-ms apart, then the
+// usage chunk when stream_options.include_usage is set, then "data: [DONE]". HTTP/1.1 keep-alive, chunked
+// transfer encoding, bound to 127.0.0.1 only. It is a plain socket server (no node:http) so it stamps the moment
+// the request's last byte was read, not when a framework got round to it.
+//
+// Per request it appends one JSON line to --log: id (the X-Request-Id header), sock (connection number), nth (the
+// request's number on that connection, 1 = a new connection), recv (epoch µs when it had the whole request), first
+// and last (epoch µs just before writing the first and the last content chunk), chunks (content chunks written).
+//
+// Usage: node reference-server.mjs [--port 0] [--port-file F] [--log F] [--ttft-ms 50] [--itl-ms 10]
+//          [--output-tokens N (default: the request's max_tokens, else 256)] [--events-per-write 1]
+import net from 'node:net';
+import fs from 'node:fs';
+import { anchorUncertaintyMicros, nowMicros } from './clock.mjs';
+
+const args = parseArgs(process.argv.slice(2), {
+  port: '0', 'port-file': '', log: '', 'ttft-ms': '50', 'itl-ms': '10', 'output-tokens': '', 'events-per-write': '1',
+});
+const ttftMs = Number(args['ttft-ms']);
+const itlMs = Number(args['itl-ms']);
+const fixedTokens = args['output-tokens'] === '' ? null : Number(args['output-tokens']);
+const perWrite = Math.max(1, Number(args['events-per-write']));
+const logFd = args.log ? fs.openSync(args.log, 'a') : null;
+
+const HEAD = Buffer.from('HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n'
+  + 'Connection: keep-alive\r\nTransfer-Encoding: chunked\r\n\r\n');
+const HEADER_END = Buffer.from('\r\n\r\n');
+let sockets = 0;
+let responses = 0;
+const created = Math.floor(Date.now() / 1000);
+
+function parseArgs(argv, defaults) {
+  const out = { ...defaults };
+  for (let i = 0; i < argv.length; i++) {
+    const key = argv[i].replace(/^--/, '');
+    if (!(key in defaults) || i + 1 >= argv.length) fail(`unknown or incomplete flag ${argv[i]}`);
+    out[key] = argv[++i];
+  }
+  return out;
+}
+
+function fail(message) {
+  process.stderr.write(`reference-server: ${message}\n`);
+  process.exit(2);
+}
+
+/** One HTTP chunk (chunked transfer encoding) holding the given SSE payload. */
+function httpChunk(payload) {
+  const body = Buffer.isBuffer(payload) ? payload : Buffer.from(payload);
+  return Buffer.concat([Buffer.from(body.length.toString(16) + '\r\n'), body, Buffer.from('\r\n')]);
+}
+
+function sse(object) {
+  return 'data: ' + JSON.stringify(object) + '\n\n';
+}
+
+/** The SSE events of one response: a content event, its last (with finish_reason), the usage event. */
+function events(chat, id, model, tokens, promptTokens, withUsage) {
+  const object = chat ? 'chat.completion.chunk' : 'text_completion';
+  const choice = (finish) => chat
+    ? { index: 0, delta: { content: ' word' }, logprobs: null, finish_reason: finish }
+    : { index: 0, text: ' word', logprobs: null, finish_reason: finish };
+  const frame = (choices, extra) => ({ id, object, created, model, choices, ...extra });
+  const usage = { prompt_tokens: promptTokens, completion_tokens: tokens, total_tokens: promptTokens + tokens };
+  return {
+    content: sse(frame([choice(null)])),
+    last: sse(frame([choice('length')])),
+    tail: (withUsage ? sse(frame([], { usage })) : '') + 'data: [DONE]\n\n',
+  };
+}
+
+function log(entry) {
+  if (logFd !== null) fs.writeSync(logFd, JSON.stringify(entry) + '\n');
+}
+
+/** Streams one response on the socket; calls done() after its last byte is handed to the socket. */
+function respond(socket, request, recv, done) {
+  let body;
+  try {
+    body = JSON.parse(request.body.toString('utf8') || '{}');
+  } catch {
+    return error(socket, 400, 'the body is not JSON', done);
+  }
+  const chat = request.path.endsWith('/chat/completions');
+  if (body.stream !== true) return error(socket, 400, 'this server only streams ("stream": true)', done);
+  const tokens = Math.max(1, fixedTokens ?? (Number.isInteger(body.max_tokens) ? body.max_tokens : 256));
+  const prompt = chat ? (body.messages ?? []).map((m) => String(m.content ?? '')).join(' ') : String(body.prompt ?? '');
+  const promptTokens = prompt.split(/\s+/).filter(Boolean).length;
+  const id = (chat ? 'chatcmpl-' : 'cmpl-') + (++responses);
+  const ev = events(chat, id, String(body.model ?? 'reference'), tokens, promptTokens,
+    body.stream_options?.include_usage === true);
+  const fullBatch = httpChunk(ev.content.repeat(perWrite));
+  const entry = { id: request.headers['x-request-id'] ?? null, sock: socket.sockId, nth: socket.requests,
+    recv, first: -1, last: -1, chunks: 0 };
+  socket.write(HEAD);
+  let written = 0;
+
+  const writeBatch = () => {
+    if (socket.destroyed) return finish(false);
+    const n = Math.min(perWrite, tokens - written);
+    const lastBatch = written + n === tokens;
+    let payload;
+    if (n === perWrite && !lastBatch) {
+      payload = fullBatch;
+    } else {
+      payload = httpChunk(ev.content.repeat(lastBatch ? n - 1 : n) + (lastBatch ? ev.last + ev.tail : ''));
+    }
+    const t = nowMicros();
+    if (written === 0) entry.first = t;
+    if (lastBatch) entry.last = t;
+    written += n;
+    entry.chunks = written;
+    const flowing = socket.write(lastBatch ? Buffer.concat([payload, Buffer.from('0\r\n\r\n')]) : payload);
+    if (lastBatch) return finish(true);
+    if (itlMs > 0) setTimeout(writeBatch, itlMs);
+    else if (flowing) setImmediate(writeBatch);
+    else socket.once('drain', writeBatch);
+  };
+  const finish = (complete) => {
+    if (!complete) entry.aborted = true;
+    log(entry);
+    done();
+  };
+  const delay = ttftMs - (nowMicros() - recv) / 1000;
+  if (delay > 0) setTimeout(writeBatch, delay);
+  else setImmediate(writeBatch);
+}
+
+function error(socket, status, message, done) {
+  const body = JSON.stringify({ error: { message, type: 'invalid_request_error' } });
+  const reason = status === 404 ? 'Not Found' : 'Bad Request';
+  socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\n`
+    + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: keep-alive\r\n\r\n${body}`);
+  done();
+}
+
+/** Parses requests off the socket's bytes (Content-Length bodies; no pipelining needed, but queued if it comes). */
+function onConnection(socket) {
+  socket.setNoDelay(true);
+  socket.sockId = ++sockets;
+  socket.requests = 0;
+  let pending = Buffer.alloc(0);
+  const queue = [];
+  let busy = false;
+
+  const next = () => {
+    if (busy || queue.length === 0) return;
+    busy = true;
+    const { request, recv } = queue.shift();
+    socket.requests++;
+    const done = () => {
+      busy = false;
+      if (request.close) socket.end();
+      else next();
+    };
+    if (request.method === 'GET' && request.path.endsWith('/models')) {
+      const body = JSON.stringify({ object: 'list', data: [{ id: 'reference', object: 'model' }] });
+      socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`
+        + body);
+      return done();
+    }
+    if (request.method !== 'POST' || !/\/(chat\/)?completions$/.test(request.path)) {
+      return error(socket, 404, `no route ${request.method} ${request.path}`, done);
+    }
+    respond(socket, request, recv, done);
+  };
+
+  socket.on('data', (data) => {
+    const recv = nowMicros();
+    pending = pending.length === 0 ? data : Buffer.concat([pending, data]);
+    for (;;) {
+      const end = pending.indexOf(HEADER_END);
+      if (end < 0) return;
+      const lines = pending.subarray(0, end).toString('latin1').split('\r\n');
+      const [method, target] = lines[0].split(' ');
+      const headers = {};
+      for (const line of lines.slice(1)) {
+        const colon = line.indexOf(':');
+        if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+      }
+      if (headers['transfer-encoding']) {
+        socket.end('HTTP/1.1 411 Length Required\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+        return;
+      }
+      const length = Number(headers['content-length'] ?? 0);
+      if (pending.length < end + 4 + length) return; // the body is still coming: stamp when it is whole
+      const body = pending.subarray(end + 4, end + 4 + length);
+      pending = pending.subarray(end + 4 + length);
+      const close = (headers.connection ?? '').toLowerCase() === 'close';
+      queue.push({ request: { method, path: target.split('?')[0], headers, body, close }, recv });
+      next();
+    }
+  });
+  socket.on('error', () => {});
+}
+
+const server = net.createServer(onConnection);
+// A backlog above the largest connect storm (1,024 streams at once; Node's default is 511), so no SYN waits for a
+// retransmission; the kernel caps it at net.core.somaxconn.
+server.listen({ port: Number(args.port), host: '127.0.0.1', backlog: 4096 }, () => {
+  const port = server.address().port;
+  if (args['port-file']) fs.writeFileSync(args['port-file'], String(port));
+  process.stderr.write(`reference-server: listening on 127.0.0.1:${port}, ttft ${ttftMs} ms, itl ${itlMs} ms, `
+    + `${perWrite} event(s) per write, wall clock anchored to ${anchorUncertaintyMicros().toFixed(1)} µs\n`);
+});
+const stop = () => {
+  if (logFd !== null) fs.closeSync(logFd);
+  process.exit(0);
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);

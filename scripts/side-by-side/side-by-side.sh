@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# Side-by-side self-check (issue 15): the full `llmperf4j token-benchmark` and a minimal Node streaming client, one
+# after the other against the same out-of-process reference SSE server (Node), which logs when it had each whole
+# request and when it wrote the first and the last content chunk. Prints the TTFT error split into send and receive
+# side, the stream ceiling with client CPU, and peak RSS, each llmperf4j figure as a ratio to the reference client's
+# from the same run, as a Markdown table for BENCHMARKS.md.
+#
+# Usage: scripts/side-by-side/side-by-side.sh [--quick] [--only s1,s32,s256,ceiling,s1024] [--out DIR]
+#   --quick   a short smoke run: fewer requests, no 1,024-stream scenario (figures then rough)
+#   --only    run only these scenarios (default: all; with --quick all but s1024)
+#   --out     keep the run's files in DIR (default: a new temporary folder, printed at the end)
+# Needs: Linux (/proc), Node 18 or later, Java 17; Maven only if cli/target/llmperf4j.jar is missing. Everything
+# binds to 127.0.0.1; every process it starts is stopped on exit, Ctrl-C and failure included.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+
+quick=false
+only=""
+out=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) quick=true; shift ;;
+    --only) only="${2:?--only needs a list}"; shift 2 ;;
+    --out) out="${2:?--out needs a folder}"; shift 2 ;;
+    -h|--help) sed -n '2,13s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    *) echo "side-by-side: unknown argument $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+if [ -z "$only" ]; then
+  if $quick; then only="s1,s32,s256,ceiling"; else only="s1,s32,s256,ceiling,s1024"; fi
+fi
+want() { [[ ",$only," == *",$1,"* ]]; }
+
+command -v node >/dev/null || { echo "side-by-side: node is not on the PATH (Node 18 or later)" >&2; exit 1; }
+node_major="$(node -p 'process.versions.node.split(".")[0]')"
+[ "$node_major" -ge 18 ] || { echo "side-by-side: Node $node_major is too old (18 or later)" >&2; exit 1; }
+[ -r /proc/self/stat ] || { echo "side-by-side: needs Linux's /proc for CPU and memory" >&2; exit 1; }
+if [ ! -f "$root/cli/target/llmperf4j.jar" ]; then
+  echo "== building llmperf4j (cli/target/llmperf4j.jar is missing)"
+  (cd "$root" && mvn -B -ntp -q -DskipTests package)
+fi
+ulimit -n 8192 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+
+run="${out:-$(mktemp -d "${TMPDIR:-/tmp}/side-by-side.XXXXXX")}"
+mkdir -p "$run"
+clk_tck="$(getconf CLK_TCK)"
+
+# Every process started here and not yet waited for, stopped on any exit.
+started=()
+forget() { # pid: it has been waited for, so its number may be reused
+  local kept=() p
+  for p in "${started[@]}"; do [ "$p" = "$1" ] || kept+=("$p"); done
+  started=("${kept[@]}")
+}
+cleanup() {
+  local pid
+  for pid in "${started[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${started[@]}"; do wait "$pid" 2>/dev/null || true; done
+  started=()
+}
+trap cleanup EXIT
+exec 3>&2 # the script's own stderr, for the message below even while a step's output is redirected
+trap 'echo "side-by-side: interrupted" >&3; exit 130' INT TERM
+
+server_pid=""
+port=""
+start_server() { # dir, then the server's flags; sets port and server_pid
+  local dir="$1"; shift
+  rm -f "$dir/port"
+  node "$here/reference-server.mjs" --port 0 --port-file "$dir/port" --log "$dir/server.jsonl" "$@" \
+    2>>"$dir/server.err" &
+  server_pid=$!
+  started+=("$server_pid")
+  local i
+  for i in $(seq 1 100); do
+    [ -s "$dir/port" ] && break
+    kill -0 "$server_pid" 2>/dev/null || { cat "$dir/server.err" >&2; exit 1; }
+    sleep 0.1
+  done
+  [ -s "$dir/port" ] || { echo "side-by-side: the reference server did not start" >&2; exit 1; }
+  port="$(cat "$dir/port")"
+}
+stop_server() {
+  kill "$server_pid" 2>/dev/null || true
+  wait "$server_pid" 2>/dev/null || true
+  forget "$server_pid"
+}
+
+measured() { # name of the CPU/memory file (without .proc.jsonl), then the command: runs it with procwatch on it
+  local proc="$1"; shift
+  "$@" &
+  local pid=$!
+  started+=("$pid")
+  node "$here/procwatch.mjs" "$pid" "$proc.proc.jsonl" &
+  local watch=$!
+  started+=("$watch")
+  local rc=0
+  wait "$pid" || rc=$?
+  forget "$pid"
+  wait "$watch" 2>/dev/null || true
+  forget "$watch"
+  return "$rc"
+}
+
+order=0
+scenario() { # name, label, kind (latency|ceiling|wide), rss (true|false), streams, requests, tokens, server flags...
+  local name="$1" label="$2" kind="$3" rss="$4" streams="$5" requests="$6" tokens="$7"; shift 7
+  want "$name" || return 0
+  order=$((order + 1))
+  local dir="$run/$name"
+  rm -rf "$dir"; mkdir -p "$dir"
+  echo "== $label: $streams streams, $requests requests of $tokens tokens, server $*"
+  echo "   $(date -u +%H:%M:%S), load average $(cut -d' ' -f1 /proc/loadavg)"
+  start_server "$dir" "$@"
+  local url="http://127.0.0.1:$port/v1/chat/completions"
+  # Warm the server (not the clients) at this concurrency with short answers, left out of every figure.
+  node "$here/reference-client.mjs" --url "$url" --streams "$streams" --requests "$((streams * 2))" \
+    --max-tokens 16 --id-prefix warm- --out "$dir/warm.jsonl" 2>>"$dir/ref.err"
+  sleep 1
+  echo "   reference client"
+  measured "$dir/ref" node "$here/reference-client.mjs" --url "$url" --streams "$streams" --requests "$requests" \
+    --max-tokens "$tokens" --prompt-words 64 --out "$dir/ref.jsonl" 2>>"$dir/ref.err" || true
+  tail -n 1 "$dir/ref.err" | sed 's/^/   /'
+  sleep 1
+  echo "   llmperf4j token-benchmark"
+  OPENAI_API_BASE="http://127.0.0.1:$port/v1" OPENAI_API_KEY=side-by-side \
+    measured "$dir/l4j" "$root/bin/llmperf4j" token-benchmark --model reference \
+    --num-concurrent-requests "$streams" --max-num-completed-requests "$requests" \
+    --mean-input-tokens 64 --stddev-input-tokens 0 --mean-output-tokens "$tokens" --stddev-output-tokens 0 \
+    --timeout 900 --results-dir "$dir/l4j" >"$dir/l4j.out" 2>&1 \
+    || { echo "   llmperf4j failed:"; tail -n 5 "$dir/l4j.out"; }
+  grep -E '^(Number Of Errored Requests|Number Of Completed Requests)' "$dir/l4j.out" | sed 's/^/   /' || true
+  stop_server
+  cat >"$dir/meta.json" <<EOF
+{"name": "$name", "label": "$label", "kind": "$kind", "rss": $rss, "order": $order, "streams": $streams,
+ "requests": $requests, "tokens": $tokens, "server": "$*", "clkTck": $clk_tck}
+EOF
+}
+
+machine="$(nproc) cores ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)), \
+$(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), $(uname -sr), \
+$(java -version 2>&1 | head -n 1), Node $(node --version)"
+load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
+started_at="$(date -u +%Y-%m-%dT%H:%MZ)"
+started_s="$(date +%s)"
+echo "== side-by-side on $machine; load average $load_before; files in $run"
+if awk -v l="${load_before%% *}" -v n="$(nproc)" 'BEGIN { exit !(l > n) }'; then
+  echo "   note: load average ${load_before%% *} on $(nproc) cores: other processes compete for the CPU, so the figures"
+  echo "   (the p99s most) carry their scheduling delays; rerun on a quieter machine to judge a target"
+fi
+
+if $quick; then w1=4; w32=64; w256=256; wceil=128; w1024=1024; else w1=20; w32=128; w256=1024; wceil=512; w1024=1024; fi
+latency_server=(--ttft-ms 50 --itl-ms 10)
+scenario s1 "1 stream" latency false 1 "$w1" 256 "${latency_server[@]}"
+scenario s32 "32 streams" latency false 32 "$w32" 256 "${latency_server[@]}"
+scenario s256 "256 streams" latency true 256 "$w256" 256 "${latency_server[@]}"
+scenario ceiling "ceiling: 64 streams × 1,024 tokens" ceiling false 64 "$wceil" 1024 \
+  --ttft-ms 0 --itl-ms 0 --events-per-write 16
+scenario s1024 "1,024 streams, 200 ms between chunks" wide true 1024 "$w1024" 256 --ttft-ms 50 --itl-ms 200
+
+cmd="scripts/side-by-side/side-by-side.sh"
+$quick && cmd="$cmd --quick"
+[ -n "${out}" ] && cmd="$cmd --out $out"
+echo
+echo "== figures (Markdown, for BENCHMARKS.md)"
+echo
+echo "\`$cmd\`, $started_at, commit $(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown),"
+echo "$(( ($(date +%s) - started_s + 30) / 60 )) min; $machine;"
+echo "load average $load_before before, $(cut -d' ' -f1-3 /proc/loadavg) after. Server: reference-server.mjs; 64-token"
+echo "prompts; 50 ms TTFT, 10 ms between chunks, 256 output tokens, except the ceiling (no TTFT or delay, 1,024 tokens,"
+echo "16 SSE events per socket write) and the 1,024-stream run (200 ms between chunks)."
+echo
+node "$here/analyze.mjs" "$run" "$only"
+echo
+echo "(files: $run)"
