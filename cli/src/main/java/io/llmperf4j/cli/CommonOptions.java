@@ -1,12 +1,9 @@
 package io.llmperf4j.cli;
 
-import io.llmperf4j.engine.client.AnthropicMessagesApi;
+import io.llmperf4j.engine.client.ApiRegistry;
 import io.llmperf4j.engine.client.ChatCompletionsClient;
 import io.llmperf4j.engine.client.ClientConfig;
-import io.llmperf4j.engine.client.EmbeddingsApi;
 import io.llmperf4j.engine.client.LlmApi;
-import io.llmperf4j.engine.client.OpenAiChatApi;
-import io.llmperf4j.engine.client.OpenAiCompletionsApi;
 import io.llmperf4j.engine.client.Secret;
 import io.llmperf4j.model.RequestSpec;
 
@@ -38,9 +35,6 @@ record CommonOptions(
         Duration requestTimeout,
         Duration connectTimeout,
         boolean insecureTls) {
-
-    private static final List<String> LLMPERF_ONLY_APIS = List.of("litellm", "sagemaker", "vertexai");
-    static final List<String> SUPPORTED_APIS = List.of("openai", "openai-completions", "anthropic", "embeddings");
 
     static CommonOptions resolve(CommonFlags flags, int maxNumCompletedRequests, ConnectionFlags connection,
                                  CliContext context) {
@@ -128,12 +122,15 @@ record CommonOptions(
 
     /** The adapter of an --llm-api name (see {@link #api}). */
     static LlmApi apiFor(String llmApi, boolean stream, Function<RequestSpec, List<String>> embeddingInputs) {
-        switch (llmApi) {
-            case "openai": return new OpenAiChatApi(stream);
-            case "openai-completions": return new OpenAiCompletionsApi(stream);
-            case "anthropic": return new AnthropicMessagesApi(stream);
-            case "embeddings": return embeddingInputs == null ? new EmbeddingsApi() : new EmbeddingsApi(embeddingInputs);
-            default: throw new UsageException("unknown --llm-api '" + llmApi + "'");
+        return registered(llmApi).adapter(stream, embeddingInputs);
+    }
+
+    /** The registry's entry of an --llm-api, else a {@link UsageException} listing the supported ones. */
+    static ApiRegistry.Api registered(String llmApi) {
+        try {
+            return ApiRegistry.get(llmApi);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
         }
     }
 
@@ -170,13 +167,6 @@ record CommonOptions(
 
     /** An --llm-api this tool supports, else a {@link UsageException} listing them. */
     static void checkLlmApi(String llmApi) {
-        if (SUPPORTED_APIS.contains(llmApi)) {
-            return;
-        }
-        String supported = String.join(", ", SUPPORTED_APIS);
-        if (LLMPERF_ONLY_APIS.contains(llmApi)) {
-            throw new UsageException("--llm-api " + llmApi + " is not supported yet; supported: " + supported);
-        }
-        throw new UsageException("unknown --llm-api '" + llmApi + "'; supported: " + supported);
+        registered(llmApi);
     }
 }

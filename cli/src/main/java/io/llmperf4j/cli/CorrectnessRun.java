@@ -46,8 +46,9 @@ final class CorrectnessRun {
     }
 
     int run() {
-        if (options.llmApi().equals("embeddings")) {
-            throw new UsageException("--llm-api embeddings has no text to check; use it with token-benchmark");
+        if (!CommonOptions.registered(options.llmApi()).generates()) {
+            throw new UsageException("--llm-api " + options.llmApi() + " has no text to check; use it with "
+                    + "token-benchmark");
         }
         List<CorrectnessPrompts.Item> items = CorrectnessPrompts.generate(seed, options.maxNumCompletedRequests());
         List<RequestSpec> specs = items.stream().map(CorrectnessPrompts.Item::toRequestSpec).toList();

@@ -72,8 +72,8 @@ final class DistributedTokenBenchmark {
     static void checkSupported(TokenBenchmarkOptions options, LoadPlan plan) {
         CommonOptions common = options.common();
         if (!io.llmperf4j.distributed.ClientSpec.supports(common.llmApi())) {
-            throw new UsageException("--cluster: --llm-api " + common.llmApi() + " is not distributed; use openai, "
-                    + "openai-completions or anthropic");
+            throw new UsageException("--cluster: --llm-api " + common.llmApi() + " is not distributed; use "
+                    + String.join(", ", io.llmperf4j.engine.client.ApiRegistry.distributableNames()));
         }
     }
 

@@ -199,7 +199,7 @@ final class Doctor {
     }
 
     private void checkUsage(RequestRecord record) {
-        if (api.name().equals("embeddings")) {
+        if (!CommonOptions.registered(api.name()).generates()) { // embeddings: input tokens only
             if (record.usagePromptTokens() == null) {
                 results.add(DoctorCheck.Result.fail("usage", "no usage.prompt_tokens in the response",
                         "input tokens/s will count the workload's sampled lengths instead of the server's"));

@@ -46,8 +46,8 @@ final class DoctorCommand implements Callable<Integer> {
         String baseVariable = EndpointTarget.baseVariable(llmApi);
         String base = context.env(baseVariable);
         if (base == null || base.isBlank()) {
-            throw new UsageException(baseVariable
-                    + " is not set; export the server's base URL, e.g. http://localhost:8000/v1");
+            throw new UsageException(baseVariable + " is not set; export the server's base URL, e.g. "
+                    + CommonOptions.registered(llmApi).defaultBase());
         }
         String key = context.env(EndpointTarget.keyVariable(llmApi));
         List<DoctorCheck.Result> results = new Doctor(CommonOptions.apiFor(llmApi, true, null), base.strip(),

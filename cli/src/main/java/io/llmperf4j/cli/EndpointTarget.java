@@ -1,5 +1,7 @@
 package io.llmperf4j.cli;
 
+import io.llmperf4j.engine.client.ApiRegistry;
+
 import java.nio.file.Path;
 
 /**
@@ -8,19 +10,16 @@ import java.nio.file.Path;
  * the variables are ANTHROPIC_API_BASE and ANTHROPIC_API_KEY.
  */
 sealed interface EndpointTarget permits EndpointTarget.Remote, EndpointTarget.Embedded {
-    String ENV_BASE = "OPENAI_API_BASE";
-    String ENV_KEY = "OPENAI_API_KEY";
-    String ENV_ANTHROPIC_BASE = "ANTHROPIC_API_BASE";
-    String ENV_ANTHROPIC_KEY = "ANTHROPIC_API_KEY";
+    String ENV_BASE = ApiRegistry.OPENAI_BASE;
 
-    /** The base URL variable of an --llm-api. */
+    /** The base URL variable of an --llm-api (from {@link ApiRegistry}). */
     static String baseVariable(String llmApi) {
-        return "anthropic".equals(llmApi) ? ENV_ANTHROPIC_BASE : ENV_BASE;
+        return CommonOptions.registered(llmApi).baseVariable();
     }
 
-    /** The API key variable of an --llm-api. */
+    /** The API key variable of an --llm-api (from {@link ApiRegistry}). */
     static String keyVariable(String llmApi) {
-        return "anthropic".equals(llmApi) ? ENV_ANTHROPIC_KEY : ENV_KEY;
+        return CommonOptions.registered(llmApi).keyVariable();
     }
 
     /** An endpoint from OPENAI_API_BASE (or {@code baseVariable}); the key is kept out of toString. */

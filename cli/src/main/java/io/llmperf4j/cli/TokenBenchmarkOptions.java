@@ -1,5 +1,6 @@
 package io.llmperf4j.cli;
 
+import io.llmperf4j.engine.client.ApiRegistry;
 import io.llmperf4j.report.metrics.Slo;
 
 
@@ -32,9 +33,11 @@ record TokenBenchmarkOptions(
         CommonOptions.requireReadable("--corpus", c.workload.corpus);
         CommonOptions.atLeast("--embedding-batch-size", c.embeddingBatchSize, 1);
         CommonOptions common = CommonOptions.resolve(c.common, c.maxNumCompletedRequests, c.connection, context);
-        if (c.noStream && common.llmApi().equals("embeddings")) {
-            throw new UsageException("--no-stream applies to --llm-api openai, openai-completions and anthropic "
-                    + "(embeddings never stream)");
+        ApiRegistry.Api api = CommonOptions.registered(common.llmApi());
+        if (c.noStream && !api.streams()) {
+            throw new UsageException("--no-stream applies to --llm-api " + String.join(", ", ApiRegistry.APIS.stream()
+                    .filter(ApiRegistry.Api::streams).map(ApiRegistry.Api::name).toList()) + " (" + api.name()
+                    + " never streams)");
         }
         if (c.embeddingBatchSize != 1 && !common.llmApi().equals("embeddings")) {
             throw new UsageException("--embedding-batch-size applies to --llm-api embeddings only");
@@ -42,8 +45,9 @@ record TokenBenchmarkOptions(
         if (c.saveEvents && common.resultsDir() == null) {
             throw new UsageException("--save-events writes a file: give --results-dir too");
         }
-        if (c.saveEvents && common.llmApi().equals("embeddings")) {
-            throw new UsageException("--save-events applies to generation APIs (embeddings have no token events)");
+        if (c.saveEvents && !api.generates()) {
+            throw new UsageException("--save-events applies to generation APIs (" + api.name()
+                    + " has no token events)");
         }
         return new TokenBenchmarkOptions(common, c.meanInputTokens, c.stddevInputTokens, c.meanOutputTokens,
                 c.stddevOutputTokens, c.workload, !c.noStreamUsage, parseSlo(c.slo), !c.noStream,
