@@ -55,6 +55,9 @@ public final class ResultsFolder implements AutoCloseable {
         if (dir == null) {
             return new ResultsFolder(null, null, null);
         }
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new RunFailedException("results folder " + dir + " cannot be written: it is a file, not a folder");
+        }
         Path lockFile = dir.resolve(LOCK_FILE);
         FileChannel channel;
         try {

@@ -69,6 +69,13 @@ class ResultsFolderTest {
     }
 
     @Test
+    void aResultsPathThatIsAFileSaysSo(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("results"), "not a folder\n");
+        run(file).assertOneErrorLine(ExitCodes.FAILURE, "results folder " + file
+                + " cannot be written: it is a file, not a folder");
+    }
+
+    @Test
     void filesThatAreNotResultsDoNotCount(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("stderr.txt"), "a shell redirect made before the run\n");
         CliRun run = run(dir);
