@@ -2,6 +2,7 @@ package io.llmperf4j.run;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.llmperf4j.engine.client.ApiRegistry;
 import io.llmperf4j.engine.client.ChatCompletionsClient;
 import io.llmperf4j.engine.client.ClientConfig;
 import io.llmperf4j.engine.client.LlmApi;
@@ -208,9 +209,10 @@ public final class Doctor {
                         + " prompt tokens)"));
             }
         } else if (record.usageCompletionTokens() == null) {
-            results.add(DoctorCheck.Result.fail("usage", api.name().startsWith("openai") && api.streaming()
+            boolean streamOption = CommonSettings.registered(api.name()).streamUsage() && api.streaming();
+            results.add(DoctorCheck.Result.fail("usage", streamOption
                             ? "no usage chunk with stream_options.include_usage" : "no usage in the response",
-                    api.name().startsWith("openai") && api.streaming()
+                    streamOption
                             ? "server token counts will be missing; run the benchmark with --no-stream-usage if "
                             + "the server rejects stream_options"
                             : "server token counts will be missing; count with a tokenizer (the default)"));
@@ -238,20 +240,11 @@ public final class Doctor {
 
     /** What a well-formed answer of this API looks like. */
     private String formatFix() {
+        ApiRegistry.Api entry = CommonSettings.registered(api.name());
         if (!api.streaming()) {
-            return switch (api.name()) {
-                case "embeddings" -> "the body is not an OpenAI embeddings response: one JSON object with a 'data' "
-                        + "array and 'usage'";
-                case "anthropic" -> "the body is not an Anthropic message: one JSON object of type 'message' with "
-                        + "a 'content' array";
-                default -> "the body is not one OpenAI JSON response with 'choices'";
-            };
+            return "the body is not " + entry.bodyShape();
         }
-        return api.name().equals("anthropic")
-                ? "the stream is not Anthropic SSE: typed events ('event: content_block_delta' with 'data: {json}'), "
-                + "ending with '" + api.endOfStreamName() + "'"
-                : "the stream is not OpenAI SSE: every event must be 'data: {json}' with 'choices', ending with '"
-                + api.endOfStreamName() + "'";
+        return "the stream is not " + entry.streamShape() + ", ending with '" + api.endOfStreamName() + "'";
     }
 
     private void checkTls(URI endpoint) {

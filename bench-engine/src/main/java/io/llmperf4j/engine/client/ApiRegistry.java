@@ -35,10 +35,14 @@ public final class ApiRegistry {
      * @param streams       whether responses can stream (SSE); false: one JSON body, no first token, no events
      * @param generates     whether responses carry generated text (false: embeddings)
      * @param distributable whether the workers of a cluster can send it
+     * @param streamUsage   whether usage in a stream is asked for with {@code stream_options.include_usage}
+     * @param streamShape   what a well-formed stream looks like, for messages (null when it never streams)
+     * @param bodyShape     what a well-formed single JSON response looks like, for messages
      * @param factory       makes the adapter
      */
     public record Api(String name, String baseVariable, String keyVariable, String defaultBase, boolean streams,
-                      boolean generates, boolean distributable, AdapterFactory factory) {
+                      boolean generates, boolean distributable, boolean streamUsage, String streamShape,
+                      String bodyShape, AdapterFactory factory) {
 
         /** The adapter; {@code stream} false sends {@code "stream": false} where the API streams. */
         public LlmApi adapter(boolean stream) {
@@ -56,16 +60,21 @@ public final class ApiRegistry {
     public static final String ANTHROPIC_BASE = "ANTHROPIC_API_BASE";
     public static final String ANTHROPIC_KEY = "ANTHROPIC_API_KEY";
     private static final String LOCAL_V1 = "http://localhost:8000/v1";
+    private static final String OPENAI_SSE = "OpenAI SSE: every event must be 'data: {json}' with 'choices'";
+    private static final String OPENAI_BODY = "one OpenAI JSON response with 'choices'";
 
     /** The supported APIs, in the order help texts list them; the first is the default. */
     public static final List<Api> APIS = List.of(
-            new Api("openai", OPENAI_BASE, OPENAI_KEY, LOCAL_V1, true, true, true,
+            new Api("openai", OPENAI_BASE, OPENAI_KEY, LOCAL_V1, true, true, true, true, OPENAI_SSE, OPENAI_BODY,
                     (stream, inputs) -> new OpenAiChatApi(stream)),
-            new Api("openai-completions", OPENAI_BASE, OPENAI_KEY, LOCAL_V1, true, true, true,
-                    (stream, inputs) -> new OpenAiCompletionsApi(stream)),
+            new Api("openai-completions", OPENAI_BASE, OPENAI_KEY, LOCAL_V1, true, true, true, true, OPENAI_SSE,
+                    OPENAI_BODY, (stream, inputs) -> new OpenAiCompletionsApi(stream)),
             new Api("anthropic", ANTHROPIC_BASE, ANTHROPIC_KEY, "https://api.anthropic.com/v1", true, true, true,
+                    false, "Anthropic SSE: typed events ('event: content_block_delta' with 'data: {json}')",
+                    "an Anthropic message: one JSON object of type 'message' with a 'content' array",
                     (stream, inputs) -> new AnthropicMessagesApi(stream)),
-            new Api("embeddings", OPENAI_BASE, OPENAI_KEY, LOCAL_V1, false, false, false,
+            new Api("embeddings", OPENAI_BASE, OPENAI_KEY, LOCAL_V1, false, false, false, false, null,
+                    "an OpenAI embeddings response: one JSON object with a 'data' array and 'usage'",
                     (stream, inputs) -> inputs == null ? new EmbeddingsApi() : new EmbeddingsApi(inputs)));
 
     /** llmperf's APIs that this tool does not call (named in messages as "not supported yet"). */
