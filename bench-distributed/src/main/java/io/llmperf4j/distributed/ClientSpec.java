@@ -1,10 +1,8 @@
 package io.llmperf4j.distributed;
 
-import io.llmperf4j.engine.client.AnthropicMessagesApi;
+import io.llmperf4j.engine.client.ApiRegistry;
 import io.llmperf4j.engine.client.ClientConfig;
 import io.llmperf4j.engine.client.LlmApi;
-import io.llmperf4j.engine.client.OpenAiChatApi;
-import io.llmperf4j.engine.client.OpenAiCompletionsApi;
 import io.llmperf4j.engine.client.Secret;
 
 import java.io.IOException;
@@ -44,21 +42,17 @@ public record ClientSpec(URI endpoint, String llmApi, boolean stream, String mod
                          long connectTimeoutMillis, Map<String, String> extraHeaders, boolean insecureTls,
                          String trustedCertificatesPem) {
 
-    /** The APIs a worker can send (embeddings are not distributed). */
+    /** The APIs a worker can send ({@link ApiRegistry.Api#distributable()}; embeddings are not distributed). */
     public static boolean supports(String llmApi) {
-        return switch (llmApi) {
-            case "openai", "openai-completions", "anthropic" -> true;
-            default -> false;
-        };
+        return ApiRegistry.find(llmApi).map(ApiRegistry.Api::distributable).orElse(false);
     }
 
+    /** The adapter, from the one registry, with this spec's {@code stream} setting. */
     public LlmApi api() {
-        return switch (llmApi) {
-            case "openai" -> new OpenAiChatApi(stream);
-            case "openai-completions" -> new OpenAiCompletionsApi(stream);
-            case "anthropic" -> new AnthropicMessagesApi();
-            default -> throw new IllegalArgumentException("a worker cannot send --llm-api " + llmApi);
-        };
+        if (!supports(llmApi)) {
+            throw new IllegalArgumentException("a worker cannot send --llm-api " + llmApi);
+        }
+        return ApiRegistry.get(llmApi).adapter(stream);
     }
 
     /**

@@ -9,7 +9,10 @@ import java.nio.file.Path;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** What a worker builds from the coordinator's client description. */
 class ClientSpecTest {
@@ -33,5 +36,28 @@ class ClientSpecTest {
     @Test
     void withoutCaCertificatesTheJdkTrustStoreIsUsed() {
         assertNull(Wire.read(Wire.write(spec(null)), ClientSpec.class).clientConfig("k").trustedCertificatesPem());
+    }
+
+    /** --cluster --llm-api anthropic --no-stream: the worker's adapter must not stream (it once ignored the setting). */
+    @Test
+    void everyDistributedApiKeepsTheStreamSettingAcrossTheCluster() {
+        for (String api : new String[] {"openai", "openai-completions", "anthropic"}) {
+            for (boolean stream : new boolean[] {true, false}) {
+                ClientSpec sent = new ClientSpec(URI.create("http://127.0.0.1:8000/v1/x"), api, stream, "m",
+                        Map.of(), true, 1, 60_000, null, 10_000, Map.of(), false, null);
+                ClientSpec received = Wire.read(Wire.write(sent), ClientSpec.class);
+                assertEquals(api, received.api().name());
+                assertEquals(stream, received.api().streaming(), api + " stream=" + stream);
+            }
+        }
+    }
+
+    @Test
+    void embeddingsAreNotDistributed() {
+        assertFalse(ClientSpec.supports("embeddings"));
+        assertTrue(ClientSpec.supports("anthropic"));
+        ClientSpec embeddings = new ClientSpec(URI.create("http://127.0.0.1:8000/v1/embeddings"), "embeddings", false,
+                "m", Map.of(), false, 1, 60_000, null, 10_000, Map.of(), false, null);
+        assertThrows(IllegalArgumentException.class, embeddings::api);
     }
 }

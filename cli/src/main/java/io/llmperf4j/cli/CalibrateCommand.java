@@ -1,5 +1,8 @@
 package io.llmperf4j.cli;
 
+import io.llmperf4j.run.Calibration;
+import io.llmperf4j.run.CalibrationReport;
+import io.llmperf4j.run.RunFailedException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -2,6 +2,7 @@ package io.llmperf4j.cli;
 
 import io.llmperf4j.distributed.ClusterSettings;
 import io.llmperf4j.distributed.HostPort;
+import io.llmperf4j.run.ClusterPlan;
 import picocli.CommandLine.Option;
 
 import java.time.Duration;
@@ -42,10 +43,7 @@ final class ClusterFlags {
     Integer workerWaitSeconds;
 
     /** The cluster flags after validation, or null without --cluster. */
-    record ClusterOptions(ClusterSettings settings, int workers, Duration workerWait) {
-    }
-
-    ClusterOptions resolve() {
+    ClusterPlan resolve() {
         if (cluster == null) {
             String stray = workers != null ? "--workers" : !members.isEmpty() ? "--member" : bind != null ? "--bind"
                     : workerWaitSeconds != null ? "--worker-wait" : null;
@@ -60,7 +58,7 @@ final class ClusterFlags {
         CommonOptions.atLeast("--workers", workers, 1);
         int wait = workerWaitSeconds == null ? DEFAULT_WORKER_WAIT_SECONDS : workerWaitSeconds;
         CommonOptions.atLeast("--worker-wait", wait, 1);
-        return new ClusterOptions(settings(cluster, members, bind), workers, Duration.ofSeconds(wait));
+        return new ClusterPlan(settings(cluster, members, bind), workers, Duration.ofSeconds(wait));
     }
 
     /** The cluster to join, shared by token-benchmark and worker. */

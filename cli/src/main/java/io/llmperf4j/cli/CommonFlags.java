@@ -1,5 +1,6 @@
 package io.llmperf4j.cli;
 
+import io.llmperf4j.run.ResultsFolder;
 import picocli.CommandLine.Option;
 
 /**
@@ -31,6 +32,13 @@ final class CommonFlags {
     @Option(names = "--results-dir", defaultValue = "",
             description = "Folder for the result files, created if missing. Empty: nothing is saved.")
     String resultsDir;
+
+    @Option(names = "--overwrite",
+            description = "llmperf4j: replace the results of an earlier run in --results-dir. Without it, a folder "
+                    + "that already holds results (.json, .jsonl, .csv or .html files) is refused, so a rerun never "
+                    + "loses a kept run; a folder another run is writing is always refused (lock file "
+                    + ResultsFolder.LOCK_FILE + ").")
+    boolean overwrite;
 
     @Option(names = "--llm-api", defaultValue = "openai",
             description = "Which API to call: openai (/chat/completions), openai-completions (/completions), "

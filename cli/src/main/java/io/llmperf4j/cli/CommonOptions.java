@@ -1,14 +1,8 @@
 package io.llmperf4j.cli;
 
-import io.llmperf4j.engine.client.AnthropicMessagesApi;
-import io.llmperf4j.engine.client.ChatCompletionsClient;
-import io.llmperf4j.engine.client.ClientConfig;
-import io.llmperf4j.engine.client.EmbeddingsApi;
-import io.llmperf4j.engine.client.LlmApi;
-import io.llmperf4j.engine.client.OpenAiChatApi;
-import io.llmperf4j.engine.client.OpenAiCompletionsApi;
-import io.llmperf4j.engine.client.Secret;
-import io.llmperf4j.model.RequestSpec;
+import io.llmperf4j.engine.client.ApiRegistry;
+import io.llmperf4j.run.CommonSettings;
+import io.llmperf4j.run.EndpointTarget;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,33 +10,17 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 
 /**
- * The inputs token-benchmark and correctness share, after validation: flags checked, environment read, JSON and
- * metadata parsed. Every problem is a {@link UsageException}, raised before anything is started or sent.
+ * The flags token-benchmark and correctness share, checked and turned into the run's {@link CommonSettings}: flags
+ * checked, environment read, JSON and metadata parsed. Every problem is a {@link UsageException}, raised before
+ * anything is started or sent.
  */
-record CommonOptions(
-        EndpointTarget target,
-        String model,
-        int numConcurrentRequests,
-        int timeoutSeconds,
-        int maxNumCompletedRequests,
-        Map<String, Object> additionalSamplingParams,
-        Path resultsDir,
-        String llmApi,
-        Map<String, String> metadata,
-        Duration idleTimeout,
-        Map<String, String> extraHeaders,
-        Path caCert,
-        Duration requestTimeout,
-        Duration connectTimeout,
-        boolean insecureTls) {
+final class CommonOptions {
+    private CommonOptions() {
+    }
 
-    private static final List<String> LLMPERF_ONLY_APIS = List.of("litellm", "sagemaker", "vertexai");
-    static final List<String> SUPPORTED_APIS = List.of("openai", "openai-completions", "anthropic", "embeddings");
-
-    static CommonOptions resolve(CommonFlags flags, int maxNumCompletedRequests, ConnectionFlags connection,
+    static CommonSettings resolve(CommonFlags flags, int maxNumCompletedRequests, ConnectionFlags connection,
                                  CliContext context) {
         atLeast("--num-concurrent-requests", flags.numConcurrentRequests, 1);
         atLeast("--timeout", flags.timeoutSeconds, 1);
@@ -61,86 +39,25 @@ record CommonOptions(
         Map<String, String> metadata = MetadataParser.parse(flags.metadata);
         requireReadable("--ca-cert", connection.caCert);
         Map<String, String> headers = parseHeaders(connection.headers);
-        EndpointTarget target = EndpointTarget.fromEnvironment(context, connection.apiKeyFile, flags.llmApi);
+        EndpointTarget target = target(context, connection.apiKeyFile, flags.llmApi);
         String model = flags.model;
         if (model == null || model.isBlank()) {
             if (target instanceof EndpointTarget.Remote) {
-                throw new UsageException("--model is required when " + EndpointTarget.baseVariable(flags.llmApi)
+                throw new UsageException("--model is required when " + registered(flags.llmApi).baseVariable()
                         + " is set");
             }
             model = CommonFlags.EMBEDDED_MODEL;
         }
         Path resultsDir = flags.resultsDir.isEmpty() ? null : Path.of(flags.resultsDir);
-        CommonOptions options = new CommonOptions(target, model, flags.numConcurrentRequests, flags.timeoutSeconds,
+        CommonSettings options = new CommonSettings(target, model, flags.numConcurrentRequests, flags.timeoutSeconds,
                 maxNumCompletedRequests, samplingParams, resultsDir, flags.llmApi, metadata,
                 Duration.ofSeconds(connection.idleTimeoutSeconds), headers, connection.caCert,
                 connection.requestTimeoutSeconds == null ? null : Duration.ofSeconds(connection.requestTimeoutSeconds),
-                Duration.ofSeconds(connection.connectTimeoutSeconds), connection.insecure);
+                Duration.ofSeconds(connection.connectTimeoutSeconds), connection.insecure, flags.overwrite);
         if (connection.insecure) {
             context.err().println("llmperf4j: warning: --insecure: TLS certificates and host names are NOT verified");
         }
         return options;
-    }
-
-    /**
-     * The client for {@code endpoint}: this run's model, key, headers, CA certificates, idle timeout and one
-     * connection per concurrent request.
-     *
-     * @param samplingParams merged into each body after max_tokens (the additional params, or llmperf's correctness
-     *                       params with them)
-     * @param includeUsage   whether to request {@code stream_options.include_usage}
-     */
-    ClientConfig clientConfig(EndpointUnderTest endpoint, LlmApi api, Map<String, ?> samplingParams,
-                              boolean includeUsage) {
-        return clientConfig(endpoint, api, samplingParams, includeUsage, model, numConcurrentRequests);
-    }
-
-    /**
-     * As {@link #clientConfig(EndpointUnderTest, LlmApi, Map, boolean)} for {@code model} with at most
-     * {@code maxConnections} connections: token-benchmark's load runs (one model of --model a,b; a sweep's highest
-     * concurrency; an open loop's cap).
-     */
-    ClientConfig clientConfig(EndpointUnderTest endpoint, LlmApi api, Map<String, ?> samplingParams,
-                              boolean includeUsage, String model, int maxConnections) {
-        return ClientConfig.builder(endpoint.uri(api), model)
-                .apiKey(Secret.of(endpoint.apiKey()))
-                .additionalSamplingParams(samplingParams)
-                .includeUsage(includeUsage)
-                .maxConnections(maxConnections)
-                .idleTimeout(idleTimeout)
-                .extraHeaders(extraHeaders)
-                .trustedCertificatesPem(caCert)
-                .requestTimeout(requestTimeout)
-                .connectTimeout(connectTimeout)
-                .insecureTls(insecureTls)
-                .build();
-    }
-
-    /**
-     * The adapter of this run's --llm-api.
-     *
-     * @param stream          false for --no-stream (every API but embeddings, which never streams)
-     * @param embeddingInputs the inputs of each embeddings request (by its spec); null for one input, the prompt
-     */
-    LlmApi api(boolean stream, Function<RequestSpec, List<String>> embeddingInputs) {
-        return apiFor(llmApi, stream, embeddingInputs);
-    }
-
-    /** The adapter of an --llm-api name (see {@link #api}). */
-    static LlmApi apiFor(String llmApi, boolean stream, Function<RequestSpec, List<String>> embeddingInputs) {
-        switch (llmApi) {
-            case "openai": return new OpenAiChatApi(stream);
-            case "openai-completions": return new OpenAiCompletionsApi(stream);
-            case "anthropic": return new AnthropicMessagesApi(stream);
-            case "embeddings": return embeddingInputs == null ? new EmbeddingsApi() : new EmbeddingsApi(embeddingInputs);
-            default: throw new UsageException("unknown --llm-api '" + llmApi + "'");
-        }
-    }
-
-    /** The one place a run's client is made: {@code api} at the endpoint, with this run's connection options. */
-    ChatCompletionsClient newClient(EndpointUnderTest endpoint, LlmApi api, Map<String, ?> samplingParams,
-                                    boolean includeUsage) {
-        return new ChatCompletionsClient(clientConfig(endpoint, api, samplingParams, includeUsage), api);
     }
 
     static void atLeast(String option, int value, int minimum) {
@@ -170,13 +87,40 @@ record CommonOptions(
 
     /** An --llm-api this tool supports, else a {@link UsageException} listing them. */
     static void checkLlmApi(String llmApi) {
-        if (SUPPORTED_APIS.contains(llmApi)) {
-            return;
+        registered(llmApi);
+    }
+
+    /** The registry's entry of an --llm-api, else a {@link UsageException} listing the supported ones. */
+    static ApiRegistry.Api registered(String llmApi) {
+        try {
+            return ApiRegistry.get(llmApi);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
         }
-        String supported = String.join(", ", SUPPORTED_APIS);
-        if (LLMPERF_ONLY_APIS.contains(llmApi)) {
-            throw new UsageException("--llm-api " + llmApi + " is not supported yet; supported: " + supported);
+    }
+
+    /**
+     * Where requests go, llmperf's rule: the base and key variables of {@code llmApi} (OPENAI_API_BASE and
+     * OPENAI_API_KEY, or ANTHROPIC_*), both non-empty, with --api-key-file in place of the key variable when given;
+     * the embedded simulated server when the base variable is unset.
+     */
+    static EndpointTarget target(CliContext context, Path apiKeyFile, String llmApi) {
+        ApiRegistry.Api api = registered(llmApi);
+        String baseVar = api.baseVariable();
+        String keyVar = api.keyVariable();
+        String base = context.env(baseVar);
+        if (base == null) {
+            return new EndpointTarget.Embedded();
         }
-        throw new UsageException("unknown --llm-api '" + llmApi + "'; supported: " + supported);
+        if (base.isBlank()) {
+            throw new UsageException(baseVar + " is set but empty; set it to the server's base URL such as "
+                    + "http://localhost:8000/v1, or unset it to benchmark the embedded simulated server");
+        }
+        String key = apiKeyFile != null ? ApiKeyFile.read(apiKeyFile) : context.env(keyVar);
+        if (key == null || key.isBlank()) {
+            throw new UsageException(keyVar + " is not set (or pass --api-key-file); llmperf requires it with "
+                    + baseVar + " (for local servers any dummy value works, e.g. " + keyVar + "=EMPTY)");
+        }
+        return new EndpointTarget.Remote(base.strip(), key, baseVar);
     }
 }

@@ -1,5 +1,7 @@
 package io.llmperf4j.cli;
 
+import io.llmperf4j.run.CommonSettings;
+import io.llmperf4j.run.Runner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -58,7 +60,7 @@ final class CorrectnessCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        CommonOptions options = CommonOptions.resolve(common, maxNumCompletedRequests, connection, context);
-        return new CorrectnessRun(options, seed, context).run();
+        CommonSettings options = CommonOptions.resolve(common, maxNumCompletedRequests, connection, context);
+        return new Runner(context.out(), context.err()).correctness(options, seed).exitCode();
     }
 }

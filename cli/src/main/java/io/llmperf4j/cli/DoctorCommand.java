@@ -1,5 +1,7 @@
 package io.llmperf4j.cli;
 
+import io.llmperf4j.run.Doctor;
+import io.llmperf4j.run.DoctorCheck;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -43,14 +45,14 @@ final class DoctorCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CommonOptions.checkLlmApi(llmApi);
-        String baseVariable = EndpointTarget.baseVariable(llmApi);
+        String baseVariable = CommonOptions.registered(llmApi).baseVariable();
         String base = context.env(baseVariable);
         if (base == null || base.isBlank()) {
-            throw new UsageException(baseVariable
-                    + " is not set; export the server's base URL, e.g. http://localhost:8000/v1");
+            throw new UsageException(baseVariable + " is not set; export the server's base URL, e.g. "
+                    + CommonOptions.registered(llmApi).defaultBase());
         }
-        String key = context.env(EndpointTarget.keyVariable(llmApi));
-        List<DoctorCheck.Result> results = new Doctor(CommonOptions.apiFor(llmApi, true, null), base.strip(),
+        String key = context.env(CommonOptions.registered(llmApi).keyVariable());
+        List<DoctorCheck.Result> results = new Doctor(CommonOptions.registered(llmApi).adapter(true), base.strip(),
                 key == null ? "" : key, model).run();
         boolean allPassed = true;
         for (DoctorCheck.Result result : results) {

@@ -1,5 +1,6 @@
 package io.llmperf4j.cli;
 
+import io.llmperf4j.run.InvalidRequestException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IFactory;
@@ -80,7 +81,7 @@ public final class Main implements Runnable {
         if (debug) {
             e.printStackTrace(err);
         }
-        if (e instanceof UsageException) {
+        if (e instanceof InvalidRequestException) { // UsageException here, or a RunRequest the runner refused
             err.println("llmperf4j: " + e.getMessage());
             return ExitCodes.USAGE;
         }

@@ -1,5 +1,6 @@
 package io.llmperf4j.cli;
 
+import io.llmperf4j.run.RunFailedException;
 import io.llmperf4j.report.html.HtmlReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -1,10 +1,11 @@
 package io.llmperf4j.cli;
 
+import io.llmperf4j.run.RunRequest;
+import io.llmperf4j.run.Runner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 /**
@@ -106,17 +107,7 @@ final class TokenBenchmarkCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        TokenBenchmarkOptions options = TokenBenchmarkOptions.resolve(this, context);
-        ClusterFlags.ClusterOptions clusterOptions = cluster.resolve();
-        if (clusterOptions != null) {
-            LoadPlan plan = LoadPlan.resolve(load, options);
-            DistributedTokenBenchmark.checkSupported(options, plan);
-            return new TokenBenchmark(options, context).withLoad(plan).withCluster(clusterOptions).run();
-        }
-        if (options.common().llmApi().equals("embeddings")) {
-            return new EmbeddingsBenchmark(options, LoadPlan.resolve(load, options, true), context).run();
-        }
-        LoadPlan plan = LoadPlan.resolve(load, options);
-        return new TokenBenchmark(options, context).withLoad(plan).run();
+        RunRequest request = TokenBenchmarkOptions.resolve(this, context);
+        return new Runner(context.out(), context.err()).run(request).exitCode();
     }
 }

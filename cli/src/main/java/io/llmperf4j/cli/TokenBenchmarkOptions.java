@@ -1,53 +1,60 @@
 package io.llmperf4j.cli;
 
+import io.llmperf4j.engine.client.ApiRegistry;
 import io.llmperf4j.report.metrics.Slo;
-
+import io.llmperf4j.run.ClusterPlan;
+import io.llmperf4j.run.CommonSettings;
+import io.llmperf4j.run.LoadPlan;
+import io.llmperf4j.run.RunRequest;
+import io.llmperf4j.run.WorkloadSpec;
 
 /**
- * The token benchmark's inputs after validation: the {@link CommonOptions} plus llmperf's token-distribution flags
- * and our workload flags. Every problem is reported as a {@link UsageException} before anything is started or sent.
+ * token-benchmark's flags checked and turned into the {@link RunRequest} the runner executes: the
+ * {@link CommonOptions}, llmperf's token-distribution flags, our workload, load and cluster flags. Every problem is a
+ * {@link UsageException}, raised before anything is started or sent.
  */
-record TokenBenchmarkOptions(
-        CommonOptions common,
-        int meanInputTokens,
-        int stddevInputTokens,
-        int meanOutputTokens,
-        int stddevOutputTokens,
-        WorkloadFlags workload,
-        boolean includeUsage,
-        Slo slo,
-        boolean stream,
-        int embeddingBatchSize,
-        boolean clientWarmup,
-        boolean saveEvents) {
+final class TokenBenchmarkOptions {
+    private TokenBenchmarkOptions() {
+    }
 
-    static TokenBenchmarkOptions resolve(TokenBenchmarkCommand c, CliContext context) {
+    static RunRequest resolve(TokenBenchmarkCommand c, CliContext context) {
         CommonOptions.atLeast("--mean-input-tokens", c.meanInputTokens, 1);
         CommonOptions.atLeast("--stddev-input-tokens", c.stddevInputTokens, 0);
         CommonOptions.atLeast("--mean-output-tokens", c.meanOutputTokens, 1);
         CommonOptions.atLeast("--stddev-output-tokens", c.stddevOutputTokens, 0);
         if (!c.workload.promptMode.equals("llmperf") && !c.workload.promptMode.equals("exact")) {
-            throw new UsageException("--prompt-mode must be 'llmperf' or 'exact' (got '" + c.workload.promptMode + "')");
+            throw new UsageException("--prompt-mode must be 'llmperf' or 'exact' (got '" + c.workload.promptMode
+                    + "')");
         }
         CommonOptions.requireReadable("--corpus", c.workload.corpus);
         CommonOptions.atLeast("--embedding-batch-size", c.embeddingBatchSize, 1);
-        CommonOptions common = CommonOptions.resolve(c.common, c.maxNumCompletedRequests, c.connection, context);
-        if (c.noStream && common.llmApi().equals("embeddings")) {
-            throw new UsageException("--no-stream applies to --llm-api openai, openai-completions and anthropic "
-                    + "(embeddings never stream)");
+        CommonSettings common = CommonOptions.resolve(c.common, c.maxNumCompletedRequests, c.connection, context);
+        ApiRegistry.Api api = CommonOptions.registered(common.llmApi());
+        if (c.noStream && !api.streams()) {
+            throw new UsageException("--no-stream applies to --llm-api " + String.join(", ", ApiRegistry.APIS.stream()
+                    .filter(ApiRegistry.Api::streams).map(ApiRegistry.Api::name).toList()) + " (" + api.name()
+                    + " never streams)");
         }
-        if (c.embeddingBatchSize != 1 && !common.llmApi().equals("embeddings")) {
+        if (c.embeddingBatchSize != 1 && api.generates()) {
             throw new UsageException("--embedding-batch-size applies to --llm-api embeddings only");
         }
         if (c.saveEvents && common.resultsDir() == null) {
             throw new UsageException("--save-events writes a file: give --results-dir too");
         }
-        if (c.saveEvents && common.llmApi().equals("embeddings")) {
-            throw new UsageException("--save-events applies to generation APIs (embeddings have no token events)");
+        if (c.saveEvents && !api.generates()) {
+            throw new UsageException("--save-events applies to generation APIs (" + api.name()
+                    + " has no token events)");
         }
-        return new TokenBenchmarkOptions(common, c.meanInputTokens, c.stddevInputTokens, c.meanOutputTokens,
-                c.stddevOutputTokens, c.workload, !c.noStreamUsage, parseSlo(c.slo), !c.noStream,
-                c.embeddingBatchSize, !c.noClientWarmup, c.saveEvents);
+        WorkloadFlags w = c.workload;
+        WorkloadSpec workload = new WorkloadSpec(c.meanInputTokens, c.stddevInputTokens, c.meanOutputTokens,
+                c.stddevOutputTokens, w.tokenizer, w.allowDownload, w.promptMode, w.corpus, w.seed, w.inputLengths,
+                w.outputLengths, w.dataset, w.datasetPromptTokens, w.datasetOutputTokens, w.prompt, w.maxTokens,
+                w.scenario, w.scenarioLang, w.prefixTokens, w.saveWorkload, w.workload);
+        ClusterPlan cluster = c.cluster.resolve();
+        // embeddings always run through the load models' flow: an active plan even without load flags
+        LoadPlan load = LoadOptions.resolve(c.load, common, !api.generates());
+        return new RunRequest(common, workload, !c.noStreamUsage, parseSlo(c.slo), !c.noStream, c.embeddingBatchSize,
+                !c.noClientWarmup, c.saveEvents, load, cluster);
     }
 
     private static Slo parseSlo(String text) {

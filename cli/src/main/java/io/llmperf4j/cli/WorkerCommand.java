@@ -1,5 +1,7 @@
 package io.llmperf4j.cli;
 
+import io.llmperf4j.engine.client.ApiRegistry;
+import io.llmperf4j.run.ClientWarmup;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.LifecycleEvent;
 import io.llmperf4j.distributed.ClusterNode;
@@ -61,7 +63,7 @@ final class WorkerCommand implements Callable<Integer> {
         if (!noClientWarmup) {
             ClientWarmup.run(); // the shares' first requests would otherwise carry JIT time
         }
-        LoadWorker worker = new LoadWorker(api -> context.env(EndpointTarget.keyVariable(api)),
+        LoadWorker worker = new LoadWorker(api -> context.env(ApiRegistry.get(api).keyVariable()),
                 line -> context.err().println("llmperf4j worker: " + line));
         HazelcastInstance instance = ClusterNode.start(settings, ClusterNode.WORKER,
                 Map.of(LoadWorker.CONTEXT_KEY, worker));

@@ -338,6 +338,67 @@ class DistributedRunTest {
 
     // ---------------------------------------------------------------- helpers
 
+    /**
+     * The same workload on this machine and on a one-worker cluster: one run path, so the same files (with
+     * --save-events, the events CSV too) and the same CSV columns (the cluster's requests CSV adds the worker's id).
+     * Then --llm-api anthropic --no-stream on the worker: one JSON response per request, so TTFT equals E2E (the
+     * worker once built a streaming Anthropic adapter whatever --no-stream said).
+     */
+    @Test
+    @Timeout(180)
+    void oneWorkerWritesTheFilesAndColumnsOfThisMachine(@TempDir Path tmp) throws Exception {
+        String cluster = "test-" + UUID.randomUUID();
+        int coordinatorPort = freePort();
+        List<String> workerIds = startWorkers(cluster, coordinatorPort, 1, tmp);
+
+        Path dist = tmp.resolve("dist");
+        List<String> args = new ArrayList<>(List.of("token-benchmark"));
+        args.addAll(workload(8, 2, 40));
+        args.addAll(List.of("--save-events", "--results-dir", dist.toString()));
+        args.addAll(coordinatorFlags(cluster, coordinatorPort, workerIds));
+        CliRun run = CliRun.of(env(), args.toArray(String[]::new));
+        assertEquals(0, run.exitCode(), () -> run + logs());
+
+        Path local = tmp.resolve("local");
+        List<String> localArgs = new ArrayList<>(List.of("token-benchmark"));
+        localArgs.addAll(workload(8, 2, 40));
+        localArgs.addAll(List.of("--save-events", "--results-dir", local.toString()));
+        CliRun one = CliRun.of(env(), localArgs.toArray(String[]::new));
+        assertEquals(0, one.exitCode(), one::toString);
+
+        Set<String> names = fileNames(local);
+        assertTrue(names.contains(BASE + "_events.csv"), names::toString);
+        assertEquals(names, fileNames(dist));
+        for (String name : names) {
+            if (!name.endsWith(".csv")) continue;
+            List<String> columns = new ArrayList<>(header(dist.resolve(name)));
+            columns.remove(io.llmperf4j.report.csv.RequestCsvWriter.WORKER_COLUMN);
+            assertEquals(header(local.resolve(name)), columns, name);
+        }
+        assertEquals(Files.readAllLines(local.resolve(BASE + "_events.csv")).size(),
+                Files.readAllLines(dist.resolve(BASE + "_events.csv")).size(), "one row per content event");
+
+        Path anthropic = tmp.resolve("anthropic");
+        List<String> anthropicArgs = new ArrayList<>(List.of("token-benchmark", "--llm-api", "anthropic",
+                "--no-stream"));
+        anthropicArgs.addAll(workload(4, 2, 40));
+        anthropicArgs.addAll(List.of("--results-dir", anthropic.toString()));
+        anthropicArgs.addAll(coordinatorFlags(cluster, freePort(), workerIds));
+        CliRun messages = CliRun.of(Map.of("ANTHROPIC_API_BASE", server.baseUrl(), "ANTHROPIC_API_KEY", "k"),
+                anthropicArgs.toArray(String[]::new));
+        assertEquals(0, messages.exitCode(), () -> messages + logs());
+        List<RequestRecord> records = RequestCsvReader.read(anthropic.resolve(BASE + "_requests.csv"));
+        assertEquals(4, records.size());
+        for (RequestRecord r : records) {
+            assertTrue(r.succeeded(), r::toString);
+            assertEquals(r.e2eNanos(), r.ttftNanos(), "not streamed: TTFT is the whole response " + r);
+        }
+    }
+
+    private static List<String> header(Path csv) throws IOException {
+        return List.of(Files.readAllLines(csv, StandardCharsets.UTF_8).get(0).split(","));
+    }
+
     private static final long DISTRIBUTED_START_LEAD_MILLIS = 2_000;
 
     private void awaitText(Path file, String text, Process process) throws Exception {

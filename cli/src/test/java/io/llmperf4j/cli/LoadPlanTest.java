@@ -7,6 +7,7 @@ import io.llmperf4j.engine.load.LoadProfile;
 import io.llmperf4j.engine.load.OpenLoopSettings;
 import io.llmperf4j.engine.load.SaturationRules;
 import io.llmperf4j.engine.load.Warmup;
+import io.llmperf4j.run.LoadPlan;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -32,14 +33,18 @@ class LoadPlanTest {
         CliContext context = new CliContext(Map.of(), sink, sink);
         TokenBenchmarkCommand command = new TokenBenchmarkCommand(context);
         new CommandLine(command).parseArgs(flags);
-        return LoadPlan.resolve(command.load, TokenBenchmarkOptions.resolve(command, context));
+        return TokenBenchmarkOptions.resolve(command, context).load();
     }
 
     @Test
     void withoutLoadFlagsTheClosedLoopRunsAsBefore() {
-        assertSame(LoadPlan.NONE, plan());
-        assertSame(LoadPlan.NONE, plan("--model", "m", "--seed", "3"));
-        assertFalse(LoadPlan.NONE.active());
+        // llmperf's plain closed loop: one inactive level, as llmperf runs it
+        LoadPlan plain = plan();
+        assertFalse(plain.active());
+        assertEquals(LoadPlan.plain(CommonFlags.EMBEDDED_MODEL, 10, 10, Duration.ofSeconds(90)), plain);
+        assertEquals(List.of(new ClosedLoopSettings(3, Duration.ofSeconds(90)).withMaxCompleted(10)
+                        .withPromptOrder(ClosedLoopSettings.PromptOrder.SEND_ORDER)),
+                plan("--model", "m", "--seed", "3", "--num-concurrent-requests", "3").profile().levels(Warmup.NONE));
     }
 
     @Test

@@ -165,7 +165,8 @@ class TokenBenchmarkCommandTest {
         Assumptions.assumeTrue(Files.exists(full), "needs Linux /dev/full");
         Files.createSymbolicLink(tmp.resolve("requests.jsonl"), full);
         CliRun run = CliRun.of(env(), "token-benchmark", "--model", "m", "--max-num-completed-requests", "6",
-                "--num-concurrent-requests", "2", "--mean-output-tokens", "5", "--results-dir", tmp.toString());
+                "--num-concurrent-requests", "2", "--mean-output-tokens", "5", "--results-dir", tmp.toString(),
+                "--overwrite"); // the folder holds the broken journal
         assertEquals(1, run.exitCode(), run::toString);
         assertTrue(run.err().contains("llmperf4j: error: the run failed after 1 requests"), run::toString);
         assertTrue(run.err().contains("the requests recorded until then are written to " + tmp), run::toString);

@@ -1,0 +1,28 @@
+package io.llmperf4j.report.output;
+
+import io.llmperf4j.model.BenchmarkRun;
+import io.llmperf4j.report.metrics.RunMetrics;
+import io.llmperf4j.report.summary.RunEnvironment;
+import io.llmperf4j.report.summary.SummaryDocument;
+
+import java.util.Objects;
+
+/**
+ * What one level's files are written from.
+ *
+ * @param run         the level's records and settings, as llmperf's model
+ * @param metrics     its metrics
+ * @param toolVersion this tool's version, echoed into the summary and report
+ * @param environment the machine and JVM
+ * @param distributed the cluster's workers and clock offsets, or null for a run from one machine
+ * @param openLoop    the open loop's schedule and what became of it, or null for a closed loop
+ */
+public record LevelOutput(BenchmarkRun run, RunMetrics metrics, String toolVersion, RunEnvironment environment,
+                          SummaryDocument.DistributedJson distributed, OpenLoopFile.Document openLoop) {
+    public LevelOutput {
+        Objects.requireNonNull(run, "run");
+        Objects.requireNonNull(metrics, "metrics");
+        Objects.requireNonNull(toolVersion, "toolVersion");
+        Objects.requireNonNull(environment, "environment");
+    }
+}

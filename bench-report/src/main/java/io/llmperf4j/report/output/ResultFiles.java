@@ -1,0 +1,103 @@
+package io.llmperf4j.report.output;
+
+import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.report.csv.EventCsvWriter;
+import io.llmperf4j.report.html.HtmlReport;
+import io.llmperf4j.report.html.HtmlReportOptions;
+import io.llmperf4j.report.jsonl.RequestJournal;
+import io.llmperf4j.report.llmperf.LlmperfFileNames;
+import io.llmperf4j.report.llmperf.LlmperfResultFiles;
+import io.llmperf4j.report.llmperf.LlmperfResultWriter;
+import io.llmperf4j.report.summary.SummaryJson;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The files a run writes for each level, chosen once per run ({@link #tokenBenchmark}) and written by one call
+ * ({@link #write}) whatever ran the level: this machine or a cluster's workers.
+ */
+public final class ResultFiles {
+
+    /** llmperf's {@code <base>_summary.json}, {@code <base>_individual_responses.json} and our requests CSV. */
+    public static final ResultFile LLMPERF = (level, dir) -> {
+        LlmperfResultFiles files = LlmperfResultWriter.write(level.run(), dir);
+        return List.of(files.summaryJson(), files.individualResponsesJson(), files.requestsCsv());
+    };
+
+    /** llmperf4j's summary, with the cluster's workers when they sent the level. */
+    public static final ResultFile SUMMARY = (level, dir) -> List.of(level.distributed() == null
+            ? SummaryJson.write(level.run(), level.metrics(), level.toolVersion(), level.environment(), dir)
+            : SummaryJson.write(level.run(), level.metrics(), level.toolVersion(), level.environment(),
+            level.distributed(), dir));
+
+    /**
+     * {@code requests.jsonl}: appended as each request ends by the run itself ({@link RequestJournal}), so a killed
+     * run keeps what it completed; written here from the level's records only when the run kept none.
+     */
+    public static final ResultFile JOURNAL = (level, dir) -> {
+        Path file = dir.resolve(RequestJournal.FILE_NAME);
+        if (!Files.exists(file)) {
+            try (RequestJournal journal = RequestJournal.create(dir)) {
+                for (RequestRecord record : level.run().records()) {
+                    journal.append(record);
+                }
+            }
+        }
+        return List.of(file);
+    };
+
+    /** {@code <base>_open_loop.json}, for an open-loop level. */
+    public static final ResultFile OPEN_LOOP = (level, dir) -> level.openLoop() == null ? List.of()
+            : List.of(OpenLoopFile.write(dir, LlmperfFileNames.baseName(level.run().settings()), level.openLoop()));
+
+    /** The self-contained HTML report. */
+    public static final ResultFile HTML = (level, dir) -> List.of(HtmlReport.write(level.run(), level.metrics(),
+            level.toolVersion(), level.environment(), HtmlReportOptions.DEFAULT, dir));
+
+    /** {@code <base>_events.csv}: one row per content event. */
+    public static final ResultFile EVENTS = (level, dir) -> List.of(EventCsvWriter.write(level.run(), dir));
+
+    private final List<ResultFile> files;
+
+    private ResultFiles(List<ResultFile> files) {
+        this.files = List.copyOf(files);
+    }
+
+    /**
+     * A token benchmark's files, in the order they are named: llmperf's trio, our summary, the journal, the open
+     * loop's figures (open loops), the HTML report and, with {@code saveEvents}, the events CSV.
+     */
+    public static ResultFiles tokenBenchmark(boolean saveEvents) {
+        List<ResultFile> files = new ArrayList<>(List.of(LLMPERF, SUMMARY, JOURNAL, OPEN_LOOP, HTML));
+        if (saveEvents) {
+            files.add(EVENTS);
+        }
+        return new ResultFiles(files);
+    }
+
+    /** Exactly these files, in this order. */
+    public static ResultFiles of(List<ResultFile> files) {
+        return new ResultFiles(files);
+    }
+
+    /** The same set with {@code file} written last. */
+    public ResultFiles with(ResultFile file) {
+        List<ResultFile> more = new ArrayList<>(files);
+        more.add(file);
+        return new ResultFiles(more);
+    }
+
+    /** Writes every file of the set for {@code level} into {@code dir}; returns them in the order written. */
+    public List<Path> write(LevelOutput level, Path dir) throws IOException {
+        Files.createDirectories(dir);
+        List<Path> written = new ArrayList<>();
+        for (ResultFile file : files) {
+            written.addAll(file.write(level, dir));
+        }
+        return written;
+    }
+}

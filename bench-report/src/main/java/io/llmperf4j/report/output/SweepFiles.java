@@ -1,0 +1,68 @@
+package io.llmperf4j.report.output;
+
+import org.apache.commons.csv.CSVPrinter;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * A sweep's own files: {@code <base>_sweep.json} (the plan, the rules, the verdict and one object per level that
+ * ran) and {@code <base>_sweep.csv} (one row per level).
+ */
+public final class SweepFiles {
+    public static final String SCHEMA = "llmperf4j.sweep/1";
+
+    /** The columns of {@code <base>_sweep.csv}, in order. */
+    public static final List<String> COLUMNS = List.of("level", "load_unit", "successes", "total", "failures",
+            "failure_rate", "output_tok_s", "requests_s", "ttft_p50_ms", "ttft_p90_ms", "e2e_p50_ms", "e2e_p90_ms",
+            "aborted", "saturation_point", "ttft_red_line", "first_failing", "few_samples", "throughput_gain",
+            "ttft_p90_ratio");
+
+    /** {@code <base>_sweep.json}. */
+    public record Document(String schema, String model, String levelName, String loadUnit, List<Double> plannedLevels,
+                           String load, String warmup, Rules rules, Verdict verdict, boolean stopped,
+                           List<Level> levels) {
+    }
+
+    /** The verdict's thresholds. */
+    public record Rules(double saturationGainPercent, double ttftJumpFactor, int minSuccessfulSamples) {
+    }
+
+    /** The verdict: levels where saturation, the TTFT red line and the first failures were seen, in words too. */
+    public record Verdict(Double saturationLevel, Double ttftRedLineLevel, Double firstFailingLevel,
+                          List<String> lines, List<String> warnings) {
+    }
+
+    /** One level that ran. */
+    public record Level(double level, String loadUnit, String label, int successes, int total,
+                        int failures, Double failureRate, Double outputTokS, Double requestsS, Double ttftP50Ms,
+                        Double ttftP90Ms, Double e2eP50Ms, Double e2eP90Ms, boolean aborted, boolean saturationPoint,
+                        boolean ttftRedLine, boolean firstFailing, boolean fewSamples, Double throughputGain,
+                        Double ttftP90Ratio, String resultsDir) {
+    }
+
+    private SweepFiles() {
+    }
+
+    /** Writes {@code <base>_sweep.json} and {@code <base>_sweep.csv} into {@code dir}; returns both. */
+    public static List<Path> write(Path dir, String base, Document doc) throws IOException {
+        Files.createDirectories(dir);
+        Path json = dir.resolve(base + "_sweep.json");
+        OutputFormat.writeJson(doc, json);
+        Path csv = dir.resolve(base + "_sweep.csv");
+        try (CSVPrinter printer = OutputFormat.csv(csv, COLUMNS)) {
+            for (Level l : doc.levels()) {
+                printer.printRecord(OutputFormat.level(l.level()), l.loadUnit(), l.successes(), l.total(), l.failures(),
+                        OutputFormat.cell(l.failureRate()), OutputFormat.cell(l.outputTokS()),
+                        OutputFormat.cell(l.requestsS()), OutputFormat.cell(l.ttftP50Ms()),
+                        OutputFormat.cell(l.ttftP90Ms()), OutputFormat.cell(l.e2eP50Ms()),
+                        OutputFormat.cell(l.e2eP90Ms()), l.aborted(), l.saturationPoint(), l.ttftRedLine(),
+                        l.firstFailing(), l.fewSamples(), OutputFormat.cell(l.throughputGain()),
+                        OutputFormat.cell(l.ttftP90Ratio()));
+            }
+        }
+        return List.of(json, csv);
+    }
+}

@@ -1,0 +1,185 @@
+package io.llmperf4j.run;
+
+import io.llmperf4j.engine.client.ChatCompletionsClient;
+import io.llmperf4j.engine.client.ClientConfig;
+import io.llmperf4j.engine.client.EndpointUrls;
+import io.llmperf4j.engine.client.LlmClient;
+import io.llmperf4j.engine.client.RequestHandle;
+import io.llmperf4j.engine.load.ClosedLoopResult;
+import io.llmperf4j.engine.load.ClosedLoopRunner;
+import io.llmperf4j.engine.load.ClosedLoopSettings;
+import io.llmperf4j.engine.load.Warmup;
+import io.llmperf4j.model.ClientOverhead;
+import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.RequestSpec;
+import io.llmperf4j.server.RequestTiming;
+import io.llmperf4j.server.SimulatedServer;
+import io.llmperf4j.server.SimulatorConfig;
+import io.netty.util.concurrent.EventExecutorGroup;
+import org.HdrHistogram.Histogram;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntConsumer;
+import java.util.stream.IntStream;
+
+/**
+ * The client's own error floor: the embedded simulator runs in this process with known timing and records when it
+ * began sending each SSE event ({@link RequestTiming#chunkSentNanos()}); the real client measures the same
+ * responses over a loopback socket. Both clocks are this JVM's {@link System#nanoTime()}, so per request:
+ * <ul>
+ *   <li>TTFT error = the client's first-content arrival (its start + TTFT) − the server's send of that event;</li>
+ *   <li>inter-token error = |client gap between consecutive content events − server gap between their sends|.</li>
+ * </ul>
+ * What remains is loopback, kernel and client time: the smallest error any measurement with this client on this
+ * machine can have. Each concurrency level runs a closed loop with its own client, after a timed warmup at the same
+ * load (excluded): without it the JIT compiles the hot path during the measured requests, and on a small machine its
+ * threads take the cores the client needs.
+ */
+public final class Calibration {
+
+    /** What to run: concurrency levels and the simulator's timing. */
+    public record Settings(List<Integer> concurrencies, Duration ttft, Duration interToken, int outputTokens,
+                    int requests, Duration warmup) {
+        /** Measured requests at {@code concurrency}: the given count, or 4 per stream and at least 100. */
+        public int requestsAt(int concurrency) {
+            return requests > 0 ? requests : Math.max(100, 4 * concurrency);
+        }
+    }
+
+    /** One error distribution, in nanoseconds (HdrHistogram, 3 significant digits). */
+    public record ErrorStats(long count, long p50Nanos, long p99Nanos, long maxNanos) {
+        static ErrorStats of(Histogram h) {
+            long n = h.getTotalCount();
+            return n == 0 ? new ErrorStats(0, 0, 0, 0)
+                    : new ErrorStats(n, h.getValueAtPercentile(50), h.getValueAtPercentile(99), h.getMaxValue());
+        }
+    }
+
+    /**
+     * The floor at one concurrency.
+     *
+     * @param unmatched successful requests whose server timing was missing or whose events did not pair up
+     */
+    public record Level(int concurrency, int requests, int succeeded, int unmatched, ErrorStats ttftError,
+                 ErrorStats interTokenError, ClientOverhead overhead, String transport) {
+    }
+
+    private static final long HIGHEST_NANOS = Duration.ofMinutes(10).toNanos();
+    /** How long to wait for the server's timing of responses the client has already recorded. */
+    private static final Duration TIMING_GRACE = Duration.ofSeconds(2);
+
+    private Calibration() {
+    }
+
+    /** Runs every level in order; {@code onLevelStart} hears each concurrency before it runs. */
+    public static List<Level> run(Settings settings, IntConsumer onLevelStart) {
+        Map<String, RequestTiming> timings = new ConcurrentHashMap<>();
+        int most = settings.concurrencies().stream().mapToInt(Integer::intValue).max().orElse(1);
+        SimulatorConfig config = SimulatorConfig.builder()
+                .host("127.0.0.1")
+                .port(0)
+                .timeToFirstToken(settings.ttft())
+                .interTokenDelay(settings.interToken())
+                .tokensPerChunk(1)
+                .maxConcurrentSequences(most) // no queueing: the server's own timing stays known
+                .timingListener(t -> timings.put(t.requestId(), t))
+                .build();
+        try (SimulatedServer server = SimulatedServer.start(config)) {
+            return settings.concurrencies().stream().map(c -> {
+                onLevelStart.accept(c);
+                timings.clear();
+                return level(server, settings, c, timings);
+            }).toList();
+        }
+    }
+
+    private static Level level(SimulatedServer server, Settings settings, int concurrency,
+                               Map<String, RequestTiming> timings) {
+        int measured = settings.requestsAt(concurrency);
+        List<RequestSpec> specs = IntStream.range(0, measured)
+                .mapToObj(i -> new RequestSpec(i, "calibration prompt " + i, 3, settings.outputTokens())).toList();
+        ClientConfig config = ClientConfig.builder(EndpointUrls.chatCompletions(server.baseUrl()), "calibration")
+                .maxConnections(concurrency).build();
+        Map<String, Long> starts = new ConcurrentHashMap<>();
+        ClosedLoopResult result;
+        String transport;
+        try (ChatCompletionsClient client = new ChatCompletionsClient(config)) {
+            transport = client.transportName();
+            ClosedLoopSettings loop = new ClosedLoopSettings(concurrency, Duration.ofMinutes(10))
+                    .withMaxCompleted(measured)
+                    .withWarmup(settings.warmup().isZero() ? Warmup.NONE : Warmup.duration(settings.warmup()))
+                    .withPromptOrder(ClosedLoopSettings.PromptOrder.SEND_ORDER);
+            result = new ClosedLoopRunner(new StartRecording(client, starts), text -> -1).run(specs, loop);
+        }
+        awaitTimings(result.records(), timings);
+        Histogram ttft = new Histogram(HIGHEST_NANOS, 3);
+        Histogram interToken = new Histogram(HIGHEST_NANOS, 3);
+        int succeeded = 0;
+        int unmatched = 0;
+        for (RequestRecord r : result.records()) {
+            if (!r.succeeded()) continue;
+            succeeded++;
+            RequestTiming timing = r.serverResponseId() == null ? null : timings.get(r.serverResponseId());
+            Long start = starts.get(r.clientRequestId());
+            long[] arrived = r.contentEventNanos();
+            if (timing == null || start == null || start == RequestRecord.NEVER
+                    || timing.chunkSentNanos().length != arrived.length || arrived.length == 0) {
+                unmatched++;
+                continue;
+            }
+            long[] sent = timing.chunkSentNanos();
+            ttft.recordValue(clamp(start + arrived[0] - sent[0]));
+            for (int k = 1; k < arrived.length; k++) {
+                interToken.recordValue(clamp(Math.abs((arrived[k] - arrived[k - 1]) - (sent[k] - sent[k - 1]))));
+            }
+        }
+        return new Level(concurrency, result.records().size(), succeeded, unmatched, ErrorStats.of(ttft),
+                ErrorStats.of(interToken), result.clientOverhead(), transport);
+    }
+
+    /**
+     * The server reports a response just after its last flush, so the client may have its record a moment before the
+     * server's timing of it arrives: wait a little for every successful response's timing.
+     */
+    private static void awaitTimings(List<RequestRecord> records, Map<String, RequestTiming> timings) {
+        long deadline = System.nanoTime() + TIMING_GRACE.toNanos();
+        for (RequestRecord r : records) {
+            if (!r.succeeded() || r.serverResponseId() == null) continue;
+            while (!timings.containsKey(r.serverResponseId()) && System.nanoTime() - deadline < 0) {
+                try {
+                    Thread.sleep(1);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
+    private static long clamp(long nanos) {
+        return Math.min(HIGHEST_NANOS, Math.max(0, nanos));
+    }
+
+    /** Remembers each request's start on the client's clock, to set against the server's send times. */
+    private record StartRecording(LlmClient client, Map<String, Long> starts) implements LlmClient {
+        @Override
+        public RequestHandle send(RequestSpec spec) {
+            RequestHandle handle = client.send(spec);
+            starts.put(handle.clientRequestId(), handle.startNanos());
+            return handle;
+        }
+
+        @Override
+        public EventExecutorGroup ioEventLoops() {
+            return client.ioEventLoops();
+        }
+
+        @Override
+        public void close() {
+            client.close();
+        }
+    }
+}

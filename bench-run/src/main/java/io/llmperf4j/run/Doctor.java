@@ -1,0 +1,280 @@
+package io.llmperf4j.run;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.llmperf4j.engine.client.ApiRegistry;
+import io.llmperf4j.engine.client.ChatCompletionsClient;
+import io.llmperf4j.engine.client.ClientConfig;
+import io.llmperf4j.engine.client.LlmApi;
+import io.llmperf4j.engine.client.Secret;
+import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.RequestSpec;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Runs the doctor checks in order for one {@link LlmApi}; a check that cannot run because an earlier one failed is
+ * reported as failed with the reason. The API key is sent (in the API's own header: Authorization: Bearer, or
+ * x-api-key with anthropic-version) but never printed.
+ */
+public final class Doctor {
+    private static final Duration TIMEOUT = Duration.ofSeconds(15);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final LlmApi api;
+    private final String base;
+    private final String apiKey;
+    private final String requestedModel;
+    private final String baseVariable;
+    private final String keyVariable;
+    /** What the API appends to the base, e.g. "chat/completions" or "messages". */
+    private final String suffix;
+    private final List<DoctorCheck.Result> results = new ArrayList<>();
+
+    public Doctor(LlmApi api, String base, String apiKey, String requestedModel) {
+        this.api = api;
+        this.base = base;
+        this.apiKey = apiKey;
+        this.requestedModel = requestedModel;
+        this.baseVariable = CommonSettings.registered(api.name()).baseVariable();
+        this.keyVariable = CommonSettings.registered(api.name()).keyVariable();
+        this.suffix = api.endpoint("http://localhost/v1").getPath().substring("/v1/".length());
+    }
+
+    public List<DoctorCheck.Result> run() {
+        URI endpoint = checkUrlShape();
+        if (endpoint == null || !checkReachable(endpoint)) {
+            return results;
+        }
+        String model = checkKeyAndModel(modelsUri(endpoint));
+        if (model != null) {
+            checkRequestAndUsage(endpoint, model);
+        }
+        checkTls(endpoint);
+        return results;
+    }
+
+    private URI checkUrlShape() {
+        URI endpoint;
+        try {
+            endpoint = api.endpoint(base);
+        } catch (IllegalArgumentException e) {
+            results.add(DoctorCheck.Result.fail("base URL", e.getMessage(),
+                    "set " + baseVariable + " to the API base, e.g. http://localhost:8000/v1"));
+            return null;
+        }
+        String path = URI.create(base.endsWith("/") ? base : base + "/").getPath();
+        if (path.contains(suffix + "/" + suffix)) {
+            results.add(DoctorCheck.Result.fail("base URL", "'/" + suffix + "' appears twice in " + endpoint,
+                    "set " + baseVariable + " to the base only, e.g. http://localhost:8000/v1"));
+            return null;
+        }
+        if (!endpoint.getPath().contains("/v1/")) {
+            results.add(DoctorCheck.Result.fail("base URL", "requests would go to " + endpoint + " (no /v1)",
+                    "most OpenAI-compatible servers serve under /v1: try " + stripSlash(base) + "/v1"));
+            return endpoint;
+        }
+        results.add(DoctorCheck.Result.pass("base URL", "requests go to " + endpoint));
+        return endpoint;
+    }
+
+    private boolean checkReachable(URI endpoint) {
+        try {
+            Preflight.checkReachable(endpoint);
+            results.add(DoctorCheck.Result.pass("reachable", endpoint.getHost() + ":" + port(endpoint)
+                    + " accepts connections"));
+            return true;
+        } catch (RunFailedException e) {
+            results.add(DoctorCheck.Result.fail("reachable", e.getMessage(),
+                    "check host and port in " + baseVariable + " and that the server is running (curl "
+                            + stripSlash(base) + "/models)"));
+            return false;
+        }
+    }
+
+    /** GET /models: the key is accepted and the model is served. Returns the model to use, or null. */
+    private String checkKeyAndModel(URI models) {
+        HttpResponse<String> response;
+        try {
+            HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+            HttpRequest.Builder request = HttpRequest.newBuilder(models).timeout(TIMEOUT).GET();
+            for (Map.Entry<String, String> header : api.headers(Secret.of(apiKey)).entrySet()) {
+                request.header(header.getKey(), header.getValue());
+            }
+            response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            results.add(DoctorCheck.Result.fail("API key", "GET " + models + " failed: " + e.getMessage(),
+                    "check the URL and, for https, the server's certificate"));
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+        int status = response.statusCode();
+        if (status == 401 || status == 403) {
+            results.add(DoctorCheck.Result.fail("API key", "GET " + models + " answered HTTP " + status,
+                    "export the right " + keyVariable + " (no spaces or quotes; a server started with its own "
+                            + "--api-key needs that key; OAuth-style tokens may have expired)"));
+            return null;
+        }
+        if (status != 200) {
+            results.add(DoctorCheck.Result.fail("API key", "GET " + models + " answered HTTP " + status,
+                    status == 404 ? "the base URL is probably missing /v1 or has an extra path"
+                            : "check the server's logs"));
+            return null;
+        }
+        results.add(DoctorCheck.Result.pass("API key", "GET " + models + " answered 200"));
+        return checkModelListed(response.body());
+    }
+
+    private String checkModelListed(String body) {
+        List<String> ids = new ArrayList<>();
+        try {
+            for (JsonNode entry : JSON.readTree(body).path("data")) {
+                ids.add(entry.path("id").asText());
+            }
+        } catch (IOException e) {
+            results.add(DoctorCheck.Result.fail("model", "/models did not return JSON",
+                    "the server is not OpenAI-compatible at this base URL"));
+            return null;
+        }
+        if (requestedModel == null) {
+            if (ids.isEmpty()) {
+                results.add(DoctorCheck.Result.fail("model", "/models lists no model", "pass --model ID"));
+                return null;
+            }
+            results.add(DoctorCheck.Result.pass("model", "using '" + ids.get(0) + "', the first of " + ids));
+            return ids.get(0);
+        }
+        if (!ids.contains(requestedModel)) {
+            results.add(DoctorCheck.Result.fail("model", "'" + requestedModel + "' is not listed by /models",
+                    "use one of the served model ids " + ids + " as --model"));
+            return requestedModel; // some gateways serve unlisted models: the streamed request still tells
+        }
+        results.add(DoctorCheck.Result.pass("model", "'" + requestedModel + "' is served"));
+        return requestedModel;
+    }
+
+    /** One request of the API (streamed, or one JSON body for embeddings), then the usage it reported. */
+    private void checkRequestAndUsage(URI endpoint, String model) {
+        String check = api.streaming() ? "streaming" : "request";
+        RequestRecord record;
+        ClientConfig config = ClientConfig.builder(endpoint, model).apiKey(Secret.of(apiKey)).maxConnections(1)
+                .connectTimeout(TIMEOUT).idleTimeout(TIMEOUT).ioThreads(1).workerThreads(1).build();
+        try (ChatCompletionsClient client = new ChatCompletionsClient(config, api)) {
+            record = client.send(new RequestSpec(0, "Say hello.", 0, 16)).completion()
+                    .get(TIMEOUT.toSeconds() * 2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        } catch (ExecutionException | TimeoutException e) {
+            results.add(DoctorCheck.Result.fail(check, "no answer to one " + (api.streaming() ? "streamed " : "")
+                    + "request: " + e, "check the server's logs"));
+            return;
+        }
+        if (!record.succeeded()) {
+            results.add(DoctorCheck.Result.fail(check, record.failure().kind() + " "
+                    + record.failure().code() + ": " + abbreviate(record.failure().message()), requestFix(record)));
+            return;
+        }
+        if (api.streaming()) {
+            results.add(DoctorCheck.Result.pass(check, record.dataEventCount() + " SSE events, first content after "
+                    + Math.round(record.ttftNanos() / 1e6) + " ms, finish_reason " + record.finishReason()));
+        } else {
+            results.add(DoctorCheck.Result.pass(check, "POST " + endpoint + " answered in "
+                    + Math.round(record.e2eNanos() / 1e6) + " ms"));
+        }
+        checkUsage(record);
+    }
+
+    private void checkUsage(RequestRecord record) {
+        if (!CommonSettings.registered(api.name()).generates()) { // embeddings: input tokens only
+            if (record.usagePromptTokens() == null) {
+                results.add(DoctorCheck.Result.fail("usage", "no usage.prompt_tokens in the response",
+                        "input tokens/s will count the workload's sampled lengths instead of the server's"));
+            } else {
+                results.add(DoctorCheck.Result.pass("usage", "usage reported (" + record.usagePromptTokens()
+                        + " prompt tokens)"));
+            }
+        } else if (record.usageCompletionTokens() == null) {
+            boolean streamOption = CommonSettings.registered(api.name()).streamUsage() && api.streaming();
+            results.add(DoctorCheck.Result.fail("usage", streamOption
+                            ? "no usage chunk with stream_options.include_usage" : "no usage in the response",
+                    streamOption
+                            ? "server token counts will be missing; run the benchmark with --no-stream-usage if "
+                            + "the server rejects stream_options"
+                            : "server token counts will be missing; count with a tokenizer (the default)"));
+        } else {
+            results.add(DoctorCheck.Result.pass("usage", "usage reported (" + record.usageCompletionTokens()
+                    + " completion tokens)"));
+        }
+    }
+
+    private String requestFix(RequestRecord record) {
+        FailureKind kind = record.failure().kind();
+        int code = record.failure().code();
+        return switch (kind) {
+            case HTTP_STATUS -> code == 401 || code == 403 ? "export the right " + keyVariable
+                    : code == 404 ? "the model id or the path is probably wrong: use an id /models lists, and "
+                    + "check that the server serves /" + suffix + " under " + baseVariable
+                    : "check the server's logs for HTTP " + code;
+            case ERROR_IN_STREAM -> "the server answered 200 with an error object (usually a wrong model id)";
+            case MALFORMED_EVENT, MISSING_DONE -> formatFix();
+            case CONNECT_FAILED, CONNECTION_CLOSED -> "check the URL, proxies and the server's logs";
+            case IDLE_TIMEOUT, REQUEST_TIMEOUT -> "the server did not answer in time: check its load and logs";
+            default -> "run with --debug and check the server's logs";
+        };
+    }
+
+    /** What a well-formed answer of this API looks like. */
+    private String formatFix() {
+        ApiRegistry.Api entry = CommonSettings.registered(api.name());
+        if (!api.streaming()) {
+            return "the body is not " + entry.bodyShape();
+        }
+        return "the stream is not " + entry.streamShape() + ", ending with '" + api.endOfStreamName() + "'";
+    }
+
+    private void checkTls(URI endpoint) {
+        if (!"https".equalsIgnoreCase(endpoint.getScheme())) {
+            results.add(DoctorCheck.Result.pass("TLS", "not used (http)"));
+            return;
+        }
+        boolean handshakeSeen = results.stream().anyMatch(r -> r.name().equals("API key") && r.passed());
+        results.add(handshakeSeen ? DoctorCheck.Result.pass("TLS", "certificate verified")
+                : DoctorCheck.Result.fail("TLS", "no verified https exchange completed",
+                "check the server's certificate chain and host name"));
+    }
+
+    /** The API's endpoint with its suffix replaced by "models" (OpenAI's and Anthropic's model list). */
+    private URI modelsUri(URI endpoint) {
+        String text = endpoint.toString();
+        int at = text.lastIndexOf(suffix);
+        return URI.create(text.substring(0, at) + "models");
+    }
+
+    private static int port(URI uri) {
+        return uri.getPort() > 0 ? uri.getPort() : "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
+    }
+
+    private static String stripSlash(String text) {
+        return text.endsWith("/") ? text.substring(0, text.length() - 1) : text;
+    }
+
+    private static String abbreviate(String text) {
+        String oneLine = text.replaceAll("\\s+", " ").strip();
+        return oneLine.length() <= 200 ? oneLine : oneLine.substring(0, 200) + "...";
+    }
+}

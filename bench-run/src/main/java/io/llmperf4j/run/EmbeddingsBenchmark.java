@@ -1,0 +1,263 @@
+package io.llmperf4j.run;
+
+import io.llmperf4j.engine.Benchmark;
+import io.llmperf4j.engine.BenchmarkListener;
+import io.llmperf4j.engine.BenchmarkResult;
+import io.llmperf4j.engine.LevelOutcome;
+import io.llmperf4j.engine.client.ChatCompletionsClient;
+import io.llmperf4j.engine.client.LlmApi;
+import io.llmperf4j.engine.load.ClosedLoopSettings;
+import io.llmperf4j.engine.load.LoadResult;
+import io.llmperf4j.engine.load.LoadSettings;
+import io.llmperf4j.engine.load.OpenLoopResult;
+import io.llmperf4j.engine.load.OpenLoopSettings;
+import io.llmperf4j.engine.load.SaturationVerdict;
+import io.llmperf4j.engine.load.ScheduledRecord;
+import io.llmperf4j.engine.load.Warmup;
+import io.llmperf4j.model.RequestSpec;
+import io.llmperf4j.report.embeddings.EmbeddingsSummary;
+import io.llmperf4j.report.embeddings.EmbeddingsSweep;
+import io.llmperf4j.report.llmperf.LlmperfFileNames;
+import io.llmperf4j.report.output.OpenLoopFile;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code token-benchmark --llm-api embeddings}: the workload's prompts as inputs, {@code --embedding-batch-size}
+ * of them per request, under the token benchmark's load models: its {@link LoadPlan} (llmperf's closed loop without
+ * load flags; --request-rate with constant, Poisson or gamma arrivals; --concurrency-sweep and --rate-sweep; warmup)
+ * run by the engine's {@link Benchmark}, Ctrl-C staged by {@link StopControl}. Each level prints and writes its
+ * {@link EmbeddingsSummary} (a folder per level in a sweep) instead of llmperf's files, which describe generation;
+ * a sweep adds its table ({@link EmbeddingsSweep}) and a verdict on input tokens/s and failures.
+ */
+final class EmbeddingsBenchmark implements BenchmarkListener {
+    private final RunRequest options;
+    private final CommonSettings common;
+    private final PrintStream out;
+    private final PrintStream err;
+    private LoadPlan plan;
+
+    private String endpointShown;
+    private int workloadSize;
+    private Path levelDir;
+    private ProgressPrinter progress;
+    private StopControl stops;
+    private final List<EmbeddingsSweep.Level> levels = new ArrayList<>();
+    private final List<LevelOutcome> outcomes = new ArrayList<>();
+
+    EmbeddingsBenchmark(RunRequest options, PrintStream out, PrintStream err) {
+        this.options = options;
+        this.common = options.common();
+        this.plan = options.load();
+        this.out = out;
+        this.err = err;
+        if (plan.comparison()) {
+            throw new InvalidRequestException("--llm-api embeddings benchmarks one --model at a time");
+        }
+        if (plan.harness() != null) {
+            throw new InvalidRequestException("--iterations is not available with --llm-api embeddings (JMH's scores are "
+                    + "generation metrics); use --concurrency-sweep, --rate-sweep or --request-rate");
+        }
+    }
+
+    RunStatus run() {
+        int batch = options.embeddingBatchSize();
+        int requests = common.maxNumCompletedRequests();
+        WorkloadSource workload = WorkloadSource.resolve(options.workload(), Math.multiplyExact(requests, batch),
+                common.additionalSamplingParams(), err);
+        List<RequestSpec> inputs = workload.requests();
+        List<List<String>> batches = new ArrayList<>(requests);
+        List<RequestSpec> specs = new ArrayList<>(requests);
+        for (int i = 0; i < requests; i++) {
+            List<RequestSpec> group = inputs.subList(i * batch, (i + 1) * batch);
+            batches.add(group.stream().map(RequestSpec::prompt).toList());
+            int tokens = group.stream().mapToInt(RequestSpec::numberInputTokens).sum();
+            specs.add(new RequestSpec(i, group.get(0).prompt(), tokens, RequestSpec.NO_MAX_TOKENS));
+        }
+        workloadSize = specs.size();
+        try (ResultsFolder ignored = ResultsFolder.lock(common.resultsDir(), common.overwrite())) {
+            return run(workload, batches, specs);
+        }
+    }
+
+    private RunStatus run(WorkloadSource workload, List<List<String>> batches, List<RequestSpec> specs) {
+
+        BenchmarkResult result;
+        stops = new StopControl(err, plan.multiLevel());
+        try (EndpointUnderTest endpoint = EndpointUnderTest.open(common.target(), workload.promptTokenizer(), err)) {
+            // open-loop arrivals cycle through the specs, so a request's batch is found by its spec's index
+            LlmApi api = common.api(false, spec -> batches.get(spec.index()));
+            URI uri = endpoint.uri(api);
+            endpointShown = uri.toString();
+            Preflight.checkReachable(uri);
+            plan = plan.seededBy(options.workload().seed());
+            err.println("llmperf4j: load: " + plan.describe());
+            Benchmark benchmark = Benchmark.builder()
+                    .name("llmperf4j.embeddings")
+                    .client(() -> new ChatCompletionsClient(common.clientConfig(endpoint, api,
+                            common.additionalSamplingParams(), false, common.model(), plan.maxConnections()), api))
+                    .workload(specs)
+                    .load(plan.profile())
+                    .warmup(plan.warmup())
+                    .tokenCounter(text -> 0)
+                    // the sweep verdict's throughput: input tokens, the work an embeddings server does
+                    .outputTokens(EmbeddingsSummary::inputTokens)
+                    .saturationRules(plan.rules())
+                    .param("model", common.model())
+                    .listener(this)
+                    .build();
+            stops.attach(benchmark);
+            try (InterruptHandler ignored = InterruptHandler.installStaged(stops)) {
+                result = benchmark.run();
+            } finally {
+                stops.detach();
+                finishProgress();
+            }
+        }
+        print(result);
+        return stops.interrupted() ? RunStatus.INTERRUPTED : RunStatus.COMPLETED;
+    }
+
+    // ---------------------------------------------------------------- listener (the benchmark's thread)
+
+    @Override
+    public void onLevelStart(int index, LoadSettings level) {
+        stops.levelStarted();
+        Path dir = common.resultsDir();
+        levelDir = dir == null ? null : plan.multiLevel() ? dir.resolve(LoadPlan.folder(level)) : dir;
+        progress = ProgressPrinter.forStderr(err, LoadPlan.expectedRequests(level, workloadSize),
+                plan.multiLevel() ? LoadPlan.label(level) : "");
+    }
+
+    @Override
+    public void onScheduledRecord(ScheduledRecord record) {
+        if (progress != null) {
+            progress.onScheduledRecord(record);
+        }
+    }
+
+    @Override
+    public void onLevelOutcome(LevelOutcome outcome) {
+        stops.levelEnded();
+        finishProgress();
+        outcomes.add(outcome);
+        LoadResult load = outcome.run().orElseThrow(); // no harness with embeddings
+        EmbeddingsSummary summary = EmbeddingsSummary.of(load.records(), options.embeddingBatchSize(),
+                load.durationNanos());
+        LoadSettings level = outcome.settings();
+        String folder = levelDir == null || !plan.multiLevel() ? null : LoadPlan.folder(level);
+        levels.add(new EmbeddingsSweep.Level(level.level(), LoadSettings.formatLevel(level.level()), summary,
+                outcome.aborted(), folder));
+        if (levelDir != null) {
+            writeLevelFiles(summary, load, level);
+        }
+        if (plan.multiLevel()) {
+            err.printf(Locale.ROOT, "llmperf4j: %s done: %d/%d ok, %.2f inputs/s, %.1f input tok/s, p90 %.4f s%s%n",
+                    LoadPlan.label(level), summary.completed(), summary.records().size(), summary.inputsPerSecond(),
+                    summary.tokensPerSecond(), summary.p90(), outcome.aborted() ? " (aborted)" : "");
+        }
+    }
+
+    private void finishProgress() {
+        if (progress != null) {
+            progress.finish();
+            progress = null;
+        }
+    }
+
+    // ---------------------------------------------------------------- files and stdout
+
+    private String base() {
+        return LlmperfFileNames.sanitize(common.model() + "_" + options.workload().meanInputTokens() + "_"
+                + options.workload().meanOutputTokens());
+    }
+
+    private void writeLevelFiles(EmbeddingsSummary summary, LoadResult load, LoadSettings level) {
+        int concurrency = level instanceof ClosedLoopSettings c ? c.concurrency()
+                : level instanceof OpenLoopSettings o ? o.maxConcurrency().orElse(0) : common.numConcurrentRequests();
+        String loadText = level.describe() + (level instanceof OpenLoopSettings o ? ", seed " + o.seed() : "")
+                + (plan.warmup() instanceof Warmup.None ? ""
+                : "; warmup " + plan.warmupText() + ", excluded from every result");
+        EmbeddingsSummary.Settings settings = new EmbeddingsSummary.Settings(common.model(), endpointShown,
+                concurrency, options.workload().meanInputTokens(), options.workload().stddevInputTokens(), loadText, common.metadata());
+        try {
+            EmbeddingsSummary.Written files = summary.write(levelDir, base(), settings, load.timedOut());
+            List<String> names = new ArrayList<>(List.of(files.summaryJson().getFileName().toString(),
+                    files.csv().getFileName().toString()));
+            if (load instanceof OpenLoopResult open) {
+                names.add(OpenLoopFile.write(levelDir, base(), LoadFiles.openLoop(common.model(), open,
+                        plan.warmupText())).getFileName().toString());
+            }
+            if (!plan.multiLevel()) {
+                err.println("Results written to " + levelDir.toAbsolutePath() + ": " + String.join(", ", names));
+            }
+        } catch (IOException e) {
+            throw new RunFailedException("could not write results to " + levelDir + ": " + e, e);
+        }
+    }
+
+    private void print(BenchmarkResult result) {
+        if (!plan.multiLevel()) {
+            if (levels.isEmpty()) {
+                return;
+            }
+            LevelOutcome only = outcomes.get(0);
+            if (only.run().orElseThrow().timedOut()) {
+                out.println("Test timed out before all requests could be completed.");
+            }
+            only.run().filter(OpenLoopResult.class::isInstance).map(OpenLoopResult.class::cast)
+                    .ifPresent(open -> out.print(LoadConsole.openLoop(open) + "\n"));
+            out.print(levels.get(0).summary().render());
+            out.flush();
+            return;
+        }
+        out.println("Embeddings sweep of " + common.model() + ": " + plan.describe());
+        out.print(EmbeddingsSweep.table(plan.kind().open() ? "rate (req/s)" : "concurrency", levels));
+        for (String line : verdict(result.verdict())) {
+            out.println(line);
+        }
+        if (result.stopped()) {
+            out.println("stopped: the sweep was stopped before its last level");
+        }
+        out.flush();
+        if (common.resultsDir() != null) {
+            try {
+                Path csv = EmbeddingsSweep.writeCsv(common.resultsDir(), base(), plan.loadUnit(), levels);
+                err.println("Results written to " + common.resultsDir().toAbsolutePath() + ": "
+                        + csv.getFileName() + " and a folder per level (" + String.join(", ",
+                        levels.stream().map(EmbeddingsSweep.Level::folder).toList()) + ")");
+            } catch (IOException e) {
+                throw new RunFailedException("could not write the sweep table to " + common.resultsDir() + ": "
+                        + e, e);
+            }
+        }
+    }
+
+    /** The engine's verdict, worded for embeddings: its throughput is input tokens/s, and there is no TTFT. */
+    private List<String> verdict(SaturationVerdict v) {
+        String name = plan.levelName();
+        List<String> lines = new ArrayList<>();
+        if (v.saturationIndex().isPresent() && v.saturationIndex().getAsInt() > 0) {
+            int i = v.saturationIndex().getAsInt();
+            lines.add(String.format(Locale.ROOT, "saturation point: %s %s (input tok/s %+.1f %% over %s %s; "
+                            + "threshold %.1f %%)", name, levels.get(i).text(),
+                    100 * v.levels().get(i).throughputGain(), name, levels.get(i - 1).text(),
+                    100 * v.rules().minThroughputGain()));
+        } else {
+            lines.add(String.format(Locale.ROOT, "saturation point: not reached (input tok/s grew by at least "
+                    + "%.1f %% at every level)", 100 * v.rules().minThroughputGain()));
+        }
+        lines.add(v.firstFailingIndex().isPresent()
+                ? "first level with failures: " + name + " " + levels.get(v.firstFailingIndex().getAsInt()).text()
+                + " (the service cannot hold it)"
+                : "failures: none");
+        for (String w : v.warnings()) lines.add("warning: " + w);
+        return lines;
+    }
+}

@@ -1,0 +1,142 @@
+package io.llmperf4j.run;
+
+import io.llmperf4j.engine.load.LatencyPercentiles;
+import io.llmperf4j.engine.load.LevelSummary;
+import io.llmperf4j.engine.load.LoadSettings;
+import io.llmperf4j.engine.load.OpenLoopResult;
+import io.llmperf4j.engine.load.OpenLoopSettings;
+import io.llmperf4j.engine.load.OpenLoopSummary;
+import io.llmperf4j.engine.load.SaturationVerdict;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The tables token-benchmark's load runs print on stdout: an open loop's schedule and latencies (before llmperf's
+ * block), a sweep's table and verdict (the seed script's summary table), and a comparison of models. Undefined
+ * values print as {@code -}; every line ends with "\n".
+ */
+final class LoadConsole {
+    private static final String LATENCY_ROW = "%-26s %7s %10s %10s %10s %10s %10s%n";
+
+    private LoadConsole() {
+    }
+
+    /**
+     * The open loop in figures, e.g.
+     * <pre>
+     * Open loop: offered 5 req/s, poisson arrivals (seed 11111), at most 4 in flight
+     * Rates: scheduled 5.12 req/s, sent 4.98 req/s, completed 4.90 req/s
+     * Arrivals: 50 scheduled, 50 sent, 0 not sent; largest backlog 3 (due but not yet sent)
+     * latency (ms)                     n        p50        p90        p99      p99.9        max
+     * send lag                        50      0.004      0.010      0.300      0.500      0.500
+     * ...
+     * </pre>
+     */
+    static String openLoop(OpenLoopResult result) {
+        OpenLoopSettings s = result.settings();
+        OpenLoopSummary sum = result.summary();
+        StringBuilder b = new StringBuilder();
+        b.append(String.format(Locale.ROOT, "Open loop: offered %s req/s, %s arrivals (seed %d), %s%n",
+                trim(sum.offeredRequestsPerSecond()), s.arrival(), s.seed(),
+                s.maxConcurrency().isPresent() ? "at most " + s.maxConcurrency().getAsInt() + " in flight"
+                        : "no cap on requests in flight"));
+        b.append(String.format(Locale.ROOT, "Rates: scheduled %s req/s, sent %s req/s, completed %s req/s%n",
+                fixed(sum.scheduledRequestsPerSecond(), 2), fixed(sum.achievedSendRequestsPerSecond(), 2),
+                fixed(sum.completedRequestsPerSecond(), 2)));
+        b.append(String.format(Locale.ROOT, "Arrivals: %d scheduled, %d sent, %d not sent; largest backlog %d "
+                        + "(due but not yet sent)%n", sum.arrivalsScheduled(), sum.requestsSent(),
+                sum.arrivalsNotSent(), sum.maxBacklog()));
+        b.append(String.format(Locale.ROOT, LATENCY_ROW, "latency (ms)", "n", "p50", "p90", "p99", "p99.9", "max"));
+        latency(b, "send lag", sum.sendLag());
+        latency(b, "TTFT from intended send", sum.ttftFromIntended());
+        latency(b, "TTFT from actual send", sum.ttftFromActual());
+        latency(b, "E2E from intended send", sum.e2eFromIntended());
+        latency(b, "E2E from actual send", sum.e2eFromActual());
+        b.append("From the intended send includes waiting behind the cap and the pacer's lag (what a user arriving ")
+                .append("on schedule waits); the tables below and llmperf's files count from the actual send.\n");
+        return b.toString();
+    }
+
+    private static void latency(StringBuilder b, String name, LatencyPercentiles p) {
+        boolean none = p.count() == 0;
+        b.append(String.format(Locale.ROOT, LATENCY_ROW, name, Long.toString(p.count()),
+                none ? "-" : ms(p.p50Nanos()), none ? "-" : ms(p.p90Nanos()), none ? "-" : ms(p.p99Nanos()),
+                none ? "-" : ms(p.p999Nanos()), none ? "-" : ms(p.maxNanos())));
+    }
+
+    /** One level of a sweep or comparison, for {@link #levelTable}. */
+    record Row(String name, LevelSummary summary, boolean aborted, String flags) {
+    }
+
+    /**
+     * The seed script's summary table: one row per level (or model), then nothing else.
+     *
+     * @param firstColumn the first column's heading, e.g. "concurrency", "rate (req/s)", "model"
+     */
+    static String levelTable(String firstColumn, List<Row> rows) {
+        List<String[]> cells = new ArrayList<>();
+        cells.add(new String[] {firstColumn, "ok/total", "success", "output tok/s", "req/s", "TTFT p50 ms",
+            "TTFT p90 ms", "E2E p50 ms", "E2E p90 ms", ""});
+        for (Row row : rows) {
+            LevelSummary s = row.summary();
+            String flags = row.aborted() ? join("aborted", row.flags()) : row.flags();
+            cells.add(new String[] {row.name(), s.successes() + "/" + s.total(),
+                s.total() == 0 ? "-" : String.format(Locale.ROOT, "%.1f%%", 100.0 * s.successes() / s.total()),
+                fixed(s.outputTokensPerSecond(), 1), fixed(s.requestsPerSecond(), 2), fixed(s.ttftP50Millis(), 1),
+                fixed(s.ttftP90Millis(), 1), fixed(s.e2eP50Millis(), 1), fixed(s.e2eP90Millis(), 1), flags});
+        }
+        boolean namesFirst = firstColumn.equals("model"); // levels are numbers: right-aligned
+        int cols = cells.get(0).length;
+        int[] width = new int[cols];
+        for (String[] row : cells) {
+            for (int c = 0; c < cols; c++) width[c] = Math.max(width[c], row[c].length());
+        }
+        StringBuilder b = new StringBuilder();
+        for (String[] row : cells) {
+            StringBuilder line = new StringBuilder();
+            for (int c = 0; c < cols; c++) {
+                if (c > 0) line.append("  ");
+                String fill = " ".repeat(width[c] - row[c].length());
+                boolean left = (c == 0 && namesFirst) || c == cols - 1;
+                line.append(left ? row[c] + fill : fill + row[c]);
+            }
+            b.append(line.toString().stripTrailing()).append('\n');
+        }
+        return b.toString();
+    }
+
+    /** The flags of level {@code i}: "saturation point", "TTFT red line", "first failures". */
+    static String flags(SaturationVerdict verdict, int i) {
+        String f = "";
+        if (verdict.saturationIndex().isPresent() && verdict.saturationIndex().getAsInt() == i) {
+            f = join(f, "saturation point");
+        }
+        if (verdict.ttftRedLineIndex().isPresent() && verdict.ttftRedLineIndex().getAsInt() == i) {
+            f = join(f, "TTFT red line");
+        }
+        if (verdict.firstFailingIndex().isPresent() && verdict.firstFailingIndex().getAsInt() == i) {
+            f = join(f, "first failures");
+        }
+        return f;
+    }
+
+    private static String join(String a, String b) {
+        if (a.isEmpty()) return b;
+        if (b.isEmpty()) return a;
+        return a + ", " + b;
+    }
+
+    static String ms(long nanos) {
+        return String.format(Locale.ROOT, "%.3f", nanos / 1e6);
+    }
+
+    static String fixed(double value, int decimals) {
+        return Double.isFinite(value) ? String.format(Locale.ROOT, "%." + decimals + "f", value) : "-";
+    }
+
+    private static String trim(double value) {
+        return LoadSettings.formatLevel(value);
+    }
+}

@@ -1,0 +1,186 @@
+package io.llmperf4j.run;
+
+import io.llmperf4j.engine.client.ClientConfig;
+import io.llmperf4j.engine.harness.HarnessSettings;
+import io.llmperf4j.engine.load.ClosedLoopSettings;
+import io.llmperf4j.engine.load.LoadProfile;
+import io.llmperf4j.engine.load.LoadSettings;
+import io.llmperf4j.engine.load.OpenLoopSettings;
+import io.llmperf4j.engine.load.SaturationRules;
+import io.llmperf4j.engine.load.Warmup;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A token benchmark's load: the engine's {@link LoadProfile} (llmperf's closed loop, an open loop, a sweep), warmup,
+ * JMH-style harness and saturation rules, plus the models to compare. The CLI builds it from its load flags (and
+ * checks them); {@link #plain} is llmperf's own closed loop.
+ *
+ * @param active         false: no load flag and one model, so llmperf's plain closed loop runs as before
+ * @param models         the --model list (one, or several to compare)
+ * @param kind           the shape of the load
+ * @param profile        the engine's load profile (stop conditions per level included)
+ * @param warmup         warmup per level, excluded from every result
+ * @param harness        JMH-style iterations, or null
+ * @param rules          the sweep verdict's thresholds
+ * @param pause          sleep between sweep levels and between models
+ * @param maxConnections connections the client may open (the highest concurrency, or the open loop's cap)
+ * @param arrivalSeed    the open-loop schedule's seed
+ * @param seedGiven      --arrival-seed was given; otherwise the workload's seed replaces it ({@link #seededBy})
+ */
+public record LoadPlan(boolean active, List<String> models, Kind kind, LoadProfile profile, Warmup warmup,
+                HarnessSettings harness, SaturationRules rules, Duration pause, int maxConnections,
+                long arrivalSeed, boolean seedGiven) {
+
+    /** The shapes of load. */
+    public enum Kind {
+        CLOSED_LOOP, OPEN_LOOP, CONCURRENCY_SWEEP, RATE_SWEEP;
+
+        public boolean sweep() {
+            return this == CONCURRENCY_SWEEP || this == RATE_SWEEP;
+        }
+
+        public boolean open() {
+            return this == OPEN_LOOP || this == RATE_SWEEP;
+        }
+    }
+
+    /** The default sleep between sweep levels: the seed guide's 5 s. */
+    public static final double DEFAULT_SLEEP_BETWEEN_SECONDS = 5;
+    /** Connections an open loop without --max-concurrency may open. */
+    public static final int UNCAPPED_OPEN_LOOP_CONNECTIONS = ClientConfig.DEFAULT_MAX_CONNECTIONS;
+    /**
+     * Closed loops send the prompts in order, whichever slot is free: every prompt once per level (with
+     * --max-num-completed-requests of them), so what was sent does not depend on timing.
+     */
+    public static final ClosedLoopSettings.PromptOrder PROMPT_ORDER = ClosedLoopSettings.PromptOrder.SEND_ORDER;
+
+    /**
+     * llmperf's plain closed loop: {@code concurrency} requests in flight, {@code requests} requests, the run ended
+     * at {@code timeout}; inactive, so it runs, reports and writes exactly as llmperf's token benchmark.
+     */
+    public static LoadPlan plain(String model, int concurrency, int requests, Duration timeout) {
+        LoadProfile profile = LoadProfile.closedLoop(concurrency).withMaxRequests(requests).withTimeout(timeout)
+                .withPromptOrder(PROMPT_ORDER);
+        return new LoadPlan(false, List.of(model), Kind.CLOSED_LOOP, profile, Warmup.NONE, null,
+                SaturationRules.DEFAULT, Duration.ZERO, concurrency, OpenLoopSettings.DEFAULT_SEED, false);
+    }
+
+    /** More than one model: a comparison. */
+    public boolean comparison() {
+        return models.size() > 1;
+    }
+
+    /** More than one level per model. */
+    public boolean multiLevel() {
+        return kind.sweep();
+    }
+
+    /** "concurrency" or "rate". */
+    public String levelName() {
+        return profile.levelName();
+    }
+
+    /** The unit of a level, for tables and files: "concurrency" or "req/s". */
+    public String loadUnit() {
+        return kind.open() ? "req/s" : "concurrency";
+    }
+
+    /** How a level is named in tables and messages: "concurrency 8", "rate 2 req/s". */
+    public static String label(LoadSettings level) {
+        String value = LoadSettings.formatLevel(level.level());
+        return level.levelName().equals("rate") ? "rate " + value + " req/s" : "concurrency " + value;
+    }
+
+    /** The folder name of a level in a sweep: "concurrency_8", "rate_2", "rate_0.5". */
+    public static String folder(LoadSettings level) {
+        return level.levelName() + "_" + LoadSettings.formatLevel(level.level());
+    }
+
+    /** The measured requests a level is expected to record (for progress), or 0 when unknown. */
+    public static int expectedRequests(LoadSettings level, int workloadSize) {
+        if (level instanceof ClosedLoopSettings c) {
+            return c.maxCompleted().orElse(workloadSize);
+        }
+        if (level instanceof OpenLoopSettings o) {
+            try {
+                return o.schedule().measuredArrivals();
+            } catch (RuntimeException e) {
+                return 0; // the runner reports what is wrong with the schedule
+            }
+        }
+        return 0;
+    }
+
+    /** Without --arrival-seed, the open loop's schedule takes the workload's seed (--seed): one seed repeats a run. */
+    public LoadPlan seededBy(long workloadSeed) {
+        if (seedGiven || !kind.open()) {
+            return this;
+        }
+        LoadProfile seeded = profile instanceof LoadProfile.OpenLoop o ? o.withSeed(workloadSeed)
+                : ((LoadProfile.RateSweep) profile).withSeed(workloadSeed);
+        return new LoadPlan(active, models, kind, seeded, warmup, harness, rules, pause, maxConnections,
+                workloadSeed, false);
+    }
+
+    /** One line for humans: the load, its stop conditions and warmup. */
+    public String describe() {
+        StringBuilder b = new StringBuilder();
+        switch (kind) {
+            case CLOSED_LOOP -> {
+                LoadProfile.ClosedLoop c = (LoadProfile.ClosedLoop) profile;
+                b.append("closed loop, concurrency ").append(c.concurrency());
+            }
+            case CONCURRENCY_SWEEP -> b.append("concurrency sweep ")
+                    .append(join(((LoadProfile.ConcurrencySweep) profile).concurrencies().stream()
+                            .map(Integer::doubleValue).toList()));
+            case OPEN_LOOP -> {
+                LoadProfile.OpenLoop o = (LoadProfile.OpenLoop) profile;
+                b.append("open loop, ").append(LoadSettings.formatLevel(o.requestsPerSecond())).append(" req/s");
+            }
+            case RATE_SWEEP -> b.append("rate sweep ")
+                    .append(join(((LoadProfile.RateSweep) profile).rates())).append(" req/s");
+            default -> throw new AssertionError(kind);
+        }
+        if (kind.open()) {
+            LoadSettings first = profile.levels(Warmup.NONE).get(0);
+            OpenLoopSettings o = (OpenLoopSettings) first;
+            b.append(", ").append(o.arrival()).append(" arrivals (seed ").append(arrivalSeed).append(')');
+            o.maxConcurrency().ifPresent(c -> b.append(", at most ").append(c).append(" in flight"));
+            o.duration().ifPresent(d -> b.append(", ").append(secondsText(d)).append(" of arrivals"));
+            o.maxRequests().ifPresent(n -> b.append(", ").append(n).append(" arrivals"));
+            if (multiLevel()) b.append(" per level");
+        } else if (harness == null) {
+            b.append(", ").append(((ClosedLoopSettings) profile.levels(Warmup.NONE).get(0))
+                    .maxCompleted().orElse(0)).append(" requests").append(multiLevel() ? " per level" : "");
+        }
+        if (harness != null) {
+            b.append("; ").append(harness.warmup().count()).append(" warmup + ").append(harness.measurement().count())
+                    .append(" measurement iterations of ").append(harness.measurement().timeText()).append(", ")
+                    .append(harness.forks()).append(harness.forks() == 1 ? " fork" : " forks");
+        }
+        if (!(warmup instanceof Warmup.None)) {
+            b.append("; warmup ").append(warmupText()).append(multiLevel() ? " per level" : "");
+        }
+        return b.toString();
+    }
+
+    /** "5 requests", "10 s". */
+    public String warmupText() {
+        if (warmup instanceof Warmup.ForRequests r) return r.count() + (r.count() == 1 ? " request" : " requests");
+        if (warmup instanceof Warmup.ForDuration d) return secondsText(d.duration());
+        return "none";
+    }
+
+    private static String secondsText(Duration d) {
+        return LoadSettings.formatLevel(d.toNanos() / 1e9) + " s";
+    }
+
+    private static String join(List<Double> levels) {
+        List<String> parts = new ArrayList<>();
+        for (double l : levels) parts.add(LoadSettings.formatLevel(l));
+        return String.join(",", parts);
+    }
+}

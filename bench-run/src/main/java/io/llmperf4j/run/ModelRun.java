@@ -1,0 +1,555 @@
+package io.llmperf4j.run;
+
+import io.llmperf4j.engine.Benchmark;
+import io.llmperf4j.engine.BenchmarkListener;
+import io.llmperf4j.engine.BenchmarkResult;
+import io.llmperf4j.engine.LevelOutcome;
+import io.llmperf4j.engine.client.LlmClient;
+import io.llmperf4j.engine.harness.ForkResult;
+import io.llmperf4j.engine.harness.HarnessListener;
+import io.llmperf4j.engine.harness.HarnessResult;
+import io.llmperf4j.engine.harness.HarnessSettings;
+import io.llmperf4j.engine.harness.IterationResult;
+import io.llmperf4j.engine.harness.JmhJsonFormat;
+import io.llmperf4j.engine.harness.JmhTextFormat;
+import io.llmperf4j.engine.load.ClosedLoopSettings;
+import io.llmperf4j.engine.load.LevelSummary;
+import io.llmperf4j.engine.load.LoadResult;
+import io.llmperf4j.engine.load.LoadSettings;
+import io.llmperf4j.engine.load.OpenLoopResult;
+import io.llmperf4j.engine.load.OpenLoopSettings;
+import io.llmperf4j.engine.load.SaturationVerdict;
+import io.llmperf4j.engine.load.ScheduledRecord;
+import io.llmperf4j.engine.load.Warmup;
+import io.llmperf4j.model.BenchmarkRun;
+import io.llmperf4j.model.BenchmarkSettings;
+import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.RequestSpec;
+import io.llmperf4j.model.TokenCounter;
+import io.llmperf4j.report.html.HtmlReport;
+import io.llmperf4j.report.html.HtmlReportOptions;
+import io.llmperf4j.report.html.SweepLevel;
+import io.llmperf4j.report.html.SweepReport;
+import io.llmperf4j.report.jsonl.RequestJournal;
+import io.llmperf4j.report.llmperf.LlmperfConsoleReport;
+import io.llmperf4j.report.llmperf.LlmperfFileNames;
+import io.llmperf4j.report.metrics.MetricsConfig;
+import io.llmperf4j.report.metrics.RunMetrics;
+import io.llmperf4j.report.metrics.TokenCounting;
+import io.llmperf4j.report.summary.RunEnvironment;
+import io.llmperf4j.report.summary.SummaryConsoleReport;
+import io.llmperf4j.report.output.LevelOutput;
+import io.llmperf4j.report.output.ResultFiles;
+import io.llmperf4j.report.summary.SummaryDocument;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.function.ToIntFunction;
+import java.util.function.UnaryOperator;
+
+/**
+ * One model's part of a run: its levels, on this machine through the engine's {@link Benchmark} or on a cluster
+ * ({@link LoadExecutor}), each level's files written
+ * the moment the level ends (llmperf's files, llmperf4j's summary and {@code requests.jsonl}, in a folder per level
+ * for a sweep), then the model's own files (sweep JSON, CSV and HTML report; JMH JSON and iteration CSV) and its
+ * report on stdout. Warmup requests are never journaled, written or counted.
+ */
+final class ModelRun implements BenchmarkListener {
+
+    /** A level that ran: its outcome and, without a harness, the run as llmperf's model with its metrics. */
+    record LevelReport(LevelOutcome outcome, String label, BenchmarkRun run, RunMetrics metrics, Path dir) {
+        LevelSummary summary() {
+            return outcome.summary();
+        }
+    }
+
+    /** What a model run needs from the command. */
+    record Context(LoadPlan plan, List<RequestSpec> specs, TokenCounter tokenCounter,
+                   UnaryOperator<BenchmarkRun> finishRun, MetricsConfig metricsConfig, StopControl stops,
+                   PrintStream out, PrintStream err, ResultFiles files) {
+    }
+
+    private final String model;
+    private final Path dir;
+    private final BenchmarkSettings baseSettings;
+    private final Context cx;
+    private final LoadPlan plan;
+    private final HarnessListener jmh;
+    private final List<LevelReport> levels = new ArrayList<>();
+    private final List<Path> written = new ArrayList<>();
+
+    private LoadSettings currentLevel;
+    private Path levelDir;
+    private RequestJournal journal;
+    private ProgressPrinter progress;
+    private BenchmarkResult result;
+    /** The current level's measured records and start, for the files of a level that dies (the listener's thread). */
+    private final List<RequestRecord> levelRecords = new ArrayList<>();
+    /** The workers that sent the current level (a cluster), for its summary; null from one machine. */
+    private SummaryDocument.DistributedJson levelWorkers;
+    private long levelStartEpochMillis;
+    private long levelStartNanos;
+
+    /**
+     * @param dir          this model's results folder, or null to write nothing
+     * @param baseSettings the run's parameters as the user gave them (model and concurrency are set per level)
+     */
+    ModelRun(String model, Path dir, BenchmarkSettings baseSettings, Context context) {
+        this.model = model;
+        this.dir = dir;
+        this.baseSettings = baseSettings;
+        this.cx = context;
+        this.plan = context.plan();
+        this.jmh = JmhTextFormat.progress(context.out());
+    }
+
+    /**
+     * Runs every level on this machine; a stop ends it early with everything recorded so far written.
+     *
+     * @param clients a new client for this model (one for all levels, or one per fork with iterations)
+     */
+    BenchmarkResult run(Supplier<LlmClient> clients) {
+        Benchmark.Builder builder = Benchmark.builder()
+                .name("llmperf4j.token_benchmark")
+                .client(clients)
+                .workload(cx.specs())
+                .load(plan.profile())
+                .warmup(plan.warmup())
+                .tokenCounter(cx.tokenCounter())
+                .outputTokens(outputTokens(cx.metricsConfig().tokenCounting()))
+                .saturationRules(plan.rules())
+                .param("model", model)
+                .listener(this);
+        if (plan.harness() != null) {
+            builder.harness(plan.harness());
+        }
+        Benchmark benchmark = builder.build();
+        return runWith(listener -> {
+            cx.stops().attach(benchmark);
+            try {
+                return benchmark.run();
+            } finally {
+                cx.stops().detach();
+            }
+        });
+    }
+
+    /**
+     * As {@link #run(Supplier)}, with {@code levels} running the levels instead of a local {@link Benchmark} (a
+     * distributed run's coordinator): it tells this model run about each level through the listener it is given.
+     * A level that dies (a full disk under the journal, a tokenizer that threw) still writes its files from the
+     * requests recorded until then; the exception thrown then says so, with the cause.
+     */
+    BenchmarkResult runWith(Function<BenchmarkListener, BenchmarkResult> levels) {
+        try {
+            result = levels.apply(this);
+        } catch (RuntimeException fatal) {
+            finishProgress();
+            closeJournalQuietly(fatal);
+            throw failedRunWritten(fatal);
+        } finally {
+            finishProgress();
+            closeJournal();
+        }
+        writeModelFiles();
+        return result;
+    }
+
+    /** The level that died, written from its records so far; the exception to throw instead of {@code fatal}. */
+    private RunFailedException failedRunWritten(RuntimeException fatal) {
+        if (fatal instanceof RunFailedException || fatal instanceof InvalidRequestException) {
+            return fatal instanceof RunFailedException failed ? failed : new RunFailedException(fatal.getMessage(), fatal);
+        }
+        String cause = fatal.getMessage() == null ? fatal.getClass().getSimpleName() : fatal.getMessage();
+        List<RequestRecord> recorded = List.copyOf(levelRecords);
+        if (levelDir == null || currentLevel == null || plan.harness() != null) {
+            return new RunFailedException("the run failed after " + recorded.size() + " requests: " + cause, fatal);
+        }
+        try {
+            BenchmarkRun run = cx.finishRun().apply(new BenchmarkRun(levelSettings(currentLevel), recorded,
+                    levelStartEpochMillis, System.currentTimeMillis(), System.nanoTime() - levelStartNanos,
+                    recorded.size(), false));
+            writeLevelFiles(run, RunMetrics.of(run, cx.metricsConfig()), null, levelDir);
+            return new RunFailedException("the run failed after " + run.records().size() + " requests (" + cause
+                    + "); the requests recorded until then are written to " + levelDir, fatal);
+        } catch (RuntimeException alsoFailed) {
+            fatal.addSuppressed(alsoFailed);
+            return new RunFailedException("the run failed after " + recorded.size() + " requests (" + cause
+                    + ") and its results could not be written: " + alsoFailed.getMessage(), fatal);
+        }
+    }
+
+    /** The workers that sent the level about to be reported (its outcome comes next), for its summary. */
+    void levelSentBy(SummaryDocument.DistributedJson workers) {
+        this.levelWorkers = workers;
+    }
+
+    String model() {
+        return model;
+    }
+
+    Path dir() {
+        return dir;
+    }
+
+    List<LevelReport> levels() {
+        return levels;
+    }
+
+    BenchmarkResult result() {
+        return result;
+    }
+
+    /** The throughput count of llmperf4j's summary: server usage, else the client count without special tokens. */
+    static ToIntFunction<RequestRecord> outputTokens(TokenCounting counting) {
+        return r -> {
+            OptionalInt server = TokenCounting.serverOutputTokens(r);
+            if (server.isPresent()) return server.getAsInt();
+            return counting.clientOutputTokens(r).orElse(0);
+        };
+    }
+
+    // ---------------------------------------------------------------- listener (the benchmark's thread)
+
+    @Override
+    public void onLevelStart(int index, LoadSettings level) {
+        cx.stops().levelStarted();
+        currentLevel = level;
+        levelRecords.clear();
+        levelWorkers = null;
+        levelStartEpochMillis = System.currentTimeMillis();
+        levelStartNanos = System.nanoTime();
+        levelDir = dir == null ? null : plan.multiLevel() ? dir.resolve(LoadPlan.folder(level)) : dir;
+        if (plan.harness() != null) {
+            return; // iterations: progress per fork, no per-request files
+        }
+        if (levelDir != null) {
+            try {
+                Files.createDirectories(levelDir);
+                journal = RequestJournal.create(levelDir);
+            } catch (IOException e) {
+                throw new RunFailedException("could not write " + RequestJournal.FILE_NAME + " in " + levelDir
+                        + ": " + e.getMessage(), e);
+            }
+        }
+        progress = ProgressPrinter.forStderr(cx.err(), expected(level), progressLabel(level, ""));
+    }
+
+    @Override
+    public void onScheduledRecord(ScheduledRecord record) {
+        if (!record.warmup()) {
+            levelRecords.add(record.record());
+            if (journal != null) {
+                journal.append(record.record());
+            }
+        }
+        if (progress != null) {
+            progress.onScheduledRecord(record);
+        }
+    }
+
+    @Override
+    public void onLevelOutcome(LevelOutcome outcome) {
+        levelRecords.clear(); // the outcome holds them
+        cx.stops().levelEnded();
+        finishProgress();
+        closeJournal();
+        String label = LoadPlan.label(outcome.settings());
+        if (outcome.run().isEmpty()) {
+            levels.add(new LevelReport(outcome, label, null, null, null));
+            return;
+        }
+        LoadResult load = outcome.run().get();
+        BenchmarkRun run = cx.finishRun().apply(new BenchmarkRun(levelSettings(outcome.settings()), load.records(),
+                load.startEpochMillis(), load.endEpochMillis(), load.durationNanos(), load.requestsSent(),
+                load.timedOut(), load.clientOverhead()));
+        RunMetrics metrics = RunMetrics.of(run, cx.metricsConfig());
+        if (levelDir != null) {
+            writeLevelFiles(run, metrics, load, levelDir);
+        }
+        levels.add(new LevelReport(outcome, label, run, metrics, levelDir));
+        if (plan.multiLevel() || plan.comparison()) {
+            LevelSummary s = outcome.summary();
+            cx.err().printf(Locale.ROOT, "llmperf4j: %s done: %d/%d ok, %s output tok/s, %s req/s, TTFT p90 %s ms%s%n",
+                    progressLabel(outcome.settings(), ""), s.successes(), s.total(),
+                    LoadConsole.fixed(s.outputTokensPerSecond(), 1), LoadConsole.fixed(s.requestsPerSecond(), 2),
+                    LoadConsole.fixed(s.ttftP90Millis(), 1), outcome.aborted() ? " (aborted)" : "");
+        }
+        if (plan.multiLevel() && dir != null) {
+            // rewritten after every level: a sweep killed later keeps the table of the levels it finished
+            writeSweepFiles(SaturationVerdict.evaluate(levels.stream().map(LevelReport::summary).toList(),
+                    plan.rules()), false);
+        }
+    }
+
+    @Override
+    public void onRunStart(String benchmark, Map<String, String> params, LoadSettings load,
+                           HarnessSettings settings) {
+        jmh.onRunStart(benchmark, params, load, settings);
+    }
+
+    @Override
+    public void onForkStart(int fork, int forks) {
+        jmh.onForkStart(fork, forks);
+        progress = ProgressPrinter.forStderr(cx.err(), 0, progressLabel(currentLevel, "fork " + fork + "/" + forks));
+    }
+
+    @Override
+    public void onIteration(IterationResult iteration) {
+        finishProgress();
+        jmh.onIteration(iteration);
+    }
+
+    @Override
+    public void onForkEnd(ForkResult fork) {
+        finishProgress();
+        jmh.onForkEnd(fork);
+    }
+
+    @Override
+    public void onRunEnd(HarnessResult harnessResult) {
+        finishProgress();
+        jmh.onRunEnd(harnessResult);
+    }
+
+    private void finishProgress() {
+        if (progress != null) {
+            progress.finish();
+            progress = null;
+        }
+    }
+
+    private void closeJournal() {
+        if (journal != null) {
+            try {
+                journal.close();
+            } catch (IOException e) {
+                throw new RunFailedException("could not close " + journal.file() + ": " + e.getMessage(), e);
+            } finally {
+                journal = null;
+            }
+        }
+    }
+
+    private void closeJournalQuietly(RuntimeException fatal) {
+        try {
+            closeJournal();
+        } catch (RuntimeException e) {
+            fatal.addSuppressed(e);
+        }
+    }
+
+    private String progressLabel(LoadSettings level, String extra) {
+        List<String> parts = new ArrayList<>();
+        if (plan.comparison()) parts.add(model);
+        if (plan.multiLevel() && level != null) parts.add(LoadPlan.label(level));
+        if (!extra.isEmpty()) parts.add(extra);
+        return String.join(", ", parts);
+    }
+
+    private int expected(LoadSettings level) {
+        return LoadPlan.expectedRequests(level, cx.specs().size());
+    }
+
+    // ---------------------------------------------------------------- files
+
+    /** The parameters of one level, as echoed into its files: this model, the level's concurrency and load. */
+    private BenchmarkSettings levelSettings(LoadSettings level) {
+        BenchmarkSettings s = baseSettings;
+        int concurrency = level instanceof ClosedLoopSettings c ? c.concurrency()
+                : level instanceof OpenLoopSettings o ? o.maxConcurrency().orElse(0) : s.numConcurrentRequests();
+        Map<String, String> metadata = new LinkedHashMap<>(s.metadata());
+        String load = level.describe() + (level instanceof OpenLoopSettings o ? ", seed " + o.seed() : "");
+        if (plan.active()) { // llmperf's plain closed loop echoes llmperf's parameters only
+            metadata.putIfAbsent("llmperf4j_load", load);
+        }
+        if (!(level.warmup() instanceof Warmup.None)) {
+            metadata.putIfAbsent("llmperf4j_warmup", plan.warmupText() + ", excluded from every result");
+        }
+        return new BenchmarkSettings(model, s.meanInputTokens(), s.stddevInputTokens(), s.meanOutputTokens(),
+                s.stddevOutputTokens(), concurrency, s.timeoutSeconds(), s.maxNumCompletedRequests(),
+                s.additionalSamplingParams(), s.llmApi(), metadata, s.endpoint(), s.tokenizer(), s.promptMode(),
+                s.seed());
+    }
+
+    private String base() {
+        return LlmperfFileNames.baseName(levelSettings(plan.profile().levels(Warmup.NONE).get(0)));
+    }
+
+    private void writeLevelFiles(BenchmarkRun run, RunMetrics metrics, LoadResult load, Path into) {
+        try {
+            LevelOutput output = new LevelOutput(run, metrics, ToolVersion.version(), RunEnvironment.current(),
+                    levelWorkers, load instanceof OpenLoopResult open ? LoadFiles.openLoop(model, open,
+                    plan.warmupText()) : null);
+            List<String> names = cx.files().write(output, into).stream().map(p -> p.getFileName().toString())
+                    .toList();
+            if (!plan.multiLevel()) {
+                cx.err().println("Results written to " + into.toAbsolutePath() + ": " + String.join(", ", names));
+            }
+        } catch (IOException e) {
+            throw new RunFailedException("could not write results to " + into + ": " + e, e);
+        }
+    }
+
+    private void writeModelFiles() {
+        if (dir == null) {
+            return;
+        }
+        try {
+            String base = base();
+            if (plan.multiLevel()) {
+                written.addAll(writeSweepFiles(result.verdict(), result.stopped()));
+                LevelReport last = null;
+                for (LevelReport l : levels) {
+                    if (l.run() != null) last = l;
+                }
+                if (last != null) {
+                    written.add(HtmlReport.write(last.run(), last.metrics(), ToolVersion.version(),
+                            RunEnvironment.current(), HtmlReportOptions.DEFAULT.withSweep(sweepReport(last)), dir));
+                }
+            }
+            if (plan.harness() != null) {
+                Path json = dir.resolve(base + "_jmh.json");
+                Files.createDirectories(dir);
+                JmhJsonFormat.write(result.harnessResults(), json);
+                written.add(json);
+                written.add(LoadFiles.writeIterations(dir, base, plan.loadUnit(), result.harnessResults()));
+            }
+            if (!written.isEmpty()) {
+                List<String> names = new ArrayList<>(written.stream().map(p -> p.getFileName().toString()).toList());
+                if (plan.multiLevel() && plan.harness() == null) {
+                    names.add("a folder per level (" + String.join(", ", levels.stream()
+                            .map(l -> LoadPlan.folder(l.outcome().settings())).toList()) + ")");
+                }
+                cx.err().println("Results written to " + dir.toAbsolutePath() + ": " + String.join(", ", names));
+            }
+        } catch (IOException e) {
+            throw new RunFailedException("could not write results to " + dir + ": " + e, e);
+        }
+    }
+
+    private List<Path> writeSweepFiles(SaturationVerdict verdict, boolean stopped) {
+        List<LoadFiles.SweepRow> rows = levels.stream().map(l -> new LoadFiles.SweepRow(l.outcome().settings(),
+                l.summary(), l.outcome().aborted(), l.dir() == null ? null : dir.relativize(l.dir()).toString()))
+                .toList();
+        try {
+            return LoadFiles.writeSweep(dir, base(), model, plan, rows, verdict, stopped);
+        } catch (IOException e) {
+            throw new RunFailedException("could not write the sweep files in " + dir + ": " + e, e);
+        }
+    }
+
+    /** The report's sweep section: every level, the verdict, and what the rest of the page shows. */
+    private SweepReport sweepReport(LevelReport shown) {
+        List<SweepLevel> sweepLevels = new ArrayList<>();
+        for (LevelReport l : levels) {
+            LevelSummary s = l.summary();
+            sweepLevels.add(new SweepLevel(l.label() + (l.outcome().aborted() ? " (aborted)" : ""), s.level(),
+                    plan.loadUnit(), s.successes(), s.total(), s.outputTokensPerSecond(), s.requestsPerSecond(),
+                    s.ttftP50Millis(), s.ttftP90Millis(), s.e2eP50Millis(), s.e2eP90Millis()));
+        }
+        SaturationVerdict v = result.verdict();
+        List<String> notes = new ArrayList<>();
+        notes.add(String.format(Locale.ROOT, "Rules: saturation when output tok/s grows by less than %.1f %% over "
+                        + "the previous level; TTFT red line when TTFT p90 is %.1fx the previous level's or more.",
+                100 * v.rules().minThroughputGain(), v.rules().ttftJumpFactor()));
+        notes.addAll(v.warnings());
+        for (LevelReport l : levels) {
+            if (l.outcome().aborted()) {
+                notes.add(l.label() + " was aborted (Ctrl-C): " + l.summary().failures() + " of "
+                        + l.summary().total() + " requests failed or were cancelled.");
+            }
+        }
+        if (result.stopped()) notes.add("The sweep was stopped before its last level.");
+        notes.add("Load: " + plan.describe() + ". The rest of this page shows the last level, " + shown.label()
+                + "; every level's files are in its own folder.");
+        return new SweepReport(sweepLevels, v.saturationIndex(), v.ttftRedLineIndex(), v.firstFailingIndex(), notes);
+    }
+
+    // ---------------------------------------------------------------- stdout
+
+    /**
+     * This model's report. A single level without comparison prints as llmperf4j's plain run does, ending with
+     * llmperf's block; a sweep prints its table and verdict; iterations print JMH's summary table.
+     */
+    void print(PrintStream out) {
+        if (plan.comparison()) {
+            out.println("== " + model + " ==");
+        }
+        printWarmup(out);
+        if (plan.harness() != null) {
+            if (!plan.comparison()) {
+                out.print(JmhTextFormat.summaryTable(result.harnessResults()));
+            }
+            if (plan.multiLevel()) {
+                out.println();
+                printSweep(out);
+            }
+        } else if (plan.multiLevel()) {
+            printSweep(out);
+        } else if (!levels.isEmpty()) {
+            LevelReport level = levels.get(0);
+            level.outcome().run().filter(OpenLoopResult.class::isInstance).map(OpenLoopResult.class::cast)
+                    .ifPresent(open -> out.print(LoadConsole.openLoop(open) + "\n"));
+            out.print(SummaryConsoleReport.render(level.run(), level.metrics()));
+            if (!plan.comparison()) {
+                out.println();
+                out.print(LlmperfConsoleReport.render(level.run())); // its first line says when the run timed out
+            }
+        }
+        if (plan.comparison()) {
+            out.println();
+        }
+        out.flush();
+    }
+
+    private void printWarmup(PrintStream out) {
+        if (plan.warmup() instanceof Warmup.None) {
+            return;
+        }
+        int ran = 0;
+        for (LevelReport l : levels) {
+            ran += l.outcome().run().map(r -> r.warmupRecords().size()).orElse(0);
+        }
+        out.println("Warmup: " + plan.warmupText() + (plan.multiLevel() ? " at the start of each level" : "")
+                + ", sent first and excluded from every result below and every file (" + ran + " warmup "
+                + (ran == 1 ? "request" : "requests") + " ran).");
+    }
+
+    private void printSweep(PrintStream out) {
+        SaturationVerdict v = result.verdict();
+        out.println("Sweep of " + model + ": " + plan.describe());
+        List<LoadConsole.Row> rows = new ArrayList<>();
+        for (int i = 0; i < levels.size(); i++) {
+            LevelReport l = levels.get(i);
+            rows.add(new LoadConsole.Row(LoadSettings.formatLevel(l.summary().level()), l.summary(),
+                    l.outcome().aborted(), LoadConsole.flags(v, i)));
+        }
+        out.print(LoadConsole.levelTable(plan.kind().open() ? "rate (req/s)" : "concurrency", rows));
+        if (plan.kind().open()) {
+            out.println("(TTFT and E2E from the intended send: waiting behind the cap and the pacer included)");
+        }
+        for (String line : v.describe(plan.levelName())) {
+            out.println(line);
+        }
+        for (LevelReport l : levels) {
+            if (l.outcome().aborted()) {
+                out.printf(Locale.ROOT, "aborted: %s (Ctrl-C): %d of %d requests failed or were cancelled (%.1f %%)%n",
+                        l.label(), l.summary().failures(), l.summary().total(), 100 * l.summary().failureRate());
+            }
+        }
+        if (result.stopped()) {
+            out.println("stopped: the sweep was stopped before its last level");
+        }
+    }
+}

@@ -1,0 +1,149 @@
+package io.llmperf4j.run;
+
+import io.llmperf4j.engine.load.RecordListener;
+import io.llmperf4j.model.RequestRecord;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Locale;
+
+/**
+ * Progress on stderr: requests done (of how many, when known), failures, elapsed time, rate and the TTFT median of
+ * the last {@value #TTFT_WINDOW} successes. Two modes:
+ * <ul>
+ *   <li>plain (stderr is not a terminal: a file, a pipe, CI): at most one line a second, and one when the last
+ *       request is done;</li>
+ *   <li>live (stderr is a terminal): one line rewritten in place with {@code \r} a few times a second;
+ *       {@link #finish()} ends it with a newline, so call it before anything else is printed.</li>
+ * </ul>
+ */
+final class ProgressPrinter implements RecordListener {
+    private static final long PRINT_INTERVAL_NANOS = 1_000_000_000L;
+    private static final long LIVE_INTERVAL_NANOS = 200_000_000L;
+    private static final int TTFT_WINDOW = 256;
+    /** Erase from the cursor to the end of the line (ANSI), so a shorter line leaves nothing behind. */
+    private static final String ERASE_TO_END = "\033[K";
+
+    private final PrintStream err;
+    private final int total;
+    private final boolean live;
+    private final String label;
+    private final long startNanos = System.nanoTime();
+    private final long[] recentTtft = new long[TTFT_WINDOW];
+    private long lastPrintNanos = startNanos;
+    private int done;
+    private int failed;
+    private int warmup;
+    private int successes;
+    private boolean lineOpen;
+    private boolean finished;
+
+    /** Plain lines, {@code total} requests expected. */
+    ProgressPrinter(PrintStream err, int total) {
+        this(err, total, false, "");
+    }
+
+    /**
+     * @param total how many measured requests are expected; 0 or less when unknown
+     * @param live  rewrite one line in place (for a terminal)
+     * @param label shown before the counts, e.g. "concurrency 8"; may be empty
+     */
+    ProgressPrinter(PrintStream err, int total, boolean live, String label) {
+        this.err = err;
+        this.total = total;
+        this.live = live;
+        this.label = label.isEmpty() ? "" : "[" + label + "] ";
+    }
+
+    /** Live when {@code err} is this process's stderr and that is a terminal, plain otherwise. */
+    static ProgressPrinter forStderr(PrintStream err, int total, String label) {
+        return new ProgressPrinter(err, total, err == System.err && stderrIsTerminal(), label);
+    }
+
+    /**
+     * {@link System#console()} (stdin and stdout are a terminal), or on Linux stderr's file descriptor pointing
+     * at a terminal device, so that {@code llmperf4j ... > out.txt} still shows the live line.
+     */
+    static boolean stderrIsTerminal() {
+        if (System.console() != null) {
+            return true;
+        }
+        try {
+            String target = Files.readSymbolicLink(Path.of("/proc/self/fd/2")).toString();
+            return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
+        } catch (IOException | UnsupportedOperationException | SecurityException e) {
+            return false; // not Linux, or not allowed to look: plain lines are always safe
+        }
+    }
+
+    /** Live when {@code err} is this process's stderr and a terminal is attached, plain otherwise. */
+    static ProgressPrinter forStderr(PrintStream err, int total) {
+        return forStderr(err, total, "");
+    }
+
+    @Override
+    public void onRecord(RequestRecord record) {
+        done++;
+        if (!record.succeeded()) {
+            failed++;
+        } else if (record.ttftNanos() >= 0) {
+            recentTtft[successes++ % TTFT_WINDOW] = record.ttftNanos();
+        }
+        maybePrint(done == total);
+    }
+
+    @Override
+    public void onWarmupRecord(RequestRecord record) {
+        warmup++;
+        maybePrint(false);
+    }
+
+    /** Ends the live line (with the final counts); nothing in plain mode, nor when called again. */
+    void finish() {
+        if (live && !finished && (lineOpen || done + warmup > 0)) {
+            print(System.nanoTime());
+            err.println();
+            err.flush();
+            lineOpen = false;
+        }
+        finished = true;
+    }
+
+    private void maybePrint(boolean last) {
+        long now = System.nanoTime();
+        long interval = live ? LIVE_INTERVAL_NANOS : PRINT_INTERVAL_NANOS;
+        if (last || now - lastPrintNanos >= interval) {
+            lastPrintNanos = now;
+            print(now);
+        }
+    }
+
+    private void print(long now) {
+        double elapsedS = (now - startNanos) / 1e9;
+        String counts = total > 0 ? done + "/" + total : Integer.toString(done);
+        String line = String.format(Locale.ROOT, "llmperf4j: %s%s requests done, %d failed, %.1f s, %.2f req/s%s%s",
+                label, counts, failed, elapsedS, (done + warmup) / Math.max(elapsedS, 1e-9), ttftText(),
+                warmup > 0 ? " (+" + warmup + " warmup, excluded)" : "");
+        if (live) {
+            err.print("\r" + line + ERASE_TO_END);
+            lineOpen = true;
+        } else {
+            err.println(line);
+        }
+        err.flush();
+    }
+
+    private String ttftText() {
+        int n = Math.min(successes, TTFT_WINDOW);
+        if (n == 0) {
+            return "";
+        }
+        long[] window = Arrays.copyOf(recentTtft, n);
+        Arrays.sort(window);
+        double median = n % 2 == 1 ? window[n / 2] : (window[n / 2 - 1] + window[n / 2]) / 2.0;
+        return String.format(Locale.ROOT, ", TTFT p50 %.1f ms", median / 1e6);
+    }
+}

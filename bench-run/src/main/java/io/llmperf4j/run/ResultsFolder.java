@@ -1,0 +1,179 @@
+package io.llmperf4j.run;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.stream.Stream;
+
+/**
+ * A run's results folder, checked and locked before any request is sent, so a long run never ends unable to write
+ * and two runs never share a folder:
+ * <ul>
+ *   <li>a lock file ({@value #LOCK_FILE}, an OS file lock naming its holder) is held for the whole run; a second
+ *       run into the folder meanwhile, from this or another process, refuses with the holder's pid, host and
+ *       start;</li>
+ *   <li>a folder that already holds results (any .json, .jsonl, .csv or .html file, at the top or one folder
+ *       down, as a sweep writes) is refused unless {@code overwrite}: a rerun never silently replaces a kept run.
+ *       Other files (a redirected stderr.txt, notes) do not count.</li>
+ * </ul>
+ * A killed run leaves its lock file behind but not the OS lock, so the next run takes it over.
+ */
+public final class ResultsFolder implements AutoCloseable {
+    public static final String LOCK_FILE = ".llmperf4j.lock";
+
+    private final Path lockFile;
+    private final FileChannel channel;
+    private final FileLock lock;
+
+    private ResultsFolder(Path lockFile, FileChannel channel, FileLock lock) {
+        this.lockFile = lockFile;
+        this.channel = channel;
+        this.lock = lock;
+    }
+
+    /**
+     * Creates the folder if needed, takes its lock and checks it holds no earlier results.
+     *
+     * @param dir       the results folder, or null when nothing is written (then nothing is locked)
+     * @param overwrite true: files of an earlier run are replaced instead of refused
+     * @return the lock, to close when the run has written everything (a no-op for a null folder)
+     * @throws RunFailedException when the folder cannot be written or another run holds it
+     * @throws InvalidRequestException     when it holds earlier results and {@code overwrite} is false
+     */
+    public static ResultsFolder lock(Path dir, boolean overwrite) {
+        if (dir == null) {
+            return new ResultsFolder(null, null, null);
+        }
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new RunFailedException("results folder " + dir + " cannot be written: it is a file, not a folder");
+        }
+        Path lockFile = dir.resolve(LOCK_FILE);
+        FileChannel channel;
+        try {
+            Files.createDirectories(dir);
+            channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE);
+        } catch (IOException e) {
+            throw new RunFailedException("results folder " + dir + " cannot be written: " + reason(e));
+        }
+        FileLock lock;
+        try {
+            lock = channel.tryLock();
+        } catch (OverlappingFileLockException e) {
+            lock = null; // held by another run in this JVM
+        } catch (IOException e) {
+            closeQuietly(channel);
+            throw new RunFailedException("results folder " + dir + " cannot be locked: " + reason(e));
+        }
+        if (lock == null) {
+            String holder = holder(lockFile);
+            closeQuietly(channel);
+            throw new RunFailedException("results folder " + dir + " is in use by another run (" + holder
+                    + "); wait for it to end or choose another --results-dir");
+        }
+        ResultsFolder folder = new ResultsFolder(lockFile, channel, lock);
+        try {
+            folder.writeHolder();
+            if (!overwrite) {
+                Path earlier = earlierResult(dir);
+                if (earlier != null) {
+                    throw new InvalidRequestException("results folder " + dir + " already holds results (" + dir.relativize(
+                            earlier) + "); choose an empty or new --results-dir, or give --overwrite to replace them");
+                }
+            }
+            return folder;
+        } catch (IOException e) {
+            folder.close();
+            throw new RunFailedException("results folder " + dir + " cannot be written: " + reason(e));
+        } catch (RuntimeException e) {
+            folder.close();
+            throw e;
+        }
+    }
+
+    /** Releases the lock and removes the lock file. */
+    @Override
+    public void close() {
+        if (channel == null) {
+            return;
+        }
+        try {
+            Files.deleteIfExists(lockFile); // while still locked: the next run never sees a half-removed file
+        } catch (IOException ignored) {
+            // a lock file left behind is taken over by the next run
+        }
+        try {
+            lock.release();
+        } catch (IOException ignored) {
+            // closing the channel releases it too
+        }
+        closeQuietly(channel);
+    }
+
+    private void writeHolder() throws IOException {
+        String text = "pid " + ProcessHandle.current().pid() + " on " + hostName() + ", since "
+                + Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + "\n";
+        channel.truncate(0);
+        channel.write(ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)), 0);
+        channel.force(false);
+    }
+
+    /** Who holds the lock, as its file says ("pid 123 on host, since ..."). */
+    private static String holder(Path lockFile) {
+        try {
+            String text = Files.readString(lockFile, StandardCharsets.UTF_8).strip();
+            return text.isEmpty() ? "holder unknown" : text;
+        } catch (IOException e) {
+            return "holder unknown";
+        }
+    }
+
+    /** The first result-like file at the top of {@code dir} or one folder down, or null. */
+    private static Path earlierResult(Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir, 2)) {
+            return files.filter(Files::isRegularFile).filter(ResultsFolder::isResult).sorted().findFirst()
+                    .orElse(null);
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    private static boolean isResult(Path file) {
+        String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+        return name.endsWith(".json") || name.endsWith(".jsonl") || name.endsWith(".csv") || name.endsWith(".html");
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            String name = ManagementFactory.getRuntimeMXBean().getName(); // pid@host on HotSpot
+            return name.contains("@") ? name.substring(name.indexOf('@') + 1) : "this host";
+        }
+    }
+
+    private static String reason(IOException e) {
+        String message = e.getMessage();
+        String kind = e.getClass().getSimpleName();
+        return message == null ? kind : kind + ": " + message;
+    }
+
+    private static void closeQuietly(FileChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // nothing more to release
+        }
+    }
+}

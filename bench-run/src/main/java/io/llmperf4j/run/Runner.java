@@ -1,0 +1,62 @@
+package io.llmperf4j.run;
+
+import io.llmperf4j.engine.client.ApiRegistry;
+
+import java.io.PrintStream;
+import java.util.Objects;
+
+/**
+ * Runs a {@link RunRequest}, start to end, and prints its report: the one way a benchmark runs, from the CLI or from
+ * Java.
+ *
+ * <pre>{@code
+ * CommonSettings common = ...;                       // endpoint, model, results folder, connection options
+ * RunRequest request = new RunRequest(common, WorkloadSpec.llmperfDefaults(), true, null, true, 1, true, false,
+ *         LoadPlan.plain(common.model(), 10, 100, Duration.ofSeconds(600)), null);
+ * RunStatus status = new Runner(System.out, System.err).run(request);
+ * }</pre>
+ *
+ * <p>A token benchmark (any {@link LoadPlan}, on this machine or a cluster) runs through one flow; an embeddings
+ * API runs the same load models with its own report and files; {@link #correctness} is llmperf's correctness test.
+ * Bad input is an {@link InvalidRequestException} raised before anything is sent; a run that cannot complete is a
+ * {@link RunFailedException}. Ctrl-C and SIGTERM are handled while a run is in progress (staged: see
+ * {@link StopControl}).
+ */
+public final class Runner {
+    private final PrintStream out;
+    private final PrintStream err;
+
+    /**
+     * @param out the report (llmperf's block last, as llmperf prints it)
+     * @param err progress, notes and the names of the files written
+     */
+    public Runner(PrintStream out, PrintStream err) {
+        this.out = Objects.requireNonNull(out, "out");
+        this.err = Objects.requireNonNull(err, "err");
+    }
+
+    /** Runs a token benchmark (or an embeddings benchmark, with an API that does not generate). */
+    public RunStatus run(RunRequest request) {
+        checkSupported(request);
+        ApiRegistry.Api api = request.common().registered();
+        if (!api.generates()) {
+            return new EmbeddingsBenchmark(request, out, err).run();
+        }
+        return new TokenRun(request, out, err).run();
+    }
+
+    /** llmperf's correctness test: {@code maxNumCompletedRequests} numbers, seeded by {@code seed}. */
+    public RunStatus correctness(CommonSettings common, long seed) {
+        return new CorrectnessRun(common, seed, out, err).run();
+    }
+
+    /** What the request asks that cannot run, as an {@link InvalidRequestException}, before anything starts. */
+    public static void checkSupported(RunRequest request) {
+        CommonSettings common = request.common();
+        ApiRegistry.Api api = common.registered();
+        if (request.cluster() != null && !api.distributable()) {
+            throw new InvalidRequestException("--cluster: --llm-api " + common.llmApi() + " is not distributed; use "
+                    + String.join(", ", ApiRegistry.distributableNames()));
+        }
+    }
+}

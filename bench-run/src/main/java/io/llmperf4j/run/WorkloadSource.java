@@ -1,0 +1,197 @@
+package io.llmperf4j.run;
+
+import io.llmperf4j.datasets.Corpus;
+import io.llmperf4j.datasets.DatasetFormatException;
+import io.llmperf4j.datasets.DatasetSpec;
+import io.llmperf4j.datasets.FixedPrompt;
+import io.llmperf4j.datasets.Language;
+import io.llmperf4j.datasets.PromptListDataset;
+import io.llmperf4j.datasets.Scenario;
+import io.llmperf4j.datasets.ShareGptDataset;
+import io.llmperf4j.datasets.ShareGptOptions;
+import io.llmperf4j.datasets.SharedPrefix;
+import io.llmperf4j.datasets.SyntheticWorkload;
+import io.llmperf4j.datasets.Workload;
+import io.llmperf4j.datasets.manifest.WorkloadManifest;
+import io.llmperf4j.model.RequestSpec;
+import io.llmperf4j.tokenize.Tokenizer;
+import io.llmperf4j.tokenize.TokenizerOptions;
+import io.llmperf4j.tokenize.TokenizerUnavailableException;
+import io.llmperf4j.tokenize.Tokenizers;
+import io.llmperf4j.tokenize.prompt.LengthDistribution;
+import io.llmperf4j.tokenize.prompt.PromptMode;
+import io.llmperf4j.tokenize.prompt.PromptParams;
+
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Turns the workload flags into the run's requests, before anything is sent: one source (a replayed manifest, a
+ * dataset, a fixed prompt, a scenario, or llmperf's synthetic prompts), an optional shared prefix, and the
+ * tokenizers that count prompts and outputs.
+ *
+ * @param requests         the requests, indexed 0..n-1
+ * @param promptTokenizer  the tokenizer that built and counted the prompts (a real one, even with --tokenizer server)
+ * @param countFromUsage   output tokens come from the server's usage (--tokenizer server)
+ * @param description      what counted what, for the results
+ * @param promptMode       "llmperf", "exact", or the source kind when prompts are not synthesized
+ */
+record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boolean countFromUsage,
+                      String description, String promptMode) {
+
+    static WorkloadSource resolve(WorkloadSpec f, int count, Map<String, Object> samplingParams, PrintStream err) {
+        int meanIn = f.meanInputTokens();
+        int sdIn = f.stddevInputTokens();
+        int meanOut = f.meanOutputTokens();
+        int sdOut = f.stddevOutputTokens();
+        checkExclusive(f);
+        boolean fromUsage = f.tokenizer().equals("server");
+        Tokenizer tokenizer = tokenizer(fromUsage ? "llama-2" : f.tokenizer(), f.allowDownload());
+        Workload workload;
+        String mode;
+        try {
+            if (f.workload() != null) {
+                return replay(f, tokenizer, fromUsage, err);
+            } else if (f.dataset() != null) {
+                workload = dataset(f, tokenizer, count);
+                mode = workload.kind();
+            } else if (f.prompt() != null) {
+                if (f.maxTokens() == null || f.maxTokens() < 1) {
+                    throw new InvalidRequestException("--prompt needs --max-tokens N (N >= 1)");
+                }
+                workload = FixedPrompt.workload(f.prompt(), f.maxTokens(), count, tokenizer);
+                mode = Workload.FIXED;
+            } else if (f.scenario() != null) {
+                workload = scenario(f).workload(language(f), count, tokenizer);
+                mode = Workload.SCENARIO;
+            } else {
+                mode = promptMode(f.promptMode());
+                Corpus corpus = f.corpus() == null ? Corpus.defaultCorpus() : Corpus.fromFile(f.corpus());
+                PromptParams params = new PromptParams(meanIn, sdIn, meanOut, sdOut, count,
+                        mode.equals("exact") ? PromptMode.EXACT : PromptMode.LLMPERF, f.seed());
+                params = params.withInputLengths(distribution("--input-lengths", f.inputLengths(), params.inputLengths()))
+                        .withOutputLengths(distribution("--output-lengths", f.outputLengths(), params.outputLengths()));
+                workload = new SyntheticWorkload(tokenizer, corpus).generate(params);
+            }
+            if (f.prefixTokens() != null) {
+                workload = SharedPrefix.prepend(workload, tokenizer, f.prefixTokens());
+            }
+        } catch (DatasetFormatException | IllegalArgumentException | UncheckedIOException e) {
+            throw new InvalidRequestException(e.getMessage());
+        }
+        if (f.saveWorkload() != null) {
+            WorkloadManifest.write(f.saveWorkload(), workload.requests(), workload.manifestHeader(samplingParams));
+            err.println("Workload written to " + f.saveWorkload().toAbsolutePath() + " (" + workload.requests().size()
+                    + " requests; replay with --workload)");
+        }
+        return new WorkloadSource(workload.requests(), tokenizer, fromUsage, describe(tokenizer, fromUsage), mode);
+    }
+
+    private static WorkloadSource replay(WorkloadSpec f, Tokenizer tokenizer, boolean fromUsage, PrintStream err) {
+        if (!Files.isRegularFile(f.workload())) {
+            throw new InvalidRequestException("--workload " + f.workload() + " is not a readable file");
+        }
+        WorkloadManifest manifest = WorkloadManifest.read(f.workload());
+        if (!Objects.equals(manifest.header().tokenizer(), tokenizer.id())) {
+            err.println("note: the manifest's token counts are by " + manifest.header().tokenizer()
+                    + "; this run counts outputs with " + describe(tokenizer, fromUsage));
+        }
+        return new WorkloadSource(manifest.requests(), tokenizer, fromUsage, describe(tokenizer, fromUsage),
+                "replay:" + manifest.header().kind());
+    }
+
+    private static Workload dataset(WorkloadSpec f, Tokenizer tokenizer, int count) {
+        DatasetSpec spec = DatasetSpec.parse(f.dataset());
+        if (!Files.isRegularFile(spec.file())) {
+            throw new InvalidRequestException("--dataset file " + spec.file() + " is not a readable file");
+        }
+        if (spec.kind().equals(Workload.SHAREGPT)) {
+            ShareGptOptions options = ShareGptOptions.defaults();
+            int[] prompt = range("--dataset-prompt-tokens", f.datasetPromptTokens());
+            int[] output = range("--dataset-output-tokens", f.datasetOutputTokens());
+            if (prompt != null) options = options.withPromptTokens(prompt[0], prompt[1]);
+            if (output != null) options = options.withOutputTokens(output[0], output[1]);
+            return ShareGptDataset.load(spec.file()).sample(tokenizer, count, f.seed(), options);
+        }
+        LengthDistribution outputs = f.outputLengths() == null ? null : LengthDistribution.parse(f.outputLengths());
+        return PromptListDataset.load(spec.file()).workload(tokenizer, count, f.seed(), outputs);
+    }
+
+    private static void checkExclusive(WorkloadSpec f) {
+        int sources = (f.workload() != null ? 1 : 0) + (f.dataset() != null ? 1 : 0) + (f.prompt() != null ? 1 : 0)
+                + (f.scenario() != null ? 1 : 0);
+        if (sources > 1) {
+            throw new InvalidRequestException("choose one workload source: --workload, --dataset, --prompt or --scenario");
+        }
+        if (f.maxTokens() != null && f.prompt() == null) {
+            throw new InvalidRequestException("--max-tokens goes with --prompt (other workloads draw max_tokens)");
+        }
+    }
+
+    static Tokenizer tokenizer(String spec, boolean allowDownload) {
+        try {
+            return Tokenizers.resolve(spec, TokenizerOptions.defaults().withAllowDownload(allowDownload));
+        } catch (TokenizerUnavailableException e) {
+            throw new RunFailedException(e.getMessage(), e);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidRequestException("--tokenizer: " + e.getMessage());
+        }
+    }
+
+    private static String describe(Tokenizer tokenizer, boolean fromUsage) {
+        return fromUsage ? "prompts: " + tokenizer.id() + "; outputs: server usage" : tokenizer.id();
+    }
+
+    private static String promptMode(String mode) {
+        if (!mode.equals("llmperf") && !mode.equals("exact")) {
+            throw new InvalidRequestException("--prompt-mode must be 'llmperf' or 'exact' (got '" + mode + "')");
+        }
+        return mode;
+    }
+
+    private static Scenario scenario(WorkloadSpec f) {
+        try {
+            return Scenario.parse(f.scenario());
+        } catch (IllegalArgumentException e) {
+            throw new InvalidRequestException("--scenario: " + e.getMessage());
+        }
+    }
+
+    private static Language language(WorkloadSpec f) {
+        try {
+            return Language.parse(f.scenarioLang());
+        } catch (IllegalArgumentException e) {
+            throw new InvalidRequestException("--scenario-lang: " + e.getMessage());
+        }
+    }
+
+    private static LengthDistribution distribution(String option, String text, LengthDistribution fallback) {
+        if (text == null) {
+            return fallback;
+        }
+        try {
+            return LengthDistribution.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidRequestException(option + ": " + e.getMessage());
+        }
+    }
+
+    private static int[] range(String option, String text) {
+        if (text == null) {
+            return null;
+        }
+        String[] parts = text.split(",", -1);
+        try {
+            if (parts.length == 2) {
+                return new int[] {Integer.parseInt(parts[0].strip()), Integer.parseInt(parts[1].strip())};
+            }
+        } catch (NumberFormatException e) {
+            // falls through to the message below
+        }
+        throw new InvalidRequestException(option + " must be MIN,MAX (got '" + text + "')");
+    }
+}

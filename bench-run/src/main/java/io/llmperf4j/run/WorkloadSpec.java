@@ -1,0 +1,43 @@
+package io.llmperf4j.run;
+
+import java.nio.file.Path;
+
+/**
+ * Where a run's prompts come from and what counts their tokens, as given (checked and built by
+ * {@link WorkloadSource}): llmperf's token distribution, or a replayed manifest, a dataset, a fixed prompt or a
+ * scenario, with an optional shared prefix. Null means "not given" for every optional field.
+ *
+ * @param meanInputTokens      llmperf's --mean-input-tokens
+ * @param stddevInputTokens    llmperf's --stddev-input-tokens
+ * @param meanOutputTokens     llmperf's --mean-output-tokens
+ * @param stddevOutputTokens   llmperf's --stddev-output-tokens
+ * @param tokenizer            'llama-2', a tokenizer.json, a HuggingFace id, a jtokkit encoding, or 'server'
+ * @param allowDownload        let a HuggingFace id be fetched when not cached
+ * @param promptMode           'llmperf' or 'exact'
+ * @param corpus               text whose lines fill the prompts, or null for the built-in corpus
+ * @param seed                 the workload seed (llmperf's 11111)
+ * @param inputLengths         a prompt length distribution replacing the mean and deviation
+ * @param outputLengths        a max_tokens distribution replacing the mean and deviation
+ * @param dataset              KIND:FILE
+ * @param datasetPromptTokens  MIN,MAX filter of a ShareGPT dataset
+ * @param datasetOutputTokens  MIN,MAX filter of a ShareGPT dataset
+ * @param prompt               one fixed prompt for every request
+ * @param maxTokens            max_tokens of the fixed prompt
+ * @param scenario             t1..t4
+ * @param scenarioLang         en or zh
+ * @param prefixTokens         a shared prefix of this many tokens
+ * @param saveWorkload         write the workload as a manifest here
+ * @param workload             replay this manifest
+ */
+public record WorkloadSpec(int meanInputTokens, int stddevInputTokens, int meanOutputTokens, int stddevOutputTokens,
+                           String tokenizer, boolean allowDownload, String promptMode, Path corpus, long seed,
+                           String inputLengths, String outputLengths, String dataset, String datasetPromptTokens,
+                           String datasetOutputTokens, String prompt, Integer maxTokens, String scenario,
+                           String scenarioLang, Integer prefixTokens, Path saveWorkload, Path workload) {
+
+    /** llmperf's defaults: 550 ± 150 input tokens, 150 ± 80 output tokens, llama-2, seed 11111. */
+    public static WorkloadSpec llmperfDefaults() {
+        return new WorkloadSpec(550, 150, 150, 80, "llama-2", false, "llmperf", null, 11111, null, null, null, null,
+                null, null, null, null, "en", null, null, null);
+    }
+}

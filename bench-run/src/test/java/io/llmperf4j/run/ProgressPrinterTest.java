@@ -1,0 +1,59 @@
+package io.llmperf4j.run;
+
+import io.llmperf4j.model.Failure;
+import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestRecord;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ProgressPrinterTest {
+
+    private static RequestRecord ok(long ttftMillis) {
+        return new RequestRecord(0, "id", "resp", 0, ttftMillis * 1_000_000, ttftMillis * 1_000_000 + 5_000_000,
+                ttftMillis * 2_000_000, 3, new long[0], "text", 10, 5, 4, 4, 10, "stop", null);
+    }
+
+    private static RequestRecord failed() {
+        return new RequestRecord(0, "id", null, 0, RequestRecord.NEVER, RequestRecord.NEVER, 1_000_000, 0, null, "",
+                10, 5, -1, null, null, null, new Failure(FailureKind.HTTP_STATUS, 500, "boom"));
+    }
+
+    @Test
+    void plainLinesEndWithTheLastRequestAndShowFailuresAndTtft() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        ProgressPrinter progress = new ProgressPrinter(new PrintStream(bytes, true, StandardCharsets.UTF_8), 3,
+                false, "concurrency 2");
+        progress.onRecord(ok(10));
+        progress.onRecord(failed());
+        progress.onRecord(ok(30));
+        progress.finish();
+        String text = bytes.toString(StandardCharsets.UTF_8);
+        assertFalse(text.contains("\r"), text);
+        String last = text.lines().reduce((a, b) -> b).orElseThrow();
+        assertTrue(last.startsWith("llmperf4j: [concurrency 2] 3/3 requests done, 1 failed, "), text);
+        assertTrue(last.endsWith(", TTFT p50 20.0 ms"), text);
+    }
+
+    @Test
+    void liveModeRewritesOneLineAndFinishEndsIt() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        ProgressPrinter progress = new ProgressPrinter(new PrintStream(bytes, true, StandardCharsets.UTF_8), 0,
+                true, "");
+        progress.onWarmupRecord(ok(5));
+        progress.onRecord(ok(10));
+        progress.finish();
+        progress.finish(); // idempotent
+        String text = bytes.toString(StandardCharsets.UTF_8);
+        assertTrue(text.startsWith("\rllmperf4j: "), text);
+        assertTrue(text.endsWith("(+1 warmup, excluded)\033[K\n"), text);
+        assertEquals(1, text.chars().filter(c -> c == '\n').count(), text);
+        assertTrue(text.contains("1 requests done"), "unknown total: a count only: " + text);
+    }
+}

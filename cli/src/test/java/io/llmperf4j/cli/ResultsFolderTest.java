@@ -1,0 +1,126 @@
+package io.llmperf4j.cli;
+
+import io.llmperf4j.run.ResultsFolder;
+import io.llmperf4j.server.SimulatedServer;
+import io.llmperf4j.server.SimulatorConfig;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Two runs into one results folder: while one runs, another refuses (a lock file naming the holder); after it, a
+ * rerun refuses to replace the kept results unless --overwrite.
+ */
+class ResultsFolderTest {
+    private static SimulatedServer server;
+
+    @BeforeAll
+    static void start() {
+        // 40 tokens at 25 ms: each request takes about a second, so the first run is still going when the second comes
+        server = SimulatedServer.start(SimulatorConfig.builder().timeToFirstToken(Duration.ofMillis(5))
+                .interTokenDelay(Duration.ofMillis(25)).build());
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    private static Map<String, String> env() {
+        return Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k");
+    }
+
+    private static CliRun run(Path dir, String... extra) {
+        List<String> args = new ArrayList<>(List.of("token-benchmark", "--model", "m", "--max-num-completed-requests",
+                "2", "--num-concurrent-requests", "2", "--mean-output-tokens", "3", "--stddev-output-tokens", "0",
+                "--no-client-warmup", "--results-dir", dir.toString()));
+        args.addAll(List.of(extra));
+        return CliRun.of(env(), args.toArray(String[]::new));
+    }
+
+    @Test
+    void aRerunIntoAFolderWithResultsIsRefusedUnlessOverwrite(@TempDir Path dir) throws Exception {
+        assertEquals(0, run(dir).exitCode());
+        Path summary = dir.resolve("m_550_3_summary.json");
+        String kept = Files.readString(summary);
+
+        CliRun again = run(dir);
+        again.assertOneErrorLine(ExitCodes.USAGE, "results folder " + dir + " already holds results");
+        assertTrue(again.err().contains("--overwrite"), again::toString);
+        assertEquals(kept, Files.readString(summary), "the kept run is untouched");
+        assertFalse(Files.exists(dir.resolve(ResultsFolder.LOCK_FILE)), "no lock left behind");
+
+        CliRun overwritten = run(dir, "--overwrite");
+        assertEquals(0, overwritten.exitCode(), overwritten::toString);
+        assertFalse(Files.exists(dir.resolve(ResultsFolder.LOCK_FILE)), "the lock is removed after the run");
+    }
+
+    @Test
+    void aResultsPathThatIsAFileSaysSo(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("results"), "not a folder\n");
+        run(file).assertOneErrorLine(ExitCodes.FAILURE, "results folder " + file
+                + " cannot be written: it is a file, not a folder");
+    }
+
+    @Test
+    void filesThatAreNotResultsDoNotCount(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("stderr.txt"), "a shell redirect made before the run\n");
+        CliRun run = run(dir);
+        assertEquals(0, run.exitCode(), run::toString);
+    }
+
+    @Test
+    void aSecondRunWhileTheFirstIsWritingRefusesNamingTheHolder(@TempDir Path dir) throws Exception {
+        Process first = startRun(dir);
+        try {
+            Path journal = dir.resolve("requests.jsonl");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!(Files.exists(journal) && Files.size(journal) > 0) && first.isAlive()
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertTrue(first.isAlive(), "the first run is still running");
+
+            CliRun second = run(dir, "--overwrite"); // not even --overwrite takes a folder in use
+            second.assertOneErrorLine(ExitCodes.FAILURE, "results folder " + dir + " is in use by another run (pid "
+                    + first.pid() + " on ");
+
+            assertTrue(first.waitFor(120, TimeUnit.SECONDS), "the first run ends");
+            assertEquals(0, first.exitValue());
+            List<String> lines = Files.readAllLines(journal);
+            assertEquals(12, lines.size(), "the first run's journal is whole: " + lines);
+            for (String line : lines) {
+                assertTrue(line.startsWith("{") && line.endsWith("}"), line);
+            }
+        } finally {
+            first.destroyForcibly();
+        }
+    }
+
+    private static Process startRun(Path dir) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        List<String> command = new ArrayList<>(List.of(java, "-cp", classpath, Main.class.getName(),
+                "token-benchmark", "--model", "m", "--max-num-completed-requests", "12",
+                "--num-concurrent-requests", "2", "--mean-output-tokens", "40", "--stddev-output-tokens", "0",
+                "--no-client-warmup", "--results-dir", dir.toString()));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.DISCARD);
+        builder.environment().put("OPENAI_API_BASE", server.baseUrl());
+        builder.environment().put("OPENAI_API_KEY", "k");
+        return builder.start();
+    }
+}
