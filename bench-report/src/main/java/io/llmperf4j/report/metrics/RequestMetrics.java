@@ -1,6 +1,7 @@
 package io.llmperf4j.report.metrics;
 
 import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.OutputTokenPolicy;
 import io.llmperf4j.model.RequestRecord;
 import java.util.Objects;
 import java.util.OptionalDouble;
@@ -111,24 +112,15 @@ public record RequestMetrics(
         int[] eventTokens = record.contentEventTokens();
         double[] perToken = eventTokens.length == events.length ? perTokenItl(events, eventTokens) : new double[0];
 
-        OptionalInt client = counting.clientOutputTokens(record);
-        OptionalInt server = TokenCounting.serverOutputTokens(record);
-        OptionalInt primary = counting.preferServerUsage() ? server : client;
-        OptionalInt fallback = counting.preferServerUsage() ? client : server;
-        TokenSource primarySource = counting.preferServerUsage() ? TokenSource.SERVER_USAGE : TokenSource.CLIENT_TOKENIZER;
-        TokenSource fallbackSource = counting.preferServerUsage() ? TokenSource.CLIENT_TOKENIZER : TokenSource.SERVER_USAGE;
-        OptionalInt n;
-        TokenSource source;
-        if (primary.isPresent()) {
-            n = primary;
-            source = primarySource;
-        } else if (fallback.isPresent()) {
-            n = fallback;
-            source = fallbackSource;
-        } else {
-            n = OptionalInt.empty();
-            source = TokenSource.NONE;
-        }
+        OutputTokenPolicy policy = counting.policy();
+        OptionalInt client = policy.clientOutputTokens(record);
+        OptionalInt server = OutputTokenPolicy.serverOutputTokens(record);
+        OptionalInt n = policy.outputTokens(record);
+        TokenSource source = switch (policy.source(record)) {
+            case SERVER_USAGE -> TokenSource.SERVER_USAGE;
+            case CLIENT_TOKENIZER -> TokenSource.CLIENT_TOKENIZER;
+            case NONE -> TokenSource.NONE;
+        };
 
         OptionalDouble tpot = OptionalDouble.empty();
         if (succeeded && ttft.isPresent() && n.isPresent() && n.getAsInt() >= 2) {
