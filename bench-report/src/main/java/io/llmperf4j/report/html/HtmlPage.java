@@ -611,8 +611,9 @@ final class HtmlPage {
         out.append("<footer id=\"method\">\n<h2>Method</h2>\n<ul>\n");
         if (st != null) {
             li("Population: " + st.population() + ".");
-            li("Percentiles: " + st.percentileMethod() + " (" + st.significantValueDigits()
-                    + " significant digits, lowest discernible " + st.lowestDiscernibleNs() + " ns).");
+            li("Percentiles: " + st.percentileMethod() + (st.significantValueDigits() == null ? "." : " ("
+                    + st.significantValueDigits() + " significant digits, lowest discernible "
+                    + st.lowestDiscernibleNs() + " ns)."));
             li("Standard deviation: " + st.stddev() + "; mean confidence interval: " + st.meanConfidenceInterval()
                     + " at " + Html.fixed(100 * st.meanConfidenceLevel(), 0) + " %.");
         }

@@ -50,6 +50,7 @@ import java.util.OptionalLong;
  * @param inputTokenSource      {@link TokenSource#SERVER_USAGE} ({@code usage.prompt_tokens}) or
  *                              {@link TokenSource#CLIENT_TOKENIZER} (the workload's reported count)
  * @param outputTokensPerSecond see above
+ * @param phases                where the request's time went ({@link RequestPhaseTimes}); unknown phases absent
  */
 public record RequestMetrics(
         int promptIndex,
@@ -72,7 +73,8 @@ public record RequestMetrics(
         OptionalInt serverOutputTokens,
         int inputTokens,
         TokenSource inputTokenSource,
-        OptionalDouble outputTokensPerSecond) {
+        OptionalDouble outputTokensPerSecond,
+        RequestPhaseTimes phases) {
 
     private static final double NANOS_PER_SECOND = 1e9;
 
@@ -89,6 +91,7 @@ public record RequestMetrics(
         Objects.requireNonNull(serverOutputTokens, "serverOutputTokens");
         Objects.requireNonNull(inputTokenSource, "inputTokenSource");
         Objects.requireNonNull(outputTokensPerSecond, "outputTokensPerSecond");
+        Objects.requireNonNull(phases, "phases");
         if ((failureKind == null) != (failureCode == null)) {
             throw new IllegalArgumentException("failureKind and failureCode must both be set or both be null");
         }
@@ -142,7 +145,7 @@ public record RequestMetrics(
         return new RequestMetrics(record.promptIndex(), record.clientRequestId(), record.startEpochMicros(),
                 succeeded ? null : record.failure().kind(), succeeded ? null : record.failure().code(),
                 record.finishReason(), record.maxTokens(), ttft, ttfrt, e2e, tpot, gaps, perToken, events.length, n,
-                source, client, server, inputTokens, inputSource, tokensPerSecond);
+                source, client, server, inputTokens, inputSource, tokensPerSecond, RequestPhaseTimes.of(record));
     }
 
     /**
