@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.llmperf4j.model.BenchmarkRun;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.report.jsonl.RequestJournal;
+import io.llmperf4j.report.metrics.RequestMetrics;
 import io.llmperf4j.report.metrics.RunMetrics;
 import io.llmperf4j.report.metrics.TokenCounting;
 import io.llmperf4j.report.summary.RunEnvironment;
@@ -51,6 +52,14 @@ public record ReportData(SummaryDocument summary, List<RequestRecord> records, T
         records = List.copyOf(records);
         Objects.requireNonNull(tokenCounting, "tokenCounting");
         Objects.requireNonNull(source, "source");
+    }
+
+    /**
+     * Every request through the one metric view ({@link RequestMetrics}, with the summary's token counting), in
+     * record order: the charts read TTFT, E2E and tokens from here, as the summary did.
+     */
+    public List<RequestMetrics> requestMetrics() {
+        return records.stream().map(r -> RequestMetrics.from(r, tokenCounting)).toList();
     }
 
     /** The data of a run in memory, its summary built as {@link SummaryJson} writes it. */
