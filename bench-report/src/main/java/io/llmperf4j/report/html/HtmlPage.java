@@ -313,6 +313,16 @@ final class HtmlPage {
                     .append(g.violations().ttft()).append(", TPOT ").append(g.violations().tpot()).append(", E2E ")
                     .append(g.violations().e2eLatency()).append("</p>\n");
         }
+        SummaryDocument.PhasesJson phases = summary.phases();
+        if (phases != null && phases.ttftBreakdownMeanMs() != null) {
+            SummaryDocument.TtftBreakdownJson b = phases.ttftBreakdownMeanMs();
+            out.append("<p class=\"caption\" id=\"ttft-phases\">Where TTFT went (mean over ")
+                    .append(phases.requestsTimed()).append(" requests with every phase timed): ")
+                    .append(Html.esc(String.format(Locale.ROOT, "%.3f ms = wait %.3f + connect %.3f + write %.3f "
+                                    + "+ server %.3f + first content %.3f", b.ttft(), b.connectionWait(), b.connect(),
+                            b.requestWrite(), b.responseHeaders(), b.firstContent())))
+                    .append(" ms.</p>\n");
+        }
         out.append("<p class=\"caption\">Distributions cover successful requests only; ITL pools every gap between "
                 + "content events. Percentiles: ").append(Html.esc(summary.statistics() == null ? "HdrHistogram"
                 : summary.statistics().percentileMethod())).append(".</p>\n");
