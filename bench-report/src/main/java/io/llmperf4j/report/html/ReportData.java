@@ -72,7 +72,8 @@ public record ReportData(SummaryDocument summary, List<RequestRecord> records, T
      * Reads a results directory: its single {@code *_llmperf4j_summary.json} and {@code requests.jsonl}, or, when
      * there is no journal, {@code <base>_requests.csv} (no event times). {@code dirOrSummary} may also be the
      * summary file itself, for a directory holding several runs. The summary may be of schema
-     * {@value SummaryJson#SCHEMA} or {@value SummaryJson#SCHEMA_1} ({@link SummaryJson#READABLE_SCHEMAS}).
+     * {@value SummaryJson#SCHEMA}, {@value SummaryJson#SCHEMA_2} or {@value SummaryJson#SCHEMA_1}
+     * ({@link SummaryJson#READABLE_SCHEMAS}).
      *
      * @throws IOException naming the missing or malformed file
      */
@@ -139,7 +140,7 @@ public record ReportData(SummaryDocument summary, List<RequestRecord> records, T
         }
         if (!SummaryJson.READABLE_SCHEMAS.contains(schema)) {
             throw new IOException(file + " has schema '" + schema + "', which this llmperf4j cannot read (it reads "
-                    + String.join(" and ", SummaryJson.READABLE_SCHEMAS) + "); use the llmperf4j that wrote it");
+                    + readable() + "); use the llmperf4j that wrote it");
         }
         try {
             return MAPPER.treeToValue(tree, SummaryDocument.class);
@@ -147,5 +148,11 @@ public record ReportData(SummaryDocument summary, List<RequestRecord> records, T
             String message = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
             throw new IOException(file + " does not match " + schema + ": " + message, e);
         }
+    }
+
+    /** "a, b and c": the versions this llmperf4j reads. */
+    private static String readable() {
+        List<String> all = SummaryJson.READABLE_SCHEMAS;
+        return String.join(", ", all.subList(0, all.size() - 1)) + " and " + all.get(all.size() - 1);
     }
 }
