@@ -48,14 +48,14 @@ class ReportCommandTest {
         Path summary = dir.resolve("m_550_10_llmperf4j_summary.json");
         Path html = dir.resolve("m_550_10_report.html");
         ObjectNode doc = (ObjectNode) JSON.readTree(summary.toFile());
-        assertEquals("llmperf4j.summary/2", doc.get("schema").asText());
+        assertEquals("llmperf4j.summary/3", doc.get("schema").asText());
         for (JsonNode key : JSON.readTree(SummaryJson.schemaText()).get("required")) {
-            assertTrue(doc.has(key.asText()), "the written summary has every key /2 requires: " + key);
+            assertTrue(doc.has(key.asText()), "the written summary has every key /3 requires: " + key);
         }
 
         // as the first llmperf4j.summary/1 files were: without the sections added later
         doc.put("schema", "llmperf4j.summary/1");
-        doc.remove(List.of("connections", "client_overhead", "distributed"));
+        doc.remove(List.of("connections", "phases", "client_overhead", "distributed"));
         ((ObjectNode) doc.get("metrics")).remove(List.of("ttfrt_ms", "itl_per_token_ms"));
         JSON.writeValue(summary.toFile(), doc);
         Files.delete(html);
@@ -64,12 +64,13 @@ class ReportCommandTest {
         String page = Files.readString(html);
         assertTrue(page.contains("data-metric=\"ttft_ms\"") && page.contains("<svg"), "table and charts");
 
-        doc.put("schema", "llmperf4j.summary/3");
+        doc.put("schema", "llmperf4j.summary/4");
         JSON.writeValue(summary.toFile(), doc);
         CliRun fromTheFuture = CliRun.of(Map.of(), "report", dir.toString());
         assertEquals(1, fromTheFuture.exitCode(), fromTheFuture::toString);
-        assertTrue(fromTheFuture.err().contains("has schema 'llmperf4j.summary/3', which this llmperf4j cannot read "
-                + "(it reads llmperf4j.summary/1 and llmperf4j.summary/2)"), fromTheFuture::toString);
+        assertTrue(fromTheFuture.err().contains("has schema 'llmperf4j.summary/4', which this llmperf4j cannot read "
+                + "(it reads llmperf4j.summary/1, llmperf4j.summary/2 and llmperf4j.summary/3)"),
+                fromTheFuture::toString);
     }
 
     @Test

@@ -1,8 +1,9 @@
 package io.llmperf4j.engine.load;
 
+import io.llmperf4j.model.OutputTokenPolicy;
+import io.llmperf4j.model.Percentiles;
 import io.llmperf4j.model.RequestRecord;
 
-import java.util.Arrays;
 import java.util.List;
 import java.util.function.ToIntFunction;
 import java.util.function.ToLongFunction;
@@ -11,8 +12,10 @@ import java.util.function.ToLongFunction;
  * One load level in the figures the seed script prints per level and its sweep table uses; the input of
  * {@link SaturationVerdict#evaluate}. Throughput and latencies count successful measured requests only (llmperf
  * leaves errored requests out the same way). Latencies count from the intended send, so in an open loop they
- * include queueing; in a closed loop intended and actual sends coincide. Percentiles interpolate linearly between
- * the two nearest ranks (numpy's default); NaN when nothing succeeded.
+ * include queueing; in a closed loop intended and actual sends coincide. Percentiles are llmperf4j's one definition,
+ * {@link Percentiles} (numpy's linear interpolation over the exact nanoseconds, then converted to ms), so a closed-loop
+ * level's row agrees to the last digit with the same level's {@code _llmperf4j_summary.json}; NaN when nothing
+ * succeeded.
  *
  * @param level                 the concurrency or the rate
  * @param successes             measured requests that succeeded
@@ -30,6 +33,14 @@ public record LevelSummary(double level, int successes, int total, double output
         }
     }
 
+    /**
+     * Summarises a run's measured records counting output tokens by llmperf4j's one policy, as the report's
+     * summary does.
+     */
+    public static LevelSummary of(LoadResult result, OutputTokenPolicy policy) {
+        return of(result, policy::outputTokensOrZero);
+    }
+
     /** Summarises a run's measured records. */
     public static LevelSummary of(LoadResult result, ToIntFunction<RequestRecord> outputTokens) {
         List<ScheduledRecord> measured = result.measuredTimeline();
@@ -37,11 +48,11 @@ public record LevelSummary(double level, int successes, int total, double output
         long tokens = 0;
         for (ScheduledRecord r : ok) tokens += Math.max(0, outputTokens.applyAsInt(r.record()));
         double seconds = result.durationNanos() / 1e9;
-        double[] ttft = millis(ok, ScheduledRecord::ttftFromIntendedNanos);
-        double[] e2e = millis(ok, ScheduledRecord::e2eFromIntendedNanos);
+        long[] ttft = nanos(ok, ScheduledRecord::ttftFromIntendedNanos);
+        long[] e2e = nanos(ok, ScheduledRecord::e2eFromIntendedNanos);
         return new LevelSummary(result.settings().level(), ok.size(), measured.size(),
                 seconds > 0 ? tokens / seconds : Double.NaN, seconds > 0 ? ok.size() / seconds : Double.NaN,
-                percentile(ttft, 50), percentile(ttft, 90), percentile(e2e, 50), percentile(e2e, 90));
+                millis(ttft, 50), millis(ttft, 90), millis(e2e, 50), millis(e2e, 90));
     }
 
     public int failures() {
@@ -54,20 +65,19 @@ public record LevelSummary(double level, int successes, int total, double output
     }
 
     /**
-     * The {@code p}-th percentile (0..100) by linear interpolation between closest ranks (numpy's default);
-     * NaN for no values.
+     * The {@code p}-th percentile (0..100) by llmperf4j's one definition, {@link Percentiles#of(double[], double)}
+     * (numpy's linear interpolation); NaN for no values.
      */
     public static double percentile(double[] values, double p) {
-        if (values.length == 0) return Double.NaN;
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        double rank = p / 100.0 * (sorted.length - 1);
-        int lo = (int) Math.floor(rank);
-        int hi = (int) Math.ceil(rank);
-        return sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - lo);
+        return Percentiles.of(values, p);
     }
 
-    private static double[] millis(List<ScheduledRecord> records, ToLongFunction<ScheduledRecord> nanos) {
-        return records.stream().mapToLong(nanos).filter(v -> v >= 0).mapToDouble(v -> v / 1e6).toArray();
+    /** The percentile of nanosecond values, in ms: interpolated in ns first, as the summary does. */
+    private static double millis(long[] nanos, double p) {
+        return Percentiles.of(nanos, p) / 1e6;
+    }
+
+    private static long[] nanos(List<ScheduledRecord> records, ToLongFunction<ScheduledRecord> nanos) {
+        return records.stream().mapToLong(nanos).filter(v -> v >= 0).toArray();
     }
 }

@@ -2,6 +2,7 @@ package io.llmperf4j.report.csv;
 
 import io.llmperf4j.model.Failure;
 import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestPhases;
 import io.llmperf4j.model.RequestRecord;
 import java.io.IOException;
 import java.io.Reader;
@@ -21,8 +22,9 @@ import org.apache.commons.csv.CSVRecord;
 /**
  * Reads {@link RequestCsvWriter}'s per-request CSV back into records, error messages included (for comparisons,
  * and the report's fallback when there is no {@code requests.jsonl}). What the CSV does not hold stays unknown: no content event
- * times, no generated text, no SSE event count; the last content time is unknown (-1). A file written before
- * {@link RequestCsvWriter#LATER_COLUMNS} existed reads as if they were empty.
+ * times, no generated text, no SSE event count. The timing phases come back from their columns (the connection-ready
+ * stamp as the wait plus the connect); a file written before {@link RequestCsvWriter#LATER_COLUMNS} existed reads
+ * as if they were empty, so its phases and last content time are unknown (-1).
  */
 public final class RequestCsvReader {
 
@@ -74,14 +76,20 @@ public final class RequestCsvReader {
         String serverId = r.text("server_response_id");
         String finish = r.text("finish_reason");
         String worker = r.text(RequestCsvWriter.WORKER_COLUMN);
+        long connect = r.scaled("connect_s", 9, RequestRecord.NEVER);
+        long wait = r.scaled("connection_wait_s", 9, RequestRecord.NEVER);
+        RequestPhases phases = new RequestPhases(wait < 0 ? -1 : wait + Math.max(0, connect),
+                r.scaled("tls_s", 9, -1), r.scaled("request_written_s", 9, -1),
+                r.scaled("response_headers_s", 9, -1));
         RequestRecord record = new RequestRecord(r.integer("prompt_index", -1), r.text("client_request_id"),
                 serverId.isEmpty() ? null : serverId, r.scaled("start_time_epoch_s", 6, 0L),
-                r.scaled("ttft_s", 9, RequestRecord.NEVER), RequestRecord.NEVER,
+                r.scaled("ttft_s", 9, RequestRecord.NEVER), r.scaled("last_content_s", 9, RequestRecord.NEVER),
                 r.scaled("end_to_end_latency_s", 9, RequestRecord.NEVER), 0, new long[0], "",
                 r.integer("number_input_tokens", 0), r.integer("max_tokens", 0),
                 r.integer("output_tokens_client", -1), r.boxed("prompt_tokens_server"),
                 r.boxed("output_tokens_server"), finish.isEmpty() ? null : finish, failure, null, null,
-                r.scaled("ttfrt_s", 9, RequestRecord.NEVER), r.scaled("connect_s", 9, RequestRecord.NEVER), null);
+                r.scaled("ttfrt_s", 9, RequestRecord.NEVER), connect, null);
+        if (phases.known() || phases.tlsNanos() >= 0) record = record.withPhases(phases);
         return worker.isEmpty() ? record : record.withWorkerId(worker);
     }
 

@@ -1,6 +1,8 @@
 package io.llmperf4j.report.csv;
 
 import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.report.metrics.Phase;
+import io.llmperf4j.report.metrics.RequestPhaseTimes;
 import java.io.IOException;
 import java.io.Writer;
 import java.math.BigDecimal;
@@ -23,20 +25,26 @@ import org.apache.commons.csv.CSVPrinter;
  * first reasoning token, empty unless the server streamed reasoning apart from the content. Unlike llmperf's JSON, a failed
  * request's {@code end_to_end_latency_s} is the real time from send to the failure: useful here, and this file
  * has no llmperf layout to keep. {@code connect_s} is the time the request spent opening a new connection (TCP and
- * TLS; part of its TTFT), empty when it reused a pooled one. A distributed run's file has one more column,
+ * TLS; part of its TTFT), empty when it reused a pooled one. The timing phases follow the other columns
+ * (METRICS.md, "Timing phases"): {@code connection} ({@code new}, {@code reused}, or empty when unknown),
+ * {@code connection_wait_s} and {@code tls_s} (durations), {@code request_written_s}, {@code response_headers_s}
+ * and {@code last_content_s} (offsets from the start stamp, as {@code ttft_s}, which is the first content); each
+ * empty when not measured. A distributed run's file has one more column,
  * {@value #WORKER_COLUMN}, the load worker that sent each request; other runs' files do not.
  */
 public final class RequestCsvWriter {
 
     /** Columns added after the first release: files written before them lack them, and readers accept that. */
-    public static final List<String> LATER_COLUMNS = List.of("ttfrt_s", "connect_s");
+    public static final List<String> LATER_COLUMNS = List.of("ttfrt_s", "connect_s", "connection",
+            "connection_wait_s", "tls_s", "request_written_s", "response_headers_s", "last_content_s");
 
     /** The columns, in order. */
     public static final List<String> HEADER = List.of(
             "client_request_id", "server_response_id", "prompt_index", "start_time_epoch_s", "ttft_s", "ttfrt_s",
             "end_to_end_latency_s", "connect_s", "number_input_tokens", "max_tokens", "output_tokens_client",
             "output_tokens_server", "prompt_tokens_server", "finish_reason", "error_kind", "error_code",
-            "error_msg");
+            "error_msg", "connection", "connection_wait_s", "tls_s", "request_written_s", "response_headers_s",
+            "last_content_s");
 
     /** The last column, present only when some record names the load worker that sent it. */
     public static final String WORKER_COLUMN = "worker";
@@ -79,6 +87,7 @@ public final class RequestCsvWriter {
     /** The fields of one record, as strings in {@link #HEADER} order. */
     public static List<String> row(RequestRecord record) {
         boolean failed = record.failure() != null;
+        RequestPhaseTimes phases = RequestPhaseTimes.of(record);
         return Arrays.asList(
                 record.clientRequestId(),
                 orEmpty(record.serverResponseId()),
@@ -96,7 +105,13 @@ public final class RequestCsvWriter {
                 orEmpty(record.finishReason()),
                 failed ? record.failure().kind().name() : "",
                 failed ? Integer.toString(record.failure().code()) : "",
-                failed ? record.failure().message() : "");
+                failed ? record.failure().message() : "",
+                phases.newConnection() == null ? "" : phases.newConnection() ? "new" : "reused",
+                seconds(phases.nanos(Phase.CONNECTION_WAIT).orElse(-1)),
+                seconds(record.phases().tlsNanos()),
+                seconds(record.phases().requestWrittenNanos()),
+                seconds(record.phases().responseHeadersNanos()),
+                seconds(record.lastContentNanos()));
     }
 
     private static List<String> withWorker() {

@@ -5,12 +5,11 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.report.metrics.Metric;
 import io.llmperf4j.report.metrics.MetricUnit;
+import io.llmperf4j.report.metrics.RequestMetrics;
 import io.llmperf4j.report.summary.Redaction;
 import io.llmperf4j.report.summary.RunEnvironment;
 import io.llmperf4j.report.summary.SummaryDocument;
 import io.llmperf4j.report.summary.SummaryDocument.StatsJson;
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -23,12 +22,6 @@ final class HtmlPage {
     static final int MAX_SCATTER_POINTS = 5000;
     static final int MAX_EXAMPLES = 3;
 
-    private static final String BLUE = "#1f77b4";
-    private static final String ORANGE = "#ff7f0e";
-    private static final String GREEN = "#2ca02c";
-    private static final String RED = "#d62728";
-    private static final String PURPLE = "#9467bd";
-    private static final String GREY = "#7f7f7f";
     private static final double NANOS_PER_SECOND = 1e9;
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -320,6 +313,16 @@ final class HtmlPage {
                     .append(g.violations().ttft()).append(", TPOT ").append(g.violations().tpot()).append(", E2E ")
                     .append(g.violations().e2eLatency()).append("</p>\n");
         }
+        SummaryDocument.PhasesJson phases = summary.phases();
+        if (phases != null && phases.ttftBreakdownMeanMs() != null) {
+            SummaryDocument.TtftBreakdownJson b = phases.ttftBreakdownMeanMs();
+            out.append("<p class=\"caption\" id=\"ttft-phases\">Where TTFT went (mean over ")
+                    .append(phases.requestsTimed()).append(" requests with every phase timed): ")
+                    .append(Html.esc(String.format(Locale.ROOT, "%.3f ms = wait %.3f + connect %.3f + write %.3f "
+                                    + "+ server %.3f + first content %.3f", b.ttft(), b.connectionWait(), b.connect(),
+                            b.requestWrite(), b.responseHeaders(), b.firstContent())))
+                    .append(" ms.</p>\n");
+        }
         out.append("<p class=\"caption\">Distributions cover successful requests only; ITL pools every gap between "
                 + "content events. Percentiles: ").append(Html.esc(summary.statistics() == null ? "HdrHistogram"
                 : summary.statistics().percentileMethod())).append(".</p>\n");
@@ -350,26 +353,21 @@ final class HtmlPage {
 
     private void charts() {
         List<RequestRecord> records = data.records();
+        List<RequestMetrics> requests = data.requestMetrics();
         SummaryDocument.SloJson slo = summary.goodput() == null ? null : summary.goodput().slo();
 
         out.append("<section id=\"latency\">\n<h2>Latency distributions</h2>\n<div class=\"charts\">\n");
-        cdfCard("ttft-cdf", "TTFT, empirical CDF", "TTFT", ReportSeries.ttftMillis(records), BLUE,
+        cdfCard("ttft-cdf", "TTFT, empirical CDF", "TTFT", ReportSeries.ttftMillisOf(requests), Palette.BLUE,
                 slo == null ? null : slo.ttftMs(), "successful requests with content");
-        cdfCard("e2e-cdf", "E2E latency, empirical CDF", "E2E latency", ReportSeries.e2eMillis(records), ORANGE,
-                slo == null ? null : slo.e2eLatencyMs(), "successful requests");
+        cdfCard("e2e-cdf", "E2E latency, empirical CDF", "E2E latency", ReportSeries.e2eMillisOf(requests),
+                Palette.ORANGE, slo == null ? null : slo.e2eLatencyMs(), "successful requests");
         out.append("</div>\n</section>\n");
 
         out.append("<section id=\"timeline\">\n<h2>Over time</h2>\n");
-        long origin = originEpochNanos(records);
-        long span = summary.run() == null ? 0 : Math.round(summary.run().durationS() * NANOS_PER_SECOND);
-        long runStart = runStartEpochNanos();
-        if (runStart != Long.MIN_VALUE) span += runStart - origin;
-        long extent = span;
-        for (RequestRecord r : records) extent = Math.max(extent, ReportSeries.endEpochNanos(r) - origin);
-        long bucketNanos = ReportSeries.bucketNanosFor(extent);
-        ReportSeries.TimeBuckets buckets = ReportSeries.timeBuckets(records, data.tokenCounting(), origin, span,
-                bucketNanos);
-        String width = bucketWidth(bucketNanos);
+        Timeline timeline = Timeline.of(summary, records);
+        ReportSeries.TimeBuckets buckets = ReportSeries.timeBuckets(records, data.tokenCounting(),
+                timeline.originEpochNanos(), timeline.spanNanos(), timeline.bucketNanos());
+        String width = timeline.bucketWidth();
         if (!data.source().hasEventTimes()) {
             out.append("<p class=\"note\">These records come from ").append(Html.esc(data.source().description()))
                     .append(", which has no per-event times: output tokens/s over time spreads each request's tokens "
@@ -379,32 +377,8 @@ final class HtmlPage {
         out.append("<div class=\"charts\">\n");
         tokensOverTime(buckets, width);
         inFlight(buckets, width);
-        ttftScatter(records, origin, buckets.size() * buckets.bucketSeconds(), slo == null ? null : slo.ttftMs());
+        ttftScatter(timeline, requests, buckets.size() * buckets.bucketSeconds(), slo == null ? null : slo.ttftMs());
         out.append("</div>\n</section>\n");
-    }
-
-    private long originEpochNanos(List<RequestRecord> records) {
-        long origin = runStartEpochNanos();
-        for (RequestRecord r : records) {
-            long send = ReportSeries.sendEpochNanos(r);
-            origin = origin == Long.MIN_VALUE ? send : Math.min(origin, send);
-        }
-        return origin == Long.MIN_VALUE ? 0 : origin;
-    }
-
-    private long runStartEpochNanos() {
-        if (summary.run() == null || summary.run().startTime() == null) return Long.MIN_VALUE;
-        try {
-            Instant start = Instant.parse(summary.run().startTime());
-            return start.getEpochSecond() * 1_000_000_000L + start.getNano();
-        } catch (DateTimeParseException e) {
-            return Long.MIN_VALUE;
-        }
-    }
-
-    private static String bucketWidth(long bucketNanos) {
-        long s = bucketNanos / 1_000_000_000L;
-        return s % 60 == 0 && s >= 60 ? (s / 60) + "-min" : s + "-s";
     }
 
     private void cdfCard(String id, String title, String label, double[] valuesMs, String color, Double sloMs,
@@ -425,10 +399,10 @@ final class HtmlPage {
                 .y(SvgChart.Axis.linear("Fraction of requests \u2264 x", null).withRange(0, 1))
                 .add(SvgChart.Series.step(label + " (" + cdf.size() + " requests)", color, pts[0], pts[1])
                         .withClass("cdf"))
-                .mark(SvgChart.Marker.horizontal(0.5, "p50", GREY, "marker-p50"))
-                .mark(SvgChart.Marker.horizontal(0.9, "p90", GREY, "marker-p90"))
+                .mark(SvgChart.Marker.horizontal(0.5, "p50", Palette.GREY, "marker-p50"))
+                .mark(SvgChart.Marker.horizontal(0.9, "p90", Palette.GREY, "marker-p90"))
                 .emptyMessage("No " + population);
-        if (sloMs != null) chart.mark(SvgChart.Marker.vertical(sloMs, "SLO " + trim(sloMs) + " ms", RED, "marker-slo"));
+        if (sloMs != null) chart.mark(SvgChart.Marker.vertical(sloMs, "SLO " + trim(sloMs) + " ms", Palette.RED, "marker-slo"));
         out.append("<div class=\"card\">").append(chart.build().toSvg()).append("<p class=\"caption\">")
                 .append(Html.esc(cdf.size() + " " + population + "; each step is one request"
                         + (drawn.size() < cdf.size() ? " (drawn from " + drawn.size() + " evenly spaced ranks)" : "")
@@ -447,12 +421,12 @@ final class HtmlPage {
                         + " buckets, " + how + ")")
                 .x(SvgChart.Axis.linear("Time since run start", "s").withRange(0, edges[edges.length - 1]))
                 .y(SvgChart.Axis.linear("Output throughput", "tok/s").includingZero())
-                .add(SvgChart.Series.step("output tok/s", GREEN, edges, ys).withClass("tokens-per-second"))
+                .add(SvgChart.Series.step("output tok/s", Palette.GREEN, edges, ys).withClass("tokens-per-second"))
                 .emptyMessage("No output tokens");
         SummaryDocument.ThroughputJson t = summary.throughput();
         if (t != null && t.outputTokensPerS() != null && b.totalOutputTokens() > 0) {
             chart.mark(SvgChart.Marker.horizontal(t.outputTokensPerS(), "run average " + Html.fixed(t.outputTokensPerS(), 1)
-                    + " tok/s", GREY, "marker-average"));
+                    + " tok/s", Palette.GREY, "marker-average"));
         }
         out.append("<div class=\"card\">").append(chart.build().toSvg()).append("<p class=\"caption\">")
                 .append(Html.esc(String.format(Locale.ROOT, "Output tokens of successful requests (%s) per %s "
@@ -492,12 +466,12 @@ final class HtmlPage {
         SvgChart.Builder chart = SvgChart.builder("in-flight", "Requests in flight (" + width + " buckets)")
                 .x(SvgChart.Axis.linear("Time since run start", "s").withRange(0, edges[edges.length - 1]))
                 .y(SvgChart.Axis.linear("Requests in flight", "requests").includingZero())
-                .add(SvgChart.Series.step("peak", PURPLE, edges, peak).asDashed().withClass("in-flight-peak"))
-                .add(SvgChart.Series.step("time-averaged", BLUE, edges, mean).withClass("in-flight-mean"))
+                .add(SvgChart.Series.step("peak", Palette.PURPLE, edges, peak).asDashed().withClass("in-flight-peak"))
+                .add(SvgChart.Series.step("time-averaged", Palette.BLUE, edges, mean).withClass("in-flight-mean"))
                 .emptyMessage("No requests");
         if (summary.settings() != null && summary.settings().numConcurrentRequests() > 0) {
             chart.mark(SvgChart.Marker.horizontal(summary.settings().numConcurrentRequests(),
-                    "concurrency " + summary.settings().numConcurrentRequests(), GREY, "marker-concurrency"));
+                    "concurrency " + summary.settings().numConcurrentRequests(), Palette.GREY, "marker-concurrency"));
         }
         out.append("<div class=\"card\">").append(chart.build().toSvg()).append("<p class=\"caption\">")
                 .append(Html.esc("Every recorded request counts from its send to its end (failures included). "
@@ -506,42 +480,36 @@ final class HtmlPage {
                 .append("</p></div>\n");
     }
 
-    private void ttftScatter(List<RequestRecord> records, long origin, double extentSeconds, Double sloMs) {
-        List<RequestRecord> withTtft = records.stream().filter(r -> r.ttftNanos() >= 0).toList();
-        int stride = Math.max(1, (withTtft.size() + MAX_SCATTER_POINTS - 1) / MAX_SCATTER_POINTS);
+    private void ttftScatter(Timeline timeline, List<RequestMetrics> requests, double extentSeconds, Double sloMs) {
+        List<Timeline.TtftPoint> points = timeline.ttftPoints(requests, MAX_SCATTER_POINTS);
+        long withTtft = requests.stream().filter(r -> r.ttftNanos().isPresent()).count();
+        int stride = Timeline.stride((int) withTtft, MAX_SCATTER_POINTS);
         List<double[]> ok = new ArrayList<>();
         List<String> okTitles = new ArrayList<>();
         List<double[]> failed = new ArrayList<>();
         List<String> failedTitles = new ArrayList<>();
-        for (int i = 0; i < withTtft.size(); i += stride) {
-            RequestRecord r = withTtft.get(i);
-            double x = (ReportSeries.sendEpochNanos(r) - origin) / NANOS_PER_SECOND;
-            double y = r.ttftNanos() / 1e6;
-            String title = String.format(Locale.ROOT, "%s: TTFT %.1f ms at %.2f s", r.clientRequestId(), y, x);
-            if (r.succeeded()) {
-                ok.add(new double[] {x, y});
-                okTitles.add(title);
-            } else {
-                failed.add(new double[] {x, y});
-                failedTitles.add(title + " (" + r.failure().kind() + ")");
-            }
+        for (Timeline.TtftPoint p : points) {
+            (p.succeeded() ? ok : failed).add(new double[] {p.sendSeconds(), p.ttftMs()});
+            (p.succeeded() ? okTitles : failedTitles).add(p.title());
         }
         SvgChart.Builder chart = SvgChart.builder("ttft-scatter", "TTFT per request over time")
                 .x(SvgChart.Axis.linear("Send time since run start", "s").withRange(0, extentSeconds))
                 .y(SvgChart.Axis.linear("TTFT", "ms").includingZero())
-                .add(points("succeeded", BLUE, ok, okTitles, SvgChart.Shape.CIRCLE, "ttft-ok"))
+                .add(points("succeeded", Palette.BLUE, ok, okTitles, SvgChart.Shape.CIRCLE, "ttft-ok"))
                 .emptyMessage("No request received content");
         if (!failed.isEmpty()) {
-            chart.add(points("failed later", RED, failed, failedTitles, SvgChart.Shape.CROSS, "ttft-failed"));
+            chart.add(points("failed later", Palette.RED, failed, failedTitles, SvgChart.Shape.CROSS, "ttft-failed"));
         }
         StatsJson ttft = stats(Metric.TTFT);
         if (ttft != null && ttft.p90() != null) {
-            chart.mark(SvgChart.Marker.horizontal(ttft.p90(), "p90 " + Html.fixed(ttft.p90(), 1) + " ms", GREY,
-                    "marker-p90"));
+            chart.mark(SvgChart.Marker.horizontal(ttft.p90(), "p90 " + Html.fixed(ttft.p90(), 1) + " ms",
+                    Palette.GREY, "marker-p90"));
         }
-        if (sloMs != null) chart.mark(SvgChart.Marker.horizontal(sloMs, "SLO " + trim(sloMs) + " ms", RED, "marker-slo"));
+        if (sloMs != null) {
+            chart.mark(SvgChart.Marker.horizontal(sloMs, "SLO " + trim(sloMs) + " ms", Palette.RED, "marker-slo"));
+        }
         out.append("<div class=\"card\">").append(chart.build().toSvg()).append("<p class=\"caption\">")
-                .append(Html.esc(withTtft.size() + " requests with a first token, by send time"
+                .append(Html.esc(withTtft + " requests with a first token, by send time"
                         + (stride > 1 ? "; every " + stride + "th drawn" : "")
                         + ". A rising band means requests queue: the server is saturated."))
                 .append("</p></div>\n");
@@ -611,8 +579,9 @@ final class HtmlPage {
         out.append("<footer id=\"method\">\n<h2>Method</h2>\n<ul>\n");
         if (st != null) {
             li("Population: " + st.population() + ".");
-            li("Percentiles: " + st.percentileMethod() + " (" + st.significantValueDigits()
-                    + " significant digits, lowest discernible " + st.lowestDiscernibleNs() + " ns).");
+            li("Percentiles: " + st.percentileMethod() + (st.significantValueDigits() == null ? "." : " ("
+                    + st.significantValueDigits() + " significant digits, lowest discernible "
+                    + st.lowestDiscernibleNs() + " ns)."));
             li("Standard deviation: " + st.stddev() + "; mean confidence interval: " + st.meanConfidenceInterval()
                     + " at " + Html.fixed(100 * st.meanConfidenceLevel(), 0) + " %.");
         }
@@ -634,156 +603,5 @@ final class HtmlPage {
 
     private String toolVersion() {
         return summary.tool() == null || summary.tool().version() == null ? "" : summary.tool().version();
-    }
-
-    // ---------------------------------------------------------------- sweep
-
-    /** The sweep section: throughput and latency against load, the verdict marked, and the sweep table. */
-    static final class SweepSection {
-        private final SweepReport sweep;
-        private final StringBuilder out;
-
-        SweepSection(SweepReport sweep, StringBuilder out) {
-            this.sweep = sweep;
-            this.out = out;
-        }
-
-        void render() {
-            List<SweepLevel> levels = sweep.levels();
-            String unit = sweep.loadUnit();
-            double[] load = levels.stream().mapToDouble(SweepLevel::loadValue).toArray();
-            double min = java.util.Arrays.stream(load).min().orElse(0);
-            double max = java.util.Arrays.stream(load).max().orElse(0);
-            boolean log = min > 0 && max / min >= 10;
-            SvgChart.Axis xAxis = SvgChart.Axis.linear("Load", unit).withTicks(load);
-            if (log) xAxis = xAxis.withScale(SvgChart.Scale.LOG);
-
-            out.append("<section id=\"sweep\">\n<h2>Load sweep</h2>\n");
-            out.append("<div class=\"card\"><ul>\n");
-            out.append("<li>").append(verdict("Saturation point", sweep.saturationIndex(),
-                    "output tok/s stopped growing", "not reached")).append("</li>\n");
-            out.append("<li>").append(verdict("TTFT red line", sweep.ttftRedLineIndex(), "TTFT p90 jumped",
-                    "not crossed")).append("</li>\n");
-            out.append("<li>").append(verdict("First level with failures", sweep.firstFailingIndex(),
-                    "the service cannot hold it", "none")).append("</li>\n");
-            for (String note : sweep.notes()) out.append("<li>").append(Html.esc(note)).append("</li>\n");
-            out.append("</ul></div>\n<div class=\"charts\">\n");
-
-            double[] tps = levels.stream().mapToDouble(SweepLevel::outputTokensPerSecond).toArray();
-            SvgChart.Builder throughput = SvgChart.builder("sweep-throughput", "Output throughput vs load")
-                    .x(xAxis)
-                    .y(SvgChart.Axis.linear("Output throughput", "tok/s").includingZero())
-                    .add(SvgChart.Series.lineMarkers("output tok/s", GREEN, load, tps).withClass("sweep-tps"));
-            highlight(throughput, sweep.saturationIndex(), load, tps, "#6a3d9a", "saturation point");
-            marks(throughput);
-            card(throughput, "System output tokens per second at each level.");
-
-            double[] t50 = levels.stream().mapToDouble(SweepLevel::ttftP50Ms).toArray();
-            double[] t90 = levels.stream().mapToDouble(SweepLevel::ttftP90Ms).toArray();
-            SvgChart.Builder ttft = SvgChart.builder("sweep-ttft", "TTFT vs load")
-                    .x(xAxis)
-                    .y(SvgChart.Axis.linear("TTFT", "ms").includingZero())
-                    .add(SvgChart.Series.lineMarkers("p50", BLUE, load, t50).withClass("sweep-ttft-p50"))
-                    .add(SvgChart.Series.lineMarkers("p90", RED, load, t90).asDashed().withClass("sweep-ttft-p90"));
-            highlight(ttft, sweep.ttftRedLineIndex(), load, t90, RED, "red line");
-            marks(ttft);
-            card(ttft, "Successful requests' TTFT percentiles at each level; a level with none is a gap.");
-
-            double[] e50 = levels.stream().mapToDouble(SweepLevel::e2eP50Ms).toArray();
-            double[] e90 = levels.stream().mapToDouble(SweepLevel::e2eP90Ms).toArray();
-            SvgChart.Builder e2e = SvgChart.builder("sweep-e2e", "E2E latency vs load")
-                    .x(xAxis)
-                    .y(SvgChart.Axis.linear("E2E latency", "ms").includingZero())
-                    .add(SvgChart.Series.lineMarkers("p50", ORANGE, load, e50).withClass("sweep-e2e-p50"))
-                    .add(SvgChart.Series.lineMarkers("p90", PURPLE, load, e90).asDashed().withClass("sweep-e2e-p90"));
-            marks(e2e);
-            card(e2e, "Successful requests' end-to-end latency percentiles at each level.");
-            out.append("</div>\n");
-            table(levels);
-            out.append("</section>\n");
-        }
-
-        private String verdict(String what, java.util.OptionalInt index, String meaning, String otherwise) {
-            if (index.isEmpty()) return "<strong>" + Html.esc(what) + ":</strong> " + Html.esc(otherwise);
-            SweepLevel level = sweep.levels().get(index.getAsInt());
-            return "<strong>" + Html.esc(what) + ":</strong> " + Html.esc(level.label()) + " (" + Html.esc(meaning)
-                    + ")";
-        }
-
-        private void highlight(SvgChart.Builder chart, java.util.OptionalInt index, double[] xs, double[] ys,
-                               String color, String name) {
-            if (index.isEmpty()) return;
-            int i = index.getAsInt();
-            if (!Double.isFinite(ys[i])) return;
-            chart.add(SvgChart.Series.markers(name, color, new double[] {xs[i]}, new double[] {ys[i]})
-                    .withShape(SvgChart.Shape.RING).withClass("highlight"));
-        }
-
-        private void marks(SvgChart.Builder chart) {
-            List<SweepLevel> levels = sweep.levels();
-            if (sweep.saturationIndex().isPresent()) {
-                chart.mark(SvgChart.Marker.vertical(levels.get(sweep.saturationIndex().getAsInt()).loadValue(),
-                        "saturation", "#6a3d9a", "marker-saturation"));
-            }
-            if (sweep.ttftRedLineIndex().isPresent()) {
-                chart.mark(SvgChart.Marker.vertical(levels.get(sweep.ttftRedLineIndex().getAsInt()).loadValue(),
-                        "TTFT red line", RED, "marker-redline"));
-            }
-            if (sweep.firstFailingIndex().isPresent()) {
-                chart.mark(SvgChart.Marker.vertical(levels.get(sweep.firstFailingIndex().getAsInt()).loadValue(),
-                        "failures", "#e65100", "marker-failing"));
-            }
-        }
-
-        private void card(SvgChart.Builder chart, String caption) {
-            out.append("<div class=\"card\">").append(chart.build().toSvg()).append("<p class=\"caption\">")
-                    .append(Html.esc(caption)).append("</p></div>\n");
-        }
-
-        private void table(List<SweepLevel> levels) {
-            out.append("<div class=\"card\" style=\"margin-top:12px\">\n<table class=\"sweep\">\n<thead><tr>"
-                    + "<th>level</th><th class=\"num\">load</th><th class=\"num\">ok / total</th>"
-                    + "<th class=\"num\">success</th><th class=\"num\">output tok/s</th><th class=\"num\">req/s</th>"
-                    + "<th class=\"num\">TTFT p50 (ms)</th><th class=\"num\">TTFT p90 (ms)</th>"
-                    + "<th class=\"num\">E2E p50 (ms)</th><th class=\"num\">E2E p90 (ms)</th><th>verdict</th>"
-                    + "</tr></thead>\n<tbody>\n");
-            for (int i = 0; i < levels.size(); i++) {
-                SweepLevel l = levels.get(i);
-                List<String> classes = new ArrayList<>();
-                StringBuilder flags = new StringBuilder();
-                if (is(sweep.saturationIndex(), i)) {
-                    classes.add("saturation");
-                    flags.append("<span class=\"flag saturation\">saturation point</span>");
-                }
-                if (is(sweep.ttftRedLineIndex(), i)) {
-                    classes.add("redline");
-                    flags.append("<span class=\"flag redline\">TTFT red line</span>");
-                }
-                if (is(sweep.firstFailingIndex(), i)) {
-                    classes.add("failing");
-                    flags.append("<span class=\"flag failing\">first failures</span>");
-                } else if (l.failures() > 0) {
-                    classes.add("has-failures");
-                    flags.append("<span class=\"flag\">").append(l.failures()).append(" failed</span>");
-                }
-                out.append("<tr data-index=\"").append(i).append('"');
-                if (!classes.isEmpty()) out.append(" class=\"").append(String.join(" ", classes)).append('"');
-                out.append("><td>").append(Html.esc(l.label())).append("</td><td class=\"num\">")
-                        .append(Html.esc(SvgChart.AxisLayout.compact(l.loadValue()))).append("</td><td class=\"num\">")
-                        .append(l.successes()).append(" / ").append(l.total()).append("</td><td class=\"num\">")
-                        .append(Html.esc(Html.percent(l.successRate()))).append("</td><td class=\"num\">")
-                        .append(Html.fixed(l.outputTokensPerSecond(), 1)).append("</td><td class=\"num\">")
-                        .append(Html.fixed(l.requestsPerSecond(), 2)).append("</td><td class=\"num\">")
-                        .append(Html.fixed(l.ttftP50Ms(), 1)).append("</td><td class=\"num\">")
-                        .append(Html.fixed(l.ttftP90Ms(), 1)).append("</td><td class=\"num\">")
-                        .append(Html.fixed(l.e2eP50Ms(), 1)).append("</td><td class=\"num\">")
-                        .append(Html.fixed(l.e2eP90Ms(), 1)).append("</td><td>").append(flags).append("</td></tr>\n");
-            }
-            out.append("</tbody>\n</table>\n</div>\n");
-        }
-
-        private static boolean is(java.util.OptionalInt index, int i) {
-            return index.isPresent() && index.getAsInt() == i;
-        }
     }
 }

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.llmperf4j.model.BenchmarkRun;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.report.jsonl.RequestJournal;
+import io.llmperf4j.report.metrics.RequestMetrics;
 import io.llmperf4j.report.metrics.RunMetrics;
 import io.llmperf4j.report.metrics.TokenCounting;
 import io.llmperf4j.report.summary.RunEnvironment;
@@ -53,6 +54,14 @@ public record ReportData(SummaryDocument summary, List<RequestRecord> records, T
         Objects.requireNonNull(source, "source");
     }
 
+    /**
+     * Every request through the one metric view ({@link RequestMetrics}, with the summary's token counting), in
+     * record order: the charts read TTFT, E2E and tokens from here, as the summary did.
+     */
+    public List<RequestMetrics> requestMetrics() {
+        return records.stream().map(r -> RequestMetrics.from(r, tokenCounting)).toList();
+    }
+
     /** The data of a run in memory, its summary built as {@link SummaryJson} writes it. */
     public static ReportData of(BenchmarkRun run, RunMetrics metrics, String toolVersion, RunEnvironment environment) {
         return new ReportData(SummaryDocument.of(run, metrics, toolVersion, environment), run.records(),
@@ -63,7 +72,8 @@ public record ReportData(SummaryDocument summary, List<RequestRecord> records, T
      * Reads a results directory: its single {@code *_llmperf4j_summary.json} and {@code requests.jsonl}, or, when
      * there is no journal, {@code <base>_requests.csv} (no event times). {@code dirOrSummary} may also be the
      * summary file itself, for a directory holding several runs. The summary may be of schema
-     * {@value SummaryJson#SCHEMA} or {@value SummaryJson#SCHEMA_1} ({@link SummaryJson#READABLE_SCHEMAS}).
+     * {@value SummaryJson#SCHEMA}, {@value SummaryJson#SCHEMA_2} or {@value SummaryJson#SCHEMA_1}
+     * ({@link SummaryJson#READABLE_SCHEMAS}).
      *
      * @throws IOException naming the missing or malformed file
      */
@@ -130,7 +140,7 @@ public record ReportData(SummaryDocument summary, List<RequestRecord> records, T
         }
         if (!SummaryJson.READABLE_SCHEMAS.contains(schema)) {
             throw new IOException(file + " has schema '" + schema + "', which this llmperf4j cannot read (it reads "
-                    + String.join(" and ", SummaryJson.READABLE_SCHEMAS) + "); use the llmperf4j that wrote it");
+                    + readable() + "); use the llmperf4j that wrote it");
         }
         try {
             return MAPPER.treeToValue(tree, SummaryDocument.class);
@@ -138,5 +148,11 @@ public record ReportData(SummaryDocument summary, List<RequestRecord> records, T
             String message = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
             throw new IOException(file + " does not match " + schema + ": " + message, e);
         }
+    }
+
+    /** "a, b and c": the versions this llmperf4j reads. */
+    private static String readable() {
+        List<String> all = SummaryJson.READABLE_SCHEMAS;
+        return String.join(", ", all.subList(0, all.size() - 1)) + " and " + all.get(all.size() - 1);
     }
 }

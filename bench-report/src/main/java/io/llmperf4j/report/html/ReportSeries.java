@@ -95,16 +95,30 @@ public final class ReportSeries {
         return new Cdf(sorted, fractions);
     }
 
-    /** TTFT in ms of every successful request that has one, in record order. */
+    /** TTFT in ms of every successful request that has one, in record order (from the metric view). */
     public static double[] ttftMillis(List<RequestRecord> records) {
-        return records.stream().filter(r -> r.succeeded() && r.ttftNanos() >= 0)
-                .mapToDouble(r -> r.ttftNanos() / NANOS_PER_MILLI).toArray();
+        return ttftMillisOf(view(records));
     }
 
-    /** E2E latency in ms of every successful request, in record order. */
+    /** E2E latency in ms of every successful request, in record order (from the metric view). */
     public static double[] e2eMillis(List<RequestRecord> records) {
-        return records.stream().filter(r -> r.succeeded() && r.e2eNanos() >= 0)
+        return e2eMillisOf(view(records));
+    }
+
+    /** TTFT in ms of every successful request that has one, in order, as the summary's TTFT counts them. */
+    public static double[] ttftMillisOf(List<RequestMetrics> requests) {
+        return requests.stream().filter(r -> r.succeeded() && r.ttftNanos().isPresent())
+                .mapToDouble(r -> r.ttftNanos().getAsLong() / NANOS_PER_MILLI).toArray();
+    }
+
+    /** E2E latency in ms of every successful request, in order, as the summary's E2E counts them. */
+    public static double[] e2eMillisOf(List<RequestMetrics> requests) {
+        return requests.stream().filter(r -> r.succeeded() && r.e2eNanos() >= 0)
                 .mapToDouble(r -> r.e2eNanos() / NANOS_PER_MILLI).toArray();
+    }
+
+    private static List<RequestMetrics> view(List<RequestRecord> records) {
+        return records.stream().map(r -> RequestMetrics.from(r, TokenCounting.DEFAULT)).toList();
     }
 
     /**

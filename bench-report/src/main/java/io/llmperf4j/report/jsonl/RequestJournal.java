@@ -1,6 +1,7 @@
 package io.llmperf4j.report.jsonl;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
@@ -19,6 +20,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
 
 /**
  * {@code requests.jsonl}: every request record, one JSON object a line, written and flushed the moment the request
@@ -49,6 +52,9 @@ public final class RequestJournal implements AutoCloseable {
     private static final Map<String, Long> LATER_TIME_FIELDS = Map.of(
             "first_reasoning_nanos", RequestRecord.NEVER,
             "connect_nanos", RequestRecord.NEVER);
+
+    /** Jackson's "(start marker at [Source: ...; line: 1, column: 1])" and bare "[Source: ...]" parts. */
+    private static final Pattern SOURCE_EXCERPT = Pattern.compile("\\s*\\(?(start marker at )?\\[Source: [^\\]]*\\]\\)?");
 
     private final Path file;
     private final BufferedWriter writer;
@@ -85,28 +91,64 @@ public final class RequestJournal implements AutoCloseable {
         writer.close();
     }
 
-    /** Reads a journal back; a malformed line fails with its 1-based number. */
+    /**
+     * Reads a journal back, warning on standard error about an incomplete last line (see
+     * {@link #read(Path, Consumer)}).
+     */
     public static List<RequestRecord> read(Path file) throws IOException {
+        return read(file, warning -> System.err.println("llmperf4j: warning: " + warning));
+    }
+
+    /**
+     * Reads a journal back. A killed run can leave its last line half-written (no final newline, not a whole JSON
+     * object): every complete record before it is kept and {@code warnings} gets one line naming the file and the
+     * line. Any other malformed line, in the middle or complete, fails with the file, its 1-based line number and
+     * the reason in plain words.
+     *
+     * @throws IOException naming the file, the line and why it is not a request record
+     */
+    public static List<RequestRecord> read(Path file, Consumer<String> warnings) throws IOException {
         List<RequestRecord> records = new ArrayList<>();
-        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        String text = Files.readString(file, StandardCharsets.UTF_8);
+        boolean endsWithNewline = text.isEmpty() || text.endsWith("\n");
+        List<String> lines = text.lines().toList();
         for (int i = 0; i < lines.size(); i++) {
             if (lines.get(i).isBlank()) {
                 continue;
             }
             try {
-                JsonNode node = JSON.readTree(lines.get(i));
-                if (!(node instanceof ObjectNode object)) {
-                    throw new IOException("not a JSON object");
-                }
-                LATER_TIME_FIELDS.forEach((name, never) -> {
-                    if (!object.has(name)) object.put(name, never);
-                });
-                records.add(JSON.treeToValue(object, RequestRecord.class));
+                records.add(parse(lines.get(i)));
             } catch (IOException e) {
-                throw new IOException(file + " line " + (i + 1) + ": not a request record: "
-                        + e.getMessage().lines().findFirst().orElse(""), e);
+                String reason = reason(e);
+                if (i == lines.size() - 1 && !endsWithNewline) {
+                    warnings.accept(file + " line " + (i + 1) + " is incomplete (" + reason + "): the run was "
+                            + "probably stopped while writing it; kept the " + records.size() + " complete record"
+                            + (records.size() == 1 ? "" : "s") + " before it");
+                    break;
+                }
+                throw new IOException(file + " line " + (i + 1) + ": not a request record: " + reason, e);
             }
         }
         return records;
+    }
+
+    private static RequestRecord parse(String line) throws IOException {
+        JsonNode node = JSON.readTree(line);
+        if (!(node instanceof ObjectNode object)) {
+            throw new IOException("not a JSON object");
+        }
+        LATER_TIME_FIELDS.forEach((name, never) -> {
+            if (!object.has(name)) object.put(name, never);
+        });
+        return JSON.treeToValue(object, RequestRecord.class);
+    }
+
+    /** Why a line did not parse, in plain words: Jackson's message without its source excerpt and location. */
+    static String reason(IOException e) {
+        String message = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
+        if (message == null) return e.getClass().getSimpleName();
+        message = message.lines().findFirst().orElse("");
+        message = SOURCE_EXCERPT.matcher(message).replaceAll("");
+        return message.strip();
     }
 }

@@ -5,8 +5,9 @@ import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.Histogram;
 
 /**
- * One metric's HdrHistogram: an integer {@link Histogram} for nanoseconds and token counts, a
- * {@link DoubleHistogram} for rates. Both auto-resize, so no value is ever out of range, and both merge.
+ * One metric's HdrHistogram, built for export ({@link MetricRecorder#histogramCopy}): an integer {@link Histogram}
+ * for nanoseconds and token counts, a {@link DoubleHistogram} for rates. Both auto-resize, so no value is ever out
+ * of range. The reported percentiles never come from here (see {@link io.llmperf4j.model.Percentiles}).
  */
 final class MetricHistogram {
 
@@ -38,27 +39,6 @@ final class MetricHistogram {
         } else {
             decimal.recordValue(value);
         }
-    }
-
-    long totalCount() {
-        return integral != null ? integral.getTotalCount() : decimal.getTotalCount();
-    }
-
-    /** HdrHistogram's value at a percentile: the highest value equivalent to the one found. */
-    double valueAtPercentile(double percentile) {
-        return integral != null ? integral.getValueAtPercentile(percentile) : decimal.getValueAtPercentile(percentile);
-    }
-
-    void add(MetricHistogram other) {
-        if (integral != null) {
-            integral.add(other.integral);
-        } else {
-            decimal.add(other.decimal);
-        }
-    }
-
-    MetricHistogram copy() {
-        return integral != null ? new MetricHistogram(integral.copy(), null) : new MetricHistogram(null, decimal.copy());
     }
 
     EncodableHistogram encodableCopy() {

@@ -1,6 +1,8 @@
 package io.llmperf4j.report.metrics;
 
+import io.llmperf4j.model.Percentiles;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -14,26 +16,28 @@ import org.apache.commons.math3.stat.descriptive.StatisticalSummary;
 import org.apache.commons.math3.stat.descriptive.SummaryStatistics;
 
 /**
- * Records llmperf4j's per-request metrics, one HdrHistogram per {@link Metric}, plus exact moments (Commons Math
- * {@link SummaryStatistics}: count, min, max, mean, variance) beside each histogram. Memory is constant in the
- * number of values; two recorders {@linkplain #add(MetricRecorder) merge} losslessly (histograms add, moments
- * aggregate), so iterations, runs or threads can each record and be combined afterwards.
+ * Records llmperf4j's per-request metrics: every value of every {@link Metric}, exactly, plus exact moments
+ * (Commons Math {@link SummaryStatistics}: count, min, max, mean, variance). Percentiles are llmperf4j's one
+ * definition, {@link Percentiles} (numpy's linear interpolation over the exact values), the same code the engine's
+ * sweep rows and {@code compare} use, so they agree to the digit. Two recorders
+ * {@linkplain #add(MetricRecorder) merge} losslessly (values concatenate, moments aggregate), so iterations, runs or
+ * threads can each record and be combined afterwards. Memory is 8 bytes a value; the records the values come from
+ * hold as much already.
  *
- * <p>Latencies are nanosecond histograms from {@value #LOWEST_DISCERNIBLE_NANOS} ns (1 µs) to
- * {@value #HIGHEST_TRACKABLE_NANOS} ns (1 h) at {@value #SIGNIFICANT_VALUE_DIGITS} significant digits: a value
- * near 1 ms is resolved to about 1 µs, near 1 s to about 1 ms; values below 1 µs are held at 512 ns resolution;
- * a value above 1 h makes the histogram grow rather than fail. Token counts use an auto-resizing integer
- * histogram, tokens per second a {@code DoubleHistogram}, both at 3 digits.
+ * <p>{@link #histogramCopy} builds an HdrHistogram from the values on demand, for {@code HistogramLogWriter}:
+ * latencies in nanoseconds from {@value #LOWEST_DISCERNIBLE_NANOS} ns (1 µs) to {@value #HIGHEST_TRACKABLE_NANOS}
+ * ns (1 h, auto-resizing beyond) at {@value #SIGNIFICANT_VALUE_DIGITS} significant digits; token counts an
+ * auto-resizing integer histogram, tokens per second a {@code DoubleHistogram}, both at 3 digits.
  *
  * <p>Not thread-safe: give each thread its own recorder and merge, as with {@code org.HdrHistogram.Histogram}.
  */
 public final class MetricRecorder {
 
-    /** The smallest latency the histograms tell apart from 0: 1 µs. */
+    /** The smallest latency the exported histograms tell apart from 0: 1 µs. */
     public static final long LOWEST_DISCERNIBLE_NANOS = 1_000L;
     /** The latency range allocated up front: 1 h. Larger values resize the histogram. */
     public static final long HIGHEST_TRACKABLE_NANOS = 3_600_000_000_000L;
-    /** Relative precision of every histogram: 3 significant digits (0.1 %). */
+    /** Relative precision of every exported histogram: 3 significant digits (0.1 %). */
     public static final int SIGNIFICANT_VALUE_DIGITS = 3;
     /** Confidence level of the mean's Student-t interval. */
     public static final double MEAN_CONFIDENCE_LEVEL = 0.95;
@@ -42,7 +46,7 @@ public final class MetricRecorder {
 
     public MetricRecorder() {
         for (Metric metric : Metric.values()) {
-            channels.put(metric, new Channel(MetricHistogram.forUnit(metric.unit()), new SummaryStatistics(), null));
+            channels.put(metric, new Channel(new Values(), new SummaryStatistics(), null));
         }
     }
 
@@ -58,8 +62,7 @@ public final class MetricRecorder {
     }
 
     /**
-     * Records one value in the metric's base unit (nanoseconds, tokens, tokens per second). Nanosecond and token
-     * values are rounded to the nearest integer in the histogram; the exact moments keep the value as given.
+     * Records one value in the metric's base unit (nanoseconds, tokens, tokens per second), as given.
      *
      * @throws IllegalArgumentException if {@code value} is negative, NaN or infinite
      */
@@ -69,7 +72,7 @@ public final class MetricRecorder {
                     + " " + metric.unit().baseName() + ") must be finite and >= 0");
         }
         Channel channel = channels.get(metric);
-        channel.histogram.record(value);
+        channel.values.add(value);
         channel.live.addValue(value);
     }
 
@@ -102,9 +105,9 @@ public final class MetricRecorder {
         for (Metric metric : Metric.values()) {
             Channel mine = channels.get(metric);
             Channel theirs = other.channels.get(metric);
-            mine.histogram.add(theirs.histogram);
+            mine.values.addAll(theirs.values);
             StatisticalSummary merged = aggregate(mine.merged, theirs.merged, theirs.live);
-            channels.put(metric, new Channel(mine.histogram, mine.live, merged));
+            channels.put(metric, new Channel(mine.values, mine.live, merged));
         }
         return this;
     }
@@ -112,13 +115,13 @@ public final class MetricRecorder {
     /** An independent copy. */
     public MetricRecorder copy() {
         Map<Metric, Channel> copied = new EnumMap<>(Metric.class);
-        channels.forEach((metric, c) -> copied.put(metric, new Channel(c.histogram.copy(), c.live.copy(), c.merged)));
+        channels.forEach((metric, c) -> copied.put(metric, new Channel(c.values.copy(), c.live.copy(), c.merged)));
         return new MetricRecorder(copied);
     }
 
     /** How many values of {@code metric} were recorded. */
     public long count(Metric metric) {
-        return channels.get(metric).histogram.totalCount();
+        return channels.get(metric).values.size();
     }
 
     /**
@@ -127,7 +130,10 @@ public final class MetricRecorder {
      * second.
      */
     public EncodableHistogram histogramCopy(Metric metric) {
-        return channels.get(metric).histogram.encodableCopy();
+        MetricHistogram histogram = MetricHistogram.forUnit(metric.unit());
+        Values values = channels.get(metric).values;
+        for (int i = 0; i < values.size(); i++) histogram.record(values.get(i));
+        return histogram.encodableCopy();
     }
 
     /** The statistics of every metric, in {@link Metric} order. */
@@ -155,10 +161,10 @@ public final class MetricRecorder {
             ciLow = mean - halfWidth;
             ciHigh = mean + halfWidth;
         }
+        double[] sorted = channel.values.sorted();
         double[] p = new double[Percentile.values().length];
         for (Percentile percentile : Percentile.values()) {
-            double value = channel.histogram.valueAtPercentile(percentile.percent());
-            p[percentile.ordinal()] = Math.min(max, Math.max(min, value));
+            p[percentile.ordinal()] = Percentiles.ofSorted(sorted, percentile.percent());
         }
         return new MetricStats(metric, n, min, max, mean, stddev, p[0], p[1], p[2], p[3], p[4], ciLow, ciHigh);
     }
@@ -174,9 +180,47 @@ public final class MetricRecorder {
     }
 
     /**
-     * One metric: its histogram, the moments of values recorded here, and the aggregated moments of recorders
+     * One metric: its values, the moments of values recorded here, and the aggregated moments of recorders
      * merged in (null until a merge).
      */
-    private record Channel(MetricHistogram histogram, SummaryStatistics live, StatisticalSummary merged) {
+    private record Channel(Values values, SummaryStatistics live, StatisticalSummary merged) {
+    }
+
+    /** A growable array of doubles (no boxing: a run can pool millions of ITL gaps). */
+    private static final class Values {
+        private double[] data = new double[16];
+        private int size;
+
+        void add(double value) {
+            if (size == data.length) data = Arrays.copyOf(data, size * 2);
+            data[size++] = value;
+        }
+
+        void addAll(Values other) {
+            if (size + other.size > data.length) data = Arrays.copyOf(data, Math.max(data.length * 2, size + other.size));
+            System.arraycopy(other.data, 0, data, size, other.size);
+            size += other.size;
+        }
+
+        int size() {
+            return size;
+        }
+
+        double get(int i) {
+            return data[i];
+        }
+
+        double[] sorted() {
+            double[] copy = Arrays.copyOf(data, size);
+            Arrays.sort(copy);
+            return copy;
+        }
+
+        Values copy() {
+            Values copy = new Values();
+            copy.data = Arrays.copyOf(data, Math.max(16, size));
+            copy.size = size;
+            return copy;
+        }
     }
 }

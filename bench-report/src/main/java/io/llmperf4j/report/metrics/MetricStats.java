@@ -7,9 +7,8 @@ import java.util.Objects;
  * NaN: everything but {@code count} when there is no value, {@code stddev} and the mean's confidence interval
  * when there is one.
  *
- * <p>Percentiles come from the metric's HdrHistogram (3 significant digits): the smallest recorded value
- * equivalence range that holds at least p % of the values, reported as the range's highest value and then
- * clamped into {@code [min, max]}, so a percentile never lies outside the observed values. {@code min},
+ * <p>Percentiles are llmperf4j's one definition, {@link io.llmperf4j.model.Percentiles}: numpy's linear
+ * interpolation between the two neighbouring exact values, so a percentile never lies outside them. {@code min},
  * {@code max}, {@code mean} and {@code stddev} are exact (Commons Math over every recorded value).
  *
  * @param metric     which metric

@@ -1,6 +1,7 @@
 package io.llmperf4j.report.metrics;
 
 import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.OutputTokenPolicy;
 import io.llmperf4j.model.RequestRecord;
 import java.util.Objects;
 import java.util.OptionalDouble;
@@ -49,6 +50,7 @@ import java.util.OptionalLong;
  * @param inputTokenSource      {@link TokenSource#SERVER_USAGE} ({@code usage.prompt_tokens}) or
  *                              {@link TokenSource#CLIENT_TOKENIZER} (the workload's reported count)
  * @param outputTokensPerSecond see above
+ * @param phases                where the request's time went ({@link RequestPhaseTimes}); unknown phases absent
  */
 public record RequestMetrics(
         int promptIndex,
@@ -71,7 +73,8 @@ public record RequestMetrics(
         OptionalInt serverOutputTokens,
         int inputTokens,
         TokenSource inputTokenSource,
-        OptionalDouble outputTokensPerSecond) {
+        OptionalDouble outputTokensPerSecond,
+        RequestPhaseTimes phases) {
 
     private static final double NANOS_PER_SECOND = 1e9;
 
@@ -88,6 +91,7 @@ public record RequestMetrics(
         Objects.requireNonNull(serverOutputTokens, "serverOutputTokens");
         Objects.requireNonNull(inputTokenSource, "inputTokenSource");
         Objects.requireNonNull(outputTokensPerSecond, "outputTokensPerSecond");
+        Objects.requireNonNull(phases, "phases");
         if ((failureKind == null) != (failureCode == null)) {
             throw new IllegalArgumentException("failureKind and failureCode must both be set or both be null");
         }
@@ -111,24 +115,15 @@ public record RequestMetrics(
         int[] eventTokens = record.contentEventTokens();
         double[] perToken = eventTokens.length == events.length ? perTokenItl(events, eventTokens) : new double[0];
 
-        OptionalInt client = counting.clientOutputTokens(record);
-        OptionalInt server = TokenCounting.serverOutputTokens(record);
-        OptionalInt primary = counting.preferServerUsage() ? server : client;
-        OptionalInt fallback = counting.preferServerUsage() ? client : server;
-        TokenSource primarySource = counting.preferServerUsage() ? TokenSource.SERVER_USAGE : TokenSource.CLIENT_TOKENIZER;
-        TokenSource fallbackSource = counting.preferServerUsage() ? TokenSource.CLIENT_TOKENIZER : TokenSource.SERVER_USAGE;
-        OptionalInt n;
-        TokenSource source;
-        if (primary.isPresent()) {
-            n = primary;
-            source = primarySource;
-        } else if (fallback.isPresent()) {
-            n = fallback;
-            source = fallbackSource;
-        } else {
-            n = OptionalInt.empty();
-            source = TokenSource.NONE;
-        }
+        OutputTokenPolicy policy = counting.policy();
+        OptionalInt client = policy.clientOutputTokens(record);
+        OptionalInt server = OutputTokenPolicy.serverOutputTokens(record);
+        OptionalInt n = policy.outputTokens(record);
+        TokenSource source = switch (policy.source(record)) {
+            case SERVER_USAGE -> TokenSource.SERVER_USAGE;
+            case CLIENT_TOKENIZER -> TokenSource.CLIENT_TOKENIZER;
+            case NONE -> TokenSource.NONE;
+        };
 
         OptionalDouble tpot = OptionalDouble.empty();
         if (succeeded && ttft.isPresent() && n.isPresent() && n.getAsInt() >= 2) {
@@ -150,7 +145,7 @@ public record RequestMetrics(
         return new RequestMetrics(record.promptIndex(), record.clientRequestId(), record.startEpochMicros(),
                 succeeded ? null : record.failure().kind(), succeeded ? null : record.failure().code(),
                 record.finishReason(), record.maxTokens(), ttft, ttfrt, e2e, tpot, gaps, perToken, events.length, n,
-                source, client, server, inputTokens, inputSource, tokensPerSecond);
+                source, client, server, inputTokens, inputSource, tokensPerSecond, RequestPhaseTimes.of(record));
     }
 
     /**

@@ -1,10 +1,12 @@
 package io.llmperf4j.report.metrics;
 
+import io.llmperf4j.model.OutputTokenPolicy;
 import io.llmperf4j.model.RequestRecord;
 import java.util.OptionalInt;
 
 /**
- * How llmperf4j's own metrics count a request's tokens (llmperf's files keep llmperf's count, untouched).
+ * How llmperf4j's own metrics count a request's tokens (llmperf's files keep llmperf's count, untouched): the
+ * report's name for bench-model's {@link OutputTokenPolicy}, the one policy the engine's sweep rows use too.
  *
  * <p>{@link RequestRecord#outputTokens()} is llmperf's count: {@code len(tokenizer.encode(text))}, special tokens
  * the tokenizer's post-processor adds included. With the Llama-2 tokenizer that is one BOS token, so an empty
@@ -20,7 +22,7 @@ import java.util.OptionalInt;
 public record TokenCounting(int clientSpecialTokens, boolean preferServerUsage) {
 
     /** The special tokens the Llama-2 tokenizer llmperf uses adds to a text: one BOS. */
-    public static final int LLAMA2_SPECIAL_TOKENS = 1;
+    public static final int LLAMA2_SPECIAL_TOKENS = OutputTokenPolicy.LLAMA2_SPECIAL_TOKENS;
 
     /** Server usage first, else the Llama-2 client count minus its BOS. */
     public static final TokenCounting DEFAULT = new TokenCounting(LLAMA2_SPECIAL_TOKENS, true);
@@ -31,15 +33,18 @@ public record TokenCounting(int clientSpecialTokens, boolean preferServerUsage) 
         }
     }
 
+    /** The same policy as bench-model's record, which the engine can reach. */
+    public OutputTokenPolicy policy() {
+        return new OutputTokenPolicy(clientSpecialTokens, preferServerUsage);
+    }
+
     /** The client tokenizer's output count without its special tokens; empty when never counted. */
     public OptionalInt clientOutputTokens(RequestRecord record) {
-        if (record.outputTokens() < 0) return OptionalInt.empty();
-        return OptionalInt.of(Math.max(0, record.outputTokens() - clientSpecialTokens));
+        return policy().clientOutputTokens(record);
     }
 
     /** The server's {@code usage.completion_tokens}; empty when the server sent none. */
     public static OptionalInt serverOutputTokens(RequestRecord record) {
-        Integer usage = record.usageCompletionTokens();
-        return usage == null || usage < 0 ? OptionalInt.empty() : OptionalInt.of(usage);
+        return OutputTokenPolicy.serverOutputTokens(record);
     }
 }

@@ -1,5 +1,6 @@
 package io.llmperf4j.report.stats;
 
+import io.llmperf4j.model.Percentiles;
 import java.util.Arrays;
 
 /**
@@ -71,28 +72,8 @@ public final class PandasStats {
      * @param q               the quantile in [0, 1]
      */
     public static double quantile(double[] sortedAscending, double q) {
-        int n = sortedAscending.length;
-        if (n == 0) return Double.NaN;
-        // pandas hands numpy q*100 and numpy divides by 100 again; keep that round trip.
-        double fraction = (q * 100.0) / 100.0;
-        double virtualIndex = (n - 1) * fraction;
-        int below;
-        int above;
-        double gamma;
-        if (virtualIndex >= n - 1) {
-            // numpy indexes both neighbours as -1 (the last element); the gamma it computes stays harmless.
-            below = n - 1;
-            above = n - 1;
-            gamma = virtualIndex + 1;
-        } else {
-            below = (int) Math.floor(virtualIndex);
-            above = below + 1;
-            gamma = virtualIndex - below;
-        }
-        double a = sortedAscending[below];
-        double b = sortedAscending[above];
-        double difference = b - a;
-        return gamma >= 0.5 ? b - difference * (1 - gamma) : a + difference * gamma;
+        // pandas hands numpy q*100 and numpy divides by 100 again: the shared definition takes the percent
+        return Percentiles.ofSorted(sortedAscending, q * 100.0);
     }
 
     /** numpy's {@code pairwise_sum} for doubles (loops_utils.h.src). */

@@ -7,6 +7,8 @@ import io.llmperf4j.report.metrics.Goodput;
 import io.llmperf4j.report.metrics.Metric;
 import io.llmperf4j.report.metrics.MetricStats;
 import io.llmperf4j.report.metrics.MetricUnit;
+import io.llmperf4j.report.metrics.Phase;
+import io.llmperf4j.report.metrics.PhaseStats;
 import io.llmperf4j.report.metrics.RunMetrics;
 import io.llmperf4j.report.metrics.RunWarning;
 import java.util.Locale;
@@ -60,10 +62,18 @@ public final class SummaryConsoleReport {
                     g.slo().describe(), fixed(g.goodRequestsPerSecond(), 3), g.goodRequests(), g.recordedRequests(),
                     percent(g.goodFraction())));
         }
-        ConnectStats connects = ConnectStats.of(run.records());
+        ConnectStats connects = ConnectStats.of(run);
         if (connects.newConnections() > 0) out.append(String.format(Locale.ROOT, "Connections: %d new (connect p50 %s ms, p99 %s ms), %d requests "
                         + "without a new connection%n", connects.newConnections(), fixed(connects.p50Nanos() / 1e6, 3),
                 fixed(connects.p99Nanos() / 1e6, 3), connects.withoutConnect()));
+        if (connects.preconnected() > 0) {
+            out.append(String.format(Locale.ROOT, "Pre-connected: %d connections opened before the clock (connect p50 "
+                            + "%s ms, p99 %s ms, max %s ms), outside every TTFT%n", connects.preconnected(),
+                    fixed(connects.preconnectP50Nanos() / 1e6, 3), fixed(connects.preconnectP99Nanos() / 1e6, 3),
+                    fixed(connects.preconnectMaxNanos() / 1e6, 3)));
+        }
+        String phases = ttftPhases(PhaseStats.of(metrics.requests()));
+        if (phases != null) out.append(phases);
         ClientOverhead o = run.clientOverhead();
         if (o != null) {
             out.append(String.format(Locale.ROOT, "Client overhead: event-loop lag p50 %s ms, p99 %s ms, max %s ms; "
@@ -81,6 +91,23 @@ public final class SummaryConsoleReport {
             }
         }
         return out.toString();
+    }
+
+    /**
+     * One line saying where TTFT went: the mean of each term over the requests with every milestone known (means add
+     * up; medians would not), or null when no request measured its phases.
+     */
+    static String ttftPhases(PhaseStats p) {
+        if (p.timedRequests() == 0) return null;
+        StringBuilder line = new StringBuilder("TTFT mean ").append(fixed(p.ttftMeanNanos() / 1e6, 3)).append(" ms =");
+        String sep = " ";
+        for (Phase phase : Phase.values()) {
+            if (!phase.partOfTtft()) continue;
+            line.append(sep).append(phase.label()).append(' ').append(fixed(p.ttftBreakdown().get(phase) / 1e6, 3));
+            sep = " + ";
+        }
+        return line.append(String.format(Locale.ROOT, " (%d requests with every phase timed; p50s in the summary's "
+                + "phases)%n", p.timedRequests())).toString();
     }
 
     private static String value(MetricUnit unit, double base) {

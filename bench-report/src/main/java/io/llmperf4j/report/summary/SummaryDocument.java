@@ -10,6 +10,8 @@ import io.llmperf4j.report.metrics.Goodput;
 import io.llmperf4j.report.metrics.Metric;
 import io.llmperf4j.report.metrics.MetricRecorder;
 import io.llmperf4j.report.metrics.MetricStats;
+import io.llmperf4j.report.metrics.Phase;
+import io.llmperf4j.report.metrics.PhaseStats;
 import io.llmperf4j.report.metrics.RunMetrics;
 import io.llmperf4j.report.metrics.RunWarning;
 import io.llmperf4j.report.metrics.RunWarnings;
@@ -32,7 +34,8 @@ import java.util.function.Function;
  * NaN. Every key is always present, so consumers see one shape.
  *
  * @param schema         {@value SummaryJson#SCHEMA} when written; a document read back from an older file may carry
- *                       {@value SummaryJson#SCHEMA_1}, and then the sections it lacks are null
+ *                       {@value SummaryJson#SCHEMA_2} or {@value SummaryJson#SCHEMA_1}, and then the sections it lacks
+ *                       are null
  * @param tool           the tool and its version
  * @param environment    the client machine
  * @param settings       every run parameter, the endpoint without credentials
@@ -41,7 +44,9 @@ import java.util.function.Function;
  * @param metrics        per-metric statistics, keyed by {@link Metric#jsonKey()} in {@link Metric} order
  * @param throughput     run-level rates
  * @param errors         failures by kind and code
- * @param connections    new connections the requests opened and their connect times
+ * @param connections    new connections the requests opened and their connect times, and the connections opened
+ *                       before the clock
+ * @param phases         where the successful requests' time went (null in a document read from a /1 or /2 file)
  * @param goodput        null unless an SLO was given
  * @param statistics     how the statistics were computed
  * @param clientOverhead how busy the client itself was; null when not measured
@@ -60,6 +65,7 @@ public record SummaryDocument(
         ThroughputJson throughput,
         ErrorsJson errors,
         ConnectionsJson connections,
+        PhasesJson phases,
         GoodputJson goodput,
         StatisticsJson statistics,
         ClientOverheadJson clientOverhead,
@@ -115,7 +121,8 @@ public record SummaryDocument(
                 new ThroughputJson(num(metrics.outputTokensPerSecond()), num(metrics.requestsPerSecond()),
                         metrics.totalOutputTokens()),
                 new ErrorsJson(errors.failed(), num(errors.errorRate()), byKind, byCode),
-                ConnectionsJson.of(ConnectStats.of(run.records())),
+                ConnectionsJson.of(ConnectStats.of(run)),
+                PhasesJson.of(PhaseStats.of(metrics.requests())),
                 metrics.goodput().map(GoodputJson::of).orElse(null),
                 StatisticsJson.CURRENT,
                 ClientOverheadJson.of(run.clientOverhead()),
@@ -126,7 +133,7 @@ public record SummaryDocument(
     /** The same summary for a distributed run. */
     public SummaryDocument withDistributed(DistributedJson workers) {
         return new SummaryDocument(schema, tool, environment, settings, run, tokenCounting, metrics, throughput,
-                errors, connections, goodput, statistics, clientOverhead, warnings, workers);
+                errors, connections, phases, goodput, statistics, clientOverhead, warnings, workers);
     }
 
     /**
@@ -260,12 +267,57 @@ public record SummaryDocument(
     public record ErrorsJson(int count, Double rate, Map<String, Integer> byKind, Map<String, Integer> byCode) {
     }
 
-    /** New connections among the recorded requests and their connect times (TCP and TLS) in ms; see {@link ConnectStats}. */
+    /**
+     * New connections among the recorded requests and their connect times (TCP and TLS) in ms, then the connections
+     * opened before the clock (null counts in a document read from a /1 or /2 file); see {@link ConnectStats}.
+     */
     public record ConnectionsJson(int newConnections, int requestsWithoutNewConnection, Double connectP50Ms,
-                                  Double connectP99Ms, Double connectMaxMs) {
+                                  Double connectP99Ms, Double connectMaxMs, Integer preconnected,
+                                  Double preconnectP50Ms, Double preconnectP99Ms, Double preconnectMaxMs) {
         static ConnectionsJson of(ConnectStats c) {
             return new ConnectionsJson(c.newConnections(), c.withoutConnect(), num(c.p50Nanos() / NANOS_PER_MILLI),
-                    num(c.p99Nanos() / NANOS_PER_MILLI), num(c.maxNanos() / NANOS_PER_MILLI));
+                    num(c.p99Nanos() / NANOS_PER_MILLI), num(c.maxNanos() / NANOS_PER_MILLI), c.preconnected(),
+                    num(c.preconnectP50Nanos() / NANOS_PER_MILLI), num(c.preconnectP99Nanos() / NANOS_PER_MILLI),
+                    num(c.preconnectMaxNanos() / NANOS_PER_MILLI));
+        }
+    }
+
+    /**
+     * Where the successful requests' time went, in ms; see {@link PhaseStats} and METRICS.md, "Timing phases".
+     *
+     * @param requestsTimed       successful requests with every TTFT milestone known
+     * @param ttftBreakdownMeanMs the mean of each TTFT term over them, summing to their mean TTFT; null when none
+     */
+    public record PhasesJson(int requestsTimed, TtftBreakdownJson ttftBreakdownMeanMs, PhaseJson connectionWaitMs,
+                             PhaseJson connectMs, PhaseJson requestWriteMs, PhaseJson responseHeadersMs,
+                             PhaseJson firstContentMs, PhaseJson contentMs, PhaseJson tailMs, PhaseJson tlsMs) {
+        static PhasesJson of(PhaseStats p) {
+            TtftBreakdownJson breakdown = p.timedRequests() == 0 ? null : new TtftBreakdownJson(
+                    ms(p.ttftBreakdown().get(Phase.CONNECTION_WAIT)), ms(p.ttftBreakdown().get(Phase.CONNECT)),
+                    ms(p.ttftBreakdown().get(Phase.REQUEST_WRITE)), ms(p.ttftBreakdown().get(Phase.RESPONSE_HEADERS)),
+                    ms(p.ttftBreakdown().get(Phase.FIRST_CONTENT)), ms(p.ttftMeanNanos()));
+            return new PhasesJson(p.timedRequests(), breakdown, PhaseJson.of(p.stats(Phase.CONNECTION_WAIT)),
+                    PhaseJson.of(p.stats(Phase.CONNECT)), PhaseJson.of(p.stats(Phase.REQUEST_WRITE)),
+                    PhaseJson.of(p.stats(Phase.RESPONSE_HEADERS)), PhaseJson.of(p.stats(Phase.FIRST_CONTENT)),
+                    PhaseJson.of(p.stats(Phase.CONTENT)), PhaseJson.of(p.stats(Phase.TAIL)),
+                    PhaseJson.of(p.stats(Phase.TLS)));
+        }
+
+        private static double ms(double nanos) {
+            return nanos / NANOS_PER_MILLI;
+        }
+    }
+
+    /** The mean TTFT terms in ms; they add up to {@code ttft}. */
+    public record TtftBreakdownJson(double connectionWait, double connect, double requestWrite,
+                                    double responseHeaders, double firstContent, double ttft) {
+    }
+
+    /** One phase in ms: how many requests measured it, p50, p90, p99, mean and max; null numbers without values. */
+    public record PhaseJson(int count, Double p50, Double p90, Double p99, Double mean, Double max) {
+        static PhaseJson of(PhaseStats.Dist d) {
+            return new PhaseJson(d.count(), num(d.p50() / NANOS_PER_MILLI), num(d.p90() / NANOS_PER_MILLI),
+                    num(d.p99() / NANOS_PER_MILLI), num(d.mean() / NANOS_PER_MILLI), num(d.max() / NANOS_PER_MILLI));
         }
     }
 
@@ -323,12 +375,16 @@ public record SummaryDocument(
     public record ViolationsJson(int ttft, int tpot, int e2eLatency) {
     }
 
-    /** How the numbers were computed, so a reader can compare them with another tool's. */
+    /**
+     * How the numbers were computed, so a reader can compare them with another tool's. The significant digits and
+     * lowest discernible value described the HdrHistogram percentiles of /1 and /2 files; they are null since /3,
+     * whose percentiles are exact.
+     */
     public record StatisticsJson(
             String population,
             String percentileMethod,
-            int significantValueDigits,
-            long lowestDiscernibleNs,
+            Integer significantValueDigits,
+            Long lowestDiscernibleNs,
             String stddev,
             double meanConfidenceLevel,
             String meanConfidenceInterval) {
@@ -336,9 +392,8 @@ public record SummaryDocument(
         static final StatisticsJson CURRENT = new StatisticsJson(
                 "successful requests only; itl pools every inter-event gap of every successful request, "
                         + "itl_per_token every per-token share of those gaps",
-                "HdrHistogram, nearest rank at 3 significant digits, clamped to the exact min and max",
-                MetricRecorder.SIGNIFICANT_VALUE_DIGITS, MetricRecorder.LOWEST_DISCERNIBLE_NANOS,
-                "sample (n - 1), exact", MetricRecorder.MEAN_CONFIDENCE_LEVEL, "Student t, exact moments");
+                "linear interpolation between the two nearest exact values (numpy.percentile's default)", null,
+                null, "sample (n - 1), exact", MetricRecorder.MEAN_CONFIDENCE_LEVEL, "Student t, exact moments");
     }
 
     /** A warning: stable code, plain-English message. */

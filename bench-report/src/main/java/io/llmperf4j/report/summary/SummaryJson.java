@@ -24,7 +24,7 @@ import java.util.List;
  * Writes and reads llmperf4j's summary file: pretty-printed UTF-8 JSON (two-space indent, {@code "key": value},
  * a final newline) named {@code <base>_llmperf4j_summary.json}, base as llmperf's files
  * ({@link LlmperfFileNames#baseName}). Its JSON Schema (draft 2020-12) is the classpath resource
- * {@value #SCHEMA_RESOURCE}; the previous version's, {@value #SCHEMA_1_RESOURCE}.
+ * {@value #SCHEMA_RESOURCE}; the previous versions', {@value #SCHEMA_2_RESOURCE} and {@value #SCHEMA_1_RESOURCE}.
  */
 public final class SummaryJson {
 
@@ -32,13 +32,17 @@ public final class SummaryJson {
      * The value of the document's {@code schema} key; bumped when a key is added as required, changes meaning or
      * disappears (the history is in {@code bench-report/METRICS.md}, "Schema changes").
      */
-    public static final String SCHEMA = "llmperf4j.summary/2";
-    /** The previous version, which readers still accept: the same keys, of which five could be missing. */
+    public static final String SCHEMA = "llmperf4j.summary/3";
+    /** The previous version, which readers still accept: no {@code phases}, no pre-connected connections. */
+    public static final String SCHEMA_2 = "llmperf4j.summary/2";
+    /** The first version, which readers still accept: the same keys as /2, of which five could be missing. */
     public static final String SCHEMA_1 = "llmperf4j.summary/1";
     /** Every version readers accept, oldest first. */
-    public static final List<String> READABLE_SCHEMAS = List.of(SCHEMA_1, SCHEMA);
+    public static final List<String> READABLE_SCHEMAS = List.of(SCHEMA_1, SCHEMA_2, SCHEMA);
     /** The JSON Schema of {@link #SCHEMA}, on the classpath. */
     public static final String SCHEMA_RESOURCE = "/io/llmperf4j/report/summary.schema.json";
+    /** The JSON Schema of {@link #SCHEMA_2}, on the classpath. */
+    public static final String SCHEMA_2_RESOURCE = "/io/llmperf4j/report/summary-2.schema.json";
     /** The JSON Schema of {@link #SCHEMA_1}, on the classpath. */
     public static final String SCHEMA_1_RESOURCE = "/io/llmperf4j/report/summary-1.schema.json";
 
@@ -120,6 +124,7 @@ public final class SummaryJson {
      */
     public static String schemaText(String schema) {
         if (SCHEMA.equals(schema)) return resource(SCHEMA_RESOURCE);
+        if (SCHEMA_2.equals(schema)) return resource(SCHEMA_2_RESOURCE);
         if (SCHEMA_1.equals(schema)) return resource(SCHEMA_1_RESOURCE);
         throw new IllegalArgumentException("unknown summary schema '" + schema + "'; known: " + READABLE_SCHEMAS);
     }

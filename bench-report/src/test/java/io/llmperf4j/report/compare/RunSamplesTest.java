@@ -161,4 +161,36 @@ class RunSamplesTest {
         assertTrue(unknownKind.getMessage().startsWith("x.csv data row 3, column error_kind: 'TEAPOT' is not one of "),
                 unknownKind.getMessage());
     }
+
+    @Test
+    void aKilledRunsJournalIsComparedWithItsCompleteRecordsAndACorruptOneIsNamed(@TempDir Path dir)
+            throws IOException {
+        Path killed = Files.createDirectory(dir.resolve("killed"));
+        try (RequestJournal journal = RequestJournal.create(killed)) {
+            for (int i = 0; i < 3; i++) {
+                journal.append(request(i).evenEvents(100 * MS, 10 * MS, 4).e2e(150 * MS).usage(10, 4).build());
+            }
+        }
+        Path file = killed.resolve(RequestJournal.FILE_NAME);
+        String whole = Files.readString(file);
+        Files.writeString(file, whole + whole.substring(0, 50)); // the fourth record cut off mid-line
+        java.io.PrintStream err = System.err;
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+        RunSamples samples;
+        try {
+            samples = RunSamples.read(killed, TokenCounting.DEFAULT);
+        } finally {
+            System.setErr(err);
+        }
+        assertEquals(3, samples.recorded());
+        String warning = captured.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(warning.startsWith("llmperf4j: warning: " + file + " line 4 is incomplete ("), warning);
+
+        List<String> lines = whole.lines().toList();
+        Files.writeString(file, lines.get(0) + "\n" + lines.get(1).substring(0, 30) + "\n" + lines.get(2) + "\n");
+        IOException e = assertThrows(IOException.class, () -> RunSamples.read(killed, TokenCounting.DEFAULT));
+        assertTrue(e.getMessage().startsWith(file + " line 2: not a request record: "), e.getMessage());
+        assertTrue(!e.getMessage().contains("Source:"), e.getMessage());
+    }
 }

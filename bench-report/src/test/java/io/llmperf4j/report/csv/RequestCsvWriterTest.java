@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.llmperf4j.model.Failure;
 import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestPhases;
 import io.llmperf4j.model.RequestRecord;
 import java.io.IOException;
 import java.io.StringReader;
@@ -34,12 +35,13 @@ class RequestCsvWriterTest {
         String[] lines = out.toString().split("\r\n", 3);
         assertEquals("client_request_id,server_response_id,prompt_index,start_time_epoch_s,ttft_s,ttfrt_s,"
                 + "end_to_end_latency_s,connect_s,number_input_tokens,max_tokens,output_tokens_client,"
-                + "output_tokens_server,prompt_tokens_server,finish_reason,error_kind,error_code,error_msg", lines[0]);
-        assertEquals("req-3,chatcmpl-abc,3,1703136124.000042,0.250000000,,2.100000001,,550,150,151,150,510,length,,,",
-                lines[1]);
+                + "output_tokens_server,prompt_tokens_server,finish_reason,error_kind,error_code,error_msg,"
+                + "connection,connection_wait_s,tls_s,request_written_s,response_headers_s,last_content_s", lines[0]);
+        assertEquals("req-3,chatcmpl-abc,3,1703136124.000042,0.250000000,,2.100000001,,550,150,151,150,510,length,,,"
+                + ",,,,,,2.000000000", lines[1]);
         // RFC 4180: the message with a comma, quotes and a line break is quoted, quotes doubled
         assertEquals("req-4,,4,1703136125.500000,,,0.050000000,,600,142,,,,,HTTP_STATUS,500,"
-                + "\"bad, \"\"very\"\" bad\nsecond line\"\r\n", lines[2]);
+                + "\"bad, \"\"very\"\" bad\nsecond line\",,,,,,\r\n", lines[2]);
     }
 
     @Test
@@ -61,8 +63,9 @@ class RequestCsvWriterTest {
         RequestCsvWriter.write(List.of(SUCCESS.withWorkerId("10.0.0.2:5701"), FAILURE.withWorkerId("10.0.0.3:5701")),
                 out);
         String[] lines = out.toString().split("\r\n", 3);
-        assertTrue(lines[0].endsWith(",error_msg,worker"), lines[0]);
-        assertTrue(lines[1].endsWith(",length,,,,10.0.0.2:5701"), lines[1]);
+        assertTrue(lines[0].endsWith(",error_msg,connection,connection_wait_s,tls_s,request_written_s,"
+                + "response_headers_s,last_content_s,worker"), lines[0]);
+        assertTrue(lines[1].endsWith(",length,,,,,,,,,2.000000000,10.0.0.2:5701"), lines[1]);
         Path file = dir.resolve("requests.csv");
         Files.writeString(file, out);
         List<RequestRecord> back = RequestCsvReader.read(file);
@@ -134,5 +137,54 @@ class RequestCsvWriterTest {
         assertEquals(250_000_000L, r.ttftNanos());
         assertEquals(2_100_000_001L, r.e2eNanos());
         assertEquals(RequestRecord.NEVER, r.firstReasoningNanos());
+    }
+
+    @Test
+    void timingPhaseColumnsAreSecondsAndReadBack(@TempDir Path dir) throws IOException {
+        // a new connection: connect 3 ms (TLS 2 ms inside), ready at 3.5 ms, written 3.6 ms, headers 200 ms
+        RequestRecord fresh = new RequestRecord(5, "req-5", null, 1_703_136_124_000_000L, 250_000_000L,
+                900_000_000L, 1_000_000_000L, 3, new long[] {250_000_000L, 900_000_000L}, "ab", 10, 5, 3, null, null,
+                "stop", null, null, null, RequestRecord.NEVER, 3_000_000L, null)
+                .withPhases(new RequestPhases(3_500_000L, 2_000_000L, 3_600_000L, 200_000_000L));
+        RequestRecord reused = SUCCESS.withPhases(new RequestPhases(1_000L, -1, 51_000L, 150_000_000L));
+        StringBuilder out = new StringBuilder();
+        RequestCsvWriter.write(List.of(fresh, reused, FAILURE), out);
+        List<CSVRecord> rows = CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true).get()
+                .parse(new StringReader(out.toString())).getRecords();
+        assertEquals("new", rows.get(0).get("connection"));
+        assertEquals("0.003000000", rows.get(0).get("connect_s"));
+        assertEquals("0.000500000", rows.get(0).get("connection_wait_s"));
+        assertEquals("0.002000000", rows.get(0).get("tls_s"));
+        assertEquals("0.003600000", rows.get(0).get("request_written_s"));
+        assertEquals("0.200000000", rows.get(0).get("response_headers_s"));
+        assertEquals("0.900000000", rows.get(0).get("last_content_s"));
+        assertEquals("reused", rows.get(1).get("connection"));
+        assertEquals("0.000001000", rows.get(1).get("connection_wait_s"));
+        assertEquals("", rows.get(1).get("tls_s"));
+        assertEquals("", rows.get(2).get("connection"));
+        assertEquals("", rows.get(2).get("connection_wait_s"));
+
+        Path file = dir.resolve("requests.csv");
+        Files.writeString(file, out);
+        List<RequestRecord> back = RequestCsvReader.read(file);
+        assertEquals(fresh.phases(), back.get(0).phases());
+        assertEquals(3_000_000L, back.get(0).connectNanos());
+        assertEquals(900_000_000L, back.get(0).lastContentNanos());
+        assertEquals(reused.phases(), back.get(1).phases());
+        assertEquals(RequestPhases.UNKNOWN, back.get(2).phases());
+    }
+
+    @Test
+    void aFileWithoutThePhaseColumnsReadsWithUnknownPhases(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("old_requests.csv");
+        Files.writeString(file, "client_request_id,server_response_id,prompt_index,start_time_epoch_s,ttft_s,"
+                + "end_to_end_latency_s,number_input_tokens,max_tokens,output_tokens_client,output_tokens_server,"
+                + "prompt_tokens_server,finish_reason,error_kind,error_code,error_msg\r\n"
+                + "req-1,,1,1703136124.000000,0.250000000,1.000000000,10,5,6,5,10,stop,,,\r\n");
+        RequestRecord back = RequestCsvReader.read(file).get(0);
+        assertEquals(RequestPhases.UNKNOWN, back.phases());
+        assertEquals(RequestRecord.NEVER, back.lastContentNanos());
+        assertEquals(RequestRecord.NEVER, back.connectNanos());
+        assertEquals(250_000_000L, back.ttftNanos());
     }
 }

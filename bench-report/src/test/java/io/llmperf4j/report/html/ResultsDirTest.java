@@ -160,4 +160,32 @@ class ResultsDirTest {
         IOException wrong = assertThrows(IOException.class, () -> HtmlReport.fromResultsDir(dir));
         assertTrue(wrong.getMessage().contains("is not a llmperf4j summary"), wrong.getMessage());
     }
+
+    @Test
+    void aHalfWrittenJournalStillMakesAReportAndAVersion2SummaryReads(@TempDir Path dir) throws Exception {
+        writeSummary(dir);
+        writeJournal(dir);
+        Path journal = dir.resolve(RequestJournal.FILE_NAME);
+        String whole = Files.readString(journal);
+        Files.writeString(journal, whole + whole.substring(0, 25)); // a killed run's last line
+        ReportData data = ReportData.read(dir);
+        assertEquals(RUN.records().size(), data.records().size());
+        assertTrue(Files.exists(HtmlReport.fromResultsDir(dir)));
+
+        // a /2 summary (no phases, no pre-connects) is still a report
+        Path summary = dir.resolve(BASE + "_llmperf4j_summary.json");
+        Files.writeString(summary, asVersion2((com.fasterxml.jackson.databind.node.ObjectNode)
+                SummaryJson.parse(Files.readString(summary))).toPrettyString());
+        assertEquals("llmperf4j.summary/2", ReportData.read(dir).summary().schema());
+        assertTrue(Files.exists(HtmlReport.fromResultsDir(dir)));
+    }
+
+    private static com.fasterxml.jackson.databind.node.ObjectNode asVersion2(
+            com.fasterxml.jackson.databind.node.ObjectNode doc) {
+        doc.put("schema", SummaryJson.SCHEMA_2);
+        doc.remove("phases");
+        ((com.fasterxml.jackson.databind.node.ObjectNode) doc.get("connections")).remove(java.util.List.of("preconnected",
+                "preconnect_p50_ms", "preconnect_p99_ms", "preconnect_max_ms"));
+        return doc;
+    }
 }

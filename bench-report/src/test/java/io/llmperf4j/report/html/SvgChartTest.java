@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.llmperf4j.report.html.SvgChart.Axis;
-import io.llmperf4j.report.html.SvgChart.AxisLayout;
+import io.llmperf4j.report.html.AxisLayout;
 import io.llmperf4j.report.html.SvgChart.Series;
 import javax.xml.xpath.XPathFactory;
 import org.junit.jupiter.api.Test;

@@ -2,6 +2,7 @@ package io.llmperf4j.report.jsonl;
 
 import io.llmperf4j.model.Failure;
 import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestPhases;
 import io.llmperf4j.model.RequestRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -10,6 +11,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -102,5 +105,69 @@ class RequestJournalTest {
         Files.writeString(file, "{\"prompt_index\":1,\"client_request_id\":\"a\"}\n{oops\n");
         IOException e = assertThrows(IOException.class, () -> RequestJournal.read(file));
         assertTrue(e.getMessage().contains("line 2"), e.getMessage());
+    }
+
+    @Test
+    void timingPhasesRoundTripAndOldLinesReadAsUnknown(@TempDir Path dir) throws IOException {
+        RequestRecord timed = OK.withPhases(new RequestPhases(2_000L, 500L, 60_000L, 40_000_000L));
+        try (RequestJournal journal = RequestJournal.create(dir)) {
+            journal.append(timed);
+        }
+        Path file = dir.resolve(RequestJournal.FILE_NAME);
+        String line = Files.readString(file, StandardCharsets.UTF_8);
+        assertTrue(line.contains("\"phases\":{\"connection_ready_nanos\":2000,\"tls_nanos\":500,"
+                + "\"request_written_nanos\":60000,\"response_headers_nanos\":40000000}"), line);
+        assertEquals(timed.phases(), RequestJournal.read(file).get(0).phases());
+
+        Files.writeString(file, "{\"prompt_index\":1,\"client_request_id\":\"a\",\"ttft_nanos\":5}\n");
+        assertEquals(RequestPhases.UNKNOWN, RequestJournal.read(file).get(0).phases());
+    }
+
+    @Test
+    void aHalfWrittenLastLineKeepsEveryCompleteRecordAndWarnsWithTheLine(@TempDir Path dir) throws IOException {
+        try (RequestJournal journal = RequestJournal.create(dir)) {
+            journal.append(OK);
+            journal.append(FAILED);
+        }
+        Path file = dir.resolve(RequestJournal.FILE_NAME);
+        // a run killed while writing its third record: part of the line, no newline
+        String third = new String(Files.readAllBytes(file), StandardCharsets.UTF_8).lines().findFirst().orElseThrow();
+        Files.writeString(file, third.substring(0, third.length() / 2), StandardOpenOption.APPEND);
+
+        List<String> warnings = new ArrayList<>();
+        List<RequestRecord> back = RequestJournal.read(file, warnings::add);
+        assertEquals(List.of("req-3", "req-4"), back.stream().map(RequestRecord::clientRequestId).toList());
+        assertEquals(1, warnings.size());
+        String warning = warnings.get(0);
+        assertTrue(warning.startsWith(file + " line 3 is incomplete ("), warning);
+        assertTrue(warning.endsWith("the run was probably stopped while writing it; kept the 2 complete records "
+                + "before it"), warning);
+        assertFalse(warning.contains("Source:") || warning.contains("REDACTED"), warning);
+    }
+
+    @Test
+    void aCorruptLineInTheMiddleIsAnErrorNamingFileLineAndReasonWithoutJacksonInternals(@TempDir Path dir)
+            throws IOException {
+        try (RequestJournal journal = RequestJournal.create(dir)) {
+            journal.append(OK);
+            journal.append(FAILED);
+            journal.append(OK);
+        }
+        Path file = dir.resolve(RequestJournal.FILE_NAME);
+        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        // two runs writing into one journal: the second line is cut off by the next record
+        Files.write(file, List.of(lines.get(0), lines.get(1).substring(0, 40), lines.get(2)), StandardCharsets.UTF_8);
+
+        List<String> warnings = new ArrayList<>();
+        IOException e = assertThrows(IOException.class, () -> RequestJournal.read(file, warnings::add));
+        String message = e.getMessage();
+        assertTrue(message.startsWith(file + " line 2: not a request record: Unexpected end-of-input"), message);
+        assertFalse(message.contains("Source:") || message.contains("REDACTED") || message.contains("\n"), message);
+        assertEquals(List.of(), warnings);
+
+        // a complete last line that is not a record is not a half-written one: an error too
+        Files.writeString(file, lines.get(0) + "\n[1, 2]\n", StandardCharsets.UTF_8);
+        IOException last = assertThrows(IOException.class, () -> RequestJournal.read(file, warnings::add));
+        assertEquals(file + " line 2: not a request record: not a JSON object", last.getMessage());
     }
 }

@@ -20,7 +20,7 @@ class SummaryConsoleReportTest {
         assertEquals("llmperf4j: meta-llama/Llama-2-7b-chat-hf, concurrency 4, 12 requests (10 ok, 2 failed) in "
                 + "10.500 s (timed out)", lines[0]);
         assertEquals("metric                             n        p50        p90        p99       mean  unit", lines[1]);
-        assertEquals("TTFT                              10    240.124    280.232    290.000    245.000  ms", lines[2]);
+        assertEquals("TTFT                              10    245.000    281.000    289.100    245.000  ms", lines[2]);
         assertEquals("ITL (per event)                  490     20.000     20.000     20.000     20.000  ms", lines[4]);
         // no tokens per event in these hand-made records; no reasoning, so no TTFRT row
         assertEquals("ITL (per token)                    0          -          -          -          -  ms", lines[5]);
@@ -45,7 +45,7 @@ class SummaryConsoleReportTest {
         BenchmarkRun run = io.llmperf4j.report.testutil.Records.run(1_000_000_000L, false, records);
         String[] lines = SummaryConsoleReport.render(run, RunMetrics.of(run, MetricsConfig.DEFAULT)).split("\n");
         assertTrue(lines[2].startsWith("TTFT  "), lines[2]);
-        assertTrue(lines[3].startsWith("TTFRT (first reasoning)           10     44.0"), lines[3]);
+        assertTrue(lines[3].startsWith("TTFRT (first reasoning)           10     44.500     48.100     48.910     44.500  ms"), lines[3]);
     }
 
     @Test

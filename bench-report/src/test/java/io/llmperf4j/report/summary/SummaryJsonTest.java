@@ -72,7 +72,7 @@ class SummaryJsonTest {
     @Test
     void statesEveryTestCondition() {
         JsonNode doc = SummaryJson.parse(json(run(settingsWithSecrets()), MetricsConfig.DEFAULT));
-        assertEquals("llmperf4j.summary/2", doc.get("schema").asText());
+        assertEquals("llmperf4j.summary/3", doc.get("schema").asText());
         assertEquals("schema", doc.fieldNames().next());
         assertEquals("0.1.0-test", doc.at("/tool/version").asText());
         assertEquals("OpenJDK 64-Bit Server VM", doc.at("/environment/jvm_name").asText());
@@ -237,15 +237,15 @@ class SummaryJsonTest {
         assertEquals(List.of(), JsonSchemaCheck.violations(SummaryJson.parse(SummaryJson.schemaText()), doc), json);
         assertEquals(4, doc.at("/connections/new_connections").asInt());
         assertEquals(8, doc.at("/connections/requests_without_new_connection").asInt());
-        assertEquals(2.0, doc.at("/connections/connect_p50_ms").asDouble(), 1e-9);
-        assertEquals(4.0, doc.at("/connections/connect_p99_ms").asDouble(), 1e-9);
+        assertEquals(2.5, doc.at("/connections/connect_p50_ms").asDouble(), 1e-9); // numpy linear over 1, 2, 3, 4 ms
+        assertEquals(3.97, doc.at("/connections/connect_p99_ms").asDouble(), 1e-9);
         assertEquals(2.5, doc.at("/client_overhead/event_loop_lag_p99_ms").asDouble(), 1e-9);
         assertEquals(0.95, doc.at("/client_overhead/process_cpu_share").asDouble(), 1e-9);
         assertEquals(12.0, doc.at("/client_overhead/gc_pause_ms").asDouble(), 1e-9);
         assertTrue(doc.at("/client_overhead/likely_bottleneck").asBoolean());
 
         String console = SummaryConsoleReport.render(run, metrics);
-        assertTrue(console.contains("Connections: 4 new (connect p50 2.000 ms, p99 4.000 ms), 8 requests without a "
+        assertTrue(console.contains("Connections: 4 new (connect p50 2.500 ms, p99 3.970 ms), 8 requests without a "
                 + "new connection"), console);
         assertTrue(console.contains("Client overhead: event-loop lag p50 0.050 ms, p99 2.500 ms, max 9.000 ms; I/O "
                 + "threads busy 40.0% (busiest 85.0%); process CPU 95.0% of 2 cores; GC 3 pauses, 12.0 ms"), console);
@@ -281,42 +281,54 @@ class SummaryJsonTest {
     }
 
     @Test
-    void version2RequiresTheKeysVersion1AddedWithoutABump() {
-        JsonNode v2 = SummaryJson.parse(SummaryJson.schemaText());
-        assertEquals("llmperf4j.summary/2", v2.at("/properties/schema/const").asText());
-        assertEquals(SummaryJson.SCHEMA, v2.at("/properties/schema/const").asText());
-        for (String key : List.of("connections", "client_overhead", "distributed")) {
+    void version3RequiresPhasesAndPreconnectsAndVersion2KeysStayRequired() {
+        JsonNode v3 = SummaryJson.parse(SummaryJson.schemaText());
+        assertEquals("llmperf4j.summary/3", v3.at("/properties/schema/const").asText());
+        assertEquals(SummaryJson.SCHEMA, v3.at("/properties/schema/const").asText());
+        for (String key : List.of("connections", "phases", "client_overhead", "distributed")) {
             ObjectNode doc = (ObjectNode) SummaryJson.parse(json(run(settingsWithSecrets()), MetricsConfig.DEFAULT));
             doc.remove(key);
-            assertEquals(List.of("$: missing required key '" + key + "'"), JsonSchemaCheck.violations(v2, doc));
+            assertEquals(List.of("$: missing required key '" + key + "'"), JsonSchemaCheck.violations(v3, doc));
         }
         for (String key : List.of("ttfrt_ms", "itl_per_token_ms")) {
             ObjectNode doc = (ObjectNode) SummaryJson.parse(json(run(settingsWithSecrets()), MetricsConfig.DEFAULT));
             ((ObjectNode) doc.get("metrics")).remove(key);
-            assertEquals(List.of("$.metrics: missing required key '" + key + "'"), JsonSchemaCheck.violations(v2, doc));
+            assertEquals(List.of("$.metrics: missing required key '" + key + "'"), JsonSchemaCheck.violations(v3, doc));
         }
+        ObjectNode doc = (ObjectNode) SummaryJson.parse(json(run(settingsWithSecrets()), MetricsConfig.DEFAULT));
+        ((ObjectNode) doc.get("connections")).remove("preconnected");
+        assertEquals(List.of("$.connections: missing required key 'preconnected'"),
+                JsonSchemaCheck.violations(v3, doc));
     }
 
     @Test
-    void version1FilesOfEveryReleaseValidateAgainstTheVersion1Schema() {
+    void version1And2FilesOfEveryReleaseValidateAgainstTheirSchemas() {
         JsonNode v1 = SummaryJson.parse(SummaryJson.schemaText(SummaryJson.SCHEMA_1));
+        JsonNode v2 = SummaryJson.parse(SummaryJson.schemaText(SummaryJson.SCHEMA_2));
         assertEquals("llmperf4j.summary/1", v1.at("/properties/schema/const").asText());
-        // a late /1 file: today's keys under the old name
-        ObjectNode late = (ObjectNode) SummaryJson.parse(json(run(settingsWithSecrets()), MetricsConfig.DEFAULT));
+        assertEquals("llmperf4j.summary/2", v2.at("/properties/schema/const").asText());
+        JsonNode current = SummaryJson.parse(json(run(settingsWithSecrets()), MetricsConfig.DEFAULT));
+        // a /2 file: today's keys without phases and pre-connects, HdrHistogram's digits
+        ObjectNode second = asVersion2(current);
+        assertEquals(List.of(), JsonSchemaCheck.violations(v2, second));
+        // a late /1 file: the /2 keys under the old name
+        ObjectNode late = second.deepCopy();
         late.put("schema", SummaryJson.SCHEMA_1);
         assertEquals(List.of(), JsonSchemaCheck.violations(v1, late));
         // a first-release /1 file: without the sections added later
         ObjectNode first = asFirstVersion1(late);
         assertEquals(List.of(), JsonSchemaCheck.violations(v1, first));
-        // neither passes as /2, nor a /2 file as /1
-        JsonNode v2 = SummaryJson.parse(SummaryJson.schemaText());
-        assertTrue(JsonSchemaCheck.violations(v2, late).contains(
-                "$.schema: expected \"llmperf4j.summary/2\", got \"llmperf4j.summary/1\""));
-        assertTrue(JsonSchemaCheck.violations(v1, SummaryJson.parse(json(run(settingsWithSecrets()),
-                MetricsConfig.DEFAULT))).contains(
-                "$.schema: expected \"llmperf4j.summary/1\", got \"llmperf4j.summary/2\""));
-        assertEquals(List.of(SummaryJson.SCHEMA_1, SummaryJson.SCHEMA), SummaryJson.READABLE_SCHEMAS);
-        assertThrows(IllegalArgumentException.class, () -> SummaryJson.schemaText("llmperf4j.summary/3"));
+        // none passes as /3, nor a /3 file as /2
+        JsonNode v3 = SummaryJson.parse(SummaryJson.schemaText());
+        assertTrue(JsonSchemaCheck.violations(v3, second).contains(
+                "$.schema: expected \"llmperf4j.summary/3\", got \"llmperf4j.summary/2\""));
+        assertTrue(JsonSchemaCheck.violations(v3, late).contains(
+                "$.schema: expected \"llmperf4j.summary/3\", got \"llmperf4j.summary/1\""));
+        assertTrue(JsonSchemaCheck.violations(v2, current).contains(
+                "$.schema: expected \"llmperf4j.summary/2\", got \"llmperf4j.summary/3\""));
+        assertEquals(List.of(SummaryJson.SCHEMA_1, SummaryJson.SCHEMA_2, SummaryJson.SCHEMA),
+                SummaryJson.READABLE_SCHEMAS);
+        assertThrows(IllegalArgumentException.class, () -> SummaryJson.schemaText("llmperf4j.summary/4"));
     }
 
     /** A copy of {@code doc} shaped as the first llmperf4j.summary/1 files: without the keys added later. */
@@ -326,6 +338,21 @@ class SummaryJsonTest {
         first.remove(List.of("connections", "client_overhead", "distributed"));
         ((ObjectNode) first.get("metrics")).remove(List.of("ttfrt_ms", "itl_per_token_ms"));
         return first;
+    }
+
+    /** A copy of a current document shaped as a llmperf4j.summary/2 file. */
+    static ObjectNode asVersion2(JsonNode doc) {
+        ObjectNode second = doc.deepCopy();
+        second.put("schema", SummaryJson.SCHEMA_2);
+        second.remove("phases");
+        ((ObjectNode) second.get("connections")).remove(List.of("preconnected", "preconnect_p50_ms",
+                "preconnect_p99_ms", "preconnect_max_ms"));
+        ObjectNode statistics = (ObjectNode) second.get("statistics");
+        statistics.put("percentile_method", "HdrHistogram, nearest rank at 3 significant digits, clamped to the "
+                + "exact min and max");
+        statistics.put("significant_value_digits", 3);
+        statistics.put("lowest_discernible_ns", 1000);
+        return second;
     }
 
     @Test
@@ -362,7 +389,7 @@ class SummaryJsonTest {
         Path file = SummaryJson.write(run, metrics, "0.1.0-test", ENVIRONMENT, dir.resolve("out"));
         assertEquals("meta-llama-Llama-2-7b-chat-hf_550_150_llmperf4j_summary.json", file.getFileName().toString());
         String text = Files.readString(file);
-        assertTrue(text.startsWith("{\n  \"schema\": \"llmperf4j.summary/2\",\n"), text);
+        assertTrue(text.startsWith("{\n  \"schema\": \"llmperf4j.summary/3\",\n"), text);
         assertTrue(text.endsWith("}\n"));
         assertEquals(SummaryJson.parse(text), SummaryJson.read(file));
     }
