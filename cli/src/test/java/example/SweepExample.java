@@ -13,7 +13,7 @@ import io.llmperf4j.model.RequestSpec;
 import java.time.Duration;
 import java.util.List;
 
-/** A concurrency sweep through the Java API: the README's example, run as is by JavaApiExampleTest. */
+/** A concurrency sweep through the Java API: the example of docs/java-api.md, run as is by JavaApiExampleTest. */
 public final class SweepExample {
     public static BenchmarkResult run(String baseUrl, String apiKey) {
         // the requests to send: index, prompt, input tokens to report, max_tokens

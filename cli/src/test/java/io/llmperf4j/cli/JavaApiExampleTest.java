@@ -20,18 +20,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The README's Java API example: it is this file's SweepExample, and it runs against the embedded server. */
+/** The Java API example of docs/java-api.md: it is this file's SweepExample, and it runs against the embedded server. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class JavaApiExampleTest {
     private static final String BEGIN = "<!-- java-api-example:begin -->\n```java\n";
     private static final String END = "```\n<!-- java-api-example:end -->";
 
     @Test
-    void theReadmeShowsExactlyTheExampleThatIsTested() throws IOException {
-        String readme = Files.readString(Path.of("..", "README.md"));
+    void theJavaApiPageShowsExactlyTheExampleThatIsTested() throws IOException {
+        String readme = Files.readString(Path.of("..", "docs", "java-api.md"));
         int begin = readme.indexOf(BEGIN);
         int end = readme.indexOf(END);
-        assertTrue(begin >= 0 && end > begin, "README.md has the marked Java API example");
+        assertTrue(begin >= 0 && end > begin, "docs/java-api.md has the marked Java API example");
         String shown = readme.substring(begin + BEGIN.length(), end);
         String source = Files.readString(Path.of("src/test/java/example/SweepExample.java"));
         assertEquals(source.replaceFirst("package example;\n\n", ""), shown);
