@@ -1,12 +1,6 @@
 package io.llmperf4j.report.output;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.util.DefaultIndenter;
-import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
-import com.fasterxml.jackson.core.util.Separators;
-import com.fasterxml.jackson.databind.ObjectWriter;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.llmperf4j.report.summary.SummaryJson;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
 
@@ -23,25 +17,11 @@ import java.util.List;
  * with a header row; an undefined number is {@code null} in JSON and an empty field in CSV, never an exponent.
  */
 final class OutputFormat {
-    private static final JsonMapper MAPPER = JsonMapper.builder()
-            .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-            .build();
-    private static final ObjectWriter WRITER = MAPPER.writer(new DefaultPrettyPrinter()
-            .withSeparators(Separators.createDefaultInstance()
-                    .withObjectFieldValueSpacing(Separators.Spacing.AFTER))
-            .withObjectIndenter(new DefaultIndenter("  ", "\n"))
-            .withArrayIndenter(new DefaultIndenter("  ", "\n")));
-
     private OutputFormat() {
     }
 
     static void writeJson(Object doc, Path file) throws IOException {
-        try {
-            Files.writeString(file, WRITER.writeValueAsString(doc) + "\n", StandardCharsets.UTF_8);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot serialise " + file.getFileName() + ": " + e.getOriginalMessage(),
-                    e);
-        }
+        Files.writeString(file, SummaryJson.prettyJson(doc, file.getFileName().toString()), StandardCharsets.UTF_8);
     }
 
     static CSVPrinter csv(Path file, List<String> header) throws IOException {

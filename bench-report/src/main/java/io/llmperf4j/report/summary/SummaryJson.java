@@ -65,10 +65,18 @@ public final class SummaryJson {
 
     /** The document as pretty JSON with a final newline. */
     public static String toJson(SummaryDocument document) {
+        return prettyJson(document, "the summary");
+    }
+
+    /**
+     * Any of llmperf4j's own JSON documents in the summary's form (snake-case keys, two-space indent, a final
+     * newline), so every file of ours reads alike.
+     */
+    public static String prettyJson(Object document, String what) {
         try {
             return WRITER.writeValueAsString(document) + "\n";
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot serialise the summary: " + e.getOriginalMessage(), e);
+            throw new IllegalStateException("cannot serialise " + what + ": " + e.getOriginalMessage(), e);
         }
     }
 
