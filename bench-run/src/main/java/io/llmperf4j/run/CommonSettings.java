@@ -3,6 +3,7 @@ package io.llmperf4j.run;
 import io.llmperf4j.engine.client.ApiRegistry;
 import io.llmperf4j.engine.client.ChatCompletionsClient;
 import io.llmperf4j.engine.client.ClientConfig;
+import io.llmperf4j.engine.client.ConnectionMode;
 import io.llmperf4j.engine.client.LlmApi;
 import io.llmperf4j.engine.client.Secret;
 import io.llmperf4j.model.RequestSpec;
@@ -34,6 +35,8 @@ import java.util.function.Function;
  * @param connectTimeout           TCP connect (and TLS handshake) limit
  * @param insecureTls              trust any certificate
  * @param overwrite                replace an earlier run's results in {@code resultsDir} instead of refusing
+ * @param connectionMode           when connections are opened: before the clock (default), on demand, or one per
+ *                                 request as llmperf does; null means {@link ConnectionMode#PRECONNECT}
  */
 public record CommonSettings(
         EndpointTarget target,
@@ -51,7 +54,12 @@ public record CommonSettings(
         Duration requestTimeout,
         Duration connectTimeout,
         boolean insecureTls,
-        boolean overwrite) {
+        boolean overwrite,
+        ConnectionMode connectionMode) {
+
+    public CommonSettings {
+        connectionMode = connectionMode == null ? ConnectionMode.PRECONNECT : connectionMode;
+    }
 
     /** The registry's entry of this run's API. */
     public ApiRegistry.Api registered() {
@@ -107,6 +115,7 @@ public record CommonSettings(
                 .requestTimeout(requestTimeout)
                 .connectTimeout(connectTimeout)
                 .insecureTls(insecureTls)
+                .connectionMode(connectionMode)
                 .build();
     }
 

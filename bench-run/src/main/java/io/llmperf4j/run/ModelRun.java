@@ -272,7 +272,7 @@ final class ModelRun implements BenchmarkListener {
         LoadResult load = outcome.run().get();
         BenchmarkRun run = cx.finishRun().apply(new BenchmarkRun(levelSettings(outcome.settings()), load.records(),
                 load.startEpochMillis(), load.endEpochMillis(), load.durationNanos(), load.requestsSent(),
-                load.timedOut(), load.clientOverhead()));
+                load.timedOut(), load.clientOverhead()).withPreconnectNanos(load.preconnectNanos()));
         RunMetrics metrics = RunMetrics.of(run, cx.metricsConfig());
         if (levelDir != null) {
             writeLevelFiles(run, metrics, load, levelDir);

@@ -53,7 +53,8 @@ final class CommonOptions {
                 maxNumCompletedRequests, samplingParams, resultsDir, flags.llmApi, metadata,
                 Duration.ofSeconds(connection.idleTimeoutSeconds), headers, connection.caCert,
                 connection.requestTimeoutSeconds == null ? null : Duration.ofSeconds(connection.requestTimeoutSeconds),
-                Duration.ofSeconds(connection.connectTimeoutSeconds), connection.insecure, flags.overwrite);
+                Duration.ofSeconds(connection.connectTimeoutSeconds), connection.insecure, flags.overwrite,
+                connection.connectionMode);
         if (connection.insecure) {
             context.err().println("llmperf4j: warning: --insecure: TLS certificates and host names are NOT verified");
         }

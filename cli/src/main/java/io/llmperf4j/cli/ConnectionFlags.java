@@ -1,10 +1,14 @@
 package io.llmperf4j.cli;
 
+import io.llmperf4j.engine.client.ConnectionMode;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.TypeConversionException;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /** Our connection flags (not llmperf's), shared by the commands that send requests. A picocli mixin. */
 final class ConnectionFlags {
@@ -21,6 +25,15 @@ final class ConnectionFlags {
     @Option(names = "--connect-timeout", paramLabel = "SECONDS", defaultValue = "30",
             description = "llmperf4j: limit for the TCP connect (and again for the TLS handshake).")
     int connectTimeoutSeconds;
+
+    @Option(names = "--connection-mode", paramLabel = "MODE", defaultValue = "preconnect",
+            converter = ConnectionModeConverter.class,
+            description = "llmperf4j: when connections open. preconnect (default): one keep-alive connection per "
+                    + "concurrency slot opened before the clock starts (and before each sweep level), their connect "
+                    + "times reported apart, so no TTFT holds a connect; on-demand: opened by the first requests, "
+                    + "inside their TTFT; per-request: llmperf's way, a new connection for every request, connect "
+                    + "inside every TTFT.")
+    ConnectionMode connectionMode;
 
     @Option(names = "--insecure",
             description = "llmperf4j: accept any TLS certificate and host name (self-signed test endpoints only).")
@@ -39,4 +52,20 @@ final class ConnectionFlags {
             description = "llmperf4j: PEM file of CA certificates to trust for https (host names are still "
                     + "verified).")
     Path caCert;
+
+    /** {@code preconnect}, {@code on-demand}, {@code per-request}: the enum's names as users type flags. */
+    static final class ConnectionModeConverter implements ITypeConverter<ConnectionMode> {
+        @Override
+        public ConnectionMode convert(String value) {
+            for (ConnectionMode mode : ConnectionMode.values()) {
+                if (flagName(mode).equals(value.trim().toLowerCase(Locale.ROOT))) return mode;
+            }
+            throw new TypeConversionException("'" + value + "' is not a connection mode: use preconnect, on-demand "
+                    + "or per-request");
+        }
+
+        static String flagName(ConnectionMode mode) {
+            return mode.name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+    }
 }
