@@ -5,7 +5,7 @@ import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.IExecutorService;
-import io.llmperf4j.engine.client.ChatCompletionsClient;
+import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.load.ClosedLoopResult;
 import io.llmperf4j.engine.load.ClosedLoopRunner;
 import io.llmperf4j.engine.load.OpenLoopResult;
@@ -76,7 +76,7 @@ public final class LoadWorker {
                     }
                 }
             };
-            try (ChatCompletionsClient client = new ChatCompletionsClient(
+            try (NettyLlmClient client = new NettyLlmClient(
                     job.client().clientConfig(apiKeys.apply(job.client().llmApi())), job.client().api())) {
                 WorkerOutcome outcome = job.load().openLoop() ? runOpen(job, client, stream, instance)
                         : runClosed(job, client, stream, instance);
@@ -88,7 +88,7 @@ public final class LoadWorker {
         }
     }
 
-    private WorkerOutcome runClosed(WorkerJob job, ChatCompletionsClient client, RecordListener stream,
+    private WorkerOutcome runClosed(WorkerJob job, NettyLlmClient client, RecordListener stream,
                                     HazelcastInstance instance) {
         ClosedLoopRunner runner = new ClosedLoopRunner(client, COUNTED_BY_COORDINATOR);
         UUID watch = stopWhenCoordinatorLeaves(instance, job.coordinator(), runner::stop);
@@ -107,7 +107,7 @@ public final class LoadWorker {
         }
     }
 
-    private WorkerOutcome runOpen(WorkerJob job, ChatCompletionsClient client, RecordListener stream,
+    private WorkerOutcome runOpen(WorkerJob job, NettyLlmClient client, RecordListener stream,
                                   HazelcastInstance instance) {
         OpenLoopRunner runner = new OpenLoopRunner(client, COUNTED_BY_COORDINATOR);
         UUID watch = stopWhenCoordinatorLeaves(instance, job.coordinator(), runner::stop);

@@ -1,6 +1,6 @@
 package io.llmperf4j.engine;
 
-import io.llmperf4j.engine.client.ChatCompletionsClient;
+import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.client.ClientConfig;
 import io.llmperf4j.engine.client.LlmClient;
 import io.llmperf4j.engine.harness.HarnessResult;
@@ -296,10 +296,10 @@ public final class Benchmark {
             return this;
         }
 
-        /** A {@link ChatCompletionsClient} with this configuration (a new one per harness fork). */
+        /** A {@link NettyLlmClient} with this configuration (a new one per harness fork). */
         public Builder endpoint(ClientConfig config) {
             Objects.requireNonNull(config, "config");
-            this.clients = () -> new ChatCompletionsClient(config);
+            this.clients = () -> new NettyLlmClient(config);
             return this;
         }
 

@@ -2,7 +2,7 @@ package io.llmperf4j.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.llmperf4j.engine.client.ChatCompletionsClient;
+import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.client.ClientConfig;
 import io.llmperf4j.engine.client.EndpointUrls;
 import io.llmperf4j.engine.harness.HarnessResult;
@@ -141,7 +141,7 @@ class BenchmarkApiTest {
                 .name("llm.chat")
                 .client(() -> {
                     clients.incrementAndGet();
-                    return new ChatCompletionsClient(config());
+                    return new NettyLlmClient(config());
                 })
                 .workload(WORKLOAD)
                 .load(LoadProfile.closedLoop(2))

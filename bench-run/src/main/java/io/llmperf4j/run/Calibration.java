@@ -1,6 +1,6 @@
 package io.llmperf4j.run;
 
-import io.llmperf4j.engine.client.ChatCompletionsClient;
+import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.client.ClientConfig;
 import io.llmperf4j.engine.client.EndpointUrls;
 import io.llmperf4j.engine.client.LlmClient;
@@ -106,7 +106,7 @@ public final class Calibration {
         Map<String, Long> starts = new ConcurrentHashMap<>();
         ClosedLoopResult result;
         String transport;
-        try (ChatCompletionsClient client = new ChatCompletionsClient(config)) {
+        try (NettyLlmClient client = new NettyLlmClient(config)) {
             transport = client.transportName();
             ClosedLoopSettings loop = new ClosedLoopSettings(concurrency, Duration.ofMinutes(10))
                     .withMaxCompleted(measured)

@@ -1,6 +1,6 @@
 package io.llmperf4j.run;
 
-import io.llmperf4j.engine.client.ChatCompletionsClient;
+import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.client.ClientConfig;
 import io.llmperf4j.engine.client.RequestHandle;
 import io.llmperf4j.model.RequestSpec;
@@ -32,7 +32,7 @@ public final class ClientWarmup {
                 .interTokenDelay(Duration.ZERO).build();
         long deadline = System.currentTimeMillis() + TIME_LIMIT_MILLIS;
         try (SimulatedServer server = SimulatedServer.start(config);
-             ChatCompletionsClient client = new ChatCompletionsClient(ClientConfig.builder(
+             NettyLlmClient client = new NettyLlmClient(ClientConfig.builder(
                      URI.create(server.baseUrl() + "/chat/completions"), "warmup").maxConnections(IN_FLIGHT).build())) {
             RequestSpec spec = new RequestSpec(0, "warm up the client", 0, TOKENS);
             for (int sent = 0; sent < REQUESTS && System.currentTimeMillis() < deadline; sent += IN_FLIGHT) {

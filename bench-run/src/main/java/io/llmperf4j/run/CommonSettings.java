@@ -1,7 +1,7 @@
 package io.llmperf4j.run;
 
 import io.llmperf4j.engine.client.ApiRegistry;
-import io.llmperf4j.engine.client.ChatCompletionsClient;
+import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.client.ClientConfig;
 import io.llmperf4j.engine.client.ConnectionMode;
 import io.llmperf4j.engine.client.LlmApi;
@@ -120,8 +120,8 @@ public record CommonSettings(
     }
 
     /** The one place a run's client is made: {@code api} at the endpoint, with this run's connection options. */
-    ChatCompletionsClient newClient(EndpointUnderTest endpoint, LlmApi api, Map<String, ?> samplingParams,
+    NettyLlmClient newClient(EndpointUnderTest endpoint, LlmApi api, Map<String, ?> samplingParams,
                                     boolean includeUsage) {
-        return new ChatCompletionsClient(clientConfig(endpoint, api, samplingParams, includeUsage), api);
+        return new NettyLlmClient(clientConfig(endpoint, api, samplingParams, includeUsage), api);
     }
 }

@@ -1,7 +1,7 @@
 package io.llmperf4j.run;
 
 import io.llmperf4j.datasets.CorrectnessPrompts;
-import io.llmperf4j.engine.client.ChatCompletionsClient;
+import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.client.LlmApi;
 import io.llmperf4j.engine.load.ClosedLoopResult;
 import io.llmperf4j.engine.load.ClosedLoopRunner;
@@ -66,7 +66,7 @@ final class CorrectnessRun {
             LlmApi api = options.api(true, null);
             Preflight.checkReachable(endpoint.uri(api));
             // llmperf's correctness body: temperature 0.0 and the additional params, no max_tokens, no stream_options
-            try (ChatCompletionsClient client = options.newClient(endpoint, api, settings.samplingParams(), false)) {
+            try (NettyLlmClient client = options.newClient(endpoint, api, settings.samplingParams(), false)) {
                 ClosedLoopRunner runner = new ClosedLoopRunner(client, NOT_COUNTED);
                 try (InterruptHandler ignored = InterruptHandler.install(runner::stop, err)) {
                     result = runner.run(specs, loopSettings(), new ProgressPrinter(err, specs.size()));

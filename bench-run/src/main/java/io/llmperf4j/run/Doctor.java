@@ -3,7 +3,7 @@ package io.llmperf4j.run;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.llmperf4j.engine.client.ApiRegistry;
-import io.llmperf4j.engine.client.ChatCompletionsClient;
+import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.client.ClientConfig;
 import io.llmperf4j.engine.client.LlmApi;
 import io.llmperf4j.engine.client.Secret;
@@ -173,7 +173,7 @@ public final class Doctor {
         RequestRecord record;
         ClientConfig config = ClientConfig.builder(endpoint, model).apiKey(Secret.of(apiKey)).maxConnections(1)
                 .connectTimeout(TIMEOUT).idleTimeout(TIMEOUT).ioThreads(1).workerThreads(1).build();
-        try (ChatCompletionsClient client = new ChatCompletionsClient(config, api)) {
+        try (NettyLlmClient client = new NettyLlmClient(config, api)) {
             record = client.send(new RequestSpec(0, "Say hello.", 0, 16)).completion()
                     .get(TIMEOUT.toSeconds() * 2, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

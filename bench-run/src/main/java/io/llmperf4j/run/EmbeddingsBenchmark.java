@@ -4,7 +4,7 @@ import io.llmperf4j.engine.Benchmark;
 import io.llmperf4j.engine.BenchmarkListener;
 import io.llmperf4j.engine.BenchmarkResult;
 import io.llmperf4j.engine.LevelOutcome;
-import io.llmperf4j.engine.client.ChatCompletionsClient;
+import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.client.LlmApi;
 import io.llmperf4j.engine.load.ClosedLoopSettings;
 import io.llmperf4j.engine.load.LoadResult;
@@ -100,7 +100,7 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
             err.println("llmperf4j: load: " + plan.describe());
             Benchmark benchmark = Benchmark.builder()
                     .name("llmperf4j.embeddings")
-                    .client(() -> new ChatCompletionsClient(common.clientConfig(endpoint, api,
+                    .client(() -> new NettyLlmClient(common.clientConfig(endpoint, api,
                             common.additionalSamplingParams(), false, common.model(), plan.maxConnections()), api))
                     .workload(specs)
                     .load(plan.profile())

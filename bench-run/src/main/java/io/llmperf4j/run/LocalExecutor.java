@@ -1,7 +1,7 @@
 package io.llmperf4j.run;
 
 import io.llmperf4j.engine.BenchmarkResult;
-import io.llmperf4j.engine.client.ChatCompletionsClient;
+import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.client.LlmApi;
 
 import java.io.PrintStream;
@@ -50,7 +50,7 @@ final class LocalExecutor implements LoadExecutor {
     @Override
     public BenchmarkResult run(String model, LoadPlan plan, ModelRun run, StopControl stops) {
         CommonSettings common = request.common();
-        return run.run(() -> new ChatCompletionsClient(common.clientConfig(endpoint, api,
+        return run.run(() -> new NettyLlmClient(common.clientConfig(endpoint, api,
                 common.additionalSamplingParams(), request.includeUsage(), model, plan.maxConnections()), api));
     }
 

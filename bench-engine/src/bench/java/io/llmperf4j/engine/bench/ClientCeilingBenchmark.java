@@ -1,6 +1,6 @@
 package io.llmperf4j.engine.bench;
 
-import io.llmperf4j.engine.client.ChatCompletionsClient;
+import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.client.ClientConfig;
 import io.llmperf4j.engine.client.EndpointUrls;
 import io.llmperf4j.engine.load.ClosedLoopResult;
@@ -79,7 +79,7 @@ public final class ClientCeilingBenchmark {
                 .withMaxCompleted(Integer.MAX_VALUE)
                 .withWarmup(Warmup.duration(Duration.ofSeconds(warmupSeconds)))
                 .withPromptOrder(ClosedLoopSettings.PromptOrder.SEND_ORDER);
-        try (ChatCompletionsClient client = new ChatCompletionsClient(config)) {
+        try (NettyLlmClient client = new NettyLlmClient(config)) {
             System.out.printf(Locale.ROOT, "client ceiling: %d streams, %d tokens per response (one per event), "
                             + "server ITL %s ms in a child JVM (%s I/O thread), %d s after %d s warmup; client "
                             + "%s, %d I/O + %d worker threads; %d CPUs; %s; max heap %d MB%n", streams, tokens,

@@ -1,6 +1,6 @@
 package io.llmperf4j.engine.bench;
 
-import io.llmperf4j.engine.client.ChatCompletionsClient;
+import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.client.ClientConfig;
 import io.llmperf4j.engine.client.EndpointUrls;
 import io.llmperf4j.engine.client.LlmClient;
@@ -61,7 +61,7 @@ public final class OpenLoopSendLagBenchmark {
 
         try (TimedSseServer server = TimedSseServer.start(Duration.ofMillis(ttftMs), Duration.ofMillis(itlMs),
                 serverThreads);
-             ChatCompletionsClient client = new ChatCompletionsClient(ClientConfig.builder(
+             NettyLlmClient client = new NettyLlmClient(ClientConfig.builder(
                      EndpointUrls.chatCompletions(server.baseUrl()), "bench-model").maxConnections(512).build())) {
             System.out.printf(Locale.ROOT, "open-loop send lag: %s req/s %s, %d s measured after %d s warmup, "
                             + "seed %d; server: %d tokens, TTFT %d ms, ITL %d ms; client transport %s; %d CPUs; %s%n",

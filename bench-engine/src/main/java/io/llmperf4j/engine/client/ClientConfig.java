@@ -11,7 +11,7 @@ import java.util.Objects;
 import java.util.stream.Collectors;
 
 /**
- * Everything a {@link ChatCompletionsClient} needs, validated once. Build with {@link #builder(URI, String)}; every
+ * Everything a {@link NettyLlmClient} needs, validated once. Build with {@link #builder(URI, String)}; every
  * option not set takes its {@code DEFAULT_*}.
  *
  * @param endpoint                 the API's full URL ({@link LlmApi#endpoint}, e.g. {@link EndpointUrls#chatCompletions})

@@ -8,7 +8,7 @@ import java.net.URI;
 import java.util.Map;
 
 /**
- * One serving API behind the shared transport ({@link ChatCompletionsClient}): everything that differs between
+ * One serving API behind the shared transport ({@link NettyLlmClient}): everything that differs between
  * APIs, and nothing else. Implementations are immutable and thread-safe: {@link OpenAiChatApi},
  * {@link OpenAiCompletionsApi}, {@link AnthropicMessagesApi}, {@link EmbeddingsApi}.
  *

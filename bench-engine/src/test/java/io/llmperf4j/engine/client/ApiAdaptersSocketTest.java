@@ -60,7 +60,7 @@ class ApiAdaptersSocketTest {
     private static RequestRecord send(LlmApi api, Map<String, String> headers, RequestSpec spec) {
         ClientConfig config = ClientConfig.builder(api.endpoint(server.baseUrl()), "m")
                 .extraHeaders(headers).maxConnections(2).requestTimeout(Duration.ofSeconds(20)).build();
-        try (ChatCompletionsClient client = new ChatCompletionsClient(config, api)) {
+        try (NettyLlmClient client = new NettyLlmClient(config, api)) {
             return client.send(spec).completion().join();
         }
     }

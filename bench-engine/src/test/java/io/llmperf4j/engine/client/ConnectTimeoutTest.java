@@ -26,7 +26,7 @@ class ConnectTimeoutTest {
             ClientConfig config = ClientConfig.builder(
                             EndpointUrls.chatCompletions("http://127.0.0.1:" + full.port() + "/v1"), "m")
                     .connectTimeout(Duration.ofMillis(300)).ioThreads(1).workerThreads(1).build();
-            try (ChatCompletionsClient client = new ChatCompletionsClient(config)) {
+            try (NettyLlmClient client = new NettyLlmClient(config)) {
                 RequestRecord r = client.send(new RequestSpec(0, "ok", 1, 1)).completion().join();
                 assertEquals(FailureKind.CONNECT_FAILED, r.failure().kind());
                 assertEquals(-1, r.failure().code());

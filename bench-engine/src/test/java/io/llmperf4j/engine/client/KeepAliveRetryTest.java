@@ -33,7 +33,7 @@ class KeepAliveRetryTest {
     private static final String AFTER_SEND = "connection closed after the request was sent, before any response byte";
 
     private FaultServer server;
-    private final List<ChatCompletionsClient> clients = new ArrayList<>();
+    private final List<NettyLlmClient> clients = new ArrayList<>();
 
     @BeforeEach
     void startServer() throws IOException {
@@ -42,24 +42,24 @@ class KeepAliveRetryTest {
 
     @AfterEach
     void stop() throws IOException {
-        clients.forEach(ChatCompletionsClient::close);
+        clients.forEach(NettyLlmClient::close);
         server.close();
     }
 
-    private ChatCompletionsClient client(UnaryOperator<ClientConfig.Builder> options) {
-        ChatCompletionsClient c = new ChatCompletionsClient(options.apply(ClientConfig.builder(
+    private NettyLlmClient client(UnaryOperator<ClientConfig.Builder> options) {
+        NettyLlmClient c = new NettyLlmClient(options.apply(ClientConfig.builder(
                 EndpointUrls.chatCompletions(server.baseUrl()), "test-model").ioThreads(2).workerThreads(2)).build());
         clients.add(c);
         return c;
     }
 
-    private static RequestRecord send(ChatCompletionsClient client, String scenario) {
+    private static RequestRecord send(NettyLlmClient client, String scenario) {
         return client.send(new RequestSpec(0, scenario, 10, 20)).completion().join();
     }
 
     @Test
     void resetAfterTheServerReadTheRequestOnAReusedConnectionIsRecordedNotResent() {
-        ChatCompletionsClient c = client(b -> b);
+        NettyLlmClient c = client(b -> b);
         assertNull(send(c, "ok").failure());
         RequestRecord r = send(c, "read-then-reset"); // the second request on the same keep-alive connection
         assertEquals(FailureKind.CONNECTION_CLOSED, r.failure().kind());
@@ -88,7 +88,7 @@ class KeepAliveRetryTest {
 
     @Test
     void serverCountEqualsRecordsWhenResetsFollowReusedConnections() {
-        ChatCompletionsClient c = client(b -> b);
+        NettyLlmClient c = client(b -> b);
         int failed = 0;
         for (int i = 0; i < 10; i++) {
             assertNull(send(c, "ok").failure());
@@ -102,7 +102,7 @@ class KeepAliveRetryTest {
     @Test
     void anIdleConnectionClosedByTheServerIsReplaced() throws InterruptedException {
         // FIN while idle, as a server's keep-alive timeout does; the client sees it before the next request
-        ChatCompletionsClient c = client(b -> b);
+        NettyLlmClient c = client(b -> b);
         for (int i = 1; i <= 5; i++) {
             RequestRecord r = send(c, "ok-then-close");
             assertNull(r.failure(), () -> String.valueOf(r.failure()));
@@ -118,7 +118,7 @@ class KeepAliveRetryTest {
     void aResetOfAnIdleConnectionThatIsOnlySeenByTheWriteIsRetriedOnce() throws Exception {
         // One event loop, blocked while the server resets the idle connection: the pool still thinks it is alive and
         // hands it out, and the write into it fails. Nothing reached the server, so the request moves on.
-        ChatCompletionsClient c = client(b -> b.ioThreads(1));
+        NettyLlmClient c = client(b -> b.ioThreads(1));
         assertNull(send(c, "ok-then-reset-on-signal").failure());
 
         CountDownLatch blocked = new CountDownLatch(1);

@@ -49,7 +49,7 @@ class ReasoningSocketTest {
 
     private static RequestRecord send(LlmApi api) {
         ClientConfig config = ClientConfig.builder(api.endpoint(server.baseUrl()), "m").build();
-        try (ChatCompletionsClient client = new ChatCompletionsClient(config, api)) {
+        try (NettyLlmClient client = new NettyLlmClient(config, api)) {
             return client.send(new RequestSpec(0, "Think first, then answer.", 10, MAX_TOKENS)).completion().join();
         }
     }

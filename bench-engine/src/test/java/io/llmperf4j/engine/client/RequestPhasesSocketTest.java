@@ -61,7 +61,7 @@ class RequestPhasesSocketTest {
         LlmApi api = api(name);
         ClientConfig config = ClientConfig.builder(api.endpoint(server.baseUrl()), "m").maxConnections(1).build();
         RequestSpec spec = new RequestSpec(0, "Tell me a story about the sea and the wind.", 10, 8);
-        try (ChatCompletionsClient client = new ChatCompletionsClient(config, api)) {
+        try (NettyLlmClient client = new NettyLlmClient(config, api)) {
             RequestRecord first = client.send(spec).completion().join();
             RequestRecord second = client.send(spec).completion().join();
             assertEquals(1, client.connectionsOpened(), "the second request reuses the first one's connection");

@@ -30,7 +30,7 @@ class RequestTimeoutTest {
     void aStreamThatIsNeverIdleButTooLongIsCutKeepingItsData() throws Exception {
         // a token every 20 ms, 100,000 of them: the idle timeout never fires, the request timeout does
         try (TimedSseServer server = TimedSseServer.start(Duration.ZERO, Duration.ofMillis(20));
-             ChatCompletionsClient client = new ChatCompletionsClient(config(server.baseUrl())
+             NettyLlmClient client = new NettyLlmClient(config(server.baseUrl())
                      .requestTimeout(Duration.ofMillis(1500)).build())) {
             RequestRecord r = client.send(new RequestSpec(0, "p", 10, 100_000)).completion().join();
             assertEquals(FailureKind.REQUEST_TIMEOUT, r.failure().kind());
@@ -52,7 +52,7 @@ class RequestTimeoutTest {
         // out before they have a connection: the one connecting and the one queued behind it
         try (FullAcceptQueue full = new FullAcceptQueue()) {
             assumeTrue(full.stallsConnects(), "this kernel does not stall connects to a full accept queue");
-            try (ChatCompletionsClient client = new ChatCompletionsClient(config("http://127.0.0.1:" + full.port()
+            try (NettyLlmClient client = new NettyLlmClient(config("http://127.0.0.1:" + full.port()
                     + "/v1").maxConnections(1).connectTimeout(Duration.ofSeconds(20))
                     .requestTimeout(Duration.ofMillis(300)).build())) {
                 RequestHandle connecting = client.send(new RequestSpec(0, "ok", 10, 20));
@@ -72,7 +72,7 @@ class RequestTimeoutTest {
     @Test
     void aResponseThatNeverComesTimesOutWhereItIs() throws Exception {
         try (FaultServer server = FaultServer.start();
-             ChatCompletionsClient client = new ChatCompletionsClient(config(server.baseUrl())
+             NettyLlmClient client = new NettyLlmClient(config(server.baseUrl())
                      .requestTimeout(Duration.ofMillis(300)).build())) {
             RequestRecord r = client.send(new RequestSpec(0, "hang", 10, 20)).completion().join();
             assertEquals(FailureKind.REQUEST_TIMEOUT, r.failure().kind());
@@ -86,7 +86,7 @@ class RequestTimeoutTest {
     @Test
     void requestsWithinTheTimeoutAreUntouchedAndKeepTheirConnection() throws Exception {
         try (FaultServer server = FaultServer.start();
-             ChatCompletionsClient client = new ChatCompletionsClient(config(server.baseUrl())
+             NettyLlmClient client = new NettyLlmClient(config(server.baseUrl())
                      .requestTimeout(Duration.ofSeconds(20)).build())) {
             for (int i = 0; i < 5; i++) {
                 RequestRecord r = client.send(new RequestSpec(i, "ok", 10, 20)).completion().join();

@@ -58,7 +58,7 @@ class TlsTest {
         ClientConfig config = options.apply(ClientConfig.builder(
                 EndpointUrls.chatCompletions("https://127.0.0.1:" + server.port() + "/v1"), "m")
                 .apiKey(Secret.of("sk-tls-SECRET-1234"))).build();
-        try (ChatCompletionsClient client = new ChatCompletionsClient(config)) {
+        try (NettyLlmClient client = new NettyLlmClient(config)) {
             return client.send(new RequestSpec(0, "ok", 1, 1)).completion().join();
         }
     }
@@ -69,7 +69,7 @@ class TlsTest {
                         EndpointUrls.chatCompletions("https://127.0.0.1:" + matching.port() + "/v1"), "m")
                 .trustedCertificatesPem(dir.resolve("good.pem")).build();
         int before = matching.acceptedConnections();
-        try (ChatCompletionsClient client = new ChatCompletionsClient(config)) {
+        try (NettyLlmClient client = new NettyLlmClient(config)) {
             boolean first = true;
             for (String scenario : List.of("ok", "ok-bytewise", "ok")) {
                 RequestRecord r = client.send(new RequestSpec(0, scenario, 1, 1)).completion().join();
@@ -106,7 +106,7 @@ class TlsTest {
         ClientConfig config = ClientConfig.builder(
                         EndpointUrls.chatCompletions("https://127.0.0.1:" + matching.port() + "/v1"), "m")
                 .insecureTls(true).build();
-        try (ChatCompletionsClient client = new ChatCompletionsClient(config)) {
+        try (NettyLlmClient client = new NettyLlmClient(config)) {
             for (int i = 0; i < 2; i++) {
                 RequestRecord r = client.send(new RequestSpec(0, "ok", 1, 1)).completion().join();
                 assertNull(r.failure(), () -> String.valueOf(r.failure()));
@@ -136,7 +136,7 @@ class TlsTest {
         ClientConfig config = ClientConfig.builder(EndpointUrls.chatCompletions("https://127.0.0.1:1/v1"), "m")
                 .trustedCertificatesPem(dir.resolve("missing.pem")).build();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new ChatCompletionsClient(config).close());
+                () -> new NettyLlmClient(config).close());
         assertTrue(e.getMessage().startsWith("cannot set up TLS with the certificates in "), e.getMessage());
     }
 

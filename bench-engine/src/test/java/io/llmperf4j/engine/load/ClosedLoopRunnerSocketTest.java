@@ -1,6 +1,6 @@
 package io.llmperf4j.engine.load;
 
-import io.llmperf4j.engine.client.ChatCompletionsClient;
+import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.client.ClientConfig;
 import io.llmperf4j.engine.client.EndpointUrls;
 import io.llmperf4j.engine.client.Secret;
@@ -36,12 +36,12 @@ class ClosedLoopRunnerSocketTest {
     private static final Duration LONG = Duration.ofMinutes(1);
 
     private FaultServer server;
-    private ChatCompletionsClient client;
+    private NettyLlmClient client;
 
     @BeforeEach
     void start() throws IOException {
         server = FaultServer.start();
-        client = new ChatCompletionsClient(ClientConfig.builder(
+        client = new NettyLlmClient(ClientConfig.builder(
                         EndpointUrls.chatCompletions(server.baseUrl()), "test-model")
                 .apiKey(Secret.of(KEY)).maxConnections(32).idleTimeout(Duration.ofSeconds(20)).build());
     }

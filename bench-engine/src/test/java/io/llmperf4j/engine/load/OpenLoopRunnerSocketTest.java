@@ -1,6 +1,6 @@
 package io.llmperf4j.engine.load;
 
-import io.llmperf4j.engine.client.ChatCompletionsClient;
+import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.client.ClientConfig;
 import io.llmperf4j.engine.client.EndpointUrls;
 import io.llmperf4j.engine.testserver.TimedSseServer;
@@ -30,7 +30,7 @@ class OpenLoopRunnerSocketTest {
     void whenTheCapBindsLatencyFromIntendedSendIncludesTheQueueing() throws IOException {
         // each stream takes >= 20 ms + 9 × 5 ms; 2 slots serve < 31 req/s while 100 req/s arrive
         try (TimedSseServer server = TimedSseServer.start(Duration.ofMillis(20), Duration.ofMillis(5));
-             ChatCompletionsClient client = new ChatCompletionsClient(ClientConfig.builder(
+             NettyLlmClient client = new NettyLlmClient(ClientConfig.builder(
                      EndpointUrls.chatCompletions(server.baseUrl()), "m").maxConnections(8).build())) {
             OpenLoopResult result = new OpenLoopRunner(client, String::length).run(specs(4, 10),
                     OpenLoopSettings.builder(100).arrival(Arrival.poisson()).seed(3).maxRequests(24)

@@ -1,6 +1,6 @@
 package io.llmperf4j.engine.load;
 
-import io.llmperf4j.engine.client.ChatCompletionsClient;
+import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.client.ClientConfig;
 import io.llmperf4j.engine.client.ConnectionMode;
 import io.llmperf4j.engine.client.EndpointUrls;
@@ -43,8 +43,8 @@ class PreconnectSocketTest {
         server.close();
     }
 
-    private ChatCompletionsClient client(ConnectionMode mode) {
-        return new ChatCompletionsClient(ClientConfig.builder(EndpointUrls.chatCompletions(server.baseUrl()), "m")
+    private NettyLlmClient client(ConnectionMode mode) {
+        return new NettyLlmClient(ClientConfig.builder(EndpointUrls.chatCompletions(server.baseUrl()), "m")
                 .maxConnections(16).connectionMode(mode).build());
     }
 
@@ -55,7 +55,7 @@ class PreconnectSocketTest {
     @Test
     void closedLoopPreconnectsOneConnectionPerSlotAndEveryRequestReusesOne() {
         int concurrency = 4;
-        try (ChatCompletionsClient client = client(ConnectionMode.PRECONNECT)) {
+        try (NettyLlmClient client = client(ConnectionMode.PRECONNECT)) {
             ClosedLoopResult result = new ClosedLoopRunner(client, String::length)
                     .run(specs(12), new ClosedLoopSettings(concurrency, LONG));
 
@@ -71,7 +71,7 @@ class PreconnectSocketTest {
 
     @Test
     void aSecondRunOpensOnlyWhatIsMissing() {
-        try (ChatCompletionsClient client = client(ConnectionMode.PRECONNECT)) {
+        try (NettyLlmClient client = client(ConnectionMode.PRECONNECT)) {
             ClosedLoopRunner runner = new ClosedLoopRunner(client, String::length);
             ClosedLoopResult first = runner.run(specs(4), new ClosedLoopSettings(2, LONG));
             ClosedLoopResult second = runner.run(specs(6), new ClosedLoopSettings(3, LONG));
@@ -85,7 +85,7 @@ class PreconnectSocketTest {
 
     @Test
     void everySweepLevelPreconnectsBeforeItsClockStarts() {
-        try (ChatCompletionsClient client = client(ConnectionMode.PRECONNECT)) {
+        try (NettyLlmClient client = client(ConnectionMode.PRECONNECT)) {
             SweepResult result = new Sweep(client, String::length, OutputTokens.CLIENT).run(specs(8),
                     new SweepPlan(List.of(new ClosedLoopSettings(2, LONG), new ClosedLoopSettings(5, LONG)),
                             Duration.ZERO));
@@ -103,7 +103,7 @@ class PreconnectSocketTest {
     void openLoopPreconnectsUpToItsCap() {
         OpenLoopSettings settings = OpenLoopSettings.builder(200).arrival(Arrival.constant())
                 .duration(Duration.ofMillis(50)).maxConcurrency(3).timeout(Duration.ofSeconds(20)).build();
-        try (ChatCompletionsClient client = client(ConnectionMode.PRECONNECT)) {
+        try (NettyLlmClient client = client(ConnectionMode.PRECONNECT)) {
             OpenLoopResult result = new OpenLoopRunner(client, String::length).run(specs(1), settings);
 
             assertTrue(result.records().size() > 3, "more requests than connections: " + result.records().size());
@@ -115,7 +115,7 @@ class PreconnectSocketTest {
 
     @Test
     void onDemandConnectsInsideTheFirstWave() {
-        try (ChatCompletionsClient client = client(ConnectionMode.ON_DEMAND)) {
+        try (NettyLlmClient client = client(ConnectionMode.ON_DEMAND)) {
             ClosedLoopResult result = new ClosedLoopRunner(client, String::length)
                     .run(specs(8), new ClosedLoopSettings(2, LONG));
 
@@ -127,7 +127,7 @@ class PreconnectSocketTest {
 
     @Test
     void perRequestOpensANewConnectionForEveryRequest() {
-        try (ChatCompletionsClient client = client(ConnectionMode.PER_REQUEST)) {
+        try (NettyLlmClient client = client(ConnectionMode.PER_REQUEST)) {
             ClosedLoopResult result = new ClosedLoopRunner(client, String::length)
                     .run(specs(6), new ClosedLoopSettings(2, LONG));
 

@@ -1,6 +1,6 @@
 package io.llmperf4j.engine.overhead;
 
-import io.llmperf4j.engine.client.ChatCompletionsClient;
+import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.client.ClientConfig;
 import io.llmperf4j.engine.client.ConnectionMode;
 import io.llmperf4j.engine.client.EndpointUrls;
@@ -58,7 +58,7 @@ class ConnectTimeAndClientOverheadTest {
                 .toList();
         ClientConfig config = ClientConfig.builder(EndpointUrls.chatCompletions(server.baseUrl()), "m")
                 .maxConnections(2).connectionMode(ConnectionMode.ON_DEMAND).build(); // connects inside the run
-        try (ChatCompletionsClient client = new ChatCompletionsClient(config)) {
+        try (NettyLlmClient client = new NettyLlmClient(config)) {
             ClosedLoopResult result = new ClosedLoopRunner(client, text -> -1)
                     .run(specs, new ClosedLoopSettings(2, Duration.ofSeconds(30)).withMaxCompleted(8));
 
@@ -96,7 +96,7 @@ class ConnectTimeAndClientOverheadTest {
         List<RequestSpec> specs = List.of(new RequestSpec(0, "open", 4, 5));
         OpenLoopSettings settings = OpenLoopSettings.builder(50).arrival(Arrival.constant())
                 .duration(Duration.ofMillis(300)).timeout(Duration.ofSeconds(20)).build();
-        try (ChatCompletionsClient client = new ChatCompletionsClient(ClientConfig.builder(
+        try (NettyLlmClient client = new NettyLlmClient(ClientConfig.builder(
                 EndpointUrls.chatCompletions(server.baseUrl()), "m").connectionMode(ConnectionMode.ON_DEMAND).build())) {
             OpenLoopResult result = new OpenLoopRunner(client, text -> -1).run(specs, settings);
             assertTrue(result.records().size() > 0);

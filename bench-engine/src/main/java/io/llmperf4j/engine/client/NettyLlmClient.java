@@ -37,7 +37,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Sends the requests of one {@link LlmApi} (OpenAI chat completions by default; the name stays for history) over Netty HTTP/1.1 with pooled keep-alive connections.
+ * The Netty client of every API in {@link ApiRegistry}: sends the requests of one {@link LlmApi} (OpenAI chat
+ * completions by default) over HTTP/1.1 with pooled keep-alive connections.
  *
  * <p>Per request: {@code POST <endpoint>} with {@code Host}, {@code Authorization: Bearer <key>} (omitted when the key
  * is empty), {@code Content-Type: application/json}, {@code Accept: text/event-stream}, {@code User-Agent},
@@ -53,12 +54,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <pre>{@code
  * ClientConfig config = ClientConfig.builder(EndpointUrls.chatCompletions("http://localhost:8000/v1"), "my-model")
  *         .apiKey(Secret.of(System.getenv("OPENAI_API_KEY"))).maxConnections(concurrency).build();
- * try (ChatCompletionsClient client = new ChatCompletionsClient(config)) {
+ * try (NettyLlmClient client = new NettyLlmClient(config)) {
  *     RequestRecord r = client.send(spec).completion().join(); // never throws: failures are in r.failure()
  * }
  * }</pre>
  */
-public final class ChatCompletionsClient implements LlmClient {
+public final class NettyLlmClient implements LlmClient {
 
     /** How long {@link #close()} waits for cancelled requests to be recorded, and for threads to stop. */
     private static final long CLOSE_GRACE_MILLIS = 5_000;
@@ -80,12 +81,12 @@ public final class ChatCompletionsClient implements LlmClient {
      *
      * @throws IllegalArgumentException when the trusted certificates cannot be loaded
      */
-    public ChatCompletionsClient(ClientConfig config) {
+    public NettyLlmClient(ClientConfig config) {
         this(config, new OpenAiChatApi(true));
     }
 
     /** OpenAI chat streaming with another chunk interpretation (tests). */
-    ChatCompletionsClient(ClientConfig config, ChunkParser parser) {
+    NettyLlmClient(ClientConfig config, ChunkParser parser) {
         this(config, new OpenAiChatApi(true, parser));
     }
 
@@ -94,7 +95,7 @@ public final class ChatCompletionsClient implements LlmClient {
      *
      * @throws IllegalArgumentException when the trusted certificates cannot be loaded
      */
-    public ChatCompletionsClient(ClientConfig config, LlmApi api) {
+    public NettyLlmClient(ClientConfig config, LlmApi api) {
         this.config = Objects.requireNonNull(config, "config");
         this.api = Objects.requireNonNull(api, "api");
         SslContext ssl = config.isHttps() ? sslContext(config) : null;

@@ -40,12 +40,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
-class ChatCompletionsClientTest {
+class NettyLlmClientTest {
 
     static final String KEY = "sk-test-SECRET-0123456789";
 
     private FaultServer server;
-    private final List<ChatCompletionsClient> clients = new ArrayList<>();
+    private final List<NettyLlmClient> clients = new ArrayList<>();
 
     @BeforeEach
     void startServer() throws IOException {
@@ -54,19 +54,19 @@ class ChatCompletionsClientTest {
 
     @AfterEach
     void stop() throws IOException {
-        clients.forEach(ChatCompletionsClient::close);
+        clients.forEach(NettyLlmClient::close);
         server.close();
     }
 
-    private ChatCompletionsClient client(UnaryOperator<ClientConfig.Builder> options) {
+    private NettyLlmClient client(UnaryOperator<ClientConfig.Builder> options) {
         ClientConfig.Builder b = ClientConfig.builder(EndpointUrls.chatCompletions(server.baseUrl()), "test-model")
                 .apiKey(Secret.of(KEY)).ioThreads(2).workerThreads(2);
-        ChatCompletionsClient c = new ChatCompletionsClient(options.apply(b).build());
+        NettyLlmClient c = new NettyLlmClient(options.apply(b).build());
         clients.add(c);
         return c;
     }
 
-    private ChatCompletionsClient client() {
+    private NettyLlmClient client() {
         return client(b -> b);
     }
 
@@ -74,7 +74,7 @@ class ChatCompletionsClientTest {
         return new RequestSpec(3, scenario, 550, 150);
     }
 
-    private static RequestRecord send(ChatCompletionsClient client, String scenario) {
+    private static RequestRecord send(NettyLlmClient client, String scenario) {
         return client.send(spec(scenario)).completion().join();
     }
 
@@ -130,7 +130,7 @@ class ChatCompletionsClientTest {
 
     @Test
     void requestIdsAreUniqueAndExtraHeadersAndParamsAreSent() {
-        ChatCompletionsClient c = client(b -> b.includeUsage(false)
+        NettyLlmClient c = client(b -> b.includeUsage(false)
                 .additionalSamplingParams(java.util.Map.of("temperature", 0))
                 .extraHeaders(java.util.Map.of("X-Tenant", "bench")));
         RequestRecord a = send(c, "ok");
@@ -147,7 +147,7 @@ class ChatCompletionsClientTest {
 
     @Test
     void noAuthorizationHeaderWithoutAKey() {
-        ChatCompletionsClient c = client(b -> b.apiKey(Secret.none()));
+        NettyLlmClient c = client(b -> b.apiKey(Secret.none()));
         assertNull(send(c, "ok").failure());
         assertNull(server.received().get(0).headers().get("authorization"));
     }
@@ -182,7 +182,7 @@ class ChatCompletionsClientTest {
 
     @Test
     void http429And500() {
-        ChatCompletionsClient c = client();
+        NettyLlmClient c = client();
         assertEquals(new Failure(FailureKind.HTTP_STATUS, 429, "rate limit exceeded, retry later [Retry-After: 7]"),
                 send(c, "status-429").failure());
         assertEquals(new Failure(FailureKind.HTTP_STATUS, 500, "Internal Server Error"),
@@ -255,7 +255,7 @@ class ChatCompletionsClientTest {
         ClientConfig config = ClientConfig.builder(
                         EndpointUrls.chatCompletions("http://127.0.0.1:" + port + "/v1"), "m")
                 .apiKey(Secret.of(KEY)).build();
-        try (ChatCompletionsClient c = new ChatCompletionsClient(config)) {
+        try (NettyLlmClient c = new NettyLlmClient(config)) {
             RequestRecord r = c.send(spec("ok")).completion().join();
             assertEquals(FailureKind.CONNECT_FAILED, r.failure().kind());
             assertEquals(-1, r.failure().code());
@@ -289,7 +289,7 @@ class ChatCompletionsClientTest {
 
     @Test
     void cancelRecordsCancelledAndKeepsData() throws InterruptedException {
-        ChatCompletionsClient c = client();
+        NettyLlmClient c = client();
         RequestHandle handle = c.send(spec("content-then-hang"));
         awaitEvents((Exchange) handle, 2);
         handle.cancel();
@@ -303,7 +303,7 @@ class ChatCompletionsClientTest {
 
     @Test
     void cancelWhileWaitingForAConnectionNeverReachesTheServer() throws InterruptedException {
-        ChatCompletionsClient c = client(b -> b.maxConnections(1));
+        NettyLlmClient c = client(b -> b.maxConnections(1));
         RequestHandle first = c.send(spec("hang"));
         awaitServerRequests(1);
         RequestHandle second = c.send(spec("ok"));
@@ -319,7 +319,7 @@ class ChatCompletionsClientTest {
 
     @Test
     void keepAliveReusesOneConnectionForSequentialRequests() {
-        ChatCompletionsClient c = client();
+        NettyLlmClient c = client();
         for (int i = 0; i < 10; i++) {
             RequestRecord r = send(c, i % 2 == 0 ? "ok" : "status-429");
             assertEquals(i % 2 == 0 ? null : FailureKind.HTTP_STATUS, r.failure() == null ? null : r.failure().kind());
@@ -331,7 +331,7 @@ class ChatCompletionsClientTest {
 
     @Test
     void connectionsThatFailedOrSaidCloseAreNotReused() {
-        ChatCompletionsClient c = client();
+        NettyLlmClient c = client();
         assertNull(send(c, "ok").failure());
         assertEquals(FailureKind.CONNECTION_CLOSED, send(c, "drop").failure().kind());
         assertNull(send(c, "ok").failure());
@@ -343,7 +343,7 @@ class ChatCompletionsClientTest {
 
     @Test
     void concurrentRequestsAreBoundedByMaxConnections() {
-        ChatCompletionsClient c = client(b -> b.maxConnections(3));
+        NettyLlmClient c = client(b -> b.maxConnections(3));
         List<RequestHandle> handles = new ArrayList<>();
         for (int i = 0; i < 12; i++) handles.add(c.send(spec("ok")));
         for (RequestHandle h : handles) assertNull(h.completion().join().failure());
@@ -353,7 +353,7 @@ class ChatCompletionsClientTest {
 
     @Test
     void nioTransportWorksToo() {
-        ChatCompletionsClient c = client(b -> b.preferNativeTransport(false));
+        NettyLlmClient c = client(b -> b.preferNativeTransport(false));
         assertEquals("nio", c.transportName());
         assertStandardSuccess(send(c, "ok-bytewise"));
     }
@@ -365,7 +365,7 @@ class ChatCompletionsClientTest {
 
     @Test
     void theKeyNeverAppearsInAnyFailureMessage() {
-        ChatCompletionsClient c = client(b -> b.maxEventBytes(100_000).idleTimeout(Duration.ofMillis(300)));
+        NettyLlmClient c = client(b -> b.maxEventBytes(100_000).idleTimeout(Duration.ofMillis(300)));
         List<String> scenarios = new ArrayList<>(FaultServer.scenarios());
         scenarios.add("content-then-hang");
         scenarios.add("unknown-scenario");
@@ -381,7 +381,7 @@ class ChatCompletionsClientTest {
 
     @Test
     void sendAfterCloseIsRefusedAndCloseCancelsInFlight() {
-        ChatCompletionsClient c = client();
+        NettyLlmClient c = client();
         RequestHandle h = c.send(spec("hang"));
         c.close();
         assertEquals(FailureKind.CANCELLED, h.completion().join().failure().kind());
@@ -391,7 +391,7 @@ class ChatCompletionsClientTest {
 
     @Test
     void completionNeverRunsOnAnIoThread() {
-        ChatCompletionsClient c = client();
+        NettyLlmClient c = client();
         for (String s : List.of("ok", "status-429", "drop")) {
             String thread = c.send(spec(s)).completion().thenApply(r -> Thread.currentThread().getName()).join();
             assertFalse(thread.startsWith("llmperf4j-io"), thread);
@@ -421,7 +421,7 @@ class ChatCompletionsClientTest {
         Set<String> threads = ConcurrentHashMap.newKeySet();
         ChatCompletionChunkParser real = new ChatCompletionChunkParser();
         ClientConfig config = ClientConfig.builder(EndpointUrls.chatCompletions(server.baseUrl()), "m").build();
-        try (ChatCompletionsClient c = new ChatCompletionsClient(config, data -> {
+        try (NettyLlmClient c = new NettyLlmClient(config, data -> {
             threads.add(Thread.currentThread().getName());
             return real.parse(data);
         })) {
