@@ -27,6 +27,8 @@ import io.netty.util.concurrent.ScheduledFuture;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
@@ -99,6 +101,8 @@ public final class Exchange implements RequestHandle, SseEventSink {
     private long attachNanos;
     private ScheduledFuture<?> idleCheck;
     private volatile int eventsDecoded;
+    /** Events decoded from the current content piece, handed to the worker as one task (one hand-off per read). */
+    private List<SseEvent> batch;
     /** The current attempt on a connection, and whether a failed one may move to another connection. */
     private final ConnectionRetry retry;
     /** Where the time before the content went: stamped on the event loop as each moment happens. */
@@ -393,6 +397,8 @@ public final class Exchange implements RequestHandle, SseEventSink {
                 } catch (TooLongSseEventException e) {
                     fail(arrivalNanos, new Failure(FailureKind.CLIENT_ERROR, -1, e.getMessage()));
                     return;
+                } finally {
+                    flushEvents();
                 }
                 break;
             case JSON_BODY:
@@ -518,7 +524,23 @@ public final class Exchange implements RequestHandle, SseEventSink {
             doneSeen = true;
             return;
         }
-        worker.execute(() -> assembler.onEvent(event));
+        if (batch == null) batch = new ArrayList<>(16);
+        batch.add(event); // each event keeps its own arrival stamp; only the hand-off is shared
+    }
+
+    /** Hands the events of this content piece to the worker in one task, in order, ahead of anything after them. */
+    private void flushEvents() {
+        List<SseEvent> events = batch;
+        if (events == null) return;
+        batch = null;
+        if (events.size() == 1) {
+            SseEvent only = events.get(0);
+            worker.execute(() -> assembler.onEvent(only));
+        } else {
+            worker.execute(() -> {
+                for (int i = 0; i < events.size(); i++) assembler.onEvent(events.get(i));
+            });
+        }
     }
 
     private void fail(long nowNanos, Failure failure) {
@@ -531,6 +553,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
             if (terminal) return;
             terminal = true;
         }
+        flushEvents(); // events decoded before the end reach the assembler before it
         state = finalState;
         if (idleCheck != null) idleCheck.cancel(false);
         if (handler != null) handler.unbind(this);

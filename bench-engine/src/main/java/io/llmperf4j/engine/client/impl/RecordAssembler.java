@@ -32,6 +32,12 @@ import java.util.concurrent.CompletableFuture;
  */
 final class RecordAssembler {
 
+    /** Content events presized without a max_tokens, and the cap for a large one (the arrays still grow past it). */
+    private static final int DEFAULT_EVENTS = 32;
+    private static final int MAX_PRESIZED_EVENTS = 4096;
+    /** About four characters per token in English text. */
+    private static final int CHARS_PER_TOKEN_GUESS = 4;
+
     private final RequestSpec spec;
     private final String clientRequestId;
     /** Set once by {@link #begin}, before the exchange asks for a connection (so before any event). */
@@ -49,13 +55,13 @@ final class RecordAssembler {
     private RequestPhases phases = RequestPhases.UNKNOWN;
     private long ttftNanos = RequestRecord.NEVER;
     private long lastContentNanos = RequestRecord.NEVER;
-    private long[] contentEventNanos = new long[32];
-    private int[] contentEventChars = new int[32];
+    private long[] contentEventNanos;
+    private int[] contentEventChars;
     private int contentEventCount;
     private long firstReasoningNanos = RequestRecord.NEVER;
     private int dataEventCount;
     private int eventIndex;
-    private final StringBuilder text = new StringBuilder();
+    private final StringBuilder text;
     private String finishReason;
     private Integer usagePromptTokens;
     private Integer usageCompletionTokens;
@@ -73,6 +79,11 @@ final class RecordAssembler {
         this.redactor = redactor;
         this.abort = abort;
         this.completion = completion;
+        // sized for the expected length up front: no doubling copies on the worker, and no final copy when exact
+        int expected = spec.maxTokens() > 0 ? Math.min(spec.maxTokens(), MAX_PRESIZED_EVENTS) : DEFAULT_EVENTS;
+        this.contentEventNanos = new long[expected];
+        this.contentEventChars = new int[expected];
+        this.text = new StringBuilder(expected * CHARS_PER_TOKEN_GUESS);
     }
 
     /** A new connection was opened for this request in {@code nanos}. */
@@ -179,8 +190,9 @@ final class RecordAssembler {
         if (ttftNanos == RequestRecord.NEVER) ttftNanos = offsetNanos;
         lastContentNanos = offsetNanos;
         if (contentEventCount == contentEventNanos.length) {
-            contentEventNanos = Arrays.copyOf(contentEventNanos, contentEventCount * 2);
-            contentEventChars = Arrays.copyOf(contentEventChars, contentEventCount * 2);
+            int grown = Math.max(DEFAULT_EVENTS, contentEventCount * 2);
+            contentEventNanos = Arrays.copyOf(contentEventNanos, grown);
+            contentEventChars = Arrays.copyOf(contentEventChars, grown);
         }
         contentEventNanos[contentEventCount] = offsetNanos;
         contentEventChars[contentEventCount] = content.length();
@@ -195,9 +207,9 @@ final class RecordAssembler {
             Failure failure = redact(chooseFailure(ioFailure));
             long e2eNanos = (streamError != null ? streamErrorNanos : endNanos) - startNanos;
             record = new RequestRecord(spec.index(), clientRequestId, serverResponseId, startEpochMicros, ttftNanos,
-                    lastContentNanos, e2eNanos, dataEventCount, Arrays.copyOf(contentEventNanos, contentEventCount),
+                    lastContentNanos, e2eNanos, dataEventCount, exact(contentEventNanos, contentEventCount),
                     text.toString(), spec.numberInputTokens(), spec.maxTokens(), -1, usagePromptTokens,
-                    usageCompletionTokens, finishReason, failure, Arrays.copyOf(contentEventChars, contentEventCount),
+                    usageCompletionTokens, finishReason, failure, exact(contentEventChars, contentEventCount),
                     null, firstReasoningNanos, connectNanos, null).withPhases(phases);
         } catch (RuntimeException | Error e) {
             record = new RequestRecord(spec.index(), clientRequestId, null, startEpochMicros, -1, -1,
@@ -205,6 +217,15 @@ final class RecordAssembler {
                     null, new Failure(FailureKind.CLIENT_ERROR, -1, "could not build the record: " + e));
         }
         completion.complete(record);
+    }
+
+    /** The first {@code count} values: the array itself when it is exactly full (the record owns it from now on). */
+    private static long[] exact(long[] values, int count) {
+        return count == values.length ? values : Arrays.copyOf(values, count);
+    }
+
+    private static int[] exact(int[] values, int count) {
+        return count == values.length ? values : Arrays.copyOf(values, count);
     }
 
     private Failure chooseFailure(Failure ioFailure) {
