@@ -173,6 +173,11 @@ public final class Calibration {
         }
 
         @Override
+        public long[] preconnect(int connections) {
+            return client.preconnect(connections); // the wrapped client's connections, opened before the clock
+        }
+
+        @Override
         public EventExecutorGroup ioEventLoops() {
             return client.ioEventLoops();
         }
