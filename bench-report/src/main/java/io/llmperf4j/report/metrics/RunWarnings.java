@@ -79,6 +79,43 @@ public final class RunWarnings {
                 + "lower the load, or measure the client's error floor with 'llmperf4j calibrate'."));
     }
 
+    /**
+     * What the failures point at: a 4xx other than 408/429, or a failed connection (TLS, refused, unknown host), is
+     * the client's configuration; 429, 5xx, timeouts and dropped connections may be the server's capacity.
+     */
+    static String failureCause(List<RequestMetrics> requests) {
+        long configuration = 0;
+        long capacity = 0;
+        for (RequestMetrics r : requests) {
+            if (r.succeeded() || r.failureKind() == FailureKind.CANCELLED) continue;
+            if (configurationFailure(r.failureKind(), r.failureCode())) configuration++;
+            else if (capacityFailure(r.failureKind(), r.failureCode())) capacity++;
+        }
+        String config = "check the configuration (API key, model id, base URL with its /v1, TLS trust): the "
+                + "server refused the requests or could not be reached.";
+        String load = "the server may not hold this load (rate limits, server errors or timeouts).";
+        if (configuration > 0 && capacity > 0) return configuration + " point at the configuration and " + capacity
+                + " at capacity: " + config + " Otherwise " + load;
+        if (configuration > 0) return config;
+        if (capacity > 0) return load;
+        return "the server's responses were not what the API promises (see the failure kinds); check that the "
+                + "endpoint is the API named by --llm-api.";
+    }
+
+    private static boolean configurationFailure(FailureKind kind, Integer code) {
+        if (kind == FailureKind.CONNECT_FAILED) return true;
+        return kind == FailureKind.HTTP_STATUS && code != null && code >= 400 && code < 500 && code != 429
+                && code != 408;
+    }
+
+    private static boolean capacityFailure(FailureKind kind, Integer code) {
+        return switch (kind) {
+            case HTTP_STATUS -> code != null && (code == 429 || code == 408 || code >= 500);
+            case IDLE_TIMEOUT, REQUEST_TIMEOUT, CONNECTION_CLOSED -> true;
+            default -> false;
+        };
+    }
+
     /** The warnings for a run's requests, in {@link WarningCode} order. */
     public static List<RunWarning> evaluate(List<RequestMetrics> requests, TokenDiscrepancy discrepancy,
                                             boolean timedOut) {
@@ -110,7 +147,7 @@ public final class RunWarnings {
                     .map(e -> e.getValue() + " " + e.getKey())
                     .collect(Collectors.joining(", "));
             warnings.add(new RunWarning(WarningCode.REQUESTS_FAILED, failedOtherwise + " of " + recorded
-                    + " requests failed (" + kinds + "): the server cannot hold this load. Report the failure rate "
+                    + " requests failed (" + kinds + "): " + failureCause(requests) + " Report the failure rate "
                     + "with the results."));
         }
         if (cancelled > 0) {
