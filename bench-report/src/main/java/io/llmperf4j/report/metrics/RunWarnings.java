@@ -68,12 +68,12 @@ public final class RunWarnings {
         if (reasons.size() == 1 && clientItselfQuiet(overhead)) {
             // late event loops in an idle client: something else on the machine took the CPUs
             return Optional.of(new RunWarning(WarningCode.CLIENT_BOTTLENECK, String.format(Locale.ROOT,
-                    "THE CLIENT'S TIMING WAS DISTURBED: %s while the client itself used %.0f%% of %d cores: other "
+                    "The client's timing was disturbed: %s while the client itself used %.0f%% of %d cores: other "
                     + "processes on this machine (or its scheduler) delayed it. Latencies include such delays; run "
                     + "the benchmark on a quieter machine, or measure the error floor with 'llmperf4j calibrate'.",
                     reasons.get(0), 100 * overhead.processCpuShare(), overhead.availableProcessors())));
         }
-        return Optional.of(new RunWarning(WarningCode.CLIENT_BOTTLENECK, "THE CLIENT WAS LIKELY THE BOTTLENECK: "
+        return Optional.of(new RunWarning(WarningCode.CLIENT_BOTTLENECK, "The client was likely the bottleneck: "
                 + String.join(", ", reasons) + ". Latencies include the client's own delays and throughput may be "
                 + "the client's limit, not the server's. Run the client on a machine of its own or with more cores, "
                 + "lower the load, or measure the client's error floor with 'llmperf4j calibrate'."));
