@@ -88,7 +88,9 @@ final class TokenRun {
         }
         if (stops.interrupted()) return RunStatus.INTERRUPTED;
         List<RequestRecord> records = new ArrayList<>();
-        runs.forEach(run -> run.levels().forEach(level -> records.addAll(level.run().records())));
+        // harness iterations keep no per-level run: they are judged by their own statistics
+        runs.forEach(run -> run.levels().stream().filter(level -> level.run() != null)
+                .forEach(level -> records.addAll(level.run().records())));
         return failureGate.judge(records, err);
     }
 
