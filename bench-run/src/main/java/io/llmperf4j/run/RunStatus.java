@@ -5,10 +5,19 @@ public enum RunStatus {
     /** Everything planned ran. */
     COMPLETED,
     /** A signal (Ctrl-C, SIGTERM) cut it short; everything recorded until then is written. The CLI exits 130. */
-    INTERRUPTED;
+    INTERRUPTED,
+    /** Everything ran, but every request failed or more than --max-error-rate percent did. The CLI exits 4. */
+    REQUESTS_FAILED;
 
-    /** The exit code of a process that ends with this status: 0 or 130. */
+    /** The exit code of a process that ends with {@link #REQUESTS_FAILED}. */
+    public static final int REQUESTS_FAILED_EXIT_CODE = 4;
+
+    /** The exit code of a process that ends with this status: 0, 4 or 130. */
     public int exitCode() {
-        return this == COMPLETED ? 0 : InterruptHandler.EXIT_CODE;
+        return switch (this) {
+            case COMPLETED -> 0;
+            case INTERRUPTED -> InterruptHandler.EXIT_CODE;
+            case REQUESTS_FAILED -> REQUESTS_FAILED_EXIT_CODE;
+        };
     }
 }

@@ -25,6 +25,7 @@ import java.util.Objects;
 public final class Runner {
     private final PrintStream out;
     private final PrintStream err;
+    private double maxErrorRatePercent = Double.NaN;
 
     /**
      * @param out the report (llmperf's block last, as llmperf prints it)
@@ -35,6 +36,18 @@ public final class Runner {
         this.err = Objects.requireNonNull(err, "err");
     }
 
+    /**
+     * A completed token benchmark whose error rate is above {@code percent} (0..100) ends
+     * {@link RunStatus#REQUESTS_FAILED}; without it only a run where every request failed does.
+     */
+    public Runner maxErrorRate(double percent) {
+        if (!(percent >= 0 && percent <= 100)) {
+            throw new InvalidRequestException("--max-error-rate: expected a percentage from 0 to 100, got " + percent);
+        }
+        this.maxErrorRatePercent = percent;
+        return this;
+    }
+
     /** Runs a token benchmark (or an embeddings benchmark, with an API that does not generate). */
     public RunStatus run(RunRequest request) {
         checkSupported(request);
@@ -42,7 +55,7 @@ public final class Runner {
         if (!api.generates()) {
             return new EmbeddingsBenchmark(request, out, err).run();
         }
-        return new TokenRun(request, out, err).run();
+        return new TokenRun(request, out, err, new FailureGate(maxErrorRatePercent)).run();
     }
 
     /** llmperf's correctness test: {@code maxNumCompletedRequests} numbers, seeded by {@code seed}. */

@@ -25,8 +25,10 @@ final class TokenRun {
     private final CommonSettings common;
     private final PrintStream out;
     private final PrintStream err;
+    private final FailureGate failureGate;
 
-    TokenRun(RunRequest request, PrintStream out, PrintStream err) {
+    TokenRun(RunRequest request, PrintStream out, PrintStream err, FailureGate failureGate) {
+        this.failureGate = failureGate;
         this.request = request;
         this.common = request.common();
         this.out = out;
@@ -84,7 +86,12 @@ final class TokenRun {
         if (plan.comparison()) {
             ModelComparison.print(runs, plan, common.resultsDir(), out, err);
         }
-        return stops.interrupted() ? RunStatus.INTERRUPTED : RunStatus.COMPLETED;
+        if (stops.interrupted()) return RunStatus.INTERRUPTED;
+        List<RequestRecord> records = new ArrayList<>();
+        // harness iterations keep no per-level run: they are judged by their own statistics
+        runs.forEach(run -> run.levels().stream().filter(level -> level.run() != null)
+                .forEach(level -> records.addAll(level.run().records())));
+        return failureGate.judge(records, err);
     }
 
     /** Output tokens by the client tokenizer, or a placeholder filled from usage after the run (--tokenizer server). */

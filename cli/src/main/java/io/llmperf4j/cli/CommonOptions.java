@@ -28,7 +28,10 @@ final class CommonOptions {
         atLeast("--idle-timeout", connection.idleTimeoutSeconds, 1);
         atLeast("--connect-timeout", connection.connectTimeoutSeconds, 1);
         if (connection.requestTimeoutSeconds != null) {
-            atLeast("--request-timeout", connection.requestTimeoutSeconds, 1);
+            if (!(connection.requestTimeoutSeconds > 0) || connection.requestTimeoutSeconds.isInfinite()) {
+                throw new UsageException("--request-timeout: expected seconds above 0, got "
+                        + connection.requestTimeoutSeconds);
+            }
         }
         if (connection.insecure && connection.caCert != null) {
             throw new UsageException("--insecure and --ca-cert contradict each other: trust any certificate, "
@@ -52,7 +55,8 @@ final class CommonOptions {
         CommonSettings options = new CommonSettings(target, model, flags.numConcurrentRequests, flags.timeoutSeconds,
                 maxNumCompletedRequests, samplingParams, resultsDir, flags.llmApi, metadata,
                 Duration.ofSeconds(connection.idleTimeoutSeconds), headers, connection.caCert,
-                connection.requestTimeoutSeconds == null ? null : Duration.ofSeconds(connection.requestTimeoutSeconds),
+                connection.requestTimeoutSeconds == null ? null
+                        : Duration.ofNanos(Math.round(connection.requestTimeoutSeconds * 1e9)),
                 Duration.ofSeconds(connection.connectTimeoutSeconds), connection.insecure, flags.overwrite,
                 connection.connectionMode);
         if (connection.insecure) {

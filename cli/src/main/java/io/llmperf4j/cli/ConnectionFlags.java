@@ -19,8 +19,8 @@ final class ConnectionFlags {
 
     @Option(names = "--request-timeout", paramLabel = "SECONDS",
             description = "llmperf4j: fail a request that takes longer than this in total (default: no limit; "
-                    + "data received so far is kept).")
-    Integer requestTimeoutSeconds;
+                    + "data received so far is kept); fractions allowed, e.g. 1.5.")
+    Double requestTimeoutSeconds;
 
     @Option(names = "--connect-timeout", paramLabel = "SECONDS", defaultValue = "30",
             description = "llmperf4j: limit for the TCP connect (and again for the TLS handshake).")

@@ -6,6 +6,8 @@ final class ExitCodes {
     static final int FAILURE = 1;
     static final int USAGE = 2;
     static final int THRESHOLD_FAILED = 3;
+    /** Also {@code RunStatus.REQUESTS_FAILED_EXIT_CODE}. */
+    static final int REQUESTS_FAILED = 4;
     static final int INTERRUPTED = 130;
 
     static final String[] HELP_LIST = {
@@ -13,6 +15,8 @@ final class ExitCodes {
         "1:The run failed (unreachable endpoint, unwritable results folder, ...).",
         "2:Invalid input (flags or environment variables).",
         "3:A --fail-if threshold was crossed (compare).",
+        "4:Every request failed, or more than --max-error-rate percent did (token-benchmark); the server's most "
+            + "frequent messages are printed.",
         "130:Interrupted (Ctrl-C); results recorded so far are written."
     };
 

@@ -101,6 +101,11 @@ final class TokenBenchmarkCommand implements Callable<Integer> {
                     + "TTFT. The endpoint under test never sees warm-up traffic.")
     boolean noClientWarmup;
 
+    @Option(names = "--max-error-rate", paramLabel = "PERCENT",
+            description = "Exit 4 when more than PERCENT (0 to 100) of the requests failed, cancellations at the end "
+                    + "included, e.g. 5 for a CI gate. Without it only a run where every request failed exits 4.")
+    Double maxErrorRate;
+
     TokenBenchmarkCommand(CliContext context) {
         this.context = context;
     }
@@ -108,6 +113,10 @@ final class TokenBenchmarkCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         RunRequest request = TokenBenchmarkOptions.resolve(this, context);
-        return new Runner(context.out(), context.err()).run(request).exitCode();
+        Runner runner = new Runner(context.out(), context.err());
+        if (maxErrorRate != null) {
+            runner.maxErrorRate(maxErrorRate);
+        }
+        return runner.run(request).exitCode();
     }
 }

@@ -102,7 +102,7 @@ class OtherApisCommandTest {
             "openai-completions,malformed_event", "openai-completions,drop_mid_stream"})
     void faultyStreamsAreErrorsNotCrashes(String api, String fault, @TempDir Path tmp) throws IOException {
         CliRun run = run(api, tmp, "--header", "X-Sim-Fault: " + fault);
-        assertEquals(0, run.exitCode(), run::toString);
+        assertEquals(4, run.exitCode(), "every request failed: " + run);
         assertTrue(run.out().contains("Number Of Errored Requests: 6\n"), run::toString);
         JsonNode summary = JSON.readTree(tmp.resolve("sim_60_12_summary.json").toFile());
         assertEquals(6, summary.get("results_number_errors").asInt());
@@ -113,7 +113,7 @@ class OtherApisCommandTest {
             "anthropic,error_event,ERROR_IN_STREAM", "openai-completions,malformed_event,MALFORMED_EVENT"})
     void noStreamBadBodyIsAnError(String api, String fault, String kind, @TempDir Path tmp) throws IOException {
         CliRun run = run(api, tmp, "--no-stream", "--header", "X-Sim-Fault: " + fault);
-        assertEquals(0, run.exitCode(), run::toString);
+        assertEquals(4, run.exitCode(), "every request failed: " + run);
         assertTrue(run.out().contains("Number Of Errored Requests: 6\n"), run::toString);
         for (CSVRecord row : csvRows(tmp.resolve("sim_60_12_requests.csv"))) {
             assertEquals(kind, row.get("error_kind"), row::toString);

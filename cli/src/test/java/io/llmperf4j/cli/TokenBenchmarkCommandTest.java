@@ -129,7 +129,7 @@ class TokenBenchmarkCommandTest {
                     "token-benchmark", "--model", "m", "--max-num-completed-requests", "6",
                     "--num-concurrent-requests", "3", "--mean-output-tokens", "100", "--stddev-output-tokens", "0",
                     "--timeout", "1", "--results-dir", tmp.toString());
-            assertEquals(0, run.exitCode(), run::toString);
+            assertEquals(4, run.exitCode(), "every request was cancelled, none succeeded: " + run);
             assertTrue(run.out().contains("\nTest timed out before all requests could be completed.\n\\Results"),
                     run::toString);
             assertEquals(1, run.out().split("Test timed out", -1).length - 1, "printed once: " + run);
@@ -149,11 +149,11 @@ class TokenBenchmarkCommandTest {
             CliRun run = CliRun.of(Map.of("OPENAI_API_BASE", slow.baseUrl(), "OPENAI_API_KEY", API_KEY),
                     "token-benchmark", "--model", "m", "--max-num-completed-requests", "4",
                     "--num-concurrent-requests", "4", "--mean-output-tokens", "60", "--stddev-output-tokens", "0",
-                    "--request-timeout", "1", "--results-dir", tmp.toString());
-            assertEquals(0, run.exitCode(), run::toString);
+                    "--request-timeout", "1.5", "--results-dir", tmp.toString()); // fractions of seconds
+            assertEquals(4, run.exitCode(), "every request failed: " + run);
             for (CSVRecord row : csvRows(tmp.resolve("m_550_60_requests.csv"))) {
                 assertEquals("REQUEST_TIMEOUT", row.get("error_kind"), row::toString);
-                assertTrue(row.get("error_msg").contains("request timeout of 1000 ms"), row::toString);
+                assertTrue(row.get("error_msg").contains("request timeout of 1500 ms"), row::toString);
                 assertTrue(Double.parseDouble(row.get("ttft_s")) > 0, "data so far kept: " + row);
             }
         }
@@ -192,7 +192,7 @@ class TokenBenchmarkCommandTest {
             Files.writeString(keyFile, "sk-wrong\n");
             CliRun rejected = CliRun.of(env, "token-benchmark", "--model", "m", "--max-num-completed-requests", "2",
                     "--mean-output-tokens", "5", "--api-key-file", keyFile.toString());
-            assertEquals(0, rejected.exitCode(), rejected::toString);
+            assertEquals(4, rejected.exitCode(), rejected::toString); // every request refused
             assertTrue(rejected.out().contains("Number Of Errored Requests: 2\n"), rejected::toString);
             assertTrue(rejected.out().contains("Error Code Frequency\n{401: 2}"), rejected::toString);
             assertFalse(rejected.out().contains("sk-wrong") || rejected.err().contains("sk-wrong"));

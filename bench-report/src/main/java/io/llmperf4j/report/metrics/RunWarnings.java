@@ -68,15 +68,52 @@ public final class RunWarnings {
         if (reasons.size() == 1 && clientItselfQuiet(overhead)) {
             // late event loops in an idle client: something else on the machine took the CPUs
             return Optional.of(new RunWarning(WarningCode.CLIENT_BOTTLENECK, String.format(Locale.ROOT,
-                    "THE CLIENT'S TIMING WAS DISTURBED: %s while the client itself used %.0f%% of %d cores: other "
+                    "The client's timing was disturbed: %s while the client itself used %.0f%% of %d cores: other "
                     + "processes on this machine (or its scheduler) delayed it. Latencies include such delays; run "
                     + "the benchmark on a quieter machine, or measure the error floor with 'llmperf4j calibrate'.",
                     reasons.get(0), 100 * overhead.processCpuShare(), overhead.availableProcessors())));
         }
-        return Optional.of(new RunWarning(WarningCode.CLIENT_BOTTLENECK, "THE CLIENT WAS LIKELY THE BOTTLENECK: "
+        return Optional.of(new RunWarning(WarningCode.CLIENT_BOTTLENECK, "The client was likely the bottleneck: "
                 + String.join(", ", reasons) + ". Latencies include the client's own delays and throughput may be "
                 + "the client's limit, not the server's. Run the client on a machine of its own or with more cores, "
                 + "lower the load, or measure the client's error floor with 'llmperf4j calibrate'."));
+    }
+
+    /**
+     * What the failures point at: a 4xx other than 408/429, or a failed connection (TLS, refused, unknown host), is
+     * the client's configuration; 429, 5xx, timeouts and dropped connections may be the server's capacity.
+     */
+    static String failureCause(List<RequestMetrics> requests) {
+        long configuration = 0;
+        long capacity = 0;
+        for (RequestMetrics r : requests) {
+            if (r.succeeded() || r.failureKind() == FailureKind.CANCELLED) continue;
+            if (configurationFailure(r.failureKind(), r.failureCode())) configuration++;
+            else if (capacityFailure(r.failureKind(), r.failureCode())) capacity++;
+        }
+        String config = "check the configuration (API key, model id, base URL with its /v1, TLS trust): the "
+                + "server refused the requests or could not be reached.";
+        String load = "the server may not hold this load (rate limits, server errors or timeouts).";
+        if (configuration > 0 && capacity > 0) return configuration + " point at the configuration and " + capacity
+                + " at capacity: " + config + " Otherwise " + load;
+        if (configuration > 0) return config;
+        if (capacity > 0) return load;
+        return "the server's responses were not what the API promises (see the failure kinds); check that the "
+                + "endpoint is the API named by --llm-api.";
+    }
+
+    private static boolean configurationFailure(FailureKind kind, Integer code) {
+        if (kind == FailureKind.CONNECT_FAILED) return true;
+        return kind == FailureKind.HTTP_STATUS && code != null && code >= 400 && code < 500 && code != 429
+                && code != 408;
+    }
+
+    private static boolean capacityFailure(FailureKind kind, Integer code) {
+        return switch (kind) {
+            case HTTP_STATUS -> code != null && (code == 429 || code == 408 || code >= 500);
+            case IDLE_TIMEOUT, REQUEST_TIMEOUT, CONNECTION_CLOSED -> true;
+            default -> false;
+        };
     }
 
     /** The warnings for a run's requests, in {@link WarningCode} order. */
@@ -110,7 +147,7 @@ public final class RunWarnings {
                     .map(e -> e.getValue() + " " + e.getKey())
                     .collect(Collectors.joining(", "));
             warnings.add(new RunWarning(WarningCode.REQUESTS_FAILED, failedOtherwise + " of " + recorded
-                    + " requests failed (" + kinds + "): the server cannot hold this load. Report the failure rate "
+                    + " requests failed (" + kinds + "): " + failureCause(requests) + " Report the failure rate "
                     + "with the results."));
         }
         if (cancelled > 0) {

@@ -86,6 +86,24 @@ class RunWarningsTest {
     }
 
     @Test
+    void failuresAreWordedByCause() {
+        List<RequestRecord> unauthorized = clean(10);
+        unauthorized.add(request(70).e2e(MS).failed(FailureKind.HTTP_STATUS, 401, "Incorrect API key provided.").build());
+        assertEquals("1 of 11 requests failed (1 HTTP_STATUS): check the configuration (API key, model id, base URL "
+                + "with its /v1, TLS trust): the server refused the requests or could not be reached. Report the "
+                + "failure rate with the results.", message(metrics(unauthorized, false), WarningCode.REQUESTS_FAILED));
+
+        List<RequestRecord> tls = clean(10);
+        tls.add(request(71).e2e(MS).failed(FailureKind.CONNECT_FAILED, -1, "PKIX path building failed").build());
+        tls.add(request(72).e2e(MS).failed(FailureKind.HTTP_STATUS, 429, "rate limited").build());
+        assertEquals("2 of 12 requests failed (1 HTTP_STATUS, 1 CONNECT_FAILED): 1 point at the configuration and 1 "
+                + "at capacity: check the configuration (API key, model id, base URL with its /v1, TLS trust): the "
+                + "server refused the requests or could not be reached. Otherwise the server may not hold this load "
+                + "(rate limits, server errors or timeouts). Report the failure rate with the results.",
+                message(metrics(tls, false), WarningCode.REQUESTS_FAILED));
+    }
+
+    @Test
     void anyFailureIsReportedAndCancellationsSeparately() {
         List<RequestRecord> records = clean(10);
         records.add(request(50).e2e(30 * MS).failed(FailureKind.HTTP_STATUS, 503, "Service Unavailable").build());
@@ -94,8 +112,8 @@ class RunWarningsTest {
         records.add(request(53).evenEvents(100 * MS, 10 * MS, 5).e2e(2_000 * MS)
                 .failed(FailureKind.CANCELLED, -1, "run ended").build());
         RunMetrics m = metrics(records, true);
-        assertEquals("3 of 14 requests failed (2 HTTP_STATUS, 1 IDLE_TIMEOUT): the server cannot hold this load. "
-                + "Report the failure rate with the results.", message(m, WarningCode.REQUESTS_FAILED));
+        assertEquals("3 of 14 requests failed (2 HTTP_STATUS, 1 IDLE_TIMEOUT): the server may not hold this load "
+                + "(rate limits, server errors or timeouts). Report the failure rate with the results.", message(m, WarningCode.REQUESTS_FAILED));
         assertEquals("1 request was still in flight when the run ended at its timeout and was cancelled: counted as "
                 + "failures in the error rate and good fraction, absent from the latency statistics.",
                 message(m, WarningCode.REQUESTS_CANCELLED));

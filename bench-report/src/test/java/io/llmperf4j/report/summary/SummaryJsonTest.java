@@ -249,7 +249,7 @@ class SummaryJsonTest {
                 + "new connection"), console);
         assertTrue(console.contains("Client overhead: event-loop lag p50 0.050 ms, p99 2.500 ms, max 9.000 ms; I/O "
                 + "threads busy 40.0% (busiest 85.0%); process CPU 95.0% of 2 cores; GC 3 pauses, 12.0 ms"), console);
-        assertTrue(console.contains("[CLIENT_BOTTLENECK] THE CLIENT WAS LIKELY THE BOTTLENECK"), console);
+        assertTrue(console.contains("[CLIENT_BOTTLENECK] The client was likely the bottleneck"), console);
     }
 
     @Test
@@ -262,7 +262,7 @@ class SummaryJsonTest {
                 MetricsConfig.DEFAULT);
         assertTrue(metrics.hasWarning(WarningCode.CLIENT_BOTTLENECK), metrics.warnings().toString());
         String warning = metrics.warnings().get(metrics.warnings().size() - 1).message();
-        assertTrue(warning.startsWith("THE CLIENT'S TIMING WAS DISTURBED: event-loop lag p99 1.62 ms (above 1 ms) "
+        assertTrue(warning.startsWith("The client's timing was disturbed: event-loop lag p99 1.62 ms (above 1 ms) "
                 + "while the client itself used 5% of 2 cores: other processes"), warning);
     }
 

@@ -1,0 +1,85 @@
+package io.llmperf4j.cli;
+
+import io.llmperf4j.server.FaultKind;
+import io.llmperf4j.server.FaultPlan;
+import io.llmperf4j.server.SimulatedServer;
+import io.llmperf4j.server.SimulatorConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A run whose requests failed exits 4 with the server's own messages; --max-error-rate sets the bar for CI. */
+class RequestsFailedExitTest {
+    private static CliRun run(SimulatedServer server, String key, Path dir, String... extra) {
+        String[] base = {"token-benchmark", "--model", "m", "--max-num-completed-requests", "20",
+                "--num-concurrent-requests", "2", "--mean-input-tokens", "60", "--stddev-input-tokens", "0",
+                "--mean-output-tokens", "5", "--stddev-output-tokens", "0", "--no-client-warmup",
+                "--results-dir", dir.toString()};
+        String[] args = new String[base.length + extra.length];
+        System.arraycopy(base, 0, args, 0, base.length);
+        System.arraycopy(extra, 0, args, base.length, extra.length);
+        return CliRun.of(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", key), args);
+    }
+
+    @Test
+    void everyRequestFailingExitsFourWithTheServersMessage(@TempDir Path dir) throws Exception {
+        SimulatorConfig config = SimulatorConfig.builder().timeToFirstToken(Duration.ofMillis(1))
+                .interTokenDelay(Duration.ZERO).apiKey("right-key").build();
+        try (SimulatedServer server = SimulatedServer.start(config)) {
+            CliRun run = run(server, "wrong-key", dir);
+            assertEquals(4, run.exitCode(), run::toString);
+            assertTrue(run.err().contains("llmperf4j: the run failed: every request failed (20 of 20); the server said:"),
+                    run::toString);
+            assertTrue(run.err().contains("HTTP_STATUS x20:"), run::toString);
+            assertTrue(run.err().contains("20x 401 Incorrect API key provided."), run::toString);
+            assertFalse(run.toString().contains("wrong-key"), "the key is never printed");
+            // the warning blames the configuration, not the load
+            assertTrue(run.toString().contains("check the configuration (API key, model id"), run::toString);
+            assertFalse(run.toString().contains("may not hold this load"), run::toString);
+        }
+    }
+
+    @Test
+    void maxErrorRateFailsARunAboveIt(@TempDir Path dir) throws Exception {
+        SimulatorConfig config = SimulatorConfig.builder().timeToFirstToken(Duration.ofMillis(1))
+                .interTokenDelay(Duration.ZERO)
+                .faultPlan(FaultPlan.random(0.5, Map.of(FaultKind.HTTP_503, 1.0), 3)).build();
+        try (SimulatedServer server = SimulatedServer.start(config)) {
+            CliRun strict = run(server, "k", dir.resolve("strict"), "--max-error-rate", "5");
+            assertEquals(4, strict.exitCode(), strict::toString);
+            assertTrue(strict.err().contains("above --max-error-rate 5%)"), strict::toString);
+            assertTrue(strict.err().contains("x 503 "), strict::toString);
+            assertTrue(strict.toString().contains("may not hold this load"), strict::toString);
+
+            CliRun lenient = run(server, "k", dir.resolve("lenient"), "--max-error-rate", "99.5");
+            assertEquals(0, lenient.exitCode(), lenient::toString);
+
+            CliRun none = run(server, "k", dir.resolve("none"));
+            assertEquals(0, none.exitCode(), "without the flag only a run where every request failed exits 4");
+        }
+    }
+
+    @Test
+    void maxErrorRateOutsideZeroToHundredIsAUsageError(@TempDir Path dir) throws Exception {
+        try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder().build())) {
+            CliRun run = run(server, "k", dir, "--max-error-rate", "150");
+            assertEquals(2, run.exitCode(), run::toString);
+            assertTrue(run.err().contains("--max-error-rate: expected a percentage from 0 to 100, got 150.0"),
+                    run::toString);
+        }
+    }
+
+    @Test
+    void helpListsExitCodeFour() {
+        CliRun run = CliRun.of(Map.of(), "token-benchmark", "--help");
+        assertTrue(run.out().contains("Every request failed, or more than --max-error-rate percent did"), run::toString);
+        assertTrue(run.out().contains("--max-error-rate=PERCENT"), run::toString);
+    }
+}
