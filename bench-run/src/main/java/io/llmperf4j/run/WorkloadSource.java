@@ -133,6 +133,13 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
     }
 
     static Tokenizer tokenizer(String spec, boolean allowDownload) {
+        // a local path that is not there is the user's input (exit 2), not a failure of the run
+        boolean localPath = spec.startsWith("/") || spec.startsWith("./") || spec.startsWith("../")
+                || spec.endsWith(".json");
+        if (localPath && !java.nio.file.Files.exists(java.nio.file.Path.of(spec))) {
+            throw new InvalidRequestException("--tokenizer: " + spec + " does not exist (give a tokenizer.json, a "
+                    + "folder holding one, a HuggingFace id or llama-2)");
+        }
         try {
             return Tokenizers.resolve(spec, TokenizerOptions.defaults().withAllowDownload(allowDownload));
         } catch (TokenizerUnavailableException e) {

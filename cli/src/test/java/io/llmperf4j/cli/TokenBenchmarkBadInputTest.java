@@ -40,6 +40,7 @@ class TokenBenchmarkBadInputTest {
                 Arguments.of(ENV, args("--prompt-mode", "fuzzy"), 2, "--prompt-mode"),
                 Arguments.of(ENV, args("--corpus", "/no/such/corpus.txt"), 2, "/no/such/corpus.txt"),
                 Arguments.of(ENV, args("--no-such-flag"), 2, "--no-such-flag"),
+                Arguments.of(ENV, args("--tokenizer", "/missing/file"), 2, "--tokenizer: /missing/file does not exist"),
                 Arguments.of(ENV, args("--request-timeout", "0"), 2, "--request-timeout: expected seconds above 0, got 0.0"),
                 Arguments.of(ENV, args("--insecure", "--ca-cert", "/etc/hostname"), 2, "--insecure and --ca-cert"),
                 Arguments.of(ENV, List.of("token-benchmark"), 2, "--model is required"),
