@@ -73,10 +73,14 @@ final class ModelRun implements BenchmarkListener {
         }
     }
 
-    /** What a model run needs from the command. */
+    /**
+     * What a model run needs from the command.
+     *
+     * @param serverMetrics the server's metrics, scraped per level; null when off or not served
+     */
     record Context(LoadPlan plan, List<RequestSpec> specs, TokenCounter tokenCounter,
                    UnaryOperator<BenchmarkRun> finishRun, MetricsConfig metricsConfig, StopControl stops,
-                   PrintStream out, PrintStream err, ResultFiles files) {
+                   PrintStream out, PrintStream err, ResultFiles files, ServerMetricsSession serverMetrics) {
     }
 
     private final String model;
@@ -99,6 +103,8 @@ final class ModelRun implements BenchmarkListener {
     private SummaryDocument.DistributedJson levelWorkers;
     private long levelStartEpochMillis;
     private long levelStartNanos;
+    /** The server's side of the level being written, or null. */
+    private ServerMetricsSession.LevelServerMetrics levelServer;
 
     /**
      * @param dir          this model's results folder, or null to write nothing
@@ -167,6 +173,7 @@ final class ModelRun implements BenchmarkListener {
 
     /** The level that died, written from its records so far; the exception to throw instead of {@code fatal}. */
     private RunFailedException failedRunWritten(RuntimeException fatal) {
+        if (cx.serverMetrics() != null) cx.serverMetrics().stopQuietly();
         if (fatal instanceof RunFailedException || fatal instanceof InvalidRequestException) {
             return fatal instanceof RunFailedException failed ? failed : new RunFailedException(fatal.getMessage(), fatal);
         }
@@ -233,6 +240,9 @@ final class ModelRun implements BenchmarkListener {
         if (plan.harness() != null) {
             return; // iterations: progress per fork, no per-request files
         }
+        if (cx.serverMetrics() != null) {
+            cx.serverMetrics().levelStarted(levelStartNanos);
+        }
         if (levelDir != null) {
             try {
                 Files.createDirectories(levelDir);
@@ -265,7 +275,9 @@ final class ModelRun implements BenchmarkListener {
         finishProgress();
         closeJournal();
         String label = LoadPlan.label(outcome.settings());
+        levelServer = null;
         if (outcome.run().isEmpty()) {
+            if (cx.serverMetrics() != null) cx.serverMetrics().stopQuietly();
             levels.add(new LevelReport(outcome, label, null, null, null));
             return;
         }
@@ -274,6 +286,10 @@ final class ModelRun implements BenchmarkListener {
                 load.startEpochMillis(), load.endEpochMillis(), load.durationNanos(), load.requestsSent(),
                 load.timedOut(), load.clientOverhead()).withPreconnectNanos(load.preconnectNanos()));
         RunMetrics metrics = RunMetrics.of(run, cx.metricsConfig());
+        if (cx.serverMetrics() != null) {
+            levelServer = cx.serverMetrics().levelEnded(load.measureStartOffsetNanos(), load.durationNanos(),
+                    levelDir, LlmperfFileNames.baseName(run.settings()));
+        }
         if (levelDir != null) {
             writeLevelFiles(run, metrics, load, levelDir);
         }
@@ -391,8 +407,11 @@ final class ModelRun implements BenchmarkListener {
             LevelOutput output = new LevelOutput(run, metrics, ToolVersion.version(), RunEnvironment.current(),
                     levelWorkers, load instanceof OpenLoopResult open ? LoadFiles.openLoop(model, open,
                     plan.warmupText()) : null);
-            List<String> names = cx.files().write(output, into).stream().map(p -> p.getFileName().toString())
-                    .toList();
+            List<String> names = new ArrayList<>(cx.files().write(output, into).stream()
+                    .map(p -> p.getFileName().toString()).toList());
+            if (levelServer != null && levelServer.csv() != null) {
+                names.add(levelServer.csv().getFileName().toString());
+            }
             if (!plan.multiLevel()) {
                 cx.err().println("Results written to " + into.toAbsolutePath() + ": " + String.join(", ", names));
             }
