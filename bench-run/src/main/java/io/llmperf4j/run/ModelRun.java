@@ -41,6 +41,7 @@ import io.llmperf4j.report.summary.SummaryConsoleReport;
 import io.llmperf4j.report.output.LevelOutput;
 import io.llmperf4j.report.output.ResultFiles;
 import io.llmperf4j.report.summary.SummaryDocument;
+import io.llmperf4j.servermetrics.summary.ServerSideSummary;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -66,8 +67,12 @@ import java.util.function.UnaryOperator;
  */
 final class ModelRun implements BenchmarkListener {
 
-    /** A level that ran: its outcome and, without a harness, the run as llmperf's model with its metrics. */
-    record LevelReport(LevelOutcome outcome, String label, BenchmarkRun run, RunMetrics metrics, Path dir) {
+    /**
+     * A level that ran: its outcome and, without a harness, the run as llmperf's model with its metrics, and the
+     * server's own metrics when they were scraped (else null).
+     */
+    record LevelReport(LevelOutcome outcome, String label, BenchmarkRun run, RunMetrics metrics, Path dir,
+                       ServerSideSummary server) {
         LevelSummary summary() {
             return outcome.summary();
         }
@@ -278,7 +283,7 @@ final class ModelRun implements BenchmarkListener {
         levelServer = null;
         if (outcome.run().isEmpty()) {
             if (cx.serverMetrics() != null) cx.serverMetrics().stopQuietly();
-            levels.add(new LevelReport(outcome, label, null, null, null));
+            levels.add(new LevelReport(outcome, label, null, null, null, null));
             return;
         }
         LoadResult load = outcome.run().get();
@@ -287,13 +292,14 @@ final class ModelRun implements BenchmarkListener {
                 load.timedOut(), load.clientOverhead()).withPreconnectNanos(load.preconnectNanos()));
         RunMetrics metrics = RunMetrics.of(run, cx.metricsConfig());
         if (cx.serverMetrics() != null) {
-            levelServer = cx.serverMetrics().levelEnded(load.measureStartOffsetNanos(), load.durationNanos(),
-                    levelDir, LlmperfFileNames.baseName(run.settings()));
+            levelServer = cx.serverMetrics().levelEnded(load.startEpochMillis(), load.durationNanos(),
+                    load.measureStartOffsetNanos() > 0, levelDir, LlmperfFileNames.baseName(run.settings()));
         }
         if (levelDir != null) {
             writeLevelFiles(run, metrics, load, levelDir);
         }
-        levels.add(new LevelReport(outcome, label, run, metrics, levelDir));
+        levels.add(new LevelReport(outcome, label, run, metrics, levelDir,
+                levelServer == null ? null : levelServer.summary()));
         if (plan.multiLevel() || plan.comparison()) {
             LevelSummary s = outcome.summary();
             cx.err().printf(Locale.ROOT, "llmperf4j: %s done: %d/%d ok, %s output tok/s, %s req/s, TTFT p90 %s ms%s%n",
@@ -406,7 +412,7 @@ final class ModelRun implements BenchmarkListener {
         try {
             LevelOutput output = new LevelOutput(run, metrics, ToolVersion.version(), RunEnvironment.current(),
                     levelWorkers, load instanceof OpenLoopResult open ? LoadFiles.openLoop(model, open,
-                    plan.warmupText()) : null);
+                    plan.warmupText()) : null, levelServer == null ? null : levelServer.summary());
             List<String> names = new ArrayList<>(cx.files().write(output, into).stream()
                     .map(p -> p.getFileName().toString()).toList());
             if (levelServer != null && levelServer.csv() != null) {
@@ -521,6 +527,9 @@ final class ModelRun implements BenchmarkListener {
             level.outcome().run().filter(OpenLoopResult.class::isInstance).map(OpenLoopResult.class::cast)
                     .ifPresent(open -> out.print(LoadConsole.openLoop(open) + "\n"));
             out.print(SummaryConsoleReport.render(level.run(), level.metrics()));
+            if (level.server() != null) {
+                out.println(ServerMetricsConsole.line(level.server(), level.metrics().outputTokensPerSecond()));
+            }
             if (!plan.comparison()) {
                 out.println();
                 out.print(LlmperfConsoleReport.render(level.run())); // its first line says when the run timed out

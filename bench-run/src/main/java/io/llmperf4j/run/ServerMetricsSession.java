@@ -34,6 +34,7 @@ final class ServerMetricsSession {
     private final PrintStream err;
     private ServerMetricsScraper scraper;
     private long originNanos;
+    private long originEpochMillis;
 
     private ServerMetricsSession(ServerMetricsConfig config, PrintStream err) {
         this.config = config;
@@ -76,6 +77,7 @@ final class ServerMetricsSession {
     void levelStarted(long levelStartNanos) {
         stopQuietly();
         originNanos = levelStartNanos;
+        originEpochMillis = System.currentTimeMillis() - (System.nanoTime() - levelStartNanos) / 1_000_000;
         scraper = ServerMetricsScraper.start(config, levelStartNanos, w -> err.println("llmperf4j: warning: " + w));
         long deadline = System.nanoTime() + config.timeout().toNanos() + 1_000_000_000L;
         while (scraper.snapshot().scrapes().isEmpty() && System.nanoTime() - deadline < 0) {
@@ -85,22 +87,31 @@ final class ServerMetricsSession {
 
     /**
      * Ends a level: a final scrape, the summary over the measured window, the CSV in {@code dir} (when not null).
-     * The engine's window is placed from now (the engine reports right after its last record); without warmup it
-     * starts at the baseline scrape, taken before the first send, so the server's counters cover the whole level.
+     * The measured window is placed on the scrapes' clock by its wall-clock start (millisecond precision).
+     *
+     * <p>Without warmup every token the server generated during the level was ours: the counters are then taken
+     * from the baseline scrape (before the first send) to the final one (after the last record), whole, and
+     * divided by the client's measured duration, so {@code generation_tokens} and {@code generation_tokens_per_s}
+     * compare one to one with the client's output tokens and tok/s. With warmup the summarizer interpolates the
+     * counters to the window's edges (accurate to about one scrape interval's share).
      */
-    LevelServerMetrics levelEnded(long measureStartOffsetNanos, long durationNanos, Path dir, String base) {
+    LevelServerMetrics levelEnded(long windowStartEpochMillis, long durationNanos, boolean warmupExcluded, Path dir,
+                                  String base) {
         if (scraper == null) return null;
-        long endOffsetNanos = System.nanoTime() - originNanos;
         ServerMetricsScraper ended = scraper;
         scraper = null;
         ServerMetricsTimeline timeline = ended.stop();
         List<Scrape> ok = timeline.successfulScrapes();
-        long startOffsetNanos = Math.max(0, endOffsetNanos - durationNanos);
-        if (!ok.isEmpty()) {
-            if (measureStartOffsetNanos == 0) startOffsetNanos = Math.min(startOffsetNanos, ok.get(0).offsetNanos());
-            endOffsetNanos = Math.max(endOffsetNanos, ok.get(ok.size() - 1).offsetNanos());
+        long startOffsetNanos = Math.max(0, (windowStartEpochMillis - originEpochMillis) * 1_000_000L);
+        long endOffsetNanos = startOffsetNanos + durationNanos;
+        ServerSideSummary summary;
+        if (!warmupExcluded && ok.size() >= 2) {
+            summary = wholeLevel(ServerSideSummarizer.summarize(timeline,
+                    Math.min(startOffsetNanos, ok.get(0).offsetNanos()),
+                    Math.max(endOffsetNanos, ok.get(ok.size() - 1).offsetNanos())), durationNanos);
+        } else {
+            summary = ServerSideSummarizer.summarize(timeline, startOffsetNanos, endOffsetNanos);
         }
-        ServerSideSummary summary = ServerSideSummarizer.summarize(timeline, startOffsetNanos, endOffsetNanos);
         Path csv = null;
         if (dir != null) {
             csv = ServerMetricsCsvWriter.fileFor(dir, base);
@@ -115,6 +126,16 @@ final class ServerMetricsSession {
             err.println("llmperf4j: warning: " + w);
         }
         return new LevelServerMetrics(summary, csv);
+    }
+
+    /** {@code s} (taken over the whole level) with the client's window length and the tokens per second of it. */
+    private static ServerSideSummary wholeLevel(ServerSideSummary s, long durationNanos) {
+        double windowS = durationNanos / 1e9;
+        Double perS = s.generationTokens() == null || windowS <= 0 ? null : s.generationTokens() / windowS;
+        return new ServerSideSummary(s.engine(), s.scrapesInWindow(), s.failedScrapesInWindow(), windowS,
+                s.scrapeSpanS(), s.peakRequestsRunning(), s.peakRequestsWaiting(), s.peakKvCacheUsage(),
+                s.prefixCacheHitRate(), s.promptTokens(), s.generationTokens(), perS, s.requestsFinished(), s.ttft(),
+                s.interTokenLatency(), s.e2eRequestLatency(), s.queueTime(), s.families(), s.quantileMethod());
     }
 
     /** A level that died: stop its scraper; nothing is written. */
