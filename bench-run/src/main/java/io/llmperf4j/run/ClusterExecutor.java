@@ -115,6 +115,11 @@ final class ClusterExecutor implements LoadExecutor {
     }
 
     @Override
+    public String apiKey() {
+        return endpoint.apiKey();
+    }
+
+    @Override
     public String where(LoadPlan plan) {
         return ", over " + (plan.multiLevel() ? "at most " : "") + workers.size() + " workers";
     }

@@ -14,6 +14,9 @@ interface LoadExecutor extends AutoCloseable {
     /** The URL requests go to, as shown in the files. */
     URI uri();
 
+    /** The endpoint's API key (sent to the server's metrics only on the endpoint's origin), or null. */
+    String apiKey();
+
     /** What the "load:" line adds about where the load comes from ("" here, ", over 3 workers" on a cluster). */
     String where(LoadPlan plan);
 

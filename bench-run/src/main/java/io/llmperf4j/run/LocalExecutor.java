@@ -43,6 +43,11 @@ final class LocalExecutor implements LoadExecutor {
     }
 
     @Override
+    public String apiKey() {
+        return endpoint.apiKey();
+    }
+
+    @Override
     public String where(LoadPlan plan) {
         return "";
     }

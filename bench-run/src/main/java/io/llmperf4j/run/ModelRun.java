@@ -41,6 +41,7 @@ import io.llmperf4j.report.summary.SummaryConsoleReport;
 import io.llmperf4j.report.output.LevelOutput;
 import io.llmperf4j.report.output.ResultFiles;
 import io.llmperf4j.report.summary.SummaryDocument;
+import io.llmperf4j.servermetrics.summary.ServerSideSummary;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -66,17 +67,25 @@ import java.util.function.UnaryOperator;
  */
 final class ModelRun implements BenchmarkListener {
 
-    /** A level that ran: its outcome and, without a harness, the run as llmperf's model with its metrics. */
-    record LevelReport(LevelOutcome outcome, String label, BenchmarkRun run, RunMetrics metrics, Path dir) {
+    /**
+     * A level that ran: its outcome and, without a harness, the run as llmperf's model with its metrics, and the
+     * server's own metrics when they were scraped (else null).
+     */
+    record LevelReport(LevelOutcome outcome, String label, BenchmarkRun run, RunMetrics metrics, Path dir,
+                       ServerSideSummary server) {
         LevelSummary summary() {
             return outcome.summary();
         }
     }
 
-    /** What a model run needs from the command. */
+    /**
+     * What a model run needs from the command.
+     *
+     * @param serverMetrics the server's metrics, scraped per level; null when off or not served
+     */
     record Context(LoadPlan plan, List<RequestSpec> specs, TokenCounter tokenCounter,
                    UnaryOperator<BenchmarkRun> finishRun, MetricsConfig metricsConfig, StopControl stops,
-                   PrintStream out, PrintStream err, ResultFiles files) {
+                   PrintStream out, PrintStream err, ResultFiles files, ServerMetricsSession serverMetrics) {
     }
 
     private final String model;
@@ -99,6 +108,8 @@ final class ModelRun implements BenchmarkListener {
     private SummaryDocument.DistributedJson levelWorkers;
     private long levelStartEpochMillis;
     private long levelStartNanos;
+    /** The server's side of the level being written, or null. */
+    private ServerMetricsSession.LevelServerMetrics levelServer;
 
     /**
      * @param dir          this model's results folder, or null to write nothing
@@ -167,6 +178,7 @@ final class ModelRun implements BenchmarkListener {
 
     /** The level that died, written from its records so far; the exception to throw instead of {@code fatal}. */
     private RunFailedException failedRunWritten(RuntimeException fatal) {
+        if (cx.serverMetrics() != null) cx.serverMetrics().stopQuietly();
         if (fatal instanceof RunFailedException || fatal instanceof InvalidRequestException) {
             return fatal instanceof RunFailedException failed ? failed : new RunFailedException(fatal.getMessage(), fatal);
         }
@@ -233,6 +245,9 @@ final class ModelRun implements BenchmarkListener {
         if (plan.harness() != null) {
             return; // iterations: progress per fork, no per-request files
         }
+        if (cx.serverMetrics() != null) {
+            cx.serverMetrics().levelStarted(levelStartNanos);
+        }
         if (levelDir != null) {
             try {
                 Files.createDirectories(levelDir);
@@ -265,8 +280,10 @@ final class ModelRun implements BenchmarkListener {
         finishProgress();
         closeJournal();
         String label = LoadPlan.label(outcome.settings());
+        levelServer = null;
         if (outcome.run().isEmpty()) {
-            levels.add(new LevelReport(outcome, label, null, null, null));
+            if (cx.serverMetrics() != null) cx.serverMetrics().stopQuietly();
+            levels.add(new LevelReport(outcome, label, null, null, null, null));
             return;
         }
         LoadResult load = outcome.run().get();
@@ -274,10 +291,15 @@ final class ModelRun implements BenchmarkListener {
                 load.startEpochMillis(), load.endEpochMillis(), load.durationNanos(), load.requestsSent(),
                 load.timedOut(), load.clientOverhead()).withPreconnectNanos(load.preconnectNanos()));
         RunMetrics metrics = RunMetrics.of(run, cx.metricsConfig());
+        if (cx.serverMetrics() != null) {
+            levelServer = cx.serverMetrics().levelEnded(load.startEpochMillis(), load.durationNanos(),
+                    load.measureStartOffsetNanos() > 0, levelDir, LlmperfFileNames.baseName(run.settings()));
+        }
         if (levelDir != null) {
             writeLevelFiles(run, metrics, load, levelDir);
         }
-        levels.add(new LevelReport(outcome, label, run, metrics, levelDir));
+        levels.add(new LevelReport(outcome, label, run, metrics, levelDir,
+                levelServer == null ? null : levelServer.summary()));
         if (plan.multiLevel() || plan.comparison()) {
             LevelSummary s = outcome.summary();
             cx.err().printf(Locale.ROOT, "llmperf4j: %s done: %d/%d ok, %s output tok/s, %s req/s, TTFT p90 %s ms%s%n",
@@ -390,9 +412,12 @@ final class ModelRun implements BenchmarkListener {
         try {
             LevelOutput output = new LevelOutput(run, metrics, ToolVersion.version(), RunEnvironment.current(),
                     levelWorkers, load instanceof OpenLoopResult open ? LoadFiles.openLoop(model, open,
-                    plan.warmupText()) : null);
-            List<String> names = cx.files().write(output, into).stream().map(p -> p.getFileName().toString())
-                    .toList();
+                    plan.warmupText()) : null, levelServer == null ? null : levelServer.summary());
+            List<String> names = new ArrayList<>(cx.files().write(output, into).stream()
+                    .map(p -> p.getFileName().toString()).toList());
+            if (levelServer != null && levelServer.csv() != null) {
+                names.add(levelServer.csv().getFileName().toString());
+            }
             if (!plan.multiLevel()) {
                 cx.err().println("Results written to " + into.toAbsolutePath() + ": " + String.join(", ", names));
             }
@@ -502,6 +527,9 @@ final class ModelRun implements BenchmarkListener {
             level.outcome().run().filter(OpenLoopResult.class::isInstance).map(OpenLoopResult.class::cast)
                     .ifPresent(open -> out.print(LoadConsole.openLoop(open) + "\n"));
             out.print(SummaryConsoleReport.render(level.run(), level.metrics()));
+            if (level.server() != null) {
+                out.println(ServerMetricsConsole.line(level.server(), level.metrics().outputTokensPerSecond()));
+            }
             if (!plan.comparison()) {
                 out.println();
                 out.print(LlmperfConsoleReport.render(level.run())); // its first line says when the run timed out

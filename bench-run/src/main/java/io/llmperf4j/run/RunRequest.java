@@ -18,6 +18,8 @@ import io.llmperf4j.report.metrics.Slo;
  * @param saveEvents         also write {@code <base>_events.csv}
  * @param load               the load; {@link LoadPlan#plain} for llmperf's closed loop
  * @param cluster            the workers that send, or null to send from this process
+ * @param serverMetrics      whether and where to scrape the server's Prometheus metrics; null means
+ *                           {@link ServerMetricsOptions#DEFAULT}
  */
 public record RunRequest(
         CommonSettings common,
@@ -29,11 +31,24 @@ public record RunRequest(
         boolean clientWarmup,
         boolean saveEvents,
         LoadPlan load,
-        ClusterPlan cluster) {
+        ClusterPlan cluster,
+        ServerMetricsOptions serverMetrics) {
+
+    public RunRequest {
+        serverMetrics = serverMetrics == null ? ServerMetricsOptions.DEFAULT : serverMetrics;
+    }
+
+    /** A request with the default server metrics (the endpoint's origin + /metrics, when served). */
+    public RunRequest(CommonSettings common, WorkloadSpec workload, boolean includeUsage, Slo slo, boolean stream,
+                      int embeddingBatchSize, boolean clientWarmup, boolean saveEvents, LoadPlan load,
+                      ClusterPlan cluster) {
+        this(common, workload, includeUsage, slo, stream, embeddingBatchSize, clientWarmup, saveEvents, load, cluster,
+                ServerMetricsOptions.DEFAULT);
+    }
 
     /** The same request sent by the workers of {@code cluster}. */
     public RunRequest onCluster(ClusterPlan other) {
         return new RunRequest(common, workload, includeUsage, slo, stream, embeddingBatchSize, clientWarmup,
-                saveEvents, load, other);
+                saveEvents, load, other, serverMetrics);
     }
 }

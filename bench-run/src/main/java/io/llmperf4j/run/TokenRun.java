@@ -69,8 +69,11 @@ final class TokenRun {
                 err.println("llmperf4j: load: " + plan.describe() + executor.where(plan)
                         + (plan.comparison() ? "; models compared: " + String.join(", ", plan.models()) : ""));
             }
+            ServerMetricsSession serverMetrics = ServerMetricsSession.open(request.serverMetrics(), executor.uri(),
+                    executor.apiKey(), common, err);
             ModelRun.Context context = new ModelRun.Context(plan, workload.requests(), counter,
-                    run -> withServerCounts(run, workload), metricsConfig, stops, out, err, ResultFiles.tokenBenchmark(request.saveEvents()));
+                    run -> withServerCounts(run, workload), metricsConfig, stops, out, err,
+                    ResultFiles.tokenBenchmark(request.saveEvents()), serverMetrics);
             try (InterruptHandler ignored = InterruptHandler.installStaged(stops)) {
                 for (int i = 0; i < plan.models().size(); i++) {
                     if (!stops.mayStartModel(i, plan.pause())) break;

@@ -116,7 +116,11 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
 
     /** Takes a slot or joins the queue. */
     void start() {
-        if (server.slots.acquireOrWait(this)) slotGranted(false);
+        if (server.slots.acquireOrWait(this)) {
+            slotGranted(false);
+        } else {
+            server.metrics.addRequestsWaiting(1);
+        }
     }
 
     /** Called by {@link SequenceSlots} on the releasing thread: hop to our own event loop. */
@@ -138,6 +142,12 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
         }
         state = State.GENERATING;
         slotGrantedNanos = System.nanoTime();
+        if (queued) {
+            server.metrics.addRequestsWaiting(-1);
+            server.metrics.observeRequestQueueTimeSeconds((slotGrantedNanos - arrivalNanos) / 1e9);
+        }
+        server.metrics.addRequestsRunning(1);
+        server.metrics.addPromptTokens(promptTokens);
         long clockStartNanos = queued ? slotGrantedNanos : arrivalNanos;
         long prefillNanos = saturatedMultiply(server.config.prefillPerPromptToken().toNanos(), promptTokens);
         firstContentDueNanos = saturatedAdd(clockStartNanos,
@@ -155,6 +165,8 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
                 state = State.DONE;
                 // when cancel() finds us gone, a grant is under way: slotGranted() will see DONE and hand it on
                 server.slots.cancel(this);
+                server.metrics.addRequestsWaiting(-1);
+                server.metrics.addRequestFinished("abort");
                 notifyListener(RequestTiming.Outcome.ABORTED);
                 break;
             case GENERATING:
@@ -162,6 +174,8 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
                 if (timer != null) timer.cancel(false);
                 timer = null;
                 server.slots.release();
+                server.metrics.addRequestsRunning(-1);
+                server.metrics.addRequestFinished("abort");
                 notifyListener(RequestTiming.Outcome.ABORTED);
                 break;
             case DONE:
@@ -221,8 +235,13 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
     private void recordFlush(long flushedNanos, int lastSentChunk) {
         // the batch's first chunk waited longest
         maxSendLagNanos = Math.max(maxSendLagNanos, flushedNanos - dueNanos(nextChunk));
-        if (firstContentFlushedNanos == RequestTiming.NOT_REACHED) firstContentFlushedNanos = flushedNanos;
+        if (firstContentFlushedNanos == RequestTiming.NOT_REACHED) {
+            firstContentFlushedNanos = flushedNanos;
+            server.metrics.observeTimeToFirstTokenSeconds((flushedNanos - arrivalNanos) / 1e9);
+        }
+        int sentBefore = tokensSent;
         tokensSent = endToken(lastSentChunk) + (lastSentChunk >= faultChunk ? paddingTokens : 0);
+        server.metrics.addGenerationTokens(tokensSent - sentBefore);
     }
 
     private void scheduleNext() {
@@ -237,6 +256,9 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
     private void complete() {
         state = State.DONE;
         server.slots.release();
+        server.metrics.addRequestsRunning(-1);
+        server.metrics.observeE2eRequestLatencySeconds((System.nanoTime() - arrivalNanos) / 1e9);
+        server.metrics.addRequestFinished(stopped ? "stop" : "length");
         notifyListener(RequestTiming.Outcome.COMPLETED);
         onCompleted.run();
     }
@@ -248,6 +270,8 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
     private void drop() {
         state = State.DONE;
         server.slots.release();
+        server.metrics.addRequestsRunning(-1);
+        server.metrics.addRequestFinished("abort");
         notifyListener(RequestTiming.Outcome.ABORTED);
         ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
     }

@@ -19,6 +19,7 @@ import io.netty.util.internal.logging.InternalLoggerFactory;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import io.llmperf4j.servermetrics.vllm.VllmMetricsExposition;
 import java.security.MessageDigest;
 import java.util.ArrayDeque;
 import java.util.concurrent.RejectedExecutionException;
@@ -40,6 +41,8 @@ final class OpenAiHandler extends ChannelInboundHandlerAdapter {
     static final String MODELS_PATH = "/v1/models";
     static final String EMBEDDINGS_PATH = "/v1/embeddings";
     static final String HEALTH_PATH = "/health";
+    /** Prometheus metrics, vLLM-named, unauthenticated as vLLM serves them; only the simulator counts them. */
+    static final String METRICS_PATH = "/metrics";
     static final String ANTHROPIC_KEY_HEADER = "x-api-key";
 
     private final ServerContext server;
@@ -109,6 +112,11 @@ final class OpenAiHandler extends ChannelInboundHandlerAdapter {
         HttpMethod method = request.method();
         if (HEALTH_PATH.equals(path) && HttpMethod.GET.equals(method)) {
             ctx.writeAndFlush(OpenAiResponses.json(HttpResponseStatus.OK, Unpooled.EMPTY_BUFFER));
+            return;
+        }
+        if (METRICS_PATH.equals(path) && HttpMethod.GET.equals(method) && server.engine == null) {
+            ctx.writeAndFlush(OpenAiResponses.metrics(ctx.alloc(), server.metrics.render(),
+                    VllmMetricsExposition.CONTENT_TYPE));
             return;
         }
         if (Endpoint.MESSAGES.path.equals(path)) {

@@ -75,6 +75,16 @@ final class OpenAiResponses {
         return response;
     }
 
+    /** {@code GET /metrics}: Prometheus text with its content type. */
+    static FullHttpResponse metrics(ByteBufAllocator alloc, String body, String contentType) {
+        ByteBuf buf = alloc.buffer(body.length());
+        buf.writeCharSequence(body, java.nio.charset.StandardCharsets.UTF_8);
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, buf);
+        response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
+        HttpUtil.setContentLength(response, buf.readableBytes());
+        return response;
+    }
+
     private static String errorType(HttpResponseStatus status) {
         switch (status.code()) {
             case 401: return "authentication_error";

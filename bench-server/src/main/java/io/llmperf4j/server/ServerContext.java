@@ -1,5 +1,6 @@
 package io.llmperf4j.server;
 
+import io.llmperf4j.servermetrics.vllm.VllmMetricsExposition;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -17,6 +18,8 @@ final class ServerContext {
     final long startedEpochSeconds;
     /** The real engine that generates, or null: the simulator generates ({@link Generation}). */
     final GenerationEngine engine;
+    /** What {@code GET /metrics} serves: vLLM-named counts of what this server really did. */
+    final VllmMetricsExposition metrics;
     private final AtomicLong requestCounter = new AtomicLong();
 
     ServerContext(SimulatorConfig config, ExecutorService promptCountExecutor) {
@@ -33,6 +36,7 @@ final class ServerContext {
         this.promptCountExecutor = promptCountExecutor;
         this.startedEpochSeconds = System.currentTimeMillis() / 1000;
         this.engine = engine;
+        this.metrics = new VllmMetricsExposition(config.modelIds().get(0));
     }
 
     /** Response id: the endpoint's prefix and a per-server counter starting at 1 ("chatcmpl-1", "msg_2"). */

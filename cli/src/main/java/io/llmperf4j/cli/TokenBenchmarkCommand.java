@@ -85,6 +85,9 @@ final class TokenBenchmarkCommand implements Callable<Integer> {
     @Mixin
     ClusterFlags cluster;
 
+    @Mixin
+    ServerMetricsFlags serverMetrics;
+
     @Option(names = "--slo", paramLabel = "ttft=500ms,tpot=50ms,e2e=10s",
             description = "llmperf4j: service-level objectives for goodput (requests meeting every bound per "
                     + "second); any subset of ttft, tpot, e2e; a bare number means milliseconds.")

@@ -54,7 +54,7 @@ final class TokenBenchmarkOptions {
         // embeddings always run through the load models' flow: an active plan even without load flags
         LoadPlan load = LoadOptions.resolve(c.load, common, !api.generates());
         return new RunRequest(common, workload, !c.noStreamUsage, parseSlo(c.slo), !c.noStream, c.embeddingBatchSize,
-                !c.noClientWarmup, c.saveEvents, load, cluster);
+                !c.noClientWarmup, c.saveEvents, load, cluster, c.serverMetrics.resolve());
     }
 
     private static Slo parseSlo(String text) {

@@ -5,6 +5,7 @@ import io.llmperf4j.report.metrics.RunMetrics;
 import io.llmperf4j.report.summary.RunEnvironment;
 import io.llmperf4j.report.summary.SummaryDocument;
 
+import io.llmperf4j.servermetrics.summary.ServerSideSummary;
 import java.util.Objects;
 
 /**
@@ -16,9 +17,18 @@ import java.util.Objects;
  * @param environment the machine and JVM
  * @param distributed the cluster's workers and clock offsets, or null for a run from one machine
  * @param openLoop    the open loop's schedule and what became of it, or null for a closed loop
+ * @param server      the server's own metrics over the measured window, or null when not scraped
  */
 public record LevelOutput(BenchmarkRun run, RunMetrics metrics, String toolVersion, RunEnvironment environment,
-                          SummaryDocument.DistributedJson distributed, OpenLoopFile.Document openLoop) {
+                          SummaryDocument.DistributedJson distributed, OpenLoopFile.Document openLoop,
+                          ServerSideSummary server) {
+
+    /** A level without the server's metrics. */
+    public LevelOutput(BenchmarkRun run, RunMetrics metrics, String toolVersion, RunEnvironment environment,
+                       SummaryDocument.DistributedJson distributed, OpenLoopFile.Document openLoop) {
+        this(run, metrics, toolVersion, environment, distributed, openLoop, null);
+    }
+
     public LevelOutput {
         Objects.requireNonNull(run, "run");
         Objects.requireNonNull(metrics, "metrics");

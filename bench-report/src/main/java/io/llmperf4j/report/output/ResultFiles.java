@@ -8,6 +8,7 @@ import io.llmperf4j.report.jsonl.RequestJournal;
 import io.llmperf4j.report.llmperf.LlmperfFileNames;
 import io.llmperf4j.report.llmperf.LlmperfResultFiles;
 import io.llmperf4j.report.llmperf.LlmperfResultWriter;
+import io.llmperf4j.report.summary.SummaryDocument;
 import io.llmperf4j.report.summary.SummaryJson;
 
 import java.io.IOException;
@@ -28,11 +29,14 @@ public final class ResultFiles {
         return List.of(files.summaryJson(), files.individualResponsesJson(), files.requestsCsv());
     };
 
-    /** llmperf4j's summary, with the cluster's workers when they sent the level. */
-    public static final ResultFile SUMMARY = (level, dir) -> List.of(level.distributed() == null
-            ? SummaryJson.write(level.run(), level.metrics(), level.toolVersion(), level.environment(), dir)
-            : SummaryJson.write(level.run(), level.metrics(), level.toolVersion(), level.environment(),
-            level.distributed(), dir));
+    /** llmperf4j's summary, with the cluster's workers when they sent the level and the server's side if scraped. */
+    public static final ResultFile SUMMARY = (level, dir) -> {
+        Files.createDirectories(dir);
+        Path file = dir.resolve(SummaryJson.fileName(level.run().settings()));
+        SummaryJson.write(SummaryDocument.of(level.run(), level.metrics(), level.toolVersion(), level.environment())
+                .withDistributed(level.distributed()).withServer(level.server()), file);
+        return List.of(file);
+    };
 
     /**
      * {@code requests.jsonl}: appended as each request ends by the run itself ({@link RequestJournal}), so a killed

@@ -1,5 +1,6 @@
 package io.llmperf4j.report.summary;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.llmperf4j.model.BenchmarkRun;
 import io.llmperf4j.model.BenchmarkSettings;
@@ -18,6 +19,7 @@ import io.llmperf4j.report.metrics.RunWarnings;
 import io.llmperf4j.report.metrics.Slo;
 import io.llmperf4j.report.metrics.TokenDiscrepancy;
 import io.llmperf4j.report.metrics.TokenSourceCounts;
+import io.llmperf4j.servermetrics.summary.ServerSideSummary;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
@@ -53,6 +55,8 @@ import java.util.function.Function;
  * @param warnings       plain-English warnings with stable codes
  * @param distributed    null unless load workers sent the requests (token-benchmark --cluster): the workers and
  *                       their estimated clock offsets
+ * @param server         the server's own metrics over the measured window (scraped from its Prometheus
+ *                       {@code /metrics}); the one optional key: absent when the server's metrics were not scraped
  */
 public record SummaryDocument(
         String schema,
@@ -70,7 +74,8 @@ public record SummaryDocument(
         StatisticsJson statistics,
         ClientOverheadJson clientOverhead,
         List<WarningJson> warnings,
-        DistributedJson distributed) {
+        DistributedJson distributed,
+        @JsonInclude(JsonInclude.Include.NON_NULL) ServerSideSummary server) {
 
     private static final double NANOS_PER_MILLI = 1e6;
     private static final double NANOS_PER_SECOND = 1e9;
@@ -127,13 +132,20 @@ public record SummaryDocument(
                 StatisticsJson.CURRENT,
                 ClientOverheadJson.of(run.clientOverhead()),
                 metrics.warnings().stream().map(WarningJson::of).toList(),
+                null,
                 null);
     }
 
     /** The same summary for a distributed run. */
     public SummaryDocument withDistributed(DistributedJson workers) {
         return new SummaryDocument(schema, tool, environment, settings, run, tokenCounting, metrics, throughput,
-                errors, connections, phases, goodput, statistics, clientOverhead, warnings, workers);
+                errors, connections, phases, goodput, statistics, clientOverhead, warnings, workers, server);
+    }
+
+    /** The same summary with the server's side of the measured window (null: none). */
+    public SummaryDocument withServer(ServerSideSummary serverSide) {
+        return new SummaryDocument(schema, tool, environment, settings, run, tokenCounting, metrics, throughput,
+                errors, connections, phases, goodput, statistics, clientOverhead, warnings, distributed, serverSide);
     }
 
     /**

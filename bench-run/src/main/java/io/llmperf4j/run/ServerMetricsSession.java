@@ -1,0 +1,149 @@
+package io.llmperf4j.run;
+
+import io.llmperf4j.servermetrics.csv.ServerMetricsCsvWriter;
+import io.llmperf4j.servermetrics.scrape.MetricsProbe;
+import io.llmperf4j.servermetrics.scrape.ProbeResult;
+import io.llmperf4j.servermetrics.scrape.ServerMetricsConfig;
+import io.llmperf4j.servermetrics.scrape.ServerMetricsScraper;
+import io.llmperf4j.servermetrics.scrape.TlsContexts;
+import io.llmperf4j.servermetrics.summary.ServerSideSummarizer;
+import io.llmperf4j.servermetrics.summary.ServerSideSummary;
+import io.llmperf4j.servermetrics.timeline.Scrape;
+import io.llmperf4j.servermetrics.timeline.ServerMetricsTimeline;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The server's side of a run (issue 19): one probe before the first level decides whether the server serves
+ * Prometheus text; then, per level, a scraper from the level's start to its end, the level's
+ * {@code <base>_server_metrics.csv} and its {@link ServerSideSummary}. Never fails a run: a server without metrics is
+ * one warning line, a failed scrape a gap and a warning.
+ */
+final class ServerMetricsSession {
+
+    /** A level's server side: its summary over the measured window, and the CSV written (or null). */
+    record LevelServerMetrics(ServerSideSummary summary, Path csv) {
+    }
+
+    private final ServerMetricsConfig config;
+    private final PrintStream err;
+    private ServerMetricsScraper scraper;
+    private long originNanos;
+    private long originEpochMillis;
+
+    private ServerMetricsSession(ServerMetricsConfig config, PrintStream err) {
+        this.config = config;
+        this.err = err;
+    }
+
+    /**
+     * The session for this run, or null when it is turned off or the metrics URL does not serve Prometheus text
+     * (then one warning line says so).
+     */
+    static ServerMetricsSession open(ServerMetricsOptions options, URI endpoint, String apiKey, CommonSettings common,
+                                     PrintStream err) {
+        if (!options.enabled()) return null;
+        ServerMetricsConfig config = ServerMetricsConfig.forEndpoint(endpoint, apiKey).withInterval(options.interval());
+        if (options.url() != null) config = config.withMetricsUrl(options.url());
+        try {
+            if (common.insecureTls()) {
+                config = config.withSslContext(TlsContexts.trustingAnything());
+            } else if (common.caCert() != null) {
+                config = config.withSslContext(TlsContexts.trusting(common.caCert()));
+            }
+        } catch (IOException e) {
+            err.println("llmperf4j: warning: no server metrics: could not read " + common.caCert() + ": "
+                    + e.getMessage());
+            return null;
+        }
+        ProbeResult probe = MetricsProbe.probe(config);
+        if (!probe.ok()) {
+            err.println("llmperf4j: warning: no server metrics from " + probe.url() + " (" + probe.detail()
+                    + "); the run goes on without the server's side (--no-server-metrics silences this)");
+            return null;
+        }
+        return new ServerMetricsSession(config, err);
+    }
+
+    /**
+     * Starts scraping at a level's start and waits (at most about the scrape timeout) for the first scrape, so the
+     * counters' baseline is read before the level's first request is sent.
+     */
+    void levelStarted(long levelStartNanos) {
+        stopQuietly();
+        originNanos = levelStartNanos;
+        originEpochMillis = System.currentTimeMillis() - (System.nanoTime() - levelStartNanos) / 1_000_000;
+        scraper = ServerMetricsScraper.start(config, levelStartNanos, w -> err.println("llmperf4j: warning: " + w));
+        long deadline = System.nanoTime() + config.timeout().toNanos() + 1_000_000_000L;
+        while (scraper.snapshot().scrapes().isEmpty() && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(1_000_000L);
+        }
+    }
+
+    /**
+     * Ends a level: a final scrape, the summary over the measured window, the CSV in {@code dir} (when not null).
+     * The measured window is placed on the scrapes' clock by its wall-clock start (millisecond precision).
+     *
+     * <p>Without warmup every token the server generated during the level was ours: the counters are then taken
+     * from the baseline scrape (before the first send) to the final one (after the last record), whole, and
+     * divided by the client's measured duration, so {@code generation_tokens} and {@code generation_tokens_per_s}
+     * compare one to one with the client's output tokens and tok/s. With warmup the summarizer interpolates the
+     * counters to the window's edges (accurate to about one scrape interval's share).
+     */
+    LevelServerMetrics levelEnded(long windowStartEpochMillis, long durationNanos, boolean warmupExcluded, Path dir,
+                                  String base) {
+        if (scraper == null) return null;
+        ServerMetricsScraper ended = scraper;
+        scraper = null;
+        ServerMetricsTimeline timeline = ended.stop();
+        List<Scrape> ok = timeline.successfulScrapes();
+        long startOffsetNanos = Math.max(0, (windowStartEpochMillis - originEpochMillis) * 1_000_000L);
+        long endOffsetNanos = startOffsetNanos + durationNanos;
+        ServerSideSummary summary;
+        if (!warmupExcluded && ok.size() >= 2) {
+            summary = wholeLevel(ServerSideSummarizer.summarize(timeline,
+                    Math.min(startOffsetNanos, ok.get(0).offsetNanos()),
+                    Math.max(endOffsetNanos, ok.get(ok.size() - 1).offsetNanos())), durationNanos);
+        } else {
+            summary = ServerSideSummarizer.summarize(timeline, startOffsetNanos, endOffsetNanos);
+        }
+        Path csv = null;
+        if (dir != null) {
+            csv = ServerMetricsCsvWriter.fileFor(dir, base);
+            try {
+                ServerMetricsCsvWriter.write(timeline, csv);
+            } catch (IOException e) {
+                err.println("llmperf4j: warning: could not write " + csv + ": " + e.getMessage());
+                csv = null;
+            }
+        }
+        for (String w : timeline.warnings("server metrics from " + ended.metricsUrl())) {
+            err.println("llmperf4j: warning: " + w);
+        }
+        return new LevelServerMetrics(summary, csv);
+    }
+
+    /** {@code s} (taken over the whole level) with the client's window length and the tokens per second of it. */
+    private static ServerSideSummary wholeLevel(ServerSideSummary s, long durationNanos) {
+        double windowS = durationNanos / 1e9;
+        Double perS = s.generationTokens() == null || windowS <= 0 ? null : s.generationTokens() / windowS;
+        return new ServerSideSummary(s.engine(), s.scrapesInWindow(), s.failedScrapesInWindow(), windowS,
+                s.scrapeSpanS(), s.peakRequestsRunning(), s.peakRequestsWaiting(), s.peakKvCacheUsage(),
+                s.prefixCacheHitRate(), s.promptTokens(), s.generationTokens(), perS, s.requestsFinished(), s.ttft(),
+                s.interTokenLatency(), s.e2eRequestLatency(), s.queueTime(), s.families(), s.quantileMethod());
+    }
+
+    /** A level that died: stop its scraper; nothing is written. */
+    void stopQuietly() {
+        if (scraper != null) {
+            ServerMetricsScraper s = scraper;
+            scraper = null;
+            s.stop();
+        }
+    }
+}

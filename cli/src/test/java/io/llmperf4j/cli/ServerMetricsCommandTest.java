@@ -1,0 +1,126 @@
+package io.llmperf4j.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.llmperf4j.server.SimulatedServer;
+import io.llmperf4j.server.SimulatorConfig;
+import io.llmperf4j.servermetrics.csv.ServerMetricsCsvReader;
+import io.llmperf4j.servermetrics.csv.ServerMetricsCsvWriter;
+import io.llmperf4j.servermetrics.timeline.ServerMetricsTimeline;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The server's side of a run end to end (issue 19), against the embedded simulator, which serves vLLM-named
+ * {@code /metrics} with true counts: the level's {@code <base>_server_metrics.csv}, the summary's {@code server}
+ * section (the server's generation tokens equal the client's server-usage output tokens) and its console line; a URL
+ * without metrics is one warning and exit 0; {@code --no-server-metrics} leaves no trace.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ServerMetricsCommandTest {
+    private static final int CONCURRENCY = 3;
+    private static final int REQUESTS = 9;
+    private static final String BASE = "sim_40_12";
+    private static SimulatedServer server;
+
+    @BeforeAll
+    static void startServer() {
+        server = SimulatedServer.start(SimulatorConfig.builder()
+                .timeToFirstToken(Duration.ofMillis(5))
+                .interTokenDelay(Duration.ofMillis(2))
+                .build());
+    }
+
+    @AfterAll
+    static void stopServer() {
+        server.close();
+    }
+
+    @Test
+    void byDefaultTheServersMetricsAreScrapedWrittenAndSummarised(@TempDir Path tmp) throws IOException {
+        CliRun run = run(tmp, "--server-metrics-interval", "0.1");
+        assertEquals(0, run.exitCode(), run::toString);
+
+        Path csv = tmp.resolve(BASE + ServerMetricsCsvWriter.SUFFIX);
+        assertTrue(Files.exists(csv), run::toString);
+        assertEquals("time_s,name,labels,value", Files.readAllLines(csv).get(0));
+        ServerMetricsTimeline timeline = ServerMetricsCsvReader.read(csv);
+        assertTrue(timeline.successfulScrapes().size() >= 2, "a baseline and a final scrape at least");
+
+        JsonNode summary = summary(tmp);
+        JsonNode server = summary.get("server");
+        assertEquals("vllm", server.get("engine").asText(), server::toString);
+        long clientTokens = summary.get("throughput").get("total_output_tokens").asLong();
+        assertEquals(REQUESTS, summary.get("token_counting").get("output_token_source_counts").get("server_usage").asInt(),
+                "every output count is the server's usage");
+        assertEquals(REQUESTS * 12L, clientTokens);
+        assertEquals(clientTokens, server.get("generation_tokens").asLong(), server::toString);
+        assertEquals(REQUESTS, server.get("requests_finished").asInt(), server::toString);
+        assertEquals(REQUESTS, server.get("ttft").get("observations").asInt(), server::toString);
+        double peakRunning = server.get("peak_requests_running").asDouble();
+        assertTrue(peakRunning >= 0 && peakRunning <= CONCURRENCY, server::toString);
+        assertEquals(summary.get("throughput").get("output_tokens_per_s").asDouble(),
+                server.get("generation_tokens_per_s").asDouble(), 1e-6, "the same tokens over the same window");
+        assertTrue(run.out().contains("Server (vllm /metrics): " + clientTokens + " generation tokens"), run::toString);
+        assertFalse(run.err().contains("warning"), run::toString);
+    }
+
+    @Test
+    void aUrlWithoutMetricsIsOneWarningAndTheRunGoesOn(@TempDir Path tmp) throws IOException {
+        String origin = server.baseUrl().substring(0, server.baseUrl().length() - "/v1".length());
+        CliRun run = run(tmp, "--server-metrics", origin + "/no-metrics-here");
+        assertEquals(0, run.exitCode(), run::toString);
+        List<String> warnings = run.err().lines().filter(l -> l.contains("no server metrics")).toList();
+        assertEquals(1, warnings.size(), run::toString);
+        assertTrue(warnings.get(0).contains("/no-metrics-here"), warnings::toString);
+        assertFalse(Files.exists(tmp.resolve(BASE + ServerMetricsCsvWriter.SUFFIX)));
+        assertFalse(summary(tmp).has("server"), "the key is absent when nothing was scraped");
+    }
+
+    @Test
+    void noServerMetricsLeavesNoTrace(@TempDir Path tmp) throws IOException {
+        CliRun run = run(tmp, "--no-server-metrics");
+        assertEquals(0, run.exitCode(), run::toString);
+        assertFalse(run.err().contains("server metrics"), run::toString);
+        assertFalse(run.out().contains("Server ("), run::toString);
+        assertFalse(Files.exists(tmp.resolve(BASE + ServerMetricsCsvWriter.SUFFIX)));
+        assertFalse(summary(tmp).has("server"));
+    }
+
+    @Test
+    void badFlagsAreOneLineAndExitTwo(@TempDir Path tmp) {
+        run(tmp, "--server-metrics-interval", "0").assertOneErrorLine(2, "--server-metrics-interval");
+        run(tmp, "--server-metrics", "ftp://host/metrics").assertOneErrorLine(2, "--server-metrics must be");
+        run(tmp, "--server-metrics", "--no-server-metrics").assertOneErrorLine(2, "contradict");
+    }
+
+    private static CliRun run(Path dir, String... extra) {
+        List<String> args = new java.util.ArrayList<>(List.of("token-benchmark", "--model", "sim",
+                "--mean-input-tokens", "40", "--stddev-input-tokens", "0", "--mean-output-tokens", "12",
+                "--stddev-output-tokens", "0", "--max-num-completed-requests", Integer.toString(REQUESTS),
+                "--num-concurrent-requests", Integer.toString(CONCURRENCY), "--no-client-warmup",
+                "--results-dir", dir.toString()));
+        args.addAll(List.of(extra));
+        return CliRun.of(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k"),
+                args.toArray(String[]::new));
+    }
+
+    private static JsonNode summary(Path dir) throws IOException {
+        return new ObjectMapper().readTree(dir.resolve(BASE + "_llmperf4j_summary.json").toFile());
+    }
+}
