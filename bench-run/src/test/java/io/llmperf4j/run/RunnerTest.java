@@ -43,7 +43,8 @@ class RunnerTest {
         assertEquals(RunStatus.COMPLETED, status, err::toString);
         assertEquals(0, status.exitCode());
         assertEquals(Set.of("sim_60_8_summary.json", "sim_60_8_individual_responses.json", "sim_60_8_requests.csv",
-                "sim_60_8_llmperf4j_summary.json", "requests.jsonl", "sim_60_8_report.html", "sim_60_8_events.csv"),
+                "sim_60_8_llmperf4j_summary.json", "requests.jsonl", "sim_60_8_report.html", "sim_60_8_events.csv",
+                "sim_60_8_server_metrics.csv"), // the embedded simulator serves /metrics, scraped by default
                 names(dir), err::toString);
         assertEquals(4, Files.readAllLines(dir.resolve("requests.jsonl")).size());
         assertTrue(out.toString(StandardCharsets.UTF_8).contains("Number Of Errored Requests: 0"), out::toString);
