@@ -37,6 +37,7 @@ import java.util.Objects;
  * @param workerId              the load worker that sent the request in a distributed run, or null
  * @param phases                where the time before the content went (connection, request written, headers);
  *                              {@link RequestPhases#UNKNOWN} when not measured
+ * @param tags                  session, turn, cached tokens and images; {@link RequestTags#NONE} when none apply
  */
 public record RequestRecord(
         int promptIndex,
@@ -61,17 +62,32 @@ public record RequestRecord(
         long firstReasoningNanos,
         long connectNanos,
         String workerId,
-        RequestPhases phases) {
+        RequestPhases phases,
+        RequestTags tags) {
 
     public static final long NEVER = -1L;
 
     public RequestRecord {
         phases = phases == null ? RequestPhases.UNKNOWN : phases;
+        tags = tags == null ? RequestTags.NONE : tags;
         Objects.requireNonNull(clientRequestId, "clientRequestId");
         contentEventNanos = contentEventNanos == null ? new long[0] : contentEventNanos;
         generatedText = generatedText == null ? "" : generatedText;
         contentEventChars = contentEventChars == null ? new int[0] : contentEventChars;
         contentEventTokens = contentEventTokens == null ? new int[0] : contentEventTokens;
+    }
+
+    /** A record without session, cached-token or image tags. */
+    public RequestRecord(int promptIndex, String clientRequestId, String serverResponseId, long startEpochMicros,
+                         long ttftNanos, long lastContentNanos, long e2eNanos, int dataEventCount,
+                         long[] contentEventNanos, String generatedText, int numberInputTokens, int maxTokens,
+                         int outputTokens, Integer usagePromptTokens, Integer usageCompletionTokens,
+                         String finishReason, Failure failure, int[] contentEventChars, int[] contentEventTokens,
+                         long firstReasoningNanos, long connectNanos, String workerId, RequestPhases phases) {
+        this(promptIndex, clientRequestId, serverResponseId, startEpochMicros, ttftNanos, lastContentNanos, e2eNanos,
+                dataEventCount, contentEventNanos, generatedText, numberInputTokens, maxTokens, outputTokens,
+                usagePromptTokens, usageCompletionTokens, finishReason, failure, contentEventChars,
+                contentEventTokens, firstReasoningNanos, connectNanos, workerId, phases, RequestTags.NONE);
     }
 
     /** A record without timing phases. */
@@ -84,7 +100,7 @@ public record RequestRecord(
         this(promptIndex, clientRequestId, serverResponseId, startEpochMicros, ttftNanos, lastContentNanos, e2eNanos,
                 dataEventCount, contentEventNanos, generatedText, numberInputTokens, maxTokens, outputTokens,
                 usagePromptTokens, usageCompletionTokens, finishReason, failure, contentEventChars,
-                contentEventTokens, firstReasoningNanos, connectNanos, workerId, RequestPhases.UNKNOWN);
+                contentEventTokens, firstReasoningNanos, connectNanos, workerId, RequestPhases.UNKNOWN, RequestTags.NONE);
     }
 
     /** A record without per-event sizes, reasoning, connect time or worker (as read back from older files). */
@@ -96,7 +112,7 @@ public record RequestRecord(
         this(promptIndex, clientRequestId, serverResponseId, startEpochMicros, ttftNanos, lastContentNanos, e2eNanos,
                 dataEventCount, contentEventNanos, generatedText, numberInputTokens, maxTokens, outputTokens,
                 usagePromptTokens, usageCompletionTokens, finishReason, failure, null, null, NEVER, NEVER, null,
-                RequestPhases.UNKNOWN);
+                RequestPhases.UNKNOWN, RequestTags.NONE);
     }
 
     public boolean succeeded() {
@@ -108,7 +124,7 @@ public record RequestRecord(
         return new RequestRecord(promptIndex, clientRequestId, serverResponseId, startEpochMicros, ttftNanos,
                 lastContentNanos, e2eNanos, dataEventCount, contentEventNanos, generatedText, numberInputTokens,
                 maxTokens, tokens, usagePromptTokens, usageCompletionTokens, finishReason, failure,
-                contentEventChars, contentEventTokens, firstReasoningNanos, connectNanos, workerId, phases);
+                contentEventChars, contentEventTokens, firstReasoningNanos, connectNanos, workerId, phases, tags);
     }
 
     /** A copy with the client tokenizer's per-event token counts filled in (parallel to contentEventNanos). */
@@ -116,7 +132,7 @@ public record RequestRecord(
         return new RequestRecord(promptIndex, clientRequestId, serverResponseId, startEpochMicros, ttftNanos,
                 lastContentNanos, e2eNanos, dataEventCount, contentEventNanos, generatedText, numberInputTokens,
                 maxTokens, outputTokens, usagePromptTokens, usageCompletionTokens, finishReason, failure,
-                contentEventChars, tokensPerEvent, firstReasoningNanos, connectNanos, workerId, phases);
+                contentEventChars, tokensPerEvent, firstReasoningNanos, connectNanos, workerId, phases, tags);
     }
 
     /** A copy that names the load worker which sent the request. */
@@ -124,7 +140,7 @@ public record RequestRecord(
         return new RequestRecord(promptIndex, clientRequestId, serverResponseId, startEpochMicros, ttftNanos,
                 lastContentNanos, e2eNanos, dataEventCount, contentEventNanos, generatedText, numberInputTokens,
                 maxTokens, outputTokens, usagePromptTokens, usageCompletionTokens, finishReason, failure,
-                contentEventChars, contentEventTokens, firstReasoningNanos, connectNanos, worker, phases);
+                contentEventChars, contentEventTokens, firstReasoningNanos, connectNanos, worker, phases, tags);
     }
 
     /** A copy with the request's timing phases. */
@@ -132,6 +148,15 @@ public record RequestRecord(
         return new RequestRecord(promptIndex, clientRequestId, serverResponseId, startEpochMicros, ttftNanos,
                 lastContentNanos, e2eNanos, dataEventCount, contentEventNanos, generatedText, numberInputTokens,
                 maxTokens, outputTokens, usagePromptTokens, usageCompletionTokens, finishReason, failure,
-                contentEventChars, contentEventTokens, firstReasoningNanos, connectNanos, workerId, timing);
+                contentEventChars, contentEventTokens, firstReasoningNanos, connectNanos, workerId, timing, tags);
+    }
+
+    /** A copy with the request's session, cached-token and image tags. */
+    public RequestRecord withTags(RequestTags requestTags) {
+        return new RequestRecord(promptIndex, clientRequestId, serverResponseId, startEpochMicros, ttftNanos,
+                lastContentNanos, e2eNanos, dataEventCount, contentEventNanos, generatedText, numberInputTokens,
+                maxTokens, outputTokens, usagePromptTokens, usageCompletionTokens, finishReason, failure,
+                contentEventChars, contentEventTokens, firstReasoningNanos, connectNanos, workerId, phases,
+                requestTags);
     }
 }

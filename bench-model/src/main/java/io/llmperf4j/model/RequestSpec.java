@@ -11,13 +11,16 @@ import java.util.Objects;
  *                          exact mode: the real count, BOS included)
  * @param maxTokens         the {@code max_tokens} sent with the request, or {@link #NO_MAX_TOKENS} to send none
  *                          (llmperf's correctness test sends none)
+ * @param inputs            system prompt, conversation history, images and session of the request;
+ *                          {@link RequestInputs#TEXT_ONLY} for llmperf's single-turn text prompts
  */
-public record RequestSpec(int index, String prompt, int numberInputTokens, int maxTokens) {
+public record RequestSpec(int index, String prompt, int numberInputTokens, int maxTokens, RequestInputs inputs) {
     /** A {@code maxTokens} of 0: the request carries no {@code max_tokens} field; the server decides the length. */
     public static final int NO_MAX_TOKENS = 0;
 
     public RequestSpec {
         Objects.requireNonNull(prompt, "prompt");
+        inputs = inputs == null ? RequestInputs.TEXT_ONLY : inputs;
         if (index < 0) throw new IllegalArgumentException("index (" + index + ") must be >= 0");
         if (numberInputTokens < 0) {
             throw new IllegalArgumentException("numberInputTokens (" + numberInputTokens + ") must be >= 0");
@@ -25,5 +28,10 @@ public record RequestSpec(int index, String prompt, int numberInputTokens, int m
         if (maxTokens < 0) {
             throw new IllegalArgumentException("maxTokens (" + maxTokens + ") must be >= 1, or NO_MAX_TOKENS (0)");
         }
+    }
+
+    /** A single-turn text request, llmperf's kind. */
+    public RequestSpec(int index, String prompt, int numberInputTokens, int maxTokens) {
+        this(index, prompt, numberInputTokens, maxTokens, RequestInputs.TEXT_ONLY);
     }
 }

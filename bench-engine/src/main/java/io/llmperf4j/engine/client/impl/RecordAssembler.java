@@ -9,6 +9,7 @@ import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestPhases;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
+import io.llmperf4j.model.RequestTags;
 
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
@@ -210,11 +211,12 @@ final class RecordAssembler {
                     lastContentNanos, e2eNanos, dataEventCount, exact(contentEventNanos, contentEventCount),
                     text.toString(), spec.numberInputTokens(), spec.maxTokens(), -1, usagePromptTokens,
                     usageCompletionTokens, finishReason, failure, exact(contentEventChars, contentEventCount),
-                    null, firstReasoningNanos, connectNanos, null).withPhases(phases);
+                    null, firstReasoningNanos, connectNanos, null, phases, RequestTags.of(spec.inputs()));
         } catch (RuntimeException | Error e) {
             record = new RequestRecord(spec.index(), clientRequestId, null, startEpochMicros, -1, -1,
                     endNanos - startNanos, 0, null, "", spec.numberInputTokens(), spec.maxTokens(), -1, null, null,
-                    null, new Failure(FailureKind.CLIENT_ERROR, -1, "could not build the record: " + e));
+                    null, new Failure(FailureKind.CLIENT_ERROR, -1, "could not build the record: " + e))
+                    .withTags(RequestTags.of(spec.inputs()));
         }
         completion.complete(record);
     }

@@ -1,0 +1,30 @@
+package io.llmperf4j.model;
+
+/**
+ * What a record says about the request beyond llmperf's fields: its session and turn, the server's cached prompt
+ * tokens, and the images it carried.
+ *
+ * @param sessionId    the session the request was a turn of, or null
+ * @param turn         0-based turn index, or -1 outside sessions
+ * @param cachedTokens {@code usage.prompt_tokens_details.cached_tokens} as the server reported it, or null
+ * @param imageCount   images sent
+ * @param imagePixels  pixels of the images sent
+ * @param imageBytes   encoded bytes of the images sent (before base64)
+ */
+public record RequestTags(String sessionId, int turn, Integer cachedTokens, int imageCount, long imagePixels,
+                          long imageBytes) {
+    public static final RequestTags NONE = new RequestTags(null, -1, null, 0, 0, 0);
+
+    /** The tags a request's inputs determine before it is sent. */
+    public static RequestTags of(RequestInputs inputs) {
+        if (inputs == null || inputs == RequestInputs.TEXT_ONLY) {
+            return NONE;
+        }
+        return new RequestTags(inputs.sessionId(), inputs.turn(), null, inputs.images().size(),
+                inputs.imagePixels(), inputs.imageBytes());
+    }
+
+    public RequestTags withCachedTokens(Integer tokens) {
+        return new RequestTags(sessionId, turn, tokens, imageCount, imagePixels, imageBytes);
+    }
+}
