@@ -3,9 +3,13 @@ package io.llmperf4j.engine.client;
 import io.llmperf4j.engine.protocol.AnthropicEventParser;
 import io.llmperf4j.engine.protocol.ChunkParser;
 import io.llmperf4j.engine.sse.SseEvent;
+import io.llmperf4j.model.ChatMessage;
+import io.llmperf4j.model.ImageInput;
+import io.llmperf4j.model.RequestInputs;
 import io.llmperf4j.model.RequestSpec;
 
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -70,19 +74,66 @@ public final class AnthropicMessagesApi implements LlmApi {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("model", model);
         body.put("max_tokens", maxTokens == RequestSpec.NO_MAX_TOKENS ? DEFAULT_MAX_TOKENS : maxTokens);
-        Map<String, Object> message = new LinkedHashMap<>();
-        message.put("role", "user");
-        message.put("content", prompt);
-        body.put("messages", List.of(message));
+        body.put("messages", List.of(message("user", prompt)));
         body.put("stream", stream);
         if (params != null) body.putAll(params);
         return body;
     }
 
+    /**
+     * The body of a request with {@link RequestInputs}: the system prompt as the top-level {@code system} field,
+     * the session's earlier messages, then the new user message, as content blocks (one {@code image} block per
+     * image, then the text, as Anthropic recommends) when images are attached.
+     */
+    public static Map<String, Object> build(String model, RequestSpec spec, boolean stream, Map<String, ?> params) {
+        RequestInputs inputs = spec.inputs();
+        if (inputs == RequestInputs.TEXT_ONLY) {
+            return build(model, spec.prompt(), spec.maxTokens(), stream, params);
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("model", model);
+        body.put("max_tokens", spec.maxTokens() == RequestSpec.NO_MAX_TOKENS ? DEFAULT_MAX_TOKENS : spec.maxTokens());
+        if (inputs.systemPrompt() != null) body.put("system", inputs.systemPrompt());
+        List<Object> messages = new ArrayList<>(inputs.history().size() + 1);
+        for (ChatMessage earlier : inputs.history()) messages.add(message(earlier.role(), earlier.content()));
+        messages.add(message("user", inputs.hasImages() ? blocks(spec.prompt(), inputs.images()) : spec.prompt()));
+        body.put("messages", messages);
+        body.put("stream", stream);
+        if (params != null) body.putAll(params);
+        return body;
+    }
+
+    private static List<Object> blocks(String text, List<ImageInput> images) {
+        List<Object> blocks = new ArrayList<>(images.size() + 1);
+        for (ImageInput image : images) {
+            Map<String, Object> source = new LinkedHashMap<>();
+            if (image.base64() != null) {
+                source.put("type", "base64");
+                source.put("media_type", image.mediaType());
+                source.put("data", image.base64());
+            } else {
+                source.put("type", "url");
+                source.put("url", image.url());
+            }
+            blocks.add(Map.of("type", "image", "source", source));
+        }
+        Map<String, Object> textBlock = new LinkedHashMap<>();
+        textBlock.put("type", "text");
+        textBlock.put("text", text);
+        blocks.add(textBlock);
+        return blocks;
+    }
+
+    private static Map<String, Object> message(String role, Object content) {
+        Map<String, Object> message = new LinkedHashMap<>();
+        message.put("role", role);
+        message.put("content", content);
+        return message;
+    }
+
     @Override
     public byte[] body(ClientConfig config, RequestSpec spec) {
-        return ChatRequestBody.toJson(build(config.model(), spec.prompt(), spec.maxTokens(), stream,
-                config.additionalSamplingParams()));
+        return ChatRequestBody.toJson(build(config.model(), spec, stream, config.additionalSamplingParams()));
     }
 
     @Override

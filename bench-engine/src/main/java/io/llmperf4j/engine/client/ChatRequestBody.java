@@ -2,7 +2,12 @@ package io.llmperf4j.engine.client;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.llmperf4j.model.ChatMessage;
+import io.llmperf4j.model.ImageInput;
+import io.llmperf4j.model.RequestInputs;
 import io.llmperf4j.model.RequestSpec;
+
+import java.util.ArrayList;
 
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
@@ -42,6 +47,70 @@ public final class ChatRequestBody {
                 message("system", ""),
                 message("user", prompt)));
         return finish(body, maxTokens, stream, includeUsage, additionalSamplingParams);
+    }
+
+    /**
+     * The chat body of a request with {@link RequestInputs}: the system message carries the inputs' system prompt
+     * (empty, as llmperf sends it, when there is none), then the session's earlier messages in order, then the new
+     * user message: plain text, or OpenAI content parts (the text, then one {@code image_url} part per image) when
+     * images are attached. A {@link RequestInputs#TEXT_ONLY} request gives exactly llmperf's body.
+     */
+    public static Map<String, Object> build(String model, RequestSpec spec, boolean stream, boolean includeUsage,
+                                            Map<String, ?> additionalSamplingParams) {
+        RequestInputs inputs = spec.inputs();
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("model", model);
+        List<Object> messages = new ArrayList<>(inputs.history().size() + 2);
+        messages.add(message("system", inputs.systemPrompt() == null ? "" : inputs.systemPrompt()));
+        for (ChatMessage earlier : inputs.history()) {
+            messages.add(message(earlier.role(), earlier.content()));
+        }
+        messages.add(inputs.hasImages() ? message("user", openAiParts(spec.prompt(), inputs.images()))
+                : message("user", spec.prompt()));
+        body.put("messages", messages);
+        return finish(body, spec.maxTokens(), stream, includeUsage, additionalSamplingParams);
+    }
+
+    /**
+     * The {@code /v1/completions} body of a request with {@link RequestInputs}: the system prompt and the earlier
+     * messages are joined before the new text, one per paragraph, since the API has no roles. Images are refused:
+     * the completions API has no way to carry them.
+     */
+    public static Map<String, Object> buildCompletion(String model, RequestSpec spec, boolean stream,
+                                                      boolean includeUsage, Map<String, ?> additionalSamplingParams) {
+        RequestInputs inputs = spec.inputs();
+        if (inputs.hasImages()) {
+            throw new IllegalArgumentException("the completions API cannot send images: use --llm-api openai "
+                    + "(chat completions) or anthropic");
+        }
+        return buildCompletion(model, flattened(spec.prompt(), inputs), spec.maxTokens(), stream, includeUsage,
+                additionalSamplingParams);
+    }
+
+    /** The prompt with the system prompt and the earlier turns before it, for APIs without roles. */
+    static String flattened(String prompt, RequestInputs inputs) {
+        if (inputs.systemPrompt() == null && inputs.history().isEmpty()) {
+            return prompt;
+        }
+        StringBuilder text = new StringBuilder();
+        if (inputs.systemPrompt() != null) text.append(inputs.systemPrompt()).append("\n\n");
+        for (ChatMessage earlier : inputs.history()) text.append(earlier.content()).append("\n\n");
+        return text.append(prompt).toString();
+    }
+
+    private static List<Object> openAiParts(String text, List<ImageInput> images) {
+        List<Object> parts = new ArrayList<>(images.size() + 1);
+        Map<String, Object> textPart = new LinkedHashMap<>();
+        textPart.put("type", "text");
+        textPart.put("text", text);
+        parts.add(textPart);
+        for (ImageInput image : images) {
+            Map<String, Object> part = new LinkedHashMap<>();
+            part.put("type", "image_url");
+            part.put("image_url", Map.of("url", image.url()));
+            parts.add(part);
+        }
+        return parts;
     }
 
     /**
@@ -86,7 +155,7 @@ public final class ChatRequestBody {
         }
     }
 
-    private static Map<String, Object> message(String role, String content) {
+    private static Map<String, Object> message(String role, Object content) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("role", role);
         m.put("content", content);

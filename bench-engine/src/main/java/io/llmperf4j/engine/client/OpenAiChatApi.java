@@ -46,8 +46,8 @@ public final class OpenAiChatApi implements LlmApi {
 
     @Override
     public byte[] body(ClientConfig config, RequestSpec spec) {
-        return ChatRequestBody.toJson(ChatRequestBody.build(config.model(), spec.prompt(), spec.maxTokens(), stream,
-                config.includeUsage(), config.additionalSamplingParams()));
+        return ChatRequestBody.toJson(ChatRequestBody.build(config.model(), spec, stream, config.includeUsage(),
+                config.additionalSamplingParams()));
     }
 
     @Override

@@ -41,8 +41,8 @@ public final class OpenAiCompletionsApi implements LlmApi {
 
     @Override
     public byte[] body(ClientConfig config, RequestSpec spec) {
-        return ChatRequestBody.toJson(ChatRequestBody.buildCompletion(config.model(), spec.prompt(),
-                spec.maxTokens(), stream, config.includeUsage(), config.additionalSamplingParams()));
+        return ChatRequestBody.toJson(ChatRequestBody.buildCompletion(config.model(), spec, stream,
+                config.includeUsage(), config.additionalSamplingParams()));
     }
 
     @Override
