@@ -3,6 +3,9 @@ package io.llmperf4j.datasets;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.llmperf4j.datasets.images.ImageAttachment;
+import io.llmperf4j.datasets.images.ImageReferences;
+import io.llmperf4j.model.ImageInput;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.tokenize.Tokenizer;
 import io.llmperf4j.tokenize.prompt.LengthDistribution;
@@ -24,8 +27,10 @@ import java.util.Map;
 
 /**
  * A JSON Lines file of prompts ({@code prompts:FILE}): one object per line, {@code {"prompt": "...",
- * "max_tokens": 128}}, {@code max_tokens} optional. Other keys are ignored; blank lines are skipped. Requests follow
- * the file's order (no shuffle), wrapping around when more are asked for than the file holds.
+ * "max_tokens": 128}}, {@code max_tokens} optional, and {@code "images": ["cat.png", "https://host/dog.jpg"]}
+ * optional (paths relative to the file, or URLs; see {@link ImageReferences}). Other keys are ignored; blank lines
+ * are skipped. Requests follow the file's order (no shuffle), wrapping around when more are asked for than the file
+ * holds.
  */
 public final class PromptListDataset {
     private static final String WHAT = "Prompt file";
@@ -35,8 +40,8 @@ public final class PromptListDataset {
     private final String sha256;
     private final List<Entry> entries;
 
-    /** One line: the prompt, its {@code max_tokens} (0 when absent) and its 1-based line number. */
-    record Entry(String prompt, int maxTokens, int line) {
+    /** One line: the prompt, its {@code max_tokens} (0 when absent), its 1-based line number and its images. */
+    record Entry(String prompt, int maxTokens, int line, List<String> images) {
     }
 
     private PromptListDataset(Path file, String sha256, List<Entry> entries) {
@@ -88,7 +93,7 @@ public final class PromptListDataset {
                 }
                 max = maxTokens.intValue();
             }
-            entries.add(new Entry(prompt.asText(), max, lineNumber));
+            entries.add(new Entry(prompt.asText(), max, lineNumber, images(absolute, lineNumber, node.get("images"))));
         }
         if (entries.isEmpty()) throw error(absolute, 1, "the file holds no prompt");
         return new PromptListDataset(absolute, Hashing.sha256Hex(bytes), entries);
@@ -123,6 +128,17 @@ public final class PromptListDataset {
      *                                {@code null}
      */
     public Workload workload(Tokenizer tokenizer, int count, long seed, LengthDistribution outputLengths) {
+        return workload(tokenizer, count, seed, outputLengths, ImageReferences.dataMode(file.getParent()));
+    }
+
+    /**
+     * As {@link #workload(Tokenizer, int, long, LengthDistribution)}, the lines' images resolved by {@code images}
+     * (each distinct image made once and shared by every request that sends it).
+     *
+     * @throws DatasetFormatException naming the line of an image that cannot be sent
+     */
+    public Workload workload(Tokenizer tokenizer, int count, long seed, LengthDistribution outputLengths,
+                             ImageReferences images) {
         Workload.requireEncoding(tokenizer);
         int n = count <= 0 ? entries.size() : count;
         PythonRandom random = new PythonRandom(seed);
@@ -138,7 +154,9 @@ public final class PromptListDataset {
                 maxTokens = outputLengths.sample(random);
             }
             int tokens = tokensByPrompt.computeIfAbsent(entry.prompt(), tokenizer::count);
-            requests.add(new RequestSpec(i, entry.prompt(), tokens, maxTokens));
+            RequestSpec request = new RequestSpec(i, entry.prompt(), tokens, maxTokens);
+            if (!entry.images().isEmpty()) request = ImageAttachment.withImages(request, resolve(entry, images));
+            requests.add(request);
         }
         Map<String, Object> generation = new LinkedHashMap<>();
         generation.put("dataset", "prompts");
@@ -146,6 +164,31 @@ public final class PromptListDataset {
         if (outputLengths != null) generation.put("output_lengths", outputLengths.parameters()); // lines without one
         generation.put("request_count", n);
         return new Workload(Workload.PROMPTS, id(), sha256, tokenizer.id(), seed, generation, requests);
+    }
+
+    private List<ImageInput> resolve(Entry entry, ImageReferences references) {
+        List<ImageInput> images = new ArrayList<>(entry.images().size());
+        for (String reference : entry.images()) {
+            try {
+                images.add(references.resolve(reference));
+            } catch (IllegalArgumentException | UncheckedIOException e) {
+                throw error(file, entry.line(), e.getMessage());
+            }
+        }
+        return images;
+    }
+
+    private static List<String> images(Path file, int line, JsonNode images) {
+        if (images == null || images.isNull()) return List.of();
+        if (!images.isArray()) throw error(file, line, "\"images\" must be an array of paths or URLs");
+        List<String> references = new ArrayList<>(images.size());
+        for (JsonNode image : images) {
+            if (!image.isTextual() || image.asText().isBlank()) {
+                throw error(file, line, "\"images\" must hold paths or URLs (strings), not " + image);
+            }
+            references.add(image.asText());
+        }
+        return references;
     }
 
     private static String decode(Path file, byte[] bytes) {

@@ -8,6 +8,10 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.llmperf4j.datasets.DatasetFormatException;
+import io.llmperf4j.datasets.images.ImageAttachment;
+import io.llmperf4j.datasets.images.ImageLibrary;
+import io.llmperf4j.datasets.images.ImageManifestEntry;
+import io.llmperf4j.model.ImageInput;
 import io.llmperf4j.model.RequestSpec;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -44,7 +48,9 @@ import java.util.Objects;
  * (The header is one line; it is wrapped here.) UTF-8, {@code "\n"} line ends, a final {@code "\n"}, keys in this
  * order, no spaces: the same workload always gives the same bytes, and {@link #read} then {@link #write} gives the
  * file back byte for byte. {@code requests_sha256} is the SHA-256 of all request lines (each with its {@code "\n"});
- * {@link #read} checks it and {@code request_count}, so a truncated or edited file is caught. Delete
+ * {@link #read} checks it and {@code request_count}, so a truncated or edited file is caught. A request with images
+ * has one more field, {@code "images"}: an array of {@link ImageManifestEntry} objects (source, seed or path, size,
+ * bytes, SHA-256), each made again on {@link #read} and checked against its digest. Delete
  * {@code requests_sha256} from the header to replay a deliberately edited file.
  *
  * @param header   what made the requests
@@ -63,6 +69,8 @@ public record WorkloadManifest(ManifestHeader header, List<RequestSpec> requests
     private static final List<String> HEADER_FIELDS = List.of("format", "version", "kind", "tokenizer", "seed", "source",
             "source_sha256", "generation", "sampling_params", "request_count", "requests_sha256");
     private static final List<String> REQUEST_FIELDS = List.of("index", "prompt", "number_input_tokens", "max_tokens");
+    /** Optional request fields, written only when the request has them. */
+    private static final List<String> OPTIONAL_REQUEST_FIELDS = List.of("images");
 
     public WorkloadManifest {
         Objects.requireNonNull(header, "header");
@@ -106,6 +114,13 @@ public record WorkloadManifest(ManifestHeader header, List<RequestSpec> requests
                 generator.writeStringField("prompt", request.prompt());
                 generator.writeNumberField("number_input_tokens", request.numberInputTokens());
                 generator.writeNumberField("max_tokens", request.maxTokens());
+                if (request.inputs().hasImages()) {
+                    generator.writeArrayFieldStart("images"); // ImageManifestEntry: digest, size, seed or path
+                    for (ImageInput image : request.inputs().images()) {
+                        generator.writeObject(ImageManifestEntry.toJson(image));
+                    }
+                    generator.writeEndArray();
+                }
                 generator.writeEndObject();
             });
         }
@@ -166,10 +181,13 @@ public record WorkloadManifest(ManifestHeader header, List<RequestSpec> requests
         long expectedCount = integral(file, 1, head, "request_count");
 
         List<RequestSpec> requests = new ArrayList<>(lines.length - 1);
+        List<String> knownRequestFields = new ArrayList<>(REQUEST_FIELDS);
+        knownRequestFields.addAll(OPTIONAL_REQUEST_FIELDS);
+        ImageLibrary images = new ImageLibrary(); // every request sending an image shares one copy of it
         for (int i = 1; i < lines.length; i++) {
             int lineNumber = i + 1;
             JsonNode node = parseObject(file, lineNumber, lines[i]);
-            checkFields(file, lineNumber, node, REQUEST_FIELDS, REQUEST_FIELDS);
+            checkFields(file, lineNumber, node, knownRequestFields, REQUEST_FIELDS);
             long index = integral(file, lineNumber, node, "index");
             if (index != i - 1) throw error(file, "line " + lineNumber, "index " + index + " where " + (i - 1) + " was expected");
             String prompt = text(file, lineNumber, node, "prompt", false);
@@ -181,7 +199,9 @@ public record WorkloadManifest(ManifestHeader header, List<RequestSpec> requests
             if (maxTokens < 1 || maxTokens > Integer.MAX_VALUE) {
                 throw error(file, "line " + lineNumber, "max_tokens " + maxTokens + " must be a positive int");
             }
-            requests.add(new RequestSpec((int) index, prompt, (int) inputTokens, (int) maxTokens));
+            RequestSpec request = new RequestSpec((int) index, prompt, (int) inputTokens, (int) maxTokens);
+            if (node.has("images")) request = ImageAttachment.withImages(request, images(file, lineNumber, node, images));
+            requests.add(request);
         }
         if (expectedCount != requests.size()) {
             throw error(file, "line 1", "request_count is " + expectedCount + " but the file holds " + requests.size()
@@ -197,6 +217,20 @@ public record WorkloadManifest(ManifestHeader header, List<RequestSpec> requests
             }
         }
         return new WorkloadManifest(header, requests);
+    }
+
+    private static List<ImageInput> images(Path file, int line, JsonNode node, ImageLibrary library) {
+        JsonNode entries = node.get("images");
+        if (!entries.isArray()) throw error(file, "line " + line, "images must be a JSON array");
+        List<ImageInput> images = new ArrayList<>(entries.size());
+        for (int j = 0; j < entries.size(); j++) {
+            try {
+                images.add(ImageManifestEntry.fromJson(entries.get(j), library));
+            } catch (IllegalArgumentException | UncheckedIOException e) {
+                throw error(file, "line " + line + ", images[" + j + "]", e.getMessage());
+            }
+        }
+        return images;
     }
 
     private static String decodeUtf8(Path file, byte[] bytes) {
