@@ -39,7 +39,7 @@ final class AnthropicRequestParser {
         List<GenerationRequest.ChatMessage> messages = messages(root);
         return new CompletionRequest(Endpoint.MESSAGES, model, stream, false, maxTokens.intValue(),
                 CompletionRequestParser.joined(messages), -1, 0, false, messages,
-                CompletionRequestParser.sampling(root));
+                CompletionRequestParser.sampling(root), images(root.path("messages")));
     }
 
     /** The {@code system} prompt (when present) as a first "system" message, then the messages. */
@@ -59,6 +59,29 @@ final class AnthropicRequestParser {
                     content(message.path("content"), "messages")));
         }
         return parsed;
+    }
+
+    /**
+     * The {@code image} blocks: {@code {"type":"image","source":{"type":"base64","media_type":...,"data":...}}} is
+     * measured, a {@code "url"} source is not fetched (see {@link PromptImages}).
+     */
+    private static PromptImages images(JsonNode messages) throws InvalidRequestException {
+        PromptImages images = PromptImages.NONE;
+        for (JsonNode message : messages) {
+            for (JsonNode block : message.path("content")) {
+                if (!"image".equals(block.path("type").asText())) continue;
+                JsonNode source = block.path("source");
+                switch (source.path("type").asText()) {
+                    case "base64" -> {
+                        if (!source.path("data").isTextual()) throw badRequest("source.data must be a string.", "messages");
+                        images = images.plusBase64(source.path("data").textValue(), 0, "messages");
+                    }
+                    case "url" -> images = images.plus(0, 0);
+                    default -> throw badRequest("An image source must have type base64 or url.", "messages");
+                }
+            }
+        }
+        return images;
     }
 
     private static String content(JsonNode content, String field) throws InvalidRequestException {

@@ -18,6 +18,8 @@ import java.util.List;
  * @param messages        the conversation (chat, Anthropic Messages), or null for a text completion; a real
  *                        engine renders it through its chat template
  * @param sampling        temperature, top_p and seed as sent (the simulator ignores them)
+ * @param images          the images of the messages, {@link PromptImages#NONE} for none; their tokens count in
+ *                        the prompt's
  */
 record CompletionRequest(
         Endpoint endpoint,
@@ -30,7 +32,20 @@ record CompletionRequest(
         int minTokens,
         boolean ignoreEos,
         List<GenerationRequest.ChatMessage> messages,
-        Sampling sampling) {
+        Sampling sampling,
+        PromptImages images) {
+
+    CompletionRequest {
+        images = images == null ? PromptImages.NONE : images;
+    }
+
+    /** A request without images. */
+    CompletionRequest(Endpoint endpoint, String model, boolean stream, boolean includeUsage, int maxTokens,
+                      String promptText, int promptTokenIds, int minTokens, boolean ignoreEos,
+                      List<GenerationRequest.ChatMessage> messages, Sampling sampling) {
+        this(endpoint, model, stream, includeUsage, maxTokens, promptText, promptTokenIds, minTokens, ignoreEos,
+                messages, sampling, PromptImages.NONE);
+    }
 
     /** Sampling parameters, each null when absent or not a number (sampling is not validated further). */
     record Sampling(Double temperature, Double topP, Integer seed) {

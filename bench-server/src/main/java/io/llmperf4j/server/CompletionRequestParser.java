@@ -46,7 +46,7 @@ final class CompletionRequestParser {
         if (endpoint == Endpoint.CHAT) {
             List<GenerationRequest.ChatMessage> messages = chatMessages(root);
             return new CompletionRequest(endpoint, model, stream, includeUsage, maxTokens, joined(messages), -1,
-                    minTokens, ignoreEos, messages, sampling);
+                    minTokens, ignoreEos, messages, sampling, images(root.path("messages")));
         }
         JsonNode prompt = textPrompt(root);
         boolean ids = prompt.isArray();
@@ -148,6 +148,24 @@ final class CompletionRequestParser {
             parsed.add(new GenerationRequest.ChatMessage(roleName, text.toString()));
         }
         return parsed;
+    }
+
+    /**
+     * The {@code image_url} parts of the messages ({@code {"type":"image_url","image_url":{"url":...}}}, the url
+     * also accepted as a bare string), measured as {@link PromptImages} says.
+     */
+    static PromptImages images(JsonNode messages) throws InvalidRequestException {
+        PromptImages images = PromptImages.NONE;
+        for (JsonNode message : messages) {
+            for (JsonNode part : message.path("content")) {
+                if (!"image_url".equals(part.path("type").asText())) continue;
+                JsonNode image = part.path("image_url");
+                JsonNode url = image.isObject() ? image.path("url") : image;
+                if (!url.isTextual()) throw badRequest("image_url.url must be a string.", "messages");
+                images = images.plusUrl(url.textValue(), "messages");
+            }
+        }
+        return images;
     }
 
     /** One prompt: a string, a one-string array, token ids, or one array of token ids; returns the string or ids. */

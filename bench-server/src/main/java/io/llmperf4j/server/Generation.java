@@ -149,7 +149,8 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
         server.metrics.addRequestsRunning(1);
         server.metrics.addPromptTokens(promptTokens);
         long clockStartNanos = queued ? slotGrantedNanos : arrivalNanos;
-        long prefillNanos = saturatedMultiply(server.config.prefillPerPromptToken().toNanos(), promptTokens);
+        long prefillNanos = saturatedAdd(saturatedMultiply(server.config.prefillPerPromptToken().toNanos(), promptTokens),
+                saturatedMultiply(server.config.prefillPerImageToken().toNanos(), request.images().tokens()));
         firstContentDueNanos = saturatedAdd(clockStartNanos,
                 saturatedAdd(server.config.timeToFirstToken().toNanos(), prefillNanos));
         // a non-streaming response is written once, when its last chunk is due; an error event at the first's

@@ -225,7 +225,9 @@ final class OpenAiHandler extends ChannelInboundHandlerAdapter {
     private void startGeneration(ChannelHandlerContext ctx, CompletionRequest request, String model,
                                  int promptTokens, long arrivalNanos, FaultKind fault) {
         String requestId = server.nextRequestId(request.endpoint());
-        Generation generation = new Generation(ctx, server, request, requestId, model, promptTokens, arrivalNanos,
+        // usage.prompt_tokens counts the image tokens too, as vLLM's does
+        Generation generation = new Generation(ctx, server, request, requestId, model,
+                promptTokens + request.images().tokens(), arrivalNanos,
                 fault, () -> responseEnded(ctx));
         active = generation;
         generation.start();

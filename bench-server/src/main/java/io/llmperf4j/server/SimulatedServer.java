@@ -44,7 +44,9 @@ import java.util.concurrent.Executors;
  * by "\n" for chat, the prompt for completions): the same prompt always gets the same text, whatever the request
  * order, and a shorter completion is a prefix of a longer one. {@code usage.prompt_tokens} is the configured
  * {@code promptTokenCounter}'s count of that prompt text (no chat template), or, without one,
- * 1 + ceil(chars / 4); a completions prompt sent as token ids counts its ids.
+ * 1 + ceil(chars / 4); a completions prompt sent as token ids counts its ids. Images (chat {@code image_url} parts,
+ * Anthropic {@code image} blocks) add their tokens as vLLM counts Qwen2-VL's: one per 28x28-pixel block after
+ * rounding, plus 2 per image ({@code ImageTokens}; an http(s) image URL is not fetched and counts as the smallest).
  *
  * <h2>Reasoning</h2>
  * With {@code reasoningTokens} R > 0, a chat response's first R tokens are reasoning, streamed as
@@ -93,7 +95,8 @@ import java.util.concurrent.Executors;
  * {@code t0} the request's arrival (the moment its HTTP request was read) when a slot was free for it, else the
  * moment it got its slot, content chunk k (0-based)
  * is due at {@code t0 + timeToFirstToken + prefillPerPromptToken * promptTokens
- * + k * tokensPerChunk * interTokenDelay} (a {@link FaultKind#STALL} adds its stall from the fault chunk on).
+ * + prefillPerImageToken * imageTokens + k * tokensPerChunk * interTokenDelay} (promptTokens includes the
+ * imageTokens) (a {@link FaultKind#STALL} adds its stall from the fault chunk on).
  * So the TTFT a client measures from sending is queue time + TTFT + prefill (+ network), and the last chunk of n
  * tokens comes {@code (ceil(n / tokensPerChunk) - 1) * tokensPerChunk * interTokenDelay} after the first. The
  * chat role event, the HTTP headers and the first content chunk go out together, so every client definition of

@@ -38,6 +38,10 @@ import java.util.Objects;
  * @param reasoningTokens         chat completions first stream this many tokens as {@code delta.reasoning_content}
  *                                (vLLM style) before the content; they count in max_tokens and usage; default 0
  * @param embeddings              settings of {@code /v1/embeddings}, default {@link EmbeddingsConfig#defaults()}
+ * @param prefillPerImageToken    extra time to first token per image token (the vision encoder's share; image
+ *                                tokens also count as prompt tokens for {@code prefillPerPromptToken}), default 0;
+ *                                images are counted as vLLM counts Qwen2-VL's (28x28-pixel blocks, see
+ *                                {@code ImageTokens})
  */
 public record SimulatorConfig(
         String host,
@@ -58,7 +62,8 @@ public record SimulatorConfig(
         FaultPlan faultPlan,
         EarlyStop earlyStop,
         int reasoningTokens,
-        EmbeddingsConfig embeddings) {
+        EmbeddingsConfig embeddings,
+        Duration prefillPerImageToken) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 0;
@@ -84,6 +89,7 @@ public record SimulatorConfig(
         requireDelay("timeToFirstToken", timeToFirstToken);
         requireDelay("interTokenDelay", interTokenDelay);
         requireDelay("prefillPerPromptToken", prefillPerPromptToken);
+        requireDelay("prefillPerImageToken", prefillPerImageToken);
         requireAtLeast("tokensPerChunk", tokensPerChunk, 1);
         requireAtLeast("maxConcurrentSequences", maxConcurrentSequences, 1);
         requireAtLeast("defaultMaxTokens", defaultMaxTokens, 1);
@@ -136,7 +142,7 @@ public record SimulatorConfig(
                 + ", defaultMaxTokens=" + defaultMaxTokens + ", maxRequestBodyBytes=" + maxRequestBodyBytes
                 + ", ioThreads=" + ioThreads + ", timingListener=" + timingListener + ", faultPlan=" + faultPlan
                 + ", earlyStop=" + earlyStop + ", reasoningTokens=" + reasoningTokens + ", embeddings=" + embeddings
-                + "]";
+                + ", prefillPerImageToken=" + prefillPerImageToken + "]";
     }
 
     private static void requireDelay(String name, Duration value) {
@@ -172,6 +178,7 @@ public record SimulatorConfig(
         private EarlyStop earlyStop = EarlyStop.none();
         private int reasoningTokens;
         private EmbeddingsConfig embeddings = EmbeddingsConfig.defaults();
+        private Duration prefillPerImageToken = Duration.ZERO;
 
         private Builder() {
         }
@@ -196,6 +203,7 @@ public record SimulatorConfig(
             earlyStop = c.earlyStop;
             reasoningTokens = c.reasoningTokens;
             embeddings = c.embeddings;
+            prefillPerImageToken = c.prefillPerImageToken;
         }
 
         public Builder host(String host) {
@@ -303,11 +311,17 @@ public record SimulatorConfig(
             return this;
         }
 
+        /** Extra time to first token per image token; 0 by default. */
+        public Builder prefillPerImageToken(Duration prefillPerImageToken) {
+            this.prefillPerImageToken = prefillPerImageToken;
+            return this;
+        }
+
         public SimulatorConfig build() {
             return new SimulatorConfig(host, port, timeToFirstToken, interTokenDelay, tokensPerChunk,
                     maxConcurrentSequences, prefillPerPromptToken, modelIds, acceptAnyModel, apiKey,
                     promptTokenCounter, defaultMaxTokens, maxRequestBodyBytes, ioThreads, timingListener,
-                    faultPlan, earlyStop, reasoningTokens, embeddings);
+                    faultPlan, earlyStop, reasoningTokens, embeddings, prefillPerImageToken);
         }
     }
 }

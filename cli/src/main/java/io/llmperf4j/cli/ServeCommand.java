@@ -39,7 +39,7 @@ final class ServeCommand implements Callable<Integer> {
     private static final List<String> SIMULATOR_ONLY = List.of("--ttft-ms", "--inter-token-delay-ms",
             "--tokens-per-chunk", "--max-concurrent-sequences", "--prefill-us-per-token", "--strict-model",
             "--api-key-file", "--fault-rate", "--fault-kinds", "--fault-seed", "--stall-ms", "--stop-probability",
-            "--reasoning-tokens");
+            "--reasoning-tokens", "--prefill-us-per-image-token");
 
     private final CliContext context;
 
@@ -80,6 +80,11 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--prefill-us-per-token", defaultValue = "0",
             description = "Extra time to first token per prompt token, in microseconds.")
     double prefillMicrosPerToken;
+
+    @Option(names = "--prefill-us-per-image-token", defaultValue = "0",
+            description = "Extra time to first token per image token (images count as vLLM counts Qwen2-VL's: one "
+                    + "token per 28x28 pixels, plus 2; they are prompt tokens too), in microseconds.")
+    double prefillMicrosPerImageToken;
 
     @Option(names = "--model", split = ",", defaultValue = SimulatorConfig.DEFAULT_MODEL_ID,
             description = "Model ids listed by /v1/models; with --engine llama, the GGUF model file to run.")
@@ -149,6 +154,7 @@ final class ServeCommand implements Callable<Integer> {
                 .timeToFirstToken(millis(ttftMillis, "--ttft-ms"))
                 .interTokenDelay(millis(interTokenDelayMillis, "--inter-token-delay-ms"))
                 .prefillPerPromptToken(millis(prefillMicrosPerToken / 1000.0, "--prefill-us-per-token"))
+                .prefillPerImageToken(millis(prefillMicrosPerImageToken / 1000.0, "--prefill-us-per-image-token"))
                 .modelIds(models)
                 .acceptAnyModel(!strictModel);
         if (Tokenizers.builtInLlama2Available()) {
