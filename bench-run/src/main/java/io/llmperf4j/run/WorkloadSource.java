@@ -12,6 +12,10 @@ import io.llmperf4j.datasets.ShareGptOptions;
 import io.llmperf4j.datasets.SharedPrefix;
 import io.llmperf4j.datasets.SyntheticWorkload;
 import io.llmperf4j.datasets.Workload;
+import io.llmperf4j.datasets.images.ImageAttachment;
+import io.llmperf4j.datasets.images.ImageLibrary;
+import io.llmperf4j.datasets.images.ImageOptions;
+import io.llmperf4j.datasets.images.ImageReferences;
 import io.llmperf4j.datasets.manifest.WorkloadManifest;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.tokenize.Tokenizer;
@@ -53,11 +57,12 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
         Tokenizer tokenizer = tokenizer(fromUsage ? "llama-2" : f.tokenizer(), f.allowDownload());
         Workload workload;
         String mode;
+        ImageLibrary images = new ImageLibrary(); // one copy of each distinct image, shared by the requests
         try {
             if (f.workload() != null) {
                 return replay(f, tokenizer, fromUsage, err);
             } else if (f.dataset() != null) {
-                workload = dataset(f, tokenizer, count);
+                workload = dataset(f, tokenizer, count, images);
                 mode = workload.kind();
             } else if (f.prompt() != null) {
                 if (f.maxTokens() == null || f.maxTokens() < 1) {
@@ -80,9 +85,13 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
             if (f.prefixTokens() != null) {
                 workload = SharedPrefix.prepend(workload, tokenizer, f.prefixTokens());
             }
+            if (f.images() != null) {
+                workload = ImageAttachment.attach(workload, f.images(), images);
+            }
         } catch (DatasetFormatException | IllegalArgumentException | UncheckedIOException e) {
             throw new InvalidRequestException(e.getMessage());
         }
+        if (images.size() > 0) err.println("llmperf4j: " + ImageAttachment.describe(workload.requests(), images));
         if (f.saveWorkload() != null) {
             WorkloadManifest.write(f.saveWorkload(), workload.requests(), workload.manifestHeader(samplingParams));
             err.println("Workload written to " + f.saveWorkload().toAbsolutePath() + " (" + workload.requests().size()
@@ -104,7 +113,20 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
                 "replay:" + manifest.header().kind());
     }
 
-    private static Workload dataset(WorkloadSpec f, Tokenizer tokenizer, int count) {
+    /**
+     * Refuses images where they cannot go, before anything is sent: the completions and embeddings APIs carry no
+     * images, and load workers are sent text requests only.
+     */
+    void checkImagesFit(String llmApi, boolean cluster) {
+        if (requests.stream().noneMatch(r -> r.inputs().hasImages())) return;
+        if (!llmApi.equals("openai") && !llmApi.equals("anthropic")) {
+            throw new InvalidRequestException("--llm-api " + llmApi + " cannot send images: use --llm-api openai "
+                    + "(chat completions) or anthropic");
+        }
+        if (cluster) throw new InvalidRequestException("images are not sent through --cluster workers yet");
+    }
+
+    private static Workload dataset(WorkloadSpec f, Tokenizer tokenizer, int count, ImageLibrary images) {
         DatasetSpec spec = DatasetSpec.parse(f.dataset());
         if (!Files.isRegularFile(spec.file())) {
             throw new InvalidRequestException("--dataset file " + spec.file() + " is not a readable file");
@@ -118,7 +140,10 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
             return ShareGptDataset.load(spec.file()).sample(tokenizer, count, f.seed(), options);
         }
         LengthDistribution outputs = f.outputLengths() == null ? null : LengthDistribution.parse(f.outputLengths());
-        return PromptListDataset.load(spec.file()).workload(tokenizer, count, f.seed(), outputs);
+        ImageOptions sending = f.images();
+        ImageReferences references = new ImageReferences(spec.file().toAbsolutePath().getParent(), images,
+                sending != null && sending.urlMode(), sending == null ? null : sending.baseUrl());
+        return PromptListDataset.load(spec.file()).workload(tokenizer, count, f.seed(), outputs, references);
     }
 
     private static void checkExclusive(WorkloadSpec f) {

@@ -1,5 +1,7 @@
 package io.llmperf4j.run;
 
+import io.llmperf4j.datasets.images.ImageOptions;
+
 import java.nio.file.Path;
 
 /**
@@ -28,12 +30,35 @@ import java.nio.file.Path;
  * @param prefixTokens         a shared prefix of this many tokens
  * @param saveWorkload         write the workload as a manifest here
  * @param workload             replay this manifest
+ * @param images               images to attach to every request, and how to send a dataset's images; null for
+ *                             none (docs/images.md)
  */
 public record WorkloadSpec(int meanInputTokens, int stddevInputTokens, int meanOutputTokens, int stddevOutputTokens,
                            String tokenizer, boolean allowDownload, String promptMode, Path corpus, long seed,
                            String inputLengths, String outputLengths, String dataset, String datasetPromptTokens,
                            String datasetOutputTokens, String prompt, Integer maxTokens, String scenario,
-                           String scenarioLang, Integer prefixTokens, Path saveWorkload, Path workload) {
+                           String scenarioLang, Integer prefixTokens, Path saveWorkload, Path workload,
+                           ImageOptions images) {
+
+    /** A workload without images. */
+    public WorkloadSpec(int meanInputTokens, int stddevInputTokens, int meanOutputTokens, int stddevOutputTokens,
+                        String tokenizer, boolean allowDownload, String promptMode, Path corpus, long seed,
+                        String inputLengths, String outputLengths, String dataset, String datasetPromptTokens,
+                        String datasetOutputTokens, String prompt, Integer maxTokens, String scenario,
+                        String scenarioLang, Integer prefixTokens, Path saveWorkload, Path workload) {
+        this(meanInputTokens, stddevInputTokens, meanOutputTokens, stddevOutputTokens, tokenizer, allowDownload,
+                promptMode, corpus, seed, inputLengths, outputLengths, dataset, datasetPromptTokens,
+                datasetOutputTokens, prompt, maxTokens, scenario, scenarioLang, prefixTokens, saveWorkload, workload,
+                null);
+    }
+
+    /** The same workload with images ({@code null}: none). */
+    public WorkloadSpec withImages(ImageOptions options) {
+        return new WorkloadSpec(meanInputTokens, stddevInputTokens, meanOutputTokens, stddevOutputTokens, tokenizer,
+                allowDownload, promptMode, corpus, seed, inputLengths, outputLengths, dataset, datasetPromptTokens,
+                datasetOutputTokens, prompt, maxTokens, scenario, scenarioLang, prefixTokens, saveWorkload, workload,
+                options);
+    }
 
     /** llmperf's defaults: 550 ± 150 input tokens, 150 ± 80 output tokens, llama-2, seed 11111. */
     public static WorkloadSpec llmperfDefaults() {

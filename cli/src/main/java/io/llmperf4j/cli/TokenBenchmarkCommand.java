@@ -2,6 +2,7 @@ package io.llmperf4j.cli;
 
 import io.llmperf4j.run.RunRequest;
 import io.llmperf4j.run.Runner;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -87,6 +88,9 @@ final class TokenBenchmarkCommand implements Callable<Integer> {
 
     @Mixin
     ServerMetricsFlags serverMetrics;
+
+    @ArgGroup(validate = false, heading = "%nImages (vision-language models, docs/images.md):%n")
+    ImageFlags images = new ImageFlags();
 
     @Option(names = "--slo", paramLabel = "ttft=500ms,tpot=50ms,e2e=10s",
             description = "llmperf4j: service-level objectives for goodput (requests meeting every bound per "

@@ -1,5 +1,6 @@
 package io.llmperf4j.cli;
 
+import io.llmperf4j.datasets.images.ImageOptions;
 import io.llmperf4j.engine.client.ApiRegistry;
 import io.llmperf4j.report.metrics.Slo;
 import io.llmperf4j.run.ClusterPlan;
@@ -50,6 +51,13 @@ final class TokenBenchmarkOptions {
                 c.stddevOutputTokens, w.tokenizer, w.allowDownload, w.promptMode, w.corpus, w.seed, w.inputLengths,
                 w.outputLengths, w.dataset, w.datasetPromptTokens, w.datasetOutputTokens, w.prompt, w.maxTokens,
                 w.scenario, w.scenarioLang, w.prefixTokens, w.saveWorkload, w.workload);
+        ImageOptions images = c.images.resolve();
+        if (images != null && images.perRequest() != null && !api.name().equals("openai")
+                && !api.name().equals("anthropic")) {
+            throw new UsageException("--llm-api " + api.name() + " cannot send images: use --llm-api openai (chat "
+                    + "completions) or anthropic");
+        }
+        workload = workload.withImages(images);
         ClusterPlan cluster = c.cluster.resolve();
         // embeddings always run through the load models' flow: an active plan even without load flags
         LoadPlan load = LoadOptions.resolve(c.load, common, !api.generates());

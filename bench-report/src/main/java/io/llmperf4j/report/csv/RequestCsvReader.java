@@ -4,6 +4,7 @@ import io.llmperf4j.model.Failure;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestPhases;
 import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.RequestTags;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
@@ -24,7 +25,8 @@ import org.apache.commons.csv.CSVRecord;
  * and the report's fallback when there is no {@code requests.jsonl}). What the CSV does not hold stays unknown: no content event
  * times, no generated text, no SSE event count. The timing phases come back from their columns (the connection-ready
  * stamp as the wait plus the connect); a file written before {@link RequestCsvWriter#LATER_COLUMNS} existed reads
- * as if they were empty, so its phases and last content time are unknown (-1).
+ * as if they were empty, so its phases and last content time are unknown (-1). The image columns, when present, come
+ * back as the record's image tags.
  */
 public final class RequestCsvReader {
 
@@ -90,6 +92,11 @@ public final class RequestCsvReader {
                 r.boxed("output_tokens_server"), finish.isEmpty() ? null : finish, failure, null, null,
                 r.scaled("ttfrt_s", 9, RequestRecord.NEVER), connect, null);
         if (phases.known() || phases.tlsNanos() >= 0) record = record.withPhases(phases);
+        int images = r.integer("image_count", 0);
+        if (images > 0) {
+            record = record.withTags(new RequestTags(null, -1, null, images, r.longValue("image_pixels"),
+                    r.longValue("image_bytes")));
+        }
         return worker.isEmpty() ? record : record.withWorkerId(worker);
     }
 
@@ -104,6 +111,16 @@ public final class RequestCsvReader {
             if (value.isEmpty()) return ifEmpty;
             try {
                 return Integer.parseInt(value);
+            } catch (NumberFormatException e) {
+                throw error(column, value, "is not an integer");
+            }
+        }
+
+        long longValue(String column) throws IOException {
+            String value = text(column).strip();
+            if (value.isEmpty()) return 0;
+            try {
+                return Long.parseLong(value);
             } catch (NumberFormatException e) {
                 throw error(column, value, "is not an integer");
             }

@@ -30,7 +30,10 @@ import org.apache.commons.csv.CSVPrinter;
  * {@code connection_wait_s} and {@code tls_s} (durations), {@code request_written_s}, {@code response_headers_s}
  * and {@code last_content_s} (offsets from the start stamp, as {@code ttft_s}, which is the first content); each
  * empty when not measured. A distributed run's file has one more column,
- * {@value #WORKER_COLUMN}, the load worker that sent each request; other runs' files do not.
+ * {@value #WORKER_COLUMN}, the load worker that sent each request; other runs' files do not. A run whose requests
+ * carried images has three more columns at the end, {@link #IMAGE_COLUMNS}: the images each request sent, their
+ * pixels and their encoded bytes (before base64); beside {@code number_input_tokens} (the client tokenizer's count of
+ * the text alone), {@code prompt_tokens_server} then holds the server's count with the image tokens.
  */
 public final class RequestCsvWriter {
 
@@ -48,6 +51,9 @@ public final class RequestCsvWriter {
 
     /** The last column, present only when some record names the load worker that sent it. */
     public static final String WORKER_COLUMN = "worker";
+
+    /** The columns after those, present only when some request carried an image. */
+    public static final List<String> IMAGE_COLUMNS = List.of("image_count", "image_pixels", "image_bytes");
 
     private static final int MICROS_DIGITS = 6;
     private static final int NANOS_DIGITS = 9;
@@ -71,11 +77,23 @@ public final class RequestCsvWriter {
     /** Writes the header and one row per record to {@code out}, which stays open. */
     public static void write(List<RequestRecord> records, Appendable out) throws IOException {
         boolean workers = records.stream().anyMatch(r -> r.workerId() != null);
-        CSVPrinter printer = new CSVPrinter(out, workers ? FORMAT_WITH_WORKER : FORMAT);
+        boolean images = records.stream().anyMatch(r -> r.tags().imageCount() > 0);
+        CSVFormat format = workers ? FORMAT_WITH_WORKER : FORMAT;
+        if (images) {
+            List<String> header = new ArrayList<>(workers ? withWorker() : HEADER);
+            header.addAll(IMAGE_COLUMNS);
+            format = CSVFormat.RFC4180.builder().setHeader(header.toArray(String[]::new)).get();
+        }
+        CSVPrinter printer = new CSVPrinter(out, format);
         for (RequestRecord record : records) {
-            if (workers) {
+            if (workers || images) {
                 List<String> row = new ArrayList<>(row(record));
-                row.add(orEmpty(record.workerId()));
+                if (workers) row.add(orEmpty(record.workerId()));
+                if (images) {
+                    row.add(Integer.toString(record.tags().imageCount()));
+                    row.add(Long.toString(record.tags().imagePixels()));
+                    row.add(Long.toString(record.tags().imageBytes()));
+                }
                 printer.printRecord(row);
             } else {
                 printer.printRecord(row(record));

@@ -4,6 +4,7 @@ import io.llmperf4j.model.BenchmarkRun;
 import io.llmperf4j.model.ClientOverhead;
 import io.llmperf4j.report.metrics.ConnectStats;
 import io.llmperf4j.report.metrics.Goodput;
+import io.llmperf4j.report.metrics.ImageUsage;
 import io.llmperf4j.report.metrics.Metric;
 import io.llmperf4j.report.metrics.MetricStats;
 import io.llmperf4j.report.metrics.MetricUnit;
@@ -62,7 +63,15 @@ public final class SummaryConsoleReport {
                     g.slo().describe(), fixed(g.goodRequestsPerSecond(), 3), g.goodRequests(), g.recordedRequests(),
                     percent(g.goodFraction())));
         }
-        ConnectStats connects = ConnectStats.of(run);
+        ImageUsage images = ImageUsage.of(run.records());
+        if (images.any()) {
+            out.append(String.format(Locale.ROOT, "Images: %d sent in %d requests (%.1f Mpixel, %.1f MB); input "
+                            + "tokens per request: server usage %s (text + images + template) vs client tokenizer %s "
+                            + "(text only), %s more per image%n", images.images(), images.requestsWithImages(),
+                    images.pixels() / 1e6, images.bytes() / 1e6, fixed(images.serverPromptTokensPerRequest(), 1),
+                    fixed(images.clientTextTokensPerRequest(), 1), fixed(images.serverTokensBeyondTextPerImage(), 1)));
+        }
+                ConnectStats connects = ConnectStats.of(run);
         if (connects.newConnections() > 0) out.append(String.format(Locale.ROOT, "Connections: %d new (connect p50 %s ms, p99 %s ms), %d requests "
                         + "without a new connection%n", connects.newConnections(), fixed(connects.p50Nanos() / 1e6, 3),
                 fixed(connects.p99Nanos() / 1e6, 3), connects.withoutConnect()));

@@ -8,6 +8,7 @@ import io.llmperf4j.model.ClientOverhead;
 import io.llmperf4j.report.metrics.ConnectStats;
 import io.llmperf4j.report.metrics.ErrorBreakdown;
 import io.llmperf4j.report.metrics.Goodput;
+import io.llmperf4j.report.metrics.ImageUsage;
 import io.llmperf4j.report.metrics.Metric;
 import io.llmperf4j.report.metrics.MetricRecorder;
 import io.llmperf4j.report.metrics.MetricStats;
@@ -56,7 +57,9 @@ import java.util.function.Function;
  * @param distributed    null unless load workers sent the requests (token-benchmark --cluster): the workers and
  *                       their estimated clock offsets
  * @param server         the server's own metrics over the measured window (scraped from its Prometheus
- *                       {@code /metrics}); the one optional key: absent when the server's metrics were not scraped
+ *                       {@code /metrics}); optional: absent when the server's metrics were not scraped
+ * @param images         the images the requests sent and the input tokens both ways (server usage vs client text
+ *                       count); optional: absent when no request carried an image
  */
 public record SummaryDocument(
         String schema,
@@ -75,7 +78,18 @@ public record SummaryDocument(
         ClientOverheadJson clientOverhead,
         List<WarningJson> warnings,
         DistributedJson distributed,
-        @JsonInclude(JsonInclude.Include.NON_NULL) ServerSideSummary server) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) ServerSideSummary server,
+        @JsonInclude(JsonInclude.Include.NON_NULL) ImagesJson images) {
+
+    /** A summary without an images section. */
+    public SummaryDocument(String schema, ToolJson tool, RunEnvironment environment, SettingsJson settings, RunJson run,
+                           TokenCountingJson tokenCounting, Map<String, StatsJson> metrics, ThroughputJson throughput,
+                           ErrorsJson errors, ConnectionsJson connections, PhasesJson phases, GoodputJson goodput,
+                           StatisticsJson statistics, ClientOverheadJson clientOverhead, List<WarningJson> warnings,
+                           DistributedJson distributed, ServerSideSummary server) {
+        this(schema, tool, environment, settings, run, tokenCounting, metrics, throughput, errors, connections, phases,
+                goodput, statistics, clientOverhead, warnings, distributed, server, null);
+    }
 
     private static final double NANOS_PER_MILLI = 1e6;
     private static final double NANOS_PER_SECOND = 1e9;
@@ -133,19 +147,21 @@ public record SummaryDocument(
                 ClientOverheadJson.of(run.clientOverhead()),
                 metrics.warnings().stream().map(WarningJson::of).toList(),
                 null,
-                null);
+                null,
+                ImagesJson.of(ImageUsage.of(run.records())));
     }
 
     /** The same summary for a distributed run. */
     public SummaryDocument withDistributed(DistributedJson workers) {
         return new SummaryDocument(schema, tool, environment, settings, run, tokenCounting, metrics, throughput,
-                errors, connections, phases, goodput, statistics, clientOverhead, warnings, workers, server);
+                errors, connections, phases, goodput, statistics, clientOverhead, warnings, workers, server, images);
     }
 
     /** The same summary with the server's side of the measured window (null: none). */
     public SummaryDocument withServer(ServerSideSummary serverSide) {
         return new SummaryDocument(schema, tool, environment, settings, run, tokenCounting, metrics, throughput,
-                errors, connections, phases, goodput, statistics, clientOverhead, warnings, distributed, serverSide);
+                errors, connections, phases, goodput, statistics, clientOverhead, warnings, distributed, serverSide,
+                images);
     }
 
     /**
@@ -167,6 +183,25 @@ public record SummaryDocument(
 
     private static Double millis(Duration duration) {
         return duration == null ? null : duration.toNanos() / NANOS_PER_MILLI;
+    }
+
+    /**
+     * The images sent, then the input tokens of the successful requests with images both ways:
+     * {@code server_prompt_tokens} from the server's {@code usage.prompt_tokens} (text, image tokens and chat
+     * template as the model counts them), {@code client_text_tokens} the client tokenizer's count of the text alone,
+     * and their difference per image. Null (absent) when no request carried an image.
+     */
+    public record ImagesJson(int requestsWithImages, long imagesSent, long pixelsSent, long bytesSent,
+                             int requestsWithServerUsage, long serverPromptTokens, long clientTextTokens,
+                             Double serverPromptTokensPerRequest, Double clientTextTokensPerRequest,
+                             Double serverTokensBeyondTextPerImage) {
+        static ImagesJson of(ImageUsage u) {
+            if (!u.any()) return null;
+            return new ImagesJson(u.requestsWithImages(), u.images(), u.pixels(), u.bytes(),
+                    u.requestsWithServerUsage(), u.serverPromptTokens(), u.clientTextTokens(),
+                    num(u.serverPromptTokensPerRequest()), num(u.clientTextTokensPerRequest()),
+                    num(u.serverTokensBeyondTextPerImage()));
+        }
     }
 
     /** The tool that wrote the file. */
