@@ -71,7 +71,7 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
         int requests = common.maxNumCompletedRequests();
         WorkloadSource workload = WorkloadSource.resolve(options.workload(), Math.multiplyExact(requests, batch),
                 common.additionalSamplingParams(), err);
-        workload.checkImagesFit(common.llmApi(), false);
+        workload.checkImagesFit(common.llmApi(), false, err);
         List<RequestSpec> inputs = workload.requests();
         List<List<String>> batches = new ArrayList<>(requests);
         List<RequestSpec> specs = new ArrayList<>(requests);

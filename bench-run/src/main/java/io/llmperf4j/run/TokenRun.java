@@ -43,7 +43,7 @@ final class TokenRun {
         }
         WorkloadSource workload = WorkloadSource.resolve(request.workload(), common.maxNumCompletedRequests(),
                 common.additionalSamplingParams(), err);
-        workload.checkImagesFit(common.llmApi(), request.cluster() != null);
+        workload.checkImagesFit(common.llmApi(), request.cluster() != null, err);
         try (ResultsFolder ignored = ResultsFolder.lock(common.resultsDir(), common.overwrite())) {
             if (request.cluster() == null && request.clientWarmup()) {
                 ClientWarmup.run();

@@ -91,7 +91,6 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
         } catch (DatasetFormatException | IllegalArgumentException | UncheckedIOException e) {
             throw new InvalidRequestException(e.getMessage());
         }
-        if (images.size() > 0) err.println("llmperf4j: " + ImageAttachment.describe(workload.requests(), images));
         if (f.saveWorkload() != null) {
             WorkloadManifest.write(f.saveWorkload(), workload.requests(), workload.manifestHeader(samplingParams));
             err.println("Workload written to " + f.saveWorkload().toAbsolutePath() + " (" + workload.requests().size()
@@ -117,13 +116,14 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
      * Refuses images where they cannot go, before anything is sent: the completions and embeddings APIs carry no
      * images, and load workers are sent text requests only.
      */
-    void checkImagesFit(String llmApi, boolean cluster) {
+    void checkImagesFit(String llmApi, boolean cluster, PrintStream err) {
         if (requests.stream().noneMatch(r -> r.inputs().hasImages())) return;
         if (!llmApi.equals("openai") && !llmApi.equals("anthropic")) {
             throw new InvalidRequestException("--llm-api " + llmApi + " cannot send images: use --llm-api openai "
                     + "(chat completions) or anthropic");
         }
         if (cluster) throw new InvalidRequestException("images are not sent through --cluster workers yet");
+        err.println("llmperf4j: " + ImageAttachment.describe(requests));
     }
 
     private static Workload dataset(WorkloadSpec f, Tokenizer tokenizer, int count, ImageLibrary images) {

@@ -11,10 +11,13 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -75,18 +78,22 @@ public final class ImageAttachment {
     }
 
     /** One line for the run's log: how many images, how many distinct, how much memory they hold. */
-    public static String describe(List<RequestSpec> requests, ImageLibrary library) {
+    public static String describe(List<RequestSpec> requests) {
         long sent = 0;
         long pixels = 0;
         long bytes = 0;
+        Set<ImageInput> distinct = Collections.newSetFromMap(new IdentityHashMap<>());
         for (RequestSpec request : requests) {
             sent += request.inputs().images().size();
             pixels += request.inputs().imagePixels();
             bytes += request.inputs().imageBytes();
+            distinct.addAll(request.inputs().images());
         }
+        long held = 0;
+        for (ImageInput image : distinct) held += image.base64() == null ? 0 : image.base64().length();
         return String.format(Locale.ROOT, "images: %d in %d requests (%.1f Mpixel, %.1f MB encoded), %d distinct "
-                        + "held once (%.1f MB of base64)", sent, requests.size(), pixels / 1e6, bytes / 1e6,
-                library.size(), library.heldChars() / 1e6);
+                + "held once (%.1f MB of base64)", sent, requests.size(), pixels / 1e6, bytes / 1e6, distinct.size(),
+                held / 1e6);
     }
 
     private static Workload withSummary(Workload workload, ImageOptions options, ImageLibrary library) {
