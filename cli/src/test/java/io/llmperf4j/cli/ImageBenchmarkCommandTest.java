@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -55,9 +56,14 @@ class ImageBenchmarkCommandTest {
 
     @Test
     void ttftGrowsWithImageSizeAndServerUsageCountsTheImageTokens(@TempDir Path tmp) throws IOException {
+        // the server's own schedule: from the request's arrival to its first content's due time, per response id
+        // (one request at a time, so none waits for a sequence slot and the clock starts at arrival)
+        Map<String, Long> scheduledTtft = new ConcurrentHashMap<>();
         try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder()
                 .timeToFirstToken(Duration.ofMillis(1)).interTokenDelay(Duration.ofMillis(1))
-                .promptTokenCounter(Tokenizers.builtInLlama2()).prefillPerImageToken(PER_IMAGE_TOKEN).build())) {
+                .promptTokenCounter(Tokenizers.builtInLlama2()).prefillPerImageToken(PER_IMAGE_TOKEN)
+                .timingListener(t -> scheduledTtft.put(t.requestId(), t.firstContentDueNanos() - t.arrivalNanos()))
+                .build())) {
             Map<String, String> env = Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "x");
             CliRun small = CliRun.of(env, args(tmp.resolve("small"), "--images-per-request", "1",
                     "--image-size", "256x256"));
@@ -67,7 +73,7 @@ class ImageBenchmarkCommandTest {
             assertEquals(0, large.exitCode(), large::toString);
             assertTrue(large.err().contains("llmperf4j: images: 3 in 3 requests (3.1 Mpixel, "), large.err());
 
-            double smallTtft = 0;
+            long ttft = Duration.ofMillis(1).toNanos();
             for (CSVRecord row : csv(tmp.resolve("small"))) {
                 assertEquals("1", row.get("image_count"));
                 assertEquals("65536", row.get("image_pixels"));
@@ -75,17 +81,19 @@ class ImageBenchmarkCommandTest {
                 int beyondText = Integer.parseInt(row.get("prompt_tokens_server"))
                         - Integer.parseInt(row.get("number_input_tokens"));
                 assertTrue(Math.abs(beyondText - TOKENS_256) <= 3, "server count = text + image tokens: " + beyondText);
-                smallTtft = Math.max(smallTtft, Double.parseDouble(row.get("ttft_s")));
+                assertEquals(ttft + PER_IMAGE_TOKEN.toNanos() * TOKENS_256,
+                        scheduledTtft.get(row.get("server_response_id")), "1 ms + 83 image tokens x 0.3 ms");
             }
-            double largePrefill = PER_IMAGE_TOKEN.toNanos() * TOKENS_1024 / 1e9; // 0.411 s
+            long largeSchedule = ttft + PER_IMAGE_TOKEN.toNanos() * TOKENS_1024; // 412.3 ms
             for (CSVRecord row : csv(tmp.resolve("large"))) {
                 assertEquals("1048576", row.get("image_pixels"));
                 int beyondText = Integer.parseInt(row.get("prompt_tokens_server"))
                         - Integer.parseInt(row.get("number_input_tokens"));
                 assertTrue(Math.abs(beyondText - TOKENS_1024) <= 3, "server count = text + image tokens: " + beyondText);
-                double ttft = Double.parseDouble(row.get("ttft_s"));
-                assertTrue(ttft >= largePrefill, "TTFT waits out the image prefill: " + ttft);
-                assertTrue(ttft > smallTtft, ttft + " s for 1024x1024 vs at most " + smallTtft + " s for 256x256");
+                assertEquals(largeSchedule, scheduledTtft.get(row.get("server_response_id")),
+                        "1 ms + 1371 image tokens x 0.3 ms");
+                double clientTtft = Double.parseDouble(row.get("ttft_s"));
+                assertTrue(clientTtft >= largeSchedule / 1e9, "the client's TTFT includes the prefill: " + clientTtft);
             }
             assertTrue(large.out().contains("Images: 3 sent in 3 requests (3.1 Mpixel, "), large.out());
             assertTrue(large.out().contains("(text + images + template) vs client tokenizer 60.0 (text only)"),
