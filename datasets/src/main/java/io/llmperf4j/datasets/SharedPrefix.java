@@ -61,7 +61,7 @@ public final class SharedPrefix {
         for (RequestSpec request : workload.requests()) {
             String prompt = prefix + SEPARATOR + request.prompt();
             int count = counts.computeIfAbsent(prompt, tokenizer::count);
-            requests.add(new RequestSpec(request.index(), prompt, count, request.maxTokens()));
+            requests.add(new RequestSpec(request.index(), prompt, count, request.maxTokens(), request.inputs()));
         }
         Map<String, Object> generation = new LinkedHashMap<>();
         generation.put("shared_prefix_tokens", tokens);

@@ -79,5 +79,7 @@ class ImageManifestTest {
         assertEquals("https://example.test/b.jpg", workload.requests().get(1).inputs().images().get(0).url());
         Workload inline = PromptListDataset.load(file).workload(Tokenizers.jtokkit("cl100k_base"), 1, 1, null);
         assertTrue(inline.requests().get(0).inputs().images().get(0).url().startsWith("data:image/png;base64,iVBOR"));
+        Workload prefixed = io.llmperf4j.datasets.SharedPrefix.prepend(inline, Tokenizers.jtokkit("cl100k_base"), 20);
+        assertEquals(inline.requests().get(0).inputs(), prefixed.requests().get(0).inputs(), "a prefix keeps the images");
     }
 }
