@@ -27,9 +27,6 @@ import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.model.TokenCounter;
 import io.llmperf4j.report.html.HtmlReport;
-import io.llmperf4j.report.html.HtmlReportOptions;
-import io.llmperf4j.report.html.SweepLevel;
-import io.llmperf4j.report.html.SweepReport;
 import io.llmperf4j.report.jsonl.RequestJournal;
 import io.llmperf4j.report.llmperf.LlmperfConsoleReport;
 import io.llmperf4j.report.llmperf.LlmperfFileNames;
@@ -434,13 +431,9 @@ final class ModelRun implements BenchmarkListener {
             String base = base();
             if (plan.multiLevel()) {
                 written.addAll(writeSweepFiles(result.verdict(), result.stopped()));
-                LevelReport last = null;
-                for (LevelReport l : levels) {
-                    if (l.run() != null) last = l;
-                }
-                if (last != null) {
-                    written.add(HtmlReport.write(last.run(), last.metrics(), ToolVersion.version(),
-                            RunEnvironment.current(), HtmlReportOptions.DEFAULT.withSweep(sweepReport(last)), dir));
+                if (levels.stream().anyMatch(l -> l.run() != null)) {
+                    // the sweep's page is read back from the files just written, as `report DIR` builds it
+                    written.add(HtmlReport.fromResultsDir(dir));
                 }
             }
             if (plan.harness() != null) {
@@ -472,33 +465,6 @@ final class ModelRun implements BenchmarkListener {
         } catch (IOException e) {
             throw new RunFailedException("could not write the sweep files in " + dir + ": " + e, e);
         }
-    }
-
-    /** The report's sweep section: every level, the verdict, and what the rest of the page shows. */
-    private SweepReport sweepReport(LevelReport shown) {
-        List<SweepLevel> sweepLevels = new ArrayList<>();
-        for (LevelReport l : levels) {
-            LevelSummary s = l.summary();
-            sweepLevels.add(new SweepLevel(l.label() + (l.outcome().aborted() ? " (aborted)" : ""), s.level(),
-                    plan.loadUnit(), s.successes(), s.total(), s.outputTokensPerSecond(), s.requestsPerSecond(),
-                    s.ttftP50Millis(), s.ttftP90Millis(), s.e2eP50Millis(), s.e2eP90Millis()));
-        }
-        SaturationVerdict v = result.verdict();
-        List<String> notes = new ArrayList<>();
-        notes.add(String.format(Locale.ROOT, "Rules: saturation when output tok/s grows by less than %.1f %% over "
-                        + "the previous level; TTFT red line when TTFT p90 is %.1fx the previous level's or more.",
-                100 * v.rules().minThroughputGain(), v.rules().ttftJumpFactor()));
-        notes.addAll(v.warnings());
-        for (LevelReport l : levels) {
-            if (l.outcome().aborted()) {
-                notes.add(l.label() + " was aborted (Ctrl-C): " + l.summary().failures() + " of "
-                        + l.summary().total() + " requests failed or were cancelled.");
-            }
-        }
-        if (result.stopped()) notes.add("The sweep was stopped before its last level.");
-        notes.add("Load: " + plan.describe() + ". The rest of this page shows the last level, " + shown.label()
-                + "; every level's files are in its own folder.");
-        return new SweepReport(sweepLevels, v.saturationIndex(), v.ttftRedLineIndex(), v.firstFailingIndex(), notes);
     }
 
     // ---------------------------------------------------------------- stdout

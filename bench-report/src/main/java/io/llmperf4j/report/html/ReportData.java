@@ -96,6 +96,31 @@ public record ReportData(SummaryDocument summary, List<RequestRecord> records, T
                 + " exists; the report needs one of them");
     }
 
+    /**
+     * The summary of the one run in {@code dir}, or null when it has none (a level of iterations, or one killed
+     * before its files were written).
+     *
+     * @throws IOException naming the file when a summary is there but unreadable, or when there are several
+     */
+    public static SummaryDocument readSummaryIn(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) return null;
+        Path file;
+        try {
+            file = summaryFile(dir);
+        } catch (IOException e) {
+            try (Stream<Path> files = Files.list(dir)) {
+                if (files.noneMatch(p -> p.getFileName().toString().endsWith(SUMMARY_SUFFIX))) return null;
+            }
+            throw e;
+        }
+        return readSummary(file);
+    }
+
+    /** The summary file of the one run in {@code dir}. */
+    static Path summaryFileIn(Path dir) throws IOException {
+        return summaryFile(dir);
+    }
+
     /** {@code <base>} of a summary file: its name without {@value #SUMMARY_SUFFIX} (or without ".json"). */
     static String baseName(Path summaryFile) {
         String name = summaryFile.getFileName().toString();
