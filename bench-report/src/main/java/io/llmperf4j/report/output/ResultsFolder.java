@@ -84,6 +84,11 @@ public record ResultsFolder(Kind kind, Path dir, Path file) {
                 if (f.getFileName().toString().endsWith(kind.marker())) return new ResultsFolder(kind, path, f);
             }
         }
+        for (Path f : files) {
+            // a run's records alone (a copied CSV, or a run killed before its summary): compare still reads them
+            String name = f.getFileName().toString();
+            if (name.endsWith("_requests.csv") || name.equals("requests.jsonl")) return new ResultsFolder(Kind.RUN, path, f);
+        }
         throw new IOException(path + " holds none of llmperf4j's results: expected a *_llmperf4j_summary.json (a run),"
                 + " a *_sweep.json (a sweep), a *_iterations.csv (iterations) or comparison.csv (several models)");
     }
