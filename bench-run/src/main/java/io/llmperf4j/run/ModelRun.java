@@ -236,6 +236,7 @@ final class ModelRun implements BenchmarkListener {
         currentLevel = level;
         levelRecords.clear();
         levelWorkers = null;
+        levelServer = null; // a level that dies writes no other level's server side
         levelStartEpochMillis = System.currentTimeMillis();
         levelStartNanos = System.nanoTime();
         levelDir = dir == null ? null : plan.multiLevel() ? dir.resolve(LoadPlan.folder(level)) : dir;
@@ -290,7 +291,7 @@ final class ModelRun implements BenchmarkListener {
         RunMetrics metrics = RunMetrics.of(run, cx.metricsConfig());
         if (cx.serverMetrics() != null) {
             levelServer = cx.serverMetrics().levelEnded(load.startEpochMillis(), load.durationNanos(),
-                    load.measureStartOffsetNanos() > 0, levelDir, LlmperfFileNames.baseName(run.settings()));
+                    load.measureStartOffsetNanos() > 0);
         }
         if (levelDir != null) {
             writeLevelFiles(run, metrics, load, levelDir);
@@ -409,12 +410,10 @@ final class ModelRun implements BenchmarkListener {
         try {
             LevelOutput output = new LevelOutput(run, metrics, ToolVersion.version(), RunEnvironment.current(),
                     levelWorkers, load instanceof OpenLoopResult open ? LoadFiles.openLoop(model, open,
-                    plan.warmupText()) : null, levelServer == null ? null : levelServer.summary());
-            List<String> names = new ArrayList<>(cx.files().write(output, into).stream()
-                    .map(p -> p.getFileName().toString()).toList());
-            if (levelServer != null && levelServer.csv() != null) {
-                names.add(levelServer.csv().getFileName().toString());
-            }
+                    plan.warmupText()) : null, levelServer == null ? null : levelServer.summary(),
+                    levelServer == null ? null : levelServer.timeline());
+            List<String> names = cx.files().write(output, into).stream().map(p -> p.getFileName().toString())
+                    .toList();
             if (!plan.multiLevel()) {
                 cx.err().println("Results written to " + into.toAbsolutePath() + ": " + String.join(", ", names));
             }

@@ -119,7 +119,9 @@ final class HtmlPage {
         }
         out.append("<p class=\"sub\">").append(Html.esc(String.join(" \u00b7 ", sub))).append("</p>\n");
         out.append("<nav><a href=\"#summary\">Summary</a><a href=\"#latency\">Latency</a>"
-                + "<a href=\"#timeline\">Over time</a><a href=\"#errors\">Errors</a>");
+                + "<a href=\"#timeline\">Over time</a>");
+        if (hasServerCharts()) out.append("<a href=\"#server\">Server</a>");
+        out.append("<a href=\"#errors\">Errors</a>");
         out.append("<a href=\"#conditions\">Test conditions</a><a href=\"#method\">Method</a></nav>\n");
         out.append("</header>\n");
     }
@@ -378,6 +380,13 @@ final class HtmlPage {
         inFlight(buckets, width);
         ttftScatter(timeline, requests, buckets.size() * buckets.bucketSeconds(), slo == null ? null : slo.ttftMs());
         out.append("</div>\n</section>\n");
+        if (hasServerCharts()) {
+            new ServerCharts(summary, data.serverTimeline(), timeline, buckets, out).render();
+        }
+    }
+
+    private boolean hasServerCharts() {
+        return data.serverTimeline() != null && !data.serverTimeline().successfulScrapes().isEmpty();
     }
 
     private void cdfCard(String id, String title, String label, double[] valuesMs, String color, Double sloMs,
