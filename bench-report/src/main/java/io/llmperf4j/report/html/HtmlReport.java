@@ -21,8 +21,9 @@ import java.util.Objects;
  * <p>Contents, in order: the model, endpoint (without credentials) and window; the run's warnings; key numbers;
  * the test conditions (every run parameter, the tool version, JVM, OS and CPUs); the summary table (metric, n, p50,
  * p90, p99, mean, unit, as {@code SummaryConsoleReport}); TTFT and E2E empirical CDFs; output tokens/s and requests
- * in flight over time (1-s buckets); TTFT per request over time; errors by kind and code with example messages;
- * optionally a load sweep; how the numbers were computed.
+ * in flight over time (1-s buckets); TTFT per request over time; the server's own metrics on the same time axis
+ * when they were scraped; errors by kind and code with example messages; how the numbers were computed. A sweep,
+ * iterations and a comparison of models have pages of their own ({@link #fromResultsDir}).
  *
  * <p>The table, key numbers and warnings come from the summary ({@code SummaryDocument}), so they equal
  * {@code <base>_llmperf4j_summary.json}; the charts and the error table from the request records. The report can
