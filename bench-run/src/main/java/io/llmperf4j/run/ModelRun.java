@@ -37,6 +37,7 @@ import io.llmperf4j.report.summary.RunEnvironment;
 import io.llmperf4j.report.summary.SummaryConsoleReport;
 import io.llmperf4j.report.output.LevelOutput;
 import io.llmperf4j.report.output.ResultFiles;
+import io.llmperf4j.report.output.SweepFiles;
 import io.llmperf4j.report.summary.SummaryDocument;
 import io.llmperf4j.servermetrics.summary.ServerSideSummary;
 
@@ -432,7 +433,7 @@ final class ModelRun implements BenchmarkListener {
                 written.addAll(writeSweepFiles(result.verdict(), result.stopped()));
                 if (levels.stream().anyMatch(l -> l.run() != null)) {
                     // the sweep's page is read back from the files just written, as `report DIR` builds it
-                    written.add(HtmlReport.fromResultsDir(dir));
+                    written.add(HtmlReport.fromResultsDir(dir.resolve(base + SweepFiles.JSON_SUFFIX)));
                 }
             }
             if (plan.harness() != null) {
