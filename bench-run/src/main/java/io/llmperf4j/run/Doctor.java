@@ -1,5 +1,9 @@
 package io.llmperf4j.run;
 
+import io.llmperf4j.servermetrics.engines.ServerEngine;
+import io.llmperf4j.servermetrics.scrape.MetricsProbe;
+import io.llmperf4j.servermetrics.scrape.ProbeResult;
+import io.llmperf4j.servermetrics.scrape.ServerMetricsConfig;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.llmperf4j.engine.client.ApiRegistry;
@@ -63,7 +67,33 @@ public final class Doctor {
             checkRequestAndUsage(endpoint, model);
         }
         checkTls(endpoint);
+        checkServerMetrics(endpoint);
         return results;
+    }
+
+    /**
+     * Whether the server serves Prometheus metrics at its origin's {@code /metrics} (what token-benchmark scrapes by
+     * default): never a failure, since a run goes on without them.
+     */
+    private void checkServerMetrics(URI endpoint) {
+        ProbeResult probe = MetricsProbe.probe(ServerMetricsConfig.forEndpoint(endpoint, apiKey));
+        if (probe.ok()) {
+            results.add(DoctorCheck.Result.pass("server metrics", probe.url() + " answers with " + probe.families()
+                    + " families (" + engineName(probe.engine()) + ")"));
+        } else {
+            results.add(DoctorCheck.Result.info("server metrics", "not served at " + probe.url() + " ("
+                    + probe.detail() + ")", "runs go on without the server's side; vLLM, SGLang (--enable-metrics) "
+                    + "and TGI serve /metrics; another URL: token-benchmark --server-metrics URL"));
+        }
+    }
+
+    private static String engineName(ServerEngine engine) {
+        if (engine == null) return "no vLLM, SGLang or TGI names";
+        return switch (engine) {
+            case VLLM -> "vLLM";
+            case SGLANG -> "SGLang";
+            case TGI -> "TGI";
+        };
     }
 
     private URI checkUrlShape() {

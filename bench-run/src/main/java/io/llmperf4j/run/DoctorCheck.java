@@ -10,8 +10,13 @@ public final class DoctorCheck {
      * @param passed whether it passed
      * @param detail what was seen
      * @param fix    what to do about a failure (empty when passed)
+     * @param info   an optional feature's state: it never fails the doctor (printed as [INFO])
      */
-    public record Result(String name, boolean passed, String detail, String fix) {
+    public record Result(String name, boolean passed, String detail, String fix, boolean info) {
+        public Result(String name, boolean passed, String detail, String fix) {
+            this(name, passed, detail, fix, false);
+        }
+
         static Result pass(String name, String detail) {
             return new Result(name, true, detail, "");
         }
@@ -20,9 +25,14 @@ public final class DoctorCheck {
             return new Result(name, false, detail, fix);
         }
 
+        /** What an optional feature found, e.g. that the server serves no metrics: passes, with a hint. */
+        static Result info(String name, String detail, String hint) {
+            return new Result(name, true, detail, hint, true);
+        }
+
         public String render() {
-            String line = (passed ? "[PASS] " : "[FAIL] ") + name + ": " + detail;
-            return fix.isEmpty() ? line : line + System.lineSeparator() + "       fix: " + fix;
+            String line = (info ? "[INFO] " : passed ? "[PASS] " : "[FAIL] ") + name + ": " + detail;
+            return fix.isEmpty() ? line : line + System.lineSeparator() + (info ? "       note: " : "       fix: ") + fix;
         }
     }
 }

@@ -27,9 +27,6 @@ import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.model.TokenCounter;
 import io.llmperf4j.report.html.HtmlReport;
-import io.llmperf4j.report.html.HtmlReportOptions;
-import io.llmperf4j.report.html.SweepLevel;
-import io.llmperf4j.report.html.SweepReport;
 import io.llmperf4j.report.jsonl.RequestJournal;
 import io.llmperf4j.report.llmperf.LlmperfConsoleReport;
 import io.llmperf4j.report.llmperf.LlmperfFileNames;
@@ -40,6 +37,7 @@ import io.llmperf4j.report.summary.RunEnvironment;
 import io.llmperf4j.report.summary.SummaryConsoleReport;
 import io.llmperf4j.report.output.LevelOutput;
 import io.llmperf4j.report.output.ResultFiles;
+import io.llmperf4j.report.output.SweepFiles;
 import io.llmperf4j.report.summary.SummaryDocument;
 import io.llmperf4j.servermetrics.summary.ServerSideSummary;
 
@@ -239,6 +237,7 @@ final class ModelRun implements BenchmarkListener {
         currentLevel = level;
         levelRecords.clear();
         levelWorkers = null;
+        levelServer = null; // a level that dies writes no other level's server side
         levelStartEpochMillis = System.currentTimeMillis();
         levelStartNanos = System.nanoTime();
         levelDir = dir == null ? null : plan.multiLevel() ? dir.resolve(LoadPlan.folder(level)) : dir;
@@ -293,7 +292,7 @@ final class ModelRun implements BenchmarkListener {
         RunMetrics metrics = RunMetrics.of(run, cx.metricsConfig());
         if (cx.serverMetrics() != null) {
             levelServer = cx.serverMetrics().levelEnded(load.startEpochMillis(), load.durationNanos(),
-                    load.measureStartOffsetNanos() > 0, levelDir, LlmperfFileNames.baseName(run.settings()));
+                    load.measureStartOffsetNanos() > 0);
         }
         if (levelDir != null) {
             writeLevelFiles(run, metrics, load, levelDir);
@@ -412,12 +411,10 @@ final class ModelRun implements BenchmarkListener {
         try {
             LevelOutput output = new LevelOutput(run, metrics, ToolVersion.version(), RunEnvironment.current(),
                     levelWorkers, load instanceof OpenLoopResult open ? LoadFiles.openLoop(model, open,
-                    plan.warmupText()) : null, levelServer == null ? null : levelServer.summary());
-            List<String> names = new ArrayList<>(cx.files().write(output, into).stream()
-                    .map(p -> p.getFileName().toString()).toList());
-            if (levelServer != null && levelServer.csv() != null) {
-                names.add(levelServer.csv().getFileName().toString());
-            }
+                    plan.warmupText()) : null, levelServer == null ? null : levelServer.summary(),
+                    levelServer == null ? null : levelServer.timeline());
+            List<String> names = cx.files().write(output, into).stream().map(p -> p.getFileName().toString())
+                    .toList();
             if (!plan.multiLevel()) {
                 cx.err().println("Results written to " + into.toAbsolutePath() + ": " + String.join(", ", names));
             }
@@ -434,13 +431,9 @@ final class ModelRun implements BenchmarkListener {
             String base = base();
             if (plan.multiLevel()) {
                 written.addAll(writeSweepFiles(result.verdict(), result.stopped()));
-                LevelReport last = null;
-                for (LevelReport l : levels) {
-                    if (l.run() != null) last = l;
-                }
-                if (last != null) {
-                    written.add(HtmlReport.write(last.run(), last.metrics(), ToolVersion.version(),
-                            RunEnvironment.current(), HtmlReportOptions.DEFAULT.withSweep(sweepReport(last)), dir));
+                if (levels.stream().anyMatch(l -> l.run() != null)) {
+                    // the sweep's page is read back from the files just written, as `report DIR` builds it
+                    written.add(HtmlReport.fromResultsDir(dir.resolve(base + SweepFiles.JSON_SUFFIX)));
                 }
             }
             if (plan.harness() != null) {
@@ -472,33 +465,6 @@ final class ModelRun implements BenchmarkListener {
         } catch (IOException e) {
             throw new RunFailedException("could not write the sweep files in " + dir + ": " + e, e);
         }
-    }
-
-    /** The report's sweep section: every level, the verdict, and what the rest of the page shows. */
-    private SweepReport sweepReport(LevelReport shown) {
-        List<SweepLevel> sweepLevels = new ArrayList<>();
-        for (LevelReport l : levels) {
-            LevelSummary s = l.summary();
-            sweepLevels.add(new SweepLevel(l.label() + (l.outcome().aborted() ? " (aborted)" : ""), s.level(),
-                    plan.loadUnit(), s.successes(), s.total(), s.outputTokensPerSecond(), s.requestsPerSecond(),
-                    s.ttftP50Millis(), s.ttftP90Millis(), s.e2eP50Millis(), s.e2eP90Millis()));
-        }
-        SaturationVerdict v = result.verdict();
-        List<String> notes = new ArrayList<>();
-        notes.add(String.format(Locale.ROOT, "Rules: saturation when output tok/s grows by less than %.1f %% over "
-                        + "the previous level; TTFT red line when TTFT p90 is %.1fx the previous level's or more.",
-                100 * v.rules().minThroughputGain(), v.rules().ttftJumpFactor()));
-        notes.addAll(v.warnings());
-        for (LevelReport l : levels) {
-            if (l.outcome().aborted()) {
-                notes.add(l.label() + " was aborted (Ctrl-C): " + l.summary().failures() + " of "
-                        + l.summary().total() + " requests failed or were cancelled.");
-            }
-        }
-        if (result.stopped()) notes.add("The sweep was stopped before its last level.");
-        notes.add("Load: " + plan.describe() + ". The rest of this page shows the last level, " + shown.label()
-                + "; every level's files are in its own folder.");
-        return new SweepReport(sweepLevels, v.saturationIndex(), v.ttftRedLineIndex(), v.firstFailingIndex(), notes);
     }
 
     // ---------------------------------------------------------------- stdout

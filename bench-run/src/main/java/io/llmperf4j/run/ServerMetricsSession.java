@@ -1,6 +1,5 @@
 package io.llmperf4j.run;
 
-import io.llmperf4j.servermetrics.csv.ServerMetricsCsvWriter;
 import io.llmperf4j.servermetrics.scrape.MetricsProbe;
 import io.llmperf4j.servermetrics.scrape.ProbeResult;
 import io.llmperf4j.servermetrics.scrape.ServerMetricsConfig;
@@ -14,20 +13,19 @@ import io.llmperf4j.servermetrics.timeline.ServerMetricsTimeline;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * The server's side of a run (issue 19): one probe before the first level decides whether the server serves
- * Prometheus text; then, per level, a scraper from the level's start to its end, the level's
- * {@code <base>_server_metrics.csv} and its {@link ServerSideSummary}. Never fails a run: a server without metrics is
+ * Prometheus text; then, per level, a scraper from the level's start to its end, its timeline (written as the
+ * level's {@code <base>_server_metrics.csv} by {@code ResultFiles.SERVER_METRICS}) and its {@link ServerSideSummary}. Never fails a run: a server without metrics is
  * one warning line, a failed scrape a gap and a warning.
  */
 final class ServerMetricsSession {
 
-    /** A level's server side: its summary over the measured window, and the CSV written (or null). */
-    record LevelServerMetrics(ServerSideSummary summary, Path csv) {
+    /** A level's server side: its summary over the measured window, and every scrape (for its CSV). */
+    record LevelServerMetrics(ServerSideSummary summary, ServerMetricsTimeline timeline) {
     }
 
     private final ServerMetricsConfig config;
@@ -86,7 +84,8 @@ final class ServerMetricsSession {
     }
 
     /**
-     * Ends a level: a final scrape, the summary over the measured window, the CSV in {@code dir} (when not null).
+     * Ends a level: a final scrape and the summary over the measured window; the level's files (its CSV among them,
+     * {@code ResultFiles.SERVER_METRICS}) are written from what this returns.
      * The measured window is placed on the scrapes' clock by its wall-clock start (millisecond precision).
      *
      * <p>Without warmup every token the server generated during the level was ours: the counters are then taken
@@ -95,8 +94,7 @@ final class ServerMetricsSession {
      * compare one to one with the client's output tokens and tok/s. With warmup the summarizer interpolates the
      * counters to the window's edges (accurate to about one scrape interval's share).
      */
-    LevelServerMetrics levelEnded(long windowStartEpochMillis, long durationNanos, boolean warmupExcluded, Path dir,
-                                  String base) {
+    LevelServerMetrics levelEnded(long windowStartEpochMillis, long durationNanos, boolean warmupExcluded) {
         if (scraper == null) return null;
         ServerMetricsScraper ended = scraper;
         scraper = null;
@@ -108,24 +106,15 @@ final class ServerMetricsSession {
         if (!warmupExcluded && ok.size() >= 2) {
             summary = wholeLevel(ServerSideSummarizer.summarize(timeline,
                     Math.min(startOffsetNanos, ok.get(0).offsetNanos()),
-                    Math.max(endOffsetNanos, ok.get(ok.size() - 1).offsetNanos())), durationNanos);
+                    Math.max(endOffsetNanos, ok.get(ok.size() - 1).offsetNanos())), durationNanos)
+                    .withWindowStartS(startOffsetNanos / 1e9);
         } else {
             summary = ServerSideSummarizer.summarize(timeline, startOffsetNanos, endOffsetNanos);
-        }
-        Path csv = null;
-        if (dir != null) {
-            csv = ServerMetricsCsvWriter.fileFor(dir, base);
-            try {
-                ServerMetricsCsvWriter.write(timeline, csv);
-            } catch (IOException e) {
-                err.println("llmperf4j: warning: could not write " + csv + ": " + e.getMessage());
-                csv = null;
-            }
         }
         for (String w : timeline.warnings("server metrics from " + ended.metricsUrl())) {
             err.println("llmperf4j: warning: " + w);
         }
-        return new LevelServerMetrics(summary, csv);
+        return new LevelServerMetrics(summary, timeline);
     }
 
     /** {@code s} (taken over the whole level) with the client's window length and the tokens per second of it. */

@@ -1,5 +1,7 @@
 package io.llmperf4j.run;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -48,6 +50,18 @@ class RunnerTest {
                 names(dir), err::toString);
         assertEquals(4, Files.readAllLines(dir.resolve("requests.jsonl")).size());
         assertTrue(out.toString(StandardCharsets.UTF_8).contains("Number Of Errored Requests: 0"), out::toString);
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("sim_60_8_events.csv, sim_60_8_server_metrics.csv"),
+                "the server metrics CSV is named last, as before: " + err);
+
+        // the simulator's ITL histogram has one observation per gap between content events, as the client counts
+        JsonNode summary = new ObjectMapper().readTree(dir.resolve("sim_60_8_llmperf4j_summary.json").toFile());
+        JsonNode server = summary.get("server");
+        assertEquals(summary.get("metrics").get("itl_ms").get("count").asLong(),
+                server.get("inter_token_latency").get("observations").asLong(), server::toString);
+        assertEquals("vllm:inter_token_latency_seconds", server.get("families").get("inter_token_latency").asText());
+        String html = Files.readString(dir.resolve("sim_60_8_report.html"));
+        assertTrue(html.contains("<section id=\"server\">") && html.contains("id=\"server-generation\""),
+                "the report draws the server's charts");
     }
 
     @Test

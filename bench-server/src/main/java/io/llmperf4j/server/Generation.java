@@ -72,6 +72,8 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
     private long firstContentDueNanos = RequestTiming.NOT_REACHED;
     private long firstContentFlushedNanos = RequestTiming.NOT_REACHED;
     private long lastContentFlushedNanos = RequestTiming.NOT_REACHED;
+    /** When the previous batch of content events left, for the server's inter-token latency. */
+    private long previousFlushNanos = RequestTiming.NOT_REACHED;
     private int nextChunk;
     /** Per chunk, when its write began (only while someone listens for timings, and only when streaming). */
     private final long[] chunkSentNanos;
@@ -239,7 +241,12 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
         if (firstContentFlushedNanos == RequestTiming.NOT_REACHED) {
             firstContentFlushedNanos = flushedNanos;
             server.metrics.observeTimeToFirstTokenSeconds((flushedNanos - arrivalNanos) / 1e9);
+        } else {
+            server.metrics.observeInterTokenLatencySeconds((flushedNanos - previousFlushNanos) / 1e9);
         }
+        // one observation per content event, as vLLM's per step: events flushed together are 0 s apart
+        for (int k = nextChunk + 1; k <= lastSentChunk; k++) server.metrics.observeInterTokenLatencySeconds(0);
+        previousFlushNanos = flushedNanos;
         int sentBefore = tokensSent;
         tokensSent = endToken(lastSentChunk) + (lastSentChunk >= faultChunk ? paddingTokens : 0);
         server.metrics.addGenerationTokens(tokensSent - sentBefore);

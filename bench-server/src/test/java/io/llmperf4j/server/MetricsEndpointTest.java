@@ -47,6 +47,11 @@ class MetricsEndpointTest {
             assertEquals(0, value(e, "vllm:num_requests_waiting"));
             assertEquals(2, value(e, "vllm:time_to_first_token_seconds_count"));
             assertEquals(2, value(e, "vllm:e2e_request_latency_seconds_count"));
+            // the streamed request's 12 tokens left in content events: one gap per event after the first
+            long events = streamed.jsonEvents().stream().filter(ev -> ev.path("choices").path(0).path("delta")
+                    .path("content").asText("").length() > 0).count();
+            assertEquals(events - 1, value(e, "vllm:inter_token_latency_seconds_count"));
+            assertEquals(events - 1, value(e, "vllm:time_per_output_token_seconds_count"));
         }
     }
 

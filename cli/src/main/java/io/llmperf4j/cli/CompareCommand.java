@@ -1,10 +1,10 @@
 package io.llmperf4j.cli;
 
-import io.llmperf4j.report.compare.ComparisonConsoleReport;
+import io.llmperf4j.report.compare.BootstrapConfig;
 import io.llmperf4j.report.compare.FailIfRule;
+import io.llmperf4j.report.compare.FolderComparison;
+import io.llmperf4j.report.compare.FolderComparisonConsoleReport;
 import io.llmperf4j.report.compare.RuleResult;
-import io.llmperf4j.report.compare.RunComparison;
-import io.llmperf4j.report.compare.RunSamples;
 import io.llmperf4j.report.metrics.TokenCounting;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -27,7 +27,9 @@ import java.util.concurrent.Callable;
             "Compares two runs (results folders, or their *_requests.csv or requests.jsonl files): p50/p90/p99",
             "of TTFT, TPOT, ITL per event and per token (from requests.jsonl), E2E and per-request tok/s, run",
             "throughput and error rate, each delta with a 95 % bootstrap confidence interval.",
-            "With --fail-if, exits 3 when a rule is crossed (the guides' regression alarm for CI)."
+            "With --fail-if, exits 3 when a rule is crossed (the guides' regression alarm for CI).",
+            "Two sweep folders are compared level by level (matched by concurrency or rate), two comparisons of",
+            "models by model and level, two iteration folders by level; --fail-if then applies to every level."
         })
 final class CompareCommand implements Callable<Integer> {
     private final CliContext context;
@@ -66,22 +68,25 @@ final class CompareCommand implements Callable<Integer> {
             throw new UsageException("--fail-if: " + e.getMessage());
         }
         TokenCounting counting = new TokenCounting(clientSpecialTokens, true);
-        RunComparison comparison = RunComparison.compare(read(baseline, counting), read(candidate, counting));
+        FolderComparison comparison = compare(counting);
         List<RuleResult> results = comparison.evaluate(rules);
-        context.out().print(ComparisonConsoleReport.render(comparison, results));
+        context.out().print(FolderComparisonConsoleReport.render(comparison, results));
         context.out().flush();
         return results.stream().anyMatch(RuleResult::failed) ? ExitCodes.THRESHOLD_FAILED : ExitCodes.OK;
     }
 
-    private static RunSamples read(Path path, TokenCounting counting) {
-        if (!Files.exists(path)) {
-            throw new UsageException(path + " does not exist (give a results folder, a *_requests.csv or a "
-                    + "requests.jsonl file)");
+    /** Two runs, two sweeps (level by level), two sets of iterations or two comparisons of models. */
+    private FolderComparison compare(TokenCounting counting) {
+        for (Path path : List.of(baseline, candidate)) {
+            if (!Files.exists(path)) {
+                throw new UsageException(path + " does not exist (give a results folder, a *_requests.csv or a "
+                        + "requests.jsonl file)");
+            }
         }
         try {
-            return RunSamples.read(path, counting);
+            return FolderComparison.compare(baseline, candidate, counting, BootstrapConfig.DEFAULT);
         } catch (IOException | IllegalArgumentException e) {
-            throw new UsageException("cannot read " + path + ": " + e.getMessage());
+            throw new UsageException("cannot compare " + baseline + " with " + candidate + ": " + e.getMessage());
         }
     }
 }

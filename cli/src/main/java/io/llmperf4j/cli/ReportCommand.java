@@ -18,7 +18,9 @@ import java.util.concurrent.Callable;
         header = "Rebuilds a run's HTML report from its results folder.",
         description = {
             "Rebuilds <base>_report.html from a results folder: the *_llmperf4j_summary.json and requests.jsonl",
-            "(or the *_requests.csv). One self-contained file: no scripts, fonts or links to elsewhere."
+            "(or the *_requests.csv). One self-contained file: no scripts, fonts or links to elsewhere.",
+            "A sweep's folder gets the sweep's page (read from *_sweep.json and each level's summary), an",
+            "iterations folder the iterations' page, a comparison folder (comparison.csv) the models' page."
         })
 final class ReportCommand implements Callable<Integer> {
     private final CliContext context;
@@ -27,7 +29,8 @@ final class ReportCommand implements Callable<Integer> {
     DebugOption debugOption;
 
     @Parameters(index = "0", paramLabel = "DIR",
-            description = "Results folder, or the *_llmperf4j_summary.json in it when it holds several runs.")
+            description = "Results folder (a run, a sweep, iterations or a comparison), or the "
+                    + "*_llmperf4j_summary.json in it when it holds several runs.")
     Path dir;
 
     ReportCommand(CliContext context) {

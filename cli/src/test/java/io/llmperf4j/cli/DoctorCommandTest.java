@@ -62,6 +62,9 @@ class DoctorCommandTest {
         for (String check : new String[] {"base URL", "reachable", "API key", "model", "streaming", "usage", "TLS"}) {
             assertTrue(run.out().contains("[PASS] " + check + ":"), check + " in " + run);
         }
+        String origin = server.baseUrl().substring(0, server.baseUrl().length() - "/v1".length());
+        assertTrue(run.out().lines().anyMatch(l -> l.startsWith("[PASS] server metrics: " + origin + "/metrics "
+                + "answers with ") && l.endsWith(" families (vLLM)")), run::toString);
         assertFalse(run.out().contains(KEY));
     }
 

@@ -82,6 +82,45 @@ class ReportCommandTest {
         assertEquals(2, missing.exitCode(), missing::toString);
     }
 
+    /** Issue 21.8: report and compare take a sweep's folder; the page is the sweep's, compare goes level by level. */
+    @Test
+    void reportAndCompareTakeSweepFolders(@TempDir Path tmp) throws IOException {
+        Path a = tmp.resolve("a");
+        Path b = tmp.resolve("b");
+        try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder()
+                .timeToFirstToken(Duration.ofMillis(2)).interTokenDelay(Duration.ofMillis(1)).build())) {
+            for (Path dir : List.of(a, b)) {
+                CliRun run = CliRun.of(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k"),
+                        "token-benchmark", "--model", "m", "--max-num-completed-requests", "6",
+                        "--mean-output-tokens", "10", "--concurrency-sweep", "1,2", "--sleep-between", "0",
+                        "--results-dir", dir.toString());
+                assertEquals(0, run.exitCode(), run::toString);
+            }
+        }
+        Path page = a.resolve("m_550_10_report.html");
+        Files.delete(page);
+        CliRun report = CliRun.of(Map.of(), "report", a.toString());
+        assertEquals(0, report.exitCode(), report::toString);
+        assertEquals(page.toAbsolutePath().toString(), report.out().strip());
+        String html = Files.readString(page);
+        assertTrue(html.indexOf("<section id=\"sweep\"") < html.indexOf("<section id=\"levels\""), "sweep first");
+        for (String chart : List.of("sweep-ttft", "sweep-tpot", "sweep-itl", "sweep-e2e-latency",
+                "sweep-latency-throughput")) {
+            assertTrue(html.contains("id=\"" + chart + "\""), chart);
+        }
+        assertTrue(html.contains("href=\"concurrency_2/m_550_10_report.html\""), "links each level's own report");
+
+        CliRun compare = CliRun.of(Map.of(), "compare", a.toString(), b.toString(), "--fail-if", "error_rate>0.5");
+        assertEquals(0, compare.exitCode(), compare::toString);
+        assertTrue(compare.out().startsWith("Sweeps compared level by level (matched by concurrency): 2 in both\n"),
+                compare::toString);
+        assertTrue(compare.out().contains("concurrency 2: pass error_rate>0.5"), compare::toString);
+
+        CliRun mixed = CliRun.of(Map.of(), "compare", a.toString(), b.resolve("concurrency_1").toString());
+        assertEquals(2, mixed.exitCode(), mixed::toString);
+        assertTrue(mixed.err().contains("is a sweep and"), mixed::toString);
+    }
+
     /** A token benchmark of {@code model} against a fast simulator, its results written to {@code dir}. */
     private static void benchmark(Path dir, String apiKey, String model, int requests, int concurrency) {
         try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder()

@@ -26,7 +26,7 @@ final class HtmlPage {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private static final String CSS = String.join("\n",
+    static final String CSS = String.join("\n",
             ":root{--fg:#1d2330;--muted:#5b6475;--line:#d9dde5;--bg:#f4f5f7;--card:#fff;--accent:#1f77b4;"
                     + "--bad:#c62828;--warn:#9a5b00;--good:#2e7d32}",
             "*{box-sizing:border-box}",
@@ -67,6 +67,7 @@ final class HtmlPage {
             ".flag{display:inline-block;font-size:11px;border-radius:3px;padding:0 5px;margin:1px 4px 1px 0;"
                     + "color:#fff;background:var(--muted)}",
             ".flag.saturation{background:#6a3d9a}.flag.redline{background:var(--bad)}.flag.failing{background:#e65100}",
+            "li.warn{color:var(--warn)}",
             "footer{margin-top:30px;color:var(--muted);font-size:12px}footer ul{padding-left:18px}",
             "@media print{body{background:#fff}.card,.tile{break-inside:avoid}nav{display:none}}");
 
@@ -95,7 +96,6 @@ final class HtmlPage {
         summaryTable();
         charts();
         errors();
-        if (options.sweep() != null) new SweepSection(options.sweep(), out).render();
         footer();
         out.append("</main>\n</body>\n</html>\n");
         return out.toString();
@@ -119,8 +119,9 @@ final class HtmlPage {
         }
         out.append("<p class=\"sub\">").append(Html.esc(String.join(" \u00b7 ", sub))).append("</p>\n");
         out.append("<nav><a href=\"#summary\">Summary</a><a href=\"#latency\">Latency</a>"
-                + "<a href=\"#timeline\">Over time</a><a href=\"#errors\">Errors</a>");
-        if (options.sweep() != null) out.append("<a href=\"#sweep\">Sweep</a>");
+                + "<a href=\"#timeline\">Over time</a>");
+        if (hasServerCharts()) out.append("<a href=\"#server\">Server</a>");
+        out.append("<a href=\"#errors\">Errors</a>");
         out.append("<a href=\"#conditions\">Test conditions</a><a href=\"#method\">Method</a></nav>\n");
         out.append("</header>\n");
     }
@@ -379,6 +380,13 @@ final class HtmlPage {
         inFlight(buckets, width);
         ttftScatter(timeline, requests, buckets.size() * buckets.bucketSeconds(), slo == null ? null : slo.ttftMs());
         out.append("</div>\n</section>\n");
+        if (hasServerCharts()) {
+            new ServerCharts(summary, data.serverTimeline(), timeline, buckets, out).render();
+        }
+    }
+
+    private boolean hasServerCharts() {
+        return data.serverTimeline() != null && !data.serverTimeline().successfulScrapes().isEmpty();
     }
 
     private void cdfCard(String id, String title, String label, double[] valuesMs, String color, Double sloMs,

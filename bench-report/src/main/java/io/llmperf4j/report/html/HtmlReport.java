@@ -4,6 +4,8 @@ import io.llmperf4j.model.BenchmarkRun;
 import io.llmperf4j.model.BenchmarkSettings;
 import io.llmperf4j.report.llmperf.LlmperfFileNames;
 import io.llmperf4j.report.metrics.RunMetrics;
+import io.llmperf4j.report.output.IterationsFile;
+import io.llmperf4j.report.output.ResultsFolder;
 import io.llmperf4j.report.summary.RunEnvironment;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -19,8 +21,9 @@ import java.util.Objects;
  * <p>Contents, in order: the model, endpoint (without credentials) and window; the run's warnings; key numbers;
  * the test conditions (every run parameter, the tool version, JVM, OS and CPUs); the summary table (metric, n, p50,
  * p90, p99, mean, unit, as {@code SummaryConsoleReport}); TTFT and E2E empirical CDFs; output tokens/s and requests
- * in flight over time (1-s buckets); TTFT per request over time; errors by kind and code with example messages;
- * optionally a load sweep; how the numbers were computed.
+ * in flight over time (1-s buckets); TTFT per request over time; the server's own metrics on the same time axis
+ * when they were scraped; errors by kind and code with example messages; how the numbers were computed. A sweep,
+ * iterations and a comparison of models have pages of their own ({@link #fromResultsDir}).
  *
  * <p>The table, key numbers and warnings come from the summary ({@code SummaryDocument}), so they equal
  * {@code <base>_llmperf4j_summary.json}; the charts and the error table from the request records. The report can
@@ -69,19 +72,49 @@ public final class HtmlReport {
         return file;
     }
 
-    /** {@link #fromResultsDir(Path, HtmlReportOptions)} without a sweep. */
+    /** {@link #fromResultsDir(Path, HtmlReportOptions)} with the default options. */
     public static Path fromResultsDir(Path dir) throws IOException {
         return fromResultsDir(dir, HtmlReportOptions.DEFAULT);
     }
 
     /**
-     * Rebuilds the report from a results directory alone ({@link ReportData#read}: the summary, and
-     * {@code requests.jsonl} or else {@code <base>_requests.csv}) and writes {@code <base>_report.html} beside the
-     * summary, replacing it; returns the file. {@code dirOrSummary} may also be the summary file itself.
+     * Rebuilds the report from a results folder alone and writes {@code <base>_report.html} into it, replacing it;
+     * returns the file. What the folder is comes from its files ({@link ResultsFolder#detect}): a run's page from
+     * its summary and {@code requests.jsonl} or else {@code <base>_requests.csv} ({@link ReportData#read}); a
+     * sweep's page from {@code <base>_sweep.json} and each level's summary ({@link SweepData#read}); the page of
+     * iterations from {@code <base>_iterations.csv}; the page of several models from {@code comparison.csv}.
+     * {@code dirOrSummary} may also be one of those files itself (a run's summary, for a folder holding several).
      *
      * @throws IOException naming the missing or malformed file
      */
     public static Path fromResultsDir(Path dirOrSummary, HtmlReportOptions options) throws IOException {
+        ResultsFolder folder = ResultsFolder.detect(dirOrSummary);
+        switch (folder.kind()) {
+            case SWEEP -> {
+                Path file = folder.dir().resolve(folder.base() + FILE_SUFFIX);
+                Files.writeString(file, new SweepPage(SweepData.read(folder.file())).render(), StandardCharsets.UTF_8);
+                return file;
+            }
+            case ITERATIONS -> {
+                Path file = folder.dir().resolve(folder.base() + FILE_SUFFIX);
+                Files.writeString(file, new IterationsPage(folder.base(), IterationsFile.read(folder.file())).render(),
+                        StandardCharsets.UTF_8);
+                return file;
+            }
+            case COMPARISON -> {
+                Path file = folder.dir().resolve("comparison" + FILE_SUFFIX);
+                Files.writeString(file, new ComparisonPage(ComparisonData.read(folder.file())).render(),
+                        StandardCharsets.UTF_8);
+                return file;
+            }
+            case RUN -> {
+                return runFromResultsDir(dirOrSummary, options);
+            }
+            default -> throw new AssertionError(folder.kind());
+        }
+    }
+
+    private static Path runFromResultsDir(Path dirOrSummary, HtmlReportOptions options) throws IOException {
         ReportData data = ReportData.read(dirOrSummary);
         Path summaryFile = Files.isRegularFile(dirOrSummary) ? dirOrSummary : null;
         String base;

@@ -5,10 +5,9 @@ import java.util.Objects;
 /**
  * What the HTML report shows beyond the run itself.
  *
- * @param sweep    a sweep section, or null for none
  * @param cdfScale the x scale of the TTFT and E2E CDFs
  */
-public record HtmlReportOptions(SweepReport sweep, CdfScale cdfScale) {
+public record HtmlReportOptions(CdfScale cdfScale) {
 
     /** How the latency CDFs' x axis is scaled. */
     public enum CdfScale {
@@ -21,18 +20,14 @@ public record HtmlReportOptions(SweepReport sweep, CdfScale cdfScale) {
     /** Max / min ratio from which {@link CdfScale#AUTO} draws a log axis. */
     public static final double AUTO_LOG_RATIO = 50;
 
-    /** No sweep; CDF scale {@link CdfScale#AUTO}. */
-    public static final HtmlReportOptions DEFAULT = new HtmlReportOptions(null, CdfScale.AUTO);
+    /** CDF scale {@link CdfScale#AUTO}. */
+    public static final HtmlReportOptions DEFAULT = new HtmlReportOptions(CdfScale.AUTO);
 
     public HtmlReportOptions {
         Objects.requireNonNull(cdfScale, "cdfScale");
     }
 
-    public HtmlReportOptions withSweep(SweepReport newSweep) {
-        return new HtmlReportOptions(newSweep, cdfScale);
-    }
-
     public HtmlReportOptions withCdfScale(CdfScale newScale) {
-        return new HtmlReportOptions(sweep, newScale);
+        return new HtmlReportOptions(newScale);
     }
 }

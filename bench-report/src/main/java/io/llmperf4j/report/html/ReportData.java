@@ -16,6 +16,10 @@ import io.llmperf4j.report.metrics.TokenCounting;
 import io.llmperf4j.report.summary.RunEnvironment;
 import io.llmperf4j.report.summary.SummaryDocument;
 import io.llmperf4j.report.summary.SummaryJson;
+import io.llmperf4j.servermetrics.csv.ServerMetricsCsvReader;
+import io.llmperf4j.servermetrics.csv.ServerMetricsCsvWriter;
+import io.llmperf4j.servermetrics.summary.ServerSideSummary;
+import io.llmperf4j.servermetrics.timeline.ServerMetricsTimeline;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,9 +36,11 @@ import java.util.stream.Stream;
  * @param tokenCounting how output tokens were counted (the summary's {@code token_counting})
  * @param source        where the records came from
  * @param recordsFile   the file the records were read from, or null for a run in memory
+ * @param serverTimeline every scrape of the server's metrics during the run ({@code <base>_server_metrics.csv}),
+ *                       or null when they were not scraped
  */
 public record ReportData(SummaryDocument summary, List<RequestRecord> records, TokenCounting tokenCounting,
-                         RecordSource source, Path recordsFile) {
+                         RecordSource source, Path recordsFile, ServerMetricsTimeline serverTimeline) {
 
     /** The summary file's name ends with this: {@code <base>_llmperf4j_summary.json}. */
     public static final String SUMMARY_SUFFIX = "_llmperf4j_summary.json";
@@ -46,6 +52,17 @@ public record ReportData(SummaryDocument summary, List<RequestRecord> records, T
             .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .build();
+
+    /** Without the server's metrics. */
+    public ReportData(SummaryDocument summary, List<RequestRecord> records, TokenCounting tokenCounting,
+                      RecordSource source, Path recordsFile) {
+        this(summary, records, tokenCounting, source, recordsFile, null);
+    }
+
+    /** This data with the server's side: its summary section and its timeline (either may be null). */
+    public ReportData withServer(ServerSideSummary server, ServerMetricsTimeline timeline) {
+        return new ReportData(summary.withServer(server), records, tokenCounting, source, recordsFile, timeline);
+    }
 
     public ReportData {
         Objects.requireNonNull(summary, "summary");
@@ -70,7 +87,8 @@ public record ReportData(SummaryDocument summary, List<RequestRecord> records, T
 
     /**
      * Reads a results directory: its single {@code *_llmperf4j_summary.json} and {@code requests.jsonl}, or, when
-     * there is no journal, {@code <base>_requests.csv} (no event times). {@code dirOrSummary} may also be the
+     * there is no journal, {@code <base>_requests.csv} (no event times); and {@code <base>_server_metrics.csv} when
+     * it is there. {@code dirOrSummary} may also be the
      * summary file itself, for a directory holding several runs. The summary may be of schema
      * {@value SummaryJson#SCHEMA}, {@value SummaryJson#SCHEMA_2} or {@value SummaryJson#SCHEMA_1}
      * ({@link SummaryJson#READABLE_SCHEMAS}).
@@ -85,15 +103,43 @@ public record ReportData(SummaryDocument summary, List<RequestRecord> records, T
                 : new TokenCounting(summary.tokenCounting().clientSpecialTokensSubtracted(),
                 summary.tokenCounting().preferServerUsage());
         Path journal = dir.resolve(RequestJournal.FILE_NAME);
+        Path serverCsv = ServerMetricsCsvWriter.fileFor(dir, baseName(summaryFile));
+        ServerMetricsTimeline server = Files.isRegularFile(serverCsv) ? ServerMetricsCsvReader.read(serverCsv) : null;
         if (Files.isRegularFile(journal)) {
-            return new ReportData(summary, RequestJournal.read(journal), counting, RecordSource.JOURNAL, journal);
+            return new ReportData(summary, RequestJournal.read(journal), counting, RecordSource.JOURNAL, journal,
+                    server);
         }
         Path csv = dir.resolve(baseName(summaryFile) + CSV_SUFFIX);
         if (Files.isRegularFile(csv)) {
-            return new ReportData(summary, RequestCsvReader.read(csv), counting, RecordSource.CSV, csv);
+            return new ReportData(summary, RequestCsvReader.read(csv), counting, RecordSource.CSV, csv, server);
         }
         throw new IOException("no request records beside " + summaryFile + ": neither " + journal + " nor " + csv
                 + " exists; the report needs one of them");
+    }
+
+    /**
+     * The summary of the one run in {@code dir}, or null when it has none (a level of iterations, or one killed
+     * before its files were written).
+     *
+     * @throws IOException naming the file when a summary is there but unreadable, or when there are several
+     */
+    public static SummaryDocument readSummaryIn(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) return null;
+        Path file;
+        try {
+            file = summaryFile(dir);
+        } catch (IOException e) {
+            try (Stream<Path> files = Files.list(dir)) {
+                if (files.noneMatch(p -> p.getFileName().toString().endsWith(SUMMARY_SUFFIX))) return null;
+            }
+            throw e;
+        }
+        return readSummary(file);
+    }
+
+    /** The summary file of the one run in {@code dir}. */
+    static Path summaryFileIn(Path dir) throws IOException {
+        return summaryFile(dir);
     }
 
     /** {@code <base>} of a summary file: its name without {@value #SUMMARY_SUFFIX} (or without ".json"). */

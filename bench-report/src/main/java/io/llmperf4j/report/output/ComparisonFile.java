@@ -25,6 +25,26 @@ public final class ComparisonFile {
     private ComparisonFile() {
     }
 
+    /** Reads {@code comparison.csv} back; the message of the exception names the file and the row. */
+    public static List<Row> read(Path file) throws IOException {
+        List<Row> rows = new java.util.ArrayList<>();
+        int n = 1;
+        for (java.util.Map<String, String> r : OutputFormat.readCsv(file, COLUMNS)) {
+            n++;
+            try {
+                rows.add(new Row(r.get("model"), r.get("level"), r.get("load_unit"),
+                        Integer.parseInt(r.get("successes")), Integer.parseInt(r.get("total")),
+                        OutputFormat.number(r.get("output_tok_s")), OutputFormat.number(r.get("requests_s")),
+                        OutputFormat.number(r.get("ttft_p50_ms")), OutputFormat.number(r.get("ttft_p90_ms")),
+                        OutputFormat.number(r.get("e2e_p50_ms")), OutputFormat.number(r.get("e2e_p90_ms")),
+                        Boolean.parseBoolean(r.get("aborted")), r.get("results_dir")));
+            } catch (IOException | NumberFormatException e) {
+                throw new IOException(file + " line " + n + ": " + e.getMessage(), e);
+            }
+        }
+        return rows;
+    }
+
     /** Writes {@code rows} into {@code dir}; returns the file. */
     public static Path write(Path dir, List<Row> rows) throws IOException {
         Files.createDirectories(dir);

@@ -21,13 +21,37 @@ public final class IterationsFile {
                       Double tpotMeanMs) {
     }
 
+    /** The file's name ends with this: {@code <base>_iterations.csv}. */
+    public static final String SUFFIX = "_iterations.csv";
+
     private IterationsFile() {
+    }
+
+    /** Reads {@code <base>_iterations.csv} back; the message of the exception names the file and the row. */
+    public static List<Row> read(Path file) throws IOException {
+        List<Row> rows = new java.util.ArrayList<>();
+        int n = 1;
+        for (java.util.Map<String, String> r : OutputFormat.readCsv(file, COLUMNS)) {
+            n++;
+            try {
+                rows.add(new Row(r.get("level"), r.get("load_unit"), Integer.parseInt(r.get("fork")),
+                        r.get("iteration_type"), Integer.parseInt(r.get("iteration")),
+                        Double.parseDouble(r.get("start_offset_s")), Double.parseDouble(r.get("duration_s")),
+                        Double.parseDouble(r.get("output_tokens")), OutputFormat.number(r.get("output_tok_s")),
+                        Integer.parseInt(r.get("requests_completed")), Integer.parseInt(r.get("requests_failed")),
+                        OutputFormat.number(r.get("requests_s")), OutputFormat.number(r.get("ttft_mean_ms")),
+                        OutputFormat.number(r.get("tpot_mean_ms"))));
+            } catch (IOException | NumberFormatException e) {
+                throw new IOException(file + " line " + n + ": " + e.getMessage(), e);
+            }
+        }
+        return rows;
     }
 
     /** Writes {@code rows} into {@code dir}; returns the file. */
     public static Path write(Path dir, String base, List<Row> rows) throws IOException {
         Files.createDirectories(dir);
-        Path file = dir.resolve(base + "_iterations.csv");
+        Path file = dir.resolve(base + SUFFIX);
         try (CSVPrinter printer = OutputFormat.csv(file, COLUMNS)) {
             for (Row r : rows) {
                 printer.printRecord(r.level(), r.loadUnit(), r.fork(), r.iterationType(), r.iteration(),

@@ -6,6 +6,7 @@ import io.llmperf4j.report.summary.RunEnvironment;
 import io.llmperf4j.report.summary.SummaryDocument;
 
 import io.llmperf4j.servermetrics.summary.ServerSideSummary;
+import io.llmperf4j.servermetrics.timeline.ServerMetricsTimeline;
 import java.util.Objects;
 
 /**
@@ -18,15 +19,23 @@ import java.util.Objects;
  * @param distributed the cluster's workers and clock offsets, or null for a run from one machine
  * @param openLoop    the open loop's schedule and what became of it, or null for a closed loop
  * @param server      the server's own metrics over the measured window, or null when not scraped
+ * @param serverTimeline every scrape of the server's metrics during the level, or null when not scraped
  */
 public record LevelOutput(BenchmarkRun run, RunMetrics metrics, String toolVersion, RunEnvironment environment,
                           SummaryDocument.DistributedJson distributed, OpenLoopFile.Document openLoop,
-                          ServerSideSummary server) {
+                          ServerSideSummary server, ServerMetricsTimeline serverTimeline) {
 
     /** A level without the server's metrics. */
     public LevelOutput(BenchmarkRun run, RunMetrics metrics, String toolVersion, RunEnvironment environment,
                        SummaryDocument.DistributedJson distributed, OpenLoopFile.Document openLoop) {
-        this(run, metrics, toolVersion, environment, distributed, openLoop, null);
+        this(run, metrics, toolVersion, environment, distributed, openLoop, null, null);
+    }
+
+    /** A level with the server's summary but without its timeline (no server metrics CSV). */
+    public LevelOutput(BenchmarkRun run, RunMetrics metrics, String toolVersion, RunEnvironment environment,
+                       SummaryDocument.DistributedJson distributed, OpenLoopFile.Document openLoop,
+                       ServerSideSummary server) {
+        this(run, metrics, toolVersion, environment, distributed, openLoop, server, null);
     }
 
     public LevelOutput {

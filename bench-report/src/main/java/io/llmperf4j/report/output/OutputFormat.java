@@ -1,5 +1,9 @@
 package io.llmperf4j.report.output;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.llmperf4j.report.summary.SummaryJson;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
@@ -18,6 +22,56 @@ import java.util.List;
  */
 final class OutputFormat {
     private OutputFormat() {
+    }
+
+    private static final JsonMapper READER = JsonMapper.builder()
+            .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .build();
+
+    /** Reads one of our JSON files back; the message names the file and what is wrong with it. */
+    static <T> T readJson(Path file, Class<T> type) throws IOException {
+        try {
+            return READER.readValue(file.toFile(), type);
+        } catch (JsonProcessingException e) {
+            throw new IOException(file + " is not a readable " + type.getSimpleName().toLowerCase(java.util.Locale.ROOT)
+                    + ": " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /** Reads an RFC 4180 CSV with a header row; every row as a map by column name. */
+    static List<java.util.Map<String, String>> readCsv(Path file, List<String> requiredColumns) throws IOException {
+        try (java.io.Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8);
+             org.apache.commons.csv.CSVParser parser = CSVFormat.RFC4180.builder().setHeader()
+                     .setSkipHeaderRecord(true).get().parse(reader)) {
+            for (String column : requiredColumns) {
+                if (!parser.getHeaderNames().contains(column)) {
+                    throw new IOException(file + " has no column '" + column + "' (its header: "
+                            + parser.getHeaderNames() + ")");
+                }
+            }
+            List<java.util.Map<String, String>> rows = new java.util.ArrayList<>();
+            for (org.apache.commons.csv.CSVRecord r : parser) {
+                if (!r.isConsistent()) {
+                    throw new IOException(file + " row " + r.getRecordNumber() + " has " + r.size() + " fields, not "
+                            + parser.getHeaderNames().size());
+                }
+                rows.add(r.toMap());
+            }
+            return rows;
+        } catch (java.io.UncheckedIOException e) {
+            throw new IOException(file + ": " + e.getCause().getMessage(), e);
+        }
+    }
+
+    /** A number cell read back: empty is undefined (null). */
+    static Double number(String cell) throws IOException {
+        if (cell == null || cell.isEmpty()) return null;
+        try {
+            return Double.valueOf(cell);
+        } catch (NumberFormatException e) {
+            throw new IOException("'" + cell + "' is not a number");
+        }
     }
 
     static void writeJson(Object doc, Path file) throws IOException {

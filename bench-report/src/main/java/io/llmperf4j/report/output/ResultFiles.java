@@ -4,14 +4,17 @@ import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.report.csv.EventCsvWriter;
 import io.llmperf4j.report.html.HtmlReport;
 import io.llmperf4j.report.html.HtmlReportOptions;
+import io.llmperf4j.report.html.ReportData;
 import io.llmperf4j.report.jsonl.RequestJournal;
 import io.llmperf4j.report.llmperf.LlmperfFileNames;
 import io.llmperf4j.report.llmperf.LlmperfResultFiles;
 import io.llmperf4j.report.llmperf.LlmperfResultWriter;
 import io.llmperf4j.report.summary.SummaryDocument;
 import io.llmperf4j.report.summary.SummaryJson;
+import io.llmperf4j.servermetrics.csv.ServerMetricsCsvWriter;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -59,11 +62,28 @@ public final class ResultFiles {
             : List.of(OpenLoopFile.write(dir, LlmperfFileNames.baseName(level.run().settings()), level.openLoop()));
 
     /** The self-contained HTML report. */
-    public static final ResultFile HTML = (level, dir) -> List.of(HtmlReport.write(level.run(), level.metrics(),
-            level.toolVersion(), level.environment(), HtmlReportOptions.DEFAULT, dir));
+    public static final ResultFile HTML = (level, dir) -> {
+        Files.createDirectories(dir);
+        Path file = dir.resolve(HtmlReport.fileName(level.run().settings()));
+        ReportData data = ReportData.of(level.run(), level.metrics(), level.toolVersion(), level.environment())
+                .withServer(level.server(), level.serverTimeline());
+        Files.writeString(file, HtmlReport.render(data, HtmlReportOptions.DEFAULT), StandardCharsets.UTF_8);
+        return List.of(file);
+    };
 
     /** {@code <base>_events.csv}: one row per content event. */
     public static final ResultFile EVENTS = (level, dir) -> List.of(EventCsvWriter.write(level.run(), dir));
+
+    /**
+     * {@code <base>_server_metrics.csv}: every scrape of the server's Prometheus metrics during the level, when they
+     * were scraped (tidy: {@code time_s}, {@code name}, {@code labels}, {@code value}).
+     */
+    public static final ResultFile SERVER_METRICS = (level, dir) -> {
+        if (level.serverTimeline() == null) return List.of();
+        Path file = ServerMetricsCsvWriter.fileFor(dir, LlmperfFileNames.baseName(level.run().settings()));
+        ServerMetricsCsvWriter.write(level.serverTimeline(), file);
+        return List.of(file);
+    };
 
     private final List<ResultFile> files;
 
@@ -73,13 +93,15 @@ public final class ResultFiles {
 
     /**
      * A token benchmark's files, in the order they are named: llmperf's trio, our summary, the journal, the open
-     * loop's figures (open loops), the HTML report and, with {@code saveEvents}, the events CSV.
+     * loop's figures (open loops), the HTML report, with {@code saveEvents} the events CSV, and the server's
+     * metrics when they were scraped.
      */
     public static ResultFiles tokenBenchmark(boolean saveEvents) {
         List<ResultFile> files = new ArrayList<>(List.of(LLMPERF, SUMMARY, JOURNAL, OPEN_LOOP, HTML));
         if (saveEvents) {
             files.add(EVENTS);
         }
+        files.add(SERVER_METRICS);
         return new ResultFiles(files);
     }
 

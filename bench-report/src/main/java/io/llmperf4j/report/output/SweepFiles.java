@@ -43,7 +43,27 @@ public final class SweepFiles {
                         Double ttftP90Ratio, String resultsDir) {
     }
 
+    /** The JSON file's name ends with this: {@code <base>_sweep.json}. */
+    public static final String JSON_SUFFIX = "_sweep.json";
+
     private SweepFiles() {
+    }
+
+    /**
+     * Reads {@code <base>_sweep.json} back (as written by {@link #write}).
+     *
+     * @throws IOException naming the file when it cannot be read or is not a sweep file of schema {@value #SCHEMA}
+     */
+    public static Document read(Path json) throws IOException {
+        Document doc = OutputFormat.readJson(json, Document.class);
+        if (!SCHEMA.equals(doc.schema())) {
+            throw new IOException(json + " is not a llmperf4j sweep file: its \"schema\" is '" + doc.schema()
+                    + "', expected '" + SCHEMA + "'");
+        }
+        if (doc.levels() == null || doc.verdict() == null) {
+            throw new IOException(json + " has no levels or no verdict: it is not a complete sweep file");
+        }
+        return doc;
     }
 
     /** Writes {@code <base>_sweep.json} and {@code <base>_sweep.csv} into {@code dir}; returns both. */

@@ -112,7 +112,8 @@ public final class ServerSideSummarizer {
                 bracketed ? latency("e2e_request_latency", MetricRole.E2E_REQUEST_LATENCY) : null,
                 bracketed ? latency("queue_time", MetricRole.REQUEST_QUEUE_TIME) : null,
                 families,
-                ServerSideSummary.QUANTILE_METHOD);
+                ServerSideSummary.QUANTILE_METHOD,
+                startNanos / NANOS_PER_SECOND);
     }
 
     private KnownFamily find(MetricRole role) {

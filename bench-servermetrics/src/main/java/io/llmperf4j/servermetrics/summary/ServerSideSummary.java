@@ -37,6 +37,9 @@ import java.util.Map;
  * @param families               which family each figure came from, by figure name ({@code ttft} →
  *                               {@code vllm:time_to_first_token_seconds})
  * @param quantileMethod         how the latency quantiles were computed, in words
+ * @param windowStartS           where the measured window starts on the scrapes' time axis: seconds from
+ *                               {@code time_s} 0 of {@code <base>_server_metrics.csv} (the level's start), so a page
+ *                               can draw the server's series on the client's time axis; null when unknown
  */
 public record ServerSideSummary(
         String engine,
@@ -57,11 +60,33 @@ public record ServerSideSummary(
         ServerLatency e2eRequestLatency,
         ServerLatency queueTime,
         Map<String, String> families,
-        String quantileMethod) {
+        String quantileMethod,
+        Double windowStartS) {
 
     public static final String QUANTILE_METHOD = "from histogram bucket increases between the scrapes that bracket "
             + "the window, linear interpolation inside a bucket as Prometheus' histogram_quantile does (accurate to a "
             + "bucket's width)";
+
+    /** Without the window's start on the scrapes' time axis. */
+    public ServerSideSummary(String engine, int scrapesInWindow, int failedScrapesInWindow, Double windowS,
+                             Double scrapeSpanS, Double peakRequestsRunning, Double peakRequestsWaiting,
+                             Double peakKvCacheUsage, Double prefixCacheHitRate, Long promptTokens,
+                             Long generationTokens, Double generationTokensPerS, Long requestsFinished,
+                             ServerLatency ttft, ServerLatency interTokenLatency, ServerLatency e2eRequestLatency,
+                             ServerLatency queueTime, Map<String, String> families, String quantileMethod) {
+        this(engine, scrapesInWindow, failedScrapesInWindow, windowS, scrapeSpanS, peakRequestsRunning,
+                peakRequestsWaiting, peakKvCacheUsage, prefixCacheHitRate, promptTokens, generationTokens,
+                generationTokensPerS, requestsFinished, ttft, interTokenLatency, e2eRequestLatency, queueTime,
+                families, quantileMethod, null);
+    }
+
+    /** This summary with the window's start on the scrapes' time axis. */
+    public ServerSideSummary withWindowStartS(Double seconds) {
+        return new ServerSideSummary(engine, scrapesInWindow, failedScrapesInWindow, windowS, scrapeSpanS,
+                peakRequestsRunning, peakRequestsWaiting, peakKvCacheUsage, prefixCacheHitRate, promptTokens,
+                generationTokens, generationTokensPerS, requestsFinished, ttft, interTokenLatency, e2eRequestLatency,
+                queueTime, families, quantileMethod, seconds);
+    }
 
     public ServerSideSummary {
         families = families == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(families));

@@ -157,6 +157,10 @@ public final class VllmMetricsExposition {
         requestSuccess(out);
         histogram(out, "vllm:time_to_first_token_seconds", "Histogram of time to first token in seconds.", ttft);
         histogram(out, "vllm:inter_token_latency_seconds", "Histogram of inter-token latency in seconds.", itl);
+        // vLLM 0.10 and 0.11 serve the same histogram under its deprecated name too
+        histogram(out, "vllm:time_per_output_token_seconds",
+                "Histogram of time per output token in seconds. DEPRECATED: use vllm:inter_token_latency_seconds.",
+                itl);
         histogram(out, "vllm:e2e_request_latency_seconds", "Histogram of e2e request latency in seconds.", e2e);
         histogram(out, "vllm:request_queue_time_seconds",
                 "Histogram of time spent in WAITING phase for request.", queue);

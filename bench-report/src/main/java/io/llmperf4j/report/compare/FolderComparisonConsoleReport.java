@@ -1,0 +1,96 @@
+package io.llmperf4j.report.compare;
+
+import io.llmperf4j.report.output.ResultsFolder;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The console table of a {@link FolderComparison}. Two runs print exactly as {@link ComparisonConsoleReport}; sweeps,
+ * iterations and comparisons of models print which units matched, then one row per unit and key statistic (TTFT
+ * p50/p90/p99, TPOT p50/p90, ITL p90, E2E p50/p90/p99, output throughput, error rate): baseline, candidate, delta,
+ * relative delta and its bootstrap CI, {@code *} when the CI of the delta excludes 0. Then the rule verdicts.
+ */
+public final class FolderComparisonConsoleReport {
+
+    /** The statistics shown per unit, in order. */
+    static final List<String> KEY_STATS = List.of("ttft_p50", "ttft_p90", "ttft_p99", "tpot_p50", "tpot_p90",
+            "itl_p90", "e2e_p50", "e2e_p90", "e2e_p99", "output_throughput", "request_throughput", "error_rate");
+
+    private static final String ROW = "%-22s %-27s %-5s %11s %11s %11s %9s  %-21s %s%n";
+
+    private FolderComparisonConsoleReport() {
+    }
+
+    public static String render(FolderComparison comparison, List<RuleResult> results) {
+        if (comparison.kind() == ResultsFolder.Kind.RUN) {
+            return ComparisonConsoleReport.render(comparison.units().get(0).comparison(), results);
+        }
+        StringBuilder out = new StringBuilder(4096);
+        String what = switch (comparison.kind()) {
+            case SWEEP -> "Sweeps compared level by level";
+            case ITERATIONS -> "Iterations compared level by level";
+            case COMPARISON -> "Comparisons of models compared model by model";
+            case RUN -> throw new AssertionError();
+        };
+        out.append(what).append(" (matched by ").append(comparison.matchedByWords()).append("): ")
+                .append(comparison.units().size()).append(" in both");
+        if (!comparison.onlyInBaseline().isEmpty()) {
+            out.append("; only in the baseline: ").append(String.join(", ", comparison.onlyInBaseline()));
+        }
+        if (!comparison.onlyInCandidate().isEmpty()) {
+            out.append("; only in the candidate: ").append(String.join(", ", comparison.onlyInCandidate()));
+        }
+        out.append('\n');
+        RunComparison first = comparison.units().get(0).comparison();
+        BootstrapConfig bootstrap = first.bootstrap();
+        out.append(String.format(Locale.ROOT, "bootstrap: %d resamples, %.0f%% CI, seed %d%n", bootstrap.resamples(),
+                100 * bootstrap.confidenceLevel(), bootstrap.seed()));
+        out.append(String.format(Locale.ROOT, ROW, "unit", "metric", "stat", "baseline", "candidate", "delta",
+                "delta %", String.format(Locale.ROOT, "%.0f%% CI (delta %%)", 100 * bootstrap.confidenceLevel()),
+                "unit"));
+        for (FolderComparison.Unit unit : comparison.units()) {
+            RunComparison c = unit.comparison();
+            out.append(String.format(Locale.ROOT, "%s: baseline %d of %d ok (%s), candidate %d of %d ok (%s)%n",
+                    unit.label(), c.baseline().succeeded(), c.baseline().recorded(), c.baseline().source(),
+                    c.candidate().succeeded(), c.candidate().recorded(), c.candidate().source()));
+            for (String key : KEY_STATS) {
+                for (MetricDelta d : c.deltas()) {
+                    if (d.ruleKey().equals(key)) row(out, unit.label(), d);
+                }
+            }
+        }
+        out.append("* the CI of the delta excludes 0; every statistic of one unit: compare its two folders\n");
+        if (!results.isEmpty()) {
+            out.append("Rules (on every unit):\n");
+            for (RuleResult result : results) out.append("  ").append(result.message()).append('\n');
+        }
+        return out.toString();
+    }
+
+    private static void row(StringBuilder out, String unit, MetricDelta d) {
+        String ci = "-";
+        if (d.relativeCi() != null) {
+            ci = String.format(Locale.ROOT, "[%+.1f%%, %+.1f%%]%s", d.relativeCi().lower(), d.relativeCi().upper(),
+                    d.significant() ? " *" : "");
+        } else if (d.absoluteCi() != null) {
+            ci = String.format(Locale.ROOT, "[%+.3f, %+.3f]%s", d.absoluteCi().lower(), d.absoluteCi().upper(),
+                    d.significant() ? " *" : "");
+        }
+        String stat = d.stat() == CompareStat.VALUE ? "value" : d.stat().key();
+        out.append(String.format(Locale.ROOT, ROW, unit, d.metric().label(), stat, number(d.baseline()),
+                number(d.candidate()), signed(d.absoluteDelta()), percent(d.relativeDeltaPercent()), ci,
+                d.metric().unit()));
+    }
+
+    private static String number(double v) {
+        return Double.isFinite(v) ? String.format(Locale.ROOT, "%.3f", v) : "-";
+    }
+
+    private static String signed(double v) {
+        return Double.isFinite(v) ? String.format(Locale.ROOT, "%+.3f", v) : "-";
+    }
+
+    private static String percent(double v) {
+        return Double.isFinite(v) ? String.format(Locale.ROOT, "%+.1f%%", v) : "-";
+    }
+}

@@ -1,0 +1,89 @@
+package io.llmperf4j.report.html;
+
+import io.llmperf4j.report.output.IterationsFile;
+import java.util.LinkedHashSet;
+import java.util.List;
+
+/**
+ * The page of JMH-style iterations: per level, output tok/s of every iteration over time (warmup and measured
+ * iterations apart, hoverable), the measured iterations' mean, and the table of every iteration. Read from
+ * {@code <base>_iterations.csv} alone. One instance per page.
+ */
+final class IterationsPage {
+
+    private final String base;
+    private final List<IterationsFile.Row> rows;
+    private final StringBuilder out = new StringBuilder(32 * 1024);
+
+    IterationsPage(String base, List<IterationsFile.Row> rows) {
+        this.base = base;
+        this.rows = List.copyOf(rows);
+    }
+
+    String render() {
+        out.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n")
+                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n")
+                .append("<title>llmperf4j iterations: ").append(Html.esc(base)).append("</title>\n")
+                .append("<style>\n").append(HtmlPage.CSS).append("\n</style>\n</head>\n<body>\n<main>\n")
+                .append("<header>\n<h1>llmperf4j iterations: <span class=\"model\">").append(Html.esc(base))
+                .append("</span></h1>\n<p class=\"sub\">").append(rows.size()).append(" iterations</p>\n</header>\n");
+        LinkedHashSet<String> levels = new LinkedHashSet<>();
+        for (IterationsFile.Row r : rows) levels.add(r.level());
+        int n = 0;
+        for (String level : levels) {
+            level(n++, level, rows.stream().filter(r -> r.level().equals(level)).toList());
+        }
+        out.append("<footer id=\"method\">\n<h2>Method</h2>\n<ul>\n<li>Read from ").append(Html.esc(base))
+                .append(IterationsFile.SUFFIX).append(". Warmup iterations are drawn but left out of the mean. Hover "
+                        + "a point for its values.</li>\n<li>This page is self-contained: no scripts, nothing fetched "
+                        + "from elsewhere.</li>\n</ul>\n</footer>\n</main>\n</body>\n</html>\n");
+        return out.toString();
+    }
+
+    private void level(int index, String level, List<IterationsFile.Row> its) {
+        String unit = its.get(0).loadUnit();
+        List<IterationsFile.Row> measured = its.stream().filter(r -> !"warmup".equals(r.iterationType())).toList();
+        List<IterationsFile.Row> warmup = its.stream().filter(r -> "warmup".equals(r.iterationType())).toList();
+        double mean = measured.stream().filter(r -> r.outputTokS() != null).mapToDouble(IterationsFile.Row::outputTokS)
+                .average().orElse(Double.NaN);
+        out.append("<section id=\"iterations-").append(index).append("\" class=\"iterations\" data-level=\"")
+                .append(Html.esc(level)).append("\">\n<h2>").append(Html.esc(unit + " " + level)).append("</h2>\n")
+                .append("<p>Measured iterations: ").append(measured.size()).append(", mean output tok/s <strong ")
+                .append("class=\"mean\">").append(Html.fixed(mean, 2)).append("</strong></p>\n<div class=\"charts\">");
+        SvgChart.Builder chart = SvgChart.builder("iterations-tps-" + index, "Output tok/s per iteration")
+                .x(SvgChart.Axis.linear("Iteration start", "s").includingZero())
+                .y(SvgChart.Axis.linear("Output throughput", "tok/s").includingZero())
+                .add(series("measured", Palette.GREEN, measured, "measured"))
+                .emptyMessage("No iteration");
+        if (!warmup.isEmpty()) chart.add(series("warmup", Palette.GREY, warmup, "warmup").withShape(SvgChart.Shape.CROSS));
+        if (Double.isFinite(mean)) {
+            chart.mark(SvgChart.Marker.horizontal(mean, "mean " + Html.fixed(mean, 1), Palette.GREY, "marker-mean"));
+        }
+        out.append("<div class=\"card\">").append(chart.build().toSvg()).append("</div>\n</div>\n")
+                .append("<div class=\"card\"><table><thead><tr><th class=\"num\">fork</th><th>type</th>"
+                        + "<th class=\"num\">iteration</th><th class=\"num\">start (s)</th><th class=\"num\">"
+                        + "duration (s)</th><th class=\"num\">output tok/s</th><th class=\"num\">req/s</th>"
+                        + "<th class=\"num\">ok</th><th class=\"num\">failed</th><th class=\"num\">TTFT mean (ms)</th>"
+                        + "<th class=\"num\">TPOT mean (ms)</th></tr></thead>\n<tbody>\n");
+        for (IterationsFile.Row r : its) {
+            out.append("<tr><td class=\"num\">").append(r.fork()).append("</td><td>").append(Html.esc(r.iterationType()))
+                    .append("</td><td class=\"num\">").append(r.iteration()).append("</td><td class=\"num\">")
+                    .append(Html.fixed(r.startOffsetS(), 3)).append("</td><td class=\"num\">")
+                    .append(Html.fixed(r.durationS(), 3)).append("</td><td class=\"num\">")
+                    .append(Html.fixed(r.outputTokS(), 2)).append("</td><td class=\"num\">")
+                    .append(Html.fixed(r.requestsS(), 3)).append("</td><td class=\"num\">")
+                    .append(r.requestsCompleted()).append("</td><td class=\"num\">").append(r.requestsFailed())
+                    .append("</td><td class=\"num\">").append(Html.fixed(r.ttftMeanMs(), 1))
+                    .append("</td><td class=\"num\">").append(Html.fixed(r.tpotMeanMs(), 2)).append("</td></tr>\n");
+        }
+        out.append("</tbody></table></div>\n</section>\n");
+    }
+
+    private static SvgChart.Series series(String name, String color, List<IterationsFile.Row> its, String css) {
+        double[] xs = its.stream().mapToDouble(IterationsFile.Row::startOffsetS).toArray();
+        double[] ys = its.stream().mapToDouble(r -> r.outputTokS() == null ? Double.NaN : r.outputTokS()).toArray();
+        String[] titles = its.stream().map(r -> "fork " + r.fork() + ", " + r.iterationType() + " iteration "
+                + r.iteration() + ": " + Html.fixed(r.outputTokS(), 1) + " output tok/s").toArray(String[]::new);
+        return SvgChart.Series.markers(name + " (" + its.size() + ")", color, xs, ys).withTitles(titles).withClass(css);
+    }
+}

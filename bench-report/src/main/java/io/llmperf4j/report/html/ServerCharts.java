@@ -1,0 +1,176 @@
+package io.llmperf4j.report.html;
+
+import io.llmperf4j.report.metrics.Metric;
+import io.llmperf4j.report.summary.SummaryDocument;
+import io.llmperf4j.servermetrics.summary.ServerLatency;
+import io.llmperf4j.servermetrics.summary.ServerSideSummary;
+import io.llmperf4j.servermetrics.summary.ServerTimeSeries;
+import io.llmperf4j.servermetrics.summary.TimedValue;
+import io.llmperf4j.servermetrics.timeline.ServerMetricsTimeline;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The report's server section (issue 19): the server's own running and waiting requests, KV-cache usage and
+ * generation tokens/s (from its counter) on the same time axis as the client's tokens/s and requests in flight,
+ * each beside the client's curve. A scrape's time is moved from the scrapes' axis ({@code time_s} of
+ * {@code <base>_server_metrics.csv}, 0 at the level's start) to the page's by the summary's
+ * {@code server.window_start_s} (where the measured window, the run's start, sits on the scrapes' axis).
+ */
+final class ServerCharts {
+
+    private static final double NANOS_PER_SECOND = 1e9;
+
+    private final SummaryDocument summary;
+    private final ServerTimeSeries series;
+    private final ServerMetricsTimeline timeline;
+    private final Timeline frame;
+    private final ReportSeries.TimeBuckets buckets;
+    private final StringBuilder out;
+    private final double shiftS;
+    private final boolean aligned;
+
+    ServerCharts(SummaryDocument summary, ServerMetricsTimeline timeline, Timeline frame,
+                 ReportSeries.TimeBuckets buckets, StringBuilder out) {
+        this.summary = summary;
+        this.timeline = timeline;
+        this.series = ServerTimeSeries.of(timeline);
+        this.frame = frame;
+        this.buckets = buckets;
+        this.out = out;
+        ServerSideSummary server = summary.server();
+        Double windowStart = server == null ? null : server.windowStartS();
+        this.aligned = windowStart != null;
+        this.shiftS = (aligned ? -windowStart : 0) + runStartOnPageS();
+    }
+
+    /** Where the run's start sits on the page's axis: 0, or later when a request was sent before it. */
+    private double runStartOnPageS() {
+        if (summary.run() == null || summary.run().startTime() == null) return 0;
+        try {
+            Instant start = Instant.parse(summary.run().startTime());
+            long startNanos = start.getEpochSecond() * 1_000_000_000L + start.getNano();
+            return (startNanos - frame.originEpochNanos()) / NANOS_PER_SECOND;
+        } catch (DateTimeParseException e) {
+            return 0;
+        }
+    }
+
+    void render() {
+        double extent = buckets.edgesSeconds()[buckets.edgesSeconds().length - 1];
+        out.append("<section id=\"server\">\n<h2>Server</h2>\n");
+        out.append("<p class=\"caption\">From the server's Prometheus metrics (")
+                .append(Html.esc(series.engine() == null ? "no known engine" : series.engine())).append(", ")
+                .append(timeline.successfulScrapes().size()).append(" scrapes");
+        if (!series.gaps().isEmpty()) out.append(", ").append(series.gaps().size()).append(" failed: gaps");
+        out.append("), on the client's time axis");
+        out.append(aligned ? "." : " (placed by the level's start: this summary does not say where the measured "
+                + "window starts, so warmup would shift them).");
+        out.append(" Hover a point for its value.</p>\n");
+        latencyTable();
+        out.append("<div class=\"charts\">\n");
+        if (series.engine() == null) {
+            out.append("<p class=\"note\">The server serves none of the families llmperf4j knows (vLLM, SGLang, "
+                    + "TGI); every sample is in the server metrics CSV.</p>\n");
+        }
+        double[] edges = buckets.edgesSeconds();
+        double[] meanInFlight = stepValues(buckets.meanInFlight(), edges.length);
+        if (!series.requestsRunning().isEmpty() || !series.requestsWaiting().isEmpty()) {
+            SvgChart.Builder chart = SvgChart.builder("server-requests", "Server: requests running and waiting")
+                    .x(SvgChart.Axis.linear("Time since run start", "s").withRange(0, extent))
+                    .y(SvgChart.Axis.linear("Requests", "requests").includingZero())
+                    .add(SvgChart.Series.step("client in flight (time-averaged)", Palette.GREY, edges, meanInFlight)
+                            .asDashed().withClass("client-in-flight"));
+            add(chart, series.requestsRunning(), "running", Palette.BLUE, "server-running", "%.0f running");
+            add(chart, series.requestsWaiting(), "waiting", Palette.RED, "server-waiting", "%.0f waiting");
+            card(chart, "The server's running and waiting requests at each scrape, beside the client's requests in "
+                    + "flight. Waiting requests mean the server queues: TTFT grows with them.");
+        }
+        if (!series.kvCacheUsage().isEmpty()) {
+            List<TimedValue> percent = series.kvCacheUsage().stream()
+                    .map(v -> new TimedValue(v.timeS(), 100 * v.value())).toList();
+            SvgChart.Builder chart = SvgChart.builder("server-kv-cache", "Server: KV-cache usage")
+                    .x(SvgChart.Axis.linear("Time since run start", "s").withRange(0, extent))
+                    .y(SvgChart.Axis.linear("KV-cache usage", "%").withRange(0, 100));
+            add(chart, percent, "KV cache", Palette.PURPLE, "server-kv-cache", "%.1f %% of the KV cache in use");
+            card(chart, "The fullest engine's KV-cache usage at each scrape. Near 100 % the server preempts or "
+                    + "queues requests.");
+        }
+        if (!series.generationTokensPerS().isEmpty()) {
+            double[] clientRate = stepValues(buckets.outputTokensPerSecond(), edges.length);
+            SvgChart.Builder chart = SvgChart.builder("server-generation", "Server generation tok/s vs client output "
+                            + "tok/s")
+                    .x(SvgChart.Axis.linear("Time since run start", "s").withRange(0, extent))
+                    .y(SvgChart.Axis.linear("Tokens per second", "tok/s").includingZero())
+                    .add(SvgChart.Series.step("client output tok/s", Palette.GREY, edges, clientRate).asDashed()
+                            .withClass("client-tokens-per-second"));
+            add(chart, series.generationTokensPerS(), "server generation tok/s", Palette.GREEN, "server-generation",
+                    "%.1f tok/s generated since the previous scrape");
+            card(chart, "The server's generation counter as a rate between consecutive scrapes, beside the "
+                    + "client's output tokens/s. A server ahead of the client means tokens wait in buffers or the "
+                    + "network.");
+        }
+        out.append("</div>\n</section>\n");
+    }
+
+    /** The server's TTFT, ITL and E2E percentiles (from its histograms) beside the client's, in ms. */
+    private void latencyTable() {
+        ServerSideSummary server = summary.server();
+        if (server == null) return;
+        out.append("<div class=\"card\" style=\"margin-bottom:12px\">\n<table class=\"server-latency\">\n<thead><tr>"
+                + "<th>latency (ms)</th><th class=\"num\">client p50</th><th class=\"num\">server p50</th>"
+                + "<th class=\"num\">client p90</th><th class=\"num\">server p90</th><th class=\"num\">client p99</th>"
+                + "<th class=\"num\">server p99</th><th class=\"num\">server observations</th></tr></thead>\n<tbody>\n");
+        row("TTFT", Metric.TTFT, server.ttft());
+        row("ITL", Metric.ITL, server.interTokenLatency());
+        row("E2E", Metric.E2E_LATENCY, server.e2eRequestLatency());
+        out.append("</tbody>\n</table>\n<p class=\"caption\">Server percentiles: ")
+                .append(Html.esc(server.quantileMethod() == null ? "from its histograms" : server.quantileMethod()))
+                .append(". The client's minus the server's is network, queueing before the engine and client "
+                        + "overhead.</p>\n</div>\n");
+    }
+
+    private void row(String name, Metric metric, ServerLatency server) {
+        SummaryDocument.StatsJson client = summary.metrics().get(metric.jsonKey());
+        out.append("<tr data-metric=\"").append(metric.jsonKey()).append("\"><td>").append(Html.esc(name))
+                .append("</td>");
+        double[] clientMs = {client == null || client.p50() == null ? Double.NaN : client.p50(),
+            client == null || client.p90() == null ? Double.NaN : client.p90(),
+            client == null || client.p99() == null ? Double.NaN : client.p99()};
+        Double[] serverS = server == null ? new Double[3] : new Double[] {server.p50S(), server.p90S(), server.p99S()};
+        for (int i = 0; i < 3; i++) {
+            out.append("<td class=\"num\">").append(Html.fixed(clientMs[i], 2)).append("</td><td class=\"num server\">")
+                    .append(serverS[i] == null ? "-" : Html.fixed(serverS[i] * 1000, 2)).append("</td>");
+        }
+        out.append("<td class=\"num\">").append(server == null ? "-" : Long.toString(server.observations()))
+                .append("</td></tr>\n");
+    }
+
+    private void add(SvgChart.Builder chart, List<TimedValue> values, String name, String color, String cssClass,
+                     String titleFormat) {
+        double[] xs = new double[values.size()];
+        double[] ys = new double[values.size()];
+        String[] titles = new String[values.size()];
+        for (int i = 0; i < xs.length; i++) {
+            xs[i] = values.get(i).timeS() + shiftS;
+            ys[i] = values.get(i).value();
+            titles[i] = String.format(Locale.ROOT, "%.2f s: " + titleFormat, xs[i], ys[i]);
+        }
+        chart.add(SvgChart.Series.lineMarkers(name, color, xs, ys).withTitles(titles).withClass(cssClass));
+    }
+
+    /** Bucket values as a step line over {@code n} edges (the last edge repeats the last bucket). */
+    private static double[] stepValues(double[] perBucket, int n) {
+        double[] ys = new double[n];
+        System.arraycopy(perBucket, 0, ys, 0, Math.min(perBucket.length, n));
+        if (perBucket.length > 0 && n > perBucket.length) ys[n - 1] = perBucket[perBucket.length - 1];
+        return ys;
+    }
+
+    private void card(SvgChart.Builder chart, String caption) {
+        out.append("<div class=\"card\">").append(chart.build().toSvg()).append("<p class=\"caption\">")
+                .append(Html.esc(caption)).append("</p></div>\n");
+    }
+}

@@ -1,0 +1,386 @@
+package io.llmperf4j.report.html;
+
+import io.llmperf4j.report.metrics.Metric;
+import io.llmperf4j.report.output.SweepFiles;
+import io.llmperf4j.report.summary.SummaryDocument;
+import io.llmperf4j.servermetrics.summary.ServerSideSummary;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalInt;
+
+/**
+ * The page of a load sweep, sweep first: the verdict; p50, p90 and p99 of TTFT, TPOT, ITL and E2E against load;
+ * output throughput against load and against E2E latency (the latency-throughput curve) with the saturation point
+ * marked; the sweep table; then each level's numbers with a link to its own report. Every point carries its values
+ * as hover text ({@code <title>}) and as {@code data-x}/{@code data-y}. One instance per page; not thread-safe.
+ */
+final class SweepPage {
+
+    private static final String SATURATION_COLOR = "#6a3d9a";
+    private static final String FAILING_COLOR = "#e65100";
+    private static final int[] PERCENTILES = {50, 90, 99};
+    private static final String[] PERCENTILE_COLORS = {Palette.BLUE, Palette.ORANGE, Palette.RED};
+
+    private final SweepData data;
+    private final SweepFiles.Document sweep;
+    private final List<SweepData.Level> levels;
+    private final StringBuilder out = new StringBuilder(64 * 1024);
+
+    SweepPage(SweepData data) {
+        this.data = data;
+        this.sweep = data.sweep();
+        this.levels = data.levels();
+    }
+
+    String render() {
+        String model = sweep.model() == null ? "" : sweep.model();
+        out.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n")
+                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n")
+                .append("<meta name=\"generator\" content=\"llmperf4j ").append(Html.esc(toolVersion()))
+                .append("\"/>\n<title>llmperf4j sweep: ").append(Html.esc(model)).append("</title>\n")
+                .append("<style>\n").append(HtmlPage.CSS).append("\n</style>\n</head>\n<body>\n<main>\n");
+        header(model);
+        verdict();
+        latencyCharts();
+        throughputCharts();
+        table();
+        levelSections();
+        footer();
+        out.append("</main>\n</body>\n</html>\n");
+        return out.toString();
+    }
+
+    // ---------------------------------------------------------------- header and verdict
+
+    private void header(String model) {
+        out.append("<header>\n<h1>llmperf4j sweep: <span class=\"model\">").append(Html.esc(model))
+                .append("</span></h1>\n<p class=\"sub\">")
+                .append(Html.esc(String.join(" \u00b7 ", subtitle()))).append("</p>\n")
+                .append("<nav><a href=\"#sweep\">Sweep</a><a href=\"#latency-vs-load\">Latency vs load</a>"
+                        + "<a href=\"#throughput\">Throughput</a><a href=\"#sweep-table\">Table</a>"
+                        + "<a href=\"#levels\">Levels</a><a href=\"#method\">Method</a></nav>\n</header>\n");
+    }
+
+    private List<String> subtitle() {
+        List<String> sub = new ArrayList<>();
+        if (sweep.load() != null) sub.add(sweep.load());
+        sub.add(levels.size() + (levels.size() == 1 ? " level" : " levels") + " of " + data.loadUnit());
+        if (sweep.warmup() != null && !sweep.warmup().isEmpty()) sub.add("warmup " + sweep.warmup());
+        if (sweep.stopped()) sub.add("stopped before its last level");
+        return sub;
+    }
+
+    private void verdict() {
+        out.append("<section id=\"sweep\">\n<h2>Load sweep</h2>\n<div class=\"card\"><ul>\n");
+        li(verdictLine("Saturation point", data.saturationIndex(), "output tok/s stopped growing", "not reached"),
+                "verdict-saturation");
+        li(verdictLine("TTFT red line", data.ttftRedLineIndex(), "TTFT p90 jumped", "not crossed"), "verdict-redline");
+        li(verdictLine("First level with failures", data.firstFailingIndex(), "the service cannot hold it", "none"),
+                "verdict-failing");
+        SweepFiles.Rules r = sweep.rules();
+        if (r != null) {
+            out.append("<li>").append(Html.esc(String.format(Locale.ROOT, "Rules: saturation when output tok/s "
+                            + "grows by less than %.1f %% over the previous level; TTFT red line when TTFT p90 is "
+                            + "%.1fx the previous level's or more; a level needs %d successful requests to be judged.",
+                    r.saturationGainPercent(), r.ttftJumpFactor(), r.minSuccessfulSamples()))).append("</li>\n");
+        }
+        for (String line : nonNull(sweep.verdict().lines())) out.append("<li>").append(Html.esc(line)).append("</li>\n");
+        for (String w : nonNull(sweep.verdict().warnings())) {
+            out.append("<li class=\"warn\">").append(Html.esc(w)).append("</li>\n");
+        }
+        for (SweepData.Level l : levels) {
+            if (l.row().aborted()) {
+                out.append("<li>").append(Html.esc(l.row().label() + " was aborted (Ctrl-C): " + l.row().failures()
+                        + " of " + l.row().total() + " requests failed or were cancelled.")).append("</li>\n");
+            }
+        }
+        out.append("</ul></div>\n</section>\n");
+    }
+
+    private String verdictLine(String what, OptionalInt index, String meaning, String otherwise) {
+        if (index.isEmpty()) return "<strong>" + Html.esc(what) + ":</strong> " + Html.esc(otherwise);
+        SweepFiles.Level level = levels.get(index.getAsInt()).row();
+        return "<strong>" + Html.esc(what) + ":</strong> <span class=\"level\" data-level=\""
+                + Html.data(level.level()) + "\">" + Html.esc(level.label()) + "</span> (" + Html.esc(meaning) + ")";
+    }
+
+    private void li(String html, String cssClass) {
+        out.append("<li class=\"").append(cssClass).append("\">").append(html).append("</li>\n");
+    }
+
+    // ---------------------------------------------------------------- charts
+
+    private double[] load() {
+        return levels.stream().mapToDouble(l -> l.row().level()).toArray();
+    }
+
+    private SvgChart.Axis loadAxis() {
+        double[] load = load();
+        double min = Arrays.stream(load).min().orElse(0);
+        double max = Arrays.stream(load).max().orElse(0);
+        SvgChart.Axis axis = SvgChart.Axis.linear("Load", data.loadUnit()).withTicks(load);
+        return min > 0 && max / min >= 10 ? axis.withScale(SvgChart.Scale.LOG) : axis;
+    }
+
+    private void latencyCharts() {
+        out.append("<section id=\"latency-vs-load\">\n<h2>Latency against load</h2>\n<div class=\"charts\">\n");
+        double[] load = load();
+        for (Metric metric : SweepData.LATENCIES) {
+            String key = metric.jsonKey().replace("_ms", "").replace('_', '-');
+            SvgChart.Builder chart = SvgChart.builder("sweep-" + key, metric.label() + " vs load")
+                    .x(loadAxis())
+                    .y(SvgChart.Axis.linear(metric.label(), "ms").includingZero())
+                    .emptyMessage("No " + metric.label() + " in these levels' files");
+            for (int p = 0; p < PERCENTILES.length; p++) {
+                int percentile = PERCENTILES[p];
+                double[] ys = levels.stream().mapToDouble(l -> l.percentileMs(metric, percentile)).toArray();
+                String[] titles = new String[levels.size()];
+                for (int i = 0; i < titles.length; i++) {
+                    titles[i] = levels.get(i).row().label() + ": " + metric.label() + " p" + percentile + " "
+                            + Html.fixed(ys[i], 1) + " ms";
+                }
+                SvgChart.Series series = SvgChart.Series.lineMarkers("p" + percentile, PERCENTILE_COLORS[p], load, ys)
+                        .withTitles(titles).withClass("sweep-" + key + "-p" + percentile);
+                chart.add(percentile == 50 ? series : series.asDashed());
+            }
+            if (metric == Metric.TTFT) highlight(chart, data.ttftRedLineIndex(), load, 90, Palette.RED, "red line");
+            marks(chart);
+            card(chart, metric.label() + " p50, p90 and p99 of successful requests at each level"
+                    + (metric == Metric.ITL ? " (ITL pools every gap between content events)" : "")
+                    + "; a level without it is a gap. Hover a point for its value.");
+        }
+        out.append("</div>\n</section>\n");
+    }
+
+    private void highlight(SvgChart.Builder chart, OptionalInt index, double[] xs, int percentile, String color,
+                           String name) {
+        if (index.isEmpty()) return;
+        int i = index.getAsInt();
+        double y = levels.get(i).percentileMs(Metric.TTFT, percentile);
+        if (!Double.isFinite(y)) return;
+        chart.add(SvgChart.Series.markers(name, color, new double[] {xs[i]}, new double[] {y})
+                .withShape(SvgChart.Shape.RING).withClass("highlight")
+                .withTitles(new String[] {name + ": " + levels.get(i).row().label()}));
+    }
+
+    private void throughputCharts() {
+        out.append("<section id=\"throughput\">\n<h2>Throughput</h2>\n<div class=\"charts\">\n");
+        double[] load = load();
+        double[] tps = levels.stream().mapToDouble(SweepData.Level::outputTokensPerSecond).toArray();
+        String[] titles = new String[levels.size()];
+        for (int i = 0; i < titles.length; i++) {
+            titles[i] = levels.get(i).row().label() + ": " + Html.fixed(tps[i], 1) + " output tok/s";
+        }
+        SvgChart.Builder vsLoad = SvgChart.builder("sweep-throughput", "Output throughput vs load")
+                .x(loadAxis())
+                .y(SvgChart.Axis.linear("Output throughput", "tok/s").includingZero())
+                .add(SvgChart.Series.lineMarkers("output tok/s", Palette.GREEN, load, tps).withTitles(titles)
+                        .withClass("sweep-tps"));
+        saturation(vsLoad, load, tps);
+        marks(vsLoad);
+        card(vsLoad, "System output tokens per second at each level.");
+
+        // the latency-throughput curve: what each level's throughput costs in latency
+        double[] e2e = levels.stream().mapToDouble(l -> l.percentileMs(Metric.E2E_LATENCY, 50)).toArray();
+        String[] curveTitles = new String[levels.size()];
+        for (int i = 0; i < curveTitles.length; i++) {
+            curveTitles[i] = levels.get(i).row().label() + ": " + Html.fixed(tps[i], 1) + " output tok/s at E2E p50 "
+                    + Html.fixed(e2e[i], 1) + " ms";
+        }
+        SvgChart.Builder curve = SvgChart.builder("sweep-latency-throughput", "Latency-throughput curve")
+                .x(SvgChart.Axis.linear("E2E latency p50", "ms").includingZero())
+                .y(SvgChart.Axis.linear("Output throughput", "tok/s").includingZero())
+                .add(SvgChart.Series.lineMarkers("levels in sweep order", Palette.GREEN, e2e, tps)
+                        .withTitles(curveTitles).withClass("curve"));
+        saturation(curve, e2e, tps);
+        card(curve, "Each point is a level: output tok/s against its median end-to-end latency. Past the "
+                + "saturation point more load buys latency, not throughput.");
+        out.append("</div>\n</section>\n");
+    }
+
+    /** The saturation point ringed at (xs[i], ys[i]), its level in {@code data-level}. */
+    private void saturation(SvgChart.Builder chart, double[] xs, double[] ys) {
+        OptionalInt index = data.saturationIndex();
+        if (index.isEmpty()) return;
+        int i = index.getAsInt();
+        if (!Double.isFinite(xs[i]) || !Double.isFinite(ys[i])) return;
+        chart.add(SvgChart.Series.markers("saturation point", SATURATION_COLOR, new double[] {xs[i]},
+                        new double[] {ys[i]}).withShape(SvgChart.Shape.RING)
+                .withClass("saturation-point level-" + Html.data(levels.get(i).row().level()).replace('.', '_'))
+                .withTitles(new String[] {"saturation point: " + levels.get(i).row().label() + ", "
+                        + Html.fixed(ys[i], 1) + " output tok/s"}));
+    }
+
+    private void marks(SvgChart.Builder chart) {
+        mark(chart, data.saturationIndex(), "saturation", SATURATION_COLOR, "marker-saturation");
+        mark(chart, data.ttftRedLineIndex(), "TTFT red line", Palette.RED, "marker-redline");
+        mark(chart, data.firstFailingIndex(), "failures", FAILING_COLOR, "marker-failing");
+    }
+
+    private void mark(SvgChart.Builder chart, OptionalInt index, String label, String color, String cssClass) {
+        if (index.isPresent()) {
+            chart.mark(SvgChart.Marker.vertical(levels.get(index.getAsInt()).row().level(), label, color, cssClass));
+        }
+    }
+
+    private void card(SvgChart.Builder chart, String caption) {
+        out.append("<div class=\"card\">").append(chart.build().toSvg()).append("<p class=\"caption\">")
+                .append(Html.esc(caption)).append("</p></div>\n");
+    }
+
+    // ---------------------------------------------------------------- table
+
+    private void table() {
+        out.append("<section id=\"sweep-table\">\n<h2>Levels</h2>\n<div class=\"card\">\n<table class=\"sweep\">\n"
+                + "<thead><tr><th>level</th><th class=\"num\">load</th><th class=\"num\">ok / total</th>"
+                + "<th class=\"num\">success</th><th class=\"num\">output tok/s</th><th class=\"num\">req/s</th>");
+        for (Metric m : SweepData.LATENCIES) {
+            for (int p : PERCENTILES) {
+                out.append("<th class=\"num\">").append(Html.esc(shortLabel(m))).append(" p").append(p).append("</th>");
+            }
+        }
+        out.append("<th>verdict</th></tr></thead>\n<tbody>\n");
+        for (int i = 0; i < levels.size(); i++) {
+            SweepData.Level level = levels.get(i);
+            SweepFiles.Level l = level.row();
+            List<String> classes = new ArrayList<>();
+            StringBuilder flags = new StringBuilder();
+            if (is(data.saturationIndex(), i)) {
+                classes.add("saturation");
+                flags.append("<span class=\"flag saturation\">saturation point</span>");
+            }
+            if (is(data.ttftRedLineIndex(), i)) {
+                classes.add("redline");
+                flags.append("<span class=\"flag redline\">TTFT red line</span>");
+            }
+            if (is(data.firstFailingIndex(), i)) {
+                classes.add("failing");
+                flags.append("<span class=\"flag failing\">first failures</span>");
+            } else if (l.failures() > 0) {
+                classes.add("has-failures");
+                flags.append("<span class=\"flag\">").append(l.failures()).append(" failed</span>");
+            }
+            if (l.aborted()) flags.append("<span class=\"flag\">aborted</span>");
+            out.append("<tr data-index=\"").append(i).append("\" data-level=\"").append(Html.data(l.level()))
+                    .append('"');
+            if (!classes.isEmpty()) out.append(" class=\"").append(String.join(" ", classes)).append('"');
+            out.append("><td>").append(Html.esc(l.label())).append("</td><td class=\"num\">")
+                    .append(Html.esc(AxisLayout.compact(l.level()))).append("</td><td class=\"num\">")
+                    .append(l.successes()).append(" / ").append(l.total()).append("</td><td class=\"num\">")
+                    .append(Html.esc(Html.percent(l.total() == 0 ? null : (double) l.successes() / l.total())))
+                    .append("</td><td class=\"num\">").append(Html.fixed(l.outputTokS(), 1))
+                    .append("</td><td class=\"num\">").append(Html.fixed(l.requestsS(), 2)).append("</td>");
+            for (Metric m : SweepData.LATENCIES) {
+                for (int p : PERCENTILES) {
+                    out.append("<td class=\"num\" data-metric=\"").append(m.jsonKey()).append("\" data-p=\"")
+                            .append(p).append("\">").append(Html.fixed(level.percentileMs(m, p), 1)).append("</td>");
+                }
+            }
+            out.append("<td>").append(flags).append("</td></tr>\n");
+        }
+        out.append("</tbody>\n</table>\n<p class=\"caption\">Latencies in ms, successful requests only. The figures "
+                + "are each level's summary file's; the verdict is the sweep file's.</p>\n</div>\n</section>\n");
+    }
+
+    private static String shortLabel(Metric m) {
+        return m == Metric.E2E_LATENCY ? "E2E" : m == Metric.ITL ? "ITL" : m == Metric.TPOT ? "TPOT" : m.label();
+    }
+
+    private static boolean is(OptionalInt index, int i) {
+        return index.isPresent() && index.getAsInt() == i;
+    }
+
+    // ---------------------------------------------------------------- each level
+
+    private void levelSections() {
+        out.append("<section id=\"levels\">\n<h2>Each level</h2>\n");
+        for (SweepData.Level level : levels) {
+            SweepFiles.Level l = level.row();
+            out.append("<div class=\"card level\" id=\"level-").append(Html.esc(anchor(l))).append("\" data-level=\"")
+                    .append(Html.data(l.level())).append("\" style=\"margin-bottom:12px\">\n<h3>")
+                    .append(Html.esc(l.label())).append("</h3>\n<p>").append(l.successes()).append(" of ")
+                    .append(l.total()).append(" requests succeeded \u00b7 ").append(Html.fixed(l.outputTokS(), 1))
+                    .append(" output tok/s \u00b7 ").append(Html.fixed(l.requestsS(), 2)).append(" req/s");
+            if (level.reportHref() != null) {
+                out.append(" \u00b7 <a href=\"").append(Html.esc(level.reportHref()))
+                        .append("\">this level's own report</a> (its charts over time and errors)");
+            } else if (l.resultsDir() != null) {
+                out.append(" \u00b7 files in <code>").append(Html.esc(l.resultsDir())).append("</code>");
+            }
+            out.append("</p>\n");
+            SummaryDocument s = level.summary();
+            if (s == null) {
+                out.append("<p class=\"caption\">No summary in this level's folder: only the sweep file's figures "
+                        + "are known.</p>\n</div>\n");
+                continue;
+            }
+            for (SummaryDocument.WarningJson w : s.warnings()) {
+                out.append("<p class=\"note\"><span class=\"mono\">").append(Html.esc(w.code())).append("</span> ")
+                        .append(Html.esc(w.message())).append("</p>\n");
+            }
+            out.append("<table class=\"stats\"><thead><tr><th>metric</th><th class=\"num\">n</th>"
+                    + "<th class=\"num\">p50</th><th class=\"num\">p90</th><th class=\"num\">p99</th>"
+                    + "<th class=\"num\">mean</th><th>unit</th></tr></thead>\n<tbody>\n");
+            for (Metric m : List.of(Metric.TTFT, Metric.TPOT, Metric.ITL, Metric.E2E_LATENCY,
+                    Metric.REQUEST_OUTPUT_THROUGHPUT, Metric.OUTPUT_TOKENS)) {
+                SummaryDocument.StatsJson st = level.stats(m);
+                if (st == null) continue;
+                int d = HtmlPage.decimals(m.unit());
+                out.append("<tr data-metric=\"").append(m.jsonKey()).append("\"><td>").append(Html.esc(m.label()))
+                        .append("</td><td class=\"num\">").append(st.count()).append("</td><td class=\"num\">")
+                        .append(Html.fixed(st.p50(), d)).append("</td><td class=\"num\">")
+                        .append(Html.fixed(st.p90(), d)).append("</td><td class=\"num\">")
+                        .append(Html.fixed(st.p99(), d)).append("</td><td class=\"num\">")
+                        .append(Html.fixed(st.mean(), d)).append("</td><td>")
+                        .append(Html.esc(m.unit().reportName())).append("</td></tr>\n");
+            }
+            out.append("</tbody></table>\n");
+            ServerSideSummary server = s.server();
+            if (server != null) {
+                out.append("<p class=\"caption server\">Server (").append(Html.esc(String.valueOf(server.engine())))
+                        .append("): peak running ").append(Html.fixed(server.peakRequestsRunning(), 0))
+                        .append(", peak waiting ").append(Html.fixed(server.peakRequestsWaiting(), 0))
+                        .append(", KV cache peak ").append(Html.esc(Html.percent(server.peakKvCacheUsage())))
+                        .append(", generation ").append(Html.fixed(server.generationTokensPerS(), 1))
+                        .append(" tok/s by its own counter.</p>\n");
+            }
+            out.append("</div>\n");
+        }
+        out.append("</section>\n");
+    }
+
+    private static String anchor(SweepFiles.Level l) {
+        return Html.data(l.level()).replace('.', '_');
+    }
+
+    // ---------------------------------------------------------------- footer
+
+    private void footer() {
+        out.append("<footer id=\"method\">\n<h2>Method</h2>\n<ul>\n")
+                .append("<li>").append(Html.esc("Read from " + data.base() + SweepFiles.JSON_SUFFIX + " (the plan, "
+                        + "the verdict and one row per level) and each level's *_llmperf4j_summary.json in its own "
+                        + "folder.")).append("</li>\n")
+                .append("<li>Percentiles: each level's summary's (successful requests only). TPOT is per request; "
+                        + "ITL pools every gap between content events.</li>\n")
+                .append("<li>Hover a point for its values; every point also carries them as data-x and data-y."
+                        + "</li>\n")
+                .append("<li>This page is self-contained: no scripts, no fonts or images from elsewhere, no links to "
+                        + "other sites (only to the levels' own reports beside it).</li>\n")
+                .append("</ul>\n<p>Generated by llmperf4j ").append(Html.esc(toolVersion())).append(".</p>\n</footer>\n");
+    }
+
+    private String toolVersion() {
+        for (SweepData.Level l : levels) {
+            if (l.summary() != null && l.summary().tool() != null && l.summary().tool().version() != null) {
+                return l.summary().tool().version();
+            }
+        }
+        return "";
+    }
+
+    private static List<String> nonNull(List<String> list) {
+        return list == null ? List.of() : list;
+    }
+}

@@ -1,0 +1,87 @@
+package io.llmperf4j.report.html;
+
+import static io.llmperf4j.report.html.ReportFixtures.ENVIRONMENT;
+import static io.llmperf4j.report.html.ReportFixtures.parse;
+import static io.llmperf4j.report.html.ReportFixtures.svg;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.llmperf4j.model.BenchmarkRun;
+import io.llmperf4j.report.metrics.MetricsConfig;
+import io.llmperf4j.report.metrics.RunMetrics;
+import io.llmperf4j.report.output.ComparisonFile;
+import io.llmperf4j.report.output.IterationsFile;
+import io.llmperf4j.report.summary.SummaryJson;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** report on a comparison's folder and on an iterations folder: their own pages, values from their files. */
+class FolderPagesTest {
+
+    private static List<String> attr(String svg, String seriesClass, String attr) {
+        Matcher g = Pattern.compile("<g class=\"series " + seriesClass + "\">(.*?)</g>", Pattern.DOTALL).matcher(svg);
+        assertTrue(g.find(), "no series " + seriesClass);
+        List<String> out = new ArrayList<>();
+        Matcher p = Pattern.compile(attr + "=\"([^\"]+)\"").matcher(g.group(1));
+        while (p.find()) out.add(p.group(1));
+        return out;
+    }
+
+    @Test
+    void aComparisonFolderGetsTheModelsPage(@TempDir Path dir) throws Exception {
+        List<ComparisonFile.Row> rows = new ArrayList<>();
+        for (String model : List.of("a", "b")) {
+            Path folder = dir.resolve(model);
+            BenchmarkRun run = SweepPageTest.level(model.equals("a") ? 1 : 2);
+            RunMetrics metrics = RunMetrics.of(run, MetricsConfig.DEFAULT);
+            SummaryJson.write(run, metrics, "0.1.0-test", ENVIRONMENT, folder);
+            HtmlReport.write(run, metrics, "0.1.0-test", ENVIRONMENT, HtmlReportOptions.DEFAULT, folder);
+            rows.add(new ComparisonFile.Row(model, "4", "concurrency", 10, 10, model.equals("a") ? 50.0 : 80.0, 1.0,
+                    100.0, 110.0, model.equals("a") ? 300.0 : 600.0, 700.0, false, model));
+        }
+        ComparisonFile.write(dir, rows);
+        Path file = HtmlReport.fromResultsDir(dir);
+        assertEquals(dir.resolve("comparison_report.html"), file);
+        String html = Files.readString(file);
+        parse(html);
+        String curve = svg(html, "comparison-latency-throughput");
+        assertEquals(List.of("300"), attr(curve, "model-0", "data-x"));
+        assertEquals(List.of("80"), attr(curve, "model-1", "data-y"));
+        assertTrue(html.contains("<title>b at 4 concurrency: 80.0 output tok/s, E2E p50 600.0 ms</title>"));
+        assertTrue(html.contains("href=\"b/m_550_150_report.html\""), "links each model's own page");
+        // the p99 comes from the model's summary: TTFT of level 2 is 200..209 ms, p99 208.91
+        assertTrue(html.contains("<td class=\"num\">208.9</td>"), html);
+    }
+
+    @Test
+    void anIterationsFolderGetsTheIterationsPage(@TempDir Path dir) throws Exception {
+        List<IterationsFile.Row> rows = new ArrayList<>();
+        rows.add(new IterationsFile.Row("4", "concurrency", 1, "warmup", 1, 0, 1, 90, 90.0, 3, 0, 3.0, 10.0, 1.0));
+        rows.add(new IterationsFile.Row("4", "concurrency", 1, "measurement", 1, 1, 1, 100, 100.0, 3, 0, 3.0, 10.0,
+                1.0));
+        rows.add(new IterationsFile.Row("4", "concurrency", 1, "measurement", 2, 2, 1, 110, 110.0, 3, 0, 3.0, 10.0,
+                1.0));
+        IterationsFile.write(dir, "m_100_5", rows);
+        String html = Files.readString(HtmlReport.fromResultsDir(dir));
+        parse(html);
+        assertTrue(html.contains("<strong class=\"mean\">105.00</strong>"), "the mean leaves warmup out");
+        String chart = svg(html, "iterations-tps-0");
+        assertEquals(List.of("100", "110"), attr(chart, "measured", "data-y"));
+        assertEquals(List.of("90"), attr(chart, "warmup", "data-y"));
+    }
+
+    @Test
+    void aFolderWithoutResultsSaysWhatWasExpected(@TempDir Path dir) {
+        IOException e = assertThrows(IOException.class, () -> HtmlReport.fromResultsDir(dir));
+        assertTrue(e.getMessage().contains("expected a *_llmperf4j_summary.json (a run), a *_sweep.json (a sweep)"),
+                e.getMessage());
+    }
+}

@@ -1,0 +1,115 @@
+package io.llmperf4j.report.html;
+
+import static io.llmperf4j.report.html.ReportFixtures.ENVIRONMENT;
+import static io.llmperf4j.report.html.ReportFixtures.parse;
+import static io.llmperf4j.report.html.ReportFixtures.svg;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.llmperf4j.model.BenchmarkRun;
+import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.report.jsonl.RequestJournal;
+import io.llmperf4j.report.metrics.MetricsConfig;
+import io.llmperf4j.report.metrics.RunMetrics;
+import io.llmperf4j.report.summary.SummaryDocument;
+import io.llmperf4j.report.summary.SummaryJson;
+import io.llmperf4j.servermetrics.csv.ServerMetricsCsvReader;
+import io.llmperf4j.servermetrics.summary.ServerSideSummarizer;
+import io.llmperf4j.servermetrics.summary.ServerSideSummary;
+import io.llmperf4j.servermetrics.timeline.ServerMetricsTimeline;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Issue 19: the server's charts, from {@code <base>_server_metrics.csv}, on the client's time axis. */
+class ServerChartsTest {
+
+    private static final BenchmarkRun RUN = ReportFixtures.run(ReportFixtures.settings("m"));
+    private static final String BASE = "m_550_150";
+
+    /** Three scrapes at 0.5, 1.5 and 2.5 s of the scrapes' axis; the measured window starts at 0.5 s. */
+    private static final String CSV = String.join("\r\n",
+            "time_s,name,labels,value",
+            "0.500000,vllm:num_requests_running,\"model_name=\"\"m\"\"\",1",
+            "0.500000,vllm:num_requests_waiting,\"model_name=\"\"m\"\"\",0",
+            "0.500000,vllm:kv_cache_usage_perc,\"model_name=\"\"m\"\"\",0.1",
+            "0.500000,vllm:generation_tokens_total,\"model_name=\"\"m\"\"\",0",
+            "1.500000,vllm:num_requests_running,\"model_name=\"\"m\"\"\",3",
+            "1.500000,vllm:num_requests_waiting,\"model_name=\"\"m\"\"\",2",
+            "1.500000,vllm:kv_cache_usage_perc,\"model_name=\"\"m\"\"\",0.5",
+            "1.500000,vllm:generation_tokens_total,\"model_name=\"\"m\"\"\",100",
+            "2.000000,scrape_failed,\"reason=\"\"timed out\"\"\",",
+            "2.500000,vllm:num_requests_running,\"model_name=\"\"m\"\"\",2",
+            "2.500000,vllm:num_requests_waiting,\"model_name=\"\"m\"\"\",0",
+            "2.500000,vllm:kv_cache_usage_perc,\"model_name=\"\"m\"\"\",0.25",
+            "2.500000,vllm:generation_tokens_total,\"model_name=\"\"m\"\"\",250",
+            "");
+
+    private static Path writeRun(Path dir, boolean withServer) throws Exception {
+        RunMetrics metrics = RunMetrics.of(RUN, MetricsConfig.DEFAULT);
+        SummaryDocument doc = SummaryDocument.of(RUN, metrics, "0.1.0-test", ENVIRONMENT);
+        if (withServer) {
+            Path csv = dir.resolve(BASE + "_server_metrics.csv");
+            Files.writeString(csv, CSV);
+            ServerMetricsTimeline timeline = ServerMetricsCsvReader.read(csv);
+            ServerSideSummary server = ServerSideSummarizer.summarize(timeline, 500_000_000L, 2_500_000_000L);
+            assertEquals(0.5, server.windowStartS(), 1e-12);
+            doc = doc.withServer(server);
+        }
+        SummaryJson.write(doc, dir.resolve(BASE + "_llmperf4j_summary.json"));
+        try (RequestJournal journal = RequestJournal.create(dir)) {
+            for (RequestRecord r : RUN.records()) journal.append(r);
+        }
+        return dir;
+    }
+
+    private static List<double[]> points(String svg, String seriesClass) {
+        Matcher g = Pattern.compile("<g class=\"series " + seriesClass + "\">(.*?)</g>", Pattern.DOTALL).matcher(svg);
+        assertTrue(g.find(), "no series " + seriesClass);
+        List<double[]> out = new ArrayList<>();
+        Matcher p = Pattern.compile("data-x=\"([^\"]+)\" data-y=\"([^\"]+)\"").matcher(g.group(1));
+        while (p.find()) out.add(new double[] {Double.parseDouble(p.group(1)), Double.parseDouble(p.group(2))});
+        return out;
+    }
+
+    @Test
+    void drawsTheServerSeriesOnTheClientsTimeAxis(@TempDir Path dir) throws Exception {
+        String html = Files.readString(HtmlReport.fromResultsDir(writeRun(dir, true)));
+        parse(html);
+        assertTrue(html.contains("<section id=\"server\">"));
+        assertTrue(html.indexOf("id=\"timeline\"") < html.indexOf("id=\"server\""), "after the client's charts");
+
+        // the window starts at 0.5 s of the scrapes' axis, which is the run's start: 0 on the page
+        List<double[]> running = points(svg(html, "server-requests"), "server-running");
+        assertEquals(3, running.size());
+        assertEquals(0.0, running.get(0)[0], 1e-9);
+        assertEquals(1.0, running.get(1)[0], 1e-9);
+        assertEquals(3.0, running.get(1)[1], 1e-9);
+        assertEquals(List.of(0.0, 2.0, 0.0), points(svg(html, "server-requests"), "server-waiting").stream()
+                .map(p -> p[1]).toList());
+        assertEquals(List.of(10.0, 50.0, 25.0), points(svg(html, "server-kv-cache"), "server-kv-cache").stream()
+                .map(p -> p[1]).toList());
+        List<double[]> generation = points(svg(html, "server-generation"), "server-generation");
+        assertEquals(2, generation.size(), "a rate between consecutive scrapes");
+        assertEquals(100.0, generation.get(0)[1], 1e-9);
+        assertEquals(150.0, generation.get(1)[1], 1e-9);
+        assertTrue(html.contains("<title>1.00 s: 3 running</title>"), "hover text");
+        assertTrue(html.contains("1 failed: gaps"), "the failed scrape is named");
+        assertTrue(svg(html, "server-requests").contains("client-in-flight"), "beside the client's in flight");
+        assertTrue(html.contains("<table class=\"server-latency\">") && html.contains("<tr data-metric=\"itl_ms\">"),
+                "the server's latency percentiles beside the client's");
+    }
+
+    @Test
+    void noServerSectionWithoutItsFile(@TempDir Path dir) throws Exception {
+        String html = Files.readString(HtmlReport.fromResultsDir(writeRun(dir, false)));
+        assertFalse(html.contains("id=\"server\""));
+        assertFalse(html.contains("href=\"#server\""));
+    }
+}

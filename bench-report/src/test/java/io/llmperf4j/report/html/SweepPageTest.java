@@ -1,0 +1,140 @@
+package io.llmperf4j.report.html;
+
+import static io.llmperf4j.report.html.ReportFixtures.ENVIRONMENT;
+import static io.llmperf4j.report.html.ReportFixtures.parse;
+import static io.llmperf4j.report.html.ReportFixtures.svg;
+import static io.llmperf4j.report.testutil.Records.MS;
+import static io.llmperf4j.report.testutil.Records.request;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.llmperf4j.model.BenchmarkRun;
+import io.llmperf4j.model.BenchmarkSettings;
+import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.report.metrics.MetricsConfig;
+import io.llmperf4j.report.metrics.RunMetrics;
+import io.llmperf4j.report.output.SweepFiles;
+import io.llmperf4j.report.summary.SummaryDocument;
+import io.llmperf4j.report.summary.SummaryJson;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The sweep page read back from a sweep's folder: sweep first, every percentile at every level, the verdict. */
+class SweepPageTest {
+
+    private static final String BASE = "m_550_150";
+    private static final int[] LEVELS = {1, 2, 4};
+
+    /** A level whose 10 requests have TTFT (100 × level + i) ms and 10 events 20 × level ms apart. */
+    static BenchmarkRun level(int level) {
+        BenchmarkSettings s = ReportFixtures.settings("m");
+        BenchmarkSettings settings = new BenchmarkSettings("m", 550, 150, 150, 10, level, 600, 10,
+                s.additionalSamplingParams(), "openai", s.metadata(), s.endpoint(), s.tokenizer(), s.promptMode(),
+                s.seed());
+        List<RequestRecord> records = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            long ttft = (100L * level + i) * MS;
+            long gap = 20L * level * MS;
+            records.add(request(i).start(ReportFixtures.START_MICROS + i * 1000L).evenEvents(ttft, gap, 10)
+                    .e2e(ttft + 9 * gap + MS).usage(560, 10).client(11).build());
+        }
+        return new BenchmarkRun(settings, records, ReportFixtures.START_MILLIS, ReportFixtures.START_MILLIS + 5000,
+                5_000_000_000L, 10, false);
+    }
+
+    /** Writes a sweep of concurrency 1, 2, 4 into {@code dir}: saturated at 2, no failures. */
+    static void writeSweep(Path dir) throws Exception {
+        List<SweepFiles.Level> rows = new ArrayList<>();
+        for (int c : LEVELS) {
+            Path levelDir = dir.resolve("concurrency_" + c);
+            BenchmarkRun run = level(c);
+            RunMetrics metrics = RunMetrics.of(run, MetricsConfig.DEFAULT);
+            SummaryJson.write(run, metrics, "0.1.0-test", ENVIRONMENT, levelDir);
+            HtmlReport.write(run, metrics, "0.1.0-test", ENVIRONMENT, HtmlReportOptions.DEFAULT, levelDir);
+            double tps = 100.0 * Math.min(c, 2) + c; // grows 1 -> 2, barely 2 -> 4
+            rows.add(new SweepFiles.Level(c, "concurrency", "concurrency " + c, 10, 10, 0, 0.0, tps, 2.0,
+                    100.0 * c, 100.0 * c + 8, 1000.0, 1100.0, false, c == 2, false, false, false, null, null,
+                    "concurrency_" + c));
+        }
+        SweepFiles.write(dir, BASE, new SweepFiles.Document(SweepFiles.SCHEMA, "m", "concurrency", "concurrency",
+                List.of(1.0, 2.0, 4.0), "closed loop, concurrency 1, 2, 4", "none",
+                new SweepFiles.Rules(5, 2, 5), new SweepFiles.Verdict(2.0, null, null,
+                List.of("saturation point: concurrency 2"), List.of()), false, rows));
+    }
+
+    private static SummaryDocument summary(Path dir, int c) throws Exception {
+        return ReportData.readSummaryIn(dir.resolve("concurrency_" + c));
+    }
+
+    /** {@code data-y} of every point of the series with this class, in order. */
+    private static List<Double> ys(String svg, String seriesClass) {
+        Matcher g = Pattern.compile("<g class=\"series " + Pattern.quote(seriesClass) + "\">(.*?)</g>",
+                Pattern.DOTALL).matcher(svg);
+        assertTrue(g.find(), "no series " + seriesClass);
+        List<Double> ys = new ArrayList<>();
+        Matcher p = Pattern.compile("data-y=\"([^\"]+)\"").matcher(g.group(1));
+        while (p.find()) ys.add(Double.parseDouble(p.group(1)));
+        return ys;
+    }
+
+    @Test
+    void readsTheSweepFolderAndPutsTheSweepFirst(@TempDir Path dir) throws Exception {
+        writeSweep(dir);
+        Path file = HtmlReport.fromResultsDir(dir);
+        assertEquals(dir.resolve(BASE + "_report.html"), file);
+        String html = Files.readString(file);
+        parse(html); // well-formed
+
+        int sweep = html.indexOf("<section id=\"sweep\"");
+        int latency = html.indexOf("<section id=\"latency-vs-load\"");
+        int throughput = html.indexOf("<section id=\"throughput\"");
+        int levels = html.indexOf("<section id=\"levels\"");
+        assertTrue(sweep > 0 && sweep < latency && latency < throughput && throughput < levels,
+                "sweep, then latency against load, then throughput, then each level");
+        assertFalse(html.contains("<script"), "no script");
+
+        // every percentile of every latency, at every level, equals the level's summary
+        for (var metric : SweepData.LATENCIES) {
+            String key = metric.jsonKey().replace("_ms", "").replace('_', '-');
+            String chart = svg(html, "sweep-" + key);
+            for (int p : new int[] {50, 90, 99}) {
+                List<Double> ys = ys(chart, "sweep-" + key + "-p" + p);
+                assertEquals(3, ys.size(), key + " p" + p);
+                for (int i = 0; i < LEVELS.length; i++) {
+                    SummaryDocument.StatsJson st = summary(dir, LEVELS[i]).metrics().get(metric.jsonKey());
+                    double expected = p == 50 ? st.p50() : p == 90 ? st.p90() : st.p99();
+                    assertEquals(expected, ys.get(i), 1e-9, key + " p" + p + " at concurrency " + LEVELS[i]);
+                }
+            }
+        }
+        // TTFT p99 of concurrency 4: 400..409 ms, numpy's linear interpolation -> 408.91
+        assertEquals(408.91, ys(svg(html, "sweep-ttft"), "sweep-ttft-p99").get(2), 1e-9);
+        assertTrue(html.contains("<title>concurrency 4: TTFT p99 408.9 ms</title>"), "hover text per point");
+    }
+
+    @Test
+    void marksTheSaturationPointOnTheLatencyThroughputCurve(@TempDir Path dir) throws Exception {
+        writeSweep(dir);
+        String html = Files.readString(HtmlReport.fromResultsDir(dir));
+        String curve = svg(html, "sweep-latency-throughput");
+        List<Double> tps = ys(curve, "curve");
+        assertEquals(List.of(101.0, 202.0, 204.0), tps);
+        Matcher ring = Pattern.compile("<g class=\"series saturation-point level-2\"><circle[^>]*data-x=\"([^\"]+)\" "
+                + "data-y=\"([^\"]+)\"").matcher(curve);
+        assertTrue(ring.find(), "the saturation point is ringed at level 2");
+        assertEquals(summary(dir, 2).metrics().get("e2e_latency_ms").p50(), Double.parseDouble(ring.group(1)), 1e-9);
+        assertEquals(202.0, Double.parseDouble(ring.group(2)), 1e-9);
+        assertTrue(html.contains("<li class=\"verdict-saturation\"><strong>Saturation point:</strong> "
+                + "<span class=\"level\" data-level=\"2\">concurrency 2</span>"));
+        assertTrue(html.contains("<tr data-index=\"1\" data-level=\"2\" class=\"saturation\">"));
+        // each level links its own report
+        assertTrue(html.contains("href=\"concurrency_4/m_550_150_report.html\""));
+    }
+}
