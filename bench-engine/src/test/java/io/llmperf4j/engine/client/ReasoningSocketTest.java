@@ -61,7 +61,10 @@ class ReasoningSocketTest {
         assertTrue(r.firstReasoningNanos() > 0, "reasoning arrived");
         // 4 reasoning tokens in 2 chunks of 2, then content: the first content chunk is due 2 chunk intervals
         // after the first reasoning chunk (due times are absolute, so a late first chunk can shorten the gap)
-        assertTrue(r.firstReasoningNanos() < r.ttftNanos());
+        // events that arrive in one read share its arrival stamp: a server behind its schedule (a loaded machine)
+        // writes the last reasoning chunk and the first content chunk together, so equal stamps are right
+        assertTrue(r.firstReasoningNanos() <= r.ttftNanos(),
+                () -> "first reasoning " + r.firstReasoningNanos() + " ns after TTFT " + r.ttftNanos() + " ns");
         assertTrue(r.ttftNanos() >= TTFT.toNanos() + 2 * 2 * ITL.toNanos(),
                 () -> "TTFT " + r.ttftNanos() + " ns, first reasoning " + r.firstReasoningNanos() + " ns");
         assertEquals(MAX_TOKENS - REASONING, r.generatedText().trim().split(" +").length,
