@@ -78,6 +78,8 @@ final class CorrectnessCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        // a correctness prompt is ~30 tokens and its answer a few words
+        RunGuards.checkMemory(llmperf.maxNumCompletedRequests, 1, 30, 30, Runtime.getRuntime().maxMemory());
         CommonSettings options = CommonOptions.resolve(llmperf.common, llmperf.maxNumCompletedRequests, connection,
                 extra.overwrite, CommonOptions.resultsDir(llmperf.common.resultsDir), context);
         return new Runner(context.out(), context.err()).correctness(options, extra.seed).exitCode();

@@ -1,6 +1,7 @@
 package io.llmperf4j.cli;
 
 import io.llmperf4j.engine.client.ApiRegistry;
+import io.llmperf4j.engine.load.Warmup;
 import io.llmperf4j.report.metrics.Slo;
 import io.llmperf4j.run.ClusterPlan;
 import io.llmperf4j.run.CommonSettings;
@@ -63,6 +64,14 @@ final class TokenBenchmarkOptions {
         ClusterPlan cluster = c.cluster.resolve();
         // embeddings always run through the load models' flow: an active plan even without load flags
         LoadPlan load = LoadOptions.resolve(c.load, common, !api.generates(), c::given);
+        boolean countedLevels = load.harness() == null && !(load.kind().open() && c.load.duration != null
+                && !c.given("--max-num-completed-requests")); // otherwise the load, not the count, sets the records
+        if (countedLevels) {
+            RunGuards.checkMemory(common.maxNumCompletedRequests(),
+                    load.profile().levels(Warmup.NONE).size() * load.models().size(), l.meanInputTokens,
+                    l.meanOutputTokens, Runtime.getRuntime().maxMemory());
+        }
+        RunGuards.concurrencyAboveRequests(load).ifPresent(context.err()::println);
         return new RunRequest(common, workload, !r.noStreamUsage, parseSlo(c.results.slo), !r.noStream,
                 r.embeddingBatchSize, !r.noClientWarmup, c.results.saveEvents, load, cluster, c.serverMetrics.resolve());
     }
