@@ -71,6 +71,7 @@ final class TokenRun {
                 err.println("llmperf4j: load: " + plan.describe() + executor.where(plan)
                         + (plan.comparison() ? "; models compared: " + String.join(", ", plan.models()) : ""));
             }
+            ConcurrencyWarning.concurrencyAboveRequests(plan).ifPresent(err::println);
             ServerMetricsSession serverMetrics = ServerMetricsSession.open(request.serverMetrics(), executor.uri(),
                     executor.apiKey(), common, err);
             ModelRun.Context context = new ModelRun.Context(plan, workload.requests(), counter,

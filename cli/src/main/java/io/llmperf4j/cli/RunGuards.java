@@ -1,18 +1,11 @@
 package io.llmperf4j.cli;
 
-import io.llmperf4j.engine.load.ClosedLoopSettings;
-import io.llmperf4j.engine.load.LoadSettings;
-import io.llmperf4j.engine.load.Warmup;
-import io.llmperf4j.run.LoadPlan;
-
-import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 
 /**
- * What a run's shape promises but cannot keep, found before anything is sent: closed-loop levels whose concurrency
- * their own request count never reaches (a warning), and a request count whose prompts and records cannot fit in
- * the JVM's heap (refused, instead of dying with "Java heap space" after minutes).
+ * A request count whose prompts and records cannot fit in the JVM's heap: refused before anything is sent, instead
+ * of dying with "Java heap space" after minutes. (A level whose concurrency its own request count never reaches is
+ * warned about by the run itself: {@link io.llmperf4j.run.ConcurrencyWarning}.)
  */
 final class RunGuards {
     /** A record's own cost: ids, timings, phases, failure, object headers (measured records hold less). */
@@ -28,28 +21,6 @@ final class RunGuards {
     private static final double MACHINE_SIZED_BYTES = 256.0 * (1L << 30);
 
     private RunGuards() {
-    }
-
-    /**
-     * A warning when a closed-loop level's concurrency is above its request count: no more than that many requests
-     * are ever in flight, so the level does not measure the concurrency it is named after.
-     */
-    static Optional<String> concurrencyAboveRequests(LoadPlan plan) {
-        if (plan.harness() != null || plan.kind().open()) return Optional.empty(); // continuous load; a cap
-        List<ClosedLoopSettings> starved = plan.profile().levels(Warmup.NONE).stream()
-                .filter(ClosedLoopSettings.class::isInstance).map(ClosedLoopSettings.class::cast)
-                .filter(c -> c.maxCompleted().isPresent() && c.concurrency() > c.maxCompleted().getAsInt())
-                .toList();
-        if (starved.isEmpty()) return Optional.empty();
-        int requests = starved.get(0).maxCompleted().getAsInt();
-        int highest = starved.get(starved.size() - 1).concurrency();
-        String levels = String.join(", ", starved.stream().map(c -> LoadSettings.formatLevel(c.level())).toList());
-        return Optional.of("llmperf4j: warning: concurrency " + levels + (starved.size() > 1 ? " are" : " is")
-                + " above the " + requests + " requests of " + (plan.multiLevel() ? "each level" : "the run")
-                + ": no more than " + requests + " requests are ever in flight, so "
-                + (starved.size() > 1 ? "those levels measure" : "it measures") + " concurrency " + requests
-                + " at most; give --max-num-completed-requests " + highest + " or more (the guides advise at least "
-                + "50 per level)");
     }
 
     /**

@@ -71,7 +71,6 @@ final class TokenBenchmarkOptions {
                     load.profile().levels(Warmup.NONE).size() * load.models().size(), l.meanInputTokens,
                     l.meanOutputTokens, Runtime.getRuntime().maxMemory());
         }
-        RunGuards.concurrencyAboveRequests(load).ifPresent(context.err()::println);
         return new RunRequest(common, workload, !r.noStreamUsage, parseSlo(c.results.slo), !r.noStream,
                 r.embeddingBatchSize, !r.noClientWarmup, c.results.saveEvents, load, cluster, c.serverMetrics.resolve());
     }

@@ -2,6 +2,7 @@ package io.llmperf4j.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.llmperf4j.run.ConcurrencyWarning;
 import io.llmperf4j.run.LoadPlan;
 import io.llmperf4j.server.SimulatedServer;
 import io.llmperf4j.server.SimulatorConfig;
@@ -72,15 +73,15 @@ class GuardsAndLabelsTest {
         assertTrue(run.err().contains("llmperf4j: warning: concurrency 5 is above the 3 requests of the run: no more "
                 + "than 3 requests are ever in flight"), run::toString);
 
-        Optional<String> sweep = RunGuards.concurrencyAboveRequests(plan("--concurrency-sweep", "1,4,8,64",
+        Optional<String> sweep = ConcurrencyWarning.concurrencyAboveRequests(plan("--concurrency-sweep", "1,4,8,64",
                 "--max-num-completed-requests", "4"));
         assertTrue(sweep.orElseThrow().startsWith("llmperf4j: warning: concurrency 8, 64 are above the 4 requests "
                 + "of each level"), sweep::toString);
         assertTrue(sweep.get().endsWith("give --max-num-completed-requests 64 or more (the guides advise at least 50 "
                 + "per level)"), sweep::toString);
-        assertEquals(Optional.empty(), RunGuards.concurrencyAboveRequests(plan("--concurrency-sweep", "1,4",
+        assertEquals(Optional.empty(), ConcurrencyWarning.concurrencyAboveRequests(plan("--concurrency-sweep", "1,4",
                 "--max-num-completed-requests", "4")));
-        assertEquals(Optional.empty(), RunGuards.concurrencyAboveRequests(plan("--request-rate", "5",
+        assertEquals(Optional.empty(), ConcurrencyWarning.concurrencyAboveRequests(plan("--request-rate", "5",
                 "--max-concurrency", "50", "--max-num-completed-requests", "4")), "a cap is a limit, not a level");
     }
 
