@@ -6,7 +6,6 @@ import io.llmperf4j.engine.BenchmarkResult;
 import io.llmperf4j.engine.LevelOutcome;
 import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.client.LlmApi;
-import io.llmperf4j.engine.load.ClosedLoopSettings;
 import io.llmperf4j.engine.load.LoadResult;
 import io.llmperf4j.engine.load.LoadSettings;
 import io.llmperf4j.engine.load.OpenLoopResult;
@@ -180,8 +179,7 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
     }
 
     private void writeLevelFiles(EmbeddingsSummary summary, LoadResult load, LoadSettings level) {
-        int concurrency = level instanceof ClosedLoopSettings c ? c.concurrency()
-                : level instanceof OpenLoopSettings o ? o.maxConcurrency().orElse(0) : common.numConcurrentRequests();
+        int concurrency = PeakInFlight.concurrency(level, load.records(), common.numConcurrentRequests());
         String loadText = level.describe() + (level instanceof OpenLoopSettings o ? ", seed " + o.seed() : "")
                 + (plan.warmup() instanceof Warmup.None ? ""
                 : "; warmup " + plan.warmupText() + ", excluded from every result");

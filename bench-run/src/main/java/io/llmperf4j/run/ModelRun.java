@@ -12,7 +12,6 @@ import io.llmperf4j.engine.harness.HarnessSettings;
 import io.llmperf4j.engine.harness.IterationResult;
 import io.llmperf4j.engine.harness.JmhJsonFormat;
 import io.llmperf4j.engine.harness.JmhTextFormat;
-import io.llmperf4j.engine.load.ClosedLoopSettings;
 import io.llmperf4j.engine.load.LevelSummary;
 import io.llmperf4j.engine.load.LoadResult;
 import io.llmperf4j.engine.load.LoadSettings;
@@ -186,7 +185,7 @@ final class ModelRun implements BenchmarkListener {
             return new RunFailedException("the run failed after " + recorded.size() + " requests: " + cause, fatal);
         }
         try {
-            BenchmarkRun run = cx.finishRun().apply(new BenchmarkRun(levelSettings(currentLevel), recorded,
+            BenchmarkRun run = cx.finishRun().apply(new BenchmarkRun(levelSettings(currentLevel, recorded), recorded,
                     levelStartEpochMillis, System.currentTimeMillis(), System.nanoTime() - levelStartNanos,
                     recorded.size(), false));
             writeLevelFiles(run, RunMetrics.of(run, cx.metricsConfig()), null, levelDir);
@@ -286,8 +285,8 @@ final class ModelRun implements BenchmarkListener {
             return;
         }
         LoadResult load = outcome.run().get();
-        BenchmarkRun run = cx.finishRun().apply(new BenchmarkRun(levelSettings(outcome.settings()), load.records(),
-                load.startEpochMillis(), load.endEpochMillis(), load.durationNanos(), load.requestsSent(),
+        BenchmarkRun run = cx.finishRun().apply(new BenchmarkRun(levelSettings(outcome.settings(), load.records()),
+                load.records(), load.startEpochMillis(), load.endEpochMillis(), load.durationNanos(), load.requestsSent(),
                 load.timedOut(), load.clientOverhead()).withPreconnectNanos(load.preconnectNanos()));
         RunMetrics metrics = RunMetrics.of(run, cx.metricsConfig());
         if (cx.serverMetrics() != null) {
@@ -384,11 +383,13 @@ final class ModelRun implements BenchmarkListener {
 
     // ---------------------------------------------------------------- files
 
-    /** The parameters of one level, as echoed into its files: this model, the level's concurrency and load. */
-    private BenchmarkSettings levelSettings(LoadSettings level) {
+    /**
+     * The parameters of one level, as echoed into its files: this model, the level's concurrency (see
+     * {@link PeakInFlight}: an uncapped open loop's is measured from {@code records}) and load.
+     */
+    private BenchmarkSettings levelSettings(LoadSettings level, List<RequestRecord> records) {
         BenchmarkSettings s = baseSettings;
-        int concurrency = level instanceof ClosedLoopSettings c ? c.concurrency()
-                : level instanceof OpenLoopSettings o ? o.maxConcurrency().orElse(0) : s.numConcurrentRequests();
+        int concurrency = PeakInFlight.concurrency(level, records, s.numConcurrentRequests());
         Map<String, String> metadata = new LinkedHashMap<>(s.metadata());
         String load = level.describe() + (level instanceof OpenLoopSettings o ? ", seed " + o.seed() : "");
         if (plan.active()) { // llmperf's plain closed loop echoes llmperf's parameters only
@@ -404,7 +405,7 @@ final class ModelRun implements BenchmarkListener {
     }
 
     private String base() {
-        return LlmperfFileNames.baseName(levelSettings(plan.profile().levels(Warmup.NONE).get(0)));
+        return LlmperfFileNames.baseName(levelSettings(plan.profile().levels(Warmup.NONE).get(0), List.of()));
     }
 
     private void writeLevelFiles(BenchmarkRun run, RunMetrics metrics, LoadResult load, Path into) {
@@ -492,7 +493,8 @@ final class ModelRun implements BenchmarkListener {
             LevelReport level = levels.get(0);
             level.outcome().run().filter(OpenLoopResult.class::isInstance).map(OpenLoopResult.class::cast)
                     .ifPresent(open -> out.print(LoadConsole.openLoop(open) + "\n"));
-            out.print(SummaryConsoleReport.render(level.run(), level.metrics()));
+            out.print(SummaryConsoleReport.render(level.run(), level.metrics(), PeakInFlight.label(
+                    level.outcome().settings(), level.run().settings().numConcurrentRequests())));
             if (level.server() != null) {
                 out.println(ServerMetricsConsole.line(level.server(), level.metrics().outputTokensPerSecond()));
             }

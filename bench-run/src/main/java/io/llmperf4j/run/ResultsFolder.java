@@ -55,8 +55,11 @@ public final class ResultsFolder implements AutoCloseable {
         if (dir == null) {
             return new ResultsFolder(null, null, null);
         }
-        if (Files.exists(dir) && !Files.isDirectory(dir)) {
-            throw new RunFailedException("results folder " + dir + " cannot be written: it is a file, not a folder");
+        for (Path p = dir.toAbsolutePath(); p != null; p = p.getParent()) {
+            if (Files.exists(p) && !Files.isDirectory(p)) {
+                throw new RunFailedException("results folder " + dir + " cannot be written: "
+                        + (p.equals(dir.toAbsolutePath()) ? "it is" : p + " is") + " a file, not a folder");
+            }
         }
         Path lockFile = dir.resolve(LOCK_FILE);
         FileChannel channel;
@@ -163,8 +166,15 @@ public final class ResultsFolder implements AutoCloseable {
         }
     }
 
+    /** Why a folder or file cannot be written, in words (Java's exception names say little to a user). */
     private static String reason(IOException e) {
         String message = e.getMessage();
+        if (e instanceof java.nio.file.AccessDeniedException denied) {
+            return "permission denied (" + denied.getFile() + ")";
+        }
+        if (e instanceof java.nio.file.FileSystemException fs && fs.getReason() != null) {
+            return fs.getReason() + (fs.getFile() == null ? "" : " (" + fs.getFile() + ")");
+        }
         String kind = e.getClass().getSimpleName();
         return message == null ? kind : kind + ": " + message;
     }

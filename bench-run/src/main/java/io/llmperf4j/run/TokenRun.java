@@ -3,6 +3,7 @@ package io.llmperf4j.run;
 import io.llmperf4j.model.BenchmarkRun;
 import io.llmperf4j.model.BenchmarkSettings;
 import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.model.TokenCounter;
 import io.llmperf4j.report.metrics.MetricsConfig;
 import io.llmperf4j.report.metrics.TokenCounting;
@@ -11,6 +12,7 @@ import io.llmperf4j.report.output.ResultFiles;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.ToIntFunction;
 
 /**
  * A token benchmark, start to end, whatever its load and wherever it runs: the workload, the results folder
@@ -70,6 +72,7 @@ final class TokenRun {
                 err.println("llmperf4j: load: " + plan.describe() + executor.where(plan)
                         + (plan.comparison() ? "; models compared: " + String.join(", ", plan.models()) : ""));
             }
+            ConcurrencyWarning.concurrencyAboveRequests(plan).ifPresent(err::println);
             ServerMetricsSession serverMetrics = ServerMetricsSession.open(request.serverMetrics(), executor.uri(),
                     executor.apiKey(), common, err);
             ModelRun.Context context = new ModelRun.Context(plan, workload.requests(), counter,
@@ -119,13 +122,35 @@ final class TokenRun {
         return run.withRecords(counted);
     }
 
-    /** The run's parameters as llmperf echoes them, for the endpoint shown in files (model and level set later). */
+    /**
+     * The run's parameters as llmperf echoes them, for the endpoint shown in files (model and level set later). The
+     * token shape (in the file names too) is the flags' when the prompts are drawn from them, llmperf's way;
+     * otherwise (a scenario, a fixed prompt, a dataset, a manifest, --input/--output-lengths) it is what is sent.
+     */
     private BenchmarkSettings settings(String endpoint, WorkloadSource workload) {
         WorkloadSpec w = request.workload();
-        return new BenchmarkSettings(common.model(), w.meanInputTokens(), w.stddevInputTokens(),
-                w.meanOutputTokens(), w.stddevOutputTokens(), common.numConcurrentRequests(),
+        boolean fromFlags = (workload.promptMode().equals("llmperf") || workload.promptMode().equals("exact"))
+                && w.inputLengths() == null && w.outputLengths() == null && w.workload() == null
+                && w.prefixTokens() == null;
+        List<RequestSpec> sent = workload.requests();
+        return new BenchmarkSettings(common.model(),
+                fromFlags ? w.meanInputTokens() : mean(sent, RequestSpec::numberInputTokens),
+                fromFlags ? w.stddevInputTokens() : stddev(sent, RequestSpec::numberInputTokens),
+                fromFlags ? w.meanOutputTokens() : mean(sent, RequestSpec::maxTokens),
+                fromFlags ? w.stddevOutputTokens() : stddev(sent, RequestSpec::maxTokens),
+                common.numConcurrentRequests(),
                 common.timeoutSeconds(), common.maxNumCompletedRequests(), common.additionalSamplingParams(),
                 common.llmApi(), common.metadata(), endpoint, workload.description(), workload.promptMode(),
                 w.seed());
+    }
+
+    private static int mean(List<RequestSpec> sent, ToIntFunction<RequestSpec> value) {
+        return (int) Math.round(sent.stream().mapToInt(value).average().orElse(0));
+    }
+
+    private static int stddev(List<RequestSpec> sent, ToIntFunction<RequestSpec> value) {
+        double mean = sent.stream().mapToInt(value).average().orElse(0);
+        double variance = sent.stream().mapToDouble(r -> Math.pow(value.applyAsInt(r) - mean, 2)).average().orElse(0);
+        return (int) Math.round(Math.sqrt(variance));
     }
 }

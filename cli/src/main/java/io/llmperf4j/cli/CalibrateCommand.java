@@ -34,8 +34,10 @@ final class CalibrateCommand implements Callable<Integer> {
     @Mixin
     DebugOption debugOption;
 
-    @Option(names = "--concurrency", split = ",", defaultValue = "1,16,256", paramLabel = "N[,N...]",
-            description = "Concurrent streams per level.")
+    @Option(names = {"--concurrency-sweep", "--concurrency"}, split = ",", defaultValue = "1,16,256",
+            paramLabel = "N[,N...]",
+            description = "Concurrent streams of each level, in turn (--concurrency: the same flag; one level is a "
+                    + "sweep of one).")
     List<Integer> concurrencies;
 
     @Option(names = "--ttft-ms", defaultValue = "20", description = "The simulator's time to first token, in ms.")
@@ -51,8 +53,9 @@ final class CalibrateCommand implements Callable<Integer> {
             description = "Measured requests per level (0: 4 per stream, at least 100).")
     int requests;
 
-    @Option(names = "--warmup-s", defaultValue = "3",
-            description = "Seconds of load at each level before the measured requests, excluded from the figures.")
+    @Option(names = {"--warmup-duration", "--warmup-s"}, defaultValue = "3", paramLabel = "SECONDS",
+            description = "Seconds of load at each level before the measured requests, excluded from the figures "
+                    + "(--warmup-s: this command's earlier name).")
     double warmupSeconds;
 
     @Option(names = "--results-dir", paramLabel = "DIR",
@@ -88,20 +91,20 @@ final class CalibrateCommand implements Callable<Integer> {
 
     private Calibration.Settings settings() {
         if (concurrencies.isEmpty() || concurrencies.stream().anyMatch(c -> c == null || c < 1)) {
-            throw new UsageException("--concurrency (" + concurrencies + ") must list numbers >= 1");
+            throw new UsageException("--concurrency-sweep (" + concurrencies + ") must list numbers >= 1");
         }
         if (outputTokens < 2) {
             throw new UsageException("--output-tokens (" + outputTokens + ") must be >= 2, so there are gaps to compare");
         }
         if (!(warmupSeconds >= 0) || Double.isInfinite(warmupSeconds)) {
-            throw new UsageException("--warmup-s (" + warmupSeconds + ") must be >= 0");
+            throw new UsageException("--warmup-duration (" + warmupSeconds + ") must be >= 0");
         }
         if (requests < 0) {
             throw new UsageException("--requests (" + requests + ") must be >= 0");
         }
         return new Calibration.Settings(List.copyOf(concurrencies), millis(ttftMillis, "--ttft-ms"),
                 millis(interTokenMillis, "--inter-token-ms"), outputTokens, requests,
-                millis(warmupSeconds * 1000, "--warmup-s"));
+                millis(warmupSeconds * 1000, "--warmup-duration"));
     }
 
     private static String fmtSeconds(Duration d) {

@@ -3,6 +3,7 @@ package io.llmperf4j.cli;
 import io.llmperf4j.distributed.ClusterSettings;
 import io.llmperf4j.distributed.HostPort;
 import io.llmperf4j.run.ClusterPlan;
+import picocli.CommandLine.Help;
 import picocli.CommandLine.Option;
 
 import java.time.Duration;
@@ -17,28 +18,28 @@ final class ClusterFlags {
     static final int DEFAULT_WORKER_WAIT_SECONDS = 120;
 
     @Option(names = "--cluster", paramLabel = "NAME",
-            description = "llmperf4j: distribute the load: coordinate the workers of this Hazelcast cluster "
+            description = "Distribute the load: coordinate the workers of this Hazelcast cluster "
                     + "(started with 'llmperf4j worker --cluster NAME'); they send the requests, this process "
                     + "merges their records and writes the usual files.")
     String cluster;
 
     @Option(names = "--workers", paramLabel = "N",
-            description = "llmperf4j: with --cluster: wait for N workers and split the concurrency (or request "
+            description = "With --cluster: wait for N workers and split the concurrency (or request "
                     + "rate) and the requests between them.")
     Integer workers;
 
-    @Option(names = "--member", paramLabel = "HOST:PORT",
-            description = "llmperf4j: with --cluster: a cluster member to contact (repeatable); workers that "
+    @Option(names = "--member", paramLabel = "HOST:PORT", showDefaultValue = Help.Visibility.NEVER,
+            description = "With --cluster: a cluster member to contact (repeatable); workers that "
                     + "name this process in their --member need none.")
     List<String> members = new ArrayList<>();
 
     @Option(names = "--bind", paramLabel = "HOST[:PORT]",
-            description = "llmperf4j: with --cluster: the address cluster traffic binds to and is announced at "
+            description = "With --cluster: the address cluster traffic binds to and is announced at "
                     + "(default: every interface, the first free port from 5701).")
     String bind;
 
     @Option(names = "--worker-wait", paramLabel = "SECONDS",
-            description = "llmperf4j: with --cluster: how long to wait for the workers to join. Default: "
+            description = "With --cluster: how long to wait for the workers to join. Default: "
                     + DEFAULT_WORKER_WAIT_SECONDS + ".")
     Integer workerWaitSeconds;
 

@@ -20,8 +20,12 @@ final class CommonOptions {
     private CommonOptions() {
     }
 
+    /**
+     * @param resultsDir where the files go (null: nothing is saved): {@link #resultsDir} of the flags, or a folder
+     *                   the command chose
+     */
     static CommonSettings resolve(CommonFlags flags, int maxNumCompletedRequests, ConnectionFlags connection,
-                                 CliContext context) {
+                                 boolean overwrite, Path resultsDir, CliContext context) {
         atLeast("--num-concurrent-requests", flags.numConcurrentRequests, 1);
         atLeast("--timeout", flags.timeoutSeconds, 1);
         atLeast("--max-num-completed-requests", maxNumCompletedRequests, 1);
@@ -51,18 +55,22 @@ final class CommonOptions {
             }
             model = CommonFlags.EMBEDDED_MODEL;
         }
-        Path resultsDir = flags.resultsDir.isEmpty() ? null : Path.of(flags.resultsDir);
         CommonSettings options = new CommonSettings(target, model, flags.numConcurrentRequests, flags.timeoutSeconds,
                 maxNumCompletedRequests, samplingParams, resultsDir, flags.llmApi, metadata,
                 Duration.ofSeconds(connection.idleTimeoutSeconds), headers, connection.caCert,
                 connection.requestTimeoutSeconds == null ? null
                         : Duration.ofNanos(Math.round(connection.requestTimeoutSeconds * 1e9)),
-                Duration.ofSeconds(connection.connectTimeoutSeconds), connection.insecure, flags.overwrite,
+                Duration.ofSeconds(connection.connectTimeoutSeconds), connection.insecure, overwrite,
                 connection.connectionMode);
         if (connection.insecure) {
             context.err().println("llmperf4j: warning: --insecure: TLS certificates and host names are NOT verified");
         }
         return options;
+    }
+
+    /** --results-dir as given; null when empty (nothing is saved). */
+    static Path resultsDir(String flag) {
+        return flag.isEmpty() ? null : Path.of(flag);
     }
 
     static void atLeast(String option, int value, int minimum) {

@@ -26,7 +26,7 @@ import java.util.concurrent.Callable;
         description = {
             "Compares two runs (results folders, or their *_requests.csv or requests.jsonl files): p50/p90/p99",
             "of TTFT, TPOT, ITL per event and per token (from requests.jsonl), E2E and per-request tok/s, run",
-            "throughput and error rate, each delta with a 95 % bootstrap confidence interval.",
+            "throughput and error rate, each delta with a 95 %% bootstrap confidence interval.",
             "With --fail-if, exits 3 when a rule is crossed (the guides' regression alarm for CI).",
             "Two sweep folders are compared level by level (matched by concurrency or rate), two comparisons of",
             "models by model and level, two iteration folders by level; --fail-if then applies to every level."
@@ -47,7 +47,7 @@ final class CompareCommand implements Callable<Integer> {
 
     @Option(names = "--fail-if", paramLabel = "RULES",
             description = "Comma-separated rules on B vs A, e.g. "
-                    + "'ttft_p90>+10%,itl_p90>+10%,output_throughput<-5%'.")
+                    + "'ttft_p90>+10%%,itl_p90>+10%%,output_throughput<-5%%'.")
     String failIf;
 
     @Option(names = "--client-special-tokens", defaultValue = "1",

@@ -2,6 +2,7 @@ package io.llmperf4j.cli;
 
 import io.llmperf4j.run.CommonSettings;
 import io.llmperf4j.run.Runner;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -10,7 +11,7 @@ import java.util.concurrent.Callable;
 
 /**
  * llmperf's {@code llm_correctness.py}: the token benchmark's flags minus the four token-distribution flags, with its
- * defaults, the same environment variables, plus a seed (marked "llmperf4j:" in the help).
+ * defaults, the same environment variables (the help's first section), plus a seed and our connection flags.
  */
 @Command(name = "correctness",
         mixinStandardHelpOptions = true,
@@ -35,24 +36,41 @@ import java.util.concurrent.Callable;
 final class CorrectnessCommand implements Callable<Integer> {
     private final CliContext context;
 
+    @ArgGroup(validate = false, heading = "%nllmperf's flags (llm_correctness.py's names, types and defaults):%n")
+    Llmperf llmperf = new Llmperf();
+
+    @ArgGroup(validate = false, heading = "%nRepeatability and results:%n")
+    Extra extra = new Extra();
+
+    @ArgGroup(validate = false, heading = "%nConnection:%n")
+    ConnectionFlags connection = new ConnectionFlags();
+
     @Mixin
     DebugOption debugOption;
 
-    @Mixin
-    CommonFlags common;
+    /** llm_correctness.py's flags: the shared ones, and its own request count. */
+    static final class Llmperf {
+        @ArgGroup(validate = false)
+        CommonFlags common = new CommonFlags();
 
-    @Option(names = "--max-num-completed-requests", defaultValue = "50",
-            description = "Number of requests to send and check (failed requests included). Exactly this many "
-                    + "are sent, each with its own number.")
-    int maxNumCompletedRequests;
+        @Option(names = "--max-num-completed-requests", defaultValue = "50", paramLabel = "N", order = 8,
+                description = "Number of requests to send and check (failed requests included). Exactly this many "
+                        + "are sent, each with its own number.")
+        int maxNumCompletedRequests;
+    }
 
-    @Option(names = "--seed", defaultValue = "11111",
-            description = "llmperf4j: seed of the random numbers, so a run can be repeated (llmperf does not seed "
-                    + "them: its numbers differ on every run).")
-    long seed;
+    /** Ours: a seed llmperf lacks, and the results folder's guard. */
+    static final class Extra {
+        @Option(names = "--seed", defaultValue = "11111",
+                description = "Seed of the random numbers, so a run can be repeated (llmperf does not seed "
+                        + "them: its numbers differ on every run).")
+        long seed;
 
-    @Mixin
-    ConnectionFlags connection;
+        @Option(names = "--overwrite",
+                description = "Replace the results of an earlier run in --results-dir (without it, a folder that "
+                        + "already holds results is refused).")
+        boolean overwrite;
+    }
 
     CorrectnessCommand(CliContext context) {
         this.context = context;
@@ -60,7 +78,10 @@ final class CorrectnessCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        CommonSettings options = CommonOptions.resolve(common, maxNumCompletedRequests, connection, context);
-        return new Runner(context.out(), context.err()).correctness(options, seed).exitCode();
+        // a correctness prompt is ~30 tokens and its answer a few words
+        RunGuards.checkMemory(llmperf.maxNumCompletedRequests, 1, 30, 30, Runtime.getRuntime().maxMemory());
+        CommonSettings options = CommonOptions.resolve(llmperf.common, llmperf.maxNumCompletedRequests, connection,
+                extra.overwrite, CommonOptions.resultsDir(llmperf.common.resultsDir), context);
+        return new Runner(context.out(), context.err()).correctness(options, extra.seed).exitCode();
     }
 }

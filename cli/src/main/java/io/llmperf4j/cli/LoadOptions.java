@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.function.Predicate;
 import io.llmperf4j.run.LoadPlan;
 import io.llmperf4j.run.CommonSettings;
 
@@ -30,15 +31,12 @@ final class LoadOptions {
     private LoadOptions() {
     }
 
-    static LoadPlan resolve(LoadFlags f, CommonSettings common) {
-        return resolve(f, common, false);
-    }
-
     /**
      * @param plainClosedLoopToo true: an active plan (one closed-loop level) even without load flags, for a run
      *                           that always goes through the engine's {@code Benchmark} (embeddings)
+     * @param given              whether an option (e.g. "--timeout") was given on the command line, not defaulted
      */
-    static LoadPlan resolve(LoadFlags f, CommonSettings common, boolean plainClosedLoopToo) {
+    static LoadPlan resolve(LoadFlags f, CommonSettings common, boolean plainClosedLoopToo, Predicate<String> given) {
         List<String> models = splitModels(common.model());
         boolean anyFlag = f.requestRate != null || f.arrival != null || f.burstiness != null || f.arrivalSeed != null
                 || f.maxConcurrency != null || f.concurrencySweep != null || f.rateSweep != null
@@ -144,7 +142,7 @@ final class LoadOptions {
         Duration timeout = Duration.ofSeconds(common.timeoutSeconds());
         if (duration != null) {
             Duration needed = duration.plus(warmup instanceof Warmup.ForDuration d ? d.duration() : Duration.ZERO);
-            if (f.given("--timeout")) {
+            if (given.test("--timeout")) {
                 if (timeout.compareTo(needed) <= 0) {
                     throw new UsageException("--timeout (" + common.timeoutSeconds() + ") must be longer than "
                             + "--duration (" + plain(f.duration) + ")"
@@ -155,7 +153,7 @@ final class LoadOptions {
                 timeout = needed.plus(timeout); // the default --timeout becomes the allowance to drain
             }
         }
-        OptionalInt openLoopRequests = duration == null || f.given("--max-num-completed-requests")
+        OptionalInt openLoopRequests = duration == null || given.test("--max-num-completed-requests")
                 ? OptionalInt.of(requests) : OptionalInt.empty();
 
         LoadProfile profile;

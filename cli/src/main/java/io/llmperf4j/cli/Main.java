@@ -1,6 +1,7 @@
 package io.llmperf4j.cli;
 
 import io.llmperf4j.run.InvalidRequestException;
+import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IFactory;
@@ -22,7 +23,7 @@ import java.util.Map;
                 + "correctness test in Java.",
         subcommands = {TokenBenchmarkCommand.class, CorrectnessCommand.class, ServeCommand.class,
             DoctorCommand.class, CompareCommand.class, ReportCommand.class, WorkerCommand.class, CalibrateCommand.class,
-            CommandLine.HelpCommand.class},
+            CommandLine.HelpCommand.class, AutoComplete.GenerateCompletion.class},
         exitCodeListHeading = "%nExit codes:%n")
 public final class Main implements Runnable {
     @Spec
@@ -40,32 +41,40 @@ public final class Main implements Runnable {
     /** Runs one command line and returns its exit code; never throws, never exits the JVM. */
     static int execute(CliContext context, String... args) {
         boolean debug = Arrays.asList(args).contains("--debug");
-        CommandLine commandLine = new CommandLine(new Main(), new ContextFactory(context));
-        listExitCodes(commandLine);
-        commandLine.setUsageHelpWidth(120); // the descriptions are written for 120 columns
-        commandLine.setOut(new PrintWriter(context.out(), true));
-        commandLine.setErr(new PrintWriter(context.err(), true));
-        commandLine.setOverwrittenOptionsAllowed(true); // argparse semantics: the last occurrence wins
-        commandLine.setParameterExceptionHandler(Main::onBadParameters);
+        CommandLine commandLine = commandLine(context);
         commandLine.setExecutionExceptionHandler((e, cmd, parsed) -> onFailure(e, cmd, debug));
         try {
-            return commandLine.execute(args);
+            String[] parsed = LastOccurrenceWins.apply(commandLine, () -> commandLine(context), args);
+            if (parsed != args) {
+                commandLine.setExpandAtFiles(false); // already expanded
+            }
+            return commandLine.execute(parsed);
         } catch (Throwable fatal) { // picocli handles Exceptions above; an Error (a missing class, OOM) lands here
             return onFailure(fatal, commandLine, debug);
         }
     }
 
+    /** The command tree with its help layout, streams and parsing rules; {@link #execute} runs it. */
+    static CommandLine commandLine(CliContext context) {
+        CommandLine commandLine = new CommandLine(new Main(), new ContextFactory(context));
+        HelpLayout.apply(commandLine, exitCodes());
+        commandLine.getCommandSpec().usageMessage().exitCodeList(exitCodes());
+        commandLine.setUsageHelpWidth(120); // the descriptions are written for 120 columns
+        commandLine.setOut(new PrintWriter(context.out(), true));
+        commandLine.setErr(new PrintWriter(context.err(), true));
+        commandLine.setOverwrittenOptionsAllowed(true); // argparse semantics: the last occurrence wins
+        commandLine.setParameterExceptionHandler(Main::onBadParameters);
+        return commandLine;
+    }
+
     /** Every command's help lists the same exit codes, from one place. */
-    private static void listExitCodes(CommandLine commandLine) {
+    private static Map<String, String> exitCodes() {
         Map<String, String> codes = new LinkedHashMap<>();
         for (String item : ExitCodes.HELP_LIST) {
             int colon = item.indexOf(':');
             codes.put(item.substring(0, colon), item.substring(colon + 1));
         }
-        commandLine.getCommandSpec().usageMessage().exitCodeList(codes);
-        for (CommandLine sub : commandLine.getSubcommands().values()) {
-            sub.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n").exitCodeList(codes);
-        }
+        return codes;
     }
 
     private static int onBadParameters(ParameterException e, String[] args) {

@@ -13,18 +13,18 @@ final class ServerMetricsFlags {
     static final String ENDPOINT_ORIGIN = "<endpoint origin>/metrics";
 
     @Option(names = "--server-metrics", paramLabel = "URL", arity = "0..1", fallbackValue = ENDPOINT_ORIGIN,
-            description = "llmperf4j: scrape the server's Prometheus metrics during each level (default: on, from "
+            description = "Scrape the server's Prometheus metrics during each level (default: on, from "
                     + "the endpoint's origin + /metrics, used only when it answers Prometheus text); writes "
                     + "<base>_server_metrics.csv and a server section in the summary. The API key is sent only "
                     + "when URL has the endpoint's origin.")
     String url;
 
     @Option(names = "--no-server-metrics", negatable = false,
-            description = "llmperf4j: do not look for or scrape the server's metrics.")
+            description = "Do not look for or scrape the server's metrics.")
     boolean off;
 
     @Option(names = "--server-metrics-interval", paramLabel = "SECONDS", defaultValue = "1",
-            description = "llmperf4j: seconds between two scrapes of the server's metrics.")
+            description = "Seconds between two scrapes of the server's metrics.")
     double intervalSeconds;
 
     ServerMetricsOptions resolve() {

@@ -5,13 +5,14 @@ import io.llmperf4j.run.Runner;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
 import java.util.concurrent.Callable;
 
 /**
- * llmperf's {@code token_benchmark_ray.py}: the same flags, types, defaults and environment variables, plus a few
- * of our own (marked "llmperf4j:" in the help).
+ * llmperf's {@code token_benchmark_ray.py}: the same flags, types, defaults and environment variables (the help's
+ * first section), plus our own, one help section per topic.
  */
 @Command(name = "token-benchmark",
         mixinStandardHelpOptions = true,
@@ -31,99 +32,64 @@ import java.util.concurrent.Callable;
 final class TokenBenchmarkCommand implements Callable<Integer> {
     private final CliContext context;
 
-    @Mixin
-    DebugOption debugOption;
+    @Spec
+    CommandSpec spec;
 
-    @Mixin
-    CommonFlags common;
+    @ArgGroup(validate = false, heading = "%nllmperf's flags (token_benchmark_ray.py's names, types and defaults):%n")
+    LlmperfBenchmarkFlags llmperf = new LlmperfBenchmarkFlags();
 
-    @Option(names = "--mean-input-tokens", defaultValue = "550",
-            description = "Mean prompt length in tokens (counted with the tokenizer, llmperf's way).")
-    int meanInputTokens;
+    @ArgGroup(validate = false, heading = "%nWorkload: prompts and their lengths:%n")
+    WorkloadFlags workload = new WorkloadFlags();
 
-    @Option(names = "--stddev-input-tokens", defaultValue = "150",
-            description = "Standard deviation of the prompt length in tokens.")
-    int stddevInputTokens;
+    @ArgGroup(validate = false, heading = "%nRequests:%n")
+    RequestFlags requests = new RequestFlags();
 
-    @Option(names = "--mean-output-tokens", defaultValue = "150",
-            description = "Mean of the sampled max_tokens.")
-    int meanOutputTokens;
+    @ArgGroup(validate = false, heading = "%nLoad: open loop, sweeps, warmup, JMH-style iterations:%n")
+    LoadFlags load = new LoadFlags();
 
-    @Option(names = "--stddev-output-tokens", defaultValue = "80",
-            description = "Standard deviation of the sampled max_tokens (llmperf's code default is 80; "
-                    + "its README examples use 10).")
-    int stddevOutputTokens;
+    @ArgGroup(validate = false, heading = "%nConnection:%n")
+    ConnectionFlags connection = new ConnectionFlags();
 
-    @Option(names = "--max-num-completed-requests", defaultValue = "10",
-            description = "Number of results to record (failed requests included); also the number of prompts "
-                    + "generated. Exactly this many requests are sent, never more.")
-    int maxNumCompletedRequests;
+    @ArgGroup(validate = false, heading = "%nResults and checks:%n")
+    ResultsFlags results = new ResultsFlags();
 
-    @Mixin
-    WorkloadFlags workload;
+    @ArgGroup(validate = false, heading = "%nServer metrics (Prometheus, scraped during the run):%n")
+    ServerMetricsFlags serverMetrics = new ServerMetricsFlags();
 
-    @Option(names = "--no-stream-usage", negatable = false,
-            description = "llmperf4j: do not send stream_options.include_usage (some servers reject it); "
-                    + "server token counts are then not recorded.")
-    boolean noStreamUsage;
-
-    @Option(names = "--no-stream", negatable = false,
-            description = "llmperf4j: send \"stream\": false and time the single JSON response (openai, "
-                    + "openai-completions and anthropic). Without a stream there is no first token: TTFT is then the time to the "
-                    + "complete response, equal to the end-to-end latency.")
-    boolean noStream;
-
-    @Option(names = "--embedding-batch-size", defaultValue = "1",
-            description = "llmperf4j: inputs per request with --llm-api embeddings (each a workload prompt).")
-    int embeddingBatchSize;
-
-    @Mixin
-    ConnectionFlags connection;
-
-    @Mixin
-    LoadFlags load;
-
-    @Mixin
-    ClusterFlags cluster;
-
-    @Mixin
-    ServerMetricsFlags serverMetrics;
+    @ArgGroup(validate = false, heading = "%nDistributed runs (the requests sent by 'llmperf4j worker' processes):%n")
+    ClusterFlags cluster = new ClusterFlags();
 
     @ArgGroup(validate = false, heading = "%nImages (vision-language models, docs/images.md):%n")
     ImageFlags images = new ImageFlags();
 
-    @Option(names = "--slo", paramLabel = "ttft=500ms,tpot=50ms,e2e=10s",
-            description = "llmperf4j: service-level objectives for goodput (requests meeting every bound per "
-                    + "second); any subset of ttft, tpot, e2e; a bare number means milliseconds.")
-    String slo;
+    @Mixin
+    DebugOption debugOption;
 
-    @Option(names = "--save-events",
-            description = "llmperf4j: also write <base>_events.csv to --results-dir: one row per content event "
-                    + "(request id, prompt index, event index, seconds from send, chars, tokens).")
-    boolean saveEvents;
-
-    @Option(names = "--no-client-warmup",
-            description = "llmperf4j: skip warming the client's own code against a private in-process simulator "
-                    + "before the run (about a second); without it a fresh JVM adds JIT time to the first requests' "
-                    + "TTFT. The endpoint under test never sees warm-up traffic.")
-    boolean noClientWarmup;
-
-    @Option(names = "--max-error-rate", paramLabel = "PERCENT",
-            description = "Exit 4 when more than PERCENT (0 to 100) of the requests failed, cancellations at the end "
-                    + "included, e.g. 5 for a CI gate. Without it only a run where every request failed exits 4.")
-    Double maxErrorRate;
+    @Mixin
+    OutputFlags output;
 
     TokenBenchmarkCommand(CliContext context) {
         this.context = context;
     }
 
+    /** Whether {@code option} (any of its names, e.g. "--timeout") was given on the command line, not defaulted. */
+    boolean given(String option) {
+        return spec != null && spec.commandLine() != null && spec.commandLine().getParseResult() != null
+                && spec.commandLine().getParseResult().hasMatchedOption(option);
+    }
+
     @Override
     public Integer call() {
-        RunRequest request = TokenBenchmarkOptions.resolve(this, context);
-        Runner runner = new Runner(context.out(), context.err());
-        if (maxErrorRate != null) {
-            runner.maxErrorRate(maxErrorRate);
+        try (ScriptOutput console = ScriptOutput.open(output, context)) {
+            RunRequest request = TokenBenchmarkOptions.resolve(this, console.context(), console.resultsDir(
+                    llmperf.common.resultsDir));
+            Runner runner = new Runner(console.report(), console.messages());
+            if (results.maxErrorRate != null) {
+                runner.maxErrorRate(results.maxErrorRate);
+            }
+            int exitCode = runner.run(request).exitCode();
+            console.printSummary(request);
+            return exitCode;
         }
-        return runner.run(request).exitCode();
     }
 }

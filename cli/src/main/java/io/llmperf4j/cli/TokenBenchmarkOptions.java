@@ -2,12 +2,15 @@ package io.llmperf4j.cli;
 
 import io.llmperf4j.datasets.images.ImageOptions;
 import io.llmperf4j.engine.client.ApiRegistry;
+import io.llmperf4j.engine.load.Warmup;
 import io.llmperf4j.report.metrics.Slo;
 import io.llmperf4j.run.ClusterPlan;
 import io.llmperf4j.run.CommonSettings;
 import io.llmperf4j.run.LoadPlan;
 import io.llmperf4j.run.RunRequest;
 import io.llmperf4j.run.WorkloadSpec;
+
+import java.nio.file.Path;
 
 /**
  * token-benchmark's flags checked and turned into the {@link RunRequest} the runner executes: the
@@ -19,36 +22,44 @@ final class TokenBenchmarkOptions {
     }
 
     static RunRequest resolve(TokenBenchmarkCommand c, CliContext context) {
-        CommonOptions.atLeast("--mean-input-tokens", c.meanInputTokens, 1);
-        CommonOptions.atLeast("--stddev-input-tokens", c.stddevInputTokens, 0);
-        CommonOptions.atLeast("--mean-output-tokens", c.meanOutputTokens, 1);
-        CommonOptions.atLeast("--stddev-output-tokens", c.stddevOutputTokens, 0);
+        return resolve(c, context, CommonOptions.resultsDir(c.llmperf.common.resultsDir));
+    }
+
+    /** @param resultsDir where the files go: --results-dir, or a folder the command chose (null: none) */
+    static RunRequest resolve(TokenBenchmarkCommand c, CliContext context, Path resultsDir) {
+        LlmperfBenchmarkFlags l = c.llmperf;
+        RequestFlags r = c.requests;
+        CommonOptions.atLeast("--mean-input-tokens", l.meanInputTokens, 1);
+        CommonOptions.atLeast("--stddev-input-tokens", l.stddevInputTokens, 0);
+        CommonOptions.atLeast("--mean-output-tokens", l.meanOutputTokens, 1);
+        CommonOptions.atLeast("--stddev-output-tokens", l.stddevOutputTokens, 0);
         if (!c.workload.promptMode.equals("llmperf") && !c.workload.promptMode.equals("exact")) {
             throw new UsageException("--prompt-mode must be 'llmperf' or 'exact' (got '" + c.workload.promptMode
                     + "')");
         }
         CommonOptions.requireReadable("--corpus", c.workload.corpus);
-        CommonOptions.atLeast("--embedding-batch-size", c.embeddingBatchSize, 1);
-        CommonSettings common = CommonOptions.resolve(c.common, c.maxNumCompletedRequests, c.connection, context);
+        CommonOptions.atLeast("--embedding-batch-size", r.embeddingBatchSize, 1);
+        CommonSettings common = CommonOptions.resolve(l.common, l.maxNumCompletedRequests, c.connection,
+                c.results.overwrite, resultsDir, context);
         ApiRegistry.Api api = CommonOptions.registered(common.llmApi());
-        if (c.noStream && !api.streams()) {
+        if (r.noStream && !api.streams()) {
             throw new UsageException("--no-stream applies to --llm-api " + String.join(", ", ApiRegistry.APIS.stream()
                     .filter(ApiRegistry.Api::streams).map(ApiRegistry.Api::name).toList()) + " (" + api.name()
                     + " never streams)");
         }
-        if (c.embeddingBatchSize != 1 && api.generates()) {
+        if (r.embeddingBatchSize != 1 && api.generates()) {
             throw new UsageException("--embedding-batch-size applies to --llm-api embeddings only");
         }
-        if (c.saveEvents && common.resultsDir() == null) {
+        if (c.results.saveEvents && l.common.resultsDir.isEmpty()) {
             throw new UsageException("--save-events writes a file: give --results-dir too");
         }
-        if (c.saveEvents && !api.generates()) {
+        if (c.results.saveEvents && !api.generates()) {
             throw new UsageException("--save-events applies to generation APIs (" + api.name()
                     + " has no token events)");
         }
         WorkloadFlags w = c.workload;
-        WorkloadSpec workload = new WorkloadSpec(c.meanInputTokens, c.stddevInputTokens, c.meanOutputTokens,
-                c.stddevOutputTokens, w.tokenizer, w.allowDownload, w.promptMode, w.corpus, w.seed, w.inputLengths,
+        WorkloadSpec workload = new WorkloadSpec(l.meanInputTokens, l.stddevInputTokens, l.meanOutputTokens,
+                l.stddevOutputTokens, w.tokenizer, w.allowDownload, w.promptMode, w.corpus, w.seed, w.inputLengths,
                 w.outputLengths, w.dataset, w.datasetPromptTokens, w.datasetOutputTokens, w.prompt, w.maxTokens,
                 w.scenario, w.scenarioLang, w.prefixTokens, w.saveWorkload, w.workload);
         ImageOptions images = c.images.resolve();
@@ -60,9 +71,16 @@ final class TokenBenchmarkOptions {
         workload = workload.withImages(images);
         ClusterPlan cluster = c.cluster.resolve();
         // embeddings always run through the load models' flow: an active plan even without load flags
-        LoadPlan load = LoadOptions.resolve(c.load, common, !api.generates());
-        return new RunRequest(common, workload, !c.noStreamUsage, parseSlo(c.slo), !c.noStream, c.embeddingBatchSize,
-                !c.noClientWarmup, c.saveEvents, load, cluster, c.serverMetrics.resolve());
+        LoadPlan load = LoadOptions.resolve(c.load, common, !api.generates(), c::given);
+        boolean countedLevels = load.harness() == null && !(load.kind().open() && c.load.duration != null
+                && !c.given("--max-num-completed-requests")); // otherwise the load, not the count, sets the records
+        if (countedLevels) {
+            RunGuards.checkMemory(common.maxNumCompletedRequests(),
+                    load.profile().levels(Warmup.NONE).size() * load.models().size(), l.meanInputTokens,
+                    l.meanOutputTokens, Runtime.getRuntime().maxMemory());
+        }
+        return new RunRequest(common, workload, !r.noStreamUsage, parseSlo(c.results.slo), !r.noStream,
+                r.embeddingBatchSize, !r.noClientWarmup, c.results.saveEvents, load, cluster, c.serverMetrics.resolve());
     }
 
     private static Slo parseSlo(String text) {

@@ -8,6 +8,7 @@ import io.llmperf4j.distributed.ClusterNode;
 import io.llmperf4j.distributed.ClusterSettings;
 import io.llmperf4j.distributed.LoadWorker;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Help;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -40,7 +41,7 @@ final class WorkerCommand implements Callable<Integer> {
     @Option(names = "--cluster", required = true, paramLabel = "NAME", description = "The cluster to join.")
     String cluster;
 
-    @Option(names = "--member", paramLabel = "HOST:PORT",
+    @Option(names = "--member", paramLabel = "HOST:PORT", showDefaultValue = Help.Visibility.NEVER,
             description = "A member to contact (repeatable): the coordinator's or another worker's address.")
     List<String> members = new ArrayList<>();
 

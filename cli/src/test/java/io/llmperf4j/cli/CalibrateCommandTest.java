@@ -64,6 +64,6 @@ class CalibrateCommandTest {
     @Test
     void aConcurrencyBelowOneIsOneErrorLine() {
         CliRun.of(Map.of(), "calibrate", "--concurrency", "1,0").assertOneErrorLine(ExitCodes.USAGE,
-                "--concurrency ([1, 0]) must list numbers >= 1");
+                "--concurrency-sweep ([1, 0]) must list numbers >= 1");
     }
 }

@@ -107,10 +107,14 @@ class WorkloadOptionsTest {
             throws IOException {
         CliRun run = bench(dir, "--scenario", scenario, "--scenario-lang", lang, "--max-num-completed-requests", "2");
         assertEquals(0, run.exitCode(), run::toString);
-        for (CSVRecord row : rows(dir)) {
+        List<CSVRecord> sent = rows(dir);
+        for (CSVRecord row : sent) {
             assertEquals(Integer.toString(maxTokens), row.get("max_tokens"));
             assertEquals(Integer.toString(maxTokens), row.get("output_tokens_server"));
         }
+        // the files are named after what was sent (the preset's prompt and max_tokens), not --mean-*-tokens
+        String prompt = sent.get(0).get("number_input_tokens");
+        assertTrue(Files.exists(dir.resolve("m_" + prompt + "_" + maxTokens + "_summary.json")), run::toString);
     }
 
     @Test
@@ -161,7 +165,8 @@ class WorkloadOptionsTest {
         for (CSVRecord row : rows(dir)) {
             assertEquals("2", row.get("number_input_tokens")); // cl100k: no BOS, "Hello world" is 2 tokens
         }
-        assertTrue(Files.readString(dir.resolve("m_550_150_llmperf4j_summary.json")).contains("jtokkit:cl100k_base"));
+        assertTrue(Files.readString(dir.resolve("m_2_4_llmperf4j_summary.json")).contains("jtokkit:cl100k_base"),
+                "named after what was sent: 2 prompt tokens, max_tokens 4");
     }
 
     @Test

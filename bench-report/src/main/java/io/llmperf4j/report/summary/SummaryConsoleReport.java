@@ -35,9 +35,14 @@ public final class SummaryConsoleReport {
 
     /** The block for {@code run} and its metrics. */
     public static String render(BenchmarkRun run, RunMetrics metrics) {
+        return render(run, metrics, "concurrency " + run.settings().numConcurrentRequests());
+    }
+
+    /** @param concurrency how the load is named, e.g. "concurrency 8" or, for an open loop, "max concurrency 8" */
+    public static String render(BenchmarkRun run, RunMetrics metrics, String concurrency) {
         StringBuilder out = new StringBuilder(1024);
-        out.append(String.format(Locale.ROOT, "llmperf4j: %s, concurrency %d, %d requests (%d ok, %d failed) in %.3f s%s%n",
-                run.settings().model(), run.settings().numConcurrentRequests(), metrics.requestsRecorded(),
+        out.append(String.format(Locale.ROOT, "llmperf4j: %s, %s, %d requests (%d ok, %d failed) in %.3f s%s%n",
+                run.settings().model(), concurrency, metrics.requestsRecorded(),
                 metrics.requestsSucceeded(), metrics.requestsFailed(), run.durationNanos() / 1e9,
                 run.timedOut() ? " (timed out)" : ""));
         out.append(String.format(Locale.ROOT, ROW, "metric", "n", "p50", "p90", "p99", "mean", "unit"));

@@ -1,0 +1,61 @@
+package io.llmperf4j.run;
+
+import io.llmperf4j.engine.load.ClosedLoopSettings;
+import io.llmperf4j.engine.load.LoadSettings;
+import io.llmperf4j.engine.load.OpenLoopSettings;
+import io.llmperf4j.model.RequestRecord;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A level's concurrency as llmperf's {@code num_concurrent_requests} means it, the requests in flight at once: a
+ * closed loop's concurrency; an open loop's --max-concurrency cap; an uncapped open loop's peak, measured from its
+ * records (each in flight from its send to its end), so the key is never 0.
+ */
+final class PeakInFlight {
+    private PeakInFlight() {
+    }
+
+    /** The requests in flight at once for {@code level}; {@code fallback} for a level of another kind. */
+    static int concurrency(LoadSettings level, List<RequestRecord> records, int fallback) {
+        if (level instanceof ClosedLoopSettings c) return c.concurrency();
+        if (level instanceof OpenLoopSettings o) return o.maxConcurrency().orElseGet(() -> of(records));
+        return fallback;
+    }
+
+    /** How the console names it: "concurrency 8", "max concurrency 8", "unlimited concurrency (peak 37 in flight)". */
+    static String label(LoadSettings level, int concurrency) {
+        if (level instanceof OpenLoopSettings o) {
+            return o.maxConcurrency().isPresent() ? "max concurrency " + concurrency
+                    : "unlimited concurrency (peak " + concurrency + " in flight)";
+        }
+        return "concurrency " + concurrency;
+    }
+
+    /** The most records whose [send, end] intervals overlap; an end and a send at the same instant do not. */
+    static int of(List<RequestRecord> records) {
+        long[] starts = new long[records.size()];
+        long[] ends = new long[records.size()];
+        for (int i = 0; i < records.size(); i++) {
+            RequestRecord r = records.get(i);
+            starts[i] = r.startEpochMicros() * 1000;
+            ends[i] = starts[i] + Math.max(0, r.e2eNanos());
+        }
+        Arrays.sort(starts);
+        Arrays.sort(ends);
+        int peak = 0;
+        int inFlight = 0;
+        for (int s = 0, e = 0; s < starts.length; ) {
+            if (starts[s] < ends[e]) {
+                inFlight++;
+                s++;
+                peak = Math.max(peak, inFlight);
+            } else {
+                inFlight--;
+                e++;
+            }
+        }
+        return peak;
+    }
+}

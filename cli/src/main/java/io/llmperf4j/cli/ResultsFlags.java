@@ -1,0 +1,29 @@
+package io.llmperf4j.cli;
+
+import io.llmperf4j.run.ResultsFolder;
+import picocli.CommandLine.Option;
+
+/** token-benchmark's "Results and checks" section: what is written beside llmperf's files, and what fails a run. */
+final class ResultsFlags {
+    @Option(names = "--overwrite",
+            description = "Replace the results of an earlier run in --results-dir. Without it, a folder that already "
+                    + "holds results (.json, .jsonl, .csv or .html files) is refused, so a rerun never loses a kept "
+                    + "run; a folder another run is writing is always refused (lock file " + ResultsFolder.LOCK_FILE
+                    + ").")
+    boolean overwrite;
+
+    @Option(names = "--save-events",
+            description = "Also write <base>_events.csv to --results-dir: one row per content event (request id, "
+                    + "prompt index, event index, seconds from send, chars, tokens).")
+    boolean saveEvents;
+
+    @Option(names = "--slo", paramLabel = "ttft=500ms,tpot=50ms,e2e=10s",
+            description = "Service-level objectives for goodput (requests meeting every bound per second); any "
+                    + "subset of ttft, tpot, e2e; a bare number means milliseconds.")
+    String slo;
+
+    @Option(names = "--max-error-rate", paramLabel = "PERCENT",
+            description = "Exit 4 when more than PERCENT (0 to 100) of the requests failed, cancellations at the end "
+                    + "included, e.g. 5 for a CI gate. Without it only a run where every request failed exits 4.")
+    Double maxErrorRate;
+}

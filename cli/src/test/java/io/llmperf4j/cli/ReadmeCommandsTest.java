@@ -1,0 +1,279 @@
+package io.llmperf4j.cli;
+
+import io.llmperf4j.server.SimulatedServer;
+import io.llmperf4j.server.SimulatorConfig;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Every shell command of README.md and the documents it links to, pasted into bash as a user would, and the
+ * notebook's Python snippet after the README's own first command. Commands run for real against the simulator:
+ * those without --model against the embedded one the command starts itself, those naming a model (a real
+ * endpoint's) against a fast simulator this test starts, which also stands in for every URL the documents name. Three
+ * kinds are not run, each for its reason: the build (mvn: it runs this test), the benchmark scripts (minutes by
+ * design), and commands that last minutes or need other machines by design (--duration, --iterations, --cluster,
+ * worker), which are parsed and checked as the command would check them instead.
+ */
+@Timeout(value = 600, unit = TimeUnit.SECONDS)
+class ReadmeCommandsTest {
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    private static final Pattern BLOCK = Pattern.compile("(?m)^```(bash|python)\\n(.*?)^```", Pattern.DOTALL);
+    private static final Pattern LINK = Pattern.compile("\\]\\(([A-Za-z0-9_./-]+\\.md)[)#]");
+    private static final Pattern URL = Pattern.compile("https?://[A-Za-z0-9.-]+(:\\d+)?/v1");
+    private static final List<String> LONG_BY_DESIGN = List.of(" worker ", "--cluster", "--duration",
+            "--iterations");
+
+    private static SimulatedServer server;
+
+    @BeforeAll
+    static void start() {
+        // stands in for the documents' real endpoints: tokens as fast as the client reads them
+        server = SimulatedServer.start(SimulatorConfig.builder().timeToFirstToken(Duration.ofMillis(1))
+                .interTokenDelay(Duration.ZERO).tokensPerChunk(4).build());
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    record Block(Path file, int line, String language, String text) {
+        @Override
+        public String toString() {
+            return ROOT.relativize(file) + ":" + line;
+        }
+    }
+
+    /** README.md and every document it links to, each once. */
+    static List<Path> documents() {
+        Set<Path> docs = new LinkedHashSet<>();
+        Path readme = ROOT.resolve("README.md");
+        docs.add(readme);
+        Matcher link = LINK.matcher(read(readme));
+        while (link.find()) {
+            Path doc = ROOT.resolve(link.group(1)).normalize();
+            if (Files.isRegularFile(doc)) docs.add(doc);
+        }
+        return List.copyOf(docs);
+    }
+
+    static List<Block> blocks(String language) {
+        List<Block> blocks = new ArrayList<>();
+        for (Path doc : documents()) {
+            String text = read(doc);
+            Matcher m = BLOCK.matcher(text);
+            while (m.find()) {
+                if (m.group(1).equals(language)) {
+                    int line = (int) text.substring(0, m.start()).chars().filter(c -> c == '\n').count() + 1;
+                    blocks.add(new Block(doc, line, language, m.group(2)));
+                }
+            }
+        }
+        return blocks;
+    }
+
+    /** One command of a block: its lines with continuations and here-document bodies. */
+    record Command(String text) {
+        String kind() {
+            if (text.startsWith("mvn ")) return "skip: the build (it runs this very test)";
+            if (text.startsWith("scripts/")) return "skip: a benchmark script, minutes by design";
+            if (text.startsWith("#") || text.isBlank()) return "comment";
+            if (text.contains("bin/llmperf4j") && LONG_BY_DESIGN.stream().anyMatch(text::contains)) return "check";
+            return "run";
+        }
+    }
+
+    static List<Command> commands(String block) {
+        List<Command> commands = new ArrayList<>();
+        List<String> lines = block.lines().toList();
+        for (int i = 0; i < lines.size(); i++) {
+            StringBuilder command = new StringBuilder(lines.get(i));
+            String heredoc = null;
+            Matcher h = Pattern.compile("<<-?'?([A-Z]+)'?").matcher(lines.get(i));
+            if (h.find()) heredoc = h.group(1);
+            while (i + 1 < lines.size() && (heredoc != null || lines.get(i).endsWith("\\"))) {
+                String next = lines.get(++i);
+                command.append('\n').append(next);
+                if (next.equals(heredoc)) {
+                    heredoc = null;
+                    if (i + 1 < lines.size() && lines.get(i + 1).startsWith("bin/")) break;
+                }
+            }
+            commands.add(new Command(command.toString()));
+        }
+        return commands;
+    }
+
+    @Test
+    void everyShellCommandOfTheReadmeAndItsDocumentsWorksWhenPasted(@TempDir Path work) throws Exception {
+        Path records = Files.createDirectories(work.resolve("checked-args"));
+        installLauncher(work);
+        List<String> ran = new ArrayList<>();
+        List<String> skipped = new ArrayList<>();
+        List<Block> blocks = blocks("bash");
+        assertTrue(blocks.size() >= 8, "README and docs hold shell blocks: " + blocks);
+        for (Block block : blocks) {
+            StringBuilder script = new StringBuilder("set -eo pipefail\n");
+            String text = URL.matcher(block.text()).replaceAll(server.baseUrl());
+            boolean exportsBase = text.contains("export OPENAI_API_BASE=");
+            for (Command command : commands(text)) {
+                if (command.text().startsWith("mvn ") && command.text().contains(" && bin/llmperf4j")) {
+                    // build, then run: the build already ran, the rest is pasted
+                    command = new Command(command.text().substring(command.text().indexOf("bin/llmperf4j")));
+                }
+                String kind = command.kind();
+                String line = command.text();
+                if (kind.startsWith("skip")) {
+                    skipped.add(block + " " + firstLine(line) + " (" + kind + ")");
+                    line = "# " + kind;
+                } else if (kind.equals("check")) {
+                    line = "LLMPERF4J_RECORD_ARGS=\"" + records + "\" " + line;
+                    ran.add(block + " " + firstLine(command.text()) + " (parsed and checked)");
+                } else if (kind.equals("run")) {
+                    if (line.startsWith("bin/llmperf4j") && line.contains("--model") && !exportsBase) {
+                        // a command for a real endpoint: the simulator stands in for it
+                        line = "OPENAI_API_BASE=" + server.baseUrl() + " OPENAI_API_KEY=EMPTY " + line;
+                    }
+                    if (!line.startsWith("export ")) ran.add(block + " " + firstLine(command.text()));
+                }
+                script.append(line).append('\n');
+            }
+            Path file = Files.writeString(work.resolve("block-" + blocks.indexOf(block) + ".sh"), script);
+            // a reader pastes a page's blocks one after the other, into one folder per page
+            Path folder = Files.createDirectories(work.resolve(block.file().getFileName().toString()));
+            Files.createDirectories(folder.resolve("bin"));
+            Files.copy(work.resolve("bin/llmperf4j"), folder.resolve("bin/llmperf4j"),
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+            ProcessBuilder pasted = new ProcessBuilder("bash", file.toString()).directory(folder.toFile())
+                    .redirectErrorStream(true).redirectOutput(work.resolve("block.log").toFile());
+            withoutEndpoint(pasted);
+            Process bash = pasted.start();
+            assertTrue(bash.waitFor(300, TimeUnit.SECONDS), block + " ended");
+            String log = Files.readString(work.resolve("block.log"));
+            assertEquals(0, bash.exitValue(), block + " works when pasted:\n" + script + "\n--- output\n" + log);
+            assertFalse(log.contains("llmperf4j: error"), block + ":\n" + log);
+        }
+        int checked = checkRecordedCommands(records);
+        System.out.println("README commands run:\n  " + String.join("\n  ", ran) + "\nnot run:\n  "
+                + String.join("\n  ", skipped));
+        assertTrue(ran.size() - checked >= 8, "commands run for real: " + ran);
+        assertTrue(checked >= 4, "long commands parsed and checked: " + checked);
+    }
+
+    /** The commands that last minutes or need other machines: parsed and resolved as the command would, not run. */
+    private static int checkRecordedCommands(Path records) throws IOException {
+        List<Path> files;
+        try (Stream<Path> s = Files.list(records)) {
+            files = s.sorted().toList();
+        }
+        PrintStream sink = new PrintStream(new ByteArrayOutputStream());
+        CliContext context = new CliContext(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k"),
+                sink, sink);
+        for (Path file : files) {
+            String[] args = Files.readString(file).split("\0");
+            CommandLine root = Main.commandLine(context);
+            CommandLine.ParseResult parsed = root.parseArgs(args).subcommand();
+            Object command = parsed.commandSpec().userObject();
+            if (command instanceof TokenBenchmarkCommand tb) {
+                TokenBenchmarkOptions.resolve(tb, context); // every check a run makes before it starts
+            } else if (command instanceof WorkerCommand w) {
+                ClusterFlags.settings(w.cluster, w.members, w.bind);
+            }
+        }
+        return files.size();
+    }
+
+    @Test
+    void theNotebookSnippetWorksAfterTheReadmesFirstCommand(@TempDir Path work) throws Exception {
+        installLauncher(work);
+        String first = commands(blocks("bash").get(0).text()).get(0).text();
+        assertTrue(first.startsWith("mvn ") && first.contains("&& bin/llmperf4j"), first);
+        String command = first.substring(first.indexOf("bin/llmperf4j")); // the build already ran
+        assertEquals(0, bash(work, command), command);
+
+        List<Block> python = blocks("python");
+        assertEquals(1, python.size(), "the notebook snippet: " + python);
+        Path snippet = Files.writeString(work.resolve("snippet.py"), python.get(0).text());
+        Assumptions.assumeTrue(bash(work, "command -v python3") == 0, "python3 is not installed");
+        assertEquals(0, bash(work, "python3 -c 'import ast, sys; ast.parse(open(sys.argv[1]).read())' "
+                + snippet), "the snippet is valid Python");
+        Assumptions.assumeTrue(bash(work, "python3 -c 'import pandas'") == 0, "pandas is not installed "
+                + "(python3 -c 'import pandas' failed): the snippet was parsed, not run; tests never pip install");
+        assertEquals(0, bash(work, "python3 snippet.py > snippet.out 2>&1"), () -> read(work.resolve("snippet.out")));
+        String out = read(work.resolve("snippet.out"));
+        assertTrue(out.contains("TTFT p90 (ms):"), out);
+    }
+
+    /** {@code bin/llmperf4j} in {@code work}: this build's command line on the test's class path. */
+    private static void installLauncher(Path work) throws IOException {
+        Path bin = Files.createDirectories(work.resolve("bin"));
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String launcher = String.join("\n",
+                "#!/usr/bin/env bash",
+                "if [ -n \"${LLMPERF4J_RECORD_ARGS:-}\" ]; then",
+                "  printf '%s\\0' \"$@\" > \"$(mktemp \"$LLMPERF4J_RECORD_ARGS/args.XXXXXX\")\"",
+                "  exit 0",
+                "fi",
+                "exec '" + java + "' -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Dai.djl.offline=true -cp '"
+                        + System.getProperty("java.class.path") + "' io.llmperf4j.cli.Main \"$@\"",
+                "");
+        Path file = Files.writeString(bin.resolve("llmperf4j"), launcher);
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+
+    /** A fresh shell, as in the README: no endpoint of the developer's own environment. */
+    private static void withoutEndpoint(ProcessBuilder shell) {
+        for (String variable : List.of("OPENAI_API_BASE", "OPENAI_API_KEY", "ANTHROPIC_API_BASE", "ANTHROPIC_API_KEY")) {
+            shell.environment().remove(variable);
+        }
+    }
+
+    private static int bash(Path dir, String command) throws IOException, InterruptedException {
+        ProcessBuilder shell = new ProcessBuilder("bash", "-c", command).directory(dir.toFile())
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD);
+        withoutEndpoint(shell);
+        Process p = shell.start();
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), command);
+        return p.exitValue();
+    }
+
+    private static String firstLine(String command) {
+        return Arrays.stream(command.split("\n")).findFirst().orElse("").replace(" \\", " ...");
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}
