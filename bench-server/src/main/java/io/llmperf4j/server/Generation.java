@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * One admitted request, from queueing to its last byte: {@code QUEUED -> GENERATING -> DONE}.
  *
  * <p>Chunk k (0-based) is due at {@code firstContentDueNanos + k * chunkIntervalNanos}, where
- * {@code firstContentDueNanos = t0 + ttft + prefillPerPromptToken * promptTokens} (a {@link FaultKind#STALL} adds
+ * {@code firstContentDueNanos = t0 + ttft + prefillPerPromptToken * (promptTokens - cachedTokens)} (a {@link FaultKind#STALL} adds
  * the stall to the fault chunk and every later one). {@code t0} is the request's arrival when a slot was free for
  * it, else the moment it was granted one: prompt counting and request parsing happen inside the TTFT, as a
  * server's tokenization does, instead of being added to it. Due times are absolute, so late
@@ -50,6 +50,10 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
     private final long textSeed;
     private final long reasoningSeed;
     private final int promptTokens;
+    /** Chained hashes of the prompt's cacheable KV blocks. */
+    private final long[] promptBlockHashes;
+    /** Prompt tokens the prefix cache held when the slot was granted. */
+    private int cachedTokens;
     private final long arrivalNanos;
     private final FaultKind fault;
     private final int tokensPerChunk;
@@ -82,12 +86,13 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
     private boolean awaitingWritability;
 
     Generation(ChannelHandlerContext ctx, ServerContext server, CompletionRequest request, String requestId,
-               String model, int promptTokens, long arrivalNanos, FaultKind fault, Runnable onCompleted) {
+               String model, PromptBlocks prompt, long arrivalNanos, FaultKind fault, Runnable onCompleted) {
         this.ctx = ctx;
         this.server = server;
         this.request = request;
         this.requestId = requestId;
-        this.promptTokens = promptTokens;
+        this.promptTokens = prompt.promptTokens();
+        this.promptBlockHashes = prompt.blockHashes();
         this.arrivalNanos = arrivalNanos;
         this.fault = fault;
         this.onCompleted = onCompleted;
@@ -149,7 +154,11 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
         server.metrics.addRequestsRunning(1);
         server.metrics.addPromptTokens(promptTokens);
         long clockStartNanos = queued ? slotGrantedNanos : arrivalNanos;
-        long prefillNanos = saturatedMultiply(server.config.prefillPerPromptToken().toNanos(), promptTokens);
+        // the prefix cache is consulted when prefill starts; only the uncached tokens cost prefill time
+        cachedTokens = server.prefixCache.lookupAndInsert(promptBlockHashes) * server.config.prefixBlockTokens();
+        if (server.prefixCache.enabled()) server.metrics.addPrefixCacheLookup(promptTokens, cachedTokens);
+        long prefillNanos = saturatedMultiply(server.config.prefillPerPromptToken().toNanos(),
+                promptTokens - cachedTokens);
         firstContentDueNanos = saturatedAdd(clockStartNanos,
                 saturatedAdd(server.config.timeToFirstToken().toNanos(), prefillNanos));
         // a non-streaming response is written once, when its last chunk is due; an error event at the first's
@@ -374,7 +383,7 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
     }
 
     private ResponseEncoder.Usage usage() {
-        return new ResponseEncoder.Usage(promptTokens, generatedTokens + paddingTokens, reasoningTokens);
+        return new ResponseEncoder.Usage(promptTokens, generatedTokens + paddingTokens, reasoningTokens, cachedTokens);
     }
 
     private void notifyListener(RequestTiming.Outcome outcome) {

@@ -38,6 +38,12 @@ import java.util.Objects;
  * @param reasoningTokens         chat completions first stream this many tokens as {@code delta.reasoning_content}
  *                                (vLLM style) before the content; they count in max_tokens and usage; default 0
  * @param embeddings              settings of {@code /v1/embeddings}, default {@link EmbeddingsConfig#defaults()}
+ * @param prefixCacheBlocks       KV blocks the simulated prefix cache keeps (LRU), 0 = no prefix cache; default
+ *                                {@value #DEFAULT_PREFIX_CACHE_BLOCKS}. Cached prompt tokens skip
+ *                                {@code prefillPerPromptToken} and are reported as
+ *                                {@code usage.prompt_tokens_details.cached_tokens} (omitted when 0, as vLLM does)
+ * @param prefixBlockTokens       tokens per KV block of the prefix cache, default {@value #DEFAULT_PREFIX_BLOCK_TOKENS}
+ *                                (vLLM's block size)
  */
 public record SimulatorConfig(
         String host,
@@ -58,7 +64,9 @@ public record SimulatorConfig(
         FaultPlan faultPlan,
         EarlyStop earlyStop,
         int reasoningTokens,
-        EmbeddingsConfig embeddings) {
+        EmbeddingsConfig embeddings,
+        int prefixCacheBlocks,
+        int prefixBlockTokens) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 0;
@@ -72,6 +80,8 @@ public record SimulatorConfig(
     public static final int DEFAULT_MAX_TOKENS = 256;
     public static final int DEFAULT_MAX_REQUEST_BODY_BYTES = 16 * 1024 * 1024;
     public static final int DEFAULT_IO_THREADS = 0;
+    public static final int DEFAULT_PREFIX_CACHE_BLOCKS = 65_536;
+    public static final int DEFAULT_PREFIX_BLOCK_TOKENS = 16;
     /** Upper bound of every delay setting: keeps nanosecond arithmetic far from overflow. */
     public static final Duration MAX_DELAY = Duration.ofHours(24);
 
@@ -105,6 +115,8 @@ public record SimulatorConfig(
         Objects.requireNonNull(earlyStop, "earlyStop");
         Objects.requireNonNull(embeddings, "embeddings");
         requireAtLeast("reasoningTokens", reasoningTokens, 0);
+        requireAtLeast("prefixCacheBlocks", prefixCacheBlocks, 0);
+        requireAtLeast("prefixBlockTokens", prefixBlockTokens, 1);
         if (reasoningTokens > CompletionRequestParser.MAX_TOKENS_LIMIT) {
             throw new IllegalArgumentException("reasoningTokens (" + reasoningTokens + ") must be <= "
                     + CompletionRequestParser.MAX_TOKENS_LIMIT);
@@ -136,7 +148,7 @@ public record SimulatorConfig(
                 + ", defaultMaxTokens=" + defaultMaxTokens + ", maxRequestBodyBytes=" + maxRequestBodyBytes
                 + ", ioThreads=" + ioThreads + ", timingListener=" + timingListener + ", faultPlan=" + faultPlan
                 + ", earlyStop=" + earlyStop + ", reasoningTokens=" + reasoningTokens + ", embeddings=" + embeddings
-                + "]";
+                + ", prefixCacheBlocks=" + prefixCacheBlocks + ", prefixBlockTokens=" + prefixBlockTokens + "]";
     }
 
     private static void requireDelay(String name, Duration value) {
@@ -172,6 +184,8 @@ public record SimulatorConfig(
         private EarlyStop earlyStop = EarlyStop.none();
         private int reasoningTokens;
         private EmbeddingsConfig embeddings = EmbeddingsConfig.defaults();
+        private int prefixCacheBlocks = DEFAULT_PREFIX_CACHE_BLOCKS;
+        private int prefixBlockTokens = DEFAULT_PREFIX_BLOCK_TOKENS;
 
         private Builder() {
         }
@@ -196,6 +210,8 @@ public record SimulatorConfig(
             earlyStop = c.earlyStop;
             reasoningTokens = c.reasoningTokens;
             embeddings = c.embeddings;
+            prefixCacheBlocks = c.prefixCacheBlocks;
+            prefixBlockTokens = c.prefixBlockTokens;
         }
 
         public Builder host(String host) {
@@ -303,11 +319,23 @@ public record SimulatorConfig(
             return this;
         }
 
+        /** KV blocks the prefix cache keeps, 0 for none. */
+        public Builder prefixCacheBlocks(int prefixCacheBlocks) {
+            this.prefixCacheBlocks = prefixCacheBlocks;
+            return this;
+        }
+
+        /** Tokens per KV block of the prefix cache. */
+        public Builder prefixBlockTokens(int prefixBlockTokens) {
+            this.prefixBlockTokens = prefixBlockTokens;
+            return this;
+        }
+
         public SimulatorConfig build() {
             return new SimulatorConfig(host, port, timeToFirstToken, interTokenDelay, tokensPerChunk,
                     maxConcurrentSequences, prefillPerPromptToken, modelIds, acceptAnyModel, apiKey,
                     promptTokenCounter, defaultMaxTokens, maxRequestBodyBytes, ioThreads, timingListener,
-                    faultPlan, earlyStop, reasoningTokens, embeddings);
+                    faultPlan, earlyStop, reasoningTokens, embeddings, prefixCacheBlocks, prefixBlockTokens);
         }
     }
 }
