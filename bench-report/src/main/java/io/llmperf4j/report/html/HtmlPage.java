@@ -95,6 +95,7 @@ final class HtmlPage {
         summaryTable();
         charts();
         errors();
+        SessionsSection.render(summary.sessions(), out);
         if (options.sweep() != null) new SweepSection(options.sweep(), out).render();
         footer();
         out.append("</main>\n</body>\n</html>\n");

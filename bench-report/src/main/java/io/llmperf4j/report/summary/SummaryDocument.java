@@ -56,7 +56,9 @@ import java.util.function.Function;
  * @param distributed    null unless load workers sent the requests (token-benchmark --cluster): the workers and
  *                       their estimated clock offsets
  * @param server         the server's own metrics over the measured window (scraped from its Prometheus
- *                       {@code /metrics}); the one optional key: absent when the server's metrics were not scraped
+ *                       {@code /metrics}); optional: absent when the server's metrics were not scraped
+ * @param sessions       multi-turn sessions by turn and the prefix-cache hit rate the server reported; optional:
+ *                       absent without sessions and without cached-token counts ({@link SessionsSummary})
  */
 public record SummaryDocument(
         String schema,
@@ -75,7 +77,8 @@ public record SummaryDocument(
         ClientOverheadJson clientOverhead,
         List<WarningJson> warnings,
         DistributedJson distributed,
-        @JsonInclude(JsonInclude.Include.NON_NULL) ServerSideSummary server) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) ServerSideSummary server,
+        @JsonInclude(JsonInclude.Include.NON_NULL) SessionsSummary sessions) {
 
     private static final double NANOS_PER_MILLI = 1e6;
     private static final double NANOS_PER_SECOND = 1e9;
@@ -133,19 +136,21 @@ public record SummaryDocument(
                 ClientOverheadJson.of(run.clientOverhead()),
                 metrics.warnings().stream().map(WarningJson::of).toList(),
                 null,
-                null);
+                null,
+                SessionsSummary.of(run.records()));
     }
 
     /** The same summary for a distributed run. */
     public SummaryDocument withDistributed(DistributedJson workers) {
         return new SummaryDocument(schema, tool, environment, settings, run, tokenCounting, metrics, throughput,
-                errors, connections, phases, goodput, statistics, clientOverhead, warnings, workers, server);
+                errors, connections, phases, goodput, statistics, clientOverhead, warnings, workers, server, sessions);
     }
 
     /** The same summary with the server's side of the measured window (null: none). */
     public SummaryDocument withServer(ServerSideSummary serverSide) {
         return new SummaryDocument(schema, tool, environment, settings, run, tokenCounting, metrics, throughput,
-                errors, connections, phases, goodput, statistics, clientOverhead, warnings, distributed, serverSide);
+                errors, connections, phases, goodput, statistics, clientOverhead, warnings, distributed, serverSide,
+                sessions);
     }
 
     /**
