@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.llmperf4j.datasets.DatasetFormatException;
+import io.llmperf4j.model.RequestInputs;
 import io.llmperf4j.model.RequestSpec;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -62,7 +63,11 @@ public record WorkloadManifest(ManifestHeader header, List<RequestSpec> requests
     };
     private static final List<String> HEADER_FIELDS = List.of("format", "version", "kind", "tokenizer", "seed", "source",
             "source_sha256", "generation", "sampling_params", "request_count", "requests_sha256");
-    private static final List<String> REQUEST_FIELDS = List.of("index", "prompt", "number_input_tokens", "max_tokens");
+    private static final List<String> REQUIRED_REQUEST_FIELDS = List.of("index", "prompt", "number_input_tokens",
+            "max_tokens");
+    /** Written only when set: a request's system prompt (shared-prefix groups) and its session and turn. */
+    private static final List<String> REQUEST_FIELDS = List.of("index", "prompt", "number_input_tokens", "max_tokens",
+            "system_prompt", "session_id", "turn");
 
     public WorkloadManifest {
         Objects.requireNonNull(header, "header");
@@ -106,6 +111,12 @@ public record WorkloadManifest(ManifestHeader header, List<RequestSpec> requests
                 generator.writeStringField("prompt", request.prompt());
                 generator.writeNumberField("number_input_tokens", request.numberInputTokens());
                 generator.writeNumberField("max_tokens", request.maxTokens());
+                RequestInputs inputs = request.inputs();
+                if (inputs.systemPrompt() != null) generator.writeStringField("system_prompt", inputs.systemPrompt());
+                if (inputs.sessionId() != null) {
+                    generator.writeStringField("session_id", inputs.sessionId());
+                    generator.writeNumberField("turn", inputs.turn());
+                }
                 generator.writeEndObject();
             });
         }
@@ -169,7 +180,7 @@ public record WorkloadManifest(ManifestHeader header, List<RequestSpec> requests
         for (int i = 1; i < lines.length; i++) {
             int lineNumber = i + 1;
             JsonNode node = parseObject(file, lineNumber, lines[i]);
-            checkFields(file, lineNumber, node, REQUEST_FIELDS, REQUEST_FIELDS);
+            checkFields(file, lineNumber, node, REQUEST_FIELDS, REQUIRED_REQUEST_FIELDS);
             long index = integral(file, lineNumber, node, "index");
             if (index != i - 1) throw error(file, "line " + lineNumber, "index " + index + " where " + (i - 1) + " was expected");
             String prompt = text(file, lineNumber, node, "prompt", false);
@@ -181,7 +192,18 @@ public record WorkloadManifest(ManifestHeader header, List<RequestSpec> requests
             if (maxTokens < 1 || maxTokens > Integer.MAX_VALUE) {
                 throw error(file, "line " + lineNumber, "max_tokens " + maxTokens + " must be a positive int");
             }
-            requests.add(new RequestSpec((int) index, prompt, (int) inputTokens, (int) maxTokens));
+            String systemPrompt = node.has("system_prompt") ? text(file, lineNumber, node, "system_prompt", false) : null;
+            String sessionId = node.has("session_id") ? text(file, lineNumber, node, "session_id", false) : null;
+            int turn = -1;
+            if (sessionId != null) {
+                if (!node.has("turn")) throw error(file, "line " + lineNumber, "session_id without a turn");
+                long t = integral(file, lineNumber, node, "turn");
+                if (t < 0 || t > Integer.MAX_VALUE) throw error(file, "line " + lineNumber, "turn " + t + " is out of range");
+                turn = (int) t;
+            }
+            RequestInputs inputs = systemPrompt == null && sessionId == null ? RequestInputs.TEXT_ONLY
+                    : new RequestInputs(systemPrompt, List.of(), List.of(), sessionId, turn);
+            requests.add(new RequestSpec((int) index, prompt, (int) inputTokens, (int) maxTokens, inputs));
         }
         if (expectedCount != requests.size()) {
             throw error(file, "line 1", "request_count is " + expectedCount + " but the file holds " + requests.size()
