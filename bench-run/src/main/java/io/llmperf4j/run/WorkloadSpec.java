@@ -28,12 +28,31 @@ import java.nio.file.Path;
  * @param prefixTokens         a shared prefix of this many tokens
  * @param saveWorkload         write the workload as a manifest here
  * @param workload             replay this manifest
+ * @param sessions             multi-turn sessions, shared-prefix groups and trace replay ({@link SessionSpec#NONE}
+ *                             for none)
  */
 public record WorkloadSpec(int meanInputTokens, int stddevInputTokens, int meanOutputTokens, int stddevOutputTokens,
                            String tokenizer, boolean allowDownload, String promptMode, Path corpus, long seed,
                            String inputLengths, String outputLengths, String dataset, String datasetPromptTokens,
                            String datasetOutputTokens, String prompt, Integer maxTokens, String scenario,
-                           String scenarioLang, Integer prefixTokens, Path saveWorkload, Path workload) {
+                           String scenarioLang, Integer prefixTokens, Path saveWorkload, Path workload,
+                           SessionSpec sessions) {
+
+    public WorkloadSpec {
+        sessions = sessions == null ? SessionSpec.NONE : sessions;
+    }
+
+    /** Without sessions, shared-prefix groups or a trace. */
+    public WorkloadSpec(int meanInputTokens, int stddevInputTokens, int meanOutputTokens, int stddevOutputTokens,
+                        String tokenizer, boolean allowDownload, String promptMode, Path corpus, long seed,
+                        String inputLengths, String outputLengths, String dataset, String datasetPromptTokens,
+                        String datasetOutputTokens, String prompt, Integer maxTokens, String scenario,
+                        String scenarioLang, Integer prefixTokens, Path saveWorkload, Path workload) {
+        this(meanInputTokens, stddevInputTokens, meanOutputTokens, stddevOutputTokens, tokenizer, allowDownload,
+                promptMode, corpus, seed, inputLengths, outputLengths, dataset, datasetPromptTokens,
+                datasetOutputTokens, prompt, maxTokens, scenario, scenarioLang, prefixTokens, saveWorkload, workload,
+                SessionSpec.NONE);
+    }
 
     /** llmperf's defaults: 550 ± 150 input tokens, 150 ± 80 output tokens, llama-2, seed 11111. */
     public static WorkloadSpec llmperfDefaults() {

@@ -39,7 +39,7 @@ final class ServeCommand implements Callable<Integer> {
     private static final List<String> SIMULATOR_ONLY = List.of("--ttft-ms", "--inter-token-delay-ms",
             "--tokens-per-chunk", "--max-concurrent-sequences", "--prefill-us-per-token", "--strict-model",
             "--api-key-file", "--fault-rate", "--fault-kinds", "--fault-seed", "--stall-ms", "--stop-probability",
-            "--reasoning-tokens");
+            "--reasoning-tokens", "--prefix-cache-blocks", "--prefix-block-tokens");
 
     private final CliContext context;
 
@@ -80,6 +80,15 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--prefill-us-per-token", defaultValue = "0",
             description = "Extra time to first token per prompt token, in microseconds.")
     double prefillMicrosPerToken;
+
+    @Option(names = "--prefix-cache-blocks", defaultValue = "" + SimulatorConfig.DEFAULT_PREFIX_CACHE_BLOCKS,
+            description = "KV blocks the simulated prefix cache keeps (LRU; 0 = no cache). Cached prompt tokens skip "
+                    + "--prefill-us-per-token and are reported as usage.prompt_tokens_details.cached_tokens.")
+    int prefixCacheBlocks;
+
+    @Option(names = "--prefix-block-tokens", defaultValue = "" + SimulatorConfig.DEFAULT_PREFIX_BLOCK_TOKENS,
+            description = "Tokens per KV block of the prefix cache (vLLM's 16; 512 matches Mooncake traces' hash_ids).")
+    int prefixBlockTokens;
 
     @Option(names = "--model", split = ",", defaultValue = SimulatorConfig.DEFAULT_MODEL_ID,
             description = "Model ids listed by /v1/models; with --engine llama, the GGUF model file to run.")
@@ -162,6 +171,7 @@ final class ServeCommand implements Callable<Integer> {
                     .faultPlan(faultPlan())
                     .earlyStop(stopProbability == 0 ? EarlyStop.none() : EarlyStop.probability(stopProbability, faultSeed))
                     .reasoningTokens(reasoningTokens)
+                    .prefixCacheBlocks(prefixCacheBlocks).prefixBlockTokens(prefixBlockTokens)
                     .build();
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());

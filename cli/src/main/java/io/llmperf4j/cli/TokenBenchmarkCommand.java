@@ -2,6 +2,7 @@ package io.llmperf4j.cli;
 
 import io.llmperf4j.run.RunRequest;
 import io.llmperf4j.run.Runner;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -60,6 +61,12 @@ final class TokenBenchmarkCommand implements Callable<Integer> {
 
     @Mixin
     WorkloadFlags workload;
+
+    @ArgGroup(validate = false, heading = "%nSessions and shared prefixes:%n")
+    SessionFlags sessions = new SessionFlags();
+
+    @ArgGroup(validate = false, heading = "%nTrace replay:%n")
+    TraceFlags trace = new TraceFlags();
 
     @Option(names = "--no-stream-usage", negatable = false,
             description = "llmperf4j: do not send stream_options.include_usage (some servers reject it); "

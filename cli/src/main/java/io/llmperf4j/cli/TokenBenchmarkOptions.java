@@ -6,7 +6,10 @@ import io.llmperf4j.run.ClusterPlan;
 import io.llmperf4j.run.CommonSettings;
 import io.llmperf4j.run.LoadPlan;
 import io.llmperf4j.run.RunRequest;
+import io.llmperf4j.run.SessionSpec;
 import io.llmperf4j.run.WorkloadSpec;
+
+import java.time.Duration;
 
 /**
  * token-benchmark's flags checked and turned into the {@link RunRequest} the runner executes: the
@@ -49,12 +52,25 @@ final class TokenBenchmarkOptions {
         WorkloadSpec workload = new WorkloadSpec(c.meanInputTokens, c.stddevInputTokens, c.meanOutputTokens,
                 c.stddevOutputTokens, w.tokenizer, w.allowDownload, w.promptMode, w.corpus, w.seed, w.inputLengths,
                 w.outputLengths, w.dataset, w.datasetPromptTokens, w.datasetOutputTokens, w.prompt, w.maxTokens,
-                w.scenario, w.scenarioLang, w.prefixTokens, w.saveWorkload, w.workload);
+                w.scenario, w.scenarioLang, w.prefixTokens, w.saveWorkload, w.workload, sessions(c));
         ClusterPlan cluster = c.cluster.resolve();
         // embeddings always run through the load models' flow: an active plan even without load flags
         LoadPlan load = LoadOptions.resolve(c.load, common, !api.generates());
+        if (c.trace.trace != null) load = TraceReplay.plan(c.trace, load, common);
         return new RunRequest(common, workload, !c.noStreamUsage, parseSlo(c.slo), !c.noStream, c.embeddingBatchSize,
                 !c.noClientWarmup, c.saveEvents, load, cluster, c.serverMetrics.resolve());
+    }
+
+    private static SessionSpec sessions(TokenBenchmarkCommand c) {
+        SessionFlags s = c.sessions;
+        TraceFlags t = c.trace;
+        if (s.sharedPrefixGroups != null) CommonOptions.atLeast("--shared-prefix-groups", s.sharedPrefixGroups, 1);
+        if (!(t.traceSpeedup > 0) || Double.isInfinite(t.traceSpeedup)) {
+            throw new UsageException("--trace-speedup must be > 0 and finite");
+        }
+        if (t.traceDuration != null && !(t.traceDuration > 0)) throw new UsageException("--trace-duration must be > 0");
+        return new SessionSpec(s.turns, s.thinkTime, s.sharedPrefixGroups, t.trace, t.traceSpeedup,
+                t.traceDuration == null ? null : Duration.ofMillis(Math.round(t.traceDuration * 1000)));
     }
 
     private static Slo parseSlo(String text) {
