@@ -34,8 +34,10 @@ import java.util.function.BooleanSupplier;
  * <ul>
  *   <li>Closed loop ({@link ClosedLoopSettings}): {@code concurrency} sessions are in flight; when one ends, the next
  *       session starts at once (after the last, the sessions are reused, their ids suffixed {@code ~k}).</li>
- *   <li>Open loop ({@link OpenLoopSettings}): arrival {@code i} of the schedule starts session {@code i}; a trace's
- *       own start times replace the schedule when the workload has them.</li>
+ *   <li>Open loop ({@link OpenLoopSettings}): arrival {@code i} of the schedule starts session {@code i}; with a
+ *       request budget ({@code maxRequests}) only the first arrivals are used, one per session; with a duration the
+ *       sessions are played again as arrivals go on. A trace's own start times replace the schedule when the
+ *       workload has them.</li>
  * </ul>
  * Either way {@code maxCompleted} / {@code maxRequests} counts requests, not sessions: once that many are sent no
  * further turn starts. Each record's intended send time is its session's start (turn 0) or the end of its think
@@ -80,7 +82,15 @@ public final class SessionRunner {
     public OpenLoopResult runOpen(PacedWorkload workload, OpenLoopSettings settings, RecordListener listener,
                                   BooleanSupplier stopped) {
         long[] starts = workload.startOffsetsNanos();
-        if (starts == null) starts = settings.schedule().offsetsNanos();
+        if (starts == null) {
+            starts = settings.schedule().offsetsNanos();
+            // a request budget: each session starts once (its turns are the requests); a duration: arrivals go on
+            // and sessions are played again
+            int sessions = workload.sessionList().size();
+            if (settings.maxRequests().isPresent() && starts.length > sessions) {
+                starts = java.util.Arrays.copyOf(starts, sessions);
+            }
+        }
         int cap = settings.maxRequests().orElse(Integer.MAX_VALUE);
         Run run = new Run(workload, listener, 0, cap, starts, settings.timeout());
         guard.begin();
