@@ -7,6 +7,7 @@ import io.llmperf4j.report.stats.PandasStats;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -89,5 +90,23 @@ public record SessionsSummary(Double prefixCacheHitRate, long cachedTokens, long
         double[] s = sorted.clone();
         Arrays.sort(s);
         return PandasStats.quantile(s, q);
+    }
+
+    /** The console line: sessions, mean TTFT by turn, the server's hit rate; null for no section. */
+    static String consoleLine(SessionsSummary s) {
+        if (s == null) return null;
+        StringBuilder b = new StringBuilder();
+        if (s.sessions() > 0) {
+            b.append(s.sessions()).append(" sessions, mean TTFT by turn");
+            for (TurnJson t : s.byTurn()) {
+                b.append(t.turn() == s.byTurn().get(0).turn() ? " " : " / ")
+                        .append(t.ttftMeanS() == null ? "-" : String.format(Locale.ROOT, "%.3f", t.ttftMeanS()));
+            }
+            b.append(" s; ");
+        }
+        b.append("server prefix-cache hit rate ").append(s.prefixCacheHitRate() == null ? "not reported"
+                : String.format(Locale.ROOT, "%.1f %% (%d of %d prompt tokens)", 100 * s.prefixCacheHitRate(),
+                s.cachedTokens(), s.promptTokens()));
+        return (s.sessions() > 0 ? "Sessions: " : "Prefix cache: ") + b + System.lineSeparator();
     }
 }

@@ -62,6 +62,8 @@ public final class SummaryConsoleReport {
                     g.slo().describe(), fixed(g.goodRequestsPerSecond(), 3), g.goodRequests(), g.recordedRequests(),
                     percent(g.goodFraction())));
         }
+        String sessions = SessionsSummary.consoleLine(SessionsSummary.of(run.records()));
+        if (sessions != null) out.append(sessions);
         ConnectStats connects = ConnectStats.of(run);
         if (connects.newConnections() > 0) out.append(String.format(Locale.ROOT, "Connections: %d new (connect p50 %s ms, p99 %s ms), %d requests "
                         + "without a new connection%n", connects.newConnections(), fixed(connects.p50Nanos() / 1e6, 3),
