@@ -94,4 +94,21 @@ class TraceTest {
         assertEquals(specs.get(0).prompt().substring(0, twoBlocks), specs.get(1).prompt().substring(0, twoBlocks));
         assertEquals(300_000_000L, replay.sessionStartsNanos()[1]);
     }
+
+    @Test
+    void sessionIdsMakeTurnsWithTheirDelaysAsThinkTimes(@TempDir Path dir) throws IOException {
+        Trace trace = Trace.load("mooncake:" + write(dir, "s.jsonl", ""
+                + "{\"timestamp\": 0, \"input_length\": 20, \"output_length\": 2, \"session_id\": \"a\"}\n"
+                + "{\"timestamp\": 10, \"input_length\": 20, \"output_length\": 2, \"session_id\": \"b\"}\n"
+                + "{\"timestamp\": 50, \"input_length\": 20, \"output_length\": 2, \"session_id\": \"a\", "
+                + "\"delay\": 30}\n"));
+        TracePrompts.Replay replay = TracePrompts.synthesize(trace, Tokenizers.jtokkit("cl100k_base"), 1);
+        var specs = replay.workload().requests();
+        assertEquals(java.util.List.of(0, 0, 1), specs.stream().map(r -> r.inputs().turn()).toList());
+        assertEquals("a", specs.get(2).inputs().sessionId());
+        assertEquals(30_000_000L, replay.thinkNanos()[2]);
+        assertEquals(2, replay.sessionStartsNanos().length, "one start per session");
+        assertEquals(10_000_000L, replay.sessionStartsNanos()[1]);
+        for (var spec : specs) assertEquals(20, spec.numberInputTokens());
+    }
 }
