@@ -62,10 +62,10 @@ final class TokenBenchmarkCommand implements Callable<Integer> {
     @Mixin
     WorkloadFlags workload;
 
-    @ArgGroup(validate = false, heading = "%nSessions and shared prefixes:%n")
+    @ArgGroup(exclusive = false, validate = false, heading = "%nSessions and shared prefixes:%n")
     SessionFlags sessions = new SessionFlags();
 
-    @ArgGroup(validate = false, heading = "%nTrace replay:%n")
+    @ArgGroup(exclusive = false, validate = false, heading = "%nTrace replay:%n")
     TraceFlags trace = new TraceFlags();
 
     @Option(names = "--no-stream-usage", negatable = false,
