@@ -87,7 +87,7 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
                 workload = new SyntheticWorkload(tokenizer, corpus).generate(params);
             }
             if (sx.turns() != null && !isShareGpt(f)) {
-                workload = SessionWorkloads.group(workload, IntDistribution.parse(sx.turns()), f.seed());
+                workload = SessionWorkloads.group(workload, turns(sx.turns()), f.seed());
             }
             if (sx.sharedPrefixGroups() != null) {
                 if (f.prefixTokens() == null) {
@@ -129,6 +129,14 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
         }
         return PacedWorkload.sessions(requests, turn -> think.sample(new SplittableRandom(
                 seed * 31 + turn.inputs().sessionId().hashCode() * 1_000_003L + turn.inputs().turn())) * 1_000_000L);
+    }
+
+    private static IntDistribution turns(String text) {
+        try {
+            return IntDistribution.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidRequestException("--turns " + e.getMessage());
+        }
     }
 
     private static boolean isShareGpt(WorkloadSpec f) {

@@ -109,7 +109,10 @@ class SessionsAndTracesCommandTest {
                 + "2023-11-16 18:17:04.0000000,396,109\n2023-11-16 18:17:03.9799600,374,44\n");
         CliRun.of(Map.of(), "trace-stats", "azure:" + backwards).assertOneErrorLine(2, "b.csv, line 3: TIMESTAMP");
         CliRun.of(Map.of(), "trace-stats", "burstgpt:" + backwards).assertOneErrorLine(2, "unknown trace format");
-        CliRun.of(Map.of(), "token-benchmark", "--turns", "often").assertOneErrorLine(2, "'often'");
+        CliRun.of(Map.of(), "token-benchmark", "--turns", "often", "--think-time", "5", "--shared-prefix-groups", "2",
+                "--prefix-tokens", "64").assertOneErrorLine(2, "--turns 'often'");
+        CliRun.of(Map.of(), "token-benchmark", "--shared-prefix-groups", "2")
+                .assertOneErrorLine(2, "--shared-prefix-groups needs --prefix-tokens");
     }
 
     private static String turn(int index, String word, int words, int maxTokens, String session, int turn) {
