@@ -54,6 +54,9 @@ final class TokenBenchmarkOptions {
                 w.outputLengths, w.dataset, w.datasetPromptTokens, w.datasetOutputTokens, w.prompt, w.maxTokens,
                 w.scenario, w.scenarioLang, w.prefixTokens, w.saveWorkload, w.workload, sessions(c));
         ClusterPlan cluster = c.cluster.resolve();
+        if (cluster != null && (c.sessions.turns != null || c.trace.trace != null)) {
+            throw new UsageException("--turns and --trace run on one machine; they go without --cluster");
+        }
         // embeddings always run through the load models' flow: an active plan even without load flags
         LoadPlan load = LoadOptions.resolve(c.load, common, !api.generates());
         if (c.trace.trace != null) load = TraceReplay.plan(c.trace, load, common);
