@@ -39,7 +39,9 @@ import java.util.function.BooleanSupplier;
  *       sessions are played again as arrivals go on. A trace's own start times replace the schedule when the
  *       workload has them.</li>
  * </ul>
- * Either way {@code maxCompleted} / {@code maxRequests} counts requests, not sessions: once that many are sent no
+ * Either way {@code maxCompleted} / {@code maxRequests} counts requests, not sessions: a session (or a replay of
+ * one) starts only while the budget has room for it beside the turns the sessions in progress still have to send,
+ * so a closed loop with more slots than sessions keeps only the sessions in flight; once the budget is sent no
  * further turn starts. Each record's intended send time is its session's start (turn 0) or the end of its think
  * time, so {@link ScheduledRecord#sendLagNanos()} reports how late the client was. Warmup and the open loop's
  * concurrency cap do not apply to sessions. The calling thread sends and collects (a send never blocks); it counts
@@ -156,6 +158,8 @@ public final class SessionRunner {
         final PriorityQueue<Due> pending = new PriorityQueue<>((a, b) -> a.dueNanos != b.dueNanos
                 ? Long.compare(a.dueNanos, b.dueNanos) : Long.compare(a.seq, b.seq));
         final Map<Integer, InFlight> inFlight = new HashMap<>();
+        /** Sessions started and not ended, identity-compared. */
+        final java.util.Set<Active> active = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         final List<RequestRecord> records = new ArrayList<>();
         final List<ScheduledRecord> timeline = new ArrayList<>();
         long seq;
@@ -206,33 +210,51 @@ public final class SessionRunner {
             endEpochMillis = System.currentTimeMillis();
         }
 
+        /** Turns the sessions in progress have still to send: the request budget keeps room for them. */
+        private int reservedTurns() {
+            int n = 0;
+            for (Active a : active) n += a.turns.size() - a.next;
+            return n;
+        }
+
+        /** Whether a new session (or a replay) fits in the request budget beside the sessions in progress. */
+        private boolean roomForASession() {
+            return (long) sent + reservedTurns() < maxRequests;
+        }
+
         private void startNextSession(long dueNanos) {
+            if (!roomForASession()) return;
             int k = nextSession++;
             List<RequestSpec> turns = sessions.get(k % sessions.size());
             String base = turns.get(0).inputs().sessionId();
             if (base == null) base = "r" + turns.get(0).index();
             int pass = k / sessions.size();
             started++;
-            pending.add(new Due(dueNanos, seq++, new Active(turns, pass == 0 ? base : base + "~" + pass)));
+            Active session = new Active(turns, pass == 0 ? base : base + "~" + pass);
+            active.add(session);
+            pending.add(new Due(dueNanos, seq++, session));
         }
 
         private void loop(long deadline) {
             while (true) {
                 long now = System.nanoTime();
                 if (starts != null) {
-                    while (started < starts.length && startNanos + starts[started] <= now && sent < maxRequests) {
+                    while (started < starts.length && startNanos + starts[started] <= now && roomForASession()) {
                         startNextSession(startNanos + starts[started]);
                     }
                 }
                 int backlog = 0;
                 while (!pending.isEmpty() && pending.peek().dueNanos <= now) {
                     Due due = pending.poll();
-                    if (sent >= maxRequests) continue; // the request budget is spent: the session ends here
+                    if (sent >= maxRequests) { // the request budget is spent: the session ends here
+                        active.remove(due.session);
+                        continue;
+                    }
                     backlog++;
                     send(due, now);
                 }
                 maxBacklog = Math.max(maxBacklog, backlog - 1);
-                boolean moreStarts = starts != null && started < starts.length && sent < maxRequests;
+                boolean moreStarts = starts != null && started < starts.length && roomForASession();
                 if (inFlight.isEmpty() && pending.isEmpty() && !moreStarts) return;
                 now = System.nanoTime();
                 if (now >= deadline) {
@@ -304,8 +326,9 @@ public final class SessionRunner {
                 session.history.add(ChatMessage.assistant(r.generatedText()));
                 RequestSpec nextTurn = session.turns.get(session.next);
                 pending.add(new Due(now + workload.thinkTime().nanosBefore(nextTurn), seq++, session));
-            } else if (starts == null && sent < maxRequests) {
-                startNextSession(now); // closed loop: the slot takes the next session
+            } else {
+                active.remove(session);
+                if (starts == null) startNextSession(now); // closed loop: the slot takes the next session
             }
         }
 

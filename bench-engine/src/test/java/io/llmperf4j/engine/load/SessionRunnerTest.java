@@ -62,6 +62,17 @@ class SessionRunnerTest {
     }
 
     @Test
+    void moreSlotsThanSessionsKeepOnlyTheSessionsInFlightUntilTheBudgetAllowsReplays() {
+        FakeClient client = FakeClient.succeeding();
+        PacedWorkload workload = PacedWorkload.sessions(sessions(3, 3), PacedWorkload.ThinkTime.NONE);
+        new SessionRunner(client, WORDS).runClosed(workload, new ClosedLoopSettings(10, OptionalInt.of(8),
+                Duration.ofSeconds(10)), RecordListener.NONE, () -> false);
+        List<String> ids = client.sent.stream().map(r -> r.inputs().sessionId()).distinct().toList();
+        assertEquals(List.of("s0", "s1", "s0~1"), ids, "6 turns, then a replay for the 2 left in the budget");
+        assertEquals(8, client.sent.size());
+    }
+
+    @Test
     void anOpenLoopsArrivalsStartSessionsAndATraceKeepsItsTimes() {
         FakeClient client = FakeClient.succeeding();
         PacedWorkload trace = PacedWorkload.trace(sessions(2, 2), new long[] {0, 200_000_000L},
