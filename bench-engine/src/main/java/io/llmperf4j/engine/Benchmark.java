@@ -14,6 +14,7 @@ import io.llmperf4j.engine.load.OutputTokens;
 import io.llmperf4j.engine.load.SaturationRules;
 import io.llmperf4j.engine.load.SaturationVerdict;
 import io.llmperf4j.engine.load.ScheduledRecord;
+import io.llmperf4j.engine.load.PacedWorkload;
 import io.llmperf4j.engine.load.Sweep;
 import io.llmperf4j.engine.load.SweepLevelResult;
 import io.llmperf4j.engine.load.SweepListener;
@@ -311,7 +312,7 @@ public final class Benchmark {
 
         /** The prepared requests; levels cycle through them. */
         public Builder workload(List<RequestSpec> specs) {
-            this.workload = List.copyOf(specs);
+            this.workload = specs instanceof PacedWorkload ? specs : List.copyOf(specs); // keeps its pacing
             return this;
         }
 

@@ -4,6 +4,11 @@ import io.llmperf4j.datasets.Corpus;
 import io.llmperf4j.datasets.DatasetFormatException;
 import io.llmperf4j.datasets.DatasetSpec;
 import io.llmperf4j.datasets.FixedPrompt;
+import io.llmperf4j.datasets.IntDistribution;
+import io.llmperf4j.datasets.SessionWorkloads;
+import io.llmperf4j.datasets.trace.Trace;
+import io.llmperf4j.datasets.trace.TracePrompts;
+import io.llmperf4j.engine.load.PacedWorkload;
 import io.llmperf4j.datasets.Language;
 import io.llmperf4j.datasets.PromptListDataset;
 import io.llmperf4j.datasets.Scenario;
@@ -32,6 +37,7 @@ import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.SplittableRandom;
 
 /**
  * Turns the workload flags into the run's requests, before anything is sent: one source (a replayed manifest, a
@@ -58,8 +64,11 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
         Workload workload;
         String mode;
         ImageLibrary images = new ImageLibrary(); // one copy of each distinct image, shared by the requests
+        SessionSpec sx = f.sessions();
         try {
-            if (f.workload() != null) {
+            if (sx.trace() != null) {
+                return trace(f, tokenizer, fromUsage, samplingParams, err);
+            } else if (f.workload() != null) {
                 return replay(f, tokenizer, fromUsage, err);
             } else if (f.dataset() != null) {
                 workload = dataset(f, tokenizer, count, images);
@@ -82,7 +91,17 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
                         .withOutputLengths(distribution("--output-lengths", f.outputLengths(), params.outputLengths()));
                 workload = new SyntheticWorkload(tokenizer, corpus).generate(params);
             }
-            if (f.prefixTokens() != null) {
+            if (sx.turns() != null && !isShareGpt(f)) {
+                workload = SessionWorkloads.group(workload, turns(sx.turns()), f.seed());
+            }
+            if (sx.sharedPrefixGroups() != null) {
+                if (f.prefixTokens() == null) {
+                    throw new InvalidRequestException("--shared-prefix-groups needs --prefix-tokens P (the length of "
+                            + "each group's system prompt)");
+                }
+                workload = SessionWorkloads.withSystemPrompts(workload, tokenizer, sx.sharedPrefixGroups(),
+                        f.prefixTokens(), f.seed());
+            } else if (f.prefixTokens() != null) {
                 workload = SharedPrefix.prepend(workload, tokenizer, f.prefixTokens());
             }
             if (f.images() != null) {
@@ -96,7 +115,64 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
             err.println("Workload written to " + f.saveWorkload().toAbsolutePath() + " (" + workload.requests().size()
                     + " requests; replay with --workload)");
         }
-        return new WorkloadSource(workload.requests(), tokenizer, fromUsage, describe(tokenizer, fromUsage), mode);
+        return new WorkloadSource(paced(workload.requests(), sx, f.seed()), tokenizer, fromUsage,
+                describe(tokenizer, fromUsage), mode);
+    }
+
+    /**
+     * Requests of multi-turn sessions become a {@link PacedWorkload} (turns sent one after another with their
+     * history, after a think time drawn per session and turn from --think-time and the seed); others stay as they are.
+     */
+    static List<RequestSpec> paced(List<RequestSpec> requests, SessionSpec sx, long seed) {
+        boolean sessions = requests.stream().anyMatch(r -> r.inputs().sessionId() != null);
+        if (!sessions) {
+            if (sx.thinkTime() != null) throw new InvalidRequestException("--think-time applies to sessions (--turns)");
+            return requests;
+        }
+        IntDistribution think;
+        try {
+            think = sx.thinkTime() == null ? IntDistribution.fixed(0) : IntDistribution.parse(sx.thinkTime());
+        } catch (IllegalArgumentException e) {
+            throw new InvalidRequestException("--think-time " + e.getMessage());
+        }
+        return PacedWorkload.sessions(requests, turn -> think.sample(new SplittableRandom(
+                seed * 31 + turn.inputs().sessionId().hashCode() * 1_000_003L + turn.inputs().turn())) * 1_000_000L);
+    }
+
+    private static IntDistribution turns(String text) {
+        try {
+            return IntDistribution.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidRequestException("--turns " + e.getMessage());
+        }
+    }
+
+    private static boolean isShareGpt(WorkloadSpec f) {
+        return f.dataset() != null && DatasetSpec.parse(f.dataset()).kind().equals(Workload.SHAREGPT);
+    }
+
+    /** A replayed trace: prompts synthesized from its lengths and hash ids, sent at its (scaled) timestamps. */
+    private static WorkloadSource trace(WorkloadSpec f, Tokenizer tokenizer, boolean fromUsage,
+                                        Map<String, Object> samplingParams, PrintStream err) {
+        SessionSpec sx = f.sessions();
+        if (f.workload() != null || f.dataset() != null || f.prompt() != null || f.scenario() != null
+                || sx.turns() != null || sx.sharedPrefixGroups() != null || f.prefixTokens() != null) {
+            throw new InvalidRequestException("--trace is the whole workload: it goes without --workload, --dataset, "
+                    + "--prompt, --scenario, --turns, --shared-prefix-groups and --prefix-tokens");
+        }
+        Trace trace = Trace.load(sx.trace()).scaled(sx.traceSpeedup(), sx.traceDuration());
+        TracePrompts.Replay replay = TracePrompts.synthesize(trace, tokenizer, f.seed());
+        if (f.saveWorkload() != null) {
+            WorkloadManifest.write(f.saveWorkload(), replay.workload().requests(),
+                    replay.workload().manifestHeader(samplingParams));
+            err.println("Workload written to " + f.saveWorkload().toAbsolutePath() + " ("
+                    + replay.workload().requests().size() + " requests; the trace's timestamps are not in it)");
+        }
+        long[] think = replay.thinkNanos();
+        List<RequestSpec> paced = PacedWorkload.trace(replay.workload().requests(), replay.sessionStartsNanos(),
+                turn -> think[turn.index()]);
+        return new WorkloadSource(paced, tokenizer, fromUsage, describe(tokenizer, fromUsage),
+                "trace:" + trace.format());
     }
 
     private static WorkloadSource replay(WorkloadSpec f, Tokenizer tokenizer, boolean fromUsage, PrintStream err) {
@@ -108,7 +184,8 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
             err.println("note: the manifest's token counts are by " + manifest.header().tokenizer()
                     + "; this run counts outputs with " + describe(tokenizer, fromUsage));
         }
-        return new WorkloadSource(manifest.requests(), tokenizer, fromUsage, describe(tokenizer, fromUsage),
+        return new WorkloadSource(paced(manifest.requests(), f.sessions(), f.seed()), tokenizer, fromUsage,
+                describe(tokenizer, fromUsage),
                 "replay:" + manifest.header().kind());
     }
 
@@ -137,7 +214,9 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
             int[] output = range("--dataset-output-tokens", f.datasetOutputTokens());
             if (prompt != null) options = options.withPromptTokens(prompt[0], prompt[1]);
             if (output != null) options = options.withOutputTokens(output[0], output[1]);
-            return ShareGptDataset.load(spec.file()).sample(tokenizer, count, f.seed(), options);
+            ShareGptDataset dataset = ShareGptDataset.load(spec.file());
+            return f.sessions().turns() != null ? dataset.sessions(tokenizer, count, f.seed(), options)
+                    : dataset.sample(tokenizer, count, f.seed(), options);
         }
         LengthDistribution outputs = f.outputLengths() == null ? null : LengthDistribution.parse(f.outputLengths());
         ImageOptions sending = f.images();

@@ -30,6 +30,8 @@ import java.nio.file.Path;
  * @param prefixTokens         a shared prefix of this many tokens
  * @param saveWorkload         write the workload as a manifest here
  * @param workload             replay this manifest
+ * @param sessions             multi-turn sessions, shared-prefix groups and trace replay ({@link SessionSpec#NONE}
+ *                             for none)
  * @param images               images to attach to every request, and how to send a dataset's images; null for
  *                             none (docs/images.md)
  */
@@ -38,9 +40,26 @@ public record WorkloadSpec(int meanInputTokens, int stddevInputTokens, int meanO
                            String inputLengths, String outputLengths, String dataset, String datasetPromptTokens,
                            String datasetOutputTokens, String prompt, Integer maxTokens, String scenario,
                            String scenarioLang, Integer prefixTokens, Path saveWorkload, Path workload,
-                           ImageOptions images) {
+                           SessionSpec sessions, ImageOptions images) {
 
-    /** A workload without images. */
+    public WorkloadSpec {
+        sessions = sessions == null ? SessionSpec.NONE : sessions;
+    }
+
+    /** Without images. */
+    public WorkloadSpec(int meanInputTokens, int stddevInputTokens, int meanOutputTokens, int stddevOutputTokens,
+                        String tokenizer, boolean allowDownload, String promptMode, Path corpus, long seed,
+                        String inputLengths, String outputLengths, String dataset, String datasetPromptTokens,
+                        String datasetOutputTokens, String prompt, Integer maxTokens, String scenario,
+                        String scenarioLang, Integer prefixTokens, Path saveWorkload, Path workload,
+                        SessionSpec sessions) {
+        this(meanInputTokens, stddevInputTokens, meanOutputTokens, stddevOutputTokens, tokenizer, allowDownload,
+                promptMode, corpus, seed, inputLengths, outputLengths, dataset, datasetPromptTokens,
+                datasetOutputTokens, prompt, maxTokens, scenario, scenarioLang, prefixTokens, saveWorkload, workload,
+                sessions, null);
+    }
+
+    /** Without sessions, shared-prefix groups, a trace or images. */
     public WorkloadSpec(int meanInputTokens, int stddevInputTokens, int meanOutputTokens, int stddevOutputTokens,
                         String tokenizer, boolean allowDownload, String promptMode, Path corpus, long seed,
                         String inputLengths, String outputLengths, String dataset, String datasetPromptTokens,
@@ -49,7 +68,7 @@ public record WorkloadSpec(int meanInputTokens, int stddevInputTokens, int meanO
         this(meanInputTokens, stddevInputTokens, meanOutputTokens, stddevOutputTokens, tokenizer, allowDownload,
                 promptMode, corpus, seed, inputLengths, outputLengths, dataset, datasetPromptTokens,
                 datasetOutputTokens, prompt, maxTokens, scenario, scenarioLang, prefixTokens, saveWorkload, workload,
-                null);
+                SessionSpec.NONE, null);
     }
 
     /** The same workload with images ({@code null}: none). */
@@ -57,7 +76,7 @@ public record WorkloadSpec(int meanInputTokens, int stddevInputTokens, int meanO
         return new WorkloadSpec(meanInputTokens, stddevInputTokens, meanOutputTokens, stddevOutputTokens, tokenizer,
                 allowDownload, promptMode, corpus, seed, inputLengths, outputLengths, dataset, datasetPromptTokens,
                 datasetOutputTokens, prompt, maxTokens, scenario, scenarioLang, prefixTokens, saveWorkload, workload,
-                options);
+                sessions, options);
     }
 
     /** llmperf's defaults: 550 ± 150 input tokens, 150 ± 80 output tokens, llama-2, seed 11111. */

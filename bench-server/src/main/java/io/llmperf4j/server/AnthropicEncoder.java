@@ -34,7 +34,7 @@ final class AnthropicEncoder implements ResponseEncoder {
         g.writeNullField("stop_reason");
         g.writeNullField("stop_sequence");
         g.writeObjectFieldStart("usage");
-        g.writeNumberField("input_tokens", usage.promptTokens());
+        writeInputTokens(g, usage);
         g.writeNumberField("output_tokens", 1);
         g.writeEndObject();
         g.writeEndObject();
@@ -116,7 +116,7 @@ final class AnthropicEncoder implements ResponseEncoder {
         g.writeStringField("stop_reason", stopped ? STOP_END_TURN : STOP_MAX_TOKENS);
         g.writeNullField("stop_sequence");
         g.writeObjectFieldStart("usage");
-        g.writeNumberField("input_tokens", usage.promptTokens());
+        writeInputTokens(g, usage);
         g.writeNumberField("output_tokens", usage.completionTokens());
         g.writeEndObject();
         g.writeEndObject();
@@ -156,5 +156,11 @@ final class AnthropicEncoder implements ResponseEncoder {
     private static void endEvent(JsonGenerator g) throws IOException {
         g.writeEndObject();
         g.writeRaw("\n\n");
+    }
+
+    /** Anthropic's split: {@code input_tokens} is the uncached rest, {@code cache_read_input_tokens} the hits. */
+    private static void writeInputTokens(JsonGenerator g, Usage usage) throws IOException {
+        g.writeNumberField("input_tokens", usage.promptTokens() - usage.cachedTokens());
+        if (usage.cachedTokens() > 0) g.writeNumberField("cache_read_input_tokens", usage.cachedTokens());
     }
 }

@@ -251,6 +251,11 @@ final class ChunkEncoder implements ResponseEncoder {
         g.writeNumberField("prompt_tokens", usage.promptTokens());
         g.writeNumberField("completion_tokens", usage.completionTokens());
         g.writeNumberField("total_tokens", (long) usage.promptTokens() + usage.completionTokens());
+        if (usage.cachedTokens() > 0) { // vLLM omits the details when nothing was cached
+            g.writeObjectFieldStart("prompt_tokens_details");
+            g.writeNumberField("cached_tokens", usage.cachedTokens());
+            g.writeEndObject();
+        }
         if (usage.reasoningTokens() > 0) {
             g.writeObjectFieldStart("completion_tokens_details");
             g.writeNumberField("reasoning_tokens", usage.reasoningTokens());

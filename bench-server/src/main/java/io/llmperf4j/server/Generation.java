@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * One admitted request, from queueing to its last byte: {@code QUEUED -> GENERATING -> DONE}.
  *
  * <p>Chunk k (0-based) is due at {@code firstContentDueNanos + k * chunkIntervalNanos}, where
- * {@code firstContentDueNanos = t0 + ttft + prefillPerPromptToken * promptTokens} (a {@link FaultKind#STALL} adds
+ * {@code firstContentDueNanos = t0 + ttft + prefillPerPromptToken * (promptTokens - cachedTokens)} (a {@link FaultKind#STALL} adds
  * the stall to the fault chunk and every later one). {@code t0} is the request's arrival when a slot was free for
  * it, else the moment it was granted one: prompt counting and request parsing happen inside the TTFT, as a
  * server's tokenization does, instead of being added to it. Due times are absolute, so late
@@ -50,6 +50,10 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
     private final long textSeed;
     private final long reasoningSeed;
     private final int promptTokens;
+    /** Chained hashes of the prompt's cacheable KV blocks. */
+    private final long[] promptBlockHashes;
+    /** Prompt tokens the prefix cache held when the slot was granted. */
+    private int cachedTokens;
     private final long arrivalNanos;
     private final FaultKind fault;
     private final int tokensPerChunk;
@@ -84,12 +88,14 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
     private boolean awaitingWritability;
 
     Generation(ChannelHandlerContext ctx, ServerContext server, CompletionRequest request, String requestId,
-               String model, int promptTokens, long arrivalNanos, FaultKind fault, Runnable onCompleted) {
+               String model, PromptBlocks prompt, long arrivalNanos, FaultKind fault, Runnable onCompleted) {
         this.ctx = ctx;
         this.server = server;
         this.request = request;
         this.requestId = requestId;
-        this.promptTokens = promptTokens;
+        // usage.prompt_tokens counts the image tokens too, as vLLM's does (the text's blocks alone are cacheable)
+        this.promptTokens = prompt.promptTokens() + request.images().tokens();
+        this.promptBlockHashes = prompt.blockHashes();
         this.arrivalNanos = arrivalNanos;
         this.fault = fault;
         this.onCompleted = onCompleted;
@@ -151,7 +157,11 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
         server.metrics.addRequestsRunning(1);
         server.metrics.addPromptTokens(promptTokens);
         long clockStartNanos = queued ? slotGrantedNanos : arrivalNanos;
-        long prefillNanos = saturatedAdd(saturatedMultiply(server.config.prefillPerPromptToken().toNanos(), promptTokens),
+        // the prefix cache is consulted when prefill starts; only the uncached tokens cost prefill time
+        cachedTokens = server.prefixCache.lookupAndInsert(promptBlockHashes) * server.config.prefixBlockTokens();
+        if (server.prefixCache.enabled()) server.metrics.addPrefixCacheLookup(promptTokens, cachedTokens);
+        long prefillNanos = saturatedAdd(saturatedMultiply(server.config.prefillPerPromptToken().toNanos(),
+                promptTokens - cachedTokens),
                 saturatedMultiply(server.config.prefillPerImageToken().toNanos(), request.images().tokens()));
         firstContentDueNanos = saturatedAdd(clockStartNanos,
                 saturatedAdd(server.config.timeToFirstToken().toNanos(), prefillNanos));
@@ -382,7 +392,7 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
     }
 
     private ResponseEncoder.Usage usage() {
-        return new ResponseEncoder.Usage(promptTokens, generatedTokens + paddingTokens, reasoningTokens);
+        return new ResponseEncoder.Usage(promptTokens, generatedTokens + paddingTokens, reasoningTokens, cachedTokens);
     }
 
     private void notifyListener(RequestTiming.Outcome outcome) {

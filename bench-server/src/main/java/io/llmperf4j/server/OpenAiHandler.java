@@ -24,8 +24,8 @@ import java.security.MessageDigest;
 import java.util.ArrayDeque;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntConsumer;
-import java.util.function.IntSupplier;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 import static io.llmperf4j.server.InvalidRequestException.badRequest;
 
@@ -190,15 +190,17 @@ final class OpenAiHandler extends ChannelInboundHandlerAdapter {
         }
         busy = true;
         TokenCounter counter = server.config.promptTokenCounter();
+        int blockTokens = server.prefixCache.enabled() ? server.config.prefixBlockTokens() : 0;
         if (request.promptIsTokenIds()) {
-            startGeneration(ctx, request, model, request.promptTokenIds(), arrivalNanos, fault);
+            startGeneration(ctx, request, model, PromptBlocks.uncached(request.promptTokenIds()), arrivalNanos, fault);
         } else if (counter == null) {
-            startGeneration(ctx, request, model, PromptTokens.estimate(request.promptText()), arrivalNanos, fault);
+            startGeneration(ctx, request, model, PromptBlocks.estimate(request.promptText(), blockTokens),
+                    arrivalNanos, fault);
         } else {
             // a real tokenizer costs a millisecond or two per prompt: it runs inside the TTFT (timed from arrival)
-            countOffLoop(ctx, () -> counter.count(request.promptText()), promptTokens -> {
-                if (promptTokens >= 0) {
-                    startGeneration(ctx, request, model, promptTokens, arrivalNanos, fault);
+            countOffLoop(ctx, () -> promptBlocks(counter, request.promptText(), blockTokens), blocks -> {
+                if (blocks != null) {
+                    startGeneration(ctx, request, model, blocks, arrivalNanos, fault);
                 } else {
                     counterFailed(ctx, endpoint);
                 }
@@ -222,12 +224,18 @@ final class OpenAiHandler extends ChannelInboundHandlerAdapter {
         return kind;
     }
 
+    /** The prompt's count and cacheable blocks by a real counter (its token ends when the cache is on). */
+    private static PromptBlocks promptBlocks(TokenCounter counter, String text, int blockTokens) {
+        int[] ends = blockTokens > 0 ? counter.tokenEnds(text) : null;
+        if (ends != null) return PromptBlocks.fromTokenEnds(text, ends, blockTokens);
+        int count = counter.count(text);
+        return count < 0 ? null : PromptBlocks.uncached(count);
+    }
+
     private void startGeneration(ChannelHandlerContext ctx, CompletionRequest request, String model,
-                                 int promptTokens, long arrivalNanos, FaultKind fault) {
+                                 PromptBlocks prompt, long arrivalNanos, FaultKind fault) {
         String requestId = server.nextRequestId(request.endpoint());
-        // usage.prompt_tokens counts the image tokens too, as vLLM's does
-        Generation generation = new Generation(ctx, server, request, requestId, model,
-                promptTokens + request.images().tokens(), arrivalNanos,
+        Generation generation = new Generation(ctx, server, request, requestId, model, prompt, arrivalNanos,
                 fault, () -> responseEnded(ctx));
         active = generation;
         generation.start();
@@ -275,7 +283,7 @@ final class OpenAiHandler extends ChannelInboundHandlerAdapter {
             respondEmbeddings(ctx, request, model, request.inputTokens(PromptTokens::estimate), arrivalNanos, fault);
         } else {
             countOffLoop(ctx, () -> request.inputTokens(counter::count), inputTokens -> {
-                if (inputTokens >= 0) {
+                if (inputTokens != null && inputTokens >= 0) {
                     respondEmbeddings(ctx, request, model, inputTokens, arrivalNanos, fault);
                 } else {
                     counterFailed(ctx, null);
@@ -322,18 +330,18 @@ final class OpenAiHandler extends ChannelInboundHandlerAdapter {
 
     /**
      * Runs {@code count} on the counting thread (a tokenizer must not stall the event loop), then {@code then}
-     * with its result, or -1 when it threw, back on this connection's event loop if the client is still there.
+     * with its result, or null when it threw, back on this connection's event loop if the client is still there.
      */
-    private void countOffLoop(ChannelHandlerContext ctx, IntSupplier count, IntConsumer then) {
+    private <T> void countOffLoop(ChannelHandlerContext ctx, Supplier<T> count, Consumer<T> then) {
         try {
             server.promptCountExecutor.execute(() -> {
-                int result;
+                T result;
                 try {
-                    result = count.getAsInt();
+                    result = count.get();
                 } catch (RuntimeException e) {
-                    result = -1;
+                    result = null;
                 }
-                int counted = result;
+                T counted = result;
                 try {
                     ctx.executor().execute(() -> {
                         if (ctx.channel().isActive()) then.accept(counted); // else the client left while we counted

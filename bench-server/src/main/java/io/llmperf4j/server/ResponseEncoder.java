@@ -11,8 +11,14 @@ import java.io.IOException;
  */
 interface ResponseEncoder {
 
-    /** Token counts of a response; {@code reasoningTokens} are part of {@code completionTokens}. */
-    record Usage(int promptTokens, int completionTokens, int reasoningTokens) {
+    /**
+     * Token counts of a response; {@code reasoningTokens} are part of {@code completionTokens},
+     * {@code cachedTokens} (prefix-cache hits) part of {@code promptTokens}.
+     */
+    record Usage(int promptTokens, int completionTokens, int reasoningTokens, int cachedTokens) {
+        Usage(int promptTokens, int completionTokens, int reasoningTokens) {
+            this(promptTokens, completionTokens, reasoningTokens, 0);
+        }
     }
 
     /** Events sent with the first content chunk, before it (chat: the role event; Anthropic: message_start, ...). */

@@ -20,6 +20,8 @@ final class ServerContext {
     final GenerationEngine engine;
     /** What {@code GET /metrics} serves: vLLM-named counts of what this server really did. */
     final VllmMetricsExposition metrics;
+    /** The simulated engine's prefix cache (off when its capacity is 0). */
+    final PrefixCache prefixCache;
     private final AtomicLong requestCounter = new AtomicLong();
 
     ServerContext(SimulatorConfig config, ExecutorService promptCountExecutor) {
@@ -37,6 +39,7 @@ final class ServerContext {
         this.startedEpochSeconds = System.currentTimeMillis() / 1000;
         this.engine = engine;
         this.metrics = new VllmMetricsExposition(config.modelIds().get(0));
+        this.prefixCache = new PrefixCache(config.prefixCacheBlocks());
     }
 
     /** Response id: the endpoint's prefix and a per-server counter starting at 1 ("chatcmpl-1", "msg_2"). */

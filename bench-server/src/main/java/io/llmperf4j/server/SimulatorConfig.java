@@ -42,6 +42,12 @@ import java.util.Objects;
  *                                tokens also count as prompt tokens for {@code prefillPerPromptToken}), default 0;
  *                                images are counted as vLLM counts Qwen2-VL's (28x28-pixel blocks, see
  *                                {@code ImageTokens})
+ * @param prefixCacheBlocks       KV blocks the simulated prefix cache keeps (LRU), 0 = no prefix cache; default
+ *                                {@value #DEFAULT_PREFIX_CACHE_BLOCKS}. Cached prompt tokens skip
+ *                                {@code prefillPerPromptToken} and are reported as
+ *                                {@code usage.prompt_tokens_details.cached_tokens} (omitted when 0, as vLLM does)
+ * @param prefixBlockTokens       tokens per KV block of the prefix cache, default {@value #DEFAULT_PREFIX_BLOCK_TOKENS}
+ *                                (vLLM's block size)
  */
 public record SimulatorConfig(
         String host,
@@ -63,7 +69,9 @@ public record SimulatorConfig(
         EarlyStop earlyStop,
         int reasoningTokens,
         EmbeddingsConfig embeddings,
-        Duration prefillPerImageToken) {
+        Duration prefillPerImageToken,
+        int prefixCacheBlocks,
+        int prefixBlockTokens) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 0;
@@ -77,6 +85,8 @@ public record SimulatorConfig(
     public static final int DEFAULT_MAX_TOKENS = 256;
     public static final int DEFAULT_MAX_REQUEST_BODY_BYTES = 16 * 1024 * 1024;
     public static final int DEFAULT_IO_THREADS = 0;
+    public static final int DEFAULT_PREFIX_CACHE_BLOCKS = 65_536;
+    public static final int DEFAULT_PREFIX_BLOCK_TOKENS = 16;
     /** Upper bound of every delay setting: keeps nanosecond arithmetic far from overflow. */
     public static final Duration MAX_DELAY = Duration.ofHours(24);
 
@@ -111,6 +121,8 @@ public record SimulatorConfig(
         Objects.requireNonNull(earlyStop, "earlyStop");
         Objects.requireNonNull(embeddings, "embeddings");
         requireAtLeast("reasoningTokens", reasoningTokens, 0);
+        requireAtLeast("prefixCacheBlocks", prefixCacheBlocks, 0);
+        requireAtLeast("prefixBlockTokens", prefixBlockTokens, 1);
         if (reasoningTokens > CompletionRequestParser.MAX_TOKENS_LIMIT) {
             throw new IllegalArgumentException("reasoningTokens (" + reasoningTokens + ") must be <= "
                     + CompletionRequestParser.MAX_TOKENS_LIMIT);
@@ -142,7 +154,8 @@ public record SimulatorConfig(
                 + ", defaultMaxTokens=" + defaultMaxTokens + ", maxRequestBodyBytes=" + maxRequestBodyBytes
                 + ", ioThreads=" + ioThreads + ", timingListener=" + timingListener + ", faultPlan=" + faultPlan
                 + ", earlyStop=" + earlyStop + ", reasoningTokens=" + reasoningTokens + ", embeddings=" + embeddings
-                + ", prefillPerImageToken=" + prefillPerImageToken + "]";
+                + ", prefillPerImageToken=" + prefillPerImageToken + ", prefixCacheBlocks=" + prefixCacheBlocks
+                + ", prefixBlockTokens=" + prefixBlockTokens + "]";
     }
 
     private static void requireDelay(String name, Duration value) {
@@ -179,6 +192,8 @@ public record SimulatorConfig(
         private int reasoningTokens;
         private EmbeddingsConfig embeddings = EmbeddingsConfig.defaults();
         private Duration prefillPerImageToken = Duration.ZERO;
+        private int prefixCacheBlocks = DEFAULT_PREFIX_CACHE_BLOCKS;
+        private int prefixBlockTokens = DEFAULT_PREFIX_BLOCK_TOKENS;
 
         private Builder() {
         }
@@ -204,6 +219,8 @@ public record SimulatorConfig(
             reasoningTokens = c.reasoningTokens;
             embeddings = c.embeddings;
             prefillPerImageToken = c.prefillPerImageToken;
+            prefixCacheBlocks = c.prefixCacheBlocks;
+            prefixBlockTokens = c.prefixBlockTokens;
         }
 
         public Builder host(String host) {
@@ -317,11 +334,24 @@ public record SimulatorConfig(
             return this;
         }
 
+        /** KV blocks the prefix cache keeps, 0 for none. */
+        public Builder prefixCacheBlocks(int prefixCacheBlocks) {
+            this.prefixCacheBlocks = prefixCacheBlocks;
+            return this;
+        }
+
+        /** Tokens per KV block of the prefix cache. */
+        public Builder prefixBlockTokens(int prefixBlockTokens) {
+            this.prefixBlockTokens = prefixBlockTokens;
+            return this;
+        }
+
         public SimulatorConfig build() {
             return new SimulatorConfig(host, port, timeToFirstToken, interTokenDelay, tokensPerChunk,
                     maxConcurrentSequences, prefillPerPromptToken, modelIds, acceptAnyModel, apiKey,
                     promptTokenCounter, defaultMaxTokens, maxRequestBodyBytes, ioThreads, timingListener,
-                    faultPlan, earlyStop, reasoningTokens, embeddings, prefillPerImageToken);
+                    faultPlan, earlyStop, reasoningTokens, embeddings, prefillPerImageToken, prefixCacheBlocks,
+                    prefixBlockTokens);
         }
     }
 }

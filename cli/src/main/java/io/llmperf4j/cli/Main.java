@@ -23,6 +23,7 @@ import java.util.Map;
                 + "correctness test in Java.",
         subcommands = {TokenBenchmarkCommand.class, CorrectnessCommand.class, ServeCommand.class,
             DoctorCommand.class, CompareCommand.class, ReportCommand.class, WorkerCommand.class, CalibrateCommand.class,
+            TraceStatsCommand.class,
             CommandLine.HelpCommand.class, AutoComplete.GenerateCompletion.class},
         exitCodeListHeading = "%nExit codes:%n")
 public final class Main implements Runnable {

@@ -41,7 +41,8 @@ final class ServeCommand implements Callable<Integer> {
     private static final List<String> SIMULATOR_ONLY = List.of("--ttft-ms", "--inter-token-ms",
             "--tokens-per-chunk", "--max-concurrent-sequences", "--prefill-us-per-token", "--strict-model",
             "--api-key-file", "--fault-rate", "--fault-kinds", "--fault-seed", "--stall-ms", "--stop-probability",
-            "--reasoning-tokens", "--prefill-us-per-image-token");
+            "--reasoning-tokens", "--prefill-us-per-image-token", "--prefix-cache-blocks",
+            "--prefix-block-tokens");
 
     private final CliContext context;
 
@@ -115,6 +116,16 @@ final class ServeCommand implements Callable<Integer> {
                 description = "Extra time to first token per image token (images count as vLLM counts Qwen2-VL's: "
                         + "one token per 28x28 pixels, plus 2; they are prompt tokens too), in microseconds.")
         double prefillMicrosPerImageToken;
+
+        @Option(names = "--prefix-cache-blocks", defaultValue = "" + SimulatorConfig.DEFAULT_PREFIX_CACHE_BLOCKS,
+                description = "KV blocks the simulated prefix cache keeps (LRU; 0 = no cache). Cached prompt tokens "
+                        + "skip --prefill-us-per-token and are reported as usage.prompt_tokens_details.cached_tokens.")
+        int prefixCacheBlocks;
+
+        @Option(names = "--prefix-block-tokens", defaultValue = "" + SimulatorConfig.DEFAULT_PREFIX_BLOCK_TOKENS,
+                description = "Tokens per KV block of the prefix cache (vLLM's 16; 512 matches Mooncake traces' "
+                        + "hash_ids).")
+        int prefixBlockTokens;
 
         @Option(names = "--stop-probability", defaultValue = "0",
                 description = "Share of responses that end early with finish_reason 'stop' (unless ignore_eos).")
@@ -195,6 +206,7 @@ final class ServeCommand implements Callable<Integer> {
                     .earlyStop(timing.stopProbability == 0 ? EarlyStop.none()
                             : EarlyStop.probability(timing.stopProbability, faults.faultSeed))
                     .reasoningTokens(timing.reasoningTokens)
+                    .prefixCacheBlocks(timing.prefixCacheBlocks).prefixBlockTokens(timing.prefixBlockTokens)
                     .build();
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());

@@ -59,6 +59,12 @@ final class TokenBenchmarkCommand implements Callable<Integer> {
     @ArgGroup(validate = false, heading = "%nDistributed runs (the requests sent by 'llmperf4j worker' processes):%n")
     ClusterFlags cluster = new ClusterFlags();
 
+    @ArgGroup(exclusive = false, validate = false, heading = "%nSessions and shared prefixes:%n")
+    SessionFlags sessions = new SessionFlags();
+
+    @ArgGroup(exclusive = false, validate = false, heading = "%nTrace replay:%n")
+    TraceFlags trace = new TraceFlags();
+
     @ArgGroup(validate = false, heading = "%nImages (vision-language models, docs/images.md):%n")
     ImageFlags images = new ImageFlags();
 

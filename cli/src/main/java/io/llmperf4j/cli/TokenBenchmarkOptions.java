@@ -8,9 +8,11 @@ import io.llmperf4j.run.ClusterPlan;
 import io.llmperf4j.run.CommonSettings;
 import io.llmperf4j.run.LoadPlan;
 import io.llmperf4j.run.RunRequest;
+import io.llmperf4j.run.SessionSpec;
 import io.llmperf4j.run.WorkloadSpec;
 
 import java.nio.file.Path;
+import java.time.Duration;
 
 /**
  * token-benchmark's flags checked and turned into the {@link RunRequest} the runner executes: the
@@ -61,7 +63,7 @@ final class TokenBenchmarkOptions {
         WorkloadSpec workload = new WorkloadSpec(l.meanInputTokens, l.stddevInputTokens, l.meanOutputTokens,
                 l.stddevOutputTokens, w.tokenizer, w.allowDownload, w.promptMode, w.corpus, w.seed, w.inputLengths,
                 w.outputLengths, w.dataset, w.datasetPromptTokens, w.datasetOutputTokens, w.prompt, w.maxTokens,
-                w.scenario, w.scenarioLang, w.prefixTokens, w.saveWorkload, w.workload);
+                w.scenario, w.scenarioLang, w.prefixTokens, w.saveWorkload, w.workload, sessions(c));
         ImageOptions images = c.images.resolve();
         if (images != null && images.perRequest() != null && !api.name().equals("openai")
                 && !api.name().equals("anthropic")) {
@@ -70,8 +72,12 @@ final class TokenBenchmarkOptions {
         }
         workload = workload.withImages(images);
         ClusterPlan cluster = c.cluster.resolve();
+        if (cluster != null && (c.sessions.turns != null || c.trace.trace != null)) {
+            throw new UsageException("--turns and --trace run on one machine; they go without --cluster");
+        }
         // embeddings always run through the load models' flow: an active plan even without load flags
         LoadPlan load = LoadOptions.resolve(c.load, common, !api.generates(), c::given);
+        if (c.trace.trace != null) load = TraceReplay.plan(c.trace, load, common);
         boolean countedLevels = load.harness() == null && !(load.kind().open() && c.load.duration != null
                 && !c.given("--max-num-completed-requests")); // otherwise the load, not the count, sets the records
         if (countedLevels) {
@@ -81,6 +87,18 @@ final class TokenBenchmarkOptions {
         }
         return new RunRequest(common, workload, !r.noStreamUsage, parseSlo(c.results.slo), !r.noStream,
                 r.embeddingBatchSize, !r.noClientWarmup, c.results.saveEvents, load, cluster, c.serverMetrics.resolve());
+    }
+
+    private static SessionSpec sessions(TokenBenchmarkCommand c) {
+        SessionFlags s = c.sessions;
+        TraceFlags t = c.trace;
+        if (s.sharedPrefixGroups != null) CommonOptions.atLeast("--shared-prefix-groups", s.sharedPrefixGroups, 1);
+        if (!(t.traceSpeedup > 0) || Double.isInfinite(t.traceSpeedup)) {
+            throw new UsageException("--trace-speedup must be > 0 and finite");
+        }
+        if (t.traceDuration != null && !(t.traceDuration > 0)) throw new UsageException("--trace-duration must be > 0");
+        return new SessionSpec(s.turns, s.thinkTime, s.sharedPrefixGroups, t.trace, t.traceSpeedup,
+                t.traceDuration == null ? null : Duration.ofMillis(Math.round(t.traceDuration * 1000)));
     }
 
     private static Slo parseSlo(String text) {

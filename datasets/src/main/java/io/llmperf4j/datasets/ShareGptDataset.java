@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.llmperf4j.model.RequestInputs;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.tokenize.Tokenizer;
 import io.llmperf4j.tokenize.prompt.PythonRandom;
@@ -65,7 +66,10 @@ public final class ShareGptDataset {
      *
      * @param location where the conversation is: {@code $[12]} (JSON array) or {@code line 13} (JSON Lines)
      */
-    record Exchange(String prompt, String reply, String location) {
+    record Exchange(String prompt, String reply, String location, List<String> laterTurns) {
+        Exchange(String prompt, String reply, String location) {
+            this(prompt, reply, location, List.of());
+        }
     }
 
     private ShareGptDataset(Path file, String sha256, int conversationCount, List<Exchange> exchanges) {
@@ -211,6 +215,70 @@ public final class ShareGptDataset {
     private record Eligible(String prompt, int promptTokens, int replyTokens) {
     }
 
+    /**
+     * {@code count} requests that are the user turns of whole conversations (multi-turn sessions): conversations
+     * shuffled with {@code PythonRandom(seed)}, those whose first prompt and reply pass {@code options}' bounds taken in
+     * that order, each contributing all its user turns (turn k's max_tokens = the k-th reply's token count, or a draw
+     * from {@link ShareGptOptions#outputLengths()}); conversations are reused in the same order when more turns are
+     * needed, the last one cut short at {@code count}. Session ids are {@code c<pass>-<conversation index>}.
+     *
+     * @throws IllegalArgumentException when no conversation passes the bounds
+     */
+    public Workload sessions(Tokenizer tokenizer, int count, long seed, ShareGptOptions options) {
+        Workload.requireEncoding(tokenizer);
+        Objects.requireNonNull(options, "options");
+        PythonRandom random = new PythonRandom(seed);
+        List<Integer> order = new ArrayList<>(exchanges.size());
+        for (int i = 0; i < exchanges.size(); i++) order.add(i);
+        random.shuffle(order);
+        List<Integer> eligible = new ArrayList<>();
+        int turnsFound = 0;
+        for (int i = 0; i < order.size() && turnsFound < count; i++) {
+            Exchange e = exchanges.get(order.get(i));
+            int promptTokens = tokenizer.count(e.prompt());
+            int replyTokens = tokenizer.countWithoutSpecialTokens(e.reply());
+            if (promptTokens < options.minPromptTokens() || promptTokens > options.maxPromptTokens()
+                    || replyTokens < options.minOutputTokens() || replyTokens > options.maxOutputTokens()) {
+                continue;
+            }
+            eligible.add(order.get(i));
+            turnsFound += 1 + e.laterTurns().size() / 2;
+        }
+        if (eligible.isEmpty() && count > 0) {
+            throw new IllegalArgumentException("No conversation of " + WHAT + " " + file + " fits the prompt and "
+                    + "reply bounds (" + exchanges.size() + " conversations with a prompt and a reply, counted with "
+                    + tokenizer.id() + ")");
+        }
+        List<RequestSpec> requests = new ArrayList<>(count);
+        int sessions = 0;
+        for (int pass = 0; requests.size() < count; pass++) {
+            for (int k = 0; k < eligible.size() && requests.size() < count; k++) {
+                Exchange e = exchanges.get(eligible.get(k));
+                List<String> turns = new ArrayList<>();
+                turns.add(e.prompt());
+                turns.add(e.reply());
+                turns.addAll(e.laterTurns());
+                String sessionId = "c" + pass + "-" + eligible.get(k);
+                sessions++;
+                for (int t = 0; t + 1 < turns.size() && requests.size() < count; t += 2) {
+                    String user = turns.get(t);
+                    int maxTokens = options.outputLengths() == null
+                            ? Math.max(1, tokenizer.countWithoutSpecialTokens(turns.get(t + 1)))
+                            : options.outputLengths().sample(random);
+                    requests.add(new RequestSpec(requests.size(), user, tokenizer.count(user), maxTokens,
+                            new RequestInputs(null, List.of(), List.of(), sessionId, t / 2)));
+                }
+            }
+        }
+        Map<String, Object> generation = new LinkedHashMap<>();
+        generation.put("dataset", "sharegpt");
+        generation.putAll(options.parameters());
+        generation.put("request_count", count);
+        generation.put("multi_turn", true);
+        generation.put("sessions", sessions);
+        return new Workload(Workload.SHAREGPT, id(), sha256, tokenizer.id(), seed, generation, requests);
+    }
+
     // ---- reading ----
 
     /** Skips a UTF-8 byte order mark and white space; counts the newlines skipped into {@code skippedLines[0]}. */
@@ -256,7 +324,7 @@ public final class ShareGptDataset {
             JsonLocation at = e.getLocation();
             String where = at == null ? "$[" + index + "]"
                     : "$[" + index + "] (line " + (at.getLineNr() + lineOffset) + ", column " + at.getColumnNr() + ")";
-            throw new DatasetFormatException(WHAT, file, where, "not valid JSON: " + e.getOriginalMessage(), e);
+            throw new DatasetFormatException(WHAT, file, where, "not valid JSON: " + JsonMessages.clean(e), e);
         }
         return index;
     }
@@ -275,7 +343,7 @@ public final class ShareGptDataset {
                     conversation = MAPPER.readTree(line);
                 } catch (JsonProcessingException e) {
                     throw new DatasetFormatException(WHAT, file, "line " + lineNumber,
-                            "not valid JSON: " + e.getOriginalMessage(), e);
+                            "not valid JSON: " + JsonMessages.clean(e), e);
                 }
                 conversations++;
                 firstExchange(file, conversation, "line " + lineNumber, "").ifPresent(out::add);
@@ -330,7 +398,15 @@ public final class ShareGptDataset {
         String prompt = texts.get(user);
         String reply = texts.get(user + 1);
         if (prompt.isEmpty() || reply.isBlank()) return Optional.empty();
-        return Optional.of(new Exchange(prompt, reply, path));
+        // the later user/assistant pairs, for multi-turn sessions: as long as the roles alternate
+        List<String> later = new ArrayList<>();
+        for (int i = user + 2; i + 1 < roles.size() && USER_ROLES.contains(roles.get(i))
+                && ASSISTANT_ROLES.contains(roles.get(i + 1)) && !texts.get(i).isEmpty()
+                && !texts.get(i + 1).isBlank(); i += 2) {
+            later.add(texts.get(i));
+            later.add(texts.get(i + 1));
+        }
+        return Optional.of(new Exchange(prompt, reply, path, later));
     }
 
     /** A string, null (no text), or an array of text parts. */

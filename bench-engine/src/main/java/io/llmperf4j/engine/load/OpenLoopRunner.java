@@ -96,9 +96,15 @@ public final class OpenLoopRunner {
     OpenLoopResult run(List<RequestSpec> specs, OpenLoopSettings settings, RecordListener listener,
                        BooleanSupplier stopped) {
         Objects.requireNonNull(settings, "settings");
+        return run(specs, settings, settings.schedule(), listener, stopped);
+    }
+
+    /** As above on a given schedule instead of the settings' own (a replayed trace's timestamps). */
+    OpenLoopResult run(List<RequestSpec> specs, OpenLoopSettings settings, ArrivalSchedule schedule,
+                       RecordListener listener, BooleanSupplier stopped) {
+        Objects.requireNonNull(settings, "settings");
         List<RequestSpec> prompts = List.copyOf(specs);
         if (prompts.isEmpty()) throw new IllegalArgumentException("specs must not be empty");
-        ArrivalSchedule schedule = settings.schedule();
         guard.begin();
         try {
             Run run = new Run(prompts, settings, schedule, listener == null ? RecordListener.NONE : listener);

@@ -76,8 +76,9 @@ public final class AnthropicEventParser implements ChunkParser {
         switch (type) {
             case "message_start": {
                 JsonNode message = root.path("message");
+                JsonNode usage = message.path("usage");
                 return new ParsedChunk(message.path("id").textValue(), null, null, false,
-                        intOrNull(message.path("usage").path("input_tokens")), null, null);
+                        promptTokens(usage), null, null, null, intOrNull(usage.path("cache_read_input_tokens")));
             }
             case "content_block_delta": {
                 JsonNode delta = root.path("delta");
@@ -116,10 +117,23 @@ public final class AnthropicEventParser implements ChunkParser {
         }
         JsonNode usage = root.path("usage");
         return new ParsedChunk(root.path("id").textValue(), text.toString(), root.path("stop_reason").textValue(),
-                true, intOrNull(usage.path("input_tokens")), intOrNull(usage.path("output_tokens")), null);
+                true, promptTokens(usage), intOrNull(usage.path("output_tokens")), null, null,
+                intOrNull(usage.path("cache_read_input_tokens")));
     }
 
     private static Integer intOrNull(JsonNode node) {
         return node.isInt() ? node.intValue() : null;
+    }
+
+    /**
+     * The whole prompt: Anthropic's {@code input_tokens} is only the uncached rest, the cache reads and writes come
+     * on top of it; null without {@code input_tokens}.
+     */
+    private static Integer promptTokens(JsonNode usage) {
+        Integer input = intOrNull(usage.path("input_tokens"));
+        if (input == null) return null;
+        Integer read = intOrNull(usage.path("cache_read_input_tokens"));
+        Integer created = intOrNull(usage.path("cache_creation_input_tokens"));
+        return input + (read == null ? 0 : read) + (created == null ? 0 : created);
     }
 }

@@ -127,7 +127,7 @@ public final class ChatCompletionChunkParser implements ChunkParser {
         }
         boolean usageOnly = chunk.choiceCount == 0 && chunk.hasUsage && chunk.error == null;
         return new ParsedChunk(chunk.id, chunk.content, chunk.finishReason, !usageOnly, chunk.promptTokens,
-                chunk.completionTokens, chunk.error, chunk.reasoning());
+                chunk.completionTokens, chunk.error, chunk.reasoning(), chunk.cachedTokens);
     }
 
     private void parseChoices(JsonCursor p, JsonToken value, Chunk chunk)
@@ -195,10 +195,27 @@ public final class ChatCompletionChunkParser implements ChunkParser {
                 chunk.promptTokens = p.getIntValue();
             } else if ("completion_tokens".equals(name) && v == JsonToken.VALUE_NUMBER_INT) {
                 chunk.completionTokens = p.getIntValue();
+            } else if ("prompt_tokens_details".equals(name) && v == JsonToken.START_OBJECT) {
+                chunk.cachedTokens = cachedTokens(p);
             } else {
                 p.skipChildren();
             }
         }
+    }
+
+    /** {@code cached_tokens} of a {@code prompt_tokens_details} object (the cursor at its start), or null. */
+    private static Integer cachedTokens(JsonCursor p) throws IOException {
+        Integer cached = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            JsonToken v = p.nextToken();
+            if ("cached_tokens".equals(name) && v == JsonToken.VALUE_NUMBER_INT) {
+                cached = p.getIntValue();
+            } else {
+                p.skipChildren();
+            }
+        }
+        return cached;
     }
 
     private static StreamError parseError(JsonCursor p, JsonToken value) throws IOException {
@@ -259,6 +276,7 @@ public final class ChatCompletionChunkParser implements ChunkParser {
         boolean hasUsage;
         Integer promptTokens;
         Integer completionTokens;
+        Integer cachedTokens;
         StreamError error;
         String reasoningContent;
         String reasoning;

@@ -12,6 +12,9 @@ package io.llmperf4j.engine.protocol;
  * @param error                 an error object carried by the chunk, or null
  * @param reasoning             reasoning text the chunk carries apart from the content ({@code reasoning_content}
  *                              or {@code reasoning} of a chat delta), or null/empty when none
+ * @param usageCachedTokens     server-side prompt tokens served from its prefix cache
+ *                              ({@code usage.prompt_tokens_details.cached_tokens}, Anthropic's
+ *                              {@code cache_read_input_tokens}), or null when not reported
  */
 public record ParsedChunk(
         String responseId,
@@ -21,7 +24,15 @@ public record ParsedChunk(
         Integer usagePromptTokens,
         Integer usageCompletionTokens,
         StreamError error,
-        String reasoning) {
+        String reasoning,
+        Integer usageCachedTokens) {
+
+    /** A chunk without a cached-token count. */
+    public ParsedChunk(String responseId, String content, String finishReason, boolean countsAsDataEvent,
+                       Integer usagePromptTokens, Integer usageCompletionTokens, StreamError error, String reasoning) {
+        this(responseId, content, finishReason, countsAsDataEvent, usagePromptTokens, usageCompletionTokens, error,
+                reasoning, null);
+    }
 
     /** A chunk without reasoning text (every API but chat completions). */
     public ParsedChunk(String responseId, String content, String finishReason, boolean countsAsDataEvent,

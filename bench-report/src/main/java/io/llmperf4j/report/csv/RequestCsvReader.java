@@ -26,7 +26,7 @@ import org.apache.commons.csv.CSVRecord;
  * times, no generated text, no SSE event count. The timing phases come back from their columns (the connection-ready
  * stamp as the wait plus the connect); a file written before {@link RequestCsvWriter#LATER_COLUMNS} existed reads
  * as if they were empty, so its phases and last content time are unknown (-1). The image columns, when present, come
- * back as the record's image tags.
+ * back as the record's image tags, and {@code session_id}, {@code turn} and {@code cached_tokens} as its session tags.
  */
 public final class RequestCsvReader {
 
@@ -92,11 +92,12 @@ public final class RequestCsvReader {
                 r.boxed("output_tokens_server"), finish.isEmpty() ? null : finish, failure, null, null,
                 r.scaled("ttfrt_s", 9, RequestRecord.NEVER), connect, null);
         if (phases.known() || phases.tlsNanos() >= 0) record = record.withPhases(phases);
+        String session = r.text("session_id");
         int images = r.integer("image_count", 0);
-        if (images > 0) {
-            record = record.withTags(new RequestTags(null, -1, null, images, r.longValue("image_pixels"),
-                    r.longValue("image_bytes")));
-        }
+        RequestTags tags = new RequestTags(session.isEmpty() ? null : session, r.integer("turn", -1),
+                r.boxed("cached_tokens"), images, images > 0 ? r.longValue("image_pixels") : 0,
+                images > 0 ? r.longValue("image_bytes") : 0);
+        if (!tags.equals(RequestTags.NONE)) record = record.withTags(tags);
         return worker.isEmpty() ? record : record.withWorkerId(worker);
     }
 

@@ -29,7 +29,9 @@ import org.apache.commons.csv.CSVPrinter;
  * (METRICS.md, "Timing phases"): {@code connection} ({@code new}, {@code reused}, or empty when unknown),
  * {@code connection_wait_s} and {@code tls_s} (durations), {@code request_written_s}, {@code response_headers_s}
  * and {@code last_content_s} (offsets from the start stamp, as {@code ttft_s}, which is the first content); each
- * empty when not measured. A distributed run's file has one more column,
+ * empty when not measured. Then {@code session_id} and {@code turn} (0-based) of a multi-turn session's request
+ * (empty outside sessions) and {@code cached_tokens}, the prompt tokens the server said it served from its prefix
+ * cache (empty when it did not say). A distributed run's file has one more column,
  * {@value #WORKER_COLUMN}, the load worker that sent each request; other runs' files do not. A run whose requests
  * carried images has three more columns at the end, {@link #IMAGE_COLUMNS}: the images each request sent, their
  * pixels and their encoded bytes (before base64); beside {@code number_input_tokens} (the client tokenizer's count of
@@ -39,7 +41,8 @@ public final class RequestCsvWriter {
 
     /** Columns added after the first release: files written before them lack them, and readers accept that. */
     public static final List<String> LATER_COLUMNS = List.of("ttfrt_s", "connect_s", "connection",
-            "connection_wait_s", "tls_s", "request_written_s", "response_headers_s", "last_content_s");
+            "connection_wait_s", "tls_s", "request_written_s", "response_headers_s", "last_content_s", "session_id",
+            "turn", "cached_tokens");
 
     /** The columns, in order. */
     public static final List<String> HEADER = List.of(
@@ -47,7 +50,7 @@ public final class RequestCsvWriter {
             "end_to_end_latency_s", "connect_s", "number_input_tokens", "max_tokens", "output_tokens_client",
             "output_tokens_server", "prompt_tokens_server", "finish_reason", "error_kind", "error_code",
             "error_msg", "connection", "connection_wait_s", "tls_s", "request_written_s", "response_headers_s",
-            "last_content_s");
+            "last_content_s", "session_id", "turn", "cached_tokens");
 
     /** The last column, present only when some record names the load worker that sent it. */
     public static final String WORKER_COLUMN = "worker";
@@ -129,7 +132,10 @@ public final class RequestCsvWriter {
                 seconds(record.phases().tlsNanos()),
                 seconds(record.phases().requestWrittenNanos()),
                 seconds(record.phases().responseHeadersNanos()),
-                seconds(record.lastContentNanos()));
+                seconds(record.lastContentNanos()),
+                orEmpty(record.tags().sessionId()),
+                record.tags().turn() < 0 ? "" : Integer.toString(record.tags().turn()),
+                orEmpty(record.tags().cachedTokens()));
     }
 
     private static List<String> withWorker() {

@@ -96,6 +96,7 @@ final class HtmlPage {
         summaryTable();
         charts();
         errors();
+        SessionsSection.render(summary.sessions(), out);
         footer();
         out.append("</main>\n</body>\n</html>\n");
         return out.toString();

@@ -76,7 +76,9 @@ public final class SummaryConsoleReport {
                     images.pixels() / 1e6, images.bytes() / 1e6, fixed(images.serverPromptTokensPerRequest(), 1),
                     fixed(images.clientTextTokensPerRequest(), 1), fixed(images.serverTokensBeyondTextPerImage(), 1)));
         }
-                ConnectStats connects = ConnectStats.of(run);
+        String sessions = SessionsSummary.consoleLine(SessionsSummary.of(run.records()));
+        if (sessions != null) out.append(sessions);
+        ConnectStats connects = ConnectStats.of(run);
         if (connects.newConnections() > 0) out.append(String.format(Locale.ROOT, "Connections: %d new (connect p50 %s ms, p99 %s ms), %d requests "
                         + "without a new connection%n", connects.newConnections(), fixed(connects.p50Nanos() / 1e6, 3),
                 fixed(connects.p99Nanos() / 1e6, 3), connects.withoutConnect()));

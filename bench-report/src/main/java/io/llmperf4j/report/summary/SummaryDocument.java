@@ -60,6 +60,8 @@ import java.util.function.Function;
  *                       {@code /metrics}); optional: absent when the server's metrics were not scraped
  * @param images         the images the requests sent and the input tokens both ways (server usage vs client text
  *                       count); optional: absent when no request carried an image
+ * @param sessions       multi-turn sessions by turn and the prefix-cache hit rate the server reported; optional:
+ *                       absent without sessions and without cached-token counts ({@link SessionsSummary})
  */
 public record SummaryDocument(
         String schema,
@@ -79,16 +81,17 @@ public record SummaryDocument(
         List<WarningJson> warnings,
         DistributedJson distributed,
         @JsonInclude(JsonInclude.Include.NON_NULL) ServerSideSummary server,
-        @JsonInclude(JsonInclude.Include.NON_NULL) ImagesJson images) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) ImagesJson images,
+        @JsonInclude(JsonInclude.Include.NON_NULL) SessionsSummary sessions) {
 
-    /** A summary without an images section. */
+    /** A summary without an images or sessions section. */
     public SummaryDocument(String schema, ToolJson tool, RunEnvironment environment, SettingsJson settings, RunJson run,
                            TokenCountingJson tokenCounting, Map<String, StatsJson> metrics, ThroughputJson throughput,
                            ErrorsJson errors, ConnectionsJson connections, PhasesJson phases, GoodputJson goodput,
                            StatisticsJson statistics, ClientOverheadJson clientOverhead, List<WarningJson> warnings,
                            DistributedJson distributed, ServerSideSummary server) {
         this(schema, tool, environment, settings, run, tokenCounting, metrics, throughput, errors, connections, phases,
-                goodput, statistics, clientOverhead, warnings, distributed, server, null);
+                goodput, statistics, clientOverhead, warnings, distributed, server, null, null);
     }
 
     private static final double NANOS_PER_MILLI = 1e6;
@@ -148,20 +151,22 @@ public record SummaryDocument(
                 metrics.warnings().stream().map(WarningJson::of).toList(),
                 null,
                 null,
-                ImagesJson.of(ImageUsage.of(run.records())));
+                ImagesJson.of(ImageUsage.of(run.records())),
+                SessionsSummary.of(run.records()));
     }
 
     /** The same summary for a distributed run. */
     public SummaryDocument withDistributed(DistributedJson workers) {
         return new SummaryDocument(schema, tool, environment, settings, run, tokenCounting, metrics, throughput,
-                errors, connections, phases, goodput, statistics, clientOverhead, warnings, workers, server, images);
+                errors, connections, phases, goodput, statistics, clientOverhead, warnings, workers, server, images,
+                sessions);
     }
 
     /** The same summary with the server's side of the measured window (null: none). */
     public SummaryDocument withServer(ServerSideSummary serverSide) {
         return new SummaryDocument(schema, tool, environment, settings, run, tokenCounting, metrics, throughput,
                 errors, connections, phases, goodput, statistics, clientOverhead, warnings, distributed, serverSide,
-                images);
+                images, sessions);
     }
 
     /**

@@ -36,12 +36,13 @@ class RequestCsvWriterTest {
         assertEquals("client_request_id,server_response_id,prompt_index,start_time_epoch_s,ttft_s,ttfrt_s,"
                 + "end_to_end_latency_s,connect_s,number_input_tokens,max_tokens,output_tokens_client,"
                 + "output_tokens_server,prompt_tokens_server,finish_reason,error_kind,error_code,error_msg,"
-                + "connection,connection_wait_s,tls_s,request_written_s,response_headers_s,last_content_s", lines[0]);
+                + "connection,connection_wait_s,tls_s,request_written_s,response_headers_s,last_content_s,session_id,"
+                + "turn,cached_tokens", lines[0]);
         assertEquals("req-3,chatcmpl-abc,3,1703136124.000042,0.250000000,,2.100000001,,550,150,151,150,510,length,,,"
-                + ",,,,,,2.000000000", lines[1]);
+                + ",,,,,,2.000000000,,,", lines[1]);
         // RFC 4180: the message with a comma, quotes and a line break is quoted, quotes doubled
         assertEquals("req-4,,4,1703136125.500000,,,0.050000000,,600,142,,,,,HTTP_STATUS,500,"
-                + "\"bad, \"\"very\"\" bad\nsecond line\",,,,,,\r\n", lines[2]);
+                + "\"bad, \"\"very\"\" bad\nsecond line\",,,,,,,,,\r\n", lines[2]);
     }
 
     @Test
@@ -64,8 +65,8 @@ class RequestCsvWriterTest {
                 out);
         String[] lines = out.toString().split("\r\n", 3);
         assertTrue(lines[0].endsWith(",error_msg,connection,connection_wait_s,tls_s,request_written_s,"
-                + "response_headers_s,last_content_s,worker"), lines[0]);
-        assertTrue(lines[1].endsWith(",length,,,,,,,,,2.000000000,10.0.0.2:5701"), lines[1]);
+                + "response_headers_s,last_content_s,session_id,turn,cached_tokens,worker"), lines[0]);
+        assertTrue(lines[1].endsWith(",length,,,,,,,,,2.000000000,,,,10.0.0.2:5701"), lines[1]);
         Path file = dir.resolve("requests.csv");
         Files.writeString(file, out);
         List<RequestRecord> back = RequestCsvReader.read(file);

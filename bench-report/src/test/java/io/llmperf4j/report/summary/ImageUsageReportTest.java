@@ -47,7 +47,8 @@ class ImageUsageReportTest {
         StringBuilder csv = new StringBuilder();
         RequestCsvWriter.write(run().records(), csv);
         String header = csv.substring(0, csv.indexOf("\r\n"));
-        assertTrue(header.endsWith(",last_content_s,image_count,image_pixels,image_bytes"), header);
+        assertTrue(header.endsWith(",last_content_s,session_id,turn,cached_tokens,image_count,image_pixels,image_bytes"),
+                header);
         assertTrue(csv.toString().contains(",2,524288,1573940\r\n"), csv.toString());
         assertTrue(csv.toString().contains(",0,0,0\r\n"), "a request without images: zeros");
         List<RequestRecord> read = RequestCsvReader.read(new StringReader(csv.toString()), "test.csv");

@@ -12,6 +12,7 @@ import io.llmperf4j.datasets.images.ImageAttachment;
 import io.llmperf4j.datasets.images.ImageLibrary;
 import io.llmperf4j.datasets.images.ImageManifestEntry;
 import io.llmperf4j.model.ImageInput;
+import io.llmperf4j.model.RequestInputs;
 import io.llmperf4j.model.RequestSpec;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -69,8 +70,12 @@ public record WorkloadManifest(ManifestHeader header, List<RequestSpec> requests
     private static final List<String> HEADER_FIELDS = List.of("format", "version", "kind", "tokenizer", "seed", "source",
             "source_sha256", "generation", "sampling_params", "request_count", "requests_sha256");
     private static final List<String> REQUEST_FIELDS = List.of("index", "prompt", "number_input_tokens", "max_tokens");
-    /** Optional request fields, written only when the request has them. */
-    private static final List<String> OPTIONAL_REQUEST_FIELDS = List.of("images");
+    /**
+     * Optional request fields, written only when the request has them: its system prompt (shared-prefix groups), its
+     * session and turn, its images.
+     */
+    private static final List<String> OPTIONAL_REQUEST_FIELDS = List.of("system_prompt", "session_id", "turn",
+            "images");
 
     public WorkloadManifest {
         Objects.requireNonNull(header, "header");
@@ -114,9 +119,15 @@ public record WorkloadManifest(ManifestHeader header, List<RequestSpec> requests
                 generator.writeStringField("prompt", request.prompt());
                 generator.writeNumberField("number_input_tokens", request.numberInputTokens());
                 generator.writeNumberField("max_tokens", request.maxTokens());
-                if (request.inputs().hasImages()) {
+                RequestInputs inputs = request.inputs();
+                if (inputs.systemPrompt() != null) generator.writeStringField("system_prompt", inputs.systemPrompt());
+                if (inputs.sessionId() != null) {
+                    generator.writeStringField("session_id", inputs.sessionId());
+                    generator.writeNumberField("turn", inputs.turn());
+                }
+                if (inputs.hasImages()) {
                     generator.writeArrayFieldStart("images"); // ImageManifestEntry: digest, size, seed or path
-                    for (ImageInput image : request.inputs().images()) {
+                    for (ImageInput image : inputs.images()) {
                         generator.writeObject(ImageManifestEntry.toJson(image));
                     }
                     generator.writeEndArray();
@@ -199,7 +210,18 @@ public record WorkloadManifest(ManifestHeader header, List<RequestSpec> requests
             if (maxTokens < 1 || maxTokens > Integer.MAX_VALUE) {
                 throw error(file, "line " + lineNumber, "max_tokens " + maxTokens + " must be a positive int");
             }
-            RequestSpec request = new RequestSpec((int) index, prompt, (int) inputTokens, (int) maxTokens);
+            String systemPrompt = node.has("system_prompt") ? text(file, lineNumber, node, "system_prompt", false) : null;
+            String sessionId = node.has("session_id") ? text(file, lineNumber, node, "session_id", false) : null;
+            int turn = -1;
+            if (sessionId != null) {
+                if (!node.has("turn")) throw error(file, "line " + lineNumber, "session_id without a turn");
+                long t = integral(file, lineNumber, node, "turn");
+                if (t < 0 || t > Integer.MAX_VALUE) throw error(file, "line " + lineNumber, "turn " + t + " is out of range");
+                turn = (int) t;
+            }
+            RequestInputs inputs = systemPrompt == null && sessionId == null ? RequestInputs.TEXT_ONLY
+                    : new RequestInputs(systemPrompt, List.of(), List.of(), sessionId, turn);
+            RequestSpec request = new RequestSpec((int) index, prompt, (int) inputTokens, (int) maxTokens, inputs);
             if (node.has("images")) request = ImageAttachment.withImages(request, images(file, lineNumber, node, images));
             requests.add(request);
         }

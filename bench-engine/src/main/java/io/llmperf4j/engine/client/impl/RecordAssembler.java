@@ -65,6 +65,8 @@ final class RecordAssembler {
     private final StringBuilder text;
     private String finishReason;
     private Integer usagePromptTokens;
+    /** The server's prefix-cache hits, when it reports them. */
+    private Integer usageCachedTokens;
     private Integer usageCompletionTokens;
     private Failure streamError;
     private long streamErrorNanos;
@@ -131,6 +133,7 @@ final class RecordAssembler {
         if (chunk.finishReason() != null) finishReason = chunk.finishReason();
         if (chunk.usagePromptTokens() != null) usagePromptTokens = chunk.usagePromptTokens();
         if (chunk.usageCompletionTokens() != null) usageCompletionTokens = chunk.usageCompletionTokens();
+        if (chunk.usageCachedTokens() != null) usageCachedTokens = chunk.usageCachedTokens();
     }
 
     /**
@@ -183,6 +186,7 @@ final class RecordAssembler {
             finishReason = chunk.finishReason();
             usagePromptTokens = chunk.usagePromptTokens();
             usageCompletionTokens = chunk.usageCompletionTokens();
+            usageCachedTokens = chunk.usageCachedTokens();
         }
         finish(endNanos, null);
     }
@@ -201,6 +205,15 @@ final class RecordAssembler {
         text.append(content);
     }
 
+    /**
+     * The spec's tags plus the server's cached prompt tokens when it reported them (vLLM omits them when 0; the
+     * summary reads an absence as 0 once any request of the run reported some).
+     */
+    private RequestTags tags() {
+        RequestTags tags = RequestTags.of(spec.inputs());
+        return usageCachedTokens == null ? tags : tags.withCachedTokens(usageCachedTokens);
+    }
+
     /** Builds the record and completes the future; never throws. */
     void finish(long endNanos, Failure ioFailure) {
         RequestRecord record;
@@ -211,7 +224,7 @@ final class RecordAssembler {
                     lastContentNanos, e2eNanos, dataEventCount, exact(contentEventNanos, contentEventCount),
                     text.toString(), spec.numberInputTokens(), spec.maxTokens(), -1, usagePromptTokens,
                     usageCompletionTokens, finishReason, failure, exact(contentEventChars, contentEventCount),
-                    null, firstReasoningNanos, connectNanos, null, phases, RequestTags.of(spec.inputs()));
+                    null, firstReasoningNanos, connectNanos, null, phases, tags());
         } catch (RuntimeException | Error e) {
             record = new RequestRecord(spec.index(), clientRequestId, null, startEpochMicros, -1, -1,
                     endNanos - startNanos, 0, null, "", spec.numberInputTokens(), spec.maxTokens(), -1, null, null,

@@ -1,0 +1,402 @@
+package io.llmperf4j.engine.load;
+
+import io.llmperf4j.engine.client.LlmClient;
+import io.llmperf4j.engine.client.RequestHandle;
+import io.llmperf4j.engine.overhead.ClientOverheadMonitor;
+import io.llmperf4j.model.ChatMessage;
+import io.llmperf4j.model.ClientTokenCount;
+import io.llmperf4j.model.Failure;
+import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestInputs;
+import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.RequestSpec;
+import io.llmperf4j.model.TokenCounter;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.PriorityQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Runs a {@link PacedWorkload} of multi-turn sessions. Each turn is sent with the session's history: its system
+ * prompt, the earlier user turns and the server's actual replies (the text the client received), after the
+ * workload's think time following the previous reply. A failed turn ends its session (there is no reply to build
+ * on).
+ *
+ * <ul>
+ *   <li>Closed loop ({@link ClosedLoopSettings}): {@code concurrency} sessions are in flight; when one ends, the next
+ *       session starts at once (after the last, the sessions are reused, their ids suffixed {@code ~k}).</li>
+ *   <li>Open loop ({@link OpenLoopSettings}): arrival {@code i} of the schedule starts session {@code i}; with a
+ *       request budget ({@code maxRequests}) only the first arrivals are used, one per session; with a duration the
+ *       sessions are played again as arrivals go on. A trace's own start times replace the schedule when the
+ *       workload has them.</li>
+ * </ul>
+ * Either way {@code maxCompleted} / {@code maxRequests} counts requests, not sessions: a session (or a replay of
+ * one) starts only while the budget has room for it beside the turns the sessions in progress still have to send,
+ * so a closed loop with more slots than sessions keeps only the sessions in flight; once the budget is sent no
+ * further turn starts. Each record's intended send time is its session's start (turn 0) or the end of its think
+ * time, so {@link ScheduledRecord#sendLagNanos()} reports how late the client was. Warmup and the open loop's
+ * concurrency cap do not apply to sessions. The calling thread sends and collects (a send never blocks); it counts
+ * output tokens before building the next turn, so its history and input count include the reply.
+ */
+public final class SessionRunner {
+
+    static final Duration CANCEL_GRACE = Duration.ofSeconds(10);
+    private static final Finished STOP = new Finished(-1, null, null);
+
+    private final LlmClient client;
+    private final TokenCounter tokenCounter;
+    private final RunGuard<Finished> guard = new RunGuard<>(STOP);
+
+    public SessionRunner(LlmClient client, TokenCounter tokenCounter) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.tokenCounter = Objects.requireNonNull(tokenCounter, "tokenCounter");
+    }
+
+    public ClosedLoopResult runClosed(PacedWorkload workload, ClosedLoopSettings settings, RecordListener listener,
+                                      BooleanSupplier stopped) {
+        Run run = new Run(workload, listener, settings.concurrency(),
+                settings.maxCompleted().orElse(workload.size()), null, settings.timeout());
+        guard.begin();
+        try {
+            guard.attach(run.finished, stopped.getAsBoolean());
+            try (ClientOverheadMonitor overhead = ClientOverheadMonitor.start(client)) {
+                long[] preconnect = run.finished.peek() == STOP ? new long[0]
+                        : client.preconnect(settings.concurrency());
+                run.execute();
+                return new ClosedLoopResult(run.records, run.startEpochMillis, run.endEpochMillis,
+                        run.endNanos - run.startNanos, run.sent, run.timedOut, run.stopped, List.of(), run.timeline, 0,
+                        settings).withPreconnect(preconnect).withClientOverhead(overhead.stop());
+            }
+        } finally {
+            guard.end();
+        }
+    }
+
+    public OpenLoopResult runOpen(PacedWorkload workload, OpenLoopSettings settings, RecordListener listener,
+                                  BooleanSupplier stopped) {
+        long[] starts = workload.startOffsetsNanos();
+        if (starts == null) {
+            starts = settings.schedule().offsetsNanos();
+            // a request budget: each session starts once (its turns are the requests); a duration: arrivals go on
+            // and sessions are played again
+            int sessions = workload.sessionList().size();
+            if (settings.maxRequests().isPresent() && starts.length > sessions) {
+                starts = java.util.Arrays.copyOf(starts, sessions);
+            }
+        }
+        int cap = settings.maxRequests().orElse(Integer.MAX_VALUE);
+        Run run = new Run(workload, listener, 0, cap, starts, settings.timeout());
+        guard.begin();
+        try {
+            guard.attach(run.finished, stopped.getAsBoolean());
+            try (ClientOverheadMonitor overhead = ClientOverheadMonitor.start(client)) {
+                long[] preconnect = run.finished.peek() == STOP ? new long[0]
+                        : client.preconnect(Math.max(1, Math.min(64, starts.length)));
+                run.execute();
+                long last = starts[starts.length - 1];
+                double scheduled = starts.length < 2 || last <= starts[0] ? Double.NaN
+                        : (starts.length - 1) / ((last - starts[0]) / 1e9);
+                double achieved = run.sent < 2 || run.lastSendOffset <= run.firstSendOffset ? Double.NaN
+                        : (run.sent - 1) / ((run.lastSendOffset - run.firstSendOffset) / 1e9);
+                return new OpenLoopResult(run.records, List.of(), run.timeline, run.startEpochMillis,
+                        run.endEpochMillis, run.endNanos - run.startNanos, 0, run.records.size(), run.timedOut,
+                        run.stopped, settings, 0, starts.length, starts.length - run.started, run.maxBacklog,
+                        scheduled, achieved).withPreconnect(preconnect).withClientOverhead(overhead.stop());
+            }
+        } finally {
+            guard.end();
+        }
+    }
+
+    /** Ends the current run early, from any thread: in-flight requests are cancelled and recorded. */
+    public void stop() {
+        guard.stop();
+    }
+
+    private record Finished(int launch, RequestRecord record, Throwable error) {
+    }
+
+    /** One session being played. */
+    private static final class Active {
+        final List<RequestSpec> turns;
+        final String id;
+        final List<ChatMessage> history = new ArrayList<>();
+        int next;
+        int inputTokensSoFar;
+
+        Active(List<RequestSpec> turns, String id) {
+            this.turns = turns;
+            this.id = id;
+        }
+    }
+
+    private record Due(long dueNanos, long seq, Active session) {
+    }
+
+    private record InFlight(RequestHandle handle, RequestSpec sent, Active session, long intendedOffset,
+                            long actualOffset) {
+    }
+
+    private final class Run {
+        final PacedWorkload workload;
+        final List<List<RequestSpec>> sessions;
+        final RecordListener listener;
+        final int concurrency;
+        final int maxRequests;
+        final long[] starts;
+        final Duration timeout;
+        final BlockingQueue<Finished> finished = new LinkedBlockingQueue<>();
+        final PriorityQueue<Due> pending = new PriorityQueue<>((a, b) -> a.dueNanos != b.dueNanos
+                ? Long.compare(a.dueNanos, b.dueNanos) : Long.compare(a.seq, b.seq));
+        final Map<Integer, InFlight> inFlight = new HashMap<>();
+        /** Sessions started and not ended, identity-compared. */
+        final java.util.Set<Active> active = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        final List<RequestRecord> records = new ArrayList<>();
+        final List<ScheduledRecord> timeline = new ArrayList<>();
+        long seq;
+        int nextSession;
+        int started;
+        int sent;
+        int maxBacklog;
+        long firstSendOffset = -1;
+        long lastSendOffset = -1;
+        long startNanos;
+        long endNanos;
+        long startEpochMillis;
+        long endEpochMillis;
+        boolean timedOut;
+        boolean stopped;
+
+        Run(PacedWorkload workload, RecordListener listener, int concurrency, int maxRequests, long[] starts,
+            Duration timeout) {
+            this.workload = workload;
+            this.sessions = workload.sessionList();
+            this.listener = listener == null ? RecordListener.NONE : listener;
+            this.concurrency = concurrency;
+            this.maxRequests = maxRequests;
+            this.starts = starts;
+            this.timeout = timeout;
+        }
+
+        void execute() {
+            startEpochMillis = System.currentTimeMillis();
+            startNanos = System.nanoTime();
+            long deadline = startNanos + Deadlines.cappedNanos(timeout);
+            boolean clean = false;
+            try {
+                if (finished.peek() == STOP) {
+                    stopped = true;
+                } else {
+                    if (starts == null) {
+                        for (int i = 0; i < concurrency; i++) startNextSession(startNanos);
+                    }
+                    loop(deadline);
+                }
+                cancelAndCollect();
+                clean = true;
+            } finally {
+                if (!clean) cancelAll();
+            }
+            endNanos = System.nanoTime();
+            endEpochMillis = System.currentTimeMillis();
+        }
+
+        /** Turns the sessions in progress have still to send: the request budget keeps room for them. */
+        private int reservedTurns() {
+            int n = 0;
+            for (Active a : active) n += a.turns.size() - a.next;
+            return n;
+        }
+
+        /** Whether a new session (or a replay) fits in the request budget beside the sessions in progress. */
+        private boolean roomForASession() {
+            return (long) sent + reservedTurns() < maxRequests;
+        }
+
+        private void startNextSession(long dueNanos) {
+            if (!roomForASession()) return;
+            int k = nextSession++;
+            List<RequestSpec> turns = sessions.get(k % sessions.size());
+            String base = turns.get(0).inputs().sessionId();
+            if (base == null) base = "r" + turns.get(0).index();
+            int pass = k / sessions.size();
+            started++;
+            Active session = new Active(turns, pass == 0 ? base : base + "~" + pass);
+            active.add(session);
+            pending.add(new Due(dueNanos, seq++, session));
+        }
+
+        private void loop(long deadline) {
+            while (true) {
+                long now = System.nanoTime();
+                if (starts != null) {
+                    while (started < starts.length && startNanos + starts[started] <= now && roomForASession()) {
+                        startNextSession(startNanos + starts[started]);
+                    }
+                }
+                int backlog = 0;
+                while (!pending.isEmpty() && pending.peek().dueNanos <= now) {
+                    Due due = pending.poll();
+                    if (sent >= maxRequests) { // the request budget is spent: the session ends here
+                        active.remove(due.session);
+                        continue;
+                    }
+                    backlog++;
+                    send(due, now);
+                }
+                maxBacklog = Math.max(maxBacklog, backlog - 1);
+                boolean moreStarts = starts != null && started < starts.length && roomForASession();
+                if (inFlight.isEmpty() && pending.isEmpty() && !moreStarts) return;
+                now = System.nanoTime();
+                if (now >= deadline) {
+                    timedOut = true;
+                    return;
+                }
+                long wake = deadline;
+                if (!pending.isEmpty()) wake = Math.min(wake, pending.peek().dueNanos);
+                if (moreStarts) wake = Math.min(wake, startNanos + starts[started]);
+                Finished f;
+                try {
+                    f = wake <= now ? finished.poll() : finished.poll(wake - now, TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    stopped = true;
+                    return;
+                }
+                if (f == null) continue;
+                if (f == STOP) {
+                    stopped = true;
+                    return;
+                }
+                completed(f, System.nanoTime());
+            }
+        }
+
+        private void send(Due due, long now) {
+            Active session = due.session;
+            RequestSpec turn = session.turns.get(session.next++);
+            RequestInputs in = turn.inputs();
+            int inputTokens = session.inputTokensSoFar + turn.numberInputTokens();
+            RequestSpec spec = new RequestSpec(turn.index(), turn.prompt(), inputTokens, turn.maxTokens(),
+                    new RequestInputs(in.systemPrompt(), session.history, in.images(), session.id,
+                            Math.max(0, in.turn())));
+            int launch = sent++;
+            long actual = now - startNanos;
+            long intended = due.dueNanos - startNanos;
+            if (firstSendOffset < 0) firstSendOffset = actual;
+            lastSendOffset = actual;
+            RequestHandle handle;
+            try {
+                handle = client.send(spec);
+            } catch (RuntimeException e) {
+                inFlight.put(launch, new InFlight(null, spec, session, intended, actual));
+                finished.add(new Finished(launch, failed(spec, "unsent-" + launch, new Failure(
+                        FailureKind.CLIENT_ERROR, -1, "the client refused the request: " + e)), null));
+                return;
+            }
+            inFlight.put(launch, new InFlight(handle, spec, session, intended, actual));
+            handle.completion().whenComplete((record, error) -> finished.add(new Finished(launch, record, error)));
+        }
+
+        private void completed(Finished f, long now) {
+            InFlight e = inFlight.remove(f.launch());
+            if (e == null) return;
+            RequestRecord record = f.record() != null ? f.record() : failed(e.sent(), clientId(e, f.launch()),
+                    new Failure(FailureKind.CLIENT_ERROR, -1, "the client completed the request without a record: "
+                            + f.error()));
+            ScheduledRecord counted = keep(new ScheduledRecord(record, f.launch(), e.intendedOffset(),
+                    e.actualOffset(), false));
+            Active session = e.session();
+            RequestRecord r = counted.record();
+            boolean goOn = r.succeeded() && session.next < session.turns.size() && sent < maxRequests;
+            if (goOn) {
+                int reply = r.outputTokens() >= 0 ? r.outputTokens()
+                        : r.usageCompletionTokens() != null ? r.usageCompletionTokens() : 0;
+                session.inputTokensSoFar = e.sent().numberInputTokens() + reply;
+                session.history.add(ChatMessage.user(e.sent().prompt()));
+                session.history.add(ChatMessage.assistant(r.generatedText()));
+                RequestSpec nextTurn = session.turns.get(session.next);
+                pending.add(new Due(now + workload.thinkTime().nanosBefore(nextTurn), seq++, session));
+            } else {
+                active.remove(session);
+                if (starts == null) startNextSession(now); // closed loop: the slot takes the next session
+            }
+        }
+
+        private ScheduledRecord keep(ScheduledRecord scheduled) {
+            ScheduledRecord counted = scheduled.withRecord(ClientTokenCount.count(scheduled.record(), tokenCounter));
+            timeline.add(counted);
+            records.add(counted.record());
+            listener.onScheduledRecord(counted);
+            return counted;
+        }
+
+        private void cancelAndCollect() {
+            pending.clear();
+            if (inFlight.isEmpty()) return;
+            cancelAll();
+            boolean interrupted = Thread.interrupted();
+            long graceDeadline = System.nanoTime() + CANCEL_GRACE.toNanos();
+            while (!inFlight.isEmpty()) {
+                long remaining = graceDeadline - System.nanoTime();
+                if (remaining <= 0) break;
+                Finished f;
+                try {
+                    f = finished.poll(remaining, TimeUnit.NANOSECONDS);
+                } catch (InterruptedException ex) {
+                    interrupted = true;
+                    continue;
+                }
+                if (f == null || f == STOP) continue;
+                InFlight e = inFlight.remove(f.launch());
+                if (e == null) continue;
+                RequestRecord record = f.record() != null ? f.record() : failed(e.sent(), clientId(e, f.launch()),
+                        new Failure(FailureKind.CANCELLED, -1, "cancelled: " + f.error()));
+                keep(new ScheduledRecord(record, f.launch(), e.intendedOffset(), e.actualOffset(), false));
+            }
+            for (Map.Entry<Integer, InFlight> left : List.copyOf(inFlight.entrySet())) {
+                InFlight e = left.getValue();
+                keep(new ScheduledRecord(failed(e.sent(), clientId(e, left.getKey()), new Failure(
+                        FailureKind.CANCELLED, -1, "cancelled; the client gave no record within "
+                        + CANCEL_GRACE.toSeconds() + " s")), left.getKey(), e.intendedOffset(), e.actualOffset(),
+                        false));
+            }
+            inFlight.clear();
+            if (interrupted) Thread.currentThread().interrupt();
+        }
+
+        private void cancelAll() {
+            for (InFlight e : inFlight.values()) {
+                if (e.handle() != null) {
+                    try {
+                        e.handle().cancel();
+                    } catch (RuntimeException ex) {
+                        // best effort: the run is ending either way
+                    }
+                }
+            }
+        }
+
+        private String clientId(InFlight e, int launch) {
+            return e.handle() != null ? e.handle().clientRequestId() : "unsent-" + launch;
+        }
+
+        private RequestRecord failed(RequestSpec spec, String clientRequestId, Failure failure) {
+            Instant now = Instant.now();
+            RequestRecord r = new RequestRecord(spec.index(), clientRequestId, null,
+                    now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000L, RequestRecord.NEVER,
+                    RequestRecord.NEVER, RequestRecord.NEVER, 0, null, "", spec.numberInputTokens(), spec.maxTokens(),
+                    -1, null, null, null, failure);
+            return r.withTags(io.llmperf4j.model.RequestTags.of(spec.inputs()));
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package io.llmperf4j.report.html;
+
+import io.llmperf4j.report.summary.SessionsSummary;
+
+/** The report's "Sessions" section: the prefix-cache hit rate and a table of latencies by turn index. */
+final class SessionsSection {
+
+    private SessionsSection() {
+    }
+
+    /** Appends the section to {@code out}; nothing when {@code sessions} is null. */
+    static void render(SessionsSummary sessions, StringBuilder out) {
+        if (sessions == null) return;
+        out.append("<section id=\"sessions\">\n<h2>Sessions and prefix cache</h2>\n<div class=\"card\">\n<p>");
+        out.append(sessions.sessions()).append(" sessions; server-reported prefix-cache hit rate ")
+                .append(sessions.prefixCacheHitRate() == null ? "not reported"
+                        : Html.percent(sessions.prefixCacheHitRate()) + " (" + sessions.cachedTokens() + " of "
+                        + sessions.promptTokens() + " prompt tokens)")
+                .append("</p>\n");
+        if (!sessions.byTurn().isEmpty()) {
+            out.append("<table class=\"stats\">\n<thead><tr><th class=\"num\">turn</th><th class=\"num\">requests</th>"
+                    + "<th class=\"num\">input tokens (mean)</th><th class=\"num\">TTFT mean (s)</th>"
+                    + "<th class=\"num\">TTFT p50</th><th class=\"num\">TTFT p90</th><th class=\"num\">ITL mean (s)"
+                    + "</th><th class=\"num\">E2E mean (s)</th><th class=\"num\">E2E p90</th></tr></thead>\n<tbody>\n");
+            for (SessionsSummary.TurnJson t : sessions.byTurn()) {
+                out.append("<tr><td class=\"num\">").append(t.turn()).append("</td><td class=\"num\">")
+                        .append(t.requests()).append("</td>");
+                cell(out, Html.fixed(t.inputTokensMean(), 1));
+                cell(out, Html.fixed(t.ttftMeanS(), 4));
+                cell(out, Html.fixed(t.ttftP50S(), 4));
+                cell(out, Html.fixed(t.ttftP90S(), 4));
+                cell(out, Html.fixed(t.itlMeanS(), 5));
+                cell(out, Html.fixed(t.e2eMeanS(), 4));
+                cell(out, Html.fixed(t.e2eP90S(), 4));
+                out.append("</tr>\n");
+            }
+            out.append("</tbody>\n</table>\n");
+        }
+        out.append("</div>\n</section>\n");
+    }
+
+    private static void cell(StringBuilder out, String text) {
+        out.append("<td class=\"num\">").append(Html.esc(text)).append("</td>");
+    }
+}

@@ -1,0 +1,112 @@
+package io.llmperf4j.report.summary;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.report.stats.PandasStats;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The summary's {@code sessions} section: what multi-turn sessions and prefix caching did. Latencies and input
+ * tokens by turn index (turn 0 is a session's first request), and the server-side prefix-cache hit rate: cached
+ * prompt tokens over prompt tokens, from {@code usage.prompt_tokens_details.cached_tokens}. vLLM omits the count
+ * when it is 0, so once any request of the run reported one, a successful request with usage but no count counts
+ * as 0 cached tokens; when none did, the rate is null (the server does not say).
+ *
+ * @param prefixCacheHitRate cached / prompt tokens of successful requests with server usage, or null
+ * @param cachedTokens       sum of the cached prompt tokens reported
+ * @param promptTokens       sum of the server's prompt tokens of those requests
+ * @param sessions           distinct sessions among the recorded requests (0 without sessions)
+ * @param byTurn             one row per turn index, ascending (empty without sessions)
+ */
+public record SessionsSummary(Double prefixCacheHitRate, long cachedTokens, long promptTokens, int sessions,
+                              List<TurnJson> byTurn) {
+
+    /**
+     * One turn index over every session: successful requests only; ITL is each request's mean gap after its first
+     * token, (last content - first content) / (output tokens - 1).
+     */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    public record TurnJson(int turn, int requests, Double ttftMeanS, Double ttftP50S, Double ttftP90S,
+                           Double itlMeanS, Double e2eMeanS, Double e2eP50S, Double e2eP90S, Double inputTokensMean) {
+    }
+
+    /** The section for {@code records}, or null when they have no session and no cached-token count. */
+    public static SessionsSummary of(List<RequestRecord> records) {
+        boolean anySession = false;
+        boolean anyCached = false;
+        for (RequestRecord r : records) {
+            anySession |= r.tags().sessionId() != null;
+            anyCached |= r.tags().cachedTokens() != null;
+        }
+        if (!anySession && !anyCached) return null;
+        long cached = 0;
+        long prompt = 0;
+        Map<Integer, List<RequestRecord>> turns = new TreeMap<>();
+        java.util.Set<String> sessionIds = new java.util.HashSet<>();
+        for (RequestRecord r : records) {
+            if (r.tags().sessionId() != null) sessionIds.add(r.tags().sessionId());
+            if (!r.succeeded()) continue;
+            if (anyCached && r.usagePromptTokens() != null) {
+                prompt += r.usagePromptTokens();
+                cached += r.tags().cachedTokens() == null ? 0 : r.tags().cachedTokens();
+            }
+            if (r.tags().sessionId() != null && r.tags().turn() >= 0) {
+                turns.computeIfAbsent(r.tags().turn(), t -> new ArrayList<>()).add(r);
+            }
+        }
+        List<TurnJson> byTurn = new ArrayList<>();
+        turns.forEach((turn, rs) -> byTurn.add(turn(turn, rs)));
+        Double rate = anyCached && prompt > 0 ? (double) cached / prompt : null;
+        return new SessionsSummary(rate, cached, prompt, sessionIds.size(), byTurn);
+    }
+
+    private static TurnJson turn(int turn, List<RequestRecord> rs) {
+        double[] ttft = seconds(rs.stream().mapToLong(RequestRecord::ttftNanos));
+        double[] e2e = seconds(rs.stream().mapToLong(RequestRecord::e2eNanos));
+        double[] itl = rs.stream().filter(r -> r.outputTokens() > 1 && r.ttftNanos() >= 0 && r.lastContentNanos() >= 0)
+                .mapToDouble(r -> (r.lastContentNanos() - r.ttftNanos()) / 1e9 / (r.outputTokens() - 1)).toArray();
+        double[] input = rs.stream().mapToDouble(r -> r.usagePromptTokens() != null ? r.usagePromptTokens()
+                : r.numberInputTokens()).toArray();
+        return new TurnJson(turn, rs.size(), mean(ttft), q(ttft, 0.5), q(ttft, 0.9), mean(itl), mean(e2e),
+                q(e2e, 0.5), q(e2e, 0.9), mean(input));
+    }
+
+    private static double[] seconds(java.util.stream.LongStream nanos) {
+        return nanos.filter(n -> n >= 0).mapToDouble(n -> n / 1e9).sorted().toArray();
+    }
+
+    private static Double mean(double[] v) {
+        return v.length == 0 ? null : PandasStats.mean(v);
+    }
+
+    private static Double q(double[] sorted, double q) {
+        if (sorted.length == 0) return null;
+        double[] s = sorted.clone();
+        Arrays.sort(s);
+        return PandasStats.quantile(s, q);
+    }
+
+    /** The console line: sessions, mean TTFT by turn, the server's hit rate; null for no section. */
+    static String consoleLine(SessionsSummary s) {
+        if (s == null) return null;
+        StringBuilder b = new StringBuilder();
+        if (s.sessions() > 0) {
+            b.append(s.sessions()).append(" sessions, mean TTFT by turn");
+            for (TurnJson t : s.byTurn()) {
+                b.append(t.turn() == s.byTurn().get(0).turn() ? " " : " / ")
+                        .append(t.ttftMeanS() == null ? "-" : String.format(Locale.ROOT, "%.3f", t.ttftMeanS()));
+            }
+            b.append(" s; ");
+        }
+        b.append("server prefix-cache hit rate ").append(s.prefixCacheHitRate() == null ? "not reported"
+                : String.format(Locale.ROOT, "%.1f %% (%d of %d prompt tokens)", 100 * s.prefixCacheHitRate(),
+                s.cachedTokens(), s.promptTokens()));
+        return (s.sessions() > 0 ? "Sessions: " : "Prefix cache: ") + b + System.lineSeparator();
+    }
+}

@@ -1,0 +1,27 @@
+package io.llmperf4j.run;
+
+import java.time.Duration;
+
+/**
+ * The workload's sessions, shared prefixes and trace replay, as given (checked and built by {@link WorkloadSource}).
+ * Null means "not given".
+ *
+ * @param turns              turns per session: N or a distribution ({@code fixed:3}, {@code uniform:2,6},
+ *                           {@code normal:4,1,1,10}); null for single requests
+ * @param thinkTime          ms between a reply and the session's next turn, a distribution in the same forms
+ * @param sharedPrefixGroups G system prompts of exactly {@code --prefix-tokens} tokens, one drawn per session or
+ *                           request
+ * @param trace              FORMAT:FILE, mooncake or azure
+ * @param traceSpeedup       the trace's timestamps divided by this
+ * @param traceDuration      replay the trace's first stretch only (after the speedup)
+ */
+public record SessionSpec(String turns, String thinkTime, Integer sharedPrefixGroups, String trace,
+                          double traceSpeedup, Duration traceDuration) {
+
+    public static final SessionSpec NONE = new SessionSpec(null, null, null, null, 1.0, null);
+
+    /** Whether anything here changes the workload. */
+    public boolean active() {
+        return turns != null || sharedPrefixGroups != null || trace != null;
+    }
+}

@@ -1,0 +1,23 @@
+package io.llmperf4j.cli;
+
+import picocli.CommandLine.Option;
+
+/** token-benchmark's trace replay flags. */
+final class TraceFlags {
+    @Option(names = "--trace", paramLabel = "FORMAT:FILE",
+            description = "Replay a request trace on its own timestamps (an open loop; send lag reported): "
+                    + "mooncake:FILE (JSONL: timestamp ms, input_length, output_length, hash_ids of 512-token "
+                    + "blocks, optional session_id and delay ms) or azure:FILE (CSV TIMESTAMP,ContextTokens,"
+                    + "GeneratedTokens). Prompts are synthesized: equal hash ids give byte-identical blocks, lengths "
+                    + "are exact with --tokenizer. The whole trace is replayed; --max-num-completed-requests does not "
+                    + "apply. See also the trace-stats command.")
+    String trace;
+
+    @Option(names = "--trace-speedup", paramLabel = "X", defaultValue = "1",
+            description = "Replay X times faster (timestamps and delays divided by X).")
+    double traceSpeedup;
+
+    @Option(names = "--trace-duration", paramLabel = "SECONDS",
+            description = "Replay only the requests within the first SECONDS of the (sped-up) trace.")
+    Double traceDuration;
+}

@@ -1,0 +1,45 @@
+package io.llmperf4j.cli;
+
+import io.llmperf4j.datasets.DatasetFormatException;
+import io.llmperf4j.datasets.trace.Trace;
+import io.llmperf4j.engine.load.Arrival;
+import io.llmperf4j.engine.load.LoadProfile;
+import io.llmperf4j.engine.load.Warmup;
+import io.llmperf4j.run.CommonSettings;
+import io.llmperf4j.run.LoadPlan;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * The load of {@code --trace}: an open loop whose arrivals are the trace's own (scaled) timestamps; its nominal rate
+ * is the trace's mean, its request count the trace's, and its time limit the trace's span plus {@code --timeout}.
+ */
+final class TraceReplay {
+    private TraceReplay() {
+    }
+
+    static LoadPlan plan(TraceFlags flags, LoadPlan given, CommonSettings common) {
+        if (given.kind() != LoadPlan.Kind.CLOSED_LOOP || given.harness() != null
+                || !(given.warmup() instanceof Warmup.None)) {
+            throw new UsageException("--trace sends on the trace's timestamps: it goes without --request-rate, "
+                    + "--rate-sweep, --concurrency-sweep, warmup and iteration flags");
+        }
+        Trace trace;
+        try {
+            trace = Trace.load(flags.trace).scaled(flags.traceSpeedup, flags.traceDuration == null ? null
+                    : Duration.ofMillis(Math.round(flags.traceDuration * 1000)));
+        } catch (DatasetFormatException | IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+        int n = trace.requests().size();
+        long spanMs = trace.spanMs();
+        double rate = n < 2 || spanMs == 0 ? n : (n - 1) / (spanMs / 1000.0);
+        Duration timeout = Duration.ofSeconds(common.timeoutSeconds()).plusMillis(spanMs);
+        LoadProfile profile = new LoadProfile.OpenLoop(rate, Arrival.constant(), 0, OptionalInt.of(n),
+                Optional.empty(), timeout, OptionalInt.empty());
+        return new LoadPlan(true, given.models(), LoadPlan.Kind.OPEN_LOOP, profile, Warmup.NONE, null,
+                given.rules(), given.pause(), LoadPlan.UNCAPPED_OPEN_LOOP_CONNECTIONS, 0, true);
+    }
+}

@@ -1,0 +1,60 @@
+package io.llmperf4j.cli;
+
+import io.llmperf4j.datasets.DatasetFormatException;
+import io.llmperf4j.datasets.trace.Trace;
+import io.llmperf4j.datasets.trace.TraceStats;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.util.concurrent.Callable;
+
+/** {@code trace-stats FORMAT:FILE}: what a trace asks of a server, before replaying it. */
+@Command(name = "trace-stats",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        showDefaultValues = true,
+        header = "Statistics of a request trace: ISL/OSL distributions, arrival rate over time, prefix-cache hit rate.",
+        description = {
+            "Reads a trace as token-benchmark --trace does (mooncake:FILE or azure:FILE) and prints its input and",
+            "output length distributions, its arrival rate over time and the prefix-cache hit rate a server with an",
+            "unbounded cache of the given block size would reach from its hash_ids (whole blocks within each",
+            "prompt's first input_length - 1 tokens, as vLLM caches)."
+        })
+final class TraceStatsCommand implements Callable<Integer> {
+    private final CliContext context;
+
+    @Parameters(index = "0", paramLabel = "FORMAT:FILE", description = "mooncake:FILE or azure:FILE.")
+    String trace;
+
+    @Option(names = "--block-size", defaultValue = "512", paramLabel = "TOKENS",
+            description = "The server's KV block size for the hit-rate prediction.")
+    int blockSize;
+
+    @Option(names = "--bucket", paramLabel = "SECONDS",
+            description = "Width of the arrival-rate buckets (default: a twentieth of the trace's span).")
+    Double bucketSeconds;
+
+    @Option(names = "--trace-speedup", paramLabel = "X", defaultValue = "1",
+            description = "As token-benchmark's: timestamps divided by X.")
+    double speedup;
+
+    TraceStatsCommand(CliContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() {
+        CommonOptions.atLeast("--block-size", blockSize, 1);
+        if (bucketSeconds != null && !(bucketSeconds > 0)) throw new UsageException("--bucket must be > 0");
+        Trace t;
+        try {
+            t = Trace.load(trace).scaled(speedup, null);
+        } catch (DatasetFormatException | IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+        long bucketMs = bucketSeconds == null ? 0 : Math.max(1, Math.round(bucketSeconds * 1000));
+        context.out().print(TraceStats.of(t, blockSize, bucketMs).render(t));
+        return ExitCodes.OK;
+    }
+}

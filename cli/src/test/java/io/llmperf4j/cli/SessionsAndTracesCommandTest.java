@@ -1,0 +1,150 @@
+package io.llmperf4j.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.llmperf4j.datasets.trace.Trace;
+import io.llmperf4j.datasets.trace.TraceStats;
+import io.llmperf4j.server.SimulatedServer;
+import io.llmperf4j.server.SimulatorConfig;
+import io.llmperf4j.tokenize.Tokenizers;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Issue 17 end to end through token-benchmark against the simulator's prefix cache: a session's second turn,
+ * with a longer prompt than another session's first, has the lower TTFT; a trace's measured cached tokens equal
+ * trace-stats' prediction; bad trace input is one line and exit 2.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class SessionsAndTracesCommandTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Test
+    void aSecondTurnHitsTheCacheAndBeatsALongerFirstTurn(@TempDir Path tmp) throws IOException {
+        // s0: a long first turn, then a short one; s1: one first turn longer than s0's whole second prompt
+        String manifest = "{\"format\":\"llmperf4j-workload\",\"version\":1,\"kind\":\"synthetic\","
+                + "\"tokenizer\":\"test\",\"seed\":1,\"source\":\"test\",\"generation\":{},\"sampling_params\":{},"
+                + "\"request_count\":3}\n"
+                + turn(0, "alpha ", 200, 4, "s0", 0) + turn(1, "beta ", 16, 4, "s0", 1)
+                + turn(2, "gamma ", 250, 4, "s1", 0);
+        Path workload = Files.writeString(tmp.resolve("w.jsonl"), manifest);
+        try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder()
+                .timeToFirstToken(Duration.ZERO).interTokenDelay(Duration.ofMillis(1))
+                .prefillPerPromptToken(Duration.ofMillis(1)).build())) {
+            CliRun run = CliRun.of(env(server), "token-benchmark", "--model", "sim", "--workload", workload.toString(),
+                    "--max-num-completed-requests", "3", "--num-concurrent-requests", "1", "--think-time", "fixed:1",
+                    "--no-client-warmup", "--results-dir", tmp.resolve("out").toString());
+            assertEquals(0, run.exitCode(), run::toString);
+        }
+        List<CSVRecord> rows = csv(tmp.resolve("out"));
+        CSVRecord s0t1 = row(rows, "s0", "1");
+        CSVRecord s1t0 = row(rows, "s1", "0");
+        int longerPrompt = Integer.parseInt(s1t0.get("prompt_tokens_server"));
+        int secondTurnPrompt = Integer.parseInt(s0t1.get("prompt_tokens_server"));
+        assertTrue(longerPrompt >= secondTurnPrompt, longerPrompt + " < " + secondTurnPrompt);
+        assertTrue(Integer.parseInt(s0t1.get("cached_tokens")) >= 192, s0t1.toString());
+        double secondTurnTtft = Double.parseDouble(s0t1.get("ttft_s"));
+        double firstTurnTtft = Double.parseDouble(s1t0.get("ttft_s"));
+        assertTrue(secondTurnTtft < firstTurnTtft, secondTurnTtft + " s >= " + firstTurnTtft + " s");
+
+        JsonNode sessions = summary(tmp.resolve("out")).get("sessions");
+        assertEquals(2, sessions.get("sessions").asInt(), sessions::toString);
+        assertEquals(2, sessions.get("by_turn").size(), sessions::toString);
+        assertEquals(2, sessions.get("by_turn").get(0).get("requests").asInt());
+        assertTrue(sessions.get("prefix_cache_hit_rate").asDouble() > 0, sessions::toString);
+    }
+
+    @Test
+    void aTracesMeasuredCachedTokensEqualTraceStatsPrediction(@TempDir Path tmp) throws IOException {
+        assumeTrue(Tokenizers.builtInLlama2Available(), "built-in Llama-2 tokenizer not derived in this build");
+        Path trace = Files.writeString(tmp.resolve("t.jsonl"), """
+                {"timestamp": 0, "input_length": 1100, "output_length": 3, "hash_ids": [0, 1, 2]}
+                {"timestamp": 200, "input_length": 1500, "output_length": 3, "hash_ids": [0, 1, 3]}
+                {"timestamp": 400, "input_length": 700, "output_length": 3, "hash_ids": [0, 4]}
+                {"timestamp": 600, "input_length": 1100, "output_length": 3, "hash_ids": [5, 6, 7]}
+                {"timestamp": 800, "input_length": 2100, "output_length": 3, "hash_ids": [5, 6, 7, 8, 9]}
+                """);
+        CliRun stats = CliRun.of(Map.of(), "trace-stats", "mooncake:" + trace);
+        assertEquals(0, stats.exitCode(), stats::toString);
+        long predicted = TraceStats.of(Trace.load("mooncake:" + trace), 512, 0).cachedTokens();
+        assertEquals(1024 + 512 + 1024, predicted, "blocks 0,1; 0; 5,6 (block 7 of request 3 is its last, never cached)");
+        assertTrue(stats.out().contains("(" + predicted + " of 6500 prompt tokens)"), stats::toString);
+
+        try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder()
+                .timeToFirstToken(Duration.ZERO).interTokenDelay(Duration.ofMillis(1))
+                .promptTokenCounter(Tokenizers.builtInLlama2()).prefixBlockTokens(512).build())) {
+            CliRun run = CliRun.of(env(server), "token-benchmark", "--model", "sim", "--trace", "mooncake:" + trace,
+                    "--trace-speedup", "2", "--no-client-warmup", "--results-dir", tmp.resolve("out").toString());
+            assertEquals(0, run.exitCode(), run::toString);
+        }
+        JsonNode sessions = summary(tmp.resolve("out")).get("sessions");
+        assertEquals(predicted, sessions.get("cached_tokens").asLong(), sessions::toString);
+        assertEquals(5, csv(tmp.resolve("out")).size());
+    }
+
+    @Test
+    void badTracesAreOneLineNamingFileAndLine(@TempDir Path tmp) throws IOException {
+        Path missing = Files.writeString(tmp.resolve("m.jsonl"),
+                "{\"timestamp\": 0, \"input_length\": 10, \"output_length\": 2}\n{\"timestamp\": 5, \"output_length\": 2}\n");
+        CliRun.of(Map.of(), "token-benchmark", "--trace", "mooncake:" + missing)
+                .assertOneErrorLine(2, "m.jsonl, line 2: missing field \"input_length\"");
+        Path backwards = Files.writeString(tmp.resolve("b.csv"), "TIMESTAMP,ContextTokens,GeneratedTokens\n"
+                + "2023-11-16 18:17:04.0000000,396,109\n2023-11-16 18:17:03.9799600,374,44\n");
+        CliRun.of(Map.of(), "trace-stats", "azure:" + backwards).assertOneErrorLine(2, "b.csv, line 3: TIMESTAMP");
+        CliRun.of(Map.of(), "trace-stats", "burstgpt:" + backwards).assertOneErrorLine(2, "unknown trace format");
+        CliRun.of(Map.of(), "token-benchmark", "--turns", "often", "--think-time", "5", "--shared-prefix-groups", "2",
+                "--prefix-tokens", "64").assertOneErrorLine(2, "--turns 'often'");
+        CliRun.of(Map.of(), "token-benchmark", "--shared-prefix-groups", "2")
+                .assertOneErrorLine(2, "--shared-prefix-groups needs --prefix-tokens");
+    }
+
+    private static String turn(int index, String word, int words, int maxTokens, String session, int turn) {
+        String prompt = word.repeat(words).strip();
+        return "{\"index\":" + index + ",\"prompt\":\"" + prompt + "\",\"number_input_tokens\":" + words
+                + ",\"max_tokens\":" + maxTokens + ",\"session_id\":\"" + session + "\",\"turn\":" + turn + "}\n";
+    }
+
+    private static Map<String, String> env(SimulatedServer server) {
+        return Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k");
+    }
+
+    private static List<CSVRecord> csv(Path dir) throws IOException {
+        Path file;
+        try (var files = Files.list(dir)) {
+            file = files.filter(p -> p.toString().endsWith("_requests.csv")).findFirst().orElseThrow();
+        }
+        try (Reader r = Files.newBufferedReader(file)) {
+            return new ArrayList<>(CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true).get().parse(r)
+                    .getRecords());
+        }
+    }
+
+    private static CSVRecord row(List<CSVRecord> rows, String session, String turn) {
+        return rows.stream().filter(r -> r.get("session_id").equals(session) && r.get("turn").equals(turn))
+                .findFirst().orElseThrow(() -> new AssertionError("no row " + session + "/" + turn + " in " + rows));
+    }
+
+    private static JsonNode summary(Path dir) throws IOException {
+        try (var files = Files.list(dir)) {
+            return JSON.readTree(files.filter(p -> p.toString().endsWith("_llmperf4j_summary.json")).findFirst()
+                    .orElseThrow().toFile());
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package io.llmperf4j.datasets.trace;
+
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * What a trace asks of a server, before replaying it ({@code trace-stats}): input and output length distributions,
+ * the arrival rate over time, and the prefix-cache hit rate a server would reach.
+ *
+ * <p>The predicted hit rate replays the {@code hash_ids} through an unbounded cache, as a vLLM-style engine caches:
+ * only whole blocks within a prompt's first {@code input_length - 1} tokens are cacheable (the last token is always
+ * computed); a request hits the leading blocks whose ids were cached before it, then caches its own; at a block
+ * size B other than {@value Trace#BLOCK_TOKENS}, the hit prefix is rounded down to whole B-token blocks. Requests are
+ * taken in trace order. A trace without hash ids predicts 0.
+ *
+ * @param requests        requests in the trace
+ * @param spanMs          first to last timestamp
+ * @param inputTokens     input lengths: min, p50, p90, p99, max, mean
+ * @param outputTokens    output lengths, likewise
+ * @param bucketMs        width of one arrival-rate bucket
+ * @param arrivalsPerBucket requests arriving in each bucket from the first
+ * @param blockTokens     the block size of the prediction
+ * @param cachedTokens    predicted cached prompt tokens
+ * @param promptTokens    all prompt tokens
+ */
+public record TraceStats(int requests, long spanMs, double[] inputTokens, double[] outputTokens, long bucketMs,
+                         int[] arrivalsPerBucket, int blockTokens, long cachedTokens, long promptTokens) {
+
+    /** Predicted cached / prompt tokens. */
+    public double predictedHitRate() {
+        return promptTokens == 0 ? 0 : (double) cachedTokens / promptTokens;
+    }
+
+    public static TraceStats of(Trace trace, int blockTokens, long bucketMs) {
+        if (blockTokens < 1) throw new IllegalArgumentException("block size (" + blockTokens + ") must be >= 1");
+        var rs = trace.requests();
+        long span = trace.spanMs();
+        long bucket = bucketMs > 0 ? bucketMs : Math.max(1, (span + 20) / 20);
+        int[] buckets = new int[(int) Math.min(100_000, span / bucket + 1)];
+        for (TraceRequest r : rs) buckets[(int) Math.min(buckets.length - 1, r.timestampMs() / bucket)]++;
+        Set<Long> cached = new HashSet<>();
+        long hits = 0;
+        long prompt = 0;
+        for (TraceRequest r : rs) {
+            prompt += r.inputLength();
+            hits += cachedTokens(r, cached, blockTokens);
+        }
+        return new TraceStats(rs.size(), span, dist(rs.stream().mapToDouble(TraceRequest::inputLength).toArray()),
+                dist(rs.stream().mapToDouble(TraceRequest::outputLength).toArray()), bucket, buckets, blockTokens,
+                hits, prompt);
+    }
+
+    /** The prompt tokens of {@code r} found in {@code cache}; then caches its cacheable blocks. */
+    static long cachedTokens(TraceRequest r, Set<Long> cache, int blockTokens) {
+        if (r.hashIds() == null) return 0;
+        int cacheable = (r.inputLength() - 1) / Trace.BLOCK_TOKENS;
+        int leading = 0;
+        while (leading < cacheable && cache.contains(r.hashIds()[leading])) leading++;
+        for (int k = 0; k < cacheable; k++) cache.add(r.hashIds()[k]);
+        long hit = Math.min((long) leading * Trace.BLOCK_TOKENS, r.inputLength() - 1L);
+        return hit / blockTokens * blockTokens;
+    }
+
+    private static double[] dist(double[] values) {
+        double[] s = values.clone();
+        Arrays.sort(s);
+        double sum = 0;
+        for (double v : s) sum += v;
+        return new double[] {s[0], q(s, 0.5), q(s, 0.9), q(s, 0.99), s[s.length - 1], sum / s.length};
+    }
+
+    /** Linear interpolation between closest ranks (numpy's default). */
+    private static double q(double[] sorted, double p) {
+        double pos = p * (sorted.length - 1);
+        int lo = (int) Math.floor(pos);
+        int hi = Math.min(sorted.length - 1, lo + 1);
+        return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
+    }
+
+    /** The report {@code trace-stats} prints. */
+    public String render(Trace trace) {
+        StringBuilder b = new StringBuilder();
+        b.append(String.format(Locale.ROOT, "Trace %s (%s): %d requests over %.3f s (%.2f req/s)%n", trace.file(),
+                trace.format(), requests, spanMs / 1000.0, spanMs == 0 ? 0 : (requests - 1) / (spanMs / 1000.0)));
+        b.append(String.format(Locale.ROOT, "%-14s %8s %8s %8s %8s %8s %10s%n", "tokens", "min", "p50", "p90", "p99",
+                "max", "mean"));
+        row(b, "input (ISL)", inputTokens);
+        row(b, "output (OSL)", outputTokens);
+        b.append(String.format(Locale.ROOT, "Arrival rate over time (req/s per %.3f s bucket):%n", bucketMs / 1000.0));
+        int max = Arrays.stream(arrivalsPerBucket).max().orElse(1);
+        for (int i = 0; i < arrivalsPerBucket.length; i++) {
+            double rate = arrivalsPerBucket[i] / (bucketMs / 1000.0);
+            b.append(String.format(Locale.ROOT, "  %9.3f s %9.2f %s%n", i * bucketMs / 1000.0, rate,
+                    "#".repeat(max == 0 ? 0 : (int) Math.round(40.0 * arrivalsPerBucket[i] / max))));
+        }
+        b.append(String.format(Locale.ROOT, "Theoretical prefix-cache hit rate (blocks of %d tokens, unbounded "
+                        + "cache): %.2f %% (%d of %d prompt tokens)%n", blockTokens, 100 * predictedHitRate(),
+                cachedTokens, promptTokens));
+        return b.toString();
+    }
+
+    private static void row(StringBuilder b, String name, double[] d) {
+        b.append(String.format(Locale.ROOT, "%-14s %8.0f %8.1f %8.1f %8.1f %8.0f %10.1f%n", name, d[0], d[1], d[2],
+                d[3], d[4], d[5]));
+    }
+}

@@ -1,0 +1,2 @@
+/** Request traces of real services (Mooncake JSONL, Azure LLM inference CSV): reading, statistics, prompts. */
+package io.llmperf4j.datasets.trace;
