@@ -2,6 +2,7 @@ package io.llmperf4j.cli;
 
 import io.llmperf4j.run.RunRequest;
 import io.llmperf4j.run.Runner;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -88,10 +89,8 @@ final class TokenBenchmarkCommand implements Callable<Integer> {
     @Mixin
     ServerMetricsFlags serverMetrics;
 
-    @Option(names = "--slo", paramLabel = "ttft=500ms,tpot=50ms,e2e=10s",
-            description = "llmperf4j: service-level objectives for goodput (requests meeting every bound per "
-                    + "second); any subset of ttft, tpot, e2e; a bare number means milliseconds.")
-    String slo;
+    @ArgGroup(validate = false, heading = "%nService-level objectives and capacity search:%n")
+    SearchFlags search = new SearchFlags();
 
     @Option(names = "--save-events",
             description = "llmperf4j: also write <base>_events.csv to --results-dir: one row per content event "

@@ -1,12 +1,13 @@
 package io.llmperf4j.cli;
 
 import io.llmperf4j.engine.client.ApiRegistry;
-import io.llmperf4j.report.metrics.Slo;
+import io.llmperf4j.report.metrics.SloObjectives;
 import io.llmperf4j.run.ClusterPlan;
 import io.llmperf4j.run.CommonSettings;
 import io.llmperf4j.run.LoadPlan;
 import io.llmperf4j.run.RunRequest;
 import io.llmperf4j.run.WorkloadSpec;
+import io.llmperf4j.run.search.SearchPlan;
 
 /**
  * token-benchmark's flags checked and turned into the {@link RunRequest} the runner executes: the
@@ -52,19 +53,13 @@ final class TokenBenchmarkOptions {
                 w.scenario, w.scenarioLang, w.prefixTokens, w.saveWorkload, w.workload);
         ClusterPlan cluster = c.cluster.resolve();
         // embeddings always run through the load models' flow: an active plan even without load flags
-        LoadPlan load = LoadOptions.resolve(c.load, common, !api.generates());
-        return new RunRequest(common, workload, !c.noStreamUsage, parseSlo(c.slo), !c.noStream, c.embeddingBatchSize,
-                !c.noClientWarmup, c.saveEvents, load, cluster, c.serverMetrics.resolve());
-    }
-
-    private static Slo parseSlo(String text) {
-        if (text == null) {
-            return null;
-        }
-        try {
-            return Slo.parse(text);
-        } catch (IllegalArgumentException e) {
-            throw new UsageException("--slo: " + e.getMessage());
-        }
+        SloObjectives slo = c.search.objectives();
+        SearchPlan search = c.search.resolve(slo, c.load, common.model());
+        LoadPlan load = search != null ? LoadPlan.plain(common.model(), common.numConcurrentRequests(),
+                common.maxNumCompletedRequests(), java.time.Duration.ofSeconds(common.timeoutSeconds()))
+                : LoadOptions.resolve(c.load, common, !api.generates());
+        return new RunRequest(common, workload, !c.noStreamUsage, slo == null ? null : slo.goodput(), !c.noStream,
+                c.embeddingBatchSize, !c.noClientWarmup, c.saveEvents, load, cluster, c.serverMetrics.resolve(),
+                search);
     }
 }
