@@ -18,10 +18,14 @@ public record LevelJudgement(int samples, boolean passed, boolean resolved, List
         results = List.copyOf(results);
     }
 
-    /** The objective that decides the level: the failing one furthest past its limit, else the one nearest it. */
+    /**
+     * The objective that decides the level: a failing error rate (failed requests also miss every latency
+     * objective, so the errors are the cause), else the failing one furthest past its limit, else the one nearest it.
+     */
     public ObjectiveResult binding() {
         Comparator<ObjectiveResult> byPressure = Comparator.comparingDouble(ObjectiveResult::pressure);
-        return results.stream().filter(r -> !r.passed()).max(byPressure)
+        return results.stream().filter(r -> !r.passed() && r.objective().startsWith("error_rate")).findFirst()
+                .or(() -> results.stream().filter(r -> !r.passed()).max(byPressure))
                 .orElseGet(() -> results.stream().max(byPressure).orElseThrow());
     }
 }

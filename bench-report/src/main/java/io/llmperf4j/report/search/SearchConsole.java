@@ -12,12 +12,12 @@ public final class SearchConsole {
         out.append("Capacity search of ").append(doc.model()).append(" over ").append(doc.search()).append(": ")
                 .append(String.join(", ", doc.objectives())).append('\n');
         String loadHeader = doc.unit().equals("req/s") ? "rate (req/s)" : "concurrency";
-        out.append(String.format(Locale.ROOT, "%3s  %-6s  %12s  %-14s  %-8s  %8s  %8s  %-24s  %10s  %s%n", "#", "phase",
+        out.append(String.format(Locale.ROOT, "%3s  %-6s  %12s  %-16s  %-8s  %8s  %8s  %-24s  %10s  %s%n", "#", "phase",
                 loadHeader, "verdict", "stop", "requests", "req/s", "binding objective", "estimate", "95% interval"));
         for (SearchDocument.Level l : doc.levels()) {
             SearchDocument.Objective b = l.objectives().stream().filter(o -> o.objective().equals(l.bindingObjective()))
                     .findFirst().orElse(l.objectives().get(0));
-            out.append(String.format(Locale.ROOT, "%3d  %-6s  %12s  %-14s  %-8s  %8d  %8s  %-24s  %10s  [%s, %s]%n",
+            out.append(String.format(Locale.ROOT, "%3d  %-6s  %12s  %-16s  %-8s  %8d  %8s  %-24s  %10s  [%s, %s]%n",
                     l.index(), l.phase(), SearchHtml.num(l.load()),
                     (l.passed() ? "pass" : "FAIL") + (l.resolved() ? "" : " (estimate)"), l.stop(), l.samples(),
                     SearchHtml.num(l.requestsS()), l.bindingObjective(), SearchHtml.num(b.estimate()),
