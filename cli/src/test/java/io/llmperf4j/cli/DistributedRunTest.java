@@ -184,6 +184,22 @@ class DistributedRunTest {
             assertEquals(12, RequestCsvReader.read(sweep.resolve(level).resolve(sweepBase + "_requests.csv")).size());
         }
 
+        // a capacity search on the same workers: each probe level is a distributed run
+        Path searched = tmp.resolve("search");
+        List<String> searchArgs = new ArrayList<>(List.of("token-benchmark"));
+        searchArgs.addAll(workload(12, 6, 20));
+        searchArgs.addAll(List.of("--slo", "e2e_p50<=10s", "--search", "concurrency", "--search-max", "2",
+                "--search-level-max", "6", "--search-min-samples", "4", "--search-no-repeat", "--sleep-between", "0",
+                "--results-dir", searched.toString()));
+        searchArgs.addAll(coordinatorFlags(cluster, freePort(), workerIds));
+        CliRun search = CliRun.of(env(), searchArgs.toArray(String[]::new));
+        assertEquals(0, search.exitCode(), () -> search + logs());
+        JsonNode searchDoc = JSON.readTree(searched.resolve(sweepBase + "_search.json").toFile());
+        assertEquals("above_range", searchDoc.get("outcome").asText(), search::toString);
+        assertEquals(2, searchDoc.get("levels").size(), search::toString);
+        assertEquals(2, JSON.readTree(searched.resolve("level_02_concurrency_2").resolve(sweepBase
+                + "_llmperf4j_summary.json").toFile()).at("/distributed/workers").size());
+
         // JMH-style iterations on the same workers: each fork a distributed run, the JMH files of one machine
         Path iterations = tmp.resolve("iterations");
         List<String> iterationArgs = new ArrayList<>(List.of("token-benchmark"));
