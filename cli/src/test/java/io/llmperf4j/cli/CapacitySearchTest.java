@@ -147,6 +147,29 @@ class CapacitySearchTest {
     }
 
     @Test
+    @Timeout(60)
+    void aServerThatDegradesFailsTheFinalRepeat(@TempDir Path dir) throws Exception {
+        // the first 20 requests succeed, every later one gets HTTP 500: levels 1 and 2 pass, their repeat fails
+        List<FaultKind> sequence = new ArrayList<>();
+        for (int i = 0; i < 20; i++) sequence.add(FaultKind.NONE);
+        for (int i = 0; i < 60; i++) sequence.add(FaultKind.HTTP_500);
+        try (SimulatedServer degrading = SimulatedServer.start(SimulatorConfig.builder()
+                .timeToFirstToken(Duration.ofMillis(5)).interTokenDelay(Duration.ofMillis(1))
+                .faultPlan(FaultPlan.sequence(sequence)).build())) {
+            CliRun run = search(degrading, 4, dir, "--slo", "error_rate<=1%", "--search", "concurrency",
+                    "--search-max", "2", "--search-level-max", "10", "--no-client-warmup");
+            assertEquals(0, run.exitCode(), run::toString);
+            JsonNode doc = searchJson(dir, 4);
+            assertEquals(2, doc.get("capacity").asDouble(), run::toString);
+            assertEquals("repeat", doc.at("/levels/2/phase").asText());
+            assertTrue(!doc.at("/levels/2/passed").asBoolean(), doc::toString);
+            assertTrue(doc.at("/warnings/0").asText().contains("the server may degrade over time"), doc::toString);
+            assertTrue(run.out().contains("warning: the best level (concurrency 2) failed when repeated"),
+                    run::toString);
+        }
+    }
+
+    @Test
     void badSearchInputIsOneLine() {
         Map<String, String> env = Map.of("OPENAI_API_BASE", "http://127.0.0.1:9/v1", "OPENAI_API_KEY", "k");
         String[][] cases = {
