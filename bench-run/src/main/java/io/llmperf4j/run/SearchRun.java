@@ -141,7 +141,8 @@ final class SearchRun {
             // geometric checkpoints: few looks at the data, so repeated testing inflates the error little
             nextCheck[0] = Math.max(judge.samples() + 1, (int) Math.ceil(judge.samples() * 1.1));
             LevelJudgement j = judge.judge();
-            if (j.resolved()) {
+            // an open loop past capacity looks fine until its queue has grown: only a failure may end it early
+            if (j.resolved() && (search.mode() == SearchPlan.Mode.CONCURRENCY || !j.passed())) {
                 decided[0] = j;
                 stops.endLevel();
             }

@@ -22,8 +22,8 @@ final class SearchFlags {
 
     @Option(names = "--slo", paramLabel = "OBJECTIVES",
             description = "Service-level objectives, comma-separated: percentiles (ttft_p99<=500ms, tpot_p90<=50ms, "
-                    + "itl_p99<=100ms, e2e_p95<=20s), attainment (ttft<=500ms@99%: at least 99% of the requests "
-                    + "within 500 ms), error_rate<=1%, or plain goodput bounds (ttft=500ms,tpot=50ms). Every run "
+                    + "itl_p99<=100ms, e2e_p95<=20s), attainment (ttft<=500ms@99%%: at least 99%% of the requests "
+                    + "within 500 ms), error_rate<=1%%, or plain goodput bounds (ttft=500ms,tpot=50ms). Every run "
                     + "reports goodput (requests meeting every TTFT/TPOT/E2E bound per second); --search finds the "
                     + "highest load meeting every objective. Units ns, us, ms, s; a bare number is ms.")
     String slo;
@@ -32,7 +32,7 @@ final class SearchFlags {
             description = "Capacity search: the highest concurrency (closed loop) or request rate (open loop on its "
                     + "seeded --arrival schedule) meeting every --slo objective: doubles from --search-min until a "
                     + "level fails, then bisects to --search-tolerance. Each level stops as soon as its verdict holds "
-                    + "at 95% confidence. Writes <base>_search.json, .csv and .html.")
+                    + "at 95%% confidence. Writes <base>_search.json, .csv and .html.")
     String search;
 
     @Option(names = "--search-min", paramLabel = "LEVEL",

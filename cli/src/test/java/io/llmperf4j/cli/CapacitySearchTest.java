@@ -64,6 +64,7 @@ class CapacitySearchTest {
             CliRun run = search(server, 12, dir, "--slo", "ttft_p99<=300ms", "--search", "concurrency",
                     "--search-level-max", "2s", "--warmup-requests", "1");
             assertEquals(0, run.exitCode(), run::toString);
+            System.out.print(run.out()); // the acceptance figures, in the test log
             JsonNode doc = searchJson(dir, 12);
             assertEquals("found", doc.get("outcome").asText(), run::toString);
             assertEquals(K, doc.get("capacity").asDouble(), run::toString);
@@ -94,11 +95,14 @@ class CapacitySearchTest {
     @Timeout(150)
     void aRateSearchFindsSlotsOverRequestTime(@TempDir Path dir) throws Exception {
         // a request holds a slot 50 + 10 x 10 = 150 ms: K / 0.15 s = 26.7 req/s; constant arrivals below it never
-        // queue, above it the queue (and TTFT) grows without end
+        // queue, above it the queue (and TTFT) grows without end. p90, not p99: of ~100 requests a level sends, p99
+        // is the slowest, which one scheduling hiccup of a loaded test machine pushes past 300 ms; the queue beyond
+        // capacity pushes every later request past it
         try (SimulatedServer server = server(50, 10)) {
-            CliRun run = search(server, 11, dir, "--slo", "ttft_p99<=300ms", "--search", "rate", "--arrival",
+            CliRun run = search(server, 11, dir, "--slo", "ttft_p90<=300ms", "--search", "rate", "--arrival",
                     "constant", "--search-min", "8", "--search-level-max", "4s");
             assertEquals(0, run.exitCode(), run::toString);
+            System.out.print(run.out()); // the acceptance figures, in the test log
             JsonNode doc = searchJson(dir, 11);
             double analytic = K / 0.150;
             double capacity = doc.get("capacity").asDouble();
