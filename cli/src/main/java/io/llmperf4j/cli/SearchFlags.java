@@ -32,7 +32,7 @@ final class SearchFlags {
             description = "Capacity search: the highest concurrency (closed loop) or request rate (open loop on its "
                     + "seeded --arrival schedule) meeting every --slo objective: doubles from --search-min until a "
                     + "level fails, then bisects to --search-tolerance. Each level stops as soon as its verdict holds "
-                    + "at 95%% confidence. Writes <base>_search.json, .csv and .html.")
+                    + "at 95%% confidence (a rate level only early when it fails). Writes <base>_search.json, .csv and .html.")
     String search;
 
     @Option(names = "--search-min", paramLabel = "LEVEL",
