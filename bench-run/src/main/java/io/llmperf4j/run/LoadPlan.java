@@ -102,7 +102,8 @@ public record LoadPlan(boolean active, List<String> models, Kind kind, LoadProfi
     /** The measured requests a level is expected to record (for progress), or 0 when unknown. */
     public static int expectedRequests(LoadSettings level, int workloadSize) {
         if (level instanceof ClosedLoopSettings c) {
-            return c.maxCompleted().orElse(workloadSize);
+            int max = c.maxCompleted().orElse(workloadSize);
+            return max == Integer.MAX_VALUE ? 0 : max; // a level limited by time only (a capacity search)
         }
         if (level instanceof OpenLoopSettings o) {
             try {

@@ -107,6 +107,8 @@ final class ModelRun implements BenchmarkListener {
     private long levelStartNanos;
     /** The server's side of the level being written, or null. */
     private ServerMetricsSession.LevelServerMetrics levelServer;
+    /** Also told every record as it ends (a capacity search's judge), on the listener's thread. */
+    private java.util.function.Consumer<ScheduledRecord> observer = record -> { };
 
     /**
      * @param dir          this model's results folder, or null to write nothing
@@ -198,6 +200,11 @@ final class ModelRun implements BenchmarkListener {
         }
     }
 
+    /** Tells {@code o} every record (warmup ones flagged) as it ends, after this run has kept it. */
+    void observeRecords(java.util.function.Consumer<ScheduledRecord> o) {
+        this.observer = o;
+    }
+
     /** The workers that sent the level about to be reported (its outcome comes next), for its summary. */
     void levelSentBy(SummaryDocument.DistributedJson workers) {
         this.levelWorkers = workers;
@@ -269,6 +276,7 @@ final class ModelRun implements BenchmarkListener {
         if (progress != null) {
             progress.onScheduledRecord(record);
         }
+        observer.accept(record);
     }
 
     @Override

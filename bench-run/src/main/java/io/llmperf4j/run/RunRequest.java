@@ -1,6 +1,7 @@
 package io.llmperf4j.run;
 
 import io.llmperf4j.report.metrics.Slo;
+import io.llmperf4j.run.search.SearchPlan;
 
 /**
  * One token benchmark, as a plain value: built by the CLI from its flags, or by a Java caller, and run by
@@ -20,6 +21,7 @@ import io.llmperf4j.report.metrics.Slo;
  * @param cluster            the workers that send, or null to send from this process
  * @param serverMetrics      whether and where to scrape the server's Prometheus metrics; null means
  *                           {@link ServerMetricsOptions#DEFAULT}
+ * @param search             a capacity search instead of the load's levels, or null
  */
 public record RunRequest(
         CommonSettings common,
@@ -32,10 +34,19 @@ public record RunRequest(
         boolean saveEvents,
         LoadPlan load,
         ClusterPlan cluster,
-        ServerMetricsOptions serverMetrics) {
+        ServerMetricsOptions serverMetrics,
+        SearchPlan search) {
 
     public RunRequest {
         serverMetrics = serverMetrics == null ? ServerMetricsOptions.DEFAULT : serverMetrics;
+    }
+
+    /** A request without a capacity search. */
+    public RunRequest(CommonSettings common, WorkloadSpec workload, boolean includeUsage, Slo slo, boolean stream,
+                      int embeddingBatchSize, boolean clientWarmup, boolean saveEvents, LoadPlan load,
+                      ClusterPlan cluster, ServerMetricsOptions serverMetrics) {
+        this(common, workload, includeUsage, slo, stream, embeddingBatchSize, clientWarmup, saveEvents, load, cluster,
+                serverMetrics, null);
     }
 
     /** A request with the default server metrics (the endpoint's origin + /metrics, when served). */
@@ -49,6 +60,6 @@ public record RunRequest(
     /** The same request sent by the workers of {@code cluster}. */
     public RunRequest onCluster(ClusterPlan other) {
         return new RunRequest(common, workload, includeUsage, slo, stream, embeddingBatchSize, clientWarmup,
-                saveEvents, load, other, serverMetrics);
+                saveEvents, load, other, serverMetrics, search);
     }
 }

@@ -2,6 +2,8 @@ package io.llmperf4j.run;
 
 import io.llmperf4j.engine.client.ApiRegistry;
 
+import io.llmperf4j.run.search.SearchResult;
+
 import java.io.PrintStream;
 import java.util.Objects;
 
@@ -58,6 +60,24 @@ public final class Runner {
         return new TokenRun(request, out, err, new FailureGate(maxErrorRatePercent)).run();
     }
 
+    /**
+     * Runs a capacity search ({@link RunRequest#search()}): the highest load meeting every objective, with every
+     * probed level; prints its table and verdict and writes {@code <base>_search.json}, {@code .csv} and
+     * {@code .html} (and each level's files in its folder) to the results folder. A capacity below or above the
+     * searched range is an answer too, not a failure.
+     *
+     * @throws InvalidRequestException when the request has no search plan or cannot run
+     */
+    public SearchResult search(RunRequest request) {
+        if (request.search() == null) throw new InvalidRequestException("the request has no search plan");
+        checkSupported(request);
+        TokenRun run = new TokenRun(request, out, err, new FailureGate(maxErrorRatePercent));
+        RunStatus status = run.run();
+        SearchResult result = run.searchResult();
+        if (result == null) throw new RunFailedException("the search ended without a result (" + status + ")");
+        return result;
+    }
+
     /** llmperf's correctness test: {@code maxNumCompletedRequests} numbers, seeded by {@code seed}. */
     public RunStatus correctness(CommonSettings common, long seed) {
         return new CorrectnessRun(common, seed, out, err).run();
@@ -67,6 +87,13 @@ public final class Runner {
     public static void checkSupported(RunRequest request) {
         CommonSettings common = request.common();
         ApiRegistry.Api api = common.registered();
+        if (request.search() != null && !api.generates()) {
+            throw new InvalidRequestException("--search: --llm-api " + common.llmApi() + " does not generate; "
+                    + "a capacity search judges generation latencies");
+        }
+        if (request.search() != null && (request.load().comparison() || request.load().harness() != null)) {
+            throw new InvalidRequestException("--search takes one --model and no --iterations");
+        }
         if (request.cluster() != null && !api.distributable()) {
             throw new InvalidRequestException("--cluster: --llm-api " + common.llmApi() + " is not distributed; use "
                     + String.join(", ", ApiRegistry.distributableNames()));

@@ -51,6 +51,13 @@ final class StopControl implements InterruptHandler.Stages {
         }
     }
 
+    /** Ends the level running now, as the first Ctrl-C of a sweep does, but not as a signal (a search's early stop). */
+    synchronized void endLevel() {
+        if (stopLevel != null && inLevel) {
+            stopLevel.run();
+        }
+    }
+
     synchronized void detach() {
         stopLevel = null;
         stopAll = null;

@@ -8,6 +8,7 @@ import io.llmperf4j.model.TokenCounter;
 import io.llmperf4j.report.metrics.MetricsConfig;
 import io.llmperf4j.report.metrics.TokenCounting;
 import io.llmperf4j.report.output.ResultFiles;
+import io.llmperf4j.run.search.SearchResult;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -28,6 +29,7 @@ final class TokenRun {
     private final PrintStream out;
     private final PrintStream err;
     private final FailureGate failureGate;
+    private SearchResult searchResult;
 
     TokenRun(RunRequest request, PrintStream out, PrintStream err, FailureGate failureGate) {
         this.failureGate = failureGate;
@@ -35,6 +37,11 @@ final class TokenRun {
         this.common = request.common();
         this.out = out;
         this.err = err;
+    }
+
+    /** What the capacity search found, after {@link #run()} with a search plan; else null. */
+    SearchResult searchResult() {
+        return searchResult;
     }
 
     RunStatus run() {
@@ -78,6 +85,18 @@ final class TokenRun {
             ModelRun.Context context = new ModelRun.Context(plan, workload.requests(), counter,
                     run -> withServerCounts(run, workload), metricsConfig, stops, out, err,
                     ResultFiles.tokenBenchmark(request.saveEvents()), serverMetrics);
+            if (request.search() != null) {
+                SearchRun search = new SearchRun(request.search(), executor, levelPlan -> new ModelRun.Context(
+                        levelPlan, workload.requests(), counter, run -> withServerCounts(run, workload), metricsConfig,
+                        stops, out, err, ResultFiles.tokenBenchmark(request.saveEvents()), serverMetrics), base,
+                        metricsConfig.tokenCounting(), common.resultsDir(), stops, out, err, base.seed(),
+                        common.timeoutSeconds());
+                try (InterruptHandler ignored = InterruptHandler.installStaged(stops)) {
+                    searchResult = search.run(plan.models().get(0));
+                }
+                // the search's verdict is the answer, failures included (they are judged by the objectives)
+                return stops.interrupted() ? RunStatus.INTERRUPTED : RunStatus.COMPLETED;
+            }
             try (InterruptHandler ignored = InterruptHandler.installStaged(stops)) {
                 for (int i = 0; i < plan.models().size(); i++) {
                     if (!stops.mayStartModel(i, plan.pause())) break;

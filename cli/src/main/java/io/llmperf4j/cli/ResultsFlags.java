@@ -17,11 +17,6 @@ final class ResultsFlags {
                     + "prompt index, event index, seconds from send, chars, tokens).")
     boolean saveEvents;
 
-    @Option(names = "--slo", paramLabel = "ttft=500ms,tpot=50ms,e2e=10s",
-            description = "Service-level objectives for goodput (requests meeting every bound per second); any "
-                    + "subset of ttft, tpot, e2e; a bare number means milliseconds.")
-    String slo;
-
     @Option(names = "--max-error-rate", paramLabel = "PERCENT",
             description = "Exit 4 when more than PERCENT (0 to 100) of the requests failed, cancellations at the end "
                     + "included, e.g. 5 for a CI gate. Without it only a run where every request failed exits 4.")

@@ -103,8 +103,8 @@ final class ServeCommand implements Callable<Integer> {
         @Option(names = "--tokens-per-chunk", defaultValue = "1", description = "Tokens carried by each SSE event.")
         int tokensPerChunk;
 
-        @Option(names = "--max-concurrent-sequences", defaultValue = "64",
-                description = "Sequences generated at once (the server's batch, as vLLM's --max-num-seqs); more "
+        @Option(names = {"--max-concurrent-sequences", "--max-num-seqs"}, defaultValue = "64",
+                description = "Sequences generated at once (the server's batch; --max-num-seqs: vLLM's name); more "
                         + "requests wait in a FIFO queue, so TTFT grows with load.")
         int maxConcurrentSequences;
 

@@ -59,6 +59,9 @@ final class TokenBenchmarkCommand implements Callable<Integer> {
     @ArgGroup(validate = false, heading = "%nDistributed runs (the requests sent by 'llmperf4j worker' processes):%n")
     ClusterFlags cluster = new ClusterFlags();
 
+    @ArgGroup(validate = false, heading = "%nService-level objectives and capacity search:%n")
+    SearchFlags search = new SearchFlags();
+
     @ArgGroup(exclusive = false, validate = false, heading = "%nSessions and shared prefixes:%n")
     SessionFlags sessions = new SessionFlags();
 

@@ -3,13 +3,14 @@ package io.llmperf4j.cli;
 import io.llmperf4j.datasets.images.ImageOptions;
 import io.llmperf4j.engine.client.ApiRegistry;
 import io.llmperf4j.engine.load.Warmup;
-import io.llmperf4j.report.metrics.Slo;
+import io.llmperf4j.report.metrics.SloObjectives;
 import io.llmperf4j.run.ClusterPlan;
 import io.llmperf4j.run.CommonSettings;
 import io.llmperf4j.run.LoadPlan;
 import io.llmperf4j.run.RunRequest;
 import io.llmperf4j.run.SessionSpec;
 import io.llmperf4j.run.WorkloadSpec;
+import io.llmperf4j.run.search.SearchPlan;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -76,7 +77,11 @@ final class TokenBenchmarkOptions {
             throw new UsageException("--turns and --trace run on one machine; they go without --cluster");
         }
         // embeddings always run through the load models' flow: an active plan even without load flags
-        LoadPlan load = LoadOptions.resolve(c.load, common, !api.generates(), c::given);
+        SloObjectives slo = c.search.objectives();
+        SearchPlan search = c.search.resolve(slo, c.load, common.model());
+        LoadPlan load = search != null ? LoadPlan.plain(common.model(), common.numConcurrentRequests(),
+                common.maxNumCompletedRequests(), java.time.Duration.ofSeconds(common.timeoutSeconds()))
+                : LoadOptions.resolve(c.load, common, !api.generates(), c::given);
         if (c.trace.trace != null) load = TraceReplay.plan(c.trace, load, common);
         boolean countedLevels = load.harness() == null && !(load.kind().open() && c.load.duration != null
                 && !c.given("--max-num-completed-requests")); // otherwise the load, not the count, sets the records
@@ -85,8 +90,9 @@ final class TokenBenchmarkOptions {
                     load.profile().levels(Warmup.NONE).size() * load.models().size(), l.meanInputTokens,
                     l.meanOutputTokens, Runtime.getRuntime().maxMemory());
         }
-        return new RunRequest(common, workload, !r.noStreamUsage, parseSlo(c.results.slo), !r.noStream,
-                r.embeddingBatchSize, !r.noClientWarmup, c.results.saveEvents, load, cluster, c.serverMetrics.resolve());
+        return new RunRequest(common, workload, !r.noStreamUsage, slo == null ? null : slo.goodput(), !r.noStream,
+                r.embeddingBatchSize, !r.noClientWarmup, c.results.saveEvents, load, cluster, c.serverMetrics.resolve(),
+                search);
     }
 
     private static SessionSpec sessions(TokenBenchmarkCommand c) {
@@ -99,16 +105,5 @@ final class TokenBenchmarkOptions {
         if (t.traceDuration != null && !(t.traceDuration > 0)) throw new UsageException("--trace-duration must be > 0");
         return new SessionSpec(s.turns, s.thinkTime, s.sharedPrefixGroups, t.trace, t.traceSpeedup,
                 t.traceDuration == null ? null : Duration.ofMillis(Math.round(t.traceDuration * 1000)));
-    }
-
-    private static Slo parseSlo(String text) {
-        if (text == null) {
-            return null;
-        }
-        try {
-            return Slo.parse(text);
-        } catch (IllegalArgumentException e) {
-            throw new UsageException("--slo: " + e.getMessage());
-        }
     }
 }

@@ -84,6 +84,31 @@ class DistributedRunTest {
     }
 
     @Test
+    @Timeout(120)
+    void aCapacitySearchRunsEachLevelOnTheWorkers(@TempDir Path tmp) throws Exception {
+        String cluster = "test-" + UUID.randomUUID();
+        int coordinatorPort = freePort();
+        List<String> workerIds = startWorkers(cluster, coordinatorPort, 2, tmp);
+        Path searched = tmp.resolve("search");
+        List<String> args = new ArrayList<>(List.of("token-benchmark"));
+        args.addAll(workload(12, 6, 20));
+        args.addAll(List.of("--slo", "e2e_p50<=10s", "--search", "concurrency", "--search-max", "2",
+                "--search-level-max", "6", "--search-min-samples", "4", "--search-no-repeat", "--sleep-between", "0",
+                "--results-dir", searched.toString()));
+        args.addAll(coordinatorFlags(cluster, coordinatorPort, workerIds));
+        CliRun search = CliRun.of(env(), args.toArray(String[]::new));
+        assertEquals(0, search.exitCode(), () -> search + logs());
+        String base = "meta-llama-Llama-2-7b-chat-hf_200_20";
+        JsonNode doc = JSON.readTree(searched.resolve(base + "_search.json").toFile());
+        assertEquals("above_range", doc.get("outcome").asText(), search::toString);
+        assertEquals(2, doc.get("levels").size(), search::toString);
+        JsonNode level2 = JSON.readTree(searched.resolve("level_02_concurrency_2").resolve(base
+                + "_llmperf4j_summary.json").toFile());
+        assertEquals(2, level2.at("/distributed/workers").size(), level2::toString);
+        assertEquals(6, level2.at("/run/requests_recorded").asInt(), level2::toString);
+    }
+
+    @Test
     @Timeout(180)
     void threeWorkersMergeIntoOneRunThatMatchesASingleMachine(@TempDir Path tmp) throws Exception {
         String cluster = "test-" + UUID.randomUUID();

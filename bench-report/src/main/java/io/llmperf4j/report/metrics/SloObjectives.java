@@ -1,0 +1,167 @@
+package io.llmperf4j.report.metrics;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What {@code --slo} says: objectives judged over a level ({@link SloObjective}) and the per-request bounds of
+ * goodput ({@link Slo}). Terms are comma-separated and combinable:
+ * <ul>
+ *   <li>{@code ttft_p99<=500ms}, {@code tpot_p90<=50ms}, {@code itl_p99<=100ms}, {@code e2e_p95<=20s}: percentile
+ *       objectives;</li>
+ *   <li>{@code ttft<=500ms@99%}: at least 99 % of the requests have TTFT ≤ 500 ms (attainment);</li>
+ *   <li>{@code error_rate<=1%};</li>
+ *   <li>{@code ttft=500ms} (or {@code ttft:500}): a goodput bound only, vLLM's {@code --goodput} form.</li>
+ * </ul>
+ * Metrics ttft, tpot, itl, e2e (e2el); units ns, us, ms, s, a bare number being milliseconds. Goodput counts a
+ * request good when it meets every TTFT, TPOT and E2E bound given in any form (the explicit goodput bounds win over
+ * the objectives' for the same metric); ITL has no per-request goodput bound.
+ *
+ * @param objectives the objectives, in the order given; empty when only goodput bounds were given
+ * @param goodput    the per-request bounds of goodput, or null when there are none
+ */
+public record SloObjectives(List<SloObjective> objectives, Slo goodput) {
+
+    private static final String NUMBER = "(\\d+(?:\\.\\d*)?|\\.\\d+)";
+    private static final String UNIT = "(ns|us|µs|ms|s)?";
+    private static final Pattern PERCENTILE = Pattern.compile(
+            "([a-z0-9]+)_p" + NUMBER + "\\s*<=\\s*" + NUMBER + "\\s*" + UNIT, Pattern.CASE_INSENSITIVE);
+    private static final Pattern ATTAINMENT = Pattern.compile(
+            "([a-z0-9]+)\\s*<=\\s*" + NUMBER + "\\s*" + UNIT + "\\s*@\\s*" + NUMBER + "\\s*%", Pattern.CASE_INSENSITIVE);
+    private static final Pattern ERROR_RATE = Pattern.compile("error_rate\\s*<=\\s*" + NUMBER + "\\s*%",
+            Pattern.CASE_INSENSITIVE);
+    private static final Pattern GOODPUT = Pattern.compile("([a-z0-9]+)\\s*[:=]\\s*(\\S*)", Pattern.CASE_INSENSITIVE);
+    private static final Pattern LIMIT = Pattern.compile(NUMBER + "\\s*" + UNIT, Pattern.CASE_INSENSITIVE);
+
+    /** The forms, for error messages. */
+    public static final String FORMS = "expected comma-separated terms such as ttft_p99<=500ms (percentile), "
+            + "ttft<=500ms@99% (attainment), error_rate<=1% or ttft=500ms (goodput bound); metrics ttft, tpot, itl, "
+            + "e2e; units ns, us, ms, s (a bare number is ms)";
+
+    public SloObjectives {
+        objectives = List.copyOf(objectives);
+        if (objectives.isEmpty() && goodput == null) {
+            throw new IllegalArgumentException("an SLO needs at least one term; " + FORMS);
+        }
+    }
+
+    /**
+     * Parses {@code --slo}'s text.
+     *
+     * @throws IllegalArgumentException one line naming the offending term and the accepted forms
+     */
+    public static SloObjectives parse(String spec) {
+        if (spec == null || spec.isBlank()) {
+            throw new IllegalArgumentException("the SLO is empty; " + FORMS);
+        }
+        List<SloObjective> objectives = new ArrayList<>();
+        Set<String> keys = new LinkedHashSet<>();
+        Map<SloMetric, Duration> explicit = new EnumMap<>(SloMetric.class);
+        Map<SloMetric, Duration> implied = new EnumMap<>(SloMetric.class);
+        for (String raw : spec.split(",", -1)) {
+            String term = raw.strip();
+            SloObjective objective = objective(term, spec);
+            if (objective == null) {
+                Matcher g = GOODPUT.matcher(term);
+                if (!g.matches()) throw bad(term, spec, "is not a term");
+                SloMetric metric = metric(g.group(1), term, spec);
+                if (metric == SloMetric.ITL) throw bad(term, spec, "has no per-request goodput bound (use itl_p99<=...)");
+                Duration limit = limit(g.group(2), term, spec);
+                if (explicit.put(metric, limit) != null) {
+                    throw new IllegalArgumentException("SLO '" + spec + "' gives the goodput bound of "
+                            + metric.key() + " twice");
+                }
+                continue;
+            }
+            if (!keys.add(objective.key())) {
+                throw new IllegalArgumentException("SLO '" + spec + "' gives " + objective.key() + " twice");
+            }
+            objectives.add(objective);
+            if (objective instanceof SloObjective.Percentile p) implied.merge(p.metric(), p.bound(), SloObjectives::min);
+            if (objective instanceof SloObjective.Attainment a) implied.merge(a.metric(), a.bound(), SloObjectives::min);
+        }
+        implied.forEach(explicit::putIfAbsent);
+        Duration ttft = explicit.get(SloMetric.TTFT);
+        Duration tpot = explicit.get(SloMetric.TPOT);
+        Duration e2e = explicit.get(SloMetric.E2E);
+        Slo goodput = ttft == null && tpot == null && e2e == null ? null : new Slo(ttft, tpot, e2e);
+        return new SloObjectives(objectives, goodput);
+    }
+
+    /** "ttft_p99<=500ms, error_rate<=1%" (the goodput bounds when there is no objective). */
+    public String describe() {
+        if (objectives.isEmpty()) return goodput.describe();
+        return String.join(", ", objectives.stream().map(SloObjective::key).toList());
+    }
+
+    private static SloObjective objective(String term, String spec) {
+        Matcher m = PERCENTILE.matcher(term);
+        if (m.matches()) {
+            SloMetric metric = metric(m.group(1), term, spec);
+            double p = Double.parseDouble(m.group(2));
+            if (!(p > 0 && p < 100)) throw bad(term, spec, "needs a percentile between 0 and 100 (e.g. p99)");
+            return new SloObjective.Percentile(metric, p, duration(m.group(3), m.group(4), term, spec));
+        }
+        m = ATTAINMENT.matcher(term);
+        if (m.matches()) {
+            SloMetric metric = metric(m.group(1), term, spec);
+            double target = Double.parseDouble(m.group(4)) / 100;
+            if (!(target > 0 && target <= 1)) throw bad(term, spec, "needs an attainment in (0%, 100%]");
+            return new SloObjective.Attainment(metric, duration(m.group(2), m.group(3), term, spec), target);
+        }
+        m = ERROR_RATE.matcher(term);
+        if (m.matches()) {
+            double rate = Double.parseDouble(m.group(1)) / 100;
+            if (!(rate < 1)) throw bad(term, spec, "needs an error rate below 100%");
+            return new SloObjective.ErrorRate(rate);
+        }
+        if (term.toLowerCase(Locale.ROOT).startsWith("error_rate")) {
+            throw bad(term, spec, "is not error_rate<=N% (a percentage, e.g. error_rate<=1%)");
+        }
+        if (term.contains("<=")) throw bad(term, spec, "is not a percentile or attainment objective");
+        return null;
+    }
+
+    private static SloMetric metric(String name, String term, String spec) {
+        return SloMetric.named(name).orElseThrow(() -> bad(term, spec, "names no metric ('" + name
+                + "' is not ttft, tpot, itl or e2e)"));
+    }
+
+    private static Duration limit(String text, String term, String spec) {
+        Matcher m = LIMIT.matcher(text);
+        if (!m.matches()) throw bad(term, spec, "has no valid limit ('" + text + "' is not like 500ms, 0.5s or 500)");
+        return duration(m.group(1), m.group(2), term, spec);
+    }
+
+    private static Duration duration(String number, String unit, String term, String spec) {
+        int shift = switch (unit == null ? "ms" : unit.toLowerCase(Locale.ROOT)) {
+            case "ns" -> 0;
+            case "us", "µs" -> 3;
+            case "s" -> 9;
+            default -> 6;
+        };
+        long nanos = new BigDecimal(number).movePointRight(shift).setScale(0, RoundingMode.HALF_UP).longValueExact();
+        if (nanos <= 0) throw bad(term, spec, "needs a limit > 0");
+        return Duration.ofNanos(nanos);
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    private static IllegalArgumentException bad(String term, String spec, String why) {
+        Objects.requireNonNull(term);
+        return new IllegalArgumentException("SLO term '" + term + "' in '" + spec + "' " + why + "; " + FORMS);
+    }
+}

@@ -1,0 +1,186 @@
+package io.llmperf4j.report.search;
+
+import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.report.metrics.RequestMetrics;
+import io.llmperf4j.report.metrics.SloMetric;
+import io.llmperf4j.report.metrics.SloObjective;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Judges one level's requests, as they end, against the objectives, with 95 % confidence:
+ * <ul>
+ *   <li>a percentile objective by the order-statistic interval of the percentile ({@link
+ *       SearchStatistics#quantileRanks}): met when its upper end is within the bound, missed when its lower end is
+ *       past it;</li>
+ *   <li>an attainment or error-rate objective by the Wilson interval of the proportion.</li>
+ * </ul>
+ * Nothing is resolved before {@code minSamples} requests. A failed request misses every latency objective (it never
+ * delivered in time) and counts in the error rate. A request cancelled by the client (the level's end) is censored:
+ * it misses a TTFT or E2E bound it had already outlived and is left out otherwise. Latencies are taken from the
+ * intended send ({@code lagNanos} added to TTFT and E2E), so an open loop's queueing behind its schedule counts.
+ * Not thread-safe: one thread adds and judges.
+ */
+public final class LevelJudge {
+    /** Two-sided: each interval holds with 95 %. */
+    public static final double ALPHA = 0.05;
+
+    private final List<SloObjective> objectives;
+    private final int minSamples;
+    private final Tally[] tallies;
+    private int requests;
+
+    /** @param minSamples requests before any verdict is resolved (at least 1) */
+    public LevelJudge(List<SloObjective> objectives, int minSamples) {
+        this.objectives = List.copyOf(objectives);
+        if (this.objectives.isEmpty()) throw new IllegalArgumentException("no objective to judge");
+        if (minSamples < 1) throw new IllegalArgumentException("minSamples (" + minSamples + ") must be >= 1");
+        this.minSamples = minSamples;
+        this.tallies = new Tally[this.objectives.size()];
+        for (int i = 0; i < tallies.length; i++) tallies[i] = new Tally();
+    }
+
+    /** Requests added so far. */
+    public int samples() {
+        return requests;
+    }
+
+    /** Adds one ended request; {@code lagNanos} is how late it was sent after its intended time (0 in a closed loop). */
+    public void add(RequestMetrics request, long lagNanos) {
+        Objects.requireNonNull(request, "request");
+        requests++;
+        for (int i = 0; i < tallies.length; i++) {
+            SloObjective o = objectives.get(i);
+            Tally t = tallies[i];
+            if (o instanceof SloObjective.ErrorRate) {
+                if (request.failureKind() == FailureKind.CANCELLED) continue;
+                t.n++;
+                if (!request.succeeded()) t.misses++;
+            } else if (o instanceof SloObjective.Percentile p) {
+                double boundMs = p.bound().toNanos() / 1e6;
+                for (double v : values(p.metric(), request, lagNanos, boundMs)) t.add(v);
+            } else {
+                SloObjective.Attainment a = (SloObjective.Attainment) o;
+                double boundMs = a.bound().toNanos() / 1e6;
+                double[] values = values(a.metric(), request, lagNanos, boundMs);
+                if (values.length == 0 && (request.succeeded() || request.failureKind() == FailureKind.CANCELLED)) {
+                    if (request.succeeded()) t.n++; // e.g. ITL of a one-event response: nothing to miss
+                    continue;
+                }
+                t.n++;
+                boolean good = request.succeeded();
+                for (double v : values) good &= v <= boundMs;
+                if (!good) t.misses++;
+            }
+        }
+    }
+
+    /**
+     * The verdict on the requests so far. Early, only a resolved verdict ends a level; at its end ({@code last})
+     * an unresolved objective is decided by its point estimate.
+     */
+    public LevelJudgement judge() {
+        boolean enough = requests >= minSamples;
+        List<ObjectiveResult> results = new ArrayList<>();
+        for (int i = 0; i < tallies.length; i++) results.add(judge(objectives.get(i), tallies[i], enough));
+        boolean passed = results.stream().allMatch(ObjectiveResult::passed);
+        boolean resolved = results.stream().anyMatch(r -> r.resolved() && !r.passed())
+                || results.stream().allMatch(ObjectiveResult::resolved);
+        return new LevelJudgement(requests, passed, resolved, results);
+    }
+
+    private static ObjectiveResult judge(SloObjective o, Tally t, boolean enough) {
+        if (o instanceof SloObjective.Percentile p) {
+            int n = t.size;
+            double limit = p.limit();
+            if (n == 0) return new ObjectiveResult(o.key(), 0, 0, Double.NaN, Double.NaN, Double.NaN, limit, "ms",
+                    false, false);
+            double[] sorted = Arrays.copyOf(t.values, n);
+            Arrays.sort(sorted);
+            double q = p.percentile() / 100;
+            double estimate = SearchStatistics.nearestRank(sorted, n, q);
+            int[] ranks = SearchStatistics.quantileRanks(n, q, ALPHA);
+            double low = ranks[0] == 0 ? Double.NaN : sorted[ranks[0] - 1];
+            double high = ranks[1] == n + 1 ? Double.POSITIVE_INFINITY : sorted[ranks[1] - 1];
+            int misses = 0;
+            for (int i = 0; i < n; i++) if (sorted[i] > limit) misses++;
+            boolean meets = enough && high <= limit;
+            boolean misses95 = enough && !Double.isNaN(low) && low > limit;
+            boolean passed = meets || (!misses95 && estimate <= limit);
+            return new ObjectiveResult(o.key(), n, misses, estimate, low, high, limit, "ms", passed,
+                    meets || misses95);
+        }
+        double[] ci = SearchStatistics.wilson(t.misses, t.n, SearchStatistics.Z95);
+        if (o instanceof SloObjective.ErrorRate e) {
+            double rate = t.n == 0 ? Double.NaN : (double) t.misses / t.n;
+            boolean meets = enough && t.n > 0 && ci[1] <= e.maxRate();
+            boolean misses95 = enough && t.n > 0 && ci[0] > e.maxRate();
+            boolean passed = meets || (!misses95 && (t.n == 0 || rate <= e.maxRate()));
+            return new ObjectiveResult(o.key(), t.n, t.misses, rate, t.n == 0 ? Double.NaN : ci[0],
+                    t.n == 0 ? Double.NaN : ci[1], e.maxRate(), "fraction", passed, meets || misses95);
+        }
+        SloObjective.Attainment a = (SloObjective.Attainment) o;
+        double attained = t.n == 0 ? Double.NaN : 1 - (double) t.misses / t.n;
+        double low = t.n == 0 ? Double.NaN : 1 - ci[1];
+        double high = t.n == 0 ? Double.NaN : 1 - ci[0];
+        boolean meets = enough && t.n > 0 && low >= a.target();
+        boolean misses95 = enough && t.n > 0 && high < a.target();
+        boolean passed = meets || (!misses95 && t.n > 0 && attained >= a.target());
+        return new ObjectiveResult(o.key(), t.n, t.misses, attained, low, high, a.target(), "fraction", passed,
+                meets || misses95);
+    }
+
+    /**
+     * The request's values of {@code metric} in ms: +∞ for a failure (and a success without the value); a cancelled
+     * request gives +∞ when it had already outlived the bound, else nothing (its gaps so far for ITL).
+     */
+    private static double[] values(SloMetric metric, RequestMetrics r, long lagNanos, double boundMs) {
+        boolean cancelled = r.failureKind() == FailureKind.CANCELLED;
+        double elapsedMs = (lagNanos + r.e2eNanos()) / 1e6;
+        switch (metric) {
+            case TTFT -> {
+                if (r.ttftNanos().isPresent() && (r.succeeded() || cancelled)) {
+                    return new double[]{(lagNanos + r.ttftNanos().getAsLong()) / 1e6};
+                }
+                if (cancelled) return elapsedMs > boundMs ? new double[]{Double.POSITIVE_INFINITY} : new double[0];
+                return new double[]{Double.POSITIVE_INFINITY};
+            }
+            case E2E -> {
+                if (r.succeeded()) return new double[]{elapsedMs};
+                if (cancelled) return elapsedMs > boundMs ? new double[]{Double.POSITIVE_INFINITY} : new double[0];
+                return new double[]{Double.POSITIVE_INFINITY};
+            }
+            case TPOT -> {
+                if (cancelled) return new double[0];
+                if (!r.succeeded()) return new double[]{Double.POSITIVE_INFINITY};
+                if (r.tpotNanos().isPresent()) return new double[]{r.tpotNanos().getAsDouble() / 1e6};
+                boolean nothingToDecode = r.outputTokens().isPresent() && r.outputTokens().getAsInt() <= 1;
+                return new double[]{nothingToDecode ? 0 : Double.POSITIVE_INFINITY};
+            }
+            case ITL -> {
+                if (!r.succeeded() && !cancelled) return new double[]{Double.POSITIVE_INFINITY};
+                long[] gaps = r.itlNanos();
+                double[] out = new double[gaps.length];
+                for (int i = 0; i < gaps.length; i++) out[i] = gaps[i] / 1e6;
+                return out;
+            }
+            default -> throw new AssertionError(metric);
+        }
+    }
+
+    /** One objective's samples: values (percentiles) or counts (proportions). */
+    private static final class Tally {
+        double[] values = new double[64];
+        int size;
+        int n;
+        int misses;
+
+        void add(double v) {
+            if (size == values.length) values = Arrays.copyOf(values, size * 2);
+            values[size++] = v;
+        }
+    }
+}

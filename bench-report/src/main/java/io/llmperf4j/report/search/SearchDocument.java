@@ -1,0 +1,102 @@
+package io.llmperf4j.report.search;
+
+import java.util.List;
+
+/**
+ * {@code <base>_search.json}: a capacity search's answer and every level it probed.
+ *
+ * @param schema            {@value #SCHEMA}
+ * @param model             the model searched
+ * @param search            "concurrency" or "rate"
+ * @param unit              "concurrency" or "req/s"
+ * @param objectives        the objectives, as written
+ * @param outcome           "found", "below_range" (the first level failed) or "above_range" (no level up to the
+ *                          maximum failed)
+ * @param capacity          the highest load that met every objective; null below the range
+ * @param capacityInterval  where the capacity lies: between the highest passing and the lowest failing level
+ * @param bindingObjective  the objective that limits the capacity (failed just above it; nearest its limit when
+ *                          nothing failed)
+ * @param goodput           goodput at the capacity level
+ * @param verdict           the verdict in one line, as printed
+ * @param warnings          e.g. the best level failing when repeated (a server that degrades)
+ * @param settings          the search's settings
+ * @param levels            every probed level, in the order run
+ */
+public record SearchDocument(String schema, String model, String search, String unit, List<String> objectives,
+                             String outcome, Double capacity, Interval capacityInterval, String bindingObjective,
+                             Goodput goodput, String verdict, List<String> warnings, Settings settings,
+                             List<Level> levels) {
+    public static final String SCHEMA = "llmperf4j.search/1";
+
+    public SearchDocument {
+        objectives = List.copyOf(objectives);
+        warnings = List.copyOf(warnings);
+        levels = List.copyOf(levels);
+    }
+
+    /**
+     * @param low        the highest passing level (null below the range)
+     * @param high       the lowest failing level above it (null above the range)
+     * @param confidence the confidence of the bracket: 1 − 0.05 per resolved end (Bonferroni), null when an end was
+     *                   decided on a point estimate
+     */
+    public record Interval(Double low, Double high, Double confidence) {
+    }
+
+    /**
+     * @param slo               the per-request bounds counted ("TTFT <= 300 ms"), or null without any
+     * @param requestsPerSecond good requests per second at the capacity level
+     * @param goodFraction      good / recorded requests there
+     */
+    public record Goodput(String slo, Double requestsPerSecond, Double goodFraction) {
+    }
+
+    /**
+     * @param start      the first level
+     * @param max        the highest level the search may probe
+     * @param tolerance  bisection ends when the bracket is within this fraction of the capacity
+     * @param levelMax   each level's limit ("500 requests", "30 s")
+     * @param minSamples requests before a level may stop early
+     * @param confidence each level's interval confidence
+     * @param load       the load's shape ("closed loop", "open loop, constant arrivals")
+     */
+    public record Settings(double start, double max, double tolerance, String levelMax, int minSamples,
+                           double confidence, String load) {
+    }
+
+    /**
+     * @param index            1-based, in run order
+     * @param phase            "grow", "bisect" or "repeat" (the best level again, at the end)
+     * @param load             the concurrency or rate
+     * @param passed           every objective held
+     * @param resolved         the verdict is backed by 95 % intervals (else point estimates)
+     * @param stop             why the level ended: "resolved" (early), "limit" (--search-level-max), "ended"
+     *                         (ran out of requests or time otherwise), "stopped" (Ctrl-C)
+     * @param samples          requests judged
+     * @param durationS        measured seconds
+     * @param requestsS        completed requests per second
+     * @param outputTokS       output tokens per second
+     * @param goodputS         good requests per second
+     * @param bindingObjective the failing objective furthest past its limit, else the one nearest it
+     * @param objectives       each objective's figures
+     * @param resultsDir       the level's folder, relative to the search's, or null
+     */
+    public record Level(int index, String phase, double load, boolean passed, boolean resolved, String stop,
+                        int samples, Double durationS, Double requestsS, Double outputTokS, Double goodputS,
+                        String bindingObjective, List<Objective> objectives, String resultsDir) {
+    }
+
+    /** An {@link ObjectiveResult} as written; undefined numbers are null. */
+    public record Objective(String objective, int samples, int misses, Double estimate, Double low, Double high,
+                            double limit, String unit, boolean passed, boolean resolved) {
+        public static Objective of(ObjectiveResult r) {
+            return new Objective(r.objective(), r.samples(), r.misses(), num(r.estimate()), num(r.low()),
+                    num(r.high()), r.limit(), r.unit(), r.passed(), r.resolved());
+        }
+    }
+
+    /** NaN and infinities are undefined: null. */
+    public static Double num(double v) {
+        return Double.isFinite(v) ? v : null;
+    }
+}

@@ -1,0 +1,60 @@
+package io.llmperf4j.report.search;
+
+import io.llmperf4j.report.summary.SummaryJson;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVPrinter;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A search's files: {@code <base>_search.json} ({@link SearchDocument}), {@code <base>_search.csv} (one row per
+ * level and objective) and {@code <base>_search.html} (each objective against load, with its limit).
+ */
+public final class SearchFiles {
+    /** The columns of {@code <base>_search.csv}, in order. */
+    public static final List<String> COLUMNS = List.of("index", "phase", "load", "unit", "level_passed",
+            "level_resolved", "stop", "samples", "duration_s", "requests_s", "output_tok_s", "goodput_s", "objective",
+            "objective_samples", "misses", "estimate", "low", "high", "limit", "objective_unit", "objective_passed",
+            "objective_resolved", "results_dir");
+
+    private SearchFiles() {
+    }
+
+    /** Writes the three files into {@code dir}; returns them. */
+    public static List<Path> write(Path dir, String base, SearchDocument doc) throws IOException {
+        Files.createDirectories(dir);
+        Path json = dir.resolve(base + "_search.json");
+        Files.writeString(json, SummaryJson.prettyJson(doc, json.getFileName().toString()), StandardCharsets.UTF_8);
+        Path csv = dir.resolve(base + "_search.csv");
+        try (Writer writer = Files.newBufferedWriter(csv, StandardCharsets.UTF_8);
+             CSVPrinter printer = new CSVPrinter(writer, CSVFormat.RFC4180.builder()
+                     .setHeader(COLUMNS.toArray(String[]::new)).get())) {
+            for (SearchDocument.Level l : doc.levels()) {
+                for (SearchDocument.Objective o : l.objectives()) {
+                    List<Object> row = new ArrayList<>(List.of(l.index(), l.phase(), cell(l.load()), doc.unit(),
+                            l.passed(), l.resolved(), l.stop(), l.samples(), cell(l.durationS()),
+                            cell(l.requestsS()), cell(l.outputTokS()), cell(l.goodputS()), o.objective(), o.samples(),
+                            o.misses(), cell(o.estimate()), cell(o.low()), cell(o.high()), cell(o.limit()), o.unit(),
+                            o.passed(), o.resolved()));
+                    row.add(l.resultsDir() == null ? "" : l.resultsDir());
+                    printer.printRecord(row);
+                }
+            }
+        }
+        Path html = dir.resolve(base + "_search.html");
+        Files.writeString(html, SearchHtml.render(doc), StandardCharsets.UTF_8);
+        return List.of(json, csv, html);
+    }
+
+    /** A CSV cell: empty when undefined, plain decimal otherwise. */
+    static String cell(Double v) {
+        return v == null ? "" : new BigDecimal(Double.toString(v)).stripTrailingZeros().toPlainString();
+    }
+}

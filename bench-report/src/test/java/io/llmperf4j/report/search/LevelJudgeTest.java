@@ -1,0 +1,113 @@
+package io.llmperf4j.report.search;
+
+import io.llmperf4j.model.Failure;
+import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.report.metrics.RequestMetrics;
+import io.llmperf4j.report.metrics.SloObjectives;
+import io.llmperf4j.report.metrics.TokenCounting;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class LevelJudgeTest {
+    private static final TokenCounting COUNTING = new TokenCounting(0, true);
+
+    private static RequestMetrics ok(long ttftMs) {
+        long ttft = ttftMs * 1_000_000L;
+        return RequestMetrics.from(new RequestRecord(0, "r", "c", 0, ttft, ttft + 10_000_000L, ttft + 20_000_000L,
+                3, new long[]{ttft, ttft + 5_000_000L, ttft + 10_000_000L}, "abc", 10, 3, 3, 10, 3, "length", null),
+                COUNTING);
+    }
+
+    private static RequestMetrics failed(FailureKind kind, long e2eMs) {
+        return RequestMetrics.from(new RequestRecord(0, "r", null, 0, -1, -1, e2eMs * 1_000_000L, 0, new long[0],
+                "", 10, 3, -1, null, null, null, new Failure(kind, kind == FailureKind.CANCELLED ? -1 : 500, "x")),
+                COUNTING);
+    }
+
+    private static LevelJudge judge(String slo, int minSamples) {
+        return new LevelJudge(SloObjectives.parse(slo).objectives(), minSamples);
+    }
+
+    @Test
+    void aPercentileFailsResolvedWhenItsLowerBoundIsPastTheLimit() {
+        LevelJudge judge = judge("ttft_p99<=300ms", 10);
+        for (int i = 0; i < 8; i++) judge.add(ok(100), 0);
+        for (int i = 0; i < 2; i++) judge.add(ok(600), 0);
+        LevelJudgement j = judge.judge();
+        ObjectiveResult r = j.results().get(0);
+        assertFalse(j.passed());
+        assertTrue(j.resolved(), r.toString()); // 10 samples: the lower end is the 9th, 600 ms
+        assertEquals(600.0, r.low());
+        assertEquals(2, r.misses());
+        assertEquals("ttft_p99<=300ms", j.binding().objective());
+    }
+
+    @Test
+    void aPercentilePassesResolvedOnlyWithEnoughSamples() {
+        LevelJudge judge = judge("ttft_p99<=300ms", 10);
+        for (int i = 0; i < 367; i++) judge.add(ok(100), 0);
+        LevelJudgement early = judge.judge();
+        assertTrue(early.passed());
+        assertFalse(early.resolved(), "367 samples cannot show p99 at 95 %");
+        judge.add(ok(100), 0);
+        assertTrue(judge.judge().resolved());
+    }
+
+    @Test
+    void beforeTheMinimumNothingIsResolved() {
+        LevelJudge judge = judge("ttft_p99<=300ms", 30);
+        for (int i = 0; i < 20; i++) judge.add(ok(900), 0);
+        assertFalse(judge.judge().resolved());
+        assertFalse(judge.judge().passed(), "the estimate fails");
+    }
+
+    @Test
+    void theOpenLoopLagCountsInTtft() {
+        LevelJudge judge = judge("ttft_p50<=300ms", 1);
+        judge.add(ok(100), 250_000_000L);
+        assertEquals(350.0, judge.judge().results().get(0).estimate());
+    }
+
+    @Test
+    void attainmentUsesWilsonAndCountsFailures() {
+        LevelJudge judge = judge("ttft<=300ms@90%", 5);
+        for (int i = 0; i < 8; i++) judge.add(ok(100), 0);
+        judge.add(failed(FailureKind.HTTP_STATUS, 10), 0);
+        judge.add(ok(400), 0);
+        ObjectiveResult r = judge.judge().results().get(0);
+        assertEquals(10, r.samples());
+        assertEquals(0.8, r.estimate(), 1e-12);
+        assertEquals(0.4902, r.low(), 1e-4); // 1 - the Wilson upper end of 2 misses in 10
+        assertFalse(r.passed());
+        assertFalse(r.resolved(), "[0.49, 0.94] straddles 0.9");
+    }
+
+    @Test
+    void cancelledRequestsAreCensored() {
+        LevelJudge judge = judge("ttft_p50<=300ms,error_rate<=10%", 1);
+        judge.add(failed(FailureKind.CANCELLED, 100), 0); // not yet past the bound: unknown, left out
+        judge.add(failed(FailureKind.CANCELLED, 500), 0); // outlived it: a miss
+        LevelJudgement j = judge.judge();
+        assertEquals(1, j.results().get(0).samples());
+        assertEquals(1, j.results().get(0).misses());
+        assertEquals(0, j.results().get(1).samples(), "our cancellations are no errors");
+    }
+
+    @Test
+    void errorRateAndItl() {
+        LevelJudge judge = judge("error_rate<=1%,itl_p90<=20ms", 1);
+        for (int i = 0; i < 50; i++) judge.add(ok(100), 0);
+        for (int i = 0; i < 10; i++) judge.add(failed(FailureKind.HTTP_STATUS, 5), 0);
+        LevelJudgement j = judge.judge();
+        ObjectiveResult errors = j.results().get(0);
+        assertEquals(10.0 / 60, errors.estimate(), 1e-12);
+        assertTrue(errors.resolved() && !errors.passed());
+        ObjectiveResult itl = j.results().get(1);
+        assertEquals(110, itl.samples(), "two gaps per success, one infinite per failure");
+        assertEquals("error_rate<=1%", j.binding().objective(), "the one furthest past its limit");
+    }
+}

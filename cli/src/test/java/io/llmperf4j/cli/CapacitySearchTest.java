@@ -1,0 +1,198 @@
+package io.llmperf4j.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.llmperf4j.server.FaultKind;
+import io.llmperf4j.server.FaultPlan;
+import io.llmperf4j.server.SimulatedServer;
+import io.llmperf4j.server.SimulatorConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The capacity search end to end against the simulator over real sockets: a server with K sequence slots and fixed
+ * TTFT and ITL, so its capacity is known: K in flight, or K / request time per second.
+ */
+class CapacitySearchTest {
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final int K = 4;
+    private static final String BASE = "m_50_";
+
+    private static SimulatedServer server(long ttftMs, long itlMs) {
+        return SimulatedServer.start(SimulatorConfig.builder().timeToFirstToken(Duration.ofMillis(ttftMs))
+                .interTokenDelay(Duration.ofMillis(itlMs)).maxConcurrentSequences(K).build());
+    }
+
+    private static CliRun search(SimulatedServer server, int outputTokens, Path dir, String... extra) {
+        List<String> args = new ArrayList<>(List.of("token-benchmark", "--model", "m", "--mean-input-tokens", "50",
+                "--stddev-input-tokens", "0", "--mean-output-tokens", Integer.toString(outputTokens),
+                "--stddev-output-tokens", "0", "--max-num-completed-requests", "20", "--search-min-samples", "10",
+                "--sleep-between", "0", "--results-dir", dir.toString()));
+        args.addAll(List.of(extra));
+        return CliRun.of(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k"),
+                args.toArray(String[]::new));
+    }
+
+    private static JsonNode searchJson(Path dir, int outputTokens) throws Exception {
+        return JSON.readTree(dir.resolve(BASE + outputTokens + "_search.json").toFile());
+    }
+
+    /** Probe levels, the final repeat of the best one left out. */
+    private static int searchLevels(JsonNode doc) {
+        int n = 0;
+        for (JsonNode level : doc.get("levels")) if (!level.get("phase").asText().equals("repeat")) n++;
+        return n;
+    }
+
+    @Test
+    @Timeout(120)
+    void aConcurrencySearchFindsExactlyTheServersSlots(@TempDir Path dir) throws Exception {
+        // a request holds a slot 50 + 11 x 40 = 490 ms: from K + 1 in flight one request in K + 1 waits ~490 ms
+        // for a slot, far past the 300 ms TTFT objective; up to K none waits (TTFT 50 ms)
+        try (SimulatedServer server = server(50, 40)) {
+            CliRun run = search(server, 12, dir, "--slo", "ttft_p99<=300ms", "--search", "concurrency",
+                    "--search-level-max", "2s", "--warmup-requests", "1");
+            assertEquals(0, run.exitCode(), run::toString);
+            System.out.print(run.out()); // the acceptance figures, in the test log
+            JsonNode doc = searchJson(dir, 12);
+            assertEquals("found", doc.get("outcome").asText(), run::toString);
+            assertEquals(K, doc.get("capacity").asDouble(), run::toString);
+            assertEquals("concurrency", doc.get("unit").asText());
+            assertEquals("ttft_p99<=300ms", doc.get("binding_objective").asText());
+            assertEquals(K, doc.at("/capacity_interval/low").asDouble());
+            assertEquals(K + 1, doc.at("/capacity_interval/high").asDouble());
+            assertTrue(searchLevels(doc) <= 8, run::toString);
+            assertTrue(doc.at("/goodput/requests_per_second").asDouble() > 0, doc::toString);
+            for (JsonNode level : doc.get("levels")) {
+                boolean above = level.get("load").asDouble() > K;
+                assertEquals(!above, level.get("passed").asBoolean(), level::toString);
+                if (above) assertTrue(level.get("resolved").asBoolean(), "a failing level stops early: " + level);
+            }
+            assertTrue(doc.get("warnings").isEmpty(), doc::toString);
+            List<String> csv = Files.readAllLines(dir.resolve(BASE + "12_search.csv"));
+            assertEquals(doc.get("levels").size() + 1, csv.size(), csv::toString);
+            String html = Files.readString(dir.resolve(BASE + "12_search.html"));
+            assertTrue(html.contains("<svg") && html.contains("SLO 300 ms") && html.contains("capacity 4"), html);
+            assertTrue(Files.isRegularFile(dir.resolve("level_01_concurrency_1").resolve(BASE
+                    + "12_llmperf4j_summary.json")));
+            assertTrue(run.out().contains("capacity: concurrency 4 (fails at 5"), run::toString);
+            assertTrue(run.out().contains("binding objective ttft_p99<=300ms"), run::toString);
+        }
+    }
+
+    @Test
+    @Timeout(150)
+    void aRateSearchFindsSlotsOverRequestTime(@TempDir Path dir) throws Exception {
+        // a request holds a slot 50 + 10 x 10 = 150 ms: K / 0.15 s = 26.7 req/s; constant arrivals below it never
+        // queue, above it the queue (and TTFT) grows without end. p90, not p99: of ~100 requests a level sends, p99
+        // is the slowest, which one scheduling hiccup of a loaded test machine pushes past 300 ms; the queue beyond
+        // capacity pushes every later request past it
+        try (SimulatedServer server = server(50, 10)) {
+            CliRun run = search(server, 11, dir, "--slo", "ttft_p90<=300ms", "--search", "rate", "--arrival",
+                    "constant", "--search-min", "8", "--search-level-max", "4s");
+            assertEquals(0, run.exitCode(), run::toString);
+            System.out.print(run.out()); // the acceptance figures, in the test log
+            JsonNode doc = searchJson(dir, 11);
+            double analytic = K / 0.150;
+            double capacity = doc.get("capacity").asDouble();
+            assertEquals("found", doc.get("outcome").asText(), run::toString);
+            assertEquals("req/s", doc.get("unit").asText());
+            assertTrue(Math.abs(capacity - analytic) <= 0.10 * analytic, "capacity " + capacity + " vs " + analytic
+                    + "\n" + run);
+            assertTrue(searchLevels(doc) <= 8, run::toString);
+            assertTrue(run.out().contains("capacity: rate "), run::toString);
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void belowAndAboveTheRangeAreAnswersToo(@TempDir Path dir) throws Exception {
+        try (SimulatedServer server = server(20, 2)) {
+            // errors past the objective at the first level: capacity below the range, exit 0 with the verdict
+            try (SimulatedServer failing = SimulatedServer.start(SimulatorConfig.builder()
+                    .timeToFirstToken(Duration.ofMillis(5)).interTokenDelay(Duration.ofMillis(1))
+                    .faultPlan(FaultPlan.random(0.5, Map.of(FaultKind.HTTP_500, 1.0), 3)).build())) {
+                Path below = dir.resolve("below");
+                CliRun run = search(failing, 4, below, "--slo", "ttft_p99<=5s,error_rate<=1%", "--search",
+                        "concurrency", "--search-min", "2", "--search-level-max", "40");
+                assertEquals(0, run.exitCode(), run::toString);
+                JsonNode doc = searchJson(below, 4);
+                assertEquals("below_range", doc.get("outcome").asText());
+                assertTrue(doc.get("capacity").isNull());
+                assertEquals("error_rate<=1%", doc.get("binding_objective").asText());
+                assertEquals(1, doc.get("levels").size());
+                assertTrue(run.out().contains("capacity below the range: concurrency 2 (the first level) already "
+                        + "fails error_rate<=1%"), run::toString);
+            }
+            Path above = dir.resolve("above");
+            CliRun run = search(server, 4, above, "--slo", "e2e_p50<=5s", "--search", "concurrency",
+                    "--search-max", "3", "--search-level-max", "6");
+            assertEquals(0, run.exitCode(), run::toString);
+            JsonNode doc = searchJson(above, 4);
+            assertEquals("above_range", doc.get("outcome").asText());
+            assertEquals(3, doc.get("capacity").asDouble());
+            assertTrue(doc.at("/capacity_interval/high").isNull());
+            List<String> phases = new ArrayList<>();
+            doc.get("levels").forEach(l -> phases.add(l.get("phase").asText() + " " + l.get("load").asInt()));
+            assertEquals(List.of("grow 1", "grow 2", "grow 3", "repeat 3"), phases);
+            assertTrue(run.out().contains("capacity above the range: every level up to concurrency 3"), run::toString);
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void aServerThatDegradesFailsTheFinalRepeat(@TempDir Path dir) throws Exception {
+        // the first 20 requests succeed, every later one gets HTTP 500: levels 1 and 2 pass, their repeat fails
+        List<FaultKind> sequence = new ArrayList<>();
+        for (int i = 0; i < 20; i++) sequence.add(FaultKind.NONE);
+        for (int i = 0; i < 60; i++) sequence.add(FaultKind.HTTP_500);
+        try (SimulatedServer degrading = SimulatedServer.start(SimulatorConfig.builder()
+                .timeToFirstToken(Duration.ofMillis(5)).interTokenDelay(Duration.ofMillis(1))
+                .faultPlan(FaultPlan.sequence(sequence)).build())) {
+            CliRun run = search(degrading, 4, dir, "--slo", "error_rate<=1%", "--search", "concurrency",
+                    "--search-max", "2", "--search-level-max", "10", "--no-client-warmup");
+            assertEquals(0, run.exitCode(), run::toString);
+            JsonNode doc = searchJson(dir, 4);
+            assertEquals(2, doc.get("capacity").asDouble(), run::toString);
+            assertEquals("repeat", doc.at("/levels/2/phase").asText());
+            assertTrue(!doc.at("/levels/2/passed").asBoolean(), doc::toString);
+            assertTrue(doc.at("/warnings/0").asText().contains("the server may degrade over time"), doc::toString);
+            assertTrue(run.out().contains("warning: the best level (concurrency 2) failed when repeated"),
+                    run::toString);
+        }
+    }
+
+    @Test
+    void badSearchInputIsOneLine() {
+        Map<String, String> env = Map.of("OPENAI_API_BASE", "http://127.0.0.1:9/v1", "OPENAI_API_KEY", "k");
+        String[][] cases = {
+                {"--slo", "ttft=abc", "has no valid limit ('abc' is not like 500ms"},
+                {"--slo", "ttft_p99<=1s", "--search", "size", "--search 'size': use concurrency or rate"},
+                {"--search", "rate", "--search needs objectives: --slo"},
+                {"--slo", "ttft=1s", "--search", "rate", "--search needs objectives"},
+                {"--slo", "ttft_p99<=1s", "--search", "concurrency", "--search-level-max", "0",
+                        "--search-level-max: '0' is not a level limit"},
+                {"--slo", "ttft_p99<=1s", "--search", "concurrency", "--concurrency-sweep", "1,2",
+                        "--concurrency-sweep does not apply with --search concurrency"},
+                {"--slo", "ttft_p99<=1s", "--search", "concurrency", "--arrival", "constant",
+                        "open-loop flags go with --search rate"},
+                {"--slo", "ttft_p99<=1s", "--search", "concurrency", "--search-max", "2.5", "whole numbers"},
+                {"--search-max", "8", "--search-max applies to --search"}};
+        for (String[] c : cases) {
+            List<String> args = new ArrayList<>(List.of("token-benchmark", "--model", "m"));
+            args.addAll(List.of(c).subList(0, c.length - 1));
+            CliRun.of(env, args.toArray(String[]::new)).assertOneErrorLine(2, c[c.length - 1]);
+        }
+    }
+}
