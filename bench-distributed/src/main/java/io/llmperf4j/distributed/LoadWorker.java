@@ -115,7 +115,8 @@ public final class LoadWorker {
         try {
             long lag = awaitStart(job.startEpochMicros(), () -> stopped.contains(job.jobId()));
             if (stopped.contains(job.jobId())) return stoppedBeforeStart(job, lag);
-            OpenLoopResult r = runner.run(job.specs(), job.load().openLoopSettings(), stream);
+            OpenLoopResult r = runner.run(job.specs(), job.load().openLoopSettings(), job.load().schedule(),
+                    stream);
             return new WorkerOutcome(job.workerId(), lag, r.durationNanos(), r.requestsSent(), r.timedOut(),
                     r.stopped(), tagged(r.timeline(), job), r.arrivalsNotSent(), r.maxBacklog(),
                     r.scheduledRequestsPerSecond(), r.achievedSendRequestsPerSecond(), r.measuredArrivals(),

@@ -96,9 +96,24 @@ public final class OpenLoopRunner {
     OpenLoopResult run(List<RequestSpec> specs, OpenLoopSettings settings, RecordListener listener,
                        BooleanSupplier stopped) {
         Objects.requireNonNull(settings, "settings");
+        return run(specs, settings, settings.schedule(), listener, stopped);
+    }
+
+    /**
+     * As {@link #run(List, OpenLoopSettings, RecordListener)}, sending at the offsets of {@code schedule} instead of
+     * the settings' own (a load worker's part of one shared schedule); the settings give the timeout and the cap.
+     */
+    public OpenLoopResult run(List<RequestSpec> specs, OpenLoopSettings settings, ArrivalSchedule schedule,
+                              RecordListener listener) {
+        return run(specs, settings, schedule, listener, () -> false);
+    }
+
+    private OpenLoopResult run(List<RequestSpec> specs, OpenLoopSettings settings, ArrivalSchedule schedule,
+                               RecordListener listener, BooleanSupplier stopped) {
+        Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(schedule, "schedule");
         List<RequestSpec> prompts = List.copyOf(specs);
         if (prompts.isEmpty()) throw new IllegalArgumentException("specs must not be empty");
-        ArrivalSchedule schedule = settings.schedule();
         guard.begin();
         try {
             Run run = new Run(prompts, settings, schedule, listener == null ? RecordListener.NONE : listener);
