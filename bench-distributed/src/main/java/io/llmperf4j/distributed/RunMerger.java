@@ -120,7 +120,8 @@ final class RunMerger {
 
     /**
      * Field by field the worst of the workers' clients (the longest lag, the busiest thread and process, the most
-     * GC), so the client-bottleneck warning fires when any worker was overloaded; null when none reported.
+     * GC, the noisiest idle baseline), so the client-bottleneck warning fires when any worker was overloaded;
+     * null when none reported.
      */
     static ClientOverhead worst(List<ClientOverhead> clients) {
         if (clients.isEmpty()) return null;
@@ -131,7 +132,9 @@ final class RunMerger {
                     Math.max(w.lagP50Nanos(), c.lagP50Nanos()), Math.max(w.lagP99Nanos(), c.lagP99Nanos()),
                     Math.max(w.lagMaxNanos(), c.lagMaxNanos()), maxKnown(w.ioBusyShareMean(), c.ioBusyShareMean()),
                     maxKnown(w.ioBusyShareMax(), c.ioBusyShareMax()), Math.max(w.gcPauseNanos(), c.gcPauseNanos()),
-                    Math.max(w.gcCount(), c.gcCount()), maxKnown(w.processCpuShare(), c.processCpuShare()));
+                    Math.max(w.gcCount(), c.gcCount()), maxKnown(w.processCpuShare(), c.processCpuShare()),
+                    Math.max(w.idleLagP99Nanos(), c.idleLagP99Nanos()),
+                    maxKnown(w.ioRunnableShareMax(), c.ioRunnableShareMax()));
         }
         return w;
     }
