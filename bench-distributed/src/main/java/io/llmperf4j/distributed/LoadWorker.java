@@ -12,6 +12,7 @@ import io.llmperf4j.engine.load.OpenLoopResult;
 import io.llmperf4j.engine.load.OpenLoopRunner;
 import io.llmperf4j.engine.load.RecordListener;
 import io.llmperf4j.engine.load.ScheduledRecord;
+import io.llmperf4j.engine.overhead.ClientOverheadMonitor;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.TokenCounter;
 
@@ -78,6 +79,7 @@ public final class LoadWorker {
             };
             try (NettyLlmClient client = new NettyLlmClient(
                     job.client().clientConfig(apiKeys.apply(job.client().llmApi())), job.client().api())) {
+                ClientOverheadMonitor.measureIdleBaseline(client); // before the shared start, not after it
                 WorkerOutcome outcome = job.load().openLoop() ? runOpen(job, client, stream, instance)
                         : runClosed(job, client, stream, instance);
                 log.accept("share of run " + job.jobId() + " done: " + outcome.timeline().size() + " requests, start "

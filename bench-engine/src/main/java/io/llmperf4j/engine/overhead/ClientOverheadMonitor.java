@@ -93,6 +93,15 @@ public final class ClientOverheadMonitor implements AutoCloseable {
         return new ClientOverheadMonitor(loops, idleBaseline(loops));
     }
 
+    /**
+     * Measures the idle baseline on {@code client}'s loops now, unless this process already has one: for callers whose
+     * run must start at a fixed instant (a load worker), so the first {@link #start} does not spend those
+     * {@value #IDLE_BASELINE_MILLIS} ms after it.
+     */
+    public static void measureIdleBaseline(LlmClient client) {
+        idleBaseline(client.ioEventLoops());
+    }
+
     /** The idle loops' p99 lag: measured on {@code loops} by the first caller with loops, then kept. */
     static long idleBaseline(EventExecutorGroup loops) {
         synchronized (IDLE_BASELINE_LOCK) {
