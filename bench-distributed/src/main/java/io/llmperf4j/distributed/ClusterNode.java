@@ -29,6 +29,8 @@ public final class ClusterNode {
     public static final String EXECUTOR = "llmperf4j";
     /** A member that sent no heartbeat for this long is removed (Hazelcast's default is 60 s). */
     static final int MAX_NO_HEARTBEAT_SECONDS = 10;
+    /** How often a member alone (or in a smaller cluster) looks for the others at its addresses again. */
+    static final int MERGE_DELAY_SECONDS = 3;
 
     private ClusterNode() {
     }
@@ -53,6 +55,11 @@ public final class ClusterNode {
         config.setProperty("hazelcast.heartbeat.interval.seconds", "1");
         config.setProperty("hazelcast.max.no.heartbeat.seconds", Integer.toString(MAX_NO_HEARTBEAT_SECONDS));
         config.setProperty("hazelcast.wait.seconds.before.join", "1");
+        // a member that found nobody at its addresses forms a cluster of its own; it looks for the others again
+        // every few seconds and merges with them (Hazelcast's split-brain merge, after 300 s by default), so workers
+        // started before their coordinator, or a coordinator naming several lone workers, end in one cluster
+        config.setProperty("hazelcast.merge.first.run.delay.seconds", Integer.toString(MERGE_DELAY_SECONDS));
+        config.setProperty("hazelcast.merge.next.run.delay.seconds", Integer.toString(MERGE_DELAY_SECONDS));
         config.setProperty("hazelcast.partition.count", "71"); // no data lives in the cluster: few partitions
         // nothing to migrate on the way out: a graceful shutdown must not wait for members that leave too
         config.setProperty("hazelcast.graceful.shutdown.max.wait", "5");

@@ -167,8 +167,8 @@ public final class Coordinator implements AutoCloseable {
         int n = Math.min(workers.size(), plan.specs().size());
         if (plan.openLoop() == null) {
             n = Math.min(n, plan.concurrency());
-        } else if (plan.openLoop().maxRequests().isPresent()) {
-            n = Math.min(n, plan.openLoop().maxRequests().getAsInt());
+        } else {
+            n = Math.min(n, plan.openLoop().schedule().size()); // each worker one arrival at least
         }
         return workers.subList(0, Math.max(1, n));
     }
@@ -178,7 +178,6 @@ public final class Coordinator implements AutoCloseable {
         int n = workers.size();
         List<LoadShare> shares = new ArrayList<>();
         List<List<RequestSpec>> specs;
-        long[] shareOffsets = new long[n];
         if (plan.openLoop() == null) {
             int[] concurrency = WorkloadSplit.evenly(plan.concurrency(), n);
             int[] counts = WorkloadSplit.proportional(plan.specs().size(), concurrency);
@@ -189,28 +188,15 @@ public final class Coordinator implements AutoCloseable {
                         : LoadShare.closed(concurrency[i], counts[i], plan.timeout(), warmups[i]));
             }
         } else {
+            // one schedule for the whole run, dealt round-robin: arrival j goes to worker j mod n, at its own instant
             OpenLoopSettings whole = plan.openLoop();
-            Integer[] arrivals = new Integer[n];
-            if (whole.maxRequests().isPresent()) {
-                int[] counts = WorkloadSplit.evenly(whole.maxRequests().getAsInt(), n);
-                for (int i = 0; i < n; i++) arrivals[i] = counts[i];
-            }
             // arrival i of a share sends its spec i mod M: with a request count, the share's specs are its own
             int[] specCounts = whole.maxRequests().isPresent() && whole.maxRequests().getAsInt() <= plan.specs().size()
                     ? WorkloadSplit.evenly(whole.maxRequests().getAsInt(), n) : WorkloadSplit.evenly(plan.specs().size(), n);
             specs = WorkloadSplit.specs(plan.specs().subList(0, sum(specCounts)), specCounts);
             int[] caps = whole.maxConcurrency().isPresent()
                     ? WorkloadSplit.evenly(Math.max(n, whole.maxConcurrency().getAsInt()), n) : null;
-            Warmup[] warmups = warmups(whole.warmup(), n);
-            for (int i = 0; i < n; i++) {
-                // independent schedules: the sum of n Poisson processes at R/n is one at R
-                shares.add(LoadShare.open(whole, whole.requestsPerSecond() / n, whole.seed() + i, arrivals[i],
-                        caps == null ? null : caps[i], warmups[i]));
-                // constant arrivals would all fall on the same instants: stagger the workers by 1/R
-                if ("constant".equals(whole.arrival().name())) {
-                    shareOffsets[i] = Math.round(i * 1e9 / whole.requestsPerSecond());
-                }
-            }
+            for (int i = 0; i < n; i++) shares.add(LoadShare.open(whole, i, n, caps == null ? null : caps[i]));
         }
 
         String jobId = UUID.randomUUID().toString();
@@ -228,7 +214,7 @@ public final class Coordinator implements AutoCloseable {
                 Member worker = workers.get(i);
                 String id = ClusterNode.idOf(worker);
                 long offset = clocks.containsKey(id) ? clocks.get(id).offsetMicros() : 0;
-                WorkerJob job = new WorkerJob(jobId, id, self, startEpochMicros + shareOffsets[i] / 1_000L + offset,
+                WorkerJob job = new WorkerJob(jobId, id, self, startEpochMicros + offset,
                         plan.client().withMaxConnections(shares.get(i).openLoop()
                                 ? shares.get(i).maxConcurrency() == null ? plan.client().maxConnections()
                                 : shares.get(i).maxConcurrency() : shares.get(i).concurrency()),
@@ -269,8 +255,7 @@ public final class Coordinator implements AutoCloseable {
                 }
                 long endNanos = collection.endedAt(worker.getUuid(), System.nanoTime()) - startNanos;
                 if (lostReason != null) log.accept(lostReason + "; its unfinished requests are recorded as lost");
-                parts.add(new RunMerger.WorkerPart(id, shares.get(i), specs.get(i), shareOffsets[i],
-                        clocks.get(id), outcome, collection.streamed(id), lostReason, endNanos));
+                parts.add(new RunMerger.WorkerPart(id, shares.get(i), specs.get(i), clocks.get(id), outcome, collection.streamed(id), lostReason, endNanos));
             }
             return RunMerger.merge(parts, plan, startEpochMicros / 1_000L, outputTokens);
         } finally {

@@ -12,6 +12,7 @@ import io.llmperf4j.engine.load.OpenLoopResult;
 import io.llmperf4j.engine.load.OpenLoopRunner;
 import io.llmperf4j.engine.load.RecordListener;
 import io.llmperf4j.engine.load.ScheduledRecord;
+import io.llmperf4j.engine.overhead.ClientOverheadMonitor;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.TokenCounter;
 
@@ -78,6 +79,7 @@ public final class LoadWorker {
             };
             try (NettyLlmClient client = new NettyLlmClient(
                     job.client().clientConfig(apiKeys.apply(job.client().llmApi())), job.client().api())) {
+                ClientOverheadMonitor.measureIdleBaseline(client); // before the shared start, not after it
                 WorkerOutcome outcome = job.load().openLoop() ? runOpen(job, client, stream, instance)
                         : runClosed(job, client, stream, instance);
                 log.accept("share of run " + job.jobId() + " done: " + outcome.timeline().size() + " requests, start "
@@ -115,7 +117,8 @@ public final class LoadWorker {
         try {
             long lag = awaitStart(job.startEpochMicros(), () -> stopped.contains(job.jobId()));
             if (stopped.contains(job.jobId())) return stoppedBeforeStart(job, lag);
-            OpenLoopResult r = runner.run(job.specs(), job.load().openLoopSettings(), stream);
+            OpenLoopResult r = runner.run(job.specs(), job.load().openLoopSettings(), job.load().schedule(),
+                    stream);
             return new WorkerOutcome(job.workerId(), lag, r.durationNanos(), r.requestsSent(), r.timedOut(),
                     r.stopped(), tagged(r.timeline(), job), r.arrivalsNotSent(), r.maxBacklog(),
                     r.scheduledRequestsPerSecond(), r.achievedSendRequestsPerSecond(), r.measuredArrivals(),

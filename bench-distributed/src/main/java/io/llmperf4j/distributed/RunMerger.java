@@ -19,7 +19,7 @@ import java.util.Set;
 
 /**
  * Merges the workers' parts into one run. Every send offset is moved from its worker's start to the shared start
- * (the worker's stagger plus its start lag, both measured on its own clock), so only start offsets cross machines.
+ * (the worker's start lag, measured on its own clock), so only start offsets cross machines.
  * A worker that never reported contributes the records it streamed, and one LOST record for each of its requests
  * that has none.
  */
@@ -28,14 +28,13 @@ final class RunMerger {
     /**
      * One worker's part.
      *
-     * @param shareOffsetNanos its planned stagger after the shared start
      * @param outcome          its report, or null when it left or failed
      * @param streamed         the records it streamed before that
      * @param lostReason       why it never reported, or null
      * @param endNanos         when the coordinator learnt it ended, from the shared start (coordinator clock)
      */
-    record WorkerPart(String workerId, LoadShare share, List<RequestSpec> specs, long shareOffsetNanos,
-                      ClockOffset clock, WorkerOutcome outcome, List<ScheduledRecord> streamed, String lostReason,
+    record WorkerPart(String workerId, LoadShare share, List<RequestSpec> specs, ClockOffset clock,
+                      WorkerOutcome outcome, List<ScheduledRecord> streamed, String lostReason,
                       long endNanos) {
     }
 
@@ -64,7 +63,7 @@ final class RunMerger {
             WorkerOutcome o = part.outcome();
             int lost = 0;
             if (o != null) {
-                long shift = part.shareOffsetNanos() + o.startLagNanos();
+                long shift = o.startLagNanos();
                 for (ScheduledRecord r : o.timeline()) own.add(shifted(r, shift));
                 windowStart = Math.min(windowStart, shift + o.measureStartNanos());
                 windowEnd = Math.max(windowEnd, shift + o.measureStartNanos() + o.durationNanos());
@@ -80,7 +79,7 @@ final class RunMerger {
                 achievedRate += o.achievedSendRate();
                 if (o.clientOverhead() != null) clients.add(o.clientOverhead());
             } else {
-                for (ScheduledRecord r : part.streamed()) own.add(shifted(r, part.shareOffsetNanos()));
+                own.addAll(part.streamed());
                 List<ScheduledRecord> lostRecords = lostRecords(part, own);
                 lost = lostRecords.size();
                 own.addAll(lostRecords);
@@ -96,8 +95,8 @@ final class RunMerger {
             }
             timeline.addAll(counted);
             int succeeded = (int) counted.stream().filter(r -> r.record().succeeded()).count();
-            int assigned = part.share().maxRequests() == null ? 0 : part.share().maxRequests();
-            reports.add(new WorkerReport(part.workerId(), part.share().describe(), assigned, counted.size(), succeeded,
+            Integer assigned = part.share().assignedRequests();
+            reports.add(new WorkerReport(part.workerId(), part.share().describe(), assigned == null ? 0 : assigned, counted.size(), succeeded,
                     lost, part.clock(), o == null ? -1 : o.startLagNanos(), part.lostReason(),
                     o == null ? null : o.clientOverhead()));
         }
@@ -121,7 +120,8 @@ final class RunMerger {
 
     /**
      * Field by field the worst of the workers' clients (the longest lag, the busiest thread and process, the most
-     * GC), so the client-bottleneck warning fires when any worker was overloaded; null when none reported.
+     * GC, the noisiest idle baseline), so the client-bottleneck warning fires when any worker was overloaded;
+     * null when none reported.
      */
     static ClientOverhead worst(List<ClientOverhead> clients) {
         if (clients.isEmpty()) return null;
@@ -132,7 +132,9 @@ final class RunMerger {
                     Math.max(w.lagP50Nanos(), c.lagP50Nanos()), Math.max(w.lagP99Nanos(), c.lagP99Nanos()),
                     Math.max(w.lagMaxNanos(), c.lagMaxNanos()), maxKnown(w.ioBusyShareMean(), c.ioBusyShareMean()),
                     maxKnown(w.ioBusyShareMax(), c.ioBusyShareMax()), Math.max(w.gcPauseNanos(), c.gcPauseNanos()),
-                    Math.max(w.gcCount(), c.gcCount()), maxKnown(w.processCpuShare(), c.processCpuShare()));
+                    Math.max(w.gcCount(), c.gcCount()), maxKnown(w.processCpuShare(), c.processCpuShare()),
+                    Math.max(w.idleLagP99Nanos(), c.idleLagP99Nanos()),
+                    maxKnown(w.ioRunnableShareMax(), c.ioRunnableShareMax()));
         }
         return w;
     }
@@ -147,7 +149,7 @@ final class RunMerger {
     /**
      * A LOST record for each of the worker's requests without a record. A share with a fixed request count knows
      * which those are (each of its specs once); a closed loop sending until its timeout had one request in flight
-     * per slot when the worker left; an open loop run for a duration does not know how many arrivals it missed.
+     * per slot when the worker left; an open loop's slice of the schedule says how many arrivals it had.
      */
     private static List<ScheduledRecord> lostRecords(WorkerPart part, List<ScheduledRecord> recorded) {
         List<ScheduledRecord> lost = new ArrayList<>();
@@ -155,8 +157,8 @@ final class RunMerger {
         Failure failure = new Failure(FailureKind.LOST, -1, "lost: " + part.lostReason() + " before this request's "
                 + "record reached the coordinator");
         long now = EpochClock.nowMicros();
-        if (share.maxRequests() == null) {
-            if (share.openLoop()) return lost;
+        Integer assigned = share.assignedRequests();
+        if (assigned == null) {
             int size = part.specs().size();
             for (int slot = 0; slot < share.concurrency(); slot++) { // the specs that came next in send order
                 lost.add(lostRecord(part, part.specs().get((recorded.size() + slot) % size),
@@ -164,7 +166,7 @@ final class RunMerger {
             }
             return lost;
         }
-        int count = share.maxRequests();
+        int count = assigned;
         Set<Integer> done = new HashSet<>();
         for (ScheduledRecord r : recorded) done.add(r.record().promptIndex());
         int missing = count - recorded.size();

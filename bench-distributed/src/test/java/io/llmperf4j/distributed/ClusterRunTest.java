@@ -35,6 +35,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -113,6 +114,33 @@ class ClusterRunTest {
             assertTrue(w.clockOffset().roundTripMicros() >= 0);
             assertTrue(w.startLagNanos() >= 0 && w.startLagNanos() < 500_000_000L, w::toString);
         }
+    }
+
+    @Test
+    @Timeout(60)
+    void anOpenLoopOfFiveRequestsPerSecondOverTwoWorkersSendsEachItsHalfOfOneSchedule() {
+        URI endpoint = URI.create(server.baseUrl() + "/chat/completions");
+        OpenLoopSettings open = OpenLoopSettings.builder(5).arrival(Arrival.poisson()).seed(3)
+                .duration(Duration.ofSeconds(3)).timeout(Duration.ofSeconds(30)).build();
+        int whole = open.schedule().measuredArrivals();
+        int[] expected = ArrivalSlice.measuredCounts(open.schedule(), 2);
+        MergedRun run = coordinator.run(DistributedPlan.openLoop(client(endpoint), specs(40), open), members,
+                Map.of(), text -> 1);
+
+        assertEquals(whole, run.records().size(), "exactly the single-machine schedule's arrivals");
+        assertEquals(2, run.workers().size());
+        for (int i = 0; i < 2; i++) {
+            WorkerReport w = run.workers().get(i);
+            assertEquals(expected[i], w.recorded(), w::toString);
+            assertEquals(expected[i], w.assigned(), w::toString);
+        }
+        assertTrue(Math.abs(expected[0] - expected[1]) <= 1, expected[0] + " and " + expected[1]);
+        // each intended send time, less its worker's start lag, is one of the single-machine schedule's, each once
+        Map<String, Long> lag = run.workers().stream()
+                .collect(Collectors.toMap(WorkerReport::workerId, WorkerReport::startLagNanos));
+        long[] intended = run.timeline().stream()
+                .mapToLong(r -> r.intendedSendOffsetNanos() - lag.get(r.record().workerId())).sorted().toArray();
+        assertArrayEquals(open.schedule().offsetsNanos(), intended);
     }
 
     @Test

@@ -75,7 +75,7 @@ class RunMergerTest {
                     .withWorkerId("w1");
             streamed.add(new ScheduledRecord(ok, -1, i * 30_000_000L, i * 30_000_000L, false));
         }
-        RunMerger.WorkerPart part = new RunMerger.WorkerPart("w1", share, SPECS, 0, null, null, streamed,
+        RunMerger.WorkerPart part = new RunMerger.WorkerPart("w1", share, SPECS, null, null, streamed,
                 "worker w1 left the cluster mid-run", 200_000_000L);
         return RunMerger.merge(List.of(part), plan, 0, text -> text.length());
     }

@@ -1,10 +1,10 @@
 package io.llmperf4j.run;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.llmperf4j.engine.protocol.ErrorBodies;
 import io.llmperf4j.model.Failure;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.report.summary.Redaction;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -25,8 +25,6 @@ final class FailureGate {
     /** How many distinct messages are printed per failure kind. */
     static final int MESSAGES_PER_KIND = 3;
     private static final int MESSAGE_CHARS = 200;
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final double maxErrorRatePercent;
 
@@ -81,19 +79,9 @@ final class FailureGate {
         return lines;
     }
 
-    /** The {@code error.message} of an OpenAI/Anthropic error body, or the text as it came. */
+    /** The server's message in an error body (see {@link ErrorBodies}), with anything key-shaped redacted. */
     static String serverMessage(String body) {
-        String trimmed = body.strip();
-        if (!trimmed.startsWith("{")) return body;
-        try {
-            JsonNode root = JSON.readTree(trimmed);
-            JsonNode error = root.path("error");
-            JsonNode message = error.isTextual() ? error : error.path("message");
-            if (message.isMissingNode() || !message.isTextual()) message = root.path("message");
-            return message.isTextual() && !message.asText().isBlank() ? message.asText() : body;
-        } catch (Exception notJson) {
-            return body;
-        }
+        return Redaction.secrets(ErrorBodies.serverMessage(body));
     }
 
     private static int total(Map<String, Integer> counts) {

@@ -1,6 +1,7 @@
 package io.llmperf4j.run;
 
 import io.llmperf4j.engine.BenchmarkResult;
+import io.llmperf4j.engine.client.ApiRegistry;
 import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.client.LlmApi;
 
@@ -30,6 +31,13 @@ final class LocalExecutor implements LoadExecutor {
             LlmApi api = common.api(request.stream(), null);
             URI uri = endpoint.uri(api);
             Preflight.checkReachable(uri);
+            if (common.target() instanceof EndpointTarget.Remote) { // the embedded simulator needs no check
+                for (String model : request.load().models()) {
+                    Preflight.checkRequest(common.clientConfig(endpoint, api, common.additionalSamplingParams(),
+                            request.includeUsage(), model, 1), api, endpoint.apiKey(),
+                            ApiRegistry.get(common.llmApi()).keyVariable());
+                }
+            }
             return new LocalExecutor(request, endpoint, api, uri);
         } catch (RuntimeException e) {
             endpoint.close();

@@ -1,22 +1,50 @@
 package io.llmperf4j.run;
 
+import io.llmperf4j.engine.client.ClientConfig;
+import io.llmperf4j.engine.client.LlmApi;
+import io.llmperf4j.engine.client.NettyLlmClient;
+import io.llmperf4j.engine.client.RequestHandle;
+import io.llmperf4j.engine.protocol.ErrorBodies;
+import io.llmperf4j.model.Failure;
+import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.RequestSpec;
+import io.llmperf4j.report.summary.Redaction;
+
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Pattern;
 
-/** One TCP connect before the run, so an unreachable endpoint is one clear error instead of N failed requests. */
+/**
+ * Checks before the run, so a configuration mistake is one clear error instead of N failed requests: one TCP connect
+ * ({@link #checkReachable}), then one small request through the run's own client, with its TLS trust, headers and
+ * key ({@link #checkRequest}). Only answers that no load explains stop the run: an untrusted certificate, and a 4xx
+ * (but 408 and 429) or 501, printed with the server's own message; a 5xx, a timeout or a broken stream may be the
+ * server's capacity, and are left for the run to measure.
+ */
 final class Preflight {
     private static final int CONNECT_TIMEOUT_MILLIS = 10_000;
     private static final String BASE_VARIABLES = "OPENAI_API_BASE (ANTHROPIC_API_BASE with --llm-api anthropic)";
+    /** The request's prompt; one output token is asked for. */
+    static final String PROMPT = "Say hello.";
+    /** How long the request may take beyond its connect timeout before the check gives up (and the run starts). */
+    private static final Duration ANSWER_WAIT = Duration.ofSeconds(30);
+    private static final int MESSAGE_CHARS = 300;
+    private static final Pattern TLS = Pattern.compile("(?i)\\bTLS\\b|SSL|certificate|PKIX|handshake");
 
     private Preflight() {
     }
 
     static void checkReachable(URI endpoint) {
         String host = endpoint.getHost();
-        int port = endpoint.getPort() > 0 ? endpoint.getPort() : "https".equalsIgnoreCase(endpoint.getScheme()) ? 443 : 80;
+        int port = port(endpoint);
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(host, port), CONNECT_TIMEOUT_MILLIS);
         } catch (UnknownHostException e) {
@@ -25,5 +53,78 @@ final class Preflight {
             throw new RunFailedException("cannot reach " + host + ":" + port + " (" + e.getMessage()
                     + "); check " + BASE_VARIABLES + " and that the server is running (try: curl <base>/models)");
         }
+    }
+
+    /**
+     * Sends one request of one output token for {@code config}'s model with a client of {@code config} (the run's
+     * own settings, one connection).
+     *
+     * @param keyVariable the environment variable the API key comes from, for the hint
+     * @throws RunFailedException when the server's certificate is not trusted, or the server refuses the request
+     *                            with a status that says the configuration is wrong
+     */
+    static void checkRequest(ClientConfig config, LlmApi api, String apiKey, String keyVariable) {
+        RequestRecord record;
+        try (NettyLlmClient client = new NettyLlmClient(config, api)) {
+            RequestHandle handle = client.send(new RequestSpec(0, PROMPT, 0, 1));
+            try {
+                record = handle.completion().get(config.connectTimeout().plus(ANSWER_WAIT).toMillis(),
+                        TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                handle.cancel();
+                return; // a slow server: the run will measure it
+            } catch (ExecutionException e) {
+                return;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        String problem = configurationProblem(record, config.endpoint(), config.model(), apiKey, keyVariable);
+        if (problem != null) throw new RunFailedException(problem);
+    }
+
+    /**
+     * Why {@code record}, the answer to the check's request, means the run cannot work, or null when it may. The
+     * server's message is kept, with {@code apiKey} and anything key-shaped redacted.
+     */
+    static String configurationProblem(RequestRecord record, URI endpoint, String model, String apiKey,
+                                       String keyVariable) {
+        if (record.succeeded()) return null;
+        Failure failure = record.failure();
+        String message = message(failure.message(), apiKey);
+        String where = endpoint.getHost() + ":" + port(endpoint);
+        if (failure.kind() == FailureKind.CONNECT_FAILED && TLS.matcher(failure.message()).find()) {
+            return "the TLS connection to " + where + " failed before the run: " + message + "; if the server's "
+                    + "certificate is self-signed or from a private CA, pass that CA with --ca-cert FILE (or "
+                    + "--insecure to trust any certificate, for testing only)";
+        }
+        if (failure.kind() != FailureKind.HTTP_STATUS) return null;
+        int status = failure.code();
+        boolean refused = (status >= 400 && status < 500 && status != 408 && status != 429) || status == 501;
+        if (!refused) return null;
+        String hint = switch (status) {
+            case 401, 403 -> "check the API key in " + keyVariable;
+            case 404 -> "check --model '" + model + "' (GET <base>/models lists the served ids) and that the base URL "
+                    + "ends in /v1 (the request went to " + Redaction.endpoint(endpoint.toString()) + ")";
+            case 405, 501 -> "the server at " + where + " does not serve this API at "
+                    + Redaction.endpoint(endpoint.toString()) + ": is " + BASE_VARIABLES.split(" ")[0]
+                    + " an LLM API's base URL, and --llm-api the right API?";
+            default -> "check --model, --additional-sampling-params and the request options";
+        };
+        return "the server refused the pre-run request (one request of one token) with HTTP " + status + ": "
+                + message + "; " + hint;
+    }
+
+    private static String message(String body, String apiKey) {
+        String message = ErrorBodies.serverMessage(body == null ? "" : body);
+        if (apiKey != null && apiKey.length() >= 4) message = message.replace(apiKey, Redaction.REDACTED);
+        message = Redaction.secrets(message).replaceAll("\\s+", " ").strip();
+        if (message.isEmpty()) return "(no message)";
+        return message.length() <= MESSAGE_CHARS ? message : message.substring(0, MESSAGE_CHARS) + "...";
+    }
+
+    private static int port(URI endpoint) {
+        return endpoint.getPort() > 0 ? endpoint.getPort() : "https".equalsIgnoreCase(endpoint.getScheme()) ? 443 : 80;
     }
 }

@@ -9,6 +9,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -30,19 +33,35 @@ class RequestsFailedExitTest {
 
     @Test
     void everyRequestFailingExitsFourWithTheServersMessage(@TempDir Path dir) throws Exception {
+        // the pre-run request (the server's first) passes; every request of the run is refused
+        List<FaultKind> kinds = new ArrayList<>(List.of(FaultKind.NONE));
+        kinds.addAll(Collections.nCopies(20, FaultKind.HTTP_401));
         SimulatorConfig config = SimulatorConfig.builder().timeToFirstToken(Duration.ofMillis(1))
-                .interTokenDelay(Duration.ZERO).apiKey("right-key").build();
+                .interTokenDelay(Duration.ZERO).faultPlan(FaultPlan.sequence(kinds)).build();
         try (SimulatedServer server = SimulatedServer.start(config)) {
             CliRun run = run(server, "wrong-key", dir);
             assertEquals(4, run.exitCode(), run::toString);
             assertTrue(run.err().contains("llmperf4j: the run failed: every request failed (20 of 20); the server said:"),
                     run::toString);
             assertTrue(run.err().contains("HTTP_STATUS x20:"), run::toString);
-            assertTrue(run.err().contains("20x 401 Incorrect API key provided."), run::toString);
+            assertTrue(run.err().contains("20x 401 Simulated fault: invalid API key."), run::toString);
             assertFalse(run.toString().contains("wrong-key"), "the key is never printed");
             // the warning blames the configuration, not the load
             assertTrue(run.toString().contains("check the configuration (API key, model id"), run::toString);
             assertFalse(run.toString().contains("may not hold this load"), run::toString);
+        }
+    }
+
+    @Test
+    void aWrongKeyIsRefusedBeforeTheRunWithTheServersMessage(@TempDir Path dir) throws Exception {
+        SimulatorConfig config = SimulatorConfig.builder().timeToFirstToken(Duration.ofMillis(1))
+                .interTokenDelay(Duration.ZERO).apiKey("right-key").build();
+        try (SimulatedServer server = SimulatedServer.start(config)) {
+            CliRun run = run(server, "wrong-key", dir);
+            assertEquals(1, run.exitCode(), run::toString);
+            assertTrue(run.err().contains("the server refused the pre-run request (one request of one token) with "
+                    + "HTTP 401: Incorrect API key provided.; check the API key in OPENAI_API_KEY"), run::toString);
+            assertFalse(run.toString().contains("wrong-key"), "the key is never printed");
         }
     }
 

@@ -99,10 +99,20 @@ public final class OpenLoopRunner {
         return run(specs, settings, settings.schedule(), listener, stopped);
     }
 
-    /** As above on a given schedule instead of the settings' own (a replayed trace's timestamps). */
+    /**
+     * As {@link #run(List, OpenLoopSettings, RecordListener)}, sending at the offsets of {@code schedule} instead of
+     * the settings' own (a load worker's part of one shared schedule); the settings give the timeout and the cap.
+     */
+    public OpenLoopResult run(List<RequestSpec> specs, OpenLoopSettings settings, ArrivalSchedule schedule,
+                              RecordListener listener) {
+        return run(specs, settings, schedule, listener, () -> false);
+    }
+
+    /** The same, stopping early when {@code stopped} says so (a replayed trace's timestamps use it). */
     OpenLoopResult run(List<RequestSpec> specs, OpenLoopSettings settings, ArrivalSchedule schedule,
                        RecordListener listener, BooleanSupplier stopped) {
         Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(schedule, "schedule");
         List<RequestSpec> prompts = List.copyOf(specs);
         if (prompts.isEmpty()) throw new IllegalArgumentException("specs must not be empty");
         guard.begin();

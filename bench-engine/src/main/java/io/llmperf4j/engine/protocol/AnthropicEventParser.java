@@ -92,7 +92,7 @@ public final class AnthropicEventParser implements ChunkParser {
                         intOrNull(root.path("usage").path("output_tokens")), null);
             case "error": {
                 JsonNode error = root.path("error");
-                String message = error.isTextual() ? error.textValue() : error.path("message").textValue();
+                String message = ErrorBodies.message(error);
                 String errorType = error.path("type").textValue();
                 return new ParsedChunk(null, null, null, false, null, null, new StreamError(-1,
                         (errorType == null ? "" : errorType + ": ")

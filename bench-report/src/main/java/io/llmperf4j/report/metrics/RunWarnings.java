@@ -27,56 +27,60 @@ public final class RunWarnings {
     /** ... by more than this many tokens on average. */
     public static final double TOKEN_MISMATCH_MEAN_TOKENS = 1.0;
 
-    /** CLIENT_BOTTLENECK fires when a probe task's p99 delay on the client's event loops is above this ... */
+    /**
+     * CLIENT_BOTTLENECK fires when a probe task's p99 delay on the client's event loops is above
+     * {@value #CLIENT_LAG_BASELINE_FACTOR} times the machine's own idle p99 (measured before the run), and at least
+     * this (also the threshold when no baseline was measured) ...
+     */
     public static final long CLIENT_LAG_P99_NANOS = 1_000_000;
-    /** ... or the client process used more than this share of the machine's cores ... */
-    public static final double CLIENT_PROCESS_CPU_SHARE = 0.9;
-    /** ... or its busiest I/O thread was on a CPU more than this share of the time. */
-    public static final double CLIENT_IO_BUSY_SHARE = 0.8;
-
-    /** Below this process CPU share and I/O-thread busy share, a late event loop is not the client's own doing. */
-    static final double CLIENT_QUIET_SHARE = 0.5;
+    /** ... the factor over the idle baseline ... */
+    public static final double CLIENT_LAG_BASELINE_FACTOR = 4.0;
+    /**
+     * ... and the client was busy: the process used more than this share of the machine's cores, or its busiest I/O
+     * thread was on a CPU more than this share of the time. Late loops in an idle client are the machine's noise.
+     */
+    public static final double CLIENT_BUSY_SHARE = 0.5;
 
     private RunWarnings() {
     }
 
-    private static boolean clientItselfQuiet(ClientOverhead o) {
-        return o.processCpuShare() < CLIENT_QUIET_SHARE && o.ioBusyShareMax() < CLIENT_QUIET_SHARE;
+    /** The lag p99 above which the client's event loops count as late: from the idle baseline when measured. */
+    public static long clientLagThresholdNanos(ClientOverhead o) {
+        if (!o.hasIdleBaseline()) return CLIENT_LAG_P99_NANOS;
+        return Math.max(CLIENT_LAG_P99_NANOS, Math.round(CLIENT_LAG_BASELINE_FACTOR * o.idleLagP99Nanos()));
+    }
+
+    private static boolean clientBusy(ClientOverhead o) {
+        // CPU time only: a crowded machine keeps even a light client's thread waiting for a CPU (runnable) most of
+        // the time, so the runnable share (ClientOverhead.ioRunnableShareMax) tells contention, not a busy client
+        return o.processCpuShare() > CLIENT_BUSY_SHARE || o.ioBusyShareMax() > CLIENT_BUSY_SHARE;
     }
 
     /**
      * CLIENT_BOTTLENECK when {@code overhead} (null: not measured) shows a client that probably limited the
-     * measurement; the message names every threshold crossed.
+     * measurement: its event loops ran clearly later than the machine's idle noise while the client was busy. One
+     * sentence with the numbers and the threshold.
      */
     public static Optional<RunWarning> clientBottleneck(ClientOverhead overhead) {
-        if (overhead == null) return Optional.empty();
-        List<String> reasons = new ArrayList<>();
-        if (overhead.lagSamples() > 0 && overhead.lagP99Nanos() > CLIENT_LAG_P99_NANOS) {
-            reasons.add(String.format(Locale.ROOT, "event-loop lag p99 %.2f ms (above %.0f ms)",
-                    overhead.lagP99Nanos() / 1e6, CLIENT_LAG_P99_NANOS / 1e6));
-        }
-        if (overhead.processCpuShare() > CLIENT_PROCESS_CPU_SHARE) {
-            reasons.add(String.format(Locale.ROOT, "process CPU %.0f%% of %d cores (above %.0f%%)",
-                    100 * overhead.processCpuShare(), overhead.availableProcessors(),
-                    100 * CLIENT_PROCESS_CPU_SHARE));
-        }
-        if (overhead.ioBusyShareMax() > CLIENT_IO_BUSY_SHARE) {
-            reasons.add(String.format(Locale.ROOT, "busiest I/O thread on CPU %.0f%% of the time (above %.0f%%)",
-                    100 * overhead.ioBusyShareMax(), 100 * CLIENT_IO_BUSY_SHARE));
-        }
-        if (reasons.isEmpty()) return Optional.empty();
-        if (reasons.size() == 1 && clientItselfQuiet(overhead)) {
-            // late event loops in an idle client: something else on the machine took the CPUs
-            return Optional.of(new RunWarning(WarningCode.CLIENT_BOTTLENECK, String.format(Locale.ROOT,
-                    "The client's timing was disturbed: %s while the client itself used %.0f%% of %d cores: other "
-                    + "processes on this machine (or its scheduler) delayed it. Latencies include such delays; run "
-                    + "the benchmark on a quieter machine, or measure the error floor with 'llmperf4j calibrate'.",
-                    reasons.get(0), 100 * overhead.processCpuShare(), overhead.availableProcessors())));
-        }
-        return Optional.of(new RunWarning(WarningCode.CLIENT_BOTTLENECK, "The client was likely the bottleneck: "
-                + String.join(", ", reasons) + ". Latencies include the client's own delays and throughput may be "
-                + "the client's limit, not the server's. Run the client on a machine of its own or with more cores, "
-                + "lower the load, or measure the client's error floor with 'llmperf4j calibrate'."));
+        if (overhead == null || overhead.lagSamples() == 0) return Optional.empty();
+        long threshold = clientLagThresholdNanos(overhead);
+        if (overhead.lagP99Nanos() <= threshold || !clientBusy(overhead)) return Optional.empty();
+        String baseline = overhead.hasIdleBaseline()
+                ? String.format(Locale.ROOT, "%.0fx its idle p99 of %.2f ms measured before the run",
+                CLIENT_LAG_BASELINE_FACTOR, overhead.idleLagP99Nanos() / 1e6)
+                : "no idle baseline was measured";
+        return Optional.of(new RunWarning(WarningCode.CLIENT_BOTTLENECK, String.format(Locale.ROOT,
+                "The client may have limited this run: its event loops ran late (lag p99 %.2f ms, above the %.2f ms "
+                        + "threshold: %s) while it was busy (process CPU %s of %d cores, busiest I/O thread on a CPU "
+                        + "%s of the time), so latencies include the client's own delays and throughput may be its "
+                        + "limit; run it on a machine of its own or with more cores, lower the load, or measure its "
+                        + "error floor with 'llmperf4j calibrate'.",
+                overhead.lagP99Nanos() / 1e6, threshold / 1e6, baseline, percent(overhead.processCpuShare()),
+                overhead.availableProcessors(), percent(overhead.ioBusyShareMax()))));
+    }
+
+    private static String percent(double share) {
+        return Double.isNaN(share) ? "unknown" : String.format(Locale.ROOT, "%.0f%%", 100 * share);
     }
 
     /**

@@ -12,6 +12,7 @@ import io.llmperf4j.report.metrics.Phase;
 import io.llmperf4j.report.metrics.PhaseStats;
 import io.llmperf4j.report.metrics.RunMetrics;
 import io.llmperf4j.report.metrics.RunWarning;
+import io.llmperf4j.report.metrics.WarningCode;
 import java.util.Locale;
 
 /**
@@ -103,7 +104,9 @@ public final class SummaryConsoleReport {
         if (!metrics.warnings().isEmpty()) {
             out.append("Warnings:\n");
             for (RunWarning warning : metrics.warnings()) {
-                out.append("  ").append(warning).append('\n');
+                // the client's own load is said in plain words; its code stays in the summary's warnings
+                out.append("  ").append(warning.code() == WarningCode.CLIENT_BOTTLENECK ? warning.message()
+                        : warning.toString()).append('\n');
             }
         }
         return out.toString();

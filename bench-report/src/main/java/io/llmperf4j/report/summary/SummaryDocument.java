@@ -375,7 +375,8 @@ public record SummaryDocument(
 
     /**
      * How busy the client itself was over the run (see {@link ClientOverhead}); shares are fractions, null when the
-     * JVM could not tell. {@code likelyBottleneck} is true when the CLIENT_BOTTLENECK warning was raised.
+     * JVM could not tell. {@code likelyBottleneck} is true when the CLIENT_BOTTLENECK warning was raised; the idle
+     * baseline (null when not measured) and the lag threshold it gave are the rule's inputs.
      */
     public record ClientOverheadJson(
             double wallS,
@@ -390,7 +391,10 @@ public record SummaryDocument(
             double gcPauseMs,
             long gcCount,
             Double processCpuShare,
-            boolean likelyBottleneck) {
+            boolean likelyBottleneck,
+            Double idleEventLoopLagP99Ms,
+            double eventLoopLagThresholdMs,
+            Double ioRunnableShareMax) {
         static ClientOverheadJson of(ClientOverhead o) {
             if (o == null) return null;
             boolean lagged = o.lagSamples() > 0;
@@ -399,7 +403,9 @@ public record SummaryDocument(
                     lagged ? o.lagP99Nanos() / NANOS_PER_MILLI : null,
                     lagged ? o.lagMaxNanos() / NANOS_PER_MILLI : null, num(o.ioBusyShareMean()),
                     num(o.ioBusyShareMax()), o.gcPauseNanos() / NANOS_PER_MILLI, o.gcCount(),
-                    num(o.processCpuShare()), RunWarnings.clientBottleneck(o).isPresent());
+                    num(o.processCpuShare()), RunWarnings.clientBottleneck(o).isPresent(),
+                    o.hasIdleBaseline() ? o.idleLagP99Nanos() / NANOS_PER_MILLI : null,
+                    RunWarnings.clientLagThresholdNanos(o) / NANOS_PER_MILLI, num(o.ioRunnableShareMax()));
         }
     }
 

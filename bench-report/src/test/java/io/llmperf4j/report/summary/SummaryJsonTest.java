@@ -224,13 +224,14 @@ class SummaryJsonTest {
                     RequestRecord.NEVER, connect, null));
         }
         ClientOverhead busy = new ClientOverhead(2_000 * MS, 2, 2, 400, 50_000, 2_500_000, 9 * MS, 0.4, 0.85,
-                12 * MS, 3, 0.95);
+                12 * MS, 3, 0.95, 400_000, Double.NaN);
         BenchmarkRun run = new BenchmarkRun(Records.settings(), records, 0, 2_000, 2_000 * MS, 12, false, busy);
         RunMetrics metrics = RunMetrics.of(run, MetricsConfig.DEFAULT);
         assertTrue(metrics.hasWarning(WarningCode.CLIENT_BOTTLENECK), metrics.warnings().toString());
         String warning = metrics.warnings().get(metrics.warnings().size() - 1).message();
-        assertTrue(warning.contains("event-loop lag p99 2.50 ms") && warning.contains("process CPU 95% of 2 cores")
-                && warning.contains("busiest I/O thread on CPU 85%"), warning);
+        assertTrue(warning.startsWith("The client may have limited this run: its event loops ran late (lag p99 2.50 ms, "
+                + "above the 1.60 ms threshold: 4x its idle p99 of 0.40 ms measured before the run) while it was busy "
+                + "(process CPU 95% of 2 cores, busiest I/O thread on a CPU 85% of the time)"), warning);
 
         String json = SummaryJson.toJson(SummaryDocument.of(run, metrics, "0.1.0-test", ENVIRONMENT));
         JsonNode doc = SummaryJson.parse(json);
@@ -243,27 +244,39 @@ class SummaryJsonTest {
         assertEquals(0.95, doc.at("/client_overhead/process_cpu_share").asDouble(), 1e-9);
         assertEquals(12.0, doc.at("/client_overhead/gc_pause_ms").asDouble(), 1e-9);
         assertTrue(doc.at("/client_overhead/likely_bottleneck").asBoolean());
+        assertEquals(0.4, doc.at("/client_overhead/idle_event_loop_lag_p99_ms").asDouble(), 1e-9);
+        assertEquals(1.6, doc.at("/client_overhead/event_loop_lag_threshold_ms").asDouble(), 1e-9);
 
         String console = SummaryConsoleReport.render(run, metrics);
         assertTrue(console.contains("Connections: 4 new (connect p50 2.500 ms, p99 3.970 ms), 8 requests without a "
                 + "new connection"), console);
         assertTrue(console.contains("Client overhead: event-loop lag p50 0.050 ms, p99 2.500 ms, max 9.000 ms; I/O "
                 + "threads busy 40.0% (busiest 85.0%); process CPU 95.0% of 2 cores; GC 3 pauses, 12.0 ms"), console);
-        assertTrue(console.contains("[CLIENT_BOTTLENECK] The client was likely the bottleneck"), console);
+        assertTrue(console.contains("\n  The client may have limited this run: "), console);
+        assertFalse(console.contains("CLIENT_BOTTLENECK"), "plain words on the console: " + console);
     }
 
     @Test
-    void lateEventLoopsInAnIdleClientAreBlamedOnTheMachineNotTheClient() {
-        ClientOverhead disturbed = new ClientOverhead(2_000 * MS, 2, 2, 400, 90_000, 1_620_000, 35 * MS, 0.01, 0.02,
-                0, 0, 0.048);
+    void lateEventLoopsInAnIdleClientOrWithinTheMachinesOwnNoiseRaiseNoWarning() {
+        // 1.62 ms late while the client used 5 % of the machine: other processes, not the client
+        ClientOverhead idleClient = new ClientOverhead(2_000 * MS, 2, 2, 400, 90_000, 1_620_000, 35 * MS, 0.01, 0.02,
+                0, 0, 0.048, 300_000, 0.3);
+        // a busy client, 6 ms late on a machine whose idle loops are 2 ms late: under the 8 ms threshold
+        ClientOverhead noisyMachine = new ClientOverhead(2_000 * MS, 2, 2, 400, 900_000, 6 * MS, 35 * MS, 0.6, 0.7,
+                0, 0, 0.7, 2 * MS, 0.9);
         BenchmarkRun base = run(Records.settings());
-        RunMetrics metrics = RunMetrics.of(new BenchmarkRun(base.settings(), base.records(), base.startEpochMillis(),
-                base.endEpochMillis(), base.durationNanos(), base.requestsSent(), base.timedOut(), disturbed),
-                MetricsConfig.DEFAULT);
-        assertTrue(metrics.hasWarning(WarningCode.CLIENT_BOTTLENECK), metrics.warnings().toString());
-        String warning = metrics.warnings().get(metrics.warnings().size() - 1).message();
-        assertTrue(warning.startsWith("The client's timing was disturbed: event-loop lag p99 1.62 ms (above 1 ms) "
-                + "while the client itself used 5% of 2 cores: other processes"), warning);
+        for (ClientOverhead o : List.of(idleClient, noisyMachine)) {
+            BenchmarkRun measured = new BenchmarkRun(base.settings(), base.records(), base.startEpochMillis(),
+                    base.endEpochMillis(), base.durationNanos(), base.requestsSent(), base.timedOut(), o);
+            RunMetrics metrics = RunMetrics.of(measured, MetricsConfig.DEFAULT);
+            assertFalse(metrics.hasWarning(WarningCode.CLIENT_BOTTLENECK), metrics.warnings().toString());
+        }
+        BenchmarkRun noisy = new BenchmarkRun(base.settings(), base.records(), base.startEpochMillis(),
+                base.endEpochMillis(), base.durationNanos(), base.requestsSent(), base.timedOut(), noisyMachine);
+        JsonNode doc = SummaryJson.parse(json(noisy, MetricsConfig.DEFAULT));
+        assertEquals(2.0, doc.at("/client_overhead/idle_event_loop_lag_p99_ms").asDouble(), 1e-9);
+        assertEquals(8.0, doc.at("/client_overhead/event_loop_lag_threshold_ms").asDouble(), 1e-9);
+        assertFalse(doc.at("/client_overhead/likely_bottleneck").asBoolean());
     }
 
     @Test

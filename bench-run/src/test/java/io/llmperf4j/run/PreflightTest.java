@@ -1,0 +1,210 @@
+package io.llmperf4j.run;
+
+import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+import io.llmperf4j.engine.client.ApiRegistry;
+import io.llmperf4j.engine.client.ClientConfig;
+import io.llmperf4j.engine.client.LlmApi;
+import io.llmperf4j.engine.client.Secret;
+import io.llmperf4j.model.Failure;
+import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.server.SimulatedServer;
+import io.llmperf4j.server.SimulatorConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The pre-run request against real servers on 127.0.0.1: the simulator (a wrong key, a wrong model, a base without
+ * /v1), a plain HTTP server that is no LLM API, one that is overloaded, and an https server whose self-signed
+ * certificate (made here with keytool) this machine does not trust.
+ */
+class PreflightTest {
+    private static final LlmApi CHAT = ApiRegistry.get("openai").adapter(true, null);
+    private static final String KEY_VARIABLE = "OPENAI_API_KEY";
+
+    private static ClientConfig config(String base, String model, String key) {
+        return ClientConfig.builder(CHAT.endpoint(base), model).apiKey(Secret.of(key)).maxConnections(1)
+                .connectTimeout(Duration.ofSeconds(5)).idleTimeout(Duration.ofSeconds(10)).build();
+    }
+
+    private static String refusal(String base, String model, String key) {
+        return assertThrows(RunFailedException.class,
+                () -> Preflight.checkRequest(config(base, model, key), CHAT, key, KEY_VARIABLE)).getMessage();
+    }
+
+    @Test
+    void aRightKeyAndModelPassAndSendExactlyOneRequestOfOneToken() {
+        try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder().apiKey("right-key")
+                .timeToFirstToken(Duration.ofMillis(1)).build())) {
+            assertDoesNotThrow(() -> Preflight.checkRequest(config(server.baseUrl(), "m", "right-key"), CHAT,
+                    "right-key", KEY_VARIABLE));
+            assertEquals(1, server.faultCounts().total(), "one request");
+        }
+    }
+
+    @Test
+    void aWrongKeyIsRefusedWithTheServersMessageAndWithoutTheKey() {
+        try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder().apiKey("right-key").build())) {
+            String message = refusal(server.baseUrl(), "m", "sk-wrong-key-0123456789abcdef");
+            assertTrue(message.startsWith("the server refused the pre-run request (one request of one token) with "
+                    + "HTTP 401: Incorrect API key provided"), message);
+            assertTrue(message.endsWith("; check the API key in OPENAI_API_KEY"), message);
+            assertFalse(message.contains("sk-wrong-key"), message);
+        }
+    }
+
+    @Test
+    void aWrongModelIsA404NamingTheModel() {
+        try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder().modelIds("served-model")
+                .acceptAnyModel(false).build())) {
+            String message = refusal(server.baseUrl(), "other-model", "k");
+            assertTrue(message.contains("with HTTP 404: "), message);
+            assertTrue(message.contains("other-model"), "the server's message names the model: " + message);
+            assertTrue(message.contains("check --model 'other-model'"), message);
+        }
+    }
+
+    @Test
+    void aBaseWithoutV1IsA404SayingWhereTheRequestWent() {
+        try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder().build())) {
+            String base = server.baseUrl().replaceAll("/v1/?$", "");
+            String message = refusal(base, "m", "k");
+            assertTrue(message.contains("with HTTP 404"), message);
+            assertTrue(message.contains("ends in /v1 (the request went to " + base + "/chat/completions)"), message);
+        }
+    }
+
+    @Test
+    void aServerThatIsNoLlmApiIsA501WithItsOwnWords() throws Exception {
+        HttpServer http = server(501, "text/html",
+                "<html><body><h1>Error response</h1><p>Error code: 501</p><p>Message: Unsupported method ('POST')."
+                        + "</p></body></html>", new AtomicInteger());
+        try {
+            String message = refusal("http://127.0.0.1:" + http.getAddress().getPort() + "/v1", "m", "k");
+            assertTrue(message.contains("with HTTP 501: <html><body><h1>Error response</h1>"), message);
+            assertTrue(message.contains("Unsupported method ('POST')"), message);
+            assertTrue(message.contains("does not serve this API"), message);
+        } finally {
+            http.stop(0);
+        }
+    }
+
+    @Test
+    void anOverloadedServerIsLeftForTheRunToMeasure() throws Exception {
+        AtomicInteger requests = new AtomicInteger();
+        for (int status : new int[] {429, 503}) {
+            HttpServer http = server(status, "application/json",
+                    "{\"error\": {\"message\": \"busy\", \"type\": \"overloaded\"}}", requests);
+            try {
+                assertDoesNotThrow(() -> Preflight.checkRequest(
+                        config("http://127.0.0.1:" + http.getAddress().getPort() + "/v1", "m", "k"), CHAT, "k",
+                        KEY_VARIABLE));
+            } finally {
+                http.stop(0);
+            }
+        }
+        assertEquals(2, requests.get(), "one request each, never retried");
+    }
+
+    @Test
+    void anUntrustedCertificateIsAConfigurationError(@TempDir Path dir) throws Exception {
+        Path keystore = dir.resolve("server.p12");
+        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                "-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
+                "-dname", "CN=localhost", "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-storetype", "PKCS12",
+                "-keystore", keystore.toString(), "-storepass", "changeit", "-keypass", "changeit")
+                .redirectErrorStream(true).start();
+        String keytoolOutput = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(keytool.waitFor(60, TimeUnit.SECONDS) && keytool.exitValue() == 0, keytoolOutput);
+
+        KeyStore store = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(keystore)) {
+            store.load(in, "changeit".toCharArray());
+        }
+        KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        keys.init(store, "changeit".toCharArray());
+        SSLContext tls = SSLContext.getInstance("TLS");
+        tls.init(keys.getKeyManagers(), null, null);
+        AtomicInteger requests = new AtomicInteger();
+        HttpsServer https = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        https.setHttpsConfigurator(new HttpsConfigurator(tls));
+        https.createContext("/", exchange -> {
+            requests.incrementAndGet();
+            exchange.sendResponseHeaders(500, -1);
+            exchange.close();
+        });
+        https.start();
+        try {
+            String base = "https://127.0.0.1:" + https.getAddress().getPort() + "/v1";
+            String message = refusal(base, "m", "k");
+            assertTrue(message.startsWith("the TLS connection to 127.0.0.1:" + https.getAddress().getPort()
+                    + " failed before the run: TLS handshake failed"), message);
+            assertTrue(message.contains("pass that CA with --ca-cert FILE"), message);
+            assertEquals(0, requests.get(), "nothing reached the server");
+
+            // trusting that certificate (--ca-cert) lets the request through: the server's 500 is left to the run
+            Path pem = dir.resolve("server.pem");
+            Process export = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                    "-exportcert", "-rfc", "-alias", "server", "-keystore", keystore.toString(), "-storetype",
+                    "PKCS12", "-storepass", "changeit", "-file", pem.toString()).redirectErrorStream(true).start();
+            export.getInputStream().readAllBytes();
+            assertTrue(export.waitFor(60, TimeUnit.SECONDS) && export.exitValue() == 0);
+            ClientConfig trusting = ClientConfig.builder(CHAT.endpoint(base), "m").apiKey(Secret.of("k"))
+                    .maxConnections(1).trustedCertificatesPem(pem).build();
+            assertDoesNotThrow(() -> Preflight.checkRequest(trusting, CHAT, "k", KEY_VARIABLE));
+            assertEquals(1, requests.get());
+        } finally {
+            https.stop(0);
+        }
+    }
+
+    @Test
+    void theMessageComesFromTheErrorBodyAndKeysAreRedacted() {
+        URI endpoint = URI.create("http://127.0.0.1:1/v1/chat/completions");
+        String body = "{\"error\": {\"message\": \"Incorrect API key provided: my-secret-key. You can find your "
+                + "API key at https://example.invalid.\", \"type\": \"invalid_request_error\"}}";
+        RequestRecord record = new RequestRecord(0, "id", null, 0L, RequestRecord.NEVER, RequestRecord.NEVER,
+                RequestRecord.NEVER, 0, null, "", 0, 1, -1, null, null, null,
+                new Failure(FailureKind.HTTP_STATUS, 401, body));
+        String problem = Preflight.configurationProblem(record, endpoint, "m", "my-secret-key", KEY_VARIABLE);
+        assertTrue(problem.contains("HTTP 401: Incorrect API key provided: [REDACTED]. You can find"), problem);
+        assertFalse(problem.contains("my-secret-key"), problem);
+    }
+
+    private static HttpServer server(int status, String contentType, String body, AtomicInteger requests)
+            throws Exception {
+        HttpServer http = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        http.createContext("/", exchange -> {
+            requests.incrementAndGet();
+            exchange.getRequestBody().readAllBytes();
+            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", contentType);
+            exchange.sendResponseHeaders(status, bytes.length);
+            exchange.getResponseBody().write(bytes);
+            exchange.close();
+        });
+        http.start();
+        return http;
+    }
+}
