@@ -153,9 +153,10 @@ class CapacitySearchTest {
     @Test
     @Timeout(60)
     void aServerThatDegradesFailsTheFinalRepeat(@TempDir Path dir) throws Exception {
-        // the first 20 requests succeed, every later one gets HTTP 500: levels 1 and 2 pass, their repeat fails
+        // the pre-run check's request and the next 20 succeed, every later one gets HTTP 500: levels 1 and 2 pass,
+        // their repeat fails
         List<FaultKind> sequence = new ArrayList<>();
-        for (int i = 0; i < 20; i++) sequence.add(FaultKind.NONE);
+        for (int i = 0; i < 21; i++) sequence.add(FaultKind.NONE);
         for (int i = 0; i < 60; i++) sequence.add(FaultKind.HTTP_500);
         try (SimulatedServer degrading = SimulatedServer.start(SimulatorConfig.builder()
                 .timeToFirstToken(Duration.ofMillis(5)).interTokenDelay(Duration.ofMillis(1))
