@@ -75,7 +75,7 @@ final class RecordAssembler {
                     CompletableFuture<RequestRecord> completion) {
         this.spec = spec;
         this.clientRequestId = clientRequestId;
-        this.parser = parser;
+        this.parser = parser.forStream(); // this request's events only, in order, on its serial worker
         this.streaming = streaming;
         this.redactor = redactor;
         this.abort = abort;
