@@ -45,7 +45,7 @@ final class TokenRun {
                 common.additionalSamplingParams(), err);
         try (ResultsFolder ignored = ResultsFolder.lock(common.resultsDir(), common.overwrite())) {
             if (request.cluster() == null && request.clientWarmup()) {
-                ClientWarmup.run();
+                ClientWarmup.run(outputCounter(workload));
             }
             return runModels(workload);
         }
