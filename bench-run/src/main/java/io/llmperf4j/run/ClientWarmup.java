@@ -26,8 +26,8 @@ import java.util.concurrent.TimeUnit;
  * itself.
  */
 public final class ClientWarmup {
-    private static final int REQUESTS = 400;
-    private static final int IN_FLIGHT = 8;
+    private static final int REQUESTS = 800;
+    private static final int IN_FLIGHT = 32;
     private static final int TOKENS = 128;
     private static final long TIME_LIMIT_MILLIS = 5_000;
     /** The compilers count as done when their total time has not grown for this long; never waited past the bound. */
