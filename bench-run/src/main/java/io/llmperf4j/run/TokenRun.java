@@ -55,7 +55,7 @@ final class TokenRun {
         workload.checkImagesFit(common.llmApi(), request.cluster() != null, err);
         try (ResultsFolder ignored = ResultsFolder.lock(common.resultsDir(), common.overwrite())) {
             if (request.cluster() == null && request.clientWarmup()) {
-                ClientWarmup.run();
+                ClientWarmup.run(outputCounter(workload));
             }
             return runModels(workload);
         }

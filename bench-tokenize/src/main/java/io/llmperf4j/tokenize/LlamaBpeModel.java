@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The BPE model of a SentencePiece-style HuggingFace {@code tokenizer.json} (Llama-2's: normalizer "prepend ▁,
@@ -21,7 +22,8 @@ import java.util.Optional;
  * vocabulary becomes its UTF-8 byte tokens), then the adjacent pair of lowest merge rank is merged, the leftmost
  * first, until no pair has a merge.
  *
- * <p>{@link #of} accepts only that exact shape and returns empty for anything else. Immutable and thread-safe.
+ * <p>{@link #of} accepts only that exact shape and returns empty for anything else. Thread-safe; its only mutable
+ * part is a cache of word tokens.
  */
 final class LlamaBpeModel {
     static final char SPACE_MARK = '\u2581'; // "▁"
@@ -36,6 +38,13 @@ final class LlamaBpeModel {
     private final MergeTable merges;
     private final int bosId;
     private final List<String> addedTokenTexts;
+    /**
+     * Tokens of words seen before, by the word's normalized text: a word's BPE depends on its characters only, and
+     * the words of generated text repeat (like the Rust library's own word cache, it stops growing when full).
+     */
+    private final Map<String, int[]> wordCache = new ConcurrentHashMap<>();
+    private static final int CACHED_WORDS = 16_384;
+    private static final int CACHED_WORD_CHARS = 48;
 
     private LlamaBpeModel(Map<String, Integer> vocab, MergeTable merges, int bosId, List<String> addedTokenTexts) {
         this.merges = merges;
@@ -220,6 +229,23 @@ final class LlamaBpeModel {
      * whole character) to {@code out}.
      */
     void encodeWord(char[] normalized, int from, int to, TokenSink out) {
+        if (to - from > CACHED_WORD_CHARS) {
+            encodeUncached(normalized, from, to, out);
+            return;
+        }
+        String key = new String(normalized, from, to - from);
+        int[] cached = wordCache.get(key);
+        if (cached == null) {
+            WordTokens tokens = new WordTokens(from);
+            encodeUncached(normalized, from, to, tokens);
+            cached = tokens.packed();
+            if (wordCache.size() < CACHED_WORDS) wordCache.putIfAbsent(key, cached); // full: stays as it is
+        }
+        for (int i = 0; i < cached.length; i += 2) out.token(cached[i], from + cached[i + 1]);
+    }
+
+    /** The BPE of one word from its code points (what {@link #encodeWord} caches). */
+    private void encodeUncached(char[] normalized, int from, int to, TokenSink out) {
         Word word = new Word(to - from);
         for (int i = from; i < to; ) {
             char c = normalized[i];
@@ -248,6 +274,28 @@ final class LlamaBpeModel {
     /** Receives tokens in order. */
     interface TokenSink {
         void token(int id, int end);
+    }
+
+    /** One word's tokens as pairs (id, end relative to the word's start), the cache's values. */
+    private static final class WordTokens implements TokenSink {
+        private final int from;
+        private int[] packed = new int[8];
+        private int size;
+
+        WordTokens(int from) {
+            this.from = from;
+        }
+
+        @Override
+        public void token(int id, int end) {
+            if (size + 2 > packed.length) packed = Arrays.copyOf(packed, packed.length * 2);
+            packed[size++] = id;
+            packed[size++] = end - from;
+        }
+
+        int[] packed() {
+            return Arrays.copyOf(packed, size);
+        }
     }
 
     /** A word's symbols as a linked list over arrays, merged in place (the library's {@code Word::merge_all}). */

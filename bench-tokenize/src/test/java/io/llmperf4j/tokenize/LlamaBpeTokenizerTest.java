@@ -101,6 +101,18 @@ class LlamaBpeTokenizerTest {
         }
     }
 
+    /** Words met again, at other places and in other texts, come from the word cache: the same ids and ends. */
+    @Test
+    void repeatedWordsMatchTheLibraryWherever() {
+        for (int round = 0; round < 2; round++) {
+            assertSame(" word word  word\nword");
+            assertSame("word");
+            assertSame("naïve naïve 😀 😀😀 naïve");
+            assertSame("x" + " word".repeat(300));
+            assertSame("a" + "b".repeat(60) + " " + "b".repeat(60)); // longer than the cached words
+        }
+    }
+
     /** Long generated-looking texts, as the runners count: 1,024 words and more. */
     @Test
     void matchesTheLibraryOnLongTexts() {

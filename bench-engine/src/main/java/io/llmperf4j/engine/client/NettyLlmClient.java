@@ -9,7 +9,7 @@ import io.llmperf4j.engine.client.impl.Transport;
 import io.llmperf4j.engine.protocol.ChunkParser;
 import io.llmperf4j.model.RequestSpec;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.EventLoopGroup;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -112,7 +112,7 @@ public final class NettyLlmClient implements LlmClient {
         String rawPath = config.endpoint().getRawPath();
         this.pathAndQuery = (rawPath == null || rawPath.isEmpty() ? "/" : rawPath)
                 + (config.endpoint().getRawQuery() == null ? "" : "?" + config.endpoint().getRawQuery());
-        this.requestBytes = new RequestBytes(pathAndQuery, baseHeaders(config, api), PooledByteBufAllocator.DEFAULT);
+        this.requestBytes = new RequestBytes(pathAndQuery, baseHeaders(config, api), ByteBufAllocator.DEFAULT);
     }
 
     public ClientConfig config() {

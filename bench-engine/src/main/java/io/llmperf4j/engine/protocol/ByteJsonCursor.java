@@ -158,6 +158,34 @@ final class ByteJsonCursor implements JsonCursor {
     }
 
     @Override
+    public int stringStart() {
+        return current == JsonToken.VALUE_STRING ? stringStart : -1;
+    }
+
+    @Override
+    public int stringEnd() {
+        return current == JsonToken.VALUE_STRING ? stringEnd : -1;
+    }
+
+    /**
+     * The text of {@code data[start, end)} read as the body of one JSON string whose closing quote is at {@code end}:
+     * the value Jackson would give that string, or null when those bytes are not exactly one string body (an
+     * unescaped quote or control character before {@code end}, a bad escape, invalid UTF-8, an escape that swallows
+     * the quote at {@code end}) or are anything this cursor leaves to Jackson.
+     */
+    static String stringBody(byte[] data, int start, int end) {
+        if (start < 1 || end >= data.length || data[end] != '"' || end < start) return null;
+        ByteJsonCursor cursor = new ByteJsonCursor(data);
+        cursor.pos = start - 1; // the opening quote's place: scanString starts past it
+        try {
+            cursor.scanString();
+        } catch (Unsure e) {
+            return null;
+        }
+        return cursor.stringEnd == end ? cursor.getTextOfString() : null;
+    }
+
+    @Override
     public void skipChildren() {
         if (current != JsonToken.START_OBJECT && current != JsonToken.START_ARRAY) return;
         int target = depth - 1;

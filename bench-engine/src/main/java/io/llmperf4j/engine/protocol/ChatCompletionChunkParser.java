@@ -73,6 +73,11 @@ public final class ChatCompletionChunkParser implements ChunkParser {
 
     /** With {@link ByteJsonCursor}; null when it leaves {@code data} to Jackson. */
     ParsedChunk parseCommon(byte[] data) throws MalformedChunkException {
+        Chunk chunk = parseCommonChunk(data);
+        return chunk == null ? null : chunk.parsed;
+    }
+
+    private Chunk parseCommonChunk(byte[] data) throws MalformedChunkException {
         try {
             return parseChunk(new ByteJsonCursor(data));
         } catch (ByteJsonCursor.Unsure | IOException e) {
@@ -80,10 +85,38 @@ public final class ChatCompletionChunkParser implements ChunkParser {
         }
     }
 
+    /**
+     * One stream's parser: each event whose bytes equal the last learnt event's except for the content string is
+     * answered from that event (see {@link RepeatingChunkParser}); the others are parsed in full.
+     */
+    @Override
+    public ChunkParser forStream() {
+        return new RepeatingChunkParser(this);
+    }
+
+    /**
+     * {@code data} parsed in full, with where its content string's bytes are when a later event that differs only
+     * there may reuse the result: parsed by {@link ByteJsonCursor}, content taken from a string whose place it
+     * knows, no error member. {@code contentStart} is -1 otherwise.
+     */
+    Learned parseLearning(byte[] data) throws MalformedChunkException {
+        Chunk chunk = parseCommonChunk(data);
+        if (chunk == null) return new Learned(parseWithJackson(data), -1, -1);
+        boolean reusable = chunk.contentStart >= 0 && chunk.error == null;
+        return new Learned(chunk.parsed, reusable ? chunk.contentStart : -1, reusable ? chunk.contentEnd : -1);
+    }
+
+    /**
+     * A full parse and where its content string is: {@code data[contentStart, contentEnd)}, the closing quote at
+     * {@code contentEnd}; -1 when the result must not be reused for another event.
+     */
+    record Learned(ParsedChunk chunk, int contentStart, int contentEnd) {
+    }
+
     /** With Jackson's parser, which words the errors. */
     ParsedChunk parseWithJackson(byte[] data) throws MalformedChunkException {
         try (JsonParser p = JSON.createParser(data)) {
-            return parseChunk(new JacksonCursor(p));
+            return parseChunk(new JacksonCursor(p)).parsed;
         } catch (JsonProcessingException e) {
             throw new MalformedChunkException("invalid JSON: " + e.getOriginalMessage());
         } catch (IOException e) {
@@ -91,7 +124,7 @@ public final class ChatCompletionChunkParser implements ChunkParser {
         }
     }
 
-    private ParsedChunk parseChunk(JsonCursor p) throws IOException, MalformedChunkException {
+    private Chunk parseChunk(JsonCursor p) throws IOException, MalformedChunkException {
         if (p.nextToken() != JsonToken.START_OBJECT) {
             throw new MalformedChunkException("not a JSON object");
         }
@@ -126,8 +159,9 @@ public final class ChatCompletionChunkParser implements ChunkParser {
             throw new MalformedChunkException("no choices, usage or error member");
         }
         boolean usageOnly = chunk.choiceCount == 0 && chunk.hasUsage && chunk.error == null;
-        return new ParsedChunk(chunk.id, chunk.content, chunk.finishReason, !usageOnly, chunk.promptTokens,
+        chunk.parsed = new ParsedChunk(chunk.id, chunk.content, chunk.finishReason, !usageOnly, chunk.promptTokens,
                 chunk.completionTokens, chunk.error, chunk.reasoning(), chunk.cachedTokens);
+        return chunk;
     }
 
     private void parseChoices(JsonCursor p, JsonToken value, Chunk chunk)
@@ -157,7 +191,7 @@ public final class ChatCompletionChunkParser implements ChunkParser {
             String name = p.currentName();
             JsonToken value = p.nextToken();
             if (container == null && "text".equals(name) && value == JsonToken.VALUE_STRING) {
-                chunk.content = p.getText();
+                chunk.content(p);
             } else if (name.equals(container) && value == JsonToken.START_OBJECT) {
                 while (p.nextToken() == JsonToken.FIELD_NAME) {
                     String field = p.currentName();
@@ -165,7 +199,7 @@ public final class ChatCompletionChunkParser implements ChunkParser {
                     if (v != JsonToken.VALUE_STRING) {
                         p.skipChildren();
                     } else if ("content".equals(field)) {
-                        chunk.content = p.getText();
+                        chunk.content(p);
                     } else if ("reasoning_content".equals(field)) {
                         chunk.reasoningContent = p.getText();
                     } else if ("reasoning".equals(field)) {
@@ -280,6 +314,17 @@ public final class ChatCompletionChunkParser implements ChunkParser {
         StreamError error;
         String reasoningContent;
         String reasoning;
+        /** Where the content string's bytes are, -1 when unknown; and the result. */
+        int contentStart = -1;
+        int contentEnd = -1;
+        ParsedChunk parsed;
+
+        /** The content is the string {@code p} is on (a later one replaces it, as in Jackson's reading). */
+        void content(JsonCursor p) throws IOException {
+            content = p.getText();
+            contentStart = p.stringStart();
+            contentEnd = p.stringEnd();
+        }
 
         /** {@code reasoning_content} when it has text, else {@code reasoning}. */
         String reasoning() {

@@ -23,4 +23,13 @@ public interface ChunkParser {
     default ParsedChunk parse(String eventType, byte[] data) throws MalformedChunkException {
         return parse(data);
     }
+
+    /**
+     * The parser for the events of one stream, in order, on one thread at a time: it may remember what it learnt
+     * from the stream's earlier events to parse the next ones faster, always with the same results as this parser.
+     * The default is this parser itself.
+     */
+    default ChunkParser forStream() {
+        return this;
+    }
 }

@@ -30,4 +30,17 @@ interface JsonCursor {
 
     /** Skips the current object or array to its end token; a no-op on a scalar. */
     void skipChildren() throws IOException;
+
+    /**
+     * Where the current string value's bytes are in the input: the index just past its opening quote, or -1 when
+     * this cursor cannot tell (Jackson's).
+     */
+    default int stringStart() {
+        return -1;
+    }
+
+    /** The index of the current string value's closing quote, or -1 ({@link #stringStart()}). */
+    default int stringEnd() {
+        return -1;
+    }
 }

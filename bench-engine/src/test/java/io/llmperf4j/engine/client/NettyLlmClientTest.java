@@ -200,6 +200,18 @@ class NettyLlmClientTest {
     }
 
     @Test
+    void theResponseIdComesFromTheBodyEvenWithAnXRequestIdHeader() {
+        assertEquals(Streams.RESPONSE_ID, send(client(), "stream-error").serverResponseId());
+    }
+
+    @Test
+    void anErrorBeforeAnyIdFallsBackToTheResponsesXRequestIdHeader() {
+        RequestRecord r = send(client(), "stream-error-first");
+        assertEquals(new Failure(FailureKind.ERROR_IN_STREAM, 503, "model overloaded"), r.failure());
+        assertEquals(FaultServer.HEADER_REQUEST_ID, r.serverResponseId());
+    }
+
+    @Test
     void errorObjectWithANonNumericCode() {
         assertEquals(new Failure(FailureKind.ERROR_IN_STREAM, -1, "internal failure"),
                 send(client(), "stream-error-string-code").failure());

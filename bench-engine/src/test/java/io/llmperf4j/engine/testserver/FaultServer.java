@@ -42,6 +42,8 @@ public final class FaultServer implements AutoCloseable {
     }
 
     public static final int BIG_CONTENT_CHARS = 200 * 1024;
+    /** The X-Request-Id response header of the stream-error scenarios. */
+    public static final String HEADER_REQUEST_ID = "server-request-42";
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -251,9 +253,17 @@ public final class FaultServer implements AutoCloseable {
                         "{\"error\":{\"message\":\"bad things\",\"type\":\"BadRequestError\",\"code\":400}}", "");
                 return true;
             case "stream-error":
-                sseHead(out);
+                head(out, "200 OK", "text/event-stream", "Transfer-Encoding: chunked\r\nX-Request-Id: "
+                        + HEADER_REQUEST_ID + "\r\n");
                 chunk(out, sse(Streams.role(), "\n", true));
                 chunk(out, sse(Streams.content("Hel"), "\n", true));
+                chunk(out, sse(Streams.error("model overloaded", 503), "\n", true));
+                chunk(out, sse("[DONE]", "\n", true));
+                end(out);
+                return true;
+            case "stream-error-first": // the error before any chunk with an id: the header's id is all there is
+                head(out, "200 OK", "text/event-stream", "Transfer-Encoding: chunked\r\nX-Request-Id: "
+                        + HEADER_REQUEST_ID + "\r\n");
                 chunk(out, sse(Streams.error("model overloaded", 503), "\n", true));
                 chunk(out, sse("[DONE]", "\n", true));
                 end(out);

@@ -72,6 +72,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
 
     /** Non-200 bodies are kept up to this size for the failure message; the rest is read and dropped. */
     public static final int ERROR_BODY_CAP_BYTES = 64 * 1024;
+    private static final String X_REQUEST_ID = "X-Request-Id";
 
     private final ExchangeContext context;
     private final String clientRequestId;
@@ -97,6 +98,8 @@ public final class Exchange implements RequestHandle, SseEventSink {
     private boolean keepAlive;
     private boolean doneSeen;
     private String contentType;
+    /** The response's X-Request-Id header: the server's id for the record when the body names none. */
+    private String responseRequestId;
     private ByteArrayOutputStream body;
     private long attachNanos;
     private ScheduledFuture<?> idleCheck;
@@ -373,6 +376,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
         status = response.status().code();
         keepAlive = HttpUtil.isKeepAlive(response);
         contentType = response.headers().get(HttpHeaderNames.CONTENT_TYPE);
+        responseRequestId = response.headers().get(X_REQUEST_ID);
         if (status != 200) {
             retryAfter = response.headers().get(HttpHeaderNames.RETRY_AFTER);
             state = State.ERROR_BODY;
@@ -561,7 +565,11 @@ public final class Exchange implements RequestHandle, SseEventSink {
         ReferenceCountUtil.release(request); // each write sent a retained duplicate
         context.pool().release(channel, reusable && finalState == State.DONE);
         RequestPhases timing = phases.toPhases(startNanos);
-        worker.execute(() -> assembler.onPhases(timing));
+        String headerId = responseRequestId;
+        worker.execute(() -> {
+            assembler.onPhases(timing);
+            assembler.onResponseRequestId(headerId);
+        });
         worker.execute(finishOnWorker);
     }
 

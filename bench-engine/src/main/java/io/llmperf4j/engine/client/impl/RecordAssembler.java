@@ -51,6 +51,8 @@ final class RecordAssembler {
     private final CompletableFuture<RequestRecord> completion;
 
     private String serverResponseId;
+    /** The response's X-Request-Id header, the record's server id when no event named one. */
+    private String headerResponseId;
     /** Time spent opening new connections for this request (several only after a stale keep-alive retry). */
     private long connectNanos = RequestRecord.NEVER;
     private RequestPhases phases = RequestPhases.UNKNOWN;
@@ -77,7 +79,7 @@ final class RecordAssembler {
                     CompletableFuture<RequestRecord> completion) {
         this.spec = spec;
         this.clientRequestId = clientRequestId;
-        this.parser = parser;
+        this.parser = parser.forStream(); // this request's events only, in order, on its serial worker
         this.streaming = streaming;
         this.redactor = redactor;
         this.abort = abort;
@@ -98,6 +100,11 @@ final class RecordAssembler {
     void begin(long nanos, long epochMicros) {
         startNanos = nanos;
         startEpochMicros = epochMicros;
+    }
+
+    /** The response's X-Request-Id header, or null (sent just before the end). */
+    void onResponseRequestId(String id) {
+        headerResponseId = id == null || id.isBlank() ? null : id;
     }
 
     /** The request's timing phases, as the I/O side stamped them (sent just before the end). */
@@ -220,7 +227,9 @@ final class RecordAssembler {
         try {
             Failure failure = redact(chooseFailure(ioFailure));
             long e2eNanos = (streamError != null ? streamErrorNanos : endNanos) - startNanos;
-            record = new RequestRecord(spec.index(), clientRequestId, serverResponseId, startEpochMicros, ttftNanos,
+            // an error event often comes before any chunk with an id: the header still names the request
+            String responseId = serverResponseId != null ? serverResponseId : headerResponseId;
+            record = new RequestRecord(spec.index(), clientRequestId, responseId, startEpochMicros, ttftNanos,
                     lastContentNanos, e2eNanos, dataEventCount, exact(contentEventNanos, contentEventCount),
                     text.toString(), spec.numberInputTokens(), spec.maxTokens(), -1, usagePromptTokens,
                     usageCompletionTokens, finishReason, failure, exact(contentEventChars, contentEventCount),
