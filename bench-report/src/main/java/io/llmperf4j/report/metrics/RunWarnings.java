@@ -40,6 +40,11 @@ public final class RunWarnings {
      * thread was on a CPU more than this share of the time. Late loops in an idle client are the machine's noise.
      */
     public static final double CLIENT_BUSY_SHARE = 0.5;
+    /**
+     * ... where the process's share counts only over a run at least this long: in a shorter one the JIT compilers'
+     * start-up work is most of the process's CPU, not the client's I/O.
+     */
+    public static final long CLIENT_BUSY_MIN_WALL_NANOS = 2_000_000_000L;
 
     private RunWarnings() {
     }
@@ -53,7 +58,8 @@ public final class RunWarnings {
     private static boolean clientBusy(ClientOverhead o) {
         // CPU time only: a crowded machine keeps even a light client's thread waiting for a CPU (runnable) most of
         // the time, so the runnable share (ClientOverhead.ioRunnableShareMax) tells contention, not a busy client
-        return o.processCpuShare() > CLIENT_BUSY_SHARE || o.ioBusyShareMax() > CLIENT_BUSY_SHARE;
+        boolean processBusy = o.wallNanos() >= CLIENT_BUSY_MIN_WALL_NANOS && o.processCpuShare() > CLIENT_BUSY_SHARE;
+        return processBusy || o.ioBusyShareMax() > CLIENT_BUSY_SHARE;
     }
 
     /**
