@@ -10,7 +10,6 @@ import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.model.TokenCounter;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,8 +45,6 @@ import java.util.function.BooleanSupplier;
  */
 public final class ClosedLoopRunner {
 
-    /** How long cancelled requests get to produce their records before the runner records them itself. */
-    static final Duration CANCEL_GRACE = Duration.ofSeconds(10);
 
     private static final Finished STOP = new Finished(-1, -1, null, null);
 
@@ -245,21 +242,9 @@ public final class ClosedLoopRunner {
         private void cancelAndCollectInFlight() {
             if (inFlight == 0) return;
             cancelInFlight();
-            boolean interrupted = Thread.interrupted();
-            long graceDeadline = System.nanoTime() + CANCEL_GRACE.toNanos();
-            while (inFlight > 0) {
-                long remaining = graceDeadline - System.nanoTime();
-                if (remaining <= 0) break;
-                Finished f;
-                try {
-                    f = finished.poll(remaining, TimeUnit.NANOSECONDS);
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                    continue;
-                }
-                if (f == null || f == STOP) continue;
-                keep(retire(f));
-            }
+            boolean interrupted = CancelGrace.collect(finished, () -> inFlight > 0, f -> {
+                if (f != STOP) keep(retire(f));
+            });
             // safety net: a client that never completes a cancelled request still leaves a record
             for (int slot = 0; slot < concurrency; slot++) {
                 if (handles[slot] != null) {
@@ -311,7 +296,7 @@ public final class ClosedLoopRunner {
 
         private RequestRecord unanswered(int slot) {
             return failed(slot, new Failure(FailureKind.CANCELLED, -1,
-                    "cancelled; the client gave no record within " + CANCEL_GRACE.toSeconds() + " s"));
+                    "cancelled; the client gave no record within " + CancelGrace.GRACE.toSeconds() + " s"));
         }
 
         private RequestRecord failed(int slot, Failure failure) {

@@ -10,7 +10,6 @@ import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.model.TokenCounter;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,8 +48,6 @@ import java.util.function.BooleanSupplier;
  */
 public final class OpenLoopRunner {
 
-    /** How long cancelled requests get to produce their records before the runner records them itself. */
-    static final Duration CANCEL_GRACE = Duration.ofSeconds(10);
     /** The last stretch before a deadline is spun: {@code parkNanos} wakes tens of microseconds late. */
     static final long SPIN_NANOS = 150_000L;
     /** The schedule's origin is this far after the call, so starting the pacer thread is not counted as lag. */
@@ -363,29 +360,18 @@ public final class OpenLoopRunner {
         private void cancelAndCollectInFlight() {
             if (inFlight.isEmpty()) return;
             cancelInFlight();
-            boolean interrupted = Thread.interrupted();
-            long graceDeadline = System.nanoTime() + CANCEL_GRACE.toNanos();
-            while (!inFlight.isEmpty()) {
-                long remaining = graceDeadline - System.nanoTime();
-                if (remaining <= 0) break;
-                Finished f;
-                try {
-                    f = finished.poll(remaining, TimeUnit.NANOSECONDS);
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                    continue;
-                }
-                if (f == null || f.arrival() < 0) continue;
+            boolean interrupted = CancelGrace.collect(finished, () -> !inFlight.isEmpty(), f -> {
+                if (f.arrival() < 0) return;
                 ScheduledRecord r = retire(f);
                 if (r != null) keep(r);
-            }
+            });
             // safety net: a client that never completes a cancelled request still leaves a record
             for (Integer arrival : List.copyOf(inFlight.keySet())) {
                 InFlight e = inFlight.get(arrival);
                 if (e == null) continue;
                 ScheduledRecord r = retire(new Finished(arrival, failed(e.spec(), e.clientRequestId(),
                         new Failure(FailureKind.CANCELLED, -1, "cancelled; the client gave no record within "
-                                + CANCEL_GRACE.toSeconds() + " s")), null));
+                                + CancelGrace.GRACE.toSeconds() + " s")), null));
                 if (r != null) keep(r);
             }
             if (interrupted) Thread.currentThread().interrupt();

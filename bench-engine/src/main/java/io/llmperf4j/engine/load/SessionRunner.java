@@ -49,7 +49,6 @@ import java.util.function.BooleanSupplier;
  */
 public final class SessionRunner {
 
-    static final Duration CANCEL_GRACE = Duration.ofSeconds(10);
     private static final Finished STOP = new Finished(-1, null, null);
 
     private final LlmClient client;
@@ -344,30 +343,19 @@ public final class SessionRunner {
             pending.clear();
             if (inFlight.isEmpty()) return;
             cancelAll();
-            boolean interrupted = Thread.interrupted();
-            long graceDeadline = System.nanoTime() + CANCEL_GRACE.toNanos();
-            while (!inFlight.isEmpty()) {
-                long remaining = graceDeadline - System.nanoTime();
-                if (remaining <= 0) break;
-                Finished f;
-                try {
-                    f = finished.poll(remaining, TimeUnit.NANOSECONDS);
-                } catch (InterruptedException ex) {
-                    interrupted = true;
-                    continue;
-                }
-                if (f == null || f == STOP) continue;
+            boolean interrupted = CancelGrace.collect(finished, () -> !inFlight.isEmpty(), f -> {
+                if (f == STOP) return;
                 InFlight e = inFlight.remove(f.launch());
-                if (e == null) continue;
+                if (e == null) return;
                 RequestRecord record = f.record() != null ? f.record() : failed(e.sent(), clientId(e, f.launch()),
                         new Failure(FailureKind.CANCELLED, -1, "cancelled: " + f.error()));
                 keep(new ScheduledRecord(record, f.launch(), e.intendedOffset(), e.actualOffset(), false));
-            }
+            });
             for (Map.Entry<Integer, InFlight> left : List.copyOf(inFlight.entrySet())) {
                 InFlight e = left.getValue();
                 keep(new ScheduledRecord(failed(e.sent(), clientId(e, left.getKey()), new Failure(
                         FailureKind.CANCELLED, -1, "cancelled; the client gave no record within "
-                        + CANCEL_GRACE.toSeconds() + " s")), left.getKey(), e.intendedOffset(), e.actualOffset(),
+                        + CancelGrace.GRACE.toSeconds() + " s")), left.getKey(), e.intendedOffset(), e.actualOffset(),
                         false));
             }
             inFlight.clear();
