@@ -71,13 +71,7 @@ public final class AnthropicMessagesApi implements LlmApi {
     /** The body as an ordered map (what {@link #body} serialises). */
     public static Map<String, Object> build(String model, String prompt, int maxTokens, boolean stream,
                                             Map<String, ?> params) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("model", model);
-        body.put("max_tokens", maxTokens == RequestSpec.NO_MAX_TOKENS ? DEFAULT_MAX_TOKENS : maxTokens);
-        body.put("messages", List.of(message("user", prompt)));
-        body.put("stream", stream);
-        if (params != null) body.putAll(params);
-        return body;
+        return build(model, new RequestSpec(0, prompt, 0, maxTokens), stream, params);
     }
 
     /**
@@ -87,9 +81,6 @@ public final class AnthropicMessagesApi implements LlmApi {
      */
     public static Map<String, Object> build(String model, RequestSpec spec, boolean stream, Map<String, ?> params) {
         RequestInputs inputs = spec.inputs();
-        if (inputs == RequestInputs.TEXT_ONLY) {
-            return build(model, spec.prompt(), spec.maxTokens(), stream, params);
-        }
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("model", model);
         body.put("max_tokens", spec.maxTokens() == RequestSpec.NO_MAX_TOKENS ? DEFAULT_MAX_TOKENS : spec.maxTokens());

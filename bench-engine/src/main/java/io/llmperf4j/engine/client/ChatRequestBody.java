@@ -41,12 +41,7 @@ public final class ChatRequestBody {
      */
     public static Map<String, Object> build(String model, String prompt, int maxTokens, boolean stream,
                                             boolean includeUsage, Map<String, ?> additionalSamplingParams) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("model", model);
-        body.put("messages", List.of(
-                message("system", ""),
-                message("user", prompt)));
-        return finish(body, maxTokens, stream, includeUsage, additionalSamplingParams);
+        return build(model, new RequestSpec(0, prompt, 0, maxTokens), stream, includeUsage, additionalSamplingParams);
     }
 
     /**
