@@ -17,13 +17,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Warms the client's own code (Netty, SSE decoding, event parsing, and the output token counting) before the
  * measured run, against a private in-process simulator, never the endpoint under test, then lets the JIT compilers
  * finish what that queued. Without it the first wave of requests of a fresh JVM carries 100 ms or more of JIT
  * compilation in its TTFT, and the first seconds of the run share the CPU with the compilers: the tool measuring
- * itself.
+ * itself. Once per JVM: a sweep's later levels, a second model or a second run of the Java API find the code
+ * compiled already, and warming it again would only cost them seconds.
  */
 public final class ClientWarmup {
     private static final int REQUESTS = 800;
@@ -33,6 +35,7 @@ public final class ClientWarmup {
     /** The compilers count as done when their total time has not grown for this long; never waited past the bound. */
     private static final long COMPILERS_QUIET_MILLIS = 250;
     private static final long COMPILERS_WAIT_BOUND_MILLIS = 4_000;
+    private static final AtomicBoolean WARMED = new AtomicBoolean();
 
     private ClientWarmup() {
     }
@@ -43,6 +46,7 @@ public final class ClientWarmup {
 
     /** The same, also counting each warm-up answer's tokens with {@code counter} (when not null), as the run will. */
     public static void run(TokenCounter counter) {
+        if (!WARMED.compareAndSet(false, true)) return;
         SimulatorConfig config = SimulatorConfig.builder().timeToFirstToken(Duration.ZERO)
                 .interTokenDelay(Duration.ZERO).build();
         long deadline = System.currentTimeMillis() + TIME_LIMIT_MILLIS;
