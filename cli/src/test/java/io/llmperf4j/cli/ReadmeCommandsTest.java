@@ -37,7 +37,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Every shell command of README.md and the documents it links to, pasted into bash as a user would, and the
  * notebook's Python snippet after the README's own first command. Commands run for real against the simulator:
  * those without --model against the embedded one the command starts itself, those naming a model (a real
- * endpoint's) against a fast simulator this test starts, which also stands in for every URL the documents name. Three
+ * endpoint's) against a fast simulator this test starts, which also stands in for every URL the documents name but
+ * those of a server a block starts itself (`serve --port 8000 &`), which serves its block as written. Three
  * kinds are not run, each for its reason: the build (mvn: it runs this test), the benchmark scripts (minutes by
  * design), and commands that last minutes or need other machines by design (--duration, --iterations, --cluster,
  * worker), which are parsed and checked as the command would check them instead.
@@ -48,6 +49,7 @@ class ReadmeCommandsTest {
     private static final Pattern BLOCK = Pattern.compile("(?m)^```(bash|python)\\n(.*?)^```", Pattern.DOTALL);
     private static final Pattern LINK = Pattern.compile("\\]\\(([A-Za-z0-9_./-]+\\.md)[)#]");
     private static final Pattern URL = Pattern.compile("https?://[A-Za-z0-9.-]+(:\\d+)?/v1");
+    private static final Pattern SERVED = Pattern.compile("bin/llmperf4j serve --port (\\d+)");
     private static final List<String> LONG_BY_DESIGN = List.of(" worker ", "--cluster", "--duration",
             "--iterations", "--search ");
 
@@ -142,12 +144,13 @@ class ReadmeCommandsTest {
         installLauncher(work);
         List<String> ran = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
+        List<String> seconds = new ArrayList<>(); // where the suite's time goes
         List<Block> blocks = blocks("bash");
         assertTrue(blocks.size() >= 8, "README and docs hold shell blocks: " + blocks);
         for (Block block : blocks) {
             // a server a block starts in the background (`serve ... &`) ends with the block, never outlives the test
             StringBuilder script = new StringBuilder("set -eo pipefail\ntrap 'kill $(jobs -p) 2>/dev/null || true' EXIT\n");
-            String text = URL.matcher(block.text()).replaceAll(server.baseUrl());
+            String text = endpointsReplaced(block.text());
             boolean exportsBase = text.contains("export OPENAI_API_BASE=");
             for (Command command : commands(text)) {
                 if (command.text().startsWith("mvn ") && command.text().contains(" && bin/llmperf4j")) {
@@ -186,24 +189,38 @@ class ReadmeCommandsTest {
             ProcessBuilder pasted = new ProcessBuilder("bash", file.toString()).directory(folder.toFile())
                     .redirectErrorStream(true).redirectOutput(work.resolve("block.log").toFile());
             withoutEndpoint(pasted);
+            long started = System.nanoTime();
             Process bash = pasted.start();
             assertTrue(bash.waitFor(300, TimeUnit.SECONDS), block + " ended");
+            seconds.add(String.format("%5.1f s %s", (System.nanoTime() - started) / 1e9, block));
             String log = Files.readString(work.resolve("block.log"));
             assertEquals(0, bash.exitValue(), block + " works when pasted:\n" + script + "\n--- output\n" + log);
             assertFalse(log.contains("llmperf4j: error"), block + ":\n" + log);
         }
         int checked = checkRecordedCommands(records);
         System.out.println("README commands run:\n  " + String.join("\n  ", ran) + "\nnot run:\n  "
-                + String.join("\n  ", skipped));
+                + String.join("\n  ", skipped) + "\nblocks' wall time:\n  " + String.join("\n  ", seconds));
         assertTrue(ran.size() - checked >= 8, "commands run for real: " + ran);
         assertTrue(checked >= 4, "long commands parsed and checked: " + checked);
+    }
+
+    /**
+     * The block with every endpoint URL pointed at this test's simulator, except those of a server the block starts
+     * itself ({@code serve --port P} and then {@code http://127.0.0.1:P/v1}): their flags are part of the example.
+     */
+    static String endpointsReplaced(String block) {
+        Matcher served = SERVED.matcher(block);
+        Set<String> own = new LinkedHashSet<>();
+        while (served.find()) own.add("http://127.0.0.1:" + served.group(1) + "/v1");
+        return URL.matcher(block).replaceAll(m -> own.contains(m.group()) ? m.group()
+                : Matcher.quoteReplacement(server.baseUrl()));
     }
 
     /** The commands that last minutes or need other machines: parsed and resolved as the command would, not run. */
     private static int checkRecordedCommands(Path records) throws IOException {
         List<Path> files;
         try (Stream<Path> s = Files.list(records)) {
-            files = s.sorted().toList();
+            files = s.filter(f -> f.getFileName().toString().startsWith("args.")).sorted().toList();
         }
         PrintStream sink = new PrintStream(new ByteArrayOutputStream());
         CliContext context = new CliContext(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k"),
@@ -250,7 +267,11 @@ class ReadmeCommandsTest {
         String launcher = String.join("\n",
                 "#!/usr/bin/env bash",
                 "if [ -n \"${LLMPERF4J_RECORD_ARGS:-}\" ]; then",
-                "  printf '%s\\0' \"$@\" > \"$(mktemp \"$LLMPERF4J_RECORD_ARGS/args.XXXXXX\")\"",
+                // a block may kill its background commands (`kill %1 %2`) at once: a record is whole or absent
+                "  trap '' TERM",
+                "  record=\"$(mktemp \"$LLMPERF4J_RECORD_ARGS/partial.XXXXXX\")\"",
+                "  printf '%s\\0' \"$@\" > \"$record\"",
+                "  mv \"$record\" \"$LLMPERF4J_RECORD_ARGS/args.${record##*.}\"",
                 "  exit 0",
                 "fi",
                 "exec '" + java + "' -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Dai.djl.offline=true -cp '"
