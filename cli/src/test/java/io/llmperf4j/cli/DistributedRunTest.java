@@ -162,8 +162,10 @@ class DistributedRunTest {
 
         JsonNode singleSummary = JSON.readTree(single.resolve(BASE + "_llmperf4j_summary.json").toFile());
         assertTrue(singleSummary.get("distributed").isNull());
-        for (String metric : List.of("/metrics/ttft_ms/p50", "/metrics/ttft_ms/p90", "/metrics/e2e_latency_ms/p50",
-                "/metrics/e2e_latency_ms/p90", "/throughput/output_tokens_per_s", "/throughput/requests_per_s")) {
+        // medians and throughput: a p90 of 90 requests is its 9 slowest, which the test machine's other work (worker
+        // JVMs without client warm-up, the parallel test fork) moves by more than the factor of 2 allowed here
+        for (String metric : List.of("/metrics/ttft_ms/p50", "/metrics/e2e_latency_ms/p50",
+                "/throughput/output_tokens_per_s", "/throughput/requests_per_s")) {
             double a = singleSummary.at(metric).asDouble();
             double b = summary.at(metric).asDouble();
             assertTrue(b > a * 0.5 && b < a * 2.0, metric + ": single machine " + a + ", three workers " + b);
