@@ -1,12 +1,9 @@
 package io.llmperf4j.cli;
 
-import io.llmperf4j.server.SimulatedServer;
-import io.llmperf4j.server.SimulatorConfig;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -35,27 +32,18 @@ class ApiTimingCommandTest {
     private static final long TTFT_MS = 40;
     private static final long ITL_MS = 6;
     private static final int OUTPUT_TOKENS = 12;
-    private static SimulatedServer server;
 
-    @BeforeAll
-    static void startServer() {
-        server = SimulatedServer.start(SimulatorConfig.builder()
-                .timeToFirstToken(Duration.ofMillis(TTFT_MS))
-                .interTokenDelay(Duration.ofMillis(ITL_MS))
-                .build());
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
+    @RegisterExtension
+    static final TestServer server = TestServer.of(b -> b
+            .timeToFirstToken(Duration.ofMillis(TTFT_MS))
+            .interTokenDelay(Duration.ofMillis(ITL_MS)));
 
     @ParameterizedTest
     @ValueSource(strings = {"openai", "openai-completions", "anthropic"})
     void ttftTpotAndTokensFollowTheServersContract(String api, @TempDir Path tmp) throws IOException {
         Map<String, String> env = api.equals("anthropic")
                 ? Map.of("ANTHROPIC_API_BASE", server.baseUrl(), "ANTHROPIC_API_KEY", "k")
-                : Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k");
+                : server.env();
         CliRun run = CliRun.of(env, "token-benchmark", "--model", "sim", "--llm-api", api,
                 "--mean-input-tokens", "60", "--stddev-input-tokens", "0",
                 "--mean-output-tokens", Integer.toString(OUTPUT_TOKENS), "--stddev-output-tokens", "0",

@@ -2,14 +2,11 @@ package io.llmperf4j.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.llmperf4j.server.SimulatedServer;
-import io.llmperf4j.server.SimulatorConfig;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -36,20 +32,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ConnectionModeCommandTest {
     private static final int CONCURRENCY = 3;
     private static final int REQUESTS = 9;
-    private static SimulatedServer server;
 
-    @BeforeAll
-    static void startServer() {
-        server = SimulatedServer.start(SimulatorConfig.builder()
-                .timeToFirstToken(Duration.ofMillis(5))
-                .interTokenDelay(Duration.ofMillis(1))
-                .build());
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
+    @RegisterExtension
+    static final TestServer server = TestServer.of(b -> b
+            .timeToFirstToken(Duration.ofMillis(5))
+            .interTokenDelay(Duration.ofMillis(1)));
 
     @Test
     void byDefaultConnectionsOpenBeforeTheClockAndNoRequestPaysAConnect(@TempDir Path tmp) throws IOException {
@@ -92,7 +79,7 @@ class ConnectionModeCommandTest {
                 "--num-concurrent-requests", Integer.toString(CONCURRENCY), "--no-client-warmup",
                 "--results-dir", dir.toString()));
         args.addAll(List.of(extra));
-        return CliRun.of(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k"),
+        return CliRun.of(server.env(),
                 args.toArray(String[]::new));
     }
 

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
-
 /** Bad input to correctness: the token benchmark's checks and messages (one line, no stack trace, no stdout). */
 class CorrectnessBadInputTest {
     private static final Map<String, String> ENV =

@@ -5,13 +5,10 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.llmperf4j.report.csv.RequestCsvReader;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
-import io.llmperf4j.server.SimulatedServer;
-import io.llmperf4j.server.SimulatorConfig;
 import io.llmperf4j.tokenize.Tokenizers;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,23 +44,13 @@ class DistributedRunTest {
     private static final String BASE = "meta-llama-Llama-2-7b-chat-hf_200_40";
     private static final String KILL_BASE = "meta-llama-Llama-2-7b-chat-hf_200_120";
 
-    private static SimulatedServer server;
+    @RegisterExtension
+    static final TestServer server = TestServer.of(b -> b
+            .timeToFirstToken(Duration.ofMillis(30))
+            .interTokenDelay(Duration.ofMillis(3))
+            .promptTokenCounter(Tokenizers.builtInLlama2()));
     private final List<Process> workers = new ArrayList<>();
     private final List<Path> workerLogs = new ArrayList<>();
-
-    @BeforeAll
-    static void startServer() {
-        server = SimulatedServer.start(SimulatorConfig.builder()
-                .timeToFirstToken(Duration.ofMillis(30))
-                .interTokenDelay(Duration.ofMillis(3))
-                .promptTokenCounter(Tokenizers.builtInLlama2())
-                .build());
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
 
     @AfterEach
     void stopWorkers() throws InterruptedException {
@@ -334,13 +321,14 @@ class DistributedRunTest {
         ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(stderr.toFile());
         builder.environment().putAll(env());
+        long finished = server.requestsFinished();
         Process coordinator = builder.start();
         try {
             awaitText(stderr, "closed loop, concurrency 1, 12 requests", coordinator);
-            Thread.sleep(DISTRIBUTED_START_LEAD_MILLIS + 800); // into the level's sending
+            awaitFinished(finished + 1, coordinator); // into the level's sending, one request answered
             Signals.send(coordinator, "TERM");
             awaitText(stderr, "closed loop, concurrency 2, 12 requests", coordinator);
-            Thread.sleep(DISTRIBUTED_START_LEAD_MILLIS + 800);
+            awaitFinished(server.requestsFinished() + 1, coordinator);
             Signals.send(coordinator, "TERM"); // the level's first: aborts it
             awaitText(stderr, "aborting this level", 2, coordinator);
             Signals.send(coordinator, "TERM"); // the same level's second: stops the sweep
@@ -426,7 +414,17 @@ class DistributedRunTest {
         return List.of(Files.readAllLines(csv, StandardCharsets.UTF_8).get(0).split(","));
     }
 
-    private static final long DISTRIBUTED_START_LEAD_MILLIS = 2_000;
+    /** Waits until the server has answered {@code finished} requests to the end (a worker's JVM starts cold). */
+    private void awaitFinished(long finished, Process coordinator) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (server.requestsFinished() < finished) {
+            if (System.nanoTime() > deadline || !coordinator.isAlive()) {
+                throw new AssertionError("the server answered " + server.requestsFinished() + " of " + finished
+                        + " requests; coordinator alive: " + coordinator.isAlive() + logs());
+            }
+            Thread.sleep(20);
+        }
+    }
 
     private void awaitText(Path file, String text, Process process) throws Exception {
         awaitText(file, text, 1, process);

@@ -4,9 +4,8 @@ import io.llmperf4j.server.FaultKind;
 import io.llmperf4j.server.FaultPlan;
 import io.llmperf4j.server.SimulatedServer;
 import io.llmperf4j.server.SimulatorConfig;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -20,19 +19,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** doctor against a real server on loopback: all pass, then each classic mistake fails with the right hint. */
 class DoctorCommandTest {
     private static final String KEY = "sk-doctor-secret-91b3";
-    private static SimulatedServer server;
 
-    @BeforeAll
-    static void start() {
-        server = SimulatedServer.start(SimulatorConfig.builder().apiKey(KEY).acceptAnyModel(false)
-                .modelIds("served-model").timeToFirstToken(Duration.ofMillis(2))
-                .interTokenDelay(Duration.ofMillis(1)).build());
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    @RegisterExtension
+    static final TestServer server = TestServer.of(b -> b.apiKey(KEY).acceptAnyModel(false)
+            .modelIds("served-model").timeToFirstToken(Duration.ofMillis(2))
+            .interTokenDelay(Duration.ofMillis(1)));
 
     /** doctor --llm-api {@code api} with that API's variables (ANTHROPIC_* for anthropic). */
     private static CliRun doctorFor(String api, String base, String key, String... args) {

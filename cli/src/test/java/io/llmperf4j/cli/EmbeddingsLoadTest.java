@@ -3,14 +3,11 @@ package io.llmperf4j.cli;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import io.llmperf4j.server.SimulatedServer;
-import io.llmperf4j.server.SimulatorConfig;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,7 +20,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -35,17 +31,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class EmbeddingsLoadTest {
     private static final JsonMapper JSON = JsonMapper.builder()
             .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
-    private static SimulatedServer server;
 
-    @BeforeAll
-    static void startServer() {
-        server = SimulatedServer.start(SimulatorConfig.builder().build());
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
+    @RegisterExtension
+    static final TestServer server = TestServer.of(b -> b);
 
     private static CliRun run(Path out, String... extra) {
         List<String> args = new ArrayList<>(List.of("token-benchmark", "--model", "sim", "--llm-api", "embeddings",
@@ -53,7 +41,7 @@ class EmbeddingsLoadTest {
                 "--max-num-completed-requests", "6", "--num-concurrent-requests", "2", "--timeout", "60",
                 "--results-dir", out.toString()));
         args.addAll(List.of(extra));
-        return CliRun.of(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k"),
+        return CliRun.of(server.env(),
                 args.toArray(String[]::new));
     }
 
@@ -114,7 +102,7 @@ class EmbeddingsLoadTest {
     void iterationsAndSeveralModelsAreRefused(@TempDir Path tmp) {
         run(tmp, "--iterations", "1").assertOneErrorLine(2, "--iterations is not available with --llm-api embeddings");
         List<String> args = List.of("token-benchmark", "--model", "a,b", "--llm-api", "embeddings");
-        CliRun.of(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k"), args.toArray(String[]::new))
+        CliRun.of(server.env(), args.toArray(String[]::new))
                 .assertOneErrorLine(2, "one --model at a time");
     }
 

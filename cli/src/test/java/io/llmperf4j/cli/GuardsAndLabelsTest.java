@@ -4,11 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.llmperf4j.run.ConcurrencyWarning;
 import io.llmperf4j.run.LoadPlan;
-import io.llmperf4j.server.SimulatedServer;
-import io.llmperf4j.server.SimulatorConfig;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -36,25 +33,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Runs whose shape cannot be kept are warned about or refused; an open loop's concurrency is named for what it is. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class GuardsAndLabelsTest {
-    private static SimulatedServer server;
-
-    @BeforeAll
-    static void start() {
-        server = SimulatedServer.start(SimulatorConfig.builder().timeToFirstToken(Duration.ofMillis(5))
-                .interTokenDelay(Duration.ofMillis(2)).build());
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    @RegisterExtension
+    static final TestServer server = TestServer.of(b -> b.timeToFirstToken(Duration.ofMillis(5))
+            .interTokenDelay(Duration.ofMillis(2)));
 
     private static CliRun bench(String... extra) {
         List<String> args = new ArrayList<>(List.of("token-benchmark", "--model", "m", "--mean-input-tokens", "40",
                 "--stddev-input-tokens", "0", "--mean-output-tokens", "8", "--stddev-output-tokens", "0",
                 "--no-client-warmup", "--no-server-metrics"));
         args.addAll(List.of(extra));
-        return CliRun.of(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k"),
+        return CliRun.of(server.env(),
                 args.toArray(String[]::new));
     }
 

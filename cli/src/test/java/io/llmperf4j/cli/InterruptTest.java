@@ -2,11 +2,8 @@ package io.llmperf4j.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.llmperf4j.server.SimulatedServer;
-import io.llmperf4j.server.SimulatorConfig;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,19 +26,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class InterruptTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static SimulatedServer server;
 
-    @BeforeAll
-    static void start() {
-        // 50 tokens at 20 ms: each request takes about a second, so the run is mid-way when the signal comes
-        server = SimulatedServer.start(SimulatorConfig.builder().timeToFirstToken(Duration.ofMillis(5))
-                .interTokenDelay(Duration.ofMillis(20)).build());
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    // 50 tokens at 20 ms: each request takes about a second, so the run is mid-way when the signal comes
+    @RegisterExtension
+    static final TestServer server = TestServer.of(b -> b.timeToFirstToken(Duration.ofMillis(5))
+            .interTokenDelay(Duration.ofMillis(20)));
 
     @ParameterizedTest
     @ValueSource(strings = {"TERM", "INT"})

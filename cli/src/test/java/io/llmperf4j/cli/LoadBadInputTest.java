@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
-
 /**
  * Acceptance (f): bad load flags are one clear line on stderr and exit 2, before anything is started or sent (the
  * endpoint here is a closed port: reaching for it would be exit 1).

@@ -3,12 +3,9 @@ package io.llmperf4j.cli;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import io.llmperf4j.server.SimulatedServer;
-import io.llmperf4j.server.SimulatorConfig;
 import org.apache.commons.csv.CSVRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,7 +15,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -37,32 +33,19 @@ class LoadCommandTest {
     private static final JsonMapper JSON = JsonMapper.builder()
             .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
 
-    /** 8 sequences at once: the service saturates at concurrency 8. */
-    private static SimulatedServer eightSlots;
+    /**
+     * 8 sequences at once: the service saturates at concurrency 8. 20 ms to the first token, then 45 tokens 8 ms
+     * apart: ~380 ms per request, long against the client's own turnaround between two requests of a slot (a few ms,
+     * 20 on a busy machine: still under the 5 % rule), so throughput doubles with concurrency until the 8 slots are
+     * full and then stays flat (the first level gaining < 5 % is then 16).
+     */
+    @RegisterExtension
+    static final TestServer eightSlots = TestServer.of(b -> b.timeToFirstToken(Duration.ofMillis(20))
+            .interTokenDelay(Duration.ofMillis(8)).maxConcurrentSequences(8));
     /** Plenty of sequences, fast tokens: for runs that need no queueing. */
-    private static SimulatedServer fast;
-
-    @BeforeAll
-    static void startServers() {
-        // 20 ms to the first token, then 45 tokens 8 ms apart: ~380 ms per request, long against the client's own
-        // turnaround between two requests of a slot (a few ms, 20 on a busy machine: still under the 5 % rule), so
-        // throughput doubles with concurrency until the 8 slots are full and then stays flat (the first level gaining
-        // < 5 % is then 16)
-        eightSlots = SimulatedServer.start(SimulatorConfig.builder().timeToFirstToken(Duration.ofMillis(20))
-                .interTokenDelay(Duration.ofMillis(8)).maxConcurrentSequences(8).build());
-        fast = SimulatedServer.start(SimulatorConfig.builder().timeToFirstToken(Duration.ofMillis(3))
-                .interTokenDelay(Duration.ofMillis(1)).build());
-    }
-
-    @AfterAll
-    static void stopServers() {
-        eightSlots.close();
-        fast.close();
-    }
-
-    private static Map<String, String> env(SimulatedServer server) {
-        return Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k");
-    }
+    @RegisterExtension
+    static final TestServer fast = TestServer.of(b -> b.timeToFirstToken(Duration.ofMillis(3))
+            .interTokenDelay(Duration.ofMillis(1)));
 
     private static List<String> args(String... extra) {
         List<String> args = new ArrayList<>(List.of("token-benchmark", "--model", "m", "--mean-input-tokens", "40",
@@ -71,8 +54,8 @@ class LoadCommandTest {
         return args;
     }
 
-    private static CliRun run(SimulatedServer server, List<String> args) {
-        return CliRun.of(env(server), args.toArray(String[]::new));
+    private static CliRun run(TestServer server, List<String> args) {
+        return CliRun.of(server.env(), args.toArray(String[]::new));
     }
 
     /** Acceptance (a) and (c): the saturation point at the server's 8 slots, files with one row per level. */
@@ -216,7 +199,7 @@ class LoadCommandTest {
     /** Acceptance (e): the same workload on each model, one comparison table, a folder per model. */
     @Test
     void severalModelsPrintOneComparisonTable(@TempDir Path tmp) throws IOException {
-        CliRun run = CliRun.of(env(fast), "token-benchmark", "--model", "a,b", "--mean-input-tokens", "40",
+        CliRun run = CliRun.of(fast.env(), "token-benchmark", "--model", "a,b", "--mean-input-tokens", "40",
                 "--mean-output-tokens", "8", "--stddev-output-tokens", "0", "--max-num-completed-requests", "6",
                 "--num-concurrent-requests", "2", "--sleep-between", "0", "--results-dir", tmp.toString());
         assertEquals(0, run.exitCode(), run::toString);

@@ -11,9 +11,8 @@ import io.llmperf4j.server.SimulatorConfig;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -40,21 +39,11 @@ class OtherApisCommandTest {
     private static final String API_KEY = "sk-test-other-apis-9c1";
     private static final JsonMapper JSON = JsonMapper.builder()
             .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
-    private static SimulatedServer server;
 
-    @BeforeAll
-    static void startServer() {
-        server = SimulatedServer.start(SimulatorConfig.builder()
-                .timeToFirstToken(Duration.ofMillis(5))
-                .interTokenDelay(Duration.ofMillis(1))
-                .apiKey(API_KEY) // so each API's authentication header is checked
-                .build());
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
+    // the key, so each API's authentication header is checked
+    @RegisterExtension
+    static final TestServer server = TestServer.of(b -> b.timeToFirstToken(Duration.ofMillis(5))
+            .interTokenDelay(Duration.ofMillis(1)).apiKey(API_KEY));
 
     private static Map<String, String> env(String api) {
         return api.equals("anthropic")

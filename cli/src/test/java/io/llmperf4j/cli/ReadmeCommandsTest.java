@@ -1,11 +1,8 @@
 package io.llmperf4j.cli;
 
-import io.llmperf4j.server.SimulatedServer;
-import io.llmperf4j.server.SimulatorConfig;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -22,7 +19,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -53,19 +49,10 @@ class ReadmeCommandsTest {
     private static final List<String> LONG_BY_DESIGN = List.of(" worker ", "--cluster", "--duration",
             "--iterations", "--search ");
 
-    private static SimulatedServer server;
-
-    @BeforeAll
-    static void start() {
-        // stands in for the documents' real endpoints: tokens as fast as the client reads them
-        server = SimulatedServer.start(SimulatorConfig.builder().timeToFirstToken(Duration.ofMillis(1))
-                .interTokenDelay(Duration.ZERO).tokensPerChunk(4).build());
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    // stands in for the documents' real endpoints: tokens as fast as the client reads them
+    @RegisterExtension
+    static final TestServer server = TestServer.of(b -> b.timeToFirstToken(Duration.ofMillis(1))
+            .interTokenDelay(Duration.ZERO).tokensPerChunk(4));
 
     record Block(Path file, int line, String language, String text) {
         @Override
@@ -223,8 +210,7 @@ class ReadmeCommandsTest {
             files = s.filter(f -> f.getFileName().toString().startsWith("args.")).sorted().toList();
         }
         PrintStream sink = new PrintStream(new ByteArrayOutputStream());
-        CliContext context = new CliContext(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k"),
-                sink, sink);
+        CliContext context = new CliContext(server.env(), sink, sink);
         for (Path file : files) {
             String[] args = Files.readString(file).split("\0");
             CommandLine root = Main.commandLine(context);

@@ -1,11 +1,8 @@
 package io.llmperf4j.cli;
 
 import io.llmperf4j.run.ResultsFolder;
-import io.llmperf4j.server.SimulatedServer;
-import io.llmperf4j.server.SimulatorConfig;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
@@ -25,22 +22,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * rerun refuses to replace the kept results unless --overwrite.
  */
 class ResultsFolderTest {
-    private static SimulatedServer server;
-
-    @BeforeAll
-    static void start() {
-        // 40 tokens at 25 ms: each request takes about a second, so the first run is still going when the second comes
-        server = SimulatedServer.start(SimulatorConfig.builder().timeToFirstToken(Duration.ofMillis(5))
-                .interTokenDelay(Duration.ofMillis(25)).build());
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    // 40 tokens at 25 ms: each request takes about a second, so the first run is still going when the second comes
+    @RegisterExtension
+    static final TestServer server = TestServer.of(b -> b.timeToFirstToken(Duration.ofMillis(5))
+            .interTokenDelay(Duration.ofMillis(25)));
 
     private static Map<String, String> env() {
-        return Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k");
+        return server.env();
     }
 
     private static CliRun run(Path dir, String... extra) {

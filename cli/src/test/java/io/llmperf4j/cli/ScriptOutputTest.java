@@ -3,11 +3,8 @@ package io.llmperf4j.cli;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import io.llmperf4j.server.SimulatedServer;
-import io.llmperf4j.server.SimulatorConfig;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,7 +14,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -30,25 +26,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ScriptOutputTest {
     private static final JsonMapper JSON = JsonMapper.builder()
             .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
-    private static SimulatedServer server;
 
-    @BeforeAll
-    static void start() {
-        server = SimulatedServer.start(SimulatorConfig.builder().timeToFirstToken(Duration.ofMillis(3))
-                .interTokenDelay(Duration.ofMillis(1)).build());
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    @RegisterExtension
+    static final TestServer server = TestServer.of(b -> b.timeToFirstToken(Duration.ofMillis(3))
+            .interTokenDelay(Duration.ofMillis(1)));
 
     private static CliRun bench(String... extra) {
         List<String> args = new ArrayList<>(List.of("token-benchmark", "--model", "m", "--mean-input-tokens", "40",
                 "--stddev-input-tokens", "0", "--mean-output-tokens", "8", "--stddev-output-tokens", "0",
                 "--max-num-completed-requests", "3", "--num-concurrent-requests", "3", "--no-client-warmup"));
         args.addAll(List.of(extra));
-        return CliRun.of(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k"),
+        return CliRun.of(server.env(),
                 args.toArray(String[]::new));
     }
 

@@ -2,14 +2,11 @@ package io.llmperf4j.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.llmperf4j.server.SimulatedServer;
-import io.llmperf4j.server.SimulatorConfig;
 import io.llmperf4j.servermetrics.csv.ServerMetricsCsvReader;
 import io.llmperf4j.servermetrics.csv.ServerMetricsCsvWriter;
 import io.llmperf4j.servermetrics.timeline.ServerMetricsTimeline;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,7 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -36,20 +32,11 @@ class ServerMetricsCommandTest {
     private static final int CONCURRENCY = 3;
     private static final int REQUESTS = 9;
     private static final String BASE = "sim_40_12";
-    private static SimulatedServer server;
 
-    @BeforeAll
-    static void startServer() {
-        server = SimulatedServer.start(SimulatorConfig.builder()
-                .timeToFirstToken(Duration.ofMillis(5))
-                .interTokenDelay(Duration.ofMillis(2))
-                .build());
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
+    @RegisterExtension
+    static final TestServer server = TestServer.of(b -> b
+            .timeToFirstToken(Duration.ofMillis(5))
+            .interTokenDelay(Duration.ofMillis(2)));
 
     @Test
     void byDefaultTheServersMetricsAreScrapedWrittenAndSummarised(@TempDir Path tmp) throws IOException {
@@ -116,7 +103,7 @@ class ServerMetricsCommandTest {
                 "--num-concurrent-requests", Integer.toString(CONCURRENCY), "--no-client-warmup",
                 "--results-dir", dir.toString()));
         args.addAll(List.of(extra));
-        return CliRun.of(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k"),
+        return CliRun.of(server.env(),
                 args.toArray(String[]::new));
     }
 

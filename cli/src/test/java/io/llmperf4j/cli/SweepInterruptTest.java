@@ -2,11 +2,8 @@ package io.llmperf4j.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.llmperf4j.server.SimulatedServer;
-import io.llmperf4j.server.SimulatorConfig;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,19 +27,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SweepInterruptTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static SimulatedServer server;
 
-    @BeforeAll
-    static void start() {
-        // 50 tokens at 20 ms: a request takes about a second, so a level is mid-way when a signal comes
-        server = SimulatedServer.start(SimulatorConfig.builder().timeToFirstToken(Duration.ofMillis(5))
-                .interTokenDelay(Duration.ofMillis(20)).build());
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    // 50 tokens at 20 ms: a request takes about a second, so a level is mid-way when a signal comes
+    @RegisterExtension
+    static final TestServer server = TestServer.of(b -> b.timeToFirstToken(Duration.ofMillis(5))
+            .interTokenDelay(Duration.ofMillis(20)));
 
     @Test
     void firstSignalAbortsTheLevelAndAnotherStopsTheSweep(@TempDir Path dir) throws Exception {
@@ -95,7 +84,6 @@ class SweepInterruptTest {
         builder.redirectError(dir.resolve("stderr.txt").toFile());
         return builder.start();
     }
-
 
     @FunctionalInterface
     private interface Condition {

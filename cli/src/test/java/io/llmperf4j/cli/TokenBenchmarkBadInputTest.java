@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
-
 /** Bad input: one clear line on stderr, a non-zero exit, no stack trace, nothing on stdout. */
 class TokenBenchmarkBadInputTest {
     private static final Map<String, String> ENV =

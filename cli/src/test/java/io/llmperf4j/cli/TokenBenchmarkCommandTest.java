@@ -9,10 +9,9 @@ import io.llmperf4j.tokenize.Tokenizers;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -37,21 +36,11 @@ class TokenBenchmarkCommandTest {
     private static final JsonMapper JSON = JsonMapper.builder()
             .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
 
-    private static SimulatedServer server;
-
-    @BeforeAll
-    static void startServer() {
-        server = SimulatedServer.start(SimulatorConfig.builder()
-                .timeToFirstToken(Duration.ofMillis(5))
-                .interTokenDelay(Duration.ofMillis(1))
-                .promptTokenCounter(Tokenizers.builtInLlama2())
-                .build());
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
+    @RegisterExtension
+    static final TestServer server = TestServer.of(b -> b
+            .timeToFirstToken(Duration.ofMillis(5))
+            .interTokenDelay(Duration.ofMillis(1))
+            .promptTokenCounter(Tokenizers.builtInLlama2()));
 
     private static Map<String, String> env() {
         return Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", API_KEY);

@@ -2,13 +2,10 @@ package io.llmperf4j.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.llmperf4j.server.SimulatedServer;
-import io.llmperf4j.server.SimulatorConfig;
 import io.llmperf4j.tokenize.Tokenizers;
 import org.apache.commons.csv.CSVRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -19,7 +16,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -28,24 +24,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Every workload source of token-benchmark, end to end against the embedded server. */
 class WorkloadOptionsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static SimulatedServer server;
 
-    @BeforeAll
-    static void start() {
-        server = SimulatedServer.start(SimulatorConfig.builder().timeToFirstToken(Duration.ofMillis(1))
-                .interTokenDelay(Duration.ZERO).promptTokenCounter(Tokenizers.builtInLlama2()).build());
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    @RegisterExtension
+    static final TestServer server = TestServer.of(b -> b.timeToFirstToken(Duration.ofMillis(1))
+            .interTokenDelay(Duration.ZERO).promptTokenCounter(Tokenizers.builtInLlama2()));
 
     private static CliRun bench(Path dir, String... extra) {
         List<String> args = new ArrayList<>(List.of("token-benchmark", "--model", "m",
                 "--max-num-completed-requests", "6", "--num-concurrent-requests", "3", "--results-dir", dir.toString()));
         args.addAll(List.of(extra));
-        return CliRun.of(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k"),
+        return CliRun.of(server.env(),
                 args.toArray(String[]::new));
     }
 

@@ -1,0 +1,68 @@
+package io.llmperf4j.cli;
+
+import io.llmperf4j.server.SimulatedServer;
+import io.llmperf4j.server.SimulatorConfig;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A test class's simulated server on a loopback port, started before its first test and closed after its last:
+ * {@code @RegisterExtension static final TestServer server = TestServer.of(b -> b.timeToFirstToken(...));}
+ */
+final class TestServer implements BeforeAllCallback, AfterAllCallback {
+    private static final Pattern FINISHED = Pattern.compile(
+            "(?m)^vllm:request_success_total\\{[^}]*finished_reason=\"(?!abort)[a-z_]+\"[^}]*} ([0-9.eE+]+)$");
+    private final UnaryOperator<SimulatorConfig.Builder> config;
+    private SimulatedServer simulator;
+
+    private TestServer(UnaryOperator<SimulatorConfig.Builder> config) {
+        this.config = config;
+    }
+
+    static TestServer of(UnaryOperator<SimulatorConfig.Builder> config) {
+        return new TestServer(config);
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        simulator = SimulatedServer.start(config.apply(SimulatorConfig.builder()).build());
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        simulator.close();
+    }
+
+    String baseUrl() {
+        return simulator.baseUrl();
+    }
+
+    /**
+     * The requests the server has answered to the end so far (not those the client cancelled), as its own
+     * {@code /metrics} counts them: what a test waits on instead of guessing with sleeps.
+     */
+    long requestsFinished() throws IOException, InterruptedException {
+        String origin = baseUrl().substring(0, baseUrl().length() - "/v1".length());
+        String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(origin + "/metrics"))
+                .build(), HttpResponse.BodyHandlers.ofString()).body();
+        long finished = 0;
+        for (Matcher m = FINISHED.matcher(metrics); m.find(); ) finished += (long) Double.parseDouble(m.group(1));
+        return finished;
+    }
+
+    /** The environment of a token-benchmark against this server, as a user would export it. */
+    Map<String, String> env() {
+        return Map.of("OPENAI_API_BASE", baseUrl(), "OPENAI_API_KEY", "k");
+    }
+}
