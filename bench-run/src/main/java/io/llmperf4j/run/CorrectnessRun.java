@@ -64,7 +64,7 @@ final class CorrectnessRun {
         ClosedLoopResult result;
         try (EndpointUnderTest endpoint = EndpointUnderTest.open(options.target(), null, err)) {
             LlmApi api = options.api(true, null);
-            Preflight.checkReachable(endpoint.uri(api));
+            Preflight.awaitReachable(endpoint.uri(api), options.target(), err);
             // llmperf's correctness body: temperature 0.0 and the additional params, no max_tokens, no stream_options
             try (NettyLlmClient client = options.newClient(endpoint, api, settings.samplingParams(), false)) {
                 ClosedLoopRunner runner = new ClosedLoopRunner(client, NOT_COUNTED);

@@ -95,7 +95,7 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
             LlmApi api = common.api(false, spec -> batches.get(spec.index()));
             URI uri = endpoint.uri(api);
             endpointShown = uri.toString();
-            Preflight.checkReachable(uri);
+            Preflight.awaitReachable(uri, common.target(), err);
             plan = plan.seededBy(options.workload().seed());
             err.println("llmperf4j: load: " + plan.describe());
             Benchmark benchmark = Benchmark.builder()

@@ -1,5 +1,7 @@
 package io.llmperf4j.run;
 
+import java.time.Duration;
+
 /**
  * Where a run's requests go: a remote endpoint (its API base, e.g. {@code http://host:8000/v1}, and key; the CLI
  * reads them from OPENAI_API_BASE and OPENAI_API_KEY, or the variables of the API in
@@ -11,8 +13,18 @@ public sealed interface EndpointTarget permits EndpointTarget.Remote, EndpointTa
      * An endpoint; the key is kept out of toString.
      *
      * @param baseVariable where the base came from, named in messages about it
+     * @param readyWait    how long a run waits for the endpoint to accept connections (a server still starting);
+     *                     zero: a refused connection fails the run at once, as llmperf
      */
-    record Remote(String apiBase, String apiKey, String baseVariable) implements EndpointTarget {
+    record Remote(String apiBase, String apiKey, String baseVariable, Duration readyWait) implements EndpointTarget {
+        public Remote {
+            readyWait = readyWait == null ? Duration.ZERO : readyWait;
+        }
+
+        public Remote(String apiBase, String apiKey, String baseVariable) {
+            this(apiBase, apiKey, baseVariable, Duration.ZERO);
+        }
+
         @Override
         public String toString() {
             return "Remote[" + apiBase + "]";

@@ -30,7 +30,7 @@ final class LocalExecutor implements LoadExecutor {
         try {
             LlmApi api = common.api(request.stream(), null);
             URI uri = endpoint.uri(api);
-            Preflight.checkReachable(uri);
+            Preflight.awaitReachable(uri, common.target(), err);
             if (common.target() instanceof EndpointTarget.Remote) { // the embedded simulator needs no check
                 for (String model : request.load().models()) {
                     Preflight.checkRequest(common.clientConfig(endpoint, api, common.additionalSamplingParams(),

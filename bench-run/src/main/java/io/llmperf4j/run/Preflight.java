@@ -12,6 +12,7 @@ import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.report.summary.Redaction;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
@@ -31,6 +32,7 @@ import java.util.regex.Pattern;
  */
 final class Preflight {
     private static final int CONNECT_TIMEOUT_MILLIS = 10_000;
+    private static final long READY_POLL_MILLIS = 250;
     private static final String BASE_VARIABLES = "OPENAI_API_BASE (ANTHROPIC_API_BASE with --llm-api anthropic)";
     /** The request's prompt; one output token is asked for. */
     static final String PROMPT = "Say hello.";
@@ -40,6 +42,40 @@ final class Preflight {
     private static final Pattern TLS = Pattern.compile("(?i)\\bTLS\\b|SSL|certificate|PKIX|handshake");
 
     private Preflight() {
+    }
+
+    /**
+     * {@link #checkReachable}, retried while the target's {@link EndpointTarget.Remote#readyWait} lasts: a server
+     * that is still starting (a model loading) refuses connections until it listens.
+     */
+    static void awaitReachable(URI endpoint, EndpointTarget target, PrintStream err) {
+        Duration wait = target instanceof EndpointTarget.Remote remote ? remote.readyWait() : Duration.ZERO;
+        long deadline = System.nanoTime() + wait.toNanos();
+        boolean told = false;
+        while (true) {
+            try {
+                checkReachable(endpoint);
+                if (told) err.println("llmperf4j: " + endpoint.getHost() + ":" + port(endpoint) + " accepts connections");
+                return;
+            } catch (RunFailedException e) {
+                if (System.nanoTime() >= deadline) {
+                    throw wait.isZero() ? e : new RunFailedException(e.getMessage() + "; waited "
+                            + wait.toSeconds() + " s (--wait-for-server)");
+                }
+                if (!told) {
+                    err.println("llmperf4j: waiting up to " + wait.toSeconds() + " s for " + endpoint.getHost() + ":"
+                            + port(endpoint) + " to accept connections");
+                    told = true;
+                }
+            }
+            try {
+                Thread.sleep(READY_POLL_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new RunFailedException("interrupted while waiting for " + endpoint.getHost() + ":"
+                        + port(endpoint));
+            }
+        }
     }
 
     static void checkReachable(URI endpoint) {

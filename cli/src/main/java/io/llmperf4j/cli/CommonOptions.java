@@ -31,6 +31,7 @@ final class CommonOptions {
         atLeast("--max-num-completed-requests", maxNumCompletedRequests, 1);
         atLeast("--idle-timeout", connection.idleTimeoutSeconds, 1);
         atLeast("--connect-timeout", connection.connectTimeoutSeconds, 1);
+        atLeast("--wait-for-server", connection.waitForServerSeconds, 0);
         if (connection.requestTimeoutSeconds != null) {
             if (!(connection.requestTimeoutSeconds > 0) || connection.requestTimeoutSeconds.isInfinite()) {
                 throw new UsageException("--request-timeout: expected seconds above 0, got "
@@ -46,7 +47,8 @@ final class CommonOptions {
         Map<String, String> metadata = MetadataParser.parse(flags.metadata);
         requireReadable("--ca-cert", connection.caCert);
         Map<String, String> headers = parseHeaders(connection.headers);
-        EndpointTarget target = target(context, connection.apiKeyFile, flags.llmApi);
+        EndpointTarget target = target(context, connection.apiKeyFile, flags.llmApi,
+                Duration.ofSeconds(connection.waitForServerSeconds));
         String model = flags.model;
         if (model == null || model.isBlank()) {
             if (target instanceof EndpointTarget.Remote) {
@@ -115,9 +117,10 @@ final class CommonOptions {
     /**
      * Where requests go, llmperf's rule: the base and key variables of {@code llmApi} (OPENAI_API_BASE and
      * OPENAI_API_KEY, or ANTHROPIC_*), both non-empty, with --api-key-file in place of the key variable when given;
-     * the embedded simulated server when the base variable is unset.
+     * the embedded simulated server when the base variable is unset. A run waits up to {@code readyWait} for the
+     * endpoint to accept connections.
      */
-    static EndpointTarget target(CliContext context, Path apiKeyFile, String llmApi) {
+    static EndpointTarget target(CliContext context, Path apiKeyFile, String llmApi, Duration readyWait) {
         ApiRegistry.Api api = registered(llmApi);
         String baseVar = api.baseVariable();
         String keyVar = api.keyVariable();
@@ -134,6 +137,6 @@ final class CommonOptions {
             throw new UsageException(keyVar + " is not set (or pass --api-key-file); llmperf requires it with "
                     + baseVar + " (for local servers any dummy value works, e.g. " + keyVar + "=EMPTY)");
         }
-        return new EndpointTarget.Remote(base.strip(), key, baseVar);
+        return new EndpointTarget.Remote(base.strip(), key, baseVar, readyWait);
     }
 }

@@ -36,6 +36,12 @@ final class ConnectionFlags {
                     + "inside every TTFT.")
     ConnectionMode connectionMode;
 
+    @Option(names = "--wait-for-server", paramLabel = "SECONDS", defaultValue = "0",
+            description = "Wait up to this long for the endpoint to accept connections before the run, for a server "
+                    + "still starting (a model loading); 0 (default): a refused connection fails at once, as in "
+                    + "llmperf.")
+    int waitForServerSeconds;
+
     @Option(names = "--insecure",
             description = "Accept any TLS certificate and host name (self-signed test endpoints only).")
     boolean insecure;
