@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -40,6 +41,9 @@ public final class RequestJournal implements AutoCloseable {
             .disable(SerializationFeature.INDENT_OUTPUT)
             .addMixIn(RequestRecord.class, WorkerWhenSet.class)
             .build();
+
+    /** One record a line: the flush after the newline is the only one (not one more after the object). */
+    private static final ObjectWriter LINE = JSON.writer().without(SerializationFeature.FLUSH_AFTER_WRITE_VALUE);
 
     /** Leaves {@code worker_id} out of lines of single-machine runs (bench-model has no Jackson annotations). */
     private abstract static class WorkerWhenSet {
@@ -94,7 +98,7 @@ public final class RequestJournal implements AutoCloseable {
     /** Appends one record and flushes it to the operating system. */
     public synchronized void append(RequestRecord record) {
         try {
-            JSON.writeValue(generator, record);
+            LINE.writeValue(generator, record);
             generator.writeRaw('\n');
             generator.flush();
         } catch (IOException e) {
