@@ -20,10 +20,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Warms the client's own code (Netty, SSE decoding, event parsing, and the output token counting) before the
- * measured run, against a private in-process simulator, never the endpoint under test, then lets the JIT compilers
- * finish what that queued. Without it the first wave of requests of a fresh JVM carries 100 ms or more of JIT
- * compilation in its TTFT, and the first seconds of the run share the CPU with the compilers: the tool measuring
- * itself.
+ * measured run, against private in-process simulators, never the endpoint under test, until the JIT compilers have
+ * settled, then lets them finish what is queued. Without it the first wave of requests of a fresh JVM carries 100 ms
+ * or more of JIT compilation in its TTFT, and the first seconds of the run share the CPU with the compilers: the tool
+ * measuring itself.
  */
 public final class ClientWarmup {
     /**
@@ -45,8 +45,8 @@ public final class ClientWarmup {
     private static final int MIN_REQUESTS = 384;
     private static final long TIME_LIMIT_MILLIS = 8_000;
     /**
-     * Rounds over which the compilers (their threads' CPU) worked less than this share of the time end the warm-up. With one C2
-     * thread the queue is long while the warm-up runs, and the JIT raises its thresholds with the queue's length:
+     * Rounds over which the compilers (their threads' CPU) worked less than this share of the time end the warm-up.
+     * With one C2 thread the queue is long while the warm-up runs, and the JIT raises its thresholds with its length:
      * methods hot enough for C2 in a quiet JVM wait, and stopping the load at a fixed count would leave them for the
      * first second of the run (measured: HTTP chunk decoding, the allocator, the tokenizer compiled inside a 1 s
      * stream ceiling, half of its CPU).
