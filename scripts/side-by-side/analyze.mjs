@@ -180,6 +180,10 @@ for (const { dir, meta } of scenarios) {
       ratio(l4j.chunksPerS, ref.chunksPerS));
     add('client CPU over the streaming window, % of one core', l4j.cpuPercentInWindow.toFixed(0),
       ref.cpuPercentInWindow.toFixed(0), ratio(l4j.cpuPercentInWindow, ref.cpuPercentInWindow));
+    // a client that takes the chunks in faster spends more CPU per second on them: per chunk compares the work
+    const perMillion = (x) => ((x.cpuPercentInWindow / 100) * x.windowS * 1e6) / x.chunks;
+    add('client CPU per million chunks, streaming window, s', perMillion(l4j).toFixed(2),
+      perMillion(ref).toFixed(2), ratio(perMillion(l4j), perMillion(ref)));
     add('client CPU, whole process (start-up, result files), s', l4j.cpuSecondsWhole.toFixed(2),
       ref.cpuSecondsWhole.toFixed(2), ratio(l4j.cpuSecondsWhole, ref.cpuSecondsWhole));
   }

@@ -6,12 +6,12 @@ import io.llmperf4j.engine.client.RequestHandle;
 import io.llmperf4j.model.ClientTokenCount;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
+import io.llmperf4j.engine.client.Secret;
 import io.llmperf4j.model.TokenCounter;
+import io.llmperf4j.report.jsonl.RequestJournal;
 import io.llmperf4j.server.SimulatedServer;
 import io.llmperf4j.server.SimulatorConfig;
 
-import java.lang.management.CompilationMXBean;
-import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,20 +21,44 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Warms the client's own code (Netty, SSE decoding, event parsing, and the output token counting) before the
- * measured run, against a private in-process simulator, never the endpoint under test, then lets the JIT compilers
- * finish what that queued. Without it the first wave of requests of a fresh JVM carries 100 ms or more of JIT
- * compilation in its TTFT, and the first seconds of the run share the CPU with the compilers: the tool measuring
- * itself. Once per JVM: a sweep's later levels, a second model or a second run of the Java API find the code
+ * measured run, against private in-process simulators, never the endpoint under test, until the JIT compilers have
+ * settled, then lets them finish what is queued. Without it the first wave of requests of a fresh JVM carries 100 ms
+ * or more of JIT compilation in its TTFT, and the first seconds of the run share the CPU with the compilers: the tool
+ * measuring itself. Once per JVM: a sweep's later levels, a second model or a second run of the Java API find the code
  * compiled already, and warming it again would only cost them seconds.
  */
 public final class ClientWarmup {
-    private static final int REQUESTS = 800;
+    /**
+     * What the client is warmed with: answers sent with no delay arrive as reads of dozens of events each (a fast
+     * server, a stream ceiling); answers paced at a fraction of a millisecond arrive one or a few events a read (a
+     * real server). The run sees either or both, so both shapes reach the compilers before it, else the per-read
+     * methods (HTTP chunk decoding, SSE lines, the chunk parser) are compiled again inside the run.
+     */
+    private record Shape(int waves, int tokens, Duration interTokenDelay) {
+    }
+
+    private static final List<Shape> ROUND = List.of(
+            new Shape(1, 128, Duration.ZERO),
+            new Shape(1, 1024, Duration.ZERO),
+            new Shape(1, 128, Duration.ofNanos(100_000)));
     private static final int IN_FLIGHT = 32;
-    private static final int TOKENS = 128;
-    private static final long TIME_LIMIT_MILLIS = 5_000;
-    /** The compilers count as done when their total time has not grown for this long; never waited past the bound. */
+    private static final int NEW_CLIENTS_EVERY = 4;
+    /** At least this many requests, as many as the compilers keep busy after that, never past the time limit. */
+    private static final int MIN_REQUESTS = 384;
+    private static final long TIME_LIMIT_MILLIS = 8_000;
+    /**
+     * Rounds over which the compilers (their threads' CPU) worked less than this share of the time end the warm-up.
+     * With one C2 thread the queue is long while the warm-up runs, and the JIT raises its thresholds with its length:
+     * methods hot enough for C2 in a quiet JVM wait, and stopping the load at a fixed count would leave them for the
+     * first second of the run (measured: HTTP chunk decoding, the allocator, the tokenizer compiled inside a 1 s
+     * stream ceiling, half of its CPU).
+     */
+    private static final double SETTLED_COMPILE_SHARE = 0.15;
+    /** The compilers' share is judged over rounds of at least this long (one C2 compilation can take 0.2-1 s). */
+    private static final long SETTLE_SPAN_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+    /** The compilers count as done after this long with at most 5 % of it compiling; never waited past the bound. */
     private static final long COMPILERS_QUIET_MILLIS = 250;
-    private static final long COMPILERS_WAIT_BOUND_MILLIS = 4_000;
+    private static final long COMPILERS_WAIT_BOUND_MILLIS = 2_000;
     private static final AtomicBoolean WARMED = new AtomicBoolean();
 
     private ClientWarmup() {
@@ -47,46 +71,84 @@ public final class ClientWarmup {
     /** The same, also counting each warm-up answer's tokens with {@code counter} (when not null), as the run will. */
     public static void run(TokenCounter counter) {
         if (!WARMED.compareAndSet(false, true)) return;
-        SimulatorConfig config = SimulatorConfig.builder().timeToFirstToken(Duration.ZERO)
-                .interTokenDelay(Duration.ZERO).build();
         long deadline = System.currentTimeMillis() + TIME_LIMIT_MILLIS;
-        try (SimulatedServer server = SimulatedServer.start(config);
-             NettyLlmClient client = new NettyLlmClient(ClientConfig.builder(
-                     URI.create(server.baseUrl() + "/chat/completions"), "warmup").maxConnections(IN_FLIGHT).build())) {
-            RequestSpec spec = new RequestSpec(0, "warm up the client", 0, TOKENS);
-            for (int sent = 0; sent < REQUESTS && System.currentTimeMillis() < deadline; sent += IN_FLIGHT) {
-                List<RequestHandle> wave = new ArrayList<>();
-                for (int i = 0; i < IN_FLIGHT; i++) {
-                    wave.add(client.send(spec));
+        List<SimulatedServer> servers = new ArrayList<>();
+        List<NettyLlmClient> clients = new ArrayList<>();
+        try (RequestJournal journal = RequestJournal.discarding()) {
+            for (Shape shape : ROUND) {
+                // one I/O thread each: the servers are not measured, and every thread of theirs adds buffers to RSS
+                servers.add(SimulatedServer.start(SimulatorConfig.builder().ioThreads(1)
+                        .timeToFirstToken(Duration.ZERO).interTokenDelay(shape.interTokenDelay()).build()));
+            }
+            int sent = 0;
+            long settledFrom = System.nanoTime();
+            long compiledBefore = CompilerCpu.nanos();
+            for (int round = 0; System.currentTimeMillis() < deadline; round++) {
+                // a new client every few rounds, as the run's is: its first moments (new I/O threads, a pool
+                // connected up front, a key in the headers) are then in the compiled code's profile too, not a
+                // surprise that sends the run back to the interpreter
+                if (round % NEW_CLIENTS_EVERY == 0) {
+                    clients.forEach(NettyLlmClient::close);
+                    clients.clear();
+                    for (SimulatedServer server : servers) {
+                        NettyLlmClient client = new NettyLlmClient(ClientConfig.builder(
+                                URI.create(server.baseUrl() + "/chat/completions"), "warmup")
+                                .apiKey(Secret.of("warmup")).maxConnections(IN_FLIGHT).build());
+                        clients.add(client);
+                        client.preconnect(IN_FLIGHT);
+                    }
                 }
-                for (RequestHandle handle : wave) {
-                    RequestRecord record = handle.completion().get(TIME_LIMIT_MILLIS, TimeUnit.MILLISECONDS);
-                    if (counter != null) ClientTokenCount.count(record, counter);
+                for (int i = 0; i < ROUND.size(); i++) {
+                    Shape shape = ROUND.get(i);
+                    RequestSpec spec = new RequestSpec(0, "warm up the client", 0, shape.tokens());
+                    for (int w = 0; w < shape.waves() && System.currentTimeMillis() < deadline; w++) {
+                        sent += wave(clients.get(i), spec, counter, journal);
+                    }
                 }
+                long elapsed = System.nanoTime() - settledFrom;
+                if (elapsed < SETTLE_SPAN_NANOS) continue;
+                long compiled = CompilerCpu.nanos() - compiledBefore;
+                if (sent >= MIN_REQUESTS && compiled <= SETTLED_COMPILE_SHARE * elapsed) break;
+                settledFrom = System.nanoTime();
+                compiledBefore = CompilerCpu.nanos();
             }
         } catch (Exception e) {
             // a warm-up that cannot run only costs accuracy on the first requests; the real run reports its own errors
+        } finally {
+            clients.forEach(NettyLlmClient::close);
+            servers.forEach(SimulatedServer::close);
         }
         awaitQuietCompilers();
     }
 
-    /** Waits until the JIT compilers have been idle for a moment (bounded), so their work is not inside the run. */
+    /** One wave of {@link #IN_FLIGHT} requests at once, each answer counted and journaled as the run does. */
+    private static int wave(NettyLlmClient client, RequestSpec spec, TokenCounter counter, RequestJournal journal)
+            throws Exception {
+        List<RequestHandle> wave = new ArrayList<>();
+        for (int i = 0; i < IN_FLIGHT; i++) {
+            wave.add(client.send(spec));
+        }
+        for (RequestHandle handle : wave) {
+            RequestRecord record = handle.completion().get(TIME_LIMIT_MILLIS, TimeUnit.MILLISECONDS);
+            if (counter != null) {
+                record = ClientTokenCount.count(record, counter);
+                // most servers' text starts with a space (the simulator's does not): its own branches in the tokenizer
+                counter.tokenEnds(" " + record.generatedText());
+            }
+            journal.append(record);
+        }
+        return wave.size();
+    }
+
+    /** Waits until the JIT compilers have been nearly idle for a moment (bounded), so their work is not in the run. */
     private static void awaitQuietCompilers() {
-        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-        if (jit == null || !jit.isCompilationTimeMonitoringSupported()) return;
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(COMPILERS_WAIT_BOUND_MILLIS);
-        long last = jit.getTotalCompilationTime();
-        long quietSince = System.nanoTime();
+        long quietSpan = TimeUnit.MILLISECONDS.toNanos(COMPILERS_QUIET_MILLIS);
         try {
             while (System.nanoTime() < deadline) {
-                Thread.sleep(25);
-                long now = jit.getTotalCompilationTime();
-                if (now != last) {
-                    last = now;
-                    quietSince = System.nanoTime();
-                } else if (System.nanoTime() - quietSince >= TimeUnit.MILLISECONDS.toNanos(COMPILERS_QUIET_MILLIS)) {
-                    return;
-                }
+                long before = CompilerCpu.nanos();
+                Thread.sleep(COMPILERS_QUIET_MILLIS);
+                if (CompilerCpu.nanos() - before <= quietSpan / 20) return;
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

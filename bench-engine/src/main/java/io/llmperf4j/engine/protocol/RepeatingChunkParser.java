@@ -48,7 +48,10 @@ final class RepeatingChunkParser implements ChunkParser {
     private ParsedChunk sameTemplate(byte[] data) {
         int suffix = template.length - contentEnd;
         int end = data.length - suffix; // where this event's closing quote must be
-        if (end < contentStart) return null;
+        // the closing quote first: an event that differs after its content (the last one, with a finish reason)
+        // fails here, on every server, instead of on the suffix comparison's first byte, a branch that servers which
+        // send the finish reason in an empty event never take before the run (and the JIT would compile it away)
+        if (end < contentStart || data[end] != '"') return null;
         if (!Arrays.equals(data, 0, contentStart, template, 0, contentStart)) return null;
         if (!Arrays.equals(data, end, data.length, template, contentEnd, template.length)) return null;
         String content = ByteJsonCursor.stringBody(data, contentStart, end);

@@ -1,17 +1,20 @@
 package io.llmperf4j.report.jsonl;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.llmperf4j.model.RequestRecord;
 
-import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -39,6 +42,9 @@ public final class RequestJournal implements AutoCloseable {
             .addMixIn(RequestRecord.class, WorkerWhenSet.class)
             .build();
 
+    /** One record a line: the flush after the newline is the only one (not one more after the object). */
+    private static final ObjectWriter LINE = JSON.writer().without(SerializationFeature.FLUSH_AFTER_WRITE_VALUE);
+
     /** Leaves {@code worker_id} out of lines of single-machine runs (bench-model has no Jackson annotations). */
     private abstract static class WorkerWhenSet {
         @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -57,18 +63,32 @@ public final class RequestJournal implements AutoCloseable {
     private static final Pattern SOURCE_EXCERPT = Pattern.compile("\\s*\\(?(start marker at )?\\[Source: [^\\]]*\\]\\)?");
 
     private final Path file;
-    private final BufferedWriter writer;
+    /** UTF-8 bytes straight into the file (no String per line, no second encoding pass), flushed per record. */
+    private final JsonGenerator generator;
 
-    private RequestJournal(Path file, BufferedWriter writer) {
+    private RequestJournal(Path file, OutputStream out) throws IOException {
         this.file = file;
-        this.writer = writer;
+        this.generator = JSON.createGenerator(out, JsonEncoding.UTF8);
+        generator.setRootValueSeparator(null); // the newline after each record is the only separator
     }
 
     /** Starts an empty journal in {@code dir} (replacing one from an earlier run). */
     public static RequestJournal create(Path dir) throws IOException {
         Path file = dir.resolve(FILE_NAME);
-        return new RequestJournal(file, Files.newBufferedWriter(file, StandardCharsets.UTF_8,
-                StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE));
+        return new RequestJournal(file, Files.newOutputStream(file, StandardOpenOption.CREATE,
+                StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE));
+    }
+
+    /**
+     * A journal that encodes every record as {@link #create} does and drops the bytes: the client warm-up runs the
+     * run's own journal code through the JIT with it.
+     */
+    public static RequestJournal discarding() {
+        try {
+            return new RequestJournal(Path.of(FILE_NAME), OutputStream.nullOutputStream());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     public Path file() {
@@ -78,9 +98,9 @@ public final class RequestJournal implements AutoCloseable {
     /** Appends one record and flushes it to the operating system. */
     public synchronized void append(RequestRecord record) {
         try {
-            writer.write(JSON.writeValueAsString(record));
-            writer.write('\n');
-            writer.flush();
+            LINE.writeValue(generator, record);
+            generator.writeRaw('\n');
+            generator.flush();
         } catch (IOException e) {
             throw new UncheckedIOException("could not append to " + file + ": " + e.getMessage(), e);
         }
@@ -88,7 +108,7 @@ public final class RequestJournal implements AutoCloseable {
 
     @Override
     public synchronized void close() throws IOException {
-        writer.close();
+        generator.close();
     }
 
     /**
