@@ -13,5 +13,5 @@ set "JAVA_CMD=java"
 if defined JAVA_HOME if exist "%JAVA_HOME%\bin\java.exe" set "JAVA_CMD=%JAVA_HOME%\bin\java.exe"
 set "GC_OPT=-XX:+UseSerialGC"
 echo.%LLMPERF4J_JAVA_OPTS% | findstr /r /c:"-XX:+Use[A-Za-z0-9]*GC" >nul && set "GC_OPT="
-"%JAVA_CMD%" -Xms16m -XX:MaxNewSize=16m %GC_OPT% -XX:MinHeapFreeRatio=40 -XX:MaxHeapFreeRatio=70 %LLMPERF4J_JAVA_OPTS% -Dai.djl.offline=true -jar "%LLMPERF4J_JAR%" %*
+"%JAVA_CMD%" -Xms16m -XX:MaxNewSize=4m %GC_OPT% -XX:MinHeapFreeRatio=40 -XX:MaxHeapFreeRatio=70 %LLMPERF4J_JAVA_OPTS% -Dai.djl.offline=true -jar "%LLMPERF4J_JAR%" %*
 exit /b %ERRORLEVEL%

@@ -43,9 +43,8 @@ public final class ClientWarmup {
             new Shape(1, 128, Duration.ofNanos(100_000)));
     private static final int IN_FLIGHT = 32;
     private static final int NEW_CLIENTS_EVERY = 4;
-    /** At least this many requests, as many as the compilers keep busy after that, never past the time limit. */
-    private static final int MIN_REQUESTS = 384;
-    private static final long TIME_LIMIT_MILLIS = 8_000;
+    /** How long a request of the warm-up may take before it is given up. */
+    private static final long REQUEST_LIMIT_MILLIS = 8_000;
     /**
      * Rounds over which the compilers (their threads' CPU) worked less than this share of the time end the warm-up.
      * With one C2 thread the queue is long while the warm-up runs, and the JIT raises its thresholds with its length:
@@ -58,20 +57,39 @@ public final class ClientWarmup {
     private static final long SETTLE_SPAN_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
     /** The compilers count as done after this long with at most 5 % of it compiling; never waited past the bound. */
     private static final long COMPILERS_QUIET_MILLIS = 250;
-    private static final long COMPILERS_WAIT_BOUND_MILLIS = 2_000;
     private static final AtomicBoolean WARMED = new AtomicBoolean();
+
+    /**
+     * How thorough a warm-up is.
+     *
+     * @param minRequests        at least this many requests, as many as the compilers keep busy after that
+     * @param timeLimitMillis    never past this
+     * @param compilersWaitMillis at most this long for the compilers to finish what is queued
+     */
+    public record Budget(int minRequests, long timeLimitMillis, long compilersWaitMillis) {
+        /**
+         * Until the compilers settle, 3-8 s of a fresh JVM: for runs long or heavy enough that compilation inside
+         * them would show (a stream ceiling's first second was half C2 compiling after a fixed-size warm-up).
+         */
+        public static final Budget FULL = new Budget(384, 8_000, 2_000);
+        /**
+         * One round and about a second: the request path compiled before the first TTFT, for runs too short to
+         * amortize the full one (llmperf's default of 10 requests; a command pasted from the docs).
+         */
+        public static final Budget QUICK = new Budget(96, 1_500, 500);
+    }
 
     private ClientWarmup() {
     }
 
     public static void run() {
-        run(null);
+        run(null, Budget.FULL);
     }
 
     /** The same, also counting each warm-up answer's tokens with {@code counter} (when not null), as the run will. */
-    public static void run(TokenCounter counter) {
+    public static void run(TokenCounter counter, Budget budget) {
         if (!WARMED.compareAndSet(false, true)) return;
-        long deadline = System.currentTimeMillis() + TIME_LIMIT_MILLIS;
+        long deadline = System.currentTimeMillis() + budget.timeLimitMillis();
         List<SimulatedServer> servers = new ArrayList<>();
         List<NettyLlmClient> clients = new ArrayList<>();
         try (RequestJournal journal = RequestJournal.discarding()) {
@@ -108,7 +126,7 @@ public final class ClientWarmup {
                 long elapsed = System.nanoTime() - settledFrom;
                 if (elapsed < SETTLE_SPAN_NANOS) continue;
                 long compiled = CompilerCpu.nanos() - compiledBefore;
-                if (sent >= MIN_REQUESTS && compiled <= SETTLED_COMPILE_SHARE * elapsed) break;
+                if (sent >= budget.minRequests() && compiled <= SETTLED_COMPILE_SHARE * elapsed) break;
                 settledFrom = System.nanoTime();
                 compiledBefore = CompilerCpu.nanos();
             }
@@ -118,7 +136,7 @@ public final class ClientWarmup {
             clients.forEach(NettyLlmClient::close);
             servers.forEach(SimulatedServer::close);
         }
-        awaitQuietCompilers();
+        awaitQuietCompilers(budget.compilersWaitMillis());
     }
 
     /** One wave of {@link #IN_FLIGHT} requests at once, each answer counted and journaled as the run does. */
@@ -129,7 +147,7 @@ public final class ClientWarmup {
             wave.add(client.send(spec));
         }
         for (RequestHandle handle : wave) {
-            RequestRecord record = handle.completion().get(TIME_LIMIT_MILLIS, TimeUnit.MILLISECONDS);
+            RequestRecord record = handle.completion().get(REQUEST_LIMIT_MILLIS, TimeUnit.MILLISECONDS);
             if (counter != null) {
                 record = ClientTokenCount.count(record, counter);
                 // most servers' text starts with a space (the simulator's does not): its own branches in the tokenizer
@@ -141,8 +159,8 @@ public final class ClientWarmup {
     }
 
     /** Waits until the JIT compilers have been nearly idle for a moment (bounded), so their work is not in the run. */
-    private static void awaitQuietCompilers() {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(COMPILERS_WAIT_BOUND_MILLIS);
+    private static void awaitQuietCompilers(long boundMillis) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(boundMillis);
         long quietSpan = TimeUnit.MILLISECONDS.toNanos(COMPILERS_QUIET_MILLIS);
         try {
             while (System.nanoTime() < deadline) {

@@ -24,6 +24,10 @@ import java.util.function.ToIntFunction;
  * ({@link StopControl}).
  */
 final class TokenRun {
+    /** Below this many output tokens in all (llmperf's default run is 10 x 150) a plain run warms up quickly. */
+    static final long QUICK_RUN_OUTPUT_TOKENS = 20_000;
+    /** What a request without max_tokens counts for in that sum: llmperf's default --mean-output-tokens. */
+    private static final int DEFAULT_ANSWER_TOKENS = 150;
     private final RunRequest request;
     private final CommonSettings common;
     private final PrintStream out;
@@ -55,10 +59,26 @@ final class TokenRun {
         workload.checkImagesFit(common.llmApi(), request.cluster() != null, err);
         try (ResultsFolder ignored = ResultsFolder.lock(common.resultsDir(), common.overwrite())) {
             if (request.cluster() == null && request.clientWarmup()) {
-                ClientWarmup.run(outputCounter(workload));
+                ClientWarmup.run(outputCounter(workload), warmupBudget(request.load(), workload.requests()));
             }
             return runModels(workload);
         }
+    }
+
+    /**
+     * The full warm-up for runs long or heavy enough that compilation inside them would show (sweeps, open loops,
+     * iterations, searches, and plain runs of {@link #QUICK_RUN_OUTPUT_TOKENS} output tokens or more); the quick
+     * one for llmperf's short plain runs, which it would otherwise outlast several times over.
+     */
+    static ClientWarmup.Budget warmupBudget(LoadPlan plan, List<RequestSpec> requests) {
+        if (plan.active()) return ClientWarmup.Budget.FULL;
+        long outputTokens = 0;
+        for (RequestSpec spec : requests) {
+            // no max_tokens: the server decides; count it as llmperf's default answer
+            outputTokens += spec.maxTokens() == RequestSpec.NO_MAX_TOKENS ? DEFAULT_ANSWER_TOKENS : spec.maxTokens();
+        }
+        outputTokens *= plan.models().size();
+        return outputTokens < QUICK_RUN_OUTPUT_TOKENS ? ClientWarmup.Budget.QUICK : ClientWarmup.Budget.FULL;
     }
 
     private RunStatus runModels(WorkloadSource workload) {

@@ -1,0 +1,47 @@
+package io.llmperf4j.run;
+
+import io.llmperf4j.model.RequestSpec;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** Which client warm-up a token benchmark gets: quick for llmperf's short plain runs, full for the rest. */
+class WarmupBudgetTest {
+
+    private static List<RequestSpec> requests(int count, int maxTokens) {
+        List<RequestSpec> specs = new ArrayList<>();
+        for (int i = 0; i < count; i++) specs.add(new RequestSpec(i, "p", 10, maxTokens));
+        return specs;
+    }
+
+    private static LoadPlan plain(String... models) {
+        LoadPlan one = LoadPlan.plain(models[0], 4, 10, Duration.ofSeconds(60));
+        return new LoadPlan(false, List.of(models), one.kind(), one.profile(), one.warmup(), one.harness(), one.rules(),
+                one.pause(), one.maxConnections(), one.arrivalSeed(), one.seedGiven());
+    }
+
+    @Test
+    void llmperfsDefaultRunWarmsUpQuickly() {
+        assertEquals(ClientWarmup.Budget.QUICK, TokenRun.warmupBudget(plain("m"), requests(10, 150)));
+        // no max_tokens counts as llmperf's default answer of 150
+        assertEquals(ClientWarmup.Budget.QUICK, TokenRun.warmupBudget(plain("m"),
+                requests(100, RequestSpec.NO_MAX_TOKENS)));
+    }
+
+    @Test
+    void heavyPlainRunsAndEveryActiveLoadWarmUpFully() {
+        long limit = TokenRun.QUICK_RUN_OUTPUT_TOKENS;
+        assertEquals(ClientWarmup.Budget.FULL, TokenRun.warmupBudget(plain("m"), requests((int) (limit / 256) + 1, 256)));
+        // the same requests to two models count twice
+        assertEquals(ClientWarmup.Budget.FULL, TokenRun.warmupBudget(plain("a", "b"),
+                requests((int) (limit / 2 / 100) + 1, 100)));
+        LoadPlan one = plain("m");
+        LoadPlan sweep = new LoadPlan(true, one.models(), LoadPlan.Kind.CONCURRENCY_SWEEP, one.profile(), one.warmup(),
+                one.harness(), one.rules(), one.pause(), one.maxConnections(), one.arrivalSeed(), one.seedGiven());
+        assertEquals(ClientWarmup.Budget.FULL, TokenRun.warmupBudget(sweep, requests(2, 10)));
+    }
+}
