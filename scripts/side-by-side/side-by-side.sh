@@ -5,9 +5,9 @@
 # side, the stream ceiling with client CPU, and peak RSS, each llmperf4j figure as a ratio to the reference client's
 # from the same run, as a Markdown table for BENCHMARKS.md.
 #
-# Usage: scripts/side-by-side/side-by-side.sh [--quick] [--only s1,s32,s256,ceiling,s1024] [--out DIR]
-#   --quick   a short smoke run: fewer requests, no 1,024-stream scenario (figures then rough)
-#   --only    run only these scenarios (default: all; with --quick all but s1024)
+# Usage: scripts/side-by-side/side-by-side.sh [--quick] [--only s1,s32,s256,ceiling,s1024,s4096] [--out DIR]
+#   --quick   a short smoke run: fewer requests, no 1,024- or 4,096-stream scenario (figures then rough)
+#   --only    run only these scenarios (default: all; with --quick all but s1024 and s4096)
 #   --out     keep the run's files in DIR (default: a new temporary folder, printed at the end)
 # Needs: Linux (/proc), Node 18 or later, Java 17; Maven only if cli/target/llmperf4j.jar is missing. Everything
 # binds to 127.0.0.1; every process it starts is stopped on exit, Ctrl-C and failure included.
@@ -28,7 +28,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ -z "$only" ]; then
-  if $quick; then only="s1,s32,s256,ceiling"; else only="s1,s32,s256,ceiling,s1024"; fi
+  if $quick; then only="s1,s32,s256,ceiling"; else only="s1,s32,s256,ceiling,s1024,s4096"; fi
 fi
 want() { [[ ",$only," == *",$1,"* ]]; }
 
@@ -150,7 +150,8 @@ if awk -v l="${load_before%% *}" -v n="$(nproc)" 'BEGIN { exit !(l > n) }'; then
   echo "   (the p99s most) carry their scheduling delays; rerun on a quieter machine to judge a target"
 fi
 
-if $quick; then w1=4; w32=64; w256=256; wceil=128; w1024=1024; else w1=20; w32=128; w256=1024; wceil=512; w1024=1024; fi
+if $quick; then w1=4; w32=64; w256=256; wceil=128; w1024=1024; w4096=4096; else
+  w1=20; w32=128; w256=1024; wceil=512; w1024=1024; w4096=8192; fi
 latency_server=(--ttft-ms 50 --itl-ms 10)
 scenario s1 "1 stream" latency false 1 "$w1" 256 "${latency_server[@]}"
 scenario s32 "32 streams" latency false 32 "$w32" 256 "${latency_server[@]}"
@@ -158,6 +159,8 @@ scenario s256 "256 streams" latency true 256 "$w256" 256 "${latency_server[@]}"
 scenario ceiling "ceiling: 64 streams × 1,024 tokens" ceiling false 64 "$wceil" 1024 \
   --ttft-ms 0 --itl-ms 0 --events-per-write 16
 scenario s1024 "1,024 streams, 200 ms between chunks" wide true 1024 "$w1024" 256 --ttft-ms 50 --itl-ms 200
+# memory at scale: 64-token answers keep it to two waves of about 13 s
+scenario s4096 "4,096 streams, 200 ms between chunks" wide true 4096 "$w4096" 64 --ttft-ms 50 --itl-ms 200
 
 cmd="scripts/side-by-side/side-by-side.sh"
 $quick && cmd="$cmd --quick"
@@ -169,7 +172,8 @@ echo "\`$cmd\`, $started_at, commit $(git -C "$root" describe --always --dirty 2
 echo "$(( ($(date +%s) - started_s + 30) / 60 )) min; $machine;"
 echo "load average $load_before before, $(cut -d' ' -f1-3 /proc/loadavg) after. Server: reference-server.mjs; 64-token"
 echo "prompts; 50 ms TTFT, 10 ms between chunks, 256 output tokens, except the ceiling (no TTFT or delay, 1,024 tokens,"
-echo "16 SSE events per socket write) and the 1,024-stream run (200 ms between chunks)."
+echo "16 SSE events per socket write), the 1,024-stream run (200 ms between chunks) and the 4,096-stream run (200 ms"
+echo "between chunks, 64 output tokens)."
 echo
 node "$here/analyze.mjs" "$run" "$only"
 echo
