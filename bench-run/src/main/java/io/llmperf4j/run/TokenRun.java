@@ -25,7 +25,7 @@ import java.util.function.ToIntFunction;
  */
 final class TokenRun {
     /** Below this many output tokens in all (llmperf's default run is 10 x 150) a plain run warms up quickly. */
-    static final long QUICK_RUN_OUTPUT_TOKENS = 20_000;
+    static final long QUICK_RUN_OUTPUT_TOKENS = 5_000;
     /** What a request without max_tokens counts for in that sum: llmperf's default --mean-output-tokens. */
     private static final int DEFAULT_ANSWER_TOKENS = 150;
     private final RunRequest request;
