@@ -1,12 +1,12 @@
 package io.llmperf4j.run;
 
-import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.client.ClientConfig;
+import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.client.RequestHandle;
+import io.llmperf4j.engine.client.Secret;
 import io.llmperf4j.model.ClientTokenCount;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
-import io.llmperf4j.engine.client.Secret;
 import io.llmperf4j.model.TokenCounter;
 import io.llmperf4j.report.jsonl.RequestJournal;
 import io.llmperf4j.server.SimulatedServer;

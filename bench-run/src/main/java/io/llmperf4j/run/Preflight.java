@@ -55,7 +55,9 @@ final class Preflight {
         while (true) {
             try {
                 checkReachable(endpoint);
-                if (told) err.println("llmperf4j: " + endpoint.getHost() + ":" + port(endpoint) + " accepts connections");
+                if (told) {
+                    err.println("llmperf4j: " + endpoint.getHost() + ":" + port(endpoint) + " accepts connections");
+                }
                 return;
             } catch (RunFailedException e) {
                 if (System.nanoTime() >= deadline) {

@@ -35,7 +35,8 @@ class WarmupBudgetTest {
     @Test
     void heavyPlainRunsAndEveryActiveLoadWarmUpFully() {
         long limit = TokenRun.QUICK_RUN_OUTPUT_TOKENS;
-        assertEquals(ClientWarmup.Budget.FULL, TokenRun.warmupBudget(plain("m"), requests((int) (limit / 256) + 1, 256)));
+        assertEquals(ClientWarmup.Budget.FULL, TokenRun.warmupBudget(plain("m"),
+                requests((int) (limit / 256) + 1, 256)));
         // the same requests to two models count twice
         assertEquals(ClientWarmup.Budget.FULL, TokenRun.warmupBudget(plain("a", "b"),
                 requests((int) (limit / 2 / 100) + 1, 100)));
