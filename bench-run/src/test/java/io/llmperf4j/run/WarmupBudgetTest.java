@@ -29,7 +29,7 @@ class WarmupBudgetTest {
         assertEquals(ClientWarmup.Budget.QUICK, TokenRun.warmupBudget(plain("m"), requests(10, 150)));
         // no max_tokens counts as llmperf's default answer of 150
         assertEquals(ClientWarmup.Budget.QUICK, TokenRun.warmupBudget(plain("m"),
-                requests(100, RequestSpec.NO_MAX_TOKENS)));
+                requests(20, RequestSpec.NO_MAX_TOKENS)));
     }
 
     @Test
