@@ -2,6 +2,8 @@ package io.llmperf4j.cli;
 
 import io.llmperf4j.server.SimulatedServer;
 import io.llmperf4j.server.SimulatorConfig;
+import io.llmperf4j.servermetrics.exposition.ExpositionParser;
+import io.llmperf4j.servermetrics.exposition.Sample;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -13,16 +15,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Map;
 import java.util.function.UnaryOperator;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * A test class's simulated server on a loopback port, started before its first test and closed after its last:
  * {@code @RegisterExtension static final TestServer server = TestServer.of(b -> b.timeToFirstToken(...));}
  */
 final class TestServer implements BeforeAllCallback, AfterAllCallback {
-    private static final Pattern FINISHED = Pattern.compile(
-            "(?m)^vllm:request_success_total\\{[^}]*finished_reason=\"(?!abort)[a-z_]+\"[^}]*} ([0-9.eE+]+)$");
     private final UnaryOperator<SimulatorConfig.Builder> config;
     private SimulatedServer simulator;
 
@@ -57,7 +55,12 @@ final class TestServer implements BeforeAllCallback, AfterAllCallback {
         String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(origin + "/metrics"))
                 .build(), HttpResponse.BodyHandlers.ofString()).body();
         long finished = 0;
-        for (Matcher m = FINISHED.matcher(metrics); m.find(); ) finished += (long) Double.parseDouble(m.group(1));
+        for (Sample sample : ExpositionParser.parse(metrics).samples()) {
+            if (sample.name().equals("vllm:request_success_total")
+                    && !"abort".equals(sample.labels().get("finished_reason"))) {
+                finished += (long) sample.value();
+            }
+        }
         return finished;
     }
 
