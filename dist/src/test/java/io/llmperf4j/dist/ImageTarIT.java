@@ -5,12 +5,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,7 +27,7 @@ class ImageTarIT {
     @Test
     void theImageServesByDefaultAndItsEntrypointRunsTheJarItCarries(@TempDir Path dir) throws Exception {
         assumeTrue(Files.isRegularFile(IMAGE), "no image was built (mvn -Pimage package builds it)");
-        assertEquals(0, run(dir, "tar", "-xf", IMAGE.toString()).exitCode);
+        assertEquals(0, CommandRun.in(dir, "tar", "-xf", IMAGE.toString()).exitCode());
         ObjectMapper json = new ObjectMapper();
         JsonNode manifest = json.readTree(dir.resolve("manifest.json").toFile()).get(0);
         assertEquals("llmperf4j:" + VERSION, manifest.path("RepoTags").get(0).asText());
@@ -42,7 +40,7 @@ class ImageTarIT {
 
         Path rootfs = Files.createDirectory(dir.resolve("rootfs"));
         for (JsonNode layer : manifest.path("Layers")) {
-            assertEquals(0, run(rootfs, "tar", "-xzf", dir.resolve(layer.asText()).toString()).exitCode);
+            assertEquals(0, CommandRun.in(rootfs, "tar", "-xzf", dir.resolve(layer.asText()).toString()).exitCode());
         }
         Path jar = rootfs.resolve("opt/llmperf4j/lib/llmperf4j.jar");
         assertTrue(Files.isRegularFile(jar), "the image carries the jar");
@@ -52,32 +50,19 @@ class ImageTarIT {
         command.set(command.size() - 1, jar.toString());
         List<String> version = new ArrayList<>(command);
         version.add("--version");
-        Result v = run(dir, version.toArray(String[]::new));
-        assertEquals(0, v.exitCode, v.output);
-        assertTrue(v.output.startsWith("llmperf4j " + VERSION), v.output);
+        CommandRun v = CommandRun.in(dir, version.toArray(String[]::new));
+        assertEquals(0, v.exitCode(), v.output());
+        assertTrue(v.output().startsWith("llmperf4j " + VERSION), v.output());
         List<String> serveHelp = new ArrayList<>(command);
         serveHelp.addAll(List.of("serve", "--help"));
-        Result help = run(dir, serveHelp.toArray(String[]::new));
-        assertEquals(0, help.exitCode, help.output);
-        assertTrue(help.output.contains("--host"), help.output);
+        CommandRun help = CommandRun.in(dir, serveHelp.toArray(String[]::new));
+        assertEquals(0, help.exitCode(), help.output());
+        assertTrue(help.output().contains("--host"), help.output());
     }
 
     private static List<String> strings(JsonNode array) {
         List<String> out = new ArrayList<>();
         array.forEach(n -> out.add(n.asText()));
         return out;
-    }
-
-    private record Result(int exitCode, String output) {
-    }
-
-    private static Result run(Path dir, String... command) throws Exception {
-        Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError(String.join(" ", command) + " did not end: " + out);
-        }
-        return new Result(p.exitValue(), out);
     }
 }

@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
@@ -52,7 +51,7 @@ class ReleaseArchiveIT {
     void theUnpackedTarLauncherIsExecutableAndPrintsTheVersion(@TempDir Path dir) throws Exception {
         Path tar = Path.of(BASE + ".tar.gz");
         assertTrue(Files.isRegularFile(tar), tar + " was not built");
-        assertEquals(0, run(dir, "tar", "-xzf", tar.toString()).exitCode);
+        assertEquals(0, CommandRun.in(dir, "tar", "-xzf", tar.toString()).exitCode());
         Path home = dir.resolve(NAME);
         for (String expected : EXPECTED) assertTrue(Files.exists(home.resolve(expected)), expected);
         Path launcher = home.resolve("bin/llmperf4j");
@@ -62,30 +61,17 @@ class ReleaseArchiveIT {
         assertTrue(text.contains("\"$root/lib/llmperf4j.jar\""), "takes the jar from lib/");
         assertFalse(text.contains("cli/target"), "no trace of the source tree");
 
-        Result version = run(dir, launcher.toString(), "--version");
-        assertEquals(0, version.exitCode, version.output);
-        assertTrue(version.output.startsWith("llmperf4j " + VERSION), version.output);
+        CommandRun version = CommandRun.in(dir, launcher.toString(), "--version");
+        assertEquals(0, version.exitCode(), version.output());
+        assertTrue(version.output().startsWith("llmperf4j " + VERSION), version.output());
     }
 
     @Test
     void theUnpackedZipLauncherRunsToo(@TempDir Path dir) throws Exception {
         // unzip restores the launcher's mode, which the archive records
-        assertEquals(0, run(dir, "unzip", "-q", BASE + ".zip").exitCode);
-        Result version = run(dir, dir.resolve(NAME).resolve("bin/llmperf4j").toString(), "--version");
-        assertEquals(0, version.exitCode, version.output);
-        assertTrue(version.output.startsWith("llmperf4j " + VERSION), version.output);
-    }
-
-    private record Result(int exitCode, String output) {
-    }
-
-    private static Result run(Path dir, String... command) throws Exception {
-        Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError(String.join(" ", command) + " did not end: " + out);
-        }
-        return new Result(p.exitValue(), out);
+        assertEquals(0, CommandRun.in(dir, "unzip", "-q", BASE + ".zip").exitCode());
+        CommandRun version = CommandRun.in(dir, dir.resolve(NAME).resolve("bin/llmperf4j").toString(), "--version");
+        assertEquals(0, version.exitCode(), version.output());
+        assertTrue(version.output().startsWith("llmperf4j " + VERSION), version.output());
     }
 }
