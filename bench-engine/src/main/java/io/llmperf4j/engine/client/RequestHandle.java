@@ -26,6 +26,18 @@ public interface RequestHandle {
     CompletableFuture<RequestRecord> completion();
 
     /**
+     * Runs {@code action} once the request is over on the wire: its last response byte read (or its failure seen)
+     * and its connection given back, before its record is complete. The action runs on the thread that ended the
+     * request, often an I/O thread, so it must be short and never block; when the request has ended already, it runs
+     * at once on the calling thread. At most one action per request. A closed loop re-sends from here: the next
+     * request then goes out on the thread that saw the last one end, with no hand-off between threads.
+     * By default, when the record completes.
+     */
+    default void whenEnded(Runnable action) {
+        completion().whenComplete((record, error) -> action.run());
+    }
+
+    /**
      * Closes the exchange; the record completes with {@code FailureKind.CANCELLED}, keeping the data received so far.
      * Does nothing when the request has already ended. Safe from any thread.
      */

@@ -27,7 +27,10 @@ import java.util.ArrayList;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -106,6 +109,34 @@ class NettyLlmClientTest {
     @ValueSource(strings = {"ok", "ok-one-write", "ok-crlf", "ok-cr", "ok-bytewise", "until-close"})
     void standardStreamInEveryFramingGivesTheSameRecord(String scenario) {
         assertStandardSuccess(send(client(), scenario));
+    }
+
+    @Test
+    void endActionRunsOnTheIoThreadBeforeTheRecordCompletes() throws Exception {
+        NettyLlmClient c = client();
+        RequestHandle handle = c.send(spec("ok"));
+        AtomicReference<String> endThread = new AtomicReference<>();
+        AtomicBoolean recordDoneAtEnd = new AtomicBoolean(true);
+        CountDownLatch ended = new CountDownLatch(1);
+        handle.whenEnded(() -> {
+            endThread.set(Thread.currentThread().getName());
+            recordDoneAtEnd.set(handle.completion().isDone());
+            ended.countDown();
+        });
+        assertTrue(ended.await(10, TimeUnit.SECONDS));
+        assertTrue(endThread.get().startsWith("llmperf4j-io"), endThread.get());
+        assertFalse(recordDoneAtEnd.get(), "the end action runs before the record completes");
+        assertTrue(handle.completion().join().succeeded());
+
+        // once ended, an action runs at once on the calling thread; a second one while in flight is refused
+        AtomicReference<String> late = new AtomicReference<>();
+        handle.whenEnded(() -> late.set(Thread.currentThread().getName()));
+        assertEquals(Thread.currentThread().getName(), late.get());
+        RequestHandle hanging = c.send(spec("hang"));
+        hanging.whenEnded(() -> { });
+        assertThrows(IllegalStateException.class, () -> hanging.whenEnded(() -> { }));
+        hanging.cancel();
+        assertEquals(FailureKind.CANCELLED, hanging.completion().join().failure().kind());
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.llmperf4j.engine.load;
 import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.client.ClientConfig;
 import io.llmperf4j.engine.client.EndpointUrls;
+import io.llmperf4j.engine.client.LlmClient;
 import io.llmperf4j.engine.client.Secret;
 import io.llmperf4j.engine.testserver.FaultServer;
 import io.llmperf4j.model.FailureKind;
@@ -105,6 +106,39 @@ class ClosedLoopRunnerSocketTest {
         assertEquals(20, result.records().size());
         assertEquals(20, server.requestsReceived(), "llmperf #82 saw 40");
         assertTrue(result.records().stream().allMatch(RequestRecord::succeeded));
+    }
+
+    @Test
+    void reSendsFromTheIoThreadThatSawTheRequestEnd() {
+        List<String> sendingThreads = java.util.Collections.synchronizedList(new ArrayList<>());
+        LlmClient watched = new LlmClient() {
+            @Override
+            public io.llmperf4j.engine.client.RequestHandle send(RequestSpec spec) {
+                sendingThreads.add(Thread.currentThread().getName());
+                return client.send(spec);
+            }
+
+            @Override
+            public long[] preconnect(int connections) {
+                return client.preconnect(connections);
+            }
+
+            @Override
+            public void close() {
+                client.close();
+            }
+        };
+        List<RequestSpec> specs = specs(java.util.Collections.nCopies(40, "ok"));
+        ClosedLoopResult result = new ClosedLoopRunner(watched, t -> 1).run(specs, new ClosedLoopSettings(4, LONG));
+
+        assertEquals(40, result.records().size());
+        assertTrue(result.records().stream().allMatch(RequestRecord::succeeded));
+        assertEquals(40, server.requestsReceived());
+        assertEquals(4, server.acceptedConnections(), "each re-send takes a connection given back, never a new one");
+        String runThread = Thread.currentThread().getName();
+        assertEquals(List.of(runThread, runThread, runThread, runThread), sendingThreads.subList(0, 4));
+        assertTrue(sendingThreads.subList(4, 40).stream().allMatch(name -> name.startsWith("llmperf4j-io")),
+                () -> "re-sent on the I/O threads, with no hand-off: " + sendingThreads);
     }
 
     @Test

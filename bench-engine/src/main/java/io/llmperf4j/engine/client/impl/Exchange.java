@@ -30,9 +30,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One request/response exchange over a pooled connection: the I/O side of a request.
@@ -73,6 +75,8 @@ public final class Exchange implements RequestHandle, SseEventSink {
     /** Non-200 bodies are kept up to this size for the failure message; the rest is read and dropped. */
     public static final int ERROR_BODY_CAP_BYTES = 64 * 1024;
     private static final String X_REQUEST_ID = "X-Request-Id";
+    /** Marks {@link #endAction} once the exchange has ended. */
+    private static final Object ENDED = new Object();
 
     private final ExchangeContext context;
     private final String clientRequestId;
@@ -81,6 +85,8 @@ public final class Exchange implements RequestHandle, SseEventSink {
     private final SerialExecutor worker;
     private final RecordAssembler assembler;
     private final CompletableFuture<RequestRecord> completion = new CompletableFuture<>();
+    /** Null, the {@link #whenEnded} action, or {@link #ENDED} once it ran (or the exchange ended without one). */
+    private final AtomicReference<Object> endAction = new AtomicReference<>();
     /** The request's clock origin, set by {@link #start}; volatile as cancel() may read it from any thread. */
     private volatile long startNanos;
 
@@ -168,6 +174,20 @@ public final class Exchange implements RequestHandle, SseEventSink {
     }
 
     @Override
+    public void whenEnded(Runnable action) {
+        Objects.requireNonNull(action, "action");
+        if (endAction.compareAndSet(null, action)) return;
+        if (endAction.get() != ENDED) throw new IllegalStateException("the request has an end action already");
+        action.run(); // ended already
+    }
+
+    /** Runs the {@link #whenEnded} action, if one is set, and marks the exchange ended for a later one. */
+    private void runEndAction() {
+        Object action = endAction.getAndSet(ENDED);
+        if (action instanceof Runnable r) r.run();
+    }
+
+    @Override
     public void cancel() {
         endFromAnyThread(new Failure(FailureKind.CANCELLED, -1, "cancelled while in flight"));
     }
@@ -214,6 +234,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
         if (ch == null) {
             ReferenceCountUtil.release(request); // never written
             RequestPhases timing = phases.toPhases(startNanos); // a connection that was never handed over: TLS at most
+            runEndAction(); // before the record can complete: the end action goes first, as documented
             worker.execute(() -> assembler.onPhases(timing));
             worker.execute(() -> assembler.finish(nowNanos, failure));
         } else {
@@ -566,6 +587,9 @@ public final class Exchange implements RequestHandle, SseEventSink {
         context.pool().release(channel, reusable && finalState == State.DONE);
         RequestPhases timing = phases.toPhases(startNanos);
         String headerId = responseRequestId;
+        // before the record can complete (a closed loop's next request may go out from here, on this connection),
+        // so the action never races the completion callbacks
+        runEndAction();
         worker.execute(() -> {
             assembler.onPhases(timing);
             assembler.onResponseRequestId(headerId);
