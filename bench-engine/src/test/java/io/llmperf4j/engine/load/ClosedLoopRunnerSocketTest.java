@@ -135,9 +135,10 @@ class ClosedLoopRunnerSocketTest {
         assertTrue(result.records().stream().allMatch(RequestRecord::succeeded));
         assertEquals(40, server.requestsReceived());
         assertEquals(4, server.acceptedConnections(), "each re-send takes a connection given back, never a new one");
+        // the run's thread sends each slot's first request; a quick answer may be re-sent before the last slot starts
         String runThread = Thread.currentThread().getName();
-        assertEquals(List.of(runThread, runThread, runThread, runThread), sendingThreads.subList(0, 4));
-        assertTrue(sendingThreads.subList(4, 40).stream().allMatch(name -> name.startsWith("llmperf4j-io")),
+        assertEquals(4, sendingThreads.stream().filter(runThread::equals).count(), sendingThreads::toString);
+        assertTrue(sendingThreads.stream().allMatch(name -> name.equals(runThread) || name.startsWith("llmperf4j-io")),
                 () -> "re-sent on the I/O threads, with no hand-off: " + sendingThreads);
     }
 
