@@ -29,7 +29,7 @@ import java.util.stream.IntStream;
  * delay, so every event of a response is due at once and goes out in batches; this JVM runs only the client, a
  * closed loop of {@code streams} concurrent streams, and reports:
  * <ul>
- *   <li>events/s: data events of the measured records (parsed on the worker threads) over the measured window;</li>
+ *   <li>events/s: data events of the measured records (parsed on the I/O threads) over the measured window;</li>
  *   <li>peak RSS of this (client) process: {@code VmHWM} of {@code /proc/self/status};</li>
  *   <li>the client's overhead during the run ({@code ClientOverheadMonitor}).</li>
  * </ul>

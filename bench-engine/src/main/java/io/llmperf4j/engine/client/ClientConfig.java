@@ -33,7 +33,7 @@ import java.util.stream.Collectors;
  * @param maxEventBytes            largest SSE event data accepted
  * @param extraHeaders             more request headers, in order; one with a standard header's name replaces it
  * @param ioThreads                Netty event loop threads
- * @param workerThreads            threads that parse events and build records (never the I/O threads)
+ * @param workerThreads            threads that complete records (their callbacks never run on the I/O threads)
  * @param preferNativeTransport    use epoll when the native library loads (NIO otherwise)
  * @param trustedCertificatesPem   PEM file of CA certificates to trust for https instead of the JDK's default trust
  *                                 store, or null; hostname verification stays on either way

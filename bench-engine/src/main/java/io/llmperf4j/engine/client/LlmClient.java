@@ -18,6 +18,16 @@ public interface LlmClient extends AutoCloseable {
     RequestHandle send(RequestSpec spec);
 
     /**
+     * As {@link #send(RequestSpec)}, with {@code whenEnded} set as the request's {@link RequestHandle#whenEnded} action
+     * before it starts, so it runs on the thread that ends the request however soon that is.
+     */
+    default RequestHandle send(RequestSpec spec, Runnable whenEnded) {
+        RequestHandle handle = send(spec);
+        handle.whenEnded(whenEnded);
+        return handle;
+    }
+
+    /**
      * Opens connections before a run's clock starts, so that at least {@code connections} (at most the client's
      * limit) are open, and waits until each is ready or has failed. Connections already open count; a client in a
      * mode that does not keep connections ({@link ConnectionMode#ON_DEMAND}, {@link ConnectionMode#PER_REQUEST}) or

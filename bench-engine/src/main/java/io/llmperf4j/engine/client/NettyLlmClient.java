@@ -44,8 +44,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * is empty), {@code Content-Type: application/json}, {@code Accept: text/event-stream}, {@code User-Agent},
  * the extra headers (which may replace any of those), then {@code X-Request-Id} (unique, the record's
  * clientRequestId) and {@code Content-Length}. https is verified with the JDK's trust store (or the configured PEM)
- * and hostname verification, unless {@link ClientConfig#insecureTls()}. Events are stamped on the I/O thread and
- * parsed on worker threads.
+ * and hostname verification, unless {@link ClientConfig#insecureTls()}. Events are stamped and parsed on the I/O
+ * thread that read them; records are completed on worker threads.
  *
  * <p>A request is sent at most once to the server: it moves to another connection only when a reused keep-alive
  * connection proves dead before the request left whole (see {@code Exchange}). A connection closed after the request
@@ -155,6 +155,11 @@ public final class NettyLlmClient implements LlmClient {
 
     @Override
     public RequestHandle send(RequestSpec spec) {
+        return send(spec, null);
+    }
+
+    @Override
+    public RequestHandle send(RequestSpec spec, Runnable whenEnded) {
         Objects.requireNonNull(spec, "spec");
         if (closed.get()) throw new IllegalStateException("the client is closed");
         String id = requestIds.next();
@@ -164,6 +169,7 @@ public final class NettyLlmClient implements LlmClient {
         Exchange exchange = new Exchange(context, spec, id, request);
         inFlight.add(exchange);
         exchange.completionInternal().whenComplete((record, never) -> inFlight.remove(exchange));
+        if (whenEnded != null) exchange.whenEnded(whenEnded);
         long startEpochMicros = epochMicros(Instant.now());
         // before acquiring a connection: TTFT includes the wait for a connection and any connect, like llmperf
         long startNanos = System.nanoTime();

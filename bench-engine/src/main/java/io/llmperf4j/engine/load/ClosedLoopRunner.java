@@ -246,12 +246,11 @@ public final class ClosedLoopRunner {
                     now, isWarmup);
             sending = true;
             try {
-                launch.handle = client.send(launch.spec);
+                launch.handle = client.send(launch.spec, () -> moveOn(launch));
                 unrecorded.add(launch);
                 if (!isWarmup) sent++;
                 launch.handle.completion().whenComplete((record, error) ->
                         messages.add(new Message.Ended(launch, record, error)));
-                launch.handle.whenEnded(() -> moveOn(launch));
             } catch (RuntimeException e) {
                 closed = true;
                 throw e;

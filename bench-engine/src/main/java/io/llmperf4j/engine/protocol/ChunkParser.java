@@ -2,7 +2,7 @@ package io.llmperf4j.engine.protocol;
 
 /**
  * Interprets the data of one SSE event of a streaming LLM API. Implementations are stateless and thread-safe;
- * they run on worker threads, never on I/O threads.
+ * they run on the I/O thread that decoded the event, after its arrival stamp, so they must be quick and never block.
  */
 @FunctionalInterface
 public interface ChunkParser {

@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -460,20 +461,26 @@ class NettyLlmClientTest {
     }
 
     @Test
-    void parsingRunsOnWorkersNeverOnIoThreads() {
-        Set<String> threads = ConcurrentHashMap.newKeySet();
+    void streamedEventsAreParsedOnTheIoThreadAJsonBodyOnAWorker() {
+        Map<String, Set<String>> threads = new ConcurrentHashMap<>();
         ChatCompletionChunkParser real = new ChatCompletionChunkParser();
         ClientConfig config = ClientConfig.builder(EndpointUrls.chatCompletions(server.baseUrl()), "m").build();
+        String[] scenario = new String[1];
         try (NettyLlmClient c = new NettyLlmClient(config, data -> {
-            threads.add(Thread.currentThread().getName());
+            threads.computeIfAbsent(scenario[0], k -> ConcurrentHashMap.newKeySet())
+                    .add(Thread.currentThread().getName());
             return real.parse(data);
         })) {
             for (String s : List.of("ok", "ok-bytewise", "big", "json-error")) {
+                scenario[0] = s;
                 c.send(spec(s)).completion().join();
             }
         }
-        assertFalse(threads.isEmpty());
-        assertTrue(threads.stream().allMatch(t -> t.startsWith("llmperf4j-worker")), threads.toString());
+        for (String s : List.of("ok", "ok-bytewise", "big")) {
+            assertTrue(threads.get(s).stream().allMatch(t -> t.startsWith("llmperf4j-io")), s + ": " + threads);
+        }
+        assertTrue(threads.get("json-error").stream().allMatch(t -> t.startsWith("llmperf4j-worker")),
+                threads::toString);
     }
 
     @Test

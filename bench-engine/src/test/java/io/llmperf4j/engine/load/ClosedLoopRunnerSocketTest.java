@@ -114,8 +114,13 @@ class ClosedLoopRunnerSocketTest {
         LlmClient watched = new LlmClient() {
             @Override
             public io.llmperf4j.engine.client.RequestHandle send(RequestSpec spec) {
+                return send(spec, null);
+            }
+
+            @Override
+            public io.llmperf4j.engine.client.RequestHandle send(RequestSpec spec, Runnable whenEnded) {
                 sendingThreads.add(Thread.currentThread().getName());
-                return client.send(spec);
+                return client.send(spec, whenEnded);
             }
 
             @Override

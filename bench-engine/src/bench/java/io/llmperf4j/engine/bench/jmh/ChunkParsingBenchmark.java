@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Event parsing in events per second on one thread: the data of OpenAI chat chunks (one token each) and of
- * Anthropic {@code content_block_delta} events through their streaming Jackson parsers, as the worker threads parse
+ * Anthropic {@code content_block_delta} events through their streaming Jackson parsers, as the I/O threads parse
  * them. Score: events/s.
  */
 @State(Scope.Thread)

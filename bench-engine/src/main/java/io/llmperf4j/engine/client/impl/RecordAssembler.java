@@ -15,8 +15,10 @@ import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Turns a request's events and its end into one {@link RequestRecord}: the worker side of a request, confined to
- * its {@link SerialExecutor}. Metrics follow llmperf §5:
+ * Turns a request's events and its end into one {@link RequestRecord}. Events are handled on the connection's event
+ * loop as they are decoded; the rest (the connect time, the phases, the end) through the request's
+ * {@link SerialExecutor} on a worker. The end is handed over after the last event, so it sees them all, and the
+ * connect time touches nothing an event does. Metrics follow llmperf §5:
  * <ul>
  *   <li>{@code ttftNanos}: send to the first event with non-empty content; {@code lastContentNanos} and
  *       {@code contentEventNanos} likewise, from the arrival stamps taken on the I/O thread before parsing;
