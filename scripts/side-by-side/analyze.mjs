@@ -11,6 +11,8 @@
 //   TTFT error   = client TTFT - server TTFT = (client first content - client start) - (server first write - receipt)
 //   send side    = server had the whole request - client start stamp
 //   receive side = client stamped the first content - server wrote it
+//   turnaround   = server had a request - server wrote the last content chunk of the previous request on the same
+//                  connection (the server's clock only: how soon a closed loop's client comes back)
 //   written      = llmperf4j's own stamp of its request's last byte handed to the socket - its start stamp (the
 //                  journal's phases.request_written_nanos; '–' while not measured). Node has no tight equivalent
 //                  (its 'finish' event comes a loop turn after the write, later than the server's receipt).
@@ -119,6 +121,13 @@ function clientFigures(records, server, procFile, clkTck) {
   const receive = ({ r, s }) => r.first - s.first;
   const write = ({ r }) => r.written - r.start;
   const measuredWrite = ({ r }) => r.written >= 0;
+  // the server's clock alone: how soon after a response's last chunk left the server the next request on that
+  // connection was in (a closed loop re-sends as the previous request ends); no client stamp in it
+  const bySocketTurn = new Map(joined.map(({ s }) => [`${s.sock}/${s.nth}`, s]));
+  const turnarounds = joined
+    .map(({ s }) => ({ s, previous: bySocketTurn.get(`${s.sock}/${s.nth - 1}`) }))
+    .filter(({ s, previous }) => s.nth > 1 && previous && previous.last >= 0)
+    .map(({ s, previous }) => (s.recv - previous.last) / 1000);
   const proc = readJsonl(procFile);
   const windowStart = Math.min(...joined.map(({ r }) => r.start));
   const windowEnd = Math.max(...joined.map(({ r }) => r.last));
@@ -131,6 +140,7 @@ function clientFigures(records, server, procFile, clkTck) {
     send: { all: group(all, send), reused: group(reused, send), new: group(fresh, send) },
     receive: { all: group(all, receive), reused: group(reused, receive), new: group(fresh, receive) },
     written: { reused: group((j) => reused(j) && measuredWrite(j), write) },
+    turnaround: summary(turnarounds),
     windowS, chunks, chunksPerS: chunks / windowS,
     cpuPercentInWindow: ((cpuAt(proc, windowEnd) - cpuAt(proc, windowStart)) / clkTck / windowS) * 100,
     cpuSecondsWhole: last ? last.cpu / clkTck : NaN,
@@ -171,6 +181,8 @@ for (const { dir, meta } of scenarios) {
     p('send side, reused connections', l4j.send.reused, ref.send.reused);
     add('start → request written, llmperf4j\'s own phase, reused connections, ms', `${pair(l4j.written.reused)} `
       + `(${l4j.written.reused.n})`, 'not measured', '');
+    p('re-send turnaround, server\'s clock only: last chunk of a response written → next request on that '
+      + 'connection received', l4j.turnaround, ref.turnaround);
     p('send side, new connections', l4j.send.new, ref.send.new);
     p('receive side, reused connections', l4j.receive.reused, ref.receive.reused);
     p('receive side, new connections', l4j.receive.new, ref.receive.new);
