@@ -13,7 +13,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The BPE model of a SentencePiece-style HuggingFace {@code tokenizer.json} (Llama-2's: normalizer "prepend ▁,
@@ -42,8 +41,8 @@ final class LlamaBpeModel {
      * Tokens of words seen before, by the word's normalized text: a word's BPE depends on its characters only, and
      * the words of generated text repeat (like the Rust library's own word cache, it stops growing when full).
      */
-    private final Map<String, int[]> wordCache = new ConcurrentHashMap<>();
     private static final int CACHED_WORDS = 16_384;
+    private final WordCache wordCache = new WordCache(CACHED_WORDS);
     private static final int CACHED_WORD_CHARS = 48;
 
     private LlamaBpeModel(Map<String, Integer> vocab, MergeTable merges, int bosId, List<String> addedTokenTexts) {
@@ -233,13 +232,12 @@ final class LlamaBpeModel {
             encodeUncached(normalized, from, to, out);
             return;
         }
-        String key = new String(normalized, from, to - from);
-        int[] cached = wordCache.get(key);
+        int[] cached = wordCache.get(normalized, from, to);
         if (cached == null) {
             WordTokens tokens = new WordTokens(from);
             encodeUncached(normalized, from, to, tokens);
             cached = tokens.packed();
-            if (wordCache.size() < CACHED_WORDS) wordCache.putIfAbsent(key, cached); // full: stays as it is
+            wordCache.put(normalized, from, to, cached); // full: stays as it is
         }
         for (int i = 0; i < cached.length; i += 2) out.token(cached[i], from + cached[i + 1]);
     }
