@@ -27,6 +27,8 @@ import java.util.Map;
             CommandLine.HelpCommand.class, AutoComplete.GenerateCompletion.class},
         exitCodeListHeading = "%nExit codes:%n")
 public final class Main implements Runnable {
+    private static final String NETTY_JFR = "io.netty.jfr.enabled";
+
     @Spec
     CommandSpec spec;
 
@@ -36,6 +38,9 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
+        // Netty 4.2 registers its JFR events (about 130 JDK classes and generated handlers) when JFR is available,
+        // whether or not anything records; a -Dio.netty.jfr.enabled=true on the command line still wins
+        if (System.getProperty(NETTY_JFR) == null) System.setProperty(NETTY_JFR, "false");
         System.exit(execute(CliContext.system(), args));
     }
 
