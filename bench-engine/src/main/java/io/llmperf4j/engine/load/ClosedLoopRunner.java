@@ -11,6 +11,7 @@ import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.model.TokenCounter;
 
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -57,6 +58,8 @@ import java.util.function.BooleanSupplier;
 public final class ClosedLoopRunner {
 
     private static final Message STOP = new Message.Stop();
+    /** How long the run's thread waits for more records before it counts and keeps those it has. */
+    private static final long QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
     private final LlmClient client;
     private final TokenCounter tokenCounter;
@@ -276,31 +279,54 @@ public final class ClosedLoopRunner {
             }
         }
 
+        /**
+         * Takes each record as it ends and re-sends for its slot at once, but counts and keeps the records in the
+         * run's idle time: once no record has come for {@link #QUIET_NANOS}, or a slot's worth are waiting. Records
+         * of one wave end together (same lengths, same pace), and counting them at once took a core at the very
+         * moment the server was taking in the wave's new requests: on a 2-core machine shared with the server, the
+         * server's receipt of them came 0.6-1.2 ms after the start stamps at 32 streams instead of 0.3.
+         */
         private void runUntil(long deadlineNanos) {
-            while (inFlight() > 0) {
-                long remaining = deadlineNanos - System.nanoTime();
-                if (remaining <= 0) {
-                    timedOut = true;
-                    return;
+            ArrayDeque<ScheduledRecord> uncounted = new ArrayDeque<>();
+            try {
+                while (inFlight() > 0) {
+                    long remaining = deadlineNanos - System.nanoTime();
+                    if (remaining <= 0) {
+                        timedOut = true;
+                        return;
+                    }
+                    Message m;
+                    try {
+                        m = messages.poll(uncounted.isEmpty() ? remaining : Math.min(remaining, QUIET_NANOS),
+                                TimeUnit.NANOSECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        stopped = true;
+                        return;
+                    }
+                    if (m == null) {
+                        keepAll(uncounted); // quiet: nothing else wants the CPU now
+                        continue;
+                    }
+                    if (m == STOP) {
+                        stopped = true;
+                        return;
+                    }
+                    if (m instanceof Message.SendFailed failed) throw failed.error();
+                    Message.Ended ended = (Message.Ended) m;
+                    moveOn(ended.launch()); // re-send before the bookkeeping below, like a real user (once per launch)
+                    uncounted.add(record(ended));
+                    if (uncounted.size() >= concurrency) keepAll(uncounted); // never idle (a ceiling): a wave at a time
                 }
-                Message m;
-                try {
-                    m = messages.poll(remaining, TimeUnit.NANOSECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    stopped = true;
-                    return;
-                }
-                if (m == null) continue;
-                if (m == STOP) {
-                    stopped = true;
-                    return;
-                }
-                if (m instanceof Message.SendFailed failed) throw failed.error();
-                Message.Ended ended = (Message.Ended) m;
-                moveOn(ended.launch()); // re-send before the bookkeeping below, like a real user (once per launch)
-                keep(record(ended));
+            } finally {
+                keepAll(uncounted); // every way out: the records taken are kept before anything else happens
             }
+        }
+
+        /** Keeps them in order; each leaves the queue before it is kept, so none is kept twice when one throws. */
+        private void keepAll(ArrayDeque<ScheduledRecord> uncounted) {
+            ScheduledRecord record;
+            while ((record = uncounted.pollFirst()) != null) keep(record);
         }
 
         private synchronized int inFlight() {
