@@ -24,6 +24,8 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -157,12 +159,17 @@ class TokenBenchmarkCommandTest {
                 "--num-concurrent-requests", "2", "--mean-output-tokens", "5", "--results-dir", tmp.toString(),
                 "--overwrite"); // the folder holds the broken journal
         assertEquals(1, run.exitCode(), run::toString);
-        assertTrue(run.err().contains("llmperf4j: error: the run failed after 1 requests"), run::toString);
+        // the first journal write fails; the records taken with it (both slots may end together) are kept too
+        Matcher failedAfter = Pattern.compile("llmperf4j: error: the run failed after (\\d+) requests")
+                .matcher(run.err());
+        assertTrue(failedAfter.find(), run::toString);
+        int recorded = Integer.parseInt(failedAfter.group(1));
+        assertTrue(recorded == 1 || recorded == 2, run::toString);
         assertTrue(run.err().contains("the requests recorded until then are written to " + tmp), run::toString);
         JsonNode individual = JSON.readTree(tmp.resolve("m_550_5_individual_responses.json").toFile());
-        assertEquals(1, individual.size(), individual::toString);
+        assertEquals(recorded, individual.size(), individual::toString);
         assertTrue(Files.exists(tmp.resolve("m_550_5_summary.json")));
-        assertEquals(1, csvRows(tmp.resolve("m_550_5_requests.csv")).size());
+        assertEquals(recorded, csvRows(tmp.resolve("m_550_5_requests.csv")).size());
     }
 
     @Test
