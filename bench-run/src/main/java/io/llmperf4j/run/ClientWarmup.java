@@ -2,9 +2,10 @@ package io.llmperf4j.run;
 
 import io.llmperf4j.engine.client.ClientConfig;
 import io.llmperf4j.engine.client.NettyLlmClient;
-import io.llmperf4j.engine.client.RequestHandle;
 import io.llmperf4j.engine.client.Secret;
-import io.llmperf4j.model.ClientTokenCount;
+import io.llmperf4j.engine.load.ClosedLoopResult;
+import io.llmperf4j.engine.load.ClosedLoopRunner;
+import io.llmperf4j.engine.load.ClosedLoopSettings;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.model.TokenCounter;
@@ -139,23 +140,24 @@ public final class ClientWarmup {
         awaitQuietCompilers(budget.compilersWaitMillis());
     }
 
-    /** One wave of {@link #IN_FLIGHT} requests at once, each answer counted and journaled as the run does. */
-    private static int wave(NettyLlmClient client, RequestSpec spec, TokenCounter counter, RequestJournal journal)
-            throws Exception {
-        List<RequestHandle> wave = new ArrayList<>();
-        for (int i = 0; i < IN_FLIGHT; i++) {
-            wave.add(client.send(spec));
-        }
-        for (RequestHandle handle : wave) {
-            RequestRecord record = handle.completion().get(REQUEST_LIMIT_MILLIS, TimeUnit.MILLISECONDS);
-            if (counter != null) {
-                record = ClientTokenCount.count(record, counter);
+    /**
+     * {@link #IN_FLIGHT} slots of the run's own closed loop, two requests each, every answer counted and journaled
+     * as the run does: the re-sends then go out from the I/O threads inside their reads, the records are counted on
+     * the runner's thread, exactly the paths the run takes (a warm-up that sent from its own thread left them to be
+     * compiled, and deoptimized, inside the run).
+     */
+    private static int wave(NettyLlmClient client, RequestSpec spec, TokenCounter counter, RequestJournal journal) {
+        TokenCounter counting = counter == null ? text -> 0 : counter;
+        ClosedLoopResult result = new ClosedLoopRunner(client, counting).run(List.of(spec),
+                new ClosedLoopSettings(IN_FLIGHT, Duration.ofMillis(REQUEST_LIMIT_MILLIS))
+                        .withMaxCompleted(2 * IN_FLIGHT), journal::append);
+        if (counter != null) {
+            for (RequestRecord record : result.records()) {
                 // most servers' text starts with a space (the simulator's does not): its own branches in the tokenizer
                 counter.tokenEnds(" " + record.generatedText());
             }
-            journal.append(record);
         }
-        return wave.size();
+        return result.records().size();
     }
 
     /** Waits until the JIT compilers have been nearly idle for a moment (bounded), so their work is not in the run. */
