@@ -169,7 +169,7 @@ public final class ClosedLoopRunner {
         private final int[] nextIndex;
         private final Set<Launch> unrecorded = Collections.newSetFromMap(new IdentityHashMap<>());
         private long measureStartNanos = -1;
-        private long deadlineNanos;
+        private long deadlineNanos; // written once by the run's thread, before the first send
         private int launches;
         private int sent;
         private boolean sending;
@@ -205,7 +205,7 @@ public final class ClosedLoopRunner {
                     for (int slot = 0; slot < concurrency && send(slot); slot++) {
                         // launched
                     }
-                    runUntil(startNanos + timeoutNanos);
+                    runUntil();
                 }
                 cancelAndCollectInFlight();
                 clean = true;
@@ -286,7 +286,7 @@ public final class ClosedLoopRunner {
          * moment the server was taking in the wave's new requests: on a 2-core machine shared with the server, the
          * server's receipt of them came 0.6-1.2 ms after the start stamps at 32 streams instead of 0.3.
          */
-        private void runUntil(long deadlineNanos) {
+        private void runUntil() {
             ArrayDeque<ScheduledRecord> uncounted = new ArrayDeque<>();
             try {
                 while (inFlight() > 0) {
