@@ -97,6 +97,7 @@ final class MetricsFetcher implements AutoCloseable {
                     return answered(kept, kept.exchange(request, deadlineNanos, config.maxBodyBytes()));
                 } catch (ScrapeConnection.NoResponseException e) {
                     drop(kept); // closed by the server while idle: its keep-alive timeout, a restart
+                    if (closed) throw e;
                 }
             }
             ScrapeConnection fresh = ScrapeConnection.open(url, deadlineNanos, config.sslContext());
