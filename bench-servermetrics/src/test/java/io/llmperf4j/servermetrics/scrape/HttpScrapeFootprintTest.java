@@ -36,8 +36,8 @@ class HttpScrapeFootprintTest {
             assertEquals(List.of("ok: serves Prometheus text: 1 families, 1 samples, no vLLM/SGLang/TGI names"),
                     out.lines().toList(), "the probe answered and left no thread behind");
             List<String> loaded = Files.readAllLines(log);
-            assertTrue(loaded.stream().anyMatch(l -> l.contains(" io.llmperf4j.servermetrics.scrape.ScrapeConnection ")),
-                    "the log is the probe's");
+            String connection = " " + ScrapeConnection.class.getName() + " ";
+            assertTrue(loaded.stream().anyMatch(l -> l.contains(connection)), "the log is the probe's");
             List<String> tlsOrJdkHttp = loaded.stream()
                     .filter(l -> l.matches(".*\\] (javax\\.net\\.ssl|sun\\.security\\.ssl|jdk\\.internal\\.net\\.http"
                             + "|java\\.net\\.http)\\..*"))

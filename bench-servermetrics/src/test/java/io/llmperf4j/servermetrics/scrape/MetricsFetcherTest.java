@@ -201,7 +201,7 @@ class MetricsFetcherTest {
     void cutShortAndMalformedResponses() throws Exception {
         try (RawHttpServer server = new RawHttpServer((head, out, c) -> {
             if (head.startsWith("GET /short ")) write(out, HEAD_200 + "Content-Length: 100\r\n\r\nup 1\n");
-            else if (head.startsWith("GET /chunks ")) write(out, HEAD_200 + "Transfer-Encoding: chunked\r\n\r\n5\r\nup");
+            else if (head.startsWith("GET /chunks ")) write(out, HEAD_200 + "Transfer-Encoding: chunked\r\n\r\n5\r\nu");
             else write(out, "SPDY/3 200 OK\r\n\r\n");
             return false;
         })) {
