@@ -6,22 +6,19 @@ import io.llmperf4j.servermetrics.exposition.ExpositionParser;
 import io.llmperf4j.servermetrics.exposition.MalformedExpositionException;
 import java.io.IOException;
 import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketTimeoutException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
-import java.nio.channels.UnresolvedAddressException;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
-/** One GET of the metrics URL, parsed; every way it can go wrong becomes a {@link ScrapeFailedException}. */
-final class MetricsFetcher {
+/**
+ * One GET of the metrics URL, parsed; every way it can go wrong becomes a {@link ScrapeFailedException}. Runs on
+ * the caller's thread over a {@link ScrapeConnection} kept open from one scrape to the next; {@link #close()} may
+ * be called from another thread to end a scrape in flight.
+ */
+final class MetricsFetcher implements AutoCloseable {
 
     /**
      * Only 0.0.4: Python's prometheus_client serves OpenMetrics whenever the Accept header names it at all (whatever
@@ -34,43 +31,37 @@ final class MetricsFetcher {
     static final int MAX_REDIRECTS = 3;
 
     private final ServerMetricsConfig config;
-    private final HttpClient client;
+    /** The open connection to the origin asked last, kept for the next scrape; null when there is none. */
+    private volatile ScrapeConnection connection;
+    private volatile boolean closed;
 
-    MetricsFetcher(ServerMetricsConfig config, Executor executor) {
+    MetricsFetcher(ServerMetricsConfig config) {
         this.config = config;
-        HttpClient.Builder builder = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(config.timeout())
-                // redirects are followed here, hop by hop, so the key never follows one to another origin
-                .followRedirects(HttpClient.Redirect.NEVER);
-        if (executor != null) builder.executor(executor);
-        if (config.sslContext() != null) builder.sslContext(config.sslContext());
-        this.client = builder.build();
     }
 
     /** The whole scrape, bounded by the config's timeout from connect to the last byte, redirects included. */
     Exposition fetch() throws ScrapeFailedException {
         long deadline = System.nanoTime() + config.timeout().toNanos();
         URI url = config.metricsUrl();
-        HttpResponse<byte[]> response = send(url, deadline);
-        for (int hops = 0; isRedirect(response.statusCode()); hops++) {
-            String location = response.headers().firstValue("Location").orElse(null);
+        MetricsResponse response = send(url, deadline);
+        for (int hops = 0; isRedirect(response.status()); hops++) {
+            String location = response.location();
             if (location == null || hops == MAX_REDIRECTS) {
-                throw new ScrapeFailedException("HTTP " + response.statusCode()
+                throw new ScrapeFailedException("HTTP " + response.status()
                         + (location == null ? " without a Location" : " after " + MAX_REDIRECTS + " redirects"),
-                        response.statusCode(), null);
+                        response.status(), null);
             }
             try {
                 url = url.resolve(location);
             } catch (IllegalArgumentException e) {
-                throw new ScrapeFailedException("HTTP " + response.statusCode() + " to an invalid Location",
-                        response.statusCode(), null);
+                throw new ScrapeFailedException("HTTP " + response.status() + " to an invalid Location",
+                        response.status(), null);
             }
             response = send(url, deadline);
         }
-        String contentType = response.headers().firstValue("Content-Type").orElse(null);
-        if (response.statusCode() != 200) {
-            throw new ScrapeFailedException("HTTP " + response.statusCode(), response.statusCode(), contentType);
+        String contentType = response.contentType();
+        if (response.status() != 200) {
+            throw new ScrapeFailedException("HTTP " + response.status(), response.status(), contentType);
         }
         ExpositionFormat format = ExpositionFormat.fromContentType(contentType);
         String text = new String(response.body(), StandardCharsets.UTF_8);
@@ -88,52 +79,77 @@ final class MetricsFetcher {
         }
     }
 
-    /** One GET within what is left of the deadline; the key only when {@code url} has the endpoint's origin. */
-    private HttpResponse<byte[]> send(URI url, long deadlineNanos) throws ScrapeFailedException {
-        long leftNanos = deadlineNanos - System.nanoTime();
-        if (leftNanos <= 0) throw new ScrapeFailedException("timed out after " + seconds(config.timeout()));
-        HttpRequest.Builder request;
-        try {
-            request = HttpRequest.newBuilder(url)
-                    .timeout(Duration.ofNanos(leftNanos))
-                    .header("Accept", ACCEPT)
-                    .GET();
-        } catch (IllegalArgumentException e) {
-            throw new ScrapeFailedException("invalid URL " + Origins.display(url));
+    /**
+     * One GET within what is left of the deadline; the key only when {@code url} has the endpoint's origin. A kept
+     * connection that the server closed meanwhile (no answer at all) is replaced by a new one, once.
+     */
+    private MetricsResponse send(URI url, long deadlineNanos) throws ScrapeFailedException {
+        if (deadlineNanos - System.nanoTime() <= 0) throw timedOut();
+        byte[] request = ScrapeRequests.get(url, ACCEPT, config.sendsApiKeyTo(url) ? config.apiKey() : null);
+        ScrapeConnection kept = connection;
+        if (kept != null && !kept.serves(url)) {
+            drop(kept);
+            kept = null;
         }
-        if (config.sendsApiKeyTo(url)) request.header("Authorization", "Bearer " + config.apiKey());
-        CompletableFuture<HttpResponse<byte[]>> pending =
-                client.sendAsync(request.build(), info -> new LimitedBodySubscriber(config.maxBodyBytes()));
         try {
-            return pending.get(leftNanos, TimeUnit.NANOSECONDS);
-        } catch (TimeoutException e) {
-            pending.cancel(true);
-            throw new ScrapeFailedException("timed out after " + seconds(config.timeout()));
-        } catch (InterruptedException e) {
-            pending.cancel(true);
-            Thread.currentThread().interrupt();
-            throw new ScrapeFailedException("interrupted");
-        } catch (ExecutionException e) {
-            throw new ScrapeFailedException(reason(e.getCause()));
+            if (kept != null) {
+                try {
+                    return answered(kept, kept.exchange(request, deadlineNanos, config.maxBodyBytes()));
+                } catch (ScrapeConnection.NoResponseException e) {
+                    drop(kept); // closed by the server while idle: its keep-alive timeout, a restart
+                    if (closed) throw e;
+                }
+            }
+            ScrapeConnection fresh = ScrapeConnection.open(url, deadlineNanos, config.sslContext());
+            connection = fresh;
+            if (closed) fresh.close(); // close() came while connecting
+            return answered(fresh, fresh.exchange(request, deadlineNanos, config.maxBodyBytes()));
+        } catch (IOException e) {
+            drop(connection);
+            throw new ScrapeFailedException(closed ? "interrupted" : reason(e));
+        } catch (ScrapeFailedException | RuntimeException e) {
+            drop(connection);
+            throw e;
         }
+    }
+
+    /** Keeps {@code c} for the next request when the response allows it. */
+    private MetricsResponse answered(ScrapeConnection c, MetricsResponse response) {
+        if (!response.reusable() || closed) drop(c);
+        return response;
+    }
+
+    private void drop(ScrapeConnection c) {
+        if (c == null) return;
+        c.close();
+        if (connection == c) connection = null;
+    }
+
+    /** Closes the kept connection, and the one of a scrape in flight (which then fails as interrupted). */
+    @Override
+    public void close() {
+        closed = true;
+        drop(connection);
     }
 
     private static boolean isRedirect(int status) {
         return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
     }
 
-    private String reason(Throwable cause) {
-        if (cause instanceof HttpTimeoutException) return "timed out after " + seconds(config.timeout());
-        if (cause instanceof ConnectException) return "connection refused or unreachable";
-        if (cause instanceof javax.net.ssl.SSLHandshakeException) {
-            return "TLS handshake failed (" + cause.getMessage() + "); pass the run's --ca-cert or --insecure";
+    private String reason(IOException e) {
+        if (e instanceof ScrapeConnection.NoResponseException && e.getCause() instanceof IOException cause) e = cause;
+        if (e instanceof SocketTimeoutException) return timedOut().getMessage();
+        if (e instanceof ConnectException || e instanceof NoRouteToHostException) {
+            return "connection refused or unreachable";
         }
-        if (cause instanceof UnresolvedAddressException
-                || cause instanceof IOException && cause.getCause() instanceof UnresolvedAddressException) {
-            return "host not found";
-        }
-        String message = cause.getMessage();
-        return cause.getClass().getSimpleName() + (message == null || message.isBlank() ? "" : ": " + message);
+        if (e instanceof UnknownHostException) return "host not found";
+        if (e instanceof ScrapeConnection.NoResponseException) return e.getMessage();
+        String message = e.getMessage();
+        return e.getClass().getSimpleName() + (message == null || message.isBlank() ? "" : ": " + message);
+    }
+
+    private ScrapeFailedException timedOut() {
+        return new ScrapeFailedException("timed out after " + seconds(config.timeout()));
     }
 
     private static String seconds(Duration d) {

@@ -19,8 +19,8 @@ public final class MetricsProbe {
      */
     public static ProbeResult probe(ServerMetricsConfig config) {
         String url = Origins.display(config.metricsUrl());
-        try {
-            Exposition e = new MetricsFetcher(config, null).fetch();
+        try (MetricsFetcher fetcher = new MetricsFetcher(config)) {
+            Exposition e = fetcher.fetch();
             Set<String> names = e.samples().stream().map(Sample::name).collect(Collectors.toSet());
             ServerEngine engine = ServerEngine.detect(names);
             String detail = "serves " + (e.format() == ExpositionFormat.OPENMETRICS_1_0

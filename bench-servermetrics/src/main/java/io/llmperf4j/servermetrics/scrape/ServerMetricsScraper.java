@@ -5,7 +5,6 @@ import io.llmperf4j.servermetrics.timeline.ServerMetricsTimeline;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
@@ -18,8 +17,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
- * Scrapes a metrics URL every interval on its own daemon thread, over its own HTTP client, into a
- * {@link ServerMetricsTimeline} stamped from the run's start.
+ * Scrapes a metrics URL every interval on its own daemon thread (the one thread it starts; the HTTP exchange runs on
+ * it too), over its own connection, into a {@link ServerMetricsTimeline} stamped from the run's start.
  *
  * <p>Lifecycle: {@link #start} scrapes at once (the baseline before any request) and then every interval, on a
  * fixed grid from the first scrape (a scrape that overruns skips the slots it missed);
@@ -35,7 +34,6 @@ public final class ServerMetricsScraper implements AutoCloseable {
     private final long runStartNanos;
     private final Consumer<String> warningListener;
     private final ScheduledExecutorService scheduler;
-    private final ExecutorService httpExecutor;
     private final MetricsFetcher fetcher;
     private final ServerMetricsTimeline.Recorder recorder = ServerMetricsTimeline.recorder();
     private final long firstSlotNanos;
@@ -51,8 +49,7 @@ public final class ServerMetricsScraper implements AutoCloseable {
         this.warningListener = warningListener;
         int n = INSTANCES.incrementAndGet();
         this.scheduler = Executors.newSingleThreadScheduledExecutor(daemon("server-metrics-scraper-" + n));
-        this.httpExecutor = Executors.newSingleThreadExecutor(daemon("server-metrics-http-" + n));
-        this.fetcher = new MetricsFetcher(config, httpExecutor);
+        this.fetcher = new MetricsFetcher(config);
         this.intervalNanos = config.interval().toNanos();
         this.firstSlotNanos = System.nanoTime();
         this.next = scheduler.schedule(this::tick, 0, TimeUnit.NANOSECONDS);
@@ -99,7 +96,7 @@ public final class ServerMetricsScraper implements AutoCloseable {
             // the final scrape is best effort: its failure is already in the timeline, or it never ended
         }
         scheduler.shutdownNow();
-        httpExecutor.shutdownNow();
+        fetcher.close(); // also ends a scrape still stuck in flight, which is then a gap, "interrupted"
         stopped = recorder.snapshot();
         return stopped;
     }

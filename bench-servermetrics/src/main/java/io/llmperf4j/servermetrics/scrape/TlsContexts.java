@@ -17,7 +17,7 @@ import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509ExtendedTrustManager;
 
-/** TLS trust for the scraper's {@code java.net.http} client, matching the run's {@code --ca-cert} and {@code --insecure}. */
+/** TLS trust for an https scrape, matching the run's {@code --ca-cert} and {@code --insecure}. */
 public final class TlsContexts {
 
     private TlsContexts() {
