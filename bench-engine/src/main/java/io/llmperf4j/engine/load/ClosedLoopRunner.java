@@ -150,7 +150,12 @@ public final class ClosedLoopRunner {
      * this object's lock; records, the timeline and the end flags belong to the calling thread.
      */
     private final class Run {
-        private final List<RequestSpec> specs;
+        /**
+         * An array, not the caller's list: the list's class (one of the JDK's immutable lists by its size) would
+         * differ between runs, and the compiled send path, specialised for the first, is thrown back to the
+         * interpreter at the next run's first send (a class check; C2 recompiled it, 0.3 s, inside a stream ceiling).
+         */
+        private final RequestSpec[] specs;
         private final ClosedLoopSettings settings;
         private final int promptCount;
         private final int concurrency;
@@ -176,9 +181,9 @@ public final class ClosedLoopRunner {
         private boolean closed;
 
         Run(List<RequestSpec> specs, ClosedLoopSettings settings, RecordListener listener) {
-            this.specs = specs;
+            this.specs = specs.toArray(new RequestSpec[0]);
             this.settings = settings;
-            this.promptCount = specs.size();
+            this.promptCount = this.specs.length;
             this.concurrency = settings.concurrency();
             this.maxCompleted = settings.maxCompleted().orElse(promptCount);
             this.warmup = settings.warmup();
@@ -245,7 +250,7 @@ public final class ClosedLoopRunner {
             if (!isWarmup && sent >= maxCompleted) return false;
             if (!isWarmup && measureStartNanos < 0) measureStartNanos = now;
             int number = launches++;
-            Launch launch = new Launch(slot, number, specs.get(sendOrder ? number % promptCount : nextIndex[slot]),
+            Launch launch = new Launch(slot, number, specs[sendOrder ? number % promptCount : nextIndex[slot]],
                     now, isWarmup);
             sending = true;
             try {
