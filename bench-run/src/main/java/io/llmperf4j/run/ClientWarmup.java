@@ -6,6 +6,7 @@ import io.llmperf4j.engine.client.Secret;
 import io.llmperf4j.engine.load.ClosedLoopResult;
 import io.llmperf4j.engine.load.ClosedLoopRunner;
 import io.llmperf4j.engine.load.ClosedLoopSettings;
+import io.llmperf4j.engine.load.ClosedLoopSettings.PromptOrder;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.model.TokenCounter;
@@ -33,16 +34,26 @@ public final class ClientWarmup {
      * What the client is warmed with: answers sent with no delay arrive as reads of dozens of events each (a fast
      * server, a stream ceiling); answers paced at a fraction of a millisecond arrive one or a few events a read (a
      * real server). The run sees either or both, so both shapes reach the compilers before it, else the per-read
-     * methods (HTTP chunk decoding, SSE lines, the chunk parser) are compiled again inside the run.
+     * methods (HTTP chunk decoding, SSE lines, the chunk parser) are compiled again inside the run. One-token
+     * answers take the per-request path (send, re-send, headers, the record) to the compile threshold: per-token
+     * code gets there thousands of times sooner, and without them the send path crossed it inside the run (C2
+     * compiling the closed loop's re-send, 0.6 s, in a 0.8 s stream ceiling).
+     *
+     * @param server index into {@link #SERVER_DELAYS}: the simulator (and client) the shape is sent to
      */
-    private record Shape(int waves, int tokens, Duration interTokenDelay) {
+    private record Shape(int waves, int tokens, int server) {
     }
 
+    /** The warm-up simulators' delay between tokens: one unpaced, one paced. */
+    private static final List<Duration> SERVER_DELAYS = List.of(Duration.ZERO, Duration.ofNanos(100_000));
     private static final List<Shape> ROUND = List.of(
-            new Shape(1, 128, Duration.ZERO),
-            new Shape(1, 1024, Duration.ZERO),
-            new Shape(1, 128, Duration.ofNanos(100_000)));
+            new Shape(1, 128, 0),
+            new Shape(1, 1024, 0),
+            new Shape(1, 128, 1),
+            new Shape(4, 1, 0));
     private static final int IN_FLIGHT = 32;
+    /** The token benchmark's order ({@link LoadPlan#PROMPT_ORDER}) and the harness's, llmperf's slot stride. */
+    private static final PromptOrder[] PROMPT_ORDERS = PromptOrder.values();
     private static final int NEW_CLIENTS_EVERY = 4;
     /** How long a request of the warm-up may take before it is given up. */
     private static final long REQUEST_LIMIT_MILLIS = 8_000;
@@ -93,13 +104,13 @@ public final class ClientWarmup {
         long deadline = System.currentTimeMillis() + budget.timeLimitMillis();
         List<SimulatedServer> servers = new ArrayList<>();
         List<NettyLlmClient> clients = new ArrayList<>();
+        int sent = 0;
         try (RequestJournal journal = RequestJournal.discarding()) {
-            for (Shape shape : ROUND) {
+            for (Duration delay : SERVER_DELAYS) {
                 // one I/O thread each: the servers are not measured, and every thread of theirs adds buffers to RSS
                 servers.add(SimulatedServer.start(SimulatorConfig.builder().ioThreads(1)
-                        .timeToFirstToken(Duration.ZERO).interTokenDelay(shape.interTokenDelay()).build()));
+                        .timeToFirstToken(Duration.ZERO).interTokenDelay(delay).build()));
             }
-            int sent = 0;
             long settledFrom = System.nanoTime();
             long compiledBefore = CompilerCpu.nanos();
             for (int round = 0; System.currentTimeMillis() < deadline; round++) {
@@ -120,8 +131,11 @@ public final class ClientWarmup {
                 for (int i = 0; i < ROUND.size(); i++) {
                     Shape shape = ROUND.get(i);
                     RequestSpec spec = new RequestSpec(0, "warm up the client", 0, shape.tokens());
+                    // both prompt orders: the one the run does not use, else its first send leaves compiled code
+                    // that never saw it (an unstable_if at the run's start, the send path interpreted after)
+                    PromptOrder order = PROMPT_ORDERS[(round + i) % PROMPT_ORDERS.length];
                     for (int w = 0; w < shape.waves() && System.currentTimeMillis() < deadline; w++) {
-                        sent += wave(clients.get(i), spec, counter, journal);
+                        sent += wave(clients.get(shape.server()), spec, order, counter, journal);
                     }
                 }
                 long elapsed = System.nanoTime() - settledFrom;
@@ -146,11 +160,12 @@ public final class ClientWarmup {
      * the runner's thread, exactly the paths the run takes (a warm-up that sent from its own thread left them to be
      * compiled, and deoptimized, inside the run).
      */
-    private static int wave(NettyLlmClient client, RequestSpec spec, TokenCounter counter, RequestJournal journal) {
+    private static int wave(NettyLlmClient client, RequestSpec spec, PromptOrder order, TokenCounter counter,
+                            RequestJournal journal) {
         TokenCounter counting = counter == null ? text -> 0 : counter;
         ClosedLoopResult result = new ClosedLoopRunner(client, counting).run(List.of(spec),
                 new ClosedLoopSettings(IN_FLIGHT, Duration.ofMillis(REQUEST_LIMIT_MILLIS))
-                        .withMaxCompleted(2 * IN_FLIGHT), journal::append);
+                        .withMaxCompleted(2 * IN_FLIGHT).withPromptOrder(order), journal::append);
         if (counter != null) {
             for (RequestRecord record : result.records()) {
                 // most servers' text starts with a space (the simulator's does not): its own branches in the tokenizer
