@@ -81,14 +81,26 @@ public final class RequestJournal implements AutoCloseable {
 
     /**
      * A journal that encodes every record as {@link #create} does and drops the bytes: the client warm-up runs the
-     * run's own journal code through the JIT with it.
+     * run's own journal code through the JIT with it. The bytes go to the null device through the same kind of
+     * stream as a real journal's where there is one: a stream of another class sent the compiled flush back to the
+     * interpreter at the run's first record.
      */
     public static RequestJournal discarding() {
         try {
-            return new RequestJournal(Path.of(FILE_NAME), OutputStream.nullOutputStream());
+            return new RequestJournal(Path.of(FILE_NAME), nullDevice());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    private static OutputStream nullDevice() {
+        Path device = Path.of("/dev/null");
+        try {
+            if (Files.isWritable(device)) return Files.newOutputStream(device, StandardOpenOption.WRITE);
+        } catch (IOException | UnsupportedOperationException e) {
+            // no null device to open: any stream that drops the bytes will do
+        }
+        return OutputStream.nullOutputStream();
     }
 
     public Path file() {
