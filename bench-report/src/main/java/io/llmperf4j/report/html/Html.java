@@ -95,9 +95,27 @@ final class Html {
         if (!Double.isFinite(value)) throw new IllegalArgumentException("coordinate (" + value + ") must be finite");
         long hundredths = Math.round(value * 100);
         if (hundredths % 100 == 0) return Long.toString(hundredths / 100);
-        String s = String.format(Locale.ROOT, "%.2f", hundredths / 100.0);
-        return s.endsWith("0") ? s.substring(0, s.length() - 1) : s;
+        if (hundredths >= EXACT_HUNDREDTHS || hundredths <= -EXACT_HUNDREDTHS) { // Long.MIN_VALUE has no abs
+            String s = String.format(Locale.ROOT, "%.2f", hundredths / 100.0);
+            return s.endsWith("0") ? s.substring(0, s.length() - 1) : s;
+        }
+        // the digits String.format("%.2f") gives for these, from the integer (a chart has thousands of coordinates)
+        long abs = Math.abs(hundredths);
+        long fraction = abs % 100;
+        StringBuilder out = new StringBuilder(24);
+        if (hundredths < 0) out.append('-');
+        out.append(abs / 100).append('.');
+        if (fraction % 10 == 0) {
+            out.append(fraction / 10);
+        } else {
+            if (fraction < 10) out.append('0');
+            out.append(fraction);
+        }
+        return out.toString();
     }
+
+    /** Below this many hundredths, hundredths / 100.0 prints as exactly those digits at 2 decimals. */
+    private static final long EXACT_HUNDREDTHS = 1L << 40;
 
     /** A data value for a {@code data-*} attribute: shortest round-trip text, "NaN" for NaN. */
     static String data(double value) {

@@ -10,6 +10,10 @@ import io.llmperf4j.report.summary.Redaction;
 import io.llmperf4j.report.summary.RunEnvironment;
 import io.llmperf4j.report.summary.SummaryDocument;
 import io.llmperf4j.report.summary.SummaryDocument.StatsJson;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -82,7 +86,22 @@ final class HtmlPage {
         this.summary = data.summary();
     }
 
+    /** The page as one string. */
     String render() {
+        StringWriter page = new StringWriter(64 * 1024);
+        try {
+            render(page);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a StringWriter does not throw
+        }
+        return page.toString();
+    }
+
+    /**
+     * Writes the page to {@code sink} section by section: only one section's text is held at a time, not the
+     * whole page and then its copy as a string and as bytes.
+     */
+    void render(Writer sink) throws IOException {
         String model = summary.settings() == null ? "" : summary.settings().model();
         out.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n")
                 .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n")
@@ -94,12 +113,25 @@ final class HtmlPage {
         keyNumbers();
         conditions();
         summaryTable();
+        drain(sink);
         charts();
+        drain(sink);
         errors();
         SessionsSection.render(summary.sessions(), out);
         footer();
         out.append("</main>\n</body>\n</html>\n");
-        return out.toString();
+        drain(sink);
+    }
+
+    /** Hands the text built so far to {@code sink} through a small buffer (no string copy) and starts afresh. */
+    private void drain(Writer sink) throws IOException {
+        char[] chunk = new char[Math.min(8192, Math.max(1, out.length()))];
+        for (int from = 0; from < out.length(); from += chunk.length) {
+            int to = Math.min(out.length(), from + chunk.length);
+            out.getChars(from, to, chunk, 0);
+            sink.write(chunk, 0, to - from);
+        }
+        out.setLength(0);
     }
 
     // ---------------------------------------------------------------- header and test conditions

@@ -8,6 +8,7 @@ import io.llmperf4j.report.output.IterationsFile;
 import io.llmperf4j.report.output.ResultsFolder;
 import io.llmperf4j.report.summary.RunEnvironment;
 import java.io.IOException;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,6 +62,18 @@ public final class HtmlReport {
     }
 
     /**
+     * Writes the page of {@code data} to {@code file} (replacing it) as it is made, section by section, without
+     * holding the whole page in memory; the bytes are those of {@link #render(ReportData, HtmlReportOptions)}.
+     */
+    public static void write(ReportData data, HtmlReportOptions options, Path file) throws IOException {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(options, "options");
+        try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            new HtmlPage(data, options).render(out);
+        }
+    }
+
+    /**
      * Renders a run in memory and writes it into {@code resultsDir} (created if missing) as {@link #fileName};
      * returns the file.
      */
@@ -68,7 +81,7 @@ public final class HtmlReport {
                              HtmlReportOptions options, Path resultsDir) throws IOException {
         Files.createDirectories(resultsDir);
         Path file = resultsDir.resolve(fileName(run.settings()));
-        Files.writeString(file, render(run, metrics, toolVersion, environment, options), StandardCharsets.UTF_8);
+        write(ReportData.of(run, metrics, toolVersion, environment), options, file);
         return file;
     }
 
@@ -127,7 +140,7 @@ public final class HtmlReport {
             base = summaryBase(dirOrSummary);
         }
         Path file = dir.resolve(base + FILE_SUFFIX);
-        Files.writeString(file, render(data, options), StandardCharsets.UTF_8);
+        write(data, options, file);
         return file;
     }
 

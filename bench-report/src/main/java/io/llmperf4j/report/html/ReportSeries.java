@@ -227,14 +227,18 @@ public final class ReportSeries {
             int tokensOfRequest = count.getAsInt();
             long[] events = r.contentEventNanos();
             if (events.length > 0) {
-                double[] shares = tokenShares(r, tokensOfRequest);
-                if (shares != null) {
+                long counted = countedEventTokens(r);
+                if (counted > 0) {
+                    int[] eventTokens = r.contentEventTokens();
+                    for (int e = 0; e < events.length; e++) {
+                        tokens[bucket(send + events[e], bucketNanos, n)] += tokenShare(tokensOfRequest,
+                                eventTokens[e], counted);
+                    }
                     withEventTokens++;
                 } else {
-                    shares = new double[events.length];
-                    Arrays.fill(shares, (double) tokensOfRequest / events.length);
+                    double share = (double) tokensOfRequest / events.length;
+                    for (int e = 0; e < events.length; e++) tokens[bucket(send + events[e], bucketNanos, n)] += share;
                 }
-                for (int e = 0; e < events.length; e++) tokens[bucket(send + events[e], bucketNanos, n)] += shares[e];
                 withEvents++;
             } else {
                 long from = r.ttftNanos() >= 0 ? send + r.ttftNanos() : send;
@@ -278,21 +282,24 @@ public final class ReportSeries {
     }
 
     /**
-     * The request's n tokens shared over its content events in proportion to the client tokens each completed,
-     * so a chunk of 5 tokens weighs 5 times a chunk of 1 (n may be the server's count, which the client's need not
-     * equal; the shares still sum to n). Null when the events' tokens were not counted.
+     * The client tokens completed over the request's content events, or 0 when the events' tokens were not counted
+     * (then each event gets an equal share).
      */
-    private static double[] tokenShares(RequestRecord r, int tokensOfRequest) {
+    private static long countedEventTokens(RequestRecord r) {
         int[] eventTokens = r.contentEventTokens();
-        if (eventTokens.length != r.contentEventNanos().length) return null;
+        if (eventTokens.length != r.contentEventNanos().length) return 0;
         long counted = 0;
         for (int k : eventTokens) counted += Math.max(0, k);
-        if (counted == 0) return null;
-        double[] shares = new double[eventTokens.length];
-        for (int e = 0; e < shares.length; e++) {
-            shares[e] = (double) tokensOfRequest * Math.max(0, eventTokens[e]) / counted;
-        }
-        return shares;
+        return counted;
+    }
+
+    /**
+     * One event's share of the request's n tokens, in proportion to the client tokens it completed, so a chunk of 5
+     * tokens weighs 5 times a chunk of 1 (n may be the server's count, which the client's need not equal; the
+     * shares still sum to n).
+     */
+    private static double tokenShare(int tokensOfRequest, int eventTokens, long counted) {
+        return (double) tokensOfRequest * Math.max(0, eventTokens) / counted;
     }
 
     private static int bucket(long t, long bucketNanos, int n) {

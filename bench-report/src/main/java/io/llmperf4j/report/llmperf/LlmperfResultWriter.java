@@ -4,12 +4,11 @@ import io.llmperf4j.model.BenchmarkRun;
 import io.llmperf4j.report.csv.RequestCsvWriter;
 import io.llmperf4j.report.python.PythonJsonWriter;
 import java.io.IOException;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
 
 /**
  * Writes a run's results into a directory: llmperf's two JSON files, byte-compatible with what llmperf writes
@@ -43,9 +42,9 @@ public final class LlmperfResultWriter {
                 StandardCharsets.UTF_8);
 
         Path individualJson = resultsDir.resolve(LlmperfFileNames.individualResponsesFileName(run.settings()));
-        List<Map<String, Object>> individual =
-                summary.requests().stream().map(LlmperfRequestMetrics::toJsonObject).toList();
-        Files.writeString(individualJson, PythonJsonWriter.toJson(individual), StandardCharsets.UTF_8);
+        try (Writer out = Files.newBufferedWriter(individualJson, StandardCharsets.UTF_8)) {
+            PythonJsonWriter.writeArray(summary.requests(), LlmperfRequestMetrics::toJsonObject, out);
+        }
 
         Path requestsCsv = resultsDir.resolve(LlmperfFileNames.requestsCsvFileName(run.settings()));
         RequestCsvWriter.write(run.records(), requestsCsv);

@@ -9,6 +9,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.DoubleConsumer;
 import org.HdrHistogram.EncodableHistogram;
 import org.apache.commons.math3.distribution.TDistribution;
 import org.apache.commons.math3.stat.descriptive.AggregateSummaryStatistics;
@@ -67,10 +68,7 @@ public final class MetricRecorder {
      * @throws IllegalArgumentException if {@code value} is negative, NaN or infinite
      */
     public void recordValue(Metric metric, double value) {
-        if (!(value >= 0) || Double.isInfinite(value)) {
-            throw new IllegalArgumentException(metric.name().toLowerCase(java.util.Locale.ROOT) + " value (" + value
-                    + " " + metric.unit().baseName() + ") must be finite and >= 0");
-        }
+        checkValue(metric, value);
         Channel channel = channels.get(metric);
         channel.values.add(value);
         channel.live.addValue(value);
@@ -83,20 +81,79 @@ public final class MetricRecorder {
      */
     public boolean recordRequest(RequestMetrics request) {
         if (!request.succeeded()) return false;
-        request.ttftNanos().ifPresent(v -> recordValue(Metric.TTFT, v));
-        request.timeToFirstReasoningNanos().ifPresent(v -> recordValue(Metric.TTFRT, v));
-        request.tpotNanos().ifPresent(v -> recordValue(Metric.TPOT, v));
-        for (int i = 0; i < request.itlCount(); i++) {
-            recordValue(Metric.ITL, request.itlNanos(i));
+        for (Metric metric : Metric.values()) {
+            eachValue(metric, request, v -> recordValue(metric, v));
         }
-        for (int i = 0; i < request.itlPerTokenCount(); i++) {
-            recordValue(Metric.ITL_PER_TOKEN, request.itlPerTokenNanos(i));
-        }
-        recordValue(Metric.E2E_LATENCY, request.e2eNanos());
-        request.outputTokensPerSecond().ifPresent(v -> recordValue(Metric.REQUEST_OUTPUT_THROUGHPUT, v));
-        request.outputTokens().ifPresent(v -> recordValue(Metric.OUTPUT_TOKENS, v));
-        recordValue(Metric.INPUT_TOKENS, request.inputTokens());
         return true;
+    }
+
+    /**
+     * The statistics of every metric over the successful requests among {@code requests}, in {@link Metric} order:
+     * the same numbers as {@code of(requests).stats()} (the same values in the same order into the same moments),
+     * computed one metric at a time. Only one metric's values are held at once, in an array of their exact number
+     * sorted in place: for 1,024 requests of 256 tokens, 2 MB, where a recorder holds two ITL channels grown by
+     * doubling (up to 4 MB each) and a sorted copy of each while computing.
+     */
+    public static Map<Metric, MetricStats> statsOf(Collection<RequestMetrics> requests) {
+        Map<Metric, MetricStats> all = new EnumMap<>(Metric.class);
+        for (Metric metric : Metric.values()) {
+            int count = 0;
+            for (RequestMetrics request : requests) {
+                if (request.succeeded()) count += valueCount(metric, request);
+            }
+            double[] values = new double[count];
+            SummaryStatistics moments = new SummaryStatistics();
+            int[] next = {0};
+            for (RequestMetrics request : requests) {
+                if (!request.succeeded()) continue;
+                eachValue(metric, request, v -> {
+                    checkValue(metric, v);
+                    values[next[0]++] = v;
+                    moments.addValue(v);
+                });
+            }
+            Arrays.sort(values);
+            all.put(metric, stats(metric, aggregate(moments), values));
+        }
+        return Collections.unmodifiableMap(all);
+    }
+
+    /** How many values of {@code metric} a successful {@code request} has. */
+    private static int valueCount(Metric metric, RequestMetrics request) {
+        return switch (metric) {
+            case TTFT -> request.ttftNanos().isPresent() ? 1 : 0;
+            case TTFRT -> request.timeToFirstReasoningNanos().isPresent() ? 1 : 0;
+            case TPOT -> request.tpotNanos().isPresent() ? 1 : 0;
+            case ITL -> request.itlCount();
+            case ITL_PER_TOKEN -> request.itlPerTokenCount();
+            case E2E_LATENCY, INPUT_TOKENS -> 1;
+            case REQUEST_OUTPUT_THROUGHPUT -> request.outputTokensPerSecond().isPresent() ? 1 : 0;
+            case OUTPUT_TOKENS -> request.outputTokens().isPresent() ? 1 : 0;
+        };
+    }
+
+    /** Hands the values of {@code metric} of a successful {@code request} to {@code sink}, in arrival order. */
+    private static void eachValue(Metric metric, RequestMetrics request, DoubleConsumer sink) {
+        switch (metric) {
+            case TTFT -> request.ttftNanos().ifPresent(v -> sink.accept(v));
+            case TTFRT -> request.timeToFirstReasoningNanos().ifPresent(v -> sink.accept(v));
+            case TPOT -> request.tpotNanos().ifPresent(sink);
+            case ITL -> {
+                for (int i = 0; i < request.itlCount(); i++) sink.accept(request.itlNanos(i));
+            }
+            case ITL_PER_TOKEN -> request.forEachItlPerTokenNanos(sink);
+            case E2E_LATENCY -> sink.accept(request.e2eNanos());
+            case REQUEST_OUTPUT_THROUGHPUT -> request.outputTokensPerSecond().ifPresent(sink);
+            case OUTPUT_TOKENS -> request.outputTokens().ifPresent(v -> sink.accept(v));
+            case INPUT_TOKENS -> sink.accept(request.inputTokens());
+        }
+    }
+
+    private static void checkValue(Metric metric, double value) {
+        if (!(value >= 0) || Double.isInfinite(value)) {
+            throw new IllegalArgumentException(metric.name().toLowerCase(java.util.Locale.ROOT) + " value (" + value
+                    + " " + metric.unit().baseName() + ") must be finite and >= 0");
+        }
     }
 
     /** Adds everything {@code other} recorded into this recorder; {@code other} is unchanged. Returns this. */
@@ -146,7 +203,11 @@ public final class MetricRecorder {
     /** The statistics of one metric; see {@link MetricStats} for how each is computed. */
     public MetricStats stats(Metric metric) {
         Channel channel = channels.get(metric);
-        StatisticalSummary moments = aggregate(channel.merged, channel.live);
+        return stats(metric, aggregate(channel.merged, channel.live), channel.values.sorted());
+    }
+
+    /** The statistics of one metric from its moments and its values, sorted. */
+    private static MetricStats stats(Metric metric, StatisticalSummary moments, double[] sorted) {
         long n = moments == null ? 0 : moments.getN();
         if (n == 0) return MetricStats.empty(metric);
         double min = moments.getMin();
@@ -161,7 +222,6 @@ public final class MetricRecorder {
             ciLow = mean - halfWidth;
             ciHigh = mean + halfWidth;
         }
-        double[] sorted = channel.values.sorted();
         double[] p = new double[Percentile.values().length];
         for (Percentile percentile : Percentile.values()) {
             p[percentile.ordinal()] = Percentiles.ofSorted(sorted, percentile.percent());

@@ -4,6 +4,7 @@ import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.OutputTokenPolicy;
 import io.llmperf4j.model.RequestRecord;
 import java.util.Objects;
+import java.util.function.DoubleConsumer;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
@@ -39,8 +40,7 @@ import java.util.OptionalLong;
  * @param timeToFirstReasoningNanos see above
  * @param e2eNanos              see above
  * @param tpotNanos             see above
- * @param itlNanos              see above; a copy is returned
- * @param itlPerTokenNanos      see above; a copy is returned
+ * @param contentEventGaps      the ITL of both kinds above, computed when asked from the record's events
  * @param contentEvents         events that carried non-empty content
  * @param outputTokens          n, by {@code outputTokenSource}; absent when no count exists
  * @param outputTokenSource     where n came from
@@ -64,8 +64,7 @@ public record RequestMetrics(
         OptionalLong timeToFirstReasoningNanos,
         long e2eNanos,
         OptionalDouble tpotNanos,
-        long[] itlNanos,
-        double[] itlPerTokenNanos,
+        ContentEventGaps contentEventGaps,
         int contentEvents,
         OptionalInt outputTokens,
         TokenSource outputTokenSource,
@@ -83,8 +82,7 @@ public record RequestMetrics(
         Objects.requireNonNull(ttftNanos, "ttftNanos");
         Objects.requireNonNull(timeToFirstReasoningNanos, "timeToFirstReasoningNanos");
         Objects.requireNonNull(tpotNanos, "tpotNanos");
-        itlNanos = itlNanos == null ? new long[0] : itlNanos.clone();
-        itlPerTokenNanos = itlPerTokenNanos == null ? new double[0] : itlPerTokenNanos.clone();
+        if (contentEventGaps == null) contentEventGaps = ContentEventGaps.NONE;
         Objects.requireNonNull(outputTokens, "outputTokens");
         Objects.requireNonNull(outputTokenSource, "outputTokenSource");
         Objects.requireNonNull(clientOutputTokens, "clientOutputTokens");
@@ -108,12 +106,8 @@ public record RequestMetrics(
         long e2e = record.e2eNanos();
 
         long[] events = record.contentEventNanos();
-        long[] gaps = new long[Math.max(0, events.length - 1)];
-        for (int i = 1; i < events.length; i++) {
-            gaps[i - 1] = events[i] - events[i - 1];
-        }
-        int[] eventTokens = record.contentEventTokens();
-        double[] perToken = eventTokens.length == events.length ? perTokenItl(events, eventTokens) : new double[0];
+        // the record's own arrays, read when the gaps are asked for
+        ContentEventGaps gaps = ContentEventGaps.of(events, record.contentEventTokens());
 
         OutputTokenPolicy policy = counting.policy();
         OptionalInt client = policy.clientOutputTokens(record);
@@ -144,7 +138,7 @@ public record RequestMetrics(
 
         return new RequestMetrics(record.promptIndex(), record.clientRequestId(), record.startEpochMicros(),
                 succeeded ? null : record.failure().kind(), succeeded ? null : record.failure().code(),
-                record.finishReason(), record.maxTokens(), ttft, ttfrt, e2e, tpot, gaps, perToken, events.length, n,
+                record.finishReason(), record.maxTokens(), ttft, ttfrt, e2e, tpot, gaps, events.length, n,
                 source, client, server, inputTokens, inputSource, tokensPerSecond, RequestPhaseTimes.of(record));
     }
 
@@ -158,26 +152,11 @@ public record RequestMetrics(
      * @param eventTokens tokens completed in each event, parallel to {@code eventNanos}
      */
     public static double[] perTokenItl(long[] eventNanos, int[] eventTokens) {
-        int samples = 0;
-        boolean first = true;
-        for (int tokens : eventTokens) {
-            if (tokens <= 0) continue;
-            if (!first) samples += tokens;
-            first = false;
+        if (eventTokens.length != eventNanos.length) {
+            throw new IllegalArgumentException(eventTokens.length + " token counts for " + eventNanos.length
+                    + " events");
         }
-        double[] values = new double[samples];
-        int next = 0;
-        long previousNanos = -1;
-        for (int i = 0; i < eventNanos.length; i++) {
-            int tokens = eventTokens[i];
-            if (tokens <= 0) continue;
-            if (previousNanos >= 0) {
-                double share = (double) (eventNanos[i] - previousNanos) / tokens;
-                for (int t = 0; t < tokens; t++) values[next++] = share;
-            }
-            previousNanos = eventNanos[i];
-        }
-        return values;
+        return ContentEventGaps.of(eventNanos, eventTokens).perToken();
     }
 
     /** True when the request succeeded; only successful requests enter the distributions. */
@@ -185,35 +164,33 @@ public record RequestMetrics(
         return failureKind == null;
     }
 
-    /** A copy of the inter-event gaps, in arrival order. */
-    @Override
+    /** The inter-event gaps, in arrival order, in a new array. */
     public long[] itlNanos() {
-        return itlNanos.clone();
+        return contentEventGaps.gaps();
     }
 
-    /** How many inter-event gaps there are (without copying them). */
+    /** How many inter-event gaps there are (without computing them). */
     public int itlCount() {
-        return itlNanos.length;
+        return contentEventGaps.count();
     }
 
     /** The i-th inter-event gap. */
     public long itlNanos(int i) {
-        return itlNanos[i];
+        return contentEventGaps.gap(i);
     }
 
-    /** A copy of the per-token ITL samples, in arrival order. */
-    @Override
+    /** The per-token ITL samples, in arrival order, in a new array. */
     public double[] itlPerTokenNanos() {
-        return itlPerTokenNanos.clone();
+        return contentEventGaps.perToken();
     }
 
-    /** How many per-token ITL samples there are (without copying them). */
+    /** How many per-token ITL samples there are (without computing them). */
     public int itlPerTokenCount() {
-        return itlPerTokenNanos.length;
+        return contentEventGaps.perTokenCount();
     }
 
-    /** The i-th per-token ITL sample. */
-    public double itlPerTokenNanos(int i) {
-        return itlPerTokenNanos[i];
+    /** Hands every per-token ITL sample to {@code sink}, in arrival order, without an array. */
+    public void forEachItlPerTokenNanos(DoubleConsumer sink) {
+        contentEventGaps.forEachPerToken(sink);
     }
 }

@@ -76,7 +76,8 @@ public record RunMetrics(
         List<RequestMetrics> requests = run.records().stream()
                 .map(record -> RequestMetrics.from(record, config.tokenCounting()))
                 .toList();
-        RunMetrics metrics = of(requests, MetricRecorder.of(requests), run.durationNanos(), run.requestsSent(),
+        // one metric's values at a time, not a recorder holding every metric's
+        RunMetrics metrics = of(requests, MetricRecorder.statsOf(requests), run.durationNanos(), run.requestsSent(),
                 run.timedOut(), config);
         return RunWarnings.clientBottleneck(run.clientOverhead()).map(metrics::withWarning).orElse(metrics);
     }
@@ -96,6 +97,11 @@ public record RunMetrics(
      */
     public static RunMetrics of(List<RequestMetrics> requests, MetricRecorder recorder, long durationNanos,
                                 int requestsSent, boolean timedOut, MetricsConfig config) {
+        return of(requests, recorder.stats(), durationNanos, requestsSent, timedOut, config);
+    }
+
+    private static RunMetrics of(List<RequestMetrics> requests, Map<Metric, MetricStats> stats, long durationNanos,
+                                 int requestsSent, boolean timedOut, MetricsConfig config) {
         int succeeded = (int) requests.stream().filter(RequestMetrics::succeeded).count();
         long outputTokens = requests.stream()
                 .filter(RequestMetrics::succeeded)
@@ -107,7 +113,7 @@ public record RunMetrics(
         double requestsPerSecond = durationNanos > 0 ? succeeded / seconds : Double.NaN;
         TokenDiscrepancy discrepancy = TokenDiscrepancy.of(requests, config.tokenCounting());
         Optional<Goodput> goodput = config.optionalSlo().map(slo -> Goodput.of(slo, requests, durationNanos));
-        return new RunMetrics(config, requests, recorder.stats(), durationNanos, requestsSent, requests.size(),
+        return new RunMetrics(config, requests, stats, durationNanos, requestsSent, requests.size(),
                 succeeded, outputTokens, tokensPerSecond, requestsPerSecond,
                 TokenSourceCounts.of(requests, RequestMetrics::outputTokenSource),
                 TokenSourceCounts.of(requests, RequestMetrics::inputTokenSource), discrepancy,

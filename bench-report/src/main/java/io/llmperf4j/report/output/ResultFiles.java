@@ -67,7 +67,7 @@ public final class ResultFiles {
         Path file = dir.resolve(HtmlReport.fileName(level.run().settings()));
         ReportData data = ReportData.of(level.run(), level.metrics(), level.toolVersion(), level.environment())
                 .withServer(level.server(), level.serverTimeline());
-        Files.writeString(file, HtmlReport.render(data, HtmlReportOptions.DEFAULT), StandardCharsets.UTF_8);
+        HtmlReport.write(data, HtmlReportOptions.DEFAULT, file);
         return List.of(file);
     };
 

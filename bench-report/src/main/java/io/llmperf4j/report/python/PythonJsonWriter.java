@@ -1,9 +1,12 @@
 package io.llmperf4j.report.python;
 
+import java.io.IOException;
+import java.io.Writer;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Collection;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Writes JSON byte for byte as Python's {@code json.dump(obj, f, indent=4)} does with its defaults
@@ -37,6 +40,26 @@ public final class PythonJsonWriter {
         StringBuilder out = new StringBuilder(256);
         writeValue(value, 0, out);
         return out.toString();
+    }
+
+    /**
+     * Writes to {@code out} what {@link #toJson} writes for the list of {@code element(item)} for every item, one
+     * element at a time: the elements' maps and the document's text never exist all at once (an array of 1,024
+     * requests' maps and its text weighed some 1.5 MB besides the records they came from).
+     */
+    public static <T> void writeArray(Iterable<T> items, Function<? super T, ?> element, Writer out)
+            throws IOException {
+        StringBuilder text = new StringBuilder(512); // one element's, reused
+        boolean first = true;
+        for (T item : items) {
+            text.setLength(0);
+            text.append(first ? "[\n" : ",\n");
+            first = false;
+            indent(1, text);
+            writeValue(element.apply(item), 1, text);
+            out.append(text);
+        }
+        out.append(first ? "[]" : "\n]");
     }
 
     private static void writeValue(Object value, int depth, StringBuilder out) {

@@ -11,15 +11,12 @@ import java.util.StringJoiner;
  *
  * <p>Floats: Python (and numpy's float64 {@code str}) print the SHORTEST digit string that parses back to the
  * same double, the nearest one when several are that short. Java 17's {@link Double#toString} does not always
- * give the shortest (JDK-4511638, fixed only in Java 19), so the digits are searched here with exact
- * {@link BigDecimal} arithmetic. Layout: fixed notation when the decimal exponent is in [-4, 16), always with a
+ * give the shortest (JDK-4511638, fixed only in Java 19), so shorter digits are searched for below its own with
+ * exact {@link BigDecimal} arithmetic. Layout: fixed notation when the decimal exponent is in [-4, 16), always with a
  * fractional part ({@code 100.0}); otherwise {@code 1e-05}, {@code 1.5e+16} (sign and at least two exponent
  * digits, no {@code .0} on a one-digit mantissa).
  */
 public final class PythonRepr {
-
-    /** 17 significant digits always identify a double uniquely. */
-    private static final int MAX_DIGITS = 17;
 
     private PythonRepr() {
     }
@@ -47,19 +44,51 @@ public final class PythonRepr {
         return joiner.toString();
     }
 
-    /** The shortest decimal that round-trips to {@code positive}; among those, the nearest to it. */
-    private static BigDecimal shortestDigits(double positive) {
+    /**
+     * The shortest decimal that round-trips to {@code positive}; among those, the nearest to it. Some decimal of
+     * n digits round-trips exactly when the nearest n-digit rounding of the value or the one on its other side
+     * does (the values that parse back to {@code positive} form an interval around it), and if one of n digits
+     * does, one of n + 1 does too. So the search starts below {@link Double#toString}'s digits, which round-trip
+     * (Java 17's are sometimes longer than the shortest, never shorter), and goes down while a shorter one exists:
+     * one or two steps for most values, where counting up from one digit took up to 17 exact roundings.
+     */
+    static BigDecimal shortestDigits(double positive) {
         BigDecimal exact = new BigDecimal(positive);
-        for (int digits = 1; digits <= MAX_DIGITS; digits++) {
-            BigDecimal nearest = exact.round(new MathContext(digits, RoundingMode.HALF_EVEN));
-            if (roundTrips(nearest, positive)) return nearest;
-            // Just above a power of two the gap below is half the gap above, so the nearest candidate can miss
-            // while the neighbour on the other side still round-trips.
-            RoundingMode otherWay = nearest.compareTo(exact) < 0 ? RoundingMode.CEILING : RoundingMode.FLOOR;
-            BigDecimal other = exact.round(new MathContext(digits, otherWay));
-            if (roundTrips(other, positive)) return other;
+        int digits = significantDigits(Double.toString(positive));
+        while (digits > 1 && roundTripping(exact, positive, digits - 1) != null) digits--;
+        BigDecimal shortest = roundTripping(exact, positive, digits);
+        if (shortest == null) throw new AssertionError("Double.toString's " + digits + " digits of " + positive
+                + " do not round-trip");
+        return shortest;
+    }
+
+    /** The nearest {@code digits}-digit decimal to {@code exact} that round-trips, or null when none does. */
+    private static BigDecimal roundTripping(BigDecimal exact, double value, int digits) {
+        BigDecimal nearest = exact.round(new MathContext(digits, RoundingMode.HALF_EVEN));
+        if (roundTrips(nearest, value)) return nearest;
+        // Just above a power of two the gap below is half the gap above, so the nearest candidate can miss
+        // while the neighbour on the other side still round-trips.
+        RoundingMode otherWay = nearest.compareTo(exact) < 0 ? RoundingMode.CEILING : RoundingMode.FLOOR;
+        BigDecimal other = exact.round(new MathContext(digits, otherWay));
+        return roundTrips(other, value) ? other : null;
+    }
+
+    /** Significant digits of a positive {@link Double#toString}: {@code 0.0012} has 2, {@code 1.5E-5} 2, {@code 100.0} 1. */
+    static int significantDigits(String javaText) {
+        int end = javaText.indexOf('E');
+        if (end < 0) end = javaText.length();
+        int first = -1;
+        int last = -1;
+        int count = 0;
+        for (int i = 0; i < end; i++) {
+            char c = javaText.charAt(i);
+            if (c < '0' || c > '9') continue;
+            if (first < 0 && c == '0') continue;
+            if (first < 0) first = i;
+            count++;
+            if (c != '0') last = count;
         }
-        throw new AssertionError("no " + MAX_DIGITS + "-digit decimal round-trips for " + positive);
+        return Math.max(1, last);
     }
 
     private static boolean roundTrips(BigDecimal candidate, double value) {

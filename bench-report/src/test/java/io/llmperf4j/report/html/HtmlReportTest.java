@@ -45,6 +45,18 @@ class HtmlReportTest {
         return (NodeList) XPathFactory.newInstance().newXPath().evaluate(expression, doc, XPathConstants.NODESET);
     }
 
+    /** Written section by section to the file, the page has the bytes of the page rendered as one string. */
+    @Test
+    void theFileWrittenAsItIsMadeHoldsTheRenderedPage(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        ReportData data = ReportData.of(RUN, METRICS, "0.1.0-test", ENVIRONMENT);
+        java.nio.file.Path file = dir.resolve("page.html");
+        HtmlReport.write(data, HtmlReportOptions.DEFAULT, file);
+        assertEquals(HtmlReport.render(data, HtmlReportOptions.DEFAULT),
+                java.nio.file.Files.readString(file, java.nio.charset.StandardCharsets.UTF_8));
+        assertTrue(java.nio.file.Files.size(file) > 8192 * 3, "the page spans several chunks");
+    }
+
     @Test
     void theWholePageAndEverySvgAreWellFormed() throws Exception {
         String html = page();

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.report.testutil.Records;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.HdrHistogram.DoubleHistogram;
@@ -145,6 +146,32 @@ class MetricRecorderTest {
         assertEquals(10.0 * MS, recorder.stats(Metric.ITL).p99());
         assertEquals(10.0 * MS, recorder.stats(Metric.TPOT).p50());
         assertEquals(MetricRecorder.of(List.of(ok, failed)).stats(), recorder.stats());
+    }
+
+    @Test
+    void statsOfOneMetricAtATimeEqualTheRecordersToTheLastBit() {
+        SplittableRandom random = new SplittableRandom(7);
+        java.util.List<RequestMetrics> requests = new java.util.ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            int events = random.nextInt(0, 40);
+            long[] offsets = new long[events];
+            int[] tokens = new int[events];
+            long at = random.nextLong(MS, 500 * MS);
+            for (int e = 0; e < events; e++) {
+                offsets[e] = at;
+                at += random.nextLong(0, 30 * MS);
+                tokens[e] = random.nextInt(0, 4); // some events complete no token, some several
+            }
+            Records r = request(i).events(offsets).e2e(at + random.nextLong(0, 5 * MS)).input(random.nextInt(1, 900))
+                    .usage(random.nextBoolean() ? 40 : null, random.nextBoolean() ? events + 1 : null);
+            if (random.nextInt(4) > 0) r.eventTokens(tokens);
+            if (random.nextInt(5) == 0) r.reasoning(random.nextLong(0, MS));
+            if (random.nextInt(10) == 0) r.failed(FailureKind.HTTP_STATUS, 500, "boom");
+            requests.add(RequestMetrics.from(r.build(), TokenCounting.DEFAULT));
+        }
+        assertTrue(MetricRecorder.of(requests).count(Metric.ITL_PER_TOKEN) > 1000, "per-token samples were made");
+        assertEquals(MetricRecorder.of(requests).stats(), MetricRecorder.statsOf(requests));
+        assertEquals(MetricRecorder.of(List.of()).stats(), MetricRecorder.statsOf(List.of()));
     }
 
     private static void assertWithin(double expected, double actual) {

@@ -32,6 +32,22 @@ class PythonJsonWriterTest {
         assertEquals(original, PythonJsonWriter.toJson(parsed));
     }
 
+    /** An array written element by element is the same text, empty and one-element arrays included. */
+    @Test
+    void writesAnArrayElementByElementAsTheWholeDocument() throws Exception {
+        String original = TestResources.text("llmperf-examples/individual_anyscale_70b.json");
+        List<Map<String, Object>> parsed =
+                TestResources.jsonArrayOfObjects("llmperf-examples/individual_anyscale_70b.json");
+        java.io.StringWriter out = new java.io.StringWriter();
+        PythonJsonWriter.writeArray(parsed, m -> m, out);
+        assertEquals(original, out.toString());
+        for (List<?> list : List.of(List.of(), List.of(1.5), List.of(List.of(), Map.of("a", List.of(1, 2))))) {
+            java.io.StringWriter one = new java.io.StringWriter();
+            PythonJsonWriter.writeArray(list, x -> x, one);
+            assertEquals(PythonJsonWriter.toJson(list), one.toString());
+        }
+    }
+
     /** Golden files written by Python's json.dump: NaN, nested lists, null, true and \\u escapes. */
     @Test
     void rewritesPythonGoldenFilesByteForByte() {

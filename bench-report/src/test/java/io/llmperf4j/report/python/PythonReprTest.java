@@ -51,6 +51,50 @@ class PythonReprTest {
         assertEquals("7.120236347223045e-307", PythonRepr.ofFloat(Math.scalb(1.0, -1017)));
     }
 
+    /**
+     * The search down from Double.toString's digits finds what counting up from one digit finds (the definition,
+     * kept here as the oracle): random bit patterns, and seconds, milliseconds and rates as the result files hold
+     * them.
+     */
+    @Test
+    void searchingDownFromJavasDigitsEqualsCountingUpFromOne() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(42);
+        for (int i = 0; i < 20_000; i++) {
+            double x = Double.longBitsToDouble(random.nextLong() & Long.MAX_VALUE);
+            if (!Double.isFinite(x) || x == 0) continue;
+            assertSameDigits(x);
+            long nanos = random.nextLong(1, 600_000_000_000L);
+            for (double y : new double[] {nanos / 1e9, nanos / 1e6, 256 / (nanos / 1e9), nanos / 1e9 / 257}) {
+                assertSameDigits(y);
+            }
+        }
+        for (String x : new String[] {"8.41e21", "2e23", "5e-324", "1.7976931348623157e308", "2.2250738585072014E-308"}) {
+            double y = Double.parseDouble(x);
+            assertSameDigits(y);
+        }
+    }
+
+    /** The digits as first searched for: counted up from one, each length rounded exactly. */
+    private static java.math.BigDecimal shortestByCountingUp(double positive) {
+        java.math.BigDecimal exact = new java.math.BigDecimal(positive);
+        for (int digits = 1; digits <= 17; digits++) {
+            java.math.BigDecimal nearest = exact.round(new java.math.MathContext(digits,
+                    java.math.RoundingMode.HALF_EVEN));
+            if (Double.parseDouble(nearest.toString()) == positive) return nearest;
+            java.math.RoundingMode otherWay = nearest.compareTo(exact) < 0 ? java.math.RoundingMode.CEILING
+                    : java.math.RoundingMode.FLOOR;
+            java.math.BigDecimal other = exact.round(new java.math.MathContext(digits, otherWay));
+            if (Double.parseDouble(other.toString()) == positive) return other;
+        }
+        throw new AssertionError(positive);
+    }
+
+    private static void assertSameDigits(double positive) {
+        java.math.BigDecimal expected = shortestByCountingUp(positive);
+        java.math.BigDecimal actual = PythonRepr.shortestDigits(positive);
+        assertEquals(0, expected.compareTo(actual), () -> positive + ": " + expected + " against " + actual);
+    }
+
     /** Every power of two, random bit patterns and magnitudes: expectations printed by CPython 3.11. */
     @Test
     void matchesCpythonOnThousandsOfValues() {

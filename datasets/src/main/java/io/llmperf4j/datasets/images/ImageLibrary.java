@@ -1,9 +1,5 @@
 package io.llmperf4j.datasets.images;
 
-import javax.imageio.ImageIO;
-import javax.imageio.ImageReader;
-import javax.imageio.stream.ImageInputStream;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -11,7 +7,6 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
-import java.util.Iterator;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,12 +14,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The images of one workload, each made once and shared: a synthetic image once per distinct (seed, size, format,
- * quality), a file once per path, whatever number of requests send it. Thread-safe.
+ * quality), a file once per path, whatever number of requests send it. Thread-safe. Every run makes one, so it
+ * touches ImageIO only through {@link ImageHeaders} and {@link SyntheticImages}, when an image is first made.
  */
 public final class ImageLibrary {
-    static {
-        ImageIO.setUseCache(false); // read headers in memory, never through temporary files
-    }
 
     private final Map<Object, EncodedImage> images = new ConcurrentHashMap<>();
     private final AtomicLong heldChars = new AtomicLong();
@@ -48,12 +41,13 @@ public final class ImageLibrary {
         ImageSource.File source = new ImageSource.File(path);
         return images.computeIfAbsent(url == null ? source : new Linked(source, url), key -> {
             byte[] bytes = read(source.path());
-            Header header = header(source.path(), bytes);
+            ImageHeaders.Header header = ImageHeaders.read(source.path(), bytes);
             String digest = sha256Hex(bytes);
             return held(url == null
-                    ? EncodedImage.inline(source, header.format, header.width, header.height, bytes.length, digest,
-                    Base64.getEncoder().encodeToString(bytes))
-                    : EncodedImage.linked(source, header.format, header.width, header.height, bytes.length, digest, url));
+                    ? EncodedImage.inline(source, header.format(), header.width(), header.height(), bytes.length,
+                    digest, Base64.getEncoder().encodeToString(bytes))
+                    : EncodedImage.linked(source, header.format(), header.width(), header.height(), bytes.length,
+                    digest, url));
         });
     }
 
@@ -94,9 +88,6 @@ public final class ImageLibrary {
     private record Linked(ImageSource.File file, String url) {
     }
 
-    private record Header(ImageFormat format, int width, int height) {
-    }
-
     private static byte[] read(Path path) {
         if (!Files.isRegularFile(path)) {
             throw new IllegalArgumentException("image " + path + (Files.exists(path) ? " is not a regular file"
@@ -107,30 +98,5 @@ public final class ImageLibrary {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read image " + path + ": " + e.getMessage(), e);
         }
-    }
-
-    /** Format and size from the file's header, without decoding its pixels. */
-    private static Header header(Path path, byte[] bytes) {
-        try (ImageInputStream in = ImageIO.createImageInputStream(new ByteArrayInputStream(bytes))) {
-            Iterator<ImageReader> readers = ImageIO.getImageReaders(in);
-            if (readers.hasNext()) {
-                ImageReader reader = readers.next();
-                try {
-                    reader.setInput(in, true, true);
-                    ImageFormat format = switch (reader.getFormatName().toLowerCase(Locale.ROOT)) {
-                        case "png" -> ImageFormat.PNG;
-                        case "jpeg", "jpg" -> ImageFormat.JPEG;
-                        case "gif" -> ImageFormat.GIF;
-                        default -> null;
-                    };
-                    if (format != null) return new Header(format, reader.getWidth(0), reader.getHeight(0));
-                } finally {
-                    reader.dispose();
-                }
-            }
-        } catch (IOException e) {
-            throw new IllegalArgumentException("image " + path + " cannot be read: " + e.getMessage(), e);
-        }
-        throw new IllegalArgumentException("image " + path + " is not a PNG, JPEG or GIF image");
     }
 }
