@@ -1,6 +1,5 @@
 package io.llmperf4j.servermetrics.scrape;
 
-import io.netty.buffer.ByteBuf;
 import java.util.Arrays;
 
 /** Collects a response body and refuses it once it grows past a limit, so a runaway body cannot fill the heap. */
@@ -19,15 +18,18 @@ final class LimitedBody {
         if (contentLength > maxBytes) throw tooLarge();
     }
 
-    /** Appends {@code chunk}'s readable bytes (leaving the buffer itself to its owner). */
-    void append(ByteBuf chunk) throws ScrapeFailedException {
-        int n = chunk.readableBytes();
-        if ((long) size + n > maxBytes) throw tooLarge();
-        if (size + n > bytes.length) {
-            bytes = Arrays.copyOf(bytes, (int) Math.min(maxBytes, Math.max(size + n, 2L * bytes.length)));
+    /** Appends {@code length} bytes of {@code source} from {@code offset}. */
+    void append(byte[] source, int offset, int length) throws ScrapeFailedException {
+        if ((long) size + length > maxBytes) throw tooLarge();
+        if (size + length > bytes.length) {
+            bytes = Arrays.copyOf(bytes, (int) Math.min(maxBytes, Math.max(size + length, 2L * bytes.length)));
         }
-        chunk.getBytes(chunk.readerIndex(), bytes, size, n);
-        size += n;
+        System.arraycopy(source, offset, bytes, size, length);
+        size += length;
+    }
+
+    int size() {
+        return size;
     }
 
     byte[] bytes() {
