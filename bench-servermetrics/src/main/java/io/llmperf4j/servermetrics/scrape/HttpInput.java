@@ -24,6 +24,8 @@ final class HttpInput {
     private final InputStream in;
     private final BeforeRead beforeRead;
     private final byte[] buffer;
+    /** The line being read, reused: a scrape reads a few dozen. */
+    private byte[] line = new byte[0];
     private int position;
     private int limit;
     private boolean anyByte;
@@ -42,31 +44,23 @@ final class HttpInput {
     /**
      * One line without its CR LF (or bare LF), as ISO-8859-1 text.
      *
-     * @param maxBytes the longest line taken
+     * @param maxBytes the longest line taken, its CR LF not counted
      * @param what     the line's name for the error message
      * @throws ScrapeFailedException when the line is longer than {@code maxBytes} or the connection ends within it
      */
     String readLine(int maxBytes, String what) throws IOException, ScrapeFailedException {
-        StringBuilder line = null;
+        if (line.length < maxBytes + 1) line = new byte[maxBytes + 1]; // + 1: the CR before the LF
+        int length = 0;
         while (true) {
             if (position == limit && !fill()) throw new ScrapeFailedException(CUT_SHORT);
-            int start = position;
-            while (position < limit && buffer[position] != '\n') position++;
-            int length = position - start;
-            int sofar = line == null ? 0 : line.length();
-            if (sofar + length > maxBytes + 1) { // + 1: the CR before the LF
-                throw new ScrapeFailedException(HttpResponseReader.malformed(what + " longer than " + maxBytes
-                        + " bytes"));
-            }
-            if (position < limit) { // the LF
-                position++;
-                if (line == null) return text(buffer, start, length);
-                line.append(new String(buffer, start, length, StandardCharsets.ISO_8859_1));
-                return stripCr(line.toString()); // the CR may have come at the end of the previous read
-            }
-            if (line == null) line = new StringBuilder();
-            line.append(new String(buffer, start, length, StandardCharsets.ISO_8859_1));
+            byte b = buffer[position++];
+            if (b == '\n') break;
+            if (length == maxBytes + 1) throw tooLong(what, maxBytes);
+            line[length++] = b;
         }
+        if (length > 0 && line[length - 1] == '\r') length--;
+        if (length > maxBytes) throw tooLong(what, maxBytes);
+        return new String(line, 0, length, StandardCharsets.ISO_8859_1);
     }
 
     /** Exactly {@code count} bytes into {@code body}. */
@@ -111,12 +105,7 @@ final class HttpInput {
         return true;
     }
 
-    private static String text(byte[] bytes, int start, int length) {
-        if (length > 0 && bytes[start + length - 1] == '\r') length--;
-        return new String(bytes, start, length, StandardCharsets.ISO_8859_1);
-    }
-
-    private static String stripCr(String line) {
-        return line.endsWith("\r") ? line.substring(0, line.length() - 1) : line;
+    private static ScrapeFailedException tooLong(String what, int maxBytes) {
+        return new ScrapeFailedException(HttpResponseReader.malformed(what + " longer than " + maxBytes + " bytes"));
     }
 }
