@@ -487,9 +487,19 @@ class DistributedRunTest {
         return b.toString();
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
+    /** Ports handed out by {@link #freePort}: the system may give a closed one again, to the next caller. */
+    private static final Set<Integer> GIVEN_PORTS = new HashSet<>();
+
+    /**
+     * A port free now and never handed out before in this JVM: a coordinator and its workers pick theirs one after
+     * another, each socket closed at once, and the system gave a worker the coordinator's port (the worker could
+     * not bind; the run waited for it in vain).
+     */
+    private static synchronized int freePort() throws IOException {
+        while (true) {
+            try (ServerSocket socket = new ServerSocket(0)) {
+                if (GIVEN_PORTS.add(socket.getLocalPort())) return socket.getLocalPort();
+            }
         }
     }
 
