@@ -97,11 +97,12 @@ public final class MetricRecorder {
     public static Map<Metric, MetricStats> statsOf(Collection<RequestMetrics> requests) {
         Map<Metric, MetricStats> all = new EnumMap<>(Metric.class);
         for (Metric metric : Metric.values()) {
-            int count = 0;
+            // counted by the same walk that fills the array below, so the two cannot disagree
+            int[] count = {0};
             for (RequestMetrics request : requests) {
-                if (request.succeeded()) count += valueCount(metric, request);
+                if (request.succeeded()) eachValue(metric, request, v -> count[0]++);
             }
-            double[] values = new double[count];
+            double[] values = new double[count[0]];
             SummaryStatistics moments = new SummaryStatistics();
             int[] next = {0};
             for (RequestMetrics request : requests) {
@@ -116,20 +117,6 @@ public final class MetricRecorder {
             all.put(metric, stats(metric, aggregate(moments), values));
         }
         return Collections.unmodifiableMap(all);
-    }
-
-    /** How many values of {@code metric} a successful {@code request} has. */
-    private static int valueCount(Metric metric, RequestMetrics request) {
-        return switch (metric) {
-            case TTFT -> request.ttftNanos().isPresent() ? 1 : 0;
-            case TTFRT -> request.timeToFirstReasoningNanos().isPresent() ? 1 : 0;
-            case TPOT -> request.tpotNanos().isPresent() ? 1 : 0;
-            case ITL -> request.itlCount();
-            case ITL_PER_TOKEN -> request.itlPerTokenCount();
-            case E2E_LATENCY, INPUT_TOKENS -> 1;
-            case REQUEST_OUTPUT_THROUGHPUT -> request.outputTokensPerSecond().isPresent() ? 1 : 0;
-            case OUTPUT_TOKENS -> request.outputTokens().isPresent() ? 1 : 0;
-        };
     }
 
     /** Hands the values of {@code metric} of a successful {@code request} to {@code sink}, in arrival order. */
