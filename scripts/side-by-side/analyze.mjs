@@ -13,9 +13,10 @@
 //   receive side = client stamped the first content - server wrote it
 //   turnaround   = server had a request - server wrote the last content chunk of the previous request on the same
 //                  connection (the server's clock only: how soon a closed loop's client comes back)
-//   written      = llmperf4j's own stamp of its request's last byte handed to the socket - its start stamp (the
-//                  journal's phases.request_written_nanos; '–' while not measured). Node has no tight equivalent
-//                  (its 'finish' event comes a loop turn after the write, later than the server's receipt).
+//   written      = the client's stamp just after the kernel took its request's last byte - its start stamp
+//                  (llmperf4j: the journal's phases.request_written_nanos; the reference client: a nextTick after
+//                  the agent's flush, only when that write completed at once). On loopback the write syscall itself
+//                  delivers the bytes and wakes an idle server, which can have the request before the call returns.
 // (error = send + receive). "new" = the first request on its connection (the server counts requests per
 // connection), "reused" = the others. Percentiles are nearest-rank.
 import fs from 'node:fs';
@@ -77,8 +78,8 @@ function llmperf4jRecords(dir) {
 }
 
 function referenceRecords(file) {
-  return readJsonl(file).map((r) => ({ id: r.id, start: r.start, written: -1, first: r.first, last: r.last,
-    ok: !r.error }));
+  return readJsonl(file).map((r) => ({ id: r.id, start: r.start, written: r.written ?? -1, first: r.first,
+    last: r.last, ok: !r.error }));
 }
 
 function percentile(values, p) {
@@ -179,8 +180,8 @@ for (const { dir, meta } of scenarios) {
   if (meta.kind === 'latency') {
     p('TTFT error, all requests', l4j.error.all, ref.error.all);
     p('send side, reused connections', l4j.send.reused, ref.send.reused);
-    add('start → request written, llmperf4j\'s own phase, reused connections, ms', `${pair(l4j.written.reused)} `
-      + `(${l4j.written.reused.n})`, 'not measured', '');
+    p('start → request written (the kernel took its last byte), reused connections', l4j.written.reused,
+      ref.written.reused);
     p('re-send turnaround, server\'s clock only: last chunk of a response written → next request on that '
       + 'connection received', l4j.turnaround, ref.turnaround);
     p('send side, new connections', l4j.send.new, ref.send.new);

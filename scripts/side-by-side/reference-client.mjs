@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // Minimal streaming client, the yardstick of the side-by-side self-check (Node's standard library only): a closed
 // loop of --streams concurrent streams over a keep-alive agent with as many sockets, --requests in all. One wall-clock
-// stamp per request just before the request is written, one per arrival of response bytes; it sends its own
-// X-Request-Id and writes one JSON line per request to --out: id, start, first and last (epoch µs of the arrivals
-// that held the first and the last content chunk), chunks (content chunks), status, error.
+// stamp per request just before the request is written, one just after the kernel took its last byte, one per arrival
+// of response bytes; it sends its own X-Request-Id and writes one JSON line per request to --out: id, start, written
+// (-1 when the write did not complete at once), first and last (epoch µs of the arrivals that held the first and the
+// last content chunk), chunks (content chunks), status, error.
 //
 // Usage: node reference-client.mjs --url http://127.0.0.1:PORT/v1/chat/completions --streams 32 --requests 128
 //          [--max-tokens 256] [--prompt-words 64] [--out F] [--id-prefix ref-]
@@ -52,7 +53,7 @@ function contentOf(data) {
 
 function one(id) {
   return new Promise((resolve) => {
-    const record = { id, start: 0, first: -1, last: -1, chunks: 0, status: 0, error: null };
+    const record = { id, start: 0, written: -1, first: -1, last: -1, chunks: 0, status: 0, error: null };
     let settled = false;
     const finish = (error) => {
       if (settled) return;
@@ -93,6 +94,12 @@ function one(id) {
       res.on('error', finish);
     });
     req.on('error', finish);
+    // The request goes out when the agent hands it its socket (a tick after end()): 'socket' is emitted just before
+    // that flush, in the same tick, so a nextTick from it runs just after the write. Stamped only when the kernel
+    // took every byte then (nothing left in the stream's or libuv's queue), else it would be an early stamp.
+    req.on('socket', (socket) => process.nextTick(() => {
+      if (socket.writableLength === 0 && (socket._handle?.writeQueueSize ?? 1) === 0) record.written = nowMicros();
+    }));
     record.start = nowMicros();
     req.end(body);
   });
