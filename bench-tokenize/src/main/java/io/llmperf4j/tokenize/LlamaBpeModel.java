@@ -81,7 +81,10 @@ final class LlamaBpeModel {
         JsonNode addedTokens = null;
         ObjectNode modelSettings = JSON.createObjectNode();
         Map<String, Integer> vocab = null;
-        List<String[]> mergePairs = null;
+        // merges resolved to ids as they stream in when the vocabulary came first (as in every file the library
+        // writes): a few ints each, where 61k pairs of strings held until the end made the load's peak heap
+        MergeIds merges = null;
+        List<String[]> mergePairs = null; // a file with the merges before the vocabulary: resolved at the end
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String field = p.currentName();
             p.nextToken();
@@ -103,11 +106,16 @@ final class LlamaBpeModel {
                                 vocab.put(piece, p.getIntValue());
                             }
                         } else if (name.equals("merges") && value == JsonToken.START_ARRAY) {
-                            mergePairs = new ArrayList<>(65_536);
+                            merges = new MergeIds();
+                            mergePairs = new ArrayList<>();
                             while (p.nextToken() != JsonToken.END_ARRAY) {
                                 String[] pair = mergePair(p);
                                 if (pair == null) return Optional.empty();
-                                mergePairs.add(pair);
+                                if (vocab == null) {
+                                    mergePairs.add(pair);
+                                } else if (!merges.add(vocab, pair)) {
+                                    return Optional.empty();
+                                }
                             }
                         } else {
                             modelSettings.set(name, p.readValueAsTree());
@@ -122,7 +130,7 @@ final class LlamaBpeModel {
         if (!"BPE".equals(modelSettings.path("type").asText()) || !modelSettings.path("byte_fallback").asBoolean(false)
                 || !nullOrMissing(modelSettings, "dropout") || !nullOrMissing(modelSettings, "continuing_subword_prefix")
                 || !nullOrMissing(modelSettings, "end_of_word_suffix")
-                || modelSettings.path("ignore_merges").asBoolean(false) || vocab == null || mergePairs == null) {
+                || modelSettings.path("ignore_merges").asBoolean(false) || vocab == null || merges == null) {
             return Optional.empty();
         }
         // added tokens are cut out of the text before normalizing; texts holding one go to the library
@@ -136,25 +144,48 @@ final class LlamaBpeModel {
         }
         Integer bos = postProcessor == null ? null : bosOnlyTemplate(postProcessor, vocab);
         if (bos == null) return Optional.empty();
-        MergeTable merges = new MergeTable(mergePairs.size());
-        int rank = 0;
         for (String[] pair : mergePairs) {
-            String joined = pair[0] + pair[1];
-            Integer a = vocab.get(pair[0]);
-            Integer b = vocab.get(pair[1]);
-            Integer merged = vocab.get(joined);
-            if (a == null || b == null || merged == null) return Optional.empty(); // the library refuses such files
-            // a merged piece with "▁" after another character would join words: the segmenting would be wrong
-            if (joinsWords(joined)) return Optional.empty();
-            merges.put(a, b, rank++, merged); // a repeated pair keeps its last rank, as in the library's map
+            if (!merges.add(vocab, pair)) return Optional.empty();
         }
-        LlamaBpeModel result = new LlamaBpeModel(vocab, merges, bos, List.copyOf(added));
+        LlamaBpeModel result = new LlamaBpeModel(vocab, merges.table(), bos, List.copyOf(added));
         for (int b = 0; b < 256; b++) {
             Integer id = vocab.get(String.format("<0x%02X>", b));
             if (id == null) return Optional.empty(); // without every byte token, unknown characters would differ
             result.byteIds[b] = id;
         }
         return Optional.of(result);
+    }
+
+    /** The merges in rank order, each as the ids (left, right, merged). */
+    private static final class MergeIds {
+        private int[] ids = new int[3 * 1024];
+        private int size;
+
+        /**
+         * Appends the merge {@code pair} resolved with {@code vocab}; false when the file is no Llama-2 shape: a
+         * piece missing from the vocabulary (the library refuses such files), or a merged piece with "▁" after
+         * another character (it would join words, and cutting the text at each "▁" would be wrong).
+         */
+        boolean add(Map<String, Integer> vocab, String[] pair) {
+            String joined = pair[0] + pair[1];
+            Integer a = vocab.get(pair[0]);
+            Integer b = vocab.get(pair[1]);
+            Integer merged = vocab.get(joined);
+            if (a == null || b == null || merged == null || joinsWords(joined)) return false;
+            if (size + 3 > ids.length) ids = Arrays.copyOf(ids, ids.length * 2);
+            ids[size++] = a;
+            ids[size++] = b;
+            ids[size++] = merged;
+            return true;
+        }
+
+        MergeTable table() {
+            MergeTable table = new MergeTable(size / 3);
+            for (int i = 0; i < size; i += 3) {
+                table.put(ids[i], ids[i + 1], i / 3, ids[i + 2]); // a repeated pair keeps its last rank, as the library
+            }
+            return table;
+        }
     }
 
     /** A merge written {@code "a b"} or {@code ["a", "b"]}; null for anything else. */

@@ -154,15 +154,9 @@ public final class Tokenizers {
     }
 
     static Tokenizer loadBuiltInLlama2(ClassLoader resources) {
-        byte[] json;
-        try (InputStream in = resources.getResourceAsStream(BuiltInLlama2.RESOURCE)) {
-            if (in == null) throw new TokenizerUnavailableException(BuiltInLlama2.UNAVAILABLE_MESSAGE);
-            json = in.readAllBytes();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read resource " + BuiltInLlama2.RESOURCE, e);
-        }
+        // the library's copy reads the resource again if a text ever needs it: the 1.8 MB file is not kept for that
         Supplier<Tokenizer> library = () -> {
-            Path file = TokenizerCache.extract(json);
+            Path file = TokenizerCache.extract(readBuiltInLlama2(resources));
             try {
                 return DjlTokenizer.load(file, BuiltInLlama2.DISPLAY_NAME);
             } catch (IOException | RuntimeException e) {
@@ -171,9 +165,18 @@ public final class Tokenizers {
             }
         };
         // in Java, with the library loaded only if a text needs it (rarely, if ever, in a run)
-        Optional<LlamaBpeModel> model = llamaModel(json);
+        Optional<LlamaBpeModel> model = llamaModel(readBuiltInLlama2(resources));
         if (model.isPresent()) return new LlamaBpeTokenizer(model.get(), memoized(library), BuiltInLlama2.DISPLAY_NAME);
         return library.get();
+    }
+
+    private static byte[] readBuiltInLlama2(ClassLoader resources) {
+        try (InputStream in = resources.getResourceAsStream(BuiltInLlama2.RESOURCE)) {
+            if (in == null) throw new TokenizerUnavailableException(BuiltInLlama2.UNAVAILABLE_MESSAGE);
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read resource " + BuiltInLlama2.RESOURCE, e);
+        }
     }
 
     /** A Llama-2-shaped tokenizer.json runs in Java; others, and this one's leftovers, in the library. */

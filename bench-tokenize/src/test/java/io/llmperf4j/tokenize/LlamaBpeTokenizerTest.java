@@ -151,4 +151,28 @@ class LlamaBpeTokenizerTest {
         assertTrue(LlamaBpeModel.of(mapper.writeValueAsBytes(arrayMerges)).isPresent(), "merges as pairs (newer files)");
         assertTrue(LlamaBpeModel.of("{not json".getBytes(java.nio.charset.StandardCharsets.UTF_8)).isEmpty());
     }
+
+    /** Merges are resolved as they stream in after the vocabulary, or at the end when they come first. */
+    @Test
+    void mergesBeforeTheVocabularyGiveTheSameTokens() throws Exception {
+        ObjectMapper mapper = new ObjectMapper();
+        ObjectNode reordered = (ObjectNode) mapper.readTree(json);
+        ObjectNode model = (ObjectNode) reordered.get("model");
+        ObjectNode mergesFirst = mapper.createObjectNode();
+        mergesFirst.set("merges", model.get("merges"));
+        model.fields().forEachRemaining(field -> {
+            if (!field.getKey().equals("merges")) mergesFirst.set(field.getKey(), field.getValue());
+        });
+        reordered.set("model", mergesFirst);
+        LlamaBpeTokenizer fromReordered = new LlamaBpeTokenizer(
+                LlamaBpeModel.of(mapper.writeValueAsBytes(reordered)).orElseThrow(), () -> library, "reordered");
+        for (String text : List.of("The quick brown fox jumps over the lazy dog.", "unbelievably tokenized\nlines",
+                "Shall I compare thee to a summer's day?")) {
+            assertArrayEquals(inJava.encode(text), fromReordered.encode(text), text);
+            assertArrayEquals(library.encode(text), fromReordered.encode(text), text);
+        }
+        ObjectNode missingPiece = (ObjectNode) mapper.readTree(mapper.writeValueAsBytes(reordered));
+        ((com.fasterxml.jackson.databind.node.ArrayNode) missingPiece.get("model").get("merges")).add("zq \u2581x");
+        assertTrue(LlamaBpeModel.of(mapper.writeValueAsBytes(missingPiece)).isEmpty(), "a merge of unknown pieces");
+    }
 }
