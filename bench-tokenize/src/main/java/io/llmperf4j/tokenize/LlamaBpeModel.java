@@ -1,5 +1,6 @@
 package io.llmperf4j.tokenize;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -27,7 +28,14 @@ import java.util.Optional;
 final class LlamaBpeModel {
     static final char SPACE_MARK = '\u2581'; // "▁"
     private static final int NO_ID = -1;
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /**
+     * Field names neither interned nor canonicalized: the vocabulary's 32k pieces are field names, and Jackson's
+     * defaults would put each into the JVM's string table (native memory that does not shrink) for one parse.
+     */
+    private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
+            .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
+            .disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES)
+            .build());
 
     /** Ids of the pieces that are one supplementary character (two UTF-16 units); the others are in {@link #charIds}. */
     private final Map<String, Integer> supplementaryIds = new HashMap<>();
