@@ -1,0 +1,414 @@
+package io.llmperf4j.run;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedSelectorException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The client warm-up's server: OpenAI-style chat streams over HTTP/1.1 keep-alive on 127.0.0.1, one JDK NIO thread,
+ * canned bytes. Streamed the way vLLM streams them (a role event, one content event per token, the last with its
+ * finish reason, the usage event when asked for, {@code data: [DONE]}, each event an HTTP chunk), so the client's
+ * code sees a real server's shapes; and it shares no code with the client. The embedded simulator did this job
+ * before, but its Netty HTTP server decoded requests with the very decoder class the client decodes responses with
+ * (the run then recompiled the decoder for responses alone), and compiling its own Jackson, codec and generation code
+ * took half the warm-up's compiler time and most of its peak memory (a big C2 compilation is 20-30 MB).
+ *
+ * <p>The model name picks the pace: {@link #PACED_MODEL} gets one token every {@link #PACE_NANOS} (a real server's
+ * stream: one or a few events a read), any other model all tokens at once (a stream ceiling: dozens a read).
+ */
+final class WarmupResponder implements AutoCloseable {
+    static final String PACED_MODEL = "warmup-paced";
+    static final long PACE_NANOS = 100_000;
+    private static final int MAX_REQUEST_BYTES = 1 << 20;
+    // declared before the events below, whose initializers use them
+    private static final byte[] HEAD_END = utf8("\r\n\r\n");
+    private static final byte[] CRLF = utf8("\r\n");
+    private static final byte[] CONTENT_LENGTH = utf8("content-length:");
+    private static final byte[] CHAT_POST = utf8("POST /v1/chat/completions ");
+    private static final byte[] GET = utf8("GET ");
+    /**
+     * Two heads in turn: header names in lower case (vLLM's uvicorn, Netty) and capitalized (Node, many gateways);
+     * the client's case-insensitive header matching has a path for each.
+     */
+    private static final byte[][] HEADS = {
+            utf8("HTTP/1.1 200 OK\r\ndate: Thu, 03 Dec 2026 12:00:00 GMT\r\nserver: llmperf4j-warmup\r\n"
+                    + "content-type: text/event-stream; charset=utf-8\r\ntransfer-encoding: chunked\r\n\r\n"),
+            utf8("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
+                    + "Connection: keep-alive\r\nTransfer-Encoding: chunked\r\n\r\n")};
+    private static final byte[] NOT_FOUND = utf8("HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n");
+    /** Words of generated text as a server's tokens come: a leading space, punctuation, a line break, a quote. */
+    private static final String[] WORDS = {" Shall", " I", " compare", " thee", " to", " a", " summer", "'s", " day",
+            "?", "\n", "Thou", " art", " more", " lovely", " and", " more", " temperate", ":", "\n\n", "Rough",
+            " winds", " do", " shake", " the", " darling", " buds", " of", " May", ",", " \"and", "\"", " summer",
+            "\u2019s", " lease", " hath", " all", " too", " short", " a", " date", ";", " \uD83E\uDD99", " 1", "2", "3",
+            ".", " The"};
+    /** Each word's content event as an HTTP chunk, before the last token and as the last (finish reason length). */
+    private static final byte[][] TOKEN_EVENTS = new byte[WORDS.length][];
+    private static final byte[][] LAST_TOKEN_EVENTS = new byte[WORDS.length][];
+    private static final byte[] ROLE_EVENT = event(chunk("{\"role\":\"assistant\",\"content\":\"\"}", "null"));
+    private static final byte[] DONE = concat(event("[DONE]"), utf8("0\r\n\r\n"));
+
+    static {
+        for (int i = 0; i < WORDS.length; i++) {
+            String delta = "{\"content\":\"" + WORDS[i].replace("\"", "\\\"").replace("\n", "\\n") + "\"}";
+            TOKEN_EVENTS[i] = event(chunk(delta, "null"));
+            LAST_TOKEN_EVENTS[i] = event(chunk(delta, "\"length\""));
+        }
+    }
+
+    private final ServerSocketChannel server;
+    private final Selector selector;
+    private final Thread thread;
+    private final List<Stream> paced = new ArrayList<>();
+    private volatile boolean closed;
+
+    private WarmupResponder(ServerSocketChannel server, Selector selector) {
+        this.server = server;
+        this.selector = selector;
+        this.thread = new Thread(this::loop, "llmperf4j-warmup-responder");
+        thread.setDaemon(true);
+    }
+
+    /** Listens on an ephemeral port of 127.0.0.1 and serves until {@link #close()}. */
+    static WarmupResponder start() throws IOException {
+        ServerSocketChannel server = ServerSocketChannel.open();
+        Selector selector = null;
+        try {
+            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            server.configureBlocking(false);
+            selector = Selector.open();
+            server.register(selector, SelectionKey.OP_ACCEPT);
+        } catch (IOException | RuntimeException e) {
+            server.close();
+            if (selector != null) selector.close();
+            throw e;
+        }
+        WarmupResponder responder = new WarmupResponder(server, selector);
+        responder.thread.start();
+        return responder;
+    }
+
+    /** The OpenAI base URL, {@code http://127.0.0.1:PORT/v1}. */
+    String baseUrl() {
+        return "http://127.0.0.1:" + server.socket().getLocalPort() + "/v1";
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        selector.wakeup();
+        try {
+            thread.join(TimeUnit.SECONDS.toMillis(2));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            for (SelectionKey key : selector.keys()) key.channel().close();
+            selector.close();
+            server.close();
+        } catch (IOException | ClosedSelectorException e) {
+            // closing a private server: nothing left to do
+        }
+    }
+
+    private void loop() {
+        try {
+            while (!closed) {
+                long due = writeDueTokens(System.nanoTime());
+                long wait = due - System.nanoTime();
+                if (due == Long.MAX_VALUE) {
+                    selector.select();
+                } else if (wait >= TimeUnit.MILLISECONDS.toNanos(1)) {
+                    selector.select(TimeUnit.NANOSECONDS.toMillis(wait));
+                } else if (selector.selectNow() == 0 && wait > 0) {
+                    LockSupport.parkNanos(wait); // sub-millisecond pace: select() counts in milliseconds
+                }
+                Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
+                while (keys.hasNext()) {
+                    SelectionKey key = keys.next();
+                    keys.remove();
+                    handle(key);
+                }
+            }
+        } catch (IOException | ClosedSelectorException e) {
+            // the warm-up only loses accuracy; its client sees the connections close
+        }
+    }
+
+    private void handle(SelectionKey key) {
+        try {
+            if (!key.isValid()) return;
+            if (key.isAcceptable()) {
+                SocketChannel channel = server.accept();
+                if (channel == null) return;
+                channel.configureBlocking(false);
+                channel.register(selector, SelectionKey.OP_READ, new Connection(channel));
+                return;
+            }
+            Connection connection = (Connection) key.attachment();
+            if (key.isWritable()) connection.flush(key);
+            if (key.isValid() && key.isReadable()) connection.read(key);
+        } catch (IOException | RuntimeException e) {
+            close(key);
+        }
+    }
+
+    private void close(SelectionKey key) {
+        key.cancel();
+        paced.removeIf(stream -> stream.connection.channel == key.channel());
+        try {
+            key.channel().close();
+        } catch (IOException e) {
+            // already gone
+        }
+    }
+
+    /** Writes one token of every paced stream that is due; the earliest next due time, or Long.MAX_VALUE. */
+    private long writeDueTokens(long now) {
+        long next = Long.MAX_VALUE;
+        List<SelectionKey> failed = new ArrayList<>();
+        for (Iterator<Stream> it = paced.iterator(); it.hasNext(); ) {
+            Stream stream = it.next();
+            if (stream.dueNanos - now <= 0) {
+                ByteBuffer events = stream.nextToken(ByteBuffer.allocate(1024));
+                if (stream.done()) {
+                    events = stream.end(events);
+                    it.remove();
+                } else {
+                    stream.dueNanos += PACE_NANOS;
+                }
+                SelectionKey key = stream.connection.channel.keyFor(selector);
+                try {
+                    stream.connection.send(events, key);
+                } catch (IOException e) {
+                    if (key != null) failed.add(key);
+                }
+            }
+            if (!stream.done()) next = Math.min(next, stream.dueNanos);
+        }
+        failed.forEach(this::close);
+        return next;
+    }
+
+    /** One keep-alive connection: its request bytes and the response bytes the socket has not taken yet. */
+    private final class Connection {
+        private final SocketChannel channel;
+        private ByteBuffer in = ByteBuffer.allocate(8192);
+        private final ArrayDeque<ByteBuffer> out = new ArrayDeque<>();
+        private int responses;
+
+        Connection(SocketChannel channel) {
+            this.channel = channel;
+        }
+
+        void read(SelectionKey key) throws IOException {
+            if (!in.hasRemaining()) {
+                if (in.capacity() >= MAX_REQUEST_BYTES) throw new IOException("request too large");
+                ByteBuffer bigger = ByteBuffer.allocate(in.capacity() * 2);
+                in.flip();
+                in = bigger.put(in);
+            }
+            if (channel.read(in) < 0) throw new IOException("closed by the client");
+            for (String body; (body = nextBody()) != null; ) respond(body, key);
+        }
+
+        /** The body of the next whole request in the buffer (its bytes consumed), or null while it is incomplete. */
+        private String nextBody() throws IOException {
+            byte[] bytes = in.array();
+            int end = in.position();
+            int headEnd = indexOf(bytes, 0, end, HEAD_END);
+            if (headEnd < 0) return null;
+            headEnd += HEAD_END.length;
+            int length = contentLength(bytes, headEnd);
+            if (headEnd + length > end) return null;
+            boolean chat = startsWith(bytes, 0, CHAT_POST);
+            String body = chat ? new String(bytes, headEnd, length, StandardCharsets.UTF_8) : "";
+            in.flip().position(headEnd + length);
+            in.compact();
+            return body;
+        }
+
+        /** The Content-Length of the head {@code bytes[0, headEnd)}; 0 for a GET without one. */
+        private int contentLength(byte[] bytes, int headEnd) throws IOException {
+            for (int line = indexOf(bytes, 0, headEnd, CRLF) + 2; line < headEnd; ) {
+                int next = indexOf(bytes, line, headEnd, CRLF);
+                if (next < 0) break;
+                if (startsWithIgnoringCase(bytes, line, CONTENT_LENGTH)) {
+                    int value = 0;
+                    for (int i = line + CONTENT_LENGTH.length; i < next; i++) {
+                        if (bytes[i] >= '0' && bytes[i] <= '9') value = value * 10 + (bytes[i] - '0');
+                    }
+                    return value;
+                }
+                line = next + 2;
+            }
+            if (startsWith(bytes, 0, GET)) return 0;
+            throw new IOException("a request without a content-length");
+        }
+
+        private void respond(String body, SelectionKey key) throws IOException {
+            if (body.isEmpty()) {
+                send(ByteBuffer.allocate(NOT_FOUND.length).put(NOT_FOUND), key);
+                return;
+            }
+            int max = intAfter(body, "\"max_tokens\":");
+            if (max < 0) max = intAfter(body, "\"max_completion_tokens\":");
+            Stream stream = new Stream(this, max > 0 ? max : 16, body.contains("\"include_usage\":true"),
+                    body.length() / 4);
+            ByteBuffer events = ByteBuffer.allocate(4096).put(HEADS[responses++ % HEADS.length]).put(ROLE_EVENT);
+            events = stream.nextToken(events);
+            if (body.contains("\"model\":\"" + PACED_MODEL + "\"") && !stream.done()) {
+                stream.dueNanos = System.nanoTime() + PACE_NANOS;
+                paced.add(stream);
+            } else {
+                while (!stream.done()) events = stream.nextToken(events);
+                events = stream.end(events);
+            }
+            send(events, key);
+        }
+
+        /** Writes {@code events} (filled, not flipped) now, or as soon as the socket takes them, in order. */
+        void send(ByteBuffer events, SelectionKey key) throws IOException {
+            events.flip();
+            if (out.isEmpty()) channel.write(events);
+            if (events.hasRemaining()) {
+                out.add(events);
+                if (key != null) key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
+            }
+        }
+
+        void flush(SelectionKey key) throws IOException {
+            while (!out.isEmpty()) {
+                ByteBuffer head = out.peek();
+                channel.write(head);
+                if (head.hasRemaining()) return;
+                out.poll();
+            }
+            key.interestOps(SelectionKey.OP_READ);
+        }
+    }
+
+    /** One response's events, each written as an HTTP chunk into a growing buffer. */
+    private static final class Stream {
+        private final Connection connection;
+        private final int tokens;
+        private final boolean usage;
+        private final int promptTokens;
+        private int written;
+        long dueNanos;
+
+        Stream(Connection connection, int tokens, boolean usage, int promptTokens) {
+            this.connection = connection;
+            this.tokens = tokens;
+            this.usage = usage;
+            this.promptTokens = promptTokens;
+        }
+
+        boolean done() {
+            return written == tokens;
+        }
+
+        ByteBuffer nextToken(ByteBuffer buffer) {
+            int word = written++ % WORDS.length;
+            return put(buffer, done() ? LAST_TOKEN_EVENTS[word] : TOKEN_EVENTS[word]);
+        }
+
+        /** The usage event when asked for, {@code [DONE]} and the last (empty) HTTP chunk. */
+        ByteBuffer end(ByteBuffer buffer) {
+            if (usage) {
+                buffer = put(buffer, event("{\"id\":\"chatcmpl-warmup\",\"object\":\"chat.completion.chunk\","
+                        + "\"created\":1796299200,\"model\":\"warmup\",\"choices\":[],\"usage\":{\"prompt_tokens\":"
+                        + promptTokens + ",\"total_tokens\":" + (promptTokens + tokens) + ",\"completion_tokens\":"
+                        + tokens + "}}"));
+            }
+            return put(buffer, DONE);
+        }
+
+        private static ByteBuffer put(ByteBuffer buffer, byte[] bytes) {
+            if (buffer.remaining() < bytes.length) {
+                int capacity = Math.max(buffer.capacity() * 2, buffer.position() + bytes.length);
+                ByteBuffer bigger = ByteBuffer.allocate(capacity);
+                buffer.flip();
+                buffer = bigger.put(buffer);
+            }
+            return buffer.put(bytes);
+        }
+    }
+
+
+    private static String chunk(String delta, String finishReason) {
+        return "{\"id\":\"chatcmpl-warmup\",\"object\":\"chat.completion.chunk\",\"created\":1796299200,"
+                + "\"model\":\"warmup\",\"choices\":[{\"index\":0,\"delta\":" + delta
+                + ",\"logprobs\":null,\"finish_reason\":" + finishReason + "}]}";
+    }
+
+    /** The SSE event {@code data: DATA} as one HTTP chunk. */
+    private static byte[] event(String data) {
+        byte[] sse = utf8("data: " + data + "\n\n");
+        return concat(utf8(Integer.toHexString(sse.length) + "\r\n"), sse, CRLF);
+    }
+
+    private static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        int length = 0;
+        for (byte[] part : parts) length += part.length;
+        ByteBuffer joined = ByteBuffer.allocate(length);
+        for (byte[] part : parts) joined.put(part);
+        return joined.array();
+    }
+
+    private static int indexOf(byte[] bytes, int from, int to, byte[] needle) {
+        for (int i = from; i + needle.length <= to; i++) {
+            if (startsWith(bytes, i, needle)) return i;
+        }
+        return -1;
+    }
+
+    private static boolean startsWith(byte[] bytes, int at, byte[] prefix) {
+        if (at + prefix.length > bytes.length) return false;
+        for (int i = 0; i < prefix.length; i++) {
+            if (bytes[at + i] != prefix[i]) return false;
+        }
+        return true;
+    }
+
+    /** Whether {@code bytes} hold {@code lowerCase} (ASCII letters in any case) at {@code at}. */
+    private static boolean startsWithIgnoringCase(byte[] bytes, int at, byte[] lowerCase) {
+        if (at + lowerCase.length > bytes.length) return false;
+        for (int i = 0; i < lowerCase.length; i++) {
+            int b = bytes[at + i];
+            if (b >= 'A' && b <= 'Z') b += 'a' - 'A';
+            if (b != lowerCase[i]) return false;
+        }
+        return true;
+    }
+
+    /** The non-negative integer right after {@code key} in {@code json} (spaces skipped), or -1. */
+    private static int intAfter(String json, String key) {
+        int at = json.indexOf(key);
+        if (at < 0) return -1;
+        int i = at + key.length();
+        while (i < json.length() && json.charAt(i) == ' ') i++;
+        int value = -1;
+        for (; i < json.length() && Character.isDigit(json.charAt(i)); i++) {
+            value = Math.max(value, 0) * 10 + (json.charAt(i) - '0');
+        }
+        return value;
+    }
+}
