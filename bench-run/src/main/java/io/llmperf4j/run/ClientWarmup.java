@@ -23,11 +23,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * Warms the client's own code (Netty, SSE decoding, event parsing, and the output token counting) before the
  * measured run, against a private in-process responder ({@link WarmupResponder}), never the endpoint under test,
- * until the JIT compilers have
- * settled, then lets them finish what is queued. Without it the first wave of requests of a fresh JVM carries 100 ms
- * or more of JIT compilation in its TTFT, and the first seconds of the run share the CPU with the compilers: the tool
- * measuring itself. Once per JVM: a sweep's later levels, a second model or a second run of the Java API find the code
- * compiled already, and warming it again would only cost them seconds.
+ * until the JIT compilers have settled, then lets them finish what is queued. Without it the first wave of requests
+ * of a fresh JVM carries 100 ms or more of JIT compilation in its TTFT, and the first seconds of the run share the CPU
+ * with the compilers: the tool measuring itself. Once per JVM: a sweep's later levels, a second model or a second
+ * run of the Java API find the code compiled already, and warming it again would only cost them seconds.
  */
 public final class ClientWarmup {
     /**

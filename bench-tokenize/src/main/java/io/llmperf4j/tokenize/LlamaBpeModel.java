@@ -189,9 +189,8 @@ final class LlamaBpeModel {
 
         MergeTable table() {
             MergeTable table = new MergeTable(size / 3);
-            for (int i = 0; i < size; i += 3) {
-                table.put(ids[i], ids[i + 1], i / 3, ids[i + 2]); // a repeated pair keeps its last rank, as the library
-            }
+            // a repeated pair keeps its last rank, as in the library's map
+            for (int i = 0; i < size; i += 3) table.put(ids[i], ids[i + 1], i / 3, ids[i + 2]);
             return table;
         }
     }
