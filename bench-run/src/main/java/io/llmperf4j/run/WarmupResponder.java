@@ -1,7 +1,6 @@
 package io.llmperf4j.run;
 
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedSelectorException;
@@ -87,7 +86,7 @@ final class WarmupResponder implements AutoCloseable {
         ServerSocketChannel server = ServerSocketChannel.open();
         Selector selector = null;
         try {
-            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            server.bind(new InetSocketAddress("127.0.0.1", 0)); // the address baseUrl() names, IPv6 preferred or not
             server.configureBlocking(false);
             selector = Selector.open();
             server.register(selector, SelectionKey.OP_ACCEPT);
