@@ -105,49 +105,11 @@ public final class ClientWarmup {
     /** The same, also counting each warm-up answer's tokens with {@code counter} (when not null), as the run will. */
     public static void run(TokenCounter counter, Budget budget) {
         if (!WARMED.compareAndSet(false, true)) return;
-        long deadline = System.currentTimeMillis() + budget.timeLimitMillis();
         List<NettyLlmClient> clients = new ArrayList<>();
-        int sent = 0;
-        int waves = 0;
         try (WarmupResponder responder = WarmupResponder.start();
              RequestJournal journal = RequestJournal.discarding()) {
             try {
-                long settledFrom = System.nanoTime();
-                long compiledBefore = CompilerCpu.nanos();
-                for (int round = 0; System.currentTimeMillis() < deadline; round++) {
-                    // a new client every few rounds, as the run's is: its first moments (new I/O threads, a pool
-                    // connected up front, a key in the headers) are then in the compiled code's profile too, not a
-                    // surprise that sends the run back to the interpreter
-                    if (round % NEW_CLIENTS_EVERY == 0) {
-                        clients.forEach(NettyLlmClient::close);
-                        clients.clear();
-                        for (String model : MODELS) {
-                            NettyLlmClient client = new NettyLlmClient(ClientConfig.builder(
-                                    URI.create(responder.baseUrl() + "/chat/completions"), model)
-                                    .apiKey(Secret.of("warmup")).maxConnections(IN_FLIGHT).build());
-                            clients.add(client);
-                            client.preconnect(IN_FLIGHT);
-                        }
-                    }
-                    for (int i = 0; i < ROUND.size(); i++) {
-                        Shape shape = ROUND.get(i);
-                        RequestSpec spec = new RequestSpec(0, PROMPT, 0, shape.tokens());
-                        // both prompt orders: the one the run does not use, else its first send leaves compiled code
-                        // that never saw it (an unstable_if at the run's start, the send path interpreted after)
-                        PromptOrder order = PROMPT_ORDERS[(round + i) % PROMPT_ORDERS.length];
-                        for (int w = 0; w < shape.waves() && System.currentTimeMillis() < deadline; w++) {
-                            int wave = waves++;
-                            sent += wave(clients.get(shape.client()), spec, order, counter, wave,
-                                    listener(wave, journal));
-                        }
-                    }
-                    long elapsed = System.nanoTime() - settledFrom;
-                    if (elapsed < SETTLE_SPAN_NANOS) continue;
-                    long compiled = CompilerCpu.nanos() - compiledBefore;
-                    if (sent >= budget.minRequests() && compiled <= SETTLED_COMPILE_SHARE * elapsed) break;
-                    settledFrom = System.nanoTime();
-                    compiledBefore = CompilerCpu.nanos();
-                }
+                warmUntilSettled(responder, journal, clients, counter, budget);
             } finally {
                 clients.forEach(NettyLlmClient::close); // before the responder closes their connections
             }
@@ -155,6 +117,56 @@ public final class ClientWarmup {
             // a warm-up that cannot run only costs accuracy on the first requests; the real run reports its own errors
         }
         awaitQuietCompilers(budget.compilersWaitMillis());
+    }
+
+    /**
+     * Rounds of every {@link #ROUND} shape until the compilers' share of a span falls under
+     * {@link #SETTLED_COMPILE_SHARE} with at least the budget's requests sent, or its time is up; {@code clients}
+     * holds the clients in use, for the caller to close.
+     */
+    private static void warmUntilSettled(WarmupResponder responder, RequestJournal journal,
+                                         List<NettyLlmClient> clients, TokenCounter counter, Budget budget) {
+        long deadline = System.currentTimeMillis() + budget.timeLimitMillis();
+        int sent = 0;
+        int waves = 0;
+        long settledFrom = System.nanoTime();
+        long compiledBefore = CompilerCpu.nanos();
+        for (int round = 0; System.currentTimeMillis() < deadline; round++) {
+            // a new client every few rounds, as the run's is: its first moments (new I/O threads, a pool
+            // connected up front, a key in the headers) are then in the compiled code's profile too, not a
+            // surprise that sends the run back to the interpreter
+            if (round % NEW_CLIENTS_EVERY == 0) replaceClients(responder, clients);
+            for (int i = 0; i < ROUND.size(); i++) {
+                Shape shape = ROUND.get(i);
+                RequestSpec spec = new RequestSpec(0, PROMPT, 0, shape.tokens());
+                // both prompt orders: the one the run does not use, else its first send leaves compiled code
+                // that never saw it (an unstable_if at the run's start, the send path interpreted after)
+                PromptOrder order = PROMPT_ORDERS[(round + i) % PROMPT_ORDERS.length];
+                for (int w = 0; w < shape.waves() && System.currentTimeMillis() < deadline; w++) {
+                    int wave = waves++;
+                    sent += wave(clients.get(shape.client()), spec, order, counter, wave, listener(wave, journal));
+                }
+            }
+            long elapsed = System.nanoTime() - settledFrom;
+            if (elapsed < SETTLE_SPAN_NANOS) continue;
+            long compiled = CompilerCpu.nanos() - compiledBefore;
+            if (sent >= budget.minRequests() && compiled <= SETTLED_COMPILE_SHARE * elapsed) return;
+            settledFrom = System.nanoTime();
+            compiledBefore = CompilerCpu.nanos();
+        }
+    }
+
+    /** Closes {@code clients} and puts a new one for each of {@link #MODELS} in their place, connected up front. */
+    private static void replaceClients(WarmupResponder responder, List<NettyLlmClient> clients) {
+        clients.forEach(NettyLlmClient::close);
+        clients.clear();
+        for (String model : MODELS) {
+            NettyLlmClient client = new NettyLlmClient(ClientConfig.builder(
+                    URI.create(responder.baseUrl() + "/chat/completions"), model)
+                    .apiKey(Secret.of("warmup")).maxConnections(IN_FLIGHT).build());
+            clients.add(client);
+            client.preconnect(IN_FLIGHT);
+        }
     }
 
     /**
