@@ -175,6 +175,9 @@ final class ByteJsonCursor implements JsonCursor {
      */
     static String stringBody(byte[] data, int start, int end) {
         if (start < 1 || end >= data.length || data[end] != '"' || end < start) return null;
+        // printable ASCII without quote or backslash is its own text: no cursor (one per streamed chunk, and the
+        // JIT's escape analysis could not remove it: at the stream ceiling, a quarter of the client's allocation)
+        if (isPlainAscii(data, start, end)) return new String(data, start, end - start, StandardCharsets.ISO_8859_1);
         ByteJsonCursor cursor = new ByteJsonCursor(data);
         cursor.pos = start - 1; // the opening quote's place: scanString starts past it
         try {
@@ -183,6 +186,15 @@ final class ByteJsonCursor implements JsonCursor {
             return null;
         }
         return cursor.stringEnd == end ? cursor.getTextOfString() : null;
+    }
+
+    /** No byte below 0x20 (control characters, and every non-ASCII byte, which is negative), no quote, no backslash. */
+    private static boolean isPlainAscii(byte[] data, int from, int to) {
+        for (int i = from; i < to; i++) {
+            byte b = data[i];
+            if (b < 0x20 || b == '"' || b == '\\') return false;
+        }
+        return true;
     }
 
     @Override
