@@ -2,7 +2,6 @@ package io.llmperf4j.engine.client;
 
 import io.llmperf4j.engine.protocol.AnthropicEventParser;
 import io.llmperf4j.engine.protocol.ChunkParser;
-import io.llmperf4j.engine.sse.SseEvent;
 import io.llmperf4j.model.ChatMessage;
 import io.llmperf4j.model.ImageInput;
 import io.llmperf4j.model.RequestInputs;
@@ -138,8 +137,8 @@ public final class AnthropicMessagesApi implements LlmApi {
     }
 
     @Override
-    public boolean isEndOfStream(SseEvent event) {
-        return "message_stop".equals(event.type());
+    public boolean isEndOfStream(String eventType, byte[] data, int from, int to) {
+        return "message_stop".equals(eventType);
     }
 
     @Override

@@ -41,9 +41,18 @@ public interface LlmApi {
     /** Interprets each SSE event (streaming) or the whole body, and any error object in a 200 JSON body. */
     ChunkParser parser();
 
-    /** The event that ends a complete stream; a stream without it is MISSING_DONE. OpenAI's {@code data: [DONE]}. */
+    /**
+     * The event that ends a complete stream; a stream without it is MISSING_DONE. OpenAI's {@code data: [DONE]}.
+     * The engine calls this with the event's data lent: bytes {@code [from, to)} of {@code data}, read during the call
+     * only (an API whose end event is named by its {@code event:} line needs only the type).
+     */
+    default boolean isEndOfStream(String eventType, byte[] data, int from, int to) {
+        return SseEvent.isDoneMarker(data, from, to);
+    }
+
+    /** {@link #isEndOfStream(String, byte[], int, int)} for a whole event. */
     default boolean isEndOfStream(SseEvent event) {
-        return event.isDoneMarker();
+        return isEndOfStream(event.type(), event.data(), 0, event.data().length);
     }
 
     /** How {@link #isEndOfStream} is named in messages. */

@@ -1,5 +1,7 @@
 package io.llmperf4j.engine.protocol;
 
+import java.util.Arrays;
+
 /**
  * Interprets the data of one SSE event of a streaming LLM API. Implementations are stateless and thread-safe;
  * they run on the I/O thread that decoded the event, after its arrival stamp, so they must be quick and never block.
@@ -22,6 +24,15 @@ public interface ChunkParser {
      */
     default ParsedChunk parse(String eventType, byte[] data) throws MalformedChunkException {
         return parse(data);
+    }
+
+    /**
+     * The same with the data lent: bytes {@code [from, to)} of {@code data}, read during the call only, never kept
+     * (the engine calls this one for streamed events). The default copies them; a parser that can read a range in
+     * place overrides it.
+     */
+    default ParsedChunk parse(String eventType, byte[] data, int from, int to) throws MalformedChunkException {
+        return parse(eventType, from == 0 && to == data.length ? data : Arrays.copyOfRange(data, from, to));
     }
 
     /**

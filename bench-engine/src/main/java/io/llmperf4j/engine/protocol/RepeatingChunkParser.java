@@ -30,13 +30,20 @@ final class RepeatingChunkParser implements ChunkParser {
 
     @Override
     public ParsedChunk parse(byte[] data) throws MalformedChunkException {
+        return parse(null, data, 0, data.length);
+    }
+
+    /** Reads a lent event in place; only an event that becomes the template is copied, as it must be kept. */
+    @Override
+    public ParsedChunk parse(String eventType, byte[] data, int from, int to) throws MalformedChunkException {
         if (template != null) {
-            ParsedChunk same = sameTemplate(data);
+            ParsedChunk same = sameTemplate(data, from, to);
             if (same != null) return same;
         }
-        ChatCompletionChunkParser.Learned parsed = full.parseLearning(data);
+        byte[] own = from == 0 && to == data.length ? data : Arrays.copyOfRange(data, from, to);
+        ChatCompletionChunkParser.Learned parsed = full.parseLearning(own);
         if (parsed.contentStart() >= 0) {
-            template = data;
+            template = own;
             contentStart = parsed.contentStart();
             contentEnd = parsed.contentEnd();
             learnt = parsed.chunk();
@@ -45,16 +52,16 @@ final class RepeatingChunkParser implements ChunkParser {
     }
 
     /** The learnt chunk with this event's content, or null when the event differs elsewhere. */
-    private ParsedChunk sameTemplate(byte[] data) {
+    private ParsedChunk sameTemplate(byte[] data, int from, int to) {
         int suffix = template.length - contentEnd;
-        int end = data.length - suffix; // where this event's closing quote must be
+        int end = to - suffix; // where this event's closing quote must be
         // the closing quote first: an event that differs after its content (the last one, with a finish reason)
         // fails here, on every server, instead of on the suffix comparison's first byte, a branch that servers which
         // send the finish reason in an empty event never take before the run (and the JIT would compile it away)
-        if (end < contentStart || data[end] != '"') return null;
-        if (!Arrays.equals(data, 0, contentStart, template, 0, contentStart)) return null;
-        if (!Arrays.equals(data, end, data.length, template, contentEnd, template.length)) return null;
-        String content = ByteJsonCursor.stringBody(data, contentStart, end);
+        if (end < from + contentStart || data[end] != '"') return null;
+        if (!Arrays.equals(data, from, from + contentStart, template, 0, contentStart)) return null;
+        if (!Arrays.equals(data, end, to, template, contentEnd, template.length)) return null;
+        String content = ByteJsonCursor.stringBody(data, from + contentStart, end);
         if (content == null) return null;
         return new ParsedChunk(learnt.responseId(), content, learnt.finishReason(), learnt.countsAsDataEvent(),
                 learnt.usagePromptTokens(), learnt.usageCompletionTokens(), null, learnt.reasoning(),

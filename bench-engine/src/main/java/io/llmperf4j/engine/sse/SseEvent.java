@@ -25,8 +25,11 @@ public record SseEvent(String type, byte[] data, long arrivalNanos) {
 
     /** True for the OpenAI end marker {@code [DONE]}, surrounding ASCII whitespace ignored (llmperf strips lines). */
     public boolean isDoneMarker() {
-        int from = 0;
-        int to = data.length;
+        return isDoneMarker(data, 0, data.length);
+    }
+
+    /** {@link #isDoneMarker()} for data lent as bytes {@code [from, to)} of {@code data}. */
+    public static boolean isDoneMarker(byte[] data, int from, int to) {
         while (from < to && isSpace(data[from])) from++;
         while (to > from && isSpace(data[to - 1])) to--;
         if (to - from != DONE.length) return false;

@@ -8,6 +8,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 
@@ -122,6 +123,30 @@ class SseDecoderTest {
             assertEquals(List.of("1", "2", "3", "4", "5"),
                     data(decode(new SseDecoder(MAX), 1, parts.toArray(new byte[0][]))));
         }
+    }
+
+    @Test
+    void lentEventsCarryTheBytesOfTheCopiedOnes() {
+        byte[] all = bytes(sample("\r\n"));
+        List<SseEvent> copied = decode(new SseDecoder(MAX), 3, all);
+        List<SseEvent> lent = new ArrayList<>();
+        SseEventSink sink = new SseEventSink() {
+            @Override
+            public void onEvent(SseEvent event) {
+                throw new AssertionError("the decoder lends its bytes");
+            }
+
+            @Override
+            public void onEvent(String type, byte[] data, int from, int to, long arrivalNanos) {
+                lent.add(new SseEvent(type, Arrays.copyOfRange(data, from, to), arrivalNanos));
+            }
+        };
+        SseDecoder decoder = new SseDecoder(MAX);
+        for (int i = 0; i < all.length; i += 5) {
+            decoder.decode(Unpooled.wrappedBuffer(all, i, Math.min(5, all.length - i)), 3, sink);
+        }
+        assertEquals(copied, lent);
+        assertEquals("message", lent.get(1).type());
     }
 
     @Test

@@ -544,14 +544,19 @@ public final class Exchange implements RequestHandle, SseEventSink {
      * allocation); arrival stamps are taken before any of this, per read, so parsing here delays no stamp.
      */
     @Override
-    public void onEvent(SseEvent event) {
+    public void onEvent(String type, byte[] data, int from, int to, long arrivalNanos) {
         eventsDecoded++;
-        if (context.api().isEndOfStream(event)) {
+        if (context.api().isEndOfStream(type, data, from, to)) {
             doneSeen = true;
             return;
         }
         if (state == State.DONE || state == State.FAILED) return; // ended by an earlier event of this read
-        assembler.onEvent(event);
+        assembler.onEvent(type, data, from, to, arrivalNanos); // parsed at once: the decoder's bytes, lent
+    }
+
+    @Override
+    public void onEvent(SseEvent event) {
+        onEvent(event.type(), event.data(), 0, event.data().length, event.arrivalNanos());
     }
 
     private void fail(long nowNanos, Failure failure) {

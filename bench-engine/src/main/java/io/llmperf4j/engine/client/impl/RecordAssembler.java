@@ -3,7 +3,6 @@ package io.llmperf4j.engine.client.impl;
 import io.llmperf4j.engine.protocol.ChunkParser;
 import io.llmperf4j.engine.protocol.MalformedChunkException;
 import io.llmperf4j.engine.protocol.ParsedChunk;
-import io.llmperf4j.engine.sse.SseEvent;
 import io.llmperf4j.model.Failure;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestPhases;
@@ -114,17 +113,18 @@ final class RecordAssembler {
         phases = timing;
     }
 
-    void onEvent(SseEvent event) {
+    /** An event whose data are lent: bytes {@code [from, to)} of {@code data}, read here and never kept. */
+    void onEvent(String type, byte[] data, int from, int to, long arrivalNanos) {
         if (streamError != null) return; // llmperf stops at the error; what follows is not measured
         eventIndex++;
         ParsedChunk chunk;
         try {
-            chunk = parser.parse(event.type(), event.data());
+            chunk = parser.parse(type, data, from, to);
         } catch (MalformedChunkException e) {
             dataEventCount++;
             if (malformedCount++ == 0) {
                 firstMalformed = "SSE data event #" + eventIndex + " is malformed (" + e.getMessage() + "): "
-                        + FailureMessages.excerpt(event.data());
+                        + FailureMessages.excerpt(Arrays.copyOfRange(data, from, to));
             }
             return; // the stream goes on
         }
@@ -132,11 +132,11 @@ final class RecordAssembler {
         if (serverResponseId == null) serverResponseId = chunk.responseId();
         if (chunk.error() != null) {
             streamError = new Failure(FailureKind.ERROR_IN_STREAM, chunk.error().code(), chunk.error().message());
-            streamErrorNanos = event.arrivalNanos();
+            streamErrorNanos = arrivalNanos;
             abort.run();
             return;
         }
-        long offsetNanos = event.arrivalNanos() - startNanos;
+        long offsetNanos = arrivalNanos - startNanos;
         if (chunk.hasReasoning() && firstReasoningNanos == RequestRecord.NEVER) firstReasoningNanos = offsetNanos;
         if (chunk.hasContent()) addContent(offsetNanos, chunk.content());
         if (chunk.finishReason() != null) finishReason = chunk.finishReason();
