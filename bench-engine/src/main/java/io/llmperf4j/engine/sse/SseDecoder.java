@@ -62,7 +62,7 @@ public final class SseDecoder {
      *
      * <p>The bytes are copied out once and their line ends searched in that array, eight bytes at a time. Searching
      * the buffer itself costs a call chain per byte (the HTTP decoder's slice, the pooled buffer, memory): 37 % of the
-     * client's CPU at the stream ceiling, more than everything else a chunk costs.
+     * client's execution samples at the stream ceiling, more than any other step of a chunk.
      *
      * @param arrivalNanos {@code System.nanoTime()} of the read that delivered these bytes
      * @throws TooLongSseEventException when an event exceeds {@code maxEventBytes}
