@@ -11,6 +11,7 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -26,15 +27,20 @@ import java.util.concurrent.locks.LockSupport;
  * took half the warm-up's compiler time and most of its peak memory (a big C2 compilation is 20-30 MB).
  *
  * <p>The model name picks the pace: {@link #PACED_MODEL} gets one token every {@link #PACE_NANOS} (a real server's
- * stream: one or a few events a read), any other model all tokens at once (a stream ceiling: dozens a read).
+ * stream: one or a few events a read), any other model all tokens at once (a stream ceiling: dozens a read). Every
+ * other pair of unpaced responses frames its events {@value #EVENTS_PER_GROUP} to an HTTP chunk, as servers that
+ * flush several events a write do (the side-by-side's reference server at its ceiling): the client then decodes
+ * reads of many events per chunk too, whose buffers and branches the run would otherwise compile inside its window.
  */
 final class WarmupResponder implements AutoCloseable {
     static final String PACED_MODEL = "warmup-paced";
     static final long PACE_NANOS = 100_000;
     private static final int MAX_REQUEST_BYTES = 1 << 20;
+    static final int EVENTS_PER_GROUP = 16;
     // declared before the events below, whose initializers use them
     private static final byte[] HEAD_END = utf8("\r\n\r\n");
     private static final byte[] CRLF = utf8("\r\n");
+    private static final byte[] HEX_DIGITS = utf8("0123456789abcdef");
     private static final byte[] CONTENT_LENGTH = utf8("content-length:");
     private static final byte[] CHAT_POST = utf8("POST /v1/chat/completions ");
     private static final byte[] GET = utf8("GET ");
@@ -54,11 +60,12 @@ final class WarmupResponder implements AutoCloseable {
             " winds", " do", " shake", " the", " darling", " buds", " of", " May", ",", " \"and", "\"", " summer",
             "\u2019s", " lease", " hath", " all", " too", " short", " a", " date", ";", " \uD83E\uDD99", " 1", "2", "3",
             ".", " The"};
-    /** Each word's content event as an HTTP chunk, before the last token and as the last (finish reason length). */
+    /** Each word's content event (SSE bytes), before the last token and as the last (finish reason length). */
     private static final byte[][] TOKEN_EVENTS = new byte[WORDS.length][];
     private static final byte[][] LAST_TOKEN_EVENTS = new byte[WORDS.length][];
     private static final byte[] ROLE_EVENT = event(chunk("{\"role\":\"assistant\",\"content\":\"\"}", "null"));
-    private static final byte[] DONE = concat(event("[DONE]"), utf8("0\r\n\r\n"));
+    private static final byte[] DONE_EVENT = event("[DONE]");
+    private static final byte[] LAST_HTTP_CHUNK = utf8("0\r\n\r\n");
 
     static {
         for (int i = 0; i < WORDS.length; i++) {
@@ -267,14 +274,19 @@ final class WarmupResponder implements AutoCloseable {
             if (max < 0) max = intAfter(body, "\"max_completion_tokens\":");
             Stream stream = new Stream(this, max > 0 ? max : 16, body.contains("\"include_usage\":true"),
                     body.length() / 4);
-            ByteBuffer events = ByteBuffer.allocate(4096).put(HEADS[responses++ % HEADS.length]).put(ROLE_EVENT);
-            events = stream.nextToken(events);
-            if (body.contains("\"model\":\"" + PACED_MODEL + "\"") && !stream.done()) {
+            int response = responses++;
+            ByteBuffer events = ByteBuffer.allocate(4096).put(HEADS[response % HEADS.length]);
+            if (!body.contains("\"model\":\"" + PACED_MODEL + "\"")) {
+                boolean grouped = response / HEADS.length % 2 == 1; // both header sets, both framings
+                send(stream.all(events, grouped ? EVENTS_PER_GROUP : 1), key);
+                return;
+            }
+            events = stream.nextToken(httpChunk(events, ROLE_EVENT));
+            if (stream.done()) {
+                events = stream.end(events);
+            } else {
                 stream.dueNanos = System.nanoTime() + PACE_NANOS;
                 paced.add(stream);
-            } else {
-                while (!stream.done()) events = stream.nextToken(events);
-                events = stream.end(events);
             }
             send(events, key);
         }
@@ -300,7 +312,7 @@ final class WarmupResponder implements AutoCloseable {
         }
     }
 
-    /** One response's events, each written as an HTTP chunk into a growing buffer. */
+    /** One response's events, written as HTTP chunks into a growing buffer. */
     private static final class Stream {
         private final Connection connection;
         private final int tokens;
@@ -320,20 +332,41 @@ final class WarmupResponder implements AutoCloseable {
             return written == tokens;
         }
 
+        /** The next token's event as one HTTP chunk. */
         ByteBuffer nextToken(ByteBuffer buffer) {
-            int word = written++ % WORDS.length;
-            return put(buffer, done() ? LAST_TOKEN_EVENTS[word] : TOKEN_EVENTS[word]);
+            return httpChunk(buffer, nextTokenEvent());
         }
 
-        /** The usage event when asked for, {@code [DONE]} and the last (empty) HTTP chunk. */
+        /** The usage event when asked for and {@code [DONE]}, an HTTP chunk each, and the last (empty) HTTP chunk. */
         ByteBuffer end(ByteBuffer buffer) {
-            if (usage) {
-                buffer = put(buffer, event("{\"id\":\"chatcmpl-warmup\",\"object\":\"chat.completion.chunk\","
-                        + "\"created\":1796299200,\"model\":\"warmup\",\"choices\":[],\"usage\":{\"prompt_tokens\":"
-                        + promptTokens + ",\"total_tokens\":" + (promptTokens + tokens) + ",\"completion_tokens\":"
-                        + tokens + "}}"));
+            for (byte[] event : endEvents()) buffer = httpChunk(buffer, event);
+            return put(buffer, LAST_HTTP_CHUNK);
+        }
+
+        /** The whole response, {@code perChunk} events to an HTTP chunk. */
+        ByteBuffer all(ByteBuffer buffer, int perChunk) {
+            List<byte[]> events = new ArrayList<>(tokens + 3);
+            events.add(ROLE_EVENT);
+            while (!done()) events.add(nextTokenEvent());
+            events.addAll(endEvents());
+            for (int from = 0; from < events.size(); from += perChunk) {
+                buffer = httpChunk(buffer, concat(events.subList(from, Math.min(events.size(), from + perChunk))
+                        .toArray(new byte[0][])));
             }
-            return put(buffer, DONE);
+            return put(buffer, LAST_HTTP_CHUNK);
+        }
+
+        private byte[] nextTokenEvent() {
+            int word = written++ % WORDS.length;
+            return done() ? LAST_TOKEN_EVENTS[word] : TOKEN_EVENTS[word];
+        }
+
+        private List<byte[]> endEvents() {
+            if (!usage) return List.of(DONE_EVENT);
+            return List.of(event("{\"id\":\"chatcmpl-warmup\",\"object\":\"chat.completion.chunk\","
+                    + "\"created\":1796299200,\"model\":\"warmup\",\"choices\":[],\"usage\":{\"prompt_tokens\":"
+                    + promptTokens + ",\"total_tokens\":" + (promptTokens + tokens) + ",\"completion_tokens\":"
+                    + tokens + "}}"), DONE_EVENT);
         }
 
         private static ByteBuffer put(ByteBuffer buffer, byte[] bytes) {
@@ -354,10 +387,28 @@ final class WarmupResponder implements AutoCloseable {
                 + ",\"logprobs\":null,\"finish_reason\":" + finishReason + "}]}";
     }
 
-    /** The SSE event {@code data: DATA} as one HTTP chunk. */
+    /** The SSE event {@code data: DATA}. */
     private static byte[] event(String data) {
-        byte[] sse = utf8("data: " + data + "\n\n");
-        return concat(utf8(Integer.toHexString(sse.length) + "\r\n"), sse, CRLF);
+        return utf8("data: " + data + "\n\n");
+    }
+
+    /**
+     * {@code payload} as one HTTP chunk (size line, bytes, CRLF) at the end of {@code buffer}. The size's hex digits
+     * are put by hand: no String work at run time in JDK methods the client also runs.
+     */
+    private static ByteBuffer httpChunk(ByteBuffer buffer, byte[] payload) {
+        byte[] sizeLine = new byte[10];
+        int at = sizeLine.length - 2;
+        sizeLine[at] = '\r';
+        sizeLine[at + 1] = '\n';
+        int size = payload.length;
+        do {
+            sizeLine[--at] = HEX_DIGITS[size & 0xF];
+            size >>>= 4;
+        } while (size != 0);
+        buffer = Stream.put(buffer, Arrays.copyOfRange(sizeLine, at, sizeLine.length));
+        buffer = Stream.put(buffer, payload);
+        return Stream.put(buffer, CRLF);
     }
 
     private static byte[] utf8(String text) {

@@ -14,6 +14,8 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -85,6 +87,59 @@ class WarmupResponderTest {
                 assertTrue(readUntil(in, "\r\n\r\n").startsWith("HTTP/1.1 404 "));
             }
         }
+    }
+
+    @Test
+    void everyOtherPairOfUnpacedResponsesFramesSixteenEventsToAChunk() throws Exception {
+        try (WarmupResponder responder = WarmupResponder.start()) {
+            URI base = URI.create(responder.baseUrl());
+            byte[] body = "{\"model\":\"warmup\",\"max_tokens\":40,\"stream\":true}".getBytes(StandardCharsets.UTF_8);
+            byte[] request = ("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: " + body.length + "\r\n\r\n" + new String(body, StandardCharsets.UTF_8))
+                    .getBytes(StandardCharsets.UTF_8);
+            try (Socket socket = new Socket(base.getHost(), base.getPort())) {
+                socket.setSoTimeout(10_000);
+                List<List<String>> chunksOfEachResponse = new ArrayList<>();
+                for (int response = 0; response < 4; response++) {
+                    socket.getOutputStream().write(request);
+                    String whole = readUntil(socket.getInputStream(), "\r\n0\r\n\r\n");
+                    // one char per byte: chunk sizes count bytes, and two words are not ASCII
+                    String bytes = new String(whole.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
+                    chunksOfEachResponse.add(httpChunks(bytes.substring(bytes.indexOf("\r\n\r\n") + 4)));
+                }
+                // a role event, 40 tokens and [DONE]: 42 events
+                for (int response = 0; response < 2; response++) {
+                    List<String> chunks = chunksOfEachResponse.get(response);
+                    assertEquals(42, chunks.size());
+                    chunks.forEach(chunk -> assertEquals(1, events(chunk), chunk));
+                }
+                for (int response = 2; response < 4; response++) {
+                    List<String> chunks = chunksOfEachResponse.get(response);
+                    assertEquals(List.of(16, 16, 10), chunks.stream().map(WarmupResponderTest::events).toList());
+                    assertEquals(String.join("", chunksOfEachResponse.get(response - 2)), String.join("", chunks),
+                            "the same events, framed otherwise");
+                }
+            }
+            RequestRecord grouped = ask(responder, "warmup", 40, true); // the fifth response: one event a chunk
+            assertEquals(40, grouped.contentEventNanos().length);
+        }
+    }
+
+    /** The payloads of a chunked body (one char per byte), up to its last (empty) chunk. */
+    private static List<String> httpChunks(String body) {
+        List<String> chunks = new ArrayList<>();
+        int at = 0;
+        while (true) {
+            int lineEnd = body.indexOf("\r\n", at);
+            int size = Integer.parseInt(body.substring(at, lineEnd), 16);
+            if (size == 0) return chunks;
+            chunks.add(body.substring(lineEnd + 2, lineEnd + 2 + size));
+            at = lineEnd + 2 + size + 2;
+        }
+    }
+
+    private static int events(String chunk) {
+        return chunk.split("data: ", -1).length - 1;
     }
 
     private static String readUntil(InputStream in, String end) throws Exception {
