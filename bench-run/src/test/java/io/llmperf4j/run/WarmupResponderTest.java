@@ -61,10 +61,7 @@ class WarmupResponderTest {
     void aRequestSentByteByByteIsAnsweredAndTheConnectionKeptAlive() throws Exception {
         try (WarmupResponder responder = WarmupResponder.start()) {
             URI base = URI.create(responder.baseUrl());
-            byte[] body = "{\"model\":\"warmup\",\"max_tokens\":2,\"stream\":true}".getBytes(StandardCharsets.UTF_8);
-            byte[] request = ("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                    + "CONTENT-LENGTH: " + body.length + "\r\n\r\n" + new String(body, StandardCharsets.UTF_8))
-                    .getBytes(StandardCharsets.UTF_8);
+            byte[] request = chatRequest(2, "CONTENT-LENGTH");
             try (Socket socket = new Socket(base.getHost(), base.getPort())) {
                 socket.setSoTimeout(10_000);
                 OutputStream out = socket.getOutputStream();
@@ -93,10 +90,7 @@ class WarmupResponderTest {
     void everyOtherPairOfUnpacedResponsesFramesSixteenEventsToAChunk() throws Exception {
         try (WarmupResponder responder = WarmupResponder.start()) {
             URI base = URI.create(responder.baseUrl());
-            byte[] body = "{\"model\":\"warmup\",\"max_tokens\":40,\"stream\":true}".getBytes(StandardCharsets.UTF_8);
-            byte[] request = ("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                    + "Content-Length: " + body.length + "\r\n\r\n" + new String(body, StandardCharsets.UTF_8))
-                    .getBytes(StandardCharsets.UTF_8);
+            byte[] request = chatRequest(40, "Content-Length");
             try (Socket socket = new Socket(base.getHost(), base.getPort())) {
                 socket.setSoTimeout(10_000);
                 List<List<String>> chunksOfEachResponse = new ArrayList<>();
@@ -123,6 +117,13 @@ class WarmupResponderTest {
             RequestRecord grouped = ask(responder, "warmup", 40, true); // the fifth response: one event a chunk
             assertEquals(40, grouped.contentEventNanos().length);
         }
+    }
+
+    /** A streamed chat request for the unpaced model, its length header named as given (any case is read). */
+    private static byte[] chatRequest(int maxTokens, String contentLengthName) {
+        String body = "{\"model\":\"warmup\",\"max_tokens\":" + maxTokens + ",\"stream\":true}";
+        return ("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                + contentLengthName + ": " + body.length() + "\r\n\r\n" + body).getBytes(StandardCharsets.UTF_8);
     }
 
     /** The payloads of a chunked body (one char per byte), up to its last (empty) chunk. */
