@@ -2,6 +2,7 @@ package io.llmperf4j.distributed;
 
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
+import io.llmperf4j.distributed.testing.LoopbackPorts;
 import io.llmperf4j.engine.harness.HarnessListener;
 import io.llmperf4j.engine.harness.HarnessResult;
 import io.llmperf4j.engine.harness.HarnessRunner;
@@ -22,7 +23,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,9 +53,9 @@ class ClusterRunTest {
         server = SimulatedServer.start(SimulatorConfig.builder()
                 .timeToFirstToken(Duration.ofMillis(10)).interTokenDelay(Duration.ofMillis(1)).build());
         String name = "test-" + UUID.randomUUID();
-        HostPort c = new HostPort("127.0.0.1", freePort());
+        HostPort c = new HostPort("127.0.0.1", LoopbackPorts.next());
         List<HostPort> all = new ArrayList<>(List.of(c));
-        for (int i = 0; i < 2; i++) all.add(new HostPort("127.0.0.1", freePort()));
+        for (int i = 0; i < 2; i++) all.add(new HostPort("127.0.0.1", LoopbackPorts.next()));
         coordinator = Coordinator.start(new ClusterSettings(name, all, c), line -> { });
         for (int i = 1; i <= 2; i++) {
             workers.add(ClusterNode.start(new ClusterSettings(name, all, all.get(i)), ClusterNode.WORKER,
@@ -236,7 +236,7 @@ class ClusterRunTest {
     @Test
     @Timeout(60)
     void aWorkerThatCannotReachTheEndpointIsNamedBeforeTheStart() throws IOException {
-        URI closed = URI.create("http://127.0.0.1:" + freePort() + "/v1/chat/completions");
+        URI closed = URI.create("http://127.0.0.1:" + LoopbackPorts.next() + "/v1/chat/completions");
         DistributedRunException e = assertThrows(DistributedRunException.class,
                 () -> coordinator.checkReachable(members, closed));
         assertTrue(e.getMessage().startsWith("worker 127.0.0.1:"), e.getMessage());
@@ -250,11 +250,5 @@ class ClusterRunTest {
                 () -> coordinator.awaitWorkers(3, Duration.ofSeconds(1)));
         assertTrue(e.getMessage().contains("for 3 workers in cluster"), e.getMessage());
         assertTrue(e.getMessage().contains("2 joined"), e.getMessage());
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

@@ -2,6 +2,7 @@ package io.llmperf4j.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.llmperf4j.distributed.testing.LoopbackPorts;
 import io.llmperf4j.report.csv.RequestCsvReader;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
@@ -13,7 +14,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -74,7 +74,7 @@ class DistributedRunTest {
     @Timeout(120)
     void aCapacitySearchRunsEachLevelOnTheWorkers(@TempDir Path tmp) throws Exception {
         String cluster = "test-" + UUID.randomUUID();
-        int coordinatorPort = freePort();
+        int coordinatorPort = LoopbackPorts.next();
         List<String> workerIds = startWorkers(cluster, coordinatorPort, 2, tmp);
         Path searched = tmp.resolve("search");
         List<String> args = new ArrayList<>(List.of("token-benchmark"));
@@ -99,7 +99,7 @@ class DistributedRunTest {
     @Timeout(180)
     void threeWorkersMergeIntoOneRunThatMatchesASingleMachine(@TempDir Path tmp) throws Exception {
         String cluster = "test-" + UUID.randomUUID();
-        int coordinatorPort = freePort();
+        int coordinatorPort = LoopbackPorts.next();
         List<String> workerIds = startWorkers(cluster, coordinatorPort, 3, tmp);
 
         Path dist = tmp.resolve("dist");
@@ -164,7 +164,7 @@ class DistributedRunTest {
         openArgs.addAll(workload(12, 6, 20));
         openArgs.addAll(List.of("--request-rate", "30", "--arrival", "constant", "--warmup-requests", "3",
                 "--results-dir", open.toString()));
-        openArgs.addAll(coordinatorFlags(cluster, freePort(), workerIds));
+        openArgs.addAll(coordinatorFlags(cluster, LoopbackPorts.next(), workerIds));
         CliRun opened = CliRun.of(env(), openArgs.toArray(String[]::new));
         assertEquals(0, opened.exitCode(), () -> opened + logs());
         String openBase = "meta-llama-Llama-2-7b-chat-hf_200_20";
@@ -183,7 +183,7 @@ class DistributedRunTest {
         sweepArgs.addAll(workload(12, 6, 20));
         sweepArgs.addAll(List.of("--concurrency-sweep", "2,6", "--sleep-between", "0", "--results-dir",
                 sweep.toString()));
-        sweepArgs.addAll(coordinatorFlags(cluster, freePort(), workerIds));
+        sweepArgs.addAll(coordinatorFlags(cluster, LoopbackPorts.next(), workerIds));
         CliRun swept = CliRun.of(env(), sweepArgs.toArray(String[]::new));
         assertEquals(0, swept.exitCode(), () -> swept + logs());
         String sweepBase = "meta-llama-Llama-2-7b-chat-hf_200_20";
@@ -204,7 +204,7 @@ class DistributedRunTest {
         iterationArgs.addAll(workload(90, 6, 40));
         iterationArgs.addAll(List.of("--iterations", "2", "--warmup-iterations", "1", "--iteration-time", "0.6",
                 "--forks", "2", "--results-dir", iterations.toString()));
-        iterationArgs.addAll(coordinatorFlags(cluster, freePort(), workerIds));
+        iterationArgs.addAll(coordinatorFlags(cluster, LoopbackPorts.next(), workerIds));
         CliRun iterated = CliRun.of(env(), iterationArgs.toArray(String[]::new));
         assertEquals(0, iterated.exitCode(), () -> iterated + logs());
         assertTrue(iterated.out().contains("# Fork: 2 of 2\n"), iterated::toString);
@@ -232,7 +232,7 @@ class DistributedRunTest {
         List<String> sameWorkload = workload(12, 3, 20);
         modelArgs.addAll(sameWorkload.subList(2, sameWorkload.size())); // all but its --model
         modelArgs.addAll(List.of("--model", "m1,m2", "--sleep-between", "0", "--results-dir", models.toString()));
-        modelArgs.addAll(coordinatorFlags(cluster, freePort(), workerIds));
+        modelArgs.addAll(coordinatorFlags(cluster, LoopbackPorts.next(), workerIds));
         CliRun compared = CliRun.of(env(), modelArgs.toArray(String[]::new));
         assertEquals(0, compared.exitCode(), () -> compared + logs());
         assertTrue(compared.out().contains("Comparison: closed loop, concurrency 3, 12 requests; the same workload"),
@@ -253,7 +253,7 @@ class DistributedRunTest {
     @Timeout(120)
     void aWorkerKilledMidRunLeavesItsUnfinishedRequestsLostAndTheRunComplete(@TempDir Path tmp) throws Exception {
         String cluster = "test-" + UUID.randomUUID();
-        int coordinatorPort = freePort();
+        int coordinatorPort = LoopbackPorts.next();
         List<String> workerIds = startWorkers(cluster, coordinatorPort, 3, tmp);
 
         Path dist = tmp.resolve("dist");
@@ -307,7 +307,7 @@ class DistributedRunTest {
     @Timeout(120)
     void signalsToTheCoordinatorAbortASweepLevelThenStopTheSweep(@TempDir Path tmp) throws Exception {
         String cluster = "test-" + UUID.randomUUID();
-        int coordinatorPort = freePort();
+        int coordinatorPort = LoopbackPorts.next();
         List<String> workerIds = startWorkers(cluster, coordinatorPort, 1, tmp);
         Path dir = tmp.resolve("sweep");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
@@ -363,7 +363,7 @@ class DistributedRunTest {
     @Timeout(180)
     void oneWorkerWritesTheFilesAndColumnsOfThisMachine(@TempDir Path tmp) throws Exception {
         String cluster = "test-" + UUID.randomUUID();
-        int coordinatorPort = freePort();
+        int coordinatorPort = LoopbackPorts.next();
         List<String> workerIds = startWorkers(cluster, coordinatorPort, 1, tmp);
 
         Path dist = tmp.resolve("dist");
@@ -398,7 +398,7 @@ class DistributedRunTest {
                 "--no-stream"));
         anthropicArgs.addAll(workload(4, 2, 40));
         anthropicArgs.addAll(List.of("--results-dir", anthropic.toString()));
-        anthropicArgs.addAll(coordinatorFlags(cluster, freePort(), workerIds));
+        anthropicArgs.addAll(coordinatorFlags(cluster, LoopbackPorts.next(), workerIds));
         CliRun messages = CliRun.of(Map.of("ANTHROPIC_API_BASE", server.baseUrl(), "ANTHROPIC_API_KEY", "k"),
                 anthropicArgs.toArray(String[]::new));
         assertEquals(0, messages.exitCode(), () -> messages + logs());
@@ -455,7 +455,7 @@ class DistributedRunTest {
     /** Starts {@code n} worker JVMs on 127.0.0.1; returns their ids (cluster addresses). */
     private List<String> startWorkers(String cluster, int coordinatorPort, int n, Path tmp) throws IOException {
         List<Integer> ports = new ArrayList<>();
-        for (int i = 0; i < n; i++) ports.add(freePort());
+        for (int i = 0; i < n; i++) ports.add(LoopbackPorts.next());
         List<String> ids = new ArrayList<>();
         for (int port : ports) ids.add("127.0.0.1:" + port);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
@@ -485,22 +485,6 @@ class DistributedRunTest {
             }
         }
         return b.toString();
-    }
-
-    /** Ports handed out by {@link #freePort}: the system may give a closed one again, to the next caller. */
-    private static final Set<Integer> GIVEN_PORTS = new HashSet<>();
-
-    /**
-     * A port free now and never handed out before in this JVM: a coordinator and its workers pick theirs one after
-     * another, each socket closed at once, and the system gave a worker the coordinator's port (the worker could
-     * not bind; the run waited for it in vain).
-     */
-    private static synchronized int freePort() throws IOException {
-        while (true) {
-            try (ServerSocket socket = new ServerSocket(0)) {
-                if (GIVEN_PORTS.add(socket.getLocalPort())) return socket.getLocalPort();
-            }
-        }
     }
 
     private static String journalName() {

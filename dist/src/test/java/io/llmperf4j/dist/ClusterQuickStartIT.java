@@ -2,13 +2,13 @@ package io.llmperf4j.dist;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.llmperf4j.distributed.testing.LoopbackPorts;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -123,7 +123,7 @@ class ClusterQuickStartIT {
         assertTrue(m.find(), "docs/distributed.md has no 'Try it on one machine' bash block");
         String block = m.group(1).replace("\\\n", " ");
         Map<String, String> replacements = new LinkedHashMap<>();
-        for (String port : List.of("8000", "5701", "5702", "5703")) replacements.put(port, Integer.toString(freePort()));
+        for (String port : List.of("8000", "5701", "5702", "5703")) replacements.put(port, Integer.toString(LoopbackPorts.next()));
         replacements.put("--cluster demo", "--cluster demo-" + UUID.randomUUID());
         replacements.put("--results-dir dist-demo", "--results-dir " + dir.resolve("dist-demo"));
         List<String> out = new ArrayList<>();
@@ -180,11 +180,5 @@ class ClusterQuickStartIT {
             all.append(e);
         }
         return all.toString();
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }
