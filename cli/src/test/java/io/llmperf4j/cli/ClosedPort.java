@@ -1,18 +1,20 @@
 package io.llmperf4j.cli;
 
+import io.llmperf4j.distributed.testing.LoopbackPorts;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.util.Map;
 
-/** A loopback port nothing listens on (bound once, then released), for "unreachable endpoint" cases. */
+/** A loopback port nothing listens on, for "unreachable endpoint" cases. */
 final class ClosedPort {
     private ClosedPort() {
     }
 
+    /** One from below the ephemeral range, so no outgoing connection is given it as its source port meanwhile. */
     static int find() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
+        try {
+            return LoopbackPorts.next();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
