@@ -104,6 +104,7 @@ measured() { # name of the CPU/memory file (without .proc.jsonl), then the comma
 }
 
 order=0
+failed=() # the runs that did not finish: their figures are missing from the table, and the script exits 1
 scenario() { # name, label, kind (latency|ceiling|wide), rss (true|false), streams, requests, tokens, server flags...
   local name="$1" label="$2" kind="$3" rss="$4" streams="$5" requests="$6" tokens="$7"; shift 7
   want "$name" || return 0
@@ -120,7 +121,8 @@ scenario() { # name, label, kind (latency|ceiling|wide), rss (true|false), strea
   sleep 1
   echo "   reference client"
   measured "$dir/ref" node "$here/reference-client.mjs" --url "$url" --streams "$streams" --requests "$requests" \
-    --max-tokens "$tokens" --prompt-words 64 --out "$dir/ref.jsonl" 2>>"$dir/ref.err" || true
+    --max-tokens "$tokens" --prompt-words 64 --out "$dir/ref.jsonl" 2>>"$dir/ref.err" \
+    || failed+=("$label: the reference client (see $dir/ref.err)")
   tail -n 1 "$dir/ref.err" | sed 's/^/   /'
   sleep 1
   echo "   llmperf4j token-benchmark"
@@ -129,7 +131,7 @@ scenario() { # name, label, kind (latency|ceiling|wide), rss (true|false), strea
     --num-concurrent-requests "$streams" --max-num-completed-requests "$requests" \
     --mean-input-tokens 64 --stddev-input-tokens 0 --mean-output-tokens "$tokens" --stddev-output-tokens 0 \
     --timeout 900 --results-dir "$dir/l4j" >"$dir/l4j.out" 2>&1 \
-    || { echo "   llmperf4j failed:"; tail -n 5 "$dir/l4j.out"; }
+    || { echo "   llmperf4j failed:"; tail -n 5 "$dir/l4j.out"; failed+=("$label: llmperf4j (see $dir/l4j.out)"); }
   grep -E '^(Number Of Errored Requests|Number Of Completed Requests)' "$dir/l4j.out" | sed 's/^/   /' || true
   stop_server
   cat >"$dir/meta.json" <<EOF
@@ -178,3 +180,8 @@ echo
 node "$here/analyze.mjs" "$run" "$only"
 echo
 echo "(files: $run)"
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "side-by-side: ${#failed[@]} run(s) failed, their figures are missing above:" >&2
+  printf '  %s\n' "${failed[@]}" >&2
+  exit 1
+fi
