@@ -17,6 +17,9 @@
 //                  (llmperf4j: the journal's phases.request_written_nanos; the reference client: a nextTick after
 //                  the agent's flush, only when that write completed at once). On loopback the write syscall itself
 //                  delivers the bytes and wakes an idle server, which can have the request before the call returns.
+//   server write = the server's time inside one socket write of the response (head and chunks), averaged per
+//                  request: what answering this client costs the server's single thread (on loopback a write wakes
+//                  a reader asleep in epoll inside the call)
 // (error = send + receive). "new" = the first request on its connection (the server counts requests per
 // connection), "reused" = the others. Percentiles are nearest-rank.
 import fs from 'node:fs';
@@ -142,6 +145,8 @@ function clientFigures(records, server, procFile, clkTck) {
     receive: { all: group(all, receive), reused: group(reused, receive), new: group(fresh, receive) },
     written: { reused: group((j) => reused(j) && measuredWrite(j), write) },
     turnaround: summary(turnarounds),
+    serverWriteMicros: summary(joined.filter(({ s }) => s.nth > 1 && s.writes > 0)
+      .map(({ s }) => s.writeMicros / s.writes)),
     windowS, chunks, chunksPerS: chunks / windowS,
     cpuPercentInWindow: ((cpuAt(proc, windowEnd) - cpuAt(proc, windowStart)) / clkTck / windowS) * 100,
     cpuSecondsWhole: last ? last.cpu / clkTck : NaN,
@@ -158,6 +163,7 @@ const ms = (v) => {
 const ratio = (a, b) => (Number.isNaN(a) || Number.isNaN(b) || b <= 0 ? '–' : (a / b).toFixed(2));
 const grouped = (v) => Math.round(v).toLocaleString('en-US');
 const pair = (s) => (s.n === 0 ? '–' : `${ms(s.p50)} / ${ms(s.p99)}`);
+const pairUs = (s) => (s.n === 0 ? '–' : `${s.p50.toFixed(1)} / ${s.p99.toFixed(1)}`);
 
 const rows = [];
 const figures = {};
@@ -184,6 +190,11 @@ for (const { dir, meta } of scenarios) {
       ref.written.reused);
     p('re-send turnaround, server\'s clock only: last chunk of a response written → next request on that '
       + 'connection received', l4j.turnaround, ref.turnaround);
+    add('server\'s time inside one socket write to this client (mean per request), reused connections, µs',
+      `${pairUs(l4j.serverWriteMicros)} (${l4j.serverWriteMicros.n})`,
+      `${pairUs(ref.serverWriteMicros)} (${ref.serverWriteMicros.n})`,
+      `${ratio(l4j.serverWriteMicros.p50, ref.serverWriteMicros.p50)} / `
+      + `${ratio(l4j.serverWriteMicros.p99, ref.serverWriteMicros.p99)}`);
     p('send side, new connections', l4j.send.new, ref.send.new);
     p('receive side, reused connections', l4j.receive.reused, ref.receive.reused);
     p('receive side, new connections', l4j.receive.new, ref.receive.new);

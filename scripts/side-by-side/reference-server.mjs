@@ -8,7 +8,9 @@
 //
 // Per request it appends one JSON line to --log: id (the X-Request-Id header), sock (connection number), nth (the
 // request's number on that connection, 1 = a new connection), recv (epoch µs when it had the whole request), first
-// and last (epoch µs just before writing the first and the last content chunk), chunks (content chunks written).
+// and last (epoch µs just before writing the first and the last content chunk), chunks (content chunks written),
+// writes and writeMicros (its socket writes, head included, and the time spent inside them: on loopback a write to a
+// reader asleep in epoll wakes it inside the call, and the scheduler may run the reader on this core first).
 //
 // Usage: node reference-server.mjs [--port 0] [--port-file F] [--log F] [--ttft-ms 50] [--itl-ms 10]
 //          [--output-tokens N (default: the request's max_tokens, else 256)] [--events-per-write 1]
@@ -98,8 +100,15 @@ function respond(socket, request, recv, done) {
     body.stream_options?.include_usage === true);
   const fullBatch = httpChunk(ev.content.repeat(perWrite));
   const entry = { id: request.headers['x-request-id'] ?? null, sock: socket.sockId, nth: socket.requests,
-    recv, first: -1, last: -1, chunks: 0 };
-  socket.write(HEAD);
+    recv, first: -1, last: -1, chunks: 0, writes: 0, writeMicros: 0 };
+  const timedWrite = (bytes) => {
+    const before = nowMicros();
+    const flowing = socket.write(bytes);
+    entry.writeMicros += nowMicros() - before;
+    entry.writes++;
+    return flowing;
+  };
+  timedWrite(HEAD);
   let written = 0;
 
   const writeBatch = () => {
@@ -117,7 +126,7 @@ function respond(socket, request, recv, done) {
     if (lastBatch) entry.last = t;
     written += n;
     entry.chunks = written;
-    const flowing = socket.write(lastBatch ? Buffer.concat([payload, Buffer.from('0\r\n\r\n')]) : payload);
+    const flowing = timedWrite(lastBatch ? Buffer.concat([payload, Buffer.from('0\r\n\r\n')]) : payload);
     if (lastBatch) return finish(true);
     if (itlMs > 0) setTimeout(writeBatch, itlMs);
     else if (flowing) setImmediate(writeBatch);

@@ -6,9 +6,12 @@
 # from the same run, as a Markdown table for BENCHMARKS.md.
 #
 # Usage: scripts/side-by-side/side-by-side.sh [--quick] [--only s1,s32,s256,ceiling,s1024,s4096] [--out DIR]
+#          [--pin SERVER_CPUS:CLIENT_CPUS]
 #   --quick   a short smoke run: fewer requests, no 1,024- or 4,096-stream scenario (figures then rough)
 #   --only    run only these scenarios (default: all; with --quick all but s1024 and s4096)
 #   --out     keep the run's files in DIR (default: a new temporary folder, printed at the end)
+#   --pin     run the server on SERVER_CPUS and both clients on CLIENT_CPUS (taskset lists, e.g. 1:0), so the
+#             scheduler cannot put a client's threads on the server's core (default: no pinning)
 # Needs: Linux (/proc), Node 18 or later, Java 17; Maven only if cli/target/llmperf4j.jar is missing. Everything
 # binds to 127.0.0.1; every process it starts is stopped on exit, Ctrl-C and failure included.
 set -euo pipefail
@@ -18,12 +21,14 @@ root="$(cd "$here/../.." && pwd)"
 quick=false
 only=""
 out=""
+pin=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=true; shift ;;
     --only) only="${2:?--only needs a list}"; shift 2 ;;
     --out) out="${2:?--out needs a folder}"; shift 2 ;;
-    -h|--help) sed -n '2,13s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    --pin) pin="${2:?--pin needs SERVER_CPUS:CLIENT_CPUS}"; shift 2 ;;
+    -h|--help) sed -n '2,16s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) echo "side-by-side: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -36,6 +41,17 @@ command -v node >/dev/null || { echo "side-by-side: node is not on the PATH (Nod
 node_major="$(node -p 'process.versions.node.split(".")[0]')"
 [ "$node_major" -ge 18 ] || { echo "side-by-side: Node $node_major is too old (18 or later)" >&2; exit 1; }
 [ -r /proc/self/stat ] || { echo "side-by-side: needs Linux's /proc for CPU and memory" >&2; exit 1; }
+server_pin=()
+client_pin=()
+if [ -n "$pin" ]; then
+  [[ "$pin" =~ ^[0-9,-]+:[0-9,-]+$ ]] \
+    || { echo "side-by-side: --pin wants SERVER_CPUS:CLIENT_CPUS, e.g. 1:0 (got $pin)" >&2; exit 2; }
+  command -v taskset >/dev/null || { echo "side-by-side: --pin needs taskset (util-linux)" >&2; exit 1; }
+  server_pin=(taskset -c "${pin%%:*}")
+  client_pin=(taskset -c "${pin##*:}")
+  "${server_pin[@]}" true 2>/dev/null && "${client_pin[@]}" true 2>/dev/null \
+    || { echo "side-by-side: --pin $pin: a CPU list this machine does not have" >&2; exit 2; }
+fi
 if [ ! -f "$root/cli/target/llmperf4j.jar" ]; then
   echo "== building llmperf4j (cli/target/llmperf4j.jar is missing)"
   (cd "$root" && mvn -B -ntp -q -DskipTests package)
@@ -68,8 +84,8 @@ port=""
 start_server() { # dir, then the server's flags; sets port and server_pid
   local dir="$1"; shift
   rm -f "$dir/port"
-  node "$here/reference-server.mjs" --port 0 --port-file "$dir/port" --log "$dir/server.jsonl" "$@" \
-    2>>"$dir/server.err" &
+  "${server_pin[@]}" node "$here/reference-server.mjs" --port 0 --port-file "$dir/port" --log "$dir/server.jsonl" \
+    "$@" 2>>"$dir/server.err" &
   server_pid=$!
   started+=("$server_pid")
   local i
@@ -116,18 +132,18 @@ scenario() { # name, label, kind (latency|ceiling|wide), rss (true|false), strea
   start_server "$dir" "$@"
   local url="http://127.0.0.1:$port/v1/chat/completions"
   # Warm the server (not the clients) at this concurrency with short answers, left out of every figure.
-  node "$here/reference-client.mjs" --url "$url" --streams "$streams" --requests "$((streams * 2))" \
-    --max-tokens 16 --id-prefix warm- --out "$dir/warm.jsonl" 2>>"$dir/ref.err"
+  "${client_pin[@]}" node "$here/reference-client.mjs" --url "$url" --streams "$streams" \
+    --requests "$((streams * 2))" --max-tokens 16 --id-prefix warm- --out "$dir/warm.jsonl" 2>>"$dir/ref.err"
   sleep 1
   echo "   reference client"
-  measured "$dir/ref" node "$here/reference-client.mjs" --url "$url" --streams "$streams" --requests "$requests" \
-    --max-tokens "$tokens" --prompt-words 64 --out "$dir/ref.jsonl" 2>>"$dir/ref.err" \
+  measured "$dir/ref" "${client_pin[@]}" node "$here/reference-client.mjs" --url "$url" --streams "$streams" \
+    --requests "$requests" --max-tokens "$tokens" --prompt-words 64 --out "$dir/ref.jsonl" 2>>"$dir/ref.err" \
     || failed+=("$label: the reference client (see $dir/ref.err)")
   tail -n 1 "$dir/ref.err" | sed 's/^/   /'
   sleep 1
   echo "   llmperf4j token-benchmark"
   OPENAI_API_BASE="http://127.0.0.1:$port/v1" OPENAI_API_KEY=side-by-side \
-    measured "$dir/l4j" "$root/bin/llmperf4j" token-benchmark --model reference \
+    measured "$dir/l4j" "${client_pin[@]}" "$root/bin/llmperf4j" token-benchmark --model reference \
     --num-concurrent-requests "$streams" --max-num-completed-requests "$requests" \
     --mean-input-tokens 64 --stddev-input-tokens 0 --mean-output-tokens "$tokens" --stddev-output-tokens 0 \
     --timeout 900 --results-dir "$dir/l4j" >"$dir/l4j.out" 2>&1 \
@@ -167,6 +183,7 @@ scenario s4096 "4,096 streams, 200 ms between chunks" wide true 4096 "$w4096" 64
 cmd="scripts/side-by-side/side-by-side.sh"
 $quick && cmd="$cmd --quick"
 [ -n "${out}" ] && cmd="$cmd --out $out"
+[ -n "${pin}" ] && cmd="$cmd --pin $pin"
 echo
 echo "== figures (Markdown, for BENCHMARKS.md)"
 echo
