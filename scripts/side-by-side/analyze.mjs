@@ -138,6 +138,8 @@ function clientFigures(records, server, procFile, clkTck) {
   const windowS = (windowEnd - windowStart) / 1e6;
   const chunks = joined.reduce((sum, { s }) => sum + s.chunks, 0);
   const last = proc[proc.length - 1];
+  // the largest VmHWM seen: a sample taken while the process exits (a zombie) has none (-1), and may be the last
+  const hwms = proc.map((p) => p.hwm).filter((kb) => kb >= 0);
   return {
     requests: records.length, joined: joined.length, failed,
     error: { all: group(all, error), reused: group(reused, error), new: group(fresh, error) },
@@ -150,7 +152,7 @@ function clientFigures(records, server, procFile, clkTck) {
     windowS, chunks, chunksPerS: chunks / windowS,
     cpuPercentInWindow: ((cpuAt(proc, windowEnd) - cpuAt(proc, windowStart)) / clkTck / windowS) * 100,
     cpuSecondsWhole: last ? last.cpu / clkTck : NaN,
-    peakRssMb: last ? last.hwm / 1024 : NaN,
+    peakRssMb: hwms.length ? Math.max(...hwms) / 1024 : NaN,
   };
 }
 
