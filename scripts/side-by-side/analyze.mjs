@@ -17,6 +17,9 @@
 //                  (llmperf4j: the journal's phases.request_written_nanos; the reference client: a nextTick after
 //                  the agent's flush, only when that write completed at once). On loopback the write syscall itself
 //                  delivers the bytes and wakes an idle server, which can have the request before the call returns.
+//   in the server's socket = server had the whole request - the client's written stamp: how long the request
+//                  waited in the kernel for the server to read it (for the reference client only a bound: its
+//                  stamp can come after the server's, then the figure is negative)
 //   server write = the server's time inside one socket write of the response (head and chunks), averaged per
 //                  request: what answering this client costs the server's single thread (on loopback a write wakes
 //                  a reader asleep in epoll inside the call)
@@ -124,6 +127,7 @@ function clientFigures(records, server, procFile, clkTck) {
   const send = ({ r, s }) => s.recv - r.start;
   const receive = ({ r, s }) => r.first - s.first;
   const write = ({ r }) => r.written - r.start;
+  const inServerSocket = ({ r, s }) => s.recv - r.written;
   const measuredWrite = ({ r }) => r.written >= 0;
   // the server's clock alone: how soon after a response's last chunk left the server the next request on that
   // connection was in (a closed loop re-sends as the previous request ends); no client stamp in it
@@ -146,6 +150,7 @@ function clientFigures(records, server, procFile, clkTck) {
     send: { all: group(all, send), reused: group(reused, send), new: group(fresh, send) },
     receive: { all: group(all, receive), reused: group(reused, receive), new: group(fresh, receive) },
     written: { reused: group((j) => reused(j) && measuredWrite(j), write) },
+    inServerSocket: { reused: group((j) => reused(j) && measuredWrite(j), inServerSocket) },
     turnaround: summary(turnarounds),
     serverWriteMicros: summary(joined.filter(({ s }) => s.nth > 1 && s.writes > 0)
       .map(({ s }) => s.writeMicros / s.writes)),
@@ -190,6 +195,8 @@ for (const { dir, meta } of scenarios) {
     p('send side, reused connections', l4j.send.reused, ref.send.reused);
     p('start → request written (the kernel took its last byte), reused connections', l4j.written.reused,
       ref.written.reused);
+    p('request written → the server had it (waiting in the server\'s socket), reused connections',
+      l4j.inServerSocket.reused, ref.inServerSocket.reused);
     p('re-send turnaround, server\'s clock only: last chunk of a response written → next request on that '
       + 'connection received', l4j.turnaround, ref.turnaround);
     add('server\'s time inside one socket write to this client (mean per request), reused connections, µs',
