@@ -64,16 +64,6 @@ public final class ClientWarmup {
     private static final int NEW_CLIENTS_EVERY = 4;
     /** How long a request of the warm-up may take before it is given up. */
     private static final long REQUEST_LIMIT_MILLIS = 8_000;
-    /**
-     * Rounds over which the compilers (their threads' CPU) worked less than this share of the time end the warm-up.
-     * With one C2 thread the queue is long while the warm-up runs, and the JIT raises its thresholds with its length:
-     * methods hot enough for C2 in a quiet JVM wait, and stopping the load at a fixed count would leave them for the
-     * first second of the run (measured: HTTP chunk decoding, the allocator, the tokenizer compiled inside a 1 s
-     * stream ceiling, half of its CPU).
-     */
-    private static final double SETTLED_COMPILE_SHARE = 0.15;
-    /** The compilers' share is judged over rounds of at least this long (one C2 compilation can take 0.2-1 s). */
-    private static final long SETTLE_SPAN_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
     /** The compilers count as done after this long with at most 5 % of it compiling; never waited past the bound. */
     private static final long COMPILERS_QUIET_MILLIS = 250;
     private static final AtomicBoolean WARMED = new AtomicBoolean();
@@ -123,17 +113,17 @@ public final class ClientWarmup {
     }
 
     /**
-     * Rounds of every {@link #ROUND} shape until the compilers' share of a span falls under
-     * {@link #SETTLED_COMPILE_SHARE} with at least the budget's requests sent, or its time is up; {@code clients}
-     * holds the clients in use, for the caller to close.
+     * Rounds of every {@link #ROUND} shape until the compilers have settled ({@link CompilerSettling}) with at least
+     * the budget's requests sent, or its time is up; {@code clients} holds the clients in use, for the caller to
+     * close. Stopping at a fixed count left methods for the first second of the run (measured: HTTP chunk decoding,
+     * the allocator, the tokenizer compiled inside a 1 s stream ceiling, half of its CPU).
      */
     private static void warmUntilSettled(WarmupResponder responder, RequestJournal journal,
                                          List<NettyLlmClient> clients, TokenCounter counter, Budget budget) {
         long deadline = System.currentTimeMillis() + budget.timeLimitMillis();
         int sent = 0;
         int waves = 0;
-        long settledFrom = System.nanoTime();
-        long compiledBefore = CompilerCpu.nanos();
+        CompilerSettling compilers = new CompilerSettling();
         for (int round = 0; System.currentTimeMillis() < deadline; round++) {
             // a new client every few rounds, as the run's is: its first moments (new I/O threads, a pool
             // connected up front, a key in the headers) are then in the compiled code's profile too, not a
@@ -151,12 +141,7 @@ public final class ClientWarmup {
                 }
             }
             sent += sendAlone(clients.get(0));
-            long elapsed = System.nanoTime() - settledFrom;
-            if (elapsed < SETTLE_SPAN_NANOS) continue;
-            long compiled = CompilerCpu.nanos() - compiledBefore;
-            if (sent >= budget.minRequests() && compiled <= SETTLED_COMPILE_SHARE * elapsed) return;
-            settledFrom = System.nanoTime();
-            compiledBefore = CompilerCpu.nanos();
+            if (compilers.look() == CompilerSettling.Verdict.SETTLED && sent >= budget.minRequests()) return;
         }
     }
 

@@ -54,7 +54,9 @@ final class CalibrateCommand implements Callable<Integer> {
     int requests;
 
     @Option(names = {"--warmup-duration", "--warmup-s"}, defaultValue = "3", paramLabel = "SECONDS",
-            description = "Seconds of load at each level before the measured requests, excluded from the figures "
+            description = "Seconds of load at each level before the measured requests, excluded from the figures, "
+                    + "after the load that lets the JIT compilers settle (at most "
+                    + Calibration.SETTLE_LIMIT_FACTOR + " times as long; 0: neither) "
                     + "(--warmup-s: this command's earlier name).")
     double warmupSeconds;
 
@@ -74,7 +76,9 @@ final class CalibrateCommand implements Callable<Integer> {
         context.out().flush();
         List<Calibration.Level> levels = Calibration.run(settings,
                 c -> context.err().println("llmperf4j: calibrating at concurrency " + c + " ("
-                        + settings.requestsAt(c) + " requests after " + fmtSeconds(settings.warmup()) + " of warmup)"));
+                        + settings.requestsAt(c) + " requests after "
+                        + (settings.warmup().isZero() ? "no warmup)"
+                        : "the JIT compilers settle and " + fmtSeconds(settings.warmup()) + " of warmup)")));
         context.out().print(CalibrationReport.table(levels));
         context.out().flush();
         if (resultsDir != null) {
