@@ -128,7 +128,7 @@ function clientFigures(records, server, procFile, clkTck) {
   const receive = ({ r, s }) => r.first - s.first;
   const write = ({ r }) => r.written - r.start;
   const inServerSocket = ({ r, s }) => s.recv - r.written;
-  const measuredWrite = ({ r }) => r.written >= 0;
+  const reusedWritten = (j) => reused(j) && j.r.written >= 0;
   // the server's clock alone: how soon after a response's last chunk left the server the next request on that
   // connection was in (a closed loop re-sends as the previous request ends); no client stamp in it
   const bySocketTurn = new Map(joined.map(({ s }) => [`${s.sock}/${s.nth}`, s]));
@@ -149,8 +149,8 @@ function clientFigures(records, server, procFile, clkTck) {
     error: { all: group(all, error), reused: group(reused, error), new: group(fresh, error) },
     send: { all: group(all, send), reused: group(reused, send), new: group(fresh, send) },
     receive: { all: group(all, receive), reused: group(reused, receive), new: group(fresh, receive) },
-    written: { reused: group((j) => reused(j) && measuredWrite(j), write) },
-    inServerSocket: { reused: group((j) => reused(j) && measuredWrite(j), inServerSocket) },
+    written: { reused: group(reusedWritten, write) },
+    inServerSocket: { reused: group(reusedWritten, inServerSocket) },
     turnaround: summary(turnarounds),
     serverWriteMicros: summary(joined.filter(({ s }) => s.nth > 1 && s.writes > 0)
       .map(({ s }) => s.writeMicros / s.writes)),
@@ -188,8 +188,8 @@ for (const { dir, meta } of scenarios) {
   figures[meta.name] = { meta, llmperf4j: l4j, reference: ref };
   const label = meta.label;
   const add = (figure, a, b, r) => rows.push(`| ${label} | ${figure} | ${a} | ${b} | ${r} |`);
-  const p = (name, a, b) => add(`${name}, ms`, `${pair(a)} (${a.n})`, `${pair(b)} (${b.n})`,
-    `${ratio(a.p50, b.p50)} / ${ratio(a.p99, b.p99)}`);
+  const p = (name, a, b, unit = 'ms', show = pair) => add(`${name}, ${unit}`, `${show(a)} (${a.n})`,
+    `${show(b)} (${b.n})`, `${ratio(a.p50, b.p50)} / ${ratio(a.p99, b.p99)}`);
   if (meta.kind === 'latency') {
     p('TTFT error, all requests', l4j.error.all, ref.error.all);
     p('send side, reused connections', l4j.send.reused, ref.send.reused);
@@ -199,11 +199,8 @@ for (const { dir, meta } of scenarios) {
       l4j.inServerSocket.reused, ref.inServerSocket.reused);
     p('re-send turnaround, server\'s clock only: last chunk of a response written → next request on that '
       + 'connection received', l4j.turnaround, ref.turnaround);
-    add('server\'s time inside one socket write to this client (mean per request), reused connections, µs',
-      `${pairUs(l4j.serverWriteMicros)} (${l4j.serverWriteMicros.n})`,
-      `${pairUs(ref.serverWriteMicros)} (${ref.serverWriteMicros.n})`,
-      `${ratio(l4j.serverWriteMicros.p50, ref.serverWriteMicros.p50)} / `
-      + `${ratio(l4j.serverWriteMicros.p99, ref.serverWriteMicros.p99)}`);
+    p('server\'s time inside one socket write to this client (mean per request), reused connections',
+      l4j.serverWriteMicros, ref.serverWriteMicros, 'µs', pairUs);
     p('send side, new connections', l4j.send.new, ref.send.new);
     p('receive side, reused connections', l4j.receive.reused, ref.receive.reused);
     p('receive side, new connections', l4j.receive.new, ref.receive.new);
