@@ -123,7 +123,9 @@ class ClusterQuickStartIT {
         assertTrue(m.find(), "docs/distributed.md has no 'Try it on one machine' bash block");
         String block = m.group(1).replace("\\\n", " ");
         Map<String, String> replacements = new LinkedHashMap<>();
-        for (String port : List.of("8000", "5701", "5702", "5703")) replacements.put(port, Integer.toString(LoopbackPorts.next()));
+        for (String port : List.of("8000", "5701", "5702", "5703")) {
+            replacements.put(port, Integer.toString(LoopbackPorts.next()));
+        }
         replacements.put("--cluster demo", "--cluster demo-" + UUID.randomUUID());
         replacements.put("--results-dir dist-demo", "--results-dir " + dir.resolve("dist-demo"));
         List<String> out = new ArrayList<>();
