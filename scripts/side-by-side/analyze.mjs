@@ -23,6 +23,9 @@
 //   server write = the server's time inside one socket write of the response (head and chunks), averaged per
 //                  request: what answering this client costs the server's single thread (on loopback a write wakes
 //                  a reader asleep in epoll inside the call)
+//   send lag     = (open loop) when the request went out - when its schedule wanted it out (llmperf4j: its own
+//                  summary's percentiles, *_open_loop.json, as it has no per-request intended time in its files; the
+//                  reference client: start - intended per request)
 // (error = send + receive). "new" = the first request on its connection (the server counts requests per
 // connection), "reused" = the others. Percentiles are nearest-rank.
 import fs from 'node:fs';
@@ -85,7 +88,21 @@ function llmperf4jRecords(dir) {
 
 function referenceRecords(file) {
   return readJsonl(file).map((r) => ({ id: r.id, start: r.start, written: r.written ?? -1, first: r.first,
-    last: r.last, ok: !r.error }));
+    last: r.last, ok: !r.error, intended: r.intended }));
+}
+
+/** The open loop's send lag in ms, {n, p50, p99, p999, max}: llmperf4j's from its *_open_loop.json summary. */
+function llmperf4jSendLag(dir) {
+  const file = fs.existsSync(dir) ? fs.readdirSync(dir).find((f) => f.endsWith('_open_loop.json')) : null;
+  const lag = file ? JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')).send_lag_ms : null;
+  if (!lag) return { n: 0, p50: NaN, p99: NaN, p999: NaN, max: NaN };
+  return { n: lag.count, p50: lag.p50, p99: lag.p99, p999: lag.p999, max: lag.max };
+}
+
+/** The reference client's, from its per-request start and intended stamps. */
+function referenceSendLag(records) {
+  const lags = records.filter((r) => r.intended !== undefined).map((r) => (r.start - r.intended) / 1000);
+  return { ...summary(lags), p999: percentile(lags, 99.9), max: lags.length ? Math.max(...lags) : NaN };
 }
 
 function percentile(values, p) {
@@ -166,8 +183,13 @@ const ms = (v) => {
   if (Number.isNaN(v)) return '–';
   return Math.abs(v) < 1 ? v.toFixed(3) : Math.abs(v) < 10 ? v.toFixed(2) : v.toFixed(1);
 };
-// A ratio to a reference figure at or below zero says nothing (and flags a clock problem): shown as '–'.
-const ratio = (a, b) => (Number.isNaN(a) || Number.isNaN(b) || b <= 0 ? '–' : (a / b).toFixed(2));
+// A ratio to a reference figure at or below zero says nothing (and flags a clock problem): shown as '–'. Under
+// 0.01 it keeps two significant digits, so a far better figure does not print as 0.00.
+const ratio = (a, b) => {
+  if (Number.isNaN(a) || Number.isNaN(b) || b <= 0) return '–';
+  const r = a / b;
+  return Math.abs(r) < 0.01 && r !== 0 ? r.toPrecision(2) : r.toFixed(2);
+};
 const grouped = (v) => Math.round(v).toLocaleString('en-US');
 const pair = (s) => (s.n === 0 ? '–' : `${ms(s.p50)} / ${ms(s.p99)}`);
 const pairUs = (s) => (s.n === 0 ? '–' : `${s.p50.toFixed(1)} / ${s.p99.toFixed(1)}`);
@@ -185,6 +207,10 @@ for (const { dir, meta } of scenarios) {
     meta.clkTck);
   const ref = clientFigures(referenceRecords(path.join(dir, 'ref.jsonl')), server, path.join(dir, 'ref.proc.jsonl'),
     meta.clkTck);
+  if (meta.kind === 'open') {
+    l4j.sendLag = llmperf4jSendLag(path.join(dir, 'l4j'));
+    ref.sendLag = referenceSendLag(referenceRecords(path.join(dir, 'ref.jsonl')));
+  }
   figures[meta.name] = { meta, llmperf4j: l4j, reference: ref };
   const label = meta.label;
   const add = (figure, a, b, r) => rows.push(`| ${label} | ${figure} | ${a} | ${b} | ${r} |`);
@@ -204,6 +230,15 @@ for (const { dir, meta } of scenarios) {
     p('send side, new connections', l4j.send.new, ref.send.new);
     p('receive side, reused connections', l4j.receive.reused, ref.receive.reused);
     p('receive side, new connections', l4j.receive.new, ref.receive.new);
+  }
+  if (meta.kind === 'open') {
+    p('send lag (went out − its schedule\'s time), all requests', l4j.sendLag, ref.sendLag);
+    const tail = (s) => (s.n === 0 ? '–' : `${ms(s.p999)} / ${ms(s.max)}`);
+    add('send lag p99.9 / max, ms', tail(l4j.sendLag), tail(ref.sendLag),
+      `${ratio(l4j.sendLag.p999, ref.sendLag.p999)} / ${ratio(l4j.sendLag.max, ref.sendLag.max)}`);
+    p('TTFT error (from the actual send), all requests', l4j.error.all, ref.error.all);
+    p('send side, reused connections', l4j.send.reused, ref.send.reused);
+    p('receive side, reused connections', l4j.receive.reused, ref.receive.reused);
   }
   if (meta.kind === 'ceiling') {
     add('stream ceiling, chunks/s', grouped(l4j.chunksPerS), grouped(ref.chunksPerS),

@@ -1,19 +1,22 @@
 #!/usr/bin/env node
 // Minimal streaming client, the yardstick of the side-by-side self-check (Node's standard library only): a closed
-// loop of --streams concurrent streams over a keep-alive agent with as many sockets, --requests in all. One wall-clock
-// stamp per request just before the request is written, one just after the kernel took its last byte, one per arrival
-// of response bytes; it sends its own X-Request-Id and writes one JSON line per request to --out: id, start, written
-// (-1 when the write did not complete at once), first and last (epoch µs of the arrivals that held the first and the
-// last content chunk), chunks (content chunks), status, error.
+// loop of --streams concurrent streams over a keep-alive agent with as many sockets, --requests in all; or, with
+// --rate, an open loop: --requests arrivals of a seeded Poisson process at --rate per second, each sent when its time
+// comes (the timers a minimal Node client would use: setTimeout, then every arrival that is due), however many are in
+// flight, over a keep-alive agent that opens sockets as needed. One wall-clock stamp per request just before the
+// request is written, one just after the kernel took its last byte, one per arrival of response bytes; it sends its
+// own X-Request-Id and writes one JSON line per request to --out: id, start, written (-1 when the write did not
+// complete at once), first and last (epoch µs of the arrivals that held the first and the last content chunk), chunks
+// (content chunks), status, error, and in an open loop intended (epoch µs when the schedule wanted it sent).
 //
 // Usage: node reference-client.mjs --url http://127.0.0.1:PORT/v1/chat/completions --streams 32 --requests 128
-//          [--max-tokens 256] [--prompt-words 64] [--out F] [--id-prefix ref-]
+//          [--rate 200 [--seed 1]] [--max-tokens 256] [--prompt-words 64] [--out F] [--id-prefix ref-]
 import http from 'node:http';
 import fs from 'node:fs';
 import { nowMicros } from './clock.mjs';
 
-const defaults = { url: '', streams: '1', requests: '1', 'max-tokens': '256', 'prompt-words': '64', out: '',
-  'id-prefix': 'ref-' };
+const defaults = { url: '', streams: '1', requests: '1', rate: '0', seed: '1', 'max-tokens': '256',
+  'prompt-words': '64', out: '', 'id-prefix': 'ref-' };
 const args = { ...defaults };
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i += 2) {
@@ -31,8 +34,14 @@ if (!args.url) {
 const url = new URL(args.url);
 const streams = Number(args.streams);
 const total = Number(args.requests);
+const rate = Number(args.rate);
+if (!(rate >= 0)) {
+  process.stderr.write(`reference-client: --rate ${args.rate} is not a rate (requests per second, 0 = closed loop)\n`);
+  process.exit(2);
+}
 const chat = url.pathname.endsWith('/chat/completions');
-const agent = new http.Agent({ keepAlive: true, maxSockets: streams, maxFreeSockets: streams });
+const agent = rate > 0 ? new http.Agent({ keepAlive: true, maxFreeSockets: 1024 })
+  : new http.Agent({ keepAlive: true, maxSockets: streams, maxFreeSockets: streams });
 const words = ['time', 'light', 'river', 'stone', 'green', 'house', 'music', 'paper'];
 const prompt = Array.from({ length: Number(args['prompt-words']) }, (_, i) => words[i % words.length]).join(' ');
 const payload = { model: 'reference', max_tokens: Number(args['max-tokens']), stream: true,
@@ -51,9 +60,10 @@ function contentOf(data) {
   return (chat ? choice.delta?.content : choice.text) ?? '';
 }
 
-function one(id) {
+function one(id, intended) {
   return new Promise((resolve) => {
     const record = { id, start: 0, written: -1, first: -1, last: -1, chunks: 0, status: 0, error: null };
+    if (intended !== undefined) record.intended = intended;
     let settled = false;
     const finish = (error) => {
       if (settled) return;
@@ -112,8 +122,41 @@ async function stream() {
   }
 }
 
+/** Seeded uniform numbers in [0, 1) (mulberry32): the same schedule on every run. */
+function uniforms(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6D2B79F5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The open loop: Poisson arrivals at `rate`, each sent at its time however many are in flight. */
+function openLoop() {
+  const next = uniforms(Number(args.seed));
+  const offsets = [0]; // µs from the first arrival
+  while (offsets.length < total) offsets.push(offsets[offsets.length - 1] - (Math.log(1 - next()) / rate) * 1e6);
+  const zero = nowMicros() + 100_000;
+  const inFlight = [];
+  let i = 0;
+  return new Promise((resolve) => {
+    const tick = () => {
+      const now = nowMicros();
+      for (; i < total && zero + offsets[i] <= now; i++) {
+        inFlight.push(one(args['id-prefix'] + (i + 1), zero + offsets[i]));
+      }
+      if (i < total) setTimeout(tick, (zero + offsets[i] - nowMicros()) / 1000);
+      else Promise.all(inFlight).then(resolve);
+    };
+    setTimeout(tick, (zero - nowMicros()) / 1000);
+  });
+}
+
 const began = nowMicros();
-await Promise.all(Array.from({ length: Math.min(streams, total) }, stream));
+if (rate > 0) await openLoop();
+else await Promise.all(Array.from({ length: Math.min(streams, total) }, stream));
 const seconds = (nowMicros() - began) / 1e6;
 const lines = records.map((r) => JSON.stringify(r)).join('\n') + '\n';
 if (args.out) fs.writeFileSync(args.out, lines);

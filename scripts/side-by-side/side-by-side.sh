@@ -2,10 +2,11 @@
 # Side-by-side self-check (issue 15): the full `llmperf4j token-benchmark` and a minimal Node streaming client, one
 # after the other against the same out-of-process reference SSE server (Node), which logs when it had each whole
 # request and when it wrote the first and the last content chunk. Prints the TTFT error split into send and receive
-# side, the stream ceiling with client CPU, and peak RSS, each llmperf4j figure as a ratio to the reference client's
-# from the same run, as a Markdown table for BENCHMARKS.md.
+# side, the stream ceiling with client CPU, peak RSS, and an open loop's send lag (how late each request went out
+# against its schedule), each llmperf4j figure as a ratio to the reference client's from the same run, as a Markdown
+# table for BENCHMARKS.md.
 #
-# Usage: scripts/side-by-side/side-by-side.sh [--quick] [--only s1,s32,s256,ceiling,s1024,s4096] [--out DIR]
+# Usage: scripts/side-by-side/side-by-side.sh [--quick] [--only s1,s32,s256,ceiling,open,s1024,s4096] [--out DIR]
 #          [--pin SERVER_CPUS:CLIENT_CPUS]
 #   --quick   a short smoke run: fewer requests, no 1,024- or 4,096-stream scenario (figures then rough)
 #   --only    run only these scenarios (default: all; with --quick all but s1024 and s4096)
@@ -33,7 +34,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ -z "$only" ]; then
-  if $quick; then only="s1,s32,s256,ceiling"; else only="s1,s32,s256,ceiling,s1024,s4096"; fi
+  if $quick; then only="s1,s32,s256,ceiling,open"; else only="s1,s32,s256,ceiling,open,s1024,s4096"; fi
 fi
 want() { [[ ",$only," == *",$1,"* ]]; }
 
@@ -121,13 +122,19 @@ measured() { # name of the CPU/memory file (without .proc.jsonl), then the comma
 
 order=0
 failed=() # the runs that did not finish: their figures are missing from the table, and the script exits 1
-scenario() { # name, label, kind (latency|ceiling|wide), rss (true|false), streams, requests, tokens, server flags...
-  local name="$1" label="$2" kind="$3" rss="$4" streams="$5" requests="$6" tokens="$7"; shift 7
+# name, label, kind (latency|ceiling|wide|open), rss (true|false), load (streams; for kind open, the request rate of
+# Poisson arrivals), requests, tokens, server flags...
+scenario() {
+  local name="$1" label="$2" kind="$3" rss="$4" load="$5" requests="$6" tokens="$7"; shift 7
   want "$name" || return 0
   order=$((order + 1))
   local dir="$run/$name"
+  local streams="$load" ref_load=(--streams "$load") l4j_load=(--num-concurrent-requests "$load") unit=streams
+  if [ "$kind" = open ]; then # the server is warmed at 16 streams
+    streams=16 ref_load=(--rate "$load") l4j_load=(--request-rate "$load" --arrival poisson) unit="req/s, Poisson"
+  fi
   rm -rf "$dir"; mkdir -p "$dir"
-  echo "== $label: $streams streams, $requests requests of $tokens tokens, server $*"
+  echo "== $label: $load $unit, $requests requests of $tokens tokens, server $*"
   echo "   $(date -u +%H:%M:%S), load average $(cut -d' ' -f1 /proc/loadavg)"
   start_server "$dir" "$@"
   local url="http://127.0.0.1:$port/v1/chat/completions"
@@ -136,7 +143,7 @@ scenario() { # name, label, kind (latency|ceiling|wide), rss (true|false), strea
     --requests "$((streams * 2))" --max-tokens 16 --id-prefix warm- --out "$dir/warm.jsonl" 2>>"$dir/ref.err"
   sleep 1
   echo "   reference client"
-  measured "$dir/ref" "${client_pin[@]}" node "$here/reference-client.mjs" --url "$url" --streams "$streams" \
+  measured "$dir/ref" "${client_pin[@]}" node "$here/reference-client.mjs" --url "$url" "${ref_load[@]}" \
     --requests "$requests" --max-tokens "$tokens" --prompt-words 64 --out "$dir/ref.jsonl" 2>>"$dir/ref.err" \
     || failed+=("$label: the reference client (see $dir/ref.err)")
   tail -n 1 "$dir/ref.err" | sed 's/^/   /'
@@ -144,14 +151,14 @@ scenario() { # name, label, kind (latency|ceiling|wide), rss (true|false), strea
   echo "   llmperf4j token-benchmark"
   OPENAI_API_BASE="http://127.0.0.1:$port/v1" OPENAI_API_KEY=side-by-side \
     measured "$dir/l4j" "${client_pin[@]}" "$root/bin/llmperf4j" token-benchmark --model reference \
-    --num-concurrent-requests "$streams" --max-num-completed-requests "$requests" \
+    "${l4j_load[@]}" --max-num-completed-requests "$requests" \
     --mean-input-tokens 64 --stddev-input-tokens 0 --mean-output-tokens "$tokens" --stddev-output-tokens 0 \
     --timeout 900 --results-dir "$dir/l4j" >"$dir/l4j.out" 2>&1 \
     || { echo "   llmperf4j failed:"; tail -n 5 "$dir/l4j.out"; failed+=("$label: llmperf4j (see $dir/l4j.out)"); }
   grep -E '^(Number Of Errored Requests|Number Of Completed Requests)' "$dir/l4j.out" | sed 's/^/   /' || true
   stop_server
   cat >"$dir/meta.json" <<EOF
-{"name": "$name", "label": "$label", "kind": "$kind", "rss": $rss, "order": $order, "streams": $streams,
+{"name": "$name", "label": "$label", "kind": "$kind", "rss": $rss, "order": $order, "load": $load,
  "requests": $requests, "tokens": $tokens, "server": "$*", "clkTck": $clk_tck}
 EOF
 }
@@ -168,14 +175,16 @@ if awk -v l="${load_before%% *}" -v n="$(nproc)" 'BEGIN { exit !(l > n) }'; then
   echo "   (the p99s most) carry their scheduling delays; rerun on a quieter machine to judge a target"
 fi
 
-if $quick; then w1=4; w32=64; w256=256; wceil=128; w1024=1024; w4096=4096; else
-  w1=20; w32=128; w256=1024; wceil=512; w1024=1024; w4096=8192; fi
+if $quick; then w1=4; w32=64; w256=256; wceil=128; wopen=400; w1024=1024; w4096=4096; else
+  w1=20; w32=128; w256=1024; wceil=512; wopen=2000; w1024=1024; w4096=8192; fi
 latency_server=(--ttft-ms 50 --itl-ms 10)
 scenario s1 "1 stream" latency false 1 "$w1" 256 "${latency_server[@]}"
 scenario s32 "32 streams" latency false 32 "$w32" 256 "${latency_server[@]}"
 scenario s256 "256 streams" latency true 256 "$w256" 256 "${latency_server[@]}"
 scenario ceiling "ceiling: 64 streams × 1,024 tokens" ceiling false 64 "$wceil" 1024 \
   --ttft-ms 0 --itl-ms 0 --events-per-write 16
+# an open loop: short answers (16 tokens, as the T1 scenario's) arriving 200 a second, about 40 in flight
+scenario open "open loop: 200 req/s" open false 200 "$wopen" 16 "${latency_server[@]}"
 scenario s1024 "1,024 streams, 200 ms between chunks" wide true 1024 "$w1024" 256 --ttft-ms 50 --itl-ms 200
 # memory at scale: 64-token answers keep it to two waves of about 13 s
 scenario s4096 "4,096 streams, 200 ms between chunks" wide true 4096 "$w4096" 64 --ttft-ms 50 --itl-ms 200
@@ -191,8 +200,8 @@ echo "\`$cmd\`, $started_at, commit $(git -C "$root" describe --always --dirty 2
 echo "$(( ($(date +%s) - started_s + 30) / 60 )) min; $machine;"
 echo "load average $load_before before, $(cut -d' ' -f1-3 /proc/loadavg) after. Server: reference-server.mjs; 64-token"
 echo "prompts; 50 ms TTFT, 10 ms between chunks, 256 output tokens, except the ceiling (no TTFT or delay, 1,024 tokens,"
-echo "16 SSE events per socket write), the 1,024-stream run (200 ms between chunks) and the 4,096-stream run (200 ms"
-echo "between chunks, 64 output tokens)."
+echo "16 SSE events per socket write), the open loop (16 output tokens), the 1,024-stream run (200 ms between chunks)"
+echo "and the 4,096-stream run (200 ms between chunks, 64 output tokens)."
 echo
 node "$here/analyze.mjs" "$run" "$only"
 echo
