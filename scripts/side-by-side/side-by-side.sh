@@ -29,7 +29,7 @@ while [ $# -gt 0 ]; do
     --only) only="${2:?--only needs a list}"; shift 2 ;;
     --out) out="${2:?--out needs a folder}"; shift 2 ;;
     --pin) pin="${2:?--pin needs SERVER_CPUS:CLIENT_CPUS}"; shift 2 ;;
-    -h|--help) sed -n '2,16s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    -h|--help) sed -n '2,17s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) echo "side-by-side: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
