@@ -128,6 +128,7 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
 
     @Override
     public void onLevelStart(int index, LoadSettings level) {
+        HeapBeforeClock.collect(); // before the level's stamps and its connections
         stops.levelStarted();
         Path dir = common.resultsDir();
         levelDir = dir == null ? null : plan.multiLevel() ? dir.resolve(LoadPlan.folder(level)) : dir;

@@ -239,6 +239,7 @@ final class ModelRun implements BenchmarkListener {
 
     @Override
     public void onLevelStart(int index, LoadSettings level) {
+        HeapBeforeClock.collect(); // before the level's stamps and its connections
         cx.stops().levelStarted();
         currentLevel = level;
         levelRecords.clear();
