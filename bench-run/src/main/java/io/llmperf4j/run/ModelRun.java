@@ -270,7 +270,9 @@ final class ModelRun implements BenchmarkListener {
     public void onScheduledRecord(ScheduledRecord record) {
         if (!record.warmup()) {
             levelRecords.add(record.record());
-            if (journal != null) {
+            if (journal != null && currentLevel instanceof OpenLoopSettings) {
+                journal.append(record.record(), record.sendLagNanos()); // a schedule: how late each went out
+            } else if (journal != null) {
                 journal.append(record.record());
             }
         }

@@ -101,7 +101,9 @@ class LoadCommandTest {
             Path folder = tmp.resolve("concurrency_" + level);
             assertTrue(Files.exists(folder.resolve("m_40_45_summary.json")), folder::toString);
             assertTrue(Files.exists(folder.resolve("m_40_45_individual_responses.json")), folder::toString);
-            assertEquals(16, Files.readAllLines(folder.resolve("requests.jsonl")).size());
+            List<String> journal = Files.readAllLines(folder.resolve("requests.jsonl"));
+            assertEquals(16, journal.size());
+            assertFalse(journal.get(0).contains("send_lag"), "a closed loop has no schedule: " + journal.get(0));
             JsonNode llmperf = JSON.readTree(folder.resolve("m_40_45_summary.json").toFile());
             assertEquals(Integer.parseInt(level), llmperf.get("num_concurrent_requests").asInt());
         }
@@ -140,7 +142,17 @@ class LoadCommandTest {
 
         JsonNode individual = JSON.readTree(tmp.resolve("m_40_16_individual_responses.json").toFile());
         assertEquals(30, individual.size(), "llmperf's files hold the measured requests only");
-        assertEquals(30, Files.readAllLines(tmp.resolve("requests.jsonl")).size());
+        List<String> journal = Files.readAllLines(tmp.resolve("requests.jsonl"));
+        assertEquals(30, journal.size());
+        // each request's lag behind its schedule, the summary's send lag request by request
+        long maxLag = 0;
+        for (String line : journal) {
+            long lag = JSON.readTree(line).path("send_lag_nanos").asLong(-1);
+            assertTrue(lag >= 0, line);
+            maxLag = Math.max(maxLag, lag);
+        }
+        assertEquals(open.get("send_lag_ms").get("max").asDouble(), maxLag / 1e6,
+                open.get("send_lag_ms").get("max").asDouble() * 0.002, "the summary's max, 3 significant digits");
         JsonNode llmperf = JSON.readTree(tmp.resolve("m_40_16_summary.json").toFile());
         assertTrue(llmperf.get("llmperf4j_load").asText().startsWith("open loop, 400 req/s constant"),
                 llmperf::toString);

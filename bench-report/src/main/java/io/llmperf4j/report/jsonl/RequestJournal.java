@@ -1,6 +1,7 @@
 package io.llmperf4j.report.jsonl;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.annotation.JsonAppend;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -31,10 +32,13 @@ import java.util.regex.Pattern;
  * ends, so a run that is killed still leaves every completed request on disk. Field names are the record's in
  * snake case ({@code ttft_nanos}, {@code content_event_nanos}, {@code failure.kind}, ...); times are nanoseconds
  * from the request's send. {@code worker_id}, the load worker that sent the request, is written only in a
- * distributed run.
+ * distributed run; {@code send_lag_nanos}, how late the request went out against its schedule (its TTFT from the
+ * intended send is {@code send_lag_nanos + ttft_nanos}), only in an open loop.
  */
 public final class RequestJournal implements AutoCloseable {
     public static final String FILE_NAME = "requests.jsonl";
+    /** The open loop's field: actual minus intended send, in nanoseconds; not part of {@link RequestRecord}. */
+    public static final String SEND_LAG_FIELD = "send_lag_nanos";
 
     private static final ObjectMapper JSON = JsonMapper.builder()
             .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
@@ -45,7 +49,11 @@ public final class RequestJournal implements AutoCloseable {
     /** One record a line: the flush after the newline is the only one (not one more after the object). */
     private static final ObjectWriter LINE = JSON.writer().without(SerializationFeature.FLUSH_AFTER_WRITE_VALUE);
 
-    /** Leaves {@code worker_id} out of lines of single-machine runs (bench-model has no Jackson annotations). */
+    /**
+     * Leaves {@code worker_id} out of lines of single-machine runs (bench-model has no Jackson annotations), and
+     * appends {@link #SEND_LAG_FIELD} after the record's own fields when the writer carries it as an attribute.
+     */
+    @JsonAppend(attrs = @JsonAppend.Attr(value = SEND_LAG_FIELD, include = JsonInclude.Include.NON_NULL))
     private abstract static class WorkerWhenSet {
         @JsonInclude(JsonInclude.Include.NON_NULL)
         abstract String workerId();
@@ -109,8 +117,17 @@ public final class RequestJournal implements AutoCloseable {
 
     /** Appends one record and flushes it to the operating system. */
     public synchronized void append(RequestRecord record) {
+        write(LINE, record);
+    }
+
+    /** The same for a request of an open loop, with how late it went out against its schedule. */
+    public synchronized void append(RequestRecord record, long sendLagNanos) {
+        write(LINE.withAttribute(SEND_LAG_FIELD, sendLagNanos), record);
+    }
+
+    private void write(ObjectWriter writer, RequestRecord record) {
         try {
-            LINE.writeValue(generator, record);
+            writer.writeValue(generator, record);
             generator.writeRaw('\n');
             generator.flush();
         } catch (IOException e) {
@@ -172,6 +189,7 @@ public final class RequestJournal implements AutoCloseable {
         LATER_TIME_FIELDS.forEach((name, never) -> {
             if (!object.has(name)) object.put(name, never);
         });
+        object.remove(SEND_LAG_FIELD); // the run's schedule, not the record's: read by notebooks, not back here
         return JSON.treeToValue(object, RequestRecord.class);
     }
 

@@ -64,6 +64,25 @@ class RequestJournalTest {
     }
 
     @Test
+    void theSendLagIsWrittenOnlyForOpenLoopRecordsAndReadsBackAsTheSameRecord(@TempDir Path dir) throws IOException {
+        try (RequestJournal journal = RequestJournal.create(dir)) {
+            journal.append(OK, 1_234_567L);
+            journal.append(FAILED);
+            journal.append(OK.withWorkerId("w1"), 0L);
+        }
+        List<String> lines = Files.readAllLines(dir.resolve(RequestJournal.FILE_NAME), StandardCharsets.UTF_8);
+        assertTrue(lines.get(0).endsWith(",\"send_lag_nanos\":1234567}"), lines.get(0));
+        assertFalse(lines.get(1).contains("send_lag"), lines.get(1));
+        assertTrue(lines.get(2).contains("\"worker_id\":\"w1\"") && lines.get(2).contains("\"send_lag_nanos\":0"),
+                lines.get(2));
+        List<RequestRecord> back = RequestJournal.read(dir.resolve(RequestJournal.FILE_NAME));
+        assertEquals(3, back.size());
+        assertEquals(OK.clientRequestId(), back.get(0).clientRequestId());
+        assertEquals(OK.ttftNanos(), back.get(0).ttftNanos());
+        assertEquals("w1", back.get(2).workerId());
+    }
+
+    @Test
     void aNewJournalReplacesAnOldOne(@TempDir Path dir) throws IOException {
         try (RequestJournal journal = RequestJournal.create(dir)) {
             journal.append(OK);
