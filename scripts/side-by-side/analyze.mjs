@@ -23,9 +23,9 @@
 //   server write = the server's time inside one socket write of the response (head and chunks), averaged per
 //                  request: what answering this client costs the server's single thread (on loopback a write wakes
 //                  a reader asleep in epoll inside the call)
-//   send lag     = (open loop) when the request went out - when its schedule wanted it out (llmperf4j: its own
-//                  summary's percentiles, *_open_loop.json, as it has no per-request intended time in its files; the
-//                  reference client: start - intended per request)
+//   send lag     = (open loop) when the request went out - when its schedule wanted it out (llmperf4j: its
+//                  journal's send_lag_nanos, else its *_open_loop.json summary; the reference client: start -
+//                  intended), and the TTFT error from the intended send = send lag + TTFT error
 // (error = send + receive). "new" = the first request on its connection (the server counts requests per
 // connection), "reused" = the others. Percentiles are nearest-rank.
 import fs from 'node:fs';
@@ -67,6 +67,7 @@ function llmperf4jRecords(dir) {
   if (fs.existsSync(journal)) {
     return readJsonl(journal).map((r) => ({
       id: r.client_request_id, start: r.start_epoch_micros,
+      intended: r.send_lag_nanos >= 0 ? r.start_epoch_micros - r.send_lag_nanos / 1000 : undefined,
       written: r.phases?.request_written_nanos >= 0 ? r.start_epoch_micros + r.phases.request_written_nanos / 1000 : -1,
       first: r.ttft_nanos >= 0 ? r.start_epoch_micros + r.ttft_nanos / 1000 : -1,
       last: r.last_content_nanos >= 0 ? r.start_epoch_micros + r.last_content_nanos / 1000 : -1,
@@ -91,16 +92,16 @@ function referenceRecords(file) {
     last: r.last, ok: !r.error, intended: r.intended }));
 }
 
-/** The open loop's send lag in ms, {n, p50, p99, p999, max}: llmperf4j's from its *_open_loop.json summary. */
-function llmperf4jSendLag(dir) {
+/** The open loop's send lag in ms, {n, p50, p99, p999, max}, from a summary: journals before send_lag_nanos. */
+function summarySendLag(dir) {
   const file = fs.existsSync(dir) ? fs.readdirSync(dir).find((f) => f.endsWith('_open_loop.json')) : null;
   const lag = file ? JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')).send_lag_ms : null;
   if (!lag) return { n: 0, p50: NaN, p99: NaN, p999: NaN, max: NaN };
   return { n: lag.count, p50: lag.p50, p99: lag.p99, p999: lag.p999, max: lag.max };
 }
 
-/** The reference client's, from its per-request start and intended stamps. */
-function referenceSendLag(records) {
+/** The same from each request's start and intended stamps (nearest-rank, as every figure here). */
+function sendLag(records) {
   const lags = records.filter((r) => r.intended !== undefined).map((r) => (r.start - r.intended) / 1000);
   return { ...summary(lags), p999: percentile(lags, 99.9), max: lags.length ? Math.max(...lags) : NaN };
 }
@@ -141,6 +142,8 @@ function clientFigures(records, server, procFile, clkTck) {
   const reused = ({ s }) => s.nth > 1;
   const fresh = ({ s }) => s.nth === 1;
   const error = ({ r, s }) => (r.first - r.start) - (s.first - s.recv);
+  const fromIntended = ({ r, s }) => (r.first - r.intended) - (s.first - s.recv);
+  const scheduled = ({ r }) => r.intended !== undefined;
   const send = ({ r, s }) => s.recv - r.start;
   const receive = ({ r, s }) => r.first - s.first;
   const write = ({ r }) => r.written - r.start;
@@ -163,7 +166,8 @@ function clientFigures(records, server, procFile, clkTck) {
   const hwms = proc.map((p) => p.hwm).filter((kb) => kb >= 0);
   return {
     requests: records.length, joined: joined.length, failed,
-    error: { all: group(all, error), reused: group(reused, error), new: group(fresh, error) },
+    error: { all: group(all, error), reused: group(reused, error), new: group(fresh, error),
+      fromIntended: group(scheduled, fromIntended) },
     send: { all: group(all, send), reused: group(reused, send), new: group(fresh, send) },
     receive: { all: group(all, receive), reused: group(reused, receive), new: group(fresh, receive) },
     written: { reused: group(reusedWritten, write) },
@@ -208,8 +212,10 @@ for (const { dir, meta } of scenarios) {
   const ref = clientFigures(referenceRecords(path.join(dir, 'ref.jsonl')), server, path.join(dir, 'ref.proc.jsonl'),
     meta.clkTck);
   if (meta.kind === 'open') {
-    l4j.sendLag = llmperf4jSendLag(path.join(dir, 'l4j'));
-    ref.sendLag = referenceSendLag(referenceRecords(path.join(dir, 'ref.jsonl')));
+    const l4jRecords = llmperf4jRecords(path.join(dir, 'l4j'));
+    l4j.sendLag = l4jRecords.some((r) => r.intended !== undefined) ? sendLag(l4jRecords)
+      : summarySendLag(path.join(dir, 'l4j'));
+    ref.sendLag = sendLag(referenceRecords(path.join(dir, 'ref.jsonl')));
   }
   figures[meta.name] = { meta, llmperf4j: l4j, reference: ref };
   const label = meta.label;
@@ -237,6 +243,7 @@ for (const { dir, meta } of scenarios) {
     add('send lag p99.9 / max, ms', tail(l4j.sendLag), tail(ref.sendLag),
       `${ratio(l4j.sendLag.p999, ref.sendLag.p999)} / ${ratio(l4j.sendLag.max, ref.sendLag.max)}`);
     p('TTFT error (from the actual send), all requests', l4j.error.all, ref.error.all);
+    p('TTFT error from the intended send (send lag + TTFT error)', l4j.error.fromIntended, ref.error.fromIntended);
     p('send side, reused connections', l4j.send.reused, ref.send.reused);
     p('receive side, reused connections', l4j.receive.reused, ref.receive.reused);
   }
