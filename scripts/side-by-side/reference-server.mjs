@@ -12,15 +12,42 @@
 // writes and writeMicros (its socket writes, head included, and the time spent inside them: on loopback a write to a
 // reader asleep in epoll wakes it inside the call, and the scheduler may run the reader on this core first).
 //
+// With --workers N (N > 1) it runs as N processes sharing the port (node:cluster, connections handed out in turn),
+// each as above, sock numbers prefixed with the worker's: the same answers with N times the intake, to see how much
+// of a client's send side is this server taking in requests one at a time.
+//
 // Usage: node reference-server.mjs [--port 0] [--port-file F] [--log F] [--ttft-ms 50] [--itl-ms 10]
-//          [--output-tokens N (default: the request's max_tokens, else 256)] [--events-per-write 1]
+//          [--output-tokens N (default: the request's max_tokens, else 256)] [--events-per-write 1] [--workers 1]
+import cluster from 'node:cluster';
 import net from 'node:net';
 import fs from 'node:fs';
 import { anchorUncertaintyMicros, nowMicros } from './clock.mjs';
 
 const args = parseArgs(process.argv.slice(2), {
   port: '0', 'port-file': '', log: '', 'ttft-ms': '50', 'itl-ms': '10', 'output-tokens': '', 'events-per-write': '1',
+  workers: '1',
 });
+const workers = Math.max(1, Number(args.workers));
+if (workers > 1 && cluster.isPrimary) {
+  // The primary only hands out connections; it writes the port file once the first worker listens, and on
+  // SIGTERM or SIGINT stops every worker and exits when each has written its log.
+  let listening = false;
+  cluster.on('listening', (worker, address) => {
+    if (listening) return;
+    listening = true;
+    if (args['port-file']) fs.writeFileSync(args['port-file'], String(address.port));
+  });
+  for (let i = 0; i < workers; i++) cluster.fork();
+  let alive = workers;
+  cluster.on('exit', () => {
+    if (--alive === 0) process.exit(0);
+  });
+  const stopAll = () => Object.values(cluster.workers).forEach((w) => w.process.kill('SIGTERM'));
+  process.on('SIGTERM', stopAll);
+  process.on('SIGINT', stopAll);
+}
+const inWorker = workers > 1 && cluster.isWorker;
+const sockPrefix = inWorker ? `${cluster.worker.id}-` : '';
 const ttftMs = Number(args['ttft-ms']);
 const itlMs = Number(args['itl-ms']);
 const fixedTokens = args['output-tokens'] === '' ? null : Number(args['output-tokens']);
@@ -95,7 +122,7 @@ function respond(socket, request, recv, done) {
   const tokens = Math.max(1, fixedTokens ?? (Number.isInteger(body.max_tokens) ? body.max_tokens : 256));
   const prompt = chat ? (body.messages ?? []).map((m) => String(m.content ?? '')).join(' ') : String(body.prompt ?? '');
   const promptTokens = prompt.split(/\s+/).filter(Boolean).length;
-  const id = (chat ? 'chatcmpl-' : 'cmpl-') + (++responses);
+  const id = (chat ? 'chatcmpl-' : 'cmpl-') + sockPrefix + (++responses);
   const ev = events(chat, id, String(body.model ?? 'reference'), tokens, promptTokens,
     body.stream_options?.include_usage === true);
   const fullBatch = httpChunk(ev.content.repeat(perWrite));
@@ -153,7 +180,7 @@ function error(socket, status, message, done) {
 /** Parses requests off the socket's bytes (Content-Length bodies; no pipelining needed, but queued if it comes). */
 function onConnection(socket) {
   socket.setNoDelay(true);
-  socket.sockId = ++sockets;
+  socket.sockId = sockPrefix + (++sockets);
   socket.requests = 0;
   let pending = Buffer.alloc(0);
   const queue = [];
@@ -210,21 +237,29 @@ function onConnection(socket) {
   socket.on('error', () => {});
 }
 
-const server = net.createServer(onConnection);
-// A backlog above the largest connect storm (1,024 streams at once; Node's default is 511), so no SYN waits for a
-// retransmission; the kernel caps it at net.core.somaxconn.
-server.listen({ port: Number(args.port), host: '127.0.0.1', backlog: 4096 }, () => {
-  const port = server.address().port;
-  if (args['port-file']) fs.writeFileSync(args['port-file'], String(port));
-  process.stderr.write(`reference-server: listening on 127.0.0.1:${port}, ttft ${ttftMs} ms, itl ${itlMs} ms, `
-    + `${perWrite} event(s) per write, wall clock anchored to ${anchorUncertaintyMicros().toFixed(1)} µs\n`);
-});
-const stop = () => {
-  if (logFd !== null) {
-    if (logLines.length > 0) fs.writeSync(logFd, logLines.join('\n') + '\n');
-    fs.closeSync(logFd);
-  }
-  process.exit(0);
-};
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
+if (workers > 1 && cluster.isPrimary) {
+  // the primary serves nothing itself (see above)
+} else {
+  serve();
+}
+
+function serve() {
+  const server = net.createServer(onConnection);
+  // A backlog above the largest connect storm (1,024 streams at once; Node's default is 511), so no SYN waits for a
+  // retransmission; the kernel caps it at net.core.somaxconn.
+  server.listen({ port: Number(args.port), host: '127.0.0.1', backlog: 4096 }, () => {
+    const port = server.address().port;
+    if (args['port-file'] && !inWorker) fs.writeFileSync(args['port-file'], String(port));
+    process.stderr.write(`reference-server: listening on 127.0.0.1:${port}, ttft ${ttftMs} ms, itl ${itlMs} ms, `
+      + `${perWrite} event(s) per write, wall clock anchored to ${anchorUncertaintyMicros().toFixed(1)} µs\n`);
+  });
+  const stop = () => {
+    if (logFd !== null) {
+      if (logLines.length > 0) fs.writeSync(logFd, logLines.join('\n') + '\n');
+      fs.closeSync(logFd);
+    }
+    process.exit(0);
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}

@@ -7,12 +7,14 @@
 # table for BENCHMARKS.md.
 #
 # Usage: scripts/side-by-side/side-by-side.sh [--quick] [--only s1,s32,s256,ceiling,open,s1024,s4096] [--out DIR]
-#          [--pin SERVER_CPUS:CLIENT_CPUS]
+#          [--pin SERVER_CPUS:CLIENT_CPUS] [--server-workers N]
 #   --quick   a short smoke run: fewer requests, no 1,024- or 4,096-stream scenario (figures then rough)
 #   --only    run only these scenarios (default: all; with --quick all but s1024 and s4096)
 #   --out     keep the run's files in DIR (default: a new temporary folder, printed at the end)
 #   --pin     run the server on SERVER_CPUS and both clients on CLIENT_CPUS (taskset lists, e.g. 1:0), so the
 #             scheduler cannot put a client's threads on the server's core (default: no pinning)
+#   --server-workers  run the reference server as N processes sharing the port (default 1), to see how much of
+#             the send side is its intake: one process takes in one request at a time
 # Needs: Linux (/proc), Node 18 or later, Java 17; Maven only if cli/target/llmperf4j.jar is missing. Everything
 # binds to 127.0.0.1; every process it starts is stopped on exit, Ctrl-C and failure included.
 set -euo pipefail
@@ -23,16 +25,22 @@ quick=false
 only=""
 out=""
 pin=""
+server_workers=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=true; shift ;;
     --only) only="${2:?--only needs a list}"; shift 2 ;;
     --out) out="${2:?--out needs a folder}"; shift 2 ;;
     --pin) pin="${2:?--pin needs SERVER_CPUS:CLIENT_CPUS}"; shift 2 ;;
-    -h|--help) sed -n '2,17s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    --server-workers) server_workers="${2:?--server-workers needs a number}"; shift 2 ;;
+    -h|--help) sed -n '2,19s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) echo "side-by-side: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
+[[ "$server_workers" =~ ^[1-9][0-9]*$ ]] || {
+  echo "side-by-side: --server-workers wants a whole number of processes, 1 or more (got $server_workers)" >&2
+  exit 2
+}
 if [ -z "$only" ]; then
   if $quick; then only="s1,s32,s256,ceiling,open"; else only="s1,s32,s256,ceiling,open,s1024,s4096"; fi
 fi
@@ -86,7 +94,7 @@ start_server() { # dir, then the server's flags; sets port and server_pid
   local dir="$1"; shift
   rm -f "$dir/port"
   "${server_pin[@]}" node "$here/reference-server.mjs" --port 0 --port-file "$dir/port" --log "$dir/server.jsonl" \
-    "$@" 2>>"$dir/server.err" &
+    --workers "$server_workers" "$@" 2>>"$dir/server.err" &
   server_pid=$!
   started+=("$server_pid")
   local i
@@ -193,12 +201,14 @@ cmd="scripts/side-by-side/side-by-side.sh"
 $quick && cmd="$cmd --quick"
 [ -n "${out}" ] && cmd="$cmd --out $out"
 [ -n "${pin}" ] && cmd="$cmd --pin $pin"
+[ "$server_workers" != 1 ] && cmd="$cmd --server-workers $server_workers"
 echo
 echo "== figures (Markdown, for BENCHMARKS.md)"
 echo
 echo "\`$cmd\`, $started_at, commit $(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown),"
 echo "$(( ($(date +%s) - started_s + 30) / 60 )) min; $machine;"
-echo "load average $load_before before, $(cut -d' ' -f1-3 /proc/loadavg) after. Server: reference-server.mjs; 64-token"
+echo "load average $load_before before, $(cut -d' ' -f1-3 /proc/loadavg) after. Server: reference-server.mjs$(
+  [ "$server_workers" = 1 ] || echo " in $server_workers processes"); 64-token"
 echo "prompts; 50 ms TTFT, 10 ms between chunks, 256 output tokens, except the ceiling (no TTFT or delay, 1,024 tokens,"
 echo "16 SSE events per socket write), the open loop (16 output tokens), the 1,024-stream run (200 ms between chunks)"
 echo "and the 4,096-stream run (200 ms between chunks, 64 output tokens)."
