@@ -45,6 +45,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -424,7 +425,7 @@ final class ModelRun implements BenchmarkListener {
             LevelOutput output = new LevelOutput(run, metrics, ToolVersion.version(), RunEnvironment.current(),
                     levelWorkers, load instanceof OpenLoopResult open ? LoadFiles.openLoop(model, open,
                     plan.warmupText()) : null, levelServer == null ? null : levelServer.summary(),
-                    levelServer == null ? null : levelServer.timeline());
+                    levelServer == null ? null : levelServer.timeline(), sendLags(load));
             List<String> names = cx.files().write(output, into).stream().map(p -> p.getFileName().toString())
                     .toList();
             if (!plan.multiLevel()) {
@@ -433,6 +434,16 @@ final class ModelRun implements BenchmarkListener {
         } catch (IOException e) {
             throw new RunFailedException("could not write results to " + into + ": " + e, e);
         }
+    }
+
+    /** An open loop's send lag of each measured request, by client request id, for the per-request CSV. */
+    private static Map<String, Long> sendLags(LoadResult load) {
+        if (!(load instanceof OpenLoopResult open)) return Map.of();
+        Map<String, Long> lags = new HashMap<>();
+        for (ScheduledRecord r : open.timeline()) {
+            if (!r.warmup()) lags.put(r.record().clientRequestId(), r.sendLagNanos());
+        }
+        return lags;
     }
 
     private void writeModelFiles() {

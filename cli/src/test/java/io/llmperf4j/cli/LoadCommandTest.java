@@ -14,7 +14,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -153,6 +155,18 @@ class LoadCommandTest {
         }
         assertEquals(open.get("send_lag_ms").get("max").asDouble(), maxLag / 1e6,
                 open.get("send_lag_ms").get("max").asDouble() * 0.002, "the summary's max, 3 significant digits");
+        // the CSV has the same lag for each request
+        Map<String, Long> lagById = new HashMap<>();
+        for (String line : journal) {
+            JsonNode r = JSON.readTree(line);
+            lagById.put(r.get("client_request_id").asText(), r.get("send_lag_nanos").asLong());
+        }
+        List<CSVRecord> csv = TokenBenchmarkCommandTest.csvRows(tmp.resolve("m_40_16_requests.csv"));
+        assertEquals(30, csv.size());
+        for (CSVRecord row : csv) {
+            assertEquals(lagById.get(row.get("client_request_id")) / 1e9, Double.parseDouble(row.get("send_lag_s")),
+                    1e-9, row::toString);
+        }
         JsonNode llmperf = JSON.readTree(tmp.resolve("m_40_16_summary.json").toFile());
         assertTrue(llmperf.get("llmperf4j_load").asText().startsWith("open loop, 400 req/s constant"),
                 llmperf::toString);

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
 
@@ -32,7 +33,9 @@ import org.apache.commons.csv.CSVPrinter;
  * empty when not measured. Then {@code session_id} and {@code turn} (0-based) of a multi-turn session's request
  * (empty outside sessions) and {@code cached_tokens}, the prompt tokens the server said it served from its prefix
  * cache (empty when it did not say). A distributed run's file has one more column,
- * {@value #WORKER_COLUMN}, the load worker that sent each request; other runs' files do not. A run whose requests
+ * {@value #WORKER_COLUMN}, the load worker that sent each request; other runs' files do not. An open loop's file has
+ * {@value #SEND_LAG_COLUMN} after it: how late each request went out against its schedule, so its TTFT from the
+ * intended send is {@code send_lag_s + ttft_s}. A run whose requests
  * carried images has three more columns at the end, {@link #IMAGE_COLUMNS}: the images each request sent, their
  * pixels and their encoded bytes (before base64); beside {@code number_input_tokens} (the client tokenizer's count of
  * the text alone), {@code prompt_tokens_server} then holds the server's count with the image tokens.
@@ -55,6 +58,9 @@ public final class RequestCsvWriter {
     /** The last column, present only when some record names the load worker that sent it. */
     public static final String WORKER_COLUMN = "worker";
 
+    /** The column after that, present only in an open loop's file: actual minus intended send, in seconds. */
+    public static final String SEND_LAG_COLUMN = "send_lag_s";
+
     /** The columns after those, present only when some request carried an image. */
     public static final List<String> IMAGE_COLUMNS = List.of("image_count", "image_pixels", "image_bytes");
 
@@ -63,35 +69,55 @@ public final class RequestCsvWriter {
     private static final CSVFormat FORMAT = CSVFormat.RFC4180.builder()
             .setHeader(HEADER.toArray(String[]::new))
             .get();
-    private static final CSVFormat FORMAT_WITH_WORKER = CSVFormat.RFC4180.builder()
-            .setHeader(withWorker().toArray(String[]::new))
-            .get();
 
     private RequestCsvWriter() {
     }
 
     /** Writes {@code records} to {@code file}, replacing it. */
     public static void write(List<RequestRecord> records, Path file) throws IOException {
+        write(records, Map.of(), file);
+    }
+
+    /**
+     * Writes {@code records} to {@code file}, replacing it, with {@value #SEND_LAG_COLUMN} from {@code sendLagNanos}
+     * (each request's send lag by client request id; empty outside an open loop, and then no such column).
+     */
+    public static void write(List<RequestRecord> records, Map<String, Long> sendLagNanos, Path file)
+            throws IOException {
         try (Writer writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-            write(records, writer);
+            write(records, sendLagNanos, writer);
         }
     }
 
     /** Writes the header and one row per record to {@code out}, which stays open. */
     public static void write(List<RequestRecord> records, Appendable out) throws IOException {
+        write(records, Map.of(), out);
+    }
+
+    /** The same with {@value #SEND_LAG_COLUMN} from {@code sendLagNanos} when it is not empty. */
+    public static void write(List<RequestRecord> records, Map<String, Long> sendLagNanos, Appendable out)
+            throws IOException {
         boolean workers = records.stream().anyMatch(r -> r.workerId() != null);
+        boolean lags = !sendLagNanos.isEmpty();
         boolean images = records.stream().anyMatch(r -> r.tags().imageCount() > 0);
-        CSVFormat format = workers ? FORMAT_WITH_WORKER : FORMAT;
-        if (images) {
-            List<String> header = new ArrayList<>(workers ? withWorker() : HEADER);
-            header.addAll(IMAGE_COLUMNS);
+        boolean extra = workers || lags || images;
+        CSVFormat format = FORMAT;
+        if (extra) {
+            List<String> header = new ArrayList<>(HEADER);
+            if (workers) header.add(WORKER_COLUMN);
+            if (lags) header.add(SEND_LAG_COLUMN);
+            if (images) header.addAll(IMAGE_COLUMNS);
             format = CSVFormat.RFC4180.builder().setHeader(header.toArray(String[]::new)).get();
         }
         CSVPrinter printer = new CSVPrinter(out, format);
         for (RequestRecord record : records) {
-            if (workers || images) {
+            if (extra) {
                 List<String> row = new ArrayList<>(row(record));
                 if (workers) row.add(orEmpty(record.workerId()));
+                if (lags) {
+                    Long lag = sendLagNanos.get(record.clientRequestId());
+                    row.add(lag == null ? "" : seconds(lag));
+                }
                 if (images) {
                     row.add(Integer.toString(record.tags().imageCount()));
                     row.add(Long.toString(record.tags().imagePixels()));
@@ -136,12 +162,6 @@ public final class RequestCsvWriter {
                 orEmpty(record.tags().sessionId()),
                 record.tags().turn() < 0 ? "" : Integer.toString(record.tags().turn()),
                 orEmpty(record.tags().cachedTokens()));
-    }
-
-    private static List<String> withWorker() {
-        List<String> header = new ArrayList<>(HEADER);
-        header.add(WORKER_COLUMN);
-        return List.copyOf(header);
     }
 
     private static String seconds(long nanos) {

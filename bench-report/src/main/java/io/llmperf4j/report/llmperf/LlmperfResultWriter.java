@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.util.Map;
 
 /**
  * Writes a run's results into a directory: llmperf's two JSON files, byte-compatible with what llmperf writes
@@ -29,9 +30,20 @@ public final class LlmperfResultWriter {
         return write(run, LlmperfSummary.of(run), resultsDir);
     }
 
+    /** The same, the CSV with each request's send lag ({@link RequestCsvWriter#SEND_LAG_COLUMN}) when not empty. */
+    public static LlmperfResultFiles write(BenchmarkRun run, Map<String, Long> sendLagNanos, Path resultsDir)
+            throws IOException {
+        return write(run, LlmperfSummary.of(run), sendLagNanos, resultsDir);
+    }
+
     /** As {@link #write(BenchmarkRun, Path)}, reusing a summary already computed from {@code run}. */
     public static LlmperfResultFiles write(BenchmarkRun run, LlmperfSummary summary, Path resultsDir)
             throws IOException {
+        return write(run, summary, Map.of(), resultsDir);
+    }
+
+    private static LlmperfResultFiles write(BenchmarkRun run, LlmperfSummary summary, Map<String, Long> sendLagNanos,
+                                            Path resultsDir) throws IOException {
         if (Files.exists(resultsDir) && !Files.isDirectory(resultsDir)) {
             throw new NotDirectoryException(resultsDir.toString());
         }
@@ -47,7 +59,7 @@ public final class LlmperfResultWriter {
         }
 
         Path requestsCsv = resultsDir.resolve(LlmperfFileNames.requestsCsvFileName(run.settings()));
-        RequestCsvWriter.write(run.records(), requestsCsv);
+        RequestCsvWriter.write(run.records(), sendLagNanos, requestsCsv);
         return new LlmperfResultFiles(summaryJson, individualJson, requestsCsv);
     }
 }

@@ -7,6 +7,7 @@ import io.llmperf4j.report.summary.SummaryDocument;
 
 import io.llmperf4j.servermetrics.summary.ServerSideSummary;
 import io.llmperf4j.servermetrics.timeline.ServerMetricsTimeline;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -20,22 +21,24 @@ import java.util.Objects;
  * @param openLoop    the open loop's schedule and what became of it, or null for a closed loop
  * @param server      the server's own metrics over the measured window, or null when not scraped
  * @param serverTimeline every scrape of the server's metrics during the level, or null when not scraped
+ * @param sendLagNanos   an open loop's send lag of each measured request, by client request id; empty otherwise
  */
 public record LevelOutput(BenchmarkRun run, RunMetrics metrics, String toolVersion, RunEnvironment environment,
                           SummaryDocument.DistributedJson distributed, OpenLoopFile.Document openLoop,
-                          ServerSideSummary server, ServerMetricsTimeline serverTimeline) {
+                          ServerSideSummary server, ServerMetricsTimeline serverTimeline,
+                          Map<String, Long> sendLagNanos) {
 
     /** A level without the server's metrics. */
     public LevelOutput(BenchmarkRun run, RunMetrics metrics, String toolVersion, RunEnvironment environment,
                        SummaryDocument.DistributedJson distributed, OpenLoopFile.Document openLoop) {
-        this(run, metrics, toolVersion, environment, distributed, openLoop, null, null);
+        this(run, metrics, toolVersion, environment, distributed, openLoop, null, null, Map.of());
     }
 
     /** A level with the server's summary but without its timeline (no server metrics CSV). */
     public LevelOutput(BenchmarkRun run, RunMetrics metrics, String toolVersion, RunEnvironment environment,
                        SummaryDocument.DistributedJson distributed, OpenLoopFile.Document openLoop,
                        ServerSideSummary server) {
-        this(run, metrics, toolVersion, environment, distributed, openLoop, server, null);
+        this(run, metrics, toolVersion, environment, distributed, openLoop, server, null, Map.of());
     }
 
     public LevelOutput {
@@ -43,5 +46,6 @@ public record LevelOutput(BenchmarkRun run, RunMetrics metrics, String toolVersi
         Objects.requireNonNull(metrics, "metrics");
         Objects.requireNonNull(toolVersion, "toolVersion");
         Objects.requireNonNull(environment, "environment");
+        sendLagNanos = sendLagNanos == null ? Map.of() : Map.copyOf(sendLagNanos);
     }
 }

@@ -13,6 +13,7 @@ import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
 import org.junit.jupiter.api.Test;
@@ -72,6 +73,30 @@ class RequestCsvWriterTest {
         List<RequestRecord> back = RequestCsvReader.read(file);
         assertEquals("10.0.0.2:5701", back.get(0).workerId());
         assertEquals("10.0.0.3:5701", back.get(1).workerId());
+    }
+
+    @Test
+    void anOpenLoopHasTheSendLagAfterTheWorkerAndItReadsBackAsTheSameRecords(@TempDir Path dir) throws IOException {
+        StringBuilder out = new StringBuilder();
+        RequestCsvWriter.write(List.of(SUCCESS.withWorkerId("w1"), FAILURE.withWorkerId("w2")),
+                Map.of("req-3", 1_250_000L), out); // req-4's lag unknown: an empty field
+        String[] lines = out.toString().split("\r\n", 3);
+        assertTrue(lines[0].endsWith(",cached_tokens,worker,send_lag_s"), lines[0]);
+        assertTrue(lines[1].endsWith(",2.000000000,,,,w1,0.001250000"), lines[1]);
+        assertTrue(lines[2].endsWith(",w2,\r\n"), lines[2]);
+        Path file = dir.resolve("requests.csv");
+        Files.writeString(file, out);
+        List<RequestRecord> back = RequestCsvReader.read(file);
+        assertEquals(2, back.size());
+        assertEquals(SUCCESS.ttftNanos(), back.get(0).ttftNanos());
+        assertEquals("w2", back.get(1).workerId());
+    }
+
+    @Test
+    void withoutLagsThereIsNoSendLagColumn() throws IOException {
+        StringBuilder out = new StringBuilder();
+        RequestCsvWriter.write(List.of(SUCCESS), Map.of(), out);
+        assertFalse(out.toString().contains("send_lag"), out::toString);
     }
 
     @Test
