@@ -271,10 +271,12 @@ final class ModelRun implements BenchmarkListener {
     public void onScheduledRecord(ScheduledRecord record) {
         if (!record.warmup()) {
             levelRecords.add(record.record());
-            if (journal != null && currentLevel instanceof OpenLoopSettings) {
-                journal.append(record.record(), record.sendLagNanos()); // a schedule: how late each went out
-            } else if (journal != null) {
-                journal.append(record.record());
+            if (journal != null) {
+                if (currentLevel instanceof OpenLoopSettings) {
+                    journal.append(record.record(), record.sendLagNanos()); // a schedule: how late each went out
+                } else {
+                    journal.append(record.record());
+                }
             }
         }
         if (progress != null) {
@@ -436,13 +438,14 @@ final class ModelRun implements BenchmarkListener {
         }
     }
 
-    /** An open loop's send lag of each measured request, by client request id, for the per-request CSV. */
+    /**
+     * An open loop's send lag of each measured request, by client request id, for the per-request CSV: the same
+     * levels and values as the journal's ({@link #onScheduledRecord}).
+     */
     private static Map<String, Long> sendLags(LoadResult load) {
-        if (!(load instanceof OpenLoopResult open)) return Map.of();
+        if (load == null || !(load.settings() instanceof OpenLoopSettings)) return Map.of();
         Map<String, Long> lags = new HashMap<>();
-        for (ScheduledRecord r : open.timeline()) {
-            if (!r.warmup()) lags.put(r.record().clientRequestId(), r.sendLagNanos());
-        }
+        for (ScheduledRecord r : load.measuredTimeline()) lags.put(r.record().clientRequestId(), r.sendLagNanos());
         return lags;
     }
 
