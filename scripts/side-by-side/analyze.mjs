@@ -207,15 +207,14 @@ const scenarios = fs.readdirSync(run)
 
 for (const { dir, meta } of scenarios) {
   const server = readJsonl(path.join(dir, 'server.jsonl'));
-  const l4j = clientFigures(llmperf4jRecords(path.join(dir, 'l4j')), server, path.join(dir, 'l4j.proc.jsonl'),
-    meta.clkTck);
-  const ref = clientFigures(referenceRecords(path.join(dir, 'ref.jsonl')), server, path.join(dir, 'ref.proc.jsonl'),
-    meta.clkTck);
+  const l4jRecords = llmperf4jRecords(path.join(dir, 'l4j'));
+  const refRecords = referenceRecords(path.join(dir, 'ref.jsonl'));
+  const l4j = clientFigures(l4jRecords, server, path.join(dir, 'l4j.proc.jsonl'), meta.clkTck);
+  const ref = clientFigures(refRecords, server, path.join(dir, 'ref.proc.jsonl'), meta.clkTck);
   if (meta.kind === 'open') {
-    const l4jRecords = llmperf4jRecords(path.join(dir, 'l4j'));
     l4j.sendLag = l4jRecords.some((r) => r.intended !== undefined) ? sendLag(l4jRecords)
       : summarySendLag(path.join(dir, 'l4j'));
-    ref.sendLag = sendLag(referenceRecords(path.join(dir, 'ref.jsonl')));
+    ref.sendLag = sendLag(refRecords);
   }
   figures[meta.name] = { meta, llmperf4j: l4j, reference: ref };
   const label = meta.label;
