@@ -64,6 +64,12 @@ public final class ClientWarmup {
     private static final int NEW_CLIENTS_EVERY = 4;
     /** How long a request of the warm-up may take before it is given up. */
     private static final long REQUEST_LIMIT_MILLIS = 8_000;
+    /**
+     * C2's invocation threshold with the launcher's options (-XX:-TieredCompilation: Tier4InvocationThreshold, 5,000),
+     * with room: the per-request path (send, start, the response head, the record) runs once a request, so only a
+     * warm-up of more requests than this compiles it. The per-token path gets there thousands of times sooner.
+     */
+    private static final int PER_REQUEST_COMPILE_THRESHOLD = 6_000;
     /** The compilers count as done after this long with at most 5 % of it compiling; never waited past the bound. */
     private static final long COMPILERS_QUIET_MILLIS = 250;
     private static final AtomicBoolean WARMED = new AtomicBoolean();
@@ -77,10 +83,15 @@ public final class ClientWarmup {
      */
     public record Budget(int minRequests, long timeLimitMillis, long compilersWaitMillis) {
         /**
-         * Until the compilers settle, 3-8 s of a fresh JVM: for runs long or heavy enough that compilation inside
-         * them would show (a stream ceiling's first second was half C2 compiling after a fixed-size warm-up).
+         * Until the compilers settle, past the per-request path's compile threshold: for runs long or heavy enough
+         * that compilation inside them would show (a stream ceiling's first second was half C2 compiling after a
+         * fixed-size warm-up). A fresh JVM on 2 cores settles after 8.4-8.7 s (9,900-11,200 requests, 3 runs). The
+         * earlier bound of 8 s stopped it short (-XX:+PrintCompilation, 3 runs): C2 compiled {@code Exchange.start}
+         * in the warm-up's last second in 2 runs and not at all in the third, whose requests then each started in
+         * the interpreter, as a short run's do (perf with the JIT's symbol map: 97 % of the samples between a
+         * request's start stamp and its write).
          */
-        public static final Budget FULL = new Budget(384, 8_000, 2_000);
+        public static final Budget FULL = new Budget(PER_REQUEST_COMPILE_THRESHOLD, 12_000, 2_000);
         /**
          * One round and about a second: the request path compiled before the first TTFT, for runs too short to
          * amortize the full one (llmperf's default of 10 requests; a command pasted from the docs).
@@ -140,7 +151,7 @@ public final class ClientWarmup {
                     sent += wave(clients.get(shape.client()), spec, order, counter, wave, listener(wave, journal));
                 }
             }
-            sent += sendAlone(clients.get(0));
+            sent += sendAlone(responder);
             if (compilers.look() == CompilerSettling.Verdict.SETTLED && sent >= budget.minRequests()) return;
         }
     }
@@ -156,12 +167,14 @@ public final class ClientWarmup {
     }
 
     /**
-     * One request with no end action, as the run's preflight and a Java API user's {@code send(spec)} make: else the
-     * end of every warm-up exchange ran an action, the compiled end path took one for granted, and the preflight's
-     * request sent it back to the interpreter just before the run (then compiled again inside it).
+     * One request with no end action from a new client with no connection yet, as the run's preflight and a Java API
+     * user's {@code send(spec)} make. Else the end of every warm-up exchange ran an action and every request found an
+     * idle connection: the compiled code took both for granted, and the preflight's request, just before the run,
+     * sent it back to the interpreter. The empty pool did that to {@code Exchange.start} (found with
+     * {@code -XX:+LogCompilation}), which then stayed interpreted in any run of fewer than C2's 5,000 requests.
      */
-    private static int sendAlone(NettyLlmClient client) {
-        try {
+    private static int sendAlone(WarmupResponder responder) {
+        try (NettyLlmClient client = newClient(responder, MODELS.get(0))) {
             client.send(new RequestSpec(0, PROMPT, 0, 1)).completion().get(REQUEST_LIMIT_MILLIS, TimeUnit.MILLISECONDS);
             return 1;
         } catch (InterruptedException e) {
@@ -177,12 +190,22 @@ public final class ClientWarmup {
         clients.forEach(NettyLlmClient::close);
         clients.clear();
         for (String model : MODELS) {
-            NettyLlmClient client = new NettyLlmClient(ClientConfig.builder(
-                    URI.create(responder.baseUrl() + "/chat/completions"), model)
-                    .apiKey(Secret.of("warmup")).maxConnections(IN_FLIGHT).build());
+            NettyLlmClient client = newClient(responder, model);
             clients.add(client);
             client.preconnect(IN_FLIGHT);
         }
+    }
+
+    /**
+     * A client of the responder for {@code model}. The paced model's has a whole-request limit, as a run with
+     * {@code --request-timeout} has, the other none, as a run without: each request's start arms a timer or not, and
+     * the compiled start path has seen both.
+     */
+    private static NettyLlmClient newClient(WarmupResponder responder, String model) {
+        ClientConfig.Builder config = ClientConfig.builder(URI.create(responder.baseUrl() + "/chat/completions"), model)
+                .apiKey(Secret.of("warmup")).maxConnections(IN_FLIGHT);
+        if (model.equals(WarmupResponder.PACED_MODEL)) config.requestTimeout(Duration.ofMillis(REQUEST_LIMIT_MILLIS));
+        return new NettyLlmClient(config.build());
     }
 
     /**

@@ -21,8 +21,8 @@ final class RequestFlags {
 
     @Option(names = "--no-client-warmup",
             description = "Skip warming the client's own code against a private in-process simulator before the run "
-                    + "(about a second for a short plain run, until the JIT compilers settle for longer ones: 3-8 "
-                    + "s, at most 10); without it a fresh JVM adds JIT "
+                    + "(about a second for a short plain run; for longer ones until the JIT compilers settle, with "
+                    + "the per-request path compiled: 8-9 s on 2 cores, at most 14); without it a fresh JVM adds JIT "
                     + "time to the first requests' TTFT. The endpoint under test never sees warm-up traffic.")
     boolean noClientWarmup;
 }
