@@ -63,6 +63,9 @@ public final class SummaryConsoleReport {
                         + "special), none %d%n",
                 metrics.outputTokenSources().serverUsage(), metrics.outputTokenSources().clientTokenizer(),
                 metrics.config().tokenCounting().clientSpecialTokens(), metrics.outputTokenSources().none()));
+        // the Input tokens row mixes the server's prompt count (template included) and the workload's: say whose
+        out.append(String.format(Locale.ROOT, "Input tokens from: server usage %d, the workload's count %d%n",
+                metrics.inputTokenSources().serverUsage(), metrics.inputTokenSources().clientTokenizer()));
         if (metrics.goodput().isPresent()) {
             Goodput g = metrics.goodput().get();
             out.append(String.format(Locale.ROOT, "Goodput (%s): %s req/s, %d of %d requests good (%s)%n",

@@ -27,10 +27,11 @@ class SummaryConsoleReportTest {
         assertEquals("Output throughput: 47.62 tok/s   Request throughput: 0.952 req/s   Errors: 2 of 12 (16.7%)",
                 lines[10]);
         assertEquals("Output tokens from: server usage 10, client tokenizer 0 (minus 1 special), none 0", lines[11]);
-        assertEquals("Goodput (TTFT <= 250 ms): 0.571 req/s, 6 of 12 requests good (50.0%)", lines[12]);
-        assertEquals("Warnings:", lines[13]);
-        assertTrue(lines[14].startsWith("  [REQUESTS_FAILED] 1 of 12 requests failed (1 HTTP_STATUS)"), lines[14]);
-        assertTrue(lines[15].startsWith("  [REQUESTS_CANCELLED] 1 request was still in flight"), lines[15]);
+        assertEquals("Input tokens from: server usage 10, the workload's count 0", lines[12]);
+        assertEquals("Goodput (TTFT <= 250 ms): 0.571 req/s, 6 of 12 requests good (50.0%)", lines[13]);
+        assertEquals("Warnings:", lines[14]);
+        assertTrue(lines[15].startsWith("  [REQUESTS_FAILED] 1 of 12 requests failed (1 HTTP_STATUS)"), lines[15]);
+        assertTrue(lines[16].startsWith("  [REQUESTS_CANCELLED] 1 request was still in flight"), lines[16]);
         assertTrue(!text.contains("TTFRT"), text);
         assertTrue(text.endsWith("\n"));
     }
