@@ -17,6 +17,8 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -99,6 +101,30 @@ public final class ClientWarmup {
         public static final Budget QUICK = new Budget(96, 1_500, 500);
     }
 
+    /**
+     * How a warm-up ended.
+     *
+     * @param budget   what it was given
+     * @param requests the requests it sent
+     * @param millis   how long it sent them
+     * @param settled  the compilers settled with at least the budget's requests sent; false when the time bound ended it
+     */
+    public record Outcome(Budget budget, int requests, long millis, boolean settled) {
+        /**
+         * A line for the user when a full warm-up ran out of time: the run's first requests may then carry JIT
+         * compilation, and with fewer than {@link #PER_REQUEST_COMPILE_THRESHOLD} requests each request's start
+         * stays interpreted. A quick warm-up stops at its bound by design, so it has none.
+         */
+        public Optional<String> notice() {
+            if (settled || budget != Budget.FULL) return Optional.empty();
+            return Optional.of(String.format(Locale.ROOT, "llmperf4j: client warm-up: stopped at its %d s bound after "
+                    + "%,d requests, before the JIT compilers had settled on the client's code; the run's first "
+                    + "requests may carry compilation. Other processes taking the CPU do this: measure on a quieter "
+                    + "machine to trust the client's own share of each latency.", budget.timeLimitMillis() / 1000,
+                    requests));
+        }
+    }
+
     private ClientWarmup() {
     }
 
@@ -106,14 +132,19 @@ public final class ClientWarmup {
         run(null, Budget.FULL);
     }
 
-    /** The same, also counting each warm-up answer's tokens with {@code counter} (when not null), as the run will. */
-    public static void run(TokenCounter counter, Budget budget) {
-        if (!WARMED.compareAndSet(false, true)) return;
+    /**
+     * The same, also counting each warm-up answer's tokens with {@code counter} (when not null), as the run will.
+     *
+     * @return how it ended; empty when this JVM was warmed already or the warm-up could not run
+     */
+    public static Optional<Outcome> run(TokenCounter counter, Budget budget) {
+        if (!WARMED.compareAndSet(false, true)) return Optional.empty();
         List<NettyLlmClient> clients = new ArrayList<>();
+        Optional<Outcome> outcome = Optional.empty();
         try (WarmupResponder responder = WarmupResponder.start();
              RequestJournal journal = RequestJournal.discarding()) {
             try {
-                warmUntilSettled(responder, journal, clients, counter, budget);
+                outcome = Optional.of(warmUntilSettled(responder, journal, clients, counter, budget));
             } finally {
                 clients.forEach(NettyLlmClient::close); // before the responder closes their connections
             }
@@ -121,6 +152,7 @@ public final class ClientWarmup {
             // a warm-up that cannot run only costs accuracy on the first requests; the real run reports its own errors
         }
         awaitQuietCompilers(budget.compilersWaitMillis());
+        return outcome;
     }
 
     /**
@@ -129,9 +161,10 @@ public final class ClientWarmup {
      * close. Stopping at a fixed count left methods for the first second of the run (measured: HTTP chunk decoding,
      * the allocator, the tokenizer compiled inside a 1 s stream ceiling, half of its CPU).
      */
-    private static void warmUntilSettled(WarmupResponder responder, RequestJournal journal,
-                                         List<NettyLlmClient> clients, TokenCounter counter, Budget budget) {
-        long deadline = System.currentTimeMillis() + budget.timeLimitMillis();
+    private static Outcome warmUntilSettled(WarmupResponder responder, RequestJournal journal,
+                                            List<NettyLlmClient> clients, TokenCounter counter, Budget budget) {
+        long started = System.currentTimeMillis();
+        long deadline = started + budget.timeLimitMillis();
         int sent = 0;
         int waves = 0;
         CompilerSettling compilers = new CompilerSettling();
@@ -152,8 +185,11 @@ public final class ClientWarmup {
                 }
             }
             sent += sendAlone(responder);
-            if (compilers.look() == CompilerSettling.Verdict.SETTLED && sent >= budget.minRequests()) return;
+            if (compilers.look() == CompilerSettling.Verdict.SETTLED && sent >= budget.minRequests()) {
+                return new Outcome(budget, sent, System.currentTimeMillis() - started, true);
+            }
         }
+        return new Outcome(budget, sent, System.currentTimeMillis() - started, false);
     }
 
     /**

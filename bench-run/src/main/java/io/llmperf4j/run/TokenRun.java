@@ -63,7 +63,8 @@ final class TokenRun {
             // it back to the interpreter, to be compiled again inside the run (0.3 s of C2 in a 1.6 s ceiling)
             int clientSpecialTokens = workload.countFromUsage() ? 0 : workload.promptTokenizer().count("");
             if (request.cluster() == null && request.clientWarmup()) {
-                ClientWarmup.run(outputCounter(workload), warmupBudget(request.load(), workload.requests()));
+                ClientWarmup.run(outputCounter(workload), warmupBudget(request.load(), workload.requests()))
+                        .flatMap(ClientWarmup.Outcome::notice).ifPresent(err::println);
             }
             return runModels(workload, clientSpecialTokens);
         }

@@ -6,10 +6,15 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Which client warm-up a token benchmark gets: quick for llmperf's short plain runs, full for the rest. */
+/**
+ * Which client warm-up a token benchmark gets (quick for llmperf's short plain runs, full for the rest), and when it
+ * tells the user it ran out of time.
+ */
 class WarmupBudgetTest {
 
     private static List<RequestSpec> requests(int count, int maxTokens) {
@@ -44,5 +49,19 @@ class WarmupBudgetTest {
         LoadPlan sweep = new LoadPlan(true, one.models(), LoadPlan.Kind.CONCURRENCY_SWEEP, one.profile(), one.warmup(),
                 one.harness(), one.rules(), one.pause(), one.maxConnections(), one.arrivalSeed(), one.seedGiven());
         assertEquals(ClientWarmup.Budget.FULL, TokenRun.warmupBudget(sweep, requests(2, 10)));
+    }
+
+    @Test
+    void aFullWarmupStoppedByItsBoundSaysSoAndNothingElseDoes() {
+        ClientWarmup.Outcome bounded = new ClientWarmup.Outcome(ClientWarmup.Budget.FULL, 4321, 12_003, false);
+        String notice = bounded.notice().orElseThrow();
+        assertTrue(notice.startsWith("llmperf4j: client warm-up: stopped at its 12 s bound after 4,321 requests"),
+                notice);
+        assertTrue(notice.contains("first requests may carry compilation"), notice);
+        assertEquals(Optional.empty(),
+                new ClientWarmup.Outcome(ClientWarmup.Budget.FULL, 10_776, 8_400, true).notice());
+        // the quick warm-up ends at its bound by design
+        assertEquals(Optional.empty(),
+                new ClientWarmup.Outcome(ClientWarmup.Budget.QUICK, 449, 1_500, false).notice());
     }
 }
