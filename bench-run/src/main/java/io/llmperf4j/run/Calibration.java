@@ -83,6 +83,15 @@ public final class Calibration {
 
     /** Runs every level in order; {@code onLevelStart} hears each concurrency before it runs. */
     public static List<Level> run(Settings settings, IntConsumer onLevelStart) {
+        return run(settings, () -> { }, onLevelStart);
+    }
+
+    /**
+     * The same, running {@code serverStarted} once the simulator is up, before the first level: the place for the
+     * client's warm-up, whose compiled code then has the simulator's classes (Netty's server channels) in its view of
+     * the class hierarchy; loaded after it, they threw that code away.
+     */
+    public static List<Level> run(Settings settings, Runnable serverStarted, IntConsumer onLevelStart) {
         Map<String, RequestTiming> timings = new ConcurrentHashMap<>();
         int most = settings.concurrencies().stream().mapToInt(Integer::intValue).max().orElse(1);
         SimulatorConfig config = SimulatorConfig.builder()
@@ -95,6 +104,7 @@ public final class Calibration {
                 .timingListener(t -> timings.put(t.requestId(), t))
                 .build();
         try (SimulatedServer server = SimulatedServer.start(config)) {
+            serverStarted.run();
             return settings.concurrencies().stream().map(c -> {
                 onLevelStart.accept(c);
                 timings.clear();

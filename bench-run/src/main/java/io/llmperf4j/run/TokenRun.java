@@ -62,10 +62,6 @@ final class TokenRun {
             // warm-up: after it, the tokenizer's compiled code has never seen an empty text, and this one call threw
             // it back to the interpreter, to be compiled again inside the run (0.3 s of C2 in a 1.6 s ceiling)
             int clientSpecialTokens = workload.countFromUsage() ? 0 : workload.promptTokenizer().count("");
-            if (request.cluster() == null && request.clientWarmup()) {
-                ClientWarmup.run(outputCounter(workload), warmupBudget(request.load(), workload.requests()))
-                        .flatMap(ClientWarmup.Outcome::notice).ifPresent(err::println);
-            }
             return runModels(workload, clientSpecialTokens);
         }
     }
@@ -105,6 +101,13 @@ final class TokenRun {
             ConcurrencyWarning.concurrencyAboveRequests(plan).ifPresent(err::println);
             ServerMetricsSession serverMetrics = ServerMetricsSession.open(request.serverMetrics(), executor.uri(),
                     executor.apiKey(), common, err);
+            // After the endpoint is up: the embedded server's classes (Netty's server channels) are loaded by then.
+            // Loaded after the warm-up, they broke C2's class-hierarchy assumptions about Netty's channel classes
+            // and threw the warmed client code away just before the run (-XX:+LogCompilation: dependency_failed).
+            if (request.cluster() == null && request.clientWarmup()) {
+                ClientWarmup.run(counter, warmupBudget(plan, workload.requests()))
+                        .flatMap(ClientWarmup.Outcome::notice).ifPresent(err::println);
+            }
             ModelRun.Context context = new ModelRun.Context(plan, workload.requests(), counter,
                     run -> withServerCounts(run, workload), metricsConfig, stops, out, err,
                     ResultFiles.tokenBenchmark(request.saveEvents()), serverMetrics);
