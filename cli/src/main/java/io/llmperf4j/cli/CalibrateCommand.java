@@ -57,8 +57,9 @@ final class CalibrateCommand implements Callable<Integer> {
     @Option(names = {"--warmup-duration", "--warmup-s"}, defaultValue = "3", paramLabel = "SECONDS",
             description = "Seconds of load at each level before the measured requests, excluded from the figures, "
                     + "after the load that lets the JIT compilers settle (at most "
-                    + Calibration.SETTLE_LIMIT_FACTOR + " times as long; 0: neither) "
-                    + "(--warmup-s: this command's earlier name).")
+                    + Calibration.SETTLE_LIMIT_FACTOR + " times as long; 0: neither). Before the first level the "
+                    + "client warms up as token-benchmark's does (a quick warm-up under 1 s of warmup, none at 0). "
+                    + "--warmup-s is this command's earlier name.")
     double warmupSeconds;
 
     @Option(names = "--results-dir", paramLabel = "DIR",
