@@ -81,15 +81,11 @@ public final class Calibration {
     private Calibration() {
     }
 
-    /** Runs every level in order; {@code onLevelStart} hears each concurrency before it runs. */
-    public static List<Level> run(Settings settings, IntConsumer onLevelStart) {
-        return run(settings, () -> { }, onLevelStart);
-    }
-
     /**
-     * The same, running {@code serverStarted} once the simulator is up, before the first level: the place for the
-     * client's warm-up, whose compiled code then has the simulator's classes (Netty's server channels) in its view of
-     * the class hierarchy; loaded after it, they threw that code away.
+     * Runs every level in order; {@code onLevelStart} hears each concurrency before it runs. {@code serverStarted}
+     * runs once the simulator is up, before the first level: the place for the client's warm-up, whose compiled code
+     * then has the simulator's classes (Netty's server channels) in its view of the class hierarchy; loaded after it,
+     * they threw that code away.
      */
     public static List<Level> run(Settings settings, Runnable serverStarted, IntConsumer onLevelStart) {
         Map<String, RequestTiming> timings = new ConcurrentHashMap<>();

@@ -80,9 +80,7 @@ final class CalibrateCommand implements Callable<Integer> {
         context.out().print(CalibrationReport.header(settings));
         context.out().flush();
         List<Calibration.Level> levels = Calibration.run(settings,
-                () -> {
-                    if (!settings.warmup().isZero()) warmClient(settings.warmup());
-                },
+                () -> warmClient(settings.warmup()),
                 c -> context.err().println("llmperf4j: calibrating at concurrency " + c + " ("
                         + settings.requestsAt(c) + " requests after "
                         + (settings.warmup().isZero() ? "no warmup)"
@@ -123,9 +121,11 @@ final class CalibrateCommand implements Callable<Integer> {
      * The token benchmark's client warm-up, before the first level. A level's own settling load runs at the level's
      * concurrency, and at 1 stream (10 requests a second) that never took the per-request path to C2's 5,000 calls:
      * each request's start stayed interpreted and the 1-stream TTFT error carried it (0.23 ms p50 against an
-     * inter-token error of 0.015). Under a second of warmup asks for a quick run, so it gets the quick warm-up.
+     * inter-token error of 0.015). Under a second of warmup asks for a quick run, so it gets the quick warm-up; none
+     * asks for no warm-up at all.
      */
     private void warmClient(Duration warmup) {
+        if (warmup.isZero()) return;
         ClientWarmup.Budget budget = warmup.compareTo(QUICK_WARMUP_BELOW) < 0 ? ClientWarmup.Budget.QUICK
                 : ClientWarmup.Budget.FULL;
         ClientWarmup.run(null, budget).flatMap(ClientWarmup.Outcome::notice).ifPresent(context.err()::println);
