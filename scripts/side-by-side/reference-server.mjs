@@ -28,7 +28,8 @@ const args = parseArgs(process.argv.slice(2), {
   workers: '1',
 });
 const workers = Math.max(1, Number(args.workers));
-if (workers > 1 && cluster.isPrimary) {
+const primaryOnly = workers > 1 && cluster.isPrimary; // hands out connections, serves and logs none
+if (primaryOnly) {
   // The primary only hands out connections; it writes the port file once the first worker listens, and on
   // SIGTERM or SIGINT stops every worker and exits when each has written its log.
   let listening = false;
@@ -52,7 +53,7 @@ const ttftMs = Number(args['ttft-ms']);
 const itlMs = Number(args['itl-ms']);
 const fixedTokens = args['output-tokens'] === '' ? null : Number(args['output-tokens']);
 const perWrite = Math.max(1, Number(args['events-per-write']));
-const logFd = args.log ? fs.openSync(args.log, 'a') : null;
+const logFd = args.log && !primaryOnly ? fs.openSync(args.log, 'a') : null;
 
 const HEAD = Buffer.from('HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n'
   + 'Connection: keep-alive\r\nTransfer-Encoding: chunked\r\n\r\n');
@@ -237,11 +238,7 @@ function onConnection(socket) {
   socket.on('error', () => {});
 }
 
-if (workers > 1 && cluster.isPrimary) {
-  // the primary serves nothing itself (see above)
-} else {
-  serve();
-}
+if (!primaryOnly) serve();
 
 function serve() {
   const server = net.createServer(onConnection);
