@@ -106,10 +106,9 @@ public final class ClientWarmup {
      *
      * @param budget   what it was given
      * @param requests the requests it sent
-     * @param millis   how long it sent them
      * @param settled  the compilers settled with at least the budget's requests sent; false when the time bound ended it
      */
-    public record Outcome(Budget budget, int requests, long millis, boolean settled) {
+    public record Outcome(Budget budget, int requests, boolean settled) {
         /**
          * A line for the user when a full warm-up ran out of time: the run's first requests may then carry JIT
          * compilation, and with fewer than {@link #PER_REQUEST_COMPILE_THRESHOLD} requests each request's start
@@ -163,8 +162,7 @@ public final class ClientWarmup {
      */
     private static Outcome warmUntilSettled(WarmupResponder responder, RequestJournal journal,
                                             List<NettyLlmClient> clients, TokenCounter counter, Budget budget) {
-        long started = System.currentTimeMillis();
-        long deadline = started + budget.timeLimitMillis();
+        long deadline = System.currentTimeMillis() + budget.timeLimitMillis();
         int sent = 0;
         int waves = 0;
         CompilerSettling compilers = new CompilerSettling();
@@ -186,10 +184,10 @@ public final class ClientWarmup {
             }
             sent += sendAlone(responder);
             if (compilers.look() == CompilerSettling.Verdict.SETTLED && sent >= budget.minRequests()) {
-                return new Outcome(budget, sent, System.currentTimeMillis() - started, true);
+                return new Outcome(budget, sent, true);
             }
         }
-        return new Outcome(budget, sent, System.currentTimeMillis() - started, false);
+        return new Outcome(budget, sent, false);
     }
 
     /**

@@ -53,15 +53,15 @@ class WarmupBudgetTest {
 
     @Test
     void aFullWarmupStoppedByItsBoundSaysSoAndNothingElseDoes() {
-        ClientWarmup.Outcome bounded = new ClientWarmup.Outcome(ClientWarmup.Budget.FULL, 4321, 12_003, false);
+        ClientWarmup.Outcome bounded = new ClientWarmup.Outcome(ClientWarmup.Budget.FULL, 4321, false);
         String notice = bounded.notice().orElseThrow();
         assertTrue(notice.startsWith("llmperf4j: client warm-up: stopped at its 12 s bound after 4,321 requests"),
                 notice);
         assertTrue(notice.contains("first requests may carry compilation"), notice);
         assertEquals(Optional.empty(),
-                new ClientWarmup.Outcome(ClientWarmup.Budget.FULL, 10_776, 8_400, true).notice());
+                new ClientWarmup.Outcome(ClientWarmup.Budget.FULL, 10_776, true).notice());
         // the quick warm-up ends at its bound by design
         assertEquals(Optional.empty(),
-                new ClientWarmup.Outcome(ClientWarmup.Budget.QUICK, 449, 1_500, false).notice());
+                new ClientWarmup.Outcome(ClientWarmup.Budget.QUICK, 449, false).notice());
     }
 }
