@@ -127,12 +127,9 @@ public final class ClientWarmup {
     private ClientWarmup() {
     }
 
-    public static void run() {
-        run(null, Budget.FULL);
-    }
-
     /**
-     * The same, also counting each warm-up answer's tokens with {@code counter} (when not null), as the run will.
+     * Warms the client within {@code budget}, counting each warm-up answer's tokens with {@code counter} (when not
+     * null), as the run will.
      *
      * @return how it ended; empty when this JVM was warmed already or the warm-up could not run
      */

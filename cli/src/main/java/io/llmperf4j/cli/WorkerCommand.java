@@ -62,7 +62,9 @@ final class WorkerCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         ClusterSettings settings = ClusterFlags.settings(cluster, members, bind);
         if (!noClientWarmup) {
-            ClientWarmup.run(); // the shares' first requests would otherwise carry JIT time
+            // the shares' first requests would otherwise carry JIT time; a warm-up cut short by a busy machine says so
+            ClientWarmup.run(null, ClientWarmup.Budget.FULL).flatMap(ClientWarmup.Outcome::notice)
+                    .ifPresent(context.err()::println);
         }
         LoadWorker worker = new LoadWorker(api -> context.env(ApiRegistry.get(api).keyVariable()),
                 line -> context.err().println("llmperf4j worker: " + line));
