@@ -139,12 +139,22 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
                 seed * 31 + turn.inputs().sessionId().hashCode() * 1_000_003L + turn.inputs().turn())) * 1_000_000L);
     }
 
+    /**
+     * A session has at least one turn: a fixed or uniform form that allows none is refused (it would run one-turn
+     * sessions unasked); a normal draw under 1 counts as 1, as docs/sessions-and-traces.md says.
+     */
     private static IntDistribution turns(String text) {
+        IntDistribution turns;
         try {
-            return IntDistribution.parse(text);
+            turns = IntDistribution.parse(text);
         } catch (IllegalArgumentException e) {
             throw new InvalidRequestException("--turns " + e.getMessage());
         }
+        long fewest = turns.kind().equals("normal") ? turns.max() : turns.min();
+        if (fewest < 1) {
+            throw new InvalidRequestException("--turns '" + text + "': a session has at least 1 turn");
+        }
+        return turns;
     }
 
     private static boolean isShareGpt(WorkloadSpec f) {

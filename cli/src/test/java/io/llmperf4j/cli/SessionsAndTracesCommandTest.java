@@ -111,6 +111,10 @@ class SessionsAndTracesCommandTest {
         CliRun.of(Map.of(), "trace-stats", "burstgpt:" + backwards).assertOneErrorLine(2, "unknown trace format");
         CliRun.of(Map.of(), "token-benchmark", "--turns", "often", "--think-time", "5", "--shared-prefix-groups", "2",
                 "--prefix-tokens", "64").assertOneErrorLine(2, "--turns 'often'");
+        CliRun.of(Map.of(), "token-benchmark", "--turns", "fixed:0")
+                .assertOneErrorLine(2, "--turns 'fixed:0': a session has at least 1 turn");
+        CliRun.of(Map.of(), "token-benchmark", "--turns", "uniform:0,3")
+                .assertOneErrorLine(2, "--turns 'uniform:0,3': a session has at least 1 turn");
         CliRun.of(Map.of(), "token-benchmark", "--shared-prefix-groups", "2")
                 .assertOneErrorLine(2, "--shared-prefix-groups needs --prefix-tokens");
     }
