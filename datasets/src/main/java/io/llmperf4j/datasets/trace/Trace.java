@@ -51,13 +51,13 @@ public record Trace(String format, Path file, List<TraceRequest> requests) {
     public static Trace load(String spec) {
         int colon = spec == null ? -1 : spec.indexOf(':');
         if (colon <= 0) {
-            throw new IllegalArgumentException("--trace must be FORMAT:FILE with FORMAT mooncake or azure (got '" + spec
+            throw new IllegalArgumentException("a trace is FORMAT:FILE with FORMAT mooncake or azure (got '" + spec
                     + "')");
         }
         String format = spec.substring(0, colon).toLowerCase(Locale.ROOT);
         Path file = Path.of(spec.substring(colon + 1));
         if (!format.equals(MOONCAKE) && !format.equals(AZURE)) {
-            throw new IllegalArgumentException("--trace " + spec + ": unknown trace format '" + format
+            throw new IllegalArgumentException("trace '" + spec + "': unknown trace format '" + format
                     + "' (mooncake or azure)");
         }
         if (!Files.isRegularFile(file)) {

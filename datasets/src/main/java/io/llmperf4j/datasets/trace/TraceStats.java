@@ -88,12 +88,15 @@ public record TraceStats(int requests, long spanMs, double[] inputTokens, double
                 "max", "mean"));
         row(b, "input (ISL)", inputTokens);
         row(b, "output (OSL)", outputTokens);
-        b.append(String.format(Locale.ROOT, "Arrival rate over time (req/s per %.3f s bucket):%n", bucketMs / 1000.0));
+        // requests as well as the rate, with significant digits: a long trace's buckets are hours wide, and a rate
+        // printed to two decimals read 0.00 beside a full-width bar
+        b.append(String.format(Locale.ROOT, "Arrival rate over time (requests and req/s per %.3f s bucket):%n",
+                bucketMs / 1000.0));
         int max = Arrays.stream(arrivalsPerBucket).max().orElse(1);
         for (int i = 0; i < arrivalsPerBucket.length; i++) {
             double rate = arrivalsPerBucket[i] / (bucketMs / 1000.0);
-            b.append(String.format(Locale.ROOT, "  %9.3f s %9.2f %s%n", i * bucketMs / 1000.0, rate,
-                    "#".repeat(max == 0 ? 0 : (int) Math.round(40.0 * arrivalsPerBucket[i] / max))));
+            b.append(String.format(Locale.ROOT, "  %9.3f s %7d %9.3g %s%n", i * bucketMs / 1000.0,
+                    arrivalsPerBucket[i], rate, "#".repeat(max == 0 ? 0 : (int) Math.round(40.0 * arrivalsPerBucket[i] / max))));
         }
         b.append(String.format(Locale.ROOT, "Theoretical prefix-cache hit rate (blocks of %d tokens, unbounded "
                         + "cache): %.2f %% (%d of %d prompt tokens)%n", blockTokens, 100 * predictedHitRate(),
