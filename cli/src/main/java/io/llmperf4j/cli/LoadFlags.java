@@ -46,7 +46,7 @@ final class LoadFlags {
 
     @Option(names = "--sleep-between", paramLabel = "SECONDS",
             description = "Pause between sweep levels (and between models), so the server drains its "
-                    + "queues. Default: 5.")
+                    + "queues. Default: 5 (1 with --search).")
     Double sleepBetween;
 
     @Option(names = "--saturation-gain", paramLabel = "PERCENT",
