@@ -44,6 +44,8 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
 
     private String endpointShown;
     private int workloadSize;
+    /** The inputs' token shape, in the file names and the summary as a token benchmark's. */
+    private TokenShape shape;
     private Path levelDir;
     private ProgressPrinter progress;
     private StopControl stops;
@@ -72,6 +74,7 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
                 common.additionalSamplingParams(), err);
         workload.checkImagesFit(common.llmApi(), false, err);
         List<RequestSpec> inputs = workload.requests();
+        shape = TokenShape.of(options.workload(), workload);
         List<List<String>> batches = new ArrayList<>(requests);
         List<RequestSpec> specs = new ArrayList<>(requests);
         for (int i = 0; i < requests; i++) {
@@ -175,8 +178,8 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
     // ---------------------------------------------------------------- files and stdout
 
     private String base() {
-        return LlmperfFileNames.sanitize(common.model() + "_" + options.workload().meanInputTokens() + "_"
-                + options.workload().meanOutputTokens());
+        return LlmperfFileNames.sanitize(common.model() + "_" + shape.meanInputTokens() + "_"
+                + shape.meanOutputTokens());
     }
 
     private void writeLevelFiles(EmbeddingsSummary summary, LoadResult load, LoadSettings level) {
@@ -185,7 +188,7 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
                 + (plan.warmup() instanceof Warmup.None ? ""
                 : "; warmup " + plan.warmupText() + ", excluded from every result");
         EmbeddingsSummary.Settings settings = new EmbeddingsSummary.Settings(common.model(), endpointShown,
-                concurrency, options.workload().meanInputTokens(), options.workload().stddevInputTokens(), loadText, common.metadata());
+                concurrency, shape.meanInputTokens(), shape.stddevInputTokens(), loadText, common.metadata());
         try {
             EmbeddingsSummary.Written files = summary.write(levelDir, base(), settings, load.timedOut());
             List<String> names = new ArrayList<>(List.of(files.summaryJson().getFileName().toString(),

@@ -13,7 +13,6 @@ import io.llmperf4j.run.search.SearchResult;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.ToIntFunction;
 
 /**
  * A token benchmark, start to end, whatever its load and wherever it runs: the workload, the results folder
@@ -167,35 +166,13 @@ final class TokenRun {
         return run.withRecords(counted);
     }
 
-    /**
-     * The run's parameters as llmperf echoes them, for the endpoint shown in files (model and level set later). The
-     * token shape (in the file names too) is the flags' when the prompts are drawn from them, llmperf's way;
-     * otherwise (a scenario, a fixed prompt, a dataset, a manifest, --input/--output-lengths) it is what is sent.
-     */
+    /** The run's parameters as llmperf echoes them, for the endpoint shown in files (model and level set later). */
     private BenchmarkSettings settings(String endpoint, WorkloadSource workload) {
-        WorkloadSpec w = request.workload();
-        boolean fromFlags = (workload.promptMode().equals("llmperf") || workload.promptMode().equals("exact"))
-                && w.inputLengths() == null && w.outputLengths() == null && w.workload() == null
-                && w.prefixTokens() == null;
-        List<RequestSpec> sent = workload.requests();
-        return new BenchmarkSettings(common.model(),
-                fromFlags ? w.meanInputTokens() : mean(sent, RequestSpec::numberInputTokens),
-                fromFlags ? w.stddevInputTokens() : stddev(sent, RequestSpec::numberInputTokens),
-                fromFlags ? w.meanOutputTokens() : mean(sent, RequestSpec::maxTokens),
-                fromFlags ? w.stddevOutputTokens() : stddev(sent, RequestSpec::maxTokens),
-                common.numConcurrentRequests(),
+        TokenShape shape = TokenShape.of(request.workload(), workload);
+        return new BenchmarkSettings(common.model(), shape.meanInputTokens(), shape.stddevInputTokens(),
+                shape.meanOutputTokens(), shape.stddevOutputTokens(), common.numConcurrentRequests(),
                 common.timeoutSeconds(), common.maxNumCompletedRequests(), common.additionalSamplingParams(),
                 common.llmApi(), common.metadata(), endpoint, workload.description(), workload.promptMode(),
-                w.seed());
-    }
-
-    private static int mean(List<RequestSpec> sent, ToIntFunction<RequestSpec> value) {
-        return (int) Math.round(sent.stream().mapToInt(value).average().orElse(0));
-    }
-
-    private static int stddev(List<RequestSpec> sent, ToIntFunction<RequestSpec> value) {
-        double mean = sent.stream().mapToInt(value).average().orElse(0);
-        double variance = sent.stream().mapToDouble(r -> Math.pow(value.applyAsInt(r) - mean, 2)).average().orElse(0);
-        return (int) Math.round(Math.sqrt(variance));
+                request.workload().seed());
     }
 }

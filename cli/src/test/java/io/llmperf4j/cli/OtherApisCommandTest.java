@@ -133,6 +133,17 @@ class OtherApisCommandTest {
         assertFalse(Files.exists(tmp.resolve("sim_60_12_summary.json")), "llmperf's files are for LLM APIs only");
     }
 
+    /** With --input-lengths the inputs are what is sent: the file names and the summary say that, as a chat run's. */
+    @Test
+    void embeddingsNameTheirFilesAfterTheLengthsSent(@TempDir Path tmp) throws IOException {
+        CliRun run = run("embeddings", tmp, "--input-lengths", "fixed:40", "--output-lengths", "fixed:8");
+        assertEquals(0, run.exitCode(), run::toString);
+        JsonNode summary = JSON.readTree(tmp.resolve("sim_40_8_embeddings_summary.json").toFile());
+        assertEquals(40, summary.get("mean_input_tokens").asInt(), summary::toString);
+        assertEquals(0, summary.get("stddev_input_tokens").asInt(), summary::toString);
+        assertTrue(Files.exists(tmp.resolve("sim_40_8_embeddings.csv")));
+    }
+
     @ParameterizedTest
     @CsvSource({"malformed_event,MALFORMED_EVENT", "error_event,ERROR_IN_STREAM", "drop_mid_stream,CONNECTION_CLOSED"})
     void embeddingsFaultsAreErrorsNotCrashes(String fault, String kind, @TempDir Path tmp) throws IOException {
