@@ -304,8 +304,10 @@ final class ModelRun implements BenchmarkListener {
                 load.timedOut(), load.clientOverhead()).withPreconnectNanos(load.preconnectNanos()));
         RunMetrics metrics = RunMetrics.of(run, cx.metricsConfig());
         if (cx.serverMetrics() != null) {
+            // whether warmup ran, from the level's settings: a cluster's measured window starts at its first
+            // worker's start, after the shared start, so its measure-start offset is not 0 even without warmup
             levelServer = cx.serverMetrics().levelEnded(load.startEpochMillis(), load.durationNanos(),
-                    load.measureStartOffsetNanos() > 0);
+                    !(load.settings().warmup() instanceof Warmup.None));
         }
         if (levelDir != null) {
             writeLevelFiles(run, metrics, load, levelDir);

@@ -93,6 +93,11 @@ final class ServerMetricsSession {
      * divided by the client's measured duration, so {@code generation_tokens} and {@code generation_tokens_per_s}
      * compare one to one with the client's output tokens and tok/s. With warmup the summarizer interpolates the
      * counters to the window's edges (accurate to about one scrape interval's share).
+     *
+     * @param warmupExcluded the level ran warmup (its settings say so). Not "the window starts after the level's
+     *                       start": a cluster's window starts at its first worker's start, after the shared start
+     *                       instant, with or without warmup, and interpolating its edges between scrapes under-counted
+     *                       the tokens the workers' requests generated
      */
     LevelServerMetrics levelEnded(long windowStartEpochMillis, long durationNanos, boolean warmupExcluded) {
         if (scraper == null) return null;

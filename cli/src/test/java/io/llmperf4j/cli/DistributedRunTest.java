@@ -392,6 +392,9 @@ class DistributedRunTest {
         }
         assertEquals(Files.readAllLines(local.resolve(BASE + "_events.csv")).size(),
                 Files.readAllLines(dist.resolve(BASE + "_events.csv")).size(), "one row per content event");
+        // the server's counters over the client's window: a cluster's as exactly as this machine's
+        assertServerCountedTheRun(local, 8, one);
+        assertServerCountedTheRun(dist, 8, run);
 
         Path anthropic = tmp.resolve("anthropic");
         List<String> anthropicArgs = new ArrayList<>(List.of("token-benchmark", "--llm-api", "anthropic",
@@ -408,6 +411,26 @@ class DistributedRunTest {
             assertTrue(r.succeeded(), r::toString);
             assertEquals(r.e2eNanos(), r.ttftNanos(), "not streamed: TTFT is the whole response " + r);
         }
+    }
+
+    /**
+     * The summary's {@code server} section (the simulator's vLLM {@code /metrics}, scraped by default) counts exactly
+     * the run's requests and the client's output tokens (every one the server's usage): no more, no less.
+     */
+    private static void assertServerCountedTheRun(Path dir, int requests, CliRun run) throws IOException {
+        JsonNode summary = JSON.readTree(dir.resolve(BASE + "_llmperf4j_summary.json").toFile());
+        JsonNode serverSide = summary.get("server");
+        assertNotNull(serverSide, run::toString);
+        assertEquals(requests, summary.at("/token_counting/output_token_source_counts/server_usage").asInt(),
+                summary::toString);
+        long clientTokens = summary.at("/throughput/total_output_tokens").asLong();
+        assertEquals(requests * 40L, clientTokens, summary::toString);
+        assertEquals(clientTokens, serverSide.get("generation_tokens").asLong(), serverSide + "\n" + run);
+        assertEquals(requests, serverSide.get("requests_finished").asInt(), serverSide + "\n" + run);
+        assertEquals(summary.at("/throughput/output_tokens_per_s").asDouble(),
+                serverSide.get("generation_tokens_per_s").asDouble(), 1e-6, "the same tokens over the same window");
+        assertTrue(run.out().contains("Server (vllm /metrics): " + clientTokens + " generation tokens"),
+                run::toString);
     }
 
     private static List<String> header(Path csv) throws IOException {
