@@ -39,6 +39,28 @@ import java.util.function.Consumer;
  * the others.
  */
 public final class Coordinator implements AutoCloseable {
+    /**
+     * Told about a run while it runs (progress), one call at a time, on the coordinator's cluster threads: the shared
+     * start, then each measured record a worker streams as it ends (before the outcome's merge counts its tokens;
+     * warmup records and lost requests come only with the merged run).
+     */
+    public interface Live {
+        Live NONE = new Live() {
+            @Override
+            public void started(long startNanos) {
+            }
+
+            @Override
+            public void onRecord(ScheduledRecord record) {
+            }
+        };
+
+        /** The shared start instant on this machine's {@link System#nanoTime()}, before any share starts. */
+        void started(long startNanos);
+
+        void onRecord(ScheduledRecord record);
+    }
+
     /** Round trips per worker for the clock offset; the shortest is kept. */
     static final int CLOCK_PROBES = 7;
     /** How long a worker gets beyond the run's timeout to report (the runners' cancel grace and transfer). */
@@ -154,12 +176,18 @@ public final class Coordinator implements AutoCloseable {
      */
     public MergedRun run(DistributedPlan plan, List<Member> workers, Map<String, ClockOffset> clocks,
                          TokenCounter outputTokens, BooleanSupplier stopRequested) {
+        return run(plan, workers, clocks, outputTokens, stopRequested, Live.NONE);
+    }
+
+    /** As {@link #run(DistributedPlan, List, Map, TokenCounter, BooleanSupplier)}, telling {@code live} as it goes. */
+    public MergedRun run(DistributedPlan plan, List<Member> workers, Map<String, ClockOffset> clocks,
+                         TokenCounter outputTokens, BooleanSupplier stopRequested, Live live) {
         List<Member> used = workersFor(plan, workers);
         if (used.size() < workers.size()) {
             log.accept("this load is too small for " + workers.size() + " workers (each needs a slot and a request): "
                     + "using " + String.join(", ", ids(used)));
         }
-        return runOn(plan, used, clocks, outputTokens, stopRequested);
+        return runOn(plan, used, clocks, outputTokens, stopRequested, live);
     }
 
     /** As many workers as the load can keep busy: one slot (or arrival) and one request each at least. */
@@ -174,7 +202,7 @@ public final class Coordinator implements AutoCloseable {
     }
 
     private MergedRun runOn(DistributedPlan plan, List<Member> workers, Map<String, ClockOffset> clocks,
-                            TokenCounter outputTokens, BooleanSupplier stopRequested) {
+                            TokenCounter outputTokens, BooleanSupplier stopRequested, Live live) {
         int n = workers.size();
         List<LoadShare> shares = new ArrayList<>();
         List<List<RequestSpec>> specs;
@@ -202,12 +230,13 @@ public final class Coordinator implements AutoCloseable {
         String jobId = UUID.randomUUID().toString();
         currentJob = jobId;
         currentWorkers = List.copyOf(workers);
-        Collection collection = new Collection(workers);
+        Collection collection = new Collection(workers, live);
         inbox.open(jobId, collection::onRecord);
         UUID listener = instance.getCluster().addMembershipListener(collection);
         try {
             long startEpochMicros = EpochClock.nowMicros() + plan.startLead().toNanos() / 1_000L;
             long startNanos = System.nanoTime() + plan.startLead().toNanos();
+            collection.started(startNanos);
             UUID self = instance.getCluster().getLocalMember().getUuid();
             IExecutorService executor = executor();
             for (int i = 0; i < n; i++) {
@@ -257,6 +286,8 @@ public final class Coordinator implements AutoCloseable {
                 if (lostReason != null) log.accept(lostReason + "; its unfinished requests are recorded as lost");
                 parts.add(new RunMerger.WorkerPart(id, shares.get(i), specs.get(i), clocks.get(id), outcome, collection.streamed(id), lostReason, endNanos));
             }
+            inbox.close(jobId); // the records still on their way are in the outcomes
+            collection.caughtUp(parts);
             return RunMerger.merge(parts, plan, startEpochMicros / 1_000L, outputTokens);
         } finally {
             currentJob = null;
@@ -359,8 +390,10 @@ public final class Coordinator implements AutoCloseable {
         private final Map<UUID, Long> endedNanos = new ConcurrentHashMap<>();
         private final Map<String, Map<String, ScheduledRecord>> streamed = new ConcurrentHashMap<>();
         private final Set<UUID> workers;
+        private final Live live;
 
-        Collection(List<Member> members) {
+        Collection(List<Member> members, Live live) {
+            this.live = live;
             for (Member m : members) {
                 done.put(m.getUuid(), new CompletableFuture<>());
                 streamed.put(ClusterNode.idOf(m), new ConcurrentHashMap<>());
@@ -369,9 +402,28 @@ public final class Coordinator implements AutoCloseable {
             done.forEach((uuid, f) -> f.whenComplete((o, e) -> endedNanos.putIfAbsent(uuid, System.nanoTime())));
         }
 
-        void onRecord(String workerId, ScheduledRecord record) {
+        synchronized void started(long startNanos) {
+            live.started(startNanos);
+        }
+
+        synchronized void onRecord(String workerId, ScheduledRecord record) {
             Map<String, ScheduledRecord> records = streamed.get(workerId);
-            if (records != null) records.put(record.record().clientRequestId(), record);
+            if (records != null && records.put(record.record().clientRequestId(), record) == null) {
+                live.onRecord(record);
+            }
+        }
+
+        /**
+         * Tells {@link Live} the measured records of the outcomes that were not streamed (an outcome can overtake
+         * its worker's last records), so it hears each one once.
+         */
+        synchronized void caughtUp(List<RunMerger.WorkerPart> parts) {
+            for (RunMerger.WorkerPart part : parts) {
+                if (part.outcome() == null) continue;
+                for (ScheduledRecord r : part.outcome().timeline()) {
+                    if (!r.warmup()) onRecord(part.workerId(), r);
+                }
+            }
         }
 
         List<ScheduledRecord> streamed(String workerId) {

@@ -11,6 +11,7 @@ import io.llmperf4j.engine.harness.IterationResult;
 import io.llmperf4j.engine.load.Arrival;
 import io.llmperf4j.engine.load.ClosedLoopSettings;
 import io.llmperf4j.engine.load.OpenLoopSettings;
+import io.llmperf4j.engine.load.ScheduledRecord;
 import io.llmperf4j.engine.load.Warmup;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
@@ -147,12 +148,34 @@ class ClusterRunTest {
     @Timeout(60)
     void aClosedLoopWarmupIsSplitAndKeptOutOfTheMeasuredRecords() {
         URI endpoint = URI.create(server.baseUrl() + "/chat/completions");
+        List<Long> starts = new ArrayList<>();
+        List<ScheduledRecord> streamed = new ArrayList<>();
+        long before = System.nanoTime();
         MergedRun run = coordinator.run(DistributedPlan.closedLoop(client(endpoint), specs(20), 4,
-                Duration.ofSeconds(30), Warmup.requests(4)), members, Map.of(), text -> 1);
+                Duration.ofSeconds(30), Warmup.requests(4)), members, Map.of(), text -> 1, () -> false,
+                new Coordinator.Live() {
+                    @Override
+                    public void started(long startNanos) {
+                        starts.add(startNanos);
+                    }
+
+                    @Override
+                    public void onRecord(ScheduledRecord record) {
+                        assertEquals(1, starts.size(), "the start comes first");
+                        streamed.add(record);
+                    }
+                });
         assertEquals(20, run.records().size());
         assertEquals(20, run.records().stream().map(RequestRecord::promptIndex).collect(Collectors.toSet()).size());
         assertEquals(4, run.warmupRecords().size());
         assertTrue(run.measureStartNanos() > 0, "the measured window starts after the warmup");
+        // told as it went: the shared start (the plan's lead ahead), then each measured record once, warmup not
+        assertEquals(1, starts.size());
+        assertTrue(starts.get(0) - before >= DistributedPlan.DEFAULT_START_LEAD.toNanos(), "the shared instant");
+        assertEquals(run.records().stream().map(RequestRecord::clientRequestId).collect(Collectors.toSet()),
+                streamed.stream().map(r -> r.record().clientRequestId()).collect(Collectors.toSet()));
+        assertEquals(20, streamed.size());
+        assertTrue(streamed.stream().noneMatch(ScheduledRecord::warmup));
         for (WorkerReport w : run.workers()) assertTrue(w.share().endsWith("warmup 2 requests"), w.share());
     }
 

@@ -131,7 +131,7 @@ final class ClusterExecutor implements LoadExecutor {
                 specs, tokenCounter, outputTokens, model, (index, merged) -> {
                     printWorkers(merged);
                     run.levelSentBy(distributedJson(merged, coordinatorAddress));
-                }, this::printWorkers);
+                }, this::printWorkers, run::liveProgress);
         stops.attach(levels::stopLevel, levels::stopAll);
         try {
             return run.runWith(levels);

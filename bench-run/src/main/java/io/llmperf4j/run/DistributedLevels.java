@@ -18,6 +18,7 @@ import io.llmperf4j.engine.load.LevelSummary;
 import io.llmperf4j.engine.load.LoadResult;
 import io.llmperf4j.engine.load.LoadSettings;
 import io.llmperf4j.engine.load.OpenLoopSettings;
+import io.llmperf4j.engine.load.RecordListener;
 import io.llmperf4j.engine.load.SaturationVerdict;
 import io.llmperf4j.engine.load.ScheduledRecord;
 import io.llmperf4j.model.RequestRecord;
@@ -31,6 +32,7 @@ import java.util.Optional;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.LongFunction;
 import java.util.function.ToIntFunction;
 
 /**
@@ -54,6 +56,7 @@ final class DistributedLevels implements Function<BenchmarkListener, BenchmarkRe
     private final BiConsumer<Integer, MergedRun> beforeOutcome;
     private final Consumer<MergedRun> afterFork;
     private final String model;
+    private final LongFunction<RecordListener> liveProgress;
     private volatile boolean allStopped;
     private volatile boolean levelStopped;
     private volatile HarnessRunner currentHarness;
@@ -63,11 +66,14 @@ final class DistributedLevels implements Function<BenchmarkListener, BenchmarkRe
      * @param beforeOutcome told about each level's merged run before the model run hears its outcome and writes its
      *                      files (not with iterations)
      * @param afterFork  told about each harness fork's merged run
+     * @param liveProgress given a level's shared start instant ({@link System#nanoTime()}), where to tell each record
+     *                     a worker streams as it ends (progress; another thread)
      */
     DistributedLevels(LoadPlan plan, Coordinator coordinator, List<Member> workers, Map<String, ClockOffset> clocks,
                       ClientSpec client, List<RequestSpec> specs, TokenCounter tokenCounter,
                       ToIntFunction<RequestRecord> outputTokens, String model,
-                      BiConsumer<Integer, MergedRun> beforeOutcome, Consumer<MergedRun> afterFork) {
+                      BiConsumer<Integer, MergedRun> beforeOutcome, Consumer<MergedRun> afterFork,
+                      LongFunction<RecordListener> liveProgress) {
         this.plan = plan;
         this.coordinator = coordinator;
         this.workers = workers;
@@ -79,6 +85,7 @@ final class DistributedLevels implements Function<BenchmarkListener, BenchmarkRe
         this.beforeOutcome = beforeOutcome;
         this.afterFork = afterFork;
         this.model = model;
+        this.liveProgress = liveProgress;
     }
 
     /** Ends the level running now (kept, marked aborted); the next one starts. Any thread. */
@@ -118,7 +125,20 @@ final class DistributedLevels implements Function<BenchmarkListener, BenchmarkRe
     private LevelOutcome runLevel(int index, LoadSettings level, BenchmarkListener listener) {
         levelStopped = false;
         MergedRun merged = coordinator.run(plan(level), workers, clocks, tokenCounter,
-                () -> allStopped || levelStopped); // a stop just before the run's shares went out is kept
+                () -> allStopped || levelStopped, // a stop just before the run's shares went out is kept
+                new Coordinator.Live() {
+                    private volatile RecordListener progress = RecordListener.NONE;
+
+                    @Override
+                    public void started(long startNanos) {
+                        progress = liveProgress.apply(startNanos);
+                    }
+
+                    @Override
+                    public void onRecord(ScheduledRecord record) {
+                        progress.onScheduledRecord(record);
+                    }
+                });
         for (ScheduledRecord r : merged.timeline()) listener.onScheduledRecord(r);
         LoadResult result = merged.result(level);
         LevelOutcome outcome = new LevelOutcome(index, level, LevelSummary.of(result, outputTokens), merged.stopped(),

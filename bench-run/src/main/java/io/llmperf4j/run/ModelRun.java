@@ -99,6 +99,8 @@ final class ModelRun implements BenchmarkListener {
     private Path levelDir;
     private RequestJournal journal;
     private ProgressPrinter progress;
+    /** The level's progress is fed as the cluster's records stream in ({@link #liveProgress}), not by the listener. */
+    private boolean progressFedLive;
     private BenchmarkResult result;
     /** The current level's measured records and start, for the files of a level that dies (the listener's thread). */
     private final List<RequestRecord> levelRecords = new ArrayList<>();
@@ -206,6 +208,20 @@ final class ModelRun implements BenchmarkListener {
         this.observer = o;
     }
 
+    /**
+     * The current level's progress, fed from another thread as a cluster's workers stream their records (they reach
+     * the listener only once the level's run is merged): its clock starts at {@code startNanos}, the shared start
+     * instant, so its elapsed time and rate are the run's; the listener's records then leave it alone. A listener
+     * that ignores records when there is no progress line (iterations).
+     */
+    io.llmperf4j.engine.load.RecordListener liveProgress(long startNanos) {
+        ProgressPrinter p = progress;
+        if (p == null) return io.llmperf4j.engine.load.RecordListener.NONE;
+        progressFedLive = true;
+        p.startClockAt(startNanos);
+        return p;
+    }
+
     /** The workers that sent the level about to be reported (its outcome comes next), for its summary. */
     void levelSentBy(SummaryDocument.DistributedJson workers) {
         this.levelWorkers = workers;
@@ -245,6 +261,7 @@ final class ModelRun implements BenchmarkListener {
         currentLevel = level;
         levelRecords.clear();
         levelWorkers = null;
+        progressFedLive = false;
         levelServer = null; // a level that dies writes no other level's server side
         levelStartEpochMillis = System.currentTimeMillis();
         levelStartNanos = System.nanoTime();
@@ -279,7 +296,7 @@ final class ModelRun implements BenchmarkListener {
                 }
             }
         }
-        if (progress != null) {
+        if (progress != null && !progressFedLive) {
             progress.onScheduledRecord(record);
         }
         observer.accept(record);

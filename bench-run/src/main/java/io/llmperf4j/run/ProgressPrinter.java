@@ -19,6 +19,8 @@ import java.util.Locale;
  *   <li>live (stderr is a terminal): one line rewritten in place with {@code \r} a few times a second;
  *       {@link #finish()} ends it with a newline, so call it before anything else is printed.</li>
  * </ul>
+ * Safe to feed from another thread than the one that finishes it (a cluster's records arrive on the coordinator's
+ * cluster threads); records after {@link #finish()} are ignored.
  */
 final class ProgressPrinter implements RecordListener {
     private static final long PRINT_INTERVAL_NANOS = 1_000_000_000L;
@@ -31,8 +33,8 @@ final class ProgressPrinter implements RecordListener {
     private final int total;
     private final boolean live;
     private final String label;
-    private final long startNanos = System.nanoTime();
     private final long[] recentTtft = new long[TTFT_WINDOW];
+    private long startNanos = System.nanoTime();
     private long lastPrintNanos = startNanos;
     private int done;
     private int failed;
@@ -84,8 +86,18 @@ final class ProgressPrinter implements RecordListener {
         return forStderr(err, total, "");
     }
 
+    /**
+     * Counts time from {@code startNanos} ({@link System#nanoTime()}) instead of this printer's creation: a cluster
+     * run's shared start instant, a couple of seconds after its level started.
+     */
+    synchronized void startClockAt(long startNanos) {
+        this.startNanos = startNanos;
+        this.lastPrintNanos = startNanos;
+    }
+
     @Override
-    public void onRecord(RequestRecord record) {
+    public synchronized void onRecord(RequestRecord record) {
+        if (finished) return;
         done++;
         if (!record.succeeded()) {
             failed++;
@@ -96,13 +108,14 @@ final class ProgressPrinter implements RecordListener {
     }
 
     @Override
-    public void onWarmupRecord(RequestRecord record) {
+    public synchronized void onWarmupRecord(RequestRecord record) {
+        if (finished) return;
         warmup++;
         maybePrint(false);
     }
 
     /** Ends the live line (with the final counts); nothing in plain mode, nor when called again. */
-    void finish() {
+    synchronized void finish() {
         if (live && !finished && (lineOpen || done + warmup > 0)) {
             print(System.nanoTime());
             err.println();

@@ -42,6 +42,23 @@ class ProgressPrinterTest {
     }
 
     @Test
+    void itsClockCanStartAtAnotherInstantAndItIgnoresRecordsAfterFinish() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        ProgressPrinter progress = new ProgressPrinter(new PrintStream(bytes, true, StandardCharsets.UTF_8), 2,
+                false, "");
+        progress.startClockAt(System.nanoTime() - 1000_000_000_000L); // a cluster's shared start, 1000 s ago
+        progress.onRecord(ok(10));
+        progress.onRecord(ok(10));
+        progress.finish();
+        progress.onRecord(ok(10)); // a record still arriving from a worker: ignored
+        String text = bytes.toString(StandardCharsets.UTF_8);
+        String last = text.lines().reduce((a, b) -> b).orElseThrow();
+        assertTrue(last.startsWith("llmperf4j: 2/2 requests done, 0 failed, 1000."), text);
+        assertTrue(last.contains(" s, 0.00 req/s"), text);
+        assertEquals(2, text.lines().count(), "one line for the first record (a second passed), one for the last");
+    }
+
+    @Test
     void liveModeRewritesOneLineAndFinishEndsIt() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         ProgressPrinter progress = new ProgressPrinter(new PrintStream(bytes, true, StandardCharsets.UTF_8), 0,

@@ -395,6 +395,17 @@ class DistributedRunTest {
         // the server's counters over the client's window: a cluster's as exactly as this machine's
         assertServerCountedTheRun(local, 8, one);
         assertServerCountedTheRun(dist, 8, run);
+        // progress counts the records as the worker streams them, on a clock from the shared start instant (the
+        // coordinator's 2 s lead before it is no part of the run): it once heard them all at once after the run,
+        // on the level's clock, and printed "1/8 requests done, ..., 4.1 s, 0.25 req/s"
+        List<String> progress = run.err().lines().filter(l -> l.contains(" requests done, ")).toList();
+        assertFalse(progress.isEmpty(), run::toString);
+        String last = progress.get(progress.size() - 1);
+        assertTrue(last.startsWith("llmperf4j: 8/8 requests done, 0 failed, "), run::toString);
+        double elapsedS = Double.parseDouble(last.replaceAll(".* failed, ([0-9.]+) s, .*", "$1"));
+        double runS = 8 / JSON.readTree(dist.resolve(BASE + "_llmperf4j_summary.json").toFile())
+                .at("/throughput/requests_per_s").asDouble();
+        assertTrue(elapsedS < runS + 1.0, "progress's " + elapsedS + " s against the run's " + runS + " s: " + run);
 
         Path anthropic = tmp.resolve("anthropic");
         List<String> anthropicArgs = new ArrayList<>(List.of("token-benchmark", "--llm-api", "anthropic",
