@@ -17,6 +17,7 @@ import io.llmperf4j.engine.load.LoadResult;
 import io.llmperf4j.engine.load.LoadSettings;
 import io.llmperf4j.engine.load.OpenLoopResult;
 import io.llmperf4j.engine.load.OpenLoopSettings;
+import io.llmperf4j.engine.load.RecordListener;
 import io.llmperf4j.engine.load.SaturationVerdict;
 import io.llmperf4j.engine.load.ScheduledRecord;
 import io.llmperf4j.engine.load.Warmup;
@@ -214,9 +215,9 @@ final class ModelRun implements BenchmarkListener {
      * instant, so its elapsed time and rate are the run's; the listener's records then leave it alone. A listener
      * that ignores records when there is no progress line (iterations).
      */
-    io.llmperf4j.engine.load.RecordListener liveProgress(long startNanos) {
+    RecordListener liveProgress(long startNanos) {
         ProgressPrinter p = progress;
-        if (p == null) return io.llmperf4j.engine.load.RecordListener.NONE;
+        if (p == null) return RecordListener.NONE;
         progressFedLive = true;
         p.startClockAt(startNanos);
         return p;
