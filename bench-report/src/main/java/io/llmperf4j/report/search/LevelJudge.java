@@ -19,10 +19,12 @@ import java.util.Objects;
  *   <li>an attainment or error-rate objective by the Wilson interval of the proportion.</li>
  * </ul>
  * Nothing is resolved before {@code minSamples} requests. A failed request misses every latency objective (it never
- * delivered in time) and counts in the error rate. A request cancelled by the client (the level's end) is censored:
- * it misses a TTFT or E2E bound it had already outlived and is left out otherwise. Latencies are taken from the
- * intended send ({@code lagNanos} added to TTFT and E2E), so an open loop's queueing behind its schedule counts.
- * Not thread-safe: one thread adds and judges.
+ * delivered in time) and counts in the error rate. A request cancelled by the client (the level's end) is censored,
+ * alike in every objective form: what it had measured counts as measured (its TTFT once the first token arrived, its
+ * inter-token gaps so far), it misses a TTFT or E2E bound it had already outlived, and is left out otherwise (of
+ * TPOT, of an ITL attainment it had not yet missed, of the error rate). Latencies are taken from the intended send
+ * ({@code lagNanos} added to TTFT and E2E), so an open loop's queueing behind its schedule counts. Not thread-safe:
+ * one thread adds and judges.
  */
 public final class LevelJudge {
     /** Two-sided: each interval holds with 95 %. */
@@ -65,14 +67,18 @@ public final class LevelJudge {
             } else {
                 SloObjective.Attainment a = (SloObjective.Attainment) o;
                 double boundMs = a.bound().toNanos() / 1e6;
+                // a failure's values are +inf; a cancelled request's are those it had (the values() censoring)
                 double[] values = values(a.metric(), request, lagNanos, boundMs);
-                if (values.length == 0 && (request.succeeded() || request.failureKind() == FailureKind.CANCELLED)) {
+                if (values.length == 0) {
                     if (request.succeeded()) t.n++; // e.g. ITL of a one-event response: nothing to miss
-                    continue;
+                    continue; // cancelled, not yet past the bound: unknown, left out
                 }
-                t.n++;
-                boolean good = request.succeeded();
+                boolean good = true;
                 for (double v : values) good &= v <= boundMs;
+                // a cancelled request's ITL gaps so far within the bound do not make the request good: the rest
+                // of its gaps are unknown (its TTFT, once arrived, is known whole)
+                if (good && a.metric() == SloMetric.ITL && request.failureKind() == FailureKind.CANCELLED) continue;
+                t.n++;
                 if (!good) t.misses++;
             }
         }
@@ -135,7 +141,8 @@ public final class LevelJudge {
 
     /**
      * The request's values of {@code metric} in ms: +∞ for a failure (and a success without the value); a cancelled
-     * request gives +∞ when it had already outlived the bound, else nothing (its gaps so far for ITL).
+     * request gives what it had measured (its TTFT once the first token arrived, its gaps so far for ITL), else +∞
+     * when it had already outlived a TTFT or E2E bound, else nothing (TPOT: always nothing).
      */
     private static double[] values(SloMetric metric, RequestMetrics r, long lagNanos, double boundMs) {
         boolean cancelled = r.failureKind() == FailureKind.CANCELLED;

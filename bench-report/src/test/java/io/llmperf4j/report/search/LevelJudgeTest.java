@@ -28,6 +28,17 @@ class LevelJudgeTest {
                 COUNTING);
     }
 
+    /** Cancelled by the client at {@code e2eMs}, with content events at {@code eventsMs} (the first is its TTFT). */
+    private static RequestMetrics cancelled(long e2eMs, long... eventsMs) {
+        long[] events = new long[eventsMs.length];
+        for (int i = 0; i < events.length; i++) events[i] = eventsMs[i] * 1_000_000L;
+        long ttft = events.length == 0 ? -1 : events[0];
+        long last = events.length == 0 ? -1 : events[events.length - 1];
+        return RequestMetrics.from(new RequestRecord(0, "r", events.length == 0 ? null : "c", 0, ttft, last,
+                e2eMs * 1_000_000L, events.length, events, "x".repeat(events.length), 10, 20, events.length, null,
+                null, null, new Failure(FailureKind.CANCELLED, -1, "level ended")), COUNTING);
+    }
+
     private static LevelJudge judge(String slo, int minSamples) {
         return new LevelJudge(SloObjectives.parse(slo).objectives(), minSamples);
     }
@@ -95,6 +106,56 @@ class LevelJudgeTest {
         assertEquals(1, j.results().get(0).samples());
         assertEquals(1, j.results().get(0).misses());
         assertEquals(0, j.results().get(1).samples(), "our cancellations are no errors");
+    }
+
+    @Test
+    void aCancelledRequestWithItsTtftWithinTheBoundMeetsATtftAttainment() {
+        LevelJudge judge = judge("ttft<=250ms@90%,ttft_p90<=250ms", 1);
+        for (int i = 0; i < 24; i++) judge.add(ok(100), 0);
+        for (int i = 0; i < 4; i++) judge.add(cancelled(150, 105, 115), 0); // first token at 105 ms, then cut
+        LevelJudgement j = judge.judge();
+        ObjectiveResult attainment = j.results().get(0);
+        assertEquals(28, attainment.samples());
+        assertEquals(0, attainment.misses(), "a TTFT that arrived within the bound is met, cancelled or not");
+        assertEquals(1.0, attainment.estimate());
+        assertTrue(attainment.passed());
+        ObjectiveResult percentile = j.results().get(1);
+        assertEquals(28, percentile.samples());
+        assertEquals(0, percentile.misses());
+    }
+
+    @Test
+    void cancelledRequestsAreCensoredAlikeInAttainmentAndPercentile() {
+        LevelJudge judge = judge("ttft<=250ms@90%,ttft_p90<=250ms,e2e<=400ms@90%,e2e_p90<=400ms", 1);
+        judge.add(cancelled(150, 105), 0);  // TTFT known, within: a TTFT sample that holds; E2E unknown, left out
+        judge.add(cancelled(300, 280), 0);  // TTFT known, past 250 ms: a TTFT miss; E2E still unknown
+        judge.add(cancelled(500), 0);       // no token after 500 ms: outlived both bounds, a miss of each
+        judge.add(cancelled(200), 0);       // no token yet at 200 ms, within both bounds: left out of both
+        judge.add(cancelled(300), 0);       // no token at 300 ms: outlived TTFT (a miss), not yet E2E (left out)
+        LevelJudgement j = judge.judge();
+        int[][] samplesAndMisses = {{4, 3}, {4, 3}, {1, 1}, {1, 1}};
+        for (int i = 0; i < samplesAndMisses.length; i++) {
+            ObjectiveResult r = j.results().get(i);
+            assertEquals(samplesAndMisses[i][0], r.samples(), r.toString());
+            assertEquals(samplesAndMisses[i][1], r.misses(), r.toString());
+        }
+    }
+
+    @Test
+    void cancelledRequestsInTpotAndItl() {
+        LevelJudge judge = judge("tpot<=20ms@90%,itl<=20ms@90%,itl_p90<=20ms,tpot_p90<=20ms", 1);
+        judge.add(cancelled(150, 100, 110, 120), 0); // gaps 10, 10 so far: the rest unknown
+        judge.add(cancelled(150, 100, 130), 0);      // a gap of 30 ms: already past the ITL bound
+        LevelJudgement j = judge.judge();
+        ObjectiveResult tpot = j.results().get(0);
+        assertEquals(0, tpot.samples(), "TPOT needs the whole response: a cancelled request has none");
+        ObjectiveResult itl = j.results().get(1);
+        assertEquals(1, itl.samples(), "only the request that already missed counts");
+        assertEquals(1, itl.misses());
+        ObjectiveResult itlP90 = j.results().get(2);
+        assertEquals(3, itlP90.samples(), "every gap measured counts");
+        assertEquals(1, itlP90.misses());
+        assertEquals(0, j.results().get(3).samples());
     }
 
     @Test
