@@ -1,21 +1,27 @@
 package io.llmperf4j.report.metrics;
 
+import io.llmperf4j.model.FailureKind;
+
 import java.util.List;
 import java.util.Objects;
 
 /**
  * Requests that met an {@link Slo}. {@code goodRequestsPerSecond} = good requests / run seconds (vLLM's goodput);
- * {@code goodFraction} = good / recorded requests, failures included in the denominator (AIPerf's
- * good_request_fraction), so a run that sheds load by failing requests does not look better.
+ * {@code goodFraction} = good / judged requests, failures included in the denominator (AIPerf's
+ * good_request_fraction), so a run that sheds load by failing requests does not look better. A request the client
+ * cancelled (the run's or a search level's end, {@link FailureKind#CANCELLED}) is censored: it is judged (not good)
+ * when it had already outlived a TTFT or E2E bound ({@link Slo#outlivedBy}), else left out, since it might still have
+ * met them.
  *
  * @param slo                   the objective
  * @param goodRequests          successful requests meeting every bound
- * @param recordedRequests      all recorded requests, failures included
+ * @param recordedRequests      the requests judged: every recorded request, failures included, but the censored
  * @param goodRequestsPerSecond good requests per second of run time; NaN for a zero-length run
- * @param goodFraction          good / recorded; NaN without records
+ * @param goodFraction          good / judged; NaN without any judged
  * @param ttftViolations        successful requests that missed the TTFT bound (0 without one)
  * @param tpotViolations        successful requests that missed the TPOT bound
  * @param e2eViolations         successful requests that missed the E2E bound
+ * @param censoredRequests      cancelled requests left out, not yet past any TTFT or E2E bound
  */
 public record Goodput(
         Slo slo,
@@ -25,19 +31,25 @@ public record Goodput(
         double goodFraction,
         int ttftViolations,
         int tpotViolations,
-        int e2eViolations) {
+        int e2eViolations,
+        int censoredRequests) {
 
     public Goodput {
         Objects.requireNonNull(slo, "slo");
     }
 
-    /** Judges {@code requests} (all recorded, failures included) against {@code slo}. */
+    /** Judges {@code requests} (all recorded, failures and cancellations included) against {@code slo}. */
     public static Goodput of(Slo slo, List<RequestMetrics> requests, long durationNanos) {
         int good = 0;
         int ttft = 0;
         int tpot = 0;
         int e2e = 0;
+        int censored = 0;
         for (RequestMetrics request : requests) {
+            if (request.failureKind() == FailureKind.CANCELLED && !slo.outlivedBy(request)) {
+                censored++;
+                continue;
+            }
             if (!request.succeeded()) continue;
             boolean meetsTtft = slo.meetsTtft(request);
             boolean meetsTpot = slo.meetsTpot(request);
@@ -48,7 +60,8 @@ public record Goodput(
             if (meetsTtft && meetsTpot && meetsE2e) good++;
         }
         double perSecond = durationNanos > 0 ? good / (durationNanos / 1e9) : Double.NaN;
-        double fraction = requests.isEmpty() ? Double.NaN : (double) good / requests.size();
-        return new Goodput(slo, good, requests.size(), perSecond, fraction, ttft, tpot, e2e);
+        int judged = requests.size() - censored;
+        double fraction = judged == 0 ? Double.NaN : (double) good / judged;
+        return new Goodput(slo, good, judged, perSecond, fraction, ttft, tpot, e2e, censored);
     }
 }

@@ -86,6 +86,18 @@ public record Slo(Duration ttft, Duration tpot, Duration e2e) {
         return request.outputTokens().isPresent() && request.outputTokens().getAsInt() <= 1;
     }
 
+    /**
+     * Whether {@code request}, ended early (cancelled), had already outlived a TTFT or E2E bound: its TTFT past the
+     * TTFT bound, no content yet and its E2E past the TTFT bound, or its E2E past the E2E bound. TPOT cannot be known
+     * before the end.
+     */
+    public boolean outlivedBy(RequestMetrics request) {
+        long elapsed = request.e2eNanos();
+        boolean ttftOutlived = ttft != null && (request.ttftNanos().isPresent()
+                ? request.ttftNanos().getAsLong() > ttft.toNanos() : elapsed > ttft.toNanos());
+        return ttftOutlived || e2e != null && elapsed > e2e.toNanos();
+    }
+
     /** True when there is no E2E bound or the request's E2E is within it. */
     public boolean meetsE2e(RequestMetrics request) {
         return e2e == null || request.e2eNanos() <= e2e.toNanos();

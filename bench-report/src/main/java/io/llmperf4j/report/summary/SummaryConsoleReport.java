@@ -68,9 +68,10 @@ public final class SummaryConsoleReport {
                 metrics.inputTokenSources().serverUsage(), metrics.inputTokenSources().clientTokenizer()));
         if (metrics.goodput().isPresent()) {
             Goodput g = metrics.goodput().get();
-            out.append(String.format(Locale.ROOT, "Goodput (%s): %s req/s, %d of %d requests good (%s)%n",
+            out.append(String.format(Locale.ROOT, "Goodput (%s): %s req/s, %d of %d requests good (%s)%s%n",
                     g.slo().describe(), fixed(g.goodRequestsPerSecond(), 3), g.goodRequests(), g.recordedRequests(),
-                    percent(g.goodFraction())));
+                    percent(g.goodFraction()), g.censoredRequests() == 0 ? ""
+                            : "; " + g.censoredRequests() + " cancelled before any bound was missed left out"));
         }
         ImageUsage images = ImageUsage.of(run.records());
         if (images.any()) {

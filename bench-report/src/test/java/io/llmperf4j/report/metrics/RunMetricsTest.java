@@ -74,6 +74,36 @@ class RunMetricsTest {
     }
 
     @Test
+    void goodputLeavesOutCancelledRequestsThatHadNotYetMissedABound() {
+        List<RequestRecord> records = new java.util.ArrayList<>(mixedRun().records()); // 3 ok, 2 HTTP failures
+        // cancelled by the client, all within TTFT <= 250 ms and E2E <= 2 s so far: left out
+        records.add(request(5).evenEvents(100 * MS, 10 * MS, 5).e2e(150 * MS)
+                .failed(FailureKind.CANCELLED, -1, "cancelled").build());
+        records.add(request(6).e2e(200 * MS).failed(FailureKind.CANCELLED, -1, "cancelled").build());
+        // cancelled after outliving the TTFT bound without a token, and with a TTFT past it: judged, not good
+        records.add(request(7).e2e(300 * MS).failed(FailureKind.CANCELLED, -1, "cancelled").build());
+        records.add(request(8).evenEvents(260 * MS, 10 * MS, 2).e2e(280 * MS)
+                .failed(FailureKind.CANCELLED, -1, "cancelled").build());
+        // a request timeout is no client cancellation: judged as the failure it is
+        records.add(request(9).e2e(100 * MS).failed(FailureKind.REQUEST_TIMEOUT, -1, "timeout").build());
+        BenchmarkRun run = Records.run(4_000 * MS, false, records);
+
+        Goodput g = RunMetrics.of(run, MetricsConfig.DEFAULT.withSlo(Slo.parse("ttft:250ms,e2e:2s"))).goodput()
+                .orElseThrow();
+        assertEquals(1, g.goodRequests(), "request 0 only: 1 and 2 miss E2E or TTFT");
+        assertEquals(2, g.censoredRequests());
+        assertEquals(8, g.recordedRequests(), "10 recorded, 2 cancelled ones left out");
+        assertEquals(1.0 / 8, g.goodFraction(), 1e-12);
+
+        // an E2E bound alone: request 7 and 8 (300 and 280 ms) are within 2 s, left out too
+        Goodput e2eOnly = RunMetrics.of(run, MetricsConfig.DEFAULT.withSlo(Slo.parse("e2e:2s"))).goodput()
+                .orElseThrow();
+        assertEquals(4, e2eOnly.censoredRequests());
+        assertEquals(6, e2eOnly.recordedRequests());
+        assertEquals(1.0 / 6, e2eOnly.goodFraction(), 1e-12);
+    }
+
+    @Test
     void goodputCountsSuccessesMeetingEveryGivenBound() {
         BenchmarkRun run = mixedRun();
         Goodput ttftOnly = RunMetrics.of(run, MetricsConfig.DEFAULT.withSlo(Slo.parse("ttft:250ms")))
