@@ -78,6 +78,10 @@ final class TokenBenchmarkOptions {
         }
         // embeddings always run through the load models' flow: an active plan even without load flags
         SloObjectives slo = c.search.objectives();
+        if (r.noStream && slo != null && !slo.streamOnlyTerms().isEmpty()) {
+            throw new UsageException("--slo " + String.join(", ", slo.streamOnlyTerms()) + " cannot be judged with "
+                    + "--no-stream: a response that arrives whole has no TPOT and no ITL (stream, or drop the term)");
+        }
         SearchPlan search = c.search.resolve(slo, c.load, common.model());
         LoadPlan load = search != null ? LoadPlan.plain(common.model(), common.numConcurrentRequests(),
                 common.maxNumCompletedRequests(), java.time.Duration.ofSeconds(common.timeoutSeconds()))

@@ -84,6 +84,14 @@ class OtherApisCommandTest {
             assertEquals(row.get("max_tokens"), row.get("output_tokens_server"), row::toString);
             assertTrue(row.get("server_response_id").startsWith(idPrefix), row::toString);
         }
+        JsonNode metrics = JSON.readTree(tmp.resolve("sim_60_12_llmperf4j_summary.json").toFile()).get("metrics");
+        if (flag != null) {
+            // no stream: no TPOT, as no ITL (missing alike, never 0)
+            assertEquals(metrics.get("itl_ms"), metrics.get("tpot_ms"), metrics::toString);
+            assertTrue(run.out().lines().anyMatch(l -> l.matches("TPOT \\(per request\\)\\s+0\\s+-.*")), run::toString);
+        } else {
+            assertEquals(6, metrics.get("tpot_ms").get("count").asInt(), metrics::toString);
+        }
     }
 
     @ParameterizedTest

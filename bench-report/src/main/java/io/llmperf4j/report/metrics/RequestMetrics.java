@@ -17,8 +17,9 @@ import java.util.OptionalLong;
  *   <li>{@code ttftNanos}: send to the first event with non-empty content; absent when none arrived.</li>
  *   <li>{@code e2eNanos}: send to the end of the response, or to the failure.</li>
  *   <li>{@code tpotNanos}: {@code (e2e − ttft) / (n − 1)} with n = {@code outputTokens}; successful requests
- *       with content and n ≥ 2 only. When n is the server's count and reasoning came first, n includes the
- *       reasoning tokens, so the decode phase starts at the first reasoning token instead of TTFT.</li>
+ *       with content and n ≥ 2 only, whose end came after the decode start: a response that arrived whole (not
+ *       streamed, TTFT = E2E) has no TPOT, as it has no ITL. When n is the server's count and reasoning came first,
+ *       n includes the reasoning tokens, so the decode phase starts at the first reasoning token instead of TTFT.</li>
  *   <li>{@code timeToFirstReasoningNanos}: send to the first event with non-empty reasoning text; absent when none
  *       arrived. Reasoning never sets TTFT.</li>
  *   <li>{@code itlNanos}: gaps between consecutive content events (one per gap, {@code events − 1} of them).</li>
@@ -124,7 +125,8 @@ public record RequestMetrics(
             // the server's count includes reasoning tokens: its decode phase starts at the first token of either kind
             long decodeStart = source == TokenSource.SERVER_USAGE && ttfrt.isPresent()
                     ? Math.min(ttfrt.getAsLong(), ttft.getAsLong()) : ttft.getAsLong();
-            if (e2e >= decodeStart) tpot = OptionalDouble.of((double) (e2e - decodeStart) / (n.getAsInt() - 1));
+            // a response that arrived whole (--no-stream: TTFT = E2E) shows no decode pace: no TPOT rather than 0
+            if (e2e > decodeStart) tpot = OptionalDouble.of((double) (e2e - decodeStart) / (n.getAsInt() - 1));
         }
         OptionalDouble tokensPerSecond = succeeded && n.isPresent() && e2e > 0
                 ? OptionalDouble.of(n.getAsInt() / (e2e / NANOS_PER_SECOND))

@@ -14,7 +14,8 @@ import java.util.regex.Pattern;
  * <ul>
  *   <li>TTFT bound: the request must have a TTFT (content arrived) and it must be ≤ the bound;</li>
  *   <li>TPOT bound: TPOT ≤ the bound; a request with 0 or 1 output tokens has no decode phase and meets it (as
- *       in vLLM); a request whose token count is unknown cannot be judged and does not meet it;</li>
+ *       in vLLM); a request whose token count is unknown, or that has no TPOT though n ≥ 2 (its response arrived
+ *       whole, as without a stream: no decode pace was seen), cannot be judged and does not meet it;</li>
  *   <li>E2E bound: E2E ≤ the bound.</li>
  * </ul>
  *
@@ -82,7 +83,7 @@ public record Slo(Duration ttft, Duration tpot, Duration e2e) {
     public boolean meetsTpot(RequestMetrics request) {
         if (tpot == null) return true;
         if (request.tpotNanos().isPresent()) return request.tpotNanos().getAsDouble() <= tpot.toNanos();
-        // No TPOT: fine when there was nothing to decode; not when the token count or the TTFT is unknown.
+        // No TPOT: fine when there was nothing to decode; not when the token count, the TTFT or the pace is unknown.
         return request.outputTokens().isPresent() && request.outputTokens().getAsInt() <= 1;
     }
 

@@ -99,6 +99,24 @@ public record SloObjectives(List<SloObjective> objectives, Slo goodput) {
         return new SloObjectives(objectives, goodput);
     }
 
+    /**
+     * The terms that need a stream to be judged: every TPOT or ITL objective, and the goodput TPOT bound when no
+     * objective gives it ("tpot=50ms"). A response that arrives whole has neither TPOT nor ITL.
+     */
+    public List<String> streamOnlyTerms() {
+        List<String> terms = new ArrayList<>();
+        for (SloObjective o : objectives) {
+            SloMetric m = o instanceof SloObjective.Percentile p ? p.metric()
+                    : o instanceof SloObjective.Attainment a ? a.metric() : null;
+            if (m == SloMetric.TPOT || m == SloMetric.ITL) terms.add(o.key());
+        }
+        boolean tpotObjective = terms.stream().anyMatch(t -> t.startsWith(SloMetric.TPOT.key()));
+        if (goodput != null && goodput.tpot() != null && !tpotObjective) {
+            terms.add(SloMetric.TPOT.key() + "=" + SloObjective.millis(goodput.tpot()) + "ms");
+        }
+        return terms;
+    }
+
     /** "ttft_p99<=500ms, error_rate<=1%" (the goodput bounds when there is no objective). */
     public String describe() {
         if (objectives.isEmpty()) return goodput.describe();

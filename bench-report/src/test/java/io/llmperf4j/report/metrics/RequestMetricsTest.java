@@ -121,6 +121,21 @@ class RequestMetricsTest {
     }
 
     @Test
+    void aResponseThatArrivedWholeHasNoTpotAndMissesATpotBound() {
+        // --no-stream: the whole body at 400 ms is one content event, TTFT = E2E; 20 tokens by usage
+        RequestMetrics whole = RequestMetrics.from(request(8).events(400 * MS).e2e(400 * MS).usage(10, 20)
+                .reasoning(400 * MS).build(), TokenCounting.DEFAULT);
+        assertTrue(whole.succeeded());
+        assertEquals(400 * MS, whole.ttftNanos().getAsLong());
+        assertTrue(whole.tpotNanos().isEmpty(), "no decode pace was seen: no TPOT, not 0");
+        assertEquals(0, whole.itlCount());
+        assertEquals(50.0, whole.outputTokensPerSecond().getAsDouble(), 1e-9);
+        assertFalse(Slo.parse("tpot:1000").meetsTpot(whole), "a TPOT bound cannot be met by a TPOT never seen");
+        assertFalse(Slo.parse("tpot:1000").isMetBy(whole));
+        assertTrue(Slo.parse("e2e:1s").isMetBy(whole));
+    }
+
+    @Test
     void failuresKeepMeasuredTimesButNoDerivedRates() {
         RequestMetrics m = RequestMetrics.from(request(8).evenEvents(100 * MS, 10 * MS, 5).e2e(400 * MS).client(6)
                 .failed(FailureKind.CONNECTION_CLOSED, -1, "reset").build(), TokenCounting.DEFAULT);
