@@ -151,9 +151,10 @@ final class SearchRun {
         ModelRun.LevelReport report = run.levels().isEmpty() ? null : run.levels().get(0);
         LevelJudgement judgement = decided[0] != null ? decided[0] : judge.judge();
         String stop = decided[0] != null ? "resolved" : stops.interrupted() ? "stopped" : "limit";
-        err.printf(Locale.ROOT, "llmperf4j: search level %d (%s %s): %s%s after %d requests, %s%n", index,
+        err.printf(Locale.ROOT, "llmperf4j: search level %d (%s %s): %s%s after %d requests, %s%s%n", index,
                 search.mode().key(), LoadSettings.formatLevel(load), judgement.passed() ? "pass" : "FAIL",
-                judgement.resolved() ? "" : " (estimate)", judgement.samples(), describe(judgement.binding()));
+                judgement.resolved() ? "" : " (estimate)", judgement.samples(), describe(judgement.binding()),
+                judgement.unresolved().isEmpty() ? "" : "; " + SearchConsole.unresolvedClause(judgement.unresolved()));
         return new Probe(index, phase, load, judgement, stop, report, dir == null ? null : folder);
     }
 

@@ -19,6 +19,15 @@ public record LevelJudgement(int samples, boolean passed, boolean resolved, List
     }
 
     /**
+     * The objectives whose intervals still straddle their limits when the level is decided on its estimates (what
+     * kept it from ending early); empty when the verdict is resolved.
+     */
+    public List<String> unresolved() {
+        if (resolved) return List.of();
+        return results.stream().filter(r -> !r.resolved()).map(ObjectiveResult::objective).toList();
+    }
+
+    /**
      * The objective that decides the level: a failing error rate (failed requests also miss every latency
      * objective, so the errors are the cause), else the failing one furthest past its limit, else the one nearest it.
      */

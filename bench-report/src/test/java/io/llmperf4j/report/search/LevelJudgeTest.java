@@ -159,6 +159,23 @@ class LevelJudgeTest {
     }
 
     @Test
+    void anEstimateNamesTheObjectivesStillUnresolved() {
+        LevelJudge judge = judge("ttft_p90<=250ms,error_rate<=1%", 10);
+        for (int i = 0; i < 80; i++) judge.add(ok(100), 0);
+        LevelJudgement j = judge.judge();
+        assertTrue(j.passed());
+        assertFalse(j.resolved());
+        assertTrue(j.results().get(0).resolved(), "p90 shows within 80 samples");
+        assertEquals(0.0458, j.results().get(1).high(), 1e-4); // Wilson upper end of 0 in 80: 3.84 / 83.84
+        assertEquals(java.util.List.of("error_rate<=1%"), j.unresolved());
+        for (int i = 0; i < 300; i++) judge.add(ok(100), 0);
+        assertFalse(judge.judge().resolved(), "380 error-free requests are not yet enough for 1 %");
+        judge.add(ok(100), 0);
+        assertTrue(judge.judge().resolved(), "381 are: 3.84 * 0.99 / 0.01 = 380.3");
+        assertEquals(java.util.List.of(), judge.judge().unresolved());
+    }
+
+    @Test
     void errorRateAndItl() {
         LevelJudge judge = judge("error_rate<=1%,itl_p90<=20ms", 1);
         for (int i = 0; i < 50; i++) judge.add(ok(100), 0);
