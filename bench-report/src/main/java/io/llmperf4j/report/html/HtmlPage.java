@@ -342,7 +342,7 @@ final class HtmlPage {
         if (g != null) {
             out.append("<p>Goodput (").append(Html.esc(describe(g.slo()))).append("): <strong>")
                     .append(Html.fixed(g.goodRequestsPerS(), 3)).append("</strong> req/s, ").append(g.goodRequests())
-                    .append(" of ").append(g.recordedRequests()).append(" requests good (")
+                    .append(" of ").append(g.judgedRequests()).append(" requests good (")
                     .append(Html.esc(Html.percent(g.goodFraction()))).append("); violations: TTFT ")
                     .append(g.violations().ttft()).append(", TPOT ").append(g.violations().tpot()).append(", E2E ")
                     .append(g.violations().e2eLatency()).append("</p>\n");

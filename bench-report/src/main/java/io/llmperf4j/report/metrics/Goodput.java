@@ -15,27 +15,32 @@ import java.util.Objects;
  *
  * @param slo                   the objective
  * @param goodRequests          successful requests meeting every bound
- * @param recordedRequests      the requests judged: every recorded request, failures included, but the censored
+ * @param recordedRequests      all recorded requests, failures and cancellations included
+ * @param judgedRequests        the recorded requests less the censored: good_fraction's denominator
  * @param goodRequestsPerSecond good requests per second of run time; NaN for a zero-length run
  * @param goodFraction          good / judged; NaN without any judged
  * @param ttftViolations        successful requests that missed the TTFT bound (0 without one)
  * @param tpotViolations        successful requests that missed the TPOT bound
  * @param e2eViolations         successful requests that missed the E2E bound
- * @param censoredRequests      cancelled requests left out, not yet past any TTFT or E2E bound
  */
 public record Goodput(
         Slo slo,
         int goodRequests,
         int recordedRequests,
+        int judgedRequests,
         double goodRequestsPerSecond,
         double goodFraction,
         int ttftViolations,
         int tpotViolations,
-        int e2eViolations,
-        int censoredRequests) {
+        int e2eViolations) {
 
     public Goodput {
         Objects.requireNonNull(slo, "slo");
+    }
+
+    /** Cancelled requests left out of the denominator, not yet past any TTFT or E2E bound. */
+    public int censoredRequests() {
+        return recordedRequests - judgedRequests;
     }
 
     /** Judges {@code requests} (all recorded, failures and cancellations included) against {@code slo}. */
@@ -62,6 +67,6 @@ public record Goodput(
         double perSecond = durationNanos > 0 ? good / (durationNanos / 1e9) : Double.NaN;
         int judged = requests.size() - censored;
         double fraction = judged == 0 ? Double.NaN : (double) good / judged;
-        return new Goodput(slo, good, judged, perSecond, fraction, ttft, tpot, e2e, censored);
+        return new Goodput(slo, good, requests.size(), judged, perSecond, fraction, ttft, tpot, e2e);
     }
 }

@@ -414,13 +414,15 @@ public record SummaryDocument(
             SloJson slo,
             int goodRequests,
             int recordedRequests,
+            int judgedRequests,
             Double goodRequestsPerS,
             Double goodFraction,
             ViolationsJson violations) {
         static GoodputJson of(Goodput g) {
             Slo slo = g.slo();
             return new GoodputJson(new SloJson(millis(slo.ttft()), millis(slo.tpot()), millis(slo.e2e())),
-                    g.goodRequests(), g.recordedRequests(), num(g.goodRequestsPerSecond()), num(g.goodFraction()),
+                    g.goodRequests(), g.recordedRequests(), g.judgedRequests(), num(g.goodRequestsPerSecond()),
+                    num(g.goodFraction()),
                     new ViolationsJson(g.ttftViolations(), g.tpotViolations(), g.e2eViolations()));
         }
     }

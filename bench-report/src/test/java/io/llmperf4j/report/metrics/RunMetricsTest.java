@@ -92,14 +92,15 @@ class RunMetricsTest {
                 .orElseThrow();
         assertEquals(1, g.goodRequests(), "request 0 only: 1 and 2 miss E2E or TTFT");
         assertEquals(2, g.censoredRequests());
-        assertEquals(8, g.recordedRequests(), "10 recorded, 2 cancelled ones left out");
+        assertEquals(10, g.recordedRequests());
+        assertEquals(8, g.judgedRequests(), "10 recorded, 2 cancelled ones left out");
         assertEquals(1.0 / 8, g.goodFraction(), 1e-12);
 
         // an E2E bound alone: request 7 and 8 (300 and 280 ms) are within 2 s, left out too
         Goodput e2eOnly = RunMetrics.of(run, MetricsConfig.DEFAULT.withSlo(Slo.parse("e2e:2s"))).goodput()
                 .orElseThrow();
         assertEquals(4, e2eOnly.censoredRequests());
-        assertEquals(6, e2eOnly.recordedRequests());
+        assertEquals(6, e2eOnly.judgedRequests());
         assertEquals(1.0 / 6, e2eOnly.goodFraction(), 1e-12);
     }
 
@@ -110,6 +111,7 @@ class RunMetricsTest {
                 .goodput().orElseThrow();
         assertEquals(2, ttftOnly.goodRequests());
         assertEquals(5, ttftOnly.recordedRequests());
+        assertEquals(5, ttftOnly.judgedRequests());
         assertEquals(0.5, ttftOnly.goodRequestsPerSecond());
         assertEquals(0.4, ttftOnly.goodFraction()); // failures are in the denominator
         assertEquals(1, ttftOnly.ttftViolations());

@@ -161,6 +161,7 @@ class SummaryJsonTest {
         assertTrue(goodput.at("/slo/e2e_latency_ms").isNull());
         assertEquals(6, goodput.get("good_requests").asInt()); // TTFT 200..250 ms
         assertEquals(12, goodput.get("recorded_requests").asInt());
+        assertEquals(12, goodput.get("judged_requests").asInt());
         assertEquals(0.5, goodput.get("good_fraction").asDouble());
         assertEquals(6 / 10.5, goodput.get("good_requests_per_s").asDouble(), 1e-12);
         assertEquals(4, goodput.at("/violations/ttft").asInt());
