@@ -1,5 +1,6 @@
 package io.llmperf4j.run;
 
+import io.llmperf4j.engine.load.Arrival;
 import io.llmperf4j.engine.load.LatencyPercentiles;
 import io.llmperf4j.engine.load.LevelSummary;
 import io.llmperf4j.engine.load.LoadSettings;
@@ -38,10 +39,15 @@ final class LoadConsole {
         OpenLoopSettings s = result.settings();
         OpenLoopSummary sum = result.summary();
         StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "Open loop: offered %s req/s, %s arrivals (seed %d), %s%n",
-                trim(sum.offeredRequestsPerSecond()), s.arrival(), s.seed(),
-                s.maxConcurrency().isPresent() ? "at most " + s.maxConcurrency().getAsInt() + " in flight"
-                        : "no cap on requests in flight"));
+        String cap = s.maxConcurrency().isPresent() ? "at most " + s.maxConcurrency().getAsInt() + " in flight"
+                : "no cap on requests in flight";
+        if (s.arrival() instanceof Arrival.Trace t) { // sent on the trace's timestamps: nothing drawn, no seed
+            b.append(String.format(Locale.ROOT, "Open loop: trace replay of %s, mean offered %s req/s, %s%n",
+                    t.details(), Arrival.Trace.significant(sum.offeredRequestsPerSecond()), cap));
+        } else {
+            b.append(String.format(Locale.ROOT, "Open loop: offered %s req/s, %s arrivals (seed %d), %s%n",
+                    trim(sum.offeredRequestsPerSecond()), s.arrival(), s.seed(), cap));
+        }
         b.append(String.format(Locale.ROOT, "Rates: scheduled %s req/s, sent %s req/s, completed %s req/s%n",
                 fixed(sum.scheduledRequestsPerSecond(), 2), fixed(sum.achievedSendRequestsPerSecond(), 2),
                 fixed(sum.completedRequestsPerSecond(), 2)));

@@ -69,8 +69,11 @@ final class LoadFiles {
         OpenLoopSettings s = result.settings();
         OpenLoopSummary sum = result.summary();
         Double burstiness = s.arrival() instanceof Arrival.Gamma g ? g.shape() : null;
+        OpenLoopFile.TraceJson trace = s.arrival() instanceof Arrival.Trace t ? new OpenLoopFile.TraceJson(t.source(),
+                t.requests(), t.span().toNanos() / 1e9, t.speedup(), t.cut() == null ? null : t.cut().toNanos() / 1e9)
+                : null;
         return new OpenLoopFile.Document(OpenLoopFile.SCHEMA, model, s.requestsPerSecond(), s.arrival().name(),
-                burstiness, s.seed(), s.maxConcurrency().isPresent() ? s.maxConcurrency().getAsInt() : null, warmup,
+                burstiness, trace == null ? s.seed() : null, trace, s.maxConcurrency().isPresent() ? s.maxConcurrency().getAsInt() : null, warmup,
                 num(sum.scheduledRequestsPerSecond()), num(sum.achievedSendRequestsPerSecond()),
                 num(sum.completedRequestsPerSecond()), sum.arrivalsScheduled(), sum.requestsSent(),
                 sum.requestsSucceeded(), sum.arrivalsNotSent(), sum.maxBacklog(), result.timedOut(), result.stopped(),

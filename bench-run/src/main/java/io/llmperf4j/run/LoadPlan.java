@@ -2,6 +2,7 @@ package io.llmperf4j.run;
 
 import io.llmperf4j.engine.client.ClientConfig;
 import io.llmperf4j.engine.harness.HarnessSettings;
+import io.llmperf4j.engine.load.Arrival;
 import io.llmperf4j.engine.load.ClosedLoopSettings;
 import io.llmperf4j.engine.load.LoadProfile;
 import io.llmperf4j.engine.load.LoadSettings;
@@ -128,6 +129,9 @@ public record LoadPlan(boolean active, List<String> models, Kind kind, LoadProfi
 
     /** One line for humans: the load, its stop conditions and warmup. */
     public String describe() {
+        if (kind == Kind.OPEN_LOOP && ((LoadProfile.OpenLoop) profile).arrival() instanceof Arrival.Trace) {
+            return profile.levels(Warmup.NONE).get(0).describe(); // its trace, no seed nor drawn arrivals
+        }
         StringBuilder b = new StringBuilder();
         switch (kind) {
             case CLOSED_LOOP -> {

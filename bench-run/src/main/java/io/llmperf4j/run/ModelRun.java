@@ -15,6 +15,7 @@ import io.llmperf4j.engine.harness.JmhTextFormat;
 import io.llmperf4j.engine.load.LevelSummary;
 import io.llmperf4j.engine.load.LoadResult;
 import io.llmperf4j.engine.load.LoadSettings;
+import io.llmperf4j.engine.load.Arrival;
 import io.llmperf4j.engine.load.OpenLoopResult;
 import io.llmperf4j.engine.load.OpenLoopSettings;
 import io.llmperf4j.engine.load.RecordListener;
@@ -425,7 +426,8 @@ final class ModelRun implements BenchmarkListener {
         BenchmarkSettings s = baseSettings;
         int concurrency = PeakInFlight.concurrency(level, records, s.numConcurrentRequests());
         Map<String, String> metadata = new LinkedHashMap<>(s.metadata());
-        String load = level.describe() + (level instanceof OpenLoopSettings o ? ", seed " + o.seed() : "");
+        String load = level.describe() + (level instanceof OpenLoopSettings o && !(o.arrival() instanceof Arrival.Trace)
+                ? ", seed " + o.seed() : "");
         if (plan.active()) { // llmperf's plain closed loop echoes llmperf's parameters only
             metadata.putIfAbsent("llmperf4j_load", load);
         }

@@ -14,7 +14,8 @@ import java.util.OptionalInt;
 
 /**
  * The load of {@code --trace}: an open loop whose arrivals are the trace's own (scaled) timestamps; its nominal rate
- * is the trace's mean, its request count the trace's, and its time limit the trace's span plus {@code --timeout}.
+ * is the trace's mean, its request count the trace's, and its time limit the trace's span plus {@code --timeout}. Its
+ * arrival is {@link Arrival.Trace}, so every description of the run names the trace, not drawn arrivals.
  */
 final class TraceReplay {
     private TraceReplay() {
@@ -27,9 +28,9 @@ final class TraceReplay {
                     + "--rate-sweep, --concurrency-sweep, warmup and iteration flags");
         }
         Trace trace;
+        Duration cut = flags.traceDuration == null ? null : Duration.ofMillis(Math.round(flags.traceDuration * 1000));
         try {
-            trace = Trace.load(flags.trace).scaled(flags.traceSpeedup, flags.traceDuration == null ? null
-                    : Duration.ofMillis(Math.round(flags.traceDuration * 1000)));
+            trace = Trace.load(flags.trace).scaled(flags.traceSpeedup, cut);
         } catch (DatasetFormatException | IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
@@ -37,7 +38,8 @@ final class TraceReplay {
         long spanMs = trace.spanMs();
         double rate = n < 2 || spanMs == 0 ? n : (n - 1) / (spanMs / 1000.0);
         Duration timeout = Duration.ofSeconds(common.timeoutSeconds()).plusMillis(spanMs);
-        LoadProfile profile = new LoadProfile.OpenLoop(rate, Arrival.constant(), 0, OptionalInt.of(n),
+        Arrival arrival = new Arrival.Trace(flags.trace, n, Duration.ofMillis(spanMs), flags.traceSpeedup, cut);
+        LoadProfile profile = new LoadProfile.OpenLoop(rate, arrival, 0, OptionalInt.of(n),
                 Optional.empty(), timeout, OptionalInt.empty());
         return new LoadPlan(true, given.models(), LoadPlan.Kind.OPEN_LOOP, profile, Warmup.NONE, null,
                 given.rules(), given.pause(), LoadPlan.UNCAPPED_OPEN_LOOP_CONNECTIONS, 0, true);

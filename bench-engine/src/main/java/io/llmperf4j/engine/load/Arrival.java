@@ -1,5 +1,9 @@
 package io.llmperf4j.engine.load;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.time.Duration;
+import java.util.Objects;
 import java.util.SplittableRandom;
 
 /**
@@ -11,11 +15,12 @@ import java.util.SplittableRandom;
  *   <li>{@link Gamma}: gamma intervals with shape {@code k} and scale {@code 1/(kR)} (variance {@code 1/(kR²)}):
  *       {@code k < 1} is burstier than Poisson, {@code k > 1} smoother, {@code k = 1} is Poisson (vLLM's
  *       {@code --burstiness k}).</li>
+ *   <li>{@link Trace}: a replayed trace's own timestamps ({@code --trace}); nothing is drawn.</li>
  * </ul>
  * Draws use only {@link SplittableRandom#nextDouble()} and {@link StrictMath}, so a seed gives the same schedule on
  * every JVM and platform.
  */
-public sealed interface Arrival permits Arrival.Constant, Arrival.Poisson, Arrival.Gamma {
+public sealed interface Arrival permits Arrival.Constant, Arrival.Poisson, Arrival.Gamma, Arrival.Trace {
 
     /** Evenly spaced arrivals. */
     static Arrival constant() {
@@ -43,7 +48,7 @@ public sealed interface Arrival permits Arrival.Constant, Arrival.Poisson, Arriv
         return gamma(burstiness);
     }
 
-    /** "constant", "poisson" or "gamma". */
+    /** "constant", "poisson", "gamma" or "trace". */
     String name();
 
     /** Draws the next interval in seconds for {@code requestsPerSecond}, advancing {@code random}. */
@@ -123,6 +128,64 @@ public sealed interface Arrival permits Arrival.Constant, Arrival.Poisson, Arriv
         @Override
         public String toString() {
             return "gamma(k=" + shape + ")";
+        }
+    }
+
+    /**
+     * A replayed trace's own (scaled) timestamps: the runner sends each request at its time in the trace, not at a
+     * drawn interval, and no seed is involved. The settings' rate is the trace's mean, so the nominal schedule this
+     * arrival generates ({@code 1/R} apart) has the trace's request count and span; it only counts the arrivals
+     * (progress, stop conditions), the trace's timestamps are what is sent on.
+     *
+     * @param source   the trace as given, FORMAT:FILE
+     * @param requests the requests replayed (after the cut)
+     * @param span     first to last replayed timestamp, after the speedup
+     * @param speedup  the trace's timestamps were divided by this
+     * @param cut      only the requests within this first stretch of the sped-up trace were kept, or null for all
+     */
+    record Trace(String source, int requests, Duration span, double speedup, Duration cut) implements Arrival {
+        public Trace {
+            Objects.requireNonNull(source, "source");
+            Objects.requireNonNull(span, "span");
+            if (requests < 1) throw new IllegalArgumentException("requests (" + requests + ") must be >= 1");
+            if (!(speedup > 0) || Double.isInfinite(speedup)) {
+                throw new IllegalArgumentException("speedup (" + speedup + ") must be > 0 and finite");
+            }
+        }
+
+        @Override
+        public String name() {
+            return "trace";
+        }
+
+        /** The trace's mean interval: the nominal schedule only counts arrivals (see {@link Trace}). */
+        @Override
+        public double nextIntervalSeconds(SplittableRandom random, double requestsPerSecond) {
+            return 1.0 / requestsPerSecond;
+        }
+
+        /** Undefined: a trace's intervals are its own, not a distribution's. */
+        @Override
+        public double intervalVarianceSeconds2(double requestsPerSecond) {
+            return Double.NaN;
+        }
+
+        /** "mooncake:t.jsonl (5 requests over 1.5 s, speedup 2, first 10 s)". */
+        public String details() {
+            return source + " (" + requests + (requests == 1 ? " request" : " requests") + " over "
+                    + significant(span.toNanos() / 1e9) + " s, speedup " + significant(speedup)
+                    + (cut == null ? "" : ", first " + significant(cut.toNanos() / 1e9) + " s") + ")";
+        }
+
+        @Override
+        public String toString() {
+            return "trace " + details();
+        }
+
+        /** 3 significant digits, without trailing zeros: 2.67, 1.5, 2, 1230. */
+        public static String significant(double v) {
+            if (!Double.isFinite(v)) return String.valueOf(v);
+            return new BigDecimal(v).round(new MathContext(3)).stripTrailingZeros().toPlainString();
         }
     }
 

@@ -121,8 +121,17 @@ public record OpenLoopSettings(
         return p;
     }
 
+    /**
+     * "open loop, 5 req/s poisson, at most 4 in flight"; a trace replay names its trace instead of drawn arrivals:
+     * "trace replay of mooncake:t.jsonl (5 requests over 1.5 s, speedup 2), mean 2.67 req/s".
+     */
     @Override
     public String describe() {
+        if (arrival instanceof Arrival.Trace t) {
+            return "trace replay of " + t.details() + ", mean " + Arrival.Trace.significant(requestsPerSecond)
+                    + " req/s" + (maxConcurrency.isPresent() ? ", at most " + maxConcurrency.getAsInt() + " in flight"
+                    : "");
+        }
         return "open loop, " + LoadSettings.formatLevel(requestsPerSecond) + " req/s " + arrival
                 + (maxConcurrency.isPresent() ? ", at most " + maxConcurrency.getAsInt() + " in flight" : "");
     }

@@ -119,6 +119,22 @@ class ArrivalScheduleTest {
         assertEquals(1_000_000_000L, byTime.measureStartOffsetNanos());
     }
 
+    /** A trace's nominal schedule counts its requests at its mean rate; its text names the trace, not a draw. */
+    @Test
+    void aTraceArrivalCountsTheTraceAndDescribesIt() {
+        Arrival trace = new Arrival.Trace("mooncake:t.jsonl", 5, Duration.ofMillis(1500), 2, Duration.ofSeconds(10));
+        OpenLoopSettings s = OpenLoopSettings.builder(4 / 1.5).arrival(trace).maxRequests(5).build();
+        assertEquals(5, s.schedule().measuredArrivals());
+        assertEquals("trace", trace.name());
+        assertEquals("trace mooncake:t.jsonl (5 requests over 1.5 s, speedup 2, first 10 s)", trace.toString());
+        assertEquals("trace replay of mooncake:t.jsonl (5 requests over 1.5 s, speedup 2, first 10 s), mean 2.67 req/s",
+                s.describe());
+        assertEquals("trace replay of mooncake:t.jsonl (1 request over 0 s, speedup 0.5), mean 1 req/s",
+                OpenLoopSettings.builder(1).arrival(new Arrival.Trace("mooncake:t.jsonl", 1, Duration.ZERO, 0.5,
+                        null)).maxRequests(1).build().describe());
+        assertThrows(IllegalArgumentException.class, () -> new Arrival.Trace("x", 0, Duration.ZERO, 1, null));
+    }
+
     @Test
     void burstinessMapsToShapes() {
         assertInstanceOf(Arrival.Constant.class, Arrival.ofBurstiness(Double.POSITIVE_INFINITY));

@@ -7,14 +7,36 @@ import java.nio.file.Path;
 /** {@code <base>_open_loop.json}: an open loop's schedule and what became of it, latencies in ms. */
 public final class OpenLoopFile {
     public static final String SCHEMA = "llmperf4j.open_loop/1";
+    /** The file's name ends with this: {@code <base>_open_loop.json}. */
+    public static final String SUFFIX = "_open_loop.json";
 
-    /** The file's content; null numbers are undefined. */
+    /**
+     * The file's content; null numbers are undefined.
+     *
+     * @param offeredRequestsPerS the configured rate; a trace replay's is the trace's mean rate
+     * @param arrival             "constant", "poisson", "gamma" or "trace" (sent on a replayed trace's timestamps)
+     * @param seed                the schedule's seed; null for a trace replay, whose schedule is the trace's
+     * @param trace               the replayed trace, or null when the arrivals were drawn
+     */
     public record Document(String schema, String model, double offeredRequestsPerS, String arrival, Double burstiness,
-                           long seed, Integer maxConcurrency, String warmup, Double scheduledRequestsPerS,
+                           Long seed, TraceJson trace, Integer maxConcurrency, String warmup, Double scheduledRequestsPerS,
                            Double achievedSendRequestsPerS, Double completedRequestsPerS, int arrivalsScheduled,
                            int requestsSent, int requestsSucceeded, int arrivalsNotSent, int maxBacklog,
                            boolean timedOut, boolean stopped, Latency sendLagMs, Latency ttftFromIntendedMs,
                            Latency ttftFromActualMs, Latency e2eFromIntendedMs, Latency e2eFromActualMs) {
+    }
+
+    /**
+     * A replayed trace ({@code --trace}).
+     *
+     * @param source    FORMAT:FILE as given
+     * @param requests  the requests replayed
+     * @param spanS     first to last replayed timestamp in s, after the speedup
+     * @param speedup   the trace's timestamps were divided by this ({@code --trace-speedup})
+     * @param durationS only the requests within this first stretch of the sped-up trace ({@code --trace-duration}),
+     *                  or null for the whole trace
+     */
+    public record TraceJson(String source, int requests, double spanS, double speedup, Double durationS) {
     }
 
     /** One latency distribution in ms; all null when nothing was measured. */
@@ -24,10 +46,20 @@ public final class OpenLoopFile {
     private OpenLoopFile() {
     }
 
+    /** The file of {@code base} in {@code dir}, whether or not it exists. */
+    public static Path fileFor(Path dir, String base) {
+        return dir.resolve(base + SUFFIX);
+    }
+
+    /** Reads a file written by {@link #write}; the message names the file and what is wrong with it. */
+    public static Document read(Path file) throws IOException {
+        return OutputFormat.readJson(file, Document.class);
+    }
+
     /** Writes {@code doc} into {@code dir} as {@code <base>_open_loop.json}; returns the file. */
     public static Path write(Path dir, String base, Document doc) throws IOException {
         Files.createDirectories(dir);
-        Path file = dir.resolve(base + "_open_loop.json");
+        Path file = fileFor(dir, base);
         OutputFormat.writeJson(doc, file);
         return file;
     }
