@@ -16,12 +16,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -170,6 +172,30 @@ class LoadCommandTest {
         JsonNode llmperf = JSON.readTree(tmp.resolve("m_40_16_summary.json").toFile());
         assertTrue(llmperf.get("llmperf4j_load").asText().startsWith("open loop, 400 req/s constant"),
                 llmperf::toString);
+
+        // the HTML, as written and as `report DIR` rebuilds it from the files: the rate and arrivals, the cap (not
+        // a "Concurrency"), the arrivals instead of "Requests to complete", and the send lag and TTFT from the
+        // intended send of _open_loop.json
+        String written = Files.readString(tmp.resolve("m_40_16_report.html"));
+        CliRun rebuilt = CliRun.of(Map.of(), "report", tmp.toString());
+        assertEquals(0, rebuilt.exitCode(), rebuilt::toString);
+        JsonNode lag = open.get("send_lag_ms");
+        JsonNode ttft = open.get("ttft_from_intended_ms");
+        for (String page : List.of(written, Files.readString(tmp.resolve("m_40_16_report.html")))) {
+            assertEquals("open loop, 400 req/s, constant arrivals (seed 11111)", HtmlRows.value(page, "Load"));
+            assertEquals("2", HtmlRows.value(page, "At most in flight"));
+            assertEquals("30", HtmlRows.value(page, "Arrivals scheduled"));
+            assertNull(HtmlRows.value(page, "Concurrency"), "an open loop sets no concurrency");
+            assertNull(HtmlRows.value(page, "Requests to complete"));
+            assertEquals(String.format(Locale.ROOT, "p50 %.3f ms, p99 %.3f ms, max %.3f ms (intended to actual send)",
+                    lag.get("p50").asDouble(), lag.get("p99").asDouble(), lag.get("max").asDouble()),
+                    HtmlRows.value(page, "Send lag"));
+            assertEquals(String.format(Locale.ROOT, "p50 %.1f ms, p99 %.1f ms (the tables count from the actual send)",
+                    ttft.get("p50").asDouble(), ttft.get("p99").asDouble()),
+                    HtmlRows.value(page, "TTFT from intended send"));
+            assertTrue(page.contains(" \u00b7 open loop, 400 req/s, constant arrivals (seed 11111) \u00b7 at most 2 in "
+                    + "flight \u00b7 "), "the header: rate, arrivals, cap");
+        }
     }
 
     /** Acceptance (d): JMH-compatible JSON with one raw score per fork and iteration, and the iteration CSV. */

@@ -24,6 +24,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -97,6 +99,86 @@ class SessionsAndTracesCommandTest {
         JsonNode sessions = summary(tmp.resolve("out")).get("sessions");
         assertEquals(predicted, sessions.get("cached_tokens").asLong(), sessions::toString);
         assertEquals(5, csv(tmp.resolve("out")).size());
+    }
+
+    /**
+     * A replay describes itself as one wherever the run is described: the console's load lines, llmperf's metadata,
+     * {@code _open_loop.json} and the HTML report (as written, and rebuilt by {@code report DIR}); no drawn
+     * arrivals, no arrival seed, no "Requests to complete" from the default --max-num-completed-requests.
+     */
+    @Test
+    void aTraceReplayIsDescribedAsTheTraceItReplays(@TempDir Path tmp) throws IOException {
+        Path trace = Files.writeString(tmp.resolve("t.jsonl"), """
+                {"timestamp": 0, "input_length": 40, "output_length": 3, "hash_ids": [0]}
+                {"timestamp": 200, "input_length": 40, "output_length": 3, "hash_ids": [1]}
+                {"timestamp": 400, "input_length": 40, "output_length": 3, "hash_ids": [2]}
+                {"timestamp": 1000, "input_length": 40, "output_length": 3, "hash_ids": [3]}
+                """);
+        Path out = tmp.resolve("out");
+        CliRun run;
+        try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder()
+                .timeToFirstToken(Duration.ofMillis(5)).interTokenDelay(Duration.ofMillis(1)).build())) {
+            // sped up 2x: 0, 100, 200, 500 ms; the first 0.25 s keep 3 requests over 0.2 s, a mean of 10 req/s
+            run = CliRun.of(env(server), "token-benchmark", "--model", "sim", "--trace", "mooncake:" + trace,
+                    "--trace-speedup", "2", "--trace-duration", "0.25", "--no-client-warmup", "--results-dir",
+                    out.toString());
+        }
+        assertEquals(0, run.exitCode(), run::toString);
+        String load = "trace replay of mooncake:" + trace + " (3 requests over 0.2 s, speedup 2, first 0.25 s), "
+                + "mean 10 req/s";
+        assertTrue(run.err().contains("llmperf4j: load: " + load + "\n"), run::toString);
+        assertTrue(run.out().contains("Open loop: trace replay of mooncake:" + trace + " (3 requests over 0.2 s, "
+                + "speedup 2, first 0.25 s), mean offered 10 req/s, no cap on requests in flight\n"), run::toString);
+        assertFalse(run.out().contains("constant") || run.out().contains("(seed"), run::toString);
+
+        JsonNode open;
+        try (var files = Files.list(out)) {
+            open = JSON.readTree(files.filter(p -> p.toString().endsWith("_open_loop.json")).findFirst()
+                    .orElseThrow().toFile());
+        }
+        assertEquals("trace", open.get("arrival").asText());
+        assertTrue(open.get("seed").isNull(), open::toString);
+        assertEquals(10.0, open.get("offered_requests_per_s").asDouble(), 1e-9);
+        assertEquals(3, open.get("arrivals_scheduled").asInt());
+        assertEquals(3, open.get("requests_sent").asInt());
+        JsonNode t = open.get("trace");
+        assertEquals("mooncake:" + trace, t.get("source").asText());
+        assertEquals(3, t.get("requests").asInt());
+        assertEquals(0.2, t.get("span_s").asDouble(), 1e-9);
+        assertEquals(2.0, t.get("speedup").asDouble());
+        assertEquals(0.25, t.get("duration_s").asDouble(), 1e-9);
+
+        assertEquals(load, summary(out).get("settings").get("metadata").get("llmperf4j_load").asText());
+        JsonNode llmperf;
+        try (var files = Files.list(out)) {
+            llmperf = JSON.readTree(files.filter(p -> p.getFileName().toString().matches(".*_\\d+_summary\\.json"))
+                    .findFirst().orElseThrow().toFile());
+        }
+        assertEquals(load, llmperf.get("llmperf4j_load").asText());
+
+        String written = html(out);
+        CliRun rebuilt = CliRun.of(Map.of(), "report", out.toString());
+        assertEquals(0, rebuilt.exitCode(), rebuilt::toString);
+        for (String page : List.of(written, html(out))) {
+            assertEquals(load, HtmlRows.value(page, "Load"));
+            assertEquals("3", HtmlRows.value(page, "Arrivals scheduled"));
+            assertEquals(Integer.toString(llmperf.get("num_concurrent_requests").asInt()),
+                    HtmlRows.value(page, "Peak in flight"));
+            assertNull(HtmlRows.value(page, "Requests to complete"), "--max-num-completed-requests does not apply");
+            assertNull(HtmlRows.value(page, "Concurrency"));
+            assertTrue(HtmlRows.value(page, "Send lag").startsWith("p50 "), page);
+            assertTrue(HtmlRows.value(page, "TTFT from intended send").startsWith("p50 "), page);
+            assertTrue(page.contains("<p class=\"sub\">") && page.contains(" \u00b7 " + load + " \u00b7 peak "),
+                    "the header names the replay");
+            assertFalse(page.contains("constant") || page.contains("(seed"), "no drawn arrivals claimed");
+        }
+    }
+
+    private static String html(Path dir) throws IOException {
+        try (var files = Files.list(dir)) {
+            return Files.readString(files.filter(p -> p.toString().endsWith("_report.html")).findFirst()
+                    .orElseThrow());
+        }
     }
 
     @Test

@@ -10,7 +10,10 @@ import io.llmperf4j.report.summary.Redaction;
 import io.llmperf4j.report.summary.RunEnvironment;
 import io.llmperf4j.report.summary.SummaryDocument;
 import io.llmperf4j.report.summary.SummaryDocument.StatsJson;
+import io.llmperf4j.report.output.OpenLoopFile;
 import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -142,9 +145,15 @@ final class HtmlPage {
         out.append("<header>\n<h1>llmperf4j report: <span class=\"model\">").append(Html.esc(model))
                 .append("</span></h1>\n");
         List<String> sub = new ArrayList<>();
+        OpenLoopFile.Document open = data.openLoop();
         if (s != null) {
             if (s.endpoint() != null) sub.add(Redaction.endpoint(s.endpoint()));
-            sub.add("concurrency " + s.numConcurrentRequests());
+            if (open == null) {
+                sub.add("concurrency " + s.numConcurrentRequests());
+            } else { // num_concurrent_requests is the cap, or the peak measured: not a concurrency that was set
+                sub.add(openLoopLoad(open));
+                sub.add(inFlight(open, s.numConcurrentRequests()));
+            }
         }
         if (run != null) {
             sub.add(run.startTime() + " \u2192 " + run.endTime() + " (" + Html.fixed(run.durationS(), 3) + " s)");
@@ -168,8 +177,17 @@ final class HtmlPage {
             rows.add(row("Model", s.model()));
             rows.add(row("Endpoint", Redaction.endpoint(s.endpoint())));
             rows.add(row("API", s.llmApi()));
-            rows.add(row("Concurrency", Integer.toString(s.numConcurrentRequests())));
-            rows.add(row("Requests to complete", Integer.toString(s.maxNumCompletedRequests())));
+            OpenLoopFile.Document open = data.openLoop();
+            if (open == null) {
+                rows.add(row("Concurrency", Integer.toString(s.numConcurrentRequests())));
+                rows.add(row("Requests to complete", Integer.toString(s.maxNumCompletedRequests())));
+            } else { // the arrivals, not --max-num-completed-requests (a trace replays all of its own)
+                rows.add(row("Load", openLoopLoad(open)));
+                rows.add(open.maxConcurrency() != null
+                        ? row("At most in flight", Integer.toString(open.maxConcurrency()))
+                        : row("Peak in flight", Integer.toString(s.numConcurrentRequests())));
+                rows.add(row("Arrivals scheduled", Integer.toString(open.arrivalsScheduled())));
+            }
             rows.add(row("Run timeout", s.timeoutS() + " s"));
             rows.add(row("Input tokens (mean \u00b1 sd)", s.meanInputTokens() + " \u00b1 " + s.stddevInputTokens()));
             rows.add(row("Output tokens (mean \u00b1 sd)", s.meanOutputTokens() + " \u00b1 " + s.stddevOutputTokens()));
@@ -189,6 +207,21 @@ final class HtmlPage {
             rows.add(row("Duration", Html.fixed(run.durationS(), 3) + " s" + (run.timedOut() ? " (timed out)" : "")));
             rows.add(row("Requests", run.requestsSent() + " sent, " + run.requestsRecorded() + " recorded, "
                     + run.requestsSucceeded() + " succeeded, " + run.requestsFailed() + " failed"));
+        }
+        OpenLoopFile.Document open = data.openLoop();
+        if (open != null) {
+            rows.add(row("Arrivals", open.arrivalsScheduled() + " scheduled, " + open.requestsSent() + " sent, "
+                    + open.arrivalsNotSent() + " not sent; largest backlog " + open.maxBacklog()));
+            OpenLoopFile.Latency lag = open.sendLagMs();
+            if (lag != null && lag.count() > 0) {
+                rows.add(row("Send lag", "p50 " + Html.fixed(lag.p50(), 3) + " ms, p99 " + Html.fixed(lag.p99(), 3)
+                        + " ms, max " + Html.fixed(lag.max(), 3) + " ms (intended to actual send)"));
+            }
+            OpenLoopFile.Latency ttft = open.ttftFromIntendedMs();
+            if (ttft != null && ttft.count() > 0) {
+                rows.add(row("TTFT from intended send", "p50 " + Html.fixed(ttft.p50(), 1) + " ms, p99 "
+                        + Html.fixed(ttft.p99(), 1) + " ms (the tables count from the actual send)"));
+            }
         }
         SummaryDocument.TokenCountingJson tc = summary.tokenCounting();
         if (tc != null) {
@@ -219,6 +252,42 @@ final class HtmlPage {
         }
         table("Client machine", rows);
         out.append("</div>\n</section>\n");
+    }
+
+    /**
+     * An open loop's load as its {@code _open_loop.json} gives it: "open loop, 20 req/s constant arrivals (seed 0)",
+     * or for a trace replay (no arrival drawn, no seed) "trace replay of mooncake:t.jsonl (5 requests over 1.5 s,
+     * speedup 2), mean 2.67 req/s", as the console's load line names it.
+     */
+    static String openLoopLoad(OpenLoopFile.Document o) {
+        OpenLoopFile.TraceJson t = o.trace();
+        if (t != null) {
+            return "trace replay of " + t.source() + " (" + t.requests() + (t.requests() == 1 ? " request" : " requests")
+                    + " over " + significant(t.spanS()) + " s, speedup " + significant(t.speedup())
+                    + (t.durationS() == null ? "" : ", first " + significant(t.durationS()) + " s") + "), mean "
+                    + significant(o.offeredRequestsPerS()) + " req/s";
+        }
+        String arrival = o.burstiness() != null ? o.arrival() + " (burstiness " + plain(o.burstiness()) + ")"
+                : o.arrival();
+        return "open loop, " + plain(o.offeredRequestsPerS()) + " req/s, " + arrival + " arrivals"
+                + (o.seed() == null ? "" : " (seed " + o.seed() + ")");
+    }
+
+    /** "at most 4 in flight" (the cap) or "peak 14 in flight" (measured, uncapped). */
+    private static String inFlight(OpenLoopFile.Document o, int numConcurrentRequests) {
+        return o.maxConcurrency() != null ? "at most " + o.maxConcurrency() + " in flight"
+                : "peak " + numConcurrentRequests + " in flight";
+    }
+
+    /** 3 significant digits without trailing zeros: 2.67, 1.5, 20. */
+    private static String significant(double v) {
+        if (!Double.isFinite(v)) return "-";
+        return new BigDecimal(v).round(new MathContext(3)).stripTrailingZeros().toPlainString();
+    }
+
+    /** A value as given: 20, 2.5. */
+    private static String plain(double v) {
+        return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v);
     }
 
     private static String sources(SummaryDocument.TokenSourcesJson c) {

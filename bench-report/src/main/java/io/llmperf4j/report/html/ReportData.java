@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.llmperf4j.model.BenchmarkRun;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.report.jsonl.RequestJournal;
+import io.llmperf4j.report.output.OpenLoopFile;
 import io.llmperf4j.report.metrics.RequestMetrics;
 import io.llmperf4j.report.metrics.RunMetrics;
 import io.llmperf4j.report.metrics.TokenCounting;
@@ -38,9 +39,12 @@ import java.util.stream.Stream;
  * @param recordsFile   the file the records were read from, or null for a run in memory
  * @param serverTimeline every scrape of the server's metrics during the run ({@code <base>_server_metrics.csv}),
  *                       or null when they were not scraped
+ * @param openLoop      an open loop's schedule and what became of it ({@code <base>_open_loop.json}), or null for a
+ *                      closed loop
  */
 public record ReportData(SummaryDocument summary, List<RequestRecord> records, TokenCounting tokenCounting,
-                         RecordSource source, Path recordsFile, ServerMetricsTimeline serverTimeline) {
+                         RecordSource source, Path recordsFile, ServerMetricsTimeline serverTimeline,
+                         OpenLoopFile.Document openLoop) {
 
     /** The summary file's name ends with this: {@code <base>_llmperf4j_summary.json}. */
     public static final String SUMMARY_SUFFIX = "_llmperf4j_summary.json";
@@ -56,12 +60,24 @@ public record ReportData(SummaryDocument summary, List<RequestRecord> records, T
     /** Without the server's metrics. */
     public ReportData(SummaryDocument summary, List<RequestRecord> records, TokenCounting tokenCounting,
                       RecordSource source, Path recordsFile) {
-        this(summary, records, tokenCounting, source, recordsFile, null);
+        this(summary, records, tokenCounting, source, recordsFile, null, null);
+    }
+
+    /** Without an open loop's figures. */
+    public ReportData(SummaryDocument summary, List<RequestRecord> records, TokenCounting tokenCounting,
+                      RecordSource source, Path recordsFile, ServerMetricsTimeline serverTimeline) {
+        this(summary, records, tokenCounting, source, recordsFile, serverTimeline, null);
     }
 
     /** This data with the server's side: its summary section and its timeline (either may be null). */
     public ReportData withServer(ServerSideSummary server, ServerMetricsTimeline timeline) {
-        return new ReportData(summary.withServer(server), records, tokenCounting, source, recordsFile, timeline);
+        return new ReportData(summary.withServer(server), records, tokenCounting, source, recordsFile, timeline,
+                openLoop);
+    }
+
+    /** This data with an open loop's figures (null for a closed loop). */
+    public ReportData withOpenLoop(OpenLoopFile.Document figures) {
+        return new ReportData(summary, records, tokenCounting, source, recordsFile, serverTimeline, figures);
     }
 
     public ReportData {
@@ -87,8 +103,8 @@ public record ReportData(SummaryDocument summary, List<RequestRecord> records, T
 
     /**
      * Reads a results directory: its single {@code *_llmperf4j_summary.json} and {@code requests.jsonl}, or, when
-     * there is no journal, {@code <base>_requests.csv} (no event times); and {@code <base>_server_metrics.csv} when
-     * it is there. {@code dirOrSummary} may also be the
+     * there is no journal, {@code <base>_requests.csv} (no event times); and {@code <base>_server_metrics.csv} and
+     * {@code <base>_open_loop.json} when they are there. {@code dirOrSummary} may also be the
      * summary file itself, for a directory holding several runs. The summary may be of schema
      * {@value SummaryJson#SCHEMA}, {@value SummaryJson#SCHEMA_2} or {@value SummaryJson#SCHEMA_1}
      * ({@link SummaryJson#READABLE_SCHEMAS}).
@@ -105,13 +121,16 @@ public record ReportData(SummaryDocument summary, List<RequestRecord> records, T
         Path journal = dir.resolve(RequestJournal.FILE_NAME);
         Path serverCsv = ServerMetricsCsvWriter.fileFor(dir, baseName(summaryFile));
         ServerMetricsTimeline server = Files.isRegularFile(serverCsv) ? ServerMetricsCsvReader.read(serverCsv) : null;
+        Path openLoopFile = OpenLoopFile.fileFor(dir, baseName(summaryFile));
+        OpenLoopFile.Document openLoop = Files.isRegularFile(openLoopFile) ? OpenLoopFile.read(openLoopFile) : null;
         if (Files.isRegularFile(journal)) {
             return new ReportData(summary, RequestJournal.read(journal), counting, RecordSource.JOURNAL, journal,
-                    server);
+                    server, openLoop);
         }
         Path csv = dir.resolve(baseName(summaryFile) + CSV_SUFFIX);
         if (Files.isRegularFile(csv)) {
-            return new ReportData(summary, RequestCsvReader.read(csv), counting, RecordSource.CSV, csv, server);
+            return new ReportData(summary, RequestCsvReader.read(csv), counting, RecordSource.CSV, csv, server,
+                    openLoop);
         }
         throw new IOException("no request records beside " + summaryFile + ": neither " + journal + " nor " + csv
                 + " exists; the report needs one of them");
