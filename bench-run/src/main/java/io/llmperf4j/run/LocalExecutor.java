@@ -7,6 +7,7 @@ import io.llmperf4j.engine.client.LlmApi;
 
 import java.io.PrintStream;
 import java.net.URI;
+import java.time.Duration;
 
 /** The levels run from this process: the engine's {@code Benchmark}, with a client per model (or per fork). */
 final class LocalExecutor implements LoadExecutor {
@@ -33,9 +34,10 @@ final class LocalExecutor implements LoadExecutor {
             Preflight.awaitReachable(uri, common.target(), err);
             if (common.target() instanceof EndpointTarget.Remote) { // the embedded simulator needs no check
                 for (String model : request.load().models()) {
-                    Preflight.checkRequest(common.clientConfig(endpoint, api, common.additionalSamplingParams(),
-                            request.includeUsage(), model, 1), api, endpoint.apiKey(),
-                            ApiRegistry.get(common.llmApi()).keyVariable());
+                    Preflight.checkRequest(common.clientConfig(endpoint, api,
+                            Preflight.checkParams(common.additionalSamplingParams()), request.includeUsage(), model,
+                            1), api, endpoint.apiKey(), ApiRegistry.get(common.llmApi()).keyVariable(),
+                            Duration.ofSeconds(common.timeoutSeconds()), err);
                 }
             }
             return new LocalExecutor(request, endpoint, api, uri);

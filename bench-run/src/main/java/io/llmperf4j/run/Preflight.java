@@ -18,6 +18,8 @@ import java.net.Socket;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -38,6 +40,8 @@ final class Preflight {
     static final String PROMPT = "Say hello.";
     /** How long the request may take beyond its connect timeout before the check gives up (and the run starts). */
     private static final Duration ANSWER_WAIT = Duration.ofSeconds(30);
+    /** After this many seconds without an answer the check says it is waiting. */
+    static final int NOTICE_SECONDS = 5;
     private static final int MESSAGE_CHARS = 300;
     private static final Pattern TLS = Pattern.compile("(?i)\\bTLS\\b|SSL|certificate|PKIX|handshake");
 
@@ -95,21 +99,46 @@ final class Preflight {
 
     /**
      * Sends one request of one output token for {@code config}'s model with a client of {@code config} (the run's
-     * own settings, one connection).
+     * own settings, one connection), waiting at most {@link #answerWait}; a line on {@code err} after
+     * {@value #NOTICE_SECONDS} s without an answer, and one when the check gives up (the run then starts: a slow
+     * server is the run's to measure).
      *
      * @param keyVariable the environment variable the API key comes from, for the hint
+     * @param runTimeout  the run's --timeout: the check never waits longer than the run it precedes
      * @throws RunFailedException when the server's certificate is not trusted, or the server refuses the request
      *                            with a status that says the configuration is wrong
      */
-    static void checkRequest(ClientConfig config, LlmApi api, String apiKey, String keyVariable) {
+    static void checkRequest(ClientConfig config, LlmApi api, String apiKey, String keyVariable, Duration runTimeout,
+                             PrintStream err) {
+        checkRequest(config, api, apiKey, keyVariable, runTimeout, err, Duration.ofSeconds(NOTICE_SECONDS));
+    }
+
+    /** As above, the waiting line printed after {@code noticeAfter} (tests shorten it). */
+    static void checkRequest(ClientConfig config, LlmApi api, String apiKey, String keyVariable, Duration runTimeout,
+                             PrintStream err, Duration noticeAfter) {
+        Wait wait = answerWait(config, runTimeout);
+        String where = Redaction.endpoint(config.endpoint().toString());
         RequestRecord record;
         try (NettyLlmClient client = new NettyLlmClient(config, api)) {
             RequestHandle handle = client.send(new RequestSpec(0, PROMPT, 0, 1));
+            long start = System.nanoTime();
             try {
-                record = handle.completion().get(config.connectTimeout().plus(ANSWER_WAIT).toMillis(),
-                        TimeUnit.MILLISECONDS);
+                if (noticeAfter.compareTo(wait.limit()) < 0) {
+                    try {
+                        record = handle.completion().get(noticeAfter.toMillis(), TimeUnit.MILLISECONDS);
+                    } catch (TimeoutException e) {
+                        err.println("llmperf4j: pre-run check: no answer from " + where + " after "
+                                + seconds(noticeAfter) + "; waiting up to " + seconds(wait.limit()) + " ("
+                                + wait.bound() + ")");
+                        long left = wait.limit().toNanos() - (System.nanoTime() - start);
+                        record = handle.completion().get(Math.max(left, 0), TimeUnit.NANOSECONDS);
+                    }
+                } else {
+                    record = handle.completion().get(wait.limit().toMillis(), TimeUnit.MILLISECONDS);
+                }
             } catch (TimeoutException e) {
                 handle.cancel();
+                err.println(gaveUp(where, wait));
                 return; // a slow server: the run will measure it
             } catch (ExecutionException e) {
                 return;
@@ -118,8 +147,60 @@ final class Preflight {
                 return;
             }
         }
+        if (!record.succeeded() && (record.failure().kind() == FailureKind.IDLE_TIMEOUT
+                || record.failure().kind() == FailureKind.REQUEST_TIMEOUT)) {
+            err.println(gaveUp(where, wait)); // the client's own limit came first
+            return;
+        }
         String problem = configurationProblem(record, config.endpoint(), config.model(), apiKey, keyVariable);
         if (problem != null) throw new RunFailedException(problem);
+    }
+
+    /** How long the check waits for its answer, and which option sets that. */
+    record Wait(Duration limit, String bound) {
+    }
+
+    /**
+     * The smallest of the run's --timeout, the client's --idle-timeout (and --request-timeout when set), and
+     * --connect-timeout plus {@link #ANSWER_WAIT}.
+     */
+    static Wait answerWait(ClientConfig config, Duration runTimeout) {
+        Wait wait = new Wait(config.connectTimeout().plus(ANSWER_WAIT),
+                "--connect-timeout + " + ANSWER_WAIT.toSeconds() + " s");
+        if (config.idleTimeout() != null && config.idleTimeout().compareTo(wait.limit()) <= 0) {
+            wait = new Wait(config.idleTimeout(), "--idle-timeout");
+        }
+        if (config.requestTimeout() != null && config.requestTimeout().compareTo(wait.limit()) <= 0) {
+            wait = new Wait(config.requestTimeout(), "--request-timeout");
+        }
+        if (runTimeout != null && runTimeout.compareTo(wait.limit()) <= 0) {
+            wait = new Wait(runTimeout, "--timeout");
+        }
+        return wait;
+    }
+
+    private static String gaveUp(String where, Wait wait) {
+        return "llmperf4j: pre-run check: no answer from " + where + " in " + seconds(wait.limit()) + " ("
+                + wait.bound() + "); starting the run anyway (a slow server is the run's to measure). If the server "
+                + "never answers, check its logs and that the model is loaded (llmperf4j doctor checks step by step); "
+                + "for a slow first answer, raise " + wait.bound().split(" ")[0];
+    }
+
+    private static String seconds(Duration duration) {
+        long millis = duration.toMillis();
+        return millis % 1000 == 0 ? millis / 1000 + " s" : String.format(java.util.Locale.ROOT, "%.1f s",
+                millis / 1000.0);
+    }
+
+    /**
+     * The run's additional sampling params for the check's one request: all but {@code max_tokens}, so the check's
+     * one token wins over a --additional-sampling-params max_tokens and the rest of the body is the run's.
+     */
+    static Map<String, Object> checkParams(Map<String, Object> samplingParams) {
+        if (samplingParams == null || !samplingParams.containsKey("max_tokens")) return samplingParams;
+        Map<String, Object> params = new LinkedHashMap<>(samplingParams);
+        params.remove("max_tokens");
+        return params;
     }
 
     /**

@@ -50,7 +50,8 @@ class PreflightTest {
 
     private static String refusal(String base, String model, String key) {
         return assertThrows(RunFailedException.class,
-                () -> Preflight.checkRequest(config(base, model, key), CHAT, key, KEY_VARIABLE)).getMessage();
+                () -> Preflight.checkRequest(config(base, model, key), CHAT, key, KEY_VARIABLE, null,
+                        System.err)).getMessage();
     }
 
     @Test
@@ -58,7 +59,7 @@ class PreflightTest {
         try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder().apiKey("right-key")
                 .timeToFirstToken(Duration.ofMillis(1)).build())) {
             assertDoesNotThrow(() -> Preflight.checkRequest(config(server.baseUrl(), "m", "right-key"), CHAT,
-                    "right-key", KEY_VARIABLE));
+                    "right-key", KEY_VARIABLE, null, System.err));
             assertEquals(1, server.faultCounts().total(), "one request");
         }
     }
@@ -119,7 +120,7 @@ class PreflightTest {
             try {
                 assertDoesNotThrow(() -> Preflight.checkRequest(
                         config("http://127.0.0.1:" + http.getAddress().getPort() + "/v1", "m", "k"), CHAT, "k",
-                        KEY_VARIABLE));
+                        KEY_VARIABLE, null, System.err));
             } finally {
                 http.stop(0);
             }
@@ -172,11 +173,64 @@ class PreflightTest {
             assertTrue(export.waitFor(60, TimeUnit.SECONDS) && export.exitValue() == 0);
             ClientConfig trusting = ClientConfig.builder(CHAT.endpoint(base), "m").apiKey(Secret.of("k"))
                     .maxConnections(1).trustedCertificatesPem(pem).build();
-            assertDoesNotThrow(() -> Preflight.checkRequest(trusting, CHAT, "k", KEY_VARIABLE));
+            assertDoesNotThrow(() -> Preflight.checkRequest(trusting, CHAT, "k", KEY_VARIABLE, null,
+                    System.err));
             assertEquals(1, requests.get());
         } finally {
             https.stop(0);
         }
+    }
+
+    @Test
+    void theCheckWaitsTheSmallestOfTheRunsTimeoutAndTheClientsLimits() {
+        ClientConfig client = ClientConfig.builder(CHAT.endpoint("http://127.0.0.1:1/v1"), "m")
+                .connectTimeout(Duration.ofSeconds(30)).idleTimeout(Duration.ofSeconds(180)).build();
+        assertEquals(new Preflight.Wait(Duration.ofSeconds(5), "--timeout"),
+                Preflight.answerWait(client, Duration.ofSeconds(5)));
+        assertEquals(new Preflight.Wait(Duration.ofSeconds(60), "--connect-timeout + 30 s"),
+                Preflight.answerWait(client, Duration.ofSeconds(90)));
+        ClientConfig shortIdle = ClientConfig.builder(CHAT.endpoint("http://127.0.0.1:1/v1"), "m")
+                .idleTimeout(Duration.ofSeconds(20)).build();
+        assertEquals(new Preflight.Wait(Duration.ofSeconds(20), "--idle-timeout"),
+                Preflight.answerWait(shortIdle, Duration.ofSeconds(90)));
+    }
+
+    @Test
+    void aServerThatNeverAnswersGetsAWaitingLineThenAGiveUpLineAndTheRunGoesOn() throws Exception {
+        try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 5, java.net.InetAddress.getLoopbackAddress())) {
+            java.util.List<java.net.Socket> held = new java.util.concurrent.CopyOnWriteArrayList<>();
+            Thread acceptor = new Thread(() -> {
+                try {
+                    while (true) held.add(silent.accept());
+                } catch (java.io.IOException closed) {
+                    // done
+                }
+            });
+            acceptor.setDaemon(true);
+            acceptor.start();
+            String endpoint = "http://127.0.0.1:" + silent.getLocalPort() + "/v1/chat/completions";
+            java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+            java.io.PrintStream err = new java.io.PrintStream(bytes, true, StandardCharsets.UTF_8);
+            assertDoesNotThrow(() -> Preflight.checkRequest(config("http://127.0.0.1:" + silent.getLocalPort()
+                    + "/v1", "m", "k"), CHAT, "k", KEY_VARIABLE, Duration.ofSeconds(2), err, Duration.ofMillis(100)));
+            java.util.List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
+            assertEquals(2, lines.size(), lines::toString);
+            assertEquals("llmperf4j: pre-run check: no answer from " + endpoint + " after 0.1 s; waiting up to 2 s "
+                    + "(--timeout)", lines.get(0));
+            assertTrue(lines.get(1).startsWith("llmperf4j: pre-run check: no answer from " + endpoint + " in 2 s "
+                    + "(--timeout); starting the run anyway"), lines.get(1));
+            for (java.net.Socket socket : held) socket.close();
+        }
+    }
+
+    @Test
+    void theChecksParamsAreTheRunsWithoutMaxTokens() {
+        java.util.Map<String, Object> params = new java.util.LinkedHashMap<>();
+        params.put("temperature", 0.5);
+        params.put("max_tokens", 7);
+        params.put("top_p", 0.9);
+        assertEquals(java.util.Map.of("temperature", 0.5, "top_p", 0.9), Preflight.checkParams(params));
+        assertEquals(7, params.get("max_tokens"), "the run's own map is untouched");
     }
 
     @Test
