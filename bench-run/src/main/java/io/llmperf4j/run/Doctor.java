@@ -46,14 +46,20 @@ public final class Doctor {
     /** What the API appends to the base, e.g. "chat/completions" or "messages". */
     private final String suffix;
     private final List<DoctorCheck.Result> results = new ArrayList<>();
+    /** Why the key cannot be used (unset or empty), or null. */
+    private final String keyProblem;
+    /** Whether /models answered at all (over https: a verified handshake). */
+    private boolean modelsAnswered;
 
+    /** @param apiKey the key variable's value, null when it is unset */
     public Doctor(LlmApi api, String base, String apiKey, String requestedModel) {
         this.api = api;
         this.base = base;
-        this.apiKey = apiKey;
+        this.apiKey = apiKey == null ? "" : apiKey;
         this.requestedModel = requestedModel;
         this.baseVariable = CommonSettings.registered(api.name()).baseVariable();
         this.keyVariable = CommonSettings.registered(api.name()).keyVariable();
+        this.keyProblem = EndpointTarget.keyProblem(keyVariable, apiKey);
         this.suffix = api.endpoint("http://localhost/v1").getPath().substring("/v1/".length());
     }
 
@@ -61,6 +67,12 @@ public final class Doctor {
         URI endpoint = checkUrlShape();
         if (endpoint == null || !checkReachable(endpoint)) {
             return results;
+        }
+        if (keyProblem != null) {
+            // as token-benchmark, which refuses to run without a key (exit 2); the other checks still run
+            results.add(DoctorCheck.Result.fail("API key", keyProblem + ": token-benchmark refuses to run without it",
+                    "export " + keyVariable + " (" + EndpointTarget.keyFix(keyVariable) + "), or pass "
+                            + "token-benchmark --api-key-file FILE"));
         }
         String model = checkKeyAndModel(modelsUri(endpoint));
         if (model != null) {
@@ -152,7 +164,11 @@ public final class Doctor {
             Thread.currentThread().interrupt();
             return null;
         }
+        modelsAnswered = true;
         int status = response.statusCode();
+        if ((status == 401 || status == 403) && keyProblem != null) {
+            return null; // the missing key is already reported
+        }
         if (status == 401 || status == 403) {
             results.add(DoctorCheck.Result.fail("API key", "GET " + models + " answered HTTP " + status,
                     "export the right " + keyVariable + " (no spaces or quotes; a server started with its own "
@@ -165,7 +181,9 @@ public final class Doctor {
                             : "check the server's logs"));
             return null;
         }
-        results.add(DoctorCheck.Result.pass("API key", "GET " + models + " answered 200"));
+        if (keyProblem == null) {
+            results.add(DoctorCheck.Result.pass("API key", "GET " + models + " answered 200"));
+        }
         return checkModelListed(response.body());
     }
 
@@ -229,23 +247,27 @@ public final class Doctor {
         checkUsage(record);
     }
 
+    /**
+     * Whether the server reported usage. llmperf never reads it, and a run counts tokens with its tokenizer by
+     * default, so a server without usage is a warning, never a failure.
+     */
     private void checkUsage(RequestRecord record) {
         if (!CommonSettings.registered(api.name()).generates()) { // embeddings: input tokens only
             if (record.usagePromptTokens() == null) {
-                results.add(DoctorCheck.Result.fail("usage", "no usage.prompt_tokens in the response",
-                        "input tokens/s will count the workload's sampled lengths instead of the server's"));
+                results.add(DoctorCheck.Result.warn("usage", "no usage.prompt_tokens in the response",
+                        "a run works; input tokens/s then counts the workload's sampled lengths instead of the "
+                                + "server's"));
             } else {
                 results.add(DoctorCheck.Result.pass("usage", "usage reported (" + record.usagePromptTokens()
                         + " prompt tokens)"));
             }
         } else if (record.usageCompletionTokens() == null) {
             boolean streamOption = CommonSettings.registered(api.name()).streamUsage() && api.streaming();
-            results.add(DoctorCheck.Result.fail("usage", streamOption
+            results.add(DoctorCheck.Result.warn("usage", streamOption
                             ? "no usage chunk with stream_options.include_usage" : "no usage in the response",
-                    streamOption
-                            ? "server token counts will be missing; run the benchmark with --no-stream-usage if "
-                            + "the server rejects stream_options"
-                            : "server token counts will be missing; count with a tokenizer (the default)"));
+                    "a run works (llmperf never reads usage): output tokens are then counted by the client's "
+                            + "tokenizer and input tokens are the workload's count (the defaults, as llmperf), and "
+                            + "--tokenizer server is impossible against this server"));
         } else {
             results.add(DoctorCheck.Result.pass("usage", "usage reported (" + record.usageCompletionTokens()
                     + " completion tokens)"));
@@ -282,8 +304,7 @@ public final class Doctor {
             results.add(DoctorCheck.Result.pass("TLS", "not used (http)"));
             return;
         }
-        boolean handshakeSeen = results.stream().anyMatch(r -> r.name().equals("API key") && r.passed());
-        results.add(handshakeSeen ? DoctorCheck.Result.pass("TLS", "certificate verified")
+        results.add(modelsAnswered ? DoctorCheck.Result.pass("TLS", "certificate verified")
                 : DoctorCheck.Result.fail("TLS", "no verified https exchange completed",
                 "check the server's certificate chain and host name"));
     }

@@ -6,15 +6,21 @@ public final class DoctorCheck {
     }
 
     /**
-     * @param name   short name of what was checked
-     * @param passed whether it passed
-     * @param detail what was seen
-     * @param fix    what to do about a failure (empty when passed)
-     * @param info   an optional feature's state: it never fails the doctor (printed as [INFO])
+     * @param name    short name of what was checked
+     * @param passed  whether it passed
+     * @param detail  what was seen
+     * @param fix     what to do about a failure (empty when passed)
+     * @param info    an optional feature's state: it never fails the doctor (printed as [INFO])
+     * @param warning something a run works without, but with a consequence the note states: it never fails the
+     *                doctor (printed as [WARN])
      */
-    public record Result(String name, boolean passed, String detail, String fix, boolean info) {
+    public record Result(String name, boolean passed, String detail, String fix, boolean info, boolean warning) {
         public Result(String name, boolean passed, String detail, String fix) {
-            this(name, passed, detail, fix, false);
+            this(name, passed, detail, fix, false, false);
+        }
+
+        public Result(String name, boolean passed, String detail, String fix, boolean info) {
+            this(name, passed, detail, fix, info, false);
         }
 
         static Result pass(String name, String detail) {
@@ -27,12 +33,19 @@ public final class DoctorCheck {
 
         /** What an optional feature found, e.g. that the server serves no metrics: passes, with a hint. */
         static Result info(String name, String detail, String hint) {
-            return new Result(name, true, detail, hint, true);
+            return new Result(name, true, detail, hint, true, false);
+        }
+
+        /** What a run works without, e.g. usage in the stream: passes, with its consequence. */
+        static Result warn(String name, String detail, String consequence) {
+            return new Result(name, true, detail, consequence, false, true);
         }
 
         public String render() {
-            String line = (info ? "[INFO] " : passed ? "[PASS] " : "[FAIL] ") + name + ": " + detail;
-            return fix.isEmpty() ? line : line + System.lineSeparator() + (info ? "       note: " : "       fix: ") + fix;
+            String line = (info ? "[INFO] " : warning ? "[WARN] " : passed ? "[PASS] " : "[FAIL] ") + name + ": "
+                    + detail;
+            return fix.isEmpty() ? line : line + System.lineSeparator()
+                    + (info || warning ? "       note: " : "       fix: ") + fix;
         }
     }
 }

@@ -31,6 +31,24 @@ public sealed interface EndpointTarget permits EndpointTarget.Remote, EndpointTa
         }
     }
 
+    /**
+     * Why an API key cannot be used, as token-benchmark refuses it and doctor reports it: "OPENAI_API_KEY is not set"
+     * (null), "OPENAI_API_KEY is set but empty" (blank); null when there is a key.
+     *
+     * @param keyVariable the variable the key comes from, e.g. OPENAI_API_KEY
+     * @param key         its value, null when unset
+     */
+    static String keyProblem(String keyVariable, String key) {
+        if (key == null) return keyVariable + " is not set";
+        if (key.isBlank()) return keyVariable + " is set but empty";
+        return null;
+    }
+
+    /** What to do about a {@link #keyProblem}: any value works for a server that checks no key. */
+    static String keyFix(String keyVariable) {
+        return "for local servers any dummy value works, e.g. " + keyVariable + "=EMPTY";
+    }
+
     /** The embedded simulated server, on a free loopback port. */
     record Embedded() implements EndpointTarget {
     }

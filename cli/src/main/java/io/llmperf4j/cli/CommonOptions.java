@@ -133,9 +133,10 @@ final class CommonOptions {
                     + "http://localhost:8000/v1, or unset it to benchmark the embedded simulated server");
         }
         String key = apiKeyFile != null ? ApiKeyFile.read(apiKeyFile) : context.env(keyVar);
-        if (key == null || key.isBlank()) {
-            throw new UsageException(keyVar + " is not set (or pass --api-key-file); llmperf requires it with "
-                    + baseVar + " (for local servers any dummy value works, e.g. " + keyVar + "=EMPTY)");
+        String keyProblem = EndpointTarget.keyProblem(keyVar, key);
+        if (keyProblem != null) {
+            throw new UsageException(keyProblem + " (or pass --api-key-file); llmperf requires it with " + baseVar
+                    + " (" + EndpointTarget.keyFix(keyVar) + ")");
         }
         return new EndpointTarget.Remote(base.strip(), key, baseVar, readyWait);
     }
