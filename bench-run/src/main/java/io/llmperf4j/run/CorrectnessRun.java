@@ -69,7 +69,9 @@ final class CorrectnessRun {
             try (NettyLlmClient client = options.newClient(endpoint, api, settings.samplingParams(), false)) {
                 ClosedLoopRunner runner = new ClosedLoopRunner(client, NOT_COUNTED);
                 try (InterruptHandler ignored = InterruptHandler.install(runner::stop, err)) {
-                    result = runner.run(specs, loopSettings(), new ProgressPrinter(err, specs.size()));
+                    ProgressPrinter progress = new ProgressPrinter(err, specs.size());
+                    result = runner.run(specs, loopSettings(), progress);
+                    progress.finish(); // a timed-out run's last line has the cancelled requests too
                 }
             }
         }

@@ -14,8 +14,9 @@ import java.util.Locale;
  * Progress on stderr: requests done (of how many, when known), failures, elapsed time, rate and the TTFT median of
  * the last {@value #TTFT_WINDOW} successes. Two modes:
  * <ul>
- *   <li>plain (stderr is not a terminal: a file, a pipe, CI): at most one line a second, and one when the last
- *       request is done;</li>
+ *   <li>plain (stderr is not a terminal: a file, a pipe, CI): at most one line a second, one when the last
+ *       request is done, and from {@link #finish()} one with the final counts when the last line printed is behind
+ *       them (a run that timed out: the requests cancelled in flight come in at once, after the last line);</li>
  *   <li>live (stderr is a terminal): one line rewritten in place with {@code \r} a few times a second;
  *       {@link #finish()} ends it with a newline, so call it before anything else is printed.</li>
  * </ul>
@@ -42,6 +43,10 @@ final class ProgressPrinter implements RecordListener {
     private int successes;
     private boolean lineOpen;
     private boolean finished;
+    /** The counts of the last line printed (plain mode), so {@link #finish()} prints only what it has not said. */
+    private int printedDone;
+    private int printedFailed;
+    private int printedWarmup;
 
     /** Plain lines, {@code total} requests expected. */
     ProgressPrinter(PrintStream err, int total) {
@@ -114,13 +119,20 @@ final class ProgressPrinter implements RecordListener {
         maybePrint(false);
     }
 
-    /** Ends the live line (with the final counts); nothing in plain mode, nor when called again. */
+    /**
+     * Ends the live line (with the final counts); in plain mode prints the final counts unless the last line printed
+     * already shows them; nothing when called again. Call it when the level ends, before its summary, so the last
+     * progress line agrees with the summary's counts.
+     */
     synchronized void finish() {
-        if (live && !finished && (lineOpen || done + warmup > 0)) {
+        if (!finished && live && (lineOpen || done + warmup > 0)) {
             print(System.nanoTime());
             err.println();
             err.flush();
             lineOpen = false;
+        } else if (!finished && !live && (done != printedDone || failed != printedFailed
+                || warmup != printedWarmup)) {
+            print(System.nanoTime());
         }
         finished = true;
     }
@@ -140,6 +152,9 @@ final class ProgressPrinter implements RecordListener {
         String line = String.format(Locale.ROOT, "llmperf4j: %s%s requests done, %d failed, %.1f s, %.2f req/s%s%s",
                 label, counts, failed, elapsedS, (done + warmup) / Math.max(elapsedS, 1e-9), ttftText(),
                 warmup > 0 ? " (+" + warmup + " warmup, excluded)" : "");
+        printedDone = done;
+        printedFailed = failed;
+        printedWarmup = warmup;
         if (live) {
             err.print("\r" + line + ERASE_TO_END);
             lineOpen = true;

@@ -35,11 +35,16 @@ public final class ResultsFolder implements AutoCloseable {
     private final Path lockFile;
     private final FileChannel channel;
     private final FileLock lock;
+    /** The results folder, and the outermost folder of it this run created (null when it existed before). */
+    private final Path dir;
+    private final Path created;
 
-    private ResultsFolder(Path lockFile, FileChannel channel, FileLock lock) {
+    private ResultsFolder(Path lockFile, FileChannel channel, FileLock lock, Path dir, Path created) {
         this.lockFile = lockFile;
         this.channel = channel;
         this.lock = lock;
+        this.dir = dir;
+        this.created = created;
     }
 
     /**
@@ -53,7 +58,7 @@ public final class ResultsFolder implements AutoCloseable {
      */
     public static ResultsFolder lock(Path dir, boolean overwrite) {
         if (dir == null) {
-            return new ResultsFolder(null, null, null);
+            return new ResultsFolder(null, null, null, null, null);
         }
         for (Path p = dir.toAbsolutePath(); p != null; p = p.getParent()) {
             if (Files.exists(p) && !Files.isDirectory(p)) {
@@ -62,12 +67,22 @@ public final class ResultsFolder implements AutoCloseable {
             }
         }
         Path lockFile = dir.resolve(LOCK_FILE);
-        FileChannel channel;
+        Path created = null;
+        for (Path p = dir.toAbsolutePath(); p != null && !Files.exists(p); p = p.getParent()) {
+            created = p;
+        }
         try {
             Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new RunFailedException("results folder " + dir + " cannot be created: " + creationReason(dir, e)
+                    + "; choose another --results-dir");
+        }
+        FileChannel channel;
+        try {
             channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
                     StandardOpenOption.WRITE);
         } catch (IOException e) {
+            removeCreated(dir, created);
             throw new RunFailedException("results folder " + dir + " cannot be written: " + reason(e));
         }
         FileLock lock;
@@ -80,12 +95,13 @@ public final class ResultsFolder implements AutoCloseable {
             throw new RunFailedException("results folder " + dir + " cannot be locked: " + reason(e));
         }
         if (lock == null) {
+            // in use: the folder existed (its lock file is the other run's), so nothing here is removed
             String holder = holder(lockFile);
             closeQuietly(channel);
             throw new RunFailedException("results folder " + dir + " is in use by another run (" + holder
                     + "); wait for it to end or choose another --results-dir");
         }
-        ResultsFolder folder = new ResultsFolder(lockFile, channel, lock);
+        ResultsFolder folder = new ResultsFolder(lockFile, channel, lock, dir, created);
         try {
             folder.writeHolder();
             if (!overwrite) {
@@ -105,7 +121,11 @@ public final class ResultsFolder implements AutoCloseable {
         }
     }
 
-    /** Releases the lock and removes the lock file. */
+    /**
+     * Releases the lock and removes the lock file; then the folder itself, and the parents this run created with it,
+     * when this run created them and left them empty (a run stopped before its first file, e.g. by the pre-run
+     * check). A folder that existed before, or holds anything, is never removed.
+     */
     @Override
     public void close() {
         if (channel == null) {
@@ -122,6 +142,22 @@ public final class ResultsFolder implements AutoCloseable {
             // closing the channel releases it too
         }
         closeQuietly(channel);
+        removeCreated(dir, created);
+    }
+
+    /**
+     * Removes {@code dir} and its parents up to {@code created}, the outermost one this run created, while each is
+     * empty ({@link Files#delete} refuses a folder that is not); stops at the first that holds something.
+     */
+    private static void removeCreated(Path dir, Path created) {
+        if (created == null) return;
+        for (Path p = dir.toAbsolutePath(); p != null && p.startsWith(created); p = p.getParent()) {
+            try {
+                Files.delete(p);
+            } catch (IOException e) {
+                return; // not empty (or not ours to remove): keep it and everything above
+            }
+        }
     }
 
     private void writeHolder() throws IOException {
@@ -164,6 +200,31 @@ public final class ResultsFolder implements AutoCloseable {
             String name = ManagementFactory.getRuntimeMXBean().getName(); // pid@host on HotSpot
             return name.contains("@") ? name.substring(name.indexOf('@') + 1) : "this host";
         }
+    }
+
+    /**
+     * Why {@code dir} could not be created, in words: the operating system's reason, and for a parent that exists
+     * but takes no new folder (e.g. under /proc, which answers "no such file or directory") which parent that is.
+     */
+    private static String creationReason(Path dir, IOException e) {
+        Path parent = null;
+        for (Path p = dir.toAbsolutePath().getParent(); p != null; p = p.getParent()) {
+            if (Files.isDirectory(p)) {
+                parent = p;
+                break;
+            }
+        }
+        String why;
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            why = "permission denied";
+        } else if (e instanceof java.nio.file.NoSuchFileException) {
+            why = "no such file or directory";
+        } else if (e instanceof java.nio.file.FileSystemException fs && fs.getReason() != null) {
+            why = fs.getReason().toLowerCase(Locale.ROOT);
+        } else {
+            why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        }
+        return parent == null ? why : "the system refused a new folder in " + parent + " (" + why + ")";
     }
 
     /** Why a folder or file cannot be written, in words (Java's exception names say little to a user). */

@@ -73,4 +73,31 @@ class ProgressPrinterTest {
         assertEquals(1, text.chars().filter(c -> c == '\n').count(), text);
         assertTrue(text.contains("1 requests done"), "unknown total: a count only: " + text);
     }
+
+    @Test
+    void plainFinishPrintsTheFinalCountsWhenTheLastLineIsBehindThem() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        ProgressPrinter progress = new ProgressPrinter(new PrintStream(bytes, true, StandardCharsets.UTF_8), 3,
+                false, "");
+        progress.onRecord(failed()); // printed: the first line is a second after the start at the earliest...
+        progress.onRecord(failed()); // ...or not; a timed-out run's cancelled requests come in together
+        progress.finish();
+        progress.finish(); // nothing more
+        String text = bytes.toString(StandardCharsets.UTF_8);
+        String last = text.lines().reduce((a, b) -> b).orElseThrow();
+        assertTrue(last.startsWith("llmperf4j: 2/3 requests done, 2 failed, "), text);
+        assertEquals(1, text.lines().filter(l -> l.startsWith("llmperf4j: 2/3 ")).count(), text);
+    }
+
+    @Test
+    void plainFinishAddsNothingWhenTheLastLineHasTheFinalCounts() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        ProgressPrinter progress = new ProgressPrinter(new PrintStream(bytes, true, StandardCharsets.UTF_8), 2,
+                false, "");
+        progress.onRecord(ok(10));
+        progress.onRecord(ok(20)); // the last one: printed
+        progress.finish();
+        String text = bytes.toString(StandardCharsets.UTF_8);
+        assertEquals(1, text.lines().filter(l -> l.startsWith("llmperf4j: 2/2 ")).count(), text);
+    }
 }
