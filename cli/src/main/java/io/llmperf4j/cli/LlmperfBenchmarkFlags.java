@@ -30,6 +30,8 @@ final class LlmperfBenchmarkFlags {
 
     @Option(names = "--max-num-completed-requests", defaultValue = "10", paramLabel = "N", order = 8,
             description = "Number of results to record (failed requests included); also the number of prompts "
-                    + "generated. Exactly this many requests are sent, never more (per level in a sweep).")
+                    + "generated. Exactly this many measured requests are sent (per level in a sweep); before them the "
+                    + "pre-run check sends one more request of one output token per model (not recorded; none to the "
+                    + "embedded simulator; no flag skips it), so the server counts N+1.")
     int maxNumCompletedRequests;
 }
