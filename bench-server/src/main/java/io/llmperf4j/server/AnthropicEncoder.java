@@ -54,7 +54,7 @@ final class AnthropicEncoder implements ResponseEncoder {
 
     /** Reasoning is not simulated for this API: only the content is sent. */
     @Override
-    public void chunk(JsonGenerator g, String reasoning, String content) throws IOException {
+    public void chunk(JsonGenerator g, String reasoning, String content, int paddingBytes) throws IOException {
         if (content == null) return;
         startEvent(g, "content_block_delta");
         g.writeNumberField("index", 0);
@@ -62,6 +62,7 @@ final class AnthropicEncoder implements ResponseEncoder {
         g.writeStringField("type", "text_delta");
         g.writeStringField("text", content);
         g.writeEndObject();
+        ResponseEncoder.writePadding(g, paddingBytes);
         endEvent(g);
     }
 
@@ -103,8 +104,8 @@ final class AnthropicEncoder implements ResponseEncoder {
     }
 
     @Override
-    public void fullResponse(JsonGenerator g, String reasoning, String content, boolean stopped, Usage usage)
-            throws IOException {
+    public void fullResponse(JsonGenerator g, String reasoning, String content, boolean stopped, Usage usage,
+                             int paddingBytes) throws IOException {
         g.writeStartObject();
         writeMessageHead(g);
         g.writeArrayFieldStart("content");
@@ -119,6 +120,7 @@ final class AnthropicEncoder implements ResponseEncoder {
         writeInputTokens(g, usage);
         g.writeNumberField("output_tokens", usage.completionTokens());
         g.writeEndObject();
+        ResponseEncoder.writePadding(g, paddingBytes);
         g.writeEndObject();
     }
 

@@ -77,9 +77,13 @@ final class ChunkEncoder implements ResponseEncoder {
 
     /** A content event carrying {@code text} in {@code delta.content} (chat) or {@code text} (completions). */
     void content(JsonGenerator g, String text) throws IOException {
+        content(g, text, 0);
+    }
+
+    private void content(JsonGenerator g, String text, int paddingBytes) throws IOException {
         startChunk(g);
         writeDelta(g, text);
-        endChoice(g, null);
+        endChoice(g, null, paddingBytes);
     }
 
     /** The event after the last content: empty delta (or text) and the finish reason. */
@@ -117,11 +121,11 @@ final class ChunkEncoder implements ResponseEncoder {
     /** The non-streaming response: one choice with the whole text, usage always present. */
     void fullResponse(JsonGenerator g, String text, String finishReason, int promptTokens, int completionTokens)
             throws IOException {
-        fullResponse(g, null, text, finishReason, new Usage(promptTokens, completionTokens, 0));
+        fullResponse(g, null, text, finishReason, new Usage(promptTokens, completionTokens, 0), 0);
     }
 
-    private void fullResponse(JsonGenerator g, String reasoning, String text, String finishReason, Usage usage)
-            throws IOException {
+    private void fullResponse(JsonGenerator g, String reasoning, String text, String finishReason, Usage usage,
+                              int paddingBytes) throws IOException {
         g.writeStartObject();
         writeHeader(g, endpoint.responseObject);
         g.writeArrayFieldStart("choices");
@@ -141,6 +145,7 @@ final class ChunkEncoder implements ResponseEncoder {
         g.writeEndObject();
         g.writeEndArray();
         writeUsage(g, usage);
+        ResponseEncoder.writePadding(g, paddingBytes);
         g.writeEndObject();
     }
 
@@ -152,9 +157,9 @@ final class ChunkEncoder implements ResponseEncoder {
     }
 
     @Override
-    public void chunk(JsonGenerator g, String reasoning, String content) throws IOException {
+    public void chunk(JsonGenerator g, String reasoning, String content, int paddingBytes) throws IOException {
         if (reasoning == null) {
-            content(g, content);
+            content(g, content, paddingBytes);
             return;
         }
         startChunk(g); // only chat streams reasoning
@@ -162,7 +167,7 @@ final class ChunkEncoder implements ResponseEncoder {
         g.writeStringField("reasoning_content", reasoning);
         if (content != null) g.writeStringField("content", content);
         g.writeEndObject();
-        endChoice(g, null);
+        endChoice(g, null, paddingBytes);
     }
 
     @Override
@@ -190,9 +195,10 @@ final class ChunkEncoder implements ResponseEncoder {
     }
 
     @Override
-    public void fullResponse(JsonGenerator g, String reasoning, String content, boolean stopped, Usage usage)
-            throws IOException {
-        fullResponse(g, reasoning, content == null ? "" : content, stopped ? FINISH_STOP : FINISH_LENGTH, usage);
+    public void fullResponse(JsonGenerator g, String reasoning, String content, boolean stopped, Usage usage,
+                             int paddingBytes) throws IOException {
+        fullResponse(g, reasoning, content == null ? "" : content, stopped ? FINISH_STOP : FINISH_LENGTH, usage,
+                paddingBytes);
     }
 
     @Override
@@ -230,10 +236,15 @@ final class ChunkEncoder implements ResponseEncoder {
     }
 
     private static void endChoice(JsonGenerator g, String finishReason) throws IOException {
+        endChoice(g, finishReason, 0);
+    }
+
+    private static void endChoice(JsonGenerator g, String finishReason, int paddingBytes) throws IOException {
         g.writeNullField("logprobs");
         g.writeStringField("finish_reason", finishReason);
         g.writeEndObject();
         g.writeEndArray();
+        ResponseEncoder.writePadding(g, paddingBytes);
         g.writeEndObject();
         g.writeRaw("\n\n");
     }

@@ -35,14 +35,17 @@ import java.util.stream.Collectors;
  *     HTTP response, but no {@code data: [DONE]} ({@code /v1/messages}: no {@code message_stop}).</li>
  * <li>{@link #STALL}: the fault chunk and every later one are due {@link FaultPlan#stallDuration()} later than
  *     the timing contract says: the stream stops for that long, then continues.</li>
- * <li>{@link #OVERSIZED_EVENT}: the fault chunk's text is followed by " the" tokens (each one Llama-2 token) until
- *     its event holds at least {@link FaultPlan#oversizedEventBytes()} bytes; usage counts those tokens too.</li>
+ * <li>{@link #OVERSIZED_EVENT}: the fault chunk's event also carries a {@value ResponseEncoder#PADDING_FIELD}
+ *     string of {@link FaultPlan#oversizedEventBytes()} spaces in its top-level object, so it holds more than that
+ *     many bytes; its text, every token and the usage are those of the clean response (max_tokens is honoured). A
+ *     client must take the large event whole and record the same request as without the fault: the default 1 MiB
+ *     is below llmperf4j's 16 MiB event limit. (It used to pad the text with extra tokens, beyond max_tokens.)</li>
  * </ul>
  * Non-streaming requests: {@code HTTP_*} and {@code RESET} as above; {@code ERROR_EVENT} is an HTTP 200 whose body
  * is the error object, sent when the first content chunk is due; {@code DROP_MID_STREAM} closes the connection without a byte when the response would have
  * been sent; {@code MALFORMED_EVENT} is an HTTP 200 whose body is the first half of the normal JSON (the
- * Content-Length matches); {@code STALL} sends the response a stall later; {@code OVERSIZED_EVENT} pads the text as
- * above. {@code MISSING_DONE} does not apply: a plan never picks it for a non-streaming request, and forcing it
+ * Content-Length matches); {@code STALL} sends the response a stall later; {@code OVERSIZED_EVENT} pads the body's
+ * top-level object as above. {@code MISSING_DONE} does not apply: a plan never picks it for a non-streaming request, and forcing it
  * by header is a 400.
  */
 public enum FaultKind {

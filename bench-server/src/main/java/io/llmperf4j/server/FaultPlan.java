@@ -33,7 +33,8 @@ import java.util.Objects;
  * @param seed                seeds both draws
  * @param selection           how a request's key is made
  * @param stallDuration       how long {@link FaultKind#STALL} stops a stream, default 1 s
- * @param oversizedEventBytes the least size of the {@link FaultKind#OVERSIZED_EVENT} event, default 1 MiB
+ * @param oversizedEventBytes the padding of the {@link FaultKind#OVERSIZED_EVENT} event (so its least size),
+ *                            default 1 MiB
  */
 public record FaultPlan(
         double faultRate,

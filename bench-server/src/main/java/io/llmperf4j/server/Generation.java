@@ -37,9 +37,6 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
 
     /** Bounds one event-loop task when many chunks are due at once (zero delays), so other streams get turns. */
     static final int MAX_CHUNKS_PER_BATCH = 256;
-    /** Each padding token of an oversized event: one Llama-2 token, 4 bytes. */
-    static final String PADDING_TOKEN = " the";
-
     private enum State { QUEUED, GENERATING, DONE }
 
     private final ChannelHandlerContext ctx;
@@ -67,7 +64,8 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
     private final int faultChunk;
     private final long chunkIntervalNanos;
     private final long stallNanos;
-    private final int paddingTokens;
+    /** {@link FaultKind#OVERSIZED_EVENT}: the fault chunk's padding, bytes that are neither text nor tokens. */
+    private final int paddingBytes;
     /** Tells the connection handler that this response ended normally, so it can serve the next request. */
     private final Runnable onCompleted;
 
@@ -118,8 +116,7 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
         this.stallNanos = fault == FaultKind.STALL ? config.faultPlan().stallDuration().toNanos() : 0;
         this.chunkSentNanos = config.timingListener() != null && request.stream() ? new long[totalChunks]
                 : new long[0];
-        this.paddingTokens = fault == FaultKind.OVERSIZED_EVENT
-                ? (config.faultPlan().oversizedEventBytes() + PADDING_TOKEN.length() - 1) / PADDING_TOKEN.length() : 0;
+        this.paddingBytes = fault == FaultKind.OVERSIZED_EVENT ? config.faultPlan().oversizedEventBytes() : 0;
     }
 
     /** Takes a slot or joins the queue. */
@@ -258,7 +255,7 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
         for (int k = nextChunk + 1; k <= lastSentChunk; k++) server.metrics.observeInterTokenLatencySeconds(0);
         previousFlushNanos = flushedNanos;
         int sentBefore = tokensSent;
-        tokensSent = endToken(lastSentChunk) + (lastSentChunk >= faultChunk ? paddingTokens : 0);
+        tokensSent = endToken(lastSentChunk);
         server.metrics.addGenerationTokens(tokensSent - sentBefore);
     }
 
@@ -296,8 +293,8 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
 
     /** Headers (before the first batch), then the opening and content events, then the closing events at the end. */
     private void writeStreamBatch(int fromChunk, int toChunk, boolean complete) {
-        boolean padded = paddingTokens > 0 && fromChunk <= faultChunk && faultChunk <= toChunk;
-        int capacity = 256 * (toChunk - fromChunk + 3) + (padded ? paddingTokens * PADDING_TOKEN.length() : 0);
+        boolean padded = paddingBytes > 0 && fromChunk <= faultChunk && faultChunk <= toChunk;
+        int capacity = 256 * (toChunk - fromChunk + 3) + (padded ? paddingBytes + 32 : 0);
         ByteBuf buf = ChunkEncoder.encode(ctx.alloc(), capacity, g -> {
             if (fromChunk == 0) encoder.open(g, usage());
             StringBuilder text = new StringBuilder(16 * tokensPerChunk);
@@ -335,14 +332,7 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
             content = TokenText.append(text, textSeed, Math.max(from, reasoningTokens) - reasoningTokens,
                     to - reasoningTokens).toString();
         }
-        if (k == faultChunk && paddingTokens > 0) {
-            if (content != null) {
-                content = content + padding();
-            } else {
-                reasoning = reasoning + padding();
-            }
-        }
-        encoder.chunk(g, reasoning, content);
+        encoder.chunk(g, reasoning, content, k == faultChunk ? paddingBytes : 0);
     }
 
     /** The stream that fails before any content: the error event (and [DONE] for OpenAI), then a clean end. */
@@ -367,18 +357,12 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
         String reasoning = reasoningTokens > 0 ? TokenText.text(reasoningSeed, 0, reasoningTokens) : null;
         String content = generatedTokens > reasoningTokens
                 ? TokenText.text(textSeed, 0, generatedTokens - reasoningTokens) : null;
-        if (paddingTokens > 0) {
-            if (content != null) {
-                content = content + padding();
-            } else {
-                reasoning = reasoning + padding();
-            }
-        }
-        int length = (reasoning == null ? 0 : reasoning.length()) + (content == null ? 0 : content.length());
+        int length = (reasoning == null ? 0 : reasoning.length()) + (content == null ? 0 : content.length())
+                + paddingBytes;
         String finalReasoning = reasoning;
         String finalContent = content;
         ByteBuf buf = ChunkEncoder.encode(ctx.alloc(), 256 + length,
-                g -> encoder.fullResponse(g, finalReasoning, finalContent, stopped, usage()));
+                g -> encoder.fullResponse(g, finalReasoning, finalContent, stopped, usage(), paddingBytes));
         if (fault == FaultKind.MALFORMED_EVENT) buf.writerIndex(buf.readerIndex() + buf.readableBytes() / 2);
         ctx.writeAndFlush(OpenAiResponses.json(HttpResponseStatus.OK, buf), ctx.voidPromise());
         long flushedNanos = System.nanoTime();
@@ -387,12 +371,8 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
         complete();
     }
 
-    private String padding() {
-        return PADDING_TOKEN.repeat(paddingTokens);
-    }
-
     private ResponseEncoder.Usage usage() {
-        return new ResponseEncoder.Usage(promptTokens, generatedTokens + paddingTokens, reasoningTokens, cachedTokens);
+        return new ResponseEncoder.Usage(promptTokens, generatedTokens, reasoningTokens, cachedTokens);
     }
 
     private void notifyListener(RequestTiming.Outcome outcome) {

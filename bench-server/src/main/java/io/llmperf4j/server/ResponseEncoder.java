@@ -25,7 +25,16 @@ interface ResponseEncoder {
     void open(JsonGenerator g, Usage usage) throws IOException;
 
     /** One content chunk; {@code reasoning} is null or non-empty, {@code content} is null or non-empty. */
-    void chunk(JsonGenerator g, String reasoning, String content) throws IOException;
+    default void chunk(JsonGenerator g, String reasoning, String content) throws IOException {
+        chunk(g, reasoning, content, 0);
+    }
+
+    /**
+     * The same, its event padded to at least {@code paddingBytes} bytes ({@link FaultKind#OVERSIZED_EVENT}) by a
+     * {@value #PADDING_FIELD} string of that many spaces in the event's top-level object: a larger event, the same
+     * text and tokens. 0: no padding.
+     */
+    void chunk(JsonGenerator g, String reasoning, String content, int paddingBytes) throws IOException;
 
     /**
      * Everything after the last content chunk: finish event, usage event when {@code includeUsage} (OpenAI only;
@@ -47,11 +56,26 @@ interface ResponseEncoder {
     void malformedEvent(JsonGenerator g) throws IOException;
 
     /** A non-streaming response. */
-    void fullResponse(JsonGenerator g, String reasoning, String content, boolean stopped, Usage usage)
-            throws IOException;
+    default void fullResponse(JsonGenerator g, String reasoning, String content, boolean stopped, Usage usage)
+            throws IOException {
+        fullResponse(g, reasoning, content, stopped, usage, 0);
+    }
+
+    /** The same, padded as {@link #chunk(JsonGenerator, String, String, int)} pads an event. */
+    void fullResponse(JsonGenerator g, String reasoning, String content, boolean stopped, Usage usage,
+                      int paddingBytes) throws IOException;
 
     /** The non-streaming {@link FaultKind#ERROR_EVENT} body (sent with HTTP 200). */
     void errorBody(JsonGenerator g) throws IOException;
+
+    /** The field that pads an {@link FaultKind#OVERSIZED_EVENT} event; no client reads it. */
+    String PADDING_FIELD = "sim_padding";
+
+    /** {@code "sim_padding":"<paddingBytes spaces>"} in the object being written, when {@code paddingBytes > 0}. */
+    static void writePadding(JsonGenerator g, int paddingBytes) throws IOException {
+        if (paddingBytes <= 0) return;
+        g.writeStringField(PADDING_FIELD, " ".repeat(paddingBytes));
+    }
 
     /** The message of the injected generation error. */
     String ERROR_EVENT_MESSAGE = "Simulated fault: the model failed during generation.";

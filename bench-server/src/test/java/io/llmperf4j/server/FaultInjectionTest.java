@@ -225,32 +225,35 @@ class FaultInjectionTest {
     }
 
     @Test
-    void oversizedEventIsPaddedWithSingleTokens() throws Exception {
-        int padding = FaultPlan.DEFAULT_OVERSIZED_EVENT_BYTES / 4;
+    void oversizedEventIsPaddedOutsideTheTextAndKeepsWithinMaxTokens() throws Exception {
+        int padding = FaultPlan.DEFAULT_OVERSIZED_EVENT_BYTES;
         TestClient.Streamed response = client.stream("/chat/completions", chatBody("big", true, 4, USAGE),
                 HEADER, "oversized_event");
         List<TestClient.Event> events = response.events();
         assertEquals(1 + 4 + 1 + 1 + 1, events.size());
         TestClient.Event big = events.get(1 + 2); // the fault chunk: 4 / 2 = 2
-        assertTrue(big.data().length() >= FaultPlan.DEFAULT_OVERSIZED_EVENT_BYTES, big.data().length() + " bytes");
-        String content = big.json().get("choices").get(0).get("delta").get("content").asText();
-        assertTrue(content.endsWith(" the the the"));
-        String clean = text(client.stream("/chat/completions", chatBody("big", true, 4, "")));
-        String paddedText = text(response);
-        int at = paddedText.indexOf(" the".repeat(padding));
-        assertEquals(clean, paddedText.substring(0, at) + paddedText.substring(at + padding * 4),
-                "the padding is extra: every normal token is still there");
-        assertTrue(at > 0, "the padding follows the chunk's own token");
+        assertTrue(big.data().length() > padding, big.data().length() + " bytes");
+        assertEquals(" ".repeat(padding), big.json().get(ResponseEncoder.PADDING_FIELD).asText());
+        TestClient.Streamed clean = client.stream("/chat/completions", chatBody("big", true, 4, USAGE));
+        assertEquals(text(clean), text(response), "the text is the clean response's");
         JsonNode usage = events.get(events.size() - 2).json().get("usage");
-        assertEquals(4 + padding, usage.get("completion_tokens").asInt(), "usage counts the padding tokens");
+        assertEquals(4, usage.get("completion_tokens").asInt(), "max_tokens is honoured");
 
         JsonNode whole = client.postJson("/completions", completionBody("big", false, 3, ""));
         HttpResponse<String> padded = client.post("/completions", completionBody("big", false, 3, ""),
                 HEADER, "oversized_event");
+        assertTrue(padded.body().length() > padding, padded.body().length() + " bytes");
         JsonNode paddedJson = TestClient.JSON.readTree(padded.body());
-        assertEquals(whole.get("choices").get(0).get("text").asText() + " the".repeat(padding),
+        assertEquals(whole.get("choices").get(0).get("text").asText(),
                 paddedJson.get("choices").get(0).get("text").asText());
-        assertEquals(3 + padding, paddedJson.get("usage").get("completion_tokens").asInt());
+        assertEquals(3, paddedJson.get("usage").get("completion_tokens").asInt());
+
+        TestClient.Lines anthropic = client.lines("/messages", AnthropicMessagesTest.messagesBody("big", true, 4),
+                HEADER, "oversized_event");
+        long paddedDeltas = anthropic.texts().stream().filter(l -> l.startsWith("data: ") && l.length() > padding)
+                .filter(l -> l.contains("\"content_block_delta\"")).count();
+        assertEquals(1, paddedDeltas, "one content_block_delta carries the padding");
+        assertTrue(AnthropicMessagesTest.eventNames(anthropic).contains("message_stop"));
     }
 
     @Test

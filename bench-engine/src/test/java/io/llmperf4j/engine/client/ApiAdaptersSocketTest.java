@@ -130,6 +130,20 @@ class ApiAdaptersSocketTest {
         assertEquals(FailureKind.ERROR_IN_STREAM, r.failure().kind(), () -> name + ": " + r.failure());
     }
 
+    /** A 1 MiB event (well under the 16 MiB limit) is taken whole: the record is the clean request's. */
+    @ParameterizedTest
+    @ValueSource(strings = {"openai", "openai-nostream", "openai-completions", "openai-completions-nostream",
+            "anthropic", "anthropic-nostream"})
+    void oversizedEventIsTheCleanResponse(String name) {
+        RequestRecord clean = send(api(name), Map.of(), spec());
+        RequestRecord big = send(api(name), Map.of(FaultKind.HEADER, "oversized_event"), spec());
+        assertNull(big.failure(), () -> name + ": " + big.failure());
+        assertEquals(clean.generatedText(), big.generatedText(), name);
+        assertEquals(MAX_TOKENS, big.usageCompletionTokens(), "max_tokens is honoured");
+        assertEquals(clean.dataEventCount(), big.dataEventCount(), name);
+        assertEquals(clean.finishReason(), big.finishReason(), name);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"openai", "openai-completions", "anthropic"})
     void missingEndEventIsMissingDone(String name) {
