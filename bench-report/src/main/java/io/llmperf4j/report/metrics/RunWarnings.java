@@ -199,7 +199,43 @@ public final class RunWarnings {
                             + "(it counts the content), or the client tokenizer is not the model's."
                             : "the client tokenizer is probably not the model's.")));
         }
+        maxTokensExceeded(requests).ifPresent(warnings::add);
         return List.copyOf(warnings);
+    }
+
+    /**
+     * MAX_TOKENS_EXCEEDED: requests (any outcome) whose server usage counted more output tokens than the
+     * {@code max_tokens} sent. Judged by the server's count only: the client tokenizer may not be the model's, so
+     * its count can exceed max_tokens with a server that honoured it.
+     */
+    static Optional<RunWarning> maxTokensExceeded(List<RequestMetrics> requests) {
+        int compared = 0;
+        int exceeding = 0;
+        long excessSum = 0;
+        int maxExcess = 0;
+        int maxExcessTokens = 0;
+        int maxExcessLimit = 0;
+        for (RequestMetrics r : requests) {
+            if (r.maxTokens() <= 0 || r.serverOutputTokens().isEmpty()) continue;
+            compared++;
+            int tokens = r.serverOutputTokens().getAsInt();
+            int excess = tokens - r.maxTokens();
+            if (excess <= 0) continue;
+            exceeding++;
+            excessSum += excess;
+            if (excess > maxExcess) {
+                maxExcess = excess;
+                maxExcessTokens = tokens;
+                maxExcessLimit = r.maxTokens();
+            }
+        }
+        if (exceeding == 0) return Optional.empty();
+        return Optional.of(new RunWarning(WarningCode.MAX_TOKENS_EXCEEDED, String.format(Locale.ROOT,
+                "%d of %d requests with server usage returned more output tokens than their max_tokens, by %.1f "
+                        + "on average and at most %d (%d tokens for max_tokens %d): the server did not honour "
+                        + "max_tokens, or --additional-sampling-params overrode it. Every token count, throughput "
+                        + "and TPOT includes the extra tokens.",
+                exceeding, compared, (double) excessSum / exceeding, maxExcess, maxExcessTokens, maxExcessLimit)));
     }
 
     private static Optional<RunWarning> earlyStop(List<RequestMetrics> successes) {

@@ -25,6 +25,11 @@ public enum WarningCode {
     /** The client tokenizer and the server's usage disagree on the output token count of many requests. */
     TOKEN_COUNT_MISMATCH,
     /**
+     * The server's usage reported more output tokens than the request's {@code max_tokens}: the server did not honour
+     * it (or {@code --additional-sampling-params} overrode it), and every token count includes the extra tokens.
+     */
+    MAX_TOKENS_EXCEEDED,
+    /**
      * The client itself was probably the bottleneck: its event loops ran late, its I/O threads or the machine's CPUs
      * were saturated. The latencies then include the client's own delays.
      */

@@ -41,6 +41,20 @@ class RunWarningsTest {
     }
 
     @Test
+    void outputBeyondMaxTokensByTheServersCountIsAServerBug() {
+        List<RequestRecord> records = clean(8);
+        records.add(ok(8).usage(500, 160).client(161).build()); // 10 over max_tokens 150
+        records.add(ok(9).usage(500, 180).client(181).build()); // 30 over
+        records.add(ok(10).usage(500, 100).client(400).build()); // only the client counts more: not judged
+        RunMetrics m = metrics(records, false);
+        assertEquals("2 of 11 requests with server usage returned more output tokens than their max_tokens, by 20.0 "
+                + "on average and at most 30 (180 tokens for max_tokens 150): the server did not honour max_tokens, "
+                + "or --additional-sampling-params overrode it. Every token count, throughput and TPOT includes "
+                + "the extra tokens.", message(m, WarningCode.MAX_TOKENS_EXCEEDED));
+        assertFalse(metrics(clean(10), false).hasWarning(WarningCode.MAX_TOKENS_EXCEEDED));
+    }
+
+    @Test
     void fewerThanTenSuccessesAreUnstable() {
         RunMetrics nine = metrics(clean(9), false);
         assertEquals(List.of(WarningCode.FEW_SAMPLES), nine.warnings().stream().map(RunWarning::code).toList());
