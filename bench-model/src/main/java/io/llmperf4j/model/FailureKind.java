@@ -8,7 +8,12 @@ public enum FailureKind {
     ERROR_IN_STREAM,
     /** An SSE event that was not valid JSON or lacked the fields of a chat completion chunk. */
     MALFORMED_EVENT,
-    /** The stream ended cleanly but without {@code data: [DONE]}; the data received is kept. */
+    /**
+     * The stream ended cleanly (the HTTP response complete) without {@code data: [DONE]} (Anthropic:
+     * {@code message_stop}) and without any finish reason, so the response may be cut short; the data received is
+     * kept. A stream that gave a finish reason before such an end is a success, as llmperf records it (its record
+     * is tagged {@link RequestTags#endMarkerMissing()} and the run warns).
+     */
     MISSING_DONE,
     /** The TCP or TLS connection could not be established. */
     CONNECT_FAILED,

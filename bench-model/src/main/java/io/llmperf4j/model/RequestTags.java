@@ -2,7 +2,7 @@ package io.llmperf4j.model;
 
 /**
  * What a record says about the request beyond llmperf's fields: its session and turn, the server's cached prompt
- * tokens, and the images it carried.
+ * tokens, the images it carried, and whether its stream lacked the API's end marker.
  *
  * @param sessionId    the session the request was a turn of, or null
  * @param turn         0-based turn index, or -1 outside sessions
@@ -10,10 +10,17 @@ package io.llmperf4j.model;
  * @param imageCount   images sent
  * @param imagePixels  pixels of the images sent
  * @param imageBytes   encoded bytes of the images sent (before base64)
+ * @param endMarkerMissing a successful stream that ended cleanly after its finish reason but without the API's end
+ *                     marker ({@code data: [DONE]}, {@code message_stop}); not written to the per-request files
  */
 public record RequestTags(String sessionId, int turn, Integer cachedTokens, int imageCount, long imagePixels,
-                          long imageBytes) {
+                          long imageBytes, boolean endMarkerMissing) {
     public static final RequestTags NONE = new RequestTags(null, -1, null, 0, 0, 0);
+
+    public RequestTags(String sessionId, int turn, Integer cachedTokens, int imageCount, long imagePixels,
+                       long imageBytes) {
+        this(sessionId, turn, cachedTokens, imageCount, imagePixels, imageBytes, false);
+    }
 
     /** The tags a request's inputs determine before it is sent. */
     public static RequestTags of(RequestInputs inputs) {
@@ -25,6 +32,10 @@ public record RequestTags(String sessionId, int turn, Integer cachedTokens, int 
     }
 
     public RequestTags withCachedTokens(Integer tokens) {
-        return new RequestTags(sessionId, turn, tokens, imageCount, imagePixels, imageBytes);
+        return new RequestTags(sessionId, turn, tokens, imageCount, imagePixels, imageBytes, endMarkerMissing);
+    }
+
+    public RequestTags withEndMarkerMissing() {
+        return new RequestTags(sessionId, turn, cachedTokens, imageCount, imagePixels, imageBytes, true);
     }
 }

@@ -143,7 +143,6 @@ class DoctorCommandTest {
     @CsvSource(delimiterString = "|", value = {
             "anthropic|HTTP_401|HTTP_STATUS 401|export the right ANTHROPIC_API_KEY",
             "anthropic|MALFORMED_EVENT|MALFORMED_EVENT|the stream is not Anthropic SSE",
-            "anthropic|MISSING_DONE|MISSING_DONE|ending with 'event: message_stop'",
             "openai-completions|HTTP_404|HTTP_STATUS 404|check that the server serves /completions under OPENAI_API_BASE",
             "openai-completions|ERROR_EVENT|ERROR_IN_STREAM|answered 200 with an error object"})
     void aFaultyAnswerFailsTheRequestCheckWithAFix(String api, FaultKind fault, String detail, String fix) {

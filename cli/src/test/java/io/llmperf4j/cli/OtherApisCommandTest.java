@@ -95,14 +95,25 @@ class OtherApisCommandTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"anthropic,malformed_event", "anthropic,error_event", "anthropic,missing_done",
-            "openai-completions,malformed_event", "openai-completions,drop_mid_stream"})
+    @CsvSource({"anthropic,malformed_event", "anthropic,error_event", "openai-completions,malformed_event",
+            "openai-completions,drop_mid_stream"})
     void faultyStreamsAreErrorsNotCrashes(String api, String fault, @TempDir Path tmp) throws IOException {
         CliRun run = run(api, tmp, "--header", "X-Sim-Fault: " + fault);
         assertEquals(4, run.exitCode(), "every request failed: " + run);
         assertTrue(run.out().contains("Number Of Errored Requests: 6\n"), run::toString);
         JsonNode summary = JSON.readTree(tmp.resolve("sim_60_12_summary.json").toFile());
         assertEquals(6, summary.get("results_number_errors").asInt());
+    }
+
+    /** A stream that ends cleanly after its finish reason without message_stop or [DONE]: llmperf's success. */
+    @ParameterizedTest
+    @CsvSource({"anthropic", "openai-completions"})
+    void aCleanEndWithoutTheEndMarkerSucceedsWithAWarning(String api, @TempDir Path tmp) throws IOException {
+        CliRun run = run(api, tmp, "--header", "X-Sim-Fault: missing_done");
+        assertEquals(0, run.exitCode(), run::toString);
+        assertTrue(run.out().contains("Number Of Errored Requests: 0\n"), run::toString);
+        assertTrue(run.out().contains("[END_MARKER_MISSING] 6 of 6 successful streams ended without data: [DONE] "
+                + "(Anthropic: event: message_stop)"), run::toString);
     }
 
     @ParameterizedTest

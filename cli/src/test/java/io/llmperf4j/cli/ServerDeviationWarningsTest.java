@@ -63,6 +63,21 @@ class ServerDeviationWarningsTest {
     }
 
     @Test
+    void streamsEndingCleanlyWithoutDoneSucceedWithAWarning(@TempDir Path dir) throws IOException {
+        CliRun run = run(dir, "--header", "X-Sim-Fault: missing_done");
+        assertEquals(0, run.exitCode(), run::toString);
+        String expected = "6 of 6 successful streams ended without data: [DONE] (Anthropic: event: message_stop) "
+                + "after their finish reason";
+        assertTrue(run.out().contains("[END_MARKER_MISSING] " + expected), run::toString);
+        assertTrue(warnings(dir).contains(expected), dir::toString);
+        for (CSVRecord row : TokenBenchmarkCommandTest.csvRows(dir.resolve(BASE + "_requests.csv"))) {
+            assertEquals("", row.get("error_kind"), row::toString);
+            assertEquals("length", row.get("finish_reason"), row::toString);
+            assertEquals("20", row.get("output_tokens_server"), row::toString);
+        }
+    }
+
+    @Test
     void anOversizedEventIsRecordedAsTheCleanRequest(@TempDir Path dir) throws IOException {
         CliRun run = run(dir, "--header", "X-Sim-Fault: oversized_event");
         assertEquals(0, run.exitCode(), run::toString);

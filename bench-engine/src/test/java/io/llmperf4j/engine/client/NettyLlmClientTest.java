@@ -281,13 +281,25 @@ class NettyLlmClientTest {
     }
 
     @Test
-    void streamWithoutDoneKeepsAllData() {
+    void aCleanEndWithoutDoneAfterTheFinishIsASuccessTaggedAsSuch() {
         RequestRecord r = send(client(), "no-done");
-        assertEquals(new Failure(FailureKind.MISSING_DONE, -1, "the stream ended without data: [DONE] after 3 events"),
-                r.failure());
+        assertNull(r.failure(), () -> String.valueOf(r.failure()));
+        assertTrue(r.tags().endMarkerMissing());
         assertEquals("Hello", r.generatedText());
         assertEquals("length", r.finishReason());
         assertEquals(3, r.dataEventCount());
+        assertFalse(send(client(), "ok").tags().endMarkerMissing());
+    }
+
+    @Test
+    void aCleanEndWithoutDoneOrAFinishIsMissingDoneAndKeepsAllData() {
+        RequestRecord r = send(client(), "no-done-no-finish");
+        assertEquals(new Failure(FailureKind.MISSING_DONE, -1, "the stream ended without data: [DONE] after 2 events "
+                + "and without a finish reason: the response may be cut short"), r.failure());
+        assertFalse(r.tags().endMarkerMissing());
+        assertEquals("Hello", r.generatedText());
+        assertNull(r.finishReason());
+        assertEquals(2, r.dataEventCount());
     }
 
     @Test

@@ -63,7 +63,7 @@ class ClosedLoopRunnerSocketTest {
             case "json-error", "stream-error", "stream-error-string-code" -> FailureKind.ERROR_IN_STREAM;
             case "drop", "reset", "read-then-reset" -> FailureKind.CONNECTION_CLOSED;
             case "malformed" -> FailureKind.MALFORMED_EVENT;
-            case "no-done" -> FailureKind.MISSING_DONE;
+            case "no-done-no-finish" -> FailureKind.MISSING_DONE; // "no-done" has its finish: a success
             default -> null;
         };
     }

@@ -303,6 +303,12 @@ public final class FaultServer implements AutoCloseable {
                 chunk(out, sse(Streams.finish("length"), "\n", true));
                 end(out);
                 return true;
+            case "no-done-no-finish":
+                sseHead(out);
+                chunk(out, sse(Streams.role(), "\n", true));
+                chunk(out, sse(Streams.content("Hello"), "\n", true));
+                end(out);
+                return true;
             case "big":
                 sseHead(out);
                 chunk(out, sse(Streams.role(), "\n", true));
@@ -414,6 +420,6 @@ public final class FaultServer implements AutoCloseable {
     public static List<String> scenarios() {
         return new ArrayList<>(List.of("ok", "ok-one-write", "ok-crlf", "ok-cr", "ok-bytewise", "until-close",
                 "status-401", "status-429", "status-500", "json-error", "stream-error", "stream-error-string-code",
-                "drop", "reset", "read-then-reset", "malformed", "no-done", "big"));
+                "drop", "reset", "read-then-reset", "malformed", "no-done", "no-done-no-finish", "big"));
     }
 }

@@ -79,10 +79,18 @@ public record RunMetrics(
         // one metric's values at a time, not a recorder holding every metric's
         RunMetrics metrics = of(requests, MetricRecorder.statsOf(requests), run.durationNanos(), run.requestsSent(),
                 run.timedOut(), config);
+        // the records' tags, which per-request metrics do not carry: warned here, before CLIENT_BOTTLENECK
+        long endMarkerMissing = run.records().stream()
+                .filter(r -> r.succeeded() && r.tags().endMarkerMissing()).count();
+        metrics = RunWarnings.endMarkerMissing(endMarkerMissing, metrics.requestsSucceeded())
+                .map(metrics::withWarning).orElse(metrics);
         return RunWarnings.clientBottleneck(run.clientOverhead()).map(metrics::withWarning).orElse(metrics);
     }
 
-    /** A copy with {@code warning} added last ({@link WarningCode#CLIENT_BOTTLENECK} is the last code). */
+    /**
+     * A copy with {@code warning} added last: END_MARKER_MISSING and CLIENT_BOTTLENECK, the last codes, in that
+     * order.
+     */
     private RunMetrics withWarning(RunWarning warning) {
         List<RunWarning> all = new ArrayList<>(warnings);
         all.add(warning);

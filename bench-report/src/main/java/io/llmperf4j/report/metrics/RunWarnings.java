@@ -238,6 +238,18 @@ public final class RunWarnings {
                 exceeding, compared, (double) excessSum / exceeding, maxExcess, maxExcessTokens, maxExcessLimit)));
     }
 
+    /**
+     * END_MARKER_MISSING: {@code streams} successful streams ended cleanly after a finish reason but without the
+     * API's end marker. Empty when none did.
+     */
+    public static Optional<RunWarning> endMarkerMissing(long streams, int succeeded) {
+        if (streams <= 0) return Optional.empty();
+        return Optional.of(new RunWarning(WarningCode.END_MARKER_MISSING, streams + " of " + succeeded
+                + " successful stream" + (succeeded == 1 ? "" : "s") + " ended without data: [DONE] (Anthropic: "
+                + "event: message_stop) after their finish reason: recorded as successes, as llmperf records them, "
+                + "but the server does not end its streams as the API says; check its version or proxy."));
+    }
+
     private static Optional<RunWarning> earlyStop(List<RequestMetrics> successes) {
         double[] ratios = successes.stream()
                 .filter(r -> "stop".equals(r.finishReason()) && r.outputTokens().isPresent() && r.maxTokens() > 0)

@@ -30,6 +30,12 @@ public enum WarningCode {
      */
     MAX_TOKENS_EXCEEDED,
     /**
+     * Streams that ended cleanly after a finish reason but without the API's end marker ({@code data: [DONE]},
+     * Anthropic's {@code message_stop}): recorded as successes, as llmperf records them; the server deviates from
+     * the stream format.
+     */
+    END_MARKER_MISSING,
+    /**
      * The client itself was probably the bottleneck: its event loops ran late, its I/O threads or the machine's CPUs
      * were saturated. The latencies then include the client's own delays.
      */

@@ -55,6 +55,20 @@ class RunWarningsTest {
     }
 
     @Test
+    void streamsEndingWithoutTheirEndMarkerAreWarnedBeforeTheClientsBottleneck() {
+        List<RequestRecord> records = clean(8);
+        for (int i = 8; i < 10; i++) {
+            records.add(ok(i).build().withTags(io.llmperf4j.model.RequestTags.NONE.withEndMarkerMissing()));
+        }
+        RunMetrics m = metrics(records, false);
+        assertEquals(List.of(WarningCode.END_MARKER_MISSING), m.warnings().stream().map(RunWarning::code).toList());
+        assertEquals("2 of 10 successful streams ended without data: [DONE] (Anthropic: event: message_stop) after "
+                + "their finish reason: recorded as successes, as llmperf records them, but the server does not end "
+                + "its streams as the API says; check its version or proxy.",
+                message(m, WarningCode.END_MARKER_MISSING));
+    }
+
+    @Test
     void fewerThanTenSuccessesAreUnstable() {
         RunMetrics nine = metrics(clean(9), false);
         assertEquals(List.of(WarningCode.FEW_SAMPLES), nine.warnings().stream().map(RunWarning::code).toList());

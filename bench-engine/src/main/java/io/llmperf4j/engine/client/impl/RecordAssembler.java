@@ -30,7 +30,9 @@ import java.util.concurrent.CompletableFuture;
  * </ul>
  * When several things went wrong, the record carries the most telling one: an error object from the server, then a
  * transport or client failure (closed, reset, idle, cancelled, oversize), then malformed events, then a missing
- * {@code [DONE]}. Data received before a failure is always kept.
+ * {@code [DONE]} after no finish reason. A clean end without {@code [DONE]} after a finish reason is a success, as
+ * llmperf's (whose stream simply ends), tagged {@link RequestTags#endMarkerMissing()} so the run can warn. Data
+ * received before a failure is always kept.
  */
 final class RecordAssembler {
 
@@ -75,6 +77,8 @@ final class RecordAssembler {
     private long streamErrorNanos;
     private String firstMalformed;
     private int malformedCount;
+    /** Set by {@link #chooseFailure}: the stream ended cleanly after a finish reason, without its end marker. */
+    private boolean endMarkerMissing;
 
     RecordAssembler(RequestSpec spec, String clientRequestId, ChunkParser parser, boolean streaming, Redactor redactor, Runnable abort,
                     CompletableFuture<RequestRecord> completion) {
@@ -220,7 +224,8 @@ final class RecordAssembler {
      */
     private RequestTags tags() {
         RequestTags tags = RequestTags.of(spec.inputs());
-        return usageCachedTokens == null ? tags : tags.withCachedTokens(usageCachedTokens);
+        if (usageCachedTokens != null) tags = tags.withCachedTokens(usageCachedTokens);
+        return endMarkerMissing ? tags.withEndMarkerMissing() : tags;
     }
 
     /** Builds the record and completes the future; never throws. */
@@ -261,7 +266,12 @@ final class RecordAssembler {
             return new Failure(FailureKind.MALFORMED_EVENT, -1, firstMalformed
                     + (malformedCount > 1 ? " (" + malformedCount + " malformed events in all)" : ""));
         }
-        return ioFailure;
+        if (ioFailure != null && finishReason != null) { // MISSING_DONE after the finish: llmperf's success
+            endMarkerMissing = true;
+            return null;
+        }
+        return ioFailure == null ? null : new Failure(ioFailure.kind(), ioFailure.code(), ioFailure.message()
+                + " and without a finish reason: the response may be cut short");
     }
 
     private Failure redact(Failure failure) {

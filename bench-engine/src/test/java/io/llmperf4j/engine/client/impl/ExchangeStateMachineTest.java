@@ -169,7 +169,7 @@ class ExchangeStateMachineTest {
     }
 
     @Test
-    void aStreamEndingWithoutDoneKeepsItsDataAndSaysSo() {
+    void aStreamEndingWithoutDoneKeepsItsDataAndFailsOnlyWithoutAFinish() {
         EmbeddedChannel ch = connection();
         connections.add(ch);
         Exchange exchange = start();
@@ -177,8 +177,18 @@ class ExchangeStateMachineTest {
         events.remove("[DONE]");
         feed(ch, streamHead(), chunk(sse(events, "\n")), END);
         RequestRecord r = record(exchange);
-        assertEquals(FailureKind.MISSING_DONE, r.failure().kind());
+        assertNull(r.failure(), "a clean end after the finish event is llmperf's success");
+        assertTrue(r.tags().endMarkerMissing());
         assertEquals("Hello world!", r.generatedText());
+
+        EmbeddedChannel cut = connection();
+        connections.add(cut);
+        Exchange unfinished = start();
+        feed(cut, streamHead(), chunk(sse(events.subList(0, 3), "\n")), END); // role, Hello, world: no finish
+        RequestRecord u = record(unfinished);
+        assertEquals(FailureKind.MISSING_DONE, u.failure().kind());
+        assertFalse(u.tags().endMarkerMissing());
+        assertEquals("Hello world", u.generatedText());
     }
 
     @Test
