@@ -42,7 +42,8 @@ public interface LlmApi {
     ChunkParser parser();
 
     /**
-     * The event that ends a complete stream; a clean end without it is a success after a finish reason (tagged, warned), else MISSING_DONE. OpenAI's {@code data: [DONE]}.
+     * The event that ends a complete stream, OpenAI's {@code data: [DONE]}. A clean end without it is a success after
+     * a finish reason (tagged, warned), else MISSING_DONE.
      * The engine calls this with the event's data lent: bytes {@code [from, to)} of {@code data}, read during the call
      * only (an API whose end event is named by its {@code event:} line needs only the type).
      */
