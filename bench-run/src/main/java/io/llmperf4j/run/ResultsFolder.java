@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.stream.Stream;
@@ -25,7 +26,8 @@ import java.util.stream.Stream;
  *       start;</li>
  *   <li>a folder that already holds results (any .json, .jsonl, .csv or .html file, at the top or one folder
  *       down, as a sweep writes) is refused unless {@code overwrite}: a rerun never silently replaces a kept run.
- *       Other files (a redirected stderr.txt, notes) do not count.</li>
+ *       Other files (a redirected stderr.txt, notes) do not count. With {@code overwrite}, the result files the
+ *       earlier run listed ({@link RunFiles}) are removed first, so the folder never mixes two runs.</li>
  * </ul>
  * A killed run leaves its lock file behind but not the OS lock, so the next run takes it over.
  */
@@ -38,6 +40,8 @@ public final class ResultsFolder implements AutoCloseable {
     /** The results folder, and the outermost folder of it this run created (null when it existed before). */
     private final Path dir;
     private final Path created;
+    /** When this run took the folder, on the file system's clock: files modified since are this run's. */
+    private FileTime since;
 
     private ResultsFolder(Path lockFile, FileChannel channel, FileLock lock, Path dir, Path created) {
         this.lockFile = lockFile;
@@ -104,6 +108,8 @@ public final class ResultsFolder implements AutoCloseable {
         ResultsFolder folder = new ResultsFolder(lockFile, channel, lock, dir, created);
         try {
             folder.writeHolder();
+            if (overwrite) RunFiles.removeEarlier(dir);
+            folder.since = Files.getLastModifiedTime(lockFile);
             if (!overwrite) {
                 Path earlier = earlierResult(dir);
                 if (earlier != null) {
@@ -130,6 +136,11 @@ public final class ResultsFolder implements AutoCloseable {
     public void close() {
         if (channel == null) {
             return;
+        }
+        try {
+            if (since != null) RunFiles.record(dir, since); // before the lock goes: the next run reads a whole list
+        } catch (IOException ignored) {
+            // without the list, the next --overwrite replaces only the files of the same names, as it always did
         }
         try {
             Files.deleteIfExists(lockFile); // while still locked: the next run never sees a half-removed file
@@ -181,16 +192,11 @@ public final class ResultsFolder implements AutoCloseable {
     /** The first result-like file at the top of {@code dir} or one folder down, or null. */
     private static Path earlierResult(Path dir) throws IOException {
         try (Stream<Path> files = Files.walk(dir, 2)) {
-            return files.filter(Files::isRegularFile).filter(ResultsFolder::isResult).sorted().findFirst()
+            return files.filter(Files::isRegularFile).filter(RunFiles::isResult).sorted().findFirst()
                     .orElse(null);
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
-    }
-
-    private static boolean isResult(Path file) {
-        String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
-        return name.endsWith(".json") || name.endsWith(".jsonl") || name.endsWith(".csv") || name.endsWith(".html");
     }
 
     private static String hostName() {

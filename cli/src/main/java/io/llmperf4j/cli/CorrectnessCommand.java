@@ -67,8 +67,8 @@ final class CorrectnessCommand implements Callable<Integer> {
         long seed;
 
         @Option(names = "--overwrite",
-                description = "Replace the results of an earlier run in --results-dir (without it, a folder that "
-                        + "already holds results is refused).")
+                description = "Replace the results of an earlier run in --results-dir, removing the result files "
+                        + "it wrote (without it, a folder that already holds results is refused).")
         boolean overwrite;
     }
 

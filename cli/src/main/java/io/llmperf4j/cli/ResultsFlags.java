@@ -6,7 +6,8 @@ import picocli.CommandLine.Option;
 /** token-benchmark's "Results and checks" section: what is written beside llmperf's files, and what fails a run. */
 final class ResultsFlags {
     @Option(names = "--overwrite",
-            description = "Replace the results of an earlier run in --results-dir. Without it, a folder that already "
+            description = "Replace the results of an earlier run in --results-dir: the result files it wrote (listed "
+                    + "in .llmperf4j-files) are removed first; other files stay. Without it, a folder that already "
                     + "holds results (.json, .jsonl, .csv or .html files) is refused, so a rerun never loses a kept "
                     + "run; a folder another run is writing is always refused (lock file " + ResultsFolder.LOCK_FILE
                     + ").")

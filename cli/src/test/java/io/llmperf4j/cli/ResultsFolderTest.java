@@ -56,6 +56,30 @@ class ResultsFolderTest {
         assertFalse(Files.exists(dir.resolve(ResultsFolder.LOCK_FILE)), "the lock is removed after the run");
     }
 
+    /**
+     * --overwrite with other token lengths: the earlier run's files (other names) go, so report and compare find one
+     * run; a file of the user's (even a result-like one written before) and a redirected stderr.txt stay.
+     */
+    @Test
+    void overwriteRemovesTheEarlierRunsFilesAndNothingElse(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("my-notes.csv"), "the user's own\n");
+        assertEquals(0, run(dir, "--overwrite").exitCode());
+        assertTrue(Files.exists(dir.resolve("m_550_3_summary.json")));
+        Files.writeString(dir.resolve("stderr.txt"), "redirected\n");
+
+        CliRun rerun = run(dir, "--overwrite", "--mean-output-tokens", "4");
+        assertEquals(0, rerun.exitCode(), rerun::toString);
+        assertTrue(Files.exists(dir.resolve("m_550_4_summary.json")), rerun::toString);
+        for (String old : List.of("m_550_3_summary.json", "m_550_3_individual_responses.json",
+                "m_550_3_requests.csv", "m_550_3_llmperf4j_summary.json")) {
+            assertFalse(Files.exists(dir.resolve(old)), old + " of the earlier run is gone");
+        }
+        assertEquals("the user's own\n", Files.readString(dir.resolve("my-notes.csv")));
+        assertEquals("redirected\n", Files.readString(dir.resolve("stderr.txt")));
+        CliRun report = CliRun.of(Map.of(), "report", dir.toString());
+        assertEquals(0, report.exitCode(), "one run in the folder: " + report);
+    }
+
     @Test
     void aResultsPathThatIsAFileSaysSo(@TempDir Path dir) throws Exception {
         Path file = Files.writeString(dir.resolve("results"), "not a folder\n");
