@@ -89,6 +89,7 @@ class OtherApisCommandTest {
             // no stream: no TPOT, as no ITL (missing alike, never 0)
             assertEquals(metrics.get("itl_ms"), metrics.get("tpot_ms"), metrics::toString);
             assertTrue(run.out().lines().anyMatch(l -> l.matches("TPOT \\(per request\\)\\s+0\\s+-.*")), run::toString);
+            assertFalse(run.out().contains("MULTI_TOKEN_CHUNKS"), "one event a response: no gap to misread " + run);
         } else {
             assertEquals(6, metrics.get("tpot_ms").get("count").asInt(), metrics::toString);
         }

@@ -278,7 +278,8 @@ public final class RunWarnings {
         long tokens = 0;
         long events = 0;
         for (RequestMetrics r : successes) {
-            if (r.outputTokens().isPresent() && r.contentEvents() > 0) {
+            // a response in one event (--no-stream, or a server that sends it whole) has no gap to misread
+            if (r.outputTokens().isPresent() && r.contentEvents() > 1) {
                 tokens += r.outputTokens().getAsInt();
                 events += r.contentEvents();
             }

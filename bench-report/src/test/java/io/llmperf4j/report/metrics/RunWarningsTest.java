@@ -178,6 +178,18 @@ class RunWarningsTest {
     }
 
     @Test
+    void responsesInOneEventAreNoMultiTokenChunks() {
+        List<RequestRecord> records = new ArrayList<>();
+        // --no-stream: each response is one event of 100 tokens, and has no gap between chunks to misread
+        for (int i = 0; i < 10; i++) {
+            records.add(request(i).evenEvents(1_000 * MS, 0, 1).e2e(1_000 * MS).usage(500, 100).build());
+        }
+        RunMetrics m = metrics(records, false);
+        assertTrue(m.warnings().stream().noneMatch(w -> w.code() == WarningCode.MULTI_TOKEN_CHUNKS),
+                m.warnings()::toString);
+    }
+
+    @Test
     void clientAndServerCountsThatDisagreeAreFlagged() {
         List<RequestRecord> records = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
