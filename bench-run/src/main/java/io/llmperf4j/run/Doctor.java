@@ -237,7 +237,13 @@ public final class Doctor {
                     + record.failure().code() + ": " + abbreviate(record.failure().message()), requestFix(record)));
             return;
         }
-        if (api.streaming()) {
+        if (api.streaming() && record.tags().endMarkerMissing()) {
+            // a run counts it as a success, as llmperf does, and warns: the same here
+            results.add(DoctorCheck.Result.warn(check, record.dataEventCount() + " SSE events, finish_reason "
+                    + record.finishReason() + ", but the stream ended without '" + api.endOfStreamName() + "'",
+                    "a run counts such a stream as complete, as llmperf does, and warns END_MARKER_MISSING; a "
+                            + "response cut short without a finish reason would be an error"));
+        } else if (api.streaming()) {
             results.add(DoctorCheck.Result.pass(check, record.dataEventCount() + " SSE events, first content after "
                     + Math.round(record.ttftNanos() / 1e6) + " ms, finish_reason " + record.finishReason()));
         } else {

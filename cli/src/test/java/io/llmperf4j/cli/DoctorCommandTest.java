@@ -157,4 +157,18 @@ class DoctorCommandTest {
             assertTrue(run.out().contains(fix), run::toString);
         }
     }
+
+    /** A complete stream without its end marker: a run counts it (as llmperf does) and warns, so doctor warns. */
+    @Test
+    void aStreamWithoutItsEndMarkerIsAWarning() {
+        try (SimulatedServer faulty = SimulatedServer.start(SimulatorConfig.builder().apiKey(KEY)
+                .timeToFirstToken(Duration.ofMillis(2)).interTokenDelay(Duration.ofMillis(1))
+                .faultPlan(FaultPlan.sequence(FaultKind.MISSING_DONE)).build())) {
+            CliRun run = doctorFor("anthropic", faulty.baseUrl(), KEY);
+            assertEquals(0, run.exitCode(), run::toString);
+            assertTrue(run.out().lines().anyMatch(l -> l.startsWith("[WARN] streaming:")
+                    && l.contains("ended without 'event: message_stop'")), run::toString);
+            assertTrue(run.out().contains("END_MARKER_MISSING"), run::toString);
+        }
+    }
 }
