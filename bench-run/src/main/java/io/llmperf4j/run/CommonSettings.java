@@ -61,6 +61,13 @@ public record CommonSettings(
         connectionMode = connectionMode == null ? ConnectionMode.PRECONNECT : connectionMode;
     }
 
+    /** The same with another request count: a replayed trace's, which sets how many requests the run sends. */
+    public CommonSettings withMaxNumCompletedRequests(int requests) {
+        return new CommonSettings(target, model, numConcurrentRequests, timeoutSeconds, requests,
+                additionalSamplingParams, resultsDir, llmApi, metadata, idleTimeout, extraHeaders, caCert,
+                requestTimeout, connectTimeout, insecureTls, overwrite, connectionMode);
+    }
+
     /** The registry's entry of this run's API. */
     public ApiRegistry.Api registered() {
         return registered(llmApi);

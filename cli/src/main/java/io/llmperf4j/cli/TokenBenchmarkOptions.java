@@ -1,6 +1,7 @@
 package io.llmperf4j.cli;
 
 import io.llmperf4j.datasets.images.ImageOptions;
+import io.llmperf4j.datasets.trace.Trace;
 import io.llmperf4j.engine.client.ApiRegistry;
 import io.llmperf4j.engine.load.Warmup;
 import io.llmperf4j.report.metrics.SloObjectives;
@@ -86,7 +87,13 @@ final class TokenBenchmarkOptions {
         LoadPlan load = search != null ? LoadPlan.plain(common.model(), common.numConcurrentRequests(),
                 common.maxNumCompletedRequests(), java.time.Duration.ofSeconds(common.timeoutSeconds()))
                 : LoadOptions.resolve(c.load, common, !api.generates(), c::given);
-        if (c.trace.trace != null) load = TraceReplay.plan(c.trace, load, common);
+        if (c.trace.trace != null) {
+            // the whole trace is sent: its count, not --max-num-completed-requests, is the run's (the summary's
+            // echo, the memory guard below)
+            Trace trace = TraceReplay.load(c.trace);
+            common = common.withMaxNumCompletedRequests(trace.requests().size());
+            load = TraceReplay.plan(trace, c.trace, load, common);
+        }
         boolean countedLevels = load.harness() == null && !(load.kind().open() && c.load.duration != null
                 && !c.given("--max-num-completed-requests")); // otherwise the load, not the count, sets the records
         if (countedLevels) {

@@ -21,19 +21,22 @@ final class TraceReplay {
     private TraceReplay() {
     }
 
-    static LoadPlan plan(TraceFlags flags, LoadPlan given, CommonSettings common) {
+    /** The trace as replayed: read, sped up and cut as the flags say. */
+    static Trace load(TraceFlags flags) {
+        try {
+            return Trace.load(flags.trace).scaled(flags.traceSpeedup, cut(flags));
+        } catch (DatasetFormatException | IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+    }
+
+    static LoadPlan plan(Trace trace, TraceFlags flags, LoadPlan given, CommonSettings common) {
         if (given.kind() != LoadPlan.Kind.CLOSED_LOOP || given.harness() != null
                 || !(given.warmup() instanceof Warmup.None)) {
             throw new UsageException("--trace sends on the trace's timestamps: it goes without --request-rate, "
                     + "--rate-sweep, --concurrency-sweep, warmup and iteration flags");
         }
-        Trace trace;
-        Duration cut = flags.traceDuration == null ? null : Duration.ofMillis(Math.round(flags.traceDuration * 1000));
-        try {
-            trace = Trace.load(flags.trace).scaled(flags.traceSpeedup, cut);
-        } catch (DatasetFormatException | IllegalArgumentException e) {
-            throw new UsageException(e.getMessage());
-        }
+        Duration cut = cut(flags);
         int n = trace.requests().size();
         long spanMs = trace.spanMs();
         double rate = n < 2 || spanMs == 0 ? n : (n - 1) / (spanMs / 1000.0);
@@ -43,5 +46,9 @@ final class TraceReplay {
                 Optional.empty(), timeout, OptionalInt.empty());
         return new LoadPlan(true, given.models(), LoadPlan.Kind.OPEN_LOOP, profile, Warmup.NONE, null,
                 given.rules(), given.pause(), LoadPlan.UNCAPPED_OPEN_LOOP_CONNECTIONS, 0, true);
+    }
+
+    private static Duration cut(TraceFlags flags) {
+        return flags.traceDuration == null ? null : Duration.ofMillis(Math.round(flags.traceDuration * 1000));
     }
 }

@@ -155,6 +155,8 @@ class SessionsAndTracesCommandTest {
                     .findFirst().orElseThrow().toFile());
         }
         assertEquals(load, llmperf.get("llmperf4j_load").asText());
+        // the whole (cut) trace is the run's count, not --max-num-completed-requests' default of 10
+        assertEquals(3, summary(out).get("settings").get("max_num_completed_requests").asInt());
 
         String written = html(out);
         CliRun rebuilt = CliRun.of(Map.of(), "report", out.toString());
