@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -44,10 +45,14 @@ class RunnerTest {
                 new PrintStream(err, true, StandardCharsets.UTF_8)).run(request(common(dir, "openai")));
         assertEquals(RunStatus.COMPLETED, status, err::toString);
         assertEquals(0, status.exitCode());
-        assertEquals(Set.of("sim_60_8_summary.json", "sim_60_8_individual_responses.json", "sim_60_8_requests.csv",
-                "sim_60_8_llmperf4j_summary.json", "requests.jsonl", "sim_60_8_report.html", "sim_60_8_events.csv",
-                "sim_60_8_server_metrics.csv"), // the embedded simulator serves /metrics, scraped by default
-                names(dir), err::toString);
+        Set<String> results = Set.of("sim_60_8_summary.json", "sim_60_8_individual_responses.json",
+                "sim_60_8_requests.csv", "sim_60_8_llmperf4j_summary.json", "requests.jsonl", "sim_60_8_report.html",
+                "sim_60_8_events.csv", "sim_60_8_server_metrics.csv"); // the simulator's /metrics, scraped by default
+        Set<String> written = new HashSet<>(results);
+        written.add(RunFiles.FILE_NAME);
+        assertEquals(written, names(dir), err::toString);
+        assertEquals(results, Set.copyOf(Files.readAllLines(dir.resolve(RunFiles.FILE_NAME))),
+                "the run lists its result files, for the next --overwrite");
         assertEquals(4, Files.readAllLines(dir.resolve("requests.jsonl")).size());
         assertTrue(out.toString(StandardCharsets.UTF_8).contains("Number Of Errored Requests: 0"), out::toString);
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("sim_60_8_events.csv, sim_60_8_server_metrics.csv"),
