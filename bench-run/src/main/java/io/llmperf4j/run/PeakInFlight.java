@@ -33,14 +33,19 @@ final class PeakInFlight {
         return "concurrency " + concurrency;
     }
 
-    /** The most records whose [send, end] intervals overlap; an end and a send at the same instant do not. */
+    /**
+     * The most records whose [send, end] intervals overlap; an end and a send at the same instant do not. A record
+     * of no length (a distributed run's LOST request, never sent: e2e -1) was never in flight and is left out; it
+     * also broke the sweep below, whose ends must each follow their own send.
+     */
     static int of(List<RequestRecord> records) {
-        long[] starts = new long[records.size()];
-        long[] ends = new long[records.size()];
-        for (int i = 0; i < records.size(); i++) {
-            RequestRecord r = records.get(i);
+        List<RequestRecord> sent = records.stream().filter(r -> r.e2eNanos() > 0).toList();
+        long[] starts = new long[sent.size()];
+        long[] ends = new long[sent.size()];
+        for (int i = 0; i < sent.size(); i++) {
+            RequestRecord r = sent.get(i);
             starts[i] = r.startEpochMicros() * 1000;
-            ends[i] = starts[i] + Math.max(0, r.e2eNanos());
+            ends[i] = starts[i] + r.e2eNanos();
         }
         Arrays.sort(starts);
         Arrays.sort(ends);

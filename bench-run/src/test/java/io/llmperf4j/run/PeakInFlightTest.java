@@ -25,6 +25,16 @@ class PeakInFlightTest {
         assertEquals(0, PeakInFlight.of(List.of()));
     }
 
+    /** A lost worker's requests (never sent: e2e -1) threw ArrayIndexOutOfBounds and lost the run's files. */
+    @Test
+    void requestsOfNoLengthWereNeverInFlight() {
+        RequestRecord instant = sent(12, 0);
+        RequestRecord neverSent = new RequestRecord(1, "lost", null, 12_000, -1, -1, -1, 0, new long[0], "", 10, 5,
+                -1, null, null, null, null);
+        assertEquals(2, PeakInFlight.of(List.of(sent(0, 10), sent(5, 10), neverSent, neverSent, instant)));
+        assertEquals(0, PeakInFlight.of(List.of(neverSent)));
+    }
+
     @Test
     void aClosedLoopKeepsItsConcurrency() {
         assertEquals(8, PeakInFlight.concurrency(new ClosedLoopSettings(8, Duration.ofSeconds(1)), List.of(), 3));
