@@ -1,5 +1,7 @@
 package io.llmperf4j.run;
 
+import io.llmperf4j.engine.client.ApiRegistry;
+
 import java.time.Duration;
 
 /**
@@ -49,7 +51,14 @@ public sealed interface EndpointTarget permits EndpointTarget.Remote, EndpointTa
         return "for local servers any dummy value works, e.g. " + keyVariable + "=EMPTY";
     }
 
-    /** The embedded simulated server, on a free loopback port. */
-    record Embedded() implements EndpointTarget {
+    /**
+     * The embedded simulated server, on a free loopback port.
+     *
+     * @param baseVariable the run's API's base variable, the one left unset (named in the notice)
+     */
+    record Embedded(String baseVariable) implements EndpointTarget {
+        public Embedded() {
+            this(ApiRegistry.OPENAI_BASE);
+        }
     }
 }

@@ -1,5 +1,7 @@
 package io.llmperf4j.run;
 
+import io.llmperf4j.engine.client.ApiRegistry;
+
 import io.llmperf4j.engine.client.EndpointUrls;
 import io.llmperf4j.engine.client.LlmApi;
 import io.llmperf4j.model.TokenCounter;
@@ -43,14 +45,16 @@ final class EndpointUnderTest implements AutoCloseable {
                 throw new InvalidRequestException(remote.baseVariable() + ": " + e.getMessage());
             }
         }
+        String unset = target instanceof EndpointTarget.Embedded embedded ? embedded.baseVariable()
+                : ApiRegistry.OPENAI_BASE;
         SimulatorConfig config = SimulatorConfig.builder().promptTokenCounter(promptTokenCounter).build();
         SimulatedServer server = SimulatedServer.start(config);
-        err.println("OPENAI_API_BASE is not set: benchmarking the embedded simulated server at " + server.baseUrl()
+        err.println(unset + " is not set: benchmarking the embedded simulated server at " + server.baseUrl()
                 + " (time to first token " + config.timeToFirstToken().toMillis() + " ms, "
                 + config.interTokenDelay().toMillis() + " ms between tokens, at most "
                 + config.maxConcurrentSequences() + " concurrent sequences). "
-                + "Set OPENAI_API_BASE and OPENAI_API_KEY to benchmark a real server.");
-        return new EndpointUnderTest(server.baseUrl(), io.llmperf4j.engine.client.ApiRegistry.OPENAI_BASE, "", server);
+                + "Set " + unset + " and " + unset.replace("_BASE", "_KEY") + " to benchmark a real server.");
+        return new EndpointUnderTest(server.baseUrl(), ApiRegistry.OPENAI_BASE, "", server);
     }
 
     URI chatCompletionsUri() {

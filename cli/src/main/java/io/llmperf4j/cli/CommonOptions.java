@@ -126,7 +126,16 @@ final class CommonOptions {
         String keyVar = api.keyVariable();
         String base = context.env(baseVar);
         if (base == null) {
-            return new EndpointTarget.Embedded();
+            // another API's base set means a real server was meant: the simulator would answer in its place unseen
+            for (ApiRegistry.Api other : ApiRegistry.APIS) {
+                String otherVar = other.baseVariable();
+                if (!otherVar.equals(baseVar) && context.env(otherVar) != null) {
+                    throw new UsageException("--llm-api " + api.name() + " reads " + baseVar + ", which is not set, "
+                            + "while " + otherVar + " is: set " + baseVar + " (and " + keyVar + ") to benchmark that "
+                            + "server, or unset " + otherVar + " to benchmark the embedded simulated server");
+                }
+            }
+            return new EndpointTarget.Embedded(baseVar);
         }
         if (base.isBlank()) {
             throw new UsageException(baseVar + " is set but empty; set it to the server's base URL such as "
