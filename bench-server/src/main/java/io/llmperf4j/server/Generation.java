@@ -147,10 +147,10 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
         }
         state = State.GENERATING;
         slotGrantedNanos = System.nanoTime();
-        if (queued) {
-            server.metrics.addRequestsWaiting(-1);
-            server.metrics.observeRequestQueueTimeSeconds((slotGrantedNanos - arrivalNanos) / 1e9);
-        }
+        if (queued) server.metrics.addRequestsWaiting(-1);
+        // every scheduled request is observed, as vLLM's histogram does: one that found a slot waited 0 s (the queued
+        // ones alone made the mean the queued requests' wait, not the run's)
+        server.metrics.observeRequestQueueTimeSeconds(queued ? (slotGrantedNanos - arrivalNanos) / 1e9 : 0);
         server.metrics.addRequestsRunning(1);
         server.metrics.addPromptTokens(promptTokens);
         long clockStartNanos = queued ? slotGrantedNanos : arrivalNanos;

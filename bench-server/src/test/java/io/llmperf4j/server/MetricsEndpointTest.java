@@ -47,6 +47,8 @@ class MetricsEndpointTest {
             assertEquals(0, value(e, "vllm:num_requests_waiting"));
             assertEquals(2, value(e, "vllm:time_to_first_token_seconds_count"));
             assertEquals(2, value(e, "vllm:e2e_request_latency_seconds_count"));
+            // every scheduled request is a queue-time observation, 0 s for one that found a free slot (as vLLM's)
+            assertEquals(2, value(e, "vllm:request_queue_time_seconds_count"));
             // the streamed request's 12 tokens left in content events: one gap per event after the first
             long events = streamed.jsonEvents().stream().filter(ev -> ev.path("choices").path(0).path("delta")
                     .path("content").asText("").length() > 0).count();
