@@ -12,6 +12,9 @@ import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
@@ -25,7 +28,8 @@ class ReleaseArchiveIT {
     private static final String VERSION = System.getProperty("llmperf4j.version");
     private static final Path BASE = Path.of(System.getProperty("llmperf4j.archive.base"));
     private static final List<String> EXPECTED = List.of("bin/llmperf4j", "bin/llmperf4j.cmd", "lib/llmperf4j.jar",
-            "README.md", "docs/distributed.md");
+            "README.md", "docs/distributed.md", "BENCHMARKS.md", "bench-report/METRICS.md",
+            "bench-report/src/main/resources/io/llmperf4j/report/summary.schema.json");
 
     @Test
     void theZipHoldsTheJarTheLaunchersTheReadmeAndTheDocs() throws IOException {
@@ -64,6 +68,29 @@ class ReleaseArchiveIT {
         CommandRun version = CommandRun.in(dir, launcher.toString(), "--version");
         assertEquals(0, version.exitCode(), version.output());
         assertTrue(version.output().startsWith("llmperf4j " + VERSION), version.output());
+    }
+
+    /** Every relative link of the archive's Markdown leads to a file inside it (a reader has no source tree). */
+    @Test
+    void everyLinkInTheUnpackedDocsResolves(@TempDir Path dir) throws Exception {
+        assertEquals(0, CommandRun.in(dir, "tar", "-xzf", BASE + ".tar.gz").exitCode());
+        Path home = dir.resolve(NAME);
+        Pattern link = Pattern.compile("\\]\\(([^)#\\s]+)(#[^)]*)?\\)");
+        List<String> broken = new ArrayList<>();
+        List<Path> pages;
+        try (Stream<Path> files = Files.walk(home)) {
+            pages = files.filter(p -> p.toString().endsWith(".md")).toList();
+        }
+        for (Path page : pages) {
+            Matcher m = link.matcher(Files.readString(page));
+            while (m.find()) {
+                String target = m.group(1);
+                if (target.contains("://") || target.startsWith("mailto:")) continue;
+                if (!Files.exists(page.getParent().resolve(target))) broken.add(home.relativize(page) + " -> " + target);
+            }
+        }
+        assertTrue(pages.size() > 10, "the docs are in the archive: " + pages);
+        assertEquals(List.of(), broken);
     }
 
     @Test
