@@ -134,7 +134,7 @@ final class LoadConsole {
         return a + ", " + b;
     }
 
-    static String ms(long nanos) {
+    static String ms(double nanos) {
         return String.format(Locale.ROOT, "%.3f", nanos / 1e6);
     }
 

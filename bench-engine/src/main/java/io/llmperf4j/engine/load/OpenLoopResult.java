@@ -137,22 +137,34 @@ public record OpenLoopResult(
         return histogram(r -> r.record().e2eNanos(), true);
     }
 
-    /** The figures a report needs about the schedule and its latencies. */
+    /**
+     * The figures a report needs about the schedule and its latencies. Percentiles are llmperf4j's one definition
+     * over the exact nanoseconds ({@link LatencyPercentiles#of(long[])}), not the histograms above, so TTFT and E2E
+     * from the actual send equal the summary's and "from intended" is never below "from actual".
+     */
     public OpenLoopSummary summary() {
         long successes = records.stream().filter(RequestRecord::succeeded).count();
         double seconds = durationNanos / 1e9;
         return new OpenLoopSummary(settings.requestsPerSecond(), scheduledRequestsPerSecond,
                 achievedSendRequestsPerSecond, seconds > 0 ? successes / seconds : Double.NaN, measuredArrivals,
                 requestsSent, (int) successes, arrivalsNotSent, maxBacklog,
-                LatencyPercentiles.of(sendLagHistogram()),
-                LatencyPercentiles.of(ttftFromIntendedHistogram()), LatencyPercentiles.of(ttftFromActualHistogram()),
-                LatencyPercentiles.of(e2eFromIntendedHistogram()), LatencyPercentiles.of(e2eFromActualHistogram()));
+                LatencyPercentiles.of(values(ScheduledRecord::sendLagNanos, false)),
+                LatencyPercentiles.of(values(ScheduledRecord::ttftFromIntendedNanos, true)),
+                LatencyPercentiles.of(values(r -> r.record().ttftNanos(), true)),
+                LatencyPercentiles.of(values(ScheduledRecord::e2eFromIntendedNanos, true)),
+                LatencyPercentiles.of(values(r -> r.record().e2eNanos(), true)));
     }
 
     /** The measured requests as the report's model (latencies there count from the actual send). */
     public BenchmarkRun toBenchmarkRun(BenchmarkSettings benchmarkSettings) {
         return new BenchmarkRun(benchmarkSettings, records, startEpochMillis, endEpochMillis, durationNanos,
                 requestsSent, timedOut, clientOverhead);
+    }
+
+    /** The measured requests' values ({@code successesOnly}: of successes), negatives (never) left out. */
+    private long[] values(ToLongFunction<ScheduledRecord> value, boolean successesOnly) {
+        return timeline.stream().filter(r -> !r.warmup() && (!successesOnly || r.record().succeeded()))
+                .mapToLong(value).filter(v -> v >= 0).toArray();
     }
 
     private Histogram histogram(ToLongFunction<ScheduledRecord> value, boolean successesOnly) {
