@@ -321,7 +321,8 @@ final class ModelRun implements BenchmarkListener {
         BenchmarkRun run = cx.finishRun().apply(new BenchmarkRun(levelSettings(outcome.settings(), load.records()),
                 load.records(), load.startEpochMillis(), load.endEpochMillis(), load.durationNanos(), load.requestsSent(),
                 load.timedOut(), load.clientOverhead()).withPreconnectNanos(load.preconnectNanos()));
-        RunMetrics metrics = RunMetrics.of(run, cx.metricsConfig());
+        // an open loop's lags: goodput judges TTFT and E2E from the intended send
+        RunMetrics metrics = RunMetrics.of(run, cx.metricsConfig(), sendLags(load));
         if (cx.serverMetrics() != null) {
             // whether warmup ran, from the level's settings: a cluster's measured window starts at its first
             // worker's start, after the shared start, so its measure-start offset is not 0 even without warmup

@@ -4,6 +4,7 @@ import io.llmperf4j.model.FailureKind;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.function.ToLongFunction;
 
 /**
  * Requests that met an {@link Slo}. {@code goodRequestsPerSecond} = good requests / run seconds (vLLM's goodput);
@@ -22,6 +23,7 @@ import java.util.Objects;
  * @param ttftViolations        successful requests that missed the TTFT bound (0 without one)
  * @param tpotViolations        successful requests that missed the TPOT bound
  * @param e2eViolations         successful requests that missed the E2E bound
+ * @param fromIntendedSend      TTFT and E2E were judged from the intended send (an open loop's send lags given)
  */
 public record Goodput(
         Slo slo,
@@ -32,7 +34,8 @@ public record Goodput(
         double goodFraction,
         int ttftViolations,
         int tpotViolations,
-        int e2eViolations) {
+        int e2eViolations,
+        boolean fromIntendedSend) {
 
     public Goodput {
         Objects.requireNonNull(slo, "slo");
@@ -43,22 +46,36 @@ public record Goodput(
         return recordedRequests - judgedRequests;
     }
 
-    /** Judges {@code requests} (all recorded, failures and cancellations included) against {@code slo}. */
+    /**
+     * Judges {@code requests} (all recorded, failures and cancellations included) against {@code slo}, TTFT and E2E
+     * from the actual send (a closed loop).
+     */
     public static Goodput of(Slo slo, List<RequestMetrics> requests, long durationNanos) {
+        return of(slo, requests, null, durationNanos);
+    }
+
+    /**
+     * The same with TTFT and E2E from the intended send: {@code sendLagNanos} gives each request's send lag (actual
+     * minus intended send, ns); null for a closed loop (no lag).
+     */
+    public static Goodput of(Slo slo, List<RequestMetrics> requests, ToLongFunction<RequestMetrics> sendLagNanos,
+                             long durationNanos) {
+        ToLongFunction<RequestMetrics> lags = sendLagNanos == null ? r -> 0 : sendLagNanos;
         int good = 0;
         int ttft = 0;
         int tpot = 0;
         int e2e = 0;
         int censored = 0;
         for (RequestMetrics request : requests) {
-            if (request.failureKind() == FailureKind.CANCELLED && !slo.outlivedBy(request)) {
+            long lag = Math.max(0, lags.applyAsLong(request));
+            if (request.failureKind() == FailureKind.CANCELLED && !slo.outlivedBy(request, lag)) {
                 censored++;
                 continue;
             }
             if (!request.succeeded()) continue;
-            boolean meetsTtft = slo.meetsTtft(request);
+            boolean meetsTtft = slo.meetsTtft(request, lag);
             boolean meetsTpot = slo.meetsTpot(request);
-            boolean meetsE2e = slo.meetsE2e(request);
+            boolean meetsE2e = slo.meetsE2e(request, lag);
             if (!meetsTtft) ttft++;
             if (!meetsTpot) tpot++;
             if (!meetsE2e) e2e++;
@@ -67,6 +84,7 @@ public record Goodput(
         double perSecond = durationNanos > 0 ? good / (durationNanos / 1e9) : Double.NaN;
         int judged = requests.size() - censored;
         double fraction = judged == 0 ? Double.NaN : (double) good / judged;
-        return new Goodput(slo, good, requests.size(), judged, perSecond, fraction, ttft, tpot, e2e);
+        return new Goodput(slo, good, requests.size(), judged, perSecond, fraction, ttft, tpot, e2e,
+                sendLagNanos != null);
     }
 }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.ToLongFunction;
 
 /**
  * llmperf4j's metrics of one run (llmperf's own numbers stay in {@code report.llmperf}). Distributions cover
@@ -71,14 +72,25 @@ public record RunMetrics(
 
     /** Computes the metrics of {@code run}, with a CLIENT_BOTTLENECK warning when its client overhead says so. */
     public static RunMetrics of(BenchmarkRun run, MetricsConfig config) {
+        return of(run, config, null);
+    }
+
+    /**
+     * The same for an open loop: {@code sendLagNanos} (each measured request's actual minus intended send, by client
+     * request id; null or empty for a closed loop) makes goodput judge TTFT and E2E from the intended send. Every
+     * other figure counts from the actual send.
+     */
+    public static RunMetrics of(BenchmarkRun run, MetricsConfig config, Map<String, Long> sendLagNanos) {
         Objects.requireNonNull(run, "run");
         Objects.requireNonNull(config, "config");
         List<RequestMetrics> requests = run.records().stream()
                 .map(record -> RequestMetrics.from(record, config.tokenCounting()))
                 .toList();
         // one metric's values at a time, not a recorder holding every metric's
+        ToLongFunction<RequestMetrics> lags = sendLagNanos == null || sendLagNanos.isEmpty() ? null
+                : r -> sendLagNanos.getOrDefault(r.clientRequestId(), 0L);
         RunMetrics metrics = of(requests, MetricRecorder.statsOf(requests), run.durationNanos(), run.requestsSent(),
-                run.timedOut(), config);
+                run.timedOut(), config, lags);
         // the records' tags, which per-request metrics do not carry: warned here, before CLIENT_BOTTLENECK
         long endMarkerMissing = run.records().stream()
                 .filter(r -> r.succeeded() && r.tags().endMarkerMissing()).count();
@@ -105,11 +117,12 @@ public record RunMetrics(
      */
     public static RunMetrics of(List<RequestMetrics> requests, MetricRecorder recorder, long durationNanos,
                                 int requestsSent, boolean timedOut, MetricsConfig config) {
-        return of(requests, recorder.stats(), durationNanos, requestsSent, timedOut, config);
+        return of(requests, recorder.stats(), durationNanos, requestsSent, timedOut, config, null);
     }
 
     private static RunMetrics of(List<RequestMetrics> requests, Map<Metric, MetricStats> stats, long durationNanos,
-                                 int requestsSent, boolean timedOut, MetricsConfig config) {
+                                 int requestsSent, boolean timedOut, MetricsConfig config,
+                                 ToLongFunction<RequestMetrics> sendLagNanos) {
         int succeeded = (int) requests.stream().filter(RequestMetrics::succeeded).count();
         long outputTokens = requests.stream()
                 .filter(RequestMetrics::succeeded)
@@ -120,7 +133,8 @@ public record RunMetrics(
         double tokensPerSecond = durationNanos > 0 ? outputTokens / seconds : Double.NaN;
         double requestsPerSecond = durationNanos > 0 ? succeeded / seconds : Double.NaN;
         TokenDiscrepancy discrepancy = TokenDiscrepancy.of(requests, config.tokenCounting());
-        Optional<Goodput> goodput = config.optionalSlo().map(slo -> Goodput.of(slo, requests, durationNanos));
+        Optional<Goodput> goodput = config.optionalSlo()
+                .map(slo -> Goodput.of(slo, requests, sendLagNanos, durationNanos));
         return new RunMetrics(config, requests, stats, durationNanos, requestsSent, requests.size(),
                 succeeded, outputTokens, tokensPerSecond, requestsPerSecond,
                 TokenSourceCounts.of(requests, RequestMetrics::outputTokenSource),

@@ -76,7 +76,16 @@ public record Slo(Duration ttft, Duration tpot, Duration e2e) {
 
     /** True when there is no TTFT bound, or the request has a TTFT within it. */
     public boolean meetsTtft(RequestMetrics request) {
-        return ttft == null || request.ttftNanos().isPresent() && request.ttftNanos().getAsLong() <= ttft.toNanos();
+        return meetsTtft(request, 0);
+    }
+
+    /**
+     * The same with the TTFT counted from the intended send: {@code lagNanos} (how late the request was sent after
+     * its schedule, 0 in a closed loop) plus its TTFT.
+     */
+    public boolean meetsTtft(RequestMetrics request, long lagNanos) {
+        return ttft == null
+                || request.ttftNanos().isPresent() && lagNanos + request.ttftNanos().getAsLong() <= ttft.toNanos();
     }
 
     /** True when there is no TPOT bound, the request has at most one output token, or its TPOT is within it. */
@@ -93,15 +102,25 @@ public record Slo(Duration ttft, Duration tpot, Duration e2e) {
      * before the end.
      */
     public boolean outlivedBy(RequestMetrics request) {
-        long elapsed = request.e2eNanos();
+        return outlivedBy(request, 0);
+    }
+
+    /** The same with TTFT and E2E counted from the intended send, {@code lagNanos} earlier. */
+    public boolean outlivedBy(RequestMetrics request, long lagNanos) {
+        long elapsed = lagNanos + request.e2eNanos();
         boolean ttftOutlived = ttft != null && (request.ttftNanos().isPresent()
-                ? request.ttftNanos().getAsLong() > ttft.toNanos() : elapsed > ttft.toNanos());
+                ? lagNanos + request.ttftNanos().getAsLong() > ttft.toNanos() : elapsed > ttft.toNanos());
         return ttftOutlived || e2e != null && elapsed > e2e.toNanos();
     }
 
     /** True when there is no E2E bound or the request's E2E is within it. */
     public boolean meetsE2e(RequestMetrics request) {
-        return e2e == null || request.e2eNanos() <= e2e.toNanos();
+        return meetsE2e(request, 0);
+    }
+
+    /** The same with the E2E counted from the intended send, {@code lagNanos} before the actual one. */
+    public boolean meetsE2e(RequestMetrics request, long lagNanos) {
+        return e2e == null || lagNanos + request.e2eNanos() <= e2e.toNanos();
     }
 
     /** A compact description, e.g. {@code "TTFT <= 500 ms, E2E <= 10000 ms"}. */

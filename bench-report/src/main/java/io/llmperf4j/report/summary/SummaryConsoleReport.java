@@ -69,7 +69,8 @@ public final class SummaryConsoleReport {
         if (metrics.goodput().isPresent()) {
             Goodput g = metrics.goodput().get();
             out.append(String.format(Locale.ROOT, "Goodput (%s): %s req/s, %d of %d requests good (%s)%s%n",
-                    g.slo().describe(), fixed(g.goodRequestsPerSecond(), 3), g.goodRequests(), g.judgedRequests(),
+                    g.slo().describe() + (g.fromIntendedSend() ? ", from the intended send" : ""),
+                    fixed(g.goodRequestsPerSecond(), 3), g.goodRequests(), g.judgedRequests(),
                     percent(g.goodFraction()), g.censoredRequests() == 0 ? ""
                             : "; " + g.censoredRequests() + " cancelled before any bound was missed left out"));
         }
