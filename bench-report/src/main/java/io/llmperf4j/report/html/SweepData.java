@@ -24,6 +24,9 @@ import java.util.OptionalInt;
  */
 public record SweepData(SweepFiles.Document sweep, List<Level> levels, Path dir, String base) {
 
+    /** The load unit of a rate sweep (an open loop), whose rows count TTFT and E2E from the intended send. */
+    static final String OPEN_LOOP_UNIT = "req/s";
+
     /** The latencies drawn against load, each as p50, p90 and p99. */
     static final List<Metric> LATENCIES = List.of(Metric.TTFT, Metric.TPOT, Metric.ITL, Metric.E2E_LATENCY);
 
@@ -45,6 +48,8 @@ public record SweepData(SweepFiles.Document sweep, List<Level> levels, Path dir,
         double percentileMs(Metric metric, int p) {
             SummaryDocument.StatsJson s = stats(metric);
             if (s == null) {
+                // an open loop's row counts from the intended send: not the summary's figures
+                if (OPEN_LOOP_UNIT.equals(row.loadUnit())) return Double.NaN;
                 // the sweep row keeps TTFT and E2E p50/p90 for levels without a summary
                 Double v = switch (metric) {
                     case TTFT -> p == 50 ? row.ttftP50Ms() : p == 90 ? row.ttftP90Ms() : null;
@@ -121,6 +126,11 @@ public record SweepData(SweepFiles.Document sweep, List<Level> levels, Path dir,
 
     OptionalInt firstFailingIndex() {
         return indexOf(sweep.verdict().firstFailingLevel());
+    }
+
+    /** A rate sweep: open-loop levels, whose sweep rows count TTFT and E2E from the intended send. */
+    boolean openLoop() {
+        return OPEN_LOOP_UNIT.equals(sweep.loadUnit());
     }
 
     /** The unit of the load axis, e.g. "concurrency" or "req/s". */

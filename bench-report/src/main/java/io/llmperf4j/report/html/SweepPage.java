@@ -27,11 +27,17 @@ final class SweepPage {
     private final SweepFiles.Document sweep;
     private final List<SweepData.Level> levels;
     private final StringBuilder out = new StringBuilder(64 * 1024);
+    /**
+     * A rate sweep (open loop): the summaries' latencies count from the actual send, the sweep rows' TTFT and E2E
+     * from the intended send (waiting behind the cap and the pacer included, as the console's sweep table).
+     */
+    private final boolean openLoop;
 
     SweepPage(SweepData data) {
         this.data = data;
         this.sweep = data.sweep();
         this.levels = data.levels();
+        this.openLoop = data.openLoop();
     }
 
     String render() {
@@ -129,7 +135,9 @@ final class SweepPage {
         double[] load = load();
         for (Metric metric : SweepData.LATENCIES) {
             String key = metric.jsonKey().replace("_ms", "").replace('_', '-');
-            SvgChart.Builder chart = SvgChart.builder("sweep-" + key, metric.label() + " vs load")
+            boolean fromSend = metric == Metric.TTFT || metric == Metric.E2E_LATENCY; // counted from a send
+            SvgChart.Builder chart = SvgChart.builder("sweep-" + key, metric.label() + " vs load"
+                            + (openLoop && fromSend ? ", from the actual send" : ""))
                     .x(loadAxis())
                     .y(SvgChart.Axis.linear(metric.label(), "ms").includingZero())
                     .emptyMessage("No " + metric.label() + " in these levels' files");
@@ -149,6 +157,9 @@ final class SweepPage {
             marks(chart);
             card(chart, metric.label() + " p50, p90 and p99 of successful requests at each level"
                     + (metric == Metric.ITL ? " (ITL pools every gap between content events)" : "")
+                    + (openLoop && fromSend ? ", from the actual send (each level's summary): waiting behind the "
+                            + "cap and the pacer is not included; the table's TTFT from the intended send includes it"
+                            : "")
                     + "; a level without it is a gap. Hover a point for its value.");
         }
         out.append("</div>\n</section>\n");
@@ -234,13 +245,22 @@ final class SweepPage {
 
     private void table() {
         out.append("<section id=\"sweep-table\">\n<h2>Levels</h2>\n<div class=\"card\">\n<table class=\"sweep\">\n"
-                + "<thead><tr><th>level</th><th class=\"num\">load</th><th class=\"num\">ok / total</th>"
+                + "<thead>");
+        if (openLoop) { // which send the latencies count from
+            out.append("<tr><th colspan=\"6\"></th><th colspan=\"")
+                    .append(SweepData.LATENCIES.size() * PERCENTILES.length)
+                    .append("\" class=\"from-actual\">from the actual send (each level's summary)</th>"
+                            + "<th colspan=\"2\" class=\"from-intended\">from the intended send (the sweep file's)</th>"
+                            + "<th></th></tr>");
+        }
+        out.append("<tr><th>level</th><th class=\"num\">load</th><th class=\"num\">ok / total</th>"
                 + "<th class=\"num\">success</th><th class=\"num\">output tok/s</th><th class=\"num\">req/s</th>");
         for (Metric m : SweepData.LATENCIES) {
             for (int p : PERCENTILES) {
                 out.append("<th class=\"num\">").append(Html.esc(shortLabel(m))).append(" p").append(p).append("</th>");
             }
         }
+        if (openLoop) out.append("<th class=\"num\">TTFT p50</th><th class=\"num\">TTFT p90</th>");
         out.append("<th>verdict</th></tr></thead>\n<tbody>\n");
         for (int i = 0; i < levels.size(); i++) {
             SweepData.Level level = levels.get(i);
@@ -278,10 +298,20 @@ final class SweepPage {
                             .append(p).append("\">").append(Html.fixed(level.percentileMs(m, p), 1)).append("</td>");
                 }
             }
+            if (openLoop) {
+                out.append("<td class=\"num\" data-metric=\"ttft_from_intended_ms\" data-p=\"50\">")
+                        .append(Html.fixed(l.ttftP50Ms(), 1)).append("</td>")
+                        .append("<td class=\"num\" data-metric=\"ttft_from_intended_ms\" data-p=\"90\">")
+                        .append(Html.fixed(l.ttftP90Ms(), 1)).append("</td>");
+            }
             out.append("<td>").append(flags).append("</td></tr>\n");
         }
         out.append("</tbody>\n</table>\n<p class=\"caption\">Latencies in ms, successful requests only. The figures "
-                + "are each level's summary file's; the verdict is the sweep file's.</p>\n</div>\n</section>\n");
+                + "are each level's summary file's"
+                + (openLoop ? ", counted from the actual send; the last TTFT columns count from the intended send "
+                + "(waiting behind the cap and the pacer included) and are the sweep file's, as the console's sweep "
+                + "table" : "")
+                + "; the verdict is the sweep file's.</p>\n</div>\n</section>\n");
     }
 
     private static String shortLabel(Metric m) {
@@ -362,8 +392,9 @@ final class SweepPage {
                 .append("<li>").append(Html.esc("Read from " + data.base() + SweepFiles.JSON_SUFFIX + " (the plan, "
                         + "the verdict and one row per level) and each level's *_llmperf4j_summary.json in its own "
                         + "folder.")).append("</li>\n")
-                .append("<li>Percentiles: each level's summary's (successful requests only). TPOT is per request; "
-                        + "ITL pools every gap between content events.</li>\n")
+                .append("<li>Percentiles: each level's summary's (successful requests only)")
+                .append(openLoop ? ", from the actual send; TTFT from the intended send is the sweep file's" : "")
+                .append(". TPOT is per request; ITL pools every gap between content events.</li>\n")
                 .append("<li>Hover a point for its values; every point also carries them as data-x and data-y."
                         + "</li>\n")
                 .append("<li>This page is self-contained: no scripts, no fonts or images from elsewhere, no links to "

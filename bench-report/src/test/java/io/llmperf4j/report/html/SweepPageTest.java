@@ -137,4 +137,52 @@ class SweepPageTest {
         // each level links its own report
         assertTrue(html.contains("href=\"concurrency_4/m_550_150_report.html\""));
     }
+
+    /**
+     * A rate sweep (open loop): the summaries count from the actual send, the sweep rows' TTFT from the intended send.
+     * The page says which is which, adds the rows' TTFT p50/p90 as columns, and never draws a row's from-intended
+     * TTFT as the summary's (rate 4 has no folder).
+     */
+    @Test
+    void aRateSweepLabelsLatenciesFromTheActualSendAndAddsTtftFromTheIntendedSend(@TempDir Path dir)
+            throws Exception {
+        List<SweepFiles.Level> rows = new ArrayList<>();
+        for (int c : LEVELS) {
+            boolean written = c != 4;
+            if (written) {
+                BenchmarkRun run = level(c);
+                SummaryJson.write(run, RunMetrics.of(run, MetricsConfig.DEFAULT), "0.1.0-test", ENVIRONMENT,
+                        dir.resolve("rate_" + c));
+            }
+            rows.add(new SweepFiles.Level(c, "req/s", "rate " + c, 10, 10, 0, 0.0, 100.0 * c, 2.0,
+                    100.0 * c + 500.25, 100.0 * c + 700.75, 3000.0, 3300.0, false, false, false, false, false, null,
+                    null, written ? "rate_" + c : null));
+        }
+        SweepFiles.write(dir, BASE, new SweepFiles.Document(SweepFiles.SCHEMA, "m", "rate", "req/s",
+                List.of(1.0, 2.0, 4.0), "open loop, 1, 2, 4 req/s", "none", new SweepFiles.Rules(5, 2, 5),
+                new SweepFiles.Verdict(null, null, null, List.of(), List.of()), false, rows));
+        String html = Files.readString(HtmlReport.fromResultsDir(dir));
+        parse(html);
+
+        assertTrue(html.contains("<th colspan=\"12\" class=\"from-actual\">from the actual send (each level's "
+                + "summary)</th><th colspan=\"2\" class=\"from-intended\">from the intended send (the sweep "
+                + "file's)</th>"), "the table's two groups of latencies");
+        for (int c : LEVELS) {
+            assertTrue(html.contains("<td class=\"num\" data-metric=\"ttft_from_intended_ms\" data-p=\"50\">"
+                    + Html.fixed(100.0 * c + 500.25, 1) + "</td><td class=\"num\" data-metric=\""
+                    + "ttft_from_intended_ms\" data-p=\"90\">" + Html.fixed(100.0 * c + 700.75, 1) + "</td>"),
+                    "rate " + c + ": the row's TTFT from the intended send");
+        }
+        assertTrue(html.contains("TTFT vs load, from the actual send"), "the TTFT chart says which send");
+        assertTrue(html.contains("E2E latency vs load, from the actual send"), "the E2E chart says which send");
+        assertFalse(html.contains("TPOT vs load, from"), "TPOT counts from no send");
+        List<Double> p50 = ys(svg(html, "sweep-ttft"), "sweep-ttft-p50");
+        assertEquals(summary(dir, "rate_1").metrics().get("ttft_ms").p50(), p50.get(0), 1e-9);
+        assertFalse(p50.contains(100.0 * 4 + 500.25), "rate 4's row counts from the intended send: not drawn");
+        assertTrue(html.contains("counted from the actual send; the last TTFT columns count from the intended send"));
+    }
+
+    private static SummaryDocument summary(Path dir, String folder) throws Exception {
+        return ReportData.readSummaryIn(dir.resolve(folder));
+    }
 }
