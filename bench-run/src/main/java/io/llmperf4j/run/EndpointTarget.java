@@ -15,16 +15,19 @@ public sealed interface EndpointTarget permits EndpointTarget.Remote, EndpointTa
      * An endpoint; the key is kept out of toString.
      *
      * @param baseVariable where the base came from, named in messages about it
+     * @param keySource    where the key came from ("OPENAI_API_KEY", "--api-key-file key.txt"), named in the hint
+     *                     when the server refuses it
      * @param readyWait    how long a run waits for the endpoint to accept connections (a server still starting);
      *                     zero: a refused connection fails the run at once, as llmperf
      */
-    record Remote(String apiBase, String apiKey, String baseVariable, Duration readyWait) implements EndpointTarget {
+    record Remote(String apiBase, String apiKey, String baseVariable, String keySource, Duration readyWait)
+            implements EndpointTarget {
         public Remote {
             readyWait = readyWait == null ? Duration.ZERO : readyWait;
         }
 
         public Remote(String apiBase, String apiKey, String baseVariable) {
-            this(apiBase, apiKey, baseVariable, Duration.ZERO);
+            this(apiBase, apiKey, baseVariable, baseVariable.replace("_BASE", "_KEY"), Duration.ZERO);
         }
 
         @Override

@@ -32,11 +32,11 @@ final class LocalExecutor implements LoadExecutor {
             LlmApi api = common.api(request.stream(), null);
             URI uri = endpoint.uri(api);
             Preflight.awaitReachable(uri, common.target(), err);
-            if (common.target() instanceof EndpointTarget.Remote) { // the embedded simulator needs no check
+            if (common.target() instanceof EndpointTarget.Remote remote) { // the embedded simulator needs no check
                 for (String model : request.load().models()) {
                     Preflight.checkRequest(common.clientConfig(endpoint, api,
                             Preflight.checkParams(common.additionalSamplingParams()), request.includeUsage(), model,
-                            1), api, endpoint.apiKey(), ApiRegistry.get(common.llmApi()).keyVariable(),
+                            1), api, endpoint.apiKey(), remote.keySource(),
                             Duration.ofSeconds(common.timeoutSeconds()), err);
                 }
             }

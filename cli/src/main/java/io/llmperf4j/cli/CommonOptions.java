@@ -147,6 +147,7 @@ final class CommonOptions {
             throw new UsageException(keyProblem + " (or pass --api-key-file); llmperf requires it with " + baseVar
                     + " (" + EndpointTarget.keyFix(keyVar) + ")");
         }
-        return new EndpointTarget.Remote(base.strip(), key, baseVar, readyWait);
+        return new EndpointTarget.Remote(base.strip(), key, baseVar,
+                apiKeyFile != null ? "--api-key-file " + apiKeyFile : keyVar, readyWait);
     }
 }
