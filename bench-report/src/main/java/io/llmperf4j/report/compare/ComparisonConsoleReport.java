@@ -45,12 +45,30 @@ public final class ComparisonConsoleReport {
                     number(d.candidate()), signed(d.absoluteDelta()), percent(d.relativeDeltaPercent()), ci,
                     d.metric().unit()));
         }
-        out.append("* the CI of the delta excludes 0\n");
+        out.append(legend(bootstrap));
         if (!results.isEmpty()) {
             out.append("Rules:\n");
             for (RuleResult result : results) out.append("  ").append(result.message()).append('\n');
         }
         return out.toString();
+    }
+
+    /**
+     * What {@code *} means: the interval's confidence and what was resampled. Requests within each run are
+     * resampled, so the interval holds no run-to-run variation, and two runs of identical settings (an A/A
+     * comparison) are often marked; the throughput and error-rate rows have no interval at all.
+     */
+    static String legend(BootstrapConfig bootstrap) {
+        return String.format(Locale.ROOT, "* the %.0f %% CI of the delta excludes 0. The CI comes from resampling "
+                + "requests within each run; run-to-run variation is not in it: repeat runs (--iterations/--forks) to "
+                + "judge a change%n", 100 * bootstrap.confidenceLevel());
+    }
+
+    /** The legend of iteration comparisons: there the samples are the measured iterations themselves. */
+    static String iterationsLegend(BootstrapConfig bootstrap) {
+        return String.format(Locale.ROOT, "* the %.0f %% CI of the delta excludes 0. The CI comes from resampling "
+                + "the measured iterations of each side, so it holds the variation between iterations (not between "
+                + "separate runs of llmperf4j)%n", 100 * bootstrap.confidenceLevel());
     }
 
     private static String number(double v) {

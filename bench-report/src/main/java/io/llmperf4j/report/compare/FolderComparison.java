@@ -6,6 +6,7 @@ import io.llmperf4j.report.output.IterationsFile;
 import io.llmperf4j.report.output.ResultsFolder;
 import io.llmperf4j.report.output.SweepFiles;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -57,11 +58,11 @@ public record FolderComparison(ResultsFolder.Kind kind, String matchedBy, List<U
      */
     public static FolderComparison compare(Path baseline, Path candidate, TokenCounting counting,
                                            BootstrapConfig config) throws IOException {
-        ResultsFolder a = ResultsFolder.detect(baseline);
-        ResultsFolder b = ResultsFolder.detect(candidate);
+        ResultsFolder a = iterationsOfSweep(ResultsFolder.detect(baseline));
+        ResultsFolder b = iterationsOfSweep(ResultsFolder.detect(candidate));
         if (a.kind() != b.kind()) {
-            throw new IllegalArgumentException(baseline + " is a " + a.kind().word() + " and " + candidate + " a "
-                    + b.kind().word() + ": compare two runs, two sweeps, two sets of iterations or two comparisons"
+            throw new IllegalArgumentException(baseline + " is " + article(a.kind()) + " and " + candidate + " "
+                    + article(b.kind()) + ": compare two runs, two sweeps, two sets of iterations or two comparisons"
                     + " (or give a sweep's level folder to compare it with a run)");
         }
         return switch (a.kind()) {
@@ -72,6 +73,26 @@ public record FolderComparison(ResultsFolder.Kind kind, String matchedBy, List<U
             case COMPARISON -> comparisons(a, b, counting, config);
             case ITERATIONS -> iterations(a, b, config);
         };
+    }
+
+    /**
+     * A sweep run with {@code --iterations} keeps no folder per level: its levels are in
+     * {@code <base>_iterations.csv} beside {@code <base>_sweep.json}, so it compares as iterations, level by level.
+     * Any other folder is returned as is.
+     */
+    static ResultsFolder iterationsOfSweep(ResultsFolder folder) throws IOException {
+        if (folder.kind() != ResultsFolder.Kind.SWEEP) return folder;
+        Path iterations = folder.dir().resolve(folder.base() + IterationsFile.SUFFIX);
+        if (!Files.isRegularFile(iterations)) return folder;
+        SweepFiles.Document doc = SweepFiles.read(folder.file());
+        boolean noLevelFolders = doc.levels().stream()
+                .allMatch(l -> l.resultsDir() == null || l.resultsDir().isEmpty());
+        return noLevelFolders ? new ResultsFolder(ResultsFolder.Kind.ITERATIONS, folder.dir(), iterations) : folder;
+    }
+
+    /** "a run", "a sweep", "a set of iterations", "a comparison". */
+    static String article(ResultsFolder.Kind kind) {
+        return kind == ResultsFolder.Kind.ITERATIONS ? "a set of iterations" : "a " + kind.word();
     }
 
     /** The rules on every unit, each message prefixed with the unit's label. */

@@ -45,7 +45,7 @@ public final class FolderComparisonConsoleReport {
         BootstrapConfig bootstrap = first.bootstrap();
         out.append(String.format(Locale.ROOT, "bootstrap: %d resamples, %.0f%% CI, seed %d%n", bootstrap.resamples(),
                 100 * bootstrap.confidenceLevel(), bootstrap.seed()));
-        out.append(String.format(Locale.ROOT, ROW, "unit", "metric", "stat", "baseline", "candidate", "delta",
+        out.append(String.format(Locale.ROOT, ROW, comparison.matchedByWords(), "metric", "stat", "baseline", "candidate", "delta",
                 "delta %", String.format(Locale.ROOT, "%.0f%% CI (delta %%)", 100 * bootstrap.confidenceLevel()),
                 "unit"));
         for (FolderComparison.Unit unit : comparison.units()) {
@@ -59,7 +59,11 @@ public final class FolderComparisonConsoleReport {
                 }
             }
         }
-        out.append("* the CI of the delta excludes 0; every statistic of one unit: compare its two folders\n");
+        out.append(comparison.kind() == ResultsFolder.Kind.ITERATIONS
+                ? ComparisonConsoleReport.iterationsLegend(bootstrap) : ComparisonConsoleReport.legend(bootstrap));
+        if (comparison.kind() != ResultsFolder.Kind.ITERATIONS) {
+            out.append("every statistic of one unit: compare its two folders\n");
+        }
         if (!results.isEmpty()) {
             out.append("Rules (on every unit):\n");
             for (RuleResult result : results) out.append("  ").append(result.message()).append('\n');

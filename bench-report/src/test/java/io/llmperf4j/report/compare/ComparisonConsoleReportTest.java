@@ -21,7 +21,9 @@ class ComparisonConsoleReportTest {
         assertTrue(lines[3].startsWith("metric "), lines[3]);
         assertTrue(lines[4].startsWith("TTFT                        p50 "), lines[4]);
         assertTrue(lines[4].matches(".*\\] \\* +ms"), lines[4]);
-        assertEquals(4 + 6 * 4 + 3, List.of(lines).indexOf("* the CI of the delta excludes 0"));
+        assertEquals("* the 95 % CI of the delta excludes 0. The CI comes from resampling requests within each run; "
+                + "run-to-run variation is not in it: repeat runs (--iterations/--forks) to judge a change",
+                lines[4 + 6 * 4 + 3]);
         assertEquals("Rules:", lines[lines.length - 3]);
         assertTrue(lines[lines.length - 2].startsWith("  FAIL ttft_p90>+10%: "), lines[lines.length - 2]);
         assertTrue(lines[lines.length - 1].startsWith("  pass error_rate>0.01: Error rate changed by +0.000 fraction"),

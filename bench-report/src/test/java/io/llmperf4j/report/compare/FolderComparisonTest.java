@@ -111,4 +111,57 @@ class FolderComparisonTest {
         assertFalse(results.get(0).failed(), results.get(0).message());
         assertEquals(RuleResult.Verdict.NOT_EVALUATED, results.get(1).verdict());
     }
+
+    /** A sweep run with --iterations: levels without folders, the iterations CSV beside the sweep file. */
+    private static Path sweepWithIterations(Path dir, double base) throws Exception {
+        List<IterationsFile.Row> rows = new ArrayList<>();
+        List<SweepFiles.Level> levels = new ArrayList<>();
+        for (int c : new int[] {1, 2}) {
+            rows.add(new IterationsFile.Row(String.valueOf(c), "concurrency", 1, "warmup", 1, 0, 1, 10, 999.0, 1, 0,
+                    1.0, 10.0, 1.0));
+            for (int i = 1; i <= 3; i++) {
+                double tps = base * c + i;
+                rows.add(new IterationsFile.Row(String.valueOf(c), "concurrency", 1, "measurement", i, i, 1, tps, tps,
+                        3, 0, 3.0, 10.0, 1.0));
+            }
+            levels.add(new SweepFiles.Level(c, "concurrency", "concurrency " + c, 6, 6, 0, 0.0, base * c, 3.0, null,
+                    null, null, null, false, false, false, false, false, null, null, null));
+        }
+        IterationsFile.write(dir, "m_100_5", rows);
+        SweepFiles.write(dir, "m_100_5", new SweepFiles.Document(SweepFiles.SCHEMA, "m", "concurrency",
+                "concurrency", List.of(1.0, 2.0), "concurrency sweep 1,2; 1 warmup + 3 measurement iterations", "none",
+                new SweepFiles.Rules(5, 2, 5), new SweepFiles.Verdict(null, null, null, List.of(), List.of()), false,
+                levels));
+        return dir;
+    }
+
+    @Test
+    void comparesTwoSweepsRunWithIterationsLevelByLevel(@TempDir Path tmp) throws Exception {
+        Path a = sweepWithIterations(tmp.resolve("a"), 100);
+        Path b = sweepWithIterations(tmp.resolve("b"), 110);
+        FolderComparison c = FolderComparison.compare(a, b, TokenCounting.DEFAULT, BootstrapConfig.DEFAULT);
+        assertEquals(ResultsFolder.Kind.ITERATIONS, c.kind());
+        assertEquals(List.of("concurrency 1", "concurrency 2"),
+                c.units().stream().map(FolderComparison.Unit::label).toList());
+        MetricDelta d = c.units().get(1).comparison().delta(CompareMetric.OUTPUT_THROUGHPUT, CompareStat.VALUE)
+                .orElseThrow();
+        assertEquals(202.0, d.baseline(), 1e-9, "warmup left out");
+        assertEquals(222.0, d.candidate(), 1e-9);
+        assertTrue(c.onlyInBaseline().isEmpty() && c.onlyInCandidate().isEmpty());
+        String table = FolderComparisonConsoleReport.render(c, List.of());
+        assertTrue(table.startsWith("Iterations compared level by level (matched by level): 2 in both\n"), table);
+        assertTrue(table.contains("resampling the measured iterations"), table);
+        assertEquals(1, table.lines().filter(l -> l.startsWith("level ")).count(), table);
+        // the same sweep against itself compares too (the reported bug: "no concurrency is in both")
+        assertEquals(2, FolderComparison.compare(a, a, TokenCounting.DEFAULT, BootstrapConfig.DEFAULT).units().size());
+    }
+
+    @Test
+    void aSweepWithIterationsAgainstARunIsRefusedInPlainWords(@TempDir Path tmp) throws Exception {
+        Path a = sweepWithIterations(tmp.resolve("a"), 100);
+        Path run = sweep(tmp.resolve("b"), new int[] {1}, -1).resolve("concurrency_1");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> FolderComparison.compare(a, run, TokenCounting.DEFAULT, BootstrapConfig.DEFAULT));
+        assertTrue(e.getMessage().contains("is a set of iterations and"), e.getMessage());
+    }
 }
