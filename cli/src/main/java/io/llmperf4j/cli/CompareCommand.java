@@ -5,6 +5,7 @@ import io.llmperf4j.report.compare.FailIfRule;
 import io.llmperf4j.report.compare.FolderComparison;
 import io.llmperf4j.report.compare.FolderComparisonConsoleReport;
 import io.llmperf4j.report.compare.RuleResult;
+import io.llmperf4j.report.compare.SettingsDifferences;
 import io.llmperf4j.report.metrics.TokenCounting;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -29,7 +30,11 @@ import java.util.concurrent.Callable;
             "throughput and error rate, each delta with a 95 %% bootstrap confidence interval.",
             "With --fail-if, exits 3 when a rule is crossed (the guides' regression alarm for CI).",
             "Two sweep folders are compared level by level (matched by concurrency or rate), two comparisons of",
-            "models by model and level, two iteration folders by level; --fail-if then applies to every level."
+            "models by model and level, two iteration folders (or two sweeps run with --iterations) by level;",
+            "--fail-if then applies to every level. Settings that differ between the two (model, endpoint,",
+            "load, token shape, tokenizer, prompt mode, sampling parameters) are listed on stderr first.",
+            "The CI comes from resampling requests within each run: run-to-run variation is not in it, so",
+            "repeat runs (--iterations/--forks) to judge a change."
         })
 final class CompareCommand implements Callable<Integer> {
     private final CliContext context;
@@ -70,6 +75,13 @@ final class CompareCommand implements Callable<Integer> {
         TokenCounting counting = new TokenCounting(clientSpecialTokens, true);
         FolderComparison comparison = compare(counting);
         List<RuleResult> results = comparison.evaluate(rules);
+        List<String> differences = SettingsDifferences.between(baseline, candidate);
+        if (!differences.isEmpty()) {
+            context.err().println("compare: the two ran with different settings; a delta may come from these, "
+                    + "not from the server alone:");
+            for (String line : differences) context.err().println("  " + line);
+            context.err().flush();
+        }
         context.out().print(FolderComparisonConsoleReport.render(comparison, results));
         context.out().flush();
         return results.stream().anyMatch(RuleResult::failed) ? ExitCodes.THRESHOLD_FAILED : ExitCodes.OK;
