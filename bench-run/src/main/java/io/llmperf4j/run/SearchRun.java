@@ -227,15 +227,14 @@ final class SearchRun {
             verdict = (interrupted ? "search stopped (Ctrl-C); best so far: " + key + " "
                     + LoadSettings.formatLevel(capacity) : "capacity above the range: every level up to "
                     + key + " " + LoadSettings.formatLevel(capacity) + " (--search-max) met the objectives; raise "
-                    + "--search-max") + "; nearest its limit: " + describe(b);
+                    + "--search-max") + "; nearest its limit, at " + key + " " + LoadSettings.formatLevel(capacity)
+                    + ": " + describe(b);
         } else {
             outcome = interrupted ? "stopped" : "found";
             ObjectiveResult b = atFailed.judgement().binding();
             binding = b.objective();
-            verdict = (interrupted ? "search stopped (Ctrl-C); best so far: " : "capacity: ") + key + " "
-                    + LoadSettings.formatLevel(capacity) + (unit.equals("req/s") ? " req/s" : "") + " (fails at "
-                    + LoadSettings.formatLevel(failed) + confidence(atCapacity, atFailed) + "); binding objective "
-                    + describe(b);
+            verdict = foundVerdict(interrupted, key, unit, capacity, failed, intervalConfidence(atCapacity, atFailed),
+                    b);
         }
         SearchDocument.Goodput goodput = null;
         if (atCapacity != null && atCapacity.report() != null && atCapacity.report().metrics() != null) {
@@ -282,13 +281,25 @@ final class SearchRun {
             if (!p.judgement().resolved()) return null;
             confidence -= LevelJudge.ALPHA;
         }
-        return confidence;
+        return Math.round(confidence * 1e6) / 1e6; // 0.9, not 0.8999999999999999
     }
 
-    private static String confidence(Probe low, Probe high) {
-        Double c = intervalConfidence(low, high);
-        return c == null ? "; a level decided on its point estimate" : String.format(Locale.ROOT, "; %.0f %% confidence",
-                100 * c);
+    /**
+     * "capacity: concurrency 4 (fails at 5; the bracket [4, 5] holds with 90 % confidence, each level's verdict at
+     * 95 %); binding objective at the first failing level, concurrency 5: ttft_p90<=50ms (estimate 53.7 ms, 95 %
+     * interval [50.2, 61.2])". The estimate is the failing level's, and says so: the capacity level met it.
+     */
+    static String foundVerdict(boolean interrupted, String key, String unit, double capacity, double failed,
+                               Double confidence, ObjectiveResult binding) {
+        String rate = unit.equals("req/s") ? " req/s" : "";
+        String low = LoadSettings.formatLevel(capacity);
+        String high = LoadSettings.formatLevel(failed);
+        String bracket = confidence == null ? "; a level decided on its point estimate"
+                : String.format(Locale.ROOT, "; the bracket [%s, %s] holds with %.0f %% confidence, each level's "
+                        + "verdict at %.0f %%", low, high, 100 * confidence, 100 * (1 - LevelJudge.ALPHA));
+        return (interrupted ? "search stopped (Ctrl-C); best so far: " : "capacity: ") + key + " " + low + rate
+                + " (fails at " + high + bracket + "); binding objective at the first failing level, " + key + " "
+                + high + rate + ": " + describe(binding);
     }
 
     private static Probe firstAt(List<Probe> probes, double load) {

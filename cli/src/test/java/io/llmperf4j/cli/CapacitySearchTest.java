@@ -87,7 +87,7 @@ class CapacitySearchTest {
             assertTrue(Files.isRegularFile(dir.resolve("level_01_concurrency_1").resolve(BASE
                     + "12_llmperf4j_summary.json")));
             assertTrue(run.out().contains("capacity: concurrency 4 (fails at 5"), run::toString);
-            assertTrue(run.out().contains("binding objective ttft_p99<=300ms"), run::toString);
+            assertTrue(run.out().contains("binding objective at the first failing level, concurrency 5: ttft_p99<=300ms"), run::toString);
         }
     }
 
