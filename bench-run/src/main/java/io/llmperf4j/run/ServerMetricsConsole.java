@@ -14,15 +14,17 @@ final class ServerMetricsConsole {
      * waiting 0". Figures the server does not expose read "n/a".
      */
     static String line(ServerSideSummary s, double clientOutputTokensPerSecond) {
+        String peaks = s.peaksUnobserved() ? "peak running and waiting not observed (" + s.unobservedPeaksReason() + ")"
+                : String.format(Locale.ROOT, "peak running %s, waiting %s%s", fixed(s.peakRequestsRunning(), 0),
+                fixed(s.peakRequestsWaiting(), 0), s.peakKvCacheUsage() == null ? ""
+                        : String.format(Locale.ROOT, ", KV cache peak %.1f %%", 100 * s.peakKvCacheUsage()));
         return String.format(Locale.ROOT, "Server (%s /metrics): %s generation tokens, %s tok/s (client: %s output "
-                        + "tok/s); peak running %s, waiting %s%s",
+                        + "tok/s); %s",
                 s.engine() == null ? "unknown engine's" : s.engine(),
                 s.generationTokens() == null ? "n/a" : s.generationTokens().toString(),
-                fixed(s.generationTokensPerS(), 1), fixed(clientOutputTokensPerSecond, 1),
-                fixed(s.peakRequestsRunning(), 0), fixed(s.peakRequestsWaiting(), 0),
-                s.peakKvCacheUsage() == null ? "" : String.format(Locale.ROOT, ", KV cache peak %.1f %%",
-                        100 * s.peakKvCacheUsage()));
+                fixed(s.generationTokensPerS(), 1), fixed(clientOutputTokensPerSecond, 1), peaks);
     }
+
 
     private static String fixed(Double v, int decimals) {
         return v == null || v.isNaN() || v.isInfinite() ? "n/a" : String.format(Locale.ROOT, "%." + decimals + "f", v);

@@ -129,7 +129,8 @@ final class ServerMetricsSession {
         return new ServerSideSummary(s.engine(), s.scrapesInWindow(), s.failedScrapesInWindow(), windowS,
                 s.scrapeSpanS(), s.peakRequestsRunning(), s.peakRequestsWaiting(), s.peakKvCacheUsage(),
                 s.prefixCacheHitRate(), s.promptTokens(), s.generationTokens(), perS, s.requestsFinished(), s.ttft(),
-                s.interTokenLatency(), s.e2eRequestLatency(), s.queueTime(), s.families(), s.quantileMethod());
+                s.interTokenLatency(), s.e2eRequestLatency(), s.queueTime(), s.families(), s.quantileMethod(),
+                s.windowStartS(), s.scrapesInsideWindow());
     }
 
     /** A level that died: stop its scraper; nothing is written. */

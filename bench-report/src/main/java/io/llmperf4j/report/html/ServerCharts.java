@@ -69,6 +69,11 @@ final class ServerCharts {
         out.append(aligned ? "." : " (placed by the level's start: this summary does not say where the measured "
                 + "window starts, so warmup would shift them).");
         out.append(" Hover a point for its value.</p>\n");
+        ServerSideSummary server = summary.server();
+        if (server != null && server.peaksUnobserved()) {
+            out.append("<p class=\"note server-peaks-unobserved\">Peak running and waiting requests: not observed ("
+                    + Html.esc(server.unobservedPeaksReason()) + ").</p>\n");
+        }
         latencyTable();
         out.append("<div class=\"charts\">\n");
         if (series.engine() == null) {

@@ -33,6 +33,7 @@ public final class ServerSideSummarizer {
     private final ServerMetricsTimeline timeline;
     private final List<Scrape> ok;
     private final List<Scrape> inWindow;
+    private final List<Scrape> inside;
     private final int first;
     private final int last;
     private final ServerEngine engine;
@@ -59,6 +60,7 @@ public final class ServerSideSummarizer {
         this.first = b;
         this.last = e;
         this.inWindow = ok.stream().filter(s -> s.offsetNanos() >= startNanos && s.offsetNanos() <= endNanos).toList();
+        this.inside = ok.stream().filter(s -> s.offsetNanos() > startNanos && s.offsetNanos() < endNanos).toList();
         Set<String> names = timeline.series().stream().map(Series::name).collect(Collectors.toSet());
         this.engine = ServerEngine.detect(names);
     }
@@ -113,20 +115,24 @@ public final class ServerSideSummarizer {
                 bracketed ? latency("queue_time", MetricRole.REQUEST_QUEUE_TIME) : null,
                 families,
                 ServerSideSummary.QUANTILE_METHOD,
-                startNanos / NANOS_PER_SECOND);
+                startNanos / NANOS_PER_SECOND,
+                inside.size());
     }
 
     private KnownFamily find(MetricRole role) {
         return KnownFamilies.find(engine, role, timeline::hasSample);
     }
 
-    /** Highest per-scrape aggregate (sum over series, or max) in the window; the bracketing scrapes if none inside. */
+    /**
+     * Highest per-scrape aggregate (sum over series, or max) over the scrapes strictly inside the window; null when
+     * none fell inside. The scrapes at or beyond the edges are left out: a level's edge scrapes are taken before its
+     * first send and after its last response, when the server is idle, and read 0 running however loaded it was.
+     */
     private Double gaugePeak(String figure, MetricRole role, boolean sum) {
         KnownFamily f = find(role);
         if (f == null) return null;
         List<Series> series = timeline.seriesNamed(f.valueSampleNames().get(0));
-        List<Scrape> scrapes = inWindow;
-        if (scrapes.isEmpty() && first >= 0) scrapes = ok.subList(first, last + 1);
+        List<Scrape> scrapes = inside;
         Double peak = null;
         for (Scrape s : scrapes) {
             Double v = aggregate(s, series, sum);

@@ -40,6 +40,11 @@ import java.util.Map;
  * @param windowStartS           where the measured window starts on the scrapes' time axis: seconds from
  *                               {@code time_s} 0 of {@code <base>_server_metrics.csv} (the level's start), so a page
  *                               can draw the server's series on the client's time axis; null when unknown
+ * @param scrapesInsideWindow    successful scrapes strictly inside the window, not at its edges: the gauges' peaks
+ *                               are read from these alone, so 0 leaves {@code peakRequestsRunning},
+ *                               {@code peakRequestsWaiting} and {@code peakKvCacheUsage} null (not observed: the
+ *                               edge scrapes are taken before the first send and after the last response, idle);
+ *                               null when unknown (older summaries)
  */
 public record ServerSideSummary(
         String engine,
@@ -61,7 +66,8 @@ public record ServerSideSummary(
         ServerLatency queueTime,
         Map<String, String> families,
         String quantileMethod,
-        Double windowStartS) {
+        Double windowStartS,
+        Integer scrapesInsideWindow) {
 
     public static final String QUANTILE_METHOD = "from histogram bucket increases between the scrapes that bracket "
             + "the window, linear interpolation inside a bucket as Prometheus' histogram_quantile does (accurate to a "
@@ -77,7 +83,7 @@ public record ServerSideSummary(
         this(engine, scrapesInWindow, failedScrapesInWindow, windowS, scrapeSpanS, peakRequestsRunning,
                 peakRequestsWaiting, peakKvCacheUsage, prefixCacheHitRate, promptTokens, generationTokens,
                 generationTokensPerS, requestsFinished, ttft, interTokenLatency, e2eRequestLatency, queueTime,
-                families, quantileMethod, null);
+                families, quantileMethod, null, null);
     }
 
     /** This summary with the window's start on the scrapes' time axis. */
@@ -85,7 +91,19 @@ public record ServerSideSummary(
         return new ServerSideSummary(engine, scrapesInWindow, failedScrapesInWindow, windowS, scrapeSpanS,
                 peakRequestsRunning, peakRequestsWaiting, peakKvCacheUsage, prefixCacheHitRate, promptTokens,
                 generationTokens, generationTokensPerS, requestsFinished, ttft, interTokenLatency, e2eRequestLatency,
-                queueTime, families, quantileMethod, seconds);
+                queueTime, families, quantileMethod, seconds, scrapesInsideWindow);
+    }
+
+    /** No scrape fell strictly inside the window: the gauges' peaks were not observed (they are null). */
+    public boolean peaksUnobserved() {
+        return engine != null && scrapesInsideWindow != null && scrapesInsideWindow == 0;
+    }
+
+    /** "no scrape inside the 0.8 s window, only at its edges; --server-metrics-interval to sample faster". */
+    public String unobservedPeaksReason() {
+        return String.format(java.util.Locale.ROOT, "no scrape inside the %s window, only at its edges; "
+                + "--server-metrics-interval to sample faster", windowS == null ? "measured"
+                : String.format(java.util.Locale.ROOT, "%.1f s", windowS));
     }
 
     public ServerSideSummary {

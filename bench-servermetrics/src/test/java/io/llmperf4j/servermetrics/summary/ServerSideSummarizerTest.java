@@ -2,6 +2,8 @@ package io.llmperf4j.servermetrics.summary;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -148,6 +150,7 @@ class ServerSideSummarizerTest {
                 .replace("} 64000.0", "} 66000.0");
         ServerMetricsTimeline.Recorder r = ServerMetricsTimeline.recorder();
         r.recordScrape(0, 1, ExpositionParser.parse(a));
+        r.recordScrape(S, 1, ExpositionParser.parse(a)); // inside the window: the gauges are read from it
         r.recordScrape(2 * S, 1, ExpositionParser.parse(b));
         ServerSideSummary s = ServerSideSummarizer.summarize(r.snapshot(), 0, 2 * S);
         assertEquals("sglang", s.engine());
@@ -166,6 +169,7 @@ class ServerSideSummarizerTest {
         String b = a.replace("tgi_request_generated_tokens_sum 73800", "tgi_request_generated_tokens_sum 75800");
         ServerMetricsTimeline.Recorder r = ServerMetricsTimeline.recorder();
         r.recordScrape(0, 1, ExpositionParser.parse(a));
+        r.recordScrape(2 * S, 1, ExpositionParser.parse(a)); // inside the window: the gauges are read from it
         r.recordScrape(4 * S, 1, ExpositionParser.parse(b));
         ServerSideSummary s = ServerSideSummarizer.summarize(r.snapshot(), 0, 4 * S);
         assertEquals("tgi", s.engine());
@@ -192,6 +196,30 @@ class ServerSideSummarizerTest {
     }
 
     @Test
+    void onlyTheIdleEdgeScrapesLeaveThePeaksNotObservedNotZero() {
+        // a short level: the baseline scrape before the first send and the final one after the last response, both
+        // idle, while the server ran 4 and queued 4 between them
+        ServerMetricsTimeline.Recorder r = ServerMetricsTimeline.recorder();
+        double[] h = {0, 0, 0, 0};
+        r.recordScrape(0, 1, ExpositionParser.parse(vllm(0, 0, 0.0, 0, 0, 0, h, 0)));
+        r.recordScrape(8 * S / 10, 1, ExpositionParser.parse(vllm(0, 0, 0.0, 800, 0, 0, h, 0)));
+        ServerSideSummary s = ServerSideSummarizer.summarize(r.snapshot(), 0, 8 * S / 10);
+        assertEquals(2, s.scrapesInWindow());
+        assertEquals(0, s.scrapesInsideWindow());
+        assertNull(s.peakRequestsRunning(), "not observed, not 0");
+        assertNull(s.peakRequestsWaiting());
+        assertNull(s.peakKvCacheUsage());
+        assertEquals(800L, s.generationTokens(), "the counters still bracket the window");
+        assertTrue(s.peaksUnobserved());
+        assertEquals("no scrape inside the 0.8 s window, only at its edges; --server-metrics-interval to sample "
+                + "faster", s.unobservedPeaksReason());
+
+        ServerSideSummary full = ServerSideSummarizer.summarize(runTimeline(), 1 * S, 5 * S);
+        assertEquals(3, full.scrapesInsideWindow());
+        assertFalse(full.peaksUnobserved());
+    }
+
+    @Test
     void serializesWithTheSummarysSnakeCaseAndNulls() throws Exception {
         ServerSideSummary s = ServerSideSummarizer.summarize(runTimeline(), 1 * S, 5 * S);
         ObjectMapper mapper = new ObjectMapper().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
@@ -207,8 +235,9 @@ class ServerSideSummarizerTest {
                         "peak_requests_running", "peak_requests_waiting", "peak_kv_cache_usage", "prefix_cache_hit_rate",
                         "prompt_tokens", "generation_tokens", "generation_tokens_per_s", "requests_finished", "ttft",
                         "inter_token_latency", "e2e_request_latency", "queue_time", "families", "quantile_method",
-                        "window_start_s"),
+                        "window_start_s", "scrapes_inside_window"),
                 fieldNames(json));
+        assertEquals(3, json.get("scrapes_inside_window").asInt(), "2, 3 and 4 s; not the edges at 1 and 5 s");
         assertEquals(1.0, json.get("window_start_s").asDouble(), "the window's start on the scrapes' axis");
     }
 
@@ -233,6 +262,7 @@ class ServerSideSummarizerTest {
         schema.get("required").forEach(n -> required.add(n.asText()));
         List<String> keys = fieldNames(json);
         keys.remove("window_start_s"); // optional: summaries written before it lack it
+        keys.remove("scrapes_inside_window"); // the same
         assertEquals(keys, required);
         assertEquals(fieldNames(json.get("ttft")), fieldNames(schema.get("properties").get("ttft").get("properties")));
     }

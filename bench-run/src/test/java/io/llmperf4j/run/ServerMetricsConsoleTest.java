@@ -1,0 +1,29 @@
+package io.llmperf4j.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.llmperf4j.servermetrics.summary.ServerSideSummary;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The console's server line says peaks were not observed when no scrape fell inside the window. */
+class ServerMetricsConsoleTest {
+
+    private static ServerSideSummary summary(Double running, Double waiting, Integer inside) {
+        return new ServerSideSummary("vllm", 2, 0, 0.8, 0.8, running, waiting, null, null, null, 780L, 975.0, 8L,
+                null, null, null, null, Map.of(), ServerSideSummary.QUANTILE_METHOD, 0.0, inside);
+    }
+
+    @Test
+    void peaksFromScrapesInsideTheWindow() {
+        assertEquals("Server (vllm /metrics): 780 generation tokens, 975.0 tok/s (client: 970.0 output tok/s); peak "
+                + "running 4, waiting 4", ServerMetricsConsole.line(summary(4.0, 4.0, 3), 970));
+    }
+
+    @Test
+    void onlyEdgeScrapesSayNotObservedInsteadOfZero() {
+        assertEquals("Server (vllm /metrics): 780 generation tokens, 975.0 tok/s (client: 970.0 output tok/s); peak "
+                + "running and waiting not observed (no scrape inside the 0.8 s window, only at its edges; "
+                + "--server-metrics-interval to sample faster)", ServerMetricsConsole.line(summary(null, null, 0), 970));
+    }
+}
