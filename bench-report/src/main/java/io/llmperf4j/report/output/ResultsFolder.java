@@ -89,6 +89,15 @@ public record ResultsFolder(Kind kind, Path dir, Path file) {
             String name = f.getFileName().toString();
             if (name.endsWith("_requests.csv") || name.equals("requests.jsonl")) return new ResultsFolder(Kind.RUN, path, f);
         }
+        for (Path f : files) {
+            String name = f.getFileName().toString();
+            if (name.endsWith("_search.json")) {
+                String base = name.substring(0, name.length() - "_search.json".length());
+                throw new IOException(path + " is a capacity search's folder: the search writes its own page, "
+                        + base + "_search.html, beside " + name + "; give one of its level folders (level_NN_...) "
+                        + "for that level's page or to compare it");
+            }
+        }
         throw new IOException(path + " holds none of llmperf4j's results: expected a *_llmperf4j_summary.json (a run),"
                 + " a *_sweep.json (a sweep), a *_iterations.csv (iterations) or comparison.csv (several models)");
     }
