@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.List;
 
 /**
  * llmperf4j's HTML report: one self-contained HTML5 file, {@code <base>_report.html} beside the other result
@@ -110,8 +111,9 @@ public final class HtmlReport {
             }
             case ITERATIONS -> {
                 Path file = folder.dir().resolve(folder.base() + FILE_SUFFIX);
-                Files.writeString(file, new IterationsPage(folder.base(), IterationsFile.read(folder.file())).render(),
-                        StandardCharsets.UTF_8);
+                List<IterationsFile.Row> rows = IterationsFile.read(folder.file());
+                Files.writeString(file, new IterationsPage(folder.base(), rows,
+                        IterationsPage.readScores(folder.dir(), folder.base(), rows)).render(), StandardCharsets.UTF_8);
                 return file;
             }
             case COMPARISON -> {

@@ -1,8 +1,15 @@
 package io.llmperf4j.report.html;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.llmperf4j.report.output.IterationsFile;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The page of JMH-style iterations: per level, output tok/s of every iteration over time (warmup and measured
@@ -11,13 +18,65 @@ import java.util.List;
  */
 final class IterationsPage {
 
+    /** The suffix of the JMH JSON beside the iterations CSV. */
+    static final String JMH_SUFFIX = "_jmh.json";
+
+    /** The score of one level in {@code <base>_jmh.json}: its mean and the half-width of its 99.9 % interval. */
+    record JmhScore(double score, double error) {
+    }
+
     private final String base;
     private final List<IterationsFile.Row> rows;
+    private final Map<String, JmhScore> scores;
     private final StringBuilder out = new StringBuilder(32 * 1024);
 
     IterationsPage(String base, List<IterationsFile.Row> rows) {
+        this(base, rows, Map.of());
+    }
+
+    /** With the levels' scores from {@code <base>_jmh.json}, keyed by "load_unit level" ("concurrency 4"). */
+    IterationsPage(String base, List<IterationsFile.Row> rows, Map<String, JmhScore> scores) {
         this.base = base;
         this.rows = List.copyOf(rows);
+        this.scores = Map.copyOf(scores);
+    }
+
+    /**
+     * The primary scores of {@code <base>_jmh.json} in {@code dir}, keyed by "load_unit level" from each entry's
+     * params (e.g. {"concurrency": "4"}); empty when the file is absent or unreadable (the page then shows the mean
+     * alone).
+     */
+    static Map<String, JmhScore> readScores(Path dir, String base, List<IterationsFile.Row> rows) {
+        Path file = dir.resolve(base + JMH_SUFFIX);
+        Map<String, JmhScore> out = new LinkedHashMap<>();
+        if (!Files.isRegularFile(file)) return out;
+        try {
+            JsonNode doc = new ObjectMapper().readTree(file.toFile());
+            for (JsonNode entry : doc) {
+                JsonNode params = entry.path("params");
+                JsonNode metric = entry.path("primaryMetric");
+                if (!metric.path("score").isNumber() || !metric.path("scoreError").isNumber()) continue;
+                for (IterationsFile.Row r : rows) {
+                    JsonNode level = params.path(r.loadUnit());
+                    if (!level.isMissingNode() && sameLevel(level.asText(), r.level())) {
+                        out.put(r.loadUnit() + " " + r.level(), new JmhScore(metric.path("score").asDouble(),
+                                metric.path("scoreError").asDouble()));
+                        break;
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return Map.of();
+        }
+        return out;
+    }
+
+    private static boolean sameLevel(String a, String b) {
+        try {
+            return Double.parseDouble(a) == Double.parseDouble(b);
+        } catch (NumberFormatException e) {
+            return a.equals(b);
+        }
     }
 
     String render() {
@@ -49,7 +108,16 @@ final class IterationsPage {
         out.append("<section id=\"iterations-").append(index).append("\" class=\"iterations\" data-level=\"")
                 .append(Html.esc(level)).append("\">\n<h2>").append(Html.esc(unit + " " + level)).append("</h2>\n")
                 .append("<p>Measured iterations: ").append(measured.size()).append(", mean output tok/s <strong ")
-                .append("class=\"mean\">").append(Html.fixed(mean, 2)).append("</strong></p>\n<div class=\"charts\">");
+                .append("class=\"mean\">").append(Html.fixed(mean, 2)).append("</strong>");
+        JmhScore score = scores.get(unit + " " + level);
+        if (score != null && Double.isFinite(score.error())) {
+            out.append(" <span class=\"ci\">± ").append(Html.fixed(score.error(), 2)).append("</span> (99.9 % "
+                    + "confidence interval of the mean over the measured iterations, Student's t, as JMH and the "
+                    + "console print it; from ").append(Html.esc(base)).append(JMH_SUFFIX).append(")");
+        } else if (measured.size() < 2) {
+            out.append(" (one measured iteration: no interval)");
+        }
+        out.append("</p>\n<div class=\"charts\">");
         SvgChart.Builder chart = SvgChart.builder("iterations-tps-" + index, "Output tok/s per iteration")
                 .x(SvgChart.Axis.linear("Iteration start", "s").includingZero())
                 .y(SvgChart.Axis.linear("Output throughput", "tok/s").includingZero())

@@ -76,6 +76,15 @@ class FolderPagesTest {
         String chart = svg(html, "iterations-tps-0");
         assertEquals(List.of("100", "110"), attr(chart, "measured", "data-y"));
         assertEquals(List.of("90"), attr(chart, "warmup", "data-y"));
+        assertTrue(!html.contains("class=\"ci\""), "without the JMH JSON: the mean alone");
+
+        // with <base>_jmh.json beside it, the page shows the console's ± (its 99.9 % interval) too
+        Files.writeString(dir.resolve("m_100_5_jmh.json"), "[{\"params\": {\"concurrency\": \"4\", \"model\": \"m\"},"
+                + " \"primaryMetric\": {\"score\": 105.0, \"scoreError\": 3183.0988, \"scoreUnit\": \"tok/s\"}}]");
+        html = Files.readString(HtmlReport.fromResultsDir(dir));
+        parse(html);
+        assertTrue(html.contains("<strong class=\"mean\">105.00</strong> <span class=\"ci\">± 3183.10</span> (99.9 %"
+                + " confidence interval of the mean"), html);
     }
 
     @Test
