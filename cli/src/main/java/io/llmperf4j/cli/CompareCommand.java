@@ -30,8 +30,8 @@ import java.util.concurrent.Callable;
             "throughput and error rate, each delta with a 95 %% bootstrap confidence interval.",
             "With --fail-if, exits 3 when a rule is crossed (the guides' regression alarm for CI).",
             "Two sweep folders are compared level by level (matched by concurrency or rate), two comparisons of",
-            "models by model and level, two iteration folders (or two sweeps run with --iterations) by level;",
-            "--fail-if then applies to every level. Settings that differ between the two (model, endpoint,",
+            "models by model and level, two iteration folders (or two sweeps run with --iterations) by level; the",
+            "rules of --fail-if then apply to every level. Settings that differ between the two (model, endpoint,",
             "load, token shape, tokenizer, prompt mode, sampling parameters) are listed on stderr first.",
             "The CI comes from resampling requests within each run: run-to-run variation is not in it, so",
             "repeat runs (--iterations/--forks) to judge a change."
