@@ -98,5 +98,7 @@ class OpenLoopNumbersTest {
         assertTrue(run.out().contains("Goodput (TTFT <= 30 ms, E2E <= 200 ms, from the intended send): "),
                 run::toString);
         assertTrue(run.out().contains(", " + goodFromIntended + " of 20 requests good ("), run::toString);
+        String page = Files.readString(tmp.resolve("m_40_10_report.html"));
+        assertTrue(page.contains("from the intended send): <strong>"), "the page says it too");
     }
 }

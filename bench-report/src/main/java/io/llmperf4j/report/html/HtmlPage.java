@@ -409,7 +409,9 @@ final class HtmlPage {
         }
         SummaryDocument.GoodputJson g = summary.goodput();
         if (g != null) {
-            out.append("<p>Goodput (").append(Html.esc(describe(g.slo()))).append("): <strong>")
+            // an open loop's goodput is judged from the intended send (send lag included), as the console says
+            String from = data.openLoop() != null ? ", from the intended send" : "";
+            out.append("<p>Goodput (").append(Html.esc(describe(g.slo()) + from)).append("): <strong>")
                     .append(Html.fixed(g.goodRequestsPerS(), 3)).append("</strong> req/s, ").append(g.goodRequests())
                     .append(" of ").append(g.judgedRequests()).append(" requests good (")
                     .append(Html.esc(Html.percent(g.goodFraction()))).append("); violations: TTFT ")
