@@ -83,6 +83,14 @@ public final class ContentEventGaps {
         }
     }
 
+    /** The tokens the content events completed, or -1 when they were not counted for every event. */
+    public long tokens() {
+        if (eventTokens == null) return -1;
+        long sum = 0;
+        for (int t : eventTokens) sum += Math.max(0, t);
+        return sum;
+    }
+
     /** Samples of the events after the first that completed a token: the first one's tokens give none. */
     static int perTokenSamples(int[] eventTokens) {
         int samples = 0;

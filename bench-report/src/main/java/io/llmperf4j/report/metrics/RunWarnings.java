@@ -279,10 +279,16 @@ public final class RunWarnings {
         long events = 0;
         for (RequestMetrics r : successes) {
             // a response in one event (--no-stream, or a server that sends it whole) has no gap to misread
-            if (r.outputTokens().isPresent() && r.contentEvents() > 1) {
-                tokens += r.outputTokens().getAsInt();
-                events += r.contentEvents();
+            if (r.contentEvents() <= 1) continue;
+            // the content events' own tokens when counted; else the output count, which with reasoning includes
+            // the reasoning tokens (usage) while the events are content only: such a request is not judged
+            long content = r.contentEventGaps().tokens();
+            if (content < 0) {
+                if (r.outputTokens().isEmpty() || r.timeToFirstReasoningNanos().isPresent()) continue;
+                content = r.outputTokens().getAsInt();
             }
+            tokens += content;
+            events += r.contentEvents();
         }
         if (events == 0) return Optional.empty();
         double perEvent = (double) tokens / events;

@@ -178,6 +178,39 @@ class RunWarningsTest {
     }
 
     @Test
+    void reasoningTokensAreNoMultiTokenChunks() {
+        // a reasoning model (serve --reasoning-tokens): usage counts 75 reasoning + 25 content tokens, streamed as 25
+        // content events of one token each: the content events carry 1 token, not 100 / 25
+        List<RequestRecord> counted = new ArrayList<>();
+        List<RequestRecord> uncounted = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            int[] ones = new int[25];
+            java.util.Arrays.fill(ones, 1);
+            counted.add(request(i).reasoning(20 * MS).evenEvents(100 * MS, 40 * MS, 25).eventTokens(ones)
+                    .e2e(1_100 * MS).usage(500, 100).client(26).build());
+            // no per-event count (--tokenizer server): the output count includes the reasoning, so it is not judged
+            uncounted.add(request(i).reasoning(20 * MS).evenEvents(100 * MS, 40 * MS, 25).e2e(1_100 * MS)
+                    .usage(500, 100).build());
+        }
+        for (List<RequestRecord> records : List.of(counted, uncounted)) {
+            RunMetrics m = metrics(records, false);
+            assertFalse(m.hasWarning(WarningCode.MULTI_TOKEN_CHUNKS), m.warnings()::toString);
+        }
+
+        // the content events' own count still finds real multi-token chunks: 25 events of 4 content tokens
+        List<RequestRecord> chunked = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            int[] fours = new int[25];
+            java.util.Arrays.fill(fours, 4);
+            chunked.add(request(i).reasoning(20 * MS).evenEvents(100 * MS, 40 * MS, 25).eventTokens(fours)
+                    .e2e(1_100 * MS).usage(500, 150).client(101).build());
+        }
+        assertEquals("Content events carry 4.0 output tokens each on average: ITL (per event) is the gap between "
+                + "chunks, not between tokens. ITL (per token) splits each gap over its tokens; TPOT is the "
+                + "per-request average.", message(metrics(chunked, false), WarningCode.MULTI_TOKEN_CHUNKS));
+    }
+
+    @Test
     void responsesInOneEventAreNoMultiTokenChunks() {
         List<RequestRecord> records = new ArrayList<>();
         // --no-stream: each response is one event of 100 tokens, and has no gap between chunks to misread
