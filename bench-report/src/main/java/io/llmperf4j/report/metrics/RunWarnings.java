@@ -164,8 +164,9 @@ public final class RunWarnings {
             warnings.add(new RunWarning(WarningCode.REQUESTS_CANCELLED, cancelled + " request"
                     + (cancelled == 1 ? " was" : "s were") + " still in flight when the run ended"
                     + (timedOut ? " at its timeout" : "") + " and " + (cancelled == 1 ? "was" : "were")
-                    + " cancelled: counted as failures in the error rate and good fraction, absent from the "
-                    + "latency statistics."));
+                    + " cancelled: counted as failures in the error rate, absent from the latency statistics; "
+                    + "the good fraction (with --slo) counts one as not good only when it had already outlived a "
+                    + "TTFT or E2E bound, and leaves the others out."));
         }
 
         long noContent = successes.stream().filter(r -> r.ttftNanos().isEmpty()).count();

@@ -143,7 +143,9 @@ class RunWarningsTest {
         assertEquals("3 of 14 requests failed (2 HTTP_STATUS, 1 IDLE_TIMEOUT): the server may not hold this load "
                 + "(rate limits, server errors or timeouts). Report the failure rate with the results.", message(m, WarningCode.REQUESTS_FAILED));
         assertEquals("1 request was still in flight when the run ended at its timeout and was cancelled: counted as "
-                + "failures in the error rate and good fraction, absent from the latency statistics.",
+                + "failures in the error rate, absent from the latency statistics; the good fraction (with --slo) "
+                + "counts one as not good only when it had already outlived a TTFT or E2E bound, and leaves the "
+                + "others out.",
                 message(m, WarningCode.REQUESTS_CANCELLED));
 
         List<RequestRecord> onlyCancelled = clean(10);
