@@ -8,6 +8,7 @@ import io.llmperf4j.engine.harness.HarnessRunner;
 import io.llmperf4j.engine.harness.HarnessSettings;
 import io.llmperf4j.engine.harness.IterationResult;
 import io.llmperf4j.engine.load.LevelSummary;
+import io.llmperf4j.engine.load.LevelWorkloads;
 import io.llmperf4j.engine.load.LoadProfile;
 import io.llmperf4j.engine.load.LoadSettings;
 import io.llmperf4j.engine.load.OutputTokens;
@@ -73,6 +74,7 @@ public final class Benchmark {
     private final String name;
     private final Supplier<? extends LlmClient> clients;
     private final List<RequestSpec> workload;
+    private final LevelWorkloads workloads;
     private final LoadProfile profile;
     private final Warmup warmup;
     private final HarnessSettings harness;
@@ -93,6 +95,7 @@ public final class Benchmark {
         this.name = b.name;
         this.clients = b.clients;
         this.workload = b.workload;
+        this.workloads = b.workloads == null ? LevelWorkloads.same(b.workload) : b.workloads;
         this.profile = b.profile;
         this.warmup = b.warmup;
         this.harness = b.harness;
@@ -172,7 +175,7 @@ public final class Benchmark {
                 currentSweep = sweep;
                 if (allStopRequested) sweep.stopAll();
             }
-            sweepResult = sweep.run(workload, plan, new SweepListener() {
+            sweepResult = sweep.run(workloads, plan, new SweepListener() {
                 @Override
                 public void onLevelStart(int index, LoadSettings level) {
                     listener.onLevelStart(index, level);
@@ -221,7 +224,8 @@ public final class Benchmark {
             listener.onLevelStart(i, level);
             HarnessResult h;
             try {
-                h = runner.run(name, params, workload, level, harness, listener);
+                int levelIndex = i;
+                h = runner.run(name, params, fork -> workloads.forLevel(levelIndex, fork), level, harness, listener);
             } finally {
                 synchronized (lock) {
                     currentHarness = null;
@@ -279,6 +283,7 @@ public final class Benchmark {
         private String name = DEFAULT_NAME;
         private Supplier<? extends LlmClient> clients;
         private List<RequestSpec> workload;
+        private LevelWorkloads workloads;
         private LoadProfile profile;
         private Warmup warmup = Warmup.NONE;
         private HarnessSettings harness;
@@ -313,6 +318,15 @@ public final class Benchmark {
         /** The prepared requests; levels cycle through them. */
         public Builder workload(List<RequestSpec> specs) {
             this.workload = specs instanceof PacedWorkload ? specs : List.copyOf(specs); // keeps its pacing
+            return this;
+        }
+
+        /**
+         * Each level's (and each harness fork's) own requests, instead of {@link #workload}'s list for all; each
+         * list has that list's size (a level's warmup takes its requests from the level's list).
+         */
+        public Builder workloads(LevelWorkloads perLevel) {
+            this.workloads = Objects.requireNonNull(perLevel, "perLevel");
             return this;
         }
 

@@ -11,7 +11,6 @@ import io.llmperf4j.engine.client.ConnectionMode;
 import io.llmperf4j.engine.client.LlmApi;
 import io.llmperf4j.model.ClientOverhead;
 import io.llmperf4j.model.RequestRecord;
-import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.model.TokenCounter;
 import io.llmperf4j.report.summary.SummaryDocument;
 
@@ -43,13 +42,12 @@ final class ClusterExecutor implements LoadExecutor {
     private final Map<String, ClockOffset> clocks;
     private final URI uri;
     private final ClientSpec client;
-    private final List<RequestSpec> specs;
     private final TokenCounter tokenCounter;
     private final ToIntFunction<RequestRecord> outputTokens;
     private final PrintStream err;
 
     private ClusterExecutor(RunRequest request, EndpointUnderTest endpoint, Coordinator coordinator,
-                            List<Member> workers, Map<String, ClockOffset> clocks, URI uri, List<RequestSpec> specs,
+                            List<Member> workers, Map<String, ClockOffset> clocks, URI uri,
                             TokenCounter tokenCounter, ToIntFunction<RequestRecord> outputTokens, PrintStream err) {
         this.request = request;
         this.cluster = request.cluster();
@@ -58,7 +56,6 @@ final class ClusterExecutor implements LoadExecutor {
         this.workers = workers;
         this.clocks = clocks;
         this.uri = uri;
-        this.specs = specs;
         this.tokenCounter = tokenCounter;
         this.outputTokens = outputTokens;
         this.err = err;
@@ -68,11 +65,10 @@ final class ClusterExecutor implements LoadExecutor {
     /**
      * Starts the coordinator and waits for the workers (they send the requests: no client warm-up here).
      *
-     * @param specs        the workload, handed out level by level
      * @param tokenCounter fills each record's client output token count on the workers' records
      * @param outputTokens the throughput count of each record
      */
-    static ClusterExecutor open(RunRequest request, List<RequestSpec> specs, TokenCounter tokenCounter,
+    static ClusterExecutor open(RunRequest request, TokenCounter tokenCounter,
                                 ToIntFunction<RequestRecord> outputTokens, PrintStream err) {
         CommonSettings common = request.common();
         if (common.connectionMode() != ConnectionMode.PRECONNECT) {
@@ -98,7 +94,7 @@ final class ClusterExecutor implements LoadExecutor {
                     "llmperf4j: cluster: worker %s clock offset %+.3f ms (round trip %.3f ms)%n", id,
                     c.offsetMillis(), c.roundTripMillis()));
             coordinator.checkReachable(workers, uri);
-            return new ClusterExecutor(request, endpoint, coordinator, workers, clocks, uri, specs, tokenCounter,
+            return new ClusterExecutor(request, endpoint, coordinator, workers, clocks, uri, tokenCounter,
                     outputTokens, err);
         } catch (RuntimeException e) {
             if (coordinator != null) {
@@ -128,7 +124,7 @@ final class ClusterExecutor implements LoadExecutor {
     public BenchmarkResult run(String model, LoadPlan plan, ModelRun run, StopControl stops) {
         String coordinatorAddress = coordinator.address();
         DistributedLevels levels = new DistributedLevels(plan, coordinator, workers, clocks, client.withModel(model),
-                specs, tokenCounter, outputTokens, model, (index, merged) -> {
+                run.workloads(), tokenCounter, outputTokens, model, (index, merged) -> {
                     printWorkers(merged);
                     run.levelSentBy(distributedJson(merged, coordinatorAddress));
                 }, this::printWorkers, run::liveProgress);

@@ -15,6 +15,7 @@ import io.llmperf4j.engine.harness.HarnessResult;
 import io.llmperf4j.engine.harness.HarnessRunner;
 import io.llmperf4j.engine.load.ClosedLoopSettings;
 import io.llmperf4j.engine.load.LevelSummary;
+import io.llmperf4j.engine.load.LevelWorkloads;
 import io.llmperf4j.engine.load.LoadResult;
 import io.llmperf4j.engine.load.LoadSettings;
 import io.llmperf4j.engine.load.OpenLoopSettings;
@@ -50,7 +51,7 @@ final class DistributedLevels implements Function<BenchmarkListener, BenchmarkRe
     private final List<Member> workers;
     private final Map<String, ClockOffset> clocks;
     private final ClientSpec client;
-    private final List<RequestSpec> specs;
+    private final LevelWorkloads workloads;
     private final TokenCounter tokenCounter;
     private final ToIntFunction<RequestRecord> outputTokens;
     private final BiConsumer<Integer, MergedRun> beforeOutcome;
@@ -70,7 +71,7 @@ final class DistributedLevels implements Function<BenchmarkListener, BenchmarkRe
      *                     a worker streams as it ends (progress; another thread)
      */
     DistributedLevels(LoadPlan plan, Coordinator coordinator, List<Member> workers, Map<String, ClockOffset> clocks,
-                      ClientSpec client, List<RequestSpec> specs, TokenCounter tokenCounter,
+                      ClientSpec client, LevelWorkloads workloads, TokenCounter tokenCounter,
                       ToIntFunction<RequestRecord> outputTokens, String model,
                       BiConsumer<Integer, MergedRun> beforeOutcome, Consumer<MergedRun> afterFork,
                       LongFunction<RecordListener> liveProgress) {
@@ -79,7 +80,7 @@ final class DistributedLevels implements Function<BenchmarkListener, BenchmarkRe
         this.workers = workers;
         this.clocks = clocks;
         this.client = client;
-        this.specs = specs;
+        this.workloads = workloads;
         this.tokenCounter = tokenCounter;
         this.outputTokens = outputTokens;
         this.beforeOutcome = beforeOutcome;
@@ -124,7 +125,7 @@ final class DistributedLevels implements Function<BenchmarkListener, BenchmarkRe
 
     private LevelOutcome runLevel(int index, LoadSettings level, BenchmarkListener listener) {
         levelStopped = false;
-        MergedRun merged = coordinator.run(plan(level), workers, clocks, tokenCounter,
+        MergedRun merged = coordinator.run(plan(level, workloads.forLevel(index, 0)), workers, clocks, tokenCounter,
                 () -> allStopped || levelStopped, // a stop just before the run's shares went out is kept
                 new Coordinator.Live() {
                     private volatile RecordListener progress = RecordListener.NONE;
@@ -155,7 +156,8 @@ final class DistributedLevels implements Function<BenchmarkListener, BenchmarkRe
         if (allStopped) runner.stop();
         HarnessResult h;
         try {
-            h = runner.run(NAME, Map.of("model", model), specs, level, plan.harness(), listener);
+            h = runner.run(NAME, Map.of("model", model), fork -> workloads.forLevel(index, fork), level,
+                    plan.harness(), listener);
         } finally {
             currentHarness = null;
         }
@@ -166,7 +168,7 @@ final class DistributedLevels implements Function<BenchmarkListener, BenchmarkRe
     }
 
     /** One level as a distributed run: each prepared request once, as a local sweep level sends them. */
-    private DistributedPlan plan(LoadSettings level) {
+    private DistributedPlan plan(LoadSettings level, List<RequestSpec> specs) {
         if (level instanceof ClosedLoopSettings c) {
             int requests = Math.min(specs.size(), c.maxCompleted().orElse(specs.size()));
             return DistributedPlan.closedLoop(client.withMaxConnections(c.concurrency()), specs.subList(0, requests),

@@ -13,6 +13,7 @@ import io.llmperf4j.engine.harness.IterationResult;
 import io.llmperf4j.engine.harness.JmhJsonFormat;
 import io.llmperf4j.engine.harness.JmhTextFormat;
 import io.llmperf4j.engine.load.LevelSummary;
+import io.llmperf4j.engine.load.LevelWorkloads;
 import io.llmperf4j.engine.load.LoadResult;
 import io.llmperf4j.engine.load.LoadSettings;
 import io.llmperf4j.engine.load.Arrival;
@@ -81,9 +82,13 @@ final class ModelRun implements BenchmarkListener {
     /**
      * What a model run needs from the command.
      *
+     * @param specs         the first level's requests (every level sends as many)
+     * @param workloads     each level's (and harness fork's) requests: fresh synthetic prompts per level
+     *                      ({@link WorkloadSource#draw}), else {@code specs} every time
      * @param serverMetrics the server's metrics, scraped per level; null when off or not served
      */
-    record Context(LoadPlan plan, List<RequestSpec> specs, TokenCounter tokenCounter,
+    record Context(LoadPlan plan, List<RequestSpec> specs, LevelWorkloads workloads,
+                   TokenCounter tokenCounter,
                    UnaryOperator<BenchmarkRun> finishRun, MetricsConfig metricsConfig, StopControl stops,
                    PrintStream out, PrintStream err, ResultFiles files, ServerMetricsSession serverMetrics) {
     }
@@ -138,6 +143,7 @@ final class ModelRun implements BenchmarkListener {
                 .name("llmperf4j.token_benchmark")
                 .client(clients)
                 .workload(cx.specs())
+                .workloads(cx.workloads())
                 .load(plan.profile())
                 .warmup(plan.warmup())
                 .tokenCounter(cx.tokenCounter())
@@ -231,6 +237,11 @@ final class ModelRun implements BenchmarkListener {
 
     String model() {
         return model;
+    }
+
+    /** Each level's (and harness fork's) requests for this model. */
+    LevelWorkloads workloads() {
+        return cx.workloads();
     }
 
     Path dir() {

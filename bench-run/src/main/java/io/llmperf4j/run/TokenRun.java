@@ -88,7 +88,7 @@ final class TokenRun {
         StopControl stops = new StopControl(err, plan.multiLevel() || plan.comparison());
         List<ModelRun> runs = new ArrayList<>();
         try (LoadExecutor executor = request.cluster() == null ? LocalExecutor.open(request, err)
-                : ClusterExecutor.open(request, workload.requests(), counter,
+                : ClusterExecutor.open(request, counter,
                 ModelRun.outputTokens(metricsConfig.tokenCounting()), err)) {
             BenchmarkSettings base = settings(executor.uri().toString(), workload);
             // the workload's seed (--seed) also seeds the arrivals, unless --arrival-seed is given
@@ -107,13 +107,17 @@ final class TokenRun {
                 ClientWarmup.run(counter, warmupBudget(plan, workload.requests()))
                         .flatMap(ClientWarmup.Outcome::notice).ifPresent(err::println);
             }
-            ModelRun.Context context = new ModelRun.Context(plan, workload.requests(), counter,
-                    run -> withServerCounts(run, workload), metricsConfig, stops, out, err,
-                    ResultFiles.tokenBenchmark(request.saveEvents()), serverMetrics);
+            long seed = base.seed();
             if (request.search() != null) {
-                SearchRun search = new SearchRun(request.search(), executor, levelPlan -> new ModelRun.Context(
-                        levelPlan, workload.requests(), counter, run -> withServerCounts(run, workload), metricsConfig,
-                        stops, out, err, ResultFiles.tokenBenchmark(request.saveEvents()), serverMetrics), base,
+                // each level the search probes sends prompts of its own (synthetic ones), as a sweep's levels do
+                int[] probes = {0};
+                SearchRun search = new SearchRun(request.search(), executor, levelPlan -> {
+                    int probe = probes[0]++;
+                    return new ModelRun.Context(levelPlan, workload.requests(),
+                            (level, fork) -> workload.draw(seed, 0, probe + level, fork), counter,
+                            run -> withServerCounts(run, workload), metricsConfig, stops, out, err,
+                            ResultFiles.tokenBenchmark(request.saveEvents()), serverMetrics);
+                }, base,
                         metricsConfig.tokenCounting(), common.resultsDir(), stops, out, err, base.seed(),
                         common.timeoutSeconds());
                 try (InterruptHandler ignored = InterruptHandler.installStaged(stops)) {
@@ -126,6 +130,12 @@ final class TokenRun {
                 for (int i = 0; i < plan.models().size(); i++) {
                     if (!stops.mayStartModel(i, plan.pause())) break;
                     String model = plan.models().get(i);
+                    // each model (of a comparison), level and fork sends prompts of its own (synthetic ones)
+                    int modelIndex = i;
+                    ModelRun.Context context = new ModelRun.Context(plan, workload.requests(),
+                            (level, fork) -> workload.draw(seed, modelIndex, level, fork), counter,
+                            run -> withServerCounts(run, workload), metricsConfig, stops, out, err,
+                            ResultFiles.tokenBenchmark(request.saveEvents()), serverMetrics);
                     ModelRun run = new ModelRun(model, ModelComparison.modelDir(common.resultsDir(), plan, model), base,
                             context);
                     executor.run(model, plan, run, stops);

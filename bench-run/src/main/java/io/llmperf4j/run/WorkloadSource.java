@@ -38,6 +38,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
+import java.util.function.LongFunction;
 
 /**
  * Turns the workload flags into the run's requests, before anything is sent: one source (a replayed manifest, a
@@ -49,9 +50,53 @@ import java.util.SplittableRandom;
  * @param countFromUsage   output tokens come from the server's usage (--tokenizer server)
  * @param description      what counted what, for the results
  * @param promptMode       "llmperf", "exact", or the source kind when prompts are not synthesized
+ * @param redraw           the same synthetic workload drawn from another seed; null when the workload is meant to
+ *                         be sent again as it is (a dataset, manifest, fixed prompt, scenario, sessions, shared
+ *                         prefixes, a trace)
  */
 record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boolean countFromUsage,
-                      String description, String promptMode) {
+                      String description, String promptMode, LongFunction<List<RequestSpec>> redraw) {
+
+    WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boolean countFromUsage, String description,
+                   String promptMode) {
+        this(requests, promptTokenizer, countFromUsage, description, promptMode, null);
+    }
+
+    /** Each level, fork and model gets prompts of its own ({@link #draw}): synthetic prompts, not built to share. */
+    boolean drawsFresh() {
+        return redraw != null;
+    }
+
+    /**
+     * The requests of model {@code model}'s level {@code level}, fork {@code fork} (all 0-based): {@link #requests}
+     * for the first of each; for the others, with synthetic prompts, the same workload drawn from
+     * {@link #drawSeed}, so that no level resends another's prompts (the server's prefix cache would serve them);
+     * other workloads are the same requests every time.
+     */
+    List<RequestSpec> draw(long seed, int model, int level, int fork) {
+        if (redraw == null || (model == 0 && level == 0 && fork == 0)) return requests;
+        return redraw.apply(drawSeed(seed, model, level, fork));
+    }
+
+    /**
+     * The seed of a draw: {@code seed} itself for the first level of the first model (a plain run sends llmperf's
+     * prompts of --seed), else a mix of {@code seed} and the three indexes, so a rerun with the same --seed sends
+     * the same prompts at each level again.
+     */
+    static long drawSeed(long seed, int model, int level, int fork) {
+        if (model == 0 && level == 0 && fork == 0) return seed;
+        long h = mix(seed);
+        h = mix(h ^ (model + 1L));
+        h = mix(h ^ (level + 1L) * 0x9E3779B97F4A7C15L);
+        return mix(h ^ (fork + 1L) * 0xC2B2AE3D27D4EB4FL);
+    }
+
+    /** SplitMix64's finalizer. */
+    private static long mix(long z) {
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
 
     static WorkloadSource resolve(WorkloadSpec f, int count, Map<String, Object> samplingParams, PrintStream err) {
         int meanIn = f.meanInputTokens();
@@ -65,6 +110,7 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
         String mode;
         ImageLibrary images = new ImageLibrary(); // one copy of each distinct image, shared by the requests
         SessionSpec sx = f.sessions();
+        LongFunction<List<RequestSpec>> redraw = null; // synthetic prompts not built to share: drawn per level
         try {
             if (sx.trace() != null) {
                 return trace(f, tokenizer, fromUsage, samplingParams, err);
@@ -89,7 +135,15 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
                         mode.equals("exact") ? PromptMode.EXACT : PromptMode.LLMPERF, f.seed());
                 params = params.withInputLengths(distribution("--input-lengths", f.inputLengths(), params.inputLengths()))
                         .withOutputLengths(distribution("--output-lengths", f.outputLengths(), params.outputLengths()));
-                workload = new SyntheticWorkload(tokenizer, corpus).generate(params);
+                SyntheticWorkload synthetic = new SyntheticWorkload(tokenizer, corpus);
+                workload = synthetic.generate(params);
+                if (sx.turns() == null && sx.sharedPrefixGroups() == null && f.prefixTokens() == null) {
+                    PromptParams drawn = params;
+                    redraw = seed -> {
+                        Workload w = synthetic.generate(drawn.withSeed(seed));
+                        return (f.images() == null ? w : ImageAttachment.attach(w, f.images(), images)).requests();
+                    };
+                }
             }
             if (sx.turns() != null && !isShareGpt(f)) {
                 workload = SessionWorkloads.group(workload, turns(sx.turns()), f.seed());
@@ -116,7 +170,7 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
                     + " requests; replay with --workload)");
         }
         return new WorkloadSource(paced(workload.requests(), sx, f.seed()), tokenizer, fromUsage,
-                describe(tokenizer, fromUsage), mode);
+                describe(tokenizer, fromUsage), mode, redraw);
     }
 
     /**

@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.IntFunction;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.Supplier;
@@ -66,6 +67,13 @@ public final class HarnessRunner {
      */
     public HarnessResult run(String benchmark, Map<String, String> userParams, List<RequestSpec> specs,
                              LoadSettings point, HarnessSettings settings, HarnessListener listener) {
+        return run(benchmark, userParams, fork -> specs, point, settings, listener);
+    }
+
+    /** As above, fork {@code f} (0-based) sending {@code forkSpecs.apply(f)}. */
+    public HarnessResult run(String benchmark, Map<String, String> userParams,
+                             IntFunction<List<RequestSpec>> forkSpecs, LoadSettings point, HarnessSettings settings,
+                             HarnessListener listener) {
         Objects.requireNonNull(benchmark, "benchmark");
         Objects.requireNonNull(point, "point");
         Objects.requireNonNull(settings, "settings");
@@ -84,7 +92,7 @@ public final class HarnessRunner {
                 }
             }
             l.onForkStart(f, settings.forks());
-            LoadResult load = forkRunner.run(specs, forkLoad, l);
+            LoadResult load = forkRunner.run(forkSpecs.apply(f - 1), forkLoad, l);
             boolean forkAborted = load.stopped();
             ForkResult fork = IterationSlicer.slice(f, load, settings, outputTokens, forkAborted);
             forks.add(fork);

@@ -51,14 +51,20 @@ public final class Sweep {
      * before makes it end at once, with no level run.
      */
     public SweepResult run(List<RequestSpec> specs, SweepPlan plan, SweepListener listener) {
+        return run(LevelWorkloads.same(specs), plan, listener);
+    }
+
+    /** As {@link #run(List, SweepPlan, SweepListener)}, each level sending {@code workloads.forLevel(i, 0)}. */
+    public SweepResult run(LevelWorkloads workloads, SweepPlan plan, SweepListener listener) {
         Objects.requireNonNull(plan, "plan");
+        Objects.requireNonNull(workloads, "workloads");
         SweepListener l = listener == null ? SweepListener.NONE : listener;
         synchronized (lock) {
             if (running) throw new IllegalStateException("a sweep is already in progress");
             running = true;
         }
         try {
-            return runLevels(specs, plan, l);
+            return runLevels(workloads, plan, l);
         } finally {
             synchronized (lock) {
                 running = false;
@@ -67,7 +73,7 @@ public final class Sweep {
         }
     }
 
-    private SweepResult runLevels(List<RequestSpec> specs, SweepPlan plan, SweepListener l) {
+    private SweepResult runLevels(LevelWorkloads workloads, SweepPlan plan, SweepListener l) {
         List<SweepLevelResult> done = new ArrayList<>();
         List<LoadSettings> levels = plan.levels();
         for (int i = 0; i < levels.size(); i++) {
@@ -80,6 +86,7 @@ public final class Sweep {
                 levelStopRequested = false;
             }
             LoadSettings level = levels.get(i);
+            List<RequestSpec> specs = workloads.forLevel(i, 0); // drawn before the level starts
             l.onLevelStart(i, level);
             LoadResult result;
             try {

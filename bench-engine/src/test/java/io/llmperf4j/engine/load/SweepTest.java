@@ -65,6 +65,23 @@ class SweepTest {
     }
 
     @Test
+    void eachLevelSendsItsOwnWorkload() {
+        FakeClient client = FakeClient.succeeding();
+        List<String> asked = new ArrayList<>();
+        new Sweep(client, t -> 3, OutputTokens.CLIENT).run((level, fork) -> {
+            asked.add(level + "/" + fork);
+            return java.util.stream.IntStream.range(0, 6)
+                    .mapToObj(i -> new RequestSpec(i, "level " + level + " prompt " + i, 100, 10)).toList();
+        }, new SweepPlan(closedLevels(1, 2), Duration.ZERO), SweepListener.NONE);
+        assertEquals(List.of("0/0", "1/0"), asked);
+        List<String> expected = new ArrayList<>();
+        for (int level = 0; level < 2; level++) {
+            for (int i = 0; i < 6; i++) expected.add("level " + level + " prompt " + i);
+        }
+        assertEquals(expected, client.sent.stream().map(RequestSpec::prompt).sorted().toList());
+    }
+
+    @Test
     void firstStopAbortsTheLevelAndTheSweepGoesOn() throws Exception {
         FakeClient hanging = FakeClient.neverAnswering();
         FakeClient answering = FakeClient.succeeding();
