@@ -34,6 +34,7 @@ import io.llmperf4j.report.llmperf.LlmperfConsoleReport;
 import io.llmperf4j.report.llmperf.LlmperfFileNames;
 import io.llmperf4j.report.metrics.MetricsConfig;
 import io.llmperf4j.report.metrics.RunMetrics;
+import io.llmperf4j.report.metrics.RunWarnings;
 import io.llmperf4j.report.metrics.TokenCounting;
 import io.llmperf4j.report.summary.RunEnvironment;
 import io.llmperf4j.report.summary.SummaryConsoleReport;
@@ -85,9 +86,11 @@ final class ModelRun implements BenchmarkListener {
      * @param specs         the first level's requests (every level sends as many)
      * @param workloads     each level's (and harness fork's) requests: fresh synthetic prompts per level
      *                      ({@link WorkloadSource#draw}), else {@code specs} every time
+     * @param drawnFresh    the prompts are synthetic and not built to share prefixes ({@link
+     *                      WorkloadSource#drawsFresh}): a level served mostly from the prefix cache is warned
      * @param serverMetrics the server's metrics, scraped per level; null when off or not served
      */
-    record Context(LoadPlan plan, List<RequestSpec> specs, LevelWorkloads workloads,
+    record Context(LoadPlan plan, List<RequestSpec> specs, LevelWorkloads workloads, boolean drawnFresh,
                    TokenCounter tokenCounter,
                    UnaryOperator<BenchmarkRun> finishRun, MetricsConfig metricsConfig, StopControl stops,
                    PrintStream out, PrintStream err, ResultFiles files, ServerMetricsSession serverMetrics) {
@@ -201,7 +204,7 @@ final class ModelRun implements BenchmarkListener {
             BenchmarkRun run = cx.finishRun().apply(new BenchmarkRun(levelSettings(currentLevel, recorded), recorded,
                     levelStartEpochMillis, System.currentTimeMillis(), System.nanoTime() - levelStartNanos,
                     recorded.size(), false));
-            writeLevelFiles(run, RunMetrics.of(run, cx.metricsConfig()), null, levelDir);
+            writeLevelFiles(run, metrics(run, Map.of()), null, levelDir);
             return new RunFailedException("the run failed after " + run.records().size() + " requests (" + cause
                     + "); the requests recorded until then are written to " + levelDir, fatal);
         } catch (RuntimeException alsoFailed) {
@@ -333,7 +336,7 @@ final class ModelRun implements BenchmarkListener {
                 load.records(), load.startEpochMillis(), load.endEpochMillis(), load.durationNanos(), load.requestsSent(),
                 load.timedOut(), load.clientOverhead()).withPreconnectNanos(load.preconnectNanos()));
         // an open loop's lags: goodput judges TTFT and E2E from the intended send
-        RunMetrics metrics = RunMetrics.of(run, cx.metricsConfig(), sendLags(load));
+        RunMetrics metrics = metrics(run, sendLags(load));
         if (cx.serverMetrics() != null) {
             // whether warmup ran, from the level's settings: a cluster's measured window starts at its first
             // worker's start, after the shared start, so its measure-start offset is not 0 even without warmup
@@ -426,6 +429,17 @@ final class ModelRun implements BenchmarkListener {
 
     private int expected(LoadSettings level) {
         return LoadPlan.expectedRequests(level, cx.specs().size());
+    }
+
+    /**
+     * The level's metrics, with PREFIX_CACHE_REUSED when prompts drawn not to share were mostly served from the
+     * server's prefix cache (they were sent before: an earlier run with the same --seed).
+     */
+    /** The level's metrics, judged with {@code sendLags} (an open loop's), plus the prefix-cache reuse warning. */
+    private RunMetrics metrics(BenchmarkRun run, Map<String, Long> sendLags) {
+        RunMetrics metrics = RunMetrics.of(run, cx.metricsConfig(), sendLags);
+        if (!cx.drawnFresh()) return metrics;
+        return RunWarnings.prefixCacheReused(run.records()).map(w -> RunWarnings.adding(metrics, w)).orElse(metrics);
     }
 
     // ---------------------------------------------------------------- files

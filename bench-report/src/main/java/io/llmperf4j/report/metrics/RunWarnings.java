@@ -2,6 +2,7 @@ package io.llmperf4j.report.metrics;
 
 import io.llmperf4j.model.ClientOverhead;
 import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.report.stats.PandasStats;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -46,7 +47,43 @@ public final class RunWarnings {
      */
     public static final long CLIENT_BUSY_MIN_WALL_NANOS = 2_000_000_000L;
 
+    /** PREFIX_CACHE_REUSED fires above this share of prompt tokens served from the server's prefix cache. */
+    public static final double PREFIX_CACHE_REUSED_SHARE = 0.5;
+
     private RunWarnings() {
+    }
+
+    /**
+     * PREFIX_CACHE_REUSED: the server reported more than {@value #PREFIX_CACHE_REUSED_SHARE} of the prompt tokens of
+     * the successful requests with usage as cached ({@code usage.prompt_tokens_details.cached_tokens}; a request
+     * without the count counts 0 once any request reported one, as vLLM omits a 0). Only for a workload not built to
+     * share prefixes: the caller says so. Empty when the server reports no cached tokens.
+     */
+    public static Optional<RunWarning> prefixCacheReused(List<RequestRecord> records) {
+        if (records.stream().noneMatch(r -> r.tags().cachedTokens() != null)) return Optional.empty();
+        long cached = 0;
+        long prompt = 0;
+        for (RequestRecord r : records) {
+            if (!r.succeeded() || r.usagePromptTokens() == null || r.usagePromptTokens() <= 0) continue;
+            prompt += r.usagePromptTokens();
+            cached += r.tags().cachedTokens() == null ? 0 : r.tags().cachedTokens();
+        }
+        if (prompt == 0 || cached <= PREFIX_CACHE_REUSED_SHARE * prompt) return Optional.empty();
+        return Optional.of(new RunWarning(WarningCode.PREFIX_CACHE_REUSED, String.format(Locale.ROOT,
+                "%.1f %% of the prompt tokens (%d of %d) came from the server's prefix cache, though this "
+                        + "workload's prompts do not share prefixes by design: they were sent to this server before, "
+                        + "by an earlier run with the same --seed, so TTFT measures cached prefill. Use another "
+                        + "--seed, or restart the server (or reset its prefix cache).", 100.0 * cached / prompt, cached, prompt)));
+    }
+
+    /** {@code metrics} with {@code warning} added last (after CLIENT_BOTTLENECK: the last code). */
+    public static RunMetrics adding(RunMetrics m, RunWarning warning) {
+        List<RunWarning> all = new ArrayList<>(m.warnings());
+        all.add(warning);
+        return new RunMetrics(m.config(), m.requests(), m.stats(), m.durationNanos(), m.requestsSent(),
+                m.requestsRecorded(), m.requestsSucceeded(), m.totalOutputTokens(), m.outputTokensPerSecond(),
+                m.requestsPerSecond(), m.outputTokenSources(), m.inputTokenSources(), m.tokenDiscrepancy(),
+                m.errors(), m.goodput(), all);
     }
 
     /** The lag p99 above which the client's event loops count as late: from the idle baseline when measured. */

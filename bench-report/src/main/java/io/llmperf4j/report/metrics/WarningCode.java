@@ -39,5 +39,11 @@ public enum WarningCode {
      * The client itself was probably the bottleneck: its event loops ran late, its I/O threads or the machine's CPUs
      * were saturated. The latencies then include the client's own delays.
      */
-    CLIENT_BOTTLENECK
+    CLIENT_BOTTLENECK,
+    /**
+     * Most prompt tokens came from the server's prefix cache in a run whose prompts were not built to share prefixes
+     * (llmperf's synthetic prompts): they were sent before (an earlier run with the same {@code --seed}), and TTFT
+     * measures cached prefill. Raised by the run, which knows how its workload was built.
+     */
+    PREFIX_CACHE_REUSED
 }

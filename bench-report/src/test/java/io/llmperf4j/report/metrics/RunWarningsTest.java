@@ -212,6 +212,34 @@ class RunWarningsTest {
                 + "per-request average.", message(metrics(chunked, false), WarningCode.MULTI_TOKEN_CHUNKS));
     }
 
+    /** A clean request whose usage reports {@code cached} of its 500 prompt tokens (null: no count). */
+    private static RequestRecord cached(int i, Integer cached) {
+        RequestRecord r = ok(i).build();
+        return r.withTags(r.tags().withCachedTokens(cached));
+    }
+
+    @Test
+    void mostPromptTokensFromThePrefixCacheAreWarnedAboveHalf() {
+        List<RequestRecord> records = new ArrayList<>();
+        for (int i = 0; i < 8; i++) records.add(cached(i, 496));
+        records.add(cached(8, null)); // vLLM omits a 0: counted as 0 once another request reported a count
+        records.add(cached(9, 16));
+        RunWarning w = RunWarnings.prefixCacheReused(records).orElseThrow();
+        assertEquals(WarningCode.PREFIX_CACHE_REUSED, w.code());
+        assertEquals("79.7 % of the prompt tokens (3984 of 5000) came from the server's prefix cache, though this "
+                + "workload's prompts do not share prefixes by design: they were sent to this server before, by an "
+                + "earlier run with the same --seed, so TTFT measures cached prefill. Use another --seed, or restart "
+                + "the server (or reset its prefix cache).", w.message());
+
+        RunMetrics m = RunWarnings.adding(metrics(clean(10), false), w);
+        assertEquals(WarningCode.PREFIX_CACHE_REUSED, m.warnings().get(m.warnings().size() - 1).code());
+
+        List<RequestRecord> half = new ArrayList<>();
+        for (int i = 0; i < 10; i++) half.add(cached(i, 250)); // exactly half: not more than half
+        assertTrue(RunWarnings.prefixCacheReused(half).isEmpty());
+        assertTrue(RunWarnings.prefixCacheReused(clean(10)).isEmpty(), "no cached-token count: the server says nothing");
+    }
+
     @Test
     void responsesInOneEventAreNoMultiTokenChunks() {
         List<RequestRecord> records = new ArrayList<>();
