@@ -114,7 +114,7 @@ final class TokenRun {
                 SearchRun search = new SearchRun(request.search(), executor, levelPlan -> {
                     int probe = probes[0]++;
                     return new ModelRun.Context(levelPlan, workload.requests(),
-                            (level, fork) -> workload.draw(seed, 0, probe + level, fork), workload.drawsFresh(), counter,
+                            (level, fork) -> workload.draw(seed, probe + level, fork), workload.drawsFresh(), counter,
                             run -> withServerCounts(run, workload), metricsConfig, stops, out, err,
                             ResultFiles.tokenBenchmark(request.saveEvents()), serverMetrics);
                 }, base,
@@ -133,7 +133,7 @@ final class TokenRun {
                     // each model (of a comparison), level and fork sends prompts of its own (synthetic ones)
                     int modelIndex = i;
                     ModelRun.Context context = new ModelRun.Context(plan, workload.requests(),
-                            (level, fork) -> workload.draw(seed, modelIndex, level, fork), workload.drawsFresh(), counter,
+                            (level, fork) -> workload.draw(seed, level, fork), workload.drawsFresh(), counter,
                             run -> withServerCounts(run, workload), metricsConfig, stops, out, err,
                             ResultFiles.tokenBenchmark(request.saveEvents()), serverMetrics);
                     ModelRun run = new ModelRun(model, ModelComparison.modelDir(common.resultsDir(), plan, model), base,

@@ -62,31 +62,30 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
         this(requests, promptTokenizer, countFromUsage, description, promptMode, null);
     }
 
-    /** Each level, fork and model gets prompts of its own ({@link #draw}): synthetic prompts, not built to share. */
+    /** Each level and fork gets prompts of its own ({@link #draw}): synthetic prompts, not built to share. */
     boolean drawsFresh() {
         return redraw != null;
     }
 
     /**
-     * The requests of model {@code model}'s level {@code level}, fork {@code fork} (all 0-based): {@link #requests}
-     * for the first of each; for the others, with synthetic prompts, the same workload drawn from
-     * {@link #drawSeed}, so that no level resends another's prompts (the server's prefix cache would serve them);
-     * other workloads are the same requests every time.
+     * The requests of level {@code level}, fork {@code fork} (both 0-based): {@link #requests} for the first; for
+     * the others, with synthetic prompts, the same workload drawn from {@link #drawSeed}, so that no level resends
+     * another's prompts (the server's prefix cache would serve them); other workloads are the same requests every
+     * time. Every model of a comparison gets the same draws: a fair comparison, and each model has a cache of its own.
      */
-    List<RequestSpec> draw(long seed, int model, int level, int fork) {
-        if (redraw == null || (model == 0 && level == 0 && fork == 0)) return requests;
-        return redraw.apply(drawSeed(seed, model, level, fork));
+    List<RequestSpec> draw(long seed, int level, int fork) {
+        if (redraw == null || (level == 0 && fork == 0)) return requests;
+        return redraw.apply(drawSeed(seed, level, fork));
     }
 
     /**
-     * The seed of a draw: {@code seed} itself for the first level of the first model (a plain run sends llmperf's
-     * prompts of --seed), else a mix of {@code seed} and the three indexes, so a rerun with the same --seed sends
-     * the same prompts at each level again.
+     * The seed of a draw: {@code seed} itself for the first level (a plain run sends llmperf's prompts of --seed),
+     * else a mix of {@code seed} and the two indexes, so a rerun with the same --seed sends the same prompts at each
+     * level again.
      */
-    static long drawSeed(long seed, int model, int level, int fork) {
-        if (model == 0 && level == 0 && fork == 0) return seed;
+    static long drawSeed(long seed, int level, int fork) {
+        if (level == 0 && fork == 0) return seed;
         long h = mix(seed);
-        h = mix(h ^ (model + 1L));
         h = mix(h ^ (level + 1L) * 0x9E3779B97F4A7C15L);
         return mix(h ^ (fork + 1L) * 0xC2B2AE3D27D4EB4FL);
     }

@@ -38,18 +38,18 @@ class WorkloadDrawsTest {
     void everyLevelForkAndModelDrawsPromptsOfItsOwnFromTheSeed() {
         WorkloadSource w = synthetic(11111);
         assertTrue(w.drawsFresh());
-        assertSame(w.requests(), w.draw(11111, 0, 0, 0), "a plain run sends the prompts of --seed itself");
-        assertEquals(11111, WorkloadSource.drawSeed(11111, 0, 0, 0));
+        assertSame(w.requests(), w.draw(11111, 0, 0), "a plain run sends the prompts of --seed itself");
+        assertEquals(11111, WorkloadSource.drawSeed(11111, 0, 0));
 
         Set<String> seen = new HashSet<>(prompts(w.requests()));
-        for (int[] at : new int[][] {{0, 1, 0}, {0, 2, 0}, {0, 0, 1}, {1, 0, 0}, {1, 1, 0}}) {
-            List<RequestSpec> drawn = w.draw(11111, at[0], at[1], at[2]);
+        for (int[] at : new int[][] {{1, 0}, {2, 0}, {0, 1}, {1, 1}}) {
+            List<RequestSpec> drawn = w.draw(11111, at[0], at[1]);
             assertEquals(5, drawn.size());
-            for (String p : prompts(drawn)) assertTrue(seen.add(p), "prompt repeated at " + List.of(at[0], at[1], at[2]));
+            for (String p : prompts(drawn)) assertTrue(seen.add(p), "prompt repeated at " + List.of(at[0], at[1]));
         }
         // a rerun with the same --seed draws the same prompts at each level
-        assertEquals(prompts(w.draw(11111, 0, 1, 0)), prompts(synthetic(11111).draw(11111, 0, 1, 0)));
-        assertNotEquals(prompts(w.draw(11111, 0, 1, 0)), prompts(synthetic(7).draw(7, 0, 1, 0)));
+        assertEquals(prompts(w.draw(11111, 1, 0)), prompts(synthetic(11111).draw(11111, 1, 0)));
+        assertNotEquals(prompts(w.draw(11111, 1, 0)), prompts(synthetic(7).draw(7, 1, 0)));
     }
 
     @Test
@@ -62,6 +62,6 @@ class WorkloadDrawsTest {
                 d.sessions(), d.images());
         WorkloadSource w = WorkloadSource.resolve(prefixed, 5, Map.of(), QUIET);
         assertFalse(w.drawsFresh());
-        assertSame(w.requests(), w.draw(d.seed(), 1, 2, 3));
+        assertSame(w.requests(), w.draw(d.seed(), 2, 3));
     }
 }
