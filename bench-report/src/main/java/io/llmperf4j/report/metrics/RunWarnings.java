@@ -133,11 +133,24 @@ public final class RunWarnings {
     static String failureCause(List<RequestMetrics> requests) {
         long configuration = 0;
         long capacity = 0;
+        long lost = 0;
+        long other = 0;
         for (RequestMetrics r : requests) {
             if (r.succeeded() || r.failureKind() == FailureKind.CANCELLED) continue;
-            if (configurationFailure(r.failureKind(), r.failureCode())) configuration++;
+            if (r.failureKind() == FailureKind.LOST) lost++;
+            else if (configurationFailure(r.failureKind(), r.failureCode())) configuration++;
             else if (capacityFailure(r.failureKind(), r.failureCode())) capacity++;
+            else other++;
         }
+        // a worker that left the cluster is no fault of the server's: say so, and judge the others on their own
+        String lostText = lost == 0 ? "" : lost + " were lost with a load worker that left the cluster mid-run (no "
+                + "fault of the server's; see the coordinator's log for which)";
+        if (lost > 0 && configuration + capacity + other == 0) return lostText + ".";
+        String rest = causeOfServed(configuration, capacity);
+        return lost == 0 ? rest : lostText + "; of the others: " + rest;
+    }
+
+    private static String causeOfServed(long configuration, long capacity) {
         String config = "check the configuration (API key, model id, base URL with its /v1, TLS trust): the "
                 + "server refused the requests or could not be reached.";
         String load = "the server may not hold this load (rate limits, server errors or timeouts).";

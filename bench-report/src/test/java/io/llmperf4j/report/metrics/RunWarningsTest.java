@@ -129,6 +129,18 @@ class RunWarningsTest {
                 + "server refused the requests or could not be reached. Otherwise the server may not hold this load "
                 + "(rate limits, server errors or timeouts). Report the failure rate with the results.",
                 message(metrics(tls, false), WarningCode.REQUESTS_FAILED));
+
+        // a load worker that left the cluster: its requests are LOST, no fault of the server's
+        List<RequestRecord> lost = clean(10);
+        lost.add(request(73).e2e(-1).failed(FailureKind.LOST, -1, "worker left").build());
+        lost.add(request(74).e2e(-1).failed(FailureKind.LOST, -1, "worker left").build());
+        assertEquals("2 of 12 requests failed (2 LOST): 2 were lost with a load worker that left the cluster "
+                + "mid-run (no fault of the server's; see the coordinator's log for which). Report the failure rate "
+                + "with the results.", message(metrics(lost, false), WarningCode.REQUESTS_FAILED));
+        lost.add(request(75).e2e(MS).failed(FailureKind.HTTP_STATUS, 503, "busy").build());
+        assertTrue(message(metrics(lost, false), WarningCode.REQUESTS_FAILED).contains("2 were lost with a load "
+                + "worker that left the cluster mid-run (no fault of the server's; see the coordinator's log for "
+                + "which); of the others: the server may not hold this load"));
     }
 
     @Test
