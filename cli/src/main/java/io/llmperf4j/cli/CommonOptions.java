@@ -95,7 +95,13 @@ final class CommonOptions {
             if (name.isEmpty() || !name.chars().allMatch(ch -> ch > 32 && ch < 127 && ch != ':')) {
                 throw new UsageException("--header must look like 'Name: value' (got a header without a valid name)");
             }
-            parsed.put(name, header.substring(colon + 1).strip());
+            String value = header.substring(colon + 1).strip();
+            // a line break would end the header early (and split the request): refuse it here, not at the first send
+            if (value.chars().anyMatch(ch -> ch == '\r' || ch == '\n' || ch == 0)) {
+                throw new UsageException("--header " + name + ": the value holds a line break or NUL, which an HTTP "
+                        + "header cannot carry");
+            }
+            parsed.put(name, value);
         }
         return parsed;
     }

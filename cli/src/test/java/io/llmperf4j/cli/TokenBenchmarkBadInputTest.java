@@ -49,6 +49,8 @@ class TokenBenchmarkBadInputTest {
                 Arguments.of(ENV, args("--request-timeout", "0"), 2, "--request-timeout: expected seconds above 0, got 0.0"),
                 Arguments.of(ENV, args("--insecure", "--ca-cert", "/etc/hostname"), 2, "--insecure and --ca-cert"),
                 Arguments.of(ENV, List.of("token-benchmark"), 2, "--model is required"),
+                Arguments.of(ENV, args("--header", "X-Team: a\r\nX-Injected: b"), 2,
+                        "--header X-Team: the value holds a line break or NUL"),
                 // OPENAI_API_BASE set, anthropic's unset: a real server was meant, not the embedded simulator
                 Arguments.of(ENV, args("--llm-api", "anthropic"), 2, "--llm-api anthropic reads ANTHROPIC_API_BASE, "
                         + "which is not set, while OPENAI_API_BASE is"),
