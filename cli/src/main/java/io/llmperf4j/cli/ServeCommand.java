@@ -37,6 +37,12 @@ import java.util.concurrent.Callable;
             "so every response has max_tokens tokens. The simulator's timing, fault and reasoning options do not apply."
         })
 final class ServeCommand implements Callable<Integer> {
+    /** The simulator's settings by their flags: its messages name its fields ("faultRate (1.5) must be ..."). */
+    private static final Map<String, String> FLAGS = Map.of("faultRate", "--fault-rate",
+            "maxConcurrentSequences", "--max-num-seqs", "tokensPerChunk", "--tokens-per-chunk",
+            "stopProbability", "--stop-probability", "prefixBlockTokens", "--prefix-block-tokens",
+            "prefixCacheBlocks", "--prefix-cache-blocks", "reasoningTokens", "--reasoning-tokens",
+            "stallDuration", "--stall-ms", "port", "--port");
     /** Options that shape the simulator and mean nothing to a real engine. */
     private static final List<String> SIMULATOR_ONLY = List.of("--ttft-ms", "--inter-token-ms",
             "--tokens-per-chunk", "--max-concurrent-sequences", "--prefill-us-per-token", "--strict-model",
@@ -209,8 +215,16 @@ final class ServeCommand implements Callable<Integer> {
                     .prefixCacheBlocks(timing.prefixCacheBlocks).prefixBlockTokens(timing.prefixBlockTokens)
                     .build();
         } catch (IllegalArgumentException e) {
-            throw new UsageException(e.getMessage());
+            throw new UsageException(flagNames(e.getMessage()));
         }
+    }
+
+    /** {@code message} with the simulator's field it names replaced by that field's flag. */
+    static String flagNames(String message) {
+        for (Map.Entry<String, String> e : FLAGS.entrySet()) {
+            if (message.startsWith(e.getKey() + " (")) return e.getValue() + message.substring(e.getKey().length());
+        }
+        return message;
     }
 
     private FaultPlan faultPlan() {
