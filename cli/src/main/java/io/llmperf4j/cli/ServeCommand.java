@@ -99,7 +99,9 @@ final class ServeCommand implements Callable<Integer> {
     /** The simulator's timing and the shape of its responses. */
     static final class Timing {
         @Option(names = "--ttft-ms", defaultValue = "50",
-                description = "Time to first token in milliseconds, from request arrival (queueing included).")
+                description = "Time to first token in milliseconds, from request arrival, or from the slot grant "
+                        + "for a request that queued for one (--max-num-seqs): a client then sees the queue wait plus "
+                        + "this.")
         double ttftMillis;
 
         @Option(names = {"--inter-token-ms", "--inter-token-delay-ms"}, defaultValue = "10",
