@@ -44,6 +44,9 @@ final class Preflight {
     static final int NOTICE_SECONDS = 5;
     private static final int MESSAGE_CHARS = 300;
     private static final Pattern TLS = Pattern.compile("(?i)\\bTLS\\b|SSL|certificate|PKIX|handshake");
+    /** The JDK's words for a certificate that does not name the host asked for. */
+    private static final Pattern HOST_MISMATCH = Pattern.compile(
+            "No subject alternative (DNS )?names? matching|No name matching");
 
     private Preflight() {
     }
@@ -213,6 +216,12 @@ final class Preflight {
         Failure failure = record.failure();
         String message = message(failure.message(), apiKey);
         String where = endpoint.getHost() + ":" + port(endpoint);
+        if (failure.kind() == FailureKind.CONNECT_FAILED && HOST_MISMATCH.matcher(failure.message()).find()) {
+            // a trusted certificate for another name: another CA would not help
+            return "the TLS connection to " + where + " failed before the run: " + message + "; the server's "
+                    + "certificate does not name " + endpoint.getHost() + ": use a host name the certificate lists "
+                    + "in the base URL (e.g. localhost instead of 127.0.0.1), or --insecure for testing only";
+        }
         if (failure.kind() == FailureKind.CONNECT_FAILED && TLS.matcher(failure.message()).find()) {
             return "the TLS connection to " + where + " failed before the run: " + message + "; if the server's "
                     + "certificate is self-signed or from a private CA, pass that CA with --ca-cert FILE (or "

@@ -233,6 +233,19 @@ class PreflightTest {
         assertEquals(7, params.get("max_tokens"), "the run's own map is untouched");
     }
 
+    /** A trusted certificate for another name: the hint is the host name, not another CA (QA's --ca-cert case). */
+    @Test
+    void aCertificateForAnotherHostNameGetsTheHostNameHint() {
+        URI endpoint = URI.create("https://127.0.0.1:8443/v1/chat/completions");
+        RequestRecord record = new RequestRecord(0, "id", null, 0L, RequestRecord.NEVER, RequestRecord.NEVER,
+                RequestRecord.NEVER, 0, null, "", 0, 1, -1, null, null, null, new Failure(FailureKind.CONNECT_FAILED,
+                -1, "TLS handshake failed: No subject alternative names matching IP address 127.0.0.1 found"));
+        String problem = Preflight.configurationProblem(record, endpoint, "m", "k", KEY_VARIABLE);
+        assertTrue(problem.contains("the server's certificate does not name 127.0.0.1: use a host name the "
+                + "certificate lists in the base URL"), problem);
+        assertFalse(problem.contains("--ca-cert"), problem);
+    }
+
     @Test
     void theMessageComesFromTheErrorBodyAndKeysAreRedacted() {
         URI endpoint = URI.create("http://127.0.0.1:1/v1/chat/completions");
