@@ -35,7 +35,15 @@ class MetricsEndpointTest {
             prompt += usage.get("prompt_tokens").asLong();
 
             String origin = server.baseUrl().substring(0, server.baseUrl().length() - "/v1".length());
-            HttpResponse<String> metrics = new TestClient(origin, null).get("/metrics");
+            TestClient scraper = new TestClient(origin, null);
+            HttpResponse<String> metrics = scraper.get("/metrics");
+            // the server ends a request's bookkeeping just after flushing its last bytes, on its own event loop:
+            // a scrape on another connection can come first (as with vLLM), so wait for the request to be counted
+            for (int i = 0; i < 100 && value(ExpositionParser.parse(metrics.body()), "vllm:num_requests_running") > 0;
+                 i++) {
+                Thread.sleep(10);
+                metrics = scraper.get("/metrics");
+            }
 
             assertEquals(200, metrics.statusCode());
             assertEquals(VllmMetricsExposition.CONTENT_TYPE, metrics.headers().firstValue("content-type").orElse(""));
