@@ -26,10 +26,6 @@ public sealed interface EndpointTarget permits EndpointTarget.Remote, EndpointTa
             readyWait = readyWait == null ? Duration.ZERO : readyWait;
         }
 
-        public Remote(String apiBase, String apiKey, String baseVariable) {
-            this(apiBase, apiKey, baseVariable, baseVariable.replace("_BASE", "_KEY"), Duration.ZERO);
-        }
-
         @Override
         public String toString() {
             return "Remote[" + apiBase + "]";
@@ -58,10 +54,11 @@ public sealed interface EndpointTarget permits EndpointTarget.Remote, EndpointTa
      * The embedded simulated server, on a free loopback port.
      *
      * @param baseVariable the run's API's base variable, the one left unset (named in the notice)
+     * @param keyVariable  its key variable, named beside it
      */
-    record Embedded(String baseVariable) implements EndpointTarget {
+    record Embedded(String baseVariable, String keyVariable) implements EndpointTarget {
         public Embedded() {
-            this(ApiRegistry.OPENAI_BASE);
+            this(ApiRegistry.OPENAI_BASE, ApiRegistry.OPENAI_KEY);
         }
     }
 }

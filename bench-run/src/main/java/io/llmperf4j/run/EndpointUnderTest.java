@@ -45,15 +45,16 @@ final class EndpointUnderTest implements AutoCloseable {
                 throw new InvalidRequestException(remote.baseVariable() + ": " + e.getMessage());
             }
         }
-        String unset = target instanceof EndpointTarget.Embedded embedded ? embedded.baseVariable()
-                : ApiRegistry.OPENAI_BASE;
+        EndpointTarget.Embedded embedded = target instanceof EndpointTarget.Embedded e ? e
+                : new EndpointTarget.Embedded();
         SimulatorConfig config = SimulatorConfig.builder().promptTokenCounter(promptTokenCounter).build();
         SimulatedServer server = SimulatedServer.start(config);
-        err.println(unset + " is not set: benchmarking the embedded simulated server at " + server.baseUrl()
+        err.println(embedded.baseVariable() + " is not set: benchmarking the embedded simulated server at " + server.baseUrl()
                 + " (time to first token " + config.timeToFirstToken().toMillis() + " ms, "
                 + config.interTokenDelay().toMillis() + " ms between tokens, at most "
                 + config.maxConcurrentSequences() + " concurrent sequences). "
-                + "Set " + unset + " and " + unset.replace("_BASE", "_KEY") + " to benchmark a real server.");
+                + "Set " + embedded.baseVariable() + " and " + embedded.keyVariable() + " to benchmark a real "
+                + "server.");
         return new EndpointUnderTest(server.baseUrl(), ApiRegistry.OPENAI_BASE, "", server);
     }
 

@@ -141,7 +141,7 @@ final class CommonOptions {
                             + "server, or unset " + otherVar + " to benchmark the embedded simulated server");
                 }
             }
-            return new EndpointTarget.Embedded(baseVar);
+            return new EndpointTarget.Embedded(baseVar, keyVar);
         }
         if (base.isBlank()) {
             throw new UsageException(baseVar + " is set but empty; set it to the server's base URL such as "
