@@ -20,6 +20,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -128,14 +129,16 @@ class ClusterQuickStartIT {
         }
         replacements.put("--cluster demo", "--cluster demo-" + UUID.randomUUID());
         replacements.put("--results-dir dist-demo", "--results-dir " + dir.resolve("dist-demo"));
+        // One pass over whole tokens: replacing one after another would rewrite a free port drawn for 8000
+        // that contains "5703" (25703) a second time.
+        Pattern tokens = Pattern.compile(replacements.keySet().stream().map(Pattern::quote)
+                .collect(Collectors.joining("|", "(?<![\\w-])(", ")(?![\\w-])")));
         List<String> out = new ArrayList<>();
         for (String line : block.split("\n")) {
             String command = line.strip().replaceAll(" +", " ");
             if (command.isEmpty() || command.startsWith("#")) continue;
-            for (Map.Entry<String, String> r : replacements.entrySet()) {
-                command = command.replace(r.getKey(), r.getValue());
-            }
-            out.add(command);
+            out.add(tokens.matcher(command)
+                    .replaceAll(r -> Matcher.quoteReplacement(replacements.get(r.group(1)))));
         }
         return out;
     }
