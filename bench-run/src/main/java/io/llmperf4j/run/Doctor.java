@@ -15,6 +15,7 @@ import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 
+import javax.net.ssl.SSLContext;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -22,6 +23,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -31,7 +33,8 @@ import java.util.concurrent.TimeoutException;
 /**
  * Runs the doctor checks in order for one {@link LlmApi}; a check that cannot run because an earlier one failed is
  * reported as failed with the reason. The API key is sent (in the API's own header: Authorization: Bearer, or
- * x-api-key with anthropic-version) but never printed.
+ * x-api-key with anthropic-version) but never printed. TLS trust and extra headers are a run's
+ * ({@link EndpointAccess}), so a private-CA or gateway endpoint is checked the way a run reaches it.
  */
 public final class Doctor {
     private static final Duration TIMEOUT = Duration.ofSeconds(15);
@@ -41,6 +44,9 @@ public final class Doctor {
     private final String base;
     private final String apiKey;
     private final String requestedModel;
+    private final EndpointAccess access;
+    /** Where the key came from, for the fixes: the key variable or --api-key-file FILE. */
+    private final String keySource;
     private final String baseVariable;
     private final String keyVariable;
     /** What the API appends to the base, e.g. "chat/completions" or "messages". */
@@ -53,13 +59,25 @@ public final class Doctor {
 
     /** @param apiKey the key variable's value, null when it is unset */
     public Doctor(LlmApi api, String base, String apiKey, String requestedModel) {
+        this(api, base, apiKey, null, requestedModel, EndpointAccess.DEFAULT);
+    }
+
+    /**
+     * @param apiKey    the key, null when it is unset
+     * @param keySource where the key came from when not from the API's key variable (e.g. "--api-key-file F"),
+     *                  else null
+     */
+    public Doctor(LlmApi api, String base, String apiKey, String keySource, String requestedModel,
+                  EndpointAccess access) {
         this.api = api;
+        this.access = access;
         this.base = base;
         this.apiKey = apiKey == null ? "" : apiKey;
         this.requestedModel = requestedModel;
         this.baseVariable = CommonSettings.registered(api.name()).baseVariable();
         this.keyVariable = CommonSettings.registered(api.name()).keyVariable();
-        this.keyProblem = EndpointTarget.keyProblem(keyVariable, apiKey);
+        this.keySource = keySource == null ? keyVariable : keySource;
+        this.keyProblem = EndpointTarget.keyProblem(this.keySource, apiKey);
         this.suffix = api.endpoint("http://localhost/v1").getPath().substring("/v1/".length());
     }
 
@@ -88,7 +106,16 @@ public final class Doctor {
      * default): never a failure, since a run goes on without them.
      */
     private void checkServerMetrics(URI endpoint) {
-        ProbeResult probe = MetricsProbe.probe(ServerMetricsConfig.forEndpoint(endpoint, apiKey));
+        ServerMetricsConfig config = ServerMetricsConfig.forEndpoint(endpoint, apiKey);
+        try {
+            SSLContext tls = access.sslContext();
+            if (tls != null) config = config.withSslContext(tls);
+        } catch (IOException e) {
+            results.add(DoctorCheck.Result.info("server metrics", "not checked: " + e.getMessage(),
+                    "check the --ca-cert file"));
+            return;
+        }
+        ProbeResult probe = MetricsProbe.probe(config);
         if (probe.ok()) {
             results.add(DoctorCheck.Result.pass("server metrics", probe.url() + " answers with " + probe.families()
                     + " families (" + engineName(probe.engine()) + ")"));
@@ -150,15 +177,18 @@ public final class Doctor {
     private String checkKeyAndModel(URI models) {
         HttpResponse<String> response;
         try {
-            HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+            HttpClient.Builder http = HttpClient.newBuilder().connectTimeout(TIMEOUT);
+            SSLContext tls = access.sslContext();
+            if (tls != null) http.sslContext(tls);
             HttpRequest.Builder request = HttpRequest.newBuilder(models).timeout(TIMEOUT).GET();
-            for (Map.Entry<String, String> header : api.headers(Secret.of(apiKey)).entrySet()) {
-                request.header(header.getKey(), header.getValue());
-            }
-            response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
+            // the run's order: the API's headers, then --header (which may replace one of them)
+            Map<String, String> headers = new LinkedHashMap<>(api.headers(Secret.of(apiKey)));
+            headers.putAll(access.headers());
+            headers.forEach(request::setHeader);
+            response = http.build().send(request.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException | IllegalArgumentException e) {
             results.add(DoctorCheck.Result.fail("API key", "GET " + models + " failed: " + e.getMessage(),
-                    "check the URL and, for https, the server's certificate"));
+                    "check the URL and, for https, the server's certificate (a private CA: --ca-cert FILE)"));
             return null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -171,7 +201,7 @@ public final class Doctor {
         }
         if (status == 401 || status == 403) {
             results.add(DoctorCheck.Result.fail("API key", "GET " + models + " answered HTTP " + status,
-                    "export the right " + keyVariable + " (no spaces or quotes; a server started with its own "
+                    rightKey() + " (no spaces or quotes; a server started with its own "
                             + "--api-key needs that key; OAuth-style tokens may have expired)"));
             return null;
         }
@@ -220,7 +250,9 @@ public final class Doctor {
         String check = api.streaming() ? "streaming" : "request";
         RequestRecord record;
         ClientConfig config = ClientConfig.builder(endpoint, model).apiKey(Secret.of(apiKey)).maxConnections(1)
-                .connectTimeout(TIMEOUT).idleTimeout(TIMEOUT).ioThreads(1).workerThreads(1).build();
+                .connectTimeout(TIMEOUT).idleTimeout(TIMEOUT).ioThreads(1).workerThreads(1)
+                .extraHeaders(access.headers()).trustedCertificatesPem(access.caCert()).insecureTls(access.insecure())
+                .build();
         try (NettyLlmClient client = new NettyLlmClient(config, api)) {
             record = client.send(new RequestSpec(0, "Say hello.", 0, 16)).completion()
                     .get(TIMEOUT.toSeconds() * 2, TimeUnit.SECONDS);
@@ -284,7 +316,7 @@ public final class Doctor {
         FailureKind kind = record.failure().kind();
         int code = record.failure().code();
         return switch (kind) {
-            case HTTP_STATUS -> code == 401 || code == 403 ? "export the right " + keyVariable
+            case HTTP_STATUS -> code == 401 || code == 403 ? rightKey()
                     : code == 404 ? "the model id or the path is probably wrong: use an id /models lists, and "
                     + "check that the server serves /" + suffix + " under " + baseVariable
                     : "check the server's logs for HTTP " + code;
@@ -294,6 +326,10 @@ public final class Doctor {
             case IDLE_TIMEOUT, REQUEST_TIMEOUT -> "the server did not answer in time: check its load and logs";
             default -> "run with --debug and check the server's logs";
         };
+    }
+
+    private String rightKey() {
+        return keySource.equals(keyVariable) ? "export the right " + keyVariable : "put the right key in " + keySource;
     }
 
     /** What a well-formed answer of this API looks like. */
@@ -310,9 +346,17 @@ public final class Doctor {
             results.add(DoctorCheck.Result.pass("TLS", "not used (http)"));
             return;
         }
-        results.add(modelsAnswered ? DoctorCheck.Result.pass("TLS", "certificate verified")
-                : DoctorCheck.Result.fail("TLS", "no verified https exchange completed",
-                "check the server's certificate chain and host name"));
+        if (modelsAnswered && access.insecure()) {
+            results.add(DoctorCheck.Result.warn("TLS", "NOT verified (--insecure): any certificate and host name "
+                    + "is accepted", "for test endpoints only; pass the server's CA with --ca-cert FILE instead"));
+        } else if (modelsAnswered) {
+            results.add(DoctorCheck.Result.pass("TLS", "certificate verified"
+                    + (access.caCert() == null ? "" : " against --ca-cert " + access.caCert())));
+        } else {
+            results.add(DoctorCheck.Result.fail("TLS", "no verified https exchange completed",
+                    "check the server's certificate chain and host name; a self-signed or private CA: --ca-cert "
+                            + "FILE (--insecure to trust any, for testing only)"));
+        }
     }
 
     /** The API's endpoint with its suffix replaced by "models" (OpenAI's and Anthropic's model list). */

@@ -38,16 +38,12 @@ final class CommonOptions {
                         + connection.requestTimeoutSeconds);
             }
         }
-        if (connection.insecure && connection.caCert != null) {
-            throw new UsageException("--insecure and --ca-cert contradict each other: trust any certificate, "
-                    + "or only those in the file");
-        }
+        EndpointAccessFlags access = connection.access;
+        Map<String, String> headers = checkedHeaders(access);
         checkLlmApi(flags.llmApi);
         Map<String, Object> samplingParams = SamplingParamsParser.parse(flags.additionalSamplingParams);
         Map<String, String> metadata = MetadataParser.parse(flags.metadata);
-        requireReadable("--ca-cert", connection.caCert);
-        Map<String, String> headers = parseHeaders(connection.headers);
-        EndpointTarget target = target(context, connection.apiKeyFile, flags.llmApi,
+        EndpointTarget target = target(context, access.apiKeyFile, flags.llmApi,
                 Duration.ofSeconds(connection.waitForServerSeconds));
         String model = flags.model;
         if (model == null || model.isBlank()) {
@@ -59,15 +55,29 @@ final class CommonOptions {
         }
         CommonSettings options = new CommonSettings(target, model, flags.numConcurrentRequests, flags.timeoutSeconds,
                 maxNumCompletedRequests, samplingParams, resultsDir, flags.llmApi, metadata,
-                Duration.ofSeconds(connection.idleTimeoutSeconds), headers, connection.caCert,
+                Duration.ofSeconds(connection.idleTimeoutSeconds), headers, access.caCert,
                 connection.requestTimeoutSeconds == null ? null
                         : Duration.ofNanos(Math.round(connection.requestTimeoutSeconds * 1e9)),
-                Duration.ofSeconds(connection.connectTimeoutSeconds), connection.insecure, overwrite,
+                Duration.ofSeconds(connection.connectTimeoutSeconds), access.insecure, overwrite,
                 connection.connectionMode);
-        if (connection.insecure) {
+        warnIfInsecure(access, context);
+        return options;
+    }
+
+    /** The --header values parsed, after checking that the TLS flags agree and the --ca-cert file is there. */
+    static Map<String, String> checkedHeaders(EndpointAccessFlags access) {
+        if (access.insecure && access.caCert != null) {
+            throw new UsageException("--insecure and --ca-cert contradict each other: trust any certificate, "
+                    + "or only those in the file");
+        }
+        requireReadable("--ca-cert", access.caCert);
+        return parseHeaders(access.headers);
+    }
+
+    static void warnIfInsecure(EndpointAccessFlags access, CliContext context) {
+        if (access.insecure) {
             context.err().println("llmperf4j: warning: --insecure: TLS certificates and host names are NOT verified");
         }
-        return options;
     }
 
     /** --results-dir as given; null when empty (nothing is saved). */

@@ -1,14 +1,11 @@
 package io.llmperf4j.cli;
 
 import io.llmperf4j.engine.client.ConnectionMode;
-import picocli.CommandLine.Help;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.TypeConversionException;
 
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 
 /** Our connection flags (not llmperf's), shared by the commands that send requests. A picocli mixin. */
@@ -42,23 +39,9 @@ final class ConnectionFlags {
                     + "llmperf.")
     int waitForServerSeconds;
 
-    @Option(names = "--insecure",
-            description = "Accept any TLS certificate and host name (self-signed test endpoints only).")
-    boolean insecure;
-
-    @Option(names = "--api-key-file", paramLabel = "FILE",
-            description = "Read the API key from this file instead of OPENAI_API_KEY "
-                    + "(keeps it out of the environment and shell history).")
-    Path apiKeyFile;
-
-    @Option(names = "--header", paramLabel = "'NAME: VALUE'", showDefaultValue = Help.Visibility.NEVER,
-            description = "An extra request header for gateways that need one; repeatable.")
-    List<String> headers = new ArrayList<>();
-
-    @Option(names = "--ca-cert", paramLabel = "FILE",
-            description = "PEM file of CA certificates to trust for https (host names are still "
-                    + "verified).")
-    Path caCert;
+    /** --insecure, --api-key-file, --header and --ca-cert, which doctor takes too. */
+    @ArgGroup(validate = false)
+    EndpointAccessFlags access = new EndpointAccessFlags();
 
     /** {@code preconnect}, {@code on-demand}, {@code per-request}: the enum's names as users type flags. */
     static final class ConnectionModeConverter implements ITypeConverter<ConnectionMode> {

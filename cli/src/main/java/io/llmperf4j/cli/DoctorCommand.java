@@ -2,11 +2,14 @@ package io.llmperf4j.cli;
 
 import io.llmperf4j.run.Doctor;
 import io.llmperf4j.run.DoctorCheck;
+import io.llmperf4j.run.EndpointAccess;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** {@code llmperf4j doctor}: the user guides' troubleshooting order, as checks with a fix for each failure. */
@@ -24,7 +27,10 @@ import java.util.concurrent.Callable;
             "",
             "With --llm-api the endpoint of that API is checked instead: openai-completions (/completions),",
             "anthropic (ANTHROPIC_API_BASE / ANTHROPIC_API_KEY, /messages with x-api-key and anthropic-version,",
-            "Anthropic's events ending with message_stop) or embeddings (/embeddings, one JSON response)."
+            "Anthropic's events ending with message_stop) or embeddings (/embeddings, one JSON response).",
+            "",
+            "The connection flags work as in token-benchmark: pass the run's, so doctor reaches the endpoint",
+            "as the run will."
         })
 final class DoctorCommand implements Callable<Integer> {
     private final CliContext context;
@@ -39,6 +45,10 @@ final class DoctorCommand implements Callable<Integer> {
             description = "The API to check: openai, openai-completions, anthropic or embeddings.")
     String llmApi;
 
+    /** As token-benchmark's, so doctor reaches a private-CA or gateway endpoint the way the run will. */
+    @ArgGroup(validate = false, heading = "%nConnection (as in token-benchmark):%n")
+    EndpointAccessFlags access = new EndpointAccessFlags();
+
     DoctorCommand(CliContext context) {
         this.context = context;
     }
@@ -52,9 +62,13 @@ final class DoctorCommand implements Callable<Integer> {
             throw new UsageException(baseVariable + " is not set; export the server's base URL, e.g. "
                     + CommonOptions.registered(llmApi).defaultBase());
         }
-        String key = context.env(CommonOptions.registered(llmApi).keyVariable());
+        Map<String, String> headers = CommonOptions.checkedHeaders(access);
+        String key = access.apiKeyFile != null ? ApiKeyFile.read(access.apiKeyFile)
+                : context.env(CommonOptions.registered(llmApi).keyVariable());
+        CommonOptions.warnIfInsecure(access, context);
         List<DoctorCheck.Result> results = new Doctor(CommonOptions.registered(llmApi).adapter(true), base.strip(),
-                key, model).run();
+                key, access.apiKeyFile == null ? null : "--api-key-file " + access.apiKeyFile, model,
+                new EndpointAccess(access.caCert, access.insecure, headers)).run();
         boolean allPassed = true;
         boolean warned = false;
         for (DoctorCheck.Result result : results) {

@@ -37,7 +37,7 @@ class LastOccurrenceWinsTest {
         assertEquals(6, c.llmperf.common.timeoutSeconds);
         assertEquals("d", c.llmperf.common.resultsDir);
         assertEquals(3, c.llmperf.common.numConcurrentRequests, "an alias is the same option");
-        assertEquals(List.of("A: 1", "B: 2"), c.connection.headers, "repeatable options keep every value");
+        assertEquals(List.of("A: 1", "B: 2"), c.connection.access.headers, "repeatable options keep every value");
         assertEquals(true, c.requests.noStream);
     }
 

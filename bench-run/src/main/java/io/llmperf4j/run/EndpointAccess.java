@@ -1,0 +1,30 @@
+package io.llmperf4j.run;
+
+import io.llmperf4j.servermetrics.scrape.TlsContexts;
+
+import javax.net.ssl.SSLContext;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * How doctor reaches an endpoint, as a run would: the CAs to trust (or any certificate), and the extra headers.
+ *
+ * @param caCert   PEM file of CA certificates to trust, or null for the JDK's default trust
+ * @param insecure trust any certificate and host name
+ * @param headers  extra request headers, sent after the API's own (a run's --header)
+ */
+public record EndpointAccess(Path caCert, boolean insecure, Map<String, String> headers) {
+    /** The JDK's default trust, no extra header. */
+    public static final EndpointAccess DEFAULT = new EndpointAccess(null, false, Map.of());
+
+    public EndpointAccess {
+        headers = Map.copyOf(headers);
+    }
+
+    /** The TLS context for Java's HTTP client, or null for the default. */
+    SSLContext sslContext() throws IOException {
+        if (insecure) return TlsContexts.trustingAnything();
+        return caCert == null ? null : TlsContexts.trusting(caCert);
+    }
+}
