@@ -10,15 +10,16 @@ import io.llmperf4j.engine.load.ClosedLoopRunner;
 import io.llmperf4j.engine.load.ClosedLoopSettings;
 import io.llmperf4j.engine.load.Warmup;
 import io.llmperf4j.model.ClientOverhead;
+import io.llmperf4j.model.Percentiles;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.server.RequestTiming;
 import io.llmperf4j.server.SimulatedServer;
 import io.llmperf4j.server.SimulatorConfig;
 import io.netty.util.concurrent.EventExecutorGroup;
-import org.HdrHistogram.Histogram;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -50,12 +51,18 @@ public final class Calibration {
         }
     }
 
-    /** One error distribution, in nanoseconds (HdrHistogram, 3 significant digits). */
+    /**
+     * One error distribution, in nanoseconds: exact values, with the one percentile definition of the tool's own
+     * figures ({@link Percentiles}), so a p99 of 20 samples lies between the 19th and the 20th, not on the max.
+     */
     public record ErrorStats(long count, long p50Nanos, long p99Nanos, long maxNanos) {
-        static ErrorStats of(Histogram h) {
-            long n = h.getTotalCount();
-            return n == 0 ? new ErrorStats(0, 0, 0, 0)
-                    : new ErrorStats(n, h.getValueAtPercentile(50), h.getValueAtPercentile(99), h.getMaxValue());
+        static ErrorStats of(long[] values, int count) {
+            if (count == 0) return new ErrorStats(0, 0, 0, 0);
+            double[] sorted = new double[count];
+            for (int i = 0; i < count; i++) sorted[i] = values[i];
+            Arrays.sort(sorted);
+            return new ErrorStats(count, Math.round(Percentiles.ofSorted(sorted, 50)),
+                    Math.round(Percentiles.ofSorted(sorted, 99)), Math.round(sorted[count - 1]));
         }
     }
 
@@ -131,8 +138,10 @@ public final class Calibration {
             result = new ClosedLoopRunner(new StartRecording(client, starts), text -> -1).run(specs, loop);
         }
         awaitTimings(result.records(), timings);
-        Histogram ttft = new Histogram(HIGHEST_NANOS, 3);
-        Histogram interToken = new Histogram(HIGHEST_NANOS, 3);
+        long[] ttft = new long[result.records().size()];
+        int ttftCount = 0;
+        long[] interToken = new long[64];
+        int interTokenCount = 0;
         int succeeded = 0;
         int unmatched = 0;
         for (RequestRecord r : result.records()) {
@@ -147,13 +156,18 @@ public final class Calibration {
                 continue;
             }
             long[] sent = timing.chunkSentNanos();
-            ttft.recordValue(clamp(start + arrived[0] - sent[0]));
+            ttft[ttftCount++] = clamp(start + arrived[0] - sent[0]);
+            if (interTokenCount + arrived.length > interToken.length) {
+                interToken = Arrays.copyOf(interToken,
+                        Math.max(2 * interToken.length, interTokenCount + arrived.length));
+            }
             for (int k = 1; k < arrived.length; k++) {
-                interToken.recordValue(clamp(Math.abs((arrived[k] - arrived[k - 1]) - (sent[k] - sent[k - 1]))));
+                long gapError = (arrived[k] - arrived[k - 1]) - (sent[k] - sent[k - 1]);
+                interToken[interTokenCount++] = clamp(Math.abs(gapError));
             }
         }
-        return new Level(concurrency, result.records().size(), succeeded, unmatched, ErrorStats.of(ttft),
-                ErrorStats.of(interToken), result.clientOverhead(), transport);
+        return new Level(concurrency, result.records().size(), succeeded, unmatched, ErrorStats.of(ttft, ttftCount),
+                ErrorStats.of(interToken, interTokenCount), result.clientOverhead(), transport);
     }
 
     /**
