@@ -310,6 +310,9 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
         try {
             return Tokenizers.resolve(spec, TokenizerOptions.defaults().withAllowDownload(allowDownload));
         } catch (TokenizerUnavailableException e) {
+            // not in the local cache and no download allowed: the flag names what is not here (exit 2); a download
+            // that failed is the run's failure (exit 1)
+            if (!allowDownload) throw new InvalidRequestException(e.getMessage());
             throw new RunFailedException(e.getMessage(), e);
         } catch (IllegalArgumentException e) {
             throw new InvalidRequestException("--tokenizer: " + e.getMessage());

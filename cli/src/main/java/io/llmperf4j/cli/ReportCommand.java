@@ -2,6 +2,7 @@ package io.llmperf4j.cli;
 
 import io.llmperf4j.run.RunFailedException;
 import io.llmperf4j.report.html.HtmlReport;
+import io.llmperf4j.report.output.ResultsFolder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -41,6 +42,12 @@ final class ReportCommand implements Callable<Integer> {
     public Integer call() {
         if (!Files.exists(dir)) {
             throw new UsageException(dir + " does not exist (give a results folder written by token-benchmark)");
+        }
+        try {
+            ResultsFolder.detect(dir);
+        } catch (IOException e) {
+            // not a results folder: the input is wrong (exit 2), as compare says for the same folder
+            throw new UsageException(e.getMessage());
         }
         try {
             Path report = HtmlReport.fromResultsDir(dir);

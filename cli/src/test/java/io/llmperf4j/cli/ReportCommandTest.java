@@ -76,8 +76,8 @@ class ReportCommandTest {
     @Test
     void aFolderWithoutResultsIsAClearError(@TempDir Path dir) {
         CliRun run = CliRun.of(Map.of(), "report", dir.toString());
-        assertEquals(1, run.exitCode(), run::toString);
-        assertTrue(run.err().startsWith("llmperf4j: error: cannot build the report:"), run::toString);
+        assertEquals(2, run.exitCode(), "not a results folder is the input's fault, as in compare: " + run);
+        assertTrue(run.err().contains(dir + " holds none of llmperf4j's results"), run::toString);
         CliRun missing = CliRun.of(Map.of(), "report", dir.resolve("nope").toString());
         assertEquals(2, missing.exitCode(), missing::toString);
     }
