@@ -5,6 +5,8 @@ import io.llmperf4j.engine.harness.JmhTextFormat;
 import io.llmperf4j.engine.load.LoadSettings;
 import io.llmperf4j.report.llmperf.LlmperfFileNames;
 
+import io.llmperf4j.report.html.HtmlReport;
+
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -54,7 +56,9 @@ final class ModelComparison {
         if (resultsDir != null) {
             try {
                 Path file = LoadFiles.writeComparison(resultsDir, plan.loadUnit(), fileRows);
-                err.println("Comparison written to " + file.toAbsolutePath());
+                // the page is read back from the file just written, as `report DIR` builds it
+                Path page = HtmlReport.fromResultsDir(file);
+                err.println("Comparison written to " + file.toAbsolutePath() + " and " + page.toAbsolutePath());
             } catch (IOException e) {
                 throw new RunFailedException("could not write the comparison to " + resultsDir + ": " + e, e);
             }

@@ -273,6 +273,9 @@ class LoadCommandTest {
         List<CSVRecord> rows = TokenBenchmarkCommandTest.csvRows(tmp.resolve("comparison.csv"));
         assertEquals(List.of("a", "b"), rows.stream().map(r -> r.get("model")).toList());
         assertEquals("a", rows.get(0).get("results_dir"));
+        String page = Files.readString(tmp.resolve("comparison_report.html"));
+        assertTrue(page.contains("href=\"a/") && page.contains("href=\"b/"), "the run writes the comparison page, "
+                + "linking each model's folder");
     }
 
     @Test
