@@ -29,15 +29,11 @@ final class CommonOptions {
         atLeast("--num-concurrent-requests", flags.numConcurrentRequests, 1);
         atLeast("--timeout", flags.timeoutSeconds, 1);
         atLeast("--max-num-completed-requests", maxNumCompletedRequests, 1);
-        atLeast("--idle-timeout", connection.idleTimeoutSeconds, 1);
-        atLeast("--connect-timeout", connection.connectTimeoutSeconds, 1);
+        Duration idleTimeout = positiveSeconds("--idle-timeout", connection.idleTimeoutSeconds);
+        Duration connectTimeout = positiveSeconds("--connect-timeout", connection.connectTimeoutSeconds);
         atLeast("--wait-for-server", connection.waitForServerSeconds, 0);
-        if (connection.requestTimeoutSeconds != null) {
-            if (!(connection.requestTimeoutSeconds > 0) || connection.requestTimeoutSeconds.isInfinite()) {
-                throw new UsageException("--request-timeout: expected seconds above 0, got "
-                        + connection.requestTimeoutSeconds);
-            }
-        }
+        Duration requestTimeout = connection.requestTimeoutSeconds == null ? null
+                : positiveSeconds("--request-timeout", connection.requestTimeoutSeconds);
         EndpointAccessFlags access = connection.access;
         Map<String, String> headers = checkedHeaders(access);
         checkLlmApi(flags.llmApi);
@@ -55,10 +51,9 @@ final class CommonOptions {
         }
         CommonSettings options = new CommonSettings(target, model, flags.numConcurrentRequests, flags.timeoutSeconds,
                 maxNumCompletedRequests, samplingParams, resultsDir, flags.llmApi, metadata,
-                Duration.ofSeconds(connection.idleTimeoutSeconds), headers, access.caCert,
-                connection.requestTimeoutSeconds == null ? null
-                        : Duration.ofNanos(Math.round(connection.requestTimeoutSeconds * 1e9)),
-                Duration.ofSeconds(connection.connectTimeoutSeconds), access.insecure, overwrite,
+                idleTimeout, headers, access.caCert,
+                requestTimeout,
+                connectTimeout, access.insecure, overwrite,
                 connection.connectionMode);
         warnIfInsecure(access, context);
         return options;
@@ -83,6 +78,14 @@ final class CommonOptions {
     /** --results-dir as given; null when empty (nothing is saved). */
     static Path resultsDir(String flag) {
         return flag.isEmpty() ? null : Path.of(flag);
+    }
+
+    /** Seconds above 0 (fractions allowed) as a duration, else a {@link UsageException} naming the flag. */
+    static Duration positiveSeconds(String option, double seconds) {
+        if (!(seconds > 0) || !Double.isFinite(seconds)) {
+            throw new UsageException(option + ": expected seconds above 0, got " + seconds);
+        }
+        return Duration.ofNanos(Math.round(seconds * 1e9));
     }
 
     static void atLeast(String option, int value, int minimum) {

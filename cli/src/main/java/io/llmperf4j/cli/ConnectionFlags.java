@@ -12,8 +12,8 @@ import java.util.Locale;
 final class ConnectionFlags {
     @Option(names = "--idle-timeout", defaultValue = "180", paramLabel = "SECONDS",
             description = "Seconds without any byte from the server before a request fails "
-                    + "(llmperf's requests timeout is 180 s per read).")
-    int idleTimeoutSeconds;
+                    + "(llmperf's requests timeout is 180 s per read); fractions allowed, e.g. 0.5.")
+    double idleTimeoutSeconds;
 
     @Option(names = "--request-timeout", paramLabel = "SECONDS",
             description = "Fail a request that takes longer than this in total (default: no limit; "
@@ -21,8 +21,9 @@ final class ConnectionFlags {
     Double requestTimeoutSeconds;
 
     @Option(names = "--connect-timeout", paramLabel = "SECONDS", defaultValue = "30",
-            description = "Limit for the TCP connect (and again for the TLS handshake).")
-    int connectTimeoutSeconds;
+            description = "Limit for the TCP connect (and again for the TLS handshake), in seconds; fractions "
+                    + "allowed.")
+    double connectTimeoutSeconds;
 
     @Option(names = "--connection-mode", paramLabel = "MODE", defaultValue = "preconnect",
             converter = ConnectionModeConverter.class,
