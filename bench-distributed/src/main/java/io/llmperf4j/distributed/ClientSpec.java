@@ -108,4 +108,11 @@ public record ClientSpec(URI endpoint, String llmApi, boolean stream, String mod
         return new ClientSpec(endpoint, llmApi, stream, model, samplingParams, includeUsage, max, idleTimeoutMillis,
                 requestTimeoutMillis, connectTimeoutMillis, extraHeaders, insecureTls, trustedCertificatesPem);
     }
+
+    /** The same client with other additional sampling params. */
+    public ClientSpec withSamplingParams(Map<String, Object> params) {
+        return new ClientSpec(endpoint, llmApi, stream, model, params, includeUsage, maxConnections,
+                idleTimeoutMillis, requestTimeoutMillis, connectTimeoutMillis, extraHeaders, insecureTls,
+                trustedCertificatesPem);
+    }
 }

@@ -33,10 +33,10 @@ import java.util.function.Consumer;
 
 /**
  * The coordinator of a distributed run, a member of the load cluster: waits for the workers, estimates their clock
- * offsets, has each check the endpoint, hands out the shares with one shared start instant, collects the records
- * (streamed as they end, then the full outcome) and merges them with {@link RunMerger}. A worker that leaves mid-run
- * (a membership event, or its task failing) has its unfinished requests recorded as lost; the run completes with
- * the others.
+ * offsets, has each check the endpoint (a connect, then one small request with its own key), hands out the shares
+ * with one shared start instant, collects the records (streamed as they end, then the full outcome) and merges them
+ * with {@link RunMerger}. A worker that leaves mid-run (a membership event, or its task failing) has its unfinished
+ * requests recorded as lost; the run completes with the others.
  */
 public final class Coordinator implements AutoCloseable {
     /**
@@ -158,6 +158,51 @@ public final class Coordinator implements AutoCloseable {
                     + " (check OPENAI_API_BASE, firewalls, and that it is not a loopback address seen from other "
                     + "machines)");
         }
+    }
+
+    /**
+     * Has every worker send one request of one output token for {@code prompt} through the client it would build
+     * for a share of {@code client} (its own key, one connection), all at once; each waits at most
+     * {@code answerWait} for its answer, and this side as long plus the probes' transfer allowance. When answers are
+     * still missing after {@code noticeAfter}, {@code stillWaiting} is told the workers not heard from yet (once).
+     *
+     * @return each worker's answer, by worker id, in the order of {@code workers}; judged by the caller
+     * @throws DistributedRunException when a worker's check cannot run (its task fails or never returns)
+     */
+    public Map<String, RequestCheck> checkRequests(List<Member> workers, ClientSpec client, String prompt,
+                                                   Duration answerWait, Duration noticeAfter,
+                                                   Consumer<List<String>> stillWaiting) {
+        IExecutorService executor = executor();
+        long start = System.nanoTime();
+        Map<Member, Future<String>> answers = new LinkedHashMap<>();
+        for (Member worker : workers) {
+            answers.put(worker, executor.submitToMember(new RequestProbe(client, prompt, answerWait), worker));
+        }
+        if (noticeAfter.compareTo(answerWait) < 0) {
+            long noticeAt = start + noticeAfter.toNanos();
+            for (Future<String> answer : answers.values()) {
+                try {
+                    answer.get(Math.max(0, noticeAt - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (TimeoutException e) {
+                    break; // someone is late: say so below
+                } catch (ExecutionException e) {
+                    // reported by get below
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new DistributedRunException("interrupted during the pre-run check of the workers");
+                }
+            }
+            List<String> late = new ArrayList<>();
+            answers.forEach((worker, answer) -> {
+                if (!answer.isDone()) late.add(ClusterNode.idOf(worker));
+            });
+            if (!late.isEmpty()) stillWaiting.accept(late);
+        }
+        long deadline = start + answerWait.plus(PROBE_TIMEOUT).toNanos();
+        Map<String, RequestCheck> checks = new LinkedHashMap<>();
+        answers.forEach((worker, answer) -> checks.put(ClusterNode.idOf(worker), Wire.read(get(answer, worker,
+                "pre-run check", Duration.ofNanos(Math.max(0, deadline - System.nanoTime()))), RequestCheck.class)));
+        return checks;
     }
 
     /**
@@ -355,8 +400,12 @@ public final class Coordinator implements AutoCloseable {
     }
 
     private static <T> T get(Future<T> future, Member worker, String what) {
+        return get(future, worker, what, PROBE_TIMEOUT);
+    }
+
+    private static <T> T get(Future<T> future, Member worker, String what, Duration timeout) {
         try {
-            return future.get(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            return future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new DistributedRunException("interrupted during the " + what + " of worker "

@@ -5,7 +5,10 @@ import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.IExecutorService;
+import io.llmperf4j.engine.client.ClientConfig;
 import io.llmperf4j.engine.client.NettyLlmClient;
+import io.llmperf4j.engine.client.RequestHandle;
+import io.llmperf4j.engine.client.impl.Redactor;
 import io.llmperf4j.engine.load.ClosedLoopResult;
 import io.llmperf4j.engine.load.ClosedLoopRunner;
 import io.llmperf4j.engine.load.OpenLoopResult;
@@ -13,15 +16,21 @@ import io.llmperf4j.engine.load.OpenLoopRunner;
 import io.llmperf4j.engine.load.RecordListener;
 import io.llmperf4j.engine.load.ScheduledRecord;
 import io.llmperf4j.engine.overhead.ClientOverheadMonitor;
+import io.llmperf4j.model.Failure;
 import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.model.TokenCounter;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -33,7 +42,7 @@ import java.util.function.UnaryOperator;
  * uncounted (-1): the coordinator counts them with its tokenizer, so workers need none.
  */
 public final class LoadWorker {
-    /** Where {@link RunShare} finds the worker of its process. */
+    /** Where {@link RunShare} and {@link RequestProbe} find the worker of its process. */
     public static final String CONTEXT_KEY = "llmperf4j.worker";
     private static final TokenCounter COUNTED_BY_COORDINATOR = text -> -1;
     private static final long SPIN_NANOS = 1_000_000L;
@@ -88,6 +97,50 @@ public final class LoadWorker {
                 return outcome;
             }
         }
+    }
+
+    /**
+     * The pre-run check from here: one request of one output token for {@code prompt} through the client a share
+     * would use ({@code client}'s settings with this worker's own key, one connection), waiting at most
+     * {@code wait}. Without a key for the API (unset or blank) nothing is sent. The answer carries the failure, if
+     * any, with this worker's key (and credential headers) redacted from the server's message; the coordinator
+     * judges it.
+     */
+    RequestCheck checkRequest(ClientSpec client, String prompt, Duration wait) {
+        String key = apiKeys.apply(client.llmApi());
+        if (key == null || key.isBlank()) {
+            RequestCheck.KeyState state = key == null ? RequestCheck.KeyState.UNSET : RequestCheck.KeyState.EMPTY;
+            log.accept("pre-run check: the API key for --llm-api " + client.llmApi() + " is "
+                    + (key == null ? "not set" : "empty") + " here; nothing sent");
+            return new RequestCheck(state, false, null);
+        }
+        ClientConfig config = client.withMaxConnections(1).clientConfig(key);
+        RequestRecord record;
+        try (NettyLlmClient c = new NettyLlmClient(config, client.api())) {
+            RequestHandle handle = c.send(new RequestSpec(0, prompt, 0, 1));
+            try {
+                record = handle.completion().get(wait.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                handle.cancel();
+                log.accept("pre-run check: no answer from " + client.endpoint() + " in " + wait.toMillis() + " ms");
+                return new RequestCheck(RequestCheck.KeyState.SET, false, null);
+            } catch (ExecutionException e) {
+                return new RequestCheck(RequestCheck.KeyState.SET, false, null);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return new RequestCheck(RequestCheck.KeyState.SET, false, null);
+            }
+        }
+        if (record.succeeded()) {
+            log.accept("pre-run check of model " + client.model() + " against " + client.endpoint() + ": ok");
+            return new RequestCheck(RequestCheck.KeyState.SET, true, null);
+        }
+        Failure f = record.failure();
+        Failure redacted = new Failure(f.kind(), f.code(),
+                new Redactor(config.apiKey(), config.extraHeaders()).redact(f.message()));
+        log.accept("pre-run check of model " + client.model() + " against " + client.endpoint() + ": "
+                + f.kind() + (f.code() > 0 ? " " + f.code() : ""));
+        return new RequestCheck(RequestCheck.KeyState.SET, true, redacted);
     }
 
     private WorkerOutcome runClosed(WorkerJob job, NettyLlmClient client, RecordListener stream,
