@@ -7,6 +7,7 @@ import io.llmperf4j.distributed.Coordinator;
 import io.llmperf4j.distributed.MergedRun;
 import io.llmperf4j.distributed.WorkerReport;
 import io.llmperf4j.engine.BenchmarkResult;
+import io.llmperf4j.engine.client.ApiRegistry;
 import io.llmperf4j.engine.client.ConnectionMode;
 import io.llmperf4j.engine.client.LlmApi;
 import io.llmperf4j.model.ClientOverhead;
@@ -19,6 +20,7 @@ import java.io.PrintStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,7 +30,8 @@ import java.util.function.ToIntFunction;
 
 /**
  * The levels run by the workers of a cluster; this process coordinates. Opening waits for the workers, estimates
- * their clock offsets and has each check the endpoint; each level (or harness fork) is then one distributed run with
+ * their clock offsets and has each check the endpoint (a connect, then, for a remote endpoint, the pre-run request
+ * with its own key: {@link Preflight#checkWorkers}); each level (or harness fork) is then one distributed run with
  * a shared start instant ({@link DistributedLevels}), reported to the same {@link ModelRun} as on one machine, so
  * the console report and every file are the same; each level's summary also names the workers and their clock
  * offsets.
@@ -48,7 +51,8 @@ final class ClusterExecutor implements LoadExecutor {
 
     private ClusterExecutor(RunRequest request, EndpointUnderTest endpoint, Coordinator coordinator,
                             List<Member> workers, Map<String, ClockOffset> clocks, URI uri,
-                            TokenCounter tokenCounter, ToIntFunction<RequestRecord> outputTokens, PrintStream err) {
+                            ClientSpec client, TokenCounter tokenCounter, ToIntFunction<RequestRecord> outputTokens,
+                            PrintStream err) {
         this.request = request;
         this.cluster = request.cluster();
         this.endpoint = endpoint;
@@ -59,7 +63,7 @@ final class ClusterExecutor implements LoadExecutor {
         this.tokenCounter = tokenCounter;
         this.outputTokens = outputTokens;
         this.err = err;
-        this.client = clientSpec(request, uri);
+        this.client = client;
     }
 
     /**
@@ -94,7 +98,17 @@ final class ClusterExecutor implements LoadExecutor {
                     "llmperf4j: cluster: worker %s clock offset %+.3f ms (round trip %.3f ms)%n", id,
                     c.offsetMillis(), c.roundTripMillis()));
             coordinator.checkReachable(workers, uri);
-            return new ClusterExecutor(request, endpoint, coordinator, workers, clocks, uri, tokenCounter,
+            ClientSpec client = clientSpec(request, uri);
+            if (common.target() instanceof EndpointTarget.Remote) { // the embedded simulator needs no check
+                // each worker with its own key, judged as this machine's check would be
+                for (String model : request.load().models()) {
+                    Preflight.checkWorkers(coordinator, workers, client, common.clientConfig(endpoint, api,
+                            Preflight.checkParams(common.additionalSamplingParams()), request.includeUsage(), model,
+                            1), ApiRegistry.get(common.llmApi()).keyVariable(),
+                            Duration.ofSeconds(common.timeoutSeconds()), err);
+                }
+            }
+            return new ClusterExecutor(request, endpoint, coordinator, workers, clocks, uri, client, tokenCounter,
                     outputTokens, err);
         } catch (RuntimeException e) {
             if (coordinator != null) {

@@ -1,5 +1,9 @@
 package io.llmperf4j.run;
 
+import com.hazelcast.cluster.Member;
+import io.llmperf4j.distributed.ClientSpec;
+import io.llmperf4j.distributed.Coordinator;
+import io.llmperf4j.distributed.RequestCheck;
 import io.llmperf4j.engine.client.ClientConfig;
 import io.llmperf4j.engine.client.LlmApi;
 import io.llmperf4j.engine.client.NettyLlmClient;
@@ -18,7 +22,9 @@ import java.net.Socket;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -159,6 +165,58 @@ final class Preflight {
         if (problem != null) throw new RunFailedException(problem);
     }
 
+    /**
+     * The check of a distributed run: every worker sends the request of {@link #checkRequest} through the client it
+     * would build for its share ({@code client} with its own key, one connection), at once; the answers are judged
+     * by {@link #configurationProblem} as this machine's would be. A worker without a key for the API is reported
+     * without sending; a worker with no answer in time prints the single-machine line and is left to the run.
+     *
+     * @param config      this machine's client for the check (the same model, params and timeouts): it gives the
+     *                    wait and the endpoint named in messages; its key is not used
+     * @param keyVariable the variable each worker reads its key from, e.g. OPENAI_API_KEY
+     * @throws RunFailedException naming every worker whose check failed, and its problem
+     */
+    static void checkWorkers(Coordinator coordinator, List<Member> workers, ClientSpec client, ClientConfig config,
+                             String keyVariable, Duration runTimeout, PrintStream err) {
+        Wait wait = answerWait(config, runTimeout);
+        String where = Redaction.endpoint(config.endpoint().toString());
+        ClientSpec one = client.withModel(config.model()).withSamplingParams(checkParams(client.samplingParams()))
+                .withMaxConnections(1);
+        Map<String, RequestCheck> answers = coordinator.checkRequests(workers, one, PROMPT, wait.limit(),
+                Duration.ofSeconds(NOTICE_SECONDS), late -> err.println("llmperf4j: pre-run check: no answer from "
+                        + where + " yet for worker" + (late.size() == 1 ? " " : "s ") + String.join(", ", late)
+                        + " after " + NOTICE_SECONDS + " s; waiting up to " + seconds(wait.limit()) + " ("
+                        + wait.bound() + ")"));
+        List<String> problems = new ArrayList<>();
+        boolean keys = false;
+        for (Map.Entry<String, RequestCheck> e : answers.entrySet()) {
+            RequestCheck check = e.getValue();
+            String problem;
+            if (check.key() != RequestCheck.KeyState.SET) {
+                problem = EndpointTarget.keyProblem(keyVariable, check.key() == RequestCheck.KeyState.UNSET ? null
+                        : "") + " on that worker, so it sent nothing";
+                keys = true;
+            } else if (!check.answered() || check.failure() != null
+                    && (check.failure().kind() == FailureKind.IDLE_TIMEOUT
+                    || check.failure().kind() == FailureKind.REQUEST_TIMEOUT)) {
+                err.println(gaveUp(where + " (worker " + e.getKey() + ")", wait));
+                continue;
+            } else {
+                problem = check.failure() == null ? null : configurationProblem(check.failure(), config.endpoint(),
+                        config.model(), null, "that worker's " + keyVariable);
+                if (problem == null) continue;
+                int status = check.failure().kind() == FailureKind.HTTP_STATUS ? check.failure().code() : 0;
+                keys |= status == 401 || status == 403;
+            }
+            problems.add("worker " + e.getKey() + ": " + problem);
+        }
+        if (problems.isEmpty()) return;
+        throw new RunFailedException("the pre-run check failed on " + problems.size() + " of " + answers.size()
+                + " worker" + (answers.size() == 1 ? "" : "s") + ": " + String.join("; ", problems)
+                + (keys ? "; each worker sends the key in its own " + keyVariable + " (keys never cross the "
+                + "cluster; " + EndpointTarget.keyFix(keyVariable) + ")" : ""));
+    }
+
     /** How long the check waits for its answer, and which option sets that. */
     record Wait(Duration limit, String bound) {
     }
@@ -212,8 +270,13 @@ final class Preflight {
      */
     static String configurationProblem(RequestRecord record, URI endpoint, String model, String apiKey,
                                        String keyVariable) {
-        if (record.succeeded()) return null;
-        Failure failure = record.failure();
+        return record.succeeded() ? null : configurationProblem(record.failure(), endpoint, model, apiKey,
+                keyVariable);
+    }
+
+    /** As above for the failure of the check's request (a worker's answer carries only that). */
+    static String configurationProblem(Failure failure, URI endpoint, String model, String apiKey,
+                                       String keyVariable) {
         String message = message(failure.message(), apiKey);
         String where = endpoint.getHost() + ":" + port(endpoint);
         if (failure.kind() == FailureKind.CONNECT_FAILED && HOST_MISMATCH.matcher(failure.message()).find()) {

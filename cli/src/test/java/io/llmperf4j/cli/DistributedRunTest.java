@@ -325,7 +325,9 @@ class DistributedRunTest {
         Process coordinator = builder.start();
         try {
             awaitText(stderr, "closed loop, concurrency 1, 12 requests", coordinator);
-            awaitFinished(finished + 1, coordinator); // into the level's sending, one request answered
+            // into the level's sending, one request answered (beyond each worker's pre-run check, which the server
+            // counts too)
+            awaitFinished(finished + workerIds.size() + 1, coordinator);
             Signals.send(coordinator, "TERM");
             awaitText(stderr, "closed loop, concurrency 2, 12 requests", coordinator);
             awaitFinished(server.requestsFinished() + 1, coordinator);
@@ -503,6 +505,9 @@ class DistributedRunTest {
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(log.toFile());
             builder.environment().remove("OPENAI_API_BASE");
+            // each worker's own key, which its pre-run check requires set (the server checks none)
+            builder.environment().put("OPENAI_API_KEY", "EMPTY");
+            builder.environment().put("ANTHROPIC_API_KEY", "EMPTY");
             workers.add(builder.start());
             workerLogs.add(log);
         }
