@@ -29,7 +29,10 @@ import java.util.function.BooleanSupplier;
  * Runs a {@link PacedWorkload} of multi-turn sessions. Each turn is sent with the session's history: its system
  * prompt, the earlier user turns and the server's actual replies (the text the client received), after the
  * workload's think time following the previous reply. A failed turn ends its session (there is no reply to build
- * on).
+ * on). Its turns not yet sent are not resent elsewhere nor lost: once every session has started, they start as a
+ * session of their own (a new one: empty history, id {@code <session>~t<turn>}, turns counted from 0) before any
+ * session is replayed, so a failure never makes the run resend a prompt. An open loop with a request budget has
+ * one arrival per session, so there they are not sent.
  *
  * <ul>
  *   <li>Closed loop ({@link ClosedLoopSettings}): {@code concurrency} sessions are in flight; when one ends, the next
@@ -43,9 +46,12 @@ import java.util.function.BooleanSupplier;
  * one) starts only while the budget has room for it beside the turns the sessions in progress still have to send,
  * so a closed loop with more slots than sessions keeps only the sessions in flight; once the budget is sent no
  * further turn starts. Each record's intended send time is its session's start (turn 0) or the end of its think
- * time, so {@link ScheduledRecord#sendLagNanos()} reports how late the client was. Warmup and the open loop's
- * concurrency cap do not apply to sessions. The calling thread sends and collects (a send never blocks); it counts
- * output tokens before building the next turn, so its history and input count include the reply.
+ * time, so {@link ScheduledRecord#sendLagNanos()} reports how late the client was. The open loop's concurrency cap
+ * ({@link OpenLoopSettings#maxConcurrency()}) counts requests (turns) in flight: a turn due while the cap is full
+ * waits, in order of due time, and is sent when a request ends; the wait is send lag (its intended send is its due
+ * time), outside TTFT, as in {@link OpenLoopRunner}. Warmup does not apply to sessions. The calling thread sends and
+ * collects (a send never blocks); it counts output tokens before building the next turn, so its history and input
+ * count include the reply.
  */
 public final class SessionRunner {
 
@@ -63,7 +69,7 @@ public final class SessionRunner {
     public ClosedLoopResult runClosed(PacedWorkload workload, ClosedLoopSettings settings, RecordListener listener,
                                       BooleanSupplier stopped) {
         Run run = new Run(workload, listener, settings.concurrency(),
-                settings.maxCompleted().orElse(workload.size()), null, settings.timeout());
+                settings.maxCompleted().orElse(workload.size()), null, settings.timeout(), Integer.MAX_VALUE);
         guard.begin();
         try {
             guard.attach(run.finished, stopped.getAsBoolean());
@@ -93,19 +99,21 @@ public final class SessionRunner {
             }
         }
         int cap = settings.maxRequests().orElse(Integer.MAX_VALUE);
-        Run run = new Run(workload, listener, 0, cap, starts, settings.timeout());
+        int inFlightCap = settings.maxConcurrency().orElse(Integer.MAX_VALUE);
+        Run run = new Run(workload, listener, 0, cap, starts, settings.timeout(), inFlightCap);
         guard.begin();
         try {
             guard.attach(run.finished, stopped.getAsBoolean());
             try (ClientOverheadMonitor overhead = ClientOverheadMonitor.start(client)) {
                 long[] preconnect = run.finished.peek() == STOP ? new long[0]
-                        : client.preconnect(Math.max(1, Math.min(64, starts.length)));
+                        : client.preconnect(Math.max(1, Math.min(inFlightCap, Math.min(64, starts.length))));
                 run.execute();
                 long last = starts[starts.length - 1];
                 double scheduled = starts.length < 2 || last <= starts[0] ? Double.NaN
                         : (starts.length - 1) / ((last - starts[0]) / 1e9);
-                double achieved = run.sent < 2 || run.lastSendOffset <= run.firstSendOffset ? Double.NaN
-                        : (run.sent - 1) / ((run.lastSendOffset - run.firstSendOffset) / 1e9);
+                // sessions started per second (their first turns' sends), as the schedule's rate counts sessions
+                double achieved = run.firstTurnsSent < 2 || run.lastSendOffset <= run.firstSendOffset ? Double.NaN
+                        : (run.firstTurnsSent - 1) / ((run.lastSendOffset - run.firstSendOffset) / 1e9);
                 return new OpenLoopResult(run.records, List.of(), run.timeline, run.startEpochMillis,
                         run.endEpochMillis, run.endNanos - run.startNanos, 0, run.records.size(), run.timedOut,
                         run.stopped, settings, 0, starts.length, starts.length - run.started, run.maxBacklog,
@@ -129,12 +137,15 @@ public final class SessionRunner {
         final List<RequestSpec> turns;
         final String id;
         final List<ChatMessage> history = new ArrayList<>();
+        /** The turn number of {@code turns.get(0)} in the workload: 0, or where a failed session's rest begins. */
+        final int firstTurn;
         int next;
         int inputTokensSoFar;
 
-        Active(List<RequestSpec> turns, String id) {
+        Active(List<RequestSpec> turns, String id, int firstTurn) {
             this.turns = turns;
             this.id = id;
+            this.firstTurn = firstTurn;
         }
     }
 
@@ -153,6 +164,10 @@ public final class SessionRunner {
         final int maxRequests;
         final long[] starts;
         final Duration timeout;
+        /** Requests (turns) in flight at most: the open loop's cap, or unlimited. */
+        final int inFlightCap;
+        /** The unsent turns of sessions a failure ended, each to start as a new session before any other. */
+        final java.util.ArrayDeque<Active> leftovers = new java.util.ArrayDeque<>();
         final BlockingQueue<Finished> finished = new LinkedBlockingQueue<>();
         final PriorityQueue<Due> pending = new PriorityQueue<>((a, b) -> a.dueNanos != b.dueNanos
                 ? Long.compare(a.dueNanos, b.dueNanos) : Long.compare(a.seq, b.seq));
@@ -165,6 +180,7 @@ public final class SessionRunner {
         int nextSession;
         int started;
         int sent;
+        int firstTurnsSent;
         int maxBacklog;
         long firstSendOffset = -1;
         long lastSendOffset = -1;
@@ -176,7 +192,8 @@ public final class SessionRunner {
         boolean stopped;
 
         Run(PacedWorkload workload, RecordListener listener, int concurrency, int maxRequests, long[] starts,
-            Duration timeout) {
+            Duration timeout, int inFlightCap) {
+            this.inFlightCap = inFlightCap;
             this.workload = workload;
             this.sessions = workload.sessionList();
             this.listener = listener == null ? RecordListener.NONE : listener;
@@ -223,13 +240,21 @@ public final class SessionRunner {
 
         private void startNextSession(long dueNanos) {
             if (!roomForASession()) return;
+            // once every session has started, a failed session's unsent turns: fresh prompts, before any replay
+            Active rest = nextSession >= sessions.size() ? leftovers.poll() : null;
+            if (rest != null) {
+                started++;
+                active.add(rest);
+                pending.add(new Due(dueNanos, seq++, rest));
+                return;
+            }
             int k = nextSession++;
             List<RequestSpec> turns = sessions.get(k % sessions.size());
             String base = turns.get(0).inputs().sessionId();
             if (base == null) base = "r" + turns.get(0).index();
             int pass = k / sessions.size();
             started++;
-            Active session = new Active(turns, pass == 0 ? base : base + "~" + pass);
+            Active session = new Active(turns, pass == 0 ? base : base + "~" + pass, 0);
             active.add(session);
             pending.add(new Due(dueNanos, seq++, session));
         }
@@ -244,15 +269,19 @@ public final class SessionRunner {
                 }
                 int backlog = 0;
                 while (!pending.isEmpty() && pending.peek().dueNanos <= now) {
-                    Due due = pending.poll();
                     if (sent >= maxRequests) { // the request budget is spent: the session ends here
-                        active.remove(due.session);
+                        active.remove(pending.poll().session);
                         continue;
                     }
+                    if (inFlight.size() >= inFlightCap) break; // the cap is full: the due turns wait, in order
                     backlog++;
-                    send(due, now);
+                    send(pending.poll(), now);
                 }
-                maxBacklog = Math.max(maxBacklog, backlog - 1);
+                int waiting = 0; // due, kept behind the cap
+                if (inFlight.size() >= inFlightCap) {
+                    for (Due d : pending) if (d.dueNanos <= now) waiting++;
+                }
+                maxBacklog = Math.max(maxBacklog, Math.max(0, backlog - 1) + waiting);
                 boolean moreStarts = starts != null && started < starts.length && roomForASession();
                 if (inFlight.isEmpty() && pending.isEmpty() && !moreStarts) return;
                 now = System.nanoTime();
@@ -261,7 +290,10 @@ public final class SessionRunner {
                     return;
                 }
                 long wake = deadline;
-                if (!pending.isEmpty()) wake = Math.min(wake, pending.peek().dueNanos);
+                // behind a full cap only a completion frees a slot: no need to wake for a due turn
+                if (!pending.isEmpty() && inFlight.size() < inFlightCap) {
+                    wake = Math.min(wake, pending.peek().dueNanos);
+                }
                 if (moreStarts) wake = Math.min(wake, startNanos + starts[started]);
                 Finished f;
                 try {
@@ -287,12 +319,15 @@ public final class SessionRunner {
             int inputTokens = session.inputTokensSoFar + turn.numberInputTokens();
             RequestSpec spec = new RequestSpec(turn.index(), turn.prompt(), inputTokens, turn.maxTokens(),
                     new RequestInputs(in.systemPrompt(), session.history, in.images(), session.id,
-                            Math.max(0, in.turn())));
+                            Math.max(0, in.turn() - session.firstTurn)));
             int launch = sent++;
             long actual = now - startNanos;
             long intended = due.dueNanos - startNanos;
-            if (firstSendOffset < 0) firstSendOffset = actual;
-            lastSendOffset = actual;
+            if (session.next == 1) { // a session's first turn: its start
+                if (firstSendOffset < 0) firstSendOffset = actual;
+                lastSendOffset = actual;
+                firstTurnsSent++;
+            }
             RequestHandle handle;
             try {
                 handle = client.send(spec);
@@ -327,6 +362,14 @@ public final class SessionRunner {
                 pending.add(new Due(now + workload.thinkTime().nanosBefore(nextTurn), seq++, session));
             } else {
                 active.remove(session);
+                if (!r.succeeded() && session.next < session.turns.size()) {
+                    // a failed turn ends its session; the turns it did not send start a new one, never resent
+                    List<RequestSpec> rest = session.turns.subList(session.next, session.turns.size());
+                    int from = Math.max(0, rest.get(0).inputs().turn());
+                    String base = session.firstTurn == 0 ? session.id
+                            : session.id.substring(0, session.id.lastIndexOf("~t"));
+                    leftovers.add(new Active(List.copyOf(rest), base + "~t" + from, from));
+                }
                 if (starts == null) startNextSession(now); // closed loop: the slot takes the next session
             }
         }
