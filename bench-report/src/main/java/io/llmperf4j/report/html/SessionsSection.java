@@ -20,7 +20,7 @@ final class SessionsSection {
         if (!sessions.byTurn().isEmpty()) {
             out.append("<table class=\"stats\">\n<thead><tr><th class=\"num\">turn</th><th class=\"num\">requests</th>"
                     + "<th class=\"num\">input tokens (mean)</th><th class=\"num\">TTFT mean (s)</th>"
-                    + "<th class=\"num\">TTFT p50</th><th class=\"num\">TTFT p90</th><th class=\"num\">ITL mean (s)"
+                    + "<th class=\"num\">TTFT p50</th><th class=\"num\">TTFT p90</th><th class=\"num\">TPOT mean (s)"
                     + "</th><th class=\"num\">E2E mean (s)</th><th class=\"num\">E2E p90</th></tr></thead>\n<tbody>\n");
             for (SessionsSummary.TurnJson t : sessions.byTurn()) {
                 out.append("<tr><td class=\"num\">").append(t.turn()).append("</td><td class=\"num\">")

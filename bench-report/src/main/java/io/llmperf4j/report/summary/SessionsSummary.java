@@ -2,6 +2,8 @@ package io.llmperf4j.report.summary;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.report.metrics.RequestMetrics;
+import io.llmperf4j.report.metrics.TokenCounting;
 import io.llmperf4j.report.stats.PandasStats;
 
 import java.util.ArrayList;
@@ -28,16 +30,21 @@ public record SessionsSummary(Double prefixCacheHitRate, long cachedTokens, long
                               List<TurnJson> byTurn) {
 
     /**
-     * One turn index over every session: successful requests only; ITL is each request's mean gap after its first
-     * token, (last content - first content) / (output tokens - 1).
+     * One turn index over every session: successful requests only. {@code itlMeanS} ({@code itl_mean_s}, the name
+     * the schema keeps) is the mean of the requests' TPOT, exactly the summary's {@code tpot_ms} per request
+     * ({@link RequestMetrics#tpotNanos()}: (E2E - TTFT) / (n - 1), n the output tokens as the run counts them,
+     * server usage first), in seconds.
      */
     @JsonInclude(JsonInclude.Include.ALWAYS)
     public record TurnJson(int turn, int requests, Double ttftMeanS, Double ttftP50S, Double ttftP90S,
                            Double itlMeanS, Double e2eMeanS, Double e2eP50S, Double e2eP90S, Double inputTokensMean) {
     }
 
-    /** The section for {@code records}, or null when they have no session and no cached-token count. */
-    public static SessionsSummary of(List<RequestRecord> records) {
+    /**
+     * The section for {@code records}, or null when they have no session and no cached-token count; {@code counting}
+     * is the run's (the summary's TPOT counts output tokens with it).
+     */
+    public static SessionsSummary of(List<RequestRecord> records, TokenCounting counting) {
         boolean anySession = false;
         boolean anyCached = false;
         for (RequestRecord r : records) {
@@ -61,19 +68,19 @@ public record SessionsSummary(Double prefixCacheHitRate, long cachedTokens, long
             }
         }
         List<TurnJson> byTurn = new ArrayList<>();
-        turns.forEach((turn, rs) -> byTurn.add(turn(turn, rs)));
+        turns.forEach((turn, rs) -> byTurn.add(turn(turn, rs, counting)));
         Double rate = anyCached && prompt > 0 ? (double) cached / prompt : null;
         return new SessionsSummary(rate, cached, prompt, sessionIds.size(), byTurn);
     }
 
-    private static TurnJson turn(int turn, List<RequestRecord> rs) {
+    private static TurnJson turn(int turn, List<RequestRecord> rs, TokenCounting counting) {
         double[] ttft = seconds(rs.stream().mapToLong(RequestRecord::ttftNanos));
         double[] e2e = seconds(rs.stream().mapToLong(RequestRecord::e2eNanos));
-        double[] itl = rs.stream().filter(r -> r.outputTokens() > 1 && r.ttftNanos() >= 0 && r.lastContentNanos() >= 0)
-                .mapToDouble(r -> (r.lastContentNanos() - r.ttftNanos()) / 1e9 / (r.outputTokens() - 1)).toArray();
+        double[] tpot = rs.stream().map(r -> RequestMetrics.from(r, counting).tpotNanos())
+                .filter(java.util.OptionalDouble::isPresent).mapToDouble(t -> t.getAsDouble() / 1e9).toArray();
         double[] input = rs.stream().mapToDouble(r -> r.usagePromptTokens() != null ? r.usagePromptTokens()
                 : r.numberInputTokens()).toArray();
-        return new TurnJson(turn, rs.size(), mean(ttft), q(ttft, 0.5), q(ttft, 0.9), mean(itl), mean(e2e),
+        return new TurnJson(turn, rs.size(), mean(ttft), q(ttft, 0.5), q(ttft, 0.9), mean(tpot), mean(e2e),
                 q(e2e, 0.5), q(e2e, 0.9), mean(input));
     }
 

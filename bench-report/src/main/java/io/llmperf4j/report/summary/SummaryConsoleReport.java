@@ -82,7 +82,7 @@ public final class SummaryConsoleReport {
                     images.pixels() / 1e6, images.bytes() / 1e6, fixed(images.serverPromptTokensPerRequest(), 1),
                     fixed(images.clientTextTokensPerRequest(), 1), fixed(images.serverTokensBeyondTextPerImage(), 1)));
         }
-        String sessions = SessionsSummary.consoleLine(SessionsSummary.of(run.records()));
+        String sessions = SessionsSummary.consoleLine(SessionsSummary.of(run.records(), metrics.config().tokenCounting()));
         if (sessions != null) out.append(sessions);
         ConnectStats connects = ConnectStats.of(run);
         if (connects.newConnections() > 0) out.append(String.format(Locale.ROOT, "Connections: %d new (connect p50 %s ms, p99 %s ms), %d requests "

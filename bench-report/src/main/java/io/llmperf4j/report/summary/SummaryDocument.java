@@ -152,7 +152,7 @@ public record SummaryDocument(
                 null,
                 null,
                 ImagesJson.of(ImageUsage.of(run.records())),
-                SessionsSummary.of(run.records()));
+                SessionsSummary.of(run.records(), metrics.config().tokenCounting()));
     }
 
     /** The same summary for a distributed run. */
