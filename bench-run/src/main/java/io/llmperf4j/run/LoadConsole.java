@@ -39,21 +39,37 @@ final class LoadConsole {
         OpenLoopSettings s = result.settings();
         OpenLoopSummary sum = result.summary();
         StringBuilder b = new StringBuilder();
-        String cap = s.maxConcurrency().isPresent() ? "at most " + s.maxConcurrency().getAsInt() + " in flight"
-                : "no cap on requests in flight";
+        // multi-turn sessions: each arrival starts a session, the rates count sessions, the requests are their turns
+        boolean sessions = result.records().stream().anyMatch(r -> r.tags().sessionId() != null
+                && r.tags().turn() > 0);
+        String cap = s.maxConcurrency().isPresent() ? "at most " + s.maxConcurrency().getAsInt()
+                + (sessions ? " requests in flight" : " in flight") : "no cap on requests in flight";
         if (s.arrival() instanceof Arrival.Trace t) { // sent on the trace's timestamps: nothing drawn, no seed
             b.append(String.format(Locale.ROOT, "Open loop: trace replay of %s, mean offered %s req/s, %s%n",
                     t.details(), Arrival.Trace.significant(sum.offeredRequestsPerSecond()), cap));
+        } else if (sessions) {
+            b.append(String.format(Locale.ROOT, "Open loop: offered %s sessions/s, %s session arrivals (seed %d), "
+                    + "%s%n", trim(sum.offeredRequestsPerSecond()), s.arrival(), s.seed(), cap));
         } else {
             b.append(String.format(Locale.ROOT, "Open loop: offered %s req/s, %s arrivals (seed %d), %s%n",
                     trim(sum.offeredRequestsPerSecond()), s.arrival(), s.seed(), cap));
         }
-        b.append(String.format(Locale.ROOT, "Rates: scheduled %s req/s, sent %s req/s, completed %s req/s%n",
-                fixed(sum.scheduledRequestsPerSecond(), 2), fixed(sum.achievedSendRequestsPerSecond(), 2),
-                fixed(sum.completedRequestsPerSecond(), 2)));
-        b.append(String.format(Locale.ROOT, "Arrivals: %d scheduled, %d sent, %d not sent; largest backlog %d "
-                        + "(due but not yet sent)%n", sum.arrivalsScheduled(), sum.requestsSent(),
-                sum.arrivalsNotSent(), sum.maxBacklog()));
+        if (sessions) {
+            b.append(String.format(Locale.ROOT, "Rates: scheduled %s sessions/s, started %s sessions/s, completed %s "
+                            + "req/s%n", fixed(sum.scheduledRequestsPerSecond(), 2),
+                    fixed(sum.achievedSendRequestsPerSecond(), 2), fixed(sum.completedRequestsPerSecond(), 2)));
+            b.append(String.format(Locale.ROOT, "Sessions: %d scheduled, %d started, %d not started; %d requests "
+                            + "(turns) sent; largest backlog %d (turns due but not yet sent)%n",
+                    sum.arrivalsScheduled(), sum.arrivalsScheduled() - sum.arrivalsNotSent(), sum.arrivalsNotSent(),
+                    sum.requestsSent(), sum.maxBacklog()));
+        } else {
+            b.append(String.format(Locale.ROOT, "Rates: scheduled %s req/s, sent %s req/s, completed %s req/s%n",
+                    fixed(sum.scheduledRequestsPerSecond(), 2), fixed(sum.achievedSendRequestsPerSecond(), 2),
+                    fixed(sum.completedRequestsPerSecond(), 2)));
+            b.append(String.format(Locale.ROOT, "Arrivals: %d scheduled, %d sent, %d not sent; largest backlog %d "
+                            + "(due but not yet sent)%n", sum.arrivalsScheduled(), sum.requestsSent(),
+                    sum.arrivalsNotSent(), sum.maxBacklog()));
+        }
         b.append(String.format(Locale.ROOT, LATENCY_ROW, "latency (ms)", "n", "p50", "p90", "p99", "p99.9", "max"));
         latency(b, "send lag", sum.sendLag());
         latency(b, "TTFT from intended send", sum.ttftFromIntended());

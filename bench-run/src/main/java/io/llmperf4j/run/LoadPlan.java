@@ -30,10 +30,20 @@ import java.util.List;
  * @param maxConnections connections the client may open (the highest concurrency, or the open loop's cap)
  * @param arrivalSeed    the open-loop schedule's seed
  * @param seedGiven      --arrival-seed was given; otherwise the workload's seed replaces it ({@link #seededBy})
+ * @param sessions       the workload is multi-turn sessions (--turns): an open loop's arrivals and rate are sessions,
+ *                       its request budget counts turns
  */
 public record LoadPlan(boolean active, List<String> models, Kind kind, LoadProfile profile, Warmup warmup,
                 HarnessSettings harness, SaturationRules rules, Duration pause, int maxConnections,
-                long arrivalSeed, boolean seedGiven) {
+                long arrivalSeed, boolean seedGiven, boolean sessions) {
+
+    /** A plan of single requests (no sessions). */
+    public LoadPlan(boolean active, List<String> models, Kind kind, LoadProfile profile, Warmup warmup,
+                    HarnessSettings harness, SaturationRules rules, Duration pause, int maxConnections,
+                    long arrivalSeed, boolean seedGiven) {
+        this(active, models, kind, profile, warmup, harness, rules, pause, maxConnections, arrivalSeed, seedGiven,
+                false);
+    }
 
     /** The shapes of load. */
     public enum Kind {
@@ -124,7 +134,7 @@ public record LoadPlan(boolean active, List<String> models, Kind kind, LoadProfi
         LoadProfile seeded = profile instanceof LoadProfile.OpenLoop o ? o.withSeed(workloadSeed)
                 : ((LoadProfile.RateSweep) profile).withSeed(workloadSeed);
         return new LoadPlan(active, models, kind, seeded, warmup, harness, rules, pause, maxConnections,
-                workloadSeed, false);
+                workloadSeed, false, sessions);
     }
 
     /** One line for humans: the load, its stop conditions and warmup. */
@@ -143,19 +153,23 @@ public record LoadPlan(boolean active, List<String> models, Kind kind, LoadProfi
                             .map(Integer::doubleValue).toList()));
             case OPEN_LOOP -> {
                 LoadProfile.OpenLoop o = (LoadProfile.OpenLoop) profile;
-                b.append("open loop, ").append(LoadSettings.formatLevel(o.requestsPerSecond())).append(" req/s");
+                b.append("open loop, ").append(LoadSettings.formatLevel(o.requestsPerSecond()))
+                        .append(sessions ? " sessions/s" : " req/s");
             }
             case RATE_SWEEP -> b.append("rate sweep ")
-                    .append(join(((LoadProfile.RateSweep) profile).rates())).append(" req/s");
+                    .append(join(((LoadProfile.RateSweep) profile).rates())).append(sessions ? " sessions/s" : " req/s");
             default -> throw new AssertionError(kind);
         }
         if (kind.open()) {
             LoadSettings first = profile.levels(Warmup.NONE).get(0);
             OpenLoopSettings o = (OpenLoopSettings) first;
-            b.append(", ").append(o.arrival()).append(" arrivals (seed ").append(arrivalSeed).append(')');
-            o.maxConcurrency().ifPresent(c -> b.append(", at most ").append(c).append(" in flight"));
+            b.append(", ").append(o.arrival()).append(sessions ? " session arrivals (seed " : " arrivals (seed ")
+                    .append(arrivalSeed).append(')');
+            o.maxConcurrency().ifPresent(c -> b.append(", at most ").append(c)
+                    .append(sessions ? " requests in flight" : " in flight"));
             o.duration().ifPresent(d -> b.append(", ").append(secondsText(d)).append(" of arrivals"));
-            o.maxRequests().ifPresent(n -> b.append(", ").append(n).append(" arrivals"));
+            // with sessions the budget counts requests (turns), one arrival per session
+            o.maxRequests().ifPresent(n -> b.append(", ").append(n).append(sessions ? " requests" : " arrivals"));
             if (multiLevel()) b.append(" per level");
         } else if (harness == null) {
             b.append(", ").append(((ClosedLoopSettings) profile.levels(Warmup.NONE).get(0))

@@ -126,6 +126,12 @@ final class LoadOptions {
         }
 
         // warmup
+        if (given.test("--turns")) { // a session's turns are played by the session runner, which has no warmup
+            String option = f.warmupRequests != null ? "--warmup-requests" : "--warmup-duration";
+            rejectIf(f.warmupRequests != null || f.warmupDuration != null, option + " cannot be combined with "
+                    + "--turns: warmup does not apply to multi-turn sessions (leave it out; to warm the server, run "
+                    + "once before the measured run)");
+        }
         rejectIf(f.warmupRequests != null && f.warmupDuration != null,
                 "--warmup-requests and --warmup-duration are alternatives: give one of them");
         Warmup warmup = Warmup.NONE;
@@ -188,7 +194,7 @@ final class LoadOptions {
             throw new UsageException("load: " + e.getMessage());
         }
         return new LoadPlan(true, models, kind, profile, warmup, harness, rules, pause, maxConnections,
-                arrivalSeed, f.arrivalSeed != null);
+                arrivalSeed, f.arrivalSeed != null, given.test("--turns"));
     }
 
     /** --model: one id, or several separated by commas (a comparison); blanks around ids are dropped. */
