@@ -90,24 +90,42 @@ public final class TracePrompts {
             if (k > 0) text.append(' ');
             text.append(block(id, k == 0));
         }
-        int last = r.inputLength() - (n - 1) * Trace.BLOCK_TOKENS;
         long lastId = r.hashIds() != null ? r.hashIds()[n - 1] : uniqueId(index, n - 1);
-        String head = text.toString();
-        int headTokens = n == 1 ? 0 : tokenizer.count(head) - bos;
-        int want = last;
+        String head = n == 1 ? "" : text.append(' ').toString();
+        // the last block is the first tokens of its id's block, not other text: a block that ends one prompt and
+        // goes on in another is the same bytes in both (a whole block is the block itself)
+        String full = block(lastId, n == 1);
+        int[] ends = tokenizer.tokenEnds(full);
+        int content = 0;
+        for (int end : ends) if (end != Tokenizer.NO_TEXT) content++;
+        int want = r.inputLength() - (n - 1) * Trace.BLOCK_TOKENS - (n == 1 ? bos : 0);
         String prompt = null;
         for (int attempt = 0; attempt < 8; attempt++) {
-            if (want < 1) want = 1;
-            String tail = synthesizer.textOfExactly("", want + bos, mix(lastId) ^ 0x7a11L);
-            prompt = n == 1 ? tail : head + " " + tail;
+            want = Math.max(1, Math.min(content, want));
+            prompt = head + full.substring(0, contentEnd(ends, want));
             int count = tokenizer.count(prompt);
             if (count == r.inputLength()) return prompt;
-            want += r.inputLength() - count;
-            if (n > 1 && headTokens <= 0) break;
+            int next = want + r.inputLength() - count;
+            if (Math.max(1, Math.min(content, next)) == want) break;
+            want = next;
         }
         return prompt; // not exact: its real count is reported
     }
 
+    /** The end (in characters) of the {@code tokens}-th token of a block's own text, the added BOS not counted. */
+    private static int contentEnd(int[] ends, int tokens) {
+        int seen = 0;
+        for (int end : ends) {
+            if (end == Tokenizer.NO_TEXT) continue;
+            if (++seen == tokens) return end;
+        }
+        throw new IllegalStateException("a block of fewer than " + tokens + " tokens");
+    }
+
+    /**
+     * The text of block {@code id}: {@value Trace#BLOCK_TOKENS} tokens of corpus text chosen by the id alone. A
+     * prompt's first block is one token shorter, the tokenizer's BOS being its first token.
+     */
     private String block(long id, boolean first) {
         Map<Long, String> cache = first ? firstBlocks : laterBlocks;
         return cache.computeIfAbsent(id, k -> synthesizer.textOfExactly("",

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -93,6 +94,45 @@ class TraceTest {
         assertEquals(twoBlocks, ends1[1023], "blocks 0 and 1 end at the same char in both prompts");
         assertEquals(specs.get(0).prompt().substring(0, twoBlocks), specs.get(1).prompt().substring(0, twoBlocks));
         assertEquals(300_000_000L, replay.sessionStartsNanos()[1]);
+    }
+
+    /**
+     * A block that ends one prompt is the same bytes, and the same tokens, where it goes on in another (QA: [1,2] of
+     * 1024 tokens then [1,2,3] of 1300 shared 512 tokens at the server, not 1024); a partial last block is the start
+     * of its id's block.
+     */
+    @Test
+    void aBlockEndingAPromptIsTheSameBytesAndTokensAsElsewhere(@TempDir Path dir) throws IOException {
+        assumeTrue(Tokenizers.builtInLlama2Available(), "built-in Llama-2 tokenizer not derived in this build");
+        Tokenizer llama = Tokenizers.builtInLlama2();
+        Trace trace = Trace.load("mooncake:" + write(dir, "t2.jsonl", ""
+                + "{\"timestamp\": 0, \"input_length\": 1024, \"output_length\": 4, \"hash_ids\": [1, 2]}\n"
+                + "{\"timestamp\": 200, \"input_length\": 1300, \"output_length\": 4, \"hash_ids\": [1, 2, 3]}\n"
+                + "{\"timestamp\": 300, \"input_length\": 700, \"output_length\": 4, \"hash_ids\": [1, 3]}\n"
+                + "{\"timestamp\": 400, \"input_length\": 1536, \"output_length\": 4, \"hash_ids\": [1, 3, 4]}\n"
+                + "{\"timestamp\": 500, \"input_length\": 300, \"output_length\": 4, \"hash_ids\": [1]}\n"));
+        var specs = TracePrompts.synthesize(trace, llama, 0).workload().requests();
+        for (int i = 0; i < specs.size(); i++) {
+            assertEquals(trace.requests().get(i).inputLength(), llama.count(specs.get(i).prompt()), "request " + i);
+        }
+        String a = specs.get(0).prompt();
+        String b = specs.get(1).prompt();
+        assertTrue(b.startsWith(a + " "), "[1,2] is the start of [1,2,3], block 2 included");
+        assertFalse(Character.isWhitespace(a.charAt(a.length() - 1)) || Character.isWhitespace(b.charAt(a.length() + 1))
+                || Character.isWhitespace(a.charAt(0)), "blocks neither start nor end with white space");
+        long[] idsA = llama.encode(a);
+        long[] idsB = llama.encode(b);
+        assertEquals(1024, idsA.length);
+        for (int t = 0; t < 1024; t++) assertEquals(idsA[t], idsB[t], "token " + t);
+        // [1,3] of 700 tokens: block 3's first 188 tokens, the start of the whole block 3 of [1,3,4]
+        String c = specs.get(2).prompt();
+        String d = specs.get(3).prompt();
+        assertTrue(d.startsWith(c), "a partial block is the start of the whole one");
+        long[] idsC = llama.encode(c);
+        long[] idsD = llama.encode(d);
+        for (int t = 0; t < 699; t++) assertEquals(idsC[t], idsD[t], "token " + t);
+        // a one-block prompt is the start of block 1 as the first block of the others
+        assertTrue(a.startsWith(specs.get(4).prompt()), "[1] of 300 tokens is the start of block 1");
     }
 
     @Test
