@@ -54,7 +54,10 @@ public final class SessionWorkloads {
     /**
      * Gives each session (or each request outside sessions) one of {@code groups} system prompts of exactly
      * {@code tokens} tokens, drawn uniformly with {@code seed}; every turn of a session gets its session's prompt.
-     * numberInputTokens is left as it was: the system prompt's tokens come on top (the server's usage counts them).
+     * numberInputTokens counts the tokens sent, as {@code --prefix-tokens} alone does ({@link SharedPrefix#prepend}):
+     * the system prompt, {@link SharedPrefix#SEPARATOR} and the prompt counted as one text (the completions API sends
+     * them so). In a session only the first turn counts it: a later turn's count is the history (which starts with
+     * the first turn's count) plus its own message, added as it is sent.
      */
     public static Workload withSystemPrompts(Workload workload, Tokenizer tokenizer, int groups, int tokens,
                                              long seed) {
@@ -75,7 +78,8 @@ public final class SessionWorkloads {
             String sessionId = r.inputs().sessionId();
             String system = sessionId == null ? prompts.get(random.nextInt(groups))
                     : bySession.computeIfAbsent(sessionId, s -> prompts.get(random.nextInt(groups)));
-            out.add(withInputs(r, system, sessionId, r.inputs().turn()));
+            RequestSpec given = withInputs(r, system, sessionId, r.inputs().turn());
+            out.add(sessionId != null && r.inputs().turn() > 0 ? given : withSystemCounted(given, tokenizer));
         }
         Map<String, Object> generation = new LinkedHashMap<>();
         generation.put("shared_prefix_groups", groups);
@@ -84,6 +88,17 @@ public final class SessionWorkloads {
         for (String p : prompts) digests.add(Hashing.sha256Hex(p.getBytes(StandardCharsets.UTF_8)));
         generation.put("shared_prefix_sha256", digests);
         return workload.with(out, generation);
+    }
+
+    /**
+     * {@code r} with numberInputTokens the count of its system prompt, {@link SharedPrefix#SEPARATOR} and prompt as
+     * one text: the tokens a request with a system prompt sends ({@code r} itself without one).
+     */
+    static RequestSpec withSystemCounted(RequestSpec r, Tokenizer tokenizer) {
+        String system = r.inputs().systemPrompt();
+        if (system == null || system.isEmpty()) return r;
+        return new RequestSpec(r.index(), r.prompt(), tokenizer.count(system + SharedPrefix.SEPARATOR + r.prompt()),
+                r.maxTokens(), r.inputs());
     }
 
     static RequestSpec withInputs(RequestSpec r, String systemPrompt, String sessionId, int turn) {

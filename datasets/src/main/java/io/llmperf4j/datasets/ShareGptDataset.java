@@ -45,8 +45,9 @@ import java.util.Set;
  * with a {@code conversations} (or {@code conversation}, {@code messages}) array of turns; a turn is
  * {@code {"from": "human"|"gpt", "value": "..."}} or {@code {"role": "user"|"assistant", "content": "..."}}
  * (content may also be an array of {@code {"type": "text", "text": "..."}} parts). Roles {@code human}/{@code user}
- * ask; {@code gpt}, {@code assistant}, {@code chatgpt}, {@code bard}, {@code bing}, {@code model} reply; others
- * ({@code system}, ...) are passed over. Anything else malformed fails the load with the file and the JSON path
+ * ask; {@code gpt}, {@code assistant}, {@code chatgpt}, {@code bard}, {@code bing}, {@code model} reply;
+ * {@code system} turns before the first question are the conversation's system prompt, which whole-conversation
+ * sessions ({@link #sessions}) send (single exchanges, as vLLM's benchmark, do not); other roles are passed over. Anything else malformed fails the load with the file and the JSON path
  * (and line) of the problem.
  */
 public final class ShareGptDataset {
@@ -65,10 +66,12 @@ public final class ShareGptDataset {
      * A conversation's first prompt and its reply.
      *
      * @param location where the conversation is: {@code $[12]} (JSON array) or {@code line 13} (JSON Lines)
+     * @param system   the conversation's system prompt (its {@code system} turns before the first user turn, joined
+     *                 by a blank line), or null
      */
-    record Exchange(String prompt, String reply, String location, List<String> laterTurns) {
+    record Exchange(String prompt, String reply, String location, List<String> laterTurns, String system) {
         Exchange(String prompt, String reply, String location) {
-            this(prompt, reply, location, List.of());
+            this(prompt, reply, location, List.of(), null);
         }
     }
 
@@ -265,8 +268,11 @@ public final class ShareGptDataset {
                     int maxTokens = options.outputLengths() == null
                             ? Math.max(1, tokenizer.countWithoutSpecialTokens(turns.get(t + 1)))
                             : options.outputLengths().sample(random);
-                    requests.add(new RequestSpec(requests.size(), user, tokenizer.count(user), maxTokens,
-                            new RequestInputs(null, List.of(), List.of(), sessionId, t / 2)));
+                    // the first turn's count includes the system prompt: later turns add their history to it
+                    int tokens = t == 0 && e.system() != null
+                            ? tokenizer.count(e.system() + SharedPrefix.SEPARATOR + user) : tokenizer.count(user);
+                    requests.add(new RequestSpec(requests.size(), user, tokens, maxTokens,
+                            new RequestInputs(e.system(), List.of(), List.of(), sessionId, t / 2)));
                 }
             }
         }
@@ -406,7 +412,14 @@ public final class ShareGptDataset {
             later.add(texts.get(i));
             later.add(texts.get(i + 1));
         }
-        return Optional.of(new Exchange(prompt, reply, path, later));
+        // the system turns before the first question: the conversation's system prompt, sent with --turns all
+        StringBuilder system = new StringBuilder();
+        for (int i = 0; i < user; i++) {
+            if (!roles.get(i).equals("system") || texts.get(i).isBlank()) continue;
+            if (!system.isEmpty()) system.append("\n\n");
+            system.append(texts.get(i));
+        }
+        return Optional.of(new Exchange(prompt, reply, path, later, system.isEmpty() ? null : system.toString()));
     }
 
     /** A string, null (no text), or an array of text parts. */
