@@ -68,6 +68,13 @@ public record CommonSettings(
                 requestTimeout, connectTimeout, insecureTls, overwrite, connectionMode);
     }
 
+    /** The same settings with another run time limit (a trace replay's: its span plus --timeout). */
+    public CommonSettings withTimeoutSeconds(int seconds) {
+        return new CommonSettings(target, model, numConcurrentRequests, seconds, maxNumCompletedRequests,
+                additionalSamplingParams, resultsDir, llmApi, metadata, idleTimeout, extraHeaders, caCert,
+                requestTimeout, connectTimeout, insecureTls, overwrite, connectionMode);
+    }
+
     /** The registry's entry of this run's API. */
     public ApiRegistry.Api registered() {
         return registered(llmApi);

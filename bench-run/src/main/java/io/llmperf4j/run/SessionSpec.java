@@ -1,5 +1,7 @@
 package io.llmperf4j.run;
 
+import io.llmperf4j.datasets.trace.Trace;
+
 import java.time.Duration;
 
 /**
@@ -14,11 +16,19 @@ import java.time.Duration;
  * @param trace              FORMAT:FILE, mooncake or azure
  * @param traceSpeedup       the trace's timestamps divided by this
  * @param traceDuration      replay the trace's first stretch only (after the speedup)
+ * @param loadedTrace        the trace already read, sped up and cut as the three above say (the command line reads
+ *                           it once, for the load plan, and passes it along); null: {@link WorkloadSource} reads it
  */
 public record SessionSpec(String turns, String thinkTime, Integer sharedPrefixGroups, String trace,
-                          double traceSpeedup, Duration traceDuration) {
+                          double traceSpeedup, Duration traceDuration, Trace loadedTrace) {
 
     public static final SessionSpec NONE = new SessionSpec(null, null, null, null, 1.0, null);
+
+    /** The trace not read yet. */
+    public SessionSpec(String turns, String thinkTime, Integer sharedPrefixGroups, String trace, double traceSpeedup,
+                       Duration traceDuration) {
+        this(turns, thinkTime, sharedPrefixGroups, trace, traceSpeedup, traceDuration, null);
+    }
 
     /** Whether anything here changes the workload. */
     public boolean active() {

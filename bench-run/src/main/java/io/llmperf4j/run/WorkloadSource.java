@@ -114,7 +114,7 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
             if (sx.trace() != null) {
                 return trace(f, tokenizer, fromUsage, samplingParams, err);
             } else if (f.workload() != null) {
-                return replay(f, tokenizer, fromUsage, err);
+                return replay(f, count, tokenizer, fromUsage, err);
             } else if (f.dataset() != null) {
                 workload = dataset(f, tokenizer, count, images);
                 mode = workload.kind();
@@ -223,7 +223,8 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
             throw new InvalidRequestException("--trace is the whole workload: it goes without --workload, --dataset, "
                     + "--prompt, --scenario, --turns, --shared-prefix-groups and --prefix-tokens");
         }
-        Trace trace = Trace.load(sx.trace()).scaled(sx.traceSpeedup(), sx.traceDuration());
+        Trace trace = sx.loadedTrace() != null ? sx.loadedTrace()
+                : Trace.load(sx.trace()).scaled(sx.traceSpeedup(), sx.traceDuration());
         TracePrompts.Replay replay = TracePrompts.synthesize(trace, tokenizer, f.seed());
         if (f.saveWorkload() != null) {
             WorkloadManifest.write(f.saveWorkload(), replay.workload().requests(),
@@ -238,7 +239,12 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
                 "trace:" + trace.format());
     }
 
-    private static WorkloadSource replay(WorkloadSpec f, Tokenizer tokenizer, boolean fromUsage, PrintStream err) {
+    /**
+     * A replayed manifest: its requests, each once, in order; the first {@code count} when it holds more (the command
+     * line caps the run's count at the manifest's, so its requests are never sent twice).
+     */
+    private static WorkloadSource replay(WorkloadSpec f, int count, Tokenizer tokenizer, boolean fromUsage,
+                                         PrintStream err) {
         if (!Files.isRegularFile(f.workload())) {
             throw new InvalidRequestException("--workload " + f.workload() + " is not a readable file");
         }
@@ -247,7 +253,9 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
             err.println("note: the manifest's token counts are by " + manifest.header().tokenizer()
                     + "; this run counts outputs with " + describe(tokenizer, fromUsage));
         }
-        return new WorkloadSource(paced(manifest.requests(), f.sessions(), f.seed()), tokenizer, fromUsage,
+        List<RequestSpec> requests = manifest.requests();
+        if (count < requests.size()) requests = requests.subList(0, count);
+        return new WorkloadSource(paced(requests, f.sessions(), f.seed()), tokenizer, fromUsage,
                 describe(tokenizer, fromUsage),
                 "replay:" + manifest.header().kind());
     }

@@ -83,6 +83,10 @@ final class TokenBenchmarkOptions {
             throw new UsageException("--slo " + String.join(", ", slo.streamOnlyTerms()) + " cannot be judged with "
                     + "--no-stream: a response that arrives whole has no TPOT and no ITL (stream, or drop the term)");
         }
+        if (w.workload != null && c.trace.trace == null) {
+            common = common.withMaxNumCompletedRequests(replayCount(w.workload,
+                    c.given("--max-num-completed-requests") ? common.maxNumCompletedRequests() : null, context));
+        }
         SearchPlan search = c.search.resolve(slo, c.load, common.model());
         LoadPlan load = search != null ? LoadPlan.plain(common.model(), common.numConcurrentRequests(),
                 common.maxNumCompletedRequests(), java.time.Duration.ofSeconds(common.timeoutSeconds()))
@@ -90,9 +94,14 @@ final class TokenBenchmarkOptions {
         if (c.trace.trace != null) {
             // the whole trace is sent: its count, not --max-num-completed-requests, is the run's (the summary's
             // echo, the memory guard below)
-            Trace trace = TraceReplay.load(c.trace);
+            // read once (sessions() below), for the plan and for the prompts
+            Trace trace = workload.sessions().loadedTrace();
             common = common.withMaxNumCompletedRequests(trace.requests().size());
             load = TraceReplay.plan(trace, c.trace, load, common);
+            // the run's limit is the trace's span plus --timeout: the summary's timeout_s says so too
+            common = common.withTimeoutSeconds(TraceReplay.limitSeconds(trace, common.timeoutSeconds()));
+            context.err().println("llmperf4j: " + TraceReplay.describeLimit(trace, common.timeoutSeconds(),
+                    l.common.timeoutSeconds));
         }
         boolean countedLevels = load.harness() == null && !(load.kind().open() && c.load.duration != null
                 && !c.given("--max-num-completed-requests")); // otherwise the load, not the count, sets the records
@@ -115,6 +124,36 @@ final class TokenBenchmarkOptions {
         }
         if (t.traceDuration != null && !(t.traceDuration > 0)) throw new UsageException("--trace-duration must be > 0");
         return new SessionSpec(s.turns, s.thinkTime, s.sharedPrefixGroups, t.trace, t.traceSpeedup,
-                t.traceDuration == null ? null : Duration.ofMillis(Math.round(t.traceDuration * 1000)));
+                t.traceDuration == null ? null : Duration.ofNanos(Math.round(t.traceDuration * 1e9)),
+                t.trace == null ? null : TraceReplay.load(t));
+    }
+
+    /**
+     * The requests a replayed manifest ({@code --workload FILE}) sends: all of them, each once; an explicit
+     * --max-num-completed-requests ({@code given}) below that count sends the first ones, one above it is capped
+     * at it. Both are said on the console.
+     */
+    static int replayCount(Path manifest, Integer given, CliContext context) {
+        if (!java.nio.file.Files.isRegularFile(manifest)) {
+            throw new UsageException("--workload " + manifest + " is not a readable file");
+        }
+        int held;
+        try {
+            held = io.llmperf4j.datasets.manifest.WorkloadManifest.requestCount(manifest);
+        } catch (io.llmperf4j.datasets.DatasetFormatException | java.io.UncheckedIOException e) {
+            throw new UsageException(e.getMessage());
+        }
+        if (held < 1) throw new UsageException("--workload " + manifest + " holds no request");
+        if (given != null && given < held) {
+            context.err().println("llmperf4j: replaying the first " + given + " of the " + held + " requests of "
+                    + manifest + " (--max-num-completed-requests " + given + ")");
+            return given;
+        }
+        if (given != null && given > held) {
+            context.err().println("llmperf4j: " + manifest + " holds " + held + " requests: "
+                    + "--max-num-completed-requests " + given + " is capped at " + held + " (a replay sends each "
+                    + "request once)");
+        }
+        return held;
     }
 }

@@ -10,7 +10,8 @@ final class TraceFlags {
                     + "blocks, optional session_id and delay ms) or azure:FILE (CSV TIMESTAMP,ContextTokens,"
                     + "GeneratedTokens). Prompts are synthesized: equal hash ids give byte-identical blocks, lengths "
                     + "are exact with --tokenizer. The whole trace is replayed; --max-num-completed-requests does not "
-                    + "apply. See also the trace-stats command.")
+                    + "apply, and the run's time limit is the trace's span plus --timeout. See also the trace-stats "
+                    + "command.")
     String trace;
 
     @Option(names = "--trace-speedup", paramLabel = "X", defaultValue = "1",
@@ -18,6 +19,7 @@ final class TraceFlags {
     double traceSpeedup;
 
     @Option(names = "--trace-duration", paramLabel = "SECONDS",
-            description = "Replay only the requests within the first SECONDS of the (sped-up) trace.")
+            description = "Replay only the requests before SECONDS into the (sped-up) trace (fractions of a "
+                    + "millisecond count).")
     Double traceDuration;
 }

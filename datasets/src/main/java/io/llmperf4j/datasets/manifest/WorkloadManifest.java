@@ -157,6 +157,29 @@ public record WorkloadManifest(ManifestHeader header, List<RequestSpec> requests
     }
 
     /**
+     * The {@code request_count} of a manifest's header line, without reading its requests (a run sizes its load
+     * plan with it before {@link #read} reads, and checks, the whole file).
+     *
+     * @throws DatasetFormatException when the first line is not a header with a whole request_count
+     * @throws UncheckedIOException   naming the file when it cannot be read
+     */
+    public static int requestCount(Path file) {
+        String first;
+        try (var reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            first = reader.readLine();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read workload manifest " + file + ": " + e.getMessage(), e);
+        }
+        if (first == null || first.isEmpty()) {
+            throw error(file, "line 1", "the file is empty; a manifest starts with its header line");
+        }
+        JsonNode head = parseObject(file, 1, first);
+        long count = integral(file, 1, head, "request_count");
+        if (count < 0 || count > Integer.MAX_VALUE) throw error(file, "line 1", "request_count " + count + " is out of range");
+        return (int) count;
+    }
+
+    /**
      * Reads a manifest {@link #write} wrote.
      *
      * @throws DatasetFormatException naming the file and the 1-based line that is malformed, or what does not match

@@ -235,19 +235,21 @@ public record Trace(String format, Path file, List<TraceRequest> requests) {
 
     /**
      * The requests scaled by {@code speedup} (timestamps and delays divided by it) and cut at {@code duration} of
-     * the scaled trace (requests at or after it dropped; null keeps all). A session whose first request is kept is
-     * kept whole.
+     * the scaled trace (requests at or after it dropped; null keeps all), compared before the scaled timestamps are
+     * rounded to whole ms, so a cut under a millisecond still keeps a request at 0. A session whose first request is
+     * kept is kept whole.
      */
     public Trace scaled(double speedup, Duration duration) {
         if (!(speedup > 0) || Double.isInfinite(speedup)) {
             throw new IllegalArgumentException("--trace-speedup must be > 0 and finite (got " + speedup + ")");
         }
-        long limitMs = duration == null ? Long.MAX_VALUE : duration.toMillis();
+        double limitMs = duration == null ? Double.POSITIVE_INFINITY : duration.toNanos() / 1e6;
         List<TraceRequest> out = new ArrayList<>();
         java.util.Set<String> kept = new java.util.HashSet<>();
         for (TraceRequest r : requests) {
-            long t = Math.round(r.timestampMs() / speedup);
-            boolean keep = r.sessionId() != null && kept.contains(r.sessionId()) || t < limitMs;
+            double exact = r.timestampMs() / speedup;
+            long t = Math.round(exact);
+            boolean keep = r.sessionId() != null && kept.contains(r.sessionId()) || exact < limitMs;
             if (!keep) continue;
             if (r.sessionId() != null) kept.add(r.sessionId());
             out.add(new TraceRequest(t, r.inputLength(), r.outputLength(), r.hashIds(), r.sessionId(),
@@ -255,6 +257,15 @@ public record Trace(String format, Path file, List<TraceRequest> requests) {
         }
         if (out.isEmpty()) throw new IllegalArgumentException("--trace-duration keeps no request of " + file);
         return new Trace(format, file, out);
+    }
+
+    /**
+     * The mean arrival rate, requests per second: the intervals between the requests over the span; NaN when the
+     * span is 0 (one request, or all at one timestamp), where no rate is defined.
+     */
+    public double meanRequestsPerSecond() {
+        long span = spanMs();
+        return span == 0 ? Double.NaN : (requests.size() - 1) / (span / 1000.0);
     }
 
     /** Span from the first to the last request, in ms. */

@@ -82,8 +82,10 @@ public record TraceStats(int requests, long spanMs, double[] inputTokens, double
     /** The report {@code trace-stats} prints. */
     public String render(Trace trace) {
         StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "Trace %s (%s): %d requests over %.3f s (%.2f req/s)%n", trace.file(),
-                trace.format(), requests, spanMs / 1000.0, spanMs == 0 ? 0 : (requests - 1) / (spanMs / 1000.0)));
+        double meanRate = trace.meanRequestsPerSecond();
+        b.append(String.format(Locale.ROOT, "Trace %s (%s): %d %s over %.3f s (%s)%n", trace.file(), trace.format(),
+                requests, requests == 1 ? "request" : "requests", spanMs / 1000.0, Double.isNaN(meanRate)
+                        ? "all at one timestamp: no mean rate" : "mean " + significant(meanRate) + " req/s"));
         b.append(String.format(Locale.ROOT, "%-14s %8s %8s %8s %8s %8s %10s%n", "tokens", "min", "p50", "p90", "p99",
                 "max", "mean"));
         row(b, "input (ISL)", inputTokens);
@@ -102,6 +104,11 @@ public record TraceStats(int requests, long spanMs, double[] inputTokens, double
                         + "cache): %.2f %% (%d of %d prompt tokens)%n", blockTokens, 100 * predictedHitRate(),
                 cachedTokens, promptTokens));
         return b.toString();
+    }
+
+    /** 3 significant digits without trailing zeros (2.67, 1.5, 2, 1230), as the replay's load line prints the rate. */
+    static String significant(double v) {
+        return new java.math.BigDecimal(v).round(new java.math.MathContext(3)).stripTrailingZeros().toPlainString();
     }
 
     private static void row(StringBuilder b, String name, double[] d) {

@@ -1,0 +1,108 @@
+package io.llmperf4j.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * A server on 127.0.0.1 that keeps every request body as it arrived, in arrival order, and answers a two-word
+ * stream: OpenAI chat chunks on {@code /v1/chat/completions}, Anthropic events on {@code /v1/messages}.
+ */
+final class BodyRecordingServer implements AutoCloseable {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** The request bodies, in arrival order. */
+    final List<JsonNode> bodies = Collections.synchronizedList(new ArrayList<>());
+    private final HttpServer server;
+    private final ExecutorService executor = Executors.newFixedThreadPool(4);
+
+    BodyRecordingServer() throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
+        server.createContext("/v1/chat/completions", this::openAi);
+        server.createContext("/v1/messages", this::anthropic);
+        server.setExecutor(executor);
+        server.start();
+    }
+
+    String baseUrl() {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
+    }
+
+    /** The run's bodies so far, a copy: without the pre-run check's one-token request ("Say hello."). */
+    List<JsonNode> bodies() {
+        synchronized (bodies) {
+            return bodies.stream().filter(b -> !isPreflight(b)).toList();
+        }
+    }
+
+    private static boolean isPreflight(JsonNode body) {
+        JsonNode messages = body.path("messages");
+        JsonNode last = messages.path(messages.size() - 1).path("content");
+        return body.path("max_tokens").asInt() == 1 && last.isTextual() && last.asText().equals("Say hello.");
+    }
+
+    private void openAi(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            bodies.add(JSON.readTree(exchange.getRequestBody().readAllBytes()));
+            OutputStream out = stream(exchange);
+            for (String delta : List.of("{\"role\":\"assistant\",\"content\":\"\"}", "{\"content\":\"seen\"}",
+                    "{\"content\":\" it\"}")) {
+                event(out, null, "{\"id\":\"chatcmpl-rec\",\"object\":\"chat.completion.chunk\",\"created\":1,"
+                        + "\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":" + delta + ",\"finish_reason\":null}]}");
+            }
+            event(out, null, "{\"id\":\"chatcmpl-rec\",\"object\":\"chat.completion.chunk\",\"created\":1,"
+                    + "\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}");
+            event(out, null, "[DONE]");
+        }
+    }
+
+    private void anthropic(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            bodies.add(JSON.readTree(exchange.getRequestBody().readAllBytes()));
+            OutputStream out = stream(exchange);
+            event(out, "message_start", "{\"type\":\"message_start\",\"message\":{\"id\":\"msg_rec\",\"type\":"
+                    + "\"message\",\"role\":\"assistant\",\"content\":[],\"model\":\"m\",\"stop_reason\":null,"
+                    + "\"usage\":{\"input_tokens\":5,\"output_tokens\":1}}}");
+            event(out, "content_block_start", "{\"type\":\"content_block_start\",\"index\":0,\"content_block\":"
+                    + "{\"type\":\"text\",\"text\":\"\"}}");
+            for (String text : List.of("seen", " it")) {
+                event(out, "content_block_delta", "{\"type\":\"content_block_delta\",\"index\":0,\"delta\":"
+                        + "{\"type\":\"text_delta\",\"text\":\"" + text + "\"}}");
+            }
+            event(out, "content_block_stop", "{\"type\":\"content_block_stop\",\"index\":0}");
+            event(out, "message_delta", "{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},"
+                    + "\"usage\":{\"output_tokens\":2}}");
+            event(out, "message_stop", "{\"type\":\"message_stop\"}");
+        }
+    }
+
+    private static OutputStream stream(HttpExchange exchange) throws IOException {
+        exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+        exchange.sendResponseHeaders(200, 0);
+        return exchange.getResponseBody();
+    }
+
+    private static void event(OutputStream out, String name, String data) throws IOException {
+        out.write(((name == null ? "" : "event: " + name + "\n") + "data: " + data + "\n\n")
+                .getBytes(StandardCharsets.UTF_8));
+        out.flush();
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+}
