@@ -268,6 +268,44 @@ class WorkloadsOnTheWireTest {
                 + "(`[image…, text]`"), "docs/images.md says the order each API gets");
     }
 
+    /**
+     * A session's earlier user turn is resent with its images, as first sent (QA: the history held its text only, so
+     * the server lost the image and its prefix cache could not hit), for both APIs.
+     */
+    @Test
+    void aSessionsEarlierTurnsAreResentWithTheirImages() throws IOException {
+        try (BodyRecordingServer server = new BodyRecordingServer()) {
+            String[] session = {"token-benchmark", "--model", "m", "--turns", "2", "--images-per-request", "1",
+                "--image-size", "16x16", "--max-num-completed-requests", "2", "--num-concurrent-requests", "1",
+                "--no-client-warmup"};
+            CliRun openAi = CliRun.of(openAi(server.baseUrl()), session);
+            assertEquals(0, openAi.exitCode(), openAi::toString);
+            List<JsonNode> chat = server.bodies();
+            assertEquals(2, chat.size());
+            JsonNode first = chat.get(0).get("messages").get(1);
+            JsonNode resent = chat.get(1).get("messages").get(1);
+            assertEquals(List.of("text", "image_url"), types(resent), "turn 1 resends turn 0 with its image");
+            assertEquals(first, resent, "byte for byte as turn 0 sent it");
+            assertEquals("assistant", chat.get(1).get("messages").get(2).get("role").asText());
+
+            server.bodies.clear();
+            String[] anthropicSession = session.clone();
+            CliRun anthropic = CliRun.of(Map.of("ANTHROPIC_API_BASE", server.baseUrl(), "ANTHROPIC_API_KEY", "k"),
+                    concat(anthropicSession, "--llm-api", "anthropic"));
+            assertEquals(0, anthropic.exitCode(), anthropic::toString);
+            List<JsonNode> messages = server.bodies();
+            assertEquals(2, messages.size());
+            assertEquals(messages.get(0).get("messages").get(0), messages.get(1).get("messages").get(0));
+            assertEquals(List.of("image", "text"), types(messages.get(1).get("messages").get(0)));
+        }
+    }
+
+    private static String[] concat(String[] args, String... more) {
+        String[] all = java.util.Arrays.copyOf(args, args.length + more.length);
+        System.arraycopy(more, 0, all, args.length, more.length);
+        return all;
+    }
+
     private static Path docsFile(String name) {
         Path dir = Path.of("").toAbsolutePath();
         while (dir != null && !Files.isDirectory(dir.resolve("docs"))) dir = dir.getParent();

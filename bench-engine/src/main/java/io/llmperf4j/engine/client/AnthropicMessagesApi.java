@@ -85,7 +85,10 @@ public final class AnthropicMessagesApi implements LlmApi {
         body.put("max_tokens", spec.maxTokens() == RequestSpec.NO_MAX_TOKENS ? DEFAULT_MAX_TOKENS : spec.maxTokens());
         if (inputs.systemPrompt() != null) body.put("system", inputs.systemPrompt());
         List<Object> messages = new ArrayList<>(inputs.history().size() + 1);
-        for (ChatMessage earlier : inputs.history()) messages.add(message(earlier.role(), earlier.content()));
+        for (ChatMessage earlier : inputs.history()) {
+            messages.add(message(earlier.role(), earlier.images().isEmpty() ? earlier.content()
+                    : blocks(earlier.content(), earlier.images())));
+        }
         messages.add(message("user", inputs.hasImages() ? blocks(spec.prompt(), inputs.images()) : spec.prompt()));
         body.put("messages", messages);
         body.put("stream", stream);

@@ -58,7 +58,8 @@ public final class ChatRequestBody {
         List<Object> messages = new ArrayList<>(inputs.history().size() + 2);
         messages.add(message("system", inputs.systemPrompt() == null ? "" : inputs.systemPrompt()));
         for (ChatMessage earlier : inputs.history()) {
-            messages.add(message(earlier.role(), earlier.content()));
+            messages.add(earlier.images().isEmpty() ? message(earlier.role(), earlier.content())
+                    : message(earlier.role(), openAiParts(earlier.content(), earlier.images())));
         }
         messages.add(inputs.hasImages() ? message("user", openAiParts(spec.prompt(), inputs.images()))
                 : message("user", spec.prompt()));

@@ -356,7 +356,8 @@ public final class SessionRunner {
                 int reply = r.outputTokens() >= 0 ? r.outputTokens()
                         : r.usageCompletionTokens() != null ? r.usageCompletionTokens() : 0;
                 session.inputTokensSoFar = e.sent().numberInputTokens() + reply;
-                session.history.add(ChatMessage.user(e.sent().prompt()));
+                // with its images: the server sees the conversation it saw, and its prefix cache can hit
+                session.history.add(ChatMessage.user(e.sent().prompt(), e.sent().inputs().images()));
                 session.history.add(ChatMessage.assistant(r.generatedText()));
                 RequestSpec nextTurn = session.turns.get(session.next);
                 pending.add(new Due(now + workload.thinkTime().nanosBefore(nextTurn), seq++, session));
