@@ -19,6 +19,11 @@ import java.util.OptionalInt;
  *   <li>first failing level: the first with any failed request ("the service cannot hold that level");</li>
  *   <li>a warning for every level with fewer than {@code minSuccessfulSamples} successes.</li>
  * </ul>
+ * A level a stop cut short (Ctrl-C, SIGTERM: {@link SweepLevelResult#aborted()}) is not judged: its failures are
+ * mostly the requests the client cancelled, its throughput covers a window the client ended, its few samples say
+ * nothing of the service. It is never the saturation point, the red line or the first failing level, nor the
+ * baseline of the next level (that one is compared with the last level that ran to its end); {@link #describe}
+ * names it as interrupted and not judged.
  *
  * @param levels            per-level findings, in order
  * @param saturationIndex   the saturation point, if any
@@ -40,9 +45,16 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
      * @param ttftJump       {@code ttftP90Ratio >= ttftJumpFactor}
      * @param failures       at least one request failed
      * @param fewSamples     fewer successes than {@code minSuccessfulSamples}
+     * @param interrupted    a stop cut the level short: nothing above is judged for it (all false, NaN)
      */
     public record LevelVerdict(double level, double throughputGain, double ttftP90Ratio, boolean saturated,
-                               boolean ttftJump, boolean failures, boolean fewSamples) {
+                               boolean ttftJump, boolean failures, boolean fewSamples, boolean interrupted) {
+
+        /** A level that ran to its end. */
+        public LevelVerdict(double level, double throughputGain, double ttftP90Ratio, boolean saturated,
+                            boolean ttftJump, boolean failures, boolean fewSamples) {
+            this(level, throughputGain, ttftP90Ratio, saturated, ttftJump, failures, fewSamples, false);
+        }
     }
 
     public SaturationVerdict {
@@ -51,20 +63,44 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
         Objects.requireNonNull(rules, "rules");
     }
 
-    /** Applies {@code rules} to {@code summaries}, in sweep order. */
+    /** Applies {@code rules} to {@code summaries} of levels that all ran to their end, in sweep order. */
     public static SaturationVerdict evaluate(List<LevelSummary> summaries, SaturationRules rules) {
+        return evaluate(summaries, summaries.stream().map(s -> false).toList(), rules);
+    }
+
+    /** Applies {@code rules} to a sweep's levels, in order; aborted ones are not judged. */
+    public static SaturationVerdict of(List<SweepLevelResult> levels, SaturationRules rules) {
+        return evaluate(levels.stream().map(SweepLevelResult::summary).toList(),
+                levels.stream().map(SweepLevelResult::aborted).toList(), rules);
+    }
+
+    /**
+     * Applies {@code rules} to {@code summaries}, in sweep order; a level whose {@code interrupted} entry is true (a
+     * stop cut it short) is not judged and is no level's baseline.
+     */
+    public static SaturationVerdict evaluate(List<LevelSummary> summaries, List<Boolean> interrupted,
+                                             SaturationRules rules) {
         Objects.requireNonNull(rules, "rules");
+        if (interrupted.size() != summaries.size()) {
+            throw new IllegalArgumentException("one interrupted flag per level: " + interrupted.size() + " for "
+                    + summaries.size());
+        }
         List<LevelVerdict> verdicts = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
         int saturation = -1;
         int redLine = -1;
         int failing = -1;
+        int previous = -1; // the last level that ran to its end
         for (int i = 0; i < summaries.size(); i++) {
             LevelSummary cur = summaries.get(i);
+            if (interrupted.get(i)) {
+                verdicts.add(new LevelVerdict(cur.level(), Double.NaN, Double.NaN, false, false, false, false, true));
+                continue;
+            }
             double gain = Double.NaN;
             double ratio = Double.NaN;
-            if (i > 0) {
-                LevelSummary prev = summaries.get(i - 1);
+            if (previous >= 0) {
+                LevelSummary prev = summaries.get(previous);
                 double p = prev.outputTokensPerSecond();
                 double c = cur.outputTokensPerSecond();
                 if (p > 0 && Double.isFinite(p)) gain = Double.isNaN(c) ? -1.0 : (c - p) / p;
@@ -84,7 +120,8 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
                                 + "percentiles are unstable; run more requests", LoadSettings.formatLevel(cur.level()),
                         cur.successes(), cur.successes() == 1 ? "" : "s", rules.minSuccessfulSamples()));
             }
-            verdicts.add(new LevelVerdict(cur.level(), gain, ratio, saturated, jump, failures, few));
+            verdicts.add(new LevelVerdict(cur.level(), gain, ratio, saturated, jump, failures, few, false));
+            previous = i;
         }
         return new SaturationVerdict(verdicts, index(saturation), index(redLine), index(failing), warnings, rules);
     }
@@ -113,7 +150,7 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
             int i = saturationIndex.getAsInt();
             lines.add(String.format(Locale.ROOT, "saturation point: %s %s (output tok/s %+.1f %% over %s %s; "
                             + "threshold %.1f %%)", levelName, fmt(i), 100 * levels.get(i).throughputGain(), levelName,
-                    fmt(i - 1), 100 * rules.minThroughputGain()));
+                    fmt(baseline(i)), 100 * rules.minThroughputGain()));
         } else {
             lines.add("saturation point: not reached (output tok/s grew by at least "
                     + String.format(Locale.ROOT, "%.1f %%", 100 * rules.minThroughputGain()) + " at every level)");
@@ -121,7 +158,8 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
         if (ttftRedLineIndex.isPresent()) {
             int i = ttftRedLineIndex.getAsInt();
             lines.add(String.format(Locale.ROOT, "TTFT red line: %s %s (TTFT p90 %.1fx %s %s; threshold %.1fx)",
-                    levelName, fmt(i), levels.get(i).ttftP90Ratio(), levelName, fmt(i - 1), rules.ttftJumpFactor()));
+                    levelName, fmt(i), levels.get(i).ttftP90Ratio(), levelName, fmt(baseline(i)),
+                    rules.ttftJumpFactor()));
         } else {
             lines.add(String.format(Locale.ROOT, "TTFT red line: not crossed (no TTFT p90 jump of %.1fx or more)",
                     rules.ttftJumpFactor()));
@@ -130,10 +168,25 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
             lines.add("first level with failures: " + levelName + " " + fmt(firstFailingIndex.getAsInt())
                     + " (the service cannot hold it)");
         } else {
-            lines.add("failures: none");
+            lines.add("failures: none" + (levels.stream().anyMatch(LevelVerdict::interrupted)
+                    ? " in the levels judged" : ""));
+        }
+        for (int i = 0; i < levels.size(); i++) {
+            if (levels.get(i).interrupted()) {
+                lines.add("interrupted: " + levelName + " " + fmt(i) + " was stopped (Ctrl-C or SIGTERM) and is not "
+                        + "judged: its cancelled requests are not the service's failures");
+            }
         }
         for (String w : warnings) lines.add("warning: " + w);
         return lines;
+    }
+
+    /** The level {@code index} was compared with: the last one before it that ran to its end. */
+    private int baseline(int index) {
+        for (int i = index - 1; i >= 0; i--) {
+            if (!levels.get(i).interrupted()) return i;
+        }
+        return index - 1;
     }
 
     private String fmt(int index) {
