@@ -27,9 +27,17 @@ import java.util.stream.Stream;
  *   <li>a folder that already holds results (any .json, .jsonl, .csv or .html file, at the top or one folder
  *       down, as a sweep writes) is refused unless {@code overwrite}: a rerun never silently replaces a kept run.
  *       Other files (a redirected stderr.txt, notes) do not count. With {@code overwrite}, the result files the
- *       earlier run listed ({@link RunFiles}) are removed first, so the folder never mixes two runs.</li>
+ *       earlier run listed ({@link RunFiles}) are replaced, so the folder never mixes two runs; but only once this
+ *       run really writes: taking the folder touches none of them, {@link #replaceEarlier()} (when the measurement
+ *       starts) moves them aside into {@value RunFiles#ASIDE}, and {@link #close()} deletes them when this run wrote
+ *       a result file, or moves them back when it wrote none (an unreachable endpoint, a 401 at the pre-run check,
+ *       Ctrl-C before the first level, a run that failed before writing). A caller that never calls
+ *       {@link #replaceEarlier()} gets the same rule at {@link #close()}: the earlier files it did not rewrite are
+ *       removed only when it wrote one.</li>
  * </ul>
- * A killed run leaves its lock file behind but not the OS lock, so the next run takes it over.
+ * A killed run leaves its lock file behind but not the OS lock, so the next run takes it over; files a killed run
+ * had moved aside are moved back by the next run when the killed one left no result of its own, else removed when
+ * the next run's measurement starts.
  */
 public final class ResultsFolder implements AutoCloseable {
     public static final String LOCK_FILE = ".llmperf4j.lock";
@@ -42,13 +50,20 @@ public final class ResultsFolder implements AutoCloseable {
     private final Path created;
     /** When this run took the folder, on the file system's clock: files modified since are this run's. */
     private FileTime since;
+    /** Whether the earlier run's files are to be replaced (--overwrite). */
+    private final boolean overwrite;
+    /** Whether {@link #replaceEarlier()} ran, and whether {@link #close()} did. Guarded by this. */
+    private boolean replaced;
+    private boolean closed;
 
-    private ResultsFolder(Path lockFile, FileChannel channel, FileLock lock, Path dir, Path created) {
+    private ResultsFolder(Path lockFile, FileChannel channel, FileLock lock, Path dir, Path created,
+                          boolean overwrite) {
         this.lockFile = lockFile;
         this.channel = channel;
         this.lock = lock;
         this.dir = dir;
         this.created = created;
+        this.overwrite = overwrite;
     }
 
     /**
@@ -62,7 +77,7 @@ public final class ResultsFolder implements AutoCloseable {
      */
     public static ResultsFolder lock(Path dir, boolean overwrite) {
         if (dir == null) {
-            return new ResultsFolder(null, null, null, null, null);
+            return new ResultsFolder(null, null, null, null, null, false);
         }
         for (Path p = dir.toAbsolutePath(); p != null; p = p.getParent()) {
             if (Files.exists(p) && !Files.isDirectory(p)) {
@@ -105,10 +120,14 @@ public final class ResultsFolder implements AutoCloseable {
             throw new RunFailedException("results folder " + dir + " is in use by another run (" + holder
                     + "); wait for it to end or choose another --results-dir");
         }
-        ResultsFolder folder = new ResultsFolder(lockFile, channel, lock, dir, created);
+        ResultsFolder folder = new ResultsFolder(lockFile, channel, lock, dir, created, overwrite);
         try {
             folder.writeHolder();
-            if (overwrite) RunFiles.removeEarlier(dir);
+            // files a killed run had moved aside: back, unless that run left results of its own (then they go
+            // when this run's measurement starts)
+            if (Files.isDirectory(dir.resolve(RunFiles.ASIDE)) && earlierResult(dir) == null) {
+                RunFiles.restoreAside(dir);
+            }
             folder.since = Files.getLastModifiedTime(lockFile);
             if (!overwrite) {
                 Path earlier = earlierResult(dir);
@@ -128,17 +147,48 @@ public final class ResultsFolder implements AutoCloseable {
     }
 
     /**
-     * Releases the lock and removes the lock file; then the folder itself, and the parents this run created with it,
-     * when this run created them and left them empty (a run stopped before its first file, e.g. by the pre-run
-     * check). A folder that existed before, or holds anything, is never removed.
+     * With {@code overwrite}: the measurement starts, so the earlier run's listed files are moved aside (into
+     * {@value RunFiles#ASIDE}) before this run writes its first file; {@link #close()} then deletes or restores them.
+     * Once; a no-op without {@code overwrite} or a folder.
+     *
+     * @throws RunFailedException when they cannot be moved
+     */
+    public synchronized void replaceEarlier() {
+        if (channel == null || !overwrite || replaced || closed) return;
+        replaced = true;
+        try {
+            RunFiles.moveAside(dir);
+        } catch (IOException e) {
+            throw new RunFailedException("results folder " + dir + ": the earlier run's files cannot be moved aside: "
+                    + reason(e));
+        }
+    }
+
+    /**
+     * Settles the earlier run's files (deleted when this run wrote a result file, else left or moved back), lists
+     * this run's, releases the lock and removes the lock file; then the folder itself, and the parents this run
+     * created with it, when this run created them and left them empty (a run stopped before its first file, e.g.
+     * by the pre-run check or a signal). A folder that existed before, or holds anything, is never removed. Safe to
+     * call twice and from a signal handler's thread.
      */
     @Override
-    public void close() {
-        if (channel == null) {
+    public synchronized void close() {
+        if (channel == null || closed) {
             return;
         }
+        closed = true;
         try {
-            if (since != null) RunFiles.record(dir, since); // before the lock goes: the next run reads a whole list
+            if (since != null) {
+                boolean wrote = RunFiles.wroteSince(dir, since);
+                if (!wrote) RunFiles.removeEmptySince(dir, since); // e.g. a journal opened, then nothing recorded
+                if (Files.isDirectory(dir.resolve(RunFiles.ASIDE))) {
+                    if (wrote) RunFiles.deleteAside(dir);
+                    else RunFiles.restoreAside(dir); // nothing new: the folder is as it was
+                } else if (overwrite && wrote) {
+                    RunFiles.removeEarlier(dir, since); // a caller that never said when it started writing
+                }
+                RunFiles.record(dir, since); // before the lock goes: the next run reads a whole list
+            }
         } catch (IOException ignored) {
             // without the list, the next --overwrite replaces only the files of the same names, as it always did
         }
@@ -192,7 +242,8 @@ public final class ResultsFolder implements AutoCloseable {
     /** The first result-like file at the top of {@code dir} or one folder down, or null. */
     private static Path earlierResult(Path dir) throws IOException {
         try (Stream<Path> files = Files.walk(dir, 2)) {
-            return files.filter(Files::isRegularFile).filter(RunFiles::isResult).sorted().findFirst()
+            return files.filter(Files::isRegularFile).filter(RunFiles::isResult)
+                    .filter(f -> !dir.relativize(f).startsWith(RunFiles.ASIDE)).sorted().findFirst()
                     .orElse(null);
         } catch (UncheckedIOException e) {
             throw e.getCause();

@@ -80,6 +80,79 @@ class ResultsFolderTest {
         assertEquals(0, report.exitCode(), "one run in the folder: " + report);
     }
 
+    /**
+     * --overwrite replaces the earlier run's files only once the new run writes results: a run that fails before its
+     * measurement (nothing listening, a 401 at the pre-run check) leaves every earlier file as it was, its sweep
+     * level folders included; the next --overwrite that runs still replaces them.
+     */
+    @Test
+    void overwriteThatFailsBeforeTheMeasurementKeepsEveryEarlierFile(@TempDir Path dir) throws Exception {
+        CliRun sweep = run(dir, "--concurrency-sweep", "1,2", "--sleep-between", "0");
+        assertEquals(0, sweep.exitCode(), sweep::toString);
+        Map<String, String> before = contents(dir);
+        assertTrue(before.containsKey("concurrency_1/m_550_3_summary.json"), before.keySet()::toString);
+        assertTrue(before.containsKey(".llmperf4j-files"), before.keySet()::toString);
+
+        int closed;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            closed = socket.getLocalPort(); // free, and nothing listens once closed
+        }
+        CliRun unreachable = runWith(Map.of("OPENAI_API_BASE", "http://127.0.0.1:" + closed + "/v1",
+                "OPENAI_API_KEY", "k"), dir, "--overwrite");
+        assertEquals(ExitCodes.FAILURE, unreachable.exitCode(), unreachable::toString);
+        assertTrue(unreachable.err().contains("cannot reach"), unreachable::toString);
+        assertEquals(before, contents(dir), "nothing of the earlier run removed");
+
+        com.sun.net.httpserver.HttpServer unauthorized = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        unauthorized.createContext("/", exchange -> {
+            byte[] body = "{\"error\":{\"message\":\"Invalid API key\"}}".getBytes();
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(401, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        unauthorized.start();
+        try {
+            CliRun denied = runWith(Map.of("OPENAI_API_BASE", "http://127.0.0.1:"
+                    + unauthorized.getAddress().getPort() + "/v1", "OPENAI_API_KEY", "wrong"), dir, "--overwrite");
+            assertTrue(denied.exitCode() != 0, denied::toString);
+            assertTrue(denied.err().contains("401"), denied::toString);
+            assertEquals(before, contents(dir), "nothing of the earlier run removed");
+        } finally {
+            unauthorized.stop(0);
+        }
+
+        CliRun replaced = run(dir, "--overwrite");
+        assertEquals(0, replaced.exitCode(), replaced::toString);
+        Map<String, String> after = contents(dir);
+        assertFalse(after.keySet().stream().anyMatch(f -> f.startsWith("concurrency_")), after.keySet()::toString);
+        assertTrue(after.containsKey("m_550_3_summary.json"), after.keySet()::toString);
+        assertFalse(Files.exists(dir.resolve(".llmperf4j-replaced")), "nothing kept aside after a run that wrote");
+        // the list names exactly the new run's result files
+        assertEquals(after.keySet().stream().filter(f -> !f.startsWith(".")).sorted().toList(),
+                Files.readAllLines(dir.resolve(".llmperf4j-files")).stream().sorted().toList());
+    }
+
+    /** Every file under {@code dir} (relative path, with / separators) and its content. */
+    private static Map<String, String> contents(Path dir) throws java.io.IOException {
+        Map<String, String> files = new java.util.TreeMap<>();
+        try (var walk = Files.walk(dir)) {
+            for (Path file : walk.filter(Files::isRegularFile).toList()) {
+                files.put(dir.relativize(file).toString().replace('\\', '/'), Files.readString(file));
+            }
+        }
+        return files;
+    }
+
+    private static CliRun runWith(Map<String, String> env, Path dir, String... extra) {
+        List<String> args = new ArrayList<>(List.of("token-benchmark", "--model", "m", "--max-num-completed-requests",
+                "2", "--num-concurrent-requests", "2", "--mean-output-tokens", "3", "--stddev-output-tokens", "0",
+                "--no-client-warmup", "--results-dir", dir.toString()));
+        args.addAll(List.of(extra));
+        return CliRun.of(env, args.toArray(String[]::new));
+    }
+
     @Test
     void aResultsPathThatIsAFileSaysSo(@TempDir Path dir) throws Exception {
         Path file = Files.writeString(dir.resolve("results"), "not a folder\n");
