@@ -99,6 +99,11 @@ public final class ClientWarmup {
          * amortize the full one (llmperf's default of 10 requests; a command pasted from the docs).
          */
         public static final Budget QUICK = new Budget(96, 1_500, 500);
+
+        /** The longest it can take, whole seconds rounded up: its time bound and the wait for the compilers. */
+        public long maxSeconds() {
+            return (timeLimitMillis + compilersWaitMillis + 999) / 1000;
+        }
     }
 
     /**
@@ -125,6 +130,11 @@ public final class ClientWarmup {
     }
 
     private ClientWarmup() {
+    }
+
+    /** Whether this JVM was warmed already ({@link #run} then returns at once). */
+    public static boolean warmed() {
+        return WARMED.get();
     }
 
     /**

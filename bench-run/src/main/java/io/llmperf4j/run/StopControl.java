@@ -7,16 +7,22 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Ctrl-C (or SIGTERM) during token-benchmark's load runs, which are a sequence of levels (sweep levels, one per
+ * Ctrl-C and SIGTERM during token-benchmark's load runs, which are a sequence of levels (sweep levels, one per
  * model in a comparison):
  * <ul>
- *   <li>with several levels, the first signal during a level aborts that level (its requests in flight are
+ *   <li>before the measurement (the endpoint's pre-run check, the client warm-up, with {@link #beforeMeasurement}):
+ *       either signal ends the process at once with one line, after the given clean-up (the results folder
+ *       released, nothing recorded, nothing of an earlier run removed);</li>
+ *   <li>SIGTERM (timeout, CI, systemd, Kubernetes: one TERM, then the process is expected to end) stops
+ *       everything: the current level is aborted, no other starts, and every file is written;</li>
+ *   <li>with several levels, the first Ctrl-C during a level aborts that level (its requests in flight are
  *       cancelled; it is kept, marked aborted, with its failure rate) and the run goes on with the next level;</li>
- *   <li>a second signal during the same level, or one between levels, or the first when there is only one level,
- *       stops everything: the current level is aborted, no other starts, and every file is written;</li>
+ *   <li>a second Ctrl-C during the same level, or one between levels, or the first when there is only one level,
+ *       stops everything as SIGTERM does;</li>
  *   <li>a signal after that quits at once.</li>
  * </ul>
- * A signal during a later level is again "first" for that level, so each slow level can be skipped in turn.
+ * A Ctrl-C during a later level is again "first" for that level, so each slow level can be skipped in turn. The exit
+ * code is 130 whichever signal it was.
  */
 final class StopControl implements InterruptHandler.Stages {
     private final PrintStream err;
@@ -27,6 +33,14 @@ final class StopControl implements InterruptHandler.Stages {
     private int levelSignals;     // guarded by this
     private boolean all;          // guarded by this
     private boolean interrupted;  // guarded by this
+    /** Until {@link #measurementStarts()}: what a signal does before it halts the process; null after. */
+    private Runnable beforeMeasurement; // guarded by this
+    /** Runs once, when the first level starts: the first new file is about to be written. */
+    private Runnable firstLevel;  // guarded by this
+    /** "SIGINT" or "SIGTERM" when a signal cut the level running (or last run) short; null otherwise. */
+    private String levelStoppedBy; // guarded by this
+    /** The signal that first cut a level short, for the whole run; null when none did. */
+    private String stoppedBy;     // guarded by this
 
     /** @param severalLevels whether the run has more than one level in all (a sweep, or several models) */
     StopControl(PrintStream err, boolean severalLevels) {
@@ -65,8 +79,37 @@ final class StopControl implements InterruptHandler.Stages {
     }
 
     synchronized void levelStarted() {
+        Runnable first = firstLevel;
+        firstLevel = null;
+        if (first != null) first.run();
         inLevel = true;
         levelSignals = 0;
+        levelStoppedBy = null;
+    }
+
+    /**
+     * Until {@link #measurementStarts()}, a signal prints one line, runs {@code cleanUp} (on the signal's thread)
+     * and halts the process (exit 130): nothing slow before the measurement (the pre-run check, the warm-up) can
+     * then keep it running or end it silently.
+     */
+    synchronized void beforeMeasurement(Runnable cleanUp) {
+        this.beforeMeasurement = cleanUp;
+    }
+
+    /** The measurement starts: signals are staged from now on; {@code onFirstLevel} runs as the first level starts. */
+    synchronized void measurementStarts(Runnable onFirstLevel) {
+        this.beforeMeasurement = null;
+        this.firstLevel = onFirstLevel;
+    }
+
+    /** "SIGINT" or "SIGTERM" when a signal cut any level of the run short; else null. */
+    synchronized String stoppedBy() {
+        return stoppedBy;
+    }
+
+    /** "SIGINT" or "SIGTERM" when a signal cut the current (or last ended) level short; else null. */
+    synchronized String levelStoppedBy() {
+        return levelStoppedBy;
     }
 
     synchronized void levelEnded() {
@@ -75,15 +118,31 @@ final class StopControl implements InterruptHandler.Stages {
 
     @Override
     public synchronized boolean onSignal(String signal) {
+        if (beforeMeasurement != null) {
+            err.println("\nllmperf4j: " + signal + " received: interrupted before the measurement: nothing "
+                    + "recorded");
+            err.flush();
+            Runnable cleanUp = beforeMeasurement;
+            beforeMeasurement = null;
+            cleanUp.run();
+            all = true;
+            interrupted = true;
+            return false; // the process exits at once, 130
+        }
         if (all) {
             return false;
         }
         interrupted = true;
-        if (severalLevels && inLevel && levelSignals == 0) {
+        if (inLevel && levelStoppedBy == null) {
+            levelStoppedBy = "SIG" + signal;
+            if (stoppedBy == null) stoppedBy = levelStoppedBy;
+        }
+        if (severalLevels && inLevel && levelSignals == 0 && !signal.equals("TERM")) {
             levelSignals++;
             err.println("\nllmperf4j: " + signal + " received: aborting this level (its requests in flight are "
-                    + "cancelled; it is kept, marked aborted, with its failure rate) and going on with the next; "
-                    + "again to stop everything and write the results");
+                    + "cancelled; it is kept, marked aborted and not judged) and going on with the next; Ctrl-C "
+                    + "again during this level or between levels stops everything and writes the results (SIGTERM "
+                    + "stops everything at once)");
             if (stopLevel != null) {
                 stopLevel.run();
             }
@@ -91,7 +150,7 @@ final class StopControl implements InterruptHandler.Stages {
         }
         all = true;
         err.println("\nllmperf4j: " + signal + " received: stopping, cancelling requests in flight and writing the "
-                + "results recorded so far (again to quit at once)");
+                + "results recorded so far (again to quit at once)" + (severalLevels ? "; no further level starts" : ""));
         if (stopAll != null) {
             stopAll.run();
         }

@@ -7,10 +7,14 @@ import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.model.TokenCounter;
 import io.llmperf4j.report.metrics.MetricsConfig;
 import io.llmperf4j.report.metrics.TokenCounting;
+import io.llmperf4j.report.output.ResultFile;
 import io.llmperf4j.report.output.ResultFiles;
+import io.llmperf4j.report.summary.SummaryDocument;
+import io.llmperf4j.report.summary.SummaryJson;
 import io.llmperf4j.run.search.SearchResult;
 
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -48,20 +52,29 @@ final class TokenRun {
     }
 
     RunStatus run() {
-        if (request.workload().meanInputTokens() < 40) {
-            // llmperf prints this (its number is stale: the prefix is now about 27 tokens)
-            err.println("the minimum number of input tokens that will be sent is 41 because of the prompting "
-                    + "logic right now");
-        }
-        WorkloadSource workload = WorkloadSource.resolve(request.workload(), common.maxNumCompletedRequests(),
-                common.additionalSamplingParams(), err);
-        workload.checkImagesFit(common.llmApi(), request.cluster() != null, err);
-        try (ResultsFolder ignored = ResultsFolder.lock(common.resultsDir(), common.overwrite())) {
-            // client special tokens (Llama-2's BOS) are what counting an empty text yields. Counted before the
-            // warm-up: after it, the tokenizer's compiled code has never seen an empty text, and this one call threw
-            // it back to the interpreter, to be compiled again inside the run (0.3 s of C2 in a 1.6 s ceiling)
-            int clientSpecialTokens = workload.countFromUsage() ? 0 : workload.promptTokenizer().count("");
-            return runModels(workload, clientSpecialTokens);
+        LoadPlan plan = request.load();
+        StopControl stops = new StopControl(err, plan.multiLevel() || plan.comparison());
+        // from the start: a signal before the measurement (the dataset, the pre-run check, the warm-up) ends the run
+        // with one line, the results folder released and nothing of an earlier run removed
+        stops.beforeMeasurement(() -> { });
+        try (InterruptHandler ignored = InterruptHandler.installStaged(stops)) {
+            if (request.workload().meanInputTokens() < 40) {
+                // llmperf prints this (its number is stale: the prefix is now about 27 tokens)
+                err.println("the minimum number of input tokens that will be sent is 41 because of the prompting "
+                        + "logic right now");
+            }
+            WorkloadSource workload = WorkloadSource.resolve(request.workload(), common.maxNumCompletedRequests(),
+                    common.additionalSamplingParams(), err);
+            workload.checkImagesFit(common.llmApi(), request.cluster() != null, err);
+            try (ResultsFolder folder = ResultsFolder.lock(common.resultsDir(), common.overwrite())) {
+                stops.beforeMeasurement(folder::close); // the lock released, a folder created empty removed
+                // client special tokens (Llama-2's BOS) are what counting an empty text yields. Counted before the
+                // warm-up: after it, the tokenizer's compiled code has never seen an empty text, and this one call
+                // threw it back to the interpreter, to be compiled again inside the run (0.3 s of C2 in a 1.6 s
+                // ceiling)
+                int clientSpecialTokens = workload.countFromUsage() ? 0 : workload.promptTokenizer().count("");
+                return runModels(workload, clientSpecialTokens, stops, folder);
+            }
         }
     }
 
@@ -81,11 +94,12 @@ final class TokenRun {
         return outputTokens < QUICK_RUN_OUTPUT_TOKENS ? ClientWarmup.Budget.QUICK : ClientWarmup.Budget.FULL;
     }
 
-    private RunStatus runModels(WorkloadSource workload, int clientSpecialTokens) {
+    private RunStatus runModels(WorkloadSource workload, int clientSpecialTokens, StopControl stops,
+                                ResultsFolder folder) {
         MetricsConfig metricsConfig = new MetricsConfig(new TokenCounting(clientSpecialTokens, true), request.slo());
         TokenCounter counter = outputCounter(workload);
         LoadPlan plan = request.load();
-        StopControl stops = new StopControl(err, plan.multiLevel() || plan.comparison());
+        ResultFiles files = ResultFiles.tokenBenchmark(request.saveEvents()).with(stoppedBy(stops));
         List<ModelRun> runs = new ArrayList<>();
         try (LoadExecutor executor = request.cluster() == null ? LocalExecutor.open(request, err)
                 : ClusterExecutor.open(request, counter,
@@ -104,9 +118,15 @@ final class TokenRun {
             // Loaded after the warm-up, they broke C2's class-hierarchy assumptions about Netty's channel classes
             // and threw the warmed client code away just before the run (-XX:+LogCompilation: dependency_failed).
             if (request.cluster() == null && request.clientWarmup()) {
-                ClientWarmup.run(counter, warmupBudget(plan, workload.requests()))
-                        .flatMap(ClientWarmup.Outcome::notice).ifPresent(err::println);
+                ClientWarmup.Budget budget = warmupBudget(plan, workload.requests());
+                if (!ClientWarmup.warmed()) {
+                    err.println("llmperf4j: client warm-up: up to " + budget.maxSeconds() + " s, against an "
+                            + "in-process responder, not the endpoint (--no-client-warmup skips it)");
+                }
+                ClientWarmup.run(counter, budget).flatMap(ClientWarmup.Outcome::notice).ifPresent(err::println);
             }
+            // from here signals are staged; the earlier run's files (--overwrite) go as the first level starts
+            stops.measurementStarts(folder::replaceEarlier);
             long seed = base.seed();
             if (request.search() != null) {
                 // each level the search probes sends prompts of its own (synthetic ones), as a sweep's levels do
@@ -116,43 +136,60 @@ final class TokenRun {
                     return new ModelRun.Context(levelPlan, workload.requests(),
                             (level, fork) -> workload.draw(seed, probe + level, fork), workload.drawsFresh(), counter,
                             run -> withServerCounts(run, workload), metricsConfig, stops, out, err,
-                            ResultFiles.tokenBenchmark(request.saveEvents()), serverMetrics);
+                            files, serverMetrics);
                 }, base,
                         metricsConfig.tokenCounting(), common.resultsDir(), stops, out, err, base.seed(),
                         common.timeoutSeconds());
-                try (InterruptHandler ignored = InterruptHandler.installStaged(stops)) {
-                    searchResult = search.run(plan.models().get(0));
-                }
+                searchResult = search.run(plan.models().get(0));
                 // the search's verdict is the answer, failures included (they are judged by the objectives)
                 return stops.interrupted() ? RunStatus.INTERRUPTED : RunStatus.COMPLETED;
             }
-            try (InterruptHandler ignored = InterruptHandler.installStaged(stops)) {
-                for (int i = 0; i < plan.models().size(); i++) {
-                    if (!stops.mayStartModel(i, plan.pause())) break;
-                    String model = plan.models().get(i);
-                    // each model (of a comparison), level and fork sends prompts of its own (synthetic ones)
-                    int modelIndex = i;
-                    ModelRun.Context context = new ModelRun.Context(plan, workload.requests(),
-                            (level, fork) -> workload.draw(seed, level, fork), workload.drawsFresh(), counter,
-                            run -> withServerCounts(run, workload), metricsConfig, stops, out, err,
-                            ResultFiles.tokenBenchmark(request.saveEvents()), serverMetrics);
-                    ModelRun run = new ModelRun(model, ModelComparison.modelDir(common.resultsDir(), plan, model), base,
-                            context);
-                    executor.run(model, plan, run, stops);
-                    runs.add(run);
-                    run.print(out);
-                }
+            for (int i = 0; i < plan.models().size(); i++) {
+                if (!stops.mayStartModel(i, plan.pause())) break;
+                String model = plan.models().get(i);
+                // each model (of a comparison), level and fork sends prompts of its own (synthetic ones)
+                int modelIndex = i;
+                ModelRun.Context context = new ModelRun.Context(plan, workload.requests(),
+                        (level, fork) -> workload.draw(seed, level, fork), workload.drawsFresh(), counter,
+                        run -> withServerCounts(run, workload), metricsConfig, stops, out, err, files,
+                        serverMetrics);
+                ModelRun run = new ModelRun(model, ModelComparison.modelDir(common.resultsDir(), plan, model), base,
+                        context);
+                executor.run(model, plan, run, stops);
+                runs.add(run);
+                run.print(out);
             }
         }
         if (plan.comparison()) {
             ModelComparison.print(runs, plan, common.resultsDir(), out, err);
         }
-        if (stops.interrupted()) return RunStatus.INTERRUPTED;
+        if (stops.interrupted()) {
+            if (stops.stoppedBy() != null) {
+                err.println("llmperf4j: the run was stopped by " + stops.stoppedBy() + " before its end; its summary "
+                        + "says so (run.stopped_by in the _llmperf4j_summary.json of each level it cut short)");
+            }
+            return RunStatus.INTERRUPTED;
+        }
         List<RequestRecord> records = new ArrayList<>();
         // harness iterations keep no per-level run: they are judged by their own statistics
         runs.forEach(run -> run.levels().stream().filter(level -> level.run() != null)
                 .forEach(level -> records.addAll(level.run().records())));
         return failureGate.judge(records, err);
+    }
+
+    /**
+     * The llmperf4j summary of a level a signal cut short, written again with {@code run.stopped_by} (after the
+     * set's own summary, so the file and its name stay the set's); nothing for a level that ran to its end.
+     */
+    private static ResultFile stoppedBy(StopControl stops) {
+        return (level, dir) -> {
+            String signal = stops.levelStoppedBy();
+            if (signal == null) return List.of();
+            Path file = dir.resolve(SummaryJson.fileName(level.run().settings()));
+            SummaryJson.write(SummaryDocument.of(level.run(), level.metrics(), level.toolVersion(), level.environment())
+                    .withDistributed(level.distributed()).withServer(level.server()).withStoppedBy(signal), file);
+            return List.of();
+        };
     }
 
     /** Output tokens by the client tokenizer, or a placeholder filled from usage after the run (--tokenizer server). */

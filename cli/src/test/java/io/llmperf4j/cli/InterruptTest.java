@@ -56,11 +56,151 @@ class InterruptTest {
             }
             assertTrue(ok >= 4, "completed requests kept: " + ok);
             assertTrue(Files.exists(dir.resolve("m_550_50_summary.json")));
+            JsonNode summary = JSON.readTree(dir.resolve("m_550_50_llmperf4j_summary.json").toFile());
+            assertEquals("SIG" + signal, summary.get("run").path("stopped_by").asText(), summary.get("run")::toString);
+            assertTrue(stderr.contains("the run was stopped by SIG" + signal), stderr);
             List<String> csv = Files.readAllLines(dir.resolve("m_550_50_requests.csv"));
             assertEquals(individual.size() + 1, csv.size());
         } finally {
             process.destroyForcibly();
         }
+    }
+
+    /**
+     * A signal while the pre-run check waits on a server that never answers: one line, exit 130, the lock released,
+     * a folder the run created removed, and with --overwrite every earlier file kept.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"TERM", "INT"})
+    void aSignalDuringThePreRunCheckEndsTheRunWithOneLineAndNothingRemoved(String signal, @TempDir Path tmp)
+            throws Exception {
+        Assumptions.assumeFalse(signal.equals("INT") && sigintIgnoredHere(), "SIGINT is ignored in this process tree");
+        java.util.concurrent.CountDownLatch asked = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        com.sun.net.httpserver.HttpServer silent = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        silent.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
+        silent.createContext("/", exchange -> {
+            asked.countDown();
+            try {
+                release.await(); // never answers while the test runs
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            exchange.close();
+        });
+        silent.start();
+        String base = "http://127.0.0.1:" + silent.getAddress().getPort() + "/v1";
+        try {
+            // a folder the run creates: removed again
+            Path fresh = tmp.resolve("new").resolve("run");
+            Process first = start(base, fresh, tmp.resolve("stderr-new.txt"), false);
+            try {
+                assertTrue(asked.await(60, TimeUnit.SECONDS), "the pre-run check never came");
+                Signals.send(first, signal);
+                assertTrue(first.waitFor(60, TimeUnit.SECONDS), "process did not stop after SIG" + signal);
+                String stderr = readIfExists(tmp.resolve("stderr-new.txt").toFile());
+                assertEquals(ExitCodes.INTERRUPTED, first.exitValue(), stderr);
+                assertEquals(1, stderr.lines().filter(l -> l.contains("interrupted before the measurement: nothing "
+                        + "recorded")).count(), stderr);
+                assertTrue(!Files.exists(tmp.resolve("new")), "the folders the run created are gone: " + stderr);
+            } finally {
+                first.destroyForcibly();
+            }
+
+            // a folder with an earlier run, --overwrite: all of it kept
+            Path kept = tmp.resolve("kept");
+            Files.createDirectories(kept.resolve("concurrency_1"));
+            Files.writeString(kept.resolve("m_550_50_summary.json"), "{\"earlier\": true}\n");
+            Files.writeString(kept.resolve("concurrency_1").resolve("requests.jsonl"), "{\"r\": 1}\n");
+            Files.writeString(kept.resolve(".llmperf4j-files"), "m_550_50_summary.json\nconcurrency_1/requests.jsonl\n");
+            java.util.Map<String, String> before = contents(kept);
+            java.util.concurrent.CountDownLatch askedAgain = new java.util.concurrent.CountDownLatch(1);
+            silent.removeContext("/");
+            silent.createContext("/", exchange -> {
+                askedAgain.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                exchange.close();
+            });
+            Process second = start(base, kept, tmp.resolve("stderr-kept.txt"), true);
+            try {
+                assertTrue(askedAgain.await(60, TimeUnit.SECONDS), "the pre-run check never came");
+                Signals.send(second, signal);
+                assertTrue(second.waitFor(60, TimeUnit.SECONDS), "process did not stop after SIG" + signal);
+                String stderr = readIfExists(tmp.resolve("stderr-kept.txt").toFile());
+                assertEquals(ExitCodes.INTERRUPTED, second.exitValue(), stderr);
+                assertTrue(stderr.contains("interrupted before the measurement: nothing recorded"), stderr);
+                assertEquals(before, contents(kept), "every earlier file kept, the lock file gone: " + stderr);
+            } finally {
+                second.destroyForcibly();
+            }
+        } finally {
+            release.countDown();
+            silent.stop(0);
+        }
+    }
+
+    /** A signal during the client warm-up (announced on stderr): the same one line, exit 130, nothing left. */
+    @org.junit.jupiter.api.Test
+    void aSignalDuringTheClientWarmupEndsTheRunWithOneLine(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("run");
+        Path stderrFile = tmp.resolve("stderr.txt");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        // a sweep: the full warm-up, seconds long
+        ProcessBuilder builder = new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-cp", classpath,
+                Main.class.getName(), "token-benchmark", "--model", "m", "--concurrency-sweep", "1,2",
+                "--max-num-completed-requests", "2", "--mean-output-tokens", "5", "--stddev-output-tokens", "0",
+                "--results-dir", dir.toString()).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(stderrFile.toFile());
+        builder.environment().put("OPENAI_API_BASE", server.baseUrl());
+        builder.environment().put("OPENAI_API_KEY", "k");
+        Process process = builder.start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (process.isAlive() && System.nanoTime() < deadline
+                    && !readIfExists(stderrFile.toFile()).contains("client warm-up: up to ")) {
+                Thread.sleep(20);
+            }
+            Signals.send(process, "TERM");
+            assertTrue(process.waitFor(60, TimeUnit.SECONDS), "process did not stop");
+            String stderr = readIfExists(stderrFile.toFile());
+            assertEquals(ExitCodes.INTERRUPTED, process.exitValue(), stderr);
+            assertTrue(stderr.contains("llmperf4j: client warm-up: up to 14 s"), stderr);
+            assertTrue(stderr.contains("TERM received: interrupted before the measurement: nothing recorded"), stderr);
+            assertTrue(!Files.exists(dir), "the folder the run created is gone: " + stderr);
+        } finally {
+            process.destroyForcibly();
+        }
+    }
+
+    private static Process start(String base, Path dir, Path stderr, boolean overwrite) throws IOException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-cp", classpath,
+                Main.class.getName(), "token-benchmark", "--no-client-warmup", "--model", "m",
+                "--max-num-completed-requests", "4", "--mean-output-tokens", "50", "--stddev-output-tokens", "0",
+                "--results-dir", dir.toString()));
+        if (overwrite) command.add("--overwrite");
+        ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(stderr.toFile());
+        builder.environment().put("OPENAI_API_BASE", base);
+        builder.environment().put("OPENAI_API_KEY", "k");
+        return builder.start();
+    }
+
+    private static java.util.Map<String, String> contents(Path dir) throws IOException {
+        java.util.Map<String, String> files = new java.util.TreeMap<>();
+        try (var walk = Files.walk(dir)) {
+            for (Path file : walk.filter(Files::isRegularFile).toList()) {
+                files.put(dir.relativize(file).toString(), Files.readString(file));
+            }
+        }
+        return files;
     }
 
     /** Bit 2 (SIGINT) of the SigIgn mask in /proc/self/status. */

@@ -2,6 +2,7 @@ package io.llmperf4j.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
@@ -20,9 +21,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Signals during a sweep, sent to a real llmperf4j process (SIGTERM, handled as Ctrl-C): the first during a level
- * aborts that level and the sweep goes on; the first during the next level aborts that one too; one more right
- * after stops the sweep, and every file is still written.
+ * Signals during a sweep, sent to a real llmperf4j process: Ctrl-C (SIGINT) during a level aborts that level and the
+ * sweep goes on; the first during the next level aborts that one too; one more right after stops the sweep, and
+ * every file is still written. SIGTERM (a scheduler's, CI's, timeout's) stops the whole sweep at once.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SweepInterruptTest {
@@ -35,20 +36,23 @@ class SweepInterruptTest {
 
     @Test
     void firstSignalAbortsTheLevelAndAnotherStopsTheSweep(@TempDir Path dir) throws Exception {
+        Assumptions.assumeFalse(sigintIgnoredHere(), "SIGINT is ignored in this process tree");
         Process process = start(dir);
         Path stderr = dir.resolve("stderr.txt");
         try {
             waitFor(() -> lines(dir.resolve("concurrency_1").resolve("requests.jsonl")) >= 1, process, stderr);
-            Signals.send(process, "TERM");
+            Signals.send(process, "INT");
             waitFor(() -> count(stderr, "aborting this level") == 1
                     && lines(dir.resolve("concurrency_2").resolve("requests.jsonl")) >= 1, process, stderr);
-            Signals.send(process, "TERM"); // level 2's first: aborts it too; the sweep would go on after the 2 s pause
+            Signals.send(process, "INT"); // level 2's first: aborts it too; the sweep would go on after the 2 s pause
             waitFor(() -> count(stderr, "aborting this level") == 2, process, stderr);
-            Signals.send(process, "TERM"); // during level 2's end or the pause: stops the sweep
+            Signals.send(process, "INT"); // during level 2's end or the pause: stops the sweep
             assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the sweep did not stop");
             String err = Files.readString(stderr);
             assertEquals(ExitCodes.INTERRUPTED, process.exitValue(), err);
             assertTrue(err.contains("received: stopping, cancelling requests in flight and writing"), err);
+            assertTrue(err.contains("Ctrl-C again during this level or between levels stops everything"), err);
+            assertFalse(err.contains("again to stop everything and write the results"), err);
 
             JsonNode sweep = JSON.readTree(dir.resolve("m_550_50_sweep.json").toFile());
             assertTrue(sweep.get("stopped").asBoolean(), sweep::toString);
@@ -63,12 +67,55 @@ class SweepInterruptTest {
                 JsonNode individual = JSON.readTree(dir.resolve(level).resolve("m_550_50_individual_responses.json")
                         .toFile());
                 assertEquals(lines(dir.resolve(level).resolve("requests.jsonl")), individual.size(), level);
+                JsonNode summary = JSON.readTree(dir.resolve(level).resolve("m_550_50_llmperf4j_summary.json")
+                        .toFile());
+                assertEquals("SIGINT", summary.get("run").path("stopped_by").asText(), level);
             }
             assertFalse(Files.exists(dir.resolve("concurrency_4")), "no level starts after the stop");
             assertTrue(Files.exists(dir.resolve("m_550_50_report.html")));
         } finally {
             process.destroyForcibly();
         }
+    }
+
+    /** One SIGTERM during the first level ends the whole sweep: no other level starts, every file written, 130. */
+    @Test
+    void sigtermStopsTheWholeSweep(@TempDir Path dir) throws Exception {
+        Process process = start(dir);
+        Path stderr = dir.resolve("stderr.txt");
+        try {
+            waitFor(() -> lines(dir.resolve("concurrency_1").resolve("requests.jsonl")) >= 1, process, stderr);
+            Signals.send(process, "TERM");
+            assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the sweep did not stop after one SIGTERM");
+            String err = Files.readString(stderr);
+            assertEquals(ExitCodes.INTERRUPTED, process.exitValue(), err);
+            assertEquals(0, count(stderr, "aborting this level"), err);
+            assertTrue(err.contains("TERM received: stopping, cancelling requests in flight and writing"), err);
+
+            JsonNode sweep = JSON.readTree(dir.resolve("m_550_50_sweep.json").toFile());
+            assertTrue(sweep.get("stopped").asBoolean(), sweep::toString);
+            assertEquals(1, sweep.get("levels").size(), sweep::toString);
+            assertTrue(sweep.get("levels").get(0).get("aborted").asBoolean(), sweep::toString);
+            assertFalse(Files.exists(dir.resolve("concurrency_2")), "no level starts after SIGTERM");
+            JsonNode summary = JSON.readTree(dir.resolve("concurrency_1").resolve("m_550_50_llmperf4j_summary.json")
+                    .toFile());
+            assertEquals("SIGTERM", summary.get("run").path("stopped_by").asText(), summary::toString);
+            assertTrue(Files.exists(dir.resolve("m_550_50_report.html")));
+        } finally {
+            process.destroyForcibly();
+        }
+    }
+
+    /** Bit 2 (SIGINT) of the SigIgn mask in /proc/self/status: a shell's background jobs ignore Ctrl-C. */
+    private static boolean sigintIgnoredHere() throws IOException {
+        Path status = Path.of("/proc/self/status");
+        if (!Files.exists(status)) return false;
+        for (String line : Files.readAllLines(status)) {
+            if (line.startsWith("SigIgn:")) {
+                return (Long.parseUnsignedLong(line.substring("SigIgn:".length()).strip(), 16) & (1L << 1)) != 0;
+            }
+        }
+        return false;
     }
 
     private static Process start(Path dir) throws IOException {

@@ -133,7 +133,7 @@ public record SummaryDocument(
                 new RunJson(Instant.ofEpochMilli(run.startEpochMillis()).toString(),
                         Instant.ofEpochMilli(run.endEpochMillis()).toString(), run.durationNanos() / NANOS_PER_SECOND,
                         run.timedOut(), metrics.requestsSent(), metrics.requestsRecorded(),
-                        metrics.requestsSucceeded(), metrics.requestsFailed()),
+                        metrics.requestsSucceeded(), metrics.requestsFailed(), null),
                 new TokenCountingJson(metrics.config().tokenCounting().preferServerUsage(),
                         metrics.config().tokenCounting().clientSpecialTokens(),
                         summarize(metrics.outputTokenSources()), TokenSourcesJson.of(metrics.outputTokenSources()),
@@ -160,6 +160,16 @@ public record SummaryDocument(
         return new SummaryDocument(schema, tool, environment, settings, run, tokenCounting, metrics, throughput,
                 errors, connections, phases, goodput, statistics, clientOverhead, warnings, workers, server, images,
                 sessions);
+    }
+
+    /**
+     * The same summary of a run a signal cut short ({@code signal}: "SIGINT" or "SIGTERM"; null: it was not):
+     * {@code run.stopped_by}.
+     */
+    public SummaryDocument withStoppedBy(String signal) {
+        return new SummaryDocument(schema, tool, environment, settings, run.stoppedBy(signal), tokenCounting, metrics,
+                throughput, errors, connections, phases, goodput, statistics, clientOverhead, warnings, distributed,
+                server, images, sessions);
     }
 
     /** The same summary with the server's side of the measured window (null: none). */
@@ -243,7 +253,12 @@ public record SummaryDocument(
         }
     }
 
-    /** The run's window and request counts; times are ISO-8601 UTC. */
+    /**
+     * The run's window and request counts; times are ISO-8601 UTC.
+     *
+     * @param stoppedBy "SIGINT" or "SIGTERM" when a signal (Ctrl-C, a scheduler's TERM) cut the run (this level)
+     *                  short: its requests in flight were cancelled and it did not run to its end; absent otherwise
+     */
     public record RunJson(
             String startTime,
             String endTime,
@@ -252,7 +267,14 @@ public record SummaryDocument(
             int requestsSent,
             int requestsRecorded,
             int requestsSucceeded,
-            int requestsFailed) {
+            int requestsFailed,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String stoppedBy) {
+
+        /** The same window, cut short by {@code signal} ("SIGINT", "SIGTERM"; null: not stopped). */
+        public RunJson stoppedBy(String signal) {
+            return new RunJson(startTime, endTime, durationS, timedOut, requestsSent, requestsRecorded,
+                    requestsSucceeded, requestsFailed, signal);
+        }
     }
 
     /** Token sources: one word and the per-source counts, for output and input, plus the client/server check. */
