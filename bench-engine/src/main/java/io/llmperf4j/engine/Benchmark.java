@@ -244,8 +244,10 @@ public final class Benchmark {
         synchronized (lock) {
             stopped |= allStopRequested;
         }
+        // an aborted level (a signal) is not the server's doing: not judged
         SaturationVerdict verdict = SaturationVerdict.evaluate(
-                outcomes.stream().map(LevelOutcome::summary).toList(), rules);
+                outcomes.stream().map(LevelOutcome::summary).toList(),
+                outcomes.stream().map(LevelOutcome::aborted).toList(), rules);
         return new BenchmarkResult(name, profile, outcomes, verdict, stopped);
     }
 

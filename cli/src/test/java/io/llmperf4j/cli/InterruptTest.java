@@ -36,7 +36,7 @@ class InterruptTest {
     @ValueSource(strings = {"TERM", "INT"})
     void aSignalMidRunWritesEveryCompletedRequest(String signal, @TempDir Path dir) throws Exception {
         // a shell starts background jobs with SIGINT ignored, and children inherit that: then no Ctrl-C can arrive
-        Assumptions.assumeFalse(signal.equals("INT") && sigintIgnoredHere(), "SIGINT is ignored in this process tree");
+        Assumptions.assumeFalse(signal.equals("INT") && Signals.sigintIgnoredHere(), "SIGINT is ignored in this process tree");
         Process process = startBenchmark(dir);
         try {
             Path journal = dir.resolve("requests.jsonl");
@@ -74,7 +74,7 @@ class InterruptTest {
     @ValueSource(strings = {"TERM", "INT"})
     void aSignalDuringThePreRunCheckEndsTheRunWithOneLineAndNothingRemoved(String signal, @TempDir Path tmp)
             throws Exception {
-        Assumptions.assumeFalse(signal.equals("INT") && sigintIgnoredHere(), "SIGINT is ignored in this process tree");
+        Assumptions.assumeFalse(signal.equals("INT") && Signals.sigintIgnoredHere(), "SIGINT is ignored in this process tree");
         java.util.concurrent.CountDownLatch asked = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
         com.sun.net.httpserver.HttpServer silent = com.sun.net.httpserver.HttpServer.create(
@@ -201,21 +201,6 @@ class InterruptTest {
             }
         }
         return files;
-    }
-
-    /** Bit 2 (SIGINT) of the SigIgn mask in /proc/self/status. */
-    private static boolean sigintIgnoredHere() throws IOException {
-        Path status = Path.of("/proc/self/status");
-        if (!Files.exists(status)) {
-            return false;
-        }
-        for (String line : Files.readAllLines(status)) {
-            if (line.startsWith("SigIgn:")) {
-                long mask = Long.parseUnsignedLong(line.substring("SigIgn:".length()).strip(), 16);
-                return (mask & (1L << 1)) != 0;
-            }
-        }
-        return false;
     }
 
     private static Process startBenchmark(Path dir) throws IOException {

@@ -36,7 +36,7 @@ class SweepInterruptTest {
 
     @Test
     void firstSignalAbortsTheLevelAndAnotherStopsTheSweep(@TempDir Path dir) throws Exception {
-        Assumptions.assumeFalse(sigintIgnoredHere(), "SIGINT is ignored in this process tree");
+        Assumptions.assumeFalse(Signals.sigintIgnoredHere(), "SIGINT is ignored in this process tree");
         Process process = start(dir);
         Path stderr = dir.resolve("stderr.txt");
         try {
@@ -104,18 +104,6 @@ class SweepInterruptTest {
         } finally {
             process.destroyForcibly();
         }
-    }
-
-    /** Bit 2 (SIGINT) of the SigIgn mask in /proc/self/status: a shell's background jobs ignore Ctrl-C. */
-    private static boolean sigintIgnoredHere() throws IOException {
-        Path status = Path.of("/proc/self/status");
-        if (!Files.exists(status)) return false;
-        for (String line : Files.readAllLines(status)) {
-            if (line.startsWith("SigIgn:")) {
-                return (Long.parseUnsignedLong(line.substring("SigIgn:".length()).strip(), 16) & (1L << 1)) != 0;
-            }
-        }
-        return false;
     }
 
     private static Process start(Path dir) throws IOException {
