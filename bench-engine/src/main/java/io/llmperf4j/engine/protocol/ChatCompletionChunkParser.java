@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 
 /**
  * OpenAI {@code chat.completion.chunk} interpretation, reading only the fields we need and skipping the rest: with
@@ -22,7 +23,11 @@ import java.io.IOException;
  *   <li>finish reason = {@code choices[0].finish_reason}; response id = top-level {@code id};</li>
  *   <li>usage = {@code usage.prompt_tokens} / {@code usage.completion_tokens};</li>
  *   <li>an {@code error} member (object or string) is a {@link StreamError}; its code is {@code error.code} when
- *       that is a number or a string of digits, otherwise -1 (the HTTP status, 200 here, would only mislead);</li>
+ *       that is a number or a string of digits, otherwise -1 (the HTTP status, 200 here, would only mislead);
+ *       so is a top-level {@code "object": "error"} with its {@code message} and {@code code} (older vLLM:
+ *       {@code {"object":"error","message":...,"type":...,"code":500}}), and every event named {@code error}
+ *       ({@code event: error}): its {@code error} member, else its top-level {@code message} and {@code code},
+ *       else its data as the message;</li>
  *   <li>counting: every chunk counts as a data event (llmperf counts before parsing) except the usage-only chunk
  *       ({@code choices} empty or absent, {@code usage} present, no error), which llmperf never requests and so
  *       never counts; leaving it out keeps llmperf's ITL divisor comparable;</li>
@@ -65,10 +70,44 @@ public final class ChatCompletionChunkParser implements ChunkParser {
         return new ChatCompletionChunkParser(TextField.TEXT);
     }
 
+    /** The SSE event name of an error: {@code event: error}. */
+    static final String ERROR_EVENT = "error";
+    /** How much of an error event's data that is not JSON becomes its message. */
+    private static final int ERROR_TEXT_CHARS = 200;
+
     @Override
     public ParsedChunk parse(byte[] data) throws MalformedChunkException {
         ParsedChunk common = parseCommon(data);
         return common != null ? common : parseWithJackson(data);
+    }
+
+    /** An event named {@value #ERROR_EVENT} is an error whatever its data; other names are ignored. */
+    @Override
+    public ParsedChunk parse(String eventType, byte[] data) throws MalformedChunkException {
+        return ERROR_EVENT.equals(eventType) ? parseErrorEvent(data) : parse(data);
+    }
+
+    /**
+     * The data of an {@code event: error}: its {@code error} member, else its top-level {@code message} and
+     * {@code code}; data that is not a JSON object is the message itself. Never malformed: the server said error.
+     */
+    ParsedChunk parseErrorEvent(byte[] data) {
+        String id = null;
+        try (JsonParser p = JSON.createParser(data)) {
+            Chunk chunk = parseObject(new JacksonCursor(p));
+            id = chunk.id;
+            StreamError error = chunk.error != null ? chunk.error : chunk.topLevelError();
+            if (error != null) return errorChunk(id, error);
+        } catch (IOException | MalformedChunkException notAnObject) {
+            // the data itself is the message
+        }
+        String text = new String(data, StandardCharsets.UTF_8).strip();
+        if (text.length() > ERROR_TEXT_CHARS) text = text.substring(0, ERROR_TEXT_CHARS) + "...";
+        return errorChunk(id, new StreamError(-1, text.isEmpty() ? "error event without data" : text));
+    }
+
+    private static ParsedChunk errorChunk(String id, StreamError error) {
+        return new ParsedChunk(id, null, null, true, null, null, error, null, null);
     }
 
     /** With {@link ByteJsonCursor}; null when it leaves {@code data} to Jackson. */
@@ -125,6 +164,21 @@ public final class ChatCompletionChunkParser implements ChunkParser {
     }
 
     private Chunk parseChunk(JsonCursor p) throws IOException, MalformedChunkException {
+        Chunk chunk = parseObject(p);
+        if (chunk.error == null && "error".equals(chunk.object)) {
+            chunk.error = chunk.topLevelError(); // older vLLM: {"object":"error","message":...,"code":500}
+        }
+        if (!chunk.hasChoices && !chunk.hasUsage && chunk.error == null) {
+            throw new MalformedChunkException("no choices, usage or error member");
+        }
+        boolean usageOnly = chunk.choiceCount == 0 && chunk.hasUsage && chunk.error == null;
+        chunk.parsed = new ParsedChunk(chunk.id, chunk.content, chunk.finishReason, !usageOnly, chunk.promptTokens,
+                chunk.completionTokens, chunk.error, chunk.reasoning(), chunk.cachedTokens);
+        return chunk;
+    }
+
+    /** One JSON object, whole, its members read into a {@link Chunk}; nothing is judged yet. */
+    private Chunk parseObject(JsonCursor p) throws IOException, MalformedChunkException {
         if (p.nextToken() != JsonToken.START_OBJECT) {
             throw new MalformedChunkException("not a JSON object");
         }
@@ -145,6 +199,16 @@ public final class ChatCompletionChunkParser implements ChunkParser {
                 case "error":
                     chunk.error = parseError(p, value);
                     break;
+                case "object":
+                    chunk.object = value == JsonToken.VALUE_STRING ? p.getText() : skip(p);
+                    break;
+                case "message":
+                    chunk.message = value == JsonToken.VALUE_STRING ? p.getText() : skip(p);
+                    break;
+                case "code":
+                    chunk.code = numericCode(p, value);
+                    chunk.hasCode = true;
+                    break;
                 default:
                     p.skipChildren();
             }
@@ -155,12 +219,6 @@ public final class ChatCompletionChunkParser implements ChunkParser {
         if (p.nextToken() != null) {
             throw new MalformedChunkException("trailing data after the JSON object");
         }
-        if (!chunk.hasChoices && !chunk.hasUsage && chunk.error == null) {
-            throw new MalformedChunkException("no choices, usage or error member");
-        }
-        boolean usageOnly = chunk.choiceCount == 0 && chunk.hasUsage && chunk.error == null;
-        chunk.parsed = new ParsedChunk(chunk.id, chunk.content, chunk.finishReason, !usageOnly, chunk.promptTokens,
-                chunk.completionTokens, chunk.error, chunk.reasoning(), chunk.cachedTokens);
         return chunk;
     }
 
@@ -312,6 +370,11 @@ public final class ChatCompletionChunkParser implements ChunkParser {
         Integer completionTokens;
         Integer cachedTokens;
         StreamError error;
+        /** Top-level {@code object}, {@code message} and {@code code}: an error's, when {@code object} is "error". */
+        String object;
+        String message;
+        int code = -1;
+        boolean hasCode;
         String reasoningContent;
         String reasoning;
         /** Where the content string's bytes are, -1 when unknown; and the result. */
@@ -324,6 +387,12 @@ public final class ChatCompletionChunkParser implements ChunkParser {
             content = p.getText();
             contentStart = p.stringStart();
             contentEnd = p.stringEnd();
+        }
+
+        /** The top-level message and code as an error, or null when the object has neither. */
+        StreamError topLevelError() {
+            if (message == null && !hasCode) return null;
+            return new StreamError(code, message != null ? message : "error object without a message");
         }
 
         /** {@code reasoning_content} when it has text, else {@code reasoning}. */

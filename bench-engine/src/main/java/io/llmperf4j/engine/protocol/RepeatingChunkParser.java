@@ -36,6 +36,9 @@ final class RepeatingChunkParser implements ChunkParser {
     /** Reads a lent event in place; only an event that becomes the template is copied, as it must be kept. */
     @Override
     public ParsedChunk parse(String eventType, byte[] data, int from, int to) throws MalformedChunkException {
+        if (ChatCompletionChunkParser.ERROR_EVENT.equals(eventType)) {
+            return full.parseErrorEvent(Arrays.copyOfRange(data, from, to)); // never a template
+        }
         if (template != null) {
             ParsedChunk same = sameTemplate(data, from, to);
             if (same != null) return same;

@@ -255,6 +255,27 @@ class NettyLlmClientTest {
                 send(client(), "json-error").failure());
     }
 
+    @Test
+    void anOlderVllmErrorObjectIsAnErrorInTheStreamWithItsCode() {
+        RequestRecord r = send(client(), "vllm-error");
+        assertEquals(new Failure(FailureKind.ERROR_IN_STREAM, 500, "out of KV cache"), r.failure());
+        assertEquals("Hel", r.generatedText(), "content before the error is kept");
+        assertEquals(3, r.dataEventCount(), "role, content and the error event");
+    }
+
+    @Test
+    void anEventNamedErrorIsAnErrorInTheStream() {
+        NettyLlmClient c = client();
+        RequestRecord r = send(c, "event-error");
+        assertEquals(new Failure(FailureKind.ERROR_IN_STREAM, 503, "model overloaded"), r.failure());
+        assertEquals("Hel", r.generatedText());
+        assertEquals(3, r.dataEventCount());
+        assertEquals(new Failure(FailureKind.ERROR_IN_STREAM, -1, "overloaded"),
+                send(c, "event-error-wrapped").failure(), "a code that is not a number is none, as in an error member");
+        assertEquals(new Failure(FailureKind.ERROR_IN_STREAM, -1, "upstream timed out"),
+                send(c, "event-error-text").failure(), "data that is not JSON is the message");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"drop", "reset"})
     void connectionLostMidStreamKeepsPartialData(String scenario) {

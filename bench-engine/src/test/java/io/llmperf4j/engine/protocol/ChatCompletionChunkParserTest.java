@@ -125,11 +125,39 @@ class ChatCompletionChunkParserTest {
             "{\"error\":{\"message\":\"big\",\"code\":12345678901}}|-1|big",
             "{\"error\":{\"code\":400,\"type\":\"x\"}}|400|error object without a message",
             "{\"error\":\"plain text\"}|-1|plain text",
-            "{\"error\":{\"message\":\"m\",\"code\":{\"nested\":1}},\"choices\":[]}|-1|m"})
+            "{\"error\":{\"message\":\"m\",\"code\":{\"nested\":1}},\"choices\":[]}|-1|m",
+            // older vLLM: the error is the top-level object
+            "{\"object\":\"error\",\"message\":\"out of KV cache\",\"type\":\"InternalServerError\",\"param\":null,\"code\":500}|500|out of KV cache",
+            "{\"object\":\"error\",\"message\":\"no code\"}|-1|no code",
+            "{\"object\":\"error\",\"code\":\"503\"}|503|error object without a message"})
     void errorObjects(String json, int code, String message) throws Exception {
         ParsedChunk c = parse(json);
         assertEquals(new StreamError(code, message), c.error());
         assertTrue(c.countsAsDataEvent(), "llmperf counts the error event before it raises");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "{\"message\":\"TGI style error event\",\"code\":\"overloaded\"}|-1|TGI style error event",
+            "{\"message\":\"busy\",\"code\":503}|503|busy",
+            "{\"error\":{\"message\":\"wrapped\",\"code\":429}}|429|wrapped",
+            "{\"id\":\"x\",\"choices\":[]}|-1|{\"id\":\"x\",\"choices\":[]}",
+            "upstream timed out|-1|upstream timed out"})
+    void anEventNamedErrorIsAnErrorWhateverItsData(String data, int code, String message) throws Exception {
+        byte[] bytes = data.getBytes(StandardCharsets.UTF_8);
+        assertEquals(new StreamError(code, message), parser.parse("error", bytes).error());
+        ChunkParser stream = parser.forStream();
+        stream.parse(null, "{\"choices\":[{\"delta\":{\"content\":\"a\"}}]}".getBytes(StandardCharsets.UTF_8));
+        assertEquals(new StreamError(code, message), stream.parse("error", bytes, 0, bytes.length).error(),
+                "the stream's parser too");
+        assertTrue(parser.parse("error", bytes).countsAsDataEvent());
+    }
+
+    @Test
+    void otherEventNamesAreIgnored() throws Exception {
+        byte[] bytes = "{\"message\":\"hi\"}".getBytes(StandardCharsets.UTF_8);
+        assertThrows(MalformedChunkException.class, () -> parser.parse("message", bytes),
+                "a top-level message is an error only in an error event or with \"object\": \"error\"");
     }
 
     @Test

@@ -327,6 +327,34 @@ public final class FaultServer implements AutoCloseable {
                 chunk(out, sse(Streams.content("Hello"), "\n", true));
                 drainUntilClosed(in);
                 return false;
+            case "vllm-error": // older vLLM: a top-level error object, then [DONE]
+                sseHead(out);
+                chunk(out, sse(Streams.role(), "\n", true));
+                chunk(out, sse(Streams.content("Hel"), "\n", true));
+                chunk(out, sse("{\"object\":\"error\",\"message\":\"out of KV cache\",\"type\":"
+                        + "\"InternalServerError\",\"param\":null,\"code\":500}", "\n", true));
+                chunk(out, sse("[DONE]", "\n", true));
+                end(out);
+                return true;
+            case "event-error": // an SSE event named error (TGI, gateways)
+                sseHead(out);
+                chunk(out, sse(Streams.role(), "\n", true));
+                chunk(out, sse(Streams.content("Hel"), "\n", true));
+                chunk(out, "event: error\n" + sse("{\"message\":\"model overloaded\",\"code\":\"503\"}", "\n", true));
+                end(out);
+                return true;
+            case "event-error-wrapped": // event: error around an OpenAI error member with a non-numeric code
+                sseHead(out);
+                chunk(out, sse(Streams.role(), "\n", true));
+                chunk(out, "event: error\n" + sse("{\"error\":{\"message\":\"overloaded\",\"code\":\"overloaded\"}}", "\n", true));
+                end(out);
+                return true;
+            case "event-error-text": // event: error whose data is not JSON
+                sseHead(out);
+                chunk(out, sse(Streams.role(), "\n", true));
+                chunk(out, "event: error\n" + sse("upstream timed out", "\n", true));
+                end(out);
+                return true;
             default:
                 fixed(out, "400 Bad Request", "text/plain", "unknown scenario: " + scenario, "");
                 return true;
