@@ -327,6 +327,30 @@ public final class FaultServer implements AutoCloseable {
                 chunk(out, sse(Streams.content("Hello"), "\n", true));
                 drainUntilClosed(in);
                 return false;
+            case "html-200": // a proxy's login page, with a length: not a stream
+                fixed(out, "200 OK", "text/html; charset=utf-8",
+                        "<html><body>Please log in to the proxy</body></html>", "");
+                return true;
+            case "html-200-until-close": // the same page without a length: it ends with the connection
+                head(out, "200 OK", "text/html", "Connection: close\r\n");
+                out.write("<html><body>Please log in to the proxy</body></html>".getBytes(StandardCharsets.UTF_8));
+                out.flush();
+                return false;
+            case "empty-200-html":
+                fixed(out, "200 OK", "text/html", "", "");
+                return true;
+            case "ok-as-text-plain": { // a real stream under another type: still measured
+                head(out, "200 OK", "text/plain", "Transfer-Encoding: chunked\r\n");
+                for (String e : Streams.standard()) chunk(out, sse(e, "\n", true));
+                end(out);
+                return true;
+            }
+            case "ok-without-content-type": {
+                out.write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                for (String e : Streams.standard()) chunk(out, sse(e, "\n", true));
+                end(out);
+                return true;
+            }
             case "vllm-error": // older vLLM: a top-level error object, then [DONE]
                 sseHead(out);
                 chunk(out, sse(Streams.role(), "\n", true));

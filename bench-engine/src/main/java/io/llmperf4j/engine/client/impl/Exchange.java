@@ -59,7 +59,10 @@ public final class Exchange implements RequestHandle, SseEventSink {
         PENDING,
         /** Request being written or written; waiting for the response head. */
         SENT,
-        /** 200 with an event stream: bytes go through the SSE decoder. */
+        /**
+         * 200 with an event stream: bytes go through the SSE decoder. Also a 200 of another type than JSON (or of
+         * none), in case it is SSE all the same; one that ends without a single event is reported as not a stream.
+         */
         STREAMING,
         /** 200 with a JSON body instead of a stream: collected for the error it probably holds. */
         JSON_BODY,
@@ -73,6 +76,8 @@ public final class Exchange implements RequestHandle, SseEventSink {
 
     /** Non-200 bodies are kept up to this size for the failure message; the rest is read and dropped. */
     public static final int ERROR_BODY_CAP_BYTES = 64 * 1024;
+    /** A 200 of another type than an event stream: this much of it is kept for the message until an event arrives. */
+    static final int UNTYPED_EXCERPT_BYTES = 1024;
     private static final String X_REQUEST_ID = "X-Request-Id";
     /** Marks {@link #endAction} once the exchange has ended. */
     private static final Object ENDED = new Object();
@@ -103,6 +108,8 @@ public final class Exchange implements RequestHandle, SseEventSink {
     private boolean keepAlive;
     private boolean doneSeen;
     private String contentType;
+    /** A 200 streamed though its Content-Type is not text/event-stream (or absent): it may not be a stream. */
+    private boolean untypedStream;
     /** The response's X-Request-Id header: the server's id for the record when the body names none. */
     private String responseRequestId;
     private ByteArrayOutputStream body;
@@ -268,8 +275,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
                 return;
             }
             fail(System.nanoTime(), new Failure(FailureKind.REQUEST_TIMEOUT, -1, FailureMessages.requestTimeout(
-                    limitMillis, "in state " + state + " after " + eventsDecoded + " SSE events from "
-                            + context.hostAndPort())));
+                    limitMillis, during() + " (" + context.hostAndPort() + ")")));
         });
     }
 
@@ -404,7 +410,12 @@ public final class Exchange implements RequestHandle, SseEventSink {
             state = State.JSON_BODY;
             body = new ByteArrayOutputStream();
         } else {
-            state = State.STREAMING; // text/event-stream, or no content type: be lenient
+            // text/event-stream; or another type, or none: streamed all the same, in case it is SSE (lenient), and
+            // reported as not a stream if it ends without one event (a proxy's login page, an HTML error page)
+            state = State.STREAMING;
+            untypedStream = contentType == null
+                    || !contentType.strip().toLowerCase(Locale.ROOT).startsWith("text/event-stream");
+            if (untypedStream) body = new ByteArrayOutputStream();
         }
     }
 
@@ -413,11 +424,14 @@ public final class Exchange implements RequestHandle, SseEventSink {
         boolean last = content instanceof LastHttpContent;
         switch (state) {
             case STREAMING:
+                if (untypedStream && eventsDecoded == 0) keepExcerpt(bytes);
                 try {
                     decoder.decode(bytes, arrivalNanos, this);
                     if (last) decoder.finish(arrivalNanos, this);
                 } catch (TooLongSseEventException e) {
-                    fail(arrivalNanos, new Failure(FailureKind.CLIENT_ERROR, -1, e.getMessage()));
+                    Failure notAStream = notAStream();
+                    fail(arrivalNanos, notAStream != null ? notAStream
+                            : new Failure(FailureKind.CLIENT_ERROR, -1, e.getMessage()));
                     return;
                 }
                 if (state == State.FAILED) return; // an error object in the stream ended the exchange
@@ -436,7 +450,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
                 break;
             default:
                 fail(arrivalNanos, new Failure(FailureKind.CLIENT_ERROR, -1,
-                        "unexpected response content from " + context.hostAndPort() + " in state " + state));
+                        "unexpected response content from " + context.hostAndPort() + " " + during()));
                 return;
         }
         if (last) onEndOfBody(arrivalNanos);
@@ -445,9 +459,10 @@ public final class Exchange implements RequestHandle, SseEventSink {
     private void onEndOfBody(long arrivalNanos) {
         switch (state) {
             case STREAMING: {
-                Failure missingDone = doneSeen ? null : new Failure(FailureKind.MISSING_DONE, -1,
-                        "the stream ended without " + context.api().endOfStreamName() + " after " + eventsDecoded
-                                + " events");
+                Failure notAStream = notAStream();
+                Failure missingDone = notAStream != null ? notAStream : doneSeen ? null
+                        : new Failure(FailureKind.MISSING_DONE, -1, "the stream ended without "
+                        + context.api().endOfStreamName() + " after " + eventsDecoded + " events");
                 end(State.DONE, keepAlive, () -> assembler.finish(arrivalNanos, missingDone));
                 break;
             }
@@ -473,7 +488,10 @@ public final class Exchange implements RequestHandle, SseEventSink {
                 lostBeforeResponse(nowNanos, null);
                 break;
             case STREAMING:
-                if (doneSeen) {
+                Failure notAStream = notAStream();
+                if (notAStream != null) {
+                    fail(nowNanos, notAStream); // a page that ended with the connection (no length, no chunking)
+                } else if (doneSeen) {
                     // [DONE] arrived, only the chunked terminator is missing: the data is complete
                     end(State.FAILED, false, () -> assembler.finish(nowNanos, null));
                 } else {
@@ -502,12 +520,12 @@ public final class Exchange implements RequestHandle, SseEventSink {
             if (state == State.SENT) {
                 lostBeforeResponse(nowNanos, detail);
             } else {
-                fail(nowNanos, new Failure(FailureKind.CONNECTION_CLOSED, -1, "connection to " + context.hostAndPort()
-                        + " failed in state " + state + ": " + detail));
+                fail(nowNanos, new Failure(FailureKind.CONNECTION_CLOSED, -1,
+                        FailureMessages.connectionLost(context.hostAndPort(), during(), detail)));
             }
         } else {
             fail(nowNanos, new Failure(FailureKind.CLIENT_ERROR, -1, "unexpected error on the connection to "
-                    + context.hostAndPort() + " in state " + state + ": " + cause));
+                    + context.hostAndPort() + " " + during() + ": " + FailureMessages.describe(cause)));
         }
     }
 
@@ -516,7 +534,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
             lostBeforeResponse(nowNanos, null);
         } else if (cause instanceof PrematureChannelClosureException) {
             fail(nowNanos, new Failure(FailureKind.CONNECTION_CLOSED, -1,
-                    "connection closed by " + context.hostAndPort() + " in state " + state));
+                    "connection closed by " + context.hostAndPort() + " " + during()));
         } else {
             fail(nowNanos, new Failure(FailureKind.CLIENT_ERROR, -1, "invalid HTTP response from "
                     + context.hostAndPort() + ": " + FailureMessages.describe(cause)));
@@ -531,7 +549,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
         if (idleNanos >= limit) {
             fail(now, new Failure(FailureKind.IDLE_TIMEOUT, -1, "no bytes from " + context.hostAndPort() + " for "
                     + TimeUnit.NANOSECONDS.toMillis(idleNanos) + " ms (idle timeout "
-                    + TimeUnit.NANOSECONDS.toMillis(limit) + " ms) in state " + state));
+                    + TimeUnit.NANOSECONDS.toMillis(limit) + " ms) " + during()));
         } else {
             idleCheck = channel.eventLoop().schedule(this::checkIdle, limit - idleNanos, TimeUnit.NANOSECONDS);
         }
@@ -585,6 +603,37 @@ public final class Exchange implements RequestHandle, SseEventSink {
             assembler.onResponseRequestId(headerId);
         });
         worker.execute(finishOnWorker);
+    }
+
+    /** What the exchange was doing, for a message: no state names, which mean nothing to a user. */
+    private String during() {
+        return switch (state) {
+            case PENDING -> "while waiting for a connection";
+            case SENT -> "while waiting for the response";
+            case STREAMING -> "while streaming, after " + eventsDecoded + " event" + (eventsDecoded == 1 ? "" : "s");
+            case JSON_BODY, ERROR_BODY -> "while reading the response body";
+            case DONE, FAILED -> "after the response";
+        };
+    }
+
+    /**
+     * A 200 of another type than text/event-stream (or of none) that gave no event: not a stream, so a client error
+     * naming the type, with the start of the body (instead of a missing [DONE] after 0 events). Null when it may
+     * be a stream: it gave an event, or it had no type and no body.
+     */
+    private Failure notAStream() {
+        if (!untypedStream || eventsDecoded > 0 || body == null) return null;
+        if (contentType == null && body.size() == 0) return null;
+        return new Failure(FailureKind.CLIENT_ERROR, -1,
+                FailureMessages.notAnEventStream(contentType, body.toByteArray()));
+    }
+
+    private void keepExcerpt(ByteBuf bytes) {
+        int take = Math.min(UNTYPED_EXCERPT_BYTES - body.size(), bytes.readableBytes());
+        if (take <= 0) return;
+        byte[] chunk = new byte[take];
+        bytes.getBytes(bytes.readerIndex(), chunk);
+        body.write(chunk, 0, take);
     }
 
     private void appendCapped(ByteBuf bytes) {

@@ -5,11 +5,21 @@ import io.netty.channel.ConnectTimeoutException;
 import javax.net.ssl.SSLException;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.regex.Pattern;
 
 /** Wording of failure messages, in one place. Messages name host:port, never credentials. */
 public final class FailureMessages {
 
     static final int EXCERPT_CHARS = 120;
+    /**
+     * Netty's native transport words an errno as {@code "recvAddress(..) failed with error(-104): Connection reset by
+     * peer"} (older versions {@code "readAddress(..) failed: ..."}); only the operating system's text means anything
+     * to a user.
+     */
+    private static final Pattern NATIVE_CALL = Pattern.compile("^\\w+\\(\\.\\.\\) failed(?: with error\\(-?\\d+\\))?: ");
+    /** Netty's connect exceptions append {@code ": /127.0.0.1:8000"}; the message names host:port already. */
+    private static final Pattern ADDRESS_SUFFIX = Pattern.compile(": [^ ]*/[^ /]+:\\d+$");
 
     private FailureMessages() {
     }
@@ -65,10 +75,40 @@ public final class FailureMessages {
         return "request timeout of " + limitMillis + " ms exceeded " + where;
     }
 
-    /** The class and message of a throwable, short. */
+    /**
+     * The message of a throwable, short, or its class name when it has none; a native transport's call and errno
+     * number ({@code recvAddress(..) failed with error(-104): }) and an appended address are left out, the
+     * operating system's text ({@code Connection reset by peer}) is kept.
+     */
     public static String describe(Throwable t) {
         String message = t.getMessage();
-        return message == null || message.isBlank() ? t.getClass().getSimpleName() : message;
+        if (message == null || message.isBlank()) return t.getClass().getSimpleName();
+        String plain = ADDRESS_SUFFIX.matcher(NATIVE_CALL.matcher(message.strip()).replaceFirst("")).replaceFirst("");
+        return plain.isBlank() ? message : plain;
+    }
+
+    /**
+     * The connection broke after the response began: a reset is the server's (or a proxy's) doing and is called so.
+     *
+     * @param during what the request was doing, e.g. "while streaming, after 4 events"
+     * @param detail the I/O error, as {@link #describe} words it
+     */
+    public static String connectionLost(String hostAndPort, String during, String detail) {
+        boolean reset = detail.toLowerCase(Locale.ROOT).contains("connection reset");
+        return (reset ? "connection reset by the server " : "connection to the server failed ") + during + " ("
+                + hostAndPort + ": " + detail + ")";
+    }
+
+    /**
+     * A 200 to a streamed request whose type is not an event stream and that held none: often a proxy's login or
+     * error page.
+     *
+     * @param contentType the response's Content-Type, or null when it had none
+     */
+    public static String notAnEventStream(String contentType, byte[] body) {
+        return "expected an event stream but got " + (contentType == null ? "a response without a Content-Type"
+                : "'" + contentType + "'") + " (a proxy's or gateway's page? check the base URL)"
+                + (body.length == 0 ? " with an empty body" : ": " + excerpt(body));
     }
 
     public static Throwable rootCause(Throwable t) {
