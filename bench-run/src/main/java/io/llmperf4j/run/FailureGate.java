@@ -10,16 +10,20 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Whether a finished run failed by its requests: every request failed, or more than {@code --max-error-rate}
- * percent did (cancellations at the end of a run count, as in the error rate). A failed run prints the server's most
- * frequent messages per failure kind, so a wrong key or model is read on the console instead of in the CSV.
+ * percent did (cancellations at the end of a run count, as in the error rate). A failed run prints the most frequent
+ * messages per failure kind, so a wrong key or model is read on the console instead of in the CSV. Each kind says
+ * whose words they are: the server's (an HTTP status, an error in the stream) or the client's (it cancelled the
+ * requests in flight at --timeout; an interrupted run never gets here). Messages that differ only in their numbers
+ * (a millisecond count, an event count) are one line, each number that varies shown as its range.
  */
 final class FailureGate {
     /** How many distinct messages are printed per failure kind. */
@@ -47,36 +51,98 @@ final class FailureGate {
         } else {
             return RunStatus.COMPLETED;
         }
-        err.println("llmperf4j: the run failed: " + verdict + "; the server said:");
+        err.println("llmperf4j: the run failed: " + verdict + ":");
         for (String line : topMessages(records)) {
             err.println("  " + line);
         }
         return RunStatus.REQUESTS_FAILED;
     }
 
-    /** Per failure kind (most frequent first), its count and the {@value #MESSAGES_PER_KIND} most frequent messages. */
+    /**
+     * Per failure kind (most frequent first), its count, whose words they are, and the {@value #MESSAGES_PER_KIND}
+     * most frequent messages (messages that differ only in numbers counted as one).
+     */
     static List<String> topMessages(List<RequestRecord> records) {
-        Map<FailureKind, Map<String, Integer>> byKind = new EnumMap<>(FailureKind.class);
+        Map<FailureKind, Map<String, Shape>> byKind = new EnumMap<>(FailureKind.class);
         for (RequestRecord record : records) {
             if (record.succeeded()) continue;
             Failure failure = record.failure();
             String message = failure.message().isBlank() ? "(no message)" : oneLine(serverMessage(failure.message()));
-            String keyed = (failure.code() > 0 ? failure.code() + " " : "") + message;
-            byKind.computeIfAbsent(failure.kind(), k -> new TreeMap<>()).merge(keyed, 1, Integer::sum);
+            String code = failure.code() > 0 ? failure.code() + " " : ""; // never merged: 429 and 503 differ
+            Shape shape = byKind.computeIfAbsent(failure.kind(), k -> new TreeMap<>())
+                    .computeIfAbsent(code + NUMBER.matcher(message).replaceAll("#"), k -> new Shape(code, message));
+            shape.add(message);
         }
-        List<Map.Entry<FailureKind, Map<String, Integer>>> kinds = new ArrayList<>(byKind.entrySet());
-        kinds.sort(Comparator.comparingInt((Map.Entry<FailureKind, Map<String, Integer>> e) -> -total(e.getValue())));
+        List<Map.Entry<FailureKind, Map<String, Shape>>> kinds = new ArrayList<>(byKind.entrySet());
+        kinds.sort(Comparator.comparingInt((Map.Entry<FailureKind, Map<String, Shape>> e) -> -total(e.getValue())));
         List<String> lines = new ArrayList<>();
-        for (Map.Entry<FailureKind, Map<String, Integer>> kind : kinds) {
-            lines.add(kind.getKey() + " x" + total(kind.getValue()) + ":");
-            Map<String, Integer> ordered = new LinkedHashMap<>();
-            kind.getValue().entrySet().stream()
-                    .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+        for (Map.Entry<FailureKind, Map<String, Shape>> kind : kinds) {
+            int count = total(kind.getValue());
+            lines.add(kind.getKey() + " x" + count + whose(kind.getKey(), count) + ":");
+            kind.getValue().values().stream()
+                    .sorted(Comparator.comparingInt((Shape shape) -> -shape.count))
                     .limit(MESSAGES_PER_KIND)
-                    .forEach(e -> ordered.put(e.getKey(), e.getValue()));
-            ordered.forEach((message, count) -> lines.add("  " + count + "x " + message));
+                    .forEach(shape -> lines.add("  " + shape.count + "x " + shape.text()));
         }
         return lines;
+    }
+
+    /** Whose words a kind's messages are, or what happened, for the kind's line. */
+    private static String whose(FailureKind kind, int count) {
+        return switch (kind) {
+            case HTTP_STATUS, ERROR_IN_STREAM -> ", the server said";
+            case CANCELLED -> ", the client cancelled " + (count == 1 ? "it" : "them") + " at --timeout (in flight "
+                    + "when the run ended)";
+            case REQUEST_TIMEOUT -> ", the client gave up at --request-timeout";
+            case IDLE_TIMEOUT -> ", the client gave up at --idle-timeout";
+            default -> "";
+        };
+    }
+
+    /** A run of digits: what may differ between messages of one shape. */
+    private static final Pattern NUMBER = Pattern.compile("\\d+");
+
+    /** Messages that differ only in their numbers: how many, and each number's least and greatest value. */
+    private static final class Shape {
+        private final String code;
+        private final String first;
+        private long[] min;
+        private long[] max;
+        private int count;
+
+        Shape(String code, String first) {
+            this.code = code;
+            this.first = first;
+        }
+
+        void add(String message) {
+            count++;
+            long[] numbers = NUMBER.matcher(message).results()
+                    .mapToLong(m -> m.group().length() > 18 ? Long.MAX_VALUE : Long.parseLong(m.group())).toArray();
+            if (min == null) {
+                min = numbers.clone();
+                max = numbers.clone();
+                return;
+            }
+            for (int i = 0; i < numbers.length; i++) {
+                min[i] = Math.min(min[i], numbers[i]);
+                max[i] = Math.max(max[i], numbers[i]);
+            }
+        }
+
+        /** The message with each number that varied shown as {@code least-greatest}. */
+        String text() {
+            Matcher m = NUMBER.matcher(first);
+            StringBuilder out = new StringBuilder(code);
+            int i = 0;
+            while (m.find()) {
+                String value = min[i] == max[i] ? m.group() : min[i] + "-" + max[i];
+                m.appendReplacement(out, Matcher.quoteReplacement(value));
+                i++;
+            }
+            m.appendTail(out);
+            return out.toString();
+        }
     }
 
     /** The server's message in an error body (see {@link ErrorBodies}), with anything key-shaped redacted. */
@@ -84,8 +150,8 @@ final class FailureGate {
         return Redaction.secrets(ErrorBodies.serverMessage(body));
     }
 
-    private static int total(Map<String, Integer> counts) {
-        return counts.values().stream().mapToInt(Integer::intValue).sum();
+    private static int total(Map<String, Shape> shapes) {
+        return shapes.values().stream().mapToInt(shape -> shape.count).sum();
     }
 
     private static String oneLine(String message) {

@@ -41,14 +41,49 @@ class RequestsFailedExitTest {
         try (SimulatedServer server = SimulatedServer.start(config)) {
             CliRun run = run(server, "wrong-key", dir);
             assertEquals(4, run.exitCode(), run::toString);
-            assertTrue(run.err().contains("llmperf4j: the run failed: every request failed (20 of 20); the server said:"),
-                    run::toString);
-            assertTrue(run.err().contains("HTTP_STATUS x20:"), run::toString);
+            assertTrue(run.err().contains("llmperf4j: the run failed: every request failed (20 of 20):\n"
+                    + "  HTTP_STATUS x20, the server said:\n"), run::toString);
             assertTrue(run.err().contains("20x 401 Simulated fault: invalid API key."), run::toString);
             assertFalse(run.toString().contains("wrong-key"), "the key is never printed");
             // the warning blames the configuration, not the load
             assertTrue(run.toString().contains("check the configuration (API key, model id"), run::toString);
             assertFalse(run.toString().contains("may not hold this load"), run::toString);
+        }
+    }
+
+    /** Stalled streams: the pre-run request (the server's first) passes, every later one stops for a minute. */
+    private static SimulatedServer stalling(int requests) throws Exception {
+        List<FaultKind> kinds = new ArrayList<>(List.of(FaultKind.NONE));
+        kinds.addAll(Collections.nCopies(requests, FaultKind.STALL));
+        return SimulatedServer.start(SimulatorConfig.builder().timeToFirstToken(Duration.ofMillis(1))
+                .interTokenDelay(Duration.ZERO)
+                .faultPlan(FaultPlan.sequence(kinds).withStallDuration(Duration.ofSeconds(60))).build());
+    }
+
+    @Test
+    void requestsCancelledAtTheTimeoutAreTheClientsDoingNotTheServers(@TempDir Path dir) throws Exception {
+        try (SimulatedServer server = stalling(40)) {
+            CliRun run = run(server, "k", dir, "--timeout", "1");
+            assertEquals(4, run.exitCode(), run::toString);
+            assertTrue(run.err().contains("llmperf4j: the run failed: every request failed (2 of 2):\n"
+                    + "  CANCELLED x2, the client cancelled them at --timeout (in flight when the run ended):\n"
+                    + "    2x cancelled while in flight\n"), run::toString);
+            assertFalse(run.err().contains("the server said"), run::toString);
+        }
+    }
+
+    @Test
+    void idleTimeoutsThatDifferOnlyInTheirMillisecondsAreOneLine(@TempDir Path dir) throws Exception {
+        try (SimulatedServer server = stalling(40)) {
+            CliRun run = run(server, "k", dir, "--idle-timeout", "0.2", "--max-num-completed-requests", "6");
+            assertEquals(4, run.exitCode(), run::toString);
+            List<String> lines = run.err().lines().dropWhile(l -> !l.startsWith("llmperf4j: the run failed")).toList();
+            assertEquals("llmperf4j: the run failed: every request failed (6 of 6):", lines.get(0), run::toString);
+            assertEquals("  IDLE_TIMEOUT x6, the client gave up at --idle-timeout:", lines.get(1), run::toString);
+            // one line whatever the milliseconds were (200, 201, ...): "6x no bytes from ... for 200-203 ms (...)"
+            assertTrue(lines.get(2).matches("    6x no bytes from 127\\.0\\.0\\.1:" + server.port() + " for \\d+(-\\d+)? "
+                    + "ms \\(idle timeout 200 ms\\) while streaming, after 3 events"), run::toString);
+            assertEquals(3, lines.size(), run::toString);
         }
     }
 

@@ -1,0 +1,59 @@
+package io.llmperf4j.run;
+
+import io.llmperf4j.model.Failure;
+import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestRecord;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** The failed run's lines: whose words, and messages that differ only in numbers counted as one. */
+class FailureGateTest {
+
+    private static RequestRecord failed(FailureKind kind, int code, String message) {
+        return new RequestRecord(0, "id", null, 0L, RequestRecord.NEVER, RequestRecord.NEVER, RequestRecord.NEVER, 0,
+                null, "", 0, 1, -1, null, null, null, new Failure(kind, code, message));
+    }
+
+    private static String judge(List<RequestRecord> records) {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        RunStatus status = new FailureGate(Double.NaN).judge(records, new PrintStream(err, true,
+                StandardCharsets.UTF_8));
+        assertEquals(RunStatus.REQUESTS_FAILED, status);
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void cancellationsAreTheClientsNotTheServers() {
+        List<RequestRecord> records = new ArrayList<>();
+        for (int i = 0; i < 3; i++) records.add(failed(FailureKind.CANCELLED, -1, "cancelled while in flight"));
+        assertEquals("llmperf4j: the run failed: every request failed (3 of 3):\n"
+                + "  CANCELLED x3, the client cancelled them at --timeout (in flight when the run ended):\n"
+                + "    3x cancelled while in flight\n", judge(records));
+    }
+
+    @Test
+    void messagesThatDifferOnlyInNumbersAreOneLineWithTheirRanges() {
+        List<RequestRecord> records = new ArrayList<>();
+        for (int ms : new int[]{1000, 1000, 1001, 1029, 1000, 1100, 1101, 1000}) {
+            records.add(failed(FailureKind.IDLE_TIMEOUT, -1, "no bytes from 127.0.0.1:18950 for " + ms
+                    + " ms (idle timeout 1000 ms) while waiting for the response"));
+        }
+        records.add(failed(FailureKind.HTTP_STATUS, 503, "busy, retry in 2 s"));
+        records.add(failed(FailureKind.HTTP_STATUS, 429, "busy, retry in 2 s"));
+        records.add(failed(FailureKind.HTTP_STATUS, 429, "busy, retry in 5 s"));
+        assertEquals("llmperf4j: the run failed: every request failed (11 of 11):\n"
+                + "  IDLE_TIMEOUT x8, the client gave up at --idle-timeout:\n"
+                + "    8x no bytes from 127.0.0.1:18950 for 1000-1101 ms (idle timeout 1000 ms) while waiting for "
+                + "the response\n"
+                + "  HTTP_STATUS x3, the server said:\n"
+                + "    2x 429 busy, retry in 2-5 s\n"
+                + "    1x 503 busy, retry in 2 s\n", judge(records), "a status code is never merged with another");
+    }
+}
