@@ -88,6 +88,25 @@ class RequestsFailedExitTest {
     }
 
     @Test
+    void theRequestsFailedWarningAccountsForEveryFailureJudgingInStreamErrorsByTheirCode(@TempDir Path dir)
+            throws Exception {
+        // QA: "8 of 30 requests failed (5 HTTP_STATUS, 2 ERROR_IN_STREAM, 1 CONNECTION_CLOSED): 3 point at the
+        // configuration and 3 at capacity"; the simulator's error events carry code 500
+        List<FaultKind> kinds = new ArrayList<>(List.of(FaultKind.NONE, FaultKind.HTTP_400, FaultKind.HTTP_400,
+                FaultKind.HTTP_404, FaultKind.HTTP_500, FaultKind.HTTP_503, FaultKind.ERROR_EVENT,
+                FaultKind.ERROR_EVENT, FaultKind.DROP_MID_STREAM));
+        kinds.addAll(Collections.nCopies(12, FaultKind.NONE)); // the 21 of the pre-run request and the run's 20
+        SimulatorConfig config = SimulatorConfig.builder().timeToFirstToken(Duration.ofMillis(1))
+                .interTokenDelay(Duration.ZERO).faultPlan(FaultPlan.sequence(kinds)).build();
+        try (SimulatedServer server = SimulatedServer.start(config)) {
+            CliRun run = run(server, "k", dir, "--max-error-rate", "50");
+            assertEquals(0, run.exitCode(), run::toString);
+            assertTrue(run.toString().contains("[REQUESTS_FAILED] 8 of 20 requests failed (5 HTTP_STATUS, 2 ERROR_IN_STREAM, "
+                    + "1 CONNECTION_CLOSED): 3 point at the configuration and 5 at capacity: "), run::toString);
+        }
+    }
+
+    @Test
     void aWrongKeyIsRefusedBeforeTheRunWithTheServersMessage(@TempDir Path dir) throws Exception {
         SimulatorConfig config = SimulatorConfig.builder().timeToFirstToken(Duration.ofMillis(1))
                 .interTokenDelay(Duration.ZERO).apiKey("right-key").build();

@@ -127,50 +127,67 @@ public final class RunWarnings {
     }
 
     /**
-     * What the failures point at: a 4xx other than 408/429, or a failed connection (TLS, refused, unknown host), is
-     * the client's configuration; 429, 5xx, timeouts and dropped connections may be the server's capacity.
+     * What the failures point at: a 4xx other than 408/429 (an HTTP status, or the code of an error in the stream),
+     * or a failed connection (TLS, refused, unknown host), is the client's configuration; 429, 408, 5xx (either way),
+     * timeouts and dropped connections may be the server's capacity; the rest (an error in the stream without a
+     * code, malformed or cut-short responses, client errors) points at neither. When failures point different ways,
+     * each is counted, so the counts add up to the failures.
      */
     static String failureCause(List<RequestMetrics> requests) {
         long configuration = 0;
         long capacity = 0;
         long lost = 0;
         long other = 0;
+        boolean uncodedErrors = false;
         for (RequestMetrics r : requests) {
             if (r.succeeded() || r.failureKind() == FailureKind.CANCELLED) continue;
             if (r.failureKind() == FailureKind.LOST) lost++;
             else if (configurationFailure(r.failureKind(), r.failureCode())) configuration++;
             else if (capacityFailure(r.failureKind(), r.failureCode())) capacity++;
-            else other++;
+            else {
+                other++;
+                uncodedErrors |= r.failureKind() == FailureKind.ERROR_IN_STREAM;
+            }
         }
         // a worker that left the cluster is no fault of the server's: say so, and judge the others on their own
         String lostText = lost == 0 ? "" : lost + " were lost with a load worker that left the cluster mid-run (no "
                 + "fault of the server's; see the coordinator's log for which)";
         if (lost > 0 && configuration + capacity + other == 0) return lostText + ".";
-        String rest = causeOfServed(configuration, capacity);
+        String rest = causeOfServed(configuration, capacity, other, uncodedErrors);
         return lost == 0 ? rest : lostText + "; of the others: " + rest;
     }
 
-    private static String causeOfServed(long configuration, long capacity) {
+    private static String causeOfServed(long configuration, long capacity, long other, boolean uncodedErrors) {
         String config = "check the configuration (API key, model id, base URL with its /v1, TLS trust): the "
                 + "server refused the requests or could not be reached.";
         String load = "the server may not hold this load (rate limits, server errors or timeouts).";
-        if (configuration > 0 && capacity > 0) return configuration + " point at the configuration and " + capacity
-                + " at capacity: " + config + " Otherwise " + load;
-        if (configuration > 0) return config;
-        if (capacity > 0) return load;
-        return "the server's responses were not what the API promises (see the failure kinds); check that the "
+        String api = uncodedErrors
+                ? "the server reported errors without a status code, or its responses were not what the API "
+                + "promises: read the messages of the failure kinds; check that the endpoint is the API named by "
+                + "--llm-api."
+                : "the server's responses were not what the API promises (see the failure kinds); check that the "
                 + "endpoint is the API named by --llm-api.";
+        int ways = (configuration > 0 ? 1 : 0) + (capacity > 0 ? 1 : 0) + (other > 0 ? 1 : 0);
+        if (ways <= 1) return configuration > 0 ? config : capacity > 0 ? load : api;
+        List<String> counts = new ArrayList<>();
+        if (configuration > 0) counts.add(configuration + " point at the configuration");
+        if (capacity > 0) counts.add(capacity + (counts.isEmpty() ? " point" : "") + " at capacity");
+        if (other > 0) counts.add(other + " at neither");
+        String tally = counts.size() == 2 ? counts.get(0) + " and " + counts.get(1)
+                : counts.get(0) + ", " + counts.get(1) + " and " + counts.get(2);
+        String advice = configuration > 0 ? config + (capacity > 0 ? " Otherwise " + load : "") : load;
+        return tally + ": " + advice + (other > 0 ? " For the rest: " + api : "");
     }
 
     private static boolean configurationFailure(FailureKind kind, Integer code) {
         if (kind == FailureKind.CONNECT_FAILED) return true;
-        return kind == FailureKind.HTTP_STATUS && code != null && code >= 400 && code < 500 && code != 429
-                && code != 408;
+        return (kind == FailureKind.HTTP_STATUS || kind == FailureKind.ERROR_IN_STREAM) && code != null
+                && code >= 400 && code < 500 && code != 429 && code != 408;
     }
 
     private static boolean capacityFailure(FailureKind kind, Integer code) {
         return switch (kind) {
-            case HTTP_STATUS -> code != null && (code == 429 || code == 408 || code >= 500);
+            case HTTP_STATUS, ERROR_IN_STREAM -> code != null && (code == 429 || code == 408 || code >= 500);
             case IDLE_TIMEOUT, REQUEST_TIMEOUT, CONNECTION_CLOSED -> true;
             default -> false;
         };

@@ -130,6 +130,38 @@ class RunWarningsTest {
                 + "(rate limits, server errors or timeouts). Report the failure rate with the results.",
                 message(metrics(tls, false), WarningCode.REQUESTS_FAILED));
 
+        // an error in the stream is judged by its code as a status is, and every failure is in the tally (QA:
+        // "8 of 30 ... 3 point at the configuration and 3 at capacity" left out 2 in-stream 500s)
+        List<RequestRecord> mixed = clean(10);
+        mixed.add(request(80).e2e(MS).failed(FailureKind.HTTP_STATUS, 400, "invalid").build());
+        mixed.add(request(81).e2e(MS).failed(FailureKind.HTTP_STATUS, 400, "invalid").build());
+        mixed.add(request(82).e2e(MS).failed(FailureKind.HTTP_STATUS, 404, "no such model").build());
+        mixed.add(request(83).e2e(MS).failed(FailureKind.HTTP_STATUS, 500, "internal").build());
+        mixed.add(request(84).e2e(MS).failed(FailureKind.HTTP_STATUS, 500, "internal").build());
+        mixed.add(request(85).e2e(MS).failed(FailureKind.ERROR_IN_STREAM, 500, "internal").build());
+        mixed.add(request(86).e2e(MS).failed(FailureKind.ERROR_IN_STREAM, 500, "internal").build());
+        mixed.add(request(87).e2e(MS).failed(FailureKind.CONNECTION_CLOSED, -1, "closed").build());
+        assertEquals("8 of 18 requests failed (5 HTTP_STATUS, 2 ERROR_IN_STREAM, 1 CONNECTION_CLOSED): 3 point at "
+                + "the configuration and 5 at capacity: check the configuration (API key, model id, base URL with "
+                + "its /v1, TLS trust): the server refused the requests or could not be reached. Otherwise the server "
+                + "may not hold this load (rate limits, server errors or timeouts). Report the failure rate with the "
+                + "results.", message(metrics(mixed, false), WarningCode.REQUESTS_FAILED));
+
+        // an in-stream 400 is the configuration; one without a code and a malformed stream point at neither
+        List<RequestRecord> uncoded = clean(10);
+        uncoded.add(request(90).e2e(MS).failed(FailureKind.ERROR_IN_STREAM, 400, "max_tokens too large").build());
+        uncoded.add(request(91).e2e(MS).failed(FailureKind.ERROR_IN_STREAM, -1, "overloaded").build());
+        uncoded.add(request(92).e2e(MS).failed(FailureKind.MALFORMED_EVENT, -1, "bad json").build());
+        uncoded.add(request(93).e2e(MS).failed(FailureKind.HTTP_STATUS, 429, "slow down").build());
+        assertEquals("4 of 14 requests failed (1 HTTP_STATUS, 2 ERROR_IN_STREAM, 1 MALFORMED_EVENT): 1 point at the "
+                + "configuration, 1 at capacity and 2 at neither: check the configuration (API key, model id, base "
+                + "URL with its /v1, TLS trust): the server refused the requests or could not be reached. Otherwise "
+                + "the server may not hold this load (rate limits, server errors or timeouts). For the rest: the "
+                + "server reported errors without a status code, or its responses were not what the API promises: "
+                + "read the messages of the failure kinds; check that the endpoint is the API named by --llm-api. "
+                + "Report the failure rate with the results.", message(metrics(uncoded, false),
+                WarningCode.REQUESTS_FAILED));
+
         // a load worker that left the cluster: its requests are LOST, no fault of the server's
         List<RequestRecord> lost = clean(10);
         lost.add(request(73).e2e(-1).failed(FailureKind.LOST, -1, "worker left").build());
