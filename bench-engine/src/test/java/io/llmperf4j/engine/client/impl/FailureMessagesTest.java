@@ -35,6 +35,32 @@ class FailureMessagesTest {
     }
 
     @Test
+    void nativeTransportWordingIsLeftOutAndTheOperatingSystemsKept() {
+        // Netty's epoll words errno so; these were in the console and error_msg (QA)
+        assertEquals("Connection reset by peer", FailureMessages.describe(
+                new java.io.IOException("recvAddress(..) failed with error(-104): Connection reset by peer")));
+        assertEquals("Connection reset by peer", FailureMessages.describe(
+                new java.io.IOException("readAddress(..) failed: Connection reset by peer")));
+        assertEquals("connection to h:2 failed: Connection refused", FailureMessages.connectFailure("h:2",
+                new ConnectException("finishConnect(..) failed with error(-111): Connection refused: /127.0.0.1:2"), 1));
+        assertEquals("connection to h:2 failed: No route to host", FailureMessages.connectFailure("h:2",
+                new ConnectException("finishConnect(..) failed: No route to host: localhost/127.0.0.1:2"), 1));
+        assertEquals("connection reset by the server while streaming, after 4 events (h:1: Connection reset by peer)",
+                FailureMessages.connectionLost("h:1", "while streaming, after 4 events", "Connection reset by peer"));
+        assertEquals("connection to the server failed while reading the response body (h:1: Broken pipe)",
+                FailureMessages.connectionLost("h:1", "while reading the response body", "Broken pipe"));
+    }
+
+    @Test
+    void notAnEventStreamNamesTheTypeAndQuotesTheBody() {
+        assertEquals("expected an event stream but got 'text/html' (a proxy's or gateway's page? check the base URL): "
+                + "<p>log in</p>\\n", FailureMessages.notAnEventStream("text/html",
+                "<p>log in</p>\n".getBytes(StandardCharsets.UTF_8)));
+        assertEquals("expected an event stream but got a response without a Content-Type (a proxy's or gateway's "
+                + "page? check the base URL): x", FailureMessages.notAnEventStream(null, new byte[]{'x'}));
+    }
+
+    @Test
     void closeAfterSendSaysTheRequestWasSentAndWhyItMayHaveHappened() {
         assertEquals("connection closed after the request was sent, before any response byte (h:1: Connection reset)"
                         + "; it was a reused keep-alive connection, so the server may have closed it as idle just as"
