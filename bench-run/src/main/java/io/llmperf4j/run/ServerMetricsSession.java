@@ -30,13 +30,25 @@ final class ServerMetricsSession {
 
     private final ServerMetricsConfig config;
     private final PrintStream err;
+    /** The run's model, whose series the summary reads where the server labels them by model; null for several. */
+    private final String model;
     private ServerMetricsScraper scraper;
     private long originNanos;
     private long originEpochMillis;
 
-    private ServerMetricsSession(ServerMetricsConfig config, PrintStream err) {
+    private ServerMetricsSession(ServerMetricsConfig config, PrintStream err, String model) {
         this.config = config;
         this.err = err;
+        this.model = model;
+    }
+
+    /**
+     * The one model of {@code --model}, or null when it names several (a comparison: the session does not know
+     * which model a level runs, so the summary adds up every model's series and says so).
+     */
+    static String singleModel(String models) {
+        if (models == null || models.isBlank() || models.contains(",")) return null;
+        return models.strip();
     }
 
     /**
@@ -65,7 +77,7 @@ final class ServerMetricsSession {
                     + "); the run goes on without the server's side (--no-server-metrics silences this)");
             return null;
         }
-        return new ServerMetricsSession(config, err);
+        return new ServerMetricsSession(config, err, singleModel(common.model()));
     }
 
     /**
@@ -111,10 +123,13 @@ final class ServerMetricsSession {
         if (!warmupExcluded && ok.size() >= 2) {
             summary = wholeLevel(ServerSideSummarizer.summarize(timeline,
                     Math.min(startOffsetNanos, ok.get(0).offsetNanos()),
-                    Math.max(endOffsetNanos, ok.get(ok.size() - 1).offsetNanos())), durationNanos)
+                    Math.max(endOffsetNanos, ok.get(ok.size() - 1).offsetNanos()), model), durationNanos)
                     .withWindowStartS(startOffsetNanos / 1e9);
         } else {
-            summary = ServerSideSummarizer.summarize(timeline, startOffsetNanos, endOffsetNanos);
+            summary = ServerSideSummarizer.summarize(timeline, startOffsetNanos, endOffsetNanos, model);
+        }
+        for (String w : summary.warnings()) {
+            err.println("llmperf4j: warning: server metrics: " + w);
         }
         for (String w : timeline.warnings("server metrics from " + ended.metricsUrl())) {
             err.println("llmperf4j: warning: " + w);
@@ -130,7 +145,7 @@ final class ServerMetricsSession {
                 s.scrapeSpanS(), s.peakRequestsRunning(), s.peakRequestsWaiting(), s.peakKvCacheUsage(),
                 s.prefixCacheHitRate(), s.promptTokens(), s.generationTokens(), perS, s.requestsFinished(), s.ttft(),
                 s.interTokenLatency(), s.e2eRequestLatency(), s.queueTime(), s.families(), s.quantileMethod(),
-                s.windowStartS(), s.scrapesInsideWindow());
+                s.windowStartS(), s.scrapesInsideWindow(), s.model(), s.warnings());
     }
 
     /** A level that died: stop its scraper; nothing is written. */

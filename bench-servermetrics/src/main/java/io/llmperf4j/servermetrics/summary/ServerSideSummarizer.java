@@ -5,15 +5,18 @@ import io.llmperf4j.servermetrics.engines.KnownFamily;
 import io.llmperf4j.servermetrics.engines.MetricRole;
 import io.llmperf4j.servermetrics.engines.ServerEngine;
 import io.llmperf4j.servermetrics.exposition.ExpositionParser;
+import io.llmperf4j.servermetrics.exposition.Labels;
 import io.llmperf4j.servermetrics.timeline.Scrape;
 import io.llmperf4j.servermetrics.timeline.Series;
 import io.llmperf4j.servermetrics.timeline.ServerMetricsTimeline;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
@@ -23,8 +26,16 @@ import java.util.stream.Collectors;
  * than the interval and holds none, from the two that bracket it). Counters and histograms are increases from the
  * last successful scrape at or before the window's start to the first at or after its end, summed over consecutive
  * scrapes so a reset counts what came after it; a counter keeps only the share of each interval inside the window
- * (tokens/s comparable with the client's over the same window), a histogram keeps whole requests. Series that differ only in labels (vLLM's {@code engine}, SGLang's
- * {@code tp_rank}, several models) are added up, like PromQL's {@code sum}; the KV cache takes the fullest.
+ * (tokens/s comparable with the client's over the same window), a histogram keeps whole requests. A counter that
+ * goes back is a reset (the server restarted): counted from 0 after it, as Prometheus' {@code increase()} does, with
+ * a warning, since what the server did between the scrape before and the restart is lost.
+ *
+ * <p>Where the server labels its series by model (vLLM's and SGLang's {@code model_name}), only the run's model's
+ * series count; without such a label, or with none for the run's model, the series are added up (and a warning says
+ * the figures may include other traffic). Series that differ only in other labels (vLLM's {@code engine}, SGLang's
+ * {@code tp_rank}) are added up, like PromQL's {@code sum}; the KV cache takes the fullest. A latency histogram's
+ * buckets are merged only across series with the same bucket bounds: where series of different layouts both
+ * observed requests, the quantiles come from the layout with the most observations, with a warning.
  */
 public final class ServerSideSummarizer {
 
@@ -40,9 +51,27 @@ public final class ServerSideSummarizer {
     private final long windowStartNanos;
     private final long windowEndNanos;
     private final Map<String, String> families = new LinkedHashMap<>();
+    /** The run's model, or null to add up every model's series. */
+    private final String model;
+    /** Figures read from the run's model's series alone. */
+    private final Set<String> selectedFigures = new TreeSet<>();
+    /** Figures added up over every series: the label they would be selected by was missing ... */
+    private final Set<String> unlabelledFigures = new TreeSet<>();
+    /** ... or no series carried the run's model. */
+    private final Set<String> unmatchedFigures = new TreeSet<>();
+    /** The model label's values the server served. */
+    private final Set<String> modelsServed = new TreeSet<>();
+    private String modelLabel;
+    /** The first counter reset seen: the scrapes before and after it, offsets in nanoseconds. */
+    private long[] reset;
+    private final List<String> layoutWarnings = new ArrayList<>();
 
-    private ServerSideSummarizer(ServerMetricsTimeline timeline, long startNanos, long endNanos) {
+    /** The labels that name a series' model, in order of preference. */
+    static final List<String> MODEL_LABELS = List.of("model_name", "model");
+
+    private ServerSideSummarizer(ServerMetricsTimeline timeline, long startNanos, long endNanos, String model) {
         this.timeline = timeline;
+        this.model = model;
         this.windowStartNanos = startNanos;
         this.windowEndNanos = endNanos;
         this.ok = timeline.successfulScrapes();
@@ -72,11 +101,20 @@ public final class ServerSideSummarizer {
      */
     public static ServerSideSummary summarize(ServerMetricsTimeline timeline, long windowStartOffsetNanos,
                                               long windowEndOffsetNanos) {
+        return summarize(timeline, windowStartOffsetNanos, windowEndOffsetNanos, null);
+    }
+
+    /**
+     * As {@link #summarize(ServerMetricsTimeline, long, long)}, from {@code model}'s series alone where the server
+     * labels its series by model; null adds up every model's.
+     */
+    public static ServerSideSummary summarize(ServerMetricsTimeline timeline, long windowStartOffsetNanos,
+                                              long windowEndOffsetNanos, String model) {
         if (windowEndOffsetNanos < windowStartOffsetNanos) {
             throw new IllegalArgumentException("window end (" + windowEndOffsetNanos + " ns) is before its start ("
                     + windowStartOffsetNanos + " ns)");
         }
-        return new ServerSideSummarizer(timeline, windowStartOffsetNanos, windowEndOffsetNanos)
+        return new ServerSideSummarizer(timeline, windowStartOffsetNanos, windowEndOffsetNanos, model)
                 .summary(windowStartOffsetNanos, windowEndOffsetNanos);
     }
 
@@ -95,28 +133,104 @@ public final class ServerSideSummarizer {
         Double generation = bracketed ? counterIncrease("generation_tokens", MetricRole.GENERATION_TOKENS) : null;
         Double prompt = bracketed ? counterIncrease("prompt_tokens", MetricRole.PROMPT_TOKENS) : null;
         Double finished = bracketed ? counterIncrease("requests_finished", MetricRole.REQUESTS_FINISHED) : null;
+        Double running = engine == null ? null : gaugePeak("requests_running", MetricRole.REQUESTS_RUNNING, true);
+        Double waiting = engine == null ? null : gaugePeak("requests_waiting", MetricRole.REQUESTS_WAITING, true);
+        Double kv = engine == null ? null : gaugePeak("kv_cache_usage", MetricRole.KV_CACHE_USAGE, false);
+        Double hitRate = bracketed ? prefixCacheHitRate() : null;
+        ServerLatency ttft = bracketed ? latency("ttft", MetricRole.TIME_TO_FIRST_TOKEN) : null;
+        ServerLatency itl = bracketed ? latency("inter_token_latency", MetricRole.INTER_TOKEN_LATENCY) : null;
+        ServerLatency e2e = bracketed ? latency("e2e_request_latency", MetricRole.E2E_REQUEST_LATENCY) : null;
+        ServerLatency queue = bracketed ? latency("queue_time", MetricRole.REQUEST_QUEUE_TIME) : null;
         return new ServerSideSummary(
                 engine == null ? null : engine.id,
                 scrapes,
                 failed,
                 (endNanos - startNanos) / NANOS_PER_SECOND,
                 spanS,
-                engine == null ? null : gaugePeak("requests_running", MetricRole.REQUESTS_RUNNING, true),
-                engine == null ? null : gaugePeak("requests_waiting", MetricRole.REQUESTS_WAITING, true),
-                engine == null ? null : gaugePeak("kv_cache_usage", MetricRole.KV_CACHE_USAGE, false),
-                bracketed ? prefixCacheHitRate() : null,
+                running,
+                waiting,
+                kv,
+                hitRate,
                 round(prompt),
                 round(generation),
                 generation == null || coveredNanos <= 0 ? null : generation / (coveredNanos / NANOS_PER_SECOND),
                 round(finished),
-                bracketed ? latency("ttft", MetricRole.TIME_TO_FIRST_TOKEN) : null,
-                bracketed ? latency("inter_token_latency", MetricRole.INTER_TOKEN_LATENCY) : null,
-                bracketed ? latency("e2e_request_latency", MetricRole.E2E_REQUEST_LATENCY) : null,
-                bracketed ? latency("queue_time", MetricRole.REQUEST_QUEUE_TIME) : null,
+                ttft,
+                itl,
+                e2e,
+                queue,
                 families,
                 ServerSideSummary.QUANTILE_METHOD,
                 startNanos / NANOS_PER_SECOND,
-                inside.size());
+                inside.size(),
+                !selectedFigures.isEmpty() ? model : null,
+                warnings());
+    }
+
+    /** What makes the figures doubtful: other traffic, a reset, mixed bucket layouts. */
+    private List<String> warnings() {
+        List<String> out = new ArrayList<>();
+        if (model != null && (!unlabelledFigures.isEmpty() || !unmatchedFigures.isEmpty())) {
+            String whose = "model " + model;
+            if (selectedFigures.isEmpty() && !unmatchedFigures.isEmpty()) {
+                out.add("no series labelled " + modelLabel + "=\"" + model + "\" (the server's: "
+                        + String.join(", ", modelsServed) + "): the figures add up every model's series, so other "
+                        + "traffic on the server is included");
+            } else if (selectedFigures.isEmpty()) {
+                out.add("the server's series carry no model label: the figures are the whole server's, so traffic "
+                        + "other than this run's is included");
+            } else {
+                Set<String> summed = new TreeSet<>(unlabelledFigures);
+                summed.addAll(unmatchedFigures);
+                out.add(String.join(", ", summed) + ": no series of " + whose + " (no model label, or none for it): "
+                        + "added up over every series, other traffic on the server included");
+            }
+        } else if (model == null && modelsServed.size() > 1) {
+            out.add("the figures add up the series of " + modelsServed.size() + " models ("
+                    + String.join(", ", modelsServed) + "), other traffic on the server included");
+        }
+        if (reset != null) {
+            out.add(String.format(Locale.ROOT, "a counter went back between the scrapes at %.1f s and %.1f s: the "
+                    + "server restarted during the level (or reset its metrics); counted from 0 after it, as "
+                    + "Prometheus' increase() does, but what it did between the scrape before and the restart is "
+                    + "lost, so its token and request counts are low", reset[0] / NANOS_PER_SECOND,
+                    reset[1] / NANOS_PER_SECOND));
+        }
+        out.addAll(layoutWarnings);
+        return out;
+    }
+
+    /**
+     * The run's model's series among {@code series} where they carry a model label and some carry the run's model;
+     * otherwise all of them (noted for the warnings, by {@code figure}).
+     */
+    private List<Series> forModel(List<Series> series, String figure) {
+        if (series.isEmpty()) return series;
+        String key = null;
+        for (String k : MODEL_LABELS) {
+            if (series.stream().anyMatch(s -> s.labels().get(k) != null)) {
+                key = k;
+                break;
+            }
+        }
+        if (key == null) {
+            unlabelledFigures.add(figure);
+            return series;
+        }
+        if (modelLabel == null) modelLabel = key;
+        String label = key;
+        series.forEach(s -> {
+            String v = s.labels().get(label);
+            if (v != null) modelsServed.add(v);
+        });
+        if (model == null) return series;
+        List<Series> mine = series.stream().filter(s -> model.equals(s.labels().get(label))).toList();
+        if (mine.isEmpty()) {
+            unmatchedFigures.add(figure);
+            return series;
+        }
+        selectedFigures.add(figure);
+        return mine;
     }
 
     private KnownFamily find(MetricRole role) {
@@ -131,7 +245,7 @@ public final class ServerSideSummarizer {
     private Double gaugePeak(String figure, MetricRole role, boolean sum) {
         KnownFamily f = find(role);
         if (f == null) return null;
-        List<Series> series = timeline.seriesNamed(f.valueSampleNames().get(0));
+        List<Series> series = forModel(timeline.seriesNamed(f.valueSampleNames().get(0)), figure);
         List<Scrape> scrapes = inside;
         Double peak = null;
         for (Scrape s : scrapes) {
@@ -156,7 +270,7 @@ public final class ServerSideSummarizer {
         KnownFamily f = find(role);
         if (f == null) return null;
         for (String name : f.valueSampleNames()) {
-            List<Series> series = timeline.seriesNamed(name);
+            List<Series> series = forModel(timeline.seriesNamed(name), figure);
             if (!series.isEmpty()) {
                 Double v = increase(series, true);
                 if (v != null) families.put(figure, f.name());
@@ -176,7 +290,7 @@ public final class ServerSideSummarizer {
         }
         KnownFamily gauge = find(MetricRole.PREFIX_CACHE_HIT_RATE);
         if (gauge == null) return null;
-        List<Series> series = timeline.seriesNamed(gauge.name());
+        List<Series> series = forModel(timeline.seriesNamed(gauge.name()), "prefix_cache_hit_rate");
         double total = 0;
         int n = 0;
         for (Scrape s : inWindow.isEmpty() ? ok.subList(first, last + 1) : inWindow) {
@@ -196,23 +310,49 @@ public final class ServerSideSummarizer {
     private ServerLatency latency(String figure, MetricRole role) {
         KnownFamily f = find(role);
         if (f == null) return null;
-        TreeMap<Double, List<Series>> byBound = new TreeMap<>();
-        for (Series s : timeline.seriesNamed(f.name() + "_bucket")) {
+        // each histogram child (labels but le) with its bounds; children of one layout merge bucket by bucket
+        Map<Labels, TreeMap<Double, Series>> children = new LinkedHashMap<>();
+        for (Series s : forModel(timeline.seriesNamed(f.name() + "_bucket"), figure)) {
             Double le = parseBound(s.labels().get("le"));
-            if (le != null) byBound.computeIfAbsent(le, k -> new ArrayList<>()).add(s);
+            if (le != null) children.computeIfAbsent(s.labels().without("le"), k -> new TreeMap<>()).put(le, s);
         }
-        Double count = increase(timeline.seriesNamed(f.name() + "_count"), false);
-        Double sum = increase(timeline.seriesNamed(f.name() + "_sum"), false);
-        double[] bounds = new double[byBound.size()];
-        double[] counts = new double[byBound.size()];
-        int i = 0;
-        for (Map.Entry<Double, List<Series>> e : byBound.entrySet()) {
-            Double inc = increase(e.getValue(), false);
-            bounds[i] = e.getKey();
-            counts[i] = inc == null ? 0 : inc;
-            i++;
+        Map<List<Double>, TreeMap<Double, List<Series>>> layouts = new LinkedHashMap<>();
+        for (TreeMap<Double, Series> child : children.values()) {
+            TreeMap<Double, List<Series>> byBound = layouts.computeIfAbsent(List.copyOf(child.keySet()),
+                    k -> new TreeMap<>());
+            child.forEach((le, s) -> byBound.computeIfAbsent(le, k -> new ArrayList<>()).add(s));
         }
-        if (count == null && i > 0) count = counts[i - 1];
+        Double count = increase(forModel(timeline.seriesNamed(f.name() + "_count"), figure), false);
+        Double sum = increase(forModel(timeline.seriesNamed(f.name() + "_sum"), figure), false);
+        double[] bounds = new double[0];
+        double[] counts = new double[0];
+        int observed = 0;
+        double bucketTotal = 0;
+        for (TreeMap<Double, List<Series>> byBound : layouts.values()) {
+            double[] b = new double[byBound.size()];
+            double[] c = new double[byBound.size()];
+            int i = 0;
+            for (Map.Entry<Double, List<Series>> e : byBound.entrySet()) {
+                Double inc = increase(e.getValue(), false);
+                b[i] = e.getKey();
+                c[i] = inc == null ? 0 : inc;
+                i++;
+            }
+            double n = i == 0 ? 0 : c[i - 1];
+            bucketTotal += n;
+            if (n > 0) observed++;
+            if (counts.length == 0 || n > counts[counts.length - 1]) {
+                bounds = b;
+                counts = c;
+            }
+        }
+        if (observed > 1) {
+            layoutWarnings.add(String.format(Locale.ROOT, "%s: the server's %s series use %d different bucket "
+                            + "layouts; buckets are not merged across layouts, so its quantiles come from the one "
+                            + "with the most observations (%d of %d)", figure, f.name(), observed,
+                    Math.round(counts[counts.length - 1]), Math.round(bucketTotal)));
+        }
+        if (count == null && counts.length > 0) count = bucketTotal;
         if (count == null) return null;
         families.put(figure, f.name());
         long observations = Math.round(count);
@@ -225,7 +365,8 @@ public final class ServerSideSummarizer {
 
     /**
      * Increase of the sum of {@code series} from the first to the last bracketing scrape, pair of scrapes by pair: a
-     * value lower than the one before is a reset, and counts in full. A series missing from the earlier scrape of a
+     * value lower than the one before is a reset, and counts in full (as Prometheus' {@code increase()}); the first
+     * reset is kept for the warnings. A series missing from the earlier scrape of a
      * pair started at 0 there (clients create labelled children on first use); one missing from the later scrape
      * adds nothing. Null when no scrape in the span served any of them.
      *
@@ -248,6 +389,7 @@ public final class ServerSideSummarizer {
                 seen = true;
                 if (i > first && t > previousNanos) {
                     double base = Double.isNaN(previous) ? 0 : previous;
+                    if (v < base && (reset == null || previousNanos < reset[0])) reset = new long[]{previousNanos, t};
                     double increase = v >= base ? v - base : v;
                     total += inWindowOnly ? increase * overlap(previousNanos, t) / (double) (t - previousNanos)
                             : increase;

@@ -2,6 +2,7 @@ package io.llmperf4j.servermetrics.summary;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -45,6 +46,11 @@ import java.util.Map;
  *                               {@code peakRequestsWaiting} and {@code peakKvCacheUsage} null (not observed: the
  *                               edge scrapes are taken before the first send and after the last response, idle);
  *                               null when unknown (older summaries)
+ * @param model                  the run's model when the figures are its series alone (the server labels its series
+ *                               by model: vLLM's and SGLang's {@code model_name}); null when they add up every
+ *                               series (no model label, or no series for this model: {@code warnings} says so)
+ * @param warnings               what makes the figures doubtful, in words (other traffic included, a counter reset,
+ *                               latency series with different bucket layouts); empty when none
  */
 public record ServerSideSummary(
         String engine,
@@ -67,7 +73,9 @@ public record ServerSideSummary(
         Map<String, String> families,
         String quantileMethod,
         Double windowStartS,
-        Integer scrapesInsideWindow) {
+        Integer scrapesInsideWindow,
+        String model,
+        List<String> warnings) {
 
     public static final String QUANTILE_METHOD = "from histogram bucket increases between the scrapes that bracket "
             + "the window, linear interpolation inside a bucket as Prometheus' histogram_quantile does (accurate to a "
@@ -83,7 +91,7 @@ public record ServerSideSummary(
         this(engine, scrapesInWindow, failedScrapesInWindow, windowS, scrapeSpanS, peakRequestsRunning,
                 peakRequestsWaiting, peakKvCacheUsage, prefixCacheHitRate, promptTokens, generationTokens,
                 generationTokensPerS, requestsFinished, ttft, interTokenLatency, e2eRequestLatency, queueTime,
-                families, quantileMethod, null, null);
+                families, quantileMethod, null, null, null, List.of());
     }
 
     /** This summary with the window's start on the scrapes' time axis. */
@@ -91,7 +99,12 @@ public record ServerSideSummary(
         return new ServerSideSummary(engine, scrapesInWindow, failedScrapesInWindow, windowS, scrapeSpanS,
                 peakRequestsRunning, peakRequestsWaiting, peakKvCacheUsage, prefixCacheHitRate, promptTokens,
                 generationTokens, generationTokensPerS, requestsFinished, ttft, interTokenLatency, e2eRequestLatency,
-                queueTime, families, quantileMethod, seconds, scrapesInsideWindow);
+                queueTime, families, quantileMethod, seconds, scrapesInsideWindow, model, warnings);
+    }
+
+    /** The engine's figures with nothing recognised: metrics served, but no known engine's names. */
+    public boolean unknownEngine() {
+        return engine == null;
     }
 
     /** No scrape fell strictly inside the window: the gauges' peaks were not observed (they are null). */
@@ -108,5 +121,6 @@ public record ServerSideSummary(
 
     public ServerSideSummary {
         families = families == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(families));
+        warnings = warnings == null ? List.of() : List.copyOf(warnings);
     }
 }
