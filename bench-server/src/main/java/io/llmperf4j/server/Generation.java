@@ -1,6 +1,7 @@
 package io.llmperf4j.server;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.llmperf4j.servermetrics.vllm.VllmMetricsExposition;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
@@ -41,6 +42,10 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
 
     private final ChannelHandlerContext ctx;
     private final ServerContext server;
+    /** The series of the model this request named ({@code model_name}). */
+    private final VllmMetricsExposition.Model metrics;
+    /** KV-cache tokens this request holds in the simulated pool (its prompt and what it generated so far). */
+    private long kvTokensHeld;
     private final CompletionRequest request;
     private final ResponseEncoder encoder;
     private final String requestId;
@@ -89,6 +94,7 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
                String model, PromptBlocks prompt, long arrivalNanos, FaultKind fault, Runnable onCompleted) {
         this.ctx = ctx;
         this.server = server;
+        this.metrics = server.metrics.model(model);
         this.request = request;
         this.requestId = requestId;
         // usage.prompt_tokens counts the image tokens too, as vLLM's does (the text's blocks alone are cacheable)
@@ -124,7 +130,7 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
         if (server.slots.acquireOrWait(this)) {
             slotGranted(false);
         } else {
-            server.metrics.addRequestsWaiting(1);
+            metrics.addRequestsWaiting(1);
         }
     }
 
@@ -147,16 +153,17 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
         }
         state = State.GENERATING;
         slotGrantedNanos = System.nanoTime();
-        if (queued) server.metrics.addRequestsWaiting(-1);
+        if (queued) metrics.addRequestsWaiting(-1);
         // every scheduled request is observed, as vLLM's histogram does: one that found a slot waited 0 s (the queued
         // ones alone made the mean the queued requests' wait, not the run's)
-        server.metrics.observeRequestQueueTimeSeconds(queued ? (slotGrantedNanos - arrivalNanos) / 1e9 : 0);
-        server.metrics.addRequestsRunning(1);
-        server.metrics.addPromptTokens(promptTokens);
+        metrics.observeRequestQueueTimeSeconds(queued ? (slotGrantedNanos - arrivalNanos) / 1e9 : 0);
+        metrics.addRequestsRunning(1);
+        metrics.addPromptTokens(promptTokens);
+        holdKv(promptTokens);
         long clockStartNanos = queued ? slotGrantedNanos : arrivalNanos;
         // the prefix cache is consulted when prefill starts; only the uncached tokens cost prefill time
         cachedTokens = server.prefixCache.lookupAndInsert(promptBlockHashes) * server.config.prefixBlockTokens();
-        if (server.prefixCache.enabled()) server.metrics.addPrefixCacheLookup(promptTokens, cachedTokens);
+        if (server.prefixCache.enabled()) metrics.addPrefixCacheLookup(promptTokens, cachedTokens);
         long prefillNanos = saturatedAdd(saturatedMultiply(server.config.prefillPerPromptToken().toNanos(),
                 promptTokens - cachedTokens),
                 saturatedMultiply(server.config.prefillPerImageToken().toNanos(), request.images().tokens()));
@@ -175,8 +182,8 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
                 state = State.DONE;
                 // when cancel() finds us gone, a grant is under way: slotGranted() will see DONE and hand it on
                 server.slots.cancel(this);
-                server.metrics.addRequestsWaiting(-1);
-                server.metrics.addRequestFinished("abort");
+                metrics.addRequestsWaiting(-1);
+                metrics.addRequestFinished("abort");
                 notifyListener(RequestTiming.Outcome.ABORTED);
                 break;
             case GENERATING:
@@ -184,8 +191,9 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
                 if (timer != null) timer.cancel(false);
                 timer = null;
                 server.slots.release();
-                server.metrics.addRequestsRunning(-1);
-                server.metrics.addRequestFinished("abort");
+                releaseKv();
+                metrics.addRequestsRunning(-1);
+                metrics.addRequestFinished("abort");
                 notifyListener(RequestTiming.Outcome.ABORTED);
                 break;
             case DONE:
@@ -247,16 +255,27 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
         maxSendLagNanos = Math.max(maxSendLagNanos, flushedNanos - dueNanos(nextChunk));
         if (firstContentFlushedNanos == RequestTiming.NOT_REACHED) {
             firstContentFlushedNanos = flushedNanos;
-            server.metrics.observeTimeToFirstTokenSeconds((flushedNanos - arrivalNanos) / 1e9);
+            metrics.observeTimeToFirstTokenSeconds((flushedNanos - arrivalNanos) / 1e9);
         } else {
-            server.metrics.observeInterTokenLatencySeconds((flushedNanos - previousFlushNanos) / 1e9);
+            metrics.observeInterTokenLatencySeconds((flushedNanos - previousFlushNanos) / 1e9);
         }
         // one observation per content event, as vLLM's per step: events flushed together are 0 s apart
-        for (int k = nextChunk + 1; k <= lastSentChunk; k++) server.metrics.observeInterTokenLatencySeconds(0);
+        for (int k = nextChunk + 1; k <= lastSentChunk; k++) metrics.observeInterTokenLatencySeconds(0);
         previousFlushNanos = flushedNanos;
         int sentBefore = tokensSent;
         tokensSent = endToken(lastSentChunk);
-        server.metrics.addGenerationTokens(tokensSent - sentBefore);
+        metrics.addGenerationTokens(tokensSent - sentBefore);
+        holdKv(tokensSent - sentBefore);
+    }
+
+    private void holdKv(long tokens) {
+        kvTokensHeld += tokens;
+        server.kvTokens(tokens);
+    }
+
+    private void releaseKv() {
+        server.kvTokens(-kvTokensHeld);
+        kvTokensHeld = 0;
     }
 
     private void scheduleNext() {
@@ -271,9 +290,10 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
     private void complete() {
         state = State.DONE;
         server.slots.release();
-        server.metrics.addRequestsRunning(-1);
-        server.metrics.observeE2eRequestLatencySeconds((System.nanoTime() - arrivalNanos) / 1e9);
-        server.metrics.addRequestFinished(stopped ? "stop" : "length");
+        releaseKv();
+        metrics.addRequestsRunning(-1);
+        metrics.observeE2eRequestLatencySeconds((System.nanoTime() - arrivalNanos) / 1e9);
+        metrics.addRequestFinished(stopped ? "stop" : "length");
         notifyListener(RequestTiming.Outcome.COMPLETED);
         onCompleted.run();
     }
@@ -285,8 +305,9 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
     private void drop() {
         state = State.DONE;
         server.slots.release();
-        server.metrics.addRequestsRunning(-1);
-        server.metrics.addRequestFinished("abort");
+        releaseKv();
+        metrics.addRequestsRunning(-1);
+        metrics.addRequestFinished("abort");
         notifyListener(RequestTiming.Outcome.ABORTED);
         ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
     }

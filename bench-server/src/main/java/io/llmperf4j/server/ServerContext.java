@@ -18,8 +18,18 @@ final class ServerContext {
     final long startedEpochSeconds;
     /** The real engine that generates, or null: the simulator generates ({@link Generation}). */
     final GenerationEngine engine;
-    /** What {@code GET /metrics} serves: vLLM-named counts of what this server really did. */
+    /**
+     * What {@code GET /metrics} serves: vLLM-named counts of what this server really did, one set of series per
+     * model a request named ({@code model_name}); the configured models' from the start.
+     */
     final VllmMetricsExposition metrics;
+    /**
+     * The simulated KV pool in tokens: the prefix cache's blocks ({@code prefixCacheBlocks × prefixBlockTokens});
+     * 0 when the prefix cache is off, and then {@code vllm:kv_cache_usage_perc} is not served.
+     */
+    final long kvCapacityTokens;
+    /** Tokens running requests hold in it: their prompts and what they generated so far. */
+    private final AtomicLong kvTokens = new AtomicLong();
     /** The simulated engine's prefix cache (off when its capacity is 0). */
     final PrefixCache prefixCache;
     private final AtomicLong requestCounter = new AtomicLong();
@@ -39,7 +49,20 @@ final class ServerContext {
         this.startedEpochSeconds = System.currentTimeMillis() / 1000;
         this.engine = engine;
         this.metrics = new VllmMetricsExposition(config.modelIds().get(0));
+        config.modelIds().forEach(metrics::model);
+        this.kvCapacityTokens = (long) config.prefixCacheBlocks() * config.prefixBlockTokens();
+        metrics.serveKvCacheUsage(kvCapacityTokens > 0);
         this.prefixCache = new PrefixCache(config.prefixCacheBlocks());
+    }
+
+    /**
+     * A running request took ({@code > 0}) or freed ({@code < 0}) KV tokens: KV usage is the tokens running requests
+     * hold over the pool's capacity, at most 1 (a model of vLLM's blocks in use, without their rounding up to whole
+     * blocks, preemption or the prefix cache's free-but-cached blocks).
+     */
+    void kvTokens(long delta) {
+        long held = kvTokens.addAndGet(delta);
+        if (kvCapacityTokens > 0) metrics.setKvCacheUsage(Math.min(1.0, Math.max(0, held) / (double) kvCapacityTokens));
     }
 
     /** Response id: the endpoint's prefix and a per-server counter starting at 1 ("chatcmpl-1", "msg_2"). */

@@ -13,6 +13,7 @@ import java.time.Duration;
 import static io.llmperf4j.server.TestClient.chatBody;
 import static io.llmperf4j.server.TestClient.completionBody;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code GET /metrics}: vLLM-named Prometheus text whose counts are what the simulator really served. */
 class MetricsEndpointTest {
@@ -63,6 +64,77 @@ class MetricsEndpointTest {
             assertEquals(events - 1, value(e, "vllm:inter_token_latency_seconds_count"));
             assertEquals(events - 1, value(e, "vllm:time_per_output_token_seconds_count"));
         }
+    }
+
+    /**
+     * Each request counts under the model it named ({@code model_name}), and KV usage is the tokens running requests
+     * hold (prompt and generated so far) over the pool, the prefix cache's blocks: 4 blocks of 100 tokens here.
+     */
+    @Test
+    void countsPerModelAndKvUsageOfRunningRequests() throws Exception {
+        try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder().modelIds("a", "b")
+                .prefixCacheBlocks(4).prefixBlockTokens(100)
+                .timeToFirstToken(Duration.ofMillis(5)).interTokenDelay(Duration.ofMillis(40)).build())) {
+            TestClient client = new TestClient(server);
+            String origin = server.baseUrl().substring(0, server.baseUrl().length() - "/v1".length());
+            TestClient scraper = new TestClient(origin, null);
+            Exposition before = ExpositionParser.parse(scraper.get("/metrics").body());
+            assertEquals(0.0, value(before, "vllm:kv_cache_usage_perc", "a"), "served from the start, idle: 0");
+            assertEquals(0, value(before, "vllm:generation_tokens_total", "b"), "configured models from the start");
+
+            HttpResponse<String> toA = client.post("/completions", completionBody("abc", false, 3, "")
+                    .replace("\"test-model\"", "\"a\""));
+            long promptA = TestClient.JSON.readTree(toA.body()).get("usage").get("prompt_tokens").asLong();
+            // one request to b, left running (40 ms between its 10 tokens) while /metrics is read
+            var toB = java.net.http.HttpClient.newHttpClient().sendAsync(java.net.http.HttpRequest.newBuilder(
+                            java.net.URI.create(server.baseUrl() + "/completions"))
+                    .header("content-type", "application/json")
+                    .POST(java.net.http.HttpRequest.BodyPublishers.ofString(completionBody("hello there", false, 10,
+                            "").replace("\"test-model\"", "\"b\""))).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            Exposition during = ExpositionParser.parse(scraper.get("/metrics").body());
+            for (int i = 0; i < 200 && value(during, "vllm:num_requests_running", "b") == 0; i++) {
+                Thread.sleep(5); // a bounded wait for b to be admitted, no timing assertion
+                during = ExpositionParser.parse(scraper.get("/metrics").body());
+            }
+            double kvTokens = 400 * sampleValue(during, "vllm:kv_cache_usage_perc", "b");
+            long promptB = TestClient.JSON.readTree(toB.get().body()).get("usage").get("prompt_tokens").asLong();
+            assertEquals(1, value(during, "vllm:num_requests_running", "b"));
+            assertEquals(0, value(during, "vllm:num_requests_running", "a"));
+            assertEquals(kvTokens, Math.rint(kvTokens), 1e-9, "whole tokens over 400");
+            assertTrue(kvTokens >= promptB && kvTokens <= promptB + 10, kvTokens + " tokens held, prompt " + promptB);
+
+            Exposition after = ExpositionParser.parse(scraper.get("/metrics").body());
+            for (int i = 0; i < 100 && value(after, "vllm:num_requests_running", "b") > 0; i++) {
+                Thread.sleep(10);
+                after = ExpositionParser.parse(scraper.get("/metrics").body());
+            }
+            assertEquals(3, value(after, "vllm:generation_tokens_total", "a"));
+            assertEquals(10, value(after, "vllm:generation_tokens_total", "b"));
+            assertEquals(promptA, value(after, "vllm:prompt_tokens_total", "a"));
+            assertEquals(promptB, value(after, "vllm:prompt_tokens_total", "b"));
+            assertEquals(1, value(after, "vllm:e2e_request_latency_seconds_count", "a"));
+            assertEquals(1, value(after, "vllm:e2e_request_latency_seconds_count", "b"));
+            assertEquals(0.0, sampleValue(after, "vllm:kv_cache_usage_perc", "b"), "every token freed");
+        }
+    }
+
+    @Test
+    void withoutAPrefixCacheThereIsNoKvPoolToReport() throws Exception {
+        try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder().prefixCacheBlocks(0).build())) {
+            String origin = server.baseUrl().substring(0, server.baseUrl().length() - "/v1".length());
+            Exposition e = ExpositionParser.parse(new TestClient(origin, null).get("/metrics").body());
+            assertTrue(e.samples().stream().noneMatch(s -> s.name().equals("vllm:kv_cache_usage_perc")));
+        }
+    }
+
+    private static long value(Exposition e, String sampleName, String model) {
+        return (long) sampleValue(e, sampleName, model);
+    }
+
+    private static double sampleValue(Exposition e, String sampleName, String model) {
+        return e.samples().stream().filter(s -> s.name().equals(sampleName)
+                && model.equals(s.labels().get("model_name"))).mapToDouble(Sample::value).sum();
     }
 
     private static long value(Exposition e, String sampleName) {
