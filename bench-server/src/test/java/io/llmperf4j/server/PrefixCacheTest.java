@@ -37,9 +37,9 @@ class PrefixCacheTest {
 
             String origin = server.baseUrl().substring(0, server.baseUrl().length() - "/v1".length());
             String metrics = new TestClient(origin, null).get("/metrics").body();
-            assertTrue(metrics.contains("vllm:prefix_cache_queries_total{engine=\"0\",model_name=\"llmperf4j-sim\"} "
+            assertTrue(metrics.contains("vllm:prefix_cache_queries_total{engine=\"0\",model_name=\"test-model\"} "
                     + "303.0"), metrics);
-            assertTrue(metrics.contains("vllm:prefix_cache_hits_total{engine=\"0\",model_name=\"llmperf4j-sim\"} "
+            assertTrue(metrics.contains("vllm:prefix_cache_hits_total{engine=\"0\",model_name=\"test-model\"} "
                     + "144.0"), metrics);
         }
     }
