@@ -218,8 +218,7 @@ final class SearchRun {
             outcome = "below_range";
             ObjectiveResult b = probes.get(0).judgement().binding();
             binding = b.objective();
-            verdict = "capacity below the range: " + key + " " + LoadSettings.formatLevel(probes.get(0).load())
-                    + " (the first level) already fails " + describe(b) + "; lower --search-min";
+            verdict = belowRangeVerdict(search.mode(), probes.get(0).load(), b);
         } else if (Double.isNaN(failed)) {
             outcome = interrupted ? "stopped" : "above_range";
             ObjectiveResult b = atCapacity.judgement().binding();
@@ -242,7 +241,7 @@ final class SearchRun {
             if (g != null) {
                 goodput = new SearchDocument.Goodput(g.slo().describe(), SearchDocument.num(g.goodRequestsPerSecond()),
                         SearchDocument.num(g.goodFraction()));
-                verdict += String.format(Locale.ROOT, "; goodput there %.2f req/s (%s)", g.goodRequestsPerSecond(),
+                verdict += goodputClause(key, search.mode().unit(), capacity, g.goodRequestsPerSecond(),
                         g.slo().describe());
             }
         }
@@ -271,6 +270,31 @@ final class SearchRun {
         return new SearchDocument(SearchDocument.SCHEMA, model, key, unit, search.objectives().stream()
                 .map(SloObjective::key).toList(), outcome, Double.isNaN(capacity) ? null : capacity, interval, binding,
                 goodput, verdict, warnings, settings, levels);
+    }
+
+    /**
+     * "capacity below the range: concurrency 2 (the first level) already fails ...; lower --search-min". At
+     * concurrency 1 there is nothing lower to try: the objective is not met even with one request in flight.
+     */
+    static String belowRangeVerdict(SearchPlan.Mode mode, double firstLoad, ObjectiveResult binding) {
+        String level = mode.key() + " " + LoadSettings.formatLevel(firstLoad);
+        if (mode == SearchPlan.Mode.CONCURRENCY && firstLoad <= 1) {
+            return "capacity below the range: " + level + " (the first level) already fails " + describe(binding)
+                    + "; the objective is not met even with one request in flight (a lower --search-min cannot "
+                    + "help: look at the server, or the objective)";
+        }
+        return "capacity below the range: " + level + " (the first level) already fails " + describe(binding)
+                + "; lower --search-min";
+    }
+
+    /**
+     * "; goodput at the capacity, concurrency 4: 7.92 req/s (TTFT <= 300 ms)": the capacity level's goodput, named as
+     * such (it follows the clause about the first failing level, whose goodput it is not).
+     */
+    static String goodputClause(String key, String unit, double capacity, double goodRequestsPerSecond,
+                                String slo) {
+        return String.format(Locale.ROOT, "; goodput at the capacity, %s %s%s: %.2f req/s (%s)", key,
+                LoadSettings.formatLevel(capacity), unit.equals("req/s") ? " req/s" : "", goodRequestsPerSecond, slo);
     }
 
     /** The bracket's confidence: each resolved end holds with 95 % (Bonferroni); null when an end is an estimate. */

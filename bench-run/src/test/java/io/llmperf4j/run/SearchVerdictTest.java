@@ -1,29 +1,66 @@
 package io.llmperf4j.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.llmperf4j.report.search.ObjectiveResult;
+import io.llmperf4j.report.metrics.SloObjectives;
+import io.llmperf4j.run.search.LevelLimit;
+import io.llmperf4j.run.search.SearchPlan;
+import io.llmperf4j.run.search.SearchResult;
+import io.llmperf4j.server.FaultKind;
+import io.llmperf4j.server.FaultPlan;
+import io.llmperf4j.server.SimulatedServer;
+import io.llmperf4j.server.SimulatorConfig;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** The search's verdict line names the level its binding estimate belongs to, and what each confidence is. */
+/** The search's verdict in words: below the range at concurrency 1, and whose goodput it quotes. */
 class SearchVerdictTest {
 
-    private static final ObjectiveResult FAILING = new ObjectiveResult("ttft_p90<=50ms", 40, 9, 53.7, 50.2, 61.2, 50,
-            "ms", false, true);
-
-    @Test
-    void theEstimateIsTheFirstFailingLevelsAndBothConfidencesAreNamed() {
-        assertEquals("capacity: concurrency 4 (fails at 5; the bracket [4, 5] holds with 90 % confidence, each "
-                        + "level's verdict at 95 %); binding objective at the first failing level, concurrency 5: "
-                        + "ttft_p90<=50ms (estimate 53.7 ms, 95 % interval [50.2 ms, 61.2 ms])",
-                SearchRun.foundVerdict(false, "concurrency", "concurrency", 4, 5, 0.9, FAILING));
+    private static SearchResult search(SimulatedServer server, Path dir, String slo, double min,
+                                       ByteArrayOutputStream out) {
+        CommonSettings common = new CommonSettings(new EndpointTarget.Remote(server.baseUrl(), "none",
+                "OPENAI_API_BASE", "test", Duration.ZERO), "sim", 1, 60, 20, Map.of(), dir, "openai", Map.of(),
+                Duration.ofSeconds(30), Map.of(), null, null, Duration.ofSeconds(10), false, false, null);
+        WorkloadSpec workload = new WorkloadSpec(60, 0, 8, 0, "llama-2", false, "llmperf", null, 11111, null, null,
+                null, null, null, null, null, null, "en", null, null, null);
+        SloObjectives objectives = SloObjectives.parse(slo);
+        SearchPlan plan = SearchPlan.of(SearchPlan.Mode.CONCURRENCY, objectives.objectives())
+                .withRange(min, 4).withLevelMax(LevelLimit.requests(20)).withMinSamples(10).withPause(Duration.ZERO);
+        RunRequest request = new RunRequest(common, workload, true, objectives.goodput(), true, 1, false, false,
+                LoadPlan.plain("sim", 1, 20, Duration.ofSeconds(60)), null, null, plan);
+        return new Runner(new PrintStream(out, true, StandardCharsets.UTF_8), System.err).search(request);
     }
 
     @Test
-    void aRateAndAPointEstimate() {
-        assertEquals("capacity: rate 8 req/s (fails at 12; a level decided on its point estimate); binding objective "
-                        + "at the first failing level, rate 12 req/s: ttft_p90<=50ms (estimate 53.7 ms, 95 % interval "
-                        + "[50.2 ms, 61.2 ms])",
-                SearchRun.foundVerdict(false, "rate", "req/s", 8, 12, null, FAILING));
+    void belowTheRangeAtConcurrencyOneSaysTheObjectiveIsNotMetWithOneRequestInFlight(@TempDir Path dir) {
+        // half the requests fail with HTTP 500 (seeded): error_rate<=1% fails at concurrency 1 already
+        try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder()
+                .timeToFirstToken(Duration.ofMillis(2)).interTokenDelay(Duration.ofMillis(1))
+                .faultPlan(FaultPlan.random(0.5, Map.of(FaultKind.HTTP_500, 1.0), 3)).build())) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            SearchResult result = search(server, dir, "error_rate<=1%", 1, out);
+            assertEquals("below_range", result.outcome(), out::toString);
+            String verdict = result.document().verdict();
+            assertTrue(verdict.startsWith("capacity below the range: concurrency 1 (the first level) already fails "
+                    + "error_rate<=1%"), verdict);
+            assertTrue(verdict.contains("; the objective is not met even with one request in flight (a lower "
+                    + "--search-min cannot help: look at the server, or the objective)"), verdict);
+            assertTrue(!verdict.contains("lower --search-min;") && !verdict.endsWith("lower --search-min"), verdict);
+        }
+    }
+
+    @Test
+    void theGoodputClauseNamesTheCapacityLevelItBelongsTo() {
+        assertEquals("; goodput at the capacity, concurrency 4: 7.92 req/s (TTFT <= 300 ms)",
+                SearchRun.goodputClause("concurrency", "concurrency", 4, 7.916, "TTFT <= 300 ms"));
+        assertEquals("; goodput at the capacity, rate 2.5 req/s: 2.40 req/s (E2E <= 2 s)",
+                SearchRun.goodputClause("rate", "req/s", 2.5, 2.4, "E2E <= 2 s"));
     }
 }
