@@ -6,6 +6,8 @@ import io.llmperf4j.engine.load.SaturationRules;
 import io.llmperf4j.engine.load.ScheduledRecord;
 import io.llmperf4j.engine.load.LoadSettings;
 import io.llmperf4j.model.BenchmarkSettings;
+import io.llmperf4j.model.Failure;
+import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.report.llmperf.LlmperfFileNames;
 import io.llmperf4j.report.metrics.Goodput;
 import io.llmperf4j.report.metrics.RequestMetrics;
@@ -76,7 +78,7 @@ final class SearchRun {
 
     /** A level as run: its verdict and figures. */
     private record Probe(int index, String phase, double load, LevelJudgement judgement, String stop,
-                         ModelRun.LevelReport report, String folder) {
+                         ModelRun.LevelReport report, String folder, int cancelledAtStop) {
     }
 
     SearchResult run(String model) {
@@ -107,6 +109,9 @@ final class SearchRun {
                         + "): the server may degrade over time, so the capacity found is optimistic");
             }
         }
+        cancelledWarning(probes.stream().filter(p -> p.cancelledAtStop() > 0)
+                .map(p -> String.format(Locale.ROOT, "%d (level %d, %s %s)", p.cancelledAtStop(), p.index(),
+                        search.mode().key(), LoadSettings.formatLevel(p.load()))).toList()).ifPresent(warnings::add);
         SearchDocument doc = document(model, chooser, probes, warnings);
         List<Path> files = List.of();
         if (resultsDir != null) {
@@ -134,8 +139,15 @@ final class SearchRun {
         LevelJudge judge = new LevelJudge(search.objectives(), search.minSamples());
         LevelJudgement[] decided = new LevelJudgement[1];
         int[] nextCheck = {search.minSamples()};
+        int[] cancelledAtStop = {0};
         run.observeRecords(record -> {
-            if (decided[0] != null || record.warmup()) return;
+            if (record.warmup()) return;
+            if (decided[0] != null) {
+                // in flight when the verdict ended the level: cancelled by the search, not failed by the server
+                Failure f = record.record().failure();
+                if (f != null && f.kind() == FailureKind.CANCELLED) cancelledAtStop[0]++;
+                return;
+            }
             judge.add(RequestMetrics.from(record.record(), tokenCounting), lag(record));
             if (judge.samples() < nextCheck[0]) return;
             // geometric checkpoints: few looks at the data, so repeated testing inflates the error little
@@ -151,11 +163,13 @@ final class SearchRun {
         ModelRun.LevelReport report = run.levels().isEmpty() ? null : run.levels().get(0);
         LevelJudgement judgement = decided[0] != null ? decided[0] : judge.judge();
         String stop = decided[0] != null ? "resolved" : stops.interrupted() ? "stopped" : "limit";
-        err.printf(Locale.ROOT, "llmperf4j: search level %d (%s %s): %s%s after %d requests, %s%s%n", index,
+        err.printf(Locale.ROOT, "llmperf4j: search level %d (%s %s): %s%s after %d requests, %s%s%s%n", index,
                 search.mode().key(), LoadSettings.formatLevel(load), judgement.passed() ? "pass" : "FAIL",
                 judgement.resolved() ? "" : " (estimate)", judgement.samples(), describe(judgement.binding()),
-                judgement.unresolved().isEmpty() ? "" : "; " + SearchConsole.unresolvedClause(judgement.unresolved()));
-        return new Probe(index, phase, load, judgement, stop, report, dir == null ? null : folder);
+                judgement.unresolved().isEmpty() ? "" : "; " + SearchConsole.unresolvedClause(judgement.unresolved()),
+                cancelledAtStop[0] == 0 ? "" : "; " + cancelledClause(cancelledAtStop[0]));
+        return new Probe(index, phase, load, judgement, stop, report, dir == null ? null : folder,
+                cancelledAtStop[0]);
     }
 
     private static long lag(ScheduledRecord record) {
@@ -295,6 +309,28 @@ final class SearchRun {
                                 String slo) {
         return String.format(Locale.ROOT, "; goodput at the capacity, %s %s%s: %.2f req/s (%s)", key,
                 LoadSettings.formatLevel(capacity), unit.equals("req/s") ? " req/s" : "", goodRequestsPerSecond, slo);
+    }
+
+    /**
+     * "8 requests in flight cancelled when the verdict ended the level early: censored, not in the verdict; the
+     * level's files count them as a plain run counts requests cancelled at its end (failures in results_error_rate,
+     * warning REQUESTS_CANCELLED, out of goodput.judged_requests)".
+     */
+    static String cancelledClause(int cancelled) {
+        return cancelled + (cancelled == 1 ? " request" : " requests") + " in flight cancelled when the verdict "
+                + "ended the level early: censored, not in the verdict; the level's files count "
+                + (cancelled == 1 ? "it" : "them") + " as a plain run counts requests cancelled at its end (failures "
+                + "in results_error_rate, warning REQUESTS_CANCELLED, out of goodput.judged_requests)";
+    }
+
+    /** The search's warning about every level's requests cancelled at its early stop, or empty when none were. */
+    static java.util.Optional<String> cancelledWarning(List<String> perLevel) {
+        if (perLevel.isEmpty()) return java.util.Optional.empty();
+        return java.util.Optional.of("requests in flight were cancelled when the verdict ended a level early: "
+                + String.join(", ", perLevel) + ". The search leaves them out (censored: the server did not fail "
+                + "them), but each level's files count them as a plain run counts requests cancelled at its end: "
+                + "failures in results_error_rate and errors (kind CANCELLED), warning REQUESTS_CANCELLED, left out "
+                + "of goodput.judged_requests; read those levels' error rates without them");
     }
 
     /** The bracket's confidence: each resolved end holds with 95 % (Bonferroni); null when an end is an estimate. */

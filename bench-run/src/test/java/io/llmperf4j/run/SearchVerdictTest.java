@@ -56,6 +56,37 @@ class SearchVerdictTest {
         }
     }
 
+    /**
+     * A level the verdict ends early cancels the requests still in flight: the search says how many and where the
+     * level's files count them (as a plain run counts requests cancelled at its end), and the two agree.
+     */
+    @Test
+    void requestsCancelledAtALevelsEarlyStopAreCountedAndExplained(@TempDir Path dir) throws Exception {
+        // failures are instant, successes take 8 x 50 ms: at the verdict a closed loop of 4 has successes in flight
+        try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder()
+                .timeToFirstToken(Duration.ofMillis(2)).interTokenDelay(Duration.ofMillis(50))
+                .faultPlan(FaultPlan.random(0.5, Map.of(FaultKind.HTTP_500, 1.0), 3)).build())) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            SearchResult result = search(server, dir, "error_rate<=1%,e2e_p90<=60s", 4, out);
+            assertEquals("below_range", result.outcome(), out::toString);
+            String warning = result.document().warnings().stream()
+                    .filter(w -> w.startsWith("requests in flight were cancelled")).findFirst().orElseThrow(
+                            () -> new AssertionError(result.document().warnings() + "\n" + out));
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("early: (\\d+) \\(level 1, concurrency 4\\)")
+                    .matcher(warning);
+            assertTrue(m.find(), warning);
+            int cancelled = Integer.parseInt(m.group(1));
+            assertTrue(cancelled > 0, warning);
+            Path level = dir.resolve(result.document().levels().get(0).resultsDir());
+            com.fasterxml.jackson.databind.JsonNode summary = new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readTree(level.resolve("sim_60_8_llmperf4j_summary.json").toFile());
+            assertEquals(cancelled, summary.at("/errors/by_kind/CANCELLED").asInt(), summary.get("errors")::toString);
+            assertEquals(summary.at("/goodput/recorded_requests").asInt() - cancelled,
+                    summary.at("/goodput/judged_requests").asInt(), "the level's goodput censors them too");
+            assertTrue(summary.get("warnings").toString().contains("REQUESTS_CANCELLED"), summary::toString);
+        }
+    }
+
     @Test
     void theGoodputClauseNamesTheCapacityLevelItBelongsTo() {
         assertEquals("; goodput at the capacity, concurrency 4: 7.92 req/s (TTFT <= 300 ms)",
