@@ -109,9 +109,6 @@ final class SearchRun {
                         + "): the server may degrade over time, so the capacity found is optimistic");
             }
         }
-        cancelledWarning(probes.stream().filter(p -> p.cancelledAtStop() > 0)
-                .map(p -> String.format(Locale.ROOT, "%d (level %d, %s %s)", p.cancelledAtStop(), p.index(),
-                        search.mode().key(), LoadSettings.formatLevel(p.load()))).toList()).ifPresent(warnings::add);
         SearchDocument doc = document(model, chooser, probes, warnings);
         List<Path> files = List.of();
         if (resultsDir != null) {
@@ -321,16 +318,6 @@ final class SearchRun {
                 + "ended the level early: censored, not in the verdict; the level's files count "
                 + (cancelled == 1 ? "it" : "them") + " as a plain run counts requests cancelled at its end (failures "
                 + "in results_error_rate, warning REQUESTS_CANCELLED, out of goodput.judged_requests)";
-    }
-
-    /** The search's warning about every level's requests cancelled at its early stop, or empty when none were. */
-    static java.util.Optional<String> cancelledWarning(List<String> perLevel) {
-        if (perLevel.isEmpty()) return java.util.Optional.empty();
-        return java.util.Optional.of("requests in flight were cancelled when the verdict ended a level early: "
-                + String.join(", ", perLevel) + ". The search leaves them out (censored: the server did not fail "
-                + "them), but each level's files count them as a plain run counts requests cancelled at its end: "
-                + "failures in results_error_rate and errors (kind CANCELLED), warning REQUESTS_CANCELLED, left out "
-                + "of goodput.judged_requests; read those levels' error rates without them");
     }
 
     /** The bracket's confidence: each resolved end holds with 95 % (Bonferroni); null when an end is an estimate. */
