@@ -127,11 +127,12 @@ public final class Doctor {
     }
 
     private static String engineName(ServerEngine engine) {
-        if (engine == null) return "no vLLM, SGLang or TGI names";
+        if (engine == null) return "no vLLM, SGLang, TGI or llama.cpp names";
         return switch (engine) {
             case VLLM -> "vLLM";
             case SGLANG -> "SGLang";
             case TGI -> "TGI";
+            case LLAMACPP -> "llama.cpp";
         };
     }
 

@@ -340,7 +340,7 @@ final class ModelRun implements BenchmarkListener {
         if (cx.serverMetrics() != null) {
             // whether warmup ran, from the level's settings: a cluster's measured window starts at its first
             // worker's start, after the shared start, so its measure-start offset is not 0 even without warmup
-            levelServer = cx.serverMetrics().levelEnded(load.startEpochMillis(), load.durationNanos(),
+            levelServer = cx.serverMetrics().levelEnded(model, load.startEpochMillis(), load.durationNanos(),
                     !(load.settings().warmup() instanceof Warmup.None));
         }
         if (levelDir != null) {

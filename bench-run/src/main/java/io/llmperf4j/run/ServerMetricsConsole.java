@@ -17,7 +17,7 @@ final class ServerMetricsConsole {
      */
     static String line(ServerSideSummary s, double clientOutputTokensPerSecond) {
         if (s.unknownEngine()) {
-            return "Server (/metrics): metrics served, no known engine's names (vLLM, SGLang, TGI): only "
+            return "Server (/metrics): metrics served, no known engine's names (vLLM, SGLang, TGI, llama.cpp): only "
                     + "the level's *_server_metrics.csv is written (every family, raw)";
         }
         String peaks = s.peaksUnobserved() ? "peak running and waiting not observed (" + s.unobservedPeaksReason() + ")"

@@ -31,7 +31,7 @@ final class ServerMetricsSession {
     private final ServerMetricsConfig config;
     private final PrintStream err;
     /** The run's model, whose series the summary reads where the server labels them by model; null for several. */
-    private final String model;
+    private final String runModel;
     private ServerMetricsScraper scraper;
     private long originNanos;
     private long originEpochMillis;
@@ -39,12 +39,12 @@ final class ServerMetricsSession {
     private ServerMetricsSession(ServerMetricsConfig config, PrintStream err, String model) {
         this.config = config;
         this.err = err;
-        this.model = model;
+        this.runModel = model;
     }
 
     /**
      * The one model of {@code --model}, or null when it names several (a comparison: the session does not know
-     * which model a level runs, so the summary adds up every model's series and says so).
+     * which level runs which model: each passes its own to {@link #levelEnded}).
      */
     static String singleModel(String models) {
         if (models == null || models.isBlank() || models.contains(",")) return null;
@@ -106,13 +106,17 @@ final class ServerMetricsSession {
      * compare one to one with the client's output tokens and tok/s. With warmup the summarizer interpolates the
      * counters to the window's edges (accurate to about one scrape interval's share).
      *
+     * @param model          the model this level sent, whose series the summary reads (a comparison's levels each
+     *                       run one of --model's); null: the run's one --model, or every series for several
      * @param warmupExcluded the level ran warmup (its settings say so). Not "the window starts after the level's
      *                       start": a cluster's window starts at its first worker's start, after the shared start
      *                       instant, with or without warmup, and interpolating its edges between scrapes under-counted
      *                       the tokens the workers' requests generated
      */
-    LevelServerMetrics levelEnded(long windowStartEpochMillis, long durationNanos, boolean warmupExcluded) {
+    LevelServerMetrics levelEnded(String model, long windowStartEpochMillis, long durationNanos,
+                                  boolean warmupExcluded) {
         if (scraper == null) return null;
+        if (model == null) model = runModel;
         ServerMetricsScraper ended = scraper;
         scraper = null;
         ServerMetricsTimeline timeline = ended.stop();
@@ -121,10 +125,14 @@ final class ServerMetricsSession {
         long endOffsetNanos = startOffsetNanos + durationNanos;
         ServerSideSummary summary;
         if (!warmupExcluded && ok.size() >= 2) {
+            // counters over the whole level; peaks only from scrapes inside the measured window (the final scrape,
+            // after the last record, reads an idle server: a short level's peaks would be 0, not "not observed")
+            ServerSideSummary window = ServerSideSummarizer.summarize(timeline, startOffsetNanos, endOffsetNanos,
+                    model);
             summary = wholeLevel(ServerSideSummarizer.summarize(timeline,
                     Math.min(startOffsetNanos, ok.get(0).offsetNanos()),
                     Math.max(endOffsetNanos, ok.get(ok.size() - 1).offsetNanos()), model), durationNanos)
-                    .withWindowStartS(startOffsetNanos / 1e9);
+                    .withPeaksOf(window).withWindowStartS(startOffsetNanos / 1e9);
         } else {
             summary = ServerSideSummarizer.summarize(timeline, startOffsetNanos, endOffsetNanos, model);
         }

@@ -42,7 +42,7 @@ class ServerMetricsConsoleTest {
     void unknownEngineIsOneLineNotNas() {
         ServerSideSummary s = new ServerSideSummary(null, 2, 0, 0.8, 0.8, null, null, null, null, null, null, null,
                 null, null, null, null, null, Map.of(), ServerSideSummary.QUANTILE_METHOD, 0.0, 1, null, List.of());
-        assertEquals("Server (/metrics): metrics served, no known engine's names (vLLM, SGLang, TGI): only "
+        assertEquals("Server (/metrics): metrics served, no known engine's names (vLLM, SGLang, TGI, llama.cpp): only "
                 + "the level's *_server_metrics.csv is written (every family, raw)", ServerMetricsConsole.line(s, 970));
     }
 }

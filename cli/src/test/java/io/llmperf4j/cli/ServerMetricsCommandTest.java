@@ -67,6 +67,24 @@ class ServerMetricsCommandTest {
         assertFalse(run.err().contains("warning"), run::toString);
     }
 
+    /**
+     * A level shorter than the scrape interval: its counters come from the baseline and final scrapes, but no scrape
+     * fell inside its window, so its peaks are not observed (null), not the idle server's 0 read after the run (QA).
+     */
+    @Test
+    void aLevelShorterThanTheScrapeIntervalHasNoPeaks(@TempDir Path tmp) throws IOException {
+        CliRun run = run(tmp, "--server-metrics-interval", "30");
+        assertEquals(0, run.exitCode(), run::toString);
+        JsonNode summary = summary(tmp);
+        JsonNode server = summary.get("server");
+        assertEquals(0, server.get("scrapes_inside_window").asInt(), server::toString);
+        assertTrue(server.get("peak_requests_running").isNull(), server::toString);
+        assertTrue(server.get("peak_requests_waiting").isNull(), server::toString);
+        assertEquals(summary.get("throughput").get("total_output_tokens").asLong(),
+                server.get("generation_tokens").asLong(), "the counters still span the whole level");
+        assertTrue(run.out().contains("not observed"), run::toString);
+    }
+
     @Test
     void aUrlWithoutMetricsIsOneWarningAndTheRunGoesOn(@TempDir Path tmp) throws IOException {
         String origin = server.baseUrl().substring(0, server.baseUrl().length() - "/v1".length());

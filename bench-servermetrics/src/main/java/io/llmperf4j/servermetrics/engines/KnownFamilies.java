@@ -21,6 +21,7 @@ import static io.llmperf4j.servermetrics.engines.MetricRole.REQUEST_DECODE_TIME;
 import static io.llmperf4j.servermetrics.engines.MetricRole.REQUEST_PREFILL_TIME;
 import static io.llmperf4j.servermetrics.engines.MetricRole.REQUEST_QUEUE_TIME;
 import static io.llmperf4j.servermetrics.engines.MetricRole.TIME_TO_FIRST_TOKEN;
+import static io.llmperf4j.servermetrics.engines.ServerEngine.LLAMACPP;
 import static io.llmperf4j.servermetrics.engines.ServerEngine.SGLANG;
 import static io.llmperf4j.servermetrics.engines.ServerEngine.TGI;
 import static io.llmperf4j.servermetrics.engines.ServerEngine.VLLM;
@@ -32,7 +33,8 @@ import java.util.function.Predicate;
  * The one table of families we know, per engine and role. Within an (engine, role) pair the rows are in order of
  * preference: the current name first, then older ones a server may still serve. Sources: vLLM V1
  * {@code vllm/v1/metrics/loggers.py} and {@code docs/design/metrics.md}; SGLang {@code srt/metrics/collector.py}
- * ({@code --enable-metrics}); TGI {@code docs/source/reference/metrics.md}. TGI has no TTFT histogram.
+ * ({@code --enable-metrics}); TGI {@code docs/source/reference/metrics.md}; llama.cpp {@code tools/server/README.md}
+ * ({@code llama-server --metrics}). TGI has no TTFT histogram; llama.cpp has no latency histograms.
  */
 public final class KnownFamilies {
 
@@ -86,7 +88,13 @@ public final class KnownFamilies {
             row(TGI, INTER_TOKEN_LATENCY, "tgi_request_mean_time_per_token_duration", HISTOGRAM,
                     "per-request mean, seconds"),
             row(TGI, E2E_REQUEST_LATENCY, "tgi_request_duration", HISTOGRAM, "seconds"),
-            row(TGI, REQUEST_QUEUE_TIME, "tgi_request_queue_duration", HISTOGRAM, "seconds"));
+            row(TGI, REQUEST_QUEUE_TIME, "tgi_request_queue_duration", HISTOGRAM, "seconds"),
+            // ---- llama.cpp (llama-server --metrics; no labels, no histograms)
+            row(LLAMACPP, REQUESTS_RUNNING, "llamacpp:requests_processing", GAUGE, "requests being processed"),
+            row(LLAMACPP, REQUESTS_WAITING, "llamacpp:requests_deferred", GAUGE, "requests deferred (waiting)"),
+            row(LLAMACPP, KV_CACHE_USAGE, "llamacpp:kv_cache_usage_ratio", GAUGE, "0-1; older builds only"),
+            row(LLAMACPP, PROMPT_TOKENS, "llamacpp:prompt_tokens", COUNTER, "prompt tokens processed"),
+            row(LLAMACPP, GENERATION_TOKENS, "llamacpp:tokens_predicted", COUNTER, "generated tokens"));
 
     private KnownFamilies() {
     }

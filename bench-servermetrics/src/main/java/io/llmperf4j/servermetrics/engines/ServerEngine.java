@@ -6,7 +6,8 @@ import java.util.Collection;
 public enum ServerEngine {
     VLLM("vllm", "vllm:"),
     SGLANG("sglang", "sglang:"),
-    TGI("tgi", "tgi_");
+    TGI("tgi", "tgi_"),
+    LLAMACPP("llamacpp", "llamacpp:");
 
     /** The lower-case name used in the summary and the CSV. */
     public final String id;

@@ -64,6 +64,31 @@ class ServerSideSummarizerTest {
         return r.snapshot();
     }
 
+    /** One llama-server --metrics scrape: counters with _total, gauges, no labels, no histograms. */
+    private static String llamacpp(double predicted, double prompt, int processing, int deferred, double kv) {
+        return "# HELP llamacpp:prompt_tokens_total Number of prompt tokens processed.\n"
+                + "# TYPE llamacpp:prompt_tokens_total counter\nllamacpp:prompt_tokens_total " + prompt + "\n"
+                + "# TYPE llamacpp:tokens_predicted_total counter\nllamacpp:tokens_predicted_total " + predicted + "\n"
+                + "# TYPE llamacpp:requests_processing gauge\nllamacpp:requests_processing " + processing + "\n"
+                + "# TYPE llamacpp:requests_deferred gauge\nllamacpp:requests_deferred " + deferred + "\n"
+                + "# TYPE llamacpp:kv_cache_usage_ratio gauge\nllamacpp:kv_cache_usage_ratio " + kv + "\n";
+    }
+
+    @Test
+    void llamaCppIsAKnownEngineWithoutModelLabels() {
+        ServerMetricsTimeline.Recorder r = ServerMetricsTimeline.recorder();
+        r.recordScrape(0, 1, ExpositionParser.parse(llamacpp(10, 20, 0, 0, 0)));
+        r.recordScrape(S, 1, ExpositionParser.parse(llamacpp(210, 260, 4, 2, 0.35)));
+        r.recordScrape(2 * S, 1, ExpositionParser.parse(llamacpp(490, 620, 0, 0, 0)));
+        ServerSideSummary s = ServerSideSummarizer.summarize(r.snapshot(), 0, 2 * S, "m");
+        assertEquals("llamacpp", s.engine());
+        assertEquals(480L, s.generationTokens());
+        assertEquals(600L, s.promptTokens());
+        assertEquals(4.0, s.peakRequestsRunning());
+        assertEquals(2.0, s.peakRequestsWaiting());
+        assertEquals(0.35, s.peakKvCacheUsage());
+    }
+
     @Test
     void vllmWindowFromGaugePeaksCounterAndHistogramIncreases() {
         ServerSideSummary s = ServerSideSummarizer.summarize(runTimeline(), 1 * S, 5 * S);
