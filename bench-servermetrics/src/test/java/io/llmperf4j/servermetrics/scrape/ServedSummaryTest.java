@@ -168,10 +168,9 @@ class ServedSummaryTest {
 
     @Test
     void noKnownNamesLeavesTheEngineUnknown() throws Exception {
-        // llama.cpp's names are not in the table yet: a new ServerEngine constant breaks Doctor's exhaustive switch
-        String llamacpp = "# TYPE llamacpp:tokens_predicted_total counter\nllamacpp:tokens_predicted_total 20\n"
-                + "# TYPE llamacpp:requests_processing gauge\nllamacpp:requests_processing 0\n";
-        ServerMetricsTimeline t = scrape(List.of(llamacpp, llamacpp));
+        String other = "# TYPE myserver:tokens_out_total counter\nmyserver:tokens_out_total 20\n"
+                + "# TYPE myserver:busy gauge\nmyserver:busy 0\n";
+        ServerMetricsTimeline t = scrape(List.of(other, other));
         ServerSideSummary s = ServerSideSummarizer.summarize(t, 0, S, "m");
         assertTrue(s.unknownEngine());
         assertNull(s.generationTokens());
