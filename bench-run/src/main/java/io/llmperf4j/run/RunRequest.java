@@ -1,6 +1,7 @@
 package io.llmperf4j.run;
 
 import io.llmperf4j.report.metrics.Slo;
+import io.llmperf4j.report.metrics.SloObjectives;
 import io.llmperf4j.run.search.SearchPlan;
 
 /**
@@ -22,6 +23,9 @@ import io.llmperf4j.run.search.SearchPlan;
  * @param serverMetrics      whether and where to scrape the server's Prometheus metrics; null means
  *                           {@link ServerMetricsOptions#DEFAULT}
  * @param search             a capacity search instead of the load's levels, or null
+ * @param objectives         the {@code --slo} objectives each level (a plain run's one) is judged against at its end,
+ *                           and the terms behind the goodput bounds; null for none (a capacity search judges its
+ *                           levels itself)
  */
 public record RunRequest(
         CommonSettings common,
@@ -35,10 +39,19 @@ public record RunRequest(
         LoadPlan load,
         ClusterPlan cluster,
         ServerMetricsOptions serverMetrics,
-        SearchPlan search) {
+        SearchPlan search,
+        SloObjectives objectives) {
 
     public RunRequest {
         serverMetrics = serverMetrics == null ? ServerMetricsOptions.DEFAULT : serverMetrics;
+    }
+
+    /** A request without objectives to judge. */
+    public RunRequest(CommonSettings common, WorkloadSpec workload, boolean includeUsage, Slo slo, boolean stream,
+                      int embeddingBatchSize, boolean clientWarmup, boolean saveEvents, LoadPlan load,
+                      ClusterPlan cluster, ServerMetricsOptions serverMetrics, SearchPlan search) {
+        this(common, workload, includeUsage, slo, stream, embeddingBatchSize, clientWarmup, saveEvents, load, cluster,
+                serverMetrics, search, null);
     }
 
     /** A request without a capacity search. */
@@ -60,6 +73,6 @@ public record RunRequest(
     /** The same request sent by the workers of {@code cluster}. */
     public RunRequest onCluster(ClusterPlan other) {
         return new RunRequest(common, workload, includeUsage, slo, stream, embeddingBatchSize, clientWarmup,
-                saveEvents, load, other, serverMetrics, search);
+                saveEvents, load, other, serverMetrics, search, objectives);
     }
 }

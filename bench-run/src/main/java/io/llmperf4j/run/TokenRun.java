@@ -96,7 +96,8 @@ final class TokenRun {
 
     private RunStatus runModels(WorkloadSource workload, int clientSpecialTokens, StopControl stops,
                                 ResultsFolder folder) {
-        MetricsConfig metricsConfig = new MetricsConfig(new TokenCounting(clientSpecialTokens, true), request.slo());
+        MetricsConfig metricsConfig = new MetricsConfig(new TokenCounting(clientSpecialTokens, true), request.slo(),
+                request.objectives());
         TokenCounter counter = outputCounter(workload);
         LoadPlan plan = request.load();
         ResultFiles files = ResultFiles.tokenBenchmark(request.saveEvents()).with(stoppedBy(stops));

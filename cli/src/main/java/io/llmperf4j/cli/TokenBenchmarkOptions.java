@@ -112,7 +112,7 @@ final class TokenBenchmarkOptions {
         }
         return new RunRequest(common, workload, !r.noStreamUsage, slo == null ? null : slo.goodput(), !r.noStream,
                 r.embeddingBatchSize, !r.noClientWarmup, c.results.saveEvents, load, cluster, c.serverMetrics.resolve(),
-                search);
+                search, search == null ? slo : null); // a search judges its levels itself
     }
 
     private static SessionSpec sessions(TokenBenchmarkCommand c) {

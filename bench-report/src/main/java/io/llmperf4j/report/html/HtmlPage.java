@@ -8,6 +8,8 @@ import io.llmperf4j.report.metrics.MetricUnit;
 import io.llmperf4j.report.metrics.RequestMetrics;
 import io.llmperf4j.report.summary.Redaction;
 import io.llmperf4j.report.summary.RunEnvironment;
+import io.llmperf4j.report.summary.SloVerdictJson;
+import io.llmperf4j.report.summary.SloVerdictText;
 import io.llmperf4j.report.summary.SummaryDocument;
 import io.llmperf4j.report.summary.SummaryDocument.StatsJson;
 import io.llmperf4j.report.output.OpenLoopFile;
@@ -359,6 +361,11 @@ final class HtmlPage {
             tile(Html.fixed(g.goodRequestsPerS(), 3) + " req/s", "goodput, " + Html.percent(g.goodFraction())
                     + " good", g.goodFraction() != null && g.goodFraction() < 1);
         }
+        SloVerdictJson slo = summary.slo();
+        if (slo != null) {
+            tile("SLO " + (slo.passed() ? "PASS" : "FAIL"), slo.objectives().size() + (slo.objectives().size() == 1 ? " objective, " : " objectives, ")
+                    + (slo.resolved() ? "resolved at 95 %" : "by the estimates"), !slo.passed());
+        }
         out.append("</section>\n");
     }
 
@@ -418,6 +425,7 @@ final class HtmlPage {
                     .append(g.violations().ttft()).append(", TPOT ").append(g.violations().tpot()).append(", E2E ")
                     .append(g.violations().e2eLatency()).append("</p>\n");
         }
+        sloVerdict(summary.slo());
         SummaryDocument.PhasesJson phases = summary.phases();
         if (phases != null && phases.ttftBreakdownMeanMs() != null) {
             SummaryDocument.TtftBreakdownJson b = phases.ttftBreakdownMeanMs();
@@ -432,6 +440,18 @@ final class HtmlPage {
                 + "content events. Percentiles: ").append(Html.esc(summary.statistics() == null ? "HdrHistogram"
                 : summary.statistics().percentileMethod())).append(".</p>\n");
         out.append("</div>\n</section>\n");
+    }
+
+    /** The --slo verdict, as the console words it (absent without objectives). */
+    private void sloVerdict(SloVerdictJson slo) {
+        if (slo == null) return;
+        out.append("<div id=\"slo-verdict\" class=\"").append(slo.passed() ? "slo-pass" : "slo-fail").append("\">")
+                .append("<p><strong>").append(Html.esc(SloVerdictText.header(slo))).append("</strong></p>\n<ul>\n");
+        for (SloVerdictJson.ObjectiveJson o : slo.objectives()) {
+            out.append("<li data-objective=\"").append(Html.esc(o.objective())).append("\" data-passed=\"")
+                    .append(o.passed()).append("\">").append(Html.esc(SloVerdictText.line(o))).append("</li>\n");
+        }
+        out.append("</ul>\n</div>\n");
     }
 
     private static String describe(SummaryDocument.SloJson slo) {

@@ -1,15 +1,20 @@
 package io.llmperf4j.report.metrics;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
- * What llmperf4j's own metrics need beyond the run: how to count tokens, and an optional SLO for goodput.
+ * What llmperf4j's own metrics need beyond the run: how to count tokens, an optional SLO for goodput, and the
+ * {@code --slo} objectives a run is judged against.
  *
  * @param tokenCounting how output tokens are counted
  * @param slo           the goodput objective, or null for no goodput
+ * @param objectives    the {@code --slo} terms, or null: their objectives get a verdict over the run's requests
+ *                      ({@code RunMetrics.sloVerdict}) and their merged goodput bounds are named; null for a capacity
+ *                      search, which judges its levels itself
  */
-public record MetricsConfig(TokenCounting tokenCounting, Slo slo) {
+public record MetricsConfig(TokenCounting tokenCounting, Slo slo, SloObjectives objectives) {
 
     /** {@link TokenCounting#DEFAULT}, no SLO. */
     public static final MetricsConfig DEFAULT = new MetricsConfig(TokenCounting.DEFAULT, null);
@@ -18,18 +23,39 @@ public record MetricsConfig(TokenCounting tokenCounting, Slo slo) {
         Objects.requireNonNull(tokenCounting, "tokenCounting");
     }
 
+    /** Token counting and goodput without objectives to judge. */
+    public MetricsConfig(TokenCounting tokenCounting, Slo slo) {
+        this(tokenCounting, slo, null);
+    }
+
     /** This config with {@code slo} (null removes it). */
     public MetricsConfig withSlo(Slo slo) {
-        return new MetricsConfig(tokenCounting, slo);
+        return new MetricsConfig(tokenCounting, slo, objectives);
     }
 
     /** This config with another token counting. */
     public MetricsConfig withTokenCounting(TokenCounting tokenCounting) {
-        return new MetricsConfig(tokenCounting, slo);
+        return new MetricsConfig(tokenCounting, slo, objectives);
+    }
+
+    /** This config with {@code objectives} to judge (null removes them); the goodput SLO is left as it is. */
+    public MetricsConfig withObjectives(SloObjectives objectives) {
+        return new MetricsConfig(tokenCounting, slo, objectives);
     }
 
     /** The SLO, when one was given. */
     public Optional<Slo> optionalSlo() {
         return Optional.ofNullable(slo);
+    }
+
+    /** The objectives a run's requests are judged against; empty without any. */
+    public List<SloObjective> judgedObjectives() {
+        return objectives == null ? List.of() : objectives.objectives();
+    }
+
+    /** How the goodput bounds were merged where several terms bound one metric ({@link SloObjectives#mergedBounds}). */
+    public List<String> mergedGoodputBounds() {
+        return objectives == null || slo == null || !slo.equals(objectives.goodput()) ? List.of()
+                : objectives.mergedBounds();
     }
 }

@@ -1,6 +1,8 @@
 package io.llmperf4j.report.metrics;
 
 import io.llmperf4j.model.BenchmarkRun;
+import io.llmperf4j.report.search.LevelJudgement;
+import io.llmperf4j.report.search.RunVerdict;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -36,6 +38,8 @@ import java.util.function.ToLongFunction;
  * @param tokenDiscrepancy      client against server output counts
  * @param errors                failures by kind and code
  * @param goodput               present when the config has an SLO
+ * @param sloVerdict            present when the config has objectives: the requests judged against them by the
+ *                              capacity search's rule ({@link RunVerdict}), from the intended send like goodput
  * @param warnings              what the reader must know, in {@link WarningCode} order
  */
 public record RunMetrics(
@@ -54,6 +58,7 @@ public record RunMetrics(
         TokenDiscrepancy tokenDiscrepancy,
         ErrorBreakdown errors,
         Optional<Goodput> goodput,
+        Optional<LevelJudgement> sloVerdict,
         List<RunWarning> warnings) {
 
     private static final double NANOS_PER_SECOND = 1e9;
@@ -67,6 +72,7 @@ public record RunMetrics(
         Objects.requireNonNull(tokenDiscrepancy, "tokenDiscrepancy");
         Objects.requireNonNull(errors, "errors");
         Objects.requireNonNull(goodput, "goodput");
+        Objects.requireNonNull(sloVerdict, "sloVerdict");
         warnings = List.copyOf(warnings);
     }
 
@@ -77,7 +83,8 @@ public record RunMetrics(
 
     /**
      * The same for an open loop: {@code sendLagNanos} (each measured request's actual minus intended send, by client
-     * request id; null or empty for a closed loop) makes goodput judge TTFT and E2E from the intended send. Every
+     * request id; null or empty for a closed loop) makes goodput and the SLO verdict judge TTFT and E2E from the
+     * intended send. Every
      * other figure counts from the actual send.
      */
     public static RunMetrics of(BenchmarkRun run, MetricsConfig config, Map<String, Long> sendLagNanos) {
@@ -108,7 +115,7 @@ public record RunMetrics(
         all.add(warning);
         return new RunMetrics(config, requests, stats, durationNanos, requestsSent, requestsRecorded,
                 requestsSucceeded, totalOutputTokens, outputTokensPerSecond, requestsPerSecond, outputTokenSources,
-                inputTokenSources, tokenDiscrepancy, errors, goodput, all);
+                inputTokenSources, tokenDiscrepancy, errors, goodput, sloVerdict, all);
     }
 
     /**
@@ -135,11 +142,12 @@ public record RunMetrics(
         TokenDiscrepancy discrepancy = TokenDiscrepancy.of(requests, config.tokenCounting());
         Optional<Goodput> goodput = config.optionalSlo()
                 .map(slo -> Goodput.of(slo, requests, sendLagNanos, durationNanos));
+        Optional<LevelJudgement> verdict = RunVerdict.of(config.judgedObjectives(), requests, sendLagNanos);
         return new RunMetrics(config, requests, stats, durationNanos, requestsSent, requests.size(),
                 succeeded, outputTokens, tokensPerSecond, requestsPerSecond,
                 TokenSourceCounts.of(requests, RequestMetrics::outputTokenSource),
                 TokenSourceCounts.of(requests, RequestMetrics::inputTokenSource), discrepancy,
-                ErrorBreakdown.of(requests), goodput, RunWarnings.evaluate(requests, discrepancy, timedOut));
+                ErrorBreakdown.of(requests), goodput, verdict, RunWarnings.evaluate(requests, discrepancy, timedOut));
     }
 
     /** The statistics of one metric. */

@@ -83,7 +83,7 @@ public final class RunWarnings {
         return new RunMetrics(m.config(), m.requests(), m.stats(), m.durationNanos(), m.requestsSent(),
                 m.requestsRecorded(), m.requestsSucceeded(), m.totalOutputTokens(), m.outputTokensPerSecond(),
                 m.requestsPerSecond(), m.outputTokenSources(), m.inputTokenSources(), m.tokenDiscrepancy(),
-                m.errors(), m.goodput(), all);
+                m.errors(), m.goodput(), m.sloVerdict(), all);
     }
 
     /** The lag p99 above which the client's event loops count as late: from the idle baseline when measured. */

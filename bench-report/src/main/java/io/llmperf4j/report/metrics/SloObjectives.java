@@ -30,8 +30,11 @@ import java.util.regex.Pattern;
  *
  * @param objectives the objectives, in the order given; empty when only goodput bounds were given
  * @param goodput    the per-request bounds of goodput, or null when there are none
+ * @param boundTerms for each bounded goodput metric, every term that bounds it: the explicit goodput term first
+ *                   ({@code ttft=400ms}, which wins), then the objectives of that metric in the order given (their
+ *                   tightest bound is used when there is no explicit term); see {@link #mergedBounds()}
  */
-public record SloObjectives(List<SloObjective> objectives, Slo goodput) {
+public record SloObjectives(List<SloObjective> objectives, Slo goodput, Map<SloMetric, List<String>> boundTerms) {
 
     private static final String NUMBER = "(\\d+(?:\\.\\d*)?|\\.\\d+)";
     private static final String UNIT = "(ns|us|µs|ms|s)?";
@@ -54,6 +57,14 @@ public record SloObjectives(List<SloObjective> objectives, Slo goodput) {
         if (objectives.isEmpty() && goodput == null) {
             throw new IllegalArgumentException("an SLO needs at least one term; " + FORMS);
         }
+        Map<SloMetric, List<String>> terms = new EnumMap<>(SloMetric.class);
+        if (boundTerms != null) boundTerms.forEach((m, t) -> terms.put(m, List.copyOf(t)));
+        boundTerms = java.util.Collections.unmodifiableMap(terms);
+    }
+
+    /** Objectives and goodput bounds without a record of which terms gave the bounds. */
+    public SloObjectives(List<SloObjective> objectives, Slo goodput) {
+        this(objectives, goodput, null);
     }
 
     /**
@@ -69,6 +80,8 @@ public record SloObjectives(List<SloObjective> objectives, Slo goodput) {
         Set<String> keys = new LinkedHashSet<>();
         Map<SloMetric, Duration> explicit = new EnumMap<>(SloMetric.class);
         Map<SloMetric, Duration> implied = new EnumMap<>(SloMetric.class);
+        Map<SloMetric, List<String>> explicitTerms = new EnumMap<>(SloMetric.class);
+        Map<SloMetric, List<String>> impliedTerms = new EnumMap<>(SloMetric.class);
         for (String raw : spec.split(",", -1)) {
             String term = raw.strip();
             SloObjective objective = objective(term, spec);
@@ -82,21 +95,60 @@ public record SloObjectives(List<SloObjective> objectives, Slo goodput) {
                     throw new IllegalArgumentException("SLO '" + spec + "' gives the goodput bound of "
                             + metric.key() + " twice");
                 }
+                explicitTerms.put(metric, List.of(metric.key() + "=" + SloObjective.millis(limit) + "ms"));
                 continue;
             }
             if (!keys.add(objective.key())) {
                 throw new IllegalArgumentException("SLO '" + spec + "' gives " + objective.key() + " twice");
             }
             objectives.add(objective);
-            if (objective instanceof SloObjective.Percentile p) implied.merge(p.metric(), p.bound(), SloObjectives::min);
-            if (objective instanceof SloObjective.Attainment a) implied.merge(a.metric(), a.bound(), SloObjectives::min);
+            SloMetric bounded = objective instanceof SloObjective.Percentile p ? p.metric()
+                    : objective instanceof SloObjective.Attainment a ? a.metric() : null;
+            Duration bound = objective instanceof SloObjective.Percentile p ? p.bound()
+                    : objective instanceof SloObjective.Attainment a ? a.bound() : null;
+            if (bounded != null) {
+                implied.merge(bounded, bound, SloObjectives::min);
+                impliedTerms.computeIfAbsent(bounded, m -> new ArrayList<>()).add(objective.key());
+            }
         }
         implied.forEach(explicit::putIfAbsent);
         Duration ttft = explicit.get(SloMetric.TTFT);
         Duration tpot = explicit.get(SloMetric.TPOT);
         Duration e2e = explicit.get(SloMetric.E2E);
         Slo goodput = ttft == null && tpot == null && e2e == null ? null : new Slo(ttft, tpot, e2e);
-        return new SloObjectives(objectives, goodput);
+        Map<SloMetric, List<String>> terms = new EnumMap<>(SloMetric.class);
+        for (SloMetric m : new SloMetric[]{SloMetric.TTFT, SloMetric.TPOT, SloMetric.E2E}) {
+            List<String> all = new ArrayList<>(explicitTerms.getOrDefault(m, List.of()));
+            all.addAll(impliedTerms.getOrDefault(m, List.of()));
+            if (!all.isEmpty()) terms.put(m, all);
+        }
+        return new SloObjectives(objectives, goodput, terms);
+    }
+
+    /**
+     * How the goodput bounds were chosen where several terms bound one metric, e.g. {@code "TTFT bound 300 ms: the
+     * tightest of ttft_p99<=500ms, ttft<=300ms@90%"} or {@code "TTFT bound 400 ms: ttft=400ms, over
+     * ttft_p99<=500ms"}; empty when every bounded metric has one term.
+     */
+    public List<String> mergedBounds() {
+        List<String> notes = new ArrayList<>();
+        if (goodput == null) return notes;
+        boundTerms.forEach((metric, terms) -> {
+            Duration used = switch (metric) {
+                case TTFT -> goodput.ttft();
+                case TPOT -> goodput.tpot();
+                case E2E -> goodput.e2e();
+                default -> null;
+            };
+            if (terms.size() < 2 || used == null) return;
+            String head = metric.label() + " bound " + SloObjective.millis(used) + " ms: ";
+            if (terms.get(0).contains("=") && !terms.get(0).contains("<=")) {
+                notes.add(head + terms.get(0) + ", over " + String.join(", ", terms.subList(1, terms.size())));
+            } else {
+                notes.add(head + "the tightest of " + String.join(", ", terms));
+            }
+        });
+        return notes;
     }
 
     /**

@@ -13,6 +13,7 @@ import io.llmperf4j.report.metrics.PhaseStats;
 import io.llmperf4j.report.metrics.RunMetrics;
 import io.llmperf4j.report.metrics.RunWarning;
 import io.llmperf4j.report.metrics.WarningCode;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -68,12 +69,18 @@ public final class SummaryConsoleReport {
                 metrics.inputTokenSources().serverUsage(), metrics.inputTokenSources().clientTokenizer()));
         if (metrics.goodput().isPresent()) {
             Goodput g = metrics.goodput().get();
+            // several terms bounding one metric were merged into one bound: say which
+            List<String> merged = metrics.config().mergedGoodputBounds();
             out.append(String.format(Locale.ROOT, "Goodput (%s): %s req/s, %d of %d requests good (%s)%s%n",
-                    g.slo().describe() + (g.fromIntendedSend() ? ", from the intended send" : ""),
+                    g.slo().describe() + (g.fromIntendedSend() ? ", from the intended send" : "")
+                            + (merged.isEmpty() ? "" : "; " + String.join("; ", merged)),
                     fixed(g.goodRequestsPerSecond(), 3), g.goodRequests(), g.judgedRequests(),
                     percent(g.goodFraction()), g.censoredRequests() == 0 ? ""
                             : "; " + g.censoredRequests() + " cancelled before any bound was missed left out"));
         }
+        // the --slo objectives judged by the capacity search's rule (absent without objectives)
+        metrics.sloVerdict().ifPresent(v -> out.append(SloVerdictText.block(SloVerdictJson.of(v,
+                metrics.goodput().map(Goodput::fromIntendedSend).orElse(false)))));
         ImageUsage images = ImageUsage.of(run.records());
         if (images.any()) {
             out.append(String.format(Locale.ROOT, "Images: %d sent in %d requests (%.1f Mpixel, %.1f MB); input "

@@ -62,6 +62,8 @@ import java.util.function.Function;
  *                       count); optional: absent when no request carried an image
  * @param sessions       multi-turn sessions by turn and the prefix-cache hit rate the server reported; optional:
  *                       absent without sessions and without cached-token counts ({@link SessionsSummary})
+ * @param slo            the run judged against its {@code --slo} objectives ({@link SloVerdictJson}); optional:
+ *                       absent without objectives
  */
 public record SummaryDocument(
         String schema,
@@ -82,7 +84,8 @@ public record SummaryDocument(
         DistributedJson distributed,
         @JsonInclude(JsonInclude.Include.NON_NULL) ServerSideSummary server,
         @JsonInclude(JsonInclude.Include.NON_NULL) ImagesJson images,
-        @JsonInclude(JsonInclude.Include.NON_NULL) SessionsSummary sessions) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) SessionsSummary sessions,
+        @JsonInclude(JsonInclude.Include.NON_NULL) SloVerdictJson slo) {
 
     /** A summary without an images or sessions section. */
     public SummaryDocument(String schema, ToolJson tool, RunEnvironment environment, SettingsJson settings, RunJson run,
@@ -91,7 +94,7 @@ public record SummaryDocument(
                            StatisticsJson statistics, ClientOverheadJson clientOverhead, List<WarningJson> warnings,
                            DistributedJson distributed, ServerSideSummary server) {
         this(schema, tool, environment, settings, run, tokenCounting, metrics, throughput, errors, connections, phases,
-                goodput, statistics, clientOverhead, warnings, distributed, server, null, null);
+                goodput, statistics, clientOverhead, warnings, distributed, server, null, null, null);
     }
 
     private static final double NANOS_PER_MILLI = 1e6;
@@ -152,14 +155,16 @@ public record SummaryDocument(
                 null,
                 null,
                 ImagesJson.of(ImageUsage.of(run.records())),
-                SessionsSummary.of(run.records(), metrics.config().tokenCounting()));
+                SessionsSummary.of(run.records(), metrics.config().tokenCounting()),
+                SloVerdictJson.of(metrics.sloVerdict().orElse(null), metrics.goodput().map(
+                        Goodput::fromIntendedSend).orElse(false)));
     }
 
     /** The same summary for a distributed run. */
     public SummaryDocument withDistributed(DistributedJson workers) {
         return new SummaryDocument(schema, tool, environment, settings, run, tokenCounting, metrics, throughput,
                 errors, connections, phases, goodput, statistics, clientOverhead, warnings, workers, server, images,
-                sessions);
+                sessions, slo);
     }
 
     /**
@@ -169,14 +174,14 @@ public record SummaryDocument(
     public SummaryDocument withStoppedBy(String signal) {
         return new SummaryDocument(schema, tool, environment, settings, run.stoppedBy(signal), tokenCounting, metrics,
                 throughput, errors, connections, phases, goodput, statistics, clientOverhead, warnings, distributed,
-                server, images, sessions);
+                server, images, sessions, slo);
     }
 
     /** The same summary with the server's side of the measured window (null: none). */
     public SummaryDocument withServer(ServerSideSummary serverSide) {
         return new SummaryDocument(schema, tool, environment, settings, run, tokenCounting, metrics, throughput,
                 errors, connections, phases, goodput, statistics, clientOverhead, warnings, distributed, serverSide,
-                images, sessions);
+                images, sessions, slo);
     }
 
     /**
