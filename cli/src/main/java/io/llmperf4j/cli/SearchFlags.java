@@ -24,8 +24,10 @@ final class SearchFlags {
             description = "Service-level objectives, comma-separated: percentiles (ttft_p99<=500ms, tpot_p90<=50ms, "
                     + "itl_p99<=100ms, e2e_p95<=20s), attainment (ttft<=500ms@99%%: at least 99%% of the requests "
                     + "within 500 ms), error_rate<=1%%, or plain goodput bounds (ttft=500ms,tpot=50ms). Every run "
-                    + "reports goodput (requests meeting every TTFT/TPOT/E2E bound per second); --search finds the "
-                    + "highest load meeting every objective. Units ns, us, ms, s; a bare number is ms.")
+                    + "reports goodput (requests meeting every TTFT/TPOT/E2E bound per second); without --search a "
+                    + "run (each level of a sweep) also prints a PASS/FAIL verdict per objective with its 95%% "
+                    + "interval (the summary's slo block; the exit code is unchanged); --search finds the highest load "
+                    + "meeting every objective. Units ns, us, ms, s; a bare number is ms.")
     String slo;
 
     @Option(names = "--search", paramLabel = "concurrency|rate",
