@@ -3,7 +3,7 @@ package io.llmperf4j.datasets;
 import com.fasterxml.jackson.core.JsonProcessingException;
 
 /** Jackson's error messages without its internals, for one clean line naming the file and where. */
-final class JsonMessages {
+public final class JsonMessages {
     private JsonMessages() {
     }
 
@@ -12,7 +12,7 @@ final class JsonMessages {
      * REDACTED ...; line: 1, column: 5])}) and can embed {@code [Source: ...]} elsewhere; the caller names the file
      * and line itself.
      */
-    static String clean(JsonProcessingException e) {
+    public static String clean(JsonProcessingException e) {
         String m = e.getOriginalMessage();
         if (m == null) return "malformed JSON";
         m = m.replaceAll("\\s*\\(start marker at \\[Source:[^\\]]*\\]\\)", "")

@@ -78,7 +78,7 @@ public final class PromptListDataset {
             try {
                 node = MAPPER.readTree(lines[i]);
             } catch (JsonProcessingException e) {
-                throw error(absolute, lineNumber, "not valid JSON: " + e.getOriginalMessage());
+                throw error(absolute, lineNumber, "not valid JSON: " + JsonMessages.clean(e));
             }
             if (node == null || !node.isObject()) throw error(absolute, lineNumber, "expected a JSON object {\"prompt\": ...}");
             JsonNode prompt = node.get("prompt");
@@ -149,7 +149,8 @@ public final class PromptListDataset {
             int maxTokens = entry.maxTokens();
             if (maxTokens == 0) {
                 if (outputLengths == null) {
-                    throw error(file, entry.line(), "no \"max_tokens\", and no output length distribution was given");
+                    throw error(file, entry.line(), "no \"max_tokens\": give it on every line, or --output-lengths "
+                            + "DIST (e.g. normal:150,10) for the lines without one");
                 }
                 maxTokens = outputLengths.sample(random);
             }

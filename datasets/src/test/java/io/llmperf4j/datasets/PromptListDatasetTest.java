@@ -51,7 +51,8 @@ class PromptListDatasetTest {
                 new RequestSpec(2, "Name three colors", 3, 10)), workload.requests());
         DatasetFormatException e = assertThrows(DatasetFormatException.class,
                 () -> PromptListDataset.load(file).workload(cl100k, 3, 1, null));
-        assertEquals("Prompt file " + file + ", line 1: no \"max_tokens\", and no output length distribution was given",
+        assertEquals("Prompt file " + file + ", line 1: no \"max_tokens\": give it on every line, or "
+                + "--output-lengths DIST (e.g. normal:150,10) for the lines without one",
                 e.getMessage());
     }
 

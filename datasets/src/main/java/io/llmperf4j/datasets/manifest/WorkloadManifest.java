@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.llmperf4j.datasets.DatasetFormatException;
+import io.llmperf4j.datasets.JsonMessages;
 import io.llmperf4j.datasets.images.ImageAttachment;
 import io.llmperf4j.datasets.images.ImageLibrary;
 import io.llmperf4j.datasets.images.ImageManifestEntry;
@@ -312,7 +313,7 @@ public record WorkloadManifest(ManifestHeader header, List<RequestSpec> requests
         try {
             node = MAPPER.readTree(text);
         } catch (JsonProcessingException e) {
-            throw error(file, "line " + line, "not valid JSON: " + e.getOriginalMessage());
+            throw error(file, "line " + line, "not valid JSON: " + JsonMessages.clean(e));
         }
         if (node == null || !node.isObject()) throw error(file, "line " + line, "not a JSON object");
         return node;

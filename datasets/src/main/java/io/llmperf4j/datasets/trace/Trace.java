@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.llmperf4j.datasets.DatasetFormatException;
+import io.llmperf4j.datasets.JsonMessages;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -86,7 +87,7 @@ public record Trace(String format, Path file, List<TraceRequest> requests) {
             try {
                 node = MAPPER.readTree(text);
             } catch (JsonProcessingException e) {
-                throw error(file, line, "not valid JSON: " + clean(e));
+                throw error(file, line, "not valid JSON: " + JsonMessages.clean(e));
             }
             if (!node.isObject()) throw error(file, line, "a request must be a JSON object");
             long timestamp = integer(file, line, node, "timestamp", true);
@@ -220,13 +221,6 @@ public record Trace(String format, Path file, List<TraceRequest> requests) {
             throw error(file, line, "TIMESTAMP '" + text + "' is not a date such as 2023-11-16 18:17:03.9799600 or "
                     + "2024-05-10 00:00:00.009930+00:00");
         }
-    }
-
-    private static String clean(JsonProcessingException e) {
-        String m = e.getOriginalMessage() == null ? "malformed JSON" : e.getOriginalMessage();
-        m = m.replaceAll("\\s*\\(start marker at \\[Source:[^\\]]*\\]\\)", "").replaceAll("\\[Source:[^\\]]*\\]", "");
-        int nl = m.indexOf('\n');
-        return (nl >= 0 ? m.substring(0, nl) : m).strip();
     }
 
     private static DatasetFormatException error(Path file, int line, String problem) {
