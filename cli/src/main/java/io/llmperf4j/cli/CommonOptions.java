@@ -154,6 +154,9 @@ final class CommonOptions {
                             + "server, or unset " + otherVar + " to benchmark the embedded simulated server");
                 }
             }
+            // the simulator needs no key, but a key file that cannot be read is a mistake to say now, not at the
+            // first run against the real server
+            if (apiKeyFile != null) ApiKeyFile.read(apiKeyFile);
             return new EndpointTarget.Embedded(baseVar, keyVar);
         }
         if (base.isBlank()) {

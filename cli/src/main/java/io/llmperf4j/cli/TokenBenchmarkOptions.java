@@ -62,6 +62,8 @@ final class TokenBenchmarkOptions {
                     + " has no token events)");
         }
         WorkloadFlags w = c.workload;
+        refuseBoth(c, "--input-lengths", w.inputLengths, "--mean-input-tokens", "--stddev-input-tokens");
+        refuseBoth(c, "--output-lengths", w.outputLengths, "--mean-output-tokens", "--stddev-output-tokens");
         WorkloadSpec workload = new WorkloadSpec(l.meanInputTokens, l.stddevInputTokens, l.meanOutputTokens,
                 l.stddevOutputTokens, w.tokenizer, w.allowDownload, w.promptMode, w.corpus, w.seed, w.inputLengths,
                 w.outputLengths, w.dataset, w.datasetPromptTokens, w.datasetOutputTokens, w.prompt, w.maxTokens,
@@ -126,6 +128,20 @@ final class TokenBenchmarkOptions {
         return new SessionSpec(s.turns, s.thinkTime, s.sharedPrefixGroups, t.trace, t.traceSpeedup,
                 t.traceDuration == null ? null : Duration.ofNanos(Math.round(t.traceDuration * 1e9)),
                 t.trace == null ? null : TraceReplay.load(t));
+    }
+
+    /**
+     * {@code lengths} (--input-lengths or --output-lengths) replaces llmperf's mean and stddev flags of the same
+     * lengths: both given is a contradiction, refused rather than one silently dropped.
+     */
+    private static void refuseBoth(TokenBenchmarkCommand c, String lengthsFlag, String lengths, String... llmperfs) {
+        if (lengths == null) return;
+        for (String flag : llmperfs) {
+            if (c.given(flag)) {
+                throw new UsageException(lengthsFlag + " and " + flag + " both set the lengths: give "
+                        + lengthsFlag + " alone (e.g. normal:MEAN,STDDEV) or llmperf's mean and stddev flags");
+            }
+        }
     }
 
     /**

@@ -28,6 +28,14 @@ class ApiKeyFileTest {
         run(missing).assertOneErrorLine(2, "--api-key-file " + missing + " does not exist");
     }
 
+    /** Without OPENAI_API_BASE the embedded simulator needs no key, but a file that is not there is said now. */
+    @Test
+    void aMissingFileIsSaidEvenForTheEmbeddedSimulator(@TempDir Path dir) {
+        Path missing = dir.resolve("nonexistent");
+        CliRun.of(Map.of(), "token-benchmark", "--api-key-file", missing.toString(), "--results-dir", "")
+                .assertOneErrorLine(2, "--api-key-file " + missing + " does not exist");
+    }
+
     @Test
     void aDirectoryIsNotAFile(@TempDir Path dir) {
         run(dir).assertOneErrorLine(2, "--api-key-file " + dir + " is a directory, not a file");

@@ -156,7 +156,10 @@ class OtherApisCommandTest {
     /** With --input-lengths the inputs are what is sent: the file names and the summary say that, as a chat run's. */
     @Test
     void embeddingsNameTheirFilesAfterTheLengthsSent(@TempDir Path tmp) throws IOException {
-        CliRun run = run("embeddings", tmp, "--input-lengths", "fixed:40", "--output-lengths", "fixed:8");
+        // --input-lengths in place of llmperf's mean and stddev flags (both together are refused)
+        CliRun run = CliRun.of(env("embeddings"), "token-benchmark", "--model", "sim", "--llm-api", "embeddings",
+                "--input-lengths", "fixed:40", "--output-lengths", "fixed:8", "--max-num-completed-requests", "6",
+                "--num-concurrent-requests", "3", "--timeout", "60", "--results-dir", tmp.toString());
         assertEquals(0, run.exitCode(), run::toString);
         JsonNode summary = JSON.readTree(tmp.resolve("sim_40_8_embeddings_summary.json").toFile());
         assertEquals(40, summary.get("mean_input_tokens").asInt(), summary::toString);

@@ -199,6 +199,7 @@ public record SloObjectives(List<SloObjective> objectives, Slo goodput, Map<SloM
         if (term.toLowerCase(Locale.ROOT).startsWith("error_rate")) {
             throw bad(term, spec, "is not error_rate<=N% (a percentage, e.g. error_rate<=1%)");
         }
+        if (term.matches(".*<=\\s*-.*")) throw bad(term, spec, "needs a limit > 0");
         if (term.contains("<=")) throw bad(term, spec, "is not a percentile or attainment objective");
         return null;
     }

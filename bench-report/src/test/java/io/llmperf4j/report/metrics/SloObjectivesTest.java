@@ -47,6 +47,8 @@ class SloObjectivesTest {
                 {"error_rate<=0.01", "a percentage"},
                 {"ttft<=5ms@0%", "attainment in (0%, 100%]"},
                 {"ttft_p99<=0ms", "a limit > 0"},
+                {"ttft_p99<=-5ms", "a limit > 0"},
+                {"ttft<=-5ms@99%", "a limit > 0"},
                 {"ttft_p99<=5ms,ttft_p99<=5ms", "twice"},
                 {"itl=5ms", "no per-request goodput bound"},
                 {"ttft_p99<5ms", "not a term"}}) {
