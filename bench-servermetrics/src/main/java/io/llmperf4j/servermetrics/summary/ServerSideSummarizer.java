@@ -357,10 +357,22 @@ public final class ServerSideSummarizer {
         families.put(figure, f.name());
         long observations = Math.round(count);
         if (observations == 0) return new ServerLatency(0, null, null, null, null);
-        return new ServerLatency(observations, sum == null ? null : sum / count,
-                finite(HistogramQuantile.quantile(0.50, bounds, counts)),
-                finite(HistogramQuantile.quantile(0.90, bounds, counts)),
-                finite(HistogramQuantile.quantile(0.99, bounds, counts)));
+        Double mean = sum == null ? null : sum / count;
+        // the cap needs the mean of the very observations the buckets hold: not when one layout of several is read
+        Double capMean = observed > 1 ? null : mean;
+        return new ServerLatency(observations, mean, quantile(0.50, bounds, counts, capMean),
+                quantile(0.90, bounds, counts, capMean), quantile(0.99, bounds, counts, capMean));
+    }
+
+    /**
+     * Prometheus' interpolated quantile, capped by Markov's bound for durations (never negative): at most a share
+     * {@code 1 - q} of them can lie above {@code mean / (1 - q)}. Interpolating inside a wide first bucket otherwise
+     * invents values: every queue time 0 in the 0-0.3 s bucket gave p50 0.15 s with a mean of 0.
+     */
+    private static Double quantile(double q, double[] bounds, double[] counts, Double mean) {
+        Double interpolated = finite(HistogramQuantile.quantile(q, bounds, counts));
+        if (interpolated == null || mean == null || !(mean >= 0)) return interpolated;
+        return Math.min(interpolated, mean / (1 - q));
     }
 
     /**

@@ -79,7 +79,7 @@ public record ServerSideSummary(
 
     public static final String QUANTILE_METHOD = "from histogram bucket increases between the scrapes that bracket "
             + "the window, linear interpolation inside a bucket as Prometheus' histogram_quantile does (accurate to a "
-            + "bucket's width)";
+            + "bucket's width), capped at mean / (1 - q) (Markov's bound: durations are never negative)";
 
     /** Without the window's start on the scrapes' time axis. */
     public ServerSideSummary(String engine, int scrapesInWindow, int failedScrapesInWindow, Double windowS,

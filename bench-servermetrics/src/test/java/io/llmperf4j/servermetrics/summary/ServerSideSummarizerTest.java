@@ -74,6 +74,24 @@ class ServerSideSummarizerTest {
                 + "# TYPE llamacpp:kv_cache_usage_ratio gauge\nllamacpp:kv_cache_usage_ratio " + kv + "\n";
     }
 
+    /** Every queue time 0, all in the first bucket: interpolation would say p50 0.15 s; the mean 0 caps it at 0. */
+    @Test
+    void quantilesNeverExceedWhatTheMeanAllows() {
+        String zeros = "# TYPE vllm:request_queue_time_seconds histogram\n"
+                + "vllm:request_queue_time_seconds_bucket{le=\"0.3\",model_name=\"m\"} %d\n"
+                + "vllm:request_queue_time_seconds_bucket{le=\"+Inf\",model_name=\"m\"} %d\n"
+                + "vllm:request_queue_time_seconds_sum{model_name=\"m\"} 0\n"
+                + "vllm:request_queue_time_seconds_count{model_name=\"m\"} %d\n";
+        ServerMetricsTimeline.Recorder r = ServerMetricsTimeline.recorder();
+        r.recordScrape(0, 1, ExpositionParser.parse(String.format(zeros, 0, 0, 0)));
+        r.recordScrape(S, 1, ExpositionParser.parse(String.format(zeros, 10, 10, 10)));
+        ServerSideSummary s = ServerSideSummarizer.summarize(r.snapshot(), 0, S, "m");
+        assertEquals(10, s.queueTime().observations());
+        assertEquals(0.0, s.queueTime().meanS());
+        assertEquals(0.0, s.queueTime().p50S());
+        assertEquals(0.0, s.queueTime().p99S());
+    }
+
     @Test
     void llamaCppIsAKnownEngineWithoutModelLabels() {
         ServerMetricsTimeline.Recorder r = ServerMetricsTimeline.recorder();
