@@ -115,7 +115,8 @@ class SweepTest {
             assertFalse(l.aborted());
             assertEquals(6, l.summary().successes());
         }
-        assertEquals(0, result.verdict().firstFailingIndex().getAsInt());
+        // cancelled by the stop, not failed by the server: the aborted level is not judged
+        assertTrue(result.verdict().firstFailingIndex().isEmpty(), result.verdict().toString());
     }
 
     @Test
