@@ -4,7 +4,10 @@ package io.llmperf4j.model;
 public enum FailureKind {
     /** The server answered with a non-200 status. */
     HTTP_STATUS,
-    /** A 200 response whose body or stream carried an {@code {"error": ...}} object. */
+    /**
+     * A 200 response whose body or stream carried an error: an {@code {"error": ...}} object, vLLM's older
+     * {@code {"object": "error", ...}}, or an {@code event: error}.
+     */
     ERROR_IN_STREAM,
     /** An SSE event that was not valid JSON or lacked the fields of a chat completion chunk. */
     MALFORMED_EVENT,

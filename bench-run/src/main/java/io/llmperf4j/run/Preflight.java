@@ -290,6 +290,11 @@ final class Preflight {
                     + "certificate is self-signed or from a private CA, pass that CA with --ca-cert FILE (or "
                     + "--insecure to trust any certificate, for testing only)";
         }
+        if (failure.kind() == FailureKind.CLIENT_ERROR && failure.message().startsWith("expected an event stream")) {
+            // a proxy's login page, an HTML error page, a JSON answer to a streamed request: no load explains it
+            return "the server at " + where + " answered the pre-run request with something other than an event "
+                    + "stream: " + message + "; check " + BASE_VARIABLES + " and any proxy in between";
+        }
         if (failure.kind() != FailureKind.HTTP_STATUS) return null;
         int status = failure.code();
         boolean refused = (status >= 400 && status < 500 && status != 408 && status != 429) || status == 501;

@@ -259,6 +259,22 @@ class PreflightTest {
         assertFalse(problem.contains("my-secret-key"), problem);
     }
 
+    /** A 200 page instead of a stream (a proxy's login page) stops the run before the clock, with its excerpt. */
+    @Test
+    void aPageInsteadOfAStreamStopsTheRun() throws Exception {
+        AtomicInteger requests = new AtomicInteger();
+        HttpServer http = server(200, "text/html", "<html><body>Please log in to the proxy</body></html>", requests);
+        try {
+            String message = refusal("http://127.0.0.1:" + http.getAddress().getPort() + "/v1", "m", "k");
+            assertTrue(message.contains("answered the pre-run request with something other than an event stream: "
+                    + "expected an event stream but got 'text/html'"), message);
+            assertTrue(message.contains("Please log in to the proxy"), message);
+            assertEquals(1, requests.get());
+        } finally {
+            http.stop(0);
+        }
+    }
+
     private static HttpServer server(int status, String contentType, String body, AtomicInteger requests)
             throws Exception {
         HttpServer http = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
