@@ -42,7 +42,7 @@ import java.util.function.UnaryOperator;
  * uncounted (-1): the coordinator counts them with its tokenizer, so workers need none.
  */
 public final class LoadWorker {
-    /** Where {@link RunShare} and {@link RequestProbe} find the worker of its process. */
+    /** Where {@link RunShare} and {@link RequestProbe} find the worker of its process ({@link #of}). */
     public static final String CONTEXT_KEY = "llmperf4j.worker";
     private static final TokenCounter COUNTED_BY_COORDINATOR = text -> -1;
     private static final long SPIN_NANOS = 1_000_000L;
@@ -62,6 +62,16 @@ public final class LoadWorker {
     public LoadWorker(UnaryOperator<String> apiKeys, Consumer<String> log) {
         this.apiKeys = apiKeys;
         this.log = log;
+    }
+
+    /** The worker of {@code instance}'s process, for a task the coordinator sent to it. */
+    static LoadWorker of(HazelcastInstance instance) {
+        Object worker = instance.getConfig().getUserContext().get(CONTEXT_KEY);
+        if (!(worker instanceof LoadWorker w)) {
+            throw new IllegalStateException("member " + ClusterNode.idOf(instance.getCluster().getLocalMember())
+                    + " is not a load worker");
+        }
+        return w;
     }
 
     WorkerOutcome run(WorkerJob job, HazelcastInstance instance) {

@@ -35,12 +35,7 @@ final class RequestProbe implements Callable<String>, Serializable, HazelcastIns
 
     @Override
     public String call() {
-        Object worker = instance.getConfig().getUserContext().get(LoadWorker.CONTEXT_KEY);
-        if (!(worker instanceof LoadWorker w)) {
-            throw new IllegalStateException("member " + ClusterNode.idOf(instance.getCluster().getLocalMember())
-                    + " is not a load worker");
-        }
-        return Wire.write(w.checkRequest(Wire.read(clientJson, ClientSpec.class), prompt,
+        return Wire.write(LoadWorker.of(instance).checkRequest(Wire.read(clientJson, ClientSpec.class), prompt,
                 Duration.ofMillis(waitMillis)));
     }
 }

@@ -26,11 +26,6 @@ final class RunShare implements Callable<String>, Serializable, HazelcastInstanc
 
     @Override
     public String call() {
-        Object worker = instance.getConfig().getUserContext().get(LoadWorker.CONTEXT_KEY);
-        if (!(worker instanceof LoadWorker w)) {
-            throw new IllegalStateException("member " + ClusterNode.idOf(instance.getCluster().getLocalMember())
-                    + " is not a load worker");
-        }
-        return Wire.write(w.run(Wire.read(jobJson, WorkerJob.class), instance));
+        return Wire.write(LoadWorker.of(instance).run(Wire.read(jobJson, WorkerJob.class), instance));
     }
 }

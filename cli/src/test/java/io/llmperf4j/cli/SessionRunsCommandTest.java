@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -12,13 +11,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.Reader;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -52,7 +49,7 @@ class SessionRunsCommandTest {
             assertTrue(run.exitCode() != 2, run::toString);
             List<String> newMessages = server.runBodies().stream().map(b -> lastUserText(b)).toList();
             assertEquals(9, newMessages.size(), newMessages::toString);
-            List<CSVRecord> rows = csv(tmp);
+            List<CSVRecord> rows = RunFolder.csv(tmp);
             assertEquals(9, rows.size());
             // every prompt of the workload went out exactly once (short synthetic prompts may repeat a text, so the
             // prompt index, not the text, tells them apart): no replay of a session after the failure
@@ -78,7 +75,7 @@ class SessionRunsCommandTest {
             assertEquals(0, run.exitCode(), run::toString);
             assertEquals(1, server.maxInFlight.get(), "the cap is 1 request in flight");
             assertEquals(9, server.runBodies().size());
-            List<CSVRecord> rows = csv(tmp);
+            List<CSVRecord> rows = RunFolder.csv(tmp);
             // sessions 1 and 2 start while session 0's turn is in flight: they wait, and the wait is send lag
             double maxLag = rows.stream().mapToDouble(r -> Double.parseDouble(r.get("send_lag_s"))).max()
                     .orElseThrow();
@@ -107,8 +104,8 @@ class SessionRunsCommandTest {
                     "--num-concurrent-requests", "1", "--no-client-warmup", "--results-dir", tmp.toString());
             assertEquals(0, run.exitCode(), run::toString);
         }
-        List<CSVRecord> rows = csv(tmp);
-        JsonNode summary = summary(tmp);
+        List<CSVRecord> rows = RunFolder.csv(tmp);
+        JsonNode summary = RunFolder.summary(tmp);
         JsonNode byTurn = summary.get("sessions").get("by_turn");
         assertEquals(2, byTurn.size());
         // two requests per turn: the mean over the turns is the mean over all requests, the summary's TPOT mean
@@ -161,24 +158,6 @@ class SessionRunsCommandTest {
 
     private static Map<String, String> env(Recorder server) {
         return Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k");
-    }
-
-    private static List<CSVRecord> csv(Path dir) throws IOException {
-        Path file;
-        try (var files = Files.list(dir)) {
-            file = files.filter(p -> p.toString().endsWith("_requests.csv")).findFirst().orElseThrow();
-        }
-        try (Reader r = Files.newBufferedReader(file)) {
-            return new ArrayList<>(CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true).get().parse(r)
-                    .getRecords());
-        }
-    }
-
-    private static JsonNode summary(Path dir) throws IOException {
-        try (var files = Files.list(dir)) {
-            return JSON.readTree(files.filter(p -> p.toString().endsWith("_llmperf4j_summary.json")).findFirst()
-                    .orElseThrow().toFile());
-        }
     }
 
     /**

@@ -7,18 +7,15 @@ import io.llmperf4j.datasets.trace.TraceStats;
 import io.llmperf4j.server.SimulatedServer;
 import io.llmperf4j.server.SimulatorConfig;
 import io.llmperf4j.tokenize.Tokenizers;
-import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -55,7 +52,7 @@ class SessionsAndTracesCommandTest {
                     "--no-client-warmup", "--results-dir", tmp.resolve("out").toString());
             assertEquals(0, run.exitCode(), run::toString);
         }
-        List<CSVRecord> rows = csv(tmp.resolve("out"));
+        List<CSVRecord> rows = RunFolder.csv(tmp.resolve("out"));
         CSVRecord s0t1 = row(rows, "s0", "1");
         CSVRecord s1t0 = row(rows, "s1", "0");
         int longerPrompt = Integer.parseInt(s1t0.get("prompt_tokens_server"));
@@ -66,7 +63,7 @@ class SessionsAndTracesCommandTest {
         double firstTurnTtft = Double.parseDouble(s1t0.get("ttft_s"));
         assertTrue(secondTurnTtft < firstTurnTtft, secondTurnTtft + " s >= " + firstTurnTtft + " s");
 
-        JsonNode sessions = summary(tmp.resolve("out")).get("sessions");
+        JsonNode sessions = RunFolder.summary(tmp.resolve("out")).get("sessions");
         assertEquals(2, sessions.get("sessions").asInt(), sessions::toString);
         assertEquals(2, sessions.get("by_turn").size(), sessions::toString);
         assertEquals(2, sessions.get("by_turn").get(0).get("requests").asInt());
@@ -96,9 +93,9 @@ class SessionsAndTracesCommandTest {
                     "--trace-speedup", "2", "--no-client-warmup", "--results-dir", tmp.resolve("out").toString());
             assertEquals(0, run.exitCode(), run::toString);
         }
-        JsonNode sessions = summary(tmp.resolve("out")).get("sessions");
+        JsonNode sessions = RunFolder.summary(tmp.resolve("out")).get("sessions");
         assertEquals(predicted, sessions.get("cached_tokens").asLong(), sessions::toString);
-        assertEquals(5, csv(tmp.resolve("out")).size());
+        assertEquals(5, RunFolder.csv(tmp.resolve("out")).size());
     }
 
     /**
@@ -148,7 +145,7 @@ class SessionsAndTracesCommandTest {
         assertEquals(2.0, t.get("speedup").asDouble());
         assertEquals(0.25, t.get("duration_s").asDouble(), 1e-9);
 
-        assertEquals(load, summary(out).get("settings").get("metadata").get("llmperf4j_load").asText());
+        assertEquals(load, RunFolder.summary(out).get("settings").get("metadata").get("llmperf4j_load").asText());
         JsonNode llmperf;
         try (var files = Files.list(out)) {
             llmperf = JSON.readTree(files.filter(p -> p.getFileName().toString().matches(".*_\\d+_summary\\.json"))
@@ -156,7 +153,7 @@ class SessionsAndTracesCommandTest {
         }
         assertEquals(load, llmperf.get("llmperf4j_load").asText());
         // the whole (cut) trace is the run's count, not --max-num-completed-requests' default of 10
-        assertEquals(3, summary(out).get("settings").get("max_num_completed_requests").asInt());
+        assertEquals(3, RunFolder.summary(out).get("settings").get("max_num_completed_requests").asInt());
 
         String written = html(out);
         CliRun rebuilt = CliRun.of(Map.of(), "report", out.toString());
@@ -213,26 +210,8 @@ class SessionsAndTracesCommandTest {
         return Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k");
     }
 
-    private static List<CSVRecord> csv(Path dir) throws IOException {
-        Path file;
-        try (var files = Files.list(dir)) {
-            file = files.filter(p -> p.toString().endsWith("_requests.csv")).findFirst().orElseThrow();
-        }
-        try (Reader r = Files.newBufferedReader(file)) {
-            return new ArrayList<>(CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true).get().parse(r)
-                    .getRecords());
-        }
-    }
-
     private static CSVRecord row(List<CSVRecord> rows, String session, String turn) {
         return rows.stream().filter(r -> r.get("session_id").equals(session) && r.get("turn").equals(turn))
                 .findFirst().orElseThrow(() -> new AssertionError("no row " + session + "/" + turn + " in " + rows));
-    }
-
-    private static JsonNode summary(Path dir) throws IOException {
-        try (var files = Files.list(dir)) {
-            return JSON.readTree(files.filter(p -> p.toString().endsWith("_llmperf4j_summary.json")).findFirst()
-                    .orElseThrow().toFile());
-        }
     }
 }

@@ -6,14 +6,12 @@ import io.llmperf4j.server.SimulatedServer;
 import io.llmperf4j.server.SimulatorConfig;
 import io.llmperf4j.tokenize.Tokenizer;
 import io.llmperf4j.tokenize.Tokenizers;
-import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -51,7 +49,7 @@ class WorkloadsOnTheWireTest {
                     tmp.resolve("out").toString());
             assertEquals(0, run.exitCode(), run::toString);
         }
-        List<CSVRecord> rows = csv(tmp.resolve("out"));
+        List<CSVRecord> rows = RunFolder.csv(tmp.resolve("out"));
         rows.sort((a, b) -> a.get("prompt_index").compareTo(b.get("prompt_index")));
         assertEquals(List.of("1024", "1300"), rows.stream().map(r -> r.get("number_input_tokens")).toList());
         assertEquals("1024", rows.get(1).get("cached_tokens"), "blocks 1 and 2 of the first prompt: " + rows);
@@ -106,7 +104,7 @@ class WorkloadsOnTheWireTest {
                     + "+ --timeout 1 s\n"), run::toString);
             assertEquals(3, server.bodies().size(), run::toString);
         }
-        JsonNode summary = summary(out);
+        JsonNode summary = RunFolder.summary(out);
         assertEquals(2, summary.get("settings").get("timeout_s").asInt(), summary.get("settings")::toString);
     }
 
@@ -148,7 +146,7 @@ class WorkloadsOnTheWireTest {
             assertEquals(sorted(saved), sorted(userPrompts(server.bodies())));
             assertTrue(ten.err().contains("llmperf4j: " + manifest + " holds 6 requests: --max-num-completed-requests "
                     + "10 is capped at 6 (a replay sends each request once)"), ten::toString);
-            assertEquals(6, summary(tmp.resolve("ten")).get("settings").get("max_num_completed_requests").asInt());
+            assertEquals(6, RunFolder.summary(tmp.resolve("ten")).get("settings").get("max_num_completed_requests").asInt());
 
             server.bodies.clear();
             CliRun saveSessions = CliRun.of(env, "token-benchmark", "--model", "m", "--turns", "fixed:3",
@@ -160,7 +158,7 @@ class WorkloadsOnTheWireTest {
                     sessions.toString(), "--no-client-warmup", "--results-dir", tmp.resolve("sessions").toString());
             assertEquals(0, replaySessions.exitCode(), replaySessions::toString);
             assertEquals(7, server.bodies().size(), replaySessions::toString);
-            List<String> ids = csv(tmp.resolve("sessions")).stream().map(r -> r.get("session_id") + "/"
+            List<String> ids = RunFolder.csv(tmp.resolve("sessions")).stream().map(r -> r.get("session_id") + "/"
                     + r.get("turn")).sorted().toList();
             assertEquals(List.of("s0/0", "s0/1", "s0/2", "s1/0", "s1/1", "s1/2", "s2/0"), ids);
         }
@@ -182,7 +180,7 @@ class WorkloadsOnTheWireTest {
                     "--results-dir", tmp.resolve("groups").toString());
             assertEquals(0, groups.exitCode(), groups::toString);
             List<JsonNode> bodies = server.bodies();
-            List<CSVRecord> rows = csv(tmp.resolve("groups"));
+            List<CSVRecord> rows = RunFolder.csv(tmp.resolve("groups"));
             assertEquals(4, rows.size());
             for (CSVRecord row : rows) {
                 JsonNode messages = bodies.get(Integer.parseInt(row.get("prompt_index"))).get("messages");
@@ -200,13 +198,13 @@ class WorkloadsOnTheWireTest {
                     tmp.resolve("single").toString());
             assertEquals(0, single.exitCode(), single::toString);
             List<JsonNode> singleBodies = server.bodies();
-            for (CSVRecord row : csv(tmp.resolve("single"))) {
+            for (CSVRecord row : RunFolder.csv(tmp.resolve("single"))) {
                 String user = singleBodies.get(Integer.parseInt(row.get("prompt_index"))).get("messages").get(1)
                         .get("content").asText();
                 assertEquals(llama.count(user), Integer.parseInt(row.get("number_input_tokens")), row::toString);
             }
             // the same flag, the same count: both 100 + the blank line + 40, one BOS
-            assertEquals(csv(tmp.resolve("single")).get(0).get("number_input_tokens"),
+            assertEquals(RunFolder.csv(tmp.resolve("single")).get(0).get("number_input_tokens"),
                     rows.get(0).get("number_input_tokens"));
         }
     }
@@ -236,7 +234,7 @@ class WorkloadsOnTheWireTest {
         }
         if (Tokenizers.builtInLlama2Available()) {
             Tokenizer llama = Tokenizers.builtInLlama2();
-            CSVRecord first = csv(tmp.resolve("out")).stream().filter(r -> r.get("turn").equals("0")).findFirst()
+            CSVRecord first = RunFolder.csv(tmp.resolve("out")).stream().filter(r -> r.get("turn").equals("0")).findFirst()
                     .orElseThrow();
             assertEquals(llama.count("You are terse.\n\nName a color of the sky in the evening time."),
                     Integer.parseInt(first.get("number_input_tokens")));
@@ -334,23 +332,5 @@ class WorkloadsOnTheWireTest {
 
     private static Map<String, String> openAi(String baseUrl) {
         return Map.of("OPENAI_API_BASE", baseUrl, "OPENAI_API_KEY", "k");
-    }
-
-    private static List<CSVRecord> csv(Path dir) throws IOException {
-        Path file;
-        try (var files = Files.list(dir)) {
-            file = files.filter(p -> p.toString().endsWith("_requests.csv")).findFirst().orElseThrow();
-        }
-        try (Reader r = Files.newBufferedReader(file)) {
-            return new ArrayList<>(CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true).get().parse(r)
-                    .getRecords());
-        }
-    }
-
-    private static JsonNode summary(Path dir) throws IOException {
-        try (var files = Files.list(dir)) {
-            return JSON.readTree(files.filter(p -> p.toString().endsWith("_llmperf4j_summary.json")).findFirst()
-                    .orElseThrow().toFile());
-        }
     }
 }

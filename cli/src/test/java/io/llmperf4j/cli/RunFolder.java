@@ -1,0 +1,40 @@
+package io.llmperf4j.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVRecord;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A run's results folder as tests read it: its requests CSV and its llmperf4j summary, whatever the base name. */
+final class RunFolder {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private RunFolder() {
+    }
+
+    /** The rows of the folder's {@code *_requests.csv}. */
+    static List<CSVRecord> csv(Path dir) throws IOException {
+        try (Reader r = Files.newBufferedReader(only(dir, "_requests.csv"))) {
+            return new ArrayList<>(CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true).get().parse(r)
+                    .getRecords());
+        }
+    }
+
+    /** The folder's {@code *_llmperf4j_summary.json}. */
+    static JsonNode summary(Path dir) throws IOException {
+        return JSON.readTree(only(dir, "_llmperf4j_summary.json").toFile());
+    }
+
+    private static Path only(Path dir, String suffix) throws IOException {
+        try (var files = Files.list(dir)) {
+            return files.filter(p -> p.toString().endsWith(suffix)).findFirst().orElseThrow();
+        }
+    }
+}
