@@ -17,8 +17,8 @@ import java.util.function.ToLongFunction;
 public final class RunVerdict {
 
     /**
-     * Requests before any objective is resolved: the capacity search's default {@code --search-min-samples}
-     * ({@code SearchPlan.DEFAULT_MIN_SAMPLES}), so a plain run and a search level of the same size read alike.
+     * Requests before any objective is resolved; the capacity search's default {@code --search-min-samples} is this
+     * one ({@code SearchPlan.DEFAULT_MIN_SAMPLES}), so a plain run and a search level of the same size read alike.
      */
     public static final int MIN_SAMPLES = 30;
 

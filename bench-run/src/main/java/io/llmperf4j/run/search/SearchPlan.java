@@ -3,6 +3,7 @@ package io.llmperf4j.run.search;
 import io.llmperf4j.engine.load.Arrival;
 import io.llmperf4j.engine.load.Warmup;
 import io.llmperf4j.report.metrics.SloObjective;
+import io.llmperf4j.report.search.RunVerdict;
 
 import java.time.Duration;
 import java.util.List;
@@ -35,7 +36,8 @@ public record SearchPlan(Mode mode, List<SloObjective> objectives, double start,
                          Long arrivalSeed, OptionalInt maxConcurrency, Warmup warmup) {
 
     public static final double DEFAULT_TOLERANCE = 0.05;
-    public static final int DEFAULT_MIN_SAMPLES = 30;
+    /** The same as a plain run's verdict needs ({@link RunVerdict#MIN_SAMPLES}): one number for both. */
+    public static final int DEFAULT_MIN_SAMPLES = RunVerdict.MIN_SAMPLES;
     public static final LevelLimit DEFAULT_LEVEL_MAX = LevelLimit.time(Duration.ofSeconds(60));
     public static final double DEFAULT_CONCURRENCY_MAX = 1024;
     public static final double DEFAULT_RATE_MAX = 1000;
