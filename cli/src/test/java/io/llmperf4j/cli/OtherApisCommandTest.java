@@ -91,7 +91,14 @@ class OtherApisCommandTest {
             assertTrue(run.out().lines().anyMatch(l -> l.matches("TPOT \\(per request\\)\\s+0\\s+-.*")), run::toString);
             assertFalse(run.out().contains("MULTI_TOKEN_CHUNKS"), "one event a response: no gap to misread " + run);
         } else {
-            assertEquals(6, metrics.get("tpot_ms").get("count").asInt(), metrics::toString);
+            // every streamed request with a decode phase the client saw: its end after its first content (on a
+            // loaded machine a whole response can land in one read, and then shows no pace: no TPOT, as designed)
+            int paced = 0;
+            for (JsonNode request : individual) {
+                if (request.get("end_to_end_latency_s").asDouble() > request.get("ttft_s").asDouble()) paced++;
+            }
+            assertTrue(paced >= 1, individual::toString);
+            assertEquals(paced, metrics.get("tpot_ms").get("count").asInt(), metrics::toString);
         }
     }
 
