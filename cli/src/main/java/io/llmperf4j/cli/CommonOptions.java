@@ -1,6 +1,7 @@
 package io.llmperf4j.cli;
 
 import io.llmperf4j.engine.client.ApiRegistry;
+import io.llmperf4j.engine.client.Secret;
 import io.llmperf4j.run.CommonSettings;
 import io.llmperf4j.run.EndpointTarget;
 
@@ -56,7 +57,28 @@ final class CommonOptions {
                 connectTimeout, access.insecure, overwrite,
                 connection.connectionMode);
         warnIfInsecure(access, context);
+        warnIfHeaderReplacesKey(headers, flags.llmApi, target, context);
         return options;
+    }
+
+    /**
+     * One line when a --header has the name of the header the API sends its key in (OpenAI's Authorization,
+     * Anthropic's x-api-key): it replaces the key in every request, which is what a gateway's token needs, but must
+     * not happen unseen.
+     */
+    static void warnIfHeaderReplacesKey(Map<String, String> headers, String llmApi, EndpointTarget target,
+                                        CliContext context) {
+        if (!(target instanceof EndpointTarget.Remote remote) || headers.isEmpty()) return;
+        String marker = "llmperf4j-key-marker";
+        registered(llmApi).adapter(true).headers(Secret.of(marker)).forEach((keyHeader, value) -> {
+            if (!value.contains(marker)) return;
+            for (String given : headers.keySet()) {
+                if (given.equalsIgnoreCase(keyHeader)) {
+                    context.err().println("llmperf4j: warning: --header " + given + " replaces the key from "
+                            + remote.keySource() + " in every request");
+                }
+            }
+        });
     }
 
     /** The --header values parsed, after checking that the TLS flags agree and the --ca-cert file is there. */

@@ -54,6 +54,21 @@ class GuardsAndLabelsTest {
         return TokenBenchmarkOptions.resolve(command, context).load();
     }
 
+    /** A --header named like the API's key header replaces the key: said once, and the key itself never printed. */
+    @Test
+    void aHeaderThatReplacesTheKeyIsWarnedAbout() {
+        CliRun run = bench("--max-num-completed-requests", "2", "--num-concurrent-requests", "1", "--results-dir", "",
+                "--header", "Authorization: Bearer gateway-token-4711");
+        assertEquals(0, run.exitCode(), run::toString);
+        assertTrue(run.err().contains("--header Authorization replaces the key from OPENAI_API_KEY in every request"),
+                run::toString);
+        assertFalse(run.err().contains("gateway-token-4711") || run.out().contains("gateway-token-4711"),
+                run::toString);
+        CliRun other = bench("--max-num-completed-requests", "2", "--num-concurrent-requests", "1", "--results-dir",
+                "", "--header", "X-Tenant: a");
+        assertFalse(other.err().contains("replaces the key"), other::toString);
+    }
+
     @Test
     void concurrencyAboveTheRequestsIsWarnedAbout() {
         CliRun run = bench("--num-concurrent-requests", "5", "--max-num-completed-requests", "3");
