@@ -45,8 +45,6 @@ public final class VllmMetricsExposition {
     private static final String[] PREDECLARED_FINISH_REASONS = {"abort", "length", "stop"};
 
     private final double createdEpochSeconds;
-    /** The first model's metrics: what the single-model methods of this class record into. */
-    private final Model first;
     /** Every model's metrics, by name, in the order they were first used (the configured ones first). */
     private final Map<String, Model> models = Collections.synchronizedMap(new LinkedHashMap<>());
     /** The engine's KV-cache usage (one pool shared by every model it serves), or NaN when not served. */
@@ -61,7 +59,7 @@ public final class VllmMetricsExposition {
     /** As {@link #VllmMetricsExposition(String)}, with a fixed creation time (for byte-exact tests). */
     public VllmMetricsExposition(String modelName, double createdEpochSeconds) {
         this.createdEpochSeconds = createdEpochSeconds;
-        this.first = model(modelName);
+        model(modelName); // served from the start, as vLLM serves its model's series at 0
     }
 
     /**
@@ -75,25 +73,7 @@ public final class VllmMetricsExposition {
         }
     }
 
-    // ---- the first model's (a single-model server's) ------------------------------------------------------------------
-
-    public void setRequestsRunning(long n) {
-        first.running.set(n);
-    }
-
-    /** Adds {@code delta} (negative when a request leaves the batch) to the running requests. */
-    public void addRequestsRunning(long delta) {
-        first.addRequestsRunning(delta);
-    }
-
-    public void setRequestsWaiting(long n) {
-        first.waiting.set(n);
-    }
-
-    /** Adds {@code delta} (negative when a request is scheduled) to the waiting requests. */
-    public void addRequestsWaiting(long delta) {
-        first.addRequestsWaiting(delta);
-    }
+    // ---- the engine's (every model's) ---------------------------------------------------------------------------------
 
     /**
      * The engine's KV-cache usage as vLLM reports it: a fraction 0–1, whatever the {@code _perc} in the name
@@ -109,44 +89,6 @@ public final class VllmMetricsExposition {
     /** Whether {@code vllm:kv_cache_usage_perc} is served at all (a server with no KV-cache model leaves it out). */
     public void serveKvCacheUsage(boolean served) {
         kvCacheUsageServed = served;
-    }
-
-    public void addPromptTokens(long tokens) {
-        first.addPromptTokens(tokens);
-    }
-
-    public void addGenerationTokens(long tokens) {
-        first.addGenerationTokens(tokens);
-    }
-
-    /** One prefix-cache lookup: {@code queriedTokens} prompt tokens looked up, {@code hitTokens} of them found. */
-    public void addPrefixCacheLookup(long queriedTokens, long hitTokens) {
-        first.addPrefixCacheLookup(queriedTokens, hitTokens);
-    }
-
-    public void addPreemptions(long n) {
-        first.addPreemptions(n);
-    }
-
-    /** One finished request, by vLLM's {@code finished_reason}: {@code stop}, {@code length}, {@code abort}, …. */
-    public void addRequestFinished(String finishedReason) {
-        first.addRequestFinished(finishedReason);
-    }
-
-    public void observeTimeToFirstTokenSeconds(double seconds) {
-        first.observeTimeToFirstTokenSeconds(seconds);
-    }
-
-    public void observeInterTokenLatencySeconds(double seconds) {
-        first.observeInterTokenLatencySeconds(seconds);
-    }
-
-    public void observeE2eRequestLatencySeconds(double seconds) {
-        first.observeE2eRequestLatencySeconds(seconds);
-    }
-
-    public void observeRequestQueueTimeSeconds(double seconds) {
-        first.observeRequestQueueTimeSeconds(seconds);
     }
 
     /** One model's series: what the server did for requests naming it. Thread-safe. */

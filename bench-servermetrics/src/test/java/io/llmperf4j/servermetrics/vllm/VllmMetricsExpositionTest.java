@@ -38,11 +38,12 @@ class VllmMetricsExpositionTest {
 
     @Test
     void rendersVllmNamesThatTheStrictParserReadsBack() {
-        VllmMetricsExposition m = new VllmMetricsExposition("sim-model", 1.7645e9);
+        VllmMetricsExposition exposition = new VllmMetricsExposition("sim-model", 1.7645e9);
+        VllmMetricsExposition.Model m = exposition.model("sim-model");
         m.addRequestsRunning(3);
         m.addRequestsWaiting(2);
         m.addRequestsWaiting(-1);
-        m.setKvCacheUsage(0.25);
+        exposition.setKvCacheUsage(0.25);
         m.addPromptTokens(1200);
         m.addGenerationTokens(345);
         m.addPrefixCacheLookup(1000, 640);
@@ -54,7 +55,7 @@ class VllmMetricsExpositionTest {
         m.observeTimeToFirstTokenSeconds(3000);
         m.observeE2eRequestLatencySeconds(1.2);
 
-        Exposition e = ExpositionParser.parse(m.render(), ExpositionFormat.PROMETHEUS_TEXT_0_0_4);
+        Exposition e = ExpositionParser.parse(exposition.render(), ExpositionFormat.PROMETHEUS_TEXT_0_0_4);
         assertEquals(3.0, value(e, "vllm:num_requests_running", M));
         assertEquals(1.0, value(e, "vllm:num_requests_waiting", M));
         assertEquals(0.25, value(e, "vllm:kv_cache_usage_perc", M));
@@ -82,9 +83,10 @@ class VllmMetricsExpositionTest {
 
     @Test
     void badObservationsAreRejectedWithTheValue() {
-        VllmMetricsExposition m = new VllmMetricsExposition("x");
+        VllmMetricsExposition exposition = new VllmMetricsExposition("x");
+        VllmMetricsExposition.Model m = exposition.model("x");
         assertEquals("KV-cache usage (42.0) must be within 0..1",
-                assertThrows(IllegalArgumentException.class, () -> m.setKvCacheUsage(42)).getMessage());
+                assertThrows(IllegalArgumentException.class, () -> exposition.setKvCacheUsage(42)).getMessage());
         assertEquals("observation (-1.0) must be >= 0",
                 assertThrows(IllegalArgumentException.class, () -> m.observeE2eRequestLatencySeconds(-1)).getMessage());
         assertEquals("prefix-cache hits (5) exceed the queried tokens (4)",
@@ -94,10 +96,11 @@ class VllmMetricsExpositionTest {
     /** Served over HTTP, scraped, summarised: the summary gives back the true values. */
     @Test
     void endToEndTheSummaryGivesBackTheTrueValues() throws Exception {
-        VllmMetricsExposition m = new VllmMetricsExposition("sim-model");
+        VllmMetricsExposition exposition = new VllmMetricsExposition("sim-model");
+        VllmMetricsExposition.Model m = exposition.model("sim-model");
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/metrics", exchange -> {
-            byte[] body = m.render().getBytes(StandardCharsets.UTF_8);
+            byte[] body = exposition.render().getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", VllmMetricsExposition.CONTENT_TYPE);
             exchange.sendResponseHeaders(200, body.length);
             try (exchange) {
@@ -127,11 +130,11 @@ class VllmMetricsExpositionTest {
                 m.observeE2eRequestLatencySeconds(1.2);
                 m.addRequestFinished("stop");
             }
-            m.setKvCacheUsage(0.75);
+            exposition.setKvCacheUsage(0.75);
             // a scrape that surely began after the loop, so it saw all 100 running
             await(scraper, scraper.snapshot().successfulScrapes().size() + 2);
-            m.setRequestsRunning(0);
-            m.setKvCacheUsage(0.0);
+            m.addRequestsRunning(-100);
+            exposition.setKvCacheUsage(0.0);
             ServerMetricsTimeline timeline = scraper.stop();
             long windowEnd = timeline.scrapes().get(timeline.scrapes().size() - 1).offsetNanos();
 
