@@ -75,6 +75,11 @@ public record CommonSettings(
                 requestTimeout, connectTimeout, insecureTls, overwrite, connectionMode);
     }
 
+    /** How this run reaches the endpoint beside its key: TLS trust and extra headers (doctor's, the scrape's). */
+    public EndpointAccess access() {
+        return new EndpointAccess(caCert, insecureTls, extraHeaders);
+    }
+
     /** The registry's entry of this run's API. */
     public ApiRegistry.Api registered() {
         return registered(llmApi);

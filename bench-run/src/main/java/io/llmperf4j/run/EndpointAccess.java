@@ -8,7 +8,8 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * How doctor reaches an endpoint, as a run would: the CAs to trust (or any certificate), and the extra headers.
+ * How a run (and doctor, and the server-metrics scrape) reaches an endpoint beside its key: the CAs to trust (or any
+ * certificate), and the extra headers.
  *
  * @param caCert   PEM file of CA certificates to trust, or null for the JDK's default trust
  * @param insecure trust any certificate and host name
@@ -22,7 +23,7 @@ public record EndpointAccess(Path caCert, boolean insecure, Map<String, String> 
         headers = Map.copyOf(headers);
     }
 
-    /** The TLS context for Java's HTTP client, or null for the default. */
+    /** The TLS context for Java's HTTP client (doctor's checks, the scrape), or null for the JDK's default. */
     SSLContext sslContext() throws IOException {
         if (insecure) return TlsContexts.trustingAnything();
         return caCert == null ? null : TlsContexts.trusting(caCert);

@@ -4,12 +4,12 @@ import io.llmperf4j.servermetrics.scrape.MetricsProbe;
 import io.llmperf4j.servermetrics.scrape.ProbeResult;
 import io.llmperf4j.servermetrics.scrape.ServerMetricsConfig;
 import io.llmperf4j.servermetrics.scrape.ServerMetricsScraper;
-import io.llmperf4j.servermetrics.scrape.TlsContexts;
 import io.llmperf4j.servermetrics.summary.ServerSideSummarizer;
 import io.llmperf4j.servermetrics.summary.ServerSideSummary;
 import io.llmperf4j.servermetrics.timeline.Scrape;
 import io.llmperf4j.servermetrics.timeline.ServerMetricsTimeline;
 
+import javax.net.ssl.SSLContext;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
@@ -61,11 +61,8 @@ final class ServerMetricsSession {
         ServerMetricsConfig config = ServerMetricsConfig.forEndpoint(endpoint, apiKey).withInterval(options.interval());
         if (options.url() != null) config = config.withMetricsUrl(options.url());
         try {
-            if (common.insecureTls()) {
-                config = config.withSslContext(TlsContexts.trustingAnything());
-            } else if (common.caCert() != null) {
-                config = config.withSslContext(TlsContexts.trusting(common.caCert()));
-            }
+            SSLContext tls = common.access().sslContext();
+            if (tls != null) config = config.withSslContext(tls);
         } catch (IOException e) {
             err.println("llmperf4j: warning: no server metrics: could not read " + common.caCert() + ": "
                     + e.getMessage());
