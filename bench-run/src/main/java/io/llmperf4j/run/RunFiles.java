@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.TreeSet;
@@ -173,7 +174,7 @@ final class RunFiles {
         if (!Files.exists(tree)) return;
         List<Path> paths;
         try (Stream<Path> walk = Files.walk(tree)) {
-            paths = walk.sorted(java.util.Comparator.reverseOrder()).toList();
+            paths = walk.sorted(Comparator.reverseOrder()).toList();
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }

@@ -1,6 +1,8 @@
 package io.llmperf4j.cli;
 
+import io.llmperf4j.datasets.DatasetFormatException;
 import io.llmperf4j.datasets.images.ImageOptions;
+import io.llmperf4j.datasets.manifest.WorkloadManifest;
 import io.llmperf4j.datasets.trace.Trace;
 import io.llmperf4j.engine.client.ApiRegistry;
 import io.llmperf4j.engine.load.Warmup;
@@ -13,6 +15,8 @@ import io.llmperf4j.run.SessionSpec;
 import io.llmperf4j.run.WorkloadSpec;
 import io.llmperf4j.run.search.SearchPlan;
 
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -150,13 +154,13 @@ final class TokenBenchmarkOptions {
      * at it. Both are said on the console.
      */
     static int replayCount(Path manifest, Integer given, CliContext context) {
-        if (!java.nio.file.Files.isRegularFile(manifest)) {
+        if (!Files.isRegularFile(manifest)) {
             throw new UsageException("--workload " + manifest + " is not a readable file");
         }
         int held;
         try {
-            held = io.llmperf4j.datasets.manifest.WorkloadManifest.requestCount(manifest);
-        } catch (io.llmperf4j.datasets.DatasetFormatException | java.io.UncheckedIOException e) {
+            held = WorkloadManifest.requestCount(manifest);
+        } catch (DatasetFormatException | UncheckedIOException e) {
             throw new UsageException(e.getMessage());
         }
         if (held < 1) throw new UsageException("--workload " + manifest + " holds no request");

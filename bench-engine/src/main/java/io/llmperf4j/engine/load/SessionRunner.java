@@ -14,6 +14,7 @@ import io.llmperf4j.model.TokenCounter;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -167,7 +168,7 @@ public final class SessionRunner {
         /** Requests (turns) in flight at most: the open loop's cap, or unlimited. */
         final int inFlightCap;
         /** The unsent turns of sessions a failure ended, each to start as a new session before any other. */
-        final java.util.ArrayDeque<Active> leftovers = new java.util.ArrayDeque<>();
+        final ArrayDeque<Active> leftovers = new ArrayDeque<>();
         final BlockingQueue<Finished> finished = new LinkedBlockingQueue<>();
         final PriorityQueue<Due> pending = new PriorityQueue<>((a, b) -> a.dueNanos != b.dueNanos
                 ? Long.compare(a.dueNanos, b.dueNanos) : Long.compare(a.seq, b.seq));
