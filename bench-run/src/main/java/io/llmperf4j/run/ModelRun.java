@@ -475,7 +475,7 @@ final class ModelRun implements BenchmarkListener {
             LevelOutput output = new LevelOutput(run, metrics, ToolVersion.version(), RunEnvironment.current(),
                     levelWorkers, load instanceof OpenLoopResult open ? LoadFiles.openLoop(model, open,
                     plan.warmupText()) : null, levelServer == null ? null : levelServer.summary(),
-                    levelServer == null ? null : levelServer.timeline(), sendLags(load));
+                    levelServer == null ? null : levelServer.timeline(), sendLags(load), cx.stops().levelStoppedBy());
             List<String> names = cx.files().write(output, into).stream().map(p -> p.getFileName().toString())
                     .toList();
             if (!plan.multiLevel()) {

@@ -7,14 +7,10 @@ import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.model.TokenCounter;
 import io.llmperf4j.report.metrics.MetricsConfig;
 import io.llmperf4j.report.metrics.TokenCounting;
-import io.llmperf4j.report.output.ResultFile;
 import io.llmperf4j.report.output.ResultFiles;
-import io.llmperf4j.report.summary.SummaryDocument;
-import io.llmperf4j.report.summary.SummaryJson;
 import io.llmperf4j.run.search.SearchResult;
 
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -100,7 +96,7 @@ final class TokenRun {
                 request.objectives());
         TokenCounter counter = outputCounter(workload);
         LoadPlan plan = request.load();
-        ResultFiles files = ResultFiles.tokenBenchmark(request.saveEvents()).with(stoppedBy(stops));
+        ResultFiles files = ResultFiles.tokenBenchmark(request.saveEvents());
         List<ModelRun> runs = new ArrayList<>();
         try (LoadExecutor executor = request.cluster() == null ? LocalExecutor.open(request, err)
                 : ClusterExecutor.open(request, counter,
@@ -176,21 +172,6 @@ final class TokenRun {
         runs.forEach(run -> run.levels().stream().filter(level -> level.run() != null)
                 .forEach(level -> records.addAll(level.run().records())));
         return failureGate.judge(records, err);
-    }
-
-    /**
-     * The llmperf4j summary of a level a signal cut short, written again with {@code run.stopped_by} (after the
-     * set's own summary, so the file and its name stay the set's); nothing for a level that ran to its end.
-     */
-    private static ResultFile stoppedBy(StopControl stops) {
-        return (level, dir) -> {
-            String signal = stops.levelStoppedBy();
-            if (signal == null) return List.of();
-            Path file = dir.resolve(SummaryJson.fileName(level.run().settings()));
-            SummaryJson.write(SummaryDocument.of(level.run(), level.metrics(), level.toolVersion(), level.environment())
-                    .withDistributed(level.distributed()).withServer(level.server()).withStoppedBy(signal), file);
-            return List.of();
-        };
     }
 
     /** Output tokens by the client tokenizer, or a placeholder filled from usage after the run (--tokenizer server). */

@@ -22,23 +22,25 @@ import java.util.Objects;
  * @param server      the server's own metrics over the measured window, or null when not scraped
  * @param serverTimeline every scrape of the server's metrics during the level, or null when not scraped
  * @param sendLagNanos   an open loop's send lag of each measured request, by client request id; empty otherwise
+ * @param stoppedBy      "SIGINT" or "SIGTERM" when a signal cut the level short (the summary's run.stopped_by); null
+ *                       when it ran to its end
  */
 public record LevelOutput(BenchmarkRun run, RunMetrics metrics, String toolVersion, RunEnvironment environment,
                           SummaryDocument.DistributedJson distributed, OpenLoopFile.Document openLoop,
                           ServerSideSummary server, ServerMetricsTimeline serverTimeline,
-                          Map<String, Long> sendLagNanos) {
+                          Map<String, Long> sendLagNanos, String stoppedBy) {
 
     /** A level without the server's metrics. */
     public LevelOutput(BenchmarkRun run, RunMetrics metrics, String toolVersion, RunEnvironment environment,
                        SummaryDocument.DistributedJson distributed, OpenLoopFile.Document openLoop) {
-        this(run, metrics, toolVersion, environment, distributed, openLoop, null, null, Map.of());
+        this(run, metrics, toolVersion, environment, distributed, openLoop, null, null, Map.of(), null);
     }
 
     /** A level with the server's summary but without its timeline (no server metrics CSV). */
     public LevelOutput(BenchmarkRun run, RunMetrics metrics, String toolVersion, RunEnvironment environment,
                        SummaryDocument.DistributedJson distributed, OpenLoopFile.Document openLoop,
                        ServerSideSummary server) {
-        this(run, metrics, toolVersion, environment, distributed, openLoop, server, null, Map.of());
+        this(run, metrics, toolVersion, environment, distributed, openLoop, server, null, Map.of(), null);
     }
 
     public LevelOutput {

@@ -32,12 +32,16 @@ public final class ResultFiles {
         return List.of(files.summaryJson(), files.individualResponsesJson(), files.requestsCsv());
     };
 
-    /** llmperf4j's summary, with the cluster's workers when they sent the level and the server's side if scraped. */
+    /**
+     * llmperf4j's summary, with the cluster's workers when they sent the level, the server's side if scraped, and the
+     * signal that cut the level short, if one did.
+     */
     public static final ResultFile SUMMARY = (level, dir) -> {
         Files.createDirectories(dir);
         Path file = dir.resolve(SummaryJson.fileName(level.run().settings()));
         SummaryJson.write(SummaryDocument.of(level.run(), level.metrics(), level.toolVersion(), level.environment())
-                .withDistributed(level.distributed()).withServer(level.server()), file);
+                .withDistributed(level.distributed()).withServer(level.server()).withStoppedBy(level.stoppedBy()),
+                file);
         return List.of(file);
     };
 
