@@ -198,6 +198,7 @@ class SessionRunsCommandTest {
         private void handle(HttpExchange exchange) throws IOException {
             int now = inFlight.incrementAndGet();
             maxInFlight.accumulateAndGet(now, Math::max);
+            boolean counted = true;
             try (exchange) {
                 String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
                 int k = counter.getAndIncrement();
@@ -218,13 +219,17 @@ class SessionRunsCommandTest {
                     sleep();
                     chunk(out, "{\"content\":\"" + word + "\"}", "null");
                 }
+                // the request leaves the count before its last events: once the client has [DONE] it may send the
+                // next turn, which this server can take before this thread has closed the exchange
+                inFlight.decrementAndGet();
+                counted = false;
                 chunk(out, "{}", "\"length\"");
                 event(out, "{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\","
                         + "\"choices\":[],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":3,"
                         + "\"total_tokens\":13}}");
                 event(out, "[DONE]");
             } finally {
-                inFlight.decrementAndGet();
+                if (counted) inFlight.decrementAndGet();
             }
         }
 
