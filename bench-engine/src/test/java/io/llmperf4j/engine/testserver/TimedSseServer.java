@@ -168,11 +168,13 @@ public final class TimedSseServer implements AutoCloseable {
                 schedule(interTokenDelayNanos);
                 return;
             }
+            // out of the count before the last events: once the client has [DONE] it may send its next request,
+            // which another event loop can take before this one would get back here
+            end();
             ctx.write(new DefaultHttpContent(Unpooled.wrappedBuffer(FINISH)));
             ctx.write(new DefaultHttpContent(Unpooled.wrappedBuffer(event(Streams.usage(10, tokens)))));
             ctx.write(new DefaultHttpContent(Unpooled.wrappedBuffer(DONE)));
             ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
-            end();
         }
 
         private void end() {
