@@ -6,14 +6,12 @@ import io.llmperf4j.servermetrics.scrape.ServerMetricsConfig;
 import io.llmperf4j.servermetrics.scrape.ServerMetricsScraper;
 import io.llmperf4j.servermetrics.summary.ServerSideSummarizer;
 import io.llmperf4j.servermetrics.summary.ServerSideSummary;
-import io.llmperf4j.servermetrics.timeline.Scrape;
 import io.llmperf4j.servermetrics.timeline.ServerMetricsTimeline;
 
 import javax.net.ssl.SSLContext;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
-import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -117,22 +115,11 @@ final class ServerMetricsSession {
         ServerMetricsScraper ended = scraper;
         scraper = null;
         ServerMetricsTimeline timeline = ended.stop();
-        List<Scrape> ok = timeline.successfulScrapes();
         long startOffsetNanos = Math.max(0, (windowStartEpochMillis - originEpochMillis) * 1_000_000L);
         long endOffsetNanos = startOffsetNanos + durationNanos;
-        ServerSideSummary summary;
-        if (!warmupExcluded && ok.size() >= 2) {
-            // counters over the whole level; peaks only from scrapes inside the measured window (the final scrape,
-            // after the last record, reads an idle server: a short level's peaks would be 0, not "not observed")
-            ServerSideSummary window = ServerSideSummarizer.summarize(timeline, startOffsetNanos, endOffsetNanos,
-                    model);
-            summary = wholeLevel(ServerSideSummarizer.summarize(timeline,
-                    Math.min(startOffsetNanos, ok.get(0).offsetNanos()),
-                    Math.max(endOffsetNanos, ok.get(ok.size() - 1).offsetNanos()), model), durationNanos)
-                    .withPeaksOf(window).withWindowStartS(startOffsetNanos / 1e9);
-        } else {
-            summary = ServerSideSummarizer.summarize(timeline, startOffsetNanos, endOffsetNanos, model);
-        }
+        ServerSideSummary summary = !warmupExcluded && timeline.successfulScrapes().size() >= 2
+                ? ServerSideSummarizer.summarizeWholeLevel(timeline, startOffsetNanos, endOffsetNanos, model)
+                : ServerSideSummarizer.summarize(timeline, startOffsetNanos, endOffsetNanos, model);
         for (String w : summary.warnings()) {
             err.println("llmperf4j: warning: server metrics: " + w);
         }
@@ -140,17 +127,6 @@ final class ServerMetricsSession {
             err.println("llmperf4j: warning: " + w);
         }
         return new LevelServerMetrics(summary, timeline);
-    }
-
-    /** {@code s} (taken over the whole level) with the client's window length and the tokens per second of it. */
-    private static ServerSideSummary wholeLevel(ServerSideSummary s, long durationNanos) {
-        double windowS = durationNanos / 1e9;
-        Double perS = s.generationTokens() == null || windowS <= 0 ? null : s.generationTokens() / windowS;
-        return new ServerSideSummary(s.engine(), s.scrapesInWindow(), s.failedScrapesInWindow(), windowS,
-                s.scrapeSpanS(), s.peakRequestsRunning(), s.peakRequestsWaiting(), s.peakKvCacheUsage(),
-                s.prefixCacheHitRate(), s.promptTokens(), s.generationTokens(), perS, s.requestsFinished(), s.ttft(),
-                s.interTokenLatency(), s.e2eRequestLatency(), s.queueTime(), s.families(), s.quantileMethod(),
-                s.windowStartS(), s.scrapesInsideWindow(), s.model(), s.warnings());
     }
 
     /** A level that died: stop its scraper; nothing is written. */

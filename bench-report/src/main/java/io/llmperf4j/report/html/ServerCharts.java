@@ -36,11 +36,12 @@ final class ServerCharts {
                  ReportSeries.TimeBuckets buckets, StringBuilder out) {
         this.summary = summary;
         this.timeline = timeline;
-        this.series = ServerTimeSeries.of(timeline);
+        ServerSideSummary server = summary.server();
+        // the series the summary's figures were read from: the run's model's where the server labels them by model
+        this.series = ServerTimeSeries.of(timeline, server == null ? null : server.model());
         this.frame = frame;
         this.buckets = buckets;
         this.out = out;
-        ServerSideSummary server = summary.server();
         Double windowStart = server == null ? null : server.windowStartS();
         this.aligned = windowStart != null;
         this.shiftS = (aligned ? -windowStart : 0) + runStartOnPageS();
@@ -62,8 +63,12 @@ final class ServerCharts {
         double extent = buckets.edgesSeconds()[buckets.edgesSeconds().length - 1];
         out.append("<section id=\"server\">\n<h2>Server</h2>\n");
         out.append("<p class=\"caption\">From the server's Prometheus metrics (")
-                .append(Html.esc(series.engine() == null ? "no known engine" : series.engine())).append(", ")
-                .append(timeline.successfulScrapes().size()).append(" scrapes");
+                .append(Html.esc(series.engine() == null ? "no known engine" : series.engine())).append(", ");
+        if (series.model() != null) {
+            out.append("<span class=\"server-model\">model ").append(Html.esc(series.model()))
+                    .append("'s series alone</span>, ");
+        }
+        out.append(timeline.successfulScrapes().size()).append(" scrapes");
         if (!series.gaps().isEmpty()) out.append(", ").append(series.gaps().size()).append(" failed: gaps");
         out.append("), on the client's time axis");
         out.append(aligned ? "." : " (placed by the level's start: this summary does not say where the measured "
@@ -73,6 +78,14 @@ final class ServerCharts {
         if (server != null && server.peaksUnobserved()) {
             out.append("<p class=\"note server-peaks-unobserved\">Peak running and waiting requests: not observed ("
                     + Html.esc(server.unobservedPeaksReason()) + ").</p>\n");
+        }
+        if (server != null && !server.warnings().isEmpty()) {
+            // the summary's server.warnings: figures that include other traffic, a counter reset, mixed buckets
+            out.append("<div class=\"note server-warnings\"><strong>Server figures:</strong><ul>\n");
+            for (String w : server.warnings()) {
+                out.append("<li>").append(Html.esc(w)).append("</li>\n");
+            }
+            out.append("</ul></div>\n");
         }
         latencyTable();
         out.append("<div class=\"charts\">\n");

@@ -106,6 +106,70 @@ class ServerChartsTest {
                 "the server's latency percentiles beside the client's");
     }
 
+    /** The CSV with a second model's series on the same server: 5 more running, 1000 more tokens a second. */
+    private static String twoModels() {
+        StringBuilder b = new StringBuilder();
+        String[] times = {"0.500000", "1.500000", "2.500000"};
+        int i = -1;
+        for (String line : CSV.split("\r\n")) {
+            if (i >= 0 && i < times.length && !line.startsWith(times[i])) {
+                b.append(other(times[i], i));
+                i++;
+            }
+            if (i < 0 && line.startsWith(times[0])) i = 0;
+            b.append(line).append("\r\n");
+        }
+        return b.append(other(times[2], 2)).toString();
+    }
+
+    private static String other(String time, int scrape) {
+        return time + ",vllm:num_requests_running,\"model_name=\"\"other\"\"\",5\r\n"
+                + time + ",vllm:generation_tokens_total,\"model_name=\"\"other\"\"\"," + 1000 * scrape + "\r\n";
+    }
+
+    /** Writes a run with {@link #twoModels()}'s CSV and the server section summarized for {@code model}. */
+    private static Path writeTwoModelRun(Path dir, String model) throws Exception {
+        Path csv = dir.resolve(BASE + "_server_metrics.csv");
+        Files.writeString(csv, twoModels());
+        ServerSideSummary server = ServerSideSummarizer.summarize(ServerMetricsCsvReader.read(csv), 500_000_000L,
+                2_500_000_000L, model);
+        SummaryDocument doc = SummaryDocument.of(RUN, RunMetrics.of(RUN, MetricsConfig.DEFAULT), "0.1.0-test",
+                ENVIRONMENT).withServer(server);
+        SummaryJson.write(doc, dir.resolve(BASE + "_llmperf4j_summary.json"));
+        try (RequestJournal journal = RequestJournal.create(dir)) {
+            for (RequestRecord r : RUN.records()) journal.append(r);
+        }
+        return dir;
+    }
+
+    /** The charts draw the series the summary's figures came from: the run's model's where the server labels them. */
+    @Test
+    void theChartsDrawTheSummarysModelsSeriesAlone(@TempDir Path dir) throws Exception {
+        String html = Files.readString(HtmlReport.fromResultsDir(writeTwoModelRun(dir, "m")));
+        parse(html);
+        assertEquals(List.of(1.0, 3.0, 2.0), points(svg(html, "server-requests"), "server-running").stream()
+                .map(p -> p[1]).toList(), "m's running, not 6, 8, 7 with the other model's");
+        assertEquals(List.of(100.0, 150.0), points(svg(html, "server-generation"), "server-generation").stream()
+                .map(p -> p[1]).toList(), "m's tokens/s, not 1100, 1150");
+        assertTrue(html.contains("<span class=\"server-model\">model m's series alone</span>"), html);
+        assertFalse(html.contains("server-warnings"), "nothing doubtful to say");
+    }
+
+    /** No series of the run's model: the summary adds them all up and warns, the charts too, and the page says so. */
+    @Test
+    void withoutTheModelsSeriesTheChartsAddThemUpAndThePageSaysWhy(@TempDir Path dir) throws Exception {
+        String html = Files.readString(HtmlReport.fromResultsDir(writeTwoModelRun(dir, "llama")));
+        parse(html);
+        assertEquals(List.of(6.0, 8.0, 7.0), points(svg(html, "server-requests"), "server-running").stream()
+                .map(p -> p[1]).toList());
+        assertFalse(html.contains("server-model"));
+        Matcher warnings = Pattern.compile("<div class=\"note server-warnings\">(.*?)</div>", Pattern.DOTALL)
+                .matcher(html);
+        assertTrue(warnings.find(), html);
+        assertTrue(warnings.group(1).contains("<li>no series labelled model_name=&quot;llama&quot; (the server&#39;s: "
+                + "m, other): the figures add up every model&#39;s series"), warnings.group(1));
+    }
+
     @Test
     void noServerSectionWithoutItsFile(@TempDir Path dir) throws Exception {
         String html = Files.readString(HtmlReport.fromResultsDir(writeRun(dir, false)));

@@ -16,19 +16,19 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
  * Computes the {@link ServerSideSummary} of a timeline over the measured window.
  *
- * <p>Gauges (running, waiting, KV cache) are read from the scrapes inside the window (or, when the window is shorter
- * than the interval and holds none, from the two that bracket it). Counters and histograms are increases from the
+ * <p>Gauges' peaks (running, waiting, KV cache) are read from the scrapes strictly inside the window (none inside:
+ * not observed, null; the edge scrapes read an idle server). Counters and histograms are increases from the
  * last successful scrape at or before the window's start to the first at or after its end, summed over consecutive
  * scrapes so a reset counts what came after it; a counter keeps only the share of each interval inside the window
  * (tokens/s comparable with the client's over the same window), a histogram keeps whole requests. A counter that
  * goes back is a reset (the server restarted): counted from 0 after it, as Prometheus' {@code increase()} does, with
- * a warning, since what the server did between the scrape before and the restart is lost.
+ * a warning, since what the server did between the scrape before and the restart is lost. A level without warmup
+ * ({@link #summarizeWholeLevel}) takes its counters whole, from its first scrape to its last, in the same pass.
  *
  * <p>Where the server labels its series by model (vLLM's and SGLang's {@code model_name}), only the run's model's
  * series count; without such a label, or with none for the run's model, the series are added up (and a warning says
@@ -43,44 +43,41 @@ public final class ServerSideSummarizer {
 
     private final ServerMetricsTimeline timeline;
     private final List<Scrape> ok;
-    private final List<Scrape> inWindow;
+    private final List<Scrape> inSpan;
     private final List<Scrape> inside;
     private final int first;
     private final int last;
     private final ServerEngine engine;
+    /** The span the scrapes, counters and histograms are read over: the window, or the whole level. */
+    private final long spanStartNanos;
+    private final long spanEndNanos;
+    /** The measured window: the gauges' peaks come from the scrapes strictly inside it. */
     private final long windowStartNanos;
     private final long windowEndNanos;
+    /** Counters over the whole level, per second of the window (not of the span the scrapes cover). */
+    private final boolean wholeLevel;
     private final Map<String, String> families = new LinkedHashMap<>();
-    /** The run's model, or null to add up every model's series. */
-    private final String model;
-    /** Figures read from the run's model's series alone. */
-    private final Set<String> selectedFigures = new TreeSet<>();
-    /** Figures added up over every series: the label they would be selected by was missing ... */
-    private final Set<String> unlabelledFigures = new TreeSet<>();
-    /** ... or no series carried the run's model. */
-    private final Set<String> unmatchedFigures = new TreeSet<>();
-    /** The model label's values the server served. */
-    private final Set<String> modelsServed = new TreeSet<>();
-    private String modelLabel;
+    private final ModelSeries models;
     /** The first counter reset seen: the scrapes before and after it, offsets in nanoseconds. */
     private long[] reset;
     private final List<String> layoutWarnings = new ArrayList<>();
 
-    /** The labels that name a series' model, in order of preference. */
-    static final List<String> MODEL_LABELS = List.of("model_name", "model");
-
-    private ServerSideSummarizer(ServerMetricsTimeline timeline, long startNanos, long endNanos, String model) {
+    private ServerSideSummarizer(ServerMetricsTimeline timeline, long spanStart, long spanEnd, long windowStart,
+                                 long windowEnd, boolean wholeLevel, String model) {
         this.timeline = timeline;
-        this.model = model;
-        this.windowStartNanos = startNanos;
-        this.windowEndNanos = endNanos;
+        this.models = new ModelSeries(model);
+        this.spanStartNanos = spanStart;
+        this.spanEndNanos = spanEnd;
+        this.windowStartNanos = windowStart;
+        this.windowEndNanos = windowEnd;
+        this.wholeLevel = wholeLevel;
         this.ok = timeline.successfulScrapes();
         int b = -1;
-        for (int i = 0; i < ok.size() && ok.get(i).offsetNanos() <= startNanos; i++) b = i;
+        for (int i = 0; i < ok.size() && ok.get(i).offsetNanos() <= spanStart; i++) b = i;
         if (b < 0 && !ok.isEmpty()) b = 0;
         int e = -1;
         for (int i = 0; i < ok.size(); i++) {
-            if (ok.get(i).offsetNanos() >= endNanos) {
+            if (ok.get(i).offsetNanos() >= spanEnd) {
                 e = i;
                 break;
             }
@@ -88,8 +85,8 @@ public final class ServerSideSummarizer {
         if (e < 0) e = ok.size() - 1;
         this.first = b;
         this.last = e;
-        this.inWindow = ok.stream().filter(s -> s.offsetNanos() >= startNanos && s.offsetNanos() <= endNanos).toList();
-        this.inside = ok.stream().filter(s -> s.offsetNanos() > startNanos && s.offsetNanos() < endNanos).toList();
+        this.inSpan = ok.stream().filter(s -> s.offsetNanos() >= spanStart && s.offsetNanos() <= spanEnd).toList();
+        this.inside = ok.stream().filter(s -> s.offsetNanos() > windowStart && s.offsetNanos() < windowEnd).toList();
         Set<String> names = timeline.series().stream().map(Series::name).collect(Collectors.toSet());
         this.engine = ServerEngine.detect(names);
     }
@@ -110,26 +107,53 @@ public final class ServerSideSummarizer {
      */
     public static ServerSideSummary summarize(ServerMetricsTimeline timeline, long windowStartOffsetNanos,
                                               long windowEndOffsetNanos, String model) {
-        if (windowEndOffsetNanos < windowStartOffsetNanos) {
-            throw new IllegalArgumentException("window end (" + windowEndOffsetNanos + " ns) is before its start ("
-                    + windowStartOffsetNanos + " ns)");
-        }
-        return new ServerSideSummarizer(timeline, windowStartOffsetNanos, windowEndOffsetNanos, model)
-                .summary(windowStartOffsetNanos, windowEndOffsetNanos);
+        checkWindow(windowStartOffsetNanos, windowEndOffsetNanos);
+        return new ServerSideSummarizer(timeline, windowStartOffsetNanos, windowEndOffsetNanos,
+                windowStartOffsetNanos, windowEndOffsetNanos, false, model).summary();
     }
 
-    private ServerSideSummary summary(long startNanos, long endNanos) {
+    /**
+     * The server's view of a level every token of which was the run's (no warmup), in one pass: counters and
+     * histograms whole, from the first successful scrape (the baseline before the first send) to the last (after
+     * the last record), and per second of the measured window {@code [windowStartOffsetNanos,
+     * windowEndOffsetNanos]}, so {@code generation_tokens} and {@code generation_tokens_per_s} compare one to one
+     * with the client's output tokens and tok/s; the gauges' peaks only from the scrapes strictly inside the window
+     * (the final scrape, after the last record, reads an idle server: a short level's peaks would be 0, not "not
+     * observed"). {@code model} as in {@link #summarize(ServerMetricsTimeline, long, long, String)}.
+     */
+    public static ServerSideSummary summarizeWholeLevel(ServerMetricsTimeline timeline, long windowStartOffsetNanos,
+                                                        long windowEndOffsetNanos, String model) {
+        checkWindow(windowStartOffsetNanos, windowEndOffsetNanos);
+        List<Scrape> ok = timeline.successfulScrapes();
+        long spanStart = ok.isEmpty() ? windowStartOffsetNanos
+                : Math.min(windowStartOffsetNanos, ok.get(0).offsetNanos());
+        long spanEnd = ok.isEmpty() ? windowEndOffsetNanos
+                : Math.max(windowEndOffsetNanos, ok.get(ok.size() - 1).offsetNanos());
+        return new ServerSideSummarizer(timeline, spanStart, spanEnd, windowStartOffsetNanos, windowEndOffsetNanos,
+                true, model).summary();
+    }
+
+    private static void checkWindow(long startNanos, long endNanos) {
+        if (endNanos < startNanos) {
+            throw new IllegalArgumentException("window end (" + endNanos + " ns) is before its start ("
+                    + startNanos + " ns)");
+        }
+    }
+
+    private ServerSideSummary summary() {
         int scrapes = 0;
         int failed = 0;
         for (Scrape s : timeline.scrapes()) {
-            if (s.offsetNanos() >= startNanos && s.offsetNanos() <= endNanos) {
+            if (s.offsetNanos() >= spanStartNanos && s.offsetNanos() <= spanEndNanos) {
                 scrapes++;
                 if (!s.ok()) failed++;
             }
         }
+        double windowS = (windowEndNanos - windowStartNanos) / NANOS_PER_SECOND;
         boolean bracketed = engine != null && first >= 0 && last > first;
         Double spanS = bracketed ? (ok.get(last).offsetNanos() - ok.get(first).offsetNanos()) / NANOS_PER_SECOND : null;
-        long coveredNanos = bracketed ? overlap(ok.get(first).offsetNanos(), ok.get(last).offsetNanos()) : 0;
+        double perS = wholeLevel ? windowS
+                : bracketed ? overlap(ok.get(first).offsetNanos(), ok.get(last).offsetNanos()) / NANOS_PER_SECOND : 0;
         Double generation = bracketed ? counterIncrease("generation_tokens", MetricRole.GENERATION_TOKENS) : null;
         Double prompt = bracketed ? counterIncrease("prompt_tokens", MetricRole.PROMPT_TOKENS) : null;
         Double finished = bracketed ? counterIncrease("requests_finished", MetricRole.REQUESTS_FINISHED) : null;
@@ -145,7 +169,7 @@ public final class ServerSideSummarizer {
                 engine == null ? null : engine.id,
                 scrapes,
                 failed,
-                (endNanos - startNanos) / NANOS_PER_SECOND,
+                windowS,
                 spanS,
                 running,
                 waiting,
@@ -153,7 +177,7 @@ public final class ServerSideSummarizer {
                 hitRate,
                 round(prompt),
                 round(generation),
-                generation == null || coveredNanos <= 0 ? null : generation / (coveredNanos / NANOS_PER_SECOND),
+                generation == null || perS <= 0 ? null : generation / perS,
                 round(finished),
                 ttft,
                 itl,
@@ -161,34 +185,15 @@ public final class ServerSideSummarizer {
                 queue,
                 families,
                 ServerSideSummary.QUANTILE_METHOD,
-                startNanos / NANOS_PER_SECOND,
+                windowStartNanos / NANOS_PER_SECOND,
                 inside.size(),
-                !selectedFigures.isEmpty() ? model : null,
+                models.selectedModel(),
                 warnings());
     }
 
     /** What makes the figures doubtful: other traffic, a reset, mixed bucket layouts. */
     private List<String> warnings() {
-        List<String> out = new ArrayList<>();
-        if (model != null && (!unlabelledFigures.isEmpty() || !unmatchedFigures.isEmpty())) {
-            String whose = "model " + model;
-            if (selectedFigures.isEmpty() && !unmatchedFigures.isEmpty()) {
-                out.add("no series labelled " + modelLabel + "=\"" + model + "\" (the server's: "
-                        + String.join(", ", modelsServed) + "): the figures add up every model's series, so other "
-                        + "traffic on the server is included");
-            } else if (selectedFigures.isEmpty()) {
-                out.add("the server's series carry no model label: the figures are the whole server's, so traffic "
-                        + "other than this run's is included");
-            } else {
-                Set<String> summed = new TreeSet<>(unlabelledFigures);
-                summed.addAll(unmatchedFigures);
-                out.add(String.join(", ", summed) + ": no series of " + whose + " (no model label, or none for it): "
-                        + "added up over every series, other traffic on the server included");
-            }
-        } else if (model == null && modelsServed.size() > 1) {
-            out.add("the figures add up the series of " + modelsServed.size() + " models ("
-                    + String.join(", ", modelsServed) + "), other traffic on the server included");
-        }
+        List<String> out = new ArrayList<>(models.warnings());
         if (reset != null) {
             out.add(String.format(Locale.ROOT, "a counter went back between the scrapes at %.1f s and %.1f s: the "
                     + "server restarted during the level (or reset its metrics); counted from 0 after it, as "
@@ -198,39 +203,6 @@ public final class ServerSideSummarizer {
         }
         out.addAll(layoutWarnings);
         return out;
-    }
-
-    /**
-     * The run's model's series among {@code series} where they carry a model label and some carry the run's model;
-     * otherwise all of them (noted for the warnings, by {@code figure}).
-     */
-    private List<Series> forModel(List<Series> series, String figure) {
-        if (series.isEmpty()) return series;
-        String key = null;
-        for (String k : MODEL_LABELS) {
-            if (series.stream().anyMatch(s -> s.labels().get(k) != null)) {
-                key = k;
-                break;
-            }
-        }
-        if (key == null) {
-            unlabelledFigures.add(figure);
-            return series;
-        }
-        if (modelLabel == null) modelLabel = key;
-        String label = key;
-        series.forEach(s -> {
-            String v = s.labels().get(label);
-            if (v != null) modelsServed.add(v);
-        });
-        if (model == null) return series;
-        List<Series> mine = series.stream().filter(s -> model.equals(s.labels().get(label))).toList();
-        if (mine.isEmpty()) {
-            unmatchedFigures.add(figure);
-            return series;
-        }
-        selectedFigures.add(figure);
-        return mine;
     }
 
     private KnownFamily find(MetricRole role) {
@@ -245,7 +217,7 @@ public final class ServerSideSummarizer {
     private Double gaugePeak(String figure, MetricRole role, boolean sum) {
         KnownFamily f = find(role);
         if (f == null) return null;
-        List<Series> series = forModel(timeline.seriesNamed(f.valueSampleNames().get(0)), figure);
+        List<Series> series = models.select(timeline.seriesNamed(f.valueSampleNames().get(0)), figure);
         List<Scrape> scrapes = inside;
         Double peak = null;
         for (Scrape s : scrapes) {
@@ -270,7 +242,7 @@ public final class ServerSideSummarizer {
         KnownFamily f = find(role);
         if (f == null) return null;
         for (String name : f.valueSampleNames()) {
-            List<Series> series = forModel(timeline.seriesNamed(name), figure);
+            List<Series> series = models.select(timeline.seriesNamed(name), figure);
             if (!series.isEmpty()) {
                 Double v = increase(series, true);
                 if (v != null) families.put(figure, f.name());
@@ -290,10 +262,10 @@ public final class ServerSideSummarizer {
         }
         KnownFamily gauge = find(MetricRole.PREFIX_CACHE_HIT_RATE);
         if (gauge == null) return null;
-        List<Series> series = forModel(timeline.seriesNamed(gauge.name()), "prefix_cache_hit_rate");
+        List<Series> series = models.select(timeline.seriesNamed(gauge.name()), "prefix_cache_hit_rate");
         double total = 0;
         int n = 0;
-        for (Scrape s : inWindow.isEmpty() ? ok.subList(first, last + 1) : inWindow) {
+        for (Scrape s : inSpan.isEmpty() ? ok.subList(first, last + 1) : inSpan) {
             for (Series x : series) {
                 double v = s.valueOr(x.id(), Double.NaN);
                 if (!Double.isNaN(v)) {
@@ -312,7 +284,7 @@ public final class ServerSideSummarizer {
         if (f == null) return null;
         // each histogram child (labels but le) with its bounds; children of one layout merge bucket by bucket
         Map<Labels, TreeMap<Double, Series>> children = new LinkedHashMap<>();
-        for (Series s : forModel(timeline.seriesNamed(f.name() + "_bucket"), figure)) {
+        for (Series s : models.select(timeline.seriesNamed(f.name() + "_bucket"), figure)) {
             Double le = parseBound(s.labels().get("le"));
             if (le != null) children.computeIfAbsent(s.labels().without("le"), k -> new TreeMap<>()).put(le, s);
         }
@@ -322,8 +294,8 @@ public final class ServerSideSummarizer {
                     k -> new TreeMap<>());
             child.forEach((le, s) -> byBound.computeIfAbsent(le, k -> new ArrayList<>()).add(s));
         }
-        Double count = increase(forModel(timeline.seriesNamed(f.name() + "_count"), figure), false);
-        Double sum = increase(forModel(timeline.seriesNamed(f.name() + "_sum"), figure), false);
+        Double count = increase(models.select(timeline.seriesNamed(f.name() + "_count"), figure), false);
+        Double sum = increase(models.select(timeline.seriesNamed(f.name() + "_sum"), figure), false);
         double[] bounds = new double[0];
         double[] counts = new double[0];
         int observed = 0;
@@ -383,8 +355,9 @@ public final class ServerSideSummarizer {
      * adds nothing. Null when no scrape in the span served any of them.
      *
      * @param inWindowOnly true for counters: each pair's increase is weighted by the share of the pair's interval
-     *                     that lies inside the window (the counter interpolated linearly to the window's edges), so
-     *                     warmup before the window and idle time after it are left out; false for histograms, whose
+     *                     that lies inside the span (the counter interpolated linearly to the window's edges), so
+     *                     warmup before the window and idle time after it are left out (a whole level's span
+     *                     covers every scrape: nothing is left out); false for histograms, whose
      *                     observations are whole requests and are taken over the whole span
      */
     private Double increase(List<Series> series, boolean inWindowOnly) {
@@ -413,9 +386,9 @@ public final class ServerSideSummarizer {
         return seen ? total : null;
     }
 
-    /** How much of {@code [fromNanos, toNanos]} lies inside the window. */
+    /** How much of {@code [fromNanos, toNanos]} lies inside the span (the window, or the whole level). */
     private long overlap(long fromNanos, long toNanos) {
-        return Math.max(0, Math.min(toNanos, windowEndNanos) - Math.max(fromNanos, windowStartNanos));
+        return Math.max(0, Math.min(toNanos, spanEndNanos) - Math.max(fromNanos, spanStartNanos));
     }
 
     private static Double parseBound(String le) {

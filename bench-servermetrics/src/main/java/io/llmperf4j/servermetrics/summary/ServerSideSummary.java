@@ -94,27 +94,6 @@ public record ServerSideSummary(
                 families, quantileMethod, null, null, null, List.of());
     }
 
-    /** This summary with the window's start on the scrapes' time axis. */
-    public ServerSideSummary withWindowStartS(Double seconds) {
-        return new ServerSideSummary(engine, scrapesInWindow, failedScrapesInWindow, windowS, scrapeSpanS,
-                peakRequestsRunning, peakRequestsWaiting, peakKvCacheUsage, prefixCacheHitRate, promptTokens,
-                generationTokens, generationTokensPerS, requestsFinished, ttft, interTokenLatency, e2eRequestLatency,
-                queueTime, families, quantileMethod, seconds, scrapesInsideWindow, model, warnings);
-    }
-
-    /**
-     * These figures with the gauges' peaks (running, waiting, KV cache) and the count of scrapes inside the window
-     * taken from {@code window}: a summary over a wider span (a whole level's counters) must not read its peaks from
-     * scrapes outside the measured window, such as an idle server's after the run.
-     */
-    public ServerSideSummary withPeaksOf(ServerSideSummary window) {
-        return new ServerSideSummary(engine, scrapesInWindow, failedScrapesInWindow, windowS, scrapeSpanS,
-                window.peakRequestsRunning, window.peakRequestsWaiting, window.peakKvCacheUsage, prefixCacheHitRate,
-                promptTokens, generationTokens, generationTokensPerS, requestsFinished, ttft, interTokenLatency,
-                e2eRequestLatency, queueTime, families, quantileMethod, windowStartS, window.scrapesInsideWindow,
-                model, warnings);
-    }
-
     /** The engine's figures with nothing recognised: metrics served, but no known engine's names. */
     public boolean unknownEngine() {
         return engine == null;

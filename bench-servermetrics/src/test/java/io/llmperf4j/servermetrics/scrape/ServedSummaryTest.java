@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.llmperf4j.servermetrics.summary.ServerSideSummarizer;
 import io.llmperf4j.servermetrics.summary.ServerSideSummary;
+import io.llmperf4j.servermetrics.summary.ServerTimeSeries;
+import io.llmperf4j.servermetrics.summary.TimedValue;
 import io.llmperf4j.servermetrics.timeline.ServerMetricsTimeline;
 import java.util.List;
 import java.util.Locale;
@@ -89,6 +91,60 @@ class ServedSummaryTest {
         assertEquals(620L, absent.generationTokens(), "no series of llama: every model's, and said so");
         assertEquals(List.of("no series labelled model_name=\"llama\" (the server's: m, other): the figures add up "
                 + "every model's series, so other traffic on the server is included"), absent.warnings());
+    }
+
+    /**
+     * The page's time series read the series the summary read: m's alone where the server labels them by model
+     * (running 4, not 7 with the other model's 3; 240 tokens/s, not 310), every model's otherwise.
+     */
+    @Test
+    void theTimeSeriesSelectTheSeriesTheSummaryDid() throws Exception {
+        ServerMetricsTimeline t = scrape(List.of(
+                vllm(1000, 500, 0, NONE_FINE, NONE_FINE, FINE, FINE),
+                vllm(1240, 570, 4, NONE_FINE, NONE_FINE, FINE, FINE),
+                vllm(1480, 640, 0, NONE_FINE, NONE_FINE, FINE, FINE)));
+        ServerSideSummary summary = ServerSideSummarizer.summarize(t, 0, 2 * S, "m");
+        ServerTimeSeries m = ServerTimeSeries.of(t, summary.model());
+        assertEquals("m", m.model());
+        assertEquals(List.of(0.0, 4.0, 0.0), m.requestsRunning().stream().map(TimedValue::value).toList());
+        assertEquals(List.of(240.0, 240.0), m.generationTokensPerS().stream().map(TimedValue::value).toList());
+        assertEquals(summary.peakRequestsRunning(), m.requestsRunning().get(1).value(), "the chart's peak is the "
+                + "summary's");
+
+        ServerSideSummary absent = ServerSideSummarizer.summarize(t, 0, 2 * S, "llama");
+        ServerTimeSeries all = ServerTimeSeries.of(t, absent.model());
+        assertNull(all.model(), "no series of llama: every model's, as the summary (which warns)");
+        assertEquals(List.of(3.0, 7.0, 3.0), all.requestsRunning().stream().map(TimedValue::value).toList());
+        assertEquals(List.of(310.0, 310.0), all.generationTokensPerS().stream().map(TimedValue::value).toList());
+        assertEquals(all, ServerTimeSeries.of(t, "llama"));
+        assertEquals(all, ServerTimeSeries.of(t));
+    }
+
+    /**
+     * A level without warmup, in one pass: the counters whole from the first scrape to the last (480 of m's tokens,
+     * over the 1 s window: 480 tok/s), the peak only from the scrape inside the window (at 1 s), the window's own
+     * length and start.
+     */
+    @Test
+    void aWholeLevelsCountersAndTheWindowsPeaksInOnePass() throws Exception {
+        ServerMetricsTimeline t = scrape(List.of(
+                vllm(1000, 500, 9, NONE_FINE, NONE_FINE, FINE, FINE),
+                vllm(1240, 570, 4, new double[]{0, 5, 5, 5}, NONE_FINE, FINE, FINE),
+                vllm(1480, 640, 9, new double[]{0, 10, 10, 10}, NONE_FINE, FINE, FINE)));
+        ServerSideSummary s = ServerSideSummarizer.summarizeWholeLevel(t, S / 2, 3 * S / 2, "m");
+        assertEquals("m", s.model());
+        assertEquals(480L, s.generationTokens(), "whole: from the baseline scrape to the final one");
+        assertEquals(480.0, s.generationTokensPerS(), 1e-9, "per second of the 1 s window");
+        assertEquals(1.0, s.windowS(), 1e-12);
+        assertEquals(0.5, s.windowStartS(), 1e-12);
+        assertEquals(4.0, s.peakRequestsRunning(), "the scrape inside the window, not the edges' 9");
+        assertEquals(1, s.scrapesInsideWindow());
+        assertEquals(3, s.scrapesInWindow(), "every scrape of the level");
+        assertEquals(10, s.ttft().observations());
+        assertEquals(List.of(), s.warnings());
+
+        ServerSideSummary window = ServerSideSummarizer.summarize(t, S / 2, 3 * S / 2, "m");
+        assertEquals(240L, window.generationTokens(), "the window alone: interpolated to its edges");
     }
 
     @Test

@@ -1,0 +1,140 @@
+package io.llmperf4j.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.llmperf4j.servermetrics.summary.ServerSideSummary;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The run's scrape session against a real /metrics server on 127.0.0.1 whose counters the test sets: a level's
+ * summary over the whole level from the counters set.
+ */
+class ServerMetricsSessionTest {
+
+    private static final Duration FAST = Duration.ofMillis(20);
+
+    /** A real HTTP server serving /metrics as set. */
+    static final class FakeMetrics implements AutoCloseable {
+        private final HttpServer server;
+        final List<Map<String, String>> requests = new CopyOnWriteArrayList<>();
+        volatile String body = "";
+
+        FakeMetrics() throws IOException {
+            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+            server.createContext("/", this::handle);
+            server.start();
+        }
+
+        URI url(String path) {
+            return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + path);
+        }
+
+        private void handle(HttpExchange exchange) throws IOException {
+            Map<String, String> got = new TreeMap<>();
+            exchange.getRequestHeaders().forEach((k, v) -> got.put(k.toLowerCase(Locale.ROOT), String.join(",", v)));
+            requests.add(got);
+            try (exchange) {
+                byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+                exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+                exchange.sendResponseHeaders(200, bytes.length);
+                exchange.getResponseBody().write(bytes);
+            }
+        }
+
+        @Override
+        public void close() {
+            server.stop(0);
+        }
+    }
+
+    /** vLLM's text: model m's and another model's running requests and generation tokens. */
+    private static String vllm(int runningM, long generationM, long generationOther) {
+        return "# TYPE vllm:num_requests_running gauge\n"
+                + "vllm:num_requests_running{model_name=\"m\"} " + runningM + "\n"
+                + "vllm:num_requests_running{model_name=\"other\"} 3\n"
+                + "# TYPE vllm:generation_tokens counter\n"
+                + "vllm:generation_tokens_total{model_name=\"m\"} " + generationM + "\n"
+                + "vllm:generation_tokens_total{model_name=\"other\"} " + generationOther + "\n";
+    }
+
+    private static CommonSettings common(String llmApi) {
+        return new CommonSettings(new EndpointTarget.Embedded(), "m", 1, 60, 1, Map.of(), null, llmApi, Map.of(),
+                Duration.ofSeconds(30), Map.of(), null, null, Duration.ofSeconds(10), false, false, null);
+    }
+
+    private static ServerMetricsOptions options(URI url) {
+        return new ServerMetricsOptions(true, url, FAST);
+    }
+
+    private final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
+    private final PrintStream err = new PrintStream(errBytes, true, StandardCharsets.UTF_8);
+
+    private String err() {
+        return errBytes.toString(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Without warmup a level's figures are the counters' whole increase from the baseline scrape to the final one
+     * (m's 250 tokens, not the other model's), per second of the client's window, and the peak from the scrapes
+     * inside it: one summary, its warnings said once.
+     */
+    @Test
+    void aLevelIsSummarisedOnceOverTheWholeLevel() throws Exception {
+        try (FakeMetrics server = new FakeMetrics()) {
+            server.body = vllm(0, 1000, 500);
+            ServerMetricsSession session = ServerMetricsSession.open(options(null),
+                    server.url("/v1/chat/completions"), null, common("openai"), err);
+            assertNotNull(session, err());
+            long windowStartEpochMillis = System.currentTimeMillis();
+            long levelStart = System.nanoTime();
+            session.levelStarted(levelStart);
+            server.body = vllm(5, 1100, 600);
+            // the second scrape after the change read the loaded server, and it ended before the third began
+            awaitRequests(server, server.requests.size() + 3);
+            server.body = vllm(0, 1250, 700);
+            long durationNanos = System.nanoTime() - levelStart;
+            ServerMetricsSession.LevelServerMetrics level = session.levelEnded(null, windowStartEpochMillis,
+                    durationNanos, false);
+            ServerSideSummary s = level.summary();
+            assertEquals("m", s.model(), "the run's --model");
+            assertEquals(250L, s.generationTokens(), "m's counter from the baseline to the final scrape");
+            assertEquals(250 / (durationNanos / 1e9), s.generationTokensPerS(), 1e-6);
+            assertEquals(durationNanos / 1e9, s.windowS(), 1e-9);
+            assertEquals(5.0, s.peakRequestsRunning(), "m's running, not 8 with the other model's 3");
+            assertTrue(level.timeline().successfulScrapes().size() >= 3);
+            assertEquals("", err());
+
+            session.levelStarted(System.nanoTime());
+            level = session.levelEnded("llama", System.currentTimeMillis(), 1_000_000L, false);
+            assertEquals(1, err().lines().filter(l -> l.contains("no series labelled model_name=\"llama\"")).count(),
+                    "a level's warnings are said once: " + err());
+            assertNull(level.summary().model());
+        }
+    }
+
+    private static void awaitRequests(FakeMetrics server, int n) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (server.requests.size() < n) {
+            if (System.nanoTime() > deadline) throw new AssertionError("fewer than " + n + " scrapes");
+            Thread.sleep(5);
+        }
+    }
+}
