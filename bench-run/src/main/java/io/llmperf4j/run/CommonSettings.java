@@ -37,6 +37,8 @@ import java.util.function.Function;
  * @param overwrite                replace an earlier run's results in {@code resultsDir} instead of refusing
  * @param connectionMode           when connections are opened: before the clock (default), on demand, or one per
  *                                 request as llmperf does; null means {@link ConnectionMode#PRECONNECT}
+ * @param scrapeHeaders            headers for the server-metrics scrape alone (--server-metrics-header), sent to the
+ *                                 metrics URL whatever its origin; null means none
  */
 public record CommonSettings(
         EndpointTarget target,
@@ -55,29 +57,43 @@ public record CommonSettings(
         Duration connectTimeout,
         boolean insecureTls,
         boolean overwrite,
-        ConnectionMode connectionMode) {
+        ConnectionMode connectionMode,
+        Map<String, String> scrapeHeaders) {
 
     public CommonSettings {
         connectionMode = connectionMode == null ? ConnectionMode.PRECONNECT : connectionMode;
+        scrapeHeaders = scrapeHeaders == null ? Map.of() : Map.copyOf(scrapeHeaders);
+    }
+
+    /** Without headers of the scrape's own. */
+    public CommonSettings(EndpointTarget target, String model, int numConcurrentRequests, int timeoutSeconds,
+                          int maxNumCompletedRequests, Map<String, Object> additionalSamplingParams, Path resultsDir,
+                          String llmApi, Map<String, String> metadata, Duration idleTimeout,
+                          Map<String, String> extraHeaders, Path caCert, Duration requestTimeout,
+                          Duration connectTimeout, boolean insecureTls, boolean overwrite,
+                          ConnectionMode connectionMode) {
+        this(target, model, numConcurrentRequests, timeoutSeconds, maxNumCompletedRequests, additionalSamplingParams,
+                resultsDir, llmApi, metadata, idleTimeout, extraHeaders, caCert, requestTimeout, connectTimeout,
+                insecureTls, overwrite, connectionMode, Map.of());
     }
 
     /** The same with another request count: a replayed trace's, which sets how many requests the run sends. */
     public CommonSettings withMaxNumCompletedRequests(int requests) {
         return new CommonSettings(target, model, numConcurrentRequests, timeoutSeconds, requests,
                 additionalSamplingParams, resultsDir, llmApi, metadata, idleTimeout, extraHeaders, caCert,
-                requestTimeout, connectTimeout, insecureTls, overwrite, connectionMode);
+                requestTimeout, connectTimeout, insecureTls, overwrite, connectionMode, scrapeHeaders);
     }
 
     /** The same settings with another run time limit (a trace replay's: its span plus --timeout). */
     public CommonSettings withTimeoutSeconds(int seconds) {
         return new CommonSettings(target, model, numConcurrentRequests, seconds, maxNumCompletedRequests,
                 additionalSamplingParams, resultsDir, llmApi, metadata, idleTimeout, extraHeaders, caCert,
-                requestTimeout, connectTimeout, insecureTls, overwrite, connectionMode);
+                requestTimeout, connectTimeout, insecureTls, overwrite, connectionMode, scrapeHeaders);
     }
 
     /** How this run reaches the endpoint beside its key: TLS trust and extra headers (doctor's, the scrape's). */
     public EndpointAccess access() {
-        return new EndpointAccess(caCert, insecureTls, extraHeaders);
+        return new EndpointAccess(caCert, insecureTls, extraHeaders, scrapeHeaders);
     }
 
     /** The registry's entry of this run's API. */

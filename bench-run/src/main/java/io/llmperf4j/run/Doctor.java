@@ -106,10 +106,9 @@ public final class Doctor {
      * default): never a failure, since a run goes on without them.
      */
     private void checkServerMetrics(URI endpoint) {
-        ServerMetricsConfig config = ServerMetricsConfig.forEndpoint(endpoint, apiKey);
+        ServerMetricsConfig config;
         try {
-            SSLContext tls = access.sslContext();
-            if (tls != null) config = config.withSslContext(tls);
+            config = ServerMetricsSession.scrapeConfig(endpoint, api, apiKey, access);
         } catch (IOException e) {
             results.add(DoctorCheck.Result.info("server metrics", "not checked: " + e.getMessage(),
                     "check the --ca-cert file"));

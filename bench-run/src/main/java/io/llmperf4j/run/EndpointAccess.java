@@ -13,14 +13,24 @@ import java.util.Map;
  *
  * @param caCert   PEM file of CA certificates to trust, or null for the JDK's default trust
  * @param insecure trust any certificate and host name
- * @param headers  extra request headers, sent after the API's own (a run's --header)
+ * @param headers  extra request headers, sent after the API's own (a run's --header); the scrape sends them, with
+ *                 the key, only to the endpoint's origin
+ * @param scrapeHeaders headers for the server-metrics scrape alone (--server-metrics-header), sent to the metrics
+ *                 URL whatever its origin
  */
-public record EndpointAccess(Path caCert, boolean insecure, Map<String, String> headers) {
+public record EndpointAccess(Path caCert, boolean insecure, Map<String, String> headers,
+                             Map<String, String> scrapeHeaders) {
     /** The JDK's default trust, no extra header. */
     public static final EndpointAccess DEFAULT = new EndpointAccess(null, false, Map.of());
 
     public EndpointAccess {
         headers = Map.copyOf(headers);
+        scrapeHeaders = scrapeHeaders == null ? Map.of() : Map.copyOf(scrapeHeaders);
+    }
+
+    /** Without headers of the scrape's own. */
+    public EndpointAccess(Path caCert, boolean insecure, Map<String, String> headers) {
+        this(caCert, insecure, headers, Map.of());
     }
 
     /** The TLS context for Java's HTTP client (doctor's checks, the scrape), or null for the JDK's default. */

@@ -1,5 +1,7 @@
 package io.llmperf4j.run;
 
+import io.llmperf4j.engine.client.LlmApi;
+import io.llmperf4j.engine.client.Secret;
 import io.llmperf4j.servermetrics.scrape.MetricsProbe;
 import io.llmperf4j.servermetrics.scrape.ProbeResult;
 import io.llmperf4j.servermetrics.scrape.ServerMetricsConfig;
@@ -12,6 +14,8 @@ import javax.net.ssl.SSLContext;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -51,21 +55,21 @@ final class ServerMetricsSession {
 
     /**
      * The session for this run, or null when it is turned off or the metrics URL does not serve Prometheus text
-     * (then one warning line says so).
+     * (then one warning line says so: for a 401 or 403, that the scrape needs credentials and which it sent).
      */
     static ServerMetricsSession open(ServerMetricsOptions options, URI endpoint, String apiKey, CommonSettings common,
                                      PrintStream err) {
         if (!options.enabled()) return null;
-        ServerMetricsConfig config = ServerMetricsConfig.forEndpoint(endpoint, apiKey).withInterval(options.interval());
-        if (options.url() != null) config = config.withMetricsUrl(options.url());
+        ServerMetricsConfig config;
         try {
-            SSLContext tls = common.access().sslContext();
-            if (tls != null) config = config.withSslContext(tls);
+            config = scrapeConfig(endpoint, common.registered().adapter(true), apiKey, common.access())
+                    .withInterval(options.interval());
         } catch (IOException e) {
             err.println("llmperf4j: warning: no server metrics: could not read " + common.caCert() + ": "
                     + e.getMessage());
             return null;
         }
+        if (options.url() != null) config = config.withMetricsUrl(options.url());
         ProbeResult probe = MetricsProbe.probe(config);
         if (!probe.ok()) {
             err.println("llmperf4j: warning: no server metrics from " + probe.url() + " (" + probe.detail()
@@ -73,6 +77,23 @@ final class ServerMetricsSession {
             return null;
         }
         return new ServerMetricsSession(config, err, singleModel(common.model()));
+    }
+
+    /**
+     * How a run (and doctor) scrapes {@code endpoint}'s origin + {@code /metrics}: with the credentials its requests
+     * carry (the key in {@code api}'s header, the --header values), sent only to the endpoint's origin; the scrape's
+     * own headers (--server-metrics-header) to the metrics URL whatever its origin; the run's TLS trust.
+     *
+     * @throws IOException when the --ca-cert file cannot be read
+     */
+    static ServerMetricsConfig scrapeConfig(URI endpoint, LlmApi api, String apiKey, EndpointAccess access)
+            throws IOException {
+        Map<String, String> credentials = new LinkedHashMap<>(api.headers(Secret.of(apiKey)));
+        credentials.putAll(access.headers());
+        ServerMetricsConfig config = ServerMetricsConfig.forEndpoint(endpoint, null).withEndpointHeaders(credentials)
+                .withMetricsHeaders(access.scrapeHeaders());
+        SSLContext tls = access.sslContext();
+        return tls == null ? config : config.withSslContext(tls);
     }
 
     /**

@@ -24,18 +24,21 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /**
- * The run's scrape session against a real /metrics server on 127.0.0.1 whose counters the test sets: a level's
- * summary over the whole level from the counters set.
+ * The run's scrape session against a real /metrics server on 127.0.0.1 whose counters and required credentials the
+ * test sets: which credentials the scrape carries (the run's key in its API's header and --header to the API's
+ * origin, --server-metrics-header to any), one warning line for a refusal, and a level's summary over the whole
+ * level from the counters set.
  */
 class ServerMetricsSessionTest {
 
     private static final Duration FAST = Duration.ofMillis(20);
 
-    /** A real HTTP server serving /metrics as set. */
+    /** A real HTTP server serving /metrics as set; a request without the {@link #required} headers gets 401. */
     static final class FakeMetrics implements AutoCloseable {
         private final HttpServer server;
         final List<Map<String, String>> requests = new CopyOnWriteArrayList<>();
         volatile String body = "";
+        volatile Map<String, String> required = Map.of();
 
         FakeMetrics() throws IOException {
             server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -52,6 +55,10 @@ class ServerMetricsSessionTest {
             exchange.getRequestHeaders().forEach((k, v) -> got.put(k.toLowerCase(Locale.ROOT), String.join(",", v)));
             requests.add(got);
             try (exchange) {
+                if (!required.entrySet().stream().allMatch(e -> e.getValue().equals(got.get(e.getKey())))) {
+                    exchange.sendResponseHeaders(401, -1);
+                    return;
+                }
                 byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
                 exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
                 exchange.sendResponseHeaders(200, bytes.length);
@@ -75,9 +82,9 @@ class ServerMetricsSessionTest {
                 + "vllm:generation_tokens_total{model_name=\"other\"} " + generationOther + "\n";
     }
 
-    private static CommonSettings common(String llmApi) {
+    private static CommonSettings common(String llmApi, Map<String, String> headers, Map<String, String> scrape) {
         return new CommonSettings(new EndpointTarget.Embedded(), "m", 1, 60, 1, Map.of(), null, llmApi, Map.of(),
-                Duration.ofSeconds(30), Map.of(), null, null, Duration.ofSeconds(10), false, false, null);
+                Duration.ofSeconds(30), headers, null, null, Duration.ofSeconds(10), false, false, null, scrape);
     }
 
     private static ServerMetricsOptions options(URI url) {
@@ -91,6 +98,53 @@ class ServerMetricsSessionTest {
         return errBytes.toString(StandardCharsets.UTF_8);
     }
 
+    @Test
+    void theApisOriginGetsTheRunsKeyInItsApisHeaderAndTheHeaders() throws Exception {
+        try (FakeMetrics server = new FakeMetrics()) {
+            server.body = vllm(0, 0, 0);
+            server.required = Map.of("authorization", "Bearer sk-run-secret", "x-gateway", "gw-secret");
+            ServerMetricsSession openAi = ServerMetricsSession.open(options(null), server.url("/v1/chat/completions"),
+                    "sk-run-secret", common("openai", Map.of("X-Gateway", "gw-secret"), Map.of()), err);
+            assertNotNull(openAi, err());
+
+            server.required = Map.of("x-api-key", "sk-run-secret", "x-gateway", "gw-secret");
+            ServerMetricsSession anthropic = ServerMetricsSession.open(options(null), server.url("/v1/messages"),
+                    "sk-run-secret", common("anthropic", Map.of("X-Gateway", "gw-secret"), Map.of()), err);
+            assertNotNull(anthropic, "the key in the header the API takes it in: " + err());
+            assertEquals("", err());
+        }
+    }
+
+    @Test
+    void anotherOriginGetsNothingButWhatTheUserGaveAndARefusalIsOneLine() throws Exception {
+        try (FakeMetrics api = new FakeMetrics(); FakeMetrics metrics = new FakeMetrics()) {
+            metrics.body = vllm(0, 0, 0);
+            metrics.required = Map.of("authorization", "Bearer metrics-secret");
+            URI endpoint = api.url("/v1/chat/completions");
+            ServerMetricsSession refused = ServerMetricsSession.open(options(metrics.url("/metrics")), endpoint,
+                    "sk-run-secret", common("openai", Map.of("X-Gateway", "gw-secret"), Map.of()), err);
+            assertNull(refused);
+            List<String> lines = err().lines().toList();
+            assertEquals(1, lines.size(), err());
+            assertEquals("llmperf4j: warning: no server metrics from " + metrics.url("/metrics") + " (HTTP 401: the "
+                    + "scrape needs credentials and sent none, since the run's key and --header go only to the API's "
+                    + "origin (" + api.url("") + "): give them with --server-metrics-header 'NAME: VALUE'); the run "
+                    + "goes on without the server's side (--no-server-metrics silences this)", lines.get(0));
+            assertNull(metrics.requests.get(0).get("authorization"));
+            assertNull(metrics.requests.get(0).get("x-gateway"));
+
+            ServerMetricsSession given = ServerMetricsSession.open(options(metrics.url("/metrics")), endpoint,
+                    "sk-run-secret", common("openai", Map.of("X-Gateway", "gw-secret"),
+                            Map.of("Authorization", "Bearer metrics-secret")), err);
+            assertNotNull(given, err());
+            Map<String, String> sent = metrics.requests.get(metrics.requests.size() - 1);
+            assertEquals("Bearer metrics-secret", sent.get("authorization"));
+            assertNull(sent.get("x-gateway"), "the run's --header stays with the API's origin");
+            assertTrue(api.requests.isEmpty(), "the API was not scraped");
+            assertEquals(1, err().lines().count());
+        }
+    }
+
     /**
      * Without warmup a level's figures are the counters' whole increase from the baseline scrape to the final one
      * (m's 250 tokens, not the other model's), per second of the client's window, and the peak from the scrapes
@@ -101,7 +155,7 @@ class ServerMetricsSessionTest {
         try (FakeMetrics server = new FakeMetrics()) {
             server.body = vllm(0, 1000, 500);
             ServerMetricsSession session = ServerMetricsSession.open(options(null),
-                    server.url("/v1/chat/completions"), null, common("openai"), err);
+                    server.url("/v1/chat/completions"), null, common("openai", Map.of(), Map.of()), err);
             assertNotNull(session, err());
             long windowStartEpochMillis = System.currentTimeMillis();
             long levelStart = System.nanoTime();

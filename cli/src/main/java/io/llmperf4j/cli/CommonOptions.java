@@ -55,7 +55,7 @@ final class CommonOptions {
                 idleTimeout, headers, access.caCert,
                 requestTimeout,
                 connectTimeout, access.insecure, overwrite,
-                connection.connectionMode);
+                connection.connectionMode, scrapeHeaders(access));
         warnIfInsecure(access, context);
         warnIfHeaderReplacesKey(headers, flags.llmApi, target, context);
         return options;
@@ -88,7 +88,12 @@ final class CommonOptions {
                     + "or only those in the file");
         }
         requireReadable("--ca-cert", access.caCert);
-        return parseHeaders(access.headers);
+        return parseHeaders("--header", access.headers);
+    }
+
+    /** The --server-metrics-header values parsed: headers for the scrape of the server's metrics alone. */
+    static Map<String, String> scrapeHeaders(EndpointAccessFlags access) {
+        return parseHeaders("--server-metrics-header", access.scrapeHeaders);
     }
 
     static void warnIfInsecure(EndpointAccessFlags access, CliContext context) {
@@ -122,18 +127,18 @@ final class CommonOptions {
         }
     }
 
-    private static Map<String, String> parseHeaders(List<String> headers) {
+    private static Map<String, String> parseHeaders(String flag, List<String> headers) {
         Map<String, String> parsed = new LinkedHashMap<>();
         for (String header : headers) {
             int colon = header.indexOf(':');
             String name = colon < 0 ? "" : header.substring(0, colon).strip();
             if (name.isEmpty() || !name.chars().allMatch(ch -> ch > 32 && ch < 127 && ch != ':')) {
-                throw new UsageException("--header must look like 'Name: value' (got a header without a valid name)");
+                throw new UsageException(flag + " must look like 'Name: value' (got a header without a valid name)");
             }
             String value = header.substring(colon + 1).strip();
             // a line break would end the header early (and split the request): refuse it here, not at the first send
             if (value.chars().anyMatch(ch -> ch == '\r' || ch == '\n' || ch == 0)) {
-                throw new UsageException("--header " + name + ": the value holds a line break or NUL, which an HTTP "
+                throw new UsageException(flag + " " + name + ": the value holds a line break or NUL, which an HTTP "
                         + "header cannot carry");
             }
             parsed.put(name, value);

@@ -68,7 +68,7 @@ final class DoctorCommand implements Callable<Integer> {
         CommonOptions.warnIfInsecure(access, context);
         List<DoctorCheck.Result> results = new Doctor(CommonOptions.registered(llmApi).adapter(true), base.strip(),
                 key, access.apiKeyFile == null ? null : "--api-key-file " + access.apiKeyFile, model,
-                new EndpointAccess(access.caCert, access.insecure, headers)).run();
+                new EndpointAccess(access.caCert, access.insecure, headers, CommonOptions.scrapeHeaders(access))).run();
         boolean allPassed = true;
         boolean warned = false;
         for (DoctorCheck.Result result : results) {

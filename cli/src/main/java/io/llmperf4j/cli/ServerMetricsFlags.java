@@ -15,8 +15,9 @@ final class ServerMetricsFlags {
     @Option(names = "--server-metrics", paramLabel = "URL", arity = "0..1", fallbackValue = ENDPOINT_ORIGIN,
             description = "Scrape the server's Prometheus metrics during each level (default: on, from "
                     + "the endpoint's origin + /metrics, used only when it answers Prometheus text); writes "
-                    + "<base>_server_metrics.csv and a server section in the summary. The API key is sent only "
-                    + "when URL has the endpoint's origin.")
+                    + "<base>_server_metrics.csv and a server section in the summary. The API key and --header "
+                    + "values are sent only when URL has the endpoint's origin; --server-metrics-header for "
+                    + "another.")
     String url;
 
     @Option(names = "--no-server-metrics", negatable = false,

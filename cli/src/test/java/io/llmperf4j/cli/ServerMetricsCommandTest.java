@@ -10,11 +10,20 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -107,22 +116,105 @@ class ServerMetricsCommandTest {
         assertFalse(summary(tmp).has("server"));
     }
 
+    /**
+     * A metrics URL on another origin than the API (a second server on 127.0.0.1, its own port) that wants a token:
+     * the run's key and --header stay with the API, so the scrape is refused and one warning line says it needs
+     * credentials; given with --server-metrics-header, it is scraped. No secret reaches the console or a file.
+     */
+    @Test
+    void anotherOriginsMetricsGetOnlyTheScrapesOwnHeaders(@TempDir Path tmp) throws IOException {
+        HttpServer metrics = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        List<Map<String, String>> requests = new CopyOnWriteArrayList<>();
+        metrics.createContext("/metrics", exchange -> {
+            Map<String, String> got = new TreeMap<>();
+            exchange.getRequestHeaders().forEach((k, v) -> got.put(k.toLowerCase(Locale.ROOT), String.join(",", v)));
+            requests.add(got);
+            try (exchange) {
+                if (!"Bearer metrics-secret".equals(got.get("authorization"))) {
+                    exchange.sendResponseHeaders(401, -1);
+                    return;
+                }
+                byte[] body = "# TYPE vllm:num_requests_running gauge\nvllm:num_requests_running 0\n"
+                        .getBytes(StandardCharsets.UTF_8);
+                exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4");
+                exchange.sendResponseHeaders(200, body.length);
+                exchange.getResponseBody().write(body);
+            }
+        });
+        metrics.start();
+        try {
+            String url = "http://127.0.0.1:" + metrics.getAddress().getPort() + "/metrics";
+            Path refusedDir = tmp.resolve("refused");
+            CliRun refused = runWithKey(refusedDir, "--server-metrics", url, "--header", "X-Gateway: gw-secret");
+            assertEquals(0, refused.exitCode(), refused::toString);
+            List<String> warnings = refused.err().lines().filter(l -> l.contains("server metrics")).toList();
+            assertEquals(1, warnings.size(), refused::toString);
+            assertTrue(warnings.get(0).startsWith("llmperf4j: warning: no server metrics from " + url + " (HTTP 401: "
+                    + "the scrape needs credentials and sent none, since the run's key and --header go only to the "
+                    + "API's origin"), warnings.get(0));
+            assertTrue(warnings.get(0).contains("--server-metrics-header"), warnings.get(0));
+            assertEquals(null, requests.get(0).get("authorization"));
+            assertEquals(null, requests.get(0).get("x-gateway"));
+            assertFalse(Files.exists(refusedDir.resolve(BASE + ServerMetricsCsvWriter.SUFFIX)));
+
+            Path givenDir = tmp.resolve("given");
+            CliRun given = runWithKey(givenDir, "--server-metrics", url, "--server-metrics-interval", "0.1",
+                    "--header", "X-Gateway: gw-secret",
+                    "--server-metrics-header", "Authorization: Bearer metrics-secret");
+            assertEquals(0, given.exitCode(), given::toString);
+            assertFalse(given.err().contains("no server metrics"), given::toString);
+            assertTrue(Files.exists(givenDir.resolve(BASE + ServerMetricsCsvWriter.SUFFIX)), given::toString);
+            assertTrue(summary(givenDir).has("server"));
+            Map<String, String> last = requests.get(requests.size() - 1);
+            assertEquals("Bearer metrics-secret", last.get("authorization"));
+            assertEquals(null, last.get("x-gateway"), "the run's --header stays with the API's origin");
+
+            for (CliRun run : List.of(refused, given)) {
+                assertNoSecret(run.out() + run.err());
+            }
+            try (var files = Files.walk(tmp)) {
+                for (Path f : files.filter(Files::isRegularFile).toList()) {
+                    assertNoSecret(Files.readString(f, StandardCharsets.ISO_8859_1));
+                }
+            }
+        } finally {
+            metrics.stop(0);
+        }
+    }
+
+    private static void assertNoSecret(String text) {
+        for (String secret : List.of("sk-run-secret", "gw-secret", "metrics-secret")) {
+            assertFalse(text.contains(secret), secret);
+        }
+    }
+
+    private static CliRun runWithKey(Path dir, String... extra) {
+        Map<String, String> env = new HashMap<>(server.env());
+        env.put("OPENAI_API_KEY", "sk-run-secret");
+        return CliRun.of(env, args(dir, extra));
+    }
+
     @Test
     void badFlagsAreOneLineAndExitTwo(@TempDir Path tmp) {
         run(tmp, "--server-metrics-interval", "0").assertOneErrorLine(2, "--server-metrics-interval");
         run(tmp, "--server-metrics", "ftp://host/metrics").assertOneErrorLine(2, "--server-metrics must be");
         run(tmp, "--server-metrics", "--no-server-metrics").assertOneErrorLine(2, "contradict");
+        run(tmp, "--server-metrics-header", "no colon").assertOneErrorLine(2,
+                "--server-metrics-header must look like 'Name: value'");
     }
 
     private static CliRun run(Path dir, String... extra) {
+        return CliRun.of(server.env(), args(dir, extra));
+    }
+
+    private static String[] args(Path dir, String... extra) {
         List<String> args = new java.util.ArrayList<>(List.of("token-benchmark", "--model", "sim",
                 "--mean-input-tokens", "40", "--stddev-input-tokens", "0", "--mean-output-tokens", "12",
                 "--stddev-output-tokens", "0", "--max-num-completed-requests", Integer.toString(REQUESTS),
                 "--num-concurrent-requests", Integer.toString(CONCURRENCY), "--no-client-warmup",
                 "--results-dir", dir.toString()));
         args.addAll(List.of(extra));
-        return CliRun.of(server.env(),
-                args.toArray(String[]::new));
+        return args.toArray(String[]::new);
     }
 
     private static JsonNode summary(Path dir) throws IOException {

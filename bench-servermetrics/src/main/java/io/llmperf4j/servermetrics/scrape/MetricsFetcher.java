@@ -12,6 +12,7 @@ import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * One GET of the metrics URL, parsed; every way it can go wrong becomes a {@link ScrapeFailedException}. Runs on
@@ -60,6 +61,10 @@ final class MetricsFetcher implements AutoCloseable {
             response = send(url, deadline);
         }
         String contentType = response.contentType();
+        if (response.status() == 401 || response.status() == 403) {
+            throw new ScrapeFailedException("HTTP " + response.status() + ": " + needsCredentials(url),
+                    response.status(), contentType);
+        }
         if (response.status() != 200) {
             throw new ScrapeFailedException("HTTP " + response.status(), response.status(), contentType);
         }
@@ -80,12 +85,33 @@ final class MetricsFetcher implements AutoCloseable {
     }
 
     /**
-     * One GET within what is left of the deadline; the key only when {@code url} has the endpoint's origin. A kept
+     * Why a 401 or 403 of {@code url}: it needs credentials, and which it got: none (the run's stay with the API's
+     * origin), or some that it refused. Names headers' sources, never their values.
+     */
+    private String needsCredentials(URI url) {
+        Map<String, String> sent = config.headersFor(url);
+        boolean runs = Origins.sameOrigin(url, config.endpoint()) && !config.endpointHeaders().isEmpty();
+        boolean own = Origins.sameOrigin(url, config.metricsUrl()) && !config.metricsHeaders().isEmpty();
+        if (sent.isEmpty()) {
+            return "the scrape needs credentials and sent none"
+                    + (config.endpointHeaders().isEmpty() ? "" : ", since the run's key and --header go only to the "
+                    + "API's origin (" + Origins.origin(config.endpoint()) + ")")
+                    + ": give them with --server-metrics-header 'NAME: VALUE'";
+        }
+        String which = runs && own ? "the run's key and --header values, and --server-metrics-header"
+                : own ? "--server-metrics-header" : "the run's key and --header values";
+        return "the scrape needs credentials; the server refused those sent (" + which + ")"
+                + (own ? "" : ": give /metrics' own with --server-metrics-header 'NAME: VALUE'");
+    }
+
+    /**
+     * One GET within what is left of the deadline, with the headers {@code url}'s origin gets ({@link
+     * ServerMetricsConfig#headersFor}: the run's credentials only at the endpoint's origin). A kept
      * connection that the server closed meanwhile (no answer at all) is replaced by a new one, once.
      */
     private MetricsResponse send(URI url, long deadlineNanos) throws ScrapeFailedException {
         if (deadlineNanos - System.nanoTime() <= 0) throw timedOut();
-        byte[] request = ScrapeRequests.get(url, ACCEPT, config.sendsApiKeyTo(url) ? config.apiKey() : null);
+        byte[] request = ScrapeRequests.get(url, ACCEPT, config.headersFor(url));
         ScrapeConnection kept = connection;
         if (kept != null && !kept.serves(url)) {
             drop(kept);

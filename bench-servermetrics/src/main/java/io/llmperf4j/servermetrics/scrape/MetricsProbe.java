@@ -28,9 +28,9 @@ public final class MetricsProbe {
                     + e.sampleCount() + " samples" + (engine == null ? ", no vLLM/SGLang/TGI names"
                     : ", " + engine.id + " names");
             return new ProbeResult(url, true, 200, e.format(), e.families().size(), e.sampleCount(), engine,
-                    config.sendsApiKey(), detail);
+                    config.sendsCredentials(), detail);
         } catch (ScrapeFailedException e) {
-            return new ProbeResult(url, false, e.httpStatus(), null, 0, 0, null, config.sendsApiKey(),
+            return new ProbeResult(url, false, e.httpStatus(), null, 0, 0, null, config.sendsCredentials(),
                     e.getMessage());
         }
     }

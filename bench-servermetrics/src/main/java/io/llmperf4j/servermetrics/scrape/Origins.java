@@ -40,6 +40,17 @@ public final class Origins {
                 && port(a) == port(b);
     }
 
+    /** The URL's origin, {@code https://host:8443}, fit for messages (no user info, path or query). */
+    public static String origin(URI url) {
+        if (url == null) return "null";
+        if (url.getHost() == null) return "(invalid URL)";
+        try {
+            return new URI(url.getScheme(), null, url.getHost(), url.getPort(), null, null, null).toString();
+        } catch (URISyntaxException e) {
+            return url.getScheme() + "://" + url.getHost();
+        }
+    }
+
     /** The URL without user info, query or fragment, fit for messages and output files. */
     public static String display(URI url) {
         if (url == null) return "null";

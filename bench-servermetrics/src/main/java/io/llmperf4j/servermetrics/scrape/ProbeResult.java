@@ -13,9 +13,10 @@ import io.llmperf4j.servermetrics.exposition.ExpositionFormat;
  * @param families     families served (0 unless ok)
  * @param samples      samples served (0 unless ok)
  * @param engine       the engine its family names point to, or null
- * @param sentApiKey   whether the key was sent (same origin as the endpoint)
+ * @param sentCredentials whether credentials went with it: the run's key and --header values (same origin as the
+ *                     endpoint), or --server-metrics-header values
  * @param detail       one line for the user: what was found, or why not
  */
 public record ProbeResult(String url, boolean ok, Integer httpStatus, ExpositionFormat format, int families,
-                          int samples, ServerEngine engine, boolean sentApiKey, String detail) {
+                          int samples, ServerEngine engine, boolean sentCredentials, String detail) {
 }

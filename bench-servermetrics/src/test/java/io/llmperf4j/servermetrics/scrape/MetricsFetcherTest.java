@@ -162,12 +162,12 @@ class MetricsFetcherTest {
             return true;
         })) {
             ServerMetricsConfig small = new ServerMetricsConfig(server.url("/announced"), Duration.ofSeconds(1),
-                    Duration.ofSeconds(10), server.url("/v1"), null, 100, null);
+                    Duration.ofSeconds(10), server.url("/v1"), null, null, 100, null);
             assertEquals("body exceeds the allowed maximum (100 bytes)", failure(small).getMessage());
             assertEquals("body exceeds the allowed maximum (100 bytes)",
                     failure(small.withMetricsUrl(server.url("/chunked"))).getMessage());
             ServerMetricsConfig exact = new ServerMetricsConfig(server.url("/chunked"), Duration.ofSeconds(1),
-                    Duration.ofSeconds(10), server.url("/v1"), null, 200, null);
+                    Duration.ofSeconds(10), server.url("/v1"), null, null, 200, null);
             try (MetricsFetcher f = new MetricsFetcher(exact)) {
                 assertEquals(25, f.fetch().sampleCount(), "150 bytes are within a limit of 200");
             }
@@ -253,7 +253,7 @@ class MetricsFetcherTest {
     void keyWithALineBreakIsNeverSentNorTold() throws Exception {
         try (RawHttpServer server = new RawHttpServer(RawHttpServer.ok("up 1\n"))) {
             ScrapeFailedException e = failure(ServerMetricsConfig.forEndpoint(server.url("/v1"), "sk-1\r\nX-Evil: 1"));
-            assertEquals("the API key holds a character an HTTP header cannot carry", e.getMessage());
+            assertEquals("the Authorization header holds a character an HTTP header cannot carry", e.getMessage());
             assertFalse(e.getMessage().contains("sk-1"));
             assertEquals(0, server.connections());
         }

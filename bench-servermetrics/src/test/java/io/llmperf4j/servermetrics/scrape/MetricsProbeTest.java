@@ -22,7 +22,7 @@ class MetricsProbeTest {
             assertTrue(r.ok(), r.detail());
             assertEquals(ServerEngine.VLLM, r.engine());
             assertEquals(ExpositionFormat.OPENMETRICS_1_0, r.format());
-            assertTrue(r.sentApiKey());
+            assertTrue(r.sentCredentials());
             assertEquals(server.url("/metrics").toString(), r.url());
             assertTrue(r.detail().startsWith("serves OpenMetrics: "), r.detail());
             assertTrue(r.detail().endsWith(", vllm names"), r.detail());

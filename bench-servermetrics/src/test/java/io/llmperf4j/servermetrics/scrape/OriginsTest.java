@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class OriginsTest {
@@ -35,11 +36,29 @@ class OriginsTest {
     @Test
     void keyIsSentOnlyToTheEndpointsOrigin() {
         ServerMetricsConfig same = ServerMetricsConfig.forEndpoint(URI.create("https://api.example.com/v1"), "sk-1");
-        assertTrue(same.sendsApiKey());
-        assertFalse(same.withMetricsUrl(URI.create("http://api.example.com/metrics")).sendsApiKey());
-        assertFalse(same.withMetricsUrl(URI.create("https://metrics.example.com/metrics")).sendsApiKey());
-        assertFalse(ServerMetricsConfig.forEndpoint(URI.create("https://api.example.com/v1"), null).sendsApiKey());
-        assertFalse(ServerMetricsConfig.forEndpoint(URI.create("https://api.example.com/v1"), "").sendsApiKey());
+        assertTrue(same.sendsCredentials());
+        assertEquals(Map.of("Authorization", "Bearer sk-1"), same.headersFor(same.metricsUrl()));
+        assertFalse(same.withMetricsUrl(URI.create("http://api.example.com/metrics")).sendsCredentials());
+        assertFalse(same.withMetricsUrl(URI.create("https://metrics.example.com/metrics")).sendsCredentials());
+        assertFalse(ServerMetricsConfig.forEndpoint(URI.create("https://api.example.com/v1"), null).sendsCredentials());
+        assertFalse(ServerMetricsConfig.forEndpoint(URI.create("https://api.example.com/v1"), "").sendsCredentials());
+    }
+
+    @Test
+    void theRunsHeadersGoToTheEndpointsOriginTheScrapesOwnToTheMetricsUrls() {
+        ServerMetricsConfig c = ServerMetricsConfig.forEndpoint(URI.create("https://api.example.com/v1"), null)
+                .withEndpointHeaders(Map.of("x-api-key", "sk-1", "X-Gateway", "g"))
+                .withMetricsHeaders(Map.of("X-GATEWAY", "metrics-token"));
+        URI same = c.metricsUrl();
+        assertEquals(Map.of("x-api-key", "sk-1", "X-GATEWAY", "metrics-token"), c.headersFor(same),
+                "the scrape's own replaces the run's of the same name, whatever its case");
+        ServerMetricsConfig other = c.withMetricsUrl(URI.create("https://metrics.example.com:9090/metrics"));
+        assertEquals(Map.of("X-GATEWAY", "metrics-token"), other.headersFor(other.metricsUrl()),
+                "another origin: only the headers given for the scrape");
+        assertEquals(Map.of(), other.headersFor(URI.create("https://elsewhere.example.com/metrics")),
+                "a redirect to a third origin: nothing");
+        assertFalse(c.toString().contains("sk-1") || c.toString().contains("metrics-token")
+                || c.toString().contains("X-Gateway"), c.toString());
     }
 
     @Test

@@ -9,6 +9,9 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -25,6 +28,11 @@ final class TestMetricsServer implements AutoCloseable {
     private final CountDownLatch release = new CountDownLatch(1);
     final List<String> authorizations = new CopyOnWriteArrayList<>();
     final List<String> accepts = new CopyOnWriteArrayList<>();
+    /** Each request's headers beside Host, names lower-cased. */
+    final List<Map<String, String>> headers = new CopyOnWriteArrayList<>();
+    /** When set, a request that lacks one of these headers (name lower-cased, value exact) gets {@link #refusal}. */
+    volatile Map<String, String> required;
+    volatile int refusal = 401;
     volatile int status = 200;
     volatile String contentType = "text/plain; version=0.0.4; charset=utf-8";
     volatile String body = "";
@@ -47,7 +55,17 @@ final class TestMetricsServer implements AutoCloseable {
     private void handle(HttpExchange exchange) throws IOException {
         authorizations.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
         accepts.add(String.valueOf(exchange.getRequestHeaders().getFirst("Accept")));
+        Map<String, String> got = new TreeMap<>();
+        exchange.getRequestHeaders().forEach((name, values) -> {
+            if (!name.equalsIgnoreCase("Host")) got.put(name.toLowerCase(Locale.ROOT), String.join(",", values));
+        });
+        headers.add(got);
         try (exchange) {
+            Map<String, String> needed = required;
+            if (needed != null && !needed.entrySet().stream().allMatch(e -> e.getValue().equals(got.get(e.getKey())))) {
+                exchange.sendResponseHeaders(refusal, -1);
+                return;
+            }
             if (redirectLocation != null && exchange.getRequestURI().getPath().equals(redirectPath)) {
                 exchange.getResponseHeaders().set("Location", redirectLocation);
                 exchange.sendResponseHeaders(307, -1);
