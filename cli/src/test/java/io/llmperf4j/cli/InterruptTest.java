@@ -59,6 +59,9 @@ class InterruptTest {
             JsonNode summary = JSON.readTree(dir.resolve("m_550_50_llmperf4j_summary.json").toFile());
             assertEquals("SIG" + signal, summary.get("run").path("stopped_by").asText(), summary.get("run")::toString);
             assertTrue(stderr.contains("the run was stopped by SIG" + signal), stderr);
+            String page = Files.readString(dir.resolve("m_550_50_report.html"));
+            assertTrue(page.contains("<section id=\"stopped\" class=\"card stopped\" role=\"alert\">"
+                    + "<strong>Stopped by SIG" + signal + " before its end.</strong>"), "the run page says so at its top");
             List<String> csv = Files.readAllLines(dir.resolve("m_550_50_requests.csv"));
             assertEquals(individual.size() + 1, csv.size());
         } finally {

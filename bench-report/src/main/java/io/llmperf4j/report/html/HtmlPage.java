@@ -60,6 +60,7 @@ final class HtmlPage {
             ".warnings .code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-weight:700;"
                     + "color:var(--warn);margin-right:6px}",
             ".no-warnings{border-left:6px solid var(--good);background:#eef8ef}",
+            ".stopped{border-left:6px solid var(--bad);background:#fdecea;margin-bottom:10px}",
             ".tiles{display:grid;grid-template-columns:repeat(auto-fit,minmax(165px,1fr));gap:10px;margin-top:12px}",
             ".tile{background:var(--card);border:1px solid var(--line);border-radius:6px;padding:8px 12px}",
             ".tile .v{font-size:20px;font-weight:650;font-variant-numeric:tabular-nums}",
@@ -114,6 +115,7 @@ final class HtmlPage {
                 .append("<title>llmperf4j report: ").append(Html.esc(model)).append("</title>\n")
                 .append("<style>\n").append(CSS).append("\n</style>\n</head>\n<body>\n<main>\n");
         header(model);
+        stoppedNotice();
         warnings();
         keyNumbers();
         conditions();
@@ -160,6 +162,7 @@ final class HtmlPage {
         if (run != null) {
             sub.add(run.startTime() + " \u2192 " + run.endTime() + " (" + Html.fixed(run.durationS(), 3) + " s)");
             if (run.timedOut()) sub.add("timed out");
+            if (run.stoppedBy() != null) sub.add("stopped by " + run.stoppedBy());
         }
         out.append("<p class=\"sub\">").append(Html.esc(String.join(" \u00b7 ", sub))).append("</p>\n");
         out.append("<nav><a href=\"#summary\">Summary</a><a href=\"#latency\">Latency</a>"
@@ -320,6 +323,21 @@ final class HtmlPage {
     }
 
     // ---------------------------------------------------------------- warnings and key numbers
+
+    /**
+     * The summary's {@code run.stopped_by}: a signal (Ctrl-C, a scheduler's TERM) cut this run short, so every
+     * figure on the page is of the part it ran. Said first, above the warnings.
+     */
+    private void stoppedNotice() {
+        SummaryDocument.RunJson run = summary.run();
+        if (run == null || run.stoppedBy() == null) return;
+        out.append("<section id=\"stopped\" class=\"card stopped\" role=\"alert\"><strong>Stopped by ")
+                .append(Html.esc(run.stoppedBy())).append(" before its end.</strong> The signal cut this run short: "
+                        + "its requests in flight were cancelled and it did not run to its end, so the figures below "
+                        + "are of the ").append(Html.fixed(run.durationS(), 3)).append(" s it ran (")
+                .append(run.requestsRecorded()).append(" requests recorded), not of the whole run that was asked "
+                        + "for.</section>\n");
+    }
 
     private void warnings() {
         List<SummaryDocument.WarningJson> warnings = summary.warnings();

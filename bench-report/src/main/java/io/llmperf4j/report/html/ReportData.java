@@ -75,6 +75,15 @@ public record ReportData(SummaryDocument summary, List<RequestRecord> records, T
                 openLoop);
     }
 
+    /**
+     * This data of a level a signal cut short ({@code signal}: "SIGINT" or "SIGTERM"; null: it was not), as its
+     * summary file says it: {@code run.stopped_by}.
+     */
+    public ReportData withStoppedBy(String signal) {
+        return new ReportData(summary.withStoppedBy(signal), records, tokenCounting, source, recordsFile,
+                serverTimeline, openLoop);
+    }
+
     /** This data with an open loop's figures (null for a closed loop). */
     public ReportData withOpenLoop(OpenLoopFile.Document figures) {
         return new ReportData(summary, records, tokenCounting, source, recordsFile, serverTimeline, figures);

@@ -70,7 +70,8 @@ public final class ResultFiles {
         Files.createDirectories(dir);
         Path file = dir.resolve(HtmlReport.fileName(level.run().settings()));
         ReportData data = ReportData.of(level.run(), level.metrics(), level.toolVersion(), level.environment())
-                .withServer(level.server(), level.serverTimeline()).withOpenLoop(level.openLoop());
+                .withServer(level.server(), level.serverTimeline()).withOpenLoop(level.openLoop())
+                .withStoppedBy(level.stoppedBy());
         HtmlReport.write(data, HtmlReportOptions.DEFAULT, file);
         return List.of(file);
     };

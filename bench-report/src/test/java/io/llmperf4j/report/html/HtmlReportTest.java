@@ -148,6 +148,35 @@ class HtmlReportTest {
         assertTrue(summary.contains(String.format(Locale.ROOT, "%.2f", METRICS.outputTokensPerSecond())), summary);
     }
 
+    /**
+     * A level a signal cut short says so at the top of its page, above the warnings: written by the run
+     * (ResultFiles.HTML, from the level's stoppedBy) and rebuilt from the summary's run.stopped_by (report DIR).
+     */
+    @Test
+    void aRunCutShortBySignalSaysSoAtTheTop(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        io.llmperf4j.report.output.LevelOutput level = new io.llmperf4j.report.output.LevelOutput(RUN, METRICS,
+                "0.1.0-test", ENVIRONMENT, null, null, null, null, java.util.Map.of(), "SIGINT");
+        java.nio.file.Path file = io.llmperf4j.report.output.ResultFiles.HTML.write(level, dir).get(0);
+        String written = java.nio.file.Files.readString(file);
+        Document doc = parse(written);
+        assertEquals("alert", xpath(doc, "//section[@id='stopped']/@role"));
+        String notice = xpath(doc, "//section[@id='stopped']");
+        assertTrue(notice.startsWith("Stopped by SIGINT before its end."), notice);
+        assertTrue(notice.contains(String.format(Locale.ROOT, "%.3f s it ran (%d requests recorded)",
+                RUN.durationNanos() / 1e9, RUN.records().size())), notice);
+        assertTrue(written.indexOf("id=\"stopped\"") < written.indexOf("id=\"warnings\""), "above the warnings");
+        assertTrue(xpath(doc, "//header/p[@class='sub']").contains("stopped by SIGINT"));
+
+        io.llmperf4j.report.output.ResultFiles.SUMMARY.write(level, dir);
+        java.nio.file.Files.delete(file);
+        io.llmperf4j.report.output.ResultFiles.JOURNAL.write(level, dir);
+        String rebuilt = java.nio.file.Files.readString(HtmlReport.fromResultsDir(dir));
+        assertTrue(xpath(parse(rebuilt), "//section[@id='stopped']").startsWith("Stopped by SIGINT"));
+
+        assertFalse(page().contains("id=\"stopped\""), "a run that ran to its end has no notice");
+    }
+
     @Test
     void warningsAreShownFirst() throws Exception {
         String html = page();
