@@ -24,9 +24,10 @@ import java.util.Map;
  * @param prefixCacheHitRate     prefix-cache hit tokens / queried tokens in the window (0–1); where the server has
  *                               no counters (vLLM V0), the mean of its own hit-rate gauge over the window
  * @param promptTokens           prompt tokens the server processed in the window
- * @param generationTokens       tokens the server generated in the window, by its own counter; counters are
- *                               interpolated linearly between the scrapes at the window's edges, so warmup before
- *                               it and idle time after it are left out
+ * @param generationTokens       tokens the server generated in the window, by its own counter. With a warmup the
+ *                               counters are interpolated linearly between the scrapes at the window's edges, so the
+ *                               warmup before it and idle time after it are left out; a level without warmup takes
+ *                               them whole, from its first scrape to its last (nothing else ran in that span)
  * @param generationTokensPerS   {@code generationTokens} per second of the window (of the part scrapes cover, when
  *                               the last scrape came before the window's end): compare with the client's output tok/s
  * @param requestsFinished       requests the server finished in the window (interpolated like the tokens)
