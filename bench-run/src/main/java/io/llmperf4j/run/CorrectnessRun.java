@@ -4,8 +4,8 @@ import io.llmperf4j.datasets.CorrectnessPrompts;
 import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.client.LlmApi;
 import io.llmperf4j.engine.load.ClosedLoopResult;
-import io.llmperf4j.engine.load.ClosedLoopRunner;
 import io.llmperf4j.engine.load.ClosedLoopSettings;
+import io.llmperf4j.engine.load.LoadRunner;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.model.TokenCounter;
@@ -50,29 +50,43 @@ final class CorrectnessRun {
             throw new InvalidRequestException("--llm-api " + options.llmApi() + " has no text to check; use it with "
                     + "token-benchmark");
         }
-        List<CorrectnessPrompts.Item> items = CorrectnessPrompts.generate(seed, options.maxNumCompletedRequests());
-        List<RequestSpec> specs = items.stream().map(CorrectnessPrompts.Item::toRequestSpec).toList();
-        CorrectnessSettings settings = new CorrectnessSettings(options.model(), options.numConcurrentRequests(),
-                options.additionalSamplingParams(), options.llmApi(), options.metadata());
-        try (ResultsFolder ignored = ResultsFolder.lock(options.resultsDir(), options.overwrite())) {
-            return run(items, specs, settings);
+        StopControl stops = new StopControl(err, false);
+        // from the start: a signal before the measurement (the pre-run check) ends the run with one line, the
+        // results folder released and nothing of an earlier run removed
+        stops.beforeMeasurement(() -> { });
+        try (InterruptHandler ignored = InterruptHandler.installStaged(stops)) {
+            List<CorrectnessPrompts.Item> items = CorrectnessPrompts.generate(seed, options.maxNumCompletedRequests());
+            List<RequestSpec> specs = items.stream().map(CorrectnessPrompts.Item::toRequestSpec).toList();
+            CorrectnessSettings settings = new CorrectnessSettings(options.model(), options.numConcurrentRequests(),
+                    options.additionalSamplingParams(), options.llmApi(), options.metadata());
+            try (ResultsFolder folder = ResultsFolder.lock(options.resultsDir(), options.overwrite())) {
+                stops.beforeMeasurement(folder::close); // the lock released, a folder created empty removed
+                return run(items, specs, settings, stops, folder);
+            }
         }
     }
 
-    private RunStatus run(List<CorrectnessPrompts.Item> items, List<RequestSpec> specs, CorrectnessSettings settings) {
-
+    private RunStatus run(List<CorrectnessPrompts.Item> items, List<RequestSpec> specs, CorrectnessSettings settings,
+                          StopControl stops, ResultsFolder folder) {
         ClosedLoopResult result;
         try (EndpointUnderTest endpoint = EndpointUnderTest.open(options.target(), null, err)) {
             LlmApi api = options.api(true, null);
             Preflight.awaitReachable(endpoint.uri(api), options.target(), err);
             // llmperf's correctness body: temperature 0.0 and the additional params, no max_tokens, no stream_options
             try (NettyLlmClient client = options.newClient(endpoint, api, settings.samplingParams(), false)) {
-                ClosedLoopRunner runner = new ClosedLoopRunner(client, NOT_COUNTED);
-                try (InterruptHandler ignored = InterruptHandler.install(runner::stop, err)) {
-                    ProgressPrinter progress = new ProgressPrinter(err, specs.size());
-                    result = runner.run(specs, loopSettings(), progress);
-                    progress.finish(); // a timed-out run's last line has the cancelled requests too
+                // a LoadRunner's stop is kept: a signal just before the run starts still ends it at once
+                LoadRunner runner = new LoadRunner(client, NOT_COUNTED);
+                stops.measurementStarts(folder::replaceEarlier);
+                stops.attach(runner::stop, runner::stop);
+                stops.levelStarted();
+                ProgressPrinter progress = new ProgressPrinter(err, specs.size());
+                try {
+                    result = (ClosedLoopResult) runner.run(specs, loopSettings(), progress);
+                } finally {
+                    stops.levelEnded();
+                    stops.detach();
                 }
+                progress.finish(); // a timed-out run's last line has the cancelled requests too
             }
         }
         List<CorrectnessResult> results = new ArrayList<>(result.records().size());
@@ -88,7 +102,7 @@ final class CorrectnessRun {
         out.print(report.renderResults());
         out.flush();
         writeFiles(report);
-        return result.stopped() ? RunStatus.INTERRUPTED : RunStatus.COMPLETED;
+        return stops.interrupted() ? RunStatus.INTERRUPTED : RunStatus.COMPLETED;
     }
 
     private ClosedLoopSettings loopSettings() {

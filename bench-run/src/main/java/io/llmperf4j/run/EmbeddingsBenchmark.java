@@ -31,7 +31,8 @@ import java.util.Locale;
  * {@code token-benchmark --llm-api embeddings}: the workload's prompts as inputs, {@code --embedding-batch-size}
  * of them per request, under the token benchmark's load models: its {@link LoadPlan} (llmperf's closed loop without
  * load flags; --request-rate with constant, Poisson or gamma arrivals; --concurrency-sweep and --rate-sweep; warmup)
- * run by the engine's {@link Benchmark}, Ctrl-C staged by {@link StopControl}. Each level prints and writes its
+ * run by the engine's {@link Benchmark}, signals handled by {@link StopControl} from the start (before the
+ * measurement: one line, nothing recorded, the results folder released). Each level prints and writes its
  * {@link EmbeddingsSummary} (a folder per level in a sweep) instead of llmperf's files, which describe generation;
  * a sweep adds its table ({@link EmbeddingsSweep}) and a verdict on input tokens/s and failures.
  */
@@ -68,31 +69,37 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
     }
 
     RunStatus run() {
-        int batch = options.embeddingBatchSize();
-        int requests = common.maxNumCompletedRequests();
-        WorkloadSource workload = WorkloadSource.resolve(options.workload(), Math.multiplyExact(requests, batch),
-                common.additionalSamplingParams(), err);
-        workload.checkImagesFit(common.llmApi(), false, err);
-        List<RequestSpec> inputs = workload.requests();
-        shape = TokenShape.of(options.workload(), workload);
-        List<List<String>> batches = new ArrayList<>(requests);
-        List<RequestSpec> specs = new ArrayList<>(requests);
-        for (int i = 0; i < requests; i++) {
-            List<RequestSpec> group = inputs.subList(i * batch, (i + 1) * batch);
-            batches.add(group.stream().map(RequestSpec::prompt).toList());
-            int tokens = group.stream().mapToInt(RequestSpec::numberInputTokens).sum();
-            specs.add(new RequestSpec(i, group.get(0).prompt(), tokens, RequestSpec.NO_MAX_TOKENS));
-        }
-        workloadSize = specs.size();
-        try (ResultsFolder ignored = ResultsFolder.lock(common.resultsDir(), common.overwrite())) {
-            return run(workload, batches, specs);
+        stops = new StopControl(err, plan.multiLevel());
+        // from the start: a signal before the measurement (the tokenizer, the dataset, the pre-run check) ends the
+        // run with one line, the results folder released and nothing of an earlier run removed
+        stops.beforeMeasurement(() -> { });
+        try (InterruptHandler ignored = InterruptHandler.installStaged(stops)) {
+            int batch = options.embeddingBatchSize();
+            int requests = common.maxNumCompletedRequests();
+            WorkloadSource workload = WorkloadSource.resolve(options.workload(), Math.multiplyExact(requests, batch),
+                    common.additionalSamplingParams(), err);
+            workload.checkImagesFit(common.llmApi(), false, err);
+            List<RequestSpec> inputs = workload.requests();
+            shape = TokenShape.of(options.workload(), workload);
+            List<List<String>> batches = new ArrayList<>(requests);
+            List<RequestSpec> specs = new ArrayList<>(requests);
+            for (int i = 0; i < requests; i++) {
+                List<RequestSpec> group = inputs.subList(i * batch, (i + 1) * batch);
+                batches.add(group.stream().map(RequestSpec::prompt).toList());
+                int tokens = group.stream().mapToInt(RequestSpec::numberInputTokens).sum();
+                specs.add(new RequestSpec(i, group.get(0).prompt(), tokens, RequestSpec.NO_MAX_TOKENS));
+            }
+            workloadSize = specs.size();
+            try (ResultsFolder folder = ResultsFolder.lock(common.resultsDir(), common.overwrite())) {
+                stops.beforeMeasurement(folder::close); // the lock released, a folder created empty removed
+                return run(workload, batches, specs, folder);
+            }
         }
     }
 
-    private RunStatus run(WorkloadSource workload, List<List<String>> batches, List<RequestSpec> specs) {
-
+    private RunStatus run(WorkloadSource workload, List<List<String>> batches, List<RequestSpec> specs,
+                          ResultsFolder folder) {
         BenchmarkResult result;
-        stops = new StopControl(err, plan.multiLevel());
         try (EndpointUnderTest endpoint = EndpointUnderTest.open(common.target(), workload.promptTokenizer(), err)) {
             // open-loop arrivals cycle through the specs, so a request's batch is found by its spec's index
             LlmApi api = common.api(false, spec -> batches.get(spec.index()));
@@ -115,8 +122,10 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
                     .param("model", common.model())
                     .listener(this)
                     .build();
+            // from here signals are staged; the earlier run's files (--overwrite) go as the first level starts
+            stops.measurementStarts(folder::replaceEarlier);
             stops.attach(benchmark);
-            try (InterruptHandler ignored = InterruptHandler.installStaged(stops)) {
+            try {
                 result = benchmark.run();
             } finally {
                 stops.detach();

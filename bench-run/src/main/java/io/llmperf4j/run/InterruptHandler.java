@@ -3,13 +3,9 @@ package io.llmperf4j.run;
 import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
-import java.io.PrintStream;
-import java.util.concurrent.atomic.AtomicInteger;
-
 /**
- * Ctrl-C and SIGTERM during a run: the first stops issuing requests, cancels those in flight and lets the run write
- * everything recorded; the second exits at once. {@link #installStaged} lets a run with several stages (a sweep)
- * decide per signal instead.
+ * Ctrl-C and SIGTERM, from a run's start to its end: each signal goes to the run's {@link Stages} (a
+ * {@link StopControl}), which decides what it does; when it says so the process exits at once (code 130).
  */
 final class InterruptHandler implements AutoCloseable {
     /** The exit code of a process a second signal ends at once (128 + SIGINT's 2, as shells report Ctrl-C). */
@@ -41,19 +37,6 @@ final class InterruptHandler implements AutoCloseable {
                 previous[i] = null; // the platform or JVM options do not allow this signal; default handling stays
             }
         }
-    }
-
-    static InterruptHandler install(Runnable stopRun, PrintStream err) {
-        AtomicInteger received = new AtomicInteger();
-        return new InterruptHandler(signal -> {
-            if (received.incrementAndGet() == 1) {
-                err.println("\nllmperf4j: " + signal + " received: stopping, cancelling requests in "
-                        + "flight and writing the results recorded so far (again to quit at once)");
-                stopRun.run();
-                return true;
-            }
-            return false;
-        });
     }
 
     /** Each signal goes to {@code stages}; when it returns false the process exits at once (code 130). */

@@ -7,8 +7,8 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Ctrl-C and SIGTERM during token-benchmark's load runs, which are a sequence of levels (sweep levels, one per
- * model in a comparison):
+ * Ctrl-C and SIGTERM during a run of token-benchmark (its load runs are a sequence of levels: sweep levels, one per
+ * model in a comparison), of its embeddings benchmark, or of correctness (one level), from the run's start:
  * <ul>
  *   <li>before the measurement (the endpoint's pre-run check, the client warm-up, with {@link #beforeMeasurement}):
  *       either signal ends the process at once with one line, after the given clean-up (the results folder

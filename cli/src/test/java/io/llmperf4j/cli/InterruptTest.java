@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -97,7 +98,7 @@ class InterruptTest {
         try {
             // a folder the run creates: removed again
             Path fresh = tmp.resolve("new").resolve("run");
-            Process first = start(base, fresh, tmp.resolve("stderr-new.txt"), false);
+            Process first = start("token-benchmark", base, fresh, tmp.resolve("stderr-new.txt"), false);
             try {
                 assertTrue(asked.await(60, TimeUnit.SECONDS), "the pre-run check never came");
                 Signals.send(first, signal);
@@ -129,7 +130,7 @@ class InterruptTest {
                 }
                 exchange.close();
             });
-            Process second = start(base, kept, tmp.resolve("stderr-kept.txt"), true);
+            Process second = start("token-benchmark", base, kept, tmp.resolve("stderr-kept.txt"), true);
             try {
                 assertTrue(askedAgain.await(60, TimeUnit.SECONDS), "the pre-run check never came");
                 Signals.send(second, signal);
@@ -145,6 +146,64 @@ class InterruptTest {
             release.countDown();
             silent.stop(0);
         }
+    }
+
+    /**
+     * The embeddings benchmark and correctness alike: a signal while their pre-run check waits for the endpoint's
+     * port (--wait-for-server; embeddings loaded its tokenizer before) ends the run with the same one line, exit 130,
+     * the lock released, a folder the run created removed, and with --overwrite every earlier file kept.
+     */
+    @ParameterizedTest
+    @CsvSource({"embeddings,TERM", "embeddings,INT", "correctness,TERM", "correctness,INT"})
+    void aSignalBeforeTheMeasurementOfEmbeddingsOrCorrectnessEndsTheRunWithOneLineAndNothingRemoved(String command,
+            String signal, @TempDir Path tmp) throws Exception {
+        Assumptions.assumeFalse(signal.equals("INT") && Signals.sigintIgnoredHere(), "SIGINT is ignored in this process tree");
+        String base = "http://127.0.0.1:" + ClosedPort.find() + "/v1"; // nothing listens: the check waits
+
+        Path fresh = tmp.resolve("new").resolve("run");
+        Path freshErr = tmp.resolve("stderr-new.txt");
+        Process first = start(command, base, fresh, freshErr, false, "--wait-for-server", "120");
+        try {
+            awaitStderr(freshErr, "waiting up to 120 s for 127.0.0.1:", first);
+            assertTrue(Files.exists(fresh.resolve(".llmperf4j.lock")), "the run holds its folder while it waits");
+            Signals.send(first, signal);
+            assertTrue(first.waitFor(60, TimeUnit.SECONDS), "process did not stop after SIG" + signal);
+            String stderr = readIfExists(freshErr.toFile());
+            assertEquals(ExitCodes.INTERRUPTED, first.exitValue(), stderr);
+            assertEquals(1, stderr.lines().filter(l -> l.equals("llmperf4j: " + signal + " received: interrupted "
+                    + "before the measurement: nothing recorded")).count(), stderr);
+            assertTrue(!Files.exists(tmp.resolve("new")), "the folders the run created are gone: " + stderr);
+        } finally {
+            first.destroyForcibly();
+        }
+
+        Path kept = tmp.resolve("kept");
+        Files.createDirectories(kept);
+        Files.writeString(kept.resolve("m_correctness_summary.json"), "{\"earlier\": true}\n");
+        Files.writeString(kept.resolve(".llmperf4j-files"), "m_correctness_summary.json\n");
+        java.util.Map<String, String> before = contents(kept);
+        Path keptErr = tmp.resolve("stderr-kept.txt");
+        Process second = start(command, base, kept, keptErr, true, "--wait-for-server", "120");
+        try {
+            awaitStderr(keptErr, "waiting up to 120 s for 127.0.0.1:", second);
+            Signals.send(second, signal);
+            assertTrue(second.waitFor(60, TimeUnit.SECONDS), "process did not stop after SIG" + signal);
+            String stderr = readIfExists(keptErr.toFile());
+            assertEquals(ExitCodes.INTERRUPTED, second.exitValue(), stderr);
+            assertTrue(stderr.contains("interrupted before the measurement: nothing recorded"), stderr);
+            assertEquals(before, contents(kept), "every earlier file kept, the lock file gone: " + stderr);
+        } finally {
+            second.destroyForcibly();
+        }
+    }
+
+    private static void awaitStderr(Path stderr, String text, Process process) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (process.isAlive() && System.nanoTime() < deadline && !readIfExists(stderr.toFile()).contains(text)) {
+            Thread.sleep(20);
+        }
+        assertTrue(readIfExists(stderr.toFile()).contains(text), "no '" + text + "'; alive " + process.isAlive()
+                + ": " + readIfExists(stderr.toFile()));
     }
 
     /** A signal during the client warm-up (announced on stderr): the same one line, exit 130, nothing left. */
@@ -181,13 +240,23 @@ class InterruptTest {
         }
     }
 
-    private static Process start(String base, Path dir, Path stderr, boolean overwrite) throws IOException {
+    /** {@code which}: token-benchmark, embeddings (token-benchmark --llm-api embeddings) or correctness. */
+    private static Process start(String which, String base, Path dir, Path stderr, boolean overwrite,
+                                 String... extra) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-cp", classpath,
-                Main.class.getName(), "token-benchmark", "--no-client-warmup", "--model", "m",
-                "--max-num-completed-requests", "4", "--mean-output-tokens", "50", "--stddev-output-tokens", "0",
-                "--results-dir", dir.toString()));
+                Main.class.getName()));
+        command.addAll(switch (which) {
+            case "token-benchmark" -> List.of("token-benchmark", "--no-client-warmup", "--model", "m",
+                    "--max-num-completed-requests", "4", "--mean-output-tokens", "50", "--stddev-output-tokens", "0");
+            case "embeddings" -> List.of("token-benchmark", "--llm-api", "embeddings", "--model", "m",
+                    "--max-num-completed-requests", "4");
+            case "correctness" -> List.of("correctness", "--model", "m", "--max-num-completed-requests", "4");
+            default -> throw new IllegalArgumentException(which);
+        });
+        command.addAll(List.of("--results-dir", dir.toString()));
+        command.addAll(List.of(extra));
         if (overwrite) command.add("--overwrite");
         ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(stderr.toFile());
