@@ -19,6 +19,7 @@ import io.llmperf4j.engine.load.LoadSettings;
 import io.llmperf4j.engine.load.Arrival;
 import io.llmperf4j.engine.load.OpenLoopResult;
 import io.llmperf4j.engine.load.OpenLoopSettings;
+import io.llmperf4j.engine.load.PacedWorkload;
 import io.llmperf4j.engine.load.RecordListener;
 import io.llmperf4j.engine.load.SaturationVerdict;
 import io.llmperf4j.engine.load.ScheduledRecord;
@@ -106,6 +107,8 @@ final class ModelRun implements BenchmarkListener {
     private final List<Path> written = new ArrayList<>();
 
     private LoadSettings currentLevel;
+    /** Whether the current level's requests have intended send times of their own ({@link #scheduled}). */
+    private boolean levelScheduled;
     private Path levelDir;
     private RequestJournal journal;
     private ProgressPrinter progress;
@@ -275,6 +278,7 @@ final class ModelRun implements BenchmarkListener {
         HeapBeforeClock.collect(); // before the level's stamps and its connections
         cx.stops().levelStarted();
         currentLevel = level;
+        levelScheduled = scheduled(level);
         levelRecords.clear();
         levelWorkers = null;
         progressFedLive = false;
@@ -305,7 +309,7 @@ final class ModelRun implements BenchmarkListener {
         if (!record.warmup()) {
             levelRecords.add(record.record());
             if (journal != null) {
-                if (currentLevel instanceof OpenLoopSettings) {
+                if (levelScheduled) {
                     journal.append(record.record(), record.sendLagNanos()); // a schedule: how late each went out
                 } else {
                     journal.append(record.record());
@@ -335,7 +339,7 @@ final class ModelRun implements BenchmarkListener {
         BenchmarkRun run = cx.finishRun().apply(new BenchmarkRun(levelSettings(outcome.settings(), load.records()),
                 load.records(), load.startEpochMillis(), load.endEpochMillis(), load.durationNanos(), load.requestsSent(),
                 load.timedOut(), load.clientOverhead()).withPreconnectNanos(load.preconnectNanos()));
-        // an open loop's lags: goodput judges TTFT and E2E from the intended send
+        // a schedule's lags (an open loop's, sessions'): goodput judges TTFT and E2E from the intended send
         RunMetrics metrics = metrics(run, sendLags(load));
         if (cx.serverMetrics() != null) {
             // whether warmup ran, from the level's settings: a cluster's measured window starts at its first
@@ -432,10 +436,10 @@ final class ModelRun implements BenchmarkListener {
     }
 
     /**
-     * The level's metrics, with PREFIX_CACHE_REUSED when prompts drawn not to share were mostly served from the
-     * server's prefix cache (they were sent before: an earlier run with the same --seed).
+     * The level's metrics, judged with {@code sendLags} (a schedule's, see {@link #scheduled}), with
+     * PREFIX_CACHE_REUSED when prompts drawn not to share were mostly served from the server's prefix cache (they were
+     * sent before: an earlier run with the same --seed).
      */
-    /** The level's metrics, judged with {@code sendLags} (an open loop's), plus the prefix-cache reuse warning. */
     private RunMetrics metrics(BenchmarkRun run, Map<String, Long> sendLags) {
         RunMetrics metrics = RunMetrics.of(run, cx.metricsConfig(), sendLags);
         if (!cx.drawnFresh()) return metrics;
@@ -487,11 +491,27 @@ final class ModelRun implements BenchmarkListener {
     }
 
     /**
-     * An open loop's send lag of each measured request, by client request id, for the per-request CSV: the same
-     * levels and values as the journal's ({@link #onScheduledRecord}).
+     * Whether {@code level}'s requests have intended send times of their own, so that how late each went out (its
+     * send lag) is a figure of the run, written to the journal and the CSV and counted in goodput and the SLO verdict
+     * ("from the intended send"): an open loop's (its schedule's arrivals, a trace's timestamps) and multi-turn
+     * sessions' in a closed loop too (a turn is due when the previous turn of its session ended plus its think time,
+     * a session's first turn when its slot freed). A plain closed loop sends the moment a slot frees: no lag.
      */
-    private static Map<String, Long> sendLags(LoadResult load) {
-        if (load == null || !(load.settings() instanceof OpenLoopSettings)) return Map.of();
+    private boolean scheduled(LoadSettings level) {
+        return level instanceof OpenLoopSettings || sessions();
+    }
+
+    /** Whether the requests are multi-turn sessions (or a trace's), paced by their own workload. */
+    private boolean sessions() {
+        return cx.specs() instanceof PacedWorkload;
+    }
+
+    /**
+     * A schedule's send lag of each measured request ({@link #scheduled}), by client request id, for the per-request
+     * CSV and goodput: the same levels and values as the journal's ({@link #onScheduledRecord}).
+     */
+    private Map<String, Long> sendLags(LoadResult load) {
+        if (load == null || !scheduled(load.settings())) return Map.of();
         Map<String, Long> lags = new HashMap<>();
         for (ScheduledRecord r : load.measuredTimeline()) lags.put(r.record().clientRequestId(), r.sendLagNanos());
         return lags;
@@ -607,6 +627,9 @@ final class ModelRun implements BenchmarkListener {
         out.print(LoadConsole.levelTable(plan.kind().open() ? "rate (req/s)" : "concurrency", rows));
         if (plan.kind().open()) {
             out.println("(TTFT and E2E from the intended send: waiting behind the cap and the pacer included)");
+        } else if (sessions()) {
+            out.println("(TTFT and E2E from the intended send: a session turn sent after its think time had passed "
+                    + "counts from when it was due)");
         }
         for (String line : v.describe(plan.levelName())) {
             out.println(line);

@@ -96,6 +96,46 @@ class SessionRunsCommandTest {
         }
     }
 
+    /**
+     * A closed loop of sessions has a schedule too: a turn is due when its session's previous turn ended plus its
+     * think time. Its send lag is written (CSV and journal, the same values) and goodput and the SLO verdict count
+     * TTFT from the intended send, as in an open loop.
+     */
+    @Test
+    void aClosedLoopSessionsSendLagIsWrittenAndGoodputCountsFromTheIntendedSend(@TempDir Path tmp) throws IOException {
+        CliRun run;
+        try (Recorder server = new Recorder(Set.of(), 2)) {
+            run = CliRun.of(env(server), "token-benchmark", "--model", "m", "--turns", "3", "--think-time", "fixed:5",
+                    "--input-lengths", "fixed:30", "--output-lengths", "fixed:3", "--max-num-completed-requests", "12",
+                    "--num-concurrent-requests", "2", "--slo", "ttft_p90<=10s", "--no-client-warmup",
+                    "--results-dir", tmp.toString());
+            assertEquals(0, run.exitCode(), run::toString);
+        }
+        List<CSVRecord> rows = RunFolder.csv(tmp);
+        assertEquals(12, rows.size());
+        Map<String, Long> csvLags = new java.util.HashMap<>();
+        int good = 0;
+        for (CSVRecord r : rows) {
+            double lag = Double.parseDouble(r.get("send_lag_s")); // every row has one
+            assertTrue(lag >= 0, "never sent before it was due: " + r);
+            csvLags.put(r.get("client_request_id"), Math.round(lag * 1e9));
+            if (r.get("error_kind").isEmpty() && lag + Double.parseDouble(r.get("ttft_s")) <= 10) good++;
+        }
+        List<String> journal = Files.readAllLines(tmp.resolve("requests.jsonl"));
+        assertEquals(12, journal.size());
+        for (String line : journal) {
+            JsonNode record = JSON.readTree(line);
+            assertTrue(record.has("send_lag_nanos"), line);
+            assertEquals(csvLags.get(record.get("client_request_id").asText()), record.get("send_lag_nanos").asLong(),
+                    1.0, "the journal's lag is the CSV's: " + line);
+        }
+        JsonNode summary = RunFolder.summary(tmp);
+        assertEquals(good, summary.get("goodput").get("good_requests").asInt(), summary.get("goodput")::toString);
+        assertTrue(summary.get("slo").get("from_intended_send").asBoolean(), summary.get("slo")::toString);
+        assertTrue(run.out().contains("Goodput (TTFT <= 10000 ms, from the intended send): "), run::out);
+        assertTrue(run.out().contains("TTFT and E2E from the intended send"), run::out);
+    }
+
     @Test
     void byTurnItlMeanIsTheSummarysTpotWithTheServersTokenCount(@TempDir Path tmp) throws IOException {
         try (Recorder server = new Recorder(Set.of(), 2)) {

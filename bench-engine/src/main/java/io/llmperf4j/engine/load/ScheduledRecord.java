@@ -13,7 +13,9 @@ import java.util.Objects;
  * {@link io.llmperf4j.engine.client.LlmClient#send} stamps microseconds after {@code actualSendOffsetNanos}. Latencies
  * "from intended" add the send lag: that is the response time a user arriving on schedule would see, queueing behind
  * a concurrency cap or a late pacer included (no coordinated omission). In a closed loop the intended send is the
- * moment the slot freed, which is when it sends: both offsets are equal.
+ * moment the slot freed, which is when it sends: both offsets are equal; but a turn of a multi-turn session
+ * ({@link SessionRunner}) is due when its session's previous turn ended plus its think time, so a think time the
+ * client overran is send lag there too.
  *
  * @param record                  the request's record (output tokens counted)
  * @param arrivalIndex            the arrival (open loop) or launch (closed loop) number, 0-based, warmup included
