@@ -45,8 +45,9 @@ final class LoadConsole {
         String cap = s.maxConcurrency().isPresent() ? "at most " + s.maxConcurrency().getAsInt()
                 + (sessions ? " requests in flight" : " in flight") : "no cap on requests in flight";
         if (s.arrival() instanceof Arrival.Trace t) { // sent on the trace's timestamps: nothing drawn, no seed
-            b.append(String.format(Locale.ROOT, "Open loop: trace replay of %s, mean offered %s req/s, %s%n",
-                    t.details(), Arrival.Trace.significant(sum.offeredRequestsPerSecond()), cap));
+            b.append(String.format(Locale.ROOT, "Open loop: trace replay of %s, %s, %s%n", t.details(),
+                    t.atOneInstant().orElse("mean offered " + Arrival.Trace.significant(sum.offeredRequestsPerSecond())
+                            + " req/s"), cap));
         } else if (sessions) {
             b.append(String.format(Locale.ROOT, "Open loop: offered %s sessions/s, %s session arrivals (seed %d), "
                     + "%s%n", trim(sum.offeredRequestsPerSecond()), s.arrival(), s.seed(), cap));
@@ -55,16 +56,16 @@ final class LoadConsole {
                     trim(sum.offeredRequestsPerSecond()), s.arrival(), s.seed(), cap));
         }
         if (sessions) {
-            b.append(String.format(Locale.ROOT, "Rates: scheduled %s sessions/s, started %s sessions/s, completed %s "
-                            + "req/s%n", fixed(sum.scheduledRequestsPerSecond(), 2),
+            b.append(String.format(Locale.ROOT, "Rates: scheduled %s, started %s sessions/s, completed %s "
+                            + "req/s%n", scheduled(s, sum, "sessions/s"),
                     fixed(sum.achievedSendRequestsPerSecond(), 2), fixed(sum.completedRequestsPerSecond(), 2)));
             b.append(String.format(Locale.ROOT, "Sessions: %d scheduled, %d started, %d not started; %d requests "
                             + "(turns) sent; largest backlog %d (turns due but not yet sent)%n",
                     sum.arrivalsScheduled(), sum.arrivalsScheduled() - sum.arrivalsNotSent(), sum.arrivalsNotSent(),
                     sum.requestsSent(), sum.maxBacklog()));
         } else {
-            b.append(String.format(Locale.ROOT, "Rates: scheduled %s req/s, sent %s req/s, completed %s req/s%n",
-                    fixed(sum.scheduledRequestsPerSecond(), 2), fixed(sum.achievedSendRequestsPerSecond(), 2),
+            b.append(String.format(Locale.ROOT, "Rates: scheduled %s, sent %s req/s, completed %s req/s%n",
+                    scheduled(s, sum, "req/s"), fixed(sum.achievedSendRequestsPerSecond(), 2),
                     fixed(sum.completedRequestsPerSecond(), 2)));
             b.append(String.format(Locale.ROOT, "Arrivals: %d scheduled, %d sent, %d not sent; largest backlog %d "
                             + "(due but not yet sent)%n", sum.arrivalsScheduled(), sum.requestsSent(),
@@ -79,6 +80,15 @@ final class LoadConsole {
         b.append("From the intended send includes waiting behind the cap and the pacer's lag (what a user arriving ")
                 .append("on schedule waits); the tables below and llmperf's files count from the actual send.\n");
         return b.toString();
+    }
+
+    /**
+     * The scheduled rate, "5.12 req/s"; a trace whose requests share one timestamp has none, and says what it sent
+     * instead: "all 3 requests at t=0 (a burst)".
+     */
+    private static String scheduled(OpenLoopSettings s, OpenLoopSummary sum, String unit) {
+        if (s.arrival() instanceof Arrival.Trace t && t.atOneInstant().isPresent()) return t.atOneInstant().get();
+        return fixed(sum.scheduledRequestsPerSecond(), 2) + " " + unit;
     }
 
     private static void latency(StringBuilder b, String name, LatencyPercentiles p) {

@@ -56,8 +56,9 @@ class WorkloadsOnTheWireTest {
     }
 
     /**
-     * Finding 14: a trace at one timestamp has no mean rate (not 0.00 req/s); a --trace-duration under a millisecond
-     * keeps the request at 0.
+     * Finding 14: a trace at one timestamp has no mean rate (not 0.00 req/s), and its replay says what it sends
+     * instead of a rate (not "mean 2 req/s", "scheduled - req/s"); a --trace-duration under a millisecond keeps the
+     * request at 0, which is replayed as one request at t=0.
      */
     @Test
     void aTraceAtOneInstantHasNoRateAndASubMillisecondCutKeepsTheFirstRequest(@TempDir Path tmp) throws IOException {
@@ -69,6 +70,18 @@ class WorkloadsOnTheWireTest {
         assertEquals(0, stats.exitCode(), stats::toString);
         assertTrue(stats.out().contains(": 2 requests over 0.000 s (all at one timestamp: no mean rate)\n"),
                 stats::toString);
+        try (BodyRecordingServer server = new BodyRecordingServer()) {
+            CliRun run = CliRun.of(openAi(server.baseUrl()), "token-benchmark", "--model", "m", "--trace",
+                    "mooncake:" + ties, "--no-client-warmup");
+            assertEquals(0, run.exitCode(), run::toString);
+            assertEquals(2, server.bodies().size(), run::toString);
+            assertTrue(run.err().contains("llmperf4j: load: trace replay of mooncake:" + ties + " (2 requests over 0 s, "
+                    + "speedup 1), all 2 requests at t=0 (a burst)\n"), run::toString);
+            assertTrue(run.out().contains("Open loop: trace replay of mooncake:" + ties + " (2 requests over 0 s, "
+                    + "speedup 1), all 2 requests at t=0 (a burst), no cap on requests in flight\n"), run::toString);
+            assertTrue(run.out().contains("\nRates: scheduled all 2 requests at t=0 (a burst), sent "), run::toString);
+            assertFalse(run.out().contains("req/s, no cap") || run.out().contains("scheduled -"), run::toString);
+        }
         Path gap = Files.writeString(tmp.resolve("gap.jsonl"), """
                 {"timestamp": 0, "input_length": 100, "output_length": 3}
                 {"timestamp": 100, "input_length": 120, "output_length": 3}
@@ -81,7 +94,10 @@ class WorkloadsOnTheWireTest {
                     "mooncake:" + gap, "--trace-duration", "0.0001", "--no-client-warmup");
             assertEquals(0, run.exitCode(), run::toString);
             assertEquals(1, server.bodies().size(), run::toString);
-            assertTrue(run.err().contains("(1 request over 0 s, speedup 1, first 0.0001 s)"), run::toString);
+            assertTrue(run.err().contains("(1 request over 0 s, speedup 1, first 0.0001 s), its one request at t=0\n"),
+                    run::toString);
+            assertTrue(run.out().contains("\nRates: scheduled its one request at t=0, sent - req/s, completed "),
+                    run::toString);
         }
     }
 

@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.math.MathContext;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.SplittableRandom;
 
 /**
@@ -168,6 +169,17 @@ public sealed interface Arrival permits Arrival.Constant, Arrival.Poisson, Arriv
         @Override
         public double intervalVarianceSeconds2(double requestsPerSecond) {
             return Double.NaN;
+        }
+
+        /**
+         * What a trace without a rate sends, in words: "all 5 requests at t=0 (a burst)" when every timestamp is the
+         * same (a span of 0), "its one request at t=0" for one request; empty when the trace has a mean rate. The
+         * open loop's nominal rate of such a trace is a stand-in, never to be shown as a rate.
+         */
+        public Optional<String> atOneInstant() {
+            if (!span.isZero()) return Optional.empty();
+            return Optional.of(requests == 1 ? "its one request at t=0"
+                    : "all " + requests + " requests at t=0 (a burst)");
         }
 
         /** "mooncake:t.jsonl (5 requests over 1.5 s, speedup 2, first 10 s)". */

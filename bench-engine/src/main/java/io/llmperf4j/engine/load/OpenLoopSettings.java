@@ -123,14 +123,16 @@ public record OpenLoopSettings(
 
     /**
      * "open loop, 5 req/s poisson, at most 4 in flight"; a trace replay names its trace instead of drawn arrivals:
-     * "trace replay of mooncake:t.jsonl (5 requests over 1.5 s, speedup 2), mean 2.67 req/s".
+     * "trace replay of mooncake:t.jsonl (5 requests over 1.5 s, speedup 2), mean 2.67 req/s", and a trace whose
+     * requests share one timestamp, which has no rate, what it sends: "trace replay of mooncake:t.jsonl (3 requests
+     * over 0 s, speedup 1), all 3 requests at t=0 (a burst)".
      */
     @Override
     public String describe() {
         if (arrival instanceof Arrival.Trace t) {
-            return "trace replay of " + t.details() + ", mean " + Arrival.Trace.significant(requestsPerSecond)
-                    + " req/s" + (maxConcurrency.isPresent() ? ", at most " + maxConcurrency.getAsInt() + " in flight"
-                    : "");
+            String rate = t.atOneInstant().orElse("mean " + Arrival.Trace.significant(requestsPerSecond) + " req/s");
+            return "trace replay of " + t.details() + ", " + rate
+                    + (maxConcurrency.isPresent() ? ", at most " + maxConcurrency.getAsInt() + " in flight" : "");
         }
         return "open loop, " + LoadSettings.formatLevel(requestsPerSecond) + " req/s " + arrival
                 + (maxConcurrency.isPresent() ? ", at most " + maxConcurrency.getAsInt() + " in flight" : "");

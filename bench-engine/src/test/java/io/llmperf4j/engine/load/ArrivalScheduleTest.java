@@ -129,9 +129,13 @@ class ArrivalScheduleTest {
         assertEquals("trace mooncake:t.jsonl (5 requests over 1.5 s, speedup 2, first 10 s)", trace.toString());
         assertEquals("trace replay of mooncake:t.jsonl (5 requests over 1.5 s, speedup 2, first 10 s), mean 2.67 req/s",
                 s.describe());
-        assertEquals("trace replay of mooncake:t.jsonl (1 request over 0 s, speedup 0.5), mean 1 req/s",
+        // no rate without a span: the nominal rate is a stand-in, never shown
+        assertEquals("trace replay of mooncake:t.jsonl (1 request over 0 s, speedup 0.5), its one request at t=0",
                 OpenLoopSettings.builder(1).arrival(new Arrival.Trace("mooncake:t.jsonl", 1, Duration.ZERO, 0.5,
                         null)).maxRequests(1).build().describe());
+        assertEquals("trace replay of mooncake:t.jsonl (3 requests over 0 s, speedup 1), all 3 requests at t=0 (a "
+                + "burst), at most 2 in flight", OpenLoopSettings.builder(3).arrival(new Arrival.Trace(
+                "mooncake:t.jsonl", 3, Duration.ZERO, 1, null)).maxRequests(3).maxConcurrency(2).build().describe());
         assertThrows(IllegalArgumentException.class, () -> new Arrival.Trace("x", 0, Duration.ZERO, 1, null));
     }
 
