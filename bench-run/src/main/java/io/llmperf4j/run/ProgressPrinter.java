@@ -1,6 +1,7 @@
 package io.llmperf4j.run;
 
 import io.llmperf4j.engine.load.RecordListener;
+import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
 
 import java.io.IOException;
@@ -11,8 +12,10 @@ import java.util.Arrays;
 import java.util.Locale;
 
 /**
- * Progress on stderr: requests done (of how many, when known), failures, elapsed time, rate and the TTFT median of
- * the last {@value #TTFT_WINDOW} successes. Two modes:
+ * Progress on stderr: requests done (of how many, when known), failures, requests the client cancelled (the run's
+ * end, a signal, a capacity search's verdict: {@link FailureKind#CANCELLED}, counted apart from the server's and the
+ * connection's failures, when there are any), elapsed time, rate and the TTFT median of the last
+ * {@value #TTFT_WINDOW} successes. Two modes:
  * <ul>
  *   <li>plain (stderr is not a terminal: a file, a pipe, CI): at most one line a second, one when the last
  *       request is done, and from {@link #finish()} one with the final counts when the last line printed is behind
@@ -39,6 +42,7 @@ final class ProgressPrinter implements RecordListener {
     private long lastPrintNanos = startNanos;
     private int done;
     private int failed;
+    private int cancelled;
     private int warmup;
     private int successes;
     private boolean lineOpen;
@@ -46,6 +50,7 @@ final class ProgressPrinter implements RecordListener {
     /** The counts of the last line printed (plain mode), so {@link #finish()} prints only what it has not said. */
     private int printedDone;
     private int printedFailed;
+    private int printedCancelled;
     private int printedWarmup;
 
     /** Plain lines, {@code total} requests expected. */
@@ -105,7 +110,11 @@ final class ProgressPrinter implements RecordListener {
         if (finished) return;
         done++;
         if (!record.succeeded()) {
-            failed++;
+            if (record.failure().kind() == FailureKind.CANCELLED) {
+                cancelled++;
+            } else {
+                failed++;
+            }
         } else if (record.ttftNanos() >= 0) {
             recentTtft[successes++ % TTFT_WINDOW] = record.ttftNanos();
         }
@@ -131,7 +140,7 @@ final class ProgressPrinter implements RecordListener {
             err.flush();
             lineOpen = false;
         } else if (!finished && !live && (done != printedDone || failed != printedFailed
-                || warmup != printedWarmup)) {
+                || cancelled != printedCancelled || warmup != printedWarmup)) {
             print(System.nanoTime());
         }
         finished = true;
@@ -149,11 +158,13 @@ final class ProgressPrinter implements RecordListener {
     private void print(long now) {
         double elapsedS = (now - startNanos) / 1e9;
         String counts = total > 0 ? done + "/" + total : Integer.toString(done);
-        String line = String.format(Locale.ROOT, "llmperf4j: %s%s requests done, %d failed, %.1f s, %.2f req/s%s%s",
-                label, counts, failed, elapsedS, (done + warmup) / Math.max(elapsedS, 1e-9), ttftText(),
+        String line = String.format(Locale.ROOT, "llmperf4j: %s%s requests done, %d failed%s, %.1f s, %.2f req/s%s%s",
+                label, counts, failed, cancelled > 0 ? ", " + cancelled + " cancelled" : "", elapsedS,
+                (done + warmup) / Math.max(elapsedS, 1e-9), ttftText(),
                 warmup > 0 ? " (+" + warmup + " warmup, excluded)" : "");
         printedDone = done;
         printedFailed = failed;
+        printedCancelled = cancelled;
         printedWarmup = warmup;
         if (live) {
             err.print("\r" + line + ERASE_TO_END);

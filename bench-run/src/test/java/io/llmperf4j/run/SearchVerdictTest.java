@@ -64,7 +64,8 @@ class SearchVerdictTest {
 
     /**
      * A level the verdict ends early cancels the requests still in flight: the search says how many and where the
-     * level's files count them (as a plain run counts requests cancelled at its end), and the two agree.
+     * level's files count them (as a plain run counts requests cancelled at its end), and the two agree; its progress
+     * line counts them as cancelled, not failed.
      */
     @Test
     void requestsCancelledAtALevelsEarlyStopAreCountedAndExplained(@TempDir Path dir) throws Exception {
@@ -91,6 +92,14 @@ class SearchVerdictTest {
             assertEquals(summary.at("/goodput/recorded_requests").asInt() - cancelled,
                     summary.at("/goodput/judged_requests").asInt(), "the level's goodput censors them too");
             assertTrue(summary.get("warnings").toString().contains("REQUESTS_CANCELLED"), summary::toString);
+            // the level's last progress line counts them as cancelled too, and only the server's 500s as failed
+            String progress = console.substring(0, console.indexOf("search level 1 ")).lines()
+                    .filter(l -> l.contains(" requests done, ")).reduce((a, b) -> b).orElseThrow(() ->
+                            new AssertionError(console));
+            int failed = summary.at("/errors/count").asInt() - cancelled; // the server's 500s
+            assertTrue(failed > 0, summary.get("errors")::toString);
+            assertTrue(progress.contains(" requests done, " + failed + " failed, " + cancelled + " cancelled, "),
+                    progress + "\n" + summary.get("errors"));
         }
     }
 
