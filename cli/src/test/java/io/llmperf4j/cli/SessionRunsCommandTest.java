@@ -134,6 +134,11 @@ class SessionRunsCommandTest {
         assertTrue(summary.get("slo").get("from_intended_send").asBoolean(), summary.get("slo")::toString);
         assertTrue(run.out().contains("Goodput (TTFT <= 10000 ms, from the intended send): "), run::out);
         assertTrue(run.out().contains("TTFT and E2E from the intended send"), run::out);
+        String html;
+        try (var files = Files.list(tmp)) {
+            html = Files.readString(files.filter(p -> p.toString().endsWith(".html")).findFirst().orElseThrow());
+        }
+        assertTrue(html.contains("Goodput (TTFT \u2264 10000 ms, from the intended send)"), "the page says so too");
     }
 
     @Test

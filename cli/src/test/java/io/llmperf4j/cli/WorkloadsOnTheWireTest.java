@@ -71,10 +71,18 @@ class WorkloadsOnTheWireTest {
         assertTrue(stats.out().contains(": 2 requests over 0.000 s (all at one timestamp: no mean rate)\n"),
                 stats::toString);
         try (BodyRecordingServer server = new BodyRecordingServer()) {
+            Path results = tmp.resolve("ties-run");
             CliRun run = CliRun.of(openAi(server.baseUrl()), "token-benchmark", "--model", "m", "--trace",
-                    "mooncake:" + ties, "--no-client-warmup");
+                    "mooncake:" + ties, "--no-client-warmup", "--results-dir", results.toString());
             assertEquals(0, run.exitCode(), run::toString);
             assertEquals(2, server.bodies().size(), run::toString);
+            // the run's page says it in the same words, not the open loop's stand-in rate
+            String html;
+            try (var files = Files.list(results)) {
+                html = Files.readString(files.filter(p -> p.toString().endsWith(".html")).findFirst().orElseThrow());
+            }
+            assertTrue(html.contains("speedup 1), all 2 requests at t=0 (a burst)"), html);
+            assertFalse(html.contains("speedup 1), mean"), html);
             assertTrue(run.err().contains("llmperf4j: load: trace replay of mooncake:" + ties + " (2 requests over 0 s, "
                     + "speedup 1), all 2 requests at t=0 (a burst)\n"), run::toString);
             assertTrue(run.out().contains("Open loop: trace replay of mooncake:" + ties + " (2 requests over 0 s, "

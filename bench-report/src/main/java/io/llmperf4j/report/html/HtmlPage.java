@@ -269,13 +269,22 @@ final class HtmlPage {
         if (t != null) {
             return "trace replay of " + t.source() + " (" + t.requests() + (t.requests() == 1 ? " request" : " requests")
                     + " over " + significant(t.spanS()) + " s, speedup " + significant(t.speedup())
-                    + (t.durationS() == null ? "" : ", first " + significant(t.durationS()) + " s") + "), mean "
-                    + significant(o.offeredRequestsPerS()) + " req/s";
+                    + (t.durationS() == null ? "" : ", first " + significant(t.durationS()) + " s") + "), "
+                    + traceRate(t, o.offeredRequestsPerS());
         }
         String arrival = o.burstiness() != null ? o.arrival() + " (burstiness " + plain(o.burstiness()) + ")"
                 : o.arrival();
         return "open loop, " + plain(o.offeredRequestsPerS()) + " req/s, " + arrival + " arrivals"
                 + (o.seed() == null ? "" : " (seed " + o.seed() + ")");
+    }
+
+    /**
+     * "mean 2.67 req/s", or for a trace whose requests share one timestamp, whose offered rate is only a stand-in,
+     * the console's words (Arrival.Trace.atOneInstant in bench-engine, which this module cannot depend on).
+     */
+    private static String traceRate(OpenLoopFile.TraceJson t, double offeredRequestsPerS) {
+        if (t.spanS() != 0) return "mean " + significant(offeredRequestsPerS) + " req/s";
+        return t.requests() == 1 ? "its one request at t=0" : "all " + t.requests() + " requests at t=0 (a burst)";
     }
 
     /** "at most 4 in flight" (the cap) or "peak 14 in flight" (measured, uncapped). */
@@ -434,8 +443,10 @@ final class HtmlPage {
         }
         SummaryDocument.GoodputJson g = summary.goodput();
         if (g != null) {
-            // an open loop's goodput is judged from the intended send (send lag included), as the console says
-            String from = data.openLoop() != null ? ", from the intended send" : "";
+            // goodput is judged from the intended send (send lag included) in an open loop and in sessions, as the
+            // console says; the verdict block records which (a summary from before it: an open loop's page only)
+            boolean fromIntended = summary.slo() != null ? summary.slo().fromIntendedSend() : data.openLoop() != null;
+            String from = fromIntended ? ", from the intended send" : "";
             out.append("<p>Goodput (").append(Html.esc(describe(g.slo()) + from)).append("): <strong>")
                     .append(Html.fixed(g.goodRequestsPerS(), 3)).append("</strong> req/s, ").append(g.goodRequests())
                     .append(" of ").append(g.judgedRequests()).append(" requests good (")
