@@ -58,7 +58,7 @@ public final class RequestCsvWriter {
     /** The last column, present only when some record names the load worker that sent it. */
     public static final String WORKER_COLUMN = "worker";
 
-    /** The column after that, present only in an open loop's file: actual minus intended send, in seconds. */
+    /** The column after that, present only in a scheduled run's file (an open loop, or sessions): actual minus intended send, in seconds. */
     public static final String SEND_LAG_COLUMN = "send_lag_s";
 
     /** The columns after those, present only when some request carried an image. */
@@ -80,7 +80,7 @@ public final class RequestCsvWriter {
 
     /**
      * Writes {@code records} to {@code file}, replacing it, with {@value #SEND_LAG_COLUMN} from {@code sendLagNanos}
-     * (each request's send lag by client request id; empty outside an open loop, and then no such column).
+     * (each request's send lag by client request id; empty without a schedule (a plain closed loop), and then no such column).
      */
     public static void write(List<RequestRecord> records, Map<String, Long> sendLagNanos, Path file)
             throws IOException {

@@ -33,11 +33,11 @@ import java.util.regex.Pattern;
  * snake case ({@code ttft_nanos}, {@code content_event_nanos}, {@code failure.kind}, ...); times are nanoseconds
  * from the request's send. {@code worker_id}, the load worker that sent the request, is written only in a
  * distributed run; {@code send_lag_nanos}, how late the request went out against its schedule (its TTFT from the
- * intended send is {@code send_lag_nanos + ttft_nanos}), only in an open loop.
+ * intended send is {@code send_lag_nanos + ttft_nanos}), only in a run with a schedule (an open loop, or sessions).
  */
 public final class RequestJournal implements AutoCloseable {
     public static final String FILE_NAME = "requests.jsonl";
-    /** The open loop's field: actual minus intended send, in nanoseconds; not part of {@link RequestRecord}. */
+    /** A scheduled run's field (an open loop, or sessions): actual minus intended send, in nanoseconds; not part of {@link RequestRecord}. */
     public static final String SEND_LAG_FIELD = "send_lag_nanos";
 
     private static final ObjectMapper JSON = JsonMapper.builder()

@@ -23,7 +23,7 @@ import java.util.function.ToLongFunction;
  * @param ttftViolations        successful requests that missed the TTFT bound (0 without one)
  * @param tpotViolations        successful requests that missed the TPOT bound
  * @param e2eViolations         successful requests that missed the E2E bound
- * @param fromIntendedSend      TTFT and E2E were judged from the intended send (an open loop's send lags given)
+ * @param fromIntendedSend      TTFT and E2E were judged from the intended send (send lags given: an open loop, or sessions)
  */
 public record Goodput(
         Slo slo,

@@ -21,7 +21,7 @@ import java.util.Objects;
  * @param openLoop    the open loop's schedule and what became of it, or null for a closed loop
  * @param server      the server's own metrics over the measured window, or null when not scraped
  * @param serverTimeline every scrape of the server's metrics during the level, or null when not scraped
- * @param sendLagNanos   an open loop's send lag of each measured request, by client request id; empty otherwise
+ * @param sendLagNanos   a scheduled run's (an open loop's, or sessions') send lag of each measured request, by client request id; empty otherwise
  * @param stoppedBy      "SIGINT" or "SIGTERM" when a signal cut the level short (the summary's run.stopped_by); null
  *                       when it ran to its end
  */

@@ -17,7 +17,7 @@ import java.util.List;
  * @param requests         the requests judged (recorded, less none: cancellations are censored per objective)
  * @param minSamples       requests before any objective may be resolved
  * @param confidence       of each interval (0.95)
- * @param fromIntendedSend TTFT and E2E counted from the intended send (an open loop)
+ * @param fromIntendedSend TTFT and E2E counted from the intended send (an open loop, or sessions)
  * @param objectives       one per objective, in the order given
  */
 public record SloVerdictJson(boolean passed, boolean resolved, int requests, int minSamples, double confidence,
