@@ -275,6 +275,34 @@ class PreflightTest {
         }
     }
 
+    /**
+     * An RFC 9457 problem (application/problem+json, as gateways and Java/.NET servers answer): its title and detail
+     * are the server's words, refused with a status or sent under a 200 instead of a stream.
+     */
+    @Test
+    void aProblemDetailsBodyIsReadForItsTitleAndDetail() throws Exception {
+        AtomicInteger requests = new AtomicInteger();
+        HttpServer refused = server(403, "application/problem+json", "{\"type\":\"about:blank\",\"title\":"
+                + "\"Forbidden\",\"status\":403,\"detail\":\"the key has no access to model m\"}", requests);
+        HttpServer unavailable = server(200, "application/problem+json", "{\"title\":\"Service Unavailable\","
+                + "\"status\":503,\"detail\":\"upstream model is loading\"}", requests);
+        try {
+            String message = refusal("http://127.0.0.1:" + refused.getAddress().getPort() + "/v1", "m", "k");
+            assertTrue(message.startsWith("the server refused the pre-run request (one request of one token) with "
+                    + "HTTP 403: Forbidden: the key has no access to model m; check the API key in OPENAI_API_KEY"),
+                    message);
+            message = refusal("http://127.0.0.1:" + unavailable.getAddress().getPort() + "/v1", "m", "k");
+            assertTrue(message.contains("answered the pre-run request with something other than an event stream: "
+                    + "expected an event stream but got 'application/problem+json' (a proxy's or gateway's error? "
+                    + "check the base URL): Service Unavailable: upstream model is loading (status 503 in the body)"),
+                    message);
+            assertEquals(2, requests.get());
+        } finally {
+            refused.stop(0);
+            unavailable.stop(0);
+        }
+    }
+
     private static HttpServer server(int status, String contentType, String body, AtomicInteger requests)
             throws Exception {
         HttpServer http = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);

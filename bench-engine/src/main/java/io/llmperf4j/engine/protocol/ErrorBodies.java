@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * The server's own message in an error body, the one place that reads it: OpenAI's and Anthropic's
- * {@code {"error": {"message": ...}}}, a bare {@code {"error": "..."}}, or a top-level {@code {"message": ...}}.
+ * {@code {"error": {"message": ...}}}, a bare {@code {"error": "..."}}, a top-level {@code {"message": ...}} (older
+ * vLLM's {@code {"object":"error","message":...}}), or an RFC 9457 problem ({@code application/problem+json}, which
+ * gateways and Java/.NET servers send: {@code {"type","title","status","detail"}}).
  */
 public final class ErrorBodies {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -21,16 +23,51 @@ public final class ErrorBodies {
 
     /** The message of an error body as it came over the wire, or {@code body} itself when it holds none. */
     public static String serverMessage(String body) {
+        JsonNode root = object(body);
+        if (root == null) return body;
+        String message = message(root.path("error"));
+        if (message == null) message = message(root);
+        if (message == null) message = problem(root);
+        return message == null ? body : message;
+    }
+
+    /**
+     * An RFC 9457 problem's words, {@code "title: detail"} (either alone when the other is missing), or null when
+     * {@code body} is not a JSON object with a {@code title} or a {@code detail}.
+     */
+    public static String problem(String body) {
+        JsonNode root = object(body);
+        return root == null ? null : problem(root);
+    }
+
+    /** The problem's {@code status} member (advisory, RFC 9457 3.1.2), or -1 when it has none. */
+    public static int problemStatus(String body) {
+        JsonNode root = object(body);
+        JsonNode status = root == null ? null : root.get("status");
+        return status != null && status.canConvertToInt() && status.isIntegralNumber() ? status.intValue() : -1;
+    }
+
+    private static String problem(JsonNode root) {
+        String title = text(root.get("title"));
+        String detail = text(root.get("detail"));
+        if (title == null) return detail;
+        return detail == null || detail.equals(title) ? title : title + ": " + detail;
+    }
+
+    private static String text(JsonNode node) {
+        return node != null && node.isTextual() && !node.textValue().isBlank() ? node.textValue().strip() : null;
+    }
+
+    /** The body as a JSON object, or null when it is none (not JSON, an array, cut short). */
+    private static JsonNode object(String body) {
         if (body == null) return null;
         String trimmed = body.strip();
-        if (!trimmed.startsWith("{")) return body;
+        if (!trimmed.startsWith("{")) return null;
         try {
             JsonNode root = JSON.readTree(trimmed);
-            String message = message(root.path("error"));
-            if (message == null) message = message(root);
-            return message == null ? body : message;
+            return root != null && root.isObject() ? root : null;
         } catch (Exception notJson) {
-            return body;
+            return null;
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.llmperf4j.engine.client;
 
 import io.llmperf4j.engine.client.impl.Exchange;
+import io.llmperf4j.engine.protocol.ErrorBodies;
 import io.llmperf4j.engine.testserver.FaultServer;
 import io.llmperf4j.engine.testserver.Streams;
 import io.llmperf4j.model.Failure;
@@ -271,6 +272,32 @@ class NettyLlmClientTest {
         RequestRecord r = send(c, "html-200");
         assertEquals(0, r.dataEventCount());
         assertEquals(-1, r.ttftNanos());
+    }
+
+    /**
+     * RFC 9457 problem details (application/problem+json): a non-2xx one is recorded as any error body is (whole, the
+     * status its code), and its title and detail are what the server said; one under a 200 is not a stream, worded
+     * with its title, detail and status instead of an excerpt of its JSON.
+     */
+    @Test
+    void problemDetailsAreReadForTheirTitleAndDetail() {
+        NettyLlmClient c = client();
+        RequestRecord refused = send(c, "problem-403");
+        assertEquals(new Failure(FailureKind.HTTP_STATUS, 403, FaultServer.PROBLEM_403), refused.failure());
+        assertEquals("Forbidden: the key has no access to model test-model",
+                ErrorBodies.serverMessage(refused.failure().message()), "what the console and pre-run check print");
+        String problem = "Service Unavailable: upstream model is loading, retry in 30 s (status 503 in the body)";
+        RequestRecord r = send(c, "problem-200");
+        assertEquals(new Failure(FailureKind.CLIENT_ERROR, -1, "expected an event stream but got "
+                + "'application/problem+json' (a proxy's or gateway's error? check the base URL): " + problem),
+                r.failure());
+        assertEquals(0, r.dataEventCount());
+        assertEquals(-1, r.ttftNanos());
+        assertEquals(new Failure(FailureKind.CLIENT_ERROR, -1, "expected an event stream but got "
+                + "'application/json': " + problem), send(c, "problem-200-as-json").failure());
+        assertEquals(new Failure(FailureKind.CLIENT_ERROR, -1, "expected an event stream but got 'text/html; "
+                + "charset=utf-8' (a proxy's or gateway's page? check the base URL): <html><body>Please log in to the "
+                + "proxy</body></html>"), send(c, "html-200").failure(), "a page that is no problem: its excerpt");
     }
 
     @ParameterizedTest

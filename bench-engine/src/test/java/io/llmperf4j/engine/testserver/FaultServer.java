@@ -44,6 +44,13 @@ public final class FaultServer implements AutoCloseable {
     public static final int BIG_CONTENT_CHARS = 200 * 1024;
     /** The X-Request-Id response header of the stream-error scenarios. */
     public static final String HEADER_REQUEST_ID = "server-request-42";
+    /** The body of scenario problem-403. */
+    public static final String PROBLEM_403 = "{\"type\":\"https://example.com/probs/no-access\",\"title\":"
+            + "\"Forbidden\",\"status\":403,\"detail\":\"the key has no access to model test-model\","
+            + "\"instance\":\"/v1/chat/completions\"}";
+    /** The body of scenarios problem-200 and problem-200-as-json. */
+    public static final String PROBLEM_200 = "{\"type\":\"about:blank\",\"title\":\"Service Unavailable\","
+            + "\"status\":503,\"detail\":\"upstream model is loading, retry in 30 s\"}";
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -336,6 +343,15 @@ public final class FaultServer implements AutoCloseable {
                 out.write("<html><body>Please log in to the proxy</body></html>".getBytes(StandardCharsets.UTF_8));
                 out.flush();
                 return false;
+            case "problem-403": // RFC 9457 problem details, as gateways and Java/.NET servers answer
+                fixed(out, "403 Forbidden", "application/problem+json", PROBLEM_403, "");
+                return true;
+            case "problem-200": // a gateway's problem under a 200 instead of the stream
+                fixed(out, "200 OK", "application/problem+json", PROBLEM_200, "");
+                return true;
+            case "problem-200-as-json": // the same problem as plain JSON
+                fixed(out, "200 OK", "application/json", PROBLEM_200, "");
+                return true;
             case "empty-200-html":
                 fixed(out, "200 OK", "text/html", "", "");
                 return true;

@@ -78,6 +78,11 @@ public final class Exchange implements RequestHandle, SseEventSink {
     public static final int ERROR_BODY_CAP_BYTES = 64 * 1024;
     /** A 200 of another type than an event stream: this much of it is kept for the message until an event arrives. */
     static final int UNTYPED_EXCERPT_BYTES = 1024;
+    /**
+     * The same for a JSON type ({@code application/problem+json}, RFC 9457): whole up to this size, so its title and
+     * detail can be read (a problem with a long {@code errors} list or trace would be cut at the excerpt's size).
+     */
+    static final int UNTYPED_JSON_BYTES = ERROR_BODY_CAP_BYTES;
     private static final String X_REQUEST_ID = "X-Request-Id";
     /** Marks {@link #endAction} once the exchange has ended. */
     private static final Object ENDED = new Object();
@@ -110,6 +115,8 @@ public final class Exchange implements RequestHandle, SseEventSink {
     private String contentType;
     /** A 200 streamed though its Content-Type is not text/event-stream (or absent): it may not be a stream. */
     private boolean untypedStream;
+    /** How much of an untyped stream is kept until its first event, for the message if none comes. */
+    private int untypedKeepBytes;
     /** The response's X-Request-Id header: the server's id for the record when the body names none. */
     private String responseRequestId;
     private ByteArrayOutputStream body;
@@ -415,7 +422,11 @@ public final class Exchange implements RequestHandle, SseEventSink {
             state = State.STREAMING;
             untypedStream = contentType == null
                     || !contentType.strip().toLowerCase(Locale.ROOT).startsWith("text/event-stream");
-            if (untypedStream) body = new ByteArrayOutputStream();
+            if (untypedStream) {
+                body = new ByteArrayOutputStream();
+                untypedKeepBytes = contentType != null && contentType.toLowerCase(Locale.ROOT).contains("json")
+                        ? UNTYPED_JSON_BYTES : UNTYPED_EXCERPT_BYTES;
+            }
         }
     }
 
@@ -629,7 +640,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
     }
 
     private void keepExcerpt(ByteBuf bytes) {
-        int take = Math.min(UNTYPED_EXCERPT_BYTES - body.size(), bytes.readableBytes());
+        int take = Math.min(untypedKeepBytes - body.size(), bytes.readableBytes());
         if (take <= 0) return;
         byte[] chunk = new byte[take];
         bytes.getBytes(bytes.readerIndex(), chunk);

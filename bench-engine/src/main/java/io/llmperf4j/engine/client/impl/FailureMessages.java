@@ -1,5 +1,6 @@
 package io.llmperf4j.engine.client.impl;
 
+import io.llmperf4j.engine.protocol.ErrorBodies;
 import io.netty.channel.ConnectTimeoutException;
 
 import javax.net.ssl.SSLException;
@@ -12,6 +13,8 @@ import java.util.regex.Pattern;
 public final class FailureMessages {
 
     static final int EXCERPT_CHARS = 120;
+    /** A problem's title and detail are the server's whole message: longer than a raw excerpt. */
+    static final int PROBLEM_CHARS = 300;
     /**
      * Netty's native transport words an errno as {@code "recvAddress(..) failed with error(-104): Connection reset by
      * peer"} (older versions {@code "readAddress(..) failed: ..."}); only the operating system's text means anything
@@ -106,9 +109,26 @@ public final class FailureMessages {
      * @param contentType the response's Content-Type, or null when it had none
      */
     public static String notAnEventStream(String contentType, byte[] body) {
-        return "expected an event stream but got " + (contentType == null ? "a response without a Content-Type"
-                : "'" + contentType + "'") + " (a proxy's or gateway's page? check the base URL)"
+        String got = "expected an event stream but got " + (contentType == null ? "a response without a Content-Type"
+                : "'" + contentType + "'");
+        String problem = problem(body);
+        if (problem != null) return got + " (a proxy's or gateway's error? check the base URL): " + problem;
+        return got + " (a proxy's or gateway's page? check the base URL)"
                 + (body.length == 0 ? " with an empty body" : ": " + excerpt(body));
+    }
+
+    /**
+     * An RFC 9457 problem's words ({@code application/problem+json}: title, detail and the status it names, e.g.
+     * "Service Unavailable: the model is loading (status 503 in the body)"), on one line, or null when {@code body}
+     * is not a problem.
+     */
+    public static String problem(byte[] body) {
+        String text = new String(body, StandardCharsets.UTF_8);
+        String words = ErrorBodies.problem(text);
+        if (words == null) return null;
+        int status = ErrorBodies.problemStatus(text);
+        return excerpt(words.getBytes(StandardCharsets.UTF_8), PROBLEM_CHARS)
+                + (status > 0 ? " (status " + status + " in the body)" : "");
     }
 
     public static Throwable rootCause(Throwable t) {
@@ -119,11 +139,15 @@ public final class FailureMessages {
 
     /** The first {@value #EXCERPT_CHARS} characters of UTF-8 bytes, control characters escaped, on one line. */
     public static String excerpt(byte[] data) {
-        int take = Math.min(data.length, EXCERPT_CHARS * 4);
+        return excerpt(data, EXCERPT_CHARS);
+    }
+
+    private static String excerpt(byte[] data, int chars) {
+        int take = Math.min(data.length, chars * 4);
         String text = new String(data, 0, take, StandardCharsets.UTF_8);
         StringBuilder out = new StringBuilder();
         int i = 0;
-        for (; i < text.length() && out.length() < EXCERPT_CHARS; i++) {
+        for (; i < text.length() && out.length() < chars; i++) {
             char c = text.charAt(i);
             switch (c) {
                 case '\n' -> out.append("\\n");

@@ -167,8 +167,10 @@ final class RecordAssembler {
         } catch (MalformedChunkException | RuntimeException e) {
             // not an error object: reported below
         }
+        String problem = FailureMessages.problem(body); // an RFC 9457 problem sent as plain JSON
         finish(endNanos, new Failure(FailureKind.CLIENT_ERROR, -1, "expected an event stream but got '"
-                + contentType + "' (is \"stream\" overridden?): " + FailureMessages.excerpt(body)));
+                + contentType + "'" + (problem != null ? ": " + problem
+                : " (is \"stream\" overridden?): " + FailureMessages.excerpt(body))));
     }
 
     /**
