@@ -4,7 +4,6 @@ import com.hazelcast.cluster.Member;
 import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.core.IExecutorService;
 import io.llmperf4j.engine.client.ClientConfig;
 import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.client.RequestHandle;
@@ -79,24 +78,9 @@ public final class LoadWorker {
             log.accept("share of run " + job.jobId() + ": " + job.load().describe() + " against "
                     + job.client().endpoint());
             Member coordinator = member(instance, job.coordinator());
-            IExecutorService executor = instance.getExecutorService(ClusterNode.EXECUTOR);
-            RecordListener stream = new RecordListener() {
-                @Override
-                public void onRecord(RequestRecord record) {
-                }
-
-                @Override
-                public void onScheduledRecord(ScheduledRecord record) {
-                    if (record.warmup()) return; // warmup records come with the outcome, never lost
-                    try {
-                        executor.executeOnMember(new DeliverRecord(job.jobId(), job.workerId(), tagged(record, job)),
-                                coordinator);
-                    } catch (RuntimeException e) {
-                        // the outcome carries every record again; streaming only guards against this worker dying
-                    }
-                }
-            };
-            try (NettyLlmClient client = new NettyLlmClient(
+            try (RecordStream stream = new RecordStream(instance.getExecutorService(ClusterNode.EXECUTOR),
+                    coordinator, job);
+                 NettyLlmClient client = new NettyLlmClient(
                     job.client().clientConfig(apiKeys.apply(job.client().llmApi())), job.client().api())) {
                 ClientOverheadMonitor.measureIdleBaseline(client); // before the shared start, not after it
                 WorkerOutcome outcome = job.load().openLoop() ? runOpen(job, client, stream, instance)
@@ -155,14 +139,17 @@ public final class LoadWorker {
 
     private WorkerOutcome runClosed(WorkerJob job, NettyLlmClient client, RecordListener stream,
                                     HazelcastInstance instance) {
-        ClosedLoopRunner runner = new ClosedLoopRunner(client, COUNTED_BY_COORDINATOR);
+        FirstSendStamp stamped = new FirstSendStamp(client);
+        ClosedLoopRunner runner = new ClosedLoopRunner(stamped, COUNTED_BY_COORDINATOR);
         UUID watch = stopWhenCoordinatorLeaves(instance, job.coordinator(), runner::stop);
         stops.put(job.jobId(), runner::stop);
         try {
-            long lag = awaitStart(job.startEpochMicros(), () -> stopped.contains(job.jobId()));
+            long target = startTargetNanos(job.startEpochMicros());
+            long lag = awaitStart(target, () -> stopped.contains(job.jobId()));
             if (stopped.contains(job.jobId())) return stoppedBeforeStart(job, lag);
             ClosedLoopResult r = runner.run(job.specs(), job.load().closedLoopSettings(), stream);
-            return new WorkerOutcome(job.workerId(), lag, r.durationNanos(), r.requestsSent(), r.timedOut(),
+            return new WorkerOutcome(job.workerId(), stamped.clockStartFrom(target, r.timeline(), lag),
+                    r.durationNanos(), r.requestsSent(), r.timedOut(),
                     r.stopped(), tagged(r.timeline(), job), 0, 0, Double.NaN, Double.NaN, r.requestsSent(),
                     taggedRecords(r.warmupRecords(), job), r.measureStartOffsetNanos(), 0, r.clientOverhead());
         } finally {
@@ -174,15 +161,18 @@ public final class LoadWorker {
 
     private WorkerOutcome runOpen(WorkerJob job, NettyLlmClient client, RecordListener stream,
                                   HazelcastInstance instance) {
-        OpenLoopRunner runner = new OpenLoopRunner(client, COUNTED_BY_COORDINATOR);
+        FirstSendStamp stamped = new FirstSendStamp(client);
+        OpenLoopRunner runner = new OpenLoopRunner(stamped, COUNTED_BY_COORDINATOR);
         UUID watch = stopWhenCoordinatorLeaves(instance, job.coordinator(), runner::stop);
         stops.put(job.jobId(), runner::stop);
         try {
-            long lag = awaitStart(job.startEpochMicros(), () -> stopped.contains(job.jobId()));
+            long target = startTargetNanos(job.startEpochMicros());
+            long lag = awaitStart(target, () -> stopped.contains(job.jobId()));
             if (stopped.contains(job.jobId())) return stoppedBeforeStart(job, lag);
             OpenLoopResult r = runner.run(job.specs(), job.load().openLoopSettings(), job.load().schedule(),
                     stream);
-            return new WorkerOutcome(job.workerId(), lag, r.durationNanos(), r.requestsSent(), r.timedOut(),
+            return new WorkerOutcome(job.workerId(), stamped.clockStartFrom(target, r.timeline(), lag),
+                    r.durationNanos(), r.requestsSent(), r.timedOut(),
                     r.stopped(), tagged(r.timeline(), job), r.arrivalsNotSent(), r.maxBacklog(),
                     r.scheduledRequestsPerSecond(), r.achievedSendRequestsPerSecond(), r.measuredArrivals(),
                     taggedRecords(r.warmupRecords(), job), r.measureStartOffsetNanos(), r.warmupArrivals(),
@@ -207,11 +197,18 @@ public final class LoadWorker {
     }
 
     /**
-     * Waits for the shared start, given on this machine's wall clock, measured from then on by {@code nanoTime}
-     * only (or until {@code stopped}); returns how late the start was (its lag, >= 0 unless the clock stepped).
+     * The shared start, given on this machine's wall clock, on its {@link System#nanoTime()}: read from the wall
+     * clock once, so the wait and every offset after it are measured by {@code nanoTime} only.
      */
-    static long awaitStart(long startEpochMicros, BooleanSupplier stopped) {
-        long target = System.nanoTime() + (startEpochMicros - EpochClock.nowMicros()) * 1_000L;
+    static long startTargetNanos(long startEpochMicros) {
+        return System.nanoTime() + (startEpochMicros - EpochClock.nowMicros()) * 1_000L;
+    }
+
+    /**
+     * Waits for the shared start {@code target} ({@link #startTargetNanos}), or until {@code stopped}; returns how
+     * late the wait ended (>= 0 unless the clock stepped).
+     */
+    static long awaitStart(long target, BooleanSupplier stopped) {
         long remaining;
         while ((remaining = target - System.nanoTime()) > 0 && !stopped.getAsBoolean()) {
             if (remaining > 2 * SPIN_NANOS) {
@@ -244,7 +241,8 @@ public final class LoadWorker {
         throw new IllegalStateException("the coordinator " + uuid + " is no longer in the cluster");
     }
 
-    private static ScheduledRecord tagged(ScheduledRecord record, WorkerJob job) {
+    /** The record as the coordinator keeps it: with this worker's id. */
+    static ScheduledRecord tagged(ScheduledRecord record, WorkerJob job) {
         return record.withRecord(record.record().withWorkerId(job.workerId()));
     }
 

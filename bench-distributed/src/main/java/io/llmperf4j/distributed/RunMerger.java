@@ -18,8 +18,10 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Merges the workers' parts into one run. Every send offset is moved from its worker's start to the shared start
- * (the worker's start lag, measured on its own clock), so only start offsets cross machines.
+ * Merges the workers' parts into one run. Every send offset is moved from its worker's clock start to the shared
+ * start (the worker's start lag, measured on its own clock), so only start offsets cross machines. The measured
+ * window is a single machine's, across the workers: from the first worker's first measured send (its window's
+ * start) to the last worker's end (after its last record), so one worker's run has exactly its runner's window.
  * A worker that never reported contributes the records it streamed, and one LOST record for each of its requests
  * that has none.
  */

@@ -10,7 +10,9 @@ import java.util.List;
  * What one worker reports back after its share ran. Times are its own monotonic clock's.
  *
  * @param workerId          the worker
- * @param startLagNanos     its actual start minus the shared start instant (on its own clock)
+ * @param startLagNanos     its runner's clock start minus the shared start instant (on its own clock): after the
+ *                          wait, the connections opened before the clock (and an open loop's start lead); every
+ *                          offset here counts from that start
  * @param durationNanos     its measured window, as the runner reports it
  * @param requestsSent      requests it sent
  * @param timedOut          its timeout ended the share

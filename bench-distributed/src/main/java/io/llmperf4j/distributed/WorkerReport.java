@@ -13,7 +13,8 @@ import io.llmperf4j.model.ClientOverhead;
  * @param succeeded       of which succeeded
  * @param lost            of which lost with it (it left or failed before finishing them)
  * @param clockOffset     its wall clock against the coordinator's
- * @param startLagNanos   how late it started after the shared instant (its own clock), or -1 when it never reported
+ * @param startLagNanos   how late its clock started after the shared instant, its connections opened (its own
+ *                        clock), or -1 when it never reported
  * @param leftReason      why its unfinished requests were lost, or null when it finished its share
  * @param clientOverhead  how busy its client was, or null when it never reported
  */

@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -177,6 +178,71 @@ class ClusterRunTest {
         assertEquals(20, streamed.size());
         assertTrue(streamed.stream().noneMatch(ScheduledRecord::warmup));
         for (WorkerReport w : run.workers()) assertTrue(w.share().endsWith("warmup 2 requests"), w.share());
+    }
+
+    /**
+     * The merged window against the records' own stamps: it starts at the first measured send (a closed loop after
+     * warmup starts its window at that very send, as on one machine) and ends after the last measured record.
+     */
+    @Test
+    @Timeout(60)
+    void theMergedWindowRunsFromTheFirstMeasuredSendToAfterTheLastRecord() {
+        URI endpoint = URI.create(server.baseUrl() + "/chat/completions");
+        MergedRun run = coordinator.run(DistributedPlan.closedLoop(client(endpoint), specs(20), 4,
+                Duration.ofSeconds(30), Warmup.requests(4)), members, Map.of(), text -> 1);
+
+        List<ScheduledRecord> measured = run.timeline().stream().filter(r -> !r.warmup()).toList();
+        assertEquals(20, measured.size());
+        assertEquals(2, measured.stream().map(r -> r.record().workerId()).distinct().count());
+        long firstSend = measured.stream().mapToLong(ScheduledRecord::actualSendOffsetNanos).min().orElseThrow();
+        long lastEnd = measured.stream().mapToLong(r -> r.actualSendOffsetNanos() + r.record().e2eNanos()).max()
+                .orElseThrow();
+        assertEquals(firstSend, run.measureStartNanos(), "the window starts at the first measured send");
+        assertTrue(run.measureStartNanos() + run.durationNanos() >= lastEnd, "and ends after the last record: "
+                + (run.measureStartNanos() + run.durationNanos()) + " < " + lastEnd);
+        assertEquals(run.durationNanos(), run.result(new ClosedLoopSettings(4, OptionalInt.of(20),
+                Duration.ofSeconds(30), Warmup.requests(4), ClosedLoopSettings.PromptOrder.SEND_ORDER))
+                .durationNanos(), "the window the summary divides by");
+    }
+
+    /**
+     * Each worker's part sits on the shared timeline where its records' wall-clock starts put it (one machine, one
+     * clock): from its runner's clock start, which comes after the runner has opened its connections and, for an
+     * open loop, after its schedule's start lead; not from the end of the worker's wait for the shared instant. The
+     * closest record is taken, so a thread descheduled between a send's two stamps does not count.
+     */
+    @Test
+    @Timeout(60)
+    void everyWorkersPartIsPlacedWhereItsRecordsWallClockStartsPutIt() {
+        URI endpoint = URI.create(server.baseUrl() + "/chat/completions");
+        OpenLoopSettings open = OpenLoopSettings.builder(40).arrival(Arrival.constant()).seed(7).maxRequests(20)
+                .timeout(Duration.ofSeconds(30)).build();
+        long[] sharedStartWallMicros = new long[1];
+        MergedRun run = coordinator.run(DistributedPlan.openLoop(client(endpoint), specs(20), open), members,
+                Map.of(), text -> 1, () -> false, new Coordinator.Live() {
+                    @Override
+                    public void started(long startNanos) {
+                        long wall = EpochClock.nowMicros();
+                        sharedStartWallMicros[0] = wall + (startNanos - System.nanoTime()) / 1_000L;
+                    }
+
+                    @Override
+                    public void onRecord(ScheduledRecord record) {
+                    }
+                });
+
+        assertEquals(20, run.records().size());
+        Map<String, Long> closestMicros = new TreeMap<>();
+        for (ScheduledRecord r : run.timeline()) {
+            long placed = sharedStartWallMicros[0] + r.actualSendOffsetNanos() / 1_000L;
+            closestMicros.merge(r.record().workerId(), Math.abs(r.record().startEpochMicros() - placed), Math::min);
+        }
+        assertEquals(2, closestMicros.size());
+        // misplaced, every record of a worker is off by the same set-up time: 2 ms of start lead at least
+        for (Map.Entry<String, Long> w : closestMicros.entrySet()) {
+            assertTrue(w.getValue() < 1_000, "worker " + w.getKey() + "'s closest record is " + w.getValue()
+                    + " us from where its part places it: " + run.workers());
+        }
     }
 
     @Test

@@ -51,6 +51,47 @@ class RunMergerTest {
                 "the prompts that came next in send order");
     }
 
+    /**
+     * The measured window is a single machine's, across the workers: one worker's is exactly its runner's (so the
+     * same throughput as a plain run of its records), and two workers' runs from the first one's measured start to
+     * the last one's end, each placed on the shared timeline by its start lag.
+     */
+    @Test
+    void theWindowIsTheRunnersOwnForOneWorkerAndTheSpanOfAllOfThemForSeveral() {
+        LoadShare share = LoadShare.closed(1, 2, Duration.ofSeconds(10), Warmup.requests(1));
+        DistributedPlan plan = DistributedPlan.closedLoop(CLIENT, SPECS, 2, Duration.ofSeconds(10),
+                Warmup.requests(2));
+        // w1: clock 5 ms after the shared instant, window from its 40 ms (after warmup) for 300 ms
+        WorkerOutcome early = outcome("w1", 5_000_000L, 40_000_000L, 300_000_000L);
+        // w2: clock 70 ms after the shared instant (its connections took long), window from its 30 ms for 400 ms
+        WorkerOutcome late = outcome("w2", 70_000_000L, 30_000_000L, 400_000_000L);
+
+        MergedRun one = RunMerger.merge(List.of(part("w1", share, early)), plan, 1_000_000L, text -> 1);
+        assertEquals(300_000_000L, one.durationNanos(), "the runner's own window");
+        assertEquals(45_000_000L, one.measureStartNanos());
+        assertEquals(1_000_045L, one.startEpochMillis());
+
+        MergedRun two = RunMerger.merge(List.of(part("w1", share, early), part("w2", share, late)), plan,
+                1_000_000L, text -> 1);
+        assertEquals(45_000_000L, two.measureStartNanos(), "w1's first measured send");
+        assertEquals(455_000_000L, two.durationNanos(), "to w2's end at 500 ms, after w1's at 345 ms");
+        assertEquals(List.of(45_000_000L, 100_000_000L), two.timeline().stream()
+                .map(ScheduledRecord::actualSendOffsetNanos).sorted().toList(), "sends on the shared timeline");
+    }
+
+    /** A worker's outcome with one measured record sent at its window's start. */
+    private static WorkerOutcome outcome(String worker, long lag, long measureStart, long duration) {
+        RequestRecord ok = new RequestRecord(0, "r-" + worker, "s", 0, 10_000_000L, 20_000_000L, 20_000_000L, 3,
+                new long[] {10_000_000L, 20_000_000L}, "ab", 5, 8, -1, 5, 2, "length", null).withWorkerId(worker);
+        return new WorkerOutcome(worker, lag, duration, 1, false, false,
+                List.of(new ScheduledRecord(ok, -1, measureStart, measureStart, false)), 0, 0, Double.NaN,
+                Double.NaN, 1, List.of(), measureStart, 0, null);
+    }
+
+    private static RunMerger.WorkerPart part(String worker, LoadShare share, WorkerOutcome outcome) {
+        return new RunMerger.WorkerPart(worker, share, SPECS, null, outcome, List.of(), null, 0);
+    }
+
     @Test
     void theMergedClientOverheadIsTheWorstWorkerFieldByField() {
         ClientOverhead calm = new ClientOverhead(1_000, 2, 8, 100, 10_000, 50_000, 90_000, 0.1, 0.2, 5, 1, 0.10);
