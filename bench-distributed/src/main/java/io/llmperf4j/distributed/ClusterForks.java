@@ -15,12 +15,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
+import java.util.function.LongFunction;
 
 /**
  * Harness forks run by the workers of a cluster: each fork is one distributed run of the fork's continuous load
  * (a closed loop's slots or an open loop's rate split between the workers, one shared start), so its iteration
  * windows are cut from the merged timeline exactly as a single machine's. Every worker's share builds a new client,
- * so each fork has fresh connection pools, as on one machine.
+ * so each fork has fresh connection pools, as on one machine. Each fork's records feed its progress as the workers
+ * stream them, as a plain distributed level's do; the listener hears them all once the fork is merged.
  */
 public final class ClusterForks implements ForkRunner {
     private final Coordinator coordinator;
@@ -30,6 +32,7 @@ public final class ClusterForks implements ForkRunner {
     private final int openLoopMaxConnections;
     private final TokenCounter outputTokens;
     private final Consumer<MergedRun> afterFork;
+    private final LongFunction<RecordListener> liveProgress;
     private volatile boolean stopped;
 
     /**
@@ -37,10 +40,13 @@ public final class ClusterForks implements ForkRunner {
      * @param openLoopMaxConnections an open loop's connection cap (split between the workers)
      * @param outputTokens           counts each record's output tokens here, on the coordinator
      * @param afterFork              told about each fork's merged run (its workers' reports)
+     * @param liveProgress           given each fork's shared start instant ({@link System#nanoTime()}), where to
+     *                               tell each record a worker streams as it ends (the fork's progress line; another
+     *                               thread), as a plain distributed level does ({@link Coordinator.Live#feeding})
      */
     public ClusterForks(Coordinator coordinator, List<Member> workers, Map<String, ClockOffset> clocks,
                         ClientSpec client, int openLoopMaxConnections, TokenCounter outputTokens,
-                        Consumer<MergedRun> afterFork) {
+                        Consumer<MergedRun> afterFork, LongFunction<RecordListener> liveProgress) {
         this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
         this.workers = List.copyOf(workers);
         this.clocks = Map.copyOf(clocks);
@@ -48,6 +54,7 @@ public final class ClusterForks implements ForkRunner {
         this.openLoopMaxConnections = openLoopMaxConnections;
         this.outputTokens = Objects.requireNonNull(outputTokens, "outputTokens");
         this.afterFork = Objects.requireNonNull(afterFork, "afterFork");
+        this.liveProgress = Objects.requireNonNull(liveProgress, "liveProgress");
     }
 
     @Override
@@ -60,7 +67,8 @@ public final class ClusterForks implements ForkRunner {
             plan = DistributedPlan.openLoop(client.withMaxConnections(openLoopMaxConnections), specs,
                     (OpenLoopSettings) forkLoad);
         }
-        MergedRun merged = coordinator.run(plan, workers, clocks, outputTokens, () -> stopped);
+        MergedRun merged = coordinator.run(plan, workers, clocks, outputTokens, () -> stopped,
+                Coordinator.Live.feeding(liveProgress));
         for (ScheduledRecord r : merged.timeline()) {
             listener.onRecord(r.record());
             listener.onScheduledRecord(r);

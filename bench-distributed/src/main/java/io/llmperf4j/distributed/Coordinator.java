@@ -7,6 +7,7 @@ import com.hazelcast.core.ExecutionCallback;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.IExecutorService;
 import io.llmperf4j.engine.load.OpenLoopSettings;
+import io.llmperf4j.engine.load.RecordListener;
 import io.llmperf4j.engine.load.ScheduledRecord;
 import io.llmperf4j.engine.load.Warmup;
 import io.llmperf4j.model.RequestSpec;
@@ -30,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.LongFunction;
 
 /**
  * The coordinator of a distributed run, a member of the load cluster: waits for the workers, estimates their clock
@@ -59,6 +61,26 @@ public final class Coordinator implements AutoCloseable {
         void started(long startNanos);
 
         void onRecord(ScheduledRecord record);
+
+        /**
+         * Feeds a run's progress: {@code progress} is given the shared start instant and returns the listener told
+         * each record as it streams in (a plain level's or a harness fork's progress line).
+         */
+        static Live feeding(LongFunction<RecordListener> progress) {
+            return new Live() {
+                private volatile RecordListener listener = RecordListener.NONE;
+
+                @Override
+                public void started(long startNanos) {
+                    listener = progress.apply(startNanos);
+                }
+
+                @Override
+                public void onRecord(ScheduledRecord record) {
+                    listener.onScheduledRecord(record);
+                }
+            };
+        }
     }
 
     /** Round trips per worker for the clock offset; the shortest is kept. */

@@ -11,6 +11,7 @@ import io.llmperf4j.engine.harness.IterationResult;
 import io.llmperf4j.engine.load.Arrival;
 import io.llmperf4j.engine.load.ClosedLoopSettings;
 import io.llmperf4j.engine.load.OpenLoopSettings;
+import io.llmperf4j.engine.load.RecordListener;
 import io.llmperf4j.engine.load.ScheduledRecord;
 import io.llmperf4j.engine.load.Warmup;
 import io.llmperf4j.model.FailureKind;
@@ -34,6 +35,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -295,8 +298,28 @@ class ClusterRunTest {
     void harnessForksRunOnTheWorkersAndAreCutIntoIterations() {
         URI endpoint = URI.create(server.baseUrl() + "/chat/completions");
         List<MergedRun> forks = new ArrayList<>();
+        // each fork's progress, as ModelRun feeds its progress line: the fork's shared start, then its records
+        List<Long> starts = new CopyOnWriteArrayList<>();
+        List<List<ScheduledRecord>> progress = new CopyOnWriteArrayList<>();
+        Set<Thread> progressThreads = ConcurrentHashMap.newKeySet();
+        Thread caller = Thread.currentThread();
         ClusterForks clusterForks = new ClusterForks(coordinator, members, Map.of(), client(endpoint), 8,
-                text -> 8, forks::add);
+                text -> 8, forks::add, startNanos -> {
+                    starts.add(startNanos);
+                    List<ScheduledRecord> fork = new CopyOnWriteArrayList<>();
+                    progress.add(fork);
+                    return new RecordListener() {
+                        @Override
+                        public void onRecord(RequestRecord record) {
+                        }
+
+                        @Override
+                        public void onScheduledRecord(ScheduledRecord record) {
+                            fork.add(record);
+                            progressThreads.add(Thread.currentThread());
+                        }
+                    };
+                });
         HarnessResult result = new HarnessRunner(clusterForks, RequestRecord::outputTokens).run("test", Map.of(),
                 specs(6), new ClosedLoopSettings(4, OptionalInt.empty(), Duration.ofSeconds(30), Warmup.NONE,
                         ClosedLoopSettings.PromptOrder.SEND_ORDER),
@@ -307,6 +330,14 @@ class ClusterRunTest {
             assertEquals(2, fork.workers().size());
             assertTrue(fork.records().stream().anyMatch(RequestRecord::succeeded));
         }
+        // live progress per fork, as a plain distributed level has: each record once, streamed by the workers as it
+        // ended (on the cluster's threads, while the fork ran), not only replayed after the fork
+        assertEquals(2, starts.size(), "one progress start per fork");
+        for (int f = 0; f < 2; f++) {
+            assertEquals(forks.get(f).records().stream().map(RequestRecord::clientRequestId).sorted().toList(),
+                    progress.get(f).stream().map(r -> r.record().clientRequestId()).sorted().toList(), "fork " + f);
+        }
+        assertTrue(progressThreads.stream().anyMatch(t -> t != caller), progressThreads::toString);
         assertEquals(2, result.forks().size());
         assertTrue(!result.aborted());
         for (var fork : result.forks()) {

@@ -67,8 +67,8 @@ final class DistributedLevels implements Function<BenchmarkListener, BenchmarkRe
      * @param beforeOutcome told about each level's merged run before the model run hears its outcome and writes its
      *                      files (not with iterations)
      * @param afterFork  told about each harness fork's merged run
-     * @param liveProgress given a level's shared start instant ({@link System#nanoTime()}), where to tell each record
-     *                     a worker streams as it ends (progress; another thread)
+     * @param liveProgress given a level's (or harness fork's) shared start instant ({@link System#nanoTime()}), where
+     *                     to tell each record a worker streams as it ends (progress; another thread)
      */
     DistributedLevels(LoadPlan plan, Coordinator coordinator, List<Member> workers, Map<String, ClockOffset> clocks,
                       ClientSpec client, LevelWorkloads workloads, TokenCounter tokenCounter,
@@ -127,19 +127,7 @@ final class DistributedLevels implements Function<BenchmarkListener, BenchmarkRe
         levelStopped = false;
         MergedRun merged = coordinator.run(plan(level, workloads.forLevel(index, 0)), workers, clocks, tokenCounter,
                 () -> allStopped || levelStopped, // a stop just before the run's shares went out is kept
-                new Coordinator.Live() {
-                    private volatile RecordListener progress = RecordListener.NONE;
-
-                    @Override
-                    public void started(long startNanos) {
-                        progress = liveProgress.apply(startNanos);
-                    }
-
-                    @Override
-                    public void onRecord(ScheduledRecord record) {
-                        progress.onScheduledRecord(record);
-                    }
-                });
+                Coordinator.Live.feeding(liveProgress));
         for (ScheduledRecord r : merged.timeline()) listener.onScheduledRecord(r);
         LoadResult result = merged.result(level);
         LevelOutcome outcome = new LevelOutcome(index, level, LevelSummary.of(result, outputTokens), merged.stopped(),
@@ -151,7 +139,7 @@ final class DistributedLevels implements Function<BenchmarkListener, BenchmarkRe
 
     private LevelOutcome runHarnessLevel(int index, LoadSettings level, BenchmarkListener listener) {
         HarnessRunner runner = new HarnessRunner(new ClusterForks(coordinator, workers, clocks, client,
-                plan.maxConnections(), tokenCounter, afterFork), outputTokens);
+                plan.maxConnections(), tokenCounter, afterFork, liveProgress), outputTokens);
         currentHarness = runner;
         if (allStopped) runner.stop();
         HarnessResult h;

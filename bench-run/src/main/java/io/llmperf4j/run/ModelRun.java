@@ -223,10 +223,10 @@ final class ModelRun implements BenchmarkListener {
     }
 
     /**
-     * The current level's progress, fed from another thread as a cluster's workers stream their records (they reach
-     * the listener only once the level's run is merged): its clock starts at {@code startNanos}, the shared start
-     * instant, so its elapsed time and rate are the run's; the listener's records then leave it alone. A listener
-     * that ignores records when there is no progress line (iterations).
+     * The current level's (with iterations, the current fork's) progress, fed from another thread as a cluster's
+     * workers stream their records (they reach the listener only once the level's or fork's run is merged): its
+     * clock starts at {@code startNanos}, the shared start instant, so its elapsed time and rate are the run's; the
+     * listener's records then leave it alone. A listener that ignores records when there is no progress line.
      */
     RecordListener liveProgress(long startNanos) {
         ProgressPrinter p = progress;
