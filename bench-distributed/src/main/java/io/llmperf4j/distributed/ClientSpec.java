@@ -96,6 +96,21 @@ public record ClientSpec(URI endpoint, String llmApi, boolean stream, String mod
         }
     }
 
+    /**
+     * Header values are not shown (they may hold a gateway's credential, as {@link ClientConfig#toString()} hides
+     * them), nor the CA certificates' text: this spec is part of every job a worker is sent ({@link WorkerJob}).
+     */
+    @Override
+    public String toString() {
+        return "ClientSpec[endpoint=" + endpoint + ", llmApi=" + llmApi + ", stream=" + stream + ", model=" + model
+                + ", samplingParams=" + samplingParams + ", includeUsage=" + includeUsage + ", maxConnections="
+                + maxConnections + ", idleTimeoutMillis=" + idleTimeoutMillis + ", requestTimeoutMillis="
+                + requestTimeoutMillis + ", connectTimeoutMillis=" + connectTimeoutMillis + ", extraHeaders="
+                + (extraHeaders == null ? null : extraHeaders.keySet()) + ", insecureTls=" + insecureTls
+                + ", trustedCertificatesPem=" + (trustedCertificatesPem == null ? null
+                : trustedCertificatesPem.length() + " chars") + "]";
+    }
+
     /** The same client sending another model. */
     public ClientSpec withModel(String other) {
         return new ClientSpec(endpoint, llmApi, stream, other, samplingParams, includeUsage, maxConnections,
