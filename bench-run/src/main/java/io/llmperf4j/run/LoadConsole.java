@@ -98,8 +98,16 @@ final class LoadConsole {
                 none ? "-" : ms(p.p999Nanos()), none ? "-" : ms(p.maxNanos())));
     }
 
-    /** One level of a sweep or comparison, for {@link #levelTable}. */
-    record Row(String name, LevelSummary summary, boolean aborted, String flags) {
+    /**
+     * One level of a sweep or comparison, for {@link #levelTable}.
+     *
+     * @param slo the level's {@code --slo} verdict in a word ("met", "missed (unresolved)"), or null: a table where
+     *            no row has one has no SLO column
+     */
+    record Row(String name, LevelSummary summary, boolean aborted, String flags, String slo) {
+        Row(String name, LevelSummary summary, boolean aborted, String flags) {
+            this(name, summary, aborted, flags, null);
+        }
     }
 
     /**
@@ -109,15 +117,22 @@ final class LoadConsole {
      */
     static String levelTable(String firstColumn, List<Row> rows) {
         List<String[]> cells = new ArrayList<>();
-        cells.add(new String[] {firstColumn, "ok/total", "success", "output tok/s", "req/s", "TTFT p50 ms",
-            "TTFT p90 ms", "E2E p50 ms", "E2E p90 ms", ""});
+        boolean slo = rows.stream().anyMatch(row -> row.slo() != null); // --slo objectives: a column before the flags
+        List<String> head = new ArrayList<>(List.of(firstColumn, "ok/total", "success", "output tok/s", "req/s",
+                "TTFT p50 ms", "TTFT p90 ms", "E2E p50 ms", "E2E p90 ms"));
+        if (slo) head.add("SLO");
+        head.add("");
+        cells.add(head.toArray(String[]::new));
         for (Row row : rows) {
             LevelSummary s = row.summary();
             String flags = row.aborted() ? join("aborted", row.flags()) : row.flags();
-            cells.add(new String[] {row.name(), s.successes() + "/" + s.total(),
+            List<String> cell = new ArrayList<>(List.of(row.name(), s.successes() + "/" + s.total(),
                 s.total() == 0 ? "-" : String.format(Locale.ROOT, "%.1f%%", 100.0 * s.successes() / s.total()),
                 fixed(s.outputTokensPerSecond(), 1), fixed(s.requestsPerSecond(), 2), fixed(s.ttftP50Millis(), 1),
-                fixed(s.ttftP90Millis(), 1), fixed(s.e2eP50Millis(), 1), fixed(s.e2eP90Millis(), 1), flags});
+                fixed(s.ttftP90Millis(), 1), fixed(s.e2eP50Millis(), 1), fixed(s.e2eP90Millis(), 1)));
+            if (slo) cell.add(row.slo() == null ? "-" : row.slo());
+            cell.add(flags);
+            cells.add(cell.toArray(String[]::new));
         }
         boolean namesFirst = firstColumn.equals("model"); // levels are numbers: right-aligned
         int cols = cells.get(0).length;
@@ -131,7 +146,7 @@ final class LoadConsole {
             for (int c = 0; c < cols; c++) {
                 if (c > 0) line.append("  ");
                 String fill = " ".repeat(width[c] - row[c].length());
-                boolean left = (c == 0 && namesFirst) || c == cols - 1;
+                boolean left = (c == 0 && namesFirst) || c >= cols - (slo ? 2 : 1); // words: left-aligned
                 line.append(left ? row[c] + fill : fill + row[c]);
             }
             b.append(line.toString().stripTrailing()).append('\n');

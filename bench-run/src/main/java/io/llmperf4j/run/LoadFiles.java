@@ -16,6 +16,8 @@ import io.llmperf4j.report.output.ComparisonFile;
 import io.llmperf4j.report.output.IterationsFile;
 import io.llmperf4j.report.output.OpenLoopFile;
 import io.llmperf4j.report.output.SweepFiles;
+import io.llmperf4j.report.search.LevelSlo;
+import io.llmperf4j.report.search.SweepSloVerdict;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -34,13 +36,22 @@ final class LoadFiles {
     private LoadFiles() {
     }
 
-    /** One level of a sweep as the files need it. */
-    record SweepRow(LoadSettings settings, LevelSummary summary, boolean aborted, String folder) {
+    /**
+     * One level of a sweep as the files need it.
+     *
+     * @param slo its {@code --slo} verdict, or null without one ({@link SloVerdicts#of})
+     */
+    record SweepRow(LoadSettings settings, LevelSummary summary, boolean aborted, String folder, LevelSlo slo) {
     }
 
-    /** Writes {@code <base>_sweep.json} and {@code <base>_sweep.csv} into {@code dir}; returns both. */
+    /**
+     * Writes {@code <base>_sweep.json} and {@code <base>_sweep.csv} into {@code dir}; returns both.
+     *
+     * @param objectives the {@code --slo} objectives the levels were judged against (empty: none)
+     */
     static List<Path> writeSweep(Path dir, String base, String model, LoadPlan plan, List<SweepRow> rows,
-                                 SaturationVerdict verdict, boolean stopped) throws IOException {
+                                 SaturationVerdict verdict, boolean stopped, List<String> objectives)
+            throws IOException {
         List<SweepFiles.Level> levels = new ArrayList<>();
         for (int i = 0; i < rows.size(); i++) {
             SweepRow row = rows.get(i);
@@ -51,7 +62,7 @@ final class LoadFiles {
                     num(s.requestsPerSecond()), num(s.ttftP50Millis()), num(s.ttftP90Millis()),
                     num(s.e2eP50Millis()), num(s.e2eP90Millis()), row.aborted(), is(verdict.saturationIndex(), i),
                     is(verdict.ttftRedLineIndex(), i), is(verdict.firstFailingIndex(), i), v.fewSamples(),
-                    num(v.throughputGain()), num(v.ttftP90Ratio()), row.folder()));
+                    num(v.throughputGain()), num(v.ttftP90Ratio()), row.folder(), row.slo()));
         }
         List<Double> planned = plan.profile().levels(plan.warmup()).stream().map(LoadSettings::level).toList();
         SweepFiles.Verdict verdictDoc = new SweepFiles.Verdict(level(verdict.saturationLevel()),
@@ -60,7 +71,9 @@ final class LoadFiles {
         SaturationRules r = verdict.rules();
         SweepFiles.Document doc = new SweepFiles.Document(SweepFiles.SCHEMA, model, plan.levelName(), plan.loadUnit(),
                 planned, plan.describe(), plan.warmupText(), new SweepFiles.Rules(100 * r.minThroughputGain(),
-                r.ttftJumpFactor(), r.minSuccessfulSamples()), verdictDoc, stopped, levels);
+                r.ttftJumpFactor(), r.minSuccessfulSamples()), verdictDoc, stopped, levels,
+                SloVerdicts.sweep(plan, objectives, rows.stream().map(row -> row.summary().level()).toList(),
+                        rows.stream().map(SweepRow::slo).toList()));
         return SweepFiles.write(dir, base, doc);
     }
 

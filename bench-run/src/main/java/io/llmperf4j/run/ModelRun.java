@@ -552,10 +552,11 @@ final class ModelRun implements BenchmarkListener {
 
     private List<Path> writeSweepFiles(SaturationVerdict verdict, boolean stopped) {
         List<LoadFiles.SweepRow> rows = levels.stream().map(l -> new LoadFiles.SweepRow(l.outcome().settings(),
-                l.summary(), l.outcome().aborted(), l.dir() == null ? null : dir.relativize(l.dir()).toString()))
-                .toList();
+                l.summary(), l.outcome().aborted(), l.dir() == null ? null : dir.relativize(l.dir()).toString(),
+                SloVerdicts.of(l))).toList();
         try {
-            return LoadFiles.writeSweep(dir, base(), model, plan, rows, verdict, stopped);
+            return LoadFiles.writeSweep(dir, base(), model, plan, rows, verdict, stopped,
+                    SloVerdicts.objectives(cx.metricsConfig()));
         } catch (IOException e) {
             throw new RunFailedException("could not write the sweep files in " + dir + ": " + e, e);
         }
@@ -622,7 +623,7 @@ final class ModelRun implements BenchmarkListener {
         for (int i = 0; i < levels.size(); i++) {
             LevelReport l = levels.get(i);
             rows.add(new LoadConsole.Row(LoadSettings.formatLevel(l.summary().level()), l.summary(),
-                    l.outcome().aborted(), LoadConsole.flags(v, i)));
+                    l.outcome().aborted(), LoadConsole.flags(v, i), SloVerdicts.cell(l)));
         }
         out.print(LoadConsole.levelTable(plan.kind().open() ? "rate (req/s)" : "concurrency", rows));
         if (plan.kind().open()) {
@@ -634,6 +635,7 @@ final class ModelRun implements BenchmarkListener {
         for (String line : v.describe(plan.levelName())) {
             out.println(line);
         }
+        SloVerdicts.sweepLines(plan, cx.metricsConfig(), levels).forEach(out::println);
         for (LevelReport l : levels) {
             if (l.outcome().aborted()) {
                 out.printf(Locale.ROOT, "aborted: %s (Ctrl-C): %d of %d requests failed or were cancelled (%.1f %%)%n",

@@ -28,6 +28,7 @@ public final class Runner {
     private final PrintStream out;
     private final PrintStream err;
     private double maxErrorRatePercent = Double.NaN;
+    private boolean sloExit;
 
     /**
      * @param out the report (llmperf's block last, as llmperf prints it)
@@ -50,14 +51,30 @@ public final class Runner {
         return this;
     }
 
+    /**
+     * {@code --slo-exit}: a completed token benchmark where a judged level (the plain run's one, any level of a sweep)
+     * missed one of the request's {@link RunRequest#objectives()} ends {@link RunStatus#SLO_MISSED}, after every file
+     * is written; a run whose requests failed ends {@link RunStatus#REQUESTS_FAILED} first. A capacity search has no
+     * verdict to fail (its answer is the capacity).
+     */
+    public Runner sloExit() {
+        this.sloExit = true;
+        return this;
+    }
+
     /** Runs a token benchmark (or an embeddings benchmark, with an API that does not generate). */
     public RunStatus run(RunRequest request) {
         checkSupported(request);
         ApiRegistry.Api api = request.common().registered();
+        if (sloExit && (request.objectives() == null || request.objectives().objectives().isEmpty()
+                || request.search() != null || request.load().harness() != null || !api.generates())) {
+            throw new InvalidRequestException("--slo-exit needs --slo objectives (ttft_p99<=500ms, error_rate<=1%, "
+                    + "...) judged by a token benchmark without --search or --iterations");
+        }
         if (!api.generates()) {
             return new EmbeddingsBenchmark(request, out, err).run();
         }
-        return new TokenRun(request, out, err, new FailureGate(maxErrorRatePercent)).run();
+        return new TokenRun(request, out, err, new FailureGate(maxErrorRatePercent), sloExit).run();
     }
 
     /**
@@ -71,7 +88,7 @@ public final class Runner {
     public SearchResult search(RunRequest request) {
         if (request.search() == null) throw new InvalidRequestException("the request has no search plan");
         checkSupported(request);
-        TokenRun run = new TokenRun(request, out, err, new FailureGate(maxErrorRatePercent));
+        TokenRun run = new TokenRun(request, out, err, new FailureGate(maxErrorRatePercent), false);
         RunStatus status = run.run();
         SearchResult result = run.searchResult();
         if (result == null) throw new RunFailedException("the search ended without a result (" + status + ")");

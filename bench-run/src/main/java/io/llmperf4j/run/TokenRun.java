@@ -32,10 +32,13 @@ final class TokenRun {
     private final PrintStream out;
     private final PrintStream err;
     private final FailureGate failureGate;
+    /** --slo-exit: a missed objective ends the run {@link RunStatus#SLO_MISSED} ({@link SloGate}). */
+    private final boolean sloExit;
     private SearchResult searchResult;
 
-    TokenRun(RunRequest request, PrintStream out, PrintStream err, FailureGate failureGate) {
+    TokenRun(RunRequest request, PrintStream out, PrintStream err, FailureGate failureGate, boolean sloExit) {
         this.failureGate = failureGate;
+        this.sloExit = sloExit;
         this.request = request;
         this.common = request.common();
         this.out = out;
@@ -171,7 +174,9 @@ final class TokenRun {
         // harness iterations keep no per-level run: they are judged by their own statistics
         runs.forEach(run -> run.levels().stream().filter(level -> level.run() != null)
                 .forEach(level -> records.addAll(level.run().records())));
-        return failureGate.judge(records, err);
+        RunStatus status = failureGate.judge(records, err);
+        // last: after every file and report, and after the failure gate, whose exit code 4 says more
+        return status == RunStatus.COMPLETED && sloExit ? SloGate.judge(runs, plan, err) : status;
     }
 
     /** Output tokens by the client tokenizer, or a placeholder filled from usage after the run (--tokenizer server). */

@@ -26,9 +26,17 @@ final class SearchFlags {
                     + "within 500 ms), error_rate<=1%%, or plain goodput bounds (ttft=500ms,tpot=50ms). Every run "
                     + "reports goodput (requests meeting every TTFT/TPOT/E2E bound per second); without --search a "
                     + "run (each level of a sweep) also prints a PASS/FAIL verdict per objective with its 95%% "
-                    + "interval (the summary's slo block; the exit code is unchanged); --search finds the highest load "
-                    + "meeting every objective. Units ns, us, ms, s; a bare number is ms.")
+                    + "interval (the summary's slo block; a sweep's table and files say met/missed per level and up "
+                    + "to which level the SLO held; the exit code is unchanged unless --slo-exit); --search finds the "
+                    + "highest load meeting every objective. Units ns, us, ms, s; a bare number is ms.")
     String slo;
+
+    @Option(names = "--slo-exit",
+            description = "Exit 3 when the --slo verdict fails, after writing every result file: a plain run that "
+                    + "missed an objective, a sweep where any level judged missed one (a level stopped by Ctrl-C is "
+                    + "not judged; an unresolved one counts by its estimate). The last line says which. Not with "
+                    + "--search (its answer is the capacity) or --iterations.")
+    boolean sloExit;
 
     @Option(names = "--search", paramLabel = "concurrency|rate",
             description = "Capacity search: the highest concurrency (closed loop) or request rate (open loop on its "

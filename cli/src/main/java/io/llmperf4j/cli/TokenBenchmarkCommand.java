@@ -96,6 +96,9 @@ final class TokenBenchmarkCommand implements Callable<Integer> {
             if (results.maxErrorRate != null) {
                 runner.maxErrorRate(results.maxErrorRate);
             }
+            if (search.sloExit) {
+                runner.sloExit();
+            }
             int exitCode = runner.run(request).exitCode();
             console.printSummary(request);
             return exitCode;

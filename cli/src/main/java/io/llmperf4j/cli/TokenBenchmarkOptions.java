@@ -97,6 +97,7 @@ final class TokenBenchmarkOptions {
         LoadPlan load = search != null ? LoadPlan.plain(common.model(), common.numConcurrentRequests(),
                 common.maxNumCompletedRequests(), java.time.Duration.ofSeconds(common.timeoutSeconds()))
                 : LoadOptions.resolve(c.load, common, !api.generates(), c::given);
+        checkSloExit(c, slo, search, load, api);
         if (c.trace.trace != null) {
             // the whole trace is sent: its count, not --max-num-completed-requests, is the run's (the summary's
             // echo, the memory guard below)
@@ -119,6 +120,31 @@ final class TokenBenchmarkOptions {
         return new RunRequest(common, workload, !r.noStreamUsage, slo == null ? null : slo.goodput(), !r.noStream,
                 r.embeddingBatchSize, !r.noClientWarmup, c.results.saveEvents, load, cluster, c.serverMetrics.resolve(),
                 search, search == null ? slo : null); // a search judges its levels itself
+    }
+
+    /** --slo-exit needs a verdict to fail: objectives, judged by a run that is not a search and keeps its requests. */
+    private static void checkSloExit(TokenBenchmarkCommand c, SloObjectives slo, SearchPlan search, LoadPlan load,
+                                     ApiRegistry.Api api) {
+        if (!c.search.sloExit) return;
+        if (slo == null) {
+            throw new UsageException("--slo-exit needs --slo objectives, e.g. --slo 'ttft_p99<=500ms,error_rate<=1%'");
+        }
+        if (slo.objectives().isEmpty()) {
+            throw new UsageException("--slo-exit needs --slo objectives (ttft_p99<=500ms, ttft<=500ms@99%, "
+                    + "error_rate<=1%): goodput bounds alone (ttft=500ms) give no verdict");
+        }
+        if (search != null) {
+            throw new UsageException("--slo-exit does not apply with --search: a capacity search answers with the "
+                    + "capacity, not a pass or fail");
+        }
+        if (load.harness() != null) {
+            throw new UsageException("--slo-exit does not apply with --iterations: iterations keep no per-request "
+                    + "results to judge");
+        }
+        if (!api.generates()) {
+            throw new UsageException("--slo-exit does not apply with --llm-api " + api.name() + ": it reports no SLO "
+                    + "verdict");
+        }
     }
 
     private static SessionSpec sessions(TokenBenchmarkCommand c) {

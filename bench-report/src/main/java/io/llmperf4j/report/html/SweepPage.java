@@ -2,6 +2,9 @@ package io.llmperf4j.report.html;
 
 import io.llmperf4j.report.metrics.Metric;
 import io.llmperf4j.report.output.SweepFiles;
+import io.llmperf4j.report.search.LevelSlo;
+import io.llmperf4j.report.search.SweepSloVerdict;
+import io.llmperf4j.report.summary.SloVerdictText;
 import io.llmperf4j.report.summary.SummaryDocument;
 import io.llmperf4j.servermetrics.summary.ServerSideSummary;
 import java.util.ArrayList;
@@ -11,7 +14,8 @@ import java.util.Locale;
 import java.util.OptionalInt;
 
 /**
- * The page of a load sweep, sweep first: the verdict; p50, p90 and p99 of TTFT, TPOT, ITL and E2E against load;
+ * The page of a load sweep, sweep first: the verdict (with {@code --slo} objectives, up to which level they held);
+ * p50, p90 and p99 of TTFT, TPOT, ITL and E2E against load;
  * output throughput against load and against E2E latency (the latency-throughput curve) with the saturation point
  * marked; the sweep table; then each level's numbers with a link to its own report. Every point carries its values
  * as hover text ({@code <title>}) and as {@code data-x}/{@code data-y}. One instance per page; not thread-safe.
@@ -22,6 +26,8 @@ final class SweepPage {
     private static final String FAILING_COLOR = "#e65100";
     private static final int[] PERCENTILES = {50, 90, 99};
     private static final String[] PERCENTILE_COLORS = {Palette.BLUE, Palette.ORANGE, Palette.RED};
+    /** The page's own rules, after the shared ones: the SLO flags. */
+    private static final String CSS = ".flag.slo-met{background:var(--good)}.flag.slo-missed{background:var(--bad)}";
 
     private final SweepData data;
     private final SweepFiles.Document sweep;
@@ -46,7 +52,7 @@ final class SweepPage {
                 .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n")
                 .append("<meta name=\"generator\" content=\"llmperf4j").append(Html.esc(toolVersion().isEmpty() ? ""
                         : " " + toolVersion())).append("\"/>\n<title>llmperf4j sweep: ").append(Html.esc(model)).append("</title>\n")
-                .append("<style>\n").append(HtmlPage.CSS).append("\n</style>\n</head>\n<body>\n<main>\n");
+                .append("<style>\n").append(HtmlPage.CSS).append('\n').append(CSS).append("\n</style>\n</head>\n<body>\n<main>\n");
         header(model);
         verdict();
         latencyCharts();
@@ -91,6 +97,12 @@ final class SweepPage {
                             + "grows by less than %.1f %% over the previous level; TTFT red line when TTFT p90 is "
                             + "%.1fx the previous level's or more; a level needs %d successful requests to be judged.",
                     r.saturationGainPercent(), r.ttftJumpFactor(), r.minSuccessfulSamples()))).append("</li>\n");
+        }
+        SweepSloVerdict slo = sweep.slo();
+        if (slo != null) {
+            String outcome = slo.passed() == null ? "" : slo.passed() ? " slo-pass" : " slo-fail";
+            li("<strong>" + Html.esc(slo.answer()) + "</strong> (objectives: "
+                    + Html.esc(String.join(", ", slo.objectives())) + ")", "verdict-slo" + outcome);
         }
         for (String line : nonNull(sweep.verdict().lines())) out.append("<li>").append(Html.esc(line)).append("</li>\n");
         for (String w : nonNull(sweep.verdict().warnings())) {
@@ -261,6 +273,8 @@ final class SweepPage {
             }
         }
         if (openLoop) out.append("<th class=\"num\">TTFT p50</th><th class=\"num\">TTFT p90</th>");
+        boolean slo = sweep.slo() != null;
+        if (slo) out.append("<th>SLO</th>");
         out.append("<th>verdict</th></tr></thead>\n<tbody>\n");
         for (int i = 0; i < levels.size(); i++) {
             SweepData.Level level = levels.get(i);
@@ -304,6 +318,7 @@ final class SweepPage {
                         .append("<td class=\"num\" data-metric=\"ttft_from_intended_ms\" data-p=\"90\">")
                         .append(Html.fixed(l.ttftP90Ms(), 1)).append("</td>");
             }
+            if (slo) sloCell(l.slo());
             out.append("<td>").append(flags).append("</td></tr>\n");
         }
         out.append("</tbody>\n</table>\n<p class=\"caption\">Latencies in ms, successful requests only. The figures "
@@ -311,7 +326,28 @@ final class SweepPage {
                 + (openLoop ? ", counted from the actual send; the last TTFT columns count from the intended send "
                 + "(waiting behind the cap and the pacer included) and are the sweep file's, as the console's sweep "
                 + "table" : "")
-                + "; the verdict is the sweep file's.</p>\n</div>\n</section>\n");
+                + "; the verdict is the sweep file's"
+                + (slo ? "; SLO is each level's --slo verdict (its summary's slo block; unresolved: decided by the "
+                + "estimates, its 95 % intervals straddling a limit; not judged: stopped before its end)" : "")
+                + ".</p>\n</div>\n</section>\n");
+    }
+
+    /** A level's --slo verdict: met or missed (each objective missed named in its title), or not judged. */
+    private void sloCell(LevelSlo v) {
+        out.append("<td");
+        if (v != null) {
+            out.append(" data-slo=\"").append(Html.esc(v.status())).append('"');
+            if (!v.missed().isEmpty()) out.append(" title=\"").append(Html.esc("missed: " + String.join(", ",
+                    v.missed()))).append('"');
+        }
+        out.append('>');
+        if (v != null) {
+            out.append("<span class=\"flag").append(!v.judged() ? "" : v.failed() ? " slo-missed" : " slo-met")
+                    .append("\">").append(Html.esc(v.cell())).append("</span>");
+        } else {
+            out.append('-');
+        }
+        out.append("</td>");
     }
 
     private static String shortLabel(Metric m) {
@@ -345,6 +381,10 @@ final class SweepPage {
                 out.append("<p class=\"caption\">No summary in this level's folder: only the sweep file's figures "
                         + "are known.</p>\n</div>\n");
                 continue;
+            }
+            if (s.slo() != null && !l.aborted()) { // a level cut short is not judged
+                out.append("<p class=\"slo ").append(s.slo().passed() ? "slo-pass" : "slo-fail").append("\">")
+                        .append(Html.esc(SloVerdictText.header(s.slo()))).append("</p>\n");
             }
             for (SummaryDocument.WarningJson w : s.warnings()) {
                 out.append("<p class=\"note\"><span class=\"mono\">").append(Html.esc(w.code())).append("</span> ")

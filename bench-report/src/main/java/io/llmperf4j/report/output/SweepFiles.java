@@ -1,5 +1,8 @@
 package io.llmperf4j.report.output;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.llmperf4j.report.search.LevelSlo;
+import io.llmperf4j.report.search.SweepSloVerdict;
 import org.apache.commons.csv.CSVPrinter;
 
 import java.io.IOException;
@@ -9,7 +12,8 @@ import java.util.List;
 
 /**
  * A sweep's own files: {@code <base>_sweep.json} (the plan, the rules, the verdict and one object per level that
- * ran) and {@code <base>_sweep.csv} (one row per level).
+ * ran; with {@code --slo} objectives, each level's verdict and the sweep's answer) and {@code <base>_sweep.csv} (one
+ * row per level).
  */
 public final class SweepFiles {
     public static final String SCHEMA = "llmperf4j.sweep/1";
@@ -18,12 +22,23 @@ public final class SweepFiles {
     public static final List<String> COLUMNS = List.of("level", "load_unit", "successes", "total", "failures",
             "failure_rate", "output_tok_s", "requests_s", "ttft_p50_ms", "ttft_p90_ms", "e2e_p50_ms", "e2e_p90_ms",
             "aborted", "saturation_point", "ttft_red_line", "first_failing", "few_samples", "throughput_gain",
-            "ttft_p90_ratio");
+            "ttft_p90_ratio", "slo");
 
-    /** {@code <base>_sweep.json}. */
+    /**
+     * {@code <base>_sweep.json}.
+     *
+     * @param slo the sweep's answer to its {@code --slo} objectives; absent without objectives
+     */
     public record Document(String schema, String model, String levelName, String loadUnit, List<Double> plannedLevels,
                            String load, String warmup, Rules rules, Verdict verdict, boolean stopped,
-                           List<Level> levels) {
+                           List<Level> levels, @JsonInclude(JsonInclude.Include.NON_NULL) SweepSloVerdict slo) {
+
+        /** A sweep without {@code --slo} objectives. */
+        public Document(String schema, String model, String levelName, String loadUnit, List<Double> plannedLevels,
+                        String load, String warmup, Rules rules, Verdict verdict, boolean stopped, List<Level> levels) {
+            this(schema, model, levelName, loadUnit, plannedLevels, load, warmup, rules, verdict, stopped, levels,
+                    null);
+        }
     }
 
     /** The verdict's thresholds. */
@@ -35,12 +50,28 @@ public final class SweepFiles {
                           List<String> lines, List<String> warnings) {
     }
 
-    /** One level that ran. */
+    /**
+     * One level that ran.
+     *
+     * @param slo its {@code --slo} verdict (its summary's, in a word; not judged when aborted); absent without
+     *            objectives
+     */
     public record Level(double level, String loadUnit, String label, int successes, int total,
                         int failures, Double failureRate, Double outputTokS, Double requestsS, Double ttftP50Ms,
                         Double ttftP90Ms, Double e2eP50Ms, Double e2eP90Ms, boolean aborted, boolean saturationPoint,
                         boolean ttftRedLine, boolean firstFailing, boolean fewSamples, Double throughputGain,
-                        Double ttftP90Ratio, String resultsDir) {
+                        Double ttftP90Ratio, String resultsDir, @JsonInclude(JsonInclude.Include.NON_NULL) LevelSlo slo) {
+
+        /** A level without an {@code --slo} verdict. */
+        public Level(double level, String loadUnit, String label, int successes, int total, int failures,
+                     Double failureRate, Double outputTokS, Double requestsS, Double ttftP50Ms, Double ttftP90Ms,
+                     Double e2eP50Ms, Double e2eP90Ms, boolean aborted, boolean saturationPoint, boolean ttftRedLine,
+                     boolean firstFailing, boolean fewSamples, Double throughputGain, Double ttftP90Ratio,
+                     String resultsDir) {
+            this(level, loadUnit, label, successes, total, failures, failureRate, outputTokS, requestsS, ttftP50Ms,
+                    ttftP90Ms, e2eP50Ms, e2eP90Ms, aborted, saturationPoint, ttftRedLine, firstFailing, fewSamples,
+                    throughputGain, ttftP90Ratio, resultsDir, null);
+        }
     }
 
     /** The JSON file's name ends with this: {@code <base>_sweep.json}. */
@@ -80,7 +111,7 @@ public final class SweepFiles {
                         OutputFormat.cell(l.ttftP90Ms()), OutputFormat.cell(l.e2eP50Ms()),
                         OutputFormat.cell(l.e2eP90Ms()), l.aborted(), l.saturationPoint(), l.ttftRedLine(),
                         l.firstFailing(), l.fewSamples(), OutputFormat.cell(l.throughputGain()),
-                        OutputFormat.cell(l.ttftP90Ratio()));
+                        OutputFormat.cell(l.ttftP90Ratio()), l.slo() == null ? "" : l.slo().status());
             }
         }
         return List.of(json, csv);
