@@ -63,7 +63,7 @@ final class TokenRun {
                         + "logic right now");
             }
             WorkloadSource workload = WorkloadSource.resolve(request.workload(), common.maxNumCompletedRequests(),
-                    common.additionalSamplingParams(), err);
+                    common.additionalSamplingParams(), WorkloadSource.Levels.of(plan, request.search() != null), err);
             workload.checkImagesFit(common.llmApi(), request.cluster() != null, err);
             try (ResultsFolder folder = ResultsFolder.lock(common.resultsDir(), common.overwrite())) {
                 stops.beforeMeasurement(folder::close); // the lock released, a folder created empty removed

@@ -21,7 +21,10 @@ import io.llmperf4j.datasets.images.ImageAttachment;
 import io.llmperf4j.datasets.images.ImageLibrary;
 import io.llmperf4j.datasets.images.ImageOptions;
 import io.llmperf4j.datasets.images.ImageReferences;
+import io.llmperf4j.datasets.manifest.ManifestHeader;
 import io.llmperf4j.datasets.manifest.WorkloadManifest;
+import io.llmperf4j.engine.load.LevelWorkloads;
+import io.llmperf4j.engine.load.Warmup;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.tokenize.Tokenizer;
 import io.llmperf4j.tokenize.TokenizerOptions;
@@ -34,6 +37,9 @@ import io.llmperf4j.tokenize.prompt.PromptParams;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -53,13 +59,44 @@ import java.util.function.LongFunction;
  * @param redraw           the same synthetic workload drawn from another seed; null when the workload is meant to
  *                         be sent again as it is (a dataset, manifest, fixed prompt, scenario, sessions, shared
  *                         prefixes, a trace)
+ * @param replayed         each level's and fork's requests of a replayed manifest of levels ({@link LevelManifest});
+ *                         null otherwise
  */
 record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boolean countFromUsage,
-                      String description, String promptMode, LongFunction<List<RequestSpec>> redraw) {
+                      String description, String promptMode, LongFunction<List<RequestSpec>> redraw,
+                      LevelWorkloads replayed) {
+
+    WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boolean countFromUsage, String description,
+                   String promptMode, LongFunction<List<RequestSpec>> redraw) {
+        this(requests, promptTokenizer, countFromUsage, description, promptMode, redraw, null);
+    }
 
     WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boolean countFromUsage, String description,
                    String promptMode) {
-        this(requests, promptTokenizer, countFromUsage, description, promptMode, null);
+        this(requests, promptTokenizer, countFromUsage, description, promptMode, null, null);
+    }
+
+    /**
+     * The levels a run sends, as far as its workload cares: their names, its harness forks, and whether a capacity
+     * search chooses them as it goes (then only the first is known).
+     */
+    record Levels(List<String> names, int forks, boolean search) {
+        /** One level: a plain run, an embeddings run. */
+        static final Levels ONE = new Levels(List.of("the run"), 1, false);
+
+        Levels {
+            names = List.copyOf(names);
+        }
+
+        static Levels of(LoadPlan plan, boolean search) {
+            List<String> names = plan.profile().levels(Warmup.NONE).stream().map(LoadPlan::label).toList();
+            return new Levels(names, plan.harness() == null ? 1 : plan.harness().forks(), search);
+        }
+
+        /** The draws of the run: one per level and fork (a search's first level only). */
+        int draws() {
+            return search ? 1 : names.size() * forks;
+        }
     }
 
     /** Each level and fork gets prompts of its own ({@link #draw}): synthetic prompts, not built to share. */
@@ -74,6 +111,7 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
      * time. Every model of a comparison gets the same draws: a fair comparison, and each model has a cache of its own.
      */
     List<RequestSpec> draw(long seed, int level, int fork) {
+        if (replayed != null) return replayed.forLevel(level, fork);
         if (redraw == null || (level == 0 && fork == 0)) return requests;
         return redraw.apply(drawSeed(seed, level, fork));
     }
@@ -98,6 +136,15 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
     }
 
     static WorkloadSource resolve(WorkloadSpec f, int count, Map<String, Object> samplingParams, PrintStream err) {
+        return resolve(f, count, samplingParams, Levels.ONE, err);
+    }
+
+    /**
+     * The workload of a run of {@code levels}: with {@code --save-workload}, synthetic prompts drawn per level are
+     * written level by level ({@link LevelManifest}), and a replayed manifest of levels gives each level its own.
+     */
+    static WorkloadSource resolve(WorkloadSpec f, int count, Map<String, Object> samplingParams, Levels levels,
+                                  PrintStream err) {
         int meanIn = f.meanInputTokens();
         int sdIn = f.stddevInputTokens();
         int meanOut = f.meanOutputTokens();
@@ -114,7 +161,7 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
             if (sx.trace() != null) {
                 return trace(f, tokenizer, fromUsage, samplingParams, err);
             } else if (f.workload() != null) {
-                return replay(f, count, tokenizer, fromUsage, err);
+                return replay(f, count, tokenizer, fromUsage, levels, err);
             } else if (f.dataset() != null) {
                 workload = dataset(f, tokenizer, count, images);
                 mode = workload.kind();
@@ -163,13 +210,33 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
         } catch (DatasetFormatException | IllegalArgumentException | UncheckedIOException e) {
             throw new InvalidRequestException(e.getMessage());
         }
-        if (f.saveWorkload() != null) {
+        WorkloadSource source = new WorkloadSource(paced(workload.requests(), sx, f.seed()), tokenizer, fromUsage,
+                describe(tokenizer, fromUsage), mode, redraw);
+        if (f.saveWorkload() != null && source.drawsFresh() && levels.draws() > 1) {
+            source.saveLevels(f.saveWorkload(), workload.manifestHeader(samplingParams), levels, f.seed(), err);
+        } else if (f.saveWorkload() != null) {
+            // the same requests at every level: one list replays them all
             WorkloadManifest.write(f.saveWorkload(), workload.requests(), workload.manifestHeader(samplingParams));
             err.println("Workload written to " + f.saveWorkload().toAbsolutePath() + " (" + workload.requests().size()
-                    + " requests; replay with --workload)");
+                    + " requests" + (levels.search() && source.drawsFresh() ? ", the first level's: the search's "
+                    + "other levels draw their own" : "") + "; replay with --workload)");
         }
-        return new WorkloadSource(paced(workload.requests(), sx, f.seed()), tokenizer, fromUsage,
-                describe(tokenizer, fromUsage), mode, redraw);
+        return source;
+    }
+
+    /** Every level's (and fork's) own draw, one after another in run order, as {@link #draw} gives them. */
+    private void saveLevels(Path file, ManifestHeader header, Levels levels, long seed, PrintStream err) {
+        List<LevelManifest.Draw> draws = new ArrayList<>();
+        for (int level = 0; level < levels.names().size(); level++) {
+            for (int fork = 0; fork < levels.forks(); fork++) {
+                draws.add(new LevelManifest.Draw(levels.names().get(level), level, fork, drawSeed(seed, level, fork),
+                        draw(seed, level, fork)));
+            }
+        }
+        LevelManifest.write(file, header, draws);
+        err.println("Workload written to " + file.toAbsolutePath() + " (" + levels.names().size() + " levels"
+                + (levels.forks() > 1 ? " x " + levels.forks() + " forks" : "") + " x " + requests.size()
+                + " requests, each level's own prompts in run order; replay them level by level with --workload)");
     }
 
     /**
@@ -244,7 +311,7 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
      * line caps the run's count at the manifest's, so its requests are never sent twice).
      */
     private static WorkloadSource replay(WorkloadSpec f, int count, Tokenizer tokenizer, boolean fromUsage,
-                                         PrintStream err) {
+                                         Levels levels, PrintStream err) {
         if (!Files.isRegularFile(f.workload())) {
             throw new InvalidRequestException("--workload " + f.workload() + " is not a readable file");
         }
@@ -253,11 +320,60 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
             err.println("note: the manifest's token counts are by " + manifest.header().tokenizer()
                     + "; this run counts outputs with " + describe(tokenizer, fromUsage));
         }
-        List<RequestSpec> requests = manifest.requests();
+        List<LevelManifest.Entry> entries = LevelManifest.entries(manifest.header(), f.workload());
+        LevelWorkloads byLevel = entries.isEmpty() ? null : byLevel(f.workload(), manifest, entries, count, levels,
+                err);
+        List<RequestSpec> requests = byLevel != null ? byLevel.forLevel(0, 0) : manifest.requests();
         if (count < requests.size()) requests = requests.subList(0, count);
         return new WorkloadSource(paced(requests, f.sessions(), f.seed()), tokenizer, fromUsage,
                 describe(tokenizer, fromUsage),
-                "replay:" + manifest.header().kind());
+                "replay:" + manifest.header().kind(), null, byLevel);
+    }
+
+    /**
+     * A manifest of levels replayed: the run's level i, fork f sends the manifest's draw (i, f), its first
+     * {@code count}. A run of more levels or forks than the manifest holds, or a search (whose levels are its own
+     * choice), is refused: no level would send what was saved for it.
+     */
+    private static LevelWorkloads byLevel(Path file, WorkloadManifest manifest, List<LevelManifest.Entry> entries,
+                                          int count, Levels levels, PrintStream err) {
+        String held = String.join(", ", entries.stream().filter(e -> e.fork() == 0)
+                .map(LevelManifest.Entry::level).toList());
+        int forks = (int) entries.stream().filter(e -> e.levelIndex() == 0).count();
+        if (levels.search()) {
+            throw new InvalidRequestException("--workload " + file + " holds each level's requests of a sweep ("
+                    + held + "); --search chooses its own levels: replay it with the sweep's levels, or save a plain "
+                    + "run's workload for the search");
+        }
+        Map<Long, List<RequestSpec>> draws = new HashMap<>();
+        for (LevelManifest.Entry e : entries) {
+            List<RequestSpec> slice = LevelManifest.slice(manifest.requests(), e, file);
+            draws.put(key(e.levelIndex(), e.fork()), count < slice.size() ? slice.subList(0, count) : slice);
+        }
+        for (int level = 0; level < levels.names().size(); level++) {
+            for (int fork = 0; fork < levels.forks(); fork++) {
+                if (!draws.containsKey(key(level, fork))) {
+                    throw new InvalidRequestException("--workload " + file + " holds the requests of "
+                            + plural(entries.size() / Math.max(1, forks), "level") + " (" + held + ")"
+                            + (forks > 1 ? " x " + plural(forks, "fork") : "") + ", level by level; this run has "
+                            + plural(levels.names().size(), "level")
+                            + (levels.forks() > 1 ? " x " + plural(levels.forks(), "fork") : "")
+                            + ": replay it with at most as many");
+                }
+            }
+        }
+        err.println("llmperf4j: replaying " + file + " level by level: each level sends the requests saved for its "
+                + "place in the sweep (" + held + ")" + (levels.names().size() < draws.size() / Math.max(1, forks)
+                ? "; this run has " + plural(levels.names().size(), "level") + ", the first" : ""));
+        return (level, fork) -> draws.get(key(level, fork));
+    }
+
+    private static long key(int level, int fork) {
+        return ((long) level << 32) | fork;
+    }
+
+    private static String plural(int n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
     }
 
     /**

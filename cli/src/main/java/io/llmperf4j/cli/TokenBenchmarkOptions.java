@@ -2,12 +2,12 @@ package io.llmperf4j.cli;
 
 import io.llmperf4j.datasets.DatasetFormatException;
 import io.llmperf4j.datasets.images.ImageOptions;
-import io.llmperf4j.datasets.manifest.WorkloadManifest;
 import io.llmperf4j.datasets.trace.Trace;
 import io.llmperf4j.engine.client.ApiRegistry;
 import io.llmperf4j.engine.load.Warmup;
 import io.llmperf4j.report.metrics.SloObjectives;
 import io.llmperf4j.run.ClusterPlan;
+import io.llmperf4j.run.LevelManifest;
 import io.llmperf4j.run.CommonSettings;
 import io.llmperf4j.run.LoadPlan;
 import io.llmperf4j.run.RunRequest;
@@ -175,30 +175,32 @@ final class TokenBenchmarkOptions {
     }
 
     /**
-     * The requests a replayed manifest ({@code --workload FILE}) sends: all of them, each once; an explicit
-     * --max-num-completed-requests ({@code given}) below that count sends the first ones, one above it is capped
-     * at it. Both are said on the console.
+     * The requests a replayed manifest ({@code --workload FILE}) sends (at each level, for a manifest of levels:
+     * {@link LevelManifest}): all of them, each once; an explicit --max-num-completed-requests ({@code given}) below
+     * that count sends the first ones, one above it is capped at it. Both are said on the console.
      */
     static int replayCount(Path manifest, Integer given, CliContext context) {
         if (!Files.isRegularFile(manifest)) {
             throw new UsageException("--workload " + manifest + " is not a readable file");
         }
         int held;
+        boolean levels;
         try {
-            held = WorkloadManifest.requestCount(manifest);
+            levels = LevelManifest.hasLevels(manifest);
+            held = LevelManifest.requestsPerLevel(manifest);
         } catch (DatasetFormatException | UncheckedIOException e) {
             throw new UsageException(e.getMessage());
         }
         if (held < 1) throw new UsageException("--workload " + manifest + " holds no request");
         if (given != null && given < held) {
             context.err().println("llmperf4j: replaying the first " + given + " of the " + held + " requests of "
-                    + manifest + " (--max-num-completed-requests " + given + ")");
+                    + manifest + (levels ? " at each level" : "") + " (--max-num-completed-requests " + given + ")");
             return given;
         }
         if (given != null && given > held) {
-            context.err().println("llmperf4j: " + manifest + " holds " + held + " requests: "
-                    + "--max-num-completed-requests " + given + " is capped at " + held + " (a replay sends each "
-                    + "request once)");
+            context.err().println("llmperf4j: " + manifest + " holds " + held + " requests" + (levels ? " per level"
+                    : "") + ": --max-num-completed-requests " + given + " is capped at " + held + " (a replay sends "
+                    + "each request once)");
         }
         return held;
     }

@@ -78,11 +78,12 @@ final class WorkloadFlags {
 
     @Option(names = "--save-workload", paramLabel = "FILE",
             description = "Write the workload (prompts, token counts, max_tokens, tokenizer, seed, "
-                    + "source digest) as a JSONL manifest, for exact replays.")
+                    + "source digest) as a JSONL manifest, for exact replays. A sweep's synthetic prompts (each "
+                    + "level draws its own) are written level by level in one file.")
     Path saveWorkload;
 
     @Option(names = "--workload", paramLabel = "FILE",
             description = "Replay a manifest written by --save-workload (A/B runs across models or "
-                    + "server versions).")
+                    + "server versions); a sweep's is replayed level by level: each level sends what it sent.")
     Path workload;
 }

@@ -165,6 +165,24 @@ public record WorkloadManifest(ManifestHeader header, List<RequestSpec> requests
      * @throws UncheckedIOException   naming the file when it cannot be read
      */
     public static int requestCount(Path file) {
+        JsonNode head = parseObject(file, 1, firstLine(file));
+        long count = integral(file, 1, head, "request_count");
+        if (count < 0 || count > Integer.MAX_VALUE) throw error(file, "line 1", "request_count " + count + " is out of range");
+        return (int) count;
+    }
+
+    /**
+     * The header of a manifest, checked as {@link #read} checks it, without reading its requests (a run shapes its
+     * plan with it, as with {@link #requestCount}, before {@link #read} reads and checks the whole file).
+     *
+     * @throws DatasetFormatException when the first line is not a manifest header
+     * @throws UncheckedIOException   naming the file when it cannot be read
+     */
+    public static ManifestHeader header(Path file) {
+        return header(file, parseObject(file, 1, firstLine(file)));
+    }
+
+    private static String firstLine(Path file) {
         String first;
         try (var reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             first = reader.readLine();
@@ -174,10 +192,7 @@ public record WorkloadManifest(ManifestHeader header, List<RequestSpec> requests
         if (first == null || first.isEmpty()) {
             throw error(file, "line 1", "the file is empty; a manifest starts with its header line");
         }
-        JsonNode head = parseObject(file, 1, first);
-        long count = integral(file, 1, head, "request_count");
-        if (count < 0 || count > Integer.MAX_VALUE) throw error(file, "line 1", "request_count " + count + " is out of range");
-        return (int) count;
+        return first;
     }
 
     /**
@@ -200,19 +215,7 @@ public record WorkloadManifest(ManifestHeader header, List<RequestSpec> requests
         String[] lines = text.substring(0, text.length() - 1).split("\n", -1);
 
         JsonNode head = parseObject(file, 1, lines[0]);
-        checkFields(file, 1, head, HEADER_FIELDS, List.of("format", "version", "kind", "tokenizer", "seed", "source",
-                "generation", "sampling_params", "request_count"));
-        if (!FORMAT.equals(head.get("format").asText(null)) || !head.get("format").isTextual()) {
-            throw error(file, "line 1", "format is " + head.get("format") + ", not \"" + FORMAT + "\": not a workload manifest");
-        }
-        if (!head.get("version").isInt() || head.get("version").intValue() != VERSION) {
-            throw error(file, "line 1", "version " + head.get("version") + " is not supported (this build reads " + VERSION + ")");
-        }
-        ManifestHeader header = new ManifestHeader(
-                text(file, 1, head, "kind", false), text(file, 1, head, "tokenizer", false),
-                integral(file, 1, head, "seed"), text(file, 1, head, "source", false),
-                text(file, 1, head, "source_sha256", true), object(file, head, "generation"),
-                object(file, head, "sampling_params"));
+        ManifestHeader header = header(file, head);
         long expectedCount = integral(file, 1, head, "request_count");
 
         List<RequestSpec> requests = new ArrayList<>(lines.length - 1);
@@ -263,6 +266,23 @@ public record WorkloadManifest(ManifestHeader header, List<RequestSpec> requests
             }
         }
         return new WorkloadManifest(header, requests);
+    }
+
+    /** The header line checked: its fields, format and version. */
+    private static ManifestHeader header(Path file, JsonNode head) {
+        checkFields(file, 1, head, HEADER_FIELDS, List.of("format", "version", "kind", "tokenizer", "seed", "source",
+                "generation", "sampling_params", "request_count"));
+        if (!FORMAT.equals(head.get("format").asText(null)) || !head.get("format").isTextual()) {
+            throw error(file, "line 1", "format is " + head.get("format") + ", not \"" + FORMAT + "\": not a workload manifest");
+        }
+        if (!head.get("version").isInt() || head.get("version").intValue() != VERSION) {
+            throw error(file, "line 1", "version " + head.get("version") + " is not supported (this build reads " + VERSION + ")");
+        }
+        return new ManifestHeader(
+                text(file, 1, head, "kind", false), text(file, 1, head, "tokenizer", false),
+                integral(file, 1, head, "seed"), text(file, 1, head, "source", false),
+                text(file, 1, head, "source_sha256", true), object(file, head, "generation"),
+                object(file, head, "sampling_params"));
     }
 
     private static List<ImageInput> images(Path file, int line, JsonNode node, ImageLibrary library) {
