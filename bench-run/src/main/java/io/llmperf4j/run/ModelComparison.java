@@ -39,7 +39,8 @@ final class ModelComparison {
             for (ModelRun.LevelReport level : run.levels()) {
                 LoadSettings settings = level.outcome().settings();
                 String name = run.model() + (plan.multiLevel() ? " @ " + level.label() : "");
-                rows.add(new LoadConsole.Row(name, level.summary(), level.outcome().aborted(), ""));
+                rows.add(new LoadConsole.Row(name, level.summary(), level.outcome().aborted(), "",
+                        SloVerdicts.cell(level)));
                 Path where = level.dir() != null ? level.dir() : run.dir();
                 fileRows.add(new LoadFiles.ComparisonRow(run.model(), settings, level.summary(),
                         level.outcome().aborted(), where == null || resultsDir == null ? ""

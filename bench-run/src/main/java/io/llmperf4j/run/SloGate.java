@@ -36,8 +36,10 @@ final class SloGate {
             }
         }
         if (!missed.isEmpty()) {
-            err.println("llmperf4j: --slo-exit: SLO missed " + (plan.multiLevel() || plan.comparison() ? "at " : "")
-                    + String.join(", ", missed) + ": exit code " + RunStatus.SLO_MISSED.exitCode());
+            // "missed (…)", "missed at concurrency 4 (…)", "missed by m2 (…)", "missed by m2 at concurrency 4 (…)"
+            String where = plan.comparison() ? "by " : plan.multiLevel() ? "at " : "";
+            err.println("llmperf4j: --slo-exit: SLO missed " + where + String.join(", ", missed) + ": exit code "
+                    + RunStatus.SLO_MISSED.exitCode());
             return RunStatus.SLO_MISSED;
         }
         err.println(judged == 0 ? "llmperf4j: --slo-exit: no level was judged (each was stopped before its end)"

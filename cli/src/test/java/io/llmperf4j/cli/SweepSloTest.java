@@ -119,11 +119,14 @@ class SweepSloTest {
         CliRun met;
         CliRun missed;
         CliRun without;
+        CliRun models;
         try (SimulatedServer server = oneSlot()) {
             met = run(server, dir.resolve("met"), 10, "--slo", "ttft_p50<=20s", "--slo-exit");
             // 10 requests are too few to resolve anything: the estimate (about 50 ms) decides
             missed = run(server, dir.resolve("missed"), 10, "--slo", "ttft_p50<=5ms,e2e_p50<=20s", "--slo-exit");
             without = run(server, dir.resolve("without"), 10, "--slo", "ttft_p50<=5ms");
+            models = run(server, dir.resolve("models"), 4, "--model", "m,n", "--sleep-between", "0",
+                    "--num-concurrent-requests", "1", "--slo", "ttft_p50<=5ms", "--slo-exit");
         }
         assertEquals(0, met.exitCode(), met::toString);
         assertEquals("llmperf4j: --slo-exit: SLO met", lastLine(met.err()), met::toString);
@@ -134,6 +137,12 @@ class SweepSloTest {
                 "written before the exit");
         assertEquals(0, without.exitCode(), "the verdict alone leaves the exit code: " + without);
         assertFalse(without.err().contains("--slo-exit"), without::toString);
+        // a comparison: any model that missed, named; its table has the SLO column
+        assertEquals(3, models.exitCode(), models::toString);
+        assertEquals("llmperf4j: --slo-exit: SLO missed by m (ttft_p50<=5ms; unresolved: judged by the estimates), n "
+                + "(ttft_p50<=5ms; unresolved: judged by the estimates): exit code 3", lastLine(models.err()));
+        assertTrue(Pattern.compile("(?m)^n .* missed \\(unresolved\\)$").matcher(models.out()).find(),
+                models::toString);
     }
 
     @Test
