@@ -85,6 +85,10 @@ final class TokenBenchmarkOptions {
         }
         // embeddings always run through the load models' flow: an active plan even without load flags
         SloObjectives slo = c.search.objectives();
+        if (slo != null && !api.generates()) {
+            throw new UsageException("--slo does not apply with --llm-api " + api.name() + ": its requests have no "
+                    + "TTFT, TPOT or output tokens to judge (their latency is in the results)");
+        }
         if (r.noStream && slo != null && !slo.streamOnlyTerms().isEmpty()) {
             throw new UsageException("--slo " + String.join(", ", slo.streamOnlyTerms()) + " cannot be judged with "
                     + "--no-stream: a response that arrives whole has no TPOT and no ITL (stream, or drop the term)");
@@ -97,7 +101,7 @@ final class TokenBenchmarkOptions {
         LoadPlan load = search != null ? LoadPlan.plain(common.model(), common.numConcurrentRequests(),
                 common.maxNumCompletedRequests(), java.time.Duration.ofSeconds(common.timeoutSeconds()))
                 : LoadOptions.resolve(c.load, common, !api.generates(), c::given);
-        checkSloExit(c, slo, search, load, api);
+        checkSloExit(c, slo, search, load);
         if (c.trace.trace != null) {
             // the whole trace is sent: its count, not --max-num-completed-requests, is the run's (the summary's
             // echo, the memory guard below)
@@ -123,8 +127,7 @@ final class TokenBenchmarkOptions {
     }
 
     /** --slo-exit needs a verdict to fail: objectives, judged by a run that is not a search and keeps its requests. */
-    private static void checkSloExit(TokenBenchmarkCommand c, SloObjectives slo, SearchPlan search, LoadPlan load,
-                                     ApiRegistry.Api api) {
+    private static void checkSloExit(TokenBenchmarkCommand c, SloObjectives slo, SearchPlan search, LoadPlan load) {
         if (!c.search.sloExit) return;
         if (slo == null) {
             throw new UsageException("--slo-exit needs --slo objectives, e.g. --slo 'ttft_p99<=500ms,error_rate<=1%'");
@@ -140,10 +143,6 @@ final class TokenBenchmarkOptions {
         if (load.harness() != null) {
             throw new UsageException("--slo-exit does not apply with --iterations: iterations keep no per-request "
                     + "results to judge");
-        }
-        if (!api.generates()) {
-            throw new UsageException("--slo-exit does not apply with --llm-api " + api.name() + ": it reports no SLO "
-                    + "verdict");
         }
     }
 

@@ -31,6 +31,9 @@ class TokenBenchmarkBadInputTest {
                 Arguments.of(ENV, args("--mean-input-tokens", "many"), 2, "--mean-input-tokens"),
                 Arguments.of(ENV, args("--llm-api", "sagemaker"), 2, "--llm-api sagemaker is not supported yet"),
                 Arguments.of(ENV, args("--llm-api", "embeddings", "--no-stream"), 2, "--no-stream applies to"),
+                Arguments.of(ENV, args("--llm-api", "embeddings", "--slo", "e2e_p99<=1s"), 2,
+                        "--slo does not apply with --llm-api embeddings: its requests have no TTFT, TPOT or output "
+                                + "tokens to judge"),
                 Arguments.of(ENV, args("--no-stream", "--slo", "ttft_p90<=1s,tpot_p90<=50ms"), 2,
                         "--slo tpot_p90<=50ms cannot be judged with --no-stream"),
                 Arguments.of(ENV, args("--no-stream", "--slo", "ttft=1s,tpot=50"), 2,
