@@ -42,6 +42,8 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
     private final PrintStream out;
     private final PrintStream err;
     private LoadPlan plan;
+    /** --quiet: {@code out} is not shown, so a sweep's verdict warnings also go to {@code err}. */
+    private final boolean quiet;
 
     private String endpointShown;
     private int workloadSize;
@@ -53,8 +55,9 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
     private final List<EmbeddingsSweep.Level> levels = new ArrayList<>();
     private final List<LevelOutcome> outcomes = new ArrayList<>();
 
-    EmbeddingsBenchmark(RunRequest options, PrintStream out, PrintStream err) {
+    EmbeddingsBenchmark(RunRequest options, PrintStream out, PrintStream err, boolean quiet) {
         this.options = options;
+        this.quiet = quiet;
         this.common = options.common();
         this.plan = options.load();
         this.out = out;
@@ -133,6 +136,9 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
             }
         }
         print(result);
+        if (quiet && plan.multiLevel()) {
+            result.verdict().warnings().forEach(w -> err.println("llmperf4j: warning: " + w));
+        }
         return stops.interrupted() ? RunStatus.INTERRUPTED : RunStatus.COMPLETED;
     }
 

@@ -12,12 +12,14 @@ import io.llmperf4j.engine.load.OpenLoopSettings;
 import io.llmperf4j.engine.load.OpenLoopSummary;
 import io.llmperf4j.engine.load.SaturationRules;
 import io.llmperf4j.engine.load.SaturationVerdict;
+import io.llmperf4j.report.metrics.RunWarning;
 import io.llmperf4j.report.output.ComparisonFile;
 import io.llmperf4j.report.output.IterationsFile;
 import io.llmperf4j.report.output.OpenLoopFile;
 import io.llmperf4j.report.output.SweepFiles;
 import io.llmperf4j.report.search.LevelSlo;
 import io.llmperf4j.report.search.SweepSloVerdict;
+import io.llmperf4j.report.summary.SummaryDocument;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -39,9 +41,11 @@ final class LoadFiles {
     /**
      * One level of a sweep as the files need it.
      *
-     * @param slo its {@code --slo} verdict, or null without one ({@link SloVerdicts#of})
+     * @param slo      its {@code --slo} verdict, or null without one ({@link SloVerdicts#of})
+     * @param warnings its summary's warnings, or null when it has no summary (iterations, nothing recorded)
      */
-    record SweepRow(LoadSettings settings, LevelSummary summary, boolean aborted, String folder, LevelSlo slo) {
+    record SweepRow(LoadSettings settings, LevelSummary summary, boolean aborted, String folder, LevelSlo slo,
+                    List<RunWarning> warnings) {
     }
 
     /**
@@ -62,7 +66,9 @@ final class LoadFiles {
                     num(s.requestsPerSecond()), num(s.ttftP50Millis()), num(s.ttftP90Millis()),
                     num(s.e2eP50Millis()), num(s.e2eP90Millis()), row.aborted(), is(verdict.saturationIndex(), i),
                     is(verdict.ttftRedLineIndex(), i), is(verdict.firstFailingIndex(), i), v.fewSamples(),
-                    num(v.throughputGain()), num(v.ttftP90Ratio()), row.folder(), row.slo()));
+                    num(v.throughputGain()), num(v.ttftP90Ratio()), row.folder(), row.slo(),
+                    row.warnings() == null ? null : row.warnings().stream().map(SummaryDocument.WarningJson::of)
+                            .toList()));
         }
         List<Double> planned = plan.profile().levels(plan.warmup()).stream().map(LoadSettings::level).toList();
         SweepFiles.Verdict verdictDoc = new SweepFiles.Verdict(level(verdict.saturationLevel()),

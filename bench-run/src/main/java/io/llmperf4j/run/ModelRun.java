@@ -553,7 +553,7 @@ final class ModelRun implements BenchmarkListener {
     private List<Path> writeSweepFiles(SaturationVerdict verdict, boolean stopped) {
         List<LoadFiles.SweepRow> rows = levels.stream().map(l -> new LoadFiles.SweepRow(l.outcome().settings(),
                 l.summary(), l.outcome().aborted(), l.dir() == null ? null : dir.relativize(l.dir()).toString(),
-                SloVerdicts.of(l))).toList();
+                SloVerdicts.of(l), l.metrics() == null ? null : l.metrics().warnings())).toList();
         try {
             return LoadFiles.writeSweep(dir, base(), model, plan, rows, verdict, stopped,
                     SloVerdicts.objectives(cx.metricsConfig()));
@@ -635,6 +635,7 @@ final class ModelRun implements BenchmarkListener {
         for (String line : v.describe(plan.levelName())) {
             out.println(line);
         }
+        LevelWarnings.sweep(levels, v).forEach(w -> out.println("warning: " + w)); // one line per code
         SloVerdicts.sweepLines(plan, cx.metricsConfig(), levels).forEach(out::println);
         for (LevelReport l : levels) {
             if (l.outcome().aborted()) {

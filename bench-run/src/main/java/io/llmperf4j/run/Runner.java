@@ -29,6 +29,7 @@ public final class Runner {
     private final PrintStream err;
     private double maxErrorRatePercent = Double.NaN;
     private boolean sloExit;
+    private boolean quiet;
 
     /**
      * @param out the report (llmperf's block last, as llmperf prints it)
@@ -62,6 +63,16 @@ public final class Runner {
         return this;
     }
 
+    /**
+     * {@code --quiet}: the report ({@code out}) is not shown, so the run's warnings, which it would carry, also go to
+     * {@code err}, one line each ({@code llmperf4j: warning: ...}): a level's summary warnings, a sweep's (merged
+     * across levels by code) and its verdict's, a capacity search's.
+     */
+    public Runner quiet() {
+        this.quiet = true;
+        return this;
+    }
+
     /** Runs a token benchmark (or an embeddings benchmark, with an API that does not generate). */
     public RunStatus run(RunRequest request) {
         checkSupported(request);
@@ -72,9 +83,9 @@ public final class Runner {
                     + "...) judged by a token benchmark without --search or --iterations");
         }
         if (!api.generates()) {
-            return new EmbeddingsBenchmark(request, out, err).run();
+            return new EmbeddingsBenchmark(request, out, err, quiet).run();
         }
-        return new TokenRun(request, out, err, new FailureGate(maxErrorRatePercent), sloExit).run();
+        return new TokenRun(request, out, err, new FailureGate(maxErrorRatePercent), sloExit, quiet).run();
     }
 
     /**
@@ -88,7 +99,7 @@ public final class Runner {
     public SearchResult search(RunRequest request) {
         if (request.search() == null) throw new InvalidRequestException("the request has no search plan");
         checkSupported(request);
-        TokenRun run = new TokenRun(request, out, err, new FailureGate(maxErrorRatePercent), false);
+        TokenRun run = new TokenRun(request, out, err, new FailureGate(maxErrorRatePercent), false, quiet);
         RunStatus status = run.run();
         SearchResult result = run.searchResult();
         if (result == null) throw new RunFailedException("the search ended without a result (" + status + ")");

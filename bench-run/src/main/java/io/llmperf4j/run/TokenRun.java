@@ -34,11 +34,15 @@ final class TokenRun {
     private final FailureGate failureGate;
     /** --slo-exit: a missed objective ends the run {@link RunStatus#SLO_MISSED} ({@link SloGate}). */
     private final boolean sloExit;
+    /** --quiet: {@code out} is not shown, so the run's warnings also go to {@code err} ({@link LevelWarnings#quiet}). */
+    private final boolean quiet;
     private SearchResult searchResult;
 
-    TokenRun(RunRequest request, PrintStream out, PrintStream err, FailureGate failureGate, boolean sloExit) {
+    TokenRun(RunRequest request, PrintStream out, PrintStream err, FailureGate failureGate, boolean sloExit,
+             boolean quiet) {
         this.failureGate = failureGate;
         this.sloExit = sloExit;
+        this.quiet = quiet;
         this.request = request;
         this.common = request.common();
         this.out = out;
@@ -141,6 +145,7 @@ final class TokenRun {
                         metricsConfig.tokenCounting(), common.resultsDir(), stops, out, err, base.seed(),
                         common.timeoutSeconds());
                 searchResult = search.run(plan.models().get(0));
+                if (quiet) searchResult.document().warnings().forEach(w -> err.println("llmperf4j: warning: " + w));
                 // the search's verdict is the answer, failures included (they are judged by the objectives)
                 return stops.interrupted() ? RunStatus.INTERRUPTED : RunStatus.COMPLETED;
             }
@@ -158,6 +163,7 @@ final class TokenRun {
                 executor.run(model, plan, run, stops);
                 runs.add(run);
                 run.print(out);
+                if (quiet) LevelWarnings.quiet(run, plan).forEach(err::println);
             }
         }
         if (plan.comparison()) {

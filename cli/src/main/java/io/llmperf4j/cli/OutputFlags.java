@@ -5,8 +5,9 @@ import picocli.CommandLine.Option;
 /** How token-benchmark talks to a script: {@code --quiet} and {@code --output-format json}. See {@link ScriptOutput}. */
 final class OutputFlags {
     @Option(names = {"-q", "--quiet"},
-            description = "No progress lines and no console report (its warnings stay in the summary files); notes, "
-                    + "errors and the names of the files written still go to stderr.")
+            description = "No progress lines and no console report. The run's warnings (the report's, e.g. "
+                    + "[PREFIX_CACHE_REUSED], one line each), notes, errors and the names of the files written still "
+                    + "go to stderr.")
     boolean quiet;
 
     @Option(names = "--output-format", paramLabel = "text|json", defaultValue = "text",

@@ -21,8 +21,9 @@ import java.util.stream.Stream;
 
 /**
  * Where token-benchmark's output goes under {@code --quiet} and {@code --output-format json}: the console report to
- * stdout (text), to stderr (json) or nowhere (quiet); progress lines dropped when quiet; with json, the run's
- * summary file printed on stdout at the end, from --results-dir or from a temporary folder deleted afterwards.
+ * stdout (text), to stderr (json) or nowhere (quiet: its warnings go to stderr, {@code Runner#quiet}); progress
+ * lines dropped when quiet; with json, the run's summary file printed on stdout at the end, from --results-dir or
+ * from a temporary folder deleted afterwards.
  */
 final class ScriptOutput implements AutoCloseable {
     /** The progress printer's lines and a sweep level's "done" line: what --quiet leaves out of stderr. */

@@ -99,6 +99,9 @@ final class TokenBenchmarkCommand implements Callable<Integer> {
             if (search.sloExit) {
                 runner.sloExit();
             }
+            if (output.quiet) {
+                runner.quiet(); // the report is hidden: its warnings go to stderr, one line each
+            }
             int exitCode = runner.run(request).exitCode();
             console.printSummary(request);
             return exitCode;

@@ -76,12 +76,25 @@ class ScriptOutputTest {
     }
 
     @Test
-    void quietPrintsNoReportAndNoProgress(@TempDir Path dir) {
+    void quietPrintsNoReportAndNoProgressButItsWarningsOnStderr(@TempDir Path dir) throws IOException {
         CliRun run = bench("--quiet", "--results-dir", dir.toString());
         assertEquals(0, run.exitCode(), run::toString);
         assertEquals("", run.out(), run::toString);
         assertFalse(run.err().contains("requests done"), run::toString);
         assertTrue(run.err().contains("Results written to"), "file names still go to stderr: " + run);
+        // 3 requests: FEW_SAMPLES, one line on stderr as the report says it
+        Path written;
+        try (Stream<Path> files = Files.list(dir)) {
+            written = files.filter(f -> f.toString().endsWith("_llmperf4j_summary.json")).findFirst().orElseThrow();
+        }
+        List<String> expected = new ArrayList<>();
+        for (JsonNode w : JSON.readTree(written.toFile()).path("warnings")) {
+            expected.add("llmperf4j: warning: [" + w.path("code").asText() + "] " + w.path("message").asText());
+        }
+        assertTrue(expected.stream().anyMatch(l -> l.startsWith("llmperf4j: warning: [FEW_SAMPLES] Only 3 "
+                + "successful requests")), expected::toString);
+        assertEquals(expected, run.err().lines().filter(l -> l.startsWith("llmperf4j: warning: ")).toList(),
+                run::toString);
     }
 
     @Test

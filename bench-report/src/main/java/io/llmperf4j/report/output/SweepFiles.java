@@ -3,6 +3,7 @@ package io.llmperf4j.report.output;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.llmperf4j.report.search.LevelSlo;
 import io.llmperf4j.report.search.SweepSloVerdict;
+import io.llmperf4j.report.summary.SummaryDocument;
 import org.apache.commons.csv.CSVPrinter;
 
 import java.io.IOException;
@@ -12,8 +13,8 @@ import java.util.List;
 
 /**
  * A sweep's own files: {@code <base>_sweep.json} (the plan, the rules, the verdict and one object per level that
- * ran; with {@code --slo} objectives, each level's verdict and the sweep's answer) and {@code <base>_sweep.csv} (one
- * row per level).
+ * ran, with its warnings; with {@code --slo} objectives, each level's verdict and the sweep's answer) and
+ * {@code <base>_sweep.csv} (one row per level).
  */
 public final class SweepFiles {
     public static final String SCHEMA = "llmperf4j.sweep/1";
@@ -53,14 +54,28 @@ public final class SweepFiles {
     /**
      * One level that ran.
      *
-     * @param slo its {@code --slo} verdict (its summary's, in a word; not judged when aborted); absent without
-     *            objectives
+     * @param slo      its {@code --slo} verdict (its summary's, in a word; not judged when aborted); absent without
+     *                 objectives
+     * @param warnings its summary's warnings (code and message, as in its {@code _llmperf4j_summary.json}; empty
+     *                 when none); absent for a level without a summary (iterations, a level that recorded nothing)
      */
     public record Level(double level, String loadUnit, String label, int successes, int total,
                         int failures, Double failureRate, Double outputTokS, Double requestsS, Double ttftP50Ms,
                         Double ttftP90Ms, Double e2eP50Ms, Double e2eP90Ms, boolean aborted, boolean saturationPoint,
                         boolean ttftRedLine, boolean firstFailing, boolean fewSamples, Double throughputGain,
-                        Double ttftP90Ratio, String resultsDir, @JsonInclude(JsonInclude.Include.NON_NULL) LevelSlo slo) {
+                        Double ttftP90Ratio, String resultsDir, @JsonInclude(JsonInclude.Include.NON_NULL) LevelSlo slo,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) List<SummaryDocument.WarningJson> warnings) {
+
+        /** A level without its warnings (a sweep file written before they were kept). */
+        public Level(double level, String loadUnit, String label, int successes, int total, int failures,
+                     Double failureRate, Double outputTokS, Double requestsS, Double ttftP50Ms, Double ttftP90Ms,
+                     Double e2eP50Ms, Double e2eP90Ms, boolean aborted, boolean saturationPoint, boolean ttftRedLine,
+                     boolean firstFailing, boolean fewSamples, Double throughputGain, Double ttftP90Ratio,
+                     String resultsDir, LevelSlo slo) {
+            this(level, loadUnit, label, successes, total, failures, failureRate, outputTokS, requestsS, ttftP50Ms,
+                    ttftP90Ms, e2eP50Ms, e2eP90Ms, aborted, saturationPoint, ttftRedLine, firstFailing, fewSamples,
+                    throughputGain, ttftP90Ratio, resultsDir, slo, null);
+        }
 
         /** A level without an {@code --slo} verdict. */
         public Level(double level, String loadUnit, String label, int successes, int total, int failures,
@@ -70,7 +85,7 @@ public final class SweepFiles {
                      String resultsDir) {
             this(level, loadUnit, label, successes, total, failures, failureRate, outputTokS, requestsS, ttftP50Ms,
                     ttftP90Ms, e2eP50Ms, e2eP90Ms, aborted, saturationPoint, ttftRedLine, firstFailing, fewSamples,
-                    throughputGain, ttftP90Ratio, resultsDir, null);
+                    throughputGain, ttftP90Ratio, resultsDir, null, null);
         }
     }
 

@@ -115,13 +115,17 @@ public final class SummaryConsoleReport {
         }
         if (!metrics.warnings().isEmpty()) {
             out.append("Warnings:\n");
-            for (RunWarning warning : metrics.warnings()) {
-                // the client's own load is said in plain words; its code stays in the summary's warnings
-                out.append("  ").append(warning.code() == WarningCode.CLIENT_BOTTLENECK ? warning.message()
-                        : warning.toString()).append('\n');
-            }
+            for (RunWarning warning : metrics.warnings()) out.append("  ").append(line(warning)).append('\n');
         }
         return out.toString();
+    }
+
+    /**
+     * A warning as the console says it, "[CODE] message"; the client's own load in plain words, its code staying in
+     * the summary's warnings.
+     */
+    public static String line(RunWarning warning) {
+        return warning.code() == WarningCode.CLIENT_BOTTLENECK ? warning.message() : warning.toString();
     }
 
     /**

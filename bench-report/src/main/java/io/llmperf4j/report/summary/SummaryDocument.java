@@ -485,7 +485,7 @@ public record SummaryDocument(
 
     /** A warning: stable code, plain-English message. */
     public record WarningJson(String code, String message) {
-        static WarningJson of(RunWarning w) {
+        public static WarningJson of(RunWarning w) {
             return new WarningJson(w.code().name(), w.message());
         }
     }

@@ -1,0 +1,96 @@
+package io.llmperf4j.run;
+
+import io.llmperf4j.engine.load.LoadSettings;
+import io.llmperf4j.engine.load.SaturationVerdict;
+import io.llmperf4j.report.metrics.RunWarning;
+import io.llmperf4j.report.metrics.WarningCode;
+import io.llmperf4j.report.summary.SummaryConsoleReport;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A model's run warnings (each level's {@link RunWarning}s, as its summary keeps them) on the console, compact. A
+ * sweep's are merged by code, one line per code however many levels it fired at, with the first such level's
+ * message: {@code [PREFIX_CACHE_REUSED] at concurrency 1, 2; concurrency 1: 91.1 % of the prompt tokens ...}; each
+ * level's own message stays in its summary and in the sweep file's {@code levels[].warnings}. A level the sweep's
+ * verdict already warns of too few successes leaves out its FEW_SAMPLES, which says the same.
+ */
+final class LevelWarnings {
+    private LevelWarnings() {
+    }
+
+    /**
+     * One level's warnings as the merge needs them.
+     *
+     * @param warnings       its summary's warnings; null when it has no summary (iterations, nothing recorded)
+     * @param fewSamplesSaid the sweep's verdict already warns it of too few successes
+     */
+    record Level(LoadSettings settings, List<RunWarning> warnings, boolean fewSamplesSaid) {
+    }
+
+    /** A sweep's levels' warnings, one line per code in {@link WarningCode} order (no "warning: " prefix). */
+    static List<String> sweep(List<ModelRun.LevelReport> levels, SaturationVerdict verdict) {
+        List<Level> merged = new ArrayList<>();
+        for (int i = 0; i < levels.size(); i++) {
+            ModelRun.LevelReport l = levels.get(i);
+            merged.add(new Level(l.outcome().settings(), l.metrics() == null ? null : l.metrics().warnings(),
+                    verdict != null && i < verdict.levels().size() && verdict.levels().get(i).fewSamples()));
+        }
+        return merged(merged);
+    }
+
+    /** {@code levels}' warnings, one line per code in {@link WarningCode} order, with the first level's message. */
+    static List<String> merged(List<Level> levels) {
+        Map<WarningCode, List<LoadSettings>> firedAt = new EnumMap<>(WarningCode.class);
+        Map<WarningCode, RunWarning> first = new EnumMap<>(WarningCode.class);
+        for (Level level : levels) {
+            if (level.warnings() == null) continue;
+            for (RunWarning w : level.warnings()) {
+                if (w.code() == WarningCode.FEW_SAMPLES && level.fewSamplesSaid()) continue;
+                first.putIfAbsent(w.code(), w);
+                firedAt.computeIfAbsent(w.code(), c -> new ArrayList<>()).add(level.settings());
+            }
+        }
+        List<String> lines = new ArrayList<>();
+        firedAt.forEach((code, at) -> {
+            RunWarning w = first.get(code);
+            String text = SummaryConsoleReport.line(w); // "[CODE] message", the client's load in plain words
+            String where = "at " + labels(at) + (at.size() > 1 ? "; " + LoadPlan.label(at.get(0)) : "") + ": ";
+            lines.add(text.startsWith("[" + code + "] ")
+                    ? "[" + code + "] " + where + w.message() : where + text);
+        });
+        return lines;
+    }
+
+    /**
+     * Under {@code --quiet}, where the report is not shown: the model's warnings as lines for stderr ("llmperf4j:
+     * warning: ..."), the same a report would say: a plain run's one per warning, a sweep's verdict warnings and its
+     * levels' merged; a comparison's named by model.
+     */
+    static List<String> quiet(ModelRun run, LoadPlan plan) {
+        List<String> lines = new ArrayList<>();
+        SaturationVerdict verdict = run.result() == null ? null : run.result().verdict();
+        if (plan.multiLevel()) {
+            if (verdict != null) lines.addAll(verdict.warnings());
+            lines.addAll(sweep(run.levels(), verdict));
+        } else {
+            for (ModelRun.LevelReport level : run.levels()) {
+                if (level.metrics() == null) continue;
+                level.metrics().warnings().forEach(w -> lines.add(SummaryConsoleReport.line(w)));
+            }
+        }
+        String model = plan.comparison() ? run.model() + ": " : "";
+        return lines.stream().map(l -> "llmperf4j: warning: " + model + l).toList();
+    }
+
+    /** "concurrency 1, 2, 4", "rate 0.5, 1 req/s": the levels as a table names them. */
+    static String labels(List<LoadSettings> levels) {
+        if (levels.size() == 1) return LoadPlan.label(levels.get(0));
+        LoadSettings any = levels.get(0);
+        String values = String.join(", ", levels.stream().map(l -> LoadSettings.formatLevel(l.level())).toList());
+        return any.levelName().equals("rate") ? "rate " + values + " req/s" : any.levelName() + " " + values;
+    }
+}
