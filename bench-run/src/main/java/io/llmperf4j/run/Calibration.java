@@ -49,6 +49,14 @@ public final class Calibration {
         public int requestsAt(int concurrency) {
             return requests > 0 ? requests : Math.max(100, 4 * concurrency);
         }
+
+        /**
+         * The most measured requests in flight at once at {@code concurrency}: the closed loop sends no more than
+         * the level's requests, so a {@code requests} count below the concurrency is what the level reaches.
+         */
+        public int inFlightAt(int concurrency) {
+            return Math.min(concurrency, requestsAt(concurrency));
+        }
     }
 
     /**
@@ -69,10 +77,13 @@ public final class Calibration {
     /**
      * The floor at one concurrency.
      *
-     * @param unmatched successful requests whose server timing was missing or whose events did not pair up
+     * @param concurrency the streams asked for
+     * @param unmatched   successful requests whose server timing was missing or whose events did not pair up
+     * @param maxInFlight the most measured requests in flight at once ({@link Settings#inFlightAt}): below
+     *                    {@code concurrency} when the level had fewer requests than streams
      */
     public record Level(int concurrency, int requests, int succeeded, int unmatched, ErrorStats ttftError,
-                 ErrorStats interTokenError, ClientOverhead overhead, String transport) {
+                 ErrorStats interTokenError, ClientOverhead overhead, String transport, int maxInFlight) {
     }
 
     private static final long HIGHEST_NANOS = Duration.ofMinutes(10).toNanos();
@@ -167,7 +178,8 @@ public final class Calibration {
             }
         }
         return new Level(concurrency, result.records().size(), succeeded, unmatched, ErrorStats.of(ttft, ttftCount),
-                ErrorStats.of(interToken, interTokenCount), result.clientOverhead(), transport);
+                ErrorStats.of(interToken, interTokenCount), result.clientOverhead(), transport,
+                settings.inFlightAt(concurrency));
     }
 
     /**

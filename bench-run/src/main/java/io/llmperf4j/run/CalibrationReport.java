@@ -15,7 +15,8 @@ import java.util.Locale;
 
 /**
  * {@code calibrate}'s output: a table on stdout, and {@value #JSON_FILE} and {@value #CSV_FILE} (one row per
- * concurrency, times in ms, shares as fractions) in the results folder.
+ * concurrency, times in ms, shares as fractions) in the results folder. A level with fewer requests than streams is
+ * named by the requests it had in flight at most ("10 of 64", {@code max_in_flight} in the files), with a note.
  */
 public final class CalibrationReport {
 
@@ -33,7 +34,7 @@ public final class CalibrationReport {
                double ttftErrorP50Ms, double ttftErrorP99Ms, double ttftErrorMaxMs, long interTokenErrorSamples,
                double interTokenErrorP50Ms, double interTokenErrorP99Ms, double interTokenErrorMaxMs,
                Double eventLoopLagP50Ms, Double eventLoopLagP99Ms, Double ioBusyShareMax, Double processCpuShare,
-               Long gcCount, Double gcPauseMs) {
+               Long gcCount, Double gcPauseMs, int maxInFlight) {
 
         static Row of(Calibration.Level l) {
             ClientOverhead o = l.overhead();
@@ -44,7 +45,7 @@ public final class CalibrationReport {
                     ms(l.interTokenError().p99Nanos()), ms(l.interTokenError().maxNanos()),
                     lag ? ms(o.lagP50Nanos()) : null, lag ? ms(o.lagP99Nanos()) : null,
                     o == null ? null : finite(o.ioBusyShareMax()), o == null ? null : finite(o.processCpuShare()),
-                    o == null ? null : o.gcCount(), o == null ? null : ms(o.gcPauseNanos()));
+                    o == null ? null : o.gcCount(), o == null ? null : ms(o.gcPauseNanos()), l.maxInFlight());
         }
     }
 
@@ -74,12 +75,20 @@ public final class CalibrationReport {
                 "ITL p50", "ITL p99", "loop p99", "I/O busy", "CPU", "GC ms"));
         for (Calibration.Level l : levels) {
             Row r = Row.of(l);
-            out.append(String.format(Locale.ROOT, ROW, l.concurrency(), r.succeeded() + "/" + r.requests(),
+            // a level of fewer requests than streams is named by what it reached: "10 of 64"
+            boolean starved = l.maxInFlight() < l.concurrency();
+            out.append(String.format(Locale.ROOT, ROW, starved ? l.maxInFlight() + " of " + l.concurrency()
+                            : Integer.toString(l.concurrency()), r.succeeded() + "/" + r.requests(),
                     fixed(r.ttftErrorP50Ms()), fixed(r.ttftErrorP99Ms()), fixed(r.ttftErrorMaxMs()),
                     fixed(r.interTokenErrorP50Ms()), fixed(r.interTokenErrorP99Ms()),
                     r.eventLoopLagP99Ms() == null ? "-" : fixed(r.eventLoopLagP99Ms()), percent(r.ioBusyShareMax()),
                     percent(r.processCpuShare()), r.gcPauseMs() == null ? "-" : String.format(Locale.ROOT, "%.1f",
                             r.gcPauseMs())));
+            if (starved) {
+                out.append(String.format(Locale.ROOT, "  (at most %d requests in flight, not %d: the level had %d "
+                        + "requests; --requests %d or more, or 0, measures %d streams)%n", l.maxInFlight(),
+                        l.concurrency(), l.requests(), l.concurrency(), l.concurrency()));
+            }
             if (r.unmatched() > 0) {
                 out.append(String.format(Locale.ROOT, "  (%d successful requests could not be paired with the "
                         + "server's send times and are left out)%n", r.unmatched()));
@@ -102,7 +111,7 @@ public final class CalibrationReport {
         lines.add("concurrency,requests,succeeded,unmatched,ttft_error_samples,ttft_error_p50_ms,ttft_error_p99_ms,"
                 + "ttft_error_max_ms,inter_token_error_samples,inter_token_error_p50_ms,inter_token_error_p99_ms,"
                 + "inter_token_error_max_ms,event_loop_lag_p50_ms,event_loop_lag_p99_ms,io_busy_share_max,"
-                + "process_cpu_share,gc_count,gc_pause_ms");
+                + "process_cpu_share,gc_count,gc_pause_ms,max_in_flight");
         for (Row r : rows) {
             lines.add(String.join(",", List.of(Integer.toString(r.concurrency()), Integer.toString(r.requests()),
                     Integer.toString(r.succeeded()), Integer.toString(r.unmatched()),
@@ -111,7 +120,7 @@ public final class CalibrationReport {
                     plain(r.interTokenErrorP50Ms()), plain(r.interTokenErrorP99Ms()), plain(r.interTokenErrorMaxMs()),
                     plain(r.eventLoopLagP50Ms()), plain(r.eventLoopLagP99Ms()), plain(r.ioBusyShareMax()),
                     plain(r.processCpuShare()), r.gcCount() == null ? "" : Long.toString(r.gcCount()),
-                    plain(r.gcPauseMs()))));
+                    plain(r.gcPauseMs()), Integer.toString(r.maxInFlight()))));
         }
         Files.write(csv, lines, StandardCharsets.UTF_8);
         return List.of(json, csv);

@@ -51,7 +51,8 @@ final class CalibrateCommand implements Callable<Integer> {
     int outputTokens;
 
     @Option(names = "--requests", defaultValue = "0",
-            description = "Measured requests per level (0: 4 per stream, at least 100).")
+            description = "Measured requests per level (0: 4 per stream, at least 100). Fewer than a level's "
+                    + "concurrency keep at most that many in flight: the level's row is labelled so (\"10 of 64\").")
     int requests;
 
     @Option(names = {"--warmup-duration", "--warmup-s"}, defaultValue = "3", paramLabel = "SECONDS",
@@ -83,8 +84,10 @@ final class CalibrateCommand implements Callable<Integer> {
                 () -> warmClient(settings.warmup()),
                 c -> context.err().println("llmperf4j: calibrating at concurrency " + c + " ("
                         + settings.requestsAt(c) + " requests after "
-                        + (settings.warmup().isZero() ? "no warmup)"
-                        : "the JIT compilers settle and " + fmtSeconds(settings.warmup()) + " of warmup)")));
+                        + (settings.warmup().isZero() ? "no warmup"
+                        : "the JIT compilers settle and " + fmtSeconds(settings.warmup()) + " of warmup")
+                        + (settings.inFlightAt(c) < c ? "; at most " + settings.inFlightAt(c) + " in flight, fewer "
+                        + "requests than streams: the row says " + settings.inFlightAt(c) + " of " + c : "") + ")"));
         context.out().print(CalibrationReport.table(levels));
         context.out().flush();
         if (resultsDir != null) {

@@ -62,6 +62,30 @@ class CalibrateCommandTest {
     }
 
     @Test
+    void aLevelWithFewerRequestsThanStreamsIsLabelledByWhatItReached(@TempDir Path dir) throws Exception {
+        CliRun run = CliRun.of(Map.of(), "calibrate", "--concurrency", "2,8", "--ttft-ms", "5", "--inter-token-ms",
+                "1", "--output-tokens", "4", "--requests", "4", "--warmup-s", "0", "--results-dir", dir.toString());
+        assertEquals(0, run.exitCode(), run::toString);
+        assertTrue(run.out().lines().anyMatch(l -> l.matches("\\s+2\\s+4/4\\s.*")), run::toString);
+        assertTrue(run.out().lines().anyMatch(l -> l.matches("\\s+4 of 8\\s+4/4\\s.*")), run::toString);
+        assertTrue(run.out().contains("  (at most 4 requests in flight, not 8: the level had 4 requests; --requests 8 "
+                + "or more, or 0, measures 8 streams)\n"), run::toString);
+        assertEquals(1, run.out().lines().filter(l -> l.contains("at most")).count(), "only the level short of "
+                + "streams: " + run);
+        assertTrue(run.err().contains("calibrating at concurrency 8 (4 requests after no warmup; at most 4 in "
+                + "flight, fewer requests than streams: the row says 4 of 8)"), run::toString);
+        JsonNode levels = JsonMapper.builder().build().readTree(dir.resolve("calibration.json").toFile())
+                .get("levels");
+        assertEquals(8, levels.get(1).get("concurrency").asInt());
+        assertEquals(4, levels.get(1).get("max_in_flight").asInt());
+        assertEquals(2, levels.get(0).get("max_in_flight").asInt());
+        List<String> csv = Files.readAllLines(dir.resolve("calibration.csv"));
+        assertTrue(csv.get(0).endsWith(",gc_pause_ms,max_in_flight"), csv::toString);
+        assertTrue(csv.get(1).startsWith("2,4,4,") && csv.get(1).endsWith(",2"), csv::toString);
+        assertTrue(csv.get(2).startsWith("8,4,4,") && csv.get(2).endsWith(",4"), csv::toString);
+    }
+
+    @Test
     void aConcurrencyBelowOneIsOneErrorLine() {
         CliRun.of(Map.of(), "calibrate", "--concurrency", "1,0").assertOneErrorLine(ExitCodes.USAGE,
                 "--concurrency-sweep ([1, 0]) must list numbers >= 1");
