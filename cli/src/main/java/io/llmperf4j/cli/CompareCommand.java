@@ -28,13 +28,17 @@ import java.util.concurrent.Callable;
             "Compares two runs (results folders, or their *_requests.csv or requests.jsonl files): p50/p90/p99",
             "of TTFT, TPOT, ITL per event and per token (from requests.jsonl), E2E and per-request tok/s, run",
             "throughput and error rate, each delta with a 95 %% bootstrap confidence interval.",
-            "With --fail-if, exits 3 when a rule is crossed (the guides' regression alarm for CI).",
+            "With --fail-if, exits 3 when a rule is crossed or cannot be evaluated (the guides' regression alarm",
+            "for CI); an empty rule list is refused.",
             "Two sweep folders are compared level by level (matched by concurrency or rate), two comparisons of",
             "models by model and level, two iteration folders (or two sweeps run with --iterations) by level; the",
             "rules of --fail-if then apply to every level. Settings that differ between the two (model, endpoint,",
-            "load, token shape, tokenizer, prompt mode, sampling parameters) are listed on stderr first.",
+            "load, token shape, tokenizer, prompt mode, sampling parameters; for iterations model, load, token",
+            "shape and iterations) are listed on stderr first.",
             "The CI comes from resampling requests within each run: run-to-run variation is not in it, so",
-            "repeat runs (--iterations/--forks) to judge a change."
+            "repeat runs (--iterations/--forks) to judge a change. Iterations compare TTFT and TPOT mean, output",
+            "and request throughput (each the mean over measured iterations, with Welch's t interval at the",
+            "harness's 99.9 %%; none below 3 iterations a side) and the error rate."
         })
 final class CompareCommand implements Callable<Integer> {
     private final CliContext context;
@@ -52,7 +56,8 @@ final class CompareCommand implements Callable<Integer> {
 
     @Option(names = "--fail-if", paramLabel = "RULES",
             description = "Comma-separated rules on B vs A, e.g. "
-                    + "'ttft_p90>+10%%,itl_p90>+10%%,output_throughput<-5%%'.")
+                    + "'ttft_p90>+10%%,itl_p90>+10%%,output_throughput<-5%%'. A rule that cannot be evaluated "
+                    + "(no value on a side) fails the gate too.")
     String failIf;
 
     @Option(names = "--client-special-tokens", defaultValue = "1",
@@ -80,8 +85,10 @@ final class CompareCommand implements Callable<Integer> {
             context.err().println("compare: the two ran with different settings; a delta may come from these, "
                     + "not from the server alone:");
             for (String line : differences) context.err().println("  " + line);
-            context.err().flush();
         }
+        SettingsDifferences.unrecorded(baseline, candidate)
+                .ifPresent(note -> context.err().println("compare: " + note));
+        context.err().flush();
         context.out().print(FolderComparisonConsoleReport.render(comparison, results));
         context.out().flush();
         return results.stream().anyMatch(RuleResult::failed) ? ExitCodes.THRESHOLD_FAILED : ExitCodes.OK;

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -127,6 +128,17 @@ class CompareCommandTest {
         CliRun run = CliRun.of(Map.of(), "compare", fast.toString(), slow.toString(), "--fail-if", "ttft_p50=>3");
         assertEquals(2, run.exitCode(), run::toString);
         assertTrue(run.err().startsWith("llmperf4j: --fail-if:"), run::toString);
+    }
+
+    /** An empty variable in a CI script ({@code --fail-if "$RULES"}) made a gate that passed whatever the runs did. */
+    @Test
+    void anEmptyRuleListIsAUsageError() {
+        for (String empty : List.of("", ",", " , ")) {
+            CliRun run = CliRun.of(Map.of(), "compare", fast.toString(), slow.toString(), "--fail-if", empty);
+            run.assertOneErrorLine(2, "llmperf4j: --fail-if: no rule in '" + empty + "': a gate without rules passes "
+                    + "whatever the runs did (an empty variable in a script?); give at least one, e.g. ttft_p90>+10%, "
+                    + "e2e_p99>+500ms or output_throughput<-5%, or leave the option out");
+        }
     }
 
     @Test

@@ -46,11 +46,24 @@ public final class ComparisonConsoleReport {
                     d.metric().unit()));
         }
         out.append(legend(bootstrap));
-        if (!results.isEmpty()) {
-            out.append("Rules:\n");
-            for (RuleResult result : results) out.append("  ").append(result.message()).append('\n');
-        }
+        rules(out, "Rules:", results);
         return out.toString();
+    }
+
+    /**
+     * The rule verdicts under {@code heading}, one a line; when some were not evaluated, a last line saying that
+     * they fail the gate too and what to do about it. Nothing without rules.
+     */
+    static void rules(StringBuilder out, String heading, List<RuleResult> results) {
+        if (results.isEmpty()) return;
+        out.append(heading).append('\n');
+        for (RuleResult result : results) out.append("  ").append(result.message()).append('\n');
+        long notEvaluated = results.stream().filter(r -> r.verdict() == RuleResult.Verdict.NOT_EVALUATED).count();
+        if (notEvaluated > 0) {
+            out.append(String.format(Locale.ROOT, "%d of %d verdicts NOT EVALUATED: a gate never passes on a rule it "
+                    + "could not evaluate, so these fail it (exit 3) as a crossed rule does; drop or replace those "
+                    + "rules (each line says why and what there is instead)%n", notEvaluated, results.size()));
+        }
     }
 
     /**
@@ -64,11 +77,15 @@ public final class ComparisonConsoleReport {
                 + "judge a change%n", 100 * bootstrap.confidenceLevel());
     }
 
-    /** The legend of iteration comparisons: there the samples are the measured iterations themselves. */
-    static String iterationsLegend(BootstrapConfig bootstrap) {
-        return String.format(Locale.ROOT, "* the %.0f %% CI of the delta excludes 0. The CI comes from resampling "
-                + "the measured iterations of each side, so it holds the variation between iterations (not between "
-                + "separate runs of llmperf4j)%n", 100 * bootstrap.confidenceLevel());
+    /**
+     * The legend of iteration comparisons: there the samples are the measured iterations themselves, and the interval
+     * is Welch's t at the harness's level.
+     */
+    static String iterationsLegend() {
+        return "* the " + ConfidenceInterval.percent(WelchInterval.HARNESS_CONFIDENCE) + " % CI of the delta "
+                + "excludes 0. The CI is Welch's t interval over the measured iterations of each side, so it holds the "
+                + "variation between iterations (not between separate runs of llmperf4j); TTFT and TPOT mean are the "
+                + "means of the iterations' means\n";
     }
 
     private static String number(double v) {

@@ -1,5 +1,8 @@
 package io.llmperf4j.report.compare;
 
+import java.math.BigDecimal;
+import java.util.Locale;
+
 /**
  * A two-sided confidence interval.
  *
@@ -13,6 +16,11 @@ public record ConfidenceInterval(double level, double lower, double upper) {
         if (lower > upper) {
             throw new IllegalArgumentException("lower (" + lower + ") must be <= upper (" + upper + ")");
         }
+    }
+
+    /** A confidence level in percent as printed: 0.95 is "95", 0.999 is "99.9". */
+    public static String percent(double level) {
+        return new BigDecimal(String.format(Locale.ROOT, "%.4f", 100 * level)).stripTrailingZeros().toPlainString();
     }
 
     /** True when {@code value} lies inside, ends included. */

@@ -155,11 +155,23 @@ public record FailIfRule(String text, CompareMetric metric, CompareStat stat, Op
         return new FailIfRule(rule, metric, stat, operator, value, relative);
     }
 
-    /** Parses comma-separated rules, e.g. {@code "ttft_p90>+10%, output_throughput<-5%"}; blanks are skipped. */
+    /**
+     * Parses comma-separated rules, e.g. {@code "ttft_p90>+10%, output_throughput<-5%"}; blanks between commas are
+     * skipped.
+     *
+     * @throws FailIfSyntaxException for a malformed rule, or when there is no rule at all ({@code ""}, {@code ","}):
+     *                               a gate given an empty list (an unset variable in a CI script) would pass
+     *                               whatever the runs did
+     */
     public static List<FailIfRule> parseAll(String commaSeparated) {
         List<FailIfRule> rules = new ArrayList<>();
         for (String part : commaSeparated.split(",")) {
             if (!part.isBlank()) rules.add(parse(part));
+        }
+        if (rules.isEmpty()) {
+            throw new FailIfSyntaxException(commaSeparated, "no rule in '" + commaSeparated + "': a gate without "
+                    + "rules passes whatever the runs did (an empty variable in a script?); give at least one, "
+                    + EXAMPLES + ", or leave the option out");
         }
         return rules;
     }
@@ -192,8 +204,8 @@ public record FailIfRule(String text, CompareMetric metric, CompareStat stat, Op
                 .append(formatChange(observed)).append(" (").append(formatValue(delta.baseline())).append(" -> ")
                 .append(formatValue(delta.candidate())).append(' ').append(metric.unit());
         if (ci != null) {
-            message.append(String.format(Locale.ROOT, ", %.0f%% CI %s to %s", 100 * ci.level(),
-                    formatChange(ci.lower()), formatChange(ci.upper())));
+            message.append(", ").append(ConfidenceInterval.percent(ci.level())).append("% CI ")
+                    .append(formatChange(ci.lower())).append(" to ").append(formatChange(ci.upper()));
         }
         message.append("); fails when ").append(operator.symbol()).append(' ').append(formatChange(threshold));
         if (ci != null && ci.contains(threshold)) {

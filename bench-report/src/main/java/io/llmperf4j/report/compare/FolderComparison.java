@@ -18,9 +18,9 @@ import java.util.Objects;
 /**
  * Two results folders of the same kind compared unit by unit: two runs as one unit; two sweeps level by level
  * (matched by concurrency or rate); two comparisons of models by model and level; two sets of iterations level by
- * level. Each matched unit is a {@link RunComparison} with the bootstrap CIs of the single-run compare; for
- * iterations the samples are the measured iterations' output and request throughputs (so only those two metrics,
- * each the mean over iterations with its CI).
+ * level. Each matched unit is a {@link RunComparison} with the bootstrap CIs of the single-run compare; iterations
+ * compare what their rows hold, the means over measured iterations with Welch's t intervals
+ * ({@link IterationsComparison}).
  *
  * @param kind            what both folders are
  * @param matchedBy       what units were matched by, e.g. "concurrency"; empty for two runs
@@ -30,9 +30,6 @@ import java.util.Objects;
  */
 public record FolderComparison(ResultsFolder.Kind kind, String matchedBy, List<Unit> units,
                                List<String> onlyInBaseline, List<String> onlyInCandidate) {
-
-    /** Source name of iteration samples. */
-    static final String ITERATIONS_SOURCE = "the iterations CSV (measured iterations)";
 
     /** One matched unit: a level of a sweep, a model at a level, or the whole run. */
     public record Unit(String label, RunComparison comparison) {
@@ -71,7 +68,7 @@ public record FolderComparison(ResultsFolder.Kind kind, String matchedBy, List<U
                             config))), List.of(), List.of());
             case SWEEP -> sweeps(a, b, counting, config);
             case COMPARISON -> comparisons(a, b, counting, config);
-            case ITERATIONS -> iterations(a, b, config);
+            case ITERATIONS -> IterationsComparison.compare(a, b, config);
         };
     }
 
@@ -95,7 +92,10 @@ public record FolderComparison(ResultsFolder.Kind kind, String matchedBy, List<U
         return kind == ResultsFolder.Kind.ITERATIONS ? "a set of iterations" : "a " + kind.word();
     }
 
-    /** The rules on every unit, each message prefixed with the unit's label. */
+    /**
+     * The rules on every unit, each message prefixed with the unit's label. A rule on a statistic the unit does not
+     * have (iterations keep no per-request values) is NOT EVALUATED, saying what the unit has instead.
+     */
     public List<RuleResult> evaluate(List<FailIfRule> rules) {
         List<RuleResult> results = new ArrayList<>();
         for (Unit unit : units) {
@@ -103,8 +103,8 @@ public record FolderComparison(ResultsFolder.Kind kind, String matchedBy, List<U
             for (FailIfRule rule : rules) {
                 if (unit.comparison().delta(rule.metric(), rule.stat()).isEmpty()) {
                     results.add(new RuleResult(rule, RuleResult.Verdict.NOT_EVALUATED, Double.NaN, prefix
-                            + "NOT EVALUATED " + rule.text() + ": " + kind.word() + " compare only "
-                            + "output_throughput and request_throughput"));
+                            + "NOT EVALUATED " + rule.text() + ": " + (kind == ResultsFolder.Kind.ITERATIONS
+                            ? IterationsComparison.unavailable(rule) : "this comparison has no " + rule.ruleKey())));
                     continue;
                 }
                 RuleResult r = rule.evaluate(unit.comparison());
@@ -172,73 +172,6 @@ public record FolderComparison(ResultsFolder.Kind kind, String matchedBy, List<U
                     + String.join(", ", left.keySet()) + "; the candidate " + String.join(", ", right.keySet()));
         }
         return new FolderComparison(kind, matchedBy, units, onlyLeft, onlyRight);
-    }
-
-    // ---------------------------------------------------------------- iterations
-
-    private static FolderComparison iterations(ResultsFolder a, ResultsFolder b, BootstrapConfig config)
-            throws IOException {
-        Map<String, List<IterationsFile.Row>> left = byLevel(IterationsFile.read(a.file()));
-        Map<String, List<IterationsFile.Row>> right = byLevel(IterationsFile.read(b.file()));
-        List<Unit> units = new ArrayList<>();
-        List<String> onlyLeft = new ArrayList<>();
-        List<String> onlyRight = new ArrayList<>(right.keySet());
-        for (Map.Entry<String, List<IterationsFile.Row>> e : left.entrySet()) {
-            List<IterationsFile.Row> other = right.get(e.getKey());
-            if (other == null) {
-                onlyLeft.add(e.getKey());
-                continue;
-            }
-            onlyRight.remove(e.getKey());
-            units.add(new Unit(e.getKey(), iterationComparison(a.dir().getFileName() + "", e.getValue(),
-                    b.dir().getFileName() + "", other, config)));
-        }
-        if (units.isEmpty()) {
-            throw new IllegalArgumentException("no level is in both: the baseline has "
-                    + String.join(", ", left.keySet()) + "; the candidate " + String.join(", ", right.keySet()));
-        }
-        return new FolderComparison(ResultsFolder.Kind.ITERATIONS, "level", units, onlyLeft, onlyRight);
-    }
-
-    private static Map<String, List<IterationsFile.Row>> byLevel(List<IterationsFile.Row> rows) {
-        Map<String, List<IterationsFile.Row>> out = new LinkedHashMap<>();
-        for (IterationsFile.Row r : rows) {
-            if ("warmup".equals(r.iterationType())) continue;
-            out.computeIfAbsent(r.loadUnit() + " " + r.level(), k -> new ArrayList<>()).add(r);
-        }
-        return out;
-    }
-
-    /** Output and request throughput: the mean over measured iterations, with the bootstrap CI of the delta. */
-    static RunComparison iterationComparison(String labelA, List<IterationsFile.Row> a, String labelB,
-                                             List<IterationsFile.Row> b, BootstrapConfig config) {
-        List<MetricDelta> deltas = new ArrayList<>();
-        deltas.add(meanDelta(CompareMetric.OUTPUT_THROUGHPUT, values(a, true), values(b, true), config));
-        deltas.add(meanDelta(CompareMetric.REQUEST_THROUGHPUT, values(a, false), values(b, false), config));
-        return new RunComparison(side(labelA, a), side(labelB, b), config, deltas);
-    }
-
-    private static RunComparison.ComparedRun side(String label, List<IterationsFile.Row> rows) {
-        int ok = rows.stream().mapToInt(IterationsFile.Row::requestsCompleted).sum();
-        int failed = rows.stream().mapToInt(IterationsFile.Row::requestsFailed).sum();
-        double seconds = rows.stream().mapToDouble(IterationsFile.Row::durationS).sum();
-        return new RunComparison.ComparedRun(label + " (" + rows.size() + " iterations)", ok + failed, ok, seconds,
-                ITERATIONS_SOURCE);
-    }
-
-    private static double[] values(List<IterationsFile.Row> rows, boolean tokens) {
-        return rows.stream().map(r -> tokens ? r.outputTokS() : r.requestsS()).filter(Objects::nonNull)
-                .mapToDouble(Double::doubleValue).sorted().toArray();
-    }
-
-    private static MetricDelta meanDelta(CompareMetric metric, double[] a, double[] b, BootstrapConfig config) {
-        long seed = config.seed() * 0x9E3779B97F4A7C15L + metric.key().hashCode();
-        ConfidenceInterval[][] cis = Bootstrap.intervals(a, b, new CompareStat[] {CompareStat.MEAN}, config, seed);
-        double ma = Bootstrap.estimate(a, CompareStat.MEAN);
-        double mb = Bootstrap.estimate(b, CompareStat.MEAN);
-        double relative = ma != 0 && Double.isFinite(ma) && Double.isFinite(mb) ? (mb - ma) / ma * 100.0 : Double.NaN;
-        return new MetricDelta(metric, CompareStat.VALUE, ma, mb, a.length, b.length, mb - ma, relative, cis[0][0],
-                cis[0][1]);
     }
 
     /** "concurrency" or "model and level", for the console. */

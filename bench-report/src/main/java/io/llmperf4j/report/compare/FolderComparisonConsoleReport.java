@@ -5,10 +5,12 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The console table of a {@link FolderComparison}. Two runs print exactly as {@link ComparisonConsoleReport}; sweeps,
- * iterations and comparisons of models print which units matched, then one row per unit and key statistic (TTFT
- * p50/p90/p99, TPOT p50/p90, ITL p90, E2E p50/p90/p99, output throughput, error rate): baseline, candidate, delta,
- * relative delta and its bootstrap CI, {@code *} when the CI of the delta excludes 0. Then the rule verdicts.
+ * The console table of a {@link FolderComparison}. Two runs print exactly as {@link ComparisonConsoleReport}; sweeps
+ * and comparisons of models print which units matched, then one row per unit and key statistic (TTFT p50/p90/p99,
+ * TPOT p50/p90, ITL p90, E2E p50/p90/p99, output throughput, error rate): baseline, candidate, delta, relative delta
+ * and its bootstrap CI, {@code *} when the CI of the delta excludes 0. Iterations print every statistic they have
+ * (TTFT and TPOT mean, output and request throughput, error rate) with Welch's t interval, and a note on each level
+ * with too few measured iterations for one. Then the rule verdicts.
  */
 public final class FolderComparisonConsoleReport {
 
@@ -41,15 +43,29 @@ public final class FolderComparisonConsoleReport {
             out.append("; only in the candidate: ").append(String.join(", ", comparison.onlyInCandidate()));
         }
         out.append('\n');
-        RunComparison first = comparison.units().get(0).comparison();
-        BootstrapConfig bootstrap = first.bootstrap();
-        out.append(String.format(Locale.ROOT, "bootstrap: %d resamples, %.0f%% CI, seed %d%n", bootstrap.resamples(),
-                100 * bootstrap.confidenceLevel(), bootstrap.seed()));
-        out.append(String.format(Locale.ROOT, ROW, comparison.matchedByWords(), "metric", "stat", "baseline", "candidate", "delta",
-                "delta %", String.format(Locale.ROOT, "%.0f%% CI (delta %%)", 100 * bootstrap.confidenceLevel()),
-                "unit"));
+        boolean iterations = comparison.kind() == ResultsFolder.Kind.ITERATIONS;
+        BootstrapConfig bootstrap = comparison.units().get(0).comparison().bootstrap();
+        double level = iterations ? WelchInterval.HARNESS_CONFIDENCE : bootstrap.confidenceLevel();
+        if (iterations) {
+            out.append("interval: Welch's t on the difference of the means over the measured iterations, ")
+                    .append(ConfidenceInterval.percent(level)).append(" % (the harness's level, as its ± scores); "
+                            + "none below ").append(WelchInterval.MIN_PER_SIDE).append(" iterations a side\n");
+        } else {
+            out.append(String.format(Locale.ROOT, "bootstrap: %d resamples, %.0f%% CI, seed %d%n",
+                    bootstrap.resamples(), 100 * level, bootstrap.seed()));
+        }
+        out.append(String.format(Locale.ROOT, ROW, comparison.matchedByWords(), "metric", "stat", "baseline",
+                "candidate", "delta", "delta %", ConfidenceInterval.percent(level) + "% CI (delta %)", "unit"));
         for (FolderComparison.Unit unit : comparison.units()) {
             RunComparison c = unit.comparison();
+            if (iterations) {
+                out.append(String.format(Locale.ROOT, "%s: baseline %s, candidate %s%n", unit.label(),
+                        iterationsSide(c, true), iterationsSide(c, false)));
+                IterationsComparison.tooFewIterations(c)
+                        .ifPresent(note -> out.append(unit.label()).append(": ").append(note).append('\n'));
+                for (MetricDelta d : c.deltas()) row(out, unit.label(), d);
+                continue;
+            }
             out.append(String.format(Locale.ROOT, "%s: baseline %d of %d ok (%s), candidate %d of %d ok (%s)%n",
                     unit.label(), c.baseline().succeeded(), c.baseline().recorded(), c.baseline().source(),
                     c.candidate().succeeded(), c.candidate().recorded(), c.candidate().source()));
@@ -59,16 +75,23 @@ public final class FolderComparisonConsoleReport {
                 }
             }
         }
-        out.append(comparison.kind() == ResultsFolder.Kind.ITERATIONS
-                ? ComparisonConsoleReport.iterationsLegend(bootstrap) : ComparisonConsoleReport.legend(bootstrap));
-        if (comparison.kind() != ResultsFolder.Kind.ITERATIONS) {
+        if (iterations) {
+            out.append(ComparisonConsoleReport.iterationsLegend());
+        } else {
+            out.append(ComparisonConsoleReport.legend(bootstrap));
             out.append("every statistic of one unit: compare its two folders\n");
         }
-        if (!results.isEmpty()) {
-            out.append("Rules (on every unit):\n");
-            for (RuleResult result : results) out.append("  ").append(result.message()).append('\n');
-        }
+        ComparisonConsoleReport.rules(out, "Rules (on every unit):", results);
         return out.toString();
+    }
+
+    /** "3 measured iterations (54 of 54 requests ok)": the iterations behind its mean output throughput. */
+    private static String iterationsSide(RunComparison level, boolean baseline) {
+        RunComparison.ComparedRun side = baseline ? level.baseline() : level.candidate();
+        int iterations = level.delta(CompareMetric.OUTPUT_THROUGHPUT, CompareStat.VALUE)
+                .map(d -> baseline ? d.baselineCount() : d.candidateCount()).orElse(0);
+        return String.format(Locale.ROOT, "%d measured iteration%s (%d of %d requests ok)", iterations,
+                iterations == 1 ? "" : "s", side.succeeded(), side.recorded());
     }
 
     private static void row(StringBuilder out, String unit, MetricDelta d) {

@@ -12,19 +12,27 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
  * The settings two compared folders ran with that differ, read from their summaries: model, endpoint, LLM API,
  * load (concurrency, or the open loop's description), token shape, tokenizer, prompt mode and the extra sampling
- * parameters (where a fixed max_tokens comes from). compare still compares them (users compare server
- * configurations on purpose), but says first that a delta may come from the settings rather than the server.
- * A setting one side does not record is left out; an unreadable summary gives no lines.
+ * parameters (where a fixed max_tokens comes from). Iterations keep no summary: their model, load, token shape's
+ * means, iterations and forks come from their sweep file, JMH file and file names ({@link #unrecorded} names the
+ * rest). compare still compares them (users compare server configurations on purpose), but says first that a delta
+ * may come from the settings rather than the server. A setting one side does not record is left out; an unreadable
+ * summary gives no lines.
  */
 public final class SettingsDifferences {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String SUMMARY_SUFFIX = "_llmperf4j_summary.json";
+    private static final String JMH_SUFFIX = "_jmh.json";
+    /** llmperf's base name, {@code <model>_<mean input tokens>_<mean output tokens>}. */
+    private static final Pattern MEANS_IN_BASE = Pattern.compile(".*_(\\d+)_(\\d+)");
 
     private SettingsDifferences() {
     }
@@ -47,7 +55,7 @@ public final class SettingsDifferences {
     static Map<String, String> settingsOf(Path path) {
         Map<String, String> out = new LinkedHashMap<>();
         try {
-            ResultsFolder folder = ResultsFolder.detect(path);
+            ResultsFolder folder = FolderComparison.iterationsOfSweep(ResultsFolder.detect(path));
             switch (folder.kind()) {
                 case RUN -> summaryIn(folder.dir()).ifPresent(s -> fromSummary(s, out, true));
                 case SWEEP -> {
@@ -63,14 +71,7 @@ public final class SettingsDifferences {
                     putFirst(out, "model", doc.model());
                     out.put("load", doc.load());
                 }
-                case ITERATIONS -> {
-                    Path sweep = folder.dir().resolve(folder.base() + SweepFiles.JSON_SUFFIX);
-                    if (Files.isRegularFile(sweep)) {
-                        SweepFiles.Document doc = SweepFiles.read(sweep);
-                        out.put("model", doc.model());
-                        out.put("load", doc.load());
-                    }
-                }
+                case ITERATIONS -> fromIterations(folder, out);
                 case COMPARISON -> {
                     // the models differ on purpose; the load and the token shape should not
                 }
@@ -80,6 +81,67 @@ public final class SettingsDifferences {
         }
         out.values().removeIf(Objects::isNull);
         return out;
+    }
+
+    /**
+     * An iterations folder keeps no summary: the model and the load come from {@code <base>_sweep.json} (a sweep run
+     * with {@code --iterations}; its load without the harness part) or else from {@code <base>_jmh.json}'s params,
+     * the iterations and forks from {@code <base>_jmh.json}, the token shape's means from the file names
+     * ({@code <model>_<mean input>_<mean output>}, llmperf's base name).
+     */
+    private static void fromIterations(ResultsFolder folder, Map<String, String> out) throws IOException {
+        Path sweepFile = folder.dir().resolve(folder.base() + SweepFiles.JSON_SUFFIX);
+        SweepFiles.Document sweep = Files.isRegularFile(sweepFile) ? SweepFiles.read(sweepFile) : null;
+        Path jmhFile = folder.dir().resolve(folder.base() + JMH_SUFFIX);
+        JsonNode jmh = Files.isRegularFile(jmhFile) ? JSON.readTree(jmhFile.toFile()) : JSON.createArrayNode();
+        JsonNode first = jmh.path(0);
+        out.put("model", sweep != null ? sweep.model() : text(first.path("params"), "model"));
+        if (sweep != null && sweep.load() != null) {
+            int harnessPart = sweep.load().indexOf("; ");
+            out.put("load", harnessPart < 0 ? sweep.load() : sweep.load().substring(0, harnessPart));
+        } else {
+            List<String> loads = new ArrayList<>();
+            for (JsonNode entry : jmh) {
+                List<String> params = new ArrayList<>();
+                entry.path("params").fields().forEachRemaining(p -> {
+                    if (!p.getKey().equals("model")) params.add(p.getKey() + " " + p.getValue().asText());
+                });
+                String load = String.join(", ", params);
+                if (!load.isEmpty() && !loads.contains(load)) loads.add(load);
+            }
+            out.put("load", loads.isEmpty() ? null : String.join("; ", loads));
+        }
+        Matcher means = MEANS_IN_BASE.matcher(folder.base());
+        if (means.matches()) out.put("token shape (means)", "input " + means.group(1) + ", output " + means.group(2));
+        if (first.isObject()) {
+            // as the run's load line words it: "1 warmup + 3 measurement iterations of 2 s, 2 forks"
+            int forks = first.path("forks").asInt();
+            String time = text(first, "measurementTime");
+            String warmupTime = text(first, "warmupTime");
+            out.put("iterations", first.path("warmupIterations").asInt() + " warmup + "
+                    + first.path("measurementIterations").asInt() + " measurement iterations of " + time
+                    + (Objects.equals(time, warmupTime) ? "" : " (warmup " + warmupTime + ")") + ", " + forks
+                    + (forks == 1 ? " fork" : " forks"));
+        }
+    }
+
+    /**
+     * What could not be checked: an iterations folder records no endpoint, LLM API, tokenizer, prompt mode or
+     * sampling parameters. Empty for runs and sweeps, whose summaries record them.
+     */
+    public static Optional<String> unrecorded(Path baseline, Path candidate) {
+        for (Path path : List.of(baseline, candidate)) {
+            try {
+                if (FolderComparison.iterationsOfSweep(ResultsFolder.detect(path)).kind()
+                        == ResultsFolder.Kind.ITERATIONS) {
+                    return Optional.of("iterations folders record no endpoint, LLM API, tokenizer, prompt mode or "
+                            + "sampling parameters (nor the token shape's spread): those were not checked");
+                }
+            } catch (IOException | RuntimeException e) {
+                return Optional.empty();
+            }
+        }
+        return Optional.empty();
     }
 
     private static void putFirst(Map<String, String> out, String key, String value) {

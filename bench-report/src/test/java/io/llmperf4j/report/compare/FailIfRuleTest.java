@@ -70,6 +70,17 @@ class FailIfRuleTest {
                 + "output_throughput (tok/s); use % or a plain number in tok/s");
     }
 
+    /** An empty variable in a CI script ({@code --fail-if "$RULES"}) must not make a gate that always passes. */
+    @Test
+    void aListWithoutAnyRuleIsRefused() {
+        for (String empty : List.of("", ",", " , ,")) {
+            FailIfSyntaxException e = assertThrows(FailIfSyntaxException.class, () -> FailIfRule.parseAll(empty));
+            assertEquals("no rule in '" + empty + "': a gate without rules passes whatever the runs did (an empty "
+                    + "variable in a script?); give at least one, e.g. ttft_p90>+10%, e2e_p99>+500ms or "
+                    + "output_throughput<-5%, or leave the option out", e.getMessage());
+        }
+    }
+
     @Test
     void evaluatesToPassFailWithMessages() {
         RunComparison c = RunComparison.compare(RunComparisonTest.synthetic("a", 1, 1_000, 0),

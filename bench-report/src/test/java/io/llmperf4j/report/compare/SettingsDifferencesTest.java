@@ -1,10 +1,16 @@
 package io.llmperf4j.report.compare;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.llmperf4j.report.output.IterationsFile;
+import io.llmperf4j.report.output.SweepFiles;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,5 +56,74 @@ class SettingsDifferencesTest {
         Path b = run(tmp.resolve("b"), "e", 4, 550, 150, null);
         assertEquals(List.of(), SettingsDifferences.between(a, b));
         assertEquals(List.of(), SettingsDifferences.between(a, tmp.resolve("missing")));
+    }
+
+    /**
+     * An iterations folder as a run with --iterations writes it: {@code <base>_iterations.csv} (the project's writer)
+     * and {@code <base>_jmh.json} (bench-engine's JmhJsonFormat, whose fields this mirrors; the report cannot use it).
+     */
+    private static Path iterations(Path dir, String base, int concurrency, int forks, int warmup, int measured,
+                                   String time) throws Exception {
+        List<IterationsFile.Row> rows = new ArrayList<>();
+        for (int i = 1; i <= measured; i++) {
+            rows.add(new IterationsFile.Row(String.valueOf(concurrency), "concurrency", 1, "measurement", i, i, 1, 100,
+                    100.0, 5, 0, 5.0, 30.0, 5.0));
+        }
+        IterationsFile.write(dir, base, rows);
+        Files.writeString(dir.resolve(base + "_jmh.json"), """
+                [ {"jmhVersion": "llmperf4j", "benchmark": "llmperf4j.token_benchmark", "mode": "thrpt",
+                   "threads": %d, "forks": %d, "warmupIterations": %d, "warmupTime": "%s", "warmupBatchSize": 1,
+                   "measurementIterations": %d, "measurementTime": "%s", "measurementBatchSize": 1,
+                   "params": {"concurrency": "%d", "model": "llmperf4j-sim"}, "primaryMetric": {}} ]
+                """.formatted(concurrency, forks, warmup, time, measured, time, concurrency));
+        return dir;
+    }
+
+    /** The QA's jmh1 against jmh3: other token shape, forks, iterations and time. */
+    @Test
+    void iterationsFoldersNameTheirTokenShapeLoadAndIterations(@TempDir Path tmp) throws Exception {
+        Path a = iterations(tmp.resolve("a"), "llmperf4j-sim_100_40", 4, 2, 1, 3, "2 s");
+        Path b = iterations(tmp.resolve("b"), "llmperf4j-sim_300_10", 2, 1, 0, 2, "1 s");
+        assertEquals(List.of(
+                "differs: load: concurrency 4 vs concurrency 2",
+                "differs: token shape (means): input 100, output 40 vs input 300, output 10",
+                "differs: iterations: 1 warmup + 3 measurement iterations of 2 s, 2 forks vs 0 warmup + 2 measurement "
+                        + "iterations of 1 s, 1 fork"),
+                SettingsDifferences.between(a, b));
+        Path same = iterations(tmp.resolve("c"), "llmperf4j-sim_100_40", 4, 2, 1, 3, "2 s");
+        assertEquals(List.of(), SettingsDifferences.between(a, same));
+        assertEquals(Optional.of("iterations folders record no endpoint, LLM API, tokenizer, prompt mode or sampling "
+                + "parameters (nor the token shape's spread): those were not checked"),
+                SettingsDifferences.unrecorded(a, same));
+    }
+
+    /** A sweep run with --iterations: its sweep file's load without the harness part, the iterations apart. */
+    @Test
+    void sweepsRunWithIterationsNameTheirLoadAndIterationsApart(@TempDir Path tmp) throws Exception {
+        Path a = sweepWithIterations(tmp.resolve("a"), "1,2", "1 s");
+        Path b = sweepWithIterations(tmp.resolve("b"), "1,4", "2 s");
+        assertEquals(List.of(
+                "differs: load: concurrency sweep 1,2 vs concurrency sweep 1,4",
+                "differs: iterations: 1 warmup + 3 measurement iterations of 1 s, 1 fork vs 1 warmup + 3 measurement "
+                        + "iterations of 2 s, 1 fork"),
+                SettingsDifferences.between(a, b));
+        assertTrue(SettingsDifferences.unrecorded(a, b).isPresent());
+    }
+
+    private static Path sweepWithIterations(Path dir, String levels, String time) throws Exception {
+        iterations(dir, "m_100_5", 1, 1, 1, 3, time);
+        SweepFiles.write(dir, "m_100_5", new SweepFiles.Document(SweepFiles.SCHEMA, "m", "concurrency",
+                "concurrency", List.of(1.0), "concurrency sweep " + levels + "; 1 warmup + 3 measurement iterations of "
+                        + time + ", 1 fork", "none", new SweepFiles.Rules(5, 2, 5),
+                new SweepFiles.Verdict(null, null, null, List.of(), List.of()), false,
+                List.of(new SweepFiles.Level(1, "concurrency", "concurrency 1", 6, 6, 0, 0.0, 100.0, 3.0, null, null,
+                        null, null, false, false, false, false, false, null, null, null))));
+        return dir;
+    }
+
+    @Test
+    void runsHaveNothingUnrecorded(@TempDir Path tmp) throws Exception {
+        Path a = run(tmp.resolve("a"), "e", 4, 550, 150, null);
+        assertEquals(Optional.empty(), SettingsDifferences.unrecorded(a, a));
     }
 }
