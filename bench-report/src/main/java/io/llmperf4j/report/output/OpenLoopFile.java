@@ -13,7 +13,8 @@ public final class OpenLoopFile {
     /**
      * The file's content; null numbers are undefined.
      *
-     * @param offeredRequestsPerS the configured rate; a trace replay's is the trace's mean rate
+     * @param offeredRequestsPerS the configured rate; a trace replay's is the trace's mean rate, and for a trace whose
+     *                            requests share one timestamp ({@code trace.span_s} 0) only a stand-in, not a rate
      * @param arrival             "constant", "poisson", "gamma" or "trace" (sent on a replayed trace's timestamps)
      * @param seed                the schedule's seed; null for a trace replay, whose schedule is the trace's
      * @param trace               the replayed trace, or null when the arrivals were drawn
