@@ -2,6 +2,7 @@ package io.llmperf4j.distributed;
 
 import io.llmperf4j.engine.client.ApiRegistry;
 import io.llmperf4j.engine.client.ClientConfig;
+import io.llmperf4j.engine.client.ConnectionMode;
 import io.llmperf4j.engine.client.LlmApi;
 import io.llmperf4j.engine.client.Secret;
 
@@ -36,11 +37,17 @@ import java.util.Map;
  * @param insecureTls           trust any certificate
  * @param trustedCertificatesPem the text of {@code --ca-cert} (CA certificates are public), or null for the JDK's
  *                              trust store
+ * @param connectionMode        when the worker's connections open ({@code --connection-mode}); null is the default,
+ *                              {@link ConnectionMode#PRECONNECT}
  */
 public record ClientSpec(URI endpoint, String llmApi, boolean stream, String model, Map<String, Object> samplingParams,
                          boolean includeUsage, int maxConnections, long idleTimeoutMillis, Long requestTimeoutMillis,
                          long connectTimeoutMillis, Map<String, String> extraHeaders, boolean insecureTls,
-                         String trustedCertificatesPem) {
+                         String trustedCertificatesPem, ConnectionMode connectionMode) {
+
+    public ClientSpec {
+        if (connectionMode == null) connectionMode = ConnectionMode.PRECONNECT;
+    }
 
     /** The APIs a worker can send ({@link ApiRegistry.Api#distributable()}; embeddings are not distributed). */
     public static boolean supports(String llmApi) {
@@ -73,6 +80,7 @@ public record ClientSpec(URI endpoint, String llmApi, boolean stream, String mod
                 .connectTimeout(Duration.ofMillis(connectTimeoutMillis))
                 .insecureTls(insecureTls)
                 .trustedCertificatesPem(trustedCertificatesPem == null ? null : pemFile(trustedCertificatesPem))
+                .connectionMode(connectionMode)
                 .build();
     }
 
@@ -108,26 +116,27 @@ public record ClientSpec(URI endpoint, String llmApi, boolean stream, String mod
                 + requestTimeoutMillis + ", connectTimeoutMillis=" + connectTimeoutMillis + ", extraHeaders="
                 + (extraHeaders == null ? null : extraHeaders.keySet()) + ", insecureTls=" + insecureTls
                 + ", trustedCertificatesPem=" + (trustedCertificatesPem == null ? null
-                : trustedCertificatesPem.length() + " chars") + "]";
+                : trustedCertificatesPem.length() + " chars") + ", connectionMode=" + connectionMode + "]";
     }
 
     /** The same client sending another model. */
     public ClientSpec withModel(String other) {
         return new ClientSpec(endpoint, llmApi, stream, other, samplingParams, includeUsage, maxConnections,
                 idleTimeoutMillis, requestTimeoutMillis, connectTimeoutMillis, extraHeaders, insecureTls,
-                trustedCertificatesPem);
+                trustedCertificatesPem, connectionMode);
     }
 
     /** The same client with another connection cap. */
     public ClientSpec withMaxConnections(int max) {
         return new ClientSpec(endpoint, llmApi, stream, model, samplingParams, includeUsage, max, idleTimeoutMillis,
-                requestTimeoutMillis, connectTimeoutMillis, extraHeaders, insecureTls, trustedCertificatesPem);
+                requestTimeoutMillis, connectTimeoutMillis, extraHeaders, insecureTls, trustedCertificatesPem,
+                connectionMode);
     }
 
     /** The same client with other additional sampling params. */
     public ClientSpec withSamplingParams(Map<String, Object> params) {
         return new ClientSpec(endpoint, llmApi, stream, model, params, includeUsage, maxConnections,
                 idleTimeoutMillis, requestTimeoutMillis, connectTimeoutMillis, extraHeaders, insecureTls,
-                trustedCertificatesPem);
+                trustedCertificatesPem, connectionMode);
     }
 }

@@ -355,7 +355,7 @@ public final class Coordinator implements AutoCloseable {
             }
             inbox.close(jobId); // the records still on their way are in the outcomes
             collection.caughtUp(parts);
-            return RunMerger.merge(parts, plan, startEpochMicros / 1_000L, outputTokens);
+            return RunMerger.merge(parts, plan, startEpochMicros / 1_000L, startNanos, outputTokens);
         } finally {
             currentJob = null;
             instance.getCluster().removeMembershipListener(listener);

@@ -9,9 +9,12 @@ import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.client.RequestHandle;
 import io.llmperf4j.engine.client.impl.Redactor;
 import io.llmperf4j.engine.load.ClosedLoopResult;
+import io.llmperf4j.engine.load.ArrivalSchedule;
 import io.llmperf4j.engine.load.ClosedLoopRunner;
+import io.llmperf4j.engine.load.ClosedLoopSettings;
 import io.llmperf4j.engine.load.OpenLoopResult;
 import io.llmperf4j.engine.load.OpenLoopRunner;
+import io.llmperf4j.engine.load.OpenLoopSettings;
 import io.llmperf4j.engine.load.RecordListener;
 import io.llmperf4j.engine.load.ScheduledRecord;
 import io.llmperf4j.engine.overhead.ClientOverheadMonitor;
@@ -22,6 +25,7 @@ import io.llmperf4j.model.TokenCounter;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -44,7 +48,14 @@ public final class LoadWorker {
     /** Where {@link RunShare} and {@link RequestProbe} find the worker of its process ({@link #of}). */
     public static final String CONTEXT_KEY = "llmperf4j.worker";
     private static final TokenCounter COUNTED_BY_COORDINATOR = text -> -1;
-    private static final long SPIN_NANOS = 1_000_000L;
+    /**
+     * A share is handed to its runner this long before the shared instant: the runner sets up (its client's watch,
+     * an open loop's pacer thread; milliseconds in a fresh JVM), then waits for the instant itself and starts its
+     * clock at it, while a worker that set up after the instant would start its clock that much late.
+     */
+    static final long RUNNER_SET_UP_NANOS = 50_000_000L;
+    /** How often a wait for the start looks for a stop. */
+    private static final long STOP_CHECK_NANOS = 10_000_000L;
 
     private final UnaryOperator<String> apiKeys;
     private final Consumer<String> log;
@@ -137,21 +148,28 @@ public final class LoadWorker {
         return new RequestCheck(RequestCheck.KeyState.SET, true, redacted);
     }
 
+    /**
+     * A closed loop. Its slots' connections are opened as soon as the share arrives (as a single machine opens them
+     * before its clock), and the runner is handed the share {@link #RUNNER_SET_UP_NANOS} before the shared instant,
+     * to start its clock at it: the workers' clocks start together.
+     */
     private WorkerOutcome runClosed(WorkerJob job, NettyLlmClient client, RecordListener stream,
                                     HazelcastInstance instance) {
-        FirstSendStamp stamped = new FirstSendStamp(client);
-        ClosedLoopRunner runner = new ClosedLoopRunner(stamped, COUNTED_BY_COORDINATOR);
+        ClosedLoopRunner runner = new ClosedLoopRunner(client, COUNTED_BY_COORDINATOR);
+        ClosedLoopSettings settings = job.load().closedLoopSettings();
+        BooleanSupplier stop = () -> stopped.contains(job.jobId());
         UUID watch = stopWhenCoordinatorLeaves(instance, job.coordinator(), runner::stop);
         stops.put(job.jobId(), runner::stop);
         try {
             long target = startTargetNanos(job.startEpochMicros());
-            long lag = awaitStart(target, () -> stopped.contains(job.jobId()));
-            if (stopped.contains(job.jobId())) return stoppedBeforeStart(job, lag);
-            ClosedLoopResult r = runner.run(job.specs(), job.load().closedLoopSettings(), stream);
-            return new WorkerOutcome(job.workerId(), stamped.clockStartFrom(target, r.timeline(), lag),
-                    r.durationNanos(), r.requestsSent(), r.timedOut(),
-                    r.stopped(), tagged(r.timeline(), job), 0, 0, Double.NaN, Double.NaN, r.requestsSent(),
-                    taggedRecords(r.warmupRecords(), job), r.measureStartOffsetNanos(), 0, r.clientOverhead());
+            long[] opened = client.preconnect(ClosedLoopRunner.connectionsToOpen(settings));
+            awaitUntil(target - RUNNER_SET_UP_NANOS, stop);
+            if (stop.getAsBoolean()) return stoppedBeforeStart(job, System.nanoTime() - target, opened);
+            ClosedLoopResult r = runner.runAt(target, job.specs(), settings, stream, stop);
+            return new WorkerOutcome(job.workerId(), r.clockStartNanos() - target, r.durationNanos(),
+                    r.requestsSent(), r.timedOut(), r.stopped(), tagged(r.timeline(), job), 0, 0, Double.NaN,
+                    Double.NaN, r.requestsSent(), taggedRecords(r.warmupRecords(), job), r.measureStartOffsetNanos(),
+                    0, r.clientOverhead(), concat(opened, r.preconnectNanos()));
         } finally {
             instance.getCluster().removeMembershipListener(watch);
             stops.remove(job.jobId());
@@ -159,24 +177,26 @@ public final class LoadWorker {
         }
     }
 
+    /** An open loop, as {@link #runClosed}: the schedule's origin is the shared instant. */
     private WorkerOutcome runOpen(WorkerJob job, NettyLlmClient client, RecordListener stream,
                                   HazelcastInstance instance) {
-        FirstSendStamp stamped = new FirstSendStamp(client);
-        OpenLoopRunner runner = new OpenLoopRunner(stamped, COUNTED_BY_COORDINATOR);
+        OpenLoopRunner runner = new OpenLoopRunner(client, COUNTED_BY_COORDINATOR);
+        OpenLoopSettings settings = job.load().openLoopSettings();
+        ArrivalSchedule schedule = job.load().schedule();
+        BooleanSupplier stop = () -> stopped.contains(job.jobId());
         UUID watch = stopWhenCoordinatorLeaves(instance, job.coordinator(), runner::stop);
         stops.put(job.jobId(), runner::stop);
         try {
             long target = startTargetNanos(job.startEpochMicros());
-            long lag = awaitStart(target, () -> stopped.contains(job.jobId()));
-            if (stopped.contains(job.jobId())) return stoppedBeforeStart(job, lag);
-            OpenLoopResult r = runner.run(job.specs(), job.load().openLoopSettings(), job.load().schedule(),
-                    stream);
-            return new WorkerOutcome(job.workerId(), stamped.clockStartFrom(target, r.timeline(), lag),
-                    r.durationNanos(), r.requestsSent(), r.timedOut(),
-                    r.stopped(), tagged(r.timeline(), job), r.arrivalsNotSent(), r.maxBacklog(),
-                    r.scheduledRequestsPerSecond(), r.achievedSendRequestsPerSecond(), r.measuredArrivals(),
-                    taggedRecords(r.warmupRecords(), job), r.measureStartOffsetNanos(), r.warmupArrivals(),
-                    r.clientOverhead());
+            long[] opened = client.preconnect(OpenLoopRunner.connectionsToOpen(settings, schedule));
+            awaitUntil(target - RUNNER_SET_UP_NANOS, stop);
+            if (stop.getAsBoolean()) return stoppedBeforeStart(job, System.nanoTime() - target, opened);
+            OpenLoopResult r = runner.runAt(target, job.specs(), settings, schedule, stream, stop);
+            return new WorkerOutcome(job.workerId(), r.clockStartNanos() - target, r.durationNanos(),
+                    r.requestsSent(), r.timedOut(), r.stopped(), tagged(r.timeline(), job), r.arrivalsNotSent(),
+                    r.maxBacklog(), r.scheduledRequestsPerSecond(), r.achievedSendRequestsPerSecond(),
+                    r.measuredArrivals(), taggedRecords(r.warmupRecords(), job), r.measureStartOffsetNanos(),
+                    r.warmupArrivals(), r.clientOverhead(), concat(opened, r.preconnectNanos()));
         } finally {
             instance.getCluster().removeMembershipListener(watch);
             stops.remove(job.jobId());
@@ -191,9 +211,16 @@ public final class LoadWorker {
         if (stop != null) stop.run();
     }
 
-    private static WorkerOutcome stoppedBeforeStart(WorkerJob job, long lag) {
+    private static WorkerOutcome stoppedBeforeStart(WorkerJob job, long lag, long[] opened) {
         return new WorkerOutcome(job.workerId(), lag, 0, 0, false, true, List.of(), 0, 0, Double.NaN, Double.NaN, 0,
-                List.of(), 0, 0, null);
+                List.of(), 0, 0, null, opened);
+    }
+
+    /** The connect times of the connections opened before the shared start, then of any the runner opened. */
+    private static long[] concat(long[] first, long[] then) {
+        long[] all = Arrays.copyOf(first, first.length + then.length);
+        System.arraycopy(then, 0, all, first.length, then.length);
+        return all;
     }
 
     /**
@@ -204,20 +231,12 @@ public final class LoadWorker {
         return System.nanoTime() + (startEpochMicros - EpochClock.nowMicros()) * 1_000L;
     }
 
-    /**
-     * Waits for the shared start {@code target} ({@link #startTargetNanos}), or until {@code stopped}; returns how
-     * late the wait ended (>= 0 unless the clock stepped).
-     */
-    static long awaitStart(long target, BooleanSupplier stopped) {
+    /** Waits until {@code target} (this machine's {@link System#nanoTime()}), or until {@code stopped}. */
+    static void awaitUntil(long target, BooleanSupplier stopped) {
         long remaining;
         while ((remaining = target - System.nanoTime()) > 0 && !stopped.getAsBoolean()) {
-            if (remaining > 2 * SPIN_NANOS) {
-                LockSupport.parkNanos(remaining - SPIN_NANOS);
-            } else {
-                Thread.onSpinWait();
-            }
+            LockSupport.parkNanos(Math.min(remaining, STOP_CHECK_NANOS));
         }
-        return System.nanoTime() - target;
     }
 
     /** A coordinator that dies mid-run gets no more records: the share stops instead of running on. */

@@ -30,24 +30,35 @@ import java.util.List;
  * @param measureStartNanos where the measured window starts, from the shared start (after a warmup)
  * @param clientOverhead   the workers' clients, field by field the worst of them (so one overloaded worker shows),
  *                         or null when none reported
+ * @param preconnectNanos  every worker's connect times of the connections it opened before the shared start
+ * @param sharedStartNanos the shared start instant on the coordinator's {@link System#nanoTime()}: the origin of
+ *                         every offset here
  */
 public record MergedRun(List<RequestRecord> records, List<ScheduledRecord> timeline, long startEpochMillis,
                         long endEpochMillis, long durationNanos, int requestsSent, boolean timedOut, boolean stopped,
                         List<WorkerReport> workers, OpenLoopResult openLoop, List<RequestRecord> warmupRecords,
-                        long measureStartNanos, ClientOverhead clientOverhead) {
+                        long measureStartNanos, ClientOverhead clientOverhead, long[] preconnectNanos,
+                        long sharedStartNanos) {
 
     public MergedRun {
         records = List.copyOf(records);
         warmupRecords = List.copyOf(warmupRecords);
         timeline = List.copyOf(timeline);
         workers = List.copyOf(workers);
+        preconnectNanos = preconnectNanos == null ? new long[0] : preconnectNanos.clone();
+    }
+
+    @Override
+    public long[] preconnectNanos() {
+        return preconnectNanos.clone();
     }
 
     /** The run as the engine's result of {@code settings}, as a single machine's runner would have returned it. */
     public LoadResult result(LoadSettings settings) {
         if (openLoop != null) return openLoop;
         return new ClosedLoopResult(records, startEpochMillis, endEpochMillis, durationNanos, requestsSent, timedOut,
-                stopped, warmupRecords, timeline, measureStartNanos, (ClosedLoopSettings) settings, clientOverhead);
+                stopped, warmupRecords, timeline, measureStartNanos, (ClosedLoopSettings) settings, clientOverhead,
+                preconnectNanos, sharedStartNanos);
     }
 
     public int lost() {

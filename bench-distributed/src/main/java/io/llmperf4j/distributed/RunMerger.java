@@ -16,6 +16,7 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.LongStream;
 
 /**
  * Merges the workers' parts into one run. Every send offset is moved from its worker's clock start to the shared
@@ -43,9 +44,14 @@ final class RunMerger {
     private RunMerger() {
     }
 
+    /**
+     * @param sharedStartEpochMillis the shared start instant on the coordinator's wall clock
+     * @param sharedStartNanos       the same on its {@link System#nanoTime()}
+     */
     static MergedRun merge(List<WorkerPart> parts, DistributedPlan plan, long sharedStartEpochMillis,
-                           TokenCounter outputTokens) {
+                           long sharedStartNanos, TokenCounter outputTokens) {
         List<ScheduledRecord> timeline = new ArrayList<>();
+        LongStream.Builder preconnect = LongStream.builder();
         List<WorkerReport> reports = new ArrayList<>();
         List<RequestRecord> warmupRecords = new ArrayList<>();
         long windowStart = Long.MAX_VALUE;
@@ -80,6 +86,7 @@ final class RunMerger {
                 scheduledRate += o.scheduledRate();
                 achievedRate += o.achievedSendRate();
                 if (o.clientOverhead() != null) clients.add(o.clientOverhead());
+                for (long connect : o.preconnectNanos()) preconnect.add(connect);
             } else {
                 own.addAll(part.streamed());
                 List<ScheduledRecord> lostRecords = lostRecords(part, own);
@@ -109,15 +116,16 @@ final class RunMerger {
         long windowStartEpochMillis = sharedStartEpochMillis + measureStart / 1_000_000L;
         long endEpochMillis = windowStartEpochMillis + duration / 1_000_000L;
         ClientOverhead client = worst(clients);
+        long[] connects = preconnect.build().toArray();
         OpenLoopResult open = null;
         OpenLoopSettings whole = plan.openLoop();
         if (whole != null) {
             open = new OpenLoopResult(records, warmupRecords, timeline, windowStartEpochMillis, endEpochMillis,
                     duration, measureStart, sent, timedOut, stopped, whole, warmupArrivals, measuredArrivals, notSent,
-                    maxBacklog, scheduledRate, achievedRate).withClientOverhead(client);
+                    maxBacklog, scheduledRate, achievedRate, client, connects, sharedStartNanos);
         }
         return new MergedRun(records, timeline, windowStartEpochMillis, endEpochMillis, duration, sent, timedOut,
-                stopped, reports, open, warmupRecords, measureStart, client);
+                stopped, reports, open, warmupRecords, measureStart, client, connects, sharedStartNanos);
     }
 
     /**

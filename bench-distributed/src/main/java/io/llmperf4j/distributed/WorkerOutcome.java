@@ -10,9 +10,10 @@ import java.util.List;
  * What one worker reports back after its share ran. Times are its own monotonic clock's.
  *
  * @param workerId          the worker
- * @param startLagNanos     its runner's clock start minus the shared start instant (on its own clock): after the
- *                          wait, the connections opened before the clock (and an open loop's start lead); every
- *                          offset here counts from that start
+ * @param startLagNanos     its runner's clock start (as the runner reports it) minus the shared start instant, both
+ *                          on its own clock: how late its clock started (its connections are opened before the
+ *                          instant, as a single machine opens them before its clock); every offset here counts from
+ *                          that start
  * @param durationNanos     its measured window, as the runner reports it
  * @param requestsSent      requests it sent
  * @param timedOut          its timeout ended the share
@@ -27,10 +28,21 @@ import java.util.List;
  * @param measureStartNanos where its measured window starts, from its start
  * @param warmupArrivals    open loop: warmup arrivals in its schedule
  * @param clientOverhead    how busy its client was (its own process), or null
+ * @param preconnectNanos   connect times of the connections it opened before its clock started (none in a
+ *                          connection mode that does not preconnect)
  */
 public record WorkerOutcome(String workerId, long startLagNanos, long durationNanos, int requestsSent,
                             boolean timedOut, boolean stopped, List<ScheduledRecord> timeline, int arrivalsNotSent,
                             int maxBacklog, double scheduledRate, double achievedSendRate, int measuredArrivals,
                             List<RequestRecord> warmupRecords, long measureStartNanos, int warmupArrivals,
-                            ClientOverhead clientOverhead) {
+                            ClientOverhead clientOverhead, long[] preconnectNanos) {
+
+    public WorkerOutcome {
+        preconnectNanos = preconnectNanos == null ? new long[0] : preconnectNanos.clone();
+    }
+
+    @Override
+    public long[] preconnectNanos() {
+        return preconnectNanos.clone();
+    }
 }

@@ -20,7 +20,7 @@ class ClientSpecTest {
 
     private static ClientSpec spec(String pem) {
         return new ClientSpec(URI.create("https://10.0.0.5:8443/v1/chat/completions"), "openai", true, "m", Map.of(),
-                true, 4, 60_000, null, 10_000, Map.of("X-Team", "a"), false, pem);
+                true, 4, 60_000, null, 10_000, Map.of("X-Team", "a"), false, pem, null);
     }
 
     @Test
@@ -44,7 +44,7 @@ class ClientSpecTest {
         for (String api : new String[] {"openai", "openai-completions", "anthropic"}) {
             for (boolean stream : new boolean[] {true, false}) {
                 ClientSpec sent = new ClientSpec(URI.create("http://127.0.0.1:8000/v1/x"), api, stream, "m",
-                        Map.of(), true, 1, 60_000, null, 10_000, Map.of(), false, null);
+                        Map.of(), true, 1, 60_000, null, 10_000, Map.of(), false, null, null);
                 ClientSpec received = Wire.read(Wire.write(sent), ClientSpec.class);
                 assertEquals(api, received.api().name());
                 assertEquals(stream, received.api().streaming(), api + " stream=" + stream);
@@ -57,7 +57,7 @@ class ClientSpecTest {
         assertFalse(ClientSpec.supports("embeddings"));
         assertTrue(ClientSpec.supports("anthropic"));
         ClientSpec embeddings = new ClientSpec(URI.create("http://127.0.0.1:8000/v1/embeddings"), "embeddings", false,
-                "m", Map.of(), false, 1, 60_000, null, 10_000, Map.of(), false, null);
+                "m", Map.of(), false, 1, 60_000, null, 10_000, Map.of(), false, null, null);
         assertThrows(IllegalArgumentException.class, embeddings::api);
     }
 }

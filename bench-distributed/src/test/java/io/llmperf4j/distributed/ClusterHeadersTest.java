@@ -119,7 +119,8 @@ class ClusterHeadersTest {
     private static ClientSpec client(boolean insecure, String caPem) {
         URI endpoint = URI.create("https://127.0.0.1:" + server.getAddress().getPort() + "/v1/chat/completions");
         return new ClientSpec(endpoint, "openai", true, "m", Map.of(), true, 2, 60_000, null, 10_000,
-                Map.of("X-Gateway-Token", GATEWAY_TOKEN, "X-Team", "bench"), insecure, caPem);
+                Map.of("X-Gateway-Token", GATEWAY_TOKEN, "X-Team", "bench"), insecure, caPem,
+                null);
     }
 
     private static List<RequestSpec> specs(int n) {

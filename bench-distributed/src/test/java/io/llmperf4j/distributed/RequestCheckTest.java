@@ -83,7 +83,7 @@ class RequestCheckTest {
     void eachWorkerAnswersWithItsOwnKeysOutcomeAndNeverTheKey() {
         URI endpoint = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/v1/chat/completions");
         ClientSpec client = new ClientSpec(endpoint, "openai", true, "m", Map.of("temperature", 0.5), true, 1,
-                60_000, null, 10_000, Map.of(), false, null);
+                60_000, null, 10_000, Map.of(), false, null, null);
         keys.get(0).set(KEY);
         keys.get(1).set(null);
         int before = bodies.size();

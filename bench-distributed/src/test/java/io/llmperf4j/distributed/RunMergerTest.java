@@ -1,5 +1,7 @@
 package io.llmperf4j.distributed;
 
+import io.llmperf4j.engine.load.ClosedLoopSettings;
+import io.llmperf4j.engine.load.LoadResult;
 import io.llmperf4j.engine.load.ScheduledRecord;
 import io.llmperf4j.engine.load.Warmup;
 import io.llmperf4j.model.ClientOverhead;
@@ -13,14 +15,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** What the merge makes of a worker that never reported: the records it streamed, and LOST ones for the rest. */
 class RunMergerTest {
     private static final ClientSpec CLIENT = new ClientSpec(URI.create("http://127.0.0.1:1/v1/chat/completions"),
-            "openai", true, "m", Map.of(), true, 8, 60_000, null, 10_000, Map.of(), false, null);
+            "openai", true, "m", Map.of(), true, 8, 60_000, null, 10_000, Map.of(), false, null, null);
     private static final List<RequestSpec> SPECS = List.of(new RequestSpec(0, "a", 5, 8), new RequestSpec(1, "b", 5, 8),
             new RequestSpec(2, "c", 5, 8));
 
@@ -62,30 +66,36 @@ class RunMergerTest {
         DistributedPlan plan = DistributedPlan.closedLoop(CLIENT, SPECS, 2, Duration.ofSeconds(10),
                 Warmup.requests(2));
         // w1: clock 5 ms after the shared instant, window from its 40 ms (after warmup) for 300 ms
-        WorkerOutcome early = outcome("w1", 5_000_000L, 40_000_000L, 300_000_000L);
+        WorkerOutcome early = outcome("w1", 5_000_000L, 40_000_000L, 300_000_000L, 1_000_000L);
         // w2: clock 70 ms after the shared instant (its connections took long), window from its 30 ms for 400 ms
-        WorkerOutcome late = outcome("w2", 70_000_000L, 30_000_000L, 400_000_000L);
+        WorkerOutcome late = outcome("w2", 70_000_000L, 30_000_000L, 400_000_000L, 2_000_000L, 3_000_000L);
 
-        MergedRun one = RunMerger.merge(List.of(part("w1", share, early)), plan, 1_000_000L, text -> 1);
+        MergedRun one = RunMerger.merge(List.of(part("w1", share, early)), plan, 1_000_000L, 77L, text -> 1);
         assertEquals(300_000_000L, one.durationNanos(), "the runner's own window");
         assertEquals(45_000_000L, one.measureStartNanos());
         assertEquals(1_000_045L, one.startEpochMillis());
 
         MergedRun two = RunMerger.merge(List.of(part("w1", share, early), part("w2", share, late)), plan,
-                1_000_000L, text -> 1);
+                1_000_000L, 77L, text -> 1);
         assertEquals(45_000_000L, two.measureStartNanos(), "w1's first measured send");
         assertEquals(455_000_000L, two.durationNanos(), "to w2's end at 500 ms, after w1's at 345 ms");
         assertEquals(List.of(45_000_000L, 100_000_000L), two.timeline().stream()
                 .map(ScheduledRecord::actualSendOffsetNanos).sorted().toList(), "sends on the shared timeline");
+        // each worker's connections opened before the shared start, reported apart as a single machine's are
+        LoadResult result = two.result(new ClosedLoopSettings(2, OptionalInt.of(2), Duration.ofSeconds(10),
+                Warmup.requests(2), ClosedLoopSettings.PromptOrder.SEND_ORDER));
+        assertArrayEquals(new long[] {1_000_000L, 2_000_000L, 3_000_000L}, result.preconnectNanos());
+        assertEquals(77L, result.clockStartNanos(), "the shared start, the origin of the merged offsets");
     }
 
     /** A worker's outcome with one measured record sent at its window's start. */
-    private static WorkerOutcome outcome(String worker, long lag, long measureStart, long duration) {
+    private static WorkerOutcome outcome(String worker, long lag, long measureStart, long duration,
+                                         long... connects) {
         RequestRecord ok = new RequestRecord(0, "r-" + worker, "s", 0, 10_000_000L, 20_000_000L, 20_000_000L, 3,
                 new long[] {10_000_000L, 20_000_000L}, "ab", 5, 8, -1, 5, 2, "length", null).withWorkerId(worker);
         return new WorkerOutcome(worker, lag, duration, 1, false, false,
                 List.of(new ScheduledRecord(ok, -1, measureStart, measureStart, false)), 0, 0, Double.NaN,
-                Double.NaN, 1, List.of(), measureStart, 0, null);
+                Double.NaN, 1, List.of(), measureStart, 0, null, connects);
     }
 
     private static RunMerger.WorkerPart part(String worker, LoadShare share, WorkerOutcome outcome) {
@@ -118,6 +128,6 @@ class RunMergerTest {
         }
         RunMerger.WorkerPart part = new RunMerger.WorkerPart("w1", share, SPECS, null, null, streamed,
                 "worker w1 left the cluster mid-run", 200_000_000L);
-        return RunMerger.merge(List.of(part), plan, 0, text -> text.length());
+        return RunMerger.merge(List.of(part), plan, 0, 0, text -> text.length());
     }
 }

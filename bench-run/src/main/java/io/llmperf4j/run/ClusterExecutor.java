@@ -8,7 +8,6 @@ import io.llmperf4j.distributed.MergedRun;
 import io.llmperf4j.distributed.WorkerReport;
 import io.llmperf4j.engine.BenchmarkResult;
 import io.llmperf4j.engine.client.ApiRegistry;
-import io.llmperf4j.engine.client.ConnectionMode;
 import io.llmperf4j.engine.client.LlmApi;
 import io.llmperf4j.model.ClientOverhead;
 import io.llmperf4j.model.RequestRecord;
@@ -75,12 +74,6 @@ final class ClusterExecutor implements LoadExecutor {
     static ClusterExecutor open(RunRequest request, TokenCounter tokenCounter,
                                 ToIntFunction<RequestRecord> outputTokens, PrintStream err) {
         CommonSettings common = request.common();
-        if (common.connectionMode() != ConnectionMode.PRECONNECT) {
-            // the workers build their clients from ClientSpec, which does not carry the mode yet
-            throw new InvalidRequestException("--connection-mode " + common.connectionMode().name()
-                    .toLowerCase(Locale.ROOT).replace('_', '-') + " is not supported with --cluster yet: workers "
-                    + "open their connections before the clock (preconnect)");
-        }
         ClusterPlan cluster = request.cluster();
         LlmApi api = common.api(request.stream(), null);
         EndpointUnderTest endpoint = EndpointUnderTest.open(common.target(), EndpointUnderTest.ESTIMATED_PROMPT_TOKENS,
@@ -183,7 +176,7 @@ final class ClusterExecutor implements LoadExecutor {
                 common.numConcurrentRequests(), common.idleTimeout().toMillis(),
                 common.requestTimeout() == null ? null : common.requestTimeout().toMillis(),
                 common.connectTimeout().toMillis(), new LinkedHashMap<>(common.extraHeaders()), common.insecureTls(),
-                pem);
+                pem, common.connectionMode());
     }
 
     private SummaryDocument.DistributedJson distributedJson(MergedRun merged, String coordinatorAddress) {

@@ -28,6 +28,8 @@ import java.util.Objects;
  * @param clientOverhead          how busy the client itself was during the run (warmup included), or null
  * @param preconnectNanos         connect times of the connections opened before the run's clock started
  *                                ({@link io.llmperf4j.engine.client.ConnectionMode#PRECONNECT}); empty when none
+ * @param clockStartNanos         the run's clock start ({@link LoadResult#clockStartNanos()}); 0 when no runner made
+ *                                this result
  */
 public record ClosedLoopResult(
         List<RequestRecord> records,
@@ -42,7 +44,8 @@ public record ClosedLoopResult(
         long measureStartOffsetNanos,
         ClosedLoopSettings settings,
         ClientOverhead clientOverhead,
-        long[] preconnectNanos) implements LoadResult {
+        long[] preconnectNanos,
+        long clockStartNanos) implements LoadResult {
 
     public ClosedLoopResult {
         preconnectNanos = preconnectNanos == null ? new long[0] : preconnectNanos.clone();
@@ -58,7 +61,7 @@ public record ClosedLoopResult(
                             List<RequestRecord> warmupRecords, List<ScheduledRecord> timeline,
                             long measureStartOffsetNanos, ClosedLoopSettings settings, ClientOverhead clientOverhead) {
         this(records, startEpochMillis, endEpochMillis, durationNanos, requestsSent, timedOut, stopped, warmupRecords,
-                timeline, measureStartOffsetNanos, settings, clientOverhead, null);
+                timeline, measureStartOffsetNanos, settings, clientOverhead, null, 0);
     }
 
     /** A result without a measurement of the client's overhead. */
@@ -73,13 +76,22 @@ public record ClosedLoopResult(
     /** A copy with the client's overhead. */
     public ClosedLoopResult withClientOverhead(ClientOverhead overhead) {
         return new ClosedLoopResult(records, startEpochMillis, endEpochMillis, durationNanos, requestsSent, timedOut,
-                stopped, warmupRecords, timeline, measureStartOffsetNanos, settings, overhead, preconnectNanos);
+                stopped, warmupRecords, timeline, measureStartOffsetNanos, settings, overhead, preconnectNanos,
+                clockStartNanos);
     }
 
     /** A copy with the connect times of the connections opened before the clock started. */
     public ClosedLoopResult withPreconnect(long[] connectNanos) {
         return new ClosedLoopResult(records, startEpochMillis, endEpochMillis, durationNanos, requestsSent, timedOut,
-                stopped, warmupRecords, timeline, measureStartOffsetNanos, settings, clientOverhead, connectNanos);
+                stopped, warmupRecords, timeline, measureStartOffsetNanos, settings, clientOverhead, connectNanos,
+                clockStartNanos);
+    }
+
+    /** A copy with the run's clock start. */
+    public ClosedLoopResult withClockStart(long nanos) {
+        return new ClosedLoopResult(records, startEpochMillis, endEpochMillis, durationNanos, requestsSent, timedOut,
+                stopped, warmupRecords, timeline, measureStartOffsetNanos, settings, clientOverhead, preconnectNanos,
+                nanos);
     }
 
     @Override

@@ -17,6 +17,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -89,6 +90,23 @@ public final class ClosedLoopRunner {
     /** As {@link #run(List, ClosedLoopSettings, RecordListener)}; ends at once when {@code stopped} is already true. */
     ClosedLoopResult run(List<RequestSpec> specs, ClosedLoopSettings settings, RecordListener listener,
                          BooleanSupplier stopped) {
+        return run(specs, settings, listener, stopped, OptionalLong.empty());
+    }
+
+    /**
+     * As {@link #run(List, ClosedLoopSettings, RecordListener)}, with the clock starting at {@code startNanos} (on
+     * {@link System#nanoTime()}): a load worker's share starts at a cluster's shared instant. Everything before the
+     * clock (the connections, the client's watch) is done first, then the run waits for the instant; when that has
+     * passed by then, the clock starts at once ({@link ClosedLoopResult#clockStartNanos()} says where). Ends at once,
+     * sending nothing, when {@code stopped} is true at the call or {@link #stop()} comes first.
+     */
+    public ClosedLoopResult runAt(long startNanos, List<RequestSpec> specs, ClosedLoopSettings settings,
+                                  RecordListener listener, BooleanSupplier stopped) {
+        return run(specs, settings, listener, stopped, OptionalLong.of(startNanos));
+    }
+
+    private ClosedLoopResult run(List<RequestSpec> specs, ClosedLoopSettings settings, RecordListener listener,
+                                 BooleanSupplier stopped, OptionalLong startAt) {
         Objects.requireNonNull(settings, "settings");
         List<RequestSpec> prompts = List.copyOf(specs);
         if (prompts.isEmpty()) throw new IllegalArgumentException("specs must not be empty");
@@ -97,7 +115,7 @@ public final class ClosedLoopRunner {
             Run run = new Run(prompts, settings, listener == null ? RecordListener.NONE : listener);
             guard.attach(run.messages, stopped.getAsBoolean());
             try (ClientOverheadMonitor overhead = ClientOverheadMonitor.start(client)) {
-                ClosedLoopResult result = run.execute(Deadlines.cappedNanos(settings.timeout()));
+                ClosedLoopResult result = run.execute(Deadlines.cappedNanos(settings.timeout()), startAt);
                 return result.withClientOverhead(overhead.stop());
             }
         } finally {
@@ -108,6 +126,14 @@ public final class ClosedLoopRunner {
     /** Ends the current run early, from any thread: in-flight requests are cancelled and recorded. */
     public void stop() {
         guard.stop();
+    }
+
+    /**
+     * The connections a run of {@code settings} opens before its clock starts: one per slot. A load worker opens
+     * them itself before a cluster's shared start, so the run finds them open.
+     */
+    public static int connectionsToOpen(ClosedLoopSettings settings) {
+        return settings.concurrency();
     }
 
     /** What reaches the run's own thread. */
@@ -193,9 +219,10 @@ public final class ClosedLoopRunner {
             for (int slot = 0; slot < concurrency; slot++) nextIndex[slot] = slot % promptCount;
         }
 
-        ClosedLoopResult execute(long timeoutNanos) {
-            // one connection per slot, opened before the clock starts (the client decides whether it preconnects)
-            long[] preconnect = messages.peek() == STOP ? new long[0] : client.preconnect(concurrency);
+        ClosedLoopResult execute(long timeoutNanos, OptionalLong startAt) {
+            // opened before the clock starts (the client decides whether it preconnects)
+            long[] preconnect = messages.peek() == STOP ? new long[0] : client.preconnect(connectionsToOpen(settings));
+            if (startAt.isPresent()) Deadlines.await(startAt.getAsLong(), () -> messages.peek() == STOP);
             long startEpochMillis = System.currentTimeMillis();
             startNanos = System.nanoTime();
             synchronized (this) {
@@ -228,7 +255,7 @@ public final class ClosedLoopRunner {
             long measureStartOffset = measureStart - startNanos;
             return new ClosedLoopResult(records, startEpochMillis + measureStartOffset / 1_000_000L, endEpochMillis,
                     endNanos - measureStart, sentInAll, timedOut, stopped, warmupRecords, timeline,
-                    measureStartOffset, settings).withPreconnect(preconnect);
+                    measureStartOffset, settings).withPreconnect(preconnect).withClockStart(startNanos);
         }
 
         private boolean inWarmup(long now) {

@@ -51,6 +51,13 @@ public sealed interface LoadResult permits ClosedLoopResult, OpenLoopResult {
      */
     long[] preconnectNanos();
 
+    /**
+     * Where the run's clock started, on {@link System#nanoTime()} of the machine that ran it: the origin of every
+     * offset here (an open loop's schedule origin), after the connections of {@link #preconnectNanos()} were open. A
+     * load worker places its records on a cluster's shared timeline by it. 0 when no runner made this result.
+     */
+    long clockStartNanos();
+
     /** The load that ran. */
     LoadSettings settings();
 

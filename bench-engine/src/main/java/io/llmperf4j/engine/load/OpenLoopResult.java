@@ -38,6 +38,8 @@ import java.util.function.ToLongFunction;
  * @param clientOverhead              how busy the client itself was during the run (warmup included), or null
  * @param preconnectNanos             connect times of the connections opened before the schedule's clock started
  *                                    ({@link io.llmperf4j.engine.client.ConnectionMode#PRECONNECT}); empty when none
+ * @param clockStartNanos             the schedule's origin ({@link LoadResult#clockStartNanos()}); 0 when no runner
+ *                                    made this result
  */
 public record OpenLoopResult(
         List<RequestRecord> records,
@@ -58,7 +60,8 @@ public record OpenLoopResult(
         double scheduledRequestsPerSecond,
         double achievedSendRequestsPerSecond,
         ClientOverhead clientOverhead,
-        long[] preconnectNanos) implements LoadResult {
+        long[] preconnectNanos,
+        long clockStartNanos) implements LoadResult {
 
     public OpenLoopResult {
         preconnectNanos = preconnectNanos == null ? new long[0] : preconnectNanos.clone();
@@ -78,7 +81,7 @@ public record OpenLoopResult(
         this(records, warmupRecords, timeline, startEpochMillis, endEpochMillis, durationNanos,
                 measureStartOffsetNanos, requestsSent, timedOut, stopped, settings, warmupArrivals, measuredArrivals,
                 arrivalsNotSent, maxBacklog, scheduledRequestsPerSecond, achievedSendRequestsPerSecond, clientOverhead,
-                null);
+                null, 0);
     }
 
     /** A result without a measurement of the client's overhead. */
@@ -98,7 +101,7 @@ public record OpenLoopResult(
         return new OpenLoopResult(records, warmupRecords, timeline, startEpochMillis, endEpochMillis, durationNanos,
                 measureStartOffsetNanos, requestsSent, timedOut, stopped, settings, warmupArrivals, measuredArrivals,
                 arrivalsNotSent, maxBacklog, scheduledRequestsPerSecond, achievedSendRequestsPerSecond, overhead,
-                preconnectNanos);
+                preconnectNanos, clockStartNanos);
     }
 
     /** A copy with the connect times of the connections opened before the clock started. */
@@ -106,7 +109,15 @@ public record OpenLoopResult(
         return new OpenLoopResult(records, warmupRecords, timeline, startEpochMillis, endEpochMillis, durationNanos,
                 measureStartOffsetNanos, requestsSent, timedOut, stopped, settings, warmupArrivals, measuredArrivals,
                 arrivalsNotSent, maxBacklog, scheduledRequestsPerSecond, achievedSendRequestsPerSecond, clientOverhead,
-                connectNanos);
+                connectNanos, clockStartNanos);
+    }
+
+    /** A copy with the schedule's origin. */
+    public OpenLoopResult withClockStart(long nanos) {
+        return new OpenLoopResult(records, warmupRecords, timeline, startEpochMillis, endEpochMillis, durationNanos,
+                measureStartOffsetNanos, requestsSent, timedOut, stopped, settings, warmupArrivals, measuredArrivals,
+                arrivalsNotSent, maxBacklog, scheduledRequestsPerSecond, achievedSendRequestsPerSecond, clientOverhead,
+                preconnectNanos, nanos);
     }
 
     @Override

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -108,6 +109,24 @@ public final class OpenLoopRunner {
     /** The same, stopping early when {@code stopped} says so (a replayed trace's timestamps use it). */
     OpenLoopResult run(List<RequestSpec> specs, OpenLoopSettings settings, ArrivalSchedule schedule,
                        RecordListener listener, BooleanSupplier stopped) {
+        return run(specs, settings, schedule, listener, stopped, OptionalLong.empty());
+    }
+
+    /**
+     * As {@link #run(List, OpenLoopSettings, ArrivalSchedule, RecordListener)}, with the schedule's origin at
+     * {@code startNanos} (on {@link System#nanoTime()}): a load worker's share starts at a cluster's shared instant.
+     * Everything before the clock (the connections, the client's watch, the pacer thread) is done first; when the
+     * instant is nearer than that by then, the origin is as soon as it can be
+     * ({@link OpenLoopResult#clockStartNanos()} says where). Ends at once, sending nothing, when {@code stopped} is
+     * true at the call or {@link #stop()} comes first.
+     */
+    public OpenLoopResult runAt(long startNanos, List<RequestSpec> specs, OpenLoopSettings settings,
+                                ArrivalSchedule schedule, RecordListener listener, BooleanSupplier stopped) {
+        return run(specs, settings, schedule, listener, stopped, OptionalLong.of(startNanos));
+    }
+
+    private OpenLoopResult run(List<RequestSpec> specs, OpenLoopSettings settings, ArrivalSchedule schedule,
+                               RecordListener listener, BooleanSupplier stopped, OptionalLong startAt) {
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(schedule, "schedule");
         List<RequestSpec> prompts = List.copyOf(specs);
@@ -117,7 +136,7 @@ public final class OpenLoopRunner {
             Run run = new Run(prompts, settings, schedule, listener == null ? RecordListener.NONE : listener);
             guard.attach(run.finished, stopped.getAsBoolean());
             try (ClientOverheadMonitor overhead = ClientOverheadMonitor.start(client)) {
-                OpenLoopResult result = run.execute();
+                OpenLoopResult result = run.execute(startAt);
                 return result.withClientOverhead(overhead.stop());
             }
         } finally {
@@ -128,6 +147,21 @@ public final class OpenLoopRunner {
     /** Ends the current run early, from any thread: sending stops, in-flight requests are cancelled and recorded. */
     public void stop() {
         guard.stop();
+    }
+
+    /**
+     * Connections a run opens before its clock starts: the concurrency cap of {@code settings}, or without one the
+     * arrivals of {@code schedule}'s first {@value #PRECONNECT_WINDOW_NANOS} ns (the requests in flight before the
+     * first ones can end and free theirs), at most {@value #PRECONNECT_UNCAPPED_MAX}; the client caps it at its own
+     * limit. A load worker opens them itself before a cluster's shared start, so the run finds them open.
+     */
+    public static int connectionsToOpen(OpenLoopSettings settings, ArrivalSchedule schedule) {
+        int arrivals = schedule.size();
+        int cap = settings.maxConcurrency().orElse(Integer.MAX_VALUE);
+        if (cap != Integer.MAX_VALUE || arrivals == 0) return Math.min(cap, arrivals);
+        int n = 0;
+        while (n < arrivals && schedule.offsetNanos(n) < schedule.offsetNanos(0) + PRECONNECT_WINDOW_NANOS) n++;
+        return Math.max(1, Math.min(n, PRECONNECT_UNCAPPED_MAX));
     }
 
     /** A request's end (or a control signal), as queued by its completion callback. */
@@ -178,10 +212,14 @@ public final class OpenLoopRunner {
             this.listener = listener;
         }
 
-        OpenLoopResult execute() {
-            long[] preconnect = finished.peek() == STOP ? new long[0] : client.preconnect(connectionsToOpen());
-            long runStartEpochMillis = System.currentTimeMillis() + START_LEAD_NANOS / 1_000_000L;
-            startNanos = System.nanoTime() + START_LEAD_NANOS;
+        OpenLoopResult execute(OptionalLong startAt) {
+            long[] preconnect = finished.peek() == STOP ? new long[0]
+                    : client.preconnect(connectionsToOpen(settings, schedule));
+            long nowEpochMillis = System.currentTimeMillis();
+            long now = System.nanoTime();
+            startNanos = now + START_LEAD_NANOS;
+            if (startAt.isPresent() && startAt.getAsLong() - startNanos > 0) startNanos = startAt.getAsLong();
+            long runStartEpochMillis = nowEpochMillis + (startNanos - now) / 1_000_000L;
             long deadline = startNanos + Deadlines.cappedNanos(settings.timeout());
             Thread thread = new Thread(this::pace, "llmperf4j-pacer");
             thread.setDaemon(true);
@@ -218,19 +256,7 @@ public final class OpenLoopRunner {
                     runStartEpochMillis + measureStartOffset / 1_000_000L, endEpochMillis, duration,
                     measureStartOffset, records.size(), timedOut, stopped, settings, schedule.warmupArrivals(),
                     measured, schedule.size() - sentTotal, maxBacklog, scheduledRate, sendRate)
-                    .withPreconnect(preconnect);
-        }
-
-        /**
-         * Connections to open before the clock starts: the concurrency cap, or without one the arrivals of the
-         * schedule's first {@value #PRECONNECT_WINDOW_NANOS} ns (the requests in flight before the first ones can end
-         * and free theirs), at most {@value #PRECONNECT_UNCAPPED_MAX}; the client caps it at its own limit.
-         */
-        private int connectionsToOpen() {
-            if (cap != Integer.MAX_VALUE || offsets.length == 0) return Math.min(cap, offsets.length);
-            int n = 0;
-            while (n < offsets.length && offsets[n] < offsets[0] + PRECONNECT_WINDOW_NANOS) n++;
-            return Math.max(1, Math.min(n, PRECONNECT_UNCAPPED_MAX));
+                    .withPreconnect(preconnect).withClockStart(startNanos);
         }
 
         // ---- pacer thread ----

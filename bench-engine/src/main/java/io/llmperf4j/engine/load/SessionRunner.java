@@ -80,7 +80,8 @@ public final class SessionRunner {
                 run.execute();
                 return new ClosedLoopResult(run.records, run.startEpochMillis, run.endEpochMillis,
                         run.endNanos - run.startNanos, run.sent, run.timedOut, run.stopped, List.of(), run.timeline, 0,
-                        settings).withPreconnect(preconnect).withClientOverhead(overhead.stop());
+                        settings).withPreconnect(preconnect).withClockStart(run.startNanos)
+                        .withClientOverhead(overhead.stop());
             }
         } finally {
             guard.end();
@@ -118,7 +119,8 @@ public final class SessionRunner {
                 return new OpenLoopResult(run.records, List.of(), run.timeline, run.startEpochMillis,
                         run.endEpochMillis, run.endNanos - run.startNanos, 0, run.records.size(), run.timedOut,
                         run.stopped, settings, 0, starts.length, starts.length - run.started, run.maxBacklog,
-                        scheduled, achieved).withPreconnect(preconnect).withClientOverhead(overhead.stop());
+                        scheduled, achieved).withPreconnect(preconnect).withClockStart(run.startNanos)
+                        .withClientOverhead(overhead.stop());
             }
         } finally {
             guard.end();
