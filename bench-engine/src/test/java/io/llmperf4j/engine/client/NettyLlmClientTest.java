@@ -300,6 +300,31 @@ class NettyLlmClientTest {
                 + "proxy</body></html>"), send(c, "html-200").failure(), "a page that is no problem: its excerpt");
     }
 
+    /**
+     * Without streaming, a 200 problem (application/problem+json, or plain JSON shaped as one) is the same client
+     * error as a stream's, with its title, detail and status, not a malformed body quoted; a body that is no problem
+     * stays MALFORMED_EVENT.
+     */
+    @Test
+    void aProblemUnderA200WithoutStreamingIsAClientErrorWithItsWords() {
+        NettyLlmClient c = new NettyLlmClient(ClientConfig.builder(EndpointUrls.chatCompletions(server.baseUrl()),
+                "test-model").apiKey(Secret.of(KEY)).ioThreads(2).workerThreads(2).build(), new OpenAiChatApi(false));
+        clients.add(c);
+        String problem = "Service Unavailable: upstream model is loading, retry in 30 s (status 503 in the body)";
+        RequestRecord r = send(c, "problem-200");
+        assertEquals(new Failure(FailureKind.CLIENT_ERROR, -1, "expected the API's response but got a problem in "
+                + "'application/problem+json' (a proxy's or gateway's error? check the base URL): " + problem),
+                r.failure());
+        assertEquals(0, r.dataEventCount());
+        assertEquals(-1, r.ttftNanos());
+        assertEquals(new Failure(FailureKind.CLIENT_ERROR, -1, "expected the API's response but got a problem in "
+                + "'application/json' (a proxy's or gateway's error? check the base URL): " + problem),
+                send(c, "problem-200-as-json").failure());
+        RequestRecord page = send(c, "html-200");
+        assertEquals(FailureKind.MALFORMED_EVENT, page.failure().kind(), page.failure()::toString);
+        assertTrue(page.failure().message().contains("Please log in to the proxy"), page.failure()::toString);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"ok-as-text-plain", "ok-without-content-type"})
     void aRealStreamUnderAnotherContentTypeIsStillMeasured(String scenario) {

@@ -118,6 +118,20 @@ public final class FailureMessages {
     }
 
     /**
+     * A whole (non-streaming) 200 body that is an RFC 9457 problem instead of the API's answer, as a stream's is
+     * worded ({@link #notAnEventStream}): e.g. "expected the API's response but got a problem in
+     * 'application/problem+json' (a proxy's or gateway's error? check the base URL): Service Unavailable: the model
+     * is loading (status 503 in the body)".
+     *
+     * @param contentType the response's Content-Type, or null when it had none
+     * @param problem     the problem's words ({@link #problem(byte[])})
+     */
+    public static String problemInsteadOfResponse(String contentType, String problem) {
+        return "expected the API's response but got a problem" + (contentType == null ? "" : " in '" + contentType
+                + "'") + " (a proxy's or gateway's error? check the base URL): " + problem;
+    }
+
+    /**
      * An RFC 9457 problem's words ({@code application/problem+json}: title, detail and the status it names, e.g.
      * "Service Unavailable: the model is loading (status 503 in the body)"), on one line, or null when {@code body}
      * is not a problem.

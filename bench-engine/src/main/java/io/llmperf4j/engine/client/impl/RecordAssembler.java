@@ -155,7 +155,7 @@ final class RecordAssembler {
      */
     void finishWithJsonBody(long endNanos, byte[] body, String contentType) {
         if (!streaming) {
-            finishWholeResponse(endNanos, body);
+            finishWholeResponse(endNanos, body, contentType);
             return;
         }
         try {
@@ -176,21 +176,30 @@ final class RecordAssembler {
     /**
      * The 200 body of a non-streaming API, parsed whole at its end: one data event; its content (if any) is one
      * content event at the end, so TTFT = last content = E2E (a non-streaming request has no first token). An error
-     * object is ERROR_IN_STREAM; a body the API's parser rejects is MALFORMED_EVENT.
+     * object is ERROR_IN_STREAM; an RFC 9457 problem the API's parser rejects is a CLIENT_ERROR with its words (no
+     * data event, as a stream's); any other body it rejects is MALFORMED_EVENT.
      */
-    private void finishWholeResponse(long endNanos, byte[] body) {
-        eventIndex++;
-        dataEventCount++;
+    private void finishWholeResponse(long endNanos, byte[] body, String contentType) {
         ParsedChunk chunk;
         try {
             chunk = parser.parse(null, body);
         } catch (MalformedChunkException | RuntimeException e) {
+            String problem = FailureMessages.problem(body); // a gateway's error under a 200
+            if (problem != null) {
+                finish(endNanos, new Failure(FailureKind.CLIENT_ERROR, -1,
+                        FailureMessages.problemInsteadOfResponse(contentType, problem)));
+                return;
+            }
+            eventIndex++;
+            dataEventCount++;
             malformedCount++;
             firstMalformed = "the response body is malformed (" + e.getMessage() + "): "
                     + FailureMessages.excerpt(body);
             finish(endNanos, null);
             return;
         }
+        eventIndex++;
+        dataEventCount++;
         serverResponseId = chunk.responseId();
         if (chunk.error() != null) {
             streamError = new Failure(FailureKind.ERROR_IN_STREAM, chunk.error().code(), chunk.error().message());
