@@ -5,6 +5,7 @@ import io.llmperf4j.engine.client.ClientConfig;
 import io.llmperf4j.engine.client.ConnectionMode;
 import io.llmperf4j.engine.client.LlmApi;
 import io.llmperf4j.engine.client.Secret;
+import io.llmperf4j.report.summary.Redaction;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -52,6 +53,14 @@ public record ClientSpec(URI endpoint, String llmApi, boolean stream, String mod
     /** The APIs a worker can send ({@link ApiRegistry.Api#distributable()}; embeddings are not distributed). */
     public static boolean supports(String llmApi) {
         return ApiRegistry.find(llmApi).map(ApiRegistry.Api::distributable).orElse(false);
+    }
+
+    /**
+     * The endpoint as lines and descriptions show it: the values of secret-named query parameters (a gateway's
+     * {@code ?api-key=}) replaced, as in the result files ({@link Redaction#endpoint}).
+     */
+    public String shownEndpoint() {
+        return Redaction.endpoint(endpoint.toString());
     }
 
     /** The adapter, from the one registry, with this spec's {@code stream} setting. */
@@ -106,12 +115,13 @@ public record ClientSpec(URI endpoint, String llmApi, boolean stream, String mod
 
     /**
      * Header values are not shown (they may hold a gateway's credential, as {@link ClientConfig#toString()} hides
-     * them), nor the CA certificates' text: this spec is part of every job a worker is sent ({@link WorkerJob}).
+     * them), nor the CA certificates' text, nor a key in the endpoint's query: this spec is part of every job a
+     * worker is sent ({@link WorkerJob}).
      */
     @Override
     public String toString() {
-        return "ClientSpec[endpoint=" + endpoint + ", llmApi=" + llmApi + ", stream=" + stream + ", model=" + model
-                + ", samplingParams=" + samplingParams + ", includeUsage=" + includeUsage + ", maxConnections="
+        return "ClientSpec[endpoint=" + shownEndpoint() + ", llmApi=" + llmApi + ", stream=" + stream + ", model="
+                + model + ", samplingParams=" + samplingParams + ", includeUsage=" + includeUsage + ", maxConnections="
                 + maxConnections + ", idleTimeoutMillis=" + idleTimeoutMillis + ", requestTimeoutMillis="
                 + requestTimeoutMillis + ", connectTimeoutMillis=" + connectTimeoutMillis + ", extraHeaders="
                 + (extraHeaders == null ? null : extraHeaders.keySet()) + ", insecureTls=" + insecureTls

@@ -12,6 +12,7 @@ import io.llmperf4j.engine.load.ScheduledRecord;
 import io.llmperf4j.engine.load.Warmup;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.model.TokenCounter;
+import io.llmperf4j.report.summary.Redaction;
 
 import java.net.URI;
 import java.time.Duration;
@@ -176,7 +177,8 @@ public final class Coordinator implements AutoCloseable {
             if (problem != null) problems.add("worker " + ClusterNode.idOf(worker) + " " + problem);
         });
         if (!problems.isEmpty()) {
-            throw new DistributedRunException(String.join("; ", problems) + "; every worker must reach " + endpoint
+            throw new DistributedRunException(String.join("; ", problems) + "; every worker must reach "
+                    + Redaction.endpoint(endpoint.toString())
                     + " (check OPENAI_API_BASE, firewalls, and that it is not a loopback address seen from other "
                     + "machines)");
         }

@@ -87,7 +87,7 @@ public final class LoadWorker {
     WorkerOutcome run(WorkerJob job, HazelcastInstance instance) {
         synchronized (oneShareAtATime) {
             log.accept("share of run " + job.jobId() + ": " + job.load().describe() + " against "
-                    + job.client().endpoint());
+                    + job.client().shownEndpoint());
             Member coordinator = member(instance, job.coordinator());
             try (RecordStream stream = new RecordStream(instance.getExecutorService(ClusterNode.EXECUTOR),
                     coordinator, job);
@@ -127,7 +127,8 @@ public final class LoadWorker {
                 record = handle.completion().get(wait.toMillis(), TimeUnit.MILLISECONDS);
             } catch (TimeoutException e) {
                 handle.cancel();
-                log.accept("pre-run check: no answer from " + client.endpoint() + " in " + wait.toMillis() + " ms");
+                log.accept("pre-run check: no answer from " + client.shownEndpoint() + " in " + wait.toMillis()
+                        + " ms");
                 return new RequestCheck(RequestCheck.KeyState.SET, false, null);
             } catch (ExecutionException e) {
                 return new RequestCheck(RequestCheck.KeyState.SET, false, null);
@@ -137,13 +138,13 @@ public final class LoadWorker {
             }
         }
         if (record.succeeded()) {
-            log.accept("pre-run check of model " + client.model() + " against " + client.endpoint() + ": ok");
+            log.accept("pre-run check of model " + client.model() + " against " + client.shownEndpoint() + ": ok");
             return new RequestCheck(RequestCheck.KeyState.SET, true, null);
         }
         Failure f = record.failure();
         Failure redacted = new Failure(f.kind(), f.code(),
                 new Redactor(config.apiKey(), config.extraHeaders()).redact(f.message()));
-        log.accept("pre-run check of model " + client.model() + " against " + client.endpoint() + ": "
+        log.accept("pre-run check of model " + client.model() + " against " + client.shownEndpoint() + ": "
                 + f.kind() + (f.code() > 0 ? " " + f.code() : ""));
         return new RequestCheck(RequestCheck.KeyState.SET, true, redacted);
     }

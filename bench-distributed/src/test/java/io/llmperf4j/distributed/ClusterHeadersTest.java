@@ -42,6 +42,7 @@ import java.util.stream.Collectors;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -49,18 +50,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * coordinator and two workers in this JVM (each with its own API key) against an https server on 127.0.0.1 with a
  * throw-away certificate that records every request's headers. A header value (a gateway's token) crosses the
  * cluster, as it must for the workers to send it, but is never printed: not by the members' logs, not by Hazelcast's
- * (this JVM's stdout and stderr), not by the job's description.
+ * (this JVM's stdout and stderr), not by the job's description. Nor is a key in the endpoint's query string (some
+ * gateways take {@code ?api-key=}).
  */
 class ClusterHeadersTest {
     private static final char[] PASSWORD = "changeit".toCharArray();
     private static final String GATEWAY_TOKEN = "gw-token-SECRET-4711-abcdef";
     private static final List<String> WORKER_KEYS = List.of("worker-0-key-SECRET-1111", "worker-1-key-SECRET-2222");
+    private static final String QUERY_KEY = "query-key-SECRET-9876";
 
     @TempDir
     static Path dir;
     private static HttpsServer server;
     private static String pem;
     private static final List<Map<String, String>> requests = new CopyOnWriteArrayList<>();
+    private static final List<String> targets = new CopyOnWriteArrayList<>();
     private static final List<String> logLines = new CopyOnWriteArrayList<>();
     private static Coordinator coordinator;
     private static final List<HazelcastInstance> workers = new ArrayList<>();
@@ -81,6 +85,7 @@ class ClusterHeadersTest {
         server.setHttpsConfigurator(new HttpsConfigurator(serverContext(store)));
         server.createContext("/", exchange -> {
             exchange.getRequestBody().readAllBytes();
+            targets.add(exchange.getRequestURI().toString());
             requests.add(Map.of("x-gateway-token", header(exchange, "X-Gateway-Token"),
                     "x-team", header(exchange, "X-Team"), "authorization", header(exchange, "Authorization")));
             byte[] body = stream().getBytes(StandardCharsets.UTF_8);
@@ -117,7 +122,11 @@ class ClusterHeadersTest {
     }
 
     private static ClientSpec client(boolean insecure, String caPem) {
-        URI endpoint = URI.create("https://127.0.0.1:" + server.getAddress().getPort() + "/v1/chat/completions");
+        return client(URI.create("https://127.0.0.1:" + server.getAddress().getPort() + "/v1/chat/completions"),
+                insecure, caPem);
+    }
+
+    private static ClientSpec client(URI endpoint, boolean insecure, String caPem) {
         return new ClientSpec(endpoint, "openai", true, "m", Map.of(), true, 2, 60_000, null, 10_000,
                 Map.of("X-Gateway-Token", GATEWAY_TOKEN, "X-Team", "bench"), insecure, caPem,
                 null);
@@ -175,13 +184,49 @@ class ClusterHeadersTest {
         assertNothingShowsASecret(client(true, null));
     }
 
+    /**
+     * A key in the endpoint's query reaches the server, but the lines the workers and the coordinator print (a
+     * share's start, the pre-run check's, a worker that cannot reach the endpoint) and a job's description show the
+     * URL with that value replaced.
+     */
+    @Test
+    @Timeout(60)
+    void aKeyInTheEndpointsQueryIsInNoLine() {
+        String query = "?api-version=2024-06-01&api-key=" + QUERY_KEY;
+        ClientSpec client = client(URI.create("https://127.0.0.1:" + server.getAddress().getPort()
+                + "/v1/chat/completions" + query), true, null);
+        int before = requests.size();
+        coordinator.checkReachable(members, client.endpoint());
+        Map<String, RequestCheck> checks = coordinator.checkRequests(members, client, "Say hello.",
+                Duration.ofSeconds(20), Duration.ofSeconds(20), late -> { });
+        assertTrue(checks.values().stream().allMatch(c -> c.answered() && c.failure() == null), checks::toString);
+        MergedRun run = coordinator.run(DistributedPlan.closedLoop(client, specs(4), 2, Duration.ofSeconds(30)),
+                members, Map.of(), text -> 1);
+        assertTrue(run.records().stream().allMatch(RequestRecord::succeeded), run.records()::toString);
+        assertTrue(targets.subList(before, targets.size()).stream().allMatch(t -> t.endsWith(query)),
+                "the key reached the server: " + targets);
+        DistributedRunException unreachable = assertThrows(DistributedRunException.class, () -> coordinator
+                .checkReachable(members, URI.create("http://127.0.0.1:" + LoopbackPorts.next()
+                        + "/v1/chat/completions" + query)));
+        logLines.add(unreachable.getMessage()); // the coordinator's console prints it
+
+        String shownUrl = "/v1/chat/completions?api-version=2024-06-01&api-key=[REDACTED]";
+        assertTrue(logLines.stream().anyMatch(l -> l.startsWith("share of run ") && l.endsWith(shownUrl)),
+                logLines::toString);
+        assertTrue(logLines.stream().anyMatch(l -> l.startsWith("pre-run check of model m against ")
+                && l.endsWith(shownUrl + ": ok")), logLines::toString);
+        assertTrue(unreachable.getMessage().contains(shownUrl + " (check OPENAI_API_BASE"), unreachable::getMessage);
+        assertNothingShowsASecret(client);
+    }
+
     /** The members' log lines, this JVM's stdout and stderr (Hazelcast's logs) and the job's description. */
     private static void assertNothingShowsASecret(ClientSpec client) {
         WorkerJob job = new WorkerJob("job", "w", UUID.randomUUID(), 0, client, LoadShare.closed(1, 1,
                 Duration.ofSeconds(1), Warmup.NONE), specs(1));
         String shown = String.join("\n", logLines) + "\n" + console.toString(StandardCharsets.UTF_8) + "\n" + job;
-        assertTrue(job.toString().contains("extraHeaders=[X-Gateway-Token, X-Team]"), job::toString);
-        for (String secret : List.of(GATEWAY_TOKEN, WORKER_KEYS.get(0), WORKER_KEYS.get(1))) {
+        assertTrue(job.toString().contains("extraHeaders=[X-Gateway-Token, X-Team]")
+                || job.toString().contains("extraHeaders=[X-Team, X-Gateway-Token]"), job::toString); // Map.of's order
+        for (String secret : List.of(GATEWAY_TOKEN, WORKER_KEYS.get(0), WORKER_KEYS.get(1), QUERY_KEY)) {
             assertFalse(shown.contains(secret), () -> secret + " shown in:\n" + shown);
         }
         if (client.trustedCertificatesPem() != null) {
