@@ -26,10 +26,13 @@ public final class Redaction {
                     + "|\\bhf_[A-Za-z0-9]{20,}"
                     + "|\\bAKIA[0-9A-Z]{16}\\b"
                     + "|\\beyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}");
-    /** Query parameter or metadata names that hold secrets: "key", "api_key", "x-api-key", "token", "sig", ... */
+    /**
+     * Query parameter or metadata names that hold secrets: "key", "api_key", "x-api-key", "token", "sig", ..., and
+     * "code" (Azure Functions' function key, {@code ?code=}).
+     */
     private static final Pattern SECRET_NAME = Pattern.compile(
             "(?i)(?:.*[_.-])?(?:key|apikey|token|access_token|secret|password|passwd|pwd|sig|signature|auth"
-                    + "|authorization|credential|credentials)");
+                    + "|authorization|credential|credentials|code)");
     private static final Pattern USER_INFO = Pattern.compile("(?<=://)[^/?#@\\s]*@");
 
     private Redaction() {

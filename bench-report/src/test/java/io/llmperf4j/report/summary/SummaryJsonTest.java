@@ -417,6 +417,8 @@ class SummaryJsonTest {
         assertEquals("http://my_host:8000/v1", Redaction.endpoint("http://me:pw@my_host:8000/v1"));
         assertEquals("not a url [REDACTED]", Redaction.endpoint("not a url " + OPENAI_KEY));
         assertEquals(null, Redaction.endpoint(null));
+        assertEquals("https://fn.azurewebsites.net/api/chat?code=[REDACTED]",
+                Redaction.endpoint("https://fn.azurewebsites.net/api/chat?code=abc123"));
         assertTrue(Redaction.isSecretName("x-api-key"));
         assertFalse(Redaction.isSecretName("max_tokens"));
     }
