@@ -241,6 +241,18 @@ class LoadCommandTest {
         for (String metric : List.of("requests_per_s", "ttft_ms", "tpot_ms")) {
             assertTrue(entry.get("secondaryMetrics").has(metric), metric);
         }
+        // as JMH: scorePercentiles are over the scores of rawData; TTFT and TPOT are mean times, JMH's avgt
+        JsonNode ttft = entry.get("secondaryMetrics").get("ttft_ms");
+        List<Double> scores = new java.util.ArrayList<>();
+        ttft.get("rawData").forEach(fork -> fork.forEach(v -> scores.add(v.asDouble())));
+        assertEquals(4, scores.size(), ttft::toString);
+        assertEquals(java.util.Collections.min(scores), ttft.get("scorePercentiles").get("0.0").asDouble(), 1e-9);
+        assertEquals(java.util.Collections.max(scores), ttft.get("scorePercentiles").get("100.0").asDouble(), 1e-9);
+        assertEquals("avgt", ttft.get("mode").asText());
+        assertTrue(ttft.get("perRequestPercentiles").get("100.0").asDouble()
+                >= ttft.get("scorePercentiles").get("100.0").asDouble(), ttft::toString);
+        assertTrue(java.util.regex.Pattern.compile("\\nllmperf4j\\.token_benchmark:ttft_ms\\s+2\\s+m\\s+avgt\\s+4\\s")
+                .matcher(run.out()).find(), run::toString);
 
         List<CSVRecord> iterations = TokenBenchmarkCommandTest.csvRows(tmp.resolve("m_40_8_iterations.csv"));
         assertEquals(6, iterations.size(), "2 forks x (1 warmup + 2 measurement)");

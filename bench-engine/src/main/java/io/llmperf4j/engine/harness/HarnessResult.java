@@ -51,12 +51,12 @@ public record HarnessResult(String benchmark, Map<String, String> params, Harnes
         return throughput(REQUESTS_LABEL, "req/s", IterationResult::requestsPerSecond);
     }
 
-    /** Score per iteration: mean TTFT of its successes; percentiles over every request. */
+    /** Score per iteration: mean TTFT of its successes; percentiles over those scores, and over every request. */
     public MetricResult ttftMillis() {
         return latency(TTFT_LABEL, IterationResult::meanTtftMillis, IterationResult::ttftMillis);
     }
 
-    /** Score per iteration: mean TPOT of its successes; percentiles over every request. */
+    /** Score per iteration: mean TPOT of its successes; percentiles over those scores, and over every request. */
     public MetricResult tpotMillis() {
         return latency(TPOT_LABEL, IterationResult::meanTpotMillis, IterationResult::tpotMillis);
     }
@@ -83,7 +83,8 @@ public record HarnessResult(String benchmark, Map<String, String> params, Harnes
     private MetricResult throughput(String label, String unit, ToDoubleFunction<IterationResult> score) {
         List<List<Double>> raw = raw(score);
         ScoreStatistics stats = ScoreStatistics.of(flatten(raw));
-        return new MetricResult(label, unit, stats, raw, MetricResult.percentilesOf(stats));
+        return new MetricResult(label, unit, MetricResult.THROUGHPUT, stats, raw, MetricResult.percentilesOf(stats),
+                null);
     }
 
     private MetricResult latency(String label, ToDoubleFunction<IterationResult> score,
@@ -92,7 +93,8 @@ public record HarnessResult(String benchmark, Map<String, String> params, Harnes
         ScoreStatistics stats = ScoreStatistics.of(flatten(raw));
         ScoreStatistics all = ScoreStatistics.of(measurementIterations().stream().map(samples)
                 .flatMapToDouble(Arrays::stream).toArray());
-        return new MetricResult(label, "ms", stats, raw, MetricResult.percentilesOf(all));
+        return new MetricResult(label, "ms", MetricResult.AVERAGE_TIME, stats, raw, MetricResult.percentilesOf(stats),
+                MetricResult.percentilesOf(all));
     }
 
     private List<List<Double>> raw(ToDoubleFunction<IterationResult> score) {

@@ -1,5 +1,6 @@
 package io.llmperf4j.engine.harness;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -14,9 +15,13 @@ import java.util.Map;
 
 /**
  * JMH's JSON result format (an array with one element per benchmark and params), so JMH tooling (jmh-visualizer,
- * jmh-benchmark-action, …) can read harness results. {@code jmhVersion} is "llmperf4j"; mode is always "thrpt";
- * the primary metric is output tok/s, secondaries are requests_per_s, ttft_ms and tpot_ms. NaN is written as the
- * string "NaN", as JMH does. Written with Jackson from records; no hand-made JSON.
+ * jmh-benchmark-action, …) can read harness results. {@code jmhVersion} is "llmperf4j"; the element's mode is
+ * "thrpt", its primary metric's (output tok/s); secondaries are requests_per_s, ttft_ms and tpot_ms. As JMH, each
+ * metric's {@code scorePercentiles} are percentiles of its per-iteration scores, the values of its {@code rawData}.
+ * Keys JMH does not write, for readers that know them: each metric's own {@code mode} (JMH has one per element:
+ * "avgt" for ttft_ms and tpot_ms, which are mean times, "thrpt" for the rates) and, for ttft_ms and tpot_ms,
+ * {@code perRequestPercentiles} (the same ranks over every measured request). NaN is written as the string "NaN", as
+ * JMH does. Written with Jackson from records; no hand-made JSON.
  */
 public final class JmhJsonFormat {
 
@@ -38,10 +43,13 @@ public final class JmhJsonFormat {
                         Map<String, Metric> secondaryMetrics) {
     }
 
-    /** A metric as JMH writes it. */
-    @JsonPropertyOrder({"score", "scoreError", "scoreConfidence", "scorePercentiles", "scoreUnit", "rawData"})
+    /** A metric as JMH writes it, then llmperf4j's own keys (perRequestPercentiles only for latencies). */
+    @JsonPropertyOrder({"score", "scoreError", "scoreConfidence", "scorePercentiles", "scoreUnit", "rawData", "mode",
+            "perRequestPercentiles"})
     public record Metric(double score, double scoreError, double[] scoreConfidence,
-                         Map<String, Double> scorePercentiles, String scoreUnit, List<List<Double>> rawData) {
+                         Map<String, Double> scorePercentiles, String scoreUnit, List<List<Double>> rawData,
+                         String mode,
+                         @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Double> perRequestPercentiles) {
     }
 
     public static List<Entry> entries(List<HarnessResult> results) {
@@ -65,7 +73,7 @@ public final class JmhJsonFormat {
         Map<String, Metric> secondary = new LinkedHashMap<>();
         r.secondary().forEach((label, m) -> secondary.put(label, metric(m)));
         HarnessSettings s = r.settings();
-        return new Entry(JMH_VERSION, r.benchmark(), "thrpt", r.threads(), s.forks(),
+        return new Entry(JMH_VERSION, r.benchmark(), r.primary().mode(), r.threads(), s.forks(),
                 System.getProperty("java.version"), System.getProperty("java.vm.name"),
                 System.getProperty("java.vm.version"), s.warmup().count(), s.warmup().timeText(), 1,
                 s.measurement().count(), s.measurement().timeText(), 1, r.params(), metric(r.primary()), secondary);
@@ -73,6 +81,6 @@ public final class JmhJsonFormat {
 
     private static Metric metric(MetricResult m) {
         return new Metric(m.score(), m.scoreError(), m.statistics().confidenceInterval(), m.percentiles(), m.unit(),
-                m.rawData());
+                m.rawData(), m.mode(), m.requestPercentiles());
     }
 }

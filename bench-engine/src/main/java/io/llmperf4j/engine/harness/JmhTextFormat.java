@@ -25,6 +25,12 @@ public final class JmhTextFormat {
             the numbers tell you what you want them to tell.
             """;
 
+    /** Under the table when its Error is blank for want of scores, as JMH leaves it blank without a word. */
+    static final String ONE_ITERATION = "(one measured iteration: no interval, so no Error; the ± error needs "
+            + "2 scores or more: --iterations 2 or more, or --forks 2 or more)";
+    static final String FEWER_THAN_TWO_SCORES = "(Error is blank where Cnt is below 2: fewer than 2 scores give no "
+            + "interval; an iteration in which no request succeeded has no TTFT or TPOT score)";
+
     private JmhTextFormat() {
     }
 
@@ -87,7 +93,7 @@ public final class JmhTextFormat {
         b.append("# Load: ").append(load.describe()).append('\n');
         b.append("# Forks: ").append(s.forks()).append(s.forks() == 1 ? " fork" : " forks")
                 .append(" (a fork is a fresh client and connection pool)\n");
-        b.append("# Benchmark mode: Throughput, output tokens/time\n");
+        b.append("# Benchmark mode: Throughput, output tokens/time (ttft_ms, tpot_ms: Average time per request)\n");
         b.append("# Benchmark: ").append(benchmark).append('\n');
         if (!params.isEmpty()) {
             List<String> ps = new ArrayList<>();
@@ -163,7 +169,7 @@ public final class JmhTextFormat {
                 row.add(m == metrics.get(0) ? r.benchmark() : r.benchmark() + ":" + m.label());
                 for (String p : paramNames) row.add(r.params().getOrDefault(p, "N/A"));
                 ScoreStatistics s = m.statistics();
-                row.add("thrpt");
+                row.add(m.mode());
                 row.add(Integer.toString(s.n()));
                 row.add(num(s.mean()));
                 boolean hasError = !Double.isNaN(s.error());
@@ -172,6 +178,13 @@ public final class JmhTextFormat {
                 row.add(m.unit());
                 rows.add(row.toArray(new String[0]));
             }
+        }
+        boolean noInterval = false;
+        boolean oneIteration = true;
+        for (HarnessResult r : results) {
+            oneIteration &= r.settings().measurement().count() * r.settings().forks() == 1;
+            for (MetricResult m : r.secondary().values()) noInterval |= m.statistics().n() < 2;
+            noInterval |= r.primary().statistics().n() < 2;
         }
         int cols = rows.get(0).length;
         int[] width = new int[cols];
@@ -185,6 +198,7 @@ public final class JmhTextFormat {
             }
             b.append(line.toString().stripTrailing()).append('\n');
         }
+        if (noInterval) b.append(oneIteration ? ONE_ITERATION : FEWER_THAN_TWO_SCORES).append('\n');
         return b.toString();
     }
 

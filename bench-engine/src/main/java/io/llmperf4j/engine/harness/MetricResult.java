@@ -8,17 +8,27 @@ import java.util.Objects;
 
 /**
  * A metric across measurement iterations, as JMH reports one: score ± error over the per-iteration scores, raw
- * scores per fork, and percentiles.
+ * scores per fork, and the percentiles of those same scores.
  *
- * @param label       e.g. "output_tok_per_s", "ttft_ms"
- * @param unit        e.g. "tok/s", "ms"
- * @param statistics  over every measurement iteration's score, all forks pooled
- * @param rawData     per fork, its iterations' scores
- * @param percentiles JMH's ranks ("0.0" … "100.0") to values: over iteration scores for throughputs, over individual
- *                    requests for latencies (as JMH's sample mode)
+ * @param label              e.g. "output_tok_per_s", "ttft_ms"
+ * @param unit               e.g. "tok/s", "ms"
+ * @param mode               JMH's short label for what the score is: {@value #THROUGHPUT} for a rate (tok/s, req/s),
+ *                           {@value #AVERAGE_TIME} for a mean time (TTFT, TPOT: each iteration's mean over its
+ *                           requests)
+ * @param statistics         over every measurement iteration's score, all forks pooled
+ * @param rawData            per fork, its iterations' scores
+ * @param percentiles        JMH's ranks ("0.0" … "100.0") to values, over the iteration scores (rawData's values), as
+ *                           JMH's {@code scorePercentiles} in its throughput and average-time modes
+ * @param requestPercentiles for a latency, the same ranks over every measured request (not JMH's); else null
  */
-public record MetricResult(String label, String unit, ScoreStatistics statistics, List<List<Double>> rawData,
-                           Map<String, Double> percentiles) {
+public record MetricResult(String label, String unit, String mode, ScoreStatistics statistics,
+                           List<List<Double>> rawData, Map<String, Double> percentiles,
+                           Map<String, Double> requestPercentiles) {
+
+    /** JMH's throughput mode. */
+    public static final String THROUGHPUT = "thrpt";
+    /** JMH's average-time mode. */
+    public static final String AVERAGE_TIME = "avgt";
 
     /** JMH's percentile ranks, in its order. */
     public static final List<Double> PERCENTILE_RANKS =
@@ -27,9 +37,12 @@ public record MetricResult(String label, String unit, ScoreStatistics statistics
     public MetricResult {
         Objects.requireNonNull(label, "label");
         Objects.requireNonNull(unit, "unit");
+        Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(statistics, "statistics");
         rawData = rawData.stream().map(List::copyOf).toList();
         percentiles = Collections.unmodifiableMap(new LinkedHashMap<>(percentiles));
+        requestPercentiles = requestPercentiles == null ? null
+                : Collections.unmodifiableMap(new LinkedHashMap<>(requestPercentiles));
     }
 
     public double score() {

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -49,8 +50,10 @@ class JmhFormatTest {
         assertEquals("8", b.get("params").get("concurrency").asText());
 
         JsonNode p = b.get("primaryMetric");
-        assertEquals(List.of("score", "scoreError", "scoreConfidence", "scorePercentiles", "scoreUnit", "rawData"),
-                names(p));
+        // JMH's keys, then llmperf4j's own: the metric's mode (no per-request percentiles for a rate)
+        assertEquals(List.of("score", "scoreError", "scoreConfidence", "scorePercentiles", "scoreUnit", "rawData",
+                "mode"), names(p));
+        assertEquals("thrpt", p.get("mode").asText());
         assertEquals(804.8333333333334, p.get("score").asDouble(), 1e-9);
         assertEquals(29.100334329258764, p.get("scoreError").asDouble(), 1e-7);
         assertEquals(2, p.get("scoreConfidence").size());
@@ -66,10 +69,25 @@ class JmhFormatTest {
         assertEquals(List.of("requests_per_s", "ttft_ms", "tpot_ms"), names(s));
         JsonNode ttft = s.get("ttft_ms");
         assertEquals("ms", ttft.get("scoreUnit").asText());
-        // per iteration: mean of {100 + i, 200 + i}; percentiles over every request
+        assertEquals("avgt", ttft.get("mode").asText());
+        assertEquals("avgt", s.get("tpot_ms").get("mode").asText());
+        assertEquals("thrpt", s.get("requests_per_s").get("mode").asText());
+        assertEquals(List.of("score", "scoreError", "scoreConfidence", "scorePercentiles", "scoreUnit", "rawData",
+                "mode", "perRequestPercentiles"), names(ttft));
+        assertTrue(s.get("requests_per_s").get("perRequestPercentiles") == null, s::toString);
+        // per iteration: mean of {100 + i, 200 + i}; scorePercentiles over those scores (rawData's values), as JMH
         assertEquals("[[151.0,152.0,153.0],[151.0,152.0,153.0]]", ttft.get("rawData").toString());
-        assertEquals(101.0, ttft.get("scorePercentiles").get("0.0").asDouble());
-        assertEquals(203.0, ttft.get("scorePercentiles").get("100.0").asDouble());
+        JsonNode scores = ttft.get("scorePercentiles");
+        assertEquals(List.of("0.0", "50.0", "90.0", "95.0", "99.0", "99.9", "99.99", "99.999", "99.9999", "100.0"),
+                names(scores));
+        assertEquals(151.0, scores.get("0.0").asDouble());
+        assertEquals(152.0, scores.get("50.0").asDouble());
+        assertEquals(153.0, scores.get("100.0").asDouble());
+        // every measured request's: {101, 201}, {102, 202}, {103, 203} in each fork
+        JsonNode requests = ttft.get("perRequestPercentiles");
+        assertEquals(names(scores), names(requests));
+        assertEquals(101.0, requests.get("0.0").asDouble());
+        assertEquals(203.0, requests.get("100.0").asDouble());
         assertEquals(4.0, s.get("requests_per_s").get("score").asDouble(), 1e-12);
         assertEquals(21.5, s.get("tpot_ms").get("score").asDouble(), 1e-12);
     }
@@ -108,7 +126,28 @@ class JmhFormatTest {
                 .matcher(text).find(), text);
         assertTrue(Pattern.compile("\\nllm\\.chat\\s+8\\s+thrpt\\s+6\\s+804\\.833 ± 29\\.100\\s+tok/s\\n")
                 .matcher(text).find(), text);
-        assertTrue(Pattern.compile("\\nllm\\.chat:ttft_ms\\s+8\\s+thrpt\\s+6\\s+152\\.000 ±\\s+\\S+\\s+ms\\n")
+        // TTFT and TPOT are mean times: JMH's average-time mode; the rates are throughputs
+        assertTrue(Pattern.compile("\\nllm\\.chat:ttft_ms\\s+8\\s+avgt\\s+6\\s+152\\.000 ±\\s+\\S+\\s+ms\\n")
                 .matcher(text).find(), text);
+        assertTrue(Pattern.compile("\\nllm\\.chat:tpot_ms\\s+8\\s+avgt\\s+6\\s").matcher(text).find(), text);
+        assertTrue(Pattern.compile("\\nllm\\.chat:requests_per_s\\s+8\\s+thrpt\\s+6\\s").matcher(text).find(), text);
+        assertTrue(text.contains("# Benchmark mode: Throughput, output tokens/time (ttft_ms, tpot_ms: Average time "
+                + "per request)\n"), text);
+        assertTrue(!text.contains(JmhTextFormat.ONE_ITERATION) && !text.contains(JmhTextFormat.FEWER_THAN_TWO_SCORES),
+                text);
+    }
+
+    @Test
+    void oneMeasuredIterationSaysWhyTheErrorIsBlank() {
+        HarnessResult full = Fixtures.harnessResult();
+        ForkResult f = full.forks().get(0);
+        HarnessResult one = new HarnessResult("llm.chat", Map.of("concurrency", "8"),
+                HarnessSettings.of(1, Duration.ofSeconds(1), 1, Duration.ofSeconds(1), 1), full.load(),
+                List.of(new ForkResult(1, f.warmup(), f.measurement().subList(0, 1), f.load(), false)), false);
+        String table = JmhTextFormat.summaryTable(List.of(one));
+        assertTrue(Pattern.compile("\\nllm\\.chat\\s+8\\s+thrpt\\s+1\\s+812\\.500\\s+tok/s\\n").matcher(table).find(),
+                table);
+        assertTrue(table.endsWith("\n" + JmhTextFormat.ONE_ITERATION + "\n"), table);
+        assertTrue(JmhTextFormat.ONE_ITERATION.startsWith("(one measured iteration: no interval"));
     }
 }
