@@ -1,5 +1,6 @@
 package io.llmperf4j.run;
 
+import io.llmperf4j.engine.load.LevelWorkloads;
 import io.llmperf4j.model.BenchmarkRun;
 import io.llmperf4j.model.BenchmarkSettings;
 import io.llmperf4j.model.RequestRecord;
@@ -149,13 +150,16 @@ final class TokenRun {
                 // the search's verdict is the answer, failures included (they are judged by the objectives)
                 return stops.interrupted() ? RunStatus.INTERRUPTED : RunStatus.COMPLETED;
             }
+            // each model (of a comparison), level and fork sends prompts of its own (synthetic ones); with
+            // iterations, every request does
+            LevelWorkloads levelWorkloads = IterationPrompts.of(workload, request.workload(), seed, plan,
+                    request.cluster() != null, err);
             for (int i = 0; i < plan.models().size(); i++) {
                 if (!stops.mayStartModel(i, plan.pause())) break;
                 String model = plan.models().get(i);
-                // each model (of a comparison), level and fork sends prompts of its own (synthetic ones)
                 int modelIndex = i;
                 ModelRun.Context context = new ModelRun.Context(plan, workload.requests(),
-                        (level, fork) -> workload.draw(seed, level, fork), workload.drawsFresh(), counter,
+                        levelWorkloads, workload.drawsFresh(), counter,
                         run -> withServerCounts(run, workload), metricsConfig, stops, out, err, files,
                         serverMetrics);
                 ModelRun run = new ModelRun(model, ModelComparison.modelDir(common.resultsDir(), plan, model), base,

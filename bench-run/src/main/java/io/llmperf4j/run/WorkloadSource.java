@@ -129,7 +129,7 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
     }
 
     /** SplitMix64's finalizer. */
-    private static long mix(long z) {
+    static long mix(long z) {
         z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
         z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
         return z ^ (z >>> 31);

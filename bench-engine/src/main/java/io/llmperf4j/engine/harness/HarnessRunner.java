@@ -27,8 +27,10 @@ import java.util.function.ToIntFunction;
  * {@link ForkRunner}, a fresh run on the workers of a cluster), continuous load for
  * {@link HarnessSettings#forkTime()} (the load point's own stop conditions and warmup are replaced: a closed loop
  * keeps its concurrency with no request limit, an open loop keeps its rate, arrivals, seed and cap), requests still
- * in flight at the end cancelled, then the run is cut into warmup and measurement windows. Every fork uses the same
- * workload and seed, so forks differ only by what the system under test does.
+ * in flight at the end cancelled, then the run is cut into warmup and measurement windows. Each fork sends the
+ * requests it is given: a list is looped over for as long as the fork runs (a workload meant to be sent again); a
+ * {@link io.llmperf4j.engine.load.FreshRequests} gives every send a request of its own, so that no iteration finds an
+ * earlier one's prompts in the server's prefix cache.
  * {@link #stop()} ends the current fork (windows that ended before the stop are kept) and runs no more forks.
  */
 public final class HarnessRunner {

@@ -111,8 +111,10 @@ public final class ClosedLoopRunner {
         List<RequestSpec> prompts = List.copyOf(specs);
         if (prompts.isEmpty()) throw new IllegalArgumentException("specs must not be empty");
         guard.begin();
-        try {
-            Run run = new Run(prompts, settings, listener == null ? RecordListener.NONE : listener);
+        // fresh requests: drawn ahead from here, before the clock, and on a thread of their own during the run
+        try (FreshRequests.Supply fresh = specs instanceof FreshRequests f
+                ? f.open(FreshRequests.aheadFor(settings.concurrency())) : null) {
+            Run run = new Run(prompts, fresh, settings, listener == null ? RecordListener.NONE : listener);
             guard.attach(run.messages, stopped.getAsBoolean());
             try (ClientOverheadMonitor overhead = ClientOverheadMonitor.start(client)) {
                 ClosedLoopResult result = run.execute(Deadlines.cappedNanos(settings.timeout()), startAt);
@@ -182,6 +184,8 @@ public final class ClosedLoopRunner {
          * interpreter at the next run's first send (a class check; C2 recompiled it, 0.3 s, inside a stream ceiling).
          */
         private final RequestSpec[] specs;
+        /** Each send's own request ({@link FreshRequests}) instead of cycling through {@link #specs}; or null. */
+        private final FreshRequests.Supply fresh;
         private final ClosedLoopSettings settings;
         private final int promptCount;
         private final int concurrency;
@@ -206,8 +210,10 @@ public final class ClosedLoopRunner {
         private boolean sending;
         private boolean closed;
 
-        Run(List<RequestSpec> specs, ClosedLoopSettings settings, RecordListener listener) {
+        Run(List<RequestSpec> specs, FreshRequests.Supply fresh, ClosedLoopSettings settings,
+            RecordListener listener) {
             this.specs = specs.toArray(new RequestSpec[0]);
+            this.fresh = fresh;
             this.settings = settings;
             this.promptCount = this.specs.length;
             this.concurrency = settings.concurrency();
@@ -277,8 +283,8 @@ public final class ClosedLoopRunner {
             if (!isWarmup && sent >= maxCompleted) return false;
             if (!isWarmup && measureStartNanos < 0) measureStartNanos = now;
             int number = launches++;
-            Launch launch = new Launch(slot, number, specs[sendOrder ? number % promptCount : nextIndex[slot]],
-                    now, isWarmup);
+            RequestSpec spec = fresh != null ? fresh.next() : specs[sendOrder ? number % promptCount : nextIndex[slot]];
+            Launch launch = new Launch(slot, number, spec, now, isWarmup);
             sending = true;
             try {
                 launch.handle = client.send(launch.spec, () -> moveOn(launch));

@@ -132,8 +132,11 @@ public final class OpenLoopRunner {
         List<RequestSpec> prompts = List.copyOf(specs);
         if (prompts.isEmpty()) throw new IllegalArgumentException("specs must not be empty");
         guard.begin();
-        try {
-            Run run = new Run(prompts, settings, schedule, listener == null ? RecordListener.NONE : listener);
+        // fresh requests: drawn ahead from here, before the clock, and on a thread of their own during the run
+        try (FreshRequests.Supply fresh = specs instanceof FreshRequests f
+                ? f.open(FreshRequests.aheadFor(freshAhead(settings, schedule))) : null) {
+            Run run = new Run(prompts, fresh, settings, schedule,
+                    listener == null ? RecordListener.NONE : listener);
             guard.attach(run.finished, stopped.getAsBoolean());
             try (ClientOverheadMonitor overhead = ClientOverheadMonitor.start(client)) {
                 OpenLoopResult result = run.execute(startAt);
@@ -142,6 +145,12 @@ public final class OpenLoopRunner {
         } finally {
             guard.end();
         }
+    }
+
+    /** Sends that can come at once: the cap, else two seconds of arrivals at the mean rate, at most the schedule. */
+    private static int freshAhead(OpenLoopSettings settings, ArrivalSchedule schedule) {
+        if (settings.maxConcurrency().isPresent()) return settings.maxConcurrency().getAsInt();
+        return (int) Math.min(schedule.size(), Math.ceil(2 * settings.requestsPerSecond()));
     }
 
     /** Ends the current run early, from any thread: sending stops, in-flight requests are cancelled and recorded. */
@@ -176,6 +185,8 @@ public final class OpenLoopRunner {
     /** One run: the pacer's state (pacer thread), the collector's state (calling thread), and what they share. */
     private final class Run {
         private final List<RequestSpec> specs;
+        /** Each arrival's own request ({@link FreshRequests}) instead of cycling through {@link #specs}; or null. */
+        private final FreshRequests.Supply fresh;
         private final OpenLoopSettings settings;
         private final ArrivalSchedule schedule;
         private final long[] offsets;
@@ -203,8 +214,10 @@ public final class OpenLoopRunner {
         private boolean timedOut;
         private boolean stopped;
 
-        Run(List<RequestSpec> specs, OpenLoopSettings settings, ArrivalSchedule schedule, RecordListener listener) {
+        Run(List<RequestSpec> specs, FreshRequests.Supply fresh, OpenLoopSettings settings, ArrivalSchedule schedule,
+            RecordListener listener) {
             this.specs = specs;
+            this.fresh = fresh;
             this.settings = settings;
             this.schedule = schedule;
             this.offsets = schedule.offsetsNanos();
@@ -308,7 +321,7 @@ public final class OpenLoopRunner {
         }
 
         private void send(int arrival, long actualOffset) {
-            RequestSpec spec = specs.get(arrival % specs.size());
+            RequestSpec spec = fresh != null ? fresh.next() : specs.get(arrival % specs.size());
             boolean isWarmup = schedule.isWarmup(arrival);
             if (!isWarmup) {
                 if (firstMeasuredSendOffset < 0) firstMeasuredSendOffset = actualOffset;

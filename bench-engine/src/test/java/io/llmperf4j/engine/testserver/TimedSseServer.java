@@ -31,6 +31,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -39,7 +41,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * content chunk after {@code firstTokenDelay}, then one content chunk ("tok ", one token each) every
  * {@code interTokenDelay} until the request's {@code max_tokens}, then a finish chunk, a usage chunk
  * ({@code completion_tokens = max_tokens}) and {@code [DONE]}. Keep-alive; timers run on the event loop, so it
- * scales to many concurrent streams. Counts requests and the most it ever had in flight.
+ * scales to many concurrent streams. Counts requests and the most it ever had in flight, and keeps every prompt.
  */
 public final class TimedSseServer implements AutoCloseable {
 
@@ -56,6 +58,7 @@ public final class TimedSseServer implements AutoCloseable {
     private final AtomicInteger requests = new AtomicInteger();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger maxInFlight = new AtomicInteger();
+    private final List<String> prompts = new CopyOnWriteArrayList<>();
 
     private TimedSseServer(Duration firstTokenDelay, Duration interTokenDelay, int threads) throws IOException {
         this.firstTokenDelayNanos = firstTokenDelay.toNanos();
@@ -100,6 +103,11 @@ public final class TimedSseServer implements AutoCloseable {
         return requests.get();
     }
 
+    /** Each request's prompt (its last message's content), in arrival order. */
+    public List<String> prompts() {
+        return List.copyOf(prompts);
+    }
+
     /** The most streams that were open at once. */
     public int maxInFlight() {
         return maxInFlight.get();
@@ -121,6 +129,8 @@ public final class TimedSseServer implements AutoCloseable {
             requests.incrementAndGet();
             maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
             JsonNode body = JSON.readTree(request.content().toString(StandardCharsets.UTF_8));
+            JsonNode messages = body.path("messages");
+            prompts.add(messages.path(messages.size() - 1).path("content").asText(""));
             int tokens = Math.max(1, body.path("max_tokens").asInt(1));
             DefaultHttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
             head.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream");

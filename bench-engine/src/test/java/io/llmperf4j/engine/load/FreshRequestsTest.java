@@ -1,0 +1,135 @@
+package io.llmperf4j.engine.load;
+
+import io.llmperf4j.engine.client.ClientConfig;
+import io.llmperf4j.engine.client.EndpointUrls;
+import io.llmperf4j.engine.client.NettyLlmClient;
+import io.llmperf4j.engine.client.Secret;
+import io.llmperf4j.engine.harness.HarnessResult;
+import io.llmperf4j.engine.harness.HarnessRunner;
+import io.llmperf4j.engine.harness.HarnessSettings;
+import io.llmperf4j.engine.testserver.TimedSseServer;
+import io.llmperf4j.model.RequestSpec;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+import java.util.stream.IntStream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Every send of a run gets a request of its own, drawn ahead, in a sequence that is the same every time: the harness
+ * over real sockets sends no prompt twice (a plain list still loops), and texts that repeat are skipped until too
+ * few are new, then let through and told.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class FreshRequestsTest {
+
+    private static List<RequestSpec> batch(String tag, int k, int size) {
+        return IntStream.range(0, size).mapToObj(i -> new RequestSpec(i, tag + "-" + k + "-" + i, 10, 2)).toList();
+    }
+
+    private static List<RequestSpec> take(FreshRequests fresh, int ahead, int n) {
+        List<RequestSpec> taken = new ArrayList<>();
+        try (FreshRequests.Supply supply = fresh.open(ahead)) {
+            for (int i = 0; i < n; i++) taken.add(supply.next());
+            assertEquals(n, supply.taken());
+            assertEquals(0, supply.repeats());
+        }
+        return taken;
+    }
+
+    @Test
+    void theSequenceIsTheFirstBatchThenEachLaterOneRenumberedAndTheSameEveryTime() {
+        List<String> notices = new CopyOnWriteArrayList<>();
+        FreshRequests fresh = new FreshRequests(batch("a", 0, 3), k -> batch("a", k, 3), notices::add);
+        // as a list: the first batch, as before
+        assertEquals(batch("a", 0, 3), fresh);
+        List<RequestSpec> first = take(fresh, 2, 10);
+        assertEquals(List.of("a-0-0", "a-0-1", "a-0-2", "a-1-0", "a-1-1", "a-1-2", "a-2-0", "a-2-1", "a-2-2",
+                "a-3-0"), first.stream().map(RequestSpec::prompt).toList());
+        assertEquals(IntStream.range(0, 10).boxed().toList(), first.stream().map(RequestSpec::index).toList());
+        // another run from the same workload: the same sequence from its start
+        assertEquals(first, take(fresh, 5, 10));
+        // taken faster than drawn ahead here: those sends waited, and the run is told
+        assertTrue(notices.stream().allMatch(n -> n.matches("llmperf4j: prompts: \\d+ of 10 sends waited for a "
+                + "fresh prompt to be drawn \\(.* ms in all\\): drawing fell behind the request rate")), notices::toString);
+    }
+
+    @Test
+    void repeatedTextsAreSkippedUntilTooFewAreNewThenSentAndTold() {
+        // 40 distinct texts in all: batches 0-3 hold them, every later batch repeats one of those
+        IntFunction<List<RequestSpec>> batches = k -> IntStream.range(0, 10)
+                .mapToObj(i -> new RequestSpec(i, "t" + (k * 10 + i) % 40, 10, 2)).toList();
+        List<String> notices = new CopyOnWriteArrayList<>();
+        FreshRequests fresh = new FreshRequests(batches.apply(0), batches, notices::add);
+        List<String> sent = new ArrayList<>();
+        int repeats;
+        try (FreshRequests.Supply supply = fresh.open(1)) {
+            for (int i = 0; i < 100; i++) sent.add(supply.next().prompt());
+            repeats = supply.repeats();
+        }
+        // the 40 first, each once: draws 41-64 are skipped (a block of 64 with 40 new), then draws 65-128 bring
+        // none new, so from the 128th draw (t7) on repeats are sent
+        assertEquals(IntStream.range(0, 40).mapToObj(i -> "t" + i).toList(), sent.subList(0, 40));
+        assertEquals(IntStream.range(40, 100).mapToObj(i -> "t" + (i - 40 + 7) % 40).toList(),
+                sent.subList(40, 100));
+        assertTrue(repeats >= 60, "repeats " + repeats);
+        assertEquals(List.of("llmperf4j: prompts: these lengths give too few distinct synthetic prompts: " + repeats
+                + " of the " + (40 + repeats) + " drawn repeated an earlier one (the server's prefix cache can serve "
+                + "those)"), notices.stream().filter(n -> !n.contains("sends waited")).toList());
+    }
+
+    @Test
+    void harnessForksOverRealSocketsSendEveryRequestAPromptOfItsOwn() throws IOException {
+        HarnessSettings settings = HarnessSettings.of(1, Duration.ofMillis(300), 2, Duration.ofMillis(300), 2);
+        List<String> notices = new CopyOnWriteArrayList<>();
+        IntFunction<List<RequestSpec>> forkSpecs = fork -> new FreshRequests(batch("f" + fork, 0, 4),
+                k -> batch("f" + fork, k, 4), notices::add);
+        try (TimedSseServer server = TimedSseServer.start(Duration.ofMillis(2), Duration.ofMillis(1))) {
+            HarnessResult closed = harness(server).run("fresh", Map.of(), forkSpecs,
+                    new ClosedLoopSettings(3, Duration.ofMinutes(1)), settings, null);
+            List<String> closedPrompts = server.prompts();
+            HarnessResult open = harness(server).run("fresh", Map.of(), forkSpecs,
+                    OpenLoopSettings.builder(200).seed(3).maxRequests(1).build(), settings, null);
+            List<String> openPrompts = server.prompts().subList(closedPrompts.size(), server.prompts().size());
+            // a plain list of 4: each fork loops over it, as a workload meant to be sent again is
+            HarnessResult looped = harness(server).run("fixed", Map.of(), batch("x", 0, 4),
+                    new ClosedLoopSettings(3, Duration.ofMinutes(1)), settings, null);
+            List<String> loopedPrompts = server.prompts().subList(closedPrompts.size() + openPrompts.size(),
+                    server.prompts().size());
+
+            for (List<String> prompts : List.of(closedPrompts, openPrompts)) {
+                // many times the 4 of a first batch, every one a prompt of its own
+                assertTrue(prompts.size() > 40, "sent " + prompts.size());
+                assertEquals(prompts.size(), new HashSet<>(prompts).size(), "a prompt sent twice");
+                assertTrue(prompts.contains("f0-0-0") && prompts.contains("f1-0-0"), "each fork's own sequence");
+            }
+            // the server saw what the forks recorded (requests cancelled at a fork's end may not have reached it)
+            assertTrue(closedPrompts.size() <= records(closed) && records(closed) - closedPrompts.size() <= 2 * 3);
+            assertTrue(openPrompts.size() <= records(open));
+            assertEquals(4, new HashSet<>(loopedPrompts).size());
+            assertTrue(loopedPrompts.size() > 8);
+        }
+        assertEquals(List.of(), notices, "no send waited for a draw and none repeated");
+    }
+
+    private static int records(HarnessResult r) {
+        return r.forks().stream().mapToInt(f -> f.load().records().size()).sum();
+    }
+
+    private static HarnessRunner harness(TimedSseServer server) {
+        return new HarnessRunner(() -> new NettyLlmClient(ClientConfig.builder(
+                EndpointUrls.chatCompletions(server.baseUrl()), "m").apiKey(Secret.of("k")).maxConnections(16)
+                .build()), String::length, OutputTokens.SERVER_USAGE_ELSE_CLIENT);
+    }
+}
