@@ -186,8 +186,12 @@ public record LoadPlan(boolean active, List<String> models, Kind kind, LoadProfi
         return b.toString();
     }
 
-    /** "5 requests", "10 s". */
+    /** "5 requests", "10 s"; with iterations, their warmup iterations: "2 iterations of 10 s per fork". */
     public String warmupText() {
+        if (harness != null && harness.warmup().count() > 0) {
+            int n = harness.warmup().count();
+            return n + (n == 1 ? " iteration of " : " iterations of ") + harness.warmup().timeText() + " per fork";
+        }
         if (warmup instanceof Warmup.ForRequests r) return r.count() + (r.count() == 1 ? " request" : " requests");
         if (warmup instanceof Warmup.ForDuration d) return secondsText(d.duration());
         return "none";

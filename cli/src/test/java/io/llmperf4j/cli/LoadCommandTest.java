@@ -260,6 +260,40 @@ class LoadCommandTest {
         assertEquals(List.of("1", "1", "1", "2", "2", "2"), iterations.stream().map(r -> r.get("fork")).toList());
     }
 
+    /**
+     * A sweep run with iterations keeps no level summaries: its sweep file names its warmup iterations (it said
+     * "none"), and the page `report DIR` builds says so in its header and that its figures are the sweep file's.
+     */
+    @Test
+    void aSweepOfIterationsNamesItsWarmupAndWhereItsFiguresComeFrom(@TempDir Path tmp) throws IOException {
+        CliRun run = run(fast, args("--mean-output-tokens", "8", "--num-concurrent-requests", "2",
+                "--concurrency-sweep", "1,2", "--sleep-between", "0", "--iterations", "2",
+                "--warmup-iterations", "1", "--iteration-time", "0.3", "--results-dir", tmp.toString()));
+        assertEquals(0, run.exitCode(), run::toString);
+        Path sweepFile = tmp.resolve("m_40_8_sweep.json");
+        JsonNode sweep = JSON.readTree(sweepFile.toFile());
+        assertEquals("1 iteration of 300 ms per fork", sweep.get("warmup").asText(), sweep::toString);
+
+        CliRun report = CliRun.of(Map.of(), "report", tmp.toString());
+        assertEquals(0, report.exitCode(), report::toString);
+        String page = Files.readString(tmp.resolve("m_40_8_report.html"));
+        assertTrue(page.contains("concurrency sweep 1,2; 1 warmup + 2 measurement iterations of 300 ms, 1 fork \u00b7 "
+                + "2 levels of concurrency \u00b7 warmup 1 iteration of 300 ms per fork</p>"), page);
+        assertTrue(page.contains("The figures are the sweep file's (no level has a summary file: a sweep of "
+                + "iterations writes none, and each row pools the level's measurement iterations over every fork)"),
+                page);
+        assertFalse(page.contains("summary file's"), page);
+        assertFalse(page.contains("*_llmperf4j_summary.json"), page);
+
+        // a sweep file written before the warmup iterations were named said "none": the header leaves it out
+        Files.writeString(sweepFile, Files.readString(sweepFile).replace("\"1 iteration of 300 ms per fork\"",
+                "\"none\""));
+        assertEquals(0, CliRun.of(Map.of(), "report", tmp.toString()).exitCode());
+        page = Files.readString(tmp.resolve("m_40_8_report.html"));
+        assertFalse(page.contains("warmup none"), page);
+        assertTrue(page.contains("2 levels of concurrency</p>"), page);
+    }
+
     /** Acceptance (e): the same workload on each model, one comparison table, a folder per model. */
     @Test
     void severalModelsPrintOneComparisonTable(@TempDir Path tmp) throws IOException {

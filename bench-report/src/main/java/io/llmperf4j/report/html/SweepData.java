@@ -1,6 +1,7 @@
 package io.llmperf4j.report.html;
 
 import io.llmperf4j.report.metrics.Metric;
+import io.llmperf4j.report.output.IterationsFile;
 import io.llmperf4j.report.output.SweepFiles;
 import io.llmperf4j.report.summary.SummaryDocument;
 import java.io.IOException;
@@ -126,6 +127,19 @@ public record SweepData(SweepFiles.Document sweep, List<Level> levels, Path dir,
 
     OptionalInt firstFailingIndex() {
         return indexOf(sweep.verdict().firstFailingLevel());
+    }
+
+    /**
+     * A sweep run with iterations: {@code <base>_iterations.csv} beside the sweep file. Its levels keep no summary;
+     * each sweep row pools the level's measurement iterations over every fork.
+     */
+    boolean ofIterations() {
+        return Files.isRegularFile(dir.resolve(base + IterationsFile.SUFFIX));
+    }
+
+    /** Whether any level has a summary of its own (none in a sweep of iterations). */
+    boolean anySummary() {
+        return levels.stream().anyMatch(l -> l.summary() != null);
     }
 
     /** A rate sweep: open-loop levels, whose sweep rows count TTFT and E2E from the intended send. */

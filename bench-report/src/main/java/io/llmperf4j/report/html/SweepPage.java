@@ -1,6 +1,7 @@
 package io.llmperf4j.report.html;
 
 import io.llmperf4j.report.metrics.Metric;
+import io.llmperf4j.report.output.IterationsFile;
 import io.llmperf4j.report.output.SweepFiles;
 import io.llmperf4j.report.search.LevelSlo;
 import io.llmperf4j.report.search.SweepSloVerdict;
@@ -79,7 +80,10 @@ final class SweepPage {
         List<String> sub = new ArrayList<>();
         if (sweep.load() != null) sub.add(sweep.load());
         sub.add(levels.size() + (levels.size() == 1 ? " level" : " levels") + " of " + data.loadUnit());
-        if (sweep.warmup() != null && !sweep.warmup().isEmpty()) sub.add("warmup " + sweep.warmup());
+        // a sweep of iterations names its warmup iterations in its load text; files written before its warmup key
+        // named them said "none"
+        boolean warmupInLoad = data.ofIterations() && "none".equals(sweep.warmup());
+        if (sweep.warmup() != null && !sweep.warmup().isEmpty() && !warmupInLoad) sub.add("warmup " + sweep.warmup());
         if (sweep.stopped()) sub.add("stopped before its last level");
         return sub;
     }
@@ -322,7 +326,7 @@ final class SweepPage {
             out.append("<td>").append(flags).append("</td></tr>\n");
         }
         out.append("</tbody>\n</table>\n<p class=\"caption\">Latencies in ms, successful requests only. The figures "
-                + "are each level's summary file's"
+                + "are " + figuresSource()
                 + (openLoop ? ", counted from the actual send; the last TTFT columns count from the intended send "
                 + "(waiting behind the cap and the pacer included) and are the sweep file's, as the console's sweep "
                 + "table" : "")
@@ -330,6 +334,17 @@ final class SweepPage {
                 + (slo ? "; SLO is each level's --slo verdict (its summary's slo block; unresolved: decided by the "
                 + "estimates, its 95 % intervals straddling a limit; not judged: stopped before its end)" : "")
                 + ".</p>\n</div>\n</section>\n");
+    }
+
+    /** Where the table's figures come from: the levels' summaries, or the sweep file's rows for levels without. */
+    private String figuresSource() {
+        if (!data.anySummary()) {
+            return "the sweep file's (no level has a summary file"
+                    + (data.ofIterations() ? ": a sweep of iterations writes none, and each row pools the level's "
+                    + "measurement iterations over every fork" : "") + ")";
+        }
+        return levels.stream().allMatch(l -> l.summary() != null) ? "each level's summary file's"
+                : "each level's summary file's (the sweep file's for a level without one)";
     }
 
     /** A level's --slo verdict: met or missed (each objective missed named in its title), or not judged. */
@@ -430,11 +445,16 @@ final class SweepPage {
     private void footer() {
         out.append("<footer id=\"method\">\n<h2>Method</h2>\n<ul>\n")
                 .append("<li>").append(Html.esc("Read from " + data.base() + SweepFiles.JSON_SUFFIX + " (the plan, "
-                        + "the verdict and one row per level) and each level's *_llmperf4j_summary.json in its own "
-                        + "folder.")).append("</li>\n")
-                .append("<li>Percentiles: each level's summary's (successful requests only)")
-                .append(openLoop ? ", from the actual send; TTFT from the intended send is the sweep file's" : "")
-                .append(". TPOT is per request; ITL pools every gap between content events.</li>\n")
+                        + "the verdict and one row per level)" + (data.anySummary()
+                        ? " and each level's *_llmperf4j_summary.json in its own folder."
+                        : (data.ofIterations() ? "; a sweep of iterations writes no level summary (its scores are in "
+                        + data.base() + IterationsFile.SUFFIX + " and " + data.base() + IterationsPage.JMH_SUFFIX + ")."
+                        : "; no level has a summary in its folder.")))).append("</li>\n")
+                .append(data.anySummary() ? "<li>Percentiles: each level's summary's (successful requests only)"
+                        + (openLoop ? ", from the actual send; TTFT from the intended send is the sweep file's" : "")
+                        + ". TPOT is per request; ITL pools every gap between content events.</li>\n"
+                        : "<li>Percentiles: the sweep file's TTFT and E2E p50 and p90 of each level (successful "
+                        + "requests only); without summaries, no TPOT, ITL or p99.</li>\n")
                 .append("<li>Hover a point for its values; every point also carries them as data-x and data-y."
                         + "</li>\n")
                 .append("<li>This page is self-contained: no scripts, no fonts or images from elsewhere, no links to "
