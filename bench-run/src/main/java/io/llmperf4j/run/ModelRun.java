@@ -394,6 +394,11 @@ final class ModelRun implements BenchmarkListener {
     public void onRunEnd(HarnessResult harnessResult) {
         finishProgress();
         jmh.onRunEnd(harnessResult);
+        // iterations keep no summary to carry it: a rerun's prompts found in the server's cache are said here
+        if (cx.drawnFresh()) {
+            RunWarnings.prefixCacheReused(harnessResult.forks().stream().flatMap(f -> f.load().records().stream())
+                    .toList()).ifPresent(w -> cx.out().print("Warnings:\n  " + w + "\n\n"));
+        }
     }
 
     private void finishProgress() {

@@ -5,13 +5,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.llmperf4j.server.SimulatedServer;
+import io.llmperf4j.server.SimulatorConfig;
+
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -21,7 +26,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * With --iterations every request of every iteration and fork sends a synthetic prompt of its own (before, each fork
  * looped over --max-num-completed-requests prompts, and from the second pass on a prefix cache served them), the
  * same sequence for the same --seed, starting with the plain run's prompts; a fixed workload is still sent in a
- * loop, and stderr says so. Checked on the wire of a server that keeps every body.
+ * loop, and stderr says so. Checked on the wire of a server that keeps every body; a rerun with the same --seed is
+ * warned PREFIX_CACHE_REUSED against the simulator's prefix cache.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class IterationPromptsTest {
@@ -96,6 +102,35 @@ class IterationPromptsTest {
         assertEquals(first.subList(0, 12), again.subList(0, 12));
         assertEquals(4, plain.size());
         assertEquals(plain, first.subList(0, 4));
+    }
+
+    @Test
+    void aRerunWithTheSameSeedIsWarnedForItsCachedPrompts(@TempDir Path tmp) {
+        // the simulator's prefix cache: a run finds none of its own prompts there; a shorter rerun with the same
+        // --seed sends the start of the same sequence and finds it there, and iterations (no summary to carry the
+        // warning) say so after the level's result
+        String[] args = {"token-benchmark", "--model", "m", "--no-client-warmup", "--max-num-completed-requests",
+                "4", "--mean-input-tokens", "200", "--stddev-input-tokens", "0", "--mean-output-tokens", "2",
+                "--stddev-output-tokens", "0", "--num-concurrent-requests", "2", "--iterations", "2",
+                "--warmup-iterations", "0", "--seed", "5", "--iteration-time", "1", "--results-dir", ""};
+        CliRun first;
+        CliRun again;
+        try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder()
+                .timeToFirstToken(Duration.ofMillis(2)).interTokenDelay(Duration.ZERO).build())) {
+            Map<String, String> env = Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k");
+            args[args.length - 1] = tmp.resolve("a").toString();
+            first = CliRun.of(env, args);
+            args[args.length - 1] = tmp.resolve("b").toString();
+            args[args.length - 3] = "0.2";
+            again = CliRun.of(env, args);
+        }
+        assertEquals(0, first.exitCode(), first::toString);
+        assertFalse(first.out().contains("PREFIX_CACHE_REUSED"), first::toString);
+        assertEquals(0, again.exitCode(), again::toString);
+        assertTrue(Pattern.compile("\\(assumes normal distribution\\)\\n\\nWarnings:\\n  \\[PREFIX_CACHE_REUSED\\] "
+                + "\\d+\\.\\d % of the prompt tokens \\(\\d+ of \\d+\\) came from the server's prefix cache, though this "
+                + "workload's prompts do not share prefixes by design: they were sent to this server before, by an "
+                + "earlier run with the same --seed").matcher(again.out()).find(), again::toString);
     }
 
     @Test
