@@ -1,13 +1,12 @@
 package io.llmperf4j.server;
 
+import io.llmperf4j.model.Fnv1a;
 import io.netty.buffer.ByteBuf;
 
 /** The simulator's deterministic randomness: SplitMix64 mixing and FNV-1a hashing, stable across JVMs. */
 final class Hashing {
 
     private static final long GOLDEN_GAMMA = 0x9E3779B97F4A7C15L;
-    private static final long FNV_OFFSET = 0xcbf29ce484222325L;
-    private static final long FNV_PRIME = 0x100000001b3L;
 
     private Hashing() {
     }
@@ -25,23 +24,18 @@ final class Hashing {
         return (bits >>> 11) * 0x1.0p-53;
     }
 
-    /** 64-bit FNV-1a of {@code text}'s UTF-16 chars (the same function as {@link TokenText#seedOf}). */
+    /** 64-bit FNV-1a of {@code text}'s UTF-16 chars ({@link TokenText#seedOf} is this). */
     static long fnv(String text) {
-        long hash = FNV_OFFSET;
-        for (int i = 0; i < text.length(); i++) {
-            hash ^= text.charAt(i);
-            hash *= FNV_PRIME;
-        }
-        return hash;
+        return Fnv1a.hash(text);
     }
 
     /** 64-bit FNV-1a of {@code path}'s chars, a 0 byte, then the readable bytes of {@code body}. */
     static long fnv(String path, ByteBuf body) {
         long hash = fnv(path);
-        hash *= FNV_PRIME; // the 0 separator
+        hash *= Fnv1a.PRIME; // the 0 separator
         for (int i = body.readerIndex(), end = body.writerIndex(); i < end; i++) {
             hash ^= body.getByte(i) & 0xff;
-            hash *= FNV_PRIME;
+            hash *= Fnv1a.PRIME;
         }
         return hash;
     }

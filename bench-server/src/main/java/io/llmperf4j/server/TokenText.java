@@ -46,12 +46,7 @@ final class TokenText {
 
     /** 64-bit FNV-1a over the UTF-16 chars of the prompt text. */
     static long seedOf(String promptText) {
-        long hash = 0xcbf29ce484222325L;
-        for (int i = 0; i < promptText.length(); i++) {
-            hash ^= promptText.charAt(i);
-            hash *= 0x100000001b3L;
-        }
-        return hash;
+        return Hashing.fnv(promptText);
     }
 
     /** Token {@code index} (0-based) of the text for {@code seed}, with its leading space when index > 0. */

@@ -1,5 +1,6 @@
 package io.llmperf4j.engine.load;
 
+import io.llmperf4j.model.Fnv1a;
 import io.llmperf4j.model.RequestSpec;
 
 import java.util.AbstractList;
@@ -216,7 +217,7 @@ public final class FreshRequests extends AbstractList<RequestSpec> {
                     inBatch = 0;
                 }
                 RequestSpec spec = batch.get(inBatch++);
-                boolean isNew = seen.add(hash(spec.prompt()));
+                boolean isNew = seen.add(Fnv1a.hash(spec.prompt()));
                 if (++blockDrawn == DEDUP_BLOCK) {
                     if (blockNew + (isNew ? 1 : 0) < DEDUP_BLOCK / 2) repeatsAllowed = true;
                     blockDrawn = 0;
@@ -230,15 +231,5 @@ public final class FreshRequests extends AbstractList<RequestSpec> {
                         spec.inputs());
             }
         }
-    }
-
-    /** A 64-bit FNV-1a hash of the text's chars: a collision among millions of prompts is negligible. */
-    static long hash(String text) {
-        long h = 0xcbf29ce484222325L;
-        for (int i = 0; i < text.length(); i++) {
-            h ^= text.charAt(i);
-            h *= 0x100000001b3L;
-        }
-        return h;
     }
 }
