@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -59,12 +58,13 @@ final class BodyRecordingServer implements AutoCloseable {
             OutputStream out = stream(exchange);
             for (String delta : List.of("{\"role\":\"assistant\",\"content\":\"\"}", "{\"content\":\"seen\"}",
                     "{\"content\":\" it\"}")) {
-                event(out, null, "{\"id\":\"chatcmpl-rec\",\"object\":\"chat.completion.chunk\",\"created\":1,"
-                        + "\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":" + delta + ",\"finish_reason\":null}]}");
+                SseEvents.write(out, "{\"id\":\"chatcmpl-rec\",\"object\":\"chat.completion.chunk\",\"created\":1,"
+                        + "\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":" + delta
+                        + ",\"finish_reason\":null}]}");
             }
-            event(out, null, "{\"id\":\"chatcmpl-rec\",\"object\":\"chat.completion.chunk\",\"created\":1,"
+            SseEvents.write(out, "{\"id\":\"chatcmpl-rec\",\"object\":\"chat.completion.chunk\",\"created\":1,"
                     + "\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}");
-            event(out, null, "[DONE]");
+            SseEvents.write(out, "[DONE]");
         }
     }
 
@@ -72,19 +72,22 @@ final class BodyRecordingServer implements AutoCloseable {
         try (exchange) {
             bodies.add(JSON.readTree(exchange.getRequestBody().readAllBytes()));
             OutputStream out = stream(exchange);
-            event(out, "message_start", "{\"type\":\"message_start\",\"message\":{\"id\":\"msg_rec\",\"type\":"
+            SseEvents.write(out, "message_start",
+                    "{\"type\":\"message_start\",\"message\":{\"id\":\"msg_rec\",\"type\":"
                     + "\"message\",\"role\":\"assistant\",\"content\":[],\"model\":\"m\",\"stop_reason\":null,"
                     + "\"usage\":{\"input_tokens\":5,\"output_tokens\":1}}}");
-            event(out, "content_block_start", "{\"type\":\"content_block_start\",\"index\":0,\"content_block\":"
+            SseEvents.write(out, "content_block_start",
+                    "{\"type\":\"content_block_start\",\"index\":0,\"content_block\":"
                     + "{\"type\":\"text\",\"text\":\"\"}}");
             for (String text : List.of("seen", " it")) {
-                event(out, "content_block_delta", "{\"type\":\"content_block_delta\",\"index\":0,\"delta\":"
+                SseEvents.write(out, "content_block_delta", "{\"type\":\"content_block_delta\",\"index\":0,\"delta\":"
                         + "{\"type\":\"text_delta\",\"text\":\"" + text + "\"}}");
             }
-            event(out, "content_block_stop", "{\"type\":\"content_block_stop\",\"index\":0}");
-            event(out, "message_delta", "{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},"
+            SseEvents.write(out, "content_block_stop", "{\"type\":\"content_block_stop\",\"index\":0}");
+            SseEvents.write(out, "message_delta",
+                    "{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},"
                     + "\"usage\":{\"output_tokens\":2}}");
-            event(out, "message_stop", "{\"type\":\"message_stop\"}");
+            SseEvents.write(out, "message_stop", "{\"type\":\"message_stop\"}");
         }
     }
 
@@ -94,11 +97,6 @@ final class BodyRecordingServer implements AutoCloseable {
         return exchange.getResponseBody();
     }
 
-    private static void event(OutputStream out, String name, String data) throws IOException {
-        out.write(((name == null ? "" : "event: " + name + "\n") + "data: " + data + "\n\n")
-                .getBytes(StandardCharsets.UTF_8));
-        out.flush();
-    }
 
     @Override
     public void close() {

@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -61,19 +60,17 @@ final class ImageRecordingServer implements AutoCloseable {
             OutputStream out = exchange.getResponseBody();
             for (String delta : List.of("{\"role\":\"assistant\",\"content\":\"\"}", "{\"content\":\"seen\"}",
                     "{\"content\":\" it\"}")) {
-                event(out, "{\"id\":\"chatcmpl-img\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\","
+                SseEvents.write(out,
+                        "{\"id\":\"chatcmpl-img\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\","
                         + "\"choices\":[{\"index\":0,\"delta\":" + delta + ",\"finish_reason\":null}]}");
             }
-            event(out, "{\"id\":\"chatcmpl-img\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\","
+            SseEvents.write(out,
+                    "{\"id\":\"chatcmpl-img\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\","
                     + "\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}");
-            event(out, "[DONE]");
+            SseEvents.write(out, "[DONE]");
         }
     }
 
-    private static void event(OutputStream out, String data) throws IOException {
-        out.write(("data: " + data + "\n\n").getBytes(StandardCharsets.UTF_8));
-        out.flush();
-    }
 
     @Override
     public void close() {

@@ -96,15 +96,15 @@ final class NumberAnsweringServer implements AutoCloseable {
         if (answer instanceof StreamError error) {
             ObjectNode event = JSON.createObjectNode();
             event.putObject("error").put("message", error.message()).put("code", error.code());
-            event(out, event.toString());
+            SseEvents.write(out, event.toString());
         } else if (answer instanceof Stream stream) {
-            event(out, chunk("{\"role\":\"assistant\",\"content\":\"\"}", null));
+            SseEvents.write(out, chunk("{\"role\":\"assistant\",\"content\":\"\"}", null));
             for (String content : stream.contents()) {
-                event(out, chunk(JSON.createObjectNode().put("content", content).toString(), null));
+                SseEvents.write(out, chunk(JSON.createObjectNode().put("content", content).toString(), null));
             }
-            event(out, chunk("{}", "\"stop\""));
+            SseEvents.write(out, chunk("{}", "\"stop\""));
         }
-        event(out, "[DONE]");
+        SseEvents.write(out, "[DONE]");
     }
 
     private static String chunk(String delta, String finishReason) {
@@ -112,10 +112,6 @@ final class NumberAnsweringServer implements AutoCloseable {
                 + "\"choices\":[{\"index\":0,\"delta\":" + delta + ",\"finish_reason\":" + finishReason + "}]}";
     }
 
-    private static void event(OutputStream out, String data) throws IOException {
-        out.write(("data: " + data + "\n\n").getBytes(StandardCharsets.UTF_8));
-        out.flush();
-    }
 
     @Override
     public void close() {

@@ -269,10 +269,10 @@ class SessionRunsCommandTest {
                 inFlight.decrementAndGet();
                 counted = false;
                 chunk(out, "{}", "\"length\"");
-                event(out, "{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\","
+                SseEvents.write(out, "{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\","
                         + "\"choices\":[],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":3,"
                         + "\"total_tokens\":13}}");
-                event(out, "[DONE]");
+                SseEvents.write(out, "[DONE]");
             } finally {
                 if (counted) inFlight.decrementAndGet();
             }
@@ -288,14 +288,10 @@ class SessionRunsCommandTest {
         }
 
         private static void chunk(OutputStream out, String delta, String finish) throws IOException {
-            event(out, "{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\","
+            SseEvents.write(out, "{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\","
                     + "\"choices\":[{\"index\":0,\"delta\":" + delta + ",\"finish_reason\":" + finish + "}]}");
         }
 
-        private static void event(OutputStream out, String data) throws IOException {
-            out.write(("data: " + data + "\n\n").getBytes(StandardCharsets.UTF_8));
-            out.flush();
-        }
 
         @Override
         public void close() {
