@@ -65,18 +65,6 @@ public record CommonSettings(
         scrapeHeaders = scrapeHeaders == null ? Map.of() : Map.copyOf(scrapeHeaders);
     }
 
-    /** Without headers of the scrape's own. */
-    public CommonSettings(EndpointTarget target, String model, int numConcurrentRequests, int timeoutSeconds,
-                          int maxNumCompletedRequests, Map<String, Object> additionalSamplingParams, Path resultsDir,
-                          String llmApi, Map<String, String> metadata, Duration idleTimeout,
-                          Map<String, String> extraHeaders, Path caCert, Duration requestTimeout,
-                          Duration connectTimeout, boolean insecureTls, boolean overwrite,
-                          ConnectionMode connectionMode) {
-        this(target, model, numConcurrentRequests, timeoutSeconds, maxNumCompletedRequests, additionalSamplingParams,
-                resultsDir, llmApi, metadata, idleTimeout, extraHeaders, caCert, requestTimeout, connectTimeout,
-                insecureTls, overwrite, connectionMode, Map.of());
-    }
-
     /** The same with another request count: a replayed trace's, which sets how many requests the run sends. */
     public CommonSettings withMaxNumCompletedRequests(int requests) {
         return new CommonSettings(target, model, numConcurrentRequests, timeoutSeconds, requests,

@@ -21,16 +21,11 @@ import java.util.Map;
 public record EndpointAccess(Path caCert, boolean insecure, Map<String, String> headers,
                              Map<String, String> scrapeHeaders) {
     /** The JDK's default trust, no extra header. */
-    public static final EndpointAccess DEFAULT = new EndpointAccess(null, false, Map.of());
+    public static final EndpointAccess DEFAULT = new EndpointAccess(null, false, Map.of(), Map.of());
 
     public EndpointAccess {
         headers = Map.copyOf(headers);
         scrapeHeaders = scrapeHeaders == null ? Map.of() : Map.copyOf(scrapeHeaders);
-    }
-
-    /** Without headers of the scrape's own. */
-    public EndpointAccess(Path caCert, boolean insecure, Map<String, String> headers) {
-        this(caCert, insecure, headers, Map.of());
     }
 
     /** The TLS context for Java's HTTP client (doctor's checks, the scrape), or null for the JDK's default. */

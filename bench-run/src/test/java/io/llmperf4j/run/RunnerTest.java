@@ -27,7 +27,7 @@ class RunnerTest {
 
     private static CommonSettings common(Path dir, String llmApi) {
         return new CommonSettings(new EndpointTarget.Embedded(), "sim", 2, 60, 4, Map.of(), dir, llmApi, Map.of(),
-                Duration.ofSeconds(30), Map.of(), null, null, Duration.ofSeconds(10), false, false, null);
+                Duration.ofSeconds(30), Map.of(), null, null, Duration.ofSeconds(10), false, false, null, null);
     }
 
     private static RunRequest request(CommonSettings common) {

@@ -32,7 +32,7 @@ class SearchVerdictTest {
                                        ByteArrayOutputStream out, ByteArrayOutputStream err) {
         CommonSettings common = new CommonSettings(new EndpointTarget.Remote(server.baseUrl(), "none",
                 "OPENAI_API_BASE", "test", Duration.ZERO), "sim", 1, 60, 20, Map.of(), dir, "openai", Map.of(),
-                Duration.ofSeconds(30), Map.of(), null, null, Duration.ofSeconds(10), false, false, null);
+                Duration.ofSeconds(30), Map.of(), null, null, Duration.ofSeconds(10), false, false, null, null);
         WorkloadSpec workload = new WorkloadSpec(60, 0, 8, 0, "llama-2", false, "llmperf", null, 11111, null, null,
                 null, null, null, null, null, null, "en", null, null, null);
         SloObjectives objectives = SloObjectives.parse(slo);

@@ -28,7 +28,7 @@ class SearchApiTest {
     void aSearchFromJava(@TempDir Path dir) throws Exception {
         CommonSettings common = new CommonSettings(new EndpointTarget.Embedded(), "sim", 1, 60, 20, Map.of(), dir,
                 "openai", Map.of(), Duration.ofSeconds(30), Map.of(), null, null, Duration.ofSeconds(10), false, false,
-                null);
+                null, null);
         WorkloadSpec workload = new WorkloadSpec(60, 0, 8, 0, "llama-2", false, "llmperf", null, 11111, null, null,
                 null, null, null, null, null, null, "en", null, null, null);
         SloObjectives slo = SloObjectives.parse("e2e_p90<=10s,error_rate<=5%");
