@@ -247,7 +247,7 @@ public final class Benchmark {
         // an aborted level (a signal) is not the server's doing: not judged
         SaturationVerdict verdict = SaturationVerdict.evaluate(
                 outcomes.stream().map(LevelOutcome::summary).toList(),
-                outcomes.stream().map(LevelOutcome::aborted).toList(), rules);
+                outcomes.stream().map(LevelOutcome::aborted).toList(), rules, profile.levelName());
         return new BenchmarkResult(name, profile, outcomes, verdict, stopped);
     }
 

@@ -119,7 +119,7 @@ final class DistributedLevels implements Function<BenchmarkListener, BenchmarkRe
             outcomes.add(outcome);
         }
         SaturationVerdict verdict = SaturationVerdict.evaluate(outcomes.stream().map(LevelOutcome::summary).toList(),
-                outcomes.stream().map(LevelOutcome::aborted).toList(), plan.rules());
+                outcomes.stream().map(LevelOutcome::aborted).toList(), plan.rules(), plan.levelName());
         return new BenchmarkResult(NAME, plan.profile(), outcomes, verdict, allStopped);
     }
 

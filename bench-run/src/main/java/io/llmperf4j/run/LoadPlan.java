@@ -101,8 +101,7 @@ public record LoadPlan(boolean active, List<String> models, Kind kind, LoadProfi
 
     /** How a level is named in tables and messages: "concurrency 8", "rate 2 req/s". */
     public static String label(LoadSettings level) {
-        String value = LoadSettings.formatLevel(level.level());
-        return level.levelName().equals("rate") ? "rate " + value + " req/s" : "concurrency " + value;
+        return LoadSettings.label(level.levelName(), level.level());
     }
 
     /** The folder name of a level in a sweep: "concurrency_8", "rate_2", "rate_0.5". */

@@ -362,7 +362,8 @@ final class ModelRun implements BenchmarkListener {
         if (plan.multiLevel() && dir != null) {
             // rewritten after every level: a sweep killed later keeps the table of the levels it finished
             writeSweepFiles(SaturationVerdict.evaluate(levels.stream().map(LevelReport::summary).toList(),
-                    levels.stream().map(l -> l.outcome().aborted()).toList(), plan.rules()), false);
+                    levels.stream().map(l -> l.outcome().aborted()).toList(), plan.rules(), plan.levelName()),
+                    false);
         }
     }
 

@@ -28,6 +28,12 @@ public sealed interface LoadSettings permits ClosedLoopSettings, OpenLoopSetting
     /** One line for humans, e.g. "closed loop, concurrency 8". */
     String describe();
 
+    /** How a level is named in tables and messages: "concurrency 8", "rate 2 req/s". */
+    static String label(String levelName, double level) {
+        String value = formatLevel(level);
+        return levelName.equals("rate") ? "rate " + value + " req/s" : levelName + " " + value;
+    }
+
     /** {@code 8} for 8.0, {@code 2.5} for 2.5: a level as people write it. */
     static String formatLevel(double level) {
         if (level == Math.rint(level) && Math.abs(level) < 1e15) return Long.toString((long) level);

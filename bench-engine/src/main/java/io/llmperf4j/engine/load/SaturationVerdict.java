@@ -68,18 +68,36 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
         return evaluate(summaries, summaries.stream().map(s -> false).toList(), rules);
     }
 
+    /** As {@link #evaluate(List, SaturationRules)}, its warnings naming each level as the sweep table does. */
+    public static SaturationVerdict evaluate(List<LevelSummary> summaries, SaturationRules rules, String levelName) {
+        return evaluate(summaries, summaries.stream().map(s -> false).toList(), rules, levelName);
+    }
+
     /** Applies {@code rules} to a sweep's levels, in order; aborted ones are not judged. */
     public static SaturationVerdict of(List<SweepLevelResult> levels, SaturationRules rules) {
         return evaluate(levels.stream().map(SweepLevelResult::summary).toList(),
-                levels.stream().map(SweepLevelResult::aborted).toList(), rules);
+                levels.stream().map(SweepLevelResult::aborted).toList(), rules,
+                levels.isEmpty() ? null : levels.get(0).result().settings().levelName());
     }
 
     /**
      * Applies {@code rules} to {@code summaries}, in sweep order; a level whose {@code interrupted} entry is true (a
-     * stop cut it short) is not judged and is no level's baseline.
+     * stop cut it short) is not judged and is no level's baseline. Warnings name a level "level 8": a caller that
+     * knows the levels' name gives it ({@link #evaluate(List, List, SaturationRules, String)}).
      */
     public static SaturationVerdict evaluate(List<LevelSummary> summaries, List<Boolean> interrupted,
                                              SaturationRules rules) {
+        return evaluate(summaries, interrupted, rules, null);
+    }
+
+    /**
+     * As {@link #evaluate(List, List, SaturationRules)}, its warnings naming each level as the sweep table does:
+     * "concurrency 8", "rate 2 req/s" ({@link LoadSettings#label}).
+     *
+     * @param levelName "concurrency" or "rate" ({@link LoadSettings#levelName()}); null for "level 8"
+     */
+    public static SaturationVerdict evaluate(List<LevelSummary> summaries, List<Boolean> interrupted,
+                                             SaturationRules rules, String levelName) {
         Objects.requireNonNull(rules, "rules");
         if (interrupted.size() != summaries.size()) {
             throw new IllegalArgumentException("one interrupted flag per level: " + interrupted.size() + " for "
@@ -116,8 +134,8 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
             if (jump && redLine < 0) redLine = i;
             if (failures && failing < 0) failing = i;
             if (few) {
-                warnings.add(String.format(Locale.ROOT, "level %s: only %d successful request%s (< %d): its "
-                                + "percentiles are unstable; run more requests", LoadSettings.formatLevel(cur.level()),
+                warnings.add(String.format(Locale.ROOT, "%s: only %d successful request%s (< %d): its "
+                                + "percentiles are unstable; run more requests", label(levelName, cur.level()),
                         cur.successes(), cur.successes() == 1 ? "" : "s", rules.minSuccessfulSamples()));
             }
             verdicts.add(new LevelVerdict(cur.level(), gain, ratio, saturated, jump, failures, few, false));
@@ -140,7 +158,7 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
 
     /**
      * The verdict as lines for a console, e.g. "saturation point: concurrency 20 (output tok/s +2.1 % over
-     * concurrency 10; threshold 5 %)".
+     * concurrency 10; threshold 5 %)"; a rate is named as the sweep table names it, "rate 2 req/s".
      *
      * @param levelName "concurrency" or "rate"
      */
@@ -148,24 +166,24 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
         List<String> lines = new ArrayList<>();
         if (saturationIndex.isPresent()) {
             int i = saturationIndex.getAsInt();
-            lines.add(String.format(Locale.ROOT, "saturation point: %s %s (output tok/s %+.1f %% over %s %s; "
-                            + "threshold %.1f %%)", levelName, fmt(i), 100 * levels.get(i).throughputGain(), levelName,
-                    fmt(baseline(i)), 100 * rules.minThroughputGain()));
+            lines.add(String.format(Locale.ROOT, "saturation point: %s (output tok/s %+.1f %% over %s; "
+                            + "threshold %.1f %%)", name(levelName, i), 100 * levels.get(i).throughputGain(),
+                    name(levelName, baseline(i)), 100 * rules.minThroughputGain()));
         } else {
             lines.add("saturation point: not reached (output tok/s grew by at least "
                     + String.format(Locale.ROOT, "%.1f %%", 100 * rules.minThroughputGain()) + " at every level)");
         }
         if (ttftRedLineIndex.isPresent()) {
             int i = ttftRedLineIndex.getAsInt();
-            lines.add(String.format(Locale.ROOT, "TTFT red line: %s %s (TTFT p90 %.1fx %s %s; threshold %.1fx)",
-                    levelName, fmt(i), levels.get(i).ttftP90Ratio(), levelName, fmt(baseline(i)),
+            lines.add(String.format(Locale.ROOT, "TTFT red line: %s (TTFT p90 %.1fx %s; threshold %.1fx)",
+                    name(levelName, i), levels.get(i).ttftP90Ratio(), name(levelName, baseline(i)),
                     rules.ttftJumpFactor()));
         } else {
             lines.add(String.format(Locale.ROOT, "TTFT red line: not crossed (no TTFT p90 jump of %.1fx or more)",
                     rules.ttftJumpFactor()));
         }
         if (firstFailingIndex.isPresent()) {
-            lines.add("first level with failures: " + levelName + " " + fmt(firstFailingIndex.getAsInt())
+            lines.add("first level with failures: " + name(levelName, firstFailingIndex.getAsInt())
                     + " (the service cannot hold it)");
         } else {
             lines.add("failures: none" + (levels.stream().anyMatch(LevelVerdict::interrupted)
@@ -173,7 +191,7 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
         }
         for (int i = 0; i < levels.size(); i++) {
             if (levels.get(i).interrupted()) {
-                lines.add("interrupted: " + levelName + " " + fmt(i) + " was stopped (Ctrl-C or SIGTERM) and is not "
+                lines.add("interrupted: " + name(levelName, i) + " was stopped (Ctrl-C or SIGTERM) and is not "
                         + "judged: its cancelled requests are not the service's failures");
             }
         }
@@ -189,8 +207,12 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
         return index - 1;
     }
 
-    private String fmt(int index) {
-        return LoadSettings.formatLevel(levels.get(index).level());
+    private String name(String levelName, int index) {
+        return label(levelName, levels.get(index).level());
+    }
+
+    private static String label(String levelName, double level) {
+        return levelName == null ? "level " + LoadSettings.formatLevel(level) : LoadSettings.label(levelName, level);
     }
 
     private OptionalDouble level(OptionalInt index) {

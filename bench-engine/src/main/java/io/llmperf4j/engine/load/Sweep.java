@@ -111,7 +111,7 @@ public final class Sweep {
             stopped = sweepStopRequested;
         }
         SaturationVerdict verdict = SaturationVerdict.evaluate(
-                done.stream().map(SweepLevelResult::summary).toList(), plan.rules());
+                done.stream().map(SweepLevelResult::summary).toList(), plan.rules(), plan.levelName());
         return new SweepResult(plan, done, stopped, verdict);
     }
 

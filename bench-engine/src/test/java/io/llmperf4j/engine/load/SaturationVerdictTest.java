@@ -96,6 +96,22 @@ class SaturationVerdictTest {
     }
 
     @Test
+    void levelsAreNamedAsTheSweepTableNamesThem() {
+        // a concurrency sweep's few-samples warning says "concurrency 50", not "level 50"
+        assertEquals(List.of("concurrency 50: only 7 successful requests (< 10): its percentiles are unstable; run "
+                + "more requests"), SaturationVerdict.evaluate(SWEEP, SaturationRules.DEFAULT, "concurrency")
+                .warnings());
+        // a rate sweep's verdict and warning name "rate 2 req/s"
+        List<LevelSummary> rates = List.of(level(1, 50, 50, 100, 100), level(2, 3, 50, 101, 400));
+        SaturationVerdict v = SaturationVerdict.evaluate(rates, SaturationRules.DEFAULT, "rate");
+        assertEquals(List.of("saturation point: rate 2 req/s (output tok/s +1.0 % over rate 1 req/s; threshold "
+                        + "5.0 %)", "TTFT red line: rate 2 req/s (TTFT p90 4.0x rate 1 req/s; threshold 3.0x)",
+                "first level with failures: rate 2 req/s (the service cannot hold it)",
+                "warning: rate 2 req/s: only 3 successful requests (< 10): its percentiles are unstable; run more "
+                        + "requests"), v.describe("rate"));
+    }
+
+    @Test
     void rulesAreValidated() {
         assertEquals("ttftJumpFactor (1.0) must be > 1 and finite", assertThrows(IllegalArgumentException.class,
                 () -> SaturationRules.DEFAULT.withTtftJumpFactor(1.0)).getMessage());
