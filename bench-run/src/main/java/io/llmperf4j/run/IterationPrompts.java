@@ -1,16 +1,22 @@
 package io.llmperf4j.run;
 
+import io.llmperf4j.engine.load.Arrival;
+import io.llmperf4j.engine.load.ClosedLoopSettings;
 import io.llmperf4j.engine.load.FreshRequests;
 import io.llmperf4j.engine.load.LevelWorkloads;
+import io.llmperf4j.engine.load.LoadSettings;
+import io.llmperf4j.engine.load.OpenLoopSettings;
 
 import java.io.PrintStream;
 
 /**
- * The prompts of each level and fork. Without iterations, {@link WorkloadSource#draw}'s (a level sends its
- * requests once each). With iterations a fork sends for a time, not a count, and so more requests than the workload
- * holds: synthetic prompts not built to share are then drawn fresh for every request, as llmperf sends each prompt
- * once, so that no measured iteration times a prefill the server's prefix cache served. Fork f of level l sends an
- * endless sequence ({@link FreshRequests}) whose first batch is the draw of (l, f) and whose batch k is the same
+ * The prompts of each level and fork. A level that sends at most as many requests as the workload holds sends
+ * {@link WorkloadSource#draw}'s, each once. A level that sends for a time, not a count, sends more: a fork of
+ * iterations, an open loop's {@code --duration}, a capacity search's level limited by time (or by more requests than
+ * the workload holds). Synthetic prompts not built to share are then drawn fresh for every request, as llmperf sends
+ * each prompt once, so that no request times a prefill the server's prefix cache served because the run sent the
+ * same prompt before. Fork f of level l sends an endless sequence ({@link FreshRequests}) whose first batch is the
+ * draw of (l, f) (for the first, the prompts a plain run with the same --seed sends) and whose batch k is the same
  * workload drawn from a seed mixed from that draw's and k: the same --seed sends the same sequence again. A workload
  * meant to be sent again is sent in a loop, as the user chose; stderr says so once.
  */
@@ -20,29 +26,70 @@ final class IterationPrompts {
     }
 
     /**
-     * @param cluster the forks run on a cluster's workers, which are sent the first batch as a list and loop over it
+     * The workloads of a run of {@code plan} (its first level the run's first draw); says on {@code err} when a
+     * level loops over a fixed workload.
+     *
+     * @param cluster the levels run on a cluster's workers, which are sent the first batch as a list and loop over it
      */
     static LevelWorkloads of(WorkloadSource workload, WorkloadSpec spec, long seed, LoadPlan plan, boolean cluster,
                              PrintStream err) {
-        if (plan.harness() == null) return (level, fork) -> workload.draw(seed, level, fork);
+        return of(workload, spec, seed, plan, 0, cluster, err, plan.harness() != null ? "iterations" : "--duration",
+                true);
+    }
+
+    /**
+     * The workloads of {@code plan}, whose level l is the run's draw {@code firstLevel + l} (a capacity search's
+     * probe).
+     *
+     * @param runs what makes a level send for a time, for stderr: "iterations", "--duration", "capacity search"
+     * @param tell say on {@code err} when the levels loop over the workload (once per run: the caller knows)
+     */
+    static LevelWorkloads of(WorkloadSource workload, WorkloadSpec spec, long seed, LoadPlan plan, int firstLevel,
+                             boolean cluster, PrintStream err, String runs, boolean tell) {
+        LevelWorkloads drawn = (level, fork) -> workload.draw(seed, firstLevel + level, fork);
         int count = workload.requests().size();
+        if (!sendsMoreThan(plan, count)) return drawn;
+        // a cluster's closed-loop level stops at the prompts handed out (docs/capacity-search.md): nothing loops
+        if (cluster && plan.harness() == null && !plan.kind().open()) return drawn;
+        String unit = plan.harness() != null ? "fork" : "level";
         if (!workload.drawsFresh()) {
-            err.println("llmperf4j: iterations: " + fixedSource(spec) + " is a fixed set of " + plural(count)
-                    + ", sent in a loop for as long as each fork runs: once a fork has sent them all, the server's "
-                    + "prefix cache can serve every prompt again and TTFT times a cached prefill (synthetic prompts, "
-                    + "the default workload, are drawn fresh for every request)");
-            return (level, fork) -> workload.draw(seed, level, fork);
+            if (tell) {
+                err.println("llmperf4j: " + runs + ": " + fixedSource(spec) + " is a fixed set of " + plural(count)
+                        + ", sent in a loop for as long as each " + unit + " runs: once a " + unit + " has sent them "
+                        + "all, the server's prefix cache can serve every prompt again and TTFT times a cached "
+                        + "prefill (synthetic prompts, the default workload, are drawn fresh for every request)");
+            }
+            return drawn;
         }
         if (cluster) {
-            err.println("llmperf4j: iterations on a cluster: each fork's workers loop over its " + plural(count)
-                    + " (fresh prompts for every request are drawn only by a run from this machine): once they have "
-                    + "sent them all, the server's prefix cache can serve them again; raise "
-                    + "--max-num-completed-requests to draw more");
-            return (level, fork) -> workload.draw(seed, level, fork);
+            if (tell) {
+                err.println("llmperf4j: " + runs + " on a cluster: each " + unit + "'s workers loop over its "
+                        + plural(count) + " (fresh prompts for every request are drawn only by a run from this "
+                        + "machine): once they have sent them all, the server's prefix cache can serve them again; "
+                        + "raise --max-num-completed-requests to draw more");
+            }
+            return drawn;
         }
-        return (level, fork) -> new FreshRequests(workload.draw(seed, level, fork),
-                batch -> workload.redraw().apply(batchSeed(WorkloadSource.drawSeed(seed, level, fork), batch)),
-                err::println);
+        return (level, fork) -> new FreshRequests(drawn.forLevel(level, fork),
+                batch -> workload.redraw().apply(batchSeed(WorkloadSource.drawSeed(seed, firstLevel + level, fork),
+                        batch)), err::println);
+    }
+
+    /**
+     * Whether a level of {@code plan} can send more than {@code count} requests: iterations, a level limited by time
+     * only, or by more requests than that. A trace's arrivals are its own, sent once. A warmup's requests are left
+     * out (the measured ones can resend its prompts).
+     */
+    static boolean sendsMoreThan(LoadPlan plan, int count) {
+        if (plan.harness() != null) return true;
+        for (LoadSettings level : plan.profile().levels(plan.warmup())) {
+            if (level instanceof ClosedLoopSettings c && c.maxCompleted().orElse(count) > count) return true;
+            if (level instanceof OpenLoopSettings o && !(o.arrival() instanceof Arrival.Trace)
+                    && o.maxRequests().orElse(Integer.MAX_VALUE) > count) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The seed of batch {@code batch} (&gt;= 1) of the sequence whose first batch was drawn from {@code drawSeed}. */
@@ -56,7 +103,8 @@ final class IterationPrompts {
         if (spec.prompt() != null) return "--prompt";
         if (spec.scenario() != null) return "the --scenario";
         if (spec.sessions().trace() != null) return "the --trace";
-        return "the workload (built to share prefixes: --turns, --prefix-tokens or --shared-prefix-groups)";
+        if (spec.sessions().turns() != null) return "the workload of sessions (--turns)";
+        return "the workload (built to share prefixes: --prefix-tokens or --shared-prefix-groups)";
     }
 
     private static String plural(int n) {

@@ -134,12 +134,15 @@ final class TokenRun {
             stops.measurementStarts(folder::replaceEarlier);
             long seed = base.seed();
             if (request.search() != null) {
-                // each level the search probes sends prompts of its own (synthetic ones), as a sweep's levels do
+                // each level the search probes sends prompts of its own (synthetic ones), as a sweep's levels do,
+                // and a level limited by time a fresh one for every request
                 int[] probes = {0};
                 SearchRun search = new SearchRun(request.search(), executor, levelPlan -> {
                     int probe = probes[0]++;
                     return new ModelRun.Context(levelPlan, workload.requests(),
-                            (level, fork) -> workload.draw(seed, probe + level, fork), workload.drawsFresh(), counter,
+                            IterationPrompts.of(workload, request.workload(), seed, levelPlan, probe,
+                                    request.cluster() != null, err, "capacity search", probe == 0),
+                            workload.drawsFresh(), counter,
                             run -> withServerCounts(run, workload), metricsConfig, stops, out, err,
                             files, serverMetrics);
                 }, base,
@@ -151,7 +154,7 @@ final class TokenRun {
                 return stops.interrupted() ? RunStatus.INTERRUPTED : RunStatus.COMPLETED;
             }
             // each model (of a comparison), level and fork sends prompts of its own (synthetic ones); with
-            // iterations, every request does
+            // iterations or --duration, every request does
             LevelWorkloads levelWorkloads = IterationPrompts.of(workload, request.workload(), seed, plan,
                     request.cluster() != null, err);
             for (int i = 0; i < plan.models().size(); i++) {
