@@ -207,7 +207,7 @@ final class ModelRun implements BenchmarkListener {
             BenchmarkRun run = cx.finishRun().apply(new BenchmarkRun(levelSettings(currentLevel, recorded), recorded,
                     levelStartEpochMillis, System.currentTimeMillis(), System.nanoTime() - levelStartNanos,
                     recorded.size(), false));
-            writeLevelFiles(run, metrics(run, Map.of()), null, levelDir);
+            writeLevelFiles(run, metrics(run, Map.of(), List.of()), null, levelDir);
             return new RunFailedException("the run failed after " + run.records().size() + " requests (" + cause
                     + "); the requests recorded until then are written to " + levelDir, fatal);
         } catch (RuntimeException alsoFailed) {
@@ -340,7 +340,7 @@ final class ModelRun implements BenchmarkListener {
                 load.records(), load.startEpochMillis(), load.endEpochMillis(), load.durationNanos(), load.requestsSent(),
                 load.timedOut(), load.clientOverhead()).withPreconnectNanos(load.preconnectNanos()));
         // a schedule's lags (an open loop's, sessions'): goodput judges TTFT and E2E from the intended send
-        RunMetrics metrics = metrics(run, sendLags(load));
+        RunMetrics metrics = metrics(run, sendLags(load), load.warmupRecords());
         if (cx.serverMetrics() != null) {
             // whether warmup ran, from the level's settings: a cluster's measured window starts at its first
             // worker's start, after the shared start, so its measure-start offset is not 0 even without warmup
@@ -395,11 +395,10 @@ final class ModelRun implements BenchmarkListener {
     public void onRunEnd(HarnessResult harnessResult) {
         finishProgress();
         jmh.onRunEnd(harnessResult);
-        // iterations keep no summary to carry it: a rerun's prompts found in the server's cache are said here
-        if (cx.drawnFresh()) {
-            RunWarnings.prefixCacheReused(harnessResult.forks().stream().flatMap(f -> f.load().records().stream())
-                    .toList()).ifPresent(w -> cx.out().print("Warnings:\n  " + w + "\n\n"));
-        }
+        // iterations keep no summary to carry it: prompts found in the server's cache are said here
+        RunWarnings.prefixCacheReused(harnessResult.forks().stream().map(f -> new RunWarnings.PromptSends(
+                        f.load().warmupRecords(), f.load().records())).toList(), cx.drawnFresh())
+                .ifPresent(w -> cx.out().print("Warnings:\n  " + w + "\n\n"));
     }
 
     private void finishProgress() {
@@ -443,13 +442,13 @@ final class ModelRun implements BenchmarkListener {
 
     /**
      * The level's metrics, judged with {@code sendLags} (a schedule's, see {@link #scheduled}), with
-     * PREFIX_CACHE_REUSED when prompts drawn not to share were mostly served from the server's prefix cache (they were
-     * sent before: an earlier run with the same --seed).
+     * PREFIX_CACHE_REUSED when the prompts were mostly served from the server's prefix cache: prompts drawn not to
+     * share (an earlier run sent them), or the level's own repeats ({@code warmup} sent first; a workload looped).
      */
-    private RunMetrics metrics(BenchmarkRun run, Map<String, Long> sendLags) {
+    private RunMetrics metrics(BenchmarkRun run, Map<String, Long> sendLags, List<RequestRecord> warmup) {
         RunMetrics metrics = RunMetrics.of(run, cx.metricsConfig(), sendLags);
-        if (!cx.drawnFresh()) return metrics;
-        return RunWarnings.prefixCacheReused(run.records()).map(w -> RunWarnings.adding(metrics, w)).orElse(metrics);
+        return RunWarnings.prefixCacheReused(List.of(new RunWarnings.PromptSends(warmup, run.records())),
+                cx.drawnFresh()).map(w -> RunWarnings.adding(metrics, w)).orElse(metrics);
     }
 
     // ---------------------------------------------------------------- files

@@ -5,11 +5,14 @@ import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.report.stats.PandasStats;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /** The rules behind {@link WarningCode}s, with their thresholds. */
@@ -54,26 +57,84 @@ public final class RunWarnings {
     }
 
     /**
-     * PREFIX_CACHE_REUSED: the server reported more than {@value #PREFIX_CACHE_REUSED_SHARE} of the prompt tokens of
-     * the successful requests with usage as cached ({@code usage.prompt_tokens_details.cached_tokens}; a request
-     * without the count counts 0 once any request reported one, as vLLM omits a 0). Only for a workload not built to
-     * share prefixes: the caller says so. Empty when the server reports no cached tokens.
+     * One sequence of prompts a run sent (a level's, a harness fork's): a {@link RequestRecord#promptIndex()} names
+     * one prompt within it.
+     *
+     * @param earlier  sent before and not judged (the level's warmup requests): their prompts count as sent
+     * @param measured the requests judged
      */
+    public record PromptSends(List<RequestRecord> earlier, List<RequestRecord> measured) {
+        public PromptSends {
+            earlier = List.copyOf(earlier);
+            measured = List.copyOf(measured);
+        }
+    }
+
+    /** As {@link #prefixCacheReused(List, boolean)} for one sequence of prompts drawn not to share, no warmup. */
     public static Optional<RunWarning> prefixCacheReused(List<RequestRecord> records) {
-        if (records.stream().noneMatch(r -> r.tags().cachedTokens() != null)) return Optional.empty();
+        return prefixCacheReused(List.of(new PromptSends(List.of(), records)), true);
+    }
+
+    /**
+     * PREFIX_CACHE_REUSED: the server reported more than {@value #PREFIX_CACHE_REUSED_SHARE} of the prompt tokens of
+     * the successful measured requests with usage as cached ({@code usage.prompt_tokens_details.cached_tokens}; a
+     * request without the count counts 0 once any request reported one, as vLLM omits a 0). The message says why:
+     * the run sent its own prompts again (a request whose prompt its sequence sent before, warmup included: a fixed
+     * workload in a loop), or, when it sent each once, an earlier run sent them. Empty when the server reports no
+     * cached tokens.
+     *
+     * @param drawnFresh the prompts were drawn not to share prefixes; otherwise (a dataset, shared prefixes by
+     *                   design) the cache is only blamed on the run's own repeats, when they hold more than
+     *                   {@value #PREFIX_CACHE_REUSED_SHARE} of the prompt tokens
+     */
+    public static Optional<RunWarning> prefixCacheReused(List<PromptSends> sequences, boolean drawnFresh) {
+        boolean counted = sequences.stream().flatMap(q -> q.measured().stream())
+                .anyMatch(r -> r.tags().cachedTokens() != null);
+        if (!counted) return Optional.empty();
         long cached = 0;
         long prompt = 0;
-        for (RequestRecord r : records) {
-            if (!r.succeeded() || r.usagePromptTokens() == null || r.usagePromptTokens() <= 0) continue;
-            prompt += r.usagePromptTokens();
-            cached += r.tags().cachedTokens() == null ? 0 : r.tags().cachedTokens();
+        long repeatedTokens = 0;
+        int requests = 0;
+        int repeated = 0;
+        int distinct = 0;
+        for (PromptSends q : sequences) {
+            Set<Integer> sent = new HashSet<>();
+            q.earlier().forEach(r -> sent.add(r.promptIndex()));
+            List<RequestRecord> inOrder = new ArrayList<>(q.measured());
+            inOrder.sort(Comparator.comparingLong(RequestRecord::startEpochMicros));
+            for (RequestRecord r : inOrder) {
+                boolean again = !sent.add(r.promptIndex());
+                if (!r.succeeded() || r.usagePromptTokens() == null || r.usagePromptTokens() <= 0) continue;
+                requests++;
+                prompt += r.usagePromptTokens();
+                cached += r.tags().cachedTokens() == null ? 0 : r.tags().cachedTokens();
+                if (again) {
+                    repeated++;
+                    repeatedTokens += r.usagePromptTokens();
+                }
+            }
+            distinct += sent.size();
         }
         if (prompt == 0 || cached <= PREFIX_CACHE_REUSED_SHARE * prompt) return Optional.empty();
-        return Optional.of(new RunWarning(WarningCode.PREFIX_CACHE_REUSED, String.format(Locale.ROOT,
-                "%.1f %% of the prompt tokens (%d of %d) came from the server's prefix cache, though this "
-                        + "workload's prompts do not share prefixes by design: they were sent to this server before, "
-                        + "by an earlier run with the same --seed, so TTFT measures cached prefill. Use another "
-                        + "--seed, or restart the server (or reset its prefix cache).", 100.0 * cached / prompt, cached, prompt)));
+        String share = String.format(Locale.ROOT, "%.1f %% of the prompt tokens (%d of %d) came from the server's "
+                + "prefix cache", 100.0 * cached / prompt, cached, prompt);
+        if (repeated == 0 || (!drawnFresh && repeatedTokens <= PREFIX_CACHE_REUSED_SHARE * prompt)) {
+            if (!drawnFresh) return Optional.empty(); // a workload that may share prefixes by design
+            return Optional.of(new RunWarning(WarningCode.PREFIX_CACHE_REUSED, share + ", though this "
+                    + "workload's prompts do not share prefixes by design: they were sent to this server before, "
+                    + "by an earlier run with the same --seed, so TTFT measures cached prefill. Use another "
+                    + "--seed, or restart the server (or reset its prefix cache)."));
+        }
+        // the first sends of each prompt found in the cache too: sent before this run
+        boolean earlierRun = drawnFresh && cached - repeatedTokens > PREFIX_CACHE_REUSED_SHARE
+                * (prompt - repeatedTokens);
+        return Optional.of(new RunWarning(WarningCode.PREFIX_CACHE_REUSED, share + ": this run sent its own "
+                + "prompts again (" + repeated + " of its " + requests + " requests repeated one of the " + distinct
+                + " prompts it had sent: a workload sent in a loop), and the cache served the repeats, so TTFT "
+                + "measures cached prefill" + (earlierRun ? "; the prompts it sent first were cached too, sent "
+                + "before by an earlier run with the same --seed" : "") + ". Send each prompt once: more prompts "
+                + "(--max-num-completed-requests, a larger dataset) or a shorter run" + (earlierRun ? "; and use "
+                + "another --seed, or restart the server (or reset its prefix cache)." : ".")));
     }
 
     /** {@code metrics} with {@code warning} added last (after CLIENT_BOTTLENECK: the last code). */

@@ -43,7 +43,8 @@ public enum WarningCode {
     /**
      * Most prompt tokens came from the server's prefix cache in a run whose prompts were not built to share prefixes
      * (llmperf's synthetic prompts): they were sent before (an earlier run with the same {@code --seed}), and TTFT
-     * measures cached prefill. Raised by the run, which knows how its workload was built.
+     * measures cached prefill; or the run sent its own prompts again (a workload in a loop), and its repeats hold most
+     * of them. The message says which. Raised by the run, which knows how its workload was built.
      */
     PREFIX_CACHE_REUSED
 }

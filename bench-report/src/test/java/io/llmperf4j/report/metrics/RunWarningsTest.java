@@ -284,6 +284,61 @@ class RunWarningsTest {
         assertTrue(RunWarnings.prefixCacheReused(clean(10)).isEmpty(), "no cached-token count: the server says nothing");
     }
 
+    /** Request {@code n} of a sequence, sending prompt {@code prompt}, {@code cached} of its 500 tokens cached. */
+    private static RequestRecord sent(int n, int prompt, int cached) {
+        RequestRecord r = request(prompt).evenEvents(100 * MS, 10 * MS, 100).e2e(1_100 * MS).usage(500, 100)
+                .client(101).maxTokens(150).finish("length").start(1_000_000L * n).build();
+        return r.withTags(r.tags().withCachedTokens(cached));
+    }
+
+    @Test
+    void aRunThatSentItsOwnPromptsAgainIsToldSoNotAnEarlierRun() {
+        // 4 prompts sent 3 times (a fixed workload in a loop): the first pass finds the instruction's block cached
+        List<RequestRecord> looped = new ArrayList<>();
+        for (int n = 0; n < 12; n++) looped.add(sent(n, n % 4, n < 4 ? 16 : 496));
+        String own = "67.2 % of the prompt tokens (4032 of 6000) came from the server's prefix cache: this run sent "
+                + "its own prompts again (8 of its 12 requests repeated one of the 4 prompts it had sent: a workload "
+                + "sent in a loop), and the cache served the repeats, so TTFT measures cached prefill. Send each "
+                + "prompt once: more prompts (--max-num-completed-requests, a larger dataset) or a shorter run.";
+        for (boolean drawnFresh : new boolean[]{false, true}) {
+            assertEquals(own, RunWarnings.prefixCacheReused(List.of(new RunWarnings.PromptSends(List.of(), looped)),
+                    drawnFresh).orElseThrow().message());
+        }
+        // the first pass cached too, of prompts drawn not to share: an earlier run sent them as well
+        List<RequestRecord> rerun = new ArrayList<>();
+        for (int n = 0; n < 12; n++) rerun.add(sent(n, n % 4, 496));
+        assertTrue(RunWarnings.prefixCacheReused(List.of(new RunWarnings.PromptSends(List.of(), rerun)), true)
+                .orElseThrow().message().endsWith("so TTFT measures cached prefill; the prompts it sent first were "
+                        + "cached too, sent before by an earlier run with the same --seed. Send each prompt once: more "
+                        + "prompts (--max-num-completed-requests, a larger dataset) or a shorter run; and use another "
+                        + "--seed, or restart the server (or reset its prefix cache)."));
+    }
+
+    @Test
+    void warmupPromptsCountAsSentAndAWorkloadSentOnceIsNotBlamedOnItself() {
+        // the warmup sent prompts 0-4; the measured requests send 5-9, then 0-4 again, found cached
+        List<RequestRecord> warmup = new ArrayList<>();
+        for (int n = 0; n < 5; n++) warmup.add(sent(n, n, 16));
+        List<RequestRecord> measured = new ArrayList<>();
+        for (int n = 5; n < 15; n++) measured.add(sent(n, n % 10, n < 10 ? 16 : 496));
+        List<RequestRecord> moreMeasured = new ArrayList<>(measured);
+        for (int n = 15; n < 20; n++) moreMeasured.add(sent(n, n % 10, 496)); // 5-9 again
+        assertTrue(RunWarnings.prefixCacheReused(List.of(new RunWarnings.PromptSends(warmup, moreMeasured)), false)
+                .orElseThrow().message().contains("this run sent its own prompts again (10 of its 15 requests "
+                        + "repeated one of the 10 prompts it had sent"));
+        // each prompt once, mostly cached: prompts drawn not to share blame an earlier run; a dataset (which may
+        // share by design) is not warned
+        List<RequestRecord> once = new ArrayList<>();
+        for (int n = 0; n < 10; n++) once.add(sent(n, n, 496));
+        List<RunWarnings.PromptSends> onceSent = List.of(new RunWarnings.PromptSends(List.of(), once));
+        assertTrue(RunWarnings.prefixCacheReused(onceSent, true).orElseThrow().message().contains("by an earlier "
+                + "run with the same --seed"));
+        assertTrue(RunWarnings.prefixCacheReused(onceSent, false).isEmpty());
+        // two forks number their own prompts: the same index in another fork is another prompt
+        assertTrue(RunWarnings.prefixCacheReused(List.of(onceSent.get(0), onceSent.get(0)), true).orElseThrow()
+                .message().contains("by an earlier run with the same --seed"));
+    }
+
     @Test
     void responsesInOneEventAreNoMultiTokenChunks() {
         List<RequestRecord> records = new ArrayList<>();
