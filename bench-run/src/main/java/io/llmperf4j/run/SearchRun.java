@@ -122,8 +122,13 @@ final class SearchRun {
             }
         }
         out.print(SearchConsole.render(doc));
+        // each level's own warnings (its summary's), as a sweep prints its levels': one line per code
+        List<String> levelWarnings = LevelWarnings.merged(probes.stream().filter(p -> p.report() != null)
+                .map(p -> new LevelWarnings.Level(p.report().outcome().settings(),
+                        p.report().metrics() == null ? null : p.report().metrics().warnings(), false)).toList());
+        levelWarnings.forEach(w -> out.println("warning: " + w));
         out.flush();
-        return new SearchResult(doc, files, stops.interrupted());
+        return new SearchResult(doc, files, stops.interrupted(), levelWarnings);
     }
 
     /** Runs one level and judges it. */

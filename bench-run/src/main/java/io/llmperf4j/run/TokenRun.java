@@ -149,7 +149,10 @@ final class TokenRun {
                         metricsConfig.tokenCounting(), common.resultsDir(), stops, out, err, base.seed(),
                         common.timeoutSeconds());
                 searchResult = search.run(plan.models().get(0));
-                if (quiet) searchResult.document().warnings().forEach(w -> err.println("llmperf4j: warning: " + w));
+                if (quiet) {
+                    searchResult.document().warnings().forEach(w -> err.println("llmperf4j: warning: " + w));
+                    searchResult.levelWarnings().forEach(w -> err.println("llmperf4j: warning: " + w));
+                }
                 // the search's verdict is the answer, failures included (they are judged by the objectives)
                 return stops.interrupted() ? RunStatus.INTERRUPTED : RunStatus.COMPLETED;
             }
