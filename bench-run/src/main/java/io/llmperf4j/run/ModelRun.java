@@ -39,6 +39,7 @@ import io.llmperf4j.report.metrics.RunWarnings;
 import io.llmperf4j.report.metrics.TokenCounting;
 import io.llmperf4j.report.summary.RunEnvironment;
 import io.llmperf4j.report.summary.SummaryConsoleReport;
+import io.llmperf4j.report.output.JmhFile;
 import io.llmperf4j.report.output.LevelOutput;
 import io.llmperf4j.report.output.ResultFiles;
 import io.llmperf4j.report.output.SweepFiles;
@@ -538,7 +539,7 @@ final class ModelRun implements BenchmarkListener {
             if (plan.harness() != null) {
                 Path json = dir.resolve(base + "_jmh.json");
                 Files.createDirectories(dir);
-                JmhJsonFormat.write(result.harnessResults(), json);
+                JmhJsonFormat.write(withSettings(result.harnessResults()), json);
                 written.add(json);
                 written.add(LoadFiles.writeIterations(dir, base, plan.loadUnit(), result.harnessResults()));
             }
@@ -553,6 +554,20 @@ final class ModelRun implements BenchmarkListener {
         } catch (IOException e) {
             throw new RunFailedException("could not write results to " + dir + ": " + e, e);
         }
+    }
+
+    /**
+     * The results with the run's settings added to their params ({@link JmhFile#settingsParams}: endpoint, API,
+     * tokenizer, prompts, sampling, token shape), for {@code <base>_jmh.json} alone: iterations keep no summary to
+     * record them, and the console's table keeps its load and model columns.
+     */
+    private List<HarnessResult> withSettings(List<HarnessResult> results) {
+        Map<String, String> settings = JmhFile.settingsParams(baseSettings);
+        return results.stream().map(r -> {
+            Map<String, String> params = new LinkedHashMap<>(r.params());
+            settings.forEach(params::putIfAbsent);
+            return new HarnessResult(r.benchmark(), params, r.settings(), r.load(), r.forks(), r.aborted());
+        }).toList();
     }
 
     private List<Path> writeSweepFiles(SaturationVerdict verdict, boolean stopped) {

@@ -1,14 +1,21 @@
 package io.llmperf4j.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.llmperf4j.server.SimulatedServer;
 import io.llmperf4j.server.SimulatorConfig;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -18,10 +25,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * compare over folders of real runs with --iterations against the embedded server: two whose servers differ in time
- * to first token (5 ms against 60 ms), one more with another token shape and iteration layout, and two sweeps of two
- * measured iterations a level.
+ * to first token (5 ms against 60 ms), one more with another token shape, prompt mode, sampling parameters and
+ * iteration layout, one as a run written before {@code <base>_jmh.json} recorded the settings, and two sweeps of two
+ * measured iterations a level. The runs are shared by every test.
  */
 class CompareIterationsCommandTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
     @TempDir
     static Path tmp;
     static Path fast;
@@ -29,33 +38,50 @@ class CompareIterationsCommandTest {
     static Path otherShape;
     static Path sweepA;
     static Path sweepB;
+    /** The endpoint each run sent to (its own server). */
+    static final Map<Path, String> ENDPOINTS = new HashMap<>();
 
     @BeforeAll
     static void runAll() {
-        fast = benchmark("fast", Duration.ofMillis(5), "--iterations", "3", "--iteration-time", "1",
+        fast = benchmark("fast", Duration.ofMillis(5), "--iterations", "3", "--iteration-time", "0.5",
                 "--num-concurrent-requests", "2");
-        slow = benchmark("slow", Duration.ofMillis(60), "--iterations", "3", "--iteration-time", "1",
+        slow = benchmark("slow", Duration.ofMillis(60), "--iterations", "3", "--iteration-time", "0.5",
                 "--num-concurrent-requests", "2");
         otherShape = benchmark("other", Duration.ofMillis(5), "--iterations", "2", "--iteration-time", "0.5",
-                "--forks", "2", "--num-concurrent-requests", "2", "--mean-output-tokens", "20");
-        sweepA = benchmark("sweep-a", Duration.ofMillis(5), "--iterations", "2", "--iteration-time", "0.5",
-                "--concurrency-sweep", "1,2");
-        sweepB = benchmark("sweep-b", Duration.ofMillis(5), "--iterations", "2", "--iteration-time", "0.5",
-                "--concurrency-sweep", "1,2");
+                "--forks", "2", "--num-concurrent-requests", "2", "--mean-output-tokens", "20", "--prompt-mode",
+                "exact", "--additional-sampling-params",
+                "{\"temperature\": 0.2, \"user\": \"sk-abcdefghijklmnopqrstu\"}"); // a key-shaped value: redacted
+        // one server for both sweeps: the same endpoint, nothing differs
+        try (SimulatedServer server = server(Duration.ofMillis(5))) {
+            sweepA = benchmark(server, "sweep-a", "--iterations", "2", "--iteration-time", "0.3",
+                    "--concurrency-sweep", "1,2");
+            sweepB = benchmark(server, "sweep-b", "--iterations", "2", "--iteration-time", "0.3",
+                    "--concurrency-sweep", "1,2");
+        }
     }
 
+    private static SimulatedServer server(Duration ttft) {
+        return SimulatedServer.start(SimulatorConfig.builder().timeToFirstToken(ttft)
+                .interTokenDelay(Duration.ofMillis(4)).build());
+    }
+
+    /** A run against a server of its own. */
     private static Path benchmark(String name, Duration ttft, String... load) {
-        Path dir = tmp.resolve(name);
-        try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder().timeToFirstToken(ttft)
-                .interTokenDelay(Duration.ofMillis(4)).build())) {
-            List<String> args = new ArrayList<>(List.of("token-benchmark", "--model", "m", "--mean-output-tokens",
-                    "10", "--stddev-output-tokens", "0", "--warmup-iterations", "0", "--no-client-warmup",
-                    "--results-dir", dir.toString()));
-            args.addAll(List.of(load)); // the last occurrence wins: --mean-output-tokens 20 overrides
-            CliRun run = CliRun.of(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k"),
-                    args.toArray(String[]::new));
-            assertEquals(0, run.exitCode(), run::toString);
+        try (SimulatedServer server = server(ttft)) {
+            return benchmark(server, name, load);
         }
+    }
+
+    private static Path benchmark(SimulatedServer server, String name, String... load) {
+        Path dir = tmp.resolve(name);
+        List<String> args = new ArrayList<>(List.of("token-benchmark", "--model", "m", "--mean-output-tokens",
+                "10", "--stddev-output-tokens", "0", "--warmup-iterations", "0", "--no-client-warmup",
+                "--results-dir", dir.toString()));
+        args.addAll(List.of(load)); // the last occurrence wins: --mean-output-tokens 20 overrides
+        CliRun run = CliRun.of(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k"),
+                args.toArray(String[]::new));
+        assertEquals(0, run.exitCode(), run::toString);
+        ENDPOINTS.put(dir, server.baseUrl() + "/chat/completions");
         return dir;
     }
 
@@ -95,24 +121,65 @@ class CompareIterationsCommandTest {
                 + "says why and what there is instead)\n"), run::toString);
     }
 
-    /** The QA's jmh1 against jmh3: another token shape, forks and iteration time went unmentioned. */
+    /**
+     * The QA's jmh1 against jmh3: another token shape, forks and iteration time went unmentioned; and an iterations
+     * folder recorded no endpoint, API, tokenizer, prompt mode or sampling parameters: its JMH file's params do now.
+     */
     @Test
-    void settingsThatDifferAreNamedAndWhatIsNotRecordedIsSaid() {
+    void settingsThatDifferAreNamedAsForRuns() throws IOException {
         CliRun run = CliRun.of(Map.of(), "compare", fast.toString(), otherShape.toString());
         assertEquals(0, run.exitCode(), run::toString);
-        assertTrue(run.err().startsWith("compare: the two ran with different settings; a delta may come from these, "
-                + "not from the server alone:\n"
-                + "  differs: token shape (means): input 550, output 10 vs input 550, output 20\n"
-                + "  differs: iterations: 0 warmup + 3 measurement iterations of 1 s, 1 fork vs 0 warmup + 2 "
-                + "measurement iterations of 500 ms, 2 forks\n"
-                + "compare: iterations folders record no endpoint, LLM API, tokenizer, prompt mode or sampling "
-                + "parameters (nor the token shape's spread): those were not checked\n"), run::toString);
+        assertEquals("compare: the two ran with different settings; a delta may come from these, not from the server "
+                + "alone:\n"
+                + "  differs: endpoint: " + ENDPOINTS.get(fast) + " vs " + ENDPOINTS.get(otherShape) + "\n"
+                + "  differs: token shape: input 550±150, output 10±0 vs input 550±150, output 20±0\n"
+                + "  differs: prompt mode: llmperf vs exact\n"
+                + "  differs: sampling params (max_tokens source): {} vs {\"temperature\":0.2,\"user\":\"[REDACTED]\"}\n"
+                + "  differs: iterations: 0 warmup + 3 measurement iterations of 500 ms, 1 fork vs 0 warmup + 2 "
+                + "measurement iterations of 500 ms, 2 forks\n", run.err(), run::toString);
 
-        // two servers (two endpoints), the same settings otherwise: nothing differs that the folders record
+        // two servers, the same settings otherwise: the endpoint alone, and nothing left unchecked
         CliRun endpoints = CliRun.of(Map.of(), "compare", fast.toString(), slow.toString());
-        assertEquals("compare: iterations folders record no endpoint, LLM API, tokenizer, prompt mode or sampling "
-                + "parameters (nor the token shape's spread): those were not checked\n", endpoints.err(),
-                endpoints::toString);
+        assertEquals("compare: the two ran with different settings; a delta may come from these, not from the server "
+                + "alone:\n  differs: endpoint: " + ENDPOINTS.get(fast) + " vs " + ENDPOINTS.get(slow) + "\n",
+                endpoints.err(), endpoints::toString);
+
+        // the JMH file's params as the run wrote them: the summary's key names, no secret
+        JsonNode params = JSON.readTree(otherShape.resolve("m_550_20_jmh.json").toFile()).get(0).get("params");
+        List<String> keys = new ArrayList<>();
+        params.fieldNames().forEachRemaining(keys::add);
+        assertEquals(List.of("concurrency", "model", "endpoint", "llm_api", "tokenizer", "prompt_mode",
+                "additional_sampling_params", "mean_input_tokens", "stddev_input_tokens", "mean_output_tokens",
+                "stddev_output_tokens"), keys);
+        assertEquals("openai", params.get("llm_api").asText());
+        assertEquals("llama-2 (built in)", params.get("tokenizer").asText());
+        assertFalse(params.toString().contains("sk-abcdefghijklmnopqrstu"), params::toString);
+    }
+
+    /** A folder written before the JMH file recorded the settings: what was not checked is said, naming it. */
+    @Test
+    void anOlderFolderSaysWhatWasNotChecked() throws IOException {
+        Path older = tmp.resolve("older");
+        Files.createDirectories(older);
+        for (String name : List.of("m_550_10_iterations.csv", "m_550_10_jmh.json")) {
+            Files.copy(fast.resolve(name), older.resolve(name));
+        }
+        ArrayNode jmh = (ArrayNode) JSON.readTree(older.resolve("m_550_10_jmh.json").toFile());
+        for (JsonNode entry : jmh) {
+            ((ObjectNode) entry.get("params")).retain("concurrency", "model");
+        }
+        JSON.writeValue(older.resolve("m_550_10_jmh.json").toFile(), jmh);
+
+        CliRun run = CliRun.of(Map.of(), "compare", older.toString(), otherShape.toString());
+        assertEquals(0, run.exitCode(), run::toString);
+        assertEquals("compare: the two ran with different settings; a delta may come from these, not from the server "
+                + "alone:\n"
+                + "  differs: token shape (means): input 550, output 10 vs input 550, output 20\n"
+                + "  differs: iterations: 0 warmup + 3 measurement iterations of 500 ms, 1 fork vs 0 warmup + 2 "
+                + "measurement iterations of 500 ms, 2 forks\n"
+                + "compare: " + older + " is an iterations folder written before _jmh.json recorded the run's "
+                + "settings: its endpoint, LLM API, tokenizer, prompt mode and sampling parameters (and the token "
+                + "shape's spread) were not checked\n", run.err(), run::toString);
     }
 
     /** The QA's swit/swit2: two measured iterations a level gave zero-width intervals marked significant. */
@@ -127,6 +194,6 @@ class CompareIterationsCommandTest {
                     + "a side): no CI, no *"), level + ": " + run);
         }
         assertFalse(run.out().lines().anyMatch(l -> l.startsWith("concurrency") && l.contains("] *")), run::toString);
-        assertFalse(run.err().contains("differs"), "the same settings: " + run);
+        assertEquals("", run.err(), "the same settings, every one recorded: " + run);
     }
 }

@@ -2,6 +2,8 @@ package io.llmperf4j.report.compare;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.llmperf4j.report.output.JmhFile;
 import io.llmperf4j.report.output.ResultsFolder;
 import io.llmperf4j.report.output.SweepFiles;
 import java.io.IOException;
@@ -20,9 +22,10 @@ import java.util.stream.Stream;
 /**
  * The settings two compared folders ran with that differ, read from their summaries: model, endpoint, LLM API,
  * load (concurrency, or the open loop's description), token shape, tokenizer, prompt mode and the extra sampling
- * parameters (where a fixed max_tokens comes from). Iterations keep no summary: their model, load, token shape's
- * means, iterations and forks come from their sweep file, JMH file and file names ({@link #unrecorded} names the
- * rest). compare still compares them (users compare server configurations on purpose), but says first that a delta
+ * parameters (where a fixed max_tokens comes from). Iterations keep no summary: their model and load come from
+ * their sweep file or JMH file, their iterations and forks and the other settings from their JMH file's params (an
+ * older JMH file has none of those: the token shape's means then come from the file names, and {@link #unrecorded}
+ * names the rest). compare still compares them (users compare server configurations on purpose), but says first that a delta
  * may come from the settings rather than the server. A setting one side does not record is left out; an unreadable
  * summary gives no lines.
  */
@@ -30,7 +33,6 @@ public final class SettingsDifferences {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String SUMMARY_SUFFIX = "_llmperf4j_summary.json";
-    private static final String JMH_SUFFIX = "_jmh.json";
     /** llmperf's base name, {@code <model>_<mean input tokens>_<mean output tokens>}. */
     private static final Pattern MEANS_IN_BASE = Pattern.compile(".*_(\\d+)_(\\d+)");
 
@@ -41,6 +43,8 @@ public final class SettingsDifferences {
     public static List<String> between(Path baseline, Path candidate) {
         Map<String, String> a = settingsOf(baseline);
         Map<String, String> b = settingsOf(candidate);
+        meansOnly(a, b);
+        meansOnly(b, a);
         List<String> lines = new ArrayList<>();
         for (Map.Entry<String, String> e : a.entrySet()) {
             String other = b.get(e.getKey());
@@ -49,6 +53,18 @@ public final class SettingsDifferences {
             }
         }
         return lines;
+    }
+
+    /**
+     * An iterations folder written before its JMH file recorded the settings knows the token shape's means alone (from
+     * its file names): the other side's token shape is then compared by its means too.
+     */
+    private static void meansOnly(Map<String, String> meansSide, Map<String, String> other) {
+        String shape = other.get("token shape");
+        if (meansSide.containsKey("token shape (means)") && shape != null) {
+            other.remove("token shape");
+            other.put("token shape (means)", shape.replaceAll("±\\d+", ""));
+        }
     }
 
     /** The comparable settings of a results folder or file, in print order; empty when none can be read. */
@@ -86,56 +102,72 @@ public final class SettingsDifferences {
     /**
      * An iterations folder keeps no summary: the model and the load come from {@code <base>_sweep.json} (a sweep run
      * with {@code --iterations}; its load without the harness part) or else from {@code <base>_jmh.json}'s params,
-     * the iterations and forks from {@code <base>_jmh.json}, the token shape's means from the file names
-     * ({@code <model>_<mean input>_<mean output>}, llmperf's base name).
+     * the iterations and forks from {@code <base>_jmh.json}. The other settings come from the JMH file's params, which
+     * record them as the summary does ({@link JmhFile#SETTINGS_KEYS}); a folder written before they were recorded
+     * gives the token shape's means from the file names ({@code <model>_<mean input>_<mean output>}, llmperf's base
+     * name) and nothing more ({@link #unrecorded}).
      */
     private static void fromIterations(ResultsFolder folder, Map<String, String> out) throws IOException {
         Path sweepFile = folder.dir().resolve(folder.base() + SweepFiles.JSON_SUFFIX);
         SweepFiles.Document sweep = Files.isRegularFile(sweepFile) ? SweepFiles.read(sweepFile) : null;
-        Path jmhFile = folder.dir().resolve(folder.base() + JMH_SUFFIX);
-        JsonNode jmh = Files.isRegularFile(jmhFile) ? JSON.readTree(jmhFile.toFile()) : JSON.createArrayNode();
-        JsonNode first = jmh.path(0);
-        out.put("model", sweep != null ? sweep.model() : text(first.path("params"), "model"));
+        List<JmhFile.Entry> jmh = jmhOf(folder);
+        JmhFile.Entry first = jmh.isEmpty() ? null : jmh.get(0);
+        if (first != null && first.recordsSettings()) {
+            ObjectNode settings = JSON.createObjectNode();
+            first.params().forEach(settings::put);
+            String sampling = first.params().get("additional_sampling_params");
+            if (sampling != null) settings.set("additional_sampling_params", JSON.readTree(sampling));
+            fromSummary(settings, out, false);
+        }
+        putFirst(out, "model", sweep != null ? sweep.model() : first == null ? null : first.params().get("model"));
         if (sweep != null && sweep.load() != null) {
             int harnessPart = sweep.load().indexOf("; ");
             out.put("load", harnessPart < 0 ? sweep.load() : sweep.load().substring(0, harnessPart));
         } else {
             List<String> loads = new ArrayList<>();
-            for (JsonNode entry : jmh) {
+            for (JmhFile.Entry entry : jmh) {
                 List<String> params = new ArrayList<>();
-                entry.path("params").fields().forEachRemaining(p -> {
-                    if (!p.getKey().equals("model")) params.add(p.getKey() + " " + p.getValue().asText());
-                });
+                entry.load().forEach((k, v) -> params.add(k + " " + v));
                 String load = String.join(", ", params);
                 if (!load.isEmpty() && !loads.contains(load)) loads.add(load);
             }
             out.put("load", loads.isEmpty() ? null : String.join("; ", loads));
         }
         Matcher means = MEANS_IN_BASE.matcher(folder.base());
-        if (means.matches()) out.put("token shape (means)", "input " + means.group(1) + ", output " + means.group(2));
-        if (first.isObject()) {
+        if (!out.containsKey("token shape") && means.matches()) {
+            out.put("token shape (means)", "input " + means.group(1) + ", output " + means.group(2));
+        }
+        if (first != null) {
             // as the run's load line words it: "1 warmup + 3 measurement iterations of 2 s, 2 forks"
-            int forks = first.path("forks").asInt();
-            String time = text(first, "measurementTime");
-            String warmupTime = text(first, "warmupTime");
-            out.put("iterations", first.path("warmupIterations").asInt() + " warmup + "
-                    + first.path("measurementIterations").asInt() + " measurement iterations of " + time
-                    + (Objects.equals(time, warmupTime) ? "" : " (warmup " + warmupTime + ")") + ", " + forks
-                    + (forks == 1 ? " fork" : " forks"));
+            int forks = first.forks();
+            String time = first.measurementTime();
+            out.put("iterations", first.warmupIterations() + " warmup + " + first.measurementIterations()
+                    + " measurement iterations of " + time
+                    + (Objects.equals(time, first.warmupTime()) ? "" : " (warmup " + first.warmupTime() + ")")
+                    + ", " + forks + (forks == 1 ? " fork" : " forks"));
         }
     }
 
+    /** {@code <base>_jmh.json}'s entries beside an iterations folder's CSV; empty when there is none. */
+    private static List<JmhFile.Entry> jmhOf(ResultsFolder folder) throws IOException {
+        Path file = folder.dir().resolve(folder.base() + JmhFile.SUFFIX);
+        return Files.isRegularFile(file) ? JmhFile.read(file) : List.of();
+    }
+
     /**
-     * What could not be checked: an iterations folder records no endpoint, LLM API, tokenizer, prompt mode or
-     * sampling parameters. Empty for runs and sweeps, whose summaries record them.
+     * What could not be checked: an iterations folder written before {@code <base>_jmh.json} recorded the run's
+     * settings has no endpoint, LLM API, tokenizer, prompt mode or sampling parameters. Empty for runs and sweeps,
+     * whose summaries record them, and for iterations folders that record them.
      */
     public static Optional<String> unrecorded(Path baseline, Path candidate) {
         for (Path path : List.of(baseline, candidate)) {
             try {
-                if (FolderComparison.iterationsOfSweep(ResultsFolder.detect(path)).kind()
-                        == ResultsFolder.Kind.ITERATIONS) {
-                    return Optional.of("iterations folders record no endpoint, LLM API, tokenizer, prompt mode or "
-                            + "sampling parameters (nor the token shape's spread): those were not checked");
+                ResultsFolder folder = FolderComparison.iterationsOfSweep(ResultsFolder.detect(path));
+                if (folder.kind() == ResultsFolder.Kind.ITERATIONS
+                        && jmhOf(folder).stream().noneMatch(JmhFile.Entry::recordsSettings)) {
+                    return Optional.of(path + " is an iterations folder written before " + JmhFile.SUFFIX
+                            + " recorded the run's settings: its endpoint, LLM API, tokenizer, prompt mode and "
+                            + "sampling parameters (and the token shape's spread) were not checked");
                 }
             } catch (IOException | RuntimeException e) {
                 return Optional.empty();
@@ -169,7 +201,9 @@ public final class SettingsDifferences {
         out.put("model", text(s, "model"));
         out.put("endpoint", text(s, "endpoint"));
         out.put("llm api", text(s, "llm_api"));
-        if (withLoad) {
+        if (!withLoad) {
+            out.putIfAbsent("load", null); // its place, as a run's; the caller fills it from its own file
+        } else {
             String openLoop = text(s.path("metadata"), "llmperf4j_load");
             String concurrency = text(s, "num_concurrent_requests");
             out.put("load", openLoop != null ? openLoop : concurrency == null ? null : "concurrency " + concurrency);

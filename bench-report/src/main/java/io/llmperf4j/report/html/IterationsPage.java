@@ -1,8 +1,7 @@
 package io.llmperf4j.report.html;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.llmperf4j.report.output.IterationsFile;
+import io.llmperf4j.report.output.JmhFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,9 +16,6 @@ import java.util.Map;
  * {@code <base>_iterations.csv} alone. One instance per page.
  */
 final class IterationsPage {
-
-    /** The suffix of the JMH JSON beside the iterations CSV. */
-    static final String JMH_SUFFIX = "_jmh.json";
 
     /** The score of one level in {@code <base>_jmh.json}: its mean and the half-width of its 99.9 % interval. */
     record JmhScore(double score, double error) {
@@ -42,41 +38,23 @@ final class IterationsPage {
     }
 
     /**
-     * The primary scores of {@code <base>_jmh.json} in {@code dir}, keyed by "load_unit level" from each entry's
-     * params (e.g. {"concurrency": "4"}); empty when the file is absent or unreadable (the page then shows the mean
-     * alone).
+     * The primary scores of {@code <base>_jmh.json} in {@code dir} ({@link JmhFile}), keyed by "load_unit level" of
+     * the rows they match; empty when the file is absent or unreadable (the page then shows the mean alone).
      */
     static Map<String, JmhScore> readScores(Path dir, String base, List<IterationsFile.Row> rows) {
-        Path file = dir.resolve(base + JMH_SUFFIX);
+        Path file = dir.resolve(base + JmhFile.SUFFIX);
         Map<String, JmhScore> out = new LinkedHashMap<>();
         if (!Files.isRegularFile(file)) return out;
         try {
-            JsonNode doc = new ObjectMapper().readTree(file.toFile());
-            for (JsonNode entry : doc) {
-                JsonNode params = entry.path("params");
-                JsonNode metric = entry.path("primaryMetric");
-                if (!metric.path("score").isNumber() || !metric.path("scoreError").isNumber()) continue;
-                for (IterationsFile.Row r : rows) {
-                    JsonNode level = params.path(r.loadUnit());
-                    if (!level.isMissingNode() && sameLevel(level.asText(), r.level())) {
-                        out.put(r.loadUnit() + " " + r.level(), new JmhScore(metric.path("score").asDouble(),
-                                metric.path("scoreError").asDouble()));
-                        break;
-                    }
-                }
+            for (JmhFile.Entry entry : JmhFile.read(file)) {
+                if (entry.score() == null || entry.scoreError() == null) continue;
+                rows.stream().filter(r -> entry.isLevel(r.loadUnit(), r.level())).findFirst().ifPresent(r ->
+                        out.put(r.loadUnit() + " " + r.level(), new JmhScore(entry.score(), entry.scoreError())));
             }
         } catch (IOException | RuntimeException e) {
             return Map.of();
         }
         return out;
-    }
-
-    private static boolean sameLevel(String a, String b) {
-        try {
-            return Double.parseDouble(a) == Double.parseDouble(b);
-        } catch (NumberFormatException e) {
-            return a.equals(b);
-        }
     }
 
     String render() {
@@ -113,7 +91,7 @@ final class IterationsPage {
         if (score != null && Double.isFinite(score.error())) {
             out.append(" <span class=\"ci\">± ").append(Html.fixed(score.error(), 2)).append("</span> (99.9 % "
                     + "confidence interval of the mean over the measured iterations, Student's t, as JMH and the "
-                    + "console print it; from ").append(Html.esc(base)).append(JMH_SUFFIX).append(")");
+                    + "console print it; from ").append(Html.esc(base)).append(JmhFile.SUFFIX).append(")");
         } else if (measured.size() < 2) {
             out.append(" (one measured iteration: no interval)");
         }

@@ -2,6 +2,7 @@ package io.llmperf4j.report.html;
 
 import io.llmperf4j.report.metrics.Metric;
 import io.llmperf4j.report.output.IterationsFile;
+import io.llmperf4j.report.output.JmhFile;
 import io.llmperf4j.report.output.SweepFiles;
 import io.llmperf4j.report.search.LevelSlo;
 import io.llmperf4j.report.search.SweepSloVerdict;
@@ -448,7 +449,7 @@ final class SweepPage {
                         + "the verdict and one row per level)" + (data.anySummary()
                         ? " and each level's *_llmperf4j_summary.json in its own folder."
                         : (data.ofIterations() ? "; a sweep of iterations writes no level summary (its scores are in "
-                        + data.base() + IterationsFile.SUFFIX + " and " + data.base() + IterationsPage.JMH_SUFFIX + ")."
+                        + data.base() + IterationsFile.SUFFIX + " and " + data.base() + JmhFile.SUFFIX + ")."
                         : "; no level has a summary in its folder.")))).append("</li>\n")
                 .append(data.anySummary() ? "<li>Percentiles: each level's summary's (successful requests only)"
                         + (openLoop ? ", from the actual send; TTFT from the intended send is the sweep file's" : "")

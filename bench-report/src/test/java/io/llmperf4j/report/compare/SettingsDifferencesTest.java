@@ -64,6 +64,12 @@ class SettingsDifferencesTest {
      */
     private static Path iterations(Path dir, String base, int concurrency, int forks, int warmup, int measured,
                                    String time) throws Exception {
+        return iterations(dir, base, concurrency, forks, warmup, measured, time, "");
+    }
+
+    /** With {@code settings}, the params' entries that record the run's settings (", \"endpoint\": …"). */
+    private static Path iterations(Path dir, String base, int concurrency, int forks, int warmup, int measured,
+                                   String time, String settings) throws Exception {
         List<IterationsFile.Row> rows = new ArrayList<>();
         for (int i = 1; i <= measured; i++) {
             rows.add(new IterationsFile.Row(String.valueOf(concurrency), "concurrency", 1, "measurement", i, i, 1, 100,
@@ -74,8 +80,8 @@ class SettingsDifferencesTest {
                 [ {"jmhVersion": "llmperf4j", "benchmark": "llmperf4j.token_benchmark", "mode": "thrpt",
                    "threads": %d, "forks": %d, "warmupIterations": %d, "warmupTime": "%s", "warmupBatchSize": 1,
                    "measurementIterations": %d, "measurementTime": "%s", "measurementBatchSize": 1,
-                   "params": {"concurrency": "%d", "model": "llmperf4j-sim"}, "primaryMetric": {}} ]
-                """.formatted(concurrency, forks, warmup, time, measured, time, concurrency));
+                   "params": {"concurrency": "%d", "model": "llmperf4j-sim"%s}, "primaryMetric": {}} ]
+                """.formatted(concurrency, forks, warmup, time, measured, time, concurrency, settings));
         return dir;
     }
 
@@ -92,9 +98,43 @@ class SettingsDifferencesTest {
                 SettingsDifferences.between(a, b));
         Path same = iterations(tmp.resolve("c"), "llmperf4j-sim_100_40", 4, 2, 1, 3, "2 s");
         assertEquals(List.of(), SettingsDifferences.between(a, same));
-        assertEquals(Optional.of("iterations folders record no endpoint, LLM API, tokenizer, prompt mode or sampling "
-                + "parameters (nor the token shape's spread): those were not checked"),
-                SettingsDifferences.unrecorded(a, same));
+        assertEquals(Optional.of(a + " is an iterations folder written before _jmh.json recorded the run's "
+                + "settings: its endpoint, LLM API, tokenizer, prompt mode and sampling parameters (and the token "
+                + "shape's spread) were not checked"), SettingsDifferences.unrecorded(a, same));
+    }
+
+    private static String settings(String endpoint, String api, String promptMode, String sampling, int stddevOut) {
+        return """
+                , "endpoint": "%s", "llm_api": "%s", "tokenizer": "llama-2 (built in)", "prompt_mode": "%s",
+                "additional_sampling_params": "%s", "mean_input_tokens": "100", "stddev_input_tokens": "150",
+                "mean_output_tokens": "40", "stddev_output_tokens": "%d"
+                """.formatted(endpoint, api, promptMode, sampling.replace("\"", "\\\""), stddevOut);
+    }
+
+    /** Folders whose JMH file records the settings: each that differs is named, as for runs, in a run's order. */
+    @Test
+    void iterationsFoldersThatRecordTheirSettingsNameThemAsRunsDo(@TempDir Path tmp) throws Exception {
+        Path a = iterations(tmp.resolve("a"), "llmperf4j-sim_100_40", 4, 1, 0, 3, "1 s",
+                settings("http://127.0.0.1:1/v1/chat/completions", "openai", "llmperf", "{}", 80));
+        Path b = iterations(tmp.resolve("b"), "llmperf4j-sim_100_40", 2, 1, 0, 3, "1 s",
+                settings("http://127.0.0.1:2/v1/chat/completions", "openai-completions", "exact",
+                        "{\"temperature\":0.2}", 0));
+        assertEquals(List.of(
+                "differs: endpoint: http://127.0.0.1:1/v1/chat/completions vs http://127.0.0.1:2/v1/chat/completions",
+                "differs: llm api: openai vs openai-completions",
+                "differs: load: concurrency 4 vs concurrency 2",
+                "differs: token shape: input 100±150, output 40±80 vs input 100±150, output 40±0",
+                "differs: prompt mode: llmperf vs exact",
+                "differs: sampling params (max_tokens source): {} vs {\"temperature\":0.2}"),
+                SettingsDifferences.between(a, b));
+        assertEquals(Optional.empty(), SettingsDifferences.unrecorded(a, b), "both record them");
+
+        // against a folder written before: the line names it, and the token shapes compare by their means
+        Path older = iterations(tmp.resolve("older"), "llmperf4j-sim_100_20", 4, 1, 0, 3, "1 s");
+        assertEquals(List.of("differs: token shape (means): input 100, output 40 vs input 100, output 20"),
+                SettingsDifferences.between(a, older));
+        assertTrue(SettingsDifferences.unrecorded(a, older).orElseThrow().startsWith(older + " is an iterations "
+                + "folder written before"), () -> SettingsDifferences.unrecorded(a, older).toString());
     }
 
     /** A sweep run with --iterations: its sweep file's load without the harness part, the iterations apart. */
