@@ -20,8 +20,9 @@ import java.util.concurrent.Callable;
         description = {
             "Rebuilds <base>_report.html from a results folder: the *_llmperf4j_summary.json and requests.jsonl",
             "(or the *_requests.csv). One self-contained file: no scripts, fonts or links to elsewhere.",
-            "A sweep's folder gets the sweep's page (read from *_sweep.json and each level's summary), an",
-            "iterations folder the iterations' page, a comparison folder (comparison.csv) the models' page."
+            "A sweep's folder gets the sweep's page (read from *_sweep.json and each level's summary; a sweep",
+            "run with --iterations also a page of iterations per level, linked from it), an iterations folder",
+            "the iterations' page, a comparison folder (comparison.csv) the models' page."
         })
 final class ReportCommand implements Callable<Integer> {
     private final CliContext context;

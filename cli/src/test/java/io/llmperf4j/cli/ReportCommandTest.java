@@ -121,6 +121,36 @@ class ReportCommandTest {
         assertTrue(mixed.err().contains("is a sweep and"), mixed::toString);
     }
 
+    /**
+     * A sweep run with iterations keeps no folder per level: report builds each level's page of iterations beside the
+     * sweep's, as an iterations folder's, and the sweep's page links them (a rate sweep: the level's JMH score too).
+     */
+    @Test
+    void reportBuildsEachLevelsIterationsPageOfASweepOfIterations(@TempDir Path dir) throws IOException {
+        try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder()
+                .timeToFirstToken(Duration.ofMillis(2)).interTokenDelay(Duration.ofMillis(1)).build())) {
+            CliRun run = CliRun.of(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k"),
+                    "token-benchmark", "--model", "m", "--mean-output-tokens", "10", "--stddev-output-tokens", "0",
+                    "--rate-sweep", "10,20", "--iterations", "2", "--iteration-time", "0.3", "--warmup-iterations",
+                    "0", "--no-client-warmup", "--results-dir", dir.toString());
+            assertEquals(0, run.exitCode(), run::toString);
+        }
+        CliRun report = CliRun.of(Map.of(), "report", dir.toString());
+        assertEquals(0, report.exitCode(), report::toString);
+        Path sweepPage = dir.resolve("m_550_10_report.html");
+        assertEquals(sweepPage.toAbsolutePath().toString(), report.out().strip());
+        String sweep = Files.readString(sweepPage);
+        for (String level : List.of("10", "20")) {
+            String name = "m_550_10_rate_" + level + "_report.html";
+            assertTrue(sweep.contains("<a href=\"" + name + "\">this level's iterations</a>"), name + ": " + sweep);
+            String page = Files.readString(dir.resolve(name));
+            assertTrue(page.contains("<h2>req/s " + level + "</h2>"), page);
+            assertTrue(page.contains("one level of <a href=\"m_550_10_report.html\">the sweep</a>"), page);
+            assertTrue(page.contains("<span class=\"ci\">± "), "the level's score from the JMH file: " + page);
+            assertFalse(page.contains("<h2>req/s " + (level.equals("10") ? "20" : "10") + "</h2>"), "one level");
+        }
+    }
+
     /** A token benchmark of {@code model} against a fast simulator, its results written to {@code dir}. */
     private static void benchmark(Path dir, String apiKey, String model, int requests, int concurrency) {
         try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder()

@@ -12,8 +12,11 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Objects;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 
 /**
  * llmperf4j's HTML report: one self-contained HTML5 file, {@code <base>_report.html} beside the other result
@@ -95,7 +98,8 @@ public final class HtmlReport {
      * Rebuilds the report from a results folder alone and writes {@code <base>_report.html} into it, replacing it;
      * returns the file. What the folder is comes from its files ({@link ResultsFolder#detect}): a run's page from
      * its summary and {@code requests.jsonl} or else {@code <base>_requests.csv} ({@link ReportData#read}); a
-     * sweep's page from {@code <base>_sweep.json} and each level's summary ({@link SweepData#read}); the page of
+     * sweep's page from {@code <base>_sweep.json} and each level's summary ({@link SweepData#read}), and for a sweep
+     * run with iterations each level's page of iterations first ({@link #writeLevelIterationPages}); the page of
      * iterations from {@code <base>_iterations.csv}; the page of several models from {@code comparison.csv}.
      * {@code dirOrSummary} may also be one of those files itself (a run's summary, for a folder holding several).
      *
@@ -106,6 +110,12 @@ public final class HtmlReport {
         switch (folder.kind()) {
             case SWEEP -> {
                 Path file = folder.dir().resolve(folder.base() + FILE_SUFFIX);
+                Path iterations = folder.dir().resolve(folder.base() + IterationsFile.SUFFIX);
+                if (Files.isRegularFile(iterations)) {
+                    // first, so that the sweep's page finds them to link
+                    writeLevelIterationPages(folder.dir(), folder.base(), IterationsFile.read(iterations),
+                            file.getFileName().toString());
+                }
                 Files.writeString(file, new SweepPage(SweepData.read(folder.file())).render(), StandardCharsets.UTF_8);
                 return file;
             }
@@ -127,6 +137,28 @@ public final class HtmlReport {
             }
             default -> throw new AssertionError(folder.kind());
         }
+    }
+
+    /**
+     * A sweep run with iterations keeps no folder per level: each level's page of iterations, as a folder of
+     * iterations gets, is written beside the sweep's files ({@link IterationsPage#levelFileName}); returns them.
+     */
+    static List<Path> writeLevelIterationPages(Path dir, String base, List<IterationsFile.Row> rows,
+                                               String sweepPage) throws IOException {
+        Map<String, IterationsPage.JmhScore> scores = IterationsPage.readScores(dir, base, rows);
+        Map<String, List<IterationsFile.Row>> byLevel = new LinkedHashMap<>();
+        for (IterationsFile.Row r : rows) {
+            byLevel.computeIfAbsent(IterationsPage.levelFileName(base, r.loadUnit(), r.level()), k -> new ArrayList<>())
+                    .add(r);
+        }
+        List<Path> pages = new ArrayList<>();
+        for (Map.Entry<String, List<IterationsFile.Row>> level : byLevel.entrySet()) {
+            Path page = dir.resolve(level.getKey());
+            Files.writeString(page, new IterationsPage(base, level.getValue(), scores, sweepPage).render(),
+                    StandardCharsets.UTF_8);
+            pages.add(page);
+        }
+        return pages;
     }
 
     private static Path runFromResultsDir(Path dirOrSummary, HtmlReportOptions options) throws IOException {

@@ -24,6 +24,8 @@ final class IterationsPage {
     private final String base;
     private final List<IterationsFile.Row> rows;
     private final Map<String, JmhScore> scores;
+    /** The sweep page this level's page belongs to, or null for a folder of iterations of its own. */
+    private final String sweepHref;
     private final StringBuilder out = new StringBuilder(32 * 1024);
 
     IterationsPage(String base, List<IterationsFile.Row> rows) {
@@ -32,9 +34,27 @@ final class IterationsPage {
 
     /** With the levels' scores from {@code <base>_jmh.json}, keyed by "load_unit level" ("concurrency 4"). */
     IterationsPage(String base, List<IterationsFile.Row> rows, Map<String, JmhScore> scores) {
+        this(base, rows, scores, null);
+    }
+
+    /** One level of a sweep of iterations, its page linking back to the sweep's ({@code sweepHref}). */
+    IterationsPage(String base, List<IterationsFile.Row> rows, Map<String, JmhScore> scores, String sweepHref) {
         this.base = base;
         this.rows = List.copyOf(rows);
         this.scores = Map.copyOf(scores);
+        this.sweepHref = sweepHref;
+    }
+
+    /**
+     * The page of one level of a sweep of iterations, {@code <base>_<concurrency|rate>_<level>_report.html} beside
+     * the sweep's files (such a sweep keeps no folder per level; the name is the level folder's a sweep without
+     * iterations writes, after the base).
+     *
+     * @param loadUnit the iterations file's load unit ("concurrency", "req/s")
+     * @param level    the level as the iterations file writes it ("4", "2.5")
+     */
+    static String levelFileName(String base, String loadUnit, String level) {
+        return base + "_" + ("req/s".equals(loadUnit) ? "rate" : loadUnit) + "_" + level + HtmlReport.FILE_SUFFIX;
     }
 
     /**
@@ -63,7 +83,11 @@ final class IterationsPage {
                 .append("<title>llmperf4j iterations: ").append(Html.esc(base)).append("</title>\n")
                 .append("<style>\n").append(HtmlPage.CSS).append("\n</style>\n</head>\n<body>\n<main>\n")
                 .append("<header>\n<h1>llmperf4j iterations: <span class=\"model\">").append(Html.esc(base))
-                .append("</span></h1>\n<p class=\"sub\">").append(rows.size()).append(" iterations</p>\n</header>\n");
+                .append("</span></h1>\n<p class=\"sub\">").append(rows.size()).append(" iterations");
+        if (sweepHref != null) {
+            out.append(" \u00b7 one level of <a href=\"").append(Html.esc(sweepHref)).append("\">the sweep</a>");
+        }
+        out.append("</p>\n</header>\n");
         LinkedHashSet<String> levels = new LinkedHashSet<>();
         for (IterationsFile.Row r : rows) levels.add(r.level());
         int n = 0;
@@ -71,9 +95,12 @@ final class IterationsPage {
             level(n++, level, rows.stream().filter(r -> r.level().equals(level)).toList());
         }
         out.append("<footer id=\"method\">\n<h2>Method</h2>\n<ul>\n<li>Read from ").append(Html.esc(base))
-                .append(IterationsFile.SUFFIX).append(". Warmup iterations are drawn but left out of the mean. Hover "
+                .append(IterationsFile.SUFFIX).append(sweepHref == null ? "" : " (this level's rows)")
+                .append(". Warmup iterations are drawn but left out of the mean. Hover "
                         + "a point for its values.</li>\n<li>This page is self-contained: no scripts, nothing fetched "
-                        + "from elsewhere.</li>\n</ul>\n</footer>\n</main>\n</body>\n</html>\n");
+                        + "from elsewhere"
+                        + (sweepHref == null ? "" : ", no link but to the sweep's page beside it") + ".</li>\n</ul>\n"
+                        + "</footer>\n</main>\n</body>\n</html>\n");
         return out.toString();
     }
 

@@ -36,7 +36,8 @@ public record SweepData(SweepFiles.Document sweep, List<Level> levels, Path dir,
      *
      * @param row        its row of the sweep file
      * @param summary    its summary, or null when its folder has none
-     * @param reportHref its own report relative to the sweep's folder, or null when there is none
+     * @param reportHref its own report relative to the sweep's folder (a sweep of iterations': its page of
+     *                   iterations), or null when there is none
      */
     public record Level(SweepFiles.Level row, SummaryDocument summary, String reportHref) {
 
@@ -102,6 +103,11 @@ public record SweepData(SweepFiles.Document sweep, List<Level> levels, Path dir,
                     String report = ReportData.baseName(Path.of(summaryName)) + HtmlReport.FILE_SUFFIX;
                     if (Files.isRegularFile(levelDir.resolve(report))) href = row.resultsDir() + "/" + report;
                 }
+            }
+            if (href == null && Files.isRegularFile(dir.resolve(base + IterationsFile.SUFFIX))) {
+                // a sweep of iterations: the level's page of iterations beside the sweep's, when it was built
+                String page = IterationsPage.levelFileName(base, row.loadUnit(), Html.data(row.level()));
+                if (Files.isRegularFile(dir.resolve(page))) href = page;
             }
             levels.add(new Level(row, summary, href));
         }

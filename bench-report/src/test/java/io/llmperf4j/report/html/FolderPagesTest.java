@@ -12,6 +12,7 @@ import io.llmperf4j.report.metrics.MetricsConfig;
 import io.llmperf4j.report.metrics.RunMetrics;
 import io.llmperf4j.report.output.ComparisonFile;
 import io.llmperf4j.report.output.IterationsFile;
+import io.llmperf4j.report.output.SweepFiles;
 import io.llmperf4j.report.summary.SummaryJson;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -85,6 +86,48 @@ class FolderPagesTest {
         parse(html);
         assertTrue(html.contains("<strong class=\"mean\">105.00</strong> <span class=\"ci\">± 3183.10</span> (99.9 %"
                 + " confidence interval of the mean"), html);
+    }
+
+    /**
+     * A sweep run with iterations keeps no folder per level: report writes each level's page of iterations beside the
+     * sweep's page, which links them (a rate sweep: the CSV's unit "req/s", the JMH param "rate").
+     */
+    @Test
+    void aSweepOfIterationsGetsAPageOfIterationsPerLevel(@TempDir Path dir) throws Exception {
+        List<IterationsFile.Row> rows = new ArrayList<>();
+        List<SweepFiles.Level> levels = new ArrayList<>();
+        for (String level : List.of("1", "2.5")) {
+            double tps = level.equals("1") ? 100 : 250;
+            for (int i = 1; i <= 2; i++) {
+                rows.add(new IterationsFile.Row(level, "req/s", 1, "measurement", i, i, 1, tps, tps, 3, 0, 3.0, 10.0,
+                        1.0));
+            }
+            levels.add(new SweepFiles.Level(Double.parseDouble(level), "req/s", "rate " + level + " req/s", 6, 6, 0,
+                    0.0, tps, 3.0, null, null, null, null, false, false, false, false, false, null, null, null));
+        }
+        IterationsFile.write(dir, "m_100_5", rows);
+        Files.writeString(dir.resolve("m_100_5_jmh.json"), "[{\"params\": {\"rate\": \"2.5\", \"model\": \"m\"},"
+                + " \"primaryMetric\": {\"score\": 250.0, \"scoreError\": 12.5}}]");
+        SweepFiles.write(dir, "m_100_5", new SweepFiles.Document(SweepFiles.SCHEMA, "m", "rate", "req/s",
+                List.of(1.0, 2.5), "rate sweep 1,2.5; 0 warmup + 2 measurement iterations of 1 s, 1 fork", "none",
+                new SweepFiles.Rules(5, 2, 5), new SweepFiles.Verdict(null, null, null, List.of(), List.of()), false,
+                levels));
+
+        Path sweepPage = HtmlReport.fromResultsDir(dir);
+        assertEquals(dir.resolve("m_100_5_report.html"), sweepPage);
+        String sweep = Files.readString(sweepPage);
+        parse(sweep);
+        for (String page : List.of("m_100_5_rate_1_report.html", "m_100_5_rate_2.5_report.html")) {
+            assertTrue(sweep.contains("<a href=\"" + page + "\">this level's iterations</a>"), page + ": " + sweep);
+            String html = Files.readString(dir.resolve(page));
+            parse(html);
+            assertTrue(html.contains("one level of <a href=\"m_100_5_report.html\">the sweep</a>"), html);
+            assertEquals(2, html.split("<tr><td class=\"num\">", -1).length - 1, "this level's rows alone: " + html);
+        }
+        String level25 = Files.readString(dir.resolve("m_100_5_rate_2.5_report.html"));
+        assertTrue(level25.contains("<h2>req/s 2.5</h2>"), level25);
+        assertTrue(level25.contains("<strong class=\"mean\">250.00</strong> <span class=\"ci\">± 12.50</span>"),
+                "the rate level's score from the JMH file: " + level25);
     }
 
     @Test
