@@ -96,9 +96,10 @@ public final class ClosedLoopRunner {
     /**
      * As {@link #run(List, ClosedLoopSettings, RecordListener)}, with the clock starting at {@code startNanos} (on
      * {@link System#nanoTime()}): a load worker's share starts at a cluster's shared instant. Everything before the
-     * clock (the connections, the client's watch) is done first, then the run waits for the instant; when that has
-     * passed by then, the clock starts at once ({@link ClosedLoopResult#clockStartNanos()} says where). Ends at once,
-     * sending nothing, when {@code stopped} is true at the call or {@link #stop()} comes first.
+     * clock (the connections) is done first, then the run waits for the instant and starts the client's watch and the
+     * clock at it; when that has passed by then, the clock starts at once ({@link ClosedLoopResult#clockStartNanos()}
+     * says where). Ends at once, sending nothing, when {@code stopped} is true at the call or {@link #stop()} comes
+     * first.
      */
     public ClosedLoopResult runAt(long startNanos, List<RequestSpec> specs, ClosedLoopSettings settings,
                                   RecordListener listener, BooleanSupplier stopped) {
@@ -116,9 +117,14 @@ public final class ClosedLoopRunner {
                 ? f.open(FreshRequests.aheadFor(settings.concurrency())) : null) {
             Run run = new Run(prompts, fresh, settings, listener == null ? RecordListener.NONE : listener);
             guard.attach(run.messages, stopped.getAsBoolean());
-            try (ClientOverheadMonitor overhead = ClientOverheadMonitor.start(client)) {
-                ClosedLoopResult result = run.execute(Deadlines.cappedNanos(settings.timeout()), startAt);
-                return result.withClientOverhead(overhead.stop());
+            // the client's watch: from here for a run that starts now, from the instant for one that waits for it
+            ClientOverheadMonitor[] overhead = {startAt.isEmpty() ? ClientOverheadMonitor.start(client) : null};
+            try {
+                ClosedLoopResult result = run.execute(Deadlines.cappedNanos(settings.timeout()), startAt,
+                        () -> overhead[0] = ClientOverheadMonitor.start(client));
+                return result.withClientOverhead(overhead[0].stop());
+            } finally {
+                if (overhead[0] != null) overhead[0].close();
             }
         } finally {
             guard.end();
@@ -225,10 +231,14 @@ public final class ClosedLoopRunner {
             for (int slot = 0; slot < concurrency; slot++) nextIndex[slot] = slot % promptCount;
         }
 
-        ClosedLoopResult execute(long timeoutNanos, OptionalLong startAt) {
+        /** {@code atInstant}: called at a waited-for instant, right before the clock starts. */
+        ClosedLoopResult execute(long timeoutNanos, OptionalLong startAt, Runnable atInstant) {
             // opened before the clock starts (the client decides whether it preconnects)
             long[] preconnect = messages.peek() == STOP ? new long[0] : client.preconnect(connectionsToOpen(settings));
-            if (startAt.isPresent()) Deadlines.await(startAt.getAsLong(), () -> messages.peek() == STOP);
+            if (startAt.isPresent()) {
+                Deadlines.await(startAt.getAsLong(), () -> messages.peek() == STOP);
+                atInstant.run();
+            }
             long startEpochMillis = System.currentTimeMillis();
             startNanos = System.nanoTime();
             synchronized (this) {

@@ -115,8 +115,8 @@ public final class OpenLoopRunner {
     /**
      * As {@link #run(List, OpenLoopSettings, ArrivalSchedule, RecordListener)}, with the schedule's origin at
      * {@code startNanos} (on {@link System#nanoTime()}): a load worker's share starts at a cluster's shared instant.
-     * Everything before the clock (the connections, the client's watch, the pacer thread) is done first; when the
-     * instant is nearer than that by then, the origin is as soon as it can be
+     * Everything before the clock (the connections, the pacer thread) is done first, and the client's watch starts
+     * at the origin; when the instant is nearer than that by then, the origin is as soon as it can be
      * ({@link OpenLoopResult#clockStartNanos()} says where). Ends at once, sending nothing, when {@code stopped} is
      * true at the call or {@link #stop()} comes first.
      */
@@ -138,9 +138,13 @@ public final class OpenLoopRunner {
             Run run = new Run(prompts, fresh, settings, schedule,
                     listener == null ? RecordListener.NONE : listener);
             guard.attach(run.finished, stopped.getAsBoolean());
-            try (ClientOverheadMonitor overhead = ClientOverheadMonitor.start(client)) {
-                OpenLoopResult result = run.execute(startAt);
-                return result.withClientOverhead(overhead.stop());
+            // the client's watch: from here for a run that starts now, from the instant for one that waits for it
+            ClientOverheadMonitor[] overhead = {startAt.isEmpty() ? ClientOverheadMonitor.start(client) : null};
+            try {
+                OpenLoopResult result = run.execute(startAt, () -> overhead[0] = ClientOverheadMonitor.start(client));
+                return result.withClientOverhead(overhead[0].stop());
+            } finally {
+                if (overhead[0] != null) overhead[0].close();
             }
         } finally {
             guard.end();
@@ -225,7 +229,8 @@ public final class OpenLoopRunner {
             this.listener = listener;
         }
 
-        OpenLoopResult execute(OptionalLong startAt) {
+        /** {@code atInstant}: called at a waited-for origin ({@code startAt}), as the first arrivals are due. */
+        OpenLoopResult execute(OptionalLong startAt, Runnable atInstant) {
             long[] preconnect = finished.peek() == STOP ? new long[0]
                     : client.preconnect(connectionsToOpen(settings, schedule));
             long nowEpochMillis = System.currentTimeMillis();
@@ -242,8 +247,13 @@ public final class OpenLoopRunner {
             try {
                 if (finished.peek() == STOP) {
                     stopped = true; // stopped before it started: send nothing
+                    if (startAt.isPresent()) atInstant.run();
                 } else {
                     thread.start();
+                    if (startAt.isPresent()) {
+                        Deadlines.await(startNanos, () -> finished.peek() == STOP);
+                        atInstant.run();
+                    }
                     collect(deadline);
                 }
                 stopPacer();
