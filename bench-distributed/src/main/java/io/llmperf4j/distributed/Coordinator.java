@@ -6,6 +6,7 @@ import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.ExecutionCallback;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.IExecutorService;
+import io.llmperf4j.engine.load.FreshRequests;
 import io.llmperf4j.engine.load.OpenLoopSettings;
 import io.llmperf4j.engine.load.RecordListener;
 import io.llmperf4j.engine.load.ScheduledRecord;
@@ -32,6 +33,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.IntFunction;
 import java.util.function.LongFunction;
 
 /**
@@ -92,15 +94,18 @@ public final class Coordinator implements AutoCloseable {
 
     private final HazelcastInstance instance;
     private final RecordInbox inbox;
+    private final PromptBatches prompts;
     private final String clusterName;
     private final Consumer<String> log;
     /** The run in progress and its workers, for {@link #stop()}. */
     private volatile String currentJob;
     private volatile List<Member> currentWorkers = List.of();
 
-    private Coordinator(HazelcastInstance instance, RecordInbox inbox, String clusterName, Consumer<String> log) {
+    private Coordinator(HazelcastInstance instance, RecordInbox inbox, PromptBatches prompts, String clusterName,
+                        Consumer<String> log) {
         this.instance = instance;
         this.inbox = inbox;
+        this.prompts = prompts;
         this.clusterName = clusterName;
         this.log = log;
     }
@@ -108,9 +113,10 @@ public final class Coordinator implements AutoCloseable {
     /** Joins (or founds) the cluster as its coordinator. */
     public static Coordinator start(ClusterSettings settings, Consumer<String> log) {
         RecordInbox inbox = new RecordInbox();
+        PromptBatches prompts = new PromptBatches();
         HazelcastInstance hz = ClusterNode.start(settings, ClusterNode.COORDINATOR,
-                Map.of(RecordInbox.CONTEXT_KEY, inbox));
-        return new Coordinator(hz, inbox, settings.clusterName(), log);
+                Map.of(RecordInbox.CONTEXT_KEY, inbox, PromptBatches.CONTEXT_KEY, prompts));
+        return new Coordinator(hz, inbox, prompts, settings.clusterName(), log);
     }
 
     /** This member's cluster address. */
@@ -275,10 +281,17 @@ public final class Coordinator implements AutoCloseable {
         int n = workers.size();
         List<LoadShare> shares = new ArrayList<>();
         List<List<RequestSpec>> specs;
+        IntFunction<List<List<RequestSpec>>> laterBatches = null; // fresh prompts: batch k dealt out as the first
         if (plan.openLoop() == null) {
             int[] concurrency = WorkloadSplit.evenly(plan.concurrency(), n);
             int[] counts = WorkloadSplit.proportional(plan.specs().size(), concurrency);
             specs = WorkloadSplit.specs(plan.specs(), counts);
+            if (plan.specs() instanceof FreshRequests fresh) {
+                laterBatches = k -> {
+                    List<RequestSpec> batch = fresh.batch(k);
+                    return WorkloadSplit.specs(batch, WorkloadSplit.proportional(batch.size(), concurrency));
+                };
+            }
             Warmup[] warmups = warmups(plan.warmup(), n);
             for (int i = 0; i < n; i++) {
                 shares.add(plan.continuous() ? LoadShare.closedFor(concurrency[i], plan.timeout())
@@ -294,6 +307,12 @@ public final class Coordinator implements AutoCloseable {
             int[] caps = whole.maxConcurrency().isPresent()
                     ? WorkloadSplit.evenly(Math.max(n, whole.maxConcurrency().getAsInt()), n) : null;
             for (int i = 0; i < n; i++) shares.add(LoadShare.open(whole, i, n, caps == null ? null : caps[i]));
+            if (plan.specs() instanceof FreshRequests fresh) {
+                laterBatches = k -> {
+                    List<RequestSpec> batch = fresh.batch(k);
+                    return WorkloadSplit.specs(batch, WorkloadSplit.evenly(batch.size(), n));
+                };
+            }
         }
 
         String jobId = UUID.randomUUID().toString();
@@ -301,6 +320,7 @@ public final class Coordinator implements AutoCloseable {
         currentWorkers = List.copyOf(workers);
         Collection collection = new Collection(workers, live);
         inbox.open(jobId, collection::onRecord);
+        if (laterBatches != null) prompts.open(jobId, n, laterBatches);
         UUID listener = instance.getCluster().addMembershipListener(collection);
         try {
             long startEpochMicros = EpochClock.nowMicros() + plan.startLead().toNanos() / 1_000L;
@@ -316,7 +336,7 @@ public final class Coordinator implements AutoCloseable {
                         plan.client().withMaxConnections(shares.get(i).openLoop()
                                 ? shares.get(i).maxConcurrency() == null ? plan.client().maxConnections()
                                 : shares.get(i).maxConcurrency() : shares.get(i).concurrency()),
-                        shares.get(i), specs.get(i));
+                        shares.get(i), specs.get(i), laterBatches == null ? null : i);
                 log.accept("worker " + id + ": " + shares.get(i).describe());
                 CompletableFuture<WorkerOutcome> done = collection.done.get(worker.getUuid());
                 executor.submitToMember(new RunShare(job), worker, new ExecutionCallback<String>() {
@@ -362,6 +382,7 @@ public final class Coordinator implements AutoCloseable {
             currentJob = null;
             instance.getCluster().removeMembershipListener(listener);
             inbox.close(jobId);
+            prompts.close(jobId);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.llmperf4j.distributed;
 
+import io.llmperf4j.engine.load.FreshRequests;
 import io.llmperf4j.engine.load.OpenLoopSettings;
 import io.llmperf4j.engine.load.Warmup;
 import io.llmperf4j.model.RequestSpec;
@@ -12,7 +13,8 @@ import java.util.Objects;
  * One run to spread over the workers: the whole load as on one machine, which the coordinator splits.
  *
  * @param client      how to reach the endpoint (connections are re-capped per worker)
- * @param specs       the workload, in order; each request goes to exactly one worker
+ * @param specs       the workload, in order; each request goes to exactly one worker (a {@link FreshRequests}:
+ *                    each of its batches is dealt out between the workers as its first)
  * @param concurrency closed loop: the total concurrency; ignored with {@code openLoop}
  * @param timeout     closed loop: the run's limit, as on one machine
  * @param openLoop    the whole open loop, or null for a closed loop
@@ -28,7 +30,8 @@ public record DistributedPlan(ClientSpec client, List<RequestSpec> specs, int co
 
     public DistributedPlan {
         Objects.requireNonNull(client, "client");
-        specs = List.copyOf(specs);
+        // fresh prompts stay an endless sequence (immutable), dealt out batch by batch
+        specs = specs instanceof FreshRequests ? specs : List.copyOf(specs);
         if (specs.isEmpty()) throw new IllegalArgumentException("the workload is empty");
         if (openLoop == null) Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(startLead, "startLead");

@@ -12,6 +12,7 @@ import io.llmperf4j.engine.load.ClosedLoopResult;
 import io.llmperf4j.engine.load.ArrivalSchedule;
 import io.llmperf4j.engine.load.ClosedLoopRunner;
 import io.llmperf4j.engine.load.ClosedLoopSettings;
+import io.llmperf4j.engine.load.FreshRequests;
 import io.llmperf4j.engine.load.OpenLoopResult;
 import io.llmperf4j.engine.load.OpenLoopRunner;
 import io.llmperf4j.engine.load.OpenLoopSettings;
@@ -49,9 +50,9 @@ public final class LoadWorker {
     public static final String CONTEXT_KEY = "llmperf4j.worker";
     private static final TokenCounter COUNTED_BY_COORDINATOR = text -> -1;
     /**
-     * A share is handed to its runner this long before the shared instant: the runner sets up (its client's watch,
-     * an open loop's pacer thread; milliseconds in a fresh JVM), then waits for the instant itself and starts its
-     * clock at it, while a worker that set up after the instant would start its clock that much late.
+     * A share is handed to its runner this long before the shared instant: the runner sets up (its fresh prompts
+     * drawn ahead, an open loop's pacer thread; milliseconds in a fresh JVM), then waits for the instant itself and
+     * starts its clock and its client's watch at it, while a worker that set up after the instant would start its clock that much late.
      */
     static final long RUNNER_SET_UP_NANOS = 50_000_000L;
     /** How often a wait for the start looks for a stop. */
@@ -94,8 +95,9 @@ public final class LoadWorker {
                  NettyLlmClient client = new NettyLlmClient(
                     job.client().clientConfig(apiKeys.apply(job.client().llmApi())), job.client().api())) {
                 ClientOverheadMonitor.measureIdleBaseline(client); // before the shared start, not after it
-                WorkerOutcome outcome = job.load().openLoop() ? runOpen(job, client, stream, instance)
-                        : runClosed(job, client, stream, instance);
+                List<RequestSpec> specs = requests(job, instance, coordinator);
+                WorkerOutcome outcome = job.load().openLoop() ? runOpen(job, specs, client, stream, instance)
+                        : runClosed(job, specs, client, stream, instance);
                 log.accept("share of run " + job.jobId() + " done: " + outcome.timeline().size() + " requests, start "
                         + String.format(java.util.Locale.ROOT, "%.3f", outcome.startLagNanos() / 1e6)
                         + " ms after the shared instant");
@@ -154,8 +156,8 @@ public final class LoadWorker {
      * before its clock), and the runner is handed the share {@link #RUNNER_SET_UP_NANOS} before the shared instant,
      * to start its clock at it: the workers' clocks start together.
      */
-    private WorkerOutcome runClosed(WorkerJob job, NettyLlmClient client, RecordListener stream,
-                                    HazelcastInstance instance) {
+    private WorkerOutcome runClosed(WorkerJob job, List<RequestSpec> specs, NettyLlmClient client,
+                                    RecordListener stream, HazelcastInstance instance) {
         ClosedLoopRunner runner = new ClosedLoopRunner(client, COUNTED_BY_COORDINATOR);
         ClosedLoopSettings settings = job.load().closedLoopSettings();
         BooleanSupplier stop = () -> stopped.contains(job.jobId());
@@ -166,7 +168,7 @@ public final class LoadWorker {
             long[] opened = client.preconnect(ClosedLoopRunner.connectionsToOpen(settings));
             awaitUntil(target - RUNNER_SET_UP_NANOS, stop);
             if (stop.getAsBoolean()) return stoppedBeforeStart(job, System.nanoTime() - target, opened);
-            ClosedLoopResult r = runner.runAt(target, job.specs(), settings, stream, stop);
+            ClosedLoopResult r = runner.runAt(target, specs, settings, stream, stop);
             return new WorkerOutcome(job.workerId(), r.clockStartNanos() - target, r.durationNanos(),
                     r.requestsSent(), r.timedOut(), r.stopped(), tagged(r.timeline(), job), 0, 0, Double.NaN,
                     Double.NaN, r.requestsSent(), taggedRecords(r.warmupRecords(), job), r.measureStartOffsetNanos(),
@@ -179,8 +181,8 @@ public final class LoadWorker {
     }
 
     /** An open loop, as {@link #runClosed}: the schedule's origin is the shared instant. */
-    private WorkerOutcome runOpen(WorkerJob job, NettyLlmClient client, RecordListener stream,
-                                  HazelcastInstance instance) {
+    private WorkerOutcome runOpen(WorkerJob job, List<RequestSpec> specs, NettyLlmClient client,
+                                  RecordListener stream, HazelcastInstance instance) {
         OpenLoopRunner runner = new OpenLoopRunner(client, COUNTED_BY_COORDINATOR);
         OpenLoopSettings settings = job.load().openLoopSettings();
         ArrivalSchedule schedule = job.load().schedule();
@@ -192,7 +194,7 @@ public final class LoadWorker {
             long[] opened = client.preconnect(OpenLoopRunner.connectionsToOpen(settings, schedule));
             awaitUntil(target - RUNNER_SET_UP_NANOS, stop);
             if (stop.getAsBoolean()) return stoppedBeforeStart(job, System.nanoTime() - target, opened);
-            OpenLoopResult r = runner.runAt(target, job.specs(), settings, schedule, stream, stop);
+            OpenLoopResult r = runner.runAt(target, specs, settings, schedule, stream, stop);
             return new WorkerOutcome(job.workerId(), r.clockStartNanos() - target, r.durationNanos(),
                     r.requestsSent(), r.timedOut(), r.stopped(), tagged(r.timeline(), job), r.arrivalsNotSent(),
                     r.maxBacklog(), r.scheduledRequestsPerSecond(), r.achievedSendRequestsPerSecond(),
@@ -203,6 +205,22 @@ public final class LoadWorker {
             stops.remove(job.jobId());
             stopped.remove(job.jobId());
         }
+    }
+
+    /**
+     * The requests the share sends: its specs, or, for fresh prompts, an endless sequence of its own that starts with
+     * them and continues with its parts of the run's later batches, taken from the coordinator; those the runner draws
+     * before its clock (its sends in flight at once, and some) are taken now, before the shared start.
+     */
+    private List<RequestSpec> requests(WorkerJob job, HazelcastInstance instance, Member coordinator) {
+        if (job.promptSlice() == null) return job.specs();
+        int partSize = Math.max(1, job.specs().size());
+        int drawnBeforeClock = 2 * job.client().maxConnections() + 64; // FreshRequests draws about this many ahead
+        int batchesBeforeClock = (Math.max(0, drawnBeforeClock - partSize) + partSize - 1) / partSize; // after its own
+        CoordinatorBatches later = new CoordinatorBatches(instance.getExecutorService(ClusterNode.EXECUTOR),
+                coordinator, job.jobId(), job.promptSlice(), Math.max(1, batchesBeforeClock));
+        later.prefetch(batchesBeforeClock);
+        return new FreshRequests(job.specs(), later, log);
     }
 
     /** Stops this worker's share of run {@code jobId}, now or, when it has not started yet, before it starts. */

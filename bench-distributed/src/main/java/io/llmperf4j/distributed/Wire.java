@@ -1,6 +1,7 @@
 package io.llmperf4j.distributed;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 
@@ -31,6 +32,14 @@ final class Wire {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot decode " + type.getSimpleName() + ": " + e.getOriginalMessage(),
                     e);
+        }
+    }
+
+    static <T> T read(String json, TypeReference<T> type) {
+        try {
+            return JSON.readValue(json, type);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot decode " + type.getType() + ": " + e.getOriginalMessage(), e);
         }
     }
 }

@@ -17,7 +17,11 @@ import java.util.UUID;
  * @param client           how to reach the endpoint
  * @param load             this worker's concurrency or rate
  * @param specs            this worker's requests; each of the workload's requests goes to exactly one worker
+ * @param promptSlice      null: {@code specs} are all the worker sends (once each, or in a loop); else the workload
+ *                         is an endless sequence of fresh prompts ({@link io.llmperf4j.engine.load.FreshRequests}):
+ *                         {@code specs} are this worker's part of its first batch, and the worker takes its part
+ *                         (this slice) of each later batch from the coordinator ({@link PromptBatches})
  */
 public record WorkerJob(String jobId, String workerId, UUID coordinator, long startEpochMicros, ClientSpec client,
-                        LoadShare load, List<RequestSpec> specs) {
+                        LoadShare load, List<RequestSpec> specs, Integer promptSlice) {
 }

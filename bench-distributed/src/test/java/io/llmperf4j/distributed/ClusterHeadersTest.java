@@ -222,7 +222,7 @@ class ClusterHeadersTest {
     /** The members' log lines, this JVM's stdout and stderr (Hazelcast's logs) and the job's description. */
     private static void assertNothingShowsASecret(ClientSpec client) {
         WorkerJob job = new WorkerJob("job", "w", UUID.randomUUID(), 0, client, LoadShare.closed(1, 1,
-                Duration.ofSeconds(1), Warmup.NONE), specs(1));
+                Duration.ofSeconds(1), Warmup.NONE), specs(1), null);
         String shown = String.join("\n", logLines) + "\n" + console.toString(StandardCharsets.UTF_8) + "\n" + job;
         assertTrue(job.toString().contains("extraHeaders=[X-Gateway-Token, X-Team]")
                 || job.toString().contains("extraHeaders=[X-Team, X-Gateway-Token]"), job::toString); // Map.of's order

@@ -10,6 +10,7 @@ import io.llmperf4j.engine.harness.HarnessRunner;
 import io.llmperf4j.engine.harness.HarnessSettings;
 import io.llmperf4j.engine.harness.IterationResult;
 import io.llmperf4j.engine.load.Arrival;
+import io.llmperf4j.engine.load.FreshRequests;
 import io.llmperf4j.engine.load.ClosedLoopSettings;
 import io.llmperf4j.engine.load.LoadResult;
 import io.llmperf4j.engine.load.OpenLoopSettings;
@@ -41,6 +42,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -421,6 +423,64 @@ class ClusterRunTest {
                 assertTrue(tokensPerSecond > 200 && tokensPerSecond < 3_200, tokensPerSecond + " tok/s");
             }
         }
+    }
+
+    /**
+     * Iterations send for a time, not a count: with fresh prompts (a FreshRequests workload, as a synthetic workload
+     * gives each fork) every worker takes its part of each later batch from the coordinator, so the server sees no
+     * prompt twice, across iterations, forks and workers, and far more prompts than the forks' first batches hold.
+     */
+    @Test
+    @Timeout(60)
+    void harnessForksOnTheWorkersSendAFreshPromptWithEveryRequest() {
+        Set<String> seen = ConcurrentHashMap.newKeySet();
+        List<String> repeated = new CopyOnWriteArrayList<>();
+        try (SimulatedServer recording = SimulatedServer.start(SimulatorConfig.builder()
+                .timeToFirstToken(Duration.ofMillis(10)).interTokenDelay(Duration.ofMillis(1))
+                .promptTokenCounter(text -> {
+                    if (!seen.add(text)) repeated.add(text);
+                    return 5;
+                }).build())) {
+            URI endpoint = URI.create(recording.baseUrl() + "/chat/completions");
+            List<MergedRun> forks = new CopyOnWriteArrayList<>();
+            List<String> notices = new CopyOnWriteArrayList<>();
+            ClusterForks clusterForks = new ClusterForks(coordinator, members, Map.of(), client(endpoint), 8,
+                    text -> 8, forks::add, startNanos -> RecordListener.NONE);
+            IntFunction<List<RequestSpec>> forkSpecs = fork -> new FreshRequests(prompts(fork, 0),
+                    batch -> prompts(fork, batch), notices::add);
+            HarnessResult result = new HarnessRunner(clusterForks, RequestRecord::outputTokens).run("test", Map.of(),
+                    forkSpecs, new ClosedLoopSettings(4, OptionalInt.empty(), Duration.ofSeconds(30), Warmup.NONE,
+                            ClosedLoopSettings.PromptOrder.SEND_ORDER),
+                    HarnessSettings.of(1, Duration.ofMillis(300), 2, Duration.ofMillis(300), 2),
+                    HarnessListener.NONE);
+
+            assertTrue(!result.aborted());
+            assertEquals(List.of(), repeated, "no prompt reaches the server twice");
+            assertEquals(List.of(), notices);
+            int sent = 0;
+            for (MergedRun fork : forks) {
+                assertEquals(Set.copyOf(ids(members)), fork.records().stream().map(RequestRecord::workerId)
+                        .collect(Collectors.toSet()), "both workers send");
+                sent += (int) fork.records().stream().filter(RequestRecord::succeeded).count();
+            }
+            assertTrue(sent > 4 * 6, "beyond each fork's first batch of 6: " + sent);
+            assertTrue(seen.size() >= sent, seen.size() + " prompts for " + sent + " requests");
+            for (int fork = 0; fork < 2; fork++) {
+                String laterBatch = "fork " + fork + " batch 2 ";
+                assertTrue(seen.stream().anyMatch(p -> p.contains(laterBatch)), laterBatch + " was sent");
+            }
+        }
+    }
+
+    /** Batch {@code batch} of fork {@code fork}'s endless sequence: 6 prompts no other batch or fork has. */
+    private static List<RequestSpec> prompts(int fork, int batch) {
+        List<RequestSpec> specs = new ArrayList<>();
+        for (int i = 0; i < 6; i++) specs.add(new RequestSpec(i, "fork " + fork + " batch " + batch + " prompt " + i, 5, 8));
+        return specs;
+    }
+
+    private static List<String> ids(List<Member> workers) {
+        return workers.stream().map(ClusterNode::idOf).toList();
     }
 
     @Test

@@ -29,7 +29,8 @@ final class IterationPrompts {
      * The workloads of a run of {@code plan} (its first level the run's first draw); says on {@code err} when a
      * level loops over a fixed workload.
      *
-     * @param cluster the levels run on a cluster's workers, which are sent the first batch as a list and loop over it
+     * @param cluster the levels run on a cluster's workers: iterations' forks are dealt fresh prompts batch by batch,
+     *                other levels are sent the first batch as a list and loop over it
      */
     static LevelWorkloads of(WorkloadSource workload, WorkloadSpec spec, long seed, LoadPlan plan, boolean cluster,
                              PrintStream err) {
@@ -61,12 +62,14 @@ final class IterationPrompts {
             }
             return drawn;
         }
-        if (cluster) {
+        // a harness fork's sequence reaches the coordinator whole, which deals each batch out between the workers
+        // (bench-distributed's PromptBatches); an open-loop level's arrivals are split, not dealt, and loop
+        if (cluster && plan.harness() == null) {
             if (tell) {
-                err.println("llmperf4j: " + runs + " on a cluster: each " + unit + "'s workers loop over its "
-                        + plural(count) + " (fresh prompts for every request are drawn only by a run from this "
-                        + "machine): once they have sent them all, the server's prefix cache can serve them again; "
-                        + "raise --max-num-completed-requests to draw more");
+                err.println("llmperf4j: " + runs + " on a cluster: each level's workers loop over its "
+                        + plural(count) + " (fresh prompts for every request are drawn for iterations, or by a run "
+                        + "from this machine): once they have sent them all, the server's prefix cache can serve them "
+                        + "again; raise --max-num-completed-requests to draw more");
             }
             return drawn;
         }

@@ -60,6 +60,15 @@ public final class FreshRequests extends AbstractList<RequestSpec> {
     }
 
     /**
+     * Batch {@code k} of the sequence as drawn, before repeats are skipped and requests renumbered: this list for 0.
+     * A cluster's coordinator deals each batch out between its workers, whose own sequences are their parts.
+     */
+    public List<RequestSpec> batch(int k) {
+        if (k < 0) throw new IllegalArgumentException("batch " + k + " does not exist");
+        return k == 0 ? first : batches.apply(k);
+    }
+
+    /**
      * The sequence from its start for one run: draws the first {@code ahead} on the calling thread (before the run's
      * clock), then keeps {@code ahead} ready on a thread of its own until closed.
      *
