@@ -38,8 +38,8 @@ import java.util.function.LongFunction;
 
 /**
  * The coordinator of a distributed run, a member of the load cluster: waits for the workers, estimates their clock
- * offsets, has each check the endpoint (a connect, then one small request with its own key), hands out the shares
- * with one shared start instant, collects the records (streamed as they end, then the full outcome) and merges them
+ * offsets, has each check the endpoint (a connect, then one small request with its own key), hands out the shares,
+ * fixes one shared start instant as soon as every worker has set its share up, collects the records (streamed as they end, then the full outcome) and merges them
  * with {@link RunMerger}. A worker that leaves mid-run (a membership event, or its task failing) has its unfinished
  * requests recorded as lost; the run completes with the others.
  */
@@ -91,6 +91,11 @@ public final class Coordinator implements AutoCloseable {
     /** How long a worker gets beyond the run's timeout to report (the runners' cancel grace and transfer). */
     static final Duration REPORT_GRACE = Duration.ofSeconds(30);
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(15);
+    /**
+     * How long the start waits for every worker to set its share up (a client, its connections, its first prompts);
+     * a worker later than that starts late, and its start lag says by how much.
+     */
+    static final Duration READY_WAIT = Duration.ofSeconds(60);
 
     private final HazelcastInstance instance;
     private final RecordInbox inbox;
@@ -319,20 +324,16 @@ public final class Coordinator implements AutoCloseable {
         currentJob = jobId;
         currentWorkers = List.copyOf(workers);
         Collection collection = new Collection(workers, live);
-        inbox.open(jobId, collection::onRecord);
+        inbox.open(jobId, collection);
         if (laterBatches != null) prompts.open(jobId, n, laterBatches);
         UUID listener = instance.getCluster().addMembershipListener(collection);
         try {
-            long startEpochMicros = EpochClock.nowMicros() + plan.startLead().toNanos() / 1_000L;
-            long startNanos = System.nanoTime() + plan.startLead().toNanos();
-            collection.started(startNanos);
             UUID self = instance.getCluster().getLocalMember().getUuid();
             IExecutorService executor = executor();
             for (int i = 0; i < n; i++) {
                 Member worker = workers.get(i);
                 String id = ClusterNode.idOf(worker);
-                long offset = clocks.containsKey(id) ? clocks.get(id).offsetMicros() : 0;
-                WorkerJob job = new WorkerJob(jobId, id, self, startEpochMicros + offset,
+                WorkerJob job = new WorkerJob(jobId, id, self,
                         plan.client().withMaxConnections(shares.get(i).openLoop()
                                 ? shares.get(i).maxConcurrency() == null ? plan.client().maxConnections()
                                 : shares.get(i).maxConcurrency() : shares.get(i).concurrency()),
@@ -352,6 +353,21 @@ public final class Coordinator implements AutoCloseable {
                 });
             }
             if (stopRequested.getAsBoolean()) stop(); // a worker keeps a stop that precedes its share's start
+            // every worker set up (or gone): the start instant, as soon as each can be told it in time
+            collection.awaitReady(READY_WAIT);
+            Duration lead = plan.startLead().plus(Duration.ofNanos(2_000 * maxRoundTripMicros(clocks, workers)));
+            long startEpochMicros = EpochClock.nowMicros() + lead.toNanos() / 1_000L;
+            long startNanos = System.nanoTime() + lead.toNanos();
+            collection.started(startNanos);
+            for (Member worker : workers) {
+                String id = ClusterNode.idOf(worker);
+                long offset = clocks.containsKey(id) ? clocks.get(id).offsetMicros() : 0;
+                try {
+                    executor.executeOnMember(new StartShare(jobId, startEpochMicros + offset), worker);
+                } catch (RuntimeException e) {
+                    // a worker that left: its share's outcome says so
+                }
+            }
             long deadline = startNanos + plan.runTimeout().toNanos() + REPORT_GRACE.toNanos();
             List<RunMerger.WorkerPart> parts = new ArrayList<>();
             for (int i = 0; i < n; i++) {
@@ -403,6 +419,16 @@ public final class Coordinator implements AutoCloseable {
     @Override
     public void close() {
         instance.shutdown();
+    }
+
+    /** The longest round trip of the workers' clock probes (0 when unmeasured), in microseconds. */
+    private static long maxRoundTripMicros(Map<String, ClockOffset> clocks, List<Member> workers) {
+        long max = 0;
+        for (Member w : workers) {
+            ClockOffset c = clocks.get(ClusterNode.idOf(w));
+            if (c != null) max = Math.max(max, c.roundTripMicros());
+        }
+        return max;
     }
 
     /** Warmup requests are split like the requests; a warmup time applies to every worker alike. */
@@ -479,8 +505,10 @@ public final class Coordinator implements AutoCloseable {
     }
 
     /** One run's collection: records streamed by worker, each worker's end, and membership changes. */
-    private static final class Collection implements MembershipListener {
+    private static final class Collection implements MembershipListener, RecordInbox.Collector {
         final Map<UUID, CompletableFuture<WorkerOutcome>> done = new HashMap<>();
+        /** By worker id: set up, ended or gone. */
+        private final Map<String, CompletableFuture<Void>> ready = new HashMap<>();
         private final Map<UUID, Long> endedNanos = new ConcurrentHashMap<>();
         private final Map<String, Map<String, ScheduledRecord>> streamed = new ConcurrentHashMap<>();
         private final Set<UUID> workers;
@@ -489,7 +517,11 @@ public final class Coordinator implements AutoCloseable {
         Collection(List<Member> members, Live live) {
             this.live = live;
             for (Member m : members) {
-                done.put(m.getUuid(), new CompletableFuture<>());
+                CompletableFuture<WorkerOutcome> end = new CompletableFuture<>();
+                CompletableFuture<Void> set = new CompletableFuture<>();
+                end.whenComplete((o, e) -> set.complete(null));
+                done.put(m.getUuid(), end);
+                ready.put(ClusterNode.idOf(m), set);
                 streamed.put(ClusterNode.idOf(m), new ConcurrentHashMap<>());
             }
             this.workers = Set.copyOf(done.keySet());
@@ -500,7 +532,26 @@ public final class Coordinator implements AutoCloseable {
             live.started(startNanos);
         }
 
-        synchronized void onRecord(String workerId, ScheduledRecord record) {
+        @Override
+        public void onReady(String workerId) {
+            CompletableFuture<Void> set = ready.get(workerId);
+            if (set != null) set.complete(null);
+        }
+
+        /** Waits until every worker is set up (or has ended or left), at most {@code wait}. */
+        void awaitReady(Duration wait) {
+            try {
+                CompletableFuture.allOf(ready.values().toArray(CompletableFuture<?>[]::new))
+                        .get(wait.toNanos(), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException | ExecutionException e) {
+                // start anyway: a late worker's start lag tells
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        @Override
+        public synchronized void onRecord(String workerId, ScheduledRecord record) {
             Map<String, ScheduledRecord> records = streamed.get(workerId);
             if (records != null && records.put(record.record().clientRequestId(), record) == null) {
                 live.onRecord(record);

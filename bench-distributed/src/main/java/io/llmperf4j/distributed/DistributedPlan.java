@@ -18,7 +18,9 @@ import java.util.Objects;
  * @param concurrency closed loop: the total concurrency; ignored with {@code openLoop}
  * @param timeout     closed loop: the run's limit, as on one machine
  * @param openLoop    the whole open loop, or null for a closed loop
- * @param startLead   how far ahead of now the shared start instant is fixed (time to hand out the shares)
+ * @param startLead   how far ahead the shared start instant is fixed once every worker has set its share up (plus
+ *                    twice the longest clock-probe round trip): time to tell the workers the instant and for each
+ *                    to hand its share to its runner ({@link LoadWorker#RUNNER_SET_UP_NANOS})
  * @param warmup      closed loop: the warmup of the whole run (split between the workers); an open loop's is in its
  *                    settings
  * @param continuous  closed loop: send until the timeout, each worker cycling through its part of the workload (a
@@ -26,7 +28,8 @@ import java.util.Objects;
  */
 public record DistributedPlan(ClientSpec client, List<RequestSpec> specs, int concurrency, Duration timeout,
                               OpenLoopSettings openLoop, Duration startLead, Warmup warmup, boolean continuous) {
-    public static final Duration DEFAULT_START_LEAD = Duration.ofSeconds(2);
+    /** The set-up hand-over's 50 ms and as much again for the instant to reach a worker of a busy machine. */
+    public static final Duration DEFAULT_START_LEAD = Duration.ofMillis(200);
 
     public DistributedPlan {
         Objects.requireNonNull(client, "client");

@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -52,7 +53,8 @@ public final class LoadWorker {
     /**
      * A share is handed to its runner this long before the shared instant: the runner sets up (its fresh prompts
      * drawn ahead, an open loop's pacer thread; milliseconds in a fresh JVM), then waits for the instant itself and
-     * starts its clock and its client's watch at it, while a worker that set up after the instant would start its clock that much late.
+     * starts its clock and its client's watch at it, while a worker that set up after the instant would start its
+     * clock that much late.
      */
     static final long RUNNER_SET_UP_NANOS = 50_000_000L;
     /** How often a wait for the start looks for a stop. */
@@ -64,6 +66,8 @@ public final class LoadWorker {
     /** The share running now and how to stop it; a stop that comes before its runner starts is kept here. */
     private final Map<String, Runnable> stops = new ConcurrentHashMap<>();
     private final Set<String> stopped = ConcurrentHashMap.newKeySet();
+    /** Each share's start instant (this machine's wall clock), once the coordinator has fixed it. */
+    private final Map<String, CompletableFuture<Long>> starts = new ConcurrentHashMap<>();
 
     /**
      * @param apiKeys the API key for an {@code --llm-api} name, from this worker's own environment (null or empty
@@ -164,8 +168,9 @@ public final class LoadWorker {
         UUID watch = stopWhenCoordinatorLeaves(instance, job.coordinator(), runner::stop);
         stops.put(job.jobId(), runner::stop);
         try {
-            long target = startTargetNanos(job.startEpochMicros());
             long[] opened = client.preconnect(ClosedLoopRunner.connectionsToOpen(settings));
+            Long target = awaitStart(job, instance, stop);
+            if (target == null) return stoppedBeforeStart(job, 0, opened);
             awaitUntil(target - RUNNER_SET_UP_NANOS, stop);
             if (stop.getAsBoolean()) return stoppedBeforeStart(job, System.nanoTime() - target, opened);
             ClosedLoopResult r = runner.runAt(target, specs, settings, stream, stop);
@@ -177,6 +182,7 @@ public final class LoadWorker {
             instance.getCluster().removeMembershipListener(watch);
             stops.remove(job.jobId());
             stopped.remove(job.jobId());
+            starts.remove(job.jobId());
         }
     }
 
@@ -190,8 +196,9 @@ public final class LoadWorker {
         UUID watch = stopWhenCoordinatorLeaves(instance, job.coordinator(), runner::stop);
         stops.put(job.jobId(), runner::stop);
         try {
-            long target = startTargetNanos(job.startEpochMicros());
             long[] opened = client.preconnect(OpenLoopRunner.connectionsToOpen(settings, schedule));
+            Long target = awaitStart(job, instance, stop);
+            if (target == null) return stoppedBeforeStart(job, 0, opened);
             awaitUntil(target - RUNNER_SET_UP_NANOS, stop);
             if (stop.getAsBoolean()) return stoppedBeforeStart(job, System.nanoTime() - target, opened);
             OpenLoopResult r = runner.runAt(target, specs, settings, schedule, stream, stop);
@@ -204,6 +211,7 @@ public final class LoadWorker {
             instance.getCluster().removeMembershipListener(watch);
             stops.remove(job.jobId());
             stopped.remove(job.jobId());
+            starts.remove(job.jobId());
         }
     }
 
@@ -221,6 +229,35 @@ public final class LoadWorker {
                 coordinator, job.jobId(), job.promptSlice(), Math.max(1, batchesBeforeClock));
         later.prefetch(batchesBeforeClock);
         return new FreshRequests(job.specs(), later, log);
+    }
+
+    /**
+     * Tells the coordinator the share is set up, then waits for the start instant it fixes once every worker is;
+     * returns the instant on this machine's {@link System#nanoTime()}, or null when the share was stopped first.
+     */
+    private Long awaitStart(WorkerJob job, HazelcastInstance instance, BooleanSupplier stop) {
+        CompletableFuture<Long> start = starts.computeIfAbsent(job.jobId(), id -> new CompletableFuture<>());
+        instance.getExecutorService(ClusterNode.EXECUTOR).executeOnMember(new ShareReady(job.jobId(), job.workerId()),
+                member(instance, job.coordinator()));
+        while (!stop.getAsBoolean()) {
+            try {
+                return startTargetNanos(start.get(STOP_CHECK_NANOS, TimeUnit.NANOSECONDS));
+            } catch (TimeoutException e) {
+                // look for a stop, then wait on
+            } catch (ExecutionException e) {
+                throw new IllegalStateException(e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+        }
+        return null;
+    }
+
+    /** The start instant of this worker's share of run {@code jobId}, on this machine's wall clock. */
+    void start(String jobId, long startEpochMicros) {
+        CompletableFuture<Long> start = starts.get(jobId); // there since the worker said it was ready
+        if (start != null) start.complete(startEpochMicros);
     }
 
     /** Stops this worker's share of run {@code jobId}, now or, when it has not started yet, before it starts. */

@@ -5,13 +5,19 @@ import io.llmperf4j.engine.load.ScheduledRecord;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** The coordinator's side of record streaming: records by run, then by worker, as they arrive (any thread). */
+/**
+ * The coordinator's side of record streaming: records by run, then by worker, as they arrive (any thread); and each
+ * worker's word that its share is set up.
+ */
 final class RecordInbox {
     static final String CONTEXT_KEY = "llmperf4j.inbox";
 
     /** Receives the records of one run. */
     interface Collector {
         void onRecord(String workerId, ScheduledRecord record);
+
+        /** The worker has set its share up and waits for the start instant. */
+        void onReady(String workerId);
     }
 
     private final Map<String, Collector> runs = new ConcurrentHashMap<>();
@@ -27,5 +33,10 @@ final class RecordInbox {
     void deliver(String jobId, String workerId, ScheduledRecord record) {
         Collector c = runs.get(jobId);
         if (c != null) c.onRecord(workerId, record); // a record of a run already closed is dropped
+    }
+
+    void ready(String jobId, String workerId) {
+        Collector c = runs.get(jobId);
+        if (c != null) c.onReady(workerId);
     }
 }

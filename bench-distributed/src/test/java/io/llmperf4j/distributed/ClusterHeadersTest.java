@@ -36,6 +36,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -95,6 +96,13 @@ class ClusterHeadersTest {
                 o.write(body);
             }
         });
+        // a thread per exchange: with the default (the dispatcher's own thread), a preconnected connection's TLS
+        // handshake waits for its first request there, and blocks every other connection's until it comes
+        server.setExecutor(Executors.newCachedThreadPool(task -> {
+            Thread t = new Thread(task, "https-test-server");
+            t.setDaemon(true);
+            return t;
+        }));
         server.start();
         String name = "test-" + UUID.randomUUID();
         HostPort c = new HostPort("127.0.0.1", LoopbackPorts.next());
@@ -221,7 +229,7 @@ class ClusterHeadersTest {
 
     /** The members' log lines, this JVM's stdout and stderr (Hazelcast's logs) and the job's description. */
     private static void assertNothingShowsASecret(ClientSpec client) {
-        WorkerJob job = new WorkerJob("job", "w", UUID.randomUUID(), 0, client, LoadShare.closed(1, 1,
+        WorkerJob job = new WorkerJob("job", "w", UUID.randomUUID(), client, LoadShare.closed(1, 1,
                 Duration.ofSeconds(1), Warmup.NONE), specs(1), null);
         String shown = String.join("\n", logLines) + "\n" + console.toString(StandardCharsets.UTF_8) + "\n" + job;
         assertTrue(job.toString().contains("extraHeaders=[X-Gateway-Token, X-Team]")

@@ -404,8 +404,8 @@ class DistributedRunTest {
         assertServerCountedTheRun(local, 8, one);
         assertServerCountedTheRun(dist, 8, run);
         // progress counts the records as the worker streams them, on a clock from the shared start instant (the
-        // coordinator's 2 s lead before it is no part of the run): it once heard them all at once after the run,
-        // on the level's clock, and printed "1/8 requests done, ..., 4.1 s, 0.25 req/s"
+        // coordinator's wait for the workers' set-up is no part of the run): it once heard them all at once after
+        // the run, on the level's clock, and printed "1/8 requests done, ..., 4.1 s, 0.25 req/s"
         List<String> progress = run.err().lines().filter(l -> l.contains(" requests done, ")).toList();
         assertFalse(progress.isEmpty(), run::toString);
         String last = progress.get(progress.size() - 1);
