@@ -47,7 +47,9 @@ import java.util.function.BooleanSupplier;
  * one) starts only while the budget has room for it beside the turns the sessions in progress still have to send,
  * so a closed loop with more slots than sessions keeps only the sessions in flight; once the budget is sent no
  * further turn starts. Each record's intended send time is its session's start (turn 0) or the end of its think
- * time, so {@link ScheduledRecord#sendLagNanos()} reports how late the client was. The open loop's concurrency cap
+ * time, which counts from the previous turn's end as the client stamped it (its start stamp plus its E2E), not from
+ * when this loop took the reply in, so {@link ScheduledRecord#sendLagNanos()} reports how late the client was, a late
+ * loop included. A closed loop's next session is due when the request that freed its slot ended. The open loop's concurrency cap
  * ({@link OpenLoopSettings#maxConcurrency()}) counts requests (turns) in flight: a turn due while the cap is full
  * waits, in order of due time, and is sent when a request ends; the wait is send lag (its intended send is its due
  * time), outside TTFT, as in {@link OpenLoopRunner}. Warmup does not apply to sessions. The calling thread sends and
@@ -157,6 +159,18 @@ public final class SessionRunner {
 
     private record InFlight(RequestHandle handle, RequestSpec sent, Active session, long intendedOffset,
                             long actualOffset) {
+
+        /**
+         * When the request ended, {@link System#nanoTime()}: the client's own start stamp plus the record's E2E, the
+         * client's stamp of its last byte (or its failure); without a start stamp from the client, the send offset
+         * stands in for it. Not when the loop got round to the completion: a late loop is send lag, never a later
+         * due time.
+         */
+        long endNanos(RequestRecord record, long runStartNanos) {
+            long start = handle != null && handle.startNanos() != RequestRecord.NEVER ? handle.startNanos()
+                    : runStartNanos + actualOffset;
+            return start + Math.max(0, record.e2eNanos());
+        }
     }
 
     private final class Run {
@@ -311,7 +325,7 @@ public final class SessionRunner {
                     stopped = true;
                     return;
                 }
-                completed(f, System.nanoTime());
+                completed(f);
             }
         }
 
@@ -344,7 +358,7 @@ public final class SessionRunner {
             handle.completion().whenComplete((record, error) -> finished.add(new Finished(launch, record, error)));
         }
 
-        private void completed(Finished f, long now) {
+        private void completed(Finished f) {
             InFlight e = inFlight.remove(f.launch());
             if (e == null) return;
             RequestRecord record = f.record() != null ? f.record() : failed(e.sent(), clientId(e, f.launch()),
@@ -354,6 +368,7 @@ public final class SessionRunner {
                     e.actualOffset(), false));
             Active session = e.session();
             RequestRecord r = counted.record();
+            long ended = e.endNanos(r, startNanos);
             boolean goOn = r.succeeded() && session.next < session.turns.size() && sent < maxRequests;
             if (goOn) {
                 int reply = r.outputTokens() >= 0 ? r.outputTokens()
@@ -363,7 +378,7 @@ public final class SessionRunner {
                 session.history.add(ChatMessage.user(e.sent().prompt(), e.sent().inputs().images()));
                 session.history.add(ChatMessage.assistant(r.generatedText()));
                 RequestSpec nextTurn = session.turns.get(session.next);
-                pending.add(new Due(now + workload.thinkTime().nanosBefore(nextTurn), seq++, session));
+                pending.add(new Due(ended + workload.thinkTime().nanosBefore(nextTurn), seq++, session));
             } else {
                 active.remove(session);
                 if (!r.succeeded() && session.next < session.turns.size()) {
@@ -374,7 +389,7 @@ public final class SessionRunner {
                             : session.id.substring(0, session.id.lastIndexOf("~t"));
                     leftovers.add(new Active(List.copyOf(rest), base + "~t" + from, from));
                 }
-                if (starts == null) startNextSession(now); // closed loop: the slot takes the next session
+                if (starts == null) startNextSession(ended); // closed loop: the slot freed when the request ended
             }
         }
 
