@@ -46,6 +46,9 @@ public record SloObjectives(List<SloObjective> objectives, Slo goodput, Map<SloM
             Pattern.CASE_INSENSITIVE);
     private static final Pattern GOODPUT = Pattern.compile("([a-z0-9]+)\\s*[:=]\\s*(\\S*)", Pattern.CASE_INSENSITIVE);
     private static final Pattern LIMIT = Pattern.compile(NUMBER + "\\s*" + UNIT, Pattern.CASE_INSENSITIVE);
+    /** A limit whose number is followed by letters that are no unit: "500mss", "2min". */
+    private static final Pattern ANY_UNIT = Pattern.compile(NUMBER + "\\s*([\\p{L}]+)");
+    private static final String UNITS = "units ns, us (µs), ms, s; a bare number is ms";
 
     /** The forms, for error messages. */
     public static final String FORMS = "expected comma-separated terms such as ttft_p99<=500ms (percentile), "
@@ -200,7 +203,10 @@ public record SloObjectives(List<SloObjective> objectives, Slo goodput, Map<SloM
             throw bad(term, spec, "is not error_rate<=N% (a percentage, e.g. error_rate<=1%)");
         }
         if (term.matches(".*<=\\s*-.*")) throw bad(term, spec, "needs a limit > 0");
-        if (term.contains("<=")) throw bad(term, spec, "is not a percentile or attainment objective");
+        if (term.contains("<=")) {
+            unknownUnit(term.substring(term.indexOf("<=") + 2), term, spec);
+            throw bad(term, spec, "is not a percentile or attainment objective");
+        }
         return null;
     }
 
@@ -211,8 +217,20 @@ public record SloObjectives(List<SloObjective> objectives, Slo goodput, Map<SloM
 
     private static Duration limit(String text, String term, String spec) {
         Matcher m = LIMIT.matcher(text);
-        if (!m.matches()) throw bad(term, spec, "has no valid limit ('" + text + "' is not like 500ms, 0.5s or 500)");
+        if (!m.matches()) {
+            unknownUnit(text, term, spec);
+            throw bad(term, spec, "has no valid limit ('" + text + "' is not like 500ms, 0.5s or 500)");
+        }
         return duration(m.group(1), m.group(2), term, spec);
+    }
+
+    /** Throws naming the unit when {@code limit} starts with a number and a unit that is none of the accepted. */
+    private static void unknownUnit(String limit, String term, String spec) {
+        Matcher m = ANY_UNIT.matcher(limit.strip());
+        if (!m.lookingAt()) return;
+        String unit = m.group(2);
+        if (unit.matches("(?i)ns|us|µs|ms|s")) return; // a known unit: something else is wrong with the term
+        throw bad(term, spec, "has an unknown unit '" + unit + "' (" + UNITS + ")");
     }
 
     private static Duration duration(String number, String unit, String term, String spec) {

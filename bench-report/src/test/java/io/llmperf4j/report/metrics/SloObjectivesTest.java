@@ -51,7 +51,10 @@ class SloObjectivesTest {
                 {"ttft<=-5ms@99%", "a limit > 0"},
                 {"ttft_p99<=5ms,ttft_p99<=5ms", "twice"},
                 {"itl=5ms", "no per-request goodput bound"},
-                {"ttft_p99<5ms", "not a term"}}) {
+                {"ttft_p99<5ms", "not a term"},
+                {"ttft_p99<=500mss", "has an unknown unit 'mss' (units ns, us (µs), ms, s; a bare number is ms)"},
+                {"ttft<=2min@99%", "has an unknown unit 'min'"},
+                {"e2e=3sec", "has an unknown unit 'sec'"}}) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SloObjectives.parse(c[0]));
             assertTrue(e.getMessage().contains(c[1]), c[0] + ": " + e.getMessage());
             assertTrue(!e.getMessage().contains("\n"), "one line");
