@@ -40,14 +40,12 @@ final class LoadConsole {
         OpenLoopSummary sum = result.summary();
         StringBuilder b = new StringBuilder();
         // multi-turn sessions: each arrival starts a session, the rates count sessions, the requests are their turns
-        boolean sessions = result.records().stream().anyMatch(r -> r.tags().sessionId() != null
-                && r.tags().turn() > 0);
+        boolean sessions = sessions(result);
         String cap = s.maxConcurrency().isPresent() ? "at most " + s.maxConcurrency().getAsInt()
                 + (sessions ? " requests in flight" : " in flight") : "no cap on requests in flight";
         if (s.arrival() instanceof Arrival.Trace t) { // sent on the trace's timestamps: nothing drawn, no seed
             b.append(String.format(Locale.ROOT, "Open loop: trace replay of %s, %s, %s%n", t.details(),
-                    t.atOneInstant().orElse("mean offered " + Arrival.Trace.significant(sum.offeredRequestsPerSecond())
-                            + " req/s"), cap));
+                    traceRate(t, sum, sessions), cap));
         } else if (sessions) {
             b.append(String.format(Locale.ROOT, "Open loop: offered %s sessions/s, %s session arrivals (seed %d), "
                     + "%s%n", trim(sum.offeredRequestsPerSecond()), s.arrival(), s.seed(), cap));
@@ -59,10 +57,13 @@ final class LoadConsole {
             b.append(String.format(Locale.ROOT, "Rates: scheduled %s, started %s sessions/s, completed %s "
                             + "req/s%n", scheduled(s, sum, "sessions/s"),
                     fixed(sum.achievedSendRequestsPerSecond(), 2), fixed(sum.completedRequestsPerSecond(), 2)));
+            // a trace says how many of its requests (later turns too) were never sent
+            String notSent = s.arrival() instanceof Arrival.Trace ? ", " + traceRequestsNotSent(result) + " not sent"
+                    : "";
             b.append(String.format(Locale.ROOT, "Sessions: %d scheduled, %d started, %d not started; %d requests "
-                            + "(turns) sent; largest backlog %d (turns due but not yet sent)%n",
+                            + "(turns) sent%s; largest backlog %d (turns due but not yet sent)%n",
                     sum.arrivalsScheduled(), sum.arrivalsScheduled() - sum.arrivalsNotSent(), sum.arrivalsNotSent(),
-                    sum.requestsSent(), sum.maxBacklog()));
+                    sum.requestsSent(), notSent, sum.maxBacklog()));
         } else {
             b.append(String.format(Locale.ROOT, "Rates: scheduled %s, sent %s req/s, completed %s req/s%n",
                     scheduled(s, sum, "req/s"), fixed(sum.achievedSendRequestsPerSecond(), 2),
@@ -71,6 +72,8 @@ final class LoadConsole {
                             + "(due but not yet sent)%n", sum.arrivalsScheduled(), sum.requestsSent(),
                     sum.arrivalsNotSent(), sum.maxBacklog()));
         }
+        String unsent = traceNotSentWarning(result);
+        if (unsent != null) b.append("Warning: ").append(unsent).append('\n');
         b.append(String.format(Locale.ROOT, LATENCY_ROW, "latency (ms)", "n", "p50", "p90", "p99", "p99.9", "max"));
         latency(b, "send lag", sum.sendLag());
         latency(b, "TTFT from intended send", sum.ttftFromIntended());
@@ -83,10 +86,64 @@ final class LoadConsole {
     }
 
     /**
+     * Whether the run's requests are turns of multi-turn sessions (each arrival starts a session): a later turn was
+     * sent, or a trace's requests carry session ids (its later turns may all have been cut).
+     */
+    static boolean sessions(OpenLoopResult result) {
+        boolean trace = result.settings().arrival() instanceof Arrival.Trace;
+        return result.records().stream().anyMatch(r -> r.tags().sessionId() != null
+                && (trace || r.tags().turn() > 0));
+    }
+
+    /**
+     * A trace's requests never sent: its request count minus the requests sent (every arrival's and, with sessions,
+     * every later turn's; a turn the run's end or a failed turn before it kept unsent counts); 0 for drawn arrivals.
+     */
+    static int traceRequestsNotSent(OpenLoopResult result) {
+        if (!(result.settings().arrival() instanceof Arrival.Trace t)) return 0;
+        return Math.max(0, t.requests() - result.summary().requestsSent());
+    }
+
+    /**
+     * "2 of the trace's 4 requests were not sent: the run's time limit came first", or null when the whole trace was
+     * sent (or the arrivals were drawn).
+     */
+    static String traceNotSentWarning(OpenLoopResult result) {
+        int notSent = traceRequestsNotSent(result);
+        if (notSent == 0) return null;
+        String why = result.timedOut() ? "the run's time limit came first (raise --timeout)"
+                : result.stopped() ? "the run was stopped"
+                : "a failed turn ends its session, its later turns unsent";
+        return notSent + " of the trace's " + ((Arrival.Trace) result.settings().arrival()).requests()
+                + " requests were not sent: " + why;
+    }
+
+    /**
+     * A trace's offered rate: "mean offered 2.67 req/s", with sessions "mean offered 5 sessions/s" (their starts:
+     * later turns go on their delays); arrivals at one instant say what they sent, "all 3 requests at t=0 (a burst)",
+     * "all 2 sessions start at t=0".
+     */
+    private static String traceRate(Arrival.Trace t, OpenLoopSummary sum, boolean sessions) {
+        if (!sessions) {
+            return t.atOneInstant().orElse("mean offered " + Arrival.Trace.significant(sum.offeredRequestsPerSecond())
+                    + " req/s");
+        }
+        if (Double.isNaN(sum.scheduledRequestsPerSecond())) {
+            return sum.arrivalsScheduled() == 1 ? "its one session at t=0"
+                    : "all " + sum.arrivalsScheduled() + " sessions start at t=0";
+        }
+        return "mean offered " + Arrival.Trace.significant(sum.offeredRequestsPerSecond()) + " sessions/s";
+    }
+
+    /**
      * The scheduled rate, "5.12 req/s"; a trace whose requests share one timestamp has none, and says what it sent
      * instead: "all 3 requests at t=0 (a burst)".
      */
     private static String scheduled(OpenLoopSettings s, OpenLoopSummary sum, String unit) {
+        if (unit.startsWith("sessions") && s.arrival() instanceof Arrival.Trace
+                && Double.isNaN(sum.scheduledRequestsPerSecond())) {
+            return "all sessions at t=0";
+        }
         if (s.arrival() instanceof Arrival.Trace t && t.atOneInstant().isPresent()) return t.atOneInstant().get();
         return fixed(sum.scheduledRequestsPerSecond(), 2) + " " + unit;
     }

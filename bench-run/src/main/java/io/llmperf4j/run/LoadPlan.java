@@ -138,8 +138,13 @@ public record LoadPlan(boolean active, List<String> models, Kind kind, LoadProfi
 
     /** One line for humans: the load, its stop conditions and warmup. */
     public String describe() {
-        if (kind == Kind.OPEN_LOOP && ((LoadProfile.OpenLoop) profile).arrival() instanceof Arrival.Trace) {
-            return profile.levels(Warmup.NONE).get(0).describe(); // its trace, no seed nor drawn arrivals
+        if (kind == Kind.OPEN_LOOP && ((LoadProfile.OpenLoop) profile).arrival() instanceof Arrival.Trace t) {
+            OpenLoopSettings level = (OpenLoopSettings) profile.levels(Warmup.NONE).get(0);
+            if (!sessions) return level.describe(); // its trace, no seed nor drawn arrivals
+            // its sessions' starts are the arrivals: the rate counts them, later turns go on their delays
+            return "trace replay of " + t.details() + ", mean " + Arrival.Trace.significant(level.requestsPerSecond())
+                    + " sessions/s" + level.maxConcurrency().stream()
+                    .mapToObj(c -> ", at most " + c + " requests in flight").findFirst().orElse("");
         }
         StringBuilder b = new StringBuilder();
         switch (kind) {

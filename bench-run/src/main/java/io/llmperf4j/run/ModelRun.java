@@ -462,7 +462,8 @@ final class ModelRun implements BenchmarkListener {
         BenchmarkSettings s = baseSettings;
         int concurrency = PeakInFlight.concurrency(level, records, s.numConcurrentRequests());
         Map<String, String> metadata = new LinkedHashMap<>(s.metadata());
-        String load = level.describe() + (level instanceof OpenLoopSettings o && !(o.arrival() instanceof Arrival.Trace)
+        String load = (level instanceof OpenLoopSettings t && t.arrival() instanceof Arrival.Trace ? plan.describe()
+                : level.describe()) + (level instanceof OpenLoopSettings o && !(o.arrival() instanceof Arrival.Trace)
                 ? ", seed " + o.seed() : "");
         if (plan.active()) { // llmperf's plain closed loop echoes llmperf's parameters only
             metadata.putIfAbsent("llmperf4j_load", load);

@@ -10,8 +10,9 @@ final class TraceFlags {
                     + "blocks, optional session_id and delay ms) or azure:FILE (CSV TIMESTAMP,ContextTokens,"
                     + "GeneratedTokens). Prompts are synthesized: equal hash ids give byte-identical blocks, lengths "
                     + "are exact with --tokenizer. The whole trace is replayed; --max-num-completed-requests does not "
-                    + "apply, and the run's time limit is the trace's span plus --timeout. See also the trace-stats "
-                    + "command.")
+                    + "apply, and the run's time limit is the trace's span (with sessions: its latest session start "
+                    + "plus that session's delays) plus --timeout; requests still unsent at the limit are counted as "
+                    + "not sent, with a warning. See also the trace-stats command.")
     String trace;
 
     @Option(names = "--trace-speedup", paramLabel = "X", defaultValue = "1",

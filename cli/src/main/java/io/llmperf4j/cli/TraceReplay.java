@@ -14,8 +14,10 @@ import java.util.OptionalInt;
 
 /**
  * The load of {@code --trace}: an open loop whose arrivals are the trace's own (scaled) timestamps; its nominal rate
- * is the trace's mean, its request count the trace's, and its time limit the trace's span (rounded up to whole
- * seconds) plus {@code --timeout}, as the console and the summary's {@code timeout_s} say. Its
+ * is the trace's mean arrival rate (with sessions, session starts per second: a later turn is paced by its
+ * {@code delay}, not its timestamp), its request count the trace's, and its time limit the time its last request
+ * falls due (without sessions its span; with them the latest session start plus that session's delays), rounded up
+ * to whole seconds, plus {@code --timeout}, as the console and the summary's {@code timeout_s} say. Its
  * arrival is {@link Arrival.Trace}, so every description of the run names the trace, not drawn arrivals.
  */
 final class TraceReplay {
@@ -40,34 +42,44 @@ final class TraceReplay {
         Duration cut = cut(flags);
         int n = trace.requests().size();
         long spanMs = trace.spanMs();
-        // trace-stats's mean rate; a trace at one timestamp has none, and the open loop wants a positive nominal
-        // rate (its arrivals are the trace's own): the request count stands in
-        double rate = spanMs == 0 ? n : trace.meanRequestsPerSecond();
+        // trace-stats's mean arrival rate (with sessions, their starts); arrivals at one timestamp have none, and the
+        // open loop wants a positive nominal rate (its arrivals are the trace's own): their count stands in
+        double rate = trace.arrivalSpanMs() == 0 ? trace.arrivals().size() : trace.meanArrivalsPerSecond();
         Duration timeout = Duration.ofSeconds(limitSeconds(trace, common.timeoutSeconds()));
         Arrival arrival = new Arrival.Trace(flags.trace, n, Duration.ofMillis(spanMs), flags.traceSpeedup, cut);
         LoadProfile profile = new LoadProfile.OpenLoop(rate, arrival, 0, OptionalInt.of(n),
                 Optional.empty(), timeout, OptionalInt.empty());
         return new LoadPlan(true, given.models(), LoadPlan.Kind.OPEN_LOOP, profile, Warmup.NONE, null,
-                given.rules(), given.pause(), LoadPlan.UNCAPPED_OPEN_LOOP_CONNECTIONS, 0, true);
+                given.rules(), given.pause(), LoadPlan.UNCAPPED_OPEN_LOOP_CONNECTIONS, 0, true, trace.hasSessions());
     }
 
     /**
-     * The run's time limit, whole seconds: the trace's (sped-up) span, rounded up, plus --timeout, the time the
-     * requests get after the last arrival. --timeout alone would cut a trace longer than its default 90 s.
+     * The run's time limit, whole seconds: when the trace's last request falls due ({@link Trace#lastDueMs()}: its
+     * (sped-up) span, or with sessions the latest session start plus that session's delays), rounded up, plus
+     * --timeout, the time the requests get after it (the replies a session waits for included). --timeout alone
+     * would cut a trace longer than its default 90 s; the span alone cut sessions whose delays outlast it.
      */
     static int limitSeconds(Trace trace, int timeoutSeconds) {
-        return Math.addExact((int) ((trace.spanMs() + 999) / 1000), timeoutSeconds);
+        return Math.addExact((int) Math.min(Integer.MAX_VALUE, (trace.lastDueMs() + 999) / 1000), timeoutSeconds);
     }
 
     /**
      * "trace replay: run time limit 4 s = the trace's span 3 s + --timeout 1 s"; a span of a fraction of a second:
-     * "... = the trace's span (2.5 s, rounded up to 3 s) + --timeout 1 s".
+     * "... = the trace's span (2.5 s, rounded up to 3 s) + --timeout 1 s"; with sessions: "... = its last turn due at
+     * 3.1 s (a session's start plus its turns' delays, rounded up to 4 s) + --timeout 1 s".
      */
     static String describeLimit(Trace trace, int limitSeconds, int timeoutSeconds) {
-        String span = Arrival.Trace.significant(trace.spanMs() / 1000.0) + " s";
-        if (trace.spanMs() % 1000 != 0) span = "(" + span + ", rounded up to " + (limitSeconds - timeoutSeconds) + " s)";
-        return "trace replay: run time limit " + limitSeconds + " s = the trace's span " + span + " + --timeout "
-                + timeoutSeconds + " s";
+        long dueMs = trace.lastDueMs();
+        String rounded = dueMs % 1000 != 0 ? ", rounded up to " + (limitSeconds - timeoutSeconds) + " s" : "";
+        String due = Arrival.Trace.significant(dueMs / 1000.0) + " s";
+        String what;
+        if (trace.hasSessions()) {
+            what = "its last turn due at " + due + " (a session's start plus its turns' delays" + rounded + ")";
+        } else {
+            what = "the trace's span " + (rounded.isEmpty() ? due : "(" + due + rounded + ")");
+        }
+        return "trace replay: run time limit " + limitSeconds + " s = " + what + " + --timeout " + timeoutSeconds
+                + " s";
     }
 
     private static Duration cut(TraceFlags flags) {

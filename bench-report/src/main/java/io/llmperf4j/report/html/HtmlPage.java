@@ -217,6 +217,10 @@ final class HtmlPage {
         if (open != null) {
             rows.add(row("Arrivals", open.arrivalsScheduled() + " scheduled, " + open.requestsSent() + " sent, "
                     + open.arrivalsNotSent() + " not sent; largest backlog " + open.maxBacklog()));
+            Integer traceNotSent = open.trace() == null ? null : open.trace().requestsNotSent();
+            if (traceNotSent != null && traceNotSent > 0) { // with sessions, later turns are not arrivals
+                rows.add(row("Trace requests not sent", traceNotSent + " of " + open.trace().requests()));
+            }
             OpenLoopFile.Latency lag = open.sendLagMs();
             if (lag != null && lag.count() > 0) {
                 rows.add(row("Send lag", "p50 " + Html.fixed(lag.p50(), 3) + " ms, p99 " + Html.fixed(lag.p99(), 3)
@@ -283,6 +287,7 @@ final class HtmlPage {
      * the console's words (Arrival.Trace.atOneInstant in bench-engine, which this module cannot depend on).
      */
     private static String traceRate(OpenLoopFile.TraceJson t, double offeredRequestsPerS) {
+        if (t.sessions() != null) return "mean " + significant(offeredRequestsPerS) + " sessions/s"; // their starts
         if (t.spanS() != 0) return "mean " + significant(offeredRequestsPerS) + " req/s";
         return t.requests() == 1 ? "its one request at t=0" : "all " + t.requests() + " requests at t=0 (a burst)";
     }

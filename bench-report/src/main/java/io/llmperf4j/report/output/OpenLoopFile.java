@@ -36,8 +36,14 @@ public final class OpenLoopFile {
      * @param speedup   the trace's timestamps were divided by this ({@code --trace-speedup})
      * @param durationS only the requests within this first stretch of the sped-up trace ({@code --trace-duration}),
      *                  or null for the whole trace
+     * @param sessions  the trace's sessions (a request without one counts as a session of one turn), whose starts are
+     *                  the arrivals and whose rate the offered rate is; null for a trace without sessions, or a file
+     *                  written before this key
+     * @param requestsNotSent the trace's requests never sent (arrivals and later turns alike: the run's time limit
+     *                  or a stop came first, or a failed turn ended its session); null in a file written before
      */
-    public record TraceJson(String source, int requests, double spanS, double speedup, Double durationS) {
+    public record TraceJson(String source, int requests, double spanS, double speedup, Double durationS,
+                            Integer sessions, Integer requestsNotSent) {
     }
 
     /** One latency distribution in ms; all null when nothing was measured. */

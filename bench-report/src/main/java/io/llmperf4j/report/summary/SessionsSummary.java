@@ -21,12 +21,13 @@ import java.util.TreeMap;
  * as 0 cached tokens; when none did, the rate is null (the server does not say).
  *
  * @param prefixCacheHitRate cached / prompt tokens of successful requests with server usage, or null
- * @param cachedTokens       sum of the cached prompt tokens reported
- * @param promptTokens       sum of the server's prompt tokens of those requests
+ * @param cachedTokens       sum of the cached prompt tokens reported (0 when none was)
+ * @param promptTokens       sum of the server's prompt tokens of the successful requests with server usage, whether
+ *                           or not any reported a cached count; null when none reported usage
  * @param sessions           distinct sessions among the recorded requests (0 without sessions)
  * @param byTurn             one row per turn index, ascending (empty without sessions)
  */
-public record SessionsSummary(Double prefixCacheHitRate, long cachedTokens, long promptTokens, int sessions,
+public record SessionsSummary(Double prefixCacheHitRate, long cachedTokens, Long promptTokens, int sessions,
                               List<TurnJson> byTurn) {
 
     /**
@@ -54,12 +55,14 @@ public record SessionsSummary(Double prefixCacheHitRate, long cachedTokens, long
         if (!anySession && !anyCached) return null;
         long cached = 0;
         long prompt = 0;
+        boolean anyUsage = false;
         Map<Integer, List<RequestRecord>> turns = new TreeMap<>();
         java.util.Set<String> sessionIds = new java.util.HashSet<>();
         for (RequestRecord r : records) {
             if (r.tags().sessionId() != null) sessionIds.add(r.tags().sessionId());
             if (!r.succeeded()) continue;
-            if (anyCached && r.usagePromptTokens() != null) {
+            if (r.usagePromptTokens() != null) { // the server's count, with or without a cached count beside it
+                anyUsage = true;
                 prompt += r.usagePromptTokens();
                 cached += r.tags().cachedTokens() == null ? 0 : r.tags().cachedTokens();
             }
@@ -70,7 +73,7 @@ public record SessionsSummary(Double prefixCacheHitRate, long cachedTokens, long
         List<TurnJson> byTurn = new ArrayList<>();
         turns.forEach((turn, rs) -> byTurn.add(turn(turn, rs, counting)));
         Double rate = anyCached && prompt > 0 ? (double) cached / prompt : null;
-        return new SessionsSummary(rate, cached, prompt, sessionIds.size(), byTurn);
+        return new SessionsSummary(rate, cached, anyUsage ? prompt : null, sessionIds.size(), byTurn);
     }
 
     private static TurnJson turn(int turn, List<RequestRecord> rs, TokenCounting counting) {

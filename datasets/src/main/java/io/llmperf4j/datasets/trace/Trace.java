@@ -266,4 +266,56 @@ public record Trace(String format, Path file, List<TraceRequest> requests) {
     public long spanMs() {
         return requests.get(requests.size() - 1).timestampMs() - requests.get(0).timestampMs();
     }
+
+    /** Whether any request is a turn of a session ({@code session_id}). */
+    public boolean hasSessions() {
+        return requests.stream().anyMatch(r -> r.sessionId() != null);
+    }
+
+    /**
+     * What the replay sends on its timestamps: each session's first turn, and every request without a session, in
+     * trace order. A session's later turns are not arrivals: each is sent its {@code delay} after the previous
+     * turn's reply, its timestamp only orders it. Without sessions, every request.
+     */
+    public List<TraceRequest> arrivals() {
+        java.util.Set<String> started = new java.util.HashSet<>();
+        return requests.stream().filter(r -> r.sessionId() == null || started.add(r.sessionId())).toList();
+    }
+
+    /** Span from the first to the last arrival ({@link #arrivals()}), in ms. */
+    public long arrivalSpanMs() {
+        List<TraceRequest> a = arrivals();
+        return a.get(a.size() - 1).timestampMs() - a.get(0).timestampMs();
+    }
+
+    /**
+     * The mean arrival rate over {@link #arrivals()}: session starts (and requests without a session) per second,
+     * which without sessions is {@link #meanRequestsPerSecond()}; NaN when they share one timestamp.
+     */
+    public double meanArrivalsPerSecond() {
+        long span = arrivalSpanMs();
+        return span == 0 ? Double.NaN : (arrivals().size() - 1) / (span / 1000.0);
+    }
+
+    /**
+     * When the replay's last request falls due at the earliest, ms from the first request: the latest of each
+     * arrival's timestamp and each session's start plus the sum of its later turns' delays (a delay not given
+     * counts 0). The replies' own times are not in it, they are the server's. Without sessions, {@link #spanMs()}.
+     */
+    public long lastDueMs() {
+        java.util.Map<String, Long> due = new java.util.HashMap<>();
+        long last = 0;
+        for (TraceRequest r : requests) {
+            long at;
+            if (r.sessionId() == null) {
+                at = r.timestampMs();
+            } else {
+                Long previous = due.get(r.sessionId());
+                at = previous == null ? r.timestampMs() : previous + Math.max(0, r.delayMs());
+                due.put(r.sessionId(), at);
+            }
+            last = Math.max(last, at - requests.get(0).timestampMs());
+        }
+        return last;
+    }
 }

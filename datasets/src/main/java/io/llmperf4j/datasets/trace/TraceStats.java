@@ -2,6 +2,7 @@ package io.llmperf4j.datasets.trace;
 
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
@@ -15,18 +16,30 @@ import java.util.Set;
  * size B other than {@value Trace#BLOCK_TOKENS}, the hit prefix is rounded down to whole B-token blocks. Requests are
  * taken in trace order. A trace without hash ids predicts 0.
  *
+ * <p>A trace with sessions ({@code session_id}) arrives as sessions: the arrivals, their rate and the rate over time
+ * count each session's first turn (and each request without a session), as the replay sends them on their
+ * timestamps; a later turn is sent its {@code delay} after the previous reply, so it is reported as turns per session
+ * and think times, not as an arrival.
+ *
  * @param requests        requests in the trace
  * @param spanMs          first to last timestamp
  * @param inputTokens     input lengths: min, p50, p90, p99, max, mean
  * @param outputTokens    output lengths, likewise
  * @param bucketMs        width of one arrival-rate bucket
- * @param arrivalsPerBucket requests arriving in each bucket from the first
+ * @param arrivalsPerBucket arrivals ({@link Trace#arrivals()}: with sessions, their first turns) in each bucket from
+ *                        the first
  * @param blockTokens     the block size of the prediction
  * @param cachedTokens    predicted cached prompt tokens
  * @param promptTokens    all prompt tokens
+ * @param arrivals        the arrivals: every request, or with sessions the sessions (and requests without one)
+ * @param arrivalSpanMs   first to last arrival
+ * @param sessions        distinct sessions; 0 for a trace without sessions
+ * @param turnsPerSession turns per session (min, p50, p90, p99, max, mean); null without sessions
+ * @param thinkMs         the later turns' delays in ms, likewise (a delay not given counts 0); null without later turns
  */
 public record TraceStats(int requests, long spanMs, double[] inputTokens, double[] outputTokens, long bucketMs,
-                         int[] arrivalsPerBucket, int blockTokens, long cachedTokens, long promptTokens) {
+                         int[] arrivalsPerBucket, int blockTokens, long cachedTokens, long promptTokens,
+                         int arrivals, long arrivalSpanMs, int sessions, double[] turnsPerSession, double[] thinkMs) {
 
     /** Predicted cached / prompt tokens. */
     public double predictedHitRate() {
@@ -36,10 +49,18 @@ public record TraceStats(int requests, long spanMs, double[] inputTokens, double
     public static TraceStats of(Trace trace, int blockTokens, long bucketMs) {
         if (blockTokens < 1) throw new IllegalArgumentException("block size (" + blockTokens + ") must be >= 1");
         var rs = trace.requests();
+        var arrivals = trace.arrivals();
         long span = trace.spanMs();
-        long bucket = bucketMs > 0 ? bucketMs : Math.max(1, (span + 20) / 20);
-        int[] buckets = new int[(int) Math.min(100_000, span / bucket + 1)];
-        for (TraceRequest r : rs) buckets[(int) Math.min(buckets.length - 1, r.timestampMs() / bucket)]++;
+        long arrivalSpan = trace.arrivalSpanMs();
+        long bucket = bucketMs > 0 ? bucketMs : Math.max(1, (arrivalSpan + 20) / 20);
+        int[] buckets = new int[(int) Math.min(100_000, arrivalSpan / bucket + 1)];
+        for (TraceRequest r : arrivals) buckets[(int) Math.min(buckets.length - 1, r.timestampMs() / bucket)]++;
+        java.util.Map<String, Integer> turns = new java.util.LinkedHashMap<>();
+        List<Double> think = new java.util.ArrayList<>();
+        for (TraceRequest r : rs) {
+            if (r.sessionId() == null) continue;
+            if (turns.merge(r.sessionId(), 1, Integer::sum) > 1) think.add((double) Math.max(0, r.delayMs()));
+        }
         Set<Long> cached = new HashSet<>();
         long hits = 0;
         long prompt = 0;
@@ -49,7 +70,9 @@ public record TraceStats(int requests, long spanMs, double[] inputTokens, double
         }
         return new TraceStats(rs.size(), span, dist(rs.stream().mapToDouble(TraceRequest::inputLength).toArray()),
                 dist(rs.stream().mapToDouble(TraceRequest::outputLength).toArray()), bucket, buckets, blockTokens,
-                hits, prompt);
+                hits, prompt, arrivals.size(), arrivalSpan, turns.size(),
+                turns.isEmpty() ? null : dist(turns.values().stream().mapToDouble(Integer::doubleValue).toArray()),
+                think.isEmpty() ? null : dist(think.stream().mapToDouble(Double::doubleValue).toArray()));
     }
 
     /** The prompt tokens of {@code r} found in {@code cache}; then caches its cacheable blocks. */
@@ -82,18 +105,38 @@ public record TraceStats(int requests, long spanMs, double[] inputTokens, double
     /** The report {@code trace-stats} prints. */
     public String render(Trace trace) {
         StringBuilder b = new StringBuilder();
-        double meanRate = trace.meanRequestsPerSecond();
-        b.append(String.format(Locale.ROOT, "Trace %s (%s): %d %s over %.3f s (%s)%n", trace.file(), trace.format(),
-                requests, requests == 1 ? "request" : "requests", spanMs / 1000.0, Double.isNaN(meanRate)
-                        ? "all at one timestamp: no mean rate" : "mean " + significant(meanRate) + " req/s"));
+        if (sessions == 0) {
+            double meanRate = trace.meanRequestsPerSecond();
+            b.append(String.format(Locale.ROOT, "Trace %s (%s): %d %s over %.3f s (%s)%n", trace.file(),
+                    trace.format(), requests, requests == 1 ? "request" : "requests", spanMs / 1000.0,
+                    Double.isNaN(meanRate) ? "all at one timestamp: no mean rate"
+                            : "mean " + significant(meanRate) + " req/s"));
+        } else {
+            // sessions arrive; their later turns follow their replies after a delay, the timestamps only order them
+            double meanRate = trace.meanArrivalsPerSecond();
+            String what = arrivals == sessions ? arrivals + (arrivals == 1 ? " session" : " sessions")
+                    : arrivals + " arrivals (" + sessions + " sessions, " + (arrivals - sessions)
+                    + " requests without one)";
+            b.append(String.format(Locale.ROOT, "Trace %s (%s): %d %s; %s starting over %.3f s (%s)%n",
+                    trace.file(), trace.format(), requests, requests == 1 ? "request" : "requests", what,
+                    arrivalSpanMs / 1000.0, Double.isNaN(meanRate) ? "all at one timestamp: no mean rate"
+                            : "mean " + significant(meanRate) + (arrivals == sessions ? " sessions/s"
+                            : " arrivals/s")));
+        }
         b.append(String.format(Locale.ROOT, "%-14s %8s %8s %8s %8s %8s %10s%n", "tokens", "min", "p50", "p90", "p99",
                 "max", "mean"));
         row(b, "input (ISL)", inputTokens);
         row(b, "output (OSL)", outputTokens);
+        if (turnsPerSession != null) {
+            row(b, "turns/session", turnsPerSession);
+            if (thinkMs != null) row(b, "think (ms)", thinkMs); // a later turn's delay after the previous reply
+        }
         // requests as well as the rate, with significant digits: a long trace's buckets are hours wide, and a rate
         // printed to two decimals read 0.00 beside a full-width bar
-        b.append(String.format(Locale.ROOT, "Arrival rate over time (requests and req/s per %.3f s bucket):%n",
-                bucketMs / 1000.0));
+        b.append(String.format(Locale.ROOT, sessions == 0
+                ? "Arrival rate over time (requests and req/s per %.3f s bucket):%n"
+                : "Arrival rate over time (session starts and starts/s per %.3f s bucket; later turns follow their "
+                + "delays):%n", bucketMs / 1000.0));
         int max = Arrays.stream(arrivalsPerBucket).max().orElse(1);
         for (int i = 0; i < arrivalsPerBucket.length; i++) {
             double rate = arrivalsPerBucket[i] / (bucketMs / 1000.0);
