@@ -13,14 +13,24 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -37,7 +47,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * those of a server a block starts itself (`serve --port 8000 &`), which serves its block as written. Three
  * kinds are not run, each for its reason: the build (mvn: it runs this test), the benchmark scripts (minutes by
  * design), and commands that last minutes or need other machines by design (--duration, --iterations, --cluster,
- * worker), which are parsed and checked as the command would check them instead.
+ * worker), which are parsed and checked as the command would check them instead. Pages are pasted side by side, each
+ * page's blocks in order; the benchmarks after the README's first leave out the client's warm-up (CPU only, never
+ * the endpoint's requests nor the files) and a sweep's pauses between levels.
  */
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
 class ReadmeCommandsTest {
@@ -48,6 +60,8 @@ class ReadmeCommandsTest {
     private static final Pattern SERVED = Pattern.compile("bin/llmperf4j serve --port (\\d+)");
     private static final List<String> LONG_BY_DESIGN = List.of(" worker ", "--cluster", "--duration",
             "--iterations", "--search ");
+    /** Pages pasted at once; see the test for why more than one. */
+    private static final int PAGES_AT_ONCE = 3;
 
     // stands in for the documents' real endpoints: tokens as fast as the client reads them
     @RegisterExtension
@@ -131,64 +145,136 @@ class ReadmeCommandsTest {
         installLauncher(work);
         List<String> ran = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
-        List<String> seconds = new ArrayList<>(); // where the suite's time goes
         List<Block> blocks = blocks("bash");
         assertTrue(blocks.size() >= 8, "README and docs hold shell blocks: " + blocks);
+        // a reader pastes a page's blocks one after the other, into one folder per page
+        Map<Path, List<Pasted>> pages = new LinkedHashMap<>();
         for (Block block : blocks) {
-            // a server a block starts in the background (`serve ... &`) ends with the block, never outlives the test
-            StringBuilder script = new StringBuilder("set -eo pipefail\ntrap 'kill $(jobs -p) 2>/dev/null || true' EXIT\n");
-            String text = endpointsReplaced(block.text());
-            boolean exportsBase = text.contains("export OPENAI_API_BASE=");
-            for (Command command : commands(text)) {
-                if (command.text().startsWith("mvn ") && command.text().contains(" && bin/llmperf4j")) {
-                    // build, then run: the build already ran, the rest is pasted
-                    command = new Command(command.text().substring(command.text().indexOf("bin/llmperf4j")));
-                }
-                String kind = command.kind();
-                String line = command.text();
-                if (kind.startsWith("skip")) {
-                    skipped.add(block + " " + firstLine(line) + " (" + kind + ")");
-                    line = "# " + kind;
-                } else if (kind.equals("check")) {
-                    line = "LLMPERF4J_RECORD_ARGS=\"" + records + "\" " + line;
-                    ran.add(block + " " + firstLine(command.text()) + " (parsed and checked)");
-                } else if (kind.equals("run")) {
-                    if (line.startsWith("bin/llmperf4j") && line.contains("--model") && !exportsBase) {
-                        // a command for a real endpoint: the simulator stands in for it
-                        line = "OPENAI_API_BASE=" + server.baseUrl() + " OPENAI_API_KEY=EMPTY " + line;
-                    }
-                    if (line.contains("token-benchmark ") && line.contains("-sweep ")
-                            && !line.contains("--sleep-between")) {
-                        // the levels run as pasted; only the pause between them (5 s each, for a real server's
-                        // queue to drain) is left out, the suite's time being the CI's
-                        line = line.replaceFirst("token-benchmark ", "token-benchmark --sleep-between 0 ");
-                    }
-                    if (!line.startsWith("export ")) ran.add(block + " " + firstLine(command.text()));
-                }
-                script.append(line).append('\n');
+            Path script = Files.writeString(work.resolve("block-" + blocks.indexOf(block) + ".sh"),
+                    script(block, blocks.indexOf(block) == 0, records, ran, skipped));
+            Path folder = work.resolve(block.file().getFileName().toString());
+            if (!Files.isDirectory(folder)) {
+                Files.createDirectories(folder.resolve("bin"));
+                Files.copy(work.resolve("bin/llmperf4j"), folder.resolve("bin/llmperf4j"),
+                        StandardCopyOption.COPY_ATTRIBUTES);
             }
-            Path file = Files.writeString(work.resolve("block-" + blocks.indexOf(block) + ".sh"), script);
-            // a reader pastes a page's blocks one after the other, into one folder per page
-            Path folder = Files.createDirectories(work.resolve(block.file().getFileName().toString()));
-            Files.createDirectories(folder.resolve("bin"));
-            Files.copy(work.resolve("bin/llmperf4j"), folder.resolve("bin/llmperf4j"),
-                    java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
-            ProcessBuilder pasted = new ProcessBuilder("bash", file.toString()).directory(folder.toFile())
-                    .redirectErrorStream(true).redirectOutput(work.resolve("block.log").toFile());
-            withoutEndpoint(pasted);
-            long started = System.nanoTime();
-            Process bash = pasted.start();
-            assertTrue(bash.waitFor(300, TimeUnit.SECONDS), block + " ended");
-            seconds.add(String.format("%5.1f s %s", (System.nanoTime() - started) / 1e9, block));
-            String log = Files.readString(work.resolve("block.log"));
-            assertEquals(0, bash.exitValue(), block + " works when pasted:\n" + script + "\n--- output\n" + log);
-            assertFalse(log.contains("llmperf4j: error"), block + ":\n" + log);
+            pages.computeIfAbsent(block.file(), f -> new ArrayList<>()).add(new Pasted(block, script, folder,
+                    work.resolve("block-" + blocks.indexOf(block) + ".log")));
         }
-        int checked = checkRecordedCommands(records);
-        System.out.println("README commands run:\n  " + String.join("\n  ", ran) + "\nnot run:\n  "
-                + String.join("\n  ", skipped) + "\nblocks' wall time:\n  " + String.join("\n  ", seconds));
-        assertTrue(ran.size() - checked >= 8, "commands run for real: " + ran);
-        assertTrue(checked >= 4, "long commands parsed and checked: " + checked);
+        // pages share nothing but the port of a server a block starts (`serve --port 8000 &`), so they are pasted
+        // side by side: most of a block's time is the simulator's delays and the client's fixed warm-up, not CPU
+        ExecutorService pool = Executors.newFixedThreadPool(PAGES_AT_ONCE);
+        Map<String, Lock> ports = new ConcurrentHashMap<>();
+        Map<Block, Future<Pasted.Outcome>> outcomes = new LinkedHashMap<>();
+        try {
+            for (List<Pasted> page : pages.values()) {
+                CompletableFuture<Pasted.Outcome> previous = null;
+                for (Pasted pasted : page) {
+                    // a page's blocks in order, each once the one before it worked (null: not run)
+                    previous = previous == null ? CompletableFuture.supplyAsync(() -> pasted.run(ports), pool)
+                            : previous.thenApplyAsync(before -> before == null || !before.worked() ? null
+                                    : pasted.run(ports), pool);
+                    outcomes.put(pasted.block(), previous);
+                }
+            }
+            List<String> seconds = new ArrayList<>(); // where the suite's time goes
+            for (Map.Entry<Block, Future<Pasted.Outcome>> entry : outcomes.entrySet()) {
+                Block block = entry.getKey();
+                Pasted.Outcome outcome = entry.getValue().get(300, TimeUnit.SECONDS);
+                assertTrue(outcome != null, block + " ran: the block before it on its page failed");
+                seconds.add(String.format("%5.1f s %s", outcome.seconds(), block));
+                assertTrue(outcome.ended(), block + " ended");
+                assertEquals(0, outcome.exit(), block + " works when pasted:\n"
+                        + Files.readString(outcome.pasted().script()) + "\n--- output\n" + outcome.log());
+                assertFalse(outcome.log().contains("llmperf4j: error"), block + ":\n" + outcome.log());
+            }
+            int checked = checkRecordedCommands(records);
+            System.out.println("README commands run:\n  " + String.join("\n  ", ran) + "\nnot run:\n  "
+                    + String.join("\n  ", skipped) + "\nblocks' wall time:\n  " + String.join("\n  ", seconds));
+            assertTrue(ran.size() - checked >= 8, "commands run for real: " + ran);
+            assertTrue(checked >= 4, "long commands parsed and checked: " + checked);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /**
+     * The script a block is pasted as, with what it runs and skips added to {@code ran} and {@code skipped}; with
+     * {@code warmUp} its benchmarks warm the client up as the command does by default.
+     */
+    private static String script(Block block, boolean warmUp, Path records, List<String> ran, List<String> skipped) {
+        // a server a block starts in the background (`serve ... &`) ends with the block, never outlives the test
+        StringBuilder script = new StringBuilder("set -eo pipefail\ntrap 'kill $(jobs -p) 2>/dev/null || true' EXIT\n");
+        String text = endpointsReplaced(block.text());
+        boolean exportsBase = text.contains("export OPENAI_API_BASE=");
+        for (Command command : commands(text)) {
+            if (command.text().startsWith("mvn ") && command.text().contains(" && bin/llmperf4j")) {
+                // build, then run: the build already ran, the rest is pasted
+                command = new Command(command.text().substring(command.text().indexOf("bin/llmperf4j")));
+            }
+            String kind = command.kind();
+            String line = command.text();
+            if (kind.startsWith("skip")) {
+                skipped.add(block + " " + firstLine(line) + " (" + kind + ")");
+                line = "# " + kind;
+            } else if (kind.equals("check")) {
+                line = "LLMPERF4J_RECORD_ARGS=\"" + records + "\" " + line;
+                ran.add(block + " " + firstLine(command.text()) + " (parsed and checked)");
+            } else if (kind.equals("run")) {
+                if (line.startsWith("bin/llmperf4j") && line.contains("--model") && !exportsBase) {
+                    // a command for a real endpoint: the simulator stands in for it
+                    line = "OPENAI_API_BASE=" + server.baseUrl() + " OPENAI_API_KEY=EMPTY " + line;
+                }
+                if (line.contains("token-benchmark ") && line.contains("-sweep ")
+                        && !line.contains("--sleep-between")) {
+                    // the levels run as pasted; only the pause between them (5 s each, for a real server's
+                    // queue to drain) is left out, the suite's time being the CI's
+                    line = line.replaceFirst("token-benchmark ", "token-benchmark --sleep-between 0 ");
+                }
+                if (line.contains("token-benchmark ") && !warmUp && !line.contains("-client-warmup")) {
+                    // the client's warm-up, up to 14 s of CPU against an in-process responder (never the endpoint,
+                    // never an error: one that cannot run is skipped), is left out after the README's first
+                    // command, which keeps it; the endpoint sees the same requests and the files are the same
+                    line = line.replaceFirst("token-benchmark ", "token-benchmark --no-client-warmup ");
+                }
+                if (!line.startsWith("export ")) ran.add(block + " " + firstLine(command.text()));
+            }
+            script.append(line).append('\n');
+        }
+        return script.toString();
+    }
+
+    /** A block ready to paste: its script, its page's folder and its own log. */
+    record Pasted(Block block, Path script, Path folder, Path log) {
+        record Outcome(Pasted pasted, boolean ended, int exit, String log, double seconds) {
+            boolean worked() {
+                return ended && exit == 0;
+            }
+        }
+
+        /** Pastes the block into bash; a block that starts a server on a port holds that port until it ends. */
+        Outcome run(Map<String, Lock> ports) {
+            Matcher served = SERVED.matcher(block.text());
+            Lock port = served.find() ? ports.computeIfAbsent(served.group(1), p -> new ReentrantLock()) : null;
+            if (port != null) port.lock();
+            try {
+                ProcessBuilder pasted = new ProcessBuilder("bash", script.toString()).directory(folder.toFile())
+                        .redirectErrorStream(true).redirectOutput(log.toFile());
+                withoutEndpoint(pasted);
+                long started = System.nanoTime();
+                Process bash = pasted.start();
+                boolean ended = bash.waitFor(300, TimeUnit.SECONDS);
+                if (!ended) bash.destroyForcibly().waitFor();
+                return new Outcome(this, ended, bash.exitValue(), read(log), (System.nanoTime() - started) / 1e9);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            } finally {
+                if (port != null) port.unlock();
+            }
+        }
     }
 
     /**
@@ -231,7 +317,6 @@ class ReadmeCommandsTest {
         String first = commands(blocks("bash").get(0).text()).get(0).text();
         assertTrue(first.startsWith("mvn ") && first.contains("&& bin/llmperf4j"), first);
         String command = first.substring(first.indexOf("bin/llmperf4j")); // the build already ran
-        assertEquals(0, bash(work, command), command);
 
         List<Block> python = blocks("python");
         assertEquals(1, python.size(), "the notebook snippet: " + python);
@@ -239,8 +324,10 @@ class ReadmeCommandsTest {
         Assumptions.assumeTrue(bash(work, "command -v python3") == 0, "python3 is not installed");
         assertEquals(0, bash(work, "python3 -c 'import ast, sys; ast.parse(open(sys.argv[1]).read())' "
                 + snippet), "the snippet is valid Python");
+        // asked before the command runs: without pandas its run would only repeat README.md:3 of the test above
         Assumptions.assumeTrue(bash(work, "python3 -c 'import pandas'") == 0, "pandas is not installed "
                 + "(python3 -c 'import pandas' failed): the snippet was parsed, not run; tests never pip install");
+        assertEquals(0, bash(work, command), command);
         assertEquals(0, bash(work, "python3 snippet.py > snippet.out 2>&1"), () -> read(work.resolve("snippet.out")));
         String out = read(work.resolve("snippet.out"));
         assertTrue(out.contains("TTFT p90 (ms):"), out);
