@@ -21,7 +21,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * compare over real runs against the embedded server: two whose servers differ only in time to first token, and
  * two more that differ from the fast one in inter-token delay (one token per chunk) or in chunking (4 tokens a
- * chunk, 4 times the delay between chunks: the same per-token pace).
+ * chunk, 4 times the delay between chunks: the same per-token pace). The simulator sends each chunk at an absolute
+ * due time, so on a loaded machine a late timer sends the chunks it owes at once: gaps of 0 then a long one, which
+ * moves an ITL p50 to 0 (seen at load 14) but not a mean (the span of a request's chunks stays the server's). The
+ * assertions on ITL values are therefore relations between means with wide margins, and the TTFTs differ 50-fold.
  */
 class CompareCommandTest {
     @TempDir
@@ -35,7 +38,8 @@ class CompareCommandTest {
     static void runAll() {
         // delays of several ms: on a busy machine 1-ms timers fire in bursts and gaps collapse to 0
         fast = benchmark(Duration.ofMillis(5), Duration.ofMillis(4), 1, "fast");
-        slow = benchmark(Duration.ofMillis(60), Duration.ofMillis(4), 1, "slow");
+        // the first run of the JVM (fast) had TTFT p50 85 ms at load 14: far from 5 ms, so far from 250
+        slow = benchmark(Duration.ofMillis(250), Duration.ofMillis(4), 1, "slow");
         slowTokens = benchmark(Duration.ofMillis(5), Duration.ofMillis(12), 1, "slow-tokens");
         chunked = benchmark(Duration.ofMillis(5), Duration.ofMillis(4), 4, "chunked");
     }
@@ -74,14 +78,18 @@ class CompareCommandTest {
         assertEquals(3, run.exitCode(), run::toString);
         assertTrue(run.out().contains("window ") && run.out().contains("from requests.jsonl)"), run::toString);
         // 4 ms against 12 ms between tokens, one token per event: both ITLs follow the server's delay
-        double[] perEvent = row(run.out(), "ITL (per event)", "p50");
-        assertEquals(4.0, perEvent[0], 1.5, run::toString);
-        assertEquals(12.0, perEvent[1], 3, run::toString);
-        double[] perToken = row(run.out(), "ITL (per token)", "p50");
-        assertEquals(perEvent[0], perToken[0], 0.5, run::toString);
-        assertEquals(perEvent[1], perToken[1], 0.5, run::toString);
+        double[] perEvent = row(run.out(), "ITL (per event)", "mean");
+        assertTrue(perEvent[0] > 0 && perEvent[1] > 2 * perEvent[0], run::toString);
+        // one token an event: per token is per event
+        for (String stat : List.of("p50", "mean")) {
+            double[] events = row(run.out(), "ITL (per event)", stat);
+            double[] tokens = row(run.out(), "ITL (per token)", stat);
+            assertEquals(events[0], tokens[0], 0.5, run::toString);
+            assertEquals(events[1], tokens[1], 0.5, run::toString);
+        }
+        // a request's tokens never come faster than the server's pace (on average: a late first token shortens it)
         double[] tpot = row(run.out(), "TPOT", "mean");
-        assertEquals(12.0, tpot[1], 3, run::toString);
+        assertTrue(tpot[1] >= 0.75 * 12 && tpot[1] > tpot[0], run::toString);
         assertTrue(run.out().contains("FAIL itl_p90>+10%: ITL (per event) p90 changed by +"), run::toString);
         assertTrue(run.out().contains("pass ttft_p50>+200%"), run::toString);
     }
@@ -89,16 +97,15 @@ class CompareCommandTest {
     @Test
     void chunksOfFourTokensQuadrupleItlPerEventButNotPerToken() {
         CliRun run = CliRun.of(Map.of(), "compare", fast.toString(), chunked.toString(), "--fail-if",
-                "itl_p50>+100%,itl_per_token_p50>+100%");
+                "itl_mean>+100%,itl_per_token_mean>+100%");
         assertEquals(3, run.exitCode(), run::toString);
         // 4 tokens every 16 ms: per event 16 ms, per token 4 ms, as in the baseline's one token every 4 ms
-        double[] perEvent = row(run.out(), "ITL (per event)", "p50");
-        assertEquals(16.0, perEvent[1], 4, run::toString);
-        double[] perToken = row(run.out(), "ITL (per token)", "p50");
-        assertEquals(4.0, perToken[1], 1.5, run::toString);
-        assertEquals(perToken[0], perToken[1], 1.5, run::toString);
-        assertTrue(run.out().contains("FAIL itl_p50>+100%"), run::toString);
-        assertTrue(run.out().contains("pass itl_per_token_p50>+100%"), run::toString);
+        double[] perEvent = row(run.out(), "ITL (per event)", "mean");
+        double[] perToken = row(run.out(), "ITL (per token)", "mean");
+        assertTrue(perEvent[1] > 2 * perToken[1], "an event carries several tokens: " + run);
+        assertEquals(perEvent[0], perToken[0], 0.5, "the baseline's carry one: " + run);
+        assertTrue(run.out().contains("FAIL itl_mean>+100%"), run::toString);
+        assertTrue(run.out().contains("pass itl_per_token_mean>+100%"), run::toString);
     }
 
     @Test
