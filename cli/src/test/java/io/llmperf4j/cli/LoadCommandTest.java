@@ -74,7 +74,6 @@ class LoadCommandTest {
         Matcher saturation = Pattern.compile("saturation point: concurrency (\\d+) ").matcher(run.out());
         assertTrue(saturation.find(), run::toString);
         int point = Integer.parseInt(saturation.group(1));
-        assertTrue(point == 8 || point == 16, "saturation at 8 or the level after, got " + point + ": " + run);
         assertTrue(run.out().contains("TTFT red line: "), run::toString);
         assertTrue(run.out().contains("failures: none"), run::toString);
         assertTrue(run.out().startsWith("Sweep of m: concurrency sweep 4,8,16,32, 16 requests per level\n"),
@@ -90,6 +89,18 @@ class LoadCommandTest {
             assertTrue(Double.parseDouble(row.get("output_tok_s")) > 0, row::toString);
         }
         assertEquals(1, rows.stream().filter(r -> r.get("saturation_point").equals("true")).count());
+        // the verdict is the first level gaining under 5 % over the one before (recomputed from the rows); which
+        // level that is past the server's 8 slots depends on the client's turnaround, which a loaded machine slows
+        double[] tokS = rows.stream().mapToDouble(r -> Double.parseDouble(r.get("output_tok_s"))).toArray();
+        int expected = -1;
+        for (int i = 1; i < tokS.length && expected < 0; i++) {
+            if (tokS[i] < 1.05 * tokS[i - 1]) expected = Integer.parseInt(rows.get(i).get("level"));
+        }
+        assertEquals(expected, point, run::toString);
+        assertTrue(point >= 8, "throughput grows up to the server's 8 slots: " + run);
+        for (int i = 2; i < tokS.length; i++) {
+            assertTrue(tokS[i] < 1.3 * tokS[1], "8 slots cap the throughput past concurrency 8: " + run);
+        }
         double ttftP90At8 = Double.parseDouble(rows.get(1).get("ttft_p90_ms"));
         double ttftP90At32 = Double.parseDouble(rows.get(3).get("ttft_p90_ms"));
         assertTrue(ttftP90At32 > ttftP90At8, "past 8 slots requests queue: TTFT p90 " + ttftP90At8 + " -> "
