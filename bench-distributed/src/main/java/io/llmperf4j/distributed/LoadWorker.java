@@ -256,8 +256,9 @@ public final class LoadWorker {
 
     /** The start instant of this worker's share of run {@code jobId}, on this machine's wall clock. */
     void start(String jobId, long startEpochMicros) {
-        CompletableFuture<Long> start = starts.get(jobId); // there since the worker said it was ready
-        if (start != null) start.complete(startEpochMicros);
+        // kept even when it comes first: the coordinator starts without a worker slower than its wait, which then
+        // starts late (its start lag says so) instead of waiting for an instant already sent
+        starts.computeIfAbsent(jobId, id -> new CompletableFuture<>()).complete(startEpochMicros);
     }
 
     /** Stops this worker's share of run {@code jobId}, now or, when it has not started yet, before it starts. */
