@@ -40,8 +40,9 @@ import java.util.function.LongFunction;
  * The coordinator of a distributed run, a member of the load cluster: waits for the workers, estimates their clock
  * offsets, has each check the endpoint (a connect, then one small request with its own key), hands out the shares,
  * fixes one shared start instant as soon as every worker has set its share up, collects the records (streamed as
- * they end, then the full outcome) and merges them with {@link RunMerger}. A worker that leaves mid-run (a membership event, or its task failing) has its unfinished
- * requests recorded as lost; the run completes with the others.
+ * they end, then the full outcome) and merges them with {@link RunMerger}. A worker that leaves mid-run (a
+ * membership event, or its task failing) has its unfinished requests recorded as lost; the run completes with the
+ * others.
  */
 public final class Coordinator implements AutoCloseable {
     /**

@@ -49,10 +49,10 @@ import java.util.function.BooleanSupplier;
  * further turn starts. Each record's intended send time is its session's start (turn 0) or the end of its think
  * time, which counts from the previous turn's end as the client stamped it (its start stamp plus its E2E), not from
  * when this loop took the reply in, so {@link ScheduledRecord#sendLagNanos()} reports how late the client was, a late
- * loop included. A closed loop's next session is due when the request that freed its slot ended. The open loop's concurrency cap
- * ({@link OpenLoopSettings#maxConcurrency()}) counts requests (turns) in flight: a turn due while the cap is full
- * waits, in order of due time, and is sent when a request ends; the wait is send lag (its intended send is its due
- * time), outside TTFT, as in {@link OpenLoopRunner}. Warmup does not apply to sessions. The calling thread sends and
+ * loop included. A closed loop's next session is due when the request that freed its slot ended. The open loop's
+ * concurrency cap ({@link OpenLoopSettings#maxConcurrency()}) counts requests (turns) in flight: a turn due while
+ * the cap is full waits, in order of due time, and is sent when a request ends; the wait is send lag (its intended
+ * send is its due time), outside TTFT, as in {@link OpenLoopRunner}. Warmup does not apply to sessions. The calling thread sends and
  * collects (a send never blocks); it counts output tokens before building the next turn, so its history and input
  * count include the reply.
  */

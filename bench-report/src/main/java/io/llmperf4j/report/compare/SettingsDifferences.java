@@ -25,8 +25,8 @@ import java.util.stream.Stream;
  * parameters (where a fixed max_tokens comes from). Iterations keep no summary: their model and load come from
  * their sweep file or JMH file, their iterations and forks and the other settings from their JMH file's params (an
  * older JMH file has none of those: the token shape's means then come from the file names, and {@link #unrecorded}
- * names the rest). compare still compares them (users compare server configurations on purpose), but says first that a delta
- * may come from the settings rather than the server. A setting one side does not record is left out; an unreadable
+ * names the rest). compare still compares them (users compare server configurations on purpose), but says first
+ * that a delta may come from the settings rather than the server. A setting one side does not record is left out; an unreadable
  * summary gives no lines.
  */
 public final class SettingsDifferences {
