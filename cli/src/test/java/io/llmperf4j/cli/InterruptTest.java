@@ -72,15 +72,63 @@ class InterruptTest {
 
     /**
      * A signal while the pre-run check waits on a server that never answers: one line, exit 130, the lock released,
-     * a folder the run created removed, and with --overwrite every earlier file kept.
+     * a folder the run created removed, and with --overwrite every earlier file kept. The two runs go side by side,
+     * each against a silent server of its own, so each is known to wait in its own check when its signal comes.
      */
     @ParameterizedTest
     @ValueSource(strings = {"TERM", "INT"})
     void aSignalDuringThePreRunCheckEndsTheRunWithOneLineAndNothingRemoved(String signal, @TempDir Path tmp)
             throws Exception {
         Assumptions.assumeFalse(signal.equals("INT") && Signals.sigintIgnoredHere(), "SIGINT is ignored in this process tree");
-        java.util.concurrent.CountDownLatch asked = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch asked = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch askedAgain = new java.util.concurrent.CountDownLatch(1);
+        com.sun.net.httpserver.HttpServer silent = silentServer(asked, release);
+        com.sun.net.httpserver.HttpServer silentAgain = silentServer(askedAgain, release);
+        Process first = null;
+        Process second = null;
+        try {
+            // a folder the run creates: removed again
+            Path fresh = tmp.resolve("new").resolve("run");
+            // a folder with an earlier run, --overwrite: all of it kept
+            Path kept = tmp.resolve("kept");
+            Files.createDirectories(kept.resolve("concurrency_1"));
+            Files.writeString(kept.resolve("m_550_50_summary.json"), "{\"earlier\": true}\n");
+            Files.writeString(kept.resolve("concurrency_1").resolve("requests.jsonl"), "{\"r\": 1}\n");
+            Files.writeString(kept.resolve(".llmperf4j-files"), "m_550_50_summary.json\nconcurrency_1/requests.jsonl\n");
+            java.util.Map<String, String> before = contents(kept);
+            first = start("token-benchmark", baseUrl(silent), fresh, tmp.resolve("stderr-new.txt"), false);
+            second = start("token-benchmark", baseUrl(silentAgain), kept, tmp.resolve("stderr-kept.txt"), true);
+
+            assertTrue(asked.await(60, TimeUnit.SECONDS), "the pre-run check never came");
+            Signals.send(first, signal);
+            assertTrue(askedAgain.await(60, TimeUnit.SECONDS), "the pre-run check never came");
+            Signals.send(second, signal);
+
+            assertTrue(first.waitFor(60, TimeUnit.SECONDS), "process did not stop after SIG" + signal);
+            String stderr = readIfExists(tmp.resolve("stderr-new.txt").toFile());
+            assertEquals(ExitCodes.INTERRUPTED, first.exitValue(), stderr);
+            assertEquals(1, stderr.lines().filter(l -> l.contains("interrupted before the measurement: nothing "
+                    + "recorded")).count(), stderr);
+            assertTrue(!Files.exists(tmp.resolve("new")), "the folders the run created are gone: " + stderr);
+
+            assertTrue(second.waitFor(60, TimeUnit.SECONDS), "process did not stop after SIG" + signal);
+            String keptStderr = readIfExists(tmp.resolve("stderr-kept.txt").toFile());
+            assertEquals(ExitCodes.INTERRUPTED, second.exitValue(), keptStderr);
+            assertTrue(keptStderr.contains("interrupted before the measurement: nothing recorded"), keptStderr);
+            assertEquals(before, contents(kept), "every earlier file kept, the lock file gone: " + keptStderr);
+        } finally {
+            if (first != null) first.destroyForcibly();
+            if (second != null) second.destroyForcibly();
+            release.countDown();
+            silent.stop(0);
+            silentAgain.stop(0);
+        }
+    }
+
+    /** A server on 127.0.0.1 that counts {@code asked} down on a request and never answers it before {@code release}. */
+    private static com.sun.net.httpserver.HttpServer silentServer(java.util.concurrent.CountDownLatch asked,
+            java.util.concurrent.CountDownLatch release) throws IOException {
         com.sun.net.httpserver.HttpServer silent = com.sun.net.httpserver.HttpServer.create(
                 new java.net.InetSocketAddress("127.0.0.1", 0), 0);
         silent.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
@@ -94,64 +142,18 @@ class InterruptTest {
             exchange.close();
         });
         silent.start();
-        String base = "http://127.0.0.1:" + silent.getAddress().getPort() + "/v1";
-        try {
-            // a folder the run creates: removed again
-            Path fresh = tmp.resolve("new").resolve("run");
-            Process first = start("token-benchmark", base, fresh, tmp.resolve("stderr-new.txt"), false);
-            try {
-                assertTrue(asked.await(60, TimeUnit.SECONDS), "the pre-run check never came");
-                Signals.send(first, signal);
-                assertTrue(first.waitFor(60, TimeUnit.SECONDS), "process did not stop after SIG" + signal);
-                String stderr = readIfExists(tmp.resolve("stderr-new.txt").toFile());
-                assertEquals(ExitCodes.INTERRUPTED, first.exitValue(), stderr);
-                assertEquals(1, stderr.lines().filter(l -> l.contains("interrupted before the measurement: nothing "
-                        + "recorded")).count(), stderr);
-                assertTrue(!Files.exists(tmp.resolve("new")), "the folders the run created are gone: " + stderr);
-            } finally {
-                first.destroyForcibly();
-            }
+        return silent;
+    }
 
-            // a folder with an earlier run, --overwrite: all of it kept
-            Path kept = tmp.resolve("kept");
-            Files.createDirectories(kept.resolve("concurrency_1"));
-            Files.writeString(kept.resolve("m_550_50_summary.json"), "{\"earlier\": true}\n");
-            Files.writeString(kept.resolve("concurrency_1").resolve("requests.jsonl"), "{\"r\": 1}\n");
-            Files.writeString(kept.resolve(".llmperf4j-files"), "m_550_50_summary.json\nconcurrency_1/requests.jsonl\n");
-            java.util.Map<String, String> before = contents(kept);
-            java.util.concurrent.CountDownLatch askedAgain = new java.util.concurrent.CountDownLatch(1);
-            silent.removeContext("/");
-            silent.createContext("/", exchange -> {
-                askedAgain.countDown();
-                try {
-                    release.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                exchange.close();
-            });
-            Process second = start("token-benchmark", base, kept, tmp.resolve("stderr-kept.txt"), true);
-            try {
-                assertTrue(askedAgain.await(60, TimeUnit.SECONDS), "the pre-run check never came");
-                Signals.send(second, signal);
-                assertTrue(second.waitFor(60, TimeUnit.SECONDS), "process did not stop after SIG" + signal);
-                String stderr = readIfExists(tmp.resolve("stderr-kept.txt").toFile());
-                assertEquals(ExitCodes.INTERRUPTED, second.exitValue(), stderr);
-                assertTrue(stderr.contains("interrupted before the measurement: nothing recorded"), stderr);
-                assertEquals(before, contents(kept), "every earlier file kept, the lock file gone: " + stderr);
-            } finally {
-                second.destroyForcibly();
-            }
-        } finally {
-            release.countDown();
-            silent.stop(0);
-        }
+    private static String baseUrl(com.sun.net.httpserver.HttpServer server) {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
     }
 
     /**
      * The embeddings benchmark and correctness alike: a signal while their pre-run check waits for the endpoint's
      * port (--wait-for-server; embeddings loaded its tokenizer before) ends the run with the same one line, exit 130,
-     * the lock released, a folder the run created removed, and with --overwrite every earlier file kept.
+     * the lock released, a folder the run created removed, and with --overwrite every earlier file kept. The two
+     * runs go side by side.
      */
     @ParameterizedTest
     @CsvSource({"embeddings,TERM", "embeddings,INT", "correctness,TERM", "correctness,INT"})
@@ -162,38 +164,37 @@ class InterruptTest {
 
         Path fresh = tmp.resolve("new").resolve("run");
         Path freshErr = tmp.resolve("stderr-new.txt");
-        Process first = start(command, base, fresh, freshErr, false, "--wait-for-server", "120");
-        try {
-            awaitStderr(freshErr, "waiting up to 120 s for 127.0.0.1:", first);
-            assertTrue(Files.exists(fresh.resolve(".llmperf4j.lock")), "the run holds its folder while it waits");
-            Signals.send(first, signal);
-            assertTrue(first.waitFor(60, TimeUnit.SECONDS), "process did not stop after SIG" + signal);
-            String stderr = readIfExists(freshErr.toFile());
-            assertEquals(ExitCodes.INTERRUPTED, first.exitValue(), stderr);
-            assertEquals(1, stderr.lines().filter(l -> l.equals("llmperf4j: " + signal + " received: interrupted "
-                    + "before the measurement: nothing recorded")).count(), stderr);
-            assertTrue(!Files.exists(tmp.resolve("new")), "the folders the run created are gone: " + stderr);
-        } finally {
-            first.destroyForcibly();
-        }
-
         Path kept = tmp.resolve("kept");
         Files.createDirectories(kept);
         Files.writeString(kept.resolve("m_correctness_summary.json"), "{\"earlier\": true}\n");
         Files.writeString(kept.resolve(".llmperf4j-files"), "m_correctness_summary.json\n");
         java.util.Map<String, String> before = contents(kept);
         Path keptErr = tmp.resolve("stderr-kept.txt");
-        Process second = start(command, base, kept, keptErr, true, "--wait-for-server", "120");
+        Process first = start(command, base, fresh, freshErr, false, "--wait-for-server", "120");
+        Process second = null;
         try {
+            second = start(command, base, kept, keptErr, true, "--wait-for-server", "120");
+            awaitStderr(freshErr, "waiting up to 120 s for 127.0.0.1:", first);
+            assertTrue(Files.exists(fresh.resolve(".llmperf4j.lock")), "the run holds its folder while it waits");
+            Signals.send(first, signal);
             awaitStderr(keptErr, "waiting up to 120 s for 127.0.0.1:", second);
             Signals.send(second, signal);
+
+            assertTrue(first.waitFor(60, TimeUnit.SECONDS), "process did not stop after SIG" + signal);
+            String stderr = readIfExists(freshErr.toFile());
+            assertEquals(ExitCodes.INTERRUPTED, first.exitValue(), stderr);
+            assertEquals(1, stderr.lines().filter(l -> l.equals("llmperf4j: " + signal + " received: interrupted "
+                    + "before the measurement: nothing recorded")).count(), stderr);
+            assertTrue(!Files.exists(tmp.resolve("new")), "the folders the run created are gone: " + stderr);
+
             assertTrue(second.waitFor(60, TimeUnit.SECONDS), "process did not stop after SIG" + signal);
-            String stderr = readIfExists(keptErr.toFile());
-            assertEquals(ExitCodes.INTERRUPTED, second.exitValue(), stderr);
-            assertTrue(stderr.contains("interrupted before the measurement: nothing recorded"), stderr);
-            assertEquals(before, contents(kept), "every earlier file kept, the lock file gone: " + stderr);
+            String keptStderr = readIfExists(keptErr.toFile());
+            assertEquals(ExitCodes.INTERRUPTED, second.exitValue(), keptStderr);
+            assertTrue(keptStderr.contains("interrupted before the measurement: nothing recorded"), keptStderr);
+            assertEquals(before, contents(kept), "every earlier file kept, the lock file gone: " + keptStderr);
         } finally {
-            second.destroyForcibly();
+            first.destroyForcibly();
+            if (second != null) second.destroyForcibly();
         }
     }
 
