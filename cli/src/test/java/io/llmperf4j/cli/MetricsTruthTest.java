@@ -41,18 +41,24 @@ class MetricsTruthTest {
     /** One token-benchmark run of 100-token answers against a server built from {@code config}. */
     private static JsonNode run(UnaryOperator<SimulatorConfig.Builder> config, Path dir, int requests,
                                 int concurrency, String... extra) throws IOException {
+        return runAnswering(100, config, dir, requests, concurrency, extra);
+    }
+
+    /** One token-benchmark run of {@code outputTokens}-token answers against a server built from {@code config}. */
+    private static JsonNode runAnswering(int outputTokens, UnaryOperator<SimulatorConfig.Builder> config, Path dir,
+                                         int requests, int concurrency, String... extra) throws IOException {
         try (SimulatedServer server = SimulatedServer.start(config.apply(SimulatorConfig.builder()
                 .promptTokenCounter(Tokenizers.builtInLlama2())).build())) {
             List<String> args = new java.util.ArrayList<>(List.of("token-benchmark", "--model", "m",
                     "--mean-input-tokens", "550", "--stddev-input-tokens", "0",
-                    "--mean-output-tokens", "100", "--stddev-output-tokens", "0",
+                    "--mean-output-tokens", Integer.toString(outputTokens), "--stddev-output-tokens", "0",
                     "--max-num-completed-requests", Integer.toString(requests),
                     "--num-concurrent-requests", Integer.toString(concurrency), "--results-dir", dir.toString()));
             args.addAll(List.of(extra));
             CliRun run = CliRun.of(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "x"),
                     args.toArray(String[]::new));
             assertEquals(0, run.exitCode(), run::toString);
-            return JSON.readTree(dir.resolve(BASE + "_llmperf4j_summary.json").toFile());
+            return JSON.readTree(dir.resolve("m_550_" + outputTokens + "_llmperf4j_summary.json").toFile());
         }
     }
 
@@ -150,9 +156,10 @@ class MetricsTruthTest {
     @Test
     void ttftAtConcurrencyOneIsTheConfiguredTtft(@TempDir Path tmp) throws IOException {
         // the server tokenizes each 550-token prompt with Llama-2 (about 2 ms) inside its 20 ms, as `serve` does
-        // 20 requests of half a second each, one at a time: a median over 20 is steady enough here
-        JsonNode summary = run(b -> b.timeToFirstToken(Duration.ofMillis(20)).interTokenDelay(Duration.ofMillis(5)),
-                tmp, 20, 1);
+        // 20 requests one at a time: a median over 20 is steady enough here; 40-token answers (0.2 s each, TPOT the
+        // mean of 39 gaps) rather than 100 (0.5 s): what is measured does not depend on the answer's length
+        JsonNode summary = runAnswering(40, b -> b.timeToFirstToken(Duration.ofMillis(20))
+                .interTokenDelay(Duration.ofMillis(5)), tmp, 20, 1);
         double ttft = p50(summary, "ttft_ms");
         assertTrue(ttft >= 20.0 && ttft <= 25.0, "TTFT p50 " + ttft + " ms for a configured 20 ms");
         assertEquals(5.0, p50(summary, "tpot_ms"), 0.5, "TPOT = the inter-token delay");
