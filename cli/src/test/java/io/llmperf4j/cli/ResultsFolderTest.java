@@ -186,7 +186,7 @@ class ResultsFolderTest {
             assertTrue(first.waitFor(120, TimeUnit.SECONDS), "the first run ends");
             assertEquals(0, first.exitValue());
             List<String> lines = Files.readAllLines(journal);
-            assertEquals(12, lines.size(), "the first run's journal is whole: " + lines);
+            assertEquals(8, lines.size(), "the first run's journal is whole: " + lines);
             for (String line : lines) {
                 assertTrue(line.startsWith("{") && line.endsWith("}"), line);
             }
@@ -198,8 +198,10 @@ class ResultsFolderTest {
     private static Process startRun(Path dir) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        List<String> command = new ArrayList<>(List.of(java, "-cp", classpath, Main.class.getName(),
-                "token-benchmark", "--model", "m", "--max-num-completed-requests", "12",
+        // C1 only: the JVM starts sooner, and this run's numbers are not what is tested; 8 requests two at a time
+        // still leave 3 s after the first journal line for the second run to find the folder held
+        List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-cp", classpath,
+                Main.class.getName(), "token-benchmark", "--model", "m", "--max-num-completed-requests", "8",
                 "--num-concurrent-requests", "2", "--mean-output-tokens", "40", "--stddev-output-tokens", "0",
                 "--no-client-warmup", "--results-dir", dir.toString()));
         ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
