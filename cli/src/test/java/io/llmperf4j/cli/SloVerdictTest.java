@@ -41,7 +41,7 @@ class SloVerdictTest {
     private static CliRun run(SimulatedServer server, Path dir, String... extra) {
         List<String> args = new ArrayList<>(List.of("token-benchmark", "--model", "m",
                 "--mean-input-tokens", "100", "--stddev-input-tokens", "0",
-                "--mean-output-tokens", "20", "--stddev-output-tokens", "0",
+                "--mean-output-tokens", "20", "--stddev-output-tokens", "0", "--no-client-warmup",
                 "--max-num-completed-requests", Integer.toString(REQUESTS), "--results-dir", dir.toString()));
         args.addAll(List.of(extra));
         CliRun run = CliRun.of(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "x"),
@@ -144,7 +144,7 @@ class SloVerdictTest {
     void goodputBoundsAloneGiveNoVerdict(@TempDir Path dir) throws IOException {
         CliRun run;
         try (SimulatedServer server = server()) {
-            run = run(server, dir, "--slo", "ttft=20s");
+            run = run(server, dir, "--num-concurrent-requests", "4", "--slo", "ttft=20s");
         }
         JsonNode summary = JSON.readTree(dir.resolve("m_100_20_llmperf4j_summary.json").toFile());
         assertFalse(summary.has("slo"), summary::toString);
