@@ -6,6 +6,8 @@ import io.llmperf4j.engine.load.FreshRequests;
 import io.llmperf4j.engine.load.LevelWorkloads;
 import io.llmperf4j.engine.load.LoadSettings;
 import io.llmperf4j.engine.load.OpenLoopSettings;
+import io.llmperf4j.engine.load.Warmup;
+import io.llmperf4j.engine.load.WarmupPrompts;
 
 import java.io.PrintStream;
 
@@ -18,9 +20,15 @@ import java.io.PrintStream;
  * same prompt before. Fork f of level l sends an endless sequence ({@link FreshRequests}) whose first batch is the
  * draw of (l, f) (for the first, the prompts a plain run with the same --seed sends) and whose batch k is the same
  * workload drawn from a seed mixed from that draw's and k: the same --seed sends the same sequence again. A workload
- * meant to be sent again is sent in a loop, as the user chose; stderr says so once.
+ * meant to be sent again is sent in a loop, as the user chose; stderr says so once. A level's warmup
+ * (--warmup-requests, --warmup-duration) sends synthetic prompts of its own, drawn from a seed of their own, so the
+ * measured requests are the same run's without warmup ({@link WarmupPrompts}); a fixed workload's warmup cycles
+ * through the workload.
  */
 final class IterationPrompts {
+
+    /** Mixed into a draw's seed for its warmup's: another seed, not another level's or batch's. */
+    private static final long WARMUP_SALT = 0x5EEDC0DE_A11CE5EDL;
 
     private IterationPrompts() {
     }
@@ -47,6 +55,38 @@ final class IterationPrompts {
      */
     static LevelWorkloads of(WorkloadSource workload, WorkloadSpec spec, long seed, LoadPlan plan, int firstLevel,
                              boolean cluster, PrintStream err, String runs, boolean tell) {
+        LevelWorkloads measured = measured(workload, spec, seed, plan, firstLevel, cluster, err, runs, tell);
+        if (!warmupDrawnApart(workload, plan, cluster)) return measured;
+        return (level, fork) -> new WarmupPrompts(measured.forLevel(level, fork),
+                warmupSequence(workload, WorkloadSource.drawSeed(seed, firstLevel + level, fork)));
+    }
+
+    /**
+     * Whether the warmup of a level of {@code plan} sends prompts of its own ({@link WarmupPrompts}): synthetic
+     * prompts not built to share, a --warmup-requests or --warmup-duration, from this machine. Otherwise a warmup
+     * cycles through the measured requests (a fixed workload has none to draw; a cluster's workers split the
+     * level's requests, warmup included), and the measured ones can resend its prompts.
+     */
+    static boolean warmupDrawnApart(WorkloadSource workload, LoadPlan plan, boolean cluster) {
+        return workload.drawsFresh() && !(plan.warmup() instanceof Warmup.None) && plan.harness() == null
+                && !cluster;
+    }
+
+    /**
+     * The warmup's sequence of the draw seeded {@code drawSeed}: the same workload drawn from a seed of its own,
+     * then batch after batch as {@link FreshRequests} does, so the same --seed warms with the same prompts again.
+     */
+    private static FreshRequests warmupSequence(WorkloadSource workload, long drawSeed) {
+        long warmupSeed = WorkloadSource.mix(drawSeed ^ WARMUP_SALT);
+        // a warmup's waits and repeats do not touch the measurement: not told
+        return new FreshRequests(workload.redraw().apply(warmupSeed),
+                batch -> workload.redraw().apply(batchSeed(warmupSeed, batch)), notice -> { });
+    }
+
+    /** The measured requests of each level and fork (as {@link #of}, without the warmup's own). */
+    private static LevelWorkloads measured(WorkloadSource workload, WorkloadSpec spec, long seed, LoadPlan plan,
+                                           int firstLevel, boolean cluster, PrintStream err, String runs,
+                                           boolean tell) {
         LevelWorkloads drawn = (level, fork) -> workload.draw(seed, firstLevel + level, fork);
         int count = workload.requests().size();
         if (!sendsMoreThan(plan, count)) return drawn;
@@ -81,7 +121,7 @@ final class IterationPrompts {
     /**
      * Whether a level of {@code plan} can send more than {@code count} requests: iterations, a level limited by time
      * only, or by more requests than that. A trace's arrivals are its own, sent once. A warmup's requests are left
-     * out (the measured ones can resend its prompts).
+     * out: synthetic ones are its own ({@link #warmupDrawnApart}); a fixed workload's cycle through it anyway.
      */
     static boolean sendsMoreThan(LoadPlan plan, int count) {
         if (plan.harness() != null) return true;

@@ -90,9 +90,14 @@ final class ModelRun implements BenchmarkListener {
      *                      ({@link WorkloadSource#draw}), else {@code specs} every time
      * @param drawnFresh    the prompts are synthetic and not built to share prefixes ({@link
      *                      WorkloadSource#drawsFresh}): a level served mostly from the prefix cache is warned
+     * @param warmupApart   a level's warmup sent prompts of its own ({@link IterationPrompts#warmupDrawnApart}), not
+     *                      the measured ones: its records are not earlier sends of the measured prompts
+     * @param sharedPrefixTokens the tokens every prompt starts with by design ({@link
+     *                      WorkloadSource#sharedPrefixTokens}): cached ones do not make a level PREFIX_CACHE_REUSED
      * @param serverMetrics the server's metrics, scraped per level; null when off or not served
      */
     record Context(LoadPlan plan, List<RequestSpec> specs, LevelWorkloads workloads, boolean drawnFresh,
+                   boolean warmupApart, int sharedPrefixTokens,
                    TokenCounter tokenCounter,
                    UnaryOperator<BenchmarkRun> finishRun, MetricsConfig metricsConfig, StopControl stops,
                    PrintStream out, PrintStream err, ResultFiles files, ServerMetricsSession serverMetrics) {
@@ -398,7 +403,8 @@ final class ModelRun implements BenchmarkListener {
         jmh.onRunEnd(harnessResult);
         // iterations keep no summary to carry it: prompts found in the server's cache are said here
         RunWarnings.prefixCacheReused(harnessResult.forks().stream().map(f -> new RunWarnings.PromptSends(
-                        f.load().warmupRecords(), f.load().records())).toList(), cx.drawnFresh())
+                        f.load().warmupRecords(), f.load().records())).toList(), cx.drawnFresh(),
+                        cx.sharedPrefixTokens())
                 .ifPresent(w -> cx.out().print("Warnings:\n  " + w + "\n\n"));
     }
 
@@ -448,8 +454,10 @@ final class ModelRun implements BenchmarkListener {
      */
     private RunMetrics metrics(BenchmarkRun run, Map<String, Long> sendLags, List<RequestRecord> warmup) {
         RunMetrics metrics = RunMetrics.of(run, cx.metricsConfig(), sendLags);
-        return RunWarnings.prefixCacheReused(List.of(new RunWarnings.PromptSends(warmup, run.records())),
-                cx.drawnFresh()).map(w -> RunWarnings.adding(metrics, w)).orElse(metrics);
+        // a warmup of its own prompts sent none of the measured ones
+        List<RequestRecord> earlier = cx.warmupApart() ? List.of() : warmup;
+        return RunWarnings.prefixCacheReused(List.of(new RunWarnings.PromptSends(earlier, run.records())),
+                cx.drawnFresh(), cx.sharedPrefixTokens()).map(w -> RunWarnings.adding(metrics, w)).orElse(metrics);
     }
 
     // ---------------------------------------------------------------- files

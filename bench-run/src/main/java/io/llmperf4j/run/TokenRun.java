@@ -133,6 +133,7 @@ final class TokenRun {
             // from here signals are staged; the earlier run's files (--overwrite) go as the first level starts
             stops.measurementStarts(folder::replaceEarlier);
             long seed = base.seed();
+            int sharedPrefixTokens = workload.sharedPrefixTokens();
             if (request.search() != null) {
                 // each level the search probes sends prompts of its own (synthetic ones), as a sweep's levels do,
                 // and a level limited by time a fresh one for every request
@@ -142,7 +143,8 @@ final class TokenRun {
                     return new ModelRun.Context(levelPlan, workload.requests(),
                             IterationPrompts.of(workload, request.workload(), seed, levelPlan, probe,
                                     request.cluster() != null, err, "capacity search", probe == 0),
-                            workload.drawsFresh(), counter,
+                            workload.drawsFresh(), IterationPrompts.warmupDrawnApart(workload, levelPlan,
+                            request.cluster() != null), sharedPrefixTokens, counter,
                             run -> withServerCounts(run, workload), metricsConfig, stops, out, err,
                             files, serverMetrics);
                 }, base,
@@ -165,7 +167,9 @@ final class TokenRun {
                 String model = plan.models().get(i);
                 int modelIndex = i;
                 ModelRun.Context context = new ModelRun.Context(plan, workload.requests(),
-                        levelWorkloads, workload.drawsFresh(), counter,
+                        levelWorkloads, workload.drawsFresh(),
+                        IterationPrompts.warmupDrawnApart(workload, plan, request.cluster() != null),
+                        sharedPrefixTokens, counter,
                         run -> withServerCounts(run, workload), metricsConfig, stops, out, err, files,
                         serverMetrics);
                 ModelRun run = new ModelRun(model, ModelComparison.modelDir(common.resultsDir(), plan, model), base,

@@ -105,6 +105,29 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
     }
 
     /**
+     * The tokens every prompt starts with by design, for prompts drawn fresh ({@link #drawsFresh}): llmperf's
+     * instruction ("Randomly stream lines from the following text with N output tokens. ..."; up to its number when
+     * N varies), which a server's prefix cache serves to every request after the first. The longest prefix all the
+     * first draw's prompts share (with another draw's when it holds one prompt only), counted with
+     * {@link #promptTokenizer}; 0 for other workloads.
+     */
+    int sharedPrefixTokens() {
+        if (redraw == null) return 0;
+        List<RequestSpec> prompts = new ArrayList<>(requests);
+        if (prompts.size() < 2) prompts.addAll(redraw.apply(mix(requests.size())));
+        String first = prompts.get(0).prompt();
+        int common = first.length();
+        for (RequestSpec spec : prompts) {
+            String prompt = spec.prompt();
+            int n = Math.min(common, prompt.length());
+            int i = 0;
+            while (i < n && prompt.charAt(i) == first.charAt(i)) i++;
+            common = i;
+        }
+        return common == 0 ? 0 : promptTokenizer.count(first.substring(0, common));
+    }
+
+    /**
      * The requests of level {@code level}, fork {@code fork} (both 0-based): {@link #requests} for the first; for
      * the others, with synthetic prompts, the same workload drawn from {@link #drawSeed}, so that no level resends
      * another's prompts (the server's prefix cache would serve them); other workloads are the same requests every

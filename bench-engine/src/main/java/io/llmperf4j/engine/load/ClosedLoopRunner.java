@@ -37,7 +37,9 @@ import java.util.function.BooleanSupplier;
  *   <li>at the timeout, requests in flight are cancelled and recorded as CANCELLED, instead of running on;</li>
  *   <li>an optional {@link Warmup}: the first requests (by count, or sent before a duration has passed) are kept
  *       apart as warmup records; the load goes on without a pause and the measured window starts at the first
- *       measured send; {@code maxCompleted} counts measured records only.</li>
+ *       measured send; {@code maxCompleted} counts measured records only. A {@link WarmupPrompts} workload's warmup
+ *       sends requests of its own, and the measured ones are those of the same run without warmup; otherwise the
+ *       warmup takes the first of the workload's and the measurement goes on from there.</li>
  * </ul>
  * Each record's send time is kept in the result's {@link ClosedLoopResult#timeline() timeline} (intended equals
  * actual in a closed loop). Before the clock starts, the client is asked to open one connection per slot
@@ -109,13 +111,17 @@ public final class ClosedLoopRunner {
     private ClosedLoopResult run(List<RequestSpec> specs, ClosedLoopSettings settings, RecordListener listener,
                                  BooleanSupplier stopped, OptionalLong startAt) {
         Objects.requireNonNull(settings, "settings");
-        List<RequestSpec> prompts = List.copyOf(specs);
+        List<RequestSpec> measured = WarmupPrompts.measuredOf(specs);
+        List<RequestSpec> prompts = List.copyOf(measured);
         if (prompts.isEmpty()) throw new IllegalArgumentException("specs must not be empty");
         guard.begin();
         // fresh requests: drawn ahead from here, before the clock, and on a thread of their own during the run
-        try (FreshRequests.Supply fresh = specs instanceof FreshRequests f
-                ? f.open(FreshRequests.aheadFor(settings.concurrency())) : null) {
-            Run run = new Run(prompts, fresh, settings, listener == null ? RecordListener.NONE : listener);
+        try (FreshRequests.Supply fresh = measured instanceof FreshRequests f
+                ? f.open(FreshRequests.aheadFor(settings.concurrency())) : null;
+             FreshRequests.Supply warmupPrompts = WarmupPrompts.openWarmup(specs, settings.warmup(),
+                     WarmupPrompts.aheadFor(settings.warmup(), settings.concurrency()))) {
+            Run run = new Run(prompts, fresh, warmupPrompts, settings,
+                    listener == null ? RecordListener.NONE : listener);
             guard.attach(run.messages, stopped.getAsBoolean());
             // the client's watch: from here for a run that starts now, from the instant for one that waits for it
             ClientOverheadMonitor[] overhead = {startAt.isEmpty() ? ClientOverheadMonitor.start(client) : null};
@@ -192,6 +198,11 @@ public final class ClosedLoopRunner {
         private final RequestSpec[] specs;
         /** Each send's own request ({@link FreshRequests}) instead of cycling through {@link #specs}; or null. */
         private final FreshRequests.Supply fresh;
+        /**
+         * The warmup's own requests ({@link WarmupPrompts}), closed at the first measured send; or null: the warmup
+         * cycles through the measured requests.
+         */
+        private final FreshRequests.Supply warmupPrompts;
         private final ClosedLoopSettings settings;
         private final int promptCount;
         private final int concurrency;
@@ -216,10 +227,11 @@ public final class ClosedLoopRunner {
         private boolean sending;
         private boolean closed;
 
-        Run(List<RequestSpec> specs, FreshRequests.Supply fresh, ClosedLoopSettings settings,
-            RecordListener listener) {
+        Run(List<RequestSpec> specs, FreshRequests.Supply fresh, FreshRequests.Supply warmupPrompts,
+            ClosedLoopSettings settings, RecordListener listener) {
             this.specs = specs.toArray(new RequestSpec[0]);
             this.fresh = fresh;
+            this.warmupPrompts = warmupPrompts;
             this.settings = settings;
             this.promptCount = this.specs.length;
             this.concurrency = settings.concurrency();
@@ -291,10 +303,10 @@ public final class ClosedLoopRunner {
             if (closed || now - deadlineNanos >= 0) return false;
             boolean isWarmup = measureStartNanos < 0 && inWarmup(now);
             if (!isWarmup && sent >= maxCompleted) return false;
-            if (!isWarmup && measureStartNanos < 0) measureStartNanos = now;
+            boolean firstMeasured = !isWarmup && measureStartNanos < 0;
+            if (firstMeasured) measureStartNanos = now;
             int number = launches++;
-            RequestSpec spec = fresh != null ? fresh.next() : specs[sendOrder ? number % promptCount : nextIndex[slot]];
-            Launch launch = new Launch(slot, number, spec, now, isWarmup);
+            Launch launch = new Launch(slot, number, spec(slot, number, isWarmup), now, isWarmup);
             sending = true;
             try {
                 launch.handle = client.send(launch.spec, () -> moveOn(launch));
@@ -308,7 +320,21 @@ public final class ClosedLoopRunner {
             } finally {
                 sending = false;
             }
+            // the warmup's draws are done: none during the measured window
+            if (firstMeasured && warmupPrompts != null) warmupPrompts.close();
             return true;
+        }
+
+        /**
+         * The request of send {@code number} by {@code slot}: the warmup's own when it has its own; else the next of
+         * the fresh sequence, or of the list (the slot's next index, or by send order). The measured requests of a
+         * warmup with its own prompts count from the first measured send, as in the same run without warmup.
+         */
+        private RequestSpec spec(int slot, int number, boolean isWarmup) {
+            if (isWarmup && warmupPrompts != null) return warmupPrompts.next();
+            if (fresh != null) return fresh.next();
+            if (!sendOrder) return specs[nextIndex[slot]];
+            return specs[(warmupPrompts != null ? sent : number) % promptCount];
         }
 
         /**
@@ -319,7 +345,10 @@ public final class ClosedLoopRunner {
         private synchronized void moveOn(Launch launch) {
             if (launch.ended || sending) return;
             launch.ended = true;
-            nextIndex[launch.slot] = (nextIndex[launch.slot] + concurrency) % promptCount;
+            // a warmup request of its own took none of the slot's measured requests
+            if (!(launch.warmup && warmupPrompts != null)) {
+                nextIndex[launch.slot] = (nextIndex[launch.slot] + concurrency) % promptCount;
+            }
             try {
                 send(launch.slot);
             } catch (RuntimeException e) {

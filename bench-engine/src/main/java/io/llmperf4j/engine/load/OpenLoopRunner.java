@@ -81,7 +81,9 @@ public final class OpenLoopRunner {
     /**
      * Runs the settings' schedule until every arrival is sent and recorded, the timeout elapses, or {@link #stop()}.
      *
-     * @param specs    the M prepared requests; arrival {@code i} sends spec {@code i mod M}
+     * @param specs    the M prepared requests; arrival {@code i} sends spec {@code i mod M} (a
+     *                 {@link WarmupPrompts} workload: warmup arrivals send their own, measured arrival {@code j} spec
+     *                 {@code j mod M})
      * @param listener told about each record (warmup ones flagged), on this thread
      * @throws IllegalArgumentException when {@code specs} is empty or the schedule is too long
      * @throws IllegalStateException    when this runner is already running
@@ -129,13 +131,16 @@ public final class OpenLoopRunner {
                                RecordListener listener, BooleanSupplier stopped, OptionalLong startAt) {
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(schedule, "schedule");
-        List<RequestSpec> prompts = List.copyOf(specs);
+        List<RequestSpec> measured = WarmupPrompts.measuredOf(specs);
+        List<RequestSpec> prompts = List.copyOf(measured);
         if (prompts.isEmpty()) throw new IllegalArgumentException("specs must not be empty");
         guard.begin();
         // fresh requests: drawn ahead from here, before the clock, and on a thread of their own during the run
-        try (FreshRequests.Supply fresh = specs instanceof FreshRequests f
-                ? f.open(FreshRequests.aheadFor(freshAhead(settings, schedule))) : null) {
-            Run run = new Run(prompts, fresh, settings, schedule,
+        try (FreshRequests.Supply fresh = measured instanceof FreshRequests f
+                ? f.open(FreshRequests.aheadFor(freshAhead(settings, schedule))) : null;
+             FreshRequests.Supply warmupPrompts = WarmupPrompts.openWarmup(specs, settings.warmup(),
+                     Math.min(schedule.warmupArrivals(), FreshRequests.aheadFor(freshAhead(settings, schedule))))) {
+            Run run = new Run(prompts, fresh, warmupPrompts, settings, schedule,
                     listener == null ? RecordListener.NONE : listener);
             guard.attach(run.finished, stopped.getAsBoolean());
             // the client's watch: from here for a run that starts now, from the instant for one that waits for it
@@ -191,6 +196,11 @@ public final class OpenLoopRunner {
         private final List<RequestSpec> specs;
         /** Each arrival's own request ({@link FreshRequests}) instead of cycling through {@link #specs}; or null. */
         private final FreshRequests.Supply fresh;
+        /**
+         * The warmup arrivals' own requests ({@link WarmupPrompts}), closed at the first measured arrival; or null:
+         * the warmup arrivals cycle through the measured requests.
+         */
+        private final FreshRequests.Supply warmupPrompts;
         private final OpenLoopSettings settings;
         private final ArrivalSchedule schedule;
         private final long[] offsets;
@@ -218,10 +228,11 @@ public final class OpenLoopRunner {
         private boolean timedOut;
         private boolean stopped;
 
-        Run(List<RequestSpec> specs, FreshRequests.Supply fresh, OpenLoopSettings settings, ArrivalSchedule schedule,
-            RecordListener listener) {
+        Run(List<RequestSpec> specs, FreshRequests.Supply fresh, FreshRequests.Supply warmupPrompts,
+            OpenLoopSettings settings, ArrivalSchedule schedule, RecordListener listener) {
             this.specs = specs;
             this.fresh = fresh;
+            this.warmupPrompts = warmupPrompts;
             this.settings = settings;
             this.schedule = schedule;
             this.offsets = schedule.offsetsNanos();
@@ -330,11 +341,27 @@ public final class OpenLoopRunner {
             return !stopPacing;
         }
 
+        /**
+         * The request of {@code arrival}: a warmup arrival's own when the warmup has its own; else the next of the
+         * fresh sequence, or the list's, cycled. Measured arrivals after a warmup with its own prompts count from the
+         * first measured one, as in the same run without warmup.
+         */
+        private RequestSpec spec(int arrival, boolean isWarmup) {
+            if (isWarmup && warmupPrompts != null) return warmupPrompts.next();
+            if (fresh != null) return fresh.next();
+            int measured = warmupPrompts != null ? arrival - schedule.warmupArrivals() : arrival;
+            return specs.get(measured % specs.size());
+        }
+
         private void send(int arrival, long actualOffset) {
-            RequestSpec spec = fresh != null ? fresh.next() : specs.get(arrival % specs.size());
             boolean isWarmup = schedule.isWarmup(arrival);
+            RequestSpec spec = spec(arrival, isWarmup);
             if (!isWarmup) {
-                if (firstMeasuredSendOffset < 0) firstMeasuredSendOffset = actualOffset;
+                if (firstMeasuredSendOffset < 0) {
+                    firstMeasuredSendOffset = actualOffset;
+                    // the warmup's draws are done: none during the measured window
+                    if (warmupPrompts != null) warmupPrompts.close();
+                }
                 lastMeasuredSendOffset = actualOffset;
             }
             inFlightCount.incrementAndGet();

@@ -88,12 +88,30 @@ public final class RunWarnings {
      *                   {@value #PREFIX_CACHE_REUSED_SHARE} of the prompt tokens
      */
     public static Optional<RunWarning> prefixCacheReused(List<PromptSends> sequences, boolean drawnFresh) {
+        return prefixCacheReused(sequences, drawnFresh, 0);
+    }
+
+    /**
+     * As {@link #prefixCacheReused(List, boolean)}, where every prompt starts with the same {@code sharedPrefixTokens}
+     * by design (llmperf's instruction at the start of each synthetic prompt): cached tokens up to that many per
+     * request are what any server with a prefix cache serves after the first request, not a sign of prompts sent
+     * before. A level is warned only when, those left out of both counts, more than
+     * {@value #PREFIX_CACHE_REUSED_SHARE} of the rest of its prompt tokens came from the cache too.
+     */
+    public static Optional<RunWarning> prefixCacheReused(List<PromptSends> sequences, boolean drawnFresh,
+                                                         int sharedPrefixTokens) {
+        if (sharedPrefixTokens < 0) throw new IllegalArgumentException("sharedPrefixTokens < 0");
         boolean counted = sequences.stream().flatMap(q -> q.measured().stream())
                 .anyMatch(r -> r.tags().cachedTokens() != null);
         if (!counted) return Optional.empty();
         long cached = 0;
         long prompt = 0;
         long repeatedTokens = 0;
+        // of the requests' first sends: their cached and prompt tokens past the shared start
+        long firstCachedPast = 0;
+        long firstPromptPast = 0;
+        long cachedPast = 0;
+        long promptPast = 0;
         int requests = 0;
         int repeated = 0;
         int distinct = 0;
@@ -106,16 +124,25 @@ public final class RunWarnings {
                 boolean again = !sent.add(r.promptIndex());
                 if (!r.succeeded() || r.usagePromptTokens() == null || r.usagePromptTokens() <= 0) continue;
                 requests++;
-                prompt += r.usagePromptTokens();
-                cached += r.tags().cachedTokens() == null ? 0 : r.tags().cachedTokens();
+                int p = r.usagePromptTokens();
+                int c = r.tags().cachedTokens() == null ? 0 : r.tags().cachedTokens();
+                prompt += p;
+                cached += c;
+                cachedPast += Math.max(0, c - sharedPrefixTokens);
+                promptPast += Math.max(0, p - sharedPrefixTokens);
                 if (again) {
                     repeated++;
-                    repeatedTokens += r.usagePromptTokens();
+                    repeatedTokens += p;
+                } else {
+                    firstCachedPast += Math.max(0, c - sharedPrefixTokens);
+                    firstPromptPast += Math.max(0, p - sharedPrefixTokens);
                 }
             }
             distinct += sent.size();
         }
         if (prompt == 0 || cached <= PREFIX_CACHE_REUSED_SHARE * prompt) return Optional.empty();
+        // the start every prompt shares explains the cache (short prompts: their instruction is most of them)
+        if (cachedPast <= PREFIX_CACHE_REUSED_SHARE * promptPast) return Optional.empty();
         String share = String.format(Locale.ROOT, "%.1f %% of the prompt tokens (%d of %d) came from the server's "
                 + "prefix cache", 100.0 * cached / prompt, cached, prompt);
         if (repeated == 0 || (!drawnFresh && repeatedTokens <= PREFIX_CACHE_REUSED_SHARE * prompt)) {
@@ -126,8 +153,7 @@ public final class RunWarnings {
                     + "--seed, or restart the server (or reset its prefix cache)."));
         }
         // the first sends of each prompt found in the cache too: sent before this run
-        boolean earlierRun = drawnFresh && cached - repeatedTokens > PREFIX_CACHE_REUSED_SHARE
-                * (prompt - repeatedTokens);
+        boolean earlierRun = drawnFresh && firstCachedPast > PREFIX_CACHE_REUSED_SHARE * firstPromptPast;
         return Optional.of(new RunWarning(WarningCode.PREFIX_CACHE_REUSED, share + ": this run sent its own "
                 + "prompts again (" + repeated + " of its " + requests + " requests repeated one of the " + distinct
                 + " prompts it had sent: a workload sent in a loop), and the cache served the repeats, so TTFT "

@@ -339,6 +339,33 @@ class RunWarningsTest {
                 .message().contains("by an earlier run with the same --seed"));
     }
 
+    /** A clean request of {@code prompt} tokens whose usage reports {@code cached} of them, sending prompt {@code n}. */
+    private static RequestRecord shortPrompt(int n, int prompt, int cached) {
+        RequestRecord r = request(n).evenEvents(100 * MS, 10 * MS, 100).e2e(1_100 * MS).usage(prompt, 100)
+                .client(101).maxTokens(150).finish("length").start(1_000_000L * n).build();
+        return r.withTags(r.tags().withCachedTokens(cached));
+    }
+
+    @Test
+    void theStartEveryPromptSharesByDesignIsNoEarlierRun() {
+        // 50-token prompts that all start with a 27-token instruction: a fresh server serves its blocks (of 16) to
+        // every request after the first, the second one with the first corpus line, sent before: 57.6 % cached
+        List<RequestRecord> fresh = new ArrayList<>();
+        fresh.add(shortPrompt(0, 50, 0));
+        for (int n = 1; n < 10; n++) fresh.add(shortPrompt(n, 50, 32));
+        List<RunWarnings.PromptSends> freshSent = List.of(new RunWarnings.PromptSends(List.of(), fresh));
+        assertTrue(RunWarnings.prefixCacheReused(freshSent, true).isPresent(), "without the shared start: warned");
+        assertTrue(RunWarnings.prefixCacheReused(freshSent, true, 27).isEmpty(), "the instruction explains it");
+        // the same prompts sent before: every block but the last cached, well past the instruction
+        List<RequestRecord> rerun = new ArrayList<>();
+        for (int n = 0; n < 10; n++) rerun.add(shortPrompt(n, 50, 48));
+        assertEquals("96.0 % of the prompt tokens (480 of 500) came from the server's prefix cache, though this "
+                + "workload's prompts do not share prefixes by design: they were sent to this server before, by an "
+                + "earlier run with the same --seed, so TTFT measures cached prefill. Use another --seed, or restart "
+                + "the server (or reset its prefix cache).", RunWarnings.prefixCacheReused(List.of(
+                        new RunWarnings.PromptSends(List.of(), rerun)), true, 27).orElseThrow().message());
+    }
+
     @Test
     void responsesInOneEventAreNoMultiTokenChunks() {
         List<RequestRecord> records = new ArrayList<>();
