@@ -87,15 +87,16 @@ class DurationPromptsTest {
         List<String> plain;
         CliRun run;
         try (BodyRecordingServer server = new BodyRecordingServer()) {
-            // one level, concurrency 1, for 1 s: never resolved early (far more samples needed than it gets)
+            // one level, concurrency 1, for 2 s: never resolved early (far more samples needed than it gets); 2 s
+            // send more than the 10 prompts even on a loaded machine (12 in 1 s at load average 12)
             run = run(server, tmp.resolve("a"), concat(SYNTHETIC, "--slo", "ttft_p99<=10s", "--search",
-                    "concurrency", "--search-min", "1", "--search-max", "1", "--search-level-max", "1s",
+                    "concurrency", "--search-min", "1", "--search-max", "1", "--search-level-max", "2s",
                     "--search-min-samples", "100000", "--search-no-repeat"));
             sent = prompts(server.bodies());
             plain = plainPrompts(server, tmp.resolve("b"));
         }
         assertEquals(0, run.exitCode(), run::toString);
-        assertTrue(sent.size() > 2 * PROMPTS, "sent " + sent.size());
+        assertTrue(sent.size() > PROMPTS, "the level sent more than the workload holds: " + sent.size());
         assertEquals(sent.size(), new HashSet<>(sent).size(), "a prompt was sent twice");
         assertEquals(plain, sent.subList(0, PROMPTS));
         assertFalse(run.err().contains("llmperf4j: capacity search: the"), run::toString);
