@@ -376,8 +376,10 @@ public final class OpenLoopRunner {
                         "the client refused the request: " + e)), null));
                 return;
             }
-            inFlight.put(arrival, new InFlight(handle, spec, handle.clientRequestId(), offsets[arrival],
-                    actualOffset));
+            // the client's start stamp is the actual send: the body built since the pacer's stamp is send lag
+            long sentAt = SendStamps.actualOffset(handle, startNanos, actualOffset);
+            if (!isWarmup) lastMeasuredSendOffset = sentAt;
+            inFlight.put(arrival, new InFlight(handle, spec, handle.clientRequestId(), offsets[arrival], sentAt));
             handle.completion().whenComplete((record, error) -> {
                 inFlightCount.decrementAndGet();
                 finished.add(new Finished(arrival, record, error));

@@ -161,15 +161,12 @@ public final class SessionRunner {
                             long actualOffset) {
 
         /**
-         * When the request ended, {@link System#nanoTime()}: the client's own start stamp plus the record's E2E, the
-         * client's stamp of its last byte (or its failure); without a start stamp from the client, the send offset
-         * stands in for it. Not when the loop got round to the completion: a late loop is send lag, never a later
-         * due time.
+         * When the request ended, {@link System#nanoTime()}: its actual send (the client's own start stamp,
+         * {@link SendStamps}) plus the record's E2E, the client's stamp of its last byte (or its failure). Not when
+         * the loop got round to the completion: a late loop is send lag, never a later due time.
          */
         long endNanos(RequestRecord record, long runStartNanos) {
-            long start = handle != null && handle.startNanos() != RequestRecord.NEVER ? handle.startNanos()
-                    : runStartNanos + actualOffset;
-            return start + Math.max(0, record.e2eNanos());
+            return runStartNanos + actualOffset + Math.max(0, record.e2eNanos());
         }
     }
 
@@ -354,7 +351,9 @@ public final class SessionRunner {
                         FailureKind.CLIENT_ERROR, -1, "the client refused the request: " + e)), null));
                 return;
             }
-            inFlight.put(launch, new InFlight(handle, spec, session, intended, actual));
+            // the client's start stamp is the actual send: the turn's body built since (its history) is send lag
+            inFlight.put(launch, new InFlight(handle, spec, session, intended,
+                    SendStamps.actualOffset(handle, startNanos, actual)));
             handle.completion().whenComplete((record, error) -> finished.add(new Finished(launch, record, error)));
         }
 

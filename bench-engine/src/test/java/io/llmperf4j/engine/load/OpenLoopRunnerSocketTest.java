@@ -3,6 +3,8 @@ package io.llmperf4j.engine.load;
 import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.client.ClientConfig;
 import io.llmperf4j.engine.client.EndpointUrls;
+import io.llmperf4j.engine.client.LlmClient;
+import io.llmperf4j.engine.client.RequestHandle;
 import io.llmperf4j.engine.testserver.TimedSseServer;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
@@ -58,6 +60,51 @@ class OpenLoopRunnerSocketTest {
             assertTrue(s.maxBacklog() >= 2, "backlog " + s.maxBacklog());
             assertTrue(s.achievedSendRequestsPerSecond() < s.scheduledRequestsPerSecond());
             assertEquals(0, s.arrivalsNotSent());
+        }
+    }
+
+    /**
+     * The time between the pacer's stamp and the client's start stamp (here a body that takes 30 ms to build) is
+     * send lag: send lag plus TTFT is the first token's time after the intended send, nothing lost between the two.
+     */
+    @Test
+    void timeBeforeTheClientsStartStampIsSendLag() throws IOException {
+        long buildMillis = 30;
+        try (TimedSseServer server = TimedSseServer.start(Duration.ofMillis(5), Duration.ofMillis(1));
+             NettyLlmClient netty = new NettyLlmClient(ClientConfig.builder(
+                     EndpointUrls.chatCompletions(server.baseUrl()), "m").maxConnections(4).build())) {
+            LlmClient slowToBuild = new LlmClient() {
+                @Override
+                public RequestHandle send(RequestSpec spec) {
+                    try {
+                        Thread.sleep(buildMillis); // stands in for a large body encoded before the clock starts
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return netty.send(spec);
+                }
+
+                @Override
+                public long[] preconnect(int connections) {
+                    return netty.preconnect(connections);
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+            // one arrival every 200 ms: each send's 30 ms is its own, never an earlier one's backlog
+            OpenLoopResult result = new OpenLoopRunner(slowToBuild, String::length).run(specs(4, 5),
+                    OpenLoopSettings.builder(5).arrival(Arrival.constant()).maxRequests(4)
+                            .timeout(Duration.ofSeconds(30)).build());
+
+            assertEquals(4, result.records().size());
+            for (ScheduledRecord r : result.measuredTimeline()) {
+                assertTrue(r.record().succeeded(), r.record().toString());
+                assertTrue(r.sendLagNanos() >= TimeUnit.MILLISECONDS.toNanos(buildMillis),
+                        "the 30 ms before the client's stamp are send lag: " + r.sendLagNanos() + " ns");
+                assertEquals(r.record().ttftNanos() + r.sendLagNanos(), r.ttftFromIntendedNanos());
+            }
         }
     }
 }
