@@ -90,7 +90,7 @@ final class ModelRun implements BenchmarkListener {
      *                      ({@link WorkloadSource#draw}), else {@code specs} every time
      * @param drawnFresh    the prompts are synthetic and not built to share prefixes ({@link
      *                      WorkloadSource#drawsFresh}): a level served mostly from the prefix cache is warned
-     * @param warmupApart   a level's warmup sent prompts of its own ({@link IterationPrompts#warmupDrawnApart}), not
+     * @param warmupApart   a level's warmup sent prompts of its own ({@link LevelPrompts#warmupDrawnApart}), not
      *                      the measured ones: its records are not earlier sends of the measured prompts
      * @param sharedPrefixTokens the tokens every prompt starts with by design ({@link
      *                      WorkloadSource#sharedPrefixTokens}): cached ones do not make a level PREFIX_CACHE_REUSED

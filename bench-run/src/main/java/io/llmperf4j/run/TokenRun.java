@@ -141,9 +141,9 @@ final class TokenRun {
                 SearchRun search = new SearchRun(request.search(), executor, levelPlan -> {
                     int probe = probes[0]++;
                     return new ModelRun.Context(levelPlan, workload.requests(),
-                            IterationPrompts.of(workload, request.workload(), seed, levelPlan, probe,
+                            LevelPrompts.of(workload, request.workload(), seed, levelPlan, probe,
                                     request.cluster() != null, err, "capacity search", probe == 0),
-                            workload.drawsFresh(), IterationPrompts.warmupDrawnApart(workload, levelPlan,
+                            workload.drawsFresh(), LevelPrompts.warmupDrawnApart(workload, levelPlan,
                             request.cluster() != null), sharedPrefixTokens, counter,
                             run -> withServerCounts(run, workload), metricsConfig, stops, out, err,
                             files, serverMetrics);
@@ -160,7 +160,7 @@ final class TokenRun {
             }
             // each model (of a comparison), level and fork sends prompts of its own (synthetic ones); with
             // iterations or --duration, every request does
-            LevelWorkloads levelWorkloads = IterationPrompts.of(workload, request.workload(), seed, plan,
+            LevelWorkloads levelWorkloads = LevelPrompts.of(workload, request.workload(), seed, plan,
                     request.cluster() != null, err);
             for (int i = 0; i < plan.models().size(); i++) {
                 if (!stops.mayStartModel(i, plan.pause())) break;
@@ -168,7 +168,7 @@ final class TokenRun {
                 int modelIndex = i;
                 ModelRun.Context context = new ModelRun.Context(plan, workload.requests(),
                         levelWorkloads, workload.drawsFresh(),
-                        IterationPrompts.warmupDrawnApart(workload, plan, request.cluster() != null),
+                        LevelPrompts.warmupDrawnApart(workload, plan, request.cluster() != null),
                         sharedPrefixTokens, counter,
                         run -> withServerCounts(run, workload), metricsConfig, stops, out, err, files,
                         serverMetrics);

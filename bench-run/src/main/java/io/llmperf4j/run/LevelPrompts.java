@@ -25,12 +25,12 @@ import java.io.PrintStream;
  * measured requests are the same run's without warmup ({@link WarmupPrompts}); a fixed workload's warmup cycles
  * through the workload.
  */
-final class IterationPrompts {
+final class LevelPrompts {
 
     /** Mixed into a draw's seed for its warmup's: another seed, not another level's or batch's. */
     private static final long WARMUP_SALT = 0x5EEDC0DE_A11CE5EDL;
 
-    private IterationPrompts() {
+    private LevelPrompts() {
     }
 
     /**
