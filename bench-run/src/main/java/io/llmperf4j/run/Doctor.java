@@ -56,6 +56,8 @@ public final class Doctor {
     private final String keyProblem;
     /** Whether /models answered at all (over https: a verified handshake). */
     private boolean modelsAnswered;
+    /** The fix when /models showed the base's scheme is the wrong one for its port, else null. */
+    private String wrongScheme;
 
     /** @param apiKey the key variable's value, null when it is unset */
     public Doctor(LlmApi api, String base, String apiKey, String requestedModel) {
@@ -187,8 +189,11 @@ public final class Doctor {
             headers.forEach(request::setHeader);
             response = http.build().send(request.build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException | IllegalArgumentException e) {
-            results.add(DoctorCheck.Result.fail("API key", "GET " + models + " failed: " + e.getMessage(),
-                    "check the URL and, for https, the server's certificate (a private CA: --ca-cert FILE)"));
+            wrongScheme = wrongScheme(models, e);
+            results.add(DoctorCheck.Result.fail("API key", "GET " + models + " failed: " + printable(String.valueOf(
+                    e.getMessage())),
+                    wrongScheme != null ? wrongScheme : "check the URL and, for https, the server's certificate (a "
+                            + "private CA: --ca-cert FILE)"));
             return null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -207,7 +212,10 @@ public final class Doctor {
         }
         if (status != 200) {
             results.add(DoctorCheck.Result.fail("API key", "GET " + models + " answered HTTP " + status,
-                    status == 404 ? "the base URL is probably missing /v1 or has an extra path"
+                    status == 404 && models.getPath().endsWith("/completions/models") ? "the base URL ends in "
+                            + "/completions: set " + baseVariable + " to the API base (ending in /v1), and pass "
+                            + "--llm-api openai-completions for the text completions API"
+                            : status == 404 ? "the base URL is probably missing /v1 or has an extra path"
                             : "check the server's logs"));
             return null;
         }
@@ -341,9 +349,54 @@ public final class Doctor {
         return "the stream is not " + entry.streamShape() + ", ending with '" + api.endOfStreamName() + "'";
     }
 
+    /**
+     * The fix when {@code failure}, the JDK client's error for GET /models, says the scheme does not match the port:
+     * an https request answered in plain text, or an http request closed unanswered (what a TLS port does); else
+     * null.
+     */
+    private String wrongScheme(URI models, Exception failure) {
+        String words = failure.toString() + (failure.getCause() == null ? "" : " " + failure.getCause());
+        if ("https".equalsIgnoreCase(models.getScheme())) {
+            return words.contains("plaintext connection") || words.contains("Unrecognized SSL message")
+                    ? "the server answered in plain HTTP, not TLS: use http:// in " + baseVariable : null;
+        }
+        if (TLS_STATUS_LINE.matcher(words).find()) {
+            return "the server answered in TLS, not plain HTTP; if that port serves TLS, use https:// in "
+                    + baseVariable;
+        }
+        boolean unanswered = failure instanceof java.io.EOFException || words.contains("received no bytes")
+                || words.toLowerCase(java.util.Locale.ROOT).contains("connection reset");
+        return unanswered ? "the server closed the connection without answering; if that port serves TLS, use "
+                + "https:// in " + baseVariable : null;
+    }
+
+    /** The JDK client's words for a TLS record (an alert) where a status line was due. */
+    private static final java.util.regex.Pattern TLS_STATUS_LINE = java.util.regex.Pattern.compile(
+            "Invalid status line: \"[\u0014-\u0017]");
+
+    /** Control characters (a TLS record's bytes in a status line) as \\xNN, so the line prints cleanly. */
+    private static String printable(String text) {
+        StringBuilder out = new StringBuilder();
+        for (char c : text.toCharArray()) {
+            if (c < 0x20) out.append(String.format("\\x%02x", (int) c));
+            else out.append(c);
+        }
+        return out.toString();
+    }
+
     private void checkTls(URI endpoint) {
         if (!"https".equalsIgnoreCase(endpoint.getScheme())) {
-            results.add(DoctorCheck.Result.pass("TLS", "not used (http)"));
+            if (wrongScheme != null) {
+                results.add(DoctorCheck.Result.warn("TLS", "not used (http), and " + wrongScheme.substring(0,
+                        wrongScheme.indexOf(';')), wrongScheme.substring(wrongScheme.indexOf("if that port"))));
+            } else {
+                results.add(DoctorCheck.Result.pass("TLS", "not used (http)"));
+            }
+            return;
+        }
+        if (wrongScheme != null) {
+            results.add(DoctorCheck.Result.fail("TLS", "the server answered in plain HTTP, not TLS",
+                    "use http:// in " + baseVariable));
             return;
         }
         if (modelsAnswered && access.insecure()) {

@@ -67,7 +67,10 @@ final class FailureGate {
         for (RequestRecord record : records) {
             if (record.succeeded()) continue;
             Failure failure = record.failure();
-            String message = failure.message().isBlank() ? "(no message)" : oneLine(serverMessage(failure.message()));
+            String message = failure.message().isBlank() ? "(no message)"
+                    : failure.kind() == FailureKind.HTTP_STATUS // a body: an HTML page is shortened to its words
+                    ? ErrorBodies.oneLine(Redaction.secrets(failure.message()), MESSAGE_CHARS)
+                    : oneLine(serverMessage(failure.message()));
             String code = failure.code() > 0 ? failure.code() + " " : ""; // never merged: 429 and 503 differ
             Shape shape = byKind.computeIfAbsent(failure.kind(), k -> new TreeMap<>())
                     .computeIfAbsent(code + NUMBER.matcher(message).replaceAll("#"), k -> new Shape(code, message));

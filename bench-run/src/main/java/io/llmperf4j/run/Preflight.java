@@ -8,6 +8,7 @@ import io.llmperf4j.engine.client.ClientConfig;
 import io.llmperf4j.engine.client.LlmApi;
 import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.client.RequestHandle;
+import io.llmperf4j.engine.client.impl.FailureMessages;
 import io.llmperf4j.engine.protocol.ErrorBodies;
 import io.llmperf4j.model.Failure;
 import io.llmperf4j.model.FailureKind;
@@ -29,6 +30,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -51,6 +53,10 @@ final class Preflight {
     private static final int MESSAGE_CHARS = 300;
     private static final Pattern TLS = Pattern.compile("(?i)\\bTLS\\b|SSL|certificate|PKIX|handshake");
     /** The JDK's words for a certificate that does not name the host asked for. */
+    /** What a plain-HTTP server sent to the TLS hello, as the engine quotes it. */
+    private static final Pattern PLAIN_ANSWER = Pattern.compile(" sent '(.*)'\\)");
+    /** The I/O error of a connection closed unanswered: "(host:port: Connection reset by peer)" or "failed: ...". */
+    private static final Pattern CLOSE_DETAIL = Pattern.compile("\\([^ ()]+:\\d+: ([^()]*)\\)|failed: (.*)$");
     private static final Pattern HOST_MISMATCH = Pattern.compile(
             "No subject alternative (DNS )?names? matching|No name matching");
 
@@ -277,8 +283,29 @@ final class Preflight {
     /** As above for the failure of the check's request (a worker's answer carries only that). */
     static String configurationProblem(Failure failure, URI endpoint, String model, String apiKey,
                                        String keyVariable) {
-        String message = message(failure.message(), apiKey);
+        String message = message(failure.message(), apiKey, failure.kind() == FailureKind.HTTP_STATUS);
         String where = endpoint.getHost() + ":" + port(endpoint);
+        boolean https = "https".equalsIgnoreCase(endpoint.getScheme());
+        if (failure.kind() == FailureKind.CONNECT_FAILED
+                && failure.message().contains(FailureMessages.PLAIN_HTTP_ANSWER)) {
+            // an http:// port asked for TLS: no certificate would help
+            Matcher sent = PLAIN_ANSWER.matcher(failure.message());
+            return "the server at " + where + " answered in plain HTTP, not TLS" + (sent.find() ? " ('"
+                    + sent.group(1) + "')" : "") + ": use http:// instead of https:// in " + BASE_VARIABLES;
+        }
+        if (failure.kind() == FailureKind.CLIENT_ERROR && failure.message().startsWith(FailureMessages.TLS_ANSWER)) {
+            return "the server at " + where + " answered in TLS, not plain HTTP: use https:// instead of http:// in "
+                    + BASE_VARIABLES;
+        }
+        if (failure.kind() == FailureKind.CONNECTION_CLOSED
+                && FailureMessages.closedWithoutAnswer(failure.message())) {
+            // one request on a new connection, closed or reset unanswered: no load explains it; a TLS port does it
+            Matcher detail = CLOSE_DETAIL.matcher(failure.message());
+            String why = detail.find() ? detail.group(1) != null ? detail.group(1) : detail.group(2) : null;
+            return "the server closed the connection without answering the pre-run request (" + where
+                    + (why == null ? "" : ": " + why) + "); " + (https ? "check the server's logs and any proxy "
+                    + "in between" : "if that port serves TLS, use https:// in " + BASE_VARIABLES);
+        }
         if (failure.kind() == FailureKind.CONNECT_FAILED && HOST_MISMATCH.matcher(failure.message()).find()) {
             // a trusted certificate for another name: another CA would not help
             return "the TLS connection to " + where + " failed before the run: " + message + "; the server's "
@@ -301,7 +328,11 @@ final class Preflight {
         if (!refused) return null;
         String hint = switch (status) {
             case 401, 403 -> "check the API key in " + keyVariable;
-            case 404 -> "check --model '" + model + "' (GET <base>/models lists the served ids) and that the base URL "
+            case 404 -> endpoint.getPath().contains("/completions/chat/completions") ? "the base URL ends in /completions, so the "
+                    + "request went to " + Redaction.endpoint(endpoint.toString()) + ": set " + BASE_VARIABLES.split(" ")[0]
+                    + " to the API base (ending in /v1), and pass --llm-api openai-completions for the text "
+                    + "completions API"
+                    : "check --model '" + model + "' (GET <base>/models lists the served ids) and that the base URL "
                     + "ends in /v1 (the request went to " + Redaction.endpoint(endpoint.toString()) + ")";
             case 405, 501 -> "the server at " + where + " does not serve this API at "
                     + Redaction.endpoint(endpoint.toString()) + ": is " + BASE_VARIABLES.split(" ")[0]
@@ -312,12 +343,22 @@ final class Preflight {
                 + message + "; " + hint;
     }
 
-    private static String message(String body, String apiKey) {
-        String message = ErrorBodies.serverMessage(body == null ? "" : body);
+    /**
+     * A failure's message on one line, redacted: a response body as {@link ErrorBodies#oneLine} shortens it (a page
+     * without markup, {@value ErrorBodies#BODY_CHARS} characters), the client's own words at most
+     * {@value #MESSAGE_CHARS}.
+     */
+    private static String message(String text, String apiKey, boolean responseBody) {
+        String message = text == null ? "" : text;
         if (apiKey != null && apiKey.length() >= 4) message = message.replace(apiKey, Redaction.REDACTED);
-        message = Redaction.secrets(message).replaceAll("\\s+", " ").strip();
-        if (message.isEmpty()) return "(no message)";
-        return message.length() <= MESSAGE_CHARS ? message : message.substring(0, MESSAGE_CHARS) + "...";
+        message = Redaction.secrets(message);
+        if (responseBody) {
+            message = ErrorBodies.oneLine(message, MESSAGE_CHARS);
+        } else {
+            message = message.replaceAll("\\s+", " ").strip();
+            if (message.length() > MESSAGE_CHARS) message = message.substring(0, MESSAGE_CHARS) + "...";
+        }
+        return message.isEmpty() ? "(no message)" : message;
     }
 
     private static int port(URI endpoint) {

@@ -93,6 +93,7 @@ public final class EndpointUrls {
             throw new IllegalArgumentException("endpoint base URL '" + trimmed + "' must not contain a fragment (#...)");
         }
         String path = uri.getRawPath() == null ? "" : uri.getRawPath();
+        path = path.replaceFirst("/{2,}$", "/"); // "/v1//" is "/v1/", as a single trailing slash is
         if (path.endsWith("/" + suffix + "/")) {
             path = path.substring(0, path.length() - 1);
         } else if (!path.endsWith("/" + suffix)) {

@@ -3,6 +3,8 @@ package io.llmperf4j.engine.protocol;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import java.util.regex.Pattern;
+
 /**
  * The server's own message in an error body, the one place that reads it: OpenAI's and Anthropic's
  * {@code {"error": {"message": ...}}}, a bare {@code {"error": "..."}}, a top-level {@code {"message": ...}} (older
@@ -11,6 +13,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  */
 public final class ErrorBodies {
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** How much of a body without a server message a one-line error quotes. */
+    public static final int BODY_CHARS = 120;
+    /** A tag that says the body is markup: an HTML or XML element, a doctype or a comment. */
+    private static final Pattern MARKUP = Pattern.compile("<(?:!DOCTYPE|html|head|body|title|h1|p|div|\\?xml|!--)\\b",
+            Pattern.CASE_INSENSITIVE);
+    /** Parts of a page that are not its words: the head (its title repeats the page's heading), scripts, styles. */
+    private static final Pattern HIDDEN = Pattern.compile("(?is)<(head|script|style)\\b.*?</\\1\\s*>|<!--.*?-->");
+    private static final Pattern TAG = Pattern.compile("<[^<>]*>");
 
     private ErrorBodies() {
     }
@@ -29,6 +39,33 @@ public final class ErrorBodies {
         if (message == null) message = message(root);
         if (message == null) message = problem(root);
         return message == null ? body : message;
+    }
+
+    /**
+     * An error body for a one-line message: the server's own message ({@link #serverMessage}) on one line, at most
+     * {@code messageChars}; or, when the body holds none (an HTML error page, plain text), its text without markup,
+     * at most {@value #BODY_CHARS} characters: a page's markup and boilerplate would hide the hint that follows it.
+     * Cut text ends in "...".
+     */
+    public static String oneLine(String body, int messageChars) {
+        if (body == null) return "";
+        String message = serverMessage(body);
+        boolean bare = message.equals(body);
+        String flat = (bare ? withoutMarkup(body) : message).replaceAll("\\s+", " ").strip();
+        int limit = bare ? Math.min(BODY_CHARS, messageChars) : messageChars;
+        return flat.length() <= limit ? flat : flat.substring(0, limit).stripTrailing() + "...";
+    }
+
+    /**
+     * The text of an HTML page (its head, scripts and styles dropped, tags removed, common entities decoded), or
+     * {@code body} as it is when it has no tags.
+     */
+    static String withoutMarkup(String body) {
+        if (!MARKUP.matcher(body).find()) return body;
+        String text = HIDDEN.matcher(body).replaceAll(" ");
+        text = TAG.matcher(text).replaceAll(" ");
+        return text.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&#x27;", "'")
+                .replace("&#39;", "'").replace("&nbsp;", " ").replace("&amp;", "&");
     }
 
     /**

@@ -87,6 +87,20 @@ class KeepAliveRetryTest {
     }
 
     @Test
+    void aPreconnectedConnectionThatNeverCarriedAResponseIsNotCalledReusedKeepAlive() {
+        // QA: a TLS port reached with http:// reset every preconnected connection, and the message blamed an idle
+        // keep-alive connection that had never been used
+        NettyLlmClient c = client(b -> b);
+        assertEquals(1, c.preconnect(1).length);
+        RequestRecord r = send(c, "read-then-reset");
+        assertEquals(FailureKind.CONNECTION_CLOSED, r.failure().kind());
+        assertTrue(r.failure().message().startsWith(AFTER_SEND + " (127.0.0.1:" + server.port()),
+                r.failure().message());
+        assertFalse(r.failure().message().contains("keep-alive"), r.failure().message());
+        assertEquals(1, server.acceptedConnections(), "it went out on the preconnected connection");
+    }
+
+    @Test
     void serverCountEqualsRecordsWhenResetsFollowReusedConnections() {
         NettyLlmClient c = client(b -> b);
         int failed = 0;

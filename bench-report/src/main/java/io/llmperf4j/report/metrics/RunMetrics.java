@@ -1,5 +1,7 @@
 package io.llmperf4j.report.metrics;
 
+import io.llmperf4j.model.FailureKind;
+
 import io.llmperf4j.model.BenchmarkRun;
 import io.llmperf4j.report.search.LevelJudgement;
 import io.llmperf4j.report.search.RunVerdict;
@@ -97,7 +99,7 @@ public record RunMetrics(
         ToLongFunction<RequestMetrics> lags = sendLagNanos == null || sendLagNanos.isEmpty() ? null
                 : r -> sendLagNanos.getOrDefault(r.clientRequestId(), 0L);
         RunMetrics metrics = of(requests, MetricRecorder.statsOf(requests), run.durationNanos(), run.requestsSent(),
-                run.timedOut(), config, lags);
+                run.timedOut(), config, lags, CommonFailures.of(run.records()));
         // the records' tags, which per-request metrics do not carry: warned here, before CLIENT_BOTTLENECK
         long endMarkerMissing = run.records().stream()
                 .filter(r -> r.succeeded() && r.tags().endMarkerMissing()).count();
@@ -124,12 +126,14 @@ public record RunMetrics(
      */
     public static RunMetrics of(List<RequestMetrics> requests, MetricRecorder recorder, long durationNanos,
                                 int requestsSent, boolean timedOut, MetricsConfig config) {
-        return of(requests, recorder.stats(), durationNanos, requestsSent, timedOut, config, null);
+        return of(requests, recorder.stats(), durationNanos, requestsSent, timedOut, config, null,
+                CommonFailures.ofCodes(requests));
     }
 
     private static RunMetrics of(List<RequestMetrics> requests, Map<Metric, MetricStats> stats, long durationNanos,
                                  int requestsSent, boolean timedOut, MetricsConfig config,
-                                 ToLongFunction<RequestMetrics> sendLagNanos) {
+                                 ToLongFunction<RequestMetrics> sendLagNanos,
+                                 Map<FailureKind, String> commonFailures) {
         int succeeded = (int) requests.stream().filter(RequestMetrics::succeeded).count();
         long outputTokens = requests.stream()
                 .filter(RequestMetrics::succeeded)
@@ -147,7 +151,8 @@ public record RunMetrics(
                 succeeded, outputTokens, tokensPerSecond, requestsPerSecond,
                 TokenSourceCounts.of(requests, RequestMetrics::outputTokenSource),
                 TokenSourceCounts.of(requests, RequestMetrics::inputTokenSource), discrepancy,
-                ErrorBreakdown.of(requests), goodput, verdict, RunWarnings.evaluate(requests, discrepancy, timedOut));
+                ErrorBreakdown.of(requests), goodput, verdict, RunWarnings.evaluate(requests, discrepancy, timedOut,
+                commonFailures));
     }
 
     /** The statistics of one metric. */

@@ -283,6 +283,15 @@ public final class RunWarnings {
     /** The warnings for a run's requests, in {@link WarningCode} order. */
     public static List<RunWarning> evaluate(List<RequestMetrics> requests, TokenDiscrepancy discrepancy,
                                             boolean timedOut) {
+        return evaluate(requests, discrepancy, timedOut, CommonFailures.ofCodes(requests));
+    }
+
+    /**
+     * As above, REQUESTS_FAILED naming each server-worded kind's most common status and message
+     * ({@code commonFailures}, e.g. HTTP_STATUS: "2x 429 Rate limit exceeded", from {@link CommonFailures}).
+     */
+    static List<RunWarning> evaluate(List<RequestMetrics> requests, TokenDiscrepancy discrepancy, boolean timedOut,
+                                     Map<FailureKind, String> commonFailures) {
         List<RunWarning> warnings = new ArrayList<>();
         List<RequestMetrics> successes = requests.stream().filter(RequestMetrics::succeeded).toList();
         int recorded = requests.size();
@@ -308,7 +317,8 @@ public final class RunWarnings {
         if (failedOtherwise > 0) {
             String kinds = failuresByKind.entrySet().stream()
                     .filter(e -> e.getKey() != FailureKind.CANCELLED)
-                    .map(e -> e.getValue() + " " + e.getKey())
+                    .map(e -> e.getValue() + " " + e.getKey() + (commonFailures.containsKey(e.getKey())
+                            ? ": " + commonFailures.get(e.getKey()) : ""))
                     .collect(Collectors.joining(", "));
             warnings.add(new RunWarning(WarningCode.REQUESTS_FAILED, failedOtherwise + " of " + recorded
                     + " requests failed (" + kinds + "): " + failureCause(requests) + " Report the failure rate "

@@ -114,17 +114,40 @@ class RunWarningsTest {
     }
 
     @Test
+    void partialFailuresNameTheMostCommonStatusAndTheServersMessage() {
+        // QA: a server answering every second request with 429 gave "(2 HTTP_STATUS)" and nothing to go on
+        List<RequestRecord> limited = clean(2);
+        limited.add(request(60).e2e(MS).failed(FailureKind.HTTP_STATUS, 429,
+                "{\"error\":{\"message\":\"Rate limit exceeded\",\"type\":\"rate_limit_error\"}} [Retry-After: 1]").build());
+        limited.add(request(61).e2e(MS).failed(FailureKind.HTTP_STATUS, 429,
+                "{\"error\":{\"message\":\"Rate limit exceeded\",\"type\":\"rate_limit_error\"}} [Retry-After: 1]").build());
+        assertTrue(message(metrics(limited, false), WarningCode.REQUESTS_FAILED).startsWith("2 of 4 requests failed "
+                + "(2 HTTP_STATUS: 2x 429 Rate limit exceeded): the server may not hold this load"));
+
+        // an HTML page is its words, short; the most common status wins over a rarer one
+        List<RequestRecord> pages = clean(2);
+        String page = "<html><head><title>502</title></head><body><h1>502 Bad Gateway</h1><hr><center>nginx</center>"
+                + "</body></html>";
+        pages.add(request(62).e2e(MS).failed(FailureKind.HTTP_STATUS, 502, page).build());
+        pages.add(request(63).e2e(MS).failed(FailureKind.HTTP_STATUS, 502, page).build());
+        pages.add(request(64).e2e(MS).failed(FailureKind.HTTP_STATUS, 500, "x".repeat(300)).build());
+        assertTrue(message(metrics(pages, false), WarningCode.REQUESTS_FAILED).startsWith("3 of 5 requests failed "
+                + "(3 HTTP_STATUS: 2x 502 502 Bad Gateway nginx): "));
+        assertEquals("x".repeat(CommonFailures.MESSAGE_CHARS) + "...", CommonFailures.words("x".repeat(300)));
+    }
+
+    @Test
     void failuresAreWordedByCause() {
         List<RequestRecord> unauthorized = clean(10);
         unauthorized.add(request(70).e2e(MS).failed(FailureKind.HTTP_STATUS, 401, "Incorrect API key provided.").build());
-        assertEquals("1 of 11 requests failed (1 HTTP_STATUS): check the configuration (API key, model id, base URL "
+        assertEquals("1 of 11 requests failed (1 HTTP_STATUS: 1x 401 Incorrect API key provided): check the configuration (API key, model id, base URL "
                 + "with its /v1, TLS trust): the server refused the requests or could not be reached. Report the "
                 + "failure rate with the results.", message(metrics(unauthorized, false), WarningCode.REQUESTS_FAILED));
 
         List<RequestRecord> tls = clean(10);
         tls.add(request(71).e2e(MS).failed(FailureKind.CONNECT_FAILED, -1, "PKIX path building failed").build());
         tls.add(request(72).e2e(MS).failed(FailureKind.HTTP_STATUS, 429, "rate limited").build());
-        assertEquals("2 of 12 requests failed (1 HTTP_STATUS, 1 CONNECT_FAILED): 1 point at the configuration and 1 "
+        assertEquals("2 of 12 requests failed (1 HTTP_STATUS: 1x 429 rate limited, 1 CONNECT_FAILED): 1 point at the configuration and 1 "
                 + "at capacity: check the configuration (API key, model id, base URL with its /v1, TLS trust): the "
                 + "server refused the requests or could not be reached. Otherwise the server may not hold this load "
                 + "(rate limits, server errors or timeouts). Report the failure rate with the results.",
@@ -141,7 +164,8 @@ class RunWarningsTest {
         mixed.add(request(85).e2e(MS).failed(FailureKind.ERROR_IN_STREAM, 500, "internal").build());
         mixed.add(request(86).e2e(MS).failed(FailureKind.ERROR_IN_STREAM, 500, "internal").build());
         mixed.add(request(87).e2e(MS).failed(FailureKind.CONNECTION_CLOSED, -1, "closed").build());
-        assertEquals("8 of 18 requests failed (5 HTTP_STATUS, 2 ERROR_IN_STREAM, 1 CONNECTION_CLOSED): 3 point at "
+        assertEquals("8 of 18 requests failed (5 HTTP_STATUS: 2x 400 invalid, 2 ERROR_IN_STREAM: 2x 500 internal, "
+                + "1 CONNECTION_CLOSED): 3 point at "
                 + "the configuration and 5 at capacity: check the configuration (API key, model id, base URL with "
                 + "its /v1, TLS trust): the server refused the requests or could not be reached. Otherwise the server "
                 + "may not hold this load (rate limits, server errors or timeouts). Report the failure rate with the "
@@ -153,7 +177,8 @@ class RunWarningsTest {
         uncoded.add(request(91).e2e(MS).failed(FailureKind.ERROR_IN_STREAM, -1, "overloaded").build());
         uncoded.add(request(92).e2e(MS).failed(FailureKind.MALFORMED_EVENT, -1, "bad json").build());
         uncoded.add(request(93).e2e(MS).failed(FailureKind.HTTP_STATUS, 429, "slow down").build());
-        assertEquals("4 of 14 requests failed (1 HTTP_STATUS, 2 ERROR_IN_STREAM, 1 MALFORMED_EVENT): 1 point at the "
+        assertEquals("4 of 14 requests failed (1 HTTP_STATUS: 1x 429 slow down, 2 ERROR_IN_STREAM: 1x 400 max_tokens too "
+                + "large, 1 MALFORMED_EVENT): 1 point at the "
                 + "configuration, 1 at capacity and 2 at neither: check the configuration (API key, model id, base "
                 + "URL with its /v1, TLS trust): the server refused the requests or could not be reached. Otherwise "
                 + "the server may not hold this load (rate limits, server errors or timeouts). For the rest: the "
@@ -184,7 +209,7 @@ class RunWarningsTest {
         records.add(request(53).evenEvents(100 * MS, 10 * MS, 5).e2e(2_000 * MS)
                 .failed(FailureKind.CANCELLED, -1, "run ended").build());
         RunMetrics m = metrics(records, true);
-        assertEquals("3 of 14 requests failed (2 HTTP_STATUS, 1 IDLE_TIMEOUT): the server may not hold this load "
+        assertEquals("3 of 14 requests failed (2 HTTP_STATUS: 2x 503 Service Unavailable, 1 IDLE_TIMEOUT): the server may not hold this load "
                 + "(rate limits, server errors or timeouts). Report the failure rate with the results.", message(m, WarningCode.REQUESTS_FAILED));
         assertEquals("1 request was still in flight when the run ended at its timeout and was cancelled: counted as "
                 + "failures in the error rate, absent from the latency statistics; the good fraction (with --slo) "

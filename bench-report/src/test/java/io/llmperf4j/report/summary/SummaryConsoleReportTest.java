@@ -30,7 +30,7 @@ class SummaryConsoleReportTest {
         assertEquals("Input tokens from: server usage 10, the workload's count 0", lines[12]);
         assertEquals("Goodput (TTFT <= 250 ms): 0.571 req/s, 6 of 12 requests good (50.0%)", lines[13]);
         assertEquals("Warnings:", lines[14]);
-        assertTrue(lines[15].startsWith("  [REQUESTS_FAILED] 1 of 12 requests failed (1 HTTP_STATUS)"), lines[15]);
+        assertTrue(lines[15].startsWith("  [REQUESTS_FAILED] 1 of 12 requests failed (1 HTTP_STATUS: 1x 503 Service Unavailable)"), lines[15]);
         assertTrue(lines[16].startsWith("  [REQUESTS_CANCELLED] 1 request was still in flight"), lines[16]);
         assertTrue(!text.contains("TTFRT"), text);
         assertTrue(text.endsWith("\n"));

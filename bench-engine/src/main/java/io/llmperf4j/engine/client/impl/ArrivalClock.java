@@ -1,5 +1,6 @@
 package io.llmperf4j.engine.client.impl;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 
@@ -11,11 +12,21 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 public final class ArrivalClock extends ChannelInboundHandlerAdapter {
 
     private long lastReadNanos = System.nanoTime();
+    /** The connection's first byte from the server, or -1 before any: says what a response that is no HTTP was. */
+    private int firstByte = -1;
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         lastReadNanos = System.nanoTime();
+        if (firstByte < 0 && msg instanceof ByteBuf bytes && bytes.isReadable()) {
+            firstByte = bytes.getUnsignedByte(bytes.readerIndex());
+        }
         ctx.fireChannelRead(msg);
+    }
+
+    /** The first byte the server sent on this connection (before TLS decoding), or -1 when none came yet. */
+    public int firstByte() {
+        return firstByte;
     }
 
     /** Time of the latest read on this connection. */

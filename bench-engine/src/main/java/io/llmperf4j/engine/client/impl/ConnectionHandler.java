@@ -14,6 +14,8 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter {
 
     private final ArrivalClock clock;
     private Exchange exchange;
+    /** The connection carried a whole response (a preconnected one that never did is not "reused" in messages). */
+    private boolean served;
 
     public ConnectionHandler(ArrivalClock clock) {
         this.clock = clock;
@@ -25,6 +27,16 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter {
 
     void unbind(Exchange e) {
         if (exchange == e) exchange = null;
+    }
+
+    /** A response on this connection ended whole. */
+    void served() {
+        served = true;
+    }
+
+    /** Whether a response on this connection ended whole. */
+    boolean hasServed() {
+        return served;
     }
 
     ArrivalClock clock() {

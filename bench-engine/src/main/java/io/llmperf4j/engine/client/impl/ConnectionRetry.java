@@ -24,6 +24,8 @@ final class ConnectionRetry {
     private final String hostAndPort;
     /** The current connection came from the pool's idle set rather than a fresh connect. */
     private boolean reused;
+    /** The current connection carried an earlier response (not merely preconnected and idle). */
+    private boolean servedBefore;
     /** The write of the request on the current connection; once it succeeded, no retry. */
     private ChannelFuture write;
     /** A failed write on a stale pooled connection was already retried once (bounds the retry). */
@@ -33,9 +35,15 @@ final class ConnectionRetry {
         this.hostAndPort = hostAndPort;
     }
 
-    /** A connection was attached: a new attempt begins. */
-    void attempt(boolean reusedConnection) {
+    /**
+     * A connection was attached: a new attempt begins.
+     *
+     * @param reusedConnection it came from the idle set
+     * @param carriedResponse  it carried an earlier response, so a close may be the server ending it as idle
+     */
+    void attempt(boolean reusedConnection, boolean carriedResponse) {
         reused = reusedConnection;
+        servedBefore = carriedResponse;
         write = null;
     }
 
@@ -91,6 +99,6 @@ final class ConnectionRetry {
             return sendFailed(detail == null ? "the connection closed while the request was being written" : detail);
         }
         return new Failure(FailureKind.CONNECTION_CLOSED, -1, FailureMessages.closedAfterSend(hostAndPort, detail,
-                reused));
+                servedBefore));
     }
 }

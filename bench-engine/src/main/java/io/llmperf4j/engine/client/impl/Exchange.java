@@ -12,6 +12,7 @@ import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.channel.ChannelFuture;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.PrematureChannelClosureException;
@@ -320,7 +321,8 @@ public final class Exchange implements RequestHandle, SseEventSink {
             context.pool().release(ch, true); // cancelled while waiting; nothing was written, the connection is clean
             return;
         }
-        retry.attempt(reused);
+        ConnectionHandler connection = ch.pipeline().get(ConnectionHandler.class); // null once torn down
+        retry.attempt(reused, reused && connection != null && connection.hasServed());
         state = State.SENT;
         attachNanos = System.nanoTime();
         phases.connectionReady(attachNanos);
@@ -546,6 +548,10 @@ public final class Exchange implements RequestHandle, SseEventSink {
         } else if (cause instanceof PrematureChannelClosureException) {
             fail(nowNanos, new Failure(FailureKind.CONNECTION_CLOSED, -1,
                     "connection closed by " + context.hostAndPort() + " " + during()));
+        } else if (handler != null && channel != null && channel.pipeline().get(SslHandler.class) == null
+                && FailureMessages.isTlsRecordType(handler.clock().firstByte())) {
+            // a TLS record (an alert) in answer to plain HTTP: a TLS port, which the decoder's words would hide
+            fail(nowNanos, new Failure(FailureKind.CLIENT_ERROR, -1, FailureMessages.tlsAnswer(context.hostAndPort())));
         } else {
             fail(nowNanos, new Failure(FailureKind.CLIENT_ERROR, -1, "invalid HTTP response from "
                     + context.hostAndPort() + ": " + FailureMessages.describe(cause)));
@@ -600,7 +606,10 @@ public final class Exchange implements RequestHandle, SseEventSink {
         }
         state = finalState;
         if (idleCheck != null) idleCheck.cancel(false);
-        if (handler != null) handler.unbind(this);
+        if (handler != null) {
+            if (reusable && finalState == State.DONE) handler.served();
+            handler.unbind(this);
+        }
         body = null;
         ReferenceCountUtil.release(request); // each write sent a retained duplicate
         context.pool().release(channel, reusable && finalState == State.DONE);

@@ -2,6 +2,7 @@ package io.llmperf4j.engine.client.impl;
 
 import io.llmperf4j.engine.protocol.ErrorBodies;
 import io.netty.channel.ConnectTimeoutException;
+import io.netty.handler.ssl.NotSslRecordException;
 
 import javax.net.ssl.SSLException;
 import java.net.UnknownHostException;
@@ -23,6 +24,22 @@ public final class FailureMessages {
     private static final Pattern NATIVE_CALL = Pattern.compile("^\\w+\\(\\.\\.\\) failed(?: with error\\(-?\\d+\\))?: ");
     /** Netty's connect exceptions append {@code ": /127.0.0.1:8000"}; the message names host:port already. */
     private static final Pattern ADDRESS_SUFFIX = Pattern.compile(": [^ ]*/[^ /]+:\\d+$");
+
+    /**
+     * The start of {@link #tlsHandshakeFailure}'s words for a server that answered the TLS hello in plain text (an
+     * http:// port reached with https://); the pre-run check and doctor look for it.
+     */
+    public static final String PLAIN_HTTP_ANSWER = "the server answered in plain HTTP, not TLS";
+    /** The start of {@link #tlsAnswer}'s words: the pre-run check looks for it. */
+    public static final String TLS_ANSWER = "the server answered in TLS, not plain HTTP";
+    /** The start of {@link #closedAfterSend}: the server ended the connection without a response byte. */
+    public static final String CLOSED_WITHOUT_ANSWER = "connection closed after the request was sent, before any "
+            + "response byte";
+    private static final String SEND_FAILED = "sending the request to ";
+    /** Netty's NotSslRecordException words: {@code "not an SSL/TLS record: 485454..."} (the bytes in hex). */
+    private static final Pattern NOT_SSL_HEX = Pattern.compile("not an SSL/TLS record: ([0-9a-fA-F]+)");
+    /** How much of a plain-text answer to a TLS hello is quoted: its first line, at most this long. */
+    private static final int PLAIN_ANSWER_CHARS = 60;
 
     private FailureMessages() {
     }
@@ -47,26 +64,74 @@ public final class FailureMessages {
      * root cause is the telling part: "PKIX path building failed" wraps "unable to find valid certification path".
      */
     public static String tlsHandshakeFailure(String hostAndPort, Throwable cause) {
-        return "TLS handshake failed: " + describe(rootCause(cause)) + " (" + hostAndPort + ")";
+        Throwable root = rootCause(cause);
+        String plain = root instanceof NotSslRecordException ? plainTextAnswer(root.getMessage()) : null;
+        if (plain != null) {
+            // an http:// port: its bytes are text, not a TLS record; the hex and certificate advice would mislead
+            return "TLS handshake failed: " + PLAIN_HTTP_ANSWER + " (" + hostAndPort + " sent '" + plain
+                    + "'): use http://";
+        }
+        return "TLS handshake failed: " + describe(root) + " (" + hostAndPort + ")";
+    }
+
+    /**
+     * The first line of the bytes a NotSslRecordException quotes in hex when they are printable text (an HTTP status
+     * line, an HTML page), or null when they are not: a TLS record starts with a byte below 0x20.
+     */
+    static String plainTextAnswer(String notSslMessage) {
+        if (notSslMessage == null) return null;
+        java.util.regex.Matcher hex = NOT_SSL_HEX.matcher(notSslMessage);
+        if (!hex.find()) return null;
+        String digits = hex.group(1);
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i + 1 < digits.length() && text.length() < PLAIN_ANSWER_CHARS; i += 2) {
+            char c = (char) Integer.parseInt(digits.substring(i, i + 2), 16);
+            if (c == '\r' || c == '\n') break;
+            if (c < 0x20 && c != '\t' || c > 0x7e) return text.length() >= 4 ? text.toString() : null;
+            text.append(c);
+        }
+        String line = text.toString().strip();
+        return line.isEmpty() ? null : line;
+    }
+
+    /**
+     * Whether {@code firstByte}, the first byte of a plain-HTTP connection's answer, is a TLS record's content type
+     * (0x14-0x17: change cipher spec, alert, handshake, application data): no HTTP response starts so.
+     */
+    public static boolean isTlsRecordType(int firstByte) {
+        return firstByte >= 0x14 && firstByte <= 0x17;
+    }
+
+    /** A plain-HTTP request answered with a TLS record (an alert): the port serves TLS. */
+    public static String tlsAnswer(String hostAndPort) {
+        return TLS_ANSWER + " (" + hostAndPort + " sent a TLS record): use https://";
+    }
+
+    /**
+     * Whether a CONNECTION_CLOSED message says the server ended the connection before any byte of a response (after
+     * the request was sent, or while it was being written on a new connection).
+     */
+    public static boolean closedWithoutAnswer(String message) {
+        return message != null && (message.startsWith(CLOSED_WITHOUT_ANSWER) || message.startsWith(SEND_FAILED));
     }
 
     /**
      * The connection ended after every byte of the request was written and before the response head: the server may
      * have processed the request, so it is recorded, never re-sent.
      *
-     * @param detail the I/O error, or null for a plain close
-     * @param reused the connection had served earlier requests
+     * @param detail       the I/O error, or null for a plain close
+     * @param servedBefore the connection carried an earlier response (one only preconnected has not: its close is
+     *                     no keep-alive race)
      */
-    public static String closedAfterSend(String hostAndPort, String detail, boolean reused) {
-        return "connection closed after the request was sent, before any response byte (" + hostAndPort
-                + (detail == null ? "" : ": " + detail) + ")"
-                + (reused ? "; it was a reused keep-alive connection, so the server may have closed it as idle just"
-                + " as the request went out" : "");
+    public static String closedAfterSend(String hostAndPort, String detail, boolean servedBefore) {
+        return CLOSED_WITHOUT_ANSWER + " (" + hostAndPort + (detail == null ? "" : ": " + detail) + ")"
+                + (servedBefore ? "; it was a reused keep-alive connection, so the server may have closed it as idle"
+                + " just as the request went out" : "");
     }
 
     /** The request could not be written; the server cannot have received all of it. */
     public static String sendFailed(String hostAndPort, String detail) {
-        return "sending the request to " + hostAndPort + " failed: " + detail;
+        return SEND_FAILED + hostAndPort + " failed: " + detail;
     }
 
     /**

@@ -170,7 +170,8 @@ final class RecordAssembler {
         String problem = FailureMessages.problem(body); // an RFC 9457 problem sent as plain JSON
         finish(endNanos, new Failure(FailureKind.CLIENT_ERROR, -1, "expected an event stream but got '"
                 + contentType + "'" + (problem != null ? ": " + problem
-                : " (is \"stream\" overridden?): " + FailureMessages.excerpt(body))));
+                : " (is \"stream\" overridden in the sampling params? a server that does not stream needs "
+                + "--no-stream): " + FailureMessages.excerpt(body))));
     }
 
     /**

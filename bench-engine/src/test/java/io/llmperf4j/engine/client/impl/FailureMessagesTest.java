@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class FailureMessagesTest {
 
@@ -58,6 +59,23 @@ class FailureMessagesTest {
                 "<p>log in</p>\n".getBytes(StandardCharsets.UTF_8)));
         assertEquals("expected an event stream but got a response without a Content-Type (a proxy's or gateway's "
                 + "page? check the base URL): x", FailureMessages.notAnEventStream(null, new byte[]{'x'}));
+    }
+
+    @Test
+    void aPlainTextAnswerToTheTlsHelloSaysUseHttpWithoutHexOrCertificateAdvice() {
+        // Netty's words for the bytes of "HTTP/1.1 400 Bad Request\r\n..." where a TLS record was expected
+        String hex = io.netty.buffer.ByteBufUtil.hexDump("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"
+                .getBytes(StandardCharsets.US_ASCII));
+        assertEquals("TLS handshake failed: the server answered in plain HTTP, not TLS (h:443 sent 'HTTP/1.1 400 Bad "
+                        + "Request'): use http://",
+                FailureMessages.tlsHandshakeFailure("h:443", new io.netty.handler.codec.DecoderException(
+                        new io.netty.handler.ssl.NotSslRecordException("not an SSL/TLS record: " + hex))));
+        assertEquals("<!DOCTYPE HTML>", FailureMessages.plainTextAnswer("not an SSL/TLS record: "
+                + io.netty.buffer.ByteBufUtil.hexDump("<!DOCTYPE HTML>\n<html>".getBytes(StandardCharsets.US_ASCII))));
+        // binary bytes (another protocol's) are no plain answer: the record's own words stay
+        assertEquals(null, FailureMessages.plainTextAnswer("not an SSL/TLS record: 00ff0102"));
+        assertTrue(FailureMessages.tlsHandshakeFailure("h:443", new io.netty.handler.ssl.NotSslRecordException(
+                "not an SSL/TLS record: 00ff0102")).startsWith("TLS handshake failed: not an SSL/TLS record: 00ff"));
     }
 
     @Test

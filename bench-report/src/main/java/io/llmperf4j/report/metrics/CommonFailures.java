@@ -1,0 +1,97 @@
+package io.llmperf4j.report.metrics;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.llmperf4j.model.Failure;
+import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.report.summary.Redaction;
+
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * For the failure kinds that carry the server's words (HTTP_STATUS, ERROR_IN_STREAM), the most common status and
+ * message, e.g. {@code "2x 429 Rate limit exceeded"}: REQUESTS_FAILED names it, as a run where every request failed
+ * prints it. The message is the error body's {@code error.message} (or {@code error}, {@code message}, an RFC 9457
+ * {@code title}/{@code detail}), else the body's text without markup, on one line and short, without a final
+ * full stop (it stands in a list); key-shaped text redacted. (The engine's ErrorBodies reads bodies for the console; this module does not depend on the engine.)
+ */
+final class CommonFailures {
+    /** How much of a message the warning quotes. */
+    static final int MESSAGE_CHARS = 80;
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern HIDDEN = Pattern.compile("(?is)<(head|script|style)\\b.*?</\\1\\s*>|<!--.*?-->");
+    private static final Pattern TAG = Pattern.compile("<[^<>]*>");
+
+    private CommonFailures() {
+    }
+
+    /** Per kind of the server's words, its most common status and message among the failed records. */
+    static Map<FailureKind, String> of(List<RequestRecord> records) {
+        Map<FailureKind, Map<String, Integer>> counts = new EnumMap<>(FailureKind.class);
+        for (RequestRecord record : records) {
+            if (record.succeeded() || !serversWords(record.failure().kind())) continue;
+            Failure failure = record.failure();
+            String words = words(failure.message());
+            String key = (failure.code() > 0 ? failure.code() + (words.isEmpty() ? "" : " ") : "") + words;
+            counts.computeIfAbsent(failure.kind(), k -> new LinkedHashMap<>()).merge(key, 1, Integer::sum);
+        }
+        return mostCommon(counts);
+    }
+
+    /** The same from per-request metrics, which keep the status but not the message. */
+    static Map<FailureKind, String> ofCodes(List<RequestMetrics> requests) {
+        Map<FailureKind, Map<String, Integer>> counts = new EnumMap<>(FailureKind.class);
+        for (RequestMetrics r : requests) {
+            if (r.succeeded() || !serversWords(r.failureKind()) || r.failureCode() <= 0) continue;
+            counts.computeIfAbsent(r.failureKind(), k -> new LinkedHashMap<>())
+                    .merge(String.valueOf(r.failureCode()), 1, Integer::sum);
+        }
+        return mostCommon(counts);
+    }
+
+    private static boolean serversWords(FailureKind kind) {
+        return kind == FailureKind.HTTP_STATUS || kind == FailureKind.ERROR_IN_STREAM;
+    }
+
+    /** Each kind's most frequent entry (the first seen among equals) as "Nx entry". */
+    private static Map<FailureKind, String> mostCommon(Map<FailureKind, Map<String, Integer>> counts) {
+        Map<FailureKind, String> top = new EnumMap<>(FailureKind.class);
+        counts.forEach((kind, entries) -> entries.entrySet().stream()
+                .max(Comparator.comparingInt(Map.Entry::getValue))
+                .ifPresent(e -> top.put(kind, e.getValue() + "x " + e.getKey())));
+        return top;
+    }
+
+    /** A failure's message, short: the server's own words in a JSON error body, else the text of the body. */
+    static String words(String message) {
+        if (message == null) return "";
+        String text = jsonMessage(message);
+        if (text == null) text = TAG.matcher(HIDDEN.matcher(message).replaceAll(" ")).replaceAll(" ");
+        text = Redaction.secrets(text).replaceAll("\\s+", " ").strip();
+        if (text.endsWith(".") && !text.endsWith("..")) text = text.substring(0, text.length() - 1); // in a list
+        return text.length() <= MESSAGE_CHARS ? text : text.substring(0, MESSAGE_CHARS).stripTrailing() + "...";
+    }
+
+    private static String jsonMessage(String body) {
+        String trimmed = body.strip();
+        if (!trimmed.startsWith("{")) return null;
+        JsonNode root;
+        try {
+            root = JSON.readTree(trimmed);
+        } catch (Exception notJson) {
+            return null;
+        }
+        if (root == null || !root.isObject()) return null;
+        for (JsonNode node : List.of(root.path("error").path("message"), root.path("error"), root.path("message"),
+                root.path("detail"), root.path("title"))) {
+            if (node.isTextual() && !node.textValue().isBlank()) return node.textValue();
+        }
+        return null;
+    }
+}
