@@ -326,14 +326,14 @@ public final class Exchange implements RequestHandle, SseEventSink {
         state = State.SENT;
         attachNanos = System.nanoTime();
         phases.connectionReady(attachNanos);
-        if (!ch.isActive()) {
+        if (!ch.isActive() || connection == null) {
             // closed between leaving the pool and now (its pipeline may be torn down already): nothing was written,
             // so another connection may be safe
             handler = null;
             retryOrFail(attachNanos, retry.closedBeforeWrite());
             return;
         }
-        handler = ch.pipeline().get(ConnectionHandler.class);
+        handler = connection; // one pipeline lookup per request (this is the send path)
         handler.bind(this);
         decoder = new SseDecoder(context.maxEventBytes());
         ChannelFuture write = ch.writeAndFlush(request.retainedDuplicate());
