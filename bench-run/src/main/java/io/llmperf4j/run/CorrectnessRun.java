@@ -59,8 +59,9 @@ final class CorrectnessRun {
             List<RequestSpec> specs = items.stream().map(CorrectnessPrompts.Item::toRequestSpec).toList();
             CorrectnessSettings settings = new CorrectnessSettings(options.model(), options.numConcurrentRequests(),
                     options.additionalSamplingParams(), options.llmApi(), options.metadata());
-            try (ResultsFolder folder = ResultsFolder.lock(options.resultsDir(), options.overwrite())) {
+            try (ResultsFolder folder = ResultsFolder.lock(options.resultsDir(), options.overwrite(), err)) {
                 stops.beforeMeasurement(folder::close); // the lock released, a folder created empty removed
+                stops.atQuit(folder::quit); // a quit at once still leaves the folder losing nothing
                 return run(items, specs, settings, stops, folder);
             }
         }

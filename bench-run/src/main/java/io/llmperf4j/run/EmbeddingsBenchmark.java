@@ -93,8 +93,9 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
                 specs.add(new RequestSpec(i, group.get(0).prompt(), tokens, RequestSpec.NO_MAX_TOKENS));
             }
             workloadSize = specs.size();
-            try (ResultsFolder folder = ResultsFolder.lock(common.resultsDir(), common.overwrite())) {
+            try (ResultsFolder folder = ResultsFolder.lock(common.resultsDir(), common.overwrite(), err)) {
                 stops.beforeMeasurement(folder::close); // the lock released, a folder created empty removed
+                stops.atQuit(folder::quit); // a quit at once still leaves the folder losing nothing
                 return run(workload, batches, specs, folder);
             }
         }

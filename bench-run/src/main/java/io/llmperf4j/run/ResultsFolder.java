@@ -1,6 +1,9 @@
 package io.llmperf4j.run;
 
+import io.llmperf4j.report.jsonl.RequestJournal;
+
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
@@ -35,12 +38,24 @@ import java.util.stream.Stream;
  *       {@link #replaceEarlier()} gets the same rule at {@link #close()}: the earlier files it did not rewrite are
  *       removed only when it wrote one.</li>
  * </ul>
- * A killed run leaves its lock file behind but not the OS lock, so the next run takes it over; files a killed run
- * had moved aside are moved back by the next run when the killed one left no result of its own, else removed when
- * the next run's measurement starts.
+ * A run that quits at once (a second signal, {@link #quit()}) settles the folder as far as it can: the earlier run's
+ * files back when it recorded nothing, else kept aside and said where. A run killed outright leaves its lock file
+ * behind but not the OS lock, so the next run takes it over; files it had moved aside are moved back by the next run
+ * when it left no result of its own, else kept: {@code --overwrite} moves them into a visible
+ * {@value #KEPT_PREFIX}{@code <time>} folder, and says so, before it sets the killed run's files aside. A run whose
+ * every request failed ({@link #keepEarlierOverFailedRun()}) gives the folder back to the earlier run and keeps its
+ * own files in {@value #FAILED_PREFIX}{@code <time>}.
  */
 public final class ResultsFolder implements AutoCloseable {
     public static final String LOCK_FILE = ".llmperf4j.lock";
+    /** Where --overwrite keeps the earlier run's files while the new run measures ({@link RunFiles#ASIDE}). */
+    public static final String ASIDE = RunFiles.ASIDE;
+    /** Where a run whose every request failed keeps its files, beside the earlier run it gave back the folder to. */
+    public static final String FAILED_PREFIX = "failed-run-";
+    /** Where the files an interrupted --overwrite run had set aside are kept when a later --overwrite run starts. */
+    public static final String KEPT_PREFIX = "earlier-run-";
+    private static final java.time.format.DateTimeFormatter STAMP =
+            java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT);
 
     private final Path lockFile;
     private final FileChannel channel;
@@ -55,9 +70,16 @@ public final class ResultsFolder implements AutoCloseable {
     /** Whether {@link #replaceEarlier()} ran, and whether {@link #close()} did. Guarded by this. */
     private boolean replaced;
     private boolean closed;
+    /** Where the folder says what it did with files it kept or moved back (one line each). */
+    private final PrintStream notices;
+    /** Whether the files are settled already ({@link #keepEarlierOverFailedRun()}): close() leaves them. */
+    private boolean settled;
+    /** Whether an interrupted --overwrite run left {@value RunFiles#ASIDE} beside results of its own. */
+    private boolean leftAside;
 
     private ResultsFolder(Path lockFile, FileChannel channel, FileLock lock, Path dir, Path created,
-                          boolean overwrite) {
+                          boolean overwrite, PrintStream notices) {
+        this.notices = notices;
         this.lockFile = lockFile;
         this.channel = channel;
         this.lock = lock;
@@ -71,13 +93,14 @@ public final class ResultsFolder implements AutoCloseable {
      *
      * @param dir       the results folder, or null when nothing is written (then nothing is locked)
      * @param overwrite true: files of an earlier run are replaced instead of refused
+     * @param notices   where the folder says what it did with files it kept or moved back
      * @return the lock, to close when the run has written everything (a no-op for a null folder)
      * @throws RunFailedException when the folder cannot be written or another run holds it
      * @throws InvalidRequestException     when it holds earlier results and {@code overwrite} is false
      */
-    public static ResultsFolder lock(Path dir, boolean overwrite) {
+    public static ResultsFolder lock(Path dir, boolean overwrite, PrintStream notices) {
         if (dir == null) {
-            return new ResultsFolder(null, null, null, null, null, false);
+            return new ResultsFolder(null, null, null, null, null, false, notices);
         }
         for (Path p = dir.toAbsolutePath(); p != null; p = p.getParent()) {
             if (Files.exists(p) && !Files.isDirectory(p)) {
@@ -120,20 +143,34 @@ public final class ResultsFolder implements AutoCloseable {
             throw new RunFailedException("results folder " + dir + " is in use by another run (" + holder
                     + "); wait for it to end or choose another --results-dir");
         }
-        ResultsFolder folder = new ResultsFolder(lockFile, channel, lock, dir, created, overwrite);
+        ResultsFolder folder = new ResultsFolder(lockFile, channel, lock, dir, created, overwrite, notices);
         try {
             folder.writeHolder();
-            // files a killed run had moved aside: back, unless that run left results of its own (then they go
-            // when this run's measurement starts)
-            if (Files.isDirectory(dir.resolve(RunFiles.ASIDE)) && earlierResult(dir) == null) {
-                RunFiles.restoreAside(dir);
+            // files a killed run had moved aside: back, unless that run left results of its own (then they are kept)
+            Path aside = dir.resolve(RunFiles.ASIDE);
+            if (Files.isDirectory(aside)) {
+                if (earlierResult(dir) == null) {
+                    RunFiles.restoreAside(dir);
+                    folder.notice("results folder " + dir + ": moved the earlier run's files back from " + RunFiles.ASIDE
+                            + ", where an interrupted --overwrite run that recorded nothing had set them aside");
+                } else {
+                    folder.leftAside = true;
+                    // the killed run's files (written after it set the earlier ones aside), so --overwrite sets
+                    // them aside as a whole, not only the files this run writes again
+                    if (!Files.isRegularFile(dir.resolve(RunFiles.FILE_NAME))) {
+                        RunFiles.record(dir, Files.getLastModifiedTime(aside));
+                    }
+                }
             }
             folder.since = Files.getLastModifiedTime(lockFile);
             if (!overwrite) {
                 Path earlier = earlierResult(dir);
                 if (earlier != null) {
-                    throw new InvalidRequestException("results folder " + dir + " already holds results (" + dir.relativize(
-                            earlier) + "); choose an empty or new --results-dir, or give --overwrite to replace them");
+                    throw new InvalidRequestException("results folder " + dir + " already holds results ("
+                            + dir.relativize(earlier) + (folder.leftAside ? ", and in " + RunFiles.ASIDE + " the run "
+                            + "an interrupted --overwrite run was replacing" : "") + "); give each run a folder of "
+                            + "its own (e.g. --results-dir " + dir.resolve("<model>") + "), or --overwrite to "
+                            + "replace them");
                 }
             }
             return folder;
@@ -155,8 +192,17 @@ public final class ResultsFolder implements AutoCloseable {
      */
     public synchronized void replaceEarlier() {
         if (channel == null || !overwrite || replaced || closed) return;
-        replaced = true;
         try {
+            Path aside = dir.resolve(RunFiles.ASIDE);
+            if (leftAside && Files.isDirectory(aside)) {
+                // the run an interrupted --overwrite run was replacing: kept, in sight, never removed unasked
+                Path kept = newFolderName(KEPT_PREFIX, Files.getLastModifiedTime(aside).toInstant());
+                Files.move(aside, kept);
+                notice("results folder " + dir + ": the earlier run's files, which an interrupted --overwrite run "
+                        + "had set aside in " + RunFiles.ASIDE + ", are kept in " + kept + " (remove it when it is "
+                        + "not wanted)");
+            }
+            replaced = true; // from here what is set aside is this run's to settle
             RunFiles.moveAside(dir);
         } catch (IOException e) {
             throw new RunFailedException("results folder " + dir + ": the earlier run's files cannot be moved aside: "
@@ -178,10 +224,11 @@ public final class ResultsFolder implements AutoCloseable {
         }
         closed = true;
         try {
-            if (since != null) {
+            if (since != null && !settled) {
                 boolean wrote = RunFiles.wroteSince(dir, since);
                 if (!wrote) RunFiles.removeEmptySince(dir, since); // e.g. a journal opened, then nothing recorded
-                if (Files.isDirectory(dir.resolve(RunFiles.ASIDE))) {
+                // only files this run set aside: one an interrupted run left is not this run's to settle
+                if (replaced && Files.isDirectory(dir.resolve(RunFiles.ASIDE))) {
                     if (wrote) RunFiles.deleteAside(dir);
                     else RunFiles.restoreAside(dir); // nothing new: the folder is as it was
                 } else if (overwrite && wrote) {
@@ -204,6 +251,80 @@ public final class ResultsFolder implements AutoCloseable {
         }
         closeQuietly(channel);
         removeCreated(dir, created);
+    }
+
+    /**
+     * A run whose every request failed (exit 4): its files go into a new {@value #FAILED_PREFIX}{@code <time>} folder
+     * and the earlier run's files, set aside by {@code --overwrite}, come back, so a failed rerun loses nothing. A
+     * no-op (null) without files set aside (no --overwrite, or an empty folder before).
+     *
+     * @return the folder this run's files went to, or null when nothing was moved
+     * @throws RunFailedException when the files cannot be moved
+     */
+    public synchronized Path keepEarlierOverFailedRun() {
+        if (channel == null || closed || settled || since == null) return null;
+        if (!replaced || !Files.isDirectory(dir.resolve(RunFiles.ASIDE))) return null;
+        try {
+            Path failed = Files.createDirectories(newFolderName(FAILED_PREFIX, since.toInstant()));
+            RunFiles.moveSince(dir, since, failed);
+            RunFiles.record(failed, since); // a move keeps the times: the failed run's own list, in its folder
+            RunFiles.restoreAside(dir);
+            settled = true;
+            return failed;
+        } catch (IOException e) {
+            throw new RunFailedException("results folder " + dir + ": the earlier run's files cannot be put back "
+                    + "(they are in " + dir.resolve(RunFiles.ASIDE) + "): " + reason(e));
+        }
+    }
+
+    /**
+     * The process quits at once (a signal after the stop, before the results are all written): settles the folder
+     * without waiting for the run, as {@link #close()} would. A run that recorded nothing gives the earlier run's
+     * files back; one that did keeps its records and lists them, and the earlier run's files stay set aside, whole.
+     * The lock file goes. Runs on the signal's thread, just before the process halts.
+     *
+     * @return what became of the folder, in words for the quit's one line; null without a folder or once closed
+     */
+    public synchronized String quit() {
+        if (channel == null || closed || since == null) return null;
+        closed = true;
+        String said;
+        try {
+            boolean aside = replaced && Files.isDirectory(dir.resolve(RunFiles.ASIDE));
+            if (!RunFiles.wroteSince(dir, since)) {
+                RunFiles.removeEmptySince(dir, since);
+                if (aside) RunFiles.restoreAside(dir);
+                said = "nothing recorded" + (aside ? "; the earlier run's files are back in " + dir : "");
+            } else {
+                long records = RunFiles.journalRecords(dir, since);
+                RunFiles.record(dir, since); // the next --overwrite then sets exactly these aside
+                said = records + " requests recorded are in " + dir.resolve(RequestJournal.FILE_NAME)
+                        + " (files not yet written are missing: llmperf4j report " + dir + " says what reads them)"
+                        + (aside ? "; the earlier run it was replacing is kept whole in " + dir.resolve(RunFiles.ASIDE)
+                        + " (move its files back into " + dir + " to restore it)" : "");
+            }
+        } catch (IOException e) {
+            said = "results folder " + dir + " left as it was: " + reason(e);
+        }
+        try {
+            Files.deleteIfExists(lockFile); // the OS lock goes with the process
+        } catch (IOException ignored) {
+            // a lock file left behind is taken over by the next run
+        }
+        removeCreated(dir, created);
+        return said;
+    }
+
+    /** A name for a new folder in the results folder, {@code <prefix><time>} (-2, -3... when that one is taken). */
+    private Path newFolderName(String prefix, Instant time) {
+        String name = prefix + STAMP.format(time.atZone(java.time.ZoneId.systemDefault()));
+        Path folder = dir.resolve(name);
+        for (int i = 2; Files.exists(folder); i++) folder = dir.resolve(name + "-" + i);
+        return folder;
+    }
+
+    private void notice(String line) {
+        if (notices != null) notices.println("llmperf4j: " + line);
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.llmperf4j.run;
 
+import io.llmperf4j.report.jsonl.RequestJournal;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -145,6 +147,45 @@ final class RunFiles {
             }
         }
         removeEmptyFolders(folders);
+    }
+
+    /**
+     * Moves the result files written at or after {@code since} (this run's) into {@code target}, a new folder inside
+     * {@code dir}, with the same relative paths, then removes the folders that leaves empty.
+     *
+     * @return how many files were moved
+     */
+    static int moveSince(Path dir, FileTime since, Path target) throws IOException {
+        Path root = dir.toAbsolutePath().normalize();
+        Path into = target.toAbsolutePath().normalize();
+        TreeSet<Path> folders = new TreeSet<>();
+        int moved = 0;
+        for (Path file : resultFiles(dir)) {
+            Path abs = file.toAbsolutePath().normalize();
+            if (abs.startsWith(into) || Files.getLastModifiedTime(file).compareTo(since) < 0) continue;
+            Path to = into.resolve(root.relativize(abs).toString());
+            Files.createDirectories(to.getParent());
+            Files.move(abs, to);
+            moved++;
+            for (Path p = abs.getParent(); p.startsWith(root) && !p.equals(root); p = p.getParent()) folders.add(p);
+        }
+        removeEmptyFolders(folders);
+        return moved;
+    }
+
+    /** How many records the journals ({@code requests.jsonl}, a sweep's one per level) written since hold. */
+    static long journalRecords(Path dir, FileTime since) throws IOException {
+        long records = 0;
+        for (Path file : resultFiles(dir)) {
+            if (!file.getFileName().toString().equals(RequestJournal.FILE_NAME)
+                    || Files.getLastModifiedTime(file).compareTo(since) < 0) continue;
+            try (Stream<String> lines = Files.lines(file, StandardCharsets.UTF_8)) {
+                records += lines.filter(line -> !line.isBlank()).count();
+            } catch (UncheckedIOException e) {
+                throw e.getCause();
+            }
+        }
+        return records;
     }
 
     /** The files {@code list} names that exist: result files inside {@code root} only, whatever the list says. */

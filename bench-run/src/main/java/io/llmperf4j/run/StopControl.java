@@ -5,6 +5,7 @@ import io.llmperf4j.engine.Benchmark;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * Ctrl-C and SIGTERM during a run of token-benchmark (its load runs are a sequence of levels: sweep levels, one per
@@ -19,7 +20,8 @@ import java.util.concurrent.TimeUnit;
  *       cancelled; it is kept, marked aborted, with its failure rate) and the run goes on with the next level;</li>
  *   <li>a second Ctrl-C during the same level, or one between levels, or the first when there is only one level,
  *       stops everything as SIGTERM does;</li>
- *   <li>a signal after that quits at once.</li>
+ *   <li>a signal after that quits at once, after settling the results folder ({@link #atQuit}) and saying in one
+ *       line what became of it.</li>
  * </ul>
  * A Ctrl-C during a later level is again "first" for that level, so each slow level can be skipped in turn. The exit
  * code is 130 whichever signal it was.
@@ -37,6 +39,8 @@ final class StopControl implements InterruptHandler.Stages {
     private Runnable beforeMeasurement; // guarded by this
     /** Runs once, when the first level starts: the first new file is about to be written. */
     private Runnable firstLevel;  // guarded by this
+    /** What a signal that quits at once runs first (settles the results folder), and what it says; may be null. */
+    private Supplier<String> atQuit; // guarded by this
     /** "SIGINT" or "SIGTERM" when a signal cut the level running (or last run) short; null otherwise. */
     private String levelStoppedBy; // guarded by this
     /** The signal that first cut a level short, for the whole run; null when none did. */
@@ -102,6 +106,14 @@ final class StopControl implements InterruptHandler.Stages {
         this.firstLevel = onFirstLevel;
     }
 
+    /**
+     * What a signal that quits at once (after the stop) runs first, on the signal's thread: it settles the results
+     * folder and returns what became of it, for the quit's one line (null: nothing to say).
+     */
+    synchronized void atQuit(Supplier<String> settle) {
+        this.atQuit = settle;
+    }
+
     /** "SIGINT" or "SIGTERM" when a signal cut any level of the run short; else null. */
     synchronized String stoppedBy() {
         return stoppedBy;
@@ -130,6 +142,12 @@ final class StopControl implements InterruptHandler.Stages {
             return false; // the process exits at once, 130
         }
         if (all) {
+            Supplier<String> settle = atQuit;
+            atQuit = null;
+            String said = settle == null ? null : settle.get();
+            err.println("\nllmperf4j: " + signal + " received again: quitting at once"
+                    + (said == null ? "" : ": " + said));
+            err.flush();
             return false;
         }
         interrupted = true;

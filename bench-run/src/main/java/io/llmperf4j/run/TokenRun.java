@@ -70,8 +70,9 @@ final class TokenRun {
             WorkloadSource workload = WorkloadSource.resolve(request.workload(), common.maxNumCompletedRequests(),
                     common.additionalSamplingParams(), WorkloadSource.Levels.of(plan, request.search() != null), err);
             workload.checkImagesFit(common.llmApi(), request.cluster() != null, err);
-            try (ResultsFolder folder = ResultsFolder.lock(common.resultsDir(), common.overwrite())) {
+            try (ResultsFolder folder = ResultsFolder.lock(common.resultsDir(), common.overwrite(), err)) {
                 stops.beforeMeasurement(folder::close); // the lock released, a folder created empty removed
+                stops.atQuit(folder::quit); // a quit at once still leaves the folder losing nothing
                 // client special tokens (Llama-2's BOS) are what counting an empty text yields. Counted before the
                 // warm-up: after it, the tokenizer's compiled code has never seen an empty text, and this one call
                 // threw it back to the interpreter, to be compiled again inside the run (0.3 s of C2 in a 1.6 s
@@ -195,6 +196,14 @@ final class TokenRun {
         runs.forEach(run -> run.levels().stream().filter(level -> level.run() != null)
                 .forEach(level -> records.addAll(level.run().records())));
         RunStatus status = failureGate.judge(records, err);
+        if (status == RunStatus.REQUESTS_FAILED && records.stream().noneMatch(RequestRecord::succeeded)) {
+            // --overwrite: a rerun that failed entirely gives the folder back to the run it was replacing
+            java.nio.file.Path failed = folder.keepEarlierOverFailedRun();
+            if (failed != null) {
+                err.println("llmperf4j: the earlier run's files are back in " + common.resultsDir() + " (a rerun "
+                        + "whose every request failed replaces nothing); this run's files are in " + failed);
+            }
+        }
         // last: after every file and report, and after the failure gate, whose exit code 4 says more
         return status == RunStatus.COMPLETED && sloExit ? SloGate.judge(runs, plan, err) : status;
     }

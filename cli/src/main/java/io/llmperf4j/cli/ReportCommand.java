@@ -2,6 +2,7 @@ package io.llmperf4j.cli;
 
 import io.llmperf4j.run.RunFailedException;
 import io.llmperf4j.report.html.HtmlReport;
+import io.llmperf4j.report.jsonl.RequestJournal;
 import io.llmperf4j.report.output.ResultsFolder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -44,11 +45,15 @@ final class ReportCommand implements Callable<Integer> {
         if (!Files.exists(dir)) {
             throw new UsageException(dir + " does not exist (give a results folder written by token-benchmark)");
         }
+        ResultsFolder found;
         try {
-            ResultsFolder.detect(dir);
+            found = ResultsFolder.detect(dir);
         } catch (IOException e) {
             // not a results folder: the input is wrong (exit 2), as compare says for the same folder
             throw new UsageException(e.getMessage());
+        }
+        if (Files.isDirectory(dir) && found.file().getFileName().toString().equals(RequestJournal.FILE_NAME)) {
+            throw new RunFailedException(journalOnly(dir));
         }
         try {
             Path report = HtmlReport.fromResultsDir(dir);
@@ -57,5 +62,25 @@ final class ReportCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new RunFailedException("cannot build the report: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * What to do with a folder holding only a run's journal (a run killed, or quit at once, before its summary): the
+     * page needs the summary, which the journal alone cannot give (the run's settings are not in it); compare reads
+     * the journal as it is, and the run it was replacing, when set aside, can be put back.
+     */
+    private static String journalOnly(Path dir) {
+        long records;
+        try (java.util.stream.Stream<String> lines = Files.lines(dir.resolve(RequestJournal.FILE_NAME))) {
+            records = lines.filter(line -> !line.isBlank()).count();
+        } catch (IOException | java.io.UncheckedIOException e) {
+            records = -1;
+        }
+        Path aside = dir.resolve(io.llmperf4j.run.ResultsFolder.ASIDE);
+        return dir + " holds only the journal of a run stopped before it wrote its summary (requests.jsonl"
+                + (records < 0 ? "" : ", " + records + " requests") + "): the page needs its "
+                + "*_llmperf4j_summary.json; llmperf4j compare " + dir + " OTHER_DIR reads the journal as it is"
+                + (Files.isDirectory(aside) ? "; the run it was replacing is kept whole in " + aside + ": move its "
+                + "files back into " + dir + " to restore it" : "");
     }
 }
