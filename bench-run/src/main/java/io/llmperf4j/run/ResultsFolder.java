@@ -360,11 +360,13 @@ public final class ResultsFolder implements AutoCloseable {
         }
     }
 
-    /** The first result-like file at the top of {@code dir} or one folder down, or null. */
+    /** A result-like file at the top of {@code dir} (the first by name), else one folder down; or null. */
     private static Path earlierResult(Path dir) throws IOException {
         try (Stream<Path> files = Files.walk(dir, 2)) {
             return files.filter(Files::isRegularFile).filter(RunFiles::isResult)
-                    .filter(f -> !dir.relativize(f).startsWith(RunFiles.ASIDE)).sorted().findFirst()
+                    .filter(f -> !dir.relativize(f).startsWith(RunFiles.ASIDE))
+                    // the folder's own run first (a failed-run-* or level folder's files after)
+                    .min(java.util.Comparator.comparingInt(Path::getNameCount).thenComparing(f -> f))
                     .orElse(null);
         } catch (UncheckedIOException e) {
             throw e.getCause();
