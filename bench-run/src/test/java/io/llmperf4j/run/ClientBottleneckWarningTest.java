@@ -33,8 +33,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The client-bottleneck warning on real runs against the simulator: a light run raises none, whatever the machine's
- * own noise (the idle baseline measured before the run sets the threshold, and a client this light is not busy); a
+ * The client-bottleneck warning on real runs against the simulator: a light run raises none unless its loops ran later
+ * than the machine's own noise allows (the idle baseline measured before the run sets the threshold); a
  * client whose only event loop is kept spinning in turns of twice that threshold raises it: by construction its
  * probes are then late by up to twice the threshold and its thread always wants a CPU (the test is skipped, saying
  * so, when a crowded machine gives that thread a CPU less than half the time: the client is then not busy by the
@@ -82,7 +82,10 @@ class ClientBottleneckWarningTest {
             assertEquals(Math.max(RunWarnings.CLIENT_LAG_P99_NANOS,
                     Math.round(RunWarnings.CLIENT_LAG_BASELINE_FACTOR * o.idleLagP99Nanos())),
                     RunWarnings.clientLagThresholdNanos(o));
-            assertEquals(Optional.empty(), RunWarnings.clientBottleneck(o), o::toString);
+            // a light client warns only when its loops ran later than 4x the machine's idle noise: a machine whose
+            // load rose mid-run may do that, and then the warning must say so (ClientEventLoopStallWarningTest)
+            assertEquals(o.lagP99Nanos() > RunWarnings.clientLagThresholdNanos(o),
+                    RunWarnings.clientBottleneck(o).isPresent(), o::toString);
         }
     }
 
@@ -114,13 +117,13 @@ class ClientBottleneckWarningTest {
             assertEquals(6, result.records().stream().filter(r -> r.succeeded()).count());
             ClientOverhead o = result.clientOverhead();
             assertTrue(o.lagP99Nanos() > threshold, "the spin delayed the probes: " + o);
+            Optional<RunWarning> warning = RunWarnings.clientBottleneck(o);
+            assertTrue(warning.isPresent(), "late loops warn, busy or not: " + o);
             // the spinning thread wants a CPU all the time; whether it got one for half the run is the machine's call
-            // (a crowded machine's scheduler may give it far less): only then does the client count as busy
+            // (a crowded machine's scheduler may give it far less): only then does the sentence blame the client's work
             assumeTrue(o.ioBusyShareMax() > RunWarnings.CLIENT_BUSY_SHARE,
                     "this machine gave the spinning event loop a CPU only " + Math.round(100 * o.ioBusyShareMax())
                             + " % of the time (it wanted one " + Math.round(100 * o.ioRunnableShareMax()) + " %)");
-            Optional<RunWarning> warning = RunWarnings.clientBottleneck(o);
-            assertTrue(warning.isPresent(), o::toString);
             String message = warning.get().message();
             assertTrue(message.startsWith("The client may have limited this run: its event loops ran late (lag p99 "),
                     message);

@@ -34,14 +34,14 @@ public final class RunWarnings {
     /**
      * CLIENT_BOTTLENECK fires when a probe task's p99 delay on the client's event loops is above
      * {@value #CLIENT_LAG_BASELINE_FACTOR} times the machine's own idle p99 (measured before the run), and at least
-     * this (also the threshold when no baseline was measured) ...
+     * this (also the threshold when no baseline was measured); its sentence blames the client ...
      */
     public static final long CLIENT_LAG_P99_NANOS = 1_000_000;
     /** ... the factor over the idle baseline ... */
     public static final double CLIENT_LAG_BASELINE_FACTOR = 4.0;
     /**
-     * ... and the client was busy: the process used more than this share of the machine's cores, or its busiest I/O
-     * thread was on a CPU more than this share of the time. Late loops in an idle client are the machine's noise.
+     * ... when it was busy: the process used more than this share of the machine's cores, or its busiest I/O thread
+     * was on a CPU more than this share of the time; otherwise the machine's other work, which delayed it as much.
      */
     public static final double CLIENT_BUSY_SHARE = 0.5;
     /**
@@ -187,26 +187,37 @@ public final class RunWarnings {
     }
 
     /**
-     * CLIENT_BOTTLENECK when {@code overhead} (null: not measured) shows a client that probably limited the
-     * measurement: its event loops ran clearly later than the machine's idle noise while the client was busy. One
-     * sentence with the numbers and the threshold.
+     * CLIENT_BOTTLENECK when {@code overhead} (null: not measured) shows a client whose event loops ran clearly later
+     * than the machine's idle noise (lag p99 above {@link #clientLagThresholdNanos}): its stamps of first tokens and
+     * chunks came late by as much, so TTFT and ITL include the client's delays whatever delayed it. The sentence says
+     * which: a busy client (it may also have limited throughput), or other work on a crowded machine. One sentence
+     * with the numbers and the threshold.
      */
     public static Optional<RunWarning> clientBottleneck(ClientOverhead overhead) {
         if (overhead == null || overhead.lagSamples() == 0) return Optional.empty();
         long threshold = clientLagThresholdNanos(overhead);
-        if (overhead.lagP99Nanos() <= threshold || !clientBusy(overhead)) return Optional.empty();
+        if (overhead.lagP99Nanos() <= threshold) return Optional.empty();
         String baseline = overhead.hasIdleBaseline()
                 ? String.format(Locale.ROOT, "%.0fx its idle p99 of %.2f ms measured before the run",
                 CLIENT_LAG_BASELINE_FACTOR, overhead.idleLagP99Nanos() / 1e6)
                 : "no idle baseline was measured";
-        return Optional.of(new RunWarning(WarningCode.CLIENT_BOTTLENECK, String.format(Locale.ROOT,
-                "The client may have limited this run: its event loops ran late (lag p99 %.2f ms, above the %.2f ms "
-                        + "threshold: %s) while it was busy (process CPU %s of %d cores, busiest I/O thread on a CPU "
-                        + "%s of the time), so latencies include the client's own delays and throughput may be its "
-                        + "limit; run it on a machine of its own or with more cores, lower the load, or measure its "
-                        + "error floor with 'llmperf4j calibrate'.",
-                overhead.lagP99Nanos() / 1e6, threshold / 1e6, baseline, percent(overhead.processCpuShare()),
-                overhead.availableProcessors(), percent(overhead.ioBusyShareMax()))));
+        String lag = String.format(Locale.ROOT, "its event loops ran late (lag p99 %.2f ms, max %.2f ms, above the "
+                        + "%.2f ms threshold: %s)", overhead.lagP99Nanos() / 1e6, overhead.lagMaxNanos() / 1e6,
+                threshold / 1e6, baseline);
+        String load = String.format(Locale.ROOT, "process CPU %s of %d cores, busiest I/O thread on a CPU %s of the "
+                + "time", percent(overhead.processCpuShare()), overhead.availableProcessors(),
+                percent(overhead.ioBusyShareMax()));
+        if (clientBusy(overhead)) {
+            return Optional.of(new RunWarning(WarningCode.CLIENT_BOTTLENECK, "The client may have limited this run: "
+                    + lag + " while it was busy (" + load + "), so latencies include the client's own delays and "
+                    + "throughput may be its limit; run it on a machine of its own or with more cores, lower the "
+                    + "load, or measure its error floor with 'llmperf4j calibrate'."));
+        }
+        return Optional.of(new RunWarning(WarningCode.CLIENT_BOTTLENECK, "The client distorted this run's "
+                + "latencies: " + lag + " though it was not busy (" + load + "): other work on this machine kept it "
+                + "from the CPU, so it stamped first tokens and chunks late and TTFT and ITL include its delays, not "
+                + "only the server's (an ITL p50 near 0 is a stall then a catch-up); run it on a quieter machine or "
+                + "with more cores, or measure its error floor with 'llmperf4j calibrate'."));
     }
 
     private static String percent(double share) {

@@ -36,8 +36,8 @@ public enum WarningCode {
      */
     END_MARKER_MISSING,
     /**
-     * The client itself was probably the bottleneck: its event loops ran late, its I/O threads or the machine's CPUs
-     * were saturated. The latencies then include the client's own delays.
+     * The client's event loops ran clearly later than the machine's idle noise: the client was busy (and may have
+     * limited throughput) or other work kept it from the CPU. The latencies then include the client's own delays.
      */
     CLIENT_BOTTLENECK,
     /**
