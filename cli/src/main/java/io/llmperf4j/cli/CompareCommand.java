@@ -6,6 +6,7 @@ import io.llmperf4j.report.compare.FolderComparison;
 import io.llmperf4j.report.compare.FolderComparisonConsoleReport;
 import io.llmperf4j.report.compare.RuleResult;
 import io.llmperf4j.report.compare.SettingsDifferences;
+import io.llmperf4j.report.compare.StoppedRuns;
 import io.llmperf4j.report.metrics.TokenCounting;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -34,7 +35,8 @@ import java.util.concurrent.Callable;
             "models by model and level, two iteration folders (or two sweeps run with --iterations) by level; the",
             "rules of --fail-if then apply to every level. Settings that differ between the two (model, endpoint,",
             "load, token shape, tokenizer, prompt mode, sampling parameters; for iterations model, load, token",
-            "shape and iterations) are listed on stderr first.",
+            "shape and iterations) are listed on stderr first, and so is a side a signal stopped (its latencies",
+            "leave out the cancelled requests).",
             "The CI comes from resampling requests within each run: run-to-run variation is not in it, so",
             "repeat runs (--iterations/--forks) to judge a change. Iterations compare TTFT and TPOT mean, output",
             "and request throughput (each the mean over measured iterations, with Welch's t interval at the",
@@ -88,6 +90,7 @@ final class CompareCommand implements Callable<Integer> {
         }
         SettingsDifferences.unrecorded(baseline, candidate)
                 .ifPresent(note -> context.err().println("compare: " + note));
+        for (String line : StoppedRuns.between(baseline, candidate)) context.err().println("compare: " + line);
         context.err().flush();
         context.out().print(FolderComparisonConsoleReport.render(comparison, results));
         context.out().flush();

@@ -1,0 +1,100 @@
+package io.llmperf4j.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * compare with a side a real signal cut short: a child llmperf4j process is sent SIGTERM mid-run (as a scheduler
+ * would; a shell's background jobs ignore SIGINT), and compare says on stderr which side was stopped, by what, and
+ * that its latencies leave out the cancelled requests; two complete runs get no such line.
+ */
+class CompareStoppedRunTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    // 50 tokens at 20 ms: each request takes about a second, so the run is mid-way when the signal comes
+    @RegisterExtension
+    static final TestServer server = TestServer.of(b -> b.timeToFirstToken(Duration.ofMillis(5))
+            .interTokenDelay(Duration.ofMillis(20)));
+
+    @Test
+    void aCandidateStoppedBySigtermIsNamedWithItsCancelledRequests(@TempDir Path tmp) throws Exception {
+        Path full = tmp.resolve("full");
+        Path fullAgain = tmp.resolve("full-again");
+        for (Path dir : List.of(full, fullAgain)) {
+            CliRun run = CliRun.of(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k"),
+                    "token-benchmark", "--no-client-warmup", "--model", "m", "--max-num-completed-requests", "8",
+                    "--num-concurrent-requests", "4", "--mean-output-tokens", "50", "--stddev-output-tokens", "0",
+                    "--results-dir", dir.toString());
+            assertEquals(0, run.exitCode(), run::toString);
+        }
+        Path stopped = tmp.resolve("stopped");
+        Files.createDirectories(stopped);
+        Process process = startBenchmark(stopped);
+        try {
+            waitForLines(stopped.resolve("requests.jsonl"), 4, process);
+            Signals.send(process, "TERM");
+            assertTrue(process.waitFor(60, TimeUnit.SECONDS), "process did not stop after SIGTERM");
+            assertEquals(ExitCodes.INTERRUPTED, process.exitValue());
+        } finally {
+            process.destroyForcibly();
+        }
+        JsonNode summary = JSON.readTree(stopped.resolve("m_550_50_llmperf4j_summary.json").toFile());
+        int ok = summary.at("/run/requests_succeeded").asInt();
+        int cancelled = summary.at("/errors/by_kind/CANCELLED").asInt();
+        assertEquals("SIGTERM", summary.at("/run/stopped_by").asText());
+        assertTrue(cancelled > 0, "requests were in flight: " + summary);
+
+        CliRun compare = CliRun.of(Map.of(), "compare", full.toString(), stopped.toString());
+        assertEquals(0, compare.exitCode(), compare::toString);
+        assertTrue(compare.err().contains("compare: the candidate (" + stopped + ") was stopped by SIGTERM after "
+                + ok + " successful requests with " + cancelled + " cancelled: its latencies leave out the "
+                + "cancelled requests, the ones that had run longest"), compare::toString);
+        assertFalse(compare.err().contains("the baseline ("), compare::toString);
+
+        CliRun reversed = CliRun.of(Map.of(), "compare", stopped.toString(), full.toString());
+        assertTrue(reversed.err().contains("compare: the baseline (" + stopped + ") was stopped by SIGTERM"),
+                reversed::toString);
+
+        CliRun complete = CliRun.of(Map.of(), "compare", full.toString(), fullAgain.toString());
+        assertEquals(0, complete.exitCode(), complete::toString);
+        assertFalse(complete.err().contains("stopped by"), complete::toString);
+    }
+
+    private static Process startBenchmark(Path dir) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-cp", classpath,
+                Main.class.getName(), "token-benchmark", "--no-client-warmup", "--model", "m",
+                "--max-num-completed-requests", "40", "--num-concurrent-requests", "4", "--mean-output-tokens", "50",
+                "--stddev-output-tokens", "0", "--results-dir", dir.toString()));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(dir.resolveSibling("stopped-stderr.txt").toFile());
+        builder.environment().put("OPENAI_API_BASE", server.baseUrl());
+        builder.environment().put("OPENAI_API_KEY", "k");
+        return builder.start();
+    }
+
+    private static void waitForLines(Path file, int lines, Process process) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline && process.isAlive()) {
+            if (Files.exists(file) && Files.readAllLines(file).size() >= lines) return;
+            Thread.sleep(50);
+        }
+        throw new AssertionError("no " + lines + " journal lines in time; process alive: " + process.isAlive());
+    }
+}
