@@ -10,10 +10,12 @@ import io.llmperf4j.report.metrics.MetricsConfig;
 import io.llmperf4j.report.metrics.TokenCounting;
 import io.llmperf4j.report.output.ResultFiles;
 import io.llmperf4j.run.search.SearchResult;
+import io.llmperf4j.tokenize.prompt.PromptSynthesizer;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A token benchmark, start to end, whatever its load and wherever it runs: the workload, the results folder
@@ -28,6 +30,8 @@ final class TokenRun {
     static final long QUICK_RUN_OUTPUT_TOKENS = 5_000;
     /** What a request without max_tokens counts for in that sum: llmperf's default --mean-output-tokens. */
     private static final int DEFAULT_ANSWER_TOKENS = 150;
+    /** The prompt modes whose prompts start with llmperf's instruction prefix. */
+    private static final Set<String> SYNTHESIZED = Set.of("llmperf", "exact");
     private final RunRequest request;
     private final CommonSettings common;
     private final PrintStream out;
@@ -62,13 +66,9 @@ final class TokenRun {
         // with one line, the results folder released and nothing of an earlier run removed
         stops.beforeMeasurement(() -> { });
         try (InterruptHandler ignored = InterruptHandler.installStaged(stops)) {
-            if (request.workload().meanInputTokens() < 40) {
-                // llmperf prints this (its number is stale: the prefix is now about 27 tokens)
-                err.println("the minimum number of input tokens that will be sent is 41 because of the prompting "
-                        + "logic right now");
-            }
             WorkloadSource workload = WorkloadSource.resolve(request.workload(), common.maxNumCompletedRequests(),
                     common.additionalSamplingParams(), WorkloadSource.Levels.of(plan, request.search() != null), err);
+            printMinimumInputTokens(workload);
             workload.checkImagesFit(common.llmApi(), request.cluster() != null, err);
             try (ResultsFolder folder = ResultsFolder.lock(common.resultsDir(), common.overwrite(), err)) {
                 stops.beforeMeasurement(folder::close); // the lock released, a folder created empty removed
@@ -81,6 +81,19 @@ final class TokenRun {
                 return runModels(workload, clientSpecialTokens, stops, folder);
             }
         }
+    }
+
+    /**
+     * llmperf's line for a mean input length under 40, with the real figure (llmperf's 41 is stale): the shortest
+     * prompt prefix among the synthesized prompts, counted by their tokenizer. Printed once the prompts are drawn, so
+     * a length that cannot be drawn gets only the error, which names the same prefix length.
+     */
+    private void printMinimumInputTokens(WorkloadSource workload) {
+        if (request.workload().meanInputTokens() >= 40 || !SYNTHESIZED.contains(workload.promptMode())) return;
+        workload.requests().stream().mapToInt(RequestSpec::maxTokens).filter(m -> m != RequestSpec.NO_MAX_TOKENS)
+                .map(m -> PromptSynthesizer.promptPrefixTokens(workload.promptTokenizer(), m)).min()
+                .ifPresent(min -> err.println("the minimum number of input tokens that will be sent is " + min
+                        + " because of the prompting logic right now"));
     }
 
     /**

@@ -89,6 +89,14 @@ public final class PromptSynthesizer {
         return new ExactPromptFitter(tokenizer, corpus).fit(lead, leadTokens, lines, tokens).text();
     }
 
+    /**
+     * The tokens of the instruction prefix a prompt with {@code maxTokens} starts with, counted by {@code tokenizer}:
+     * the fewest input tokens such a prompt can have.
+     */
+    public static int promptPrefixTokens(Tokenizer tokenizer, int maxTokens) {
+        return tokenizer.count(PromptPrefix.text(maxTokens));
+    }
+
     /** The tokenizer lengths are counted with. */
     public Tokenizer tokenizer() {
         return tokenizer;
