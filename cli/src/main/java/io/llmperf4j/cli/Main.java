@@ -88,6 +88,7 @@ public final class Main implements Runnable {
         PrintWriter err = cmd.getErr();
         err.println("llmperf4j: " + e.getMessage() + " (see '" + cmd.getCommandSpec().qualifiedName()
                 + " --help')");
+        for (String hint : UnmatchedArgumentHints.of(e)) err.println("  " + hint);
         return ExitCodes.USAGE;
     }
 
