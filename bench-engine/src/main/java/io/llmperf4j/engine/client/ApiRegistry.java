@@ -79,6 +79,10 @@ public final class ApiRegistry {
 
     /** llmperf's APIs that this tool does not call (named in messages as "not supported yet"). */
     public static final List<String> LLMPERF_ONLY = List.of("litellm", "sagemaker", "vertexai");
+    /** What to use instead of one of {@link #LLMPERF_ONLY}: most providers (and LiteLLM's proxy) speak OpenAI's API. */
+    static final String LLMPERF_ONLY_ALTERNATIVE = "; for an OpenAI-compatible provider or proxy (LiteLLM's proxy, "
+            + "a SageMaker or Vertex AI endpoint serving OpenAI's API) use --llm-api openai with its base URL in "
+            + "OPENAI_API_BASE";
 
     private ApiRegistry() {
     }
@@ -96,7 +100,8 @@ public final class ApiRegistry {
     public static Api get(String name) {
         return find(name).orElseThrow(() -> new IllegalArgumentException(
                 (LLMPERF_ONLY.contains(name) ? "--llm-api " + name + " is not supported yet"
-                        : "unknown --llm-api '" + name + "'") + "; supported: " + String.join(", ", names())));
+                        : "unknown --llm-api '" + name + "'") + "; supported: " + String.join(", ", names())
+                        + (LLMPERF_ONLY.contains(name) ? LLMPERF_ONLY_ALTERNATIVE : "")));
     }
 
     /** The supported names, in order. */
