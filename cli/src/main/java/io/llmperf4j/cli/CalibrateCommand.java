@@ -41,16 +41,19 @@ final class CalibrateCommand implements Callable<Integer> {
                     + "sweep of one).")
     List<Integer> concurrencies;
 
-    @Option(names = "--ttft-ms", defaultValue = "20", description = "The simulator's time to first token, in ms.")
+    @Option(names = "--ttft-ms", paramLabel = "MS", defaultValue = "20",
+            description = "The simulator's time to first token, in ms.")
     double ttftMillis;
 
-    @Option(names = "--inter-token-ms", defaultValue = "5", description = "The simulator's delay between tokens, in ms.")
+    @Option(names = "--inter-token-ms", paramLabel = "MS", defaultValue = "5",
+            description = "The simulator's delay between tokens, in ms.")
     double interTokenMillis;
 
-    @Option(names = "--output-tokens", defaultValue = "16", description = "Tokens per response, one per SSE event.")
+    @Option(names = "--output-tokens", paramLabel = "N", defaultValue = "16",
+            description = "Tokens per response, one per SSE event.")
     int outputTokens;
 
-    @Option(names = "--requests", defaultValue = "0",
+    @Option(names = "--requests", paramLabel = "N", defaultValue = "0",
             description = "Measured requests per level (0: 4 per stream, at least 100). Fewer than a level's "
                     + "concurrency keep at most that many in flight: the level's row is labelled so (\"10 of 64\").")
     int requests;

@@ -62,7 +62,7 @@ final class CompareCommand implements Callable<Integer> {
                     + "(no value on a side) fails the gate too.")
     String failIf;
 
-    @Option(names = "--client-special-tokens", defaultValue = "1",
+    @Option(names = "--client-special-tokens", paramLabel = "N", defaultValue = "1",
             description = "Special tokens the client tokenizer adds per text (1 for Llama-2's BOS), subtracted "
                     + "when server usage is missing.")
     int clientSpecialTokens;

@@ -61,7 +61,7 @@ final class CorrectnessCommand implements Callable<Integer> {
 
     /** Ours: a seed llmperf lacks, and the results folder's guard. */
     static final class Extra {
-        @Option(names = "--seed", defaultValue = "11111",
+        @Option(names = "--seed", paramLabel = "SEED", defaultValue = "11111",
                 description = "Seed of the random numbers, so a run can be repeated (llmperf does not seed "
                         + "them: its numbers differ on every run).")
         long seed;

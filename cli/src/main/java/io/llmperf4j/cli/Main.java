@@ -14,8 +14,9 @@ import java.lang.reflect.Constructor;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.Callable;
 
-/** Entry point: {@code llmperf4j <command>}. A bare call prints the usage. */
+/** Entry point: {@code llmperf4j <command>}. A bare call prints the usage on stderr and exits 2 (usage). */
 @Command(name = "llmperf4j",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
@@ -26,15 +27,17 @@ import java.util.Map;
             TraceStatsCommand.class,
             CommandLine.HelpCommand.class, AutoComplete.GenerateCompletion.class},
         exitCodeListHeading = "%nExit codes:%n")
-public final class Main implements Runnable {
+public final class Main implements Callable<Integer> {
     private static final String NETTY_JFR = "io.netty.jfr.enabled";
 
     @Spec
     CommandSpec spec;
 
+    /** No command: the usage, as for any other usage error (a script that forgot its command fails). */
     @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return ExitCodes.USAGE;
     }
 
     public static void main(String[] args) {

@@ -73,13 +73,15 @@ final class ServeCommand implements Callable<Integer> {
                 description = "sim: the simulator; llama: llama.cpp in the JVM (see above).")
         String engine;
 
-        @Option(names = "--host", defaultValue = SimulatorConfig.DEFAULT_HOST, description = "Address to bind.")
+        @Option(names = "--host", paramLabel = "HOST", defaultValue = SimulatorConfig.DEFAULT_HOST,
+                description = "Address to bind.")
         String host;
 
-        @Option(names = "--port", defaultValue = "8000", description = "Port to bind (0 picks a free one).")
+        @Option(names = "--port", paramLabel = "PORT", defaultValue = "8000",
+                description = "Port to bind (0 picks a free one).")
         int port;
 
-        @Option(names = "--model", split = ",", defaultValue = SimulatorConfig.DEFAULT_MODEL_ID,
+        @Option(names = "--model", paramLabel = "MODEL", split = ",", defaultValue = SimulatorConfig.DEFAULT_MODEL_ID,
                 description = "Model ids listed by /v1/models; with --engine llama, the GGUF model file to run.")
         List<String> models;
 
@@ -91,62 +93,65 @@ final class ServeCommand implements Callable<Integer> {
                 description = "Require 'Authorization: Bearer <key>' with the key read from this file.")
         Path apiKeyFile;
 
-        @Option(names = "--ctx-size", defaultValue = "2048",
+        @Option(names = "--ctx-size", paramLabel = "TOKENS", defaultValue = "2048",
                 description = "--engine llama: tokens of context (prompt plus completion) per request.")
         int contextLength;
     }
 
     /** The simulator's timing and the shape of its responses. */
     static final class Timing {
-        @Option(names = "--ttft-ms", defaultValue = "50",
+        @Option(names = "--ttft-ms", paramLabel = "MS", defaultValue = "50",
                 description = "Time to first token in milliseconds, from request arrival, or from the slot grant "
                         + "for a request that queued for one (--max-num-seqs): a client then sees the queue wait plus "
                         + "this.")
         double ttftMillis;
 
-        @Option(names = {"--inter-token-ms", "--inter-token-delay-ms"}, defaultValue = "10",
+        @Option(names = {"--inter-token-ms", "--inter-token-delay-ms"}, paramLabel = "MS", defaultValue = "10",
                 description = "Delay between tokens in ms (--inter-token-delay-ms: this command's earlier name).")
         double interTokenDelayMillis;
 
-        @Option(names = "--tokens-per-chunk", defaultValue = "1", description = "Tokens carried by each SSE event.")
+        @Option(names = "--tokens-per-chunk", paramLabel = "N", defaultValue = "1",
+                description = "Tokens carried by each SSE event.")
         int tokensPerChunk;
 
-        @Option(names = {"--max-concurrent-sequences", "--max-num-seqs"}, defaultValue = "64",
+        @Option(names = {"--max-concurrent-sequences", "--max-num-seqs"}, paramLabel = "N", defaultValue = "64",
                 description = "Sequences generated at once (the server's batch; --max-num-seqs: vLLM's name); more "
                         + "requests wait in a FIFO queue, so TTFT grows with load.")
         int maxConcurrentSequences;
 
-        @Option(names = "--prefill-us-per-token", defaultValue = "0",
+        @Option(names = "--prefill-us-per-token", paramLabel = "US", defaultValue = "0",
                 description = "Extra time to first token per prompt token, in microseconds.")
         double prefillMicrosPerToken;
 
-        @Option(names = "--prefill-us-per-image-token", defaultValue = "0",
+        @Option(names = "--prefill-us-per-image-token", paramLabel = "US", defaultValue = "0",
                 description = "Extra time to first token per image token (images count as vLLM counts Qwen2-VL's: "
                         + "one token per 28x28 pixels, plus 2; they are prompt tokens too), in microseconds.")
         double prefillMicrosPerImageToken;
 
-        @Option(names = "--prefix-cache-blocks", defaultValue = "" + SimulatorConfig.DEFAULT_PREFIX_CACHE_BLOCKS,
+        @Option(names = "--prefix-cache-blocks", paramLabel = "BLOCKS",
+                defaultValue = "" + SimulatorConfig.DEFAULT_PREFIX_CACHE_BLOCKS,
                 description = "KV blocks the simulated prefix cache keeps (LRU; 0 = no cache). Cached prompt tokens "
                         + "skip --prefill-us-per-token and are reported as usage.prompt_tokens_details.cached_tokens.")
         int prefixCacheBlocks;
 
-        @Option(names = "--prefix-block-tokens", defaultValue = "" + SimulatorConfig.DEFAULT_PREFIX_BLOCK_TOKENS,
+        @Option(names = "--prefix-block-tokens", paramLabel = "TOKENS",
+                defaultValue = "" + SimulatorConfig.DEFAULT_PREFIX_BLOCK_TOKENS,
                 description = "Tokens per KV block of the prefix cache (vLLM's 16; 512 matches Mooncake traces' "
                         + "hash_ids).")
         int prefixBlockTokens;
 
-        @Option(names = "--stop-probability", defaultValue = "0",
+        @Option(names = "--stop-probability", paramLabel = "P", defaultValue = "0",
                 description = "Share of responses that end early with finish_reason 'stop' (unless ignore_eos).")
         double stopProbability;
 
-        @Option(names = "--reasoning-tokens", defaultValue = "0",
+        @Option(names = "--reasoning-tokens", paramLabel = "N", defaultValue = "0",
                 description = "Tokens streamed first as delta.reasoning_content (chat), before the content.")
         int reasoningTokens;
     }
 
     /** Faults drawn at random, for testing a client's error handling. */
     static final class Faults {
-        @Option(names = "--fault-rate", defaultValue = "0",
+        @Option(names = "--fault-rate", paramLabel = "RATE", defaultValue = "0",
                 description = "Share of generation and embeddings requests that get a fault (0..1), drawn from "
                         + "--fault-kinds.")
         double faultRate;
@@ -158,11 +163,12 @@ final class ServeCommand implements Callable<Integer> {
                         + "the header X-Sim-Fault: KIND.")
         List<String> faultKinds;
 
-        @Option(names = "--fault-seed", defaultValue = "11111",
+        @Option(names = "--fault-seed", paramLabel = "SEED", defaultValue = "11111",
                 description = "Seed of the fault draws (and of --stop-probability).")
         long faultSeed;
 
-        @Option(names = "--stall-ms", defaultValue = "1000", description = "How long a 'stall' fault pauses a stream.")
+        @Option(names = "--stall-ms", paramLabel = "MS", defaultValue = "1000",
+                description = "How long a 'stall' fault pauses a stream.")
         long stallMillis;
     }
 

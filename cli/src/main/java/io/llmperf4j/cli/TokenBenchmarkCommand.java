@@ -28,6 +28,12 @@ import java.util.concurrent.Callable;
             "The endpoint comes from OPENAI_API_BASE (e.g. http://host:8000/v1, llmperf's rule: '/chat/completions'",
             "is appended) and the key from OPENAI_API_KEY (any dummy value for local servers). With OPENAI_API_BASE",
             "unset, the embedded simulated server is started on a free loopback port and benchmarked instead."
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  bin/llmperf4j token-benchmark --results-dir results/first   # OPENAI_API_BASE unset: the simulator",
+            "  OPENAI_API_BASE=http://localhost:8000/v1 OPENAI_API_KEY=EMPTY bin/llmperf4j token-benchmark \\",
+            "    --model meta-llama/Llama-2-7b-chat-hf --max-num-completed-requests 100 --results-dir out"
         })
 final class TokenBenchmarkCommand implements Callable<Integer> {
     private final CliContext context;
