@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -55,7 +56,9 @@ class SweepWarningsTest {
         assertEquals(0, first.exitCode(), first::toString);
         assertFalse(first.out().contains(CODE), first::toString);
         for (JsonNode level : sweepFile(tmp.resolve("first")).get("levels")) {
-            assertTrue(level.get("warnings").isArray() && level.get("warnings").isEmpty(), level::toString);
+            // only the code under test: a loaded machine may add CLIENT_BOTTLENECK, rightly
+            assertTrue(level.get("warnings").isArray() && codes(level.get("warnings")).stream()
+                    .noneMatch(CODE::equals), level::toString);
         }
 
         assertEquals(0, again.exitCode(), again::toString);
@@ -67,9 +70,11 @@ class SweepWarningsTest {
         assertEquals(2, levels.size());
         for (JsonNode level : levels) {
             String folder = level.get("results_dir").asText();
-            JsonNode w = level.get("warnings");
-            assertEquals(1, w.size(), w::toString);
-            assertEquals(CODE, w.get(0).get("code").asText());
+            List<JsonNode> w = new ArrayList<>();
+            level.get("warnings").forEach(x -> {
+                if (CODE.equals(x.get("code").asText())) w.add(x);
+            });
+            assertEquals(1, w.size(), level::toString);
             assertEquals(summaryWarning(tmp.resolve("again").resolve(folder)), w.get(0).get("message").asText());
         }
 
@@ -99,5 +104,11 @@ class SweepWarningsTest {
             return JSON.readTree(files.filter(p -> p.toString().endsWith("_sweep.json")).findFirst().orElseThrow()
                     .toFile());
         }
+    }
+
+    private static List<String> codes(JsonNode warnings) {
+        List<String> codes = new ArrayList<>();
+        warnings.forEach(w -> codes.add(w.get("code").asText()));
+        return codes;
     }
 }
