@@ -17,6 +17,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.Comparator;
 import java.util.Locale;
 import java.util.stream.Stream;
 
@@ -54,8 +57,8 @@ public final class ResultsFolder implements AutoCloseable {
     public static final String FAILED_PREFIX = "failed-run-";
     /** Where the files an interrupted --overwrite run had set aside are kept when a later --overwrite run starts. */
     public static final String KEPT_PREFIX = "earlier-run-";
-    private static final java.time.format.DateTimeFormatter STAMP =
-            java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT);
+    private static final DateTimeFormatter STAMP =
+            DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT);
 
     private final Path lockFile;
     private final FileChannel channel;
@@ -151,8 +154,9 @@ public final class ResultsFolder implements AutoCloseable {
             if (Files.isDirectory(aside)) {
                 if (earlierResult(dir) == null) {
                     RunFiles.restoreAside(dir);
-                    folder.notice("results folder " + dir + ": moved the earlier run's files back from " + RunFiles.ASIDE
-                            + ", where an interrupted --overwrite run that recorded nothing had set them aside");
+                    folder.notice("results folder " + dir + ": moved the earlier run's files back from "
+                            + RunFiles.ASIDE + ", where an interrupted --overwrite run that recorded nothing had set "
+                            + "them aside");
                 } else {
                     folder.leftAside = true;
                     // the killed run's files (written after it set the earlier ones aside), so --overwrite sets
@@ -317,7 +321,7 @@ public final class ResultsFolder implements AutoCloseable {
 
     /** A name for a new folder in the results folder, {@code <prefix><time>} (-2, -3... when that one is taken). */
     private Path newFolderName(String prefix, Instant time) {
-        String name = prefix + STAMP.format(time.atZone(java.time.ZoneId.systemDefault()));
+        String name = prefix + STAMP.format(time.atZone(ZoneId.systemDefault()));
         Path folder = dir.resolve(name);
         for (int i = 2; Files.exists(folder); i++) folder = dir.resolve(name + "-" + i);
         return folder;
@@ -366,7 +370,7 @@ public final class ResultsFolder implements AutoCloseable {
             return files.filter(Files::isRegularFile).filter(RunFiles::isResult)
                     .filter(f -> !dir.relativize(f).startsWith(RunFiles.ASIDE))
                     // the folder's own run first (a failed-run-* or level folder's files after)
-                    .min(java.util.Comparator.comparingInt(Path::getNameCount).thenComparing(f -> f))
+                    .min(Comparator.comparingInt(Path::getNameCount).thenComparing(f -> f))
                     .orElse(null);
         } catch (UncheckedIOException e) {
             throw e.getCause();
