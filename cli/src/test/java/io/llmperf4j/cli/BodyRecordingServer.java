@@ -46,6 +46,16 @@ final class BodyRecordingServer implements AutoCloseable {
         }
     }
 
+    /** The prompt of each of {@code bodies}: its last message's content. */
+    static List<String> prompts(List<JsonNode> bodies) {
+        List<String> prompts = new ArrayList<>();
+        for (JsonNode body : bodies) {
+            JsonNode messages = body.get("messages");
+            prompts.add(messages.get(messages.size() - 1).get("content").asText());
+        }
+        return prompts;
+    }
+
     private static boolean isPreflight(JsonNode body) {
         JsonNode messages = body.path("messages");
         JsonNode last = messages.path(messages.size() - 1).path("content");

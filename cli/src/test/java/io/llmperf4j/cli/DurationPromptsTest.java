@@ -1,6 +1,5 @@
 package io.llmperf4j.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,15 +38,6 @@ class DurationPromptsTest {
                 all.toArray(String[]::new));
     }
 
-    private static List<String> prompts(List<JsonNode> bodies) {
-        List<String> prompts = new ArrayList<>();
-        for (JsonNode body : bodies) {
-            JsonNode messages = body.get("messages");
-            prompts.add(messages.get(messages.size() - 1).get("content").asText());
-        }
-        return prompts;
-    }
-
     private static final String[] SYNTHETIC = {"--mean-input-tokens", "200", "--stddev-input-tokens", "0"};
 
     /** A plain run's prompts with the same --seed, in send order (concurrency 1). */
@@ -55,7 +45,7 @@ class DurationPromptsTest {
         server.bodies.clear();
         CliRun plain = run(server, dir, concat(SYNTHETIC, "--num-concurrent-requests", "1"));
         assertEquals(0, plain.exitCode(), plain::toString);
-        List<String> prompts = prompts(server.bodies());
+        List<String> prompts = BodyRecordingServer.prompts(server.bodies());
         assertEquals(PROMPTS, prompts.size());
         return prompts;
     }
@@ -68,7 +58,7 @@ class DurationPromptsTest {
         try (BodyRecordingServer server = new BodyRecordingServer()) {
             run = run(server, tmp.resolve("a"), concat(SYNTHETIC, "--request-rate", "40", "--arrival", "constant",
                     "--max-concurrency", "1", "--duration", "1"));
-            sent = prompts(server.bodies());
+            sent = BodyRecordingServer.prompts(server.bodies());
             plain = plainPrompts(server, tmp.resolve("b"));
         }
         assertEquals(0, run.exitCode(), run::toString);
@@ -92,7 +82,7 @@ class DurationPromptsTest {
             run = run(server, tmp.resolve("a"), concat(SYNTHETIC, "--slo", "ttft_p99<=10s", "--search",
                     "concurrency", "--search-min", "1", "--search-max", "1", "--search-level-max", "2s",
                     "--search-min-samples", "100000", "--search-no-repeat"));
-            sent = prompts(server.bodies());
+            sent = BodyRecordingServer.prompts(server.bodies());
             plain = plainPrompts(server, tmp.resolve("b"));
         }
         assertEquals(0, run.exitCode(), run::toString);
@@ -109,7 +99,7 @@ class DurationPromptsTest {
         try (BodyRecordingServer server = new BodyRecordingServer()) {
             run = run(server, tmp.resolve("a"), "--prompt", "Tell me a story", "--max-tokens", "2",
                     "--request-rate", "40", "--arrival", "constant", "--duration", "0.5");
-            sent = prompts(server.bodies());
+            sent = BodyRecordingServer.prompts(server.bodies());
         }
         assertEquals(0, run.exitCode(), run::toString);
         assertTrue(run.err().contains("llmperf4j: --duration: --prompt is a fixed set of 10 requests, sent in a loop "

@@ -1,6 +1,5 @@
 package io.llmperf4j.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,15 +45,6 @@ class IterationPromptsTest {
                 all.toArray(String[]::new));
     }
 
-    private static List<String> prompts(List<JsonNode> bodies) {
-        List<String> prompts = new ArrayList<>();
-        for (JsonNode body : bodies) {
-            JsonNode messages = body.get("messages");
-            prompts.add(messages.get(messages.size() - 1).get("content").asText());
-        }
-        return prompts;
-    }
-
     @Test
     void everyRequestOfEveryIterationAndForkSendsAPromptOfItsOwn(@TempDir Path tmp) throws IOException {
         List<String> sent;
@@ -63,7 +53,7 @@ class IterationPromptsTest {
             run = run(server, tmp.resolve("a"), "--mean-input-tokens", "200", "--stddev-input-tokens", "0",
                     "--num-concurrent-requests", "2", "--iterations", "2", "--warmup-iterations", "1",
                     "--iteration-time", "0.5", "--forks", "2");
-            sent = prompts(server.bodies());
+            sent = BodyRecordingServer.prompts(server.bodies());
         }
         assertEquals(0, run.exitCode(), run::toString);
         // many times the 4 prompts a fork looped over before, none twice
@@ -83,19 +73,19 @@ class IterationPromptsTest {
         List<String> plain;
         try (BodyRecordingServer server = new BodyRecordingServer()) {
             assertEquals(0, run(server, tmp.resolve("a"), iterations).exitCode());
-            first = prompts(server.bodies());
+            first = BodyRecordingServer.prompts(server.bodies());
             server.bodies.clear();
             CliRun second = run(server, tmp.resolve("b"), iterations);
             assertEquals(0, second.exitCode(), second::toString);
             // one measured iteration: the summary table says why its Error column is blank
             assertTrue(second.out().contains("\n(one measured iteration: no interval, so no Error; the ± error needs "
                     + "2 scores or more: --iterations 2 or more, or --forks 2 or more)\n"), second::toString);
-            again = prompts(server.bodies());
+            again = BodyRecordingServer.prompts(server.bodies());
             server.bodies.clear();
             CliRun plainRun = run(server, tmp.resolve("c"), "--mean-input-tokens", "200", "--stddev-input-tokens",
                     "0", "--num-concurrent-requests", "1");
             assertEquals(0, plainRun.exitCode(), plainRun::toString);
-            plain = prompts(server.bodies());
+            plain = BodyRecordingServer.prompts(server.bodies());
         }
         // the first batch of 4 and well beyond it
         assertTrue(first.size() > 12 && again.size() > 12, first.size() + ", " + again.size());
@@ -141,7 +131,7 @@ class IterationPromptsTest {
             run = run(server, tmp.resolve("a"), "--prompt", "Tell me a story", "--max-tokens", "2",
                     "--num-concurrent-requests", "2", "--iterations", "1", "--warmup-iterations", "0",
                     "--iteration-time", "0.5");
-            sent = prompts(server.bodies());
+            sent = BodyRecordingServer.prompts(server.bodies());
         }
         assertEquals(0, run.exitCode(), run::toString);
         assertTrue(run.err().contains(FIXED_LINE + "\n"), run::toString);
