@@ -3,6 +3,7 @@ package io.llmperf4j.report.html;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.report.metrics.FailureCause;
 import io.llmperf4j.report.metrics.Metric;
 import io.llmperf4j.report.metrics.MetricUnit;
 import io.llmperf4j.report.metrics.RequestMetrics;
@@ -20,6 +21,7 @@ import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -441,7 +443,15 @@ final class HtmlPage {
         if (t != null && e != null && run != null) {
             out.append("<p>Output throughput: <strong>").append(Html.fixed(t.outputTokensPerS(), 2))
                     .append("</strong> tok/s (").append(t.totalOutputTokens()).append(" tokens in ")
-                    .append(Html.fixed(run.durationS(), 3)).append(" s) \u00b7 Request throughput: <strong>")
+                    .append(Html.fixed(run.durationS(), 3)).append(" s)");
+            if (t.outputTokensDeliveredByFailed() != null && t.outputTokensDeliveredByFailed() > 0) {
+                // llmperf's figure leaves out what cancelled and failed requests delivered inside the same window
+                out.append(", <span class=\"delivered\">").append(Html.fixed(t.outputTokensPerSDelivered(), 2))
+                        .append(" tok/s counting every token delivered in the window (")
+                        .append(Html.fixed(t.outputTokensDeliveredByFailed(), 0))
+                        .append(" from requests cancelled or failed after their content began)</span>");
+            }
+            out.append(" \u00b7 Request throughput: <strong>")
                     .append(Html.fixed(t.requestsPerS(), 3)).append("</strong> req/s \u00b7 Errors: ")
                     .append(e.count()).append(" of ").append(run.requestsRecorded()).append(" (")
                     .append(Html.esc(Html.percent(e.rate()))).append(")</p>\n");
@@ -702,8 +712,7 @@ final class HtmlPage {
             out.append("<p><strong>").append(failed).append(" of ").append(data.records().size())
                     .append(" requests failed</strong>");
             if (e != null) out.append(" (error rate ").append(Html.esc(Html.percent(e.rate()))).append(")");
-            out.append(". Any failure other than a cancellation at the end of the run means the service did not hold "
-                    + "this load.</p>\n");
+            out.append(". ").append(Html.esc(failureReading(groups))).append("</p>\n");
             out.append("<table class=\"errors\">\n<thead><tr><th>kind</th><th class=\"num\">code</th>"
                     + "<th class=\"num\">count</th><th class=\"num\">share</th><th>example messages</th></tr></thead>\n"
                     + "<tbody>\n");
@@ -729,6 +738,45 @@ final class HtmlPage {
             }
         }
         out.append("</div>\n</section>\n");
+    }
+
+    /**
+     * What the failures say about the load, by what each kind points at ({@link FailureCause}, the split the
+     * REQUESTS_FAILED warning makes): only capacity failures say the service did not hold it.
+     */
+    static String failureReading(List<ReportSeries.ErrorGroup> groups) {
+        Map<FailureCause, Integer> by = new EnumMap<>(FailureCause.class);
+        for (ReportSeries.ErrorGroup g : groups) by.merge(FailureCause.of(g.kind(), g.code()), g.count(), Integer::sum);
+        List<String> parts = new ArrayList<>();
+        int capacity = by.getOrDefault(FailureCause.CAPACITY, 0);
+        int configuration = by.getOrDefault(FailureCause.CONFIGURATION, 0);
+        int other = by.getOrDefault(FailureCause.OTHER, 0);
+        int cancelled = by.getOrDefault(FailureCause.CANCELLED, 0);
+        int lost = by.getOrDefault(FailureCause.LOST, 0);
+        if (capacity > 0) {
+            parts.add(capacity + (capacity == 1 ? " points" : " point") + " at capacity (429, 408, 5xx, timeouts, "
+                    + "dropped connections): the service did not hold this load.");
+        }
+        if (configuration > 0) {
+            parts.add(configuration + (configuration == 1 ? " points" : " point") + " at the configuration (a 4xx "
+                    + "other than 408/429, a refused or failed connection): the requests were refused, which says "
+                    + "nothing about the load; check the API key, model id and base URL.");
+        }
+        if (other > 0) {
+            parts.add(other + (other == 1 ? " points" : " point") + " at neither (malformed or cut-short responses, "
+                    + "errors without a status code, client errors): read their messages.");
+        }
+        if (lost > 0) {
+            parts.add(lost + (lost == 1 ? " was" : " were") + " lost with a load worker that left the cluster: no "
+                    + "fault of the server's.");
+        }
+        if (cancelled > 0) {
+            parts.add(cancelled + (cancelled == 1 ? " was" : " were") + " cancelled in flight when the run ended: "
+                    + (cancelled == groups.stream().mapToInt(ReportSeries.ErrorGroup::count).sum()
+                    ? "they say nothing about whether the service held this load."
+                    : "those say nothing about the load."));
+        }
+        return String.join(" ", parts);
     }
 
     private static String counts(Map<String, Integer> map) {

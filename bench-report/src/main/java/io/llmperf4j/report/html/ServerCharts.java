@@ -7,6 +7,8 @@ import io.llmperf4j.servermetrics.summary.ServerSideSummary;
 import io.llmperf4j.servermetrics.summary.ServerTimeSeries;
 import io.llmperf4j.servermetrics.summary.TimedValue;
 import io.llmperf4j.servermetrics.timeline.ServerMetricsTimeline;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
@@ -22,6 +24,8 @@ import java.util.Locale;
 final class ServerCharts {
 
     private static final double NANOS_PER_SECOND = 1e9;
+    /** The metadata key a run with warmup records it under ("4 requests, excluded from every result"). */
+    private static final String WARMUP_METADATA = "llmperf4j_warmup";
 
     private final SummaryDocument summary;
     private final ServerTimeSeries series;
@@ -133,24 +137,105 @@ final class ServerCharts {
         out.append("</div>\n</section>\n");
     }
 
-    /** The server's TTFT, ITL and E2E percentiles (from its histograms) beside the client's, in ms. */
+    /**
+     * The server's TTFT, ITL and E2E percentiles (from its histograms) beside the client's, in ms. Each server
+     * percentile carries its bucket: interpolated inside it, it can read above the client's while the true value is
+     * below, so the caption claims a network and queueing share only where the server's is the lower.
+     */
     private void latencyTable() {
         ServerSideSummary server = summary.server();
         if (server == null) return;
         out.append("<div class=\"card\" style=\"margin-bottom:12px\">\n<table class=\"server-latency\">\n<thead><tr>"
-                + "<th>latency (ms)</th><th class=\"num\">client p50</th><th class=\"num\">server p50</th>"
-                + "<th class=\"num\">client p90</th><th class=\"num\">server p90</th><th class=\"num\">client p99</th>"
-                + "<th class=\"num\">server p99</th><th class=\"num\">server observations</th></tr></thead>\n<tbody>\n");
-        row("TTFT", Metric.TTFT, server.ttft());
-        row("ITL", Metric.ITL, server.interTokenLatency());
-        row("E2E", Metric.E2E_LATENCY, server.e2eRequestLatency());
+                + "<th>latency (ms)</th><th class=\"num\">client p50</th><th class=\"num\">server p50 (bucket)</th>"
+                + "<th class=\"num\">client p90</th><th class=\"num\">server p90 (bucket)</th>"
+                + "<th class=\"num\">client p99</th><th class=\"num\">server p99 (bucket)</th>"
+                + "<th class=\"num\">server observations</th></tr></thead>\n<tbody>\n");
+        int above = row("TTFT", Metric.TTFT, server.ttft());
+        above += row("ITL", Metric.ITL, server.interTokenLatency());
+        above += row("E2E", Metric.E2E_LATENCY, server.e2eRequestLatency());
         out.append("</tbody>\n</table>\n<p class=\"caption\">Server percentiles: ")
                 .append(Html.esc(server.quantileMethod() == null ? "from its histograms" : server.quantileMethod()))
-                .append(". The client's minus the server's is network, queueing before the engine and client "
-                        + "overhead.</p>\n</div>\n");
+                .append(". The true value lies anywhere in the bucket shown beside each. Where the server's is below "
+                        + "the client's by more than its bucket's width, the difference is network, queueing before "
+                        + "the engine and client overhead");
+        if (above > 0) {
+            out.append("; <span class=\"server-above-client\">").append(above)
+                    .append(above == 1 ? " server percentile reads" : " server percentiles read")
+                    .append(" above the client's (marked \u2191): the interpolation inside a wide bucket, not a "
+                            + "negative network time</span>");
+        }
+        out.append(".");
+        observationsNote(server);
+        out.append("</p>\n");
+        deliveredLine(server);
+        out.append("</div>\n");
     }
 
-    private void row(String name, Metric metric, ServerLatency server) {
+    /**
+     * Why the server observed a different number of requests than the client recorded: its histograms cover the
+     * scrapes that bracket the window, wider than it, and with a warmup the warmup's requests fall inside them.
+     */
+    private void observationsNote(ServerSideSummary server) {
+        if (summary.run() == null || server.ttft() == null && server.e2eRequestLatency() == null) return;
+        long observed = server.ttft() != null ? server.ttft().observations() : server.e2eRequestLatency().observations();
+        int recorded = summary.run().requestsRecorded();
+        if (observed == recorded) return;
+        String warmup = warmup();
+        out.append(" <span class=\"server-observations\">The server observed ").append(observed)
+                .append(observed == 1 ? " request" : " requests").append(", the client recorded ").append(recorded)
+                .append(": the server's histograms count every request timed between the scrapes that bracket the "
+                        + "window");
+        if (server.scrapeSpanS() != null && server.windowS() != null) {
+            out.append(" (").append(Html.fixed(server.scrapeSpanS(), 2)).append(" s against the window's ")
+                    .append(Html.fixed(server.windowS(), 2)).append(" s)");
+        }
+        if (warmup != null) {
+            out.append(", so the warmup's requests (").append(Html.esc(warmup)).append(") are among them");
+        }
+        out.append("; the client's columns are its successful requests alone.</span>");
+    }
+
+    /**
+     * The server's generation rate beside the client's two: llmperf's (successful requests' tokens) and every token
+     * delivered inside the window, the figure comparable with the server's counter.
+     */
+    private void deliveredLine(ServerSideSummary server) {
+        SummaryDocument.ThroughputJson t = summary.throughput();
+        if (t == null || server.generationTokensPerS() == null) return;
+        out.append("<p class=\"caption server-throughput\">Server: <strong>")
+                .append(Html.fixed(server.generationTokensPerS(), 1)).append("</strong> tok/s generated");
+        if (server.generationTokens() != null) out.append(" (").append(server.generationTokens()).append(" tokens)");
+        if (t.outputTokensPerSDelivered() != null) {
+            out.append(" \u00b7 client, every token delivered inside the window: <strong class=\"delivered\">")
+                    .append(Html.fixed(t.outputTokensPerSDelivered(), 1)).append("</strong> tok/s (")
+                    .append(Html.fixed(t.outputTokensDelivered(), 0)).append(" tokens");
+            if (t.outputTokensDeliveredByFailed() != null && t.outputTokensDeliveredByFailed() > 0) {
+                out.append(", ").append(Html.fixed(t.outputTokensDeliveredByFailed(), 0))
+                        .append(" of them from requests cancelled or failed after their content began");
+            }
+            out.append(")");
+        }
+        out.append(" \u00b7 llmperf's output throughput: ").append(Html.fixed(t.outputTokensPerS(), 1))
+                .append(" tok/s. llmperf's counts the successful requests' tokens alone over the same window, so "
+                        + "it reads lower when requests are cancelled at the end or fail mid-stream; the delivered "
+                        + "figure counts what arrived, as the server's counter does.");
+        String warmup = warmup();
+        if (warmup != null) {
+            out.append(" With a warmup (").append(Html.esc(warmup)).append(") the server's counter also holds what "
+                    + "the warmup's requests generated after the window opened; both client figures leave it out.");
+        }
+        out.append("</p>\n");
+    }
+
+    /** The run's warmup in words, from its metadata ("4 requests, excluded from every result"); null without. */
+    private String warmup() {
+        String w = summary.settings() == null || summary.settings().metadata() == null ? null
+                : summary.settings().metadata().get(WARMUP_METADATA);
+        return w == null || w.isBlank() ? null : w;
+    }
+
+    /** One latency row; returns how many of its server percentiles read above the client's. */
+    private int row(String name, Metric metric, ServerLatency server) {
         SummaryDocument.StatsJson client = summary.metrics().get(metric.jsonKey());
         out.append("<tr data-metric=\"").append(metric.jsonKey()).append("\"><td>").append(Html.esc(name))
                 .append("</td>");
@@ -158,12 +243,37 @@ final class ServerCharts {
             client == null || client.p90() == null ? Double.NaN : client.p90(),
             client == null || client.p99() == null ? Double.NaN : client.p99()};
         Double[] serverS = server == null ? new Double[3] : new Double[] {server.p50S(), server.p90S(), server.p99S()};
+        ServerLatency.Bucket[] buckets = server == null ? new ServerLatency.Bucket[3]
+                : new ServerLatency.Bucket[] {server.p50Bucket(), server.p90Bucket(), server.p99Bucket()};
+        int above = 0;
         for (int i = 0; i < 3; i++) {
-            out.append("<td class=\"num\">").append(Html.fixed(clientMs[i], 2)).append("</td><td class=\"num server\">")
-                    .append(serverS[i] == null ? "-" : Html.fixed(serverS[i] * 1000, 2)).append("</td>");
+            boolean higher = serverS[i] != null && serverS[i] * 1000 > clientMs[i];
+            if (higher) above++;
+            out.append("<td class=\"num\">").append(Html.fixed(clientMs[i], 2)).append("</td><td class=\"num server")
+                    .append(higher ? " above-client" : "").append("\">");
+            if (serverS[i] == null) {
+                out.append("-");
+            } else {
+                out.append(Html.fixed(serverS[i] * 1000, 2)).append(higher ? " \u2191" : "");
+                if (buckets[i] != null) out.append(" <span class=\"bucket\">").append(bucket(buckets[i])).append("</span>");
+            }
+            out.append("</td>");
         }
         out.append("<td class=\"num\">").append(server == null ? "-" : Long.toString(server.observations()))
                 .append("</td></tr>\n");
+        return above;
+    }
+
+    /** "(bucket 40\u201360 ms)", "(bucket above 2500 ms)" for the +Inf bucket. */
+    static String bucket(ServerLatency.Bucket b) {
+        String lower = bound(b.lowerS());
+        if (b.upperS() == null) return "(bucket above " + lower + " ms)";
+        return "(bucket " + lower + "\u2013" + bound(b.upperS()) + " ms)";
+    }
+
+    /** A bucket bound in ms as the server wrote it: 0.04 s → "40", 0.0025 s → "2.5". */
+    private static String bound(double seconds) {
+        return new BigDecimal(seconds * 1000).round(new MathContext(6)).stripTrailingZeros().toPlainString();
     }
 
     private void add(SvgChart.Builder chart, List<TimedValue> values, String name, String color, String cssClass,

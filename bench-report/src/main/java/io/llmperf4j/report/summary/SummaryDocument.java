@@ -6,6 +6,7 @@ import io.llmperf4j.model.BenchmarkRun;
 import io.llmperf4j.model.BenchmarkSettings;
 import io.llmperf4j.model.ClientOverhead;
 import io.llmperf4j.report.metrics.ConnectStats;
+import io.llmperf4j.report.metrics.DeliveredTokens;
 import io.llmperf4j.report.metrics.ErrorBreakdown;
 import io.llmperf4j.report.metrics.Goodput;
 import io.llmperf4j.report.metrics.ImageUsage;
@@ -143,8 +144,7 @@ public record SummaryDocument(
                         summarize(metrics.inputTokenSources()), TokenSourcesJson.of(metrics.inputTokenSources()),
                         DiscrepancyJson.of(metrics.tokenDiscrepancy())),
                 stats,
-                new ThroughputJson(num(metrics.outputTokensPerSecond()), num(metrics.requestsPerSecond()),
-                        metrics.totalOutputTokens()),
+                ThroughputJson.of(metrics, DeliveredTokens.of(run, metrics.config().tokenCounting())),
                 new ErrorsJson(errors.failed(), num(errors.errorRate()), byKind, byCode),
                 ConnectionsJson.of(ConnectStats.of(run)),
                 PhasesJson.of(PhaseStats.of(metrics.requests())),
@@ -338,8 +338,31 @@ public record SummaryDocument(
         }
     }
 
-    /** Run-level rates; null for a zero-length run. */
-    public record ThroughputJson(Double outputTokensPerS, Double requestsPerS, long totalOutputTokens) {
+    /**
+     * Run-level rates; null for a zero-length run. {@code outputTokensPerS} is llmperf's: the successful requests'
+     * tokens over the window. {@code outputTokensPerSDelivered} counts every token delivered inside the window, the
+     * tokens of requests cancelled or failed after content arrived included ({@link DeliveredTokens}): the figure to
+     * set beside the server's generation counter. The delivered keys are null in a document read from a file written
+     * before them.
+     *
+     * @param outputTokensDelivered         tokens delivered inside the window, every request's
+     * @param outputTokensDeliveredByFailed of which by requests that did not succeed (cancelled ones included)
+     * @param outputTokensPerSDelivered     {@code outputTokensDelivered} per second of the window
+     */
+    public record ThroughputJson(Double outputTokensPerS, Double requestsPerS, long totalOutputTokens,
+                                 Double outputTokensDelivered, Double outputTokensDeliveredByFailed,
+                                 @JsonProperty("output_tokens_per_s_delivered") Double outputTokensPerSDelivered) {
+
+        /** Without the delivered figures. */
+        public ThroughputJson(Double outputTokensPerS, Double requestsPerS, long totalOutputTokens) {
+            this(outputTokensPerS, requestsPerS, totalOutputTokens, null, null, null);
+        }
+
+        static ThroughputJson of(RunMetrics metrics, DeliveredTokens delivered) {
+            return new ThroughputJson(num(metrics.outputTokensPerSecond()), num(metrics.requestsPerSecond()),
+                    metrics.totalOutputTokens(), num(delivered.tokens()), num(delivered.fromFailed()),
+                    num(delivered.tokensPerSecond()));
+        }
     }
 
     /** Failures: count, rate (of recorded requests), per {@code FailureKind} name and per code. */

@@ -51,4 +51,20 @@ public final class HistogramQuantile {
         }
         return bucketStart + (bucketEnd - bucketStart) * (rank / count);
     }
+
+    /**
+     * The bucket {@link #quantile} interpolates in: {lower, upper}, upper {@code +Inf} for the last bucket; null
+     * where the quantile is undefined.
+     */
+    public static double[] bucket(double q, double[] upperBounds, double[] cumulativeCounts) {
+        if (Double.isNaN(quantile(q, upperBounds, cumulativeCounts)) || q < 0 || q > 1) return null;
+        int n = upperBounds.length;
+        double[] counts = Arrays.copyOf(cumulativeCounts, n);
+        for (int i = 1; i < n; i++) counts[i] = Math.max(counts[i], counts[i - 1]);
+        double rank = q * counts[n - 1];
+        int b = 0;
+        while (b < n - 1 && counts[b] < rank) b++;
+        double lower = b == 0 ? Math.min(0, upperBounds[0]) : upperBounds[b - 1];
+        return new double[] {lower, upperBounds[b]};
+    }
 }

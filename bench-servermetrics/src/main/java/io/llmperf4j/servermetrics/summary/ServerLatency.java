@@ -3,13 +3,34 @@ package io.llmperf4j.servermetrics.summary;
 /**
  * A server-side latency histogram over the measured window, in seconds: its increase between the scrapes that
  * bracket the window. Quantiles interpolate linearly inside a bucket, as Prometheus' {@code histogram_quantile} does
- * ({@link HistogramQuantile}); the mean is exact ({@code _sum} / {@code _count} increases).
+ * ({@link HistogramQuantile}); the mean is exact ({@code _sum} / {@code _count} increases). Each quantile's bucket is
+ * kept beside it: the true value lies anywhere in it, so a server p50 of 50 ms read from a 40-60 ms bucket may well be
+ * below a client p50 of 42 ms.
  *
  * @param observations requests the server observed in the window
  * @param meanS        mean, null when nothing was observed
  * @param p50S         median estimate, null when nothing was observed
  * @param p90S         90th percentile estimate
  * @param p99S         99th percentile estimate
+ * @param p50Bucket    the bucket the median was interpolated in; null when nothing was observed (or in a summary
+ *                     written before it)
+ * @param p90Bucket    the same for the 90th percentile
+ * @param p99Bucket    the same for the 99th percentile
  */
-public record ServerLatency(long observations, Double meanS, Double p50S, Double p90S, Double p99S) {
+public record ServerLatency(long observations, Double meanS, Double p50S, Double p90S, Double p99S,
+                            Bucket p50Bucket, Bucket p90Bucket, Bucket p99Bucket) {
+
+    /** Without the quantiles' buckets. */
+    public ServerLatency(long observations, Double meanS, Double p50S, Double p90S, Double p99S) {
+        this(observations, meanS, p50S, p90S, p99S, null, null, null);
+    }
+
+    /**
+     * One histogram bucket, in seconds.
+     *
+     * @param lowerS its lower bound (the previous bucket's {@code le}; 0 for the first)
+     * @param upperS its {@code le}; null for the {@code +Inf} bucket
+     */
+    public record Bucket(double lowerS, Double upperS) {
+    }
 }

@@ -333,7 +333,15 @@ public final class ServerSideSummarizer {
         // the cap needs the mean of the very observations the buckets hold: not when one layout of several is read
         Double capMean = observed > 1 ? null : mean;
         return new ServerLatency(observations, mean, quantile(0.50, bounds, counts, capMean),
-                quantile(0.90, bounds, counts, capMean), quantile(0.99, bounds, counts, capMean));
+                quantile(0.90, bounds, counts, capMean), quantile(0.99, bounds, counts, capMean),
+                bucket(0.50, bounds, counts), bucket(0.90, bounds, counts), bucket(0.99, bounds, counts));
+    }
+
+    /** The bucket a quantile was interpolated in, for a reader to see how wide the estimate is. */
+    private static ServerLatency.Bucket bucket(double q, double[] bounds, double[] counts) {
+        double[] b = HistogramQuantile.bucket(q, bounds, counts);
+        if (b == null) return null;
+        return new ServerLatency.Bucket(b[0], Double.isInfinite(b[1]) ? null : b[1]);
     }
 
     /**

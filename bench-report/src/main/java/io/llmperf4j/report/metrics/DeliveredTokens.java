@@ -1,0 +1,62 @@
+package io.llmperf4j.report.metrics;
+
+import io.llmperf4j.model.BenchmarkRun;
+import io.llmperf4j.model.RequestRecord;
+import java.util.Objects;
+
+/**
+ * Every output token the client received inside the measured window, whatever became of its request: successful
+ * requests' tokens and those a cancelled or failed request had already delivered. llmperf's output throughput
+ * ({@link RunMetrics#outputTokensPerSecond()}) counts successful requests alone over the same window, so a run whose
+ * timeout cancels requests in flight reads lower there than the server's own generation counter does; this figure
+ * is the one to set beside the server's.
+ *
+ * <p>A request's n (its token source's count, {@link TokenCounting#policy()}; a cancelled request's is the client
+ * tokenizer's count of what arrived) is spread evenly over its content events, as the iterations mode's
+ * {@code output_tok_per_s} does, and an event counts when its wall-clock arrival (the send's wall time plus its
+ * offset) lies inside the window. The window's start is known to the millisecond only, so its edges are widened by
+ * one millisecond. A request without content events (a whole response) counts its n at its end. Warmup requests
+ * are not among the run's records and add nothing.
+ *
+ * @param tokens        output tokens delivered inside the window (fractional where a request straddles an edge)
+ * @param fromFailed    of which delivered by requests that did not succeed (cancelled ones included)
+ * @param tokensPerSecond {@code tokens} / the window's seconds; NaN for a zero-length window
+ */
+public record DeliveredTokens(double tokens, double fromFailed, double tokensPerSecond) {
+
+    private static final long MILLI = 1_000_000L;
+    private static final double NANOS_PER_SECOND = 1e9;
+
+    /** The tokens {@code run}'s records delivered inside its window, counted as {@code counting} says. */
+    public static DeliveredTokens of(BenchmarkRun run, TokenCounting counting) {
+        Objects.requireNonNull(run, "run");
+        Objects.requireNonNull(counting, "counting");
+        long windowStart = run.startEpochMillis() * MILLI - MILLI;
+        long windowEnd = run.startEpochMillis() * MILLI + run.durationNanos() + MILLI;
+        double total = 0;
+        double failed = 0;
+        for (RequestRecord r : run.records()) {
+            int n = counting.policy().outputTokensOrZero(r);
+            if (n <= 0) continue;
+            long send = r.startEpochMicros() * 1_000L;
+            long[] events = r.contentEventNanos();
+            double inside = 0;
+            if (events.length > 0) {
+                double share = (double) n / events.length;
+                for (long e : events) {
+                    if (within(send + e, windowStart, windowEnd)) inside += share;
+                }
+            } else if (r.e2eNanos() >= 0 && within(send + r.e2eNanos(), windowStart, windowEnd)) {
+                inside = n;
+            }
+            total += inside;
+            if (!r.succeeded()) failed += inside;
+        }
+        double seconds = run.durationNanos() / NANOS_PER_SECOND;
+        return new DeliveredTokens(total, failed, run.durationNanos() > 0 ? total / seconds : Double.NaN);
+    }
+
+    private static boolean within(long t, long start, long end) {
+        return t >= start && t <= end;
+    }
+}

@@ -1,0 +1,47 @@
+package io.llmperf4j.report.metrics;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.llmperf4j.model.BenchmarkRun;
+import io.llmperf4j.model.BenchmarkSettings;
+import io.llmperf4j.model.Failure;
+import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestRecord;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Tokens delivered inside the window: every request's, an event counting where its arrival falls. */
+class DeliveredTokensTest {
+    private static final long START_MS = 1_000_000L;
+    private static final long MS = 1_000_000L;
+
+    /** A request sent {@code sendMs} after the window's start with one content event per entry of {@code eventsMs}. */
+    private static RequestRecord record(String id, long sendMs, long[] eventsMs, Integer usage, int clientTokens,
+                                        Failure failure) {
+        long[] events = new long[eventsMs.length];
+        for (int i = 0; i < events.length; i++) events[i] = eventsMs[i] * MS;
+        long last = events.length == 0 ? -1 : events[events.length - 1];
+        return new RequestRecord(0, id, null, (START_MS + sendMs) * 1000, events.length == 0 ? -1 : events[0], last,
+                last + MS, events.length, events, "", 10, 100, clientTokens, 10, usage, null, failure);
+    }
+
+    @Test
+    void successfulAndCancelledRequestsCountWhatArrivedInsideTheWindow() {
+        Failure cancelled = new Failure(FailureKind.CANCELLED, -1, "cancelled while in flight");
+        List<RequestRecord> records = List.of(
+                // 4 tokens by the server's usage, every event inside
+                record("ok", 0, new long[] {10, 20, 30, 40}, 4, 5, null),
+                // cancelled: no usage, the client's count less its BOS: 3 tokens, all inside
+                record("cut", 500, new long[] {100, 200, 300}, null, 4, cancelled),
+                // 6 tokens over 3 events, the last 2 after the window's end (2 s + 1 ms): 2 inside
+                record("late", 1500, new long[] {100, 600, 900}, 6, 7, null));
+        BenchmarkRun run = new BenchmarkRun(new BenchmarkSettings("m", 10, 0, 10, 0, 3, 2, 3,
+                Map.of(), "openai", Map.of(), "http://localhost:8000/v1", "llama-2 (built in)", "llmperf", 1L), records, START_MS,
+                START_MS + 2000, 2000 * MS, 3, true);
+        DeliveredTokens d = DeliveredTokens.of(run, TokenCounting.DEFAULT);
+        assertEquals(4 + 3 + 2, d.tokens(), 1e-12);
+        assertEquals(3, d.fromFailed(), 1e-12);
+        assertEquals(9 / 2.0, d.tokensPerSecond(), 1e-12);
+    }
+}

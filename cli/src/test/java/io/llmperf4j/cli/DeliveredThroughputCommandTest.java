@@ -1,0 +1,98 @@
+package io.llmperf4j.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A run its timeout cuts short, against the embedded simulator: llmperf's output throughput counts the successful
+ * requests' tokens alone, {@code output_tokens_per_s_delivered} every token that arrived inside the window (the
+ * cancelled requests' too), and the page sets it beside the server's counter; each server percentile carries its
+ * histogram bucket.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class DeliveredThroughputCommandTest {
+    private static final String BASE = "sim_40_40";
+
+    /** A request takes about 5 + 40 × 20 ms: the first wave ends before the 1 s timeout, the second is cut. */
+    @RegisterExtension
+    static final TestServer server = TestServer.of(b -> b
+            .timeToFirstToken(Duration.ofMillis(5))
+            .interTokenDelay(Duration.ofMillis(20)));
+
+    @Test
+    void theDeliveredFigureCountsTheCancelledRequestsTokensAndThePageSaysWhy(@TempDir Path dir) throws IOException {
+        CliRun run = CliRun.of(server.env(), "token-benchmark", "--model", "sim", "--mean-input-tokens", "40",
+                "--stddev-input-tokens", "0", "--mean-output-tokens", "40", "--stddev-output-tokens", "0",
+                "--max-num-completed-requests", "30", "--num-concurrent-requests", "3", "--timeout", "1",
+                "--no-client-warmup", "--server-metrics-interval", "0.1", "--results-dir", dir.toString());
+        assertEquals(0, run.exitCode(), run::toString);
+
+        ObjectMapper json = new ObjectMapper();
+        JsonNode summary = json.readTree(dir.resolve(BASE + "_llmperf4j_summary.json").toFile());
+        long successTokens = 0;
+        long cancelledTokens = 0;
+        int cancelled = 0;
+        for (String line : Files.readAllLines(dir.resolve("requests.jsonl"))) {
+            JsonNode r = json.readTree(line);
+            if (r.get("failure").isNull()) {
+                successTokens += r.get("usage_completion_tokens").asLong();
+            } else {
+                assertEquals("CANCELLED", r.get("failure").get("kind").asText(), line);
+                cancelled++;
+                cancelledTokens += r.get("output_tokens").asLong() - 1; // the client's count less its BOS
+            }
+        }
+        assertTrue(cancelled > 0 && cancelledTokens > 0, "the timeout cut requests that had received content");
+
+        JsonNode t = summary.get("throughput");
+        double seconds = summary.get("run").get("duration_s").asDouble();
+        assertEquals(successTokens, t.get("total_output_tokens").asLong());
+        assertEquals(successTokens / seconds, t.get("output_tokens_per_s").asDouble(), 1e-9, "llmperf's, unchanged");
+        assertEquals(successTokens + cancelledTokens, t.get("output_tokens_delivered").asDouble(), 1e-9);
+        assertEquals(cancelledTokens, t.get("output_tokens_delivered_by_failed").asDouble(), 1e-9);
+        assertEquals((successTokens + cancelledTokens) / seconds, t.get("output_tokens_per_s_delivered").asDouble(),
+                1e-9);
+
+        String page = Files.readString(dir.resolve(BASE + "_report.html"));
+        assertTrue(page.contains(String.format(Locale.ROOT, "<strong class=\"delivered\">%.1f</strong> tok/s (%d "
+                        + "tokens, %d of them from requests cancelled or failed after their content began)",
+                (successTokens + cancelledTokens) / seconds, successTokens + cancelledTokens, cancelledTokens)), page);
+        assertTrue(page.contains("llmperf's counts the successful requests' tokens alone over the same window"));
+        assertTrue(page.contains(cancelled + " were cancelled in flight when the run ended: they say nothing about "
+                + "whether the service held this load."), page);
+
+        // every server percentile carries the bucket it was interpolated in; a server value above the client's is
+        // marked, never read as a negative network time
+        Matcher cells = Pattern.compile("<td class=\"num server( above-client)?\">([^<]*)(<span class=\"bucket\">"
+                + "\\(bucket ([0-9.]+)\u2013([0-9.]+) ms\\)</span>)?</td>").matcher(page);
+        int seen = 0;
+        while (cells.find()) {
+            if (cells.group(2).equals("-")) continue;
+            seen++;
+            assertTrue(cells.group(3) != null, "no bucket: " + cells.group());
+            double value = Double.parseDouble(cells.group(2).replace(" \u2191", "").trim());
+            assertTrue(value >= 0 && value <= Double.parseDouble(cells.group(5)), cells.group());
+        }
+        assertTrue(seen >= 6, "TTFT and E2E at three percentiles at least: " + seen);
+        assertTrue(page.contains("The true value lies anywhere in the bucket shown beside each."));
+        assertTrue(!page.contains("The client's minus the server's is network"), "the old claim is gone");
+        assertTrue(List.of("p50_bucket", "p90_bucket", "p99_bucket").stream()
+                .allMatch(k -> summary.get("server").get("ttft").get(k).has("lower_s")));
+    }
+}
