@@ -16,7 +16,10 @@ public enum FailureCause {
     LOST,
     OTHER;
 
-    /** The cause of a failure of {@code kind} with {@code code} (the HTTP status or stream error's code; null or -1: none). */
+    /**
+     * The cause of a failure of {@code kind} with {@code code} (the HTTP status or stream error's code; null or -1:
+     * none).
+     */
     public static FailureCause of(FailureKind kind, Integer code) {
         boolean coded = code != null && code >= 0;
         return switch (kind) {

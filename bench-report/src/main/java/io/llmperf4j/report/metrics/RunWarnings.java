@@ -238,13 +238,16 @@ public final class RunWarnings {
         long other = 0;
         boolean uncodedErrors = false;
         for (RequestMetrics r : requests) {
-            if (r.succeeded() || r.failureKind() == FailureKind.CANCELLED) continue;
-            if (r.failureKind() == FailureKind.LOST) lost++;
-            else if (configurationFailure(r.failureKind(), r.failureCode())) configuration++;
-            else if (capacityFailure(r.failureKind(), r.failureCode())) capacity++;
-            else {
-                other++;
-                uncodedErrors |= r.failureKind() == FailureKind.ERROR_IN_STREAM;
+            if (r.succeeded()) continue;
+            switch (FailureCause.of(r.failureKind(), r.failureCode())) {
+                case CANCELLED -> { }
+                case LOST -> lost++;
+                case CONFIGURATION -> configuration++;
+                case CAPACITY -> capacity++;
+                case OTHER -> {
+                    other++;
+                    uncodedErrors |= r.failureKind() == FailureKind.ERROR_IN_STREAM;
+                }
             }
         }
         // a worker that left the cluster is no fault of the server's: say so, and judge the others on their own
@@ -275,20 +278,6 @@ public final class RunWarnings {
                 : counts.get(0) + ", " + counts.get(1) + " and " + counts.get(2);
         String advice = configuration > 0 ? config + (capacity > 0 ? " Otherwise " + load : "") : load;
         return tally + ": " + advice + (other > 0 ? " For the rest: " + api : "");
-    }
-
-    private static boolean configurationFailure(FailureKind kind, Integer code) {
-        if (kind == FailureKind.CONNECT_FAILED) return true;
-        return (kind == FailureKind.HTTP_STATUS || kind == FailureKind.ERROR_IN_STREAM) && code != null
-                && code >= 400 && code < 500 && code != 429 && code != 408;
-    }
-
-    private static boolean capacityFailure(FailureKind kind, Integer code) {
-        return switch (kind) {
-            case HTTP_STATUS, ERROR_IN_STREAM -> code != null && (code == 429 || code == 408 || code >= 500);
-            case IDLE_TIMEOUT, REQUEST_TIMEOUT, CONNECTION_CLOSED -> true;
-            default -> false;
-        };
     }
 
     /** The warnings for a run's requests, in {@link WarningCode} order. */
