@@ -35,6 +35,7 @@ import io.llmperf4j.report.llmperf.LlmperfConsoleReport;
 import io.llmperf4j.report.llmperf.LlmperfFileNames;
 import io.llmperf4j.report.metrics.MetricsConfig;
 import io.llmperf4j.report.metrics.RunMetrics;
+import io.llmperf4j.report.metrics.DeliveredTokens;
 import io.llmperf4j.report.metrics.RunWarnings;
 import io.llmperf4j.report.metrics.TokenCounting;
 import io.llmperf4j.report.summary.RunEnvironment;
@@ -619,7 +620,8 @@ final class ModelRun implements BenchmarkListener {
             out.print(SummaryConsoleReport.render(level.run(), level.metrics(), PeakInFlight.label(
                     level.outcome().settings(), level.run().settings().numConcurrentRequests())));
             if (level.server() != null) {
-                out.println(ServerMetricsConsole.line(level.server(), level.metrics().outputTokensPerSecond()));
+                out.println(ServerMetricsConsole.line(level.server(), level.metrics().outputTokensPerSecond(),
+                        DeliveredTokens.of(level.run(), cx.metricsConfig().tokenCounting()).tokensPerSecond()));
             }
             if (!plan.comparison()) {
                 out.println();

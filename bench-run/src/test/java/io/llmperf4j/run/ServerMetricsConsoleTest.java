@@ -45,4 +45,13 @@ class ServerMetricsConsoleTest {
         assertEquals("Server (/metrics): metrics served, no known engine's names (vLLM, SGLang, TGI, llama.cpp): only "
                 + "the level's *_server_metrics.csv is written (every family, raw)", ServerMetricsConsole.line(s, 970));
     }
+
+    @Test
+    void tokensDeliveredByCancelledRequestsFollowTheClientsFigureWhenTheyDiffer() {
+        assertEquals("Server (vllm /metrics): 780 generation tokens, 975.0 tok/s (client: 609.5 output tok/s, 682.1 "
+                + "delivered); peak running 4, waiting 4", ServerMetricsConsole.line(summary(4.0, 4.0, 3), 609.48,
+                682.07));
+        assertEquals("Server (vllm /metrics): 780 generation tokens, 975.0 tok/s (client: 970.0 output tok/s); peak "
+                + "running 4, waiting 4", ServerMetricsConsole.line(summary(4.0, 4.0, 3), 970, 970.5));
+    }
 }

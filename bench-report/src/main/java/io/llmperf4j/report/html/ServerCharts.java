@@ -177,7 +177,8 @@ final class ServerCharts {
      */
     private void observationsNote(ServerSideSummary server) {
         if (summary.run() == null || server.ttft() == null && server.e2eRequestLatency() == null) return;
-        long observed = server.ttft() != null ? server.ttft().observations() : server.e2eRequestLatency().observations();
+        long observed = server.ttft() != null ? server.ttft().observations()
+                : server.e2eRequestLatency().observations();
         int recorded = summary.run().requestsRecorded();
         if (observed == recorded) return;
         String warmup = warmup();
@@ -255,7 +256,9 @@ final class ServerCharts {
                 out.append("-");
             } else {
                 out.append(Html.fixed(serverS[i] * 1000, 2)).append(higher ? " \u2191" : "");
-                if (buckets[i] != null) out.append(" <span class=\"bucket\">").append(bucket(buckets[i])).append("</span>");
+                if (buckets[i] != null) {
+                    out.append(" <span class=\"bucket\">").append(bucket(buckets[i])).append("</span>");
+                }
             }
             out.append("</td>");
         }
