@@ -12,6 +12,7 @@ import io.llmperf4j.engine.load.OpenLoopSettings;
 import io.llmperf4j.engine.load.OpenLoopSummary;
 import io.llmperf4j.engine.load.SaturationRules;
 import io.llmperf4j.engine.load.SaturationVerdict;
+import io.llmperf4j.report.metrics.Goodput;
 import io.llmperf4j.report.metrics.RunWarning;
 import io.llmperf4j.report.output.ComparisonFile;
 import io.llmperf4j.report.output.IterationsFile;
@@ -43,9 +44,11 @@ final class LoadFiles {
      *
      * @param slo      its {@code --slo} verdict, or null without one ({@link SloVerdicts#of})
      * @param warnings its summary's warnings, or null when it has no summary (iterations, nothing recorded)
+     * @param goodput  its summary's goodput, or null when none was computed (no {@code --slo} latency bound, no
+     *                 summary)
      */
     record SweepRow(LoadSettings settings, LevelSummary summary, boolean aborted, String folder, LevelSlo slo,
-                    List<RunWarning> warnings) {
+                    List<RunWarning> warnings, Goodput goodput) {
     }
 
     /**
@@ -61,9 +64,11 @@ final class LoadFiles {
             SweepRow row = rows.get(i);
             LevelSummary s = row.summary();
             SaturationVerdict.LevelVerdict v = verdict.levels().get(i);
+            Goodput g = row.goodput();
             levels.add(new SweepFiles.Level(s.level(), plan.loadUnit(), LoadPlan.label(row.settings()), s.successes(),
                     s.total(), s.failures(), s.total() == 0 ? null : s.failureRate(), num(s.outputTokensPerSecond()),
-                    num(s.requestsPerSecond()), num(s.ttftP50Millis()), num(s.ttftP90Millis()),
+                    num(s.requestsPerSecond()), g == null ? null : num(g.goodRequestsPerSecond()),
+                    g == null ? null : num(g.goodFraction()), num(s.ttftP50Millis()), num(s.ttftP90Millis()),
                     num(s.e2eP50Millis()), num(s.e2eP90Millis()), row.aborted(), is(verdict.saturationIndex(), i),
                     is(verdict.ttftRedLineIndex(), i), is(verdict.firstFailingIndex(), i), v.fewSamples(),
                     num(v.throughputGain()), num(v.ttftP90Ratio()), row.folder(), row.slo(),

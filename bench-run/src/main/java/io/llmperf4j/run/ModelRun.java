@@ -583,7 +583,8 @@ final class ModelRun implements BenchmarkListener {
     private List<Path> writeSweepFiles(SaturationVerdict verdict, boolean stopped) {
         List<LoadFiles.SweepRow> rows = levels.stream().map(l -> new LoadFiles.SweepRow(l.outcome().settings(),
                 l.summary(), l.outcome().aborted(), l.dir() == null ? null : dir.relativize(l.dir()).toString(),
-                SloVerdicts.of(l), l.metrics() == null ? null : l.metrics().warnings())).toList();
+                SloVerdicts.of(l), l.metrics() == null ? null : l.metrics().warnings(),
+                l.metrics() == null ? null : l.metrics().goodput().orElse(null))).toList();
         try {
             return LoadFiles.writeSweep(dir, base(), model, plan, rows, verdict, stopped,
                     SloVerdicts.objectives(cx.metricsConfig()));

@@ -263,12 +263,13 @@ final class SweepPage {
     private void table() {
         out.append("<section id=\"sweep-table\">\n<h2>Levels</h2>\n<div class=\"card\">\n<table class=\"sweep\">\n"
                 + "<thead>");
-        if (openLoop) { // which send the latencies count from
+        boolean goodput = anyGoodput();
+        if (openLoop) { // which send the latencies count from; an open loop's goodput is judged from the intended one
             out.append("<tr><th colspan=\"6\"></th><th colspan=\"")
                     .append(SweepData.LATENCIES.size() * PERCENTILES.length)
                     .append("\" class=\"from-actual\">from the actual send (each level's summary)</th>"
-                            + "<th colspan=\"2\" class=\"from-intended\">from the intended send (the sweep file's)</th>"
-                            + "<th></th></tr>");
+                            + "<th colspan=\"").append(goodput ? 4 : 2).append("\" class=\"from-intended\">from the "
+                            + "intended send (the sweep file's)</th><th></th></tr>");
         }
         out.append("<tr><th>level</th><th class=\"num\">load</th><th class=\"num\">ok / total</th>"
                 + "<th class=\"num\">success</th><th class=\"num\">output tok/s</th><th class=\"num\">req/s</th>");
@@ -278,6 +279,7 @@ final class SweepPage {
             }
         }
         if (openLoop) out.append("<th class=\"num\">TTFT p50</th><th class=\"num\">TTFT p90</th>");
+        if (goodput) out.append("<th class=\"num\">goodput req/s</th><th class=\"num\">good</th>");
         boolean slo = sweep.slo() != null;
         if (slo) out.append("<th>SLO</th>");
         out.append("<th>verdict</th></tr></thead>\n<tbody>\n");
@@ -323,6 +325,12 @@ final class SweepPage {
                         .append("<td class=\"num\" data-metric=\"ttft_from_intended_ms\" data-p=\"90\">")
                         .append(Html.fixed(l.ttftP90Ms(), 1)).append("</td>");
             }
+            if (goodput) {
+                out.append("<td class=\"num\" data-metric=\"good_requests_per_s\">")
+                        .append(Html.fixed(l.goodRequestsPerS(), 2)).append("</td>")
+                        .append("<td class=\"num\" data-metric=\"good_fraction\">")
+                        .append(Html.esc(Html.percent(l.goodFraction()))).append("</td>");
+            }
             if (slo) sloCell(l.slo());
             out.append("<td>").append(flags).append("</td></tr>\n");
         }
@@ -332,9 +340,17 @@ final class SweepPage {
                 + "(waiting behind the cap and the pacer included) and are the sweep file's, as the console's sweep "
                 + "table" : "")
                 + "; the verdict is the sweep file's"
+                + (goodput ? "; goodput is each level's requests per second that met every --slo latency bound, "
+                + "good the share of its judged requests that did (failures count as not good), as its summary's "
+                + "goodput block" + (openLoop ? ", judged from the intended send" : "") : "")
                 + (slo ? "; SLO is each level's --slo verdict (its summary's slo block; unresolved: decided by the "
                 + "estimates, its 95 % intervals straddling a limit; not judged: stopped before its end)" : "")
                 + ".</p>\n</div>\n</section>\n");
+    }
+
+    /** Whether any level has goodput (the sweep ran with an {@code --slo} TTFT, TPOT or E2E bound). */
+    private boolean anyGoodput() {
+        return levels.stream().anyMatch(l -> l.row().goodRequestsPerS() != null || l.row().goodFraction() != null);
     }
 
     /** Where the table's figures come from: the levels' summaries, or the sweep file's rows for levels without. */

@@ -23,7 +23,7 @@ public final class SweepFiles {
     public static final List<String> COLUMNS = List.of("level", "load_unit", "successes", "total", "failures",
             "failure_rate", "output_tok_s", "requests_s", "ttft_p50_ms", "ttft_p90_ms", "e2e_p50_ms", "e2e_p90_ms",
             "aborted", "saturation_point", "ttft_red_line", "first_failing", "few_samples", "throughput_gain",
-            "ttft_p90_ratio", "slo");
+            "ttft_p90_ratio", "slo", "good_requests_per_s", "good_fraction");
 
     /**
      * {@code <base>_sweep.json}.
@@ -54,17 +54,32 @@ public final class SweepFiles {
     /**
      * One level that ran.
      *
+     * @param goodRequestsPerS its summary's {@code goodput.good_requests_per_s}: requests meeting the {@code --slo}
+     *                 latency bounds per second; null when goodput was not computed (no TTFT, TPOT or E2E bound)
+     * @param goodFraction its summary's {@code goodput.good_fraction}; null when goodput was not computed
      * @param slo      its {@code --slo} verdict (its summary's, in a word; not judged when aborted); absent without
      *                 objectives
      * @param warnings its summary's warnings (code and message, as in its {@code _llmperf4j_summary.json}; empty
      *                 when none); absent for a level without a summary (iterations, a level that recorded nothing)
      */
     public record Level(double level, String loadUnit, String label, int successes, int total,
-                        int failures, Double failureRate, Double outputTokS, Double requestsS, Double ttftP50Ms,
+                        int failures, Double failureRate, Double outputTokS, Double requestsS,
+                        Double goodRequestsPerS, Double goodFraction, Double ttftP50Ms,
                         Double ttftP90Ms, Double e2eP50Ms, Double e2eP90Ms, boolean aborted, boolean saturationPoint,
                         boolean ttftRedLine, boolean firstFailing, boolean fewSamples, Double throughputGain,
                         Double ttftP90Ratio, String resultsDir, @JsonInclude(JsonInclude.Include.NON_NULL) LevelSlo slo,
                         @JsonInclude(JsonInclude.Include.NON_NULL) List<SummaryDocument.WarningJson> warnings) {
+
+        /** A level without goodput (no {@code --slo} latency bound, or a sweep file written before it was kept). */
+        public Level(double level, String loadUnit, String label, int successes, int total, int failures,
+                     Double failureRate, Double outputTokS, Double requestsS, Double ttftP50Ms, Double ttftP90Ms,
+                     Double e2eP50Ms, Double e2eP90Ms, boolean aborted, boolean saturationPoint, boolean ttftRedLine,
+                     boolean firstFailing, boolean fewSamples, Double throughputGain, Double ttftP90Ratio,
+                     String resultsDir, LevelSlo slo, List<SummaryDocument.WarningJson> warnings) {
+            this(level, loadUnit, label, successes, total, failures, failureRate, outputTokS, requestsS, null, null,
+                    ttftP50Ms, ttftP90Ms, e2eP50Ms, e2eP90Ms, aborted, saturationPoint, ttftRedLine, firstFailing,
+                    fewSamples, throughputGain, ttftP90Ratio, resultsDir, slo, warnings);
+        }
 
         /** A level without its warnings (a sweep file written before they were kept). */
         public Level(double level, String loadUnit, String label, int successes, int total, int failures,
@@ -126,7 +141,8 @@ public final class SweepFiles {
                         OutputFormat.cell(l.ttftP90Ms()), OutputFormat.cell(l.e2eP50Ms()),
                         OutputFormat.cell(l.e2eP90Ms()), l.aborted(), l.saturationPoint(), l.ttftRedLine(),
                         l.firstFailing(), l.fewSamples(), OutputFormat.cell(l.throughputGain()),
-                        OutputFormat.cell(l.ttftP90Ratio()), l.slo() == null ? "" : l.slo().status());
+                        OutputFormat.cell(l.ttftP90Ratio()), l.slo() == null ? "" : l.slo().status(),
+                        OutputFormat.cell(l.goodRequestsPerS()), OutputFormat.cell(l.goodFraction()));
             }
         }
         return List.of(json, csv);
