@@ -38,10 +38,11 @@ final class DoctorCommand implements Callable<Integer> {
     @Mixin
     DebugOption debugOption;
 
-    @Option(names = "--model", description = "The model id to check; default: the first one /models lists.")
+    @Option(names = "--model", paramLabel = "MODEL",
+            description = "The model id to check; default: the first one /models lists.")
     String model;
 
-    @Option(names = "--llm-api", defaultValue = "openai",
+    @Option(names = "--llm-api", defaultValue = "openai", paramLabel = "API",
             description = "The API to check: openai, openai-completions, anthropic or embeddings.")
     String llmApi;
 

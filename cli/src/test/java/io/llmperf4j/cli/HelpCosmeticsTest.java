@@ -23,7 +23,7 @@ class HelpCosmeticsTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"token-benchmark", "correctness", "serve", "compare", "report", "calibrate", "worker",
-        "trace-stats"})
+        "trace-stats", "doctor"})
     void optionValuesHaveLabelsNotFieldNames(String command) {
         CliRun run = CliRun.of(Map.of(), command, "--help");
         assertEquals(0, run.exitCode(), run::toString);
