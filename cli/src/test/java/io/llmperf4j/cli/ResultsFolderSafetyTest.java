@@ -14,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -41,11 +40,7 @@ class ResultsFolderSafetyTest {
             .interTokenDelay(Duration.ofMillis(20)));
 
     private static CliRun run(Map<String, String> env, Path dir, String... extra) {
-        List<String> args = new ArrayList<>(List.of("token-benchmark", "--model", "m", "--max-num-completed-requests",
-                "2", "--num-concurrent-requests", "2", "--mean-output-tokens", "3", "--stddev-output-tokens", "0",
-                "--no-client-warmup", "--results-dir", dir.toString()));
-        args.addAll(List.of(extra));
-        return CliRun.of(env, args.toArray(String[]::new));
+        return ResultsFolderTest.runWith(env, dir, extra);
     }
 
     @Test

@@ -145,7 +145,8 @@ class ResultsFolderTest {
         return files;
     }
 
-    private static CliRun runWith(Map<String, String> env, Path dir, String... extra) {
+    /** A two-request token-benchmark into {@code dir} (the folder tests' run), with {@code extra} flags. */
+    static CliRun runWith(Map<String, String> env, Path dir, String... extra) {
         List<String> args = new ArrayList<>(List.of("token-benchmark", "--model", "m", "--max-num-completed-requests",
                 "2", "--num-concurrent-requests", "2", "--mean-output-tokens", "3", "--stddev-output-tokens", "0",
                 "--no-client-warmup", "--results-dir", dir.toString()));
