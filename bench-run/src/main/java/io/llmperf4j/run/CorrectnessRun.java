@@ -103,7 +103,11 @@ final class CorrectnessRun {
         out.print(report.renderResults());
         out.flush();
         writeFiles(report);
-        return stops.interrupted() ? RunStatus.INTERRUPTED : RunStatus.COMPLETED;
+        if (stops.interrupted()) return RunStatus.INTERRUPTED;
+        // --overwrite: a rerun that failed entirely gives the folder back to the run it was replacing; the exit
+        // stays 0, as llmperf's: the report, errors counted, is the answer
+        folder.keepEarlierIfEveryRequestFailed(result.records());
+        return RunStatus.COMPLETED;
     }
 
     private ClosedLoopSettings loopSettings() {

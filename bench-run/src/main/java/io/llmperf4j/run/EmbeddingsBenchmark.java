@@ -13,6 +13,7 @@ import io.llmperf4j.engine.load.OpenLoopSettings;
 import io.llmperf4j.engine.load.SaturationVerdict;
 import io.llmperf4j.engine.load.ScheduledRecord;
 import io.llmperf4j.engine.load.Warmup;
+import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.report.embeddings.EmbeddingsSummary;
 import io.llmperf4j.report.embeddings.EmbeddingsSweep;
@@ -44,6 +45,8 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
     private LoadPlan plan;
     /** --quiet: {@code out} is not shown, so a sweep's verdict warnings also go to {@code err}. */
     private final boolean quiet;
+    /** Whether the requests failed the run (every one, or more than --max-error-rate percent): exit 4. */
+    private final FailureGate failureGate;
 
     private String endpointShown;
     private int workloadSize;
@@ -55,9 +58,10 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
     private final List<EmbeddingsSweep.Level> levels = new ArrayList<>();
     private final List<LevelOutcome> outcomes = new ArrayList<>();
 
-    EmbeddingsBenchmark(RunRequest options, PrintStream out, PrintStream err, boolean quiet) {
+    EmbeddingsBenchmark(RunRequest options, PrintStream out, PrintStream err, FailureGate failureGate, boolean quiet) {
         this.options = options;
         this.quiet = quiet;
+        this.failureGate = failureGate;
         this.common = options.common();
         this.plan = options.load();
         this.out = out;
@@ -140,7 +144,13 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
         if (quiet && plan.multiLevel()) {
             result.verdict().warnings().forEach(w -> err.println("llmperf4j: warning: " + w));
         }
-        return stops.interrupted() ? RunStatus.INTERRUPTED : RunStatus.COMPLETED;
+        if (stops.interrupted()) return RunStatus.INTERRUPTED;
+        List<RequestRecord> records = new ArrayList<>();
+        outcomes.forEach(outcome -> outcome.run().ifPresent(load -> records.addAll(load.records())));
+        RunStatus status = failureGate.judge(records, err);
+        // --overwrite: a rerun that failed entirely gives the folder back to the run it was replacing
+        folder.keepEarlierIfEveryRequestFailed(records);
+        return status;
     }
 
     // ---------------------------------------------------------------- listener (the benchmark's thread)

@@ -1,5 +1,6 @@
 package io.llmperf4j.run;
 
+import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.report.jsonl.RequestJournal;
 
 import java.io.IOException;
@@ -20,6 +21,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
 
@@ -255,6 +257,24 @@ public final class ResultsFolder implements AutoCloseable {
         }
         closeQuietly(channel);
         removeCreated(dir, created);
+    }
+
+    /**
+     * The end of a run that was not interrupted, whatever its command (token-benchmark, --llm-api embeddings,
+     * correctness): when it recorded requests and every one failed (exit 4), {@link #keepEarlierOverFailedRun()},
+     * said in one line on the notices stream.
+     *
+     * @param records every measured request of the run (all its levels and models)
+     * @return the folder this run's files went to, or null when nothing was moved
+     */
+    public Path keepEarlierIfEveryRequestFailed(List<RequestRecord> records) {
+        if (records.isEmpty() || records.stream().anyMatch(RequestRecord::succeeded)) return null;
+        Path failed = keepEarlierOverFailedRun();
+        if (failed != null) {
+            notice("the earlier run's files are back in " + dir + " (a rerun whose every request failed replaces "
+                    + "nothing); this run's files are in " + failed);
+        }
+        return failed;
     }
 
     /**

@@ -83,7 +83,7 @@ public final class Runner {
                     + "...) judged by a token benchmark without --search or --iterations");
         }
         if (!api.generates()) {
-            return new EmbeddingsBenchmark(request, out, err, quiet).run();
+            return new EmbeddingsBenchmark(request, out, err, new FailureGate(maxErrorRatePercent), quiet).run();
         }
         return new TokenRun(request, out, err, new FailureGate(maxErrorRatePercent), sloExit, quiet).run();
     }

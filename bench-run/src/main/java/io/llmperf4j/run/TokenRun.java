@@ -209,14 +209,8 @@ final class TokenRun {
         runs.forEach(run -> run.levels().stream().filter(level -> level.run() != null)
                 .forEach(level -> records.addAll(level.run().records())));
         RunStatus status = failureGate.judge(records, err);
-        if (status == RunStatus.REQUESTS_FAILED && records.stream().noneMatch(RequestRecord::succeeded)) {
-            // --overwrite: a rerun that failed entirely gives the folder back to the run it was replacing
-            java.nio.file.Path failed = folder.keepEarlierOverFailedRun();
-            if (failed != null) {
-                err.println("llmperf4j: the earlier run's files are back in " + common.resultsDir() + " (a rerun "
-                        + "whose every request failed replaces nothing); this run's files are in " + failed);
-            }
-        }
+        // --overwrite: a rerun that failed entirely gives the folder back to the run it was replacing
+        folder.keepEarlierIfEveryRequestFailed(records);
         // last: after every file and report, and after the failure gate, whose exit code 4 says more
         return status == RunStatus.COMPLETED && sloExit ? SloGate.judge(runs, plan, err) : status;
     }
