@@ -178,7 +178,9 @@ class OtherApisCommandTest {
     @CsvSource({"malformed_event,MALFORMED_EVENT", "error_event,ERROR_IN_STREAM", "drop_mid_stream,CONNECTION_CLOSED"})
     void embeddingsFaultsAreErrorsNotCrashes(String fault, String kind, @TempDir Path tmp) throws IOException {
         CliRun run = run("embeddings", tmp, "--header", "X-Sim-Fault: " + fault);
-        assertEquals(0, run.exitCode(), run::toString);
+        // every request failed: exit 4, as token-benchmark's, with every file written
+        assertEquals(4, run.exitCode(), run::toString);
+        assertTrue(run.err().contains("every request failed (6 of 6)"), run::toString);
         assertTrue(run.out().contains("Requests: 6 (0 completed, 6 errors)"), run::toString);
         JsonNode summary = JSON.readTree(tmp.resolve("sim_60_12_embeddings_summary.json").toFile());
         assertEquals(6, summary.get("errors_by_kind").get(kind).asInt(), summary::toString);
@@ -218,7 +220,7 @@ class OtherApisCommandTest {
                 tmp.toString());
         CliRun run = CliRun.of(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "wrong"),
                 args.toArray(String[]::new));
-        assertEquals(0, run.exitCode(), run::toString);
+        assertEquals(4, run.exitCode(), run::toString); // every request failed, as token-benchmark's
         assertTrue(run.out().contains("4 errors"), run::toString);
         JsonNode summary = JSON.readTree(tmp.resolve("sim_550_150_embeddings_summary.json").toFile());
         assertEquals(4, summary.get("num_errors").asInt());
