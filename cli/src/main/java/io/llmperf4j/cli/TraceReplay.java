@@ -46,7 +46,9 @@ final class TraceReplay {
         // open loop wants a positive nominal rate (its arrivals are the trace's own): their count stands in
         double rate = trace.arrivalSpanMs() == 0 ? trace.arrivals().size() : trace.meanArrivalsPerSecond();
         Duration timeout = Duration.ofSeconds(limitSeconds(trace, common.timeoutSeconds()));
-        Arrival arrival = new Arrival.Trace(flags.trace, n, Duration.ofMillis(spanMs), flags.traceSpeedup, cut);
+        Arrival arrival = trace.hasSessions() ? new Arrival.Trace(flags.trace, n, Duration.ofMillis(spanMs),
+                flags.traceSpeedup, cut, trace.arrivals().size(), Duration.ofMillis(trace.arrivalSpanMs()))
+                : new Arrival.Trace(flags.trace, n, Duration.ofMillis(spanMs), flags.traceSpeedup, cut);
         LoadProfile profile = new LoadProfile.OpenLoop(rate, arrival, 0, OptionalInt.of(n),
                 Optional.empty(), timeout, OptionalInt.empty());
         return new LoadPlan(true, given.models(), LoadPlan.Kind.OPEN_LOOP, profile, Warmup.NONE, null,

@@ -63,7 +63,7 @@ class TraceSessionsReplayTest {
                 + "0 not sent;"), run::toString);
         assertFalse(run.out().contains("were not sent"), run::toString);
         assertTrue(run.err().contains("load: trace replay of mooncake:" + trace
-                + " (4 requests over 0.3 s, speedup 1), mean 10 sessions/s"), run::toString);
+                + " (2 sessions (4 requests) starting over 0.1 s, speedup 1), mean 10 sessions/s"), run::toString);
         JsonNode open = openLoop(out);
         assertEquals(10.0, open.get("offered_requests_per_s").asDouble(), 1e-9);
         assertEquals(2, open.get("arrivals_scheduled").asInt());

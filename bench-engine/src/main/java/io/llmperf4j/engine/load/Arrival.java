@@ -143,9 +143,20 @@ public sealed interface Arrival permits Arrival.Constant, Arrival.Poisson, Arriv
      * @param span     first to last replayed timestamp, after the speedup
      * @param speedup  the trace's timestamps were divided by this
      * @param cut      only the requests within this first stretch of the sped-up trace were kept, or null for all
+     * @param sessions     the multi-turn sessions the requests belong to (their starts are the arrivals), or 0 for a
+     *                     trace without sessions
+     * @param sessionSpan  first to last session start, after the speedup; null without sessions
      */
-    record Trace(String source, int requests, Duration span, double speedup, Duration cut) implements Arrival {
+    record Trace(String source, int requests, Duration span, double speedup, Duration cut, int sessions,
+                 Duration sessionSpan) implements Arrival {
+        /** A trace without sessions. */
+        public Trace(String source, int requests, Duration span, double speedup, Duration cut) {
+            this(source, requests, span, speedup, cut, 0, null);
+        }
+
         public Trace {
+            if (sessions < 0) throw new IllegalArgumentException("sessions (" + sessions + ") must be >= 0");
+            if (sessions > 0) Objects.requireNonNull(sessionSpan, "sessionSpan");
             Objects.requireNonNull(source, "source");
             Objects.requireNonNull(span, "span");
             if (requests < 1) throw new IllegalArgumentException("requests (" + requests + ") must be >= 1");
@@ -182,10 +193,18 @@ public sealed interface Arrival permits Arrival.Constant, Arrival.Poisson, Arriv
                     : "all " + requests + " requests at t=0 (a burst)");
         }
 
-        /** "mooncake:t.jsonl (5 requests over 1.5 s, speedup 2, first 10 s)". */
+        /**
+         * "mooncake:t.jsonl (5 requests over 1.5 s, speedup 2, first 10 s)"; with sessions their starts, as the rate
+         * counts them: "mooncake:t.jsonl (2 sessions (5 requests) starting over 0.2 s, speedup 1)".
+         */
         public String details() {
-            return source + " (" + requests + (requests == 1 ? " request" : " requests") + " over "
-                    + significant(span.toNanos() / 1e9) + " s, speedup " + significant(speedup)
+            String what = sessions > 0
+                    ? sessions + (sessions == 1 ? " session (" : " sessions (") + requests
+                    + (requests == 1 ? " request)" : " requests)") + " starting over "
+                    + significant(sessionSpan.toNanos() / 1e9)
+                    : requests + (requests == 1 ? " request" : " requests") + " over "
+                    + significant(span.toNanos() / 1e9);
+            return source + " (" + what + " s, speedup " + significant(speedup)
                     + (cut == null ? "" : ", first " + significant(cut.toNanos() / 1e9) + " s") + ")";
         }
 

@@ -125,12 +125,18 @@ public record OpenLoopSettings(
      * "open loop, 5 req/s poisson, at most 4 in flight"; a trace replay names its trace instead of drawn arrivals:
      * "trace replay of mooncake:t.jsonl (5 requests over 1.5 s, speedup 2), mean 2.67 req/s", and a trace whose
      * requests share one timestamp, which has no rate, what it sends: "trace replay of mooncake:t.jsonl (3 requests
-     * over 0 s, speedup 1), all 3 requests at t=0 (a burst)".
+     * over 0 s, speedup 1), all 3 requests at t=0 (a burst)"; with sessions, their starts: "trace replay of
+     * mooncake:t.jsonl (2 sessions (5 requests) starting over 0.2 s, speedup 1), mean 5 sessions/s".
      */
     @Override
     public String describe() {
         if (arrival instanceof Arrival.Trace t) {
-            String rate = t.atOneInstant().orElse("mean " + Arrival.Trace.significant(requestsPerSecond) + " req/s");
+            // with sessions the rate counts their starts, as the details do
+            String rate = t.sessions() == 0
+                    ? t.atOneInstant().orElse("mean " + Arrival.Trace.significant(requestsPerSecond) + " req/s")
+                    : t.sessionSpan().isZero() ? (t.sessions() == 1 ? "its one session at t=0"
+                    : "all " + t.sessions() + " sessions start at t=0")
+                    : "mean " + Arrival.Trace.significant(requestsPerSecond) + " sessions/s";
             return "trace replay of " + t.details() + ", " + rate
                     + (maxConcurrency.isPresent() ? ", at most " + maxConcurrency.getAsInt() + " in flight" : "");
         }
