@@ -1,6 +1,7 @@
 package io.llmperf4j.run;
 
 import io.llmperf4j.engine.load.Arrival;
+import io.llmperf4j.engine.load.ClosedLoopResult;
 import io.llmperf4j.engine.load.LatencyPercentiles;
 import io.llmperf4j.engine.load.LevelSummary;
 import io.llmperf4j.engine.load.LoadSettings;
@@ -82,6 +83,37 @@ final class LoadConsole {
         latency(b, "E2E from actual send", sum.e2eFromActual());
         b.append("From the intended send includes waiting behind the cap and the pacer's lag (what a user arriving ")
                 .append("on schedule waits); the tables below and llmperf's files count from the actual send.\n");
+        return b.toString();
+    }
+
+    /**
+     * A closed loop of multi-turn sessions in figures, e.g.
+     * <pre>
+     * Sessions: 2 started; 4 requests (turns) sent, 2 not sent
+     * Warning: 2 turns of the sessions in progress were not sent: the run's time limit came first (raise --timeout)
+     * </pre>
+     * empty for a closed loop without sessions. The turns not sent are those of sessions started and not ended when
+     * the run ended ({@link ClosedLoopResult#turnsNotSent()}).
+     */
+    static String closedLoopSessions(ClosedLoopResult result) {
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        boolean laterTurn = false;
+        for (var r : result.records()) {
+            if (r.tags().sessionId() == null) continue;
+            ids.add(r.tags().sessionId());
+            laterTurn |= r.tags().turn() > 0;
+        }
+        if (ids.isEmpty() || (!laterTurn && result.turnsNotSent() == 0)) return "";
+        StringBuilder b = new StringBuilder(String.format(Locale.ROOT,
+                "Sessions: %d started; %d requests (turns) sent, %d not sent%n", ids.size(), result.requestsSent(),
+                result.turnsNotSent()));
+        if (result.turnsNotSent() > 0) {
+            String why = result.timedOut() ? "the run's time limit came first (raise --timeout)"
+                    : result.stopped() ? "the run was stopped" : "the request budget came first";
+            b.append("Warning: ").append(result.turnsNotSent())
+                    .append(result.turnsNotSent() == 1 ? " turn" : " turns")
+                    .append(" of the sessions in progress were not sent: ").append(why).append('\n');
+        }
         return b.toString();
     }
 

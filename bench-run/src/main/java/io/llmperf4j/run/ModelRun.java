@@ -17,6 +17,7 @@ import io.llmperf4j.engine.load.LevelWorkloads;
 import io.llmperf4j.engine.load.LoadResult;
 import io.llmperf4j.engine.load.LoadSettings;
 import io.llmperf4j.engine.load.Arrival;
+import io.llmperf4j.engine.load.ClosedLoopResult;
 import io.llmperf4j.engine.load.OpenLoopResult;
 import io.llmperf4j.engine.load.OpenLoopSettings;
 import io.llmperf4j.engine.load.PacedWorkload;
@@ -495,7 +496,8 @@ final class ModelRun implements BenchmarkListener {
             LevelOutput output = new LevelOutput(run, metrics, ToolVersion.version(), RunEnvironment.current(),
                     levelWorkers, load instanceof OpenLoopResult open ? LoadFiles.openLoop(model, open,
                     plan.warmupText()) : null, levelServer == null ? null : levelServer.summary(),
-                    levelServer == null ? null : levelServer.timeline(), sendLags(load), cx.stops().levelStoppedBy());
+                    levelServer == null ? null : levelServer.timeline(), sendLags(load), cx.stops().levelStoppedBy(),
+                    load instanceof ClosedLoopResult closed && sessions() ? closed.turnsNotSent() : null);
             List<String> names = cx.files().write(output, into).stream().map(p -> p.getFileName().toString())
                     .toList();
             if (!plan.multiLevel()) {
@@ -618,6 +620,8 @@ final class ModelRun implements BenchmarkListener {
             LevelReport level = levels.get(0);
             level.outcome().run().filter(OpenLoopResult.class::isInstance).map(OpenLoopResult.class::cast)
                     .ifPresent(open -> out.print(LoadConsole.openLoop(open) + "\n"));
+            level.outcome().run().filter(ClosedLoopResult.class::isInstance).map(ClosedLoopResult.class::cast)
+                    .ifPresent(closed -> out.print(LoadConsole.closedLoopSessions(closed)));
             out.print(SummaryConsoleReport.render(level.run(), level.metrics(), PeakInFlight.label(
                     level.outcome().settings(), level.run().settings().numConcurrentRequests())));
             if (level.server() != null) {

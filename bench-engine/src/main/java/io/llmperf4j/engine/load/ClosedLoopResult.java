@@ -30,6 +30,8 @@ import java.util.Objects;
  *                                ({@link io.llmperf4j.engine.client.ConnectionMode#PRECONNECT}); empty when none
  * @param clockStartNanos         the run's clock start ({@link LoadResult#clockStartNanos()}); 0 when no runner made
  *                                this result
+ * @param turnsNotSent            multi-turn sessions: the turns of sessions started and not ended that were never
+ *                                sent when the run ended (its timeout, a stop, the request budget); 0 otherwise
  */
 public record ClosedLoopResult(
         List<RequestRecord> records,
@@ -45,7 +47,18 @@ public record ClosedLoopResult(
         ClosedLoopSettings settings,
         ClientOverhead clientOverhead,
         long[] preconnectNanos,
-        long clockStartNanos) implements LoadResult {
+        long clockStartNanos,
+        int turnsNotSent) implements LoadResult {
+
+    /** A result without sessions' unsent turns. */
+    public ClosedLoopResult(List<RequestRecord> records, long startEpochMillis, long endEpochMillis,
+                            long durationNanos, int requestsSent, boolean timedOut, boolean stopped,
+                            List<RequestRecord> warmupRecords, List<ScheduledRecord> timeline,
+                            long measureStartOffsetNanos, ClosedLoopSettings settings, ClientOverhead clientOverhead,
+                            long[] preconnectNanos, long clockStartNanos) {
+        this(records, startEpochMillis, endEpochMillis, durationNanos, requestsSent, timedOut, stopped, warmupRecords,
+                timeline, measureStartOffsetNanos, settings, clientOverhead, preconnectNanos, clockStartNanos, 0);
+    }
 
     public ClosedLoopResult {
         preconnectNanos = preconnectNanos == null ? new long[0] : preconnectNanos.clone();
@@ -77,21 +90,28 @@ public record ClosedLoopResult(
     public ClosedLoopResult withClientOverhead(ClientOverhead overhead) {
         return new ClosedLoopResult(records, startEpochMillis, endEpochMillis, durationNanos, requestsSent, timedOut,
                 stopped, warmupRecords, timeline, measureStartOffsetNanos, settings, overhead, preconnectNanos,
-                clockStartNanos);
+                clockStartNanos, turnsNotSent);
     }
 
     /** A copy with the connect times of the connections opened before the clock started. */
     public ClosedLoopResult withPreconnect(long[] connectNanos) {
         return new ClosedLoopResult(records, startEpochMillis, endEpochMillis, durationNanos, requestsSent, timedOut,
                 stopped, warmupRecords, timeline, measureStartOffsetNanos, settings, clientOverhead, connectNanos,
-                clockStartNanos);
+                clockStartNanos, turnsNotSent);
     }
 
     /** A copy with the run's clock start. */
     public ClosedLoopResult withClockStart(long nanos) {
         return new ClosedLoopResult(records, startEpochMillis, endEpochMillis, durationNanos, requestsSent, timedOut,
                 stopped, warmupRecords, timeline, measureStartOffsetNanos, settings, clientOverhead, preconnectNanos,
-                nanos);
+                nanos, turnsNotSent);
+    }
+
+    /** A copy with the sessions' turns left unsent. */
+    public ClosedLoopResult withTurnsNotSent(int turns) {
+        return new ClosedLoopResult(records, startEpochMillis, endEpochMillis, durationNanos, requestsSent, timedOut,
+                stopped, warmupRecords, timeline, measureStartOffsetNanos, settings, clientOverhead, preconnectNanos,
+                clockStartNanos, turns);
     }
 
     @Override

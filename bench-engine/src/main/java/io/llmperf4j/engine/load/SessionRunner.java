@@ -83,7 +83,7 @@ public final class SessionRunner {
                 return new ClosedLoopResult(run.records, run.startEpochMillis, run.endEpochMillis,
                         run.endNanos - run.startNanos, run.sent, run.timedOut, run.stopped, List.of(), run.timeline, 0,
                         settings).withPreconnect(preconnect).withClockStart(run.startNanos)
-                        .withClientOverhead(overhead.stop());
+                        .withClientOverhead(overhead.stop()).withTurnsNotSent(run.turnsNotSentAtEnd);
             }
         } finally {
             guard.end();
@@ -191,6 +191,8 @@ public final class SessionRunner {
         final List<RequestRecord> records = new ArrayList<>();
         final List<ScheduledRecord> timeline = new ArrayList<>();
         long seq;
+        /** The turns the sessions still in progress had not sent when the loop ended (its timeout, a stop). */
+        int turnsNotSentAtEnd;
         int nextSession;
         int started;
         int sent;
@@ -231,6 +233,10 @@ public final class SessionRunner {
                     }
                     loop(deadline);
                 }
+                // counted before the in-flight turns are collected: the sessions in progress and a failed session's
+                // rest still waiting to start
+                turnsNotSentAtEnd = reservedTurns();
+                for (Active rest : leftovers) turnsNotSentAtEnd += rest.turns.size();
                 cancelAndCollect();
                 clean = true;
             } finally {

@@ -24,11 +24,22 @@ import java.util.Objects;
  * @param sendLagNanos   a scheduled run's (an open loop's, or sessions') send lag of each measured request, by client request id; empty otherwise
  * @param stoppedBy      "SIGINT" or "SIGTERM" when a signal cut the level short (the summary's run.stopped_by); null
  *                       when it ran to its end
+ * @param sessionTurnsNotSent a closed loop of sessions: its sessions' turns never sent (the summary's
+ *                       sessions.turns_not_sent); null otherwise
  */
 public record LevelOutput(BenchmarkRun run, RunMetrics metrics, String toolVersion, RunEnvironment environment,
                           SummaryDocument.DistributedJson distributed, OpenLoopFile.Document openLoop,
                           ServerSideSummary server, ServerMetricsTimeline serverTimeline,
-                          Map<String, Long> sendLagNanos, String stoppedBy) {
+                          Map<String, Long> sendLagNanos, String stoppedBy, Integer sessionTurnsNotSent) {
+
+    /** A level without a count of sessions' turns not sent. */
+    public LevelOutput(BenchmarkRun run, RunMetrics metrics, String toolVersion, RunEnvironment environment,
+                       SummaryDocument.DistributedJson distributed, OpenLoopFile.Document openLoop,
+                       ServerSideSummary server, ServerMetricsTimeline serverTimeline,
+                       Map<String, Long> sendLagNanos, String stoppedBy) {
+        this(run, metrics, toolVersion, environment, distributed, openLoop, server, serverTimeline, sendLagNanos,
+                stoppedBy, null);
+    }
 
     /** A level without the server's metrics. */
     public LevelOutput(BenchmarkRun run, RunMetrics metrics, String toolVersion, RunEnvironment environment,

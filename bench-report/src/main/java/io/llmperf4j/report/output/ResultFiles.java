@@ -40,8 +40,8 @@ public final class ResultFiles {
         Files.createDirectories(dir);
         Path file = dir.resolve(SummaryJson.fileName(level.run().settings()));
         SummaryJson.write(SummaryDocument.of(level.run(), level.metrics(), level.toolVersion(), level.environment())
-                .withDistributed(level.distributed()).withServer(level.server()).withStoppedBy(level.stoppedBy()),
-                file);
+                .withDistributed(level.distributed()).withServer(level.server()).withStoppedBy(level.stoppedBy())
+                .withSessionTurnsNotSent(level.sessionTurnsNotSent()), file);
         return List.of(file);
     };
 

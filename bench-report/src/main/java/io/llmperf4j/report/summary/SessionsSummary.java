@@ -26,9 +26,23 @@ import java.util.TreeMap;
  *                           or not any reported a cached count; null when none reported usage
  * @param sessions           distinct sessions among the recorded requests (0 without sessions)
  * @param byTurn             one row per turn index, ascending (empty without sessions)
+ * @param turnsNotSent       a closed loop of sessions: the turns of sessions started and not ended that were never
+ *                           sent when the run ended (its --timeout, a stop); null (absent) otherwise
  */
 public record SessionsSummary(Double prefixCacheHitRate, long cachedTokens, Long promptTokens, int sessions,
-                              List<TurnJson> byTurn) {
+                              List<TurnJson> byTurn,
+                              @JsonInclude(JsonInclude.Include.NON_NULL) Integer turnsNotSent) {
+
+    /** A section without a count of turns not sent. */
+    public SessionsSummary(Double prefixCacheHitRate, long cachedTokens, Long promptTokens, int sessions,
+                           List<TurnJson> byTurn) {
+        this(prefixCacheHitRate, cachedTokens, promptTokens, sessions, byTurn, null);
+    }
+
+    /** The same section with the closed loop's count of turns not sent (null: none known). */
+    public SessionsSummary withTurnsNotSent(Integer turns) {
+        return new SessionsSummary(prefixCacheHitRate, cachedTokens, promptTokens, sessions, byTurn, turns);
+    }
 
     /**
      * One turn index over every session: successful requests only. {@code itlMeanS} ({@code itl_mean_s}, the name

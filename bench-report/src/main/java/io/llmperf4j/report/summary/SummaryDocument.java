@@ -177,6 +177,17 @@ public record SummaryDocument(
                 server, images, sessions, slo);
     }
 
+    /**
+     * The same summary with a closed loop's count of its sessions' turns never sent ({@code sessions.turns_not_sent});
+     * null, or a summary without a sessions section, leaves it as it is.
+     */
+    public SummaryDocument withSessionTurnsNotSent(Integer turns) {
+        if (turns == null || sessions == null) return this;
+        return new SummaryDocument(schema, tool, environment, settings, run, tokenCounting, metrics, throughput,
+                errors, connections, phases, goodput, statistics, clientOverhead, warnings, distributed, server,
+                images, sessions.withTurnsNotSent(turns), slo);
+    }
+
     /** The same summary with the server's side of the measured window (null: none). */
     public SummaryDocument withServer(ServerSideSummary serverSide) {
         return new SummaryDocument(schema, tool, environment, settings, run, tokenCounting, metrics, throughput,

@@ -1,0 +1,110 @@
+package io.llmperf4j.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.llmperf4j.server.SimulatedServer;
+import io.llmperf4j.server.SimulatorConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Against the simulator: a closed loop of sessions that its --timeout ends mid-session counts the turns its started
+ * sessions never sent (console line, warning, summary sessions.turns_not_sent), as a trace replay counts its
+ * requests not sent; and a trace with sessions is described by its sessions' starts, as its rate counts them.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class SessionTurnsNotSentTest {
+
+    @Test
+    void aClosedLoopItsTimeoutEndsMidSessionCountsAndWarnsAboutTheTurnsNotSent(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("out");
+        CliRun run;
+        try (SimulatedServer server = fastServer()) {
+            // 2 sessions of 3 turns; a think time of 30 s after each first turn, a run limit of 1 s: whether a first
+            // turn was done or cancelled, each session has its 2 later turns unsent
+            run = CliRun.of(env(server), "token-benchmark", "--model", "sim", "--turns", "fixed:3", "--think-time",
+                    "fixed:30000", "--num-concurrent-requests", "2", "--max-num-completed-requests", "6",
+                    "--timeout", "1", "--no-client-warmup", "--results-dir", out.toString());
+        }
+        assertEquals(0, run.exitCode(), run::toString);
+        assertTrue(run.out().contains("Sessions: 2 started; 2 requests (turns) sent, 4 not sent\n"), run::toString);
+        assertTrue(run.out().contains("Warning: 4 turns of the sessions in progress were not sent: the run's time "
+                + "limit came first (raise --timeout)\n"), run::toString);
+        JsonNode sessions = RunFolder.summary(out).get("sessions");
+        assertEquals(4, sessions.get("turns_not_sent").asInt(), sessions::toString);
+        assertEquals(2, sessions.get("sessions").asInt(), sessions::toString);
+    }
+
+    @Test
+    void aClosedLoopThatSendsEveryTurnSaysNoneWereLeft(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("out");
+        CliRun run;
+        try (SimulatedServer server = fastServer()) {
+            run = CliRun.of(env(server), "token-benchmark", "--model", "sim", "--turns", "fixed:3", "--think-time",
+                    "fixed:10", "--num-concurrent-requests", "2", "--max-num-completed-requests", "6",
+                    "--no-client-warmup", "--results-dir", out.toString());
+        }
+        assertEquals(0, run.exitCode(), run::toString);
+        assertTrue(run.out().contains("Sessions: 2 started; 6 requests (turns) sent, 0 not sent\n"), run::toString);
+        assertFalse(run.out().contains("were not sent"), run::toString);
+        assertEquals(0, RunFolder.summary(out).get("sessions").get("turns_not_sent").asInt());
+    }
+
+    @Test
+    void aClosedLoopWithoutSessionsHasNoSessionsLineNorKey(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("out");
+        CliRun run;
+        try (SimulatedServer server = fastServer()) {
+            run = CliRun.of(env(server), "token-benchmark", "--model", "sim", "--num-concurrent-requests", "2",
+                    "--max-num-completed-requests", "4", "--no-client-warmup", "--results-dir", out.toString());
+        }
+        assertEquals(0, run.exitCode(), run::toString);
+        assertFalse(run.out().contains("requests (turns) sent"), run::toString);
+        JsonNode sessions = RunFolder.summary(out).get("sessions");
+        assertTrue(sessions == null || !sessions.has("turns_not_sent"), String.valueOf(sessions));
+    }
+
+    @Test
+    void aTraceWithSessionsIsDescribedByItsSessionStarts(@TempDir Path tmp) throws IOException {
+        // sessions a and b start at 0 and 100 ms; their second turns' timestamps (200, 300) only order them
+        Path trace = Files.writeString(tmp.resolve("t.jsonl"), """
+                {"timestamp": 0, "input_length": 100, "output_length": 5, "session_id": "a"}
+                {"timestamp": 100, "input_length": 100, "output_length": 5, "session_id": "b"}
+                {"timestamp": 200, "input_length": 100, "output_length": 5, "session_id": "a", "delay": 50}
+                {"timestamp": 300, "input_length": 100, "output_length": 5, "session_id": "b", "delay": 50}
+                """);
+        Path out = tmp.resolve("out");
+        CliRun run;
+        try (SimulatedServer server = fastServer()) {
+            run = CliRun.of(env(server), "token-benchmark", "--model", "sim", "--trace", "mooncake:" + trace,
+                    "--no-client-warmup", "--results-dir", out.toString());
+        }
+        assertEquals(0, run.exitCode(), run::toString);
+        String details = "trace replay of mooncake:" + trace + " (2 sessions (4 requests) starting over 0.1 s, "
+                + "speedup 1)";
+        assertTrue(run.err().contains("llmperf4j: load: " + details + ", mean 10 sessions/s\n"), run::toString);
+        assertTrue(run.out().contains("Open loop: " + details + ", mean offered 10 sessions/s, no cap on requests in "
+                + "flight\n"), run::toString);
+        assertFalse(run.out().contains("requests over"), run::toString);
+    }
+
+    private static SimulatedServer fastServer() {
+        return SimulatedServer.start(SimulatorConfig.builder().timeToFirstToken(Duration.ofMillis(5))
+                .interTokenDelay(Duration.ofMillis(1)).build());
+    }
+
+    private static Map<String, String> env(SimulatedServer server) {
+        return Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k");
+    }
+}
