@@ -120,6 +120,27 @@ public record RequestRecord(
     }
 
     /** A copy with the client tokenizer's output count filled in (counted off the I/O threads). */
+    /** Told where output tokens arrived: an offset from the request's send, nanoseconds, and how many (fractional). */
+    @FunctionalInterface
+    public interface TokenArrival {
+        void at(long offsetNanos, double tokens);
+    }
+
+    /**
+     * Where this request's {@code n} output tokens arrived, for counting the tokens a time window received: spread
+     * evenly over its content events (a chunk's share each), or all at its end when it had none (a whole response);
+     * nowhere when it has neither or {@code n} is not positive.
+     */
+    public void forEachTokenArrival(int n, TokenArrival sink) {
+        if (n <= 0) return;
+        if (contentEventNanos.length > 0) {
+            double share = (double) n / contentEventNanos.length;
+            for (long e : contentEventNanos) sink.at(e, share);
+        } else if (e2eNanos >= 0) {
+            sink.at(e2eNanos, n);
+        }
+    }
+
     public RequestRecord withOutputTokens(int tokens) {
         return new RequestRecord(promptIndex, clientRequestId, serverResponseId, startEpochMicros, ttftNanos,
                 lastContentNanos, e2eNanos, dataEventCount, contentEventNanos, generatedText, numberInputTokens,

@@ -37,18 +37,11 @@ final class IterationSlicer {
             long send = r.actualSendOffsetNanos();
             boolean cancelled = !rec.succeeded() && rec.failure().kind() == FailureKind.CANCELLED;
             int n = Math.max(0, outputTokens.applyAsInt(rec));
-            if ((rec.succeeded() || cancelled) && n > 0) {
-                long[] events = rec.contentEventNanos();
-                if (events.length > 0) {
-                    double share = (double) n / events.length;
-                    for (long e : events) {
-                        int w = window(bounds, send + e);
-                        if (w >= 0) tokens[w] += share;
-                    }
-                } else if (rec.e2eNanos() >= 0) {
-                    int w = window(bounds, r.endOffsetNanos());
-                    if (w >= 0) tokens[w] += n;
-                }
+            if (rec.succeeded() || cancelled) {
+                rec.forEachTokenArrival(n, (offset, share) -> {
+                    int w = window(bounds, send + offset);
+                    if (w >= 0) tokens[w] += share;
+                });
             }
             if (rec.e2eNanos() < 0) continue;
             int w = window(bounds, r.endOffsetNanos());

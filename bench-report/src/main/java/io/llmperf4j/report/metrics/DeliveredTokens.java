@@ -12,9 +12,10 @@ import java.util.Objects;
  * is the one to set beside the server's.
  *
  * <p>A request's n (its token source's count, {@link TokenCounting#policy()}; a cancelled request's is the client
- * tokenizer's count of what arrived) is spread evenly over its content events, as the iterations mode's
- * {@code output_tok_per_s} does, and an event counts when its wall-clock arrival (the send's wall time plus its
- * offset) lies inside the window. The window's start is known to the millisecond only, so its edges are widened by
+ * tokenizer's count of what arrived) is spread evenly over its content events
+ * ({@link RequestRecord#forEachTokenArrival}, as the iterations mode's {@code output_tok_per_s} counts), and an
+ * event counts when its wall-clock arrival (the send's wall time plus its offset) lies inside the window. The
+ * window's start is known to the millisecond only, so its edges are widened by
  * one millisecond. A request without content events (a whole response) counts its n at its end. Warmup requests
  * are not among the run's records and add nothing.
  *
@@ -36,21 +37,13 @@ public record DeliveredTokens(double tokens, double fromFailed, double tokensPer
         double total = 0;
         double failed = 0;
         for (RequestRecord r : run.records()) {
-            int n = counting.policy().outputTokensOrZero(r);
-            if (n <= 0) continue;
             long send = r.startEpochMicros() * 1_000L;
-            long[] events = r.contentEventNanos();
-            double inside = 0;
-            if (events.length > 0) {
-                double share = (double) n / events.length;
-                for (long e : events) {
-                    if (within(send + e, windowStart, windowEnd)) inside += share;
-                }
-            } else if (r.e2eNanos() >= 0 && within(send + r.e2eNanos(), windowStart, windowEnd)) {
-                inside = n;
-            }
-            total += inside;
-            if (!r.succeeded()) failed += inside;
+            double[] inside = {0};
+            r.forEachTokenArrival(counting.policy().outputTokensOrZero(r), (offset, share) -> {
+                if (within(send + offset, windowStart, windowEnd)) inside[0] += share;
+            });
+            total += inside[0];
+            if (!r.succeeded()) failed += inside[0];
         }
         double seconds = run.durationNanos() / NANOS_PER_SECOND;
         return new DeliveredTokens(total, failed, run.durationNanos() > 0 ? total / seconds : Double.NaN);
