@@ -11,8 +11,10 @@ import io.llmperf4j.engine.load.OpenLoopSummary;
 import io.llmperf4j.engine.load.SaturationVerdict;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * The tables token-benchmark's load runs print on stdout: an open loop's schedule and latencies (before llmperf's
@@ -96,7 +98,7 @@ final class LoadConsole {
      * the run ended ({@link ClosedLoopResult#turnsNotSent()}).
      */
     static String closedLoopSessions(ClosedLoopResult result) {
-        java.util.Set<String> ids = new java.util.HashSet<>();
+        Set<String> ids = new HashSet<>();
         boolean laterTurn = false;
         for (var r : result.records()) {
             if (r.tags().sessionId() == null) continue;
@@ -108,13 +110,18 @@ final class LoadConsole {
                 "Sessions: %d started; %d requests (turns) sent, %d not sent%n", ids.size(), result.requestsSent(),
                 result.turnsNotSent()));
         if (result.turnsNotSent() > 0) {
-            String why = result.timedOut() ? "the run's time limit came first (raise --timeout)"
-                    : result.stopped() ? "the run was stopped" : "the request budget came first";
+            String why = whyNotSent(result.timedOut(), result.stopped(), "the request budget came first");
             b.append("Warning: ").append(result.turnsNotSent())
                     .append(result.turnsNotSent() == 1 ? " turn" : " turns")
                     .append(" of the sessions in progress were not sent: ").append(why).append('\n');
         }
         return b.toString();
+    }
+
+    /** Why a run's turns were left unsent: its time limit, a stop, or {@code otherwise}. */
+    private static String whyNotSent(boolean timedOut, boolean stopped, String otherwise) {
+        return timedOut ? "the run's time limit came first (raise --timeout)" : stopped ? "the run was stopped"
+                : otherwise;
     }
 
     /**
@@ -143,9 +150,8 @@ final class LoadConsole {
     static String traceNotSentWarning(OpenLoopResult result) {
         int notSent = traceRequestsNotSent(result);
         if (notSent == 0) return null;
-        String why = result.timedOut() ? "the run's time limit came first (raise --timeout)"
-                : result.stopped() ? "the run was stopped"
-                : "a failed turn ends its session, its later turns unsent";
+        String why = whyNotSent(result.timedOut(), result.stopped(),
+                "a failed turn ends its session, its later turns unsent");
         return notSent + " of the trace's " + ((Arrival.Trace) result.settings().arrival()).requests()
                 + " requests were not sent: " + why;
     }
