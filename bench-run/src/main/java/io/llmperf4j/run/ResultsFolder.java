@@ -261,10 +261,10 @@ public final class ResultsFolder implements AutoCloseable {
 
     /**
      * The end of a run that was not interrupted, whatever its command (token-benchmark, --llm-api embeddings,
-     * correctness): when it recorded requests and every one failed (exit 4), {@link #keepEarlierOverFailedRun()},
-     * said in one line on the notices stream.
+     * correctness, a capacity search): when it recorded requests and every one failed (exit 4; a search and
+     * correctness exit 0), {@link #keepEarlierOverFailedRun()}, said in one line on the notices stream.
      *
-     * @param records every measured request of the run (all its levels and models)
+     * @param records every measured request of the run (all its levels and models; a search's every level)
      * @return the folder this run's files went to, or null when nothing was moved
      */
     public Path keepEarlierIfEveryRequestFailed(List<RequestRecord> records) {

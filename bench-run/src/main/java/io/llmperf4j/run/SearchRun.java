@@ -8,6 +8,7 @@ import io.llmperf4j.engine.load.LoadSettings;
 import io.llmperf4j.model.BenchmarkSettings;
 import io.llmperf4j.model.Failure;
 import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.report.llmperf.LlmperfFileNames;
 import io.llmperf4j.report.metrics.Goodput;
 import io.llmperf4j.report.metrics.RequestMetrics;
@@ -53,6 +54,8 @@ final class SearchRun {
     private final long workloadSeed;
     private final int maxConnectionsCap;
     private final int timeoutSeconds;
+    /** Every measured request of the levels run so far (warm-up excluded), in level order. */
+    private final List<RequestRecord> records = new ArrayList<>();
 
     /**
      * @param contexts     the model run's context for a level's plan
@@ -131,6 +134,14 @@ final class SearchRun {
         return new SearchResult(doc, files, stops.interrupted(), levelWarnings);
     }
 
+    /**
+     * Every measured request of every level run (the final repeat included, warm-ups not), after {@link #run}: a
+     * search whose every request failed gives an --overwrite folder back to the earlier run, as a plain run does.
+     */
+    List<RequestRecord> records() {
+        return List.copyOf(records);
+    }
+
     /** Runs one level and judges it. */
     private Probe probe(String model, int index, String phase, double load) {
         LoadPlan plan = levelPlan(model, load);
@@ -163,6 +174,7 @@ final class SearchRun {
         });
         executor.run(model, plan, run, stops);
         ModelRun.LevelReport report = run.levels().isEmpty() ? null : run.levels().get(0);
+        if (report != null && report.run() != null) records.addAll(report.run().records());
         LevelJudgement judgement = decided[0] != null ? decided[0] : judge.judge();
         String stop = decided[0] != null ? "resolved" : stops.interrupted() ? "stopped" : "limit";
         err.printf(Locale.ROOT, "llmperf4j: search level %d (%s %s): %s%s after %d requests, %s%s%s%n", index,

@@ -169,8 +169,12 @@ final class TokenRun {
                     searchResult.document().warnings().forEach(w -> err.println("llmperf4j: warning: " + w));
                     searchResult.levelWarnings().forEach(w -> err.println("llmperf4j: warning: " + w));
                 }
+                if (stops.interrupted()) return RunStatus.INTERRUPTED;
+                // --overwrite: a search whose every level's every request failed gives the folder back to the
+                // search it was replacing, as a plain run or a sweep does
+                folder.keepEarlierIfEveryRequestFailed(search.records());
                 // the search's verdict is the answer, failures included (they are judged by the objectives)
-                return stops.interrupted() ? RunStatus.INTERRUPTED : RunStatus.COMPLETED;
+                return RunStatus.COMPLETED;
             }
             // each model (of a comparison), level and fork sends prompts of its own (synthetic ones); with
             // iterations or --duration, every request does

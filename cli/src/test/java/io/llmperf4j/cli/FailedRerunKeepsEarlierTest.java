@@ -27,8 +27,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * An --overwrite rerun whose every request failed (exit 4; correctness exits 0) gives the folder back to the earlier run, byte for byte,
- * and keeps its own files in failed-run-&lt;time&gt;/, for --llm-api embeddings and correctness as for token-benchmark.
+ * An --overwrite rerun whose every request failed (exit 4; correctness and a capacity search exit 0) gives the folder
+ * back to the earlier run, byte for byte, and keeps its own files in failed-run-&lt;time&gt;/, for --llm-api embeddings,
+ * correctness, a sweep and a capacity search as for token-benchmark.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class FailedRerunKeepsEarlierTest {
@@ -51,8 +52,34 @@ class FailedRerunKeepsEarlierTest {
         rerunFailsAndKeepsTheEarlierRun(dir, args, ".json", 0);
     }
 
+    @Test
+    void capacitySearchRerunThatFailsEntirelyKeepsTheEarlierSearch(@TempDir Path dir) throws Exception {
+        // every level's every request fails: the first level fails, nothing lower to try (one level run)
+        List<String> args = List.of("token-benchmark", "--model", "sim", "--mean-input-tokens", "50",
+                "--mean-output-tokens", "10", "--slo", "ttft_p90<=500ms", "--search", "concurrency",
+                "--search-min", "1", "--search-max", "2", "--search-level-max", "4", "--no-client-warmup",
+                "--results-dir", dir.toString());
+        // its exit stays 0: the search's verdict is its answer, failures included
+        rerunFailsAndKeepsTheEarlierRun(dir, args, "sim_50_10_search.json", 0, null);
+    }
+
+    @Test
+    void sweepRerunThatFailsEntirelyKeepsTheEarlierSweep(@TempDir Path dir) throws Exception {
+        List<String> args = List.of("token-benchmark", "--model", "sim", "--mean-input-tokens", "50",
+                "--mean-output-tokens", "10", "--concurrency-sweep", "1,2", "--max-num-completed-requests", "2",
+                "--no-client-warmup", "--results-dir", dir.toString());
+        rerunFailsAndKeepsTheEarlierRun(dir, args, "sim_50_10_sweep.json", 4,
+                "llmperf4j: the run failed: every request failed (4 of 4):");
+    }
+
     private static void rerunFailsAndKeepsTheEarlierRun(Path dir, List<String> args, String resultSuffix,
-                                                        int exitCode)
+                                                        int exitCode) throws Exception {
+        rerunFailsAndKeepsTheEarlierRun(dir, args, resultSuffix, exitCode,
+                exitCode == 4 ? "llmperf4j: the run failed: every request failed (4 of 4):" : null);
+    }
+
+    private static void rerunFailsAndKeepsTheEarlierRun(Path dir, List<String> args, String resultSuffix,
+                                                        int exitCode, String failedLine)
             throws Exception {
         try (SimulatedServer good = SimulatedServer.start(SimulatorConfig.builder().build())) {
             CliRun first = CliRun.of(env(good.baseUrl()), args.toArray(String[]::new));
@@ -68,10 +95,7 @@ class FailedRerunKeepsEarlierTest {
             CliRun second = CliRun.of(env("http://127.0.0.1:" + failing.getAddress().getPort() + "/v1"),
                     rerun.toArray(String[]::new));
             assertEquals(exitCode, second.exitCode(), second::toString);
-            if (exitCode == 4) {
-                assertTrue(second.err().contains("llmperf4j: the run failed: every request failed (4 of 4):"),
-                        second::toString);
-            }
+            if (failedLine != null) assertTrue(second.err().contains(failedLine), second::toString);
             List<Path> failedRuns = failedRuns(dir);
             assertEquals(1, failedRuns.size(), failedRuns::toString);
             Path failedRun = failedRuns.get(0);
