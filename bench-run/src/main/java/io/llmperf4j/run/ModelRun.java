@@ -36,7 +36,6 @@ import io.llmperf4j.report.llmperf.LlmperfConsoleReport;
 import io.llmperf4j.report.llmperf.LlmperfFileNames;
 import io.llmperf4j.report.metrics.MetricsConfig;
 import io.llmperf4j.report.metrics.RunMetrics;
-import io.llmperf4j.report.metrics.DeliveredTokens;
 import io.llmperf4j.report.metrics.RunWarnings;
 import io.llmperf4j.report.metrics.TokenCounting;
 import io.llmperf4j.report.summary.RunEnvironment;
@@ -455,11 +454,14 @@ final class ModelRun implements BenchmarkListener {
      * share (an earlier run sent them), or the level's own repeats ({@code warmup} sent first; a workload looped).
      */
     private RunMetrics metrics(BenchmarkRun run, Map<String, Long> sendLags, List<RequestRecord> warmup) {
-        RunMetrics metrics = RunMetrics.of(run, cx.metricsConfig(), sendLags);
+        // the warmup's requests still streaming when the window opens count in the delivered tokens, and only there
+        RunMetrics metrics = RunMetrics.of(run, cx.metricsConfig(), sendLags, warmup);
         // a warmup of its own prompts sent none of the measured ones
         List<RequestRecord> earlier = cx.warmupApart() ? List.of() : warmup;
+        // adding a warning rebuilds the metrics without their delivered tokens: carried over
         return RunWarnings.prefixCacheReused(List.of(new RunWarnings.PromptSends(earlier, run.records())),
-                cx.drawnFresh(), cx.sharedPrefixTokens()).map(w -> RunWarnings.adding(metrics, w)).orElse(metrics);
+                cx.drawnFresh(), cx.sharedPrefixTokens())
+                .map(w -> RunWarnings.adding(metrics, w).withDelivered(metrics.delivered())).orElse(metrics);
     }
 
     // ---------------------------------------------------------------- files
@@ -626,7 +628,7 @@ final class ModelRun implements BenchmarkListener {
                     level.outcome().settings(), level.run().settings().numConcurrentRequests())));
             if (level.server() != null) {
                 out.println(ServerMetricsConsole.line(level.server(), level.metrics().outputTokensPerSecond(),
-                        DeliveredTokens.of(level.run(), cx.metricsConfig().tokenCounting()).tokensPerSecond()));
+                        level.metrics().deliveredIn(level.run()).tokensPerSecond()));
             }
             if (!plan.comparison()) {
                 out.println();

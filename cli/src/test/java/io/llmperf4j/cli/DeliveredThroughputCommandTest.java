@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -94,5 +95,51 @@ class DeliveredThroughputCommandTest {
         assertTrue(!page.contains("The client's minus the server's is network"), "the old claim is gone");
         assertTrue(List.of("p50_bucket", "p90_bucket", "p99_bucket").stream()
                 .allMatch(k -> summary.get("server").get("ttft").get(k).has("lower_s")));
+    }
+
+    /**
+     * --warmup-requests 1 at concurrency 3: the window opens as slot 1 sends its first measured request, while slot
+     * 0's warmup request streams on (about 0.8 s): its 40 tokens, all arriving after the window opened, count in the
+     * delivered figure, and in no other.
+     */
+    @Test
+    void theWarmupsTokensDeliveredInsideTheWindowCountInTheDeliveredFigure(@TempDir Path dir) throws IOException {
+        CliRun run = CliRun.of(server.env(), "token-benchmark", "--model", "sim", "--mean-input-tokens", "40",
+                "--stddev-input-tokens", "0", "--mean-output-tokens", "40", "--stddev-output-tokens", "0",
+                "--max-num-completed-requests", "6", "--num-concurrent-requests", "3", "--warmup-requests", "1",
+                "--no-client-warmup", "--results-dir", dir.toString());
+        assertEquals(0, run.exitCode(), run::toString);
+        assertTrue(run.out().contains("(1 warmup request ran)"), run::toString);
+
+        ObjectMapper json = new ObjectMapper();
+        JsonNode summary = json.readTree(dir.resolve(BASE + "_llmperf4j_summary.json").toFile());
+        double seconds = summary.get("run").get("duration_s").asDouble();
+        long windowStart = Instant.parse(summary.get("run").get("start_time").asText()).toEpochMilli()
+                * 1_000_000L - 1_000_000L;
+        long windowEnd = windowStart + 2_000_000L + Math.round(seconds * 1e9);
+        // the measured requests' tokens inside the window, from their records (requests.jsonl)
+        long measuredTokens = 0;
+        double measuredInside = 0;
+        for (String line : Files.readAllLines(dir.resolve("requests.jsonl"))) {
+            JsonNode r = json.readTree(line);
+            assertTrue(r.get("failure").isNull(), line);
+            long n = r.get("usage_completion_tokens").asLong();
+            measuredTokens += n;
+            long send = r.get("start_epoch_micros").asLong() * 1_000L;
+            JsonNode events = r.get("content_event_nanos");
+            for (JsonNode e : events) {
+                long at = send + e.asLong();
+                if (at >= windowStart && at <= windowEnd) measuredInside += (double) n / events.size();
+            }
+        }
+        assertEquals(measuredTokens, measuredInside, 1e-9, "every measured token arrived inside the window");
+
+        JsonNode t = summary.get("throughput");
+        assertEquals(measuredTokens, t.get("total_output_tokens").asLong(), "the warmup is in no other figure");
+        assertEquals(measuredTokens / seconds, t.get("output_tokens_per_s").asDouble(), 1e-9);
+        // the warmup request's 40 tokens (its max_tokens, which the simulator honours) all arrived in the window
+        assertEquals(measuredInside + 40, t.get("output_tokens_delivered").asDouble(), 1e-9);
+        assertEquals(0, t.get("output_tokens_delivered_by_failed").asDouble(), 1e-9);
+        assertEquals((measuredInside + 40) / seconds, t.get("output_tokens_per_s_delivered").asDouble(), 1e-9);
     }
 }

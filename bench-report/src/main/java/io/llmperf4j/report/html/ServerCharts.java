@@ -223,7 +223,8 @@ final class ServerCharts {
         String warmup = warmup();
         if (warmup != null) {
             out.append(" With a warmup (").append(Html.esc(warmup)).append(") the server's counter also holds what "
-                    + "the warmup's requests generated after the window opened; both client figures leave it out.");
+                    + "the warmup's requests generated after the window opened; the delivered figure counts it too, "
+                    + "llmperf's leaves it out.");
         }
         out.append("</p>\n");
     }

@@ -2,6 +2,7 @@ package io.llmperf4j.report.metrics;
 
 import io.llmperf4j.model.BenchmarkRun;
 import io.llmperf4j.model.RequestRecord;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -16,11 +17,14 @@ import java.util.Objects;
  * ({@link RequestRecord#forEachTokenArrival}, as the iterations mode's {@code output_tok_per_s} counts), and an
  * event counts when its wall-clock arrival (the send's wall time plus its offset) lies inside the window. The
  * window's start is known to the millisecond only, so its edges are widened by
- * one millisecond. A request without content events (a whole response) counts its n at its end. Warmup requests
- * are not among the run's records and add nothing.
+ * one millisecond. A request without content events counts its n at its end. Warmup requests are not among the run's
+ * records, but the window opens at the first measured send while the warmup's last requests are still streaming (a
+ * closed loop re-sends as each warmup request ends; an open loop's measured arrivals follow the warmup's on
+ * schedule): what they deliver inside the window counts here too, as the server's counter counts it, and only here.
  *
  * @param tokens        output tokens delivered inside the window (fractional where a request straddles an edge)
- * @param fromFailed    of which delivered by requests that did not succeed (cancelled ones included)
+ * @param fromFailed    of which delivered by requests that did not succeed (cancelled ones included; a warmup
+ *                      request counts by its own outcome)
  * @param tokensPerSecond {@code tokens} / the window's seconds; NaN for a zero-length window
  */
 public record DeliveredTokens(double tokens, double fromFailed, double tokensPerSecond) {
@@ -30,23 +34,35 @@ public record DeliveredTokens(double tokens, double fromFailed, double tokensPer
 
     /** The tokens {@code run}'s records delivered inside its window, counted as {@code counting} says. */
     public static DeliveredTokens of(BenchmarkRun run, TokenCounting counting) {
+        return of(run, List.of(), counting);
+    }
+
+    /**
+     * The tokens {@code run}'s records and its {@code warmup} records delivered inside its window, counted as
+     * {@code counting} says.
+     */
+    public static DeliveredTokens of(BenchmarkRun run, List<RequestRecord> warmup, TokenCounting counting) {
         Objects.requireNonNull(run, "run");
+        Objects.requireNonNull(warmup, "warmup");
         Objects.requireNonNull(counting, "counting");
         long windowStart = run.startEpochMillis() * MILLI - MILLI;
         long windowEnd = run.startEpochMillis() * MILLI + run.durationNanos() + MILLI;
-        double total = 0;
-        double failed = 0;
-        for (RequestRecord r : run.records()) {
-            long send = r.startEpochMicros() * 1_000L;
-            double[] inside = {0};
-            r.forEachTokenArrival(counting.policy().outputTokensOrZero(r), (offset, share) -> {
-                if (within(send + offset, windowStart, windowEnd)) inside[0] += share;
-            });
-            total += inside[0];
-            if (!r.succeeded()) failed += inside[0];
-        }
+        double[] sums = new double[2]; // tokens, of which from requests that did not succeed
+        run.records().forEach(r -> add(r, counting, windowStart, windowEnd, sums));
+        warmup.forEach(r -> add(r, counting, windowStart, windowEnd, sums));
         double seconds = run.durationNanos() / NANOS_PER_SECOND;
-        return new DeliveredTokens(total, failed, run.durationNanos() > 0 ? total / seconds : Double.NaN);
+        return new DeliveredTokens(sums[0], sums[1], run.durationNanos() > 0 ? sums[0] / seconds : Double.NaN);
+    }
+
+    private static void add(RequestRecord r, TokenCounting counting, long windowStart, long windowEnd,
+                            double[] sums) {
+        long send = r.startEpochMicros() * 1_000L;
+        double[] inside = {0};
+        r.forEachTokenArrival(counting.policy().outputTokensOrZero(r), (offset, share) -> {
+            if (within(send + offset, windowStart, windowEnd)) inside[0] += share;
+        });
+        sums[0] += inside[0];
+        if (!r.succeeded()) sums[1] += inside[0];
     }
 
     private static boolean within(long t, long start, long end) {

@@ -3,6 +3,7 @@ package io.llmperf4j.report.metrics;
 import io.llmperf4j.model.FailureKind;
 
 import io.llmperf4j.model.BenchmarkRun;
+import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.report.search.LevelJudgement;
 import io.llmperf4j.report.search.RunVerdict;
 import java.util.ArrayList;
@@ -43,6 +44,10 @@ import java.util.function.ToLongFunction;
  * @param sloVerdict            present when the config has objectives: the requests judged against them by the
  *                              capacity search's rule ({@link RunVerdict}), from the intended send like goodput
  * @param warnings              what the reader must know, in {@link WarningCode} order
+ * @param delivered             every output token delivered inside the window ({@link DeliveredTokens}), the
+ *                              warmup's included when the run's warmup records were given, computed once for the
+ *                              summary and the console; null when these metrics were not computed from a run (merged
+ *                              iterations) or were rebuilt without it ({@link #deliveredIn} then computes it)
  */
 public record RunMetrics(
         MetricsConfig config,
@@ -61,7 +66,8 @@ public record RunMetrics(
         ErrorBreakdown errors,
         Optional<Goodput> goodput,
         Optional<LevelJudgement> sloVerdict,
-        List<RunWarning> warnings) {
+        List<RunWarning> warnings,
+        DeliveredTokens delivered) {
 
     private static final double NANOS_PER_SECOND = 1e9;
 
@@ -78,6 +84,18 @@ public record RunMetrics(
         warnings = List.copyOf(warnings);
     }
 
+    /** Without the delivered tokens ({@link #deliveredIn} computes them from the run). */
+    public RunMetrics(MetricsConfig config, List<RequestMetrics> requests, Map<Metric, MetricStats> stats,
+                      long durationNanos, int requestsSent, int requestsRecorded, int requestsSucceeded,
+                      long totalOutputTokens, double outputTokensPerSecond, double requestsPerSecond,
+                      TokenSourceCounts outputTokenSources, TokenSourceCounts inputTokenSources,
+                      TokenDiscrepancy tokenDiscrepancy, ErrorBreakdown errors, Optional<Goodput> goodput,
+                      Optional<LevelJudgement> sloVerdict, List<RunWarning> warnings) {
+        this(config, requests, stats, durationNanos, requestsSent, requestsRecorded, requestsSucceeded,
+                totalOutputTokens, outputTokensPerSecond, requestsPerSecond, outputTokenSources, inputTokenSources,
+                tokenDiscrepancy, errors, goodput, sloVerdict, warnings, null);
+    }
+
     /** Computes the metrics of {@code run}, with a CLIENT_BOTTLENECK warning when its client overhead says so. */
     public static RunMetrics of(BenchmarkRun run, MetricsConfig config) {
         return of(run, config, null);
@@ -90,6 +108,15 @@ public record RunMetrics(
      * other figure counts from the actual send.
      */
     public static RunMetrics of(BenchmarkRun run, MetricsConfig config, Map<String, Long> sendLagNanos) {
+        return of(run, config, sendLagNanos, List.of());
+    }
+
+    /**
+     * The same, with the run's warmup records: they are in no figure but the delivered tokens, which count what they
+     * delivered inside the window (the window opens while the warmup's last requests still stream).
+     */
+    public static RunMetrics of(BenchmarkRun run, MetricsConfig config, Map<String, Long> sendLagNanos,
+                                List<RequestRecord> warmupRecords) {
         Objects.requireNonNull(run, "run");
         Objects.requireNonNull(config, "config");
         List<RequestMetrics> requests = run.records().stream()
@@ -105,7 +132,20 @@ public record RunMetrics(
                 .filter(r -> r.succeeded() && r.tags().endMarkerMissing()).count();
         metrics = RunWarnings.endMarkerMissing(endMarkerMissing, metrics.requestsSucceeded())
                 .map(metrics::withWarning).orElse(metrics);
-        return RunWarnings.clientBottleneck(run.clientOverhead()).map(metrics::withWarning).orElse(metrics);
+        metrics = RunWarnings.clientBottleneck(run.clientOverhead()).map(metrics::withWarning).orElse(metrics);
+        return metrics.withDelivered(DeliveredTokens.of(run, warmupRecords, config.tokenCounting()));
+    }
+
+    /** A copy carrying {@code tokens} as its delivered tokens. */
+    public RunMetrics withDelivered(DeliveredTokens tokens) {
+        return new RunMetrics(config, requests, stats, durationNanos, requestsSent, requestsRecorded,
+                requestsSucceeded, totalOutputTokens, outputTokensPerSecond, requestsPerSecond, outputTokenSources,
+                inputTokenSources, tokenDiscrepancy, errors, goodput, sloVerdict, warnings, tokens);
+    }
+
+    /** The delivered tokens computed with these metrics, else those of {@code run}'s records (no warmup's). */
+    public DeliveredTokens deliveredIn(BenchmarkRun run) {
+        return delivered != null ? delivered : DeliveredTokens.of(run, config.tokenCounting());
     }
 
     /**
@@ -117,7 +157,7 @@ public record RunMetrics(
         all.add(warning);
         return new RunMetrics(config, requests, stats, durationNanos, requestsSent, requestsRecorded,
                 requestsSucceeded, totalOutputTokens, outputTokensPerSecond, requestsPerSecond, outputTokenSources,
-                inputTokenSources, tokenDiscrepancy, errors, goodput, sloVerdict, all);
+                inputTokenSources, tokenDiscrepancy, errors, goodput, sloVerdict, all, delivered);
     }
 
     /**

@@ -144,7 +144,7 @@ public record SummaryDocument(
                         summarize(metrics.inputTokenSources()), TokenSourcesJson.of(metrics.inputTokenSources()),
                         DiscrepancyJson.of(metrics.tokenDiscrepancy())),
                 stats,
-                ThroughputJson.of(metrics, DeliveredTokens.of(run, metrics.config().tokenCounting())),
+                ThroughputJson.of(metrics, metrics.deliveredIn(run)),
                 new ErrorsJson(errors.failed(), num(errors.errorRate()), byKind, byCode),
                 ConnectionsJson.of(ConnectStats.of(run)),
                 PhasesJson.of(PhaseStats.of(metrics.requests())),
@@ -352,8 +352,9 @@ public record SummaryDocument(
     /**
      * Run-level rates; null for a zero-length run. {@code outputTokensPerS} is llmperf's: the successful requests'
      * tokens over the window. {@code outputTokensPerSDelivered} counts every token delivered inside the window, the
-     * tokens of requests cancelled or failed after content arrived included ({@link DeliveredTokens}): the figure to
-     * set beside the server's generation counter. The delivered keys are null in a document read from a file written
+     * tokens of requests cancelled or failed after content arrived included, and those the warmup's last requests
+     * delivered after the window opened ({@link DeliveredTokens}): the figure to set beside the server's generation
+     * counter. The delivered keys are null in a document read from a file written
      * before them.
      *
      * @param outputTokensDelivered         tokens delivered inside the window, every request's

@@ -44,4 +44,31 @@ class DeliveredTokensTest {
         assertEquals(3, d.fromFailed(), 1e-12);
         assertEquals(9 / 2.0, d.tokensPerSecond(), 1e-12);
     }
+
+    /**
+     * The window opens at the first measured send while warmup requests still stream: what they deliver after it
+     * opens counts (and only then), by the same rule as a measured request's.
+     */
+    @Test
+    void warmupRequestsCountWhatTheyDeliveredAfterTheWindowOpened() {
+        Failure cancelled = new Failure(FailureKind.CANCELLED, -1, "cancelled while in flight");
+        List<RequestRecord> measured = List.of(record("ok", 0, new long[] {10, 20, 30, 40}, 4, 5, null));
+        List<RequestRecord> warmup = List.of(
+                // sent 300 ms before the window: 8 tokens over 4 events, the first 2 before it (beyond its 1 ms
+                // widening), so 4 inside
+                record("w1", -300, new long[] {100, 200, 400, 500}, 8, 9, null),
+                // ended before the window opened: nothing
+                record("w2", -600, new long[] {100, 200}, 2, 3, null),
+                // cancelled at the end while streaming: the client's count less its BOS (3), 2 of 3 events inside
+                record("w3", -150, new long[] {100, 200, 300}, null, 4, cancelled));
+        BenchmarkRun run = new BenchmarkRun(new BenchmarkSettings("m", 10, 0, 10, 0, 3, 2, 3,
+                Map.of(), "openai", Map.of(), "http://localhost:8000/v1", "llama-2 (built in)", "llmperf", 1L), measured,
+                START_MS, START_MS + 1000, 1000 * MS, 1, false);
+        DeliveredTokens d = DeliveredTokens.of(run, warmup, TokenCounting.DEFAULT);
+        assertEquals(4 + 4 + 0 + 2, d.tokens(), 1e-12);
+        assertEquals(2, d.fromFailed(), 1e-12);
+        assertEquals(10 / 1.0, d.tokensPerSecond(), 1e-12);
+        // without the warmup records: the measured request's alone
+        assertEquals(4, DeliveredTokens.of(run, TokenCounting.DEFAULT).tokens(), 1e-12);
+    }
 }
