@@ -287,14 +287,17 @@ public final class Coordinator implements AutoCloseable {
         int n = workers.size();
         List<LoadShare> shares = new ArrayList<>();
         List<List<RequestSpec>> specs;
-        IntFunction<List<List<RequestSpec>>> laterBatches = null; // fresh prompts: batch k dealt out as the first
+        // fresh prompts: numbered across the run, batch k dealt out as the first
+        NumberedBatches fresh = plan.specs() instanceof FreshRequests f ? new NumberedBatches(f) : null;
+        List<RequestSpec> first = fresh == null ? plan.specs() : fresh.apply(0);
+        IntFunction<List<List<RequestSpec>>> laterBatches = null;
         if (plan.openLoop() == null) {
             int[] concurrency = WorkloadSplit.evenly(plan.concurrency(), n);
-            int[] counts = WorkloadSplit.proportional(plan.specs().size(), concurrency);
-            specs = WorkloadSplit.specs(plan.specs(), counts);
-            if (plan.specs() instanceof FreshRequests fresh) {
+            int[] counts = WorkloadSplit.proportional(first.size(), concurrency);
+            specs = WorkloadSplit.specs(first, counts);
+            if (fresh != null) {
                 laterBatches = k -> {
-                    List<RequestSpec> batch = fresh.batch(k);
+                    List<RequestSpec> batch = fresh.apply(k);
                     return WorkloadSplit.specs(batch, WorkloadSplit.proportional(batch.size(), concurrency));
                 };
             }
@@ -307,15 +310,15 @@ public final class Coordinator implements AutoCloseable {
             // one schedule for the whole run, dealt round-robin: arrival j goes to worker j mod n, at its own instant
             OpenLoopSettings whole = plan.openLoop();
             // arrival i of a share sends its spec i mod M: with a request count, the share's specs are its own
-            int[] specCounts = whole.maxRequests().isPresent() && whole.maxRequests().getAsInt() <= plan.specs().size()
-                    ? WorkloadSplit.evenly(whole.maxRequests().getAsInt(), n) : WorkloadSplit.evenly(plan.specs().size(), n);
-            specs = WorkloadSplit.specs(plan.specs().subList(0, sum(specCounts)), specCounts);
+            int[] specCounts = whole.maxRequests().isPresent() && whole.maxRequests().getAsInt() <= first.size()
+                    ? WorkloadSplit.evenly(whole.maxRequests().getAsInt(), n) : WorkloadSplit.evenly(first.size(), n);
+            specs = WorkloadSplit.specs(first.subList(0, sum(specCounts)), specCounts);
             int[] caps = whole.maxConcurrency().isPresent()
                     ? WorkloadSplit.evenly(Math.max(n, whole.maxConcurrency().getAsInt()), n) : null;
             for (int i = 0; i < n; i++) shares.add(LoadShare.open(whole, i, n, caps == null ? null : caps[i]));
-            if (plan.specs() instanceof FreshRequests fresh) {
+            if (fresh != null) {
                 laterBatches = k -> {
-                    List<RequestSpec> batch = fresh.batch(k);
+                    List<RequestSpec> batch = fresh.apply(k);
                     return WorkloadSplit.specs(batch, WorkloadSplit.evenly(batch.size(), n));
                 };
             }
@@ -394,7 +397,9 @@ public final class Coordinator implements AutoCloseable {
             }
             inbox.close(jobId); // the records still on their way are in the outcomes
             collection.caughtUp(parts);
-            return RunMerger.merge(parts, plan, startEpochMicros / 1_000L, startNanos, outputTokens);
+            MergedRun merged = RunMerger.merge(parts, plan, startEpochMicros / 1_000L, startNanos, outputTokens);
+            if (plan.specs() instanceof FreshRequests sequence) tellPrompts(sequence, parts);
+            return merged;
         } finally {
             currentJob = null;
             instance.getCluster().removeMembershipListener(listener);
@@ -420,6 +425,19 @@ public final class Coordinator implements AutoCloseable {
     @Override
     public void close() {
         instance.shutdown();
+    }
+
+    /**
+     * Tells the run's fresh prompts' notices (the coordinator's console) what the workers' sequences found, summed:
+     * once for the run, as one machine's run tells it, instead of on each worker's console.
+     */
+    private static void tellPrompts(FreshRequests sequence, List<RunMerger.WorkerPart> parts) {
+        FreshRequests.Tally sum = null;
+        for (RunMerger.WorkerPart part : parts) {
+            FreshRequests.Tally t = part.outcome() == null ? null : part.outcome().prompts();
+            if (t != null) sum = sum == null ? t : sum.plus(t);
+        }
+        if (sum != null) sequence.tell(sum);
     }
 
     /** The longest round trip of the workers' clock probes (0 when unmeasured), in microseconds. */

@@ -36,6 +36,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -99,9 +100,10 @@ public final class LoadWorker {
                  NettyLlmClient client = new NettyLlmClient(
                     job.client().clientConfig(apiKeys.apply(job.client().llmApi())), job.client().api())) {
                 ClientOverheadMonitor.measureIdleBaseline(client); // before the shared start, not after it
-                List<RequestSpec> specs = requests(job, instance, coordinator);
-                WorkerOutcome outcome = job.load().openLoop() ? runOpen(job, specs, client, stream, instance)
-                        : runClosed(job, specs, client, stream, instance);
+                AtomicReference<FreshRequests.Tally> prompts = new AtomicReference<>();
+                List<RequestSpec> specs = requests(job, instance, coordinator, prompts::set);
+                WorkerOutcome outcome = (job.load().openLoop() ? runOpen(job, specs, client, stream, instance)
+                        : runClosed(job, specs, client, stream, instance)).withPrompts(prompts.get());
                 log.accept("share of run " + job.jobId() + " done: " + outcome.timeline().size() + " requests, start "
                         + String.format(java.util.Locale.ROOT, "%.3f", outcome.startLagNanos() / 1e6)
                         + " ms after the shared instant");
@@ -217,10 +219,13 @@ public final class LoadWorker {
 
     /**
      * The requests the share sends: its specs, or, for fresh prompts, an endless sequence of its own that starts with
-     * them and continues with its parts of the run's later batches, taken from the coordinator; those the runner draws
-     * before its clock (its sends in flight at once, and some) are taken now, before the shared start.
+     * them and continues with its parts of the run's later batches, taken from the coordinator, numbered as the
+     * coordinator numbered them; those the runner draws before its clock (its sends in flight at once, and some) are
+     * taken now, before the shared start. What the sequence finds (sends that waited, repeats) goes to
+     * {@code prompts}, for the outcome: the coordinator tells it, summed over the workers.
      */
-    private List<RequestSpec> requests(WorkerJob job, HazelcastInstance instance, Member coordinator) {
+    private List<RequestSpec> requests(WorkerJob job, HazelcastInstance instance, Member coordinator,
+                                       Consumer<FreshRequests.Tally> prompts) {
         if (job.promptSlice() == null) return job.specs();
         int partSize = Math.max(1, job.specs().size());
         int drawnBeforeClock = 2 * job.client().maxConnections() + 64; // FreshRequests draws about this many ahead
@@ -228,7 +233,7 @@ public final class LoadWorker {
         CoordinatorBatches later = new CoordinatorBatches(instance.getExecutorService(ClusterNode.EXECUTOR),
                 coordinator, job.jobId(), job.promptSlice(), Math.max(1, batchesBeforeClock));
         later.prefetch(batchesBeforeClock);
-        return new FreshRequests(job.specs(), later, log);
+        return FreshRequests.part(job.specs(), later, prompts);
     }
 
     /**

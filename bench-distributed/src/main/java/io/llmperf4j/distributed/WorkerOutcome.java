@@ -1,5 +1,6 @@
 package io.llmperf4j.distributed;
 
+import io.llmperf4j.engine.load.FreshRequests;
 import io.llmperf4j.engine.load.ScheduledRecord;
 import io.llmperf4j.model.ClientOverhead;
 import io.llmperf4j.model.RequestRecord;
@@ -30,15 +31,35 @@ import java.util.List;
  * @param clientOverhead    how busy its client was (its own process), or null
  * @param preconnectNanos   connect times of the connections it opened before its clock started (none in a
  *                          connection mode that does not preconnect)
+ * @param prompts           fresh prompts: what its share's sequence found (sends that waited for a draw, repeats),
+ *                          for the coordinator to tell once for all the workers; null without fresh prompts
  */
 public record WorkerOutcome(String workerId, long startLagNanos, long durationNanos, int requestsSent,
                             boolean timedOut, boolean stopped, List<ScheduledRecord> timeline, int arrivalsNotSent,
                             int maxBacklog, double scheduledRate, double achievedSendRate, int measuredArrivals,
                             List<RequestRecord> warmupRecords, long measureStartNanos, int warmupArrivals,
-                            ClientOverhead clientOverhead, long[] preconnectNanos) {
+                            ClientOverhead clientOverhead, long[] preconnectNanos, FreshRequests.Tally prompts) {
 
     public WorkerOutcome {
         preconnectNanos = preconnectNanos == null ? new long[0] : preconnectNanos.clone();
+    }
+
+    /** Without fresh prompts. */
+    public WorkerOutcome(String workerId, long startLagNanos, long durationNanos, int requestsSent, boolean timedOut,
+                         boolean stopped, List<ScheduledRecord> timeline, int arrivalsNotSent, int maxBacklog,
+                         double scheduledRate, double achievedSendRate, int measuredArrivals,
+                         List<RequestRecord> warmupRecords, long measureStartNanos, int warmupArrivals,
+                         ClientOverhead clientOverhead, long[] preconnectNanos) {
+        this(workerId, startLagNanos, durationNanos, requestsSent, timedOut, stopped, timeline, arrivalsNotSent,
+                maxBacklog, scheduledRate, achievedSendRate, measuredArrivals, warmupRecords, measureStartNanos,
+                warmupArrivals, clientOverhead, preconnectNanos, null);
+    }
+
+    /** This outcome with its fresh prompts' tally. */
+    WorkerOutcome withPrompts(FreshRequests.Tally tally) {
+        return new WorkerOutcome(workerId, startLagNanos, durationNanos, requestsSent, timedOut, stopped, timeline,
+                arrivalsNotSent, maxBacklog, scheduledRate, achievedSendRate, measuredArrivals, warmupRecords,
+                measureStartNanos, warmupArrivals, clientOverhead, preconnectNanos, tally);
     }
 
     @Override

@@ -456,7 +456,7 @@ class ClusterRunTest {
 
             assertTrue(!result.aborted());
             assertEquals(List.of(), repeated, "no prompt reaches the server twice");
-            assertEquals(List.of(), notices);
+            assertTrue(notices.stream().noneMatch(n -> n.contains("repeated")), notices::toString);
             int sent = 0;
             for (MergedRun fork : forks) {
                 assertEquals(Set.copyOf(ids(members)), fork.records().stream().map(RequestRecord::workerId)

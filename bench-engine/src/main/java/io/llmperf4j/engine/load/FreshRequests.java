@@ -5,6 +5,7 @@ import io.llmperf4j.model.RequestSpec;
 
 import java.util.AbstractList;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -35,7 +36,9 @@ public final class FreshRequests extends AbstractList<RequestSpec> {
 
     private final List<RequestSpec> first;
     private final IntFunction<List<RequestSpec>> batches;
-    private final Consumer<String> notices;
+    private final Consumer<Tally> tallies;
+    /** Requests keep the indices they were drawn with instead of being numbered by their place in the sequence. */
+    private final boolean keepIndices;
 
     /**
      * @param first   batch 0: the workload as a list
@@ -43,10 +46,36 @@ public final class FreshRequests extends AbstractList<RequestSpec> {
      * @param notices told, at the end of a run, when sends waited for a draw or prompts repeated (one line each)
      */
     public FreshRequests(List<RequestSpec> first, IntFunction<List<RequestSpec>> batches, Consumer<String> notices) {
+        this(first, batches, linesTo(notices), false);
+    }
+
+    private FreshRequests(List<RequestSpec> first, IntFunction<List<RequestSpec>> batches, Consumer<Tally> tallies,
+                          boolean keepIndices) {
         this.first = List.copyOf(first);
         if (this.first.isEmpty()) throw new IllegalArgumentException("a workload needs at least one request");
         this.batches = Objects.requireNonNull(batches, "batches");
-        this.notices = Objects.requireNonNull(notices, "notices");
+        this.tallies = Objects.requireNonNull(tallies, "tallies");
+        this.keepIndices = keepIndices;
+    }
+
+    /**
+     * A cluster worker's part of a sequence its coordinator numbered and deals out: its requests keep their indices
+     * (unique across the workers), and each run's {@link Tally} goes to {@code tallies}, for the coordinator to sum
+     * over the workers and {@link #tell} its own sequence's notices once.
+     */
+    public static FreshRequests part(List<RequestSpec> first, IntFunction<List<RequestSpec>> batches,
+                                     Consumer<Tally> tallies) {
+        return new FreshRequests(first, batches, tallies, true);
+    }
+
+    /** Tells this sequence's notices what runs of it elsewhere found: a cluster's workers' tallies, summed. */
+    public void tell(Tally tally) {
+        tallies.accept(tally);
+    }
+
+    private static Consumer<Tally> linesTo(Consumer<String> notices) {
+        Objects.requireNonNull(notices, "notices");
+        return tally -> tally.notices().forEach(notices);
     }
 
     @Override
@@ -76,6 +105,39 @@ public final class FreshRequests extends AbstractList<RequestSpec> {
      */
     public Supply open(int ahead) {
         return new Supply(ahead);
+    }
+
+    /**
+     * What one run's sequence found, told at its end: sends that waited for a draw, and prompts that repeated.
+     *
+     * @param sends     requests taken
+     * @param waits     sends that found none ready and waited for the drawer
+     * @param waitNanos the time they waited, in all
+     * @param drawn     requests drawn (ready ahead, taken or not)
+     * @param repeats   of those, requests whose prompt text an earlier one had
+     */
+    public record Tally(int sends, int waits, long waitNanos, int drawn, int repeats) {
+        /** This and {@code other} together: runs of one sequence on several workers. */
+        public Tally plus(Tally other) {
+            return new Tally(sends + other.sends, waits + other.waits, waitNanos + other.waitNanos,
+                    drawn + other.drawn, repeats + other.repeats);
+        }
+
+        /** The lines the run should hear: one when sends waited, one when prompts repeated; none otherwise. */
+        public List<String> notices() {
+            List<String> lines = new ArrayList<>(2);
+            if (waits > 0) {
+                lines.add(String.format(Locale.ROOT, "llmperf4j: prompts: %d of %d sends waited for a fresh "
+                        + "prompt to be drawn (%.1f ms in all): drawing fell behind the request rate", waits, sends,
+                        waitNanos / 1e6));
+            }
+            if (repeats > 0) {
+                lines.add("llmperf4j: prompts: these lengths give too few distinct synthetic prompts: " + repeats
+                        + " of the " + drawn + " drawn repeated an earlier one (the server's prefix cache can "
+                        + "serve those)");
+            }
+            return lines;
+        }
     }
 
     /** The draws ready ahead for a run that can have {@code concurrent} sends at once. */
@@ -156,33 +218,17 @@ public final class FreshRequests extends AbstractList<RequestSpec> {
             return waits;
         }
 
-        /** Ends the drawer; tells the notices what the run should know (waits, repeats). */
+        /** Ends the drawer; tells the run's {@link Tally} (the notices: what the run should know, waits, repeats). */
         @Override
         public void close() {
-            int w;
-            long wn;
-            int r;
-            int t;
-            int d;
+            Tally tally;
             synchronized (this) {
                 if (closed) return;
                 closed = true;
                 notifyAll();
-                w = waits;
-                wn = waitNanos;
-                r = repeats;
-                t = taken;
-                d = drawn;
+                tally = new Tally(taken, waits, waitNanos, drawn, repeats);
             }
-            if (w > 0) {
-                notices.accept(String.format(Locale.ROOT, "llmperf4j: prompts: %d of %d sends waited for a fresh "
-                        + "prompt to be drawn (%.1f ms in all): drawing fell behind the request rate", w, t, wn / 1e6));
-            }
-            if (r > 0) {
-                notices.accept("llmperf4j: prompts: these lengths give too few distinct synthetic prompts: " + r
-                        + " of the " + d + " drawn repeated an earlier one (the server's prefix cache can "
-                        + "serve those)");
-            }
+            tallies.accept(tally);
         }
 
         private void drawAhead() {
@@ -215,7 +261,10 @@ public final class FreshRequests extends AbstractList<RequestSpec> {
             if (lastRepeated) repeats++;
         }
 
-        /** The sequence's next request, renumbered to its position; skips repeats while enough are new. */
+        /**
+         * The sequence's next request, renumbered to its position (a {@link FreshRequests#part} keeps its coordinator's number);
+         * skips repeats while enough are new.
+         */
         private RequestSpec draw() {
             while (true) {
                 if (inBatch == batch.size()) {
@@ -236,6 +285,7 @@ public final class FreshRequests extends AbstractList<RequestSpec> {
                 }
                 if (!isNew && !repeatsAllowed) continue;
                 lastRepeated = !isNew;
+                if (keepIndices) return spec;
                 return new RequestSpec(position++, spec.prompt(), spec.numberInputTokens(), spec.maxTokens(),
                         spec.inputs());
             }
