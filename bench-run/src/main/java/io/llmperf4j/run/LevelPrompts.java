@@ -37,8 +37,8 @@ final class LevelPrompts {
      * The workloads of a run of {@code plan} (its first level the run's first draw); says on {@code err} when a
      * level loops over a fixed workload.
      *
-     * @param cluster the levels run on a cluster's workers: iterations' forks are dealt fresh prompts batch by batch,
-     *                other levels are sent the first batch as a list and loop over it
+     * @param cluster the levels run on a cluster's workers: iterations' forks and open-loop levels are dealt fresh
+     *                prompts batch by batch; a closed-loop level stops at the prompts handed out
      */
     static LevelWorkloads of(WorkloadSource workload, WorkloadSpec spec, long seed, LoadPlan plan, boolean cluster,
                              PrintStream err) {
@@ -102,17 +102,8 @@ final class LevelPrompts {
             }
             return drawn;
         }
-        // a harness fork's sequence reaches the coordinator whole, which deals each batch out between the workers
-        // (bench-distributed's PromptBatches); an open-loop level's arrivals are split, not dealt, and loop
-        if (cluster && plan.harness() == null) {
-            if (tell) {
-                err.println("llmperf4j: " + runs + " on a cluster: each level's workers loop over its "
-                        + plural(count) + " (fresh prompts for every request are drawn for iterations, or by a run "
-                        + "from this machine): once they have sent them all, the server's prefix cache can serve them "
-                        + "again; raise --max-num-completed-requests to draw more");
-            }
-            return drawn;
-        }
+        // on a cluster the sequence reaches the coordinator whole, which deals each batch out between the workers
+        // (bench-distributed's PromptBatches), a harness fork's and an open-loop level's alike
         return (level, fork) -> new FreshRequests(drawn.forLevel(level, fork),
                 batch -> workload.redraw().apply(batchSeed(WorkloadSource.drawSeed(seed, firstLevel + level, fork),
                         batch)), err::println);
