@@ -264,12 +264,14 @@ final class SweepPage {
         out.append("<section id=\"sweep-table\">\n<h2>Levels</h2>\n<div class=\"card\">\n<table class=\"sweep\">\n"
                 + "<thead>");
         boolean goodput = anyGoodput();
+        boolean slo = sweep.slo() != null;
         if (openLoop) { // which send the latencies count from; an open loop's goodput is judged from the intended one
             out.append("<tr><th colspan=\"6\"></th><th colspan=\"")
                     .append(SweepData.LATENCIES.size() * PERCENTILES.length)
                     .append("\" class=\"from-actual\">from the actual send (each level's summary)</th>"
                             + "<th colspan=\"").append(goodput ? 4 : 2).append("\" class=\"from-intended\">from the "
-                            + "intended send (the sweep file's)</th><th></th></tr>");
+                            + "intended send (the sweep file's)</th>")
+                    .append(slo ? "<th colspan=\"2\"></th>" : "<th></th>").append("</tr>"); // over SLO and verdict
         }
         out.append("<tr><th>level</th><th class=\"num\">load</th><th class=\"num\">ok / total</th>"
                 + "<th class=\"num\">success</th><th class=\"num\">output tok/s</th><th class=\"num\">req/s</th>");
@@ -280,7 +282,6 @@ final class SweepPage {
         }
         if (openLoop) out.append("<th class=\"num\">TTFT p50</th><th class=\"num\">TTFT p90</th>");
         if (goodput) out.append("<th class=\"num\">goodput req/s</th><th class=\"num\">good</th>");
-        boolean slo = sweep.slo() != null;
         if (slo) out.append("<th>SLO</th>");
         out.append("<th>verdict</th></tr></thead>\n<tbody>\n");
         for (int i = 0; i < levels.size(); i++) {

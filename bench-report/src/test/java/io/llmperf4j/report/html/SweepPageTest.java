@@ -23,8 +23,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import io.llmperf4j.report.search.LevelSlo;
+import io.llmperf4j.report.search.SweepSloVerdict;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
 
 /** The sweep page read back from a sweep's folder: sweep first, every percentile at every level, the verdict. */
 class SweepPageTest {
@@ -184,5 +190,65 @@ class SweepPageTest {
 
     private static SummaryDocument summary(Path dir, String folder) throws Exception {
         return ReportData.readSummaryIn(dir.resolve(folder));
+    }
+
+    /**
+     * The level table's every header row spans as many columns as each body row has cells, for a concurrency and a
+     * rate sweep (whose first header row groups the latencies by send), with and without {@code --slo} verdicts and
+     * goodput: the group row's last cell spans the SLO and verdict columns, not the verdict alone.
+     */
+    @ParameterizedTest(name = "openLoop={0}, slo={1}, goodput={2}")
+    @CsvSource({"false,false,false", "false,true,false", "false,true,true", "false,false,true",
+            "true,false,false", "true,true,false", "true,true,true", "true,false,true"})
+    void everyHeaderRowSpansTheBodyRowsColumns(boolean openLoop, boolean slo, boolean goodput, @TempDir Path dir)
+            throws Exception {
+        String unit = openLoop ? "req/s" : "concurrency";
+        List<SweepFiles.Level> rows = new ArrayList<>();
+        List<LevelSlo> verdicts = new ArrayList<>();
+        for (int c : LEVELS) {
+            LevelSlo v = !slo ? null : new LevelSlo(c < 4 ? LevelSlo.MET : LevelSlo.MISSED, true, 10,
+                    c < 4 ? List.of() : List.of("ttft_p90<=300ms"), List.of());
+            verdicts.add(v);
+            rows.add(new SweepFiles.Level(c, unit, (openLoop ? "rate " : "concurrency ") + c, 10, 10, 0, 0.0,
+                    100.0 * c, 2.0, goodput ? 1.5 : null, goodput ? 0.75 : null, 100.0 * c, 100.0 * c + 8, 1000.0,
+                    1100.0, false, false, false, false, false, null, null, null, v, null));
+        }
+        List<Double> levels = List.of(1.0, 2.0, 4.0);
+        SweepSloVerdict verdict = !slo ? null : SweepSloVerdict.of(List.of("ttft_p90<=300ms"),
+                openLoop ? "rate" : "concurrency", unit, levels, verdicts);
+        SweepFiles.write(dir, BASE, new SweepFiles.Document(SweepFiles.SCHEMA, "m", openLoop ? "rate" : "concurrency",
+                unit, levels, openLoop ? "open loop, 1, 2, 4 req/s" : "closed loop, concurrency 1, 2, 4", "none",
+                new SweepFiles.Rules(5, 2, 5), new SweepFiles.Verdict(null, null, null, List.of(), List.of()), false,
+                rows, verdict));
+        String html = Files.readString(HtmlReport.fromResultsDir(dir));
+
+        Element table = null;
+        NodeList tables = parse(html).getElementsByTagName("table");
+        for (int i = 0; i < tables.getLength(); i++) {
+            Element t = (Element) tables.item(i);
+            if ("sweep".equals(t.getAttribute("class"))) table = t;
+        }
+        assertTrue(table != null, "the level table");
+        Element head = (Element) table.getElementsByTagName("thead").item(0);
+        Element body = (Element) table.getElementsByTagName("tbody").item(0);
+        NodeList headRows = head.getElementsByTagName("tr");
+        NodeList bodyRows = body.getElementsByTagName("tr");
+        assertEquals(openLoop ? 2 : 1, headRows.getLength(), "a rate sweep groups its latencies by send");
+        assertEquals(LEVELS.length, bodyRows.getLength());
+        int columns = 6 + 12 + (openLoop ? 2 : 0) + (goodput ? 2 : 0) + (slo ? 1 : 0) + 1;
+        for (int r = 0; r < headRows.getLength(); r++) {
+            int span = 0;
+            NodeList ths = ((Element) headRows.item(r)).getElementsByTagName("th");
+            for (int c = 0; c < ths.getLength(); c++) {
+                String colspan = ((Element) ths.item(c)).getAttribute("colspan");
+                span += colspan.isEmpty() ? 1 : Integer.parseInt(colspan);
+            }
+            assertEquals(columns, span, "header row " + r);
+        }
+        for (int r = 0; r < bodyRows.getLength(); r++) {
+            assertEquals(columns, ((Element) bodyRows.item(r)).getElementsByTagName("td").getLength(), "body row " + r);
+        }
+        assertEquals(slo, html.contains("<th>SLO</th>"));
+        assertEquals(goodput, html.contains("<th class=\"num\">goodput req/s</th>"));
     }
 }
