@@ -9,6 +9,7 @@ import io.llmperf4j.engine.load.OpenLoopResult;
 import io.llmperf4j.engine.load.OpenLoopSettings;
 import io.llmperf4j.engine.load.OpenLoopSummary;
 import io.llmperf4j.engine.load.SaturationVerdict;
+import io.llmperf4j.report.metrics.Goodput;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -196,25 +197,35 @@ final class LoadConsole {
     /**
      * One level of a sweep or comparison, for {@link #levelTable}.
      *
-     * @param slo the level's {@code --slo} verdict in a word ("met", "missed (unresolved)"), or null: a table where
-     *            no row has one has no SLO column
+     * @param slo     the level's {@code --slo} verdict in a word ("met", "missed (unresolved)"), or null: a table
+     *                where no row has one has no SLO column
+     * @param goodput the level's goodput (its summary's, as the sweep files keep it), or null: a table where no row
+     *                has one (no {@code --slo} TTFT, TPOT or E2E bound) has no goodput columns
      */
-    record Row(String name, LevelSummary summary, boolean aborted, String flags, String slo) {
+    record Row(String name, LevelSummary summary, boolean aborted, String flags, String slo, Goodput goodput) {
         Row(String name, LevelSummary summary, boolean aborted, String flags) {
-            this(name, summary, aborted, flags, null);
+            this(name, summary, aborted, flags, null, null);
+        }
+
+        Row(String name, LevelSummary summary, boolean aborted, String flags, String slo) {
+            this(name, summary, aborted, flags, slo, null);
         }
     }
 
     /**
-     * The seed script's summary table: one row per level (or model), then nothing else.
+     * The seed script's summary table: one row per level (or model), then nothing else. With {@code --slo}, each
+     * level's goodput ("goodput req/s", "good": the figures its summary and the sweep files keep) and its verdict
+     * ("SLO") come before the flags.
      *
      * @param firstColumn the first column's heading, e.g. "concurrency", "rate (req/s)", "model"
      */
     static String levelTable(String firstColumn, List<Row> rows) {
         List<String[]> cells = new ArrayList<>();
         boolean slo = rows.stream().anyMatch(row -> row.slo() != null); // --slo objectives: a column before the flags
+        boolean goodput = rows.stream().anyMatch(row -> row.goodput() != null); // --slo latency bounds
         List<String> head = new ArrayList<>(List.of(firstColumn, "ok/total", "success", "output tok/s", "req/s",
                 "TTFT p50 ms", "TTFT p90 ms", "E2E p50 ms", "E2E p90 ms"));
+        if (goodput) head.addAll(List.of("goodput req/s", "good"));
         if (slo) head.add("SLO");
         head.add("");
         cells.add(head.toArray(String[]::new));
@@ -225,6 +236,12 @@ final class LoadConsole {
                 s.total() == 0 ? "-" : String.format(Locale.ROOT, "%.1f%%", 100.0 * s.successes() / s.total()),
                 fixed(s.outputTokensPerSecond(), 1), fixed(s.requestsPerSecond(), 2), fixed(s.ttftP50Millis(), 1),
                 fixed(s.ttftP90Millis(), 1), fixed(s.e2eP50Millis(), 1), fixed(s.e2eP90Millis(), 1)));
+            if (goodput) {
+                Goodput g = row.goodput();
+                cell.add(g == null ? "-" : fixed(g.goodRequestsPerSecond(), 2));
+                cell.add(g == null || !Double.isFinite(g.goodFraction()) ? "-"
+                        : String.format(Locale.ROOT, "%.1f%%", 100 * g.goodFraction()));
+            }
             if (slo) cell.add(row.slo() == null ? "-" : row.slo());
             cell.add(flags);
             cells.add(cell.toArray(String[]::new));

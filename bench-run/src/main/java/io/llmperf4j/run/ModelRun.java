@@ -661,7 +661,8 @@ final class ModelRun implements BenchmarkListener {
         for (int i = 0; i < levels.size(); i++) {
             LevelReport l = levels.get(i);
             rows.add(new LoadConsole.Row(LoadSettings.formatLevel(l.summary().level()), l.summary(),
-                    l.outcome().aborted(), LoadConsole.flags(v, i), SloVerdicts.cell(l)));
+                    l.outcome().aborted(), LoadConsole.flags(v, i), SloVerdicts.cell(l),
+                    l.metrics() == null ? null : l.metrics().goodput().orElse(null))); // the sweep files' goodput
         }
         out.print(LoadConsole.levelTable(plan.kind().open() ? "rate (req/s)" : "concurrency", rows));
         if (plan.kind().open()) {

@@ -96,6 +96,44 @@ class SweepGoodputTest {
         }
     }
 
+    /** The console's sweep table rows, each split into its cells (two spaces or more apart), the header first. */
+    private static List<List<String>> consoleTable(String out) {
+        List<List<String>> rows = new ArrayList<>();
+        for (String line : out.split("\n")) {
+            if (line.startsWith("concurrency ")) rows.add(List.of(line.split(" {2,}")));
+            else if (!rows.isEmpty() && line.matches(" *\\d+ .*")) rows.add(List.of(line.strip().split(" {2,}")));
+            else if (!rows.isEmpty()) break;
+        }
+        return rows;
+    }
+
+    @Test
+    void theConsolesSweepTableShowsEachLevelsGoodputAsTheSweepFile(@TempDir Path dir) throws IOException {
+        CliRun run;
+        try (SimulatedServer server = server()) {
+            run = sweep(server, dir, "--slo", "ttft=2s,tpot=1s");
+        }
+        assertEquals(0, run.exitCode(), run::toString);
+        List<List<String>> table = consoleTable(run.out());
+        assertEquals(3, table.size(), run::toString);
+        List<String> head = table.get(0);
+        int perS = head.indexOf("goodput req/s");
+        int good = head.indexOf("good");
+        assertEquals(head.indexOf("E2E p90 ms") + 1, perS, head::toString);
+        assertEquals(perS + 1, good, head::toString);
+
+        JsonNode levels = JSON.readTree(dir.resolve(BASE + "_sweep.json").toFile()).get("levels");
+        for (int i = 0; i < 2; i++) {
+            JsonNode level = levels.get(i);
+            List<String> row = table.get(i + 1);
+            assertEquals(level.get("level").asDouble(), Double.parseDouble(row.get(0)), row::toString);
+            assertEquals(String.format(Locale.ROOT, "%.2f", level.get("good_requests_per_s").asDouble()),
+                    row.get(perS), row::toString);
+            assertEquals(String.format(Locale.ROOT, "%.1f%%", 100 * level.get("good_fraction").asDouble()),
+                    row.get(good), row::toString);
+        }
+    }
+
     @Test
     void aSweepWithoutSloHasNoGoodput(@TempDir Path dir) throws IOException {
         CliRun run;
@@ -103,6 +141,8 @@ class SweepGoodputTest {
             run = sweep(server, dir);
         }
         assertEquals(0, run.exitCode(), run::toString);
+        assertFalse(run.out().contains("goodput"), run::toString);
+        assertEquals(3, consoleTable(run.out()).size(), run::toString);
         for (JsonNode row : JSON.readTree(dir.resolve(BASE + "_sweep.json").toFile()).get("levels")) {
             assertTrue(row.has("good_requests_per_s") && row.get("good_requests_per_s").isNull(), row::toString);
             assertTrue(row.has("good_fraction") && row.get("good_fraction").isNull(), row::toString);

@@ -69,8 +69,9 @@ class SweepSloTest {
         assertEquals("llmperf4j: --slo-exit: SLO missed at concurrency 4 (ttft_p50<=300ms): exit code 3",
                 lastLine(run.err()), run::toString);
 
-        // the table's SLO column, then the answer after the verdict
-        assertTrue(run.out().contains("E2E p90 ms  SLO\n"), run::toString);
+        // the table's goodput (a TTFT objective is a latency bound) and SLO columns, then the answer after the verdict
+        assertTrue(Pattern.compile("E2E p90 ms  goodput req/s +good  SLO\n").matcher(run.out()).find(),
+                run::toString);
         assertTrue(Pattern.compile("(?m)^ +1 .* met$").matcher(run.out()).find(), run::toString);
         assertTrue(Pattern.compile("(?m)^ +4 .* missed( +.*)?$").matcher(run.out()).find(), run::toString);
         assertTrue(run.out().contains("\nSLO met up to concurrency 1; missed at 4\n"
