@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -44,6 +45,10 @@ class SessionTurnsNotSentTest {
         JsonNode sessions = RunFolder.summary(out).get("sessions");
         assertEquals(4, sessions.get("turns_not_sent").asInt(), sessions::toString);
         assertEquals(2, sessions.get("sessions").asInt(), sessions::toString);
+        for (String page : pages(out)) { // as the run wrote it, and rebuilt by `report DIR`
+            assertTrue(page.contains("<tr><th scope=\"row\">Session turns not sent</th><td>4 turns of the sessions "
+                    + "in progress when the run ended</td></tr>"), "the page's row of the summary's turns_not_sent");
+        }
     }
 
     @Test
@@ -59,6 +64,20 @@ class SessionTurnsNotSentTest {
         assertTrue(run.out().contains("Sessions: 2 started; 6 requests (turns) sent, 0 not sent\n"), run::toString);
         assertFalse(run.out().contains("were not sent"), run::toString);
         assertEquals(0, RunFolder.summary(out).get("sessions").get("turns_not_sent").asInt());
+        for (String page : pages(out)) assertFalse(page.contains("turns not sent"), "no row when every turn was sent");
+    }
+
+    /** The run's page as the run wrote it, then rebuilt from its folder as `report DIR` builds it. */
+    private static List<String> pages(Path out) throws IOException {
+        Path page;
+        try (var files = Files.list(out)) {
+            page = files.filter(p -> p.toString().endsWith("_report.html")).findFirst().orElseThrow();
+        }
+        String written = Files.readString(page);
+        Files.delete(page);
+        CliRun report = CliRun.of(Map.of(), "report", out.toString());
+        assertEquals(0, report.exitCode(), report::toString);
+        return List.of(written, Files.readString(page));
     }
 
     @Test

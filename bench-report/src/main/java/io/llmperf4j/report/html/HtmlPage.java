@@ -215,6 +215,11 @@ final class HtmlPage {
             rows.add(row("Requests", run.requestsSent() + " sent, " + run.requestsRecorded() + " recorded, "
                     + run.requestsSucceeded() + " succeeded, " + run.requestsFailed() + " failed"));
         }
+        Integer turnsNotSent = summary.sessions() == null ? null : summary.sessions().turnsNotSent();
+        if (turnsNotSent != null && turnsNotSent > 0) { // a closed loop of sessions the run's end cut mid-session
+            rows.add(row("Session turns not sent", turnsNotSent + (turnsNotSent == 1 ? " turn" : " turns")
+                    + " of the sessions in progress when the run ended"));
+        }
         OpenLoopFile.Document open = data.openLoop();
         if (open != null) {
             rows.add(row("Arrivals", open.arrivalsScheduled() + " scheduled, " + open.requestsSent() + " sent, "

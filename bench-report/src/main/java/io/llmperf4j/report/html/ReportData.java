@@ -84,6 +84,15 @@ public record ReportData(SummaryDocument summary, List<RequestRecord> records, T
                 serverTimeline, openLoop);
     }
 
+    /**
+     * This data with a closed loop of sessions' turns never sent (the summary's {@code sessions.turns_not_sent}), as
+     * the summary file says it; null: none known.
+     */
+    public ReportData withSessionTurnsNotSent(Integer turns) {
+        return new ReportData(summary.withSessionTurnsNotSent(turns), records, tokenCounting, source, recordsFile,
+                serverTimeline, openLoop);
+    }
+
     /** This data with an open loop's figures (null for a closed loop). */
     public ReportData withOpenLoop(OpenLoopFile.Document figures) {
         return new ReportData(summary, records, tokenCounting, source, recordsFile, serverTimeline, figures);

@@ -71,7 +71,7 @@ public final class ResultFiles {
         Path file = dir.resolve(HtmlReport.fileName(level.run().settings()));
         ReportData data = ReportData.of(level.run(), level.metrics(), level.toolVersion(), level.environment())
                 .withServer(level.server(), level.serverTimeline()).withOpenLoop(level.openLoop())
-                .withStoppedBy(level.stoppedBy());
+                .withStoppedBy(level.stoppedBy()).withSessionTurnsNotSent(level.sessionTurnsNotSent());
         HtmlReport.write(data, HtmlReportOptions.DEFAULT, file);
         return List.of(file);
     };
