@@ -47,9 +47,10 @@ final class LoadConsole {
         boolean sessions = sessions(result);
         String cap = s.maxConcurrency().isPresent() ? "at most " + s.maxConcurrency().getAsInt()
                 + (sessions ? " requests in flight" : " in flight") : "no cap on requests in flight";
-        if (s.arrival() instanceof Arrival.Trace t) { // sent on the trace's timestamps: nothing drawn, no seed
-            b.append(String.format(Locale.ROOT, "Open loop: trace replay of %s, %s, %s%n", t.details(),
-                    traceRate(t, sum, sessions), cap));
+        Arrival.Trace trace = s.arrival() instanceof Arrival.Trace t ? t : null;
+        if (trace != null) { // sent on the trace's timestamps: nothing drawn, no seed
+            b.append(String.format(Locale.ROOT, "Open loop: trace replay of %s, %s, %s%n", trace.details(),
+                    traceRate(trace, sum), cap));
         } else if (sessions) {
             b.append(String.format(Locale.ROOT, "Open loop: offered %s sessions/s, %s session arrivals (seed %d), "
                     + "%s%n", trim(sum.offeredRequestsPerSecond()), s.arrival(), s.seed(), cap));
@@ -58,16 +59,19 @@ final class LoadConsole {
                     trim(sum.offeredRequestsPerSecond()), s.arrival(), s.seed(), cap));
         }
         if (sessions) {
-            b.append(String.format(Locale.ROOT, "Rates: scheduled %s, started %s sessions/s, completed %s "
-                            + "req/s%n", scheduled(s, sum, "sessions/s"),
-                    fixed(sum.achievedSendRequestsPerSecond(), 2), fixed(sum.completedRequestsPerSecond(), 2)));
+            // a trace's requests without a session arrive too, each on its own: not sessions
+            boolean singles = trace != null && trace.singles() > 0;
+            String unit = singles ? trace.rateUnit() : "sessions/s";
+            b.append(String.format(Locale.ROOT, "Rates: scheduled %s, started %s %s, completed %s req/s%n",
+                    scheduled(s, sum, unit), fixed(sum.achievedSendRequestsPerSecond(), 2), unit,
+                    fixed(sum.completedRequestsPerSecond(), 2)));
             // a trace says how many of its requests (later turns too) were never sent
-            String notSent = s.arrival() instanceof Arrival.Trace ? ", " + traceRequestsNotSent(result) + " not sent"
-                    : "";
-            b.append(String.format(Locale.ROOT, "Sessions: %d scheduled, %d started, %d not started; %d requests "
+            String notSent = trace != null ? ", " + traceRequestsNotSent(result) + " not sent" : "";
+            b.append(String.format(Locale.ROOT, "%s: %d scheduled, %d started, %d not started; %d requests "
                             + "(turns) sent%s; largest backlog %d (turns due but not yet sent)%n",
-                    sum.arrivalsScheduled(), sum.arrivalsScheduled() - sum.arrivalsNotSent(), sum.arrivalsNotSent(),
-                    sum.requestsSent(), notSent, sum.maxBacklog()));
+                    singles ? "Sessions and single requests" : "Sessions", sum.arrivalsScheduled(),
+                    sum.arrivalsScheduled() - sum.arrivalsNotSent(), sum.arrivalsNotSent(), sum.requestsSent(),
+                    notSent, sum.maxBacklog()));
         } else {
             b.append(String.format(Locale.ROOT, "Rates: scheduled %s, sent %s req/s, completed %s req/s%n",
                     scheduled(s, sum, "req/s"), fixed(sum.achievedSendRequestsPerSecond(), 2),
@@ -159,31 +163,24 @@ final class LoadConsole {
 
     /**
      * A trace's offered rate: "mean offered 2.67 req/s", with sessions "mean offered 5 sessions/s" (their starts:
-     * later turns go on their delays); arrivals at one instant say what they sent, "all 3 requests at t=0 (a burst)",
-     * "all 2 sessions start at t=0".
+     * later turns go on their delays), with single requests too "mean offered 16 arrivals/s"; arrivals at one instant
+     * say what they sent, "all 3 requests at t=0 (a burst)", "all 2 sessions start at t=0"
+     * ({@link Arrival.Trace#startsAtOneInstant}).
      */
-    private static String traceRate(Arrival.Trace t, OpenLoopSummary sum, boolean sessions) {
-        if (!sessions) {
-            return t.atOneInstant().orElse("mean offered " + Arrival.Trace.significant(sum.offeredRequestsPerSecond())
-                    + " req/s");
-        }
-        if (Double.isNaN(sum.scheduledRequestsPerSecond())) {
-            return sum.arrivalsScheduled() == 1 ? "its one session at t=0"
-                    : "all " + sum.arrivalsScheduled() + " sessions start at t=0";
-        }
-        return "mean offered " + Arrival.Trace.significant(sum.offeredRequestsPerSecond()) + " sessions/s";
+    private static String traceRate(Arrival.Trace t, OpenLoopSummary sum) {
+        return t.startsAtOneInstant().orElse("mean offered " + Arrival.Trace.significant(
+                sum.offeredRequestsPerSecond()) + " " + t.rateUnit());
     }
 
     /**
-     * The scheduled rate, "5.12 req/s"; a trace whose requests share one timestamp has none, and says what it sent
-     * instead: "all 3 requests at t=0 (a burst)".
+     * The scheduled rate, "5.12 req/s"; a trace whose arrivals share one timestamp has none, and says what it sent
+     * instead: "all 3 requests at t=0 (a burst)", "all sessions at t=0".
      */
     private static String scheduled(OpenLoopSettings s, OpenLoopSummary sum, String unit) {
-        if (unit.startsWith("sessions") && s.arrival() instanceof Arrival.Trace
-                && Double.isNaN(sum.scheduledRequestsPerSecond())) {
-            return "all sessions at t=0";
+        if (s.arrival() instanceof Arrival.Trace t && t.startsAtOneInstant().isPresent()) {
+            return t.sessions() == 0 ? t.atOneInstant().get() : t.singles() == 0 ? "all sessions at t=0"
+                    : "all arrivals at t=0";
         }
-        if (s.arrival() instanceof Arrival.Trace t && t.atOneInstant().isPresent()) return t.atOneInstant().get();
         return fixed(sum.scheduledRequestsPerSecond(), 2) + " " + unit;
     }
 

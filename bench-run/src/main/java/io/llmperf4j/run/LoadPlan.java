@@ -141,9 +141,11 @@ public record LoadPlan(boolean active, List<String> models, Kind kind, LoadProfi
         if (kind == Kind.OPEN_LOOP && ((LoadProfile.OpenLoop) profile).arrival() instanceof Arrival.Trace t) {
             OpenLoopSettings level = (OpenLoopSettings) profile.levels(Warmup.NONE).get(0);
             if (!sessions) return level.describe(); // its trace, no seed nor drawn arrivals
-            // its sessions' starts are the arrivals: the rate counts them, later turns go on their delays
-            return "trace replay of " + t.details() + ", mean " + Arrival.Trace.significant(level.requestsPerSecond())
-                    + " sessions/s" + level.maxConcurrency().stream()
+            // its sessions' starts (and single requests) are the arrivals: the rate counts them, later turns go on
+            // their delays; arrivals at one instant have no rate (the nominal one is a stand-in)
+            return "trace replay of " + t.details() + ", " + t.startsAtOneInstant().orElse("mean "
+                    + Arrival.Trace.significant(level.requestsPerSecond()) + " " + t.rateUnit())
+                    + level.maxConcurrency().stream()
                     .mapToObj(c -> ", at most " + c + " requests in flight").findFirst().orElse("");
         }
         StringBuilder b = new StringBuilder();

@@ -46,8 +46,11 @@ final class TraceReplay {
         // open loop wants a positive nominal rate (its arrivals are the trace's own): their count stands in
         double rate = trace.arrivalSpanMs() == 0 ? trace.arrivals().size() : trace.meanArrivalsPerSecond();
         Duration timeout = Duration.ofSeconds(limitSeconds(trace, common.timeoutSeconds()));
+        // a request without a session is an arrival of its own, not a session (as trace-stats counts them)
+        int singles = (int) trace.arrivals().stream().filter(r -> r.sessionId() == null).count();
         Arrival arrival = trace.hasSessions() ? new Arrival.Trace(flags.trace, n, Duration.ofMillis(spanMs),
-                flags.traceSpeedup, cut, trace.arrivals().size(), Duration.ofMillis(trace.arrivalSpanMs()))
+                flags.traceSpeedup, cut, trace.arrivals().size() - singles, Duration.ofMillis(trace.arrivalSpanMs()),
+                singles)
                 : new Arrival.Trace(flags.trace, n, Duration.ofMillis(spanMs), flags.traceSpeedup, cut);
         LoadProfile profile = new LoadProfile.OpenLoop(rate, arrival, 0, OptionalInt.of(n),
                 Optional.empty(), timeout, OptionalInt.empty());

@@ -21,8 +21,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Against the simulator: a closed loop of sessions that its --timeout ends mid-session counts the turns its started
- * sessions never sent (console line, warning, summary sessions.turns_not_sent), as a trace replay counts its
- * requests not sent; and a trace with sessions is described by its sessions' starts, as its rate counts them.
+ * sessions never sent (console line, warning, summary sessions.turns_not_sent, the page's row), as a trace replay
+ * counts its requests not sent; and a trace with sessions is described by its sessions' starts, as its rate counts
+ * them, its requests without a session as single requests.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SessionTurnsNotSentTest {
@@ -116,6 +117,45 @@ class SessionTurnsNotSentTest {
         assertTrue(run.out().contains("Open loop: " + details + ", mean offered 10 sessions/s, no cap on requests in "
                 + "flight\n"), run::toString);
         assertFalse(run.out().contains("requests over"), run::toString);
+    }
+
+    /**
+     * A trace mixing sessions and requests without one: each such request is a single request, not a session, in the
+     * replay's load line, its open-loop block and trace-stats alike, and the rate counts arrivals (both).
+     */
+    @Test
+    void aMixedTraceCountsItsRequestsWithoutASessionAsSingleRequests(@TempDir Path tmp) throws IOException {
+        // sessions a (0 ms) and b (100 ms), 2 turns each; single requests at 50, 150 and 250 ms: 5 arrivals
+        Path trace = Files.writeString(tmp.resolve("t.jsonl"), """
+                {"timestamp": 0, "input_length": 100, "output_length": 5, "session_id": "a"}
+                {"timestamp": 50, "input_length": 100, "output_length": 5}
+                {"timestamp": 100, "input_length": 100, "output_length": 5, "session_id": "b"}
+                {"timestamp": 150, "input_length": 100, "output_length": 5}
+                {"timestamp": 200, "input_length": 100, "output_length": 5, "session_id": "a", "delay": 50}
+                {"timestamp": 250, "input_length": 100, "output_length": 5}
+                {"timestamp": 300, "input_length": 100, "output_length": 5, "session_id": "b", "delay": 50}
+                """);
+        String words = "2 sessions (4 requests) and 3 single requests";
+        CliRun stats = CliRun.of(Map.of(), "trace-stats", "mooncake:" + trace);
+        assertEquals(0, stats.exitCode(), stats::toString);
+        assertTrue(stats.out().startsWith("Trace " + trace + " (mooncake): 7 requests; 5 arrivals: " + words
+                + ", starting over 0.250 s (mean 16 arrivals/s)\n"), stats::toString);
+
+        Path out = tmp.resolve("out");
+        CliRun run;
+        try (SimulatedServer server = fastServer()) {
+            run = CliRun.of(env(server), "token-benchmark", "--model", "sim", "--trace", "mooncake:" + trace,
+                    "--no-client-warmup", "--results-dir", out.toString());
+        }
+        assertEquals(0, run.exitCode(), run::toString);
+        String details = "trace replay of mooncake:" + trace + " (" + words + " starting over 0.25 s, speedup 1)";
+        assertTrue(run.err().contains("llmperf4j: load: " + details + ", mean 16 arrivals/s\n"), run::toString);
+        assertTrue(run.out().contains("Open loop: " + details + ", mean offered 16 arrivals/s, no cap on requests in "
+                + "flight\n"), run::toString);
+        assertTrue(run.out().contains("\nSessions and single requests: 5 scheduled, 5 started, 0 not started; "
+                + "7 requests (turns) sent, 0 not sent;"), run::toString);
+        String header = run.err() + run.out().substring(0, run.out().indexOf("latency (ms)"));
+        assertFalse(header.contains("5 sessions") || header.contains("sessions/s"), header);
     }
 
     private static SimulatedServer fastServer() {

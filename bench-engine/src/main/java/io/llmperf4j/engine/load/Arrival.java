@@ -143,20 +143,33 @@ public sealed interface Arrival permits Arrival.Constant, Arrival.Poisson, Arriv
      * @param span     first to last replayed timestamp, after the speedup
      * @param speedup  the trace's timestamps were divided by this
      * @param cut      only the requests within this first stretch of the sped-up trace were kept, or null for all
-     * @param sessions     the multi-turn sessions the requests belong to (their starts are the arrivals), or 0 for a
+     * @param sessions     the multi-turn sessions the requests belong to (their starts are arrivals), or 0 for a
      *                     trace without sessions
-     * @param sessionSpan  first to last session start, after the speedup; null without sessions
+     * @param sessionSpan  first to last arrival (session start, or single request), after the speedup; null without
+     *                     sessions
+     * @param singles      a trace with sessions: its requests without a session, each an arrival of its own (not a
+     *                     session); 0 when every request has one
      */
     record Trace(String source, int requests, Duration span, double speedup, Duration cut, int sessions,
-                 Duration sessionSpan) implements Arrival {
+                 Duration sessionSpan, int singles) implements Arrival {
         /** A trace without sessions. */
         public Trace(String source, int requests, Duration span, double speedup, Duration cut) {
-            this(source, requests, span, speedup, cut, 0, null);
+            this(source, requests, span, speedup, cut, 0, null, 0);
+        }
+
+        /** A trace whose every request belongs to one of its sessions. */
+        public Trace(String source, int requests, Duration span, double speedup, Duration cut, int sessions,
+                     Duration sessionSpan) {
+            this(source, requests, span, speedup, cut, sessions, sessionSpan, 0);
         }
 
         public Trace {
             if (sessions < 0) throw new IllegalArgumentException("sessions (" + sessions + ") must be >= 0");
             if (sessions > 0) Objects.requireNonNull(sessionSpan, "sessionSpan");
+            if (singles < 0 || singles > 0 && (sessions == 0 || sessions + singles > requests)) {
+                throw new IllegalArgumentException("singles (" + singles + ") must be >= 0, with sessions, and "
+                        + "sessions + singles (" + (sessions + singles) + ") at most the requests (" + requests + ")");
+            }
             Objects.requireNonNull(source, "source");
             Objects.requireNonNull(span, "span");
             if (requests < 1) throw new IllegalArgumentException("requests (" + requests + ") must be >= 1");
@@ -194,18 +207,46 @@ public sealed interface Arrival permits Arrival.Constant, Arrival.Poisson, Arriv
         }
 
         /**
+         * What a trace without a rate of arrivals starts, in words: {@link #atOneInstant} without sessions; with
+         * them, when every session starts at one instant, "its one session at t=0", "all 2 sessions start at t=0",
+         * with single requests "all 5 arrivals start at t=0"; empty when the arrivals have a mean rate.
+         */
+        public Optional<String> startsAtOneInstant() {
+            if (sessions == 0) return atOneInstant();
+            if (!sessionSpan.isZero()) return Optional.empty();
+            if (singles > 0) return Optional.of("all " + (sessions + singles) + " arrivals start at t=0");
+            return Optional.of(sessions == 1 ? "its one session at t=0" : "all " + sessions + " sessions start at t=0");
+        }
+
+        /**
+         * The unit of the trace's rate, what its arrivals are: "req/s" without sessions, "sessions/s" (their starts),
+         * "arrivals/s" for sessions and single requests together (trace-stats' word).
+         */
+        public String rateUnit() {
+            return sessions == 0 ? "req/s" : singles == 0 ? "sessions/s" : "arrivals/s";
+        }
+
+        /**
          * "mooncake:t.jsonl (5 requests over 1.5 s, speedup 2, first 10 s)"; with sessions their starts, as the rate
-         * counts them: "mooncake:t.jsonl (2 sessions (5 requests) starting over 0.2 s, speedup 1)".
+         * counts them: "mooncake:t.jsonl (2 sessions (5 requests) starting over 0.2 s, speedup 1)", and a request
+         * without a session as one of its own: "(2 sessions (4 requests) and 3 single requests starting over 0.25 s,
+         * ...)".
          */
         public String details() {
             String what = sessions > 0
-                    ? sessions + (sessions == 1 ? " session (" : " sessions (") + requests
-                    + (requests == 1 ? " request)" : " requests)") + " starting over "
-                    + significant(sessionSpan.toNanos() / 1e9)
+                    ? arrivalWords() + " starting over " + significant(sessionSpan.toNanos() / 1e9)
                     : requests + (requests == 1 ? " request" : " requests") + " over "
                     + significant(span.toNanos() / 1e9);
             return source + " (" + what + " s, speedup " + significant(speedup)
                     + (cut == null ? "" : ", first " + significant(cut.toNanos() / 1e9) + " s") + ")";
+        }
+
+        /** "2 sessions (5 requests)", or with single requests "2 sessions (4 requests) and 3 single requests". */
+        private String arrivalWords() {
+            int inSessions = requests - singles;
+            String s = sessions + (sessions == 1 ? " session (" : " sessions (") + inSessions
+                    + (inSessions == 1 ? " request)" : " requests)");
+            return singles == 0 ? s : s + " and " + singles + (singles == 1 ? " single request" : " single requests");
         }
 
         @Override

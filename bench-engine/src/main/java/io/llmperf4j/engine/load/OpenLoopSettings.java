@@ -126,17 +126,16 @@ public record OpenLoopSettings(
      * "trace replay of mooncake:t.jsonl (5 requests over 1.5 s, speedup 2), mean 2.67 req/s", and a trace whose
      * requests share one timestamp, which has no rate, what it sends: "trace replay of mooncake:t.jsonl (3 requests
      * over 0 s, speedup 1), all 3 requests at t=0 (a burst)"; with sessions, their starts: "trace replay of
-     * mooncake:t.jsonl (2 sessions (5 requests) starting over 0.2 s, speedup 1), mean 5 sessions/s".
+     * mooncake:t.jsonl (2 sessions (5 requests) starting over 0.2 s, speedup 1), mean 5 sessions/s", and with
+     * requests outside any session "(2 sessions (4 requests) and 3 single requests starting over 0.25 s, speedup 1),
+     * mean 16 arrivals/s", as trace-stats counts them.
      */
     @Override
     public String describe() {
         if (arrival instanceof Arrival.Trace t) {
-            // with sessions the rate counts their starts, as the details do
-            String rate = t.sessions() == 0
-                    ? t.atOneInstant().orElse("mean " + Arrival.Trace.significant(requestsPerSecond) + " req/s")
-                    : t.sessionSpan().isZero() ? (t.sessions() == 1 ? "its one session at t=0"
-                    : "all " + t.sessions() + " sessions start at t=0")
-                    : "mean " + Arrival.Trace.significant(requestsPerSecond) + " sessions/s";
+            // with sessions the rate counts their starts (and single requests), as the details do
+            String rate = t.startsAtOneInstant().orElse("mean " + Arrival.Trace.significant(requestsPerSecond) + " "
+                    + t.rateUnit());
             return "trace replay of " + t.details() + ", " + rate
                     + (maxConcurrency.isPresent() ? ", at most " + maxConcurrency.getAsInt() + " in flight" : "");
         }

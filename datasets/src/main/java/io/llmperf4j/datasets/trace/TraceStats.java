@@ -114,9 +114,13 @@ public record TraceStats(int requests, long spanMs, double[] inputTokens, double
         } else {
             // sessions arrive; their later turns follow their replies after a delay, the timestamps only order them
             double meanRate = trace.meanArrivalsPerSecond();
-            String what = arrivals == sessions ? arrivals + (arrivals == 1 ? " session" : " sessions")
-                    : arrivals + " arrivals (" + sessions + " sessions, " + (arrivals - sessions)
-                    + " requests without one)";
+            // a request without a session arrives on its own: in the words of the replay's load line
+            int singles = arrivals - sessions;
+            int inSessions = requests - singles;
+            String what = singles == 0 ? arrivals + (arrivals == 1 ? " session" : " sessions")
+                    : arrivals + " arrivals: " + sessions + (sessions == 1 ? " session (" : " sessions (") + inSessions
+                    + (inSessions == 1 ? " request)" : " requests)") + " and " + singles
+                    + (singles == 1 ? " single request," : " single requests,");
             b.append(String.format(Locale.ROOT, "Trace %s (%s): %d %s; %s starting over %.3f s (%s)%n",
                     trace.file(), trace.format(), requests, requests == 1 ? "request" : "requests", what,
                     arrivalSpanMs / 1000.0, Double.isNaN(meanRate) ? "all at one timestamp: no mean rate"
