@@ -268,25 +268,16 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
         }
     }
 
-    /** The engine's verdict, worded for embeddings: its throughput is input tokens/s, and there is no TTFT. */
+    /**
+     * The engine's verdict, worded for embeddings: its throughput is input tokens/s, and there is no TTFT (so no red
+     * line). Which levels are judged, and why not, as for the token benchmark.
+     */
     private List<String> verdict(SaturationVerdict v) {
-        String name = plan.levelName();
         List<String> lines = new ArrayList<>();
-        if (v.saturationIndex().isPresent() && v.saturationIndex().getAsInt() > 0) {
-            int i = v.saturationIndex().getAsInt();
-            lines.add(String.format(Locale.ROOT, "saturation point: %s %s (input tok/s %+.1f %% over %s %s; "
-                            + "threshold %.1f %%)", name, levels.get(i).text(),
-                    100 * v.levels().get(i).throughputGain(), name, levels.get(i - 1).text(),
-                    100 * v.rules().minThroughputGain()));
-        } else {
-            lines.add(String.format(Locale.ROOT, "saturation point: not reached (input tok/s grew by at least "
-                    + "%.1f %% at every level)", 100 * v.rules().minThroughputGain()));
+        for (String line : v.describe(plan.levelName())) {
+            if (line.startsWith("TTFT red line:")) continue;
+            lines.add(line.replace("output tok/s", "input tok/s"));
         }
-        lines.add(v.firstFailingIndex().isPresent()
-                ? "first level with failures: " + name + " " + levels.get(v.firstFailingIndex().getAsInt()).text()
-                + " (the service cannot hold it)"
-                : "failures: none");
-        for (String w : v.warnings()) lines.add("warning: " + w);
         return lines;
     }
 }

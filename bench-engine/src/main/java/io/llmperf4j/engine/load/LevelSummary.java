@@ -1,10 +1,14 @@
 package io.llmperf4j.engine.load;
 
+import io.llmperf4j.model.FailureCause;
 import io.llmperf4j.model.OutputTokenPolicy;
 import io.llmperf4j.model.Percentiles;
 import io.llmperf4j.model.RequestRecord;
 
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.ToIntFunction;
 import java.util.function.ToLongFunction;
 
@@ -22,15 +26,58 @@ import java.util.function.ToLongFunction;
  * @param total                 measured requests recorded (successes, failures and cancellations)
  * @param outputTokensPerSecond system output throughput: output tokens of successes / measured window
  * @param requestsPerSecond     successes / measured window (QPS)
+ * @param failuresByCause       the failures by what they point at ({@link FailureCause}); empty when the causes are
+ *                              unknown (a harness level's counts), then every failure is counted as
+ *                              {@link FailureCause#OTHER}
+ * @param scheduledRequestsPerSecond  an open loop's drawn schedule, (arrivals − 1) / (last − first intended send);
+ *                                    NaN for a closed loop, sessions, or fewer than 2 arrivals
+ * @param completionRequestsPerSecond the same level's successes on the same footing, (successes − 1) / (last − first
+ *                                    success's end): a service that keeps up ends requests as fast as they arrive;
+ *                                    NaN where the scheduled rate is NaN or fewer than 2 succeeded
  */
 public record LevelSummary(double level, int successes, int total, double outputTokensPerSecond,
                            double requestsPerSecond, double ttftP50Millis, double ttftP90Millis, double e2eP50Millis,
-                           double e2eP90Millis) {
+                           double e2eP90Millis, Map<FailureCause, Integer> failuresByCause,
+                           double scheduledRequestsPerSecond, double completionRequestsPerSecond) {
 
     public LevelSummary {
         if (successes < 0 || total < successes) {
             throw new IllegalArgumentException("successes (" + successes + ") must be in [0, total (" + total + ")]");
         }
+        EnumMap<FailureCause, Integer> causes = new EnumMap<>(FailureCause.class);
+        if (failuresByCause != null) failuresByCause.forEach((c, n) -> { if (n > 0) causes.put(c, n); });
+        int known = causes.values().stream().mapToInt(Integer::intValue).sum();
+        if (known > total - successes) {
+            throw new IllegalArgumentException("failures by cause (" + known + ") exceed the failures ("
+                    + (total - successes) + ")");
+        }
+        if (known < total - successes) causes.merge(FailureCause.OTHER, total - successes - known, Integer::sum);
+        failuresByCause = Collections.unmodifiableMap(causes);
+    }
+
+    /** A level whose failures' causes are unknown (all {@link FailureCause#OTHER}), closed-loop rates (NaN). */
+    public LevelSummary(double level, int successes, int total, double outputTokensPerSecond, double requestsPerSecond,
+                        double ttftP50Millis, double ttftP90Millis, double e2eP50Millis, double e2eP90Millis) {
+        this(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis, ttftP90Millis,
+                e2eP50Millis, e2eP90Millis, Map.of(), Double.NaN, Double.NaN);
+    }
+
+    /** This level with its failures' causes. */
+    public LevelSummary withFailuresByCause(Map<FailureCause, Integer> causes) {
+        return new LevelSummary(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis,
+                ttftP90Millis, e2eP50Millis, e2eP90Millis, causes, scheduledRequestsPerSecond,
+                completionRequestsPerSecond);
+    }
+
+    /** This level with an open loop's scheduled and completion rates. */
+    public LevelSummary withRates(double scheduled, double completion) {
+        return new LevelSummary(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis,
+                ttftP90Millis, e2eP50Millis, e2eP90Millis, failuresByCause, scheduled, completion);
+    }
+
+    /** Failures of {@code cause}. */
+    public int failures(FailureCause cause) {
+        return failuresByCause.getOrDefault(cause, 0);
     }
 
     /**
@@ -50,9 +97,33 @@ public record LevelSummary(double level, int successes, int total, double output
         double seconds = result.durationNanos() / 1e9;
         long[] ttft = nanos(ok, ScheduledRecord::ttftFromIntendedNanos);
         long[] e2e = nanos(ok, ScheduledRecord::e2eFromIntendedNanos);
+        Map<FailureCause, Integer> causes = new EnumMap<>(FailureCause.class);
+        for (ScheduledRecord r : measured) {
+            if (!r.record().succeeded()) causes.merge(FailureCause.of(r.record().failure()), 1, Integer::sum);
+        }
+        double scheduled = Double.NaN;
+        double completion = Double.NaN;
+        // a session schedule's arrivals are sessions, its records turns: no like-for-like rate
+        if (result instanceof OpenLoopResult open
+                && measured.stream().noneMatch(r -> r.record().tags().sessionId() != null)) {
+            scheduled = open.scheduledRequestsPerSecond();
+            completion = completionRate(ok);
+        }
         return new LevelSummary(result.settings().level(), ok.size(), measured.size(),
                 seconds > 0 ? tokens / seconds : Double.NaN, seconds > 0 ? ok.size() / seconds : Double.NaN,
-                millis(ttft, 50), millis(ttft, 90), millis(e2e, 50), millis(e2e, 90));
+                millis(ttft, 50), millis(ttft, 90), millis(e2e, 50), millis(e2e, 90), causes, scheduled, completion);
+    }
+
+    /** (n − 1) / (last end − first end): the schedule's own rate convention, applied to when requests ended. */
+    private static double completionRate(List<ScheduledRecord> ok) {
+        if (ok.size() < 2) return Double.NaN;
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        for (ScheduledRecord r : ok) {
+            first = Math.min(first, r.endOffsetNanos());
+            last = Math.max(last, r.endOffsetNanos());
+        }
+        return last > first ? (ok.size() - 1) / ((last - first) / 1e9) : Double.NaN;
     }
 
     public int failures() {

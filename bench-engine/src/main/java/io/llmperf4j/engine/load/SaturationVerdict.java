@@ -1,66 +1,107 @@
 package io.llmperf4j.engine.load;
 
+import io.llmperf4j.model.FailureCause;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
+import java.util.stream.IntStream;
 
 /**
  * What a sweep says about the service, by the seed script's rules ({@link SaturationRules}), computed only from
  * per-level summaries in sweep order (a pure function: {@link #evaluate}). Indices are positions in that list.
  *
+ * <p>First, which levels are judged. A level is not judged, and is no level's baseline, when
  * <ul>
- *   <li>saturation point: the first level whose system output tok/s grew by less than
- *       {@code minThroughputGain} over the previous level, or fell (a level after one with 0 tok/s is not judged);</li>
- *   <li>TTFT red line: the first level whose TTFT p90 is at least {@code ttftJumpFactor} times the previous level's
- *       (levels without a finite, positive previous p90 are not judged);</li>
- *   <li>first failing level: the first with any failed request ("the service cannot hold that level");</li>
- *   <li>a warning for every level with fewer than {@code minSuccessfulSamples} successes.</li>
+ *   <li>a stop cut it short (Ctrl-C, SIGTERM: {@link SweepLevelResult#aborted()}): its failures are mostly the requests
+ *       the client cancelled, its throughput covers a window the client ended;</li>
+ *   <li>fewer than {@code minSuccessfulSamples} requests succeeded (every request failing included: the user guide
+ *       records such a level with its failure rate and empty numbers);</li>
+ *   <li>a closed loop recorded fewer requests than its concurrency: it never had that many in flight.</li>
  * </ul>
- * A level a stop cut short (Ctrl-C, SIGTERM: {@link SweepLevelResult#aborted()}) is not judged: its failures are
- * mostly the requests the client cancelled, its throughput covers a window the client ended, its few samples say
- * nothing of the service. It is never the saturation point, the red line or the first failing level, nor the
- * baseline of the next level (that one is compared with the last level that ran to its end); {@link #describe}
- * names it as interrupted and not judged.
+ * Then, over the judged levels, each compared with the previous judged one:
+ * <ul>
+ *   <li>saturation point, closed loop: the first level whose system output tok/s grew by less than
+ *       {@code minThroughputGain} over the previous judged level, or fell; with fewer than two judged levels nothing
+ *       is compared and it is not judged;</li>
+ *   <li>saturation point, open loop (a rate sweep): the first level whose successes ended at less than
+ *       {@code 1 − minThroughputGain} of its drawn schedule's rate (both as (n − 1) / span,
+ *       {@link LevelSummary#completionRequestsPerSecond()}): the service no longer keeps up with the offer, so the
+ *       backlog grows. A level is judged on its own, so even a one-level rate sweep has a verdict. Output tok/s
+ *       growth is no test there: an open loop's offer, not the service, sets it while the service keeps up;</li>
+ *   <li>TTFT red line: the first level whose TTFT p90 is at least {@code ttftJumpFactor} times the previous judged
+ *       level's;</li>
+ *   <li>first level with failures: the first level (judged or not, not interrupted) with a failure that may be the
+ *       service's: a capacity sign (429/408/5xx, timeouts, dropped connections) or a failure of no known cause.
+ *       Connection refused and 4xx (the client's configuration, or a server that is gone), cancellations at the
+ *       run's end and requests lost with a load worker are named, not counted against the service.</li>
+ * </ul>
+ * {@link #describe} names every level that was not judged and why.
  *
  * @param levels            per-level findings, in order
  * @param saturationIndex   the saturation point, if any
  * @param ttftRedLineIndex  the TTFT red line, if any
- * @param firstFailingIndex the first level with failures, if any
- * @param warnings          one line per level with too few successful samples
+ * @param firstFailingIndex the first level with failures that may be the service's, if any
+ * @param warnings          one line per level with too few successful samples (not judged)
  * @param rules             the rules applied
+ * @param summaries         the levels judged, one per entry of {@code levels}
  */
 public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturationIndex, OptionalInt ttftRedLineIndex,
-                                OptionalInt firstFailingIndex, List<String> warnings, SaturationRules rules) {
+                                OptionalInt firstFailingIndex, List<String> warnings, SaturationRules rules,
+                                List<LevelSummary> summaries) {
 
     /**
      * One level's findings.
      *
-     * @param throughputGain output tok/s change over the previous level as a fraction (0.05 = +5 %); NaN for the
-     *                       first level or after a level with 0 tok/s
-     * @param ttftP90Ratio   TTFT p90 over the previous level's; NaN when not comparable
-     * @param saturated      {@code throughputGain < minThroughputGain}
+     * @param throughputGain output tok/s change over the previous judged level as a fraction (0.05 = +5 %); NaN for
+     *                       the first judged level and levels not judged
+     * @param ttftP90Ratio   TTFT p90 over the previous judged level's; NaN when not comparable
+     * @param saturated      the saturation rule holds (closed loop: {@code throughputGain < minThroughputGain}; open
+     *                       loop: {@code achievedShare < 1 − minThroughputGain})
      * @param ttftJump       {@code ttftP90Ratio >= ttftJumpFactor}
-     * @param failures       at least one request failed
+     * @param failures       at least one failure that may be the service's (capacity or unknown cause)
      * @param fewSamples     fewer successes than {@code minSuccessfulSamples}
      * @param interrupted    a stop cut the level short: nothing above is judged for it (all false, NaN)
+     * @param notJudged      why the level is not judged (interrupted, too few successes, never at its concurrency);
+     *                       null when judged
+     * @param achievedShare  an open loop's completion rate over its scheduled rate (1 = kept up); NaN otherwise
      */
     public record LevelVerdict(double level, double throughputGain, double ttftP90Ratio, boolean saturated,
-                               boolean ttftJump, boolean failures, boolean fewSamples, boolean interrupted) {
+                               boolean ttftJump, boolean failures, boolean fewSamples, boolean interrupted,
+                               String notJudged, double achievedShare) {
 
         /** A level that ran to its end. */
         public LevelVerdict(double level, double throughputGain, double ttftP90Ratio, boolean saturated,
                             boolean ttftJump, boolean failures, boolean fewSamples) {
             this(level, throughputGain, ttftP90Ratio, saturated, ttftJump, failures, fewSamples, false);
         }
+
+        public LevelVerdict(double level, double throughputGain, double ttftP90Ratio, boolean saturated,
+                            boolean ttftJump, boolean failures, boolean fewSamples, boolean interrupted) {
+            this(level, throughputGain, ttftP90Ratio, saturated, ttftJump, failures, fewSamples, interrupted,
+                    interrupted ? INTERRUPTED : null, Double.NaN);
+        }
+
+        /** Judged: neither interrupted nor set aside. */
+        public boolean judged() {
+            return notJudged == null;
+        }
     }
+
+    private static final String INTERRUPTED = "it was stopped (Ctrl-C or SIGTERM): its cancelled requests are not "
+            + "the service's failures";
 
     public SaturationVerdict {
         levels = List.copyOf(levels);
         warnings = List.copyOf(warnings);
         Objects.requireNonNull(rules, "rules");
+        summaries = List.copyOf(summaries);
+        if (summaries.size() != levels.size()) {
+            throw new IllegalArgumentException("one summary per level: " + summaries.size() + " for " + levels.size());
+        }
     }
 
     /** Applies {@code rules} to {@code summaries} of levels that all ran to their end, in sweep order. */
@@ -108,11 +149,27 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
         int saturation = -1;
         int redLine = -1;
         int failing = -1;
-        int previous = -1; // the last level that ran to its end
+        int previous = -1; // the last judged level
+        boolean closedLoop = !"rate".equals(levelName);
         for (int i = 0; i < summaries.size(); i++) {
             LevelSummary cur = summaries.get(i);
             if (interrupted.get(i)) {
                 verdicts.add(new LevelVerdict(cur.level(), Double.NaN, Double.NaN, false, false, false, false, true));
+                continue;
+            }
+            boolean failures = counted(cur) > 0;
+            boolean few = cur.successes() < rules.minSuccessfulSamples();
+            if (failures && failing < 0) failing = i;
+            if (few && cur.successes() > 0) {
+                warnings.add(String.format(Locale.ROOT, "%s: only %d successful request%s (< %d): not judged, its "
+                                + "percentiles are unstable; run more requests", label(levelName, cur.level()),
+                        cur.successes(), cur.successes() == 1 ? "" : "s", rules.minSuccessfulSamples()));
+            }
+            String notJudged = notJudged(cur, few, closedLoop && Double.isNaN(cur.scheduledRequestsPerSecond()),
+                    rules);
+            if (notJudged != null) {
+                verdicts.add(new LevelVerdict(cur.level(), Double.NaN, Double.NaN, false, false, failures, few,
+                        false, notJudged, Double.NaN));
                 continue;
             }
             double gain = Double.NaN;
@@ -126,22 +183,61 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
                 double ct = cur.ttftP90Millis();
                 if (pt > 0 && Double.isFinite(pt) && Double.isFinite(ct)) ratio = ct / pt;
             }
-            boolean saturated = gain < rules.minThroughputGain(); // false for NaN
+            double share = cur.completionRequestsPerSecond() / cur.scheduledRequestsPerSecond();
+            boolean saturated = Double.isFinite(cur.scheduledRequestsPerSecond())
+                    ? share < 1 - rules.minThroughputGain() // an open loop: did the service keep up with the offer?
+                    : gain < rules.minThroughputGain(); // false for NaN
             boolean jump = ratio >= rules.ttftJumpFactor();
-            boolean failures = cur.failures() > 0;
-            boolean few = cur.successes() < rules.minSuccessfulSamples();
             if (saturated && saturation < 0) saturation = i;
             if (jump && redLine < 0) redLine = i;
-            if (failures && failing < 0) failing = i;
-            if (few) {
-                warnings.add(String.format(Locale.ROOT, "%s: only %d successful request%s (< %d): its "
-                                + "percentiles are unstable; run more requests", label(levelName, cur.level()),
-                        cur.successes(), cur.successes() == 1 ? "" : "s", rules.minSuccessfulSamples()));
-            }
-            verdicts.add(new LevelVerdict(cur.level(), gain, ratio, saturated, jump, failures, few, false));
+            verdicts.add(new LevelVerdict(cur.level(), gain, ratio, saturated, jump, failures, few, false, null,
+                    Double.isFinite(share) ? share : Double.NaN));
             previous = i;
         }
-        return new SaturationVerdict(verdicts, index(saturation), index(redLine), index(failing), warnings, rules);
+        return new SaturationVerdict(verdicts, index(saturation), index(redLine), index(failing), warnings, rules,
+                summaries);
+    }
+
+    /** Why {@code cur} cannot be judged, or null. */
+    private static String notJudged(LevelSummary cur, boolean few, boolean closedLoop, SaturationRules rules) {
+        List<String> why = new ArrayList<>();
+        if (cur.total() == 0) {
+            why.add("no request was recorded");
+        } else if (cur.successes() == 0) {
+            why.add(String.format(Locale.ROOT, "every request failed (%d of %d: %s); its failure rate is recorded, "
+                    + "its performance numbers are empty", cur.failures(), cur.total(), causes(cur)));
+        } else if (few) {
+            why.add(String.format(Locale.ROOT, "only %d successful request%s (< %d needed to judge a level)",
+                    cur.successes(), cur.successes() == 1 ? "" : "s", rules.minSuccessfulSamples()));
+        }
+        if (closedLoop && cur.total() > 0 && cur.total() < cur.level()) {
+            why.add(String.format(Locale.ROOT, "only %d request%s in all, so it never had %s in flight",
+                    cur.total(), cur.total() == 1 ? "" : "s", LoadSettings.formatLevel(cur.level())));
+        }
+        return why.isEmpty() ? null : String.join("; ", why);
+    }
+
+    /** Failures that may be the service's: capacity signs and failures of no known cause. */
+    private static int counted(LevelSummary s) {
+        return s.failures(FailureCause.CAPACITY) + s.failures(FailureCause.OTHER);
+    }
+
+    /** Failures that point away from the service: configuration, cancellations, lost workers. */
+    private static int notCounted(LevelSummary s) {
+        return s.failures() - counted(s);
+    }
+
+    /** "24 configuration (connection refused or 4xx), 2 capacity (429/408/5xx, timeouts, dropped connections)". */
+    static String causes(LevelSummary s) {
+        List<String> parts = new ArrayList<>();
+        s.failuresByCause().forEach((cause, n) -> parts.add(n + " " + switch (cause) {
+            case CAPACITY -> "capacity (429/408/5xx, timeouts, dropped connections)";
+            case CONFIGURATION -> "configuration (connection refused or 4xx)";
+            case CANCELLED -> "cancelled at the run's end";
+            case LOST -> "lost with a load worker";
+            case OTHER -> "other (malformed or cut-short streams, client errors, or no known cause)";
+        }));
+        return String.join(", ", parts);
     }
 
     public OptionalDouble saturationLevel() {
@@ -158,51 +254,84 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
 
     /**
      * The verdict as lines for a console, e.g. "saturation point: concurrency 20 (output tok/s +2.1 % over
-     * concurrency 10; threshold 5 %)"; a rate is named as the sweep table names it, "rate 2 req/s".
+     * concurrency 10; threshold 5 %)"; a rate is named as the sweep table names it, "rate 2 req/s". Every level not
+     * judged gets a "not judged:" line saying why.
      *
      * @param levelName "concurrency" or "rate"
      */
     public List<String> describe(String levelName) {
         List<String> lines = new ArrayList<>();
+        long judged = levels.stream().filter(LevelVerdict::judged).count();
+        boolean openJudged = levels.stream().anyMatch(l -> l.judged() && !Double.isNaN(l.achievedShare()));
+        String nothingCompared = judged == 0 ? "not judged (no level could be judged)"
+                : "not judged (one level judged: nothing to compare it with)";
         if (saturationIndex.isPresent()) {
             int i = saturationIndex.getAsInt();
-            lines.add(String.format(Locale.ROOT, "saturation point: %s (output tok/s %+.1f %% over %s; "
-                            + "threshold %.1f %%)", name(levelName, i), 100 * levels.get(i).throughputGain(),
-                    name(levelName, baseline(i)), 100 * rules.minThroughputGain()));
+            LevelVerdict l = levels.get(i);
+            if (!Double.isNaN(l.achievedShare())) {
+                lines.add(String.format(Locale.ROOT, "saturation point: %s (successes ended at %.1f %% of the "
+                                + "scheduled rate: the service fell behind the offer; threshold %.1f %%)",
+                        name(levelName, i), 100 * l.achievedShare(), 100 * (1 - rules.minThroughputGain())));
+            } else {
+                lines.add(String.format(Locale.ROOT, "saturation point: %s (output tok/s %+.1f %% over %s; "
+                                + "threshold %.1f %%)", name(levelName, i), 100 * l.throughputGain(),
+                        name(levelName, baseline(i)), 100 * rules.minThroughputGain()));
+            }
+        } else if (openJudged) {
+            lines.add(String.format(Locale.ROOT, "saturation point: not reached (every judged level's successes "
+                    + "ended at %.1f %% or more of its scheduled rate)", 100 * (1 - rules.minThroughputGain())));
+        } else if (judged < 2) {
+            lines.add("saturation point: " + nothingCompared);
         } else {
             lines.add("saturation point: not reached (output tok/s grew by at least "
-                    + String.format(Locale.ROOT, "%.1f %%", 100 * rules.minThroughputGain()) + " at every level)");
+                    + String.format(Locale.ROOT, "%.1f %%", 100 * rules.minThroughputGain()) + " at every judged "
+                    + "level)");
         }
         if (ttftRedLineIndex.isPresent()) {
             int i = ttftRedLineIndex.getAsInt();
             lines.add(String.format(Locale.ROOT, "TTFT red line: %s (TTFT p90 %.1fx %s; threshold %.1fx)",
                     name(levelName, i), levels.get(i).ttftP90Ratio(), name(levelName, baseline(i)),
                     rules.ttftJumpFactor()));
+        } else if (judged < 2) {
+            lines.add("TTFT red line: " + nothingCompared);
         } else {
             lines.add(String.format(Locale.ROOT, "TTFT red line: not crossed (no TTFT p90 jump of %.1fx or more)",
                     rules.ttftJumpFactor()));
         }
         if (firstFailingIndex.isPresent()) {
-            lines.add("first level with failures: " + name(levelName, firstFailingIndex.getAsInt())
-                    + " (the service cannot hold it)");
+            int i = firstFailingIndex.getAsInt();
+            LevelSummary s = summaries.get(i);
+            lines.add(String.format(Locale.ROOT, "first level with failures: %s (%d of %d failed: %s)%s",
+                    name(levelName, i), s.failures(), s.total(), causes(s),
+                    s.failures(FailureCause.CAPACITY) > 0 ? ": the service cannot hold it" : ""));
+        } else if (IntStream.range(0, levels.size())
+                .anyMatch(i -> !levels.get(i).interrupted() && summaries.get(i).failures() > 0)) {
+            lines.add("failures: none that point at the service (connection refused, 4xx, cancellations are named "
+                    + "below)");
         } else {
             lines.add("failures: none" + (levels.stream().anyMatch(LevelVerdict::interrupted)
                     ? " in the levels judged" : ""));
         }
         for (int i = 0; i < levels.size(); i++) {
-            if (levels.get(i).interrupted()) {
+            LevelVerdict l = levels.get(i);
+            LevelSummary s = summaries.get(i);
+            if (l.interrupted()) {
                 lines.add("interrupted: " + name(levelName, i) + " was stopped (Ctrl-C or SIGTERM) and is not "
                         + "judged: its cancelled requests are not the service's failures");
+            } else if (!l.judged()) {
+                lines.add("not judged: " + name(levelName, i) + ": " + l.notJudged());
+            } else if (notCounted(s) > 0) {
+                lines.add(String.format(Locale.ROOT, "failures not counted against the service: %s: %d of %d (%s)",
+                        name(levelName, i), s.failures(), s.total(), causes(s)));
             }
         }
-        for (String w : warnings) lines.add("warning: " + w);
         return lines;
     }
 
-    /** The level {@code index} was compared with: the last one before it that ran to its end. */
+    /** The level {@code index} was compared with: the last judged one before it. */
     private int baseline(int index) {
         for (int i = index - 1; i >= 0; i--) {
-            if (!levels.get(i).interrupted()) return i;
+            if (levels.get(i).judged()) return i;
         }
         return index - 1;
     }

@@ -1,8 +1,10 @@
 package io.llmperf4j.engine.load;
 
+import io.llmperf4j.model.FailureCause;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 
@@ -23,7 +25,7 @@ class SaturationVerdictTest {
             level(5, 50, 50, 450, 120),
             level(10, 50, 50, 800, 400),   // TTFT p90 × 3.33: red line
             level(20, 48, 50, 820, 450),   // +2.5 %: saturated; first failures
-            level(50, 7, 50, 700, 3000));  // falls; 7 successes: warning
+            level(50, 7, 50, 700, 3000));  // 7 successes: not judged
 
     @Test
     void findsSaturationRedLineFailuresAndFewSamples() {
@@ -33,28 +35,39 @@ class SaturationVerdictTest {
         assertEquals(OptionalInt.of(2), v.ttftRedLineIndex());
         assertEquals(OptionalDouble.of(10), v.ttftRedLineLevel());
         assertEquals(OptionalInt.of(3), v.firstFailingIndex());
-        assertEquals(List.of("level 50: only 7 successful requests (< 10): its percentiles are unstable; run more "
-                + "requests"), v.warnings());
+        assertEquals(List.of("level 50: only 7 successful requests (< 10): not judged, its percentiles are "
+                + "unstable; run more requests"), v.warnings());
 
         List<SaturationVerdict.LevelVerdict> l = v.levels();
         assertTrue(Double.isNaN(l.get(0).throughputGain()));
         assertEquals(3.5, l.get(1).throughputGain(), 1e-12);
         assertEquals(0.025, l.get(3).throughputGain(), 1e-12);
-        assertEquals(-120.0 / 820, l.get(4).throughputGain(), 1e-12);
-        assertTrue(l.get(4).saturated()); // a fall counts too
         assertEquals(400.0 / 120, l.get(2).ttftP90Ratio(), 1e-12);
-        assertTrue(l.get(4).ttftJump()); // 3000 / 450 = 6.7×, after the first
         assertFalse(l.get(1).fewSamples());
         assertTrue(l.get(4).fewSamples());
+        // 7 successes are too few to judge: no gain, no ratio, no flag (the sweep page's rule: 10 to be judged)
+        assertFalse(l.get(4).judged());
+        assertTrue(Double.isNaN(l.get(4).throughputGain()));
+        assertFalse(l.get(4).saturated());
+        assertFalse(l.get(4).ttftJump());
+    }
+
+    @Test
+    void aFallCountsAsSaturation() {
+        SaturationVerdict v = SaturationVerdict.evaluate(List.of(level(1, 20, 20, 100, 10),
+                level(2, 20, 20, 90, 10)), SaturationRules.DEFAULT);
+        assertEquals(OptionalInt.of(1), v.saturationIndex());
+        assertEquals(-0.1, v.levels().get(1).throughputGain(), 1e-12);
     }
 
     @Test
     void thresholdsAreConfigurable() {
         SaturationVerdict v = SaturationVerdict.evaluate(SWEEP, new SaturationRules(0.01, 10, 50));
-        assertEquals(OptionalInt.of(4), v.saturationIndex()); // +2.5 % passes a 1 % threshold; the fall does not
+        // 48 and 7 successes are below 50: levels 20 and 50 are not judged; +78 % passes a 1 % threshold
+        assertEquals(OptionalInt.empty(), v.saturationIndex());
         assertEquals(OptionalInt.empty(), v.ttftRedLineIndex()); // no 10× jump
-        assertEquals(2, v.warnings().size()); // 48 and 7 successes are below 50
-        assertTrue(v.warnings().get(0).startsWith("level 20: only 48 successful requests (< 50)"));
+        assertEquals(2, v.warnings().size());
+        assertTrue(v.warnings().get(0).startsWith("level 20: only 48 successful requests (< 50): not judged"));
     }
 
     @Test
@@ -68,17 +81,94 @@ class SaturationVerdictTest {
         assertTrue(v.warnings().isEmpty());
     }
 
+    /**
+     * The QA's sweep 1,2,4,8 against a simulator with 4 slots, killed during concurrency 2 (24 × CONNECT_FAILED) and
+     * restarted: concurrency 2 is not judged, 4 is compared with 1 and 8 with 4 (+4 %: the saturation point); the
+     * refused connections are named, not counted against the service. Before: "saturation point: concurrency 2
+     * (output tok/s -100.0 % over concurrency 1)", "first level with failures: concurrency 2".
+     */
     @Test
-    void levelsWithoutSuccessesAreHandled() {
-        LevelSummary none = new LevelSummary(8, 0, 10, 0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
-        List<LevelSummary> levels = List.of(level(1, 20, 20, 100, 10), none, level(16, 20, 20, 300, 10));
-        SaturationVerdict v = SaturationVerdict.evaluate(levels, SaturationRules.DEFAULT);
-        assertEquals(OptionalInt.of(1), v.saturationIndex()); // −100 %
-        assertEquals(OptionalInt.of(1), v.firstFailingIndex());
-        assertTrue(Double.isNaN(v.levels().get(2).throughputGain())); // after 0 tok/s: not judged
-        assertTrue(Double.isNaN(v.levels().get(1).ttftP90Ratio()));
-        assertEquals(1, v.warnings().size());
-        assertTrue(v.warnings().get(0).startsWith("level 8: only 0 successful requests"));
+    void aLevelWhereEveryRequestFailedIsNotJudgedAndTheOthersAreComparedAcrossIt() {
+        LevelSummary dead = new LevelSummary(2, 0, 24, 0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+                Map.of(FailureCause.CONFIGURATION, 24), Double.NaN, Double.NaN);
+        List<LevelSummary> levels = List.of(level(1, 24, 24, 83.3, 52), dead, level(4, 24, 24, 320, 55),
+                level(8, 24, 24, 332.8, 260));
+        SaturationVerdict v = SaturationVerdict.evaluate(levels, SaturationRules.DEFAULT, "concurrency");
+        assertEquals(OptionalInt.of(3), v.saturationIndex());
+        assertEquals(320 / 83.3 - 1, v.levels().get(2).throughputGain(), 1e-12); // 4 over 1, across the dead level
+        assertEquals(OptionalInt.empty(), v.firstFailingIndex());
+        assertFalse(v.levels().get(1).judged());
+        assertTrue(Double.isNaN(v.levels().get(1).throughputGain()));
+        assertTrue(v.warnings().isEmpty(), v.warnings()::toString); // no "only 0 successful requests" warning
+        assertEquals(List.of(
+                "saturation point: concurrency 8 (output tok/s +4.0 % over concurrency 4; threshold 5.0 %)",
+                "TTFT red line: concurrency 8 (TTFT p90 4.7x concurrency 4; threshold 3.0x)",
+                "failures: none that point at the service (connection refused, 4xx, cancellations are named below)",
+                "not judged: concurrency 2: every request failed (24 of 24: 24 configuration (connection refused or "
+                        + "4xx)); its failure rate is recorded, its performance numbers are empty"),
+                v.describe("concurrency"));
+    }
+
+    /** 429s, 5xx and timeouts are what "the service cannot hold it" means; they count even on a level not judged. */
+    @Test
+    void capacityFailuresMakeTheFirstFailingLevelAndNameTheirCause() {
+        LevelSummary refused = level(2, 20, 22, 200, 10).withFailuresByCause(Map.of(FailureCause.CONFIGURATION, 2));
+        LevelSummary overloaded = new LevelSummary(4, 0, 20, 0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+                Map.of(FailureCause.CAPACITY, 20), Double.NaN, Double.NaN);
+        SaturationVerdict v = SaturationVerdict.evaluate(List.of(level(1, 20, 20, 100, 10), refused, overloaded),
+                SaturationRules.DEFAULT, "concurrency");
+        assertEquals(OptionalInt.of(2), v.firstFailingIndex());
+        List<String> lines = v.describe("concurrency");
+        assertTrue(lines.contains("first level with failures: concurrency 4 (20 of 20 failed: 20 capacity "
+                + "(429/408/5xx, timeouts, dropped connections)): the service cannot hold it"), lines::toString);
+        assertTrue(lines.contains("failures not counted against the service: concurrency 2: 2 of 22 (2 "
+                + "configuration (connection refused or 4xx))"), lines::toString);
+    }
+
+    /** The QA's --max-num-completed-requests 6 --concurrency-sweep 2,8: nothing is judged, and it says why. */
+    @Test
+    void levelsWithTooFewSuccessesOrRequestsAreNotJudged() {
+        List<LevelSummary> levels = List.of(level(2, 6, 6, 158.8, 54.2), level(8, 6, 6, 243.8, 286.6));
+        SaturationVerdict v = SaturationVerdict.evaluate(levels, SaturationRules.DEFAULT, "concurrency");
+        assertEquals(OptionalInt.empty(), v.ttftRedLineIndex()); // 5.3x, but neither level is judged
+        assertEquals(List.of("saturation point: not judged (no level could be judged)",
+                "TTFT red line: not judged (no level could be judged)", "failures: none",
+                "not judged: concurrency 2: only 6 successful requests (< 10 needed to judge a level)",
+                "not judged: concurrency 8: only 6 successful requests (< 10 needed to judge a level); only 6 requests "
+                        + "in all, so it never had 8 in flight"), v.describe("concurrency"));
+        // enough successes, but fewer requests than the concurrency: never at that load
+        SaturationVerdict fewer = SaturationVerdict.evaluate(List.of(level(8, 20, 20, 100, 10),
+                level(32, 20, 20, 100, 50)), SaturationRules.DEFAULT, "concurrency");
+        assertEquals(OptionalInt.empty(), fewer.saturationIndex());
+        assertEquals("not judged: concurrency 32: only 20 requests in all, so it never had 32 in flight",
+                fewer.describe("concurrency").get(3));
+    }
+
+    /**
+     * A rate sweep is judged by whether the service kept up with the offer: the QA's 8,14,20,30 req/s with 4 slots
+     * (16.7 req/s). Rate 20 completed at 80.6 % of its schedule though its output tok/s grew 18 %: the saturation
+     * point (before: rate 30, the first level whose tok/s grew < 5 %).
+     */
+    @Test
+    void aRateSweepIsJudgedByAchievedOverScheduledRate() {
+        List<LevelSummary> rates = List.of(rate(8, 8.0, 7.99, 156), rate(14, 14.0, 13.9, 270.6),
+                rate(20, 20.0, 16.12, 320.4), rate(30, 30.0, 16.2, 323.6));
+        SaturationVerdict v = SaturationVerdict.evaluate(rates, SaturationRules.DEFAULT, "rate");
+        assertEquals(OptionalInt.of(2), v.saturationIndex());
+        assertEquals(16.12 / 20, v.levels().get(2).achievedShare(), 1e-12);
+        assertEquals("saturation point: rate 20 req/s (successes ended at 80.6 % of the scheduled rate: the service "
+                + "fell behind the offer; threshold 95.0 %)", v.describe("rate").get(0));
+        // one level is enough to judge: it is compared with its own offer
+        SaturationVerdict one = SaturationVerdict.evaluate(List.of(rates.get(1)), SaturationRules.DEFAULT, "rate");
+        assertEquals(List.of("saturation point: not reached (every judged level's successes ended at 95.0 % or more "
+                        + "of its scheduled rate)", "TTFT red line: not judged (one level judged: nothing to compare "
+                        + "it with)", "failures: none"), one.describe("rate"));
+        assertEquals(OptionalInt.of(0), SaturationVerdict.evaluate(List.of(rates.get(2)), SaturationRules.DEFAULT,
+                "rate").saturationIndex());
+    }
+
+    private static LevelSummary rate(double r, double scheduled, double completion, double tps) {
+        return level(r, (int) (5 * r), (int) (5 * r), tps, 60).withRates(scheduled, completion);
     }
 
     @Test
@@ -87,28 +177,33 @@ class SaturationVerdictTest {
         assertEquals("saturation point: concurrency 20 (output tok/s +2.5 % over concurrency 10; threshold 5.0 %)",
                 lines.get(0));
         assertEquals("TTFT red line: concurrency 10 (TTFT p90 3.3x concurrency 5; threshold 3.0x)", lines.get(1));
-        assertEquals("first level with failures: concurrency 20 (the service cannot hold it)", lines.get(2));
-        assertTrue(lines.get(3).startsWith("warning: level 50"));
-        List<String> calm = SaturationVerdict.evaluate(List.of(level(1, 20, 20, 100, 10)), SaturationRules.DEFAULT)
-                .describe("rate");
-        assertEquals(List.of("saturation point: not reached (output tok/s grew by at least 5.0 % at every level)",
-                "TTFT red line: not crossed (no TTFT p90 jump of 3.0x or more)", "failures: none"), calm);
+        assertEquals("first level with failures: concurrency 20 (2 of 50 failed: 2 other (malformed or cut-short "
+                + "streams, client errors, or no known cause))", lines.get(2));
+        assertTrue(lines.get(3).startsWith("not judged: concurrency 50: only 7 successful requests"), lines::toString);
+        // the QA's one-level sweep: nothing was compared, so nothing is "not reached" or "not crossed"
+        List<String> one = SaturationVerdict.evaluate(List.of(level(4, 20, 20, 100, 10)), SaturationRules.DEFAULT,
+                "concurrency").describe("concurrency");
+        assertEquals(List.of("saturation point: not judged (one level judged: nothing to compare it with)",
+                "TTFT red line: not judged (one level judged: nothing to compare it with)", "failures: none"), one);
+        List<String> calm = SaturationVerdict.evaluate(List.of(level(1, 20, 20, 100, 10), level(2, 20, 20, 200, 10)),
+                SaturationRules.DEFAULT).describe("concurrency");
+        assertEquals(List.of("saturation point: not reached (output tok/s grew by at least 5.0 % at every judged "
+                + "level)", "TTFT red line: not crossed (no TTFT p90 jump of 3.0x or more)", "failures: none"), calm);
     }
 
     @Test
     void levelsAreNamedAsTheSweepTableNamesThem() {
         // a concurrency sweep's few-samples warning says "concurrency 50", not "level 50"
-        assertEquals(List.of("concurrency 50: only 7 successful requests (< 10): its percentiles are unstable; run "
-                + "more requests"), SaturationVerdict.evaluate(SWEEP, SaturationRules.DEFAULT, "concurrency")
-                .warnings());
+        assertEquals(List.of("concurrency 50: only 7 successful requests (< 10): not judged, its percentiles are "
+                + "unstable; run more requests"), SaturationVerdict.evaluate(SWEEP, SaturationRules.DEFAULT,
+                "concurrency").warnings());
         // a rate sweep's verdict and warning name "rate 2 req/s"
-        List<LevelSummary> rates = List.of(level(1, 50, 50, 100, 100), level(2, 3, 50, 101, 400));
+        List<LevelSummary> rates = List.of(level(1, 50, 50, 100, 100), level(2, 30, 50, 101, 400));
         SaturationVerdict v = SaturationVerdict.evaluate(rates, SaturationRules.DEFAULT, "rate");
         assertEquals(List.of("saturation point: rate 2 req/s (output tok/s +1.0 % over rate 1 req/s; threshold "
                         + "5.0 %)", "TTFT red line: rate 2 req/s (TTFT p90 4.0x rate 1 req/s; threshold 3.0x)",
-                "first level with failures: rate 2 req/s (the service cannot hold it)",
-                "warning: rate 2 req/s: only 3 successful requests (< 10): its percentiles are unstable; run more "
-                        + "requests"), v.describe("rate"));
+                "first level with failures: rate 2 req/s (20 of 50 failed: 20 other (malformed or cut-short streams, "
+                        + "client errors, or no known cause))"), v.describe("rate"));
     }
 
     @Test

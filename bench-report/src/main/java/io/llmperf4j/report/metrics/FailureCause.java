@@ -3,7 +3,8 @@ package io.llmperf4j.report.metrics;
 import io.llmperf4j.model.FailureKind;
 
 /**
- * What one failure points at, by its kind and code, with the same split as the REQUESTS_FAILED warning
+ * What one failure points at ({@link io.llmperf4j.model.FailureCause}, the one definition, mirrored here for the
+ * report's callers), by its kind and code, with the same split as the REQUESTS_FAILED warning
  * (METRICS.md §6): a 4xx other than 408/429 (an HTTP status, or the code of an error in the stream) or a failed
  * connection is the client's configuration; 429, 408, 5xx, timeouts and dropped connections may be the server's
  * capacity; a cancellation at the run's end and a request lost with a load worker say nothing about the server; the
@@ -21,16 +22,6 @@ public enum FailureCause {
      * none).
      */
     public static FailureCause of(FailureKind kind, Integer code) {
-        boolean coded = code != null && code >= 0;
-        return switch (kind) {
-            case CANCELLED -> CANCELLED;
-            case LOST -> LOST;
-            case CONNECT_FAILED -> CONFIGURATION;
-            case IDLE_TIMEOUT, REQUEST_TIMEOUT, CONNECTION_CLOSED -> CAPACITY;
-            case HTTP_STATUS, ERROR_IN_STREAM -> !coded ? OTHER
-                    : code == 429 || code == 408 || code >= 500 ? CAPACITY
-                    : code >= 400 && code < 500 ? CONFIGURATION : OTHER;
-            default -> OTHER;
-        };
+        return valueOf(io.llmperf4j.model.FailureCause.of(kind, code).name()); // one definition, in bench-model
     }
 }

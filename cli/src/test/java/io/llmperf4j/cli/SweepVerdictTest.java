@@ -1,0 +1,133 @@
+package io.llmperf4j.cli;
+
+import io.llmperf4j.server.FaultKind;
+import io.llmperf4j.server.FaultPlan;
+import io.llmperf4j.server.SimulatedServer;
+import io.llmperf4j.server.SimulatorConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The sweep's verdict lines, from real sweeps against the simulator: which levels are judged (every request failed,
+ * too few successes, fewer requests than the concurrency, a lone level) and how a rate sweep finds its saturation
+ * point (achieved against scheduled rate). The simulator's capacity is known: {@code slots} sequences at once, 20
+ * tokens of 50 ms + 19 × 10 ms.
+ */
+@Timeout(value = 240, unit = TimeUnit.SECONDS)
+class SweepVerdictTest {
+
+    private static SimulatedServer server(int slots, List<FaultKind> faults) {
+        SimulatorConfig.Builder b = SimulatorConfig.builder().timeToFirstToken(Duration.ofMillis(50))
+                .interTokenDelay(Duration.ofMillis(10)).maxConcurrentSequences(slots);
+        if (!faults.isEmpty()) b.faultPlan(FaultPlan.sequence(faults));
+        return SimulatedServer.start(b.build());
+    }
+
+    private static CliRun run(SimulatedServer server, Path dir, String... extra) {
+        List<String> args = new ArrayList<>(List.of("token-benchmark", "--model", "m", "--mean-input-tokens", "40",
+                "--stddev-input-tokens", "0", "--mean-output-tokens", "20", "--stddev-output-tokens", "0",
+                "--no-client-warmup", "--sleep-between", "0", "--results-dir", dir.toString()));
+        args.addAll(List.of(extra));
+        return CliRun.of(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "x"),
+                args.toArray(String[]::new));
+    }
+
+    /**
+     * Concurrency 2's every request refused (404: the configuration class, as connection refused) between clean
+     * levels: it is not judged, concurrency 4 is compared with 1 (one slot: no gain, the saturation point), and the
+     * failures are named, not "the service cannot hold it". Before: "saturation point: concurrency 2 (output tok/s
+     * -100.0 % over concurrency 1)" and "first level with failures: concurrency 2 (the service cannot hold it)".
+     */
+    @Test
+    void aLevelWhereEveryRequestFailedIsNotJudged(@TempDir Path dir) {
+        List<FaultKind> faults = new ArrayList<>(List.of(FaultKind.NONE)); // the pre-run request
+        faults.addAll(Collections.nCopies(10, FaultKind.NONE));
+        faults.addAll(Collections.nCopies(10, FaultKind.HTTP_404));
+        faults.addAll(Collections.nCopies(10, FaultKind.NONE));
+        try (SimulatedServer server = server(1, faults)) {
+            CliRun run = run(server, dir, "--max-num-completed-requests", "10", "--concurrency-sweep", "1,2,4");
+            String out = run.out();
+            assertTrue(out.contains("\nsaturation point: concurrency 4 (output tok/s "), run::toString);
+            assertTrue(out.contains(" over concurrency 1; threshold 5.0 %)\n"), run::toString);
+            assertTrue(out.contains("\nfailures: none that point at the service (connection refused, 4xx, "
+                    + "cancellations are named below)\n"), run::toString);
+            assertTrue(out.contains("\nnot judged: concurrency 2: every request failed (10 of 10: 10 configuration "
+                    + "(connection refused or 4xx)); its failure rate is recorded, its performance numbers are "
+                    + "empty\n"), run::toString);
+            assertFalse(out.contains("saturation point: concurrency 2"), run::toString);
+        }
+    }
+
+    /** 503s are a capacity sign: "first level with failures" names the level and the cause class. */
+    @Test
+    void capacityFailuresAreTheFirstFailingLevel(@TempDir Path dir) {
+        List<FaultKind> faults = new ArrayList<>(List.of(FaultKind.NONE));
+        faults.addAll(Collections.nCopies(10, FaultKind.NONE));
+        faults.addAll(Collections.nCopies(8, FaultKind.NONE));
+        faults.addAll(Collections.nCopies(2, FaultKind.HTTP_503));
+        try (SimulatedServer server = server(4, faults)) {
+            CliRun run = run(server, dir, "--max-num-completed-requests", "10", "--concurrency-sweep", "1,2");
+            assertTrue(run.out().contains("\nfirst level with failures: concurrency 2 (2 of 10 failed: 2 capacity "
+                    + "(429/408/5xx, timeouts, dropped connections)): the service cannot hold it\n"), run::toString);
+        }
+    }
+
+    /**
+     * The QA's --max-num-completed-requests 6 --concurrency-sweep 2,8: neither level has 10 successes and 8 never
+     * had 8 requests in flight, so there is no verdict (before: a TTFT red line at 8); a lone level has nothing to be
+     * compared with (before: "not reached", "not crossed").
+     */
+    @Test
+    void levelsTooSmallToJudgeAndALoneLevelSaySo(@TempDir Path dir) {
+        try (SimulatedServer server = server(4, List.of())) {
+            CliRun run = run(server, dir.resolve("a"), "--max-num-completed-requests", "6", "--concurrency-sweep",
+                    "2,8");
+            String out = run.out();
+            assertTrue(out.contains("\nsaturation point: not judged (no level could be judged)\nTTFT red line: not "
+                    + "judged (no level could be judged)\n"), run::toString);
+            assertTrue(out.contains("\nnot judged: concurrency 2: only 6 successful requests (< 10 needed to judge a "
+                    + "level)\n"), run::toString);
+            assertTrue(out.contains("\nnot judged: concurrency 8: only 6 successful requests (< 10 needed to judge a "
+                    + "level); only 6 requests in all, so it never had 8 in flight\n"), run::toString);
+
+            CliRun one = run(server, dir.resolve("b"), "--max-num-completed-requests", "12", "--concurrency-sweep",
+                    "4");
+            assertTrue(one.out().contains("\nsaturation point: not judged (one level judged: nothing to compare it "
+                    + "with)\nTTFT red line: not judged (one level judged: nothing to compare it with)\n"), one::toString);
+        }
+    }
+
+    /**
+     * A rate sweep against 4 slots (16.7 req/s): at 30 req/s the service falls far behind the offer, though its
+     * output tok/s grew some 300 % over 4 req/s (before: "saturation point: not reached"). A one-level rate sweep is
+     * judged too, against its own offer.
+     */
+    @Test
+    void aRateSweepIsJudgedByWhetherTheServiceKeptUp(@TempDir Path dir) {
+        try (SimulatedServer server = server(4, List.of())) {
+            CliRun run = run(server, dir.resolve("a"), "--rate-sweep", "4,30", "--arrival", "constant",
+                    "--max-concurrency", "4", "--duration", "3");
+            assertTrue(run.out().contains("\nsaturation point: rate 30 req/s (successes ended at "), run::toString);
+            assertTrue(run.out().contains(" of the scheduled rate: the service fell behind the offer; threshold "
+                    + "95.0 %)\n"), run::toString);
+
+            CliRun one = run(server, dir.resolve("b"), "--rate-sweep", "30", "--arrival", "constant",
+                    "--max-concurrency", "4", "--duration", "3");
+            assertTrue(one.out().contains("\nsaturation point: rate 30 req/s (successes ended at "), one::toString);
+            assertTrue(one.out().contains("\nTTFT red line: not judged (one level judged: nothing to compare it "
+                    + "with)\n"), one::toString);
+        }
+    }
+}
