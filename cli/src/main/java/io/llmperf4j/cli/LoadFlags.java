@@ -51,7 +51,8 @@ final class LoadFlags {
 
     @Option(names = "--saturation-gain", paramLabel = "PERCENT",
             description = "A sweep level whose output tok/s grows by less than this over the previous "
-                    + "level (or falls) is the saturation point. Default: 5.")
+                    + "judged level (or falls) is the saturation point; in a rate sweep, a level whose successes end "
+                    + "below 100 minus this percent of its scheduled rate. Default: 5.")
     Double saturationGain;
 
     @Option(names = "--ttft-jump", paramLabel = "FACTOR",

@@ -98,10 +98,18 @@ final class SweepPage {
                 "verdict-failing");
         SweepFiles.Rules r = sweep.rules();
         if (r != null) {
-            out.append("<li>").append(Html.esc(String.format(Locale.ROOT, "Rules: saturation when output tok/s "
-                            + "grows by less than %.1f %% over the previous level; TTFT red line when TTFT p90 is "
-                            + "%.1fx the previous level's or more; a level needs %d successful requests to be judged.",
-                    r.saturationGainPercent(), r.ttftJumpFactor(), r.minSuccessfulSamples()))).append("</li>\n");
+            // the verdict's rules (SaturationVerdict): an open loop saturates when it falls behind its own offer
+            String saturation = openLoop
+                    ? String.format(Locale.ROOT, "saturation when a level's successes end below %.1f %% of its "
+                    + "scheduled rate (a rate sweep of sessions: when output tok/s grows by less than %.1f %% over the "
+                    + "previous judged level)", 100 - r.saturationGainPercent(), r.saturationGainPercent())
+                    : String.format(Locale.ROOT, "saturation when output tok/s grows by less than %.1f %% over the "
+                    + "previous judged level", r.saturationGainPercent());
+            out.append("<li>").append(Html.esc(String.format(Locale.ROOT, "Rules: %s; TTFT red line when TTFT p90 is "
+                            + "%.1fx the previous judged level's or more; a level needs %d successful requests to be "
+                            + "judged (and a closed loop's as many requests as its concurrency); a level whose every "
+                            + "request failed is not judged.", saturation, r.ttftJumpFactor(),
+                    r.minSuccessfulSamples()))).append("</li>\n");
         }
         SweepSloVerdict slo = sweep.slo();
         if (slo != null) {
