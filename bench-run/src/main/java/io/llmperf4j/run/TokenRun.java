@@ -114,8 +114,9 @@ final class TokenRun {
 
     private RunStatus runModels(WorkloadSource workload, int clientSpecialTokens, StopControl stops,
                                 ResultsFolder folder) {
+        // the embedded simulated server shares this process's CPUs with the client: CLIENT_BOTTLENECK names it
         MetricsConfig metricsConfig = new MetricsConfig(new TokenCounting(clientSpecialTokens, true), request.slo(),
-                request.objectives());
+                request.objectives(), request.cluster() == null && !(common.target() instanceof EndpointTarget.Remote));
         TokenCounter counter = outputCounter(workload);
         LoadPlan plan = request.load();
         ResultFiles files = ResultFiles.tokenBenchmark(request.saveEvents());

@@ -9,10 +9,16 @@ import io.llmperf4j.engine.load.ClosedLoopRunner;
 import io.llmperf4j.engine.load.ClosedLoopSettings;
 import io.llmperf4j.engine.overhead.ClientOverheadMonitor;
 import io.llmperf4j.engine.load.Warmup;
+import io.llmperf4j.model.BenchmarkRun;
+import io.llmperf4j.model.BenchmarkSettings;
 import io.llmperf4j.model.ClientOverhead;
 import io.llmperf4j.model.RequestSpec;
+import io.llmperf4j.report.metrics.Metric;
+import io.llmperf4j.report.metrics.MetricsConfig;
+import io.llmperf4j.report.metrics.RunMetrics;
 import io.llmperf4j.report.metrics.RunWarning;
 import io.llmperf4j.report.metrics.RunWarnings;
+import io.llmperf4j.report.metrics.WarningCode;
 import io.llmperf4j.server.SimulatedServer;
 import io.netty.util.concurrent.EventExecutor;
 import io.llmperf4j.server.SimulatorConfig;
@@ -23,6 +29,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
@@ -34,11 +41,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The client-bottleneck warning on real runs against the simulator: a light run raises none unless its loops ran later
- * than the machine's own noise allows (the idle baseline measured before the run sets the threshold); a
- * client whose only event loop is kept spinning in turns of twice that threshold raises it: by construction its
- * probes are then late by up to twice the threshold and its thread always wants a CPU (the test is skipped, saying
- * so, when a crowded machine gives that thread a CPU less than half the time: the client is then not busy by the
- * rule's measure, CPU time).
+ * than the machine's own noise allows (the idle baseline measured before the run sets the threshold) by a material
+ * part of its TTFT or ITL; a client whose only event loop is kept spinning in turns of twice that threshold (at least
+ * 50 ms, most of the simulator's 5 ms TTFT) raises it: by construction its probes are then late by up to a turn and
+ * its thread always wants a CPU (the test is skipped, saying so, when a crowded machine gives that thread a CPU less
+ * than half the time: the client is then not busy by the rule's measure, CPU time).
  */
 class ClientBottleneckWarningTest {
     private static final LlmApi CHAT = ApiRegistry.get("openai").adapter(true, null);
@@ -67,6 +74,13 @@ class ClientBottleneckWarningTest {
                 ClosedLoopSettings.PromptOrder.SEND_ORDER));
     }
 
+    /** The run's metrics, as a run in this process (the simulator's) is judged. */
+    private static RunMetrics metrics(ClosedLoopResult result, int requests) {
+        BenchmarkRun run = result.toBenchmarkRun(new BenchmarkSettings("m", 5, 0, 4, 0, 2, 120, requests, Map.of(),
+                "openai", Map.of(), server.baseUrl(), "llama-2 (built in)", "llmperf", 1L));
+        return RunMetrics.of(run, MetricsConfig.DEFAULT.withServerInProcess(true));
+    }
+
     private static NettyLlmClient client() {
         return new NettyLlmClient(ClientConfig.builder(CHAT.endpoint(server.baseUrl()), "m").maxConnections(2)
                 .ioThreads(1).build(), CHAT);
@@ -82,10 +96,17 @@ class ClientBottleneckWarningTest {
             assertEquals(Math.max(RunWarnings.CLIENT_LAG_P99_NANOS,
                     Math.round(RunWarnings.CLIENT_LAG_BASELINE_FACTOR * o.idleLagP99Nanos())),
                     RunWarnings.clientLagThresholdNanos(o));
-            // a light client warns only when its loops ran later than 4x the machine's idle noise: a machine whose
-            // load rose mid-run may do that, and then the warning must say so (ClientEventLoopStallWarningTest)
-            assertEquals(o.lagP99Nanos() > RunWarnings.clientLagThresholdNanos(o),
-                    RunWarnings.clientBottleneck(o).isPresent(), o::toString);
+            // a light client warns only when its loops ran later than 4x the machine's idle noise, by more than a
+            // tenth of TTFT p50 or half of ITL p50: a machine whose load rose mid-run may do that, and then the
+            // warning must say so (ClientEventLoopStallWarningTest)
+            RunMetrics metrics = metrics(result, 20);
+            long lag = o.lagP99Nanos();
+            boolean material = lag > RunWarnings.CLIENT_LAG_TTFT_SHARE * metrics.stats(Metric.TTFT).p50()
+                    || lag > RunWarnings.CLIENT_LAG_ITL_SHARE * metrics.stats(Metric.ITL).p50();
+            assertEquals(lag > RunWarnings.clientLagThresholdNanos(o) && material,
+                    metrics.hasWarning(WarningCode.CLIENT_BOTTLENECK), o::toString);
+            assertEquals(metrics.hasWarning(WarningCode.CLIENT_BOTTLENECK),
+                    RunWarnings.clientBottleneck(o, metrics).isPresent(), o::toString);
         }
     }
 
@@ -117,8 +138,8 @@ class ClientBottleneckWarningTest {
             assertEquals(6, result.records().stream().filter(r -> r.succeeded()).count());
             ClientOverhead o = result.clientOverhead();
             assertTrue(o.lagP99Nanos() > threshold, "the spin delayed the probes: " + o);
-            Optional<RunWarning> warning = RunWarnings.clientBottleneck(o);
-            assertTrue(warning.isPresent(), "late loops warn, busy or not: " + o);
+            Optional<RunWarning> warning = RunWarnings.clientBottleneck(o, metrics(result, 6));
+            assertTrue(warning.isPresent(), "loops late by most of a TTFT warn, busy or not: " + o);
             // the spinning thread wants a CPU all the time; whether it got one for half the run is the machine's call
             // (a crowded machine's scheduler may give it far less): only then does the sentence blame the client's work
             assumeTrue(o.ioBusyShareMax() > RunWarnings.CLIENT_BUSY_SHARE,
@@ -128,6 +149,9 @@ class ClientBottleneckWarningTest {
             assertTrue(message.startsWith("The client may have limited this run: its event loops ran late (lag p99 "),
                     message);
             assertTrue(message.contains("x its idle p99 of "), message);
+            assertTrue(message.contains(" of TTFT p50 (") && message.contains("(process CPU ")
+                    && message.contains(" cores, the embedded simulated server's included, "), message);
+            assertTrue(message.contains("benchmark a server outside this process (OPENAI_API_BASE)"), message);
             assertTrue(message.endsWith("'llmperf4j calibrate'.") && !message.contains(". "), "one sentence: " + message);
         }
     }

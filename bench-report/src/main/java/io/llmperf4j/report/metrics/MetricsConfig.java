@@ -5,22 +5,30 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * What llmperf4j's own metrics need beyond the run: how to count tokens, an optional SLO for goodput, and the
- * {@code --slo} objectives a run is judged against.
+ * What llmperf4j's own metrics need beyond the run: how to count tokens, an optional SLO for goodput, the
+ * {@code --slo} objectives a run is judged against, and whether the server ran in the client's process.
  *
  * @param tokenCounting how output tokens are counted
  * @param slo           the goodput objective, or null for no goodput
  * @param objectives    the {@code --slo} terms, or null: their objectives get a verdict over the run's requests
  *                      ({@code RunMetrics.sloVerdict}) and their merged goodput bounds are named; null for a capacity
  *                      search, which judges its levels itself
+ * @param serverInProcess the server measured runs in the client's own process (the embedded simulated server): it
+ *                        shares the client's CPUs, and CLIENT_BOTTLENECK's sentence names it among what kept the
+ *                        client from them
  */
-public record MetricsConfig(TokenCounting tokenCounting, Slo slo, SloObjectives objectives) {
+public record MetricsConfig(TokenCounting tokenCounting, Slo slo, SloObjectives objectives, boolean serverInProcess) {
 
     /** {@link TokenCounting#DEFAULT}, no SLO. */
     public static final MetricsConfig DEFAULT = new MetricsConfig(TokenCounting.DEFAULT, null);
 
     public MetricsConfig {
         Objects.requireNonNull(tokenCounting, "tokenCounting");
+    }
+
+    /** Token counting, goodput and objectives, for a server in another process. */
+    public MetricsConfig(TokenCounting tokenCounting, Slo slo, SloObjectives objectives) {
+        this(tokenCounting, slo, objectives, false);
     }
 
     /** Token counting and goodput without objectives to judge. */
@@ -30,17 +38,22 @@ public record MetricsConfig(TokenCounting tokenCounting, Slo slo, SloObjectives 
 
     /** This config with {@code slo} (null removes it). */
     public MetricsConfig withSlo(Slo slo) {
-        return new MetricsConfig(tokenCounting, slo, objectives);
+        return new MetricsConfig(tokenCounting, slo, objectives, serverInProcess);
     }
 
     /** This config with another token counting. */
     public MetricsConfig withTokenCounting(TokenCounting tokenCounting) {
-        return new MetricsConfig(tokenCounting, slo, objectives);
+        return new MetricsConfig(tokenCounting, slo, objectives, serverInProcess);
     }
 
     /** This config with {@code objectives} to judge (null removes them); the goodput SLO is left as it is. */
     public MetricsConfig withObjectives(SloObjectives objectives) {
-        return new MetricsConfig(tokenCounting, slo, objectives);
+        return new MetricsConfig(tokenCounting, slo, objectives, serverInProcess);
+    }
+
+    /** This config for a server that runs in the client's process ({@code true}) or not. */
+    public MetricsConfig withServerInProcess(boolean serverInProcess) {
+        return new MetricsConfig(tokenCounting, slo, objectives, serverInProcess);
     }
 
     /** The SLO, when one was given. */

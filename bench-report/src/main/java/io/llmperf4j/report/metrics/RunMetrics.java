@@ -96,7 +96,10 @@ public record RunMetrics(
                 tokenDiscrepancy, errors, goodput, sloVerdict, warnings, null);
     }
 
-    /** Computes the metrics of {@code run}, with a CLIENT_BOTTLENECK warning when its client overhead says so. */
+    /**
+     * Computes the metrics of {@code run}, with a CLIENT_BOTTLENECK warning when its client overhead, sized against its
+     * TTFT and ITL, says so ({@link RunWarnings#clientBottleneck(io.llmperf4j.model.ClientOverhead, RunMetrics)}).
+     */
     public static RunMetrics of(BenchmarkRun run, MetricsConfig config) {
         return of(run, config, null);
     }
@@ -132,7 +135,8 @@ public record RunMetrics(
                 .filter(r -> r.succeeded() && r.tags().endMarkerMissing()).count();
         metrics = RunWarnings.endMarkerMissing(endMarkerMissing, metrics.requestsSucceeded())
                 .map(metrics::withWarning).orElse(metrics);
-        metrics = RunWarnings.clientBottleneck(run.clientOverhead()).map(metrics::withWarning).orElse(metrics);
+        // judged against the run's own TTFT and ITL, as the summary's likely_bottleneck is
+        metrics = RunWarnings.clientBottleneck(run.clientOverhead(), metrics).map(metrics::withWarning).orElse(metrics);
         return metrics.withDelivered(DeliveredTokens.of(run, warmupRecords, config.tokenCounting()));
     }
 

@@ -32,16 +32,27 @@ public final class RunWarnings {
     public static final double TOKEN_MISMATCH_MEAN_TOKENS = 1.0;
 
     /**
-     * CLIENT_BOTTLENECK fires when a probe task's p99 delay on the client's event loops is above
+     * CLIENT_BOTTLENECK needs a client whose event loops ran late: a probe task's p99 delay on them above
      * {@value #CLIENT_LAG_BASELINE_FACTOR} times the machine's own idle p99 (measured before the run), and at least
-     * this (also the threshold when no baseline was measured); its sentence blames the client ...
+     * this (also the threshold when no baseline was measured) ...
      */
     public static final long CLIENT_LAG_P99_NANOS = 1_000_000;
     /** ... the factor over the idle baseline ... */
     public static final double CLIENT_LAG_BASELINE_FACTOR = 4.0;
     /**
-     * ... when it was busy: the process used more than this share of the machine's cores, or its busiest I/O thread
-     * was on a CPU more than this share of the time; otherwise the machine's other work, which delayed it as much.
+     * ... and late by a material part of the latencies it stamped: a lag p99 above this share of the successful
+     * requests' TTFT p50 (a late first-token stamp adds its lag to that request's TTFT in full) ...
+     */
+    public static final double CLIENT_LAG_TTFT_SHARE = 0.10;
+    /**
+     * ... or above this share of their ITL p50 (per event): a late chunk stamp lengthens one gap and shortens the
+     * next by as much, so ITL's median hardly moves and its tails take the lag; at half the median gap they are as
+     * much the client's as the server's.
+     */
+    public static final double CLIENT_LAG_ITL_SHARE = 0.50;
+    /**
+     * Its sentence blames the client when it was busy: the process used more than this share of the machine's cores,
+     * or its busiest I/O thread was on a CPU more than this share of the time; otherwise what kept it from the CPUs.
      */
     public static final double CLIENT_BUSY_SHARE = 0.5;
     /**
@@ -188,36 +199,85 @@ public final class RunWarnings {
 
     /**
      * CLIENT_BOTTLENECK when {@code overhead} (null: not measured) shows a client whose event loops ran clearly later
-     * than the machine's idle noise (lag p99 above {@link #clientLagThresholdNanos}): its stamps of first tokens and
-     * chunks came late by as much, so TTFT and ITL include the client's delays whatever delayed it. The sentence says
-     * which: a busy client (it may also have limited throughput), or other work on a crowded machine. One sentence
-     * with the numbers and the threshold.
+     * than the machine's idle noise (lag p99 above {@link #clientLagThresholdNanos}) and by a material part of the
+     * run's own latencies: above {@value #CLIENT_LAG_TTFT_SHARE} of the successful requests' TTFT p50 or
+     * {@value #CLIENT_LAG_ITL_SHARE} of their ITL p50 ({@link Metric#ITL}, per event). Its stamps of first tokens and
+     * chunks came late by as much, so TTFT and ITL include the client's delays, whatever delayed it. The sentence
+     * sizes the lag against both figures and says which: a busy client (it may also have limited throughput), or
+     * other work that kept it from the CPUs (named: the embedded simulated server when it runs in this process, see
+     * {@link MetricsConfig#serverInProcess()}). Empty under both bounds, and without a successful request's TTFT or
+     * ITL to size the lag against (nothing it could distort). One sentence with the numbers and the bounds.
      */
-    public static Optional<RunWarning> clientBottleneck(ClientOverhead overhead) {
+    public static Optional<RunWarning> clientBottleneck(ClientOverhead overhead, RunMetrics metrics) {
+        return clientBottleneck(overhead, p50(metrics.stats(Metric.TTFT)), p50(metrics.stats(Metric.ITL)),
+                metrics.config().serverInProcess());
+    }
+
+    private static double p50(MetricStats stats) {
+        return stats == null || stats.isEmpty() ? Double.NaN : stats.p50();
+    }
+
+    /**
+     * As {@link #clientBottleneck(ClientOverhead, RunMetrics)}, with the successful requests' TTFT p50 and ITL p50
+     * (NaN: not measured).
+     */
+    public static Optional<RunWarning> clientBottleneck(ClientOverhead overhead, double ttftP50Nanos,
+                                                        double itlP50Nanos, boolean serverInProcess) {
         if (overhead == null || overhead.lagSamples() == 0) return Optional.empty();
         long threshold = clientLagThresholdNanos(overhead);
-        if (overhead.lagP99Nanos() <= threshold) return Optional.empty();
+        long lagP99 = overhead.lagP99Nanos();
+        if (lagP99 <= threshold) return Optional.empty();
+        boolean ttftMaterial = ttftP50Nanos > 0 && lagP99 > CLIENT_LAG_TTFT_SHARE * ttftP50Nanos;
+        boolean itlMaterial = itlP50Nanos > 0 && lagP99 > CLIENT_LAG_ITL_SHARE * itlP50Nanos;
+        if (!ttftMaterial && !itlMaterial) return Optional.empty();
         String baseline = overhead.hasIdleBaseline()
                 ? String.format(Locale.ROOT, "%.0fx its idle p99 of %.2f ms measured before the run",
                 CLIENT_LAG_BASELINE_FACTOR, overhead.idleLagP99Nanos() / 1e6)
                 : "no idle baseline was measured";
         String lag = String.format(Locale.ROOT, "its event loops ran late (lag p99 %.2f ms, max %.2f ms, above the "
-                        + "%.2f ms threshold: %s)", overhead.lagP99Nanos() / 1e6, overhead.lagMaxNanos() / 1e6,
-                threshold / 1e6, baseline);
-        String load = String.format(Locale.ROOT, "process CPU %s of %d cores, busiest I/O thread on a CPU %s of the "
+                        + "%.2f ms threshold: %s), so its stamps of first tokens and chunks were up to %.2f ms late "
+                        + "at p99: %s",
+                lagP99 / 1e6, overhead.lagMaxNanos() / 1e6, threshold / 1e6, baseline, lagP99 / 1e6,
+                shares(lagP99, ttftP50Nanos, itlP50Nanos));
+        String load = String.format(Locale.ROOT, "process CPU %s of %d cores%s, busiest I/O thread on a CPU %s of the "
                 + "time", percent(overhead.processCpuShare()), overhead.availableProcessors(),
+                serverInProcess ? ", the embedded simulated server's included" : "",
                 percent(overhead.ioBusyShareMax()));
         if (clientBusy(overhead)) {
             return Optional.of(new RunWarning(WarningCode.CLIENT_BOTTLENECK, "The client may have limited this run: "
-                    + lag + " while it was busy (" + load + "), so latencies include the client's own delays and "
+                    + lag + ", while it was busy (" + load + "), so latencies include the client's own delays and "
                     + "throughput may be its limit; run it on a machine of its own or with more cores, lower the "
-                    + "load, or measure its error floor with 'llmperf4j calibrate'."));
+                    + "load" + (serverInProcess ? ", benchmark a server outside this process (OPENAI_API_BASE)" : "")
+                    + ", or measure its error floor with 'llmperf4j calibrate'."));
         }
-        return Optional.of(new RunWarning(WarningCode.CLIENT_BOTTLENECK, "The client distorted this run's "
-                + "latencies: " + lag + " though it was not busy (" + load + "): other work on this machine kept it "
-                + "from the CPU, so it stamped first tokens and chunks late and TTFT and ITL include its delays, not "
-                + "only the server's (an ITL p50 near 0 is a stall then a catch-up); run it on a quieter machine or "
-                + "with more cores, or measure its error floor with 'llmperf4j calibrate'."));
+        String others = serverInProcess
+                ? "the embedded simulated server, which runs in this process on the same CPUs, this process's JIT "
+                + "compilers and garbage collector, or other processes"
+                : "other processes on this machine, or this process's own JIT compilers and garbage collector";
+        return Optional.of(new RunWarning(WarningCode.CLIENT_BOTTLENECK, "The client's delays are a material part "
+                + "of this run's latencies: " + lag + ", though it was not busy (" + load + "): other work kept it "
+                + "from the CPUs (" + others + "), so TTFT and ITL include its delays, not only the server's (an ITL "
+                + "p50 near 0 is a stall then a catch-up); run it on a quieter machine or with more cores"
+                + (serverInProcess ? ", benchmark a server outside this process (OPENAI_API_BASE)" : "")
+                + ", or measure its error floor with 'llmperf4j calibrate'."));
+    }
+
+    /** "3% of TTFT p50 (63.0 ms) and 19% of ITL p50 (10.0 ms)", each where measured, then the bounds. */
+    private static String shares(long lagNanos, double ttftP50Nanos, double itlP50Nanos) {
+        List<String> parts = new ArrayList<>();
+        if (ttftP50Nanos > 0) parts.add(share(lagNanos, ttftP50Nanos) + " of TTFT p50 (" + millis(ttftP50Nanos) + ")");
+        if (itlP50Nanos > 0) parts.add(share(lagNanos, itlP50Nanos) + " of ITL p50 (" + millis(itlP50Nanos) + ")");
+        return String.join(" and ", parts) + String.format(Locale.ROOT, ", a material part above %.0f%% of TTFT p50 "
+                + "or %.0f%% of ITL p50", 100 * CLIENT_LAG_TTFT_SHARE, 100 * CLIENT_LAG_ITL_SHARE);
+    }
+
+    private static String share(long part, double whole) {
+        double percent = 100.0 * part / whole;
+        return percent < 1 ? "under 1%" : String.format(Locale.ROOT, "%.0f%%", percent);
+    }
+
+    private static String millis(double nanos) {
+        return String.format(Locale.ROOT, "%.1f ms", nanos / 1e6);
     }
 
     private static String percent(double share) {

@@ -150,7 +150,7 @@ public record SummaryDocument(
                 PhasesJson.of(PhaseStats.of(metrics.requests())),
                 metrics.goodput().map(GoodputJson::of).orElse(null),
                 StatisticsJson.CURRENT,
-                ClientOverheadJson.of(run.clientOverhead()),
+                ClientOverheadJson.of(run.clientOverhead(), metrics),
                 metrics.warnings().stream().map(WarningJson::of).toList(),
                 null,
                 null,
@@ -438,7 +438,8 @@ public record SummaryDocument(
     /**
      * How busy the client itself was over the run (see {@link ClientOverhead}); shares are fractions, null when the
      * JVM could not tell. {@code likelyBottleneck} is true when the CLIENT_BOTTLENECK warning was raised; the idle
-     * baseline (null when not measured) and the lag threshold it gave are the rule's inputs.
+     * baseline (null when not measured) and the lag threshold it gave are the rule's inputs, with the run's TTFT and
+     * ITL p50 (in {@code metrics}) that the lag must be a material part of.
      */
     public record ClientOverheadJson(
             double wallS,
@@ -457,7 +458,8 @@ public record SummaryDocument(
             Double idleEventLoopLagP99Ms,
             double eventLoopLagThresholdMs,
             Double ioRunnableShareMax) {
-        static ClientOverheadJson of(ClientOverhead o) {
+        /** {@code likelyBottleneck} by the warning's own rule, over {@code metrics}' TTFT and ITL. */
+        static ClientOverheadJson of(ClientOverhead o, RunMetrics metrics) {
             if (o == null) return null;
             boolean lagged = o.lagSamples() > 0;
             return new ClientOverheadJson(o.wallNanos() / NANOS_PER_SECOND, o.ioThreads(), o.availableProcessors(),
@@ -465,7 +467,7 @@ public record SummaryDocument(
                     lagged ? o.lagP99Nanos() / NANOS_PER_MILLI : null,
                     lagged ? o.lagMaxNanos() / NANOS_PER_MILLI : null, num(o.ioBusyShareMean()),
                     num(o.ioBusyShareMax()), o.gcPauseNanos() / NANOS_PER_MILLI, o.gcCount(),
-                    num(o.processCpuShare()), RunWarnings.clientBottleneck(o).isPresent(),
+                    num(o.processCpuShare()), RunWarnings.clientBottleneck(o, metrics).isPresent(),
                     o.hasIdleBaseline() ? o.idleLagP99Nanos() / NANOS_PER_MILLI : null,
                     RunWarnings.clientLagThresholdNanos(o) / NANOS_PER_MILLI, num(o.ioRunnableShareMax()));
         }
