@@ -219,7 +219,8 @@ public final class RunWarnings {
 
     /**
      * As {@link #clientBottleneck(ClientOverhead, RunMetrics)}, with the successful requests' TTFT p50 and ITL p50
-     * (NaN: not measured).
+     * (NaN: not measured); a figure not above 0 is not compared (an ITL p50 of 0 is chunks read together, which
+     * leaves nothing to size a lag against).
      */
     public static Optional<RunWarning> clientBottleneck(ClientOverhead overhead, double ttftP50Nanos,
                                                         double itlP50Nanos, boolean serverInProcess) {
