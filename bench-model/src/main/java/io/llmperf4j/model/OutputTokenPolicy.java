@@ -1,5 +1,6 @@
 package io.llmperf4j.model;
 
+import java.util.OptionalDouble;
 import java.util.OptionalInt;
 
 /**
@@ -62,6 +63,32 @@ public record OutputTokenPolicy(int clientSpecialTokens, boolean preferServerUsa
             case CLIENT_TOKENIZER -> clientOutputTokens(record);
             case NONE -> OptionalInt.empty();
         };
+    }
+
+    /** The request's TPOT under this policy's count: {@link #tpotNanos(RequestRecord, int, boolean)}. */
+    public OptionalDouble tpotNanos(RequestRecord record) {
+        OptionalInt n = outputTokens(record);
+        return n.isEmpty() ? OptionalDouble.empty()
+                : tpotNanos(record, n.getAsInt(), source(record) == Source.SERVER_USAGE);
+    }
+
+    /**
+     * llmperf4j's one definition of a request's TPOT (METRICS.md §3), for the summary and the iterations alike:
+     * {@code (e2e − decode start) / (n − 1)}, for a successful request with content and n ≥ 2 whose end came after
+     * the decode start. The decode start is TTFT, or the first reasoning token when that came first and n is the
+     * server's count, which includes the reasoning tokens. A response that arrived whole (not streamed, TTFT = E2E)
+     * has none, rather than 0.
+     *
+     * @param n                the request's output tokens
+     * @param countsReasoning  n is the server's {@code completion_tokens}, reasoning tokens included
+     */
+    public static OptionalDouble tpotNanos(RequestRecord record, int n, boolean countsReasoning) {
+        if (!record.succeeded() || record.ttftNanos() < 0 || n < 2) return OptionalDouble.empty();
+        long ttft = record.ttftNanos();
+        long decodeStart = countsReasoning && record.firstReasoningNanos() >= 0
+                ? Math.min(record.firstReasoningNanos(), ttft) : ttft;
+        long e2e = record.e2eNanos();
+        return e2e > decodeStart ? OptionalDouble.of((double) (e2e - decodeStart) / (n - 1)) : OptionalDouble.empty();
     }
 
     /** The count for sums (throughput): as {@link #outputTokens}, 0 when no count exists. */

@@ -19,7 +19,9 @@ import java.util.Objects;
  * @param requestsFailed        failed requests that ended in the window (cancellations at the fork's end excluded)
  * @param ttftMillis            TTFT of each success that ended in the window, from the intended send; owned by the
  *                              record, never mutate
- * @param tpotMillis            (last content − first content) / (tokens − 1) of each such success with 2+ tokens
+ * @param tpotMillis            TPOT of each such success that has one, by the summary's definition
+ *                              ({@link io.llmperf4j.model.OutputTokenPolicy#tpotNanos(io.llmperf4j.model.RequestRecord,
+ *                              int, boolean)}: (E2E − TTFT) / (n − 1), n ≥ 2, the reasoning rule)
  * @param e2eMillis             E2E of each such success, from the intended send
  */
 public record IterationResult(int fork, IterationType type, int index, long startOffsetNanos, long durationNanos,

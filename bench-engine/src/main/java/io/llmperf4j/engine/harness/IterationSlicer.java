@@ -3,11 +3,13 @@ package io.llmperf4j.engine.harness;
 import io.llmperf4j.engine.load.LoadResult;
 import io.llmperf4j.engine.load.ScheduledRecord;
 import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.OutputTokenPolicy;
 import io.llmperf4j.model.RequestRecord;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.function.ToIntFunction;
 
 /** Cuts a fork's continuous run into its iteration windows (see {@link IterationResult} for the attribution). */
@@ -50,9 +52,10 @@ final class IterationSlicer {
                 completed[w]++;
                 if (r.ttftFromIntendedNanos() >= 0) ttft.get(w).add(r.ttftFromIntendedNanos() / 1e6);
                 e2e.get(w).add(r.e2eFromIntendedNanos() / 1e6);
-                if (n > 1 && rec.ttftNanos() >= 0 && rec.lastContentNanos() >= rec.ttftNanos()) {
-                    tpot.get(w).add((rec.lastContentNanos() - rec.ttftNanos()) / 1e6 / (n - 1));
-                }
+                // the summary's definition, with this count: the server's includes reasoning tokens
+                OptionalInt server = OutputTokenPolicy.serverOutputTokens(rec);
+                OutputTokenPolicy.tpotNanos(rec, n, server.isPresent() && server.getAsInt() == n)
+                        .ifPresent(t -> tpot.get(w).add(t / 1e6));
             } else if (!cancelled) {
                 failed[w]++;
             }

@@ -58,7 +58,7 @@ class IterationSlicerTest {
         assertEquals(1, m1.requestsCompleted());
         assertEquals(1, m1.requestsFailed());
         assertArrayEquals(new double[] {200}, m1.ttftMillis(), 1e-9);
-        assertArrayEquals(new double[] {160}, m1.tpotMillis(), 1e-9); // (1000 - 200) ms / (6 - 1)
+        assertArrayEquals(new double[] {200}, m1.tpotMillis(), 1e-9); // (E2E 1200 - TTFT 200) ms / (6 - 1)
         assertArrayEquals(new double[] {1200}, m1.e2eMillis(), 1e-9);
 
         IterationResult m2 = fork.measurement().get(1);
@@ -75,5 +75,26 @@ class IterationSlicerTest {
         assertEquals(1, fork.warmup().size());
         assertEquals(1, fork.measurement().size());
         assertEquals(true, fork.aborted());
+    }
+
+    /** Reasoning first (at 100 ms), content from 300 ms, the end at 1300 ms: 6 tokens by the server or the client. */
+    private static io.llmperf4j.model.RequestRecord reasoningFirst(Integer usage, int clientTokens) {
+        return new io.llmperf4j.model.RequestRecord(0, "id", null, 0, 300 * MS, 1100 * MS, 1300 * MS, 3,
+                new long[] {300 * MS, 700 * MS, 1100 * MS}, "x", 10, 50, clientTokens, usage == null ? null : 10,
+                usage, "stop", null, null, null, 100 * MS, -1, null);
+    }
+
+    @Test
+    void tpotIsTheSummarysDefinitionWithItsReasoningRule() {
+        // sent at 1 s: ends at 2.3 s, in the first measured window
+        ForkResult fork = IterationSlicer.slice(1, load(List.of(at(S, reasoningFirst(6, -1)),
+                        at(S, reasoningFirst(null, 6))), 3 * S, false), SETTINGS,
+                OutputTokens.SERVER_USAGE_ELSE_CLIENT, false);
+        IterationResult m2 = fork.measurement().get(1);
+        assertEquals(2, m2.requestsCompleted());
+        // the server's 6 include the reasoning tokens: the decode starts at the first reasoning token,
+        // (1300 - 100) / 5 = 240 ms; the client's 6 count the content only: (1300 - 300) / 5 = 200 ms
+        // (the last content event at 1100 ms would have given 200 and 160)
+        assertArrayEquals(new double[] {240, 200}, m2.tpotMillis(), 1e-9);
     }
 }

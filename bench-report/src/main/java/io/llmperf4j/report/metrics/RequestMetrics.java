@@ -120,14 +120,7 @@ public record RequestMetrics(
             case NONE -> TokenSource.NONE;
         };
 
-        OptionalDouble tpot = OptionalDouble.empty();
-        if (succeeded && ttft.isPresent() && n.isPresent() && n.getAsInt() >= 2) {
-            // the server's count includes reasoning tokens: its decode phase starts at the first token of either kind
-            long decodeStart = source == TokenSource.SERVER_USAGE && ttfrt.isPresent()
-                    ? Math.min(ttfrt.getAsLong(), ttft.getAsLong()) : ttft.getAsLong();
-            // a response that arrived whole (--no-stream: TTFT = E2E) shows no decode pace: no TPOT rather than 0
-            if (e2e > decodeStart) tpot = OptionalDouble.of((double) (e2e - decodeStart) / (n.getAsInt() - 1));
-        }
+        OptionalDouble tpot = policy.tpotNanos(record); // the one definition, the iterations' too
         OptionalDouble tokensPerSecond = succeeded && n.isPresent() && e2e > 0
                 ? OptionalDouble.of(n.getAsInt() / (e2e / NANOS_PER_SECOND))
                 : OptionalDouble.empty();
