@@ -258,8 +258,10 @@ public final class Benchmark {
         int failures = its.stream().mapToInt(IterationResult::requestsFailed).sum();
         double[] ttft = its.stream().flatMapToDouble(i -> Arrays.stream(i.ttftMillis())).toArray();
         double[] e2e = its.stream().flatMapToDouble(i -> Arrays.stream(i.e2eMillis())).toArray();
-        return new LevelSummary(h.load().level(), successes, successes + failures, h.primary().score(),
-                h.requestsPerSecond().score(), LevelSummary.percentile(ttft, 50), LevelSummary.percentile(ttft, 90),
+        // a level whose every request failed has no score; its row says 0 tok/s, as a plain level's does
+        boolean none = h.everyRequestFailed();
+        return new LevelSummary(h.load().level(), successes, successes + failures, none ? 0 : h.primary().score(),
+                none ? 0 : h.requestsPerSecond().score(), LevelSummary.percentile(ttft, 50), LevelSummary.percentile(ttft, 90),
                 LevelSummary.percentile(e2e, 50), LevelSummary.percentile(e2e, 90));
     }
 

@@ -210,9 +210,12 @@ final class TokenRun {
             return RunStatus.INTERRUPTED;
         }
         List<RequestRecord> records = new ArrayList<>();
-        // harness iterations keep no per-level run: they are judged by their own statistics
-        runs.forEach(run -> run.levels().stream().filter(level -> level.run() != null)
-                .forEach(level -> records.addAll(level.run().records())));
+        // a level's measured requests; with iterations, those that ended in the measured iterations (warmup
+        // iterations and the cancellations at each fork's end left out), so --max-error-rate judges what is scored
+        runs.forEach(run -> run.levels().forEach(level -> {
+            if (level.run() != null) records.addAll(level.run().records());
+            level.outcome().harness().ifPresent(h -> records.addAll(h.measuredRecords()));
+        }));
         RunStatus status = failureGate.judge(records, err);
         // --overwrite: a rerun that failed entirely gives the folder back to the run it was replacing
         folder.keepEarlierIfEveryRequestFailed(records);

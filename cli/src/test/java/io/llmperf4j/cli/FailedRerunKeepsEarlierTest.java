@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * An --overwrite rerun whose every request failed (exit 4; correctness and a capacity search exit 0) gives the folder
  * back to the earlier run, byte for byte, and keeps its own files in failed-run-&lt;time&gt;/, for --llm-api embeddings,
- * correctness, a sweep and a capacity search as for token-benchmark.
+ * correctness, a sweep, a capacity search and iterations as for token-benchmark.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class FailedRerunKeepsEarlierTest {
@@ -70,6 +70,16 @@ class FailedRerunKeepsEarlierTest {
                 "--no-client-warmup", "--results-dir", dir.toString());
         rerunFailsAndKeepsTheEarlierRun(dir, args, "sim_50_10_sweep.json", 4,
                 "llmperf4j: the run failed: every request failed (4 of 4):");
+    }
+
+    @Test
+    void iterationsRerunThatFailsEntirelyKeepsTheEarlierRun(@TempDir Path dir) throws Exception {
+        List<String> args = List.of("token-benchmark", "--model", "sim", "--mean-input-tokens", "50",
+                "--mean-output-tokens", "10", "--num-concurrent-requests", "2", "--iterations", "2",
+                "--warmup-iterations", "0", "--iteration-time", "1", "--no-client-warmup",
+                "--results-dir", dir.toString());
+        rerunFailsAndKeepsTheEarlierRun(dir, args, "sim_50_10_jmh.json", 4,
+                "llmperf4j: the run failed: every request failed (");
     }
 
     private static void rerunFailsAndKeepsTheEarlierRun(Path dir, List<String> args, String resultSuffix,

@@ -3,6 +3,7 @@ package io.llmperf4j.engine.harness;
 import io.llmperf4j.engine.load.ClosedLoopSettings;
 import io.llmperf4j.engine.load.LoadSettings;
 import io.llmperf4j.engine.load.OpenLoopSettings;
+import io.llmperf4j.model.RequestRecord;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -16,7 +17,9 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * A harness run at one load point: its forks and iterations, and the metrics JMH-style. The primary metric is output
- * tokens per second; secondaries are requests per second, TTFT and TPOT.
+ * tokens per second; secondaries are requests per second, TTFT and TPOT. When every measured request failed there
+ * is no score: the rates' statistics are empty (score, error and interval NaN, Cnt 0), as TTFT's and TPOT's are then,
+ * rather than a confident 0 ± 0; each iteration's own rate (0) stays in its raw data.
  *
  * @param benchmark the benchmark's name (JMH's "benchmark")
  * @param params    JMH params: the load's (concurrency or rate …) then the user's, in order
@@ -68,6 +71,29 @@ public record HarnessResult(String benchmark, Map<String, String> params, Harnes
         return m;
     }
 
+    /** Successful requests that ended in the measured iterations, all forks. */
+    public int requestsCompleted() {
+        return measurementIterations().stream().mapToInt(IterationResult::requestsCompleted).sum();
+    }
+
+    /** Failed requests that ended in the measured iterations, all forks (cancellations at a fork's end are not). */
+    public int requestsFailed() {
+        return measurementIterations().stream().mapToInt(IterationResult::requestsFailed).sum();
+    }
+
+    /** Requests ended in the measured iterations and every one failed: no score. */
+    public boolean everyRequestFailed() {
+        return requestsFailed() > 0 && requestsCompleted() == 0;
+    }
+
+    /**
+     * The requests the measured iterations count, fork by fork ({@link #requestsCompleted} + {@link #requestsFailed}
+     * of them): what the run's failure gate and error rate judge.
+     */
+    public List<RequestRecord> measuredRecords() {
+        return forks.stream().flatMap(f -> IterationSlicer.measuredRecords(f).stream()).toList();
+    }
+
     /** Every measurement iteration, fork by fork. */
     public List<IterationResult> measurementIterations() {
         return forks.stream().flatMap(f -> f.measurement().stream()).toList();
@@ -82,7 +108,8 @@ public record HarnessResult(String benchmark, Map<String, String> params, Harnes
 
     private MetricResult throughput(String label, String unit, ToDoubleFunction<IterationResult> score) {
         List<List<Double>> raw = raw(score);
-        ScoreStatistics stats = ScoreStatistics.of(flatten(raw));
+        // a rate of 0 from requests that all failed is no measurement of the server's pace: no score
+        ScoreStatistics stats = everyRequestFailed() ? ScoreStatistics.of() : ScoreStatistics.of(flatten(raw));
         return new MetricResult(label, unit, MetricResult.THROUGHPUT, stats, raw, MetricResult.percentilesOf(stats),
                 null);
     }

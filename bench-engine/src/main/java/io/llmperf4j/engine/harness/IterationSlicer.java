@@ -37,7 +37,7 @@ final class IterationSlicer {
         for (ScheduledRecord r : load.timeline()) {
             RequestRecord rec = r.record();
             long send = r.actualSendOffsetNanos();
-            boolean cancelled = !rec.succeeded() && rec.failure().kind() == FailureKind.CANCELLED;
+            boolean cancelled = cancelled(rec);
             int n = Math.max(0, outputTokens.applyAsInt(rec));
             if (rec.succeeded() || cancelled) {
                 rec.forEachTokenArrival(n, (offset, share) -> {
@@ -73,6 +73,31 @@ final class IterationSlicer {
             (isWarmup ? warmup : measurement).add(it);
         }
         return new ForkResult(fork, warmup, measurement, load, aborted);
+    }
+
+    /**
+     * The requests a fork's measured iterations count (requestsCompleted and requestsFailed): those that ended in a
+     * measurement window it kept, successes and failures alike; requests cancelled at the fork's end are neither.
+     */
+    static List<RequestRecord> measuredRecords(ForkResult fork) {
+        List<RequestRecord> measured = new ArrayList<>();
+        for (ScheduledRecord r : fork.load().timeline()) {
+            RequestRecord rec = r.record();
+            if (rec.e2eNanos() < 0 || cancelled(rec)) continue;
+            long end = r.endOffsetNanos();
+            for (IterationResult it : fork.measurement()) {
+                if (end >= it.startOffsetNanos() && end < it.startOffsetNanos() + it.durationNanos()) {
+                    measured.add(rec);
+                    break;
+                }
+            }
+        }
+        return measured;
+    }
+
+    /** Cancelled at the fork's end (or by a stop): not a failure of the server's. */
+    private static boolean cancelled(RequestRecord rec) {
+        return !rec.succeeded() && rec.failure().kind() == FailureKind.CANCELLED;
     }
 
     /** The window holding {@code t}, or -1 outside every window. */

@@ -20,8 +20,12 @@ import java.util.Map;
  * metric's {@code scorePercentiles} are percentiles of its per-iteration scores, the values of its {@code rawData}.
  * Keys JMH does not write, for readers that know them: each metric's own {@code mode} (JMH has one per element:
  * "avgt" for ttft_ms and tpot_ms, which are mean times, "thrpt" for the rates) and, for ttft_ms and tpot_ms,
- * {@code perRequestPercentiles} (the same ranks over every measured request). NaN is written as the string "NaN", as
- * JMH does. Written with Jackson from records; no hand-made JSON.
+ * {@code perRequestPercentiles} (the same ranks over every measured request); per element, {@code measuredRequests}:
+ * how many requests ended in the measured iterations, {@code succeeded} and {@code failed}. NaN is written as the
+ * string "NaN", as JMH does. A result whose every measured request failed has no score: the rates' {@code score},
+ * {@code scoreError}, {@code scoreConfidence} and {@code scorePercentiles} are "NaN", as TTFT's and TPOT's are then
+ * (JMH drops a failed benchmark from its JSON altogether; the element is kept so the file says what happened).
+ * Written with Jackson from records; no hand-made JSON.
  */
 public final class JmhJsonFormat {
 
@@ -35,12 +39,16 @@ public final class JmhJsonFormat {
     /** One element of the array. */
     @JsonPropertyOrder({"jmhVersion", "benchmark", "mode", "threads", "forks", "jdkVersion", "vmName", "vmVersion",
             "warmupIterations", "warmupTime", "warmupBatchSize", "measurementIterations", "measurementTime",
-            "measurementBatchSize", "params", "primaryMetric", "secondaryMetrics"})
+            "measurementBatchSize", "params", "primaryMetric", "secondaryMetrics", "measuredRequests"})
     public record Entry(String jmhVersion, String benchmark, String mode, int threads, int forks, String jdkVersion,
                         String vmName, String vmVersion, int warmupIterations, String warmupTime,
                         int warmupBatchSize, int measurementIterations, String measurementTime,
                         int measurementBatchSize, Map<String, String> params, Metric primaryMetric,
-                        Map<String, Metric> secondaryMetrics) {
+                        Map<String, Metric> secondaryMetrics, MeasuredRequests measuredRequests) {
+    }
+
+    /** llmperf4j's own: the requests that ended in the measured iterations (fork-end cancellations not counted). */
+    public record MeasuredRequests(int succeeded, int failed) {
     }
 
     /** A metric as JMH writes it, then llmperf4j's own keys (perRequestPercentiles only for latencies). */
@@ -76,7 +84,8 @@ public final class JmhJsonFormat {
         return new Entry(JMH_VERSION, r.benchmark(), r.primary().mode(), r.threads(), s.forks(),
                 System.getProperty("java.version"), System.getProperty("java.vm.name"),
                 System.getProperty("java.vm.version"), s.warmup().count(), s.warmup().timeText(), 1,
-                s.measurement().count(), s.measurement().timeText(), 1, r.params(), metric(r.primary()), secondary);
+                s.measurement().count(), s.measurement().timeText(), 1, r.params(), metric(r.primary()), secondary,
+                new MeasuredRequests(r.requestsCompleted(), r.requestsFailed()));
     }
 
     private static Metric metric(MetricResult m) {

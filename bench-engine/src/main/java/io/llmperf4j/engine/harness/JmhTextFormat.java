@@ -31,6 +31,9 @@ public final class JmhTextFormat {
     static final String FEWER_THAN_TWO_SCORES = "(Error is blank where Cnt is below 2: fewer than 2 scores give no "
             + "interval; an iteration in which no request succeeded has no TTFT or TPOT score)";
 
+    /** Under the table for a result whose every measured request failed: its NaN scores are no measurement. */
+    static final String NO_SCORE = "(no score, Cnt 0 and NaN";
+
     private JmhTextFormat() {
     }
 
@@ -135,7 +138,10 @@ public final class JmhTextFormat {
         ScoreStatistics s = p.statistics();
         StringBuilder b = new StringBuilder();
         b.append("Result \"").append(r.benchmark()).append("\":\n");
-        if (s.n() >= 2) {
+        if (r.everyRequestFailed()) {
+            b.append(String.format(Locale.ROOT, "  no score: every measured request failed (%d of %d)%n",
+                    r.requestsFailed(), r.requestsFailed()));
+        } else if (s.n() >= 2) {
             b.append(String.format(Locale.ROOT, "  %s ±(99.9%%) %s %s [Average]%n", num(s.mean()), num(s.error()),
                     p.unit()));
             b.append(String.format(Locale.ROOT, "  (min, avg, max) = (%s, %s, %s), stdev = %s%n", num(s.min()),
@@ -145,6 +151,11 @@ public final class JmhTextFormat {
                     num(ci[0]), num(ci[1])));
         } else {
             b.append(String.format(Locale.ROOT, "  %s %s%n", num(s.mean()), p.unit()));
+        }
+        if (r.requestsFailed() > 0 && !r.everyRequestFailed()) {
+            int total = r.requestsCompleted() + r.requestsFailed();
+            b.append(String.format(Locale.ROOT, "  failed: %d of %d measured requests (%.1f%%)%n", r.requestsFailed(),
+                    total, 100.0 * r.requestsFailed() / total));
         }
         if (r.aborted()) b.append("  (stopped early: fewer iterations than planned)\n");
         return b.append('\n').toString();
@@ -181,7 +192,13 @@ public final class JmhTextFormat {
         }
         boolean noInterval = false;
         boolean oneIteration = true;
+        List<String> noScore = new ArrayList<>();
         for (HarnessResult r : results) {
+            if (r.everyRequestFailed()) {
+                noScore.add((results.size() == 1 ? "" : " for " + r.benchmark() + paramsText(r.params()))
+                        + ": every measured request failed, " + r.requestsFailed() + " of " + r.requestsFailed());
+                continue; // its Cnt 0 is said by its own line
+            }
             oneIteration &= r.settings().measurement().count() * r.settings().forks() == 1;
             for (MetricResult m : r.secondary().values()) noInterval |= m.statistics().n() < 2;
             noInterval |= r.primary().statistics().n() < 2;
@@ -199,7 +216,15 @@ public final class JmhTextFormat {
             b.append(line.toString().stripTrailing()).append('\n');
         }
         if (noInterval) b.append(oneIteration ? ONE_ITERATION : FEWER_THAN_TWO_SCORES).append('\n');
+        for (String n : noScore) b.append(NO_SCORE).append(n).append(")\n");
         return b.toString();
+    }
+
+    /** A result's params, as the header's Parameters line, to name it in a line under the table. */
+    private static String paramsText(Map<String, String> params) {
+        List<String> ps = new ArrayList<>();
+        params.forEach((k, v) -> ps.add(k + " = " + v));
+        return ps.isEmpty() ? "" : " (" + String.join(", ", ps) + ")";
     }
 
     private static String iterations(IterationSettings s) {

@@ -1,11 +1,21 @@
 package io.llmperf4j.engine.harness;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.llmperf4j.engine.client.ClientConfig;
+import io.llmperf4j.engine.client.EndpointUrls;
+import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.load.ClosedLoopSettings;
 import io.llmperf4j.engine.load.DelayedClient;
 import io.llmperf4j.engine.load.OpenLoopSettings;
 import io.llmperf4j.engine.load.OutputTokens;
 import io.llmperf4j.engine.load.Arrival;
+import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
+import io.llmperf4j.server.FaultKind;
+import io.llmperf4j.server.FaultPlan;
+import io.llmperf4j.server.SimulatedServer;
+import io.llmperf4j.server.SimulatorConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -19,6 +29,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
@@ -114,5 +125,48 @@ class HarnessRunnerTest {
         assertEquals(1, r.forks().size());
         assertTrue(r.forks().get(0).aborted());
         assertTrue(r.forks().get(0).measurement().isEmpty()); // no 60 s window ended
+    }
+
+    @Test
+    void aServerThatRefusesEveryRequestGivesNoScore() throws Exception {
+        // the simulator answering every request 500, through the real client
+        SimulatorConfig refusing = SimulatorConfig.builder()
+                .faultPlan(FaultPlan.random(1.0, Map.of(FaultKind.HTTP_500, 1.0), 1)).build();
+        try (SimulatedServer server = SimulatedServer.start(refusing)) {
+            HarnessRunner runner = new HarnessRunner(() -> new NettyLlmClient(ClientConfig.builder(
+                    EndpointUrls.chatCompletions(server.baseUrl()), "m").maxConnections(16).build()), t -> 2,
+                    OutputTokens.SERVER_USAGE_ELSE_CLIENT);
+            HarnessResult r = runner.run("refused", Map.of(), SPECS, new ClosedLoopSettings(2, Duration.ofMinutes(1)),
+                    // a warmup iteration takes the client's cold start (its first connection, on a busy machine)
+                    HarnessSettings.of(1, Duration.ofSeconds(1), 3, Duration.ofMillis(300), 1), null);
+
+            assertEquals(0, r.requestsCompleted());
+            assertTrue(r.requestsFailed() > 0, "failed " + r.requestsFailed());
+            assertTrue(r.everyRequestFailed());
+            // the failure gate's records: the same requests the iterations counted, every one failed
+            List<RequestRecord> measured = r.measuredRecords();
+            assertEquals(r.requestsFailed(), measured.size());
+            assertTrue(measured.stream().noneMatch(RequestRecord::succeeded));
+            // no score rather than a confident 0 ± 0; each iteration's own 0 tok/s stays in the raw data
+            for (MetricResult m : List.of(r.primary(), r.requestsPerSecond())) {
+                assertEquals(0, m.statistics().n(), m.label());
+                assertTrue(Double.isNaN(m.score()), m.label() + " " + m.score());
+                assertTrue(Double.isNaN(m.scoreError()), m.label());
+            }
+            assertEquals(List.of(List.of(0.0, 0.0, 0.0)), r.primary().rawData());
+
+            JsonNode entry = new ObjectMapper().readTree(JmhJsonFormat.toJson(List.of(r))).get(0);
+            assertEquals("NaN", entry.get("primaryMetric").get("score").asText());
+            assertEquals("NaN", entry.get("primaryMetric").get("scoreConfidence").get(0).asText());
+            assertEquals(0, entry.get("measuredRequests").get("succeeded").asInt());
+            assertEquals(r.requestsFailed(), entry.get("measuredRequests").get("failed").asInt());
+
+            String text = JmhTextFormat.render(List.of(r));
+            assertTrue(text.contains("Result \"refused\":\n  no score: every measured request failed ("
+                    + r.requestsFailed() + " of " + r.requestsFailed() + ")\n"), text);
+            assertFalse(text.contains("0.000 ±"), text);
+            assertTrue(text.contains(JmhTextFormat.NO_SCORE + ": every measured request failed, " + r.requestsFailed()
+                    + " of " + r.requestsFailed() + ")\n"), text);
+        }
     }
 }

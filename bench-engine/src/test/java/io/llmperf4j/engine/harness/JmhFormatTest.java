@@ -37,7 +37,11 @@ class JmhFormatTest {
         JsonNode b = root.get(0);
         assertEquals(List.of("jmhVersion", "benchmark", "mode", "threads", "forks", "jdkVersion", "vmName",
                 "vmVersion", "warmupIterations", "warmupTime", "warmupBatchSize", "measurementIterations",
-                "measurementTime", "measurementBatchSize", "params", "primaryMetric", "secondaryMetrics"), names(b));
+                "measurementTime", "measurementBatchSize", "params", "primaryMetric", "secondaryMetrics",
+                "measuredRequests"), names(b));
+        // llmperf4j's own: 4 successes in each of 3 measured iterations of 2 forks, none failed
+        assertEquals(24, b.get("measuredRequests").get("succeeded").asInt());
+        assertEquals(0, b.get("measuredRequests").get("failed").asInt());
         assertEquals("llmperf4j", b.get("jmhVersion").asText());
         assertEquals("llm.chat", b.get("benchmark").asText());
         assertEquals("thrpt", b.get("mode").asText());
