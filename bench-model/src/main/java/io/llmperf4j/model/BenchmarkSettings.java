@@ -24,6 +24,10 @@ import java.util.Objects;
  * @param tokenizer                what counted tokens (for example "llama-2 (built in)")
  * @param promptMode               "llmperf" or "exact"
  * @param seed                     the workload seed
+ * @param stream                   false for {@code --no-stream} (each response in one piece), true for a streamed run;
+ *                                 null when not recorded
+ * @param connectionMode           when connections open ({@code --connection-mode}: {@code preconnect},
+ *                                 {@code on-demand}, {@code per-request}); null when not recorded
  */
 public record BenchmarkSettings(
         String model,
@@ -40,7 +44,20 @@ public record BenchmarkSettings(
         String endpoint,
         String tokenizer,
         String promptMode,
-        long seed) {
+        long seed,
+        Boolean stream,
+        String connectionMode) {
+
+    /** Settings without the client's streaming and connection mode (not recorded). */
+    public BenchmarkSettings(String model, int meanInputTokens, int stddevInputTokens, int meanOutputTokens,
+                             int stddevOutputTokens, int numConcurrentRequests, int timeoutSeconds,
+                             int maxNumCompletedRequests, Map<String, Object> additionalSamplingParams, String llmApi,
+                             Map<String, String> metadata, String endpoint, String tokenizer, String promptMode,
+                             long seed) {
+        this(model, meanInputTokens, stddevInputTokens, meanOutputTokens, stddevOutputTokens, numConcurrentRequests,
+                timeoutSeconds, maxNumCompletedRequests, additionalSamplingParams, llmApi, metadata, endpoint,
+                tokenizer, promptMode, seed, null, null);
+    }
 
     public BenchmarkSettings {
         Objects.requireNonNull(model, "model");

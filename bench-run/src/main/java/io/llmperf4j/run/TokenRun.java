@@ -251,6 +251,7 @@ final class TokenRun {
                 shape.meanOutputTokens(), shape.stddevOutputTokens(), common.numConcurrentRequests(),
                 common.timeoutSeconds(), common.maxNumCompletedRequests(), common.additionalSamplingParams(),
                 common.llmApi(), common.metadata(), endpoint, workload.description(), workload.promptMode(),
-                request.workload().seed());
+                request.workload().seed(), request.stream(),
+                common.connectionMode().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
     }
 }

@@ -21,8 +21,9 @@ import java.util.stream.Stream;
 
 /**
  * The settings two compared folders ran with that differ, read from their summaries: model, endpoint, LLM API,
- * load (concurrency, or the open loop's description), token shape, tokenizer, prompt mode and the extra sampling
- * parameters (where a fixed max_tokens comes from). Iterations keep no summary: their model and load come from
+ * load (concurrency, or the open loop's description), token shape, tokenizer, prompt mode, the extra sampling
+ * parameters (where a fixed max_tokens comes from), streaming ({@code --no-stream}), connection mode and warmup
+ * (each changes TTFT by itself). Iterations keep no summary: their model and load come from
  * their sweep file or JMH file, their iterations and forks and the other settings from their JMH file's params (an
  * older JMH file has none of those: the token shape's means then come from the file names, and {@link #unrecorded}
  * names the rest). compare still compares them (users compare server configurations on purpose), but says first
@@ -216,6 +217,15 @@ public final class SettingsDifferences {
         out.put("prompt mode", text(s, "prompt_mode"));
         JsonNode sampling = s.path("additional_sampling_params");
         out.put("sampling params (max_tokens source)", sampling.isMissingNode() ? null : sampling.toString());
+        // these change TTFT themselves: a response in one piece has its TTFT at its end, a connection opened per
+        // request puts the connect in every TTFT, a warmup leaves the server's caches warm (or not)
+        String stream = text(s, "stream");
+        out.put("streaming", stream == null ? null : Boolean.parseBoolean(stream) ? "streamed" : "--no-stream");
+        out.put("connection mode", text(s, "connection_mode"));
+        if (s.has("metadata")) { // a summary's; a run without a warmup records none
+            String warmup = text(s.path("metadata"), "llmperf4j_warmup");
+            out.put("warmup", warmup == null ? "none" : warmup);
+        }
     }
 
     private static String text(JsonNode node, String field) {

@@ -240,7 +240,8 @@ public record SummaryDocument(
     }
 
     /**
-     * Every {@link BenchmarkSettings} parameter; {@code endpoint} and {@code metadata} pass through
+     * Every {@link BenchmarkSettings} parameter ({@code stream} and {@code connection_mode} only when recorded, so a
+     * summary from before them or from a run that does not know them has neither); {@code endpoint} and {@code metadata} pass through
      * {@link Redaction}, key-shaped strings in {@code additionalSamplingParams} too.
      */
     public record SettingsJson(
@@ -258,14 +259,16 @@ public record SummaryDocument(
             Map<String, String> metadata,
             String tokenizer,
             String promptMode,
-            long seed) {
+            long seed,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Boolean stream,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String connectionMode) {
 
         static SettingsJson of(BenchmarkSettings s) {
             return new SettingsJson(s.model(), Redaction.endpoint(s.endpoint()), s.llmApi(), s.meanInputTokens(),
                     s.stddevInputTokens(), s.meanOutputTokens(), s.stddevOutputTokens(), s.numConcurrentRequests(),
                     s.timeoutSeconds(), s.maxNumCompletedRequests(),
                     Redaction.jsonValue(s.additionalSamplingParams()), Redaction.metadata(s.metadata()),
-                    s.tokenizer(), s.promptMode(), s.seed());
+                    s.tokenizer(), s.promptMode(), s.seed(), s.stream(), s.connectionMode());
         }
     }
 

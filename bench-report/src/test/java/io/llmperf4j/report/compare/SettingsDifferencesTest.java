@@ -166,4 +166,44 @@ class SettingsDifferencesTest {
         Path a = run(tmp.resolve("a"), "e", 4, 550, 150, null);
         assertEquals(Optional.empty(), SettingsDifferences.unrecorded(a, a));
     }
+
+    /** A summary with the client's settings and a warmup as the run records them. */
+    private static Path client(Path dir, boolean stream, String connectionMode, String warmup) throws Exception {
+        Files.createDirectories(dir);
+        String metadata = warmup == null ? "{}" : "{\"llmperf4j_warmup\": \"" + warmup + "\"}";
+        Files.writeString(dir.resolve("m_550_150_llmperf4j_summary.json"), """
+                {"schema": "llmperf4j.summary/3", "settings": {"model": "m", "endpoint": "e", "llm_api": "openai",
+                 "mean_input_tokens": 550, "stddev_input_tokens": 150, "mean_output_tokens": 150,
+                 "stddev_output_tokens": 80, "num_concurrent_requests": 4, "timeout_s": 90,
+                 "max_num_completed_requests": 8, "additional_sampling_params": {}, "metadata": %s,
+                 "tokenizer": "llama-2 (built in)", "prompt_mode": "llmperf", "seed": 11111, "stream": %s,
+                 "connection_mode": "%s"}}
+                """.formatted(metadata, stream, connectionMode));
+        return dir;
+    }
+
+    @Test
+    void streamingIsNamed(@TempDir Path tmp) throws Exception {
+        assertEquals(List.of("differs: streaming: streamed vs --no-stream"), SettingsDifferences.between(
+                client(tmp.resolve("a"), true, "preconnect", null), client(tmp.resolve("b"), false, "preconnect", null)));
+    }
+
+    @Test
+    void connectionModeIsNamed(@TempDir Path tmp) throws Exception {
+        assertEquals(List.of("differs: connection mode: preconnect vs per-request"), SettingsDifferences.between(
+                client(tmp.resolve("a"), true, "preconnect", null), client(tmp.resolve("b"), true, "per-request", null)));
+    }
+
+    @Test
+    void warmupIsNamed(@TempDir Path tmp) throws Exception {
+        assertEquals(List.of("differs: warmup: none vs 5 requests, excluded from every result"),
+                SettingsDifferences.between(client(tmp.resolve("a"), true, "preconnect", null),
+                        client(tmp.resolve("b"), true, "preconnect", "5 requests, excluded from every result")));
+    }
+
+    @Test
+    void aSummaryWithoutTheClientSettingsLeavesThemOut(@TempDir Path tmp) throws Exception {
+        Path old = run(tmp.resolve("a"), "e", 4, 550, 150, null);
+        assertEquals(List.of(), SettingsDifferences.between(old, client(tmp.resolve("b"), false, "per-request", null)));
+    }
 }
