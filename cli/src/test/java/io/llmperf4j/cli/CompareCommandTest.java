@@ -80,13 +80,10 @@ class CompareCommandTest {
         // 4 ms against 12 ms between tokens, one token per event: both ITLs follow the server's delay
         double[] perEvent = row(run.out(), "ITL (per event)", "mean");
         assertTrue(perEvent[0] > 0 && perEvent[1] > 2 * perEvent[0], run::toString);
-        // one token an event: per token is per event
-        for (String stat : List.of("p50", "mean")) {
-            double[] events = row(run.out(), "ITL (per event)", stat);
-            double[] tokens = row(run.out(), "ITL (per token)", stat);
-            assertEquals(events[0], tokens[0], 0.5, run::toString);
-            assertEquals(events[1], tokens[1], 0.5, run::toString);
-        }
+        // one token an event: per token is per event, so its rows are printed once
+        assertTrue(run.out().lines().noneMatch(l -> l.matches("ITL \\(per token\\) +p50 .*")), run::toString);
+        assertTrue(run.out().contains("ITL (per token) rows left out: every content event carried one token"),
+                run::toString);
         // a request's tokens never come faster than the server's pace (on average: a late first token shortens it)
         double[] tpot = row(run.out(), "TPOT", "mean");
         assertTrue(tpot[1] >= 0.75 * 12 && tpot[1] > tpot[0], run::toString);

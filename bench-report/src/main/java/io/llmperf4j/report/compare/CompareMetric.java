@@ -20,6 +20,15 @@ public enum CompareMetric {
     ITL_PER_TOKEN("itl_per_token", "ITL (per token)", "ms", true, true, true),
     /** End-to-end latency, ms. */
     E2E("e2e", "E2E latency", "ms", true, false, true),
+    /**
+     * Send lag: how late each request went out after its intended send (an open loop's schedule, a session's think
+     * time), ms. Only for runs whose records carry it ({@link #needsSendLag()}).
+     */
+    SEND_LAG("send_lag", "Send lag", "ms", true, false, true),
+    /** TTFT counted from the intended send (send lag + TTFT), ms: the open loop's, sweep table's and goodput's TTFT. */
+    TTFT_FROM_INTENDED("ttft_from_intended", "TTFT (from intended send)", "ms", true, false, true),
+    /** E2E latency counted from the intended send (send lag + E2E), ms. */
+    E2E_FROM_INTENDED("e2e_from_intended", "E2E (from intended send)", "ms", true, false, true),
     /** Output tokens per second of each request. */
     REQUEST_TPS("request_tps", "Output tok/s (per request)", "tok/s", true, false, false),
     /** Σ output tokens of successful requests / the request window (first send to last end). */
@@ -71,6 +80,14 @@ public enum CompareMetric {
      */
     public boolean pooled() {
         return pooled;
+    }
+
+    /**
+     * True for the metrics of a scheduled run (an open loop, or sessions): they need each request's send lag, which
+     * a plain closed loop does not have (it sends the moment a slot frees, with no intended send of its own).
+     */
+    public boolean needsSendLag() {
+        return this == SEND_LAG || this == TTFT_FROM_INTENDED || this == E2E_FROM_INTENDED;
     }
 
     /** True when a decrease is an improvement (latencies, error rate). */

@@ -34,18 +34,21 @@ public final class ComparisonConsoleReport {
                 100 * bootstrap.confidenceLevel(), bootstrap.seed()));
         out.append(String.format(Locale.ROOT, ROW, "metric", "stat", "baseline", "candidate", "delta", "delta %",
                 String.format(Locale.ROOT, "%.0f%% CI (delta %%)", 100 * bootstrap.confidenceLevel()), "unit"));
+        boolean repeated = comparison.itlPerTokenRepeatsItl();
+        int intervals = 0;
         for (MetricDelta d : comparison.deltas()) {
-            String ci = d.relativeCi() == null ? "-" : String.format(Locale.ROOT, "[%+.1f%%, %+.1f%%]%s",
-                    d.relativeCi().lower(), d.relativeCi().upper(), d.significant() ? " *" : "");
-            if (d.relativeCi() == null && d.absoluteCi() != null) {
-                ci = String.format(Locale.ROOT, "[%+.3f, %+.3f]%s", d.absoluteCi().lower(), d.absoluteCi().upper(),
-                        d.significant() ? " *" : "");
-            }
+            if (repeated && d.metric() == CompareMetric.ITL_PER_TOKEN) continue;
+            if (d.absoluteCi() != null && d.absoluteCi().hasWidth()) intervals++;
             out.append(String.format(Locale.ROOT, ROW, d.metric().label(), d.stat().key(), number(d.baseline()),
-                    number(d.candidate()), signed(d.absoluteDelta()), percent(d.relativeDeltaPercent()), ci,
+                    number(d.candidate()), signed(d.absoluteDelta()), percent(d.relativeDeltaPercent()), d.ciText(),
                     d.metric().unit()));
         }
-        out.append(legend(bootstrap));
+        if (repeated) {
+            out.append("ITL (per token) rows left out: every content event carried one token, so they repeat ITL (per "
+                    + "event) (itl_per_token rules still apply)\n");
+        }
+        comparison.sendLagDifference().ifPresent(line -> out.append(line).append('\n'));
+        out.append(legend(bootstrap, intervals));
         rules(out, "Rules:", results);
         return out.toString();
     }
@@ -69,12 +72,21 @@ public final class ComparisonConsoleReport {
     /**
      * What {@code *} means: the interval's confidence and what was resampled. Requests within each run are
      * resampled, so the interval holds no run-to-run variation, and two runs of identical settings (an A/A
-     * comparison) are often marked; the throughput and error-rate rows have no interval at all.
+     * comparison) are often marked; the throughput and error-rate rows have no interval at all. Each row is its own
+     * interval, without a correction for testing many: at a 95 % level about 1 in 20 rows with an interval is
+     * marked by chance alone, so {@code intervals} (the rows printed with one) says how many to expect.
      */
-    static String legend(BootstrapConfig bootstrap) {
+    static String legend(BootstrapConfig bootstrap, int intervals) {
+        double level = bootstrap.confidenceLevel();
         return String.format(Locale.ROOT, "* the %.0f %% CI of the delta excludes 0. The CI comes from resampling "
                 + "requests within each run; run-to-run variation is not in it: repeat runs (--iterations/--forks) to "
-                + "judge a change%n", 100 * bootstrap.confidenceLevel());
+                + "judge a change%n", 100 * level)
+                + String.format(Locale.ROOT, "  each row is its own interval, not corrected for the %d rows with one: "
+                + "even with no change about %.0f %% of them (%.1f rows) are marked * by chance, more between separate "
+                + "runs; a * on one row alone is weak evidence%n", intervals, 100 * (1 - level),
+                intervals * (1 - level))
+                + "  \"no variation measured\": every value was the same on each side, so the interval has no width and "
+                + "measures no noise; such a row is not marked *\n";
     }
 
     /**
@@ -85,7 +97,9 @@ public final class ComparisonConsoleReport {
         return "* the " + ConfidenceInterval.percent(WelchInterval.HARNESS_CONFIDENCE) + " % CI of the delta "
                 + "excludes 0. The CI is Welch's t interval over the measured iterations of each side, so it holds the "
                 + "variation between iterations (not between separate runs of llmperf4j); TTFT and TPOT mean are the "
-                + "means of the iterations' means\n";
+                + "means of the iterations' means\n"
+                + "  \"no variation measured\": every iteration gave the same value on each side, so Welch's interval "
+                + "has no width (no spread to estimate the noise from); such a row is not marked *\n";
     }
 
     private static String number(double v) {

@@ -23,6 +23,14 @@ public record ConfidenceInterval(double level, double lower, double upper) {
         return new BigDecimal(String.format(Locale.ROOT, "%.4f", 100 * level)).stripTrailingZeros().toPlainString();
     }
 
+    /**
+     * True when the interval has a width. A zero-width interval comes from samples without any variation (every
+     * value the same on each side): it measured no noise, so it cannot say a change stands out from noise.
+     */
+    public boolean hasWidth() {
+        return upper > lower;
+    }
+
     /** True when {@code value} lies inside, ends included. */
     public boolean contains(double value) {
         return value >= lower && value <= upper;

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -13,7 +14,8 @@ import java.util.stream.Collectors;
  * A regression gate on a {@link RunComparison}, in the form {@code <metric>[_<stat>]<op><change>}:
  * <ul>
  *   <li>metric: {@code ttft}, {@code tpot}, {@code itl} (per event), {@code itl_per_token}, {@code e2e},
- *       {@code request_tps} (each with a statistic {@code _p50}, {@code _p90}, {@code _p99} or {@code _mean}),
+ *       {@code send_lag}, {@code ttft_from_intended}, {@code e2e_from_intended} (runs with send lags: an open loop,
+ *       sessions), {@code request_tps} (each with a statistic {@code _p50}, {@code _p90}, {@code _p99} or {@code _mean}),
  *       or one of the run-level {@code output_throughput},
  *       {@code request_throughput}, {@code error_rate} (no statistic);</li>
  *   <li>op: {@code >}, {@code >=}, {@code <}, {@code <=}; the rule <em>fails</em> when
@@ -26,7 +28,9 @@ import java.util.stream.Collectors;
  * grew by more than 500 ms; {@code itl_p90>+10%} when the p90 gap between content events grew by more than
  * 10 %; {@code output_throughput<-5%} when output throughput fell by more than 5 %;
  * {@code error_rate>0.01} when the error rate rose by more than one percentage point. Case and spaces are
- * ignored. The point estimate decides; the message says when the confidence interval reaches the limit.
+ * ignored. The point estimate decides; the message says when the confidence interval reaches the limit. When both
+ * runs carry send lags, {@code ttft} and {@code e2e} rules judge the statistic from the intended send, as goodput
+ * and the SLO verdict do (see {@link #evaluate}); the table's TTFT and E2E rows stay from the actual send.
  *
  * @param text      the rule as given
  * @param metric    the metric
@@ -183,9 +187,27 @@ public record FailIfRule(String text, CompareMetric metric, CompareStat stat, Op
 
     /** Tests the rule against {@code comparison}. */
     public RuleResult evaluate(RunComparison comparison) {
-        MetricDelta delta = comparison.delta(metric, stat).orElseThrow(
-                () -> new IllegalStateException("the comparison has no " + ruleKey()));
+        Optional<MetricDelta> compared = comparison.delta(metric, stat);
+        if (compared.isEmpty()) {
+            return new RuleResult(this, RuleResult.Verdict.NOT_EVALUATED, Double.NaN, "NOT EVALUATED " + text + ": "
+                    + (metric.needsSendLag() ? "neither run recorded send lags (a plain closed loop sends the moment "
+                    + "a slot frees: it has no intended send), so there is no " + ruleKey()
+                    + (metric == CompareMetric.SEND_LAG ? "" : "; use " + ruleKey().replace("_from_intended", ""))
+                    : "this comparison has no " + ruleKey()));
+        }
+        MetricDelta delta = compared.get();
         String what = metric.label() + (stat == CompareStat.VALUE ? "" : " " + stat.key());
+        Optional<MetricDelta> intended = intendedTwin(comparison);
+        String actualNote = "";
+        if (intended.isPresent()) {
+            // a scheduled run's TTFT and E2E are judged from the intended send, as goodput and the SLO verdict judge
+            double fromActual = relative ? delta.relativeDeltaPercent() : delta.absoluteDelta();
+            actualNote = "; judged from the intended send, as goodput and the SLO verdict judge a scheduled run: "
+                    + "from the actual send (the " + metric.label() + " row) it changed by "
+                    + (Double.isFinite(fromActual) ? formatChange(fromActual) : "-");
+            delta = intended.get();
+            what = delta.metric().label() + " " + stat.key();
+        }
         if (Double.isNaN(delta.baseline()) || Double.isNaN(delta.candidate())) {
             String side = Double.isNaN(delta.baseline()) ? "baseline" : "candidate";
             return new RuleResult(this, RuleResult.Verdict.NOT_EVALUATED, Double.NaN, "NOT EVALUATED " + text + ": "
@@ -208,11 +230,30 @@ public record FailIfRule(String text, CompareMetric metric, CompareStat stat, Op
                     .append(formatChange(ci.lower())).append(" to ").append(formatChange(ci.upper()));
         }
         message.append("); fails when ").append(operator.symbol()).append(' ').append(formatChange(threshold));
-        if (ci != null && ci.contains(threshold)) {
+        if (ci != null && ci.contains(threshold) && ci.hasWidth()) {
             message.append("; the CI reaches the limit, so this verdict may be noise");
         }
+        if (ci != null && !ci.hasWidth()) {
+            message.append("; no variation measured (the interval has no width), so no noise estimate");
+        }
+        message.append(actualNote);
         return new RuleResult(this, fails ? RuleResult.Verdict.FAIL : RuleResult.Verdict.PASS, observed,
                 message.toString());
+    }
+
+    /**
+     * For a TTFT or E2E rule when both runs are scheduled (an open loop, or sessions: every side has send lags), the
+     * same statistic from the intended send: what the rule judges there. TTFT from the actual send leaves out the
+     * wait before the send, so an overloaded candidate that queues its requests would pass a TTFT gate while its
+     * users wait many times longer; goodput, the SLO verdict, the sweep row and the capacity search all judge from
+     * the intended send, and so does a gate. Empty for closed loops, or when one side has no lags (nothing to judge
+     * it from on that side).
+     */
+    private Optional<MetricDelta> intendedTwin(RunComparison comparison) {
+        CompareMetric twin = metric == CompareMetric.TTFT ? CompareMetric.TTFT_FROM_INTENDED
+                : metric == CompareMetric.E2E ? CompareMetric.E2E_FROM_INTENDED : null;
+        if (twin == null) return Optional.empty();
+        return comparison.delta(twin, stat).filter(d -> !Double.isNaN(d.baseline()) && !Double.isNaN(d.candidate()));
     }
 
     private String formatChange(double value) {

@@ -101,10 +101,10 @@ public record FolderComparison(ResultsFolder.Kind kind, String matchedBy, List<U
         for (Unit unit : units) {
             String prefix = unit.label().isEmpty() ? "" : unit.label() + ": ";
             for (FailIfRule rule : rules) {
-                if (unit.comparison().delta(rule.metric(), rule.stat()).isEmpty()) {
+                if (kind == ResultsFolder.Kind.ITERATIONS
+                        && unit.comparison().delta(rule.metric(), rule.stat()).isEmpty()) {
                     results.add(new RuleResult(rule, RuleResult.Verdict.NOT_EVALUATED, Double.NaN, prefix
-                            + "NOT EVALUATED " + rule.text() + ": " + (kind == ResultsFolder.Kind.ITERATIONS
-                            ? IterationsComparison.unavailable(rule) : "this comparison has no " + rule.ruleKey())));
+                            + "NOT EVALUATED " + rule.text() + ": " + IterationsComparison.unavailable(rule)));
                     continue;
                 }
                 RuleResult r = rule.evaluate(unit.comparison());

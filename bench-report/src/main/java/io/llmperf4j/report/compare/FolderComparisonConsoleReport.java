@@ -16,7 +16,9 @@ public final class FolderComparisonConsoleReport {
 
     /** The statistics shown per unit, in order. */
     static final List<String> KEY_STATS = List.of("ttft_p50", "ttft_p90", "ttft_p99", "tpot_p50", "tpot_p90",
-            "itl_p90", "e2e_p50", "e2e_p90", "e2e_p99", "output_throughput", "request_throughput", "error_rate");
+            "itl_p90", "e2e_p50", "e2e_p90", "e2e_p99", "send_lag_p90", "ttft_from_intended_p50",
+            "ttft_from_intended_p90", "ttft_from_intended_p99", "e2e_from_intended_p90", "output_throughput",
+            "request_throughput", "error_rate");
 
     private static final String ROW = "%-22s %-27s %-5s %11s %11s %11s %9s  %-21s %s%n";
 
@@ -56,6 +58,7 @@ public final class FolderComparisonConsoleReport {
         }
         out.append(String.format(Locale.ROOT, ROW, comparison.matchedByWords(), "metric", "stat", "baseline",
                 "candidate", "delta", "delta %", ConfidenceInterval.percent(level) + "% CI (delta %)", "unit"));
+        int intervals = 0;
         for (FolderComparison.Unit unit : comparison.units()) {
             RunComparison c = unit.comparison();
             if (iterations) {
@@ -71,14 +74,17 @@ public final class FolderComparisonConsoleReport {
                     c.candidate().succeeded(), c.candidate().recorded(), c.candidate().source()));
             for (String key : KEY_STATS) {
                 for (MetricDelta d : c.deltas()) {
-                    if (d.ruleKey().equals(key)) row(out, unit.label(), d);
+                    if (!d.ruleKey().equals(key)) continue;
+                    row(out, unit.label(), d);
+                    if (d.absoluteCi() != null && d.absoluteCi().hasWidth()) intervals++;
                 }
             }
+            c.sendLagDifference().ifPresent(line -> out.append(unit.label()).append(": ").append(line).append('\n'));
         }
         if (iterations) {
             out.append(ComparisonConsoleReport.iterationsLegend());
         } else {
-            out.append(ComparisonConsoleReport.legend(bootstrap));
+            out.append(ComparisonConsoleReport.legend(bootstrap, intervals));
             out.append("every statistic of one unit: compare its two folders\n");
         }
         ComparisonConsoleReport.rules(out, "Rules (on every unit):", results);
@@ -95,14 +101,7 @@ public final class FolderComparisonConsoleReport {
     }
 
     private static void row(StringBuilder out, String unit, MetricDelta d) {
-        String ci = "-";
-        if (d.relativeCi() != null) {
-            ci = String.format(Locale.ROOT, "[%+.1f%%, %+.1f%%]%s", d.relativeCi().lower(), d.relativeCi().upper(),
-                    d.significant() ? " *" : "");
-        } else if (d.absoluteCi() != null) {
-            ci = String.format(Locale.ROOT, "[%+.3f, %+.3f]%s", d.absoluteCi().lower(), d.absoluteCi().upper(),
-                    d.significant() ? " *" : "");
-        }
+        String ci = d.ciText();
         String stat = d.stat() == CompareStat.VALUE ? "value" : d.stat().key();
         out.append(String.format(Locale.ROOT, ROW, unit, d.metric().label(), stat, number(d.baseline()),
                 number(d.candidate()), signed(d.absoluteDelta()), percent(d.relativeDeltaPercent()), ci,

@@ -42,8 +42,31 @@ public record MetricDelta(
         return stat == CompareStat.VALUE ? metric.key() : metric.key() + "_" + stat.key();
     }
 
-    /** True when the absolute delta's CI excludes 0: the change is unlikely to be resampling noise. */
+    /**
+     * True when the absolute delta's CI excludes 0: the change is unlikely to be resampling noise. Never for a
+     * zero-width CI ({@link #noVariationMeasured()}): it excludes 0 whenever the point estimate is not 0, only
+     * because neither side varied, and a sample without variation gives no estimate of the noise to stand out from.
+     */
     public boolean significant() {
-        return absoluteCi != null && !absoluteCi.contains(0.0);
+        return absoluteCi != null && absoluteCi.hasWidth() && !absoluteCi.contains(0.0);
+    }
+
+    /** True when the CI has no width: every value the same on each side, so no noise was measured. */
+    public boolean noVariationMeasured() {
+        return absoluteCi != null && !absoluteCi.hasWidth();
+    }
+
+    /** The CI column of the console tables: the relative CI (else the absolute one) and its mark, or "-". */
+    String ciText() {
+        String mark = significant() ? " *" : noVariationMeasured() ? " no variation measured" : "";
+        if (relativeCi != null) {
+            return String.format(java.util.Locale.ROOT, "[%+.1f%%, %+.1f%%]%s", relativeCi.lower(), relativeCi.upper(),
+                    mark);
+        }
+        if (absoluteCi != null) {
+            return String.format(java.util.Locale.ROOT, "[%+.3f, %+.3f]%s", absoluteCi.lower(), absoluteCi.upper(),
+                    mark);
+        }
+        return "-";
     }
 }

@@ -58,7 +58,21 @@ public record RunComparison(ComparedRun baseline, ComparedRun candidate, Bootstr
         Objects.requireNonNull(candidate, "candidate");
         Objects.requireNonNull(config, "config");
         List<MetricDelta> deltas = new ArrayList<>();
+        boolean scheduled = baseline.hasSendLags() || candidate.hasSendLags();
         for (CompareMetric metric : CompareMetric.values()) {
+            if (metric.needsSendLag() && !scheduled) continue; // no intended send on either side: no rows
+            if (metric == CompareMetric.ITL_PER_TOKEN && samePooled(baseline, candidate)) {
+                // every content event carried one token: the per-token samples are the per-event ones, so are
+                // their intervals (not a second draw that could mark one row and not the other)
+                for (MetricDelta d : List.copyOf(deltas)) {
+                    if (d.metric() == CompareMetric.ITL) {
+                        deltas.add(new MetricDelta(metric, d.stat(), d.baseline(), d.candidate(), d.baselineCount(),
+                                d.candidateCount(), d.absoluteDelta(), d.relativeDeltaPercent(), d.absoluteCi(),
+                                d.relativeCi()));
+                    }
+                }
+                continue;
+            }
             if (metric.perRequest()) {
                 CompareStat[] stats = CompareStat.PER_REQUEST;
                 long seed = config.seed() * GOLDEN_GAMMA + metric.key().hashCode();
@@ -88,6 +102,67 @@ public record RunComparison(ComparedRun baseline, ComparedRun candidate, Bootstr
             }
         }
         return new RunComparison(ComparedRun.of(baseline), ComparedRun.of(candidate), config, deltas);
+    }
+
+    private static boolean samePooled(RunSamples baseline, RunSamples candidate) {
+        for (RunSamples side : List.of(baseline, candidate)) {
+            if (!java.util.Arrays.equals(side.pooledValues(CompareMetric.ITL).sorted(),
+                    side.pooledValues(CompareMetric.ITL_PER_TOKEN).sorted())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * True when the per-token ITL rows repeat the per-event ones on both sides (every content event carried one
+     * token), so a report need print only one of them.
+     */
+    public boolean itlPerTokenRepeatsItl() {
+        List<MetricDelta> itl = deltas.stream().filter(d -> d.metric() == CompareMetric.ITL).toList();
+        List<MetricDelta> perToken = deltas.stream().filter(d -> d.metric() == CompareMetric.ITL_PER_TOKEN).toList();
+        if (itl.isEmpty() || itl.size() != perToken.size()) return false;
+        for (int i = 0; i < itl.size(); i++) {
+            MetricDelta a = itl.get(i);
+            MetricDelta b = perToken.get(i);
+            if (Double.compare(a.baseline(), b.baseline()) != 0 || Double.compare(a.candidate(), b.candidate()) != 0
+                    || a.baselineCount() != b.baselineCount() || a.candidateCount() != b.candidateCount()
+                    || !Objects.equals(a.absoluteCi(), b.absoluteCi())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * A line when the send lag p90 differs materially between the sides: by more than 1 ms and by more than 10 % of
+     * the baseline's TTFT p90 from the intended send, so that waiting before the send alone would move that TTFT
+     * by more than a typical gate's limit. TTFT and E2E count from the actual send and do not show that wait (a
+     * closed cap, {@code --max-concurrency}, or a busy client holding requests back); the rows from the intended send
+     * do, and so do the verdicts of TTFT and E2E rules ({@link FailIfRule#evaluate}). Empty when the lags are alike, or a side has none.
+     */
+    public Optional<String> sendLagDifference() {
+        Optional<MetricDelta> lag = delta(CompareMetric.SEND_LAG, CompareStat.P90);
+        Optional<MetricDelta> ttft = delta(CompareMetric.TTFT_FROM_INTENDED, CompareStat.P90);
+        Optional<MetricDelta> plain = delta(CompareMetric.TTFT, CompareStat.P90);
+        if (lag.isEmpty() || ttft.isEmpty() || plain.isEmpty()) return Optional.empty();
+        MetricDelta l = lag.get();
+        MetricDelta t = ttft.get();
+        if (!Double.isFinite(l.absoluteDelta()) || !Double.isFinite(t.baseline())) return Optional.empty();
+        double limit = Math.max(1.0, 0.10 * t.baseline());
+        if (Math.abs(l.absoluteDelta()) <= limit) return Optional.empty();
+        String later = l.absoluteDelta() > 0 ? "candidate" : "baseline";
+        return Optional.of(String.format(java.util.Locale.ROOT, "send lag differs: p90 %.1f ms (baseline) vs %.1f ms "
+                        + "(candidate): the %s's requests went out later than scheduled (queued behind its in-flight "
+                        + "cap, or a busy client), which TTFT and E2E, counted from the actual send, do not show "
+                        + "(TTFT p90 %s); counted from the intended send, TTFT p90 went %.1f -> %.1f ms (%s), "
+                        + "which is what ttft_* and e2e_* rules judge", l.baseline(), l.candidate(), later,
+                percentText(plain.get().relativeDeltaPercent()), t.baseline(), t.candidate(),
+                percentText(t.relativeDeltaPercent())));
+    }
+
+    private static String percentText(double v) {
+        return Double.isFinite(v) ? String.format(java.util.Locale.ROOT, "%+.1f %%", v) : "-";
     }
 
     /** The delta of one statistic, if compared. */

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -24,7 +25,9 @@ import java.util.stream.Stream;
  * folder's {@code requests.jsonl} (every field, content event times included) or, without one, the per-request CSV
  * that {@link io.llmperf4j.report.csv.RequestCsvWriter} writes ({@code <base>_requests.csv}). Metrics come from
  * {@link RequestMetrics#from}, so a comparison uses exactly the summary's definitions. The CSV has no event
- * times, so a run read from it has no ITL samples and its ITL rules are not evaluated.
+ * times, so a run read from it has no ITL samples and its ITL rules are not evaluated. A scheduled run's send lags
+ * (the journal's {@code send_lag_nanos}, the CSV's {@code send_lag_s}) come along, for the metrics from the intended
+ * send ({@link CompareMetric#needsSendLag()}).
  *
  * <p>Run-level rates divide by the <em>request window</em>: from the first send to the last response end, both
  * known per request (start wall-clock time + E2E). The run's own duration is not in the CSV; the window is the
@@ -41,23 +44,34 @@ public final class RunSamples {
     private final String source;
     private final List<RequestMetrics> requests;
     private final long windowNanos;
+    /** Each request's send lag by client request id; empty for a run without a schedule (a plain closed loop). */
+    private final Map<String, Long> sendLagNanos;
 
-    private RunSamples(String label, String source, List<RequestMetrics> requests) {
+    private RunSamples(String label, String source, List<RequestMetrics> requests, Map<String, Long> sendLagNanos) {
         this.label = Objects.requireNonNull(label, "label");
         this.source = Objects.requireNonNull(source, "source");
         this.requests = List.copyOf(requests);
         this.windowNanos = window(this.requests);
+        this.sendLagNanos = Map.copyOf(sendLagNanos);
     }
 
     /** Samples from per-request metrics already computed. */
     public static RunSamples of(String label, List<RequestMetrics> requests) {
-        return new RunSamples(label, "memory", requests);
+        return of(label, requests, Map.of());
+    }
+
+    /**
+     * Samples of a scheduled run: {@code sendLagNanos} holds each request's send lag (actual minus intended send, ns)
+     * by client request id, as {@code requests.jsonl}'s {@code send_lag_nanos}.
+     */
+    public static RunSamples of(String label, List<RequestMetrics> requests, Map<String, Long> sendLagNanos) {
+        return new RunSamples(label, "memory", requests, sendLagNanos);
     }
 
     /** Samples of an in-memory run. */
     public static RunSamples of(String label, BenchmarkRun run, TokenCounting counting) {
         return new RunSamples(label, "memory", run.records().stream().map(r -> RequestMetrics.from(r, counting))
-                .toList());
+                .toList(), Map.of());
     }
 
     /**
@@ -74,7 +88,7 @@ public final class RunSamples {
         if (Files.isRegularFile(csvFileOrResultsDir)
                 && csvFileOrResultsDir.getFileName().toString().endsWith(JSONL_SUFFIX)) {
             return fromRecords(csvFileOrResultsDir.getFileName().toString(), RequestJournal.FILE_NAME,
-                    RequestJournal.read(csvFileOrResultsDir), counting);
+                    RequestJournal.read(csvFileOrResultsDir), counting, RequestJournal.readSendLags(csvFileOrResultsDir));
         }
         Path csv = csvFileOrResultsDir;
         String label;
@@ -90,7 +104,8 @@ public final class RunSamples {
             Path journal = csvFileOrResultsDir.resolve(RequestJournal.FILE_NAME);
             if (found.isEmpty() && Files.isRegularFile(journal)) {
                 // a run killed before its end leaves only the journal
-                return fromRecords(label, RequestJournal.FILE_NAME, RequestJournal.read(journal), counting);
+                return fromRecords(label, RequestJournal.FILE_NAME, RequestJournal.read(journal), counting,
+                        RequestJournal.readSendLags(journal));
             }
             if (found.isEmpty()) {
                 throw new IOException("no *" + CSV_SUFFIX + " in " + csvFileOrResultsDir
@@ -106,7 +121,8 @@ public final class RunSamples {
                 List<RequestRecord> fromCsv = RequestCsvReader.read(csv);
                 List<RequestRecord> fromJournal = RequestJournal.read(journal);
                 if (ids(fromCsv).equals(ids(fromJournal)) && fromCsv.size() == fromJournal.size()) {
-                    return fromRecords(label, RequestJournal.FILE_NAME, fromJournal, counting);
+                    return fromRecords(label, RequestJournal.FILE_NAME, fromJournal, counting,
+                            RequestJournal.readSendLags(journal));
                 }
             }
         } else if (Files.isRegularFile(csvFileOrResultsDir)) {
@@ -115,21 +131,22 @@ public final class RunSamples {
             throw new IOException("no such results directory or CSV file: " + csvFileOrResultsDir);
         }
         try (Reader reader = Files.newBufferedReader(csv, StandardCharsets.UTF_8)) {
-            return readCsv(reader, label, counting, csv.toString());
+            return fromRecords(label, CSV_SOURCE, RequestCsvReader.read(reader, csv.toString()), counting,
+                    RequestCsvReader.readSendLags(csv));
         }
     }
 
     /** Reads per-request CSV text; {@code source} names it in error messages. */
     public static RunSamples readCsv(Reader reader, String label, TokenCounting counting, String source)
             throws IOException {
-        return fromRecords(label, CSV_SOURCE, RequestCsvReader.read(reader, source), counting);
+        return fromRecords(label, CSV_SOURCE, RequestCsvReader.read(reader, source), counting, Map.of());
     }
 
     private static RunSamples fromRecords(String label, String source, List<RequestRecord> records,
-                                          TokenCounting counting) {
+                                          TokenCounting counting, Map<String, Long> sendLagNanos) {
         List<RequestMetrics> requests = new ArrayList<>(records.size());
         for (RequestRecord record : records) requests.add(RequestMetrics.from(record, counting));
-        return new RunSamples(label, source, requests);
+        return new RunSamples(label, source, requests, sendLagNanos);
     }
 
     private static Set<String> ids(List<RequestRecord> records) {
@@ -151,6 +168,14 @@ public final class RunSamples {
     /** Every recorded request, failures included. */
     public List<RequestMetrics> requests() {
         return requests;
+    }
+
+    /**
+     * True when the run's records carry send lags: a scheduled run (an open loop, or sessions), whose TTFT and E2E
+     * from the intended send differ from those from the actual send.
+     */
+    public boolean hasSendLags() {
+        return !sendLagNanos.isEmpty();
     }
 
     /** First send to last response end, in ns; 0 without requests. */
@@ -178,18 +203,30 @@ public final class RunSamples {
         if (!metric.perRequest()) throw new IllegalArgumentException(metric.key() + " is one value per run");
         if (metric.pooled()) return pooledValues(metric).sorted().clone();
         Stream<RequestMetrics> ok = requests.stream().filter(RequestMetrics::succeeded);
+        if (metric.needsSendLag()) {
+            // a request without a lag (none recorded for it) has no intended send to count from
+            ok = ok.filter(r -> sendLagNanos.containsKey(r.clientRequestId()));
+        }
         double[] values = switch (metric) {
             case TTFT -> ok.filter(r -> r.ttftNanos().isPresent()).mapToDouble(r -> r.ttftNanos().getAsLong() / 1e6)
                     .toArray();
             case TPOT -> ok.filter(r -> r.tpotNanos().isPresent()).mapToDouble(r -> r.tpotNanos().getAsDouble() / 1e6)
                     .toArray();
             case E2E -> ok.mapToDouble(r -> r.e2eNanos() / 1e6).toArray();
+            case SEND_LAG -> ok.mapToDouble(r -> lag(r) / 1e6).toArray();
+            case TTFT_FROM_INTENDED -> ok.filter(r -> r.ttftNanos().isPresent())
+                    .mapToDouble(r -> (lag(r) + r.ttftNanos().getAsLong()) / 1e6).toArray();
+            case E2E_FROM_INTENDED -> ok.mapToDouble(r -> (lag(r) + r.e2eNanos()) / 1e6).toArray();
             case REQUEST_TPS -> ok.filter(r -> r.outputTokensPerSecond().isPresent())
                     .mapToDouble(r -> r.outputTokensPerSecond().getAsDouble()).toArray();
             default -> throw new AssertionError(metric);
         };
         Arrays.sort(values);
         return values;
+    }
+
+    private long lag(RequestMetrics r) {
+        return sendLagNanos.get(r.clientRequestId());
     }
 
     /**

@@ -35,6 +35,7 @@ public final class SettingsDifferences {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String SUMMARY_SUFFIX = "_llmperf4j_summary.json";
     /** llmperf's base name, {@code <model>_<mean input tokens>_<mean output tokens>}. */
+    private static final String CLOSED_LOOP = "closed loop, ";
     private static final Pattern MEANS_IN_BASE = Pattern.compile(".*_(\\d+)_(\\d+)");
 
     private SettingsDifferences() {
@@ -207,6 +208,9 @@ public final class SettingsDifferences {
         } else {
             String openLoop = text(s.path("metadata"), "llmperf4j_load");
             String concurrency = text(s, "num_concurrent_requests");
+            // a closed loop with a warmup describes its load ("closed loop, concurrency 4") where a plain one echoes
+            // llmperf's concurrency alone: the same load, so compared in the plain words
+            if (openLoop != null && openLoop.startsWith(CLOSED_LOOP)) openLoop = openLoop.substring(CLOSED_LOOP.length());
             out.put("load", openLoop != null ? openLoop : concurrency == null ? null : "concurrency " + concurrency);
         }
         if (s.has("mean_input_tokens")) {

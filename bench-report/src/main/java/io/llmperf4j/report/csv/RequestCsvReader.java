@@ -63,6 +63,32 @@ public final class RequestCsvReader {
         return records;
     }
 
+    /**
+     * Each request's {@value RequestCsvWriter#SEND_LAG_COLUMN} in ns by {@code client_request_id}; empty when the file
+     * has no such column (a run without a schedule).
+     */
+    public static java.util.Map<String, Long> readSendLags(Path file) throws IOException {
+        java.util.Map<String, Long> lags = new java.util.HashMap<>();
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8);
+             CSVParser parser = CSVParser.parse(reader, FORMAT)) {
+            if (!parser.getHeaderNames().contains(RequestCsvWriter.SEND_LAG_COLUMN)) return lags;
+            for (CSVRecord row : parser) {
+                String lag = row.get(RequestCsvWriter.SEND_LAG_COLUMN);
+                if (lag == null || lag.isBlank()) continue;
+                try {
+                    lags.put(row.get("client_request_id"), new BigDecimal(lag.strip()).movePointRight(9)
+                            .setScale(0, RoundingMode.HALF_UP).longValueExact());
+                } catch (NumberFormatException | ArithmeticException e) {
+                    throw new IOException(file + ": " + RequestCsvWriter.SEND_LAG_COLUMN + " '" + lag
+                            + "' is not a number of seconds", e);
+                }
+            }
+        } catch (IllegalStateException | UncheckedIOException e) {
+            throw new IOException(file + ": malformed CSV: " + e.getMessage(), e);
+        }
+        return lags;
+    }
+
     private static RequestRecord toRecord(Row r) throws IOException {
         Failure failure = null;
         String kind = r.text("error_kind");

@@ -181,6 +181,28 @@ public final class RequestJournal implements AutoCloseable {
         return records;
     }
 
+    /**
+     * Each request's {@link #SEND_LAG_FIELD} by {@code client_request_id}: how late it went out against its schedule
+     * (an open loop, or sessions); empty for a run without a schedule. Lines that are not whole records are skipped
+     * ({@link #read} reports them).
+     */
+    public static Map<String, Long> readSendLags(Path file) throws IOException {
+        Map<String, Long> lags = new java.util.HashMap<>();
+        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+            if (line.isBlank()) continue;
+            JsonNode node;
+            try {
+                node = JSON.readTree(line);
+            } catch (IOException e) {
+                continue;
+            }
+            JsonNode lag = node.path(SEND_LAG_FIELD);
+            JsonNode id = node.path("client_request_id");
+            if (lag.isIntegralNumber() && id.isTextual()) lags.put(id.asText(), lag.asLong());
+        }
+        return lags;
+    }
+
     private static RequestRecord parse(String line) throws IOException {
         JsonNode node = JSON.readTree(line);
         if (!(node instanceof ObjectNode object)) {

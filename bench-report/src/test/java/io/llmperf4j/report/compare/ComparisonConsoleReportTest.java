@@ -49,4 +49,62 @@ class ComparisonConsoleReportTest {
         assertTrue(evaluated[evaluated.length - 1].startsWith("  pass ttft_p90>+50%"), allEvaluated);
         assertFalse(allEvaluated.contains("NOT EVALUATED"), allEvaluated);
     }
+
+    /** {@code n} requests alike: TTFT {@code ttftMs}, 11 events of one token each, 10 ms apart. */
+    private static RunSamples constant(String label, int n, long ttftMs) {
+        List<io.llmperf4j.report.metrics.RequestMetrics> requests = new java.util.ArrayList<>();
+        int[] tokens = new int[11];
+        java.util.Arrays.fill(tokens, 1);
+        for (int i = 0; i < n; i++) {
+            requests.add(io.llmperf4j.report.metrics.RequestMetrics.from(io.llmperf4j.report.testutil.Records.request(i)
+                    .start(io.llmperf4j.report.testutil.Records.START_EPOCH_MICROS + i * 100_000L)
+                    .evenEvents(ttftMs * MS, 10 * MS, 11).eventTokens(tokens).e2e(ttftMs * MS + 100 * MS)
+                    .usage(100, 11).build(), io.llmperf4j.report.metrics.TokenCounting.DEFAULT));
+        }
+        return RunSamples.of(label, requests);
+    }
+
+    /** Zero variance on both sides: the interval is the point, and a point claims no significance. */
+    @Test
+    void anIntervalWithoutWidthSaysNoVariationMeasuredInsteadOfAStar() {
+        RunComparison c = RunComparison.compare(constant("a", 20, 50), constant("b", 20, 51));
+        MetricDelta p50 = c.delta(CompareMetric.TTFT, CompareStat.P50).orElseThrow();
+        assertEquals(p50.absoluteCi().lower(), p50.absoluteCi().upper());
+        assertFalse(p50.significant());
+        assertTrue(p50.noVariationMeasured());
+        String text = ComparisonConsoleReport.render(c, c.evaluate(FailIfRule.parseAll("ttft_p50>+1%")));
+        String row = text.lines().filter(l -> l.startsWith("TTFT                        p50")).findFirst().orElseThrow();
+        assertTrue(row.contains("[+2.0%, +2.0%] no variation measured"), row);
+        assertFalse(row.contains("*"), row);
+        assertTrue(text.contains("FAIL ttft_p50>+1%: TTFT p50 changed by +2.0%") && text.contains(
+                "no variation measured (the interval has no width), so no noise estimate"), text);
+    }
+
+    /** One token per event: the per-token ITL rows repeat the per-event ones and are left out, rules still apply. */
+    @Test
+    void perTokenItlRowsThatRepeatPerEventRowsAreLeftOut() {
+        RunComparison c = RunComparison.compare(RunComparisonTest.synthetic("a", 1, 50, 0),
+                constant("b", 50, 200));
+        assertTrue(c.itlPerTokenRepeatsItl() == (c.delta(CompareMetric.ITL_PER_TOKEN, CompareStat.P50).orElseThrow()
+                .baseline() == c.delta(CompareMetric.ITL, CompareStat.P50).orElseThrow().baseline()));
+        RunComparison same = RunComparison.compare(constant("a", 50, 100), constant("b", 50, 200));
+        assertTrue(same.itlPerTokenRepeatsItl());
+        String text = ComparisonConsoleReport.render(same, same.evaluate(FailIfRule.parseAll("itl_per_token_p90>+10%")));
+        assertFalse(text.contains("ITL (per token)             p50"), text);
+        assertTrue(text.contains("ITL (per token) rows left out: every content event carried one token"), text);
+        assertTrue(text.contains("pass itl_per_token_p90>+10%"), text);
+    }
+
+    /** The footnote counts the rows with an interval and how many a 95 % level marks by chance. */
+    @Test
+    void theFootnoteSaysHowManyStarsChanceGives() {
+        RunComparison c = RunComparison.compare(RunComparisonTest.synthetic("a", 1, 200, 0),
+                RunComparisonTest.synthetic("b", 2, 200, 0));
+        long withInterval = c.deltas().stream().filter(d -> d.absoluteCi() != null && d.absoluteCi().hasWidth()
+                && !(c.itlPerTokenRepeatsItl() && d.metric() == CompareMetric.ITL_PER_TOKEN)).count();
+        String text = ComparisonConsoleReport.render(c);
+        assertTrue(text.contains(String.format(java.util.Locale.ROOT, "  each row is its own interval, not corrected "
+                + "for the %d rows with one: even with no change about 5 %% of them (%.1f rows) are marked * by chance",
+                withInterval, withInterval * 0.05)), text);
+    }
 }

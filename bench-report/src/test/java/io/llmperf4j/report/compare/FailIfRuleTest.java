@@ -47,12 +47,13 @@ class FailIfRuleTest {
         assertError("ttft_p90=10%", "fail-if rule 'ttft_p90=10%': no comparison (>, >=, < or <=); expected "
                 + "<metric>[_<stat>]<op><change>, e.g. ttft_p90>+10%, e2e_p99>+500ms or output_throughput<-5%");
         assertError(">10%", "fail-if rule '>10%': no metric before '>'; expected one of ttft, tpot, itl, "
-                + "itl_per_token, e2e, request_tps (with _p50, _p90, _p99 or _mean), or output_throughput, "
+                + "itl_per_token, e2e, send_lag, ttft_from_intended, e2e_from_intended, request_tps (with _p50, _p90, _p99 or _mean), or output_throughput, "
                 + "request_throughput, error_rate");
         assertError("ttft_p90>", "fail-if rule 'ttft_p90>': no change after '>'; expected a signed number with % "
                 + "(relative) or a unit (absolute), e.g. +10%, +50ms, -5%");
         assertError("latency_p90>+10%", "fail-if rule 'latency_p90>+10%': unknown metric 'latency_p90'; use one of "
-                + "ttft, tpot, itl, itl_per_token, e2e, request_tps (with _p50, _p90, _p99 or _mean), or "
+                + "ttft, tpot, itl, itl_per_token, e2e, send_lag, ttft_from_intended, e2e_from_intended, request_tps "
+                + "(with _p50, _p90, _p99 or _mean), or "
                 + "output_throughput, request_throughput, error_rate");
         assertEquals(CompareMetric.ITL_PER_TOKEN, FailIfRule.parse("itl_per_token_p99 > +2ms").metric());
         assertEquals(CompareMetric.ITL, FailIfRule.parse("ITL_p90>+10%").metric());

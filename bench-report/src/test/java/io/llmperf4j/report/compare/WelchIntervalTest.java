@@ -43,4 +43,15 @@ class WelchIntervalTest {
         assertEquals(2.0, (fromZero[0].lower() + fromZero[0].upper()) / 2, 1e-12);
         assertNull(fromZero[1]);
     }
+
+    /** Iterations without spread on both sides: Welch's interval is the point d, which claims nothing. */
+    @Test
+    void aPointIntervalIsNotSignificantAndSaysSo() {
+        ConfidenceInterval[] point = WelchInterval.of(new double[] {45, 45, 45}, new double[] {46, 46, 46}, 0.999);
+        MetricDelta d = new MetricDelta(CompareMetric.TTFT, CompareStat.MEAN, 45, 46, 3, 3, 1, 100.0 / 45, point[0],
+                point[1]);
+        org.junit.jupiter.api.Assertions.assertFalse(d.significant());
+        org.junit.jupiter.api.Assertions.assertTrue(d.noVariationMeasured());
+        assertEquals("[+2.2%, +2.2%] no variation measured", d.ciText());
+    }
 }
