@@ -156,6 +156,14 @@ public final class ClosedLoopRunner {
         record Ended(Launch launch, RequestRecord record, Throwable error) implements Message {
         }
 
+        /**
+         * A slot's send found no fresh request drawn ({@link FreshRequests.Supply#poll}) at {@code sinceNanos}: the
+         * run's thread sends it once one is, so the send's thread and the run's lock stay free meanwhile, and the
+         * run's thread keeps the other slots' records.
+         */
+        record PromptWanted(int slot, FreshRequests.Supply supply, long sinceNanos) implements Message {
+        }
+
         /** The client refused a re-send made on another thread; the run ends with this exception. */
         record SendFailed(RuntimeException error) implements Message {
         }
@@ -226,6 +234,8 @@ public final class ClosedLoopRunner {
         private int sent;
         private boolean sending;
         private boolean closed;
+        /** Slots whose send waits on the run's thread for a request to be drawn ({@link Message.PromptWanted}). */
+        private int awaitingPrompt;
 
         Run(List<RequestSpec> specs, FreshRequests.Supply fresh, FreshRequests.Supply warmupPrompts,
             ClosedLoopSettings settings, RecordListener listener) {
@@ -298,15 +308,35 @@ public final class ClosedLoopRunner {
          *
          * @throws RuntimeException what the client's {@code send} threw; the run then sends no more
          */
-        private synchronized boolean send(int slot) {
+        private boolean send(int slot) {
+            return send(slot, null, null);
+        }
+
+        /**
+         * As {@link #send(int)}, with the request the run's thread waited for from {@code takenFrom} (else null), used
+         * when the send still takes its request from there. A send whose sequence has none drawn does not wait here,
+         * holding the lock every slot's send needs (one slow draw stalled them all, inside the measured window); it
+         * hands the wait to the run's thread ({@link Message.PromptWanted}) and counts as in flight meanwhile.
+         */
+        private synchronized boolean send(int slot, RequestSpec taken, FreshRequests.Supply takenFrom) {
             long now = System.nanoTime();
             if (closed || now - deadlineNanos >= 0) return false;
             boolean isWarmup = measureStartNanos < 0 && inWarmup(now);
             if (!isWarmup && sent >= maxCompleted) return false;
+            FreshRequests.Supply supply = isWarmup && warmupPrompts != null ? warmupPrompts : fresh;
+            RequestSpec spec = null;
+            if (supply != null) {
+                spec = taken != null && takenFrom == supply ? taken : supply.poll();
+                if (spec == null) {
+                    awaitingPrompt++;
+                    messages.add(new Message.PromptWanted(slot, supply, now));
+                    return true;
+                }
+            }
             boolean firstMeasured = !isWarmup && measureStartNanos < 0;
             if (firstMeasured) measureStartNanos = now;
             int number = launches++;
-            Launch launch = new Launch(slot, number, spec(slot, number, isWarmup), now, isWarmup);
+            Launch launch = new Launch(slot, number, spec != null ? spec : listed(slot, number), now, isWarmup);
             sending = true;
             try {
                 launch.handle = client.send(launch.spec, () -> moveOn(launch));
@@ -326,13 +356,11 @@ public final class ClosedLoopRunner {
         }
 
         /**
-         * The request of send {@code number} by {@code slot}: the warmup's own when it has its own; else the next of
-         * the fresh sequence, or of the list (the slot's next index, or by send order). The measured requests of a
-         * warmup with its own prompts count from the first measured send, as in the same run without warmup.
+         * The request of send {@code number} by {@code slot} when it comes from the list rather than a sequence (the
+         * warmup's own, or the fresh one): the slot's next index, or by send order. The measured requests of a warmup
+         * with its own prompts count from the first measured send, as in the same run without warmup.
          */
-        private RequestSpec spec(int slot, int number, boolean isWarmup) {
-            if (isWarmup && warmupPrompts != null) return warmupPrompts.next();
-            if (fresh != null) return fresh.next();
+        private RequestSpec listed(int slot, int number) {
             if (!sendOrder) return specs[nextIndex[slot]];
             return specs[(warmupPrompts != null ? sent : number) % promptCount];
         }
@@ -365,8 +393,10 @@ public final class ClosedLoopRunner {
          */
         private void runUntil() {
             ArrayDeque<ScheduledRecord> uncounted = new ArrayDeque<>();
+            ArrayDeque<Message.PromptWanted> wanting = new ArrayDeque<>(); // rare: drawing fell behind
             try {
                 while (inFlight() > 0) {
+                    if (!wanting.isEmpty()) sendDrawn(wanting);
                     long remaining = deadlineNanos - System.nanoTime();
                     if (remaining <= 0) {
                         timedOut = true;
@@ -374,8 +404,9 @@ public final class ClosedLoopRunner {
                     }
                     Message m;
                     try {
-                        m = messages.poll(uncounted.isEmpty() ? remaining : Math.min(remaining, QUIET_NANOS),
-                                TimeUnit.NANOSECONDS);
+                        // while sends want a request, look again every QUIET_NANOS (the drawer tells no one)
+                        m = messages.poll(uncounted.isEmpty() && wanting.isEmpty() ? remaining
+                                : Math.min(remaining, QUIET_NANOS), TimeUnit.NANOSECONDS);
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                         stopped = true;
@@ -390,6 +421,10 @@ public final class ClosedLoopRunner {
                         return;
                     }
                     if (m instanceof Message.SendFailed failed) throw failed.error();
+                    if (m instanceof Message.PromptWanted wanted) {
+                        wanting.add(wanted);
+                        continue;
+                    }
                     Message.Ended ended = (Message.Ended) m;
                     moveOn(ended.launch()); // re-send before the bookkeeping below, like a real user (once per launch)
                     uncounted.add(record(ended));
@@ -400,14 +435,32 @@ public final class ClosedLoopRunner {
             }
         }
 
+        /**
+         * Sends, in the order they asked, the wanting slots' requests drawn by now; a slot whose sequence was closed
+         * meanwhile (the warmup's, at the first measured send) sends anew. Never waits: this thread keeps the records.
+         */
+        private void sendDrawn(ArrayDeque<Message.PromptWanted> wanting) {
+            Message.PromptWanted wanted;
+            while ((wanted = wanting.peekFirst()) != null) {
+                RequestSpec spec = wanted.supply().pollWaited(wanted.sinceNanos());
+                if (spec == null && !wanted.supply().isClosed()) return;
+                wanting.pollFirst();
+                synchronized (this) {
+                    awaitingPrompt--;
+                }
+                send(wanted.slot(), spec, wanted.supply());
+            }
+        }
+
         /** Keeps them in order; each leaves the queue before it is kept, so none is kept twice when one throws. */
         private void keepAll(ArrayDeque<ScheduledRecord> uncounted) {
             ScheduledRecord record;
             while ((record = uncounted.pollFirst()) != null) keep(record);
         }
 
+        /** Requests sent and not yet recorded, and sends waiting for their request to be drawn. */
         private synchronized int inFlight() {
-            return unrecorded.size();
+            return unrecorded.size() + awaitingPrompt;
         }
 
         private void cancelAndCollectInFlight() {
@@ -429,6 +482,7 @@ public final class ClosedLoopRunner {
         /** No more sends from any thread; returns the launches without a record yet. */
         private synchronized List<Launch> close() {
             closed = true;
+            awaitingPrompt = 0; // never sent
             return new ArrayList<>(unrecorded);
         }
 

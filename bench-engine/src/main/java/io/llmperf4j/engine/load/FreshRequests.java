@@ -203,6 +203,43 @@ public final class FreshRequests extends AbstractList<RequestSpec> {
             return spec;
         }
 
+        /**
+         * The next request when one is drawn, else null at once (nothing counted): a send that must not wait where it
+         * is (holding a lock the other sends need, on an I/O thread) asks again later with {@link #pollWaited}.
+         */
+        public synchronized RequestSpec poll() {
+            RequestSpec spec = ready.poll();
+            if (spec != null) {
+                taken++;
+                notifyAll(); // the drawer refills
+            }
+            return spec;
+        }
+
+        /**
+         * For a send that found none ready at {@code sinceNanos} ({@link #poll}): the next request when one is drawn
+         * by now, counted as one wait from {@code sinceNanos} as {@link #next} counts its own; else null at once.
+         *
+         * @throws RuntimeException what the drawer threw
+         */
+        public synchronized RequestSpec pollWaited(long sinceNanos) {
+            RequestSpec spec = ready.poll();
+            if (spec == null) {
+                if (failure != null) throw failure;
+                return null;
+            }
+            waits++;
+            waitNanos += System.nanoTime() - sinceNanos;
+            taken++;
+            notifyAll(); // the drawer refills
+            return spec;
+        }
+
+        /** Closed: no more requests will be drawn. */
+        public synchronized boolean isClosed() {
+            return closed;
+        }
+
         /** Requests taken so far. */
         public synchronized int taken() {
             return taken;

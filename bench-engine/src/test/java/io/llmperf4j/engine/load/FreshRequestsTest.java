@@ -8,6 +8,7 @@ import io.llmperf4j.engine.harness.HarnessResult;
 import io.llmperf4j.engine.harness.HarnessRunner;
 import io.llmperf4j.engine.harness.HarnessSettings;
 import io.llmperf4j.engine.testserver.TimedSseServer;
+import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -18,12 +19,19 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -121,6 +129,57 @@ class FreshRequestsTest {
             assertTrue(loopedPrompts.size() > 8);
         }
         assertEquals(List.of(), notices, "no send waited for a draw and none repeated");
+    }
+
+    /**
+     * A send that finds no prompt drawn waits alone: the drawer is held at batch 30 (the 121st prompt) until the run
+     * has recorded every one of the 120 requests it could send, so those records are kept only if the slots' other
+     * requests end, re-send and are recorded while a send waits for its prompt. Waiting inside the lock every slot's
+     * send takes, the first send that ran out held up the others' records (the gate opened only at its 20 s fallback,
+     * with fewer). Each slot waits at most once there: 1-4 waits told.
+     */
+    @Test
+    void aSendThatWaitsForADrawLeavesTheOtherSlotsToEndAndRecordTheirRequests() throws IOException {
+        int gate = 30;
+        int beforeGate = gate * 4;
+        CountDownLatch everyOneRecorded = new CountDownLatch(1);
+        AtomicBoolean fellBack = new AtomicBoolean();
+        List<String> notices = new CopyOnWriteArrayList<>();
+        FreshRequests fresh = new FreshRequests(batch("s", 0, 4), k -> {
+            if (k == gate) {
+                try {
+                    // the fallback: the test fails below instead of hanging
+                    if (!everyOneRecorded.await(20, TimeUnit.SECONDS)) fellBack.set(true);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return batch("s", k, 4);
+        }, notices::add);
+        AtomicInteger recorded = new AtomicInteger();
+        RecordListener listener = record -> {
+            if (recorded.incrementAndGet() == beforeGate) everyOneRecorded.countDown();
+        };
+        ClosedLoopResult result;
+        try (TimedSseServer server = TimedSseServer.start(Duration.ofMillis(1), Duration.ofMillis(1));
+             NettyLlmClient client = new NettyLlmClient(ClientConfig.builder(
+                     EndpointUrls.chatCompletions(server.baseUrl()), "m").apiKey(Secret.of("k")).maxConnections(4)
+                     .build())) {
+            result = new ClosedLoopRunner(client, String::length).run(fresh,
+                    new ClosedLoopSettings(4, OptionalInt.of(beforeGate + 40), Duration.ofMinutes(1)), listener);
+        } finally {
+            everyOneRecorded.countDown();
+        }
+
+        assertFalse(fellBack.get(), "the requests before the gate were not all recorded while it held");
+        assertEquals(beforeGate + 40, result.records().size());
+        assertTrue(result.records().stream().allMatch(RequestRecord::succeeded), result.records()::toString);
+        assertEquals(beforeGate + 40, result.records().stream().map(RequestRecord::promptIndex).distinct().count());
+        assertEquals(1, notices.size(), notices::toString);
+        Matcher waited = Pattern.compile("llmperf4j: prompts: (\\d+) of (\\d+) sends waited .*").matcher(notices.get(0));
+        assertTrue(waited.matches(), notices::toString);
+        int waits = Integer.parseInt(waited.group(1));
+        assertTrue(waits >= 1 && waits <= 4, "each slot waited at most once: " + notices);
     }
 
     private static int records(HarnessResult r) {
