@@ -22,7 +22,6 @@ import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -159,29 +158,26 @@ class ClusterFreshPromptsTest {
         assertTrue(notices.stream().noneMatch(n -> n.contains("repeated")), notices::toString);
     }
 
-    /** Threads of this JVM (the workers' sends) waiting in a fresh sequence for its next prompt. */
-    private static long sendsWaitingForAPrompt() {
-        return Thread.getAllStackTraces().entrySet().stream()
-                .filter(e -> e.getKey().getState() == Thread.State.WAITING)
-                .filter(e -> Arrays.stream(e.getValue()).anyMatch(f -> f.getClassName()
-                        .equals(FreshRequests.Supply.class.getName()) && f.getMethodName().equals("next")))
-                .count();
-    }
-
     /**
      * The sends that waited for a prompt are told on the coordinator's console, once for the run, summed over the
-     * workers, and on no worker's: the batches the workers had not taken before the shared start are held until both
-     * have sent every prompt they had (one a batch each) and each worker's next send waits for its drawer.
+     * workers, and on no worker's: the batches not drawn before the shared start are held until both workers have
+     * sent, and the coordinator has recorded, every prompt they had (one a batch each), so each worker's next send
+     * waits for one.
      */
     @Test
     @Timeout(60)
     void sendsThatWaitedForAPromptAreToldOnceOnTheCoordinatorSummedOverTheWorkers() {
         AtomicBoolean started = new AtomicBoolean();
-        AtomicInteger takenBeforeStart = new AtomicInteger();
+        // each worker's slot keeps 2 x 1 + 64 prompts ready: its part of batch 0 and of the 65 batches it takes before
+        // the clock; it takes the next 65 in one round trip, which the held draws hold up (the coordinator's draw
+        // ahead of batch 66 may come before the start or not: either way it comes too late for that take)
+        int had = 2 * (1 + 65);
+        AtomicInteger drawnBeforeStart = new AtomicInteger();
+        AtomicInteger recorded = new AtomicInteger();
         CountDownLatch bothRanOut = new CountDownLatch(1);
         Thread watch = new Thread(() -> {
             while (bothRanOut.getCount() > 0) {
-                if (started.get() && sendsWaitingForAPrompt() == 2) {
+                if (started.get() && recorded.get() >= had) {
                     bothRanOut.countDown();
                 } else {
                     LockSupport.parkNanos(5_000_000L);
@@ -193,7 +189,7 @@ class ClusterFreshPromptsTest {
         List<String> notices = new CopyOnWriteArrayList<>();
         FreshRequests held = sequence(2, k -> {
             if (!started.get()) {
-                takenBeforeStart.accumulateAndGet(k, Math::max);
+                drawnBeforeStart.accumulateAndGet(k, Math::max);
             } else {
                 try {
                     bothRanOut.await(20, TimeUnit.SECONDS);
@@ -211,6 +207,7 @@ class ClusterFreshPromptsTest {
 
             @Override
             public void onRecord(ScheduledRecord record) {
+                recorded.incrementAndGet();
             }
         };
         workerLines.clear();
@@ -222,7 +219,7 @@ class ClusterFreshPromptsTest {
             bothRanOut.countDown();
         }
 
-        int had = 2 * (1 + takenBeforeStart.get()); // each worker's part of batch 0 and of those it took first
+        assertTrue(drawnBeforeStart.get() >= 65, "drawn before the start: " + drawnBeforeStart);
         assertEquals(2, run.records().stream().map(RequestRecord::workerId).distinct().count());
         assertTrue(run.records().size() > had, "both workers sent their " + had + " prompts and more: "
                 + run.records().size());
@@ -234,5 +231,39 @@ class ClusterFreshPromptsTest {
         assertTrue(Integer.parseInt(m.group(1)) >= 2, "a send of each worker waited: " + notices);
         assertEquals(run.records().size(), Integer.parseInt(m.group(2)), "the sends of both workers");
         assertTrue(workerLines.stream().noneMatch(l -> l.contains("llmperf4j: prompts:")), workerLines::toString);
+    }
+
+    /**
+     * The coordinator draws each batch ahead, so a worker's request for its next part is answered from a batch drawn
+     * while it sent the one before: here drawing a batch "takes" 250 sends (its draw returns once the server has seen
+     * 250 more prompts than when it began; the records reach the coordinator later), fewer than a batch of 800 holds,
+     * and no send waits. Drawn on the spot, when a worker's own prompts ran low (66 ready), the draw began some 132
+     * sends before the workers ran out, and waited for sends that could not come.
+     */
+    @Test
+    @Timeout(90)
+    void aDrawFasterThanSendingIsReadyBeforeAWorkerAsksForIt() {
+        AtomicBoolean over = new AtomicBoolean();
+        List<String> notices = new CopyOnWriteArrayList<>();
+        FreshRequests slowToDraw = sequence(800, k -> {
+            int from = prompts.size();
+            while (prompts.size() < from + 250 && !over.get() && !Thread.currentThread().isInterrupted()) {
+                LockSupport.parkNanos(1_000_000L);
+            }
+            return batch(k, 800);
+        }, notices);
+        MergedRun run;
+        try {
+            // a slot a worker: 66 prompts ready each, enough to ride out this JVM's pauses (server, workers, GC)
+            run = coordinator.run(DistributedPlan.continuousClosedLoop(client(), slowToDraw, 2,
+                    Duration.ofMillis(5_000)), members, Map.of(), text -> 1);
+        } finally {
+            over.set(true);
+        }
+
+        assertTrue(run.records().size() > 800 + 250, "beyond batch 0 and a draw: " + run.records().size());
+        assertEquals(2, run.records().stream().map(RequestRecord::workerId).distinct().count());
+        assertTrue(notices.stream().noneMatch(n -> n.contains("waited")), notices::toString);
+        assertEquals(prompts.size(), new HashSet<>(prompts).size(), "a prompt sent twice");
     }
 }
