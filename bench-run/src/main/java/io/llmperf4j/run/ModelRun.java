@@ -458,10 +458,9 @@ final class ModelRun implements BenchmarkListener {
         RunMetrics metrics = RunMetrics.of(run, cx.metricsConfig(), sendLags, warmup);
         // a warmup of its own prompts sent none of the measured ones
         List<RequestRecord> earlier = cx.warmupApart() ? List.of() : warmup;
-        // adding a warning rebuilds the metrics without their delivered tokens: carried over
         return RunWarnings.prefixCacheReused(List.of(new RunWarnings.PromptSends(earlier, run.records())),
                 cx.drawnFresh(), cx.sharedPrefixTokens())
-                .map(w -> RunWarnings.adding(metrics, w).withDelivered(metrics.delivered())).orElse(metrics);
+                .map(metrics::withWarning).orElse(metrics);
     }
 
     // ---------------------------------------------------------------- files

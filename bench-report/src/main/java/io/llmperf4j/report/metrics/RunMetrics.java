@@ -156,7 +156,8 @@ public record RunMetrics(
      * A copy with {@code warning} added last: END_MARKER_MISSING and CLIENT_BOTTLENECK, the last codes, in that
      * order.
      */
-    private RunMetrics withWarning(RunWarning warning) {
+    /** A copy with {@code warning} added last (its delivered tokens kept). */
+    public RunMetrics withWarning(RunWarning warning) {
         List<RunWarning> all = new ArrayList<>(warnings);
         all.add(warning);
         return new RunMetrics(config, requests, stats, durationNanos, requestsSent, requestsRecorded,

@@ -174,16 +174,6 @@ public final class RunWarnings {
                 + "another --seed, or restart the server (or reset its prefix cache)." : ".")));
     }
 
-    /** {@code metrics} with {@code warning} added last (after CLIENT_BOTTLENECK: the last code). */
-    public static RunMetrics adding(RunMetrics m, RunWarning warning) {
-        List<RunWarning> all = new ArrayList<>(m.warnings());
-        all.add(warning);
-        return new RunMetrics(m.config(), m.requests(), m.stats(), m.durationNanos(), m.requestsSent(),
-                m.requestsRecorded(), m.requestsSucceeded(), m.totalOutputTokens(), m.outputTokensPerSecond(),
-                m.requestsPerSecond(), m.outputTokenSources(), m.inputTokenSources(), m.tokenDiscrepancy(),
-                m.errors(), m.goodput(), m.sloVerdict(), all);
-    }
-
     /** The lag p99 above which the client's event loops count as late: from the idle baseline when measured. */
     public static long clientLagThresholdNanos(ClientOverhead o) {
         if (!o.hasIdleBaseline()) return CLIENT_LAG_P99_NANOS;

@@ -300,7 +300,7 @@ class RunWarningsTest {
                 + "earlier run with the same --seed, so TTFT measures cached prefill. Use another --seed, or restart "
                 + "the server (or reset its prefix cache).", w.message());
 
-        RunMetrics m = RunWarnings.adding(metrics(clean(10), false), w);
+        RunMetrics m = metrics(clean(10), false).withWarning(w);
         assertEquals(WarningCode.PREFIX_CACHE_REUSED, m.warnings().get(m.warnings().size() - 1).code());
 
         List<RequestRecord> half = new ArrayList<>();
