@@ -3,6 +3,7 @@ package io.llmperf4j.report.correctness;
 import io.llmperf4j.report.llmperf.LlmperfFileNames;
 import io.llmperf4j.report.llmperf.LlmperfSummaryDocument;
 import io.llmperf4j.report.python.PythonRepr;
+import io.llmperf4j.report.summary.Redaction;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -126,9 +127,9 @@ public final class CorrectnessReport {
         metrics.put("num_non_errored_requests", (long) numNonErroredRequests());
         metrics.put("model", settings.model());
         metrics.put("num_concurrent_requests", (long) settings.numConcurrentRequests());
-        metrics.put("additional_sampling_params", settings.additionalSamplingParams());
+        metrics.put("additional_sampling_params", Redaction.jsonValue(settings.additionalSamplingParams()));
         metrics.put("llm_api", settings.llmApi());
-        metrics.putAll(settings.metadata());
+        metrics.putAll(Redaction.metadata(settings.metadata()));
         metrics.put("timestamp", timestampEpochS);
 
         Map<String, Object> document = new LinkedHashMap<>();

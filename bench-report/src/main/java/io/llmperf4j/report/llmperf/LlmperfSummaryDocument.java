@@ -1,6 +1,7 @@
 package io.llmperf4j.report.llmperf;
 
 import io.llmperf4j.model.BenchmarkSettings;
+import io.llmperf4j.report.summary.Redaction;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -34,9 +35,9 @@ public final class LlmperfSummaryDocument {
         run.put("mean_output_tokens", (long) settings.meanOutputTokens());
         run.put("stddev_output_tokens", (long) settings.stddevOutputTokens());
         run.put("num_concurrent_requests", (long) settings.numConcurrentRequests());
-        run.put("additional_sampling_params", settings.additionalSamplingParams());
+        run.put("additional_sampling_params", Redaction.jsonValue(settings.additionalSamplingParams()));
         run.put("results", results(summary));
-        run.putAll(settings.metadata()); // user metadata may overwrite any key above, in place
+        run.putAll(Redaction.metadata(settings.metadata())); // user metadata may overwrite any key above, in place
         run.put("timestamp", summary.timestampEpochS());
 
         Map<String, Object> document = new LinkedHashMap<>();
