@@ -2,8 +2,8 @@ package io.llmperf4j.report.html;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.llmperf4j.model.FailureCause;
 import io.llmperf4j.model.RequestRecord;
-import io.llmperf4j.report.metrics.FailureCause;
 import io.llmperf4j.report.metrics.Metric;
 import io.llmperf4j.report.metrics.MetricUnit;
 import io.llmperf4j.report.metrics.RequestMetrics;

@@ -1,6 +1,7 @@
 package io.llmperf4j.report.metrics;
 
 import io.llmperf4j.model.ClientOverhead;
+import io.llmperf4j.model.FailureCause;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.report.stats.PandasStats;
