@@ -1,5 +1,6 @@
 package io.llmperf4j.engine.testserver;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import javax.net.ServerSocketFactory;
@@ -66,6 +67,8 @@ public final class FaultServer implements AutoCloseable {
     private final AtomicInteger closedConnections = new AtomicInteger();
     private final Semaphore idleResets = new Semaphore(0);
     private final List<Received> received = new CopyOnWriteArrayList<>();
+    /** {@link System#nanoTime()} just before the writes the end-of-stream scenarios name, by name. */
+    private final Map<String, Long> stamps = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     private FaultServer(ServerSocketFactory factory) throws IOException {
@@ -109,6 +112,25 @@ public final class FaultServer implements AutoCloseable {
 
     public List<Received> received() {
         return List.copyOf(received);
+    }
+
+    /**
+     * The server's {@link System#nanoTime()} (the same clock as the client's in this JVM) just before a write:
+     * "done" ([DONE]'s), "end" (the body's end: the chunked terminator, the close or the reset); waits for it.
+     */
+    public long stamp(String name) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        Long at;
+        while ((at = stamps.get(name)) == null) { // a record may complete before the server's next write
+            if (System.nanoTime() > deadline) throw new IllegalStateException("no stamp " + name + ": " + stamps.keySet());
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted waiting for stamp " + name, e);
+            }
+        }
+        return at;
     }
 
     @Override
@@ -395,6 +417,61 @@ public final class FaultServer implements AutoCloseable {
                 chunk(out, "event: error\n" + sse("upstream timed out", "\n", true));
                 end(out);
                 return true;
+            case "done-then-late-end": // chunked: [DONE], then the terminator 0.5 s later (a gateway's late end)
+                sseHead(out);
+                writeUntilDone(out);
+                Thread.sleep(500);
+                stamps.put("end", System.nanoTime());
+                end(out);
+                return true;
+            case "done-then-late-close": { // close-delimited: [DONE], then the close 0.5 s later
+                head(out, "200 OK", "text/event-stream", "Connection: close\r\n");
+                List<String> events = Streams.standard();
+                for (String e : events) {
+                    if (e.equals("[DONE]")) stamps.put("done", System.nanoTime());
+                    out.write(sse(e, "\n", true).getBytes(StandardCharsets.UTF_8));
+                    out.flush();
+                }
+                Thread.sleep(500);
+                stamps.put("end", System.nanoTime());
+                return false;
+            }
+            case "done-then-reset": // chunked: [DONE], then RST instead of the terminator
+                sseHead(out);
+                writeUntilDone(out);
+                Thread.sleep(50); // the client reads [DONE] before the reset (a reset can drop unread bytes)
+                stamps.put("end", System.nanoTime());
+                socket.setSoLinger(true, 0);
+                return false;
+            case "done-never-ends": // chunked: [DONE], and neither the terminator nor a close ever comes
+                sseHead(out);
+                writeUntilDone(out);
+                drainUntilClosed(in);
+                return false;
+            case "content-after-done": // a content event after [DONE], then the terminator: keep-alive is fine
+                sseHead(out);
+                writeUntilDone(out);
+                chunk(out, sse(Streams.content(" after"), "\n", true));
+                chunk(out, sse(Streams.finish("length"), "\n", true));
+                end(out);
+                return true;
+            case "anthropic-stop-then-late-end": { // Anthropic's end event, message_stop, then a late terminator
+                sseHead(out);
+                chunk(out, "event: message_start\n" + sse("{\"type\":\"message_start\",\"message\":{\"id\":"
+                        + "\"msg_42\",\"usage\":{\"input_tokens\":12,\"output_tokens\":1}}}", "\n", true));
+                for (String text : List.of("Hello", " world", "!")) {
+                    chunk(out, "event: content_block_delta\n" + sse("{\"type\":\"content_block_delta\",\"index\":0,"
+                            + "\"delta\":{\"type\":\"text_delta\",\"text\":\"" + text + "\"}}", "\n", true));
+                }
+                chunk(out, "event: message_delta\n" + sse("{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":"
+                        + "\"end_turn\"},\"usage\":{\"output_tokens\":3}}", "\n", true));
+                stamps.put("done", System.nanoTime());
+                chunk(out, "event: message_stop\n" + sse("{\"type\":\"message_stop\"}", "\n", true));
+                Thread.sleep(500);
+                stamps.put("end", System.nanoTime());
+                end(out);
+                return true;
+            }
             default:
                 fixed(out, "400 Bad Request", "text/plain", "unknown scenario: " + scenario, "");
                 return true;
@@ -430,8 +507,20 @@ public final class FaultServer implements AutoCloseable {
         out.flush();
     }
 
+    /** The standard stream, one chunk per event, [DONE]'s write stamped "done"; no terminator. */
+    private void writeUntilDone(OutputStream out) throws IOException {
+        for (String e : Streams.standard()) {
+            if (e.equals("[DONE]")) stamps.put("done", System.nanoTime());
+            chunk(out, sse(e, "\n", true));
+        }
+    }
+
     private static void chunk(OutputStream out, String text) throws IOException {
-        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        chunkBytes(out, text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static void chunkBytes(OutputStream out, byte[] bytes) throws IOException {
+        if (bytes.length == 0) return; // a zero-length chunk would end the body
         out.write((Integer.toHexString(bytes.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
         out.write(bytes);
         out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
@@ -463,7 +552,8 @@ public final class FaultServer implements AutoCloseable {
         byte[] body = in.readNBytes(length);
         String prompt;
         try {
-            prompt = JSON.readTree(body).path("messages").path(1).path("content").asText("");
+            JsonNode messages = JSON.readTree(body).path("messages"); // the last is the user's (Anthropic: the only)
+            prompt = messages.path(messages.size() - 1).path("content").asText("");
         } catch (IOException e) {
             prompt = "";
         }

@@ -58,6 +58,13 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        Exchange e = exchange;
+        if (e != null) e.onReadComplete();
+        ctx.fireChannelReadComplete();
+    }
+
+    @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         Exchange e = exchange;
         if (e != null) e.onInactive(System.nanoTime());

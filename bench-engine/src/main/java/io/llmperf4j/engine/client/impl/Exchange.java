@@ -44,6 +44,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * closes it, and hands the outcome to the worker, which builds the record. The request timeout, when set, is armed in
  * {@link #start} (it covers the wait for a connection too) and cancelled when the record completes.
  *
+ * <p>The end of a stream is its API's end event ({@link io.llmperf4j.engine.client.LlmApi#isEndOfStream}, OpenAI's
+ * {@code data: [DONE]}), not the end of the HTTP body: the record ends at that event's arrival stamp, whatever comes
+ * after it. Events after it are not read; a reset, a close, a timeout, a cancel or bad framing after it cannot fail
+ * the answer, which is complete. The body's end (the chunked terminator, or the close) is still awaited for up to
+ * {@link #END_OF_BODY_GRACE_NANOS} after the read that brought the event, so that the connection can be reused; a body
+ * that does not end by then has its connection closed, and the pool opens another.
+ *
  * <p>Retries: a request moves to another connection only when it provably never reached the server whole; the rule
  * is {@link ConnectionRetry}'s, the move ({@link #moveToAnotherConnection}) is the exchange's.
  *
@@ -84,6 +91,12 @@ public final class Exchange implements RequestHandle, SseEventSink {
      * detail can be read (a problem with a long {@code errors} list or trace would be cut at the excerpt's size).
      */
     static final int UNTYPED_JSON_BYTES = ERROR_BODY_CAP_BYTES;
+    /**
+     * How long the body's end is awaited after the stream's end event, for keep-alive's sake only (the record's stamps
+     * are the event's). More than a delayed ACK (at most 200 ms), which a server's Nagle delay of its chunked
+     * terminator can wait for.
+     */
+    static final long END_OF_BODY_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
     private static final String X_REQUEST_ID = "X-Request-Id";
     /** Marks {@link #endAction} once the exchange has ended. */
     private static final Object ENDED = new Object();
@@ -112,7 +125,11 @@ public final class Exchange implements RequestHandle, SseEventSink {
     /** The Retry-After header of an error response (429, 503), kept in the failure message. */
     private String retryAfter;
     private boolean keepAlive;
+    /** The API's end event arrived (at {@link #doneNanos}): the answer is complete; only the body's end may follow. */
     private boolean doneSeen;
+    private long doneNanos;
+    /** Armed after the read that brought the end event when the body did not end in it; see {@link #endAtDone}. */
+    private ScheduledFuture<?> endOfBodyWait;
     private String contentType;
     /** A 200 streamed though its Content-Type is not text/event-stream (or absent): it may not be a stream. */
     private boolean untypedStream;
@@ -437,6 +454,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
         boolean last = content instanceof LastHttpContent;
         switch (state) {
             case STREAMING:
+                if (doneSeen) break; // after the end event: dropped unread, only the body's end is awaited
                 if (untypedStream && eventsDecoded == 0) keepExcerpt(bytes);
                 try {
                     decoder.decode(bytes, arrivalNanos, this);
@@ -447,7 +465,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
                             : new Failure(FailureKind.CLIENT_ERROR, -1, e.getMessage()));
                     return;
                 }
-                if (state == State.FAILED) return; // an error object in the stream ended the exchange
+                if (state == State.DONE || state == State.FAILED) return; // an error object ended the exchange
                 break;
             case JSON_BODY:
                 if (!context.api().streaming() && body.size() + bytes.readableBytes() > context.maxEventBytes()) {
@@ -472,8 +490,13 @@ public final class Exchange implements RequestHandle, SseEventSink {
     private void onEndOfBody(long arrivalNanos) {
         switch (state) {
             case STREAMING: {
+                if (doneSeen) {
+                    long endNanos = doneNanos;
+                    end(State.DONE, keepAlive, () -> assembler.finish(endNanos, null));
+                    break;
+                }
                 Failure notAStream = notAStream();
-                Failure missingDone = notAStream != null ? notAStream : doneSeen ? null
+                Failure missingDone = notAStream != null ? notAStream
                         : new Failure(FailureKind.MISSING_DONE, -1, "the stream ended without "
                         + context.api().endOfStreamName() + " after " + eventsDecoded + " events");
                 end(State.DONE, keepAlive, () -> assembler.finish(arrivalNanos, missingDone));
@@ -502,11 +525,10 @@ public final class Exchange implements RequestHandle, SseEventSink {
                 break;
             case STREAMING:
                 Failure notAStream = notAStream();
-                if (notAStream != null) {
+                if (doneSeen) {
+                    endAtDone(); // the end event arrived, only the body's end is missing: the answer is complete
+                } else if (notAStream != null) {
                     fail(nowNanos, notAStream); // a page that ended with the connection (no length, no chunking)
-                } else if (doneSeen) {
-                    // [DONE] arrived, only the chunked terminator is missing: the data is complete
-                    end(State.FAILED, false, () -> assembler.finish(nowNanos, null));
                 } else {
                     fail(nowNanos, new Failure(FailureKind.CONNECTION_CLOSED, -1, "connection closed by "
                             + context.hostAndPort() + " mid-stream after " + eventsDecoded + " events"));
@@ -581,12 +603,36 @@ public final class Exchange implements RequestHandle, SseEventSink {
     @Override
     public void onEvent(String type, byte[] data, int from, int to, long arrivalNanos) {
         eventsDecoded++;
+        if (doneSeen) return; // after the end event: not part of the answer
         if (context.api().isEndOfStream(type, data, from, to)) {
             doneSeen = true;
+            doneNanos = arrivalNanos; // the end of the answer, whenever the body ends
             return;
         }
         if (state == State.DONE || state == State.FAILED) return; // ended by an earlier event of this read
         assembler.onEvent(type, data, from, to, arrivalNanos); // parsed at once: the decoder's bytes, lent
+    }
+
+    /**
+     * The connection's read ended (every HTTP object it held has been handed over). The end event arrived and the body
+     * did not end with it: its end is awaited a little longer, for keep-alive's sake, then given up.
+     */
+    void onReadComplete() {
+        if (doneSeen && state == State.STREAMING && endOfBodyWait == null) {
+            endOfBodyWait = channel.eventLoop().schedule(this::endAtDone,
+                    Math.min(END_OF_BODY_GRACE_NANOS, context.idleTimeoutNanos()), TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /**
+     * Ends a stream whose end event arrived, at that event's stamp, as a success; the connection is closed (its body
+     * did not end, so it cannot carry another response). Whatever ended it (the grace, a close, a reset, a timeout,
+     * a cancel, bad framing) came after the answer.
+     */
+    private void endAtDone() {
+        if (state != State.STREAMING) return;
+        long endNanos = doneNanos;
+        end(State.DONE, false, () -> assembler.finish(endNanos, null));
     }
 
     @Override
@@ -595,6 +641,10 @@ public final class Exchange implements RequestHandle, SseEventSink {
     }
 
     private void fail(long nowNanos, Failure failure) {
+        if (doneSeen && state == State.STREAMING) {
+            endAtDone(); // the answer was complete before this went wrong
+            return;
+        }
         end(State.FAILED, false, () -> assembler.finish(nowNanos, failure));
     }
 
@@ -606,6 +656,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
         }
         state = finalState;
         if (idleCheck != null) idleCheck.cancel(false);
+        if (endOfBodyWait != null) endOfBodyWait.cancel(false);
         if (handler != null) {
             if (reusable && finalState == State.DONE) handler.served();
             handler.unbind(this);

@@ -26,7 +26,8 @@ import java.util.concurrent.CompletableFuture;
  *       content, so it never sets TTFT);</li>
  *   <li>{@code dataEventCount}: data events except {@code [DONE]} and the usage-only chunk, malformed ones
  *       included (llmperf counts before parsing);</li>
- *   <li>{@code e2eNanos}: send to the end of the response, or to the error event, or to the failure.</li>
+ *   <li>{@code e2eNanos}: send to the end of the response (a stream's end event, {@code [DONE]}, whatever the body
+ *       does after it; else the stream's clean end), or to the error event, or to the failure.</li>
  * </ul>
  * When several things went wrong, the record carries the most telling one: an error object from the server, then a
  * transport or client failure (closed, reset, idle, cancelled, oversize), then malformed events, then a missing

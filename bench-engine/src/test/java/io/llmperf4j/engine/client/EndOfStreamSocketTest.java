@@ -1,0 +1,143 @@
+package io.llmperf4j.engine.client;
+
+import io.llmperf4j.engine.testserver.FaultServer;
+import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.RequestSpec;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A stream ends at its end event ({@code data: [DONE]}), not at the end of the HTTP body; a compressed body is decoded
+ * or its coding named; a redirect is named with its target, never followed. The real client against
+ * {@link FaultServer} on 127.0.0.1, which writes these bytes and stamps its writes with the same clock: the record's
+ * end is checked against the server's own write times.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class EndOfStreamSocketTest {
+
+    private FaultServer server;
+    private NettyLlmClient client;
+
+    @BeforeEach
+    void start() throws IOException {
+        server = FaultServer.start();
+        // an idle timeout short enough that waiting for a body that never ends fails the test, not its time limit
+        client = new NettyLlmClient(ClientConfig.builder(EndpointUrls.chatCompletions(server.baseUrl()), "test-model")
+                .maxConnections(1).idleTimeout(Duration.ofSeconds(5)).build());
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        client.close();
+        server.close();
+    }
+
+    /** The record and the stamp (the client's clock) of its end. */
+    private record Sent(RequestRecord record, long endNanos) {
+    }
+
+    private Sent send(String scenario) {
+        RequestHandle handle = client.send(new RequestSpec(0, scenario, 10, 20));
+        RequestRecord r = handle.completion().join();
+        return new Sent(r, handle.startNanos() + r.e2eNanos());
+    }
+
+    /** The standard stream's answer, complete. */
+    private static void assertWholeAnswer(RequestRecord r) {
+        assertNull(r.failure(), () -> String.valueOf(r.failure()));
+        assertEquals("Hello world!", r.generatedText());
+        assertEquals("stop", r.finishReason());
+        assertEquals(3, r.usageCompletionTokens());
+        assertEquals(5, r.dataEventCount(), "role, three contents and the finish; not the usage chunk nor [DONE]");
+        assertTrue(r.lastContentNanos() <= r.e2eNanos(), r::toString);
+    }
+
+    /** The record ends when [DONE] arrived: after the server wrote it, before it wrote the body's end. */
+    private void assertEndsAtDone(Sent sent) {
+        long done = server.stamp("done");
+        long end = server.stamp("end");
+        assertTrue(sent.endNanos() >= done, () -> "the end " + sent.endNanos() + " before [DONE] was written " + done);
+        assertTrue(sent.endNanos() < end, () -> "the end " + sent.endNanos() + " is the body's end (written at " + end
+                + ", [DONE] at " + done + "), not [DONE]'s arrival: E2E and TPOT would include the gap");
+    }
+
+    @Test
+    void aTerminatorLateAfterDoneIsNotInTheRecord() {
+        Sent sent = send("done-then-late-end");
+        assertWholeAnswer(sent.record());
+        assertEndsAtDone(sent);
+    }
+
+    @Test
+    void aCloseLateAfterDoneIsNotInTheRecord() {
+        Sent sent = send("done-then-late-close");
+        assertWholeAnswer(sent.record());
+        assertEndsAtDone(sent);
+    }
+
+    @Test
+    void anthropicsEndEventEndsItsStream() {
+        NettyLlmClient anthropic = new NettyLlmClient(ClientConfig.builder(
+                EndpointUrls.messages(server.baseUrl()), "test-model").maxConnections(1).build(),
+                new AnthropicMessagesApi());
+        try (anthropic) {
+            RequestHandle handle = anthropic.send(new RequestSpec(0, "anthropic-stop-then-late-end", 10, 20));
+            RequestRecord r = handle.completion().join();
+            assertNull(r.failure(), () -> String.valueOf(r.failure()));
+            assertEquals("Hello world!", r.generatedText());
+            assertEquals("end_turn", r.finishReason());
+            assertEquals(3, r.usageCompletionTokens());
+            assertEndsAtDone(new Sent(r, handle.startNanos() + r.e2eNanos()));
+        }
+    }
+
+    @Test
+    void aResetAfterDoneIsASuccessEndingAtDone() {
+        Sent sent = send("done-then-reset");
+        assertWholeAnswer(sent.record());
+        assertEndsAtDone(sent);
+    }
+
+    @Test
+    void aBodyThatNeverEndsAfterDoneCompletesAtDoneAndItsConnectionIsReplaced() {
+        Sent sent = send("done-never-ends");
+        assertWholeAnswer(sent.record());
+        assertTrue(sent.endNanos() >= server.stamp("done"));
+
+        RequestRecord next = send("ok").record();
+        assertWholeAnswer(next);
+        assertEquals(2, server.acceptedConnections(), "the unfinished body's connection is not reused");
+        assertEquals(2, client.connectionsOpened());
+        assertEquals(List.of("done-never-ends", "ok"),
+                server.received().stream().map(FaultServer.Received::prompt).toList());
+    }
+
+    @Test
+    void eventsAfterDoneAreNotPartOfTheAnswerAndTheConnectionIsReused() {
+        RequestRecord r = send("content-after-done").record();
+        assertWholeAnswer(r);
+        assertEquals("stop", r.finishReason(), "the finish reason after [DONE] is not read either");
+        assertWholeAnswer(send("ok").record());
+        assertEquals(1, server.acceptedConnections(), "the body ended properly: its connection is reused");
+    }
+
+    @Test
+    void aStreamEndingWithDoneInTheSameReadAsItsBodyKeepsItsConnection() {
+        for (int i = 0; i < 3; i++) assertWholeAnswer(send("ok-one-write").record());
+        assertEquals(1, server.acceptedConnections());
+    }
+
+}
