@@ -42,7 +42,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Per request: {@code POST <endpoint>} with {@code Host}, {@code Authorization: Bearer <key>} (omitted when the key
  * is empty), {@code Content-Type: application/json}, {@code Accept: text/event-stream}, {@code User-Agent},
- * the extra headers (which may replace any of those), then {@code X-Request-Id} (unique, the record's
+ * {@code Accept-Encoding: identity} (a gzip or deflate body is decoded all the same; another coding fails, named), the
+ * extra headers (which may replace any of those), then {@code X-Request-Id} (unique, the record's
  * clientRequestId) and {@code Content-Length}. https is verified with the JDK's trust store (or the configured PEM)
  * and hostname verification, unless {@link ClientConfig#insecureTls()}. Events are stamped and parsed on the I/O
  * thread that read them; records are completed on worker threads.
@@ -232,6 +233,8 @@ public final class NettyLlmClient implements LlmClient {
         h.set(HttpHeaderNames.ACCEPT, api.streaming() ? HttpHeaderValues.TEXT_EVENT_STREAM
                 : HttpHeaderValues.APPLICATION_JSON);
         h.set(HttpHeaderNames.USER_AGENT, "llmperf4j");
+        // without it, any coding is acceptable (RFC 9110 12.5.3): a gateway may then compress, and buffer, the stream
+        h.set(HttpHeaderNames.ACCEPT_ENCODING, HttpHeaderValues.IDENTITY);
         config.extraHeaders().forEach(h::set);
         return h;
     }

@@ -140,4 +140,37 @@ class EndOfStreamSocketTest {
         assertEquals(1, server.acceptedConnections());
     }
 
+    @Test
+    void aGzipStreamIsDecodedAsItArrivesAndNoCompressionIsAskedFor() {
+        RequestHandle handle = client.send(new RequestSpec(0, "gzip", 10, 20));
+        RequestRecord r = handle.completion().join();
+        assertWholeAnswer(r);
+        // each content event is stamped by the arrival of its own compressed bytes: after the server wrote them,
+        // before it wrote the next event's
+        long[] events = r.contentEventNanos();
+        assertEquals(3, events.length);
+        for (int k = 0; k < events.length; k++) {
+            long at = handle.startNanos() + events[k];
+            long written = server.stamp("event-" + (k + 1));
+            long next = server.stamp("event-" + (k + 2));
+            int event = k;
+            assertTrue(at >= written && at < next, () -> "content event " + event + " at " + at + ", written at "
+                    + written + ", the next one at " + next);
+        }
+        assertEquals("identity", server.received().get(0).headers().get("accept-encoding"));
+        assertWholeAnswer(send("ok").record());
+        assertEquals(1, server.acceptedConnections(), "a decoded body ends like any other: its connection is reused");
+    }
+
+    @Test
+    void aCodingTheClientCannotDecodeIsNamed() {
+        RequestRecord r = send("brotli").record();
+        assertNotNull(r.failure());
+        assertEquals(FailureKind.CLIENT_ERROR, r.failure().kind());
+        assertEquals("the response from 127.0.0.1:" + server.port() + " is compressed (Content-Encoding: br), which "
+                + "the client does not decode (it decodes gzip and deflate): turn compression off for this endpoint "
+                + "at the server or gateway", r.failure().message());
+        assertEquals(0, r.dataEventCount());
+    }
+
 }

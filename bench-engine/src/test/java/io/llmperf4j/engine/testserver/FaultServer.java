@@ -26,6 +26,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.zip.GZIPOutputStream;
 
 /**
  * A fault-injecting HTTP/1.1 server on 127.0.0.1 with one blocking thread per connection, for byte-exact control of
@@ -472,6 +473,29 @@ public final class FaultServer implements AutoCloseable {
                 end(out);
                 return true;
             }
+            case "gzip": { // a gateway that compresses the stream anyway: gzip, flushed after every event
+                head(out, "200 OK", "text/event-stream", "Content-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n");
+                ByteArrayOutputStream compressed = new ByteArrayOutputStream();
+                try (GZIPOutputStream gzip = new GZIPOutputStream(compressed, true)) {
+                    int k = 0;
+                    for (String e : Streams.standard()) {
+                        gzip.write(sse(e, "\n", true).getBytes(StandardCharsets.UTF_8));
+                        gzip.flush();
+                        Thread.sleep(50); // apart, so each event's arrival can be told from the next one's
+                        stamps.put("event-" + k++, System.nanoTime()); // "event-1" is the first content event
+                        chunkBytes(out, compressed.toByteArray());
+                        compressed.reset();
+                    }
+                }
+                chunkBytes(out, compressed.toByteArray()); // the gzip trailer
+                end(out);
+                return true;
+            }
+            case "brotli": // a coding the client does not decode
+                head(out, "200 OK", "text/event-stream", "Content-Encoding: br\r\nTransfer-Encoding: chunked\r\n");
+                chunkBytes(out, new byte[] {(byte) 0x8b, 0x02, (byte) 0x80, 0x68, 0x69, 0x03});
+                end(out);
+                return true;
             default:
                 fixed(out, "400 Bad Request", "text/plain", "unknown scenario: " + scenario, "");
                 return true;

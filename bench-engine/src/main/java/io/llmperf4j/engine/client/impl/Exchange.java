@@ -18,6 +18,7 @@ import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.PrematureChannelClosureException;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpUtil;
@@ -124,6 +125,8 @@ public final class Exchange implements RequestHandle, SseEventSink {
     private int status;
     /** The Retry-After header of an error response (429, 503), kept in the failure message. */
     private String retryAfter;
+    /** A Content-Encoding the decompressor before this handler left in place: one the client cannot decode. */
+    private String undecodedEncoding;
     private boolean keepAlive;
     /** The API's end event arrived (at {@link #doneNanos}): the answer is complete; only the body's end may follow. */
     private boolean doneSeen;
@@ -427,6 +430,12 @@ public final class Exchange implements RequestHandle, SseEventSink {
         keepAlive = HttpUtil.isKeepAlive(response);
         contentType = response.headers().get(HttpHeaderNames.CONTENT_TYPE);
         responseRequestId = response.headers().get(X_REQUEST_ID);
+        undecodedEncoding = undecodedEncoding(response);
+        if (status == 200 && undecodedEncoding != null) {
+            fail(arrivalNanos, new Failure(FailureKind.CLIENT_ERROR, -1,
+                    FailureMessages.undecodedEncoding(context.hostAndPort(), status, undecodedEncoding)));
+            return;
+        }
         if (status != 200) {
             retryAfter = response.headers().get(HttpHeaderNames.RETRY_AFTER);
             state = State.ERROR_BODY;
@@ -719,7 +728,21 @@ public final class Exchange implements RequestHandle, SseEventSink {
         }
     }
 
+    /**
+     * The response's Content-Encoding when it is one the client does not decode, else null. gzip and deflate are
+     * decoded before this handler (which removes the header); identity is none.
+     */
+    private static String undecodedEncoding(HttpResponse response) {
+        String encoding = response.headers().get(HttpHeaderNames.CONTENT_ENCODING);
+        if (encoding == null || encoding.isBlank()) return null;
+        return HttpHeaderValues.IDENTITY.contentEqualsIgnoreCase(encoding.strip()) ? null : encoding.strip();
+    }
+
     private Failure httpStatusFailure() {
+        if (undecodedEncoding != null) {
+            return new Failure(FailureKind.HTTP_STATUS, status,
+                    FailureMessages.undecodedEncoding(context.hostAndPort(), status, undecodedEncoding));
+        }
         String text = body.toString(StandardCharsets.UTF_8);
         if (text.isEmpty()) text = "HTTP " + status + " with an empty body";
         if (retryAfter != null) text = text + " [Retry-After: " + retryAfter + "]";

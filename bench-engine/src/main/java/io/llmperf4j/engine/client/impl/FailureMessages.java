@@ -210,6 +210,17 @@ public final class FailureMessages {
                 + (status > 0 ? " (status " + status + " in the body)" : "");
     }
 
+    /**
+     * A response in a content coding the client does not decode (it decodes gzip and deflate; it asks for none, so
+     * this is a server or gateway that compresses regardless), e.g. "the response from host:port is compressed
+     * (Content-Encoding: br), which the client does not decode: turn compression off for this endpoint".
+     */
+    public static String undecodedEncoding(String hostAndPort, int status, String encoding) {
+        return (status == 200 ? "the response" : "the HTTP " + status + " response") + " from " + hostAndPort
+                + " is compressed (Content-Encoding: " + encoding + "), which the client does not decode (it "
+                + "decodes gzip and deflate): turn compression off for this endpoint at the server or gateway";
+    }
+
     public static Throwable rootCause(Throwable t) {
         Throwable root = t;
         while (root.getCause() != null && root.getCause() != root) root = root.getCause();
