@@ -109,7 +109,7 @@ public final class NettyLlmClient implements LlmClient {
         this.context = new ExchangeContext(pool, workers, transport.group(), api,
                 new Redactor(config.apiKey(), config.extraHeaders()), config.idleTimeout().toNanos(),
                 config.requestTimeout() == null ? 0 : config.requestTimeout().toNanos(),
-                config.maxEventBytes(), config.hostAndPort());
+                config.maxEventBytes(), config.hostAndPort(), config.endpoint());
         String rawPath = config.endpoint().getRawPath();
         this.pathAndQuery = (rawPath == null || rawPath.isEmpty() ? "/" : rawPath)
                 + (config.endpoint().getRawQuery() == null ? "" : "?" + config.endpoint().getRawQuery());

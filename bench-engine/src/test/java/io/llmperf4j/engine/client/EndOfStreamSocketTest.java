@@ -173,4 +173,24 @@ class EndOfStreamSocketTest {
         assertEquals(0, r.dataEventCount());
     }
 
+    @Test
+    void aRedirectNamesItsTargetWithoutItsKeyAndIsNotFollowed() {
+        RequestRecord r = send("redirect-308").record();
+        assertEquals(FailureKind.HTTP_STATUS, r.failure().kind());
+        assertEquals(308, r.failure().code());
+        assertEquals("HTTP 308 redirect to https://127.0.0.1:" + server.port() + "/v1/chat/completions?api-version="
+                + "2024-06-01&api-key=[redacted] (the client does not follow redirects: point OPENAI_API_BASE at it)",
+                r.failure().message());
+        assertEquals(1, server.requestsReceived(), "not followed");
+    }
+
+    @Test
+    void aRelativeRedirectIsNamedAsTheAbsoluteUrl() {
+        RequestRecord r = send("redirect-307-relative").record();
+        assertEquals(FailureKind.HTTP_STATUS, r.failure().kind());
+        assertEquals(307, r.failure().code());
+        assertEquals("HTTP 307 redirect to http://127.0.0.1:" + server.port() + "/gateway/v1/chat/completions (the "
+                + "client does not follow redirects: point OPENAI_API_BASE at it)", r.failure().message());
+        assertEquals(1, server.requestsReceived(), "not followed");
+    }
 }

@@ -496,6 +496,13 @@ public final class FaultServer implements AutoCloseable {
                 chunkBytes(out, new byte[] {(byte) 0x8b, 0x02, (byte) 0x80, 0x68, 0x69, 0x03});
                 end(out);
                 return true;
+            case "redirect-308": // to https, with a key in the query string
+                fixed(out, "308 Permanent Redirect", "text/html", "", "Location: https://127.0.0.1:" + port()
+                        + "/v1/chat/completions?api-version=2024-06-01&api-key=gw-0123456789abcdef\r\n");
+                return true;
+            case "redirect-307-relative":
+                fixed(out, "307 Temporary Redirect", "text/plain", "moved", "Location: /gateway/v1/chat/completions\r\n");
+                return true;
             default:
                 fixed(out, "400 Bad Request", "text/plain", "unknown scenario: " + scenario, "");
                 return true;

@@ -1,5 +1,6 @@
 package io.llmperf4j.engine.client.impl;
 
+import io.llmperf4j.engine.client.ApiRegistry;
 import io.llmperf4j.engine.client.RequestHandle;
 import io.llmperf4j.engine.sse.SseDecoder;
 import io.llmperf4j.engine.sse.SseEvent;
@@ -125,6 +126,8 @@ public final class Exchange implements RequestHandle, SseEventSink {
     private int status;
     /** The Retry-After header of an error response (429, 503), kept in the failure message. */
     private String retryAfter;
+    /** The Location header of a redirect (3xx), named in the failure message. */
+    private String location;
     /** A Content-Encoding the decompressor before this handler left in place: one the client cannot decode. */
     private String undecodedEncoding;
     private boolean keepAlive;
@@ -438,6 +441,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
         }
         if (status != 200) {
             retryAfter = response.headers().get(HttpHeaderNames.RETRY_AFTER);
+            if (status >= 300 && status < 400) location = response.headers().get(HttpHeaderNames.LOCATION);
             state = State.ERROR_BODY;
             body = new ByteArrayOutputStream();
         } else if (!context.api().streaming()
@@ -739,6 +743,13 @@ public final class Exchange implements RequestHandle, SseEventSink {
     }
 
     private Failure httpStatusFailure() {
+        if (status >= 300 && status < 400) {
+            String target = location == null || location.isBlank() ? null
+                    : context.redactor().location(context.endpoint(), location);
+            String variable = ApiRegistry.find(context.api().name()).map(ApiRegistry.Api::baseVariable)
+                    .orElse(ApiRegistry.OPENAI_BASE);
+            return new Failure(FailureKind.HTTP_STATUS, status, FailureMessages.redirect(status, target, variable));
+        }
         if (undecodedEncoding != null) {
             return new Failure(FailureKind.HTTP_STATUS, status,
                     FailureMessages.undecodedEncoding(context.hostAndPort(), status, undecodedEncoding));

@@ -4,6 +4,7 @@ import io.llmperf4j.engine.client.LlmApi;
 import io.llmperf4j.engine.protocol.ChunkParser;
 import io.netty.util.concurrent.EventExecutorGroup;
 
+import java.net.URI;
 import java.util.concurrent.Executor;
 
 /**
@@ -18,6 +19,7 @@ import java.util.concurrent.Executor;
  * @param requestTimeoutNanos a whole request longer than this fails as REQUEST_TIMEOUT; 0 for none
  * @param maxEventBytes       largest SSE event data accepted
  * @param hostAndPort         the endpoint for messages
+ * @param endpoint            the request's URL: a relative redirect's Location is read against it
  */
 public record ExchangeContext(
         ConnectionSource pool,
@@ -28,7 +30,8 @@ public record ExchangeContext(
         long idleTimeoutNanos,
         long requestTimeoutNanos,
         int maxEventBytes,
-        String hostAndPort) {
+        String hostAndPort,
+        URI endpoint) {
 
     /** The API's chunk interpretation. */
     public ChunkParser parser() {

@@ -211,6 +211,22 @@ public final class FailureMessages {
     }
 
     /**
+     * A 3xx answer: "HTTP 308 redirect to https://host/v1/chat/completions (the client does not follow redirects:
+     * point OPENAI_API_BASE at it)". A timing tool does not follow one: the hop would hide in the request's time.
+     *
+     * @param location     the Location header made absolute and without credentials ({@link Redactor#location}), or
+     *                     null when the answer had none
+     * @param baseVariable the environment variable that holds the API base, e.g. {@code OPENAI_API_BASE}
+     */
+    public static String redirect(int status, String location, String baseVariable) {
+        return location == null
+                ? "HTTP " + status + " redirect without a Location header (the client does not follow redirects: "
+                + "check " + baseVariable + ")"
+                : "HTTP " + status + " redirect to " + location + " (the client does not follow redirects: point "
+                + baseVariable + " at it)";
+    }
+
+    /**
      * A response in a content coding the client does not decode (it decodes gzip and deflate; it asks for none, so
      * this is a server or gateway that compresses regardless), e.g. "the response from host:port is compressed
      * (Content-Encoding: br), which the client does not decode: turn compression off for this endpoint".

@@ -79,7 +79,7 @@ class ExchangeStateMachineTest {
     private Exchange start() {
         ExchangeContext context = new ExchangeContext(source, Runnable::run, new EmbeddedChannel().eventLoop(),
                 new OpenAiChatApi(true), new Redactor(Secret.none(), Map.of()), TimeUnit.SECONDS.toNanos(60), 0,
-                1024 * 1024, HOST);
+                1024 * 1024, HOST, java.net.URI.create("http://" + HOST + "/v1/chat/completions"));
         RequestBytes bytes = new RequestBytes("/v1/chat/completions", new DefaultHttpHeaders().set("Host", HOST),
                 UnpooledByteBufAllocator.DEFAULT);
         Exchange exchange = new Exchange(context, new RequestSpec(0, "hi", 1, 8), "req-1",
