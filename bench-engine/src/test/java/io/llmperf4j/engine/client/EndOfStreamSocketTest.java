@@ -163,6 +163,16 @@ class EndOfStreamSocketTest {
     }
 
     @Test
+    void aGzipErrorBodyIsDecodedForItsMessageAndTheNextAnswerOnTheConnectionIsNot() {
+        RequestRecord r = send("status-503-gzip").record();
+        assertEquals(FailureKind.HTTP_STATUS, r.failure().kind());
+        assertEquals(503, r.failure().code());
+        assertEquals("{\"error\":{\"message\":\"upstream overloaded\",\"code\":503}}", r.failure().message());
+        assertWholeAnswer(send("ok").record()); // through the decompressor the first answer left on the connection
+        assertEquals(1, server.acceptedConnections());
+    }
+
+    @Test
     void aCodingTheClientCannotDecodeIsNamed() {
         RequestRecord r = send("brotli").record();
         assertNotNull(r.failure());

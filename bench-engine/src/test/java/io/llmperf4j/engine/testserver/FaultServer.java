@@ -491,6 +491,18 @@ public final class FaultServer implements AutoCloseable {
                 end(out);
                 return true;
             }
+            case "status-503-gzip": { // an error body gzipped by a gateway, with a length
+                ByteArrayOutputStream compressed = new ByteArrayOutputStream();
+                try (GZIPOutputStream gzip = new GZIPOutputStream(compressed)) {
+                    gzip.write("{\"error\":{\"message\":\"upstream overloaded\",\"code\":503}}"
+                            .getBytes(StandardCharsets.UTF_8));
+                }
+                head(out, "503 Service Unavailable", "application/json", "Content-Encoding: gzip\r\nContent-Length: "
+                        + compressed.size() + "\r\n");
+                out.write(compressed.toByteArray());
+                out.flush();
+                return true;
+            }
             case "brotli": // a coding the client does not decode
                 head(out, "200 OK", "text/event-stream", "Content-Encoding: br\r\nTransfer-Encoding: chunked\r\n");
                 chunkBytes(out, new byte[] {(byte) 0x8b, 0x02, (byte) 0x80, 0x68, 0x69, 0x03});

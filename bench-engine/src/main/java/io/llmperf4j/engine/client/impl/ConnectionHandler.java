@@ -3,6 +3,7 @@ package io.llmperf4j.engine.client.impl;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.util.ReferenceCountUtil;
 
 /**
@@ -51,6 +52,7 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter {
                 ctx.close(); // bytes for no request: the connection cannot be trusted any more
                 return;
             }
+            if (msg instanceof HttpResponse head && CompressedBodies.decodeFromHere(ctx, head)) return; // back decoded
             e.onHttpObject((HttpObject) msg, clock.lastReadNanos());
         } finally {
             ReferenceCountUtil.release(msg);

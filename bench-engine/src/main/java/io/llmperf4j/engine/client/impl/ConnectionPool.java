@@ -9,7 +9,6 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
-import io.netty.handler.codec.http.HttpContentDecompressor;
 import io.netty.handler.codec.http.HttpResponseDecoder;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
@@ -84,10 +83,7 @@ public final class ConnectionPool implements ConnectionSource {
                         }
                         // responses only: requests are written as ready bytes (RequestBytes), never encoded here
                         p.addLast("http", new HttpResponseDecoder());
-                        // gzip/deflate bodies (some gateways compress even an event stream, though the client asks
-                        // for identity) decoded inside the read that brought them, so the arrival stamps stay the
-                        // bytes'; any other coding is left in place, and the exchange names it
-                        p.addLast("decompress", new HttpContentDecompressor(0));
+                        // (a gzip or deflate body gets a decompressor after it, when one comes: CompressedBodies)
                         p.addLast("exchange", new ConnectionHandler(clock));
                     }
                 });
