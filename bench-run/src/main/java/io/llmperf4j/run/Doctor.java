@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.llmperf4j.engine.client.ApiRegistry;
 import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.client.ClientConfig;
+import io.llmperf4j.engine.client.ConnectionMode;
 import io.llmperf4j.engine.client.LlmApi;
 import io.llmperf4j.engine.client.Secret;
 import io.llmperf4j.model.FailureKind;
@@ -17,6 +18,7 @@ import io.llmperf4j.model.RequestSpec;
 
 import javax.net.ssl.SSLContext;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -37,14 +39,34 @@ import java.util.concurrent.TimeoutException;
  * ({@link EndpointAccess}), so a private-CA or gateway endpoint is checked the way a run reaches it.
  */
 public final class Doctor {
-    private static final Duration TIMEOUT = Duration.ofSeconds(15);
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    /**
+     * The run's connection flags, as token-benchmark takes them: --connect-timeout, --idle-timeout,
+     * --request-timeout (null: no limit), --wait-for-server and --connection-mode. Each answer is awaited as long as
+     * the run's pre-run check waits ({@link Preflight#answerWait}: the least of the idle and request timeouts and
+     * the connect timeout plus 30 s).
+     */
+    public record Connection(Duration connectTimeout, Duration idleTimeout, Duration requestTimeout,
+                             Duration waitForServer, ConnectionMode mode) {
+        /** Doctor's limits before it took the run's flags: 15 s to connect, 15 s without a byte. */
+        public static final Connection DEFAULT = new Connection(Duration.ofSeconds(15), Duration.ofSeconds(15), null,
+                Duration.ZERO, ClientConfig.DEFAULT_CONNECTION_MODE);
+
+        public Connection {
+            waitForServer = waitForServer == null ? Duration.ZERO : waitForServer;
+            mode = mode == null ? ClientConfig.DEFAULT_CONNECTION_MODE : mode;
+        }
+    }
 
     private final LlmApi api;
     private final String base;
     private final String apiKey;
     private final String requestedModel;
     private final EndpointAccess access;
+    private final Connection connection;
+    /** Where a --wait-for-server wait is told. */
+    private final PrintStream err;
     /** Where the key came from, for the fixes: the key variable or --api-key-file FILE. */
     private final String keySource;
     private final String baseVariable;
@@ -64,15 +86,23 @@ public final class Doctor {
         this(api, base, apiKey, null, requestedModel, EndpointAccess.DEFAULT);
     }
 
+    /** With doctor's own connection limits ({@link Connection#DEFAULT}). */
+    public Doctor(LlmApi api, String base, String apiKey, String keySource, String requestedModel,
+                  EndpointAccess access) {
+        this(api, base, apiKey, keySource, requestedModel, access, Connection.DEFAULT, System.err);
+    }
+
     /**
      * @param apiKey    the key, null when it is unset
      * @param keySource where the key came from when not from the API's key variable (e.g. "--api-key-file F"),
      *                  else null
      */
     public Doctor(LlmApi api, String base, String apiKey, String keySource, String requestedModel,
-                  EndpointAccess access) {
+                  EndpointAccess access, Connection connection, PrintStream err) {
         this.api = api;
         this.access = access;
+        this.connection = connection;
+        this.err = err;
         this.base = base;
         this.apiKey = apiKey == null ? "" : apiKey;
         this.requestedModel = requestedModel;
@@ -80,7 +110,7 @@ public final class Doctor {
         this.keyVariable = CommonSettings.registered(api.name()).keyVariable();
         this.keySource = keySource == null ? keyVariable : keySource;
         this.keyProblem = EndpointTarget.keyProblem(this.keySource, apiKey);
-        this.suffix = api.endpoint("http://localhost/v1").getPath().substring("/v1/".length());
+        this.suffix = Preflight.apiSuffix(api);
     }
 
     public List<DoctorCheck.Result> run() {
@@ -163,7 +193,7 @@ public final class Doctor {
 
     private boolean checkReachable(URI endpoint) {
         try {
-            Preflight.checkReachable(endpoint);
+            Preflight.awaitReachable(endpoint, connection.waitForServer(), err);
             results.add(DoctorCheck.Result.pass("reachable", endpoint.getHost() + ":" + port(endpoint)
                     + " accepts connections"));
             return true;
@@ -179,10 +209,10 @@ public final class Doctor {
     private String checkKeyAndModel(URI models) {
         HttpResponse<String> response;
         try {
-            HttpClient.Builder http = HttpClient.newBuilder().connectTimeout(TIMEOUT);
+            HttpClient.Builder http = HttpClient.newBuilder().connectTimeout(connection.connectTimeout());
             SSLContext tls = access.sslContext();
             if (tls != null) http.sslContext(tls);
-            HttpRequest.Builder request = HttpRequest.newBuilder(models).timeout(TIMEOUT).GET();
+            HttpRequest.Builder request = HttpRequest.newBuilder(models).timeout(answerWait()).GET();
             // the run's order: the API's headers, then --header (which may replace one of them)
             Map<String, String> headers = new LinkedHashMap<>(api.headers(Secret.of(apiKey)));
             headers.putAll(access.headers());
@@ -208,6 +238,12 @@ public final class Doctor {
             results.add(DoctorCheck.Result.fail("API key", "GET " + models + " answered HTTP " + status,
                     rightKey() + " (no spaces or quotes; a server started with its own "
                             + "--api-key needs that key; OAuth-style tokens may have expired)"));
+            return null;
+        }
+        if (status >= 300 && status < 400) {
+            results.add(DoctorCheck.Result.fail("API key", Redirects.problem(models, status,
+                    response.headers().firstValue("location").orElse(null), "models", baseVariable),
+                    "set " + baseVariable + " to the URL the server answers at: a run follows no redirect either"));
             return null;
         }
         if (status != 200) {
@@ -257,19 +293,25 @@ public final class Doctor {
     private void checkRequestAndUsage(URI endpoint, String model) {
         String check = api.streaming() ? "streaming" : "request";
         RequestRecord record;
-        ClientConfig config = ClientConfig.builder(endpoint, model).apiKey(Secret.of(apiKey)).maxConnections(1)
-                .connectTimeout(TIMEOUT).idleTimeout(TIMEOUT).ioThreads(1).workerThreads(1)
-                .extraHeaders(access.headers()).trustedCertificatesPem(access.caCert()).insecureTls(access.insecure())
-                .build();
+        ClientConfig config = clientConfig(endpoint, model);
+        RequestSpec spec = new RequestSpec(0, "Say hello.", 0, 16);
         try (NettyLlmClient client = new NettyLlmClient(config, api)) {
-            record = client.send(new RequestSpec(0, "Say hello.", 0, 16)).completion()
-                    .get(TIMEOUT.toSeconds() * 2, TimeUnit.SECONDS);
+            // the client's own timeouts end the request; the wait is a backstop a little beyond them
+            record = client.send(spec).completion()
+                    .get(answerWait().plus(connection.connectTimeout()).toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return;
         } catch (ExecutionException | TimeoutException e) {
             results.add(DoctorCheck.Result.fail(check, "no answer to one " + (api.streaming() ? "streamed " : "")
                     + "request: " + e, "check the server's logs"));
+            return;
+        }
+        if (!record.succeeded() && Redirects.is(record.failure())) {
+            results.add(DoctorCheck.Result.fail(check, Redirects.problem(endpoint, record.failure().code(),
+                    Redirects.location(config, api, spec), suffix, baseVariable), "set " + baseVariable
+                    + " to the URL the server answers at: a run follows no redirect either, and its pre-run check "
+                    + "stops with this"));
             return;
         }
         if (!record.succeeded()) {
@@ -334,6 +376,22 @@ public final class Doctor {
             case IDLE_TIMEOUT, REQUEST_TIMEOUT -> "the server did not answer in time: check its load and logs";
             default -> "run with --debug and check the server's logs";
         };
+    }
+
+    /** The client of a run with these connection flags, for one request. */
+    private ClientConfig clientConfig(URI endpoint, String model) {
+        return ClientConfig.builder(endpoint, model).apiKey(Secret.of(apiKey)).maxConnections(1)
+                .connectTimeout(connection.connectTimeout()).idleTimeout(connection.idleTimeout())
+                .requestTimeout(connection.requestTimeout()).connectionMode(connection.mode())
+                .ioThreads(1).workerThreads(1).extraHeaders(access.headers()).trustedCertificatesPem(access.caCert())
+                .insecureTls(access.insecure()).build();
+    }
+
+    /** How long an answer is awaited: as the run's pre-run check waits with these flags. */
+    private Duration answerWait() {
+        return Preflight.answerWait(ClientConfig.builder(URI.create("http://localhost/"), "m")
+                .connectTimeout(connection.connectTimeout()).idleTimeout(connection.idleTimeout())
+                .requestTimeout(connection.requestTimeout()).build(), null).limit();
     }
 
     private String rightKey() {

@@ -36,9 +36,9 @@ import java.util.regex.Pattern;
 /**
  * Checks before the run, so a configuration mistake is one clear error instead of N failed requests: one TCP connect
  * ({@link #checkReachable}), then one small request through the run's own client, with its TLS trust, headers and
- * key ({@link #checkRequest}). Only answers that no load explains stop the run: an untrusted certificate, and a 4xx
- * (but 408 and 429) or 501, printed with the server's own message; a 5xx, a timeout or a broken stream may be the
- * server's capacity, and are left for the run to measure.
+ * key ({@link #checkRequest}). Only answers that no load explains stop the run: an untrusted certificate, a redirect
+ * (the client follows none: {@link Redirects}), and a 4xx (but 408 and 429) or 501, printed with the server's own
+ * message; a 5xx, a timeout or a broken stream may be the server's capacity, and are left for the run to measure.
  */
 final class Preflight {
     private static final int CONNECT_TIMEOUT_MILLIS = 10_000;
@@ -68,7 +68,12 @@ final class Preflight {
      * that is still starting (a model loading) refuses connections until it listens.
      */
     static void awaitReachable(URI endpoint, EndpointTarget target, PrintStream err) {
-        Duration wait = target instanceof EndpointTarget.Remote remote ? remote.readyWait() : Duration.ZERO;
+        awaitReachable(endpoint, target instanceof EndpointTarget.Remote remote ? remote.readyWait() : Duration.ZERO,
+                err);
+    }
+
+    /** As above, waiting up to {@code wait} (--wait-for-server; zero: one attempt). */
+    static void awaitReachable(URI endpoint, Duration wait, PrintStream err) {
         long deadline = System.nanoTime() + wait.toNanos();
         boolean told = false;
         while (true) {
@@ -166,6 +171,12 @@ final class Preflight {
                 || record.failure().kind() == FailureKind.REQUEST_TIMEOUT)) {
             err.println(gaveUp(where, wait)); // the client's own limit came first
             return;
+        }
+        if (!record.succeeded() && Redirects.is(record.failure())) {
+            // every request of the run would be redirected, and the client follows none: name where it points
+            throw new RunFailedException(Redirects.problem(config.endpoint(), record.failure().code(),
+                    Redirects.location(config, api, new RequestSpec(0, PROMPT, 0, 1)), apiSuffix(api),
+                    CommonSettings.registered(api.name()).baseVariable()));
         }
         String problem = configurationProblem(record, config.endpoint(), config.model(), apiKey, keyVariable);
         if (problem != null) throw new RunFailedException(problem);
@@ -324,6 +335,9 @@ final class Preflight {
         }
         if (failure.kind() != FailureKind.HTTP_STATUS) return null;
         int status = failure.code();
+        if (Redirects.is(failure)) { // a worker's answer: its Location is not carried
+            return Redirects.problem(endpoint, status, null, "", BASE_VARIABLES);
+        }
         boolean refused = (status >= 400 && status < 500 && status != 408 && status != 429) || status == 501;
         if (!refused) return null;
         String hint = switch (status) {
@@ -359,6 +373,11 @@ final class Preflight {
             if (message.length() > MESSAGE_CHARS) message = message.substring(0, MESSAGE_CHARS) + "...";
         }
         return message.isEmpty() ? "(no message)" : message;
+    }
+
+    /** What {@code api} appends to the base, e.g. "chat/completions". */
+    static String apiSuffix(LlmApi api) {
+        return api.endpoint("http://localhost/v1").getPath().substring("/v1/".length());
     }
 
     private static int port(URI endpoint) {

@@ -3,6 +3,7 @@ package io.llmperf4j.cli;
 import io.llmperf4j.engine.client.ApiRegistry;
 import io.llmperf4j.engine.client.Secret;
 import io.llmperf4j.run.CommonSettings;
+import io.llmperf4j.run.Doctor;
 import io.llmperf4j.run.EndpointTarget;
 
 import java.nio.file.Files;
@@ -30,18 +31,13 @@ final class CommonOptions {
         atLeast("--num-concurrent-requests", flags.numConcurrentRequests, 1);
         atLeast("--timeout", flags.timeoutSeconds, 1);
         atLeast("--max-num-completed-requests", maxNumCompletedRequests, 1);
-        Duration idleTimeout = positiveSeconds("--idle-timeout", connection.idleTimeoutSeconds);
-        Duration connectTimeout = positiveSeconds("--connect-timeout", connection.connectTimeoutSeconds);
-        atLeast("--wait-for-server", connection.waitForServerSeconds, 0);
-        Duration requestTimeout = connection.requestTimeoutSeconds == null ? null
-                : positiveSeconds("--request-timeout", connection.requestTimeoutSeconds);
+        Doctor.Connection limits = connectionLimits(connection);
         EndpointAccessFlags access = connection.access;
         Map<String, String> headers = checkedHeaders(access);
         checkLlmApi(flags.llmApi);
         Map<String, Object> samplingParams = SamplingParamsParser.parse(flags.additionalSamplingParams);
         Map<String, String> metadata = MetadataParser.parse(flags.metadata);
-        EndpointTarget target = target(context, access.apiKeyFile, flags.llmApi,
-                Duration.ofSeconds(connection.waitForServerSeconds));
+        EndpointTarget target = target(context, access.apiKeyFile, flags.llmApi, limits.waitForServer());
         String model = flags.model;
         if (model == null || model.isBlank()) {
             if (target instanceof EndpointTarget.Remote) {
@@ -52,10 +48,10 @@ final class CommonOptions {
         }
         CommonSettings options = new CommonSettings(target, model, flags.numConcurrentRequests, flags.timeoutSeconds,
                 maxNumCompletedRequests, samplingParams, resultsDir, flags.llmApi, metadata,
-                idleTimeout, headers, access.caCert,
-                requestTimeout,
-                connectTimeout, access.insecure, overwrite,
-                connection.connectionMode, scrapeHeaders(access));
+                limits.idleTimeout(), headers, access.caCert,
+                limits.requestTimeout(),
+                limits.connectTimeout(), access.insecure, overwrite,
+                limits.mode(), scrapeHeaders(access));
         warnIfInsecure(access, context);
         warnIfHeaderReplacesKey(headers, flags.llmApi, target, context);
         return options;
@@ -79,6 +75,17 @@ final class CommonOptions {
                 }
             }
         });
+    }
+
+    /** The connection flags checked (a run's and doctor's), as doctor takes them. */
+    static Doctor.Connection connectionLimits(ConnectionFlags connection) {
+        Duration idleTimeout = positiveSeconds("--idle-timeout", connection.idleTimeoutSeconds);
+        Duration connectTimeout = positiveSeconds("--connect-timeout", connection.connectTimeoutSeconds);
+        atLeast("--wait-for-server", connection.waitForServerSeconds, 0);
+        Duration requestTimeout = connection.requestTimeoutSeconds == null ? null
+                : positiveSeconds("--request-timeout", connection.requestTimeoutSeconds);
+        return new Doctor.Connection(connectTimeout, idleTimeout, requestTimeout,
+                Duration.ofSeconds(connection.waitForServerSeconds), connection.connectionMode);
     }
 
     /** The --header values parsed, after checking that the TLS flags agree and the --ca-cert file is there. */

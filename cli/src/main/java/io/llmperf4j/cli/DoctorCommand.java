@@ -29,8 +29,9 @@ import java.util.concurrent.Callable;
             "anthropic (ANTHROPIC_API_BASE / ANTHROPIC_API_KEY, /messages with x-api-key and anthropic-version,",
             "Anthropic's events ending with message_stop) or embeddings (/embeddings, one JSON response).",
             "",
-            "The connection flags work as in token-benchmark: pass the run's, so doctor reaches the endpoint",
-            "as the run will."
+            "The connection flags are token-benchmark's: pass the run's, so doctor reaches the endpoint as the",
+            "run will. Each answer is awaited as long as the run's pre-run check waits: the least of the idle",
+            "and request timeouts and the connect timeout + 30 s (60 s by default)."
         })
 final class DoctorCommand implements Callable<Integer> {
     private final CliContext context;
@@ -46,9 +47,9 @@ final class DoctorCommand implements Callable<Integer> {
             description = "The API to check: openai, openai-completions, anthropic or embeddings.")
     String llmApi;
 
-    /** As token-benchmark's, so doctor reaches a private-CA or gateway endpoint the way the run will. */
+    /** token-benchmark's, so doctor reaches a private-CA, gateway or slow endpoint the way the run will. */
     @ArgGroup(validate = false, heading = "%nConnection (as in token-benchmark):%n")
-    EndpointAccessFlags access = new EndpointAccessFlags();
+    ConnectionFlags connection = new ConnectionFlags();
 
     DoctorCommand(CliContext context) {
         this.context = context;
@@ -63,13 +64,16 @@ final class DoctorCommand implements Callable<Integer> {
             throw new UsageException(baseVariable + " is not set; export the server's base URL, e.g. "
                     + CommonOptions.registered(llmApi).defaultBase());
         }
+        EndpointAccessFlags access = connection.access;
         Map<String, String> headers = CommonOptions.checkedHeaders(access);
+        Doctor.Connection limits = CommonOptions.connectionLimits(connection);
         String key = access.apiKeyFile != null ? ApiKeyFile.read(access.apiKeyFile)
                 : context.env(CommonOptions.registered(llmApi).keyVariable());
         CommonOptions.warnIfInsecure(access, context);
         List<DoctorCheck.Result> results = new Doctor(CommonOptions.registered(llmApi).adapter(true), base.strip(),
                 key, access.apiKeyFile == null ? null : "--api-key-file " + access.apiKeyFile, model,
-                new EndpointAccess(access.caCert, access.insecure, headers, CommonOptions.scrapeHeaders(access))).run();
+                new EndpointAccess(access.caCert, access.insecure, headers, CommonOptions.scrapeHeaders(access)),
+                limits, context.err()).run();
         boolean allPassed = true;
         boolean warned = false;
         for (DoctorCheck.Result result : results) {

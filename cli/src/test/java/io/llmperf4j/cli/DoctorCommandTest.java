@@ -171,4 +171,30 @@ class DoctorCommandTest {
             assertTrue(run.out().contains("END_MARKER_MISSING"), run::toString);
         }
     }
+
+    /**
+     * The run's connection flags: --idle-timeout 1 ends the streamed request of a server that stalls (30 s) after
+     * its first events as the run's client would, an IDLE_TIMEOUT; doctor refused the flag before (exit 2) and waited
+     * a fixed 15 s.
+     */
+    @Test
+    void theRunsConnectionFlagsAreTakenAndUsed() {
+        try (SimulatedServer stalling = SimulatedServer.start(SimulatorConfig.builder().apiKey(KEY)
+                .timeToFirstToken(Duration.ofMillis(2)).interTokenDelay(Duration.ofMillis(1))
+                .faultPlan(FaultPlan.sequence(FaultKind.STALL).withStallDuration(Duration.ofSeconds(30))).build())) {
+            CliRun run = doctor(stalling.baseUrl(), KEY, "--idle-timeout", "1", "--connect-timeout", "5",
+                    "--wait-for-server", "0", "--connection-mode", "per-request", "--header", "X-Gateway: g");
+            assertEquals(1, run.exitCode(), run::toString);
+            assertTrue(run.out().contains("[PASS] API key:"), run::toString);
+            assertTrue(run.out().lines().anyMatch(l -> l.startsWith("[FAIL] streaming: IDLE_TIMEOUT ")
+                    && l.contains("(idle timeout 1000 ms)")), run::toString);
+        }
+    }
+
+    @Test
+    void aBadConnectionFlagIsAUsageError() {
+        CliRun run = doctor(server.baseUrl(), KEY, "--idle-timeout", "0");
+        assertEquals(2, run.exitCode(), run::toString);
+        assertTrue(run.err().contains("--idle-timeout"), run::toString);
+    }
 }
