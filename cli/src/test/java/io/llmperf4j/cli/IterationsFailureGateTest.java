@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,6 +40,13 @@ class IterationsFailureGateTest {
                 args.toArray(String[]::new));
     }
 
+    /** The page `llmperf4j report` writes for the folder. */
+    private static String page(Path dir) throws Exception {
+        CliRun report = CliRun.of(Map.of(), "report", dir.toString());
+        assertEquals(0, report.exitCode(), report::toString);
+        return Files.readString(dir.resolve("sim_50_10_report.html"));
+    }
+
     private static SimulatedServer failing(FaultPlan plan) {
         return SimulatedServer.start(SimulatorConfig.builder().faultPlan(plan).build());
     }
@@ -64,6 +72,27 @@ class IterationsFailureGateTest {
             assertEquals("NaN", entry.get("secondaryMetrics").get("requests_per_s").get("score").asText());
             assertEquals(0, entry.get("measuredRequests").get("succeeded").asInt());
             assertEquals(failed, entry.get("measuredRequests").get("failed").asInt());
+
+            // the page says what the harness said, not a mean of 0 tok/s computed from the CSV
+            String page = page(dir);
+            assertTrue(page.contains("<p>Measured iterations: 2, <strong class=\"mean\">no score: every measured "
+                    + "request failed (" + failed + " of " + failed + ")</strong>"), page);
+            assertFalse(page.contains("mean output tok/s <strong class=\"mean\">0.00</strong>"), page);
+        }
+    }
+
+    /** The page's score is the harness's (the mean of `_jmh.json`), with its interval. */
+    @Test
+    void thePageShowsTheHarnesssScore(@TempDir Path dir) throws Exception {
+        try (SimulatedServer server = failing(FaultPlan.sequence(FaultKind.NONE, FaultKind.HTTP_500))) {
+            iterations(server, dir);
+            JsonNode primary = new ObjectMapper().readTree(dir.resolve("sim_50_10_jmh.json").toFile()).get(0)
+                    .get("primaryMetric");
+            String page = page(dir);
+            assertTrue(page.contains("mean output tok/s <strong class=\"mean\">" + String.format(
+                    java.util.Locale.ROOT, "%.2f", primary.get("score").asDouble()) + "</strong> <span class=\"ci\">"
+                    + "± " + String.format(java.util.Locale.ROOT, "%.2f", primary.get("scoreError").asDouble())),
+                    page);
         }
     }
 

@@ -17,8 +17,14 @@ import java.util.Map;
  */
 final class IterationsPage {
 
-    /** The score of one level in {@code <base>_jmh.json}: its mean and the half-width of its 99.9 % interval. */
+    /**
+     * The score of one level in {@code <base>_jmh.json}: its mean and the half-width of its 99.9 % interval; both NaN
+     * when the level has no score (the harness writes NaN when every measured request failed).
+     */
     record JmhScore(double score, double error) {
+        boolean none() {
+            return Double.isNaN(score);
+        }
     }
 
     private final String base;
@@ -59,7 +65,8 @@ final class IterationsPage {
 
     /**
      * The primary scores of {@code <base>_jmh.json} in {@code dir} ({@link JmhFile}), keyed by "load_unit level" of
-     * the rows they match; empty when the file is absent or unreadable (the page then shows the mean alone).
+     * the rows they match, NaN for a level without a score; empty when the file is absent or unreadable (the page
+     * then shows the iterations' mean from the CSV).
      */
     static Map<String, JmhScore> readScores(Path dir, String base, List<IterationsFile.Row> rows) {
         Path file = dir.resolve(base + JmhFile.SUFFIX);
@@ -67,9 +74,10 @@ final class IterationsPage {
         if (!Files.isRegularFile(file)) return out;
         try {
             for (JmhFile.Entry entry : JmhFile.read(file)) {
-                if (entry.score() == null || entry.scoreError() == null) continue;
+                double score = entry.score() == null ? Double.NaN : entry.score();
+                double error = entry.scoreError() == null ? Double.NaN : entry.scoreError();
                 rows.stream().filter(r -> entry.isLevel(r.loadUnit(), r.level())).findFirst().ifPresent(r ->
-                        out.put(r.loadUnit() + " " + r.level(), new JmhScore(entry.score(), entry.scoreError())));
+                        out.put(r.loadUnit() + " " + r.level(), new JmhScore(score, error)));
             }
         } catch (IOException | RuntimeException e) {
             return Map.of();
@@ -108,14 +116,25 @@ final class IterationsPage {
         String unit = its.get(0).loadUnit();
         List<IterationsFile.Row> measured = its.stream().filter(r -> !"warmup".equals(r.iterationType())).toList();
         List<IterationsFile.Row> warmup = its.stream().filter(r -> "warmup".equals(r.iterationType())).toList();
-        double mean = measured.stream().filter(r -> r.outputTokS() != null).mapToDouble(IterationsFile.Row::outputTokS)
-                .average().orElse(Double.NaN);
+        JmhScore score = scores.get(unit + " " + level);
+        // the harness's score when its file is there (NaN: no score), else the mean of the CSV's rates
+        double mean = score != null ? score.score() : measured.stream().filter(r -> r.outputTokS() != null)
+                .mapToDouble(IterationsFile.Row::outputTokS).average().orElse(Double.NaN);
         out.append("<section id=\"iterations-").append(index).append("\" class=\"iterations\" data-level=\"")
                 .append(Html.esc(level)).append("\">\n<h2>").append(Html.esc(unit + " " + level)).append("</h2>\n")
-                .append("<p>Measured iterations: ").append(measured.size()).append(", mean output tok/s <strong ")
-                .append("class=\"mean\">").append(Html.fixed(mean, 2)).append("</strong>");
-        JmhScore score = scores.get(unit + " " + level);
-        if (score != null && Double.isFinite(score.error())) {
+                .append("<p>Measured iterations: ").append(measured.size());
+        if (score != null && score.none()) {
+            int failed = measured.stream().mapToInt(IterationsFile.Row::requestsFailed).sum();
+            out.append(", <strong class=\"mean\">no score: every measured request failed (").append(failed)
+                    .append(" of ").append(failed).append(")</strong>, as ").append(Html.esc(base))
+                    .append(JmhFile.SUFFIX).append(" and the console say (a rate of 0 from failed requests is no "
+                            + "measure of the server's pace)");
+        } else {
+            out.append(", mean output tok/s <strong class=\"mean\">").append(Html.fixed(mean, 2)).append("</strong>");
+        }
+        if (score != null && score.none()) {
+            // said above
+        } else if (score != null && Double.isFinite(score.error())) {
             out.append(" <span class=\"ci\">± ").append(Html.fixed(score.error(), 2)).append("</span> (99.9 % "
                     + "confidence interval of the mean over the measured iterations, Student's t, as JMH and the "
                     + "console print it; from ").append(Html.esc(base)).append(JmhFile.SUFFIX).append(")");
