@@ -73,7 +73,7 @@ final class LoadFiles {
                     is(verdict.ttftRedLineIndex(), i), is(verdict.firstFailingIndex(), i), v.fewSamples(),
                     num(v.throughputGain()), num(v.ttftP90Ratio()), row.folder(), row.slo(),
                     row.warnings() == null ? null : row.warnings().stream().map(SummaryDocument.WarningJson::of)
-                            .toList()));
+                            .toList(), num(v.achievedShare())));
         }
         List<Double> planned = plan.profile().levels(plan.warmup()).stream().map(LoadSettings::level).toList();
         SweepFiles.Verdict verdictDoc = new SweepFiles.Verdict(level(verdict.saturationLevel()),

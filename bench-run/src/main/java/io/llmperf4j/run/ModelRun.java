@@ -36,6 +36,7 @@ import io.llmperf4j.report.llmperf.LlmperfConsoleReport;
 import io.llmperf4j.report.llmperf.LlmperfFileNames;
 import io.llmperf4j.report.metrics.MetricsConfig;
 import io.llmperf4j.report.metrics.RunMetrics;
+import io.llmperf4j.report.metrics.RunWarning;
 import io.llmperf4j.report.metrics.RunWarnings;
 import io.llmperf4j.report.metrics.TokenCounting;
 import io.llmperf4j.report.summary.RunEnvironment;
@@ -57,6 +58,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -348,6 +350,7 @@ final class ModelRun implements BenchmarkListener {
                 load.timedOut(), load.clientOverhead()).withPreconnectNanos(load.preconnectNanos()));
         // a schedule's lags (an open loop's, sessions'): goodput judges TTFT and E2E from the intended send
         RunMetrics metrics = metrics(run, sendLags(load), load.warmupRecords());
+        metrics = behindSchedule(outcome.summary(), load).map(metrics::withWarning).orElse(metrics);
         if (cx.serverMetrics() != null) {
             // whether warmup ran, from the level's settings: a cluster's measured window starts at its first
             // worker's start, after the shared start, so its measure-start offset is not 0 even without warmup
@@ -461,6 +464,22 @@ final class ModelRun implements BenchmarkListener {
         return RunWarnings.prefixCacheReused(List.of(new RunWarnings.PromptSends(earlier, run.records())),
                 cx.drawnFresh(), cx.sharedPrefixTokens())
                 .map(metrics::withWarning).orElse(metrics);
+    }
+
+    /**
+     * BEHIND_SCHEDULE when the rate sweep's rule ({@link SaturationVerdict}: completion rate under
+     * {@code 1 − --saturation-gain} of the scheduled one) calls this open-loop level saturated; empty for a closed
+     * loop and for a level the rule does not judge (too few successes: FEW_SAMPLES says so).
+     */
+    private Optional<RunWarning> behindSchedule(LevelSummary summary, LoadResult load) {
+        if (!Double.isFinite(summary.scheduledRequestsPerSecond())) return Optional.empty();
+        SaturationVerdict.LevelVerdict verdict = SaturationVerdict.evaluate(List.of(summary), plan.rules(), "rate")
+                .levels().get(0);
+        if (!verdict.saturated()) return Optional.empty();
+        double sent = load instanceof OpenLoopResult open ? open.summary().achievedSendRequestsPerSecond()
+                : Double.NaN;
+        return Optional.of(RunWarnings.behindSchedule(summary.completionRequestsPerSecond(), sent,
+                summary.scheduledRequestsPerSecond(), verdict.achievedShare(), 1 - plan.rules().minThroughputGain()));
     }
 
     // ---------------------------------------------------------------- files

@@ -204,6 +204,28 @@ public final class RunWarnings {
                 metrics.config().serverInProcess());
     }
 
+    /**
+     * BEHIND_SCHEDULE, for an open loop whose completion rate fell below {@code threshold} of its scheduled rate
+     * (the caller applies the rate sweep's rule, which gives {@code share}); the figures are in the sentence.
+     *
+     * @param completedPerSecond the rate requests completed at, as the sweep verdict reads it
+     * @param sentPerSecond      the rate they were sent at (NaN: not known)
+     * @param scheduledPerSecond the schedule's rate
+     * @param share              completed over scheduled
+     * @param threshold          the share below which the loop is behind (1 − --saturation-gain)
+     */
+    public static RunWarning behindSchedule(double completedPerSecond, double sentPerSecond,
+                                            double scheduledPerSecond, double share, double threshold) {
+        return new RunWarning(WarningCode.BEHIND_SCHEDULE, String.format(Locale.ROOT, "The open loop fell behind its "
+                        + "schedule: it completed %.2f req/s of the %.2f req/s scheduled (%.1f %%, below %.1f %% = 100 "
+                        + "- --saturation-gain%s): the server (or the --num-concurrent-requests cap) did not keep up "
+                        + "with the offered rate, so this run measured a lower load than it was asked for, and its "
+                        + "latencies from the intended send include the wait. Lower the rate, or read this as the "
+                        + "server's limit.", completedPerSecond, scheduledPerSecond, 100 * share, 100 * threshold,
+                Double.isFinite(sentPerSecond) ? String.format(Locale.ROOT, "; sent %.2f req/s", sentPerSecond)
+                        : ""));
+    }
+
     private static double p50(MetricStats stats) {
         return stats == null || stats.isEmpty() ? Double.NaN : stats.p50();
     }

@@ -46,5 +46,12 @@ public enum WarningCode {
      * measures cached prefill; or the run sent its own prompts again (a workload in a loop), and its repeats hold most
      * of them. The message says which. Raised by the run, which knows how its workload was built.
      */
-    PREFIX_CACHE_REUSED
+    PREFIX_CACHE_REUSED,
+    /**
+     * An open loop completed requests at less than {@code 100 − --saturation-gain} % (95 % by default) of its
+     * scheduled rate: the rate sweep's saturation rule, applied to the run's one level. The server (or the
+     * {@code --num-concurrent-requests} cap) did not keep up with the offer, so the run measured a lower load than it
+     * was asked for. Raised by the run, which knows its schedule.
+     */
+    BEHIND_SCHEDULE
 }

@@ -23,7 +23,7 @@ public final class SweepFiles {
     public static final List<String> COLUMNS = List.of("level", "load_unit", "successes", "total", "failures",
             "failure_rate", "output_tok_s", "requests_s", "ttft_p50_ms", "ttft_p90_ms", "e2e_p50_ms", "e2e_p90_ms",
             "aborted", "saturation_point", "ttft_red_line", "first_failing", "few_samples", "throughput_gain",
-            "ttft_p90_ratio", "slo", "good_requests_per_s", "good_fraction");
+            "ttft_p90_ratio", "slo", "good_requests_per_s", "good_fraction", "achieved_share");
 
     /**
      * {@code <base>_sweep.json}.
@@ -61,6 +61,9 @@ public final class SweepFiles {
      *                 objectives
      * @param warnings its summary's warnings (code and message, as in its {@code _llmperf4j_summary.json}; empty
      *                 when none); absent for a level without a summary (iterations, a level that recorded nothing)
+     * @param achievedShare an open loop's completion rate over its scheduled rate, the share the verdict's rule
+     *                 compares with {@code 1 − saturation_gain_percent / 100} (1 = kept up); absent for a closed loop
+     *                 and for a level the verdict does not judge
      */
     public record Level(double level, String loadUnit, String label, int successes, int total,
                         int failures, Double failureRate, Double outputTokS, Double requestsS,
@@ -68,7 +71,22 @@ public final class SweepFiles {
                         Double ttftP90Ms, Double e2eP50Ms, Double e2eP90Ms, boolean aborted, boolean saturationPoint,
                         boolean ttftRedLine, boolean firstFailing, boolean fewSamples, Double throughputGain,
                         Double ttftP90Ratio, String resultsDir, @JsonInclude(JsonInclude.Include.NON_NULL) LevelSlo slo,
-                        @JsonInclude(JsonInclude.Include.NON_NULL) List<SummaryDocument.WarningJson> warnings) {
+                        @JsonInclude(JsonInclude.Include.NON_NULL) List<SummaryDocument.WarningJson> warnings,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) Double achievedShare) {
+
+        /** A level without its achieved share (a closed loop, or a sweep file written before it was kept). */
+        public Level(double level, String loadUnit, String label, int successes, int total,
+                     int failures, Double failureRate, Double outputTokS, Double requestsS,
+                     Double goodRequestsPerS, Double goodFraction, Double ttftP50Ms,
+                     Double ttftP90Ms, Double e2eP50Ms, Double e2eP90Ms, boolean aborted, boolean saturationPoint,
+                     boolean ttftRedLine, boolean firstFailing, boolean fewSamples, Double throughputGain,
+                     Double ttftP90Ratio, String resultsDir, LevelSlo slo,
+                     List<SummaryDocument.WarningJson> warnings) {
+            this(level, loadUnit, label, successes, total, failures, failureRate, outputTokS, requestsS,
+                    goodRequestsPerS, goodFraction, ttftP50Ms, ttftP90Ms, e2eP50Ms, e2eP90Ms, aborted, saturationPoint,
+                    ttftRedLine, firstFailing, fewSamples, throughputGain, ttftP90Ratio, resultsDir, slo, warnings,
+                    null);
+        }
 
         /** A level without goodput (no {@code --slo} latency bound, or a sweep file written before it was kept). */
         public Level(double level, String loadUnit, String label, int successes, int total, int failures,
@@ -142,7 +160,8 @@ public final class SweepFiles {
                         OutputFormat.cell(l.e2eP90Ms()), l.aborted(), l.saturationPoint(), l.ttftRedLine(),
                         l.firstFailing(), l.fewSamples(), OutputFormat.cell(l.throughputGain()),
                         OutputFormat.cell(l.ttftP90Ratio()), l.slo() == null ? "" : l.slo().status(),
-                        OutputFormat.cell(l.goodRequestsPerS()), OutputFormat.cell(l.goodFraction()));
+                        OutputFormat.cell(l.goodRequestsPerS()), OutputFormat.cell(l.goodFraction()),
+                        OutputFormat.cell(l.achievedShare()));
             }
         }
         return List.of(json, csv);

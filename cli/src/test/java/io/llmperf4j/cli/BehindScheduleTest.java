@@ -1,0 +1,91 @@
+package io.llmperf4j.cli;
+
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * An open loop that falls behind its schedule, against the simulator on 127.0.0.1: one request in flight of ~120 ms
+ * (20 ms to the first token, 20 tokens of 5 ms) carries under 10 req/s, and 40 req/s are offered. A CI job reading
+ * the summary's warnings sees BEHIND_SCHEDULE with the figures (before, only the console's rates and the page showed
+ * it), and the rate sweep's files carry each level's achieved share, the figure its verdict judges.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class BehindScheduleTest {
+    private static final JsonMapper JSON = JsonMapper.builder()
+            .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
+    private static final Pattern MESSAGE = Pattern.compile("The open loop fell behind its schedule: it completed "
+            + "([0-9.]+) req/s of the ([0-9.]+) req/s scheduled \\(([0-9.]+) %, below 95\\.0 % = 100 - "
+            + "--saturation-gain; sent ([0-9.]+) req/s\\): ");
+
+    @RegisterExtension
+    static final TestServer server = TestServer.of(b -> b.timeToFirstToken(Duration.ofMillis(20))
+            .interTokenDelay(Duration.ofMillis(5)));
+
+    private static CliRun run(Path dir, String... load) {
+        List<String> args = new java.util.ArrayList<>(List.of("token-benchmark", "--model", "m",
+                "--mean-input-tokens", "40", "--stddev-input-tokens", "0", "--mean-output-tokens", "20",
+                "--stddev-output-tokens", "0", "--max-num-completed-requests", "12", "--arrival", "constant",
+                "--max-concurrency", "1", "--no-server-metrics", "--results-dir", dir.toString()));
+        args.addAll(List.of(load));
+        return CliRun.of(server.env(), args.toArray(String[]::new));
+    }
+
+    @Test
+    void theSummaryWarnsWithTheFigures(@TempDir Path dir) throws Exception {
+        CliRun run = run(dir, "--request-rate", "40");
+        assertEquals(0, run.exitCode(), run::toString);
+        JsonNode summary = JSON.readTree(dir.resolve("m_40_20_llmperf4j_summary.json").toFile());
+        JsonNode warning = null;
+        for (JsonNode w : summary.get("warnings")) {
+            if ("BEHIND_SCHEDULE".equals(w.get("code").asText())) warning = w;
+        }
+        assertTrue(warning != null, summary.get("warnings")::toString);
+        Matcher m = MESSAGE.matcher(warning.get("message").asText());
+        assertTrue(m.find(), warning::toString);
+        double completed = Double.parseDouble(m.group(1));
+        assertEquals(40.0, Double.parseDouble(m.group(2)));
+        // the share is completed over scheduled, under the 95 % the rule allows (one request of ~120 ms in flight)
+        assertEquals(100 * completed / 40, Double.parseDouble(m.group(3)), 0.15, warning::toString);
+        assertTrue(Double.parseDouble(m.group(3)) < 95, warning::toString);
+        JsonNode open = JSON.readTree(dir.resolve("m_40_20_open_loop.json").toFile());
+        assertEquals(open.get("achieved_send_requests_per_s").asDouble(), Double.parseDouble(m.group(4)), 0.005,
+                open::toString);
+        assertTrue(run.out().contains("[BEHIND_SCHEDULE] The open loop fell behind its schedule"), run::toString);
+    }
+
+    @Test
+    void theRateSweepsFilesCarryEachLevelsAchievedShare(@TempDir Path dir) throws Exception {
+        CliRun run = run(dir, "--rate-sweep", "20,40", "--sleep-between", "0");
+        assertEquals(0, run.exitCode(), run::toString);
+        Path json = Files.list(dir).filter(p -> p.toString().endsWith("_sweep.json")).findFirst().orElseThrow();
+        JsonNode sweep = JSON.readTree(json.toFile());
+        List<String> csv = Files.readAllLines(Path.of(json.toString().replace("_sweep.json", "_sweep.csv")));
+        assertTrue(csv.get(0).endsWith(",good_fraction,achieved_share"), csv.get(0));
+        for (int i = 0; i < 2; i++) {
+            JsonNode level = sweep.get("levels").get(i);
+            double share = level.get("achieved_share").asDouble();
+            assertTrue(share > 0 && share < 0.95, level::toString);
+            // the verdict judged this share: each level is behind, so the first is the saturation point
+            assertEquals(i == 0, level.get("saturation_point").asBoolean(), level::toString);
+            String[] cells = csv.get(i + 1).split(",", -1);
+            assertEquals(share, Double.parseDouble(cells[cells.length - 1]), 1e-9, csv.get(i + 1));
+            assertTrue(level.get("warnings").toString().contains("BEHIND_SCHEDULE"), level::toString);
+        }
+    }
+}
