@@ -1,23 +1,34 @@
 package io.llmperf4j.model;
 
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
 /**
  * What one failure points at, by its kind and code (METRICS.md §6): a 4xx other than 408/429 (an HTTP status, or the
  * code of an error in the stream) or a failed connection is the client's configuration (or a server that is not
- * there); 429, 408, 5xx, timeouts and dropped connections may be the server's capacity; a cancellation at the run's
- * end and a request lost with a load worker say nothing about the server; the rest (malformed or cut-short streams,
- * errors without a code, client errors) points at neither. The one definition: the report's REQUESTS_FAILED warning
- * and the sweep's verdict both read it.
+ * there); a failed connection after requests of the same run had succeeded is the server going away (a restart, a
+ * crash, an out-of-memory kill), since the same URL worked; 429, 408, 5xx, timeouts and dropped connections may be the
+ * server's capacity; a cancellation at the run's end and a request lost with a load worker say nothing about the
+ * server; the rest (malformed or cut-short streams, errors without a code, client errors) points at neither. The one
+ * definition: the report's REQUESTS_FAILED warning, the page and the sweep's verdict all read it.
  */
 public enum FailureCause {
     CONFIGURATION,
     CAPACITY,
     CANCELLED,
     LOST,
-    OTHER;
+    OTHER,
+    /** A connection that failed after a request of the same run had succeeded: the server stopped accepting them. */
+    SERVER_UNAVAILABLE;
+
+    /** For {@link #of(FailureKind, Integer, long, long)}: no request of the run succeeded. */
+    public static final long NEVER_SERVED = Long.MAX_VALUE;
 
     /**
      * The cause of a failure of {@code kind} with {@code code} (the HTTP status or stream error's code; null or -1:
-     * none).
+     * none), not knowing what the run's other requests did.
      */
     public static FailureCause of(FailureKind kind, Integer code) {
         boolean coded = code != null && code >= 0;
@@ -33,8 +44,51 @@ public enum FailureCause {
         };
     }
 
+    /**
+     * As {@link #of(FailureKind, Integer)} for a request of a run sent at {@code startEpochMicros}: a failed
+     * connection sent after {@code servedEpochMicros} (when the run's first success ended, {@link #servedSince}) is
+     * {@link #SERVER_UNAVAILABLE}: the same URL had worked.
+     */
+    public static FailureCause of(FailureKind kind, Integer code, long startEpochMicros, long servedEpochMicros) {
+        if (kind == FailureKind.CONNECT_FAILED && startEpochMicros >= servedEpochMicros) return SERVER_UNAVAILABLE;
+        return of(kind, code);
+    }
+
     /** The cause of {@code failure}. */
     public static FailureCause of(Failure failure) {
         return of(failure.kind(), failure.code());
+    }
+
+    /** When the first of {@code records}' successes ended (epoch microseconds), or {@link #NEVER_SERVED}. */
+    public static long servedSince(List<RequestRecord> records) {
+        long first = NEVER_SERVED;
+        for (RequestRecord r : records) {
+            if (r.succeeded()) first = Math.min(first, endEpochMicros(r.startEpochMicros(), r.e2eNanos()));
+        }
+        return first;
+    }
+
+    /** When a request sent at {@code startEpochMicros} that took {@code e2eNanos} ended. */
+    public static long endEpochMicros(long startEpochMicros, long e2eNanos) {
+        return startEpochMicros + Math.max(0, e2eNanos) / 1_000;
+    }
+
+    /** The cause of each of a run's {@code records}, in order; null for a success. */
+    public static List<FailureCause> of(List<RequestRecord> records) {
+        long served = servedSince(records);
+        List<FailureCause> out = new ArrayList<>(records.size());
+        for (RequestRecord r : records) {
+            out.add(r.succeeded() ? null : of(r.failure().kind(), r.failure().code(), r.startEpochMicros(), served));
+        }
+        return out;
+    }
+
+    /** A run's failures by cause ({@link #of(List)}); causes without a failure are left out. */
+    public static Map<FailureCause, Integer> count(List<RequestRecord> records) {
+        Map<FailureCause, Integer> out = new EnumMap<>(FailureCause.class);
+        for (FailureCause cause : of(records)) {
+            if (cause != null) out.merge(cause, 1, Integer::sum);
+        }
+        return out;
     }
 }

@@ -97,10 +97,7 @@ public record LevelSummary(double level, int successes, int total, double output
         double seconds = result.durationNanos() / 1e9;
         long[] ttft = nanos(ok, ScheduledRecord::ttftFromIntendedNanos);
         long[] e2e = nanos(ok, ScheduledRecord::e2eFromIntendedNanos);
-        Map<FailureCause, Integer> causes = new EnumMap<>(FailureCause.class);
-        for (ScheduledRecord r : measured) {
-            if (!r.record().succeeded()) causes.merge(FailureCause.of(r.record().failure()), 1, Integer::sum);
-        }
+        Map<FailureCause, Integer> causes = FailureCause.count(measured.stream().map(ScheduledRecord::record).toList());
         double scheduled = Double.NaN;
         double completion = Double.NaN;
         // a session schedule's arrivals are sessions, its records turns: no like-for-like rate

@@ -217,9 +217,10 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
         return why.isEmpty() ? null : String.join("; ", why);
     }
 
-    /** Failures that may be the service's: capacity signs and failures of no known cause. */
+    /** Failures that may be the service's: capacity signs, a server gone away and failures of no known cause. */
     private static int counted(LevelSummary s) {
-        return s.failures(FailureCause.CAPACITY) + s.failures(FailureCause.OTHER);
+        return s.failures(FailureCause.CAPACITY) + s.failures(FailureCause.OTHER)
+                + s.failures(FailureCause.SERVER_UNAVAILABLE);
     }
 
     /** Failures that point away from the service: configuration, cancellations, lost workers. */
@@ -236,6 +237,7 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
             case CANCELLED -> "cancelled at the run's end";
             case LOST -> "lost with a load worker";
             case OTHER -> "other (malformed or cut-short streams, client errors, or no known cause)";
+            case SERVER_UNAVAILABLE -> "server unavailable (connections refused after successes: restart, crash)";
         }));
         return String.join(", ", parts);
     }

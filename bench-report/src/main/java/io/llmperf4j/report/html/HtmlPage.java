@@ -722,7 +722,9 @@ final class HtmlPage {
                     + "<th class=\"num\">count</th><th class=\"num\">share</th><th>example messages</th></tr></thead>\n"
                     + "<tbody>\n");
             for (ReportSeries.ErrorGroup g : groups) {
-                out.append("<tr><td class=\"mono\">").append(Html.esc(g.kind().name())).append("</td><td class=\"num\">")
+                out.append("<tr><td class=\"mono\">").append(Html.esc(g.kind().name()))
+                        .append(g.cause() == FailureCause.SERVER_UNAVAILABLE ? " (after successes)" : "")
+                        .append("</td><td class=\"num\">")
                         .append(g.code()).append("</td><td class=\"num\">").append(g.count())
                         .append("</td><td class=\"num\">").append(Html.esc(Html.percent((double) g.count() / failed)))
                         .append("</td><td>");
@@ -751,13 +753,19 @@ final class HtmlPage {
      */
     static String failureReading(List<ReportSeries.ErrorGroup> groups) {
         Map<FailureCause, Integer> by = new EnumMap<>(FailureCause.class);
-        for (ReportSeries.ErrorGroup g : groups) by.merge(FailureCause.of(g.kind(), g.code()), g.count(), Integer::sum);
+        for (ReportSeries.ErrorGroup g : groups) by.merge(g.cause(), g.count(), Integer::sum);
         List<String> parts = new ArrayList<>();
         int capacity = by.getOrDefault(FailureCause.CAPACITY, 0);
         int configuration = by.getOrDefault(FailureCause.CONFIGURATION, 0);
         int other = by.getOrDefault(FailureCause.OTHER, 0);
         int cancelled = by.getOrDefault(FailureCause.CANCELLED, 0);
         int lost = by.getOrDefault(FailureCause.LOST, 0);
+        int unavailable = by.getOrDefault(FailureCause.SERVER_UNAVAILABLE, 0);
+        if (unavailable > 0) {
+            parts.add(unavailable + (unavailable == 1 ? " points" : " point") + " at the server going away "
+                    + "(connections refused after requests of this run had succeeded: a restart, a crash, an "
+                    + "out-of-memory kill): the URL is right; check the server's logs.");
+        }
         if (capacity > 0) {
             parts.add(capacity + (capacity == 1 ? " points" : " point") + " at capacity (429, 408, 5xx, timeouts, "
                     + "dropped connections): the service did not hold this load.");

@@ -1,5 +1,6 @@
 package io.llmperf4j.report.html;
 
+import io.llmperf4j.model.FailureCause;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.report.metrics.RequestMetrics;
@@ -322,32 +323,48 @@ public final class ReportSeries {
     }
 
     /**
-     * Failed requests with one kind and code.
+     * Failed requests with one kind, code and cause.
      *
      * @param kind             the failure kind
      * @param code             the HTTP status, the stream error's code, or -1
      * @param count            failures with this kind and code
      * @param distinctMessages how many different messages they had
      * @param examples         the first different messages (key-shaped text redacted), in record order
+     * @param cause            what they point at in their run ({@link FailureCause#of(List)}: a failed connection
+     *                         after a success is the server going away, not the configuration)
      */
-    public record ErrorGroup(FailureKind kind, int code, int count, int distinctMessages, List<String> examples) {
+    public record ErrorGroup(FailureKind kind, int code, int count, int distinctMessages, List<String> examples,
+                             FailureCause cause) {
         public ErrorGroup {
             Objects.requireNonNull(kind, "kind");
             examples = List.copyOf(examples);
+            if (cause == null) cause = FailureCause.of(kind, code);
+        }
+
+        /** A group whose cause is its kind's and code's alone. */
+        public ErrorGroup(FailureKind kind, int code, int count, int distinctMessages, List<String> examples) {
+            this(kind, code, count, distinctMessages, examples, null);
         }
     }
 
-    /** Failures grouped by kind and code, most frequent first (then kind order, then code). */
+    /**
+     * Failures grouped by kind, code and cause (refused connections before and after the run's first success apart),
+     * most frequent first (then kind order, then code).
+     */
     public static List<ErrorGroup> errorGroups(List<RequestRecord> records, int maxExamples) {
         Map<String, FailureKind> kinds = new LinkedHashMap<>();
         Map<String, Integer> codes = new LinkedHashMap<>();
+        Map<String, FailureCause> causes = new LinkedHashMap<>();
         Map<String, Integer> counts = new LinkedHashMap<>();
         Map<String, LinkedHashSet<String>> messages = new LinkedHashMap<>();
-        for (RequestRecord r : records) {
+        List<FailureCause> causeOf = FailureCause.of(records);
+        for (int i = 0; i < records.size(); i++) {
+            RequestRecord r = records.get(i);
             if (r.succeeded()) continue;
-            String key = r.failure().kind().name() + "/" + r.failure().code();
+            String key = r.failure().kind().name() + "/" + r.failure().code() + "/" + causeOf.get(i);
             kinds.putIfAbsent(key, r.failure().kind());
             codes.putIfAbsent(key, r.failure().code());
+            causes.putIfAbsent(key, causeOf.get(i));
             counts.merge(key, 1, Integer::sum);
             messages.computeIfAbsent(key, k -> new LinkedHashSet<>()).add(Redaction.secrets(r.failure().message()));
         }
@@ -355,7 +372,7 @@ public final class ReportSeries {
         for (String key : counts.keySet()) {
             List<String> distinct = new ArrayList<>(messages.get(key));
             groups.add(new ErrorGroup(kinds.get(key), codes.get(key), counts.get(key), distinct.size(),
-                    distinct.subList(0, Math.min(maxExamples, distinct.size()))));
+                    distinct.subList(0, Math.min(maxExamples, distinct.size())), causes.get(key)));
         }
         groups.sort(Comparator.comparingInt(ErrorGroup::count).reversed()
                 .thenComparing(ErrorGroup::kind)

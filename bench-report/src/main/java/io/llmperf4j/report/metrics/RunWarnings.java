@@ -218,7 +218,7 @@ public final class RunWarnings {
                                             double scheduledPerSecond, double share, double threshold) {
         return new RunWarning(WarningCode.BEHIND_SCHEDULE, String.format(Locale.ROOT, "The open loop fell behind its "
                         + "schedule: it completed %.2f req/s of the %.2f req/s scheduled (%.1f %%, below %.1f %% = 100 "
-                        + "- --saturation-gain%s): the server (or the --num-concurrent-requests cap) did not keep up "
+                        + "- --saturation-gain%s): the server (or the --max-concurrency cap) did not keep up "
                         + "with the offered rate, so this run measured a lower load than it was asked for, and its "
                         + "latencies from the intended send include the wait. Lower the rate, or read this as the "
                         + "server's limit.", completedPerSecond, scheduledPerSecond, 100 * share, 100 * threshold,
@@ -303,27 +303,67 @@ public final class RunWarnings {
      * or a failed connection (TLS, refused, unknown host), is the client's configuration; 429, 408, 5xx (either way),
      * timeouts and dropped connections may be the server's capacity; the rest (an error in the stream without a
      * code, malformed or cut-short responses, client errors) points at neither. When failures point different ways,
-     * each is counted, so the counts add up to the failures.
+     * each is counted, so the counts add up to the failures. A failed connection after a success of the same run
+     * is the server going away ({@link FailureCause#SERVER_UNAVAILABLE}): the sentence says after how many
+     * successes, and when.
      */
     static String failureCause(List<RequestMetrics> requests) {
         long configuration = 0;
         long capacity = 0;
         long lost = 0;
         long other = 0;
+        long unavailable = 0;
+        long firstUnavailable = Long.MAX_VALUE;
         boolean uncodedErrors = false;
+        long served = FailureCause.NEVER_SERVED;
+        for (RequestMetrics r : requests) {
+            if (r.succeeded()) served = Math.min(served, FailureCause.endEpochMicros(r.startEpochMicros(),
+                    r.e2eNanos()));
+        }
         for (RequestMetrics r : requests) {
             if (r.succeeded()) continue;
-            switch (FailureCause.of(r.failureKind(), r.failureCode())) {
+            switch (FailureCause.of(r.failureKind(), r.failureCode(), r.startEpochMicros(), served)) {
                 case CANCELLED -> { }
                 case LOST -> lost++;
                 case CONFIGURATION -> configuration++;
                 case CAPACITY -> capacity++;
+                case SERVER_UNAVAILABLE -> {
+                    unavailable++;
+                    firstUnavailable = Math.min(firstUnavailable, r.startEpochMicros());
+                }
                 case OTHER -> {
                     other++;
                     uncodedErrors |= r.failureKind() == FailureKind.ERROR_IN_STREAM;
                 }
             }
         }
+        String gone = unavailable == 0 ? "" : unavailable + " point at the server going away: "
+                + serverStopped(requests, firstUnavailable) + " (a restart, a crash, an out-of-memory kill?); "
+                + "check its logs. The URL is right: requests to it had succeeded";
+        if (unavailable > 0 && configuration + capacity + other + lost == 0) return gone + ".";
+        if (unavailable > 0) {
+            String rest = failureCauseOfTheRest(configuration, capacity, lost, other, uncodedErrors);
+            return gone + "; of the others: " + rest;
+        }
+        return failureCauseOfTheRest(configuration, capacity, lost, other, uncodedErrors);
+    }
+
+    /**
+     * "the server stopped accepting connections after 12 successes at 14:03:07 UTC": the successes that had ended
+     * when the first refused request was sent ({@code firstRefusedMicros}).
+     */
+    private static String serverStopped(List<RequestMetrics> requests, long firstRefusedMicros) {
+        long before = requests.stream().filter(r -> r.succeeded()
+                && FailureCause.endEpochMicros(r.startEpochMicros(), r.e2eNanos()) <= firstRefusedMicros).count();
+        String at = java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss", Locale.ROOT)
+                .withZone(java.time.ZoneOffset.UTC).format(java.time.Instant.EPOCH.plus(firstRefusedMicros,
+                        java.time.temporal.ChronoUnit.MICROS));
+        return "the server stopped accepting connections after " + before + " success" + (before == 1 ? "" : "es")
+                + " at " + at + " UTC";
+    }
+
+    private static String failureCauseOfTheRest(long configuration, long capacity, long lost, long other,
+                                                boolean uncodedErrors) {
         // a worker that left the cluster is no fault of the server's: say so, and judge the others on their own
         String lostText = lost == 0 ? "" : lost + " were lost with a load worker that left the cluster mid-run (no "
                 + "fault of the server's; see the coordinator's log for which)";

@@ -50,7 +50,7 @@ public enum WarningCode {
     /**
      * An open loop completed requests at less than {@code 100 − --saturation-gain} % (95 % by default) of its
      * scheduled rate: the rate sweep's saturation rule, applied to the run's one level. The server (or the
-     * {@code --num-concurrent-requests} cap) did not keep up with the offer, so the run measured a lower load than it
+     * {@code --max-concurrency} cap) did not keep up with the offer, so the run measured a lower load than it
      * was asked for. Raised by the run, which knows its schedule.
      */
     BEHIND_SCHEDULE
