@@ -26,11 +26,16 @@ class RedirectPreflightTest {
     private static final String LOCATION_KEY = "sk-location-secret-0123456789";
 
     private static HttpServer redirecting(int status, AtomicInteger posts) throws Exception {
+        return redirecting(status, posts, false);
+    }
+
+    /** @param modelsToo whether GET /models is redirected as well (a gateway moved as a whole) */
+    private static HttpServer redirecting(int status, AtomicInteger posts, boolean modelsToo) throws Exception {
         HttpServer http = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         int port = http.getAddress().getPort();
         http.createContext("/", exchange -> {
             exchange.getRequestBody().readAllBytes();
-            if (exchange.getRequestURI().getPath().endsWith("/models")) {
+            if (exchange.getRequestURI().getPath().endsWith("/models") && !modelsToo) {
                 byte[] body = "{\"object\":\"list\",\"data\":[{\"id\":\"m\",\"object\":\"model\"}]}"
                         .getBytes(StandardCharsets.UTF_8);
                 exchange.getResponseHeaders().set("Content-Type", "application/json");
@@ -38,8 +43,10 @@ class RedirectPreflightTest {
                 exchange.getResponseBody().write(body);
             } else {
                 posts.incrementAndGet();
-                exchange.getResponseHeaders().set("Location", "http://127.0.0.1:" + port
-                        + "/served/v1/chat/completions?api_key=" + LOCATION_KEY);
+                String path = exchange.getRequestURI().getPath().endsWith("/models") ? "/served/v1/models"
+                        : "/served/v1/chat/completions";
+                exchange.getResponseHeaders().set("Location", "http://127.0.0.1:" + port + path + "?api_key="
+                        + LOCATION_KEY);
                 exchange.sendResponseHeaders(status, -1);
             }
             exchange.close();
@@ -86,6 +93,23 @@ class RedirectPreflightTest {
                     + " redirects " + origin + "/v1/chat/completions (HTTP 308) to " + origin
                     + "/served/v1/chat/completions?api_key=[REDACTED]; llmperf4j follows no redirect: point "
                     + "OPENAI_API_BASE there (" + origin + "/served/v1)\n"), run::toString);
+            assertFalse(run.toString().contains(LOCATION_KEY), run::toString);
+        } finally {
+            http.stop(0);
+        }
+    }
+
+    @Test
+    void doctorFailsItsModelsCheckWhenTheWholeGatewayMoved() throws Exception {
+        HttpServer http = redirecting(307, new AtomicInteger(), true);
+        try {
+            String origin = "http://127.0.0.1:" + http.getAddress().getPort();
+            CliRun run = CliRun.of(Map.of("OPENAI_API_BASE", origin + "/v1", "OPENAI_API_KEY", "sk-test"), "doctor");
+            assertEquals(1, run.exitCode(), run::toString);
+            assertTrue(run.out().contains("[FAIL] API key: the server at 127.0.0.1:" + http.getAddress().getPort()
+                    + " redirects " + origin + "/v1/models (HTTP 307) to " + origin
+                    + "/served/v1/models?api_key=[REDACTED]; llmperf4j follows no redirect: point OPENAI_API_BASE "
+                    + "there (" + origin + "/served/v1)\n"), run::toString);
             assertFalse(run.toString().contains(LOCATION_KEY), run::toString);
         } finally {
             http.stop(0);
