@@ -10,6 +10,7 @@ import io.llmperf4j.engine.client.ApiRegistry;
 import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.client.ClientConfig;
 import io.llmperf4j.engine.client.ConnectionMode;
+import io.llmperf4j.engine.client.EndpointUrls;
 import io.llmperf4j.engine.client.LlmApi;
 import io.llmperf4j.engine.client.Secret;
 import io.llmperf4j.model.FailureKind;
@@ -110,7 +111,7 @@ public final class Doctor {
         this.keyVariable = CommonSettings.registered(api.name()).keyVariable();
         this.keySource = keySource == null ? keyVariable : keySource;
         this.keyProblem = EndpointTarget.keyProblem(this.keySource, apiKey);
-        this.suffix = Preflight.apiSuffix(api);
+        this.suffix = EndpointUrls.suffix(api);
     }
 
     public List<DoctorCheck.Result> run() {
@@ -242,7 +243,8 @@ public final class Doctor {
         }
         if (status >= 300 && status < 400) {
             results.add(DoctorCheck.Result.fail("API key", Redirects.problem(models, status,
-                    response.headers().firstValue("location").orElse(null), "models", baseVariable),
+                    response.headers().firstValue("location").orElse(null), apiKey, access.headers(), "models",
+                    baseVariable),
                     "set " + baseVariable + " to the URL the server answers at: a run follows no redirect either"));
             return null;
         }
@@ -308,8 +310,7 @@ public final class Doctor {
             return;
         }
         if (!record.succeeded() && Redirects.is(record.failure())) {
-            results.add(DoctorCheck.Result.fail(check, Redirects.problem(endpoint, record.failure().code(),
-                    Redirects.location(config, api, spec), suffix, baseVariable), "set " + baseVariable
+            results.add(DoctorCheck.Result.fail(check, Redirects.problem(endpoint, record.failure()), "set " + baseVariable
                     + " to the URL the server answers at: a run follows no redirect either, and its pre-run check "
                     + "stops with this"));
             return;

@@ -174,9 +174,7 @@ final class Preflight {
         }
         if (!record.succeeded() && Redirects.is(record.failure())) {
             // every request of the run would be redirected, and the client follows none: name where it points
-            throw new RunFailedException(Redirects.problem(config.endpoint(), record.failure().code(),
-                    Redirects.location(config, api, new RequestSpec(0, PROMPT, 0, 1)), apiSuffix(api),
-                    CommonSettings.registered(api.name()).baseVariable()));
+            throw new RunFailedException(Redirects.problem(config.endpoint(), record.failure()));
         }
         String problem = configurationProblem(record, config.endpoint(), config.model(), apiKey, keyVariable);
         if (problem != null) throw new RunFailedException(problem);
@@ -335,9 +333,7 @@ final class Preflight {
         }
         if (failure.kind() != FailureKind.HTTP_STATUS) return null;
         int status = failure.code();
-        if (Redirects.is(failure)) { // a worker's answer: its Location is not carried
-            return Redirects.problem(endpoint, status, null, "", BASE_VARIABLES);
-        }
+        if (Redirects.is(failure)) return Redirects.problem(endpoint, failure); // a worker's answer too
         boolean refused = (status >= 400 && status < 500 && status != 408 && status != 429) || status == 501;
         if (!refused) return null;
         String hint = switch (status) {
@@ -373,11 +369,6 @@ final class Preflight {
             if (message.length() > MESSAGE_CHARS) message = message.substring(0, MESSAGE_CHARS) + "...";
         }
         return message.isEmpty() ? "(no message)" : message;
-    }
-
-    /** What {@code api} appends to the base, e.g. "chat/completions". */
-    static String apiSuffix(LlmApi api) {
-        return api.endpoint("http://localhost/v1").getPath().substring("/v1/".length());
     }
 
     private static int port(URI endpoint) {

@@ -68,14 +68,14 @@ class RedirectPreflightTest {
                     "--no-client-warmup", "--results-dir", dir.resolve("out").toString());
             assertEquals(1, run.exitCode(), run::toString);
             String error = run.err().lines().filter(l -> l.startsWith("llmperf4j: error: ")).findFirst().orElse("");
-            assertEquals("llmperf4j: error: the server at 127.0.0.1:" + http.getAddress().getPort() + " redirects "
-                    + origin + "/v1/chat/completions (HTTP " + status + ") to " + origin
-                    + "/served/v1/chat/completions?api_key=[REDACTED]; llmperf4j follows no redirect: point "
-                    + "OPENAI_API_BASE there (" + origin + "/served/v1) (run with --debug for details)", error,
+            assertEquals("llmperf4j: error: the server at 127.0.0.1:" + http.getAddress().getPort() + " answered "
+                    + "the pre-run request with HTTP " + status + " redirect to " + origin
+                    + "/served/v1/chat/completions?api_key=[redacted] (the client does not follow redirects: point "
+                    + "OPENAI_API_BASE at " + origin + "/served/v1) (run with --debug for details)", error,
                     run::toString);
             assertFalse(run.toString().contains(LOCATION_KEY), run::toString);
-            // the check's request and the one that read its Location; no run
-            assertEquals(2, posts.get(), run::toString);
+            // the check's request only: its failure names the Location; no run
+            assertEquals(1, posts.get(), run::toString);
             assertFalse(Files.exists(dir.resolve("out")), "no results folder");
         } finally {
             http.stop(0);
@@ -90,9 +90,9 @@ class RedirectPreflightTest {
             CliRun run = CliRun.of(Map.of("OPENAI_API_BASE", origin + "/v1", "OPENAI_API_KEY", "sk-test"), "doctor");
             assertEquals(1, run.exitCode(), run::toString);
             assertTrue(run.out().contains("[FAIL] streaming: the server at 127.0.0.1:" + http.getAddress().getPort()
-                    + " redirects " + origin + "/v1/chat/completions (HTTP 308) to " + origin
-                    + "/served/v1/chat/completions?api_key=[REDACTED]; llmperf4j follows no redirect: point "
-                    + "OPENAI_API_BASE there (" + origin + "/served/v1)\n"), run::toString);
+                    + " answered the pre-run request with HTTP 308 redirect to " + origin
+                    + "/served/v1/chat/completions?api_key=[redacted] (the client does not follow redirects: point "
+                    + "OPENAI_API_BASE at " + origin + "/served/v1)\n"), run::toString);
             assertFalse(run.toString().contains(LOCATION_KEY), run::toString);
         } finally {
             http.stop(0);
@@ -107,9 +107,9 @@ class RedirectPreflightTest {
             CliRun run = CliRun.of(Map.of("OPENAI_API_BASE", origin + "/v1", "OPENAI_API_KEY", "sk-test"), "doctor");
             assertEquals(1, run.exitCode(), run::toString);
             assertTrue(run.out().contains("[FAIL] API key: the server at 127.0.0.1:" + http.getAddress().getPort()
-                    + " redirects " + origin + "/v1/models (HTTP 307) to " + origin
-                    + "/served/v1/models?api_key=[REDACTED]; llmperf4j follows no redirect: point OPENAI_API_BASE "
-                    + "there (" + origin + "/served/v1)\n"), run::toString);
+                    + " answered GET /v1/models with HTTP 307 redirect to " + origin
+                    + "/served/v1/models?api_key=[redacted] (the client does not follow redirects: point "
+                    + "OPENAI_API_BASE at " + origin + "/served/v1)\n"), run::toString);
             assertFalse(run.toString().contains(LOCATION_KEY), run::toString);
         } finally {
             http.stop(0);

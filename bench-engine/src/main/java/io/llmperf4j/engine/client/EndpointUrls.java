@@ -55,6 +55,31 @@ public final class EndpointUrls {
         return withPath(base, "embeddings");
     }
 
+    /** What {@code api} appends to the base, e.g. {@code chat/completions}. */
+    public static String suffix(LlmApi api) {
+        return api.endpoint("http://localhost/v1").getPath().substring("/v1/".length());
+    }
+
+    /**
+     * The API base a URL a server pointed to belongs to: {@code https://h/served/v1} for
+     * {@code https://h/served/v1/chat/completions?x=1} and the suffix {@code chat/completions}; null when its path
+     * does not end with the suffix or it is no absolute URL.
+     */
+    public static String baseOf(String url, String suffix) {
+        try {
+            URI uri = new URI(url);
+            String path = uri.getRawPath();
+            if (uri.getScheme() == null || uri.getRawAuthority() == null || path == null
+                    || !path.endsWith("/" + suffix)) {
+                return null;
+            }
+            return uri.getScheme() + "://" + uri.getRawAuthority()
+                    + path.substring(0, path.length() - suffix.length() - 1);
+        } catch (URISyntaxException e) {
+            return null;
+        }
+    }
+
     /** The rule above for any path suffix: appended after one "/", unless the base already ends with it. */
     static URI withPath(String base, String suffix) {
         if (base == null || base.isBlank()) {

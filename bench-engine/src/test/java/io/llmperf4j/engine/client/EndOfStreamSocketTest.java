@@ -189,7 +189,8 @@ class EndOfStreamSocketTest {
         assertEquals(FailureKind.HTTP_STATUS, r.failure().kind());
         assertEquals(308, r.failure().code());
         assertEquals("HTTP 308 redirect to https://127.0.0.1:" + server.port() + "/v1/chat/completions?api-version="
-                + "2024-06-01&api-key=[redacted] (the client does not follow redirects: point OPENAI_API_BASE at it)",
+                + "2024-06-01&api-key=[redacted] (the client does not follow redirects: point OPENAI_API_BASE at "
+                        + "https://127.0.0.1:" + server.port() + "/v1)",
                 r.failure().message());
         assertEquals(1, server.requestsReceived(), "not followed");
     }
@@ -200,7 +201,8 @@ class EndOfStreamSocketTest {
         assertEquals(FailureKind.HTTP_STATUS, r.failure().kind());
         assertEquals(307, r.failure().code());
         assertEquals("HTTP 307 redirect to http://127.0.0.1:" + server.port() + "/gateway/v1/chat/completions (the "
-                + "client does not follow redirects: point OPENAI_API_BASE at it)", r.failure().message());
+                + "client does not follow redirects: point OPENAI_API_BASE at http://127.0.0.1:" + server.port()
+                + "/gateway/v1)", r.failure().message());
         assertEquals(1, server.requestsReceived(), "not followed");
     }
 }

@@ -1,6 +1,7 @@
 package io.llmperf4j.engine.client.impl;
 
 import io.llmperf4j.engine.client.ApiRegistry;
+import io.llmperf4j.engine.client.EndpointUrls;
 import io.llmperf4j.engine.client.RequestHandle;
 import io.llmperf4j.engine.sse.SseDecoder;
 import io.llmperf4j.engine.sse.SseEvent;
@@ -748,7 +749,9 @@ public final class Exchange implements RequestHandle, SseEventSink {
                     : context.redactor().location(context.endpoint(), location);
             String variable = ApiRegistry.find(context.api().name()).map(ApiRegistry.Api::baseVariable)
                     .orElse(ApiRegistry.OPENAI_BASE);
-            return new Failure(FailureKind.HTTP_STATUS, status, FailureMessages.redirect(status, target, variable));
+            String base = target == null ? null : EndpointUrls.baseOf(target, EndpointUrls.suffix(context.api()));
+            return new Failure(FailureKind.HTTP_STATUS, status,
+                    FailureMessages.redirect(status, target, variable, base));
         }
         if (undecodedEncoding != null) {
             return new Failure(FailureKind.HTTP_STATUS, status,

@@ -211,19 +211,23 @@ public final class FailureMessages {
     }
 
     /**
-     * A 3xx answer: "HTTP 308 redirect to https://host/v1/chat/completions (the client does not follow redirects:
-     * point OPENAI_API_BASE at it)". A timing tool does not follow one: the hop would hide in the request's time.
+     * A 3xx answer: "HTTP 308 redirect to https://host/v2/chat/completions (the client does not follow redirects:
+     * point OPENAI_API_BASE at https://host/v2)". A timing tool does not follow one: the hop would hide in the
+     * request's time.
      *
      * @param location     the Location header made absolute and without credentials ({@link Redactor#location}), or
      *                     null when the answer had none
      * @param baseVariable the environment variable that holds the API base, e.g. {@code OPENAI_API_BASE}
+     * @param base         the API base the Location belongs to ({@code EndpointUrls.baseOf}), null when its path is
+     *                     not the API's
      */
-    public static String redirect(int status, String location, String baseVariable) {
-        return location == null
-                ? "HTTP " + status + " redirect without a Location header (the client does not follow redirects: "
-                + "check " + baseVariable + ")"
-                : "HTTP " + status + " redirect to " + location + " (the client does not follow redirects: point "
-                + baseVariable + " at it)";
+    public static String redirect(int status, String location, String baseVariable, String base) {
+        if (location == null) {
+            return "HTTP " + status + " redirect without a Location header (the client does not follow redirects: "
+                    + "check " + baseVariable + ")";
+        }
+        return "HTTP " + status + " redirect to " + location + " (the client does not follow redirects: point "
+                + baseVariable + (base == null ? " where the server serves the API)" : " at " + base + ")");
     }
 
     /**
