@@ -1,5 +1,7 @@
 package io.llmperf4j.report.summary;
 
+import io.llmperf4j.model.SecretNames;
+
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
@@ -26,13 +28,6 @@ public final class Redaction {
                     + "|\\bhf_[A-Za-z0-9]{20,}"
                     + "|\\bAKIA[0-9A-Z]{16}\\b"
                     + "|\\beyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}");
-    /**
-     * Query parameter or metadata names that hold secrets: "key", "api_key", "x-api-key", "token", "sig", ..., and
-     * "code" (Azure Functions' function key, {@code ?code=}).
-     */
-    private static final Pattern SECRET_NAME = Pattern.compile(
-            "(?i)(?:.*[_.-])?(?:key|apikey|token|access_token|secret|password|passwd|pwd|sig|signature|auth"
-                    + "|authorization|credential|credentials|code)");
     private static final Pattern USER_INFO = Pattern.compile("(?<=://)[^/?#@\\s]*@");
 
     private Redaction() {
@@ -85,7 +80,7 @@ public final class Redaction {
 
     /** True when a metadata key or query parameter name suggests a secret ("api_key", "token", "x-api-key"). */
     public static boolean isSecretName(String name) {
-        return name != null && SECRET_NAME.matcher(name).matches();
+        return SecretNames.matches(name);
     }
 
     /** User metadata with secret-named entries blanked and key-shaped values replaced; order kept. */

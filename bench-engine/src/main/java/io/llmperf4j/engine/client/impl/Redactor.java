@@ -1,6 +1,7 @@
 package io.llmperf4j.engine.client.impl;
 
 import io.llmperf4j.engine.client.Secret;
+import io.llmperf4j.model.SecretNames;
 
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -8,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * Removes credentials from failure messages. Our own messages never contain them, but a server may echo them, e.g.
@@ -19,14 +19,6 @@ public final class Redactor {
 
     static final int MIN_SECRET_CHARS = 4;
     static final String REDACTED = "[redacted]";
-
-    /**
-     * Query parameter names that hold secrets: "key", "api_key", "api-key", "token", "sig", ..., and "code" (Azure
-     * Functions' key): bench-report's {@code Redaction} rule.
-     */
-    private static final Pattern SECRET_NAME = Pattern.compile(
-            "(?i)(?:.*[_.-])?(?:key|apikey|token|access_token|secret|password|passwd|pwd|sig|signature|auth"
-                    + "|authorization|credential|credentials|code)");
 
     private final List<String> secrets = new ArrayList<>();
 
@@ -49,9 +41,8 @@ public final class Redactor {
 
     /**
      * A URL a server named (a redirect's Location), for a message: made absolute against {@code base}, its user-info
-     * dropped, the values of secret-named query parameters ({@code api-key}, {@code token}, {@code sig}, ...)
-     * replaced, then {@link #redact}ed. The names are bench-report's {@code Redaction}'s (which the engine cannot
-     * use); text that is no URL is only {@link #redact}ed.
+     * dropped, the values of secret-named query parameters ({@link SecretNames}: {@code api-key}, {@code token},
+     * {@code sig}, ...) replaced, then {@link #redact}ed; text that is no URL is only {@link #redact}ed.
      */
     public String location(URI base, String location) {
         URI uri;
@@ -68,7 +59,7 @@ public final class Redactor {
             String[] pairs = uri.getRawQuery().split("&", -1);
             for (int i = 0; i < pairs.length; i++) {
                 int eq = pairs[i].indexOf('=');
-                if (eq >= 0 && SECRET_NAME.matcher(pairs[i].substring(0, eq)).matches()) {
+                if (eq >= 0 && SecretNames.matches(pairs[i].substring(0, eq))) {
                     pairs[i] = pairs[i].substring(0, eq + 1) + REDACTED;
                 }
             }
