@@ -56,4 +56,16 @@ class FailureGateTest {
                 + "    2x 429 busy, retry in 2-5 s\n"
                 + "    1x 503 busy, retry in 2 s\n", judge(records), "a status code is never merged with another");
     }
+
+    @Test
+    void aRedirectKeepsItsHintHoweverLongItsLocation() {
+        String location = "https://gateway.example.com/" + "deployments/a-very-long-deployment-name/".repeat(4)
+                + "v1/chat/completions?api-version=2024-06-01";
+        String message = "HTTP 308 redirect to " + location + " (the client does not follow redirects: point "
+                + "OPENAI_API_BASE at https://gateway.example.com/v1)";
+        List<RequestRecord> records = List.of(failed(FailureKind.HTTP_STATUS, 308, message));
+        assertEquals("llmperf4j: the run failed: every request failed (1 of 1):\n"
+                + "  HTTP_STATUS x1, the server said:\n"
+                + "    1x 308 " + message + "\n", judge(records));
+    }
 }
