@@ -1,8 +1,13 @@
 package io.llmperf4j.engine.load;
 
+import io.llmperf4j.engine.client.RequestHandle;
+import io.llmperf4j.model.RequestRecord;
+
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
@@ -24,8 +29,40 @@ final class CancelGrace {
      * own bookkeeping is done.
      */
     static <T> boolean collect(BlockingQueue<T> queue, BooleanSupplier waiting, Consumer<T> take) {
-        boolean interrupted = Thread.interrupted();
+        return collect(queue, waiting, take, GRACE);
+    }
+
+    /**
+     * The record {@code handle} holds once its grace is over, or null: at once when the request was still on the wire
+     * (it was cancelled and the client gave none); when it had ended on the wire ({@code wireEnded}), the client is
+     * only building its record, with nothing left to wait for on the network, so it is waited for (at most
+     * {@link #GRACE}): an answered request keeps its record, whatever grace a runner gave its cancelled ones.
+     */
+    static RequestRecord recordOf(RequestHandle handle, boolean wireEnded) {
+        if (handle == null) return null;
+        RequestRecord record = handle.completion().getNow(null);
+        if (record != null || !wireEnded) return record;
+        boolean interrupted = false;
         long deadline = System.nanoTime() + GRACE.toNanos();
+        try {
+            while (true) {
+                try {
+                    return handle.completion().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException | TimeoutException e) {
+                    return null;
+                }
+            }
+        } finally {
+            if (interrupted) Thread.currentThread().interrupt();
+        }
+    }
+
+    /** As {@link #collect(BlockingQueue, BooleanSupplier, Consumer)}, for at most {@code grace}. */
+    static <T> boolean collect(BlockingQueue<T> queue, BooleanSupplier waiting, Consumer<T> take, Duration grace) {
+        boolean interrupted = Thread.interrupted();
+        long deadline = System.nanoTime() + grace.toNanos();
         while (waiting.getAsBoolean()) {
             long remaining = deadline - System.nanoTime();
             if (remaining <= 0) break;

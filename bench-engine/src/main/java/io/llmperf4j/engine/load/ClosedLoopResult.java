@@ -15,9 +15,10 @@ import java.util.Objects;
  *                                cancellations)
  * @param startEpochMillis        wall clock at the start of the measured window (just before the first send without
  *                                warmup)
- * @param endEpochMillis          wall clock after the last record
- * @param durationNanos           monotonic time from the start of the measured window to after the last record
- *                                (llmperf's end_time - start_time)
+ * @param endEpochMillis          wall clock at the end of the measured window
+ * @param durationNanos           monotonic time from the start of the measured window to its end (llmperf's
+ *                                end_time - start_time): the last measured request's end on the wire, or the stop or
+ *                                timeout that cancelled those still on it; never the end of the client's counting
  * @param requestsSent            measured requests handed to the client; equals {@code records.size()}
  * @param timedOut                the timeout ended the run (in-flight requests were cancelled)
  * @param stopped                 {@link ClosedLoopRunner#stop()} or an interrupt ended the run

@@ -10,7 +10,7 @@ import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.model.TokenCounter;
 
-import java.time.Instant;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -66,11 +66,18 @@ public final class ClosedLoopRunner {
 
     private final LlmClient client;
     private final TokenCounter tokenCounter;
+    private final Duration cancelGrace;
     private final RunGuard<Message> guard = new RunGuard<>(STOP);
 
     public ClosedLoopRunner(LlmClient client, TokenCounter tokenCounter) {
+        this(client, tokenCounter, CancelGrace.GRACE);
+    }
+
+    /** With {@code cancelGrace} instead of {@link CancelGrace#GRACE} for the records of cancelled requests. */
+    ClosedLoopRunner(LlmClient client, TokenCounter tokenCounter, Duration cancelGrace) {
         this.client = Objects.requireNonNull(client, "client");
         this.tokenCounter = Objects.requireNonNull(tokenCounter, "tokenCounter");
+        this.cancelGrace = Objects.requireNonNull(cancelGrace, "cancelGrace");
     }
 
     public ClosedLoopResult run(List<RequestSpec> specs, ClosedLoopSettings settings) {
@@ -122,7 +129,7 @@ public final class ClosedLoopRunner {
                      WarmupPrompts.aheadFor(settings.warmup(), settings.concurrency()))) {
             Run run = new Run(prompts, fresh, warmupPrompts, settings,
                     listener == null ? RecordListener.NONE : listener);
-            guard.attach(run.messages, stopped.getAsBoolean());
+            guard.attach(run.messages, run::stopNow, stopped.getAsBoolean());
             // the client's watch: from here for a run that starts now, from the instant for one that waits for it
             ClientOverheadMonitor[] overhead = {startAt.isEmpty() ? ClientOverheadMonitor.start(client) : null};
             try {
@@ -137,7 +144,10 @@ public final class ClosedLoopRunner {
         }
     }
 
-    /** Ends the current run early, from any thread: in-flight requests are cancelled and recorded. */
+    /**
+     * Ends the current run early, from any thread: no request starts once this returns, and the requests still on the
+     * wire are cancelled (here, on the calling thread) and recorded; those already answered keep their records.
+     */
     public void stop() {
         guard.stop();
     }
@@ -183,6 +193,9 @@ public final class ClosedLoopRunner {
         RequestHandle handle;
         /** Its slot has moved on (guarded by the run's lock). */
         boolean ended;
+        /** Over on the wire ({@link RequestHandle#whenEnded}), at {@link #wireEndNanos} (guarded by the run's lock). */
+        boolean wireEnded;
+        long wireEndNanos;
 
         Launch(int slot, int number, RequestSpec spec, long sendNanos, boolean warmup) {
             this.slot = slot;
@@ -225,6 +238,11 @@ public final class ClosedLoopRunner {
         private boolean timedOut;
         private boolean stopped;
         private long startNanos;
+        private long startEpochMillis;
+        /** {@link #stop()} was called: the run's thread leaves its loop at its next turn, whatever is queued. */
+        private volatile boolean stopAsked;
+        /** The deadline cut the run short: it closed sending while more was to be sent or on the wire. */
+        private volatile boolean deadlineCut;
         // guarded by this
         private final int[] nextIndex;
         private final Set<Launch> unrecorded = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -234,6 +252,10 @@ public final class ClosedLoopRunner {
         private int sent;
         private boolean sending;
         private boolean closed;
+        /** When sending was closed ({@link #closed}). */
+        private long closedNanos;
+        /** The last measured request's end on the wire, or -1 before any ({@link #windowEnd}). */
+        private long lastMeasuredWireEndNanos = -1;
         /** Slots whose send waits on the run's thread for a request to be drawn ({@link Message.PromptWanted}). */
         private int awaitingPrompt;
 
@@ -261,14 +283,14 @@ public final class ClosedLoopRunner {
                 Deadlines.await(startAt.getAsLong(), () -> messages.peek() == STOP);
                 atInstant.run();
             }
-            long startEpochMillis = System.currentTimeMillis();
+            startEpochMillis = System.currentTimeMillis();
             startNanos = System.nanoTime();
             synchronized (this) {
                 if (warmup instanceof Warmup.None) measureStartNanos = startNanos;
                 deadlineNanos = startNanos + timeoutNanos;
             }
             boolean clean = false;
-            try {
+            try (DeadlineTimer timer = DeadlineTimer.at(deadlineNanos, timeoutNanos, this::closeAtDeadline)) {
                 if (messages.peek() == STOP) {
                     stopped = true; // stopped before it started: send nothing
                 } else {
@@ -282,18 +304,32 @@ public final class ClosedLoopRunner {
             } finally {
                 if (!clean) cancelInFlight(); // a listener or the token counter threw: leave nothing running
             }
-            long endNanos = System.nanoTime();
-            long endEpochMillis = System.currentTimeMillis();
+            if (deadlineCut) timedOut = true;
             int sentInAll;
             long measureStart;
+            long endNanos;
             synchronized (this) {
                 sentInAll = sent;
+                endNanos = windowEnd();
                 measureStart = measureStartNanos < 0 ? endNanos : measureStartNanos;
+                endNanos = Math.max(endNanos, measureStart);
             }
             long measureStartOffset = measureStart - startNanos;
-            return new ClosedLoopResult(records, startEpochMillis + measureStartOffset / 1_000_000L, endEpochMillis,
-                    endNanos - measureStart, sentInAll, timedOut, stopped, warmupRecords, timeline,
-                    measureStartOffset, settings).withPreconnect(preconnect).withClockStart(startNanos);
+            return new ClosedLoopResult(records, startEpochMillis + measureStartOffset / 1_000_000L,
+                    startEpochMillis + (endNanos - startNanos) / 1_000_000L, endNanos - measureStart, sentInAll,
+                    timedOut, stopped, warmupRecords, timeline, measureStartOffset, settings)
+                    .withPreconnect(preconnect).withClockStart(startNanos);
+        }
+
+        /**
+         * The measured window's end: when the last measured request ended on the wire, or when sending was closed (a
+         * stop, the deadline) if that came first: the requests then on the wire were cut there. Never when this
+         * thread finished counting their tokens, which may lag far behind the wire (a slow tokenizer, degenerate
+         * answers): the window (duration, request rate, throughput) is the server's work, not the client's.
+         */
+        private long windowEnd() {
+            if (lastMeasuredWireEndNanos == -1) return closedNanos;
+            return Math.min(lastMeasuredWireEndNanos, closedNanos);
         }
 
         private boolean inWarmup(long now) {
@@ -371,6 +407,14 @@ public final class ClosedLoopRunner {
          * takes the record.
          */
         private synchronized void moveOn(Launch launch) {
+            if (!launch.wireEnded) {
+                launch.wireEnded = true;
+                launch.wireEndNanos = System.nanoTime();
+                if (!launch.warmup && (lastMeasuredWireEndNanos == -1
+                        || launch.wireEndNanos - lastMeasuredWireEndNanos > 0)) {
+                    lastMeasuredWireEndNanos = launch.wireEndNanos;
+                }
+            }
             if (launch.ended || sending) return;
             launch.ended = true;
             // a warmup request of its own took none of the slot's measured requests
@@ -396,6 +440,10 @@ public final class ClosedLoopRunner {
             ArrayDeque<Message.PromptWanted> wanting = new ArrayDeque<>(); // rare: drawing fell behind
             try {
                 while (inFlight() > 0) {
+                    if (stopAsked) { // a stop closed sending already; whatever is queued is collected below
+                        stopped = true;
+                        return;
+                    }
                     if (!wanting.isEmpty()) sendDrawn(wanting);
                     long remaining = deadlineNanos - System.nanoTime();
                     if (remaining <= 0) {
@@ -430,6 +478,7 @@ public final class ClosedLoopRunner {
                     uncounted.add(record(ended));
                     if (uncounted.size() >= concurrency) keepAll(uncounted); // never idle (a ceiling): a wave at a time
                 }
+                if (stopAsked) stopped = true; // a stop that closed sending before anything was left on the wire
             } finally {
                 keepAll(uncounted); // every way out: the records taken are kept before anything else happens
             }
@@ -446,6 +495,7 @@ public final class ClosedLoopRunner {
                 if (spec == null && !wanted.supply().isClosed()) return;
                 wanting.pollFirst();
                 synchronized (this) {
+                    if (closed) return; // a stop or the deadline: close() gave up every wait
                     awaitingPrompt--;
                 }
                 send(wanted.slot(), spec, wanted.supply());
@@ -463,25 +513,75 @@ public final class ClosedLoopRunner {
             return unrecorded.size() + awaitingPrompt;
         }
 
+        /**
+         * Cancels what is still on the wire and keeps every launch's record. The records already queued (a backlog
+         * the counting has not reached) and those of the cancelled requests are taken first, without counting, so the
+         * grace is spent on the wire only; they are counted and kept after, in the order taken. A launch whose record
+         * has not come by then keeps the one its handle holds, if any: only a request the client never completed is
+         * recorded here as CANCELLED.
+         */
         private void cancelAndCollectInFlight() {
             List<Launch> left = close();
             if (left.isEmpty()) return;
             left.forEach(ClosedLoopRunner::cancel);
+            List<ScheduledRecord> taken = new ArrayList<>();
             boolean interrupted = CancelGrace.collect(messages, () -> inFlight() > 0, m -> {
-                if (m instanceof Message.Ended ended) keep(record(ended));
-            });
+                if (m instanceof Message.Ended ended) taken.add(record(ended));
+            }, cancelGrace);
+            Message m;
+            while ((m = messages.poll()) != null) { // queued since the grace's last look
+                if (m instanceof Message.Ended ended && isUnrecorded(ended.launch())) taken.add(record(ended));
+            }
             // safety net: a client that never completes a cancelled request still leaves a record
-            for (Launch launch : close()) keep(record(new Message.Ended(launch, unanswered(launch), null)));
-            if (interrupted) Thread.currentThread().interrupt();
+            for (Launch launch : close()) {
+                boolean wireEnded;
+                synchronized (this) {
+                    wireEnded = launch.wireEnded;
+                }
+                RequestRecord completed = CancelGrace.recordOf(launch.handle, wireEnded);
+                taken.add(record(new Message.Ended(launch, completed != null ? completed : unanswered(launch), null)));
+            }
+            try {
+                taken.forEach(this::keep);
+            } finally {
+                if (interrupted) Thread.currentThread().interrupt();
+            }
+        }
+
+        private synchronized boolean isUnrecorded(Launch launch) {
+            return unrecorded.contains(launch);
         }
 
         private void cancelInFlight() {
             close().forEach(ClosedLoopRunner::cancel);
         }
 
-        /** No more sends from any thread; returns the launches without a record yet. */
+        /** {@link #stop()}, on the stopping thread: no more sends, and what is on the wire is cancelled. */
+        void stopNow() {
+            stopAsked = true;
+            cancelInFlight();
+        }
+
+        /** The deadline, on the timer's thread: the same as a stop, told apart as a timeout. */
+        private void closeAtDeadline() {
+            synchronized (this) {
+                if (!closed && (sent < maxCompleted || awaitingPrompt > 0 || unrecorded.stream()
+                        .anyMatch(launch -> !launch.wireEnded))) {
+                    deadlineCut = true;
+                }
+            }
+            cancelInFlight();
+        }
+
+        /**
+         * No more sends from any thread, from now on; returns the launches without a record yet. The requests the
+         * caller then cancels end here for the measured window ({@link #windowEnd}).
+         */
         private synchronized List<Launch> close() {
-            closed = true;
+            if (!closed) {
+                closed = true;
+                closedNanos = System.nanoTime();
+            }
             awaitingPrompt = 0; // never sent
             return new ArrayList<>(unrecorded);
         }
@@ -510,14 +610,15 @@ public final class ClosedLoopRunner {
 
         private RequestRecord unanswered(Launch launch) {
             return failed(launch, new Failure(FailureKind.CANCELLED, -1,
-                    "cancelled; the client gave no record within " + CancelGrace.GRACE.toSeconds() + " s"));
+                    "cancelled; the client gave no record within " + cancelGrace.toSeconds() + " s"));
         }
 
+        /** A record of the run's own for the launch, stamped at its send (never later: it was on the wire since). */
         private RequestRecord failed(Launch launch, Failure failure) {
             RequestSpec spec = launch.spec;
-            Instant now = Instant.now();
-            return new RequestRecord(spec.index(), launch.handle.clientRequestId(), null,
-                    now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000L, RequestRecord.NEVER,
+            long sentMicros = startEpochMillis * 1_000L + (launch.sendNanos - startNanos) / 1_000L;
+            return new RequestRecord(spec.index(), launch.handle.clientRequestId(), null, sentMicros,
+                    RequestRecord.NEVER,
                     RequestRecord.NEVER, RequestRecord.NEVER, 0, null, "", spec.numberInputTokens(), spec.maxTokens(),
                     -1, null, null, null, failure);
         }

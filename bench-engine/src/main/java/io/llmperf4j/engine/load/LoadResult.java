@@ -23,10 +23,13 @@ public sealed interface LoadResult permits ClosedLoopResult, OpenLoopResult {
     /** Wall clock at the start of the measured window. */
     long startEpochMillis();
 
-    /** Wall clock after the last record. */
+    /** Wall clock at the end of the measured window. */
     long endEpochMillis();
 
-    /** Monotonic length of the measured window: its start to after the last record. */
+    /**
+     * Monotonic length of the measured window: its start to the last measured request's end on the wire, or to the
+     * stop or timeout that cancelled those still on it. Not to the end of the client's token counting, which may lag.
+     */
     long durationNanos();
 
     /** The measured window's start, from the run's start (0 without warmup). */

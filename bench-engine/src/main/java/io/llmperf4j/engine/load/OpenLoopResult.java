@@ -19,9 +19,11 @@ import java.util.function.ToLongFunction;
  * @param warmupRecords               warmup records, in completion order
  * @param timeline                    every record with its send offsets, warmup flagged, in completion order
  * @param startEpochMillis            wall clock at the start of the measured window
- * @param endEpochMillis              wall clock after the last record
+ * @param endEpochMillis              wall clock at the end of the measured window
  * @param durationNanos               start of the measured window (its first intended send, or the end of a timed
- *                                    warmup) to after the last record, the drain included
+ *                                    warmup) to its end, the drain included: the last measured request's end on the
+ *                                    wire, or the stop or timeout that cancelled those still on it; never the end of
+ *                                    the client's counting
  * @param measureStartOffsetNanos     the measured window's start, from the schedule's origin
  * @param requestsSent                measured requests handed to the client; equals {@code records.size()}
  * @param timedOut                    the timeout ended the run

@@ -10,7 +10,7 @@ import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.model.TokenCounter;
 
-import java.time.Instant;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +20,9 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
@@ -59,6 +61,8 @@ public final class OpenLoopRunner {
     static final int PRECONNECT_UNCAPPED_MAX = 1024;
     /** Longest single park while waiting for a slot (a completion wakes the pacer earlier). */
     private static final long SLOT_PARK_NANOS = 10_000_000L;
+    /** How often the pacer looks again for a request that was not drawn yet (the drawer tells no one). */
+    private static final long DRAW_PARK_NANOS = 100_000L;
 
     private static final int STOP_CODE = -1;
     private static final int PACER_DONE_CODE = -2;
@@ -67,11 +71,18 @@ public final class OpenLoopRunner {
 
     private final LlmClient client;
     private final TokenCounter tokenCounter;
+    private final Duration cancelGrace;
     private final RunGuard<Finished> guard = new RunGuard<>(STOP);
 
     public OpenLoopRunner(LlmClient client, TokenCounter tokenCounter) {
+        this(client, tokenCounter, CancelGrace.GRACE);
+    }
+
+    /** With {@code cancelGrace} instead of {@link CancelGrace#GRACE} for the records of cancelled requests. */
+    OpenLoopRunner(LlmClient client, TokenCounter tokenCounter, Duration cancelGrace) {
         this.client = Objects.requireNonNull(client, "client");
         this.tokenCounter = Objects.requireNonNull(tokenCounter, "tokenCounter");
+        this.cancelGrace = Objects.requireNonNull(cancelGrace, "cancelGrace");
     }
 
     public OpenLoopResult run(List<RequestSpec> specs, OpenLoopSettings settings) {
@@ -142,7 +153,7 @@ public final class OpenLoopRunner {
                      Math.min(schedule.warmupArrivals(), FreshRequests.aheadFor(freshAhead(settings, schedule))))) {
             Run run = new Run(prompts, fresh, warmupPrompts, settings, schedule,
                     listener == null ? RecordListener.NONE : listener);
-            guard.attach(run.finished, stopped.getAsBoolean());
+            guard.attach(run.finished, run::stopNow, stopped.getAsBoolean());
             // the client's watch: from here for a run that starts now, from the instant for one that waits for it
             ClientOverheadMonitor[] overhead = {startAt.isEmpty() ? ClientOverheadMonitor.start(client) : null};
             try {
@@ -162,7 +173,10 @@ public final class OpenLoopRunner {
         return (int) Math.min(schedule.size(), Math.ceil(2 * settings.requestsPerSecond()));
     }
 
-    /** Ends the current run early, from any thread: sending stops, in-flight requests are cancelled and recorded. */
+    /**
+     * Ends the current run early, from any thread: no request starts once this returns, and the requests still on the
+     * wire are cancelled (here, on the calling thread) and recorded; those already answered keep their records.
+     */
     public void stop() {
         guard.stop();
     }
@@ -186,9 +200,9 @@ public final class OpenLoopRunner {
     private record Finished(int arrival, RequestRecord record, Throwable error) {
     }
 
-    /** What the collector needs of a request in flight. */
+    /** What the collector needs of a request in flight; {@code wireEnded}: it is over on the wire. */
     private record InFlight(RequestHandle handle, RequestSpec spec, String clientRequestId, long intendedOffsetNanos,
-                            long actualOffsetNanos) {
+                            long actualOffsetNanos, AtomicBoolean wireEnded) {
     }
 
     /** One run: the pacer's state (pacer thread), the collector's state (calling thread), and what they share. */
@@ -214,6 +228,18 @@ public final class OpenLoopRunner {
         private volatile boolean stopPacing;
         private volatile Thread pacer;
         private long startNanos;
+        private long runStartEpochMillis;
+        /** {@link #stop()} was called: the collector leaves its loop at its next turn, whatever is queued. */
+        private volatile boolean stopAsked;
+        /** The deadline cut the run short: it closed sending while more was to be sent or on the wire. */
+        private volatile boolean deadlineCut;
+        /** The last measured request's end on the wire, or -1 before any ({@link #windowEnd}). */
+        private final AtomicLong lastMeasuredWireEndNanos = new AtomicLong(-1);
+        // guarded by sendLock: a send and the close of sending exclude each other
+        private final Object sendLock = new Object();
+        private boolean closed;
+        private long closedNanos;
+        private long deadlineNanos;
 
         // pacer-owned; read by the collector after join()
         private int sentTotal;
@@ -248,14 +274,18 @@ public final class OpenLoopRunner {
             long now = System.nanoTime();
             startNanos = now + START_LEAD_NANOS;
             if (startAt.isPresent() && startAt.getAsLong() - startNanos > 0) startNanos = startAt.getAsLong();
-            long runStartEpochMillis = nowEpochMillis + (startNanos - now) / 1_000_000L;
-            long deadline = startNanos + Deadlines.cappedNanos(settings.timeout());
+            runStartEpochMillis = nowEpochMillis + (startNanos - now) / 1_000_000L;
+            long timeoutNanos = Deadlines.cappedNanos(settings.timeout());
+            long deadline = startNanos + timeoutNanos;
+            synchronized (sendLock) {
+                deadlineNanos = deadline;
+            }
             Thread thread = new Thread(this::pace, "llmperf4j-pacer");
             thread.setDaemon(true);
             thread.setPriority(Thread.MAX_PRIORITY);
             pacer = thread;
             boolean clean = false;
-            try {
+            try (DeadlineTimer timer = DeadlineTimer.at(deadline, timeoutNanos, this::closeAtDeadline)) {
                 if (finished.peek() == STOP) {
                     stopped = true; // stopped before it started: send nothing
                     if (startAt.isPresent()) atInstant.run();
@@ -276,8 +306,10 @@ public final class OpenLoopRunner {
                     cancelInFlight(); // a listener or the token counter threw: leave nothing running
                 }
             }
-            long endNanos = System.nanoTime();
-            long endEpochMillis = System.currentTimeMillis();
+            if (deadlineCut) timedOut = true;
+            if (stopAsked && !timedOut) stopped = true;
+            long endNanos = Math.max(windowEnd(), startNanos + schedule.measureStartOffsetNanos());
+            long endEpochMillis = runStartEpochMillis + (endNanos - startNanos) / 1_000_000L;
             long measureStartOffset = schedule.measureStartOffsetNanos();
             long duration = Math.max(0, endNanos - (startNanos + measureStartOffset));
             int measured = schedule.measuredArrivals();
@@ -293,6 +325,59 @@ public final class OpenLoopRunner {
                     .withPreconnect(preconnect).withClockStart(startNanos);
         }
 
+        /**
+         * The measured window's end: when the last measured request ended on the wire, or when sending was closed (a
+         * stop, the deadline) if that came first: the requests then on the wire were cut there. Never when the
+         * collector finished counting their tokens, which may lag far behind the wire (a slow tokenizer, degenerate
+         * answers).
+         */
+        private long windowEnd() {
+            long wireEnd = lastMeasuredWireEndNanos.get();
+            synchronized (sendLock) {
+                return wireEnd == -1 || closedNanos - wireEnd < 0 ? closedNanos : wireEnd;
+            }
+        }
+
+        /** A request is over on the wire (any thread). */
+        private void wireEnded(AtomicBoolean ended, boolean isWarmup) {
+            ended.set(true);
+            if (isWarmup) return;
+            long now = System.nanoTime();
+            lastMeasuredWireEndNanos.updateAndGet(last -> last == -1 || now - last > 0 ? now : last);
+        }
+
+        /** No request starts from now on (any thread). */
+        private void close() {
+            synchronized (sendLock) {
+                if (closed) return;
+                closed = true;
+                closedNanos = System.nanoTime();
+            }
+        }
+
+        /** {@link #stop()}, on the stopping thread: no more sends, and what is on the wire is cancelled. */
+        void stopNow() {
+            stopAsked = true;
+            stopPacing = true;
+            close();
+            LockSupport.unpark(pacer);
+            cancelInFlight();
+        }
+
+        /** The deadline, on the timer's thread: the same as a stop, told apart as a timeout. */
+        private void closeAtDeadline() {
+            boolean cut;
+            synchronized (sendLock) {
+                cut = !closed;
+            }
+            Thread t = pacer;
+            if (cut && (t != null && t.isAlive() || !inFlight.isEmpty())) deadlineCut = true;
+            stopPacing = true;
+            close();
+            LockSupport.unpark(t);
+            cancelInFlight();
+        }
+
         // ---- pacer thread ----
 
         private void pace() {
@@ -306,7 +391,7 @@ public final class OpenLoopRunner {
                     long actual = System.nanoTime() - startNanos;
                     while (due < n && offsets[due] <= actual) due++;
                     maxBacklog = Math.max(maxBacklog, due - i - 1); // still waiting right after this send
-                    send(i, actual);
+                    if (!send(i, actual)) break;
                 }
                 if (i < n) { // stopped: what was due and never sent was backlog too
                     long now = System.nanoTime() - startNanos;
@@ -343,19 +428,48 @@ public final class OpenLoopRunner {
 
         /**
          * The request of {@code arrival}: a warmup arrival's own when the warmup has its own; else the next of the
-         * fresh sequence, or the list's, cycled. Measured arrivals after a warmup with its own prompts count from the
-         * first measured one, as in the same run without warmup.
+         * fresh sequence, or the list's, cycled; null when the run stopped before one was drawn. Measured arrivals
+         * after a warmup with its own prompts count from the first measured one, as in the same run without warmup.
          */
         private RequestSpec spec(int arrival, boolean isWarmup) {
-            if (isWarmup && warmupPrompts != null) return warmupPrompts.next();
-            if (fresh != null) return fresh.next();
+            if (isWarmup && warmupPrompts != null) return drawn(warmupPrompts);
+            if (fresh != null) return drawn(fresh);
             int measured = warmupPrompts != null ? arrival - schedule.warmupArrivals() : arrival;
             return specs.get(measured % specs.size());
         }
 
-        private void send(int arrival, long actualOffset) {
+        /**
+         * The supply's next request, as the closed loop takes it ({@link FreshRequests.Supply#poll}, then
+         * {@link FreshRequests.Supply#pollWaited}): never blocked inside the supply, so a stop or the deadline ends
+         * a wait for a slow draw at once (null), and the wait is counted as the closed loop's is.
+         */
+        private RequestSpec drawn(FreshRequests.Supply supply) {
+            RequestSpec spec = supply.poll();
+            if (spec != null) return spec;
+            long since = System.nanoTime();
+            while ((spec = supply.pollWaited(since)) == null) {
+                if (stopPacing || supply.isClosed()) return null;
+                LockSupport.parkNanos(this, DRAW_PARK_NANOS);
+            }
+            return spec;
+        }
+
+        /**
+         * Sends {@code arrival}, unless sending was closed (a stop, the deadline) or the run stopped while its request
+         * was drawn: then false, and the pacer sends no more.
+         */
+        private boolean send(int arrival, long actualOffset) {
             boolean isWarmup = schedule.isWarmup(arrival);
             RequestSpec spec = spec(arrival, isWarmup);
+            if (spec == null) return false;
+            synchronized (sendLock) {
+                if (closed || System.nanoTime() - deadlineNanos >= 0) return false;
+                send(arrival, actualOffset, isWarmup, spec);
+                return true;
+            }
+        }
+
+        private void send(int arrival, long actualOffset, boolean isWarmup, RequestSpec spec) {
             if (!isWarmup) {
                 if (firstMeasuredSendOffset < 0) {
                     firstMeasuredSendOffset = actualOffset;
@@ -365,21 +479,23 @@ public final class OpenLoopRunner {
                 lastMeasuredSendOffset = actualOffset;
             }
             inFlightCount.incrementAndGet();
+            AtomicBoolean wireEnded = new AtomicBoolean();
             RequestHandle handle;
             try {
-                handle = client.send(spec);
+                handle = client.send(spec, () -> wireEnded(wireEnded, isWarmup));
             } catch (RuntimeException e) {
                 inFlightCount.decrementAndGet();
                 String id = "unsent-" + arrival;
-                inFlight.put(arrival, new InFlight(null, spec, id, offsets[arrival], actualOffset));
-                finished.add(new Finished(arrival, failed(spec, id, new Failure(FailureKind.CLIENT_ERROR, -1,
+                inFlight.put(arrival, new InFlight(null, spec, id, offsets[arrival], actualOffset, wireEnded));
+                finished.add(new Finished(arrival, failed(spec, id, actualOffset, new Failure(FailureKind.CLIENT_ERROR, -1,
                         "the client refused the request: " + e)), null));
                 return;
             }
             // the client's start stamp is the actual send: the body built since the pacer's stamp is send lag
             long sentAt = SendStamps.actualOffset(handle, startNanos, actualOffset);
             if (!isWarmup) lastMeasuredSendOffset = sentAt;
-            inFlight.put(arrival, new InFlight(handle, spec, handle.clientRequestId(), offsets[arrival], sentAt));
+            inFlight.put(arrival, new InFlight(handle, spec, handle.clientRequestId(), offsets[arrival], sentAt,
+                    wireEnded));
             handle.completion().whenComplete((record, error) -> {
                 inFlightCount.decrementAndGet();
                 finished.add(new Finished(arrival, record, error));
@@ -392,6 +508,10 @@ public final class OpenLoopRunner {
         private void collect(long deadline) {
             boolean pacerDone = false;
             while (!pacerDone || !inFlight.isEmpty()) {
+                if (stopAsked) { // a stop closed sending already; whatever is queued is collected below
+                    stopped = true;
+                    return;
+                }
                 long remaining = deadline - System.nanoTime();
                 if (remaining <= 0) {
                     timedOut = true;
@@ -435,27 +555,48 @@ public final class OpenLoopRunner {
             if (interrupted) Thread.currentThread().interrupt();
         }
 
+        /**
+         * Cancels what is still on the wire and keeps every request's record. The records already queued (a backlog
+         * the counting has not reached) and those of the cancelled requests are taken first, without counting, so the
+         * grace is spent on the wire only; they are counted and kept after, in the order taken. A request whose record
+         * has not come by then keeps the one its handle holds, if any: only a request the client never completed is
+         * recorded here as CANCELLED.
+         */
         private void cancelAndCollectInFlight() {
+            close();
             if (inFlight.isEmpty()) return;
             cancelInFlight();
+            List<ScheduledRecord> taken = new ArrayList<>();
             boolean interrupted = CancelGrace.collect(finished, () -> !inFlight.isEmpty(), f -> {
                 if (f.arrival() < 0) return;
                 ScheduledRecord r = retire(f);
-                if (r != null) keep(r);
-            });
+                if (r != null) taken.add(r);
+            }, cancelGrace);
+            Finished f;
+            while ((f = finished.poll()) != null) { // queued since the grace's last look
+                ScheduledRecord r = f.arrival() < 0 ? null : retire(f);
+                if (r != null) taken.add(r);
+            }
             // safety net: a client that never completes a cancelled request still leaves a record
             for (Integer arrival : List.copyOf(inFlight.keySet())) {
                 InFlight e = inFlight.get(arrival);
                 if (e == null) continue;
-                ScheduledRecord r = retire(new Finished(arrival, failed(e.spec(), e.clientRequestId(),
-                        new Failure(FailureKind.CANCELLED, -1, "cancelled; the client gave no record within "
-                                + CancelGrace.GRACE.toSeconds() + " s")), null));
-                if (r != null) keep(r);
+                RequestRecord completed = CancelGrace.recordOf(e.handle(), e.wireEnded().get());
+                ScheduledRecord r = retire(new Finished(arrival, completed != null ? completed
+                        : failed(e.spec(), e.clientRequestId(), e.actualOffsetNanos(), new Failure(
+                        FailureKind.CANCELLED, -1, "cancelled; the client gave no record within "
+                        + cancelGrace.toSeconds() + " s")), null));
+                if (r != null) taken.add(r);
             }
-            if (interrupted) Thread.currentThread().interrupt();
+            try {
+                taken.forEach(this::keep);
+            } finally {
+                if (interrupted) Thread.currentThread().interrupt();
+            }
         }
 
         private void cancelInFlight() {
+            close();
             for (InFlight e : inFlight.values()) {
                 if (e.handle() != null) {
                     try {
@@ -472,7 +613,7 @@ public final class OpenLoopRunner {
             if (e == null) return null; // already recorded by the safety net
             RequestRecord record = f.record();
             if (record == null) {
-                record = failed(e.spec(), e.clientRequestId(), new Failure(FailureKind.CLIENT_ERROR, -1,
+                record = failed(e.spec(), e.clientRequestId(), e.actualOffsetNanos(), new Failure(FailureKind.CLIENT_ERROR, -1,
                         "the client completed the request without a record: " + f.error()));
             }
             return new ScheduledRecord(record, f.arrival(), e.intendedOffsetNanos(), e.actualOffsetNanos(),
@@ -487,10 +628,10 @@ public final class OpenLoopRunner {
             listener.onScheduledRecord(counted);
         }
 
-        private RequestRecord failed(RequestSpec spec, String clientRequestId, Failure failure) {
-            Instant now = Instant.now();
+        /** A record of the run's own, stamped at the request's send (never later: it was on the wire since). */
+        private RequestRecord failed(RequestSpec spec, String clientRequestId, long sendOffsetNanos, Failure failure) {
             return new RequestRecord(spec.index(), clientRequestId, null,
-                    now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000L, RequestRecord.NEVER,
+                    runStartEpochMillis * 1_000L + sendOffsetNanos / 1_000L, RequestRecord.NEVER,
                     RequestRecord.NEVER, RequestRecord.NEVER, 0, null, "", spec.numberInputTokens(), spec.maxTokens(),
                     -1, null, null, null, failure);
         }

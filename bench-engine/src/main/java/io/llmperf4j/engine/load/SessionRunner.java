@@ -13,17 +13,18 @@ import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.model.TokenCounter;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.PriorityQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -62,11 +63,18 @@ public final class SessionRunner {
 
     private final LlmClient client;
     private final TokenCounter tokenCounter;
+    private final Duration cancelGrace;
     private final RunGuard<Finished> guard = new RunGuard<>(STOP);
 
     public SessionRunner(LlmClient client, TokenCounter tokenCounter) {
+        this(client, tokenCounter, CancelGrace.GRACE);
+    }
+
+    /** With {@code cancelGrace} instead of {@link CancelGrace#GRACE} for the records of cancelled requests. */
+    SessionRunner(LlmClient client, TokenCounter tokenCounter, Duration cancelGrace) {
         this.client = Objects.requireNonNull(client, "client");
         this.tokenCounter = Objects.requireNonNull(tokenCounter, "tokenCounter");
+        this.cancelGrace = Objects.requireNonNull(cancelGrace, "cancelGrace");
     }
 
     public ClosedLoopResult runClosed(PacedWorkload workload, ClosedLoopSettings settings, RecordListener listener,
@@ -75,7 +83,7 @@ public final class SessionRunner {
                 settings.maxCompleted().orElse(workload.size()), null, settings.timeout(), Integer.MAX_VALUE);
         guard.begin();
         try {
-            guard.attach(run.finished, stopped.getAsBoolean());
+            guard.attach(run.finished, run::stopNow, stopped.getAsBoolean());
             try (ClientOverheadMonitor overhead = ClientOverheadMonitor.start(client)) {
                 long[] preconnect = run.finished.peek() == STOP ? new long[0]
                         : client.preconnect(settings.concurrency());
@@ -107,7 +115,7 @@ public final class SessionRunner {
         Run run = new Run(workload, listener, 0, cap, starts, settings.timeout(), inFlightCap);
         guard.begin();
         try {
-            guard.attach(run.finished, stopped.getAsBoolean());
+            guard.attach(run.finished, run::stopNow, stopped.getAsBoolean());
             try (ClientOverheadMonitor overhead = ClientOverheadMonitor.start(client)) {
                 long[] preconnect = run.finished.peek() == STOP ? new long[0]
                         : client.preconnect(Math.max(1, Math.min(inFlightCap, Math.min(64, starts.length))));
@@ -129,7 +137,10 @@ public final class SessionRunner {
         }
     }
 
-    /** Ends the current run early, from any thread: in-flight requests are cancelled and recorded. */
+    /**
+     * Ends the current run early, from any thread: no request starts once this returns, and the requests still on the
+     * wire are cancelled (here, on the calling thread) and recorded; those already answered keep their records.
+     */
     public void stop() {
         guard.stop();
     }
@@ -157,8 +168,9 @@ public final class SessionRunner {
     private record Due(long dueNanos, long seq, Active session) {
     }
 
+    /** A request sent; {@code wireEnded}: it is over on the wire. */
     private record InFlight(RequestHandle handle, RequestSpec sent, Active session, long intendedOffset,
-                            long actualOffset) {
+                            long actualOffset, AtomicBoolean wireEnded) {
 
         /**
          * When the request ended, {@link System#nanoTime()}: its actual send (the client's own start stamp,
@@ -185,7 +197,8 @@ public final class SessionRunner {
         final BlockingQueue<Finished> finished = new LinkedBlockingQueue<>();
         final PriorityQueue<Due> pending = new PriorityQueue<>((a, b) -> a.dueNanos != b.dueNanos
                 ? Long.compare(a.dueNanos, b.dueNanos) : Long.compare(a.seq, b.seq));
-        final Map<Integer, InFlight> inFlight = new HashMap<>();
+        /** Sent and not yet recorded; a stop reads it from another thread. */
+        final Map<Integer, InFlight> inFlight = new ConcurrentHashMap<>();
         /** Sessions started and not ended, identity-compared. */
         final java.util.Set<Active> active = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         final List<RequestRecord> records = new ArrayList<>();
@@ -206,6 +219,16 @@ public final class SessionRunner {
         long endEpochMillis;
         boolean timedOut;
         boolean stopped;
+        /** {@link #stop()} was called: the loop leaves at its next turn, whatever is queued. */
+        volatile boolean stopAsked;
+        /** The deadline cut the run short: it closed sending while requests were on the wire or turns were due. */
+        volatile boolean deadlineCut;
+        /** The last request's end on the wire, or -1 before any ({@link #windowEnd}). */
+        final AtomicLong lastWireEndNanos = new AtomicLong(-1);
+        // guarded by sendLock: a send and the close of sending exclude each other
+        final Object sendLock = new Object();
+        boolean closed;
+        long closedNanos;
 
         Run(PacedWorkload workload, RecordListener listener, int concurrency, int maxRequests, long[] starts,
             Duration timeout, int inFlightCap) {
@@ -222,9 +245,10 @@ public final class SessionRunner {
         void execute() {
             startEpochMillis = System.currentTimeMillis();
             startNanos = System.nanoTime();
-            long deadline = startNanos + Deadlines.cappedNanos(timeout);
+            long timeoutNanos = Deadlines.cappedNanos(timeout);
+            long deadline = startNanos + timeoutNanos;
             boolean clean = false;
-            try {
+            try (DeadlineTimer timer = DeadlineTimer.at(deadline, timeoutNanos, this::closeAtDeadline)) {
                 if (finished.peek() == STOP) {
                     stopped = true;
                 } else {
@@ -242,8 +266,52 @@ public final class SessionRunner {
             } finally {
                 if (!clean) cancelAll();
             }
-            endNanos = System.nanoTime();
-            endEpochMillis = System.currentTimeMillis();
+            if (deadlineCut) timedOut = true;
+            if (stopAsked && !timedOut) stopped = true;
+            endNanos = Math.max(windowEnd(), startNanos);
+            endEpochMillis = startEpochMillis + (endNanos - startNanos) / 1_000_000L;
+        }
+
+        /**
+         * The window's end: when the last request ended on the wire, or when sending was closed (a stop, the
+         * deadline) if that came first: the requests then on the wire were cut there. Never when this thread finished
+         * counting their tokens, which may lag far behind the wire (a slow tokenizer, degenerate answers).
+         */
+        private long windowEnd() {
+            long wireEnd = lastWireEndNanos.get();
+            synchronized (sendLock) {
+                return wireEnd == -1 || closedNanos - wireEnd < 0 ? closedNanos : wireEnd;
+            }
+        }
+
+        /** A request is over on the wire (any thread). */
+        private void wireEnded(AtomicBoolean ended) {
+            ended.set(true);
+            long now = System.nanoTime();
+            lastWireEndNanos.updateAndGet(last -> last == -1 || now - last > 0 ? now : last);
+        }
+
+        /** No request starts from now on (any thread); whether this call closed it. */
+        private boolean close() {
+            synchronized (sendLock) {
+                if (closed) return false;
+                closed = true;
+                closedNanos = System.nanoTime();
+                return true;
+            }
+        }
+
+        /** {@link #stop()}, on the stopping thread: no more sends, and what is on the wire is cancelled. */
+        void stopNow() {
+            stopAsked = true;
+            close();
+            cancelAll();
+        }
+
+        /** The deadline, on the timer's thread: the same as a stop, told apart as a timeout. */
+        private void closeAtDeadline() {
+            if (close()) deadlineCut = true; // the loop closes at its own end: the run was still going
+            cancelAll();
         }
 
         /** Turns the sessions in progress have still to send: the request budget keeps room for them. */
@@ -281,6 +349,10 @@ public final class SessionRunner {
 
         private void loop(long deadline) {
             while (true) {
+                if (stopAsked) { // a stop closed sending already; whatever is queued is collected after
+                    stopped = true;
+                    return;
+                }
                 long now = System.nanoTime();
                 if (starts != null) {
                     while (started < starts.length && startNanos + starts[started] <= now && roomForASession()) {
@@ -332,7 +404,14 @@ public final class SessionRunner {
             }
         }
 
+        /** Sends the due turn, unless sending was closed (a stop, the deadline): then it stays unsent. */
         private void send(Due due, long now) {
+            synchronized (sendLock) {
+                if (!closed) sendOpen(due, now);
+            }
+        }
+
+        private void sendOpen(Due due, long now) {
             Active session = due.session;
             RequestSpec turn = session.turns.get(session.next++);
             RequestInputs in = turn.inputs();
@@ -348,18 +427,19 @@ public final class SessionRunner {
                 lastSendOffset = actual;
                 firstTurnsSent++;
             }
+            AtomicBoolean wireEnded = new AtomicBoolean();
             RequestHandle handle;
             try {
-                handle = client.send(spec);
+                handle = client.send(spec, () -> wireEnded(wireEnded));
             } catch (RuntimeException e) {
-                inFlight.put(launch, new InFlight(null, spec, session, intended, actual));
-                finished.add(new Finished(launch, failed(spec, "unsent-" + launch, new Failure(
+                inFlight.put(launch, new InFlight(null, spec, session, intended, actual, wireEnded));
+                finished.add(new Finished(launch, failed(spec, "unsent-" + launch, actual, new Failure(
                         FailureKind.CLIENT_ERROR, -1, "the client refused the request: " + e)), null));
                 return;
             }
             // the client's start stamp is the actual send: the turn's body built since (its history) is send lag
             inFlight.put(launch, new InFlight(handle, spec, session, intended,
-                    SendStamps.actualOffset(handle, startNanos, actual)));
+                    SendStamps.actualOffset(handle, startNanos, actual), wireEnded));
             handle.completion().whenComplete((record, error) -> finished.add(new Finished(launch, record, error)));
         }
 
@@ -367,8 +447,8 @@ public final class SessionRunner {
             InFlight e = inFlight.remove(f.launch());
             if (e == null) return;
             RequestRecord record = f.record() != null ? f.record() : failed(e.sent(), clientId(e, f.launch()),
-                    new Failure(FailureKind.CLIENT_ERROR, -1, "the client completed the request without a record: "
-                            + f.error()));
+                    e.actualOffset(), new Failure(FailureKind.CLIENT_ERROR, -1,
+                    "the client completed the request without a record: " + f.error()));
             ScheduledRecord counted = keep(new ScheduledRecord(record, f.launch(), e.intendedOffset(),
                     e.actualOffset(), false));
             Active session = e.session();
@@ -406,30 +486,49 @@ public final class SessionRunner {
             return counted;
         }
 
+        /**
+         * Cancels what is still on the wire and keeps every request's record. The records already queued (a backlog
+         * the counting has not reached) and those of the cancelled requests are taken first, without counting, so the
+         * grace is spent on the wire only; they are counted and kept after, in the order taken. A request whose record
+         * has not come by then keeps the one its handle holds, if any: only a request the client never completed is
+         * recorded here as CANCELLED.
+         */
         private void cancelAndCollect() {
             pending.clear();
+            close();
             if (inFlight.isEmpty()) return;
             cancelAll();
-            boolean interrupted = CancelGrace.collect(finished, () -> !inFlight.isEmpty(), f -> {
+            List<ScheduledRecord> taken = new ArrayList<>();
+            java.util.function.Consumer<Finished> take = f -> {
                 if (f == STOP) return;
                 InFlight e = inFlight.remove(f.launch());
                 if (e == null) return;
                 RequestRecord record = f.record() != null ? f.record() : failed(e.sent(), clientId(e, f.launch()),
-                        new Failure(FailureKind.CANCELLED, -1, "cancelled: " + f.error()));
-                keep(new ScheduledRecord(record, f.launch(), e.intendedOffset(), e.actualOffset(), false));
-            });
+                        e.actualOffset(), new Failure(FailureKind.CANCELLED, -1, "cancelled: " + f.error()));
+                taken.add(new ScheduledRecord(record, f.launch(), e.intendedOffset(), e.actualOffset(), false));
+            };
+            boolean interrupted = CancelGrace.collect(finished, () -> !inFlight.isEmpty(), take,
+                    cancelGrace);
+            Finished queued;
+            while ((queued = finished.poll()) != null) take.accept(queued); // queued since the grace's last look
             for (Map.Entry<Integer, InFlight> left : List.copyOf(inFlight.entrySet())) {
                 InFlight e = left.getValue();
-                keep(new ScheduledRecord(failed(e.sent(), clientId(e, left.getKey()), new Failure(
-                        FailureKind.CANCELLED, -1, "cancelled; the client gave no record within "
-                        + CancelGrace.GRACE.toSeconds() + " s")), left.getKey(), e.intendedOffset(), e.actualOffset(),
-                        false));
+                RequestRecord completed = CancelGrace.recordOf(e.handle(), e.wireEnded().get());
+                taken.add(new ScheduledRecord(completed != null ? completed : failed(e.sent(),
+                        clientId(e, left.getKey()), e.actualOffset(), new Failure(FailureKind.CANCELLED, -1,
+                        "cancelled; the client gave no record within " + cancelGrace.toSeconds() + " s")),
+                        left.getKey(), e.intendedOffset(), e.actualOffset(), false));
             }
             inFlight.clear();
-            if (interrupted) Thread.currentThread().interrupt();
+            try {
+                taken.forEach(this::keep);
+            } finally {
+                if (interrupted) Thread.currentThread().interrupt();
+            }
         }
 
         private void cancelAll() {
+            close();
             for (InFlight e : inFlight.values()) {
                 if (e.handle() != null) {
                     try {
@@ -445,10 +544,10 @@ public final class SessionRunner {
             return e.handle() != null ? e.handle().clientRequestId() : "unsent-" + launch;
         }
 
-        private RequestRecord failed(RequestSpec spec, String clientRequestId, Failure failure) {
-            Instant now = Instant.now();
+        /** A record of the run's own, stamped at the request's send (never later: it was on the wire since). */
+        private RequestRecord failed(RequestSpec spec, String clientRequestId, long sendOffsetNanos, Failure failure) {
             RequestRecord r = new RequestRecord(spec.index(), clientRequestId, null,
-                    now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000L, RequestRecord.NEVER,
+                    startEpochMillis * 1_000L + sendOffsetNanos / 1_000L, RequestRecord.NEVER,
                     RequestRecord.NEVER, RequestRecord.NEVER, 0, null, "", spec.numberInputTokens(), spec.maxTokens(),
                     -1, null, null, null, failure);
             return r.withTags(io.llmperf4j.model.RequestTags.of(spec.inputs()));
