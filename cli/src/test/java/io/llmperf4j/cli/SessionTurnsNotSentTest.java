@@ -156,6 +156,17 @@ class SessionTurnsNotSentTest {
                 + "7 requests (turns) sent, 0 not sent;"), run::toString);
         String header = run.err() + run.out().substring(0, run.out().indexOf("latency (ms)"));
         assertFalse(header.contains("5 sessions") || header.contains("sessions/s"), header);
+        // the result files count the sessions only, as the console and trace-stats do; a single request has none
+        assertEquals(2, RunFolder.summary(out).get("sessions").get("sessions").asInt());
+        try (var files = Files.list(out)) {
+            JsonNode open = new com.fasterxml.jackson.databind.ObjectMapper().readTree(files
+                    .filter(p -> p.toString().endsWith("_open_loop.json")).findFirst().orElseThrow().toFile());
+            assertEquals(2, open.get("trace").get("sessions").asInt(), open::toString);
+        }
+        List<org.apache.commons.csv.CSVRecord> rows = RunFolder.csv(out);
+        assertEquals(7, rows.size());
+        assertEquals(3, rows.stream().filter(r -> r.get("session_id").isEmpty()).count(), rows::toString);
+        assertTrue(run.out().contains("Sessions: 2 sessions, mean TTFT by turn"), run::toString);
     }
 
     private static SimulatedServer fastServer() {

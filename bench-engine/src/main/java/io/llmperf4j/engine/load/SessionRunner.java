@@ -151,6 +151,7 @@ public final class SessionRunner {
     /** One session being played. */
     private static final class Active {
         final List<RequestSpec> turns;
+        /** The session id its requests carry; null for a request without a session (one turn, never a rest). */
         final String id;
         final List<ChatMessage> history = new ArrayList<>();
         /** The turn number of {@code turns.get(0)} in the workload: 0, or where a failed session's rest begins. */
@@ -339,10 +340,11 @@ public final class SessionRunner {
             int k = nextSession++;
             List<RequestSpec> turns = sessions.get(k % sessions.size());
             String base = turns.get(0).inputs().sessionId();
-            if (base == null) base = "r" + turns.get(0).index();
             int pass = k / sessions.size();
             started++;
-            Active session = new Active(turns, pass == 0 ? base : base + "~" + pass, 0);
+            // a request without a session (a trace's single request) is sent and recorded without one: it is an
+            // arrival of its own, not a session (as trace-stats counts them)
+            Active session = new Active(turns, base == null || pass == 0 ? base : base + "~" + pass, 0);
             active.add(session);
             pending.add(new Due(dueNanos, seq++, session));
         }

@@ -36,9 +36,9 @@ public final class OpenLoopFile {
      * @param speedup   the trace's timestamps were divided by this ({@code --trace-speedup})
      * @param durationS only the requests within this first stretch of the sped-up trace ({@code --trace-duration}),
      *                  or null for the whole trace
-     * @param sessions  the trace's sessions (a request without one counts as a session of one turn), whose starts are
-     *                  the arrivals and whose rate the offered rate is; null for a trace without sessions, or a file
-     *                  written before this key
+     * @param sessions  the trace's multi-turn sessions, whose starts are arrivals (its requests without a session
+     *                  are arrivals of their own, not sessions, as trace-stats counts them); null for a trace without
+     *                  sessions, or a file written before this key
      * @param requestsNotSent the trace's requests never sent (arrivals and later turns alike: the run's time limit
      *                  or a stop came first, or a failed turn ended its session); null in a file written before
      */
