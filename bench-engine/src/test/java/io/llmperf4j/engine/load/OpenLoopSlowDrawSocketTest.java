@@ -4,7 +4,7 @@ import io.llmperf4j.engine.client.ClientConfig;
 import io.llmperf4j.engine.client.EndpointUrls;
 import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.testserver.TimedSseServer;
-import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestSpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -70,7 +70,10 @@ class OpenLoopSlowDrawSocketTest {
             assertTrue(result.stopped());
             assertEquals(DRAWN, result.requestsSent());
             assertEquals(DRAWN, result.records().size());
-            assertTrue(result.records().stream().allMatch(RequestRecord::succeeded), result.records()::toString);
+            // the last ones the server took may still have been on the wire at the stop (4 in flight at most)
+            long cancelled = result.records().stream().filter(r -> !r.succeeded()).count();
+            assertTrue(cancelled <= 4 && result.records().stream().allMatch(r -> r.succeeded()
+                    || r.failure().kind() == FailureKind.CANCELLED), result.records()::toString);
             assertEquals(DRAWN, server.requests());
         } finally {
             stuck.countDown();
