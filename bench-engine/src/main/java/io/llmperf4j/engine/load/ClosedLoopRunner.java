@@ -193,6 +193,8 @@ public final class ClosedLoopRunner {
         RequestHandle handle;
         /** Its slot has moved on (guarded by the run's lock). */
         boolean ended;
+        /** Cancelled already: a stop, the deadline and the run's end each cancel what is left (guarded). */
+        boolean cancelAsked;
         /** Over on the wire ({@link RequestHandle#whenEnded}), at {@link #wireEndNanos} (guarded by the run's lock). */
         boolean wireEnded;
         long wireEndNanos;
@@ -290,18 +292,22 @@ public final class ClosedLoopRunner {
                 deadlineNanos = startNanos + timeoutNanos;
             }
             boolean clean = false;
-            try (DeadlineTimer timer = DeadlineTimer.at(deadlineNanos, timeoutNanos, this::closeAtDeadline)) {
+            DeadlineTimer timer = null;
+            try {
                 if (messages.peek() == STOP) {
                     stopped = true; // stopped before it started: send nothing
                 } else {
                     for (int slot = 0; slot < concurrency && send(slot); slot++) {
                         // launched
                     }
+                    // after the first sends, which nothing else delays (sends check the deadline themselves)
+                    timer = DeadlineTimer.at(deadlineNanos, timeoutNanos, this::closeAtDeadline);
                     runUntil();
                 }
                 cancelAndCollectInFlight();
                 clean = true;
             } finally {
+                if (timer != null) timer.close();
                 if (!clean) cancelInFlight(); // a listener or the token counter threw: leave nothing running
             }
             if (deadlineCut) timedOut = true;
@@ -521,9 +527,8 @@ public final class ClosedLoopRunner {
          * recorded here as CANCELLED.
          */
         private void cancelAndCollectInFlight() {
-            List<Launch> left = close();
-            if (left.isEmpty()) return;
-            left.forEach(ClosedLoopRunner::cancel);
+            if (close().isEmpty()) return;
+            cancelInFlight();
             List<ScheduledRecord> taken = new ArrayList<>();
             boolean interrupted = CancelGrace.collect(messages, () -> inFlight() > 0, m -> {
                 if (m instanceof Message.Ended ended) taken.add(record(ended));
@@ -552,8 +557,18 @@ public final class ClosedLoopRunner {
             return unrecorded.contains(launch);
         }
 
+        /** Closes sending and cancels each launch without a record yet, once (the lock is not held while cancelling). */
         private void cancelInFlight() {
-            close().forEach(ClosedLoopRunner::cancel);
+            List<Launch> toCancel = new ArrayList<>();
+            synchronized (this) {
+                for (Launch launch : close()) {
+                    if (!launch.cancelAsked) {
+                        launch.cancelAsked = true;
+                        toCancel.add(launch);
+                    }
+                }
+            }
+            toCancel.forEach(ClosedLoopRunner::cancel);
         }
 
         /** {@link #stop()}, on the stopping thread: no more sends, and what is on the wire is cancelled. */

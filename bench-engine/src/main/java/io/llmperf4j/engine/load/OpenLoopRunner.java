@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -235,6 +236,8 @@ public final class OpenLoopRunner {
         private volatile boolean deadlineCut;
         /** The last measured request's end on the wire, or -1 before any ({@link #windowEnd}). */
         private final AtomicLong lastMeasuredWireEndNanos = new AtomicLong(-1);
+        /** The handles cancelled (any thread), each once. */
+        private final Set<RequestHandle> cancelled = ConcurrentHashMap.newKeySet();
         // guarded by sendLock: a send and the close of sending exclude each other
         private final Object sendLock = new Object();
         private boolean closed;
@@ -285,12 +288,15 @@ public final class OpenLoopRunner {
             thread.setPriority(Thread.MAX_PRIORITY);
             pacer = thread;
             boolean clean = false;
-            try (DeadlineTimer timer = DeadlineTimer.at(deadline, timeoutNanos, this::closeAtDeadline)) {
+            DeadlineTimer timer = null;
+            try {
                 if (finished.peek() == STOP) {
                     stopped = true; // stopped before it started: send nothing
                     if (startAt.isPresent()) atInstant.run();
                 } else {
                     thread.start();
+                    // on this thread, while the pacer waits for the origin (the pacer checks the deadline itself)
+                    timer = DeadlineTimer.at(deadline, timeoutNanos, this::closeAtDeadline);
                     if (startAt.isPresent()) {
                         Deadlines.await(startNanos, () -> finished.peek() == STOP);
                         atInstant.run();
@@ -301,6 +307,7 @@ public final class OpenLoopRunner {
                 cancelAndCollectInFlight();
                 clean = true;
             } finally {
+                if (timer != null) timer.close();
                 if (!clean) {
                     stopPacer();
                     cancelInFlight(); // a listener or the token counter threw: leave nothing running
@@ -598,7 +605,7 @@ public final class OpenLoopRunner {
         private void cancelInFlight() {
             close();
             for (InFlight e : inFlight.values()) {
-                if (e.handle() != null) {
+                if (e.handle() != null && cancelled.add(e.handle())) { // once: a stop, the deadline and the end meet
                     try {
                         e.handle().cancel();
                     } catch (RuntimeException ex) {

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.PriorityQueue;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -226,6 +227,8 @@ public final class SessionRunner {
         volatile boolean deadlineCut;
         /** The last request's end on the wire, or -1 before any ({@link #windowEnd}). */
         final AtomicLong lastWireEndNanos = new AtomicLong(-1);
+        /** The handles cancelled (any thread), each once. */
+        final Set<RequestHandle> cancelled = ConcurrentHashMap.newKeySet();
         // guarded by sendLock: a send and the close of sending exclude each other
         final Object sendLock = new Object();
         boolean closed;
@@ -532,7 +535,7 @@ public final class SessionRunner {
         private void cancelAll() {
             close();
             for (InFlight e : inFlight.values()) {
-                if (e.handle() != null) {
+                if (e.handle() != null && cancelled.add(e.handle())) { // once: a stop, the deadline and the end meet
                     try {
                         e.handle().cancel();
                     } catch (RuntimeException ex) {
