@@ -162,6 +162,13 @@ class SessionTurnsNotSentTest {
             JsonNode open = new com.fasterxml.jackson.databind.ObjectMapper().readTree(files
                     .filter(p -> p.toString().endsWith("_open_loop.json")).findFirst().orElseThrow().toFile());
             assertEquals(2, open.get("trace").get("sessions").asInt(), open::toString);
+            assertEquals(3, open.get("trace").get("single_requests").asInt(), open::toString);
+        }
+        try (var files = Files.list(out)) {
+            String page = Files.readString(files.filter(p -> p.toString().endsWith(".html")).findFirst()
+                    .orElseThrow());
+            assertTrue(page.contains("mean 16 arrivals/s"), "the page's load line counts arrivals as the console");
+            assertFalse(page.contains("sessions/s"), "not sessions/s");
         }
         List<org.apache.commons.csv.CSVRecord> rows = RunFolder.csv(out);
         assertEquals(7, rows.size());

@@ -294,7 +294,10 @@ final class HtmlPage {
      * the console's words (Arrival.Trace.atOneInstant in bench-engine, which this module cannot depend on).
      */
     private static String traceRate(OpenLoopFile.TraceJson t, double offeredRequestsPerS) {
-        if (t.sessions() != null) return "mean " + significant(offeredRequestsPerS) + " sessions/s"; // their starts
+        if (t.sessions() != null) { // their starts, and single requests' as the console counts them
+            boolean singles = t.singleRequests() != null && t.singleRequests() > 0;
+            return "mean " + significant(offeredRequestsPerS) + (singles ? " arrivals/s" : " sessions/s");
+        }
         if (t.spanS() != 0) return "mean " + significant(offeredRequestsPerS) + " req/s";
         return t.requests() == 1 ? "its one request at t=0" : "all " + t.requests() + " requests at t=0 (a burst)";
     }

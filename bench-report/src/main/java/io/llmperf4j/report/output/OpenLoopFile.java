@@ -41,9 +41,12 @@ public final class OpenLoopFile {
      *                  sessions, or a file written before this key
      * @param requestsNotSent the trace's requests never sent (arrivals and later turns alike: the run's time limit
      *                  or a stop came first, or a failed turn ended its session); null in a file written before
+     * @param singleRequests with {@code sessions}: the trace's requests without a session, each an arrival of its
+     *                  own (the rate then counts arrivals, not sessions); null without sessions or in a file written
+     *                  before this key
      */
     public record TraceJson(String source, int requests, double spanS, double speedup, Double durationS,
-                            Integer sessions, Integer requestsNotSent) {
+                            Integer sessions, Integer requestsNotSent, Integer singleRequests) {
     }
 
     /** One latency distribution in ms; all null when nothing was measured. */
