@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -297,14 +296,31 @@ final class LlamaBpeModel {
             if (id != NO_ID) {
                 word.add(id, end);
             } else {
-                for (byte b : new String(normalized, i, end - i).getBytes(StandardCharsets.UTF_8)) {
-                    word.add(byteIds[b & 0xFF], end);
-                }
+                addUtf8Bytes(word, end - i == 2 ? Character.toCodePoint(c, normalized[i + 1]) : c, end);
             }
             i = end;
         }
         word.mergeAll(merges);
         word.emit(out);
+    }
+
+    /** The byte tokens of {@code codePoint}'s UTF-8 form (no String per character: random text is mostly these). */
+    private void addUtf8Bytes(Word word, int codePoint, int end) {
+        if (codePoint < 0x80) {
+            word.add(byteIds[codePoint], end);
+        } else if (codePoint < 0x800) {
+            word.add(byteIds[0xC0 | codePoint >> 6], end);
+            word.add(byteIds[0x80 | codePoint & 0x3F], end);
+        } else if (codePoint < 0x10000) {
+            word.add(byteIds[0xE0 | codePoint >> 12], end);
+            word.add(byteIds[0x80 | codePoint >> 6 & 0x3F], end);
+            word.add(byteIds[0x80 | codePoint & 0x3F], end);
+        } else {
+            word.add(byteIds[0xF0 | codePoint >> 18], end);
+            word.add(byteIds[0x80 | codePoint >> 12 & 0x3F], end);
+            word.add(byteIds[0x80 | codePoint >> 6 & 0x3F], end);
+            word.add(byteIds[0x80 | codePoint & 0x3F], end);
+        }
     }
 
     /** Receives tokens in order. */
@@ -336,6 +352,8 @@ final class LlamaBpeModel {
 
     /** A word's symbols as a linked list over arrays, merged in place (the library's {@code Word::merge_all}). */
     private static final class Word {
+        /** From this many symbols on, {@link RankSweep} merges the word; below, the heap is as fast. */
+        static final int SWEEP_MIN_SYMBOLS = 256;
         private int[] ids;
         private int[] ends;
         private int[] prev;
@@ -368,27 +386,29 @@ final class LlamaBpeModel {
 
         /**
          * Repeatedly merges the pair of lowest rank, the leftmost of equal ranks. Queue entries are (rank, position
-         * of the left symbol); an entry whose pair has changed since it was queued is skipped, as in the library.
+         * of the left symbol); an entry whose pair has changed since it was queued is skipped, as in the library
+         * (such an entry never becomes valid again: the pieces at a position only grow). Long words go through
+         * {@link RankSweep}, which takes the same merges in the same order without the heap.
          */
         void mergeAll(MergeTable merges) {
-            LongHeap queue = new LongHeap(size);
-            for (int i = 0; i + 1 < size; i++) {
-                long merge = merges.get(ids[i], ids[i + 1]);
-                if (merge != MergeTable.NONE) queue.push(MergeTable.rank(merge), i);
+            LongHeap queue;
+            if (size >= SWEEP_MIN_SYMBOLS) {
+                queue = new RankSweep(merges).run();
+                if (queue == null) return;
+            } else {
+                queue = new LongHeap(size);
+                for (int i = 0; i + 1 < size; i++) {
+                    long merge = merges.get(ids[i], ids[i + 1]);
+                    if (merge != MergeTable.NONE) queue.push(MergeTable.rank(merge), i);
+                }
             }
             while (!queue.isEmpty()) {
                 long top = queue.pop();
                 int rank = (int) (top >>> 32);
                 int pos = (int) top;
-                int right = next[pos];
-                if (ids[pos] == NO_ID || right < 0) continue; // merged away, or the last symbol
-                long merge = merges.get(ids[pos], ids[right]);
-                if (merge == MergeTable.NONE || MergeTable.rank(merge) != rank) continue; // stale
-                ids[pos] = MergeTable.mergedId(merge);
-                ends[pos] = ends[right];
-                ids[right] = NO_ID;
-                next[pos] = next[right];
-                if (next[right] >= 0) prev[next[right]] = pos;
+                int mergedId = mergedIdIfCurrent(merges, pos, rank);
+                if (mergedId == NO_ID) continue;
+                merge(pos, mergedId);
                 int left = prev[pos];
                 if (left >= 0) {
                     long m = merges.get(ids[left], ids[pos]);
@@ -402,8 +422,188 @@ final class LlamaBpeModel {
             }
         }
 
+        /** The merged id when the pair at {@code pos} is still the one of {@code rank}; {@link #NO_ID} when stale. */
+        private int mergedIdIfCurrent(MergeTable merges, int pos, int rank) {
+            int right = next[pos];
+            if (ids[pos] == NO_ID || right < 0) return NO_ID; // merged away, or the last symbol
+            long merge = merges.get(ids[pos], ids[right]);
+            if (merge == MergeTable.NONE || MergeTable.rank(merge) != rank) return NO_ID;
+            return MergeTable.mergedId(merge);
+        }
+
+        /** Joins the symbol at {@code pos} and the one after it into {@code mergedId}. */
+        private void merge(int pos, int mergedId) {
+            int right = next[pos];
+            ids[pos] = mergedId;
+            ends[pos] = ends[right];
+            ids[right] = NO_ID;
+            next[pos] = next[right];
+            if (next[right] >= 0) prev[next[right]] = pos;
+        }
+
+        /**
+         * The heap's order without a heap over every pair, for long words: a degenerate answer (a model repeating one
+         * character) is one word of up to megabytes, and the heap's pops over that many pairs made 1 MB of "x" take
+         * 0.37 s, 54 times as long as 1 MB of spaced words (most of those come from the word cache). A merge of rank r
+         * creates pairs of other ranks only (the merged piece is longer than either part), and when those ranks are
+         * all higher, as for nearly every merge of a trained table (a piece exists before pieces made of it), the
+         * heap pops every pending entry of rank r, left to right, before any of a higher rank. So the pending
+         * positions are kept in one list per rank, and the ranks are taken in increasing order, each list in
+         * position order. A merge that creates a pair of no higher rank than the one being swept hands every pending
+         * entry to the heap, which goes on exactly as if it had run from the start.
+         */
+        private final class RankSweep {
+            private final MergeTable merges;
+            /** Ranks with pending positions, as (rank, 0) entries. */
+            private final LongHeap ranks = new LongHeap(16);
+            private final PositionLists lists = new PositionLists();
+
+            RankSweep(MergeTable merges) {
+                this.merges = merges;
+            }
+
+            /** Merges the whole word; or, when a merge needs the heap after all, that heap with what is pending. */
+            LongHeap run() {
+                for (int i = 0; i + 1 < size; i++) {
+                    long merge = merges.get(ids[i], ids[i + 1]);
+                    if (merge != MergeTable.NONE) add(MergeTable.rank(merge), i);
+                }
+                while (!ranks.isEmpty()) {
+                    int rank = (int) (ranks.pop() >>> 32);
+                    Positions list = lists.remove(rank);
+                    list.sort();
+                    for (int j = 0; j < list.size; j++) {
+                        int pos = list.positions[j];
+                        int mergedId = mergedIdIfCurrent(merges, pos, rank);
+                        if (mergedId == NO_ID) continue;
+                        merge(pos, mergedId);
+                        int left = prev[pos];
+                        long leftMerge = left < 0 ? MergeTable.NONE : merges.get(ids[left], ids[pos]);
+                        long rightMerge = next[pos] < 0 ? MergeTable.NONE : merges.get(ids[pos], ids[next[pos]]);
+                        // not higher (equal only with an empty piece in the table): the heap's turn
+                        if ((leftMerge != MergeTable.NONE && MergeTable.rank(leftMerge) <= rank)
+                                || (rightMerge != MergeTable.NONE && MergeTable.rank(rightMerge) <= rank)) {
+                            LongHeap queue = pending(list, j + 1);
+                            if (leftMerge != MergeTable.NONE) queue.push(MergeTable.rank(leftMerge), left);
+                            if (rightMerge != MergeTable.NONE) queue.push(MergeTable.rank(rightMerge), pos);
+                            return queue;
+                        }
+                        if (leftMerge != MergeTable.NONE) add(MergeTable.rank(leftMerge), left);
+                        if (rightMerge != MergeTable.NONE) add(MergeTable.rank(rightMerge), pos);
+                    }
+                }
+                return null;
+            }
+
+            private void add(int rank, int pos) {
+                Positions list = lists.get(rank);
+                if (list == null) {
+                    list = lists.create(rank);
+                    ranks.push(rank, 0);
+                }
+                list.add(pos);
+            }
+
+            /** Every entry not yet taken: the rest of the list being swept and the lists of the ranks to come. */
+            private LongHeap pending(Positions current, int from) {
+                LongHeap queue = new LongHeap(size);
+                for (int j = from; j < current.size; j++) queue.push(current.rank, current.positions[j]);
+                lists.forEach(list -> {
+                    for (int j = 0; j < list.size; j++) queue.push(list.rank, list.positions[j]);
+                });
+                return queue;
+            }
+        }
+
         void emit(TokenSink out) {
             for (int i = size == 0 ? -1 : 0; i >= 0; i = next[i]) out.token(ids[i], ends[i]);
+        }
+    }
+
+    /** The positions queued for one rank, in the order they came; {@link #sort} puts them in position order. */
+    private static final class Positions {
+        final int rank;
+        int[] positions = new int[8];
+        int size;
+        private boolean ascending = true;
+
+        Positions(int rank) {
+            this.rank = rank;
+        }
+
+        void add(int pos) {
+            if (size == positions.length) positions = Arrays.copyOf(positions, size * 2);
+            if (size > 0 && positions[size - 1] > pos) ascending = false;
+            positions[size++] = pos;
+        }
+
+        void sort() {
+            if (!ascending) Arrays.sort(positions, 0, size);
+            ascending = true;
+        }
+    }
+
+    /** {@link Positions} by rank: open addressing over the few ranks one word holds. */
+    private static final class PositionLists {
+        private Positions[] table = new Positions[16];
+        private int size;
+
+        Positions get(int rank) {
+            int mask = table.length - 1;
+            for (int i = slot(rank, mask); ; i = (i + 1) & mask) {
+                Positions p = table[i];
+                if (p == null || p.rank == rank) return p;
+            }
+        }
+
+        Positions create(int rank) {
+            if (2 * (size + 1) > table.length) grow();
+            Positions created = new Positions(rank);
+            insert(table, created);
+            size++;
+            return created;
+        }
+
+        /** Takes the list of {@code rank} out (it must be there); the table is rebuilt around the gap. */
+        Positions remove(int rank) {
+            int mask = table.length - 1;
+            int i = slot(rank, mask);
+            while (table[i].rank != rank) i = (i + 1) & mask;
+            Positions removed = table[i];
+            table[i] = null;
+            size--;
+            // re-insert the entries after the gap up to the next empty slot (linear probing's deletion)
+            for (int j = (i + 1) & mask; table[j] != null; j = (j + 1) & mask) {
+                Positions moved = table[j];
+                table[j] = null;
+                insert(table, moved);
+            }
+            return removed;
+        }
+
+        void forEach(java.util.function.Consumer<Positions> action) {
+            for (Positions p : table) {
+                if (p != null) action.accept(p);
+            }
+        }
+
+        private void grow() {
+            Positions[] bigger = new Positions[table.length * 2];
+            for (Positions p : table) {
+                if (p != null) insert(bigger, p);
+            }
+            table = bigger;
+        }
+
+        private static void insert(Positions[] into, Positions p) {
+            int mask = into.length - 1;
+            int i = slot(p.rank, mask);
+            while (into[i] != null) i = (i + 1) & mask;
+            into[i] = p;
+        }
+
+        private static int slot(int rank, int mask) {
+            return Integer.rotateLeft(rank * 0x9E3779B9, 16) & mask;
         }
     }
 

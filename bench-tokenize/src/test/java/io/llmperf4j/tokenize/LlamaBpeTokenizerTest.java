@@ -130,6 +130,91 @@ class LlamaBpeTokenizerTest {
         assertSame("ab".repeat(3000) + " " + "🦙".repeat(500));
     }
 
+    /**
+     * Degenerate answers: one long word (no space) of one repeated character, of two alternating ones, of random
+     * base64, random Latin-1 bytes or random Unicode (byte fallback, surrogate pairs). Words of 256 symbols and more
+     * are merged rank by rank instead of through the heap; both sides of that size are here, up to 64 KB.
+     */
+    @Test
+    void degenerateAnswersMatchTheLibrary() {
+        int before = LIBRARY_CALLS.get();
+        for (int n : new int[] {254, 255, 256, 257, 1000, 4097, 65_536}) {
+            assertSame("x".repeat(n));
+            assertSame(" " + "x".repeat(n) + " x");
+        }
+        Random random = new Random(20261206);
+        for (int n : new int[] {300, 4096, 65_536}) {
+            assertSame("xy".repeat(n / 2));
+            assertSame("abc".repeat(n / 3));
+            assertSame(randomText(random, n, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"));
+        }
+        for (String unit : List.of("a", "e", "1", "0", "=", "-", ".", "!", "*", "\n", "\t", "▁", "é", "镇", "😀", "🦙")) {
+            assertSame(unit.repeat(3000));
+            assertSame("the " + unit.repeat(700) + "x".repeat(300) + " end");
+        }
+        for (int n : new int[] {1000, 16_384}) {
+            StringBuilder latin1 = new StringBuilder();
+            StringBuilder unicode = new StringBuilder();
+            while (latin1.length() < n) {
+                char c = (char) (1 + random.nextInt(255));
+                latin1.append(c == ' ' ? 'z' : c);
+            }
+            while (unicode.length() < n) {
+                int cp = random.nextInt(4) == 0 ? 0x10000 + random.nextInt(0x20000) : 0x21 + random.nextInt(0xFFDF);
+                if (Character.isDefined(cp) && !Character.isWhitespace(cp) && !Character.isSurrogate((char) cp)
+                        && cp != ' ') {
+                    unicode.appendCodePoint(cp);
+                }
+            }
+            assertSame(latin1.toString());
+            assertSame(unicode.toString());
+        }
+        assertEquals(before, LIBRARY_CALLS.get(), "none of these needs the library");
+    }
+
+    private static String randomText(Random random, int length, String alphabet) {
+        StringBuilder text = new StringBuilder(length);
+        for (int i = 0; i < length; i++) text.append(alphabet.charAt(random.nextInt(alphabet.length())));
+        return text.toString();
+    }
+
+    /**
+     * A table where a merge makes a pair of lower rank than its own (here "xx x" moved to rank 0, before "x x"):
+     * the rank-by-rank sweep of a long word hands over to the heap there, and still gives the library's tokens.
+     */
+    @Test
+    void aMergeMakingAPairOfLowerRankStillMatchesTheLibrary() throws Exception {
+        ObjectMapper mapper = new ObjectMapper();
+        ObjectNode reranked = (ObjectNode) mapper.readTree(json);
+        com.fasterxml.jackson.databind.node.ArrayNode merges = (com.fasterxml.jackson.databind.node.ArrayNode)
+                reranked.get("model").get("merges");
+        int at = -1;
+        for (int i = 0; i < merges.size(); i++) {
+            if (merges.get(i).asText().equals("xx x")) at = i;
+        }
+        assertTrue(at > 0, "the built-in table merges \"xx x\"");
+        merges.remove(at);
+        merges.insert(0, "xx x");
+        byte[] rerankedJson = mapper.writeValueAsBytes(reranked);
+        DjlTokenizer rerankedLibrary = DjlTokenizer.load(TokenizerCache.extract(rerankedJson), "reranked");
+        try {
+            LlamaBpeTokenizer rerankedJava = new LlamaBpeTokenizer(LlamaBpeModel.of(rerankedJson).orElseThrow(),
+                    () -> rerankedLibrary, "reranked");
+            for (String text : List.of("x".repeat(300), "x".repeat(4097), "y".repeat(280) + "x".repeat(300),
+                    "ab".repeat(200) + "x".repeat(999) + "ab".repeat(200), "x".repeat(7) + " " + "x".repeat(20))) {
+                String shown = text.substring(0, 20) + "... (" + text.length() + " chars)";
+                assertArrayEquals(rerankedLibrary.encodeWithOffsets(text).ids(), rerankedJava.encode(text), shown);
+                assertArrayEquals(rerankedLibrary.encodeWithOffsets(text).endCharIndex(), rerankedJava.tokenEnds(text),
+                        shown);
+            }
+            String run = "x".repeat(300);
+            assertTrue(!java.util.Arrays.equals(library.encode(run), rerankedJava.encode(run)),
+                    "the moved merge changes the tokens, so the lower-rank path was taken");
+        } finally {
+            rerankedLibrary.close();
+        }
+    }
+
     @Test
     void anotherShapeIsNotTakenForLlama() throws Exception {
         ObjectMapper mapper = new ObjectMapper();
