@@ -471,6 +471,7 @@ final class LlamaBpeModel {
                 while (!ranks.isEmpty()) {
                     int rank = (int) (ranks.pop() >>> 32);
                     Positions list = lists.remove(rank);
+                    lastAdded = null; // ranks taken are never added to again (a lower rank hands over instead)
                     list.sort();
                     for (int j = 0; j < list.size; j++) {
                         int pos = list.positions[j];
@@ -495,13 +496,17 @@ final class LlamaBpeModel {
                 return null;
             }
 
+            /** The list {@link #add} used last: runs of one pair (a repeated character) add to the same rank. */
+            private Positions lastAdded;
+
             private void add(int rank, int pos) {
-                Positions list = lists.get(rank);
+                Positions list = lastAdded != null && lastAdded.rank == rank ? lastAdded : lists.get(rank);
                 if (list == null) {
                     list = lists.create(rank);
                     ranks.push(rank, 0);
                 }
                 list.add(pos);
+                lastAdded = list;
             }
 
             /** Every entry not yet taken: the rest of the list being swept and the lists of the ranks to come. */
