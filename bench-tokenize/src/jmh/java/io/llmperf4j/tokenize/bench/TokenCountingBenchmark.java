@@ -2,12 +2,14 @@ package io.llmperf4j.tokenize.bench;
 
 import io.llmperf4j.tokenize.Tokenizer;
 import io.llmperf4j.tokenize.Tokenizers;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -16,7 +18,8 @@ import org.openjdk.jmh.annotations.State;
  * Output token counting on one thread with the built-in Llama-2 tokenizer (its Java BPE), as the runners count every finished
  * response off the I/O threads: {@value #TEXTS} generated texts of about 150 tokens (llmperf's default output
  * length) per operation, so the score is responses counted per second; the setup prints the tokens per text, to turn
- * it into tokens/s.
+ * it into tokens/s. {@link #tokenEndsOfALongAnswer} counts one long answer per operation, of the shapes a model stuck
+ * in a loop sends: multiply its score by {@code chars} for characters/s.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -63,5 +66,53 @@ public class TokenCountingBenchmark {
         long sum = 0;
         for (String text : texts) sum += llama.count(text);
         return sum;
+    }
+
+    /**
+     * One answer of {@code chars} characters: a single word (no space) of one repeated letter ({@code x}), of two
+     * alternating ones ({@code xy}), of random base64, of random Latin-1 characters or random Unicode (byte fallback,
+     * surrogate pairs); {@code words} is ordinary spaced text of the same size, for comparison.
+     */
+    @State(Scope.Thread)
+    public static class LongAnswer {
+        @Param({"x", "xy", "base64", "latin1", "unicode", "words"})
+        public String shape;
+        @Param({"65536", "1048576"})
+        public int chars;
+        String text;
+
+        @Setup
+        public void setUp() {
+            Random random = new Random(chars);
+            StringBuilder b = new StringBuilder(chars + 16);
+            String base64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+            String[] words = "the quick brown fox jumps over a lazy dog and then some more words here".split(" ");
+            while (b.length() < chars) {
+                switch (shape) {
+                    case "x" -> b.append('x');
+                    case "xy" -> b.append(b.length() % 2 == 0 ? 'x' : 'y');
+                    case "base64" -> b.append(base64.charAt(random.nextInt(64)));
+                    case "latin1" -> {
+                        char c = (char) (1 + random.nextInt(255));
+                        b.append(c == ' ' ? 'z' : c);
+                    }
+                    case "unicode" -> {
+                        int cp = random.nextInt(4) == 0 ? 0x10000 + random.nextInt(0x20000) : 0x21 + random.nextInt(0xFFDF);
+                        if (Character.isDefined(cp) && !Character.isWhitespace(cp) && !Character.isSurrogate((char) cp)) {
+                            b.appendCodePoint(cp);
+                        }
+                    }
+                    case "words" -> b.append(b.length() == 0 ? "" : " ").append(words[random.nextInt(words.length)]);
+                    default -> throw new IllegalArgumentException("unknown shape " + shape);
+                }
+            }
+            text = b.toString();
+        }
+    }
+
+    /** The token ends of one long answer, as the runners count it (the per-event counts need the ends). */
+    @Benchmark
+    public int tokenEndsOfALongAnswer(LongAnswer answer) {
+        return llama.tokenEnds(answer.text).length;
     }
 }
