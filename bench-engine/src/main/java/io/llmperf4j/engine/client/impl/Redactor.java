@@ -5,15 +5,21 @@ import io.llmperf4j.model.SecretNames;
 
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Removes credentials from failure messages. Our own messages never contain them, but a server may echo them, e.g.
- * a 401 body quoting the Authorization header. Values shorter than {@value #MIN_SECRET_CHARS} characters are left
- * alone: replacing them would mangle ordinary words.
+ * a 401 body quoting the Authorization header, or a redirect's Location carrying the key. A server may escape the
+ * key as it echoes it: percent-encoded in a URL ({@code %2F} for {@code /}), JSON-escaped in a body ({@code \/},
+ * {@code \u002b}); a key of base64 characters (a cloud provider's) is then no longer its own text, so each of its
+ * characters other than letters and digits is matched in any of those forms. Values shorter than
+ * {@value #MIN_SECRET_CHARS} characters are left alone: replacing them would mangle ordinary words.
  */
 public final class Redactor {
 
@@ -21,6 +27,8 @@ public final class Redactor {
     static final String REDACTED = "[redacted]";
 
     private final List<String> secrets = new ArrayList<>();
+    /** Per secret (same order), its text in any escaped form; null for a secret of letters and digits only. */
+    private final List<Pattern> escaped = new ArrayList<>();
 
     /** Redacts the API key and the values of extra headers whose names suggest a credential. */
     public Redactor(Secret apiKey, Map<String, String> extraHeaders) {
@@ -33,6 +41,33 @@ public final class Redactor {
             }
         });
         secrets.sort((a, b) -> b.length() - a.length()); // longest first, so a key inside a header value goes whole
+        for (String secret : secrets) escaped.add(escapedForms(secret));
+    }
+
+    /**
+     * A pattern for {@code secret} with each character other than a letter or digit as itself, JSON-escaped
+     * ({@code \/}, {@code \u002B}) or percent-encoded ({@code %2F}), hex digits in either case; null when the
+     * secret has no such character (its text is its only form).
+     */
+    static Pattern escapedForms(String secret) {
+        StringBuilder regex = new StringBuilder();
+        boolean any = false;
+        for (byte b : secret.getBytes(StandardCharsets.UTF_8)) {
+            int c = b & 0xFF;
+            if (c < 0x80 && Character.isLetterOrDigit(c)) {
+                regex.append((char) c);
+                continue;
+            }
+            any = true;
+            String hex = String.format("%02x", c);
+            regex.append("(?:").append(Pattern.quote(String.valueOf((char) c)));
+            if (c < 0x80) {
+                regex.append("|\\\\").append(Pattern.quote(String.valueOf((char) c)))
+                        .append("|\\\\u00(?i:").append(hex).append(')');
+            }
+            regex.append("|%(?i:").append(hex).append("))");
+        }
+        return any ? Pattern.compile(regex.toString()) : null;
     }
 
     private void add(String value) {
@@ -71,8 +106,11 @@ public final class Redactor {
     public String redact(String message) {
         if (message == null) return "";
         String out = message;
-        for (String s : secrets) {
+        for (int i = 0; i < secrets.size(); i++) {
+            String s = secrets.get(i);
             if (out.contains(s)) out = out.replace(s, REDACTED);
+            Pattern forms = escaped.get(i);
+            if (forms != null) out = forms.matcher(out).replaceAll(Matcher.quoteReplacement(REDACTED));
         }
         return out;
     }
