@@ -6,8 +6,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What one failure points at, by its kind and code (METRICS.md §6): a 4xx other than 408/429 (an HTTP status, or the
- * code of an error in the stream) or a failed connection is the client's configuration (or a server that is not
+ * What one failure points at, by its kind and code (METRICS.md §6): a 3xx (a redirect, which the client does not
+ * follow), a 4xx other than 408/429 (an HTTP status, or the code of an error in the stream) or a failed connection is
+ * the client's configuration (or a server that is not
  * there); a failed connection after requests of the same run had succeeded is the server going away (a restart, a
  * crash, an out-of-memory kill), since the same URL worked; 429, 408, 5xx, timeouts and dropped connections may be the
  * server's capacity; a cancellation at the run's end and a request lost with a load worker say nothing about the
@@ -39,7 +40,7 @@ public enum FailureCause {
             case IDLE_TIMEOUT, REQUEST_TIMEOUT, CONNECTION_CLOSED -> CAPACITY;
             case HTTP_STATUS, ERROR_IN_STREAM -> !coded ? OTHER
                     : code == 429 || code == 408 || code >= 500 ? CAPACITY
-                    : code >= 400 && code < 500 ? CONFIGURATION : OTHER;
+                    : code >= 300 && code < 500 ? CONFIGURATION : OTHER; // 3xx: a redirect, never followed
             default -> OTHER;
         };
     }

@@ -37,7 +37,9 @@ final class CommonFailures {
         for (RequestRecord record : records) {
             if (record.succeeded() || !serversWords(record.failure().kind())) continue;
             Failure failure = record.failure();
-            String words = words(failure.message());
+            // a redirect's message is the client's own words, whose hint (the base to set) ends a long URL: whole
+            String words = failure.code() >= 300 && failure.code() < 400
+                    ? Redaction.secrets(failure.message()) : words(failure.message());
             String key = (failure.code() > 0 ? failure.code() + (words.isEmpty() ? "" : " ") : "") + words;
             counts.computeIfAbsent(failure.kind(), k -> new LinkedHashMap<>()).merge(key, 1, Integer::sum);
         }

@@ -136,6 +136,19 @@ class RunWarningsTest {
         assertEquals("x".repeat(CommonFailures.MESSAGE_CHARS) + "...", CommonFailures.words("x".repeat(300)));
     }
 
+    /** QA: a redirect seen mid-run was "not what the API promises" and its hint was cut at 80 characters. */
+    @Test
+    void aRedirectIsConfigurationAndItsHintIsQuotedWhole() {
+        String redirect = "HTTP 302 redirect to https://gw.example/v2/chat/completions?token=[redacted]&sig=[redacted] "
+                + "(the client does not follow redirects: point OPENAI_API_BASE at https://gw.example/v2)";
+        List<RequestRecord> records = clean(10);
+        records.add(request(90).e2e(MS).failed(FailureKind.HTTP_STATUS, 302, redirect).build());
+        assertEquals("1 of 11 requests failed (1 HTTP_STATUS: 1x 302 " + redirect + "): check the configuration (API "
+                + "key, model id, base URL with its /v1, TLS trust): the server refused the requests or could not be "
+                + "reached. Report the failure rate with the results.",
+                message(metrics(records, false), WarningCode.REQUESTS_FAILED));
+    }
+
     @Test
     void failuresAreWordedByCause() {
         List<RequestRecord> unauthorized = clean(10);

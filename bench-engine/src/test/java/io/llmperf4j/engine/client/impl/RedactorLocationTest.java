@@ -28,6 +28,15 @@ class RedactorLocationTest {
                         + "&api-key=abc123&sig=s1g&code=fn-key&x_token=t0k"));
     }
 
+    /** QA: signed-URL and single-sign-on credentials were shown as they came. */
+    @Test
+    void signedUrlAndSingleSignOnCredentialsAreDropped() {
+        assertEquals("https://sso.example/cb?jwt=[redacted]&session=[redacted]&ticket=[redacted]"
+                        + "&SAMLResponse=[redacted]&Policy=[redacted]&Key-Pair-Id=K2&lang=en",
+                redactor.location(ENDPOINT, "https://sso.example/cb?jwt=JWTSECRET&session=SESSSECRET"
+                        + "&ticket=TICKETSECRET&SAMLResponse=SAMLSECRET&Policy=POLICYSECRET&Key-Pair-Id=K2&lang=en"));
+    }
+
     @Test
     void theRunsKeyIsRedactedWherever() {
         assertEquals("https://h.example/v1/sk=[redacted]", redactor.location(ENDPOINT,
