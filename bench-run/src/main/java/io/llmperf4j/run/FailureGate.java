@@ -37,9 +37,17 @@ final class FailureGate {
         this.maxErrorRatePercent = maxErrorRatePercent;
     }
 
-    /** The status of a completed run with these records: COMPLETED, or REQUESTS_FAILED after printing why to err. */
+    /**
+     * The status of a completed run with these records: COMPLETED, or REQUESTS_FAILED after printing why to err. A run
+     * that measured nothing failed too: its files hold no figure (QA: a --timeout the warmup used up exited 0).
+     */
     RunStatus judge(List<RequestRecord> records, PrintStream err) {
-        if (records.isEmpty()) return RunStatus.COMPLETED;
+        if (records.isEmpty()) {
+            err.println("llmperf4j: the run failed: no measured request ended, so there is no figure: the run's time "
+                    + "(--timeout) ran out before one did, during warmup (--warmup-requests) or the first requests; "
+                    + "give it more time");
+            return RunStatus.REQUESTS_FAILED;
+        }
         long failed = records.stream().filter(r -> !r.succeeded()).count();
         double ratePercent = 100.0 * failed / records.size();
         String verdict;

@@ -68,4 +68,12 @@ class FailureGateTest {
                 + "  HTTP_STATUS x1, the server said:\n"
                 + "    1x 308 " + message + "\n", judge(records));
     }
+
+    /** QA: a --timeout the warmup used up exited 0 with "0 requests (0 ok, 0 failed)". */
+    @Test
+    void aRunThatMeasuredNothingFailed() {
+        assertEquals("llmperf4j: the run failed: no measured request ended, so there is no figure: the run's time "
+                + "(--timeout) ran out before one did, during warmup (--warmup-requests) or the first requests; give "
+                + "it more time\n", judge(List.of()));
+    }
 }
