@@ -310,7 +310,7 @@ public final class Doctor {
             return;
         }
         if (!record.succeeded() && Redirects.is(record.failure())) {
-            results.add(DoctorCheck.Result.fail(check, Redirects.problem(endpoint, record.failure()), "set " + baseVariable
+            results.add(DoctorCheck.Result.fail(check, Redirects.problem(endpoint, "its " + check + " request", record.failure()), "set " + baseVariable
                     + " to the URL the server answers at: a run follows no redirect either, and its pre-run check "
                     + "stops with this"));
             return;

@@ -174,7 +174,7 @@ final class Preflight {
         }
         if (!record.succeeded() && Redirects.is(record.failure())) {
             // every request of the run would be redirected, and the client follows none: name where it points
-            throw new RunFailedException(Redirects.problem(config.endpoint(), record.failure()));
+            throw new RunFailedException(Redirects.problem(config.endpoint(), "the pre-run request", record.failure()));
         }
         String problem = configurationProblem(record, config.endpoint(), config.model(), apiKey, keyVariable);
         if (problem != null) throw new RunFailedException(problem);
@@ -333,7 +333,7 @@ final class Preflight {
         }
         if (failure.kind() != FailureKind.HTTP_STATUS) return null;
         int status = failure.code();
-        if (Redirects.is(failure)) return Redirects.problem(endpoint, failure); // a worker's answer too
+        if (Redirects.is(failure)) return Redirects.problem(endpoint, "the pre-run request", failure); // a worker's answer too
         boolean refused = (status >= 400 && status < 500 && status != 408 && status != 429) || status == 501;
         if (!refused) return null;
         String hint = switch (status) {

@@ -28,9 +28,11 @@ final class Redirects {
     /**
      * "the server at host:port answered the pre-run request with HTTP 308 redirect to URL (the client does not
      * follow redirects: point OPENAI_API_BASE at BASE)", from the engine's failure of that request.
+     *
+     * @param request what the request was, e.g. "the pre-run request"
      */
-    static String problem(URI requested, Failure failure) {
-        return "the server at " + hostAndPort(requested) + " answered the pre-run request with " + failure.message();
+    static String problem(URI requested, String request, Failure failure) {
+        return "the server at " + hostAndPort(requested) + " answered " + request + " with " + failure.message();
     }
 
     /**

@@ -90,7 +90,7 @@ class RedirectPreflightTest {
             CliRun run = CliRun.of(Map.of("OPENAI_API_BASE", origin + "/v1", "OPENAI_API_KEY", "sk-test"), "doctor");
             assertEquals(1, run.exitCode(), run::toString);
             assertTrue(run.out().contains("[FAIL] streaming: the server at 127.0.0.1:" + http.getAddress().getPort()
-                    + " answered the pre-run request with HTTP 308 redirect to " + origin
+                    + " answered its streaming request with HTTP 308 redirect to " + origin
                     + "/served/v1/chat/completions?api_key=[redacted] (the client does not follow redirects: point "
                     + "OPENAI_API_BASE at " + origin + "/served/v1)\n"), run::toString);
             assertFalse(run.toString().contains(LOCATION_KEY), run::toString);
