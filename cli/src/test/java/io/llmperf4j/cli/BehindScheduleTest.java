@@ -29,8 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class BehindScheduleTest {
     private static final JsonMapper JSON = JsonMapper.builder()
             .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
-    private static final Pattern MESSAGE = Pattern.compile("The open loop fell behind its schedule: it completed "
-            + "([0-9.]+) req/s of the ([0-9.]+) req/s scheduled \\(([0-9.]+) %, below 95\\.0 % = 100 - "
+    private static final Pattern MESSAGE = Pattern.compile("The open loop fell behind its schedule: its successes "
+            + "came at ([0-9.]+) req/s \\(first to last\\) against ([0-9.]+) req/s scheduled \\(([0-9.]+) %, below 95\\.0 % = 100 - "
             + "--saturation-gain; sent ([0-9.]+) req/s\\): ");
 
     @RegisterExtension

@@ -217,7 +217,7 @@ public final class RunWarnings {
     public static RunWarning behindSchedule(double completedPerSecond, double sentPerSecond,
                                             double scheduledPerSecond, double share, double threshold) {
         return new RunWarning(WarningCode.BEHIND_SCHEDULE, String.format(Locale.ROOT, "The open loop fell behind its "
-                        + "schedule: it completed %.2f req/s of the %.2f req/s scheduled (%.1f %%, below %.1f %% = 100 "
+                        + "schedule: its successes came at %.2f req/s (first to last) against %.2f req/s scheduled (%.1f %%, below %.1f %% = 100 "
                         + "- --saturation-gain%s): the server (or the --max-concurrency cap) did not keep up "
                         + "with the offered rate, so this run measured a lower load than it was asked for, and its "
                         + "latencies from the intended send include the wait. Lower the rate, or read this as the "
