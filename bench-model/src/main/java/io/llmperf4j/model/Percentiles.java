@@ -18,7 +18,8 @@ public final class Percentiles {
     /**
      * The {@code percent}-th percentile (0..100) of values already sorted ascending; NaN when there are none.
      *
-     * @param sortedAscending the values, sorted, NaN-free
+     * @param sortedAscending the values, sorted, NaN-free; +∞ is allowed (an SLO verdict counts a failure so): a
+     *                        percentile that falls between a value and +∞ is +∞, one on a value is that value
      */
     public static double ofSorted(double[] sortedAscending, double percent) {
         int n = sortedAscending.length;
@@ -38,6 +39,9 @@ public final class Percentiles {
         }
         double a = sortedAscending[below];
         double b = sortedAscending[above];
+        // the same result for finite values; with +∞ (a failure, in an SLO verdict) it avoids ∞ − ∞ and ∞ · 0
+        if (gamma == 0 || a == b) return a;
+        if (b == Double.POSITIVE_INFINITY) return b; // past the last finite value: ∞ − ∞ · (1 − g) would be NaN
         double difference = b - a;
         return gamma >= 0.5 ? b - difference * (1 - gamma) : a + difference * gamma;
     }

@@ -30,4 +30,16 @@ class PercentilesTest {
             assertEquals(Percentiles.of(asDoubles, p), Percentiles.of(nanos, p));
         }
     }
+
+    @Test
+    void infinityIsAValueNotANaN() {
+        // an SLO verdict counts a failure as +inf: a percentile on a finite value is that value, past it +inf
+        double inf = Double.POSITIVE_INFINITY;
+        double[] sorted = {100, 300, 320, inf};
+        assertEquals(310.0, Percentiles.ofSorted(sorted, 50));
+        assertEquals(320.0, Percentiles.ofSorted(sorted, 200.0 / 3)); // position 2 exactly: 320, not 320 + inf * 0
+        assertEquals(inf, Percentiles.ofSorted(sorted, 90));
+        assertEquals(inf, Percentiles.ofSorted(new double[] {inf, inf}, 50));
+        assertEquals(inf, Percentiles.ofSorted(new double[] {1, inf, inf}, 99));
+    }
 }

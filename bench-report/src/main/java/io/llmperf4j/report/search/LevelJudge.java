@@ -1,6 +1,7 @@
 package io.llmperf4j.report.search;
 
 import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.Percentiles;
 import io.llmperf4j.report.metrics.RequestMetrics;
 import io.llmperf4j.report.metrics.SloMetric;
 import io.llmperf4j.report.metrics.SloObjective;
@@ -15,7 +16,8 @@ import java.util.Objects;
  * <ul>
  *   <li>a percentile objective by the order-statistic interval of the percentile ({@link
  *       SearchStatistics#quantileRanks}): met when its upper end is within the bound, missed when its lower end is
- *       past it;</li>
+ *       past it. Its point estimate is llmperf4j's one percentile definition ({@link Percentiles}, interpolated in
+ *       ns, then ms), so over the same requests it equals the summary's and the tables' figure to the last digit;</li>
  *   <li>an attainment or error-rate objective by the Wilson interval of the proportion.</li>
  * </ul>
  * Nothing is resolved before {@code minSamples} requests. A failed request misses every latency objective (it never
@@ -62,19 +64,18 @@ public final class LevelJudge {
                 t.n++;
                 if (!request.succeeded()) t.misses++;
             } else if (o instanceof SloObjective.Percentile p) {
-                double boundMs = p.bound().toNanos() / 1e6;
-                for (double v : values(p.metric(), request, lagNanos, boundMs)) t.add(v);
+                for (double v : values(p.metric(), request, lagNanos, p.bound().toNanos())) t.add(v);
             } else {
                 SloObjective.Attainment a = (SloObjective.Attainment) o;
-                double boundMs = a.bound().toNanos() / 1e6;
+                long boundNanos = a.bound().toNanos();
                 // a failure's values are +inf; a cancelled request's are those it had (the values() censoring)
-                double[] values = values(a.metric(), request, lagNanos, boundMs);
+                double[] values = values(a.metric(), request, lagNanos, boundNanos);
                 if (values.length == 0) {
                     if (request.succeeded()) t.n++; // e.g. ITL of a one-event response: nothing to miss
                     continue; // cancelled, not yet past the bound: unknown, left out
                 }
                 boolean good = true;
-                for (double v : values) good &= v <= boundMs;
+                for (double v : values) good &= v <= boundNanos;
                 // a cancelled request's ITL gaps so far within the bound do not make the request good: the rest
                 // of its gaps are unknown (its TTFT, once arrived, is known whole)
                 if (good && a.metric() == SloMetric.ITL && request.failureKind() == FailureKind.CANCELLED) continue;
@@ -104,15 +105,17 @@ public final class LevelJudge {
             double limit = p.limit();
             if (n == 0) return new ObjectiveResult(o.key(), 0, 0, Double.NaN, Double.NaN, Double.NaN, limit, "ms",
                     false, false);
-            double[] sorted = Arrays.copyOf(t.values, n);
+            double[] sorted = Arrays.copyOf(t.values, n); // ns
             Arrays.sort(sorted);
             double q = p.percentile() / 100;
-            double estimate = SearchStatistics.nearestRank(sorted, n, q);
+            // the tables' definition, interpolated in ns and then converted, as the summary does: the same figure
+            double estimate = Percentiles.ofSorted(sorted, p.percentile()) / 1e6;
             int[] ranks = SearchStatistics.quantileRanks(n, q, ALPHA);
-            double low = ranks[0] == 0 ? Double.NaN : sorted[ranks[0] - 1];
-            double high = ranks[1] == n + 1 ? Double.POSITIVE_INFINITY : sorted[ranks[1] - 1];
+            double low = ranks[0] == 0 ? Double.NaN : sorted[ranks[0] - 1] / 1e6;
+            double high = ranks[1] == n + 1 ? Double.POSITIVE_INFINITY : sorted[ranks[1] - 1] / 1e6;
+            long boundNanos = p.bound().toNanos();
             int misses = 0;
-            for (int i = 0; i < n; i++) if (sorted[i] > limit) misses++;
+            for (int i = 0; i < n; i++) if (sorted[i] > boundNanos) misses++;
             boolean meets = enough && high <= limit;
             boolean misses95 = enough && !Double.isNaN(low) && low > limit;
             boolean passed = meets || (!misses95 && estimate <= limit);
@@ -140,30 +143,30 @@ public final class LevelJudge {
     }
 
     /**
-     * The request's values of {@code metric} in ms: +∞ for a failure (and a success without the value); a cancelled
+     * The request's values of {@code metric} in ns: +∞ for a failure (and a success without the value); a cancelled
      * request gives what it had measured (its TTFT once the first token arrived, its gaps so far for ITL), else +∞
      * when it had already outlived a TTFT or E2E bound, else nothing (TPOT: always nothing).
      */
-    private static double[] values(SloMetric metric, RequestMetrics r, long lagNanos, double boundMs) {
+    private static double[] values(SloMetric metric, RequestMetrics r, long lagNanos, long boundNanos) {
         boolean cancelled = r.failureKind() == FailureKind.CANCELLED;
-        double elapsedMs = (lagNanos + r.e2eNanos()) / 1e6;
+        long elapsed = lagNanos + r.e2eNanos();
         switch (metric) {
             case TTFT -> {
                 if (r.ttftNanos().isPresent() && (r.succeeded() || cancelled)) {
-                    return new double[]{(lagNanos + r.ttftNanos().getAsLong()) / 1e6};
+                    return new double[]{lagNanos + r.ttftNanos().getAsLong()};
                 }
-                if (cancelled) return elapsedMs > boundMs ? new double[]{Double.POSITIVE_INFINITY} : new double[0];
+                if (cancelled) return elapsed > boundNanos ? new double[]{Double.POSITIVE_INFINITY} : new double[0];
                 return new double[]{Double.POSITIVE_INFINITY};
             }
             case E2E -> {
-                if (r.succeeded()) return new double[]{elapsedMs};
-                if (cancelled) return elapsedMs > boundMs ? new double[]{Double.POSITIVE_INFINITY} : new double[0];
+                if (r.succeeded()) return new double[]{elapsed};
+                if (cancelled) return elapsed > boundNanos ? new double[]{Double.POSITIVE_INFINITY} : new double[0];
                 return new double[]{Double.POSITIVE_INFINITY};
             }
             case TPOT -> {
                 if (cancelled) return new double[0];
                 if (!r.succeeded()) return new double[]{Double.POSITIVE_INFINITY};
-                if (r.tpotNanos().isPresent()) return new double[]{r.tpotNanos().getAsDouble() / 1e6};
+                if (r.tpotNanos().isPresent()) return new double[]{r.tpotNanos().getAsDouble()};
                 boolean nothingToDecode = r.outputTokens().isPresent() && r.outputTokens().getAsInt() <= 1;
                 return new double[]{nothingToDecode ? 0 : Double.POSITIVE_INFINITY};
             }
@@ -171,14 +174,14 @@ public final class LevelJudge {
                 if (!r.succeeded() && !cancelled) return new double[]{Double.POSITIVE_INFINITY};
                 long[] gaps = r.itlNanos();
                 double[] out = new double[gaps.length];
-                for (int i = 0; i < gaps.length; i++) out[i] = gaps[i] / 1e6;
+                for (int i = 0; i < gaps.length; i++) out[i] = gaps[i];
                 return out;
             }
             default -> throw new AssertionError(metric);
         }
     }
 
-    /** One objective's samples: values (percentiles) or counts (proportions). */
+    /** One objective's samples: values in ns (percentiles) or counts (proportions). */
     private static final class Tally {
         double[] values = new double[64];
         int size;

@@ -51,13 +51,6 @@ public final class SearchStatistics {
         return new int[]{low, high};
     }
 
-    /** The nearest-rank {@code q}-quantile of sorted {@code values} (NaN when empty). */
-    public static double nearestRank(double[] sorted, int n, double q) {
-        if (n == 0) return Double.NaN;
-        int rank = (int) Math.ceil(q * n);
-        return sorted[Math.min(n, Math.max(1, rank)) - 1];
-    }
-
     /** The Wilson score interval {@code [low, high]} of {@code successes} out of {@code n}, clamped to [0, 1]. */
     public static double[] wilson(long successes, long n, double z) {
         if (n == 0) return new double[]{0, 1};
