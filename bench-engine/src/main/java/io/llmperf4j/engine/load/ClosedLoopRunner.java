@@ -135,7 +135,7 @@ public final class ClosedLoopRunner {
             try {
                 ClosedLoopResult result = run.execute(Deadlines.cappedNanos(settings.timeout()), startAt,
                         () -> overhead[0] = ClientOverheadMonitor.start(client));
-                return result.withClientOverhead(overhead[0].stop());
+                return result.withClientOverhead(overhead[0].stop(result.windowStartNanoTime()));
             } finally {
                 if (overhead[0] != null) overhead[0].close();
             }

@@ -61,6 +61,14 @@ public sealed interface LoadResult permits ClosedLoopResult, OpenLoopResult {
      */
     long clockStartNanos();
 
+    /**
+     * The measured window's start on {@link System#nanoTime()} (a closed loop's first measured send, an open loop's
+     * first measured arrival): the client's overhead is judged from there, past the warmup.
+     */
+    default long windowStartNanoTime() {
+        return clockStartNanos() + measureStartOffsetNanos();
+    }
+
     /** The load that ran. */
     LoadSettings settings();
 

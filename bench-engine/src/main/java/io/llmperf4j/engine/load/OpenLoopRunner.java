@@ -159,7 +159,7 @@ public final class OpenLoopRunner {
             ClientOverheadMonitor[] overhead = {startAt.isEmpty() ? ClientOverheadMonitor.start(client) : null};
             try {
                 OpenLoopResult result = run.execute(startAt, () -> overhead[0] = ClientOverheadMonitor.start(client));
-                return result.withClientOverhead(overhead[0].stop());
+                return result.withClientOverhead(overhead[0].stop(result.windowStartNanoTime()));
             } finally {
                 if (overhead[0] != null) overhead[0].close();
             }

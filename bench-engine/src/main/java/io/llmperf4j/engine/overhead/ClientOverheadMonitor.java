@@ -15,6 +15,7 @@ import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -38,6 +39,12 @@ import java.util.concurrent.TimeUnit;
  * {@value #IDLE_BASELINE_MILLIS} ms; their p99 lag is the machine's own noise, kept in every result
  * ({@link ClientOverhead#idleLagP99Nanos()}) for the client-bottleneck rule to compare against. It is measured once
  * per process: a sweep's levels do not each wait for it.
+ *
+ * <p>Measured window. A run with a warmup stops its monitor with the measured window's start
+ * ({@link #stop(long)}): the lag figures, which {@code CLIENT_BOTTLENECK} judges, count only the probes that ran from
+ * then on, so a warmup that lagged (the JIT compiling, connections opening) does not speak for the measured requests.
+ * The lag samples keep their times for that: the first {@value #TIMED_SAMPLES} of the run (about 20 minutes with two
+ * loops), any later ones counted whatever their time. CPU shares and GC still cover the whole watch, warmup included.
  */
 public final class ClientOverheadMonitor implements AutoCloseable {
 
@@ -50,8 +57,15 @@ public final class ClientOverheadMonitor implements AutoCloseable {
     /** Lags above this are clamped (a loop stalled for a minute is reported as a minute). */
     private static final long HIGHEST_LAG_NANOS = TimeUnit.MINUTES.toNanos(1);
 
+    /** Lag samples kept with their times, so a window's start can be applied at the end (4 MB at most). */
+    static final int TIMED_SAMPLES = 1 << 18;
+
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    /** Lag samples past the first {@value #TIMED_SAMPLES}: counted in any window. */
     private final Recorder lag = new Recorder(HIGHEST_LAG_NANOS, 3);
+    // guarded by itself: each probe's time and lag, in arrival order, up to TIMED_SAMPLES
+    private final long[][] timedLag = {new long[1024], new long[1024]};
+    private int timedCount;
     private final List<Probe> probes = new ArrayList<>();
     private final long startNanos;
     private final long startProcessCpuNanos;
@@ -120,12 +134,26 @@ public final class ClientOverheadMonitor implements AutoCloseable {
         }
     }
 
-    /** Stops the probes and returns the figures of the window; later calls return the same figures. */
-    public synchronized ClientOverhead stop() {
+    /** Stops the probes and returns the figures of the whole watch; later calls return the same figures. */
+    public ClientOverhead stop() {
+        return stop(startNanos); // every probe ran after the start
+    }
+
+    /**
+     * Stops the probes and returns the figures, the lag counted over the probes that ran from
+     * {@code measuredFromNanos} ({@link System#nanoTime()}: the measured window's first send) on; later calls return
+     * the same figures.
+     */
+    public synchronized ClientOverhead stop(long measuredFromNanos) {
         if (result != null) return result;
         stopped = true;
         long wallNanos = Math.max(1, System.nanoTime() - startNanos);
         Histogram lags = lag.getIntervalHistogram();
+        synchronized (timedLag) {
+            for (int i = 0; i < timedCount; i++) {
+                if (timedLag[0][i] - measuredFromNanos >= 0) lags.recordValue(timedLag[1][i]);
+            }
+        }
         double busySum = 0;
         double busyMax = Double.NaN;
         double runnableMax = Double.NaN;
@@ -157,6 +185,22 @@ public final class ClientOverheadMonitor implements AutoCloseable {
     @Override
     public void close() {
         stop();
+    }
+
+    /** One probe's lag, kept with its time while there is room. */
+    private void record(long atNanos, long lagNanos) {
+        synchronized (timedLag) {
+            if (timedCount < TIMED_SAMPLES) {
+                if (timedCount == timedLag[0].length) {
+                    timedLag[0] = Arrays.copyOf(timedLag[0], timedCount * 2);
+                    timedLag[1] = Arrays.copyOf(timedLag[1], timedCount * 2);
+                }
+                timedLag[0][timedCount] = atNanos;
+                timedLag[1][timedCount++] = lagNanos;
+                return;
+            }
+        }
+        lag.recordValue(lagNanos);
     }
 
     private static long processCpuNanos() {
@@ -223,7 +267,8 @@ public final class ClientOverheadMonitor implements AutoCloseable {
         @Override
         public void run() {
             if (stopped) return;
-            lag.recordValue(Math.min(HIGHEST_LAG_NANOS, Math.max(0, System.nanoTime() - dueNanos)));
+            long now = System.nanoTime();
+            record(now, Math.min(HIGHEST_LAG_NANOS, Math.max(0, now - dueNanos)));
             arm();
         }
 
