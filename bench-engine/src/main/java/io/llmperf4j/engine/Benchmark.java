@@ -191,6 +191,16 @@ public final class Benchmark {
                 public void onScheduledRecord(ScheduledRecord record) {
                     listener.onScheduledRecord(record);
                 }
+
+                @Override
+                public void onMeasuredWireEnd(long nanoTime) {
+                    listener.onMeasuredWireEnd(nanoTime);
+                }
+
+                @Override
+                public void onSendingClosed(long nanoTime) {
+                    listener.onSendingClosed(nanoTime);
+                }
             });
         }
         List<LevelOutcome> outcomes = sweepResult.levels().stream().map(Benchmark::outcome).toList();

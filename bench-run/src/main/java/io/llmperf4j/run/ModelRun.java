@@ -120,7 +120,7 @@ final class ModelRun implements BenchmarkListener {
     private boolean levelScheduled;
     private Path levelDir;
     private RequestJournal journal;
-    private ProgressPrinter progress;
+    private volatile ProgressPrinter progress; // read by I/O threads too (onMeasuredWireEnd)
     /** The level's progress is fed as the cluster's records stream in ({@link #liveProgress}), not by the listener. */
     private boolean progressFedLive;
     private BenchmarkResult result;
@@ -329,6 +329,19 @@ final class ModelRun implements BenchmarkListener {
             progress.onScheduledRecord(record);
         }
         observer.accept(record);
+    }
+
+    /** The live line learns when the window ends on the wire (any thread: the printer is thread-safe). */
+    @Override
+    public void onMeasuredWireEnd(long nanoTime) {
+        ProgressPrinter p = progress;
+        if (p != null && !progressFedLive) p.onMeasuredWireEnd(nanoTime);
+    }
+
+    @Override
+    public void onSendingClosed(long nanoTime) {
+        ProgressPrinter p = progress;
+        if (p != null && !progressFedLive) p.onSendingClosed(nanoTime);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.llmperf4j.run;
 
 import io.llmperf4j.engine.load.RecordListener;
 import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.Percentiles;
 import io.llmperf4j.model.RequestRecord;
 
 import java.io.IOException;
@@ -15,7 +16,11 @@ import java.util.Locale;
  * Progress on stderr: requests done (of how many, when known), failures, requests the client cancelled (the run's
  * end, a signal, a capacity search's verdict: {@link FailureKind#CANCELLED}, counted apart from the server's and the
  * connection's failures, when there are any), elapsed time, rate and the TTFT median of the last
- * {@value #TTFT_WINDOW} successes. Two modes:
+ * {@value #TTFT_WINDOW} successes. Once the measured window has ended on the wire (the last expected request
+ * answered, or sending closed: the run's end, a stop, {@code --timeout}) while records are still to come (the client
+ * counting tokens of degenerate answers, cancelling at the deadline), the rate is the window's, and the line says so:
+ * "window ended at 4.0 s (13.00 req/s); counting tokens of 38 answers", not a rate falling toward 0 as time goes on.
+ * Two modes:
  * <ul>
  *   <li>plain (stderr is not a terminal: a file, a pipe, CI): at most one line a second, one when the last
  *       request is done, and from {@link #finish()} one with the final counts when the last line printed is behind
@@ -45,6 +50,13 @@ final class ProgressPrinter implements RecordListener {
     private int cancelled;
     private int warmup;
     private int successes;
+    /** Measured requests over on the wire, and the last one's end ({@link #onMeasuredWireEnd}); -1 before any. */
+    private int answered;
+    private long lastWireEndNanos = -1;
+    /** Measured requests answered by the window's end, for its rate. */
+    private int answeredInWindow;
+    /** When sending was closed ({@link #onSendingClosed}); -1 before. */
+    private long closedNanos = -1;
     private boolean lineOpen;
     private boolean finished;
     /** The counts of the last line printed (plain mode), so {@link #finish()} prints only what it has not said. */
@@ -121,6 +133,30 @@ final class ProgressPrinter implements RecordListener {
         maybePrint(done == total);
     }
 
+    /** Counts it, without printing: called on I/O threads, which must not wait on stderr. */
+    @Override
+    public synchronized void onMeasuredWireEnd(long nanoTime) {
+        if (finished) return;
+        answered++;
+        if (lastWireEndNanos == -1 || nanoTime - lastWireEndNanos > 0) lastWireEndNanos = nanoTime;
+        if (closedNanos == -1 || nanoTime - closedNanos <= 0) answeredInWindow = answered;
+    }
+
+    @Override
+    public synchronized void onSendingClosed(long nanoTime) {
+        if (!finished && closedNanos == -1) closedNanos = nanoTime;
+    }
+
+    /**
+     * The measured window's end, as the runners take it: the last measured wire end, or when sending was closed if
+     * that came first (the requests then on the wire were cut there); -1 while it goes on.
+     */
+    private long windowEndNanos() {
+        if (closedNanos != -1) return lastWireEndNanos == -1 || closedNanos - lastWireEndNanos < 0 ? closedNanos
+                : lastWireEndNanos;
+        return total > 0 && answered >= total ? lastWireEndNanos : -1;
+    }
+
     @Override
     public synchronized void onWarmupRecord(RequestRecord record) {
         if (finished) return;
@@ -158,10 +194,9 @@ final class ProgressPrinter implements RecordListener {
     private void print(long now) {
         double elapsedS = (now - startNanos) / 1e9;
         String counts = total > 0 ? done + "/" + total : Integer.toString(done);
-        String line = String.format(Locale.ROOT, "llmperf4j: %s%s requests done, %d failed%s, %.1f s, %.2f req/s%s%s",
+        String line = String.format(Locale.ROOT, "llmperf4j: %s%s requests done, %d failed%s, %.1f s, %s%s%s",
                 label, counts, failed, cancelled > 0 ? ", " + cancelled + " cancelled" : "", elapsedS,
-                (done + warmup) / Math.max(elapsedS, 1e-9), ttftText(),
-                warmup > 0 ? " (+" + warmup + " warmup, excluded)" : "");
+                rateText(elapsedS), ttftText(), warmup > 0 ? " (+" + warmup + " warmup, excluded)" : "");
         printedDone = done;
         printedFailed = failed;
         printedCancelled = cancelled;
@@ -175,14 +210,31 @@ final class ProgressPrinter implements RecordListener {
         err.flush();
     }
 
+    /**
+     * "13.00 req/s" while the window goes on. Once it ended, its own rate (the measured requests answered in it, and
+     * the warmup's, over its end from the start), said so when the line comes later: "window ended at 4.0 s (13.00
+     * req/s); counting tokens of 38 answers" while records are still to come.
+     */
+    private String rateText(double elapsedS) {
+        long end = windowEndNanos();
+        if (end == -1) return String.format(Locale.ROOT, "%.2f req/s", (done + warmup) / Math.max(elapsedS, 1e-9));
+        double endS = Math.max(0, (end - startNanos) / 1e9);
+        int inWindow = closedNanos == -1 ? answered : answeredInWindow;
+        String rate = String.format(Locale.ROOT, "%.2f req/s", (inWindow + warmup) / Math.max(endS, 1e-9));
+        int uncounted = answered - done;
+        if (uncounted <= 0 && elapsedS - endS < 0.1) return rate; // the line comes with the window's end
+        String ended = String.format(Locale.ROOT, "window ended at %.1f s (%s)", endS, rate);
+        return uncounted > 0 ? ended + "; counting tokens of " + uncounted + " answer" + (uncounted == 1 ? "" : "s")
+                : ended;
+    }
+
     private String ttftText() {
         int n = Math.min(successes, TTFT_WINDOW);
         if (n == 0) {
             return "";
         }
-        long[] window = Arrays.copyOf(recentTtft, n);
-        Arrays.sort(window);
-        double median = n % 2 == 1 ? window[n / 2] : (window[n / 2 - 1] + window[n / 2]) / 2.0;
+        // the one percentile definition, as the summary's TTFT p50
+        double median = Percentiles.of(Arrays.copyOf(recentTtft, n), 50);
         return String.format(Locale.ROOT, ", TTFT p50 %.1f ms", median / 1e6);
     }
 }

@@ -416,6 +416,7 @@ public final class ClosedLoopRunner {
             if (!launch.wireEnded) {
                 launch.wireEnded = true;
                 launch.wireEndNanos = System.nanoTime();
+                if (!launch.warmup) listener.onMeasuredWireEnd(launch.wireEndNanos); // the live line's window
                 if (!launch.warmup && (lastMeasuredWireEndNanos == -1
                         || launch.wireEndNanos - lastMeasuredWireEndNanos > 0)) {
                     lastMeasuredWireEndNanos = launch.wireEndNanos;
@@ -596,6 +597,7 @@ public final class ClosedLoopRunner {
             if (!closed) {
                 closed = true;
                 closedNanos = System.nanoTime();
+                listener.onSendingClosed(closedNanos);
             }
             awaitingPrompt = 0; // never sent
             return new ArrayList<>(unrecorded);

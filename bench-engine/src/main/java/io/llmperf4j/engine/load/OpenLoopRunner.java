@@ -351,6 +351,7 @@ public final class OpenLoopRunner {
             if (isWarmup) return;
             long now = System.nanoTime();
             lastMeasuredWireEndNanos.updateAndGet(last -> last == -1 || now - last > 0 ? now : last);
+            listener.onMeasuredWireEnd(now); // the live line's window
         }
 
         /** No request starts from now on (any thread). */
@@ -359,6 +360,7 @@ public final class OpenLoopRunner {
                 if (closed) return;
                 closed = true;
                 closedNanos = System.nanoTime();
+                listener.onSendingClosed(closedNanos);
             }
         }
 

@@ -22,6 +22,23 @@ public interface RecordListener {
     default void onWarmupRecord(RequestRecord record) {
     }
 
+    /**
+     * A measured request ended on the wire at {@code nanoTime} ({@link System#nanoTime()}); its tokens may be counted,
+     * and its record reach {@link #onRecord}, much later (a slow tokenizer on degenerate answers). Unlike the other
+     * calls, from any thread, an I/O thread included, possibly concurrently: keep it short and thread-safe. Ignored
+     * by default.
+     */
+    default void onMeasuredWireEnd(long nanoTime) {
+    }
+
+    /**
+     * Sending was closed at {@code nanoTime} (the run's end, a stop, the deadline): the measured window ends there
+     * at the latest, or at the last measured wire end before it. Any thread, as {@link #onMeasuredWireEnd}; ignored by
+     * default.
+     */
+    default void onSendingClosed(long nanoTime) {
+    }
+
     /** Every record with its send times; dispatches to {@link #onRecord} or {@link #onWarmupRecord}. */
     default void onScheduledRecord(ScheduledRecord record) {
         if (record.warmup()) {
