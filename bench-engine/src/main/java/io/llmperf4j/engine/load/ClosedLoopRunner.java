@@ -328,14 +328,14 @@ public final class ClosedLoopRunner {
         }
 
         /**
-         * The measured window's end: when the last measured request ended on the wire, or when sending was closed (a
-         * stop, the deadline) if that came first: the requests then on the wire were cut there. Never when this
-         * thread finished counting their tokens, which may lag far behind the wire (a slow tokenizer, degenerate
-         * answers): the window (duration, request rate, throughput) is the server's work, not the client's.
+         * The measured window's end: when the last measured request ended on the wire, answered or cancelled (a stop
+         * or the deadline cancels those then on the wire, which end when the cancel takes effect), so the window
+         * holds every record it counts; the close only when none ended. Never when this thread finished counting
+         * their tokens, which may lag far behind the wire (a slow tokenizer, degenerate answers): the window
+         * (duration, request rate, throughput) is the server's work, not the client's.
          */
         private long windowEnd() {
-            if (lastMeasuredWireEndNanos == -1) return closedNanos;
-            return Math.min(lastMeasuredWireEndNanos, closedNanos);
+            return lastMeasuredWireEndNanos == -1 ? closedNanos : lastMeasuredWireEndNanos;
         }
 
         private boolean inWarmup(long now) {

@@ -333,15 +333,17 @@ public final class OpenLoopRunner {
         }
 
         /**
-         * The measured window's end: when the last measured request ended on the wire, or when sending was closed (a
-         * stop, the deadline) if that came first: the requests then on the wire were cut there. Never when the
+         * The measured window's end: when the last measured request ended on the wire, answered or cancelled (a stop
+         * or the deadline cancels those then on the wire, which end when the cancel takes effect), so the window holds
+         * every record it counts; the close only when none ended. Never when the
          * collector finished counting their tokens, which may lag far behind the wire (a slow tokenizer, degenerate
          * answers).
          */
         private long windowEnd() {
             long wireEnd = lastMeasuredWireEndNanos.get();
+            if (wireEnd != -1) return wireEnd;
             synchronized (sendLock) {
-                return wireEnd == -1 || closedNanos - wireEnd < 0 ? closedNanos : wireEnd;
+                return closedNanos;
             }
         }
 

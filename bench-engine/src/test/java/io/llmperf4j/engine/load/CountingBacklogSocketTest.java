@@ -136,6 +136,13 @@ class CountingBacklogSocketTest {
                 cancelled++;
             }
         }
+        long windowEnd = result.clockStartNanos() + result.endOffsetNanos();
+        for (ScheduledRecord r : result.timeline()) { // QA: cancelled records ended up to 21 ms after the window
+            if (r.warmup() || r.record().e2eNanos() <= 0) continue;
+            long end = result.clockStartNanos() + r.actualSendOffsetNanos() + r.record().e2eNanos();
+            assertTrue(end - windowEnd <= 0, () -> "a record ends " + (end - windowEnd) / 1e6
+                    + " ms after the window: " + r);
+        }
         assertTrue(cancelled <= inFlightAtMost, cancelled + " CANCELLED records; at most " + inFlightAtMost
                 + " requests were on the wire at the stop");
         assertTrue(server.requestsReceived() <= result.timeline().size(),
