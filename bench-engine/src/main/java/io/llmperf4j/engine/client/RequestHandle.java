@@ -26,8 +26,11 @@ public interface RequestHandle {
     CompletableFuture<RequestRecord> completion();
 
     /**
-     * Runs {@code action} once the request is over on the wire: its last response byte read (or its failure seen)
-     * and its connection given back, before its record is complete. The action runs on the thread that ended the
+     * Runs {@code action} once the request is over on the wire: its response complete (its last byte read; for a
+     * stream, its API's end event, {@code data: [DONE]}, read, even when the HTTP body has not ended yet) or its
+     * failure seen, and its connection given back, before its record is complete. "Given back" includes a connection
+     * that still reads the rest of a body ended late after the end event: it drains in the background, and no request
+     * gets it until that body has ended, so an action that sends the next request at once gets another connection. The action runs on the thread that ended the
      * request, often an I/O thread, so it must be short and never block; when the request has ended already, it runs
      * at once on the calling thread. At most one action per request. A closed loop re-sends from here: the next
      * request then goes out on the thread that saw the last one end, with no hand-off between threads.

@@ -66,6 +66,8 @@ public final class FaultServer implements AutoCloseable {
     private final AtomicInteger acceptedConnections = new AtomicInteger();
     private final AtomicInteger requestsReceived = new AtomicInteger();
     private final AtomicInteger closedConnections = new AtomicInteger();
+    /** Responses whose connection already held the next request's bytes before their body had ended. */
+    private final AtomicInteger requestsBeforeBodyEnd = new AtomicInteger();
     private final Semaphore idleResets = new Semaphore(0);
     private final List<Received> received = new CopyOnWriteArrayList<>();
     /** {@link System#nanoTime()} just before the writes the end-of-stream scenarios name, by name. */
@@ -104,6 +106,14 @@ public final class FaultServer implements AutoCloseable {
     /** Connections whose socket the server has closed (FIN or RST already on the wire). */
     public int closedConnections() {
         return closedConnections.get();
+    }
+
+    /**
+     * Times a request's bytes were already waiting on its connection when the previous response's body end (the
+     * chunked terminator) was about to be written: the client gave the connection to a request before that body ended.
+     */
+    public int requestsBeforeBodyEnd() {
+        return requestsBeforeBodyEnd.get();
     }
 
     /** Lets one connection waiting in "ok-then-reset-on-signal" reset. */
@@ -187,6 +197,23 @@ public final class FaultServer implements AutoCloseable {
     private boolean respond(Received r, Socket socket, InputStream in, OutputStream out)
             throws IOException, InterruptedException {
         String scenario = r.prompt();
+        int tag = scenario.indexOf('#');
+        if (tag > 0 && scenario.startsWith("done-then-end-after-")) {
+            // "done-then-end-after-150ms#name": chunked, [DONE] ("done-name"), then the terminator ("end-name") that
+            // many ms later; keep-alive
+            long millis = Long.parseLong(scenario.substring("done-then-end-after-".length(), tag - 2));
+            String name = scenario.substring(tag + 1);
+            sseHead(out);
+            for (String e : Streams.standard()) {
+                if (e.equals("[DONE]")) stamps.put("done-" + name, System.nanoTime());
+                chunk(out, sse(e, "\n", true));
+            }
+            Thread.sleep(millis);
+            if (in.available() > 0) requestsBeforeBodyEnd.incrementAndGet();
+            stamps.put("end-" + name, System.nanoTime());
+            end(out);
+            return true;
+        }
         switch (scenario) {
             case "ok":
                 sseHead(out);
@@ -444,6 +471,25 @@ public final class FaultServer implements AutoCloseable {
                 stamps.put("end", System.nanoTime());
                 socket.setSoLinger(true, 0);
                 return false;
+            case "done-then-end-unless-closed": // chunked keep-alive: [DONE], then the client's close or the terminator
+                sseHead(out);
+                writeUntilDone(out);
+                return !closedByClientWithin(socket, in, 150) && endStamped(out);
+            case "done-then-end-unless-closed-connection-close": // the same, the response saying Connection: close
+                head(out, "200 OK", "text/event-stream", "Transfer-Encoding: chunked\r\nConnection: close\r\n");
+                writeUntilDone(out);
+                if (!closedByClientWithin(socket, in, 150)) endStamped(out);
+                return false;
+            case "done-then-close-unless-closed": { // close-delimited: [DONE], then the client's close or the server's
+                head(out, "200 OK", "text/event-stream", "Connection: close\r\n");
+                for (String e : Streams.standard()) {
+                    if (e.equals("[DONE]")) stamps.put("done", System.nanoTime());
+                    out.write(sse(e, "\n", true).getBytes(StandardCharsets.UTF_8));
+                    out.flush();
+                }
+                if (!closedByClientWithin(socket, in, 150)) stamps.put("end", System.nanoTime());
+                return false;
+            }
             case "done-never-ends": // chunked: [DONE], and neither the terminator nor a close ever comes
                 sseHead(out);
                 writeUntilDone(out);
@@ -548,6 +594,40 @@ public final class FaultServer implements AutoCloseable {
         head(out, status, contentType, "Content-Length: " + bytes.length + "\r\n" + extra);
         out.write(bytes);
         out.flush();
+    }
+
+    /**
+     * Waits up to {@code millis} for the client to close the connection; stamps "client-closed" when it did. A
+     * client that waits for the body's end instead lets the wait run out.
+     */
+    private boolean closedByClientWithin(Socket socket, InputStream in, int millis) throws IOException {
+        socket.setSoTimeout(millis);
+        try {
+            if (in.read() == -1) {
+                stamps.put("client-closed", System.nanoTime());
+                return true;
+            }
+            return false;
+        } catch (java.net.SocketTimeoutException e) {
+            return false;
+        } catch (IOException e) { // a reset is a close too
+            stamps.put("client-closed", System.nanoTime());
+            return true;
+        } finally {
+            if (!socket.isClosed()) socket.setSoTimeout(0);
+        }
+    }
+
+    /** Writes the chunked terminator, stamped "end"; true. */
+    private boolean endStamped(OutputStream out) throws IOException {
+        stamps.put("end", System.nanoTime());
+        end(out);
+        return true;
+    }
+
+    /** Whether the stamp {@code name} was taken (no wait). */
+    public boolean hasStamp(String name) {
+        return stamps.containsKey(name);
     }
 
     /** The standard stream, one chunk per event, [DONE]'s write stamped "done"; no terminator. */

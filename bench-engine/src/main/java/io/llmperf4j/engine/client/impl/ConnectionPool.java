@@ -17,8 +17,10 @@ import io.netty.util.concurrent.FastThreadLocalThread;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -27,7 +29,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Keep-alive HTTP/1.1 connections to one endpoint, at most {@code maxConnections} open (connecting, busy or idle).
  * An exchange gets an idle connection (most recently used first), else a new one, else waits in FIFO order. A
  * connection goes back to the pool only after a complete response that allows keep-alive; any other is closed, and
- * its close frees a slot for the next waiter. Connections are handed over on their own event loop. An idle connection
+ * its close frees a slot for the next waiter. A connection that drains the rest of a body after its request ended
+ * ({@link #draining}) frees its slot at once and is in no set: it takes a slot again (or is closed, when none is free)
+ * once its body ended. Connections are handed over on their own event loop. An idle connection
  * the server closes leaves the pool as soon as its close is seen; one that dies in between is caught by the exchange
  * before it writes.
  */
@@ -47,6 +51,8 @@ public final class ConnectionPool implements ConnectionSource {
     private static final int SAME_LOOP_SCAN = 8;
     private final ArrayDeque<Channel> idle = new ArrayDeque<>();
     private final ArrayDeque<Exchange> waiters = new ArrayDeque<>();
+    /** Connections draining a body, counted in no slot: their close frees none. */
+    private final Set<Channel> drainingChannels = new HashSet<>();
     private int open;
     private boolean closed;
     private final AtomicInteger connectionsOpened = new AtomicInteger();
@@ -94,7 +100,10 @@ public final class ConnectionPool implements ConnectionSource {
         return connectionsOpened.get();
     }
 
-    /** Connections open now: connecting, busy or idle (diagnostics; tests wait on it to see a close noticed). */
+    /**
+     * Connections open now: connecting, busy or idle, not draining (diagnostics; tests wait on it to see a close
+     * noticed, or a drained connection back).
+     */
     public int openConnections() {
         synchronized (lock) {
             return open;
@@ -149,6 +158,41 @@ public final class ConnectionPool implements ConnectionSource {
             ch.close();
         } else if (next != null) {
             handTo(ch, next);
+        }
+    }
+
+    @Override
+    public boolean keepsConnections() {
+        return keepAlive;
+    }
+
+    /** Frees {@code ch}'s slot while it drains: a waiting request gets a new connection rather than wait for it. */
+    @Override
+    public void draining(Channel ch) {
+        Exchange next = null;
+        synchronized (lock) {
+            open--;
+            drainingChannels.add(ch);
+            if (!closed && open < maxConnections) {
+                next = pollWaiter();
+                if (next != null) open++;
+            }
+        }
+        if (next != null) connect(next);
+    }
+
+    /** Takes a slot again for a drained connection, when one is free; else closes it. */
+    @Override
+    public void drained(Channel ch) {
+        boolean keep;
+        synchronized (lock) {
+            keep = !closed && open < maxConnections && drainingChannels.remove(ch);
+            if (keep) open++;
+        }
+        if (keep) {
+            release(ch, true);
+        } else {
+            ch.close(); // still in drainingChannels: its close frees no slot
         }
     }
 
@@ -277,6 +321,7 @@ public final class ConnectionPool implements ConnectionSource {
     private void slotFreed(Channel ch) {
         Exchange next = null;
         synchronized (lock) {
+            if (ch != null && drainingChannels.remove(ch)) return; // closed while draining: it held no slot
             open--;
             if (ch != null) idle.remove(ch);
             if (!closed && open < maxConnections) {

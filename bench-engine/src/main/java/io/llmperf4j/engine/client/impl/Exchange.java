@@ -50,9 +50,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>The end of a stream is its API's end event ({@link io.llmperf4j.engine.client.LlmApi#isEndOfStream}, OpenAI's
  * {@code data: [DONE]}), not the end of the HTTP body: the record ends at that event's arrival stamp, whatever comes
  * after it. Events after it are not read; a reset, a close, a timeout, a cancel or bad framing after it cannot fail
- * the answer, which is complete. The body's end (the chunked terminator, or the close) is still awaited for up to
- * {@link #END_OF_BODY_GRACE_NANOS} after the read that brought the event, so that the connection can be reused; a body
- * that does not end by then has its connection closed, and the pool opens another.
+ * the answer, which is complete. When the read that brought the event did not also bring the body's end, the
+ * exchange ends right after that read (the request is over: its record, its {@link #whenEnded} action); its connection
+ * is closed when it could not carry another response anyway (the pool keeps none, the response said
+ * {@code Connection: close}, or its body ends with the close), else it reads the rest of the body in the background
+ * ({@link ConnectionHandler#drain}) for up to {@link #END_OF_BODY_GRACE_NANOS} (or the idle timeout, if shorter) and
+ * goes back to the pool if the body ended, closed if not. No request gets it while it drains, and it holds no place
+ * in the pool's limit meanwhile: the pool hands out another idle connection or opens one.
  *
  * <p>Retries: a request moves to another connection only when it provably never reached the server whole; the rule
  * is {@link ConnectionRetry}'s, the move ({@link #moveToAnotherConnection}) is the exchange's.
@@ -95,9 +99,9 @@ public final class Exchange implements RequestHandle, SseEventSink {
      */
     static final int UNTYPED_JSON_BYTES = ERROR_BODY_CAP_BYTES;
     /**
-     * How long the body's end is awaited after the stream's end event, for keep-alive's sake only (the record's stamps
-     * are the event's). More than a delayed ACK (at most 200 ms), which a server's Nagle delay of its chunked
-     * terminator can wait for.
+     * How long a connection drains the rest of a body after its stream's end event, for keep-alive's sake only (the
+     * request is over at the event). More than a delayed ACK (at most 200 ms), which a server's Nagle delay of its
+     * chunked terminator can wait for.
      */
     static final long END_OF_BODY_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
     private static final String X_REQUEST_ID = "X-Request-Id";
@@ -135,8 +139,8 @@ public final class Exchange implements RequestHandle, SseEventSink {
     /** The API's end event arrived (at {@link #doneNanos}): the answer is complete; only the body's end may follow. */
     private boolean doneSeen;
     private long doneNanos;
-    /** Armed after the read that brought the end event when the body did not end in it; see {@link #endAtDone}. */
-    private ScheduledFuture<?> endOfBodyWait;
+    /** The body ends by its framing (chunked or a length), not by the close: a keep-alive connection can outlive it. */
+    private boolean bodyDelimited;
     private String contentType;
     /** A 200 streamed though its Content-Type is not text/event-stream (or absent): it may not be a stream. */
     private boolean untypedStream;
@@ -432,6 +436,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
         phases.responseHeaders(arrivalNanos);
         status = response.status().code();
         keepAlive = HttpUtil.isKeepAlive(response);
+        bodyDelimited = HttpUtil.isTransferEncodingChunked(response) || HttpUtil.isContentLengthSet(response);
         contentType = response.headers().get(HttpHeaderNames.CONTENT_TYPE);
         responseRequestId = response.headers().get(X_REQUEST_ID);
         undecodedEncoding = undecodedEncoding(response);
@@ -540,7 +545,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
             case STREAMING:
                 Failure notAStream = notAStream();
                 if (doneSeen) {
-                    endAtDone(); // the end event arrived, only the body's end is missing: the answer is complete
+                    endAtDone(false); // the end event arrived, only the body's end is missing: the answer is complete
                 } else if (notAStream != null) {
                     fail(nowNanos, notAStream); // a page that ended with the connection (no length, no chunking)
                 } else {
@@ -629,24 +634,23 @@ public final class Exchange implements RequestHandle, SseEventSink {
 
     /**
      * The connection's read ended (every HTTP object it held has been handed over). The end event arrived and the body
-     * did not end with it: its end is awaited a little longer, for keep-alive's sake, then given up.
+     * did not end with it: the request is over now; the connection drains the rest, or is closed.
      */
     void onReadComplete() {
-        if (doneSeen && state == State.STREAMING && endOfBodyWait == null) {
-            endOfBodyWait = channel.eventLoop().schedule(this::endAtDone,
-                    Math.min(END_OF_BODY_GRACE_NANOS, context.idleTimeoutNanos()), TimeUnit.NANOSECONDS);
-        }
+        if (doneSeen && state == State.STREAMING) endAtDone(true);
     }
 
     /**
-     * Ends a stream whose end event arrived, at that event's stamp, as a success; the connection is closed (its body
-     * did not end, so it cannot carry another response). Whatever ended it (the grace, a close, a reset, a timeout,
-     * a cancel, bad framing) came after the answer.
+     * Ends a stream whose end event arrived, at that event's stamp, as a success, before its body ended. With
+     * {@code mayDrain}, a connection that could carry another response drains the rest of the body in the
+     * background; any other is closed now. Whatever ended it otherwise (a close, a reset, a timeout, a cancel, bad
+     * framing) came after the answer, and closes the connection.
      */
-    private void endAtDone() {
+    private void endAtDone(boolean mayDrain) {
         if (state != State.STREAMING) return;
         long endNanos = doneNanos;
-        end(State.DONE, false, () -> assembler.finish(endNanos, null));
+        boolean drain = mayDrain && keepAlive && bodyDelimited && handler != null && context.pool().keepsConnections();
+        end(State.DONE, false, drain, () -> assembler.finish(endNanos, null));
     }
 
     @Override
@@ -656,7 +660,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
 
     private void fail(long nowNanos, Failure failure) {
         if (doneSeen && state == State.STREAMING) {
-            endAtDone(); // the answer was complete before this went wrong
+            endAtDone(false); // the answer was complete before this went wrong
             return;
         }
         end(State.FAILED, false, () -> assembler.finish(nowNanos, failure));
@@ -664,20 +668,34 @@ public final class Exchange implements RequestHandle, SseEventSink {
 
     /** The single way out once attached: runs at most once. */
     private void end(State finalState, boolean reusable, Runnable finishOnWorker) {
+        end(finalState, reusable, false, finishOnWorker);
+    }
+
+    /**
+     * {@link #end}; with {@code drain}, the connection reads the rest of the body in the background and goes back to
+     * the pool as reusable only if that body ends in time ({@link ConnectionHandler#drain}).
+     */
+    private void end(State finalState, boolean reusable, boolean drain, Runnable finishOnWorker) {
         synchronized (this) {
             if (terminal) return;
             terminal = true;
         }
         state = finalState;
         if (idleCheck != null) idleCheck.cancel(false);
-        if (endOfBodyWait != null) endOfBodyWait.cancel(false);
         if (handler != null) {
             if (reusable && finalState == State.DONE) handler.served();
             handler.unbind(this);
         }
         body = null;
         ReferenceCountUtil.release(request); // each write sent a retained duplicate
-        context.pool().release(channel, reusable && finalState == State.DONE);
+        if (drain) {
+            Channel ch = channel;
+            ConnectionSource pool = context.pool();
+            handler.drain(ch, Math.min(END_OF_BODY_GRACE_NANOS, context.idleTimeoutNanos()), () -> pool.drained(ch));
+            pool.draining(ch);
+        } else {
+            context.pool().release(channel, reusable && finalState == State.DONE);
+        }
         RequestPhases timing = phases.toPhases(startNanos);
         String headerId = responseRequestId;
         // before the record can complete (a closed loop's next request may go out from here, on this connection),
