@@ -27,7 +27,8 @@ public interface RequestHandle {
 
     /**
      * Runs {@code action} once the request is over on the wire: its response complete (its last byte read; for a
-     * stream, its API's end event, {@code data: [DONE]}, read, even when the HTTP body has not ended yet) or its
+     * stream, its API's end event, {@code data: [DONE]}, read, even when the HTTP body has not ended yet: at most
+     * a couple of milliseconds later on a reusable connection, which looks for the body's end just behind it) or its
      * failure seen, and its connection given back, before its record is complete. "Given back" includes a connection
      * that still reads the rest of a body ended late after the end event: it drains in the background, and no request
      * gets it until that body has ended, so an action that sends the next request at once gets another connection. The action runs on the thread that ended the

@@ -51,8 +51,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@code data: [DONE]}), not the end of the HTTP body: the record ends at that event's arrival stamp, whatever comes
  * after it. Events after it are not read; a reset, a close, a timeout, a cancel or bad framing after it cannot fail
  * the answer, which is complete. When the read that brought the event did not also bring the body's end, the
- * exchange ends right after that read (the request is over: its record, its {@link #whenEnded} action); its connection
- * is closed when it could not carry another response anyway (the pool keeps none, the response said
+ * exchange ends right after that read (the request is over: its record, its {@link #whenEnded} action) when its
+ * connection could not carry another response anyway, and otherwise {@link #BODY_END_GLANCE_NANOS} later unless the
+ * body ends first (a server's terminator in the next segment: the connection is then reused as usual). Its connection
+ * is closed when it could not carry another response (the pool keeps none, the response said
  * {@code Connection: close}, or its body ends with the close), else it reads the rest of the body in the background
  * ({@link ConnectionHandler#drain}) for up to {@link #END_OF_BODY_GRACE_NANOS} (or the idle timeout, if shorter) and
  * goes back to the pool if the body ended, closed if not. No request gets it while it drains, and it holds no place
@@ -104,6 +106,13 @@ public final class Exchange implements RequestHandle, SseEventSink {
      * chunked terminator can wait for.
      */
     static final long END_OF_BODY_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+    /**
+     * How long a reusable connection's body end is looked for after the read that brought the end event, before the
+     * request ends without it. Servers commonly write the terminating chunk right after the last event, in a segment
+     * of its own that arrives microseconds later: ending at once would leave that connection draining and make the
+     * next request open another one. A gateway's terminator that comes later costs the next request at most this.
+     */
+    static final long BODY_END_GLANCE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
     private static final String X_REQUEST_ID = "X-Request-Id";
     /** Marks {@link #endAction} once the exchange has ended. */
     private static final Object ENDED = new Object();
@@ -141,6 +150,8 @@ public final class Exchange implements RequestHandle, SseEventSink {
     private long doneNanos;
     /** The body ends by its framing (chunked or a length), not by the close: a keep-alive connection can outlive it. */
     private boolean bodyDelimited;
+    /** Armed after the read that brought the end event on a reusable connection; see {@link #onReadComplete}. */
+    private ScheduledFuture<?> bodyEndGlance;
     private String contentType;
     /** A 200 streamed though its Content-Type is not text/event-stream (or absent): it may not be a stream. */
     private boolean untypedStream;
@@ -637,7 +648,18 @@ public final class Exchange implements RequestHandle, SseEventSink {
      * did not end with it: the request is over now; the connection drains the rest, or is closed.
      */
     void onReadComplete() {
-        if (doneSeen && state == State.STREAMING) endAtDone(true);
+        if (!doneSeen || state != State.STREAMING || bodyEndGlance != null) return;
+        if (!canCarryAnotherResponse()) {
+            endAtDone(false); // nothing to wait for: the connection is closed now
+            return;
+        }
+        bodyEndGlance = channel.eventLoop().schedule(() -> endAtDone(true),
+                Math.min(BODY_END_GLANCE_NANOS, context.idleTimeoutNanos()), TimeUnit.NANOSECONDS);
+    }
+
+    /** The response lets its connection carry another one once its body ends, and the pool keeps connections. */
+    private boolean canCarryAnotherResponse() {
+        return keepAlive && bodyDelimited && handler != null && context.pool().keepsConnections();
     }
 
     /**
@@ -649,7 +671,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
     private void endAtDone(boolean mayDrain) {
         if (state != State.STREAMING) return;
         long endNanos = doneNanos;
-        boolean drain = mayDrain && keepAlive && bodyDelimited && handler != null && context.pool().keepsConnections();
+        boolean drain = mayDrain && canCarryAnotherResponse();
         end(State.DONE, false, drain, () -> assembler.finish(endNanos, null));
     }
 
@@ -682,6 +704,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
         }
         state = finalState;
         if (idleCheck != null) idleCheck.cancel(false);
+        if (bodyEndGlance != null) bodyEndGlance.cancel(false);
         if (handler != null) {
             if (reusable && finalState == State.DONE) handler.served();
             handler.unbind(this);
