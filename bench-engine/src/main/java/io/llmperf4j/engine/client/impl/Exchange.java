@@ -289,19 +289,24 @@ public final class Exchange implements RequestHandle, SseEventSink {
             worker.execute(() -> assembler.onPhases(timing));
             worker.execute(() -> assembler.finish(nowNanos, failure));
         } else {
-            onLoop(ch, () -> failOn(ch, nowNanos, failure));
+            onLoop(ch, () -> failOn(ch, failure));
         }
     }
 
-    /** On {@code ch}'s loop: fails if the exchange is still on {@code ch}, else re-routes (it moved by a retry). */
-    private void failOn(Channel ch, long nowNanos, Failure failure) {
+    /**
+     * On {@code ch}'s loop: fails if the exchange is still on {@code ch}, else re-routes (it moved by a retry). The end
+     * is stamped here, not when the caller asked: what the loop read before it got to this (a response head, events)
+     * is in the record, so the record's end must not precede their stamps (a CANCELLED record's response_headers
+     * after its E2E, seen when the loop was busy).
+     */
+    private void failOn(Channel ch, Failure failure) {
         Channel current;
         synchronized (this) {
             if (terminal) return;
             current = channel;
         }
         if (current == ch) {
-            fail(nowNanos, failure);
+            fail(System.nanoTime(), failure);
         } else {
             endFromAnyThread(failure);
         }
