@@ -101,7 +101,8 @@ class ClientEventLoopStallWarningTest {
     }
 
     /**
-     * The same stall of the client's loop (twice the lag threshold, at least 5 ms), beside two servers: a small part
+     * The same stall of the client's loop (twice the lag threshold, at least 5 ms, plus the probe period), beside two
+     * servers: a small part
      * of a slow server's latencies (TTFT 20 stalls, at least 1 s; gaps 5 stalls, at least 250 ms: the lag, about a
      * stall, stays under a tenth of the one and half the other), no warning; most of a fast one's (5 ms TTFT, 1 ms
      * gaps), the warning. Skipped, saying so, when this machine's own noise lags the loop by a tenth of that TTFT.
@@ -113,8 +114,11 @@ class ClientEventLoopStallWarningTest {
              NettyLlmClient fastClient = client(fast)) {
             long threshold = RunWarnings.clientLagThresholdNanos(ClientOverheadMonitor.start(fastClient.ioEventLoops())
                     .stop());
-            // over the threshold by construction
-            long stallMillis = Math.max(TimeUnit.NANOSECONDS.toMillis(2 * threshold), 5);
+            // over the threshold by construction: stalls back to back delay a probe armed one period ahead by the
+            // stall less that period (a probe runs between two stalls), so the period is added (a 1.5 ms idle
+            // baseline made the threshold 6 ms, the stall 12 ms and the probes' lag 2 ms: under the threshold)
+            long stallMillis = Math.max(TimeUnit.NANOSECONDS.toMillis(2 * threshold), 5)
+                    + ClientOverheadMonitor.PROBE_PERIOD_MILLIS;
             long ttftMillis = Math.max(20 * stallMillis, 1_000);
             try (SimulatedServer slow = SimulatedServer.start(SimulatorConfig.builder()
                     .timeToFirstToken(Duration.ofMillis(ttftMillis))
