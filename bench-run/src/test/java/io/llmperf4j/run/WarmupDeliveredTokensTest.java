@@ -90,12 +90,12 @@ class WarmupDeliveredTokensTest {
 
     /**
      * The tokens {@code records} delivered inside {@code run}'s window, written out here from the records: a
-     * request's n over its content events, an event counting when its wall-clock arrival lies in the window (1 ms
-     * wider at each edge, its start being known to the millisecond).
+     * request's n over its content events, an event counting when its wall-clock arrival lies in the window (2 ms
+     * wider at each edge: its start is known to the millisecond, and a request's wall time is read apart).
      */
     private static double insideWindow(BenchmarkRun run, List<RequestRecord> records, TokenCounting counting) {
-        long start = run.startEpochMillis() * MILLI - MILLI;
-        long end = run.startEpochMillis() * MILLI + run.durationNanos() + MILLI;
+        long start = run.startEpochMillis() * MILLI - 2 * MILLI;
+        long end = run.startEpochMillis() * MILLI + run.durationNanos() + 2 * MILLI;
         double tokens = 0;
         for (RequestRecord r : records) {
             long[] events = r.contentEventNanos();

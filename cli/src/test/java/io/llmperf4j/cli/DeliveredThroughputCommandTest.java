@@ -114,9 +114,11 @@ class DeliveredThroughputCommandTest {
         ObjectMapper json = new ObjectMapper();
         JsonNode summary = json.readTree(dir.resolve(BASE + "_llmperf4j_summary.json").toFile());
         double seconds = summary.get("run").get("duration_s").asDouble();
+        // start_time is whole milliseconds, and a record's wall-clock start is read apart from the run's: the
+        // window's edges widened by 2 ms, as DeliveredTokens widens them
         long windowStart = Instant.parse(summary.get("run").get("start_time").asText()).toEpochMilli()
-                * 1_000_000L - 1_000_000L;
-        long windowEnd = windowStart + 2_000_000L + Math.round(seconds * 1e9);
+                * 1_000_000L - 2_000_000L;
+        long windowEnd = windowStart + 4_000_000L + Math.round(seconds * 1e9);
         // the measured requests' tokens inside the window, from their records (requests.jsonl)
         long measuredTokens = 0;
         double measuredInside = 0;

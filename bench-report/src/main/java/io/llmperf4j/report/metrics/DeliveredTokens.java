@@ -15,9 +15,10 @@ import java.util.Objects;
  * <p>A request's n (its token source's count, {@link TokenCounting#policy()}; a cancelled request's is the client
  * tokenizer's count of what arrived) is spread evenly over its content events
  * ({@link RequestRecord#forEachTokenArrival}, as the iterations mode's {@code output_tok_per_s} counts), and an
- * event counts when its wall-clock arrival (the send's wall time plus its offset) lies inside the window. The
- * window's start is known to the millisecond only, so its edges are widened by
- * one millisecond. A request without content events counts its n at its end. Warmup requests are not among the run's
+ * event counts when its wall-clock arrival (the send's wall time plus its offset) lies inside the window. Its edges
+ * are widened by {@value #EDGE_MILLIS} ms: the window's start is known to the millisecond only, and a request's wall
+ * time is read apart from the run's (the window now ends at the last answer's end on the wire, microseconds after its
+ * last event, so with one millisecond a last token fell outside now and then). A request without content events counts its n at its end. Warmup requests are not among the run's
  * records, but the window opens at the first measured send while the warmup's last requests are still streaming (a
  * closed loop re-sends as each warmup request ends; an open loop's measured arrivals follow the warmup's on
  * schedule): what they deliver inside the window counts here too, as the server's counter counts it, and only here.
@@ -30,6 +31,8 @@ import java.util.Objects;
 public record DeliveredTokens(double tokens, double fromFailed, double tokensPerSecond) {
 
     private static final long MILLI = 1_000_000L;
+    /** How far the window's edges are widened, in ms. */
+    static final int EDGE_MILLIS = 2;
     private static final double NANOS_PER_SECOND = 1e9;
 
     /** The tokens {@code run}'s records delivered inside its window, counted as {@code counting} says. */
@@ -45,8 +48,8 @@ public record DeliveredTokens(double tokens, double fromFailed, double tokensPer
         Objects.requireNonNull(run, "run");
         Objects.requireNonNull(warmup, "warmup");
         Objects.requireNonNull(counting, "counting");
-        long windowStart = run.startEpochMillis() * MILLI - MILLI;
-        long windowEnd = run.startEpochMillis() * MILLI + run.durationNanos() + MILLI;
+        long windowStart = run.startEpochMillis() * MILLI - EDGE_MILLIS * MILLI;
+        long windowEnd = run.startEpochMillis() * MILLI + run.durationNanos() + EDGE_MILLIS * MILLI;
         double[] sums = new double[2]; // tokens, of which from requests that did not succeed
         run.records().forEach(r -> add(r, counting, windowStart, windowEnd, sums));
         warmup.forEach(r -> add(r, counting, windowStart, windowEnd, sums));

@@ -34,7 +34,7 @@ class DeliveredTokensTest {
                 record("ok", 0, new long[] {10, 20, 30, 40}, 4, 5, null),
                 // cancelled: no usage, the client's count less its BOS: 3 tokens, all inside
                 record("cut", 500, new long[] {100, 200, 300}, null, 4, cancelled),
-                // 6 tokens over 3 events, the last 2 after the window's end (2 s + 1 ms): 2 inside
+                // 6 tokens over 3 events, the last 2 after the window's end (2 s + 2 ms): 2 inside
                 record("late", 1500, new long[] {100, 600, 900}, 6, 7, null));
         BenchmarkRun run = new BenchmarkRun(new BenchmarkSettings("m", 10, 0, 10, 0, 3, 2, 3,
                 Map.of(), "openai", Map.of(), "http://localhost:8000/v1", "llama-2 (built in)", "llmperf", 1L), records, START_MS,
@@ -54,7 +54,7 @@ class DeliveredTokensTest {
         Failure cancelled = new Failure(FailureKind.CANCELLED, -1, "cancelled while in flight");
         List<RequestRecord> measured = List.of(record("ok", 0, new long[] {10, 20, 30, 40}, 4, 5, null));
         List<RequestRecord> warmup = List.of(
-                // sent 300 ms before the window: 8 tokens over 4 events, the first 2 before it (beyond its 1 ms
+                // sent 300 ms before the window: 8 tokens over 4 events, the first 2 before it (beyond its 2 ms
                 // widening), so 4 inside
                 record("w1", -300, new long[] {100, 200, 400, 500}, 8, 9, null),
                 // ended before the window opened: nothing
