@@ -316,8 +316,9 @@ public final class Doctor {
             return;
         }
         if (!record.succeeded()) {
-            results.add(DoctorCheck.Result.fail(check, record.failure().kind() + " "
-                    + record.failure().code() + ": " + abbreviate(record.failure().message()), requestFix(record)));
+            int code = record.failure().code(); // an HTTP status or a stream error's code; -1: none, not shown
+            results.add(DoctorCheck.Result.fail(check, record.failure().kind() + (code > 0 ? " " + code : "") + ": "
+                    + abbreviate(record.failure().message()), requestFix(record)));
             return;
         }
         if (api.streaming() && record.tags().endMarkerMissing()) {

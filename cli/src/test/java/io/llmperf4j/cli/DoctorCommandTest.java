@@ -186,7 +186,8 @@ class DoctorCommandTest {
                     "--wait-for-server", "0", "--connection-mode", "per-request", "--header", "X-Gateway: g");
             assertEquals(1, run.exitCode(), run::toString);
             assertTrue(run.out().contains("[PASS] API key:"), run::toString);
-            assertTrue(run.out().lines().anyMatch(l -> l.startsWith("[FAIL] streaming: IDLE_TIMEOUT ")
+            // no internal "-1" for a failure without a code (QA round 2: "IDLE_TIMEOUT -1:")
+            assertTrue(run.out().lines().anyMatch(l -> l.startsWith("[FAIL] streaming: IDLE_TIMEOUT: no bytes ")
                     && l.contains("(idle timeout 1000 ms)")), run::toString);
         }
     }
