@@ -254,10 +254,7 @@ public final class ClosedLoopRunner {
         private int sent;
         private boolean sending;
         private boolean closed;
-        /** When sending was closed ({@link #closed}). */
-        private long closedNanos;
-        /** The last measured request's end on the wire, or -1 before any ({@link #windowEnd}). */
-        private long lastMeasuredWireEndNanos = -1;
+        private final WindowEnd windowEnd = new WindowEnd();
         /** Slots whose send waits on the run's thread for a request to be drawn ({@link Message.PromptWanted}). */
         private int awaitingPrompt;
 
@@ -316,7 +313,7 @@ public final class ClosedLoopRunner {
             long endNanos;
             synchronized (this) {
                 sentInAll = sent;
-                endNanos = windowEnd();
+                endNanos = windowEnd.nanos();
                 measureStart = measureStartNanos < 0 ? endNanos : measureStartNanos;
                 endNanos = Math.max(endNanos, measureStart);
             }
@@ -325,17 +322,6 @@ public final class ClosedLoopRunner {
                     startEpochMillis + (endNanos - startNanos) / 1_000_000L, endNanos - measureStart, sentInAll,
                     timedOut, stopped, warmupRecords, timeline, measureStartOffset, settings)
                     .withPreconnect(preconnect).withClockStart(startNanos);
-        }
-
-        /**
-         * The measured window's end: when the last measured request ended on the wire, answered or cancelled (a stop
-         * or the deadline cancels those then on the wire, which end when the cancel takes effect), so the window
-         * holds every record it counts; the close only when none ended. Never when this thread finished counting
-         * their tokens, which may lag far behind the wire (a slow tokenizer, degenerate answers): the window
-         * (duration, request rate, throughput) is the server's work, not the client's.
-         */
-        private long windowEnd() {
-            return lastMeasuredWireEndNanos == -1 ? closedNanos : lastMeasuredWireEndNanos;
         }
 
         private boolean inWarmup(long now) {
@@ -416,10 +402,9 @@ public final class ClosedLoopRunner {
             if (!launch.wireEnded) {
                 launch.wireEnded = true;
                 launch.wireEndNanos = System.nanoTime();
-                if (!launch.warmup) listener.onMeasuredWireEnd(launch.wireEndNanos); // the live line's window
-                if (!launch.warmup && (lastMeasuredWireEndNanos == -1
-                        || launch.wireEndNanos - lastMeasuredWireEndNanos > 0)) {
-                    lastMeasuredWireEndNanos = launch.wireEndNanos;
+                if (!launch.warmup) {
+                    windowEnd.wireEnded(launch.wireEndNanos);
+                    listener.onMeasuredWireEnd(launch.wireEndNanos); // the live line's window
                 }
             }
             if (launch.ended || sending) return;
@@ -591,13 +576,12 @@ public final class ClosedLoopRunner {
 
         /**
          * No more sends from any thread, from now on; returns the launches without a record yet. The requests the
-         * caller then cancels end here for the measured window ({@link #windowEnd}).
+         * caller then cancels end here for the measured window ({@link WindowEnd}).
          */
         private synchronized List<Launch> close() {
             if (!closed) {
                 closed = true;
-                closedNanos = System.nanoTime();
-                listener.onSendingClosed(closedNanos);
+                listener.onSendingClosed(windowEnd.closed());
             }
             awaitingPrompt = 0; // never sent
             return new ArrayList<>(unrecorded);

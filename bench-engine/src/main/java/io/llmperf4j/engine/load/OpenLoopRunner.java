@@ -23,7 +23,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
@@ -234,14 +233,12 @@ public final class OpenLoopRunner {
         private volatile boolean stopAsked;
         /** The deadline cut the run short: it closed sending while more was to be sent or on the wire. */
         private volatile boolean deadlineCut;
-        /** The last measured request's end on the wire, or -1 before any ({@link #windowEnd}). */
-        private final AtomicLong lastMeasuredWireEndNanos = new AtomicLong(-1);
+        private final WindowEnd windowEnd = new WindowEnd();
         /** The handles cancelled (any thread), each once. */
         private final Set<RequestHandle> cancelled = ConcurrentHashMap.newKeySet();
         // guarded by sendLock: a send and the close of sending exclude each other
         private final Object sendLock = new Object();
         private boolean closed;
-        private long closedNanos;
         private long deadlineNanos;
 
         // pacer-owned; read by the collector after join()
@@ -315,7 +312,7 @@ public final class OpenLoopRunner {
             }
             if (deadlineCut) timedOut = true;
             if (stopAsked && !timedOut) stopped = true;
-            long endNanos = Math.max(windowEnd(), startNanos + schedule.measureStartOffsetNanos());
+            long endNanos = Math.max(windowEnd.nanos(), startNanos + schedule.measureStartOffsetNanos());
             long endEpochMillis = runStartEpochMillis + (endNanos - startNanos) / 1_000_000L;
             long measureStartOffset = schedule.measureStartOffsetNanos();
             long duration = Math.max(0, endNanos - (startNanos + measureStartOffset));
@@ -332,27 +329,12 @@ public final class OpenLoopRunner {
                     .withPreconnect(preconnect).withClockStart(startNanos);
         }
 
-        /**
-         * The measured window's end: when the last measured request ended on the wire, answered or cancelled (a stop
-         * or the deadline cancels those then on the wire, which end when the cancel takes effect), so the window holds
-         * every record it counts; the close only when none ended. Never when the
-         * collector finished counting their tokens, which may lag far behind the wire (a slow tokenizer, degenerate
-         * answers).
-         */
-        private long windowEnd() {
-            long wireEnd = lastMeasuredWireEndNanos.get();
-            if (wireEnd != -1) return wireEnd;
-            synchronized (sendLock) {
-                return closedNanos;
-            }
-        }
-
         /** A request is over on the wire (any thread). */
         private void wireEnded(AtomicBoolean ended, boolean isWarmup) {
             ended.set(true);
             if (isWarmup) return;
             long now = System.nanoTime();
-            lastMeasuredWireEndNanos.updateAndGet(last -> last == -1 || now - last > 0 ? now : last);
+            windowEnd.wireEnded(now);
             listener.onMeasuredWireEnd(now); // the live line's window
         }
 
@@ -361,8 +343,7 @@ public final class OpenLoopRunner {
             synchronized (sendLock) {
                 if (closed) return;
                 closed = true;
-                closedNanos = System.nanoTime();
-                listener.onSendingClosed(closedNanos);
+                listener.onSendingClosed(windowEnd.closed());
             }
         }
 

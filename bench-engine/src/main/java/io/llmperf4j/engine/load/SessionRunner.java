@@ -25,7 +25,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -225,14 +224,12 @@ public final class SessionRunner {
         volatile boolean stopAsked;
         /** The deadline cut the run short: it closed sending while requests were on the wire or turns were due. */
         volatile boolean deadlineCut;
-        /** The last request's end on the wire, or -1 before any ({@link #windowEnd}). */
-        final AtomicLong lastWireEndNanos = new AtomicLong(-1);
+        final WindowEnd windowEnd = new WindowEnd();
         /** The handles cancelled (any thread), each once. */
         final Set<RequestHandle> cancelled = ConcurrentHashMap.newKeySet();
         // guarded by sendLock: a send and the close of sending exclude each other
         final Object sendLock = new Object();
         boolean closed;
-        long closedNanos;
 
         Run(PacedWorkload workload, RecordListener listener, int concurrency, int maxRequests, long[] starts,
             Duration timeout, int inFlightCap) {
@@ -272,29 +269,14 @@ public final class SessionRunner {
             }
             if (deadlineCut) timedOut = true;
             if (stopAsked && !timedOut) stopped = true;
-            endNanos = Math.max(windowEnd(), startNanos);
+            endNanos = Math.max(windowEnd.nanos(), startNanos);
             endEpochMillis = startEpochMillis + (endNanos - startNanos) / 1_000_000L;
-        }
-
-        /**
-         * The window's end: when the last request ended on the wire, answered or cancelled (a stop, the
-         * deadline cancels those then on the wire, which end when the cancel takes effect), so the window holds every
-         * record it counts; the close only when none ended. Never when this thread finished
-         * counting their tokens, which may lag far behind the wire (a slow tokenizer, degenerate answers).
-         */
-        private long windowEnd() {
-            long wireEnd = lastWireEndNanos.get();
-            if (wireEnd != -1) return wireEnd;
-            synchronized (sendLock) {
-                return closedNanos;
-            }
         }
 
         /** A request is over on the wire (any thread). */
         private void wireEnded(AtomicBoolean ended) {
             ended.set(true);
-            long now = System.nanoTime();
-            lastWireEndNanos.updateAndGet(last -> last == -1 || now - last > 0 ? now : last);
+            windowEnd.wireEnded(System.nanoTime());
         }
 
         /** No request starts from now on (any thread); whether this call closed it. */
@@ -302,7 +284,7 @@ public final class SessionRunner {
             synchronized (sendLock) {
                 if (closed) return false;
                 closed = true;
-                closedNanos = System.nanoTime();
+                windowEnd.closed();
                 return true;
             }
         }
