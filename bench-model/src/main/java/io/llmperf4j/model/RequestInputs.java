@@ -26,14 +26,26 @@ public record RequestInputs(String systemPrompt, List<ChatMessage> history, List
         return !images.isEmpty();
     }
 
-    /** Encoded bytes of all images. */
+    /**
+     * Every image the request carries: the history's user messages' (a session resends them) and then the new
+     * message's. This is what the server receives and counts as image tokens.
+     */
+    public List<ImageInput> sentImages() {
+        if (history.isEmpty()) return images;
+        List<ImageInput> all = new java.util.ArrayList<>();
+        for (ChatMessage message : history) all.addAll(message.images());
+        all.addAll(images);
+        return all;
+    }
+
+    /** Encoded bytes of the new message's images. */
     public long imageBytes() {
         long sum = 0;
         for (ImageInput image : images) sum += image.byteLength();
         return sum;
     }
 
-    /** Pixels of all images. */
+    /** Pixels of the new message's images. */
     public long imagePixels() {
         long sum = 0;
         for (ImageInput image : images) sum += image.pixels();

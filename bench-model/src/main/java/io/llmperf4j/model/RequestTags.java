@@ -1,5 +1,7 @@
 package io.llmperf4j.model;
 
+import java.util.List;
+
 /**
  * What a record says about the request beyond llmperf's fields: its session and turn, the server's cached prompt
  * tokens, the images it carried, and whether its stream lacked the API's end marker.
@@ -7,7 +9,7 @@ package io.llmperf4j.model;
  * @param sessionId    the session the request was a turn of, or null
  * @param turn         0-based turn index, or -1 outside sessions
  * @param cachedTokens {@code usage.prompt_tokens_details.cached_tokens} as the server reported it, or null
- * @param imageCount   images sent
+ * @param imageCount   images sent, a session's resent history included ({@link RequestInputs#sentImages()})
  * @param imagePixels  pixels of the images sent
  * @param imageBytes   encoded bytes of the images sent (before base64)
  * @param endMarkerMissing a successful stream that ended cleanly after its finish reason but without the API's end
@@ -27,8 +29,15 @@ public record RequestTags(String sessionId, int turn, Integer cachedTokens, int 
         if (inputs == null || inputs == RequestInputs.TEXT_ONLY) {
             return NONE;
         }
-        return new RequestTags(inputs.sessionId(), inputs.turn(), null, inputs.images().size(),
-                inputs.imagePixels(), inputs.imageBytes());
+        // the history's images too: the server receives and counts them, so per-image figures divide by them
+        List<ImageInput> sent = inputs.sentImages();
+        long pixels = 0;
+        long bytes = 0;
+        for (ImageInput image : sent) {
+            pixels += image.pixels();
+            bytes += image.byteLength();
+        }
+        return new RequestTags(inputs.sessionId(), inputs.turn(), null, sent.size(), pixels, bytes);
     }
 
     public RequestTags withCachedTokens(Integer tokens) {
