@@ -12,15 +12,22 @@ public enum FailureKind {
     /** An SSE event that was not valid JSON or lacked the fields of a chat completion chunk. */
     MALFORMED_EVENT,
     /**
-     * The stream ended cleanly (the HTTP response complete) without {@code data: [DONE]} (Anthropic:
-     * {@code message_stop}) and without any finish reason, so the response may be cut short; the data received is
-     * kept. A stream that gave a finish reason before such an end is a success, as llmperf records it (its record
-     * is tagged {@link RequestTags#endMarkerMissing()} and the run warns).
+     * The stream ended cleanly, its HTTP response complete by its own framing (the last chunk, the whole
+     * Content-Length), without {@code data: [DONE]} (Anthropic: {@code message_stop}) and without any finish reason:
+     * the API ended it so, and the response may be cut short; the data received is kept. A stream that gave a finish
+     * reason before such an end is a success, as llmperf records it (its record is tagged
+     * {@link RequestTags#endMarkerMissing()} and the run warns). A body that ends with the connection (no length, no
+     * chunking) and ends so is {@link #CONNECTION_CLOSED}: the close is all the client saw.
      */
     MISSING_DONE,
     /** The TCP or TLS connection could not be established. */
     CONNECT_FAILED,
-    /** The connection closed or reset before the response was complete; tokens so far are kept. */
+    /**
+     * The connection closed or reset before the response was complete; tokens so far are kept. A stream whose body
+     * ends with the connection (HTTP/1.0 style) is complete only with its end event or a finish reason: ended inside an
+     * event it was cut; ended between events without either, the server stopped or its API never ends streams, and the
+     * message says both.
+     */
     CONNECTION_CLOSED,
     /** No bytes arrived for longer than the idle timeout. */
     IDLE_TIMEOUT,

@@ -43,7 +43,7 @@ public interface LlmApi {
 
     /**
      * The event that ends a complete stream, OpenAI's {@code data: [DONE]}. A clean end without it is a success after
-     * a finish reason (tagged, warned), else MISSING_DONE.
+     * a finish reason (tagged, warned), else MISSING_DONE (CONNECTION_CLOSED when the body ends with the connection).
      * The engine calls this with the event's data lent: bytes {@code [from, to)} of {@code data}, read during the call
      * only (an API whose end event is named by its {@code event:} line needs only the type).
      */

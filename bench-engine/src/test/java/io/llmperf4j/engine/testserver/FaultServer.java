@@ -287,6 +287,33 @@ public final class FaultServer implements AutoCloseable {
                 out.flush();
                 return false;
             }
+            case "until-close-no-end": // HTTP/1.0 style, closed between events: no finish, no [DONE] (a killed server)
+                return untilClose(out, sse(Streams.role(), "\n", true) + sse(Streams.content("Hello"), "\n", true));
+            case "until-close-cut-event": // the same, closed part-way through the third event's JSON
+                return untilClose(out, sse(Streams.role(), "\n", true) + sse(Streams.content("Hello"), "\n", true)
+                        + sse(Streams.content(" world"), "\n", true).substring(0, 20));
+            case "until-close-cut-line": // the same, closed after the first bytes of a line that make no event
+                return untilClose(out, sse(Streams.role(), "\n", true) + sse(Streams.content("Hello"), "\n", true)
+                        + "dat");
+            case "until-close-finish-no-done": // the finish, then the close: llmperf's success
+                return untilClose(out, sse(Streams.role(), "\n", true) + sse(Streams.content("Hello"), "\n", true)
+                        + sse(Streams.finish("stop"), "\n", true));
+            case "until-close-no-last-blank-line": // the finish event's blank line left out, then the close
+                return untilClose(out, sse(Streams.role(), "\n", true) + sse(Streams.content("Hello"), "\n", true)
+                        + "data: " + Streams.finish("stop") + "\n");
+            case "chunked-cut-event": // chunked, closed part-way through the third event, before the last chunk
+                sseHead(out);
+                chunk(out, sse(Streams.role(), "\n", true));
+                chunk(out, sse(Streams.content("Hello"), "\n", true));
+                chunk(out, sse(Streams.content(" world"), "\n", true).substring(0, 20));
+                return false;
+            case "length-cut": { // a Content-Length the body never reaches: two events, then the close
+                String events = sse(Streams.role(), "\n", true) + sse(Streams.content("Hello"), "\n", true);
+                head(out, "200 OK", "text/event-stream", "Content-Length: " + (events.length() + 500) + "\r\n");
+                out.write(events.getBytes(StandardCharsets.UTF_8));
+                out.flush();
+                return false;
+            }
             case "status-401": {
                 String auth = r.headers().getOrDefault("authorization", "");
                 String body = "{\"error\":{\"message\":\"Incorrect API key provided: " + auth
@@ -576,6 +603,14 @@ public final class FaultServer implements AutoCloseable {
 
     private static String sse(String data, String eol, boolean space) {
         return "data:" + (space ? " " : "") + data + eol + eol;
+    }
+
+    /** An HTTP/1.0-style stream: no length, no chunking, {@code body}, then the close ends it; false. */
+    private static boolean untilClose(OutputStream out, String body) throws IOException {
+        head(out, "200 OK", "text/event-stream", "Connection: close\r\n");
+        out.write(body.getBytes(StandardCharsets.UTF_8));
+        out.flush();
+        return false;
     }
 
     private static void sseHead(OutputStream out) throws IOException {

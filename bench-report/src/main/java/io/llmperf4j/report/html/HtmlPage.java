@@ -3,6 +3,7 @@ package io.llmperf4j.report.html;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.llmperf4j.model.FailureCause;
+import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.report.metrics.Metric;
 import io.llmperf4j.report.metrics.MetricUnit;
@@ -770,8 +771,12 @@ final class HtmlPage {
                     + "out-of-memory kill): the URL is right; check the server's logs.");
         }
         if (capacity > 0) {
+            // a connection closed mid-response is also what a server that stops (crashes, restarts) leaves
+            boolean dropped = groups.stream().anyMatch(g -> g.cause() == FailureCause.CAPACITY
+                    && g.kind() == FailureKind.CONNECTION_CLOSED);
             parts.add(capacity + (capacity == 1 ? " points" : " point") + " at capacity (429, 408, 5xx, timeouts, "
-                    + "dropped connections): the service did not hold this load.");
+                    + "dropped connections): the service did not hold this load" + (dropped ? ", or it stopped "
+                    + "while answering (a crash, a restart?): check its logs." : "."));
         }
         if (configuration > 0) {
             parts.add(configuration + (configuration == 1 ? " points" : " point") + " at the configuration (a 4xx "

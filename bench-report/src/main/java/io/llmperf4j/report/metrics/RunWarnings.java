@@ -315,6 +315,7 @@ public final class RunWarnings {
         long unavailable = 0;
         long firstUnavailable = Long.MAX_VALUE;
         boolean uncodedErrors = false;
+        boolean dropped = false;
         long served = FailureCause.NEVER_SERVED;
         for (RequestMetrics r : requests) {
             if (r.succeeded()) served = Math.min(served, FailureCause.endEpochMicros(r.startEpochMicros(),
@@ -326,7 +327,10 @@ public final class RunWarnings {
                 case CANCELLED -> { }
                 case LOST -> lost++;
                 case CONFIGURATION -> configuration++;
-                case CAPACITY -> capacity++;
+                case CAPACITY -> {
+                    capacity++;
+                    dropped |= r.failureKind() == FailureKind.CONNECTION_CLOSED;
+                }
                 case SERVER_UNAVAILABLE -> {
                     unavailable++;
                     firstUnavailable = Math.min(firstUnavailable, r.startEpochMicros());
@@ -342,10 +346,10 @@ public final class RunWarnings {
                 + "check its logs. The URL is right: requests to it had succeeded";
         if (unavailable > 0 && configuration + capacity + other + lost == 0) return gone + ".";
         if (unavailable > 0) {
-            String rest = failureCauseOfTheRest(configuration, capacity, lost, other, uncodedErrors);
+            String rest = failureCauseOfTheRest(configuration, capacity, lost, other, uncodedErrors, dropped);
             return gone + "; of the others: " + rest;
         }
-        return failureCauseOfTheRest(configuration, capacity, lost, other, uncodedErrors);
+        return failureCauseOfTheRest(configuration, capacity, lost, other, uncodedErrors, dropped);
     }
 
     /**
@@ -363,19 +367,24 @@ public final class RunWarnings {
     }
 
     private static String failureCauseOfTheRest(long configuration, long capacity, long lost, long other,
-                                                boolean uncodedErrors) {
+                                                boolean uncodedErrors, boolean dropped) {
         // a worker that left the cluster is no fault of the server's: say so, and judge the others on their own
         String lostText = lost == 0 ? "" : lost + " were lost with a load worker that left the cluster mid-run (no "
                 + "fault of the server's; see the coordinator's log for which)";
         if (lost > 0 && configuration + capacity + other == 0) return lostText + ".";
-        String rest = causeOfServed(configuration, capacity, other, uncodedErrors);
+        String rest = causeOfServed(configuration, capacity, other, uncodedErrors, dropped);
         return lost == 0 ? rest : lostText + "; of the others: " + rest;
     }
 
-    private static String causeOfServed(long configuration, long capacity, long other, boolean uncodedErrors) {
+    /** @param dropped some capacity failures are connections closed mid-response, which a server that stops makes too */
+    private static String causeOfServed(long configuration, long capacity, long other, boolean uncodedErrors,
+                                        boolean dropped) {
         String config = "check the configuration (API key, model id, base URL with its /v1, TLS trust): the "
                 + "server refused the requests or could not be reached.";
-        String load = "the server may not hold this load (rate limits, server errors or timeouts).";
+        String load = dropped
+                ? "the server may not hold this load (rate limits, server errors, timeouts or dropped connections), "
+                + "or it stopped while answering (a crash, a restart?): check its logs."
+                : "the server may not hold this load (rate limits, server errors or timeouts).";
         String api = uncodedErrors
                 ? "the server reported errors without a status code, or its responses were not what the API "
                 + "promises: read the messages of the failure kinds; check that the endpoint is the API named by "

@@ -25,7 +25,7 @@ class FailureReadingTest {
     @Test
     void capacityAndConfigurationAreCountedApartAndCancellationsSayNothing() {
         assertEquals("4 point at capacity (429, 408, 5xx, timeouts, dropped connections): the service did not hold "
-                        + "this load. 1 points at the configuration (a 4xx other than 408/429, a refused or failed "
+                        + "this load, or it stopped while answering (a crash, a restart?): check its logs. 1 points at the configuration (a 4xx other than 408/429, a refused or failed "
                         + "connection): the requests were refused, which says nothing about the load; check the API "
                         + "key, model id and base URL. 2 were cancelled in flight when the run ended: those say "
                         + "nothing about the load.",
@@ -33,6 +33,15 @@ class FailureReadingTest {
                         group(FailureKind.HTTP_STATUS, 503, 1), group(FailureKind.IDLE_TIMEOUT, -1, 1),
                         group(FailureKind.CONNECTION_CLOSED, -1, 1), group(FailureKind.HTTP_STATUS, 400, 1),
                         group(FailureKind.CANCELLED, -1, 2))));
+    }
+
+    @Test
+    void aServerThatStoppedMidStreamIsNotOnlyLoad() {
+        assertEquals("1 points at capacity (429, 408, 5xx, timeouts, dropped connections): the service did not hold "
+                + "this load.", HtmlPage.failureReading(List.of(group(FailureKind.HTTP_STATUS, 429, 1))));
+        assertEquals("3 point at capacity (429, 408, 5xx, timeouts, dropped connections): the service did not hold "
+                        + "this load, or it stopped while answering (a crash, a restart?): check its logs.",
+                HtmlPage.failureReading(List.of(group(FailureKind.CONNECTION_CLOSED, -1, 3))));
     }
 
     @Test

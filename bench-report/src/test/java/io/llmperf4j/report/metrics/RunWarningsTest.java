@@ -181,8 +181,19 @@ class RunWarningsTest {
                 + "1 CONNECTION_CLOSED): 3 point at "
                 + "the configuration and 5 at capacity: check the configuration (API key, model id, base URL with "
                 + "its /v1, TLS trust): the server refused the requests or could not be reached. Otherwise the server "
-                + "may not hold this load (rate limits, server errors or timeouts). Report the failure rate with the "
+                + "may not hold this load (rate limits, server errors, timeouts or dropped connections), or it stopped "
+                + "while answering (a crash, a restart?): check its logs. Report the failure rate with the "
                 + "results.", message(metrics(mixed, false), WarningCode.REQUESTS_FAILED));
+
+        // a connection closed mid-stream is what a server that stops leaves too: not blamed on the API
+        List<RequestRecord> cut = clean(10);
+        cut.add(request(88).e2e(MS).failed(FailureKind.CONNECTION_CLOSED, -1, "the server (h:1) closed the "
+                + "connection after 4 events without data: [DONE] or a finish reason: it stopped (crash, restart?) "
+                + "or its API does not end streams").build());
+        assertEquals("1 of 11 requests failed (1 CONNECTION_CLOSED): the server may not hold this load (rate limits, "
+                + "server errors, timeouts or dropped connections), or it stopped while answering (a crash, a "
+                + "restart?): check its logs. Report the failure rate with the results.",
+                message(metrics(cut, false), WarningCode.REQUESTS_FAILED));
 
         // an in-stream 400 is the configuration; one without a code and a malformed stream point at neither
         List<RequestRecord> uncoded = clean(10);

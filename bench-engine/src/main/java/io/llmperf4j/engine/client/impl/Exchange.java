@@ -150,6 +150,13 @@ public final class Exchange implements RequestHandle, SseEventSink {
     private long doneNanos;
     /** The body ends by its framing (chunked or a length), not by the close: a keep-alive connection can outlive it. */
     private boolean bodyDelimited;
+    /**
+     * A stream whose body ends with the connection (no length, no chunking) ended inside an event (a line or an event
+     * unfinished): the close may have cut it. {@link #eventsBeforeTail}: the events decoded before that unfinished
+     * rest, which the decoder then hands over as an event of its own, if it makes one.
+     */
+    private boolean endedInsideEvent;
+    private int eventsBeforeTail;
     /** Armed after the read that brought the end event on a reusable connection; see {@link #onReadComplete}. */
     private ScheduledFuture<?> bodyEndGlance;
     private String contentType;
@@ -493,7 +500,11 @@ public final class Exchange implements RequestHandle, SseEventSink {
                 if (untypedStream && eventsDecoded == 0) keepExcerpt(bytes);
                 try {
                     decoder.decode(bytes, arrivalNanos, this);
-                    if (last) decoder.finish(arrivalNanos, this);
+                    if (last) {
+                        endedInsideEvent = !bodyDelimited && decoder.hasPendingBytes();
+                        eventsBeforeTail = eventsDecoded;
+                        decoder.finish(arrivalNanos, this);
+                    }
                 } catch (TooLongSseEventException e) {
                     Failure notAStream = notAStream();
                     fail(arrivalNanos, notAStream != null ? notAStream
@@ -531,10 +542,17 @@ public final class Exchange implements RequestHandle, SseEventSink {
                     break;
                 }
                 Failure notAStream = notAStream();
-                Failure missingDone = notAStream != null ? notAStream
-                        : new Failure(FailureKind.MISSING_DONE, -1, "the stream ended without "
-                        + context.api().endOfStreamName() + " after " + eventsDecoded + " events");
-                end(State.DONE, keepAlive, () -> assembler.finish(arrivalNanos, missingDone));
+                if (notAStream != null) {
+                    end(State.DONE, keepAlive, () -> assembler.finish(arrivalNanos, notAStream));
+                } else if (bodyDelimited) {
+                    // a well-formed response (its last chunk, its whole length) without the end event: the API's
+                    Failure missingDone = new Failure(FailureKind.MISSING_DONE, -1, "the stream ended without "
+                            + context.api().endOfStreamName() + " after " + eventsDecoded + " events and without a "
+                            + "finish reason: the response may be cut short");
+                    end(State.DONE, keepAlive, () -> assembler.finishWithoutEndMarker(arrivalNanos, missingDone));
+                } else {
+                    endAtClose(arrivalNanos);
+                }
                 break;
             }
             case ERROR_BODY: {
@@ -553,6 +571,29 @@ public final class Exchange implements RequestHandle, SseEventSink {
         }
     }
 
+    /**
+     * A stream whose body ends with the connection ended without its end event. Inside an event, a rest that made no
+     * event, or made a malformed one, was cut by the close: CONNECTION_CLOSED. Between events (or after a rest that
+     * made a whole event: a server that leaves out the last blank line), as a well-formed end without the end event
+     * is judged, except that without a finish reason it is CONNECTION_CLOSED: the close is all the client saw, and
+     * a server that stopped is likelier than an API that never ends its streams; the message says both.
+     */
+    private void endAtClose(long arrivalNanos) {
+        String host = context.hostAndPort();
+        Failure cut = new Failure(FailureKind.CONNECTION_CLOSED, -1,
+                FailureMessages.closedMidStream(host, eventsBeforeTail, true));
+        Failure unended = new Failure(FailureKind.CONNECTION_CLOSED, -1,
+                FailureMessages.closedWithoutEnd(host, eventsDecoded, context.api().endOfStreamName()));
+        boolean restMadeAnEvent = eventsDecoded > eventsBeforeTail;
+        if (endedInsideEvent && !restMadeAnEvent) {
+            end(State.DONE, false, () -> assembler.finish(arrivalNanos, cut));
+        } else if (endedInsideEvent) {
+            end(State.DONE, false, () -> assembler.finishAfterCutEvent(arrivalNanos, cut, unended));
+        } else {
+            end(State.DONE, false, () -> assembler.finishWithoutEndMarker(arrivalNanos, unended));
+        }
+    }
+
     void onInactive(long nowNanos) {
         switch (state) {
             case SENT:
@@ -565,8 +606,9 @@ public final class Exchange implements RequestHandle, SseEventSink {
                 } else if (notAStream != null) {
                     fail(nowNanos, notAStream); // a page that ended with the connection (no length, no chunking)
                 } else {
-                    fail(nowNanos, new Failure(FailureKind.CONNECTION_CLOSED, -1, "connection closed by "
-                            + context.hostAndPort() + " mid-stream after " + eventsDecoded + " events"));
+                    // a chunked body before its last chunk, or one shorter than its length: cut, whatever came
+                    fail(nowNanos, new Failure(FailureKind.CONNECTION_CLOSED, -1, FailureMessages.closedMidStream(
+                            context.hostAndPort(), eventsDecoded, decoder.hasPendingBytes())));
                 }
                 break;
             case ERROR_BODY: {

@@ -168,6 +168,32 @@ public final class FailureMessages {
     }
 
     /**
+     * The connection ended a stream before its body's end: a chunked body before its last chunk, a body shorter than
+     * its Content-Length, or a body that ends with the connection inside an event (its last line or event unfinished),
+     * e.g. "connection closed by host:port mid-stream after 4 events, part-way through the next one".
+     *
+     * @param events      the whole events received
+     * @param insideEvent the close came part-way through an event
+     */
+    public static String closedMidStream(String hostAndPort, int events, boolean insideEvent) {
+        return "connection closed by " + hostAndPort + " mid-stream after " + events + " event" + (events == 1 ? "" : "s")
+                + (insideEvent ? ", part-way through the next one" : "");
+    }
+
+    /**
+     * A body that ends with the connection (no length, no chunking) ended between events without the stream's end
+     * event and without a finish reason: the client cannot tell a server that stopped from an API that never ends its
+     * streams, so the message says both.
+     *
+     * @param endOfStream the API's end event, e.g. "data: [DONE]"
+     */
+    public static String closedWithoutEnd(String hostAndPort, int events, String endOfStream) {
+        return "the server (" + hostAndPort + ") closed the connection after " + events + " event"
+                + (events == 1 ? "" : "s") + " without " + endOfStream + " or a finish reason: it stopped (crash, "
+                + "restart?) or its API does not end streams";
+    }
+
+    /**
      * A 200 to a streamed request whose type is not an event stream and that held none: often a proxy's login or
      * error page.
      *

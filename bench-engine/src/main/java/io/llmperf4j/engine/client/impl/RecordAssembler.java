@@ -30,10 +30,10 @@ import java.util.concurrent.CompletableFuture;
  *       does after it; else the stream's clean end), or to the error event, or to the failure.</li>
  * </ul>
  * When several things went wrong, the record carries the most telling one: an error object from the server, then a
- * transport or client failure (closed, reset, idle, cancelled, oversize), then malformed events, then a missing
- * {@code [DONE]} after no finish reason. A clean end without {@code [DONE]} after a finish reason is a success, as
- * llmperf's (whose stream simply ends), tagged {@link RequestTags#endMarkerMissing()} so the run can warn. Data
- * received before a failure is always kept.
+ * transport or client failure (closed, reset, idle, cancelled, oversize), then malformed events, then an end without
+ * {@code [DONE]} after no finish reason ({@link #finishWithoutEndMarker}). An end without {@code [DONE]} after a
+ * finish reason is a success, as llmperf's (whose stream simply ends), tagged {@link RequestTags#endMarkerMissing()}
+ * so the run can warn. Data received before a failure is always kept.
  */
 final class RecordAssembler {
 
@@ -78,6 +78,8 @@ final class RecordAssembler {
     private long streamErrorNanos;
     private String firstMalformed;
     private int malformedCount;
+    /** The last event so far was malformed (see {@link #finishAfterCutEvent}). */
+    private boolean lastEventMalformed;
     /** Set by {@link #chooseFailure}: the stream ended cleanly after a finish reason, without its end marker. */
     private boolean endMarkerMissing;
 
@@ -127,12 +129,14 @@ final class RecordAssembler {
             chunk = parser.parse(type, data, from, to);
         } catch (MalformedChunkException e) {
             dataEventCount++;
+            lastEventMalformed = true;
             if (malformedCount++ == 0) {
                 firstMalformed = "SSE data event #" + eventIndex + " is malformed (" + e.getMessage() + "): "
                         + FailureMessages.excerpt(Arrays.copyOfRange(data, from, to));
             }
             return; // the stream goes on
         }
+        lastEventMalformed = false;
         if (chunk.countsAsDataEvent()) dataEventCount++;
         if (serverResponseId == null) serverResponseId = chunk.responseId();
         if (chunk.error() != null) {
@@ -243,9 +247,37 @@ final class RecordAssembler {
 
     /** Builds the record and completes the future; never throws. */
     void finish(long endNanos, Failure ioFailure) {
+        complete(endNanos, ioFailure, false);
+    }
+
+    /**
+     * The stream ended without its end event ({@code [DONE]}): {@code unended} is the failure when no finish reason
+     * came; after one it is a success, as llmperf's, tagged {@link RequestTags#endMarkerMissing()}.
+     */
+    void finishWithoutEndMarker(long endNanos, Failure unended) {
+        complete(endNanos, unended, true);
+    }
+
+    /**
+     * A body that ends with the connection ended inside an event, whose rest was the last event: when it is
+     * malformed, the close cut it short, so the record fails with {@code cut} and that rest is not counted as an event
+     * (as a cut chunked body's rest is not); when it parsed, the server only left out the last blank line:
+     * {@link #finishWithoutEndMarker} with {@code unended}.
+     */
+    void finishAfterCutEvent(long endNanos, Failure cut, Failure unended) {
+        if (!lastEventMalformed || streamError != null) {
+            finishWithoutEndMarker(endNanos, unended);
+            return;
+        }
+        dataEventCount--;
+        if (--malformedCount == 0) firstMalformed = null;
+        finish(endNanos, cut);
+    }
+
+    private void complete(long endNanos, Failure ioFailure, boolean endMarkerOnly) {
         RequestRecord record;
         try {
-            Failure failure = redact(chooseFailure(ioFailure));
+            Failure failure = redact(chooseFailure(ioFailure, endMarkerOnly));
             long e2eNanos = (streamError != null ? streamErrorNanos : endNanos) - startNanos;
             // an error event often comes before any chunk with an id: the header still names the request
             String responseId = serverResponseId != null ? serverResponseId : headerResponseId;
@@ -272,19 +304,19 @@ final class RecordAssembler {
         return count == values.length ? values : Arrays.copyOf(values, count);
     }
 
-    private Failure chooseFailure(Failure ioFailure) {
+    /** @param endMarkerOnly {@code ioFailure} is only the missing end event ({@link #finishWithoutEndMarker}) */
+    private Failure chooseFailure(Failure ioFailure, boolean endMarkerOnly) {
         if (streamError != null) return streamError;
-        if (ioFailure != null && ioFailure.kind() != FailureKind.MISSING_DONE) return ioFailure;
+        if (ioFailure != null && !endMarkerOnly) return ioFailure;
         if (malformedCount > 0) {
             return new Failure(FailureKind.MALFORMED_EVENT, -1, firstMalformed
                     + (malformedCount > 1 ? " (" + malformedCount + " malformed events in all)" : ""));
         }
-        if (ioFailure != null && finishReason != null) { // MISSING_DONE after the finish: llmperf's success
+        if (ioFailure != null && finishReason != null) { // no end event after the finish: llmperf's success
             endMarkerMissing = true;
             return null;
         }
-        return ioFailure == null ? null : new Failure(ioFailure.kind(), ioFailure.code(), ioFailure.message()
-                + " and without a finish reason: the response may be cut short");
+        return ioFailure;
     }
 
     private Failure redact(Failure failure) {
