@@ -9,7 +9,10 @@ public enum FailureKind {
      * {@code {"object": "error", ...}}, or an {@code event: error}.
      */
     ERROR_IN_STREAM,
-    /** An SSE event that was not valid JSON or lacked the fields of a chat completion chunk. */
+    /**
+     * An SSE event that was not valid JSON or lacked the fields of a chat completion chunk; also a 200 body that is
+     * not in the coding its Content-Encoding names (gzip or deflate that is not): the server's response was malformed.
+     */
     MALFORMED_EVENT,
     /**
      * The stream ended cleanly, its HTTP response complete by its own framing (the last chunk, the whole

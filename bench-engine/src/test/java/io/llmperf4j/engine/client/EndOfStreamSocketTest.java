@@ -8,6 +8,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -181,6 +183,38 @@ class EndOfStreamSocketTest {
                 + "the client does not decode (it decodes gzip and deflate): turn compression off for this endpoint "
                 + "at the server or gateway", r.failure().message());
         assertEquals(0, r.dataEventCount());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"gzip", "deflate"})
+    void aBodyThatIsNotInTheCodingItClaimsIsTheServersFaultAndNamesTheHeader(String coding) {
+        RequestRecord r = send(coding + "-not-" + coding).record();
+        assertEquals(FailureKind.MALFORMED_EVENT, r.failure().kind(), r.failure()::toString);
+        assertEquals(-1, r.failure().code());
+        String said = "the response from 127.0.0.1:" + server.port() + " said Content-Encoding: " + coding
+                + " but its body is not " + coding + " data (";
+        assertTrue(r.failure().message().startsWith(said), r.failure().message());
+        assertTrue(r.failure().message().endsWith(") while streaming, after 0 events"), r.failure().message());
+    }
+
+    @Test
+    void aGzipStreamThatTurnsToGarbageKeepsItsEventsSoFar() {
+        RequestRecord r = send("gzip-then-garbage").record();
+        assertEquals(FailureKind.MALFORMED_EVENT, r.failure().kind(), r.failure()::toString);
+        assertTrue(r.failure().message().startsWith("the response from 127.0.0.1:" + server.port()
+                + " said Content-Encoding: gzip but its body is not gzip data ("), r.failure().message());
+        assertTrue(r.failure().message().endsWith(") while streaming, after 2 events"), r.failure().message());
+        assertEquals("Hello", r.generatedText());
+        assertEquals(2, r.dataEventCount());
+    }
+
+    @Test
+    void anErrorBodyThatIsNotInItsCodingKeepsItsStatus() {
+        RequestRecord r = send("status-500-not-gzip").record();
+        assertEquals(FailureKind.HTTP_STATUS, r.failure().kind(), r.failure()::toString);
+        assertEquals(500, r.failure().code());
+        assertTrue(r.failure().message().startsWith("the HTTP 500 response from 127.0.0.1:" + server.port()
+                + " said Content-Encoding: gzip but its body is not gzip data ("), r.failure().message());
     }
 
     @Test

@@ -576,6 +576,36 @@ public final class FaultServer implements AutoCloseable {
                 out.flush();
                 return true;
             }
+            case "gzip-not-gzip": // a stream that claims gzip but is plain text
+            case "deflate-not-deflate": { // the same, claiming deflate
+                String coding = scenario.substring(0, scenario.indexOf('-'));
+                head(out, "200 OK", "text/event-stream", "Content-Encoding: " + coding
+                        + "\r\nTransfer-Encoding: chunked\r\n");
+                for (String e : Streams.standard()) chunk(out, sse(e, "\n", true));
+                end(out);
+                return false;
+            }
+            case "gzip-then-garbage": { // two events gzipped, then bytes that are not the rest of the gzip stream
+                head(out, "200 OK", "text/event-stream", "Content-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n");
+                ByteArrayOutputStream compressed = new ByteArrayOutputStream();
+                GZIPOutputStream gzip = new GZIPOutputStream(compressed, true);
+                gzip.write((sse(Streams.role(), "\n", true) + sse(Streams.content("Hello"), "\n", true))
+                        .getBytes(StandardCharsets.UTF_8));
+                gzip.flush();
+                chunkBytes(out, compressed.toByteArray());
+                Thread.sleep(50); // the two events are decoded before the garbage comes
+                chunkBytes(out, new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x00, 0x13, 0x37});
+                end(out);
+                return false;
+            }
+            case "status-500-not-gzip": { // an error body that claims gzip but is plain JSON
+                String body = "{\"error\":{\"message\":\"boom\"}}";
+                head(out, "500 Internal Server Error", "application/json", "Content-Encoding: gzip\r\n"
+                        + "Content-Length: " + body.length() + "\r\n");
+                out.write(body.getBytes(StandardCharsets.UTF_8));
+                out.flush();
+                return false;
+            }
             case "brotli": // a coding the client does not decode
                 head(out, "200 OK", "text/event-stream", "Content-Encoding: br\r\nTransfer-Encoding: chunked\r\n");
                 chunkBytes(out, new byte[] {(byte) 0x8b, 0x02, (byte) 0x80, 0x68, 0x69, 0x03});

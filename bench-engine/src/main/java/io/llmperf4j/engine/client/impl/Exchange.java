@@ -627,6 +627,10 @@ public final class Exchange implements RequestHandle, SseEventSink {
 
     void onException(Throwable cause, long nowNanos) {
         if (state == State.DONE || state == State.FAILED) return;
+        if (state != State.SENT && CompressedBodies.isDecodingFailure(cause)) {
+            onUndecodableBody(cause, nowNanos);
+            return;
+        }
         if (FailureMessages.rootCause(cause) instanceof IOException || cause instanceof IOException) {
             String detail = FailureMessages.describe(FailureMessages.rootCause(cause));
             if (state == State.SENT) {
@@ -638,6 +642,23 @@ public final class Exchange implements RequestHandle, SseEventSink {
         } else {
             fail(nowNanos, new Failure(FailureKind.CLIENT_ERROR, -1, "unexpected error on the connection to "
                     + context.hostAndPort() + " " + during() + ": " + FailureMessages.describe(cause)));
+        }
+    }
+
+    /**
+     * The body is not in the coding its Content-Encoding names: the server's (or a gateway's) fault. A non-200 keeps
+     * its status (its body is lost); a 200 is a malformed response, with the events so far kept.
+     */
+    private void onUndecodableBody(Throwable cause, long nowNanos) {
+        String message = FailureMessages.undecodableBody(context.hostAndPort(), status,
+                CompressedBodies.codingOf(channel), FailureMessages.describe(FailureMessages.rootCause(cause)));
+        if (state == State.ERROR_BODY) {
+            Failure failure = status >= 300 && status < 400 ? httpStatusFailure() // a redirect needs no body
+                    : new Failure(FailureKind.HTTP_STATUS, status, message
+                    + (retryAfter != null ? " [Retry-After: " + retryAfter + "]" : ""));
+            end(State.FAILED, false, () -> assembler.finish(nowNanos, failure));
+        } else {
+            fail(nowNanos, new Failure(FailureKind.MALFORMED_EVENT, -1, message + " " + during()));
         }
     }
 

@@ -267,6 +267,23 @@ public final class FailureMessages {
                 + "decodes gzip and deflate): turn compression off for this endpoint at the server or gateway";
     }
 
+    /**
+     * A body whose bytes are not in the coding its header claims, e.g. "the response from host:port said
+     * Content-Encoding: gzip but its body is not gzip data (Input is not in the GZIP format)": the server's or a
+     * gateway's fault, not the client's.
+     *
+     * @param coding the Content-Encoding, or null when it is not known
+     * @param detail the decoder's words
+     */
+    public static String undecodableBody(String hostAndPort, int status, String coding, String detail) {
+        String response = (status == 200 ? "the response" : "the HTTP " + status + " response") + " from " + hostAndPort;
+        if (coding == null) return response + " has a compressed body that could not be decoded (" + detail + ")";
+        String name = coding.strip().toLowerCase(Locale.ROOT);
+        if (name.startsWith("x-")) name = name.substring(2);
+        return response + " said Content-Encoding: " + coding.strip() + " but its body is not " + name + " data ("
+                + detail + ")";
+    }
+
     public static Throwable rootCause(Throwable t) {
         Throwable root = t;
         while (root.getCause() != null && root.getCause() != root) root = root.getCause();
