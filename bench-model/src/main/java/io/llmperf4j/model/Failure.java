@@ -15,4 +15,27 @@ public record Failure(FailureKind kind, int code, String message) {
         Objects.requireNonNull(kind, "kind");
         message = message == null ? "" : message;
     }
+
+    /**
+     * {@code words} (this failure's message, as a summary line words it) after its code, e.g. "429 Rate limit
+     * exceeded": the code once. The words alone when there is no code, or when they name the status already: the
+     * client's own words ("HTTP 302 redirect to ...", "the HTTP 500 response from ...") or a page that starts with it
+     * ("502 Bad Gateway nginx").
+     */
+    public String withCode(String words) {
+        if (code <= 0) return words;
+        String status = String.valueOf(code);
+        if (words.isEmpty()) return status;
+        boolean named = namesStatus(words, "HTTP " + status) || words.equals(status) || words.startsWith(status + " ");
+        return named ? words : status + " " + words;
+    }
+
+    /** Whether {@code words} hold {@code httpStatus} ("HTTP 502") as a whole number, not the start of a longer one. */
+    private static boolean namesStatus(String words, String httpStatus) {
+        for (int at = words.indexOf(httpStatus); at >= 0; at = words.indexOf(httpStatus, at + 1)) {
+            int after = at + httpStatus.length();
+            if (after == words.length() || !Character.isDigit(words.charAt(after))) return true;
+        }
+        return false;
+    }
 }

@@ -1,6 +1,6 @@
 package io.llmperf4j.run;
 
-import io.llmperf4j.engine.protocol.ErrorBodies;
+import io.llmperf4j.model.ErrorBodies;
 import io.llmperf4j.model.Failure;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
@@ -82,8 +82,10 @@ final class FailureGate {
                     ? ErrorBodies.oneLine(Redaction.secrets(failure.message()), MESSAGE_CHARS)
                     : oneLine(serverMessage(failure.message()));
             String code = failure.code() > 0 ? failure.code() + " " : ""; // never merged: 429 and 503 differ
+            // the status said once: not before words that name it ("HTTP 302 redirect to ...")
+            String shown = failure.withCode(message).equals(message) ? "" : code;
             Shape shape = byKind.computeIfAbsent(failure.kind(), k -> new TreeMap<>())
-                    .computeIfAbsent(code + NUMBER.matcher(message).replaceAll("#"), k -> new Shape(code, message));
+                    .computeIfAbsent(code + NUMBER.matcher(message).replaceAll("#"), k -> new Shape(shown, message));
             shape.add(message);
         }
         List<Map.Entry<FailureKind, Map<String, Shape>>> kinds = new ArrayList<>(byKind.entrySet());

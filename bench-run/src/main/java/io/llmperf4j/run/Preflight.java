@@ -9,7 +9,7 @@ import io.llmperf4j.engine.client.LlmApi;
 import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.client.RequestHandle;
 import io.llmperf4j.engine.client.impl.FailureMessages;
-import io.llmperf4j.engine.protocol.ErrorBodies;
+import io.llmperf4j.model.ErrorBodies;
 import io.llmperf4j.model.Failure;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;

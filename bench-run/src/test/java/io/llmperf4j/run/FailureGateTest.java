@@ -66,7 +66,7 @@ class FailureGateTest {
         List<RequestRecord> records = List.of(failed(FailureKind.HTTP_STATUS, 308, message));
         assertEquals("llmperf4j: the run failed: every request failed (1 of 1):\n"
                 + "  HTTP_STATUS x1, the server said:\n"
-                + "    1x 308 " + message + "\n", judge(records));
+                + "    1x " + message + "\n", judge(records), "the status once: the words name it");
     }
 
     /** QA: a --timeout the warmup used up exited 0 with "0 requests (0 ok, 0 failed)". */

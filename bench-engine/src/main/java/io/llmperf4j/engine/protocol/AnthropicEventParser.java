@@ -3,6 +3,7 @@ package io.llmperf4j.engine.protocol;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.llmperf4j.model.ErrorBodies;
 
 import java.io.IOException;
 

@@ -1,7 +1,7 @@
 package io.llmperf4j.engine.client;
 
 import io.llmperf4j.engine.client.impl.Exchange;
-import io.llmperf4j.engine.protocol.ErrorBodies;
+import io.llmperf4j.model.ErrorBodies;
 import io.llmperf4j.engine.testserver.FaultServer;
 import io.llmperf4j.engine.testserver.Streams;
 import io.llmperf4j.model.Failure;

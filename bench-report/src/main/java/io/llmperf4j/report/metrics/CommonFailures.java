@@ -1,7 +1,6 @@
 package io.llmperf4j.report.metrics;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.llmperf4j.model.ErrorBodies;
 import io.llmperf4j.model.Failure;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
@@ -12,21 +11,17 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * For the failure kinds that carry the server's words (HTTP_STATUS, ERROR_IN_STREAM), the most common status and
  * message, e.g. {@code "2x 429 Rate limit exceeded"}: REQUESTS_FAILED names it, as a run where every request failed
- * prints it. The message is the error body's {@code error.message} (or {@code error}, {@code message}, an RFC 9457
- * {@code title}/{@code detail}), else the body's text without markup, on one line and short, without a final
- * full stop (it stands in a list); key-shaped text redacted. (The engine's ErrorBodies reads bodies for the console; this module does not depend on the engine.)
+ * prints it. The message is the server's as {@link ErrorBodies#oneLine} reads an error body (the console's reading),
+ * short, without a final full stop (it stands in a list); key-shaped text redacted. The status is said once
+ * ({@link Failure#withCode}).
  */
 final class CommonFailures {
     /** How much of a message the warning quotes. */
     static final int MESSAGE_CHARS = 80;
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Pattern HIDDEN = Pattern.compile("(?is)<(head|script|style)\\b.*?</\\1\\s*>|<!--.*?-->");
-    private static final Pattern TAG = Pattern.compile("<[^<>]*>");
 
     private CommonFailures() {
     }
@@ -40,7 +35,7 @@ final class CommonFailures {
             // a redirect's message is the client's own words, whose hint (the base to set) ends a long URL: whole
             String words = failure.code() >= 300 && failure.code() < 400
                     ? Redaction.secrets(failure.message()) : words(failure.message());
-            String key = (failure.code() > 0 ? failure.code() + (words.isEmpty() ? "" : " ") : "") + words;
+            String key = failure.withCode(words);
             counts.computeIfAbsent(failure.kind(), k -> new LinkedHashMap<>()).merge(key, 1, Integer::sum);
         }
         return mostCommon(counts);
@@ -70,30 +65,11 @@ final class CommonFailures {
         return top;
     }
 
-    /** A failure's message, short: the server's own words in a JSON error body, else the text of the body. */
+    /** A failure's message, short: the server's own words in an error body, else the body's text without markup. */
     static String words(String message) {
         if (message == null) return "";
-        String text = jsonMessage(message);
-        if (text == null) text = TAG.matcher(HIDDEN.matcher(message).replaceAll(" ")).replaceAll(" ");
-        text = Redaction.secrets(text).replaceAll("\\s+", " ").strip();
-        if (text.endsWith(".") && !text.endsWith("..")) text = text.substring(0, text.length() - 1); // in a list
-        return text.length() <= MESSAGE_CHARS ? text : text.substring(0, MESSAGE_CHARS).stripTrailing() + "...";
-    }
-
-    private static String jsonMessage(String body) {
-        String trimmed = body.strip();
-        if (!trimmed.startsWith("{")) return null;
-        JsonNode root;
-        try {
-            root = JSON.readTree(trimmed);
-        } catch (Exception notJson) {
-            return null;
-        }
-        if (root == null || !root.isObject()) return null;
-        for (JsonNode node : List.of(root.path("error").path("message"), root.path("error"), root.path("message"),
-                root.path("detail"), root.path("title"))) {
-            if (node.isTextual() && !node.textValue().isBlank()) return node.textValue();
-        }
-        return null;
+        // redacted before it is read (a key the cut would leave half of is whole here) and after (JSON escapes)
+        String text = Redaction.secrets(ErrorBodies.oneLine(Redaction.secrets(message), MESSAGE_CHARS));
+        return text.endsWith(".") && !text.endsWith("..") ? text.substring(0, text.length() - 1) : text; // in a list
     }
 }

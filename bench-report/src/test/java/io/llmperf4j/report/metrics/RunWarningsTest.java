@@ -132,7 +132,7 @@ class RunWarningsTest {
         pages.add(request(63).e2e(MS).failed(FailureKind.HTTP_STATUS, 502, page).build());
         pages.add(request(64).e2e(MS).failed(FailureKind.HTTP_STATUS, 500, "x".repeat(300)).build());
         assertTrue(message(metrics(pages, false), WarningCode.REQUESTS_FAILED).startsWith("3 of 5 requests failed "
-                + "(3 HTTP_STATUS: 2x 502 502 Bad Gateway nginx): "));
+                + "(3 HTTP_STATUS: 2x 502 Bad Gateway nginx): "), "the status once");
         assertEquals("x".repeat(CommonFailures.MESSAGE_CHARS) + "...", CommonFailures.words("x".repeat(300)));
     }
 
@@ -143,7 +143,7 @@ class RunWarningsTest {
                 + "(the client does not follow redirects: point OPENAI_API_BASE at https://gw.example/v2)";
         List<RequestRecord> records = clean(10);
         records.add(request(90).e2e(MS).failed(FailureKind.HTTP_STATUS, 302, redirect).build());
-        assertEquals("1 of 11 requests failed (1 HTTP_STATUS: 1x 302 " + redirect + "): check the configuration (API "
+        assertEquals("1 of 11 requests failed (1 HTTP_STATUS: 1x " + redirect + "): check the configuration (API "
                 + "key, model id, base URL with its /v1, TLS trust): the server refused the requests or could not be "
                 + "reached. Report the failure rate with the results.",
                 message(metrics(records, false), WarningCode.REQUESTS_FAILED));

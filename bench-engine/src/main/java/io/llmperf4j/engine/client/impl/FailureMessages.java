@@ -1,6 +1,6 @@
 package io.llmperf4j.engine.client.impl;
 
-import io.llmperf4j.engine.protocol.ErrorBodies;
+import io.llmperf4j.model.ErrorBodies;
 import io.netty.channel.ConnectTimeoutException;
 import io.netty.handler.ssl.NotSslRecordException;
 

@@ -1,4 +1,4 @@
-package io.llmperf4j.engine.protocol;
+package io.llmperf4j.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
