@@ -30,6 +30,17 @@ public record Failure(FailureKind kind, int code, String message) {
         return named ? words : status + " " + words;
     }
 
+    /**
+     * Whether this is a status whose message the client wrote instead of the response's body, to be quoted whole (its
+     * end is the hint): a redirect (3xx, "HTTP 308 redirect to ..."), or a body the client could not read ("the HTTP
+     * 502 response from host:port is compressed (Content-Encoding: br) ...", "... said Content-Encoding: gzip but its
+     * body is not gzip data ...").
+     */
+    public boolean clientWorded() {
+        return kind == FailureKind.HTTP_STATUS && (code >= 300 && code < 400
+                || message.startsWith("the HTTP " + code + " response from "));
+    }
+
     /** Whether {@code words} hold {@code httpStatus} ("HTTP 502") as a whole number, not the start of a longer one. */
     private static boolean namesStatus(String words, String httpStatus) {
         for (int at = words.indexOf(httpStatus); at >= 0; at = words.indexOf(httpStatus, at + 1)) {

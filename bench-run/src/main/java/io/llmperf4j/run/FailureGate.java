@@ -77,7 +77,7 @@ final class FailureGate {
             Failure failure = record.failure();
             String message = failure.message().isBlank() ? "(no message)"
                     // the client's own words, on one line, not cut: the hint (the base to set) ends a long URL
-                    : Redirects.is(failure) ? Redaction.secrets(failure.message())
+                    : failure.clientWorded() ? Redaction.secrets(failure.message())
                     : failure.kind() == FailureKind.HTTP_STATUS // a body: an HTML page is shortened to its words
                     ? ErrorBodies.oneLine(Redaction.secrets(failure.message()), MESSAGE_CHARS)
                     : oneLine(serverMessage(failure.message()));

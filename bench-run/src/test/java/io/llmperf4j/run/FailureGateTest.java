@@ -69,6 +69,16 @@ class FailureGateTest {
                 + "    1x " + message + "\n", judge(records), "the status once: the words name it");
     }
 
+    /** QA: an error body that claims gzip but is not was cut at 120 characters, its coding's words with it. */
+    @Test
+    void anUnreadableErrorBodyIsTheClientsWordsQuotedWholeWithItsStatusOnce() {
+        String message = "the HTTP 500 response from gateway.example.com:443 said Content-Encoding: gzip but its body "
+                + "is not gzip data (Input is not in the GZIP format)";
+        assertEquals("llmperf4j: the run failed: every request failed (1 of 1):\n"
+                + "  HTTP_STATUS x1, the server said:\n"
+                + "    1x " + message + "\n", judge(List.of(failed(FailureKind.HTTP_STATUS, 500, message))));
+    }
+
     /** QA: a --timeout the warmup used up exited 0 with "0 requests (0 ok, 0 failed)". */
     @Test
     void aRunThatMeasuredNothingFailed() {

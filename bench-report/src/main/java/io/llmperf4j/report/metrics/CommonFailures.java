@@ -32,9 +32,8 @@ final class CommonFailures {
         for (RequestRecord record : records) {
             if (record.succeeded() || !serversWords(record.failure().kind())) continue;
             Failure failure = record.failure();
-            // a redirect's message is the client's own words, whose hint (the base to set) ends a long URL: whole
-            String words = failure.code() >= 300 && failure.code() < 400
-                    ? Redaction.secrets(failure.message()) : words(failure.message());
+            // the client's own words (a redirect's hint, the base to set, ends a long URL): whole
+            String words = failure.clientWorded() ? Redaction.secrets(failure.message()) : words(failure.message());
             String key = failure.withCode(words);
             counts.computeIfAbsent(failure.kind(), k -> new LinkedHashMap<>()).merge(key, 1, Integer::sum);
         }
