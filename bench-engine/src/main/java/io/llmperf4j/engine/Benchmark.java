@@ -198,6 +198,11 @@ public final class Benchmark {
                 }
 
                 @Override
+                public void onMeasureStart(long nanoTime) {
+                    listener.onMeasureStart(nanoTime);
+                }
+
+                @Override
                 public void onSendingClosed(long nanoTime) {
                     listener.onSendingClosed(nanoTime);
                 }

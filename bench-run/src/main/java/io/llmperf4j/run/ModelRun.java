@@ -338,6 +338,13 @@ final class ModelRun implements BenchmarkListener {
         if (p != null && !progressFedLive) p.onMeasuredWireEnd(nanoTime);
     }
 
+    /** The live line's clock starts where the summary's window does (any thread). */
+    @Override
+    public void onMeasureStart(long nanoTime) {
+        ProgressPrinter p = progress;
+        if (p != null && !progressFedLive) p.onMeasureStart(nanoTime);
+    }
+
     @Override
     public void onSendingClosed(long nanoTime) {
         ProgressPrinter p = progress;

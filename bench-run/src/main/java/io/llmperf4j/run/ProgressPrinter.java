@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Progress on stderr: requests done (of how many, when known), failures, requests the client cancelled (the run's
@@ -43,8 +44,11 @@ final class ProgressPrinter implements RecordListener {
     private final boolean live;
     private final String label;
     private final long[] recentTtft = new long[TTFT_WINDOW];
-    private long startNanos = System.nanoTime();
+    /** Written without the lock by {@link #onMeasureStart} (a send must not wait for a line being printed). */
+    private volatile long startNanos = System.nanoTime();
     private long lastPrintNanos = startNanos;
+    /** Whether the runner told the measured window's start ({@link #onMeasureStart}), which the clock then counts from. */
+    private final AtomicBoolean measureStartKnown = new AtomicBoolean();
     private int done;
     private int failed;
     private int cancelled;
@@ -115,6 +119,16 @@ final class ProgressPrinter implements RecordListener {
     synchronized void startClockAt(long startNanos) {
         this.startNanos = startNanos;
         this.lastPrintNanos = startNanos;
+    }
+
+    /**
+     * The clock counts from the measured window's start, the summary's (not the level's start, nor a warmup's): the
+     * line's time and rate are then the summary's for the same window. Any thread (a runner's send, under its lock:
+     * never waits for this printer's); the first call counts.
+     */
+    @Override
+    public void onMeasureStart(long nanoTime) {
+        if (measureStartKnown.compareAndSet(false, true)) startNanos = nanoTime;
     }
 
     @Override
@@ -192,7 +206,7 @@ final class ProgressPrinter implements RecordListener {
     }
 
     private void print(long now) {
-        double elapsedS = (now - startNanos) / 1e9;
+        double elapsedS = Math.max(0, (now - startNanos) / 1e9); // the window's start may be ahead (a warmup)
         String counts = total > 0 ? done + "/" + total : Integer.toString(done);
         String line = String.format(Locale.ROOT, "llmperf4j: %s%s requests done, %d failed%s, %.1f s, %s%s%s",
                 label, counts, failed, cancelled > 0 ? ", " + cancelled + " cancelled" : "", elapsedS,
@@ -211,16 +225,19 @@ final class ProgressPrinter implements RecordListener {
     }
 
     /**
-     * "13.00 req/s" while the window goes on. Once it ended, its own rate (the measured requests answered in it, and
-     * the warmup's, over its end from the start), said so when the line comes later: "window ended at 4.0 s (13.00
+     * "13.00 req/s" while the window goes on: the measured requests over on the wire (their tokens counted or not;
+     * warmup ones never) over the time since the window's start. Once it ended, its own rate (the measured requests
+     * answered in it, over its end from its start), said so when the line comes later: "window ended at 4.0 s (13.00
      * req/s); counting tokens of 38 answers" while records are still to come.
      */
     private String rateText(double elapsedS) {
         long end = windowEndNanos();
-        if (end == -1) return String.format(Locale.ROOT, "%.2f req/s", (done + warmup) / Math.max(elapsedS, 1e-9));
+        // measured requests only (the summary's), over on the wire whether or not their tokens are counted yet
+        if (end == -1) return String.format(Locale.ROOT, "%.2f req/s", Math.max(answered, done)
+                / Math.max(elapsedS, 1e-9));
         double endS = Math.max(0, (end - startNanos) / 1e9);
         int inWindow = closedNanos == -1 ? answered : answeredInWindow;
-        String rate = String.format(Locale.ROOT, "%.2f req/s", (inWindow + warmup) / Math.max(endS, 1e-9));
+        String rate = String.format(Locale.ROOT, "%.2f req/s", inWindow / Math.max(endS, 1e-9));
         int uncounted = answered - done;
         if (uncounted <= 0 && elapsedS - endS < 0.1) return rate; // the line comes with the window's end
         String ended = String.format(Locale.ROOT, "window ended at %.1f s (%s)", endS, rate);

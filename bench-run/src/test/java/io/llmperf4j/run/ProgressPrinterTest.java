@@ -41,6 +41,30 @@ class ProgressPrinterTest {
         assertTrue(last.endsWith(", TTFT p50 20.0 ms"), text);
     }
 
+    /**
+     * The line's figures are the summary's for the same window (QA): its clock starts at the measured window's start
+     * (not the level's), its rate counts the measured requests over on the wire (a counting backlog does not make it
+     * read low) and never the warmup's.
+     */
+    @Test
+    void itsTimeAndRateAreTheMeasuredWindowsWarmupLeftOutBacklogIn() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        ProgressPrinter progress = new ProgressPrinter(new PrintStream(bytes, true, StandardCharsets.UTF_8), 0,
+                false, "");
+        long measureStart = System.nanoTime() - 100_000_000_000L; // the first measured send, 100 s ago
+        progress.onMeasureStart(measureStart);
+        progress.onMeasureStart(System.nanoTime()); // only the first counts
+        progress.onWarmupRecord(ok(10));
+        progress.onWarmupRecord(ok(10));
+        for (int i = 0; i < 10; i++) progress.onMeasuredWireEnd(measureStart + (i + 1) * 1_000_000_000L);
+        progress.onRecord(ok(10)); // two counted, eight still being counted
+        progress.onRecord(ok(10));
+        progress.finish();
+        String last = bytes.toString(StandardCharsets.UTF_8).lines().reduce((a, b) -> b).orElseThrow();
+        assertTrue(last.startsWith("llmperf4j: 2 requests done, 0 failed, 100.0 s, 0.10 req/s"), last);
+        assertTrue(last.endsWith("(+2 warmup, excluded)"), last);
+    }
+
     @Test
     void itsClockCanStartAtAnotherInstantAndItIgnoresRecordsAfterFinish() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();

@@ -285,7 +285,10 @@ public final class ClosedLoopRunner {
             startEpochMillis = System.currentTimeMillis();
             startNanos = System.nanoTime();
             synchronized (this) {
-                if (warmup instanceof Warmup.None) measureStartNanos = startNanos;
+                if (warmup instanceof Warmup.None) {
+                    measureStartNanos = startNanos;
+                    listener.onMeasureStart(startNanos);
+                }
                 deadlineNanos = startNanos + timeoutNanos;
             }
             boolean clean = false;
@@ -362,7 +365,10 @@ public final class ClosedLoopRunner {
                 }
             }
             boolean firstMeasured = !isWarmup && measureStartNanos < 0;
-            if (firstMeasured) measureStartNanos = now;
+            if (firstMeasured) {
+                measureStartNanos = now;
+                listener.onMeasureStart(now); // the live line's clock: the summary's start
+            }
             int number = launches++;
             Launch launch = new Launch(slot, number, spec != null ? spec : listed(slot, number), now, isWarmup);
             sending = true;

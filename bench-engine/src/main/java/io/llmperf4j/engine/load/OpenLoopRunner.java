@@ -280,6 +280,7 @@ public final class OpenLoopRunner {
             synchronized (sendLock) {
                 deadlineNanos = deadline;
             }
+            listener.onMeasureStart(startNanos + schedule.measureStartOffsetNanos()); // the summary's start
             Thread thread = new Thread(this::pace, "llmperf4j-pacer");
             thread.setDaemon(true);
             thread.setPriority(Thread.MAX_PRIORITY);

@@ -32,6 +32,14 @@ public interface RecordListener {
     }
 
     /**
+     * The measured window starts at {@code nanoTime} ({@link System#nanoTime()}, possibly a little ahead): the start
+     * the run's summary takes (after a warmup, its first measured send or scheduled arrival). Once per run, any
+     * thread, as {@link #onMeasuredWireEnd}; ignored by default.
+     */
+    default void onMeasureStart(long nanoTime) {
+    }
+
+    /**
      * Sending was closed at {@code nanoTime} (the run's end, a stop, the deadline): the measured window ends there
      * at the latest, or at the last measured wire end before it. Any thread, as {@link #onMeasuredWireEnd}; ignored by
      * default.

@@ -246,6 +246,7 @@ public final class SessionRunner {
         void execute() {
             startEpochMillis = System.currentTimeMillis();
             startNanos = System.nanoTime();
+            listener.onMeasureStart(startNanos); // the live line's clock: the summary's start
             long timeoutNanos = Deadlines.cappedNanos(timeout);
             long deadline = startNanos + timeoutNanos;
             boolean clean = false;
