@@ -305,6 +305,7 @@ final class ModelRun implements BenchmarkListener {
             try {
                 Files.createDirectories(levelDir);
                 journal = RequestJournal.create(levelDir);
+                cx.stops().journal(journal);
             } catch (IOException e) {
                 throw new RunFailedException("could not write " + RequestJournal.FILE_NAME + " in " + levelDir
                         + ": " + e.getMessage(), e);
@@ -354,7 +355,7 @@ final class ModelRun implements BenchmarkListener {
     @Override
     public void onLevelOutcome(LevelOutcome outcome) {
         levelRecords.clear(); // the outcome holds them
-        cx.stops().levelEnded();
+        cx.stops().levelEnded(outcome.aborted()); // a stop after every request ended on the wire cut nothing
         finishProgress();
         closeJournal();
         String label = LoadPlan.label(outcome.settings());
@@ -441,6 +442,7 @@ final class ModelRun implements BenchmarkListener {
 
     private void closeJournal() {
         if (journal != null) {
+            cx.stops().journal(null);
             try {
                 journal.close();
             } catch (IOException e) {

@@ -1,6 +1,7 @@
 package io.llmperf4j.run;
 
 import io.llmperf4j.engine.Benchmark;
+import io.llmperf4j.report.jsonl.RequestJournal;
 
 import java.io.PrintStream;
 import java.time.Duration;
@@ -24,7 +25,9 @@ import java.util.function.Supplier;
  *       line what became of it.</li>
  * </ul>
  * A Ctrl-C during a later level is again "first" for that level, so each slow level can be skipped in turn. The exit
- * code is 130 whichever signal it was.
+ * code is 130 whichever signal it was. A signal that comes after every request of the level had ended on the wire
+ * (while their tokens are counted, or the files written) cut nothing: the level is not marked stopped
+ * ({@link #levelEnded(boolean)}), and {@link #uncutSignal()} says so for the run's last line.
  */
 final class StopControl implements InterruptHandler.Stages {
     private final PrintStream err;
@@ -45,11 +48,32 @@ final class StopControl implements InterruptHandler.Stages {
     private String levelStoppedBy; // guarded by this
     /** The signal that first cut a level short, for the whole run; null when none did. */
     private String stoppedBy;     // guarded by this
+    /** Whether {@link #stoppedBy} came from the level running now (undone when that level turns out uncut). */
+    private boolean stoppedByThisLevel; // guarded by this
+    /** The last signal that stopped the run without cutting a request short; null when none did. */
+    private String uncutSignal;   // guarded by this
+    /**
+     * The journal being written now, or null: a quit at once holds its lock until the process halts, so the number
+     * of records it reports is the number the file keeps (an append is whole under that lock, and none follows).
+     */
+    private RequestJournal journal; // guarded by this
+    private final Runnable halt;
 
     /** @param severalLevels whether the run has more than one level in all (a sweep, or several models) */
     StopControl(PrintStream err, boolean severalLevels) {
+        this(err, severalLevels, () -> Runtime.getRuntime().halt(InterruptHandler.EXIT_CODE));
+    }
+
+    /** @param halt ends the process (exit 130) for a quit at once; a test's own does not */
+    StopControl(PrintStream err, boolean severalLevels, Runnable halt) {
         this.err = err;
         this.severalLevels = severalLevels;
+        this.halt = halt;
+    }
+
+    /** The journal the current level appends to (null once it is closed), for a quit at once to count. */
+    synchronized void journal(RequestJournal current) {
+        this.journal = current;
     }
 
     /** The benchmark that runs now (before its {@code run()}); a stop already requested applies to it at once. */
@@ -89,6 +113,7 @@ final class StopControl implements InterruptHandler.Stages {
         inLevel = true;
         levelSignals = 0;
         levelStoppedBy = null;
+        stoppedByThisLevel = false;
     }
 
     /**
@@ -124,8 +149,31 @@ final class StopControl implements InterruptHandler.Stages {
         return levelStoppedBy;
     }
 
+    /** The level ended; as {@link #levelEnded(boolean)} with a signal during it taken as having cut it. */
     synchronized void levelEnded() {
+        levelEnded(true);
+    }
+
+    /**
+     * The level ended; {@code cut}: a stop cut it short (its result says stopped). A signal during a level it did not
+     * cut (every request had ended on the wire) leaves it unmarked and is told apart by {@link #uncutSignal()}.
+     */
+    synchronized void levelEnded(boolean cut) {
         inLevel = false;
+        if (!cut && levelStoppedBy != null) {
+            uncutSignal = levelStoppedBy;
+            levelStoppedBy = null;
+            if (stoppedByThisLevel) stoppedBy = null;
+        }
+        stoppedByThisLevel = false;
+    }
+
+    /**
+     * "SIGINT" or "SIGTERM" when a signal stopped the run but cut no request short ({@link #stoppedBy()} is null):
+     * it came after every request had ended on the wire, or between levels; else null.
+     */
+    synchronized String uncutSignal() {
+        return stoppedBy == null ? uncutSignal : null;
     }
 
     @Override
@@ -142,38 +190,54 @@ final class StopControl implements InterruptHandler.Stages {
             return false; // the process exits at once, 130
         }
         if (all) {
-            Supplier<String> settle = atQuit;
-            atQuit = null;
-            String said = settle == null ? null : settle.get();
-            err.println("\nllmperf4j: " + signal + " received again: quitting at once"
-                    + (said == null ? "" : ": " + said));
-            err.flush();
+            Object writing = journal == null ? new Object() : journal; // no journal open: nothing to hold
+            synchronized (writing) { // held until the halt: no record is appended after the count
+                quit(signal);
+                halt.run();
+            }
             return false;
         }
         interrupted = true;
         if (inLevel && levelStoppedBy == null) {
             levelStoppedBy = "SIG" + signal;
-            if (stoppedBy == null) stoppedBy = levelStoppedBy;
+            if (stoppedBy == null) {
+                stoppedBy = levelStoppedBy;
+                stoppedByThisLevel = true;
+            }
+        } else if (!inLevel) {
+            uncutSignal = "SIG" + signal; // between levels, or after the last: no request was on the wire
         }
         if (severalLevels && inLevel && levelSignals == 0 && !signal.equals("TERM")) {
             levelSignals++;
+            // the stop first, the words after: a line to stderr can wait (a pipe, the progress line's lock), and no
+            // request may reach the wire meanwhile
+            if (stopLevel != null) {
+                stopLevel.run();
+            }
             err.println("\nllmperf4j: " + signal + " received: aborting this level (its requests in flight are "
                     + "cancelled; it is kept, marked aborted and not judged) and going on with the next; Ctrl-C "
                     + "again during this level or between levels stops everything and writes the results (SIGTERM "
                     + "stops everything at once)");
-            if (stopLevel != null) {
-                stopLevel.run();
-            }
             return true;
         }
         all = true;
+        if (stopAll != null) {
+            stopAll.run(); // before the line, as above
+        }
         err.println("\nllmperf4j: " + signal + " received: stopping, cancelling requests in flight and writing the "
                 + "results recorded so far (again to quit at once)" + (severalLevels ? "; no further level starts" : ""));
-        if (stopAll != null) {
-            stopAll.run();
-        }
         notifyAll();
         return true;
+    }
+
+    /** A signal after the stop: settles the results folder and says so in one line. */
+    private void quit(String signal) {
+        Supplier<String> settle = atQuit;
+        atQuit = null;
+        String said = settle == null ? null : settle.get();
+        err.println("\nllmperf4j: " + signal + " received again: quitting at once"
+                + (said == null ? "" : ": " + said));
+        err.flush();
     }
 
     /** Whether everything was asked to stop. */

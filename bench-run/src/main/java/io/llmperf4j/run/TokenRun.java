@@ -206,6 +206,11 @@ final class TokenRun {
             if (stops.stoppedBy() != null) {
                 err.println("llmperf4j: the run was stopped by " + stops.stoppedBy() + " before its end; its summary "
                         + "says so (run.stopped_by in the _llmperf4j_summary.json of each level it cut short)");
+            } else if (stops.uncutSignal() != null) {
+                err.println("llmperf4j: " + stops.uncutSignal() + " came after every request had ended on the wire "
+                        + "(while their tokens were counted or the files written): nothing was cut short, the "
+                        + "results are whole" + (plan.multiLevel() || plan.comparison()
+                        ? "; no level started after it" : ""));
             }
             return RunStatus.INTERRUPTED;
         }

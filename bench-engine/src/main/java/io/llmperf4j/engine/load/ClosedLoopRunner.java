@@ -245,6 +245,11 @@ public final class ClosedLoopRunner {
         private volatile boolean stopAsked;
         /** The deadline cut the run short: it closed sending while more was to be sent or on the wire. */
         private volatile boolean deadlineCut;
+        /**
+         * The stop cut the run short: more was to be sent or on the wire when it came. A stop after every request
+         * had ended on the wire (while their tokens were counted) cut nothing: the run is whole, not stopped.
+         */
+        private volatile boolean stopCut;
         // guarded by this
         private final int[] nextIndex;
         private final Set<Launch> unrecorded = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -311,6 +316,7 @@ public final class ClosedLoopRunner {
                 if (!clean) cancelInFlight(); // a listener or the token counter threw: leave nothing running
             }
             if (deadlineCut) timedOut = true;
+            if (stopAsked && !stopCut) stopped = false;
             int sentInAll;
             long measureStart;
             long endNanos;
@@ -565,19 +571,21 @@ public final class ClosedLoopRunner {
 
         /** {@link #stop()}, on the stopping thread: no more sends, and what is on the wire is cancelled. */
         void stopNow() {
+            if (stillGoing()) stopCut = true;
             stopAsked = true;
             cancelInFlight();
         }
 
         /** The deadline, on the timer's thread: the same as a stop, told apart as a timeout. */
         private void closeAtDeadline() {
-            synchronized (this) {
-                if (!closed && (sent < maxCompleted || awaitingPrompt > 0 || unrecorded.stream()
-                        .anyMatch(launch -> !launch.wireEnded))) {
-                    deadlineCut = true;
-                }
-            }
+            if (stillGoing()) deadlineCut = true;
             cancelInFlight();
+        }
+
+        /** Whether sending is open with more to send, or a request is still on the wire: a close now cuts the run. */
+        private synchronized boolean stillGoing() {
+            return !closed && (sent < maxCompleted || awaitingPrompt > 0 || unrecorded.stream()
+                    .anyMatch(launch -> !launch.wireEnded));
         }
 
         /**

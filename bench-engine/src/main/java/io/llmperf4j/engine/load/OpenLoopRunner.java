@@ -233,6 +233,11 @@ public final class OpenLoopRunner {
         private volatile boolean stopAsked;
         /** The deadline cut the run short: it closed sending while more was to be sent or on the wire. */
         private volatile boolean deadlineCut;
+        /**
+         * The stop cut the run short: arrivals were still to be sent or a request was on the wire when it came. A
+         * stop after every request had ended on the wire (while their tokens were counted) cut nothing.
+         */
+        private volatile boolean stopCut;
         private final WindowEnd windowEnd = new WindowEnd();
         /** The handles cancelled (any thread), each once. */
         private final Set<RequestHandle> cancelled = ConcurrentHashMap.newKeySet();
@@ -312,7 +317,7 @@ public final class OpenLoopRunner {
                 }
             }
             if (deadlineCut) timedOut = true;
-            if (stopAsked && !timedOut) stopped = true;
+            if (stopAsked && !timedOut) stopped = stopCut;
             long endNanos = Math.max(windowEnd.nanos(), startNanos + schedule.measureStartOffsetNanos());
             long endEpochMillis = runStartEpochMillis + (endNanos - startNanos) / 1_000_000L;
             long measureStartOffset = schedule.measureStartOffsetNanos();
@@ -350,6 +355,11 @@ public final class OpenLoopRunner {
 
         /** {@link #stop()}, on the stopping thread: no more sends, and what is on the wire is cancelled. */
         void stopNow() {
+            synchronized (sendLock) { // no send in between: what the stop finds is what it cuts
+                Thread t = pacer;
+                stopCut = !closed && (t == null || t.isAlive() // not started, or arrivals still to send
+                        || inFlight.values().stream().anyMatch(e -> !e.wireEnded().get()));
+            }
             stopAsked = true;
             stopPacing = true;
             close();

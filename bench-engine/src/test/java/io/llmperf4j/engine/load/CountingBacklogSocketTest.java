@@ -296,4 +296,60 @@ class CountingBacklogSocketTest {
                 "the window ended " + (windowEnd - counter.lastCallStart()) / 1e6
                         + " ms after the last record's counting began");
     }
+
+    /** Counts the measured requests over on the wire (an I/O thread tells it). */
+    private static final class WireEnds implements RecordListener {
+        final java.util.concurrent.atomic.AtomicInteger ended = new java.util.concurrent.atomic.AtomicInteger();
+
+        @Override
+        public void onRecord(RequestRecord record) {
+        }
+
+        @Override
+        public void onMeasuredWireEnd(long nanoTime) {
+            ended.incrementAndGet();
+        }
+
+        void await(int n) throws InterruptedException {
+            while (ended.get() < n) Thread.sleep(5);
+        }
+    }
+
+    /**
+     * A stop after every request had ended on the wire, while their tokens were still being counted, cut nothing:
+     * the run is whole, not stopped (QA: "stopped by SIGINT" as if something had been cut).
+     */
+    @Test
+    void aStopAfterEveryRequestEndedOnTheWireCutsNothing() throws Exception {
+        HeldCounter counter = new HeldCounter();
+        WireEnds wire = new WireEnds();
+        ClosedLoopRunner closedLoop = new ClosedLoopRunner(client, counter);
+        CompletableFuture<ClosedLoopResult> closed = CompletableFuture.supplyAsync(
+                () -> closedLoop.run(oks(8), new ClosedLoopSettings(4, OptionalInt.of(40), LONG), wire));
+        assertTrue(counter.entered.await(30, TimeUnit.SECONDS));
+        wire.await(40);
+        closedLoop.stop();
+        counter.release();
+        ClosedLoopResult c = closed.get(30, TimeUnit.SECONDS);
+        assertFalse(c.stopped(), "the stop cut nothing");
+        assertEquals(40, c.records().size());
+        assertTrue(c.records().stream().allMatch(RequestRecord::succeeded));
+
+        HeldCounter counter2 = new HeldCounter();
+        WireEnds wire2 = new WireEnds();
+        OpenLoopRunner openLoop = new OpenLoopRunner(client, counter2);
+        OpenLoopSettings settings = OpenLoopSettings.builder(400).arrival(Arrival.constant()).maxRequests(40)
+                .maxConcurrency(4).timeout(LONG).build();
+        CompletableFuture<OpenLoopResult> open = CompletableFuture.supplyAsync(
+                () -> openLoop.run(oks(8), settings, wire2));
+        assertTrue(counter2.entered.await(30, TimeUnit.SECONDS));
+        wire2.await(40);
+        openLoop.stop();
+        counter2.release();
+        OpenLoopResult o = open.get(30, TimeUnit.SECONDS);
+        assertFalse(o.stopped(), "the stop cut nothing");
+        assertEquals(0, o.arrivalsNotSent());
+        assertEquals(40, o.records().size());
+        assertTrue(o.records().stream().allMatch(RequestRecord::succeeded));
+    }
 }
