@@ -60,13 +60,26 @@ public enum FailureCause {
         return of(failure.kind(), failure.code());
     }
 
-    /** When the first of {@code records}' successes ended (epoch microseconds), or {@link #NEVER_SERVED}. */
+    /**
+     * When the server first showed it was there (epoch microseconds): a success's end, or the first content of a
+     * request that failed after it (a stream cut when the server was killed during the first wave had been answered:
+     * the connections refused after it are the server going away, not a wrong URL); {@link #NEVER_SERVED} if none.
+     */
     public static long servedSince(List<RequestRecord> records) {
         long first = NEVER_SERVED;
         for (RequestRecord r : records) {
-            if (r.succeeded()) first = Math.min(first, endEpochMicros(r.startEpochMicros(), r.e2eNanos()));
+            first = Math.min(first, servedAt(r.succeeded(), r.startEpochMicros(), r.e2eNanos(), r.ttftNanos()));
         }
         return first;
+    }
+
+    /**
+     * When one request showed the server was there: a success at its end, a failure that had content at its first
+     * content ({@code ttftNanos} &ge; 0), else {@link #NEVER_SERVED}.
+     */
+    public static long servedAt(boolean succeeded, long startEpochMicros, long e2eNanos, long ttftNanos) {
+        if (succeeded) return endEpochMicros(startEpochMicros, e2eNanos);
+        return ttftNanos >= 0 ? endEpochMicros(startEpochMicros, ttftNanos) : NEVER_SERVED;
     }
 
     /** When a request sent at {@code startEpochMicros} that took {@code e2eNanos} ended. */

@@ -318,8 +318,8 @@ public final class RunWarnings {
         boolean dropped = false;
         long served = FailureCause.NEVER_SERVED;
         for (RequestMetrics r : requests) {
-            if (r.succeeded()) served = Math.min(served, FailureCause.endEpochMicros(r.startEpochMicros(),
-                    r.e2eNanos()));
+            served = Math.min(served, FailureCause.servedAt(r.succeeded(), r.startEpochMicros(), r.e2eNanos(),
+                    r.ttftNanos().orElse(-1)));
         }
         for (RequestMetrics r : requests) {
             if (r.succeeded()) continue;
@@ -342,8 +342,7 @@ public final class RunWarnings {
             }
         }
         String gone = unavailable == 0 ? "" : unavailable + " point at the server going away: "
-                + serverStopped(requests, firstUnavailable) + " (a restart, a crash, an out-of-memory kill?); "
-                + "check its logs. The URL is right: requests to it had succeeded";
+                + serverStopped(requests, firstUnavailable);
         if (unavailable > 0 && configuration + capacity + other + lost == 0) return gone + ".";
         if (unavailable > 0) {
             String rest = failureCauseOfTheRest(configuration, capacity, lost, other, uncodedErrors, dropped);
@@ -353,8 +352,9 @@ public final class RunWarnings {
     }
 
     /**
-     * "the server stopped accepting connections after 12 successes at 14:03:07 UTC": the successes that had ended
-     * when the first refused request was sent ({@code firstRefusedMicros}).
+     * "the server stopped accepting connections after 12 successes at 14:03:07 UTC (...); check its logs. The URL is
+     * right: requests to it had succeeded": the successes that had ended when the first refused request was sent
+     * ({@code firstRefusedMicros}); with none, the requests whose streams had begun (killed during the first wave).
      */
     private static String serverStopped(List<RequestMetrics> requests, long firstRefusedMicros) {
         long before = requests.stream().filter(r -> r.succeeded()
@@ -362,8 +362,17 @@ public final class RunWarnings {
         String at = java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss", Locale.ROOT)
                 .withZone(java.time.ZoneOffset.UTC).format(java.time.Instant.EPOCH.plus(firstRefusedMicros,
                         java.time.temporal.ChronoUnit.MICROS));
-        return "the server stopped accepting connections after " + before + " success" + (before == 1 ? "" : "es")
-                + " at " + at + " UTC";
+        String why = " (a restart, a crash, an out-of-memory kill?); check its logs. The URL is right: ";
+        if (before > 0) {
+            return "the server stopped accepting connections after " + before + " success" + (before == 1 ? "" : "es")
+                    + " at " + at + " UTC" + why + "requests to it had succeeded";
+        }
+        long answered = requests.stream().filter(r -> !r.succeeded() && r.ttftNanos().isPresent()
+                && FailureCause.endEpochMicros(r.startEpochMicros(), r.ttftNanos().getAsLong())
+                <= firstRefusedMicros).count();
+        return "the server stopped accepting connections at " + at + " UTC, before any request succeeded but after "
+                + "it had begun answering " + answered + (answered == 1 ? " request" : " requests") + why
+                + "it had answered";
     }
 
     private static String failureCauseOfTheRest(long configuration, long capacity, long lost, long other,
