@@ -18,6 +18,7 @@ final class LlamaBpeTokenizer implements Tokenizer {
     private final LlamaBpeModel model;
     private final Supplier<? extends Tokenizer> library;
     private final String id;
+    private final ThreadLocal<Tokens> workspaces = ThreadLocal.withInitial(Tokens::new);
 
     /**
      * @param library the same tokenizer.json run by the Rust library; called for the texts and calls left to it,
@@ -31,48 +32,49 @@ final class LlamaBpeTokenizer implements Tokenizer {
 
     @Override
     public long[] encode(String text) {
-        Tokens tokens = tokens(text, false);
+        Tokens tokens = tokens(text, true, false);
         if (tokens == null) return library.get().encode(text);
         long[] ids = new long[tokens.size + 1];
         ids[0] = model.bosId();
         for (int i = 0; i < tokens.size; i++) ids[i + 1] = tokens.ids[i];
+        tokens.release();
         return ids;
     }
 
     @Override
     public TokenizedText encodeWithOffsets(String text) {
-        Tokens tokens = tokens(text, true);
+        Tokens tokens = tokens(text, true, true);
         if (tokens == null) return library.get().encodeWithOffsets(text);
         long[] ids = new long[tokens.size + 1];
         int[] ends = new int[tokens.size + 1];
         ids[0] = model.bosId();
         ends[0] = TokenizedText.NO_OFFSET;
-        for (int i = 0; i < tokens.size; i++) {
-            ids[i + 1] = tokens.ids[i];
-            ends[i + 1] = tokens.ends[i];
-        }
+        for (int i = 0; i < tokens.size; i++) ids[i + 1] = tokens.ids[i];
+        System.arraycopy(tokens.ends, 0, ends, 1, tokens.size);
+        tokens.release();
         return new TokenizedText(ids, ends);
     }
 
     @Override
     public int[] tokenEnds(String text) {
-        Tokens tokens = tokens(text, true);
+        Tokens tokens = tokens(text, false, true);
         if (tokens == null) return library.get().tokenEnds(text);
         int[] ends = new int[tokens.size + 1];
         ends[0] = NO_TEXT;
         System.arraycopy(tokens.ends, 0, ends, 1, tokens.size);
+        tokens.release();
         return ends;
     }
 
     @Override
     public int count(String text) {
-        Tokens tokens = tokens(text, false);
+        Tokens tokens = tokens(text, false, false);
         return tokens == null ? library.get().count(text) : tokens.size + 1;
     }
 
     @Override
     public int countWithoutSpecialTokens(String text) {
-        Tokens tokens = tokens(text, false);
+        Tokens tokens = tokens(text, false, false);
         return tokens == null ? library.get().countWithoutSpecialTokens(text) : tokens.size;
     }
 
@@ -92,15 +94,17 @@ final class LlamaBpeTokenizer implements Tokenizer {
     }
 
     /**
-     * The tokens of {@code text} without the BOS, with their ends in {@code text} when {@code withEnds}; null when
-     * the text is left to the library.
+     * The tokens of {@code text} without the BOS (their ids when {@code withIds}, their ends in {@code text} when
+     * {@code withEnds}) in this thread's {@link Tokens}, to be copied out before the next call; null when the text is
+     * left to the library.
      */
-    private Tokens tokens(String text, boolean withEnds) {
+    private Tokens tokens(String text, boolean withIds, boolean withEnds) {
         int length = text.length();
-        Tokens tokens = new Tokens(withEnds, length / 3 + 4);
+        Tokens tokens = workspaces.get();
+        tokens.start(withIds, withEnds);
         if (length == 0) return tokens; // the library prepends nothing to an empty text
         if (model.holdsAddedToken(text)) return null;
-        char[] normalized = new char[length + 1];
+        char[] normalized = tokens.normalized(length + 1);
         normalized[0] = LlamaBpeModel.SPACE_MARK;
         for (int i = 0; i < length; i++) {
             char c = text.charAt(i);
@@ -117,39 +121,62 @@ final class LlamaBpeTokenizer implements Tokenizer {
         // the prepended ▁ takes the place of the first character: a token made of it ends after that character
         tokens.firstCharEnd = Character.charCount(text.codePointAt(0));
         int wordStart = 0;
-        for (int i = 1; i < normalized.length; i++) {
+        for (int i = 1; i <= length; i++) {
             if (normalized[i] == LlamaBpeModel.SPACE_MARK && normalized[i - 1] != LlamaBpeModel.SPACE_MARK) {
                 model.encodeWord(normalized, wordStart, i, tokens);
                 wordStart = i;
             }
         }
-        model.encodeWord(normalized, wordStart, normalized.length, tokens);
+        model.encodeWord(normalized, wordStart, length + 1, tokens);
         return tokens;
     }
 
-    /** Token ids and ends in the original text (a normalized index minus the prepended ▁). */
+    /**
+     * Token ids and ends in the original text (a normalized index minus the prepended ▁), and the normalized text,
+     * one per thread and reused call after call: counting a 1 MB answer made some 10 MB of these arrays per call.
+     */
     private static final class Tokens implements LlamaBpeModel.TokenSink {
-        private final boolean withEnds;
-        int[] ids;
-        int[] ends;
+        /** The most tokens (or characters) whose arrays stay for the next call: those of a 2 MB answer. */
+        private static final int KEPT = 1 << 21;
+        private static final int INITIAL = 256;
+        private boolean withIds;
+        private boolean withEnds;
+        int[] ids = new int[INITIAL];
+        int[] ends = new int[INITIAL];
         int size;
         int firstCharEnd;
+        private char[] normalized = new char[INITIAL];
 
-        Tokens(boolean withEnds, int capacity) {
+        void start(boolean withIds, boolean withEnds) {
+            this.withIds = withIds;
             this.withEnds = withEnds;
-            ids = new int[capacity];
-            ends = withEnds ? new int[capacity] : null;
+            size = 0;
+        }
+
+        /** A buffer for the normalized text, of at least {@code length} characters. */
+        char[] normalized(int length) {
+            if (normalized.length < length) normalized = new char[Math.max(length, 2 * normalized.length)];
+            return normalized;
         }
 
         @Override
         public void token(int id, int normalizedEnd) {
-            if (size == ids.length) {
-                ids = Arrays.copyOf(ids, size * 2);
-                if (withEnds) ends = Arrays.copyOf(ends, size * 2);
+            if (withIds) {
+                if (size == ids.length) ids = Arrays.copyOf(ids, 2 * size);
+                ids[size] = id;
             }
-            ids[size] = id;
-            if (withEnds) ends[size] = normalizedEnd == 1 ? firstCharEnd : normalizedEnd - 1;
+            if (withEnds) {
+                if (size == ends.length) ends = Arrays.copyOf(ends, 2 * size);
+                ends[size] = normalizedEnd == 1 ? firstCharEnd : normalizedEnd - 1;
+            }
             size++;
+        }
+
+        /** After the tokens were copied out: lets go of arrays grown beyond {@link #KEPT}. */
+        void release() {
+            if (ids.length > KEPT) ids = new int[INITIAL];
+            if (ends.length > KEPT) ends = new int[INITIAL];
+            if (normalized.length > KEPT) normalized = new char[INITIAL];
         }
     }
 }

@@ -172,6 +172,89 @@ class LlamaBpeTokenizerTest {
         assertEquals(before, LIBRARY_CALLS.get(), "none of these needs the library");
     }
 
+    /**
+     * Long words of a few runs of one piece are merged as runs ({@link RunMerge}): odd and even counts, runs of two
+     * and more pieces side by side, behind a space or a word, around the 256-symbol line; and words the runs decline
+     * (byte fallback, surrogate pairs, too many runs), which the symbol-by-symbol sweep takes.
+     */
+    @Test
+    void runsOfOnePieceMatchTheLibrary() {
+        int before = LIBRARY_CALLS.get();
+        String[] units = {"x", "y", "a", "e", "=", "-", ".", "!", "0", "1", "\n", "▁", "é", "Ω", "镇", "😀"};
+        Random random = new Random(20261207);
+        for (int n = 0; n < 150; n++) {
+            StringBuilder text = new StringBuilder(random.nextInt(4) == 0 ? "the " : random.nextBoolean() ? " " : "");
+            int runs = 1 + random.nextInt(n % 5 == 0 ? 40 : 6);
+            for (int r = 0; r < runs; r++) {
+                String unit = units[random.nextInt(units.length)];
+                text.append(unit.repeat(1 + random.nextInt(random.nextBoolean() ? 9 : 700)));
+            }
+            if (random.nextInt(4) == 0) text.append(" end");
+            assertSame(text.toString());
+        }
+        for (int n : new int[] {255, 256, 257, 258, 511, 512, 513, 1023, 1024, 1025}) {
+            assertSame("x".repeat(n));
+            assertSame("xx" + "y".repeat(n) + "x".repeat(n + 1));
+            assertSame("=".repeat(n) + "-".repeat(n) + "=".repeat(n));
+        }
+        assertEquals(before, LIBRARY_CALLS.get(), "none of these needs the library");
+    }
+
+    /** The run path is taken where it should be, and declines what it cannot merge as runs. */
+    @Test
+    void runsAreMergedAsRunsOnlyWhereTheyCan() throws Exception {
+        LlamaBpeModel model = LlamaBpeModel.of(json).orElseThrow();
+        assertTrue(inRuns(model, "x".repeat(100_000)), "a repeated letter");
+        assertTrue(inRuns(model, "=".repeat(3000) + "-".repeat(3001) + "x".repeat(3)), "a few runs");
+        assertTrue(!inRuns(model, randomText(new Random(1), 3000, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")),
+                "too many runs");
+        assertTrue(inRuns(model, "镇".repeat(3000)), "a character that is a piece");
+        assertTrue(!inRuns(model, "\uE000".repeat(3000)), "byte fallback (a private-use character)");
+        assertTrue(!inRuns(model, "😀".repeat(3000)), "surrogate pairs");
+    }
+
+    /** Whether {@code model} merges the word {@code "▁" + text} as runs (then its tokens are the library's). */
+    private static boolean inRuns(LlamaBpeModel model, String text) {
+        char[] normalized = ("\u2581" + text).toCharArray();
+        List<Integer> ids = new java.util.ArrayList<>();
+        boolean taken = model.encodedInRuns(normalized, 0, normalized.length, (id, end) -> ids.add(id));
+        if (taken) {
+            long[] expected = library.encode(text);
+            assertEquals(expected.length - 1, ids.size(), "tokens of the run path");
+            for (int i = 0; i < ids.size(); i++) assertEquals(expected[i + 1], (long) ids.get(i), "token " + i);
+        } else {
+            assertTrue(ids.isEmpty(), "a declined word gives no tokens");
+        }
+        return taken;
+    }
+
+    /** Each thread merges in a workspace of its own: threads counting at once get the library's tokens. */
+    @Test
+    void threadsCountingAtOnceMatchTheLibrary() throws Exception {
+        Random random = new Random(5);
+        List<String> texts = List.of("x".repeat(40_000), randomText(random, 30_000,
+                "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"), "ab".repeat(9000),
+                "the quick brown fox ".repeat(500), "é".repeat(3000) + "x".repeat(2000));
+        List<int[]> expected = texts.stream().map(library::tokenEnds).toList();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            List<java.util.concurrent.Future<Boolean>> results = new java.util.ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                int offset = t;
+                results.add(pool.submit(() -> {
+                    for (int round = 0; round < 10; round++) {
+                        int i = (offset + round) % texts.size();
+                        if (!java.util.Arrays.equals(expected.get(i), inJava.tokenEnds(texts.get(i)))) return false;
+                    }
+                    return true;
+                }));
+            }
+            for (java.util.concurrent.Future<Boolean> result : results) assertTrue(result.get(), "a thread's tokens");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     private static String randomText(Random random, int length, String alphabet) {
         StringBuilder text = new StringBuilder(length);
         for (int i = 0; i < length; i++) text.append(alphabet.charAt(random.nextInt(alphabet.length())));
@@ -210,6 +293,9 @@ class LlamaBpeTokenizerTest {
             String run = "x".repeat(300);
             assertTrue(!java.util.Arrays.equals(library.encode(run), rerankedJava.encode(run)),
                     "the moved merge changes the tokens, so the lower-rank path was taken");
+            char[] normalized = ("\u2581" + run).toCharArray();
+            assertTrue(!LlamaBpeModel.of(rerankedJson).orElseThrow().encodedInRuns(normalized, 0, normalized.length,
+                    (id, end) -> { }), "the run path gives the word up to the sweep");
         } finally {
             rerankedLibrary.close();
         }
