@@ -54,9 +54,9 @@ class CompareIterationsCommandTest {
         // one server for both sweeps: the same endpoint, nothing differs
         try (SimulatedServer server = server(Duration.ofMillis(5))) {
             sweepA = benchmark(server, "sweep-a", "--iterations", "2", "--iteration-time", "0.3",
-                    "--concurrency-sweep", "1,2");
+                    "--concurrency-sweep", "1,2", "--sleep-between", "0");
             sweepB = benchmark(server, "sweep-b", "--iterations", "2", "--iteration-time", "0.3",
-                    "--concurrency-sweep", "1,2");
+                    "--concurrency-sweep", "1,2", "--sleep-between", "0");
         }
     }
 

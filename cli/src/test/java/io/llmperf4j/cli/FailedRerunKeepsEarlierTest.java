@@ -57,7 +57,8 @@ class FailedRerunKeepsEarlierTest {
         // every level's every request fails: the first level fails, nothing lower to try (one level run)
         List<String> args = List.of("token-benchmark", "--model", "sim", "--mean-input-tokens", "50",
                 "--mean-output-tokens", "10", "--slo", "ttft_p90<=500ms", "--search", "concurrency",
-                "--search-min", "1", "--search-max", "2", "--search-level-max", "4", "--no-client-warmup",
+                "--search-min", "1", "--search-max", "2", "--search-level-max", "4", "--sleep-between", "0",
+                "--no-client-warmup",
                 "--results-dir", dir.toString());
         // its exit stays 0: the search's verdict is its answer, failures included
         rerunFailsAndKeepsTheEarlierRun(dir, args, "sim_50_10_search.json", 0, null);
@@ -67,7 +68,7 @@ class FailedRerunKeepsEarlierTest {
     void sweepRerunThatFailsEntirelyKeepsTheEarlierSweep(@TempDir Path dir) throws Exception {
         List<String> args = List.of("token-benchmark", "--model", "sim", "--mean-input-tokens", "50",
                 "--mean-output-tokens", "10", "--concurrency-sweep", "1,2", "--max-num-completed-requests", "2",
-                "--no-client-warmup", "--results-dir", dir.toString());
+                "--sleep-between", "0", "--no-client-warmup", "--results-dir", dir.toString());
         rerunFailsAndKeepsTheEarlierRun(dir, args, "sim_50_10_sweep.json", 4,
                 "llmperf4j: the run failed: every request failed (4 of 4):");
     }

@@ -132,7 +132,7 @@ class ReportCommandTest {
             CliRun run = CliRun.of(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k"),
                     "token-benchmark", "--model", "m", "--mean-output-tokens", "10", "--stddev-output-tokens", "0",
                     "--rate-sweep", "10,20", "--iterations", "2", "--iteration-time", "0.3", "--warmup-iterations",
-                    "0", "--no-client-warmup", "--results-dir", dir.toString());
+                    "0", "--sleep-between", "0", "--no-client-warmup", "--results-dir", dir.toString());
             assertEquals(0, run.exitCode(), run::toString);
         }
         CliRun report = CliRun.of(Map.of(), "report", dir.toString());

@@ -29,7 +29,8 @@ class SearchLevelWarningsTest {
         String[] args = {"token-benchmark", "--model", "m", "--no-client-warmup", "--mean-input-tokens", "50",
                 "--stddev-input-tokens", "0", "--mean-output-tokens", "2", "--stddev-output-tokens", "0",
                 "--slo", "ttft_p99<=10s", "--search", "concurrency", "--search-min", "1", "--search-max", "2",
-                "--search-level-max", "5", "--search-min-samples", "1000", "--search-no-repeat", "--results-dir", ""};
+                "--search-level-max", "5", "--search-min-samples", "1000", "--search-no-repeat", "--sleep-between", "0",
+                "--results-dir", ""};
         CliRun run;
         CliRun quiet;
         try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder()
