@@ -157,14 +157,16 @@ class ServerMetricsSessionTest {
             ServerMetricsSession session = ServerMetricsSession.open(options(null),
                     server.url("/v1/chat/completions"), null, common("openai", Map.of(), Map.of()), err);
             assertNotNull(session, err());
-            long windowStartEpochMillis = System.currentTimeMillis();
             long levelStart = System.nanoTime();
             session.levelStarted(levelStart);
+            // the window starts at the first send, after the baseline scrape
+            long windowStartEpochMillis = System.currentTimeMillis();
+            long windowStart = System.nanoTime();
             server.body = vllm(5, 1100, 600);
             // the second scrape after the change read the loaded server, and it ended before the third began
             awaitRequests(server, server.requests.size() + 3);
             server.body = vllm(0, 1250, 700);
-            long durationNanos = System.nanoTime() - levelStart;
+            long durationNanos = System.nanoTime() - windowStart;
             ServerMetricsSession.LevelServerMetrics level = session.levelEnded(null, windowStartEpochMillis,
                     durationNanos, false);
             ServerSideSummary s = level.summary();

@@ -22,9 +22,10 @@ import java.util.function.Consumer;
  *
  * <p>Lifecycle: {@link #start} scrapes at once (the baseline before any request) and then every interval, on a
  * fixed grid from the first scrape (a scrape that overruns skips the slots it missed);
- * {@link #stop()} cancels the schedule, scrapes one last time (so lifetime counters are read after the run as well
- * as before it) and returns the timeline. A failed scrape is a gap plus a warning: the listener hears about the
- * first failure of a streak and the recovery, never each failure, and nothing is thrown.
+ * {@link #scrapeNow()} adds one off the grid; {@link #stop()} cancels the schedule, scrapes one last time (so
+ * lifetime counters are read after the run as well as before it) and returns the timeline. A failed scrape is a
+ * gap plus a warning: the listener hears about the first failure of a streak and the recovery, never each failure,
+ * and nothing is thrown.
  */
 public final class ServerMetricsScraper implements AutoCloseable {
 
@@ -99,6 +100,22 @@ public final class ServerMetricsScraper implements AutoCloseable {
         fetcher.close(); // also ends a scrape still stuck in flight, which is then a gap, "interrupted"
         stopped = recorder.snapshot();
         return stopped;
+    }
+
+    /**
+     * Scrapes once more as soon as the scrape in flight (if any) is done, off the interval grid and without moving
+     * it: a run asks for one at an edge of its measured window (the warmup's end), for a baseline read there rather
+     * than up to an interval away. Returns at once; does nothing once {@link #stop()} began.
+     */
+    public void scrapeNow() {
+        if (stopping) return;
+        try {
+            scheduler.execute(() -> {
+                if (!stopping) scrapeOnce();
+            });
+        } catch (RejectedExecutionException e) {
+            // stop() shut the scheduler down meanwhile
+        }
     }
 
     /** The timeline's warnings, naming the URL. */

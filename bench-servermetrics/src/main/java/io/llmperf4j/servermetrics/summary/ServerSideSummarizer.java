@@ -28,7 +28,9 @@ import java.util.stream.Collectors;
  * (tokens/s comparable with the client's over the same window), a histogram keeps whole requests. A counter that
  * goes back is a reset (the server restarted): counted from 0 after it, as Prometheus' {@code increase()} does, with
  * a warning, since what the server did between the scrape before and the restart is lost. A level without warmup
- * ({@link #summarizeWholeLevel}) takes its counters whole, from its first scrape to its last, in the same pass.
+ * ({@link #summarizeWholeLevel}) takes its counters whole, from its first scrape to its last, in the same pass; one
+ * with warmup ({@link #summarizeAfterWarmup}) from the scrape at the warmup's end. An edge of the window no
+ * successful scrape read (a failed scrape there) is a warning, and a whole count's rate is over the part covered.
  *
  * <p>Where the server labels its series by model (vLLM's and SGLang's {@code model_name}), only the run's model's
  * series count; without such a label, or with none for the run's model, the series are added up (and a warning says
@@ -40,6 +42,11 @@ import java.util.stream.Collectors;
 public final class ServerSideSummarizer {
 
     private static final double NANOS_PER_SECOND = 1e9;
+    /**
+     * How far a scrape may lie on the wrong side of a window's edge before the edge counts as not bracketed: the
+     * window is placed on the scrapes' clock by its wall-clock start, to the millisecond.
+     */
+    static final long EDGE_SLACK_NANOS = 5_000_000L;
 
     private final ServerMetricsTimeline timeline;
     private final List<Scrape> ok;
@@ -54,8 +61,15 @@ public final class ServerSideSummarizer {
     /** The measured window: the gauges' peaks come from the scrapes strictly inside it. */
     private final long windowStartNanos;
     private final long windowEndNanos;
-    /** Counters over the whole level, per second of the window (not of the span the scrapes cover). */
+    /** Counters whole from the span's first scrape to its last, per second of the window the scrapes cover. */
     private final boolean wholeLevel;
+    /**
+     * Where a whole count starts: the window's start, or (after a warmup) the instant its last request ended; null
+     * when the counters are interpolated to the window's edges.
+     */
+    private final Long countStartNanos;
+    /** The count starts at the warmup's end, on a scrape asked for then ({@link #summarizeAfterWarmup}). */
+    private final boolean afterWarmup;
     private final Map<String, String> families = new LinkedHashMap<>();
     private final ModelSeries models;
     /** The first counter reset seen: the scrapes before and after it, offsets in nanoseconds. */
@@ -63,14 +77,16 @@ public final class ServerSideSummarizer {
     private final List<String> layoutWarnings = new ArrayList<>();
 
     private ServerSideSummarizer(ServerMetricsTimeline timeline, long spanStart, long spanEnd, long windowStart,
-                                 long windowEnd, boolean wholeLevel, String model) {
+                                 long windowEnd, Long countStart, boolean afterWarmup, String model) {
         this.timeline = timeline;
         this.models = new ModelSeries(model);
         this.spanStartNanos = spanStart;
         this.spanEndNanos = spanEnd;
         this.windowStartNanos = windowStart;
         this.windowEndNanos = windowEnd;
-        this.wholeLevel = wholeLevel;
+        this.wholeLevel = countStart != null;
+        this.countStartNanos = countStart;
+        this.afterWarmup = afterWarmup;
         this.ok = timeline.successfulScrapes();
         int b = -1;
         for (int i = 0; i < ok.size() && ok.get(i).offsetNanos() <= spanStart; i++) b = i;
@@ -109,7 +125,7 @@ public final class ServerSideSummarizer {
                                               long windowEndOffsetNanos, String model) {
         checkWindow(windowStartOffsetNanos, windowEndOffsetNanos);
         return new ServerSideSummarizer(timeline, windowStartOffsetNanos, windowEndOffsetNanos,
-                windowStartOffsetNanos, windowEndOffsetNanos, false, model).summary();
+                windowStartOffsetNanos, windowEndOffsetNanos, null, false, model).summary();
     }
 
     /**
@@ -130,7 +146,31 @@ public final class ServerSideSummarizer {
         long spanEnd = ok.isEmpty() ? windowEndOffsetNanos
                 : Math.max(windowEndOffsetNanos, ok.get(ok.size() - 1).offsetNanos());
         return new ServerSideSummarizer(timeline, spanStart, spanEnd, windowStartOffsetNanos, windowEndOffsetNanos,
-                true, model).summary();
+                windowStartOffsetNanos, false, model).summary();
+    }
+
+    /**
+     * The server's view of a level with warmup whose last warmup request ended at {@code warmupEndOffsetNanos}
+     * (after its records came in, a scrape was taken: the run's {@code ServerMetricsSession} asks for one): counters
+     * and histograms whole, from the first successful scrape at or after the warmup's end to the last (after the last
+     * record), per second of the measured window, as {@link #summarizeWholeLevel}. Exact when the warmup ended
+     * before the first measured send; when they overlapped (a closed loop's other slots, an open loop), what the
+     * measured requests did before the warmup's end is left out. Null when no successful scrape lies between the
+     * warmup's end and the window's end: {@link #summarize} then interpolates.
+     */
+    public static ServerSideSummary summarizeAfterWarmup(ServerMetricsTimeline timeline, long warmupEndOffsetNanos,
+                                                         long windowStartOffsetNanos, long windowEndOffsetNanos,
+                                                         String model) {
+        checkWindow(windowStartOffsetNanos, windowEndOffsetNanos);
+        List<Scrape> ok = timeline.successfulScrapes();
+        Scrape baseline = ok.stream().filter(s -> s.offsetNanos() >= warmupEndOffsetNanos).findFirst().orElse(null);
+        if (baseline == null || baseline.offsetNanos() >= windowEndOffsetNanos
+                || baseline == ok.get(ok.size() - 1)) {
+            return null;
+        }
+        long spanEnd = Math.max(windowEndOffsetNanos, ok.get(ok.size() - 1).offsetNanos());
+        return new ServerSideSummarizer(timeline, baseline.offsetNanos(), spanEnd, windowStartOffsetNanos,
+                windowEndOffsetNanos, Math.max(windowStartOffsetNanos, warmupEndOffsetNanos), true, model).summary();
     }
 
     private static void checkWindow(long startNanos, long endNanos) {
@@ -152,7 +192,8 @@ public final class ServerSideSummarizer {
         double windowS = (windowEndNanos - windowStartNanos) / NANOS_PER_SECOND;
         boolean bracketed = engine != null && first >= 0 && last > first;
         Double spanS = bracketed ? (ok.get(last).offsetNanos() - ok.get(first).offsetNanos()) / NANOS_PER_SECOND : null;
-        double perS = wholeLevel ? windowS
+        // a whole count's rate is per second of the window its scrapes cover: all of it unless an edge scrape failed
+        double perS = wholeLevel ? Math.max(0, windowS - (startGapNanos() + endGapNanos()) / NANOS_PER_SECOND)
                 : bracketed ? overlap(ok.get(first).offsetNanos(), ok.get(last).offsetNanos()) / NANOS_PER_SECOND : 0;
         Double generation = bracketed ? counterIncrease("generation_tokens", MetricRole.GENERATION_TOKENS) : null;
         Double prompt = bracketed ? counterIncrease("prompt_tokens", MetricRole.PROMPT_TOKENS) : null;
@@ -188,12 +229,39 @@ public final class ServerSideSummarizer {
                 windowStartNanos / NANOS_PER_SECOND,
                 inside.size(),
                 models.selectedModel(),
-                warnings());
+                warnings(bracketed));
     }
 
-    /** What makes the figures doubtful: other traffic, a reset, mixed bucket layouts. */
-    private List<String> warnings() {
+    /**
+     * How long after the count's start (the window's, or the warmup's end) the counters' baseline was read, when a
+     * failed scrape put it there; else 0. The window's baseline is read before the first send: one later than the
+     * window's start (beyond the millisecond precision of its placement) missed it. The scrape asked for at the
+     * warmup's end answers a moment after it, measured requests already under way: only a failed one is a gap.
+     */
+    private long startGapNanos() {
+        if (first < 0) return 0;
+        long from = countStartNanos != null ? countStartNanos : windowStartNanos;
+        long baseline = ok.get(first).offsetNanos();
+        if (baseline - from <= EDGE_SLACK_NANOS) return 0;
+        if (afterWarmup && timeline.scrapes().stream()
+                .noneMatch(s -> !s.ok() && s.offsetNanos() >= from && s.offsetNanos() < baseline)) {
+            return 0;
+        }
+        return Math.max(0, Math.min(baseline, windowEndNanos) - Math.max(from, windowStartNanos));
+    }
+
+    /** How long before the window's end the last successful scrape was read (the ones after it failed); else 0. */
+    private long endGapNanos() {
+        if (last < 0) return 0;
+        long lastOk = ok.get(last).offsetNanos();
+        if (windowEndNanos - lastOk <= EDGE_SLACK_NANOS) return 0;
+        return windowEndNanos - Math.max(lastOk, windowStartNanos);
+    }
+
+    /** What makes the figures doubtful: other traffic, an edge no scrape read, a reset, mixed bucket layouts. */
+    private List<String> warnings(boolean counted) {
         List<String> out = new ArrayList<>(models.warnings());
+        if (counted) edgeWarnings(out);
         if (reset != null) {
             out.add(String.format(Locale.ROOT, "a counter went back between the scrapes at %.1f s and %.1f s: the "
                     + "server restarted during the level (or reset its metrics); counted from 0 after it, as "
@@ -203,6 +271,30 @@ public final class ServerSideSummarizer {
         }
         out.addAll(layoutWarnings);
         return out;
+    }
+
+    /** The window's edges that no successful scrape bracketed: which, by how much, and what the counts miss. */
+    private void edgeWarnings(List<String> out) {
+        double startGap = startGapNanos() / NANOS_PER_SECOND;
+        double endGap = endGapNanos() / NANOS_PER_SECOND;
+        if (startGap <= 0 && endGap <= 0) return;
+        double windowS = (windowEndNanos - windowStartNanos) / NANOS_PER_SECOND;
+        String covered = String.format(Locale.ROOT, "generation_tokens_per_s is over the %.2f s of the %.2f s window "
+                + "the scrapes cover", Math.max(0, windowS - startGap - endGap), windowS);
+        if (startGap > 0) {
+            String edge = afterWarmup
+                    ? "the scrape at the warmup's end failed: the next successful one came %.2f s after the warmup's "
+                    + "last request ended"
+                    : "the measured window's start is not bracketed by a successful scrape: the first came %.2f s "
+                    + "after it (the scrape before it failed)";
+            out.add(String.format(Locale.ROOT, edge + ", so the server's token and request counts miss what it did "
+                    + "in those %.2f s; %s", startGap, startGap, covered));
+        }
+        if (endGap > 0) {
+            out.add(String.format(Locale.ROOT, "the measured window's end is not bracketed by a successful scrape: "
+                    + "the last came %.2f s before it (the scrapes after it failed), so the server's token and "
+                    + "request counts miss what it did in the window's last %.2f s; %s", endGap, endGap, covered));
+        }
     }
 
     private KnownFamily find(MetricRole role) {
