@@ -299,7 +299,7 @@ final class ModelRun implements BenchmarkListener {
             return; // iterations: progress per fork, no per-request files
         }
         if (cx.serverMetrics() != null) {
-            cx.serverMetrics().levelStarted(levelStartNanos);
+            cx.serverMetrics().levelStarted(levelStartNanos, level.warmup());
         }
         if (levelDir != null) {
             try {
@@ -316,6 +316,7 @@ final class ModelRun implements BenchmarkListener {
 
     @Override
     public void onScheduledRecord(ScheduledRecord record) {
+        if (cx.serverMetrics() != null) cx.serverMetrics().recordEnded(record); // after the warmup: a scrape
         if (!record.warmup()) {
             levelRecords.add(record.record());
             if (journal != null) {

@@ -2,6 +2,8 @@ package io.llmperf4j.run;
 
 import io.llmperf4j.engine.client.LlmApi;
 import io.llmperf4j.engine.client.Secret;
+import io.llmperf4j.engine.load.ScheduledRecord;
+import io.llmperf4j.engine.load.Warmup;
 import io.llmperf4j.servermetrics.scrape.MetricsProbe;
 import io.llmperf4j.servermetrics.scrape.ProbeResult;
 import io.llmperf4j.servermetrics.scrape.ServerMetricsConfig;
@@ -37,6 +39,10 @@ final class ServerMetricsSession {
     private ServerMetricsScraper scraper;
     private long originNanos;
     private long originEpochMillis;
+    /** The level's warmup, told by its records when its last request ended; null without warmup. */
+    private volatile WarmupEnd warmupEnd;
+    /** When the level's last warmup request ended (a scrape was asked for then), from the level's start; or null. */
+    private volatile Long warmupEndOffsetNanos;
 
     private ServerMetricsSession(ServerMetricsConfig config, PrintStream err, String model) {
         this.config = config;
@@ -98,10 +104,13 @@ final class ServerMetricsSession {
 
     /**
      * Starts scraping at a level's start and waits (at most about the scrape timeout) for the first scrape, so the
-     * counters' baseline is read before the level's first request is sent.
+     * counters' baseline is read before the level's first request is sent. With {@code warmup}, the records passed to
+     * {@link #recordEnded} tell when its last request ended, and a scrape is taken then.
      */
-    void levelStarted(long levelStartNanos) {
+    void levelStarted(long levelStartNanos, Warmup warmup) {
         stopQuietly();
+        warmupEnd = WarmupEnd.of(warmup);
+        warmupEndOffsetNanos = null;
         originNanos = levelStartNanos;
         originEpochMillis = System.currentTimeMillis() - (System.nanoTime() - levelStartNanos) / 1_000_000;
         scraper = ServerMetricsScraper.start(config, levelStartNanos, w -> err.println("llmperf4j: warning: " + w));
@@ -112,6 +121,17 @@ final class ServerMetricsSession {
     }
 
     /**
+     * A record of the level came in (the runner's thread): after the warmup's last one, a scrape right away, the
+     * measured requests' baseline, as the scrape before the first send is for a level without warmup.
+     */
+    void recordEnded(ScheduledRecord record) {
+        ServerMetricsScraper s = scraper;
+        if (s == null || warmupEnd == null || !warmupEnd.endedWith(record)) return;
+        warmupEndOffsetNanos = System.nanoTime() - originNanos;
+        s.scrapeNow();
+    }
+
+    /**
      * Ends a level: a final scrape and the summary over the measured window; the level's files (its CSV among them,
      * {@code ResultFiles.SERVER_METRICS}) are written from what this returns.
      * The measured window is placed on the scrapes' clock by its wall-clock start (millisecond precision).
@@ -119,8 +139,10 @@ final class ServerMetricsSession {
      * <p>Without warmup every token the server generated during the level was ours: the counters are then taken
      * from the baseline scrape (before the first send) to the final one (after the last record), whole, and
      * divided by the client's measured duration, so {@code generation_tokens} and {@code generation_tokens_per_s}
-     * compare one to one with the client's output tokens and tok/s. With warmup the summarizer interpolates the
-     * counters to the window's edges (accurate to about one scrape interval's share).
+     * compare one to one with the client's output tokens and tok/s. With warmup, the same from the scrape taken
+     * when the warmup's last request ended ({@link #recordEnded}): exact when the warmup ended before the first
+     * measured send; without that scrape (the level ended before the warmup did, a cluster's workers' warmups)
+     * the summarizer interpolates the counters to the window's edges (about one scrape interval's share off).
      *
      * @param model          the model this level sent, whose series the summary reads (a comparison's levels each
      *                       run one of --model's); null: the run's one --model, or every series for several
@@ -138,9 +160,16 @@ final class ServerMetricsSession {
         ServerMetricsTimeline timeline = ended.stop();
         long startOffsetNanos = Math.max(0, (windowStartEpochMillis - originEpochMillis) * 1_000_000L);
         long endOffsetNanos = startOffsetNanos + durationNanos;
-        ServerSideSummary summary = !warmupExcluded && timeline.successfulScrapes().size() >= 2
-                ? ServerSideSummarizer.summarizeWholeLevel(timeline, startOffsetNanos, endOffsetNanos, model)
-                : ServerSideSummarizer.summarize(timeline, startOffsetNanos, endOffsetNanos, model);
+        ServerSideSummary summary = null;
+        if (warmupExcluded && warmupEndOffsetNanos != null) {
+            summary = ServerSideSummarizer.summarizeAfterWarmup(timeline, warmupEndOffsetNanos, startOffsetNanos,
+                    endOffsetNanos, model);
+        } else if (!warmupExcluded && timeline.successfulScrapes().size() >= 2) {
+            summary = ServerSideSummarizer.summarizeWholeLevel(timeline, startOffsetNanos, endOffsetNanos, model);
+        }
+        if (summary == null) {
+            summary = ServerSideSummarizer.summarize(timeline, startOffsetNanos, endOffsetNanos, model);
+        }
         for (String w : summary.warnings()) {
             err.println("llmperf4j: warning: server metrics: " + w);
         }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.llmperf4j.engine.load.Warmup;
 import io.llmperf4j.servermetrics.summary.ServerSideSummary;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -158,7 +159,7 @@ class ServerMetricsSessionTest {
                     server.url("/v1/chat/completions"), null, common("openai", Map.of(), Map.of()), err);
             assertNotNull(session, err());
             long levelStart = System.nanoTime();
-            session.levelStarted(levelStart);
+            session.levelStarted(levelStart, Warmup.NONE);
             // the window starts at the first send, after the baseline scrape
             long windowStartEpochMillis = System.currentTimeMillis();
             long windowStart = System.nanoTime();
@@ -178,7 +179,7 @@ class ServerMetricsSessionTest {
             assertTrue(level.timeline().successfulScrapes().size() >= 3);
             assertEquals("", err());
 
-            session.levelStarted(System.nanoTime());
+            session.levelStarted(System.nanoTime(), Warmup.NONE);
             level = session.levelEnded("llama", System.currentTimeMillis(), 1_000_000L, false);
             assertEquals(1, err().lines().filter(l -> l.contains("no series labelled model_name=\"llama\"")).count(),
                     "a level's warnings are said once: " + err());

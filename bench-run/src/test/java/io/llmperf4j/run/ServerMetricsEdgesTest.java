@@ -1,0 +1,114 @@
+package io.llmperf4j.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.llmperf4j.engine.load.ScheduledRecord;
+import io.llmperf4j.engine.load.Warmup;
+import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.run.ServerMetricsSessionTest.FakeMetrics;
+import io.llmperf4j.servermetrics.summary.ServerSideSummary;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The run's scrape session at the edges of a level, against a real /metrics server on 127.0.0.1: the scrape taken
+ * when the warmup's last request ended (the measured requests' baseline).
+ */
+class ServerMetricsEdgesTest {
+
+    /** No periodic scrape in the test's time: only the level's edge scrapes read the server. */
+    private static final Duration RARE = Duration.ofSeconds(60);
+
+    private final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
+    private final PrintStream err = new PrintStream(errBytes, true, StandardCharsets.UTF_8);
+
+    private String err() {
+        return errBytes.toString(StandardCharsets.UTF_8);
+    }
+
+    private static String vllm(long generation) {
+        return "# TYPE vllm:generation_tokens counter\n"
+                + "vllm:generation_tokens_total{model_name=\"m\"} " + generation + "\n"
+                + "# TYPE vllm:request_success counter\n"
+                + "vllm:request_success_total{model_name=\"m\",finished_reason=\"length\"} " + generation / 5 + "\n";
+    }
+
+    private ServerMetricsSession open(FakeMetrics server, Duration interval) {
+        CommonSettings common = new CommonSettings(new EndpointTarget.Embedded(), "m", 1, 60, 1, Map.of(), null,
+                "openai", Map.of(), Duration.ofSeconds(30), Map.of(), null, null, Duration.ofSeconds(10), false, false,
+                null, Map.of());
+        return ServerMetricsSession.open(new ServerMetricsOptions(true, null, interval),
+                server.url("/v1/chat/completions"), null, common, err);
+    }
+
+    private static ScheduledRecord record(int index, boolean warmup) {
+        RequestRecord r = new RequestRecord(0, "id", "resp", 0, 50_000_000, 60_000_000, 130_000_000, 5, new long[0],
+                "text", 10, 5, 5, 5, 10, "length", null);
+        return new ScheduledRecord(r, index, 0, 0, warmup);
+    }
+
+    /**
+     * Two warmup requests (10 tokens), then 300 measured ones (1,500 tokens) generated before the window's end, read
+     * only by the scrape after the level: the counts run whole from the scrape taken as the warmup's last record came
+     * in, 1,500 tokens and 300 requests, per second of the window. Interpolating the last interval's share to the
+     * window's end gave fewer (QA: 1,485 and 297).
+     */
+    @Test
+    void theWarmupsEndIsScrapedAndTheMeasuredCountsAreExact() throws Exception {
+        try (FakeMetrics server = new FakeMetrics()) {
+            server.body = vllm(1000);
+            ServerMetricsSession session = open(server, RARE);
+            assertNotNull(session, err());
+            long levelStart = System.nanoTime();
+            session.levelStarted(levelStart, Warmup.requests(2));
+            int scrapes = server.requests.size();
+            server.body = vllm(1010);
+            session.recordEnded(record(0, true));
+            assertEquals(scrapes, server.requests.size(), "a warmup request is still in flight");
+            session.recordEnded(record(1, true));
+            awaitRequests(server, scrapes + 1);
+            long windowStartEpochMillis = System.currentTimeMillis();
+            long windowStart = System.nanoTime();
+            Thread.sleep(20);
+            server.body = vllm(2510);
+            session.recordEnded(record(2, false));
+            Thread.sleep(100);
+            long durationNanos = System.nanoTime() - windowStart - 60_000_000L; // the window ended 60 ms ago
+            ServerSideSummary s = session.levelEnded(null, windowStartEpochMillis, durationNanos, true).summary();
+            assertEquals(1500L, s.generationTokens());
+            assertEquals(300L, s.requestsFinished());
+            assertEquals(1500 / (durationNanos / 1e9), s.generationTokensPerS(), 1e-6);
+            assertEquals(List.of(), s.warnings());
+            assertEquals(scrapes + 2, server.requests.size(), "the warmup's end and the level's end: one scrape each");
+            assertEquals("", err());
+        }
+    }
+
+    /** A warmup by duration has ended once every launch below the first measured one came back as warmup. */
+    @Test
+    void aWarmupByDurationEndsWithItsLastLaunch() {
+        WarmupEnd end = WarmupEnd.of(Warmup.duration(Duration.ofSeconds(1)));
+        assertTrue(!end.endedWith(record(1, true)));
+        assertTrue(!end.endedWith(record(3, false)), "launch 2 may be warmup still");
+        assertTrue(!end.endedWith(record(2, false)), "launch 0 is warmup, in flight");
+        assertTrue(end.endedWith(record(0, true)));
+        assertTrue(!end.endedWith(record(4, false)), "once");
+        assertNull(WarmupEnd.of(Warmup.NONE));
+    }
+
+    private static void awaitRequests(FakeMetrics server, int n) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (server.requests.size() < n) {
+            if (System.nanoTime() > deadline) throw new AssertionError("fewer than " + n + " scrapes");
+            Thread.sleep(5);
+        }
+    }
+}
