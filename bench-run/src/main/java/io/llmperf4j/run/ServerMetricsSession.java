@@ -16,7 +16,9 @@ import javax.net.ssl.SSLContext;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
+import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
 
@@ -31,6 +33,14 @@ final class ServerMetricsSession {
     /** A level's server side: its summary over the measured window, and every scrape (for its CSV). */
     record LevelServerMetrics(ServerSideSummary summary, ServerMetricsTimeline timeline) {
     }
+
+    /**
+     * The check before the run is bounded tighter than a scrape: the server is idle then, and a /metrics that does
+     * not answer within this would hold back the run's first request as long.
+     */
+    static final Duration CHECK_TIMEOUT = Duration.ofSeconds(2);
+    /** A check that answered slower than this is said on the console: each level waits as long for its baseline. */
+    static final Duration SLOW_CHECK = Duration.ofMillis(500);
 
     private final ServerMetricsConfig config;
     private final PrintStream err;
@@ -76,11 +86,19 @@ final class ServerMetricsSession {
             return null;
         }
         if (options.url() != null) config = config.withMetricsUrl(options.url());
-        ProbeResult probe = MetricsProbe.probe(config);
+        long checkStart = System.nanoTime();
+        ProbeResult probe = MetricsProbe.probe(config.timeout().compareTo(CHECK_TIMEOUT) > 0
+                ? config.withTimeout(CHECK_TIMEOUT) : config);
+        long checkNanos = System.nanoTime() - checkStart;
         if (!probe.ok()) {
             err.println("llmperf4j: warning: no server metrics from " + probe.url() + " (" + probe.detail()
                     + "); the run goes on without the server's side (--no-server-metrics silences this)");
             return null;
+        }
+        if (checkNanos > SLOW_CHECK.toNanos()) {
+            err.printf(Locale.ROOT, "llmperf4j: warning: server metrics from %s answered the check in %.1f s: each "
+                    + "level waits as long for its baseline scrape before its first request (--no-server-metrics "
+                    + "turns them off)%n", probe.url(), checkNanos / 1e9);
         }
         return new ServerMetricsSession(config, err, singleModel(common.model()));
     }

@@ -12,6 +12,7 @@ import io.llmperf4j.run.ServerMetricsSessionTest.FakeMetrics;
 import io.llmperf4j.servermetrics.summary.ServerSideSummary;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -20,7 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The run's scrape session at the edges of a level, against a real /metrics server on 127.0.0.1: the scrape taken
- * when the warmup's last request ended (the measured requests' baseline).
+ * when the warmup's last request ended (the measured requests' baseline), and the check before the run against a
+ * /metrics that answers slowly or not in time.
  */
 class ServerMetricsEdgesTest {
 
@@ -102,6 +104,40 @@ class ServerMetricsEdgesTest {
         assertTrue(end.endedWith(record(0, true)));
         assertTrue(!end.endedWith(record(4, false)), "once");
         assertNull(WarmupEnd.of(Warmup.NONE));
+    }
+
+    /**
+     * A /metrics that takes 3 s at the check (QA: 4 s held back the first request by 4.4 s, silently): the check gives
+     * up after 2 s, and one line says server metrics are off for the run.
+     */
+    @Test
+    void aCheckThatDoesNotAnswerInTwoSecondsTurnsServerMetricsOffAndSaysSo() throws Exception {
+        try (FakeMetrics server = new FakeMetrics()) {
+            server.body = vllm(0);
+            server.delayMillis = 3000;
+            assertNull(open(server, Duration.ofSeconds(1)));
+            List<String> lines = err().lines().toList();
+            assertEquals(1, lines.size(), err());
+            URI url = server.url("/metrics");
+            assertEquals("llmperf4j: warning: no server metrics from " + url + " (timed out after 2 s); the run goes "
+                    + "on without the server's side (--no-server-metrics silences this)", lines.get(0));
+        }
+    }
+
+    /** A check that answered, slowly: said, since each level waits as long for its baseline scrape. */
+    @Test
+    void aSlowCheckIsSaid() throws Exception {
+        try (FakeMetrics server = new FakeMetrics()) {
+            server.body = vllm(0);
+            server.delayMillis = 800;
+            assertNotNull(open(server, Duration.ofSeconds(1)), err());
+            List<String> lines = err().lines().toList();
+            assertEquals(1, lines.size(), err());
+            assertTrue(lines.get(0).startsWith("llmperf4j: warning: server metrics from " + server.url("/metrics")
+                    + " answered the check in "), lines.get(0));
+            assertTrue(lines.get(0).endsWith(" s: each level waits as long for its baseline scrape before its first "
+                    + "request (--no-server-metrics turns them off)"), lines.get(0));
+        }
     }
 
     private static void awaitRequests(FakeMetrics server, int n) throws InterruptedException {

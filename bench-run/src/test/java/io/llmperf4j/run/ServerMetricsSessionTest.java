@@ -40,6 +40,8 @@ class ServerMetricsSessionTest {
         final List<Map<String, String>> requests = new CopyOnWriteArrayList<>();
         volatile String body = "";
         volatile Map<String, String> required = Map.of();
+        /** How long /metrics takes to answer. */
+        volatile long delayMillis;
 
         FakeMetrics() throws IOException {
             server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -56,6 +58,7 @@ class ServerMetricsSessionTest {
             exchange.getRequestHeaders().forEach((k, v) -> got.put(k.toLowerCase(Locale.ROOT), String.join(",", v)));
             requests.add(got);
             try (exchange) {
+                if (delayMillis > 0) Thread.sleep(delayMillis);
                 if (!required.entrySet().stream().allMatch(e -> e.getValue().equals(got.get(e.getKey())))) {
                     exchange.sendResponseHeaders(401, -1);
                     return;
@@ -64,6 +67,8 @@ class ServerMetricsSessionTest {
                 exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
                 exchange.sendResponseHeaders(200, bytes.length);
                 exchange.getResponseBody().write(bytes);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }
 

@@ -145,7 +145,8 @@ class WindowEdgesTest {
         assertEquals(50L, s.generationTokens());
         assertEquals(50 / 1.2, s.generationTokensPerS(), 1e-9);
         assertEquals("the scrape at the warmup's end failed: the next successful one came 0.80 s after the warmup's "
-                + "last request ended, so the server's token and request counts miss what it did in those 0.80 s; generation_tokens_per_s is over the 1.20 s of the 2.00 s window the scrapes cover",
+                + "last request ended, so the server's token and request counts miss what it did in those 0.80 s; "
+                + "generation_tokens_per_s is over the 1.20 s of the 2.00 s window the scrapes cover",
                 onlyWarning(s));
         assertEquals(null, ServerSideSummarizer.summarizeAfterWarmup(t, 2900 * MS, 500 * MS, 2500 * MS, "m"),
                 "no scrape after the warmup's end inside the window: the caller interpolates");
