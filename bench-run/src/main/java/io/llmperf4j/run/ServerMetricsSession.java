@@ -127,7 +127,7 @@ final class ServerMetricsSession {
      */
     void levelStarted(long levelStartNanos, Warmup warmup) {
         stopQuietly();
-        warmupEnd = WarmupEnd.of(warmup);
+        warmupEnd = WarmupEnd.of(warmup, levelStartNanos);
         warmupEndOffsetNanos = null;
         originNanos = levelStartNanos;
         originEpochMillis = System.currentTimeMillis() - (System.nanoTime() - levelStartNanos) / 1_000_000;
@@ -139,13 +139,15 @@ final class ServerMetricsSession {
     }
 
     /**
-     * A record of the level came in (the runner's thread): after the warmup's last one, a scrape right away, the
-     * measured requests' baseline, as the scrape before the first send is for a level without warmup.
+     * A record of the level came in (the runner's thread): after the warmup's last one (each that may be, for a
+     * warmup by duration), a scrape right away, the measured requests' baseline, as the scrape before the first send
+     * is for a level without warmup.
      */
     void recordEnded(ScheduledRecord record) {
         ServerMetricsScraper s = scraper;
-        if (s == null || warmupEnd == null || !warmupEnd.endedWith(record)) return;
-        warmupEndOffsetNanos = System.nanoTime() - originNanos;
+        long now = System.nanoTime();
+        if (s == null || warmupEnd == null || !warmupEnd.mayEndWith(record, now)) return;
+        warmupEndOffsetNanos = now - originNanos;
         s.scrapeNow();
     }
 

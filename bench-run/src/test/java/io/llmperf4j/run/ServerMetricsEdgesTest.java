@@ -1,6 +1,7 @@
 package io.llmperf4j.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -94,16 +95,24 @@ class ServerMetricsEdgesTest {
         }
     }
 
-    /** A warmup by duration has ended once every launch below the first measured one came back as warmup. */
+    /**
+     * A warmup by duration has an unknown number of requests: each of its records that comes in once the duration has
+     * passed may be its last; one of n requests ends with its n-th.
+     */
     @Test
-    void aWarmupByDurationEndsWithItsLastLaunch() {
-        WarmupEnd end = WarmupEnd.of(Warmup.duration(Duration.ofSeconds(1)));
-        assertTrue(!end.endedWith(record(1, true)));
-        assertTrue(!end.endedWith(record(3, false)), "launch 2 may be warmup still");
-        assertTrue(!end.endedWith(record(2, false)), "launch 0 is warmup, in flight");
-        assertTrue(end.endedWith(record(0, true)));
-        assertTrue(!end.endedWith(record(4, false)), "once");
-        assertNull(WarmupEnd.of(Warmup.NONE));
+    void aWarmupByDurationMayEndWithEachLateRecord() {
+        long start = 1_000_000_000L;
+        long second = 1_000_000_000L;
+        WarmupEnd byDuration = WarmupEnd.of(Warmup.duration(Duration.ofSeconds(1)), start);
+        assertFalse(byDuration.mayEndWith(record(0, true), start + second / 2), "more warmup sends to come");
+        assertTrue(byDuration.mayEndWith(record(1, true), start + second));
+        assertFalse(byDuration.mayEndWith(record(3, false), start + second + 1), "a measured record");
+        assertTrue(byDuration.mayEndWith(record(2, true), start + 2 * second), "a later one may be the last too");
+        WarmupEnd byCount = WarmupEnd.of(Warmup.requests(2), start);
+        assertFalse(byCount.mayEndWith(record(0, true), start));
+        assertFalse(byCount.mayEndWith(record(2, false), start));
+        assertTrue(byCount.mayEndWith(record(1, true), start));
+        assertNull(WarmupEnd.of(Warmup.NONE, start));
     }
 
     /**

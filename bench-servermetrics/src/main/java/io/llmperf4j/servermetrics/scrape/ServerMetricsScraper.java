@@ -13,6 +13,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -41,6 +42,8 @@ public final class ServerMetricsScraper implements AutoCloseable {
     private final long intervalNanos;
     private volatile ScheduledFuture<?> next;
     private volatile boolean stopping;
+    /** A {@link #scrapeNow()} is queued and has not begun. */
+    private final AtomicBoolean asked = new AtomicBoolean();
     private boolean failing;
     private ServerMetricsTimeline stopped;
 
@@ -105,12 +108,14 @@ public final class ServerMetricsScraper implements AutoCloseable {
     /**
      * Scrapes once more as soon as the scrape in flight (if any) is done, off the interval grid and without moving
      * it: a run asks for one at an edge of its measured window (the warmup's end), for a baseline read there rather
-     * than up to an interval away. Returns at once; does nothing once {@link #stop()} began.
+     * than up to an interval away. Asked again before that scrape began, it is the same one (a burst of asks is one
+     * scrape, each after its ask). Returns at once; does nothing once {@link #stop()} began.
      */
     public void scrapeNow() {
-        if (stopping) return;
+        if (stopping || !asked.compareAndSet(false, true)) return;
         try {
             scheduler.execute(() -> {
+                asked.set(false);
                 if (!stopping) scrapeOnce();
             });
         } catch (RejectedExecutionException e) {
