@@ -95,8 +95,13 @@ class StreamCutSocketTest {
         assertDataSoFar(r);
     }
 
+    /**
+     * QA: a chunked body cut after its finish reason (before [DONE] and its last chunk) was a failed "mid-stream" cut
+     * with finish_reason "stop" in the same record, while the same answer close-delimited was a success: the answer is
+     * whole either way.
+     */
     @ParameterizedTest
-    @ValueSource(strings = {"until-close-finish-no-done", "until-close-no-last-blank-line"})
+    @ValueSource(strings = {"until-close-finish-no-done", "until-close-no-last-blank-line", "chunked-cut-after-finish"})
     void aCloseAfterTheFinishIsLlmperfsSuccessTagged(String scenario) {
         RequestRecord r = send(scenario);
         assertNull(r.failure(), () -> String.valueOf(r.failure()));

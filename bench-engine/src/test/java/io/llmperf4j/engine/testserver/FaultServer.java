@@ -307,6 +307,12 @@ public final class FaultServer implements AutoCloseable {
                 chunk(out, sse(Streams.content("Hello"), "\n", true));
                 chunk(out, sse(Streams.content(" world"), "\n", true).substring(0, 20));
                 return false;
+            case "chunked-cut-after-finish": // chunked, the finish, then the close before [DONE] and the last chunk
+                sseHead(out);
+                chunk(out, sse(Streams.role(), "\n", true));
+                chunk(out, sse(Streams.content("Hello"), "\n", true));
+                chunk(out, sse(Streams.finish("stop"), "\n", true));
+                return false;
             case "length-cut": { // a Content-Length the body never reaches: two events, then the close
                 String events = sse(Streams.role(), "\n", true) + sse(Streams.content("Hello"), "\n", true);
                 head(out, "200 OK", "text/event-stream", "Content-Length: " + (events.length() + 500) + "\r\n");

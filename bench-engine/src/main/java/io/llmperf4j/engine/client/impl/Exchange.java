@@ -605,10 +605,16 @@ public final class Exchange implements RequestHandle, SseEventSink {
                     endAtDone(false); // the end event arrived, only the body's end is missing: the answer is complete
                 } else if (notAStream != null) {
                     fail(nowNanos, notAStream); // a page that ended with the connection (no length, no chunking)
-                } else {
-                    // a chunked body before its last chunk, or one shorter than its length: cut, whatever came
+                } else if (decoder.hasPendingBytes()) {
+                    // a chunked body before its last chunk, or one shorter than its length, cut inside an event
                     fail(nowNanos, new Failure(FailureKind.CONNECTION_CLOSED, -1, FailureMessages.closedMidStream(
-                            context.hostAndPort(), eventsDecoded, decoder.hasPendingBytes())));
+                            context.hostAndPort(), eventsDecoded, true)));
+                } else {
+                    // cut between events: after a finish reason the answer is whole, as a close-delimited body's is
+                    // judged (a success tagged for its missing end marker); before one, cut
+                    Failure cut = new Failure(FailureKind.CONNECTION_CLOSED, -1, FailureMessages.closedMidStream(
+                            context.hostAndPort(), eventsDecoded, false));
+                    end(State.DONE, false, () -> assembler.finishWithoutEndMarker(nowNanos, cut));
                 }
                 break;
             case ERROR_BODY: {
