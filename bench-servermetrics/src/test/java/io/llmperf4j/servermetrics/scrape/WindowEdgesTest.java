@@ -151,4 +151,24 @@ class WindowEdgesTest {
         assertEquals(null, ServerSideSummarizer.summarizeAfterWarmup(t, 2900 * MS, 500 * MS, 2500 * MS, "m"),
                 "no scrape after the warmup's end inside the window: the caller interpolates");
     }
+
+    /**
+     * The scrape asked for at the warmup's end was read late (a slow /metrics, or one in flight then; QA: a 1.2 s
+     * /metrics read it 1.06 s into the window, 5 generation tokens reported for 500, no warning): the counts start
+     * there, the rate is over the part of the window after it, and a warning says so. A read a few ms late is the
+     * scrape's normal delay (see afterWarmupTheCountsRunWholeFromTheWarmupsEnd).
+     */
+    @Test
+    void aLateReadAtTheWarmupsEndIsAGapAndSaid() throws Exception {
+        ServerMetricsTimeline t = scrape(List.of(ok(0, 0), ok(1000, 50), ok(1700, 85), ok(2000, 110),
+                ok(2800, 160)));
+        ServerSideSummary s = ServerSideSummarizer.summarizeAfterWarmup(t, 1200 * MS, 500 * MS, 2500 * MS, "m");
+        assertNotNull(s);
+        assertEquals(75L, s.generationTokens());
+        assertEquals(75 / 1.5, s.generationTokensPerS(), 1e-9, "per second of the 1.5 s of the window after the read");
+        assertEquals("the scrape at the warmup's end was read 0.50 s after the warmup's last request ended (a slow "
+                + "/metrics, or a scrape still in flight then), so the server's token and request counts miss what it "
+                + "did in those 0.50 s; generation_tokens_per_s is over the 1.50 s of the 2.00 s window the scrapes "
+                + "cover", onlyWarning(s));
+    }
 }
