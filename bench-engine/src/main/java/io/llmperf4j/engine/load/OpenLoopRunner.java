@@ -357,8 +357,9 @@ public final class OpenLoopRunner {
         void stopNow() {
             synchronized (sendLock) { // no send in between: what the stop finds is what it cuts
                 Thread t = pacer;
-                stopCut = !closed && (t == null || t.isAlive() // not started, or arrivals still to send
-                        || inFlight.values().stream().anyMatch(e -> !e.wireEnded().get()));
+                boolean arrivalsLeft = !closed && (t == null || t.isAlive()); // not started, or still to send
+                if (arrivalsLeft) windowEnd.scheduleCut();
+                stopCut = arrivalsLeft || !closed && inFlight.values().stream().anyMatch(e -> !e.wireEnded().get());
             }
             stopAsked = true;
             stopPacing = true;
@@ -374,6 +375,7 @@ public final class OpenLoopRunner {
                 cut = !closed;
             }
             Thread t = pacer;
+            if (cut && t != null && t.isAlive()) windowEnd.scheduleCut();
             if (cut && (t != null && t.isAlive() || !inFlight.isEmpty())) deadlineCut = true;
             stopPacing = true;
             close();
