@@ -50,6 +50,8 @@ class SessionImagesCountedTest {
             JsonNode images = RunFolder.summary(tmp).get("images");
             assertEquals(2 * (1 + 2 + 3), images.get("images_sent").asLong(), images::toString);
             assertTrue(run.out().contains("Images: 12 sent in 6 requests"), run::toString);
+            assertTrue(run.err().contains("images: 6 in 6 requests (") && run.err().contains("; each session's later "
+                    + "turns also resend its earlier turns' images (the results count every image sent)"), run::toString);
             assertTrue(bytesOfOne > 0, "a turn 0 row");
         }
     }

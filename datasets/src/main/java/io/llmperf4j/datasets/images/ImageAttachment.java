@@ -91,9 +91,12 @@ public final class ImageAttachment {
         }
         long held = 0;
         for (ImageInput image : distinct) held += image.base64() == null ? 0 : image.base64().length();
+        // the turns' own images: a later turn's history resends the earlier ones, which the run's figures count
+        boolean laterTurns = requests.stream().anyMatch(r -> r.inputs().turn() > 0);
         return String.format(Locale.ROOT, "images: %d in %d requests (%.1f Mpixel, %.1f MB encoded), %d distinct "
-                + "held once (%.1f MB of base64)", sent, requests.size(), pixels / 1e6, bytes / 1e6, distinct.size(),
-                held / 1e6);
+                + "held once (%.1f MB of base64)%s", sent, requests.size(), pixels / 1e6, bytes / 1e6,
+                distinct.size(), held / 1e6, laterTurns ? "; each session's later turns also resend its earlier "
+                + "turns' images (the results count every image sent)" : "");
     }
 
     private static Workload withSummary(Workload workload, ImageOptions options, ImageLibrary library) {
