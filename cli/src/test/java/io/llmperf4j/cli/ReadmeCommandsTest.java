@@ -18,6 +18,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,7 +28,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
@@ -165,20 +165,32 @@ class ReadmeCommandsTest {
         // side by side: most of a block's time is the simulator's delays and the client's fixed warm-up, not CPU
         ExecutorService pool = Executors.newFixedThreadPool(PAGES_AT_ONCE);
         Map<String, Lock> ports = new ConcurrentHashMap<>();
-        Map<Block, Future<Pasted.Outcome>> outcomes = new LinkedHashMap<>();
+        Map<Block, CompletableFuture<Pasted.Outcome>> outcomes = new LinkedHashMap<>();
+        for (Block block : blocks) outcomes.put(block, new CompletableFuture<>());
         try {
-            for (List<Pasted> page : pages.values()) {
-                CompletableFuture<Pasted.Outcome> previous = null;
-                for (Pasted pasted : page) {
-                    // a page's blocks in order, each once the one before it worked (null: not run)
-                    previous = previous == null ? CompletableFuture.supplyAsync(() -> pasted.run(ports), pool)
-                            : previous.thenApplyAsync(before -> before == null || !before.worked() ? null
-                                    : pasted.run(ports), pool);
-                    outcomes.put(pasted.block(), previous);
-                }
+            // each page is one task, its blocks in order, each once the one before it worked (null: not run); the
+            // longest pages start first, so that the last page to start is a short one and none waits for a thread
+            // behind the others (a page's later block once queued behind every other page's first)
+            List<List<Pasted>> longestFirst = new ArrayList<>(pages.values());
+            longestFirst.sort(Comparator.comparingInt(ReadmeCommandsTest::estimatedCost).reversed());
+            for (List<Pasted> page : longestFirst) {
+                pool.execute(() -> {
+                    boolean worked = true;
+                    for (Pasted pasted : page) {
+                        CompletableFuture<Pasted.Outcome> outcome = outcomes.get(pasted.block());
+                        try {
+                            Pasted.Outcome result = worked ? pasted.run(ports) : null;
+                            worked = result != null && result.worked();
+                            outcome.complete(result);
+                        } catch (RuntimeException | Error e) {
+                            worked = false;
+                            outcome.completeExceptionally(e);
+                        }
+                    }
+                });
             }
             List<String> seconds = new ArrayList<>(); // where the suite's time goes
-            for (Map.Entry<Block, Future<Pasted.Outcome>> entry : outcomes.entrySet()) {
+            for (Map.Entry<Block, CompletableFuture<Pasted.Outcome>> entry : outcomes.entrySet()) {
                 Block block = entry.getKey();
                 Pasted.Outcome outcome = entry.getValue().get(300, TimeUnit.SECONDS);
                 assertTrue(outcome != null, block + " ran: the block before it on its page failed");
@@ -196,6 +208,22 @@ class ReadmeCommandsTest {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /**
+     * A page's time before it runs, for the order pages start in: the commands of {@code bin/llmperf4j} it runs for
+     * real, each its own JVM and most with their own embedded simulator, which is where a block's time goes (a
+     * sweep's levels against this test's fast server add little: docs/load.md's 5-level sweep and 6-run comparison
+     * take less than docs/images.md's five commands). A static estimate: no earlier run's times are at hand.
+     */
+    private static int estimatedCost(List<Pasted> page) {
+        int cost = 0;
+        for (Pasted pasted : page) {
+            for (Command command : commands(pasted.block().text())) {
+                if (command.kind().equals("run")) cost += command.text().split("bin/llmperf4j ", -1).length - 1;
+            }
+        }
+        return cost;
     }
 
     /**
