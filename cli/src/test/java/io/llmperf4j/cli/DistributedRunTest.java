@@ -7,6 +7,7 @@ import io.llmperf4j.report.csv.RequestCsvReader;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.tokenize.Tokenizers;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -19,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
@@ -49,13 +51,51 @@ class DistributedRunTest {
             .timeToFirstToken(Duration.ofMillis(30))
             .interTokenDelay(Duration.ofMillis(3))
             .promptTokenCounter(Tokenizers.builtInLlama2()));
+    /** Worker JVMs of this test alone (the one that kills a worker). */
     private final List<Process> workers = new ArrayList<>();
     private final List<Path> workerLogs = new ArrayList<>();
+    /**
+     * Worker JVMs that several tests run on, one after the other, as a user runs several benchmarks on the same
+     * workers: a cluster of each size, started by the first test that needs it and stopped after the class.
+     */
+    private static final Map<Integer, SharedCluster> SHARED = new HashMap<>();
+    private static final List<Process> sharedWorkers = new ArrayList<>();
+    private static final List<Path> sharedLogs = new ArrayList<>();
+    @TempDir
+    static Path sharedDir;
+
+    /**
+     * A cluster's name and its workers' ids. Each run's coordinator binds a port of its own (a port just closed may
+     * not bind again at once) and names the workers, which is how it joins them.
+     */
+    private record SharedCluster(String name, List<String> workerIds) {
+    }
 
     @AfterEach
     void stopWorkers() throws InterruptedException {
-        for (Process p : workers) p.destroyForcibly();
-        for (Process p : workers) p.waitFor(10, TimeUnit.SECONDS);
+        stop(workers);
+    }
+
+    @AfterAll
+    static void stopSharedWorkers() throws InterruptedException {
+        stop(sharedWorkers);
+    }
+
+    private static void stop(List<Process> processes) throws InterruptedException {
+        for (Process p : processes) p.destroyForcibly();
+        for (Process p : processes) p.waitFor(10, TimeUnit.SECONDS);
+    }
+
+    /** The shared cluster of {@code n} workers, started on first use. */
+    private static synchronized SharedCluster sharedCluster(int n) throws IOException {
+        SharedCluster cluster = SHARED.get(n);
+        if (cluster == null) {
+            String name = "test-" + UUID.randomUUID();
+            cluster = new SharedCluster(name, startWorkers(name, LoopbackPorts.next(), n,
+                    Files.createDirectories(sharedDir.resolve(name)), sharedWorkers, sharedLogs));
+            SHARED.put(n, cluster);
+        }
+        return cluster;
     }
 
     private static Map<String, String> env() {
@@ -73,9 +113,11 @@ class DistributedRunTest {
     @Test
     @Timeout(120)
     void aCapacitySearchRunsEachLevelOnTheWorkers(@TempDir Path tmp) throws Exception {
-        String cluster = "test-" + UUID.randomUUID();
+        // three workers: a level of concurrency 2 keeps two of them busy
+        SharedCluster shared = sharedCluster(3);
+        String cluster = shared.name();
         int coordinatorPort = LoopbackPorts.next();
-        List<String> workerIds = startWorkers(cluster, coordinatorPort, 2, tmp);
+        List<String> workerIds = shared.workerIds();
         Path searched = tmp.resolve("search");
         List<String> args = new ArrayList<>(List.of("token-benchmark"));
         args.addAll(workload(12, 6, 20));
@@ -98,9 +140,10 @@ class DistributedRunTest {
     @Test
     @Timeout(180)
     void threeWorkersMergeIntoOneRunThatMatchesASingleMachine(@TempDir Path tmp) throws Exception {
-        String cluster = "test-" + UUID.randomUUID();
+        SharedCluster shared = sharedCluster(3);
+        String cluster = shared.name();
         int coordinatorPort = LoopbackPorts.next();
-        List<String> workerIds = startWorkers(cluster, coordinatorPort, 3, tmp);
+        List<String> workerIds = shared.workerIds();
 
         Path dist = tmp.resolve("dist");
         List<String> args = new ArrayList<>(List.of("token-benchmark"));
@@ -254,7 +297,8 @@ class DistributedRunTest {
     void aWorkerKilledMidRunLeavesItsUnfinishedRequestsLostAndTheRunComplete(@TempDir Path tmp) throws Exception {
         String cluster = "test-" + UUID.randomUUID();
         int coordinatorPort = LoopbackPorts.next();
-        List<String> workerIds = startWorkers(cluster, coordinatorPort, 3, tmp);
+        // workers of its own: it kills one
+        List<String> workerIds = startWorkers(cluster, coordinatorPort, 3, tmp, workers, workerLogs);
 
         Path dist = tmp.resolve("dist");
         List<String> args = new ArrayList<>(List.of("token-benchmark"));
@@ -312,9 +356,10 @@ class DistributedRunTest {
         // a shell starts background jobs with SIGINT ignored, and children inherit that: then no Ctrl-C can arrive
         org.junit.jupiter.api.Assumptions.assumeFalse(Signals.sigintIgnoredHere(),
                 "SIGINT is ignored in this process tree");
-        String cluster = "test-" + UUID.randomUUID();
+        SharedCluster shared = sharedCluster(1);
+        String cluster = shared.name();
         int coordinatorPort = LoopbackPorts.next();
-        List<String> workerIds = startWorkers(cluster, coordinatorPort, 1, tmp);
+        List<String> workerIds = shared.workerIds();
         Path dir = tmp.resolve("sweep");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-cp",
@@ -370,9 +415,10 @@ class DistributedRunTest {
     @Test
     @Timeout(180)
     void oneWorkerWritesTheFilesAndColumnsOfThisMachine(@TempDir Path tmp) throws Exception {
-        String cluster = "test-" + UUID.randomUUID();
+        SharedCluster shared = sharedCluster(1);
+        String cluster = shared.name();
         int coordinatorPort = LoopbackPorts.next();
-        List<String> workerIds = startWorkers(cluster, coordinatorPort, 1, tmp);
+        List<String> workerIds = shared.workerIds();
 
         Path dist = tmp.resolve("dist");
         List<String> args = new ArrayList<>(List.of("token-benchmark"));
@@ -494,8 +540,9 @@ class DistributedRunTest {
         return flags;
     }
 
-    /** Starts {@code n} worker JVMs on 127.0.0.1; returns their ids (cluster addresses). */
-    private List<String> startWorkers(String cluster, int coordinatorPort, int n, Path tmp) throws IOException {
+    /** Starts {@code n} worker JVMs on 127.0.0.1 into {@code processes}; returns their ids (cluster addresses). */
+    private static List<String> startWorkers(String cluster, int coordinatorPort, int n, Path tmp,
+            List<Process> processes, List<Path> logs) throws IOException {
         List<Integer> ports = new ArrayList<>();
         for (int i = 0; i < n; i++) ports.add(LoopbackPorts.next());
         List<String> ids = new ArrayList<>();
@@ -514,15 +561,19 @@ class DistributedRunTest {
             // each worker's own key, which its pre-run check requires set (the server checks none)
             builder.environment().put("OPENAI_API_KEY", "EMPTY");
             builder.environment().put("ANTHROPIC_API_KEY", "EMPTY");
-            workers.add(builder.start());
-            workerLogs.add(log);
+            processes.add(builder.start());
+            logs.add(log);
         }
         return ids;
     }
 
     private String logs() {
         StringBuilder b = new StringBuilder();
-        for (Path log : workerLogs) {
+        List<Path> all = new ArrayList<>(workerLogs);
+        synchronized (DistributedRunTest.class) {
+            all.addAll(sharedLogs);
+        }
+        for (Path log : all) {
             try {
                 b.append("\n--- ").append(log.getFileName()).append('\n').append(Files.readString(log));
             } catch (IOException e) {
