@@ -32,6 +32,14 @@ final class RunFolder {
         return JSON.readTree(only(dir, "_llmperf4j_summary.json").toFile());
     }
 
+    /** The message of {@code summary}'s warning with {@code code}, or null when it has none. */
+    static String warning(JsonNode summary, String code) {
+        for (JsonNode w : summary.path("warnings")) {
+            if (code.equals(w.path("code").asText())) return w.path("message").asText();
+        }
+        return null;
+    }
+
     private static Path only(Path dir, String suffix) throws IOException {
         try (var files = Files.list(dir)) {
             return files.filter(p -> p.toString().endsWith(suffix)).findFirst().orElseThrow();

@@ -59,10 +59,7 @@ class ServerGoneFirstWaveTest {
             assertEquals(4, summary.at("/errors/by_kind/CONNECTION_CLOSED").asInt(), summary.get("errors")::toString);
             int refused = summary.at("/errors/by_kind/CONNECT_FAILED").asInt();
             assertEquals(8, refused, summary.get("errors")::toString);
-            String warning = null;
-            for (JsonNode w : summary.get("warnings")) {
-                if ("REQUESTS_FAILED".equals(w.get("code").asText())) warning = w.get("message").asText();
-            }
+            String warning = RunFolder.warning(summary, "REQUESTS_FAILED");
             assertTrue(warning != null, summary.get("warnings")::toString);
             Matcher gone = GONE.matcher(warning);
             assertTrue(gone.find(), warning);

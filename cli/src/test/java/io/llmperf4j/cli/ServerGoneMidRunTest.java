@@ -67,10 +67,7 @@ class ServerGoneMidRunTest {
         int succeeded = summary.at("/run/requests_succeeded").asInt();
         int refused = summary.at("/errors/by_kind/CONNECT_FAILED").asInt();
         assertTrue(succeeded >= 9 && refused > 0, run::toString);
-        String warning = null;
-        for (JsonNode w : summary.get("warnings")) {
-            if ("REQUESTS_FAILED".equals(w.get("code").asText())) warning = w.get("message").asText();
-        }
+        String warning = RunFolder.warning(summary, "REQUESTS_FAILED");
         assertTrue(warning != null, summary.get("warnings")::toString);
         Matcher gone = GONE.matcher(warning);
         assertTrue(gone.find(), warning);
