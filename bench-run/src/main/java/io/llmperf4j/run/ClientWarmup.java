@@ -100,6 +100,18 @@ public final class ClientWarmup {
          */
         public static final Budget QUICK = new Budget(96, 1_500, 500);
 
+        /**
+         * The system property that caps every warm-up of the process at {@link #QUICK}: {@code
+         * -Dllmperf4j.client-warmup=quick} (through {@code LLMPERF4J_JAVA_OPTS}), for a caller that runs many short
+         * commands whose first requests' TTFT it does not read (the test suite pastes the docs' commands).
+         */
+        public static final String CAP_PROPERTY = "llmperf4j.client-warmup";
+
+        /** {@code asked}, or {@link #QUICK} when {@link #CAP_PROPERTY} is {@code quick}. */
+        public static Budget capped(Budget asked) {
+            return "quick".equals(System.getProperty(CAP_PROPERTY)) ? QUICK : asked;
+        }
+
         /** The longest it can take, whole seconds rounded up: its time bound and the wait for the compilers. */
         public long maxSeconds() {
             return (timeLimitMillis + compilersWaitMillis + 999) / 1000;
@@ -138,13 +150,14 @@ public final class ClientWarmup {
     }
 
     /**
-     * Warms the client within {@code budget}, counting each warm-up answer's tokens with {@code counter} (when not
+     * Warms the client within {@code asked} ({@link Budget#capped}), counting each warm-up answer's tokens with {@code counter} (when not
      * null), as the run will.
      *
      * @return how it ended; empty when this JVM was warmed already or the warm-up could not run
      */
-    public static Optional<Outcome> run(TokenCounter counter, Budget budget) {
+    public static Optional<Outcome> run(TokenCounter counter, Budget asked) {
         if (!WARMED.compareAndSet(false, true)) return Optional.empty();
+        Budget budget = Budget.capped(asked);
         List<NettyLlmClient> clients = new ArrayList<>();
         Optional<Outcome> outcome = Optional.empty();
         try (WarmupResponder responder = WarmupResponder.start();

@@ -138,7 +138,7 @@ final class TokenRun {
             // Loaded after the warm-up, they broke C2's class-hierarchy assumptions about Netty's channel classes
             // and threw the warmed client code away just before the run (-XX:+LogCompilation: dependency_failed).
             if (request.cluster() == null && request.clientWarmup()) {
-                ClientWarmup.Budget budget = warmupBudget(plan, workload.requests());
+                ClientWarmup.Budget budget = ClientWarmup.Budget.capped(warmupBudget(plan, workload.requests()));
                 if (!ClientWarmup.warmed()) {
                     err.println("llmperf4j: client warm-up: up to " + budget.maxSeconds() + " s, against an "
                             + "in-process responder, not the endpoint (--no-client-warmup skips it)");

@@ -1,5 +1,7 @@
 package io.llmperf4j.cli;
 
+import io.llmperf4j.run.ClientWarmup;
+
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -375,7 +377,10 @@ class ReadmeCommandsTest {
                 "  mv \"$record\" \"$LLMPERF4J_RECORD_ARGS/args.${record##*.}\"",
                 "  exit 0",
                 "fi",
-                "exec '" + java + "' -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Dai.djl.offline=true -cp '"
+                "exec '" + java + "' -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Dai.djl.offline=true "
+                        // the quick warm-up whatever the command: no pasted command's TTFT is read, and the full
+                        // one (a sweep's, an open loop's: up to 14 s of CPU) was most of this test's time
+                        + "-D" + ClientWarmup.Budget.CAP_PROPERTY + "=quick -cp '"
                         + System.getProperty("java.class.path") + "' io.llmperf4j.cli.Main \"$@\"",
                 "");
         Path file = Files.writeString(bin.resolve("llmperf4j"), launcher);

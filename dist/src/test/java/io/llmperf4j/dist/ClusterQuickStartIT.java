@@ -164,6 +164,9 @@ class ClusterQuickStartIT {
         ProcessBuilder pb = new ProcessBuilder(argv).directory(ROOT.toFile()).redirectErrorStream(true)
                 .redirectOutput(dir.resolve("process-" + started++ + ".log").toFile());
         pb.environment().putAll(env);
+        // the quick client warm-up in every process (ClientWarmup.Budget.CAP_PROPERTY): no TTFT here is read, and a
+        // worker's or a sweep's full one is seconds of CPU for each of the processes two start orders run at once
+        pb.environment().put("LLMPERF4J_JAVA_OPTS", "-Dllmperf4j.client-warmup=quick");
         return pb.start();
     }
 
