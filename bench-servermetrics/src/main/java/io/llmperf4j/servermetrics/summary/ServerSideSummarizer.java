@@ -234,9 +234,10 @@ public final class ServerSideSummarizer {
 
     /**
      * How long after the count's start (the window's, or the warmup's end) the counters' baseline was read, when a
-     * failed scrape put it there; else 0. The window's baseline is read before the first send: one later than the
-     * window's start (beyond the millisecond precision of its placement) missed it. The scrape asked for at the
-     * warmup's end answers a moment after it, measured requests already under way: only a failed one is a gap.
+     * failed scrape or a late read put it there; else 0. The window's baseline is read before the first send: one
+     * later than the window's start (beyond the millisecond precision of its placement) missed it. The scrape asked
+     * for at the warmup's end answers a moment after it, measured requests already under way: it is a gap when a
+     * failed scrape came before it or it was read late ({@link #baselineReadLate}).
      */
     private long startGapNanos() {
         if (first < 0) return 0;
@@ -246,11 +247,13 @@ public final class ServerSideSummarizer {
         // the scrape asked for at the warmup's end runs when the one in flight is done: a few ms late is its normal
         // delay, a late read of a slow /metrics is a gap (QA: a 1.2 s /metrics read the baseline 1.06 s into the
         // window, and 5 generation tokens were reported for 500)
-        if (afterWarmup && !baselineReadLate(from, baseline) && timeline.scrapes().stream()
-                .noneMatch(s -> !s.ok() && s.offsetNanos() >= from && s.offsetNanos() < baseline)) {
-            return 0;
-        }
+        if (afterWarmup && !baselineReadLate(from, baseline) && !failedScrapeBetween(from, baseline)) return 0;
         return Math.max(0, Math.min(baseline, windowEndNanos) - Math.max(from, windowStartNanos));
+    }
+
+    /** Whether a scrape in {@code [from, until)} failed. */
+    private boolean failedScrapeBetween(long from, long until) {
+        return timeline.scrapes().stream().anyMatch(s -> !s.ok() && s.offsetNanos() >= from && s.offsetNanos() < until);
     }
 
     /**
@@ -297,9 +300,7 @@ public final class ServerSideSummarizer {
         String covered = String.format(Locale.ROOT, "generation_tokens_per_s is over the %.2f s of the %.2f s window "
                 + "the scrapes cover", Math.max(0, windowS - startGap - endGap), windowS);
         if (startGap > 0) {
-            boolean failedBetween = timeline.scrapes().stream().anyMatch(sc -> !sc.ok()
-                    && sc.offsetNanos() >= countStartNanos && sc.offsetNanos() < ok.get(first).offsetNanos());
-            String edge = afterWarmup && failedBetween
+            String edge = afterWarmup && failedScrapeBetween(countStartNanos, ok.get(first).offsetNanos())
                     ? "the scrape at the warmup's end failed: the next successful one came %.2f s after the warmup's "
                     + "last request ended"
                     : afterWarmup
