@@ -28,6 +28,17 @@ public interface LlmClient extends AutoCloseable {
     }
 
     /**
+     * Readies {@code spec} to be sent later ({@link PreparedRequest#send()}), with {@code whenEnded} (may be null) as in
+     * {@link #send(RequestSpec, Runnable)}: what a request needs before its clock may start (its body, its bytes) is
+     * done now. By default nothing is: the request is built when sent.
+     *
+     * @throws IllegalStateException when the client is closed
+     */
+    default PreparedRequest prepare(RequestSpec spec, Runnable whenEnded) {
+        return PreparedRequest.builtWhenSent(this, spec, whenEnded);
+    }
+
+    /**
      * Opens connections before a run's clock starts, so that at least {@code connections} (at most the client's
      * limit) are open, and waits until each is ready or has failed. Connections already open count; a client in a
      * mode that does not keep connections ({@link ConnectionMode#ON_DEMAND}, {@link ConnectionMode#PER_REQUEST}) or

@@ -161,21 +161,56 @@ public final class NettyLlmClient implements LlmClient {
 
     @Override
     public RequestHandle send(RequestSpec spec, Runnable whenEnded) {
+        return prepare(spec, whenEnded).send();
+    }
+
+    /**
+     * Builds the request (body, wire bytes, bookkeeping) now, before its clock starts, as a user's prompt is ready
+     * before it is sent; from the start stamp in {@link PreparedRequest#send()} on, only the connection and the
+     * socket stand between it and the server.
+     */
+    @Override
+    public PreparedRequest prepare(RequestSpec spec, Runnable whenEnded) {
         Objects.requireNonNull(spec, "spec");
         if (closed.get()) throw new IllegalStateException("the client is closed");
         String id = requestIds.next();
-        // the request is made ready to go (body, wire bytes, bookkeeping) before its clock starts, as a user's prompt
-        // is; from the start stamp on, only the connection and the socket stand between it and the server
         ByteBuf request = requestBytes.encode(id, api.body(config, spec));
         Exchange exchange = new Exchange(context, spec, id, request);
-        inFlight.add(exchange);
-        exchange.completionInternal().whenComplete((record, never) -> inFlight.remove(exchange));
         if (whenEnded != null) exchange.whenEnded(whenEnded);
-        long startEpochMicros = epochMicros(Instant.now());
-        // before acquiring a connection: TTFT includes the wait for a connection and any connect, like llmperf
-        long startNanos = System.nanoTime();
-        exchange.start(startNanos, startEpochMicros);
-        return exchange;
+        return new Ready(exchange);
+    }
+
+    /** A built exchange whose clock starts when it is sent. */
+    private final class Ready implements PreparedRequest {
+        private final Exchange exchange;
+        private final AtomicBoolean used = new AtomicBoolean();
+
+        Ready(Exchange exchange) {
+            this.exchange = exchange;
+        }
+
+        @Override
+        public RequestHandle send() {
+            if (!used.compareAndSet(false, true)) {
+                throw new IllegalStateException("this request was sent or discarded already");
+            }
+            if (closed.get()) {
+                exchange.discard();
+                throw new IllegalStateException("the client is closed");
+            }
+            inFlight.add(exchange);
+            exchange.completionInternal().whenComplete((record, never) -> inFlight.remove(exchange));
+            long startEpochMicros = epochMicros(Instant.now());
+            // before acquiring a connection: TTFT includes the wait for a connection and any connect, like llmperf
+            long startNanos = System.nanoTime();
+            exchange.start(startNanos, startEpochMicros);
+            return exchange;
+        }
+
+        @Override
+        public void discard() {
+            if (used.compareAndSet(false, true)) exchange.discard();
+        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.llmperf4j.engine.load;
 
 import io.llmperf4j.engine.client.LlmClient;
+import io.llmperf4j.engine.client.PreparedRequest;
 import io.llmperf4j.engine.client.RequestHandle;
 import io.llmperf4j.engine.overhead.ClientOverheadMonitor;
 import io.llmperf4j.model.ClientTokenCount;
@@ -200,6 +201,18 @@ public final class OpenLoopRunner {
     private record Finished(int arrival, RequestRecord record, Throwable error) {
     }
 
+    /**
+     * An arrival's request, ready before its time: {@code prepared} by the client, or {@code refused} by it (told when
+     * the arrival is due, as a send it refused then would be); {@code wireEnded}: it is over on the wire.
+     */
+    private record Outgoing(int arrival, boolean isWarmup, RequestSpec spec, AtomicBoolean wireEnded,
+                            PreparedRequest prepared, RuntimeException refused) {
+        /** For an arrival that will not be sent (the run stopped first). */
+        void discard() {
+            if (prepared != null) prepared.discard();
+        }
+    }
+
     /** What the collector needs of a request in flight; {@code wireEnded}: it is over on the wire. */
     private record InFlight(RequestHandle handle, RequestSpec spec, String clientRequestId, long intendedOffsetNanos,
                             long actualOffsetNanos, AtomicBoolean wireEnded) {
@@ -391,12 +404,16 @@ public final class OpenLoopRunner {
             int i = 0;
             try {
                 for (; i < n; i++) {
-                    if (!awaitDeadline(startNanos + offsets[i])) break;
-                    if (cap != Integer.MAX_VALUE && !awaitSlot()) break;
+                    Outgoing ahead = readyAhead(i); // built before its time: the instant holds the send alone
+                    if (!awaitDeadline(startNanos + offsets[i])
+                            || cap != Integer.MAX_VALUE && !awaitSlot()) {
+                        if (ahead != null) ahead.discard();
+                        break;
+                    }
                     long actual = System.nanoTime() - startNanos;
                     while (due < n && offsets[due] <= actual) due++;
                     maxBacklog = Math.max(maxBacklog, due - i - 1); // still waiting right after this send
-                    if (!send(i, actual)) break;
+                    if (!send(i, actual, ahead)) break;
                 }
                 if (i < n) { // stopped: what was due and never sent was backlog too
                     long now = System.nanoTime() - startNanos;
@@ -460,21 +477,61 @@ public final class OpenLoopRunner {
         }
 
         /**
-         * Sends {@code arrival}, unless sending was closed (a stop, the deadline) or the run stopped while its request
-         * was drawn: then false, and the pacer sends no more.
+         * {@code arrival}'s request made ready to go ({@link LlmClient#prepare}) when its prompt is at hand without
+         * waiting; null when it is not (a fresh prompt not drawn yet: it is taken at the arrival's time, its wait
+         * counted as the closed loop's is) or the client refused it (told at the arrival's time).
          */
-        private boolean send(int arrival, long actualOffset) {
+        private Outgoing readyAhead(int arrival) {
             boolean isWarmup = schedule.isWarmup(arrival);
-            RequestSpec spec = spec(arrival, isWarmup);
-            if (spec == null) return false;
+            RequestSpec spec = specAtHand(arrival, isWarmup);
+            if (spec == null) return null;
+            return outgoing(arrival, isWarmup, spec);
+        }
+
+        /** {@code spec} prepared by the client for {@code arrival}; a refusal is kept, to be told when it is due. */
+        private Outgoing outgoing(int arrival, boolean isWarmup, RequestSpec spec) {
+            AtomicBoolean wireEnded = new AtomicBoolean();
+            try {
+                return new Outgoing(arrival, isWarmup, spec, wireEnded,
+                        client.prepare(spec, () -> wireEnded(wireEnded, isWarmup)), null);
+            } catch (RuntimeException e) {
+                return new Outgoing(arrival, isWarmup, spec, wireEnded, null, e);
+            }
+        }
+
+        /** As {@link #spec}, without waiting for a draw: null when none is ready. */
+        private RequestSpec specAtHand(int arrival, boolean isWarmup) {
+            if (isWarmup && warmupPrompts != null) return warmupPrompts.poll();
+            if (fresh != null) return fresh.poll();
+            return spec(arrival, isWarmup);
+        }
+
+        /**
+         * Sends {@code arrival} ({@code ahead}: its request ready, or null to take it now), unless sending was closed
+         * (a stop, the deadline) or the run stopped while its request was drawn: then false, and the pacer sends no
+         * more.
+         */
+        private boolean send(int arrival, long actualOffset, Outgoing ahead) {
+            Outgoing out = ahead;
+            if (out == null) {
+                boolean isWarmup = schedule.isWarmup(arrival);
+                RequestSpec spec = spec(arrival, isWarmup);
+                if (spec == null) return false;
+                out = outgoing(arrival, isWarmup, spec);
+            }
             synchronized (sendLock) {
-                if (closed || System.nanoTime() - deadlineNanos >= 0) return false;
-                send(arrival, actualOffset, isWarmup, spec);
+                if (closed || System.nanoTime() - deadlineNanos >= 0) {
+                    out.discard();
+                    return false;
+                }
+                send(out, actualOffset);
                 return true;
             }
         }
 
-        private void send(int arrival, long actualOffset, boolean isWarmup, RequestSpec spec) {
+        private void send(Outgoing out, long actualOffset) {
+            int arrival = out.arrival();
+            boolean isWarmup = out.isWarmup();
             if (!isWarmup) {
                 if (firstMeasuredSendOffset < 0) {
                     firstMeasuredSendOffset = actualOffset;
@@ -484,23 +541,24 @@ public final class OpenLoopRunner {
                 lastMeasuredSendOffset = actualOffset;
             }
             inFlightCount.incrementAndGet();
-            AtomicBoolean wireEnded = new AtomicBoolean();
             RequestHandle handle;
             try {
-                handle = client.send(spec, () -> wireEnded(wireEnded, isWarmup));
+                if (out.refused() != null) throw out.refused();
+                handle = out.prepared().send();
             } catch (RuntimeException e) {
                 inFlightCount.decrementAndGet();
                 String id = "unsent-" + arrival;
-                inFlight.put(arrival, new InFlight(null, spec, id, offsets[arrival], actualOffset, wireEnded));
-                finished.add(new Finished(arrival, failed(spec, id, actualOffset, new Failure(FailureKind.CLIENT_ERROR, -1,
-                        "the client refused the request: " + e)), null));
+                inFlight.put(arrival, new InFlight(null, out.spec(), id, offsets[arrival], actualOffset,
+                        out.wireEnded()));
+                finished.add(new Finished(arrival, failed(out.spec(), id, actualOffset, new Failure(
+                        FailureKind.CLIENT_ERROR, -1, "the client refused the request: " + e)), null));
                 return;
             }
-            // the client's start stamp is the actual send: the body built since the pacer's stamp is send lag
+            // the client's start stamp is the actual send: any work left between the pacer's stamp and it is send lag
             long sentAt = SendStamps.actualOffset(handle, startNanos, actualOffset);
             if (!isWarmup) lastMeasuredSendOffset = sentAt;
-            inFlight.put(arrival, new InFlight(handle, spec, handle.clientRequestId(), offsets[arrival], sentAt,
-                    wireEnded));
+            inFlight.put(arrival, new InFlight(handle, out.spec(), handle.clientRequestId(), offsets[arrival], sentAt,
+                    out.wireEnded()));
             handle.completion().whenComplete((record, error) -> {
                 inFlightCount.decrementAndGet();
                 finished.add(new Finished(arrival, record, error));

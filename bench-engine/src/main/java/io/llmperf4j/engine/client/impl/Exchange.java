@@ -186,6 +186,11 @@ public final class Exchange implements RequestHandle, SseEventSink {
                 context.redactor(), this::abortAfterStreamError, completion);
     }
 
+    /** Gives back the request's bytes of an exchange that will never start (a prepared request not sent). */
+    public void discard() {
+        ReferenceCountUtil.release(request);
+    }
+
     /**
      * Starts the request's clock at {@code startNanos} ({@link System#nanoTime()}, wall clock
      * {@code startEpochMicros}): every offset of its record counts from there. Then asks the pool for a connection,
