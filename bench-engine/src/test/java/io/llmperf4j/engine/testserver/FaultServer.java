@@ -560,7 +560,9 @@ public final class FaultServer implements AutoCloseable {
                     for (String e : Streams.standard()) {
                         gzip.write(sse(e, "\n", true).getBytes(StandardCharsets.UTF_8));
                         gzip.flush();
-                        Thread.sleep(50); // apart, so each event's arrival can be told from the next one's
+                        // apart, so each event's arrival can be told from the next one's, with room for a loaded
+                        // machine's late read (78 ms at load average 18 against 50 ms apart)
+                        Thread.sleep(150);
                         stamps.put("event-" + k++, System.nanoTime()); // "event-1" is the first content event
                         chunkBytes(out, compressed.toByteArray());
                         compressed.reset();
