@@ -54,7 +54,16 @@ public record DeliveredTokens(double tokens, double fromFailed, double tokensPer
         run.records().forEach(r -> add(r, counting, windowStart, windowEnd, sums));
         warmup.forEach(r -> add(r, counting, windowStart, windowEnd, sums));
         double seconds = run.durationNanos() / NANOS_PER_SECOND;
-        return new DeliveredTokens(sums[0], sums[1], run.durationNanos() > 0 ? sums[0] / seconds : Double.NaN);
+        double tokens = tidy(sums[0]);
+        return new DeliveredTokens(tokens, tidy(sums[1]), run.durationNanos() > 0 ? tokens / seconds : Double.NaN);
+    }
+
+    /**
+     * {@code sum} to a millionth of a token: the even shares add up with float noise (a failed request's 19 tokens
+     * summed to 19.000000000000004 in a summary), while a share cut at a window edge is kept.
+     */
+    static double tidy(double sum) {
+        return Math.round(sum * 1e6) / 1e6;
     }
 
     private static void add(RequestRecord r, TokenCounting counting, long windowStart, long windowEnd,

@@ -71,4 +71,18 @@ class DeliveredTokensTest {
         // without the warmup records: the measured request's alone
         assertEquals(4, DeliveredTokens.of(run, TokenCounting.DEFAULT).tokens(), 1e-12);
     }
+
+    /** Even shares add up with float noise: a count of whole tokens stays whole (19, not 19.000000000000004). */
+    @Test
+    void aWholeRequestsTokensSumToAWholeNumber() {
+        Failure failed = new Failure(FailureKind.CONNECTION_CLOSED, -1, "closed mid-stream");
+        List<RequestRecord> records = List.of(
+                record("cut", 0, new long[] {10, 20, 30, 40, 50, 60, 70}, 19, 20, failed));
+        BenchmarkRun run = new BenchmarkRun(new BenchmarkSettings("m", 10, 0, 10, 0, 1, 1, 1,
+                Map.of(), "openai", Map.of(), "http://localhost:8000/v1", "llama-2 (built in)", "llmperf", 1L), records,
+                START_MS, START_MS + 1000, 1000 * MS, 1, true);
+        DeliveredTokens d = DeliveredTokens.of(run, TokenCounting.DEFAULT);
+        assertEquals(19.0, d.tokens(), 0.0);
+        assertEquals(19.0, d.fromFailed(), 0.0);
+    }
 }
