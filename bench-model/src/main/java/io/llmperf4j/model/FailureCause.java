@@ -9,8 +9,9 @@ import java.util.Map;
  * What one failure points at, by its kind and code (METRICS.md §6): a 3xx (a redirect, which the client does not
  * follow), a 4xx other than 408/429 (an HTTP status, or the code of an error in the stream) or a failed connection is
  * the client's configuration (or a server that is not
- * there); a failed connection after requests of the same run had succeeded is the server going away (a restart, a
- * crash, an out-of-memory kill), since the same URL worked; 429, 408, 5xx, timeouts and dropped connections may be the
+ * there); a failed connection after the server had answered (a request of the same run had succeeded, or a failed
+ * one's first content had come) is the server going away (a restart, a crash, an out-of-memory kill), since the same
+ * URL worked ({@link ServerGone} says after how many successes, or before any); 429, 408, 5xx, timeouts and dropped connections may be the
  * server's capacity; a cancellation at the run's end and a request lost with a load worker say nothing about the
  * server; the rest (malformed or cut-short streams, errors without a code, client errors) points at neither. The one
  * definition: the report's REQUESTS_FAILED warning, the page and the sweep's verdict all read it.
@@ -21,7 +22,10 @@ public enum FailureCause {
     CANCELLED,
     LOST,
     OTHER,
-    /** A connection that failed after a request of the same run had succeeded: the server stopped accepting them. */
+    /**
+     * A connection that failed after the server had answered a request of the same run (a success, or a failed
+     * request's first content): the server stopped accepting them.
+     */
     SERVER_UNAVAILABLE;
 
     /** For {@link #of(FailureKind, Integer, long, long)}: no request of the run succeeded. */

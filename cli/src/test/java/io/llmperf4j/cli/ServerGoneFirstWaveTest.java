@@ -72,7 +72,7 @@ class ServerGoneFirstWaveTest {
      * Answers its first request (the pre-run check) whole, then streams a chunk every 20 ms without end (chunked
      * SSE) until {@link #kill()} closes its port and every connection, as a killed process's kernel does.
      */
-    private static final class EndlessStreams implements AutoCloseable {
+    static final class EndlessStreams implements AutoCloseable {
         private final ServerSocket listener = new ServerSocket(0, 64, InetAddress.getLoopbackAddress());
         private final List<Socket> sockets = new CopyOnWriteArrayList<>();
         private final AtomicInteger requests = new AtomicInteger();

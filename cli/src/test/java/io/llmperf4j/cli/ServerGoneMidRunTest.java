@@ -40,7 +40,7 @@ class ServerGoneMidRunTest {
             + "out-of-memory kill\\?\\); check its logs\\. The URL is right: requests to it had succeeded");
 
     /** Runs {@code args} against a simulator that is closed once {@code stopWhen} holds for its request count. */
-    private static CliRun runStoppingTheServer(IntPredicate stopWhen, String... args) throws Exception {
+    static CliRun runStoppingTheServer(IntPredicate stopWhen, String... args) throws Exception {
         SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder()
                 .timeToFirstToken(Duration.ofMillis(20)).interTokenDelay(Duration.ofMillis(5)).build());
         try {

@@ -4,6 +4,7 @@ import io.llmperf4j.model.FailureCause;
 import io.llmperf4j.model.OutputTokenPolicy;
 import io.llmperf4j.model.Percentiles;
 import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.ServerGone;
 
 import java.util.Collections;
 import java.util.EnumMap;
@@ -34,11 +35,15 @@ import java.util.function.ToLongFunction;
  * @param completionRequestsPerSecond the same level's successes on the same footing, (successes − 1) / (last − first
  *                                    success's end): a service that keeps up ends requests as fast as they arrive;
  *                                    NaN where the scheduled rate is NaN or fewer than 2 succeeded
+ * @param serverGone            the server going away ({@link ServerGone}: after how many successes, or before any),
+ *                              the reading the run's summary words; null when no failure is
+ *                              {@link FailureCause#SERVER_UNAVAILABLE}
  */
 public record LevelSummary(double level, int successes, int total, double outputTokensPerSecond,
                            double requestsPerSecond, double ttftP50Millis, double ttftP90Millis, double e2eP50Millis,
                            double e2eP90Millis, Map<FailureCause, Integer> failuresByCause,
-                           double scheduledRequestsPerSecond, double completionRequestsPerSecond) {
+                           double scheduledRequestsPerSecond, double completionRequestsPerSecond,
+                           ServerGone serverGone) {
 
     public LevelSummary {
         if (successes < 0 || total < successes) {
@@ -55,6 +60,16 @@ public record LevelSummary(double level, int successes, int total, double output
         failuresByCause = Collections.unmodifiableMap(causes);
     }
 
+    /** A level without the server going away. */
+    public LevelSummary(double level, int successes, int total, double outputTokensPerSecond,
+                        double requestsPerSecond, double ttftP50Millis, double ttftP90Millis, double e2eP50Millis,
+                        double e2eP90Millis, Map<FailureCause, Integer> failuresByCause,
+                        double scheduledRequestsPerSecond, double completionRequestsPerSecond) {
+        this(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis, ttftP90Millis,
+                e2eP50Millis, e2eP90Millis, failuresByCause, scheduledRequestsPerSecond, completionRequestsPerSecond,
+                null);
+    }
+
     /** A level whose failures' causes are unknown (all {@link FailureCause#OTHER}), closed-loop rates (NaN). */
     public LevelSummary(double level, int successes, int total, double outputTokensPerSecond, double requestsPerSecond,
                         double ttftP50Millis, double ttftP90Millis, double e2eP50Millis, double e2eP90Millis) {
@@ -66,13 +81,13 @@ public record LevelSummary(double level, int successes, int total, double output
     public LevelSummary withFailuresByCause(Map<FailureCause, Integer> causes) {
         return new LevelSummary(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis,
                 ttftP90Millis, e2eP50Millis, e2eP90Millis, causes, scheduledRequestsPerSecond,
-                completionRequestsPerSecond);
+                completionRequestsPerSecond, serverGone);
     }
 
     /** This level with an open loop's scheduled and completion rates. */
     public LevelSummary withRates(double scheduled, double completion) {
         return new LevelSummary(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis,
-                ttftP90Millis, e2eP50Millis, e2eP90Millis, failuresByCause, scheduled, completion);
+                ttftP90Millis, e2eP50Millis, e2eP90Millis, failuresByCause, scheduled, completion, serverGone);
     }
 
     /** Failures of {@code cause}. */
@@ -97,7 +112,8 @@ public record LevelSummary(double level, int successes, int total, double output
         double seconds = result.durationNanos() / 1e9;
         long[] ttft = nanos(ok, ScheduledRecord::ttftFromIntendedNanos);
         long[] e2e = nanos(ok, ScheduledRecord::e2eFromIntendedNanos);
-        Map<FailureCause, Integer> causes = FailureCause.count(measured.stream().map(ScheduledRecord::record).toList());
+        List<RequestRecord> records = measured.stream().map(ScheduledRecord::record).toList();
+        Map<FailureCause, Integer> causes = FailureCause.count(records);
         double scheduled = Double.NaN;
         double completion = Double.NaN;
         // a session schedule's arrivals are sessions, its records turns: no like-for-like rate
@@ -108,7 +124,8 @@ public record LevelSummary(double level, int successes, int total, double output
         }
         return new LevelSummary(result.settings().level(), ok.size(), measured.size(),
                 seconds > 0 ? tokens / seconds : Double.NaN, seconds > 0 ? ok.size() / seconds : Double.NaN,
-                millis(ttft, 50), millis(ttft, 90), millis(e2e, 50), millis(e2e, 90), causes, scheduled, completion);
+                millis(ttft, 50), millis(ttft, 90), millis(e2e, 50), millis(e2e, 90), causes, scheduled, completion,
+                ServerGone.of(records).orElse(null));
     }
 
     /** (n − 1) / (last end − first end): the schedule's own rate convention, applied to when requests ended. */

@@ -1,6 +1,7 @@
 package io.llmperf4j.engine.load;
 
 import io.llmperf4j.model.FailureCause;
+import io.llmperf4j.model.ServerGone;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -237,9 +238,18 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
             case CANCELLED -> "cancelled at the run's end";
             case LOST -> "lost with a load worker";
             case OTHER -> "other (malformed or cut-short streams, client errors, or no known cause)";
-            case SERVER_UNAVAILABLE -> "server unavailable (connections refused after successes: restart, crash)";
+            case SERVER_UNAVAILABLE -> "server unavailable (connections refused " + gone(s) + ": restart, crash)";
         }));
         return String.join(", ", parts);
+    }
+
+    /**
+     * When the level's server went away, as its summary's warning says it ({@link ServerGone#when}): "after
+     * successes", or "before any request succeeded but after it had begun answering 4 requests".
+     */
+    private static String gone(LevelSummary s) {
+        ServerGone gone = s.serverGone();
+        return gone != null && gone.beforeAnySuccess() ? gone.when() : "after successes";
     }
 
     public OptionalDouble saturationLevel() {

@@ -1,6 +1,7 @@
 package io.llmperf4j.engine.load;
 
 import io.llmperf4j.model.FailureCause;
+import io.llmperf4j.model.ServerGone;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -107,6 +108,30 @@ class SaturationVerdictTest {
                 "not judged: concurrency 2: every request failed (24 of 24: 24 configuration (connection refused or "
                         + "4xx)); its failure rate is recorded, its performance numbers are empty"),
                 v.describe("concurrency"));
+    }
+
+    /**
+     * A server gone during a level is worded as that level's summary words it ({@link ServerGone}): after successes,
+     * or before any request succeeded but after it had begun answering (killed during the first wave).
+     */
+    @Test
+    void theServerGoingAwaySaysWhetherAnyRequestHadSucceeded() {
+        LevelSummary firstWave = new LevelSummary(4, 0, 12, 0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+                Map.of(FailureCause.CAPACITY, 4, FailureCause.SERVER_UNAVAILABLE, 8), Double.NaN, Double.NaN,
+                new ServerGone(1_700_000_587_000_000L, 0, 4));
+        assertEquals("4 capacity (429/408/5xx, timeouts, dropped connections), 8 server unavailable (connections "
+                + "refused before any request succeeded but after it had begun answering 4 requests: restart, "
+                + "crash)", SaturationVerdict.causes(firstWave));
+        LevelSummary midRun = level(2, 12, 20, 200, 10).withFailuresByCause(Map.of(FailureCause.SERVER_UNAVAILABLE,
+                8));
+        midRun = new LevelSummary(midRun.level(), midRun.successes(), midRun.total(), midRun.outputTokensPerSecond(),
+                midRun.requestsPerSecond(), midRun.ttftP50Millis(), midRun.ttftP90Millis(), midRun.e2eP50Millis(),
+                midRun.e2eP90Millis(), midRun.failuresByCause(), Double.NaN, Double.NaN,
+                new ServerGone(1_700_000_587_000_000L, 12, 0));
+        assertEquals("8 server unavailable (connections refused after successes: restart, crash)",
+                SaturationVerdict.causes(midRun));
+        assertEquals(midRun.serverGone(), midRun.withRates(1, 1).withFailuresByCause(midRun.failuresByCause())
+                .serverGone(), "kept by the copies");
     }
 
     /** 429s, 5xx and timeouts are what "the service cannot hold it" means; they count even on a level not judged. */

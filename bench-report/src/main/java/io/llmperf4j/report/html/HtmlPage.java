@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.llmperf4j.model.FailureCause;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.ServerGone;
 import io.llmperf4j.report.metrics.Metric;
 import io.llmperf4j.report.metrics.MetricUnit;
 import io.llmperf4j.report.metrics.RequestMetrics;
@@ -712,6 +713,7 @@ final class HtmlPage {
 
     private void errors() {
         List<ReportSeries.ErrorGroup> groups = ReportSeries.errorGroups(data.records(), MAX_EXAMPLES);
+        ServerGone gone = ServerGone.of(data.records()).orElse(null);
         out.append("<section id=\"errors\">\n<h2>Errors</h2>\n<div class=\"card\">\n");
         SummaryDocument.ErrorsJson e = summary.errors();
         if (groups.isEmpty()) {
@@ -721,13 +723,13 @@ final class HtmlPage {
             out.append("<p><strong>").append(failed).append(" of ").append(data.records().size())
                     .append(" requests failed</strong>");
             if (e != null) out.append(" (error rate ").append(Html.esc(Html.percent(e.rate()))).append(")");
-            out.append(". ").append(Html.esc(failureReading(groups))).append("</p>\n");
+            out.append(". ").append(Html.esc(failureReading(groups, gone))).append("</p>\n");
             out.append("<table class=\"errors\">\n<thead><tr><th>kind</th><th class=\"num\">code</th>"
                     + "<th class=\"num\">count</th><th class=\"num\">share</th><th>example messages</th></tr></thead>\n"
                     + "<tbody>\n");
             for (ReportSeries.ErrorGroup g : groups) {
                 out.append("<tr><td class=\"mono\">").append(Html.esc(g.kind().name()))
-                        .append(g.cause() == FailureCause.SERVER_UNAVAILABLE ? " (after successes)" : "")
+                        .append(g.cause() == FailureCause.SERVER_UNAVAILABLE ? goneTag(gone) : "")
                         .append("</td><td class=\"num\">")
                         .append(g.code()).append("</td><td class=\"num\">").append(g.count())
                         .append("</td><td class=\"num\">").append(Html.esc(Html.percent((double) g.count() / failed)))
@@ -752,10 +754,21 @@ final class HtmlPage {
     }
 
     /**
+     * The error table's tag for the server going away: " (after successes)", or, when it went before any success
+     * ({@link ServerGone#beforeAnySuccess}), " (before any success, after answering)".
+     */
+    static String goneTag(ServerGone gone) {
+        return gone != null && gone.beforeAnySuccess() ? " (before any success, after answering)"
+                : " (after successes)";
+    }
+
+    /**
      * What the failures say about the load, by what each kind points at ({@link FailureCause}, the split the
      * REQUESTS_FAILED warning makes): only capacity failures say the service did not hold it.
+     *
+     * @param gone the server going away ({@link ServerGone}, the warning's reading), null when no failure points at it
      */
-    static String failureReading(List<ReportSeries.ErrorGroup> groups) {
+    static String failureReading(List<ReportSeries.ErrorGroup> groups, ServerGone gone) {
         Map<FailureCause, Integer> by = new EnumMap<>(FailureCause.class);
         for (ReportSeries.ErrorGroup g : groups) by.merge(g.cause(), g.count(), Integer::sum);
         List<String> parts = new ArrayList<>();
@@ -766,9 +779,14 @@ final class HtmlPage {
         int lost = by.getOrDefault(FailureCause.LOST, 0);
         int unavailable = by.getOrDefault(FailureCause.SERVER_UNAVAILABLE, 0);
         if (unavailable > 0) {
+            // the words of the summary's warning: after how many successes, or before any (a first-wave kill)
+            String when = gone == null ? "after requests of this run had succeeded"
+                    : gone.beforeAnySuccess() ? gone.when() + " (the first sent at " + gone.utcTime() + " UTC)"
+                    : "after requests of this run had succeeded (the first sent at " + gone.utcTime() + " UTC, "
+                    + gone.when() + ")";
             parts.add(unavailable + (unavailable == 1 ? " points" : " point") + " at the server going away "
-                    + "(connections refused after requests of this run had succeeded: a restart, a crash, an "
-                    + "out-of-memory kill): the URL is right; check the server's logs.");
+                    + "(connections refused " + when + ": a restart, a crash, an out-of-memory kill): the URL is "
+                    + "right; check the server's logs.");
         }
         if (capacity > 0) {
             // a connection closed mid-response is also what a server that stops (crashes, restarts) leaves

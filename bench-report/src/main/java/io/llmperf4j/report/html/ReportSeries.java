@@ -331,7 +331,8 @@ public final class ReportSeries {
      * @param distinctMessages how many different messages they had
      * @param examples         the first different messages (key-shaped text redacted), in record order
      * @param cause            what they point at in their run ({@link FailureCause#of(List)}: a failed connection
-     *                         after a success is the server going away, not the configuration)
+     *                         after the server had answered, a success or a failed request's first content, is the
+     *                         server going away, not the configuration)
      */
     public record ErrorGroup(FailureKind kind, int code, int count, int distinctMessages, List<String> examples,
                              FailureCause cause) {
@@ -348,8 +349,8 @@ public final class ReportSeries {
     }
 
     /**
-     * Failures grouped by kind, code and cause (refused connections before and after the run's first success apart),
-     * most frequent first (then kind order, then code).
+     * Failures grouped by kind, code and cause (refused connections before and after the server first answered
+     * apart), most frequent first (then kind order, then code).
      */
     public static List<ErrorGroup> errorGroups(List<RequestRecord> records, int maxExamples) {
         Map<String, FailureKind> kinds = new LinkedHashMap<>();

@@ -4,6 +4,7 @@ import io.llmperf4j.model.ClientOverhead;
 import io.llmperf4j.model.FailureCause;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.ServerGone;
 import io.llmperf4j.report.stats.PandasStats;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -303,9 +304,10 @@ public final class RunWarnings {
      * or a failed connection (TLS, refused, unknown host), is the client's configuration; 429, 408, 5xx (either way),
      * timeouts and dropped connections may be the server's capacity; the rest (an error in the stream without a
      * code, malformed or cut-short responses, client errors) points at neither. When failures point different ways,
-     * each is counted, so the counts add up to the failures. A failed connection after a success of the same run
-     * is the server going away ({@link FailureCause#SERVER_UNAVAILABLE}): the sentence says after how many
-     * successes, and when.
+     * each is counted, so the counts add up to the failures. A failed connection after the server had answered (a
+     * success of the same run, or a failed request's first content) is the server going away
+     * ({@link FailureCause#SERVER_UNAVAILABLE}): the sentence says after how many successes, or before any, and when
+     * ({@link ServerGone}, the reading the page and the sweep's verdict share).
      */
     static String failureCause(List<RequestMetrics> requests) {
         long configuration = 0;
@@ -313,7 +315,6 @@ public final class RunWarnings {
         long lost = 0;
         long other = 0;
         long unavailable = 0;
-        long firstUnavailable = Long.MAX_VALUE;
         boolean uncodedErrors = false;
         boolean dropped = false;
         long served = FailureCause.NEVER_SERVED;
@@ -331,10 +332,7 @@ public final class RunWarnings {
                     capacity++;
                     dropped |= r.failureKind() == FailureKind.CONNECTION_CLOSED;
                 }
-                case SERVER_UNAVAILABLE -> {
-                    unavailable++;
-                    firstUnavailable = Math.min(firstUnavailable, r.startEpochMicros());
-                }
+                case SERVER_UNAVAILABLE -> unavailable++;
                 case OTHER -> {
                     other++;
                     uncodedErrors |= r.failureKind() == FailureKind.ERROR_IN_STREAM;
@@ -342,7 +340,7 @@ public final class RunWarnings {
             }
         }
         String gone = unavailable == 0 ? "" : unavailable + " point at the server going away: "
-                + serverStopped(requests, firstUnavailable);
+                + serverStopped(serverGone(requests).orElseThrow());
         if (unavailable > 0 && configuration + capacity + other + lost == 0) return gone + ".";
         if (unavailable > 0) {
             String rest = failureCauseOfTheRest(configuration, capacity, lost, other, uncodedErrors, dropped);
@@ -352,26 +350,30 @@ public final class RunWarnings {
     }
 
     /**
-     * "the server stopped accepting connections after 12 successes at 14:03:07 UTC (...); check its logs. The URL is
-     * right: requests to it had succeeded": the successes that had ended when the first refused request was sent
-     * ({@code firstRefusedMicros}); with none, the requests whose streams had begun (killed during the first wave).
+     * The server going away in a run's {@code requests} ({@link ServerGone}, the reading the page and the sweep's
+     * verdict share); empty when no failure points at it.
      */
-    private static String serverStopped(List<RequestMetrics> requests, long firstRefusedMicros) {
-        long before = requests.stream().filter(r -> r.succeeded()
-                && FailureCause.endEpochMicros(r.startEpochMicros(), r.e2eNanos()) <= firstRefusedMicros).count();
-        String at = java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss", Locale.ROOT)
-                .withZone(java.time.ZoneOffset.UTC).format(java.time.Instant.EPOCH.plus(firstRefusedMicros,
-                        java.time.temporal.ChronoUnit.MICROS));
-        String why = " (a restart, a crash, an out-of-memory kill?); check its logs. The URL is right: ";
-        if (before > 0) {
-            return "the server stopped accepting connections after " + before + " success" + (before == 1 ? "" : "es")
-                    + " at " + at + " UTC" + why + "requests to it had succeeded";
+    public static Optional<ServerGone> serverGone(List<RequestMetrics> requests) {
+        List<ServerGone.Request> view = new ArrayList<>(requests.size());
+        for (RequestMetrics r : requests) {
+            view.add(new ServerGone.Request(r.succeeded(), r.failureKind(), r.failureCode(), r.startEpochMicros(),
+                    r.e2eNanos(), r.ttftNanos().orElse(-1)));
         }
-        long answered = requests.stream().filter(r -> !r.succeeded() && r.ttftNanos().isPresent()
-                && FailureCause.endEpochMicros(r.startEpochMicros(), r.ttftNanos().getAsLong())
-                <= firstRefusedMicros).count();
-        return "the server stopped accepting connections at " + at + " UTC, before any request succeeded but after "
-                + "it had begun answering " + answered + (answered == 1 ? " request" : " requests") + why
+        return ServerGone.read(view);
+    }
+
+    /**
+     * "the server stopped accepting connections after 12 successes at 14:03:07 UTC (...); check its logs. The URL is
+     * right: requests to it had succeeded": the successes that had ended when the first refused request was sent;
+     * with none, the requests whose streams had begun (killed during the first wave).
+     */
+    private static String serverStopped(ServerGone gone) {
+        String why = " (a restart, a crash, an out-of-memory kill?); check its logs. The URL is right: ";
+        if (!gone.beforeAnySuccess()) {
+            return "the server stopped accepting connections " + gone.when() + " at " + gone.utcTime() + " UTC" + why
+                    + "requests to it had succeeded";
+        }
+        return "the server stopped accepting connections at " + gone.utcTime() + " UTC, " + gone.when() + why
                 + "it had answered";
     }
 
