@@ -320,6 +320,13 @@ public final class FaultServer implements AutoCloseable {
                 out.flush();
                 return false;
             }
+            case "json-length-cut": { // a whole JSON answer announced as 2,048 bytes: 812 of them, then the close
+                String json = "{\"id\":\"x\",\"object\":\"chat.completion\",\"note\":\"" + "a".repeat(2048) + "\"}";
+                head(out, "200 OK", "application/json", "Content-Length: 2048\r\n");
+                out.write(json.substring(0, 812).getBytes(StandardCharsets.UTF_8));
+                out.flush();
+                return false;
+            }
             case "status-401": {
                 String auth = r.headers().getOrDefault("authorization", "");
                 String body = "{\"error\":{\"message\":\"Incorrect API key provided: " + auth

@@ -150,6 +150,10 @@ public final class Exchange implements RequestHandle, SseEventSink {
     private long doneNanos;
     /** The body ends by its framing (chunked or a length), not by the close: a keep-alive connection can outlive it. */
     private boolean bodyDelimited;
+    /** The Content-Length of a body that is not chunked, -1 without one: a close before it is reached cut the body. */
+    private long contentLength = -1;
+    /** The body's bytes received so far, as the wire carried them (before any decompression removed the length). */
+    private long bodyBytes;
     /**
      * A stream whose body ends with the connection (no length, no chunking) ended inside an event (a line or an event
      * unfinished): the close may have cut it. {@link #eventsBeforeTail}: the events decoded before that unfinished
@@ -465,6 +469,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
         status = response.status().code();
         keepAlive = HttpUtil.isKeepAlive(response);
         bodyDelimited = HttpUtil.isTransferEncodingChunked(response) || HttpUtil.isContentLengthSet(response);
+        contentLength = HttpUtil.isTransferEncodingChunked(response) ? -1 : HttpUtil.getContentLength(response, -1L);
         contentType = response.headers().get(HttpHeaderNames.CONTENT_TYPE);
         responseRequestId = response.headers().get(X_REQUEST_ID);
         undecodedEncoding = undecodedEncoding(response);
@@ -499,6 +504,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
     private void onContent(HttpContent content, long arrivalNanos) {
         ByteBuf bytes = content.content();
         boolean last = content instanceof LastHttpContent;
+        bodyBytes += bytes.readableBytes();
         switch (state) {
             case STREAMING:
                 if (doneSeen) break; // after the end event: dropped unread, only the body's end is awaited
@@ -612,13 +618,11 @@ public final class Exchange implements RequestHandle, SseEventSink {
                     fail(nowNanos, notAStream); // a page that ended with the connection (no length, no chunking)
                 } else if (decoder.hasPendingBytes()) {
                     // a chunked body before its last chunk, or one shorter than its length, cut inside an event
-                    fail(nowNanos, new Failure(FailureKind.CONNECTION_CLOSED, -1, FailureMessages.closedMidStream(
-                            context.hostAndPort(), eventsDecoded, true)));
+                    fail(nowNanos, new Failure(FailureKind.CONNECTION_CLOSED, -1, closedMidStream(true)));
                 } else {
                     // cut between events: after a finish reason the answer is whole, as a close-delimited body's is
                     // judged (a success tagged for its missing end marker); before one, cut
-                    Failure cut = new Failure(FailureKind.CONNECTION_CLOSED, -1, FailureMessages.closedMidStream(
-                            context.hostAndPort(), eventsDecoded, false));
+                    Failure cut = new Failure(FailureKind.CONNECTION_CLOSED, -1, closedMidStream(false));
                     end(State.DONE, false, () -> assembler.finishWithoutEndMarker(nowNanos, cut));
                 }
                 break;
@@ -628,12 +632,28 @@ public final class Exchange implements RequestHandle, SseEventSink {
                 break;
             }
             case JSON_BODY:
-                fail(nowNanos, new Failure(FailureKind.CONNECTION_CLOSED, -1,
-                        "connection closed by " + context.hostAndPort() + " before the end of the response body"));
+                fail(nowNanos, new Failure(FailureKind.CONNECTION_CLOSED, -1, shortOfLength()
+                        ? FailureMessages.closedShortOfLength(context.hostAndPort(), bodyBytes, contentLength)
+                        : "connection closed by " + context.hostAndPort() + " before the end of the response body"));
                 break;
             default:
                 break; // PENDING cannot see the channel; DONE/FAILED are over
         }
+    }
+
+    /** The connection closed before the body reached its Content-Length. */
+    private boolean shortOfLength() {
+        return contentLength >= 0 && bodyBytes < contentLength;
+    }
+
+    /**
+     * A stream the close cut: how many of its Content-Length's bytes came, when it has one and fell short of it
+     * ({@link FailureMessages#closedShortOfLength}), else its events ({@link FailureMessages#closedMidStream}).
+     */
+    private String closedMidStream(boolean insideEvent) {
+        String host = context.hostAndPort();
+        return shortOfLength() ? FailureMessages.closedShortOfLength(host, bodyBytes, contentLength, eventsDecoded,
+                insideEvent) : FailureMessages.closedMidStream(host, eventsDecoded, insideEvent);
     }
 
     void onException(Throwable cause, long nowNanos) {

@@ -168,8 +168,9 @@ public final class FailureMessages {
     }
 
     /**
-     * The connection ended a stream before its body's end: a chunked body before its last chunk, a body shorter than
-     * its Content-Length, or a body that ends with the connection inside an event (its last line or event unfinished),
+     * The connection ended a stream before its body's end: a chunked body before its last chunk, or a body that ends
+     * with the connection inside an event (its last line or event unfinished; a body shorter than its Content-Length
+     * says so, {@link #closedShortOfLength}),
      * e.g. "connection closed by host:port mid-stream after 4 events, part-way through the next one".
      *
      * @param events      the whole events received
@@ -178,6 +179,26 @@ public final class FailureMessages {
     public static String closedMidStream(String hostAndPort, int events, boolean insideEvent) {
         return "connection closed by " + hostAndPort + " mid-stream after " + events + " event" + (events == 1 ? "" : "s")
                 + (insideEvent ? ", part-way through the next one" : "");
+    }
+
+    /**
+     * A body whose connection closed before its Content-Length was reached, e.g. "the server (host:port) closed the
+     * connection after 812 of the 2,048 bytes its Content-Length announced": the client cannot have the whole
+     * response, whatever the bytes so far held.
+     */
+    public static String closedShortOfLength(String hostAndPort, long received, long announced) {
+        return String.format(Locale.ROOT, "the server (%s) closed the connection after %,d of the %,d bytes its "
+                + "Content-Length announced", hostAndPort, received, announced);
+    }
+
+    /**
+     * A stream cut so ({@link #closedShortOfLength(String, long, long)}), with the events it held, as
+     * {@link #closedMidStream} says them: "..., mid-stream after 2 events".
+     */
+    public static String closedShortOfLength(String hostAndPort, long received, long announced, int events,
+                                             boolean insideEvent) {
+        return closedShortOfLength(hostAndPort, received, announced) + ", mid-stream after " + events + " event"
+                + (events == 1 ? "" : "s") + (insideEvent ? ", part-way through the next one" : "");
     }
 
     /**
