@@ -149,6 +149,31 @@ class ServerMetricsEdgesTest {
         }
     }
 
+    /**
+     * A check the server answered within its 2 s, whose answer then took this process long to read (a /metrics of
+     * 300,000 samples to parse, a busy machine): the line says the time the check waited for the server, at most the
+     * 2 s it gives up at. Before, it timed the whole call, parsing and the client's own delays included, and could
+     * say "answered the check in 2.6 s" of a check that gives up after 2 s.
+     */
+    @Test
+    void aSlowChecksFigureIsTheTimeItWaitedWithinItsBound() throws Exception {
+        try (FakeMetrics server = new FakeMetrics()) {
+            StringBuilder big = new StringBuilder("# TYPE x_total counter\n");
+            for (int i = 0; i < 300_000; i++) big.append("x_total{k=\"v").append(i).append("\"} 1\n");
+            server.body = vllm(0) + big;
+            server.delayMillis = 1000;
+            assertNotNull(open(server, RARE), err());
+            List<String> lines = err().lines().toList();
+            assertEquals(1, lines.size(), err());
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile(" answered the check in (\\d+\\.\\d) s: ")
+                    .matcher(lines.get(0));
+            assertTrue(m.find(), lines.get(0));
+            double seconds = Double.parseDouble(m.group(1));
+            assertTrue(seconds >= 1.0, "the server took 1 s to answer: " + lines.get(0));
+            assertTrue(seconds <= ServerMetricsSession.CHECK_TIMEOUT.toSeconds(), "above the bound: " + lines.get(0));
+        }
+    }
+
     private static void awaitRequests(FakeMetrics server, int n) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (server.requests.size() < n) {

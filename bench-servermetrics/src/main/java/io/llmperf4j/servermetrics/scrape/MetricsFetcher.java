@@ -35,6 +35,8 @@ final class MetricsFetcher implements AutoCloseable {
     /** The open connection to the origin asked last, kept for the next scrape; null when there is none. */
     private volatile ScrapeConnection connection;
     private volatile boolean closed;
+    /** How long the last fetch waited for its answer ({@link #lastWaitNanos}); -1 before one answered. */
+    private long lastWaitNanos = -1;
 
     MetricsFetcher(ServerMetricsConfig config) {
         this.config = config;
@@ -42,8 +44,10 @@ final class MetricsFetcher implements AutoCloseable {
 
     /** The whole scrape, bounded by the config's timeout from connect to the last byte, redirects included. */
     Exposition fetch() throws ScrapeFailedException {
-        long deadline = System.nanoTime() + config.timeout().toNanos();
+        long start = System.nanoTime();
+        long deadline = start + config.timeout().toNanos();
         URI url = config.metricsUrl();
+        lastWaitNanos = -1;
         MetricsResponse response = send(url, deadline);
         for (int hops = 0; isRedirect(response.status()); hops++) {
             String location = response.location();
@@ -60,6 +64,9 @@ final class MetricsFetcher implements AutoCloseable {
             }
             response = send(url, deadline);
         }
+        // every read began before the deadline (the socket's timeout is what is left of it, and none begins after
+        // it), so the answer came within the timeout: a later stamp is this thread's own delay, not the server's
+        lastWaitNanos = Math.min(System.nanoTime() - start, config.timeout().toNanos());
         String contentType = response.contentType();
         if (response.status() == 401 || response.status() == 403) {
             throw new ScrapeFailedException("HTTP " + response.status() + ": " + needsCredentials(url),
@@ -149,6 +156,14 @@ final class MetricsFetcher implements AutoCloseable {
         if (c == null) return;
         c.close();
         if (connection == c) connection = null;
+    }
+
+    /**
+     * How long the last {@link #fetch()} waited for the server, connect to the answer's last byte (before it was
+     * parsed): at most the timeout; -1 when it got no answer.
+     */
+    long lastWaitNanos() {
+        return lastWaitNanos;
     }
 
     /** Closes the kept connection, and the one of a scrape in flight (which then fails as interrupted). */

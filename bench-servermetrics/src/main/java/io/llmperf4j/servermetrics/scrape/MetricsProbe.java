@@ -4,6 +4,7 @@ import io.llmperf4j.servermetrics.engines.ServerEngine;
 import io.llmperf4j.servermetrics.exposition.Exposition;
 import io.llmperf4j.servermetrics.exposition.ExpositionFormat;
 import io.llmperf4j.servermetrics.exposition.Sample;
+import java.time.Duration;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -28,10 +29,10 @@ public final class MetricsProbe {
                     + e.sampleCount() + " samples" + (engine == null ? ", no vLLM/SGLang/TGI names"
                     : ", " + engine.id + " names");
             return new ProbeResult(url, true, 200, e.format(), e.families().size(), e.sampleCount(), engine,
-                    config.sendsCredentials(), detail);
+                    config.sendsCredentials(), detail, Duration.ofNanos(fetcher.lastWaitNanos()));
         } catch (ScrapeFailedException e) {
             return new ProbeResult(url, false, e.httpStatus(), null, 0, 0, null, config.sendsCredentials(),
-                    e.getMessage());
+                    e.getMessage(), null);
         }
     }
 }

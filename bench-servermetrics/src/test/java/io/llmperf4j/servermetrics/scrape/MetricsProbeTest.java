@@ -9,6 +9,7 @@ import io.llmperf4j.servermetrics.Fixtures;
 import io.llmperf4j.servermetrics.engines.ServerEngine;
 import io.llmperf4j.servermetrics.exposition.ExpositionFormat;
 import java.net.URI;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 class MetricsProbeTest {
@@ -26,6 +27,27 @@ class MetricsProbeTest {
             assertEquals(server.url("/metrics").toString(), r.url());
             assertTrue(r.detail().startsWith("serves OpenMetrics: "), r.detail());
             assertTrue(r.detail().endsWith(", vllm names"), r.detail());
+        }
+    }
+
+    /**
+     * The check's time is what it waited for the server, connect to the answer's last byte, within its timeout (not
+     * the parse of 200,000 samples after it); no answer, no time.
+     */
+    @Test
+    void theCheckSaysHowLongItWaitedWithinItsTimeout() throws Exception {
+        try (TestMetricsServer server = new TestMetricsServer()) {
+            StringBuilder big = new StringBuilder("# TYPE x_total counter\n");
+            for (int i = 0; i < 200_000; i++) big.append("x_total{k=\"v").append(i).append("\"} 1\n");
+            server.body = big.toString();
+            ServerMetricsConfig config = ServerMetricsConfig.forEndpoint(server.url("/v1"), null)
+                    .withTimeout(Duration.ofSeconds(2));
+            ProbeResult r = MetricsProbe.probe(config);
+            assertTrue(r.ok(), r.detail());
+            assertEquals(200_000, r.samples());
+            assertTrue(!r.waited().isNegative() && r.waited().compareTo(config.timeout()) <= 0, r.waited()::toString);
+            server.status = 404;
+            assertNull(MetricsProbe.probe(config).waited());
         }
     }
 
