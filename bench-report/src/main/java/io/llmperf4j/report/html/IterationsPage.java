@@ -141,6 +141,14 @@ final class IterationsPage {
         } else if (measured.size() < 2) {
             out.append(" (one measured iteration: no interval)");
         }
+        int failed = measured.stream().mapToInt(IterationsFile.Row::requestsFailed).sum();
+        int total = failed + measured.stream().mapToInt(IterationsFile.Row::requestsCompleted).sum();
+        if (failed > 0 && failed < total) { // all failed: said above, as "no score"
+            // as the console says it (JmhTextFormat): the score counts the successful requests' tokens alone
+            out.append(". <strong class=\"failed\">failed: ").append(failed).append(" of ").append(total)
+                    .append(" measured requests (").append(Html.esc(Html.percent((double) failed / total)))
+                    .append(")</strong>: the score counts the tokens of those that succeeded");
+        }
         out.append("</p>\n<div class=\"charts\">");
         SvgChart.Builder chart = SvgChart.builder("iterations-tps-" + index, "Output tok/s per iteration")
                 .x(SvgChart.Axis.linear("Iteration start", "s").includingZero())
@@ -158,7 +166,8 @@ final class IterationsPage {
                         + "<th class=\"num\">ok</th><th class=\"num\">failed</th><th class=\"num\">TTFT mean (ms)</th>"
                         + "<th class=\"num\">TPOT mean (ms)</th></tr></thead>\n<tbody>\n");
         for (IterationsFile.Row r : its) {
-            out.append("<tr><td class=\"num\">").append(r.fork()).append("</td><td>").append(Html.esc(r.iterationType()))
+            out.append(r.requestsFailed() > 0 ? "<tr class=\"has-failures\">" : "<tr>")
+                    .append("<td class=\"num\">").append(r.fork()).append("</td><td>").append(Html.esc(r.iterationType()))
                     .append("</td><td class=\"num\">").append(r.iteration()).append("</td><td class=\"num\">")
                     .append(Html.fixed(r.startOffsetS(), 3)).append("</td><td class=\"num\">")
                     .append(Html.fixed(r.durationS(), 3)).append("</td><td class=\"num\">")

@@ -89,6 +89,33 @@ class FolderPagesTest {
     }
 
     /**
+     * Measured requests that failed are said on the page as the console says them (QA: 138 of 290 failed and the page
+     * showed only the score and a cell per row), and their iterations' rows are marked; the warmup's do not count.
+     */
+    @Test
+    void failedMeasuredRequestsAreSaidAndTheirRowsMarked(@TempDir Path dir) throws Exception {
+        List<IterationsFile.Row> rows = new ArrayList<>();
+        rows.add(new IterationsFile.Row("4", "concurrency", 1, "warmup", 1, 0, 1, 90, 90.0, 3, 5, 3.0, 10.0, 1.0));
+        rows.add(new IterationsFile.Row("4", "concurrency", 1, "measurement", 1, 1, 1, 100, 100.0, 3, 0, 3.0, 10.0,
+                1.0));
+        rows.add(new IterationsFile.Row("4", "concurrency", 1, "measurement", 2, 2, 1, 110, 110.0, 2, 1, 3.0, 10.0,
+                1.0));
+        IterationsFile.write(dir, "m_100_5", rows);
+        String html = Files.readString(HtmlReport.fromResultsDir(dir));
+        parse(html);
+        assertTrue(html.contains("<strong class=\"failed\">failed: 1 of 6 measured requests (16.7 %)</strong>"),
+                html);
+        assertEquals(2, html.split("<tr class=\"has-failures\">", -1).length - 1, "the warmup's row and the failed "
+                + "measured iteration's");
+
+        rows.set(2, new IterationsFile.Row("4", "concurrency", 1, "measurement", 2, 2, 1, 110, 110.0, 3, 0, 3.0,
+                10.0, 1.0));
+        IterationsFile.write(dir, "m_100_5", rows);
+        html = Files.readString(HtmlReport.fromResultsDir(dir));
+        assertTrue(!html.contains("measured requests ("), "no measured request failed: " + html);
+    }
+
+    /**
      * A sweep run with iterations keeps no folder per level: report writes each level's page of iterations beside the
      * sweep's page, which links them (a rate sweep: the CSV's unit "req/s", the JMH param "rate").
      */
