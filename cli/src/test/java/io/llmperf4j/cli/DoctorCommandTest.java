@@ -57,6 +57,14 @@ class DoctorCommandTest {
         assertTrue(run.out().lines().anyMatch(l -> l.startsWith("[PASS] server metrics: " + origin + "/metrics "
                 + "answers with ") && l.endsWith(" families (vLLM)")), run::toString);
         assertFalse(run.out().contains(KEY));
+        // the check's TTFT is a new client's first request: the part until the request was written is told apart
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\[PASS] streaming: \\d+ SSE events, first "
+                + "content after (\\d+) ms \\((\\d+) ms of it a new client's first request and its connect, until "
+                + "the request was written; the first content (\\d+) ms after that\\), finish_reason ").matcher(run.out());
+        assertTrue(m.find(), run::toString);
+        long total = Long.parseLong(m.group(1));
+        long sum = Long.parseLong(m.group(2)) + Long.parseLong(m.group(3));
+        assertTrue(Math.abs(total - sum) <= 1, "the two parts make the whole, to the rounding: " + m.group());
     }
 
     @Test
