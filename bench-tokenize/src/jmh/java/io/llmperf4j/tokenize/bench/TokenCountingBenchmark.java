@@ -1,7 +1,9 @@
 package io.llmperf4j.tokenize.bench;
 
+import io.llmperf4j.model.ClientTokenCount;
 import io.llmperf4j.tokenize.Tokenizer;
 import io.llmperf4j.tokenize.Tokenizers;
+import java.util.Arrays;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -29,6 +31,8 @@ public class TokenCountingBenchmark {
 
     private Tokenizer llama;
     private String[] texts;
+    /** Each text's content events as a stream sends them: one word (with its leading space) per event. */
+    private int[][] eventChars;
 
     @Setup
     public void setUp() {
@@ -38,6 +42,7 @@ public class TokenCountingBenchmark {
                 + "toward bright summer orchards yet winter shadows linger upon hollow mountains, 1984 times.")
                 .split(" ");
         texts = new String[TEXTS];
+        eventChars = new int[TEXTS][];
         long tokens = 0;
         for (int t = 0; t < TEXTS; t++) {
             StringBuilder text = new StringBuilder();
@@ -47,6 +52,7 @@ public class TokenCountingBenchmark {
             }
             texts[t] = text.toString();
             tokens += llama.count(texts[t]);
+            eventChars[t] = wordEvents(texts[t]);
         }
         System.out.printf("%n[token counting: %.1f tokens per text on average]%n", (double) tokens / TEXTS);
     }
@@ -57,6 +63,15 @@ public class TokenCountingBenchmark {
     public long tokenEndsOfResponses() {
         long sum = 0;
         for (String text : texts) sum += llama.tokenEnds(text).length;
+        return sum;
+    }
+
+    /** What the runners need per response: the tokens each content event completed (the per-token ITL). */
+    @Benchmark
+    @OperationsPerInvocation(TEXTS)
+    public long tokensPerEventOfResponses() {
+        long sum = 0;
+        for (int t = 0; t < TEXTS; t++) sum += perEvent(texts[t], eventChars[t]).length;
         return sum;
     }
 
@@ -77,9 +92,12 @@ public class TokenCountingBenchmark {
     public static class LongAnswer {
         @Param({"x", "xy", "base64", "latin1", "unicode", "words"})
         public String shape;
+        static final int EVENTS = 64;
         @Param({"65536", "1048576"})
         public int chars;
         String text;
+        /** The answer as {@value #EVENTS} content events of (about) equal size. */
+        int[] eventChars;
 
         @Setup
         public void setUp() {
@@ -107,6 +125,8 @@ public class TokenCountingBenchmark {
                 }
             }
             text = b.toString();
+            eventChars = new int[EVENTS];
+            for (int k = 0; k < EVENTS; k++) eventChars[k] = (k + 1) * text.length() / EVENTS - k * text.length() / EVENTS;
         }
     }
 
@@ -114,5 +134,29 @@ public class TokenCountingBenchmark {
     @Benchmark
     public int tokenEndsOfALongAnswer(LongAnswer answer) {
         return llama.tokenEnds(answer.text).length;
+    }
+
+    /** The tokens of each event of one long answer, as the runners count it. */
+    @Benchmark
+    public int tokensPerEventOfALongAnswer(LongAnswer answer) {
+        return perEvent(answer.text, answer.eventChars).length;
+    }
+
+    private int[] perEvent(String text, int[] events) {
+        return ClientTokenCount.perEvent(llama.tokenEnds(text), events);
+    }
+
+    /** Event sizes of {@code text} cut before each space. */
+    private static int[] wordEvents(String text) {
+        int[] sizes = new int[text.length() + 1];
+        int count = 0;
+        int start = 0;
+        for (int i = 1; i <= text.length(); i++) {
+            if (i == text.length() || text.charAt(i) == ' ') {
+                sizes[count++] = i - start;
+                start = i;
+            }
+        }
+        return Arrays.copyOf(sizes, count);
     }
 }
