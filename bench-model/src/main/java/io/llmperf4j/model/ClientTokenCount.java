@@ -21,9 +21,10 @@ public final class ClientTokenCount {
         Objects.requireNonNull(record, "record");
         Objects.requireNonNull(counter, "counter");
         String text = record.generatedText();
-        int[] ends = eventsRecorded(record) ? counter.tokenEnds(text) : null;
-        if (ends == null) return record.withOutputTokens(counter.count(text));
-        return record.withOutputTokens(ends.length).withContentEventTokens(perEvent(ends, record.contentEventChars()));
+        TokenCounter.EventTokens tokens = eventsRecorded(record)
+                ? counter.tokensPerEvent(text, record.contentEventChars()) : null;
+        if (tokens == null) return record.withOutputTokens(counter.count(text));
+        return record.withOutputTokens(tokens.total()).withContentEventTokens(tokens.perEvent());
     }
 
     /**

@@ -22,4 +22,23 @@ public interface TokenCounter {
     default int[] tokenEnds(String text) {
         return null;
     }
+
+    /**
+     * The tokens of {@code text} streamed as content events of {@code eventChars} UTF-16 units each (they add up to
+     * the text): how many tokens end in each event ({@link ClientTokenCount#perEvent} of {@link #tokenEnds}) and
+     * {@link #count}. Null when this counter cannot tell (no {@link #tokenEnds}). The default takes those two steps;
+     * a counter that can count per event as it tokenizes overrides it and keeps the token ends to itself (for a 1 MB
+     * answer they are a 1 MB array).
+     */
+    default EventTokens tokensPerEvent(String text, int[] eventChars) {
+        int[] ends = tokenEnds(text);
+        return ends == null ? null : new EventTokens(ends.length, ClientTokenCount.perEvent(ends, eventChars));
+    }
+
+    /**
+     * @param total    {@link #count} of the text: the added special tokens included
+     * @param perEvent tokens ending in each event; they add up to {@code total} minus the added special tokens
+     */
+    record EventTokens(int total, int[] perEvent) {
+    }
 }

@@ -66,6 +66,19 @@ final class LlamaBpeTokenizer implements Tokenizer {
         return ends;
     }
 
+    /** Counted as the text is tokenized, each token into the event it ends in: no token ends are kept. */
+    @Override
+    public EventTokens tokensPerEvent(String text, int[] eventChars) {
+        int[] perEvent = new int[eventChars.length];
+        Tokens tokens = workspaces.get();
+        tokens.start(false, false);
+        tokens.countPerEvent(eventChars, perEvent);
+        boolean inJava = encoded(text, tokens);
+        int total = tokens.size + 1;
+        tokens.release();
+        return inJava ? new EventTokens(total, perEvent) : library.get().tokensPerEvent(text, eventChars);
+    }
+
     @Override
     public int count(String text) {
         Tokens tokens = tokens(text, false, false);
@@ -99,19 +112,24 @@ final class LlamaBpeTokenizer implements Tokenizer {
      * left to the library.
      */
     private Tokens tokens(String text, boolean withIds, boolean withEnds) {
-        int length = text.length();
         Tokens tokens = workspaces.get();
         tokens.start(withIds, withEnds);
-        if (length == 0) return tokens; // the library prepends nothing to an empty text
-        if (model.holdsAddedToken(text)) return null;
+        return encoded(text, tokens) ? tokens : null;
+    }
+
+    /** Gives the tokens of {@code text} without the BOS to {@code tokens}; false when the text is left to the library. */
+    private boolean encoded(String text, Tokens tokens) {
+        int length = text.length();
+        if (length == 0) return true; // the library prepends nothing to an empty text
+        if (model.holdsAddedToken(text)) return false;
         char[] normalized = tokens.normalized(length + 1);
         normalized[0] = LlamaBpeModel.SPACE_MARK;
         for (int i = 0; i < length; i++) {
             char c = text.charAt(i);
-            if (c == 0) return null;
+            if (c == 0) return false;
             if (Character.isSurrogate(c)) {
                 boolean paired = Character.isHighSurrogate(c) && i + 1 < length && Character.isLowSurrogate(text.charAt(i + 1));
-                if (!paired) return null;
+                if (!paired) return false;
                 normalized[i + 1] = c;
                 normalized[i + 2] = text.charAt(++i);
                 continue;
@@ -128,12 +146,13 @@ final class LlamaBpeTokenizer implements Tokenizer {
             }
         }
         model.encodeWord(normalized, wordStart, length + 1, tokens);
-        return tokens;
+        return true;
     }
 
     /**
-     * Token ids and ends in the original text (a normalized index minus the prepended ▁), and the normalized text,
-     * one per thread and reused call after call: counting a 1 MB answer made some 10 MB of these arrays per call.
+     * Token ids and ends in the original text (a normalized index minus the prepended ▁), or the tokens per event,
+     * and the normalized text, one per thread and reused call after call: counting a 1 MB answer made some 10 MB of
+     * these arrays per call.
      */
     private static final class Tokens implements LlamaBpeModel.TokenSink {
         /** The most tokens (or characters) whose arrays stay for the next call: those of a 2 MB answer. */
@@ -146,11 +165,28 @@ final class LlamaBpeTokenizer implements Tokenizer {
         int size;
         int firstCharEnd;
         private char[] normalized = new char[INITIAL];
+        /** When counting per event: each event's length, the counts, the event the last token ended in and its end. */
+        private int[] eventChars;
+        private int[] perEvent;
+        private int event;
+        private long eventEnd;
 
         void start(boolean withIds, boolean withEnds) {
             this.withIds = withIds;
             this.withEnds = withEnds;
             size = 0;
+            perEvent = null;
+        }
+
+        /**
+         * Counts each token in the event it ends in, as {@code ClientTokenCount.perEvent} does with the ends: one
+         * ending at 0 in the first event, one past the last event's end in the last.
+         */
+        void countPerEvent(int[] eventChars, int[] perEvent) {
+            this.eventChars = eventChars;
+            this.perEvent = perEvent;
+            event = 0;
+            eventEnd = eventChars.length == 0 ? 0 : eventChars[0];
         }
 
         /** A buffer for the normalized text, of at least {@code length} characters. */
@@ -169,11 +205,18 @@ final class LlamaBpeTokenizer implements Tokenizer {
                 if (size == ends.length) ends = Arrays.copyOf(ends, 2 * size);
                 ends[size] = normalizedEnd == 1 ? firstCharEnd : normalizedEnd - 1;
             }
+            if (perEvent != null && perEvent.length > 0) {
+                int end = normalizedEnd == 1 ? firstCharEnd : normalizedEnd - 1; // ascending, as the tokens come
+                while (end > eventEnd && event < perEvent.length - 1) eventEnd += eventChars[++event];
+                perEvent[event]++;
+            }
             size++;
         }
 
         /** After the tokens were copied out: lets go of arrays grown beyond {@link #KEPT}. */
         void release() {
+            eventChars = null;
+            perEvent = null;
             if (ids.length > KEPT) ids = new int[INITIAL];
             if (ends.length > KEPT) ends = new int[INITIAL];
             if (normalized.length > KEPT) normalized = new char[INITIAL];

@@ -5,7 +5,10 @@ import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.TokenCounter;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -61,6 +64,106 @@ class ClientTokenCountTest {
         assertEquals(3, perEvent.length);
         assertEquals(cl100k.count(r.generatedText()), Arrays.stream(perEvent).sum(), "no special tokens in cl100k");
         assertEquals(1, perEvent[0]);
+    }
+
+    /**
+     * The Llama counter counts per event as it tokenizes (no token ends); its counts and totals are those of the
+     * two steps it replaces, its own token ends counted per event, for every shape of text and of events.
+     */
+    @Test
+    void perEventCountsAreThoseOfTheTokenEnds() {
+        Tokenizer llama = Llama2Fixture.llama2();
+        Random random = new Random(20261206);
+        String base64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        StringBuilder randomBase64 = new StringBuilder();
+        while (randomBase64.length() < 40_000) randomBase64.append(base64.charAt(random.nextInt(64)));
+        StringBuilder randomUnicode = new StringBuilder();
+        while (randomUnicode.length() < 20_000) {
+            int cp = random.nextInt(4) == 0 ? 0x10000 + random.nextInt(0x20000) : 0x21 + random.nextInt(0xFFDF);
+            if (Character.isDefined(cp) && !Character.isWhitespace(cp) && !Character.isSurrogate((char) cp)) {
+                randomUnicode.appendCodePoint(cp);
+            }
+        }
+        List<String> texts = List.of(
+                "", " ", "a", "The quick brown fox jumps over the lazy dog. It was, by all accounts, 1984 again.",
+                " leading space and  two  spaces\nand a line", "x".repeat(100_000), "xy".repeat(3000),
+                randomBase64.toString(), "\uE000\uE001 private use, naïve café \u00A0", "😀", "😀 hi", " 😀",
+                "👨‍👩‍👧 family 👍🏽 skin tone 🦙🦙🦙", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 𝔘𝔫𝔦", "镇江 and 東京の夜, 𠀀𠀁 (CJK extension B)",
+                randomUnicode.toString(), "the <s> added token", "lone \uD83E high");
+        for (String text : texts) {
+            List<int[]> splits = new ArrayList<>();
+            splits.add(new int[]{text.length()}); // one event
+            splits.add(new int[]{0, text.length(), 0}); // empty events before and after
+            for (int k = 0; k < 4; k++) splits.add(randomEvents(random, text.length()));
+            int[] eachChar = new int[text.length()]; // splits every word and every surrogate pair
+            Arrays.fill(eachChar, 1);
+            splits.add(eachChar);
+            for (int[] events : splits) {
+                int[] ends = llama.tokenEnds(text);
+                TokenCounter.EventTokens counted = llama.tokensPerEvent(text, events);
+                String shown = (text.length() > 40 ? text.substring(0, 40) + "..." : text) + " in "
+                        + events.length + " events";
+                assertEquals(ends.length, counted.total(), shown);
+                assertEquals(llama.count(text), counted.total(), shown);
+                assertArrayEquals(ClientTokenCount.perEvent(ends, events), counted.perEvent(), shown);
+                assertEquals(ends.length - 1, Arrays.stream(counted.perEvent()).sum(), "all but the BOS: " + shown);
+            }
+        }
+    }
+
+    /** Event sizes adding up to {@code length}: empty ones, single characters, and longer ones. */
+    private static int[] randomEvents(Random random, int length) {
+        List<Integer> sizes = new ArrayList<>();
+        int left = length;
+        while (left > 0) {
+            int size = switch (random.nextInt(4)) {
+                case 0 -> 0;
+                case 1 -> 1;
+                case 2 -> random.nextInt(8);
+                default -> random.nextInt(Math.max(1, length / 8));
+            };
+            size = Math.min(size, left);
+            sizes.add(size);
+            left -= size;
+        }
+        if (sizes.isEmpty()) sizes.add(0);
+        return sizes.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    @Test
+    void theBosAndAnAnswerStartingWithASurrogatePair() {
+        Tokenizer llama = Llama2Fixture.llama2();
+        TokenCounter.EventTokens empty = llama.tokensPerEvent("", new int[]{0});
+        assertEquals(1, empty.total(), "the BOS alone");
+        assertArrayEquals(new int[]{0}, empty.perEvent());
+        // "▁" + the emoji's bytes: the prepended ▁ ends with the first character, after its second UTF-16 unit
+        RequestRecord r = ClientTokenCount.count(streamed("\uD83D", "\uDE00", " hi"), llama);
+        assertArrayEquals(ClientTokenCount.perEvent(llama.tokenEnds("😀 hi"), new int[]{1, 1, 3}),
+                r.contentEventTokens());
+        assertEquals(0, r.contentEventTokens()[0], "nothing ends inside the pair");
+        assertEquals(llama.count("😀 hi"), r.outputTokens());
+    }
+
+    /** A counter that gives token ends only counts per event with them (the default). */
+    @Test
+    void theDefaultCountsTheTokenEndsPerEvent() {
+        TokenCounter endsOnly = new TokenCounter() {
+            @Override
+            public int count(String text) {
+                return 4;
+            }
+
+            @Override
+            public int[] tokenEnds(String text) {
+                return new int[]{BOS, 2, 3, 9};
+            }
+        };
+        TokenCounter.EventTokens counted = endsOnly.tokensPerEvent("abc de fgh", new int[]{3, 0, 7});
+        assertEquals(4, counted.total());
+        assertArrayEquals(new int[]{2, 0, 1}, counted.perEvent());
+        RequestRecord r = ClientTokenCount.count(streamed("abc", "", " de fgh"), endsOnly);
+        assertEquals(4, r.outputTokens());
+        assertArrayEquals(new int[]{2, 0, 1}, r.contentEventTokens());
     }
 
     @Test

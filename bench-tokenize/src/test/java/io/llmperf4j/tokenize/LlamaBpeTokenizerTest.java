@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.llmperf4j.model.ClientTokenCount;
+import io.llmperf4j.model.TokenCounter;
 import io.llmperf4j.tokenize.llama.BuiltInLlama2;
 import java.io.InputStream;
 import java.util.List;
@@ -48,6 +50,26 @@ class LlamaBpeTokenizerTest {
         assertArrayEquals(library.encode(text), inJava.encode(text));
         assertEquals(library.count(text), inJava.count(text));
         assertEquals(library.countWithoutSpecialTokens(text), inJava.countWithoutSpecialTokens(text));
+        // counted per event as it is tokenized: the library's ends counted per event, events splitting words,
+        // surrogate pairs, and empty ones
+        int[] events = events(text.length());
+        TokenCounter.EventTokens perEvent = inJava.tokensPerEvent(text, events);
+        assertEquals(expected.count(), perEvent.total(), () -> "total of [" + shown + "]");
+        assertArrayEquals(ClientTokenCount.perEvent(expected.endCharIndex(), events), perEvent.perEvent(),
+                () -> "per event of [" + shown + "]");
+    }
+
+    /** Event sizes adding up to {@code length}, cycling through empty, one-character and longer events. */
+    private static int[] events(int length) {
+        int[] pattern = {1, 0, 3, 2, 7, 1, 0, 16, 5, 1, 1, 40};
+        int[] sizes = new int[2 * length + 2];
+        int count = 0;
+        for (int left = length, k = length % pattern.length; left > 0 || count == 0; k++) {
+            int size = Math.min(left, pattern[k % pattern.length]);
+            sizes[count++] = size;
+            left -= size;
+        }
+        return java.util.Arrays.copyOf(sizes, count);
     }
 
     @Test

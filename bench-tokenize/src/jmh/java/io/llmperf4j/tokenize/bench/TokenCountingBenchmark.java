@@ -1,6 +1,5 @@
 package io.llmperf4j.tokenize.bench;
 
-import io.llmperf4j.model.ClientTokenCount;
 import io.llmperf4j.tokenize.Tokenizer;
 import io.llmperf4j.tokenize.Tokenizers;
 import java.util.Arrays;
@@ -143,7 +142,7 @@ public class TokenCountingBenchmark {
     }
 
     private int[] perEvent(String text, int[] events) {
-        return ClientTokenCount.perEvent(llama.tokenEnds(text), events);
+        return llama.tokensPerEvent(text, events).perEvent();
     }
 
     /** Event sizes of {@code text} cut before each space. */
