@@ -36,8 +36,13 @@ final class LlamaBpeModel {
             .disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES)
             .build());
 
-    /** Ids of the pieces that are one supplementary character (two UTF-16 units); the others are in {@link #charIds}. */
-    private final Map<String, Integer> supplementaryIds = new HashMap<>();
+    /**
+     * The pieces that are one supplementary character (two UTF-16 units), by code point in increasing order, and
+     * their ids; the others are in {@link #charIds}. Searched by code point: a String key per character made 1 MB of
+     * random Unicode allocate some 10 MB per call.
+     */
+    private final int[] supplementaryCodePoints;
+    private final int[] supplementaryIds;
     /** Id of each single-UTF-16-unit piece, by the char; {@link #NO_ID} when the char is no piece. */
     private final int[] charIds = new int[Character.MAX_VALUE + 1];
     private final int[] byteIds = new int[256];
@@ -63,13 +68,25 @@ final class LlamaBpeModel {
         this.addedTokenTexts = addedTokenTexts;
         this.workspaces = ThreadLocal.withInitial(() -> new Workspace(new BpeWord(merges), new RunMerge(merges)));
         Arrays.fill(charIds, NO_ID);
+        long[] supplementary = new long[16]; // (code point, id), sorted below
+        int supplementaryCount = 0;
         for (Map.Entry<String, Integer> e : vocab.entrySet()) {
             String piece = e.getKey();
             if (piece.length() == 1) {
                 charIds[piece.charAt(0)] = e.getValue();
             } else if (piece.length() == 2 && Character.isSurrogatePair(piece.charAt(0), piece.charAt(1))) {
-                supplementaryIds.put(piece, e.getValue());
+                if (supplementaryCount == supplementary.length) {
+                    supplementary = Arrays.copyOf(supplementary, 2 * supplementaryCount);
+                }
+                supplementary[supplementaryCount++] = (long) piece.codePointAt(0) << 32 | (e.getValue() & 0xFFFFFFFFL);
             }
+        }
+        Arrays.sort(supplementary, 0, supplementaryCount);
+        supplementaryCodePoints = new int[supplementaryCount];
+        supplementaryIds = new int[supplementaryCount];
+        for (int i = 0; i < supplementaryCount; i++) {
+            supplementaryCodePoints[i] = (int) (supplementary[i] >>> 32);
+            supplementaryIds[i] = (int) supplementary[i];
         }
     }
 
@@ -293,8 +310,8 @@ final class LlamaBpeModel {
             int id;
             if (Character.isHighSurrogate(c) && end < to && Character.isLowSurrogate(normalized[end])) {
                 end++;
-                Integer boxed = supplementaryIds.get(new String(normalized, i, 2));
-                id = boxed == null ? NO_ID : boxed;
+                int at = Arrays.binarySearch(supplementaryCodePoints, Character.toCodePoint(c, normalized[i + 1]));
+                id = at < 0 ? NO_ID : supplementaryIds[at];
             } else {
                 id = charIds[c];
             }

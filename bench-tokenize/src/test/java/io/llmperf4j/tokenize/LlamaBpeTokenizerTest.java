@@ -107,6 +107,37 @@ class LlamaBpeTokenizerTest {
         for (JsonNode testCase : cases) assertSame(testCase.get("text").asText());
     }
 
+    /**
+     * Characters outside the BMP (two UTF-16 units each): the three the vocabulary holds as pieces ({@code 𝕜},
+     * {@code 🌍}, {@code 𝓝}, found by code point) and their neighbours, which it does not (byte fallback), alone, in
+     * words, repeated into long words (the sweep), and beside BMP characters.
+     */
+    @Test
+    void astralPlaneCharactersMatchTheLibrary() {
+        int before = LIBRARY_CALLS.get();
+        String[] astral = {"𝕜", "🌍", "𝓝", "𝕛", "𝕝", "🌎", "𝓜", "𝓞", "😀", "🦙", "𠀀", "𪚥", "\uD800\uDC00",
+            "\uDBFF\uDFFF"};
+        String[] others = {" ", "a", "镇", "▁"};
+        for (String a : astral) {
+            assertSame(a);
+            assertSame(" " + a + " ");
+            assertSame("x" + a + "y " + a + a + "z");
+            assertSame(a.repeat(300));
+            assertSame("hello " + a.repeat(129) + "é" + a.repeat(2));
+        }
+        Random random = new Random(20261208);
+        for (int n = 0; n < 300; n++) {
+            StringBuilder text = new StringBuilder();
+            int parts = 1 + random.nextInt(n % 10 == 0 ? 600 : 30);
+            for (int p = 0; p < parts; p++) {
+                int pick = random.nextInt(astral.length + others.length);
+                text.append(pick < astral.length ? astral[pick] : others[pick - astral.length]);
+            }
+            assertSame(text.toString());
+        }
+        assertEquals(before, LIBRARY_CALLS.get(), "none of these needs the library");
+    }
+
     /** Random texts over an alphabet of the cases that matter: spaces, digits, byte fallback, surrogates, ▁. */
     @Test
     void matchesTheLibraryOnRandomTexts() {
