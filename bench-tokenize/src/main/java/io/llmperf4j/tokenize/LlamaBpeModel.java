@@ -45,8 +45,9 @@ final class LlamaBpeModel {
     private final int[] supplementaryIds;
     /** Id of each single-UTF-16-unit piece, by the char; {@link #NO_ID} when the char is no piece. */
     private final int[] charIds = new int[Character.MAX_VALUE + 1];
-    private final int[] byteIds = new int[256];
+    private final int[] byteIds;
     private final MergeTable merges;
+    private final WordCuts cuts;
     private final int bosId;
     private final List<String> addedTokenTexts;
     /**
@@ -62,8 +63,10 @@ final class LlamaBpeModel {
     private record Workspace(BpeWord word, RunMerge runs) {
     }
 
-    private LlamaBpeModel(Map<String, Integer> vocab, MergeTable merges, int bosId, List<String> addedTokenTexts) {
+    private LlamaBpeModel(Map<String, Integer> vocab, MergeTable merges, int[] byteIds, int bosId,
+                          List<String> addedTokenTexts) {
         this.merges = merges;
+        this.byteIds = byteIds;
         this.bosId = bosId;
         this.addedTokenTexts = addedTokenTexts;
         this.workspaces = ThreadLocal.withInitial(() -> new Workspace(new BpeWord(merges), new RunMerge(merges)));
@@ -88,6 +91,9 @@ final class LlamaBpeModel {
             supplementaryCodePoints[i] = (int) (supplementary[i] >>> 32);
             supplementaryIds[i] = (int) supplementary[i];
         }
+        String[] pieces = new String[vocab.values().stream().mapToInt(Integer::intValue).max().orElse(0) + 1];
+        vocab.forEach((piece, id) -> pieces[id] = piece);
+        cuts = new WordCuts(pieces, merges, byteIds);
     }
 
     /**
@@ -177,13 +183,13 @@ final class LlamaBpeModel {
         for (String[] pair : mergePairs) {
             if (!merges.add(vocab, pair)) return Optional.empty();
         }
-        LlamaBpeModel result = new LlamaBpeModel(vocab, merges.table(), bos, List.copyOf(added));
+        int[] byteIds = new int[256];
         for (int b = 0; b < 256; b++) {
             Integer id = vocab.get(String.format("<0x%02X>", b));
             if (id == null) return Optional.empty(); // without every byte token, unknown characters would differ
-            result.byteIds[b] = id;
+            byteIds[b] = id;
         }
-        return Optional.of(result);
+        return Optional.of(new LlamaBpeModel(vocab, merges.table(), byteIds, bos, List.copyOf(added)));
     }
 
     /** The merges in rank order, each as the ids (left, right, merged). */
@@ -285,10 +291,65 @@ final class LlamaBpeModel {
      * whole character) to {@code out}.
      */
     void encodeWord(char[] normalized, int from, int to, TokenSink out) {
-        if (to - from > CACHED_WORD_CHARS) {
-            encodeUncached(normalized, from, to, out);
+        if (to - from <= CACHED_WORD_CHARS) {
+            encodeCached(normalized, from, to, out);
             return;
         }
+        if (to - from >= BpeWord.SWEEP_MIN_SYMBOLS && encodedInRuns(normalized, from, to, out)) return;
+        // a long word of no few runs: its parts between places no merge can join ({@link WordCuts}), one by one,
+        // not through the word cache (never emptied, it would fill up with the pieces of one random answer)
+        BpeWord word = workspaces.get().word();
+        int part = from;
+        for (int i = from + 1; i < to; i++) {
+            if (cuts.between(normalized[i - 1], normalized[i], charIds)) {
+                encodePart(word, normalized, part, i, out);
+                part = i;
+            }
+        }
+        if (part == from) {
+            mergeSymbols(word, normalized, from, to, out);
+        } else {
+            encodePart(word, normalized, part, to, out);
+        }
+    }
+
+    /**
+     * One part of a long word: most parts of random text are a character or two, each a piece, whose BPE is the piece
+     * or the pair's merge; the others go through {@code word}.
+     */
+    private void encodePart(BpeWord word, char[] normalized, int from, int to, TokenSink out) {
+        int length = to - from;
+        if (length <= 2) {
+            char a = normalized[from];
+            int first = Character.isSurrogate(a) ? NO_ID : charIds[a];
+            if (length == 1 && first != NO_ID) {
+                out.token(first, to);
+                return;
+            }
+            char b = normalized[to - 1];
+            int second = Character.isSurrogate(b) ? NO_ID : charIds[b];
+            if (length == 2 && first != NO_ID && second != NO_ID) {
+                long merge = merges.get(first, second);
+                if (merge != MergeTable.NONE) {
+                    out.token(MergeTable.mergedId(merge), to);
+                } else {
+                    out.token(first, from + 1);
+                    out.token(second, to);
+                }
+                return;
+            }
+        }
+        if (length >= BpeWord.SWEEP_MIN_SYMBOLS && encodedInRuns(normalized, from, to, out)) return;
+        mergeSymbols(word, normalized, from, to, out);
+    }
+
+    /** Whether {@link #encodeWord} cuts a long word between {@code a} and {@code b} ({@link WordCuts}). */
+    boolean cutBetween(char a, char b) {
+        return cuts.between(a, b, charIds);
+    }
+
+    /** A short word, from the word cache or merged and put there. */
+    private void encodeCached(char[] normalized, int from, int to, TokenSink out) {
         int[] cached = wordCache.get(normalized, from, to);
         if (cached == null) {
             WordTokens tokens = new WordTokens(from);
@@ -302,7 +363,11 @@ final class LlamaBpeModel {
     /** The BPE of one word from its code points (what {@link #encodeWord} caches). */
     private void encodeUncached(char[] normalized, int from, int to, TokenSink out) {
         if (to - from >= BpeWord.SWEEP_MIN_SYMBOLS && encodedInRuns(normalized, from, to, out)) return;
-        BpeWord word = workspaces.get().word();
+        mergeSymbols(workspaces.get().word(), normalized, from, to, out);
+    }
+
+    /** The BPE of one word, symbol by symbol, in this thread's {@code word}. */
+    private void mergeSymbols(BpeWord word, char[] normalized, int from, int to, TokenSink out) {
         word.start(to - from);
         for (int i = from; i < to; ) {
             char c = normalized[i];

@@ -138,6 +138,66 @@ class LlamaBpeTokenizerTest {
         assertEquals(before, LIBRARY_CALLS.get(), "none of these needs the library");
     }
 
+    /**
+     * Long words (over the word cache's 48 characters) are cut where no merge can join two characters
+     * ({@link WordCuts}) and their parts encoded one by one: random words of letters, digits, punctuation, byte
+     * fallback, CJK, astral characters and {@code ▁}, from 49 to 5,000 characters, match the library.
+     */
+    @Test
+    void longWordsCutWhereNoMergeJoinsMatchTheLibrary() {
+        int before = LIBRARY_CALLS.get();
+        String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=-_.,:;!?'\"()[]{}<>#@&%$*~`|\\^"
+                + "\n\t▁éüßñЖдשا镇江東京の\uE000\uE001\u0378\uFFFD";
+        String[] astral = {"😀", "🦙", "𝕜", "🌍", "𝓝", "𝔘", "𠀀"};
+        Random random = new Random(20261209);
+        for (int n = 0; n < 400; n++) {
+            int length = 49 + random.nextInt(n % 20 == 0 ? 5000 : 300);
+            int kinds = 2 + random.nextInt(alphabet.length() - 2); // a few characters or many
+            StringBuilder text = new StringBuilder(random.nextBoolean() ? "" : "the ");
+            while (text.length() < length) {
+                if (random.nextInt(30) == 0) {
+                    text.append(astral[random.nextInt(astral.length)]);
+                } else {
+                    text.append(alphabet.charAt(random.nextInt(kinds)));
+                }
+            }
+            assertSame(text.toString());
+        }
+        assertEquals(before, LIBRARY_CALLS.get(), "none of these needs the library");
+    }
+
+    /** Where the built-in vocabulary cuts: between base64 characters no piece holds together, never inside "xx". */
+    @Test
+    void cutsAreWhereNoPieceHoldsThePair() throws Exception {
+        LlamaBpeModel model = LlamaBpeModel.of(json).orElseThrow();
+        java.util.Map<String, Integer> vocab = new java.util.HashMap<>();
+        new ObjectMapper().readTree(json).get("model").get("vocab").fields()
+                .forEachRemaining(e -> vocab.put(e.getKey(), e.getValue().asInt()));
+        java.util.Set<String> pairsInPieces = new java.util.HashSet<>();
+        for (String piece : vocab.keySet()) {
+            if (piece.matches("<0x[0-9A-F]{2}>|<s>|</s>|<unk>")) continue; // byte and special tokens are no text
+            for (int i = 1; i < piece.length(); i++) pairsInPieces.add(piece.substring(i - 1, i + 1));
+        }
+        String base64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        int cuts = 0;
+        for (char a : base64.toCharArray()) {
+            for (char b : base64.toCharArray()) {
+                boolean cut = model.cutBetween(a, b);
+                String pair = "" + a + b;
+                boolean inAPiece = pairsInPieces.contains(pair);
+                if (cut) {
+                    cuts++;
+                    assertTrue(!inAPiece, "a cut inside a piece: " + pair);
+                }
+            }
+        }
+        assertEquals(2764, cuts, "pairs of base64 characters no merged piece holds");
+        assertTrue(!model.cutBetween('x', 'x') && !model.cutBetween('\u2581', 't'), "pairs inside pieces");
+        assertTrue(model.cutBetween('a', '\uE000') && model.cutBetween('\uE000', '\uE001'),
+                "a character without a piece: its bytes join nothing");
+        assertTrue(!model.cutBetween('a', '\uD83D') && !model.cutBetween('\uDE00', 'a'), "never at a surrogate");
+    }
+
     /** Random texts over an alphabet of the cases that matter: spaces, digits, byte fallback, surrogates, ▁. */
     @Test
     void matchesTheLibraryOnRandomTexts() {
