@@ -277,13 +277,15 @@ public final class ClientWarmup {
         if (counter != null) {
             for (RequestRecord record : result.records()) {
                 // text that starts with a space and text that does not: each has its own branches in the tokenizer
-                counter.tokenEnds(" " + record.generatedText());
+                String text = " " + record.generatedText();
+                counter.tokensPerEvent(text, new int[] {text.length()}); // the run's call (ClientTokenCount)
             }
             // A word no text had before, once a wave: the tokenizer's word-cache miss stays in its profile all along
             // (misses seen only in the first moments, before profiling starts, count for nothing: C2 then compiles
             // the miss as a trap, and the run's first new word sent the tokenizer back to the interpreter, 0.25 s of
             // C2 inside a stream ceiling). One a wave leaves the cache's room to the run's own words.
-            counter.tokenEnds(" warmup" + Integer.toString(number, 36));
+            String word = " warmup" + Integer.toString(number, 36);
+            counter.tokensPerEvent(word, new int[] {word.length()});
         }
         return result.records().size();
     }
