@@ -62,14 +62,17 @@ class FolderPagesTest {
         assertTrue(html.contains("<td class=\"num\">208.9</td>"), html);
     }
 
+    /** One iteration of fork 1 at concurrency 4, 1 s long, from {@code startS}: {@code tps} tok/s. */
+    private static IterationsFile.Row iteration(String type, int number, double startS, double tps, int ok,
+                                                int failed) {
+        return new IterationsFile.Row("4", "concurrency", 1, type, number, startS, 1, tps, tps, ok, failed, 3.0, 10.0,
+                1.0);
+    }
+
     @Test
     void anIterationsFolderGetsTheIterationsPage(@TempDir Path dir) throws Exception {
-        List<IterationsFile.Row> rows = new ArrayList<>();
-        rows.add(new IterationsFile.Row("4", "concurrency", 1, "warmup", 1, 0, 1, 90, 90.0, 3, 0, 3.0, 10.0, 1.0));
-        rows.add(new IterationsFile.Row("4", "concurrency", 1, "measurement", 1, 1, 1, 100, 100.0, 3, 0, 3.0, 10.0,
-                1.0));
-        rows.add(new IterationsFile.Row("4", "concurrency", 1, "measurement", 2, 2, 1, 110, 110.0, 3, 0, 3.0, 10.0,
-                1.0));
+        List<IterationsFile.Row> rows = new ArrayList<>(List.of(iteration("warmup", 1, 0, 90, 3, 0),
+                iteration("measurement", 1, 1, 100, 3, 0), iteration("measurement", 2, 2, 110, 3, 0)));
         IterationsFile.write(dir, "m_100_5", rows);
         String html = Files.readString(HtmlReport.fromResultsDir(dir));
         parse(html);
@@ -94,12 +97,8 @@ class FolderPagesTest {
      */
     @Test
     void failedMeasuredRequestsAreSaidAndTheirRowsMarked(@TempDir Path dir) throws Exception {
-        List<IterationsFile.Row> rows = new ArrayList<>();
-        rows.add(new IterationsFile.Row("4", "concurrency", 1, "warmup", 1, 0, 1, 90, 90.0, 3, 5, 3.0, 10.0, 1.0));
-        rows.add(new IterationsFile.Row("4", "concurrency", 1, "measurement", 1, 1, 1, 100, 100.0, 3, 0, 3.0, 10.0,
-                1.0));
-        rows.add(new IterationsFile.Row("4", "concurrency", 1, "measurement", 2, 2, 1, 110, 110.0, 2, 1, 3.0, 10.0,
-                1.0));
+        List<IterationsFile.Row> rows = new ArrayList<>(List.of(iteration("warmup", 1, 0, 90, 3, 5),
+                iteration("measurement", 1, 1, 100, 3, 0), iteration("measurement", 2, 2, 110, 2, 1)));
         IterationsFile.write(dir, "m_100_5", rows);
         String html = Files.readString(HtmlReport.fromResultsDir(dir));
         parse(html);
@@ -108,8 +107,7 @@ class FolderPagesTest {
         assertEquals(2, html.split("<tr class=\"has-failures\">", -1).length - 1, "the warmup's row and the failed "
                 + "measured iteration's");
 
-        rows.set(2, new IterationsFile.Row("4", "concurrency", 1, "measurement", 2, 2, 1, 110, 110.0, 3, 0, 3.0,
-                10.0, 1.0));
+        rows.set(2, iteration("measurement", 2, 2, 110, 3, 0));
         IterationsFile.write(dir, "m_100_5", rows);
         html = Files.readString(HtmlReport.fromResultsDir(dir));
         assertTrue(!html.contains("measured requests ("), "no measured request failed: " + html);
