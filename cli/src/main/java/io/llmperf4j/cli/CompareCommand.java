@@ -31,16 +31,21 @@ import java.util.concurrent.Callable;
             "throughput and error rate, each delta with a 95 %% bootstrap confidence interval. Open loops and",
             "sessions add send lag and TTFT/E2E from the intended send (send_lag, ttft_from_intended,",
             "e2e_from_intended); ttft_* and e2e_* rules judge from the intended send when both sides have lags.",
-            "With --fail-if, exits 3 when a rule is crossed or cannot be evaluated (the guides' regression alarm",
-            "for CI); an empty rule list is refused.",
+            "With --fail-if, exits 3 when a rule is crossed or cannot be evaluated, or a side did not run to its",
+            "end (below): the guides' regression alarm for CI; an empty rule list is refused. Throughput and",
+            "error rate are one value per run, with no interval.",
             "Two sweep folders are compared level by level (matched by concurrency or rate), two comparisons of",
             "models by model and level, two iteration folders (or two sweeps run with --iterations) by level; the",
             "rules of --fail-if then apply to every level. Settings that differ between the two (model, endpoint,",
             "load, token shape, tokenizer, prompt mode, sampling parameters, streaming, connection mode, warmup;",
             "for iterations model, load, token shape and iterations) are listed on stderr first, and so is a side",
-            "a signal stopped (its latencies leave out the cancelled requests).",
-            "The CI comes from resampling requests within each run: run-to-run variation is not in it, so",
-            "repeat runs (--iterations/--forks) to judge a change. Iterations compare TTFT and TPOT mean, output",
+            "that did not run to its end: stopped by a signal, cut short by its time limit (N of M planned), or",
+            "with no summary at all (its records alone: a killed run; its settings cannot be checked), and a side",
+            "whose client was its own bottleneck. With --fail-if, a side that did not run to its end fails the gate",
+            "(exit 3) as a rule that cannot be evaluated does, unless --allow-incomplete.",
+            "The CI comes from resampling requests within each run: run-to-run variation is not in it (two runs",
+            "of an unchanged server mark far more than 5 %% of rows), so repeat runs (--iterations/--forks) to",
+            "judge a change. Iterations compare TTFT and TPOT mean, output",
             "and request throughput (each the mean over measured iterations, with Welch's t interval at the",
             "harness's 99.9 %%; none below 3 iterations a side) and the error rate."
         })
@@ -63,6 +68,12 @@ final class CompareCommand implements Callable<Integer> {
                     + "'ttft_p90>+10%%,itl_p90>+10%%,output_throughput<-5%%'. A rule that cannot be evaluated "
                     + "(no value on a side) fails the gate too.")
     String failIf;
+
+    @Option(names = "--allow-incomplete",
+            description = "With --fail-if, judge a side that did not run to its end (stopped by a signal, cut short "
+                    + "by its time limit, or records without a summary) by the rules alone; without it such a side "
+                    + "fails the gate (exit 3).")
+    boolean allowIncomplete;
 
     @Option(names = "--client-special-tokens", paramLabel = "N", defaultValue = "1",
             description = "Special tokens the client tokenizer adds per text (1 for Llama-2's BOS), subtracted "
@@ -92,11 +103,26 @@ final class CompareCommand implements Callable<Integer> {
         }
         SettingsDifferences.unrecorded(baseline, candidate)
                 .ifPresent(note -> context.err().println("compare: " + note));
-        for (String line : StoppedRuns.between(baseline, candidate)) context.err().println("compare: " + line);
+        List<StoppedRuns.Note> notes = StoppedRuns.notes(baseline, candidate);
+        boolean gate = !rules.isEmpty();
+        for (StoppedRuns.Note note : notes) {
+            String consequence = !note.incomplete() || !gate ? ""
+                    : allowIncomplete ? " (judged by the rules anyway: --allow-incomplete)"
+                    : "; it fails the gate (exit 3) whatever the rules say: --allow-incomplete judges it by the rules";
+            context.err().println("compare: " + note.text() + consequence);
+        }
         context.err().flush();
         context.out().print(FolderComparisonConsoleReport.render(comparison, results));
+        long incomplete = notes.stream().filter(StoppedRuns.Note::incomplete).count();
+        boolean refused = gate && incomplete > 0 && !allowIncomplete;
+        if (refused) {
+            context.out().println("GATE FAILED: " + incomplete + (incomplete == 1 ? " side" : " sides")
+                    + " did not run to its end or cannot show it did (stderr says which): a gate never passes on a "
+                    + "run cut short, so this fails it (exit 3) as a crossed rule does; compare complete runs, or "
+                    + "give --allow-incomplete to judge it by the rules alone");
+        }
         context.out().flush();
-        return results.stream().anyMatch(RuleResult::failed) ? ExitCodes.THRESHOLD_FAILED : ExitCodes.OK;
+        return refused || results.stream().anyMatch(RuleResult::failed) ? ExitCodes.THRESHOLD_FAILED : ExitCodes.OK;
     }
 
     /** Two runs, two sweeps (level by level), two sets of iterations or two comparisons of models. */

@@ -20,8 +20,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * compare with a side a real signal cut short: a child llmperf4j process is sent SIGTERM mid-run (as a scheduler
- * would; a shell's background jobs ignore SIGINT), and compare says on stderr which side was stopped, by what, and
- * that its latencies leave out the cancelled requests; two complete runs get no such line.
+ * would; a shell's background jobs ignore SIGINT), and compare says on stderr which side was stopped, by what, after
+ * how many of its planned requests, and that its latencies leave out the cancelled requests; its cancelled requests
+ * are named as not the server's beside the error rate, and a gate ({@code --fail-if}) fails on it (exit 3) unless
+ * {@code --allow-incomplete}. Two complete runs get no such line and pass the same gate.
  */
 class CompareStoppedRunTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -59,12 +61,32 @@ class CompareStoppedRunTest {
         assertEquals("SIGTERM", summary.at("/run/stopped_by").asText());
         assertTrue(cancelled > 0, "requests were in flight: " + summary);
 
+        int recorded = summary.at("/run/requests_recorded").asInt();
         CliRun compare = CliRun.of(Map.of(), "compare", full.toString(), stopped.toString());
-        assertEquals(0, compare.exitCode(), compare::toString);
+        assertEquals(0, compare.exitCode(), "without a gate a stopped side is compared and said: " + compare);
         assertTrue(compare.err().contains("compare: the candidate (" + stopped + ") was stopped by SIGTERM after "
-                + ok + " successful requests with " + cancelled + " cancelled: its latencies leave out the "
-                + "cancelled requests, the ones that had run longest"), compare::toString);
+                + recorded + " of 40 planned requests (" + ok + " successful, " + cancelled + " cancelled): its "
+                + "latencies leave out the cancelled requests, the ones that had run longest"), compare::toString);
+        assertTrue(compare.err().contains("differs: planned requests: 8 vs 40"), compare::toString);
         assertFalse(compare.err().contains("the baseline ("), compare::toString);
+        // its cancelled requests are in its error rate, and said not to be the server's
+        assertTrue(compare.out().contains("error rate: failures that are not the server's: the candidate's "
+                + cancelled + " CANCELLED: cancelled in flight when the run was stopped, no fault of the server's"),
+                compare::toString);
+
+        // a gate refuses a stopped side whatever its rules say (it passed with exit 0), unless told to judge it
+        CliRun gate = CliRun.of(Map.of(), "compare", full.toString(), stopped.toString(), "--fail-if",
+                "ttft_p90>+1000%");
+        assertEquals(ExitCodes.THRESHOLD_FAILED, gate.exitCode(), gate::toString);
+        assertTrue(gate.out().contains("  pass ttft_p90>+1000%"), gate::toString);
+        assertTrue(gate.out().contains("GATE FAILED: 1 side did not run to its end"), gate::toString);
+        assertTrue(gate.err().contains("it fails the gate (exit 3) whatever the rules say: --allow-incomplete "
+                + "judges it by the rules"), gate::toString);
+        CliRun allowed = CliRun.of(Map.of(), "compare", full.toString(), stopped.toString(), "--fail-if",
+                "ttft_p90>+1000%", "--allow-incomplete");
+        assertEquals(0, allowed.exitCode(), allowed::toString);
+        assertTrue(allowed.err().contains("(judged by the rules anyway: --allow-incomplete)"), allowed::toString);
+        assertFalse(allowed.out().contains("GATE FAILED"), allowed::toString);
 
         CliRun reversed = CliRun.of(Map.of(), "compare", stopped.toString(), full.toString());
         assertTrue(reversed.err().contains("compare: the baseline (" + stopped + ") was stopped by SIGTERM"),
@@ -73,6 +95,9 @@ class CompareStoppedRunTest {
         CliRun complete = CliRun.of(Map.of(), "compare", full.toString(), fullAgain.toString());
         assertEquals(0, complete.exitCode(), complete::toString);
         assertFalse(complete.err().contains("stopped by"), complete::toString);
+        CliRun completeGate = CliRun.of(Map.of(), "compare", full.toString(), fullAgain.toString(), "--fail-if",
+                "ttft_p90>+1000%");
+        assertEquals(0, completeGate.exitCode(), completeGate::toString);
     }
 
     private static Process startBenchmark(Path dir) throws Exception {

@@ -48,6 +48,7 @@ public final class ComparisonConsoleReport {
                     + "event) (itl_per_token rules still apply)\n");
         }
         comparison.sendLagDifference().ifPresent(line -> out.append(line).append('\n'));
+        comparison.failuresNotTheServers().ifPresent(line -> out.append(line).append('\n'));
         out.append(legend(bootstrap, intervals));
         rules(out, "Rules:", results);
         return out.toString();
@@ -81,10 +82,13 @@ public final class ComparisonConsoleReport {
         return String.format(Locale.ROOT, "* the %.0f %% CI of the delta excludes 0. The CI comes from resampling "
                 + "requests within each run; run-to-run variation is not in it: repeat runs (--iterations/--forks) to "
                 + "judge a change%n", 100 * level)
-                + String.format(Locale.ROOT, "  each row is its own interval, not corrected for the %d rows with one: "
-                + "even with no change about %.0f %% of them (%.1f rows) are marked * by chance, more between separate "
-                + "runs; a * on one row alone is weak evidence%n", intervals, 100 * (1 - level),
-                intervals * (1 - level))
+                + String.format(Locale.ROOT, "  each row is its own interval, not corrected for the %d rows with one. "
+                + "Within one run's requests about %.0f %% of rows would be marked by chance alone, but separate runs "
+                + "of an unchanged server differ by more than these intervals hold (run-to-run drift is not in them), "
+                + "so between two runs many rows can be marked, several in every A/A pair; a * says these two sets of "
+                + "requests differ, not that the server changed%n", intervals, 100 * (1 - level))
+                + "  throughput and error-rate rows have no interval (one value per run): runs of an unchanged server "
+                + "move them by a few percent\n"
                 + "  \"no variation measured\": every value was the same on each side, so the interval has no width and "
                 + "measures no noise; such a row is not marked *\n";
     }

@@ -217,7 +217,8 @@ public record FailIfRule(String text, CompareMetric metric, CompareStat stat, Op
         double observed = relative ? delta.relativeDeltaPercent() : delta.absoluteDelta();
         if (Double.isNaN(observed)) {
             return new RuleResult(this, RuleResult.Verdict.NOT_EVALUATED, Double.NaN, "NOT EVALUATED " + text + ": "
-                    + "the baseline " + what + " is 0, so a relative change is undefined; use an absolute limit");
+                    + "the baseline " + what + " is 0, so a relative change is undefined; use an absolute limit"
+                    + absoluteForm());
         }
         boolean fails = operator.holds(observed, threshold);
         ConfidenceInterval ci = relative ? delta.relativeCi() : delta.absoluteCi();
@@ -235,6 +236,18 @@ public record FailIfRule(String text, CompareMetric metric, CompareStat stat, Op
         }
         if (ci != null && !ci.hasWidth()) {
             message.append("; no variation measured (the interval has no width), so no noise estimate");
+        }
+        boolean throughput = metric == CompareMetric.OUTPUT_THROUGHPUT || metric == CompareMetric.REQUEST_THROUGHPUT;
+        if (ci == null && throughput && !IterationsComparison.SOURCE.equals(comparison.baseline().source())) {
+            message.append("; this figure has no interval (one value per run, no spread to estimate noise from): "
+                    + "separate runs of an unchanged server move it by a few percent, so a verdict near the limit may "
+                    + "be noise; repeat runs (--iterations) for an interval");
+        }
+        if (metric == CompareMetric.ERROR_RATE) {
+            comparison.failuresNotTheServers().ifPresent(line -> message.append("; ").append(line));
+        } else if (throughput && comparison.failuresNotTheServers().isPresent()) {
+            message.append("; failed requests deliver nothing, and some were not the server's (the error rate line "
+                    + "says which)");
         }
         message.append(actualNote);
         return new RuleResult(this, fails ? RuleResult.Verdict.FAIL : RuleResult.Verdict.PASS, observed,
@@ -254,6 +267,24 @@ public record FailIfRule(String text, CompareMetric metric, CompareStat stat, Op
                 : metric == CompareMetric.E2E ? CompareMetric.E2E_FROM_INTENDED : null;
         if (twin == null) return Optional.empty();
         return comparison.delta(twin, stat).filter(d -> !Double.isNaN(d.baseline()) && !Double.isNaN(d.candidate()));
+    }
+
+    /**
+     * The rule with an absolute limit, where one follows from the relative one: {@code error_rate>1%} is a rise of
+     * one percentage point, {@code error_rate>0.01}; other metrics have a unit of their own, so only that is said.
+     */
+    private String absoluteForm() {
+        if (!relative) return "";
+        if (metric == CompareMetric.ERROR_RATE) {
+            return ": " + ruleKey() + operator.symbol() + new java.math.BigDecimal(Double.toString(threshold / 100.0))
+                    .stripTrailingZeros().toPlainString() + " (a rise of " + formatPlain(Math.abs(threshold))
+                    + " percentage point" + (Math.abs(threshold) == 1 ? "" : "s") + ")";
+        }
+        return " (in " + metric.unit() + ")";
+    }
+
+    private static String formatPlain(double value) {
+        return new java.math.BigDecimal(Double.toString(value)).stripTrailingZeros().toPlainString();
     }
 
     private String formatChange(double value) {

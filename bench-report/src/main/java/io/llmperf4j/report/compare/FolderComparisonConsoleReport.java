@@ -66,7 +66,7 @@ public final class FolderComparisonConsoleReport {
                         iterationsSide(c, true), iterationsSide(c, false)));
                 IterationsComparison.tooFewIterations(c)
                         .ifPresent(note -> out.append(unit.label()).append(": ").append(note).append('\n'));
-                for (MetricDelta d : c.deltas()) row(out, unit.label(), d);
+                for (MetricDelta d : c.deltas()) row(out, unit.label(), d, true);
                 continue;
             }
             out.append(String.format(Locale.ROOT, "%s: baseline %d of %d ok (%s), candidate %d of %d ok (%s)%n",
@@ -75,11 +75,13 @@ public final class FolderComparisonConsoleReport {
             for (String key : KEY_STATS) {
                 for (MetricDelta d : c.deltas()) {
                     if (!d.ruleKey().equals(key)) continue;
-                    row(out, unit.label(), d);
+                    row(out, unit.label(), d, false);
                     if (d.absoluteCi() != null && d.absoluteCi().hasWidth()) intervals++;
                 }
             }
             c.sendLagDifference().ifPresent(line -> out.append(unit.label()).append(": ").append(line).append('\n'));
+            c.failuresNotTheServers()
+                    .ifPresent(line -> out.append(unit.label()).append(": ").append(line).append('\n'));
         }
         if (iterations) {
             out.append(ComparisonConsoleReport.iterationsLegend());
@@ -100,8 +102,9 @@ public final class FolderComparisonConsoleReport {
                 iterations == 1 ? "" : "s", side.succeeded(), side.recorded());
     }
 
-    private static void row(StringBuilder out, String unit, MetricDelta d) {
-        String ci = d.ciText();
+    private static void row(StringBuilder out, String unit, MetricDelta d, boolean iterations) {
+        // iterations' error rate pools their requests: it has no interval, but is not "one per run" either
+        String ci = iterations && d.absoluteCi() == null ? "-" : d.ciText();
         String stat = d.stat() == CompareStat.VALUE ? "value" : d.stat().key();
         out.append(String.format(Locale.ROOT, ROW, unit, d.metric().label(), stat, number(d.baseline()),
                 number(d.candidate()), signed(d.absoluteDelta()), percent(d.relativeDeltaPercent()), ci,

@@ -67,6 +67,6 @@ public record MetricDelta(
             return String.format(java.util.Locale.ROOT, "[%+.3f, %+.3f]%s", absoluteCi.lower(), absoluteCi.upper(),
                     mark);
         }
-        return "-";
+        return metric.perRequest() || Double.isNaN(absoluteDelta) ? "-" : "none (one per run)";
     }
 }

@@ -1,7 +1,11 @@
 package io.llmperf4j.report.compare;
 
+import io.llmperf4j.model.FailureCause;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -39,11 +43,49 @@ public record RunComparison(ComparedRun baseline, ComparedRun candidate, Bootstr
      * @param succeeded     successful requests
      * @param windowSeconds first send to last response end
      * @param source        where its records came from ({@link RunSamples#source()})
+     * @param failureCauses its failed requests by cause ({@link RunSamples#failureCauses()}); empty when unknown
      */
-    public record ComparedRun(String label, int recorded, int succeeded, double windowSeconds, String source) {
+    public record ComparedRun(String label, int recorded, int succeeded, double windowSeconds, String source,
+                              Map<FailureCause, Integer> failureCauses) {
+        public ComparedRun {
+            failureCauses = failureCauses.isEmpty() ? Map.of() : Collections.unmodifiableMap(new EnumMap<>(failureCauses));
+        }
+
+        /** A side whose failures' causes are not known (iterations keep counts alone). */
+        public ComparedRun(String label, int recorded, int succeeded, double windowSeconds, String source) {
+            this(label, recorded, succeeded, windowSeconds, source, Map.of());
+        }
+
         static ComparedRun of(RunSamples samples) {
             return new ComparedRun(samples.label(), samples.recorded(), samples.succeeded(),
-                    samples.windowNanos() / 1e9, samples.source());
+                    samples.windowNanos() / 1e9, samples.source(), samples.failureCauses());
+        }
+
+        /**
+         * "150 LOST: lost with a load worker that left the cluster mid-run, no fault of the server's", one clause per
+         * cause, when some of its failures are not the server's (lost, cancelled, the client's configuration, or
+         * pointing at neither); empty when it has none, or every failure may be the server's.
+         */
+        public Optional<String> failuresNotTheServers() {
+            if (failureCauses.keySet().stream().allMatch(c -> c == FailureCause.CAPACITY
+                    || c == FailureCause.SERVER_UNAVAILABLE)) {
+                return Optional.empty();
+            }
+            List<String> parts = new ArrayList<>();
+            failureCauses.forEach((cause, n) -> parts.add(n + " " + cause + ": " + causeWords(cause)));
+            return Optional.of(String.join("; ", parts));
+        }
+
+        private static String causeWords(FailureCause cause) {
+            return switch (cause) {
+                case LOST -> "lost with a load worker that left the cluster mid-run, no fault of the server's";
+                case CANCELLED -> "cancelled in flight when the run was stopped, no fault of the server's";
+                case CONFIGURATION -> "the client's configuration (a refused connection, a 3xx or 4xx), not the "
+                        + "server's capacity";
+                case OTHER -> "pointing at neither side (a malformed or cut-short stream, an error without a code)";
+                case CAPACITY -> "the server's capacity (429, 408, 5xx, timeouts, dropped connections)";
+                case SERVER_UNAVAILABLE -> "the server going away (connections refused after it had served)";
+            };
         }
     }
 
@@ -159,6 +201,21 @@ public record RunComparison(ComparedRun baseline, ComparedRun candidate, Bootstr
                         + "which is what ttft_* and e2e_* rules judge", l.baseline(), l.candidate(), later,
                 percentText(plain.get().relativeDeltaPercent()), t.baseline(), t.candidate(),
                 percentText(t.relativeDeltaPercent())));
+    }
+
+    /**
+     * A line when a side's failures are not all the server's (lost with a load worker, cancelled at a stop, the
+     * client's configuration): its error rate, and the throughput those requests did not deliver, are then not a
+     * verdict on the server, and the line says which failures they were. Empty when every failure may be the
+     * server's, or none failed.
+     */
+    public Optional<String> failuresNotTheServers() {
+        List<String> sides = new ArrayList<>();
+        baseline.failuresNotTheServers().ifPresent(words -> sides.add("the baseline's " + words));
+        candidate.failuresNotTheServers().ifPresent(words -> sides.add("the candidate's " + words));
+        if (sides.isEmpty()) return Optional.empty();
+        return Optional.of("error rate: failures that are not the server's: " + String.join("; ", sides)
+                + " (the error rate and the throughput count them all)");
     }
 
     private static String percentText(double v) {

@@ -1,6 +1,7 @@
 package io.llmperf4j.report.compare;
 
 import io.llmperf4j.model.BenchmarkRun;
+import io.llmperf4j.model.FailureCause;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.report.csv.RequestCsvReader;
 import io.llmperf4j.report.jsonl.RequestJournal;
@@ -13,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -186,6 +188,25 @@ public final class RunSamples {
     /** Recorded requests. */
     public int recorded() {
         return requests.size();
+    }
+
+    /**
+     * The failed requests by what they point at ({@link FailureCause}, as the run's REQUESTS_FAILED warning counts
+     * them), in the enum's order; empty when none failed.
+     */
+    public Map<FailureCause, Integer> failureCauses() {
+        long served = FailureCause.NEVER_SERVED;
+        for (RequestMetrics r : requests) {
+            served = Math.min(served, FailureCause.servedAt(r.succeeded(), r.startEpochMicros(), r.e2eNanos(),
+                    r.ttftNanos().orElse(-1)));
+        }
+        Map<FailureCause, Integer> causes = new EnumMap<>(FailureCause.class);
+        for (RequestMetrics r : requests) {
+            if (r.succeeded()) continue;
+            causes.merge(FailureCause.of(r.failureKind(), r.failureCode(), r.startEpochMicros(), served), 1,
+                    Integer::sum);
+        }
+        return causes;
     }
 
     /** Successful requests. */

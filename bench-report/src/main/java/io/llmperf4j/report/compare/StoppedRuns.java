@@ -13,43 +13,62 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * The compared runs a signal cut short, read from their summaries' {@code run.stopped_by} (a run, or each level of a
- * sweep): such a run's latencies leave out its cancelled requests, the ones that had run longest, so its percentiles
- * read low and a delta against a complete run is partly the cut. compare still compares them, but says so first, as
- * it lists differing settings ({@link SettingsDifferences}). Iterations keep no summary and give no lines; an
- * unreadable summary gives none either.
+ * What each compared run's summary says about how it ended and how it was measured, read from its summary (a run, or
+ * each level of a sweep): a run a signal cut short ({@code run.stopped_by}), a run its time limit cut short
+ * ({@code run.timed_out} with fewer requests recorded than planned), a run with no summary at all (its records
+ * alone: a run killed before it wrote its files, SIGKILL or a crash, or a copy of its journal), and a run whose
+ * client was its own bottleneck (the summary's CLIENT_BOTTLENECK warning). The first three are <em>incomplete</em>:
+ * a stopped run's latencies leave out its cancelled requests, the ones that had run longest, and a cut-short run is
+ * not the run that was asked for; a run without a summary may be either, and its settings cannot be checked. compare
+ * still compares them but says so first, as it lists differing settings ({@link SettingsDifferences}); a gate
+ * ({@code --fail-if}) refuses an incomplete side unless told to judge it anyway. Iterations and comparisons of models
+ * keep no summary of their own and give no notes; an unreadable summary gives none either.
  */
 public final class StoppedRuns {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String SUMMARY_SUFFIX = "_llmperf4j_summary.json";
+    private static final String CLIENT_BOTTLENECK = "CLIENT_BOTTLENECK";
 
     private StoppedRuns() {
     }
 
     /**
-     * One line per side (or sweep level) a signal stopped, e.g. "the candidate (r/sigint2) was stopped by SIGINT
-     * after 17 successful requests with 4 cancelled: ..."; empty when neither was.
+     * One note on a compared side.
+     *
+     * @param text       the line, without a prefix
+     * @param incomplete true when the side did not run to its end, or cannot show that it did
      */
-    public static List<String> between(Path baseline, Path candidate) {
-        List<String> lines = new ArrayList<>();
-        lines.addAll(of("baseline", baseline));
-        lines.addAll(of("candidate", candidate));
-        return lines;
+    public record Note(String text, boolean incomplete) {
     }
 
-    private static List<String> of(String side, Path path) {
-        List<String> lines = new ArrayList<>();
+    /**
+     * One line per side (or sweep level) a signal stopped, e.g. "the candidate (r/sigint2) was stopped by SIGINT
+     * after 17 successful requests with 4 cancelled: ..."; empty when neither was. The lines of {@link #notes}.
+     */
+    public static List<String> between(Path baseline, Path candidate) {
+        return notes(baseline, candidate).stream().map(Note::text).toList();
+    }
+
+    /** The notes of both sides, baseline first; empty when both ran to their end with nothing to say. */
+    public static List<Note> notes(Path baseline, Path candidate) {
+        List<Note> notes = new ArrayList<>();
+        notes.addAll(of("baseline", baseline));
+        notes.addAll(of("candidate", candidate));
+        return notes;
+    }
+
+    private static List<Note> of(String side, Path path) {
+        List<Note> notes = new ArrayList<>();
         try {
             ResultsFolder folder = FolderComparison.iterationsOfSweep(ResultsFolder.detect(path));
             switch (folder.kind()) {
-                case RUN -> summaryIn(folder.dir()).flatMap(StoppedRuns::stop)
-                        .ifPresent(stop -> lines.add(line("the " + side + " (" + path + ")", stop)));
+                case RUN -> notes.addAll(ofRun("the " + side + " (" + path + ")", folder.dir()));
                 case SWEEP -> {
                     for (SweepFiles.Level l : SweepFiles.read(folder.file()).levels()) {
                         if (l.resultsDir() == null || l.resultsDir().isEmpty()) continue;
-                        summaryIn(folder.dir().resolve(l.resultsDir())).flatMap(StoppedRuns::stop).ifPresent(stop ->
-                                lines.add(line("the " + side + "'s level " + l.label() + " (" + path + ")", stop)));
+                        notes.addAll(ofRun("the " + side + "'s level " + l.label() + " (" + path + ")",
+                                folder.dir().resolve(l.resultsDir())));
                     }
                 }
                 case ITERATIONS, COMPARISON -> {
@@ -59,29 +78,49 @@ public final class StoppedRuns {
         } catch (IOException | RuntimeException e) {
             return List.of();
         }
-        return lines;
+        return notes;
     }
 
-    private record Stop(String signal, int succeeded, int cancelled) {
-    }
-
-    private static Optional<Stop> stop(JsonNode summary) {
+    private static List<Note> ofRun(String who, Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) return List.of();
+        Optional<JsonNode> found = summaryIn(dir);
+        if (found.isEmpty()) {
+            return List.of(new Note(who + " has no summary, only its records (a run killed before it wrote its files, "
+                    + "by SIGKILL or a crash, or a copy of its journal alone): whether it ran to its end is unknown, "
+                    + "so its latencies may leave out the requests that had run longest, and its settings, planned "
+                    + "request count and warnings could not be checked", true));
+        }
+        JsonNode summary = found.get();
+        List<Note> notes = new ArrayList<>();
         JsonNode run = summary.path("run");
+        int recorded = run.path("requests_recorded").asInt();
+        int succeeded = run.path("requests_succeeded").asInt();
+        JsonNode plannedNode = summary.path("settings").path("max_num_completed_requests");
+        int planned = plannedNode.canConvertToInt() ? plannedNode.asInt() : 0;
+        String ofPlanned = planned > 0 ? " of " + planned + " planned" : "";
         JsonNode signal = run.path("stopped_by");
-        if (!signal.isTextual()) return Optional.empty();
-        return Optional.of(new Stop(signal.asText(), run.path("requests_succeeded").asInt(),
-                summary.path("errors").path("by_kind").path("CANCELLED").asInt()));
-    }
-
-    private static String line(String who, Stop stop) {
-        return who + " was stopped by " + stop.signal() + " after " + stop.succeeded() + " successful request"
-                + (stop.succeeded() == 1 ? "" : "s") + " with " + stop.cancelled() + " cancelled: its latencies "
-                + "leave out the cancelled requests, the ones that had run longest, so they read lower than a run "
-                + "to its end would; compare runs that ran to their end";
+        if (signal.isTextual()) {
+            int cancelled = summary.path("errors").path("by_kind").path("CANCELLED").asInt();
+            notes.add(new Note(who + " was stopped by " + signal.asText() + " after " + recorded + ofPlanned
+                    + " request" + (recorded == 1 && planned == 0 ? "" : "s") + " (" + succeeded + " successful, "
+                    + cancelled + " cancelled): its latencies leave out the cancelled requests, the ones that had run "
+                    + "longest, so they read lower than a run to its end would, and its cancelled requests count in its "
+                    + "error rate; compare runs that ran to their end", true));
+        } else if (run.path("timed_out").asBoolean() && planned > 0 && recorded < planned) {
+            notes.add(new Note(who + " was cut short by its time limit (--timeout) after " + recorded + ofPlanned
+                    + " requests: its latencies leave out the requests still in flight then, so they read lower than "
+                    + "a run to its end would; compare runs that ran to their end", true));
+        }
+        for (JsonNode warning : summary.path("warnings")) {
+            if (CLIENT_BOTTLENECK.equals(warning.path("code").asText())) {
+                notes.add(new Note(who + " warned that its client was its own bottleneck, so its latencies include "
+                        + "the client's delays: " + warning.path("message").asText(), false));
+            }
+        }
+        return notes;
     }
 
     private static Optional<JsonNode> summaryIn(Path dir) throws IOException {
-        if (!Files.isDirectory(dir)) return Optional.empty();
         Path file;
         try (Stream<Path> list = Files.list(dir)) {
             file = list.filter(p -> p.getFileName().toString().endsWith(SUMMARY_SUFFIX)).sorted().findFirst()

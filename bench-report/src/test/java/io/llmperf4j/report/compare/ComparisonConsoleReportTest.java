@@ -40,7 +40,8 @@ class ComparisonConsoleReportTest {
                 c.evaluate(FailIfRule.parseAll("error_rate>+10%,ttft_p90>+50%")));
         String[] lines = text.split("\n");
         assertEquals("  NOT EVALUATED error_rate>+10%: the baseline Error rate is 0, so a relative change is "
-                + "undefined; use an absolute limit", lines[lines.length - 3]);
+                + "undefined; use an absolute limit: error_rate>0.1 (a rise of 10 percentage points)",
+                lines[lines.length - 3]);
         assertEquals("1 of 2 verdicts NOT EVALUATED: a gate never passes on a rule it could not evaluate, so these "
                 + "fail it (exit 3) as a crossed rule does; drop or replace those rules (each line says why and what "
                 + "there is instead)", lines[lines.length - 1]);
@@ -95,16 +96,26 @@ class ComparisonConsoleReportTest {
         assertTrue(text.contains("pass itl_per_token_p90>+10%"), text);
     }
 
-    /** The footnote counts the rows with an interval and how many a 95 % level marks by chance. */
+    /**
+     * The footnote counts the rows with an interval and says that separate runs mark many more than the level's 5 %
+     * (run-to-run drift is not in the interval): no count of chance rows to anchor on (it said "(1.0 rows)" where 15
+     * A/A pairs of an unchanged server marked 2-12 of 20 rows each).
+     */
     @Test
-    void theFootnoteSaysHowManyStarsChanceGives() {
+    void theFootnoteSaysSeparateRunsMarkManyMoreThanTheLevel() {
         RunComparison c = RunComparison.compare(RunComparisonTest.synthetic("a", 1, 200, 0),
                 RunComparisonTest.synthetic("b", 2, 200, 0));
         long withInterval = c.deltas().stream().filter(d -> d.absoluteCi() != null && d.absoluteCi().hasWidth()
                 && !(c.itlPerTokenRepeatsItl() && d.metric() == CompareMetric.ITL_PER_TOKEN)).count();
         String text = ComparisonConsoleReport.render(c);
         assertTrue(text.contains(String.format(java.util.Locale.ROOT, "  each row is its own interval, not corrected "
-                + "for the %d rows with one: even with no change about 5 %% of them (%.1f rows) are marked * by chance",
-                withInterval, withInterval * 0.05)), text);
+                + "for the %d rows with one. Within one run's requests about 5 %% of rows would be marked by chance "
+                + "alone, but separate runs of an unchanged server differ by more than these intervals hold (run-to-run "
+                + "drift is not in them), so between two runs many rows can be marked, several in every A/A pair; a * "
+                + "says these two sets of requests differ, not that the server changed", withInterval)), text);
+        assertFalse(text.contains(" rows) are marked"), text);
+        assertTrue(text.contains("  throughput and error-rate rows have no interval (one value per run): runs of an "
+                + "unchanged server move them by a few percent"), text);
+        assertTrue(text.contains("none (one per run)"), text);
     }
 }

@@ -136,7 +136,10 @@ class FailIfRuleTest {
         RuleResult relative = FailIfRule.parse("error_rate>+10%").evaluate(clean);
         assertEquals(RuleResult.Verdict.NOT_EVALUATED, relative.verdict());
         assertEquals("NOT EVALUATED error_rate>+10%: the baseline Error rate is 0, so a relative change is "
-                + "undefined; use an absolute limit", relative.message());
+                + "undefined; use an absolute limit: error_rate>0.1 (a rise of 10 percentage points)",
+                relative.message());
+        assertTrue(FailIfRule.parse("error_rate>1%").evaluate(clean).message()
+                .endsWith("use an absolute limit: error_rate>0.01 (a rise of 1 percentage point)"));
         assertEquals(RuleResult.Verdict.PASS, FailIfRule.parse("error_rate>0.01").evaluate(clean).verdict());
     }
 
