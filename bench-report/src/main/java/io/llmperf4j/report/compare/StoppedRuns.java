@@ -42,14 +42,6 @@ public final class StoppedRuns {
     public record Note(String text, boolean incomplete) {
     }
 
-    /**
-     * One line per side (or sweep level) a signal stopped, e.g. "the candidate (r/sigint2) was stopped by SIGINT
-     * after 17 successful requests with 4 cancelled: ..."; empty when neither was. The lines of {@link #notes}.
-     */
-    public static List<String> between(Path baseline, Path candidate) {
-        return notes(baseline, candidate).stream().map(Note::text).toList();
-    }
-
     /** The notes of both sides, baseline first; empty when both ran to their end with nothing to say. */
     public static List<Note> notes(Path baseline, Path candidate) {
         List<Note> notes = new ArrayList<>();
