@@ -39,10 +39,11 @@ import java.util.concurrent.Callable;
             "rules of --fail-if then apply to every level. Settings that differ between the two (model, endpoint,",
             "load, token shape, tokenizer, prompt mode, sampling parameters, streaming, connection mode, warmup;",
             "for iterations model, load, token shape and iterations) are listed on stderr first, and so is a side",
-            "that did not run to its end: stopped by a signal, cut short by its time limit (N of M planned), or",
-            "with no summary at all (its records alone: a killed run; its settings cannot be checked), and a side",
-            "whose client was its own bottleneck. With --fail-if, a side that did not run to its end fails the gate",
-            "(exit 3) as a rule that cannot be evaluated does, unless --allow-incomplete.",
+            "that did not run to its end: stopped by a signal or with no summary at all (its records alone: a",
+            "killed run; its settings cannot be checked); a side that ended at its --timeout before its planned",
+            "requests, and a side whose client was its own bottleneck, are said too. With --fail-if, a side that",
+            "did not run to its end fails the gate (exit 3) as a rule that cannot be evaluated does, unless",
+            "--allow-incomplete.",
             "The CI comes from resampling requests within each run: run-to-run variation is not in it (two runs",
             "of an unchanged server mark far more than 5 %% of rows), so repeat runs (--iterations/--forks) to",
             "judge a change. Iterations compare TTFT and TPOT mean, output",
@@ -70,8 +71,8 @@ final class CompareCommand implements Callable<Integer> {
     String failIf;
 
     @Option(names = "--allow-incomplete",
-            description = "With --fail-if, judge a side that did not run to its end (stopped by a signal, cut short "
-                    + "by its time limit, or records without a summary) by the rules alone; without it such a side "
+            description = "With --fail-if, judge a side that did not run to its end (stopped by a signal, or records "
+                    + "without a summary) by the rules alone; without it such a side "
                     + "fails the gate (exit 3).")
     boolean allowIncomplete;
 

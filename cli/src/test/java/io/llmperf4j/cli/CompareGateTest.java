@@ -57,7 +57,26 @@ class CompareGateTest {
                 "--max-num-completed-requests", String.valueOf(requests), "--num-concurrent-requests", "2",
                 "--no-client-warmup", "--results-dir", dir.toString());
         assertEquals(0, run.exitCode(), run::toString);
+        withoutClientBottleneck(dir);
         return dir;
+    }
+
+    /**
+     * The run's summary without a CLIENT_BOTTLENECK warning: a loaded machine makes these short runs raise it now and
+     * then (the baseline's line then stood in every comparison), and the test that is about it puts it in itself.
+     */
+    private static void withoutClientBottleneck(Path dir) {
+        try {
+            ObjectNode summary = (ObjectNode) JSON.readTree(dir.resolve(SUMMARY).toFile());
+            ArrayNode kept = JSON.createArrayNode();
+            summary.withArray("warnings").forEach(w -> {
+                if (!"CLIENT_BOTTLENECK".equals(w.path("code").asText())) kept.add(w);
+            });
+            summary.set("warnings", kept);
+            JSON.writeValue(dir.resolve(SUMMARY).toFile(), summary);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** A copy of a run's folder; {@code keep} says which of its files to keep. */
@@ -76,7 +95,7 @@ class CompareGateTest {
     void aSideWithItsJournalAloneIsNamedAndFailsTheGateUnlessAllowed() throws IOException {
         // what a SIGKILLed run leaves: requests.jsonl, no summary (the QA's kill9: 87 of 400, exit 0, no word)
         Path journal = copy(eight, "journal-only", f -> f.equals("requests.jsonl"));
-        String rules = "ttft_p90>+1000%";
+        String rules = "error_rate>0.5";
         CliRun gate = CliRun.of(Map.of(), "compare", six.toString(), journal.toString(), "--fail-if", rules);
         assertEquals(ExitCodes.THRESHOLD_FAILED, gate.exitCode(), gate::toString);
         assertTrue(gate.err().contains("compare: the candidate (" + journal + ") has no summary, only its records (a "
@@ -84,7 +103,7 @@ class CompareGateTest {
                 + "whether it ran to its end is unknown, so its latencies may leave out the requests that had run "
                 + "longest, and its settings, planned request count and warnings could not be checked; it fails the "
                 + "gate (exit 3) whatever the rules say: --allow-incomplete judges it by the rules"), gate::toString);
-        assertTrue(gate.out().contains("  pass ttft_p90>+1000%"), gate::toString);
+        assertTrue(gate.out().contains("  pass error_rate>0.5"), gate::toString);
         assertTrue(gate.out().endsWith("GATE FAILED: 1 side did not run to its end or cannot show it did (stderr says "
                 + "which): a gate never passes on a run cut short, so this fails it (exit 3) as a crossed rule does; "
                 + "compare complete runs, or give --allow-incomplete to judge it by the rules alone\n"), gate::toString);
@@ -110,7 +129,7 @@ class CompareGateTest {
     @Test
     void twoCompleteRunsPassTheGateWithNoNotes() {
         CliRun run = CliRun.of(Map.of(), "compare", six.toString(), sixAgain.toString(), "--fail-if",
-                "ttft_p90>+1000%");
+                "error_rate>0.5");
         assertEquals(0, run.exitCode(), run::toString);
         assertFalse(run.err().contains("compare: the "), run::toString);
         assertFalse(run.out().contains("GATE FAILED"), run::toString);
@@ -124,7 +143,7 @@ class CompareGateTest {
         String words = "The client's delays are a material part of this run's latencies: its event loops ran late";
         ((ArrayNode) summary.withArray("warnings")).addObject().put("code", "CLIENT_BOTTLENECK").put("message", words);
         JSON.writeValue(busy.resolve(SUMMARY).toFile(), summary);
-        CliRun run = CliRun.of(Map.of(), "compare", six.toString(), busy.toString(), "--fail-if", "ttft_p90>+1000%");
+        CliRun run = CliRun.of(Map.of(), "compare", six.toString(), busy.toString(), "--fail-if", "error_rate>0.5");
         assertEquals(0, run.exitCode(), "a warning is said, not a gate failure: " + run);
         assertTrue(run.err().contains("compare: the candidate (" + busy + ") warned that its client was its own "
                 + "bottleneck, so its latencies include the client's delays: " + words), run::toString);

@@ -68,7 +68,8 @@ class CompareStoppedRunTest {
                 + recorded + " of 40 planned requests (" + ok + " successful, " + cancelled + " cancelled): its "
                 + "latencies leave out the cancelled requests, the ones that had run longest"), compare::toString);
         assertTrue(compare.err().contains("differs: planned requests: 8 vs 40"), compare::toString);
-        assertFalse(compare.err().contains("the baseline ("), compare::toString);
+        // (a loaded machine may make the baseline warn CLIENT_BOTTLENECK: said too, not the subject here)
+        assertFalse(compare.err().contains("the baseline (" + full + ") was stopped"), compare::toString);
         // its cancelled requests are in its error rate, and said not to be the server's
         assertTrue(compare.out().contains("error rate: failures that are not the server's: the candidate's "
                 + cancelled + " CANCELLED: cancelled in flight when the run was stopped, no fault of the server's"),
@@ -76,14 +77,14 @@ class CompareStoppedRunTest {
 
         // a gate refuses a stopped side whatever its rules say (it passed with exit 0), unless told to judge it
         CliRun gate = CliRun.of(Map.of(), "compare", full.toString(), stopped.toString(), "--fail-if",
-                "ttft_p90>+1000%");
+                "error_rate>0.5");
         assertEquals(ExitCodes.THRESHOLD_FAILED, gate.exitCode(), gate::toString);
-        assertTrue(gate.out().contains("  pass ttft_p90>+1000%"), gate::toString);
+        assertTrue(gate.out().contains("  pass error_rate>0.5"), gate::toString);
         assertTrue(gate.out().contains("GATE FAILED: 1 side did not run to its end"), gate::toString);
         assertTrue(gate.err().contains("it fails the gate (exit 3) whatever the rules say: --allow-incomplete "
                 + "judges it by the rules"), gate::toString);
         CliRun allowed = CliRun.of(Map.of(), "compare", full.toString(), stopped.toString(), "--fail-if",
-                "ttft_p90>+1000%", "--allow-incomplete");
+                "error_rate>0.5", "--allow-incomplete");
         assertEquals(0, allowed.exitCode(), allowed::toString);
         assertTrue(allowed.err().contains("(judged by the rules anyway: --allow-incomplete)"), allowed::toString);
         assertFalse(allowed.out().contains("GATE FAILED"), allowed::toString);
@@ -96,7 +97,7 @@ class CompareStoppedRunTest {
         assertEquals(0, complete.exitCode(), complete::toString);
         assertFalse(complete.err().contains("stopped by"), complete::toString);
         CliRun completeGate = CliRun.of(Map.of(), "compare", full.toString(), fullAgain.toString(), "--fail-if",
-                "ttft_p90>+1000%");
+                "error_rate>0.5");
         assertEquals(0, completeGate.exitCode(), completeGate::toString);
     }
 

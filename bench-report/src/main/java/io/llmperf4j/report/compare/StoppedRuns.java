@@ -14,12 +14,13 @@ import java.util.stream.Stream;
 
 /**
  * What each compared run's summary says about how it ended and how it was measured, read from its summary (a run, or
- * each level of a sweep): a run a signal cut short ({@code run.stopped_by}), a run its time limit cut short
+ * each level of a sweep): a run a signal cut short ({@code run.stopped_by}), a run that ended at its time limit
  * ({@code run.timed_out} with fewer requests recorded than planned), a run with no summary at all (its records
  * alone: a run killed before it wrote its files, SIGKILL or a crash, or a copy of its journal), and a run whose
- * client was its own bottleneck (the summary's CLIENT_BOTTLENECK warning). The first three are <em>incomplete</em>:
- * a stopped run's latencies leave out its cancelled requests, the ones that had run longest, and a cut-short run is
- * not the run that was asked for; a run without a summary may be either, and its settings cannot be checked. compare
+ * client was its own bottleneck (the summary's CLIENT_BOTTLENECK warning). The first and the third are
+ * <em>incomplete</em>: a stopped run's latencies leave out its cancelled requests, the ones that had run longest, and
+ * is not the run that was asked for; a run without a summary may be one, and its settings cannot be checked. A time
+ * limit is llmperf's way of setting a run's length ({@code --timeout}), so ending there is said, not refused. compare
  * still compares them but says so first, as it lists differing settings ({@link SettingsDifferences}); a gate
  * ({@code --fail-if}) refuses an incomplete side unless told to judge it anyway. Iterations and comparisons of models
  * keep no summary of their own and give no notes; an unreadable summary gives none either.
@@ -99,9 +100,10 @@ public final class StoppedRuns {
                     + "longest, so they read lower than a run to its end would, and its cancelled requests count in its "
                     + "error rate; compare runs that ran to their end", true));
         } else if (run.path("timed_out").asBoolean() && planned > 0 && recorded < planned) {
-            notes.add(new Note(who + " was cut short by its time limit (--timeout) after " + recorded + ofPlanned
+            // llmperf's --timeout is how long a run lasts: ending there is a run's designed end, told, not refused
+            notes.add(new Note(who + " ended at its time limit (--timeout) after " + recorded + ofPlanned
                     + " requests: its latencies leave out the requests still in flight then, so they read lower than "
-                    + "a run to its end would; compare runs that ran to their end", true));
+                    + "a run of its planned requests would", false));
         }
         for (JsonNode warning : summary.path("warnings")) {
             if (CLIENT_BOTTLENECK.equals(warning.path("code").asText())) {
