@@ -32,6 +32,11 @@ final class RunFolder {
         return JSON.readTree(only(dir, "_llmperf4j_summary.json").toFile());
     }
 
+    /** The folder's {@code *_sweep.json}. */
+    static JsonNode sweep(Path dir) throws IOException {
+        return JSON.readTree(only(dir, "_sweep.json").toFile());
+    }
+
     /** The message of {@code summary}'s warning with {@code code}, or null when it has none. */
     static String warning(JsonNode summary, String code) {
         for (JsonNode w : summary.path("warnings")) {
