@@ -10,11 +10,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import io.llmperf4j.server.FaultKind;
+import io.llmperf4j.server.FaultPlan;
+import io.llmperf4j.server.SimulatedServer;
+import io.llmperf4j.server.SimulatorConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -30,18 +37,32 @@ import org.junit.jupiter.api.io.TempDir;
 class DeliveredThroughputCommandTest {
     private static final String BASE = "sim_40_40";
 
-    /** A request takes about 5 + 40 × 20 ms: the first wave ends before the 1 s timeout, the second is cut. */
+    /** A request takes about 5 + 40 × 20 ms: slot 0's warmup request streams on after the window opened. */
     @RegisterExtension
     static final TestServer server = TestServer.of(b -> b
             .timeToFirstToken(Duration.ofMillis(5))
             .interTokenDelay(Duration.ofMillis(20)));
 
+    /**
+     * The timeout cuts requests that stream no more: the server answers the pre-run check and the first wave (about
+     * 5 + 40 × 2 ms each) whole, then stalls every later answer halfway (its 20th of 40 tokens) for longer than the
+     * run. Which requests finish and which are cut is the server's doing, not a race with the timeout (a first wave
+     * of 0.8 s against a 1 s timeout was all cut at load 20, and the run failed).
+     */
     @Test
     void theDeliveredFigureCountsTheCancelledRequestsTokensAndThePageSaysWhy(@TempDir Path dir) throws IOException {
-        CliRun run = CliRun.of(server.env(), "token-benchmark", "--model", "sim", "--mean-input-tokens", "40",
-                "--stddev-input-tokens", "0", "--mean-output-tokens", "40", "--stddev-output-tokens", "0",
-                "--max-num-completed-requests", "30", "--num-concurrent-requests", "3", "--timeout", "1",
-                "--no-client-warmup", "--server-metrics-interval", "0.1", "--results-dir", dir.toString());
+        List<FaultKind> faults = new ArrayList<>(Collections.nCopies(4, FaultKind.NONE));
+        faults.addAll(Collections.nCopies(60, FaultKind.STALL));
+        CliRun run;
+        try (SimulatedServer stalling = SimulatedServer.start(SimulatorConfig.builder()
+                .timeToFirstToken(Duration.ofMillis(5)).interTokenDelay(Duration.ofMillis(2))
+                .faultPlan(FaultPlan.sequence(faults).withStallDuration(Duration.ofSeconds(60))).build())) {
+            run = CliRun.of(Map.of("OPENAI_API_BASE", stalling.baseUrl(), "OPENAI_API_KEY", "k"), "token-benchmark",
+                    "--model", "sim", "--mean-input-tokens", "40", "--stddev-input-tokens", "0",
+                    "--mean-output-tokens", "40", "--stddev-output-tokens", "0", "--max-num-completed-requests",
+                    "30", "--num-concurrent-requests", "3", "--timeout", "2", "--no-client-warmup",
+                    "--server-metrics-interval", "0.1", "--results-dir", dir.toString());
+        }
         assertEquals(0, run.exitCode(), run::toString);
 
         ObjectMapper json = new ObjectMapper();
@@ -59,7 +80,9 @@ class DeliveredThroughputCommandTest {
                 cancelledTokens += r.get("output_tokens").asLong() - 1; // the client's count less its BOS
             }
         }
-        assertTrue(cancelled > 0 && cancelledTokens > 0, "the timeout cut requests that had received content");
+        // the stalled answers: each cut after its first 20 tokens (the client's count less its BOS)
+        assertTrue(cancelled > 0 && cancelledTokens == 20L * cancelled, "the timeout cut requests that had received "
+                + "content: " + cancelled + " cancelled, " + cancelledTokens + " tokens");
 
         JsonNode t = summary.get("throughput");
         double seconds = summary.get("run").get("duration_s").asDouble();
