@@ -365,7 +365,7 @@ public final class Coordinator implements AutoCloseable {
             collection.started(startNanos);
             for (Member worker : workers) {
                 String id = ClusterNode.idOf(worker);
-                long offset = clocks.containsKey(id) ? clocks.get(id).offsetMicros() : 0;
+                long offset = clocks.containsKey(id) ? clocks.get(id).appliedMicros() : 0;
                 try {
                     executor.executeOnMember(new StartShare(jobId, startEpochMicros + offset), worker);
                 } catch (RuntimeException e) {
@@ -397,7 +397,7 @@ public final class Coordinator implements AutoCloseable {
             }
             inbox.close(jobId); // the records still on their way are in the outcomes
             collection.caughtUp(parts);
-            MergedRun merged = RunMerger.merge(parts, plan, startEpochMicros / 1_000L, startNanos, outputTokens);
+            MergedRun merged = RunMerger.merge(parts, plan, startEpochMicros, startNanos, outputTokens);
             if (plan.specs() instanceof FreshRequests sequence) tellPrompts(sequence, parts);
             return merged;
         } finally {

@@ -45,10 +45,10 @@ final class RunMerger {
     }
 
     /**
-     * @param sharedStartEpochMillis the shared start instant on the coordinator's wall clock
+     * @param sharedStartEpochMicros the shared start instant on the coordinator's wall clock
      * @param sharedStartNanos       the same on its {@link System#nanoTime()}
      */
-    static MergedRun merge(List<WorkerPart> parts, DistributedPlan plan, long sharedStartEpochMillis,
+    static MergedRun merge(List<WorkerPart> parts, DistributedPlan plan, long sharedStartEpochMicros,
                            long sharedStartNanos, TokenCounter outputTokens) {
         List<ScheduledRecord> timeline = new ArrayList<>();
         LongStream.Builder preconnect = LongStream.builder();
@@ -113,7 +113,9 @@ final class RunMerger {
         List<RequestRecord> records = timeline.stream().map(ScheduledRecord::record).toList();
         long measureStart = windowStart == Long.MAX_VALUE ? 0 : windowStart;
         long duration = Math.max(0, windowEnd - measureStart);
-        long windowStartEpochMillis = sharedStartEpochMillis + measureStart / 1_000_000L;
+        // cut to the millisecond once, from the microsecond: each cut moves the window's epoch start (and so, to the
+        // delivered tokens' count, its end) earlier
+        long windowStartEpochMillis = (sharedStartEpochMicros * 1_000L + measureStart) / 1_000_000L;
         long endEpochMillis = windowStartEpochMillis + duration / 1_000_000L;
         ClientOverhead client = worst(clients);
         long[] connects = preconnect.build().toArray();

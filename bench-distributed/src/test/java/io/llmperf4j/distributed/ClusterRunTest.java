@@ -261,6 +261,43 @@ class ClusterRunTest {
     }
 
     /**
+     * A clock offset within its error bound (half its probe's round trip) does not move a worker's start: on one
+     * machine the clocks agree, and a busy probe's estimate (5.48 ms with a 12.9 ms round trip in a QA run) started
+     * that worker's clock as much late in truth while the merge placed it at the shared instant, so its last tokens
+     * fell after the window's end (output_tokens_delivered 3999 of 4000). Here worker 0's estimate is 30 ms with a
+     * 100 ms round trip: its records are where its part places them, and every answer ends inside the window.
+     */
+    @Test
+    @Timeout(60)
+    void aClockOffsetWithinItsErrorBoundDoesNotMoveAWorkersStart() {
+        URI endpoint = URI.create(server.baseUrl() + "/chat/completions");
+        OpenLoopSettings open = OpenLoopSettings.builder(40).arrival(Arrival.constant()).seed(7).maxRequests(20)
+                .timeout(Duration.ofSeconds(30)).build();
+        long[] sharedStartWallMicros = new long[1];
+        Map<String, ClockOffset> clocks = Map.of(ClusterNode.idOf(members.get(0)), new ClockOffset(30_000, 100_000),
+                ClusterNode.idOf(members.get(1)), new ClockOffset(0, 100_000));
+        MergedRun run = coordinator.run(DistributedPlan.openLoop(client(endpoint), specs(20), open), members,
+                clocks, text -> 1, () -> false, sharedStartWallMicros(sharedStartWallMicros));
+
+        assertEquals(20, run.records().size());
+        Map<String, Long> closestMicros = new TreeMap<>();
+        for (ScheduledRecord r : run.timeline()) {
+            long placed = sharedStartWallMicros[0] + r.actualSendOffsetNanos() / 1_000L;
+            closestMicros.merge(r.record().workerId(), Math.abs(r.record().startEpochMicros() - placed), Math::min);
+        }
+        for (Map.Entry<String, Long> w : closestMicros.entrySet()) {
+            assertTrue(w.getValue() < 1_000, "worker " + w.getKey() + "'s closest record is " + w.getValue()
+                    + " us from where its part places it: " + run.workers());
+        }
+        long windowEndMicros = sharedStartWallMicros[0] + (run.measureStartNanos() + run.durationNanos()) / 1_000L;
+        for (RequestRecord r : run.records()) {
+            long end = r.startEpochMicros() + r.e2eNanos() / 1_000L;
+            assertTrue(end <= windowEndMicros + 1_000, r.clientRequestId() + " of " + r.workerId() + " ended "
+                    + (end - windowEndMicros) + " us after the window");
+        }
+    }
+
+    /**
      * Each worker opens its slots' connections before the shared instant, as one machine opens them before its
      * clock, and its runner starts its clock at the instant, so the workers' clocks start together: a closed loop's
      * first wave is sent at its clock start, so each worker's first send on the shared timeline is where its clock

@@ -70,13 +70,13 @@ class RunMergerTest {
         // w2: clock 70 ms after the shared instant (its connections took long), window from its 30 ms for 400 ms
         WorkerOutcome late = outcome("w2", 70_000_000L, 30_000_000L, 400_000_000L, 2_000_000L, 3_000_000L);
 
-        MergedRun one = RunMerger.merge(List.of(part("w1", share, early)), plan, 1_000_000L, 77L, text -> 1);
+        MergedRun one = RunMerger.merge(List.of(part("w1", share, early)), plan, 1_000_000_000L, 77L, text -> 1);
         assertEquals(300_000_000L, one.durationNanos(), "the runner's own window");
         assertEquals(45_000_000L, one.measureStartNanos());
         assertEquals(1_000_045L, one.startEpochMillis());
 
         MergedRun two = RunMerger.merge(List.of(part("w1", share, early), part("w2", share, late)), plan,
-                1_000_000L, 77L, text -> 1);
+                1_000_000_000L, 77L, text -> 1);
         assertEquals(45_000_000L, two.measureStartNanos(), "w1's first measured send");
         assertEquals(455_000_000L, two.durationNanos(), "to w2's end at 500 ms, after w1's at 345 ms");
         assertEquals(List.of(45_000_000L, 100_000_000L), two.timeline().stream()
