@@ -20,13 +20,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -48,7 +49,8 @@ public final class Coordinator implements AutoCloseable {
     /**
      * Told about a run while it runs (progress), one call at a time, on the coordinator's cluster threads: the shared
      * start, then each measured record a worker streams as it ends (before the outcome's merge counts its tokens;
-     * warmup records and lost requests come only with the merged run).
+     * warmup records come only with the merged run), and, as soon as a worker is noticed gone, a LOST record for each
+     * request it had sent without its record reaching the coordinator (those it never sent have none).
      */
     public interface Live {
         Live NONE = new Live() {
@@ -327,7 +329,7 @@ public final class Coordinator implements AutoCloseable {
         String jobId = UUID.randomUUID().toString();
         currentJob = jobId;
         currentWorkers = List.copyOf(workers);
-        Collection collection = new Collection(workers, live);
+        Collection collection = new Collection(workers, shares, live, log);
         inbox.open(jobId, collection);
         if (laterBatches != null) prompts.open(jobId, n, laterBatches);
         UUID listener = instance.getCluster().addMembershipListener(collection);
@@ -386,14 +388,18 @@ public final class Coordinator implements AutoCloseable {
                     lostReason = "worker " + id + " did not report within " + (plan.runTimeout()
                             .plus(REPORT_GRACE)).toSeconds() + " s of the start";
                 } catch (ExecutionException e) {
-                    lostReason = reason(id, e.getCause());
+                    lostReason = reason(id, e.getCause()); // said when it happened (Collection#gone)
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     lostReason = "the coordinator was interrupted before worker " + id + " reported";
                 }
-                long endNanos = collection.endedAt(worker.getUuid(), System.nanoTime()) - startNanos;
-                if (lostReason != null) log.accept(lostReason + "; its unfinished requests are recorded as lost");
-                parts.add(new RunMerger.WorkerPart(id, shares.get(i), specs.get(i), clocks.get(id), outcome, collection.streamed(id), lostReason, endNanos));
+                if (outcome == null) {
+                    collection.gone(i, lostReason); // told once: a worker that left was told of as it left
+                    parts.add(collection.lostPart(i, specs.get(i), clocks.get(id)));
+                } else {
+                    parts.add(new RunMerger.WorkerPart(id, shares.get(i), specs.get(i), clocks.get(id), outcome,
+                            List.of(), List.of(), new long[0], null));
+                }
             }
             inbox.close(jobId); // the records still on their way are in the outcomes
             collection.caughtUp(parts);
@@ -523,36 +529,56 @@ public final class Coordinator implements AutoCloseable {
         }
     }
 
-    /** One run's collection: records streamed by worker, each worker's end, and membership changes. */
+    /**
+     * One run's collection: by worker, the records it streamed, the requests it said it sent and the connections it
+     * opened; each worker's end; and membership changes. A worker that leaves (or whose share fails) is told of at
+     * once, whichever it is, and its part is frozen there: its requests sent without a record are LOST from then on,
+     * in the progress line as in the merged run.
+     */
     private static final class Collection implements MembershipListener, RecordInbox.Collector {
         final Map<UUID, CompletableFuture<WorkerOutcome>> done = new HashMap<>();
         /** By worker id: set up, ended or gone. */
         private final Map<String, CompletableFuture<Void>> ready = new HashMap<>();
-        private final Map<UUID, Long> endedNanos = new ConcurrentHashMap<>();
-        private final Map<String, Map<String, ScheduledRecord>> streamed = new ConcurrentHashMap<>();
+        private final Map<String, Track> tracks = new LinkedHashMap<>();
+        private final List<Track> byIndex = new ArrayList<>();
         private final Set<UUID> workers;
         private final Live live;
+        private final Consumer<String> log;
+        private long startNanos;
+        private boolean started;
 
-        Collection(List<Member> members, Live live) {
+        Collection(List<Member> members, List<LoadShare> shares, Live live, Consumer<String> log) {
             this.live = live;
-            for (Member m : members) {
+            this.log = log;
+            for (int i = 0; i < members.size(); i++) {
+                Member m = members.get(i);
+                Track track = new Track(ClusterNode.idOf(m), shares.get(i));
                 CompletableFuture<WorkerOutcome> end = new CompletableFuture<>();
                 CompletableFuture<Void> set = new CompletableFuture<>();
                 end.whenComplete((o, e) -> set.complete(null));
+                int index = i;
+                end.whenComplete((o, e) -> {
+                    if (e != null) gone(index, reason(track.id, e instanceof CompletionException && e.getCause() != null
+                            ? e.getCause() : e));
+                });
                 done.put(m.getUuid(), end);
-                ready.put(ClusterNode.idOf(m), set);
-                streamed.put(ClusterNode.idOf(m), new ConcurrentHashMap<>());
+                ready.put(track.id, set);
+                tracks.put(track.id, track);
+                byIndex.add(track);
             }
             this.workers = Set.copyOf(done.keySet());
-            done.forEach((uuid, f) -> f.whenComplete((o, e) -> endedNanos.putIfAbsent(uuid, System.nanoTime())));
         }
 
         synchronized void started(long startNanos) {
+            this.startNanos = startNanos;
+            this.started = true;
             live.started(startNanos);
         }
 
         @Override
-        public void onReady(String workerId) {
+        public synchronized void onReady(String workerId, long[] preconnectNanos) {
+            Track track = tracks.get(workerId);
+            if (track != null) track.preconnectNanos = preconnectNanos.clone();
             CompletableFuture<Void> set = ready.get(workerId);
             if (set != null) set.complete(null);
         }
@@ -571,10 +597,54 @@ public final class Coordinator implements AutoCloseable {
 
         @Override
         public synchronized void onRecord(String workerId, ScheduledRecord record) {
-            Map<String, ScheduledRecord> records = streamed.get(workerId);
-            if (records != null && records.put(record.record().clientRequestId(), record) == null) {
-                live.onRecord(record);
+            Track track = tracks.get(workerId);
+            if (track == null || track.goneReason != null) return; // frozen when it left: told as lost already
+            String id = record.record().clientRequestId();
+            track.sent.remove(id);
+            track.ended.add(id);
+            if (track.streamed.put(id, record) == null) live.onRecord(record);
+        }
+
+        @Override
+        public synchronized void onSent(String workerId, SentRequests sends) {
+            Track track = tracks.get(workerId);
+            if (track == null || track.goneReason != null) return;
+            for (String warmup : sends.warmupEnded()) {
+                track.sent.remove(warmup);
+                track.ended.add(warmup);
             }
+            for (SentRequests.Sent s : sends.sends()) {
+                if (!track.ended.contains(s.clientRequestId())) track.sent.put(s.clientRequestId(), s);
+            }
+        }
+
+        /**
+         * Worker {@code index} left or failed ({@code reason}): says so, once, with what becomes of its requests,
+         * and tells {@link Live} a LOST record for each it had sent without a record.
+         */
+        synchronized void gone(int index, String reason) {
+            Track track = byIndex.get(index);
+            if (track.goneReason != null || reason == null) return;
+            track.goneReason = reason;
+            List<ScheduledRecord> lost = RunMerger.lostRecords(track.id, track.sent.values(), reason);
+            Integer assigned = track.share.assignedRequests();
+            int sent = track.streamed.size() + lost.size();
+            log.accept(reason + (started ? String.format(java.util.Locale.ROOT, " (noticed %.1f s after the start)",
+                    (System.nanoTime() - startNanos) / 1e9) : "") + ": " + lost.size() + " requests it had sent "
+                    + "without their records reaching the coordinator are recorded as lost"
+                    + (assigned == null ? "" : ", " + Math.max(0, assigned - sent) + " of its " + assigned
+                    + " it never sent are not sent"));
+            if (started) {
+                for (ScheduledRecord r : lost) live.onRecord(r);
+            }
+        }
+
+        /** Worker {@code index}'s part as the coordinator knows it, for one that never reported. */
+        synchronized RunMerger.WorkerPart lostPart(int index, List<RequestSpec> specs, ClockOffset clock) {
+            Track track = byIndex.get(index);
+            return new RunMerger.WorkerPart(track.id, track.share, specs, clock, null,
+                    List.copyOf(track.streamed.values()), List.copyOf(track.sent.values()), track.preconnectNanos,
+                    track.goneReason);
         }
 
         /**
@@ -590,14 +660,6 @@ public final class Coordinator implements AutoCloseable {
             }
         }
 
-        List<ScheduledRecord> streamed(String workerId) {
-            return List.copyOf(streamed.get(workerId).values());
-        }
-
-        long endedAt(UUID worker, long fallback) {
-            return endedNanos.getOrDefault(worker, fallback);
-        }
-
         @Override
         public void memberAdded(MembershipEvent event) {
         }
@@ -608,6 +670,24 @@ public final class Coordinator implements AutoCloseable {
             if (workers.contains(uuid)) {
                 done.get(uuid).completeExceptionally(new WorkerLeftException(ClusterNode.idOf(event.getMember())
                         + " left the cluster"));
+            }
+        }
+
+        /** One worker's side of the run, as its messages tell it. */
+        private static final class Track {
+            final String id;
+            final LoadShare share;
+            final Map<String, ScheduledRecord> streamed = new LinkedHashMap<>();
+            /** Sent, no record yet, by client request id, in send order. */
+            final Map<String, SentRequests.Sent> sent = new LinkedHashMap<>();
+            /** Client request ids of requests that ended (a record, or a warmup's end). */
+            final Set<String> ended = new HashSet<>();
+            long[] preconnectNanos = new long[0];
+            String goneReason;
+
+            Track(String id, LoadShare share) {
+                this.id = id;
+                this.share = share;
             }
         }
     }

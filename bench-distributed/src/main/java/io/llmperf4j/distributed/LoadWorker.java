@@ -5,6 +5,7 @@ import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.HazelcastInstance;
 import io.llmperf4j.engine.client.ClientConfig;
+import io.llmperf4j.engine.client.LlmClient;
 import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.client.RequestHandle;
 import io.llmperf4j.engine.client.impl.Redactor;
@@ -16,7 +17,6 @@ import io.llmperf4j.engine.load.FreshRequests;
 import io.llmperf4j.engine.load.OpenLoopResult;
 import io.llmperf4j.engine.load.OpenLoopRunner;
 import io.llmperf4j.engine.load.OpenLoopSettings;
-import io.llmperf4j.engine.load.RecordListener;
 import io.llmperf4j.engine.load.ScheduledRecord;
 import io.llmperf4j.engine.overhead.ClientOverheadMonitor;
 import io.llmperf4j.model.Failure;
@@ -102,8 +102,9 @@ public final class LoadWorker {
                 ClientOverheadMonitor.measureIdleBaseline(client); // before the shared start, not after it
                 AtomicReference<FreshRequests.Tally> prompts = new AtomicReference<>();
                 List<RequestSpec> specs = requests(job, instance, coordinator, prompts::set);
-                WorkerOutcome outcome = (job.load().openLoop() ? runOpen(job, specs, client, stream, instance)
-                        : runClosed(job, specs, client, stream, instance)).withPrompts(prompts.get());
+                SendWatchingClient watched = new SendWatchingClient(client, stream);
+                WorkerOutcome outcome = (job.load().openLoop() ? runOpen(job, specs, watched, stream, instance)
+                        : runClosed(job, specs, watched, stream, instance)).withPrompts(prompts.get());
                 log.accept("share of run " + job.jobId() + " done: " + outcome.timeline().size() + " requests, start "
                         + String.format(java.util.Locale.ROOT, "%.3f", outcome.startLagNanos() / 1e6)
                         + " ms after the shared instant");
@@ -162,8 +163,8 @@ public final class LoadWorker {
      * before its clock), and the runner is handed the share {@link #RUNNER_SET_UP_NANOS} before the shared instant,
      * to start its clock at it: the workers' clocks start together.
      */
-    private WorkerOutcome runClosed(WorkerJob job, List<RequestSpec> specs, NettyLlmClient client,
-                                    RecordListener stream, HazelcastInstance instance) {
+    private WorkerOutcome runClosed(WorkerJob job, List<RequestSpec> specs, LlmClient client,
+                                    RecordStream stream, HazelcastInstance instance) {
         ClosedLoopRunner runner = new ClosedLoopRunner(client, COUNTED_BY_COORDINATOR);
         ClosedLoopSettings settings = job.load().closedLoopSettings();
         BooleanSupplier stop = () -> stopped.contains(job.jobId());
@@ -171,8 +172,9 @@ public final class LoadWorker {
         stops.put(job.jobId(), runner::stop);
         try {
             long[] opened = client.preconnect(ClosedLoopRunner.connectionsToOpen(settings));
-            Long target = awaitStart(job, instance, stop);
+            Long target = awaitStart(job, instance, stop, opened);
             if (target == null) return stoppedBeforeStart(job, 0, opened);
+            stream.startsAt(target);
             awaitUntil(target - RUNNER_SET_UP_NANOS, stop);
             if (stop.getAsBoolean()) return stoppedBeforeStart(job, System.nanoTime() - target, opened);
             ClosedLoopResult r = runner.runAt(target, specs, settings, stream, stop);
@@ -189,8 +191,8 @@ public final class LoadWorker {
     }
 
     /** An open loop, as {@link #runClosed}: the schedule's origin is the shared instant. */
-    private WorkerOutcome runOpen(WorkerJob job, List<RequestSpec> specs, NettyLlmClient client,
-                                  RecordListener stream, HazelcastInstance instance) {
+    private WorkerOutcome runOpen(WorkerJob job, List<RequestSpec> specs, LlmClient client,
+                                  RecordStream stream, HazelcastInstance instance) {
         OpenLoopRunner runner = new OpenLoopRunner(client, COUNTED_BY_COORDINATOR);
         OpenLoopSettings settings = job.load().openLoopSettings();
         ArrivalSchedule schedule = job.load().schedule();
@@ -199,8 +201,9 @@ public final class LoadWorker {
         stops.put(job.jobId(), runner::stop);
         try {
             long[] opened = client.preconnect(OpenLoopRunner.connectionsToOpen(settings, schedule));
-            Long target = awaitStart(job, instance, stop);
+            Long target = awaitStart(job, instance, stop, opened);
             if (target == null) return stoppedBeforeStart(job, 0, opened);
+            stream.startsAt(target);
             awaitUntil(target - RUNNER_SET_UP_NANOS, stop);
             if (stop.getAsBoolean()) return stoppedBeforeStart(job, System.nanoTime() - target, opened);
             OpenLoopResult r = runner.runAt(target, specs, settings, schedule, stream, stop);
@@ -237,13 +240,14 @@ public final class LoadWorker {
     }
 
     /**
-     * Tells the coordinator the share is set up, then waits for the start instant it fixes once every worker is;
+     * Tells the coordinator the share is set up (with the connect times of the connections {@code opened} for it,
+     * counted even if this worker dies later), then waits for the start instant it fixes once every worker is;
      * returns the instant on this machine's {@link System#nanoTime()}, or null when the share was stopped first.
      */
-    private Long awaitStart(WorkerJob job, HazelcastInstance instance, BooleanSupplier stop) {
+    private Long awaitStart(WorkerJob job, HazelcastInstance instance, BooleanSupplier stop, long[] opened) {
         CompletableFuture<Long> start = starts.computeIfAbsent(job.jobId(), id -> new CompletableFuture<>());
-        instance.getExecutorService(ClusterNode.EXECUTOR).executeOnMember(new ShareReady(job.jobId(), job.workerId()),
-                member(instance, job.coordinator()));
+        instance.getExecutorService(ClusterNode.EXECUTOR).executeOnMember(new ShareReady(job.jobId(), job.workerId(),
+                opened), member(instance, job.coordinator()));
         while (!stop.getAsBoolean()) {
             try {
                 return startTargetNanos(start.get(STOP_CHECK_NANOS, TimeUnit.NANOSECONDS));

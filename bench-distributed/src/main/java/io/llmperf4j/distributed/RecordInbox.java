@@ -7,7 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The coordinator's side of record streaming: records by run, then by worker, as they arrive (any thread); and each
- * worker's word that its share is set up.
+ * worker's word that its share is set up, and of each request it sent.
  */
 final class RecordInbox {
     static final String CONTEXT_KEY = "llmperf4j.inbox";
@@ -16,8 +16,14 @@ final class RecordInbox {
     interface Collector {
         void onRecord(String workerId, ScheduledRecord record);
 
-        /** The worker has set its share up and waits for the start instant. */
-        void onReady(String workerId);
+        /**
+         * The worker has set its share up and waits for the start instant, with the connect times of the
+         * connections it opened for it.
+         */
+        void onReady(String workerId, long[] preconnectNanos);
+
+        /** Requests the worker sent (and warmup requests that ended) since its last word. */
+        void onSent(String workerId, SentRequests sends);
     }
 
     private final Map<String, Collector> runs = new ConcurrentHashMap<>();
@@ -35,8 +41,13 @@ final class RecordInbox {
         if (c != null) c.onRecord(workerId, record); // a record of a run already closed is dropped
     }
 
-    void ready(String jobId, String workerId) {
+    void ready(String jobId, String workerId, long[] preconnectNanos) {
         Collector c = runs.get(jobId);
-        if (c != null) c.onReady(workerId);
+        if (c != null) c.onReady(workerId, preconnectNanos);
+    }
+
+    void sent(String jobId, String workerId, SentRequests sends) {
+        Collector c = runs.get(jobId);
+        if (c != null) c.onSent(workerId, sends);
     }
 }

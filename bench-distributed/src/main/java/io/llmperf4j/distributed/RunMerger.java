@@ -12,10 +12,9 @@ import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.model.TokenCounter;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.stream.LongStream;
 
 /**
@@ -23,8 +22,9 @@ import java.util.stream.LongStream;
  * start (the worker's start lag, measured on its own clock), so only start offsets cross machines. The measured
  * window is a single machine's, across the workers: from the first worker's first measured send (its window's
  * start) to the last worker's end (after its last record), so one worker's run has exactly its runner's window.
- * A worker that never reported contributes the records it streamed, and one LOST record for each of its requests
- * that has none.
+ * A worker that never reported contributes the records it streamed and one LOST record, at its send, for each
+ * request it said it sent whose record never came; what it never sent is not sent (not a record, not a failure),
+ * as a single machine's unsent budget is.
  */
 final class RunMerger {
 
@@ -33,12 +33,14 @@ final class RunMerger {
      *
      * @param outcome          its report, or null when it left or failed
      * @param streamed         the records it streamed before that
+     * @param sentUnrecorded   the requests it said it sent whose records never came, in send order
+     * @param preconnectNanos  the connect times of the connections it said it opened before the start (used when
+     *                         its outcome, which has them too, never came)
      * @param lostReason       why it never reported, or null
-     * @param endNanos         when the coordinator learnt it ended, from the shared start (coordinator clock)
      */
     record WorkerPart(String workerId, LoadShare share, List<RequestSpec> specs, ClockOffset clock,
-                      WorkerOutcome outcome, List<ScheduledRecord> streamed, String lostReason,
-                      long endNanos) {
+                      WorkerOutcome outcome, List<ScheduledRecord> streamed, List<SentRequests.Sent> sentUnrecorded,
+                      long[] preconnectNanos, String lostReason) {
     }
 
     private RunMerger() {
@@ -60,7 +62,7 @@ final class RunMerger {
         int sent = 0;
         boolean timedOut = false;
         boolean stopped = false;
-        int notSent = 0;
+        int arrivalsNotSent = 0;
         int maxBacklog = 0;
         int measuredArrivals = 0;
         double scheduledRate = 0;
@@ -70,6 +72,8 @@ final class RunMerger {
             List<ScheduledRecord> own = new ArrayList<>();
             WorkerOutcome o = part.outcome();
             int lost = 0;
+            int notSent = 0;
+            String left = null;
             if (o != null) {
                 long shift = o.startLagNanos();
                 for (ScheduledRecord r : o.timeline()) own.add(shifted(r, shift));
@@ -80,7 +84,7 @@ final class RunMerger {
                 sent += o.requestsSent();
                 timedOut |= o.timedOut();
                 stopped |= o.stopped();
-                notSent += o.arrivalsNotSent();
+                arrivalsNotSent += o.arrivalsNotSent();
                 maxBacklog += o.maxBacklog();
                 measuredArrivals += o.measuredArrivals();
                 scheduledRate += o.scheduledRate();
@@ -89,14 +93,23 @@ final class RunMerger {
                 for (long connect : o.preconnectNanos()) preconnect.add(connect);
             } else {
                 own.addAll(part.streamed());
-                List<ScheduledRecord> lostRecords = lostRecords(part, own);
+                List<ScheduledRecord> lostRecords = lostRecords(part.workerId(), part.sentUnrecorded(),
+                        part.lostReason());
                 lost = lostRecords.size();
                 own.addAll(lostRecords);
-                windowEnd = Math.max(windowEnd, part.endNanos());
+                // its part of the window: to its last record's end or its last send, never to when it was missed
+                for (ScheduledRecord r : own) windowEnd = Math.max(windowEnd, endOffset(r));
                 sent += own.size();
-                measuredArrivals += own.size();
+                Integer assigned = part.share().assignedRequests();
+                notSent = assigned == null ? 0 : Math.max(0, assigned - own.size());
+                measuredArrivals += assigned != null && part.share().openLoop() ? assigned : own.size();
+                if (part.share().openLoop()) arrivalsNotSent += notSent;
+                for (long connect : part.preconnectNanos()) preconnect.add(connect);
                 scheduledRate = Double.NaN;
                 achievedRate = Double.NaN;
+                left = part.lostReason() + ": " + lost + " requests it had sent without their records reaching the "
+                        + "coordinator are lost" + (assigned == null ? "" : ", " + notSent + " it never sent are not "
+                        + "sent (as its word of each send told the coordinator)");
             }
             List<ScheduledRecord> counted = new ArrayList<>(own.size());
             for (ScheduledRecord r : own) {
@@ -105,8 +118,8 @@ final class RunMerger {
             timeline.addAll(counted);
             int succeeded = (int) counted.stream().filter(r -> r.record().succeeded()).count();
             Integer assigned = part.share().assignedRequests();
-            reports.add(new WorkerReport(part.workerId(), part.share().describe(), assigned == null ? 0 : assigned, counted.size(), succeeded,
-                    lost, part.clock(), o == null ? -1 : o.startLagNanos(), part.lostReason(),
+            reports.add(new WorkerReport(part.workerId(), part.share().describe(), assigned == null ? 0 : assigned,
+                    counted.size(), succeeded, lost, notSent, part.clock(), o == null ? -1 : o.startLagNanos(), left,
                     o == null ? null : o.clientOverhead()));
         }
         timeline.sort(Comparator.comparingLong(RunMerger::endOffset));
@@ -123,7 +136,8 @@ final class RunMerger {
         OpenLoopSettings whole = plan.openLoop();
         if (whole != null) {
             open = new OpenLoopResult(records, warmupRecords, timeline, windowStartEpochMillis, endEpochMillis,
-                    duration, measureStart, sent, timedOut, stopped, whole, warmupArrivals, measuredArrivals, notSent,
+                    duration, measureStart, sent, timedOut, stopped, whole, warmupArrivals, measuredArrivals,
+                    arrivalsNotSent,
                     maxBacklog, scheduledRate, achievedRate, client, connects, sharedStartNanos);
         }
         return new MergedRun(records, timeline, windowStartEpochMillis, endEpochMillis, duration, sent, timedOut,
@@ -159,43 +173,21 @@ final class RunMerger {
     }
 
     /**
-     * A LOST record for each of the worker's requests without a record. A share with a fixed request count knows
-     * which those are (each of its specs once); a closed loop sending until its timeout had one request in flight
-     * per slot when the worker left; an open loop's slice of the schedule says how many arrivals it had.
+     * A LOST record for each request a worker that left said it sent and whose record never came: it started when
+     * it was sent (its worker's wall clock, its place on the shared timeline), its fate unknown.
      */
-    private static List<ScheduledRecord> lostRecords(WorkerPart part, List<ScheduledRecord> recorded) {
-        List<ScheduledRecord> lost = new ArrayList<>();
-        LoadShare share = part.share();
-        Failure failure = new Failure(FailureKind.LOST, -1, "lost: " + part.lostReason() + " before this request's "
-                + "record reached the coordinator");
-        long now = EpochClock.nowMicros();
-        Integer assigned = share.assignedRequests();
-        if (assigned == null) {
-            int size = part.specs().size();
-            for (int slot = 0; slot < share.concurrency(); slot++) { // the specs that came next in send order
-                lost.add(lostRecord(part, part.specs().get((recorded.size() + slot) % size),
-                        "lost-" + part.workerId() + "-slot-" + slot, failure, now));
-            }
-            return lost;
-        }
-        int count = assigned;
-        Set<Integer> done = new HashSet<>();
-        for (ScheduledRecord r : recorded) done.add(r.record().promptIndex());
-        int missing = count - recorded.size();
-        for (int i = 0; i < count && lost.size() < missing; i++) {
-            RequestSpec spec = part.specs().get(i % part.specs().size());
-            if (done.contains(spec.index())) continue;
-            lost.add(lostRecord(part, spec, "lost-" + part.workerId() + "-" + spec.index(), failure, now));
+    static List<ScheduledRecord> lostRecords(String workerId, Collection<SentRequests.Sent> sent, String reason) {
+        Failure failure = new Failure(FailureKind.LOST, -1, "lost: " + reason + " after sending this request, "
+                + "before its record reached the coordinator");
+        List<ScheduledRecord> lost = new ArrayList<>(sent.size());
+        for (SentRequests.Sent s : sent) {
+            RequestRecord record = new RequestRecord(s.promptIndex(), s.clientRequestId(), null, s.sendEpochMicros(),
+                    RequestRecord.NEVER, RequestRecord.NEVER, RequestRecord.NEVER, 0, null, "", s.inputTokens(),
+                    s.maxTokens(), -1, null,
+                    null, null, failure).withWorkerId(workerId);
+            lost.add(new ScheduledRecord(record, -1, s.sendOffsetNanos(), s.sendOffsetNanos(), false));
         }
         return lost;
-    }
-
-    private static ScheduledRecord lostRecord(WorkerPart part, RequestSpec spec, String id, Failure failure,
-                                              long nowMicros) {
-        RequestRecord record = new RequestRecord(spec.index(), id, null, nowMicros, RequestRecord.NEVER,
-                RequestRecord.NEVER, RequestRecord.NEVER, 0, null, "", spec.numberInputTokens(),
-                spec.maxTokens(), -1, null, null, null, failure).withWorkerId(part.workerId());
-        return new ScheduledRecord(record, -1, part.endNanos(), part.endNanos(), false);
     }
 
     private static ScheduledRecord shifted(ScheduledRecord r, long shiftNanos) {

@@ -16,11 +16,14 @@ final class ShareReady implements Runnable, Serializable, HazelcastInstanceAware
 
     private final String jobId;
     private final String workerId;
+    /** The connect times of the connections the worker opened for its share: counted even if it dies later. */
+    private final long[] preconnectNanos;
     private transient HazelcastInstance instance;
 
-    ShareReady(String jobId, String workerId) {
+    ShareReady(String jobId, String workerId, long[] preconnectNanos) {
         this.jobId = jobId;
         this.workerId = workerId;
+        this.preconnectNanos = preconnectNanos.clone();
     }
 
     @Override
@@ -31,7 +34,7 @@ final class ShareReady implements Runnable, Serializable, HazelcastInstanceAware
     @Override
     public void run() {
         if (instance.getConfig().getUserContext().get(RecordInbox.CONTEXT_KEY) instanceof RecordInbox inbox) {
-            inbox.ready(jobId, workerId);
+            inbox.ready(jobId, workerId, preconnectNanos);
         }
     }
 }

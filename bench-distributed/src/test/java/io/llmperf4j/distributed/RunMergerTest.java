@@ -28,31 +28,48 @@ class RunMergerTest {
     private static final List<RequestSpec> SPECS = List.of(new RequestSpec(0, "a", 5, 8), new RequestSpec(1, "b", 5, 8),
             new RequestSpec(2, "c", 5, 8));
 
+    /**
+     * Of a worker that left, the requests it said it sent without a record are LOST, at their sends; those it never
+     * sent are neither records nor sends, and its part of the window ends at its last record or send, not when it
+     * was missed.
+     */
     @Test
-    void aLostWorkerOfAFixedCountLeavesOneLostRecordPerRequestWithoutARecord() {
+    void aLostWorkerOfAFixedCountLeavesALostRecordPerRequestSentWithoutARecordAndTheRestNotSent() {
         LoadShare share = LoadShare.closed(2, 3, Duration.ofSeconds(10), Warmup.NONE);
-        MergedRun run = merge(share, DistributedPlan.closedLoop(CLIENT, SPECS, 2, Duration.ofSeconds(10)), 1);
+        SentRequests.Sent inFlight = new SentRequests.Sent("r-flying", 1, 5, 8, 40_000_000L, 5_040_000L);
+        MergedRun run = merge(share, DistributedPlan.closedLoop(CLIENT, SPECS, 2, Duration.ofSeconds(10)), 1,
+                List.of(inFlight));
 
-        assertEquals(3, run.records().size());
-        assertEquals(2, run.lost());
-        List<RequestRecord> lost = run.records().stream().filter(r -> !r.succeeded()).toList();
-        assertEquals(List.of(1, 2), lost.stream().map(RequestRecord::promptIndex).sorted().toList());
-        assertTrue(lost.stream().allMatch(r -> r.failure().kind() == FailureKind.LOST && "w1".equals(r.workerId())));
+        assertEquals(2, run.records().size(), "the one it finished and the one in flight; the third never went out");
+        assertEquals(2, run.requestsSent());
+        assertEquals(1, run.lost());
+        assertEquals(1, run.workers().get(0).notSent());
+        RequestRecord lost = run.records().stream().filter(r -> !r.succeeded()).findFirst().orElseThrow();
+        assertEquals(FailureKind.LOST, lost.failure().kind());
+        assertEquals("r-flying", lost.clientRequestId());
+        assertEquals(1, lost.promptIndex());
+        assertEquals(5_040_000L, lost.startEpochMicros(), "started when it was sent");
+        assertEquals(40_000_000L, run.timeline().stream().filter(r -> !r.record().succeeded()).findFirst()
+                .orElseThrow().actualSendOffsetNanos());
+        assertEquals(40_000_000L, run.durationNanos(), "to its last send (its record ended at 20 ms), never to "
+                + "when it was missed (200 ms)");
+        assertTrue(run.workers().get(0).leftReason().contains("1 requests it had sent without their records reaching "
+                + "the coordinator are lost, 1 it never sent are not sent"), run.workers().get(0)::leftReason);
     }
 
     @Test
-    void aLostWorkerOfAContinuousClosedLoopLeavesOneLostRecordPerSlot() {
+    void aLostWorkerOfAContinuousClosedLoopLeavesALostRecordPerRequestInFlight() {
         LoadShare share = LoadShare.closedFor(2, Duration.ofSeconds(10));
         MergedRun run = merge(share, DistributedPlan.continuousClosedLoop(CLIENT, SPECS, 2, Duration.ofSeconds(10)),
-                5);
+                5, List.of(new SentRequests.Sent("a", 2, 5, 8, 130_000_000L, 1L),
+                        new SentRequests.Sent("b", 0, 5, 8, 140_000_000L, 2L)));
 
         assertEquals(7, run.records().size(), "5 streamed, and the 2 in flight when the worker left");
         assertEquals(2, run.lost());
+        assertEquals(0, run.workers().get(0).notSent(), "no count to fall short of");
         List<RequestRecord> lost = run.records().stream().filter(r -> !r.succeeded()).toList();
-        assertEquals(List.of("lost-w1-slot-0", "lost-w1-slot-1"), lost.stream().map(RequestRecord::clientRequestId)
-                .sorted().toList());
-        assertEquals(List.of(2, 0), lost.stream().map(RequestRecord::promptIndex).toList(),
-                "the prompts that came next in send order");
+        assertEquals(List.of("a", "b"), lost.stream().map(RequestRecord::clientRequestId).toList());
+        assertEquals(List.of(2, 0), lost.stream().map(RequestRecord::promptIndex).toList());
     }
 
     /**
@@ -99,7 +116,7 @@ class RunMergerTest {
     }
 
     private static RunMerger.WorkerPart part(String worker, LoadShare share, WorkerOutcome outcome) {
-        return new RunMerger.WorkerPart(worker, share, SPECS, null, outcome, List.of(), null, 0);
+        return new RunMerger.WorkerPart(worker, share, SPECS, null, outcome, List.of(), List.of(), new long[0], null);
     }
 
     @Test
@@ -117,7 +134,8 @@ class RunMergerTest {
         assertEquals(null, RunMerger.worst(List.of()));
     }
 
-    private static MergedRun merge(LoadShare share, DistributedPlan plan, int streamedCount) {
+    private static MergedRun merge(LoadShare share, DistributedPlan plan, int streamedCount,
+                                   List<SentRequests.Sent> sentUnrecorded) {
         List<ScheduledRecord> streamed = new ArrayList<>();
         for (int i = 0; i < streamedCount; i++) {
             RequestSpec spec = SPECS.get(i % SPECS.size());
@@ -126,8 +144,8 @@ class RunMergerTest {
                     .withWorkerId("w1");
             streamed.add(new ScheduledRecord(ok, -1, i * 30_000_000L, i * 30_000_000L, false));
         }
-        RunMerger.WorkerPart part = new RunMerger.WorkerPart("w1", share, SPECS, null, null, streamed,
-                "worker w1 left the cluster mid-run", 200_000_000L);
+        RunMerger.WorkerPart part = new RunMerger.WorkerPart("w1", share, SPECS, null, null, streamed, sentUnrecorded,
+                new long[0], "worker w1 left the cluster mid-run");
         return RunMerger.merge(List.of(part), plan, 0, 0, text -> text.length());
     }
 }

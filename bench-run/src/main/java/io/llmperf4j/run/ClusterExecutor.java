@@ -156,7 +156,7 @@ final class ClusterExecutor implements LoadExecutor {
         for (WorkerReport w : merged.workers()) {
             ClientOverhead c = w.clientOverhead();
             err.printf(Locale.ROOT, "llmperf4j: cluster: worker %s: %d requests, %d ok%s%s%n", w.workerId(),
-                    w.recorded(), w.succeeded(), w.lost() == 0 ? "" : ", " + w.lost() + " lost (" + w.leftReason() + ")",
+                    w.recorded(), w.succeeded(), w.leftReason() == null ? "" : "; " + w.leftReason(),
                     c == null ? "" : String.format(Locale.ROOT, "; its client: event-loop lag p99 %.2f ms, CPU %.0f %%",
                             c.lagP99Nanos() / 1e6, 100 * c.processCpuShare()));
         }

@@ -1,0 +1,203 @@
+package io.llmperf4j.distributed;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.core.HazelcastInstance;
+import com.sun.net.httpserver.HttpServer;
+import io.llmperf4j.distributed.testing.LoopbackPorts;
+import io.llmperf4j.engine.client.ConnectionMode;
+import io.llmperf4j.engine.load.ScheduledRecord;
+import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.RequestSpec;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A worker lost mid-run, told as it happened: two workers on 127.0.0.1 against a server in this test that answers
+ * each client's first {@value #ANSWERED} requests and holds the rest, so the second-listed worker is killed (its
+ * member terminated, as a crash leaves it) with exactly its 2 slots' requests in flight and 5 of its 10 never sent,
+ * while the first-listed worker still runs (its held requests are let go only once the coordinator has told the
+ * loss).
+ */
+class ClusterLostWorkerTest {
+    private static final int ANSWERED = 3;
+    private static HttpServer server;
+    private static Coordinator coordinator;
+    private static final List<HazelcastInstance> workers = new ArrayList<>();
+    private static List<Member> members;
+    private static final List<String> logLines = new CopyOnWriteArrayList<>();
+    /** X-Request-Id of every request the server saw, in arrival order. */
+    private static final List<String> arrivals = new CopyOnWriteArrayList<>();
+    /** X-Request-Id of the requests held, by client (the id's prefix). */
+    private static final Map<String, List<String>> held = new ConcurrentHashMap<>();
+    private static final Map<String, AtomicInteger> seen = new ConcurrentHashMap<>();
+    private static final Map<String, CountDownLatch> release = new ConcurrentHashMap<>();
+
+    @BeforeAll
+    static void start() throws IOException {
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 16);
+        server.createContext("/", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            String id = exchange.getRequestHeaders().getFirst("X-Request-Id");
+            arrivals.add(id);
+            String client = prefix(id);
+            if (seen.computeIfAbsent(client, c -> new AtomicInteger()).incrementAndGet() > ANSWERED) {
+                held.computeIfAbsent(client, c -> new CopyOnWriteArrayList<>()).add(id);
+                try {
+                    release.computeIfAbsent(client, c -> new CountDownLatch(1)).await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            byte[] body = ("data: {\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"},"
+                    + "\"finish_reason\":null}]}\n\ndata: {\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{},"
+                    + "\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n").getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "text/event-stream");
+            exchange.sendResponseHeaders(200, body.length);
+            try (OutputStream o = exchange.getResponseBody()) {
+                o.write(body);
+            }
+        });
+        server.setExecutor(Executors.newCachedThreadPool(task -> {
+            Thread t = new Thread(task, "lost-worker-test-server");
+            t.setDaemon(true);
+            return t;
+        }));
+        server.start();
+        String name = "test-" + UUID.randomUUID();
+        HostPort c = new HostPort("127.0.0.1", LoopbackPorts.next());
+        List<HostPort> all = new ArrayList<>(List.of(c));
+        for (int i = 0; i < 2; i++) all.add(new HostPort("127.0.0.1", LoopbackPorts.next()));
+        coordinator = Coordinator.start(new ClusterSettings(name, all, c), logLines::add);
+        for (int i = 1; i <= 2; i++) {
+            workers.add(ClusterNode.start(new ClusterSettings(name, all, all.get(i)), ClusterNode.WORKER,
+                    Map.of(LoadWorker.CONTEXT_KEY, new LoadWorker(api -> "", line -> { }))));
+        }
+        members = coordinator.awaitWorkers(2, Duration.ofSeconds(60));
+    }
+
+    @AfterAll
+    static void stop() {
+        release.values().forEach(CountDownLatch::countDown);
+        for (HazelcastInstance w : workers) {
+            if (w.getLifecycleService().isRunning()) w.shutdown();
+        }
+        if (coordinator != null) coordinator.close();
+        if (server != null) server.stop(0);
+    }
+
+    private static String prefix(String requestId) {
+        return requestId.substring(0, requestId.lastIndexOf('-'));
+    }
+
+    @Test
+    @Timeout(180)
+    void aLostWorkersRequestsInFlightAreLostAtTheirSendsTheRestNotSentAndTheLossIsToldAtOnce() throws Exception {
+        URI endpoint = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/v1/chat/completions");
+        ClientSpec client = new ClientSpec(endpoint, "openai", true, "m", Map.of(), true, 8, 300_000, null, 10_000,
+                Map.of(), false, null, ConnectionMode.PRECONNECT);
+        List<RequestSpec> specs = new ArrayList<>();
+        for (int i = 0; i < 20; i++) specs.add(new RequestSpec(i, "prompt number " + i, 5, 8));
+        // held requests outlast the waits below: no idle timeout fails them meanwhile
+        List<ScheduledRecord> live = new CopyOnWriteArrayList<>();
+        CompletableFuture<MergedRun> running = CompletableFuture.supplyAsync(() -> coordinator.run(
+                DistributedPlan.closedLoop(client, specs, 4, Duration.ofSeconds(120)), members, Map.of(),
+                text -> 1, () -> false, new Coordinator.Live() {
+                    @Override
+                    public void started(long startNanos) {
+                    }
+
+                    @Override
+                    public void onRecord(ScheduledRecord record) {
+                        live.add(record);
+                    }
+                }));
+        // each worker: 3 answered, its 2 slots' next requests held
+        assertTrue(await(() -> held.size() == 2 && held.values().stream().allMatch(h -> h.size() == 2)),
+                "held: " + held);
+        String lostId = ClusterNode.idOf(members.get(1)); // the second-listed: its loss was told after the first's end
+        assertTrue(await(() -> live.stream().filter(r -> lostId.equals(r.record().workerId())).count() == ANSWERED),
+                "the lost worker's records streamed: " + live);
+        String lostClient = prefix(live.stream().filter(r -> lostId.equals(r.record().workerId())).findFirst()
+                .orElseThrow().record().clientRequestId());
+        String otherClient = held.keySet().stream().filter(k -> !k.equals(lostClient)).findFirst().orElseThrow();
+        // the word of its sends travels in messages of their own, applied on the coordinator's threads
+        Thread.sleep(1_000);
+        HazelcastInstance lost = workers.stream().filter(w -> w.getCluster().getLocalMember().getUuid()
+                .equals(members.get(1).getUuid())).findFirst().orElseThrow();
+        lost.getLifecycleService().terminate();
+
+        // told while the other worker still runs, its requests in flight counted as failed by the progress line
+        boolean toldInTime = await(() -> live.stream().filter(r -> lostId.equals(r.record().workerId())
+                && !r.record().succeeded() && r.record().failure().kind() == FailureKind.LOST).count() == 2);
+        release.get(otherClient).countDown();
+        MergedRun run = running.get(120, TimeUnit.SECONDS);
+        assertTrue(toldInTime, "the progress line heard of no lost request before the other worker ended: "
+                + logLines);
+        assertTrue(logLines.stream().anyMatch(l -> l.contains("worker " + lostId + " left the cluster mid-run")
+                && l.contains("2 requests it had sent without their records reaching the coordinator are recorded "
+                + "as lost, 5 of its 10 it never sent are not sent")), logLines::toString);
+
+        // the server's truth: 10 + 5 arrived; 5 of the lost worker's never did
+        assertEquals(15, arrivals.size(), arrivals::toString);
+        assertEquals(15, run.requestsSent(), "the requests sent are those the server saw");
+        assertEquals(15, run.records().size());
+        List<RequestRecord> lostRecords = run.records().stream().filter(r -> !r.succeeded()).toList();
+        assertTrue(lostRecords.stream().allMatch(r -> r.failure().kind() == FailureKind.LOST), lostRecords::toString);
+        assertEquals(Set.copyOf(held.get(lostClient)), lostRecords.stream().map(RequestRecord::clientRequestId)
+                .collect(Collectors.toSet()), "LOST: exactly the requests in flight when it died");
+        WorkerReport report = run.workers().get(1);
+        assertEquals(5, report.recorded());
+        assertEquals(2, report.lost());
+        assertEquals(5, report.notSent());
+        // a lost request started when it was sent, inside the window, which it does not move
+        long windowEndMicros = (run.endEpochMillis() + 1) * 1_000L;
+        for (RequestRecord r : lostRecords) {
+            assertTrue(r.startEpochMicros() <= windowEndMicros, r.startEpochMicros() + " after the window's end "
+                    + windowEndMicros);
+        }
+        long lastLostSend = run.timeline().stream().filter(r -> !r.record().succeeded())
+                .mapToLong(ScheduledRecord::actualSendOffsetNanos).max().orElseThrow();
+        assertTrue(lastLostSend <= run.measureStartNanos() + run.durationNanos());
+        long otherLastEnd = run.timeline().stream().filter(r -> !lostId.equals(r.record().workerId()))
+                .mapToLong(r -> r.actualSendOffsetNanos() + r.record().e2eNanos()).max().orElseThrow();
+        assertTrue(otherLastEnd <= run.measureStartNanos() + run.durationNanos());
+        // every connection opened counts, the lost worker's too
+        assertEquals(4, run.preconnectNanos().length);
+    }
+
+    /** Waits for {@code condition}, at most 60 s: true when it came. */
+    private static boolean await(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) return false;
+            Thread.sleep(20);
+        }
+        return true;
+    }
+}
