@@ -633,7 +633,7 @@ public final class Coordinator implements AutoCloseable {
                     (System.nanoTime() - startNanos) / 1e9) : "") + ": " + lost.size() + " requests it had sent "
                     + "without their records reaching the coordinator are recorded as lost"
                     + (assigned == null ? "" : ", " + Math.max(0, assigned - sent) + " of its " + assigned
-                    + " it never sent are not sent"));
+                    + " it never said it sent are not sent (a send in its last milliseconds may be among them)"));
             if (started) {
                 for (ScheduledRecord r : lost) live.onRecord(r);
             }

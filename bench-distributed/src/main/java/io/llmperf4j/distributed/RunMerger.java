@@ -108,8 +108,8 @@ final class RunMerger {
                 scheduledRate = Double.NaN;
                 achievedRate = Double.NaN;
                 left = part.lostReason() + ": " + lost + " requests it had sent without their records reaching the "
-                        + "coordinator are lost" + (assigned == null ? "" : ", " + notSent + " it never sent are not "
-                        + "sent (as its word of each send told the coordinator)");
+                        + "coordinator are lost" + (assigned == null ? "" : ", " + notSent + " it never said it sent "
+                        + "are not sent (a send in its last milliseconds may be among them)");
             }
             List<ScheduledRecord> counted = new ArrayList<>(own.size());
             for (ScheduledRecord r : own) {

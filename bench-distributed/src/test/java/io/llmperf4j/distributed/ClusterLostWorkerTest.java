@@ -161,7 +161,7 @@ class ClusterLostWorkerTest {
                 + logLines);
         assertTrue(logLines.stream().anyMatch(l -> l.contains("worker " + lostId + " left the cluster mid-run")
                 && l.contains("2 requests it had sent without their records reaching the coordinator are recorded "
-                + "as lost, 5 of its 10 it never sent are not sent")), logLines::toString);
+                + "as lost, 5 of its 10 it never said it sent are not sent")), logLines::toString);
 
         // the server's truth: 10 + 5 arrived; 5 of the lost worker's never did
         assertEquals(15, arrivals.size(), arrivals::toString);

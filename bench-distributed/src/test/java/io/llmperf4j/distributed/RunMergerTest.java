@@ -54,7 +54,7 @@ class RunMergerTest {
         assertEquals(40_000_000L, run.durationNanos(), "to its last send (its record ended at 20 ms), never to "
                 + "when it was missed (200 ms)");
         assertTrue(run.workers().get(0).leftReason().contains("1 requests it had sent without their records reaching "
-                + "the coordinator are lost, 1 it never sent are not sent"), run.workers().get(0)::leftReason);
+                + "the coordinator are lost, 1 it never said it sent are not sent"), run.workers().get(0)::leftReason);
     }
 
     @Test
