@@ -609,10 +609,6 @@ public final class Coordinator implements AutoCloseable {
         public synchronized void onSent(String workerId, SentRequests sends) {
             Track track = tracks.get(workerId);
             if (track == null || track.goneReason != null) return;
-            for (String warmup : sends.warmupEnded()) {
-                track.sent.remove(warmup);
-                track.ended.add(warmup);
-            }
             for (SentRequests.Sent s : sends.sends()) {
                 if (!track.ended.contains(s.clientRequestId())) track.sent.put(s.clientRequestId(), s);
             }
@@ -680,7 +676,7 @@ public final class Coordinator implements AutoCloseable {
             final Map<String, ScheduledRecord> streamed = new LinkedHashMap<>();
             /** Sent, no record yet, by client request id, in send order. */
             final Map<String, SentRequests.Sent> sent = new LinkedHashMap<>();
-            /** Client request ids of requests that ended (a record, or a warmup's end). */
+            /** Client request ids of requests that ended (a record came, possibly before word of its send). */
             final Set<String> ended = new HashSet<>();
             long[] preconnectNanos = new long[0];
             String goneReason;

@@ -6,7 +6,7 @@ import com.hazelcast.core.HazelcastInstanceAware;
 import java.io.Serial;
 import java.io.Serializable;
 
-/** Runs on the coordinator: a worker's requests sent (and warmup requests ended) since its last word. */
+/** Runs on the coordinator: a worker's measured requests sent since its last word. */
 final class DeliverSends implements Runnable, Serializable, HazelcastInstanceAware {
     @Serial
     private static final long serialVersionUID = 1L;

@@ -102,7 +102,8 @@ public final class LoadWorker {
                 ClientOverheadMonitor.measureIdleBaseline(client); // before the shared start, not after it
                 AtomicReference<FreshRequests.Tally> prompts = new AtomicReference<>();
                 List<RequestSpec> specs = requests(job, instance, coordinator, prompts::set);
-                SendWatchingClient watched = new SendWatchingClient(client, stream);
+                SendWatchingClient watched = new SendWatchingClient(client, stream,
+                        job.load().openLoop() ? job.load().schedule().warmupArrivals() : 0);
                 WorkerOutcome outcome = (job.load().openLoop() ? runOpen(job, specs, watched, stream, instance)
                         : runClosed(job, specs, watched, stream, instance)).withPrompts(prompts.get());
                 log.accept("share of run " + job.jobId() + " done: " + outcome.timeline().size() + " requests, start "

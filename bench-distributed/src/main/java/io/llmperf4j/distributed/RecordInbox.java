@@ -22,7 +22,7 @@ final class RecordInbox {
          */
         void onReady(String workerId, long[] preconnectNanos);
 
-        /** Requests the worker sent (and warmup requests that ended) since its last word. */
+        /** Measured requests the worker sent since its last word. */
         void onSent(String workerId, SentRequests sends);
     }
 

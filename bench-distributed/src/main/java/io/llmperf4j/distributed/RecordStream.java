@@ -34,8 +34,9 @@ final class RecordStream implements RecordListener, AutoCloseable {
         return t;
     });
     private final Queue<Send> sends = new ConcurrentLinkedQueue<>();
-    private final Queue<String> warmupEnded = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean wordQueued = new AtomicBoolean();
+    /** Whether the runner said its measured window started: its sends from then on are measured. */
+    private volatile boolean measuring;
     /** The shared start instant on this machine's {@link System#nanoTime()}: the origin of the sends' offsets. */
     private volatile long originNanos;
 
@@ -50,7 +51,17 @@ final class RecordStream implements RecordListener, AutoCloseable {
         originNanos = nanoTime;
     }
 
-    /** A request went out at {@code sentNanos} ({@link System#nanoTime()}); any thread. */
+    @Override
+    public void onMeasureStart(long nanoTime) {
+        measuring = true;
+    }
+
+    /** Whether the runner said its measured window started ({@link #onMeasureStart}). */
+    boolean measuring() {
+        return measuring;
+    }
+
+    /** A measured request went out at {@code sentNanos} ({@link System#nanoTime()}); any thread. */
     void sent(String clientRequestId, RequestSpec spec, long sentNanos) {
         sends.add(new Send(clientRequestId, spec, sentNanos)); // kept short: the sender's thread waits
         queueWord();
@@ -62,11 +73,7 @@ final class RecordStream implements RecordListener, AutoCloseable {
 
     @Override
     public void onScheduledRecord(ScheduledRecord record) {
-        if (record.warmup()) { // warmup records come with the outcome, never lost: only say it ended
-            warmupEnded.add(record.record().clientRequestId());
-            queueWord();
-            return;
-        }
+        if (record.warmup()) return; // warmup records come with the outcome; their sends were never told
         sender.execute(() -> {
             try {
                 cluster.executeOnMember(new DeliverRecord(job.jobId(), job.workerId(), LoadWorker.tagged(record, job)),
@@ -77,7 +84,7 @@ final class RecordStream implements RecordListener, AutoCloseable {
         });
     }
 
-    /** One message for what was sent (and warmups ended) until the thread gets to it. */
+    /** One message for what was sent until the thread gets to it. */
     private void queueWord() {
         if (wordQueued.compareAndSet(false, true)) sender.execute(this::sendWord);
     }
@@ -93,11 +100,9 @@ final class RecordStream implements RecordListener, AutoCloseable {
                     s.spec().maxTokens(), s.nanoTime() - originNanos,
                     nowMicros - (nowNanos - s.nanoTime()) / 1_000L));
         }
-        List<String> ended = new ArrayList<>();
-        for (String id; (id = warmupEnded.poll()) != null; ) ended.add(id);
-        if (sent.isEmpty() && ended.isEmpty()) return;
+        if (sent.isEmpty()) return;
         try {
-            cluster.executeOnMember(new DeliverSends(job.jobId(), job.workerId(), new SentRequests(sent, ended)),
+            cluster.executeOnMember(new DeliverSends(job.jobId(), job.workerId(), new SentRequests(sent)),
                     coordinator);
         } catch (RuntimeException e) {
             // the outcome says what was sent; this word only guards against this worker dying

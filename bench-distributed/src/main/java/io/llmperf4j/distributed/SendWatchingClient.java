@@ -6,39 +6,54 @@ import io.llmperf4j.engine.client.RequestHandle;
 import io.llmperf4j.model.RequestSpec;
 import io.netty.util.concurrent.EventExecutorGroup;
 
+import java.util.concurrent.atomic.AtomicInteger;
+
 /**
- * A worker's client that tells its {@link RecordStream} of each request as it goes out, so the coordinator knows
- * which requests a worker that dies had sent and which it never did. Everything else is the wrapped client's.
+ * A worker's client that tells its {@link RecordStream} of each measured request as it goes out, so the coordinator
+ * knows which requests a worker that dies had sent and which it never did. Warmup requests are not told: they are
+ * not measured, so one in flight when the worker dies is neither lost nor a record (its record, as every warmup
+ * record, would have come only with the worker's outcome). Which sends are warmup: every warmup request goes out
+ * before the first measured one. A closed loop's runner sends with {@link #send(RequestSpec, Runnable)} and says the
+ * measured window started ({@link RecordStream#measuring()}) on its sending thread just before its first measured
+ * send; an open loop's pacer prepares each arrival's request once, in arrival order, so the first
+ * {@code warmupArrivals} prepared are the warmup's. Everything else is the wrapped client's.
  */
 final class SendWatchingClient implements LlmClient {
     private final LlmClient client;
     private final RecordStream stream;
+    private final int warmupArrivals;
+    private final AtomicInteger prepared = new AtomicInteger();
 
-    SendWatchingClient(LlmClient client, RecordStream stream) {
+    /** @param warmupArrivals an open loop's warmup arrivals (this worker's); 0 for a closed loop */
+    SendWatchingClient(LlmClient client, RecordStream stream, int warmupArrivals) {
         this.client = client;
         this.stream = stream;
+        this.warmupArrivals = warmupArrivals;
     }
 
     @Override
     public RequestHandle send(RequestSpec spec) {
         long at = System.nanoTime();
-        return told(client.send(spec), spec, at);
+        boolean warmup = !stream.measuring();
+        return told(client.send(spec), spec, at, warmup);
     }
 
     @Override
     public RequestHandle send(RequestSpec spec, Runnable whenEnded) {
         long at = System.nanoTime();
-        return told(client.send(spec, whenEnded), spec, at);
+        boolean warmup = !stream.measuring();
+        return told(client.send(spec, whenEnded), spec, at, warmup);
     }
 
     @Override
     public PreparedRequest prepare(RequestSpec spec, Runnable whenEnded) {
+        boolean warmup = prepared.getAndIncrement() < warmupArrivals; // counted even when the client refuses it
         PreparedRequest prepared = client.prepare(spec, whenEnded);
         return new PreparedRequest() {
             @Override
             public RequestHandle send() {
                 long at = System.nanoTime();
-                return told(prepared.send(), spec, at);
+                return told(prepared.send(), spec, at, warmup);
             }
 
             @Override
@@ -48,8 +63,8 @@ final class SendWatchingClient implements LlmClient {
         };
     }
 
-    private RequestHandle told(RequestHandle handle, RequestSpec spec, long sentNanos) {
-        stream.sent(handle.clientRequestId(), spec, sentNanos);
+    private RequestHandle told(RequestHandle handle, RequestSpec spec, long sentNanos, boolean warmup) {
+        if (!warmup) stream.sent(handle.clientRequestId(), spec, sentNanos);
         return handle;
     }
 

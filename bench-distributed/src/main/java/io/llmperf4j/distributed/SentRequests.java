@@ -3,18 +3,16 @@ package io.llmperf4j.distributed;
 import java.util.List;
 
 /**
- * A worker's word on what it sent since its last word: each request as it went out (so the coordinator knows,
- * should the worker die, which of its requests were sent and which never were), and the warmup requests that ended
- * (their records are not streamed, so without this they would look sent and unfinished).
+ * A worker's word on what it sent since its last word: each measured request as it went out (so the coordinator
+ * knows, should the worker die, which of its requests were sent and which never were). Warmup requests are not told
+ * ({@link SendWatchingClient}).
  *
- * @param sends        requests sent, in send order
- * @param warmupEnded  client request ids of warmup requests that ended
+ * @param sends  measured requests sent, in send order
  */
-record SentRequests(List<Sent> sends, List<String> warmupEnded) {
+record SentRequests(List<Sent> sends) {
 
     SentRequests {
         sends = List.copyOf(sends);
-        warmupEnded = List.copyOf(warmupEnded);
     }
 
     /**

@@ -9,8 +9,9 @@ import io.llmperf4j.engine.load.ScheduledRecord;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.llmperf4j.engine.load.Warmup;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -42,31 +43,35 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * each client's first {@value #ANSWERED} requests and holds the rest, so the second-listed worker is killed (its
  * member terminated, as a crash leaves it) with exactly its 2 slots' requests in flight and 5 of its 10 never sent,
  * while the first-listed worker still runs (its held requests are let go only once the coordinator has told the
- * loss).
+ * loss). A second run holds each client's first request too, a warmup, so the killed worker dies with a warmup
+ * request in flight. Each test has a cluster of its own.
  */
 class ClusterLostWorkerTest {
     private static final int ANSWERED = 3;
-    private static HttpServer server;
-    private static Coordinator coordinator;
-    private static final List<HazelcastInstance> workers = new ArrayList<>();
-    private static List<Member> members;
-    private static final List<String> logLines = new CopyOnWriteArrayList<>();
+    private HttpServer server;
+    private Coordinator coordinator;
+    private final List<HazelcastInstance> workers = new ArrayList<>();
+    private List<Member> members;
+    private final List<String> logLines = new CopyOnWriteArrayList<>();
     /** X-Request-Id of every request the server saw, in arrival order. */
-    private static final List<String> arrivals = new CopyOnWriteArrayList<>();
+    private final List<String> arrivals = new CopyOnWriteArrayList<>();
     /** X-Request-Id of the requests held, by client (the id's prefix). */
-    private static final Map<String, List<String>> held = new ConcurrentHashMap<>();
-    private static final Map<String, AtomicInteger> seen = new ConcurrentHashMap<>();
-    private static final Map<String, CountDownLatch> release = new ConcurrentHashMap<>();
+    private final Map<String, List<String>> held = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> seen = new ConcurrentHashMap<>();
+    private final Map<String, CountDownLatch> release = new ConcurrentHashMap<>();
+    /** Whether each client's first request (a warmup) is held too, before its {@value #ANSWERED} answered. */
+    private volatile boolean holdFirst;
 
-    @BeforeAll
-    static void start() throws IOException {
+    @BeforeEach
+    void start() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 16);
         server.createContext("/", exchange -> {
             exchange.getRequestBody().readAllBytes();
             String id = exchange.getRequestHeaders().getFirst("X-Request-Id");
             arrivals.add(id);
             String client = prefix(id);
-            if (seen.computeIfAbsent(client, c -> new AtomicInteger()).incrementAndGet() > ANSWERED) {
+            int n = seen.computeIfAbsent(client, c -> new AtomicInteger()).incrementAndGet();
+            if (holdFirst && n == 1 || n > ANSWERED + (holdFirst ? 1 : 0)) {
                 held.computeIfAbsent(client, c -> new CopyOnWriteArrayList<>()).add(id);
                 try {
                     release.computeIfAbsent(client, c -> new CountDownLatch(1)).await();
@@ -101,8 +106,8 @@ class ClusterLostWorkerTest {
         members = coordinator.awaitWorkers(2, Duration.ofSeconds(60));
     }
 
-    @AfterAll
-    static void stop() {
+    @AfterEach
+    void stop() {
         release.values().forEach(CountDownLatch::countDown);
         for (HazelcastInstance w : workers) {
             if (w.getLifecycleService().isRunning()) w.shutdown();
@@ -189,6 +194,75 @@ class ClusterLostWorkerTest {
         assertTrue(otherLastEnd <= run.measureStartNanos() + run.durationNanos());
         // every connection opened counts, the lost worker's too
         assertEquals(4, run.preconnectNanos().length);
+    }
+
+    /**
+     * A warmup request in flight when its worker dies is not measured, so not lost: as a single machine's warmup
+     * records are, it is left out of every result (its record would have come only with the worker's outcome).
+     * Each worker: 2 slots, 2 warmup requests, 10 measured; the first (a warmup) is held, the other warmup and the
+     * next 2 measured answered, the 3rd measured held.
+     */
+    @Test
+    @Timeout(180)
+    void aWarmupRequestInFlightWhenItsWorkerDiesIsNotLost() throws Exception {
+        holdFirst = true;
+        URI endpoint = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/v1/chat/completions");
+        ClientSpec client = new ClientSpec(endpoint, "openai", true, "m", Map.of(), true, 8, 300_000, null, 10_000,
+                Map.of(), false, null, ConnectionMode.PRECONNECT);
+        List<RequestSpec> specs = new ArrayList<>();
+        for (int i = 0; i < 20; i++) specs.add(new RequestSpec(i, "prompt number " + i, 5, 8));
+        List<ScheduledRecord> live = new CopyOnWriteArrayList<>();
+        CompletableFuture<MergedRun> running = CompletableFuture.supplyAsync(() -> coordinator.run(
+                DistributedPlan.closedLoop(client, specs, 4, Duration.ofSeconds(120), Warmup.requests(4)), members,
+                Map.of(), text -> 1, () -> false, new Coordinator.Live() {
+                    @Override
+                    public void started(long startNanos) {
+                    }
+
+                    @Override
+                    public void onRecord(ScheduledRecord record) {
+                        live.add(record);
+                    }
+                }));
+        assertTrue(await(() -> held.size() == 2 && held.values().stream().allMatch(h -> h.size() == 2)),
+                "held: " + held);
+        String lostId = ClusterNode.idOf(members.get(1));
+        assertTrue(await(() -> live.stream().filter(r -> lostId.equals(r.record().workerId())).count() == 2),
+                "the lost worker's measured records streamed: " + live);
+        String lostClient = prefix(live.stream().filter(r -> lostId.equals(r.record().workerId())).findFirst()
+                .orElseThrow().record().clientRequestId());
+        String otherClient = held.keySet().stream().filter(k -> !k.equals(lostClient)).findFirst().orElseThrow();
+        Thread.sleep(1_000); // the word of its sends, as above
+        workers.stream().filter(w -> w.getCluster().getLocalMember().getUuid().equals(members.get(1).getUuid()))
+                .findFirst().orElseThrow().getLifecycleService().terminate();
+
+        boolean told = await(() -> logLines.stream().anyMatch(l -> l.contains("worker " + lostId + " left")));
+        release.get(otherClient).countDown();
+        MergedRun run = running.get(120, TimeUnit.SECONDS);
+        assertTrue(told, logLines::toString);
+        assertTrue(logLines.stream().anyMatch(l -> l.contains("worker " + lostId + " left the cluster mid-run")
+                && l.contains(": 1 requests it had sent without their records reaching the coordinator are recorded "
+                + "as lost, 7 of its 10 it never said it sent are not sent")), logLines::toString);
+
+        String warmupInFlight = held.get(lostClient).get(0);
+        String measuredInFlight = held.get(lostClient).get(1);
+        // the server saw the lost worker's 2 warmups and 3 measured, the other's 2 warmups and 10 measured
+        assertEquals(17, arrivals.size(), arrivals::toString);
+        assertEquals(13, run.requestsSent(), "measured requests only: " + run.records());
+        assertEquals(13, run.records().size());
+        List<RequestRecord> lostRecords = run.records().stream().filter(r -> !r.succeeded()).toList();
+        assertEquals(List.of(measuredInFlight), lostRecords.stream().map(RequestRecord::clientRequestId).toList(),
+                "LOST: the measured request in flight, not the warmup " + warmupInFlight);
+        assertEquals(FailureKind.LOST, lostRecords.get(0).failure().kind());
+        assertTrue(live.stream().noneMatch(r -> r.record().clientRequestId().equals(warmupInFlight)), live::toString);
+        WorkerReport report = run.workers().get(1);
+        assertEquals(3, report.recorded());
+        assertEquals(1, report.lost());
+        assertEquals(7, report.notSent());
+        // the warmup records are the other worker's: the lost worker's went with it, none made up for it
+        assertEquals(2, run.warmupRecords().size(), run.warmupRecords()::toString);
+        assertTrue(run.warmupRecords().stream().allMatch(r -> prefix(r.clientRequestId()).equals(otherClient)),
+                run.warmupRecords()::toString);
     }
 
     /** Waits for {@code condition}, at most 60 s: true when it came. */
