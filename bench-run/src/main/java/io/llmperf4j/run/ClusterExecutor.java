@@ -184,7 +184,7 @@ final class ClusterExecutor implements LoadExecutor {
         for (WorkerReport w : merged.workers()) {
             ClockOffset c = w.clockOffset();
             list.add(new SummaryDocument.WorkerJson(w.workerId(), w.share(), w.assigned(), w.recorded(),
-                    w.succeeded(), w.lost(), c == null ? null : c.offsetMillis(), c == null ? null : c.roundTripMillis(),
+                    w.succeeded(), w.lost(), w.notSent(), c == null ? null : c.offsetMillis(), c == null ? null : c.roundTripMillis(),
                     w.startLagNanos() < 0 ? null : w.startLagNanos() / 1e6, w.leftReason()));
         }
         return new SummaryDocument.DistributedJson(cluster.settings().clusterName(), coordinatorAddress, list);

@@ -176,6 +176,7 @@ class DistributedRunTest {
             assertTrue(Math.abs(w.get("clock_offset_ms").asDouble()) < 50, "one machine, one clock: " + w);
             assertEquals(30, w.get("requests_succeeded").asInt(), w::toString);
             assertTrue(w.get("left").isNull());
+            assertEquals(0, w.path("requests_not_sent").asInt(-1), w::toString);
         }
 
         // the same workload from one machine: the same files, the same figures within noise
@@ -345,6 +346,7 @@ class DistributedRunTest {
         for (JsonNode w : summary.at("/distributed/workers")) if (w.get("id").asText().equals(victim)) victimJson = w;
         assertNotNull(victimJson);
         assertEquals(lost.size(), victimJson.get("requests_lost").asInt());
+        assertEquals(10 - victims.size(), victimJson.path("requests_not_sent").asInt(-1), victimJson::toString);
         assertTrue(victimJson.get("left").asText().contains(victim), victimJson::toString);
         assertTrue(victimJson.get("left").asText().contains(", " + (10 - victims.size()) + " it never said it sent "
                 + "are not sent"), victimJson::toString);

@@ -553,6 +553,9 @@ public record SummaryDocument(
      * @param requestsRecorded     records it contributed, lost ones included
      * @param requestsSucceeded    of which succeeded
      * @param requestsLost         of which lost when it left or failed (error kind LOST)
+     * @param requestsNotSent      of its assigned requests, those it never sent because it left or failed (no
+     *                             record, not in {@code run.requests_sent}); 0 when it finished its share, or when
+     *                             it had no count (an open loop bounded by duration)
      * @param clockOffsetMs        its wall clock minus the coordinator's, estimated NTP-style from the fastest of
      *                             several round trips: {@code remote - (t0 + t1) / 2}
      * @param clockRoundTripMs     that round trip; the offset is wrong by at most half of it
@@ -561,7 +564,8 @@ public record SummaryDocument(
      * @param left                 why its unfinished requests were lost, or null when it finished its share
      */
     public record WorkerJson(String id, String share, int requestsAssigned, int requestsRecorded,
-                             int requestsSucceeded, int requestsLost, Double clockOffsetMs, Double clockRoundTripMs,
+                             int requestsSucceeded, int requestsLost, int requestsNotSent, Double clockOffsetMs,
+                             Double clockRoundTripMs,
                              Double startLagMs, String left) {
     }
 }

@@ -199,14 +199,15 @@ class SummaryJsonTest {
         BenchmarkRun run = run(settingsWithSecrets());
         SummaryDocument doc = SummaryDocument.of(run, RunMetrics.of(run, MetricsConfig.DEFAULT), "0.1.0-test",
                 ENVIRONMENT).withDistributed(new SummaryDocument.DistributedJson("bench", "10.0.0.1:5701", List.of(
-                new SummaryDocument.WorkerJson("10.0.0.2:5701", "closed loop, concurrency 2, 6 requests", 6, 6, 6, 0,
+                new SummaryDocument.WorkerJson("10.0.0.2:5701", "closed loop, concurrency 2, 6 requests", 6, 6, 6, 0, 0,
                         -0.25, 0.4, 0.012, null),
-                new SummaryDocument.WorkerJson("10.0.0.3:5701", "closed loop, concurrency 2, 6 requests", 6, 6, 3, 3,
+                new SummaryDocument.WorkerJson("10.0.0.3:5701", "closed loop, concurrency 2, 6 requests", 6, 6, 3, 3, 0,
                         1.5, 0.3, null, "worker 10.0.0.3:5701 left the cluster mid-run"))));
         JsonNode json = SummaryJson.parse(SummaryJson.toJson(doc));
         assertEquals(List.of(), JsonSchemaCheck.violations(SummaryJson.parse(SummaryJson.schemaText()), json));
         assertEquals(-0.25, json.at("/distributed/workers/0/clock_offset_ms").asDouble());
         assertEquals(3, json.at("/distributed/workers/1/requests_lost").asInt());
+        assertEquals(0, json.at("/distributed/workers/1/requests_not_sent").asInt(-1));
         assertTrue(json.at("/distributed/workers/1/start_lag_ms").isNull());
         assertTrue(SummaryJson.parse(json(run, MetricsConfig.DEFAULT)).get("distributed").isNull(),
                 "a single machine's summary has the key, null");
