@@ -35,8 +35,11 @@ final class PeakInFlight {
 
     /**
      * The most records whose [send, end] intervals overlap; an end and a send at the same instant do not. A record
-     * of no length (a distributed run's LOST request, never sent: e2e -1) was never in flight and is left out; it
-     * also broke the sweep below, whose ends must each follow their own send.
+     * without an end is left out: a distributed run's LOST request (sent by a worker that left before its record
+     * reached the coordinator: its send is known, its end is not, e2e -1) was in flight from its send for a time
+     * nobody knows, so the peak counts only the requests whose whole interval is known, and may be low by the LOST
+     * ones; with an end before its send it would also break the sweep below, whose ends must each follow their own
+     * send.
      */
     static int of(List<RequestRecord> records) {
         List<RequestRecord> sent = records.stream().filter(r -> r.e2eNanos() > 0).toList();

@@ -25,14 +25,17 @@ class PeakInFlightTest {
         assertEquals(0, PeakInFlight.of(List.of()));
     }
 
-    /** A lost worker's requests (never sent: e2e -1) threw ArrayIndexOutOfBounds and lost the run's files. */
+    /**
+     * A lost worker's LOST requests (sent, their end unknown: e2e -1) are left out, and with them the sweep's
+     * ArrayIndexOutOfBounds that lost the run's files; so are records of no length.
+     */
     @Test
-    void requestsOfNoLengthWereNeverInFlight() {
+    void requestsWithoutAnEndAreLeftOut() {
         RequestRecord instant = sent(12, 0);
-        RequestRecord neverSent = new RequestRecord(1, "lost", null, 12_000, -1, -1, -1, 0, new long[0], "", 10, 5,
+        RequestRecord lost = new RequestRecord(1, "lost", null, 12_000, -1, -1, -1, 0, new long[0], "", 10, 5,
                 -1, null, null, null, null);
-        assertEquals(2, PeakInFlight.of(List.of(sent(0, 10), sent(5, 10), neverSent, neverSent, instant)));
-        assertEquals(0, PeakInFlight.of(List.of(neverSent)));
+        assertEquals(2, PeakInFlight.of(List.of(sent(0, 10), sent(5, 10), lost, lost, instant)));
+        assertEquals(0, PeakInFlight.of(List.of(lost)));
     }
 
     @Test
