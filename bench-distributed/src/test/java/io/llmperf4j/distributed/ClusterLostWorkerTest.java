@@ -9,6 +9,8 @@ import io.llmperf4j.engine.load.ScheduledRecord;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
+import io.llmperf4j.engine.load.Arrival;
+import io.llmperf4j.engine.load.OpenLoopSettings;
 import io.llmperf4j.engine.load.Warmup;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -33,6 +35,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntPredicate;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -59,8 +62,8 @@ class ClusterLostWorkerTest {
     private final Map<String, List<String>> held = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> seen = new ConcurrentHashMap<>();
     private final Map<String, CountDownLatch> release = new ConcurrentHashMap<>();
-    /** Whether each client's first request (a warmup) is held too, before its {@value #ANSWERED} answered. */
-    private volatile boolean holdFirst;
+    /** Which of a client's requests (its n-th, from 1) the server holds: by default those after its first few. */
+    private volatile IntPredicate holds = n -> n > ANSWERED;
 
     @BeforeEach
     void start() throws IOException {
@@ -71,7 +74,7 @@ class ClusterLostWorkerTest {
             arrivals.add(id);
             String client = prefix(id);
             int n = seen.computeIfAbsent(client, c -> new AtomicInteger()).incrementAndGet();
-            if (holdFirst && n == 1 || n > ANSWERED + (holdFirst ? 1 : 0)) {
+            if (holds.test(n)) {
                 held.computeIfAbsent(client, c -> new CopyOnWriteArrayList<>()).add(id);
                 try {
                     release.computeIfAbsent(client, c -> new CountDownLatch(1)).await();
@@ -205,7 +208,7 @@ class ClusterLostWorkerTest {
     @Test
     @Timeout(180)
     void aWarmupRequestInFlightWhenItsWorkerDiesIsNotLost() throws Exception {
-        holdFirst = true;
+        holds = n -> n == 1 || n > ANSWERED + 1;
         URI endpoint = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/v1/chat/completions");
         ClientSpec client = new ClientSpec(endpoint, "openai", true, "m", Map.of(), true, 8, 300_000, null, 10_000,
                 Map.of(), false, null, ConnectionMode.PRECONNECT);
@@ -263,6 +266,54 @@ class ClusterLostWorkerTest {
         assertEquals(2, run.warmupRecords().size(), run.warmupRecords()::toString);
         assertTrue(run.warmupRecords().stream().allMatch(r -> prefix(r.clientRequestId()).equals(otherClient)),
                 run.warmupRecords()::toString);
+    }
+
+    /**
+     * The same in an open loop, whose warmup is the schedule's first arrivals: every request held, so the killed
+     * worker dies with its 2 warmup arrivals and its 10 measured ones in flight; only the measured are lost.
+     */
+    @Test
+    @Timeout(180)
+    void anOpenLoopsWarmupArrivalsInFlightWhenTheirWorkerDiesAreNotLost() throws Exception {
+        holds = n -> true;
+        URI endpoint = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/v1/chat/completions");
+        ClientSpec client = new ClientSpec(endpoint, "openai", true, "m", Map.of(), true, 16, 300_000, null, 10_000,
+                Map.of(), false, null, ConnectionMode.PRECONNECT);
+        List<RequestSpec> specs = new ArrayList<>();
+        for (int i = 0; i < 20; i++) specs.add(new RequestSpec(i, "prompt number " + i, 5, 8));
+        OpenLoopSettings open = OpenLoopSettings.builder(200).arrival(Arrival.constant()).seed(7).maxRequests(20)
+                .warmup(Warmup.requests(4)).timeout(Duration.ofSeconds(120)).build();
+        CompletableFuture<MergedRun> running = CompletableFuture.supplyAsync(() -> coordinator.run(
+                DistributedPlan.openLoop(client, specs, open), members, Map.of(), text -> 1, () -> false,
+                Coordinator.Live.NONE));
+        assertTrue(await(() -> arrivals.size() == 24), "every arrival sent: " + arrivals);
+        String lostId = ClusterNode.idOf(members.get(1));
+        Thread.sleep(1_000); // the word of its sends, as above
+        workers.stream().filter(w -> w.getCluster().getLocalMember().getUuid().equals(members.get(1).getUuid()))
+                .findFirst().orElseThrow().getLifecycleService().terminate();
+
+        boolean told = await(() -> logLines.stream().anyMatch(l -> l.contains("worker " + lostId + " left")));
+        release.values().forEach(CountDownLatch::countDown);
+        MergedRun run = running.get(120, TimeUnit.SECONDS);
+        assertTrue(told, logLines::toString);
+        assertTrue(logLines.stream().anyMatch(l -> l.contains("worker " + lostId + " left the cluster mid-run")
+                && l.contains(": 10 requests it had sent without their records reaching the coordinator are "
+                + "recorded as lost, 0 of its 10 it never said it sent are not sent")), logLines::toString);
+
+        List<RequestRecord> lostRecords = run.records().stream().filter(r -> !r.succeeded()).toList();
+        assertEquals(10, lostRecords.size(), lostRecords::toString);
+        assertTrue(lostRecords.stream().allMatch(r -> r.failure().kind() == FailureKind.LOST
+                && lostId.equals(r.workerId())), lostRecords::toString);
+        String lostClient = prefix(lostRecords.get(0).clientRequestId());
+        assertEquals(12, held.get(lostClient).size(), "its 2 warmup and 10 measured arrivals were in flight");
+        assertTrue(held.get(lostClient).containsAll(lostRecords.stream().map(RequestRecord::clientRequestId)
+                .toList()));
+        assertEquals(20, run.records().size());
+        assertEquals(20, run.requestsSent());
+        WorkerReport report = run.workers().get(1);
+        assertEquals(10, report.lost());
+        assertEquals(0, report.notSent());
+        assertEquals(2, run.warmupRecords().size(), "the other worker's: " + run.warmupRecords());
     }
 
     /** Waits for {@code condition}, at most 60 s: true when it came. */
