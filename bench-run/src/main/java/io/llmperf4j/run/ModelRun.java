@@ -719,7 +719,7 @@ final class ModelRun implements BenchmarkListener {
         SloVerdicts.sweepLines(plan, cx.metricsConfig(), levels).forEach(out::println);
         for (LevelReport l : levels) {
             if (l.outcome().aborted()) {
-                out.printf(Locale.ROOT, "aborted: %s (Ctrl-C): %d of %d requests failed or were cancelled (%.1f %%)%n",
+                out.printf(Locale.ROOT, "aborted: %s (stopped by a signal: Ctrl-C or SIGTERM): %d of %d requests failed or were cancelled (%.1f %%)%n",
                         l.label(), l.summary().failures(), l.summary().total(), 100 * l.summary().failureRate());
             }
         }

@@ -72,7 +72,8 @@ class CompareStoppedRunTest {
         assertFalse(compare.err().contains("the baseline (" + full + ") was stopped"), compare::toString);
         // its cancelled requests are in its error rate, and said not to be the server's
         assertTrue(compare.out().contains("error rate: failures that are not the server's: the candidate's "
-                + cancelled + " CANCELLED: cancelled in flight when the run was stopped, no fault of the server's"),
+                + cancelled + " CANCELLED: cancelled in flight when the run was stopped or reached its time limit, no "
+                + "fault of the server's"),
                 compare::toString);
 
         // a gate refuses a stopped side whatever its rules say (it passed with exit 0), unless told to judge it

@@ -97,6 +97,9 @@ class SweepInterruptTest {
             assertEquals(1, sweep.get("levels").size(), sweep::toString);
             assertTrue(sweep.get("levels").get(0).get("aborted").asBoolean(), sweep::toString);
             assertFalse(Files.exists(dir.resolve("concurrency_2")), "no level starts after SIGTERM");
+            // the console names no Ctrl-C it did not get (QA: 'aborted: concurrency 2 (Ctrl-C)' after a SIGTERM)
+            String out = Files.readString(dir.resolve("stdout.txt"));
+            assertTrue(out.contains("aborted: concurrency 1 (stopped by a signal: Ctrl-C or SIGTERM): "), out);
             JsonNode summary = JSON.readTree(dir.resolve("concurrency_1").resolve("m_550_50_llmperf4j_summary.json")
                     .toFile());
             assertEquals("SIGTERM", summary.get("run").path("stopped_by").asText(), summary::toString);
@@ -115,7 +118,7 @@ class SweepInterruptTest {
                 "--concurrency-sweep", "1,2,4", "--max-num-completed-requests",
                 "12", "--mean-output-tokens", "50", "--stddev-output-tokens", "0", "--sleep-between", "2",
                 "--results-dir", dir.toString()));
-        ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(dir.resolve("stdout.txt").toFile());
         builder.environment().put("OPENAI_API_BASE", server.baseUrl());
         builder.environment().put("OPENAI_API_KEY", "k");
         builder.redirectError(dir.resolve("stderr.txt").toFile());

@@ -79,7 +79,8 @@ public record RunComparison(ComparedRun baseline, ComparedRun candidate, Bootstr
         private static String causeWords(FailureCause cause) {
             return switch (cause) {
                 case LOST -> "lost with a load worker that left the cluster mid-run, no fault of the server's";
-                case CANCELLED -> "cancelled in flight when the run was stopped, no fault of the server's";
+                case CANCELLED -> "cancelled in flight when the run was stopped or reached its time limit, no fault of "
+                        + "the server's";
                 case CONFIGURATION -> "the client's configuration (a refused connection, a 3xx or 4xx), not the "
                         + "server's capacity";
                 case OTHER -> "pointing at neither side (a malformed or cut-short stream, an error without a code)";

@@ -123,7 +123,7 @@ final class SweepPage {
         }
         for (SweepData.Level l : levels) {
             if (l.row().aborted()) {
-                out.append("<li>").append(Html.esc(l.row().label() + " was aborted (Ctrl-C): " + l.row().failures()
+                out.append("<li>").append(Html.esc(l.row().label() + " was aborted (stopped by a signal: Ctrl-C or SIGTERM): " + l.row().failures()
                         + " of " + l.row().total() + " requests failed or were cancelled.")).append("</li>\n");
             }
         }
