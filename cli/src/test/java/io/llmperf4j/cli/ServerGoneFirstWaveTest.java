@@ -77,6 +77,8 @@ class ServerGoneFirstWaveTest {
         private final List<Socket> sockets = new CopyOnWriteArrayList<>();
         private final AtomicInteger requests = new AtomicInteger();
         final AtomicInteger streaming = new AtomicInteger();
+        /** Set before the sockets are closed: a socket accepted as the port closed is closed too, never served. */
+        private volatile boolean killed;
 
         EndlessStreams() throws IOException {
             Thread acceptor = new Thread(() -> {
@@ -84,6 +86,10 @@ class ServerGoneFirstWaveTest {
                     while (true) {
                         Socket s = listener.accept();
                         sockets.add(s);
+                        if (killed) { // accepted as kill() ran: it may have closed the others before this one came
+                            s.close();
+                            continue;
+                        }
                         Thread t = new Thread(() -> serve(s), "endless-conn");
                         t.setDaemon(true);
                         t.start();
@@ -158,6 +164,7 @@ class ServerGoneFirstWaveTest {
         }
 
         void kill() throws IOException {
+            killed = true;
             listener.close();
             for (Socket s : sockets) s.close();
         }
