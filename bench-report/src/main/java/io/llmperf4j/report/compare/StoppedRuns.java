@@ -58,7 +58,14 @@ public final class StoppedRuns {
             switch (folder.kind()) {
                 case RUN -> notes.addAll(ofRun("the " + side + " (" + path + ")", folder.dir()));
                 case SWEEP -> {
-                    for (SweepFiles.Level l : SweepFiles.read(folder.file()).levels()) {
+                    SweepFiles.Document sweep = SweepFiles.read(folder.file());
+                    if (sweep.stopped() && sweep.levels().size() < sweep.plannedLevels().size()) {
+                        // stopped between levels: every level that ran is whole, but the sweep is not (QA: exit 0)
+                        notes.add(new Note("the " + side + " (" + path + ") is a sweep stopped before its last level: "
+                                + sweep.levels().size() + " of its " + sweep.plannedLevels().size() + " planned levels "
+                                + "ran; the levels it never ran are compared with nothing", true));
+                    }
+                    for (SweepFiles.Level l : sweep.levels()) {
                         if (l.resultsDir() == null || l.resultsDir().isEmpty()) continue;
                         notes.addAll(ofRun("the " + side + "'s level " + l.label() + " (" + path + ")",
                                 folder.dir().resolve(l.resultsDir())));
