@@ -195,16 +195,9 @@ public final class RunSamples {
      * them), in the enum's order; empty when none failed.
      */
     public Map<FailureCause, Integer> failureCauses() {
-        long served = FailureCause.NEVER_SERVED;
-        for (RequestMetrics r : requests) {
-            served = Math.min(served, FailureCause.servedAt(r.succeeded(), r.startEpochMicros(), r.e2eNanos(),
-                    r.ttftNanos().orElse(-1)));
-        }
         Map<FailureCause, Integer> causes = new EnumMap<>(FailureCause.class);
-        for (RequestMetrics r : requests) {
-            if (r.succeeded()) continue;
-            causes.merge(FailureCause.of(r.failureKind(), r.failureCode(), r.startEpochMicros(), served), 1,
-                    Integer::sum);
+        for (FailureCause cause : RequestMetrics.failureCauses(requests)) {
+            if (cause != null) causes.merge(cause, 1, Integer::sum);
         }
         return causes;
     }

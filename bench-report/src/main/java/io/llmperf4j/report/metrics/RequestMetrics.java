@@ -1,8 +1,11 @@
 package io.llmperf4j.report.metrics;
 
+import io.llmperf4j.model.FailureCause;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.OutputTokenPolicy;
 import io.llmperf4j.model.RequestRecord;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.DoubleConsumer;
 import java.util.OptionalDouble;
@@ -97,6 +100,24 @@ public record RequestMetrics(
     }
 
     /** The metrics of {@code record}, counting tokens as {@code counting} says. */
+    /**
+     * The cause of each of a run's {@code requests}, in order, null for a success: {@link FailureCause#of(List)}
+     * for requests read back from a run's files (the same first answer, the same rule).
+     */
+    public static List<FailureCause> failureCauses(List<RequestMetrics> requests) {
+        long served = FailureCause.NEVER_SERVED;
+        for (RequestMetrics r : requests) {
+            served = Math.min(served, FailureCause.servedAt(r.succeeded(), r.startEpochMicros(), r.e2eNanos(),
+                    r.ttftNanos().orElse(-1)));
+        }
+        List<FailureCause> out = new ArrayList<>(requests.size());
+        for (RequestMetrics r : requests) {
+            out.add(r.succeeded() ? null : FailureCause.of(r.failureKind(), r.failureCode(), r.startEpochMicros(),
+                    served));
+        }
+        return out;
+    }
+
     public static RequestMetrics from(RequestRecord record, TokenCounting counting) {
         Objects.requireNonNull(record, "record");
         Objects.requireNonNull(counting, "counting");

@@ -317,14 +317,11 @@ public final class RunWarnings {
         long unavailable = 0;
         boolean uncodedErrors = false;
         boolean dropped = false;
-        long served = FailureCause.NEVER_SERVED;
-        for (RequestMetrics r : requests) {
-            served = Math.min(served, FailureCause.servedAt(r.succeeded(), r.startEpochMicros(), r.e2eNanos(),
-                    r.ttftNanos().orElse(-1)));
-        }
-        for (RequestMetrics r : requests) {
+        List<FailureCause> causes = RequestMetrics.failureCauses(requests);
+        for (int i = 0; i < requests.size(); i++) {
+            RequestMetrics r = requests.get(i);
             if (r.succeeded()) continue;
-            switch (FailureCause.of(r.failureKind(), r.failureCode(), r.startEpochMicros(), served)) {
+            switch (causes.get(i)) {
                 case CANCELLED -> { }
                 case LOST -> lost++;
                 case CONFIGURATION -> configuration++;
