@@ -123,6 +123,20 @@ class ClusterLostWorkerTest {
         return requestId.substring(0, requestId.lastIndexOf('-'));
     }
 
+    /** The run's live records, as the coordinator tells them, into {@code live}. */
+    private static Coordinator.Live collecting(List<ScheduledRecord> live) {
+        return new Coordinator.Live() {
+            @Override
+            public void started(long startNanos) {
+            }
+
+            @Override
+            public void onRecord(ScheduledRecord record) {
+                live.add(record);
+            }
+        };
+    }
+
     @Test
     @Timeout(180)
     void aLostWorkersRequestsInFlightAreLostAtTheirSendsTheRestNotSentAndTheLossIsToldAtOnce() throws Exception {
@@ -135,16 +149,7 @@ class ClusterLostWorkerTest {
         List<ScheduledRecord> live = new CopyOnWriteArrayList<>();
         CompletableFuture<MergedRun> running = CompletableFuture.supplyAsync(() -> coordinator.run(
                 DistributedPlan.closedLoop(client, specs, 4, Duration.ofSeconds(120)), members, Map.of(),
-                text -> 1, () -> false, new Coordinator.Live() {
-                    @Override
-                    public void started(long startNanos) {
-                    }
-
-                    @Override
-                    public void onRecord(ScheduledRecord record) {
-                        live.add(record);
-                    }
-                }));
+                text -> 1, () -> false, collecting(live)));
         // each worker: 3 answered, its 2 slots' next requests held
         assertTrue(await(() -> held.size() == 2 && held.values().stream().allMatch(h -> h.size() == 2)),
                 "held: " + held);
@@ -217,16 +222,7 @@ class ClusterLostWorkerTest {
         List<ScheduledRecord> live = new CopyOnWriteArrayList<>();
         CompletableFuture<MergedRun> running = CompletableFuture.supplyAsync(() -> coordinator.run(
                 DistributedPlan.closedLoop(client, specs, 4, Duration.ofSeconds(120), Warmup.requests(4)), members,
-                Map.of(), text -> 1, () -> false, new Coordinator.Live() {
-                    @Override
-                    public void started(long startNanos) {
-                    }
-
-                    @Override
-                    public void onRecord(ScheduledRecord record) {
-                        live.add(record);
-                    }
-                }));
+                Map.of(), text -> 1, () -> false, collecting(live)));
         assertTrue(await(() -> held.size() == 2 && held.values().stream().allMatch(h -> h.size() == 2)),
                 "held: " + held);
         String lostId = ClusterNode.idOf(members.get(1));
