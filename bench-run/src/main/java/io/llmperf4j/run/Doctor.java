@@ -431,17 +431,25 @@ public final class Doctor {
     private String wrongScheme(URI models, Exception failure) {
         String words = failure.toString() + (failure.getCause() == null ? "" : " " + failure.getCause());
         if ("https".equalsIgnoreCase(models.getScheme())) {
-            return words.contains("plaintext connection") || words.contains("Unrecognized SSL message")
-                    ? "the server answered in plain HTTP, not TLS: use http:// in " + baseVariable : null;
+            // the JDK client may see a plain-text answer's close before its bytes: then a handshake of our own asks
+            boolean closed = unanswered(failure, words) || words.contains("terminated the handshake");
+            boolean plain = words.contains("plaintext connection") || words.contains("Unrecognized SSL message")
+                    || (closed && PlainHttpProbe.answersInPlainText(models.getHost(), port(models),
+                            connection.connectTimeout()));
+            return plain ? "the server answered in plain HTTP, not TLS: use http:// in " + baseVariable : null;
         }
         if (TLS_STATUS_LINE.matcher(words).find()) {
             return "the server answered in TLS, not plain HTTP; if that port serves TLS, use https:// in "
                     + baseVariable;
         }
-        boolean unanswered = failure instanceof java.io.EOFException || words.contains("received no bytes")
+        return unanswered(failure, words) ? "the server closed the connection without answering; if that port "
+                + "serves TLS, use https:// in " + baseVariable : null;
+    }
+
+    /** The JDK client's words for a connection closed before any answer. */
+    private static boolean unanswered(Exception failure, String words) {
+        return failure instanceof java.io.EOFException || words.contains("received no bytes")
                 || words.toLowerCase(java.util.Locale.ROOT).contains("connection reset");
-        return unanswered ? "the server closed the connection without answering; if that port serves TLS, use "
-                + "https:// in " + baseVariable : null;
     }
 
     /** The JDK client's words for a TLS record (an alert) where a status line was due. */

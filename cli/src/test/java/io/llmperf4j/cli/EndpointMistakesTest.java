@@ -51,6 +51,11 @@ class EndpointMistakesTest {
     private static ServerSocket resetting;
     /** A plain-HTTP port that answers bytes it cannot parse (a TLS hello) with 400, as uvicorn does. */
     private static ServerSocket badRequest;
+    /**
+     * A plain-HTTP port whose first two requests are closed unanswered, then answered with 400: the JDK client's words
+     * when it sees a plain-text answer's close before its bytes ("received no bytes"), made to happen every time.
+     */
+    private static ServerSocket closesFirstRequest;
     /** A plain-HTTP web server that is no LLM API: HTML error pages, as python3 -m http.server sends them. */
     private static HttpServer web;
     private static final List<Socket> accepted = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -98,6 +103,20 @@ class EndpointMistakesTest {
                             StandardCharsets.US_ASCII));
             socket.close();
         });
+        java.util.concurrent.atomic.AtomicInteger requestsSeen = new java.util.concurrent.atomic.AtomicInteger();
+        closesFirstRequest = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        serve(closesFirstRequest, socket -> {
+            int read = socket.getInputStream().read(new byte[8192]);
+            // the reachability check sends nothing; the first two requests are the doctor's GET and the JDK
+            // client's one retry of it
+            if (read > 0 && requestsSeen.incrementAndGet() <= 2) {
+                socket.close();
+                return;
+            }
+            socket.getOutputStream().write(("HTTP/1.1 400 Bad Request\r\nConnection: close\r\ncontent-length: 11"
+                    + "\r\n\r\nInvalid HTTP").getBytes(StandardCharsets.US_ASCII));
+            socket.close();
+        });
         web = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         web.createContext("/html/", exchange -> answer(exchange, 501, "text/html;charset=utf-8", PYTHON_501));
         web.createContext("/json/v1/chat/completions", exchange -> answer(exchange, 200, "application/json",
@@ -113,6 +132,7 @@ class EndpointMistakesTest {
         tls.close();
         resetting.close();
         badRequest.close();
+        closesFirstRequest.close();
         web.stop(0);
         for (Socket socket : accepted) socket.close();
     }
@@ -241,6 +261,17 @@ class EndpointMistakesTest {
 
         CliRun doctor = doctor("https://" + where + "/v1");
         assertEquals(1, doctor.exitCode(), doctor::toString);
+        assertTrue(doctor.out().contains("fix: the server answered in plain HTTP, not TLS: use http:// in "
+                + "OPENAI_API_BASE"), doctor::toString);
+        assertTrue(doctor.out().contains("[FAIL] TLS: the server answered in plain HTTP, not TLS"), doctor::toString);
+        assertFalse(doctor.out().contains("--ca-cert"), doctor::toString);
+    }
+
+    @Test
+    void httpsToAPlainHttpPortIsNamedWhenTheJdkClientSawOnlyTheClose() {
+        CliRun doctor = doctor("https://127.0.0.1:" + closesFirstRequest.getLocalPort() + "/v1");
+        assertEquals(1, doctor.exitCode(), doctor::toString);
+        assertFalse(doctor.out().contains("plaintext connection"), doctor::toString); // the JDK client saw a close
         assertTrue(doctor.out().contains("fix: the server answered in plain HTTP, not TLS: use http:// in "
                 + "OPENAI_API_BASE"), doctor::toString);
         assertTrue(doctor.out().contains("[FAIL] TLS: the server answered in plain HTTP, not TLS"), doctor::toString);
