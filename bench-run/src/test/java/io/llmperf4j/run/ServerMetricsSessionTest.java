@@ -100,8 +100,13 @@ class ServerMetricsSessionTest {
     private final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
     private final PrintStream err = new PrintStream(errBytes, true, StandardCharsets.UTF_8);
 
+    /**
+     * What the session said, but the slow-check warning: a loaded machine can truly take 0.5 s to have the fake
+     * server's answer, and that warning is not these tests' subject (it has tests of its own).
+     */
     private String err() {
-        return errBytes.toString(StandardCharsets.UTF_8);
+        return errBytes.toString(StandardCharsets.UTF_8).lines().filter(l -> !l.contains("answered the check in"))
+                .map(l -> l + System.lineSeparator()).collect(java.util.stream.Collectors.joining());
     }
 
     @Test
