@@ -1,6 +1,7 @@
 package io.llmperf4j.engine.load;
 
 import io.llmperf4j.engine.client.LlmClient;
+import io.llmperf4j.engine.client.PreparedRequest;
 import io.llmperf4j.engine.client.RequestHandle;
 import io.llmperf4j.engine.overhead.ClientOverheadMonitor;
 import io.llmperf4j.model.ChatMessage;
@@ -53,13 +54,22 @@ import java.util.function.BooleanSupplier;
  * loop included. A closed loop's next session is due when the request that freed its slot ended. The open loop's
  * concurrency cap ({@link OpenLoopSettings#maxConcurrency()}) counts requests (turns) in flight: a turn due while
  * the cap is full waits, in order of due time, and is sent when a request ends; the wait is send lag (its intended
- * send is its due time), outside TTFT, as in {@link OpenLoopRunner}. Warmup does not apply to sessions. The calling thread sends and
+ * send is its due time), outside TTFT, as in {@link OpenLoopRunner}. A later turn's request (its body carries the
+ * history) is built shortly before it is due, so its due instant holds the send alone, as the open loop's arrivals
+ * do; a session's first turn is built when due. Warmup does not apply to sessions. The calling thread sends and
  * collects (a send never blocks); it counts output tokens before building the next turn, so its history and input
  * count include the reply.
  */
 public final class SessionRunner {
 
     private static final Finished STOP = new Finished(-1, null, null);
+    private static final java.util.Comparator<Due> DUE_ORDER = (a, b) -> a.dueNanos != b.dueNanos
+            ? Long.compare(a.dueNanos, b.dueNanos) : Long.compare(a.seq, b.seq);
+    /**
+     * How long before its due time a later turn's request is built: enough for the loop's own wake-up to come
+     * first, short enough that sessions thinking for seconds do not each hold a built body meanwhile.
+     */
+    private static final long BUILD_AHEAD_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
     private final LlmClient client;
     private final TokenCounter tokenCounter;
@@ -166,7 +176,33 @@ public final class SessionRunner {
         }
     }
 
-    private record Due(long dueNanos, long seq, Active session) {
+    /**
+     * A turn due at {@code dueNanos}. A later turn (its history known once the previous one ended) is built shortly
+     * before it is due ({@link Run#buildAhead}), so its due instant holds the send alone; {@code ready}, its spec and
+     * its wire-end flag are then set. A session's first turn is built when due. A turn that will not be sent gives
+     * its request back ({@link #drop}).
+     */
+    private static final class Due {
+        final long dueNanos;
+        final long seq;
+        final Active session;
+        RequestSpec spec;
+        PreparedRequest ready;
+        AtomicBoolean wireEnded;
+        /** Taken from the pending turns (sent or dropped): never built after. */
+        boolean taken;
+
+        Due(long dueNanos, long seq, Active session) {
+            this.dueNanos = dueNanos;
+            this.seq = seq;
+            this.session = session;
+        }
+
+        void drop() {
+            taken = true;
+            if (ready != null) ready.discard();
+            ready = null;
+        }
     }
 
     /** A request sent; {@code wireEnded}: it is over on the wire. */
@@ -196,8 +232,9 @@ public final class SessionRunner {
         /** The unsent turns of sessions a failure ended, each to start as a new session before any other. */
         final ArrayDeque<Active> leftovers = new ArrayDeque<>();
         final BlockingQueue<Finished> finished = new LinkedBlockingQueue<>();
-        final PriorityQueue<Due> pending = new PriorityQueue<>((a, b) -> a.dueNanos != b.dueNanos
-                ? Long.compare(a.dueNanos, b.dueNanos) : Long.compare(a.seq, b.seq));
+        final PriorityQueue<Due> pending = new PriorityQueue<>(DUE_ORDER);
+        /** The later turns not built yet, by due time: each is built {@link #BUILD_AHEAD_NANOS} before it is due. */
+        final PriorityQueue<Due> toBuild = new PriorityQueue<>(DUE_ORDER);
         /** Sent and not yet recorded; a stop reads it from another thread. */
         final Map<Integer, InFlight> inFlight = new ConcurrentHashMap<>();
         /** Sessions started and not ended, identity-compared. */
@@ -352,13 +389,16 @@ public final class SessionRunner {
                 int backlog = 0;
                 while (!pending.isEmpty() && pending.peek().dueNanos <= now) {
                     if (sent >= maxRequests) { // the request budget is spent: the session ends here
-                        active.remove(pending.poll().session);
+                        Due unsent = pending.poll();
+                        unsent.drop();
+                        active.remove(unsent.session);
                         continue;
                     }
                     if (inFlight.size() >= inFlightCap) break; // the cap is full: the due turns wait, in order
                     backlog++;
                     send(pending.poll(), now);
                 }
+                buildAhead(System.nanoTime());
                 int waiting = 0; // due, kept behind the cap
                 if (inFlight.size() >= inFlightCap) {
                     for (Due d : pending) if (d.dueNanos <= now) waiting++;
@@ -377,6 +417,7 @@ public final class SessionRunner {
                     wake = Math.min(wake, pending.peek().dueNanos);
                 }
                 if (moreStarts) wake = Math.min(wake, startNanos + starts[started]);
+                if (!toBuild.isEmpty()) wake = Math.min(wake, toBuild.peek().dueNanos - BUILD_AHEAD_NANOS);
                 Finished f;
                 try {
                     f = wake <= now ? finished.poll() : finished.poll(wake - now, TimeUnit.NANOSECONDS);
@@ -397,18 +438,27 @@ public final class SessionRunner {
         /** Sends the due turn, unless sending was closed (a stop, the deadline): then it stays unsent. */
         private void send(Due due, long now) {
             synchronized (sendLock) {
-                if (!closed) sendOpen(due, now);
+                if (closed) due.drop();
+                else sendOpen(due, now);
             }
         }
 
-        private void sendOpen(Due due, long now) {
-            Active session = due.session;
-            RequestSpec turn = session.turns.get(session.next++);
+        /** The session's next turn, with its history and its input tokens so far. */
+        private RequestSpec nextTurn(Active session) {
+            RequestSpec turn = session.turns.get(session.next);
             RequestInputs in = turn.inputs();
             int inputTokens = session.inputTokensSoFar + turn.numberInputTokens();
-            RequestSpec spec = new RequestSpec(turn.index(), turn.prompt(), inputTokens, turn.maxTokens(),
+            return new RequestSpec(turn.index(), turn.prompt(), inputTokens, turn.maxTokens(),
                     new RequestInputs(in.systemPrompt(), session.history, in.images(), session.id,
                             Math.max(0, in.turn() - session.firstTurn)));
+        }
+
+        private void sendOpen(Due due, long now) {
+            due.taken = true; // due before it was built ahead: built here
+            Active session = due.session;
+            boolean built = due.ready != null;
+            RequestSpec spec = built ? due.spec : nextTurn(session);
+            session.next++;
             int launch = sent++;
             long actual = now - startNanos;
             long intended = due.dueNanos - startNanos;
@@ -417,10 +467,10 @@ public final class SessionRunner {
                 lastSendOffset = actual;
                 firstTurnsSent++;
             }
-            AtomicBoolean wireEnded = new AtomicBoolean();
+            AtomicBoolean wireEnded = built ? due.wireEnded : new AtomicBoolean();
             RequestHandle handle;
             try {
-                handle = client.send(spec, () -> wireEnded(wireEnded));
+                handle = built ? due.ready.send() : client.send(spec, () -> wireEnded(wireEnded));
             } catch (RuntimeException e) {
                 inFlight.put(launch, new InFlight(null, spec, session, intended, actual, wireEnded));
                 finished.add(new Finished(launch, failed(spec, "unsent-" + launch, actual, new Failure(
@@ -452,8 +502,10 @@ public final class SessionRunner {
                 // with its images: the server sees the conversation it saw, and its prefix cache can hit
                 session.history.add(ChatMessage.user(e.sent().prompt(), e.sent().inputs().images()));
                 session.history.add(ChatMessage.assistant(r.generatedText()));
-                RequestSpec nextTurn = session.turns.get(session.next);
-                pending.add(new Due(ended + workload.thinkTime().nanosBefore(nextTurn), seq++, session));
+                Due due = new Due(ended + workload.thinkTime().nanosBefore(session.turns.get(session.next)), seq++,
+                        session);
+                pending.add(due);
+                toBuild.add(due);
             } else {
                 active.remove(session);
                 if (!r.succeeded() && session.next < session.turns.size()) {
@@ -465,6 +517,27 @@ public final class SessionRunner {
                     leftovers.add(new Active(List.copyOf(rest), base + "~t" + from, from));
                 }
                 if (starts == null) startNextSession(ended); // closed loop: the slot freed when the request ended
+            }
+        }
+
+        /**
+         * Builds the later turns due within {@link #BUILD_AHEAD_NANOS} of {@code now}: a long conversation's body is
+         * not built in its due instant. A client that refuses one leaves it to be built when due, where the refusal
+         * is recorded.
+         */
+        private void buildAhead(long now) {
+            while (!toBuild.isEmpty() && toBuild.peek().dueNanos - BUILD_AHEAD_NANOS <= now) {
+                Due due = toBuild.poll();
+                if (due.taken) continue;
+                RequestSpec spec = nextTurn(due.session);
+                AtomicBoolean wireEnded = new AtomicBoolean();
+                try {
+                    due.ready = client.prepare(spec, () -> wireEnded(wireEnded));
+                    due.spec = spec;
+                    due.wireEnded = wireEnded;
+                } catch (RuntimeException e) {
+                    // built when due
+                }
             }
         }
 
@@ -484,7 +557,9 @@ public final class SessionRunner {
          * recorded here as CANCELLED.
          */
         private void cancelAndCollect() {
+            pending.forEach(Due::drop);
             pending.clear();
+            toBuild.clear();
             close();
             if (inFlight.isEmpty()) return;
             cancelAll();
