@@ -1,6 +1,5 @@
 package io.llmperf4j.model;
 
-import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -9,8 +8,8 @@ import java.util.Map;
  * What one failure points at, by its kind and code (METRICS.md §6): a 3xx (a redirect, which the client does not
  * follow), a 4xx other than 408/429 (an HTTP status, or the code of an error in the stream) or a failed connection is
  * the client's configuration (or a server that is not
- * there); a failed connection after the server had answered (a request of the same run had succeeded, or a failed
- * one's first content had come) is the server going away (a restart, a crash, an out-of-memory kill), since the same
+ * there); a failed connection after the server had answered (a response of the same run had begun: its headers, its
+ * first content or a success's end, {@link ServerGone.Request#answeredAtEpochMicros()}) is the server going away (a restart, a crash, an out-of-memory kill), since the same
  * URL worked ({@link ServerGone} says after how many successes, or before any); 429, 408, 5xx, timeouts and dropped connections may be the
  * server's capacity; a cancellation at the run's end and a request lost with a load worker say nothing about the
  * server; the rest (malformed or cut-short streams, errors without a code, client errors) points at neither. The one
@@ -23,12 +22,12 @@ public enum FailureCause {
     LOST,
     OTHER,
     /**
-     * A connection that failed after the server had answered a request of the same run (a success, or a failed
-     * request's first content): the server stopped accepting them.
+     * A connection that failed after the server had answered a request of the same run (its response headers, its
+     * first content, or a success): the server stopped accepting them.
      */
     SERVER_UNAVAILABLE;
 
-    /** For {@link #of(FailureKind, Integer, long, long)}: no request of the run succeeded. */
+    /** For {@link #of(FailureKind, Integer, long, long)}: the server answered no request of the run. */
     public static final long NEVER_SERVED = Long.MAX_VALUE;
 
     /**
@@ -51,7 +50,7 @@ public enum FailureCause {
 
     /**
      * As {@link #of(FailureKind, Integer)} for a request of a run sent at {@code startEpochMicros}: a failed
-     * connection sent after {@code servedEpochMicros} (when the run's first success ended, {@link #servedSince}) is
+     * connection sent after {@code servedEpochMicros} (when the server first answered, {@link #servedSince}) is
      * {@link #SERVER_UNAVAILABLE}: the same URL had worked.
      */
     public static FailureCause of(FailureKind kind, Integer code, long startEpochMicros, long servedEpochMicros) {
@@ -65,25 +64,13 @@ public enum FailureCause {
     }
 
     /**
-     * When the server first showed it was there (epoch microseconds): a success's end, or the first content of a
-     * request that failed after it (a stream cut when the server was killed during the first wave had been answered:
-     * the connections refused after it are the server going away, not a wrong URL); {@link #NEVER_SERVED} if none.
+     * When the server first showed it was there (epoch microseconds): the first response headers, first content or
+     * success's end of any of the run's {@code records} ({@link ServerGone.Request#answeredAtEpochMicros()}: a stream
+     * cut when the server was killed during the first wave, even before its first token, had been answered: the
+     * connections refused after it are the server going away, not a wrong URL); {@link #NEVER_SERVED} if none.
      */
     public static long servedSince(List<RequestRecord> records) {
-        long first = NEVER_SERVED;
-        for (RequestRecord r : records) {
-            first = Math.min(first, servedAt(r.succeeded(), r.startEpochMicros(), r.e2eNanos(), r.ttftNanos()));
-        }
-        return first;
-    }
-
-    /**
-     * When one request showed the server was there: a success at its end, a failure that had content at its first
-     * content ({@code ttftNanos} &ge; 0), else {@link #NEVER_SERVED}.
-     */
-    public static long servedAt(boolean succeeded, long startEpochMicros, long e2eNanos, long ttftNanos) {
-        if (succeeded) return endEpochMicros(startEpochMicros, e2eNanos);
-        return ttftNanos >= 0 ? endEpochMicros(startEpochMicros, ttftNanos) : NEVER_SERVED;
+        return ServerGone.servedSince(ServerGone.requests(records));
     }
 
     /** When a request sent at {@code startEpochMicros} that took {@code e2eNanos} ended. */
@@ -91,14 +78,9 @@ public enum FailureCause {
         return startEpochMicros + Math.max(0, e2eNanos) / 1_000;
     }
 
-    /** The cause of each of a run's {@code records}, in order; null for a success. */
+    /** The cause of each of a run's {@code records}, in order; null for a success ({@link ServerGone#causes}). */
     public static List<FailureCause> of(List<RequestRecord> records) {
-        long served = servedSince(records);
-        List<FailureCause> out = new ArrayList<>(records.size());
-        for (RequestRecord r : records) {
-            out.add(r.succeeded() ? null : of(r.failure().kind(), r.failure().code(), r.startEpochMicros(), served));
-        }
-        return out;
+        return ServerGone.causes(ServerGone.requests(records));
     }
 
     /** A run's failures by cause ({@link #of(List)}); causes without a failure are left out. */

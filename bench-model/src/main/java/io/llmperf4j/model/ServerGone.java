@@ -12,13 +12,15 @@ import java.util.Optional;
 /**
  * The server going away during a run ({@link FailureCause#SERVER_UNAVAILABLE}), as its requests show it: when the
  * first refused connection was sent, how many successes had ended by then, and how many failed requests the server
- * had begun answering by then (their first content had come). With no success before it, the server was killed
- * during the first wave: "before any request succeeded but after it had begun answering 4 requests". The one reading:
- * the summary's REQUESTS_FAILED warning, the page's error table and the sweep's verdict all word it from here.
+ * had begun answering by then (their response headers, or their first content, had come). With no success before it,
+ * the server was killed during the first wave: "before any request succeeded but after it had begun answering 4
+ * requests". The one reading: the summary's REQUESTS_FAILED warning, the page's error table and the sweep's verdict
+ * all word it from here, and {@link #causes} is the one rule that tells a refused connection of a server that had
+ * answered (gone away) from one of a server that never did (the configuration).
  *
  * @param firstRefusedEpochMicros when the first refused request was sent (epoch microseconds)
  * @param successesBefore         successes that had ended when it was sent
- * @param answeredBefore          failed requests whose first content had come when it was sent
+ * @param answeredBefore          failed requests the server had begun answering when it was sent
  */
 public record ServerGone(long firstRefusedEpochMicros, long successesBefore, long answeredBefore) {
 
@@ -28,12 +30,33 @@ public record ServerGone(long firstRefusedEpochMicros, long successesBefore, lon
     /**
      * One request as this reading needs it.
      *
-     * @param kind      the failure's kind, null for a success
-     * @param code      the failure's code (HTTP status or stream error's), null or -1 for none
-     * @param ttftNanos send to the first content, negative when none came
+     * @param kind                 the failure's kind, null for a success
+     * @param code                 the failure's code (HTTP status or stream error's), null or -1 for none
+     * @param ttftNanos            send to the first content, negative when none came
+     * @param responseHeadersNanos send to the response's status line and headers, negative when none came or they
+     *                             were not measured ({@link RequestPhases#responseHeadersNanos()})
      */
     public record Request(boolean succeeded, FailureKind kind, Integer code, long startEpochMicros, long e2eNanos,
-                          long ttftNanos) {
+                          long ttftNanos, long responseHeadersNanos) {
+
+        /** {@code record} as this reading needs it. */
+        public static Request of(RequestRecord record) {
+            boolean ok = record.succeeded();
+            return new Request(ok, ok ? null : record.failure().kind(), ok ? null : record.failure().code(),
+                    record.startEpochMicros(), record.e2eNanos(), record.ttftNanos(),
+                    record.phases().responseHeadersNanos());
+        }
+
+        /**
+         * When this request showed the server was serving (epoch microseconds): its response headers came (an answer
+         * had begun, whatever followed), else its first content, else a success's end; {@link
+         * FailureCause#NEVER_SERVED} for a failure that had none of them.
+         */
+        public long answeredAtEpochMicros() {
+            if (responseHeadersNanos >= 0) return FailureCause.endEpochMicros(startEpochMicros, responseHeadersNanos);
+            if (ttftNanos >= 0) return FailureCause.endEpochMicros(startEpochMicros, ttftNanos);
+            return succeeded ? FailureCause.endEpochMicros(startEpochMicros, e2eNanos) : FailureCause.NEVER_SERVED;
+        }
     }
 
     /** No request had succeeded when the first refused one was sent: the server was killed during the first wave. */
@@ -56,32 +79,52 @@ public record ServerGone(long firstRefusedEpochMicros, long successesBefore, lon
                 + (answeredBefore == 1 ? " request" : " requests");
     }
 
+    /** A run's {@code records} as this reading needs them, in order. */
+    public static List<Request> requests(List<RequestRecord> records) {
+        List<Request> out = new ArrayList<>(records.size());
+        for (RequestRecord r : records) out.add(Request.of(r));
+        return out;
+    }
+
     /** The reading of a run's records; empty when none of them is {@link FailureCause#SERVER_UNAVAILABLE}. */
     public static Optional<ServerGone> of(List<RequestRecord> records) {
-        List<Request> requests = new ArrayList<>(records.size());
-        for (RequestRecord r : records) {
-            requests.add(new Request(r.succeeded(), r.succeeded() ? null : r.failure().kind(),
-                    r.succeeded() ? null : r.failure().code(), r.startEpochMicros(), r.e2eNanos(), r.ttftNanos()));
-        }
-        return read(requests);
+        return read(requests(records));
     }
 
     /**
-     * The reading of a run's {@code requests}: the refused ones are those {@link FailureCause#of(FailureKind,
-     * Integer, long, long)} calls the server going away, sent after the server first showed it was there
-     * ({@link FailureCause#servedAt}); empty when there is none.
+     * When the server first showed it was serving in {@code requests} ({@link Request#answeredAtEpochMicros()}),
+     * {@link FailureCause#NEVER_SERVED} if it never did.
+     */
+    public static long servedSince(List<Request> requests) {
+        long served = FailureCause.NEVER_SERVED;
+        for (Request r : requests) served = Math.min(served, r.answeredAtEpochMicros());
+        return served;
+    }
+
+    /**
+     * The cause of each of a run's {@code requests}, in order, null for a success: {@link FailureCause#of(FailureKind,
+     * Integer, long, long)} with the moment the server first answered ({@link #servedSince}). Every reading of a
+     * run's failures (records, or requests read back from its files) comes here.
+     */
+    public static List<FailureCause> causes(List<Request> requests) {
+        long served = servedSince(requests);
+        List<FailureCause> out = new ArrayList<>(requests.size());
+        for (Request r : requests) {
+            out.add(r.succeeded() ? null : FailureCause.of(r.kind(), r.code(), r.startEpochMicros(), served));
+        }
+        return out;
+    }
+
+    /**
+     * The reading of a run's {@code requests}: the refused ones are those {@link #causes} calls the server going
+     * away, sent after the server first answered; empty when there is none.
      */
     public static Optional<ServerGone> read(List<Request> requests) {
-        long served = FailureCause.NEVER_SERVED;
-        for (Request r : requests) {
-            served = Math.min(served, FailureCause.servedAt(r.succeeded(), r.startEpochMicros(), r.e2eNanos(),
-                    r.ttftNanos()));
-        }
+        List<FailureCause> causes = causes(requests);
         long first = Long.MAX_VALUE;
-        for (Request r : requests) {
-            if (!r.succeeded() && FailureCause.of(r.kind(), r.code(), r.startEpochMicros(), served)
-                    == FailureCause.SERVER_UNAVAILABLE) {
-                first = Math.min(first, r.startEpochMicros());
+        for (int i = 0; i < requests.size(); i++) {
+            if (causes.get(i) == FailureCause.SERVER_UNAVAILABLE) {
+                first = Math.min(first, requests.get(i).startEpochMicros());
             }
         }
         if (first == Long.MAX_VALUE) return Optional.empty();
@@ -90,7 +133,7 @@ public record ServerGone(long firstRefusedEpochMicros, long successesBefore, lon
         for (Request r : requests) {
             if (r.succeeded()) {
                 if (FailureCause.endEpochMicros(r.startEpochMicros(), r.e2eNanos()) <= first) successes++;
-            } else if (r.ttftNanos() >= 0 && FailureCause.endEpochMicros(r.startEpochMicros(), r.ttftNanos()) <= first) {
+            } else if (r.answeredAtEpochMicros() <= first) {
                 answered++;
             }
         }

@@ -70,7 +70,9 @@ class ServerGoneFirstWaveTest {
 
     /**
      * Answers its first request (the pre-run check) whole, then streams a chunk every 20 ms without end (chunked
-     * SSE) until {@link #kill()} closes its port and every connection, as a killed process's kernel does.
+     * SSE) until {@link #kill()} closes its port and every connection, as a killed process's kernel does. Built
+     * {@link #inPrefill()}, it sends only the status and headers of each later request, never a token (a server
+     * killed during the prefill).
      */
     static final class EndlessStreams implements AutoCloseable {
         private final ServerSocket listener = new ServerSocket(0, 64, InetAddress.getLoopbackAddress());
@@ -80,7 +82,20 @@ class ServerGoneFirstWaveTest {
         /** Set before the sockets are closed: a socket accepted as the port closed is closed too, never served. */
         private volatile boolean killed;
 
+        /** False: after the headers nothing comes (still in the prefill); {@link #streaming} counts the headers sent. */
+        private final boolean tokens;
+
         EndlessStreams() throws IOException {
+            this(true);
+        }
+
+        /** A server that answers each request of the run with 200 and its headers, then nothing until killed. */
+        static EndlessStreams inPrefill() throws IOException {
+            return new EndlessStreams(false);
+        }
+
+        private EndlessStreams(boolean tokens) throws IOException {
+            this.tokens = tokens;
             Thread acceptor = new Thread(() -> {
                 try {
                     while (true) {
@@ -125,6 +140,12 @@ class ServerGoneFirstWaveTest {
                         out.write("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
                         out.flush();
                         continue;
+                    }
+                    if (!tokens) { // the headers are out; the first token never comes
+                        out.flush();
+                        streaming.incrementAndGet();
+                        while (!killed) Thread.sleep(20);
+                        return;
                     }
                     chunked(out, chunk);
                     streaming.incrementAndGet();

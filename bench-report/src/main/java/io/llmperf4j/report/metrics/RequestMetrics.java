@@ -4,9 +4,11 @@ import io.llmperf4j.model.FailureCause;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.OutputTokenPolicy;
 import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.ServerGone;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.DoubleConsumer;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
@@ -55,6 +57,9 @@ import java.util.OptionalLong;
  *                              {@link TokenSource#CLIENT_TOKENIZER} (the workload's reported count)
  * @param outputTokensPerSecond see above
  * @param phases                where the request's time went ({@link RequestPhaseTimes}); unknown phases absent
+ * @param responseHeadersNanos  send to the response's status line and headers ({@link
+ *                              io.llmperf4j.model.RequestPhases#responseHeadersNanos()}); absent when none came or
+ *                              they were not measured. The server had begun answering: see {@link #failureCauses}
  */
 public record RequestMetrics(
         int promptIndex,
@@ -77,7 +82,8 @@ public record RequestMetrics(
         int inputTokens,
         TokenSource inputTokenSource,
         OptionalDouble outputTokensPerSecond,
-        RequestPhaseTimes phases) {
+        RequestPhaseTimes phases,
+        OptionalLong responseHeadersNanos) {
 
     private static final double NANOS_PER_SECOND = 1e9;
 
@@ -94,30 +100,42 @@ public record RequestMetrics(
         Objects.requireNonNull(inputTokenSource, "inputTokenSource");
         Objects.requireNonNull(outputTokensPerSecond, "outputTokensPerSecond");
         Objects.requireNonNull(phases, "phases");
+        Objects.requireNonNull(responseHeadersNanos, "responseHeadersNanos");
         if ((failureKind == null) != (failureCode == null)) {
             throw new IllegalArgumentException("failureKind and failureCode must both be set or both be null");
         }
     }
 
-    /** The metrics of {@code record}, counting tokens as {@code counting} says. */
     /**
-     * The cause of each of a run's {@code requests}, in order, null for a success: {@link FailureCause#of(List)}
-     * for requests read back from a run's files (the same first answer, the same rule).
+     * The cause of each of a run's {@code requests}, in order, null for a success: {@link FailureCause#of(List)} for
+     * requests read back from a run's files, by the same rule ({@link ServerGone#causes}: a refused connection after
+     * the server's first answer, its response headers included, is the server going away).
      */
     public static List<FailureCause> failureCauses(List<RequestMetrics> requests) {
-        long served = FailureCause.NEVER_SERVED;
-        for (RequestMetrics r : requests) {
-            served = Math.min(served, FailureCause.servedAt(r.succeeded(), r.startEpochMicros(), r.e2eNanos(),
-                    r.ttftNanos().orElse(-1)));
-        }
-        List<FailureCause> out = new ArrayList<>(requests.size());
-        for (RequestMetrics r : requests) {
-            out.add(r.succeeded() ? null : FailureCause.of(r.failureKind(), r.failureCode(), r.startEpochMicros(),
-                    served));
-        }
-        return out;
+        return ServerGone.causes(serverGoneView(requests));
     }
 
+    /**
+     * The server going away in a run's {@code requests} ({@link ServerGone#read}, the reading the page and the
+     * sweep's verdict share); empty when no failure points at it.
+     */
+    public static Optional<ServerGone> serverGone(List<RequestMetrics> requests) {
+        return ServerGone.read(serverGoneView(requests));
+    }
+
+    /** This request as {@link ServerGone} reads it. */
+    public ServerGone.Request serverGoneRequest() {
+        return new ServerGone.Request(succeeded(), failureKind, failureCode, startEpochMicros, e2eNanos,
+                ttftNanos.orElse(-1), responseHeadersNanos.orElse(-1));
+    }
+
+    private static List<ServerGone.Request> serverGoneView(List<RequestMetrics> requests) {
+        List<ServerGone.Request> view = new ArrayList<>(requests.size());
+        for (RequestMetrics r : requests) view.add(r.serverGoneRequest());
+        return view;
+    }
+
+    /** The metrics of {@code record}, counting tokens as {@code counting} says. */
     public static RequestMetrics from(RequestRecord record, TokenCounting counting) {
         Objects.requireNonNull(record, "record");
         Objects.requireNonNull(counting, "counting");
@@ -155,7 +173,9 @@ public record RequestMetrics(
         return new RequestMetrics(record.promptIndex(), record.clientRequestId(), record.startEpochMicros(),
                 succeeded ? null : record.failure().kind(), succeeded ? null : record.failure().code(),
                 record.finishReason(), record.maxTokens(), ttft, ttfrt, e2e, tpot, gaps, events.length, n,
-                source, client, server, inputTokens, inputSource, tokensPerSecond, RequestPhaseTimes.of(record));
+                source, client, server, inputTokens, inputSource, tokensPerSecond, RequestPhaseTimes.of(record),
+                record.phases().responseHeadersNanos() >= 0 ? OptionalLong.of(record.phases().responseHeadersNanos())
+                        : OptionalLong.empty());
     }
 
     /**

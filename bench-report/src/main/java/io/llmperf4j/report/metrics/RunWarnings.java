@@ -351,12 +351,7 @@ public final class RunWarnings {
      * verdict share); empty when no failure points at it.
      */
     public static Optional<ServerGone> serverGone(List<RequestMetrics> requests) {
-        List<ServerGone.Request> view = new ArrayList<>(requests.size());
-        for (RequestMetrics r : requests) {
-            view.add(new ServerGone.Request(r.succeeded(), r.failureKind(), r.failureCode(), r.startEpochMicros(),
-                    r.e2eNanos(), r.ttftNanos().orElse(-1)));
-        }
-        return ServerGone.read(view);
+        return RequestMetrics.serverGone(requests);
     }
 
     /**

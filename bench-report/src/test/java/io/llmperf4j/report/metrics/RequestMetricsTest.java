@@ -8,11 +8,53 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.llmperf4j.model.FailureCause;
 import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.RequestPhases;
+import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.ServerGone;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 
 class RequestMetricsTest {
+
+    /**
+     * A server killed during the prefill: two streams had their 200 and headers, no token, then the port refused.
+     * Read back from files, the refusals are the server going away as the records' own reading says
+     * ({@link io.llmperf4j.model.FailureCause#of(List)}), and the REQUESTS_FAILED warning words it so (QA: the
+     * headers did not count, so they read "configuration").
+     */
+    @Test
+    void responseHeadersWithoutContentAreTheServersAnswerInEveryReading() {
+        long t0 = io.llmperf4j.report.testutil.Records.START_EPOCH_MICROS;
+        List<RequestRecord> records = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            records.add(request(i).start(t0).failed(FailureKind.CONNECTION_CLOSED, -1, "closed mid-stream after 0 "
+                    + "events").e2e(600 * MS).build().withPhases(new RequestPhases(MS, -1, 2 * MS, 4 * MS)));
+        }
+        for (int i = 2; i < 8; i++) {
+            records.add(request(i).start(t0 + 700_000 + i).failed(FailureKind.CONNECT_FAILED, -1,
+                    "Connection refused").e2e(MS).build());
+        }
+        List<RequestMetrics> metrics = records.stream().map(r -> RequestMetrics.from(r, TokenCounting.DEFAULT))
+                .toList();
+        assertEquals(4 * MS, metrics.get(0).responseHeadersNanos().getAsLong());
+        assertFalse(metrics.get(2).responseHeadersNanos().isPresent());
+        List<FailureCause> causes = RequestMetrics.failureCauses(metrics);
+        assertEquals(FailureCause.of(records), causes);
+        assertEquals(Collections.nCopies(6, FailureCause.SERVER_UNAVAILABLE), causes.subList(2, 8));
+        assertEquals(Optional.of(new ServerGone(t0 + 700_002, 0, 2)), RequestMetrics.serverGone(metrics));
+        assertEquals(ServerGone.of(records), RequestMetrics.serverGone(metrics));
+        String words = RunWarnings.failureCause(metrics);
+        assertTrue(words.startsWith("6 point at the server going away: the server stopped accepting connections at "),
+                words);
+        assertTrue(words.contains("before any request succeeded but after it had begun answering 2 requests"), words);
+        assertFalse(words.contains("check the configuration"), words);
+    }
 
     @Test
     void knownOffsetsGiveExactTtftTpotAndItl() {
