@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,8 +20,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A server on 127.0.0.1 killed during the first wave's prefill: it had sent 200 and its headers for every request
  * in flight, no token yet. Its headers were its answer, so the connections refused after it are the server going
- * away in the summary's warning. Before (the QA's sweep 2,4 against a ground-truth server killed 0.5 s into a 3 s
- * TTFT), they read "configuration (connection refused or 4xx)".
+ * away, in the summary's warning and in a sweep's verdict, and the level run after it found the server gone. Before
+ * (the QA's sweep 2,4 against a ground-truth server killed 0.5 s into a 3 s TTFT), both read "configuration
+ * (connection refused or 4xx)" and the first level "the service cannot hold it".
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class ServerGonePrefillTest {
@@ -57,5 +59,38 @@ class ServerGonePrefillTest {
         // the console's warning is the summary's
         assertTrue((run.out() + run.err()).contains(WHEN), run::toString);
         assertFalse((run.out() + run.err()).contains("point at the configuration"), run::toString);
+    }
+
+    @Test
+    void theSweepSaysTheServerWentAwayAndTheNextLevelFoundItGone(@TempDir Path dir) throws Exception {
+        CliRun run = killedInPrefill(dir, "--concurrency-sweep", "4,8", "--sleep-between", "0");
+        String killed = "4 capacity (429/408/5xx, timeouts, dropped connections), 8 server unavailable (connections "
+                + "refused " + WHEN + ": restart, crash)";
+        List<String> expected = List.of(
+                "saturation point: not judged (no level could be judged)",
+                "TTFT red line: not judged (no level could be judged)",
+                "first level with failures: concurrency 4 (12 of 12 failed: " + killed + "): the server went away "
+                        + "during it, not a limit of the service's capacity",
+                "not judged: concurrency 4: every request failed (12 of 12: " + killed + "); its failure rate is "
+                        + "recorded, its performance numbers are empty",
+                "not judged: concurrency 8: every request failed (12 of 12: 12 server unavailable (connections "
+                        + "refused: the server was gone since concurrency 4: restart, crash)); its failure rate is "
+                        + "recorded, its performance numbers are empty");
+        List<String> lines = run.out().lines().toList();
+        for (String line : expected) assertTrue(lines.contains(line), () -> line + "\n" + run);
+        assertFalse(run.out().contains("configuration (connection refused or 4xx)"), run::toString);
+        assertFalse(run.out().contains("cannot hold"), run::toString);
+
+        JsonNode sweep = RunFolder.sweep(dir);
+        List<String> fileLines = new ArrayList<>();
+        sweep.at("/verdict/lines").forEach(l -> fileLines.add(l.asText()));
+        assertEquals(expected, fileLines);
+        // the page's header says what its lines say
+        String page = Files.readString(dir.resolve("m_40_200_report.html"));
+        assertTrue(page.contains("<strong>Saturation point:</strong> not judged</li>"), page);
+        assertTrue(page.contains("<strong>TTFT red line:</strong> not judged</li>"), page);
+        assertTrue(page.contains("concurrency 4</span> (the server went away during it, not a limit of the "
+                + "service&#39;s capacity)</li>"), page);
+        assertFalse(page.contains("not reached") || page.contains("cannot hold"), page);
     }
 }

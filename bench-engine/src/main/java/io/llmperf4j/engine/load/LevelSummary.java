@@ -1,6 +1,7 @@
 package io.llmperf4j.engine.load;
 
 import io.llmperf4j.model.FailureCause;
+import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.OutputTokenPolicy;
 import io.llmperf4j.model.Percentiles;
 import io.llmperf4j.model.RequestRecord;
@@ -38,12 +39,18 @@ import java.util.function.ToLongFunction;
  * @param serverGone            the server going away ({@link ServerGone}: after how many successes, or before any),
  *                              the reading the run's summary words; null when no failure is
  *                              {@link FailureCause#SERVER_UNAVAILABLE}
+ * @param answered              the server answered at least one of the level's requests (response headers, content
+ *                              or a success: {@link ServerGone.Request#answeredAtEpochMicros()})
+ * @param refusedUnanswered     connections that failed ({@link FailureKind#CONNECT_FAILED}) before the server
+ *                              answered in this level: the configuration, read alone ({@link FailureCause#CONFIGURATION}
+ *                              among {@code failuresByCause}); the server going away when it had answered an earlier
+ *                              level of the same sweep ({@link SaturationVerdict} reads them so)
  */
 public record LevelSummary(double level, int successes, int total, double outputTokensPerSecond,
                            double requestsPerSecond, double ttftP50Millis, double ttftP90Millis, double e2eP50Millis,
                            double e2eP90Millis, Map<FailureCause, Integer> failuresByCause,
                            double scheduledRequestsPerSecond, double completionRequestsPerSecond,
-                           ServerGone serverGone) {
+                           ServerGone serverGone, boolean answered, int refusedUnanswered) {
 
     public LevelSummary {
         if (successes < 0 || total < successes) {
@@ -58,6 +65,24 @@ public record LevelSummary(double level, int successes, int total, double output
         }
         if (known < total - successes) causes.merge(FailureCause.OTHER, total - successes - known, Integer::sum);
         failuresByCause = Collections.unmodifiableMap(causes);
+        if (refusedUnanswered < 0 || refusedUnanswered > causes.getOrDefault(FailureCause.CONFIGURATION, 0)) {
+            throw new IllegalArgumentException("refused connections (" + refusedUnanswered + ") must be in [0, the "
+                    + "configuration failures (" + causes.getOrDefault(FailureCause.CONFIGURATION, 0) + ")]");
+        }
+    }
+
+    /**
+     * A level whose refused connections are not told apart: none counted as refused before an answer; answered when
+     * a request succeeded or the server went away during it.
+     */
+    public LevelSummary(double level, int successes, int total, double outputTokensPerSecond,
+                        double requestsPerSecond, double ttftP50Millis, double ttftP90Millis, double e2eP50Millis,
+                        double e2eP90Millis, Map<FailureCause, Integer> failuresByCause,
+                        double scheduledRequestsPerSecond, double completionRequestsPerSecond,
+                        ServerGone serverGone) {
+        this(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis, ttftP90Millis,
+                e2eP50Millis, e2eP90Millis, failuresByCause, scheduledRequestsPerSecond, completionRequestsPerSecond,
+                serverGone, successes > 0 || serverGone != null, 0);
     }
 
     /** A level without the server going away. */
@@ -81,13 +106,29 @@ public record LevelSummary(double level, int successes, int total, double output
     public LevelSummary withFailuresByCause(Map<FailureCause, Integer> causes) {
         return new LevelSummary(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis,
                 ttftP90Millis, e2eP50Millis, e2eP90Millis, causes, scheduledRequestsPerSecond,
-                completionRequestsPerSecond, serverGone);
+                completionRequestsPerSecond, serverGone, answered,
+                causes == null ? 0 : Math.min(refusedUnanswered, causes.getOrDefault(FailureCause.CONFIGURATION, 0)));
+    }
+
+    /**
+     * This level read after an earlier level of its sweep had been answered: its {@link #refusedUnanswered} connections
+     * are the server going away ({@link FailureCause#SERVER_UNAVAILABLE}), no longer the configuration.
+     */
+    public LevelSummary withServerGoneBefore() {
+        if (refusedUnanswered == 0) return this;
+        Map<FailureCause, Integer> causes = new EnumMap<>(failuresByCause);
+        causes.merge(FailureCause.CONFIGURATION, -refusedUnanswered, Integer::sum);
+        causes.merge(FailureCause.SERVER_UNAVAILABLE, refusedUnanswered, Integer::sum);
+        return new LevelSummary(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis,
+                ttftP90Millis, e2eP50Millis, e2eP90Millis, causes, scheduledRequestsPerSecond,
+                completionRequestsPerSecond, serverGone, answered, 0);
     }
 
     /** This level with an open loop's scheduled and completion rates. */
     public LevelSummary withRates(double scheduled, double completion) {
         return new LevelSummary(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis,
-                ttftP90Millis, e2eP50Millis, e2eP90Millis, failuresByCause, scheduled, completion, serverGone);
+                ttftP90Millis, e2eP50Millis, e2eP90Millis, failuresByCause, scheduled, completion, serverGone,
+                answered, refusedUnanswered);
     }
 
     /** Failures of {@code cause}. */
@@ -113,7 +154,17 @@ public record LevelSummary(double level, int successes, int total, double output
         long[] ttft = nanos(ok, ScheduledRecord::ttftFromIntendedNanos);
         long[] e2e = nanos(ok, ScheduledRecord::e2eFromIntendedNanos);
         List<RequestRecord> records = measured.stream().map(ScheduledRecord::record).toList();
-        Map<FailureCause, Integer> causes = FailureCause.count(records);
+        List<FailureCause> causeOf = FailureCause.of(records);
+        Map<FailureCause, Integer> causes = new EnumMap<>(FailureCause.class);
+        int refusedUnanswered = 0;
+        for (int i = 0; i < records.size(); i++) {
+            FailureCause cause = causeOf.get(i);
+            if (cause == null) continue;
+            causes.merge(cause, 1, Integer::sum);
+            if (cause == FailureCause.CONFIGURATION && records.get(i).failure().kind() == FailureKind.CONNECT_FAILED) {
+                refusedUnanswered++;
+            }
+        }
         double scheduled = Double.NaN;
         double completion = Double.NaN;
         // a session schedule's arrivals are sessions, its records turns: no like-for-like rate
@@ -125,7 +176,8 @@ public record LevelSummary(double level, int successes, int total, double output
         return new LevelSummary(result.settings().level(), ok.size(), measured.size(),
                 seconds > 0 ? tokens / seconds : Double.NaN, seconds > 0 ? ok.size() / seconds : Double.NaN,
                 millis(ttft, 50), millis(ttft, 90), millis(e2e, 50), millis(e2e, 90), causes, scheduled, completion,
-                ServerGone.of(records).orElse(null));
+                ServerGone.of(records).orElse(null), FailureCause.servedSince(records) != FailureCause.NEVER_SERVED,
+                refusedUnanswered);
     }
 
     /** (n − 1) / (last end − first end): the schedule's own rate convention, applied to when requests ended. */

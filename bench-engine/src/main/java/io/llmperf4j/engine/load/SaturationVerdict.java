@@ -36,10 +36,17 @@ import java.util.stream.IntStream;
  *   <li>TTFT red line: the first level whose TTFT p90 is at least {@code ttftJumpFactor} times the previous judged
  *       level's;</li>
  *   <li>first level with failures: the first level (judged or not, not interrupted) with a failure that may be the
- *       service's: a capacity sign (429/408/5xx, timeouts, dropped connections) or a failure of no known cause.
- *       Connection refused and 4xx (the client's configuration, or a server that is gone), cancellations at the
- *       run's end and requests lost with a load worker are named, not counted against the service.</li>
+ *       service's: a capacity sign (429/408/5xx, timeouts, dropped connections), the server going away
+ *       ({@link FailureCause#SERVER_UNAVAILABLE}) or a failure of no known cause. When the server went away there
+ *       (or was gone when it began) the verdict says so, not that the service cannot hold the level: a crash or a
+ *       restart is no measure of its capacity. Connection refused and 4xx (the client's configuration),
+ *       cancellations at the run's end and requests lost with a load worker are named, not counted against the
+ *       service.</li>
  * </ul>
+ * The server is read across levels: once a level was answered (a response's headers, content or a success), the
+ * connections a later level saw refused before its own first answer ({@link LevelSummary#refusedUnanswered()}) are
+ * the server gone, not the configuration ({@link LevelSummary#withServerGoneBefore()}); {@link #summaries} holds the
+ * levels so read.
  * {@link #describe} names every level that was not judged and why.
  *
  * @param levels            per-level findings, in order
@@ -48,7 +55,8 @@ import java.util.stream.IntStream;
  * @param firstFailingIndex the first level with failures that may be the service's, if any
  * @param warnings          one line per level with too few successful samples (not judged)
  * @param rules             the rules applied
- * @param summaries         the levels judged, one per entry of {@code levels}
+ * @param summaries         the levels judged, one per entry of {@code levels}, each read with the levels before it
+ *                          (a server gone in an earlier level)
  */
 public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturationIndex, OptionalInt ttftRedLineIndex,
                                 OptionalInt firstFailingIndex, List<String> warnings, SaturationRules rules,
@@ -152,8 +160,12 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
         int failing = -1;
         int previous = -1; // the last judged level
         boolean closedLoop = !"rate".equals(levelName);
+        List<LevelSummary> read = new ArrayList<>(summaries.size());
+        boolean answeredBefore = false;
         for (int i = 0; i < summaries.size(); i++) {
-            LevelSummary cur = summaries.get(i);
+            LevelSummary cur = answeredBefore ? summaries.get(i).withServerGoneBefore() : summaries.get(i);
+            read.add(cur);
+            answeredBefore |= cur.answered();
             if (interrupted.get(i)) {
                 verdicts.add(new LevelVerdict(cur.level(), Double.NaN, Double.NaN, false, false, false, false, true));
                 continue;
@@ -167,7 +179,7 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
                         cur.successes(), cur.successes() == 1 ? "" : "s", rules.minSuccessfulSamples()));
             }
             String notJudged = notJudged(cur, few, closedLoop && Double.isNaN(cur.scheduledRequestsPerSecond()),
-                    rules);
+                    rules, goneBefore(read, i, levelName));
             if (notJudged != null) {
                 verdicts.add(new LevelVerdict(cur.level(), Double.NaN, Double.NaN, false, false, failures, few,
                         false, notJudged, Double.NaN));
@@ -196,17 +208,18 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
             previous = i;
         }
         return new SaturationVerdict(verdicts, index(saturation), index(redLine), index(failing), warnings, rules,
-                summaries);
+                read);
     }
 
     /** Why {@code cur} cannot be judged, or null. */
-    private static String notJudged(LevelSummary cur, boolean few, boolean closedLoop, SaturationRules rules) {
+    private static String notJudged(LevelSummary cur, boolean few, boolean closedLoop, SaturationRules rules,
+                                    String goneBefore) {
         List<String> why = new ArrayList<>();
         if (cur.total() == 0) {
             why.add("no request was recorded");
         } else if (cur.successes() == 0) {
             why.add(String.format(Locale.ROOT, "every request failed (%d of %d: %s); its failure rate is recorded, "
-                    + "its performance numbers are empty", cur.failures(), cur.total(), causes(cur)));
+                    + "its performance numbers are empty", cur.failures(), cur.total(), causes(cur, goneBefore)));
         } else if (few) {
             why.add(String.format(Locale.ROOT, "only %d successful request%s (< %d needed to judge a level)",
                     cur.successes(), cur.successes() == 1 ? "" : "s", rules.minSuccessfulSamples()));
@@ -231,6 +244,14 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
 
     /** "24 configuration (connection refused or 4xx), 2 capacity (429/408/5xx, timeouts, dropped connections)". */
     static String causes(LevelSummary s) {
+        return causes(s, null);
+    }
+
+    /**
+     * As {@link #causes(LevelSummary)}, the server going away before the level worded by {@code goneBefore}
+     * ({@link #goneBefore}); null when it was not gone before.
+     */
+    private static String causes(LevelSummary s, String goneBefore) {
         List<String> parts = new ArrayList<>();
         s.failuresByCause().forEach((cause, n) -> parts.add(n + " " + switch (cause) {
             case CAPACITY -> "capacity (429/408/5xx, timeouts, dropped connections)";
@@ -238,18 +259,51 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
             case CANCELLED -> "cancelled at the run's end";
             case LOST -> "lost with a load worker";
             case OTHER -> "other (malformed or cut-short streams, client errors, or no known cause)";
-            case SERVER_UNAVAILABLE -> "server unavailable (connections refused " + gone(s) + ": restart, crash)";
+            case SERVER_UNAVAILABLE -> "server unavailable (connections refused" + gone(s, goneBefore)
+                    + ": restart, crash)";
         }));
         return String.join(", ", parts);
     }
 
     /**
-     * When the level's server went away, as its summary's warning says it ({@link ServerGone#when}): "after
-     * successes", or "before any request succeeded but after it had begun answering 4 requests".
+     * When the level's server went away, as its summary's warning says it ({@link ServerGone#when}): " after
+     * successes", or " before any request succeeded but after it had begun answering 4 requests"; a level that found
+     * it gone: ": the server was gone since concurrency 4".
      */
-    private static String gone(LevelSummary s) {
+    private static String gone(LevelSummary s, String goneBefore) {
         ServerGone gone = s.serverGone();
-        return gone != null && gone.beforeAnySuccess() ? gone.when() : "after successes";
+        if (gone == null && goneBefore != null) return goneBefore;
+        return gone != null && gone.beforeAnySuccess() ? " " + gone.when() : " after successes";
+    }
+
+    /**
+     * ": the server was gone since concurrency 4" (the first earlier level where it went away), or ": the server was
+     * gone after concurrency 1" (the last earlier level it answered), for level {@code i} of {@code read} whose
+     * refused connections came before any answer of its own; null when there are none.
+     */
+    private static String goneBefore(List<LevelSummary> read, int i, String levelName) {
+        LevelSummary s = read.get(i);
+        if (s.serverGone() != null || s.failures(FailureCause.SERVER_UNAVAILABLE) == 0) return null;
+        for (int j = 0; j < i; j++) {
+            if (read.get(j).serverGone() != null) return ": the server was gone since " + label(levelName,
+                    read.get(j).level());
+        }
+        for (int j = i - 1; j >= 0; j--) {
+            if (read.get(j).answered()) return ": the server was gone after " + label(levelName, read.get(j).level());
+        }
+        return null;
+    }
+
+    /**
+     * What the first level with failures says of the service: the server going away during it (or gone when it
+     * began) is no measure of its capacity; capacity signs mean it cannot hold the level; "" otherwise.
+     */
+    private static String meaning(LevelSummary s) {
+        if (s.failures(FailureCause.SERVER_UNAVAILABLE) > 0) {
+            return s.serverGone() != null ? ": the server went away during it, not a limit of the service's capacity"
+                    : ": the server was gone when it began, not a limit of the service's capacity";
+        }
+        return s.failures(FailureCause.CAPACITY) > 0 ? ": the service cannot hold it" : "";
     }
 
     public OptionalDouble saturationLevel() {
@@ -314,8 +368,8 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
             int i = firstFailingIndex.getAsInt();
             LevelSummary s = summaries.get(i);
             lines.add(String.format(Locale.ROOT, "first level with failures: %s (%d of %d failed: %s)%s",
-                    name(levelName, i), s.failures(), s.total(), causes(s),
-                    s.failures(FailureCause.CAPACITY) > 0 ? ": the service cannot hold it" : ""));
+                    name(levelName, i), s.failures(), s.total(), causes(s, goneBefore(summaries, i, levelName)),
+                    meaning(s)));
         } else if (IntStream.range(0, levels.size())
                 .anyMatch(i -> !levels.get(i).interrupted() && summaries.get(i).failures() > 0)) {
             lines.add("failures: none that point at the service (connection refused, 4xx, cancellations are named "
@@ -334,7 +388,7 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
                 lines.add("not judged: " + name(levelName, i) + ": " + l.notJudged());
             } else if (notCounted(s) > 0) {
                 lines.add(String.format(Locale.ROOT, "failures not counted against the service: %s: %d of %d (%s)",
-                        name(levelName, i), s.failures(), s.total(), causes(s)));
+                        name(levelName, i), s.failures(), s.total(), causes(s, goneBefore(summaries, i, levelName))));
             }
         }
         return lines;

@@ -134,6 +134,65 @@ class SaturationVerdictTest {
                 .serverGone(), "kept by the copies");
     }
 
+    /** A level that failed whole: every request refused before any answer of its own, or 4xx. */
+    private static LevelSummary failedWhole(double c, int total, int refused, Map<FailureCause, Integer> causes,
+                                            ServerGone gone, boolean answered) {
+        return new LevelSummary(c, 0, total, 0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, causes,
+                Double.NaN, Double.NaN, gone, answered, refused);
+    }
+
+    /**
+     * The QA's sweep 2,4 with the server killed in the first wave's prefill (headers sent, no token): the first level
+     * says the server went away during it, not that the service cannot hold it; the next, all refused, says the
+     * server was gone, not the configuration (before: "the service cannot hold it", then "8 configuration").
+     */
+    @Test
+    void aServerGoneIsNamedAsSuchAndTheLevelsAfterItFindItGone() {
+        LevelSummary killed = failedWhole(2, 8, 0, Map.of(FailureCause.CAPACITY, 2,
+                FailureCause.SERVER_UNAVAILABLE, 6), new ServerGone(1_700_000_587_000_000L, 0, 2), true);
+        LevelSummary after = failedWhole(4, 8, 8, Map.of(FailureCause.CONFIGURATION, 8), null, false);
+        SaturationVerdict v = SaturationVerdict.evaluate(List.of(killed, after), SaturationRules.DEFAULT,
+                "concurrency");
+        assertEquals(OptionalInt.of(0), v.firstFailingIndex());
+        String killedCauses = "2 capacity (429/408/5xx, timeouts, dropped connections), 6 server unavailable "
+                + "(connections refused before any request succeeded but after it had begun answering 2 requests: "
+                + "restart, crash)";
+        assertEquals(List.of(
+                "saturation point: not judged (no level could be judged)",
+                "TTFT red line: not judged (no level could be judged)",
+                "first level with failures: concurrency 2 (8 of 8 failed: " + killedCauses + "): the server went "
+                        + "away during it, not a limit of the service's capacity",
+                "not judged: concurrency 2: every request failed (8 of 8: " + killedCauses + "); its failure rate "
+                        + "is recorded, its performance numbers are empty",
+                "not judged: concurrency 4: every request failed (8 of 8: 8 server unavailable (connections "
+                        + "refused: the server was gone since concurrency 2: restart, crash)); its failure rate is "
+                        + "recorded, its performance numbers are empty"), v.describe("concurrency"));
+        assertEquals(Map.of(FailureCause.SERVER_UNAVAILABLE, 8), v.summaries().get(1).failuresByCause());
+        // read alone (no level before it answered), the same level is the configuration's
+        assertEquals(Map.of(FailureCause.CONFIGURATION, 8), SaturationVerdict.evaluate(List.of(after),
+                SaturationRules.DEFAULT, "concurrency").summaries().get(0).failuresByCause());
+    }
+
+    /**
+     * The server killed between levels: the first ran whole, the second found every connection refused. It is the
+     * first level with failures, the server gone when it began; 4xx after an answered level stay the configuration.
+     */
+    @Test
+    void aServerKilledBetweenLevelsIsGoneForTheNextNotItsConfiguration() {
+        LevelSummary refused = failedWhole(2, 24, 24, Map.of(FailureCause.CONFIGURATION, 24), null, false);
+        SaturationVerdict v = SaturationVerdict.evaluate(List.of(level(1, 24, 24, 83.3, 52), refused),
+                SaturationRules.DEFAULT, "concurrency");
+        assertEquals(OptionalInt.of(1), v.firstFailingIndex());
+        assertEquals("first level with failures: concurrency 2 (24 of 24 failed: 24 server unavailable (connections "
+                + "refused: the server was gone after concurrency 1: restart, crash)): the server was gone when it "
+                + "began, not a limit of the service's capacity", v.describe("concurrency").get(2));
+        LevelSummary unauthorized = failedWhole(2, 24, 0, Map.of(FailureCause.CONFIGURATION, 24), null, true);
+        SaturationVerdict four = SaturationVerdict.evaluate(List.of(level(1, 24, 24, 83.3, 52), unauthorized),
+                SaturationRules.DEFAULT, "concurrency");
+        assertEquals(OptionalInt.empty(), four.firstFailingIndex());
+        assertEquals(Map.of(FailureCause.CONFIGURATION, 24), four.summaries().get(1).failuresByCause());
+    }
+
     /** 429s, 5xx and timeouts are what "the service cannot hold it" means; they count even on a level not judged. */
     @Test
     void capacityFailuresMakeTheFirstFailingLevelAndNameTheirCause() {

@@ -91,11 +91,14 @@ final class SweepPage {
 
     private void verdict() {
         out.append("<section id=\"sweep\">\n<h2>Load sweep</h2>\n<div class=\"card\"><ul>\n");
-        li(verdictLine("Saturation point", data.saturationIndex(), "output tok/s stopped growing", "not reached"),
-                "verdict-saturation");
-        li(verdictLine("TTFT red line", data.ttftRedLineIndex(), "TTFT p90 jumped", "not crossed"), "verdict-redline");
-        li(verdictLine("First level with failures", data.firstFailingIndex(), "the service cannot hold it", "none"),
-                "verdict-failing");
+        // in the verdict's own words (the sweep file's lines, as the console prints them): "not judged" where it
+        // compared nothing, what the first failures mean (the server going away is no measure of capacity)
+        li(verdictLine("Saturation point", data.saturationIndex(), "output tok/s stopped growing",
+                status("saturation point: ", "not reached")), "verdict-saturation");
+        li(verdictLine("TTFT red line", data.ttftRedLineIndex(), "TTFT p90 jumped",
+                status("TTFT red line: ", "not crossed")), "verdict-redline");
+        li(verdictLine("First level with failures", data.firstFailingIndex(), failingMeaning(),
+                status("failures: ", "none")), "verdict-failing");
         SweepFiles.Rules r = sweep.rules();
         if (r != null) {
             // the verdict's rules (SaturationVerdict): an open loop saturates when it falls behind its own offer
@@ -134,7 +137,47 @@ final class SweepPage {
         if (index.isEmpty()) return "<strong>" + Html.esc(what) + ":</strong> " + Html.esc(otherwise);
         SweepFiles.Level level = levels.get(index.getAsInt()).row();
         return "<strong>" + Html.esc(what) + ":</strong> <span class=\"level\" data-level=\""
-                + Html.data(level.level()) + "\">" + Html.esc(level.label()) + "</span> (" + Html.esc(meaning) + ")";
+                + Html.data(level.level()) + "\">" + Html.esc(level.label()) + "</span>"
+                + (meaning.isEmpty() ? "" : " (" + Html.esc(meaning) + ")");
+    }
+
+    /**
+     * The verdict's word where it found no level: its line starting with {@code prefix}, up to its reasons ("not
+     * judged", "not reached", "none that point at the service"); {@code otherwise} for a file without that line.
+     */
+    private String status(String prefix, String otherwise) {
+        String line = verdictLineText(prefix);
+        if (line == null) return otherwise;
+        int reasons = line.indexOf(" (");
+        return reasons < 0 ? line : line.substring(0, reasons);
+    }
+
+    /**
+     * What the first level with failures means, as its verdict line ends after the failures' counts: "the service
+     * cannot hold it", "the server went away during it, not a limit of the service's capacity", or nothing (failures
+     * of no known cause); "the service cannot hold it" for a file without the line.
+     */
+    private String failingMeaning() {
+        String line = verdictLineText("first level with failures: ");
+        if (line == null) return "the service cannot hold it";
+        int open = line.indexOf('(');
+        int depth = 0;
+        for (int i = Math.max(0, open); open >= 0 && i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (c == '(') depth++;
+            if (c == ')' && --depth == 0) {
+                return line.startsWith(": ", i + 1) ? line.substring(i + 3) : "";
+            }
+        }
+        return "";
+    }
+
+    /** The sweep file's verdict line starting with {@code prefix}, after it; null when there is none. */
+    private String verdictLineText(String prefix) {
+        for (String line : nonNull(sweep.verdict().lines())) {
+            if (line.startsWith(prefix)) return line.substring(prefix.length());
+        }
+        return null;
     }
 
     private void li(String html, String cssClass) {

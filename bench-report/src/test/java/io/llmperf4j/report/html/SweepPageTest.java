@@ -57,6 +57,11 @@ class SweepPageTest {
 
     /** Writes a sweep of concurrency 1, 2, 4 into {@code dir}: saturated at 2, no failures. */
     static void writeSweep(Path dir) throws Exception {
+        writeSweep(dir, new SweepFiles.Verdict(2.0, null, null, List.of("saturation point: concurrency 2"), List.of()));
+    }
+
+    /** As {@link #writeSweep(Path)}, with {@code verdict}. */
+    static void writeSweep(Path dir, SweepFiles.Verdict verdict) throws Exception {
         List<SweepFiles.Level> rows = new ArrayList<>();
         for (int c : LEVELS) {
             Path levelDir = dir.resolve("concurrency_" + c);
@@ -71,8 +76,45 @@ class SweepPageTest {
         }
         SweepFiles.write(dir, BASE, new SweepFiles.Document(SweepFiles.SCHEMA, "m", "concurrency", "concurrency",
                 List.of(1.0, 2.0, 4.0), "closed loop, concurrency 1, 2, 4", "none",
-                new SweepFiles.Rules(5, 2, 5), new SweepFiles.Verdict(2.0, null, null,
-                List.of("saturation point: concurrency 2"), List.of()), false, rows));
+                new SweepFiles.Rules(5, 2, 5), verdict, false, rows));
+    }
+
+    /**
+     * The verdict's header speaks the verdict's words: "not judged" where its lines say so (the QA: the header said
+     * "not reached" beside "saturation point: not judged"), and the first failures mean what their line says they
+     * mean: a server gone away is not "the service cannot hold it".
+     */
+    @Test
+    void theHeaderSaysWhatTheVerdictsLinesSay(@TempDir Path dir) throws Exception {
+        writeSweep(dir, new SweepFiles.Verdict(null, null, 1.0, List.of(
+                "saturation point: not judged (no level could be judged)",
+                "TTFT red line: not judged (no level could be judged)",
+                "first level with failures: concurrency 1 (8 of 8 failed: 2 capacity (429/408/5xx, timeouts, dropped "
+                        + "connections), 6 server unavailable (connections refused before any request succeeded but "
+                        + "after it had begun answering 2 requests: restart, crash)): the server went away during it, "
+                        + "not a limit of the service's capacity"), List.of()));
+        String html = Files.readString(HtmlReport.fromResultsDir(dir));
+        assertTrue(html.contains("<li class=\"verdict-saturation\"><strong>Saturation point:</strong> not judged</li>"),
+                html);
+        assertTrue(html.contains("<li class=\"verdict-redline\"><strong>TTFT red line:</strong> not judged</li>"));
+        assertTrue(html.contains("<li class=\"verdict-failing\"><strong>First level with failures:</strong> "
+                + "<span class=\"level\" data-level=\"1\">concurrency 1</span> (the server went away during it, not a "
+                + "limit of the service&#39;s capacity)</li>"), html);
+        assertFalse(html.contains("not reached") || html.contains("cannot hold"), html);
+
+        writeSweep(dir, new SweepFiles.Verdict(null, null, 2.0, List.of(
+                "saturation point: not reached (output tok/s grew by at least 5.0 % at every judged level)",
+                "TTFT red line: not crossed (no TTFT p90 jump of 3.0x or more)",
+                "first level with failures: concurrency 2 (1 of 10 failed: 1 capacity (429/408/5xx, timeouts, dropped "
+                        + "connections)): the service cannot hold it"), List.of()));
+        html = Files.readString(HtmlReport.fromResultsDir(dir));
+        assertTrue(html.contains("<strong>Saturation point:</strong> not reached</li>"));
+        assertTrue(html.contains("<strong>TTFT red line:</strong> not crossed</li>"));
+        assertTrue(html.contains("concurrency 2</span> (the service cannot hold it)</li>"));
+        writeSweep(dir, new SweepFiles.Verdict(null, null, null, List.of("failures: none that point at the service "
+                + "(connection refused, 4xx, cancellations are named below)"), List.of()));
+        html = Files.readString(HtmlReport.fromResultsDir(dir));
+        assertTrue(html.contains("<strong>First level with failures:</strong> none that point at the service</li>"));
     }
 
     private static SummaryDocument summary(Path dir, int c) throws Exception {
