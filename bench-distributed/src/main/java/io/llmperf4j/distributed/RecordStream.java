@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * stretched the worker's measured window (and so the cluster's) well past the last request, by 10-90 ms on a busy
  * 2-core machine against about 1 ms for a single machine's run.
  */
-final class RecordStream implements RecordListener, AutoCloseable {
+final class RecordStream implements RecordListener, SendWatchingClient.Watcher, AutoCloseable {
     private final IExecutorService cluster;
     private final Member coordinator;
     private final WorkerJob job;
@@ -57,12 +57,14 @@ final class RecordStream implements RecordListener, AutoCloseable {
     }
 
     /** Whether the runner said its measured window started ({@link #onMeasureStart}). */
-    boolean measuring() {
+    @Override
+    public boolean measuring() {
         return measuring;
     }
 
     /** A measured request went out at {@code sentNanos} ({@link System#nanoTime()}); any thread. */
-    void sent(String clientRequestId, RequestSpec spec, long sentNanos) {
+    @Override
+    public void sent(String clientRequestId, RequestSpec spec, long sentNanos) {
         sends.add(new Send(clientRequestId, spec, sentNanos)); // kept short: the sender's thread waits
         queueWord();
     }

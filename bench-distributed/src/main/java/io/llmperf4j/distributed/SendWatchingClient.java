@@ -3,6 +3,7 @@ package io.llmperf4j.distributed;
 import io.llmperf4j.engine.client.LlmClient;
 import io.llmperf4j.engine.client.PreparedRequest;
 import io.llmperf4j.engine.client.RequestHandle;
+import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 import io.netty.util.concurrent.EventExecutorGroup;
 
@@ -16,16 +17,29 @@ import java.util.concurrent.atomic.AtomicInteger;
  * before the first measured one. A closed loop's runner sends with {@link #send(RequestSpec, Runnable)} and says the
  * measured window started ({@link RecordStream#measuring()}) on its sending thread just before its first measured
  * send; an open loop's pacer prepares each arrival's request once, in arrival order, so the first
- * {@code warmupArrivals} prepared are the warmup's. Everything else is the wrapped client's.
+ * {@code warmupArrivals} prepared are the warmup's. A send is told at the client's own start stamp
+ * ({@link RequestHandle#startNanos()}), the instant its record counts from and the runner places its send at: a
+ * stamp of this wrapper's, taken before the call, is not that instant (the client builds and writes the request
+ * between the two), so a lost request's record would sit before where its record would have; it is used only when
+ * the client tells no start. Everything else is the wrapped client's.
  */
 final class SendWatchingClient implements LlmClient {
     private final LlmClient client;
-    private final RecordStream stream;
+    private final Watcher stream;
     private final int warmupArrivals;
     private final AtomicInteger prepared = new AtomicInteger();
 
+    /** Who is told of the measured sends: a worker's {@link RecordStream}. */
+    interface Watcher {
+        /** Whether the runner's measured window started (a closed loop's sends from then on are measured). */
+        boolean measuring();
+
+        /** A measured request went out at {@code sentNanos} ({@link System#nanoTime()}). */
+        void sent(String clientRequestId, RequestSpec spec, long sentNanos);
+    }
+
     /** @param warmupArrivals an open loop's warmup arrivals (this worker's); 0 for a closed loop */
-    SendWatchingClient(LlmClient client, RecordStream stream, int warmupArrivals) {
+    SendWatchingClient(LlmClient client, Watcher stream, int warmupArrivals) {
         this.client = client;
         this.stream = stream;
         this.warmupArrivals = warmupArrivals;
@@ -63,8 +77,11 @@ final class SendWatchingClient implements LlmClient {
         };
     }
 
-    private RequestHandle told(RequestHandle handle, RequestSpec spec, long sentNanos, boolean warmup) {
-        if (!warmup) stream.sent(handle.clientRequestId(), spec, sentNanos);
+    private RequestHandle told(RequestHandle handle, RequestSpec spec, long beforeSendNanos, boolean warmup) {
+        if (!warmup) {
+            long start = handle.startNanos(); // the client's stamp: one instant for the send, its record and its loss
+            stream.sent(handle.clientRequestId(), spec, start == RequestRecord.NEVER ? beforeSendNanos : start);
+        }
         return handle;
     }
 
