@@ -691,8 +691,47 @@ final class ModelRun implements BenchmarkListener {
             ran += l.outcome().run().map(r -> r.warmupRecords().size()).orElse(0);
         }
         out.println("Warmup: " + plan.warmupText() + (plan.multiLevel() ? " at the start of each level" : "")
-                + ", sent first and excluded from every result below and every file (" + ran + " warmup "
-                + (ran == 1 ? "request" : "requests") + " ran).");
+                + ", sent first and excluded from every result below and every file ("
+                + warmupRan(ran).orElse(ran + " warmup " + (ran == 1 ? "request" : "requests") + " ran") + ").");
+    }
+
+    /**
+     * How many warmup requests ran when a load worker left the cluster mid-run (one level): its warmup records, which
+     * come only with a worker's outcome, left with it, so the records count only the others'. Said per worker; a
+     * worker that had sent a measured request (one it recorded or lost) had sent its whole share of a warmup by
+     * requests first, so the cluster's count is known then. Empty when every worker reported.
+     */
+    private Optional<String> warmupRan(int reported) {
+        SummaryDocument.DistributedJson workers = levelWorkers;
+        if (plan.multiLevel() || plan.harness() != null || levels.isEmpty() || workers == null
+                || workers.workers().stream().allMatch(w -> w.left() == null)) {
+            return Optional.empty();
+        }
+        Map<String, Integer> byWorker = new HashMap<>();
+        levels.get(0).outcome().run().ifPresent(r -> r.warmupRecords().forEach(rec -> byWorker.merge(
+                String.valueOf(rec.workerId()), 1, Integer::sum)));
+        int[] shares = plan.warmup() instanceof Warmup.ForRequests w
+                ? io.llmperf4j.distributed.WorkloadSplit.evenly(w.count(), workers.workers().size()) : null;
+        int total = reported;
+        boolean known = true;
+        List<String> parts = new ArrayList<>();
+        for (int i = 0; i < workers.workers().size(); i++) {
+            SummaryDocument.WorkerJson w = workers.workers().get(i);
+            if (w.left() == null) {
+                parts.add(byWorker.getOrDefault(w.id(), 0) + " on " + w.id());
+            } else if (shares != null && w.requestsRecorded() > 0) {
+                total += shares[i];
+                parts.add(shares[i] + " on " + w.id() + ", which left the cluster mid-run after them (its warmup "
+                        + "records left with it)");
+            } else {
+                known = false;
+                parts.add("an unknown number" + (shares == null ? "" : " (of its " + shares[i] + ")") + " on "
+                        + w.id() + ", which left the cluster mid-run before its first "
+                        + "measured request (its warmup records left with it)");
+            }
+        }
+        return Optional.of((known ? "" : "at least ") + total + " warmup " + (total == 1 ? "request" : "requests")
+                + " ran: " + String.join("; ", parts));
     }
 
     private void printSweep(PrintStream out) {
