@@ -26,10 +26,10 @@ public final class ComparisonConsoleReport {
         RunComparison.ComparedRun a = comparison.baseline();
         RunComparison.ComparedRun b = comparison.candidate();
         BootstrapConfig bootstrap = comparison.bootstrap();
-        out.append(String.format(Locale.ROOT, "baseline:  %s (%d of %d requests ok, window %.3f s, from %s)%n",
-                a.label(), a.succeeded(), a.recorded(), a.windowSeconds(), a.source()));
-        out.append(String.format(Locale.ROOT, "candidate: %s (%d of %d requests ok, window %.3f s, from %s)%n",
-                b.label(), b.succeeded(), b.recorded(), b.windowSeconds(), b.source()));
+        out.append(String.format(Locale.ROOT, "baseline:  %s (%d of %d requests ok, window %.3f s, from %s%s)%n",
+                a.label(), a.succeeded(), a.recorded(), a.windowSeconds(), a.source(), unsent(a)));
+        out.append(String.format(Locale.ROOT, "candidate: %s (%d of %d requests ok, window %.3f s, from %s%s)%n",
+                b.label(), b.succeeded(), b.recorded(), b.windowSeconds(), b.source(), unsent(b)));
         out.append(String.format(Locale.ROOT, "bootstrap: %d resamples, %.0f%% CI, seed %d%n", bootstrap.resamples(),
                 100 * bootstrap.confidenceLevel(), bootstrap.seed()));
         out.append(String.format(Locale.ROOT, ROW, "metric", "stat", "baseline", "candidate", "delta", "delta %",
@@ -42,6 +42,9 @@ public final class ComparisonConsoleReport {
             out.append(String.format(Locale.ROOT, ROW, d.metric().label(), d.stat().key(), number(d.baseline()),
                     number(d.candidate()), signed(d.absoluteDelta()), percent(d.relativeDeltaPercent()), d.ciText(),
                     d.metric().unit()));
+            if (d.metric() == CompareMetric.REQUEST_THROUGHPUT) {
+                comparison.unsentLoad().ifPresent(line -> out.append(line).append('\n')); // beside the throughput
+            }
         }
         if (repeated) {
             out.append("ITL (per token) rows left out: every content event carried one token, so they repeat ITL (per "
@@ -104,6 +107,12 @@ public final class ComparisonConsoleReport {
                 + "means of the iterations' means\n"
                 + "  \"no variation measured\": every iteration gave the same value on each side, so Welch's interval "
                 + "has no width (no spread to estimate the noise from); such a row is not marked *\n";
+    }
+
+    /** "; 70 of its 240 planned requests never sent (a load worker left mid-run)", or "". */
+    static String unsent(RunComparison.ComparedRun side) {
+        return side.unsent().map(u -> String.format(Locale.ROOT, "; %d of its %d planned requests never sent (a load "
+                + "worker left mid-run)", u.notSent(), u.planned())).orElse("");
     }
 
     private static String number(double v) {

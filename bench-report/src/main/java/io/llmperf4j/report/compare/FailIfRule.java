@@ -245,6 +245,8 @@ public record FailIfRule(String text, CompareMetric metric, CompareStat stat, Op
         }
         if (metric == CompareMetric.ERROR_RATE) {
             comparison.failuresNotTheServers().ifPresent(line -> message.append("; ").append(line));
+        } else if (throughput && comparison.unsentLoad().isPresent()) {
+            message.append("; ").append(comparison.unsentLoad().get());
         } else if (throughput && comparison.failuresNotTheServers().isPresent()) {
             message.append("; failed requests deliver nothing, and some were not the server's (the error rate line "
                     + "says which)");

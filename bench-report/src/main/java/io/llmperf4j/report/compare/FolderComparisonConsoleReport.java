@@ -69,9 +69,10 @@ public final class FolderComparisonConsoleReport {
                 for (MetricDelta d : c.deltas()) row(out, unit.label(), d, true);
                 continue;
             }
-            out.append(String.format(Locale.ROOT, "%s: baseline %d of %d ok (%s), candidate %d of %d ok (%s)%n",
+            out.append(String.format(Locale.ROOT, "%s: baseline %d of %d ok (%s%s), candidate %d of %d ok (%s%s)%n",
                     unit.label(), c.baseline().succeeded(), c.baseline().recorded(), c.baseline().source(),
-                    c.candidate().succeeded(), c.candidate().recorded(), c.candidate().source()));
+                    ComparisonConsoleReport.unsent(c.baseline()), c.candidate().succeeded(), c.candidate().recorded(),
+                    c.candidate().source(), ComparisonConsoleReport.unsent(c.candidate())));
             for (String key : KEY_STATS) {
                 for (MetricDelta d : c.deltas()) {
                     if (!d.ruleKey().equals(key)) continue;
@@ -80,6 +81,7 @@ public final class FolderComparisonConsoleReport {
                 }
             }
             c.sendLagDifference().ifPresent(line -> out.append(unit.label()).append(": ").append(line).append('\n'));
+            c.unsentLoad().ifPresent(line -> out.append(unit.label()).append(": ").append(line).append('\n'));
             c.failuresNotTheServers()
                     .ifPresent(line -> out.append(unit.label()).append(": ").append(line).append('\n'));
         }

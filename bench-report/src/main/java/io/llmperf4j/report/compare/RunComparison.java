@@ -44,11 +44,19 @@ public record RunComparison(ComparedRun baseline, ComparedRun candidate, Bootstr
      * @param windowSeconds first send to last response end
      * @param source        where its records came from ({@link RunSamples#source()})
      * @param failureCauses its failed requests by cause ({@link RunSamples#failureCauses()}); empty when unknown
+     * @param unsentLoad    the planned requests a load worker that left never sent ({@link RunSamples#unsentLoad()}),
+     *                      or null when none
      */
     public record ComparedRun(String label, int recorded, int succeeded, double windowSeconds, String source,
-                              Map<FailureCause, Integer> failureCauses) {
+                              Map<FailureCause, Integer> failureCauses, UnsentLoad unsentLoad) {
         public ComparedRun {
             failureCauses = failureCauses.isEmpty() ? Map.of() : Collections.unmodifiableMap(new EnumMap<>(failureCauses));
+        }
+
+        /** A side that sent all it planned, or of which that is not known. */
+        public ComparedRun(String label, int recorded, int succeeded, double windowSeconds, String source,
+                           Map<FailureCause, Integer> failureCauses) {
+            this(label, recorded, succeeded, windowSeconds, source, failureCauses, null);
         }
 
         /** A side whose failures' causes are not known (iterations keep counts alone). */
@@ -58,7 +66,13 @@ public record RunComparison(ComparedRun baseline, ComparedRun candidate, Bootstr
 
         static ComparedRun of(RunSamples samples) {
             return new ComparedRun(samples.label(), samples.recorded(), samples.succeeded(),
-                    samples.windowNanos() / 1e9, samples.source(), samples.failureCauses());
+                    samples.windowNanos() / 1e9, samples.source(), samples.failureCauses(),
+                    samples.unsentLoad().orElse(null));
+        }
+
+        /** The planned requests a load worker that left never sent; empty when none. */
+        public Optional<UnsentLoad> unsent() {
+            return Optional.ofNullable(unsentLoad);
         }
 
         /**
@@ -215,8 +229,34 @@ public record RunComparison(ComparedRun baseline, ComparedRun candidate, Bootstr
         baseline.failuresNotTheServers().ifPresent(words -> sides.add("the baseline's " + words));
         candidate.failuresNotTheServers().ifPresent(words -> sides.add("the candidate's " + words));
         if (sides.isEmpty()) return Optional.empty();
+        // a lost worker's unsent requests, not its few lost ones, are what a throughput drop comes from then
         return Optional.of("error rate: failures that are not the server's: " + String.join("; ", sides)
-                + " (the error rate and the throughput count them all)");
+                + (unsentLoad().isPresent() ? " (the error rate counts them all; the throughput line says what the "
+                + "unsent load explains)" : " (the error rate and the throughput count them all)"));
+    }
+
+    /**
+     * A line when a side is a distributed run that lost a load worker with some of its planned requests never sent
+     * ({@link UnsentLoad}): that side offered less load than was asked, so its throughput is of the load it sent, and
+     * a drop of up to the unsent share is that, not the server, nor the requests lost with the worker (they were
+     * sent, and are too few to move it so). Empty when both sides sent all they planned (or it is not known).
+     */
+    public Optional<String> unsentLoad() {
+        List<String> sides = new ArrayList<>();
+        baseline.unsent().ifPresent(u -> sides.add(unsentWords("baseline", u, baseline)));
+        candidate.unsent().ifPresent(u -> sides.add(unsentWords("candidate", u, candidate)));
+        if (sides.isEmpty()) return Optional.empty();
+        return Optional.of("throughput: load never sent: " + String.join("; ", sides));
+    }
+
+    private static String unsentWords(String side, UnsentLoad u, ComparedRun run) {
+        int lost = run.failureCauses().getOrDefault(FailureCause.LOST, 0);
+        String lostWords = lost == 0 ? "" : String.format(java.util.Locale.ROOT, " (and its %d request%s lost with the "
+                + "worker, sent but their answers unknown, %.1f %% more)", lost, lost == 1 ? "" : "s",
+                100.0 * lost / u.planned());
+        return String.format(java.util.Locale.ROOT, "the %s's %s, so it offered %.1f %% of its planned load and its "
+                + "throughput rows are of that load: a drop of up to %.1f %% is the load it never sent%s, not the "
+                + "server", side, u.words(), 100 * (1 - u.share()), 100 * u.share(), lostWords);
     }
 
     private static String percentText(double v) {

@@ -19,6 +19,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -49,12 +50,34 @@ public final class RunSamples {
     /** Each request's send lag by client request id; empty for a run without a schedule (a plain closed loop). */
     private final Map<String, Long> sendLagNanos;
 
+    /** The planned requests a load worker that left never sent, from the run's summary; null when none. */
+    private final UnsentLoad unsentLoad;
+
     private RunSamples(String label, String source, List<RequestMetrics> requests, Map<String, Long> sendLagNanos) {
+        this(label, source, requests, sendLagNanos, null);
+    }
+
+    private RunSamples(String label, String source, List<RequestMetrics> requests, Map<String, Long> sendLagNanos,
+                       UnsentLoad unsentLoad) {
         this.label = Objects.requireNonNull(label, "label");
         this.source = Objects.requireNonNull(source, "source");
         this.requests = List.copyOf(requests);
         this.windowNanos = window(this.requests);
         this.sendLagNanos = Map.copyOf(sendLagNanos);
+        this.unsentLoad = unsentLoad;
+    }
+
+    /** These samples of a run that {@code unsent} says a lost load worker left partly unsent. */
+    public RunSamples withUnsentLoad(UnsentLoad unsent) {
+        return new RunSamples(label, source, requests, sendLagNanos, unsent);
+    }
+
+    /**
+     * The planned requests a load worker that left the cluster mid-run never sent (its summary's
+     * {@code distributed.workers[].requests_not_sent}); empty when none, or when the run has no summary.
+     */
+    public Optional<UnsentLoad> unsentLoad() {
+        return Optional.ofNullable(unsentLoad);
     }
 
     /** Samples from per-request metrics already computed. */
@@ -87,6 +110,19 @@ public final class RunSamples {
      *                     directory holds none or several CSV files
      */
     public static RunSamples read(Path csvFileOrResultsDir, TokenCounting counting) throws IOException {
+        RunSamples samples = readRecords(csvFileOrResultsDir, counting);
+        Path dir = Files.isDirectory(csvFileOrResultsDir) ? csvFileOrResultsDir
+                : csvFileOrResultsDir.toAbsolutePath().getParent();
+        Optional<UnsentLoad> unsent;
+        try {
+            unsent = dir == null ? Optional.empty() : StoppedRuns.summaryIn(dir).flatMap(UnsentLoad::of);
+        } catch (IOException | RuntimeException e) {
+            unsent = Optional.empty(); // an unreadable summary leaves the records to compare, as StoppedRuns does
+        }
+        return unsent.map(samples::withUnsentLoad).orElse(samples);
+    }
+
+    private static RunSamples readRecords(Path csvFileOrResultsDir, TokenCounting counting) throws IOException {
         if (Files.isRegularFile(csvFileOrResultsDir)
                 && csvFileOrResultsDir.getFileName().toString().endsWith(JSONL_SUFFIX)) {
             return fromRecords(csvFileOrResultsDir.getFileName().toString(), RequestJournal.FILE_NAME,

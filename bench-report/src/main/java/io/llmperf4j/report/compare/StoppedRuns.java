@@ -17,9 +17,10 @@ import java.util.stream.Stream;
  * each level of a sweep): a run a signal cut short ({@code run.stopped_by}), a run that ended at its time limit
  * ({@code run.timed_out} with fewer requests recorded than planned), a run with no summary at all (its records
  * alone: a run killed before it wrote its files, SIGKILL or a crash, or a copy of its journal), and a run whose
- * client was its own bottleneck (the summary's CLIENT_BOTTLENECK warning). The first and the third are
+ * client was its own bottleneck (the summary's CLIENT_BOTTLENECK warning), and a distributed run that lost a load
+ * worker with some of its planned requests never sent ({@link UnsentLoad}). The first, the third and the last are
  * <em>incomplete</em>: a stopped run's latencies leave out its cancelled requests, the ones that had run longest, and
- * is not the run that was asked for; a run without a summary may be one, and its settings cannot be checked. A time
+ * is not the run that was asked for; a run with load never sent offered less than was asked; a run without a summary may be one, and its settings cannot be checked. A time
  * limit is llmperf's way of setting a run's length ({@code --timeout}), so ending there is said, not refused. compare
  * still compares them but says so first, as it lists differing settings ({@link SettingsDifferences}); a gate
  * ({@code --fail-if}) refuses an incomplete side unless told to judge it anyway. Iterations and comparisons of models
@@ -112,6 +113,11 @@ public final class StoppedRuns {
                     + " requests: its latencies leave out the requests still in flight then, so they read lower than "
                     + "a run of its planned requests would", false));
         }
+        UnsentLoad.of(summary).ifPresent(u -> notes.add(new Note(who + " did not send all its planned load: " + u.words()
+                + ", so it offered " + String.format(java.util.Locale.ROOT, "%.1f", 100 * (1 - u.share()))
+                + " % of the load that was asked (those requests are not records, nor failures): its throughput is of "
+                + "the load it sent, and it is not the run that was asked for; compare runs whose workers all "
+                + "finished", true)));
         for (JsonNode warning : summary.path("warnings")) {
             if (CLIENT_BOTTLENECK.equals(warning.path("code").asText())) {
                 notes.add(new Note(who + " warned that its client was its own bottleneck, so its latencies include "
@@ -121,7 +127,8 @@ public final class StoppedRuns {
         return notes;
     }
 
-    private static Optional<JsonNode> summaryIn(Path dir) throws IOException {
+    /** The run summary in {@code dir}, if it holds one. */
+    static Optional<JsonNode> summaryIn(Path dir) throws IOException {
         Path file;
         try (Stream<Path> list = Files.list(dir)) {
             file = list.filter(p -> p.getFileName().toString().endsWith(SUMMARY_SUFFIX)).sorted().findFirst()
