@@ -626,8 +626,7 @@ public final class Coordinator implements AutoCloseable {
             Integer assigned = track.share.assignedRequests();
             int sent = track.streamed.size() + lost.size();
             log.accept(reason + (started ? String.format(java.util.Locale.ROOT, " (noticed %.1f s after the start)",
-                    (System.nanoTime() - startNanos) / 1e9) : "") + ": " + lost.size() + " requests it had sent "
-                    + "without their records reaching the coordinator are recorded as lost"
+                    (System.nanoTime() - startNanos) / 1e9) : "") + ": " + RunMerger.lostWords(lost.size())
                     + (assigned == null ? "" : ", " + Math.max(0, assigned - sent) + " of its " + assigned
                     + " it never said it sent are not sent (a send in its last milliseconds may be among them)"));
             if (started) {

@@ -107,8 +107,7 @@ final class RunMerger {
                 for (long connect : part.preconnectNanos()) preconnect.add(connect);
                 scheduledRate = Double.NaN;
                 achievedRate = Double.NaN;
-                left = part.lostReason() + ": " + lost + " requests it had sent without their records reaching the "
-                        + "coordinator are lost" + (assigned == null ? "" : ", " + notSent + " it never said it sent "
+                left = part.lostReason() + ": " + lostWords(lost) + (assigned == null ? "" : ", " + notSent + " it never said it sent "
                         + "are not sent (a send in its last milliseconds may be among them)");
             }
             List<ScheduledRecord> counted = new ArrayList<>(own.size());
@@ -176,6 +175,13 @@ final class RunMerger {
      * A LOST record for each request a worker that left said it sent and whose record never came: it started when
      * it was sent (its worker's wall clock, its place on the shared timeline), its fate unknown.
      */
+    /** What became of the requests a lost worker had sent: those whose record never reached the coordinator. */
+    static String lostWords(int lost) {
+        if (lost == 0) return "every request it had sent has its record at the coordinator (none lost)";
+        return lost == 1 ? "1 request it had sent without its record reaching the coordinator is recorded as lost"
+                : lost + " requests it had sent without their records reaching the coordinator are recorded as lost";
+    }
+
     static List<ScheduledRecord> lostRecords(String workerId, Collection<SentRequests.Sent> sent, String reason) {
         Failure failure = new Failure(FailureKind.LOST, -1, "lost: " + reason + " after sending this request, "
                 + "before its record reached the coordinator");

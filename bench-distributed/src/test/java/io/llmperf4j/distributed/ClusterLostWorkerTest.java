@@ -240,7 +240,7 @@ class ClusterLostWorkerTest {
         MergedRun run = running.get(120, TimeUnit.SECONDS);
         assertTrue(told, logLines::toString);
         assertTrue(logLines.stream().anyMatch(l -> l.contains("worker " + lostId + " left the cluster mid-run")
-                && l.contains(": 1 requests it had sent without their records reaching the coordinator are recorded "
+                && l.contains(": 1 request it had sent without its record reaching the coordinator is recorded "
                 + "as lost, 7 of its 10 it never said it sent are not sent")), logLines::toString);
 
         String warmupInFlight = held.get(lostClient).get(0);

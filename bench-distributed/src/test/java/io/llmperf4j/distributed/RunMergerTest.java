@@ -53,8 +53,18 @@ class RunMergerTest {
                 .orElseThrow().actualSendOffsetNanos());
         assertEquals(40_000_000L, run.durationNanos(), "to its last send (its record ended at 20 ms), never to "
                 + "when it was missed (200 ms)");
-        assertTrue(run.workers().get(0).leftReason().contains("1 requests it had sent without their records reaching "
-                + "the coordinator are lost, 1 it never said it sent are not sent"), run.workers().get(0)::leftReason);
+        assertTrue(run.workers().get(0).leftReason().contains("1 request it had sent without its record reaching "
+                + "the coordinator is recorded as lost, 1 it never said it sent are not sent"), run.workers().get(0)::leftReason);
+    }
+
+    @Test
+    void aLostWorkersSentRequestsAreCountedInWordsThatFitTheCount() {
+        assertEquals("every request it had sent has its record at the coordinator (none lost)",
+                RunMerger.lostWords(0), "the QA saw '0 requests it had sent ... are recorded as lost'");
+        assertEquals("1 request it had sent without its record reaching the coordinator is recorded as lost",
+                RunMerger.lostWords(1));
+        assertEquals("3 requests it had sent without their records reaching the coordinator are recorded as lost",
+                RunMerger.lostWords(3));
     }
 
     @Test

@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class UnsentLoadTest {
 
     private static final String LEFT = "worker 10.0.0.3:5701 left the cluster mid-run: 4 requests it had sent without "
-            + "their records reaching the coordinator are lost, 70 it never said it sent are not sent";
+            + "their records reaching the coordinator are recorded as lost, 70 it never said it sent are not sent";
 
     private static String summary(String left, int notSent) {
         return """
