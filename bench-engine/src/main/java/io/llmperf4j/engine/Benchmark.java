@@ -206,6 +206,11 @@ public final class Benchmark {
                 public void onSendingClosed(long nanoTime) {
                     listener.onSendingClosed(nanoTime);
                 }
+
+                @Override
+                public void onScheduleCut(int arrivalsNotSent, boolean timedOut) {
+                    listener.onScheduleCut(arrivalsNotSent, timedOut);
+                }
             });
         }
         List<LevelOutcome> outcomes = sweepResult.levels().stream().map(Benchmark::outcome).toList();

@@ -62,9 +62,8 @@ final class LoadConsole {
             // a trace's requests without a session arrive too, each on its own: not sessions
             boolean singles = trace != null && trace.singles() > 0;
             String unit = singles ? trace.rateUnit() : "sessions/s";
-            b.append(String.format(Locale.ROOT, "Rates: scheduled %s, started %s %s, completed %s req/s%n",
-                    scheduled(s, sum, unit), fixed(sum.achievedSendRequestsPerSecond(), 2), unit,
-                    fixed(sum.completedRequestsPerSecond(), 2)));
+            b.append(String.format(Locale.ROOT, "Rates: %s, completed %s req/s%n",
+                    scheduledAndSent(result, s, sum, unit, "started"), fixed(sum.completedRequestsPerSecond(), 2)));
             // a trace says how many of its requests (later turns too) were never sent
             String notSent = trace != null ? ", " + traceRequestsNotSent(result) + " not sent" : "";
             b.append(String.format(Locale.ROOT, "%s: %d scheduled, %d started, %d not started; %d requests "
@@ -73,14 +72,14 @@ final class LoadConsole {
                     sum.arrivalsScheduled() - sum.arrivalsNotSent(), sum.arrivalsNotSent(), sum.requestsSent(),
                     notSent, sum.maxBacklog()));
         } else {
-            b.append(String.format(Locale.ROOT, "Rates: scheduled %s, sent %s req/s, completed %s req/s%n",
-                    scheduled(s, sum, "req/s"), fixed(sum.achievedSendRequestsPerSecond(), 2),
-                    fixed(sum.completedRequestsPerSecond(), 2)));
+            b.append(String.format(Locale.ROOT, "Rates: %s, completed %s req/s%n",
+                    scheduledAndSent(result, s, sum, "req/s", "sent"), fixed(sum.completedRequestsPerSecond(), 2)));
             b.append(String.format(Locale.ROOT, "Arrivals: %d scheduled, %d sent, %d not sent; largest backlog %d "
                             + "(due but not yet sent)%n", sum.arrivalsScheduled(), sum.requestsSent(),
                     sum.arrivalsNotSent(), sum.maxBacklog()));
         }
-        String unsent = traceNotSentWarning(result);
+        // why arrivals were not sent (a trace counts its requests, later turns too)
+        String unsent = trace != null ? traceNotSentWarning(result) : ScheduleTimeout.notSent(result);
         if (unsent != null) b.append("Warning: ").append(unsent).append('\n');
         b.append(String.format(Locale.ROOT, LATENCY_ROW, "latency (ms)", "n", "p50", "p90", "p99", "p99.9", "max"));
         latency(b, "send lag", sum.sendLag());
@@ -170,6 +169,32 @@ final class LoadConsole {
     private static String traceRate(Arrival.Trace t, OpenLoopSummary sum) {
         return t.startsAtOneInstant().orElse("mean offered " + Arrival.Trace.significant(
                 sum.offeredRequestsPerSecond()) + " " + t.rateUnit());
+    }
+
+    /**
+     * "scheduled 5.12 req/s, sent 4.98 req/s" ({@code sentWord}: "started" for sessions). A rate that is not known is
+     * left out with the reason, never a bare "-": a cluster that lost a load worker has neither (its share of the
+     * schedule and its sends are unknown), "scheduled and sent rates not known: a load worker was lost (planned 16
+     * req/s)"; a run of fewer than two arrivals or sends has no rate between them.
+     */
+    private static String scheduledAndSent(OpenLoopResult result, OpenLoopSettings s, OpenLoopSummary sum,
+                                           String unit, String sentWord) {
+        boolean scheduledKnown = Double.isFinite(sum.scheduledRequestsPerSecond())
+                || s.arrival() instanceof Arrival.Trace t && t.startsAtOneInstant().isPresent();
+        boolean sentKnown = Double.isFinite(sum.achievedSendRequestsPerSecond());
+        String planned = "planned " + trim(sum.offeredRequestsPerSecond()) + " " + unit;
+        if (!scheduledKnown && sum.arrivalsScheduled() >= 2) { // only a merge that lost a worker leaves it unknown
+            return "scheduled and " + sentWord + " rates not known: a load worker was lost, its share of the "
+                    + "schedule untold (" + planned + ")";
+        }
+        String scheduled = scheduledKnown ? "scheduled " + scheduled(s, sum, unit)
+                : "scheduled rate none (" + sum.arrivalsScheduled() + (sum.arrivalsScheduled() == 1 ? " arrival"
+                : " arrivals") + "; " + planned + ")";
+        int sentCount = sessions(result) ? sum.arrivalsScheduled() - sum.arrivalsNotSent() : sum.requestsSent();
+        String sent = sentKnown ? sentWord + " " + fixed(sum.achievedSendRequestsPerSecond(), 2) + " " + unit
+                : sentCount < 2 ? sentWord + " rate none (" + sentCount + " " + sentWord + ": a rate needs two)"
+                : sentWord + " rate not known";
+        return scheduled + ", " + sent;
     }
 
     /**

@@ -353,6 +353,13 @@ final class ModelRun implements BenchmarkListener {
         if (p != null && !progressFedLive) p.onSendingClosed(nanoTime);
     }
 
+    /** The live line stops counting the arrivals an open loop's end left unsent. */
+    @Override
+    public void onScheduleCut(int arrivalsNotSent, boolean timedOut) {
+        ProgressPrinter p = progress;
+        if (p != null && !progressFedLive) p.onScheduleCut(arrivalsNotSent, timedOut);
+    }
+
     @Override
     public void onLevelOutcome(LevelOutcome outcome) {
         levelRecords.clear(); // the outcome holds them
@@ -373,6 +380,7 @@ final class ModelRun implements BenchmarkListener {
         // a schedule's lags (an open loop's, sessions'): goodput judges TTFT and E2E from the intended send
         RunMetrics metrics = metrics(run, sendLags(load), load.warmupRecords());
         metrics = behindSchedule(outcome.summary(), load).map(metrics::withWarning).orElse(metrics);
+        metrics = sentLate(load).map(metrics::withWarning).orElse(metrics);
         if (cx.serverMetrics() != null) {
             // whether warmup ran, from the level's settings: a cluster's measured window starts at its first
             // worker's start, after the shared start, so its measure-start offset is not 0 even without warmup
@@ -386,10 +394,11 @@ final class ModelRun implements BenchmarkListener {
                 levelServer == null ? null : levelServer.summary()));
         if (plan.multiLevel() || plan.comparison()) {
             LevelSummary s = outcome.summary();
-            cx.err().printf(Locale.ROOT, "llmperf4j: %s done: %d/%d ok, %s output tok/s, %s req/s, TTFT p90 %s ms%s%n",
+            cx.err().printf(Locale.ROOT, "llmperf4j: %s done: %d/%d ok, %s output tok/s, %s req/s, TTFT p90 %s ms%s%s%n",
                     progressLabel(outcome.settings(), ""), s.successes(), s.total(),
                     LoadConsole.fixed(s.outputTokensPerSecond(), 1), LoadConsole.fixed(s.requestsPerSecond(), 2),
-                    LoadConsole.fixed(s.ttftP90Millis(), 1), outcome.aborted() ? " (aborted)" : "");
+                    LoadConsole.fixed(s.ttftP90Millis(), 1), outcome.aborted() ? " (aborted)" : "",
+                    load.timedOut() ? " (timed out" + notSent(load).map(n -> ": " + n).orElse("") + ")" : "");
         }
         if (plan.multiLevel() && dir != null) {
             // rewritten after every level: a sweep killed later keeps the table of the levels it finished
@@ -503,6 +512,23 @@ final class ModelRun implements BenchmarkListener {
                 : Double.NaN;
         return Optional.of(RunWarnings.behindSchedule(summary.completionRequestsPerSecond(), sent,
                 summary.scheduledRequestsPerSecond(), verdict.achievedShare(), 1 - plan.rules().minThroughputGain()));
+    }
+
+    /** An open loop's arrivals that were not sent, and why ({@link ScheduleTimeout#notSent}); empty when all were. */
+    private static Optional<String> notSent(LoadResult load) {
+        return load instanceof OpenLoopResult open ? Optional.ofNullable(ScheduleTimeout.notSent(open, "level"))
+                : Optional.empty();
+    }
+
+    /**
+     * SENT_LATE when an open loop's measured arrivals went out late ({@link RunWarnings#sentLate}): judged on the
+     * send lag itself, which BEHIND_SCHEDULE's completion rate misses when a late pacer catches up in bursts.
+     */
+    private Optional<RunWarning> sentLate(LoadResult load) {
+        if (!(load instanceof OpenLoopResult open)) return Optional.empty();
+        long[] lags = open.measuredTimeline().stream().mapToLong(ScheduledRecord::sendLagNanos).toArray();
+        return RunWarnings.sentLate(lags, open.settings().requestsPerSecond(),
+                open.settings().maxConcurrency().orElse(0));
     }
 
     // ---------------------------------------------------------------- files
@@ -740,8 +766,10 @@ final class ModelRun implements BenchmarkListener {
         List<LoadConsole.Row> rows = new ArrayList<>();
         for (int i = 0; i < levels.size(); i++) {
             LevelReport l = levels.get(i);
+            String flags = LoadConsole.flags(v, i);
+            if (l.run() != null && l.run().timedOut()) flags = flags.isEmpty() ? "timed out" : flags + ", timed out";
             rows.add(new LoadConsole.Row(LoadSettings.formatLevel(l.summary().level()), l.summary(),
-                    l.outcome().aborted(), LoadConsole.flags(v, i), SloVerdicts.cell(l),
+                    l.outcome().aborted(), flags, SloVerdicts.cell(l),
                     l.metrics() == null ? null : l.metrics().goodput().orElse(null))); // the sweep files' goodput
         }
         out.print(LoadConsole.levelTable(plan.kind().open() ? "rate (req/s)" : "concurrency", rows));
@@ -761,6 +789,12 @@ final class ModelRun implements BenchmarkListener {
                 out.printf(Locale.ROOT, "aborted: %s (stopped by a signal: Ctrl-C or SIGTERM): %d of %d requests failed or were cancelled (%.1f %%)%n",
                         l.label(), l.summary().failures(), l.summary().total(), 100 * l.summary().failureRate());
             }
+        }
+        for (LevelReport l : levels) { // a level its --timeout ended: how much of its load it never offered
+            if (l.run() == null || !l.run().timedOut()) continue;
+            Optional<String> notSent = l.outcome().run().flatMap(ModelRun::notSent);
+            out.println("timed out: " + l.label() + ": " + notSent.orElse("its --timeout ended it; the requests "
+                    + "then in flight were cancelled"));
         }
         if (result.stopped()) {
             out.println("stopped: the sweep was stopped before its last level");

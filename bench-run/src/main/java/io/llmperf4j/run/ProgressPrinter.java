@@ -21,6 +21,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * answered, or sending closed: the run's end, a stop, {@code --timeout}) while records are still to come (the client
  * counting tokens of degenerate answers, cancelling at the deadline), the rate is the window's, and the line says so:
  * "window ended at 4.0 s (13.00 req/s); counting tokens of 38 answers", not a rate falling toward 0 as time goes on.
+ * When the run's end cuts an open loop's schedule, the count's total becomes the requests sent and the line says the
+ * rest: "40/40 requests done (10 arrivals not sent: --timeout ended the schedule)".
  * Two modes:
  * <ul>
  *   <li>plain (stderr is not a terminal: a file, a pipe, CI): at most one line a second, one when the last
@@ -40,7 +42,9 @@ final class ProgressPrinter implements RecordListener {
     private static final String ERASE_TO_END = "\033[K";
 
     private final PrintStream err;
-    private final int total;
+    /** Measured requests expected; after a schedule cut, those sent ({@link #onScheduleCut}). */
+    private int total;
+    private final boolean totalKnown;
     private final boolean live;
     private final String label;
     private final long[] recentTtft = new long[TTFT_WINDOW];
@@ -61,6 +65,10 @@ final class ProgressPrinter implements RecordListener {
     private int answeredInWindow;
     /** When sending was closed ({@link #onSendingClosed}); -1 before. */
     private long closedNanos = -1;
+    /** An open loop's measured arrivals its end left unsent ({@link #onScheduleCut}), and why; -1 before a cut. */
+    private int notSent = -1;
+    private boolean cutByTimeout;
+    private boolean cutPrinted;
     private boolean lineOpen;
     private boolean finished;
     /** The counts of the last line printed (plain mode), so {@link #finish()} prints only what it has not said. */
@@ -82,6 +90,7 @@ final class ProgressPrinter implements RecordListener {
     ProgressPrinter(PrintStream err, int total, boolean live, String label) {
         this.err = err;
         this.total = total;
+        this.totalKnown = total > 0;
         this.live = live;
         this.label = label.isEmpty() ? "" : "[" + label + "] ";
     }
@@ -162,13 +171,29 @@ final class ProgressPrinter implements RecordListener {
     }
 
     /**
+     * An open loop's schedule was cut ({@link RecordListener#onScheduleCut}): the requests still to come are those
+     * sent, so the count's total drops to them and the line says how many arrivals were not sent and why; the window
+     * then ends at the cut, as the summary's does, even when the last answer came before it.
+     */
+    @Override
+    public synchronized void onScheduleCut(int arrivalsNotSent, boolean timedOut) {
+        if (finished || notSent != -1) return;
+        notSent = arrivalsNotSent;
+        cutByTimeout = timedOut;
+        if (totalKnown) total = Math.max(0, total - arrivalsNotSent);
+    }
+
+    /**
      * The measured window's end, as the runners take it: the last measured wire end, or when sending was closed if
-     * that came first (the requests then on the wire were cut there); -1 while it goes on.
+     * that came first (the requests then on the wire were cut there); after a schedule cut, the close if later
+     * (the load was offered until then); -1 while it goes on.
      */
     private long windowEndNanos() {
+        if (closedNanos != -1 && notSent != -1) return lastWireEndNanos == -1 || closedNanos - lastWireEndNanos > 0
+                ? closedNanos : lastWireEndNanos;
         if (closedNanos != -1) return lastWireEndNanos == -1 || closedNanos - lastWireEndNanos < 0 ? closedNanos
                 : lastWireEndNanos;
-        return total > 0 && answered >= total ? lastWireEndNanos : -1;
+        return totalKnown && answered >= total ? lastWireEndNanos : -1;
     }
 
     @Override
@@ -190,7 +215,7 @@ final class ProgressPrinter implements RecordListener {
             err.flush();
             lineOpen = false;
         } else if (!finished && !live && (done != printedDone || failed != printedFailed
-                || cancelled != printedCancelled || warmup != printedWarmup)) {
+                || cancelled != printedCancelled || warmup != printedWarmup || notSent != -1 && !cutPrinted)) {
             print(System.nanoTime());
         }
         finished = true;
@@ -207,9 +232,15 @@ final class ProgressPrinter implements RecordListener {
 
     private void print(long now) {
         double elapsedS = Math.max(0, (now - startNanos) / 1e9); // the window's start may be ahead (a warmup)
-        String counts = total > 0 ? done + "/" + total : Integer.toString(done);
-        String line = String.format(Locale.ROOT, "llmperf4j: %s%s requests done, %d failed%s, %.1f s, %s%s%s",
-                label, counts, failed, cancelled > 0 ? ", " + cancelled + " cancelled" : "", elapsedS,
+        String counts = totalKnown ? done + "/" + total : Integer.toString(done);
+        String cut = "";
+        if (notSent != -1) { // the arrivals the cut left are no longer counted as to come
+            cut = " (" + notSent + (notSent == 1 ? " arrival" : " arrivals") + " not sent: "
+                    + (cutByTimeout ? "--timeout ended the schedule" : "the run was stopped") + ")";
+            cutPrinted = true;
+        }
+        String line = String.format(Locale.ROOT, "llmperf4j: %s%s requests done%s, %d failed%s, %.1f s, %s%s%s",
+                label, counts, cut, failed, cancelled > 0 ? ", " + cancelled + " cancelled" : "", elapsedS,
                 rateText(elapsedS), ttftText(), warmup > 0 ? " (+" + warmup + " warmup, excluded)" : "");
         printedDone = done;
         printedFailed = failed;

@@ -33,7 +33,8 @@ import java.util.function.ToLongFunction;
  * @param measuredArrivals            measured arrivals in the schedule
  * @param arrivalsNotSent             scheduled arrivals never sent because the run ended first (warmup or measured)
  * @param maxBacklog                  the most arrivals that were due but not yet sent (queued behind the cap or a
- *                                    late pacer), sampled right after each send and at the end
+ *                                    late pacer), sampled right after each send, before the send of an arrival
+ *                                    that found the cap full (itself counted: it waited), and at the end
  * @param scheduledRequestsPerSecond  the schedule's own rate over measured arrivals: (n - 1) / (last - first
  *                                    intended), NaN below 2
  * @param achievedSendRequestsPerSecond the same over actual send times of measured requests, NaN below 2

@@ -320,6 +320,7 @@ public final class OpenLoopRunner {
                     collect(deadline);
                 }
                 stopPacer();
+                tellScheduleCut();
                 cancelAndCollectInFlight();
                 clean = true;
             } finally {
@@ -346,6 +347,18 @@ public final class OpenLoopRunner {
                     measureStartOffset, records.size(), timedOut, stopped, settings, schedule.warmupArrivals(),
                     measured, schedule.size() - sentTotal, maxBacklog, scheduledRate, sendRate)
                     .withPreconnect(preconnect).withClockStart(startNanos);
+        }
+
+        /**
+         * After the pacer ended: when the run's end (the deadline, a stop) came before the schedule's last arrival was
+         * sent, the listener learns how many measured arrivals will never be sent, before the requests cancelled in
+         * flight are recorded (a progress line then stops counting them as still to come).
+         */
+        private void tellScheduleCut() {
+            int measured = schedule.measuredArrivals();
+            int measuredSent = Math.max(0, sentTotal - schedule.warmupArrivals());
+            if (sentTotal >= schedule.size() || measuredSent >= measured) return;
+            listener.onScheduleCut(measured - measuredSent, deadlineCut || timedOut);
         }
 
         /** A request is over on the wire (any thread). */
@@ -405,13 +418,19 @@ public final class OpenLoopRunner {
             try {
                 for (; i < n; i++) {
                     Outgoing ahead = readyAhead(i); // built before its time: the instant holds the send alone
-                    if (!awaitDeadline(startNanos + offsets[i])
-                            || cap != Integer.MAX_VALUE && !awaitSlot()) {
+                    if (!awaitDeadline(startNanos + offsets[i])) {
+                        if (ahead != null) ahead.discard();
+                        break;
+                    }
+                    boolean capFull = cap != Integer.MAX_VALUE && inFlightCount.get() >= cap;
+                    if (capFull && !awaitSlot()) {
                         if (ahead != null) ahead.discard();
                         break;
                     }
                     long actual = System.nanoTime() - startNanos;
                     while (due < n && offsets[due] <= actual) due++;
+                    // an arrival that waited for a free slot was due and not sent until now: itself a backlog of one
+                    if (capFull) maxBacklog = Math.max(maxBacklog, due - i);
                     maxBacklog = Math.max(maxBacklog, due - i - 1); // still waiting right after this send
                     if (!send(i, actual, ahead)) break;
                 }
@@ -521,6 +540,10 @@ public final class OpenLoopRunner {
             }
             synchronized (sendLock) {
                 if (closed || System.nanoTime() - deadlineNanos >= 0) {
+                    if (!closed) { // due at (or after) the deadline, before its timer ran: the timeout cut the schedule
+                        windowEnd.scheduleCut();
+                        deadlineCut = true;
+                    }
                     out.discard();
                     return false;
                 }

@@ -47,6 +47,14 @@ public interface RecordListener {
     default void onSendingClosed(long nanoTime) {
     }
 
+    /**
+     * An open loop's schedule was cut: the run ended (its timeout when {@code timedOut}, else a stop) before
+     * {@code arrivalsNotSent} of its measured arrivals were sent; they never will be. Called once, on the runner's
+     * thread, after sending closed and before the records of the requests cancelled then; ignored by default.
+     */
+    default void onScheduleCut(int arrivalsNotSent, boolean timedOut) {
+    }
+
     /** Every record with its send times; dispatches to {@link #onRecord} or {@link #onWarmupRecord}. */
     default void onScheduledRecord(ScheduledRecord record) {
         if (record.warmup()) {

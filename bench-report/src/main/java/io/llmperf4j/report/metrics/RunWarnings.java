@@ -3,10 +3,12 @@ package io.llmperf4j.report.metrics;
 import io.llmperf4j.model.ClientOverhead;
 import io.llmperf4j.model.FailureCause;
 import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.Percentiles;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.ServerGone;
 import io.llmperf4j.report.stats.PandasStats;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashSet;
@@ -62,6 +64,15 @@ public final class RunWarnings {
      * start-up work is most of the process's CPU, not the client's I/O.
      */
     public static final long CLIENT_BUSY_MIN_WALL_NANOS = 2_000_000_000L;
+
+    /**
+     * SENT_LATE counts an arrival as late when it went out more than this many ms after its scheduled instant, or
+     * more than the mean interval between arrivals when that is longer (a lag within one interval keeps the arrival
+     * pattern; beyond it, late arrivals bunch up with the next ones) ...
+     */
+    public static final long SENT_LATE_FLOOR_MILLIS = 10;
+    /** ... and fires when late ones are more than this percentage of the arrivals sent (a send lag p99 above it). */
+    public static final double SENT_LATE_SHARE_PERCENT = 1.0;
 
     /** PREFIX_CACHE_REUSED fires above this share of prompt tokens served from the server's prefix cache. */
     public static final double PREFIX_CACHE_REUSED_SHARE = 0.5;
@@ -225,6 +236,47 @@ public final class RunWarnings {
                         + "server's limit.", completedPerSecond, scheduledPerSecond, 100 * share, 100 * threshold,
                 Double.isFinite(sentPerSecond) ? String.format(Locale.ROOT, "; sent %.2f req/s", sentPerSecond)
                         : ""));
+    }
+
+    /**
+     * SENT_LATE, for an open loop whose sends went out late: more than {@value #SENT_LATE_SHARE_PERCENT} % of its
+     * measured arrivals sent were more than the larger of {@value #SENT_LATE_FLOOR_MILLIS} ms and the mean interval
+     * between arrivals ({@code 1 / offeredPerSecond}) after their scheduled instants. Judged on the lag itself, so it
+     * fires when the completion rate kept up (BEHIND_SCHEDULE silent: a late pacer sends the arrivals it owes in a
+     * burst, above the scheduled rate). The sentence gives the count, the bound and the lag's p50, p99 and max; with
+     * a cap ({@code maxConcurrency} above 0) it says that waiting for a free slot is part of the lag. Empty when no
+     * arrival was sent or the share is within the bound.
+     *
+     * @param sendLagNanos     each measured request's send lag (actual minus intended send), ns; negatives ignored
+     * @param offeredPerSecond the open loop's rate (its mean, for a trace)
+     * @param maxConcurrency   the {@code --max-concurrency} cap, or 0 for none
+     */
+    public static Optional<RunWarning> sentLate(long[] sendLagNanos, double offeredPerSecond, int maxConcurrency) {
+        long[] lags = Arrays.stream(sendLagNanos).filter(v -> v >= 0).sorted().toArray();
+        if (lags.length == 0) return Optional.empty();
+        long floor = SENT_LATE_FLOOR_MILLIS * 1_000_000L;
+        double interval = offeredPerSecond > 0 && Double.isFinite(offeredPerSecond) ? 1e9 / offeredPerSecond : 0;
+        double bound = Math.max(floor, interval);
+        long late = Arrays.stream(lags).filter(v -> v > bound).count();
+        double percent = 100.0 * late / lags.length;
+        if (percent <= SENT_LATE_SHARE_PERCENT) return Optional.empty();
+        String why = maxConcurrency > 0
+                ? "an arrival that finds the --max-concurrency " + maxConcurrency + " cap full waits for a free slot, "
+                + "and the wait counts here: the server did not end requests as fast as they were due (or the "
+                + "client's pacer was late, see CLIENT_BOTTLENECK). Raise the cap, lower the rate, or read it as "
+                + "the server's limit at this cap."
+                : "the client could not send at the rate asked for (its pacer, or the client behind it, fell "
+                + "behind: see CLIENT_BOTTLENECK). Lower the rate, run the client on a machine of its own, or "
+                + "spread the load over load workers (--cluster).";
+        return Optional.of(new RunWarning(WarningCode.SENT_LATE, String.format(Locale.ROOT, "The open loop sent "
+                        + "late: %d of %d arrivals sent (%.1f %%) went out more than %.2f ms after their scheduled "
+                        + "instants (the larger of %d ms and the mean interval between arrivals, %.2f ms; late above "
+                        + "%.0f %% of them warns); send lag p50 %.2f ms, p99 %.2f ms, max %.2f ms. The server saw "
+                        + "another arrival pattern than the one asked for (late arrivals go in bunches), whatever the "
+                        + "completion rate, and latencies from the intended send include the lag: %s",
+                late, lags.length, percent, bound / 1e6, SENT_LATE_FLOOR_MILLIS, interval / 1e6,
+                SENT_LATE_SHARE_PERCENT, Percentiles.of(lags, 50) / 1e6, Percentiles.of(lags, 99) / 1e6,
+                lags[lags.length - 1] / 1e6, why)));
     }
 
     private static double p50(MetricStats stats) {

@@ -53,5 +53,13 @@ public enum WarningCode {
      * {@code --max-concurrency} cap) did not keep up with the offer, so the run measured a lower load than it
      * was asked for. Raised by the run, which knows its schedule.
      */
-    BEHIND_SCHEDULE
+    BEHIND_SCHEDULE,
+    /**
+     * An open loop sent more than {@value RunWarnings#SENT_LATE_SHARE_PERCENT} % of its measured arrivals later than
+     * their scheduled instants by more than the larger of {@value RunWarnings#SENT_LATE_FLOOR_MILLIS} ms and the mean
+     * interval between arrivals (its send lag p99 above that bound): the server saw another arrival pattern than the
+     * one asked for, whatever the completion rate (a late pacer catches up in bursts). The lag includes waiting for a
+     * free slot under {@code --max-concurrency}. Raised by the run, which knows its schedule.
+     */
+    SENT_LATE
 }
