@@ -263,11 +263,11 @@ public final class RunWarnings {
         String why = maxConcurrency > 0
                 ? "an arrival that finds the --max-concurrency " + maxConcurrency + " cap full waits for a free slot, "
                 + "and the wait counts here: the server did not end requests as fast as they were due (or the "
-                + "client's pacer was late, see CLIENT_BOTTLENECK). Raise the cap, lower the rate, or read it as "
-                + "the server's limit at this cap."
+                + "client's pacer was late: CLIENT_BOTTLENECK, when raised, says why). Raise the cap, lower the "
+                + "rate, or read it as the server's limit at this cap."
                 : "the client could not send at the rate asked for (its pacer, or the client behind it, fell "
-                + "behind: see CLIENT_BOTTLENECK). Lower the rate, run the client on a machine of its own, or "
-                + "spread the load over load workers (--cluster).";
+                + "behind: CLIENT_BOTTLENECK, when raised, says why). Lower the rate, run the client on a machine "
+                + "of its own, or spread the load over load workers (--cluster).";
         return Optional.of(new RunWarning(WarningCode.SENT_LATE, String.format(Locale.ROOT, "The open loop sent "
                         + "late: %d of %d arrivals sent (%.1f %%) went out more than %.2f ms after their scheduled "
                         + "instants (the larger of %d ms and the mean interval between arrivals, %.2f ms; late above "
