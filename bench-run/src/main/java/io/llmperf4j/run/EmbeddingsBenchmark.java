@@ -116,6 +116,7 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
             Preflight.awaitReachable(uri, common.target(), err);
             plan = plan.seededBy(options.workload().seed());
             err.println("llmperf4j: load: " + plan.describe());
+            ScheduleTimeout.beforeRun(plan).ifPresent(err::println); // a schedule its --timeout would cut
             Benchmark benchmark = Benchmark.builder()
                     .name("llmperf4j.embeddings")
                     .client(() -> new NettyLlmClient(common.clientConfig(endpoint, api,
@@ -170,6 +171,12 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
         if (progress != null) {
             progress.onScheduledRecord(record);
         }
+    }
+
+    /** The progress line stops counting the arrivals an open loop's end left unsent. */
+    @Override
+    public void onScheduleCut(int arrivalsNotSent, boolean timedOut) {
+        if (progress != null) progress.onScheduleCut(arrivalsNotSent, timedOut);
     }
 
     @Override
