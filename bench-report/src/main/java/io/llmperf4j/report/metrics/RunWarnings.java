@@ -73,6 +73,11 @@ public final class RunWarnings {
     public static final long SENT_LATE_FLOOR_MILLIS = 10;
     /** ... and fires when late ones are more than this percentage of the arrivals sent (a send lag p99 above it). */
     public static final double SENT_LATE_SHARE_PERCENT = 1.0;
+    /**
+     * SENT_LATE needs at least this many late arrivals: one or two (a collector's pause, the first sends before the
+     * compiler caught up) do not change the pattern the server saw, and a short run's 1 % is one arrival.
+     */
+    public static final int SENT_LATE_MIN_ARRIVALS = 3;
 
     /** PREFIX_CACHE_REUSED fires above this share of prompt tokens served from the server's prefix cache. */
     public static final double PREFIX_CACHE_REUSED_SHARE = 0.5;
@@ -245,7 +250,7 @@ public final class RunWarnings {
      * fires when the completion rate kept up (BEHIND_SCHEDULE silent: a late pacer sends the arrivals it owes in a
      * burst, above the scheduled rate). The sentence gives the count, the bound and the lag's p50, p99 and max; with
      * a cap ({@code maxConcurrency} above 0) it says that waiting for a free slot is part of the lag. Empty when no
-     * arrival was sent or the share is within the bound.
+     * arrival was sent, the share is within the bound, or fewer than {@value #SENT_LATE_MIN_ARRIVALS} were late.
      *
      * @param sendLagNanos     each measured request's send lag (actual minus intended send), ns; negatives ignored
      * @param offeredPerSecond the open loop's rate (its mean, for a trace)
@@ -259,7 +264,7 @@ public final class RunWarnings {
         double bound = Math.max(floor, interval);
         long late = Arrays.stream(lags).filter(v -> v > bound).count();
         double percent = 100.0 * late / lags.length;
-        if (percent <= SENT_LATE_SHARE_PERCENT) return Optional.empty();
+        if (percent <= SENT_LATE_SHARE_PERCENT || late < SENT_LATE_MIN_ARRIVALS) return Optional.empty();
         String why = maxConcurrency > 0
                 ? "an arrival that finds the --max-concurrency " + maxConcurrency + " cap full waits for a free slot, "
                 + "and the wait counts here: the server did not end requests as fast as they were due (or the "
