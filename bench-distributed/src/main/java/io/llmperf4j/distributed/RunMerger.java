@@ -105,10 +105,11 @@ final class RunMerger {
                 measuredArrivals += assigned != null && part.share().openLoop() ? assigned : own.size();
                 if (part.share().openLoop()) arrivalsNotSent += notSent;
                 for (long connect : part.preconnectNanos()) preconnect.add(connect);
-                scheduledRate = Double.NaN;
-                achievedRate = Double.NaN;
-                left = part.lostReason() + ": " + lostWords(lost) + (assigned == null ? "" : ", " + notSent + " it never said it sent "
-                        + "are not sent (a send in its last milliseconds may be among them)");
+                // its slice of the schedule is known, and its sends were told as they went
+                if (part.share().openLoop()) scheduledRate += part.share().schedule().measuredRatePerSecond();
+                achievedRate += sendRate(own);
+                left = part.lostReason() + ": " + lostWords(lost) + (assigned == null ? "" : ", " + notSent
+                        + " it never said it sent are not sent (a send in its last milliseconds may be among them)");
             }
             List<ScheduledRecord> counted = new ArrayList<>(own.size());
             for (ScheduledRecord r : own) {
@@ -175,6 +176,18 @@ final class RunMerger {
      * A LOST record for each request a worker that left said it sent and whose record never came: it started when
      * it was sent (its worker's wall clock, its place on the shared timeline), its fate unknown.
      */
+    /** A lost worker's measured sends per second, first to last, as a runner computes its own; NaN below two. */
+    private static double sendRate(List<ScheduledRecord> sends) {
+        if (sends.size() < 2) return Double.NaN;
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        for (ScheduledRecord r : sends) {
+            first = Math.min(first, r.actualSendOffsetNanos());
+            last = Math.max(last, r.actualSendOffsetNanos());
+        }
+        return last <= first ? Double.NaN : (sends.size() - 1) / ((last - first) / 1e9);
+    }
+
     /** What became of the requests a lost worker had sent: those whose record never reached the coordinator. */
     static String lostWords(int lost) {
         if (lost == 0) return "every request it had sent has its record at the coordinator (none lost)";

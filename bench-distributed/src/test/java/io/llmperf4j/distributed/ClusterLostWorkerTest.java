@@ -310,6 +310,11 @@ class ClusterLostWorkerTest {
         assertEquals(10, report.lost());
         assertEquals(0, report.notSent());
         assertEquals(2, run.warmupRecords().size(), "the other worker's: " + run.warmupRecords());
+        // the lost worker's slice of the schedule is known and its sends were told: the rates are the run's, not
+        // unknown (each worker's slice of a constant 200 req/s is 100 req/s)
+        assertEquals(200.0, run.openLoop().summary().scheduledRequestsPerSecond(), 1e-6);
+        double sent = run.openLoop().summary().achievedSendRequestsPerSecond();
+        assertTrue(Double.isFinite(sent) && sent > 0, "sent rate " + sent);
     }
 
     /** Waits for {@code condition}, at most 60 s: true when it came. */

@@ -155,6 +155,16 @@ public final class ArrivalSchedule {
         return offsetsNanos[offsetsNanos.length - 1];
     }
 
+    /**
+     * The measured arrivals' scheduled rate, per second: their intervals over the first to the last one; NaN with
+     * fewer than two, infinite when they share one instant (a burst).
+     */
+    public double measuredRatePerSecond() {
+        int measured = measuredArrivals();
+        if (measured < 2) return Double.NaN;
+        return (measured - 1) / ((lastOffsetNanos() - offsetsNanos[warmupArrivals]) / 1e9);
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof ArrivalSchedule s && s.warmupArrivals == warmupArrivals

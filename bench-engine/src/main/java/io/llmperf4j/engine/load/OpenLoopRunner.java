@@ -337,9 +337,7 @@ public final class OpenLoopRunner {
             long measureStartOffset = schedule.measureStartOffsetNanos();
             long duration = Math.max(0, endNanos - (startNanos + measureStartOffset));
             int measured = schedule.measuredArrivals();
-            double scheduledRate = measured < 2 ? Double.NaN
-                    : (measured - 1) / ((schedule.lastOffsetNanos() - schedule.offsetNanos(schedule.warmupArrivals()))
-                    / 1e9);
+            double scheduledRate = schedule.measuredRatePerSecond();
             double sendRate = records.size() < 2 || lastMeasuredSendOffset <= firstMeasuredSendOffset ? Double.NaN
                     : (records.size() - 1) / ((lastMeasuredSendOffset - firstMeasuredSendOffset) / 1e9);
             return new OpenLoopResult(records, warmupRecords, timeline,
