@@ -507,7 +507,8 @@ public final class Coordinator implements AutoCloseable {
             throw new DistributedRunException("interrupted during the " + what + " of worker "
                     + ClusterNode.idOf(worker));
         } catch (ExecutionException | TimeoutException e) {
-            Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
+            // an ExecutionException may come without a cause (a member gone mid-call): its own words then
+            Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
             throw new DistributedRunException("the " + what + " of worker " + ClusterNode.idOf(worker)
                     + " failed: " + (cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage()));
         }
