@@ -37,7 +37,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -84,7 +83,10 @@ class ClientBottleneckMeasuredWindowTest {
                     + " vs " + wholeRun);
             assertTrue(measured.lagMaxNanos() < wholeRun.lagMaxNanos(), measured + " vs " + wholeRun);
             RunMetrics metrics = metrics(result);
-            assertFalse(metrics.hasWarning(WarningCode.CLIENT_BOTTLENECK), measured::toString);
+            // judged on the window's own probes: clean here unless the machine itself lagged in the window (a
+            // loaded machine did once), and either way never on the warmup's
+            assertEquals(RunWarnings.clientBottleneck(measured, metrics).isPresent(),
+                    metrics.hasWarning(WarningCode.CLIENT_BOTTLENECK), measured::toString);
             assertTrue(RunWarnings.clientBottleneck(wholeRun, metrics).isPresent(),
                     "judged with the warmup's probes, the same run would have warned: " + wholeRun);
         }
