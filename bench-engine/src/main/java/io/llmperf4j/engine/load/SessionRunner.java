@@ -298,8 +298,13 @@ public final class SessionRunner {
                 }
                 // counted before the in-flight turns are collected: the sessions in progress and a failed session's
                 // rest still waiting to start
-                turnsNotSentAtEnd = reservedTurns();
+                turnsNotSentAtEnd = turnsNotSentOfSessionsInProgress();
                 for (Active rest : leftovers) turnsNotSentAtEnd += rest.turns.size();
+                boolean loadLeft = !pending.isEmpty() || turnsNotSentAtEnd > 0
+                        || (starts == null ? sent < maxRequests : started < starts.length);
+                // a stop or the deadline cut the sessions (thinking, or yet to start): the load was offered until
+                // the cut, so the window runs to it, as an open loop's does when arrivals are still due
+                if (loadLeft && (timedOut || deadlineCut || stopAsked)) windowEnd.scheduleCut();
                 cancelAndCollect();
                 clean = true;
             } finally {
@@ -344,6 +349,17 @@ public final class SessionRunner {
         private int reservedTurns() {
             int n = 0;
             for (Active a : active) n += a.turns.size() - a.next;
+            return n;
+        }
+
+        /**
+         * The turns not sent of the sessions that had sent one: a session started as a slot freed but whose first
+         * turn the stop came before never was in progress (its turns were counted as not sent, 6 too many for a
+         * session of 6).
+         */
+        private int turnsNotSentOfSessionsInProgress() {
+            int n = 0;
+            for (Active a : active) if (a.next > 0) n += a.turns.size() - a.next;
             return n;
         }
 

@@ -1,0 +1,90 @@
+package io.llmperf4j.engine.load;
+
+import io.llmperf4j.engine.client.ClientConfig;
+import io.llmperf4j.engine.client.EndpointUrls;
+import io.llmperf4j.engine.client.NettyLlmClient;
+import io.llmperf4j.engine.testserver.TimedSseServer;
+import io.llmperf4j.model.RequestInputs;
+import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.RequestSpec;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A sessions run cut while its sessions think or wait to start (the QA of stop 42): its window runs to the cut, as an
+ * open loop's does when arrivals are still due, not to the last answer (a closed loop of 8 sessions thinking 4 s, cut
+ * at 3 s, said 8 requests in 0.188 s, 42 req/s); and its turns not sent are those of the sessions that had sent one
+ * (a session started as a slot freed, its first turn never sent, added its 6 turns). Real sockets.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class SessionCutTest {
+
+    @Test
+    void aRunCutWhileItsSessionsThinkHasItsWindowToTheCut() throws Exception {
+        try (TimedSseServer server = TimedSseServer.start(Duration.ofMillis(2), Duration.ofMillis(1));
+             NettyLlmClient client = netty(server)) {
+            // 2 sessions of 3 turns, 5 s of think time before each later turn; the 1 s deadline comes while both think
+            ClosedLoopResult result = new SessionRunner(client, String::length).runClosed(workload(2, 3, 5_000),
+                    new ClosedLoopSettings(2, OptionalInt.of(6), Duration.ofSeconds(1)), RecordListener.NONE,
+                    () -> false);
+
+            assertTrue(result.timedOut());
+            assertEquals(2, result.records().size());
+            assertEquals(4, result.turnsNotSent());
+            assertTrue(result.durationNanos() >= TimeUnit.SECONDS.toNanos(1), "the window ends at the deadline, "
+                    + "not at the last answer: " + result.durationNanos() + " ns");
+        }
+    }
+
+    @Test
+    void aSessionWhoseFirstTurnTheStopCameBeforeHasNoTurnsNotSent() throws Exception {
+        try (TimedSseServer server = TimedSseServer.start(Duration.ofMillis(2), Duration.ofMillis(1));
+             NettyLlmClient client = netty(server)) {
+            SessionRunner runner = new SessionRunner(client, String::length);
+            AtomicReference<Integer> seen = new AtomicReference<>(0);
+            // one slot; the stop comes as session 0's last turn is kept, before the slot's next session sends
+            RecordListener stopAtTheEndOfTheFirstSession = new RecordListener() {
+                @Override
+                public void onRecord(RequestRecord record) {
+                    if (seen.updateAndGet(n -> n + 1) == 3) runner.stop();
+                }
+            };
+            ClosedLoopResult result = runner.runClosed(workload(3, 3, 0),
+                    new ClosedLoopSettings(1, OptionalInt.of(9), Duration.ofSeconds(30)), stopAtTheEndOfTheFirstSession,
+                    () -> false);
+
+            assertTrue(result.stopped());
+            assertEquals(3, result.records().size());
+            assertEquals(3, server.requests());
+            assertEquals(0, result.turnsNotSent(), "the next session never sent a turn: it was not in progress");
+        }
+    }
+
+    /** {@code sessions} sessions of {@code turns} turns, {@code thinkMillis} before each later turn. */
+    private static PacedWorkload workload(int sessions, int turns, long thinkMillis) {
+        List<RequestSpec> specs = new ArrayList<>();
+        for (int s = 0; s < sessions; s++) {
+            for (int t = 0; t < turns; t++) {
+                specs.add(new RequestSpec(specs.size(), "u" + s + "." + t, 2, 3,
+                        new RequestInputs("sys", List.of(), List.of(), "s" + s, t)));
+            }
+        }
+        return PacedWorkload.sessions(specs, turn -> turn.inputs().turn() == 0 ? 0
+                : TimeUnit.MILLISECONDS.toNanos(thinkMillis));
+    }
+
+    private static NettyLlmClient netty(TimedSseServer server) {
+        return new NettyLlmClient(ClientConfig.builder(EndpointUrls.chatCompletions(server.baseUrl()), "m")
+                .maxConnections(2).build());
+    }
+}
