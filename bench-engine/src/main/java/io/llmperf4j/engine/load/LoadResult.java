@@ -62,6 +62,12 @@ public sealed interface LoadResult permits ClosedLoopResult, OpenLoopResult {
     long clockStartNanos();
 
     /**
+     * Multi-turn sessions: the turns of the sessions in progress (that had sent one) never sent when the run ended (a
+     * stop, the timeout, the request budget); 0 for a run without sessions.
+     */
+    int turnsNotSent();
+
+    /**
      * The measured window's start on {@link System#nanoTime()} (a closed loop's first measured send, an open loop's
      * first measured arrival): the client's overhead is judged from there, past the warmup.
      */

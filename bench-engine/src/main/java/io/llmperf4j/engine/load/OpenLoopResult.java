@@ -43,6 +43,8 @@ import java.util.function.ToLongFunction;
  *                                    ({@link io.llmperf4j.engine.client.ConnectionMode#PRECONNECT}); empty when none
  * @param clockStartNanos             the schedule's origin ({@link LoadResult#clockStartNanos()}); 0 when no runner
  *                                    made this result
+ * @param turnsNotSent                multi-turn sessions: the turns of sessions in progress (that had sent one) never
+ *                                    sent when the run ended (a stop, the timeout, the request budget); 0 otherwise
  */
 public record OpenLoopResult(
         List<RequestRecord> records,
@@ -64,7 +66,8 @@ public record OpenLoopResult(
         double achievedSendRequestsPerSecond,
         ClientOverhead clientOverhead,
         long[] preconnectNanos,
-        long clockStartNanos) implements LoadResult {
+        long clockStartNanos,
+        int turnsNotSent) implements LoadResult {
 
     public OpenLoopResult {
         preconnectNanos = preconnectNanos == null ? new long[0] : preconnectNanos.clone();
@@ -72,6 +75,20 @@ public record OpenLoopResult(
         warmupRecords = List.copyOf(warmupRecords);
         timeline = List.copyOf(timeline);
         Objects.requireNonNull(settings, "settings");
+    }
+
+    /** A result without sessions' turns not sent. */
+    public OpenLoopResult(List<RequestRecord> records, List<RequestRecord> warmupRecords,
+                          List<ScheduledRecord> timeline, long startEpochMillis, long endEpochMillis,
+                          long durationNanos, long measureStartOffsetNanos, int requestsSent, boolean timedOut,
+                          boolean stopped, OpenLoopSettings settings, int warmupArrivals, int measuredArrivals,
+                          int arrivalsNotSent, int maxBacklog, double scheduledRequestsPerSecond,
+                          double achievedSendRequestsPerSecond, ClientOverhead clientOverhead, long[] preconnectNanos,
+                          long clockStartNanos) {
+        this(records, warmupRecords, timeline, startEpochMillis, endEpochMillis, durationNanos,
+                measureStartOffsetNanos, requestsSent, timedOut, stopped, settings, warmupArrivals, measuredArrivals,
+                arrivalsNotSent, maxBacklog, scheduledRequestsPerSecond, achievedSendRequestsPerSecond, clientOverhead,
+                preconnectNanos, clockStartNanos, 0);
     }
 
     /** A result without preconnected connections. */
@@ -104,7 +121,7 @@ public record OpenLoopResult(
         return new OpenLoopResult(records, warmupRecords, timeline, startEpochMillis, endEpochMillis, durationNanos,
                 measureStartOffsetNanos, requestsSent, timedOut, stopped, settings, warmupArrivals, measuredArrivals,
                 arrivalsNotSent, maxBacklog, scheduledRequestsPerSecond, achievedSendRequestsPerSecond, overhead,
-                preconnectNanos, clockStartNanos);
+                preconnectNanos, clockStartNanos, turnsNotSent);
     }
 
     /** A copy with the connect times of the connections opened before the clock started. */
@@ -112,7 +129,7 @@ public record OpenLoopResult(
         return new OpenLoopResult(records, warmupRecords, timeline, startEpochMillis, endEpochMillis, durationNanos,
                 measureStartOffsetNanos, requestsSent, timedOut, stopped, settings, warmupArrivals, measuredArrivals,
                 arrivalsNotSent, maxBacklog, scheduledRequestsPerSecond, achievedSendRequestsPerSecond, clientOverhead,
-                connectNanos, clockStartNanos);
+                connectNanos, clockStartNanos, turnsNotSent);
     }
 
     /** A copy with the schedule's origin. */
@@ -120,7 +137,15 @@ public record OpenLoopResult(
         return new OpenLoopResult(records, warmupRecords, timeline, startEpochMillis, endEpochMillis, durationNanos,
                 measureStartOffsetNanos, requestsSent, timedOut, stopped, settings, warmupArrivals, measuredArrivals,
                 arrivalsNotSent, maxBacklog, scheduledRequestsPerSecond, achievedSendRequestsPerSecond, clientOverhead,
-                preconnectNanos, nanos);
+                preconnectNanos, nanos, turnsNotSent);
+    }
+
+    /** A copy with the sessions' turns not sent. */
+    public OpenLoopResult withTurnsNotSent(int turns) {
+        return new OpenLoopResult(records, warmupRecords, timeline, startEpochMillis, endEpochMillis, durationNanos,
+                measureStartOffsetNanos, requestsSent, timedOut, stopped, settings, warmupArrivals, measuredArrivals,
+                arrivalsNotSent, maxBacklog, scheduledRequestsPerSecond, achievedSendRequestsPerSecond, clientOverhead,
+                preconnectNanos, clockStartNanos, turns);
     }
 
     @Override

@@ -140,7 +140,7 @@ public final class SessionRunner {
                         run.endEpochMillis, run.endNanos - run.startNanos, 0, run.records.size(), run.timedOut,
                         run.stopped, settings, 0, starts.length, starts.length - run.started, run.maxBacklog,
                         scheduled, achieved).withPreconnect(preconnect).withClockStart(run.startNanos)
-                        .withClientOverhead(overhead.stop());
+                        .withClientOverhead(overhead.stop()).withTurnsNotSent(run.turnsNotSentAtEnd);
             }
         } finally {
             guard.end();

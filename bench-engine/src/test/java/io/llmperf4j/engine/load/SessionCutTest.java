@@ -47,6 +47,23 @@ class SessionCutTest {
     }
 
     @Test
+    void anOpenLoopCutWhileItsSessionsThinkCountsTheirTurnsNotSent() throws Exception {
+        try (TimedSseServer server = TimedSseServer.start(Duration.ofMillis(2), Duration.ofMillis(1));
+             NettyLlmClient client = netty(server)) {
+            // 4 sessions of 3 turns start 50 ms apart and think 5 s: the 1 s deadline finds 8 turns unsent
+            OpenLoopResult result = new SessionRunner(client, String::length).runOpen(workload(4, 3, 5_000),
+                    OpenLoopSettings.builder(20).arrival(Arrival.constant()).maxRequests(12)
+                            .timeout(Duration.ofSeconds(1)).build(), RecordListener.NONE, () -> false);
+
+            assertTrue(result.timedOut());
+            assertEquals(4, result.records().size());
+            assertEquals(8, result.turnsNotSent(), "the QA's open loop counted them nowhere");
+            assertTrue(result.durationNanos() >= TimeUnit.SECONDS.toNanos(1), "the window runs from the clock's "
+                    + "start to the deadline: " + result.durationNanos() + " ns");
+        }
+    }
+
+    @Test
     void aSessionWhoseFirstTurnTheStopCameBeforeHasNoTurnsNotSent() throws Exception {
         try (TimedSseServer server = TimedSseServer.start(Duration.ofMillis(2), Duration.ofMillis(1));
              NettyLlmClient client = netty(server)) {
