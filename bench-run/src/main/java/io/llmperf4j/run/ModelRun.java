@@ -566,7 +566,7 @@ final class ModelRun implements BenchmarkListener {
                     levelWorkers, load instanceof OpenLoopResult open ? LoadFiles.openLoop(model, open,
                     plan.warmupText()) : null, levelServer == null ? null : levelServer.summary(),
                     levelServer == null ? null : levelServer.timeline(), sendLags(load), cx.stops().levelStoppedBy(),
-                    load instanceof ClosedLoopResult closed && sessions() ? closed.turnsNotSent() : null);
+                    sessions() ? load.turnsNotSent() : null);
             List<String> names = cx.files().write(output, into).stream().map(p -> p.getFileName().toString())
                     .toList();
             if (!plan.multiLevel()) {
