@@ -32,7 +32,8 @@ import java.util.function.ToLongFunction;
  *                              unknown (a harness level's counts), then every failure is counted as
  *                              {@link FailureCause#OTHER}
  * @param scheduledRequestsPerSecond  an open loop's drawn schedule, (arrivals − 1) / (last − first intended send);
- *                                    NaN for a closed loop, sessions, or fewer than 2 arrivals
+ *                                    of a cut schedule ({@code arrivalsNotSent} &gt; 0), of its arrivals sent; NaN
+ *                                    for a closed loop, sessions, or fewer than 2 arrivals
  * @param completionRequestsPerSecond the same level's successes on the same footing, (successes − 1) / (last − first
  *                                    success's end): a service that keeps up ends requests as fast as they arrive;
  *                                    NaN where the scheduled rate is NaN or fewer than 2 succeeded
@@ -45,12 +46,15 @@ import java.util.function.ToLongFunction;
  *                              answered in this level: the configuration, read alone ({@link FailureCause#CONFIGURATION}
  *                              among {@code failuresByCause}); the server going away when it had answered an earlier
  *                              level of the same sweep ({@link SaturationVerdict} reads them so)
+ * @param arrivalsNotSent       an open loop's measured arrivals never sent because the run ended first (--timeout, a
+ *                              stop): its schedule was cut, so {@code scheduledRequestsPerSecond} covers the arrivals
+ *                              sent, the part due before the cut that its successes can be set against; 0 otherwise
  */
 public record LevelSummary(double level, int successes, int total, double outputTokensPerSecond,
                            double requestsPerSecond, double ttftP50Millis, double ttftP90Millis, double e2eP50Millis,
                            double e2eP90Millis, Map<FailureCause, Integer> failuresByCause,
                            double scheduledRequestsPerSecond, double completionRequestsPerSecond,
-                           ServerGone serverGone, boolean answered, int refusedUnanswered) {
+                           ServerGone serverGone, boolean answered, int refusedUnanswered, int arrivalsNotSent) {
 
     public LevelSummary {
         if (successes < 0 || total < successes) {
@@ -69,6 +73,18 @@ public record LevelSummary(double level, int successes, int total, double output
             throw new IllegalArgumentException("refused connections (" + refusedUnanswered + ") must be in [0, the "
                     + "configuration failures (" + causes.getOrDefault(FailureCause.CONFIGURATION, 0) + ")]");
         }
+        if (arrivalsNotSent < 0) throw new IllegalArgumentException("arrivals not sent: " + arrivalsNotSent);
+    }
+
+    /** A level whose schedule, if any, ran to its last arrival. */
+    public LevelSummary(double level, int successes, int total, double outputTokensPerSecond,
+                        double requestsPerSecond, double ttftP50Millis, double ttftP90Millis, double e2eP50Millis,
+                        double e2eP90Millis, Map<FailureCause, Integer> failuresByCause,
+                        double scheduledRequestsPerSecond, double completionRequestsPerSecond,
+                        ServerGone serverGone, boolean answered, int refusedUnanswered) {
+        this(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis, ttftP90Millis,
+                e2eP50Millis, e2eP90Millis, failuresByCause, scheduledRequestsPerSecond, completionRequestsPerSecond,
+                serverGone, answered, refusedUnanswered, 0);
     }
 
     /**
@@ -107,7 +123,8 @@ public record LevelSummary(double level, int successes, int total, double output
         return new LevelSummary(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis,
                 ttftP90Millis, e2eP50Millis, e2eP90Millis, causes, scheduledRequestsPerSecond,
                 completionRequestsPerSecond, serverGone, answered,
-                causes == null ? 0 : Math.min(refusedUnanswered, causes.getOrDefault(FailureCause.CONFIGURATION, 0)));
+                causes == null ? 0 : Math.min(refusedUnanswered, causes.getOrDefault(FailureCause.CONFIGURATION, 0)),
+                arrivalsNotSent);
     }
 
     /**
@@ -121,14 +138,14 @@ public record LevelSummary(double level, int successes, int total, double output
         causes.merge(FailureCause.SERVER_UNAVAILABLE, refusedUnanswered, Integer::sum);
         return new LevelSummary(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis,
                 ttftP90Millis, e2eP50Millis, e2eP90Millis, causes, scheduledRequestsPerSecond,
-                completionRequestsPerSecond, serverGone, answered, 0);
+                completionRequestsPerSecond, serverGone, answered, 0, arrivalsNotSent);
     }
 
     /** This level with an open loop's scheduled and completion rates. */
     public LevelSummary withRates(double scheduled, double completion) {
         return new LevelSummary(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis,
                 ttftP90Millis, e2eP50Millis, e2eP90Millis, failuresByCause, scheduled, completion, serverGone,
-                answered, refusedUnanswered);
+                answered, refusedUnanswered, arrivalsNotSent);
     }
 
     /** Failures of {@code cause}. */
@@ -167,17 +184,33 @@ public record LevelSummary(double level, int successes, int total, double output
         }
         double scheduled = Double.NaN;
         double completion = Double.NaN;
+        int notSent = 0;
         // a session schedule's arrivals are sessions, its records turns: no like-for-like rate
         if (result instanceof OpenLoopResult open
                 && measured.stream().noneMatch(r -> r.record().tags().sessionId() != null)) {
-            scheduled = open.scheduledRequestsPerSecond();
+            notSent = Math.max(0, open.measuredArrivals() - measured.size());
+            // a cut schedule: its successes came from the arrivals sent, the first ones (sent in order), so they are
+            // set against those arrivals' rate, not the whole schedule's (a Poisson draw's first part differs)
+            scheduled = notSent > 0 ? intendedRate(measured) : open.scheduledRequestsPerSecond();
             completion = completionRate(ok);
         }
         return new LevelSummary(result.settings().level(), ok.size(), measured.size(),
                 seconds > 0 ? tokens / seconds : Double.NaN, seconds > 0 ? ok.size() / seconds : Double.NaN,
                 millis(ttft, 50), millis(ttft, 90), millis(e2e, 50), millis(e2e, 90), causes, scheduled, completion,
                 ServerGone.of(records).orElse(null), FailureCause.servedSince(records) != FailureCause.NEVER_SERVED,
-                refusedUnanswered);
+                refusedUnanswered, notSent);
+    }
+
+    /** (n − 1) / (last − first intended send) of the arrivals sent: the schedule's rate over that part. */
+    private static double intendedRate(List<ScheduledRecord> sent) {
+        if (sent.size() < 2) return Double.NaN;
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        for (ScheduledRecord r : sent) {
+            first = Math.min(first, r.intendedSendOffsetNanos());
+            last = Math.max(last, r.intendedSendOffsetNanos());
+        }
+        return last > first ? (sent.size() - 1) / ((last - first) / 1e9) : Double.NaN;
     }
 
     /** (n − 1) / (last end − first end): the schedule's own rate convention, applied to when requests ended. */

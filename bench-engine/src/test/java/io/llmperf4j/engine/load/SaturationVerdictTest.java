@@ -251,6 +251,23 @@ class SaturationVerdictTest {
                 "rate").saturationIndex());
     }
 
+    /**
+     * A level whose schedule --timeout cut: its rates cover the arrivals it sent ({@link LevelSummary#of}), and the
+     * saturation line says so, so the share is not read as the whole schedule's.
+     */
+    @Test
+    void aCutLevelSaysItsShareIsOfTheArrivalsItSent() {
+        LevelSummary cut = new LevelSummary(4, 37, 46, 445.9, 3.07, 57.8, 88.4, 1428.5, 2290.5,
+                Map.of(FailureCause.CANCELLED, 9), 3.86, 3.20, null, true, 0, 354);
+        SaturationVerdict v = SaturationVerdict.evaluate(List.of(cut), SaturationRules.DEFAULT, "rate");
+        assertEquals(OptionalInt.of(0), v.saturationIndex());
+        assertEquals("saturation point: rate 4 req/s (successes ended at 82.9 % of the scheduled rate of its 46 "
+                + "arrivals sent (354 not sent: its schedule was cut): the service fell behind the offer; threshold "
+                + "95.0 %)", v.describe("rate").get(0));
+        assertEquals(354, cut.withServerGoneBefore().withRates(3.86, 3.20)
+                .withFailuresByCause(Map.of(FailureCause.CANCELLED, 9)).arrivalsNotSent());
+    }
+
     private static LevelSummary rate(double r, double scheduled, double completion, double tps) {
         return level(r, (int) (5 * r), (int) (5 * r), tps, 60).withRates(scheduled, completion);
     }
