@@ -27,6 +27,7 @@ import io.llmperf4j.engine.load.ScheduledRecord;
 import io.llmperf4j.engine.load.Warmup;
 import io.llmperf4j.model.BenchmarkRun;
 import io.llmperf4j.model.BenchmarkSettings;
+import io.llmperf4j.model.FailureCause;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.model.TokenCounter;
@@ -381,6 +382,7 @@ final class ModelRun implements BenchmarkListener {
         RunMetrics metrics = metrics(run, sendLags(load), load.warmupRecords());
         metrics = behindSchedule(outcome.summary(), load).map(metrics::withWarning).orElse(metrics);
         metrics = sentLate(load).map(metrics::withWarning).orElse(metrics);
+        metrics = serverGoneBefore(outcome, metrics);
         if (cx.serverMetrics() != null) {
             // whether warmup ran, from the level's settings: a cluster's measured window starts at its first
             // worker's start, after the shared start, so its measure-start offset is not 0 even without warmup
@@ -512,6 +514,28 @@ final class ModelRun implements BenchmarkListener {
                 : Double.NaN;
         return Optional.of(RunWarnings.behindSchedule(summary.completionRequestsPerSecond(), sent,
                 summary.scheduledRequestsPerSecond(), verdict.achievedShare(), 1 - plan.rules().minThroughputGain()));
+    }
+
+    /**
+     * A sweep's level read with the levels before it: when an earlier level was answered and this one's connections
+     * were refused before any answer of its own, its REQUESTS_FAILED names the server gone in the sweep verdict's
+     * words ({@link SaturationVerdict#goneBefore}), not the configuration; a single run's level is read alone.
+     */
+    private RunMetrics serverGoneBefore(LevelOutcome outcome, RunMetrics metrics) {
+        if (!plan.multiLevel() || levels.isEmpty()) return metrics;
+        long served = FailureCause.NEVER_SERVED;
+        for (LevelReport l : levels) {
+            if (l.run() != null) served = Math.min(served, FailureCause.servedSince(l.run().records()));
+        }
+        if (served == FailureCause.NEVER_SERVED) return metrics;
+        long servedBefore = served;
+        List<LevelSummary> summaries = new ArrayList<>(levels.stream().map(LevelReport::summary).toList());
+        summaries.add(outcome.summary());
+        List<Boolean> aborted = new ArrayList<>(levels.stream().map(l -> l.outcome().aborted()).toList());
+        aborted.add(outcome.aborted());
+        Optional<String> words = SaturationVerdict.evaluate(summaries, aborted, plan.rules(), plan.levelName())
+                .goneBefore(summaries.size() - 1, plan.levelName());
+        return words.map(w -> RunWarnings.withServerGoneBefore(metrics, servedBefore, w)).orElse(metrics);
     }
 
     /** An open loop's arrivals that were not sent, and why ({@link ScheduleTimeout#notSent}); empty when all were. */

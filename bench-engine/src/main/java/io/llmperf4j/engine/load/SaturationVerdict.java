@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.stream.IntStream;
@@ -294,6 +295,18 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
             if (read.get(j).answered()) return ": the server was gone after " + label(levelName, read.get(j).level());
         }
         return null;
+    }
+
+    /**
+     * The verdict's words for level {@code index} found with the server gone before it, "the server was gone since
+     * concurrency 2" or "the server was gone after concurrency 1", as its lines say them; empty when the level's
+     * refused connections are not so read (none, or the server went away during the level itself).
+     *
+     * @param levelName "concurrency" or "rate"; null for "level 8"
+     */
+    public Optional<String> goneBefore(int index, String levelName) {
+        String words = goneBefore(summaries, index, levelName);
+        return words == null ? Optional.empty() : Optional.of(words.substring(": ".length()));
     }
 
     /**

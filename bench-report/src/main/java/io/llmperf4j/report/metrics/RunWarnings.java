@@ -362,11 +362,32 @@ public final class RunWarnings {
      * timeouts and dropped connections may be the server's capacity; the rest (an error in the stream without a
      * code, malformed or cut-short responses, client errors) points at neither. When failures point different ways,
      * each is counted, so the counts add up to the failures. A failed connection after the server had answered (a
-     * success of the same run, or a failed request's first content) is the server going away
+     * request of the same run whose response headers came, else its first content, or a success's end:
+     * {@link ServerGone.Request#answeredAtEpochMicros()}) is the server going away
      * ({@link FailureCause#SERVER_UNAVAILABLE}): the sentence says after how many successes, or before any, and when
      * ({@link ServerGone}, the reading the page and the sweep's verdict share).
      */
     static String failureCause(List<RequestMetrics> requests) {
+        return failureCause(requests, RequestMetrics.failureCauses(requests), null);
+    }
+
+    /**
+     * As {@link #failureCause(List)} for a sweep's level, read with the levels before it: the server had answered at
+     * {@code servedBeforeEpochMicros} in an earlier level, so a connection of this level refused before its own first
+     * answer is the server going away, not the configuration, worded as the sweep's verdict words it
+     * ({@code goneBefore}: "the server was gone after concurrency 1") when the level has no reading of its own.
+     */
+    static String failureCause(List<RequestMetrics> requests, long servedBeforeEpochMicros, String goneBefore) {
+        List<ServerGone.Request> view = requests.stream().map(RequestMetrics::serverGoneRequest).toList();
+        long served = Math.min(ServerGone.servedSince(view), servedBeforeEpochMicros);
+        List<FailureCause> causes = new ArrayList<>(view.size());
+        for (ServerGone.Request r : view) {
+            causes.add(r.succeeded() ? null : FailureCause.of(r.kind(), r.code(), r.startEpochMicros(), served));
+        }
+        return failureCause(requests, causes, goneBefore);
+    }
+
+    private static String failureCause(List<RequestMetrics> requests, List<FailureCause> causes, String goneBefore) {
         long configuration = 0;
         long capacity = 0;
         long lost = 0;
@@ -374,7 +395,6 @@ public final class RunWarnings {
         long unavailable = 0;
         boolean uncodedErrors = false;
         boolean dropped = false;
-        List<FailureCause> causes = RequestMetrics.failureCauses(requests);
         for (int i = 0; i < requests.size(); i++) {
             RequestMetrics r = requests.get(i);
             if (r.succeeded()) continue;
@@ -393,8 +413,9 @@ public final class RunWarnings {
                 }
             }
         }
+        Optional<ServerGone> own = serverGone(requests);
         String gone = unavailable == 0 ? "" : unavailable + " point at the server going away: "
-                + serverStopped(serverGone(requests).orElseThrow());
+                + (own.isEmpty() && goneBefore != null ? goneBefore(goneBefore) : serverStopped(own.orElseThrow()));
         if (unavailable > 0 && configuration + capacity + other + lost == 0) return gone + ".";
         if (unavailable > 0) {
             String rest = failureCauseOfTheRest(configuration, capacity, lost, other, uncodedErrors, dropped);
@@ -424,6 +445,40 @@ public final class RunWarnings {
         }
         return "the server stopped accepting connections at " + gone.utcTime() + " UTC, " + gone.when() + why
                 + "it had answered";
+    }
+
+    /**
+     * "the server was gone after concurrency 1: this level's connections were refused (...)": a sweep's level that
+     * found the server gone, in the verdict's words.
+     */
+    private static String goneBefore(String goneBefore) {
+        return goneBefore + ": this level's connections were refused (a restart, a crash, an out-of-memory kill?); "
+                + "check its logs. The URL is right: it had answered an earlier level";
+    }
+
+    /**
+     * {@code metrics} of a sweep's level read with the levels before it ({@link #failureCause(List, long, String)}):
+     * its REQUESTS_FAILED names the server gone as the sweep's verdict does; {@code metrics} itself when that changes
+     * nothing (no such warning, or the level's refused connections came after its own answers).
+     *
+     * @param servedBeforeEpochMicros when an earlier level of the sweep was first answered
+     * @param goneBefore              the verdict's words, "the server was gone since concurrency 2"
+     */
+    public static RunMetrics withServerGoneBefore(RunMetrics metrics, long servedBeforeEpochMicros,
+                                                  String goneBefore) {
+        String alone = failureCause(metrics.requests());
+        String read = failureCause(metrics.requests(), servedBeforeEpochMicros, goneBefore);
+        if (alone.equals(read)) return metrics;
+        List<RunWarning> warnings = new ArrayList<>();
+        for (RunWarning w : metrics.warnings()) {
+            warnings.add(w.code() == WarningCode.REQUESTS_FAILED && w.message().contains(alone)
+                    ? new RunWarning(w.code(), w.message().replace(alone, read)) : w);
+        }
+        return new RunMetrics(metrics.config(), metrics.requests(), metrics.stats(), metrics.durationNanos(),
+                metrics.requestsSent(), metrics.requestsRecorded(), metrics.requestsSucceeded(),
+                metrics.totalOutputTokens(), metrics.outputTokensPerSecond(), metrics.requestsPerSecond(),
+                metrics.outputTokenSources(), metrics.inputTokenSources(), metrics.tokenDiscrepancy(),
+                metrics.errors(), metrics.goodput(), metrics.sloVerdict(), warnings, metrics.delivered());
     }
 
     private static String failureCauseOfTheRest(long configuration, long capacity, long lost, long other,
