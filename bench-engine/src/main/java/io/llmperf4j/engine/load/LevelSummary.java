@@ -32,7 +32,8 @@ import java.util.function.ToLongFunction;
  *                              unknown (a harness level's counts), then every failure is counted as
  *                              {@link FailureCause#OTHER}
  * @param scheduledRequestsPerSecond  an open loop's drawn schedule, (arrivals − 1) / (last − first intended send);
- *                                    of a cut schedule ({@code arrivalsNotSent} &gt; 0), of its arrivals sent; NaN
+ *                                    of a cut schedule ({@code arrivalsNotSent} &gt; 0), of its arrivals sent up to
+ *                                    its last success's (those after it had no chance to end before the cut); NaN
  *                                    for a closed loop, sessions, or fewer than 2 arrivals
  * @param completionRequestsPerSecond the same level's successes on the same footing, (successes − 1) / (last − first
  *                                    success's end): a service that keeps up ends requests as fast as they arrive;
@@ -48,7 +49,8 @@ import java.util.function.ToLongFunction;
  *                              level of the same sweep ({@link SaturationVerdict} reads them so)
  * @param arrivalsNotSent       an open loop's measured arrivals never sent because the run ended first (--timeout, a
  *                              stop): its schedule was cut, so {@code scheduledRequestsPerSecond} covers the arrivals
- *                              sent, the part due before the cut that its successes can be set against; 0 otherwise
+ *                              sent up to its last success's, the part before the cut that its successes can be set
+ *                              against; 0 otherwise
  */
 public record LevelSummary(double level, int successes, int total, double outputTokensPerSecond,
                            double requestsPerSecond, double ttftP50Millis, double ttftP90Millis, double e2eP50Millis,
@@ -189,9 +191,10 @@ public record LevelSummary(double level, int successes, int total, double output
         if (result instanceof OpenLoopResult open
                 && measured.stream().noneMatch(r -> r.record().tags().sessionId() != null)) {
             notSent = Math.max(0, open.measuredArrivals() - measured.size());
-            // a cut schedule: its successes came from the arrivals sent, the first ones (sent in order), so they are
-            // set against those arrivals' rate, not the whole schedule's (a Poisson draw's first part differs)
-            scheduled = notSent > 0 ? intendedRate(measured) : open.scheduledRequestsPerSecond();
+            // a cut schedule: its successes came from its first arrivals (sent in order), so they are set against
+            // those arrivals' rate, not the whole schedule's (a Poisson draw's first part differs), up to the last
+            // success's: those after it were still in flight at the cut (cancelled) or never sent, so had no chance
+            scheduled = notSent > 0 ? intendedRate(measured, ok) : open.scheduledRequestsPerSecond();
             completion = completionRate(ok);
         }
         return new LevelSummary(result.settings().level(), ok.size(), measured.size(),
@@ -201,16 +204,23 @@ public record LevelSummary(double level, int successes, int total, double output
                 refusedUnanswered, notSent);
     }
 
-    /** (n − 1) / (last − first intended send) of the arrivals sent: the schedule's rate over that part. */
-    private static double intendedRate(List<ScheduledRecord> sent) {
-        if (sent.size() < 2) return Double.NaN;
+    /**
+     * (n − 1) / (last − first intended send) of the arrivals {@code sent} up to the last success's intended send (the
+     * failures among them included): the schedule's rate over the part its successes answer.
+     */
+    private static double intendedRate(List<ScheduledRecord> sent, List<ScheduledRecord> ok) {
+        long until = Long.MIN_VALUE;
+        for (ScheduledRecord r : ok) until = Math.max(until, r.intendedSendOffsetNanos());
         long first = Long.MAX_VALUE;
         long last = Long.MIN_VALUE;
+        int n = 0;
         for (ScheduledRecord r : sent) {
+            if (r.intendedSendOffsetNanos() > until) continue;
             first = Math.min(first, r.intendedSendOffsetNanos());
             last = Math.max(last, r.intendedSendOffsetNanos());
+            n++;
         }
-        return last > first ? (sent.size() - 1) / ((last - first) / 1e9) : Double.NaN;
+        return n >= 2 && last > first ? (n - 1) / ((last - first) / 1e9) : Double.NaN;
     }
 
     /** (n − 1) / (last end − first end): the schedule's own rate convention, applied to when requests ended. */

@@ -33,7 +33,7 @@ import java.util.stream.IntStream;
  *       {@code 1 − minThroughputGain} of its drawn schedule's rate (both as (n − 1) / span,
  *       {@link LevelSummary#completionRequestsPerSecond()}): the service no longer keeps up with the offer, so the
  *       backlog grows. A level whose schedule was cut (--timeout, {@link LevelSummary#arrivalsNotSent()}) is set
- *       against the rate of the arrivals it sent, the part due before the cut. A level is judged on its own, so even a
+ *       against the rate of the arrivals it sent up to its last success's, the part before the cut. A level is judged on its own, so even a
  *       one-level rate sweep has a verdict. Output tok/s
  *       growth is no test there: an open loop's offer, not the service, sets it while the service keeps up;</li>
  *   <li>TTFT red line: the first level whose TTFT p90 is at least {@code ttftJumpFactor} times the previous judged
@@ -351,8 +351,8 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
             LevelVerdict l = levels.get(i);
             if (!Double.isNaN(l.achievedShare())) {
                 LevelSummary s = summaries.get(i);
-                String part = s.arrivalsNotSent() == 0 ? "" : String.format(Locale.ROOT, " of its %d arrivals "
-                        + "sent (%d not sent: its schedule was cut)", s.total(), s.arrivalsNotSent());
+                String part = s.arrivalsNotSent() == 0 ? "" : String.format(Locale.ROOT, " of its arrivals up to "
+                        + "its last success's (%d not sent: its schedule was cut)", s.arrivalsNotSent());
                 lines.add(String.format(Locale.ROOT, "saturation point: %s (successes ended at %.1f %% of the "
                                 + "scheduled rate%s: the service fell behind the offer; threshold %.1f %%)",
                         name(levelName, i), 100 * l.achievedShare(), part, 100 * (1 - rules.minThroughputGain())));

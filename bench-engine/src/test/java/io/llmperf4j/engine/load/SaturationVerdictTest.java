@@ -252,7 +252,8 @@ class SaturationVerdictTest {
     }
 
     /**
-     * A level whose schedule --timeout cut: its rates cover the arrivals it sent ({@link LevelSummary#of}), and the
+     * A level whose schedule --timeout cut: its rates cover the arrivals it sent up to its last success's
+     * ({@link LevelSummary#of}), and the
      * saturation line says so, so the share is not read as the whole schedule's.
      */
     @Test
@@ -261,9 +262,9 @@ class SaturationVerdictTest {
                 Map.of(FailureCause.CANCELLED, 9), 3.86, 3.20, null, true, 0, 354);
         SaturationVerdict v = SaturationVerdict.evaluate(List.of(cut), SaturationRules.DEFAULT, "rate");
         assertEquals(OptionalInt.of(0), v.saturationIndex());
-        assertEquals("saturation point: rate 4 req/s (successes ended at 82.9 % of the scheduled rate of its 46 "
-                + "arrivals sent (354 not sent: its schedule was cut): the service fell behind the offer; threshold "
-                + "95.0 %)", v.describe("rate").get(0));
+        assertEquals("saturation point: rate 4 req/s (successes ended at 82.9 % of the scheduled rate of its "
+                + "arrivals up to its last success's (354 not sent: its schedule was cut): the service fell behind the "
+                + "offer; threshold 95.0 %)", v.describe("rate").get(0));
         assertEquals(354, cut.withServerGoneBefore().withRates(3.86, 3.20)
                 .withFailuresByCause(Map.of(FailureCause.CANCELLED, 9)).arrivalsNotSent());
     }
