@@ -228,7 +228,7 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
                     files.csv().getFileName().toString()));
             if (load instanceof OpenLoopResult open) {
                 names.add(OpenLoopFile.write(levelDir, base(), LoadFiles.openLoop(common.model(), open,
-                        plan.warmupText())).getFileName().toString());
+                        plan.warmupText(), false)).getFileName().toString());
             }
             if (!plan.multiLevel()) {
                 err.println("Results written to " + levelDir.toAbsolutePath() + ": " + String.join(", ", names));
@@ -248,7 +248,7 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
                 out.println("Test timed out before all requests could be completed.");
             }
             only.run().filter(OpenLoopResult.class::isInstance).map(OpenLoopResult.class::cast)
-                    .ifPresent(open -> out.print(LoadConsole.openLoop(open) + "\n"));
+                    .ifPresent(open -> out.print(LoadConsole.openLoop(open, false) + "\n"));
             out.print(levels.get(0).summary().render());
             out.flush();
             return;

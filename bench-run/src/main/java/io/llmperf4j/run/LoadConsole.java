@@ -38,13 +38,16 @@ final class LoadConsole {
      * send lag                        50      0.004      0.010      0.300      0.500      0.500
      * ...
      * </pre>
+     *
+     * @param sessionsWorkload the run's workload is multi-turn sessions (--turns), as its plan knows: "sessions/s"
+     *                         and a {@code Sessions:} line even when the run was cut before any later turn
      */
-    static String openLoop(OpenLoopResult result) {
+    static String openLoop(OpenLoopResult result, boolean sessionsWorkload) {
         OpenLoopSettings s = result.settings();
         OpenLoopSummary sum = result.summary();
         StringBuilder b = new StringBuilder();
         // multi-turn sessions: each arrival starts a session, the rates count sessions, the requests are their turns
-        boolean sessions = sessions(result);
+        boolean sessions = sessions(result, sessionsWorkload);
         String cap = s.maxConcurrency().isPresent() ? "at most " + s.maxConcurrency().getAsInt()
                 + (sessions ? " requests in flight" : " in flight") : "no cap on requests in flight";
         Arrival.Trace trace = s.arrival() instanceof Arrival.Trace t ? t : null;
@@ -63,17 +66,17 @@ final class LoadConsole {
             boolean singles = trace != null && trace.singles() > 0;
             String unit = singles ? trace.rateUnit() : "sessions/s";
             b.append(String.format(Locale.ROOT, "Rates: %s, completed %s req/s%n",
-                    scheduledAndSent(result, s, sum, unit, "started"), fixed(sum.completedRequestsPerSecond(), 2)));
+                    scheduledAndSent(s, sum, unit, "started", true), fixed(sum.completedRequestsPerSecond(), 2)));
             // a trace says how many of its requests (later turns too) were never sent
             String notSent = trace != null ? ", " + traceRequestsNotSent(result) + " not sent" : "";
-            b.append(String.format(Locale.ROOT, "%s: %d scheduled, %d started, %d not started; %d requests "
-                            + "(turns) sent%s; largest backlog %d (turns due but not yet sent)%n",
+            b.append(String.format(Locale.ROOT, "%s: %d scheduled, %d started, %d not started; %d %s "
+                            + "sent%s; largest backlog %d (turns due but not yet sent)%n",
                     singles ? "Sessions and single requests" : "Sessions", sum.arrivalsScheduled(),
                     sum.arrivalsScheduled() - sum.arrivalsNotSent(), sum.arrivalsNotSent(), sum.requestsSent(),
-                    notSent, sum.maxBacklog()));
+                    sum.requestsSent() == 1 ? "request (turn)" : "requests (turns)", notSent, sum.maxBacklog()));
         } else {
             b.append(String.format(Locale.ROOT, "Rates: %s, completed %s req/s%n",
-                    scheduledAndSent(result, s, sum, "req/s", "sent"), fixed(sum.completedRequestsPerSecond(), 2)));
+                    scheduledAndSent(s, sum, "req/s", "sent", false), fixed(sum.completedRequestsPerSecond(), 2)));
             b.append(String.format(Locale.ROOT, "Arrivals: %d scheduled, %d sent, %d not sent; largest backlog %d "
                             + "(due but not yet sent)%n", sum.arrivalsScheduled(), sum.requestsSent(),
                     sum.arrivalsNotSent(), sum.maxBacklog()));
@@ -100,24 +103,25 @@ final class LoadConsole {
      * </pre>
      * empty for a closed loop without sessions. The turns not sent are those of sessions started and not ended when
      * the run ended ({@link ClosedLoopResult#turnsNotSent()}).
+     *
+     * @param sessionsWorkload the run's workload is sessions (--turns): known from the plan, not from the records,
+     *                         since a run cut before any later turn has records that look like single requests
      */
-    static String closedLoopSessions(ClosedLoopResult result) {
+    static String closedLoopSessions(ClosedLoopResult result, boolean sessionsWorkload) {
+        if (!sessionsWorkload) return "";
         Set<String> ids = new HashSet<>();
-        boolean laterTurn = false;
         for (var r : result.records()) {
-            if (r.tags().sessionId() == null) continue;
-            ids.add(r.tags().sessionId());
-            laterTurn |= r.tags().turn() > 0;
+            if (r.tags().sessionId() != null) ids.add(r.tags().sessionId());
         }
-        if (ids.isEmpty() || (!laterTurn && result.turnsNotSent() == 0)) return "";
         StringBuilder b = new StringBuilder(String.format(Locale.ROOT,
-                "Sessions: %d started; %d requests (turns) sent, %d not sent%n", ids.size(), result.requestsSent(),
-                result.turnsNotSent()));
+                "Sessions: %d started; %d %s sent, %d not sent%n", ids.size(), result.requestsSent(),
+                result.requestsSent() == 1 ? "request (turn)" : "requests (turns)", result.turnsNotSent()));
         if (result.turnsNotSent() > 0) {
             String why = whyNotSent(result.timedOut(), result.stopped(), "the request budget came first");
             b.append("Warning: ").append(result.turnsNotSent())
                     .append(result.turnsNotSent() == 1 ? " turn" : " turns")
-                    .append(" of the sessions in progress were not sent: ").append(why).append('\n');
+                    .append(" of the sessions in progress ").append(result.turnsNotSent() == 1 ? "was" : "were")
+                    .append(" not sent: ").append(why).append('\n');
         }
         return b.toString();
     }
@@ -129,13 +133,12 @@ final class LoadConsole {
     }
 
     /**
-     * Whether the run's requests are turns of multi-turn sessions (each arrival starts a session): a later turn was
-     * sent, or a trace's requests carry session ids (its later turns may all have been cut).
+     * Whether the run's requests are turns of multi-turn sessions (each arrival starts a session), from what ran, not
+     * from its records (a run cut before any later turn has none): a trace with sessions, or drawn arrivals of a
+     * sessions workload ({@code sessionsWorkload}: --turns; a trace's paced workload says nothing, its count does).
      */
-    static boolean sessions(OpenLoopResult result) {
-        boolean trace = result.settings().arrival() instanceof Arrival.Trace;
-        return result.records().stream().anyMatch(r -> r.tags().sessionId() != null
-                && (trace || r.tags().turn() > 0));
+    static boolean sessions(OpenLoopResult result, boolean sessionsWorkload) {
+        return result.settings().arrival() instanceof Arrival.Trace t ? t.sessions() > 0 : sessionsWorkload;
     }
 
     /**
@@ -177,8 +180,8 @@ final class LoadConsole {
      * schedule and its sends are unknown), "scheduled and sent rates not known: a load worker was lost (planned 16
      * req/s)"; a run of fewer than two arrivals or sends has no rate between them.
      */
-    private static String scheduledAndSent(OpenLoopResult result, OpenLoopSettings s, OpenLoopSummary sum,
-                                           String unit, String sentWord) {
+    private static String scheduledAndSent(OpenLoopSettings s, OpenLoopSummary sum, String unit, String sentWord,
+                                           boolean sessions) {
         boolean scheduledKnown = Double.isFinite(sum.scheduledRequestsPerSecond())
                 || s.arrival() instanceof Arrival.Trace t && t.startsAtOneInstant().isPresent();
         boolean sentKnown = Double.isFinite(sum.achievedSendRequestsPerSecond());
@@ -190,7 +193,7 @@ final class LoadConsole {
         String scheduled = scheduledKnown ? "scheduled " + scheduled(s, sum, unit)
                 : "scheduled rate none (" + sum.arrivalsScheduled() + (sum.arrivalsScheduled() == 1 ? " arrival"
                 : " arrivals") + "; " + planned + ")";
-        int sentCount = sessions(result) ? sum.arrivalsScheduled() - sum.arrivalsNotSent() : sum.requestsSent();
+        int sentCount = sessions ? sum.arrivalsScheduled() - sum.arrivalsNotSent() : sum.requestsSent();
         String sent = sentKnown ? sentWord + " " + fixed(sum.achievedSendRequestsPerSecond(), 2) + " " + unit
                 : sentCount < 2 ? sentWord + " rate none (" + sentCount + " " + sentWord + ": a rate needs two)"
                 : sentWord + " rate not known";

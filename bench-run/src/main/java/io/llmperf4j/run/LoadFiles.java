@@ -89,14 +89,15 @@ final class LoadFiles {
     }
 
     /** {@code <base>_open_loop.json}'s content. */
-    static OpenLoopFile.Document openLoop(String model, OpenLoopResult result, String warmup) {
+    static OpenLoopFile.Document openLoop(String model, OpenLoopResult result, String warmup,
+                                          boolean sessionsWorkload) {
         OpenLoopSettings s = result.settings();
         OpenLoopSummary sum = result.summary();
         Double burstiness = s.arrival() instanceof Arrival.Gamma g ? g.shape() : null;
         OpenLoopFile.TraceJson trace = s.arrival() instanceof Arrival.Trace t ? new OpenLoopFile.TraceJson(t.source(),
                 t.requests(), t.span().toNanos() / 1e9, t.speedup(), t.cut() == null ? null : t.cut().toNanos() / 1e9,
-                LoadConsole.sessions(result) ? t.sessions() : null,
-                LoadConsole.traceRequestsNotSent(result), LoadConsole.sessions(result) ? t.singles() : null) : null;
+                LoadConsole.sessions(result, sessionsWorkload) ? t.sessions() : null,
+                LoadConsole.traceRequestsNotSent(result), LoadConsole.sessions(result, sessionsWorkload) ? t.singles() : null) : null;
         return new OpenLoopFile.Document(OpenLoopFile.SCHEMA, model, s.requestsPerSecond(), s.arrival().name(),
                 burstiness, trace == null ? s.seed() : null, trace, s.maxConcurrency().isPresent() ? s.maxConcurrency().getAsInt() : null, warmup,
                 num(sum.scheduledRequestsPerSecond()), num(sum.achievedSendRequestsPerSecond()),

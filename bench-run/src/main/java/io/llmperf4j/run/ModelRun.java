@@ -588,7 +588,7 @@ final class ModelRun implements BenchmarkListener {
         try {
             LevelOutput output = new LevelOutput(run, metrics, ToolVersion.version(), RunEnvironment.current(),
                     levelWorkers, load instanceof OpenLoopResult open ? LoadFiles.openLoop(model, open,
-                    plan.warmupText()) : null, levelServer == null ? null : levelServer.summary(),
+                    plan.warmupText(), sessions()) : null, levelServer == null ? null : levelServer.summary(),
                     levelServer == null ? null : levelServer.timeline(), sendLags(load), cx.stops().levelStoppedBy(),
                     sessions() ? load.turnsNotSent() : null);
             List<String> names = cx.files().write(output, into).stream().map(p -> p.getFileName().toString())
@@ -712,9 +712,9 @@ final class ModelRun implements BenchmarkListener {
         } else if (!levels.isEmpty()) {
             LevelReport level = levels.get(0);
             level.outcome().run().filter(OpenLoopResult.class::isInstance).map(OpenLoopResult.class::cast)
-                    .ifPresent(open -> out.print(LoadConsole.openLoop(open) + "\n"));
+                    .ifPresent(open -> out.print(LoadConsole.openLoop(open, sessions()) + "\n"));
             level.outcome().run().filter(ClosedLoopResult.class::isInstance).map(ClosedLoopResult.class::cast)
-                    .ifPresent(closed -> out.print(LoadConsole.closedLoopSessions(closed)));
+                    .ifPresent(closed -> out.print(LoadConsole.closedLoopSessions(closed, sessions())));
             out.print(SummaryConsoleReport.render(level.run(), level.metrics(), PeakInFlight.label(
                     level.outcome().settings(), level.run().settings().numConcurrentRequests())));
             if (level.server() != null) {

@@ -25,7 +25,7 @@ class OpenLoopRatesLineTest {
     /** The merge of a cluster that lost a worker: 240 scheduled, 170 sent, both rates unknown. */
     @Test
     void aLostWorkersUnknownRatesAreSaidWithThePlannedOne() {
-        String text = LoadConsole.openLoop(result(240, 170, Double.NaN, Double.NaN));
+        String text = LoadConsole.openLoop(result(240, 170, Double.NaN, Double.NaN), false);
         assertTrue(text.contains("Rates: scheduled and sent rates not known: a load worker was lost, its share of "
                 + "the schedule untold (planned 16 req/s), completed 0.00 req/s\n"), text);
         assertTrue(text.contains("Warning: 70 of the 240 arrivals were not sent: the load worker that was to send "
@@ -36,10 +36,10 @@ class OpenLoopRatesLineTest {
     /** One arrival has no rate between arrivals, nor one send between sends: said, not '-'. */
     @Test
     void aSingleArrivalHasNoRateAndSaysWhy() {
-        String text = LoadConsole.openLoop(result(1, 1, Double.NaN, Double.NaN));
+        String text = LoadConsole.openLoop(result(1, 1, Double.NaN, Double.NaN), false);
         assertTrue(text.contains("Rates: scheduled rate none (1 arrival; planned 16 req/s), sent rate none (1 sent: "
                 + "a rate needs two), completed"), text);
-        String known = LoadConsole.openLoop(result(50, 50, 15.87, 15.91));
+        String known = LoadConsole.openLoop(result(50, 50, 15.87, 15.91), false);
         assertTrue(known.contains("Rates: scheduled 15.87 req/s, sent 15.91 req/s, completed"), known);
     }
 }

@@ -121,7 +121,7 @@ public record SessionsSummary(Double prefixCacheHitRate, long cachedTokens, Long
         if (s == null) return null;
         StringBuilder b = new StringBuilder();
         if (s.sessions() > 0) {
-            b.append(s.sessions()).append(" sessions, mean TTFT by turn");
+            b.append(s.sessions()).append(s.sessions() == 1 ? " session" : " sessions").append(", mean TTFT by turn");
             for (TurnJson t : s.byTurn()) {
                 b.append(t.turn() == s.byTurn().get(0).turn() ? " " : " / ")
                         .append(t.ttftMeanS() == null ? "-" : String.format(Locale.ROOT, "%.3f", t.ttftMeanS()));

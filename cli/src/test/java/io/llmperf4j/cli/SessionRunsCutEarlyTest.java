@@ -1,0 +1,69 @@
+package io.llmperf4j.cli;
+
+import io.llmperf4j.server.SimulatedServer;
+import io.llmperf4j.server.SimulatorConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Against the simulator: a sessions run (--turns) cut before any later turn is still described as sessions, since
+ * what ran says so, not its records (which look like single requests); and one session, one turn not sent, are said
+ * in the singular.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class SessionRunsCutEarlyTest {
+
+    @Test
+    void anOpenLoopOfSessionsCutBeforeAnyLaterTurnStillCountsSessions(@TempDir Path tmp) {
+        CliRun run;
+        try (SimulatedServer server = fastServer()) {
+            // a think time of 30 s, a run limit of 1 s: only first turns are sent
+            run = CliRun.of(env(server), "token-benchmark", "--model", "sim", "--turns", "fixed:3", "--think-time",
+                    "fixed:30000", "--request-rate", "20", "--timeout", "1", "--no-client-warmup", "--results-dir",
+                    tmp.resolve("out").toString());
+        }
+        assertEquals(0, run.exitCode(), run::toString);
+        assertTrue(run.out().contains("Open loop: offered 20 sessions/s, poisson session arrivals (seed "),
+                run::toString);
+        assertTrue(Pattern.compile("\nSessions: \\d+ scheduled, \\d+ started, \\d+ not started; \\d+ requests? "
+                + "\\(turns?\\) sent;").matcher(run.out()).find(), run::toString);
+        assertFalse(run.out().contains("\nArrivals: "), run::toString);
+        assertFalse(run.out().contains(" req/s, poisson arrivals"), run::toString);
+    }
+
+    @Test
+    void oneSessionAndOneTurnNotSentAreSaidInTheSingular(@TempDir Path tmp) {
+        CliRun run;
+        try (SimulatedServer server = fastServer()) {
+            // one session of 2 turns; its 30 s think time outlasts the 1 s run limit: 1 turn sent, 1 not sent
+            run = CliRun.of(env(server), "token-benchmark", "--model", "sim", "--turns", "fixed:2", "--think-time",
+                    "fixed:30000", "--num-concurrent-requests", "1", "--max-num-completed-requests", "2",
+                    "--timeout", "1", "--no-client-warmup", "--results-dir", tmp.resolve("out").toString());
+        }
+        assertEquals(0, run.exitCode(), run::toString);
+        assertTrue(run.out().contains("Sessions: 1 started; 1 request (turn) sent, 1 not sent\n"), run::toString);
+        assertTrue(run.out().contains("Warning: 1 turn of the sessions in progress was not sent: the run's time "
+                + "limit came first (raise --timeout)\n"), run::toString);
+        assertTrue(run.out().contains("Sessions: 1 session, mean TTFT by turn "), run::toString);
+    }
+
+    private static SimulatedServer fastServer() {
+        return SimulatedServer.start(SimulatorConfig.builder().timeToFirstToken(Duration.ofMillis(5))
+                .interTokenDelay(Duration.ofMillis(1)).build());
+    }
+
+    private static Map<String, String> env(SimulatedServer server) {
+        return Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k");
+    }
+}
