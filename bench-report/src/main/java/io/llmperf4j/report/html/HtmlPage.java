@@ -159,7 +159,7 @@ final class HtmlPage {
             if (open == null) {
                 sub.add("concurrency " + s.numConcurrentRequests());
             } else { // num_concurrent_requests is the cap, or the peak measured: not a concurrency that was set
-                sub.add(openLoopLoad(open));
+                sub.add(openLoopLoad(open, sessionsRun(open)));
                 sub.add(inFlight(open, s.numConcurrentRequests()));
             }
         }
@@ -191,11 +191,14 @@ final class HtmlPage {
                 rows.add(row("Concurrency", Integer.toString(s.numConcurrentRequests())));
                 rows.add(row("Requests to complete", Integer.toString(s.maxNumCompletedRequests())));
             } else { // the arrivals, not --max-num-completed-requests (a trace replays all of its own)
-                rows.add(row("Load", openLoopLoad(open)));
+                rows.add(row("Load", openLoopLoad(open, sessionsRun(open))));
                 rows.add(open.maxConcurrency() != null
                         ? row("At most in flight", Integer.toString(open.maxConcurrency()))
                         : row("Peak in flight", Integer.toString(s.numConcurrentRequests())));
-                rows.add(row("Arrivals scheduled", Integer.toString(open.arrivalsScheduled())));
+                boolean singles = open.trace() != null && open.trace().singleRequests() != null
+                        && open.trace().singleRequests() > 0; // arrivals: sessions and single requests
+                rows.add(row(sessionsRun(open) && !singles ? "Sessions scheduled" : "Arrivals scheduled",
+                        Integer.toString(open.arrivalsScheduled())));
             }
             rows.add(row("Run timeout", s.timeoutS() + " s"));
             rows.add(row("Input tokens (mean \u00b1 sd)", s.meanInputTokens() + " \u00b1 " + s.stddevInputTokens()));
@@ -224,8 +227,18 @@ final class HtmlPage {
         }
         OpenLoopFile.Document open = data.openLoop();
         if (open != null) {
-            rows.add(row("Arrivals", open.arrivalsScheduled() + " scheduled, " + open.requestsSent() + " sent, "
-                    + open.arrivalsNotSent() + " not sent; largest backlog " + open.maxBacklog()));
+            if (sessionsRun(open)) { // each arrival starts a session; the requests sent are their turns
+                boolean singles = open.trace() != null && open.trace().singleRequests() != null
+                        && open.trace().singleRequests() > 0;
+                rows.add(row(singles ? "Sessions and single requests" : "Sessions", open.arrivalsScheduled()
+                        + " scheduled, " + (open.arrivalsScheduled() - open.arrivalsNotSent()) + " started, "
+                        + open.arrivalsNotSent() + " not started; " + open.requestsSent()
+                        + (open.requestsSent() == 1 ? " request (turn)" : " requests (turns)") + " sent; largest "
+                        + "backlog " + open.maxBacklog() + " (turns due but not yet sent)"));
+            } else {
+                rows.add(row("Arrivals", open.arrivalsScheduled() + " scheduled, " + open.requestsSent() + " sent, "
+                        + open.arrivalsNotSent() + " not sent; largest backlog " + open.maxBacklog()));
+            }
             Integer traceNotSent = open.trace() == null ? null : open.trace().requestsNotSent();
             if (traceNotSent != null && traceNotSent > 0) { // with sessions, later turns are not arrivals
                 rows.add(row("Trace requests not sent", traceNotSent + " of " + open.trace().requests()));
@@ -277,18 +290,46 @@ final class HtmlPage {
      * or for a trace replay (no arrival drawn, no seed) "trace replay of mooncake:t.jsonl (5 requests over 1.5 s,
      * speedup 2), mean 2.67 req/s", as the console's load line names it.
      */
-    static String openLoopLoad(OpenLoopFile.Document o) {
+    static String openLoopLoad(OpenLoopFile.Document o, boolean sessions) {
         OpenLoopFile.TraceJson t = o.trace();
         if (t != null) {
-            return "trace replay of " + t.source() + " (" + t.requests() + (t.requests() == 1 ? " request" : " requests")
-                    + " over " + significant(t.spanS()) + " s, speedup " + significant(t.speedup())
+            return "trace replay of " + t.source() + " (" + traceWhat(t) + " s, speedup " + significant(t.speedup())
                     + (t.durationS() == null ? "" : ", first " + significant(t.durationS()) + " s") + "), "
                     + traceRate(t, o.offeredRequestsPerS());
         }
         String arrival = o.burstiness() != null ? o.arrival() + " (burstiness " + plain(o.burstiness()) + ")"
                 : o.arrival();
-        return "open loop, " + plain(o.offeredRequestsPerS()) + " req/s, " + arrival + " arrivals"
-                + (o.seed() == null ? "" : " (seed " + o.seed() + ")");
+        return "open loop, " + plain(o.offeredRequestsPerS()) + (sessions ? " sessions/s, " : " req/s, ") + arrival
+                + (sessions ? " session arrivals" : " arrivals") + (o.seed() == null ? "" : " (seed " + o.seed() + ")");
+    }
+
+    /**
+     * What the trace replayed, in the console's words (Arrival.Trace.details in bench-engine): "5 requests over 1.5",
+     * with sessions their starts, "2 sessions (5 requests) starting over 0.2", and a request without a session as one
+     * of its own, "2 sessions (4 requests) and 3 single requests starting over 0.25"; a file written before
+     * {@code session_span_s} gives the span of every request: "over", not "starting over".
+     */
+    private static String traceWhat(OpenLoopFile.TraceJson t) {
+        if (t.sessions() == null || t.sessions() == 0) {
+            return t.requests() + (t.requests() == 1 ? " request" : " requests") + " over " + significant(t.spanS());
+        }
+        int singles = t.singleRequests() == null ? 0 : t.singleRequests();
+        int inSessions = t.requests() - singles;
+        String what = t.sessions() + (t.sessions() == 1 ? " session (" : " sessions (") + inSessions
+                + (inSessions == 1 ? " request)" : " requests)")
+                + (singles == 0 ? "" : " and " + singles + (singles == 1 ? " single request" : " single requests"));
+        return t.sessionSpanS() != null ? what + " starting over " + significant(t.sessionSpanS())
+                : what + " over " + significant(t.spanS());
+    }
+
+    /**
+     * Whether the open loop's arrivals start multi-turn sessions: a trace with sessions, or drawn arrivals whose
+     * records carry sessions (the summary's {@code sessions} section counts them; first turns count, so a run cut
+     * before any later turn is one too).
+     */
+    private boolean sessionsRun(OpenLoopFile.Document o) {
+        if (o.trace() != null) return o.trace().sessions() != null && o.trace().sessions() > 0;
+        return summary.sessions() != null && summary.sessions().sessions() > 0;
     }
 
     /**

@@ -44,9 +44,17 @@ public final class OpenLoopFile {
      * @param singleRequests with {@code sessions}: the trace's requests without a session, each an arrival of its
      *                  own (the rate then counts arrivals, not sessions); null without sessions or in a file written
      *                  before this key
+     * @param sessionSpanS with {@code sessions}: first to last arrival (session start or single request) in s, after
+     *                  the speedup, the span the console's "starting over" names; null without sessions or in a file
+     *                  written before this key
      */
     public record TraceJson(String source, int requests, double spanS, double speedup, Double durationS,
-                            Integer sessions, Integer requestsNotSent, Integer singleRequests) {
+                            Integer sessions, Integer requestsNotSent, Integer singleRequests, Double sessionSpanS) {
+        /** A trace as files written before {@code session_span_s} had it. */
+        public TraceJson(String source, int requests, double spanS, double speedup, Double durationS,
+                         Integer sessions, Integer requestsNotSent, Integer singleRequests) {
+            this(source, requests, spanS, speedup, durationS, sessions, requestsNotSent, singleRequests, null);
+        }
     }
 
     /** One latency distribution in ms; all null when nothing was measured. */

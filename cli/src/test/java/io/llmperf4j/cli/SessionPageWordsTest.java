@@ -1,0 +1,112 @@
+package io.llmperf4j.cli;
+
+import io.llmperf4j.server.SimulatedServer;
+import io.llmperf4j.server.SimulatorConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Against the simulator: the run's page says an open loop of sessions in the console's words (sessions/s, sessions
+ * scheduled and started, requests as turns; a trace's sessions and single requests and the span of their starts),
+ * as the run wrote it and as `report DIR` rebuilds it.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class SessionPageWordsTest {
+
+    @Test
+    void anOpenLoopOfSessionsIsDescribedInSessionsOnThePage(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("out");
+        CliRun run;
+        try (SimulatedServer server = fastServer()) {
+            // 12 requests of 3 turns: 4 sessions
+            run = CliRun.of(env(server), "token-benchmark", "--model", "sim", "--turns", "fixed:3", "--think-time",
+                    "fixed:10", "--request-rate", "20", "--max-num-completed-requests", "12", "--no-client-warmup",
+                    "--results-dir", out.toString());
+        }
+        assertEquals(0, run.exitCode(), run::toString);
+        String sessionsLine = line(run.out(), "Sessions: 4 scheduled");
+        for (String page : pages(out)) {
+            assertEquals("open loop, 20 sessions/s, poisson session arrivals (seed 11111)",
+                    HtmlRows.value(page, "Load"));
+            assertEquals("4", HtmlRows.value(page, "Sessions scheduled"));
+            assertEquals(sessionsLine.substring("Sessions: ".length()), HtmlRows.value(page, "Sessions"));
+            assertTrue(sessionsLine.contains("; 12 requests (turns) sent;"), sessionsLine);
+            assertFalse(page.contains(" req/s, poisson arrivals"), "not per-request words");
+        }
+    }
+
+    @Test
+    void aTraceOfSessionsAndSingleRequestsIsDescribedAsTheConsoleDescribesIt(@TempDir Path tmp) throws IOException {
+        // sessions a (0 ms) and b (100 ms), 2 turns each; single requests at 50, 150 and 250 ms: 5 arrivals
+        Path trace = Files.writeString(tmp.resolve("t.jsonl"), """
+                {"timestamp": 0, "input_length": 100, "output_length": 5, "session_id": "a"}
+                {"timestamp": 50, "input_length": 100, "output_length": 5}
+                {"timestamp": 100, "input_length": 100, "output_length": 5, "session_id": "b"}
+                {"timestamp": 150, "input_length": 100, "output_length": 5}
+                {"timestamp": 200, "input_length": 100, "output_length": 5, "session_id": "a", "delay": 50}
+                {"timestamp": 250, "input_length": 100, "output_length": 5}
+                {"timestamp": 300, "input_length": 100, "output_length": 5, "session_id": "b", "delay": 50}
+                """);
+        Path out = tmp.resolve("out");
+        CliRun run;
+        try (SimulatedServer server = fastServer()) {
+            run = CliRun.of(env(server), "token-benchmark", "--model", "sim", "--trace", "mooncake:" + trace,
+                    "--no-client-warmup", "--results-dir", out.toString());
+        }
+        assertEquals(0, run.exitCode(), run::toString);
+        String load = "trace replay of mooncake:" + trace + " (2 sessions (4 requests) and 3 single requests starting "
+                + "over 0.25 s, speedup 1), mean 16 arrivals/s";
+        assertTrue(run.err().contains("llmperf4j: load: " + load + "\n"), run::toString);
+        for (String page : pages(out)) {
+            assertEquals(load, HtmlRows.value(page, "Load"));
+            assertEquals("5", HtmlRows.value(page, "Arrivals scheduled"));
+            assertEquals("5 scheduled, 5 started, 0 not started; 7 requests (turns) sent; largest backlog "
+                    + backlog(run.out()) + " (turns due but not yet sent)",
+                    HtmlRows.value(page, "Sessions and single requests"));
+        }
+    }
+
+    private static String line(String text, String start) {
+        return text.lines().filter(l -> l.startsWith(start)).findFirst().orElseThrow(() -> new AssertionError(text));
+    }
+
+    private static String backlog(String out) {
+        String l = line(out, "Sessions and single requests: ");
+        return l.replaceAll(".*largest backlog (\\d+) .*", "$1");
+    }
+
+    /** The run's page as the run wrote it, then rebuilt from its folder as `report DIR` builds it. */
+    private static List<String> pages(Path out) throws IOException {
+        Path page;
+        try (var files = Files.list(out)) {
+            page = files.filter(p -> p.toString().endsWith("_report.html")).findFirst().orElseThrow();
+        }
+        String written = Files.readString(page);
+        Files.delete(page);
+        CliRun report = CliRun.of(Map.of(), "report", out.toString());
+        assertEquals(0, report.exitCode(), report::toString);
+        return List.of(written, Files.readString(page));
+    }
+
+    private static SimulatedServer fastServer() {
+        return SimulatedServer.start(SimulatorConfig.builder().timeToFirstToken(Duration.ofMillis(5))
+                .interTokenDelay(Duration.ofMillis(1)).build());
+    }
+
+    private static Map<String, String> env(SimulatedServer server) {
+        return Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k");
+    }
+}
