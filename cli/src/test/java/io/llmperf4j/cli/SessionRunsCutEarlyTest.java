@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Against the simulator: a sessions run (--turns) cut before any later turn is still described as sessions, since
  * what ran says so, not its records (which look like single requests); and one session, one turn not sent, are said
- * in the singular.
+ * in the singular; a trace's delay that no later turn would use is refused, not ignored.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SessionRunsCutEarlyTest {
@@ -56,6 +56,21 @@ class SessionRunsCutEarlyTest {
         assertTrue(run.out().contains("Warning: 1 turn of the sessions in progress was not sent: the run's time "
                 + "limit came first (raise --timeout)\n"), run::toString);
         assertTrue(run.out().contains("Sessions: 1 session, mean TTFT by turn "), run::toString);
+    }
+
+    @Test
+    void aTraceDelayOutsideASessionsLaterTurnIsAOneLineUsageError(@TempDir Path tmp) throws java.io.IOException {
+        Path noSession = java.nio.file.Files.writeString(tmp.resolve("d.jsonl"), """
+                {"timestamp": 0, "input_length": 10, "output_length": 2, "delay": 50}
+                """);
+        CliRun.of(Map.of(), "trace-stats", "mooncake:" + noSession).assertOneErrorLine(2,
+                "d.jsonl, line 1: \"delay\" without \"session_id\"");
+        Path firstTurn = java.nio.file.Files.writeString(tmp.resolve("f.jsonl"), """
+                {"timestamp": 0, "input_length": 10, "output_length": 2, "session_id": "a", "delay": 50}
+                """);
+        CliRun.of(Map.of(), "token-benchmark", "--model", "sim", "--trace", "mooncake:" + firstTurn,
+                "--no-client-warmup", "--results-dir", tmp.resolve("out").toString()).assertOneErrorLine(2,
+                "f.jsonl, line 1: \"delay\" on the first turn of session \"a\"");
     }
 
     private static SimulatedServer fastServer() {

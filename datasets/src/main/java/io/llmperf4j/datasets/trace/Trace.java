@@ -17,8 +17,10 @@ import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * A request trace to replay: {@code mooncake:FILE} (JSON Lines: {@code timestamp} ms, {@code input_length},
@@ -77,6 +79,7 @@ public record Trace(String format, Path file, List<TraceRequest> requests) {
 
     private static List<TraceRequest> mooncake(Path file, List<String> lines) {
         List<TraceRequest> out = new ArrayList<>();
+        Set<String> sessions = new HashSet<>(); // seen so far: a session's first line is its first turn
         long previous = Long.MIN_VALUE;
         long first = 0;
         for (int i = 0; i < lines.size(); i++) {
@@ -117,6 +120,15 @@ public record Trace(String format, Path file, List<TraceRequest> requests) {
             if (s != null && !s.isNull()) session = s.asText();
             long delay = node.has("delay") && !node.get("delay").isNull() ? integer(file, line, node, "delay", false)
                     : -1;
+            // a delay is the think time before a session's later turn: anywhere else it would be ignored unseen
+            if (delay >= 0 && session == null) {
+                throw error(file, line, "\"delay\" without \"session_id\": a delay is the think time before a "
+                        + "session's later turn");
+            }
+            if (session != null && sessions.add(session) && delay >= 0) {
+                throw error(file, line, "\"delay\" on the first turn of session \"" + session + "\": a session "
+                        + "starts at its timestamp; a delay is the think time before a later turn");
+            }
             if (previous != Long.MIN_VALUE && timestamp < previous) {
                 throw error(file, line, "timestamp " + timestamp + " is before the previous request's (" + previous
                         + "): timestamps must not decrease");

@@ -78,6 +78,30 @@ class TraceTest {
     }
 
     @Test
+    void aDelayOutsideASessionsLaterTurnIsRefusedNamingItsLine(@TempDir Path dir) throws IOException {
+        String m = assertThrows(DatasetFormatException.class, () -> Trace.load("mooncake:" + write(dir, "d.jsonl",
+                "{\"timestamp\": 0, \"input_length\": 10, \"output_length\": 2}\n"
+                        + "{\"timestamp\": 5, \"input_length\": 10, \"output_length\": 2, \"delay\": 100}\n")))
+                .getMessage();
+        assertTrue(m.endsWith("d.jsonl, line 2: \"delay\" without \"session_id\": a delay is the think time before a "
+                + "session's later turn"), m);
+        m = assertThrows(DatasetFormatException.class, () -> Trace.load("mooncake:" + write(dir, "f.jsonl",
+                "{\"timestamp\": 0, \"input_length\": 10, \"output_length\": 2, \"session_id\": \"a\"}\n"
+                        + "{\"timestamp\": 5, \"input_length\": 10, \"output_length\": 2, \"session_id\": \"b\", "
+                        + "\"delay\": 100}\n")))
+                .getMessage();
+        assertTrue(m.endsWith("f.jsonl, line 2: \"delay\" on the first turn of session \"b\": a session starts at "
+                + "its timestamp; a delay is the think time before a later turn"), m);
+        // a later turn's delay is what it is for
+        Trace ok = Trace.load("mooncake:" + write(dir, "ok.jsonl",
+                "{\"timestamp\": 0, \"input_length\": 10, \"output_length\": 2, \"session_id\": \"a\"}\n"
+                        + "{\"timestamp\": 5, \"input_length\": 10, \"output_length\": 2, \"session_id\": \"a\", "
+                        + "\"delay\": 100}\n"));
+        assertEquals(100, ok.requests().get(1).delayMs());
+        assertEquals(-1, ok.requests().get(0).delayMs());
+    }
+
+    @Test
     void promptsAreExactAndEqualIdsAreEqualBytes(@TempDir Path dir) throws IOException {
         assumeTrue(Tokenizers.builtInLlama2Available(), "built-in Llama-2 tokenizer not derived in this build");
         Tokenizer llama = Tokenizers.builtInLlama2();
