@@ -4,6 +4,7 @@ import io.llmperf4j.engine.load.Arrival;
 import io.llmperf4j.engine.load.ClosedLoopResult;
 import io.llmperf4j.engine.load.LatencyPercentiles;
 import io.llmperf4j.engine.load.LevelSummary;
+import io.llmperf4j.engine.load.LoadResult;
 import io.llmperf4j.engine.load.LoadSettings;
 import io.llmperf4j.engine.load.OpenLoopResult;
 import io.llmperf4j.engine.load.OpenLoopSettings;
@@ -67,8 +68,10 @@ final class LoadConsole {
             String unit = singles ? trace.rateUnit() : "sessions/s";
             b.append(String.format(Locale.ROOT, "Rates: %s, completed %s req/s%n",
                     scheduledAndSent(s, sum, unit, "started", true), fixed(sum.completedRequestsPerSecond(), 2)));
-            // a trace says how many of its requests (later turns too) were never sent
-            String notSent = trace != null ? ", " + traceRequestsNotSent(result) + " not sent" : "";
+            // a trace says how many of its requests (later turns too) were never sent; drawn sessions, the turns of
+            // the sessions in progress when the run ended
+            String notSent = ", " + (trace != null ? traceRequestsNotSent(result) : result.turnsNotSent())
+                    + " not sent";
             b.append(String.format(Locale.ROOT, "%s: %d scheduled, %d started, %d not started; %d %s "
                             + "sent%s; largest backlog %d (turns due but not yet sent)%n",
                     singles ? "Sessions and single requests" : "Sessions", sum.arrivalsScheduled(),
@@ -84,6 +87,7 @@ final class LoadConsole {
         // why arrivals were not sent (a trace counts its requests, later turns too)
         String unsent = trace != null ? traceNotSentWarning(result) : ScheduleTimeout.notSent(result);
         if (unsent != null) b.append("Warning: ").append(unsent).append('\n');
+        if (sessions && trace == null) b.append(turnsNotSentWarning(result));
         b.append(String.format(Locale.ROOT, LATENCY_ROW, "latency (ms)", "n", "p50", "p90", "p99", "p99.9", "max"));
         latency(b, "send lag", sum.sendLag());
         latency(b, "TTFT from intended send", sum.ttftFromIntended());
@@ -116,14 +120,16 @@ final class LoadConsole {
         StringBuilder b = new StringBuilder(String.format(Locale.ROOT,
                 "Sessions: %d started; %d %s sent, %d not sent%n", ids.size(), result.requestsSent(),
                 result.requestsSent() == 1 ? "request (turn)" : "requests (turns)", result.turnsNotSent()));
-        if (result.turnsNotSent() > 0) {
-            String why = whyNotSent(result.timedOut(), result.stopped(), "the request budget came first");
-            b.append("Warning: ").append(result.turnsNotSent())
-                    .append(result.turnsNotSent() == 1 ? " turn" : " turns")
-                    .append(" of the sessions in progress ").append(result.turnsNotSent() == 1 ? "was" : "were")
-                    .append(" not sent: ").append(why).append('\n');
-        }
-        return b.toString();
+        return b.append(turnsNotSentWarning(result)).toString();
+    }
+
+    /** "Warning: 2 turns of the sessions in progress were not sent: ..." when a run left some; else empty. */
+    private static String turnsNotSentWarning(LoadResult result) {
+        int turns = result.turnsNotSent();
+        if (turns == 0) return "";
+        return "Warning: " + turns + (turns == 1 ? " turn" : " turns") + " of the sessions in progress "
+                + (turns == 1 ? "was" : "were") + " not sent: " + whyNotSent(result.timedOut(), result.stopped(),
+                "the request budget came first") + "\n";
     }
 
     /** Why a run's turns were left unsent: its time limit, a stop, or {@code otherwise}. */

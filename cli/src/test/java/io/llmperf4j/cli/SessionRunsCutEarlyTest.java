@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -30,14 +31,22 @@ class SessionRunsCutEarlyTest {
         try (SimulatedServer server = fastServer()) {
             // a think time of 30 s, a run limit of 1 s: only first turns are sent
             run = CliRun.of(env(server), "token-benchmark", "--model", "sim", "--turns", "fixed:3", "--think-time",
-                    "fixed:30000", "--request-rate", "20", "--timeout", "1", "--no-client-warmup", "--results-dir",
+                    "fixed:30000", "--request-rate", "20", "--max-num-completed-requests", "12", "--timeout", "1",
+                    "--no-client-warmup", "--results-dir",
                     tmp.resolve("out").toString());
         }
         assertEquals(0, run.exitCode(), run::toString);
         assertTrue(run.out().contains("Open loop: offered 20 sessions/s, poisson session arrivals (seed "),
                 run::toString);
-        assertTrue(Pattern.compile("\nSessions: \\d+ scheduled, \\d+ started, \\d+ not started; \\d+ requests? "
-                + "\\(turns?\\) sent;").matcher(run.out()).find(), run::toString);
+        Matcher line = Pattern.compile("\nSessions: \\d+ scheduled, (\\d+) started, \\d+ not started; "
+                + "\\d+ requests? \\(turns?\\) sent, (\\d+) not sent;").matcher(run.out());
+        assertTrue(line.find(), run::toString);
+        // 4 sessions of 3 turns (12 requests): each session started sent its first turn, its other 2 were cut by
+        // the 1 s limit
+        int started = Integer.parseInt(line.group(1));
+        assertEquals(2 * started, Integer.parseInt(line.group(2)), run::toString);
+        assertTrue(run.out().contains("Warning: " + 2 * started + " turns of the sessions in progress were not sent: "
+                + "the run's time limit came first (raise --timeout)"), run::toString);
         assertFalse(run.out().contains("\nArrivals: "), run::toString);
         assertFalse(run.out().contains(" req/s, poisson arrivals"), run::toString);
     }
