@@ -43,7 +43,7 @@ class SessionPageWordsTest {
                     HtmlRows.value(page, "Load"));
             assertEquals("4", HtmlRows.value(page, "Sessions scheduled"));
             assertEquals(sessionsLine.substring("Sessions: ".length()), HtmlRows.value(page, "Sessions"));
-            assertTrue(sessionsLine.contains("; 12 requests (turns) sent;"), sessionsLine);
+            assertTrue(sessionsLine.contains("; 12 requests (turns) sent, 0 not sent;"), sessionsLine);
             assertFalse(page.contains(" req/s, poisson arrivals"), "not per-request words");
         }
     }
@@ -73,9 +73,11 @@ class SessionPageWordsTest {
         for (String page : pages(out)) {
             assertEquals(load, HtmlRows.value(page, "Load"));
             assertEquals("5", HtmlRows.value(page, "Arrivals scheduled"));
-            assertEquals("5 scheduled, 5 started, 0 not started; 7 requests (turns) sent; largest backlog "
+            assertEquals("5 scheduled, 5 started, 0 not started; 7 requests (turns) sent, 0 not sent; largest backlog "
                     + backlog(run.out()) + " (turns due but not yet sent)",
                     HtmlRows.value(page, "Sessions and single requests"));
+            assertEquals(line(run.out(), "Sessions and single requests: ").substring(
+                    "Sessions and single requests: ".length()), HtmlRows.value(page, "Sessions and single requests"));
         }
     }
 

@@ -221,7 +221,7 @@ final class HtmlPage {
                     + run.requestsSucceeded() + " succeeded, " + run.requestsFailed() + " failed"));
         }
         Integer turnsNotSent = summary.sessions() == null ? null : summary.sessions().turnsNotSent();
-        if (turnsNotSent != null && turnsNotSent > 0) { // a closed loop of sessions the run's end cut mid-session
+        if (turnsNotSent != null && turnsNotSent > 0) { // sessions the run's end cut mid-session, either loop
             rows.add(row("Session turns not sent", turnsNotSent + (turnsNotSent == 1 ? " turn" : " turns")
                     + " of the sessions in progress when the run ended"));
         }
@@ -233,8 +233,9 @@ final class HtmlPage {
                 rows.add(row(singles ? "Sessions and single requests" : "Sessions", open.arrivalsScheduled()
                         + " scheduled, " + (open.arrivalsScheduled() - open.arrivalsNotSent()) + " started, "
                         + open.arrivalsNotSent() + " not started; " + open.requestsSent()
-                        + (open.requestsSent() == 1 ? " request (turn)" : " requests (turns)") + " sent; largest "
-                        + "backlog " + open.maxBacklog() + " (turns due but not yet sent)"));
+                        + (open.requestsSent() == 1 ? " request (turn)" : " requests (turns)") + " sent, "
+                        + sessionRequestsNotSent(open, turnsNotSent) + " not sent; largest backlog "
+                        + open.maxBacklog() + " (turns due but not yet sent)"));
             } else {
                 rows.add(row("Arrivals", open.arrivalsScheduled() + " scheduled, " + open.requestsSent() + " sent, "
                         + open.arrivalsNotSent() + " not sent; largest backlog " + open.maxBacklog()));
@@ -320,6 +321,15 @@ final class HtmlPage {
                 + (singles == 0 ? "" : " and " + singles + (singles == 1 ? " single request" : " single requests"));
         return t.sessionSpanS() != null ? what + " starting over " + significant(t.sessionSpanS())
                 : what + " over " + significant(t.spanS());
+    }
+
+    /**
+     * The requests of a sessions run never sent, as the console's Sessions line says them: a trace's (its later turns
+     * too), else the turns of the sessions in progress when the run ended.
+     */
+    private static int sessionRequestsNotSent(OpenLoopFile.Document open, Integer turnsNotSent) {
+        if (open.trace() != null && open.trace().requestsNotSent() != null) return open.trace().requestsNotSent();
+        return turnsNotSent == null ? 0 : turnsNotSent;
     }
 
     /**
