@@ -285,14 +285,16 @@ class ClusterRunTest {
             long placed = sharedStartWallMicros[0] + r.actualSendOffsetNanos() / 1_000L;
             closestMicros.merge(r.record().workerId(), Math.abs(r.record().startEpochMicros() - placed), Math::min);
         }
+        // the subject is the 30 ms estimate not applied: 10 ms tells it apart, where a loaded machine's late wake-up
+        // of a worker at the shared instant put its records 1.09 ms off (a clean-clone verify with two test JVMs)
         for (Map.Entry<String, Long> w : closestMicros.entrySet()) {
-            assertTrue(w.getValue() < 1_000, "worker " + w.getKey() + "'s closest record is " + w.getValue()
+            assertTrue(w.getValue() < 10_000, "worker " + w.getKey() + "'s closest record is " + w.getValue()
                     + " us from where its part places it: " + run.workers());
         }
         long windowEndMicros = sharedStartWallMicros[0] + (run.measureStartNanos() + run.durationNanos()) / 1_000L;
         for (RequestRecord r : run.records()) {
             long end = r.startEpochMicros() + r.e2eNanos() / 1_000L;
-            assertTrue(end <= windowEndMicros + 1_000, r.clientRequestId() + " of " + r.workerId() + " ended "
+            assertTrue(end <= windowEndMicros + 10_000, r.clientRequestId() + " of " + r.workerId() + " ended "
                     + (end - windowEndMicros) + " us after the window");
         }
     }
