@@ -107,7 +107,7 @@ final class RunMerger {
                 for (long connect : part.preconnectNanos()) preconnect.add(connect);
                 // its slice of the schedule is known, and its sends were told as they went
                 if (part.share().openLoop()) scheduledRate += part.share().schedule().measuredRatePerSecond();
-                achievedRate += sendRate(own);
+                achievedRate += ScheduledRecord.perSecondFirstToLast(own, ScheduledRecord::actualSendOffsetNanos);
                 left = part.lostReason() + ": " + lostWords(lost) + (assigned == null ? "" : ", " + notSent
                         + " it never said it sent are not sent (a send in its last milliseconds may be among them)");
             }
@@ -172,22 +172,6 @@ final class RunMerger {
         return Math.max(a, b);
     }
 
-    /**
-     * A LOST record for each request a worker that left said it sent and whose record never came: it started when
-     * it was sent (its worker's wall clock, its place on the shared timeline), its fate unknown.
-     */
-    /** A lost worker's measured sends per second, first to last, as a runner computes its own; NaN below two. */
-    private static double sendRate(List<ScheduledRecord> sends) {
-        if (sends.size() < 2) return Double.NaN;
-        long first = Long.MAX_VALUE;
-        long last = Long.MIN_VALUE;
-        for (ScheduledRecord r : sends) {
-            first = Math.min(first, r.actualSendOffsetNanos());
-            last = Math.max(last, r.actualSendOffsetNanos());
-        }
-        return last <= first ? Double.NaN : (sends.size() - 1) / ((last - first) / 1e9);
-    }
-
     /** What became of the requests a lost worker had sent: those whose record never reached the coordinator. */
     static String lostWords(int lost) {
         if (lost == 0) return "every request it had sent has its record at the coordinator (none lost)";
@@ -195,6 +179,10 @@ final class RunMerger {
                 : lost + " requests it had sent without their records reaching the coordinator are recorded as lost";
     }
 
+    /**
+     * A LOST record for each request a worker that left said it sent and whose record never came: it started when
+     * it was sent (its worker's wall clock, its place on the shared timeline), its fate unknown.
+     */
     static List<ScheduledRecord> lostRecords(String workerId, Collection<SentRequests.Sent> sent, String reason) {
         Failure failure = new Failure(FailureKind.LOST, -1, "lost: " + reason + " after sending this request, "
                 + "before its record reached the coordinator");

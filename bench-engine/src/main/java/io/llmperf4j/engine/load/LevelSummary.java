@@ -225,14 +225,7 @@ public record LevelSummary(double level, int successes, int total, double output
 
     /** (n − 1) / (last end − first end): the schedule's own rate convention, applied to when requests ended. */
     private static double completionRate(List<ScheduledRecord> ok) {
-        if (ok.size() < 2) return Double.NaN;
-        long first = Long.MAX_VALUE;
-        long last = Long.MIN_VALUE;
-        for (ScheduledRecord r : ok) {
-            first = Math.min(first, r.endOffsetNanos());
-            last = Math.max(last, r.endOffsetNanos());
-        }
-        return last > first ? (ok.size() - 1) / ((last - first) / 1e9) : Double.NaN;
+        return ScheduledRecord.perSecondFirstToLast(ok, ScheduledRecord::endOffsetNanos);
     }
 
     public int failures() {

@@ -2,7 +2,9 @@ package io.llmperf4j.engine.load;
 
 import io.llmperf4j.model.RequestRecord;
 
+import java.util.Collection;
 import java.util.Objects;
+import java.util.function.ToLongFunction;
 
 /**
  * A {@link RequestRecord} with when it was meant to be sent and when it was: the engine's addition to the shared
@@ -55,5 +57,22 @@ public record ScheduledRecord(RequestRecord record, int arrivalIndex, long inten
 
     public ScheduledRecord withRecord(RequestRecord r) {
         return new ScheduledRecord(r, arrivalIndex, intendedSendOffsetNanos, actualSendOffsetNanos, warmup);
+    }
+
+    /**
+     * The schedule's rate convention, (n − 1) / (last − first), over {@code instant} of each record (its send, its
+     * end): per second; NaN below two records or when they share one instant.
+     */
+    public static double perSecondFirstToLast(Collection<ScheduledRecord> records,
+                                              ToLongFunction<ScheduledRecord> instant) {
+        if (records.size() < 2) return Double.NaN;
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        for (ScheduledRecord r : records) {
+            long at = instant.applyAsLong(r);
+            first = Math.min(first, at);
+            last = Math.max(last, at);
+        }
+        return last > first ? (records.size() - 1) / ((last - first) / 1e9) : Double.NaN;
     }
 }
