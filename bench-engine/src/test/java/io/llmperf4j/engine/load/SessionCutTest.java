@@ -1,22 +1,18 @@
 package io.llmperf4j.engine.load;
 
-import io.llmperf4j.engine.client.ClientConfig;
-import io.llmperf4j.engine.client.EndpointUrls;
 import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.testserver.TimedSseServer;
-import io.llmperf4j.model.RequestInputs;
 import io.llmperf4j.model.RequestRecord;
-import io.llmperf4j.model.RequestSpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
+import static io.llmperf4j.engine.load.TestSessions.netty;
+import static io.llmperf4j.engine.load.TestSessions.workload;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -87,21 +83,4 @@ class SessionCutTest {
         }
     }
 
-    /** {@code sessions} sessions of {@code turns} turns, {@code thinkMillis} before each later turn. */
-    private static PacedWorkload workload(int sessions, int turns, long thinkMillis) {
-        List<RequestSpec> specs = new ArrayList<>();
-        for (int s = 0; s < sessions; s++) {
-            for (int t = 0; t < turns; t++) {
-                specs.add(new RequestSpec(specs.size(), "u" + s + "." + t, 2, 3,
-                        new RequestInputs("sys", List.of(), List.of(), "s" + s, t)));
-            }
-        }
-        return PacedWorkload.sessions(specs, turn -> turn.inputs().turn() == 0 ? 0
-                : TimeUnit.MILLISECONDS.toNanos(thinkMillis));
-    }
-
-    private static NettyLlmClient netty(TimedSseServer server) {
-        return new NettyLlmClient(ClientConfig.builder(EndpointUrls.chatCompletions(server.baseUrl()), "m")
-                .maxConnections(2).build());
-    }
 }

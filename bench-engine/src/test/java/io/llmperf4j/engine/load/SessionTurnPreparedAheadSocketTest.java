@@ -1,26 +1,23 @@
 package io.llmperf4j.engine.load;
 
-import io.llmperf4j.engine.client.ClientConfig;
-import io.llmperf4j.engine.client.EndpointUrls;
 import io.llmperf4j.engine.client.LlmClient;
 import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.client.PreparedRequest;
 import io.llmperf4j.engine.client.RequestHandle;
 import io.llmperf4j.engine.testserver.TimedSseServer;
-import io.llmperf4j.model.RequestInputs;
 import io.llmperf4j.model.RequestSpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static io.llmperf4j.engine.load.TestSessions.netty;
+import static io.llmperf4j.engine.load.TestSessions.workload;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -37,7 +34,7 @@ class SessionTurnPreparedAheadSocketTest {
     void aLaterTurnIsBuiltBeforeItIsDue() throws Exception {
         try (TimedSseServer server = TimedSseServer.start(Duration.ofMillis(2), Duration.ofMillis(1));
              BuildStamps client = new BuildStamps(netty(server))) {
-            ClosedLoopResult result = new SessionRunner(client, String::length).runClosed(workload(2, 300),
+            ClosedLoopResult result = new SessionRunner(client, String::length).runClosed(workload(2, 3, 300),
                     new ClosedLoopSettings(2, OptionalInt.of(6), Duration.ofSeconds(30)), RecordListener.NONE,
                     () -> false);
 
@@ -80,7 +77,7 @@ class SessionTurnPreparedAheadSocketTest {
                 runner.stop();
             });
             stopper.start();
-            ClosedLoopResult result = runner.runClosed(workload(1, 2_000),
+            ClosedLoopResult result = runner.runClosed(workload(1, 3, 2_000),
                     new ClosedLoopSettings(1, OptionalInt.of(3), Duration.ofSeconds(30)), RecordListener.NONE,
                     () -> false);
             ran.set(true);
@@ -93,23 +90,6 @@ class SessionTurnPreparedAheadSocketTest {
         }
     }
 
-    /** {@code sessions} sessions of three turns, {@code thinkMillis} before each later turn. */
-    private static PacedWorkload workload(int sessions, long thinkMillis) {
-        List<RequestSpec> specs = new ArrayList<>();
-        for (int s = 0; s < sessions; s++) {
-            for (int t = 0; t < 3; t++) {
-                specs.add(new RequestSpec(specs.size(), "u" + s + "." + t, 2, 3,
-                        new RequestInputs("sys", List.of(), List.of(), "s" + s, t)));
-            }
-        }
-        return PacedWorkload.sessions(specs, turn -> turn.inputs().turn() == 0 ? 0
-                : TimeUnit.MILLISECONDS.toNanos(thinkMillis));
-    }
-
-    private static NettyLlmClient netty(TimedSseServer server) {
-        return new NettyLlmClient(ClientConfig.builder(EndpointUrls.chatCompletions(server.baseUrl()), "m")
-                .maxConnections(2).build());
-    }
 
     /** The real client, noting when each request was built (by request id) and each built request given back. */
     private static final class BuildStamps implements LlmClient {
