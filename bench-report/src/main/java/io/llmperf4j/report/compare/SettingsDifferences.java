@@ -17,7 +17,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * The settings two compared folders ran with that differ, read from their summaries: model, endpoint, LLM API,
@@ -33,7 +32,6 @@ import java.util.stream.Stream;
 public final class SettingsDifferences {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String SUMMARY_SUFFIX = "_llmperf4j_summary.json";
     /** llmperf's base name, {@code <model>_<mean input tokens>_<mean output tokens>}. */
     private static final String CLOSED_LOOP = "closed loop, ";
     private static final Pattern MEANS_IN_BASE = Pattern.compile(".*_(\\d+)_(\\d+)");
@@ -196,13 +194,7 @@ public final class SettingsDifferences {
     }
 
     private static Optional<JsonNode> summaryDocumentIn(Path dir) throws IOException {
-        if (!Files.isDirectory(dir)) return java.util.Optional.empty();
-        Path file;
-        try (Stream<Path> list = Files.list(dir)) {
-            file = list.filter(p -> p.getFileName().toString().endsWith(SUMMARY_SUFFIX)).sorted().findFirst()
-                    .orElse(null);
-        }
-        return file == null ? java.util.Optional.empty() : java.util.Optional.of(JSON.readTree(file.toFile()));
+        return Files.isDirectory(dir) ? StoppedRuns.summaryIn(dir) : Optional.empty();
     }
 
     /**
