@@ -54,9 +54,14 @@ import java.util.function.BooleanSupplier;
  * loop included. A closed loop's next session is due when the request that freed its slot ended. The open loop's
  * concurrency cap ({@link OpenLoopSettings#maxConcurrency()}) counts requests (turns) in flight: a turn due while
  * the cap is full waits, in order of due time, and is sent when a request ends; the wait is send lag (its intended
- * send is its due time), outside TTFT, as in {@link OpenLoopRunner}. A later turn's request (its body carries the
- * history) is built shortly before it is due, so its due instant holds the send alone, as the open loop's arrivals
- * do; a session's first turn is built when due. Warmup does not apply to sessions. The calling thread sends and
+ * send is its due time), outside TTFT, as in {@link OpenLoopRunner}. A turn's request (a later turn's body carries
+ * the history) is built shortly before it is due ({@link #BUILD_AHEAD_NANOS}), so its due instant holds the send
+ * alone, as the open loop's arrivals do: a later turn once its previous turn ended, and in an open loop a session's
+ * first turn too, its start being known from the schedule (or the trace); the open loop's clock starts that much
+ * after the call, so even a session due at once is built before its time. A closed loop's next session is built
+ * when a slot frees, as {@link ClosedLoopRunner} builds its next request: which slot frees first, and when, is not
+ * known before. A turn built and never sent (a stop, the deadline, the request budget) gives its request back.
+ * Warmup does not apply to sessions. The calling thread sends and
  * collects (a send never blocks); it counts output tokens before building the next turn, so its history and input
  * count include the reply.
  */
@@ -66,14 +71,17 @@ public final class SessionRunner {
     private static final java.util.Comparator<Due> DUE_ORDER = (a, b) -> a.dueNanos != b.dueNanos
             ? Long.compare(a.dueNanos, b.dueNanos) : Long.compare(a.seq, b.seq);
     /**
-     * How long before its due time a later turn's request is built: enough for the loop's own wake-up to come
-     * first, short enough that sessions thinking for seconds do not each hold a built body meanwhile.
+     * How long before its due time a turn's request is built: enough for the loop's own wake-up to come first,
+     * short enough that sessions thinking for seconds do not each hold a built body meanwhile. An open loop's clock
+     * starts this long after the call, so its first sessions are built ahead too.
      */
-    private static final long BUILD_AHEAD_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+    static final long BUILD_AHEAD_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
     private final LlmClient client;
     private final TokenCounter tokenCounter;
     private final Duration cancelGrace;
+    /** {@link #BUILD_AHEAD_NANOS}, or a test's own. */
+    private final long buildAheadNanos;
     private final RunGuard<Finished> guard = new RunGuard<>(STOP);
 
     public SessionRunner(LlmClient client, TokenCounter tokenCounter) {
@@ -82,9 +90,19 @@ public final class SessionRunner {
 
     /** With {@code cancelGrace} instead of {@link CancelGrace#GRACE} for the records of cancelled requests. */
     SessionRunner(LlmClient client, TokenCounter tokenCounter, Duration cancelGrace) {
+        this(client, tokenCounter, cancelGrace, BUILD_AHEAD_NANOS);
+    }
+
+    /**
+     * With {@code buildAheadNanos} instead of {@link #BUILD_AHEAD_NANOS}: a test's loop that must build a turn
+     * before it is due, however late a loaded machine wakes it.
+     */
+    SessionRunner(LlmClient client, TokenCounter tokenCounter, Duration cancelGrace, long buildAheadNanos) {
         this.client = Objects.requireNonNull(client, "client");
         this.tokenCounter = Objects.requireNonNull(tokenCounter, "tokenCounter");
         this.cancelGrace = Objects.requireNonNull(cancelGrace, "cancelGrace");
+        if (buildAheadNanos < 0) throw new IllegalArgumentException("buildAheadNanos must be >= 0");
+        this.buildAheadNanos = buildAheadNanos;
     }
 
     public ClosedLoopResult runClosed(PacedWorkload workload, ClosedLoopSettings settings, RecordListener listener,
@@ -138,7 +156,7 @@ public final class SessionRunner {
                         : (run.firstTurnsSent - 1) / ((run.lastSendOffset - run.firstSendOffset) / 1e9);
                 return new OpenLoopResult(run.records, List.of(), run.timeline, run.startEpochMillis,
                         run.endEpochMillis, run.endNanos - run.startNanos, 0, run.records.size(), run.timedOut,
-                        run.stopped, settings, 0, starts.length, starts.length - run.started, run.maxBacklog,
+                        run.stopped, settings, 0, starts.length, starts.length - run.firstTurnsSent, run.maxBacklog,
                         scheduled, achieved).withPreconnect(preconnect).withClockStart(run.startNanos)
                         .withClientOverhead(overhead.stop()).withTurnsNotSent(run.turnsNotSentAtEnd);
             }
@@ -177,10 +195,10 @@ public final class SessionRunner {
     }
 
     /**
-     * A turn due at {@code dueNanos}. A later turn (its history known once the previous one ended) is built shortly
-     * before it is due ({@link Run#buildAhead}), so its due instant holds the send alone; {@code ready}, its spec and
-     * its wire-end flag are then set. A session's first turn is built when due. A turn that will not be sent gives
-     * its request back ({@link #drop}).
+     * A turn due at {@code dueNanos}. A later turn (its history known once the previous one ended), and an open
+     * loop's first turn (its session's start scheduled), is built shortly before it is due ({@link Run#buildAhead}),
+     * so its due instant holds the send alone; {@code ready}, its spec and its wire-end flag are then set. A closed
+     * loop's first turn is built when due. A turn that will not be sent gives its request back ({@link #drop}).
      */
     private static final class Due {
         final long dueNanos;
@@ -233,7 +251,7 @@ public final class SessionRunner {
         final ArrayDeque<Active> leftovers = new ArrayDeque<>();
         final BlockingQueue<Finished> finished = new LinkedBlockingQueue<>();
         final PriorityQueue<Due> pending = new PriorityQueue<>(DUE_ORDER);
-        /** The later turns not built yet, by due time: each is built {@link #BUILD_AHEAD_NANOS} before it is due. */
+        /** The turns not built yet, by due time: each is built {@link #BUILD_AHEAD_NANOS} before it is due. */
         final PriorityQueue<Due> toBuild = new PriorityQueue<>(DUE_ORDER);
         /** Sent and not yet recorded; a stop reads it from another thread. */
         final Map<Integer, InFlight> inFlight = new ConcurrentHashMap<>();
@@ -281,8 +299,10 @@ public final class SessionRunner {
         }
 
         void execute() {
-            startEpochMillis = System.currentTimeMillis();
-            startNanos = System.nanoTime();
+            // an open loop's first sessions are due at once: the clock starts late enough to build them before
+            long lead = starts != null ? buildAheadNanos : 0;
+            startEpochMillis = System.currentTimeMillis() + lead / 1_000_000L;
+            startNanos = System.nanoTime() + lead;
             listener.onMeasureStart(startNanos); // the live line's clock: the summary's start
             long timeoutNanos = Deadlines.cappedNanos(timeout);
             long deadline = startNanos + timeoutNanos;
@@ -353,13 +373,14 @@ public final class SessionRunner {
         }
 
         /**
-         * The turns not sent of the sessions that had sent one: a session started as a slot freed but whose first
-         * turn the stop came before never was in progress (its turns were counted as not sent, 6 too many for a
-         * session of 6).
+         * The turns not sent of the sessions that had sent one, and of a failed session's rest started and not sent
+         * (its turns were not sent while it waited, and still are not). A session started (a slot freed, or built
+         * ahead of its scheduled start) whose first turn the end came before never was in progress: its turns are
+         * not counted (they were 6 too many for a session of 6).
          */
         private int turnsNotSentOfSessionsInProgress() {
             int n = 0;
-            for (Active a : active) if (a.next > 0) n += a.turns.size() - a.next;
+            for (Active a : active) if (a.next > 0 || a.firstTurn > 0) n += a.turns.size() - a.next;
             return n;
         }
 
@@ -368,6 +389,10 @@ public final class SessionRunner {
             return (long) sent + reservedTurns() < maxRequests;
         }
 
+        /**
+         * Starts the next session (a failed session's rest first, once every session has started), its first turn
+         * due at {@code dueNanos}: an open loop's is built ahead, as a later turn is; a closed loop's when due.
+         */
         private void startNextSession(long dueNanos) {
             if (!roomForASession()) return;
             // once every session has started, a failed session's unsent turns: fresh prompts, before any replay
@@ -375,7 +400,7 @@ public final class SessionRunner {
             if (rest != null) {
                 started++;
                 active.add(rest);
-                pending.add(new Due(dueNanos, seq++, rest));
+                due(dueNanos, rest, starts != null);
                 return;
             }
             int k = nextSession++;
@@ -387,7 +412,14 @@ public final class SessionRunner {
             // arrival of its own, not a session (as trace-stats counts them)
             Active session = new Active(turns, base == null || pass == 0 ? base : base + "~" + pass, 0);
             active.add(session);
-            pending.add(new Due(dueNanos, seq++, session));
+            due(dueNanos, session, starts != null);
+        }
+
+        /** {@code session}'s next turn, due at {@code dueNanos}; {@code buildAhead}: built before it is due. */
+        private void due(long dueNanos, Active session, boolean buildAhead) {
+            Due due = new Due(dueNanos, seq++, session);
+            pending.add(due);
+            if (buildAhead) toBuild.add(due);
         }
 
         private void loop(long deadline) {
@@ -397,8 +429,9 @@ public final class SessionRunner {
                     return;
                 }
                 long now = System.nanoTime();
-                if (starts != null) {
-                    while (started < starts.length && startNanos + starts[started] <= now && roomForASession()) {
+                if (starts != null) { // started ahead, so its first turn is built before it is due
+                    while (started < starts.length && startNanos + starts[started] - buildAheadNanos <= now
+                            && roomForASession()) {
                         startNextSession(startNanos + starts[started]);
                     }
                 }
@@ -432,8 +465,8 @@ public final class SessionRunner {
                 if (!pending.isEmpty() && inFlight.size() < inFlightCap) {
                     wake = Math.min(wake, pending.peek().dueNanos);
                 }
-                if (moreStarts) wake = Math.min(wake, startNanos + starts[started]);
-                if (!toBuild.isEmpty()) wake = Math.min(wake, toBuild.peek().dueNanos - BUILD_AHEAD_NANOS);
+                if (moreStarts) wake = Math.min(wake, startNanos + starts[started] - buildAheadNanos);
+                if (!toBuild.isEmpty()) wake = Math.min(wake, toBuild.peek().dueNanos - buildAheadNanos);
                 Finished f;
                 try {
                     f = wake <= now ? finished.poll() : finished.poll(wake - now, TimeUnit.NANOSECONDS);
@@ -518,10 +551,7 @@ public final class SessionRunner {
                 // with its images: the server sees the conversation it saw, and its prefix cache can hit
                 session.history.add(ChatMessage.user(e.sent().prompt(), e.sent().inputs().images()));
                 session.history.add(ChatMessage.assistant(r.generatedText()));
-                Due due = new Due(ended + workload.thinkTime().nanosBefore(session.turns.get(session.next)), seq++,
-                        session);
-                pending.add(due);
-                toBuild.add(due);
+                due(ended + workload.thinkTime().nanosBefore(session.turns.get(session.next)), session, true);
             } else {
                 active.remove(session);
                 if (!r.succeeded() && session.next < session.turns.size()) {
@@ -537,12 +567,12 @@ public final class SessionRunner {
         }
 
         /**
-         * Builds the later turns due within {@link #BUILD_AHEAD_NANOS} of {@code now}: a long conversation's body is
-         * not built in its due instant. A client that refuses one leaves it to be built when due, where the refusal
+         * Builds the turns due within {@link #BUILD_AHEAD_NANOS} of {@code now}: a long conversation's body (or a
+         * first turn's long prompt) is not built in its due instant. A client that refuses one leaves it to be built when due, where the refusal
          * is recorded.
          */
         private void buildAhead(long now) {
-            while (!toBuild.isEmpty() && toBuild.peek().dueNanos - BUILD_AHEAD_NANOS <= now) {
+            while (!toBuild.isEmpty() && toBuild.peek().dueNanos - buildAheadNanos <= now) {
                 Due due = toBuild.poll();
                 if (due.taken) continue;
                 RequestSpec spec = nextTurn(due.session);
