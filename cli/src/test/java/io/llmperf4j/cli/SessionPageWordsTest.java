@@ -38,6 +38,9 @@ class SessionPageWordsTest {
         }
         assertEquals(0, run.exitCode(), run::toString);
         String sessionsLine = line(run.out(), "Sessions: 4 scheduled");
+        // the summary's load says sessions as the console and the page do (the run's seed appended)
+        assertEquals("open loop, 20 sessions/s, poisson session arrivals, seed 11111",
+                RunFolder.summary(out).get("settings").get("metadata").get("llmperf4j_load").asText());
         for (String page : pages(out)) {
             assertEquals("open loop, 20 sessions/s, poisson session arrivals (seed 11111)",
                     HtmlRows.value(page, "Load"));

@@ -27,6 +27,9 @@ import java.util.OptionalInt;
  *                          queues (FIFO) and is sent when a request ends, and its latency from the intended send
  *                          time includes that wait
  * @param warmup            arrivals kept apart from the results
+ * @param sessionArrivals   each arrival starts a multi-turn session (the rate counts sessions, the requests are
+ *                          their turns): what {@link SessionRunner} ran, as its result's settings say; it changes
+ *                          the words of {@link #describe()} only
  */
 public record OpenLoopSettings(
         double requestsPerSecond,
@@ -36,7 +39,8 @@ public record OpenLoopSettings(
         Optional<Duration> duration,
         Duration timeout,
         OptionalInt maxConcurrency,
-        Warmup warmup) implements LoadSettings {
+        Warmup warmup,
+        boolean sessionArrivals) implements LoadSettings {
 
     public static final long DEFAULT_SEED = 0L;
     public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(10);
@@ -73,13 +77,20 @@ public record OpenLoopSettings(
         warmup = warmup == null ? Warmup.NONE : warmup;
     }
 
+    /** Arrivals of single requests. */
+    public OpenLoopSettings(double requestsPerSecond, Arrival arrival, long seed, OptionalInt maxRequests,
+                            Optional<Duration> duration, Duration timeout, OptionalInt maxConcurrency, Warmup warmup) {
+        this(requestsPerSecond, arrival, seed, maxRequests, duration, timeout, maxConcurrency, warmup, false);
+    }
+
     /** Poisson arrivals, seed {@link #DEFAULT_SEED}, timeout {@link #DEFAULT_TIMEOUT}, no cap, no warmup. */
     public static Builder builder(double requestsPerSecond) {
         return new Builder(requestsPerSecond);
     }
 
     public Builder toBuilder() {
-        Builder b = new Builder(requestsPerSecond).arrival(arrival).seed(seed).timeout(timeout).warmup(warmup);
+        Builder b = new Builder(requestsPerSecond).arrival(arrival).seed(seed).timeout(timeout).warmup(warmup)
+                .sessionArrivals(sessionArrivals);
         b.maxRequests = maxRequests;
         b.duration = duration;
         b.maxConcurrency = maxConcurrency;
@@ -94,6 +105,11 @@ public record OpenLoopSettings(
     @Override
     public OpenLoopSettings withWarmup(Warmup w) {
         return toBuilder().warmup(w).build();
+    }
+
+    /** The same load, its arrivals starting multi-turn sessions. */
+    public OpenLoopSettings withSessionArrivals() {
+        return sessionArrivals ? this : toBuilder().sessionArrivals(true).build();
     }
 
     public OpenLoopSettings withRequestsPerSecond(double rate) {
@@ -122,7 +138,9 @@ public record OpenLoopSettings(
     }
 
     /**
-     * "open loop, 5 req/s poisson, at most 4 in flight"; a trace replay names its trace instead of drawn arrivals:
+     * "open loop, 5 req/s poisson, at most 4 in flight"; with {@link #sessionArrivals()} in the console's words
+     * (bench-run's LoadConsole), "open loop, 5 sessions/s, poisson session arrivals, at most 4 requests in flight";
+     * a trace replay names its trace instead of drawn arrivals:
      * "trace replay of mooncake:t.jsonl (5 requests over 1.5 s, speedup 2), mean 2.67 req/s", and a trace whose
      * requests share one timestamp, which has no rate, what it sends: "trace replay of mooncake:t.jsonl (3 requests
      * over 0 s, speedup 1), all 3 requests at t=0 (a burst)"; with sessions, their starts: "trace replay of
@@ -139,6 +157,11 @@ public record OpenLoopSettings(
             return "trace replay of " + t.details() + ", " + rate
                     + (maxConcurrency.isPresent() ? ", at most " + maxConcurrency.getAsInt() + " in flight" : "");
         }
+        if (sessionArrivals) { // the rate counts sessions; the cap counts their turns
+            return "open loop, " + LoadSettings.formatLevel(requestsPerSecond) + " sessions/s, " + arrival
+                    + " session arrivals" + (maxConcurrency.isPresent()
+                    ? ", at most " + maxConcurrency.getAsInt() + " requests in flight" : "");
+        }
         return "open loop, " + LoadSettings.formatLevel(requestsPerSecond) + " req/s " + arrival
                 + (maxConcurrency.isPresent() ? ", at most " + maxConcurrency.getAsInt() + " in flight" : "");
     }
@@ -153,6 +176,7 @@ public record OpenLoopSettings(
         private Duration timeout = DEFAULT_TIMEOUT;
         private OptionalInt maxConcurrency = OptionalInt.empty();
         private Warmup warmup = Warmup.NONE;
+        private boolean sessionArrivals;
 
         private Builder(double requestsPerSecond) {
             this.requestsPerSecond = requestsPerSecond;
@@ -193,9 +217,15 @@ public record OpenLoopSettings(
             return this;
         }
 
+        /** Each arrival starts a multi-turn session (see {@link OpenLoopSettings#sessionArrivals()}). */
+        public Builder sessionArrivals(boolean sessions) {
+            this.sessionArrivals = sessions;
+            return this;
+        }
+
         public OpenLoopSettings build() {
             return new OpenLoopSettings(requestsPerSecond, arrival, seed, maxRequests, duration, timeout,
-                    maxConcurrency, warmup);
+                    maxConcurrency, warmup, sessionArrivals);
         }
     }
 }

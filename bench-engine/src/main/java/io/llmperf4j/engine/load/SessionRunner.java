@@ -154,9 +154,10 @@ public final class SessionRunner {
                 // sessions started per second (their first turns' sends), as the schedule's rate counts sessions
                 double achieved = run.firstTurnsSent < 2 || run.lastSendOffset <= run.firstSendOffset ? Double.NaN
                         : (run.firstTurnsSent - 1) / ((run.lastSendOffset - run.firstSendOffset) / 1e9);
+                // its arrivals started sessions: its settings say so (its summary's load, in sessions/s)
                 return new OpenLoopResult(run.records, List.of(), run.timeline, run.startEpochMillis,
                         run.endEpochMillis, run.endNanos - run.startNanos, 0, run.records.size(), run.timedOut,
-                        run.stopped, settings, 0, starts.length, starts.length - run.firstTurnsSent, run.maxBacklog,
+                        run.stopped, settings.withSessionArrivals(), 0, starts.length, starts.length - run.firstTurnsSent, run.maxBacklog,
                         scheduled, achieved).withPreconnect(preconnect).withClockStart(run.startNanos)
                         .withClientOverhead(overhead.stop()).withTurnsNotSent(run.turnsNotSentAtEnd);
             }

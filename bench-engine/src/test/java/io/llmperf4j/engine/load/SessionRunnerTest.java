@@ -73,6 +73,23 @@ class SessionRunnerTest {
     }
 
     @Test
+    void anOpenLoopOfSessionsSaysItsArrivalsAreSessions() {
+        FakeClient client = FakeClient.succeeding();
+        OpenLoopSettings settings = OpenLoopSettings.builder(20).maxRequests(4).maxConcurrency(3).build();
+        OpenLoopResult result = new SessionRunner(client, WORDS).runOpen(PacedWorkload.sessions(sessions(2, 2),
+                PacedWorkload.ThinkTime.NONE), settings, RecordListener.NONE, () -> false);
+        assertEquals(4, result.records().size());
+        assertEquals("open loop, 20 req/s poisson, at most 3 in flight", settings.describe());
+        // the summary's load (llmperf4j_load) is its settings' words: the console's
+        assertEquals("open loop, 20 sessions/s, poisson session arrivals, at most 3 requests in flight",
+                result.settings().describe());
+        assertEquals(settings.withSessionArrivals(), result.settings());
+        assertEquals(settings.schedule(), result.settings().schedule(), "the same load");
+        assertEquals("open loop, 2.5 sessions/s, constant session arrivals", OpenLoopSettings.builder(2.5)
+                .arrival(Arrival.constant()).maxRequests(1).sessionArrivals(true).build().describe());
+    }
+
+    @Test
     void anOpenLoopsArrivalsStartSessionsAndATraceKeepsItsTimes() {
         FakeClient client = FakeClient.succeeding();
         PacedWorkload trace = PacedWorkload.trace(sessions(2, 2), new long[] {0, 200_000_000L},
