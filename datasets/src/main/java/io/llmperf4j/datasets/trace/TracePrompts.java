@@ -18,7 +18,10 @@ import java.util.Map;
  * {@value Trace#BLOCK_TOKENS}-token block of text, the same id always the same bytes, so a server's prefix cache
  * hits exactly where the trace says. Blocks are corpus text of exactly 512 tokens with the tokenizer (the first
  * block counts the BOS), joined by one space, which tokenizers that split on white space (Llama's, GPT's) count
- * additively; the last, partial block is fitted so the whole prompt is exactly {@code input_length} tokens.
+ * additively; the last, partial block is fitted so the whole prompt is exactly {@code input_length} tokens. A
+ * prompt has one token of text at least: an {@code input_length} the tokenizer's own tokens alone would fill (1 with
+ * Llama-2's BOS) gives one token more, its real count reported, rather than an empty prompt, which some APIs refuse
+ * (Anthropic's empty text block, an empty completions prompt without a BOS) and which asks the server nothing.
  * Requests without ids get blocks of their own. A trace's sessions become multi-turn sessions (each request a user
  * turn; its {@code delay} the think time before it).
  */
@@ -101,7 +104,7 @@ public final class TracePrompts {
         int want = r.inputLength() - (n - 1) * Trace.BLOCK_TOKENS - (n == 1 ? bos : 0);
         String prompt = null;
         for (int attempt = 0; attempt < 8; attempt++) {
-            want = Math.max(1, Math.min(content, want));
+            want = Math.max(1, Math.min(content, want)); // one token of text at least: never an empty prompt
             prompt = head + full.substring(0, contentEnd(ends, want));
             int count = tokenizer.count(prompt);
             if (count == r.inputLength()) return prompt;

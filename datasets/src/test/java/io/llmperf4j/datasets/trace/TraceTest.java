@@ -159,6 +159,30 @@ class TraceTest {
         assertTrue(a.startsWith(specs.get(4).prompt()), "[1] of 300 tokens is the start of block 1");
     }
 
+    /**
+     * A prompt has at least one token of text: an {@code input_length} the tokenizer's own tokens (Llama-2's BOS) fill
+     * gives that one token more (1 gives 2), never an empty prompt, and says so in its count; a tokenizer that adds
+     * none gives exactly 1.
+     */
+    @Test
+    void aPromptHasOneTokenOfTextAtLeast(@TempDir Path dir) throws IOException {
+        Path file = write(dir, "short.jsonl", ""
+                + "{\"timestamp\": 0, \"input_length\": 1, \"output_length\": 2}\n"
+                + "{\"timestamp\": 10, \"input_length\": 2, \"output_length\": 2}\n");
+        Trace trace = Trace.load("mooncake:" + file);
+        var plain = TracePrompts.synthesize(trace, Tokenizers.jtokkit("cl100k_base"), 1).workload().requests();
+        assertEquals(1, plain.get(0).numberInputTokens(), "no BOS: exactly 1");
+        assertEquals(2, plain.get(1).numberInputTokens());
+        assumeTrue(Tokenizers.builtInLlama2Available(), "built-in Llama-2 tokenizer not derived in this build");
+        Tokenizer llama = Tokenizers.builtInLlama2();
+        assertEquals(1, llama.count(""), "Llama-2 counts its BOS");
+        var specs = TracePrompts.synthesize(trace, llama, 1).workload().requests();
+        assertFalse(specs.get(0).prompt().isBlank(), "never an empty prompt");
+        assertEquals(2, llama.count(specs.get(0).prompt()), "the BOS and one token of text");
+        assertEquals(2, specs.get(0).numberInputTokens(), "its real count, not the trace's 1");
+        assertEquals(2, specs.get(1).numberInputTokens(), "2 is exact");
+    }
+
     @Test
     void sessionIdsMakeTurnsWithTheirDelaysAsThinkTimes(@TempDir Path dir) throws IOException {
         Trace trace = Trace.load("mooncake:" + write(dir, "s.jsonl", ""
