@@ -16,7 +16,7 @@ import io.llmperf4j.report.summary.RunEnvironment;
 import io.llmperf4j.report.summary.SummaryConsoleReport;
 import io.llmperf4j.report.summary.SummaryDocument;
 import io.llmperf4j.report.summary.SummaryJson;
-import io.llmperf4j.report.testutil.JsonSchemaCheck;
+import io.llmperf4j.report.testutil.JsonSchemaValidation;
 import io.llmperf4j.report.testutil.Records;
 import java.util.ArrayList;
 import java.util.List;
@@ -70,7 +70,7 @@ class PhaseStatsTest {
         assertEquals(0, stats.stats(Phase.TLS).count());
 
         JsonNode doc = SummaryJson.parse(SummaryJson.toJson(SummaryDocument.of(run, metrics, "t", ENVIRONMENT)));
-        assertEquals(List.of(), JsonSchemaCheck.violations(SummaryJson.parse(SummaryJson.schemaText()), doc));
+        assertEquals(List.of(), JsonSchemaValidation.violations(SummaryJson.parse(SummaryJson.schemaText()), doc));
         assertEquals(11, doc.at("/phases/requests_timed").asInt());
         assertEquals(0.05, doc.at("/phases/request_write_ms/p50").asDouble(), 1e-12);
         assertEquals(11, doc.at("/phases/first_content_ms/count").asInt());

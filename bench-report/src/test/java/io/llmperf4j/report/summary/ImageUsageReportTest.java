@@ -10,7 +10,7 @@ import io.llmperf4j.report.csv.RequestCsvWriter;
 import io.llmperf4j.report.jsonl.RequestJournal;
 import io.llmperf4j.report.metrics.MetricsConfig;
 import io.llmperf4j.report.metrics.RunMetrics;
-import io.llmperf4j.report.testutil.JsonSchemaCheck;
+import io.llmperf4j.report.testutil.JsonSchemaValidation;
 import io.llmperf4j.report.testutil.Records;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -75,7 +75,7 @@ class ImageUsageReportTest {
         RunMetrics metrics = RunMetrics.of(run, MetricsConfig.DEFAULT);
         String text = SummaryJson.toJson(SummaryDocument.of(run, metrics, "0.1.0-test", RunEnvironment.current()));
         JsonNode json = SummaryJson.parse(text);
-        assertEquals(List.of(), JsonSchemaCheck.violations(SummaryJson.parse(SummaryJson.schemaText()), json));
+        assertEquals(List.of(), JsonSchemaValidation.violations(SummaryJson.parse(SummaryJson.schemaText()), json));
         JsonNode images = json.get("images");
         assertEquals(3, images.get("requests_with_images").asInt());
         assertEquals(6, images.get("images_sent").asInt());

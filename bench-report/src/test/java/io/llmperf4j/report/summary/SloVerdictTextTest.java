@@ -6,7 +6,7 @@ import io.llmperf4j.report.metrics.MetricsConfig;
 import io.llmperf4j.report.metrics.RunMetrics;
 import io.llmperf4j.report.metrics.SloObjectives;
 import io.llmperf4j.report.metrics.TokenCounting;
-import io.llmperf4j.report.testutil.JsonSchemaCheck;
+import io.llmperf4j.report.testutil.JsonSchemaValidation;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -71,7 +71,7 @@ class SloVerdictTextTest {
         RunMetrics metrics = RunMetrics.of(run, new MetricsConfig(TokenCounting.DEFAULT, slo.goodput(), slo));
         JsonNode json = SummaryJson.parse(SummaryJson.toJson(SummaryDocument.of(run, metrics, "0.1.0-test",
                 RunEnvironment.current())));
-        assertEquals(List.of(), JsonSchemaCheck.violations(SummaryJson.parse(SummaryJson.schemaText()), json));
+        assertEquals(List.of(), JsonSchemaValidation.violations(SummaryJson.parse(SummaryJson.schemaText()), json));
         JsonNode verdict = json.get("slo");
         assertFalse(verdict.get("passed").asBoolean(), verdict::toString);
         assertFalse(verdict.get("resolved").asBoolean(), "4 requests, fewer than 30: " + verdict);
@@ -87,6 +87,6 @@ class SloVerdictTextTest {
         JsonNode plain = SummaryJson.parse(SummaryJson.toJson(SummaryDocument.of(run, RunMetrics.of(run,
                 MetricsConfig.DEFAULT), "0.1.0-test", RunEnvironment.current())));
         assertFalse(plain.has("slo"), "additive: absent without objectives");
-        assertEquals(List.of(), JsonSchemaCheck.violations(SummaryJson.parse(SummaryJson.schemaText()), plain));
+        assertEquals(List.of(), JsonSchemaValidation.violations(SummaryJson.parse(SummaryJson.schemaText()), plain));
     }
 }

@@ -18,7 +18,7 @@ import io.llmperf4j.report.metrics.MetricsConfig;
 import io.llmperf4j.report.metrics.RunMetrics;
 import io.llmperf4j.report.metrics.Slo;
 import io.llmperf4j.report.metrics.WarningCode;
-import io.llmperf4j.report.testutil.JsonSchemaCheck;
+import io.llmperf4j.report.testutil.JsonSchemaValidation;
 import io.llmperf4j.report.testutil.Records;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -190,7 +190,7 @@ class SummaryJsonTest {
                 json(Records.run(0, false, List.of()), MetricsConfig.DEFAULT),
                 json(Records.run(1_000 * MS, false, List.of(request(0).e2e(5 * MS)
                         .failed(FailureKind.CONNECT_FAILED, -1, "refused").build())), MetricsConfig.DEFAULT))) {
-            assertEquals(List.of(), JsonSchemaCheck.violations(schema, SummaryJson.parse(json)), json);
+            assertEquals(List.of(), JsonSchemaValidation.violations(schema, SummaryJson.parse(json)), json);
         }
     }
 
@@ -204,7 +204,7 @@ class SummaryJsonTest {
                 new SummaryDocument.WorkerJson("10.0.0.3:5701", "closed loop, concurrency 2, 6 requests", 6, 6, 3, 3, 0,
                         1.5, 0.3, null, "worker 10.0.0.3:5701 left the cluster mid-run"))));
         JsonNode json = SummaryJson.parse(SummaryJson.toJson(doc));
-        assertEquals(List.of(), JsonSchemaCheck.violations(SummaryJson.parse(SummaryJson.schemaText()), json));
+        assertEquals(List.of(), JsonSchemaValidation.violations(SummaryJson.parse(SummaryJson.schemaText()), json));
         assertEquals(-0.25, json.at("/distributed/workers/0/clock_offset_ms").asDouble());
         assertEquals(3, json.at("/distributed/workers/1/requests_lost").asInt());
         assertEquals(0, json.at("/distributed/workers/1/requests_not_sent").asInt(-1));
@@ -242,7 +242,7 @@ class SummaryJsonTest {
 
         String json = SummaryJson.toJson(SummaryDocument.of(run, metrics, "0.1.0-test", ENVIRONMENT));
         JsonNode doc = SummaryJson.parse(json);
-        assertEquals(List.of(), JsonSchemaCheck.violations(SummaryJson.parse(SummaryJson.schemaText()), doc), json);
+        assertEquals(List.of(), JsonSchemaValidation.violations(SummaryJson.parse(SummaryJson.schemaText()), doc), json);
         assertEquals(4, doc.at("/connections/new_connections").asInt());
         assertEquals(8, doc.at("/connections/requests_without_new_connection").asInt());
         assertEquals(2.5, doc.at("/connections/connect_p50_ms").asDouble(), 1e-9); // numpy linear over 1, 2, 3, 4 ms
@@ -356,17 +356,19 @@ class SummaryJsonTest {
         for (String key : List.of("connections", "phases", "client_overhead", "distributed")) {
             ObjectNode doc = (ObjectNode) SummaryJson.parse(json(run(settingsWithSecrets()), MetricsConfig.DEFAULT));
             doc.remove(key);
-            assertEquals(List.of("$: missing required key '" + key + "'"), JsonSchemaCheck.violations(v3, doc));
+            assertEquals(List.of("/: required property '" + key + "' not found"),
+                    JsonSchemaValidation.violations(v3, doc));
         }
         for (String key : List.of("ttfrt_ms", "itl_per_token_ms")) {
             ObjectNode doc = (ObjectNode) SummaryJson.parse(json(run(settingsWithSecrets()), MetricsConfig.DEFAULT));
             ((ObjectNode) doc.get("metrics")).remove(key);
-            assertEquals(List.of("$.metrics: missing required key '" + key + "'"), JsonSchemaCheck.violations(v3, doc));
+            assertEquals(List.of("/metrics: required property '" + key + "' not found"),
+                    JsonSchemaValidation.violations(v3, doc));
         }
         ObjectNode doc = (ObjectNode) SummaryJson.parse(json(run(settingsWithSecrets()), MetricsConfig.DEFAULT));
         ((ObjectNode) doc.get("connections")).remove("preconnected");
-        assertEquals(List.of("$.connections: missing required key 'preconnected'"),
-                JsonSchemaCheck.violations(v3, doc));
+        assertEquals(List.of("/connections: required property 'preconnected' not found"),
+                JsonSchemaValidation.violations(v3, doc));
     }
 
     @Test
@@ -378,22 +380,22 @@ class SummaryJsonTest {
         JsonNode current = SummaryJson.parse(json(run(settingsWithSecrets()), MetricsConfig.DEFAULT));
         // a /2 file: today's keys without phases and pre-connects, HdrHistogram's digits
         ObjectNode second = asVersion2(current);
-        assertEquals(List.of(), JsonSchemaCheck.violations(v2, second));
+        assertEquals(List.of(), JsonSchemaValidation.violations(v2, second));
         // a late /1 file: the /2 keys under the old name
         ObjectNode late = second.deepCopy();
         late.put("schema", SummaryJson.SCHEMA_1);
-        assertEquals(List.of(), JsonSchemaCheck.violations(v1, late));
+        assertEquals(List.of(), JsonSchemaValidation.violations(v1, late));
         // a first-release /1 file: without the sections added later
         ObjectNode first = asFirstVersion1(late);
-        assertEquals(List.of(), JsonSchemaCheck.violations(v1, first));
+        assertEquals(List.of(), JsonSchemaValidation.violations(v1, first));
         // none passes as /3, nor a /3 file as /2
         JsonNode v3 = SummaryJson.parse(SummaryJson.schemaText());
-        assertTrue(JsonSchemaCheck.violations(v3, second).contains(
-                "$.schema: expected \"llmperf4j.summary/3\", got \"llmperf4j.summary/2\""));
-        assertTrue(JsonSchemaCheck.violations(v3, late).contains(
-                "$.schema: expected \"llmperf4j.summary/3\", got \"llmperf4j.summary/1\""));
-        assertTrue(JsonSchemaCheck.violations(v2, current).contains(
-                "$.schema: expected \"llmperf4j.summary/2\", got \"llmperf4j.summary/3\""));
+        assertTrue(JsonSchemaValidation.violations(v3, second).contains(
+                "/schema: must be the constant value 'llmperf4j.summary/3'"));
+        assertTrue(JsonSchemaValidation.violations(v3, late).contains(
+                "/schema: must be the constant value 'llmperf4j.summary/3'"));
+        assertTrue(JsonSchemaValidation.violations(v2, current).contains(
+                "/schema: must be the constant value 'llmperf4j.summary/2'"));
         assertEquals(List.of(SummaryJson.SCHEMA_1, SummaryJson.SCHEMA_2, SummaryJson.SCHEMA),
                 SummaryJson.READABLE_SCHEMAS);
         assertThrows(IllegalArgumentException.class, () -> SummaryJson.schemaText("llmperf4j.summary/4"));
@@ -433,10 +435,11 @@ class SummaryJsonTest {
         ((ObjectNode) doc.at("/metrics/ttft_ms")).put("p50", "fast");
         doc.put("surprise", 1);
         assertEquals(List.of(
-                "$: unexpected key 'surprise'",
-                "$.run: missing required key 'duration_s'",
-                "$.metrics.ttft_ms.p50: expected type [\"number\",\"null\"], got STRING"),
-                sorted(JsonSchemaCheck.violations(schema, doc), "$: unexpected", "$.run", "$.metrics"));
+                "/: property 'surprise' is not defined in the schema and the schema does not allow additional "
+                        + "properties",
+                "/run: required property 'duration_s' not found",
+                "/metrics/ttft_ms/p50: string found, [number, null] expected"),
+                sorted(JsonSchemaValidation.violations(schema, doc), "/:", "/run", "/metrics"));
     }
 
     @Test
