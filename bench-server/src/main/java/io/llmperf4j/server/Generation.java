@@ -54,6 +54,8 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
     private final int promptTokens;
     /** Chained hashes of the prompt's cacheable KV blocks. */
     private final long[] promptBlockHashes;
+    /** The prefix cache of the model this request named. */
+    private final PrefixCache prefixCache;
     /** Prompt tokens the prefix cache held when the slot was granted. */
     private int cachedTokens;
     private final long arrivalNanos;
@@ -95,6 +97,7 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
         this.ctx = ctx;
         this.server = server;
         this.metrics = server.metrics.model(model);
+        this.prefixCache = server.prefixCache(model);
         this.request = request;
         this.requestId = requestId;
         // usage.prompt_tokens counts the image tokens too, as vLLM's does (the text's blocks alone are cacheable)
@@ -162,8 +165,8 @@ final class Generation implements SequenceSlots.Waiter, ActiveResponse {
         holdKv(promptTokens);
         long clockStartNanos = queued ? slotGrantedNanos : arrivalNanos;
         // the prefix cache is consulted when prefill starts; only the uncached tokens cost prefill time
-        cachedTokens = server.prefixCache.lookupAndInsert(promptBlockHashes) * server.config.prefixBlockTokens();
-        if (server.prefixCache.enabled()) metrics.addPrefixCacheLookup(promptTokens, cachedTokens);
+        cachedTokens = prefixCache.lookupAndInsert(promptBlockHashes) * server.config.prefixBlockTokens();
+        if (prefixCache.enabled()) metrics.addPrefixCacheLookup(promptTokens, cachedTokens);
         long prefillNanos = saturatedAdd(saturatedMultiply(server.config.prefillPerPromptToken().toNanos(),
                 promptTokens - cachedTokens),
                 saturatedMultiply(server.config.prefillPerImageToken().toNanos(), request.images().tokens()));

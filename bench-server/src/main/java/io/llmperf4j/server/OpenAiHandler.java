@@ -190,7 +190,7 @@ final class OpenAiHandler extends ChannelInboundHandlerAdapter {
         }
         busy = true;
         TokenCounter counter = server.config.promptTokenCounter();
-        int blockTokens = server.prefixCache.enabled() ? server.config.prefixBlockTokens() : 0;
+        int blockTokens = server.prefixCacheEnabled() ? server.config.prefixBlockTokens() : 0;
         if (request.promptIsTokenIds()) {
             startGeneration(ctx, request, model, PromptBlocks.uncached(request.promptTokenIds()), arrivalNanos, fault);
         } else if (counter == null) {

@@ -1,6 +1,8 @@
 package io.llmperf4j.server;
 
 import io.llmperf4j.servermetrics.vllm.VllmMetricsExposition;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -30,8 +32,12 @@ final class ServerContext {
     final long kvCapacityTokens;
     /** Tokens running requests hold in it: their prompts and what they generated so far. */
     private final AtomicLong kvTokens = new AtomicLong();
-    /** The simulated engine's prefix cache (off when its capacity is 0). */
-    final PrefixCache prefixCache;
+    /**
+     * The simulated engine's prefix cache of each model id served, made at the model's first request (off when the
+     * capacity is 0): one per model, as a real server never serves one model's cached blocks to another (separate
+     * engines per model share nothing; vLLM's block hashes carry the model and the LoRA adapter).
+     */
+    private final Map<String, PrefixCache> prefixCaches = new ConcurrentHashMap<>();
     private final AtomicLong requestCounter = new AtomicLong();
 
     ServerContext(SimulatorConfig config, ExecutorService promptCountExecutor) {
@@ -52,7 +58,15 @@ final class ServerContext {
         config.modelIds().forEach(metrics::model);
         this.kvCapacityTokens = (long) config.prefixCacheBlocks() * config.prefixBlockTokens();
         metrics.serveKvCacheUsage(kvCapacityTokens > 0);
-        this.prefixCache = new PrefixCache(config.prefixCacheBlocks());
+    }
+
+    boolean prefixCacheEnabled() {
+        return config.prefixCacheBlocks() > 0;
+    }
+
+    /** The prefix cache of {@code model}, each of {@code prefixCacheBlocks} blocks. */
+    PrefixCache prefixCache(String model) {
+        return prefixCaches.computeIfAbsent(model, m -> new PrefixCache(config.prefixCacheBlocks()));
     }
 
     /**

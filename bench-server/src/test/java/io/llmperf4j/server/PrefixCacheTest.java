@@ -44,6 +44,36 @@ class PrefixCacheTest {
         }
     }
 
+    /**
+     * Two models served by one simulator keep their caches apart, as separate engines (and vLLM's model-keyed block
+     * hashes) do: model b's first sight of a prompt model a cached is a miss, and its own repeat a hit.
+     */
+    @Test
+    void eachModelHasAPrefixCacheOfItsOwn() throws Exception {
+        try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder().modelIds("a", "b")
+                .timeToFirstToken(Duration.ZERO).interTokenDelay(Duration.ZERO).prefixBlockTokens(16).build())) {
+            TestClient client = new TestClient(server);
+            String prompt = text('a', 100);
+            String forA = completionBody(prompt, false, 2, "").replace("\"test-model\"", "\"a\"");
+            String forB = completionBody(prompt, false, 2, "").replace("\"test-model\"", "\"b\"");
+            assertEquals(0, cachedTokens(client.postJson("/completions", forA)));
+            assertEquals(96, cachedTokens(client.postJson("/completions", forA)));
+            assertEquals(0, cachedTokens(client.postJson("/completions", forB)), "model a's blocks are not b's");
+            assertEquals(96, cachedTokens(client.postJson("/completions", forB)));
+
+            String origin = server.baseUrl().substring(0, server.baseUrl().length() - "/v1".length());
+            String metrics = new TestClient(origin, null).get("/metrics").body();
+            for (String model : new String[] {"a", "b"}) {
+                assertTrue(metrics.contains("vllm:prefix_cache_hits_total{engine=\"0\",model_name=\"" + model
+                        + "\"} 96.0"), metrics);
+            }
+        }
+    }
+
+    private static int cachedTokens(JsonNode response) {
+        return response.get("usage").path("prompt_tokens_details").path("cached_tokens").asInt(0);
+    }
+
     @Test
     void leastRecentlyUsedBlocksAreEvictedAndACacheOfZeroNeverHits() {
         PrefixCache cache = new PrefixCache(3);
