@@ -8,8 +8,10 @@ import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.tokenize.Tokenizers;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,8 +41,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Distributed load generation end to end: three worker JVMs ({@code llmperf4j worker}, child processes) and a
- * coordinator ({@code token-benchmark --cluster}, in this JVM), all on 127.0.0.1, against the simulated server.
+ * coordinator ({@code token-benchmark --cluster}, in this JVM), all on 127.0.0.1, against the simulated server. The
+ * test that kills a worker runs last, on the three-worker cluster the others ran on, which it leaves broken.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DistributedRunTest {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final String BASE = "meta-llama-Llama-2-7b-chat-hf_200_40";
@@ -51,9 +55,6 @@ class DistributedRunTest {
             .timeToFirstToken(Duration.ofMillis(30))
             .interTokenDelay(Duration.ofMillis(3))
             .promptTokenCounter(Tokenizers.builtInLlama2()));
-    /** Worker JVMs of this test alone (the one that kills a worker). */
-    private final List<Process> workers = new ArrayList<>();
-    private final List<Path> workerLogs = new ArrayList<>();
     /**
      * Worker JVMs that several tests run on, one after the other, as a user runs several benchmarks on the same
      * workers: a cluster of each size, started by the first test that needs it and stopped after the class.
@@ -65,15 +66,10 @@ class DistributedRunTest {
     static Path sharedDir;
 
     /**
-     * A cluster's name and its workers' ids. Each run's coordinator binds a port of its own (a port just closed may
-     * not bind again at once) and names the workers, which is how it joins them.
+     * A cluster's name, its workers' ids and their processes, in the same order. Each run's coordinator binds a port
+     * of its own (a port just closed may not bind again at once) and names the workers, which is how it joins them.
      */
-    private record SharedCluster(String name, List<String> workerIds) {
-    }
-
-    @AfterEach
-    void stopWorkers() throws InterruptedException {
-        stop(workers);
+    private record SharedCluster(String name, List<String> workerIds, List<Process> processes) {
     }
 
     @AfterAll
@@ -91,10 +87,22 @@ class DistributedRunTest {
         SharedCluster cluster = SHARED.get(n);
         if (cluster == null) {
             String name = "test-" + UUID.randomUUID();
+            List<Process> processes = new ArrayList<>();
             cluster = new SharedCluster(name, startWorkers(name, LoopbackPorts.next(), n,
-                    Files.createDirectories(sharedDir.resolve(name)), sharedWorkers, sharedLogs));
+                    Files.createDirectories(sharedDir.resolve(name)), processes, sharedLogs), processes);
+            sharedWorkers.addAll(processes);
             SHARED.put(n, cluster);
         }
+        return cluster;
+    }
+
+    /**
+     * The shared cluster of {@code n} workers for a test that kills one of them: no later test gets it (one that asked
+     * for {@code n} workers after it would start a cluster of its own).
+     */
+    private static synchronized SharedCluster takeSharedCluster(int n) throws IOException {
+        SharedCluster cluster = sharedCluster(n);
+        SHARED.remove(n);
         return cluster;
     }
 
@@ -295,11 +303,12 @@ class DistributedRunTest {
 
     @Test
     @Timeout(200)
+    @Order(Integer.MAX_VALUE) // after every test that runs on the three workers: it kills one of them
     void aWorkerKilledMidRunLeavesItsRequestInFlightLostItsUnsentOnesNotSent(@TempDir Path tmp) throws Exception {
-        String cluster = "test-" + UUID.randomUUID();
+        SharedCluster shared = takeSharedCluster(3);
+        String cluster = shared.name();
         int coordinatorPort = LoopbackPorts.next();
-        // workers of its own: it kills one
-        List<String> workerIds = startWorkers(cluster, coordinatorPort, 3, tmp, workers, workerLogs);
+        List<String> workerIds = shared.workerIds();
 
         Path dist = tmp.resolve("dist");
         List<String> args = new ArrayList<>(List.of("token-benchmark"));
@@ -319,7 +328,7 @@ class DistributedRunTest {
                 && !coordinator.isDone()) {
             Thread.sleep(20);
         }
-        workers.get(1).destroyForcibly();
+        shared.processes().get(1).destroyForcibly();
         String victim = workerIds.get(1);
 
         CliRun run = coordinator.get(100, TimeUnit.SECONDS);
@@ -580,9 +589,9 @@ class DistributedRunTest {
 
     private String logs() {
         StringBuilder b = new StringBuilder();
-        List<Path> all = new ArrayList<>(workerLogs);
+        List<Path> all;
         synchronized (DistributedRunTest.class) {
-            all.addAll(sharedLogs);
+            all = new ArrayList<>(sharedLogs);
         }
         for (Path log : all) {
             try {
