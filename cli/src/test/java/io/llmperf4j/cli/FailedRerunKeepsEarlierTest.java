@@ -14,6 +14,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -92,7 +93,10 @@ class FailedRerunKeepsEarlierTest {
     private static void rerunFailsAndKeepsTheEarlierRun(Path dir, List<String> args, String resultSuffix,
                                                         int exitCode, String failedLine)
             throws Exception {
-        try (SimulatedServer good = SimulatedServer.start(SimulatorConfig.builder().build())) {
+        // the earlier run's server answers at once: its speed is no part of what is kept (correctness's answers are the
+        // simulator's 256 tokens, 2.6 s each at its default 10 ms a token)
+        try (SimulatedServer good = SimulatedServer.start(SimulatorConfig.builder()
+                .timeToFirstToken(Duration.ofMillis(1)).interTokenDelay(Duration.ZERO).build())) {
             CliRun first = CliRun.of(env(good.baseUrl()), args.toArray(String[]::new));
             assertEquals(0, first.exitCode(), first::toString);
         }
