@@ -80,7 +80,12 @@ public enum FailureCause {
 
     /** The cause of each of a run's {@code records}, in order; null for a success ({@link ServerGone#causes}). */
     public static List<FailureCause> of(List<RequestRecord> records) {
-        return ServerGone.causes(ServerGone.requests(records));
+        return of(records, null);
+    }
+
+    /** As {@link #of(List)}, with a sweep's earlier levels' answer ({@link ServerGone.Earlier}; null for none). */
+    public static List<FailureCause> of(List<RequestRecord> records, ServerGone.Earlier earlier) {
+        return ServerGone.causes(ServerGone.requests(records), earlier);
     }
 
     /** A run's failures by cause ({@link #of(List)}); causes without a failure are left out. */

@@ -7,6 +7,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -59,6 +60,21 @@ public record ServerGone(long firstRefusedEpochMicros, long successesBefore, lon
         }
     }
 
+    /**
+     * A sweep's earlier levels' answer, which a level's own records cannot show: the server had answered an earlier
+     * level at {@code servedSinceEpochMicros}, so this level's connections refused before any answer of its own are
+     * the server gone, not the configuration. Built once for the level (when the sweep's verdict reads it gone
+     * before it) and read by its REQUESTS_FAILED warning, its summary's errors and its page's error table.
+     *
+     * @param servedSinceEpochMicros when an earlier level was first answered (epoch microseconds)
+     * @param words                  the sweep verdict's words, "the server was gone since concurrency 2"
+     */
+    public record Earlier(long servedSinceEpochMicros, String words) {
+        public Earlier {
+            Objects.requireNonNull(words, "words");
+        }
+    }
+
     /** No request had succeeded when the first refused one was sent: the server was killed during the first wave. */
     public boolean beforeAnySuccess() {
         return successesBefore == 0;
@@ -107,7 +123,16 @@ public record ServerGone(long firstRefusedEpochMicros, long successesBefore, lon
      * run's failures (records, or requests read back from its files) comes here.
      */
     public static List<FailureCause> causes(List<Request> requests) {
+        return causes(requests, null);
+    }
+
+    /**
+     * As {@link #causes(List)} for a sweep's level, with what the server had answered in the levels before it
+     * ({@code earlier}, null for a run read alone): a connection refused after that answer is the server going away.
+     */
+    public static List<FailureCause> causes(List<Request> requests, Earlier earlier) {
         long served = servedSince(requests);
+        if (earlier != null) served = Math.min(served, earlier.servedSinceEpochMicros());
         List<FailureCause> out = new ArrayList<>(requests.size());
         for (Request r : requests) {
             out.add(r.succeeded() ? null : FailureCause.of(r.kind(), r.code(), r.startEpochMicros(), served));

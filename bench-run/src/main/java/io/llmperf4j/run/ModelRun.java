@@ -28,6 +28,7 @@ import io.llmperf4j.engine.load.Warmup;
 import io.llmperf4j.model.BenchmarkRun;
 import io.llmperf4j.model.BenchmarkSettings;
 import io.llmperf4j.model.FailureCause;
+import io.llmperf4j.model.ServerGone;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.model.TokenCounter;
@@ -379,10 +380,9 @@ final class ModelRun implements BenchmarkListener {
                 load.records(), load.startEpochMillis(), load.endEpochMillis(), load.durationNanos(), load.requestsSent(),
                 load.timedOut(), load.clientOverhead()).withPreconnectNanos(load.preconnectNanos()));
         // a schedule's lags (an open loop's, sessions'): goodput judges TTFT and E2E from the intended send
-        RunMetrics metrics = metrics(run, sendLags(load), load.warmupRecords());
+        RunMetrics metrics = metrics(run, sendLags(load), load.warmupRecords(), serverGoneBefore(outcome));
         metrics = behindSchedule(outcome.summary(), load).map(metrics::withWarning).orElse(metrics);
         metrics = sentLate(load).map(metrics::withWarning).orElse(metrics);
-        metrics = serverGoneBefore(outcome, metrics);
         if (cx.serverMetrics() != null) {
             // whether warmup ran, from the level's settings: a cluster's measured window starts at its first
             // worker's start, after the shared start, so its measure-start offset is not 0 even without warmup
@@ -491,8 +491,14 @@ final class ModelRun implements BenchmarkListener {
      * share (an earlier run sent them), or the level's own repeats ({@code warmup} sent first; a workload looped).
      */
     private RunMetrics metrics(BenchmarkRun run, Map<String, Long> sendLags, List<RequestRecord> warmup) {
+        return metrics(run, sendLags, warmup, null);
+    }
+
+    /** As above for a sweep's level read with its earlier levels' answer ({@code goneBefore}, null for none). */
+    private RunMetrics metrics(BenchmarkRun run, Map<String, Long> sendLags, List<RequestRecord> warmup,
+                               ServerGone.Earlier goneBefore) {
         // the warmup's requests still streaming when the window opens count in the delivered tokens, and only there
-        RunMetrics metrics = RunMetrics.of(run, cx.metricsConfig(), sendLags, warmup);
+        RunMetrics metrics = RunMetrics.of(run, cx.metricsConfig(), sendLags, warmup, goneBefore);
         // a warmup of its own prompts sent none of the measured ones
         List<RequestRecord> earlier = cx.warmupApart() ? List.of() : warmup;
         return RunWarnings.prefixCacheReused(List.of(new RunWarnings.PromptSends(earlier, run.records())),
@@ -517,25 +523,26 @@ final class ModelRun implements BenchmarkListener {
     }
 
     /**
-     * A sweep's level read with the levels before it: when an earlier level was answered and this one's connections
-     * were refused before any answer of its own, its REQUESTS_FAILED names the server gone in the sweep verdict's
-     * words ({@link SaturationVerdict#goneBefore}), not the configuration; a single run's level is read alone.
+     * A sweep's level read with the levels before it, once, for its warning, its summary's errors and its page: when
+     * an earlier level was answered and the sweep's verdict reads this one's refused connections as the server gone
+     * since then ({@link SaturationVerdict#goneBefore}), the earlier answer and the verdict's words; null otherwise
+     * (a single run's level is read alone).
      */
-    private RunMetrics serverGoneBefore(LevelOutcome outcome, RunMetrics metrics) {
-        if (!plan.multiLevel() || levels.isEmpty()) return metrics;
+    private ServerGone.Earlier serverGoneBefore(LevelOutcome outcome) {
+        if (!plan.multiLevel() || levels.isEmpty()) return null;
         long served = FailureCause.NEVER_SERVED;
         for (LevelReport l : levels) {
             if (l.run() != null) served = Math.min(served, FailureCause.servedSince(l.run().records()));
         }
-        if (served == FailureCause.NEVER_SERVED) return metrics;
+        if (served == FailureCause.NEVER_SERVED) return null;
         long servedBefore = served;
         List<LevelSummary> summaries = new ArrayList<>(levels.stream().map(LevelReport::summary).toList());
         summaries.add(outcome.summary());
         List<Boolean> aborted = new ArrayList<>(levels.stream().map(l -> l.outcome().aborted()).toList());
         aborted.add(outcome.aborted());
-        Optional<String> words = SaturationVerdict.evaluate(summaries, aborted, plan.rules(), plan.levelName())
-                .goneBefore(summaries.size() - 1, plan.levelName());
-        return words.map(w -> RunWarnings.withServerGoneBefore(metrics, servedBefore, w)).orElse(metrics);
+        return SaturationVerdict.evaluate(summaries, aborted, plan.rules(), plan.levelName())
+                .goneBefore(summaries.size() - 1, plan.levelName())
+                .map(words -> new ServerGone.Earlier(servedBefore, words)).orElse(null);
     }
 
     /** An open loop's arrivals that were not sent, and why ({@link ScheduleTimeout#notSent}); empty when all were. */

@@ -763,10 +763,12 @@ final class HtmlPage {
     // ---------------------------------------------------------------- errors
 
     private void errors() {
-        List<ReportSeries.ErrorGroup> groups = ReportSeries.errorGroups(data.records(), MAX_EXAMPLES);
+        SummaryDocument.ErrorsJson e = summary.errors();
+        // a sweep's level the verdict read as the server gone since an earlier level: its summary says so
+        ServerGone.Earlier earlier = e == null ? null : e.serverGoneBefore();
+        List<ReportSeries.ErrorGroup> groups = ReportSeries.errorGroups(data.records(), MAX_EXAMPLES, earlier);
         ServerGone gone = ServerGone.of(data.records()).orElse(null);
         out.append("<section id=\"errors\">\n<h2>Errors</h2>\n<div class=\"card\">\n");
-        SummaryDocument.ErrorsJson e = summary.errors();
         if (groups.isEmpty()) {
             out.append("<p>No request failed.</p>\n");
         } else {
@@ -774,13 +776,13 @@ final class HtmlPage {
             out.append("<p><strong>").append(failed).append(" of ").append(data.records().size())
                     .append(" requests failed</strong>");
             if (e != null) out.append(" (error rate ").append(Html.esc(Html.percent(e.rate()))).append(")");
-            out.append(". ").append(Html.esc(failureReading(groups, gone))).append("</p>\n");
+            out.append(". ").append(Html.esc(failureReading(groups, gone, earlier))).append("</p>\n");
             out.append("<table class=\"errors\">\n<thead><tr><th>kind</th><th class=\"num\">code</th>"
                     + "<th class=\"num\">count</th><th class=\"num\">share</th><th>example messages</th></tr></thead>\n"
                     + "<tbody>\n");
             for (ReportSeries.ErrorGroup g : groups) {
                 out.append("<tr><td class=\"mono\">").append(Html.esc(g.kind().name()))
-                        .append(g.cause() == FailureCause.SERVER_UNAVAILABLE ? goneTag(gone) : "")
+                        .append(g.cause() == FailureCause.SERVER_UNAVAILABLE ? goneTag(gone, earlier) : "")
                         .append("</td><td class=\"num\">")
                         .append(g.code()).append("</td><td class=\"num\">").append(g.count())
                         .append("</td><td class=\"num\">").append(Html.esc(Html.percent((double) g.count() / failed)))
@@ -809,6 +811,12 @@ final class HtmlPage {
      * ({@link ServerGone#beforeAnySuccess}), " (before any success, after answering)".
      */
     static String goneTag(ServerGone gone) {
+        return goneTag(gone, null);
+    }
+
+    /** As {@link #goneTag(ServerGone)}; " (gone since an earlier level)" for a level read with {@code earlier}. */
+    static String goneTag(ServerGone gone, ServerGone.Earlier earlier) {
+        if (gone == null && earlier != null) return " (gone since an earlier level)";
         return gone != null && gone.beforeAnySuccess() ? " (before any success, after answering)"
                 : " (after successes)";
     }
@@ -820,6 +828,15 @@ final class HtmlPage {
      * @param gone the server going away ({@link ServerGone}, the warning's reading), null when no failure points at it
      */
     static String failureReading(List<ReportSeries.ErrorGroup> groups, ServerGone gone) {
+        return failureReading(groups, gone, null);
+    }
+
+    /**
+     * As {@link #failureReading(List, ServerGone)} for a sweep's level read with its earlier levels' answer
+     * ({@code earlier}, null for none): with no reading of its own, its refused connections are worded as the
+     * summary's warning and the sweep's verdict word them.
+     */
+    static String failureReading(List<ReportSeries.ErrorGroup> groups, ServerGone gone, ServerGone.Earlier earlier) {
         Map<FailureCause, Integer> by = new EnumMap<>(FailureCause.class);
         for (ReportSeries.ErrorGroup g : groups) by.merge(g.cause(), g.count(), Integer::sum);
         List<String> parts = new ArrayList<>();
@@ -831,12 +848,14 @@ final class HtmlPage {
         int unavailable = by.getOrDefault(FailureCause.SERVER_UNAVAILABLE, 0);
         if (unavailable > 0) {
             // the words of the summary's warning: after how many successes, or before any (a first-wave kill)
-            String when = gone == null ? "after requests of this run had succeeded"
-                    : gone.beforeAnySuccess() ? gone.when() + " (the first sent at " + gone.utcTime() + " UTC)"
-                    : "after requests of this run had succeeded (the first sent at " + gone.utcTime() + " UTC, "
+            // a sweep's level refused from its start: the verdict's words, "the server was gone since concurrency 2"
+            String when = gone == null && earlier != null ? ": " + earlier.words()
+                    : gone == null ? " after requests of this run had succeeded"
+                    : gone.beforeAnySuccess() ? " " + gone.when() + " (the first sent at " + gone.utcTime() + " UTC)"
+                    : " after requests of this run had succeeded (the first sent at " + gone.utcTime() + " UTC, "
                     + gone.when() + ")";
             parts.add(unavailable + (unavailable == 1 ? " points" : " point") + " at the server going away "
-                    + "(connections refused " + when + ": a restart, a crash, an out-of-memory kill): the URL is "
+                    + "(connections refused" + when + ": a restart, a crash, an out-of-memory kill): the URL is "
                     + "right; check the server's logs.");
         }
         if (capacity > 0) {

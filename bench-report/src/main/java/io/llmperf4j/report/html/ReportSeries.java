@@ -1,5 +1,6 @@
 package io.llmperf4j.report.html;
 
+import io.llmperf4j.model.ServerGone;
 import io.llmperf4j.model.FailureCause;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
@@ -353,12 +354,18 @@ public final class ReportSeries {
      * apart), most frequent first (then kind order, then code).
      */
     public static List<ErrorGroup> errorGroups(List<RequestRecord> records, int maxExamples) {
+        return errorGroups(records, maxExamples, null);
+    }
+
+    /** As above for a sweep's level, read with its earlier levels' answer ({@code earlier}; null for none). */
+    public static List<ErrorGroup> errorGroups(List<RequestRecord> records, int maxExamples,
+                                               ServerGone.Earlier earlier) {
         Map<String, FailureKind> kinds = new LinkedHashMap<>();
         Map<String, Integer> codes = new LinkedHashMap<>();
         Map<String, FailureCause> causes = new LinkedHashMap<>();
         Map<String, Integer> counts = new LinkedHashMap<>();
         Map<String, LinkedHashSet<String>> messages = new LinkedHashMap<>();
-        List<FailureCause> causeOf = FailureCause.of(records);
+        List<FailureCause> causeOf = FailureCause.of(records, earlier);
         for (int i = 0; i < records.size(); i++) {
             RequestRecord r = records.get(i);
             if (r.succeeded()) continue;

@@ -112,7 +112,12 @@ public record RequestMetrics(
      * the server's first answer, its response headers included, is the server going away).
      */
     public static List<FailureCause> failureCauses(List<RequestMetrics> requests) {
-        return ServerGone.causes(serverGoneView(requests));
+        return failureCauses(requests, null);
+    }
+
+    /** As {@link #failureCauses(List)}, with a sweep's earlier levels' answer ({@code earlier}; null for none). */
+    public static List<FailureCause> failureCauses(List<RequestMetrics> requests, ServerGone.Earlier earlier) {
+        return ServerGone.causes(serverGoneView(requests), earlier);
     }
 
     /**

@@ -4,6 +4,7 @@ import io.llmperf4j.model.FailureKind;
 
 import io.llmperf4j.model.BenchmarkRun;
 import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.ServerGone;
 import io.llmperf4j.report.search.LevelJudgement;
 import io.llmperf4j.report.search.RunVerdict;
 import java.util.ArrayList;
@@ -120,6 +121,16 @@ public record RunMetrics(
      */
     public static RunMetrics of(BenchmarkRun run, MetricsConfig config, Map<String, Long> sendLagNanos,
                                 List<RequestRecord> warmupRecords) {
+        return of(run, config, sendLagNanos, warmupRecords, null);
+    }
+
+    /**
+     * The same for a sweep's level read with the levels before it ({@code earlier}: the server had answered one of
+     * them, {@link ServerGone.Earlier}; null for a run read alone): its errors and its REQUESTS_FAILED read its
+     * refused connections as the server gone, as the sweep's verdict does.
+     */
+    public static RunMetrics of(BenchmarkRun run, MetricsConfig config, Map<String, Long> sendLagNanos,
+                                List<RequestRecord> warmupRecords, ServerGone.Earlier earlier) {
         Objects.requireNonNull(run, "run");
         Objects.requireNonNull(config, "config");
         List<RequestMetrics> requests = run.records().stream()
@@ -129,7 +140,7 @@ public record RunMetrics(
         ToLongFunction<RequestMetrics> lags = sendLagNanos == null || sendLagNanos.isEmpty() ? null
                 : r -> sendLagNanos.getOrDefault(r.clientRequestId(), 0L);
         RunMetrics metrics = of(requests, MetricRecorder.statsOf(requests), run.durationNanos(), run.requestsSent(),
-                run.timedOut(), config, lags, CommonFailures.of(run.records()));
+                run.timedOut(), config, lags, CommonFailures.of(run.records()), earlier);
         // the records' tags, which per-request metrics do not carry: warned here, before CLIENT_BOTTLENECK
         long endMarkerMissing = run.records().stream()
                 .filter(r -> r.succeeded() && r.tags().endMarkerMissing()).count();
@@ -172,13 +183,13 @@ public record RunMetrics(
     public static RunMetrics of(List<RequestMetrics> requests, MetricRecorder recorder, long durationNanos,
                                 int requestsSent, boolean timedOut, MetricsConfig config) {
         return of(requests, recorder.stats(), durationNanos, requestsSent, timedOut, config, null,
-                CommonFailures.ofCodes(requests));
+                CommonFailures.ofCodes(requests), null);
     }
 
     private static RunMetrics of(List<RequestMetrics> requests, Map<Metric, MetricStats> stats, long durationNanos,
                                  int requestsSent, boolean timedOut, MetricsConfig config,
                                  ToLongFunction<RequestMetrics> sendLagNanos,
-                                 Map<FailureKind, String> commonFailures) {
+                                 Map<FailureKind, String> commonFailures, ServerGone.Earlier earlier) {
         int succeeded = (int) requests.stream().filter(RequestMetrics::succeeded).count();
         long outputTokens = requests.stream()
                 .filter(RequestMetrics::succeeded)
@@ -196,8 +207,8 @@ public record RunMetrics(
                 succeeded, outputTokens, tokensPerSecond, requestsPerSecond,
                 TokenSourceCounts.of(requests, RequestMetrics::outputTokenSource),
                 TokenSourceCounts.of(requests, RequestMetrics::inputTokenSource), discrepancy,
-                ErrorBreakdown.of(requests), goodput, verdict, RunWarnings.evaluate(requests, discrepancy, timedOut,
-                commonFailures));
+                ErrorBreakdown.of(requests, earlier), goodput, verdict, RunWarnings.evaluate(requests, discrepancy,
+                timedOut, commonFailures, earlier));
     }
 
     /** The statistics of one metric. */

@@ -368,23 +368,19 @@ public final class RunWarnings {
      * ({@link ServerGone}, the reading the page and the sweep's verdict share).
      */
     static String failureCause(List<RequestMetrics> requests) {
-        return failureCause(requests, RequestMetrics.failureCauses(requests), null);
+        return failureCause(requests, (ServerGone.Earlier) null);
     }
 
     /**
-     * As {@link #failureCause(List)} for a sweep's level, read with the levels before it: the server had answered at
-     * {@code servedBeforeEpochMicros} in an earlier level, so a connection of this level refused before its own first
-     * answer is the server going away, not the configuration, worded as the sweep's verdict words it
-     * ({@code goneBefore}: "the server was gone after concurrency 1") when the level has no reading of its own.
+     * As {@link #failureCause(List)} for a sweep's level, read with the levels before it ({@code earlier}, null for a
+     * run read alone): the server had answered an earlier level, so a connection of this level refused before its own
+     * first answer is the server going away, not the configuration, worded as the sweep's verdict words it
+     * ({@link ServerGone.Earlier#words()}: "the server was gone since concurrency 2") when the level has no reading of
+     * its own.
      */
-    static String failureCause(List<RequestMetrics> requests, long servedBeforeEpochMicros, String goneBefore) {
-        List<ServerGone.Request> view = requests.stream().map(RequestMetrics::serverGoneRequest).toList();
-        long served = Math.min(ServerGone.servedSince(view), servedBeforeEpochMicros);
-        List<FailureCause> causes = new ArrayList<>(view.size());
-        for (ServerGone.Request r : view) {
-            causes.add(r.succeeded() ? null : FailureCause.of(r.kind(), r.code(), r.startEpochMicros(), served));
-        }
-        return failureCause(requests, causes, goneBefore);
+    static String failureCause(List<RequestMetrics> requests, ServerGone.Earlier earlier) {
+        return failureCause(requests, RequestMetrics.failureCauses(requests, earlier),
+                earlier == null ? null : earlier.words());
     }
 
     private static String failureCause(List<RequestMetrics> requests, List<FailureCause> causes, String goneBefore) {
@@ -456,31 +452,6 @@ public final class RunWarnings {
                 + "check its logs. The URL is right: it had answered an earlier level";
     }
 
-    /**
-     * {@code metrics} of a sweep's level read with the levels before it ({@link #failureCause(List, long, String)}):
-     * its REQUESTS_FAILED names the server gone as the sweep's verdict does; {@code metrics} itself when that changes
-     * nothing (no such warning, or the level's refused connections came after its own answers).
-     *
-     * @param servedBeforeEpochMicros when an earlier level of the sweep was first answered
-     * @param goneBefore              the verdict's words, "the server was gone since concurrency 2"
-     */
-    public static RunMetrics withServerGoneBefore(RunMetrics metrics, long servedBeforeEpochMicros,
-                                                  String goneBefore) {
-        String alone = failureCause(metrics.requests());
-        String read = failureCause(metrics.requests(), servedBeforeEpochMicros, goneBefore);
-        if (alone.equals(read)) return metrics;
-        List<RunWarning> warnings = new ArrayList<>();
-        for (RunWarning w : metrics.warnings()) {
-            warnings.add(w.code() == WarningCode.REQUESTS_FAILED && w.message().contains(alone)
-                    ? new RunWarning(w.code(), w.message().replace(alone, read)) : w);
-        }
-        return new RunMetrics(metrics.config(), metrics.requests(), metrics.stats(), metrics.durationNanos(),
-                metrics.requestsSent(), metrics.requestsRecorded(), metrics.requestsSucceeded(),
-                metrics.totalOutputTokens(), metrics.outputTokensPerSecond(), metrics.requestsPerSecond(),
-                metrics.outputTokenSources(), metrics.inputTokenSources(), metrics.tokenDiscrepancy(),
-                metrics.errors(), metrics.goodput(), metrics.sloVerdict(), warnings, metrics.delivered());
-    }
-
     private static String failureCauseOfTheRest(long configuration, long capacity, long lost, long other,
                                                 boolean uncodedErrors, boolean dropped) {
         // a worker that left the cluster is no fault of the server's: say so, and judge the others on their own
@@ -521,15 +492,16 @@ public final class RunWarnings {
     /** The warnings for a run's requests, in {@link WarningCode} order. */
     public static List<RunWarning> evaluate(List<RequestMetrics> requests, TokenDiscrepancy discrepancy,
                                             boolean timedOut) {
-        return evaluate(requests, discrepancy, timedOut, CommonFailures.ofCodes(requests));
+        return evaluate(requests, discrepancy, timedOut, CommonFailures.ofCodes(requests), null);
     }
 
     /**
      * As above, REQUESTS_FAILED naming each server-worded kind's most common status and message
-     * ({@code commonFailures}, e.g. HTTP_STATUS: "2x 429 Rate limit exceeded", from {@link CommonFailures}).
+     * ({@code commonFailures}, e.g. HTTP_STATUS: "2x 429 Rate limit exceeded", from {@link CommonFailures}), and
+     * reading a sweep's level with its earlier levels' answer ({@code earlier}, null for a run read alone).
      */
     static List<RunWarning> evaluate(List<RequestMetrics> requests, TokenDiscrepancy discrepancy, boolean timedOut,
-                                     Map<FailureKind, String> commonFailures) {
+                                     Map<FailureKind, String> commonFailures, ServerGone.Earlier earlier) {
         List<RunWarning> warnings = new ArrayList<>();
         List<RequestMetrics> successes = requests.stream().filter(RequestMetrics::succeeded).toList();
         int recorded = requests.size();
@@ -559,7 +531,7 @@ public final class RunWarnings {
                             ? ": " + commonFailures.get(e.getKey()) : ""))
                     .collect(Collectors.joining(", "));
             warnings.add(new RunWarning(WarningCode.REQUESTS_FAILED, failedOtherwise + " of " + recorded
-                    + " requests failed (" + kinds + "): " + failureCause(requests) + " Report the failure rate "
+                    + " requests failed (" + kinds + "): " + failureCause(requests, earlier) + " Report the failure rate "
                     + "with the results."));
         }
         if (cancelled > 0) {

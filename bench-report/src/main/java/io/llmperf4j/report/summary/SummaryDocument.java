@@ -2,6 +2,7 @@ package io.llmperf4j.report.summary;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.llmperf4j.model.ServerGone;
 import io.llmperf4j.model.BenchmarkRun;
 import io.llmperf4j.model.BenchmarkSettings;
 import io.llmperf4j.model.ClientOverhead;
@@ -145,7 +146,7 @@ public record SummaryDocument(
                         DiscrepancyJson.of(metrics.tokenDiscrepancy())),
                 stats,
                 ThroughputJson.of(metrics, metrics.deliveredIn(run)),
-                new ErrorsJson(errors.failed(), num(errors.errorRate()), byKind, byCode),
+                new ErrorsJson(errors.failed(), num(errors.errorRate()), byKind, byCode, errors.earlier()),
                 ConnectionsJson.of(ConnectStats.of(run)),
                 PhasesJson.of(PhaseStats.of(metrics.requests())),
                 metrics.goodput().map(GoodputJson::of).orElse(null),
@@ -380,8 +381,19 @@ public record SummaryDocument(
         }
     }
 
-    /** Failures: count, rate (of recorded requests), per {@code FailureKind} name and per code. */
-    public record ErrorsJson(int count, Double rate, Map<String, Integer> byKind, Map<String, Integer> byCode) {
+    /**
+     * Failures: count, rate (of recorded requests), per {@code FailureKind} name and per code; for a sweep's level
+     * whose refused connections the sweep read as the server gone since an earlier level, that reading
+     * ({@code server_gone_before}: when the earlier level was first answered, and the verdict's words), which the
+     * level's page reads its error table with.
+     */
+    public record ErrorsJson(int count, Double rate, Map<String, Integer> byKind, Map<String, Integer> byCode,
+                             @JsonInclude(JsonInclude.Include.NON_NULL) ServerGone.Earlier serverGoneBefore) {
+
+        /** Failures read alone. */
+        public ErrorsJson(int count, Double rate, Map<String, Integer> byKind, Map<String, Integer> byCode) {
+            this(count, rate, byKind, byCode, null);
+        }
     }
 
     /**
