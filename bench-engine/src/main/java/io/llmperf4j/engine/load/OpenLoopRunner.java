@@ -258,6 +258,8 @@ public final class OpenLoopRunner {
         private final Object sendLock = new Object();
         private boolean closed;
         private long deadlineNanos;
+        /** When sending was cut (System.nanoTime(): the deadline's own instant, or the stop's); MAX_VALUE until then. */
+        private volatile long cutAtNanos = Long.MAX_VALUE;
 
         // pacer-owned; read by the collector after join()
         private int sentTotal;
@@ -386,6 +388,7 @@ public final class OpenLoopRunner {
                 stopCut = arrivalsLeft || !closed && inFlight.values().stream().anyMatch(e -> !e.wireEnded().get());
             }
             stopAsked = true;
+            if (cutAtNanos == Long.MAX_VALUE) cutAtNanos = System.nanoTime();
             stopPacing = true;
             close();
             LockSupport.unpark(pacer);
@@ -401,6 +404,7 @@ public final class OpenLoopRunner {
             Thread t = pacer;
             if (cut && t != null && t.isAlive()) windowEnd.scheduleCut();
             if (cut && (t != null && t.isAlive() || !inFlight.isEmpty())) deadlineCut = true;
+            if (cutAtNanos == Long.MAX_VALUE) cutAtNanos = deadlineNanos; // its instant, not the timer's wake
             stopPacing = true;
             close();
             LockSupport.unpark(t);
@@ -432,9 +436,12 @@ public final class OpenLoopRunner {
                     maxBacklog = Math.max(maxBacklog, due - i - 1); // still waiting right after this send
                     if (!send(i, actual, ahead)) break;
                 }
-                if (i < n) { // stopped: what was due and never sent was backlog too
-                    long now = System.nanoTime() - startNanos;
-                    while (due < n && offsets[due] <= now) due++;
+                if (i < n) { // stopped: what was due before the cut and never sent was backlog too
+                    // an arrival due at the cut's very instant (a stop's, or the deadline's, which the pacer may
+                    // meet before the timer does) never waited: not a backlog
+                    long cut = Math.min(Math.min(System.nanoTime(), cutAtNanos), deadlineNanos) - startNanos;
+                    due = i; // recounted to the cut: the loop counted up to its own later instant
+                    while (due < n && offsets[due] < cut) due++;
                     maxBacklog = Math.max(maxBacklog, due - i);
                 }
             } finally {
