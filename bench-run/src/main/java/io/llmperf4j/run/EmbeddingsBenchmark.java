@@ -6,6 +6,7 @@ import io.llmperf4j.engine.BenchmarkResult;
 import io.llmperf4j.engine.LevelOutcome;
 import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.client.LlmApi;
+import io.llmperf4j.engine.load.ClosedLoopResult;
 import io.llmperf4j.engine.load.LoadResult;
 import io.llmperf4j.engine.load.LoadSettings;
 import io.llmperf4j.engine.load.OpenLoopResult;
@@ -53,7 +54,7 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
     /** The inputs' token shape, in the file names and the summary as a token benchmark's. */
     private TokenShape shape;
     private Path levelDir;
-    private ProgressPrinter progress;
+    private volatile ProgressPrinter progress; // read by I/O threads too (onMeasuredWireEnd)
     private StopControl stops;
     private final List<EmbeddingsSweep.Level> levels = new ArrayList<>();
     private final List<LevelOutcome> outcomes = new ArrayList<>();
@@ -176,15 +177,40 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
     /** The progress line stops counting the arrivals an open loop's end left unsent. */
     @Override
     public void onScheduleCut(int arrivalsNotSent, boolean timedOut) {
-        if (progress != null) progress.onScheduleCut(arrivalsNotSent, timedOut);
+        ProgressPrinter p = progress;
+        if (p != null) p.onScheduleCut(arrivalsNotSent, timedOut);
+    }
+
+    /** The line's clock starts where the summary's window does, as the chat run's (any thread). */
+    @Override
+    public void onMeasureStart(long nanoTime) {
+        ProgressPrinter p = progress;
+        if (p != null) p.onMeasureStart(nanoTime);
+    }
+
+    /** The line learns when the window ends on the wire, as the chat run's ("window ended at 3.0 s"). */
+    @Override
+    public void onMeasuredWireEnd(long nanoTime) {
+        ProgressPrinter p = progress;
+        if (p != null) p.onMeasuredWireEnd(nanoTime);
+    }
+
+    @Override
+    public void onSendingClosed(long nanoTime) {
+        ProgressPrinter p = progress;
+        if (p != null) p.onSendingClosed(nanoTime);
     }
 
     @Override
     public void onLevelOutcome(LevelOutcome outcome) {
         stops.levelEnded();
+        LoadResult load = outcome.run().orElseThrow(); // no harness with embeddings
+        if (progress != null && load instanceof ClosedLoopResult closed) { // what its end left unsent, as chat's
+            progress.onRequestsNotSent(LoadPlan.expectedRequests(outcome.settings(), workloadSize)
+                    - closed.records().size(), closed.timedOut());
+        }
         finishProgress();
         outcomes.add(outcome);
-        LoadResult load = outcome.run().orElseThrow(); // no harness with embeddings
         EmbeddingsSummary summary = EmbeddingsSummary.of(load.records(), options.embeddingBatchSize(),
                 load.durationNanos());
         LoadSettings level = outcome.settings();

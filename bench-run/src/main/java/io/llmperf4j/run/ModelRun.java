@@ -366,6 +366,7 @@ final class ModelRun implements BenchmarkListener {
     public void onLevelOutcome(LevelOutcome outcome) {
         levelRecords.clear(); // the outcome holds them
         cx.stops().levelEnded(outcome.aborted()); // a stop after every request ended on the wire cut nothing
+        outcome.run().ifPresent(load -> tellNotSent(load, outcome.settings()));
         finishProgress();
         closeJournal();
         String label = LoadPlan.label(outcome.settings());
@@ -443,6 +444,21 @@ final class ModelRun implements BenchmarkListener {
                         f.load().warmupRecords(), f.load().records())).toList(), cx.drawnFresh(),
                         cx.sharedPrefixTokens())
                 .ifPresent(w -> cx.out().print("Warnings:\n  " + w + "\n\n"));
+    }
+
+    /**
+     * The progress line's last words on what the level's end left unsent, from its outcome: a closed loop's requests
+     * ("1 request not sent: --timeout ended the run"), and an open loop's arrivals when the runner could not tell
+     * the line itself (a cluster's: the coordinator feeds it records only); said once.
+     */
+    private void tellNotSent(LoadResult load, LoadSettings level) {
+        ProgressPrinter p = progress;
+        if (p == null) return;
+        if (load instanceof OpenLoopResult open && open.arrivalsNotSent() > 0) {
+            p.onScheduleCut(open.arrivalsNotSent(), open.timedOut());
+        } else if (load instanceof ClosedLoopResult closed && !sessions()) {
+            p.onRequestsNotSent(expected(level) - closed.records().size(), closed.timedOut());
+        }
     }
 
     private void finishProgress() {

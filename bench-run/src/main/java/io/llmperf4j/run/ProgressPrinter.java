@@ -22,7 +22,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * counting tokens of degenerate answers, cancelling at the deadline), the rate is the window's, and the line says so:
  * "window ended at 4.0 s (13.00 req/s); counting tokens of 38 answers", not a rate falling toward 0 as time goes on.
  * When the run's end cuts an open loop's schedule, the count's total becomes the requests sent and the line says the
- * rest: "40/40 requests done (10 arrivals not sent: --timeout ended the schedule)".
+ * rest: "40/40 requests done (10 arrivals not sent: --timeout ended the schedule)"; a closed loop's end before it sent
+ * them all says the same of its requests: "2/2 requests done (1 request not sent: --timeout ended the run)".
  * Two modes:
  * <ul>
  *   <li>plain (stderr is not a terminal: a file, a pipe, CI): at most one line a second, one when the last
@@ -65,9 +66,14 @@ final class ProgressPrinter implements RecordListener {
     private int answeredInWindow;
     /** When sending was closed ({@link #onSendingClosed}); -1 before. */
     private long closedNanos = -1;
-    /** An open loop's measured arrivals its end left unsent ({@link #onScheduleCut}), and why; -1 before a cut. */
+    /**
+     * Measured arrivals (an open loop's, {@link #onScheduleCut}) or requests (a closed loop's,
+     * {@link #onRequestsNotSent}) the run's end left unsent, and why; -1 before a cut.
+     */
     private int notSent = -1;
     private boolean cutByTimeout;
+    /** The cut was a closed loop's: its requests, not a schedule's arrivals; its window is not moved to the cut. */
+    private boolean requestsCut;
     private boolean cutPrinted;
     private boolean lineOpen;
     private boolean finished;
@@ -184,12 +190,22 @@ final class ProgressPrinter implements RecordListener {
     }
 
     /**
+     * A closed loop ended ({@code --timeout}, a stop) before it sent all its requests: as {@link #onScheduleCut}, the
+     * count's total drops to those sent and the line says how many were not sent and why.
+     */
+    synchronized void onRequestsNotSent(int requestsNotSent, boolean timedOut) {
+        if (finished || notSent != -1 || requestsNotSent <= 0) return;
+        onScheduleCut(requestsNotSent, timedOut);
+        requestsCut = true;
+    }
+
+    /**
      * The measured window's end, as the runners take it: the last measured wire end, or when sending was closed if
      * that came first (the requests then on the wire were cut there); after a schedule cut, the close if later
      * (the load was offered until then); -1 while it goes on.
      */
     private long windowEndNanos() {
-        if (closedNanos != -1 && notSent != -1) return lastWireEndNanos == -1 || closedNanos - lastWireEndNanos > 0
+        if (closedNanos != -1 && notSent != -1 && !requestsCut) return lastWireEndNanos == -1 || closedNanos - lastWireEndNanos > 0
                 ? closedNanos : lastWireEndNanos;
         if (closedNanos != -1) return lastWireEndNanos == -1 || closedNanos - lastWireEndNanos < 0 ? closedNanos
                 : lastWireEndNanos;
@@ -235,8 +251,10 @@ final class ProgressPrinter implements RecordListener {
         String counts = totalKnown ? done + "/" + total : Integer.toString(done);
         String cut = "";
         if (notSent != -1) { // the arrivals the cut left are no longer counted as to come
-            cut = " (" + notSent + (notSent == 1 ? " arrival" : " arrivals") + " not sent: "
-                    + (cutByTimeout ? "--timeout ended the schedule" : "the run was stopped") + ")";
+            String what = requestsCut ? " request" : " arrival";
+            cut = " (" + notSent + what + (notSent == 1 ? "" : "s") + " not sent: " + (!cutByTimeout
+                    ? "the run was stopped" : requestsCut ? "--timeout ended the run" : "--timeout ended the schedule")
+                    + ")";
             cutPrinted = true;
         }
         String line = String.format(Locale.ROOT, "llmperf4j: %s%s requests done%s, %d failed%s, %.1f s, %s%s%s",
