@@ -1,5 +1,6 @@
 package io.llmperf4j.run;
 
+import io.llmperf4j.report.summary.Plural;
 import io.llmperf4j.engine.load.ClosedLoopSettings;
 import io.llmperf4j.engine.load.LoadSettings;
 import io.llmperf4j.engine.load.Warmup;
@@ -28,8 +29,9 @@ public final class ConcurrencyWarning {
         int highest = starved.get(starved.size() - 1).concurrency();
         String levels = String.join(", ", starved.stream().map(c -> LoadSettings.formatLevel(c.level())).toList());
         return Optional.of("llmperf4j: warning: concurrency " + levels + (starved.size() > 1 ? " are" : " is")
-                + " above the " + requests + " requests of " + (plan.multiLevel() ? "each level" : "the run")
-                + ": no more than " + requests + " requests are ever in flight, so "
+                + " above the " + Plural.of(requests, "request") + " of " + (plan.multiLevel() ? "each level"
+                : "the run") + ": no more than " + Plural.of(requests, "request") + " " + Plural.is(requests)
+                + " ever in flight, so "
                 + (starved.size() > 1 ? "those levels measure" : "it measures") + " concurrency " + requests
                 + " at most; give --max-num-completed-requests " + highest + " or more (the guides advise at least "
                 + "50 per level)");

@@ -1,5 +1,6 @@
 package io.llmperf4j.run;
 
+import io.llmperf4j.report.summary.Plural;
 import io.llmperf4j.engine.load.Arrival;
 import io.llmperf4j.engine.load.ClosedLoopSettings;
 import io.llmperf4j.engine.load.FreshRequests;
@@ -95,7 +96,8 @@ final class LevelPrompts {
         String unit = plan.harness() != null ? "fork" : "level";
         if (!workload.drawsFresh()) {
             if (tell) {
-                err.println("llmperf4j: " + runs + ": " + fixedSource(spec) + " is a fixed set of " + plural(count)
+                err.println("llmperf4j: " + runs + ": " + fixedSource(spec) + " is a fixed set of "
+                        + Plural.of(count, "request")
                         + ", sent in a loop for as long as each " + unit + " runs: once a " + unit + " has sent them "
                         + "all, the server's prefix cache can serve every prompt again and TTFT times a cached "
                         + "prefill (synthetic prompts, the default workload, are drawn fresh for every request)");
@@ -139,9 +141,5 @@ final class LevelPrompts {
         if (spec.sessions().trace() != null) return "the --trace";
         if (spec.sessions().turns() != null) return "the workload of sessions (--turns)";
         return "the workload (built to share prefixes: --prefix-tokens or --shared-prefix-groups)";
-    }
-
-    private static String plural(int n) {
-        return n + (n == 1 ? " request" : " requests");
     }
 }

@@ -1,5 +1,6 @@
 package io.llmperf4j.run;
 
+import io.llmperf4j.report.summary.Plural;
 import io.llmperf4j.engine.load.Arrival;
 import io.llmperf4j.engine.load.ClosedLoopResult;
 import io.llmperf4j.engine.load.LatencyPercentiles;
@@ -165,8 +166,9 @@ final class LoadConsole {
         if (notSent == 0) return null;
         String why = whyNotSent(result.timedOut(), result.stopped(),
                 "a failed turn ends its session, its later turns unsent");
-        return notSent + " of the trace's " + ((Arrival.Trace) result.settings().arrival()).requests()
-                + " requests were not sent: " + why;
+        int requests = ((Arrival.Trace) result.settings().arrival()).requests();
+        return notSent + " of the trace's " + Plural.of(requests, "request") + " " + Plural.was(notSent)
+                + " not sent: " + why;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.llmperf4j.run;
 
+import io.llmperf4j.report.summary.Plural;
 import io.llmperf4j.engine.Benchmark;
 import io.llmperf4j.engine.BenchmarkListener;
 import io.llmperf4j.engine.BenchmarkResult;
@@ -212,18 +213,21 @@ final class ModelRun implements BenchmarkListener {
         String cause = fatal.getMessage() == null ? fatal.getClass().getSimpleName() : fatal.getMessage();
         List<RequestRecord> recorded = List.copyOf(levelRecords);
         if (levelDir == null || currentLevel == null || plan.harness() != null) {
-            return new RunFailedException("the run failed after " + recorded.size() + " requests: " + cause, fatal);
+            return new RunFailedException("the run failed after " + Plural.of(recorded.size(), "request") + ": "
+                    + cause, fatal);
         }
         try {
             BenchmarkRun run = cx.finishRun().apply(new BenchmarkRun(levelSettings(currentLevel, recorded), recorded,
                     levelStartEpochMillis, System.currentTimeMillis(), System.nanoTime() - levelStartNanos,
                     recorded.size(), false));
             writeLevelFiles(run, metrics(run, Map.of(), List.of()), null, levelDir);
-            return new RunFailedException("the run failed after " + run.records().size() + " requests (" + cause
+            return new RunFailedException("the run failed after " + Plural.of(run.records().size(), "request")
+                    + " (" + cause
                     + "); the requests recorded until then are written to " + levelDir, fatal);
         } catch (RuntimeException alsoFailed) {
             fatal.addSuppressed(alsoFailed);
-            return new RunFailedException("the run failed after " + recorded.size() + " requests (" + cause
+            return new RunFailedException("the run failed after " + Plural.of(recorded.size(), "request")
+                    + " (" + cause
                     + ") and its results could not be written: " + alsoFailed.getMessage(), fatal);
         }
     }

@@ -1,5 +1,6 @@
 package io.llmperf4j.run;
 
+import io.llmperf4j.report.summary.Plural;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.report.jsonl.RequestJournal;
 
@@ -322,7 +323,8 @@ public final class ResultsFolder implements AutoCloseable {
             } else {
                 long records = RunFiles.journalRecords(dir, since);
                 RunFiles.record(dir, since); // the next --overwrite then sets exactly these aside
-                said = records + " requests recorded are in " + dir.resolve(RequestJournal.FILE_NAME)
+                said = Plural.of(records, "request") + " recorded " + Plural.is(records) + " in "
+                        + dir.resolve(RequestJournal.FILE_NAME)
                         + " (files not yet written are missing: llmperf4j report " + dir + " says what reads them)"
                         + (aside ? "; the earlier run it was replacing is kept whole in " + dir.resolve(RunFiles.ASIDE)
                         + " (move its files back into " + dir + " to restore it)" : "");

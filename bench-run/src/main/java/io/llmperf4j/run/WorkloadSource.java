@@ -1,5 +1,6 @@
 package io.llmperf4j.run;
 
+import io.llmperf4j.report.summary.Plural;
 import io.llmperf4j.datasets.Corpus;
 import io.llmperf4j.datasets.DatasetFormatException;
 import io.llmperf4j.datasets.DatasetSpec;
@@ -377,26 +378,22 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
             for (int fork = 0; fork < levels.forks(); fork++) {
                 if (!draws.containsKey(key(level, fork))) {
                     throw new InvalidRequestException("--workload " + file + " holds the requests of "
-                            + plural(entries.size() / Math.max(1, forks), "level") + " (" + held + ")"
-                            + (forks > 1 ? " x " + plural(forks, "fork") : "") + ", level by level; this run has "
-                            + plural(levels.names().size(), "level")
-                            + (levels.forks() > 1 ? " x " + plural(levels.forks(), "fork") : "")
+                            + Plural.of(entries.size() / Math.max(1, forks), "level") + " (" + held + ")"
+                            + (forks > 1 ? " x " + Plural.of(forks, "fork") : "") + ", level by level; this run has "
+                            + Plural.of(levels.names().size(), "level")
+                            + (levels.forks() > 1 ? " x " + Plural.of(levels.forks(), "fork") : "")
                             + ": replay it with at most as many");
                 }
             }
         }
         err.println("llmperf4j: replaying " + file + " level by level: each level sends the requests saved for its "
                 + "place in the sweep (" + held + ")" + (levels.names().size() < draws.size() / Math.max(1, forks)
-                ? "; this run has " + plural(levels.names().size(), "level") + ", the first" : ""));
+                ? "; this run has " + Plural.of(levels.names().size(), "level") + ", the first" : ""));
         return (level, fork) -> draws.get(key(level, fork));
     }
 
     private static long key(int level, int fork) {
         return ((long) level << 32) | fork;
-    }
-
-    private static String plural(int n, String noun) {
-        return n + " " + noun + (n == 1 ? "" : "s");
     }
 
     /**

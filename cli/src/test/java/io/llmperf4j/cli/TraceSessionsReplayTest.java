@@ -92,7 +92,7 @@ class TraceSessionsReplayTest {
         assertTrue(run.err().contains("run time limit 2 s = its last turn due at 0.9 s"), run::toString);
         assertTrue(run.out().contains("Sessions: 1 scheduled, 1 started, 0 not started; 1 request (turn) sent, "
                 + "1 not sent;"), run::toString);
-        assertTrue(run.out().contains("Warning: 1 of the trace's 2 requests were not sent: the run's time limit came "
+        assertTrue(run.out().contains("Warning: 1 of the trace's 2 requests was not sent: the run's time limit came "
                 + "first (raise --timeout)"), run::toString);
         JsonNode open = openLoop(out);
         assertEquals(1, open.get("trace").get("requests_not_sent").asInt());

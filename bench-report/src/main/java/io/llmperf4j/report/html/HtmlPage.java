@@ -1,5 +1,6 @@
 package io.llmperf4j.report.html;
 
+import io.llmperf4j.report.summary.Plural;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.llmperf4j.model.FailureCause;
@@ -634,7 +635,7 @@ final class HtmlPage {
         SvgChart.Builder chart = SvgChart.builder(id, title + (log ? " (log x)" : ""))
                 .x(xAxis)
                 .y(SvgChart.Axis.linear("Fraction of requests \u2264 x", null).withRange(0, 1))
-                .add(SvgChart.Series.step(label + " (" + cdf.size() + " requests)", color, pts[0], pts[1])
+                .add(SvgChart.Series.step(label + " (" + Plural.of(cdf.size(), "request") + ")", color, pts[0], pts[1])
                         .withClass("cdf"))
                 .mark(SvgChart.Marker.horizontal(0.5, "p50", Palette.GREY, "marker-p50"))
                 .mark(SvgChart.Marker.horizontal(0.9, "p90", Palette.GREY, "marker-p90"))
@@ -746,7 +747,7 @@ final class HtmlPage {
             chart.mark(SvgChart.Marker.horizontal(sloMs, "SLO " + trim(sloMs) + " ms", Palette.RED, "marker-slo"));
         }
         out.append("<div class=\"card\">").append(chart.build().toSvg()).append("<p class=\"caption\">")
-                .append(Html.esc(withTtft + " requests with a first token, by send time"
+                .append(Html.esc(Plural.of(withTtft, "request") + " with a first token, by send time"
                         + (stride > 1 ? "; every " + stride + "th drawn" : "")
                         + ". A rising band means requests queue: the server is saturated."))
                 .append("</p></div>\n");

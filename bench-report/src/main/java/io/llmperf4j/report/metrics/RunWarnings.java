@@ -531,7 +531,8 @@ public final class RunWarnings {
                             ? ": " + commonFailures.get(e.getKey()) : ""))
                     .collect(Collectors.joining(", "));
             warnings.add(new RunWarning(WarningCode.REQUESTS_FAILED, failedOtherwise + " of " + recorded
-                    + " requests failed (" + kinds + "): " + failureCause(requests, earlier) + " Report the failure rate "
+                    + (recorded == 1 ? " request" : " requests") + " failed (" + kinds + "): "
+                    + failureCause(requests, earlier) + " Report the failure rate "
                     + "with the results."));
         }
         if (cancelled > 0) {

@@ -1,5 +1,6 @@
 package io.llmperf4j.run.search;
 
+import io.llmperf4j.report.summary.Plural;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
@@ -53,7 +54,7 @@ public record LevelLimit(int requests, Duration duration) {
 
     /** "500 requests", "30 s". */
     public String describe() {
-        if (duration == null) return requests + " requests";
+        if (duration == null) return Plural.of(requests, "request");
         double s = duration.toNanos() / 1e9;
         return (s == Math.rint(s) ? Long.toString((long) s) : Double.toString(s)) + " s";
     }
