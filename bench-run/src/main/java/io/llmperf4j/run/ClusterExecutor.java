@@ -1,5 +1,6 @@
 package io.llmperf4j.run;
 
+import io.llmperf4j.report.summary.Plural;
 import com.hazelcast.cluster.Member;
 import io.llmperf4j.distributed.ClientSpec;
 import io.llmperf4j.distributed.ClockOffset;
@@ -124,7 +125,7 @@ final class ClusterExecutor implements LoadExecutor {
 
     @Override
     public String where(LoadPlan plan) {
-        return ", over " + (plan.multiLevel() ? "at most " : "") + workers.size() + " workers";
+        return ", over " + (plan.multiLevel() ? "at most " : "") + Plural.of(workers.size(), "worker");
     }
 
     @Override
