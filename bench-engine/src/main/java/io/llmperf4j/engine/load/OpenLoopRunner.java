@@ -258,6 +258,11 @@ public final class OpenLoopRunner {
         private final Object sendLock = new Object();
         private boolean closed;
         private long deadlineNanos;
+        /**
+         * Arrivals sent (warmup included). A stop or the deadline asks it, not whether the pacer thread still runs: a
+         * pacer that sent its last arrival and was not yet scheduled again to exit has nothing left to cut.
+         */
+        private int sentUnderLock;
         /** When sending was cut (System.nanoTime(): the deadline's own instant, or the stop's); MAX_VALUE until then. */
         private volatile long cutAtNanos = Long.MAX_VALUE;
 
@@ -383,7 +388,8 @@ public final class OpenLoopRunner {
         void stopNow() {
             synchronized (sendLock) { // no send in between: what the stop finds is what it cuts
                 Thread t = pacer;
-                boolean arrivalsLeft = !closed && (t == null || t.isAlive()); // not started, or still to send
+                // not started, or still to send
+                boolean arrivalsLeft = !closed && (t == null || t.isAlive() && sentUnderLock < offsets.length);
                 if (arrivalsLeft) windowEnd.scheduleCut();
                 stopCut = arrivalsLeft || !closed && inFlight.values().stream().anyMatch(e -> !e.wireEnded().get());
             }
@@ -398,12 +404,14 @@ public final class OpenLoopRunner {
         /** The deadline, on the timer's thread: the same as a stop, told apart as a timeout. */
         private void closeAtDeadline() {
             boolean cut;
+            boolean arrivalsLeft;
+            Thread t = pacer;
             synchronized (sendLock) {
                 cut = !closed;
+                arrivalsLeft = t != null && t.isAlive() && sentUnderLock < offsets.length;
             }
-            Thread t = pacer;
-            if (cut && t != null && t.isAlive()) windowEnd.scheduleCut();
-            if (cut && (t != null && t.isAlive() || !inFlight.isEmpty())) deadlineCut = true;
+            if (cut && arrivalsLeft) windowEnd.scheduleCut();
+            if (cut && (arrivalsLeft || !inFlight.isEmpty())) deadlineCut = true;
             if (cutAtNanos == Long.MAX_VALUE) cutAtNanos = deadlineNanos; // its instant, not the timer's wake
             stopPacing = true;
             close();
@@ -553,6 +561,7 @@ public final class OpenLoopRunner {
                     return false;
                 }
                 send(out, actualOffset);
+                sentUnderLock++;
                 return true;
             }
         }
