@@ -57,10 +57,8 @@ final class LevelWarnings {
         List<String> lines = new ArrayList<>();
         firedAt.forEach((code, at) -> {
             RunWarning w = first.get(code);
-            String text = SummaryConsoleReport.line(w); // "[CODE] message", the client's load in plain words
             String where = "at " + labels(at) + (at.size() > 1 ? "; " + LoadPlan.label(at.get(0)) : "") + ": ";
-            lines.add(text.startsWith("[" + code + "] ")
-                    ? "[" + code + "] " + where + w.message() : where + text);
+            lines.add("[" + code + "] " + where + w.message()); // the first level's message, as the console says it
         });
         return lines;
     }

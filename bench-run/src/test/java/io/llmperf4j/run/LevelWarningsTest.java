@@ -59,14 +59,15 @@ class LevelWarningsTest {
     }
 
     @Test
-    void ratesAreNamedInReqPerSecondAndTheClientsLoadInPlainWords() {
+    void ratesAreNamedInReqPerSecondAndTheClientsLoadByItsCodeAsEveryWarning() {
         RunWarning client = new RunWarning(WarningCode.CLIENT_BOTTLENECK, "The client may have limited this run.");
         List<String> lines = LevelWarnings.merged(List.of(
                 new LevelWarnings.Level(OpenLoopSettings.builder(0.5).maxRequests(10).build(), List.of(client),
                         false),
                 new LevelWarnings.Level(OpenLoopSettings.builder(2).maxRequests(10).build(), List.of(client),
                         false)));
-        assertEquals(List.of("at rate 0.5, 2 req/s; rate 0.5 req/s: The client may have limited this run."), lines);
+        assertEquals(List.of("[CLIENT_BOTTLENECK] at rate 0.5, 2 req/s; rate 0.5 req/s: The client may have limited "
+                + "this run."), lines);
     }
 
     @Test

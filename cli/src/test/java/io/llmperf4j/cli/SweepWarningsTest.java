@@ -84,7 +84,7 @@ class SweepWarningsTest {
         assertEquals(0, quiet.exitCode(), quiet::toString);
         assertEquals("", quiet.out(), quiet::toString);
         // the level's warning, and beside it only what the quiet sweep's levels truthfully warned too: a loaded
-        // machine's CLIENT_BOTTLENECK (its event loops ran late), in plain words, without its code
+        // machine's CLIENT_BOTTLENECK (its event loops ran late), by its code as every warning
         List<String> expected = new ArrayList<>(List.of("llmperf4j: warning: [" + CODE + "] at concurrency 1, 2; "
                 + "concurrency 1: " + summaryWarning(tmp.resolve("quiet/concurrency_1"))));
         List<String> loadAt = new ArrayList<>();
@@ -100,7 +100,7 @@ class SweepWarningsTest {
         }
         if (!loadAt.isEmpty()) {
             // in WarningCode order, as the console merges a sweep's warnings
-            expected.add(WarningCode.valueOf(LOAD_CODE).compareTo(WarningCode.valueOf(CODE)) < 0 ? 0 : 1, "llmperf4j: warning: at concurrency " + String.join(", ", loadAt)
+            expected.add(WarningCode.valueOf(LOAD_CODE).compareTo(WarningCode.valueOf(CODE)) < 0 ? 0 : 1, "llmperf4j: warning: [" + LOAD_CODE + "] at concurrency " + String.join(", ", loadAt)
                     + (loadAt.size() > 1 ? "; concurrency " + loadAt.get(0) : "") + ": " + loadMessage);
         }
         assertEquals(expected, quiet.err().lines().filter(l -> l.contains("warning")).toList(), quiet::toString);

@@ -12,7 +12,6 @@ import io.llmperf4j.report.metrics.Phase;
 import io.llmperf4j.report.metrics.PhaseStats;
 import io.llmperf4j.report.metrics.RunMetrics;
 import io.llmperf4j.report.metrics.RunWarning;
-import io.llmperf4j.report.metrics.WarningCode;
 import java.util.List;
 import java.util.Locale;
 
@@ -121,11 +120,11 @@ public final class SummaryConsoleReport {
     }
 
     /**
-     * A warning as the console says it, "[CODE] message"; the client's own load in plain words, its code staying in
-     * the summary's warnings.
+     * A warning as the console says it, "[CODE] message", every code alike: scripts find a warning in the console or
+     * in stderr ({@code --quiet}) by its code, as docs/scripting.md says.
      */
     public static String line(RunWarning warning) {
-        return warning.code() == WarningCode.CLIENT_BOTTLENECK ? warning.message() : warning.toString();
+        return warning.toString();
     }
 
     /**
