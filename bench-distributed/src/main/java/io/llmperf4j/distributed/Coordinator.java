@@ -362,8 +362,11 @@ public final class Coordinator implements AutoCloseable {
             // every worker set up (or gone): the start instant, as soon as each can be told it in time
             collection.awaitReady(READY_WAIT);
             Duration lead = plan.startLead().plus(Duration.ofNanos(2_000 * maxRoundTripMicros(clocks, workers)));
-            long startEpochMicros = EpochClock.nowMicros() + lead.toNanos() / 1_000L;
-            long startNanos = System.nanoTime() + lead.toNanos();
+            // one instant on both clocks, from a pair read together (EpochClock.anchor): the workers are given the
+            // first, the merge and the live progress count from the second
+            EpochClock.Anchor now = EpochClock.anchor();
+            long startEpochMicros = now.epochMicros() + lead.toNanos() / 1_000L;
+            long startNanos = now.nanoTimeOf(startEpochMicros);
             collection.started(startNanos);
             for (Member worker : workers) {
                 String id = ClusterNode.idOf(worker);

@@ -291,11 +291,13 @@ public final class LoadWorker {
     }
 
     /**
-     * The shared start, given on this machine's wall clock, on its {@link System#nanoTime()}: read from the wall
-     * clock once, so the wait and every offset after it are measured by {@code nanoTime} only.
+     * The shared start, given on this machine's wall clock, on its {@link System#nanoTime()}: converted once, through
+     * an {@link EpochClock#anchor()} (a pair read with nothing between its reads: a single pair with a preemption
+     * between them moved this worker's whole part by the preemption), so the wait and every offset after it are
+     * measured by {@code nanoTime} only.
      */
     static long startTargetNanos(long startEpochMicros) {
-        return System.nanoTime() + (startEpochMicros - EpochClock.nowMicros()) * 1_000L;
+        return EpochClock.anchor().nanoTimeOf(startEpochMicros);
     }
 
     /** Waits until {@code target} (this machine's {@link System#nanoTime()}), or until {@code stopped}. */

@@ -94,13 +94,11 @@ final class RecordStream implements RecordListener, SendWatchingClient.Watcher, 
     private void sendWord() {
         wordQueued.set(false); // before taking: anything added after this point queues a word of its own
         List<SentRequests.Sent> sent = new ArrayList<>();
-        long nowNanos = System.nanoTime();
-        long nowMicros = EpochClock.nowMicros();
+        EpochClock.Anchor now = EpochClock.anchor();
         for (Send s; (s = sends.poll()) != null; ) {
             // the send's wall time, as its record's start would read it: this machine's wall clock, back by its age
             sent.add(new SentRequests.Sent(s.clientRequestId(), s.spec().index(), s.spec().numberInputTokens(),
-                    s.spec().maxTokens(), s.nanoTime() - originNanos,
-                    nowMicros - (nowNanos - s.nanoTime()) / 1_000L));
+                    s.spec().maxTokens(), s.nanoTime() - originNanos, now.epochMicrosOf(s.nanoTime())));
         }
         if (sent.isEmpty()) return;
         try {
