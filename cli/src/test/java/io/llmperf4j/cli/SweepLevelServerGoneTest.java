@@ -3,6 +3,7 @@ package io.llmperf4j.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.llmperf4j.server.SimulatedServer;
 import io.llmperf4j.server.SimulatorConfig;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,20 +20,27 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A sweep 1,2 against a simulator on 127.0.0.1 killed between its levels (once the first level's files are written,
- * during --sleep-between): the second level's own REQUESTS_FAILED, in its summary and on the console, says the server
- * was gone in the verdict's words, not "check the configuration" (the helper's finding: the level, read alone, had no
- * answer, so its refused connections read as the configuration while the verdict said the server was gone).
+ * A sweep 1,2 against a simulator on 127.0.0.1 closed between its levels (once the first level's files are written,
+ * during --sleep-between). The second level's errors are read once with the first level's answer: its own
+ * REQUESTS_FAILED (summary and console), its summary's errors ({@code errors.server_gone_before}) and its page's
+ * error section and table say the server was gone in the verdict's words, not "check the configuration" (the level,
+ * read alone, had no answer, so its refused connections read as the configuration while the verdict said the server
+ * was gone). One run, read by both tests.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class SweepLevelServerGoneWarningTest {
+class SweepLevelServerGoneTest {
     private static final String GONE = "the server was gone after concurrency 1";
 
-    @Test
-    void theLevelAfterTheKillWarnsTheServerGoneAsTheVerdictSays(@TempDir Path dir) throws Exception {
+    @TempDir
+    static Path dir;
+    private static CliRun run;
+    private static JsonNode summary;
+    private static int refused;
+
+    @BeforeAll
+    static void sweepAcrossTheServersEnd() throws Exception {
         SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder()
                 .timeToFirstToken(Duration.ofMillis(5)).interTokenDelay(Duration.ofMillis(1)).build());
-        CliRun run;
         boolean closed = false;
         try {
             CompletableFuture<CliRun> running = CompletableFuture.supplyAsync(() -> CliRun.of(
@@ -51,10 +59,15 @@ class SweepLevelServerGoneWarningTest {
         }
         JsonNode firstSummary = RunFolder.summary(dir.resolve("concurrency_1"));
         assertEquals(12, firstSummary.at("/run/requests_succeeded").asInt(), run::toString);
-        JsonNode summary = RunFolder.summary(dir.resolve("concurrency_2"));
+        assertTrue(firstSummary.at("/errors/server_gone_before").isMissingNode(), firstSummary.get("errors")::toString);
+        summary = RunFolder.summary(dir.resolve("concurrency_2"));
         assertEquals(0, summary.at("/run/requests_succeeded").asInt(), run::toString);
-        int refused = summary.at("/errors/by_kind/CONNECT_FAILED").asInt();
+        refused = summary.at("/errors/by_kind/CONNECT_FAILED").asInt();
         assertTrue(refused > 0, summary.get("errors")::toString);
+    }
+
+    @Test
+    void theLevelAfterTheKillWarnsTheServerGoneAsTheVerdictSays() {
         String warning = RunFolder.warning(summary, "REQUESTS_FAILED");
         assertTrue(warning != null && warning.contains(refused + " point at the server going away: " + GONE
                 + ": this level's connections were refused"), () -> warning + "\n" + run);
@@ -67,5 +80,18 @@ class SweepLevelServerGoneWarningTest {
                 .findFirst().orElseThrow(() -> new AssertionError(run.toString()));
         assertTrue(line.contains(GONE), line);
         assertFalse(line.contains("check the configuration"), line);
+    }
+
+    @Test
+    void theLevelsPageAndSummaryErrorsReadTheServerGone() throws Exception {
+        // the one reading, in the level's summary
+        assertEquals(GONE, summary.at("/errors/server_gone_before/words").asText(), summary.get("errors")::toString);
+        String page = Files.readString(dir.resolve("concurrency_2").resolve("m_40_4_report.html"));
+        String errors = page.substring(page.indexOf("<section id=\"errors\">"));
+        errors = errors.substring(0, errors.indexOf("</section>"));
+        assertTrue(errors.contains(refused + " point at the server going away (connections refused: " + GONE
+                + ": a restart, a crash, an out-of-memory kill)"), errors);
+        assertTrue(errors.contains("CONNECT_FAILED (gone since an earlier level)"), errors);
+        assertFalse(errors.contains("configuration"), errors);
     }
 }
