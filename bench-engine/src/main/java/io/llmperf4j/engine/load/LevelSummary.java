@@ -36,8 +36,9 @@ import java.util.function.ToLongFunction;
  *                                    its last success's (those after it had no chance to end before the cut); NaN
  *                                    for a closed loop, sessions, or fewer than 2 arrivals
  * @param completionRequestsPerSecond the same level's successes on the same footing, (successes − 1) / (last − first
- *                                    success's end): a service that keeps up ends requests as fast as they arrive;
- *                                    NaN where the scheduled rate is NaN or fewer than 2 succeeded
+ *                                    success's end); NaN where the scheduled rate is NaN or fewer than 2 succeeded.
+ *                                    Not what judges whether the service kept up: the ends' span is stretched by the
+ *                                    latencies' spread, so a short level reads low with no backlog ({@link KeepUp})
  * @param serverGone            the server going away ({@link ServerGone}: after how many successes, or before any),
  *                              the reading the run's summary words; null when no failure is
  *                              {@link FailureCause#SERVER_UNAVAILABLE}
@@ -51,12 +52,17 @@ import java.util.function.ToLongFunction;
  *                              stop): its schedule was cut, so {@code scheduledRequestsPerSecond} covers the arrivals
  *                              sent up to its last success's, the part before the cut that its successes can be set
  *                              against; 0 otherwise
+ * @param keepUp                whether the service kept up with the offer, with its interval ({@link KeepUp}: the
+ *                              slope of the successes' ends against their intended sends), what the rate sweep's
+ *                              verdict and BEHIND_SCHEDULE judge; null where the scheduled rate is NaN or fewer than 3
+ *                              successes could be fitted
  */
 public record LevelSummary(double level, int successes, int total, double outputTokensPerSecond,
                            double requestsPerSecond, double ttftP50Millis, double ttftP90Millis, double e2eP50Millis,
                            double e2eP90Millis, Map<FailureCause, Integer> failuresByCause,
                            double scheduledRequestsPerSecond, double completionRequestsPerSecond,
-                           ServerGone serverGone, boolean answered, int refusedUnanswered, int arrivalsNotSent) {
+                           ServerGone serverGone, boolean answered, int refusedUnanswered, int arrivalsNotSent,
+                           KeepUp keepUp) {
 
     public LevelSummary {
         if (successes < 0 || total < successes) {
@@ -76,6 +82,17 @@ public record LevelSummary(double level, int successes, int total, double output
                     + "configuration failures (" + causes.getOrDefault(FailureCause.CONFIGURATION, 0) + ")]");
         }
         if (arrivalsNotSent < 0) throw new IllegalArgumentException("arrivals not sent: " + arrivalsNotSent);
+    }
+
+    /** A level without a keep-up fit (a closed loop, or rates given as figures). */
+    public LevelSummary(double level, int successes, int total, double outputTokensPerSecond,
+                        double requestsPerSecond, double ttftP50Millis, double ttftP90Millis, double e2eP50Millis,
+                        double e2eP90Millis, Map<FailureCause, Integer> failuresByCause,
+                        double scheduledRequestsPerSecond, double completionRequestsPerSecond,
+                        ServerGone serverGone, boolean answered, int refusedUnanswered, int arrivalsNotSent) {
+        this(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis, ttftP90Millis,
+                e2eP50Millis, e2eP90Millis, failuresByCause, scheduledRequestsPerSecond, completionRequestsPerSecond,
+                serverGone, answered, refusedUnanswered, arrivalsNotSent, null);
     }
 
     /** A level whose schedule, if any, ran to its last arrival. */
@@ -126,7 +143,7 @@ public record LevelSummary(double level, int successes, int total, double output
                 ttftP90Millis, e2eP50Millis, e2eP90Millis, causes, scheduledRequestsPerSecond,
                 completionRequestsPerSecond, serverGone, answered,
                 causes == null ? 0 : Math.min(refusedUnanswered, causes.getOrDefault(FailureCause.CONFIGURATION, 0)),
-                arrivalsNotSent);
+                arrivalsNotSent, keepUp);
     }
 
     /**
@@ -140,14 +157,21 @@ public record LevelSummary(double level, int successes, int total, double output
         causes.merge(FailureCause.SERVER_UNAVAILABLE, refusedUnanswered, Integer::sum);
         return new LevelSummary(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis,
                 ttftP90Millis, e2eP50Millis, e2eP90Millis, causes, scheduledRequestsPerSecond,
-                completionRequestsPerSecond, serverGone, answered, 0, arrivalsNotSent);
+                completionRequestsPerSecond, serverGone, answered, 0, arrivalsNotSent, keepUp);
     }
 
     /** This level with an open loop's scheduled and completion rates. */
     public LevelSummary withRates(double scheduled, double completion) {
         return new LevelSummary(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis,
                 ttftP90Millis, e2eP50Millis, e2eP90Millis, failuresByCause, scheduled, completion, serverGone,
-                answered, refusedUnanswered, arrivalsNotSent);
+                answered, refusedUnanswered, arrivalsNotSent, keepUp);
+    }
+
+    /** This level with its keep-up fit ({@link KeepUp}; null: none). */
+    public LevelSummary withKeepUp(KeepUp fit) {
+        return new LevelSummary(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis,
+                ttftP90Millis, e2eP50Millis, e2eP90Millis, failuresByCause, scheduledRequestsPerSecond,
+                completionRequestsPerSecond, serverGone, answered, refusedUnanswered, arrivalsNotSent, fit);
     }
 
     /** Failures of {@code cause}. */
@@ -187,6 +211,7 @@ public record LevelSummary(double level, int successes, int total, double output
         double scheduled = Double.NaN;
         double completion = Double.NaN;
         int notSent = 0;
+        KeepUp keepUp = null;
         // a session schedule's arrivals are sessions, its records turns: no like-for-like rate
         if (result instanceof OpenLoopResult open
                 && measured.stream().noneMatch(r -> r.record().tags().sessionId() != null)) {
@@ -196,12 +221,16 @@ public record LevelSummary(double level, int successes, int total, double output
             // success's: those after it were still in flight at the cut (cancelled) or never sent, so had no chance
             scheduled = notSent > 0 ? intendedRate(measured, ok) : open.scheduledRequestsPerSecond();
             completion = completionRate(ok);
+            // a level that ended with requests in flight (cancelled) or arrivals unsent: its late successes are the
+            // short ones, so the fit keeps to those due early enough to have ended whatever their latency
+            keepUp = Double.isNaN(scheduled) ? null
+                    : KeepUp.of(ok, outputTokens, notSent > 0 || causes.containsKey(FailureCause.CANCELLED));
         }
         return new LevelSummary(result.settings().level(), ok.size(), measured.size(),
                 seconds > 0 ? tokens / seconds : Double.NaN, seconds > 0 ? ok.size() / seconds : Double.NaN,
                 millis(ttft, 50), millis(ttft, 90), millis(e2e, 50), millis(e2e, 90), causes, scheduled, completion,
                 ServerGone.of(records).orElse(null), FailureCause.servedSince(records) != FailureCause.NEVER_SERVED,
-                refusedUnanswered, notSent);
+                refusedUnanswered, notSent, keepUp);
     }
 
     /**

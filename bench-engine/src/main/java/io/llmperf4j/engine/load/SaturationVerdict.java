@@ -29,13 +29,15 @@ import java.util.stream.IntStream;
  *   <li>saturation point, closed loop: the first level whose system output tok/s grew by less than
  *       {@code minThroughputGain} over the previous judged level, or fell; with fewer than two judged levels nothing
  *       is compared and it is not judged;</li>
- *   <li>saturation point, open loop (a rate sweep): the first level whose successes ended at less than
- *       {@code 1 − minThroughputGain} of its drawn schedule's rate (both as (n − 1) / span,
- *       {@link LevelSummary#completionRequestsPerSecond()}): the service no longer keeps up with the offer, so the
- *       backlog grows. A level whose schedule was cut (--timeout, {@link LevelSummary#arrivalsNotSent()}) is set
- *       against the rate of the arrivals it sent up to its last success's, the part before the cut. A level is judged on its own, so even a
- *       one-level rate sweep has a verdict. Output tok/s
- *       growth is no test there: an open loop's offer, not the service, sets it while the service keeps up;</li>
+ *   <li>saturation point, open loop (a rate sweep): the first level whose successes ended, with 95 % confidence,
+ *       at less than {@code 1 − minThroughputGain} of its drawn schedule's rate: the upper end of its share's
+ *       interval ({@link LevelSummary#keepUp()}, {@link KeepUp}: the slope of the ends against the intended sends)
+ *       below it. The service no longer keeps up with the offer, so the backlog grows. A level whose interval
+ *       straddles the threshold is too short to tell: never the saturation point, and {@link #describe} says so. A
+ *       level whose schedule was cut (--timeout, {@link LevelSummary#arrivalsNotSent()}) is fitted on the successes
+ *       due before the cut could censor them. A level is judged on its own, so even a one-level rate sweep has a
+ *       verdict. Output tok/s growth is no test there: an open loop's offer, not the service, sets it while the
+ *       service keeps up;</li>
  *   <li>TTFT red line: the first level whose TTFT p90 is at least {@code ttftJumpFactor} times the previous judged
  *       level's;</li>
  *   <li>first level with failures: the first level (judged or not, not interrupted) with a failure that may be the
@@ -79,11 +81,26 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
      * @param interrupted    a stop cut the level short: nothing above is judged for it (all false, NaN)
      * @param notJudged      why the level is not judged (interrupted, too few successes, never at its concurrency);
      *                       null when judged
-     * @param achievedShare  an open loop's completion rate over its scheduled rate (1 = kept up); NaN otherwise
+     * @param achievedShare  an open loop's share of its offer served, 1 / the slope of its successes' ends against
+     *                       their intended sends ({@link KeepUp#share()}; 1 = kept up); NaN otherwise
+     * @param shareLow       its 95 % interval's lower end; NaN where {@code achievedShare} is
+     * @param shareHigh      its upper end (+∞: unbounded); NaN where {@code achievedShare} is
+     * @param keptUp         what the interval says against {@code 1 − minThroughputGain}: {@code saturated} is
+     *                       {@link KeepUp.Reading#FELL_BEHIND}; {@link KeepUp.Reading#CANNOT_TELL} when it straddles
+     *                       the threshold (or no fit was possible); null for a closed loop and a level not judged
      */
     public record LevelVerdict(double level, double throughputGain, double ttftP90Ratio, boolean saturated,
                                boolean ttftJump, boolean failures, boolean fewSamples, boolean interrupted,
-                               String notJudged, double achievedShare) {
+                               String notJudged, double achievedShare, double shareLow, double shareHigh,
+                               KeepUp.Reading keptUp) {
+
+        /** A level without a share's interval (a closed loop, or a share given as a figure). */
+        public LevelVerdict(double level, double throughputGain, double ttftP90Ratio, boolean saturated,
+                            boolean ttftJump, boolean failures, boolean fewSamples, boolean interrupted,
+                            String notJudged, double achievedShare) {
+            this(level, throughputGain, ttftP90Ratio, saturated, ttftJump, failures, fewSamples, interrupted,
+                    notJudged, achievedShare, Double.NaN, Double.NaN, null);
+        }
 
         /** A level that ran to its end. */
         public LevelVerdict(double level, double throughputGain, double ttftP90Ratio, boolean saturated,
@@ -199,15 +216,19 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
                 double ct = cur.ttftP90Millis();
                 if (pt > 0 && Double.isFinite(pt) && Double.isFinite(ct)) ratio = ct / pt;
             }
-            double share = cur.completionRequestsPerSecond() / cur.scheduledRequestsPerSecond();
-            boolean saturated = Double.isFinite(cur.scheduledRequestsPerSecond())
-                    ? share < 1 - rules.minThroughputGain() // an open loop: did the service keep up with the offer?
+            boolean open = Double.isFinite(cur.scheduledRequestsPerSecond());
+            KeepUp fit = open ? cur.keepUp() : null;
+            // an open loop: did the service keep up with the offer? Only a confident "no" is saturation
+            KeepUp.Reading keptUp = !open ? null
+                    : fit == null ? KeepUp.Reading.CANNOT_TELL : fit.reading(1 - rules.minThroughputGain());
+            boolean saturated = open ? keptUp == KeepUp.Reading.FELL_BEHIND
                     : gain < rules.minThroughputGain(); // false for NaN
             boolean jump = ratio >= rules.ttftJumpFactor();
             if (saturated && saturation < 0) saturation = i;
             if (jump && redLine < 0) redLine = i;
             verdicts.add(new LevelVerdict(cur.level(), gain, ratio, saturated, jump, failures, few, false, null,
-                    Double.isFinite(share) ? share : Double.NaN));
+                    fit == null ? Double.NaN : fit.share(), fit == null ? Double.NaN : fit.low(),
+                    fit == null ? Double.NaN : fit.high(), keptUp));
             previous = i;
         }
         return new SaturationVerdict(verdicts, index(saturation), index(redLine), index(failing), warnings, rules,
@@ -343,24 +364,31 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
     public List<String> describe(String levelName) {
         List<String> lines = new ArrayList<>();
         long judged = levels.stream().filter(LevelVerdict::judged).count();
-        boolean openJudged = levels.stream().anyMatch(l -> l.judged() && !Double.isNaN(l.achievedShare()));
+        boolean openJudged = levels.stream().anyMatch(l -> l.judged() && l.keptUp() != null);
+        boolean cannotTell = levels.stream().anyMatch(l -> l.keptUp() == KeepUp.Reading.CANNOT_TELL);
         String nothingCompared = judged == 0 ? "not judged (no level could be judged)"
                 : "not judged (one level judged: nothing to compare it with)";
         if (saturationIndex.isPresent()) {
             int i = saturationIndex.getAsInt();
             LevelVerdict l = levels.get(i);
-            if (!Double.isNaN(l.achievedShare())) {
+            if (l.keptUp() != null) {
                 LevelSummary s = summaries.get(i);
-                String part = s.arrivalsNotSent() == 0 ? "" : String.format(Locale.ROOT, " of its arrivals up to "
-                        + "its last success's (%d not sent: its schedule was cut)", s.arrivalsNotSent());
-                lines.add(String.format(Locale.ROOT, "saturation point: %s (successes ended at %.1f %% of the "
-                                + "scheduled rate%s: the service fell behind the offer; threshold %.1f %%)",
-                        name(levelName, i), 100 * l.achievedShare(), part, 100 * (1 - rules.minThroughputGain())));
+                String part = s.arrivalsNotSent() == 0 ? "" : String.format(Locale.ROOT, " of its arrivals due "
+                        + "before the cut (%d not sent: its schedule was cut)", s.arrivalsNotSent());
+                lines.add(String.format(Locale.ROOT, "saturation point: %s (successes ended at %.1f %% (95 %% "
+                                + "interval %s) of the scheduled rate%s: the service fell behind the offer; threshold "
+                                + "%.1f %%)", name(levelName, i), 100 * l.achievedShare(), s.keepUp().interval(),
+                        part, 100 * (1 - rules.minThroughputGain())));
             } else {
                 lines.add(String.format(Locale.ROOT, "saturation point: %s (output tok/s %+.1f %% over %s; "
                                 + "threshold %.1f %%)", name(levelName, i), 100 * l.throughputGain(),
                         name(levelName, baseline(i)), 100 * rules.minThroughputGain()));
             }
+        } else if (openJudged && cannotTell) {
+            lines.add(String.format(Locale.ROOT, "saturation point: none found (no judged level fell behind its "
+                    + "offer with confidence; %s too short to tell whether it kept up: see below)",
+                    levels.stream().filter(l -> l.keptUp() == KeepUp.Reading.CANNOT_TELL).count() == 1
+                            ? "one was" : "some were"));
         } else if (openJudged) {
             lines.add(String.format(Locale.ROOT, "saturation point: not reached (every judged level's successes "
                     + "ended at %.1f %% or more of its scheduled rate)", 100 * (1 - rules.minThroughputGain())));
@@ -408,8 +436,29 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
                 lines.add(String.format(Locale.ROOT, "failures not counted against the service: %s: %d of %d (%s)",
                         name(levelName, i), s.failures(), s.total(), causes(s, goneBefore(summaries, i, levelName))));
             }
+            if (l.keptUp() == KeepUp.Reading.CANNOT_TELL) {
+                lines.add(cannotTell(name(levelName, i), s.keepUp(), rules));
+            }
         }
         return lines;
+    }
+
+    /**
+     * What a level's figures say when they cannot tell whether it kept up with its offer: "too short to tell whether
+     * rate 2 req/s kept up: its successes ended at 97.3 % of the scheduled rate, 95 % interval 87.3-109.8 %, which
+     * straddles the threshold 95.0 %; a longer level narrows it".
+     *
+     * @param subject "rate 2 req/s", "the open loop"
+     * @param fit     the level's fit; null when none was possible
+     */
+    public static String cannotTell(String subject, KeepUp fit, SaturationRules rules) {
+        String head = "too short to tell whether " + subject + " kept up: ";
+        if (fit == null) {
+            return head + "fewer than 3 successes were due early enough to fit; a longer level has more";
+        }
+        return head + String.format(Locale.ROOT, "its successes ended at %.1f %% of the scheduled rate, 95 %% "
+                        + "interval %s, which straddles the threshold %.1f %%; a longer level narrows it",
+                100 * fit.share(), fit.interval(), 100 * (1 - rules.minThroughputGain()));
     }
 
     /** The level {@code index} was compared with: the last judged one before it. */

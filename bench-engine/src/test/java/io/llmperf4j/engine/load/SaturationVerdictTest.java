@@ -240,8 +240,11 @@ class SaturationVerdictTest {
         SaturationVerdict v = SaturationVerdict.evaluate(rates, SaturationRules.DEFAULT, "rate");
         assertEquals(OptionalInt.of(2), v.saturationIndex());
         assertEquals(16.12 / 20, v.levels().get(2).achievedShare(), 1e-12);
-        assertEquals("saturation point: rate 20 req/s (successes ended at 80.6 % of the scheduled rate: the service "
-                + "fell behind the offer; threshold 95.0 %)", v.describe("rate").get(0));
+        assertEquals(16.12 / 20 - 0.02, v.levels().get(2).shareLow(), 1e-12);
+        assertEquals(KeepUp.Reading.FELL_BEHIND, v.levels().get(2).keptUp());
+        assertEquals(KeepUp.Reading.KEPT_UP, v.levels().get(0).keptUp());
+        assertEquals("saturation point: rate 20 req/s (successes ended at 80.6 % (95 % interval 78.6-82.6 %) of the "
+                + "scheduled rate: the service fell behind the offer; threshold 95.0 %)", v.describe("rate").get(0));
         // one level is enough to judge: it is compared with its own offer
         SaturationVerdict one = SaturationVerdict.evaluate(List.of(rates.get(1)), SaturationRules.DEFAULT, "rate");
         assertEquals(List.of("saturation point: not reached (every judged level's successes ended at 95.0 % or more "
@@ -252,25 +255,66 @@ class SaturationVerdictTest {
     }
 
     /**
-     * A level whose schedule --timeout cut: its rates cover the arrivals it sent up to its last success's
-     * ({@link LevelSummary#of}), and the
-     * saturation line says so, so the share is not read as the whole schedule's.
+     * A level whose schedule --timeout cut: its fit keeps to the successes due before the cut could censor them
+     * ({@link KeepUp#of}), and the saturation line says so, so the share is not read as the whole schedule's.
      */
     @Test
     void aCutLevelSaysItsShareIsOfTheArrivalsItSent() {
+        KeepUp fit = new KeepUp(0.829, 0.80, 0.86, 30, true);
         LevelSummary cut = new LevelSummary(4, 37, 46, 445.9, 3.07, 57.8, 88.4, 1428.5, 2290.5,
-                Map.of(FailureCause.CANCELLED, 9), 3.86, 3.20, null, true, 0, 354);
+                Map.of(FailureCause.CANCELLED, 9), 3.86, 3.20, null, true, 0, 354, fit);
         SaturationVerdict v = SaturationVerdict.evaluate(List.of(cut), SaturationRules.DEFAULT, "rate");
         assertEquals(OptionalInt.of(0), v.saturationIndex());
-        assertEquals("saturation point: rate 4 req/s (successes ended at 82.9 % of the scheduled rate of its "
-                + "arrivals up to its last success's (354 not sent: its schedule was cut): the service fell behind the "
-                + "offer; threshold 95.0 %)", v.describe("rate").get(0));
-        assertEquals(354, cut.withServerGoneBefore().withRates(3.86, 3.20)
-                .withFailuresByCause(Map.of(FailureCause.CANCELLED, 9)).arrivalsNotSent());
+        assertEquals("saturation point: rate 4 req/s (successes ended at 82.9 % (95 % interval 80.0-86.0 %) of the "
+                + "scheduled rate of its arrivals due before the cut (354 not sent: its schedule was cut): the service "
+                + "fell behind the offer; threshold 95.0 %)", v.describe("rate").get(0));
+        LevelSummary copy = cut.withServerGoneBefore().withRates(3.86, 3.20)
+                .withFailuresByCause(Map.of(FailureCause.CANCELLED, 9));
+        assertEquals(354, copy.arrivalsNotSent());
+        assertEquals(fit, copy.keepUp(), "kept by the copies");
     }
 
+    /**
+     * The QA's --rate-sweep 1,2 --duration 10 read by the first-to-last rates: rate 2 at 91.9 % of its schedule, the
+     * saturation point, with no backlog. A level whose interval straddles the threshold is too short to tell: never
+     * the saturation point, and its own line says so; a later level that fell behind with confidence still is.
+     */
+    @Test
+    void aLevelWhoseIntervalStraddlesTheThresholdIsTooShortToTell() {
+        LevelSummary calm = level(1, 11, 11, 150, 60).withRates(1.0, 1.0).withKeepUp(new KeepUp(1.0, 0.995, 1.004, 11, true));
+        LevelSummary unsure = level(2, 24, 24, 316, 60).withRates(2.32, 2.13).withKeepUp(new KeepUp(0.973, 0.873, 1.098, 24, false));
+        SaturationVerdict v = SaturationVerdict.evaluate(List.of(calm, unsure), SaturationRules.DEFAULT, "rate");
+        assertEquals(OptionalInt.empty(), v.saturationIndex());
+        assertEquals(KeepUp.Reading.CANNOT_TELL, v.levels().get(1).keptUp());
+        assertFalse(v.levels().get(1).saturated());
+        assertEquals(List.of("saturation point: none found (no judged level fell behind its offer with confidence; "
+                        + "one was too short to tell whether it kept up: see below)",
+                "TTFT red line: not crossed (no TTFT p90 jump of 3.0x or more)", "failures: none",
+                "too short to tell whether rate 2 req/s kept up: its successes ended at 97.3 % of the scheduled rate, "
+                        + "95 % interval 87.3-109.8 %, which straddles the threshold 95.0 %; a longer level narrows it"),
+                v.describe("rate"));
+        LevelSummary behind = rate(8, 8.0, 4.0, 320).withKeepUp(new KeepUp(0.5, 0.48, 0.52, 40, true));
+        SaturationVerdict later = SaturationVerdict.evaluate(List.of(calm, unsure, behind), SaturationRules.DEFAULT,
+                "rate");
+        assertEquals(OptionalInt.of(2), later.saturationIndex());
+        assertTrue(later.describe("rate").contains("too short to tell whether rate 2 req/s kept up: its successes "
+                + "ended at 97.3 % of the scheduled rate, 95 % interval 87.3-109.8 %, which straddles the threshold "
+                + "95.0 %; a longer level narrows it"), later.describe("rate")::toString);
+        // an open level with no fit (too few successes due before a cut) cannot tell either
+        SaturationVerdict none = SaturationVerdict.evaluate(List.of(level(2, 20, 20, 100, 60).withRates(2.0, 1.0)),
+                SaturationRules.DEFAULT,
+                "rate");
+        assertEquals(KeepUp.Reading.CANNOT_TELL, none.levels().get(0).keptUp());
+        assertEquals(OptionalInt.empty(), none.saturationIndex());
+        assertTrue(none.describe("rate").contains("too short to tell whether rate 2 req/s kept up: fewer than 3 "
+                + "successes were due early enough to fit; a longer level has more"), none.describe("rate")::toString);
+    }
+
+    /** A rate level whose fit reads completion / scheduled, ± 2 points. */
     private static LevelSummary rate(double r, double scheduled, double completion, double tps) {
-        return level(r, (int) (5 * r), (int) (5 * r), tps, 60).withRates(scheduled, completion);
+        double share = completion / scheduled;
+        return level(r, (int) (5 * r), (int) (5 * r), tps, 60).withRates(scheduled, completion)
+                .withKeepUp(new KeepUp(share, share - 0.02, share + 0.02, (int) (5 * r), true));
     }
 
     @Test

@@ -1,0 +1,149 @@
+package io.llmperf4j.engine.load;
+
+import io.llmperf4j.model.RequestRecord;
+import org.apache.commons.math3.distribution.TDistribution;
+import org.apache.commons.math3.stat.regression.OLSMultipleLinearRegression;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.ToIntFunction;
+
+/**
+ * Whether an open loop's service kept up with its offer, with the uncertainty a level's few requests leave: the
+ * least-squares slope of each success's end against its intended send. A service that keeps up ends each request a
+ * latency after its arrival, a latency that does not grow along the level, so the slope is 1 whatever the latencies'
+ * spread (noise in the ends does not bias a least-squares slope); one that serves μ against an offer λ, queueing
+ * behind a cap or inside the server, ends the i-th arrival near i / μ while it was due at i / λ: slope λ / μ. The
+ * share of the offer served is 1 / slope, and its 95 % interval comes from the slope's (Student t, n − p degrees of
+ * freedom).
+ *
+ * <p>Each answer's length (output tokens) is a second regressor: most of the ends' spread is decode time, which grows
+ * with the answer, and taking it out narrows the interval (the QA's 10-s levels of llmperf's 150 ± 80 tokens: share
+ * 87-110 % on the slope alone, 99.9-101.5 % with the length) without biasing the slope, since the lengths are drawn
+ * independent of the schedule; where they are not (a dataset ordered by length), it keeps longer answers late in the
+ * level from reading as a growing backlog. Without two distinct lengths the slope is fitted alone.
+ *
+ * <p>The first-to-last rate it replaces, (n − 1) / (last − first end), stretched the ends' span by the latencies'
+ * spread (the first success a short answer, the last a long one), so a 10-s level of latencies 0.4-3.4 s read 86 % of
+ * its offer with no backlog at all.
+ *
+ * @param share    1 / slope, the share of the offered rate the successes ended at (1 = kept up; above 1 is noise)
+ * @param low      the share's 95 % interval, lower end
+ * @param high     upper end; +∞ when the slope's interval reaches 0
+ * @param requests the successes fitted
+ * @param byLength the answers' lengths were a regressor
+ */
+public record KeepUp(double share, double low, double high, int requests, boolean byLength) {
+
+    /** The confidence of {@link #low}-{@link #high}. */
+    public static final double CONFIDENCE = 0.95;
+
+    /** What a level's figures say against a threshold share. */
+    public enum Reading {
+        /** the whole interval lies at or above the threshold */
+        KEPT_UP,
+        /** the whole interval lies below it: the level fell behind its offer */
+        FELL_BEHIND,
+        /** the interval straddles it: the level was too short (or too noisy) to tell */
+        CANNOT_TELL
+    }
+
+    public KeepUp {
+        if (requests < 3) throw new IllegalArgumentException("a slope with an interval needs 3 requests: " + requests);
+    }
+
+    /** What this level says against {@code threshold} (0.95 for --saturation-gain 5). */
+    public Reading reading(double threshold) {
+        if (high < threshold) return Reading.FELL_BEHIND;
+        if (low >= threshold) return Reading.KEPT_UP;
+        return Reading.CANNOT_TELL;
+    }
+
+    /** "88.1-103.4 %", the interval in words; "88.1 % or more" when it has no upper end. */
+    public String interval() {
+        return Double.isFinite(high) ? String.format(Locale.ROOT, "%.1f-%.1f %%", 100 * low, 100 * high)
+                : String.format(Locale.ROOT, "%.1f %% or more", 100 * low);
+    }
+
+    /**
+     * Fits the successes {@code ok} of an open loop's level; null with fewer than 3 to fit (or no spread of intended
+     * sends).
+     *
+     * @param outputTokens each record's output tokens, as the run counts them
+     * @param cut          the level ended with requests in flight or arrivals unsent (--timeout, a stop): a success
+     *                     due late in it is one whose latency happened to be short, the others were cancelled, so
+     *                     only those due early enough that a latency as long as the longest success's would have
+     *                     ended before the last success did are fitted
+     */
+    public static KeepUp of(List<ScheduledRecord> ok, ToIntFunction<RequestRecord> outputTokens, boolean cut) {
+        List<ScheduledRecord> fitted = cut ? uncensored(ok) : ok;
+        int n = fitted.size();
+        if (n < 3) return null;
+        double origin = fitted.stream().mapToLong(ScheduledRecord::intendedSendOffsetNanos).min().orElseThrow();
+        double[] due = new double[n];
+        double[] end = new double[n];
+        double[] tokens = new double[n];
+        for (int i = 0; i < n; i++) {
+            ScheduledRecord r = fitted.get(i);
+            due[i] = (r.intendedSendOffsetNanos() - origin) / 1e9; // seconds, from the first: well-scaled columns
+            end[i] = (r.endOffsetNanos() - origin) / 1e9;
+            tokens[i] = Math.max(0, outputTokens.applyAsInt(r.record()));
+        }
+        if (!distinct(due)) return null;
+        if (n >= 4 && distinct(tokens)) {
+            KeepUp both = fit(due, end, tokens);
+            if (both != null) return both;
+        }
+        return fit(due, end, null);
+    }
+
+    /** The successes due no later than the last success's end minus the longest latency from the intended send. */
+    private static List<ScheduledRecord> uncensored(List<ScheduledRecord> ok) {
+        long lastEnd = Long.MIN_VALUE;
+        long longest = 0;
+        for (ScheduledRecord r : ok) {
+            lastEnd = Math.max(lastEnd, r.endOffsetNanos());
+            longest = Math.max(longest, r.endOffsetNanos() - r.intendedSendOffsetNanos());
+        }
+        long until = lastEnd - longest;
+        List<ScheduledRecord> early = new ArrayList<>();
+        for (ScheduledRecord r : ok) {
+            if (r.intendedSendOffsetNanos() <= until) early.add(r);
+        }
+        return early;
+    }
+
+    /** 1 / slope; +∞ for a slope of 0 or below (ends that did not advance with the arrivals: noise, not a share). */
+    private static double share(double slope) {
+        return slope > 0 ? 1 / slope : Double.POSITIVE_INFINITY;
+    }
+
+    private static boolean distinct(double[] values) {
+        for (double v : values) {
+            if (v != values[0]) return true;
+        }
+        return false;
+    }
+
+    /** end = a + slope · due (+ c · tokens); null when the design is singular (one intended send, collinear). */
+    private static KeepUp fit(double[] due, double[] end, double[] tokens) {
+        int n = due.length;
+        int p = tokens == null ? 2 : 3; // parameters, the intercept included
+        double[][] x = new double[n][];
+        for (int i = 0; i < n; i++) x[i] = tokens == null ? new double[] {due[i]} : new double[] {due[i], tokens[i]};
+        OLSMultipleLinearRegression ols = new OLSMultipleLinearRegression(1e-10); // a singular design throws
+        double slope;
+        double error;
+        try {
+            ols.newSampleData(end, x);
+            slope = ols.estimateRegressionParameters()[1];
+            error = ols.estimateRegressionParametersStandardErrors()[1];
+        } catch (IllegalArgumentException e) { // SingularMatrixException among them
+            return null;
+        }
+        if (!Double.isFinite(slope) || !Double.isFinite(error)) return null;
+        double half = n > p ? new TDistribution(n - p).inverseCumulativeProbability(0.5 + CONFIDENCE / 2) * error : 0;
+        return new KeepUp(share(slope), share(slope + half), share(slope - half), n, tokens != null);
+    }
+}
