@@ -10,6 +10,7 @@ import io.llmperf4j.engine.load.LoadSettings;
 import io.llmperf4j.engine.load.OpenLoopResult;
 import io.llmperf4j.engine.load.OpenLoopSettings;
 import io.llmperf4j.engine.load.OpenLoopSummary;
+import io.llmperf4j.engine.load.KeepUp;
 import io.llmperf4j.engine.load.SaturationRules;
 import io.llmperf4j.engine.load.SaturationVerdict;
 import io.llmperf4j.report.metrics.Goodput;
@@ -73,7 +74,8 @@ final class LoadFiles {
                     is(verdict.ttftRedLineIndex(), i), is(verdict.firstFailingIndex(), i), v.fewSamples(),
                     num(v.throughputGain()), num(v.ttftP90Ratio()), row.folder(), row.slo(),
                     row.warnings() == null ? null : row.warnings().stream().map(SummaryDocument.WarningJson::of)
-                            .toList(), num(v.achievedShare())));
+                            .toList(), num(v.achievedShare()), num(v.shareLow()), num(v.shareHigh()),
+                    keptUp(v.keptUp())));
         }
         List<Double> planned = plan.profile().levels(plan.warmup()).stream().map(LoadSettings::level).toList();
         SweepFiles.Verdict verdictDoc = new SweepFiles.Verdict(level(verdict.saturationLevel()),
@@ -151,6 +153,16 @@ final class LoadFiles {
     }
 
     /** NaN and infinities are undefined: null. */
+    /** A level's {@code kept_up}: yes, no, cannot_tell; null for a closed loop or a level not judged. */
+    static String keptUp(KeepUp.Reading reading) {
+        if (reading == null) return null;
+        return switch (reading) {
+            case KEPT_UP -> "yes";
+            case FELL_BEHIND -> "no";
+            case CANNOT_TELL -> "cannot_tell";
+        };
+    }
+
     static Double num(double v) {
         return Double.isFinite(v) ? v : null;
     }

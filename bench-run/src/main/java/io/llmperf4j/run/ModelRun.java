@@ -527,19 +527,20 @@ final class ModelRun implements BenchmarkListener {
     }
 
     /**
-     * BEHIND_SCHEDULE when the rate sweep's rule ({@link SaturationVerdict}: completion rate under
-     * {@code 1 − --saturation-gain} of the scheduled one) calls this open-loop level saturated; empty for a closed
-     * loop and for a level the rule does not judge (too few successes: FEW_SAMPLES says so).
+     * BEHIND_SCHEDULE when the rate sweep's rule ({@link SaturationVerdict}: the share of the offer served, with its
+     * whole 95 % interval under {@code 1 − --saturation-gain}) calls this open-loop level saturated; empty for a
+     * closed loop, for a level too short to tell (its open-loop block's "Kept up:" line says so) and for a level the
+     * rule does not judge (too few successes: FEW_SAMPLES says so).
      */
     private Optional<RunWarning> behindSchedule(LevelSummary summary, LoadResult load) {
         if (!Double.isFinite(summary.scheduledRequestsPerSecond())) return Optional.empty();
         SaturationVerdict.LevelVerdict verdict = SaturationVerdict.evaluate(List.of(summary), plan.rules(), "rate")
                 .levels().get(0);
-        if (!verdict.saturated()) return Optional.empty();
+        if (!verdict.saturated()) return Optional.empty(); // behind with 95 % confidence, not "too short to tell"
         double sent = load instanceof OpenLoopResult open ? open.summary().achievedSendRequestsPerSecond()
                 : Double.NaN;
-        return Optional.of(RunWarnings.behindSchedule(summary.completionRequestsPerSecond(), sent,
-                summary.scheduledRequestsPerSecond(), verdict.achievedShare(), 1 - plan.rules().minThroughputGain()));
+        return Optional.of(RunWarnings.behindSchedule(verdict.achievedShare(), verdict.shareLow(),
+                verdict.shareHigh(), summary.scheduledRequestsPerSecond(), sent, 1 - plan.rules().minThroughputGain()));
     }
 
     /**
@@ -739,7 +740,8 @@ final class ModelRun implements BenchmarkListener {
         } else if (!levels.isEmpty()) {
             LevelReport level = levels.get(0);
             level.outcome().run().filter(OpenLoopResult.class::isInstance).map(OpenLoopResult.class::cast)
-                    .ifPresent(open -> out.print(LoadConsole.openLoop(open, sessions()) + "\n"));
+                    .ifPresent(open -> out.print(LoadConsole.openLoop(open, sessions(),
+                            SaturationVerdict.keptUpLine(level.summary(), plan.rules()).orElse(null)) + "\n"));
             level.outcome().run().filter(ClosedLoopResult.class::isInstance).map(ClosedLoopResult.class::cast)
                     .ifPresent(closed -> out.print(LoadConsole.closedLoopSessions(closed, sessions())));
             out.print(SummaryConsoleReport.render(level.run(), level.metrics(), PeakInFlight.label(

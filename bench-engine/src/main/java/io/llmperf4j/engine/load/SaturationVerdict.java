@@ -452,13 +452,37 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
      * @param fit     the level's fit; null when none was possible
      */
     public static String cannotTell(String subject, KeepUp fit, SaturationRules rules) {
-        String head = "too short to tell whether " + subject + " kept up: ";
-        if (fit == null) {
-            return head + "fewer than 3 successes were due early enough to fit; a longer level has more";
+        return "too short to tell whether " + subject + " kept up: " + straddling(fit, rules);
+    }
+
+    /** The figures of a level too short to tell, after "too short to tell whether ... kept up: ". */
+    private static String straddling(KeepUp fit, SaturationRules rules) {
+        if (fit == null) return "fewer than 3 successes were due early enough to fit; a longer level has more";
+        return String.format(Locale.ROOT, "its successes ended at %.1f %% of the scheduled rate, 95 %% interval %s, "
+                        + "which straddles the threshold %.1f %%; a longer level narrows it", 100 * fit.share(),
+                fit.interval(), 100 * (1 - rules.minThroughputGain()));
+    }
+
+    /**
+     * A single open-loop run's line on whether it kept up with its offer, by the rate sweep's rule:
+     * "Kept up: yes: its successes ended at 99.6 % of the scheduled rate, 95 % interval 97.9-101.4 %, all of it at or
+     * above the threshold 95.0 %", "Kept up: no: ..., all of it below the threshold 95.0 % (BEHIND_SCHEDULE)", or
+     * "Kept up: too short to tell: ..., which straddles the threshold 95.0 %; a longer level narrows it". Empty for a
+     * closed loop, sessions, and a level the rule does not judge (too few successes).
+     */
+    public static Optional<String> keptUpLine(LevelSummary s, SaturationRules rules) {
+        LevelVerdict v = evaluate(List.of(s), rules, "rate").levels().get(0);
+        if (v.keptUp() == null) return Optional.empty();
+        KeepUp fit = s.keepUp();
+        String threshold = String.format(Locale.ROOT, "%.1f %%", 100 * (1 - rules.minThroughputGain()));
+        if (v.keptUp() == KeepUp.Reading.CANNOT_TELL) {
+            return Optional.of("Kept up: too short to tell: " + straddling(fit, rules));
         }
-        return head + String.format(Locale.ROOT, "its successes ended at %.1f %% of the scheduled rate, 95 %% "
-                        + "interval %s, which straddles the threshold %.1f %%; a longer level narrows it",
-                100 * fit.share(), fit.interval(), 100 * (1 - rules.minThroughputGain()));
+        String figures = String.format(Locale.ROOT, "its successes ended at %.1f %% of the scheduled rate, 95 %% "
+                + "interval %s", 100 * fit.share(), fit.interval());
+        return Optional.of(v.keptUp() == KeepUp.Reading.KEPT_UP
+                ? "Kept up: yes: " + figures + ", all of it at or above the threshold " + threshold
+                : "Kept up: no: " + figures + ", all of it below the threshold " + threshold + " (BEHIND_SCHEDULE)");
     }
 
     /** The level {@code index} was compared with: the last judged one before it. */

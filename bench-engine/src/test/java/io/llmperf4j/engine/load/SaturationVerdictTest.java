@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 
@@ -308,6 +309,28 @@ class SaturationVerdictTest {
         assertEquals(OptionalInt.empty(), none.saturationIndex());
         assertTrue(none.describe("rate").contains("too short to tell whether rate 2 req/s kept up: fewer than 3 "
                 + "successes were due early enough to fit; a longer level has more"), none.describe("rate")::toString);
+    }
+
+    /** A single open-loop run's line: yes, no, too short to tell; none for a closed loop or a level not judged. */
+    @Test
+    void aSingleRunSaysWhetherItKeptUp() {
+        LevelSummary calm = level(4, 40, 40, 150, 60).withRates(4.31, 3.69)
+                .withKeepUp(new KeepUp(0.996, 0.979, 1.014, 40, true));
+        assertEquals(Optional.of("Kept up: yes: its successes ended at 99.6 % of the scheduled rate, 95 % interval "
+                + "97.9-101.4 %, all of it at or above the threshold 95.0 %"),
+                SaturationVerdict.keptUpLine(calm, SaturationRules.DEFAULT));
+        LevelSummary behind = calm.withKeepUp(new KeepUp(0.482, 0.46, 0.506, 40, true));
+        assertEquals(Optional.of("Kept up: no: its successes ended at 48.2 % of the scheduled rate, 95 % interval "
+                + "46.0-50.6 %, all of it below the threshold 95.0 % (BEHIND_SCHEDULE)"),
+                SaturationVerdict.keptUpLine(behind, SaturationRules.DEFAULT));
+        LevelSummary unsure = calm.withKeepUp(new KeepUp(0.973, 0.873, Double.POSITIVE_INFINITY, 40, false));
+        assertEquals(Optional.of("Kept up: too short to tell: its successes ended at 97.3 % of the scheduled rate, "
+                + "95 % interval 87.3 % or more, which straddles the threshold 95.0 %; a longer level narrows it"),
+                SaturationVerdict.keptUpLine(unsure, SaturationRules.DEFAULT));
+        assertEquals(Optional.empty(), SaturationVerdict.keptUpLine(level(4, 40, 40, 150, 60),
+                SaturationRules.DEFAULT), "a closed loop");
+        assertEquals(Optional.empty(), SaturationVerdict.keptUpLine(level(4, 6, 6, 150, 60).withRates(4, 4),
+                SaturationRules.DEFAULT), "too few successes: not judged");
     }
 
     /** A rate level whose fit reads completion / scheduled, ± 2 points. */

@@ -104,7 +104,8 @@ final class SweepPage {
             // the verdict's rules (SaturationVerdict): an open loop saturates when it falls behind its own offer
             String saturation = openLoop
                     ? String.format(Locale.ROOT, "saturation when a level's successes end below %.1f %% of its "
-                    + "scheduled rate (a rate sweep of sessions: when output tok/s grows by less than %.1f %% over the "
+                    + "scheduled rate with 95 %% confidence (a level whose interval straddles it is too short to "
+                    + "tell; a rate sweep of sessions: when output tok/s grows by less than %.1f %% over the "
                     + "previous judged level)", 100 - r.saturationGainPercent(), r.saturationGainPercent())
                     : String.format(Locale.ROOT, "saturation when output tok/s grows by less than %.1f %% over the "
                     + "previous judged level", r.saturationGainPercent());

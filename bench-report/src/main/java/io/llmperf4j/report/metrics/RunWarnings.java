@@ -222,23 +222,27 @@ public final class RunWarnings {
     }
 
     /**
-     * BEHIND_SCHEDULE, for an open loop whose completion rate fell below {@code threshold} of its scheduled rate
-     * (the caller applies the rate sweep's rule, which gives {@code share}); the figures are in the sentence.
+     * BEHIND_SCHEDULE, for an open loop whose successes ended, with 95 % confidence, below {@code threshold} of its
+     * scheduled rate: the share of the offer served (1 / the slope of the successes' ends against their intended
+     * sends) and its whole 95 % interval under the threshold (the caller applies the rate sweep's rule); the figures
+     * are in the sentence, the rate served as share × scheduled.
      *
-     * @param completedPerSecond the rate requests completed at, as the sweep verdict reads it
-     * @param sentPerSecond      the rate they were sent at (NaN: not known)
+     * @param share              the share of the scheduled rate the successes ended at
+     * @param shareLow           its 95 % interval's lower end
+     * @param shareHigh          its upper end, below {@code threshold}
      * @param scheduledPerSecond the schedule's rate
-     * @param share              completed over scheduled
+     * @param sentPerSecond      the rate requests were sent at (NaN: not known)
      * @param threshold          the share below which the loop is behind (1 − --saturation-gain)
      */
-    public static RunWarning behindSchedule(double completedPerSecond, double sentPerSecond,
-                                            double scheduledPerSecond, double share, double threshold) {
+    public static RunWarning behindSchedule(double share, double shareLow, double shareHigh,
+                                            double scheduledPerSecond, double sentPerSecond, double threshold) {
         return new RunWarning(WarningCode.BEHIND_SCHEDULE, String.format(Locale.ROOT, "The open loop fell behind its "
-                        + "schedule: its successes came at %.2f req/s (first to last) against %.2f req/s scheduled (%.1f %%, below %.1f %% = 100 "
-                        + "- --saturation-gain%s): the server (or the --max-concurrency cap) did not keep up "
-                        + "with the offered rate, so this run measured a lower load than it was asked for, and its "
-                        + "latencies from the intended send include the wait. Lower the rate, or read this as the "
-                        + "server's limit.", completedPerSecond, scheduledPerSecond, 100 * share, 100 * threshold,
+                        + "schedule: its successes ended at about %.2f req/s against %.2f req/s scheduled (%.1f %%, 95 "
+                        + "%% interval %.1f-%.1f %%, below %.1f %% = 100 - --saturation-gain%s): the server (or the "
+                        + "--max-concurrency cap) did not keep up with the offered rate, so this run measured a lower "
+                        + "load than it was asked for, and its latencies from the intended send include the wait. "
+                        + "Lower the rate, or read this as the server's limit.", share * scheduledPerSecond,
+                scheduledPerSecond, 100 * share, 100 * shareLow, 100 * shareHigh, 100 * threshold,
                 Double.isFinite(sentPerSecond) ? String.format(Locale.ROOT, "; sent %.2f req/s", sentPerSecond)
                         : ""));
     }

@@ -23,7 +23,8 @@ public final class SweepFiles {
     public static final List<String> COLUMNS = List.of("level", "load_unit", "successes", "total", "failures",
             "failure_rate", "output_tok_s", "requests_s", "ttft_p50_ms", "ttft_p90_ms", "e2e_p50_ms", "e2e_p90_ms",
             "aborted", "saturation_point", "ttft_red_line", "first_failing", "few_samples", "throughput_gain",
-            "ttft_p90_ratio", "slo", "good_requests_per_s", "good_fraction", "achieved_share");
+            "ttft_p90_ratio", "slo", "good_requests_per_s", "good_fraction", "achieved_share",
+            "achieved_share_low", "achieved_share_high", "kept_up");
 
     /**
      * {@code <base>_sweep.json}.
@@ -61,9 +62,17 @@ public final class SweepFiles {
      *                 objectives
      * @param warnings its summary's warnings (code and message, as in its {@code _llmperf4j_summary.json}; empty
      *                 when none); absent for a level without a summary (iterations, a level that recorded nothing)
-     * @param achievedShare an open loop's completion rate over its scheduled rate, the share the verdict's rule
-     *                 compares with {@code 1 − saturation_gain_percent / 100} (1 = kept up); absent for a closed loop
-     *                 and for a level the verdict does not judge
+     * @param achievedShare an open loop's share of its offer served, 1 / the slope of its successes' ends against
+     *                 their intended sends (1 = kept up; until the slope, its completion rate over its scheduled rate,
+     *                 (n − 1) / span each), the share the verdict's rule compares with
+     *                 {@code 1 − saturation_gain_percent / 100}; absent for a closed loop, a level the verdict does not
+     *                 judge and one with too few successes to fit
+     * @param achievedShareLow  its 95 % interval's lower end; absent where {@code achievedShare} is
+     * @param achievedShareHigh its upper end; absent where {@code achievedShare} is, and when unbounded
+     * @param keptUp   what the interval says against that threshold: {@code yes} (all of it at or above), {@code no}
+     *                 (all of it below: the level fell behind, the saturation rule), {@code cannot_tell} (it straddles
+     *                 the threshold, or too few successes to fit: too short to tell); absent for a closed loop and a
+     *                 level not judged
      */
     public record Level(double level, String loadUnit, String label, int successes, int total,
                         int failures, Double failureRate, Double outputTokS, Double requestsS,
@@ -72,7 +81,24 @@ public final class SweepFiles {
                         boolean ttftRedLine, boolean firstFailing, boolean fewSamples, Double throughputGain,
                         Double ttftP90Ratio, String resultsDir, @JsonInclude(JsonInclude.Include.NON_NULL) LevelSlo slo,
                         @JsonInclude(JsonInclude.Include.NON_NULL) List<SummaryDocument.WarningJson> warnings,
-                        @JsonInclude(JsonInclude.Include.NON_NULL) Double achievedShare) {
+                        @JsonInclude(JsonInclude.Include.NON_NULL) Double achievedShare,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) Double achievedShareLow,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) Double achievedShareHigh,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) String keptUp) {
+
+        /** A level without its share's interval (a sweep file written before it was kept). */
+        public Level(double level, String loadUnit, String label, int successes, int total,
+                     int failures, Double failureRate, Double outputTokS, Double requestsS,
+                     Double goodRequestsPerS, Double goodFraction, Double ttftP50Ms,
+                     Double ttftP90Ms, Double e2eP50Ms, Double e2eP90Ms, boolean aborted, boolean saturationPoint,
+                     boolean ttftRedLine, boolean firstFailing, boolean fewSamples, Double throughputGain,
+                     Double ttftP90Ratio, String resultsDir, LevelSlo slo,
+                     List<SummaryDocument.WarningJson> warnings, Double achievedShare) {
+            this(level, loadUnit, label, successes, total, failures, failureRate, outputTokS, requestsS,
+                    goodRequestsPerS, goodFraction, ttftP50Ms, ttftP90Ms, e2eP50Ms, e2eP90Ms, aborted, saturationPoint,
+                    ttftRedLine, firstFailing, fewSamples, throughputGain, ttftP90Ratio, resultsDir, slo, warnings,
+                    achievedShare, null, null, null);
+        }
 
         /** A level without its achieved share (a closed loop, or a sweep file written before it was kept). */
         public Level(double level, String loadUnit, String label, int successes, int total,
@@ -85,7 +111,7 @@ public final class SweepFiles {
             this(level, loadUnit, label, successes, total, failures, failureRate, outputTokS, requestsS,
                     goodRequestsPerS, goodFraction, ttftP50Ms, ttftP90Ms, e2eP50Ms, e2eP90Ms, aborted, saturationPoint,
                     ttftRedLine, firstFailing, fewSamples, throughputGain, ttftP90Ratio, resultsDir, slo, warnings,
-                    null);
+                    (Double) null);
         }
 
         /** A level without goodput (no {@code --slo} latency bound, or a sweep file written before it was kept). */
@@ -161,7 +187,8 @@ public final class SweepFiles {
                         l.firstFailing(), l.fewSamples(), OutputFormat.cell(l.throughputGain()),
                         OutputFormat.cell(l.ttftP90Ratio()), l.slo() == null ? "" : l.slo().status(),
                         OutputFormat.cell(l.goodRequestsPerS()), OutputFormat.cell(l.goodFraction()),
-                        OutputFormat.cell(l.achievedShare()));
+                        OutputFormat.cell(l.achievedShare()), OutputFormat.cell(l.achievedShareLow()),
+                        OutputFormat.cell(l.achievedShareHigh()), l.keptUp() == null ? "" : l.keptUp());
             }
         }
         return List.of(json, csv);

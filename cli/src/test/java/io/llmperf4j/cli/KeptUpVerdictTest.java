@@ -1,0 +1,157 @@
+package io.llmperf4j.cli;
+
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.llmperf4j.server.FaultKind;
+import io.llmperf4j.server.FaultPlan;
+import io.llmperf4j.server.SimulatedServer;
+import io.llmperf4j.server.SimulatorConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * "Did the service keep up with the offered rate?" on real runs against the simulator on 127.0.0.1, seeded
+ * schedules. The QA's two short runs with llmperf's default lengths (150 ± 80 tokens: latencies 0.4-3.4 s), which the
+ * first-to-last rates called behind (85-93 % with no backlog), keep up; a level that really falls behind is still the
+ * saturation point with BEHIND_SCHEDULE; a short level whose latencies spread for a reason the answers' lengths do not
+ * explain (every third stream stalls 2 s) is too short to tell.
+ */
+@Timeout(value = 240, unit = TimeUnit.SECONDS)
+class KeptUpVerdictTest {
+    private static final JsonMapper JSON = JsonMapper.builder()
+            .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
+
+    private static CliRun run(SimulatedServer server, Path dir, String... args) {
+        List<String> all = new ArrayList<>(List.of("token-benchmark"));
+        all.addAll(List.of(args));
+        all.addAll(List.of("--results-dir", dir.toString()));
+        return CliRun.of(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "x"),
+                all.toArray(String[]::new));
+    }
+
+    private static JsonNode sweep(Path dir) throws IOException {
+        try (var files = Files.list(dir)) {
+            Path json = files.filter(p -> p.toString().endsWith("_sweep.json")).findFirst().orElseThrow();
+            return JSON.readTree(json.toFile());
+        }
+    }
+
+    private static JsonNode summary(Path dir) throws IOException {
+        try (var files = Files.list(dir)) {
+            Path json = files.filter(p -> p.toString().endsWith("_llmperf4j_summary.json")).findFirst()
+                    .orElseThrow();
+            return JSON.readTree(json.toFile());
+        }
+    }
+
+    /** The `serve` defaults the QA ran against: 64 slots, 50 ms to the first token, 10 ms a token. */
+    private static SimulatedServer idle() {
+        return SimulatedServer.start(SimulatorConfig.builder().build());
+    }
+
+    @Test
+    void theQasRateSweepKeptUp(@TempDir Path dir) throws IOException {
+        try (SimulatedServer server = idle()) {
+            CliRun run = run(server, dir, "--model", "rs", "--rate-sweep", "1,2", "--duration", "10",
+                    "--sleep-between", "0", "--seed", "777");
+            assertEquals(0, run.exitCode(), run::toString);
+            assertFalse(run.out().contains("saturation point: rate"), run::toString);
+            assertTrue(run.out().contains("\nsaturation point: not reached (every judged level's successes ended at "
+                    + "95.0 % or more of its scheduled rate)\n"), run::toString);
+            assertFalse(run.out().contains("BEHIND_SCHEDULE") || run.err().contains("BEHIND_SCHEDULE"),
+                    run::toString);
+            for (JsonNode level : sweep(dir).get("levels")) {
+                assertEquals("yes", level.get("kept_up").asText(), level::toString);
+                assertTrue(level.get("achieved_share_low").asDouble() >= 0.95, level::toString);
+                assertFalse(level.get("saturation_point").asBoolean(), level::toString);
+                assertFalse(level.get("warnings").toString().contains("BEHIND_SCHEDULE"), level::toString);
+            }
+        }
+    }
+
+    @Test
+    void theQasOpenLoopKeptUp(@TempDir Path dir) throws IOException {
+        try (SimulatedServer server = idle()) {
+            CliRun run = run(server, dir, "--model", "M", "--request-rate", "4", "--max-concurrency", "32",
+                    "--duration", "10", "--warmup-duration", "2");
+            assertEquals(0, run.exitCode(), run::toString);
+            assertFalse(summary(dir).get("warnings").toString().contains("BEHIND_SCHEDULE"), run::toString);
+            assertFalse(run.out().contains("BEHIND_SCHEDULE"), run::toString);
+            assertFalse(run.out().contains("too short to tell"), run::toString);
+            // the open-loop block says so after its arrivals, with the interval
+            assertTrue(run.out().contains("\nArrivals: ") && run.out().contains("\nKept up: yes: its successes ended at "),
+                    run::toString);
+            assertTrue(run.out().contains(" %, all of it at or above the threshold 95.0 %\n"), run::toString);
+        }
+    }
+
+    /**
+     * Two slots of ~0.25 s (50 ms + 20 tokens of 10 ms): about 8 req/s. Rate 4 keeps up; rate 24 falls far behind
+     * and is the saturation point, with its interval, and its summary warns BEHIND_SCHEDULE.
+     */
+    @Test
+    void aLevelThatFallsBehindIsStillTheSaturationPoint(@TempDir Path dir) throws IOException {
+        try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder().maxConcurrentSequences(2)
+                .build())) {
+            CliRun run = run(server, dir, "--model", "m", "--mean-input-tokens", "40", "--stddev-input-tokens", "0",
+                    "--mean-output-tokens", "20", "--stddev-output-tokens", "5", "--no-client-warmup",
+                    "--rate-sweep", "4,24", "--arrival", "constant", "--duration", "3", "--sleep-between", "0");
+            assertEquals(0, run.exitCode(), run::toString);
+            assertTrue(run.out().contains("\nsaturation point: rate 24 req/s (successes ended at "), run::toString);
+            assertTrue(run.out().contains(" of the scheduled rate: the service fell behind the offer; threshold "
+                    + "95.0 %)\n"), run::toString);
+            JsonNode levels = sweep(dir).get("levels");
+            assertEquals("yes", levels.get(0).get("kept_up").asText(), levels::toString);
+            JsonNode behind = levels.get(1);
+            assertEquals("no", behind.get("kept_up").asText(), behind::toString);
+            assertTrue(behind.get("achieved_share_high").asDouble() < 0.95, behind::toString);
+            assertTrue(behind.get("achieved_share_low").asDouble() <= behind.get("achieved_share").asDouble(),
+                    behind::toString);
+            assertTrue(behind.get("saturation_point").asBoolean(), behind::toString);
+            assertTrue(behind.get("warnings").toString().contains("BEHIND_SCHEDULE"), behind::toString);
+            assertFalse(levels.get(0).get("warnings").toString().contains("BEHIND_SCHEDULE"), levels::toString);
+        }
+    }
+
+    /**
+     * Every third stream stalls 2 s (a fault that keeps it a success): latencies of 0.25 or 2.25 s that the answers'
+     * lengths do not explain, over a 6-s level of 12 requests. The slope cannot be pinned within the threshold
+     * either way: too short to tell, not the saturation point.
+     */
+    @Test
+    void aShortLevelWithUnexplainedSpreadIsTooShortToTell(@TempDir Path dir) throws IOException {
+        FaultPlan stalls = FaultPlan.sequence(FaultKind.NONE, FaultKind.NONE, FaultKind.STALL)
+                .withStallDuration(Duration.ofSeconds(2));
+        try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder().faultPlan(stalls).build())) {
+            CliRun run = run(server, dir, "--model", "m", "--mean-input-tokens", "40", "--stddev-input-tokens", "0",
+                    "--mean-output-tokens", "20", "--stddev-output-tokens", "0", "--no-client-warmup",
+                    "--rate-sweep", "2", "--arrival", "constant", "--max-num-completed-requests", "12",
+                    "--sleep-between", "0");
+            assertEquals(0, run.exitCode(), run::toString);
+            assertTrue(run.out().contains("\nsaturation point: none found (no judged level fell behind its offer "
+                    + "with confidence; one was too short to tell whether it kept up: see below)\n"), run::toString);
+            assertTrue(run.out().contains("\ntoo short to tell whether rate 2 req/s kept up: its successes ended at "),
+                    run::toString);
+            JsonNode level = sweep(dir).get("levels").get(0);
+            assertEquals("cannot_tell", level.get("kept_up").asText(), level::toString);
+            assertTrue(level.get("achieved_share_low").asDouble() < 0.95, level::toString);
+            assertFalse(level.get("saturation_point").asBoolean(), level::toString);
+            assertFalse(level.get("warnings").toString().contains("BEHIND_SCHEDULE"), level::toString);
+        }
+    }
+}
