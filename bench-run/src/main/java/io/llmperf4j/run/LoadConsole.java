@@ -36,7 +36,7 @@ final class LoadConsole {
      * Open loop: offered 5 req/s, poisson arrivals (seed 11111), at most 4 in flight
      * Rates: scheduled 5.12 req/s, sent 4.98 req/s, completed 4.90 req/s
      * Arrivals: 50 scheduled, 50 sent, 0 not sent; largest backlog 3 (due but not yet sent)
-     * Kept up: yes: its successes ended at 99.6 % of the scheduled rate, 95 % interval 97.9-101.4 %, all of it at or above the threshold 95.0 %
+     * Kept up: yes: its successes ended at 99.6 % of the scheduled rate, 95 % interval 97.9-101.4 %, all of ...
      * latency (ms)                     n        p50        p90        p99      p99.9        max
      * send lag                        50      0.004      0.010      0.300      0.500      0.500
      * ...

@@ -94,8 +94,8 @@ class KeptUpVerdictTest {
             assertFalse(run.out().contains("BEHIND_SCHEDULE"), run::toString);
             assertFalse(run.out().contains("too short to tell"), run::toString);
             // the open-loop block says so after its arrivals, with the interval
-            assertTrue(run.out().contains("\nArrivals: ") && run.out().contains("\nKept up: yes: its successes ended at "),
-                    run::toString);
+            assertTrue(run.out().contains("\nArrivals: ")
+                    && run.out().contains("\nKept up: yes: its successes ended at "), run::toString);
             assertTrue(run.out().contains(" %, all of it at or above the threshold 95.0 %\n"), run::toString);
         }
     }

@@ -282,8 +282,10 @@ class SaturationVerdictTest {
      */
     @Test
     void aLevelWhoseIntervalStraddlesTheThresholdIsTooShortToTell() {
-        LevelSummary calm = level(1, 11, 11, 150, 60).withRates(1.0, 1.0).withKeepUp(new KeepUp(1.0, 0.995, 1.004, 11, true));
-        LevelSummary unsure = level(2, 24, 24, 316, 60).withRates(2.32, 2.13).withKeepUp(new KeepUp(0.973, 0.873, 1.098, 24, false));
+        LevelSummary calm = level(1, 11, 11, 150, 60).withRates(1.0, 1.0)
+                .withKeepUp(new KeepUp(1.0, 0.995, 1.004, 11, true));
+        LevelSummary unsure = level(2, 24, 24, 316, 60).withRates(2.32, 2.13)
+                .withKeepUp(new KeepUp(0.973, 0.873, 1.098, 24, false));
         SaturationVerdict v = SaturationVerdict.evaluate(List.of(calm, unsure), SaturationRules.DEFAULT, "rate");
         assertEquals(OptionalInt.empty(), v.saturationIndex());
         assertEquals(KeepUp.Reading.CANNOT_TELL, v.levels().get(1).keptUp());
@@ -292,7 +294,8 @@ class SaturationVerdictTest {
                         + "one was too short to tell whether it kept up: see below)",
                 "TTFT red line: not crossed (no TTFT p90 jump of 3.0x or more)", "failures: none",
                 "too short to tell whether rate 2 req/s kept up: its successes ended at 97.3 % of the scheduled rate, "
-                        + "95 % interval 87.3-109.8 %, which straddles the threshold 95.0 %; a longer level narrows it"),
+                        + "95 % interval 87.3-109.8 %, which straddles the threshold 95.0 %; a longer level "
+                        + "narrows it"),
                 v.describe("rate"));
         LevelSummary behind = rate(8, 8.0, 4.0, 320).withKeepUp(new KeepUp(0.5, 0.48, 0.52, 40, true));
         SaturationVerdict later = SaturationVerdict.evaluate(List.of(calm, unsure, behind), SaturationRules.DEFAULT,
