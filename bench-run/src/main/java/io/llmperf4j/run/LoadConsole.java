@@ -3,6 +3,7 @@ package io.llmperf4j.run;
 import io.llmperf4j.report.summary.Plural;
 import io.llmperf4j.engine.load.Arrival;
 import io.llmperf4j.engine.load.ClosedLoopResult;
+import io.llmperf4j.engine.load.KeepUp;
 import io.llmperf4j.engine.load.LatencyPercentiles;
 import io.llmperf4j.engine.load.LevelSummary;
 import io.llmperf4j.engine.load.LoadResult;
@@ -309,7 +310,7 @@ final class LoadConsole {
         return b.toString();
     }
 
-    /** The flags of level {@code i}: "saturation point", "TTFT red line", "first failures". */
+    /** The flags of level {@code i}: "saturation point", "TTFT red line", "first failures", "too short to tell". */
     static String flags(SaturationVerdict verdict, int i) {
         String f = "";
         if (verdict.saturationIndex().isPresent() && verdict.saturationIndex().getAsInt() == i) {
@@ -321,6 +322,8 @@ final class LoadConsole {
         if (verdict.firstFailingIndex().isPresent() && verdict.firstFailingIndex().getAsInt() == i) {
             f = join(f, "first failures");
         }
+        // a rate level whose share's interval straddles the threshold: neither kept up nor behind, said on its row
+        if (verdict.levels().get(i).keptUp() == KeepUp.Reading.CANNOT_TELL) f = join(f, "too short to tell");
         return f;
     }
 

@@ -147,6 +147,8 @@ class KeptUpVerdictTest {
                     + "with confidence; one was too short to tell whether it kept up: see below)\n"), run::toString);
             assertTrue(run.out().contains("\ntoo short to tell whether rate 2 req/s kept up: its successes ended at "),
                     run::toString);
+            String row = run.out().lines().filter(l -> l.stripLeading().startsWith("2 ")).findFirst().orElseThrow();
+            assertTrue(row.endsWith("too short to tell"), row);
             JsonNode level = sweep(dir).get("levels").get(0);
             assertEquals("cannot_tell", level.get("kept_up").asText(), level::toString);
             assertTrue(level.get("achieved_share_low").asDouble() < 0.95, level::toString);
