@@ -458,6 +458,7 @@ final class ModelRun implements BenchmarkListener {
     private void tellNotSent(LoadResult load, LoadSettings level) {
         ProgressPrinter p = progress;
         if (p == null) return;
+        if (cx.stops().levelEndedEarly()) p.onLevelEndedEarly(); // a search's verdict, not the user, stopped it
         if (load instanceof OpenLoopResult open && open.arrivalsNotSent() > 0) {
             p.onScheduleCut(open.arrivalsNotSent(), open.timedOut());
         } else if (load instanceof ClosedLoopResult closed && !sessions()) {

@@ -72,6 +72,8 @@ final class ProgressPrinter implements RecordListener {
      */
     private int notSent = -1;
     private boolean cutByTimeout;
+    /** A capacity search's verdict ended the level early ({@link #onLevelEndedEarly}): the cut's cause, not a stop. */
+    private boolean endedEarly;
     /** The cut was a closed loop's: its requests, not a schedule's arrivals; its window is not moved to the cut. */
     private boolean requestsCut;
     private boolean cutPrinted;
@@ -189,6 +191,11 @@ final class ProgressPrinter implements RecordListener {
         if (totalKnown) total = Math.max(0, total - arrivalsNotSent);
     }
 
+    /** A capacity search's verdict ended this level early: what was not sent is told as its doing, not a stop's. */
+    synchronized void onLevelEndedEarly() {
+        endedEarly = true;
+    }
+
     /**
      * A closed loop ended ({@code --timeout}, a stop) before it sent all its requests: as {@link #onScheduleCut}, the
      * count's total drops to those sent and the line says how many were not sent and why.
@@ -252,9 +259,9 @@ final class ProgressPrinter implements RecordListener {
         String cut = "";
         if (notSent != -1) { // the arrivals the cut left are no longer counted as to come
             String what = requestsCut ? " request" : " arrival";
-            cut = " (" + notSent + what + (notSent == 1 ? "" : "s") + " not sent: " + (!cutByTimeout
-                    ? "the run was stopped" : requestsCut ? "--timeout ended the run" : "--timeout ended the schedule")
-                    + ")";
+            cut = " (" + notSent + what + (notSent == 1 ? "" : "s") + " not sent: " + (cutByTimeout
+                    ? requestsCut ? "--timeout ended the run" : "--timeout ended the schedule"
+                    : endedEarly ? "the search's verdict ended the level early" : "the run was stopped") + ")";
             cutPrinted = true;
         }
         String line = String.format(Locale.ROOT, "llmperf4j: %s%s requests done%s, %d failed%s, %.1f s, %s%s%s",

@@ -46,6 +46,7 @@ final class StopControl implements InterruptHandler.Stages {
     private Supplier<String> atQuit; // guarded by this
     /** "SIGINT" or "SIGTERM" when a signal cut the level running (or last run) short; null otherwise. */
     private String levelStoppedBy; // guarded by this
+    private boolean levelEndedEarly; // guarded by this: endLevel() ended the level running (a search's verdict)
     /** The signal that first cut a level short, for the whole run; null when none did. */
     private String stoppedBy;     // guarded by this
     /** Whether {@link #stoppedBy} came from the level running now (undone when that level turns out uncut). */
@@ -96,8 +97,14 @@ final class StopControl implements InterruptHandler.Stages {
     /** Ends the level running now, as the first Ctrl-C of a sweep does, but not as a signal (a search's early stop). */
     synchronized void endLevel() {
         if (stopLevel != null && inLevel) {
+            levelEndedEarly = true;
             stopLevel.run();
         }
+    }
+
+    /** The last level started was ended by {@link #endLevel()} (a search's verdict), not by a signal or its end. */
+    synchronized boolean levelEndedEarly() {
+        return levelEndedEarly;
     }
 
     synchronized void detach() {
@@ -113,6 +120,7 @@ final class StopControl implements InterruptHandler.Stages {
         inLevel = true;
         levelSignals = 0;
         levelStoppedBy = null;
+        levelEndedEarly = false;
         stoppedByThisLevel = false;
     }
 

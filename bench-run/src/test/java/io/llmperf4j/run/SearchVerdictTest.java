@@ -94,12 +94,15 @@ class SearchVerdictTest {
             assertTrue(summary.get("warnings").toString().contains("REQUESTS_CANCELLED"), summary::toString);
             // the level's last progress line counts them as cancelled too, and only the server's 500s as failed
             String progress = console.substring(0, console.indexOf("search level 1 ")).lines()
-                    .filter(l -> l.contains(" requests done, ")).reduce((a, b) -> b).orElseThrow(() ->
+                    .filter(l -> l.contains(" requests done")).reduce((a, b) -> b).orElseThrow(() ->
                             new AssertionError(console));
             int failed = summary.at("/errors/count").asInt() - cancelled; // the server's 500s
             assertTrue(failed > 0, summary.get("errors")::toString);
-            assertTrue(progress.contains(" requests done, " + failed + " failed, " + cancelled + " cancelled, "),
-                    progress + "\n" + summary.get("errors"));
+            int sent = summary.at("/goodput/recorded_requests").asInt();
+            // and the requests the early end left unsent, said as the verdict's doing, not a stop's
+            assertTrue(progress.contains(sent + "/" + sent + " requests done (" + (20 - sent) + (20 - sent == 1 ? " request" : " requests") + " not sent: "
+                    + "the search's verdict ended the level early), " + failed + " failed, " + cancelled
+                    + " cancelled, "), progress + "\n" + summary.get("errors"));
         }
     }
 
