@@ -523,8 +523,15 @@ final class ModelRun implements BenchmarkListener {
         // a warmup of its own prompts sent none of the measured ones
         List<RequestRecord> earlier = cx.warmupApart() ? List.of() : warmup;
         return RunWarnings.prefixCacheReused(List.of(new RunWarnings.PromptSends(earlier, run.records())),
-                cx.drawnFresh(), cx.sharedPrefixTokens())
+                cx.drawnFresh(), cx.sharedPrefixTokens(), earlierModels())
                 .map(metrics::withWarning).orElse(metrics);
+    }
+
+    /** A comparison's models that ran this model's prompts before it, level by level; empty outside a comparison. */
+    private List<String> earlierModels() {
+        if (!plan.comparison()) return List.of();
+        int at = plan.models().indexOf(model);
+        return at <= 0 ? List.of() : List.copyOf(plan.models().subList(0, at));
     }
 
     /**

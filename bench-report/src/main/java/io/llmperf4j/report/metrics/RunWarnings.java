@@ -129,6 +129,17 @@ public final class RunWarnings {
      */
     public static Optional<RunWarning> prefixCacheReused(List<PromptSends> sequences, boolean drawnFresh,
                                                          int sharedPrefixTokens) {
+        return prefixCacheReused(sequences, drawnFresh, sharedPrefixTokens, List.of());
+    }
+
+    /**
+     * As {@link #prefixCacheReused(List, boolean, int)} for a model of a comparison ({@code --model a,b}) whose
+     * {@code earlierModels} sent the same prompts to the same server just before it: where the message says the
+     * prompts were sent before, it names them too, as a server that shares one prefix cache across its model names
+     * (aliases of one engine, a router) serves them from its cache; vLLM and the simulator keep a cache per model.
+     */
+    public static Optional<RunWarning> prefixCacheReused(List<PromptSends> sequences, boolean drawnFresh,
+                                                         int sharedPrefixTokens, List<String> earlierModels) {
         if (sharedPrefixTokens < 0) throw new IllegalArgumentException("sharedPrefixTokens < 0");
         boolean counted = sequences.stream().flatMap(q -> q.measured().stream())
                 .anyMatch(r -> r.tags().cachedTokens() != null);
@@ -178,8 +189,10 @@ public final class RunWarnings {
             if (!drawnFresh) return Optional.empty(); // a workload that may share prefixes by design
             return Optional.of(new RunWarning(WarningCode.PREFIX_CACHE_REUSED, share + ", though this "
                     + "workload's prompts do not share prefixes by design: they were sent to this server before, "
-                    + "by an earlier run with the same --seed, so TTFT measures cached prefill. Use another "
-                    + "--seed, or restart the server (or reset its prefix cache)."));
+                    + sentBefore(earlierModels) + ", so TTFT measures cached prefill. " + (earlierModels.isEmpty()
+                    ? "" : "Compare models on servers that do not share a cache, or ")
+                    + (earlierModels.isEmpty() ? "Use" : "use") + " another --seed, or restart the server (or reset "
+                    + "its prefix cache)."));
         }
         // the first sends of each prompt found in the cache too: sent before this run
         boolean earlierRun = drawnFresh && firstCachedPast > PREFIX_CACHE_REUSED_SHARE * firstPromptPast;
@@ -187,9 +200,22 @@ public final class RunWarnings {
                 + "prompts again (" + repeated + " of its " + requests + " requests repeated one of the " + distinct
                 + " prompts it had sent: a workload sent in a loop), and the cache served the repeats, so TTFT "
                 + "measures cached prefill" + (earlierRun ? "; the prompts it sent first were cached too, sent "
-                + "before by an earlier run with the same --seed" : "") + ". Send each prompt once: more prompts "
+                + "before " + sentBefore(earlierModels) : "") + ". Send each prompt once: more prompts "
                 + "(--max-num-completed-requests, a larger dataset) or a shorter run" + (earlierRun ? "; and use "
                 + "another --seed, or restart the server (or reset its prefix cache)." : ".")));
+    }
+
+    /**
+     * Who sent a run's prompts to the server before it: "by an earlier run with the same --seed", and for a model of a
+     * comparison first "by this comparison's model a (the same prompts, just before: this server shares one prefix
+     * cache across its model names)".
+     */
+    private static String sentBefore(List<String> earlierModels) {
+        String run = "by an earlier run with the same --seed";
+        if (earlierModels.isEmpty()) return run;
+        return "by this comparison's " + (earlierModels.size() == 1 ? "model " : "models ")
+                + String.join(", ", earlierModels) + " (the same prompts, just before: this server shares one prefix "
+                + "cache across its model names) or " + run;
     }
 
     /** The lag p99 above which the client's event loops count as late: from the idle baseline when measured. */

@@ -333,6 +333,25 @@ class RunWarningsTest {
         assertTrue(RunWarnings.prefixCacheReused(clean(10)).isEmpty(), "no cached-token count: the server says nothing");
     }
 
+    @Test
+    void aComparisonsLaterModelNamesTheEarlierModelsAsWhoSentItsPromptsBefore() {
+        List<RequestRecord> records = new ArrayList<>();
+        for (int i = 0; i < 10; i++) records.add(cached(i, 496));
+        List<RunWarnings.PromptSends> sends = List.of(new RunWarnings.PromptSends(List.of(), records));
+        assertEquals("99.2 % of the prompt tokens (4960 of 5000) came from the server's prefix cache, though this "
+                + "workload's prompts do not share prefixes by design: they were sent to this server before, by this "
+                + "comparison's model a (the same prompts, just before: this server shares one prefix cache across "
+                + "its model names) or by an earlier run with the same --seed, so TTFT measures cached prefill. "
+                + "Compare models on servers that do not share a cache, or use another --seed, or restart the "
+                + "server (or reset its prefix cache).",
+                RunWarnings.prefixCacheReused(sends, true, 0, List.of("a")).orElseThrow().message());
+        assertTrue(RunWarnings.prefixCacheReused(sends, true, 0, List.of("a", "b")).orElseThrow().message()
+                .contains("by this comparison's models a, b (the same prompts"));
+        // the first model of a comparison, or a run of one model, names an earlier run only
+        assertEquals(RunWarnings.prefixCacheReused(records).orElseThrow().message(),
+                RunWarnings.prefixCacheReused(sends, true, 0, List.of()).orElseThrow().message());
+    }
+
     /** Request {@code n} of a sequence, sending prompt {@code prompt}, {@code cached} of its 500 tokens cached. */
     private static RequestRecord sent(int n, int prompt, int cached) {
         RequestRecord r = request(prompt).evenEvents(100 * MS, 10 * MS, 100).e2e(1_100 * MS).usage(500, 100)
