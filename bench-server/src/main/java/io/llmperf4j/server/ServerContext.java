@@ -64,9 +64,13 @@ final class ServerContext {
         return config.prefixCacheBlocks() > 0;
     }
 
-    /** The prefix cache of {@code model}, each of {@code prefixCacheBlocks} blocks. */
+    /**
+     * The prefix cache of {@code model}, each of {@code prefixCacheBlocks} blocks; with {@code sharedPrefixCache} one
+     * for every model name.
+     */
     PrefixCache prefixCache(String model) {
-        return prefixCaches.computeIfAbsent(model, m -> new PrefixCache(config.prefixCacheBlocks()));
+        return prefixCaches.computeIfAbsent(config.sharedPrefixCache() ? "" : model,
+                m -> new PrefixCache(config.prefixCacheBlocks()));
     }
 
     /**

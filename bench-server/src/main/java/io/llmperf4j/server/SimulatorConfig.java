@@ -48,6 +48,9 @@ import java.util.Objects;
  *                                {@code usage.prompt_tokens_details.cached_tokens} (omitted when 0, as vLLM does)
  * @param prefixBlockTokens       tokens per KV block of the prefix cache, default {@value #DEFAULT_PREFIX_BLOCK_TOKENS}
  *                                (vLLM's block size)
+ * @param sharedPrefixCache       one prefix cache for every model name it serves, as a router or aliases of one
+ *                                engine behind several names; default false: a cache per model, as vLLM keys its cache
+ *                                by model and LoRA adapter
  */
 public record SimulatorConfig(
         String host,
@@ -71,7 +74,8 @@ public record SimulatorConfig(
         EmbeddingsConfig embeddings,
         Duration prefillPerImageToken,
         int prefixCacheBlocks,
-        int prefixBlockTokens) {
+        int prefixBlockTokens,
+        boolean sharedPrefixCache) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 0;
@@ -155,7 +159,7 @@ public record SimulatorConfig(
                 + ", ioThreads=" + ioThreads + ", timingListener=" + timingListener + ", faultPlan=" + faultPlan
                 + ", earlyStop=" + earlyStop + ", reasoningTokens=" + reasoningTokens + ", embeddings=" + embeddings
                 + ", prefillPerImageToken=" + prefillPerImageToken + ", prefixCacheBlocks=" + prefixCacheBlocks
-                + ", prefixBlockTokens=" + prefixBlockTokens + "]";
+                + ", prefixBlockTokens=" + prefixBlockTokens + ", sharedPrefixCache=" + sharedPrefixCache + "]";
     }
 
     private static void requireDelay(String name, Duration value) {
@@ -194,6 +198,7 @@ public record SimulatorConfig(
         private Duration prefillPerImageToken = Duration.ZERO;
         private int prefixCacheBlocks = DEFAULT_PREFIX_CACHE_BLOCKS;
         private int prefixBlockTokens = DEFAULT_PREFIX_BLOCK_TOKENS;
+        private boolean sharedPrefixCache;
 
         private Builder() {
         }
@@ -221,6 +226,7 @@ public record SimulatorConfig(
             prefillPerImageToken = c.prefillPerImageToken;
             prefixCacheBlocks = c.prefixCacheBlocks;
             prefixBlockTokens = c.prefixBlockTokens;
+            sharedPrefixCache = c.sharedPrefixCache;
         }
 
         public Builder host(String host) {
@@ -346,12 +352,18 @@ public record SimulatorConfig(
             return this;
         }
 
+        /** One prefix cache for every model name (a router, aliases of one engine); false: one per model. */
+        public Builder sharedPrefixCache(boolean shared) {
+            this.sharedPrefixCache = shared;
+            return this;
+        }
+
         public SimulatorConfig build() {
             return new SimulatorConfig(host, port, timeToFirstToken, interTokenDelay, tokensPerChunk,
                     maxConcurrentSequences, prefillPerPromptToken, modelIds, acceptAnyModel, apiKey,
                     promptTokenCounter, defaultMaxTokens, maxRequestBodyBytes, ioThreads, timingListener,
                     faultPlan, earlyStop, reasoningTokens, embeddings, prefillPerImageToken, prefixCacheBlocks,
-                    prefixBlockTokens);
+                    prefixBlockTokens, sharedPrefixCache);
         }
     }
 }

@@ -70,6 +70,21 @@ class PrefixCacheTest {
         }
     }
 
+    @Test
+    void aSharedCacheServesOneModelsPromptsToAnother() throws Exception {
+        // a router, or aliases of one engine behind several names
+        try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder().modelIds("a", "b")
+                .timeToFirstToken(Duration.ZERO).interTokenDelay(Duration.ZERO).prefixBlockTokens(16)
+                .sharedPrefixCache(true).build())) {
+            TestClient client = new TestClient(server);
+            String prompt = text('a', 100);
+            String forA = completionBody(prompt, false, 2, "").replace("\"test-model\"", "\"a\"");
+            String forB = completionBody(prompt, false, 2, "").replace("\"test-model\"", "\"b\"");
+            assertEquals(0, cachedTokens(client.postJson("/completions", forA)));
+            assertEquals(96, cachedTokens(client.postJson("/completions", forB)), "model a's blocks serve b");
+        }
+    }
+
     private static int cachedTokens(JsonNode response) {
         return response.get("usage").path("prompt_tokens_details").path("cached_tokens").asInt(0);
     }

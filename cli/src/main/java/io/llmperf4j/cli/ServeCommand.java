@@ -48,7 +48,7 @@ final class ServeCommand implements Callable<Integer> {
             "--tokens-per-chunk", "--max-concurrent-sequences", "--prefill-us-per-token", "--strict-model",
             "--api-key-file", "--fault-rate", "--fault-kinds", "--fault-seed", "--stall-ms", "--stop-probability",
             "--reasoning-tokens", "--prefill-us-per-image-token", "--prefix-cache-blocks",
-            "--prefix-block-tokens");
+            "--prefix-block-tokens", "--shared-prefix-cache");
 
     private final CliContext context;
 
@@ -133,6 +133,11 @@ final class ServeCommand implements Callable<Integer> {
                 description = "KV blocks the simulated prefix cache keeps (LRU; 0 = no cache). Cached prompt tokens "
                         + "skip --prefill-us-per-token and are reported as usage.prompt_tokens_details.cached_tokens.")
         int prefixCacheBlocks;
+
+        @Option(names = "--shared-prefix-cache",
+                description = "One prefix cache for every model name served (a router, or aliases of one engine "
+                        + "behind several names), instead of one per model as vLLM keeps.")
+        boolean sharedPrefixCache;
 
         @Option(names = "--prefix-block-tokens", paramLabel = "TOKENS",
                 defaultValue = "" + SimulatorConfig.DEFAULT_PREFIX_BLOCK_TOKENS,
@@ -221,6 +226,7 @@ final class ServeCommand implements Callable<Integer> {
                             : EarlyStop.probability(timing.stopProbability, faults.faultSeed))
                     .reasoningTokens(timing.reasoningTokens)
                     .prefixCacheBlocks(timing.prefixCacheBlocks).prefixBlockTokens(timing.prefixBlockTokens)
+                    .sharedPrefixCache(timing.sharedPrefixCache)
                     .build();
         } catch (IllegalArgumentException e) {
             throw new UsageException(flagNames(e.getMessage()));
