@@ -11,6 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** A run's results folder as tests read it: its requests CSV and its llmperf4j summary, whatever the base name. */
 final class RunFolder {
@@ -43,6 +46,19 @@ final class RunFolder {
             if (code.equals(w.path("code").asText())) return w.path("message").asText();
         }
         return null;
+    }
+
+    /**
+     * The folder's {@code *_report.html} as the run wrote it, then as {@code llmperf4j report} rebuilds it from the
+     * folder's files (the written one deleted first): a page's words must be the same either way.
+     */
+    static List<String> writtenAndRebuiltPages(Path dir) throws IOException {
+        Path page = only(dir, "_report.html");
+        String written = Files.readString(page);
+        Files.delete(page);
+        CliRun report = CliRun.of(Map.of(), "report", dir.toString());
+        assertEquals(0, report.exitCode(), report::toString);
+        return List.of(written, Files.readString(page));
     }
 
     private static Path only(Path dir, String suffix) throws IOException {

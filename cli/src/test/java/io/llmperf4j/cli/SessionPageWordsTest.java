@@ -1,7 +1,6 @@
 package io.llmperf4j.cli;
 
 import io.llmperf4j.server.SimulatedServer;
-import io.llmperf4j.server.SimulatorConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -9,14 +8,12 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static io.llmperf4j.cli.FastSimulator.env;
 
 /**
  * Against the simulator: the run's page says an open loop of sessions in the console's words (sessions/s, sessions
@@ -30,7 +27,7 @@ class SessionPageWordsTest {
     void anOpenLoopOfSessionsIsDescribedInSessionsOnThePage(@TempDir Path tmp) throws IOException {
         Path out = tmp.resolve("out");
         CliRun run;
-        try (SimulatedServer server = fastServer()) {
+        try (SimulatedServer server = FastSimulator.start()) {
             // 12 requests of 3 turns: 4 sessions
             run = CliRun.of(env(server), "token-benchmark", "--model", "sim", "--turns", "fixed:3", "--think-time",
                     "fixed:10", "--request-rate", "20", "--max-num-completed-requests", "12", "--no-client-warmup",
@@ -41,7 +38,7 @@ class SessionPageWordsTest {
         // the summary's load says sessions as the console and the page do (the run's seed appended)
         assertEquals("open loop, 20 sessions/s, poisson session arrivals, seed 11111",
                 RunFolder.summary(out).get("settings").get("metadata").get("llmperf4j_load").asText());
-        for (String page : pages(out)) {
+        for (String page : RunFolder.writtenAndRebuiltPages(out)) {
             assertEquals("open loop, 20 sessions/s, poisson session arrivals (seed 11111)",
                     HtmlRows.value(page, "Load"));
             assertEquals("4", HtmlRows.value(page, "Sessions scheduled"));
@@ -65,7 +62,7 @@ class SessionPageWordsTest {
                 """);
         Path out = tmp.resolve("out");
         CliRun run;
-        try (SimulatedServer server = fastServer()) {
+        try (SimulatedServer server = FastSimulator.start()) {
             run = CliRun.of(env(server), "token-benchmark", "--model", "sim", "--trace", "mooncake:" + trace,
                     "--no-client-warmup", "--results-dir", out.toString());
         }
@@ -73,7 +70,7 @@ class SessionPageWordsTest {
         String load = "trace replay of mooncake:" + trace + " (2 sessions (4 requests) and 3 single requests starting "
                 + "over 0.25 s, speedup 1), mean 16 arrivals/s";
         assertTrue(run.err().contains("llmperf4j: load: " + load + "\n"), run::toString);
-        for (String page : pages(out)) {
+        for (String page : RunFolder.writtenAndRebuiltPages(out)) {
             assertEquals(load, HtmlRows.value(page, "Load"));
             assertEquals("5", HtmlRows.value(page, "Arrivals scheduled"));
             assertEquals("5 scheduled, 5 started, 0 not started; 7 requests (turns) sent, 0 not sent; largest backlog "
@@ -94,24 +91,4 @@ class SessionPageWordsTest {
     }
 
     /** The run's page as the run wrote it, then rebuilt from its folder as `report DIR` builds it. */
-    private static List<String> pages(Path out) throws IOException {
-        Path page;
-        try (var files = Files.list(out)) {
-            page = files.filter(p -> p.toString().endsWith("_report.html")).findFirst().orElseThrow();
-        }
-        String written = Files.readString(page);
-        Files.delete(page);
-        CliRun report = CliRun.of(Map.of(), "report", out.toString());
-        assertEquals(0, report.exitCode(), report::toString);
-        return List.of(written, Files.readString(page));
-    }
-
-    private static SimulatedServer fastServer() {
-        return SimulatedServer.start(SimulatorConfig.builder().timeToFirstToken(Duration.ofMillis(5))
-                .interTokenDelay(Duration.ofMillis(1)).build());
-    }
-
-    private static Map<String, String> env(SimulatedServer server) {
-        return Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k");
-    }
 }

@@ -1,13 +1,11 @@
 package io.llmperf4j.cli;
 
 import io.llmperf4j.server.SimulatedServer;
-import io.llmperf4j.server.SimulatorConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -16,6 +14,7 @@ import java.util.regex.Pattern;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static io.llmperf4j.cli.FastSimulator.env;
 
 /**
  * Against the simulator: a sessions run (--turns) cut before any later turn is still described as sessions, since
@@ -28,7 +27,7 @@ class SessionRunsCutEarlyTest {
     @Test
     void anOpenLoopOfSessionsCutBeforeAnyLaterTurnStillCountsSessions(@TempDir Path tmp) {
         CliRun run;
-        try (SimulatedServer server = fastServer()) {
+        try (SimulatedServer server = FastSimulator.start()) {
             // a think time of 30 s, a run limit of 1 s: only first turns are sent
             run = CliRun.of(env(server), "token-benchmark", "--model", "sim", "--turns", "fixed:3", "--think-time",
                     "fixed:30000", "--request-rate", "20", "--max-num-completed-requests", "12", "--timeout", "1",
@@ -54,7 +53,7 @@ class SessionRunsCutEarlyTest {
     @Test
     void oneSessionAndOneTurnNotSentAreSaidInTheSingular(@TempDir Path tmp) {
         CliRun run;
-        try (SimulatedServer server = fastServer()) {
+        try (SimulatedServer server = FastSimulator.start()) {
             // one session of 2 turns; its 30 s think time outlasts the 1 s run limit: 1 turn sent, 1 not sent
             run = CliRun.of(env(server), "token-benchmark", "--model", "sim", "--turns", "fixed:2", "--think-time",
                     "fixed:30000", "--num-concurrent-requests", "1", "--max-num-completed-requests", "2",
@@ -80,14 +79,5 @@ class SessionRunsCutEarlyTest {
         CliRun.of(Map.of(), "token-benchmark", "--model", "sim", "--trace", "mooncake:" + firstTurn,
                 "--no-client-warmup", "--results-dir", tmp.resolve("out").toString()).assertOneErrorLine(2,
                 "f.jsonl, line 1: \"delay\" on the first turn of session \"a\"");
-    }
-
-    private static SimulatedServer fastServer() {
-        return SimulatedServer.start(SimulatorConfig.builder().timeToFirstToken(Duration.ofMillis(5))
-                .interTokenDelay(Duration.ofMillis(1)).build());
-    }
-
-    private static Map<String, String> env(SimulatedServer server) {
-        return Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k");
     }
 }

@@ -2,7 +2,6 @@ package io.llmperf4j.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.llmperf4j.server.SimulatedServer;
-import io.llmperf4j.server.SimulatorConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -10,7 +9,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -18,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static io.llmperf4j.cli.FastSimulator.env;
 
 /**
  * Against the simulator: a closed loop of sessions that its --timeout ends mid-session counts the turns its started
@@ -32,7 +31,7 @@ class SessionTurnsNotSentTest {
     void aClosedLoopItsTimeoutEndsMidSessionCountsAndWarnsAboutTheTurnsNotSent(@TempDir Path tmp) throws IOException {
         Path out = tmp.resolve("out");
         CliRun run;
-        try (SimulatedServer server = fastServer()) {
+        try (SimulatedServer server = FastSimulator.start()) {
             // 2 sessions of 3 turns; a think time of 30 s after each first turn, a run limit of 1 s: whether a first
             // turn was done or cancelled, each session has its 2 later turns unsent
             run = CliRun.of(env(server), "token-benchmark", "--model", "sim", "--turns", "fixed:3", "--think-time",
@@ -46,7 +45,7 @@ class SessionTurnsNotSentTest {
         JsonNode sessions = RunFolder.summary(out).get("sessions");
         assertEquals(4, sessions.get("turns_not_sent").asInt(), sessions::toString);
         assertEquals(2, sessions.get("sessions").asInt(), sessions::toString);
-        for (String page : pages(out)) { // as the run wrote it, and rebuilt by `report DIR`
+        for (String page : RunFolder.writtenAndRebuiltPages(out)) { // as the run wrote it, and rebuilt by `report DIR`
             assertTrue(page.contains("<tr><th scope=\"row\">Session turns not sent</th><td>4 turns of the sessions "
                     + "in progress when the run ended</td></tr>"), "the page's row of the summary's turns_not_sent");
         }
@@ -56,7 +55,7 @@ class SessionTurnsNotSentTest {
     void aClosedLoopThatSendsEveryTurnSaysNoneWereLeft(@TempDir Path tmp) throws IOException {
         Path out = tmp.resolve("out");
         CliRun run;
-        try (SimulatedServer server = fastServer()) {
+        try (SimulatedServer server = FastSimulator.start()) {
             run = CliRun.of(env(server), "token-benchmark", "--model", "sim", "--turns", "fixed:3", "--think-time",
                     "fixed:10", "--num-concurrent-requests", "2", "--max-num-completed-requests", "6",
                     "--no-client-warmup", "--results-dir", out.toString());
@@ -65,27 +64,18 @@ class SessionTurnsNotSentTest {
         assertTrue(run.out().contains("Sessions: 2 started; 6 requests (turns) sent, 0 not sent\n"), run::toString);
         assertFalse(run.out().contains("were not sent"), run::toString);
         assertEquals(0, RunFolder.summary(out).get("sessions").get("turns_not_sent").asInt());
-        for (String page : pages(out)) assertFalse(page.contains("turns not sent"), "no row when every turn was sent");
+        for (String page : RunFolder.writtenAndRebuiltPages(out)) {
+            assertFalse(page.contains("turns not sent"), "no row when every turn was sent");
+        }
     }
 
     /** The run's page as the run wrote it, then rebuilt from its folder as `report DIR` builds it. */
-    private static List<String> pages(Path out) throws IOException {
-        Path page;
-        try (var files = Files.list(out)) {
-            page = files.filter(p -> p.toString().endsWith("_report.html")).findFirst().orElseThrow();
-        }
-        String written = Files.readString(page);
-        Files.delete(page);
-        CliRun report = CliRun.of(Map.of(), "report", out.toString());
-        assertEquals(0, report.exitCode(), report::toString);
-        return List.of(written, Files.readString(page));
-    }
 
     @Test
     void aClosedLoopWithoutSessionsHasNoSessionsLineNorKey(@TempDir Path tmp) throws IOException {
         Path out = tmp.resolve("out");
         CliRun run;
-        try (SimulatedServer server = fastServer()) {
+        try (SimulatedServer server = FastSimulator.start()) {
             run = CliRun.of(env(server), "token-benchmark", "--model", "sim", "--num-concurrent-requests", "2",
                     "--max-num-completed-requests", "4", "--no-client-warmup", "--results-dir", out.toString());
         }
@@ -106,7 +96,7 @@ class SessionTurnsNotSentTest {
                 """);
         Path out = tmp.resolve("out");
         CliRun run;
-        try (SimulatedServer server = fastServer()) {
+        try (SimulatedServer server = FastSimulator.start()) {
             run = CliRun.of(env(server), "token-benchmark", "--model", "sim", "--trace", "mooncake:" + trace,
                     "--no-client-warmup", "--results-dir", out.toString());
         }
@@ -143,7 +133,7 @@ class SessionTurnsNotSentTest {
 
         Path out = tmp.resolve("out");
         CliRun run;
-        try (SimulatedServer server = fastServer()) {
+        try (SimulatedServer server = FastSimulator.start()) {
             run = CliRun.of(env(server), "token-benchmark", "--model", "sim", "--trace", "mooncake:" + trace,
                     "--no-client-warmup", "--results-dir", out.toString());
         }
@@ -174,14 +164,5 @@ class SessionTurnsNotSentTest {
         assertEquals(7, rows.size());
         assertEquals(3, rows.stream().filter(r -> r.get("session_id").isEmpty()).count(), rows::toString);
         assertTrue(run.out().contains("Sessions: 2 sessions, mean TTFT by turn"), run::toString);
-    }
-
-    private static SimulatedServer fastServer() {
-        return SimulatedServer.start(SimulatorConfig.builder().timeToFirstToken(Duration.ofMillis(5))
-                .interTokenDelay(Duration.ofMillis(1)).build());
-    }
-
-    private static Map<String, String> env(SimulatedServer server) {
-        return Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k");
     }
 }
