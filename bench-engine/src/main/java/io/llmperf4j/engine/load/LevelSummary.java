@@ -35,10 +35,6 @@ import java.util.function.ToLongFunction;
  *                                    of a cut schedule ({@code arrivalsNotSent} &gt; 0), of its arrivals sent up to
  *                                    its last success's (those after it had no chance to end before the cut); NaN
  *                                    for a closed loop, sessions, or fewer than 2 arrivals
- * @param completionRequestsPerSecond the same level's successes on the same footing, (successes − 1) / (last − first
- *                                    success's end); NaN where the scheduled rate is NaN or fewer than 2 succeeded.
- *                                    Not what judges whether the service kept up: the ends' span is stretched by the
- *                                    latencies' spread, so a short level reads low with no backlog ({@link KeepUp})
  * @param serverGone            the server going away ({@link ServerGone}: after how many successes, or before any),
  *                              the reading the run's summary words; null when no failure is
  *                              {@link FailureCause#SERVER_UNAVAILABLE}
@@ -60,8 +56,7 @@ import java.util.function.ToLongFunction;
 public record LevelSummary(double level, int successes, int total, double outputTokensPerSecond,
                            double requestsPerSecond, double ttftP50Millis, double ttftP90Millis, double e2eP50Millis,
                            double e2eP90Millis, Map<FailureCause, Integer> failuresByCause,
-                           double scheduledRequestsPerSecond, double completionRequestsPerSecond,
-                           ServerGone serverGone, boolean answered, int refusedUnanswered, int arrivalsNotSent,
+                           double scheduledRequestsPerSecond, ServerGone serverGone, boolean answered, int refusedUnanswered, int arrivalsNotSent,
                            KeepUp keepUp) {
 
     public LevelSummary {
@@ -88,10 +83,10 @@ public record LevelSummary(double level, int successes, int total, double output
     public LevelSummary(double level, int successes, int total, double outputTokensPerSecond,
                         double requestsPerSecond, double ttftP50Millis, double ttftP90Millis, double e2eP50Millis,
                         double e2eP90Millis, Map<FailureCause, Integer> failuresByCause,
-                        double scheduledRequestsPerSecond, double completionRequestsPerSecond,
+                        double scheduledRequestsPerSecond,
                         ServerGone serverGone, boolean answered, int refusedUnanswered, int arrivalsNotSent) {
         this(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis, ttftP90Millis,
-                e2eP50Millis, e2eP90Millis, failuresByCause, scheduledRequestsPerSecond, completionRequestsPerSecond,
+                e2eP50Millis, e2eP90Millis, failuresByCause, scheduledRequestsPerSecond,
                 serverGone, answered, refusedUnanswered, arrivalsNotSent, null);
     }
 
@@ -99,10 +94,10 @@ public record LevelSummary(double level, int successes, int total, double output
     public LevelSummary(double level, int successes, int total, double outputTokensPerSecond,
                         double requestsPerSecond, double ttftP50Millis, double ttftP90Millis, double e2eP50Millis,
                         double e2eP90Millis, Map<FailureCause, Integer> failuresByCause,
-                        double scheduledRequestsPerSecond, double completionRequestsPerSecond,
+                        double scheduledRequestsPerSecond,
                         ServerGone serverGone, boolean answered, int refusedUnanswered) {
         this(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis, ttftP90Millis,
-                e2eP50Millis, e2eP90Millis, failuresByCause, scheduledRequestsPerSecond, completionRequestsPerSecond,
+                e2eP50Millis, e2eP90Millis, failuresByCause, scheduledRequestsPerSecond,
                 serverGone, answered, refusedUnanswered, 0);
     }
 
@@ -113,10 +108,10 @@ public record LevelSummary(double level, int successes, int total, double output
     public LevelSummary(double level, int successes, int total, double outputTokensPerSecond,
                         double requestsPerSecond, double ttftP50Millis, double ttftP90Millis, double e2eP50Millis,
                         double e2eP90Millis, Map<FailureCause, Integer> failuresByCause,
-                        double scheduledRequestsPerSecond, double completionRequestsPerSecond,
+                        double scheduledRequestsPerSecond,
                         ServerGone serverGone) {
         this(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis, ttftP90Millis,
-                e2eP50Millis, e2eP90Millis, failuresByCause, scheduledRequestsPerSecond, completionRequestsPerSecond,
+                e2eP50Millis, e2eP90Millis, failuresByCause, scheduledRequestsPerSecond,
                 serverGone, successes > 0 || serverGone != null, 0);
     }
 
@@ -124,9 +119,9 @@ public record LevelSummary(double level, int successes, int total, double output
     public LevelSummary(double level, int successes, int total, double outputTokensPerSecond,
                         double requestsPerSecond, double ttftP50Millis, double ttftP90Millis, double e2eP50Millis,
                         double e2eP90Millis, Map<FailureCause, Integer> failuresByCause,
-                        double scheduledRequestsPerSecond, double completionRequestsPerSecond) {
+                        double scheduledRequestsPerSecond) {
         this(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis, ttftP90Millis,
-                e2eP50Millis, e2eP90Millis, failuresByCause, scheduledRequestsPerSecond, completionRequestsPerSecond,
+                e2eP50Millis, e2eP90Millis, failuresByCause, scheduledRequestsPerSecond,
                 null);
     }
 
@@ -134,14 +129,14 @@ public record LevelSummary(double level, int successes, int total, double output
     public LevelSummary(double level, int successes, int total, double outputTokensPerSecond, double requestsPerSecond,
                         double ttftP50Millis, double ttftP90Millis, double e2eP50Millis, double e2eP90Millis) {
         this(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis, ttftP90Millis,
-                e2eP50Millis, e2eP90Millis, Map.of(), Double.NaN, Double.NaN);
+                e2eP50Millis, e2eP90Millis, Map.of(), Double.NaN);
     }
 
     /** This level with its failures' causes. */
     public LevelSummary withFailuresByCause(Map<FailureCause, Integer> causes) {
         return new LevelSummary(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis,
                 ttftP90Millis, e2eP50Millis, e2eP90Millis, causes, scheduledRequestsPerSecond,
-                completionRequestsPerSecond, serverGone, answered,
+                serverGone, answered,
                 causes == null ? 0 : Math.min(refusedUnanswered, causes.getOrDefault(FailureCause.CONFIGURATION, 0)),
                 arrivalsNotSent, keepUp);
     }
@@ -157,13 +152,13 @@ public record LevelSummary(double level, int successes, int total, double output
         causes.merge(FailureCause.SERVER_UNAVAILABLE, refusedUnanswered, Integer::sum);
         return new LevelSummary(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis,
                 ttftP90Millis, e2eP50Millis, e2eP90Millis, causes, scheduledRequestsPerSecond,
-                completionRequestsPerSecond, serverGone, answered, 0, arrivalsNotSent, keepUp);
+                serverGone, answered, 0, arrivalsNotSent, keepUp);
     }
 
-    /** This level with an open loop's scheduled and completion rates. */
-    public LevelSummary withRates(double scheduled, double completion) {
+    /** This level with an open loop's scheduled rate. */
+    public LevelSummary withScheduledRate(double scheduled) {
         return new LevelSummary(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis,
-                ttftP90Millis, e2eP50Millis, e2eP90Millis, failuresByCause, scheduled, completion, serverGone,
+                ttftP90Millis, e2eP50Millis, e2eP90Millis, failuresByCause, scheduled, serverGone,
                 answered, refusedUnanswered, arrivalsNotSent, keepUp);
     }
 
@@ -171,7 +166,7 @@ public record LevelSummary(double level, int successes, int total, double output
     public LevelSummary withKeepUp(KeepUp fit) {
         return new LevelSummary(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis,
                 ttftP90Millis, e2eP50Millis, e2eP90Millis, failuresByCause, scheduledRequestsPerSecond,
-                completionRequestsPerSecond, serverGone, answered, refusedUnanswered, arrivalsNotSent, fit);
+                serverGone, answered, refusedUnanswered, arrivalsNotSent, fit);
     }
 
     /** Failures of {@code cause}. */
@@ -209,7 +204,6 @@ public record LevelSummary(double level, int successes, int total, double output
             }
         }
         double scheduled = Double.NaN;
-        double completion = Double.NaN;
         int notSent = 0;
         KeepUp keepUp = null;
         // a session schedule's arrivals are sessions, its records turns: no like-for-like rate
@@ -220,7 +214,6 @@ public record LevelSummary(double level, int successes, int total, double output
             // those arrivals' rate, not the whole schedule's (a Poisson draw's first part differs), up to the last
             // success's: those after it were still in flight at the cut (cancelled) or never sent, so had no chance
             scheduled = notSent > 0 ? intendedRate(measured, ok) : open.scheduledRequestsPerSecond();
-            completion = completionRate(ok);
             // a level that ended with requests in flight (cancelled) or arrivals unsent: its late successes are the
             // short ones, so the fit keeps to those due early enough to have ended whatever their latency
             keepUp = Double.isNaN(scheduled) ? null
@@ -228,7 +221,7 @@ public record LevelSummary(double level, int successes, int total, double output
         }
         return new LevelSummary(result.settings().level(), ok.size(), measured.size(),
                 seconds > 0 ? tokens / seconds : Double.NaN, seconds > 0 ? ok.size() / seconds : Double.NaN,
-                millis(ttft, 50), millis(ttft, 90), millis(e2e, 50), millis(e2e, 90), causes, scheduled, completion,
+                millis(ttft, 50), millis(ttft, 90), millis(e2e, 50), millis(e2e, 90), causes, scheduled,
                 ServerGone.of(records).orElse(null), FailureCause.servedSince(records) != FailureCause.NEVER_SERVED,
                 refusedUnanswered, notSent, keepUp);
     }
@@ -250,11 +243,6 @@ public record LevelSummary(double level, int successes, int total, double output
             n++;
         }
         return n >= 2 && last > first ? (n - 1) / ((last - first) / 1e9) : Double.NaN;
-    }
-
-    /** (n − 1) / (last end − first end): the schedule's own rate convention, applied to when requests ended. */
-    private static double completionRate(List<ScheduledRecord> ok) {
-        return ScheduledRecord.perSecondFirstToLast(ok, ScheduledRecord::endOffsetNanos);
     }
 
     public int failures() {

@@ -92,7 +92,7 @@ class SaturationVerdictTest {
     @Test
     void aLevelWhereEveryRequestFailedIsNotJudgedAndTheOthersAreComparedAcrossIt() {
         LevelSummary dead = new LevelSummary(2, 0, 24, 0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
-                Map.of(FailureCause.CONFIGURATION, 24), Double.NaN, Double.NaN);
+                Map.of(FailureCause.CONFIGURATION, 24), Double.NaN);
         List<LevelSummary> levels = List.of(level(1, 24, 24, 83.3, 52), dead, level(4, 24, 24, 320, 55),
                 level(8, 24, 24, 332.8, 260));
         SaturationVerdict v = SaturationVerdict.evaluate(levels, SaturationRules.DEFAULT, "concurrency");
@@ -118,7 +118,7 @@ class SaturationVerdictTest {
     @Test
     void theServerGoingAwaySaysWhetherAnyRequestHadSucceeded() {
         LevelSummary firstWave = new LevelSummary(4, 0, 12, 0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
-                Map.of(FailureCause.CAPACITY, 4, FailureCause.SERVER_UNAVAILABLE, 8), Double.NaN, Double.NaN,
+                Map.of(FailureCause.CAPACITY, 4, FailureCause.SERVER_UNAVAILABLE, 8), Double.NaN,
                 new ServerGone(1_700_000_587_000_000L, 0, 4));
         assertEquals("4 capacity (429/408/5xx, timeouts, dropped connections), 8 server unavailable (connections "
                 + "refused before any request succeeded but after it had begun answering 4 requests: restart, "
@@ -127,11 +127,11 @@ class SaturationVerdictTest {
                 8));
         midRun = new LevelSummary(midRun.level(), midRun.successes(), midRun.total(), midRun.outputTokensPerSecond(),
                 midRun.requestsPerSecond(), midRun.ttftP50Millis(), midRun.ttftP90Millis(), midRun.e2eP50Millis(),
-                midRun.e2eP90Millis(), midRun.failuresByCause(), Double.NaN, Double.NaN,
+                midRun.e2eP90Millis(), midRun.failuresByCause(), Double.NaN,
                 new ServerGone(1_700_000_587_000_000L, 12, 0));
         assertEquals("8 server unavailable (connections refused after successes: restart, crash)",
                 SaturationVerdict.causes(midRun));
-        assertEquals(midRun.serverGone(), midRun.withRates(1, 1).withFailuresByCause(midRun.failuresByCause())
+        assertEquals(midRun.serverGone(), midRun.withScheduledRate(1).withFailuresByCause(midRun.failuresByCause())
                 .serverGone(), "kept by the copies");
     }
 
@@ -139,7 +139,7 @@ class SaturationVerdictTest {
     private static LevelSummary failedWhole(double c, int total, int refused, Map<FailureCause, Integer> causes,
                                             ServerGone gone, boolean answered) {
         return new LevelSummary(c, 0, total, 0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, causes,
-                Double.NaN, Double.NaN, gone, answered, refused);
+                Double.NaN, gone, answered, refused);
     }
 
     /**
@@ -199,7 +199,7 @@ class SaturationVerdictTest {
     void capacityFailuresMakeTheFirstFailingLevelAndNameTheirCause() {
         LevelSummary refused = level(2, 20, 22, 200, 10).withFailuresByCause(Map.of(FailureCause.CONFIGURATION, 2));
         LevelSummary overloaded = new LevelSummary(4, 0, 20, 0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
-                Map.of(FailureCause.CAPACITY, 20), Double.NaN, Double.NaN);
+                Map.of(FailureCause.CAPACITY, 20), Double.NaN);
         SaturationVerdict v = SaturationVerdict.evaluate(List.of(level(1, 20, 20, 100, 10), refused, overloaded),
                 SaturationRules.DEFAULT, "concurrency");
         assertEquals(OptionalInt.of(2), v.firstFailingIndex());
@@ -263,13 +263,13 @@ class SaturationVerdictTest {
     void aCutLevelSaysItsShareIsOfTheArrivalsItSent() {
         KeepUp fit = new KeepUp(0.829, 0.80, 0.86, 30, true);
         LevelSummary cut = new LevelSummary(4, 37, 46, 445.9, 3.07, 57.8, 88.4, 1428.5, 2290.5,
-                Map.of(FailureCause.CANCELLED, 9), 3.86, 3.20, null, true, 0, 354, fit);
+                Map.of(FailureCause.CANCELLED, 9), 3.86, null, true, 0, 354, fit);
         SaturationVerdict v = SaturationVerdict.evaluate(List.of(cut), SaturationRules.DEFAULT, "rate");
         assertEquals(OptionalInt.of(0), v.saturationIndex());
         assertEquals("saturation point: rate 4 req/s (successes ended at 82.9 % (95 % interval 80.0-86.0 %) of the "
                 + "scheduled rate of its arrivals due before the cut (354 not sent: its schedule was cut): the service "
                 + "fell behind the offer; threshold 95.0 %)", v.describe("rate").get(0));
-        LevelSummary copy = cut.withServerGoneBefore().withRates(3.86, 3.20)
+        LevelSummary copy = cut.withServerGoneBefore().withScheduledRate(3.86)
                 .withFailuresByCause(Map.of(FailureCause.CANCELLED, 9));
         assertEquals(354, copy.arrivalsNotSent());
         assertEquals(fit, copy.keepUp(), "kept by the copies");
@@ -282,9 +282,9 @@ class SaturationVerdictTest {
      */
     @Test
     void aLevelWhoseIntervalStraddlesTheThresholdIsTooShortToTell() {
-        LevelSummary calm = level(1, 11, 11, 150, 60).withRates(1.0, 1.0)
+        LevelSummary calm = level(1, 11, 11, 150, 60).withScheduledRate(1.0)
                 .withKeepUp(new KeepUp(1.0, 0.995, 1.004, 11, true));
-        LevelSummary unsure = level(2, 24, 24, 316, 60).withRates(2.32, 2.13)
+        LevelSummary unsure = level(2, 24, 24, 316, 60).withScheduledRate(2.32)
                 .withKeepUp(new KeepUp(0.973, 0.873, 1.098, 24, false));
         SaturationVerdict v = SaturationVerdict.evaluate(List.of(calm, unsure), SaturationRules.DEFAULT, "rate");
         assertEquals(OptionalInt.empty(), v.saturationIndex());
@@ -305,7 +305,7 @@ class SaturationVerdictTest {
                 + "ended at 97.3 % of the scheduled rate, 95 % interval 87.3-109.8 %, which straddles the threshold "
                 + "95.0 %; a longer level narrows it"), later.describe("rate")::toString);
         // an open level with no fit (too few successes due before a cut) cannot tell either
-        SaturationVerdict none = SaturationVerdict.evaluate(List.of(level(2, 20, 20, 100, 60).withRates(2.0, 1.0)),
+        SaturationVerdict none = SaturationVerdict.evaluate(List.of(level(2, 20, 20, 100, 60).withScheduledRate(2.0)),
                 SaturationRules.DEFAULT,
                 "rate");
         assertEquals(KeepUp.Reading.CANNOT_TELL, none.levels().get(0).keptUp());
@@ -317,7 +317,7 @@ class SaturationVerdictTest {
     /** A single open-loop run's line: yes, no, too short to tell; none for a closed loop or a level not judged. */
     @Test
     void aSingleRunSaysWhetherItKeptUp() {
-        LevelSummary calm = level(4, 40, 40, 150, 60).withRates(4.31, 3.69)
+        LevelSummary calm = level(4, 40, 40, 150, 60).withScheduledRate(4.31)
                 .withKeepUp(new KeepUp(0.996, 0.979, 1.014, 40, true));
         assertEquals(Optional.of("Kept up: yes: its successes ended at 99.6 % of the scheduled rate, 95 % interval "
                 + "97.9-101.4 %, all of it at or above the threshold 95.0 %"),
@@ -332,14 +332,14 @@ class SaturationVerdictTest {
                 SaturationVerdict.keptUpLine(unsure, SaturationRules.DEFAULT));
         assertEquals(Optional.empty(), SaturationVerdict.keptUpLine(level(4, 40, 40, 150, 60),
                 SaturationRules.DEFAULT), "a closed loop");
-        assertEquals(Optional.empty(), SaturationVerdict.keptUpLine(level(4, 6, 6, 150, 60).withRates(4, 4),
+        assertEquals(Optional.empty(), SaturationVerdict.keptUpLine(level(4, 6, 6, 150, 60).withScheduledRate(4),
                 SaturationRules.DEFAULT), "too few successes: not judged");
     }
 
     /** A rate level whose fit reads completion / scheduled, ± 2 points. */
     private static LevelSummary rate(double r, double scheduled, double completion, double tps) {
         double share = completion / scheduled;
-        return level(r, (int) (5 * r), (int) (5 * r), tps, 60).withRates(scheduled, completion)
+        return level(r, (int) (5 * r), (int) (5 * r), tps, 60).withScheduledRate(scheduled)
                 .withKeepUp(new KeepUp(share, share - 0.02, share + 0.02, (int) (5 * r), true));
     }
 
