@@ -5,8 +5,11 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.GlobalEventExecutor;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -27,15 +30,18 @@ final class BoundServer {
     private final ServerContext context;
     private final EventLoopGroup group;
     private final Channel serverChannel;
+    private final ChannelGroup connections;
     private final Transport transport;
     private final int port;
     private final AtomicBoolean closing = new AtomicBoolean();
     private final CompletableFuture<Void> closeFuture = new CompletableFuture<>();
 
-    private BoundServer(ServerContext context, EventLoopGroup group, Channel serverChannel, Transport transport) {
+    private BoundServer(ServerContext context, EventLoopGroup group, Channel serverChannel, ChannelGroup connections,
+                        Transport transport) {
         this.context = context;
         this.group = group;
         this.serverChannel = serverChannel;
+        this.connections = connections;
         this.transport = transport;
         this.port = ((InetSocketAddress) serverChannel.localAddress()).getPort();
     }
@@ -51,17 +57,20 @@ final class BoundServer {
         int ioThreads = config.ioThreads() > 0 ? config.ioThreads() : Runtime.getRuntime().availableProcessors();
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(ioThreads, new DefaultThreadFactory(threadName, true),
                 transport.ioHandlerFactory());
+        // every accepted connection, so close() closes them itself; one that registers after that is closed at once
+        ChannelGroup connections = new DefaultChannelGroup(threadName + "-connections", GlobalEventExecutor.INSTANCE,
+                true);
         try {
             Channel channel = new ServerBootstrap()
                     .group(group)
                     .channel(transport.serverChannelClass())
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .childOption(ChannelOption.TCP_NODELAY, true) // each chunk must leave at once
-                    .childHandler(new SimulatorInitializer(context))
+                    .childHandler(new SimulatorInitializer(context, connections))
                     .bind(config.host(), config.port())
                     .sync()
                     .channel();
-            return new BoundServer(context, group, channel, transport);
+            return new BoundServer(context, group, channel, connections, transport);
         } catch (Exception e) {
             group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             if (context.promptCountExecutor != null) context.promptCountExecutor.shutdownNow();
@@ -102,10 +111,17 @@ final class BoundServer {
     /**
      * Stops accepting, closes every connection and stops the I/O threads; waits at most a few seconds. Idempotent.
      * Called on an I/O thread, it does not wait.
+     *
+     * <p>The connections are closed here, not left to the event loops' shutdown: a Netty 4.2 loop closes its channels
+     * only when it sees the shutdown between its I/O and its tasks, so a loop busy with a task (a chunk's timer) when
+     * the shutdown began would stop without closing them, and a connection accepted meanwhile and registered later
+     * would never be closed; their clients would wait for ever. The close tasks are queued before the shutdown, and
+     * a loop runs every queued task before it terminates.
      */
     void close() {
         if (!closing.compareAndSet(false, true)) return;
         serverChannel.close();
+        connections.close();
         var terminated = group.shutdownGracefully(0, SHUTDOWN_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
         if (context.promptCountExecutor != null) context.promptCountExecutor.shutdownNow();
         terminated.addListener(f -> closeFuture.complete(null));
