@@ -28,15 +28,17 @@ final class EndpointUnderTest implements AutoCloseable {
     }
 
     /**
-     * @param promptTokenCounter counts the embedded server's {@code usage.prompt_tokens}; null for its heuristic
-     */
-    /**
-     * The embedded server then estimates {@code usage.prompt_tokens} instead of tokenizing each prompt: its single
+     * Given as the counter, the embedded server estimates {@code usage.prompt_tokens} instead of tokenizing each prompt: its single
      * counting thread (about a millisecond per 550-token prompt) would queue concurrent arrivals and add that queue
      * to every TTFT, so the demo would measure the simulator's tokenizer rather than its configured timing.
      */
     static final TokenCounter ESTIMATED_PROMPT_TOKENS = null;
 
+    /**
+     * The remote endpoint of {@code target}, or an embedded simulated server started for the run.
+     *
+     * @param promptTokenCounter counts the embedded server's {@code usage.prompt_tokens}; null for its heuristic
+     */
     static EndpointUnderTest open(EndpointTarget target, TokenCounter promptTokenCounter, PrintStream err) {
         if (target instanceof EndpointTarget.Remote remote) {
             try {
