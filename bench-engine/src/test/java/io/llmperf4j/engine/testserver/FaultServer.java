@@ -301,6 +301,14 @@ public final class FaultServer implements AutoCloseable {
             case "until-close-no-last-blank-line": // the finish event's blank line left out, then the close
                 return untilClose(out, sse(Streams.role(), "\n", true) + sse(Streams.content("Hello"), "\n", true)
                         + "data: " + Streams.finish("stop") + "\n");
+            case "until-close-finish-usage-late": // the finish and usage, no [DONE], the close ("end") 0.5 s later
+                return lateEnd(out, false, Streams.role(), Streams.content("Hello"), Streams.finish("stop"),
+                        Streams.usage(12, 1));
+            case "chunked-finish-usage-late": // the same, chunked: the terminator ("end") 0.5 s later
+                return lateEnd(out, true, Streams.role(), Streams.content("Hello"), Streams.finish("stop"),
+                        Streams.usage(12, 1));
+            case "until-close-no-end-late": // two events, no finish, the close ("end") 0.5 s later
+                return lateEnd(out, false, Streams.role(), Streams.content("Hello"));
             case "chunked-cut-event": // chunked, closed part-way through the third event, before the last chunk
                 sseHead(out);
                 chunk(out, sse(Streams.role(), "\n", true));
@@ -656,6 +664,31 @@ public final class FaultServer implements AutoCloseable {
         out.write(body.getBytes(StandardCharsets.UTF_8));
         out.flush();
         return false;
+    }
+
+    /**
+     * {@code events}, each flushed, then 0.5 s later the body's end, stamped "end": the chunked terminator (keep-alive)
+     * when {@code chunked}, else the close of a body with no length and no chunking.
+     */
+    private boolean lateEnd(OutputStream out, boolean chunked, String... events)
+            throws IOException, InterruptedException {
+        if (chunked) {
+            sseHead(out);
+        } else {
+            head(out, "200 OK", "text/event-stream", "Connection: close\r\n");
+        }
+        for (String e : events) {
+            if (chunked) {
+                chunk(out, sse(e, "\n", true));
+            } else {
+                out.write(sse(e, "\n", true).getBytes(StandardCharsets.UTF_8));
+                out.flush();
+            }
+        }
+        Thread.sleep(500);
+        if (chunked) return endStamped(out);
+        stamps.put("end", System.nanoTime());
+        return false; // the caller closes the socket: the body's end
     }
 
     private static void sseHead(OutputStream out) throws IOException {

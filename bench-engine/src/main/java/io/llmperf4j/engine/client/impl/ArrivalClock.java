@@ -12,6 +12,8 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 public final class ArrivalClock extends ChannelInboundHandlerAdapter {
 
     private long lastReadNanos = System.nanoTime();
+    /** When the connection was seen closed (its end of input), -1 while it is open. */
+    private long closedNanos = -1;
     /** The connection's first byte from the server, or -1 before any: says what a response that is no HTTP was. */
     private int firstByte = -1;
 
@@ -24,6 +26,16 @@ public final class ArrivalClock extends ChannelInboundHandlerAdapter {
         ctx.fireChannelRead(msg);
     }
 
+    /**
+     * Stamps the close before the decoders see it: a body that ends with the connection (no length, no chunking) is
+     * handed over by the HTTP decoder only now, and it ends at the close, not at its last bytes' read.
+     */
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        closedNanos = System.nanoTime();
+        ctx.fireChannelInactive();
+    }
+
     /** The first byte the server sent on this connection (before TLS decoding), or -1 when none came yet. */
     public int firstByte() {
         return firstByte;
@@ -32,5 +44,10 @@ public final class ArrivalClock extends ChannelInboundHandlerAdapter {
     /** Time of the latest read on this connection. */
     public long lastReadNanos() {
         return lastReadNanos;
+    }
+
+    /** When the connection was seen closed, or -1 while it is open. */
+    public long closedNanos() {
+        return closedNanos;
     }
 }

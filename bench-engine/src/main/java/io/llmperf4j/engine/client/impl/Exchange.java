@@ -541,7 +541,17 @@ public final class Exchange implements RequestHandle, SseEventSink {
                         "unexpected response content from " + context.hostAndPort() + " " + during()));
                 return;
         }
-        if (last) onEndOfBody(arrivalNanos);
+        if (last) onEndOfBody(endOfBodyNanos(arrivalNanos));
+    }
+
+    /**
+     * When the body ended: at the read that brought its end, or, for a body that ends with the connection, when the
+     * close was seen. The decoder hands that body's end over only at the close, with the last read's stamp, which
+     * can be long before it (a server that closes late after its last event): E2E and TPOT run to the close.
+     */
+    private long endOfBodyNanos(long arrivalNanos) {
+        long closedNanos = bodyDelimited || handler == null ? -1 : handler.clock().closedNanos();
+        return closedNanos >= 0 ? closedNanos : arrivalNanos;
     }
 
     private void onEndOfBody(long arrivalNanos) {
