@@ -6,14 +6,16 @@ import java.util.Map;
 
 /**
  * What one failure points at, by its kind and code (METRICS.md §6): a 3xx (a redirect, which the client does not
- * follow), a 4xx other than 408/429 (an HTTP status, or the code of an error in the stream) or a failed connection is
- * the client's configuration (or a server that is not
- * there); a failed connection after the server had answered (a response of the same run had begun: its headers, its
- * first content or a success's end, {@link ServerGone.Request#answeredAtEpochMicros()}) is the server going away (a restart, a crash, an out-of-memory kill), since the same
- * URL worked ({@link ServerGone} says after how many successes, or before any); 429, 408, 5xx, timeouts and dropped connections may be the
- * server's capacity; a cancellation at the run's end and a request lost with a load worker say nothing about the
- * server; the rest (malformed or cut-short streams, errors without a code, client errors) points at neither. The one
- * definition: the report's REQUESTS_FAILED warning, the page and the sweep's verdict all read it.
+ * follow), a 4xx other than 408/429 (an HTTP status, or the code of an error in the stream before any token) or a
+ * failed connection is the client's configuration (or a server that is not there); a coded error in the stream after
+ * tokens is the server failing while serving, whatever its code ({@link #of(FailureKind, Integer, boolean)}); a failed
+ * connection after the server had answered (a response of the same run had begun: its headers, its first content or a
+ * success's end, {@link ServerGone.Request#answeredAtEpochMicros()}) is the server going away (a restart, a crash, an
+ * out-of-memory kill), since the same URL worked ({@link ServerGone} says after how many successes, or before any);
+ * 429, 408, 5xx, timeouts and dropped connections may be the server's capacity; a cancellation at the run's end and a
+ * request lost with a load worker say nothing about the server; the rest (malformed or cut-short streams, errors
+ * without a code, client errors) points at neither. The one definition: the report's REQUESTS_FAILED warning, the
+ * page and the sweep's verdict all read it.
  */
 public enum FailureCause {
     CONFIGURATION,
@@ -27,7 +29,7 @@ public enum FailureCause {
      */
     SERVER_UNAVAILABLE;
 
-    /** For {@link #of(FailureKind, Integer, long, long)}: the server answered no request of the run. */
+    /** For {@link #of(FailureKind, Integer, boolean, long, long)}: the server answered no request of the run. */
     public static final long NEVER_SERVED = Long.MAX_VALUE;
 
     /**
@@ -35,27 +37,49 @@ public enum FailureCause {
      * none), not knowing what the run's other requests did.
      */
     public static FailureCause of(FailureKind kind, Integer code) {
+        return of(kind, code, false);
+    }
+
+    /**
+     * As {@link #of(FailureKind, Integer)}, knowing whether the failure came after the server had streamed tokens
+     * ({@code afterTokens}: content or reasoning). An error event with a code after tokens is the server failing while
+     * serving, as a 5xx would say, whatever the code: it had accepted the request and was generating (vLLM's
+     * create_streaming_error_response says 400 for any exception in its generator, an engine error included). One
+     * without a code stays {@link #OTHER}, worded as such. Before any token the code is read as an HTTP status's: a
+     * 4xx in the first event is the server refusing the request (servers that validate inside their generator, and
+     * gateways, send it so after their 200), the configuration's (model id, max_tokens, a prompt longer than the
+     * model's context); a server that fails before its first token and says 400 is blamed on it too, which the
+     * warning's message (the server's own words) lets the user see.
+     */
+    public static FailureCause of(FailureKind kind, Integer code, boolean afterTokens) {
         boolean coded = code != null && code >= 0;
         return switch (kind) {
             case CANCELLED -> CANCELLED;
             case LOST -> LOST;
             case CONNECT_FAILED -> CONFIGURATION;
             case IDLE_TIMEOUT, REQUEST_TIMEOUT, CONNECTION_CLOSED -> CAPACITY;
-            case HTTP_STATUS, ERROR_IN_STREAM -> !coded ? OTHER
-                    : code == 429 || code == 408 || code >= 500 ? CAPACITY
-                    : code >= 300 && code < 500 ? CONFIGURATION : OTHER; // 3xx: a redirect, never followed
+            case ERROR_IN_STREAM -> afterTokens && coded ? CAPACITY : ofCode(code);
+            case HTTP_STATUS -> ofCode(code);
             default -> OTHER;
         };
     }
 
+    /** An HTTP status, or the code of an error in the stream before any token; null or -1: none. */
+    private static FailureCause ofCode(Integer code) {
+        if (code == null || code < 0) return OTHER;
+        if (code == 429 || code == 408 || code >= 500) return CAPACITY;
+        return code >= 300 && code < 500 ? CONFIGURATION : OTHER; // 3xx: a redirect, never followed
+    }
+
     /**
-     * As {@link #of(FailureKind, Integer)} for a request of a run sent at {@code startEpochMicros}: a failed
+     * As {@link #of(FailureKind, Integer, boolean)} for a request of a run sent at {@code startEpochMicros}: a failed
      * connection sent after {@code servedEpochMicros} (when the server first answered, {@link #servedSince}) is
      * {@link #SERVER_UNAVAILABLE}: the same URL had worked.
      */
-    public static FailureCause of(FailureKind kind, Integer code, long startEpochMicros, long servedEpochMicros) {
+    public static FailureCause of(FailureKind kind, Integer code, boolean afterTokens, long startEpochMicros,
+                                  long servedEpochMicros) {
         if (kind == FailureKind.CONNECT_FAILED && startEpochMicros >= servedEpochMicros) return SERVER_UNAVAILABLE;
-        return of(kind, code);
+        return of(kind, code, afterTokens);
     }
 
     /** The cause of {@code failure}. */

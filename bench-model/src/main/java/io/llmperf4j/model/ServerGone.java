@@ -36,16 +36,22 @@ public record ServerGone(long firstRefusedEpochMicros, long successesBefore, lon
      * @param ttftNanos            send to the first content, negative when none came
      * @param responseHeadersNanos send to the response's status line and headers, negative when none came or they
      *                             were not measured ({@link RequestPhases#responseHeadersNanos()})
+     * @param firstReasoningNanos  send to the first reasoning text, negative when none came
      */
     public record Request(boolean succeeded, FailureKind kind, Integer code, long startEpochMicros, long e2eNanos,
-                          long ttftNanos, long responseHeadersNanos) {
+                          long ttftNanos, long responseHeadersNanos, long firstReasoningNanos) {
 
         /** {@code record} as this reading needs it. */
         public static Request of(RequestRecord record) {
             boolean ok = record.succeeded();
             return new Request(ok, ok ? null : record.failure().kind(), ok ? null : record.failure().code(),
                     record.startEpochMicros(), record.e2eNanos(), record.ttftNanos(),
-                    record.phases().responseHeadersNanos());
+                    record.phases().responseHeadersNanos(), record.firstReasoningNanos());
+        }
+
+        /** The server had streamed tokens, content or reasoning: a failure after them came while it was serving. */
+        public boolean streamedTokens() {
+            return ttftNanos >= 0 || firstReasoningNanos >= 0;
         }
 
         /**
@@ -119,8 +125,9 @@ public record ServerGone(long firstRefusedEpochMicros, long successesBefore, lon
 
     /**
      * The cause of each of a run's {@code requests}, in order, null for a success: {@link FailureCause#of(FailureKind,
-     * Integer, long, long)} with the moment the server first answered ({@link #servedSince}). Every reading of a
-     * run's failures (records, or requests read back from its files) comes here.
+     * Integer, boolean, long, long)} with the moment the server first answered ({@link #servedSince}) and whether it
+     * had streamed tokens. Every reading of a run's failures (records, or requests read back from its files) comes
+     * here.
      */
     public static List<FailureCause> causes(List<Request> requests) {
         return causes(requests, null);
@@ -135,7 +142,8 @@ public record ServerGone(long firstRefusedEpochMicros, long successesBefore, lon
         if (earlier != null) served = Math.min(served, earlier.servedSinceEpochMicros());
         List<FailureCause> out = new ArrayList<>(requests.size());
         for (Request r : requests) {
-            out.add(r.succeeded() ? null : FailureCause.of(r.kind(), r.code(), r.startEpochMicros(), served));
+            out.add(r.succeeded() ? null : FailureCause.of(r.kind(), r.code(), r.streamedTokens(),
+                    r.startEpochMicros(), served));
         }
         return out;
     }

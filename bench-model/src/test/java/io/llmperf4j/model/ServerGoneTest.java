@@ -15,22 +15,22 @@ class ServerGoneTest {
 
     private static ServerGone.Request ok(long startMicros, long e2eMillis) {
         return new ServerGone.Request(true, null, null, startMicros, e2eMillis * 1_000_000, 1_000_000,
-                500_000);
+                500_000, -1);
     }
 
     private static ServerGone.Request cut(long startMicros, long ttftMillis) {
         return new ServerGone.Request(false, FailureKind.CONNECTION_CLOSED, -1, startMicros, 900_000_000,
-                ttftMillis * 1_000_000, ttftMillis * 1_000_000 / 2);
+                ttftMillis * 1_000_000, ttftMillis * 1_000_000 / 2, -1);
     }
 
     /** A stream cut before its first token: the server sent its status and headers, then went away. */
     private static ServerGone.Request headersOnly(long startMicros, long headersMillis) {
         return new ServerGone.Request(false, FailureKind.CONNECTION_CLOSED, -1, startMicros, 900_000_000, -1,
-                headersMillis * 1_000_000);
+                headersMillis * 1_000_000, -1);
     }
 
     private static ServerGone.Request refused(long startMicros) {
-        return new ServerGone.Request(false, FailureKind.CONNECT_FAILED, -1, startMicros, 1_000_000, -1, -1);
+        return new ServerGone.Request(false, FailureKind.CONNECT_FAILED, -1, startMicros, 1_000_000, -1, -1, -1);
     }
 
     @Test

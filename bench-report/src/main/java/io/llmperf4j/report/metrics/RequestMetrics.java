@@ -131,7 +131,7 @@ public record RequestMetrics(
     /** This request as {@link ServerGone} reads it. */
     public ServerGone.Request serverGoneRequest() {
         return new ServerGone.Request(succeeded(), failureKind, failureCode, startEpochMicros, e2eNanos,
-                ttftNanos.orElse(-1), responseHeadersNanos.orElse(-1));
+                ttftNanos.orElse(-1), responseHeadersNanos.orElse(-1), timeToFirstReasoningNanos.orElse(-1));
     }
 
     private static List<ServerGone.Request> serverGoneView(List<RequestMetrics> requests) {

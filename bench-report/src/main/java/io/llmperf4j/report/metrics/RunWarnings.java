@@ -387,9 +387,11 @@ public final class RunWarnings {
     }
 
     /**
-     * What the failures point at: a 4xx other than 408/429 (an HTTP status, or the code of an error in the stream),
-     * or a failed connection (TLS, refused, unknown host), is the client's configuration; 429, 408, 5xx (either way),
-     * timeouts and dropped connections may be the server's capacity; the rest (an error in the stream without a
+     * What the failures point at: a 4xx other than 408/429 (an HTTP status, or the code of an error in the stream
+     * before any token), or a failed connection (TLS, refused, unknown host), is the client's configuration; 429, 408,
+     * 5xx (either way), a coded error in the stream after tokens (whatever its code: the server failed while serving,
+     * {@link FailureCause#of(FailureKind, Integer, boolean)}), timeouts and dropped connections may be the server's
+     * capacity; the rest (an error in the stream without a
      * code, malformed or cut-short responses, client errors) points at neither. When failures point different ways,
      * each is counted, so the counts add up to the failures. A failed connection after the server had answered (a
      * request of the same run whose response headers came, else its first content, or a success's end:
@@ -421,6 +423,7 @@ public final class RunWarnings {
         long unavailable = 0;
         boolean uncodedErrors = false;
         boolean dropped = false;
+        boolean streamErrors = false;
         for (int i = 0; i < requests.size(); i++) {
             RequestMetrics r = requests.get(i);
             if (r.succeeded()) continue;
@@ -431,6 +434,7 @@ public final class RunWarnings {
                 case CAPACITY -> {
                     capacity++;
                     dropped |= r.failureKind() == FailureKind.CONNECTION_CLOSED;
+                    streamErrors |= r.failureKind() == FailureKind.ERROR_IN_STREAM;
                 }
                 case SERVER_UNAVAILABLE -> unavailable++;
                 case OTHER -> {
@@ -444,10 +448,11 @@ public final class RunWarnings {
                 + (own.isEmpty() && goneBefore != null ? goneBefore(goneBefore) : serverStopped(own.orElseThrow()));
         if (unavailable > 0 && configuration + capacity + other + lost == 0) return gone + ".";
         if (unavailable > 0) {
-            String rest = failureCauseOfTheRest(configuration, capacity, lost, other, uncodedErrors, dropped);
+            String rest = failureCauseOfTheRest(configuration, capacity, lost, other, uncodedErrors, dropped,
+                    streamErrors);
             return gone + "; of the others: " + rest;
         }
-        return failureCauseOfTheRest(configuration, capacity, lost, other, uncodedErrors, dropped);
+        return failureCauseOfTheRest(configuration, capacity, lost, other, uncodedErrors, dropped, streamErrors);
     }
 
     /**
@@ -483,24 +488,33 @@ public final class RunWarnings {
     }
 
     private static String failureCauseOfTheRest(long configuration, long capacity, long lost, long other,
-                                                boolean uncodedErrors, boolean dropped) {
+                                                boolean uncodedErrors, boolean dropped, boolean streamErrors) {
         // a worker that left the cluster is no fault of the server's: say so, and judge the others on their own
         String lostText = lost == 0 ? "" : lost + " were lost with a load worker that left the cluster mid-run (no "
                 + "fault of the server's; see the coordinator's log for which)";
         if (lost > 0 && configuration + capacity + other == 0) return lostText + ".";
-        String rest = causeOfServed(configuration, capacity, other, uncodedErrors, dropped);
+        String rest = causeOfServed(configuration, capacity, other, uncodedErrors, dropped, streamErrors);
         return lost == 0 ? rest : lostText + "; of the others: " + rest;
     }
 
-    /** @param dropped some capacity failures are connections closed mid-response, which a server that stops makes too */
+    /**
+     * @param dropped      some capacity failures are connections closed mid-response, which a server that stops makes
+     *                     too
+     * @param streamErrors some are errors inside a 200 stream: the server had accepted the request and failed while
+     *                     serving it (an engine error), whatever the code its error carried
+     */
     private static String causeOfServed(long configuration, long capacity, long other, boolean uncodedErrors,
-                                        boolean dropped) {
+                                        boolean dropped, boolean streamErrors) {
         String config = "check the configuration (API key, model id, base URL with its /v1, TLS trust): the "
                 + "server refused the requests or could not be reached.";
-        String load = dropped
-                ? "the server may not hold this load (rate limits, server errors, timeouts or dropped connections), "
-                + "or it stopped while answering (a crash, a restart?): check its logs."
-                : "the server may not hold this load (rate limits, server errors or timeouts).";
+        String load = (dropped
+                ? "the server may not hold this load (rate limits, server errors, timeouts or dropped connections)"
+                : "the server may not hold this load (rate limits, server errors or timeouts)")
+                + (dropped && streamErrors ? ", or it failed or stopped while answering (error events in streams it "
+                + "had accepted, a crash, a restart?): check its logs."
+                : dropped ? ", or it stopped while answering (a crash, a restart?): check its logs."
+                : streamErrors ? ", or it failed while answering (error events in streams it had accepted: an engine "
+                + "error?): check its logs." : ".");
         String api = uncodedErrors
                 ? "the server reported errors without a status code, or its responses were not what the API "
                 + "promises: read the messages of the failure kinds; check that the endpoint is the API named by "

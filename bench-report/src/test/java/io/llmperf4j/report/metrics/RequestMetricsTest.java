@@ -56,6 +56,32 @@ class RequestMetricsTest {
         assertFalse(words.contains("check the configuration"), words);
     }
 
+    /**
+     * An error event inside a 200 stream after tokens (content, or reasoning alone) is the server failing while
+     * serving, whatever its code (vLLM says 400 for any exception in its generator); as the stream's first event a
+     * 4xx is the request refused, the configuration's. The records' reading and the one of the metrics read back
+     * from files agree (QA s44: "3x 400 vLLM engine error": "check the configuration").
+     */
+    @Test
+    void anErrorInTheStreamAfterTokensIsTheServersWhateverItsCodeInEveryReading() {
+        List<RequestRecord> records = List.of(
+                request(0).evenEvents(100 * MS, 10 * MS, 2).failed(FailureKind.ERROR_IN_STREAM, 400,
+                        "vLLM engine error").e2e(130 * MS).build(),
+                request(1).reasoning(60 * MS).failed(FailureKind.ERROR_IN_STREAM, 400, "vLLM engine error")
+                        .e2e(130 * MS).build(),
+                request(2).failed(FailureKind.ERROR_IN_STREAM, 400, "prompt too long").e2e(20 * MS).build(),
+                request(3).evenEvents(100 * MS, 10 * MS, 2).failed(FailureKind.ERROR_IN_STREAM, -1, "overloaded")
+                        .e2e(130 * MS).build(),
+                request(4).evenEvents(100 * MS, 10 * MS, 2).failed(FailureKind.HTTP_STATUS, 400, "odd").e2e(130 * MS)
+                        .build());
+        List<RequestMetrics> metrics = records.stream().map(r -> RequestMetrics.from(r, TokenCounting.DEFAULT))
+                .toList();
+        List<FailureCause> causes = RequestMetrics.failureCauses(metrics);
+        assertEquals(List.of(FailureCause.CAPACITY, FailureCause.CAPACITY, FailureCause.CONFIGURATION,
+                FailureCause.OTHER, FailureCause.CONFIGURATION), causes);
+        assertEquals(FailureCause.of(records), causes);
+    }
+
     @Test
     void knownOffsetsGiveExactTtftTpotAndItl() {
         // content at 200, 230, 250, 290 ms; response ends at 300 ms; the server counted 5 output tokens

@@ -181,9 +181,22 @@ class RunWarningsTest {
                 + "1 CONNECTION_CLOSED): 3 point at "
                 + "the configuration and 5 at capacity: check the configuration (API key, model id, base URL with "
                 + "its /v1, TLS trust): the server refused the requests or could not be reached. Otherwise the server "
-                + "may not hold this load (rate limits, server errors, timeouts or dropped connections), or it stopped "
-                + "while answering (a crash, a restart?): check its logs. Report the failure rate with the "
-                + "results.", message(metrics(mixed, false), WarningCode.REQUESTS_FAILED));
+                + "may not hold this load (rate limits, server errors, timeouts or dropped connections), or it failed "
+                + "or stopped while answering (error events in streams it had accepted, a crash, a restart?): check "
+                + "its logs. Report the failure rate with the results.", message(metrics(mixed, false),
+                WarningCode.REQUESTS_FAILED));
+
+        // QA s44: vLLM's error event says 400 for any exception in its generator; after tokens it is the server
+        // failing while serving, not a refusal ("check the configuration ...: the server refused the requests")
+        List<RequestRecord> midStream = clean(10);
+        for (int i = 0; i < 3; i++) {
+            midStream.add(request(95 + i).evenEvents(100 * MS, 10 * MS, 2).e2e(130 * MS)
+                    .failed(FailureKind.ERROR_IN_STREAM, 400, "vLLM engine error").build());
+        }
+        assertEquals("3 of 13 requests failed (3 ERROR_IN_STREAM: 3x 400 vLLM engine error): the server may not hold "
+                + "this load (rate limits, server errors or timeouts), or it failed while answering (error events in "
+                + "streams it had accepted: an engine error?): check its logs. Report the failure rate with the "
+                + "results.", message(metrics(midStream, false), WarningCode.REQUESTS_FAILED));
 
         // a connection closed mid-stream is what a server that stops leaves too: not blamed on the API
         List<RequestRecord> cut = clean(10);
@@ -195,7 +208,8 @@ class RunWarningsTest {
                 + "restart?): check its logs. Report the failure rate with the results.",
                 message(metrics(cut, false), WarningCode.REQUESTS_FAILED));
 
-        // an in-stream 400 is the configuration; one without a code and a malformed stream point at neither
+        // an in-stream 400 before any token is the configuration; one without a code and a malformed stream point at
+        // neither
         List<RequestRecord> uncoded = clean(10);
         uncoded.add(request(90).e2e(MS).failed(FailureKind.ERROR_IN_STREAM, 400, "max_tokens too large").build());
         uncoded.add(request(91).e2e(MS).failed(FailureKind.ERROR_IN_STREAM, -1, "overloaded").build());
