@@ -158,7 +158,7 @@ final class Preflight {
                 }
             } catch (TimeoutException e) {
                 handle.cancel();
-                err.println(gaveUp(where, wait));
+                err.println(gaveUp(where, wait, cancelled(handle)));
                 return; // a slow server: the run will measure it
             } catch (ExecutionException e) {
                 return;
@@ -169,7 +169,7 @@ final class Preflight {
         }
         if (!record.succeeded() && (record.failure().kind() == FailureKind.IDLE_TIMEOUT
                 || record.failure().kind() == FailureKind.REQUEST_TIMEOUT)) {
-            err.println(gaveUp(where, wait)); // the client's own limit came first
+            err.println(gaveUp(where, wait, record)); // the client's own limit came first
             return;
         }
         if (!record.succeeded() && Redirects.is(record.failure())) {
@@ -260,6 +260,47 @@ final class Preflight {
                 + wait.bound() + "); starting the run anyway (a slow server is the run's to measure). If the server "
                 + "never answers, check its logs and that the model is loaded (llmperf4j doctor checks step by step); "
                 + "for a slow first answer, raise " + wait.bound().split(" ")[0];
+    }
+
+    /**
+     * As {@link #gaveUp(String, Wait)}, saying what came of the answer before the check gave up ({@code record}, the
+     * cancelled or timed-out request's, null when it is not at hand): a server that answered and then stalled is a
+     * stalled engine, which "no answer" and "that the model is loaded" would send the user away from (QA s44: 200
+     * and 2 tokens, then silence, read "no answer").
+     */
+    static String gaveUp(String where, Wait wait, RequestRecord record) {
+        long headers = record == null ? -1 : record.phases().responseHeadersNanos();
+        if (record == null || headers < 0 && record.dataEventCount() == 0) return gaveUp(where, wait);
+        String option = wait.bound().split(" ")[0];
+        String gaveUp = "; the check gave up at " + seconds(wait.limit()) + " (" + wait.bound() + ") and the run "
+                + "starts anyway (a slow server is the run's to measure). ";
+        int contents = record.contentEventNanos().length;
+        if (contents > 0) {
+            return "llmperf4j: pre-run check: " + where + " answered 200 and " + contents + " content event"
+                    + (contents == 1 ? "" : "s") + ", then nothing more for "
+                    + seconds(Duration.ofNanos(record.e2eNanos() - record.lastContentNanos())) + gaveUp
+                    + "A stream that stops part-way is a stalled server, not a model still loading: check its logs "
+                    + "(llmperf4j doctor checks step by step); for a slow answer, raise " + option;
+        }
+        int events = record.dataEventCount();
+        String what = events > 0 ? "answered 200 and " + events + " event" + (events == 1 ? "" : "s")
+                + " without content, then no content" : "answered with its status and headers, then no event for "
+                + seconds(Duration.ofNanos(record.e2eNanos() - headers));
+        return "llmperf4j: pre-run check: " + where + " " + what + gaveUp + "It accepted the request but generated "
+                + "nothing: check its logs for a stalled or overloaded engine (llmperf4j doctor checks step by step); "
+                + "for a slow first token (a long prompt, a queue, a long reasoning), raise " + option;
+    }
+
+    /** The record of a request just cancelled, null when it does not complete within a second. */
+    private static RequestRecord cancelled(RequestHandle handle) {
+        try {
+            return handle.completion().get(1, TimeUnit.SECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
     }
 
     private static String seconds(Duration duration) {
