@@ -25,7 +25,8 @@ import java.util.concurrent.CompletableFuture;
  *   <li>{@code firstReasoningNanos}: send to the first event with non-empty reasoning text (which is never
  *       content, so it never sets TTFT);</li>
  *   <li>{@code dataEventCount}: data events except {@code [DONE]} and the usage-only chunk, malformed ones
- *       included (llmperf counts before parsing);</li>
+ *       included (llmperf counts before parsing); comment and {@code event:} lines are no data events (METRICS.md
+ *       §8);</li>
  *   <li>{@code e2eNanos}: send to the end of the response (a stream's end event, {@code [DONE]}, whatever the body
  *       does after it; else the stream's clean end), or to the error event, or to the failure.</li>
  * </ul>
