@@ -26,10 +26,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * "Did the service keep up with the offered rate?" on real runs against the simulator on 127.0.0.1, seeded
- * schedules. The QA's two short runs with llmperf's default lengths (150 ± 80 tokens: latencies 0.4-3.4 s), which the
- * first-to-last rates called behind (85-93 % with no backlog), keep up; a level that really falls behind is still the
- * saturation point with BEHIND_SCHEDULE; a short level whose latencies spread for a reason the answers' lengths do not
- * explain (every third stream stalls 2 s) is too short to tell.
+ * schedules. The QA's two short runs with llmperf's default lengths (150 ± 80 tokens), which the first-to-last rates
+ * called behind (85-93 % with no backlog), keep up; a level that really falls behind is still the saturation point
+ * with BEHIND_SCHEDULE; a short level whose latencies spread for a reason the answers' lengths do not explain (every
+ * third stream stalls) is too short to tell.
+ *
+ * <p>Every scenario runs 5× faster than the QA's: the simulator's latencies ÷ 5, the rates × 5, the levels' seconds
+ * ÷ 5. The verdict's subject is the number of requests and the latencies' spread against the spacing of the arrivals
+ * (the keep-up fit's slope and interval do not change when every time scales by one factor), so each level has the
+ * QA's requests and the same failure mode, in a fifth of the seconds: with the first-to-last rate in place of the fit
+ * the rate sweep's second level reads 92.1 % and the stalling level 78.9 % (each then the saturation point), the open
+ * loop 86.3 % (BEHIND_SCHEDULE), and those three tests fail.
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
 class KeptUpVerdictTest {
@@ -59,15 +66,24 @@ class KeptUpVerdictTest {
         }
     }
 
-    /** The `serve` defaults the QA ran against: 64 slots, 50 ms to the first token, 10 ms a token. */
-    private static SimulatedServer idle() {
-        return SimulatedServer.start(SimulatorConfig.builder().build());
+    /** The 5× faster simulator: 10 ms to the first token, 2 ms a token. */
+    private static SimulatorConfig.Builder fast() {
+        return SimulatorConfig.builder().timeToFirstToken(Duration.ofMillis(10)).interTokenDelay(Duration.ofMillis(2));
     }
 
+    /**
+     * The `serve` defaults the QA ran against (64 slots, 50 ms to the first token, 10 ms a token: latencies 0.4-3.4 s),
+     * 5× faster.
+     */
+    private static SimulatedServer idle() {
+        return SimulatedServer.start(fast().build());
+    }
+
+    /** The QA's --rate-sweep 1,2 --duration 10, 5× faster: the same seeded schedule, 11 and 24 arrivals. */
     @Test
     void theQasRateSweepKeptUp(@TempDir Path dir) throws IOException {
         try (SimulatedServer server = idle()) {
-            CliRun run = run(server, dir, "--model", "rs", "--rate-sweep", "1,2", "--duration", "10",
+            CliRun run = run(server, dir, "--model", "rs", "--rate-sweep", "5,10", "--duration", "2",
                     "--sleep-between", "0", "--seed", "777");
             assertEquals(0, run.exitCode(), run::toString);
             assertFalse(run.out().contains("saturation point: rate"), run::toString);
@@ -84,11 +100,12 @@ class KeptUpVerdictTest {
         }
     }
 
+    /** The QA's --request-rate 4 --duration 10 --warmup-duration 2, 5× faster: some 40 requests. */
     @Test
     void theQasOpenLoopKeptUp(@TempDir Path dir) throws IOException {
         try (SimulatedServer server = idle()) {
-            CliRun run = run(server, dir, "--model", "M", "--request-rate", "4", "--max-concurrency", "32",
-                    "--duration", "10", "--warmup-duration", "2");
+            CliRun run = run(server, dir, "--model", "M", "--request-rate", "20", "--max-concurrency", "32",
+                    "--duration", "2", "--warmup-duration", "0.4");
             assertEquals(0, run.exitCode(), run::toString);
             assertFalse(summary(dir).get("warnings").toString().contains("BEHIND_SCHEDULE"), run::toString);
             assertFalse(run.out().contains("BEHIND_SCHEDULE"), run::toString);
@@ -101,18 +118,17 @@ class KeptUpVerdictTest {
     }
 
     /**
-     * Two slots of ~0.25 s (50 ms + 20 tokens of 10 ms): about 8 req/s. Rate 4 keeps up; rate 24 falls far behind
-     * and is the saturation point, with its interval, and its summary warns BEHIND_SCHEDULE.
+     * Two slots of ~0.05 s (10 ms + 20 tokens of 2 ms): about 40 req/s. Rate 20 keeps up (12 requests); rate 120
+     * falls far behind and is the saturation point, with its interval, and its summary warns BEHIND_SCHEDULE.
      */
     @Test
     void aLevelThatFallsBehindIsStillTheSaturationPoint(@TempDir Path dir) throws IOException {
-        try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder().maxConcurrentSequences(2)
-                .build())) {
+        try (SimulatedServer server = SimulatedServer.start(fast().maxConcurrentSequences(2).build())) {
             CliRun run = run(server, dir, "--model", "m", "--mean-input-tokens", "40", "--stddev-input-tokens", "0",
                     "--mean-output-tokens", "20", "--stddev-output-tokens", "5", "--no-client-warmup",
-                    "--rate-sweep", "4,24", "--arrival", "constant", "--duration", "3", "--sleep-between", "0");
+                    "--rate-sweep", "20,120", "--arrival", "constant", "--duration", "0.6", "--sleep-between", "0");
             assertEquals(0, run.exitCode(), run::toString);
-            assertTrue(run.out().contains("\nsaturation point: rate 24 req/s (successes ended at "), run::toString);
+            assertTrue(run.out().contains("\nsaturation point: rate 120 req/s (successes ended at "), run::toString);
             assertTrue(run.out().contains(" of the scheduled rate: the service fell behind the offer; threshold "
                     + "95.0 %)\n"), run::toString);
             JsonNode levels = sweep(dir).get("levels");
@@ -129,25 +145,25 @@ class KeptUpVerdictTest {
     }
 
     /**
-     * Every third stream stalls 2 s (a fault that keeps it a success): latencies of 0.25 or 2.25 s that the answers'
-     * lengths do not explain, over a 6-s level of 12 requests. The slope cannot be pinned within the threshold
+     * Every third stream stalls 0.4 s (a fault that keeps it a success): latencies of 0.05 or 0.45 s that the answers'
+     * lengths do not explain, over a 1.2-s level of 12 requests. The slope cannot be pinned within the threshold
      * either way: too short to tell, not the saturation point.
      */
     @Test
     void aShortLevelWithUnexplainedSpreadIsTooShortToTell(@TempDir Path dir) throws IOException {
         FaultPlan stalls = FaultPlan.sequence(FaultKind.NONE, FaultKind.NONE, FaultKind.STALL)
-                .withStallDuration(Duration.ofSeconds(2));
-        try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder().faultPlan(stalls).build())) {
+                .withStallDuration(Duration.ofMillis(400));
+        try (SimulatedServer server = SimulatedServer.start(fast().faultPlan(stalls).build())) {
             CliRun run = run(server, dir, "--model", "m", "--mean-input-tokens", "40", "--stddev-input-tokens", "0",
                     "--mean-output-tokens", "20", "--stddev-output-tokens", "0", "--no-client-warmup",
-                    "--rate-sweep", "2", "--arrival", "constant", "--max-num-completed-requests", "12",
+                    "--rate-sweep", "10", "--arrival", "constant", "--max-num-completed-requests", "12",
                     "--sleep-between", "0");
             assertEquals(0, run.exitCode(), run::toString);
             assertTrue(run.out().contains("\nsaturation point: none found (no judged level fell behind its offer "
                     + "with confidence; one was too short to tell whether it kept up: see below)\n"), run::toString);
-            assertTrue(run.out().contains("\ntoo short to tell whether rate 2 req/s kept up: its successes ended at "),
+            assertTrue(run.out().contains("\ntoo short to tell whether rate 10 req/s kept up: its successes ended at "),
                     run::toString);
-            String row = run.out().lines().filter(l -> l.stripLeading().startsWith("2 ")).findFirst().orElseThrow();
+            String row = run.out().lines().filter(l -> l.stripLeading().startsWith("10 ")).findFirst().orElseThrow();
             assertTrue(row.endsWith("too short to tell"), row);
             JsonNode level = sweep(dir).get("levels").get(0);
             assertEquals("cannot_tell", level.get("kept_up").asText(), level::toString);

@@ -34,8 +34,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SweepVerdictTest {
 
     private static SimulatedServer server(int slots, List<FaultKind> faults) {
-        SimulatorConfig.Builder b = SimulatorConfig.builder().timeToFirstToken(Duration.ofMillis(50))
-                .interTokenDelay(Duration.ofMillis(10)).maxConcurrentSequences(slots);
+        return server(slots, faults, 1);
+    }
+
+    /** {@code slots} sequences of 20 tokens, {@code faster} times faster than 50 ms + 19 × 10 ms. */
+    private static SimulatedServer server(int slots, List<FaultKind> faults, int faster) {
+        SimulatorConfig.Builder b = SimulatorConfig.builder().timeToFirstToken(Duration.ofMillis(50 / faster))
+                .interTokenDelay(Duration.ofMillis(10 / faster)).maxConcurrentSequences(slots);
         if (!faults.isEmpty()) b.faultPlan(FaultPlan.sequence(faults));
         return SimulatedServer.start(b.build());
     }
@@ -128,22 +133,23 @@ class SweepVerdictTest {
     }
 
     /**
-     * A rate sweep against 4 slots (16.7 req/s): at 30 req/s the service falls far behind the offer, though its
-     * output tok/s grew some 300 % over 4 req/s (before: "saturation point: not reached"). A one-level rate sweep is
-     * judged too, against its own offer.
+     * A rate sweep against 4 slots, 5× faster (10 ms + 19 × 2 ms: 83 req/s): at 150 req/s the service falls far
+     * behind the offer, though its output tok/s grew some 300 % over 20 req/s (before: "saturation point: not
+     * reached"). A one-level rate sweep is judged too, against its own offer. The levels last 0.6 s: 12 requests at
+     * 20 req/s, as 3 s of 4 req/s against the 5× slower server gave.
      */
     @Test
     void aRateSweepIsJudgedByWhetherTheServiceKeptUp(@TempDir Path dir) {
-        try (SimulatedServer server = server(4, List.of())) {
-            CliRun run = run(server, dir.resolve("a"), "--rate-sweep", "4,30", "--arrival", "constant",
-                    "--max-concurrency", "4", "--duration", "3");
-            assertTrue(run.out().contains("\nsaturation point: rate 30 req/s (successes ended at "), run::toString);
+        try (SimulatedServer server = server(4, List.of(), 5)) {
+            CliRun run = run(server, dir.resolve("a"), "--rate-sweep", "20,150", "--arrival", "constant",
+                    "--max-concurrency", "4", "--duration", "0.6");
+            assertTrue(run.out().contains("\nsaturation point: rate 150 req/s (successes ended at "), run::toString);
             assertTrue(run.out().contains(" of the scheduled rate: the service fell behind the offer; threshold "
                     + "95.0 %)\n"), run::toString);
 
-            CliRun one = run(server, dir.resolve("b"), "--rate-sweep", "30", "--arrival", "constant",
-                    "--max-concurrency", "4", "--duration", "3");
-            assertTrue(one.out().contains("\nsaturation point: rate 30 req/s (successes ended at "), one::toString);
+            CliRun one = run(server, dir.resolve("b"), "--rate-sweep", "150", "--arrival", "constant",
+                    "--max-concurrency", "4", "--duration", "0.6");
+            assertTrue(one.out().contains("\nsaturation point: rate 150 req/s (successes ended at "), one::toString);
             assertTrue(one.out().contains("\nTTFT red line: not judged (one level judged: nothing to compare it "
                     + "with)\n"), one::toString);
         }
