@@ -27,9 +27,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A sweep's --slo verdict per level and its answer (console table, _sweep.json and .csv, the page), and --slo-exit,
- * against the simulator serving one sequence at a time: TTFT about 50 ms at concurrency 1, and at concurrency 4 three
- * requests' whole answers (about 150 ms each) queued before it, so about 500 ms. The bound, TTFT p50 &lt;= 300 ms,
- * lies far from both, so a slow shared machine cannot flip a verdict.
+ * against the simulator serving one sequence at a time: TTFT about 25 ms at concurrency 1, and at concurrency 4 three
+ * requests' whole answers (about 75 ms each) queued before it, so about 250 ms. The bound, TTFT p50 &lt;= 150 ms,
+ * lies far from both, so a slow shared machine cannot flip a verdict (it only adds latency: concurrency 1's median
+ * would need 125 ms more, concurrency 4's cannot fall).
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class SweepSloTest {
@@ -37,8 +38,8 @@ class SweepSloTest {
     private static final String BASE = "m_100_10";
 
     private static SimulatedServer oneSlot() {
-        return SimulatedServer.start(SimulatorConfig.builder().timeToFirstToken(Duration.ofMillis(50))
-                .interTokenDelay(Duration.ofMillis(10)).maxConcurrentSequences(1).build());
+        return SimulatedServer.start(SimulatorConfig.builder().timeToFirstToken(Duration.ofMillis(25))
+                .interTokenDelay(Duration.ofMillis(5)).maxConcurrentSequences(1).build());
     }
 
     private static CliRun run(SimulatedServer server, Path dir, int requests, String... extra) {
@@ -62,11 +63,11 @@ class SweepSloTest {
         try (SimulatedServer server = oneSlot()) {
             // 30 requests a level, the fewest an objective resolves with
             run = run(server, dir, 30, "--concurrency-sweep", "1,4", "--sleep-between", "0",
-                    "--slo", "ttft_p50<=300ms", "--slo-exit");
+                    "--slo", "ttft_p50<=150ms", "--slo-exit");
         }
         // every file is written, then the exit code says the SLO was missed, and the last line where
         assertEquals(3, run.exitCode(), run::toString);
-        assertEquals("llmperf4j: --slo-exit: SLO missed at concurrency 4 (ttft_p50<=300ms): exit code 3",
+        assertEquals("llmperf4j: --slo-exit: SLO missed at concurrency 4 (ttft_p50<=150ms): exit code 3",
                 lastLine(run.err()), run::toString);
 
         // the table's goodput (a TTFT objective is a latency bound) and SLO columns, then the answer after the verdict
@@ -75,12 +76,12 @@ class SweepSloTest {
         assertTrue(Pattern.compile("(?m)^ +1 .* met$").matcher(run.out()).find(), run::toString);
         assertTrue(Pattern.compile("(?m)^ +4 .* missed( +.*)?$").matcher(run.out()).find(), run::toString);
         assertTrue(run.out().contains("\nSLO met up to concurrency 1; missed at 4\n"
-                + "  concurrency 4 missed ttft_p50<=300ms\n"), run::toString);
+                + "  concurrency 4 missed ttft_p50<=150ms\n"), run::toString);
 
         // _sweep.json: each level's verdict is its summary's, and the sweep's answer
         JsonNode sweep = JSON.readTree(dir.resolve(BASE + "_sweep.json").toFile());
         JsonNode slo = sweep.get("slo");
-        assertEquals("[\"ttft_p50<=300ms\"]", slo.get("objectives").toString());
+        assertEquals("[\"ttft_p50<=150ms\"]", slo.get("objectives").toString());
         assertFalse(slo.get("passed").asBoolean(), slo::toString);
         assertEquals(1.0, slo.get("met_up_to").asDouble());
         assertEquals(4.0, slo.get("first_missed").asDouble());
@@ -96,7 +97,7 @@ class SweepSloTest {
             assertTrue(level.get("slo").get("resolved").asBoolean(), "30 requests, far from the bound: " + level);
             assertEquals(30, level.get("slo").get("requests").asInt());
         }
-        assertEquals("[\"ttft_p50<=300ms\"]", sweep.get("levels").get(1).get("slo").get("missed").toString());
+        assertEquals("[\"ttft_p50<=150ms\"]", sweep.get("levels").get(1).get("slo").get("missed").toString());
         try (Reader in = Files.newBufferedReader(dir.resolve(BASE + "_sweep.csv"))) {
             List<CSVRecord> rows = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(in)
                     .getRecords();
@@ -110,9 +111,9 @@ class SweepSloTest {
         assertEquals(0, rebuilt.exitCode(), rebuilt::toString);
         String html = Files.readString(page);
         assertTrue(html.contains("<li class=\"verdict-slo slo-fail\"><strong>SLO met up to concurrency 1; missed at "
-                + "4</strong> (objectives: ttft_p50&lt;=300ms)</li>"), html);
+                + "4</strong> (objectives: ttft_p50&lt;=150ms)</li>"), html);
         assertTrue(html.contains("<td data-slo=\"met\"><span class=\"flag slo-met\">met</span></td>"), html);
-        assertTrue(html.contains("<td data-slo=\"missed\" title=\"missed: ttft_p50&lt;=300ms\"><span class=\"flag "
+        assertTrue(html.contains("<td data-slo=\"missed\" title=\"missed: ttft_p50&lt;=150ms\"><span class=\"flag "
                 + "slo-missed\">missed</span></td>"), html);
     }
 
@@ -124,7 +125,7 @@ class SweepSloTest {
         CliRun models;
         try (SimulatedServer server = oneSlot()) {
             met = run(server, dir.resolve("met"), 10, "--slo", "ttft_p50<=20s", "--slo-exit");
-            // 10 requests are too few to resolve anything: the estimate (about 50 ms) decides
+            // 10 requests are too few to resolve anything: the estimate (about 25 ms) decides
             missed = run(server, dir.resolve("missed"), 10, "--slo", "ttft_p50<=5ms,e2e_p50<=20s", "--slo-exit");
             without = run(server, dir.resolve("without"), 10, "--slo", "ttft_p50<=5ms");
             models = run(server, dir.resolve("models"), 4, "--model", "m,n", "--sleep-between", "0",
