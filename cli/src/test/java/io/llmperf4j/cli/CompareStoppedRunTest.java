@@ -28,10 +28,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class CompareStoppedRunTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    // 50 tokens at 20 ms: each request takes about a second, so the run is mid-way when the signal comes
+    // 50 tokens at 10 ms: each request takes about half a second, the candidate's 40 at concurrency 4 some 5 s, so
+    // the run is mid-way when the signal comes (after its first 4 records), with requests in flight
     @RegisterExtension
     static final TestServer server = TestServer.of(b -> b.timeToFirstToken(Duration.ofMillis(5))
-            .interTokenDelay(Duration.ofMillis(20)));
+            .interTokenDelay(Duration.ofMillis(10)));
 
     @Test
     void aCandidateStoppedBySigtermIsNamedWithItsCancelledRequests(@TempDir Path tmp) throws Exception {
