@@ -100,7 +100,7 @@ class SweepVerdictTest {
         faults.addAll(Collections.nCopies(10, FaultKind.NONE));
         faults.addAll(Collections.nCopies(8, FaultKind.NONE));
         faults.addAll(Collections.nCopies(2, FaultKind.HTTP_503));
-        try (SimulatedServer server = server(4, faults)) {
+        try (SimulatedServer server = server(4, faults, 5)) { // a verdict on counts: the 5x faster server
             CliRun run = run(server, dir, "--max-num-completed-requests", "10", "--concurrency-sweep", "1,2");
             assertTrue(run.out().contains("\nfirst level with failures: concurrency 2 (2 of 10 failed: 2 capacity "
                     + "(429/408/5xx, timeouts, dropped connections)): the service cannot hold it\n"), run::toString);
@@ -114,7 +114,7 @@ class SweepVerdictTest {
      */
     @Test
     void levelsTooSmallToJudgeAndALoneLevelSaySo(@TempDir Path dir) {
-        try (SimulatedServer server = server(4, List.of())) {
+        try (SimulatedServer server = server(4, List.of(), 5)) { // verdicts on counts: the 5x faster server
             CliRun run = run(server, dir.resolve("a"), "--max-num-completed-requests", "6", "--concurrency-sweep",
                     "2,8");
             String out = run.out();
