@@ -1,7 +1,5 @@
 package io.llmperf4j.server;
 
-import io.netty.util.concurrent.EventExecutor;
-import io.netty.util.internal.ThreadExecutorMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -12,9 +10,7 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import static io.llmperf4j.server.TestClient.chatBody;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -37,7 +33,7 @@ class CloseClosesEveryConnectionTest {
 
     @Test
     void aStreamOnALoopBusyWhenTheShutdownBeganIsClosed() throws Exception {
-        LoopHold hold = new LoopHold();
+        EventLoopHold hold = new EventLoopHold();
         SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder().ioThreads(1)
                 .timeToFirstToken(Duration.ZERO).interTokenDelay(Duration.ofSeconds(1)).timingListener(hold).build());
         try (Socket streaming = new Socket("127.0.0.1", server.port());
@@ -58,7 +54,7 @@ class CloseClosesEveryConnectionTest {
 
     @Test
     void aConnectionAcceptedWhileItsLoopWasBusyIsClosed() throws Exception {
-        LoopHold hold = new LoopHold();
+        EventLoopHold hold = new EventLoopHold();
         // two loops: the listening socket is on the first; accepted connections go to the second, the first, ...
         SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder().ioThreads(2)
                 .timeToFirstToken(Duration.ZERO).timingListener(hold).build());
@@ -83,34 +79,6 @@ class CloseClosesEveryConnectionTest {
         }
     }
 
-    /**
-     * Holds the event loop of the first finished request's listener call until that loop's shutdown has begun (at
-     * most 30 s), so the shutdown starts while the loop runs a task.
-     */
-    private static final class LoopHold implements RequestTimingListener {
-        private final AtomicBoolean used = new AtomicBoolean();
-        private final CountDownLatch holding = new CountDownLatch(1);
-
-        @Override
-        public void onRequestFinished(RequestTiming timing) {
-            if (!used.compareAndSet(false, true)) return;
-            EventExecutor loop = ThreadExecutorMap.currentExecutor();
-            holding.countDown();
-            long deadlineNanos = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (!loop.isShuttingDown() && System.nanoTime() - deadlineNanos < 0) {
-                try {
-                    Thread.sleep(1);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
-        }
-
-        void awaitHolding() throws InterruptedException {
-            assertTrue(holding.await(20, TimeUnit.SECONDS), "no request finished");
-        }
-    }
 
     /** Reads until the end: a clean EOF or a reset both mean the server closed it; still open fails. */
     private static void assertClosedByTheServer(Socket socket) throws IOException {

@@ -7,12 +7,9 @@ import io.llmperf4j.engine.protocol.ParsedChunk;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
-import io.llmperf4j.server.RequestTiming;
-import io.llmperf4j.server.RequestTimingListener;
+import io.llmperf4j.server.EventLoopHold;
 import io.llmperf4j.server.SimulatedServer;
 import io.llmperf4j.server.SimulatorConfig;
-import io.netty.util.concurrent.EventExecutor;
-import io.netty.util.internal.ThreadExecutorMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,7 +18,6 @@ import org.junit.jupiter.params.provider.EnumSource;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -97,7 +93,7 @@ class ServerClosedMidRequestSocketTest {
      */
     @Test
     void aStreamOnAnEventLoopBusyWhenTheServerClosedEndsAsAClosedConnection() throws Exception {
-        LoopHold hold = new LoopHold();
+        EventLoopHold hold = new EventLoopHold();
         SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder().ioThreads(1)
                 .timeToFirstToken(Duration.ZERO).interTokenDelay(LONG).timingListener(hold).build());
         EventCount events = new EventCount();
@@ -154,32 +150,4 @@ class ServerClosedMidRequestSocketTest {
         }
     }
 
-    /**
-     * Holds the event loop of the first finished request's listener call until that loop's shutdown has begun (at
-     * most 30 s), so the shutdown starts while the loop runs a task.
-     */
-    private static final class LoopHold implements RequestTimingListener {
-        private final AtomicBoolean used = new AtomicBoolean();
-        private final CountDownLatch holding = new CountDownLatch(1);
-
-        @Override
-        public void onRequestFinished(RequestTiming timing) {
-            if (!used.compareAndSet(false, true)) return;
-            EventExecutor loop = ThreadExecutorMap.currentExecutor();
-            holding.countDown();
-            long deadlineNanos = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (!loop.isShuttingDown() && System.nanoTime() - deadlineNanos < 0) {
-                try {
-                    Thread.sleep(1);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
-        }
-
-        void awaitHolding() throws InterruptedException {
-            assertTrue(holding.await(20, TimeUnit.SECONDS), "no request finished");
-        }
-    }
 }
