@@ -65,6 +65,14 @@ public record OutputTokenPolicy(int clientSpecialTokens, boolean preferServerUsa
         };
     }
 
+    /**
+     * How many of the request's tokens each content event carried, from the same source as {@link #outputTokens}:
+     * {@link EventTokenCounts#of}.
+     */
+    public EventTokenCounts eventTokens(RequestRecord record) {
+        return EventTokenCounts.of(record, this);
+    }
+
     /** The request's TPOT under this policy's count: {@link #tpotNanos(RequestRecord, int, boolean)}. */
     public OptionalDouble tpotNanos(RequestRecord record) {
         OptionalInt n = outputTokens(record);

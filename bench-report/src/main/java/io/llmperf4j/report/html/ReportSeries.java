@@ -1,5 +1,6 @@
 package io.llmperf4j.report.html;
 
+import io.llmperf4j.model.EventTokenCounts;
 import io.llmperf4j.model.ServerGone;
 import io.llmperf4j.model.FailureCause;
 import io.llmperf4j.model.FailureKind;
@@ -130,9 +131,9 @@ public final class ReportSeries {
      * @param bucketNanos           bucket width
      * @param outputTokens          output tokens per bucket (successful requests, by their token source); a request's
      *                              n tokens are placed at its content events' arrival times, in proportion to the
-     *                              client tokens each event completed when those were counted, else evenly over
-     *                              the events; without event times they are spread evenly over its TTFT-to-end
-     *                              interval
+     *                              tokens each event completed when those were counted ({@link EventTokenCounts}),
+     *                              else evenly over the events; without event times they are spread evenly over
+     *                              its TTFT-to-end interval
      * @param meanInFlight          time-averaged requests in flight per bucket (every recorded request, from send to
      *                              end); Σ meanInFlight × bucket seconds = Σ E2E seconds
      * @param peakInFlight          most requests in flight at once within each bucket
@@ -224,17 +225,18 @@ public final class ReportSeries {
             long end = send + Math.max(0, r.e2eNanos());
             addInterval(inFlightNanos, send, end, bucketNanos, 1.0);
             if (!r.succeeded()) continue;
-            OptionalInt count = RequestMetrics.from(r, counting).outputTokens();
+            RequestMetrics metrics = RequestMetrics.from(r, counting);
+            OptionalInt count = metrics.outputTokens();
             if (count.isEmpty() || count.getAsInt() == 0) continue;
             int tokensOfRequest = count.getAsInt();
             long[] events = r.contentEventNanos();
             if (events.length > 0) {
-                long counted = countedEventTokens(r);
+                EventTokenCounts eventTokens = metrics.contentEventGaps().eventTokens();
+                long counted = eventTokens.total();
                 if (counted > 0) {
-                    int[] eventTokens = r.contentEventTokens();
                     for (int e = 0; e < events.length; e++) {
                         tokens[bucket(send + events[e], bucketNanos, n)] += tokenShare(tokensOfRequest,
-                                eventTokens[e], counted);
+                                eventTokens.count(e), counted);
                     }
                     withEventTokens++;
                 } else {
@@ -284,21 +286,9 @@ public final class ReportSeries {
     }
 
     /**
-     * The client tokens completed over the request's content events, or 0 when the events' tokens were not counted
-     * (then each event gets an equal share).
-     */
-    private static long countedEventTokens(RequestRecord r) {
-        int[] eventTokens = r.contentEventTokens();
-        if (eventTokens.length != r.contentEventNanos().length) return 0;
-        long counted = 0;
-        for (int k : eventTokens) counted += Math.max(0, k);
-        return counted;
-    }
-
-    /**
-     * One event's share of the request's n tokens, in proportion to the client tokens it completed, so a chunk of 5
-     * tokens weighs 5 times a chunk of 1 (n may be the server's count, which the client's need not equal; the
-     * shares still sum to n).
+     * One event's share of the request's n tokens, in proportion to the tokens it completed ({@link EventTokenCounts},
+     * the same counts as per-token ITL), so a chunk of 5 tokens weighs 5 times a chunk of 1 (spread from the
+     * server's n they sum to n already; the client's need not equal n, and the shares still sum to n).
      */
     private static double tokenShare(int tokensOfRequest, int eventTokens, long counted) {
         return (double) tokensOfRequest * Math.max(0, eventTokens) / counted;

@@ -28,8 +28,10 @@ import java.util.OptionalLong;
  *   <li>{@code timeToFirstReasoningNanos}: send to the first event with non-empty reasoning text; absent when none
  *       arrived. Reasoning never sets TTFT.</li>
  *   <li>{@code itlNanos}: gaps between consecutive content events (one per gap, {@code events − 1} of them).</li>
- *   <li>{@code itlPerTokenNanos}: per-token ITL from the client's tokens per event (see
- *       {@link #perTokenItl(long[], int[])}); absent (empty) when the events' tokens were not counted.</li>
+ *   <li>{@code itlPerTokenNanos}: per-token ITL (see {@link #perTokenItl(long[], int[])}) over the tokens per
+ *       event from n's own source ({@link io.llmperf4j.model.EventTokenCounts}: the server's n spread over the
+ *       events when n is the server's, else the client's count); absent (empty) when the events' tokens were not
+ *       counted.</li>
  *   <li>{@code outputTokensPerSecond}: {@code n / e2e seconds}; successful requests with a known n only.</li>
  *   <li>{@code outputTokens}: by {@code outputTokenSource}: server usage or the client count without its
  *       special tokens, per {@link TokenCounting}.</li>
@@ -151,10 +153,10 @@ public record RequestMetrics(
         long e2e = record.e2eNanos();
 
         long[] events = record.contentEventNanos();
-        // the record's own arrays, read when the gaps are asked for
-        ContentEventGaps gaps = ContentEventGaps.of(events, record.contentEventTokens());
-
         OutputTokenPolicy policy = counting.policy();
+        // the record's own arrays, read when the gaps are asked for; tokens per event from n's own source
+        ContentEventGaps gaps = ContentEventGaps.of(events, policy.eventTokens(record));
+
         OptionalInt client = policy.clientOutputTokens(record);
         OptionalInt server = OutputTokenPolicy.serverOutputTokens(record);
         OptionalInt n = policy.outputTokens(record);

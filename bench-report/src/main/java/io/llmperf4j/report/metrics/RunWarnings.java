@@ -1,8 +1,10 @@
 package io.llmperf4j.report.metrics;
 
 import io.llmperf4j.model.ClientOverhead;
+import io.llmperf4j.model.EventTokenCounts;
 import io.llmperf4j.model.FailureCause;
 import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.OutputTokenPolicy;
 import io.llmperf4j.model.Percentiles;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.ServerGone;
@@ -697,27 +699,39 @@ public final class RunWarnings {
     private static Optional<RunWarning> multiTokenChunks(List<RequestMetrics> successes) {
         long tokens = 0;
         long events = 0;
+        int byServer = 0;
+        int byClient = 0;
         for (RequestMetrics r : successes) {
             // a response in one event (--no-stream, or a server that sends it whole) has no gap to misread
             if (r.contentEvents() <= 1) continue;
-            // the content events' own tokens when counted; else the output count, which with reasoning includes
-            // the reasoning tokens (usage) while the events are content only: such a request is not judged
-            long content = r.contentEventGaps().tokens();
+            // the content events' tokens from n's own source, the ones per-token ITL divides by (EventTokenCounts:
+            // the server's n spread over the events when n is the server's); else the client's output count, which
+            // with reasoning would include the reasoning tokens (usage) while the events are content only: such a
+            // request is not judged
+            EventTokenCounts counts = r.contentEventGaps().eventTokens();
+            long content = counts.total();
             if (content < 0) {
                 if (r.outputTokens().isEmpty() || r.timeToFirstReasoningNanos().isPresent()) continue;
                 content = r.outputTokens().getAsInt();
             }
+            if (counts.counted() && counts.source() == OutputTokenPolicy.Source.SERVER_USAGE) byServer++;
+            else byClient++;
             tokens += content;
             events += r.contentEvents();
         }
         if (events == 0) return Optional.empty();
         double perEvent = (double) tokens / events;
         if (perEvent <= MULTI_TOKEN_CHUNK_RATIO) return Optional.empty();
+        String source = byClient == 0 ? "by the server's usage count"
+                : byServer == 0 ? "by the client tokenizer's count, which may not be the model's"
+                : "by the server's usage count for " + byServer + " of " + (byServer + byClient)
+                + " requests, the client tokenizer's for the rest";
         boolean perTokenItl = successes.stream().anyMatch(r -> r.itlPerTokenCount() > 0);
         return Optional.of(new RunWarning(WarningCode.MULTI_TOKEN_CHUNKS, String.format(Locale.ROOT,
-                "Content events carry %.1f output tokens each on average: ITL (per event) is the gap between "
-                        + "chunks, not between tokens. %s", perEvent, perTokenItl
+                "Content events carry %.1f output tokens each on average (%s): ITL (per event) is the gap between "
+                        + "chunks, not between tokens. %s", perEvent, source, perTokenItl
                         ? "ITL (per token) splits each gap over its tokens; TPOT is the per-request average."
-                        : "Use TPOT for per-token latency (ITL per token needs the client tokenizer).")));
+                        : "Use TPOT for per-token latency (ITL per token needs tokens per event: server usage or "
+                        + "the client tokenizer's offsets).")));
     }
 }

@@ -77,7 +77,8 @@ public final class ResultFiles {
     };
 
     /** {@code <base>_events.csv}: one row per content event. */
-    public static final ResultFile EVENTS = (level, dir) -> List.of(EventCsvWriter.write(level.run(), dir));
+    public static final ResultFile EVENTS = (level, dir) -> List.of(EventCsvWriter.write(level.run(),
+            level.metrics().config().tokenCounting().policy(), dir));
 
     /**
      * {@code <base>_server_metrics.csv}: every scrape of the server's Prometheus metrics during the level, when they

@@ -22,9 +22,13 @@ class ComparisonConsoleReportTest {
         assertTrue(lines[3].startsWith("metric "), lines[3]);
         assertTrue(lines[4].startsWith("TTFT                        p50 "), lines[4]);
         assertTrue(lines[4].matches(".*\\] \\* +ms"), lines[4]);
-        assertEquals("* the 95 % CI of the delta excludes 0. The CI comes from resampling requests within each run; "
-                + "run-to-run variation is not in it: repeat runs (--iterations/--forks) to judge a change",
-                lines[4 + 6 * 4 + 3]);
+        // the synthetic runs' usage counts one token per event (100 events, 100 tokens): the per-token rows repeat ITL
+        int legend = java.util.Arrays.asList(lines).indexOf("* the 95 % CI of the delta excludes 0. The CI comes from "
+                + "resampling requests within each run; run-to-run variation is not in it: repeat runs "
+                + "(--iterations/--forks) to judge a change");
+        assertEquals("ITL (per token) rows left out: every content event carried one token, so they repeat ITL (per "
+                + "event) (itl_per_token rules still apply)", lines[legend - 1], text);
+        assertEquals(4 + 5 * 4 + 3 + 1, legend, text);
         assertEquals("Rules:", lines[lines.length - 3]);
         assertTrue(lines[lines.length - 2].startsWith("  FAIL ttft_p90>+10%: "), lines[lines.length - 2]);
         assertTrue(lines[lines.length - 1].startsWith("  pass error_rate>0.01: Error rate changed by +0.000 fraction"),

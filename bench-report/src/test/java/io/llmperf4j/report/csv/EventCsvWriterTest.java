@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.llmperf4j.model.Failure;
 import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.OutputTokenPolicy;
 import io.llmperf4j.model.RequestRecord;
 import java.io.IOException;
 import java.util.List;
@@ -22,13 +23,13 @@ class EventCsvWriterTest {
         RequestRecord noContent = new RequestRecord(9, "req-9", null, 0, -1, -1, 9L, 0, new long[0], "", 10, 20, -1,
                 null, null, null, new Failure(FailureKind.HTTP_STATUS, 500, "boom"));
         StringBuilder out = new StringBuilder();
-        EventCsvWriter.write(List.of(counted, failedUncounted, noContent), out);
+        EventCsvWriter.write(List.of(counted, failedUncounted, noContent), OutputTokenPolicy.DEFAULT, out);
         assertEquals(String.join("\r\n",
-                "client_request_id,prompt_index,event_index,offset_s,chars,tokens",
-                "req-7,7,0,0.200000001,3,1",
-                "req-7,7,1,0.220000000,6,2",
-                "req-7,7,2,0.240000000,4,1",
-                "req-8,8,0,0.000000005,,",
+                "client_request_id,prompt_index,event_index,offset_s,chars,tokens,output_tokens",
+                "req-7,7,0,0.200000001,3,1,1",
+                "req-7,7,1,0.220000000,6,2,2",
+                "req-7,7,2,0.240000000,4,1,1",
+                "req-8,8,0,0.000000005,,,",
                 ""), out.toString());
     }
 }

@@ -97,7 +97,7 @@ class ReportSeriesTest {
         // the server counted twice the client's tokens: the shares keep the client's proportions and sum to n = 24
         RequestRecord serverCounts = request(1).start(T0).events(100 * MS, 1500 * MS).eventTokens(3, 9)
                 .e2e(1600 * MS).usage(10, 24).build();
-        // events without tokens per event (e.g. a tokenizer without offsets): n split evenly over the events
+        // events without the client's tokens per event (e.g. --tokenizer server): the server's n split over them
         RequestRecord uncounted = request(2).start(T0).events(100 * MS, 3500 * MS).e2e(3600 * MS).usage(10, 4).build();
         // no event times (non-streaming, or read from the CSV): spread evenly from TTFT to the end
         RequestRecord noEvents = request(3).start(T0).ttft(2 * SECOND).e2e(4 * SECOND).usage(10, 6).build();
@@ -116,7 +116,7 @@ class ReportSeriesTest {
         assertArrayEquals(new double[] {2 + 6 + 2, 18, 10 + 3, 2 + 3}, b.outputTokens(), 1e-12);
         assertEquals(12 + 24 + 4 + 6, b.totalOutputTokens(), 1e-9);
         assertEquals(3, b.requestsWithEvents());
-        assertEquals(2, b.requestsWithEventTokens());
+        assertEquals(3, b.requestsWithEventTokens());
         assertEquals(1, b.requestsSpreadEvenly());
     }
 

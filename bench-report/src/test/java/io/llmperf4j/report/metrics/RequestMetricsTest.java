@@ -251,10 +251,29 @@ class RequestMetricsTest {
 
     @Test
     void withoutTokensPerEventThereIsNoPerTokenItl() {
+        // the client's count without per-event counts (a tokenizer without offsets), no usage
         RequestMetrics m = RequestMetrics.from(request(12).evenEvents(100 * MS, 10 * MS, 5).e2e(200 * MS)
-                .usage(10, 5).build(), TokenCounting.DEFAULT);
+                .client(6).build(), TokenCounting.DEFAULT);
         assertEquals(4, m.itlCount());
         assertEquals(0, m.itlPerTokenCount());
+    }
+
+    @Test
+    void theServersCountGivesTheTokensPerEventWhenItIsTheRequestsCount() {
+        // 5 events 10 ms apart, each 3 client tokens ("w12 " in Llama-2), the server's usage 5: one token per event
+        RequestMetrics m = RequestMetrics.from(request(12).evenEvents(100 * MS, 10 * MS, 5).eventTokens(3, 3, 3, 3, 3)
+                .e2e(200 * MS).usage(10, 5).client(16).build(), TokenCounting.DEFAULT);
+        assertEquals(TokenSource.SERVER_USAGE, m.outputTokenSource());
+        assertArrayEquals(new double[] {10 * MS, 10 * MS, 10 * MS, 10 * MS}, m.itlPerTokenNanos(), 1e-6);
+        // usage 15: three per event, each gap split in three
+        RequestMetrics three = RequestMetrics.from(request(12).evenEvents(100 * MS, 12 * MS, 3).e2e(200 * MS)
+                .usage(10, 9).build(), TokenCounting.DEFAULT);
+        assertArrayEquals(new double[] {4 * MS, 4 * MS, 4 * MS, 4 * MS, 4 * MS, 4 * MS}, three.itlPerTokenNanos(),
+                1e-6);
+        // the client's count (the server's not preferred): the client's tokens per event, as before
+        RequestMetrics client = RequestMetrics.from(request(12).evenEvents(100 * MS, 10 * MS, 3).eventTokens(2, 1, 2)
+                .e2e(200 * MS).usage(10, 3).client(6).build(), new TokenCounting(1, false));
+        assertArrayEquals(new double[] {10 * MS, 5 * MS, 5 * MS}, client.itlPerTokenNanos(), 1e-6);
     }
 
     @Test

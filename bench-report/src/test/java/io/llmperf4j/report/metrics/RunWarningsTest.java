@@ -280,10 +280,43 @@ class RunWarningsTest {
             records.add(request(i).evenEvents(100 * MS, 40 * MS, 25).e2e(1_100 * MS).usage(500, 100).build());
         }
         RunMetrics m = metrics(records, false);
-        assertEquals("Content events carry 4.0 output tokens each on average: ITL (per event) is the gap between "
-                + "chunks, not between tokens. Use TPOT for per-token latency (ITL per token needs the client "
-                + "tokenizer).",
+        // the server's count, spread over the events, gives per-token ITL without a client tokenizer
+        assertEquals("Content events carry 4.0 output tokens each on average (by the server's usage count): ITL (per "
+                + "event) is the gap between chunks, not between tokens. ITL (per token) splits each gap over its "
+                + "tokens; TPOT is the per-request average.",
                 message(m, WarningCode.MULTI_TOKEN_CHUNKS));
+
+        // no usage and no client count per event (a tokenizer without offsets): the client's n, and no per-token ITL
+        List<RequestRecord> clientOnly = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            clientOnly.add(request(i).evenEvents(100 * MS, 40 * MS, 25).e2e(1_100 * MS).client(101).build());
+        }
+        assertEquals("Content events carry 4.0 output tokens each on average (by the client tokenizer's count, which "
+                + "may not be the model's): ITL (per event) is the gap between chunks, not between tokens. Use TPOT "
+                + "for per-token latency (ITL per token needs tokens per event: server usage or the client "
+                + "tokenizer's offsets).", message(metrics(clientOnly, false), WarningCode.MULTI_TOKEN_CHUNKS));
+
+        List<RequestRecord> mixed = new ArrayList<>(records.subList(0, 4));
+        mixed.addAll(clientOnly.subList(4, 10));
+        assertTrue(message(metrics(mixed, false), WarningCode.MULTI_TOKEN_CHUNKS).startsWith("Content events carry "
+                + "4.0 output tokens each on average (by the server's usage count for 4 of 10 requests, the client "
+                + "tokenizer's for the rest): "), m.warnings()::toString);
+    }
+
+    @Test
+    void oneServerTokenPerEventIsNoMultiTokenChunkWhateverTheClientTokenizerCounts() {
+        // the QA's server: 20 words like "w12 " (3 Llama-2 tokens each), one server token each, usage 20
+        List<RequestRecord> records = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            int[] threes = new int[20];
+            java.util.Arrays.fill(threes, 3);
+            records.add(request(i).evenEvents(100 * MS, 10 * MS, 20).eventTokens(threes).e2e(300 * MS)
+                    .usage(500, 20).client(61).build());
+        }
+        RunMetrics m = metrics(records, false);
+        assertFalse(m.hasWarning(WarningCode.MULTI_TOKEN_CHUNKS), m.warnings()::toString);
+        assertEquals(10.0, m.stats(Metric.ITL_PER_TOKEN).p50() / MS, 1e-9, "one token per 10 ms gap");
+        assertEquals(10 * 19, m.stats(Metric.ITL_PER_TOKEN).count());
     }
 
     @Test
@@ -314,9 +347,10 @@ class RunWarningsTest {
             chunked.add(request(i).reasoning(20 * MS).evenEvents(100 * MS, 40 * MS, 25).eventTokens(fours)
                     .e2e(1_100 * MS).usage(500, 150).client(101).build());
         }
-        assertEquals("Content events carry 4.0 output tokens each on average: ITL (per event) is the gap between "
-                + "chunks, not between tokens. ITL (per token) splits each gap over its tokens; TPOT is the "
-                + "per-request average.", message(metrics(chunked, false), WarningCode.MULTI_TOKEN_CHUNKS));
+        assertEquals("Content events carry 4.0 output tokens each on average (by the client tokenizer's count, which "
+                + "may not be the model's): ITL (per event) is the gap between chunks, not between tokens. ITL (per "
+                + "token) splits each gap over its tokens; TPOT is the per-request average.",
+                message(metrics(chunked, false), WarningCode.MULTI_TOKEN_CHUNKS));
     }
 
     /** A clean request whose usage reports {@code cached} of its 500 prompt tokens (null: no count). */
