@@ -1,6 +1,7 @@
 package io.llmperf4j.report.csv;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.llmperf4j.model.Failure;
 import io.llmperf4j.model.FailureKind;
@@ -31,5 +32,25 @@ class EventCsvWriterTest {
                 "req-7,7,2,0.240000000,4,1,1",
                 "req-8,8,0,0.000000005,,,",
                 ""), out.toString());
+    }
+
+    @Test
+    void outputTokensFollowTheServersCountWhenItIsTheRequestsCount() throws IOException {
+        // words like "w12 " that Llama-2 splits in 3, one server token each (usage 3): output_tokens 1 each
+        RequestRecord oneEach = new RequestRecord(7, "req-7", "chatcmpl-7", 0, 100L, 300L, 310L, 5,
+                new long[] {100L, 200L, 300L}, "w1 w2 w3 ", 10, 20, 10, 10, 3, "length", null, new int[] {3, 3, 3},
+                new int[] {3, 3, 3}, RequestRecord.NEVER, RequestRecord.NEVER, null);
+        StringBuilder out = new StringBuilder();
+        EventCsvWriter.write(List.of(oneEach), OutputTokenPolicy.DEFAULT, out);
+        assertEquals(String.join("\r\n",
+                "client_request_id,prompt_index,event_index,offset_s,chars,tokens,output_tokens",
+                "req-7,7,0,0.000000100,3,3,1",
+                "req-7,7,1,0.000000200,3,3,1",
+                "req-7,7,2,0.000000300,3,3,1",
+                ""), out.toString());
+        // the client count first (the server's not preferred): output_tokens = tokens
+        StringBuilder client = new StringBuilder();
+        EventCsvWriter.write(List.of(oneEach), new OutputTokenPolicy(1, false), client);
+        assertTrue(client.toString().contains("req-7,7,2,0.000000300,3,3,3"), client::toString);
     }
 }
