@@ -157,7 +157,8 @@ class MetricsTruthTest {
                 tmp, 5, 2, "--save-events");
         List<CSVRecord> requests = csv(tmp.resolve(BASE + "_requests.csv"));
         List<CSVRecord> events = csv(tmp.resolve(BASE + "_events.csv"));
-        assertEquals(List.of("client_request_id", "prompt_index", "event_index", "offset_s", "chars", "tokens"),
+        assertEquals(List.of("client_request_id", "prompt_index", "event_index", "offset_s", "chars", "tokens",
+                        "output_tokens"),
                 events.get(0).getParser().getHeaderNames());
         assertEquals(5 * 25, events.size(), "100 tokens in chunks of 4, for each of 5 requests");
         Map<String, Integer> tokensByRequest = new HashMap<>();
