@@ -113,6 +113,7 @@ final class TokenBenchmarkOptions {
             common = common.withTimeoutSeconds(TraceReplay.limitSeconds(trace, common.timeoutSeconds()));
             context.err().println("llmperf4j: " + TraceReplay.describeLimit(trace, common.timeoutSeconds(),
                     l.common.timeoutSeconds));
+            TraceReplay.skippedRows(trace, c.trace).ifPresent(n -> context.err().println("llmperf4j: " + n));
         }
         boolean countedLevels = load.harness() == null && !(load.kind().open() && c.load.duration != null
                 && !c.given("--max-num-completed-requests")); // otherwise the load, not the count, sets the records

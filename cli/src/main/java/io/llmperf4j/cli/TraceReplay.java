@@ -87,6 +87,16 @@ final class TraceReplay {
                 + " s";
     }
 
+    /**
+     * "trace replay: 1 failed row of burstgpt:FILE skipped (Response tokens 0), as vLLM's BurstGPT loader drops
+     * them", or empty when no row was skipped: what was left out of the replay is said, not hidden.
+     */
+    static Optional<String> skippedRows(Trace trace, TraceFlags flags) {
+        int n = trace.failedRows();
+        return n == 0 ? Optional.empty() : Optional.of("trace replay: " + n + (n == 1 ? " failed row of " : " failed "
+                + "rows of ") + flags.trace + " skipped (Response tokens 0), as vLLM's BurstGPT loader drops them");
+    }
+
     private static Duration cut(TraceFlags flags) {
         // to the nanosecond: rounded to whole ms, --trace-duration 0.0001 cut at 0 and kept no request
         return flags.traceDuration == null ? null : Duration.ofNanos(Math.round(flags.traceDuration * 1e9));

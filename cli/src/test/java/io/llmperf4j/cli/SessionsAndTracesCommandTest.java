@@ -189,7 +189,7 @@ class SessionsAndTracesCommandTest {
         Path backwards = Files.writeString(tmp.resolve("b.csv"), "TIMESTAMP,ContextTokens,GeneratedTokens\n"
                 + "2023-11-16 18:17:04.0000000,396,109\n2023-11-16 18:17:03.9799600,374,44\n");
         CliRun.of(Map.of(), "trace-stats", "azure:" + backwards).assertOneErrorLine(2, "b.csv, line 3: TIMESTAMP");
-        CliRun.of(Map.of(), "trace-stats", "burstgpt:" + backwards).assertOneErrorLine(2, "unknown trace format");
+        CliRun.of(Map.of(), "trace-stats", "sharegpt:" + backwards).assertOneErrorLine(2, "unknown trace format");
         CliRun.of(Map.of(), "token-benchmark", "--turns", "often", "--think-time", "5", "--shared-prefix-groups", "2",
                 "--prefix-tokens", "64").assertOneErrorLine(2, "--turns 'often'");
         CliRun.of(Map.of(), "token-benchmark", "--turns", "fixed:0")

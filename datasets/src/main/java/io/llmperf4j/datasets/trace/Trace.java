@@ -5,10 +5,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.llmperf4j.datasets.DatasetFormatException;
 import io.llmperf4j.datasets.JsonMessages;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVParser;
+import org.apache.commons.csv.CSVRecord;
 
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,25 +21,44 @@ import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.ToIntFunction;
 
 /**
  * A request trace to replay: {@code mooncake:FILE} (JSON Lines: {@code timestamp} ms, {@code input_length},
  * {@code output_length}, optional {@code hash_ids} of {@value #BLOCK_TOKENS}-token blocks, {@code session_id},
- * {@code delay} ms) or {@code azure:FILE} (the Azure LLM inference trace CSV {@code TIMESTAMP,ContextTokens,
- * GeneratedTokens}, 2023 and 2024 date forms). Timestamps must not decrease (ties allowed); they are made relative to
- * the first request. Every problem is a {@link DatasetFormatException} naming the file and the 1-based line.
+ * {@code delay} ms; or AIPerf's {@code text_input}, a prompt sent as it is, instead of {@code input_length}),
+ * {@code azure:FILE} (the Azure LLM inference trace CSV {@code TIMESTAMP,ContextTokens,GeneratedTokens}, 2023 and
+ * 2024 date forms) or {@code burstgpt:FILE} (the BurstGPT CSV {@code Timestamp,[Session ID,Elapsed time,]Model,
+ * Request tokens,Response tokens,Total tokens,Log Type}, Timestamp in seconds; a failed row, Response tokens 0, is
+ * skipped and counted, as vLLM's BurstGPT loader drops it: it has no output length to ask for). Timestamps must not
+ * decrease (ties allowed); they are made relative to the first request. Every problem is a
+ * {@link DatasetFormatException} naming the file and the 1-based line.
  *
- * @param format   {@value #MOONCAKE} or {@value #AZURE}
- * @param file     the file as given
- * @param requests in file order
+ * @param format      {@value #MOONCAKE}, {@value #AZURE} or {@value #BURSTGPT}
+ * @param file        the file as given
+ * @param requests    in file order
+ * @param failedRows  BurstGPT rows skipped as failed (Response tokens 0); 0 for the other formats
  */
-public record Trace(String format, Path file, List<TraceRequest> requests) {
+public record Trace(String format, Path file, List<TraceRequest> requests, int failedRows) {
     public static final String MOONCAKE = "mooncake";
     public static final String AZURE = "azure";
+    public static final String BURSTGPT = "burstgpt";
+    /**
+     * AIPerf's Mooncake fields this replay cannot honour: refused, naming the line, rather than dropped unseen (a
+     * request sent without them is not the trace's).
+     */
+    private static final Map<String, String> UNSUPPORTED = Map.of(
+            "messages", "AIPerf's pre-formatted chat messages",
+            "payload", "AIPerf's verbatim request body",
+            "tools", "AIPerf's tool definitions",
+            "extra", "AIPerf's per-request body fields",
+            "message_mode", "AIPerf's message replay mode");
     /** Tokens per {@code hash_ids} block (Mooncake's and AIPerf's). */
     public static final int BLOCK_TOKENS = 512;
     private static final String WHAT = "Trace file";
@@ -43,6 +66,11 @@ public record Trace(String format, Path file, List<TraceRequest> requests) {
 
     public Trace {
         requests = List.copyOf(requests);
+    }
+
+    /** A trace with no rows skipped. */
+    public Trace(String format, Path file, List<TraceRequest> requests) {
+        this(format, file, requests, 0);
     }
 
     /**
@@ -54,18 +82,19 @@ public record Trace(String format, Path file, List<TraceRequest> requests) {
     public static Trace load(String spec) {
         int colon = spec == null ? -1 : spec.indexOf(':');
         if (colon <= 0) {
-            throw new IllegalArgumentException("a trace is FORMAT:FILE with FORMAT mooncake or azure (got '" + spec
-                    + "')");
+            throw new IllegalArgumentException("a trace is FORMAT:FILE with FORMAT mooncake, azure or burstgpt (got '"
+                    + spec + "')");
         }
         String format = spec.substring(0, colon).toLowerCase(Locale.ROOT);
         Path file = Path.of(spec.substring(colon + 1));
-        if (!format.equals(MOONCAKE) && !format.equals(AZURE)) {
+        if (!format.equals(MOONCAKE) && !format.equals(AZURE) && !format.equals(BURSTGPT)) {
             throw new IllegalArgumentException("trace '" + spec + "': unknown trace format '" + format
-                    + "' (mooncake or azure)");
+                    + "' (mooncake, azure or burstgpt)");
         }
         if (!Files.isRegularFile(file)) {
             throw new IllegalArgumentException(WHAT + " " + file + " is not a readable file");
         }
+        if (format.equals(BURSTGPT)) return burstGpt(file);
         List<String> lines;
         try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             lines = r.lines().toList();
@@ -93,14 +122,25 @@ public record Trace(String format, Path file, List<TraceRequest> requests) {
                 throw error(file, line, "not valid JSON: " + JsonMessages.clean(e));
             }
             if (!node.isObject()) throw error(file, line, "a request must be a JSON object");
+            for (String field : List.of("messages", "payload", "tools", "extra", "message_mode")) {
+                if (node.has(field) && !node.get(field).isNull()) {
+                    throw error(file, line, "\"" + field + "\" (" + UNSUPPORTED.get(field) + ") is not supported: "
+                            + "give input_length (with hash_ids) or text_input");
+                }
+            }
             long timestamp = integer(file, line, node, "timestamp", true);
-            int input = (int) integer(file, line, node, "input_length", true);
+            String textInput = textInput(file, line, node);
+            int input = textInput != null ? 0 : (int) integer(file, line, node, "input_length", true);
             int output = (int) integer(file, line, node, "output_length", true);
-            if (input < 1) throw error(file, line, "input_length must be >= 1");
+            if (textInput == null && input < 1) throw error(file, line, "input_length must be >= 1");
             if (output < 1) throw error(file, line, "output_length must be >= 1");
             long[] hashIds = null;
             JsonNode ids = node.get("hash_ids");
             if (ids != null && !ids.isNull()) {
+                if (textInput != null) {
+                    throw error(file, line, "hash_ids goes with input_length, not text_input: a text_input is sent "
+                            + "as it is, it has no synthesized blocks (AIPerf refuses both too)");
+                }
                 if (!ids.isArray()) throw error(file, line, "hash_ids must be an array of integers");
                 hashIds = new long[ids.size()];
                 for (int k = 0; k < ids.size(); k++) {
@@ -135,9 +175,28 @@ public record Trace(String format, Path file, List<TraceRequest> requests) {
             }
             if (previous == Long.MIN_VALUE) first = timestamp;
             previous = timestamp;
-            out.add(new TraceRequest(timestamp - first, input, output, hashIds, session, delay, line));
+            out.add(new TraceRequest(timestamp - first, input, output, hashIds, session, delay, line, textInput));
         }
         return out;
+    }
+
+    /**
+     * AIPerf's {@code text_input}: the prompt, sent as it is; or null. It replaces {@code input_length}, as in AIPerf,
+     * where the two (and {@code messages}, {@code payload}) are mutually exclusive: a line with both is refused, not
+     * one of them silently dropped.
+     */
+    private static String textInput(Path file, int line, JsonNode node) {
+        JsonNode v = node.get("text_input");
+        if (v == null || v.isNull()) return null;
+        if (!v.isTextual()) throw error(file, line, "\"text_input\" must be a string, not " + v);
+        if (v.asText().isBlank()) throw error(file, line, "\"text_input\" is empty: a prompt must ask something");
+        JsonNode length = node.get("input_length");
+        if (length != null && !length.isNull()) {
+            throw error(file, line, "\"text_input\" and \"input_length\" are alternatives (AIPerf refuses both): "
+                    + "give text_input to send that text, its length counted by the run's tokenizer, or "
+                    + "input_length for a synthesized prompt");
+        }
+        return v.asText();
     }
 
     private static long integer(Path file, int line, JsonNode node, String field, boolean required) {
@@ -196,6 +255,96 @@ public record Trace(String format, Path file, List<TraceRequest> requests) {
             out.add(new TraceRequest((micros - firstMicros) / 1000, input, output, null, null, -1, line));
         }
         return out;
+    }
+
+    /**
+     * BurstGPT's CSV, read by its header's names (6 columns in files _1 and _2, 8 with Session ID and Elapsed time in
+     * _3): Timestamp (seconds from the trace's day one, made relative to the first row), Request tokens, Response
+     * tokens. Model and Log Type are kept as the trace's traffic, every model: a replay is the service's whole
+     * arrival process. A failed row (Response tokens 0) is skipped and counted ({@link #failedRows}).
+     */
+    private static Trace burstGpt(Path file) {
+        // blank lines kept as records (and skipped below), so a record's number is its line
+        CSVFormat csv = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).setTrim(true)
+                .setAllowMissingColumnNames(true).setIgnoreEmptyLines(false).get();
+        List<TraceRequest> out = new ArrayList<>();
+        int failed = 0;
+        try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8);
+             CSVParser parser = CSVParser.parse(reader, csv)) {
+            List<String> header = parser.getHeaderNames().stream().map(h -> h.replace("\uFEFF", "").strip())
+                    .toList();
+            String[] needed = {"Timestamp", "Request tokens", "Response tokens"};
+            int[] at = new int[needed.length];
+            for (int k = 0; k < needed.length; k++) {
+                at[k] = header.indexOf(needed[k]);
+                if (at[k] < 0) {
+                    throw error(file, 1, "the header must name " + String.join(", ", needed) + " (BurstGPT's "
+                            + "Timestamp,Model,Request tokens,Response tokens,Total tokens,Log Type; got '"
+                            + String.join(",", header) + "')");
+                }
+            }
+            int width = Arrays.stream(at).max().orElseThrow();
+            long firstMs = 0;
+            long previous = Long.MIN_VALUE;
+            java.util.Iterator<CSVRecord> rows = parser.iterator();
+            while (true) {
+                CSVRecord row;
+                try {
+                    if (!rows.hasNext()) break;
+                    row = rows.next();
+                } catch (UncheckedIOException | IllegalStateException e) { // an unclosed quote, say
+                    throw error(file, (int) parser.getCurrentLineNumber() + 1, "not valid CSV: " + e.getMessage());
+                }
+                int line = (int) row.getRecordNumber() + 1; // the header is line 1
+                if (row.size() == 1 && row.get(0).isBlank()) continue;
+                if (row.size() <= width) {
+                    throw error(file, line, "expected " + header.size() + " columns, found " + row.size());
+                }
+                long ms = burstGptMillis(file, line, row.get(at[0]));
+                int output = count(file, line, "Response tokens", row.get(at[2]), 0);
+                if (output == 0) { // failed in the service: no output length to ask for
+                    failed++;
+                    continue;
+                }
+                int input = count(file, line, "Request tokens", row.get(at[1]), 1);
+                if (previous != Long.MIN_VALUE && ms < previous) {
+                    throw error(file, line, "Timestamp " + row.get(at[0]) + " is before the previous row's: "
+                            + "timestamps must not decrease");
+                }
+                if (previous == Long.MIN_VALUE) firstMs = ms;
+                previous = ms;
+                out.add(new TraceRequest(ms - firstMs, input, output, null, null, -1, line));
+            }
+        } catch (IOException | UncheckedIOException | IllegalArgumentException e) { // the header, the file
+            throw new DatasetFormatException(WHAT, file, "line 1", "cannot be read as BurstGPT CSV: "
+                    + e.getMessage(), e);
+        }
+        if (out.isEmpty()) {
+            throw new DatasetFormatException(WHAT, file, "line 1", "the trace has no requests"
+                    + (failed > 0 ? " (its " + failed + " rows all failed: Response tokens 0)" : ""));
+        }
+        return new Trace(BURSTGPT, file, out, failed);
+    }
+
+    private static long burstGptMillis(Path file, int line, String cell) {
+        try {
+            BigDecimal seconds = new BigDecimal(cell);
+            if (seconds.signum() >= 0) return seconds.movePointRight(3).setScale(0, java.math.RoundingMode.HALF_UP)
+                    .longValueExact();
+        } catch (NumberFormatException | ArithmeticException e) {
+            // below
+        }
+        throw error(file, line, "Timestamp must be seconds >= 0, such as 5 or 12.25 (got '" + cell + "')");
+    }
+
+    private static int count(Path file, int line, String column, String cell, int min) {
+        try {
+            int v = Integer.parseInt(cell.strip());
+            if (v >= min) return v;
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw error(file, line, column + " must be an integer >= " + min + " (got '" + cell.strip() + "')");
     }
 
     private static int positive(Path file, int line, String column, String cell) {
@@ -258,11 +407,25 @@ public record Trace(String format, Path file, List<TraceRequest> requests) {
             boolean keep = r.sessionId() != null && kept.contains(r.sessionId()) || exact < limitMs;
             if (!keep) continue;
             if (r.sessionId() != null) kept.add(r.sessionId());
-            out.add(new TraceRequest(t, r.inputLength(), r.outputLength(), r.hashIds(), r.sessionId(),
-                    r.delayMs() < 0 ? -1 : Math.round(r.delayMs() / speedup), r.line()));
+            out.add(r.at(t, r.delayMs() < 0 ? -1 : Math.round(r.delayMs() / speedup)));
         }
         if (out.isEmpty()) throw new IllegalArgumentException("--trace-duration keeps no request of " + file);
-        return new Trace(format, file, out);
+        return new Trace(format, file, out, failedRows);
+    }
+
+    /**
+     * The trace with each {@code text_input} request's input length counted by {@code tokens} (the run's
+     * tokenizer), as its prompt is that text; requests of synthesized prompts as they are.
+     */
+    public Trace counted(ToIntFunction<String> tokens) {
+        if (!hasTextInput()) return this;
+        return new Trace(format, file, requests.stream().map(r -> r.textInput() == null ? r
+                : r.withInputLength(tokens.applyAsInt(r.textInput()))).toList(), failedRows);
+    }
+
+    /** Whether any request carries its own prompt ({@code text_input}). */
+    public boolean hasTextInput() {
+        return requests.stream().anyMatch(r -> r.textInput() != null);
     }
 
     /**

@@ -22,7 +22,8 @@ import java.util.Map;
  * prompt has one token of text at least: an {@code input_length} the tokenizer's own tokens alone would fill (1 with
  * Llama-2's BOS) gives one token more, its real count reported, rather than an empty prompt, which some APIs refuse
  * (Anthropic's empty text block, an empty completions prompt without a BOS) and which asks the server nothing.
- * Requests without ids get blocks of their own. A trace's sessions become multi-turn sessions (each request a user
+ * Requests without ids get blocks of their own. A request with its own text (AIPerf's {@code text_input}) sends that
+ * text, its length counted by the tokenizer. A trace's sessions become multi-turn sessions (each request a user
  * turn; its {@code delay} the think time before it).
  */
 public final class TracePrompts {
@@ -61,7 +62,7 @@ public final class TracePrompts {
         int sessions = 0;
         for (int i = 0; i < trace.requests().size(); i++) {
             TraceRequest r = trace.requests().get(i);
-            String prompt = prompts.prompt(r, i);
+            String prompt = r.textInput() != null ? r.textInput() : prompts.prompt(r, i);
             int tokens = tokenizer.count(prompt);
             RequestInputs inputs = RequestInputs.TEXT_ONLY;
             if (r.sessionId() != null) {

@@ -127,6 +127,10 @@ public record TraceStats(int requests, long spanMs, double[] inputTokens, double
                             : "mean " + significant(meanRate) + (arrivals == sessions ? " sessions/s"
                             : " arrivals/s")));
         }
+        if (trace.failedRows() > 0) { // BurstGPT: failed in the service, no output length to replay
+            b.append(String.format(Locale.ROOT, "Skipped: %d failed %s (Response tokens 0), as vLLM's BurstGPT "
+                    + "loader drops them%n", trace.failedRows(), trace.failedRows() == 1 ? "row" : "rows"));
+        }
         b.append(String.format(Locale.ROOT, "%-14s %8s %8s %8s %8s %8s %10s%n", "tokens", "min", "p50", "p90", "p99",
                 "max", "mean"));
         row(b, "input (ISL)", inputTokens);

@@ -1,2 +1,5 @@
-/** Request traces of real services (Mooncake JSONL, Azure LLM inference CSV): reading, statistics, prompts. */
+/**
+ * Request traces of real services (Mooncake JSONL, Azure LLM inference CSV, BurstGPT CSV): reading, statistics,
+ * prompts.
+ */
 package io.llmperf4j.datasets.trace;
