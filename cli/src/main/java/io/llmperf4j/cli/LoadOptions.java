@@ -38,6 +38,8 @@ final class LoadOptions {
      */
     static LoadPlan resolve(LoadFlags f, CommonSettings common, boolean plainClosedLoopToo, Predicate<String> given) {
         List<String> models = splitModels(common.model());
+        boolean trace = given.test("--trace"); // an open loop on the trace's timestamps (TraceReplay.plan)
+        if (trace) TraceReplay.refuseFlags(f, given);
         boolean anyFlag = f.requestRate != null || f.arrival != null || f.burstiness != null || f.arrivalSeed != null
                 || f.maxConcurrency != null || f.concurrencySweep != null || f.rateSweep != null
                 || f.sleepBetween != null || f.saturationGain != null || f.ttftJump != null || f.duration != null
@@ -68,8 +70,8 @@ final class LoadOptions {
             rejectIf(f.arrival != null, "--arrival" + openOnly);
             rejectIf(f.burstiness != null, "--burstiness" + openOnly + " with --arrival gamma");
             rejectIf(f.arrivalSeed != null, "--arrival-seed" + openOnly);
-            rejectIf(f.maxConcurrency != null, "--max-concurrency" + openOnly
-                    + "; a closed loop's concurrency is --num-concurrent-requests");
+            rejectIf(f.maxConcurrency != null && !trace, "--max-concurrency" + openOnly
+                    + " or a trace replay (--trace); a closed loop's concurrency is --num-concurrent-requests");
             rejectIf(f.duration != null, "--duration" + openOnly + "; a closed loop runs "
                     + "--max-num-completed-requests requests (per level)");
         }

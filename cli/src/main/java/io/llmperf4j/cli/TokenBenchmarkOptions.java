@@ -108,7 +108,7 @@ final class TokenBenchmarkOptions {
             // read once (sessions() below), for the plan and for the prompts
             Trace trace = workload.sessions().loadedTrace();
             common = common.withMaxNumCompletedRequests(trace.requests().size());
-            load = TraceReplay.plan(trace, c.trace, load, common);
+            load = TraceReplay.plan(trace, c.trace, c.load, load, common);
             // the run's limit is the trace's span plus --timeout: the summary's timeout_s says so too
             common = common.withTimeoutSeconds(TraceReplay.limitSeconds(trace, common.timeoutSeconds()));
             context.err().println("llmperf4j: " + TraceReplay.describeLimit(trace, common.timeoutSeconds(),

@@ -7,10 +7,13 @@ final class TraceFlags {
     @Option(names = "--trace", paramLabel = "FORMAT:FILE",
             description = "Replay a request trace on its own timestamps (an open loop; send lag reported): "
                     + "mooncake:FILE (JSONL: timestamp ms, input_length, output_length, hash_ids of 512-token "
-                    + "blocks, optional session_id and delay ms) or azure:FILE (CSV TIMESTAMP,ContextTokens,"
-                    + "GeneratedTokens). Prompts are synthesized: equal hash ids give byte-identical blocks, lengths "
-                    + "are exact with --tokenizer. The whole trace is replayed; --max-num-completed-requests does not "
-                    + "apply, and the run's time limit is the trace's span (with sessions: its latest session start "
+                    + "blocks, optional session_id and delay ms; or AIPerf's text_input, sent as it is, instead of "
+                    + "input_length), azure:FILE (CSV TIMESTAMP,ContextTokens,GeneratedTokens) or burstgpt:FILE (CSV "
+                    + "Timestamp s,Model,Request tokens,Response tokens,...; failed rows skipped). Prompts are "
+                    + "synthesized: equal hash ids give byte-identical blocks, lengths are exact with --tokenizer. "
+                    + "--max-concurrency N caps the requests in flight. The whole trace is replayed: "
+                    + "--max-num-completed-requests, --num-concurrent-requests, --duration and the arrival flags are "
+                    + "refused, and the run's time limit is the trace's span (with sessions: its latest session start "
                     + "plus that session's delays) plus --timeout; requests still unsent at the limit are counted as "
                     + "not sent, with a warning. See also the trace-stats command.")
     String trace;

@@ -11,6 +11,7 @@ import io.llmperf4j.run.LoadPlan;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.function.Predicate;
 
 /**
  * The load of {@code --trace}: an open loop whose arrivals are the trace's own (scaled) timestamps; its nominal rate
@@ -18,7 +19,9 @@ import java.util.OptionalInt;
  * {@code delay}, not its timestamp), its request count the trace's, and its time limit the time its last request
  * falls due (without sessions its span; with them the latest session start plus that session's delays), rounded up
  * to whole seconds, plus {@code --timeout}, as the console and the summary's {@code timeout_s} say. Its
- * arrival is {@link Arrival.Trace}, so every description of the run names the trace, not drawn arrivals.
+ * arrival is {@link Arrival.Trace}, so every description of the run names the trace, not drawn arrivals. Like any
+ * open loop it may be capped ({@code --max-concurrency}, as vLLM bench and AIPerf cap a replay): a request due while
+ * the cap is full waits for a free slot, and its send lag shows the wait.
  */
 final class TraceReplay {
     private TraceReplay() {
@@ -33,7 +36,34 @@ final class TraceReplay {
         }
     }
 
-    static LoadPlan plan(Trace trace, TraceFlags flags, LoadPlan given, CommonSettings common) {
+    /**
+     * Refuses the flags a replay has no use for, each in one line naming what to give instead, rather than running
+     * without them: the trace sets the arrivals, the request count and the length. Called before the load flags are
+     * checked, whose messages speak of a closed loop.
+     */
+    static void refuseFlags(LoadFlags f, Predicate<String> given) {
+        String replay = " does not apply to a trace replay";
+        if (given.test("--num-concurrent-requests")) {
+            throw new UsageException("--num-concurrent-requests" + replay + " (an open loop: requests go out on the "
+                    + "trace's timestamps); to cap the requests in flight give --max-concurrency N");
+        }
+        if (given.test("--max-num-completed-requests")) {
+            throw new UsageException("--max-num-completed-requests" + replay + ": the whole trace is sent, its "
+                    + "request count is the run's (keep its first S seconds with --trace-duration S)");
+        }
+        if (f.duration != null) {
+            throw new UsageException("--duration" + replay + ": its length is the trace's (keep its first S seconds "
+                    + "with --trace-duration S)");
+        }
+        for (String flag : new String[] {"--arrival", "--burstiness", "--arrival-seed"}) {
+            if (given.test(flag)) {
+                throw new UsageException(flag + replay + ": its arrivals are the trace's timestamps (speed them up "
+                        + "with --trace-speedup X)");
+            }
+        }
+    }
+
+    static LoadPlan plan(Trace trace, TraceFlags flags, LoadFlags load, LoadPlan given, CommonSettings common) {
         if (given.kind() != LoadPlan.Kind.CLOSED_LOOP || given.harness() != null
                 || !(given.warmup() instanceof Warmup.None)) {
             throw new UsageException("--trace sends on the trace's timestamps: it goes without --request-rate, "
@@ -52,10 +82,13 @@ final class TraceReplay {
                 flags.traceSpeedup, cut, trace.arrivals().size() - singles, Duration.ofMillis(trace.arrivalSpanMs()),
                 singles)
                 : new Arrival.Trace(flags.trace, n, Duration.ofMillis(spanMs), flags.traceSpeedup, cut);
+        // the open loop's cap (checked >= 1 with the load flags): the client opens that many connections
+        OptionalInt cap = load.maxConcurrency == null ? OptionalInt.empty() : OptionalInt.of(load.maxConcurrency);
         LoadProfile profile = new LoadProfile.OpenLoop(rate, arrival, 0, OptionalInt.of(n),
-                Optional.empty(), timeout, OptionalInt.empty());
+                Optional.empty(), timeout, cap);
         return new LoadPlan(true, given.models(), LoadPlan.Kind.OPEN_LOOP, profile, Warmup.NONE, null,
-                given.rules(), given.pause(), LoadPlan.UNCAPPED_OPEN_LOOP_CONNECTIONS, 0, true, trace.hasSessions());
+                given.rules(), given.pause(), cap.orElse(LoadPlan.UNCAPPED_OPEN_LOOP_CONNECTIONS), 0, true,
+                trace.hasSessions());
     }
 
     /**
