@@ -98,6 +98,10 @@ final class TokenBenchmarkOptions {
                     c.given("--max-num-completed-requests") ? common.maxNumCompletedRequests() : null, context));
         }
         SearchPlan search = c.search.resolve(slo, c.load, common.model());
+        if (search != null && c.trace.trace != null) { // a search's levels would skip the replay's flag checks too
+            throw new UsageException("--search does not apply to a trace replay: a search varies the load, a replay "
+                    + "sends the trace's (give one of them)");
+        }
         LoadPlan load = search != null ? LoadPlan.plain(common.model(), common.numConcurrentRequests(),
                 common.maxNumCompletedRequests(), java.time.Duration.ofSeconds(common.timeoutSeconds()))
                 : LoadOptions.resolve(c.load, common, !api.generates(), c::given);

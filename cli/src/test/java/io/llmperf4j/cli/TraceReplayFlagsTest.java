@@ -140,6 +140,9 @@ class TraceReplayFlagsTest {
                         + "trace's timestamps");
         CliRun.of(Map.of(), "token-benchmark", "--trace", trace, "--max-concurrency", "0")
                 .assertOneErrorLine(2, "--max-concurrency");
+        CliRun.of(Map.of(), "token-benchmark", "--trace", trace, "--search", "rate", "--slo", "ttft_p99<=500ms")
+                .assertOneErrorLine(2, "--search does not apply to a trace replay: a search varies the load, a "
+                        + "replay sends the trace's (give one of them)");
         CliRun.of(Map.of(), "token-benchmark", "--trace", trace, "--request-rate", "2")
                 .assertOneErrorLine(2, "--trace sends on the trace's timestamps: it goes without --request-rate");
     }
