@@ -4,6 +4,7 @@ import io.llmperf4j.servermetrics.exposition.Exposition;
 import io.llmperf4j.servermetrics.exposition.ExpositionFormat;
 import io.llmperf4j.servermetrics.exposition.ExpositionParser;
 import io.llmperf4j.servermetrics.exposition.MalformedExpositionException;
+import io.llmperf4j.servermetrics.exposition.PrintableText;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
@@ -30,6 +31,8 @@ final class MetricsFetcher implements AutoCloseable {
 
     /** Enough for {@code /metrics} → {@code /metrics/} (some vLLM builds) and a proxy hop. */
     static final int MAX_REDIRECTS = 3;
+    /** A Content-Type is the server's text, quoted on the console: escaped, and at most this long. */
+    private static final int MAX_QUOTED_TYPE_CHARS = 80;
 
     private final ServerMetricsConfig config;
     /** The open connection to the origin asked last, kept for the next scrape; null when there is none. */
@@ -79,8 +82,8 @@ final class MetricsFetcher implements AutoCloseable {
         String text = new String(response.body(), StandardCharsets.UTF_8);
         if (format == null) {
             if (contentType != null) {
-                throw new ScrapeFailedException("not Prometheus text (Content-Type " + contentType + ")", 200,
-                        contentType);
+                throw new ScrapeFailedException("not Prometheus text (Content-Type "
+                        + PrintableText.quote(contentType, MAX_QUOTED_TYPE_CHARS) + ")", 200, contentType);
             }
             format = ExpositionFormat.detect(text);
         }
