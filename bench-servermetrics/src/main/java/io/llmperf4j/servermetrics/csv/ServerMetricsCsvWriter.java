@@ -20,7 +20,8 @@ import org.apache.commons.csv.CSVPrinter;
  * columns="name")}). Creation-time samples are already gone (see the timeline). A failed scrape is one row with
  * the name {@value #GAP_NAME}, no value, and its reason in the labels column, so gaps stay visible.
  *
- * <p>{@code time_s}: seconds from the run's start, 6 decimals (the scrape's midpoint). {@code labels}: Prometheus
+ * <p>{@code time_s}: seconds from the run's start, 6 decimals (a successful scrape's midpoint; a gap's row, the
+ * instant the failed scrape was sent). {@code labels}: Prometheus
  * syntax without braces, sorted by label name ({@code engine="0",model_name="m"}), empty for none. {@code value}:
  * plain decimal, never an exponent; {@code NaN}, {@code +Inf}, {@code -Inf} as Prometheus writes them.
  */

@@ -12,8 +12,10 @@ import java.util.Map;
  * strategy turns {@code generationTokensPerS} into {@code generation_tokens_per_s}.
  *
  * @param engine                 {@code vllm}, {@code sglang}, {@code tgi}, or null when no known family was served
- * @param scrapesInWindow        scrapes taken inside the window, successful or not
- * @param failedScrapesInWindow  of those, the failed ones (gaps)
+ * @param scrapesInWindow        scrapes taken inside the window, successful or not (a successful one where its
+ *                               exchange's midpoint lies, a failed one where it was sent)
+ * @param failedScrapesInWindow  of those, the failed ones (gaps): a scrape sent inside the window counts here even
+ *                               when it failed (timed out) after the window's end
  * @param windowS                the measured window's length in seconds
  * @param scrapeSpanS            seconds between the two scrapes that bracket the window (the last at or before its
  *                               start, the first at or after its end): the span the latency histograms cover, wider

@@ -22,9 +22,19 @@ public final class Scrape {
         this.values = values;
     }
 
-    /** When the scrape happened, from the run's start: the midpoint between sending the request and the answer. */
+    /**
+     * When the scrape happened, from the run's start: for a successful one, the midpoint between sending the request
+     * and the answer (when the server's values were most likely read); for a failed one, the instant it was sent, so
+     * a scrape sent inside a window that hung for its whole timeout is that window's gap ({@link #failedAtNanos()}
+     * says when it failed).
+     */
     public long offsetNanos() {
         return offsetNanos;
+    }
+
+    /** For a failed scrape, when it failed, from the run's start: the instant it was sent plus its duration. */
+    public long failedAtNanos() {
+        return offsetNanos + durationNanos;
     }
 
     /** From sending the request to the whole answer (or the failure). */

@@ -70,8 +70,9 @@ public final class ServerMetricsTimeline {
 
     /**
      * Warnings for the run's output, empty when every scrape succeeded: how many scrapes failed and the most
-     * frequent reasons with their first time, e.g. "server metrics: 3 of 120 scrapes failed (gaps in the
-     * timeline): 3× timed out after 5 s, first at 41.0 s".
+     * frequent reasons with the first one's times, when it was sent and (when that reads otherwise) when it failed,
+     * e.g. "server metrics: 3 of 120 scrapes failed (gaps in the timeline): 3× timed out after 5 s, first sent at
+     * 41.0 s (failed at 46.0 s)".
      */
     public List<String> warnings() {
         return warnings("server metrics");
@@ -86,13 +87,19 @@ public final class ServerMetricsTimeline {
         List<String> reasons = byReason.entrySet().stream()
                 .sorted((a, b) -> Integer.compare(b.getValue().size(), a.getValue().size()))
                 .limit(MAX_WARNING_REASONS)
-                .map(e -> e.getValue().size() + "× " + e.getKey() + ", first at "
-                        + String.format(Locale.ROOT, "%.1f s", e.getValue().get(0).offsetNanos() / 1e9))
+                .map(e -> e.getValue().size() + "× " + e.getKey() + ", first " + when(e.getValue().get(0)))
                 .toList();
         String more = byReason.size() > MAX_WARNING_REASONS
                 ? "; " + (byReason.size() - MAX_WARNING_REASONS) + " other reasons" : "";
         return List.of(source + ": " + failed.size() + " of " + scrapes.size()
                 + " scrapes failed (gaps in the timeline): " + String.join("; ", reasons) + more);
+    }
+
+    /** "sent at 1.5 s (failed at 6.5 s)", or "sent at 1.5 s" alone for a failure that came at once. */
+    private static String when(Scrape failed) {
+        String sent = String.format(Locale.ROOT, "%.1f s", failed.offsetNanos() / 1e9);
+        String failedAt = String.format(Locale.ROOT, "%.1f s", failed.failedAtNanos() / 1e9);
+        return "sent at " + sent + (failedAt.equals(sent) ? "" : " (failed at " + failedAt + ")");
     }
 
     /**
@@ -139,7 +146,7 @@ public final class ServerMetricsTimeline {
             add(new Scrape(offsetNanos, durationNanos, null, ids, values));
         }
 
-        /** Records a failed scrape: a gap with its reason. */
+        /** Records a failed scrape: a gap with its reason, at the instant it was sent ({@link Scrape#offsetNanos()}). */
         public synchronized void recordFailure(long offsetNanos, long durationNanos, String reason) {
             add(new Scrape(offsetNanos, durationNanos, reason == null ? "failed" : reason, new int[0], new double[0]));
         }

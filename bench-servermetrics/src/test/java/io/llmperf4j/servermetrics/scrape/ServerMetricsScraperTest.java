@@ -133,7 +133,7 @@ class ServerMetricsScraperTest {
             assertTrue(heard.get(1).endsWith("answer again"), heard.get(1));
             String warning = scraper.warnings().get(0);
             assertTrue(warning.startsWith("server metrics from " + server.url("/metrics") + ": "), warning);
-            assertTrue(warning.contains("× HTTP 500, first at "), warning);
+            assertTrue(warning.contains("× HTTP 500, first sent at "), warning);
         }
     }
 
