@@ -86,6 +86,7 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
             int requests = common.maxNumCompletedRequests();
             WorkloadSource workload = WorkloadSource.resolve(options.workload(), Math.multiplyExact(requests, batch),
                     common.additionalSamplingParams(), err);
+            options.workload().checkImageDetailFits(common.llmApi());
             workload.checkImagesFit(common.llmApi(), false, err);
             List<RequestSpec> inputs = workload.requests();
             shape = TokenShape.of(options.workload(), workload);

@@ -29,7 +29,7 @@ final class LocalExecutor implements LoadExecutor {
         EndpointUnderTest endpoint = EndpointUnderTest.open(common.target(), EndpointUnderTest.ESTIMATED_PROMPT_TOKENS,
                 err);
         try {
-            LlmApi api = common.api(request.stream(), null);
+            LlmApi api = common.api(request.stream(), null).withImageDetail(request.workload().imageDetail());
             URI uri = endpoint.uri(api);
             Preflight.awaitReachable(uri, common.target(), err);
             if (common.target() instanceof EndpointTarget.Remote remote) { // the embedded simulator needs no check

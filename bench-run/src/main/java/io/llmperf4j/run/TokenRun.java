@@ -14,7 +14,9 @@ import io.llmperf4j.tokenize.prompt.PromptSynthesizer;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -69,6 +71,7 @@ final class TokenRun {
             WorkloadSource workload = WorkloadSource.resolve(request.workload(), common.maxNumCompletedRequests(),
                     common.additionalSamplingParams(), WorkloadSource.Levels.of(plan, request.search() != null), err);
             printMinimumInputTokens(workload);
+            request.workload().checkImageDetailFits(common.llmApi());
             workload.checkImagesFit(common.llmApi(), request.cluster() != null, err);
             try (ResultsFolder folder = ResultsFolder.lock(common.resultsDir(), common.overwrite(), err)) {
                 stops.beforeMeasurement(folder::close); // the lock released, a folder created empty removed
@@ -250,13 +253,23 @@ final class TokenRun {
         return run.withRecords(counted);
     }
 
+    /** The metadata echoed into the files, with {@code llmperf4j_image_detail} when --image-detail was given. */
+    private Map<String, String> withImageDetail(Map<String, String> metadata) {
+        String detail = request.workload().imageDetail();
+        if (detail == null) return metadata;
+        Map<String, String> echoed = new LinkedHashMap<>(metadata);
+        echoed.putIfAbsent("llmperf4j_image_detail", detail);
+        return echoed;
+    }
+
     /** The run's parameters as llmperf echoes them, for the endpoint shown in files (model and level set later). */
     private BenchmarkSettings settings(String endpoint, WorkloadSource workload) {
         TokenShape shape = TokenShape.of(request.workload(), workload);
         return new BenchmarkSettings(common.model(), shape.meanInputTokens(), shape.stddevInputTokens(),
                 shape.meanOutputTokens(), shape.stddevOutputTokens(), common.numConcurrentRequests(),
                 common.timeoutSeconds(), common.maxNumCompletedRequests(), common.additionalSamplingParams(),
-                common.llmApi(), common.metadata(), endpoint, workload.description(), workload.promptMode(),
+                common.llmApi(), withImageDetail(common.metadata()), endpoint, workload.description(),
+                workload.promptMode(),
                 request.workload().seed(), request.stream(),
                 common.connectionMode().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
     }

@@ -79,6 +79,22 @@ public record WorkloadSpec(int meanInputTokens, int stddevInputTokens, int meanO
                 sessions, options);
     }
 
+    /** OpenAI's {@code image_url.detail} for every image part (--image-detail), or null to send none. */
+    public String imageDetail() {
+        return images == null ? null : images.detail();
+    }
+
+    /**
+     * Refuses --image-detail before anything is sent where the API has no such field (every API but OpenAI's chat
+     * completions): the flag would do nothing there.
+     */
+    void checkImageDetailFits(String llmApi) {
+        if (imageDetail() != null && !llmApi.equals("openai")) {
+            throw new InvalidRequestException("--image-detail is a field of OpenAI's image_url part: --llm-api "
+                    + llmApi + " has none (use --llm-api openai)");
+        }
+    }
+
     /** llmperf's defaults: 550 ± 150 input tokens, 150 ± 80 output tokens, llama-2, seed 11111. */
     public static WorkloadSpec llmperfDefaults() {
         return new WorkloadSpec(550, 150, 150, 80, "llama-2", false, "llmperf", null, 11111, null, null, null, null,

@@ -58,8 +58,31 @@ final class ImageFlags {
                     + "each image is sent as URL/<its path>.")
     String baseUrl;
 
+    @Option(names = "--image-detail", paramLabel = "low|high|auto",
+            description = "OpenAI's image_url detail on every image part: it sets the image's token cost on OpenAI "
+                    + "and compatible vision servers. Default: none sent (the server's own default). --llm-api "
+                    + "openai only.")
+    String detail;
+
     /** The image options, or null when no image flag was given. */
     ImageOptions resolve() {
+        ImageOptions options = withoutDetail();
+        String d = detail();
+        if (d == null) return options;
+        return options == null ? ImageOptions.datasetOnly(false, null).withDetail(d) : options.withDetail(d);
+    }
+
+    /** The --image-detail value, or null when none was given. */
+    private String detail() {
+        if (detail == null) return null;
+        String d = detail.strip().toLowerCase(Locale.ROOT);
+        if (!ImageOptions.DETAILS.contains(d)) {
+            throw new UsageException("--image-detail must be low, high or auto (got '" + detail + "')");
+        }
+        return d;
+    }
+
+    private ImageOptions withoutDetail() {
         boolean url = mode();
         boolean synthetic = size != null || width != null || height != null || format != null || quality != null
                 || variants != null;

@@ -52,6 +52,15 @@ public final class ChatRequestBody {
      */
     public static Map<String, Object> build(String model, RequestSpec spec, boolean stream, boolean includeUsage,
                                             Map<String, ?> additionalSamplingParams) {
+        return build(model, spec, stream, includeUsage, additionalSamplingParams, null);
+    }
+
+    /**
+     * The same, every {@code image_url} part carrying {@code "detail": imageDetail} after its {@code url} (OpenAI's
+     * low, high or auto: the image's token cost on vision servers); none when {@code imageDetail} is null.
+     */
+    public static Map<String, Object> build(String model, RequestSpec spec, boolean stream, boolean includeUsage,
+                                            Map<String, ?> additionalSamplingParams, String imageDetail) {
         RequestInputs inputs = spec.inputs();
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("model", model);
@@ -59,9 +68,9 @@ public final class ChatRequestBody {
         messages.add(message("system", inputs.systemPrompt() == null ? "" : inputs.systemPrompt()));
         for (ChatMessage earlier : inputs.history()) {
             messages.add(earlier.images().isEmpty() ? message(earlier.role(), earlier.content())
-                    : message(earlier.role(), openAiParts(earlier.content(), earlier.images())));
+                    : message(earlier.role(), openAiParts(earlier.content(), earlier.images(), imageDetail)));
         }
-        messages.add(inputs.hasImages() ? message("user", openAiParts(spec.prompt(), inputs.images()))
+        messages.add(inputs.hasImages() ? message("user", openAiParts(spec.prompt(), inputs.images(), imageDetail))
                 : message("user", spec.prompt()));
         body.put("messages", messages);
         return finish(body, spec.maxTokens(), stream, includeUsage, additionalSamplingParams);
@@ -94,7 +103,7 @@ public final class ChatRequestBody {
         return text.append(prompt).toString();
     }
 
-    private static List<Object> openAiParts(String text, List<ImageInput> images) {
+    private static List<Object> openAiParts(String text, List<ImageInput> images, String detail) {
         List<Object> parts = new ArrayList<>(images.size() + 1);
         Map<String, Object> textPart = new LinkedHashMap<>();
         textPart.put("type", "text");
@@ -103,7 +112,10 @@ public final class ChatRequestBody {
         for (ImageInput image : images) {
             Map<String, Object> part = new LinkedHashMap<>();
             part.put("type", "image_url");
-            part.put("image_url", Map.of("url", image.url()));
+            Map<String, Object> imageUrl = new LinkedHashMap<>();
+            imageUrl.put("url", image.url());
+            if (detail != null) imageUrl.put("detail", detail);
+            part.put("image_url", imageUrl);
             parts.add(part);
         }
         return parts;

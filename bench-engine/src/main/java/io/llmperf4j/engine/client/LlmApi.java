@@ -35,6 +35,17 @@ public interface LlmApi {
     /** The JSON body of one request (model and additional parameters from {@code config}). */
     byte[] body(ClientConfig config, RequestSpec spec);
 
+    /**
+     * This API sending OpenAI's {@code image_url.detail} (low, high, auto) on every image part; null: as it is.
+     *
+     * @throws IllegalArgumentException when the API has no such field (only OpenAI's chat completions has)
+     */
+    default LlmApi withImageDetail(String detail) {
+        if (detail == null) return this;
+        throw new IllegalArgumentException("--image-detail is a field of OpenAI's image_url part: --llm-api "
+                + name() + " has none (use --llm-api openai)");
+    }
+
     /** True: a 200 is an SSE stream; false: one JSON body parsed whole by {@link #parser()}. */
     boolean streaming();
 

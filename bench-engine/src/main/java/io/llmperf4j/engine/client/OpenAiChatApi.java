@@ -11,12 +11,15 @@ import java.util.Objects;
 /**
  * {@code --llm-api openai}: {@code POST <base>/chat/completions} with {@link ChatRequestBody}, {@code Authorization:
  * Bearer}. Streaming (the default) reads {@code choices[0].delta.content}; not streaming sends {@code "stream":
- * false} and reads {@code choices[0].message.content} of the one response.
+ * false} and reads {@code choices[0].message.content} of the one response. {@link #withImageDetail} adds OpenAI's
+ * {@code detail} to every image part.
  */
 public final class OpenAiChatApi implements LlmApi {
 
     private final boolean stream;
     private final ChunkParser parser;
+    /** {@code image_url.detail} of every image part (low, high, auto), or null for none. */
+    private final String imageDetail;
 
     /** @param stream false for {@code --no-stream} */
     public OpenAiChatApi(boolean stream) {
@@ -25,8 +28,19 @@ public final class OpenAiChatApi implements LlmApi {
 
     /** With another chunk interpretation (tests). */
     OpenAiChatApi(boolean stream, ChunkParser parser) {
+        this(stream, parser, null);
+    }
+
+    private OpenAiChatApi(boolean stream, ChunkParser parser, String imageDetail) {
         this.stream = stream;
         this.parser = Objects.requireNonNull(parser, "parser");
+        this.imageDetail = imageDetail;
+    }
+
+    /** This API whose image parts carry {@code "detail": detail} (--image-detail); null: none, as before. */
+    @Override
+    public LlmApi withImageDetail(String detail) {
+        return detail == null ? this : new OpenAiChatApi(stream, parser, detail);
     }
 
     @Override
@@ -47,7 +61,7 @@ public final class OpenAiChatApi implements LlmApi {
     @Override
     public byte[] body(ClientConfig config, RequestSpec spec) {
         return ChatRequestBody.toJson(ChatRequestBody.build(config.model(), spec, stream, config.includeUsage(),
-                config.additionalSamplingParams()));
+                config.additionalSamplingParams(), imageDetail));
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.llmperf4j.tokenize.prompt.LengthDistribution;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -21,15 +22,28 @@ import java.util.Map;
  * @param urlMode    send http(s) URLs instead of the bytes
  * @param baseUrl    with {@code urlMode}: where the user serves the folder's or the dataset's image files
  *                   ({@code baseUrl + "/" + relative path}), or null
+ * @param detail     OpenAI's {@code image_url.detail} on every image part ({@link #DETAILS}: low, high, auto), which
+ *                   sets the image's token cost on OpenAI and compatible vision servers; null to send none
  */
 public record ImageOptions(CountDistribution perRequest, LengthDistribution widths, LengthDistribution heights,
                            ImageFormat format, int quality, int variants, Path folder, boolean urlMode,
-                           String baseUrl) {
+                           String baseUrl, String detail) {
     public static final int DEFAULT_SIDE = 512;
     public static final int DEFAULT_QUALITY = 85;
     public static final int DEFAULT_VARIANTS = 8;
+    /** The values of OpenAI's {@code image_url.detail}. */
+    public static final List<String> DETAILS = List.of("low", "high", "auto");
+
+    /** Without a detail. */
+    public ImageOptions(CountDistribution perRequest, LengthDistribution widths, LengthDistribution heights,
+                        ImageFormat format, int quality, int variants, Path folder, boolean urlMode, String baseUrl) {
+        this(perRequest, widths, heights, format, quality, variants, folder, urlMode, baseUrl, null);
+    }
 
     public ImageOptions {
+        if (detail != null && !DETAILS.contains(detail)) {
+            throw new IllegalArgumentException("image detail must be low, high or auto, not '" + detail + "'");
+        }
         widths = widths == null ? LengthDistribution.fixed(DEFAULT_SIDE) : widths;
         heights = heights == null ? LengthDistribution.fixed(DEFAULT_SIDE) : heights;
         format = format == null ? ImageFormat.PNG : format;
@@ -70,12 +84,17 @@ public record ImageOptions(CountDistribution perRequest, LengthDistribution widt
 
     /** A copy with other synthetic image sides. */
     public ImageOptions withSides(LengthDistribution w, LengthDistribution h) {
-        return new ImageOptions(perRequest, w, h, format, quality, variants, folder, urlMode, baseUrl);
+        return new ImageOptions(perRequest, w, h, format, quality, variants, folder, urlMode, baseUrl, detail);
     }
 
     /** A copy in another encoding. */
     public ImageOptions withFormat(ImageFormat f, int q) {
-        return new ImageOptions(perRequest, widths, heights, f, q, variants, folder, urlMode, baseUrl);
+        return new ImageOptions(perRequest, widths, heights, f, q, variants, folder, urlMode, baseUrl, detail);
+    }
+
+    /** A copy whose image parts carry OpenAI's {@code detail} ({@code null}: none). */
+    public ImageOptions withDetail(String d) {
+        return new ImageOptions(perRequest, widths, heights, format, quality, variants, folder, urlMode, baseUrl, d);
     }
 
     /** {@code WxH} as two fixed sides. */
@@ -117,6 +136,7 @@ public record ImageOptions(CountDistribution perRequest, LengthDistribution widt
         }
         map.put("url_mode", urlMode ? "url" : "data");
         if (baseUrl != null) map.put("base_url", baseUrl);
+        if (detail != null) map.put("detail", detail);
         return map;
     }
 }
