@@ -53,7 +53,8 @@ public final class ErrorBodies {
         boolean bare = message.equals(body);
         String flat = (bare ? withoutMarkup(body) : message).replaceAll("\\s+", " ").strip();
         int limit = bare ? Math.min(BODY_CHARS, messageChars) : messageChars;
-        return flat.length() <= limit ? flat : flat.substring(0, limit).stripTrailing() + "...";
+        // the server's text goes to the console and the warnings: an ANSI escape or a NUL in it must not act there
+        return PrintableText.of(flat.length() <= limit ? flat : flat.substring(0, limit).stripTrailing() + "...");
     }
 
     /**

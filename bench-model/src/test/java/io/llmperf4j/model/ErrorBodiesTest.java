@@ -39,6 +39,9 @@ class ErrorBodiesTest {
         assertEquals("x".repeat(50) + "...", ErrorBodies.oneLine("{\"message\":\"" + message + "\"}", 50));
         assertEquals("404 page not found", ErrorBodies.oneLine("404 page not found\n", 300));
         assertEquals("a < b", ErrorBodies.oneLine("a < b", 300));
+        // a server's ANSI escape or NUL is quoted, never passed to the terminal or the warnings (QA s44)
+        assertEquals("engine \\x1b[31mexploded\\x1b[0m \\x00 here", ErrorBodies.oneLine(
+                "{\"error\":{\"message\":\"engine \\u001b[31mexploded\\u001b[0m \\u0000 here\"}}", 300));
         assertEquals("", ErrorBodies.oneLine(null, 300));
     }
 }

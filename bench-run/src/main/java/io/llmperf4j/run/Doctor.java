@@ -14,6 +14,7 @@ import io.llmperf4j.engine.client.EndpointUrls;
 import io.llmperf4j.engine.client.LlmApi;
 import io.llmperf4j.engine.client.Secret;
 import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.PrintableText;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 
@@ -221,7 +222,7 @@ public final class Doctor {
             response = http.build().send(request.build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException | IllegalArgumentException e) {
             wrongScheme = wrongScheme(models, e);
-            results.add(DoctorCheck.Result.fail("API key", "GET " + models + " failed: " + printable(String.valueOf(
+            results.add(DoctorCheck.Result.fail("API key", "GET " + models + " failed: " + PrintableText.of(String.valueOf(
                     e.getMessage())),
                     wrongScheme != null ? wrongScheme : "check the URL and, for https, the server's certificate (a "
                             + "private CA: --ca-cert FILE)"));
@@ -457,15 +458,6 @@ public final class Doctor {
             "Invalid status line: \"[\u0014-\u0017]");
 
     /** Control characters (a TLS record's bytes in a status line) as \\xNN, so the line prints cleanly. */
-    private static String printable(String text) {
-        StringBuilder out = new StringBuilder();
-        for (char c : text.toCharArray()) {
-            if (c < 0x20) out.append(String.format("\\x%02x", (int) c));
-            else out.append(c);
-        }
-        return out.toString();
-    }
-
     private void checkTls(URI endpoint) {
         if (!"https".equalsIgnoreCase(endpoint.getScheme())) {
             if (wrongScheme != null) {

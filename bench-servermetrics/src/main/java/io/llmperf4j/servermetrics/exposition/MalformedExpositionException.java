@@ -1,5 +1,7 @@
 package io.llmperf4j.servermetrics.exposition;
 
+import io.llmperf4j.model.PrintableText;
+
 /**
  * A body that is not valid exposition text; the message names the line and what is wrong with it, and quotes the
  * line ({@link PrintableText}: control characters escaped, at most {@value #MAX_QUOTED_CHARS} characters), since it

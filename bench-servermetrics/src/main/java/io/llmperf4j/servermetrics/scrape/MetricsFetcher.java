@@ -4,7 +4,7 @@ import io.llmperf4j.servermetrics.exposition.Exposition;
 import io.llmperf4j.servermetrics.exposition.ExpositionFormat;
 import io.llmperf4j.servermetrics.exposition.ExpositionParser;
 import io.llmperf4j.servermetrics.exposition.MalformedExpositionException;
-import io.llmperf4j.servermetrics.exposition.PrintableText;
+import io.llmperf4j.model.PrintableText;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;

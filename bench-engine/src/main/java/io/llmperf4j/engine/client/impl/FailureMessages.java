@@ -1,6 +1,7 @@
 package io.llmperf4j.engine.client.impl;
 
 import io.llmperf4j.model.ErrorBodies;
+import io.llmperf4j.model.PrintableText;
 import io.netty.channel.ConnectTimeoutException;
 import io.netty.handler.ssl.NotSslRecordException;
 
@@ -323,12 +324,9 @@ public final class FailureMessages {
         int i = 0;
         for (; i < text.length() && out.length() < chars; i++) {
             char c = text.charAt(i);
-            switch (c) {
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                default -> out.append(c < 0x20 ? '?' : c);
-            }
+            String escaped = PrintableText.escape(c);
+            if (escaped == null) out.append(c);
+            else out.append(escaped);
         }
         if (i < text.length() || take < data.length) out.append("...");
         return out.toString();

@@ -97,6 +97,9 @@ class FailureMessagesTest {
         assertEquals("x".repeat(FailureMessages.EXCERPT_CHARS) + "...",
                 FailureMessages.excerpt(longText.getBytes(StandardCharsets.UTF_8)));
         assertEquals("", FailureMessages.excerpt(new byte[0]));
+        // control characters read as escapes, the same as everywhere server text is quoted (PrintableText)
+        assertEquals("a\\x1b[2Jb\\x7f\\u202ec", FailureMessages.excerpt("a\u001b[2Jb\u007f\u202ec"
+                .getBytes(StandardCharsets.UTF_8)));
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.llmperf4j.servermetrics.exposition;
+package io.llmperf4j.model;
 
 /**
  * Text a server sent, made safe to quote on a console line or in a notice: control characters escaped (so a NUL
@@ -38,7 +38,7 @@ public final class PrintableText {
     }
 
     /** The escape of {@code c}, or null when it prints as it is. */
-    private static String escape(char c) {
+    public static String escape(char c) {
         switch (c) {
             case '\t':
                 return "\\t";

@@ -1,4 +1,4 @@
-package io.llmperf4j.servermetrics.exposition;
+package io.llmperf4j.model;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
