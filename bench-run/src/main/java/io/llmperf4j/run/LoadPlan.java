@@ -9,6 +9,7 @@ import io.llmperf4j.engine.load.LoadSettings;
 import io.llmperf4j.engine.load.OpenLoopSettings;
 import io.llmperf4j.engine.load.SaturationRules;
 import io.llmperf4j.engine.load.Warmup;
+import io.llmperf4j.report.summary.Plural;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -146,7 +147,7 @@ public record LoadPlan(boolean active, List<String> models, Kind kind, LoadProfi
             return "trace replay of " + t.details() + ", " + t.startsAtOneInstant().orElse("mean "
                     + Arrival.Trace.significant(level.requestsPerSecond()) + " " + t.rateUnit())
                     + level.maxConcurrency().stream()
-                    .mapToObj(c -> ", at most " + c + " requests in flight").findFirst().orElse("");
+                    .mapToObj(c -> ", at most " + Plural.of(c, "request") + " in flight").findFirst().orElse("");
         }
         StringBuilder b = new StringBuilder();
         switch (kind) {
@@ -171,8 +172,8 @@ public record LoadPlan(boolean active, List<String> models, Kind kind, LoadProfi
             OpenLoopSettings o = (OpenLoopSettings) first;
             b.append(", ").append(o.arrival()).append(sessions ? " session arrivals (seed " : " arrivals (seed ")
                     .append(arrivalSeed).append(')');
-            o.maxConcurrency().ifPresent(c -> b.append(", at most ").append(c)
-                    .append(sessions ? " requests in flight" : " in flight"));
+            o.maxConcurrency().ifPresent(c -> b.append(", at most ")
+                    .append(sessions ? Plural.of(c, "request") : Integer.toString(c)).append(" in flight"));
             o.duration().ifPresent(d -> b.append(", ").append(secondsText(d)).append(" of arrivals"));
             // with sessions the budget counts requests (turns), one arrival per session
             o.maxRequests().ifPresent(n -> b.append(", ").append(n).append(sessions ? " requests" : " arrivals"));

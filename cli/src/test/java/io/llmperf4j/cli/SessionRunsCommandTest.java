@@ -87,7 +87,7 @@ class SessionRunsCommandTest {
                         r::toString);
             }
             assertTrue(run.err().contains("open loop, 200 sessions/s, constant session arrivals"), run::err);
-            assertTrue(run.err().contains("at most 1 requests in flight, 9 requests"), run::err);
+            assertTrue(run.err().contains("at most 1 request in flight, 9 requests"), run::err);
             assertTrue(run.out().contains("Open loop: offered 200 sessions/s, constant session arrivals"), run::out);
             assertTrue(run.out().contains("Sessions: 3 scheduled, 3 started, 0 not started; 9 requests (turns) sent"),
                     run::out);

@@ -160,7 +160,8 @@ public record OpenLoopSettings(
         if (sessionArrivals) { // the rate counts sessions; the cap counts their turns
             return "open loop, " + LoadSettings.formatLevel(requestsPerSecond) + " sessions/s, " + arrival
                     + " session arrivals" + (maxConcurrency.isPresent()
-                    ? ", at most " + maxConcurrency.getAsInt() + " requests in flight" : "");
+                    ? ", at most " + maxConcurrency.getAsInt() + (maxConcurrency.getAsInt() == 1 ? " request"
+                    : " requests") + " in flight" : "");
         }
         return "open loop, " + LoadSettings.formatLevel(requestsPerSecond) + " req/s " + arrival
                 + (maxConcurrency.isPresent() ? ", at most " + maxConcurrency.getAsInt() + " in flight" : "");
