@@ -22,8 +22,9 @@ class SummaryConsoleReportTest {
         assertEquals("metric                             n        p50        p90        p99       mean  unit", lines[1]);
         assertEquals("TTFT                              10    245.000    281.000    289.100    245.000  ms", lines[2]);
         assertEquals("ITL (per event)                  490     20.000     20.000     20.000     20.000  ms", lines[4]);
-        // no tokens per event in these hand-made records; no reasoning, so no TTFRT row
-        assertEquals("ITL (per token)                    0          -          -          -          -  ms", lines[5]);
+        // no client counts per event in these hand-made records, but the server's usage (50 tokens in 50 events
+        // each) gives one token per event (EventTokenCounts): per token as per event; no reasoning, so no TTFRT row
+        assertEquals("ITL (per token)                  490     20.000     20.000     20.000     20.000  ms", lines[5]);
         assertEquals("Output throughput: 47.62 tok/s   Request throughput: 0.952 req/s   Errors: 2 of 12 (16.7%)",
                 lines[10]);
         assertEquals("Output tokens from: server usage 10, client tokenizer 0 (minus 1 special), none 0", lines[11]);
