@@ -29,6 +29,14 @@ public enum FailureCause {
      */
     SERVER_UNAVAILABLE;
 
+    /**
+     * The failures that may be the server's capacity ({@link #CAPACITY}), in the words the page's Errors sentence and
+     * compare's line list them: one list, so a sign the rule gains ({@link #of(FailureKind, Integer, boolean)}'s error
+     * events after tokens) is named wherever it is counted.
+     */
+    public static final String CAPACITY_SIGNS = "429, 408, 5xx, timeouts, dropped connections, error events after "
+            + "tokens";
+
     /** For {@link #of(FailureKind, Integer, boolean, long, long)}: the server answered no request of the run. */
     public static final long NEVER_SERVED = Long.MAX_VALUE;
 

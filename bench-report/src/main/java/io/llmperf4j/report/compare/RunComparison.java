@@ -98,7 +98,7 @@ public record RunComparison(ComparedRun baseline, ComparedRun candidate, Bootstr
                 case CONFIGURATION -> "the client's configuration (a refused connection, a 3xx or 4xx), not the "
                         + "server's capacity";
                 case OTHER -> "pointing at neither side (a malformed or cut-short stream, an error without a code)";
-                case CAPACITY -> "the server's capacity (429, 408, 5xx, timeouts, dropped connections)";
+                case CAPACITY -> "the server's capacity (" + FailureCause.CAPACITY_SIGNS + ")";
                 case SERVER_UNAVAILABLE -> "the server going away (connections refused after it had served)";
             };
         }

@@ -10,6 +10,7 @@ import io.llmperf4j.model.ServerGone;
 import io.llmperf4j.report.metrics.Metric;
 import io.llmperf4j.report.metrics.MetricUnit;
 import io.llmperf4j.report.metrics.RequestMetrics;
+import io.llmperf4j.report.metrics.RunWarnings;
 import io.llmperf4j.report.summary.Redaction;
 import io.llmperf4j.report.summary.RunEnvironment;
 import io.llmperf4j.report.summary.SloVerdictJson;
@@ -860,12 +861,15 @@ final class HtmlPage {
                     + "right; check the server's logs.");
         }
         if (capacity > 0) {
-            // a connection closed mid-response is also what a server that stops (crashes, restarts) leaves
+            // a connection closed mid-response is also what a server that stops (crashes, restarts) leaves, and an
+            // error event after tokens a server that failed while serving: the warning's words for both
             boolean dropped = groups.stream().anyMatch(g -> g.cause() == FailureCause.CAPACITY
                     && g.kind() == FailureKind.CONNECTION_CLOSED);
-            parts.add(capacity + (capacity == 1 ? " points" : " point") + " at capacity (429, 408, 5xx, timeouts, "
-                    + "dropped connections): the service did not hold this load" + (dropped ? ", or it stopped "
-                    + "while answering (a crash, a restart?): check its logs." : "."));
+            boolean streamErrors = groups.stream().anyMatch(g -> g.cause() == FailureCause.CAPACITY
+                    && g.kind() == FailureKind.ERROR_IN_STREAM);
+            parts.add(capacity + (capacity == 1 ? " points" : " point") + " at capacity ("
+                    + FailureCause.CAPACITY_SIGNS + "): the service did not hold this load"
+                    + RunWarnings.whileAnswering(dropped, streamErrors));
         }
         if (configuration > 0) {
             parts.add(configuration + (configuration == 1 ? " points" : " point") + " at the configuration (a 4xx "

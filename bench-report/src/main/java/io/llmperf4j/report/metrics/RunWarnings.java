@@ -512,11 +512,7 @@ public final class RunWarnings {
         String load = (dropped
                 ? "the server may not hold this load (rate limits, server errors, timeouts or dropped connections)"
                 : "the server may not hold this load (rate limits, server errors or timeouts)")
-                + (dropped && streamErrors ? ", or it failed or stopped while answering (error events in streams it "
-                + "had accepted, a crash, a restart?): check its logs."
-                : dropped ? ", or it stopped while answering (a crash, a restart?): check its logs."
-                : streamErrors ? ", or it failed while answering (error events in streams it had accepted: an engine "
-                + "error?): check its logs." : ".");
+                + whileAnswering(dropped, streamErrors);
         String api = uncodedErrors
                 ? "the server reported errors without a status code, or its responses were not what the API "
                 + "promises: read the messages of the failure kinds; check that the endpoint is the API named by "
@@ -533,6 +529,21 @@ public final class RunWarnings {
                 : counts.get(0) + ", " + counts.get(1) + " and " + counts.get(2);
         String advice = configuration > 0 ? config + (capacity > 0 ? " Otherwise " + load : "") : load;
         return tally + ": " + advice + (other > 0 ? " For the rest: " + api : "");
+    }
+
+    /**
+     * How capacity failures' words end: what else than load they may be (the warning's and the page's Errors sentence
+     * alike), "." when nothing else.
+     *
+     * @param dropped      some are connections closed mid-response, which a server that stops makes too
+     * @param streamErrors some are coded error events after tokens: the server failed while serving (an engine error)
+     */
+    public static String whileAnswering(boolean dropped, boolean streamErrors) {
+        return dropped && streamErrors ? ", or it failed or stopped while answering (error events in streams it had "
+                + "accepted, a crash, a restart?): check its logs."
+                : dropped ? ", or it stopped while answering (a crash, a restart?): check its logs."
+                : streamErrors ? ", or it failed while answering (error events in streams it had accepted: an engine "
+                + "error?): check its logs." : ".";
     }
 
     /** The warnings for a run's requests, in {@link WarningCode} order. */

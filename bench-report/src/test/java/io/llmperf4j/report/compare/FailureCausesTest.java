@@ -50,6 +50,24 @@ class FailureCausesTest {
         assertTrue(ComparisonConsoleReport.render(c).contains("\n" + line + "\n"));
     }
 
+    /** Error events after tokens are counted as the server's capacity (23d2d27), and the line's list says so. */
+    @Test
+    void errorEventsAfterTokensAreListedWithTheServersCapacity() {
+        List<RequestMetrics> requests = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            var r = request(i).start(START_EPOCH_MICROS + i * 100_000L);
+            requests.add(RequestMetrics.from(i < 2 ? r.evenEvents(100 * MS, 10 * MS, 10).e2e(190 * MS)
+                    .usage(50, 10).build() : i < 4 ? r.evenEvents(100 * MS, 10 * MS, 2)
+                    .failed(FailureKind.ERROR_IN_STREAM, 400, "engine error").e2e(150 * MS).build()
+                    : r.failed(FailureKind.LOST, -1, "lost").e2e(50 * MS).build(), TokenCounting.DEFAULT));
+        }
+        RunComparison c = RunComparison.compare(side("a", 40, null, 0, 0), RunSamples.of("b", requests));
+        assertEquals("error rate: failures that are not the server's: the candidate's 2 CAPACITY: the server's "
+                + "capacity (429, 408, 5xx, timeouts, dropped connections, error events after tokens); 2 LOST: lost "
+                + "with a load worker that left the cluster mid-run, no fault of the server's (the error rate and "
+                + "the throughput count them all)", c.failuresNotTheServers().orElseThrow());
+    }
+
     @Test
     void serverErrorsAreTheServersAndGetNoLine() {
         RunComparison c = RunComparison.compare(side("a", 40, null, 0, 0),

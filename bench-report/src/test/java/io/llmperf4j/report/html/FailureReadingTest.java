@@ -57,7 +57,8 @@ class FailureReadingTest {
 
     @Test
     void capacityAndConfigurationAreCountedApartAndCancellationsSayNothing() {
-        assertEquals("4 point at capacity (429, 408, 5xx, timeouts, dropped connections): the service did not hold "
+        assertEquals("4 point at capacity (429, 408, 5xx, timeouts, dropped connections, error events after "
+                        + "tokens): the service did not hold "
                         + "this load, or it stopped while answering (a crash, a restart?): check its logs. 1 points at the configuration (a 4xx other than 408/429, a refused or failed "
                         + "connection): the requests were refused, which says nothing about the load; check the API "
                         + "key, model id and base URL. 2 were cancelled in flight when the run ended: those say "
@@ -70,11 +71,28 @@ class FailureReadingTest {
 
     @Test
     void aServerThatStoppedMidStreamIsNotOnlyLoad() {
-        assertEquals("1 points at capacity (429, 408, 5xx, timeouts, dropped connections): the service did not hold "
+        assertEquals("1 points at capacity (429, 408, 5xx, timeouts, dropped connections, error events after "
+                        + "tokens): the service did not hold "
                 + "this load.", reading(List.of(group(FailureKind.HTTP_STATUS, 429, 1))));
-        assertEquals("3 point at capacity (429, 408, 5xx, timeouts, dropped connections): the service did not hold "
+        assertEquals("3 point at capacity (429, 408, 5xx, timeouts, dropped connections, error events after "
+                        + "tokens): the service did not hold "
                         + "this load, or it stopped while answering (a crash, a restart?): check its logs.",
                 reading(List.of(group(FailureKind.CONNECTION_CLOSED, -1, 3))));
+    }
+
+    /** A coded error event after tokens is the server failing while serving: the warning's words (23d2d27). */
+    @Test
+    void errorEventsAfterTokensSayTheServerFailedWhileAnswering() {
+        ReportSeries.ErrorGroup afterTokens = new ReportSeries.ErrorGroup(FailureKind.ERROR_IN_STREAM, 400, 2, 1,
+                List.of("m"), FailureCause.CAPACITY);
+        assertEquals("2 point at capacity (429, 408, 5xx, timeouts, dropped connections, error events after tokens): "
+                        + "the service did not hold this load, or it failed while answering (error events in streams "
+                        + "it had accepted: an engine error?): check its logs.",
+                reading(List.of(afterTokens)));
+        assertEquals("3 point at capacity (429, 408, 5xx, timeouts, dropped connections, error events after tokens): "
+                        + "the service did not hold this load, or it failed or stopped while answering (error events "
+                        + "in streams it had accepted, a crash, a restart?): check its logs.",
+                reading(List.of(afterTokens, group(FailureKind.CONNECTION_CLOSED, -1, 1))));
     }
 
     @Test
