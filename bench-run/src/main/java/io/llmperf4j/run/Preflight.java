@@ -8,6 +8,7 @@ import io.llmperf4j.engine.client.ClientConfig;
 import io.llmperf4j.engine.client.LlmApi;
 import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.client.RequestHandle;
+import io.llmperf4j.engine.client.impl.Exchange;
 import io.llmperf4j.engine.client.impl.FailureMessages;
 import io.llmperf4j.model.ErrorBodies;
 import io.llmperf4j.model.Failure;
@@ -147,9 +148,7 @@ final class Preflight {
                     try {
                         record = handle.completion().get(noticeAfter.toMillis(), TimeUnit.MILLISECONDS);
                     } catch (TimeoutException e) {
-                        err.println("llmperf4j: pre-run check: no answer from " + where + " after "
-                                + seconds(noticeAfter) + "; waiting up to " + seconds(wait.limit()) + " ("
-                                + wait.bound() + ")");
+                        err.println(waiting(where, noticeAfter, wait, handle));
                         long left = wait.limit().toNanos() - (System.nanoTime() - start);
                         record = handle.completion().get(Math.max(left, 0), TimeUnit.NANOSECONDS);
                     }
@@ -230,6 +229,25 @@ final class Preflight {
                 + " worker" + (answers.size() == 1 ? "" : "s") + ": " + String.join("; ", problems)
                 + (keys ? "; each worker sends the key in its own " + keyVariable + " (keys never cross the "
                 + "cluster; " + EndpointTarget.keyFix(keyVariable) + ")" : ""));
+    }
+
+    /**
+     * The line after {@code after} with the answer still in flight, saying what has come of it so far (the client's
+     * exchange counts its events and knows its headers as they come): "no answer" only when nothing has.
+     */
+    static String waiting(String where, Duration after, Wait wait, RequestHandle handle) {
+        String sofar = "no answer from " + where;
+        if (handle instanceof Exchange exchange) {
+            int events = exchange.eventsDecoded();
+            if (events > 0) {
+                sofar = where + " answered 200 and " + events + " event" + (events == 1 ? "" : "s")
+                        + " but has not finished";
+            } else if (exchange.headersReceived()) {
+                sofar = where + " answered with its status and headers but no event yet";
+            }
+        }
+        return "llmperf4j: pre-run check: " + sofar + " after " + seconds(after) + "; waiting up to "
+                + seconds(wait.limit()) + " (" + wait.bound() + ")";
     }
 
     /** How long the check waits for its answer, and which option sets that. */

@@ -63,8 +63,38 @@ class PreflightStalledAnswerTest {
         assertFalse(line.contains("the model is loaded"), line);
     }
 
+    /**
+     * The waiting line, printed with the request still in flight, says what has come so far (the exchange's events
+     * and headers): it read "no answer from URL after 5 s" whatever had come.
+     */
+    @Test
+    void theWaitingLineSaysWhatHasComeSoFar() throws Exception {
+        List<String> tokens = lines(true, Duration.ofSeconds(1));
+        assertEquals(2, tokens.size(), tokens::toString);
+        assertTrue(Pattern.compile("llmperf4j: pre-run check: http://127\\.0\\.0\\.1:\\d+/v1/chat/completions "
+                + "answered 200 and 3 events but has not finished after 1 s; waiting up to 2 s \\(--timeout\\)")
+                .matcher(tokens.get(0)).matches(), tokens::toString);
+        assertTrue(tokens.get(1).contains(" answered 200 and 2 content events, then nothing more for "),
+                tokens::toString);
+        List<String> headers = lines(false, Duration.ofSeconds(1));
+        assertEquals(2, headers.size(), headers::toString);
+        assertTrue(Pattern.compile("llmperf4j: pre-run check: http://127\\.0\\.0\\.1:\\d+/v1/chat/completions "
+                + "answered with its status and headers but no event yet after 1 s; waiting up to 2 s "
+                + "\\(--timeout\\)").matcher(headers.get(0)).matches(), headers::toString);
+    }
+
     /** The check's one line against a server that answers 200 (and, with {@code tokens}, 2 tokens) and stalls. */
     private static String gaveUpLine(boolean tokens) throws Exception {
+        List<String> lines = lines(tokens, Duration.ofSeconds(5));
+        assertEquals(1, lines.size(), lines::toString);
+        return lines.get(0);
+    }
+
+    /**
+     * The check's lines against that server: with a run --timeout of 1 s when {@code noticeAfter} is longer (no
+     * waiting line), else 2 s.
+     */
+    private static List<String> lines(boolean tokens, Duration noticeAfter) throws Exception {
         CountDownLatch over = new CountDownLatch(1);
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8);
         ExecutorService threads = Executors.newFixedThreadPool(2);
@@ -77,11 +107,10 @@ class PreflightStalledAnswerTest {
                     .connectTimeout(Duration.ofSeconds(5)).idleTimeout(Duration.ofSeconds(10)).build();
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-            assertDoesNotThrow(() -> Preflight.checkRequest(config, CHAT, "k", "OPENAI_API_KEY",
-                    Duration.ofSeconds(1), err, Duration.ofSeconds(5)));
-            List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
-            assertEquals(1, lines.size(), lines::toString);
-            return lines.get(0);
+            Duration runTimeout = Duration.ofSeconds(noticeAfter.toSeconds() < 5 ? 2 : 1);
+            assertDoesNotThrow(() -> Preflight.checkRequest(config, CHAT, "k", "OPENAI_API_KEY", runTimeout, err,
+                    noticeAfter));
+            return bytes.toString(StandardCharsets.UTF_8).lines().toList();
         } finally {
             over.countDown();
             server.stop(0);

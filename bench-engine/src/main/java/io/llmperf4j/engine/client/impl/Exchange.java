@@ -174,6 +174,8 @@ public final class Exchange implements RequestHandle, SseEventSink {
     private long attachNanos;
     private ScheduledFuture<?> idleCheck;
     private volatile int eventsDecoded;
+    /** The response's status and headers came (a progress probe, as {@link #eventsDecoded}). */
+    private volatile boolean headersReceived;
     /** The current attempt on a connection, and whether a failed one may move to another connection. */
     private final ConnectionRetry retry;
     /** Where the time before the content went: stamped on the event loop as each moment happens. */
@@ -262,6 +264,11 @@ public final class Exchange implements RequestHandle, SseEventSink {
     /** SSE events decoded so far, {@code [DONE]} included (a progress probe; any thread). */
     public int eventsDecoded() {
         return eventsDecoded;
+    }
+
+    /** Whether the response's status and headers have come (a progress probe; any thread). */
+    public boolean headersReceived() {
+        return headersReceived;
     }
 
     private synchronized Channel currentChannel() {
@@ -466,6 +473,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
             return;
         }
         phases.responseHeaders(arrivalNanos);
+        headersReceived = true;
         status = response.status().code();
         keepAlive = HttpUtil.isKeepAlive(response);
         bodyDelimited = HttpUtil.isTransferEncodingChunked(response) || HttpUtil.isContentLengthSet(response);
