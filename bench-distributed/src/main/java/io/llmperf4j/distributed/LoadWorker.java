@@ -20,6 +20,8 @@ import io.llmperf4j.engine.load.OpenLoopSettings;
 import io.llmperf4j.engine.load.ScheduledRecord;
 import io.llmperf4j.engine.overhead.ClientOverheadMonitor;
 import io.llmperf4j.model.Failure;
+import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.PartialAnswer;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.model.TokenCounter;
@@ -137,9 +139,13 @@ public final class LoadWorker {
                 record = handle.completion().get(wait.toMillis(), TimeUnit.MILLISECONDS);
             } catch (TimeoutException e) {
                 handle.cancel();
-                log.accept("pre-run check: no answer from " + client.shownEndpoint() + " in " + wait.toMillis()
+                // what came before the cancel, its record's within a second (null if it takes longer)
+                PartialAnswer answer = PartialAnswer.of(handle.completion().copy()
+                        .completeOnTimeout(null, 1, TimeUnit.SECONDS).join());
+                log.accept("pre-run check: " + (answer == null ? "no answer from " + client.shownEndpoint()
+                        : client.shownEndpoint() + " " + answer.words() + "; gave up") + " in " + wait.toMillis()
                         + " ms");
-                return new RequestCheck(RequestCheck.KeyState.SET, false, null);
+                return new RequestCheck(RequestCheck.KeyState.SET, false, null, answer);
             } catch (ExecutionException e) {
                 return new RequestCheck(RequestCheck.KeyState.SET, false, null);
             } catch (InterruptedException e) {
@@ -156,7 +162,10 @@ public final class LoadWorker {
                 new Redactor(config.apiKey(), config.extraHeaders()).redact(f.message()));
         log.accept("pre-run check of model " + client.model() + " against " + client.shownEndpoint() + ": "
                 + f.kind() + (f.code() > 0 ? " " + f.code() : ""));
-        return new RequestCheck(RequestCheck.KeyState.SET, true, redacted);
+        // the client's own limit ended it: the coordinator words it as a check that gave up, with what came
+        boolean timedOut = f.kind() == FailureKind.IDLE_TIMEOUT || f.kind() == FailureKind.REQUEST_TIMEOUT;
+        return new RequestCheck(RequestCheck.KeyState.SET, true, redacted,
+                timedOut ? PartialAnswer.of(record) : null);
     }
 
     /**

@@ -13,6 +13,7 @@ import io.llmperf4j.engine.client.impl.FailureMessages;
 import io.llmperf4j.model.ErrorBodies;
 import io.llmperf4j.model.Failure;
 import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.PartialAnswer;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.report.summary.Redaction;
@@ -183,7 +184,9 @@ final class Preflight {
      * The check of a distributed run: every worker sends the request of {@link #checkRequest} through the client it
      * would build for its share ({@code client} with its own key, one connection), at once; the answers are judged
      * by {@link #configurationProblem} as this machine's would be. A worker without a key for the API is reported
-     * without sending; a worker with no answer in time prints the single-machine line and is left to the run.
+     * without sending; a worker with no answer in time prints the single-machine line, saying what came of it
+     * ({@link RequestCheck#partialAnswer()}, as {@link #gaveUp(String, Wait, PartialAnswer)} words this machine's), and
+     * is left to the run.
      *
      * @param config      this machine's client for the check (the same model, params and timeouts): it gives the
      *                    wait and the endpoint named in messages; its key is not used
@@ -197,8 +200,10 @@ final class Preflight {
         ClientSpec one = client.withModel(config.model()).withSamplingParams(checkParams(client.samplingParams()))
                 .withMaxConnections(1);
         Map<String, RequestCheck> answers = coordinator.checkRequests(workers, one, PROMPT, wait.limit(),
-                Duration.ofSeconds(NOTICE_SECONDS), late -> err.println("llmperf4j: pre-run check: no answer from "
-                        + where + " yet for worker" + (late.size() == 1 ? " " : "s ") + String.join(", ", late)
+                // the workers' answers come whole at the end: what a late one has had so far is not known here
+                Duration.ofSeconds(NOTICE_SECONDS), late -> err.println("llmperf4j: pre-run check: no complete answer "
+                        + "from " + where + " yet for worker" + (late.size() == 1 ? " " : "s ")
+                        + String.join(", ", late)
                         + " after " + NOTICE_SECONDS + " s; waiting up to " + seconds(wait.limit()) + " ("
                         + wait.bound() + ")"));
         List<String> problems = new ArrayList<>();
@@ -213,7 +218,7 @@ final class Preflight {
             } else if (!check.answered() || check.failure() != null
                     && (check.failure().kind() == FailureKind.IDLE_TIMEOUT
                     || check.failure().kind() == FailureKind.REQUEST_TIMEOUT)) {
-                err.println(gaveUp(where + " (worker " + e.getKey() + ")", wait));
+                err.println(gaveUp(where + " (worker " + e.getKey() + ")", wait, check.partialAnswer()));
                 continue;
             } else {
                 problem = check.failure() == null ? null : configurationProblem(check.failure(), config.endpoint(),
@@ -287,26 +292,23 @@ final class Preflight {
      * and 2 tokens, then silence, read "no answer").
      */
     static String gaveUp(String where, Wait wait, RequestRecord record) {
-        long headers = record == null ? -1 : record.phases().responseHeadersNanos();
-        if (record == null || headers < 0 && record.dataEventCount() == 0) return gaveUp(where, wait);
+        return gaveUp(where, wait, PartialAnswer.of(record));
+    }
+
+    /** As above from what came ({@code answer}; null: nothing), a worker's as this machine's. */
+    static String gaveUp(String where, Wait wait, PartialAnswer answer) {
+        if (answer == null) return gaveUp(where, wait);
         String option = wait.bound().split(" ")[0];
         String gaveUp = "; the check gave up at " + seconds(wait.limit()) + " (" + wait.bound() + ") and the run "
                 + "starts anyway (a slow server is the run's to measure). ";
-        int contents = record.contentEventNanos().length;
-        if (contents > 0) {
-            return "llmperf4j: pre-run check: " + where + " answered 200 and " + contents + " content event"
-                    + (contents == 1 ? "" : "s") + ", then nothing more for "
-                    + seconds(Duration.ofNanos(record.e2eNanos() - record.lastContentNanos())) + gaveUp
+        if (answer.contentEvents() > 0) {
+            return "llmperf4j: pre-run check: " + where + " " + answer.words() + gaveUp
                     + "A stream that stops part-way is a stalled server, not a model still loading: check its logs "
                     + "(llmperf4j doctor checks step by step); for a slow answer, raise " + option;
         }
-        int events = record.dataEventCount();
-        String what = events > 0 ? "answered 200 and " + events + " event" + (events == 1 ? "" : "s")
-                + " without content, then no content" : "answered with its status and headers, then no event for "
-                + seconds(Duration.ofNanos(record.e2eNanos() - headers));
-        return "llmperf4j: pre-run check: " + where + " " + what + gaveUp + "It accepted the request but generated "
-                + "nothing: check its logs for a stalled or overloaded engine (llmperf4j doctor checks step by step); "
-                + "for a slow first token (a long prompt, a queue, a long reasoning), raise " + option;
+        return "llmperf4j: pre-run check: " + where + " " + answer.words() + gaveUp + "It accepted the request but "
+                + "generated nothing: check its logs for a stalled or overloaded engine (llmperf4j doctor checks step "
+                + "by step); for a slow first token (a long prompt, a queue, a long reasoning), raise " + option;
     }
 
     /** The record of a request just cancelled, null when it does not complete within a second. */
@@ -322,9 +324,7 @@ final class Preflight {
     }
 
     private static String seconds(Duration duration) {
-        long millis = duration.toMillis();
-        return millis % 1000 == 0 ? millis / 1000 + " s" : String.format(java.util.Locale.ROOT, "%.1f s",
-                millis / 1000.0);
+        return PartialAnswer.seconds(duration);
     }
 
     /**
