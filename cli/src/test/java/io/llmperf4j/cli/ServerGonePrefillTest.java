@@ -64,7 +64,8 @@ class ServerGonePrefillTest {
     @Test
     void theSweepSaysTheServerWentAwayAndTheNextLevelFoundItGone(@TempDir Path dir) throws Exception {
         CliRun run = killedInPrefill(dir, "--concurrency-sweep", "4,8", "--sleep-between", "0");
-        String killed = "4 capacity (429/408/5xx, timeouts, dropped connections), 8 server unavailable (connections "
+        String killed = "4 capacity (429, 408, 5xx, timeouts, dropped connections,"
+                + " error events after tokens), 8 server unavailable (connections "
                 + "refused " + WHEN + ": restart, crash)";
         List<String> expected = List.of(
                 "saturation point: not judged (no level could be judged)",

@@ -103,7 +103,8 @@ class SweepVerdictTest {
         try (SimulatedServer server = server(4, faults, 5)) { // a verdict on counts: the 5x faster server
             CliRun run = run(server, dir, "--max-num-completed-requests", "10", "--concurrency-sweep", "1,2");
             assertTrue(run.out().contains("\nfirst level with failures: concurrency 2 (2 of 10 failed: 2 capacity "
-                    + "(429/408/5xx, timeouts, dropped connections)): the service cannot hold it\n"), run::toString);
+                    + "(429, 408, 5xx, timeouts, dropped connections,"
+                    + " error events after tokens)): the service cannot hold it\n"), run::toString);
         }
     }
 

@@ -41,7 +41,7 @@ import java.util.stream.IntStream;
  *   <li>TTFT red line: the first level whose TTFT p90 is at least {@code ttftJumpFactor} times the previous judged
  *       level's;</li>
  *   <li>first level with failures: the first level (judged or not, not interrupted) with a failure that may be the
- *       service's: a capacity sign (429/408/5xx, timeouts, dropped connections), the server going away
+ *       service's: a capacity sign ({@link FailureCause#CAPACITY_SIGNS}), the server going away
  *       ({@link FailureCause#SERVER_UNAVAILABLE}) or a failure of no known cause. When the server went away there
  *       (or was gone when it began) the verdict says so, not that the service cannot hold the level: a crash or a
  *       restart is no measure of its capacity. Connection refused and 4xx (the client's configuration),
@@ -266,7 +266,7 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
         return s.failures() - counted(s);
     }
 
-    /** "24 configuration (connection refused or 4xx), 2 capacity (429/408/5xx, timeouts, dropped connections)". */
+    /** "24 configuration (connection refused or 4xx), 2 capacity (429, 408, 5xx, timeouts, ...)". */
     static String causes(LevelSummary s) {
         return causes(s, null);
     }
@@ -278,7 +278,7 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
     private static String causes(LevelSummary s, String goneBefore) {
         List<String> parts = new ArrayList<>();
         s.failuresByCause().forEach((cause, n) -> parts.add(n + " " + switch (cause) {
-            case CAPACITY -> "capacity (429/408/5xx, timeouts, dropped connections)";
+            case CAPACITY -> "capacity (" + FailureCause.CAPACITY_SIGNS + ")";
             case CONFIGURATION -> "configuration (connection refused or 4xx)";
             case CANCELLED -> "cancelled at the run's end";
             case LOST -> "lost with a load worker";

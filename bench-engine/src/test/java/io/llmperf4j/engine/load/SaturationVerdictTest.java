@@ -120,7 +120,8 @@ class SaturationVerdictTest {
         LevelSummary firstWave = new LevelSummary(4, 0, 12, 0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
                 Map.of(FailureCause.CAPACITY, 4, FailureCause.SERVER_UNAVAILABLE, 8), Double.NaN,
                 new ServerGone(1_700_000_587_000_000L, 0, 4));
-        assertEquals("4 capacity (429/408/5xx, timeouts, dropped connections), 8 server unavailable (connections "
+        assertEquals("4 capacity (429, 408, 5xx, timeouts, dropped connections,"
+                + " error events after tokens), 8 server unavailable (connections "
                 + "refused before any request succeeded but after it had begun answering 4 requests: restart, "
                 + "crash)", SaturationVerdict.causes(firstWave));
         LevelSummary midRun = level(2, 12, 20, 200, 10).withFailuresByCause(Map.of(FailureCause.SERVER_UNAVAILABLE,
@@ -155,7 +156,8 @@ class SaturationVerdictTest {
         SaturationVerdict v = SaturationVerdict.evaluate(List.of(killed, after), SaturationRules.DEFAULT,
                 "concurrency");
         assertEquals(OptionalInt.of(0), v.firstFailingIndex());
-        String killedCauses = "2 capacity (429/408/5xx, timeouts, dropped connections), 6 server unavailable "
+        String killedCauses = "2 capacity (429, 408, 5xx, timeouts, dropped connections,"
+                + " error events after tokens), 6 server unavailable "
                 + "(connections refused before any request succeeded but after it had begun answering 2 requests: "
                 + "restart, crash)";
         assertEquals(List.of(
@@ -205,7 +207,8 @@ class SaturationVerdictTest {
         assertEquals(OptionalInt.of(2), v.firstFailingIndex());
         List<String> lines = v.describe("concurrency");
         assertTrue(lines.contains("first level with failures: concurrency 4 (20 of 20 failed: 20 capacity "
-                + "(429/408/5xx, timeouts, dropped connections)): the service cannot hold it"), lines::toString);
+                + "(429, 408, 5xx, timeouts, dropped connections,"
+                + " error events after tokens)): the service cannot hold it"), lines::toString);
         assertTrue(lines.contains("failures not counted against the service: concurrency 2: 2 of 22 (2 "
                 + "configuration (connection refused or 4xx))"), lines::toString);
     }

@@ -89,9 +89,9 @@ class SweepPageTest {
         writeSweep(dir, new SweepFiles.Verdict(null, null, 1.0, List.of(
                 "saturation point: not judged (no level could be judged)",
                 "TTFT red line: not judged (no level could be judged)",
-                "first level with failures: concurrency 1 (8 of 8 failed: 2 capacity (429/408/5xx, timeouts, dropped "
-                        + "connections), 6 server unavailable (connections refused before any request succeeded but "
-                        + "after it had begun answering 2 requests: restart, crash)): the server went away during it, "
+                "first level with failures: concurrency 1 (8 of 8 failed: 2 capacity (429, 408, 5xx, timeouts, "
+                        + "dropped connections, error events after tokens), 6 server unavailable (connections refused before "
+                        + "any request succeeded but after it had begun answering 2 requests: restart, crash)): the server went away during it, "
                         + "not a limit of the service's capacity"), List.of()));
         String html = Files.readString(HtmlReport.fromResultsDir(dir));
         assertTrue(html.contains("<li class=\"verdict-saturation\"><strong>Saturation point:</strong> not judged</li>"),
@@ -105,8 +105,8 @@ class SweepPageTest {
         writeSweep(dir, new SweepFiles.Verdict(null, null, 2.0, List.of(
                 "saturation point: not reached (output tok/s grew by at least 5.0 % at every judged level)",
                 "TTFT red line: not crossed (no TTFT p90 jump of 3.0x or more)",
-                "first level with failures: concurrency 2 (1 of 10 failed: 1 capacity (429/408/5xx, timeouts, dropped "
-                        + "connections)): the service cannot hold it"), List.of()));
+                "first level with failures: concurrency 2 (1 of 10 failed: 1 capacity (429, 408, 5xx, timeouts, "
+                        + "dropped connections, error events after tokens)): the service cannot hold it"), List.of()));
         html = Files.readString(HtmlReport.fromResultsDir(dir));
         assertTrue(html.contains("<strong>Saturation point:</strong> not reached</li>"));
         assertTrue(html.contains("<strong>TTFT red line:</strong> not crossed</li>"));
