@@ -2,8 +2,6 @@ package io.llmperf4j.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.llmperf4j.server.SimulatedServer;
 import io.llmperf4j.server.SimulatorConfig;
 import org.apache.commons.csv.CSVFormat;
@@ -13,10 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.Reader;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,9 +19,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -36,52 +28,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** --image-detail: OpenAI's image_url detail on every image part, over real sockets to servers on 127.0.0.1. */
 class ImageDetailCommandTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String NONE = "(none)";
-
-    /** A chat completions server that records each image part's {@code detail} (or {@link #NONE}), in order. */
-    private static final class DetailRecordingServer implements AutoCloseable {
-        final List<String> details = new CopyOnWriteArrayList<>();
-        private final HttpServer server;
-        private final ExecutorService executor = Executors.newFixedThreadPool(4);
-
-        DetailRecordingServer() throws IOException {
-            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
-            server.createContext("/v1/chat/completions", this::handle);
-            server.setExecutor(executor);
-            server.start();
-        }
-
-        String baseUrl() {
-            return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
-        }
-
-        private void handle(HttpExchange exchange) throws IOException {
-            try (exchange) {
-                JsonNode body = JSON.readTree(exchange.getRequestBody().readAllBytes());
-                for (JsonNode message : body.path("messages")) {
-                    for (JsonNode part : message.path("content")) {
-                        if (!part.path("type").asText().equals("image_url")) continue;
-                        JsonNode detail = part.path("image_url").get("detail");
-                        details.add(detail == null ? NONE : detail.asText());
-                    }
-                }
-                exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
-                exchange.sendResponseHeaders(200, 0);
-                OutputStream out = exchange.getResponseBody();
-                SseEvents.write(out, "{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\","
-                        + "\"choices\":[{\"index\":0,\"delta\":{\"content\":\"seen it\"},\"finish_reason\":null}]}");
-                SseEvents.write(out, "{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\","
-                        + "\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}");
-                SseEvents.write(out, "[DONE]");
-            }
-        }
-
-        @Override
-        public void close() {
-            server.stop(0);
-            executor.shutdownNow();
-        }
-    }
 
     private static String[] args(Path out, String... more) {
         List<String> all = new ArrayList<>(List.of("token-benchmark", "--model", "vl", "--prompt-mode", "exact",
@@ -105,7 +51,7 @@ class ImageDetailCommandTest {
     @Test
     void everyImagePartCarriesTheDetailAndTheSummarySaysIt(@TempDir Path tmp) throws IOException {
         Path manifest = tmp.resolve("workload.jsonl");
-        try (DetailRecordingServer server = new DetailRecordingServer()) {
+        try (ImageRecordingServer server = new ImageRecordingServer()) {
             Map<String, String> env = Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "x");
             CliRun run = CliRun.of(env, args(tmp.resolve("low"), "--images-per-request", "2", "--image-size",
                     "32x32", "--image-detail", "LOW", "--save-workload", manifest.toString()));
@@ -125,7 +71,8 @@ class ImageDetailCommandTest {
             CliRun plain = CliRun.of(env, args(tmp.resolve("plain"), "--images-per-request", "1", "--image-size",
                     "32x32"));
             assertEquals(0, plain.exitCode(), plain::toString);
-            assertEquals(List.of(NONE, NONE, NONE), server.details, "no flag: no detail, as before");
+            assertEquals(List.of(ImageRecordingServer.NO_DETAIL, ImageRecordingServer.NO_DETAIL,
+                    ImageRecordingServer.NO_DETAIL), server.details, "no flag: no detail, as before");
             assertFalse(metadata(tmp.resolve("plain")).has("llmperf4j_image_detail"));
         }
     }

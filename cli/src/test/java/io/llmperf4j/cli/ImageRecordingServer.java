@@ -15,18 +15,24 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
  * A chat completions server on 127.0.0.1 that keeps, per prompt, the SHA-256 of each image's bytes as they arrived
- * (decoded from the data: URL), and answers a two-word stream.
+ * (decoded from the data: URL), and every image part's {@code detail} in order, and answers a two-word stream.
  */
 final class ImageRecordingServer implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** What {@link #details} holds for an image part without {@code detail}. */
+    static final String NO_DETAIL = "(none)";
+
     /** Prompt text -> SHA-256 of its images, in order. */
     final Map<String, List<String>> imagesByPrompt = new ConcurrentHashMap<>();
+    /** Every image part's {@code image_url.detail} (or {@link #NO_DETAIL}), in the order the requests came. */
+    final List<String> details = new CopyOnWriteArrayList<>();
     private final HttpServer server;
     private final ExecutorService executor = Executors.newFixedThreadPool(4);
 
@@ -55,6 +61,13 @@ final class ImageRecordingServer implements AutoCloseable {
                 }
             }
             if (prompt != null) imagesByPrompt.put(prompt, digests);
+            for (JsonNode message : body.path("messages")) {
+                for (JsonNode part : message.path("content")) {
+                    if (!part.path("type").asText().equals("image_url")) continue;
+                    JsonNode detail = part.path("image_url").get("detail");
+                    details.add(detail == null ? NO_DETAIL : detail.asText());
+                }
+            }
             exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
             exchange.sendResponseHeaders(200, 0);
             OutputStream out = exchange.getResponseBody();

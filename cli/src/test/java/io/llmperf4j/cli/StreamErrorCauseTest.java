@@ -27,7 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * 127.0.0.1 that streams as vLLM does. QA (s44): vLLM's mid-stream error event says code 400 for any exception in its
  * generator; after 2 content tokens the REQUESTS_FAILED warning said "check the configuration ...: the server refused
  * the requests or could not be reached", neither of which was true. After tokens it is the server failing while
- * serving; a 4xx as the stream's first event is still the server refusing the request.
+ * serving (on the console, in the summary and on the page); a 4xx as the stream's first event is still the server
+ * refusing the request.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class StreamErrorCauseTest {
@@ -42,6 +43,14 @@ class StreamErrorCauseTest {
                 + "not hold this load (rate limits, server errors or timeouts), or it failed while answering (error "
                 + "events in streams it had accepted: an engine error?): check its logs. Report the failure rate with "
                 + "the results.", warning);
+        // the page's Errors sentence names them among the capacity signs, as written and as `report` rebuilds it
+        String sentence = "3 point at capacity (429, 408, 5xx, timeouts, dropped connections, error events after "
+                + "tokens): the service did not hold this load, or it failed while answering (error events in "
+                + "streams it had accepted: an engine error?): check its logs.";
+        for (String page : RunFolder.writtenAndRebuiltPages(dir)) {
+            assertTrue(page.contains(sentence), () -> page.substring(Math.max(0, page.indexOf("<h2>Errors</h2>")),
+                    Math.min(page.length(), page.indexOf("<h2>Errors</h2>") + 1500)));
+        }
     }
 
     @Test
