@@ -119,7 +119,6 @@ public record RequestRecord(
         return failure == null;
     }
 
-    /** A copy with the client tokenizer's output count filled in (counted off the I/O threads). */
     /** Told where output tokens arrived: an offset from the request's send, nanoseconds, and how many (fractional). */
     @FunctionalInterface
     public interface TokenArrival {
@@ -141,6 +140,29 @@ public record RequestRecord(
         }
     }
 
+    /**
+     * As {@link #forEachTokenArrival(int, TokenArrival)}, but {@code n} spread over the content events in proportion
+     * to {@code counts} (the tokens each event carried by the count's own source, {@link EventTokenCounts}), so a
+     * window that cuts a request gets the tokens of the events inside it; evenly where the counts do not cover every
+     * content event or count no token.
+     */
+    public void forEachTokenArrival(int n, EventTokenCounts counts, TokenArrival sink) {
+        long total = 0;
+        boolean covered = counts.counted() && counts.events() == contentEventNanos.length;
+        if (covered) {
+            for (int i = 0; i < contentEventNanos.length; i++) total += counts.count(i);
+        }
+        if (n <= 0 || total <= 0) {
+            forEachTokenArrival(n, sink);
+            return;
+        }
+        for (int i = 0; i < contentEventNanos.length; i++) {
+            int c = counts.count(i);
+            if (c > 0) sink.at(contentEventNanos[i], (double) n * c / total);
+        }
+    }
+
+    /** A copy with the client tokenizer's output count filled in (counted off the I/O threads). */
     public RequestRecord withOutputTokens(int tokens) {
         return new RequestRecord(promptIndex, clientRequestId, serverResponseId, startEpochMicros, ttftNanos,
                 lastContentNanos, e2eNanos, dataEventCount, contentEventNanos, generatedText, numberInputTokens,

@@ -1,6 +1,7 @@
 package io.llmperf4j.report.metrics;
 
 import io.llmperf4j.model.BenchmarkRun;
+import io.llmperf4j.model.OutputTokenPolicy;
 import io.llmperf4j.model.RequestRecord;
 import java.util.List;
 import java.util.Objects;
@@ -13,8 +14,8 @@ import java.util.Objects;
  * is the one to set beside the server's.
  *
  * <p>A request's n (its token source's count, {@link TokenCounting#policy()}; a cancelled request's is the client
- * tokenizer's count of what arrived) is spread evenly over its content events
- * ({@link RequestRecord#forEachTokenArrival}, as the iterations mode's {@code output_tok_per_s} counts), and an
+ * tokenizer's count of what arrived) is spread over its content events as the tokens each carried by that source
+ * ({@link io.llmperf4j.model.EventTokenCounts}, the per-token ITL's counts; evenly where there are none), and an
  * event counts when its wall-clock arrival (the send's wall time plus its offset) lies inside the window. Its edges
  * are widened by {@value #EDGE_MILLIS} ms: the window's start is known to the millisecond only, and a request's wall
  * time is read apart from the run's (the window now ends at the last answer's end on the wire, microseconds after its
@@ -70,7 +71,8 @@ public record DeliveredTokens(double tokens, double fromFailed, double tokensPer
                             double[] sums) {
         long send = r.startEpochMicros() * 1_000L;
         double[] inside = {0};
-        r.forEachTokenArrival(counting.policy().outputTokensOrZero(r), (offset, share) -> {
+        OutputTokenPolicy policy = counting.policy();
+        r.forEachTokenArrival(policy.outputTokensOrZero(r), policy.eventTokens(r), (offset, share) -> {
             if (within(send + offset, windowStart, windowEnd)) inside[0] += share;
         });
         sums[0] += inside[0];

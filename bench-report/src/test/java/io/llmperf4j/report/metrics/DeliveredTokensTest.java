@@ -74,6 +74,18 @@ class DeliveredTokensTest {
 
     /** Even shares add up with float noise: a count of whole tokens stays whole (19, not 19.000000000000004). */
     @Test
+    void aRequestCutByTheWindowCountsTheTokensOfItsEventsInside() {
+        // 6 tokens by the server's usage over 3 events that carried 4, 1 and 1 by the client's count: the first
+        // event, the only one inside the window (2 s + 2 ms), brought 4 of them, not an even share of 2
+        List<RequestRecord> records = List.of(record("late", 1500, new long[] {100, 600, 900}, 6, 7, null)
+                .withContentEventTokens(new int[] {4, 1, 1}));
+        BenchmarkRun run = new BenchmarkRun(new BenchmarkSettings("m", 10, 0, 10, 0, 1, 2, 1,
+                Map.of(), "openai", Map.of(), "http://localhost:8000/v1", "llama-2 (built in)", "llmperf", 1L), records,
+                START_MS, START_MS + 2000, 2000 * MS, 1, true);
+        assertEquals(4.0, DeliveredTokens.of(run, TokenCounting.DEFAULT).tokens(), 1e-12);
+    }
+
+    @Test
     void aWholeRequestsTokensSumToAWholeNumber() {
         Failure failed = new Failure(FailureKind.CONNECTION_CLOSED, -1, "closed mid-stream");
         List<RequestRecord> records = List.of(
