@@ -8,7 +8,6 @@ import io.llmperf4j.engine.client.ClientConfig;
 import io.llmperf4j.engine.client.LlmApi;
 import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.client.RequestHandle;
-import io.llmperf4j.engine.client.impl.Exchange;
 import io.llmperf4j.engine.client.impl.FailureMessages;
 import io.llmperf4j.model.ErrorBodies;
 import io.llmperf4j.model.Failure;
@@ -237,19 +236,17 @@ final class Preflight {
     }
 
     /**
-     * The line after {@code after} with the answer still in flight, saying what has come of it so far (the client's
-     * exchange counts its events and knows its headers as they come): "no answer" only when nothing has.
+     * The line after {@code after} with the answer still in flight, saying what has come of it so far (the handle
+     * counts its events and knows its headers as they come): "no answer" only when nothing has.
      */
     static String waiting(String where, Duration after, Wait wait, RequestHandle handle) {
         String sofar = "no answer from " + where;
-        if (handle instanceof Exchange exchange) {
-            int events = exchange.eventsDecoded();
-            if (events > 0) {
-                sofar = where + " answered 200 and " + events + " event" + (events == 1 ? "" : "s")
-                        + " but has not finished";
-            } else if (exchange.headersReceived()) {
-                sofar = where + " answered with its status and headers but no event yet";
-            }
+        int events = handle.eventsDecoded();
+        if (events > 0) {
+            sofar = where + " answered 200 and " + events + " event" + (events == 1 ? "" : "s")
+                    + " but has not finished";
+        } else if (handle.headersReceived()) {
+            sofar = where + " answered with its status and headers but no event yet";
         }
         return "llmperf4j: pre-run check: " + sofar + " after " + seconds(after) + "; waiting up to "
                 + seconds(wait.limit()) + " (" + wait.bound() + ")";

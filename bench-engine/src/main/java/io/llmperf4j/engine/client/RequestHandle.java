@@ -42,6 +42,21 @@ public interface RequestHandle {
     }
 
     /**
+     * SSE events decoded so far, {@code [DONE]} included: what a request still in flight has brought (the pre-run
+     * check's waiting line says it). Safe from any thread; 0 when the client does not tell.
+     */
+    default int eventsDecoded() {
+        return 0;
+    }
+
+    /**
+     * Whether the response's status and headers have come. Safe from any thread; false when the client does not tell.
+     */
+    default boolean headersReceived() {
+        return false;
+    }
+
+    /**
      * Closes the exchange; the record completes with {@code FailureKind.CANCELLED}, keeping the data received so far.
      * Does nothing when the request has already ended. Safe from any thread.
      */

@@ -261,12 +261,12 @@ public final class Exchange implements RequestHandle, SseEventSink {
         endFromAnyThread(new Failure(FailureKind.CANCELLED, -1, "cancelled while in flight"));
     }
 
-    /** SSE events decoded so far, {@code [DONE]} included (a progress probe; any thread). */
+    @Override
     public int eventsDecoded() {
         return eventsDecoded;
     }
 
-    /** Whether the response's status and headers have come (a progress probe; any thread). */
+    @Override
     public boolean headersReceived() {
         return headersReceived;
     }
