@@ -16,7 +16,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -88,15 +87,15 @@ class ClusterPreflightStallTest {
             exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
             exchange.sendResponseHeaders(200, 0);
             OutputStream out = exchange.getResponseBody();
-            write(out, chunk("{\"role\":\"assistant\",\"content\":\"\"}", null));
-            write(out, chunk("{\"content\":\"Hello\"}", null));
-            write(out, chunk("{\"content\":\" there\"}", null));
+            SseEvents.write(out, SseEvents.chatChunk("{\"role\":\"assistant\",\"content\":\"\"}", null));
+            SseEvents.write(out, SseEvents.chatChunk("{\"content\":\"Hello\"}", null));
+            SseEvents.write(out, SseEvents.chatChunk("{\"content\":\" there\"}", null));
             if (stall) {
                 over.await(60, TimeUnit.SECONDS); // silent until the test is over
                 return;
             }
-            write(out, chunk("{}", "\"length\""));
-            write(out, "data: [DONE]\n\n");
+            SseEvents.write(out, SseEvents.chatChunk("{}", "\"length\""));
+            SseEvents.write(out, "[DONE]");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (IOException e) {
@@ -104,13 +103,4 @@ class ClusterPreflightStallTest {
         }
     }
 
-    private static String chunk(String delta, String finish) {
-        return "data: {\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\","
-                + "\"choices\":[{\"index\":0,\"delta\":" + delta + ",\"finish_reason\":" + finish + "}]}\n\n";
-    }
-
-    private static void write(OutputStream out, String text) throws IOException {
-        out.write(text.getBytes(StandardCharsets.UTF_8));
-        out.flush();
-    }
 }

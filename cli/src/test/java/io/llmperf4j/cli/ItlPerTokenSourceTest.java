@@ -73,12 +73,13 @@ class ItlPerTokenSourceTest {
                 exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
                 exchange.sendResponseHeaders(200, 0);
                 OutputStream out = exchange.getResponseBody();
-                SseEvents.write(out, chunk("{\"role\":\"assistant\",\"content\":\"\"}", null));
+                SseEvents.write(out, SseEvents.chatChunk("{\"role\":\"assistant\",\"content\":\"\"}", null));
                 for (int i = 1; i <= EVENTS; i++) {
                     pause();
-                    SseEvents.write(out, chunk(JSON.createObjectNode().put("content", text.apply(i)).toString(), null));
+                    SseEvents.write(out, SseEvents.chatChunk(
+                            JSON.createObjectNode().put("content", text.apply(i)).toString(), null));
                 }
-                SseEvents.write(out, chunk("{}", "\"length\""));
+                SseEvents.write(out, SseEvents.chatChunk("{}", "\"length\""));
                 if (usageTokens != null) {
                     SseEvents.write(out, "{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":"
                             + "\"m\",\"choices\":[],\"usage\":{\"prompt_tokens\":50,\"completion_tokens\":"
@@ -95,11 +96,6 @@ class ItlPerTokenSourceTest {
                 Thread.currentThread().interrupt();
                 throw new IOException("interrupted", e);
             }
-        }
-
-        private static String chunk(String delta, String finishReason) {
-            return "{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":"
-                    + "[{\"index\":0,\"delta\":" + delta + ",\"finish_reason\":" + finishReason + "}]}";
         }
 
         @Override

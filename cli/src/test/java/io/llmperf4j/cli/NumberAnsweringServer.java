@@ -98,19 +98,16 @@ final class NumberAnsweringServer implements AutoCloseable {
             event.putObject("error").put("message", error.message()).put("code", error.code());
             SseEvents.write(out, event.toString());
         } else if (answer instanceof Stream stream) {
-            SseEvents.write(out, chunk("{\"role\":\"assistant\",\"content\":\"\"}", null));
+            SseEvents.write(out, SseEvents.chatChunk("{\"role\":\"assistant\",\"content\":\"\"}", null));
             for (String content : stream.contents()) {
-                SseEvents.write(out, chunk(JSON.createObjectNode().put("content", content).toString(), null));
+                SseEvents.write(out, SseEvents.chatChunk(
+                        JSON.createObjectNode().put("content", content).toString(), null));
             }
-            SseEvents.write(out, chunk("{}", "\"stop\""));
+            SseEvents.write(out, SseEvents.chatChunk("{}", "\"stop\""));
         }
         SseEvents.write(out, "[DONE]");
     }
 
-    private static String chunk(String delta, String finishReason) {
-        return "{\"id\":\"chatcmpl-test\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\","
-                + "\"choices\":[{\"index\":0,\"delta\":" + delta + ",\"finish_reason\":" + finishReason + "}]}";
-    }
 
 
     @Override

@@ -14,6 +14,15 @@ final class SseEvents {
         write(out, null, data);
     }
 
+    /**
+     * A chat completions stream chunk's JSON with {@code delta} (a JSON object) and {@code finishReason} (a JSON
+     * value: {@code null}, {@code "\"stop\""}), to {@link #write}.
+     */
+    static String chatChunk(String delta, String finishReason) {
+        return "{\"id\":\"chatcmpl-test\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\","
+                + "\"choices\":[{\"index\":0,\"delta\":" + delta + ",\"finish_reason\":" + finishReason + "}]}";
+    }
+
     /** {@code event: NAME} (when named), {@code data: DATA} and the blank line. */
     static void write(OutputStream out, String name, String data) throws IOException {
         out.write(((name == null ? "" : "event: " + name + "\n") + "data: " + data + "\n\n")

@@ -11,7 +11,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -33,8 +32,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class StreamErrorCauseTest {
 
-    private static final String ERROR = "data: {\"object\":\"error\",\"message\":\"vLLM engine error (test)\","
-            + "\"type\":\"BadRequestError\",\"param\":null,\"code\":400}\n\n";
+    private static final String ERROR = "{\"object\":\"error\",\"message\":\"vLLM engine error (test)\","
+            + "\"type\":\"BadRequestError\",\"param\":null,\"code\":400}";
 
     @Test
     void a400AfterTokensIsTheServerFailingWhileServingNotTheConfiguration(@TempDir Path dir) throws Exception {
@@ -98,22 +97,13 @@ class StreamErrorCauseTest {
             exchange.sendResponseHeaders(200, 0);
             OutputStream out = exchange.getResponseBody();
             if (tokensFirst) {
-                write(out, chunk("{\"role\":\"assistant\",\"content\":\"\"}"));
-                write(out, chunk("{\"content\":\"The\"}"));
-                write(out, chunk("{\"content\":\" cat\"}"));
+                SseEvents.write(out, SseEvents.chatChunk("{\"role\":\"assistant\",\"content\":\"\"}", null));
+                SseEvents.write(out, SseEvents.chatChunk("{\"content\":\"The\"}", null));
+                SseEvents.write(out, SseEvents.chatChunk("{\"content\":\" cat\"}", null));
             }
-            write(out, ERROR);
-            write(out, "data: [DONE]\n\n");
+            SseEvents.write(out, ERROR);
+            SseEvents.write(out, "[DONE]");
         }
     }
 
-    private static String chunk(String delta) {
-        return "data: {\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\","
-                + "\"choices\":[{\"index\":0,\"delta\":" + delta + ",\"finish_reason\":null}]}\n\n";
-    }
-
-    private static void write(OutputStream out, String text) throws IOException {
-        out.write(text.getBytes(StandardCharsets.UTF_8));
-        out.flush();
-    }
 }
