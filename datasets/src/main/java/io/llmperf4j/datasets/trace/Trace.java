@@ -50,15 +50,15 @@ public record Trace(String format, Path file, List<TraceRequest> requests, int f
     public static final String AZURE = "azure";
     public static final String BURSTGPT = "burstgpt";
     /**
-     * AIPerf's Mooncake fields this replay cannot honour: refused, naming the line, rather than dropped unseen (a
-     * request sent without them is not the trace's).
+     * AIPerf's Mooncake fields this replay cannot honour, with what each is, in the order a line is checked: refused,
+     * naming the line, rather than dropped unseen (a request sent without them is not the trace's).
      */
-    private static final Map<String, String> UNSUPPORTED = Map.of(
-            "messages", "AIPerf's pre-formatted chat messages",
-            "payload", "AIPerf's verbatim request body",
-            "tools", "AIPerf's tool definitions",
-            "extra", "AIPerf's per-request body fields",
-            "message_mode", "AIPerf's message replay mode");
+    private static final List<Map.Entry<String, String>> UNSUPPORTED = List.of(
+            Map.entry("messages", "AIPerf's pre-formatted chat messages"),
+            Map.entry("payload", "AIPerf's verbatim request body"),
+            Map.entry("tools", "AIPerf's tool definitions"),
+            Map.entry("extra", "AIPerf's per-request body fields"),
+            Map.entry("message_mode", "AIPerf's message replay mode"));
     /** Tokens per {@code hash_ids} block (Mooncake's and AIPerf's). */
     public static final int BLOCK_TOKENS = 512;
     private static final String WHAT = "Trace file";
@@ -122,9 +122,9 @@ public record Trace(String format, Path file, List<TraceRequest> requests, int f
                 throw error(file, line, "not valid JSON: " + JsonMessages.clean(e));
             }
             if (!node.isObject()) throw error(file, line, "a request must be a JSON object");
-            for (String field : List.of("messages", "payload", "tools", "extra", "message_mode")) {
-                if (node.has(field) && !node.get(field).isNull()) {
-                    throw error(file, line, "\"" + field + "\" (" + UNSUPPORTED.get(field) + ") is not supported: "
+            for (Map.Entry<String, String> field : UNSUPPORTED) {
+                if (node.has(field.getKey()) && !node.get(field.getKey()).isNull()) {
+                    throw error(file, line, "\"" + field.getKey() + "\" (" + field.getValue() + ") is not supported: "
                             + "give input_length (with hash_ids) or text_input");
                 }
             }
