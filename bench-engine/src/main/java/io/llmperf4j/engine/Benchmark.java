@@ -22,6 +22,7 @@ import io.llmperf4j.engine.load.SweepListener;
 import io.llmperf4j.engine.load.SweepPlan;
 import io.llmperf4j.engine.load.SweepResult;
 import io.llmperf4j.engine.load.Warmup;
+import io.llmperf4j.model.OutputTokenPolicy;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.model.TokenCounter;
@@ -80,6 +81,8 @@ public final class Benchmark {
     private final HarnessSettings harness;
     private final TokenCounter tokenCounter;
     private final ToIntFunction<RequestRecord> outputTokens;
+    /** The policy behind {@link #outputTokens} when one was given (the iterations then spread by its counts). */
+    private final OutputTokenPolicy outputTokenPolicy;
     private final SaturationRules rules;
     private final Map<String, String> params;
     private final BenchmarkListener listener;
@@ -101,6 +104,7 @@ public final class Benchmark {
         this.harness = b.harness;
         this.tokenCounter = b.tokenCounter;
         this.outputTokens = b.outputTokens;
+        this.outputTokenPolicy = b.outputTokenPolicy;
         this.rules = b.rules;
         this.params = Map.copyOf(b.params);
         this.listener = b.listener;
@@ -231,7 +235,9 @@ public final class Benchmark {
                 stopped = true;
                 break;
             }
-            HarnessRunner runner = new HarnessRunner(clients, tokenCounter, outputTokens);
+            HarnessRunner runner = outputTokenPolicy != null
+                    ? new HarnessRunner(clients, tokenCounter, outputTokenPolicy)
+                    : new HarnessRunner(clients, tokenCounter, outputTokens);
             synchronized (lock) {
                 if (allStopRequested) {
                     stopped = true;
@@ -313,6 +319,7 @@ public final class Benchmark {
         private HarnessSettings harness;
         private TokenCounter tokenCounter = NO_TOKEN_COUNTER;
         private ToIntFunction<RequestRecord> outputTokens = OutputTokens.SERVER_USAGE_ELSE_CLIENT;
+        private OutputTokenPolicy outputTokenPolicy;
         private SaturationRules rules = SaturationRules.DEFAULT;
         private final Map<String, String> params = new LinkedHashMap<>();
         private BenchmarkListener listener = BenchmarkListener.NONE;
@@ -380,6 +387,17 @@ public final class Benchmark {
         /** The output token count used for tok/s; default {@link OutputTokens#SERVER_USAGE_ELSE_CLIENT}. */
         public Builder outputTokens(ToIntFunction<RequestRecord> count) {
             this.outputTokens = Objects.requireNonNull(count, "outputTokens");
+            this.outputTokenPolicy = null;
+            return this;
+        }
+
+        /**
+         * The output token count used for tok/s: {@code policy}'s, the summary's; the iterations spread a request's
+         * count over its content events as the tokens each carried ({@link OutputTokenPolicy#eventTokens}).
+         */
+        public Builder outputTokens(OutputTokenPolicy policy) {
+            this.outputTokens = policy::outputTokensOrZero;
+            this.outputTokenPolicy = policy;
             return this;
         }
 

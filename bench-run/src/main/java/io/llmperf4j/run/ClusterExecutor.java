@@ -11,7 +11,7 @@ import io.llmperf4j.engine.BenchmarkResult;
 import io.llmperf4j.engine.client.ApiRegistry;
 import io.llmperf4j.engine.client.LlmApi;
 import io.llmperf4j.model.ClientOverhead;
-import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.OutputTokenPolicy;
 import io.llmperf4j.model.TokenCounter;
 import io.llmperf4j.report.summary.SummaryDocument;
 
@@ -26,7 +26,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.ToIntFunction;
 
 /**
  * The levels run by the workers of a cluster; this process coordinates. Opening waits for the workers, estimates
@@ -46,12 +45,12 @@ final class ClusterExecutor implements LoadExecutor {
     private final URI uri;
     private final ClientSpec client;
     private final TokenCounter tokenCounter;
-    private final ToIntFunction<RequestRecord> outputTokens;
+    private final OutputTokenPolicy outputTokens;
     private final PrintStream err;
 
     private ClusterExecutor(RunRequest request, EndpointUnderTest endpoint, Coordinator coordinator,
                             List<Member> workers, Map<String, ClockOffset> clocks, URI uri,
-                            ClientSpec client, TokenCounter tokenCounter, ToIntFunction<RequestRecord> outputTokens,
+                            ClientSpec client, TokenCounter tokenCounter, OutputTokenPolicy outputTokens,
                             PrintStream err) {
         this.request = request;
         this.cluster = request.cluster();
@@ -73,7 +72,7 @@ final class ClusterExecutor implements LoadExecutor {
      * @param outputTokens the throughput count of each record
      */
     static ClusterExecutor open(RunRequest request, TokenCounter tokenCounter,
-                                ToIntFunction<RequestRecord> outputTokens, PrintStream err) {
+                                OutputTokenPolicy outputTokens, PrintStream err) {
         CommonSettings common = request.common();
         ClusterPlan cluster = request.cluster();
         LlmApi api = common.api(request.stream(), null);

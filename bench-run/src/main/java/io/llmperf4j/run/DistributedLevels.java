@@ -22,7 +22,7 @@ import io.llmperf4j.engine.load.OpenLoopSettings;
 import io.llmperf4j.engine.load.RecordListener;
 import io.llmperf4j.engine.load.SaturationVerdict;
 import io.llmperf4j.engine.load.ScheduledRecord;
-import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.OutputTokenPolicy;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.model.TokenCounter;
 
@@ -34,7 +34,6 @@ import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongFunction;
-import java.util.function.ToIntFunction;
 
 /**
  * A sweep's levels run by the workers of a cluster, one distributed run per level, reported to a {@link ModelRun}
@@ -53,7 +52,7 @@ final class DistributedLevels implements Function<BenchmarkListener, BenchmarkRe
     private final ClientSpec client;
     private final LevelWorkloads workloads;
     private final TokenCounter tokenCounter;
-    private final ToIntFunction<RequestRecord> outputTokens;
+    private final OutputTokenPolicy outputTokens;
     private final BiConsumer<Integer, MergedRun> beforeOutcome;
     private final Consumer<MergedRun> afterFork;
     private final String model;
@@ -72,7 +71,7 @@ final class DistributedLevels implements Function<BenchmarkListener, BenchmarkRe
      */
     DistributedLevels(LoadPlan plan, Coordinator coordinator, List<Member> workers, Map<String, ClockOffset> clocks,
                       ClientSpec client, LevelWorkloads workloads, TokenCounter tokenCounter,
-                      ToIntFunction<RequestRecord> outputTokens, String model,
+                      OutputTokenPolicy outputTokens, String model,
                       BiConsumer<Integer, MergedRun> beforeOutcome, Consumer<MergedRun> afterFork,
                       LongFunction<RecordListener> liveProgress) {
         this.plan = plan;

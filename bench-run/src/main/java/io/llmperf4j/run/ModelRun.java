@@ -41,7 +41,6 @@ import io.llmperf4j.report.metrics.MetricsConfig;
 import io.llmperf4j.report.metrics.RunMetrics;
 import io.llmperf4j.report.metrics.RunWarning;
 import io.llmperf4j.report.metrics.RunWarnings;
-import io.llmperf4j.report.metrics.TokenCounting;
 import io.llmperf4j.report.summary.RunEnvironment;
 import io.llmperf4j.report.summary.SummaryConsoleReport;
 import io.llmperf4j.report.output.JmhFile;
@@ -62,10 +61,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import java.util.function.ToIntFunction;
 import java.util.function.UnaryOperator;
 
 /**
@@ -165,7 +162,7 @@ final class ModelRun implements BenchmarkListener {
                 .load(plan.profile())
                 .warmup(plan.warmup())
                 .tokenCounter(cx.tokenCounter())
-                .outputTokens(outputTokens(cx.metricsConfig().tokenCounting()))
+                .outputTokens(cx.metricsConfig().tokenCounting().policy())
                 .saturationRules(plan.rules())
                 .param("model", model)
                 .listener(this);
@@ -275,15 +272,6 @@ final class ModelRun implements BenchmarkListener {
 
     BenchmarkResult result() {
         return result;
-    }
-
-    /** The throughput count of llmperf4j's summary: server usage, else the client count without special tokens. */
-    static ToIntFunction<RequestRecord> outputTokens(TokenCounting counting) {
-        return r -> {
-            OptionalInt server = TokenCounting.serverOutputTokens(r);
-            if (server.isPresent()) return server.getAsInt();
-            return counting.clientOutputTokens(r).orElse(0);
-        };
     }
 
     // ---------------------------------------------------------------- listener (the benchmark's thread)

@@ -126,7 +126,7 @@ final class TokenRun {
         List<ModelRun> runs = new ArrayList<>();
         try (LoadExecutor executor = request.cluster() == null ? LocalExecutor.open(request, err)
                 : ClusterExecutor.open(request, counter,
-                ModelRun.outputTokens(metricsConfig.tokenCounting()), err)) {
+                metricsConfig.tokenCounting().policy(), err)) {
             BenchmarkSettings base = settings(executor.uri().toString(), workload);
             // the workload's seed (--seed) also seeds the arrivals, unless --arrival-seed is given
             plan = plan.seededBy(base.seed());

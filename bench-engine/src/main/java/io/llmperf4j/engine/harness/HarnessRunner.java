@@ -6,6 +6,8 @@ import io.llmperf4j.engine.load.LoadResult;
 import io.llmperf4j.engine.load.LoadSettings;
 import io.llmperf4j.engine.load.OpenLoopSettings;
 import io.llmperf4j.engine.load.Warmup;
+import io.llmperf4j.model.EventTokenCounts;
+import io.llmperf4j.model.OutputTokenPolicy;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.model.TokenCounter;
@@ -18,6 +20,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
@@ -37,11 +40,12 @@ public final class HarnessRunner {
 
     private final ForkRunner forkRunner;
     private final ToIntFunction<RequestRecord> outputTokens;
+    private final Function<RequestRecord, EventTokenCounts> eventTokens;
     private final Object lock = new Object();
     private boolean stopped;      // guarded by lock
 
     /**
-     * Forks on this machine.
+     * Forks on this machine, a request's tokens spread evenly over its content events in the tok/s score.
      *
      * @param clients      a new client per fork; the harness closes it after the fork
      * @param tokenCounter fills each record's client-side output token count
@@ -53,12 +57,34 @@ public final class HarnessRunner {
     }
 
     /**
+     * Forks on this machine, counting by {@code policy} as the summary does: a request's n, spread over its content
+     * events as the tokens each carried ({@link EventTokenCounts}).
+     */
+    public HarnessRunner(Supplier<? extends LlmClient> clients, TokenCounter tokenCounter, OutputTokenPolicy policy) {
+        this(new ClientForks(clients, tokenCounter), policy);
+    }
+
+    /**
+     * A request's tokens spread evenly over its content events in the tok/s score (no per-event counts are known
+     * for an arbitrary count).
+     *
      * @param forks        runs each fork's load and fills each record's client-side output token count
      * @param outputTokens the count used for the tok/s score
      */
     public HarnessRunner(ForkRunner forks, ToIntFunction<RequestRecord> outputTokens) {
+        this(forks, outputTokens, r -> EventTokenCounts.NONE);
+    }
+
+    /** Counting by {@code policy} as the summary does (see the constructor with clients). */
+    public HarnessRunner(ForkRunner forks, OutputTokenPolicy policy) {
+        this(forks, policy::outputTokensOrZero, policy::eventTokens);
+    }
+
+    private HarnessRunner(ForkRunner forks, ToIntFunction<RequestRecord> outputTokens,
+                          Function<RequestRecord, EventTokenCounts> eventTokens) {
         this.forkRunner = Objects.requireNonNull(forks, "forks");
         this.outputTokens = Objects.requireNonNull(outputTokens, "outputTokens");
+        this.eventTokens = eventTokens;
     }
 
     /**
@@ -96,7 +122,7 @@ public final class HarnessRunner {
             l.onForkStart(f, settings.forks());
             LoadResult load = forkRunner.run(forkSpecs.apply(f - 1), forkLoad, l);
             boolean forkAborted = load.stopped();
-            ForkResult fork = IterationSlicer.slice(f, load, settings, outputTokens, forkAborted);
+            ForkResult fork = IterationSlicer.slice(f, load, settings, outputTokens, eventTokens, forkAborted);
             forks.add(fork);
             fork.warmup().forEach(l::onIteration);
             fork.measurement().forEach(l::onIteration);

@@ -2,6 +2,7 @@ package io.llmperf4j.engine.harness;
 
 import io.llmperf4j.engine.load.LoadResult;
 import io.llmperf4j.engine.load.ScheduledRecord;
+import io.llmperf4j.model.EventTokenCounts;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.OutputTokenPolicy;
 import io.llmperf4j.model.RequestRecord;
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.function.Function;
 import java.util.function.ToIntFunction;
 
 /** Cuts a fork's continuous run into its iteration windows (see {@link IterationResult} for the attribution). */
@@ -18,8 +20,15 @@ final class IterationSlicer {
     private IterationSlicer() {
     }
 
+    /**
+     * @param outputTokens a request's n, the tok/s score's count
+     * @param eventTokens  the tokens each content event carried, by n's source: a window that cuts a request gets
+     *                     the tokens of its events inside it, as the summary's {@code output_tokens_delivered} does;
+     *                     {@link EventTokenCounts#NONE} spreads n evenly over the events
+     */
     static ForkResult slice(int fork, LoadResult load, HarnessSettings settings,
-                            ToIntFunction<RequestRecord> outputTokens, boolean aborted) {
+                            ToIntFunction<RequestRecord> outputTokens,
+                            Function<RequestRecord, EventTokenCounts> eventTokens, boolean aborted) {
         int warmups = settings.warmup().count();
         int windows = warmups + settings.measurement().count();
         long[] bounds = new long[windows + 1];
@@ -40,7 +49,7 @@ final class IterationSlicer {
             boolean cancelled = cancelled(rec);
             int n = Math.max(0, outputTokens.applyAsInt(rec));
             if (rec.succeeded() || cancelled) {
-                rec.forEachTokenArrival(n, (offset, share) -> {
+                rec.forEachTokenArrival(n, eventTokens.apply(rec), (offset, share) -> {
                     int w = window(bounds, send + offset);
                     if (w >= 0) tokens[w] += share;
                 });

@@ -2,7 +2,10 @@ package io.llmperf4j.engine.harness;
 
 import io.llmperf4j.engine.load.OutputTokens;
 import io.llmperf4j.engine.load.ScheduledRecord;
+import io.llmperf4j.model.EventTokenCounts;
 import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.OutputTokenPolicy;
+import io.llmperf4j.model.RequestRecord;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -41,7 +44,7 @@ class IterationSlicerTest {
     @Test
     void tokensGoWhereTheyArrivedAndRequestsWhereTheyEnded() {
         ForkResult fork = IterationSlicer.slice(1, load(TIMELINE, 3200 * MS, false), SETTINGS,
-                OutputTokens.SERVER_USAGE_ELSE_CLIENT, false);
+                OutputTokens.SERVER_USAGE_ELSE_CLIENT, r -> EventTokenCounts.NONE, false);
         assertEquals(1, fork.warmup().size());
         assertEquals(2, fork.measurement().size());
 
@@ -71,7 +74,7 @@ class IterationSlicerTest {
     @Test
     void anAbortedForkKeepsOnlyWindowsThatEndedBeforeTheStop() {
         ForkResult fork = IterationSlicer.slice(1, load(TIMELINE, 2500 * MS, true), SETTINGS,
-                OutputTokens.SERVER_USAGE_ELSE_CLIENT, true);
+                OutputTokens.SERVER_USAGE_ELSE_CLIENT, r -> EventTokenCounts.NONE, true);
         assertEquals(1, fork.warmup().size());
         assertEquals(1, fork.measurement().size());
         assertEquals(true, fork.aborted());
@@ -89,12 +92,34 @@ class IterationSlicerTest {
         // sent at 1 s: ends at 2.3 s, in the first measured window
         ForkResult fork = IterationSlicer.slice(1, load(List.of(at(S, reasoningFirst(6, -1)),
                         at(S, reasoningFirst(null, 6))), 3 * S, false), SETTINGS,
-                OutputTokens.SERVER_USAGE_ELSE_CLIENT, false);
+                OutputTokens.SERVER_USAGE_ELSE_CLIENT, r -> EventTokenCounts.NONE, false);
         IterationResult m2 = fork.measurement().get(1);
         assertEquals(2, m2.requestsCompleted());
         // the server's 6 include the reasoning tokens: the decode starts at the first reasoning token,
         // (1300 - 100) / 5 = 240 ms; the client's 6 count the content only: (1300 - 300) / 5 = 200 ms
         // (the last content event at 1100 ms would have given 200 and 160)
         assertArrayEquals(new double[] {240, 200}, m2.tpotMillis(), 1e-9);
+    }
+
+    @Test
+    void aRequestCutByABoundaryCountsTheTokensOfItsEventsOnEachSide() {
+        // sent at 0.5 s: events at 0.7 s (warmup), 1.1 and 1.5 s (first measured window) carrying 4, 1, 1 of the
+        // server's 6 tokens by the client's count per event; ends at 1.7 s
+        RequestRecord r = new RequestRecord(0, "id", null, 0, 200 * MS, 1000 * MS, 1200 * MS, 3,
+                new long[] {200 * MS, 600 * MS, 1000 * MS}, "x", 10, 50, 7, 10, 6, "stop", null,
+                null, new int[] {4, 1, 1}, -1, -1, null);
+        OutputTokenPolicy policy = OutputTokenPolicy.DEFAULT;
+        ForkResult fork = IterationSlicer.slice(1, load(List.of(at(500 * MS, r)), 3 * S, false), SETTINGS,
+                policy::outputTokensOrZero, policy::eventTokens, false);
+        // the summary's output_tokens_delivered rule (EventTokenCounts): 4 before the boundary, 2 after; the even
+        // spread gave 2 and 4
+        assertEquals(4.0, fork.warmup().get(0).outputTokens(), 1e-12);
+        assertEquals(2.0, fork.measurement().get(0).outputTokens(), 1e-12);
+
+        // without per-event counts (another count than a policy's), the even spread as before
+        ForkResult even = IterationSlicer.slice(1, load(List.of(at(500 * MS, r)), 3 * S, false), SETTINGS,
+                policy::outputTokensOrZero, rec -> EventTokenCounts.NONE, false);
+        assertEquals(2.0, even.warmup().get(0).outputTokens(), 1e-12);
+        assertEquals(4.0, even.measurement().get(0).outputTokens(), 1e-12);
     }
 }
