@@ -6,6 +6,7 @@ import io.llmperf4j.model.BenchmarkSettings;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.model.TokenCounter;
+import io.llmperf4j.report.metrics.ImageUsage;
 import io.llmperf4j.report.metrics.MetricsConfig;
 import io.llmperf4j.report.metrics.TokenCounting;
 import io.llmperf4j.report.output.ResultFiles;
@@ -258,7 +259,7 @@ final class TokenRun {
         String detail = request.workload().imageDetail();
         if (detail == null) return metadata;
         Map<String, String> echoed = new LinkedHashMap<>(metadata);
-        echoed.putIfAbsent("llmperf4j_image_detail", detail);
+        echoed.putIfAbsent(ImageUsage.DETAIL_METADATA_KEY, detail);
         return echoed;
     }
 

@@ -222,6 +222,12 @@ final class HtmlPage {
             rows.add(row("Requests", run.requestsSent() + " sent, " + run.requestsRecorded() + " recorded, "
                     + run.requestsSucceeded() + " succeeded, " + run.requestsFailed() + " failed"));
         }
+        SummaryDocument.ImagesJson images = summary.images();
+        if (images != null) { // the summary's images block, with the detail that sets what an image costs
+            rows.add(row("Images", images.imagesSent() + " sent in " + images.requestsWithImages() + " requests ("
+                    + Html.fixed(images.pixelsSent() / 1e6, 1) + " Mpixel, " + Html.fixed(images.bytesSent() / 1e6, 1)
+                    + " MB), detail " + (images.detail() == null ? "not sent (the server's default)" : images.detail())));
+        }
         Integer turnsNotSent = summary.sessions() == null ? null : summary.sessions().turnsNotSent();
         if (turnsNotSent != null && turnsNotSent > 0) { // sessions the run's end cut mid-session, either loop
             rows.add(row("Session turns not sent", turnsNotSent + (turnsNotSent == 1 ? " turn" : " turns")

@@ -1,5 +1,6 @@
 package io.llmperf4j.report.metrics;
 
+import io.llmperf4j.model.BenchmarkRun;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestTags;
 
@@ -19,11 +20,23 @@ import java.util.List;
  * @param serverPromptTokens      the sum of their {@code usage.prompt_tokens}
  * @param clientTextTokens        the sum of their text tokens by the client tokenizer ({@code number_input_tokens})
  * @param imagesWithServerUsage   images of those requests
+ * @param detail                  OpenAI's {@code detail} every image part carried ({@code --image-detail}: low, high
+ *                                or auto), which sets an image's token cost; null when none was sent (the server's
+ *                                default)
  */
 public record ImageUsage(int requestsWithImages, long images, long pixels, long bytes, int requestsWithServerUsage,
-                         long serverPromptTokens, long clientTextTokens, long imagesWithServerUsage) {
+                         long serverPromptTokens, long clientTextTokens, long imagesWithServerUsage, String detail) {
 
-    public static ImageUsage of(List<RequestRecord> records) {
+    /** The settings' metadata key a run echoes {@code --image-detail} in (llmperf's {@code metadata}). */
+    public static final String DETAIL_METADATA_KEY = "llmperf4j_image_detail";
+
+    /** The images of {@code run}'s records, with the detail its settings echo. */
+    public static ImageUsage of(BenchmarkRun run) {
+        return of(run.records(), run.settings().metadata().get(DETAIL_METADATA_KEY));
+    }
+
+    /** The images of {@code records}, sent with {@code detail} (null: none). */
+    public static ImageUsage of(List<RequestRecord> records, String detail) {
         int withImages = 0;
         long images = 0;
         long pixels = 0;
@@ -46,7 +59,7 @@ public record ImageUsage(int requestsWithImages, long images, long pixels, long 
                 imagesWithUsage += tags.imageCount();
             }
         }
-        return new ImageUsage(withImages, images, pixels, bytes, withUsage, server, client, imagesWithUsage);
+        return new ImageUsage(withImages, images, pixels, bytes, withUsage, server, client, imagesWithUsage, detail);
     }
 
     public boolean any() {

@@ -80,12 +80,14 @@ public final class SummaryConsoleReport {
         // the --slo objectives judged by the capacity search's rule (absent without objectives)
         metrics.sloVerdict().ifPresent(v -> out.append(SloVerdictText.block(SloVerdictJson.of(v,
                 metrics.goodput().map(Goodput::fromIntendedSend).orElse(false)))));
-        ImageUsage images = ImageUsage.of(run.records());
+        ImageUsage images = ImageUsage.of(run);
         if (images.any()) {
-            out.append(String.format(Locale.ROOT, "Images: %d sent in %d requests (%.1f Mpixel, %.1f MB); input "
+            out.append(String.format(Locale.ROOT, "Images: %d sent in %d requests (%.1f Mpixel, %.1f MB%s); input "
                             + "tokens per request: server usage %s (text + images + template) vs client tokenizer %s "
                             + "(text only), %s more per image%n", images.images(), images.requestsWithImages(),
-                    images.pixels() / 1e6, images.bytes() / 1e6, fixed(images.serverPromptTokensPerRequest(), 1),
+                    images.pixels() / 1e6, images.bytes() / 1e6,
+                    images.detail() == null ? "" : ", detail " + images.detail(),
+                    fixed(images.serverPromptTokensPerRequest(), 1),
                     fixed(images.clientTextTokensPerRequest(), 1), fixed(images.serverTokensBeyondTextPerImage(), 1)));
         }
         String sessions = SessionsSummary.consoleLine(SessionsSummary.of(run.records(), metrics.config().tokenCounting()));

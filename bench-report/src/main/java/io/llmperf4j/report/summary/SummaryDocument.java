@@ -155,7 +155,7 @@ public record SummaryDocument(
                 metrics.warnings().stream().map(WarningJson::of).toList(),
                 null,
                 null,
-                ImagesJson.of(ImageUsage.of(run.records())),
+                ImagesJson.of(ImageUsage.of(run)),
                 SessionsSummary.of(run.records(), metrics.config().tokenCounting()),
                 SloVerdictJson.of(metrics.sloVerdict().orElse(null), metrics.goodput().map(
                         Goodput::fromIntendedSend).orElse(false)));
@@ -221,18 +221,20 @@ public record SummaryDocument(
      * The images sent, then the input tokens of the successful requests with images both ways:
      * {@code server_prompt_tokens} from the server's {@code usage.prompt_tokens} (text, image tokens and chat
      * template as the model counts them), {@code client_text_tokens} the client tokenizer's count of the text alone,
-     * and their difference per image. Null (absent) when no request carried an image.
+     * and their difference per image; {@code detail}, the {@code --image-detail} every image part carried (it sets an
+     * image's token cost; null: none sent, the server's default, and in files written before it). Null (absent) when
+     * no request carried an image.
      */
     public record ImagesJson(int requestsWithImages, long imagesSent, long pixelsSent, long bytesSent,
                              int requestsWithServerUsage, long serverPromptTokens, long clientTextTokens,
                              Double serverPromptTokensPerRequest, Double clientTextTokensPerRequest,
-                             Double serverTokensBeyondTextPerImage) {
+                             Double serverTokensBeyondTextPerImage, String detail) {
         static ImagesJson of(ImageUsage u) {
             if (!u.any()) return null;
             return new ImagesJson(u.requestsWithImages(), u.images(), u.pixels(), u.bytes(),
                     u.requestsWithServerUsage(), u.serverPromptTokens(), u.clientTextTokens(),
                     num(u.serverPromptTokensPerRequest()), num(u.clientTextTokensPerRequest()),
-                    num(u.serverTokensBeyondTextPerImage()));
+                    num(u.serverTokensBeyondTextPerImage()), u.detail());
         }
     }
 
