@@ -100,7 +100,8 @@ final class LoadFiles {
                 t.requests(), t.span().toNanos() / 1e9, t.speedup(), t.cut() == null ? null : t.cut().toNanos() / 1e9,
                 LoadConsole.sessions(result, sessionsWorkload) ? t.sessions() : null,
                 LoadConsole.traceRequestsNotSent(result), LoadConsole.sessions(result, sessionsWorkload) ? t.singles() : null,
-                t.sessions() > 0 ? t.sessionSpan().toNanos() / 1e9 : null) : null;
+                t.sessions() > 0 ? t.sessionSpan().toNanos() / 1e9 : null,
+                t.start() == null ? null : t.start().toNanos() / 1e9) : null;
         return new OpenLoopFile.Document(OpenLoopFile.SCHEMA, model, s.requestsPerSecond(), s.arrival().name(),
                 burstiness, trace == null ? s.seed() : null, trace, s.maxConcurrency().isPresent() ? s.maxConcurrency().getAsInt() : null, warmup,
                 num(sum.scheduledRequestsPerSecond()), num(sum.achievedSendRequestsPerSecond()),

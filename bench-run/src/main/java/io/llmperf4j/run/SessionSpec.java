@@ -15,19 +15,21 @@ import java.time.Duration;
  *                           request
  * @param trace              FORMAT:FILE, mooncake or azure
  * @param traceSpeedup       the trace's timestamps divided by this
- * @param traceDuration      replay the trace's first stretch only (after the speedup)
- * @param loadedTrace        the trace already read, sped up and cut as the three above say (the command line reads
+ * @param traceStart         replay from this far into the (sped-up) trace, its first request kept sent at 0; null
+ *                           from its start
+ * @param traceDuration      replay this stretch only, from the start (after the speedup)
+ * @param loadedTrace        the trace already read, sped up and cut as the four above say (the command line reads
  *                           it once, for the load plan, and passes it along); null: {@link WorkloadSource} reads it
  */
 public record SessionSpec(String turns, String thinkTime, Integer sharedPrefixGroups, String trace,
-                          double traceSpeedup, Duration traceDuration, Trace loadedTrace) {
+                          double traceSpeedup, Duration traceStart, Duration traceDuration, Trace loadedTrace) {
 
-    public static final SessionSpec NONE = new SessionSpec(null, null, null, null, 1.0, null);
+    public static final SessionSpec NONE = new SessionSpec(null, null, null, null, 1.0, null, null);
 
     /** The trace not read yet. */
     public SessionSpec(String turns, String thinkTime, Integer sharedPrefixGroups, String trace, double traceSpeedup,
-                       Duration traceDuration) {
-        this(turns, thinkTime, sharedPrefixGroups, trace, traceSpeedup, traceDuration, null);
+                       Duration traceStart, Duration traceDuration) {
+        this(turns, thinkTime, sharedPrefixGroups, trace, traceSpeedup, traceStart, traceDuration, null);
     }
 
     /** Whether anything here changes the workload. */

@@ -315,7 +315,7 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
                     + "--prompt, --scenario, --turns, --shared-prefix-groups and --prefix-tokens");
         }
         Trace trace = sx.loadedTrace() != null ? sx.loadedTrace()
-                : Trace.load(sx.trace()).scaled(sx.traceSpeedup(), sx.traceDuration());
+                : Trace.load(sx.trace()).scaled(sx.traceSpeedup(), sx.traceStart(), sx.traceDuration());
         TracePrompts.Replay replay = TracePrompts.synthesize(trace, tokenizer, f.seed());
         if (f.saveWorkload() != null) {
             WorkloadManifest.write(f.saveWorkload(), replay.workload().requests(),

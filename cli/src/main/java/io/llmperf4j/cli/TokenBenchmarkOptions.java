@@ -18,7 +18,6 @@ import io.llmperf4j.run.search.SearchPlan;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 
 /**
  * token-benchmark's flags checked and turned into the {@link RunRequest} the runner executes: the
@@ -158,9 +157,13 @@ final class TokenBenchmarkOptions {
         if (!(t.traceSpeedup > 0) || Double.isInfinite(t.traceSpeedup)) {
             throw new UsageException("--trace-speedup must be > 0 and finite");
         }
-        if (t.traceDuration != null && !(t.traceDuration > 0)) throw new UsageException("--trace-duration must be > 0");
+        TraceReplay.checkWindow(t.traceStart, t.traceDuration);
+        if (t.traceStart != null && t.trace == null) {
+            throw new UsageException("--trace-start needs --trace FORMAT:FILE: it is where the replay of a trace "
+                    + "begins");
+        }
         return new SessionSpec(s.turns, s.thinkTime, s.sharedPrefixGroups, t.trace, t.traceSpeedup,
-                t.traceDuration == null ? null : Duration.ofNanos(Math.round(t.traceDuration * 1e9)),
+                TraceReplay.seconds(t.traceStart), TraceReplay.seconds(t.traceDuration),
                 t.trace == null ? null : TraceReplay.load(t));
     }
 

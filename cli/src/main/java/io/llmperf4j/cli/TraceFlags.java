@@ -22,8 +22,16 @@ final class TraceFlags {
             description = "Replay X times faster (timestamps and delays divided by X).")
     double traceSpeedup;
 
+    @Option(names = "--trace-start", paramLabel = "SECONDS",
+            description = "Replay from SECONDS into the (sped-up) trace, counted from its first request (AIPerf's "
+                    + "--fixed-schedule-start-offset, in seconds): earlier requests and sessions that started "
+                    + "earlier are left out, and the first request kept is sent at 0. With --trace-duration S the "
+                    + "window is S seconds from here: --trace-start 3600 --trace-duration 600 replays minute 60 to "
+                    + "70.")
+    Double traceStart;
+
     @Option(names = "--trace-duration", paramLabel = "SECONDS",
-            description = "Replay only the requests before SECONDS into the (sped-up) trace (fractions of a "
-                    + "millisecond count).")
+            description = "Replay only the requests before SECONDS into the (sped-up) trace, or after "
+                    + "--trace-start (fractions of a millisecond count).")
     Double traceDuration;
 }

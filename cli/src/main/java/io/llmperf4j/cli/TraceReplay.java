@@ -30,7 +30,7 @@ final class TraceReplay {
     /** The trace as replayed: read, sped up and cut as the flags say. */
     static Trace load(TraceFlags flags) {
         try {
-            return Trace.load(flags.trace).scaled(flags.traceSpeedup, cut(flags));
+            return Trace.load(flags.trace).scaled(flags.traceSpeedup, start(flags), cut(flags));
         } catch (DatasetFormatException | IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
@@ -70,6 +70,7 @@ final class TraceReplay {
                     + "--rate-sweep, --concurrency-sweep, warmup and iteration flags");
         }
         Duration cut = cut(flags);
+        Duration start = start(flags);
         int n = trace.requests().size();
         long spanMs = trace.spanMs();
         // trace-stats's mean arrival rate (with sessions, their starts); arrivals at one timestamp have none, and the
@@ -80,8 +81,9 @@ final class TraceReplay {
         int singles = (int) trace.arrivals().stream().filter(r -> r.sessionId() == null).count();
         Arrival arrival = trace.hasSessions() ? new Arrival.Trace(flags.trace, n, Duration.ofMillis(spanMs),
                 flags.traceSpeedup, cut, trace.arrivals().size() - singles, Duration.ofMillis(trace.arrivalSpanMs()),
-                singles)
-                : new Arrival.Trace(flags.trace, n, Duration.ofMillis(spanMs), flags.traceSpeedup, cut);
+                singles, start)
+                : new Arrival.Trace(flags.trace, n, Duration.ofMillis(spanMs), flags.traceSpeedup, cut, 0, null, 0,
+                start);
         // the open loop's cap (checked >= 1 with the load flags): the client opens that many connections
         OptionalInt cap = load.maxConcurrency == null ? OptionalInt.empty() : OptionalInt.of(load.maxConcurrency);
         LoadProfile profile = new LoadProfile.OpenLoop(rate, arrival, 0, OptionalInt.of(n),
@@ -131,7 +133,26 @@ final class TraceReplay {
     }
 
     private static Duration cut(TraceFlags flags) {
-        // to the nanosecond: rounded to whole ms, --trace-duration 0.0001 cut at 0 and kept no request
-        return flags.traceDuration == null ? null : Duration.ofNanos(Math.round(flags.traceDuration * 1e9));
+        return seconds(flags.traceDuration);
+    }
+
+    private static Duration start(TraceFlags flags) {
+        return seconds(flags.traceStart);
+    }
+
+    /**
+     * Refuses a --trace-start below 0 and a --trace-duration not above 0 (null: not given), for token-benchmark and
+     * trace-stats alike; a start beyond the trace's end is refused when the trace is read (its length is known then).
+     */
+    static void checkWindow(Double start, Double duration) {
+        if (start != null && !(start >= 0)) {
+            throw new UsageException("--trace-start must be >= 0 (seconds into the trace, from its first request)");
+        }
+        if (duration != null && !(duration > 0)) throw new UsageException("--trace-duration must be > 0");
+    }
+
+    /** A flag's seconds, to the nanosecond (rounded to whole ms, --trace-duration 0.0001 cut at 0 and kept no request). */
+    static Duration seconds(Double s) {
+        return s == null ? null : Duration.ofNanos(Math.round(s * 1e9));
     }
 }

@@ -43,6 +43,14 @@ final class TraceStatsCommand implements Callable<Integer> {
             description = "As token-benchmark's: timestamps divided by X.")
     double speedup;
 
+    @Option(names = "--trace-start", paramLabel = "SECONDS",
+            description = "As token-benchmark's: the statistics of the replay from SECONDS into the (sped-up) trace.")
+    Double start;
+
+    @Option(names = "--trace-duration", paramLabel = "SECONDS",
+            description = "As token-benchmark's: only the requests of the first SECONDS (from --trace-start).")
+    Double duration;
+
     @Option(names = "--tokenizer", paramLabel = "SPEC", defaultValue = "llama-2",
             description = "Counts the input tokens of a Mooncake line's text_input (its prompt as it is), as "
                     + "token-benchmark's --tokenizer does; the other lines give their input_length.")
@@ -56,9 +64,11 @@ final class TraceStatsCommand implements Callable<Integer> {
     public Integer call() {
         CommonOptions.atLeast("--block-size", blockSize, 1);
         if (bucketSeconds != null && !(bucketSeconds > 0)) throw new UsageException("--bucket must be > 0");
+        TraceReplay.checkWindow(start, duration);
         Trace t;
         try {
-            t = Trace.load(trace).scaled(speedup, null);
+            // the slice the replay sends, so the prediction is the replay's (its cache starts cold at the window)
+            t = Trace.load(trace).scaled(speedup, TraceReplay.seconds(start), TraceReplay.seconds(duration));
         } catch (DatasetFormatException | IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }

@@ -149,18 +149,26 @@ public sealed interface Arrival permits Arrival.Constant, Arrival.Poisson, Arriv
      *                     sessions
      * @param singles      a trace with sessions: its requests without a session, each an arrival of its own (not a
      *                     session); 0 when every request has one
+     * @param start        the replay began this far into the sped-up trace ({@code --trace-start}; its first request
+     *                     kept was sent at 0), and {@code cut} counts from there; null from the trace's start
      */
     record Trace(String source, int requests, Duration span, double speedup, Duration cut, int sessions,
-                 Duration sessionSpan, int singles) implements Arrival {
-        /** A trace without sessions. */
+                 Duration sessionSpan, int singles, Duration start) implements Arrival {
+        /** A trace without sessions, replayed from its start. */
         public Trace(String source, int requests, Duration span, double speedup, Duration cut) {
-            this(source, requests, span, speedup, cut, 0, null, 0);
+            this(source, requests, span, speedup, cut, 0, null, 0, null);
         }
 
-        /** A trace whose every request belongs to one of its sessions. */
+        /** A trace whose every request belongs to one of its sessions, replayed from its start. */
         public Trace(String source, int requests, Duration span, double speedup, Duration cut, int sessions,
                      Duration sessionSpan) {
-            this(source, requests, span, speedup, cut, sessions, sessionSpan, 0);
+            this(source, requests, span, speedup, cut, sessions, sessionSpan, 0, null);
+        }
+
+        /** Replayed from the trace's start. */
+        public Trace(String source, int requests, Duration span, double speedup, Duration cut, int sessions,
+                     Duration sessionSpan, int singles) {
+            this(source, requests, span, speedup, cut, sessions, sessionSpan, singles, null);
         }
 
         public Trace {
@@ -227,7 +235,8 @@ public sealed interface Arrival permits Arrival.Constant, Arrival.Poisson, Arriv
         }
 
         /**
-         * "mooncake:t.jsonl (5 requests over 1.5 s, speedup 2, first 10 s)"; with sessions their starts, as the rate
+         * "mooncake:t.jsonl (5 requests over 1.5 s, speedup 2, first 10 s)" ("from 3600 s for 600 s" with
+         * {@code --trace-start}); with sessions their starts, as the rate
          * counts them: "mooncake:t.jsonl (2 sessions (5 requests) starting over 0.2 s, speedup 1)", and a request
          * without a session as one of its own: "(2 sessions (4 requests) and 3 single requests starting over 0.25 s,
          * ...)".
@@ -237,8 +246,19 @@ public sealed interface Arrival permits Arrival.Constant, Arrival.Poisson, Arriv
                     ? arrivalWords() + " starting over " + significant(sessionSpan.toNanos() / 1e9)
                     : requests + (requests == 1 ? " request" : " requests") + " over "
                     + significant(span.toNanos() / 1e9);
-            return source + " (" + what + " s, speedup " + significant(speedup)
-                    + (cut == null ? "" : ", first " + significant(cut.toNanos() / 1e9) + " s") + ")";
+            return source + " (" + what + " s, speedup " + significant(speedup) + window() + ")";
+        }
+
+        /** ", first 10 s"; from --trace-start: ", from 3600 s", ", from 3600 s for 600 s"; "" for the whole trace. */
+        private String window() {
+            String length = cut == null ? "" : seconds(cut) + " s";
+            if (start == null) return cut == null ? "" : ", first " + length;
+            return ", from " + seconds(start) + " s" + (cut == null ? "" : " for " + length);
+        }
+
+        /** The flag's value as given, to the nanosecond (3 significant digits would echo 3601 as 3600). */
+        private static String seconds(Duration d) {
+            return BigDecimal.valueOf(d.toNanos()).movePointLeft(9).stripTrailingZeros().toPlainString();
         }
 
         /** "2 sessions (5 requests)", or with single requests "2 sessions (4 requests) and 3 single requests". */

@@ -303,13 +303,27 @@ final class HtmlPage {
         OpenLoopFile.TraceJson t = o.trace();
         if (t != null) {
             return "trace replay of " + t.source() + " (" + traceWhat(t) + " s, speedup " + significant(t.speedup())
-                    + (t.durationS() == null ? "" : ", first " + significant(t.durationS()) + " s") + "), "
-                    + traceRate(t, o.offeredRequestsPerS());
+                    + traceWindow(t) + "), " + traceRate(t, o.offeredRequestsPerS());
         }
         String arrival = o.burstiness() != null ? o.arrival() + " (burstiness " + plain(o.burstiness()) + ")"
                 : o.arrival();
         return "open loop, " + plain(o.offeredRequestsPerS()) + (sessions ? " sessions/s, " : " req/s, ") + arrival
                 + (sessions ? " session arrivals" : " arrivals") + (o.seed() == null ? "" : " (seed " + o.seed() + ")");
+    }
+
+    /**
+     * The part of the trace replayed, in the console's words (Arrival.Trace): ", first 10 s" (--trace-duration),
+     * ", from 3600 s" (--trace-start), ", from 3600 s for 600 s" (both), "" for the whole trace.
+     */
+    private static String traceWindow(OpenLoopFile.TraceJson t) {
+        String length = t.durationS() == null ? "" : seconds(t.durationS()) + " s";
+        if (t.startS() == null) return t.durationS() == null ? "" : ", first " + length;
+        return ", from " + seconds(t.startS()) + " s" + (t.durationS() == null ? "" : " for " + length);
+    }
+
+    /** Seconds as the flag gave them, to the nanosecond: 3601, 0.25, 0.0001. */
+    private static String seconds(double s) {
+        return BigDecimal.valueOf(Math.round(s * 1e9)).movePointLeft(9).stripTrailingZeros().toPlainString();
     }
 
     /**

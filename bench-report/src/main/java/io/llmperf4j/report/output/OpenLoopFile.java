@@ -34,8 +34,8 @@ public final class OpenLoopFile {
      * @param requests  the requests replayed
      * @param spanS     first to last replayed timestamp in s, after the speedup
      * @param speedup   the trace's timestamps were divided by this ({@code --trace-speedup})
-     * @param durationS only the requests within this first stretch of the sped-up trace ({@code --trace-duration}),
-     *                  or null for the whole trace
+     * @param durationS only the requests within this stretch of the sped-up trace ({@code --trace-duration}), from
+     *                  its start or {@code startS}; null for the whole trace
      * @param sessions  the trace's multi-turn sessions, whose starts are arrivals (its requests without a session
      *                  are arrivals of their own, not sessions, as trace-stats counts them); null for a trace without
      *                  sessions, or a file written before this key
@@ -47,13 +47,23 @@ public final class OpenLoopFile {
      * @param sessionSpanS with {@code sessions}: first to last arrival (session start or single request) in s, after
      *                  the speedup, the span the console's "starting over" names; null without sessions or in a file
      *                  written before this key
+     * @param startS    the replay began this far into the sped-up trace ({@code --trace-start}; its first request
+     *                  kept was sent at 0); null from the trace's start, or in a file written before this key
      */
     public record TraceJson(String source, int requests, double spanS, double speedup, Double durationS,
-                            Integer sessions, Integer requestsNotSent, Integer singleRequests, Double sessionSpanS) {
+                            Integer sessions, Integer requestsNotSent, Integer singleRequests, Double sessionSpanS,
+                            Double startS) {
         /** A trace as files written before {@code session_span_s} had it. */
         public TraceJson(String source, int requests, double spanS, double speedup, Double durationS,
                          Integer sessions, Integer requestsNotSent, Integer singleRequests) {
-            this(source, requests, spanS, speedup, durationS, sessions, requestsNotSent, singleRequests, null);
+            this(source, requests, spanS, speedup, durationS, sessions, requestsNotSent, singleRequests, null, null);
+        }
+
+        /** A trace as files written before {@code start_s} had it. */
+        public TraceJson(String source, int requests, double spanS, double speedup, Double durationS,
+                         Integer sessions, Integer requestsNotSent, Integer singleRequests, Double sessionSpanS) {
+            this(source, requests, spanS, speedup, durationS, sessions, requestsNotSent, singleRequests, sessionSpanS,
+                    null);
         }
     }
 

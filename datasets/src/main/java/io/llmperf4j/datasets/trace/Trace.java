@@ -395,22 +395,63 @@ public record Trace(String format, Path file, List<TraceRequest> requests, int f
      * kept is kept whole.
      */
     public Trace scaled(double speedup, Duration duration) {
+        return scaled(speedup, null, duration);
+    }
+
+    /**
+     * The window of the scaled trace from {@code start} (null: its first request) for {@code duration} (null: to its
+     * end), both in the scaled trace's time from its first request, as {@code --trace-start} and
+     * {@code --trace-duration} give them: the requests at or after the start and before start + duration are kept,
+     * compared before the scaled timestamps are rounded to whole ms, and made relative to the first one kept, which
+     * is sent at 0. A session is kept whole when its first request is in the window, and left out whole when it
+     * started before (its later turns would lack the history the server saw).
+     *
+     * @throws IllegalArgumentException naming the flag: a negative start, a start after the last request (the
+     *                                  message says the trace's length), or a window that keeps no request
+     */
+    public Trace scaled(double speedup, Duration start, Duration duration) {
         if (!(speedup > 0) || Double.isInfinite(speedup)) {
             throw new IllegalArgumentException("--trace-speedup must be > 0 and finite (got " + speedup + ")");
         }
-        double limitMs = duration == null ? Double.POSITIVE_INFINITY : duration.toNanos() / 1e6;
+        double startMs = start == null ? 0 : start.toNanos() / 1e6;
+        if (startMs < 0) throw new IllegalArgumentException("--trace-start must be >= 0 (got " + seconds(startMs) + ")");
+        double lastMs = (requests.get(requests.size() - 1).timestampMs() - requests.get(0).timestampMs()) / speedup;
+        if (startMs > lastMs) {
+            throw new IllegalArgumentException("--trace-start " + seconds(startMs) + " is beyond the end of " + format
+                    + ":" + file + ", which is " + seconds(lastMs) + " s long (first to last request"
+                    + (speedup == 1 ? "" : ", after --trace-speedup " + BigDecimal.valueOf(speedup)
+                    .stripTrailingZeros().toPlainString()) + ")");
+        }
+        double endMs = duration == null ? Double.POSITIVE_INFINITY : startMs + duration.toNanos() / 1e6;
         List<TraceRequest> out = new ArrayList<>();
-        java.util.Set<String> kept = new java.util.HashSet<>();
+        Set<String> seen = new HashSet<>();
+        Set<String> kept = new HashSet<>();
+        double firstKeptMs = Double.NaN;
         for (TraceRequest r : requests) {
             double exact = r.timestampMs() / speedup;
-            long t = Math.round(exact);
-            boolean keep = r.sessionId() != null && kept.contains(r.sessionId()) || exact < limitMs;
+            boolean keep;
+            if (r.sessionId() != null && !seen.add(r.sessionId())) {
+                keep = kept.contains(r.sessionId()); // a later turn goes with its session's first
+            } else {
+                keep = exact >= startMs && exact < endMs;
+                if (keep && r.sessionId() != null) kept.add(r.sessionId());
+            }
             if (!keep) continue;
-            if (r.sessionId() != null) kept.add(r.sessionId());
-            out.add(r.at(t, r.delayMs() < 0 ? -1 : Math.round(r.delayMs() / speedup)));
+            if (out.isEmpty()) firstKeptMs = exact;
+            out.add(r.at(Math.round(exact - firstKeptMs), r.delayMs() < 0 ? -1 : Math.round(r.delayMs() / speedup)));
         }
-        if (out.isEmpty()) throw new IllegalArgumentException("--trace-duration keeps no request of " + file);
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException(start == null ? "--trace-duration keeps no request of " + file
+                    : "--trace-start " + seconds(startMs) + (duration == null ? "" : " with --trace-duration "
+                    + seconds(duration.toNanos() / 1e6)) + " keeps no request of " + file
+                    + ": no request starts in that window (a session counts at its first turn)");
+        }
         return new Trace(format, file, out, failedRows);
+    }
+
+    /** ms as seconds in plain digits, without trailing zeros: 3600, 0.25. */
+    private static String seconds(double ms) {
+        return new BigDecimal(ms / 1000).round(new java.math.MathContext(6)).stripTrailingZeros().toPlainString();
     }
 
     /**

@@ -1,0 +1,193 @@
+package io.llmperf4j.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import org.apache.commons.csv.CSVRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code --trace-start S}: a window from the middle of a long trace (AIPerf's --fixed-schedule-start-offset), its
+ * first request sent at 0, the same slice in trace-stats, echoed where --trace-duration is, bad values refused.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class TraceStartCommandTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /**
+     * An hour-long trace: two requests at its start, three 300 ms apart at 3000 s, one at 3600 s. Each prompt names
+     * its line (AIPerf's text_input, sent as it is).
+     */
+    private static final String HOUR = """
+            {"timestamp": 0, "output_length": 3, "text_input": "line 1"}
+            {"timestamp": 1000, "output_length": 3, "text_input": "line 2"}
+            {"timestamp": 3000000, "output_length": 3, "text_input": "line 3"}
+            {"timestamp": 3000300, "output_length": 3, "text_input": "line 4"}
+            {"timestamp": 3000600, "output_length": 3, "text_input": "line 5"}
+            {"timestamp": 3600000, "output_length": 3, "text_input": "line 6"}
+            """;
+
+    /** What the server received: the prompt and when (its own monotonic clock). */
+    record Received(String prompt, long nanos) {
+    }
+
+    /** Answers every chat request with a three-chunk stream and records what it received, in arrival order. */
+    static final class RecordingServer implements AutoCloseable {
+        final List<Received> received = new CopyOnWriteArrayList<>();
+        private final ExecutorService executor = Executors.newFixedThreadPool(4);
+        private final HttpServer server;
+
+        RecordingServer() throws IOException {
+            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
+            server.createContext("/v1/chat/completions", this::handle);
+            server.setExecutor(executor);
+            server.start();
+        }
+
+        String baseUrl() {
+            return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
+        }
+
+        /** The run's prompts, without the pre-run check's probe. */
+        List<String> runPrompts() {
+            return received.stream().map(Received::prompt).filter(p -> p.startsWith("line ")).toList();
+        }
+
+        private void handle(HttpExchange exchange) throws IOException {
+            long now = System.nanoTime();
+            try (exchange) {
+                JsonNode messages = JSON.readTree(exchange.getRequestBody().readAllBytes()).get("messages");
+                received.add(new Received(messages.get(messages.size() - 1).get("content").asText(), now));
+                exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+                exchange.sendResponseHeaders(200, 0);
+                OutputStream out = exchange.getResponseBody();
+                for (String word : List.of("a", " b", " c")) {
+                    SseEvents.write(out, SseEvents.chatChunk("{\"content\":\"" + word + "\"}", "null"));
+                }
+                SseEvents.write(out, SseEvents.chatChunk("{}", "\"length\""));
+                SseEvents.write(out, "{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\","
+                        + "\"choices\":[],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":3,\"total_tokens\":8}}");
+                SseEvents.write(out, "[DONE]");
+            }
+        }
+
+        @Override
+        public void close() {
+            server.stop(0);
+            executor.shutdownNow();
+        }
+    }
+
+    @Test
+    void aWindowFromTheMiddleIsReplayedFromZero(@TempDir Path tmp) throws IOException {
+        Path trace = Files.writeString(tmp.resolve("hour.jsonl"), HOUR);
+        Path out = tmp.resolve("out");
+        CliRun run;
+        List<String> prompts;
+        List<Received> received;
+        try (RecordingServer server = new RecordingServer()) {
+            // minute 50 for 0.7 s: lines 3, 4 and 5, due at 0, 0.3 and 0.6 s; were they due at 3000 s, a limit of
+            // 0.6 s rounded up + 5 s would send none
+            run = CliRun.of(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "x"), "token-benchmark",
+                    "--model", "m", "--trace", "mooncake:" + trace, "--trace-start", "3000", "--trace-duration",
+                    "0.7", "--timeout", "5", "--no-client-warmup", "--results-dir", out.toString());
+            prompts = server.runPrompts();
+            received = server.received.stream().filter(r -> r.prompt().startsWith("line ")).toList();
+        }
+        assertEquals(0, run.exitCode(), run::toString);
+        assertEquals(List.of("line 3", "line 4", "line 5"), prompts, run::toString);
+        for (int k = 1; k < received.size(); k++) {
+            assertTrue(received.get(k).nanos() >= received.get(k - 1).nanos(), "received in trace order");
+        }
+        String load = "trace replay of mooncake:" + trace + " (3 requests over 0.6 s, speedup 1, from 3000 s for "
+                + "0.7 s), mean 3.33 req/s";
+        assertTrue(run.err().contains("llmperf4j: load: " + load + "\n"), run::toString);
+        assertTrue(run.err().contains("llmperf4j: trace replay: run time limit 6 s = the trace's span (0.6 s, "
+                + "rounded up to 1 s) + --timeout 5 s\n"), run::toString);
+        JsonNode summary = RunFolder.summary(out);
+        assertEquals(load, summary.get("settings").get("metadata").get("llmperf4j_load").asText());
+        assertEquals(3, summary.get("settings").get("max_num_completed_requests").asInt());
+
+        JsonNode open;
+        try (var files = Files.list(out)) {
+            open = JSON.readTree(files.filter(p -> p.toString().endsWith("_open_loop.json")).findFirst()
+                    .orElseThrow().toFile());
+        }
+        assertEquals(3000.0, open.get("trace").get("start_s").asDouble());
+        assertEquals(0.7, open.get("trace").get("duration_s").asDouble(), 1e-12);
+        assertEquals(0.6, open.get("trace").get("span_s").asDouble(), 1e-12);
+        assertEquals(0, open.get("trace").get("requests_not_sent").asInt());
+
+        // each request's intended send (actual send less its lag) is its place in the window, from 0
+        List<CSVRecord> rows = RunFolder.csv(out).stream()
+                .sorted(Comparator.comparingInt(r -> Integer.parseInt(r.get("prompt_index")))).toList();
+        double first = intended(rows.get(0));
+        assertEquals(0.3, intended(rows.get(1)) - first, 0.002);
+        assertEquals(0.6, intended(rows.get(2)) - first, 0.002);
+
+        // the page, written and rebuilt from the files, in the same words
+        for (String page : RunFolder.writtenAndRebuiltPages(out)) {
+            assertTrue(page.contains("(3 requests over 0.6 s, speedup 1, from 3000 s for 0.7 s), mean 3.33 req/s"),
+                    page);
+        }
+
+        // trace-stats of the same slice predicts what the replay sent
+        CliRun stats = CliRun.of(Map.of(), "trace-stats", "mooncake:" + trace, "--trace-start", "3000",
+                "--trace-duration", "0.7");
+        assertEquals(0, stats.exitCode(), stats::toString);
+        assertTrue(stats.out().contains(": 3 requests over 0.600 s (mean 3.33 req/s)\n"), stats::toString);
+    }
+
+    private static double intended(CSVRecord row) {
+        return Double.parseDouble(row.get("start_time_epoch_s")) - Double.parseDouble(row.get("send_lag_s"));
+    }
+
+    @Test
+    void badStartsAreRefusedInOneLineBeforeAnythingIsSent(@TempDir Path tmp) throws IOException {
+        Path trace = Files.writeString(tmp.resolve("hour.jsonl"), HOUR);
+        try (RecordingServer server = new RecordingServer()) {
+            Map<String, String> env = Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "x");
+            CliRun negative = CliRun.of(env, "token-benchmark", "--model", "m", "--trace", "mooncake:" + trace,
+                    "--trace-start", "-1", "--no-client-warmup");
+            assertEquals(2, negative.exitCode(), negative::toString);
+            assertTrue(negative.err().contains("--trace-start must be >= 0 (seconds into the trace, from its first "
+                    + "request)"), negative::toString);
+            CliRun beyond = CliRun.of(env, "token-benchmark", "--model", "m", "--trace", "mooncake:" + trace,
+                    "--trace-start", "3601", "--trace-speedup", "1", "--no-client-warmup");
+            assertEquals(2, beyond.exitCode(), beyond::toString);
+            assertTrue(beyond.err().contains("--trace-start 3601 is beyond the end of mooncake:" + trace
+                    + ", which is 3600 s long (first to last request)"), beyond::toString);
+            CliRun noTrace = CliRun.of(env, "token-benchmark", "--model", "m", "--trace-start", "10",
+                    "--no-client-warmup");
+            assertEquals(2, noTrace.exitCode(), noTrace::toString);
+            assertTrue(noTrace.err().contains("--trace-start needs --trace FORMAT:FILE"), noTrace::toString);
+            assertEquals(List.of(), server.runPrompts());
+        }
+        CliRun stats = CliRun.of(Map.of(), "trace-stats", "mooncake:" + trace, "--trace-start", "1801",
+                "--trace-speedup", "2");
+        assertEquals(2, stats.exitCode(), stats::toString);
+        assertTrue(stats.err().contains("--trace-start 1801 is beyond the end of mooncake:" + trace + ", which is "
+                + "1800 s long (first to last request, after --trace-speedup 2)"), stats::toString);
+    }
+}
