@@ -162,6 +162,10 @@ final class TokenBenchmarkOptions {
             throw new UsageException("--trace-start needs --trace FORMAT:FILE: it is where the replay of a trace "
                     + "begins");
         }
+        if (t.traceDuration != null && t.trace == null) {
+            throw new UsageException("--trace-duration needs --trace FORMAT:FILE: it cuts the replay of a trace (for "
+                    + "a run of a given length give --duration)");
+        }
         return new SessionSpec(s.turns, s.thinkTime, s.sharedPrefixGroups, t.trace, t.traceSpeedup,
                 TraceReplay.seconds(t.traceStart), TraceReplay.seconds(t.traceDuration),
                 t.trace == null ? null : TraceReplay.load(t));

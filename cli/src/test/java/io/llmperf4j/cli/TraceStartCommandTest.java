@@ -182,6 +182,11 @@ class TraceStartCommandTest {
                     "--no-client-warmup");
             assertEquals(2, noTrace.exitCode(), noTrace::toString);
             assertTrue(noTrace.err().contains("--trace-start needs --trace FORMAT:FILE"), noTrace::toString);
+            CliRun durationNoTrace = CliRun.of(env, "token-benchmark", "--model", "m", "--trace-duration", "10",
+                    "--no-client-warmup");
+            assertEquals(2, durationNoTrace.exitCode(), durationNoTrace::toString);
+            assertTrue(durationNoTrace.err().contains("--trace-duration needs --trace FORMAT:FILE"),
+                    durationNoTrace::toString);
             assertEquals(List.of(), server.runPrompts());
         }
         CliRun stats = CliRun.of(Map.of(), "trace-stats", "mooncake:" + trace, "--trace-start", "1801",
