@@ -1,10 +1,11 @@
 package io.llmperf4j.run;
 
 import io.llmperf4j.engine.load.LoadProfile;
+import io.llmperf4j.engine.load.OpenLoopResult;
 import io.llmperf4j.engine.load.OpenLoopSettings;
 import io.llmperf4j.engine.load.SaturationRules;
-import io.llmperf4j.engine.load.ScheduledRecord;
 import io.llmperf4j.engine.load.LoadSettings;
+import io.llmperf4j.model.BenchmarkRun;
 import io.llmperf4j.model.BenchmarkSettings;
 import io.llmperf4j.model.Failure;
 import io.llmperf4j.model.FailureKind;
@@ -12,7 +13,10 @@ import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.report.llmperf.LlmperfFileNames;
 import io.llmperf4j.report.metrics.Goodput;
 import io.llmperf4j.report.metrics.RequestMetrics;
+import io.llmperf4j.report.metrics.RunWarning;
+import io.llmperf4j.report.metrics.WarningCode;
 import io.llmperf4j.report.metrics.TokenCounting;
+import io.llmperf4j.report.search.ClientLagJudge;
 import io.llmperf4j.report.search.LevelJudge;
 import io.llmperf4j.report.search.LevelJudgement;
 import io.llmperf4j.report.search.ObjectiveResult;
@@ -79,9 +83,31 @@ final class SearchRun {
         this.timeoutSeconds = timeoutSeconds;
     }
 
-    /** A level as run: its verdict and figures. */
+    /**
+     * A level as run: its verdict and figures.
+     *
+     * @param fromActualSend the same requests judged from their actual sends, for an uncapped open loop (whose send
+     *                       lag is the client's own delay, not a wait the server caused); null otherwise
+     * @param sendLagP99Ms   p99 of the level's send lags; NaN for a closed loop
+     */
     private record Probe(int index, String phase, double load, LevelJudgement judgement, String stop,
-                         ModelRun.LevelReport report, String folder, int cancelledAtStop) {
+                         ModelRun.LevelReport report, String folder, int cancelledAtStop,
+                         LevelJudgement fromActualSend, double sendLagP99Ms) {
+
+        /**
+         * The level failed only by the client's send lag: its binding objective fails from the intended send and
+         * holds from the actual one, so the client fell behind its schedule, not the server.
+         */
+        boolean clientBehind() {
+            return fromActualSend != null && !judgement.passed() && fromActualSend.passed();
+        }
+
+        /** The binding objective judged from the actual send (the client-behind clause's figure). */
+        ObjectiveResult bindingFromActualSend() {
+            String binding = judgement.binding().objective();
+            return fromActualSend.results().stream().filter(r -> r.objective().equals(binding)).findFirst()
+                    .orElseThrow();
+        }
     }
 
     SearchResult run(String model) {
@@ -107,10 +133,24 @@ final class SearchRun {
             Probe repeat = probe(model, probes.size() + 1, "repeat", best);
             probes.add(repeat);
             if (!repeat.judgement().passed() && !stops.interrupted()) {
-                warnings.add("the best level (" + search.mode().key() + " " + LoadSettings.formatLevel(best)
-                        + ") failed when repeated at the end (" + repeat.judgement().binding().objective()
-                        + "): the server may degrade over time, so the capacity found is optimistic");
+                String level = search.mode().key() + " " + LoadSettings.formatLevel(best);
+                warnings.add(repeat.clientBehind()
+                        ? "the best level (" + level + ") failed when repeated at the end only by the client's send "
+                        + "lag: " + clientBehindFigures(repeat) + "; the client fell behind its schedule, not the "
+                        + "server; " + CLIENT_REMEDY
+                        : "the best level (" + level + ") failed when repeated at the end ("
+                        + repeat.judgement().binding().objective() + "): the server may degrade over time, so the "
+                        + "capacity found is optimistic");
             }
+        }
+        List<Probe> behind = probes.stream().filter(p -> p.clientBehind() && !p.phase().equals("repeat")).toList();
+        if (!behind.isEmpty()) {
+            warnings.add("the client fell behind its schedule at " + search.mode().key() + " " + String.join(", ",
+                    behind.stream().map(p -> LoadSettings.formatLevel(p.load())).toList()) + ": "
+                    + (behind.size() == 1 ? "that level" : "those levels") + " failed only by the client's send lag ("
+                    + String.join("; ", behind.stream().map(this::clientBehindFigures).toList()) + "); the "
+                    + "search counted " + (behind.size() == 1 ? "it as a failure" : "them as failures")
+                    + " the server may not have caused, so the capacity found is a lower bound; " + CLIENT_REMEDY);
         }
         SearchDocument doc = document(model, chooser, probes, warnings);
         List<Path> files = List.of();
@@ -128,7 +168,8 @@ final class SearchRun {
         // each level's own warnings (its summary's), as a sweep prints its levels': one line per code
         List<String> levelWarnings = LevelWarnings.merged(probes.stream().filter(p -> p.report() != null)
                 .map(p -> new LevelWarnings.Level(p.report().outcome().settings(),
-                        p.report().metrics() == null ? null : p.report().metrics().warnings(), false)).toList());
+                        p.report().metrics() == null ? null : searchWorded(p, p.report().metrics().warnings()),
+                        false)).toList());
         levelWarnings.forEach(w -> out.println("warning: " + w));
         out.flush();
         return new SearchResult(doc, files, stops.interrupted(), levelWarnings);
@@ -149,25 +190,34 @@ final class SearchRun {
                 LoadSettings.formatLevel(load));
         Path dir = resultsDir == null ? null : resultsDir.resolve(folder);
         ModelRun run = new ModelRun(model, dir, base, contexts.apply(plan));
-        LevelJudge judge = new LevelJudge(search.objectives(), search.minSamples());
+        ClientLagJudge judge = new ClientLagJudge(search.objectives(), search.minSamples());
+        // an uncapped open loop's send lag is the client's own delay (no slot to wait for): judged from the actual
+        // sends too, a failure the client's lag made is told from one the server made (a closed loop has no lag; a
+        // capped loop's lag includes the wait for a slot, which the server causes)
+        boolean lagIsClients = search.mode() == SearchPlan.Mode.RATE && search.maxConcurrency().isEmpty();
         LevelJudgement[] decided = new LevelJudgement[1];
         int[] nextCheck = {search.minSamples()};
         int[] cancelledAtStop = {0};
         run.observeRecords(record -> {
             if (record.warmup()) return;
+            Failure f = record.record().failure();
+            boolean cancelled = f != null && f.kind() == FailureKind.CANCELLED;
             if (decided[0] != null) {
                 // in flight when the verdict ended the level: cancelled by the search, not failed by the server
-                Failure f = record.record().failure();
-                if (f != null && f.kind() == FailureKind.CANCELLED) cancelledAtStop[0]++;
+                if (cancelled) cancelledAtStop[0]++;
                 return;
             }
-            judge.add(RequestMetrics.from(record.record(), tokenCounting), lag(record));
-            if (judge.samples() < nextCheck[0]) return;
+            judge.add(RequestMetrics.from(record.record(), tokenCounting), record.sendLagNanos());
+            // a cancellation before any verdict comes from the level's end (its limit, a stop): censored in the
+            // verdict, it cannot end early a level that is already ending
+            if (cancelled || judge.samples() < nextCheck[0]) return;
             // geometric checkpoints: few looks at the data, so repeated testing inflates the error little
             nextCheck[0] = Math.max(judge.samples() + 1, (int) Math.ceil(judge.samples() * 1.1));
             LevelJudgement j = judge.judge();
             // an open loop past capacity looks fine until its queue has grown: only a failure may end it early
             if (j.resolved() && (search.mode() == SearchPlan.Mode.CONCURRENCY || !j.passed())) {
+                // nor a failure that the client's send lag alone makes: the level runs on, to be judged whole
+                if (lagIsClients && !j.passed() && judge.fromActualSend().passed()) return;
                 decided[0] = j;
                 stops.endLevel();
             }
@@ -177,17 +227,59 @@ final class SearchRun {
         if (report != null && report.run() != null) records.addAll(report.run().records());
         LevelJudgement judgement = decided[0] != null ? decided[0] : judge.judge();
         String stop = decided[0] != null ? "resolved" : stops.interrupted() ? "stopped" : "limit";
-        err.printf(Locale.ROOT, "llmperf4j: search level %d (%s %s): %s%s after %d requests, %s%s%s%n", index,
+        Probe probe = new Probe(index, phase, load, judgement, stop, report, dir == null ? null : folder,
+                cancelledAtStop[0], lagIsClients ? judge.fromActualSend() : null,
+                search.mode() == SearchPlan.Mode.RATE ? judge.sendLagP99Millis() : Double.NaN);
+        err.printf(Locale.ROOT, "llmperf4j: search level %d (%s %s): %s%s after %d requests, %s%s%s%s%n", index,
                 search.mode().key(), LoadSettings.formatLevel(load), judgement.passed() ? "pass" : "FAIL",
                 judgement.resolved() ? "" : " (estimate)", judgement.samples(), describe(judgement.binding()),
                 judgement.unresolved().isEmpty() ? "" : "; " + SearchConsole.unresolvedClause(judgement.unresolved()),
+                probe.clientBehind() ? "; only by the client's send lag: " + clientBehindFigures(probe) : "",
                 cancelledAtStop[0] == 0 ? "" : "; " + cancelledClause(cancelledAtStop[0]));
-        return new Probe(index, phase, load, judgement, stop, report, dir == null ? null : folder,
-                cancelledAtStop[0]);
+        return probe;
     }
 
-    private static long lag(ScheduledRecord record) {
-        return Math.max(0, record.sendLagNanos());
+    /** What to do when the client, not the server, fell behind (the search's warnings end with it). */
+    static final String CLIENT_REMEDY = "run the client on a quieter machine or with more cores, or spread the load "
+            + "over load workers (--cluster), and search again";
+
+    /**
+     * "rate 6.5: send lag p99 166.0 ms; from the actual send ttft_p90<=300ms is met (estimate 280.8 ms, 95 %
+     * interval [...])": why a level's failure is the client's.
+     */
+    private String clientBehindFigures(Probe p) {
+        return String.format(Locale.ROOT, "%s %s: send lag p99 %.1f ms; from the actual send %s is met (estimate %s)",
+                search.mode().key(), LoadSettings.formatLevel(p.load()), p.sendLagP99Ms(),
+                p.bindingFromActualSend().objective(), describeEstimate(p.bindingFromActualSend()));
+    }
+
+    /**
+     * A level's own warnings as the search prints them: REQUESTS_CANCELLED says the search's end of the level (its
+     * verdict, or --search-level-max), not a run's timeout; the level's files keep the plain run's words.
+     */
+    private static List<RunWarning> searchWorded(Probe p, List<RunWarning> warnings) {
+        if (!p.stop().equals("resolved") && !p.stop().equals("limit")) return warnings;
+        return warnings.stream().map(w -> w.code() != WarningCode.REQUESTS_CANCELLED ? w
+                : new RunWarning(w.code(), cancelledBySearch(cancelled(p), p.stop().equals("resolved")))).toList();
+    }
+
+    private static int cancelled(Probe p) {
+        if (p.report() == null || p.report().run() == null) return p.cancelledAtStop();
+        return (int) p.report().run().records().stream()
+                .filter(r -> r.failure() != null && r.failure().kind() == FailureKind.CANCELLED).count();
+    }
+
+    /**
+     * "4 requests were in flight when the search ended the level early on its verdict and were cancelled: ..."
+     * (or "when the level reached --search-level-max").
+     */
+    static String cancelledBySearch(int cancelled, boolean onVerdict) {
+        return cancelled + (cancelled == 1 ? " request was" : " requests were") + " in flight when "
+                + (onVerdict ? "the search ended the level early on its verdict" : "the level reached "
+                + "--search-level-max") + " and " + (cancelled == 1 ? "was" : "were") + " cancelled: censored in "
+                + "the verdict (a miss only when already past a TTFT or E2E bound); the level's files count "
+                + (cancelled == 1 ? "it as a failure" : "them as failures") + " in the error rate, absent from the "
+                + "latency statistics.";
     }
 
     /** The one-level plan of {@code load}. */
@@ -260,17 +352,19 @@ final class SearchRun {
             outcome = interrupted ? "stopped" : "found";
             ObjectiveResult b = atFailed.judgement().binding();
             binding = b.objective();
+            // a rate level's label is the mean its arrivals were drawn at: the rates the server got go beside it
             verdict = foundVerdict(interrupted, key, unit, capacity, failed, intervalConfidence(atCapacity, atFailed),
-                    b);
+                    b, asRun(atCapacity), asRun(atFailed));
         }
         SearchDocument.Goodput goodput = null;
         if (atCapacity != null && atCapacity.report() != null && atCapacity.report().metrics() != null) {
             Goodput g = atCapacity.report().metrics().goodput().orElse(null);
             if (g != null) {
-                goodput = new SearchDocument.Goodput(g.slo().describe(), SearchDocument.num(g.goodRequestsPerSecond()),
+                goodput = new SearchDocument.Goodput(g.slo().describe(),
+                        SearchDocument.num(g.goodRequestsPerSecond() * ownWindowScale(atCapacity)),
                         SearchDocument.num(g.goodFraction()));
-                verdict += goodputClause(key, search.mode().unit(), capacity, g.goodRequestsPerSecond(),
-                        g.slo().describe());
+                verdict += goodputClause(key, search.mode().unit(), capacity,
+                        g.goodRequestsPerSecond() * ownWindowScale(atCapacity), g.slo().describe());
             }
         }
         verdict += "; " + probes.size() + (probes.size() == 1 ? " level" : " levels");
@@ -280,15 +374,19 @@ final class SearchRun {
         List<SearchDocument.Level> levels = new ArrayList<>();
         for (Probe p : probes) {
             ModelRun.LevelReport r = p.report();
-            Double duration = r == null || r.run() == null ? null : r.run().durationNanos() / 1e9;
+            double scale = ownWindowScale(p);
+            Double duration = r == null || r.run() == null ? null : r.run().durationNanos() / 1e9 / scale;
             Double goodputS = r == null || r.metrics() == null ? null : r.metrics().goodput()
-                    .map(g -> SearchDocument.num(g.goodRequestsPerSecond())).orElse(null);
+                    .map(g -> SearchDocument.num(g.goodRequestsPerSecond() * scale)).orElse(null);
             levels.add(new SearchDocument.Level(p.index(), p.phase(), p.load(), p.judgement().passed(),
                     p.judgement().resolved(), p.stop(), p.judgement().samples(), duration,
-                    r == null ? null : SearchDocument.num(r.summary().requestsPerSecond()),
-                    r == null ? null : SearchDocument.num(r.summary().outputTokensPerSecond()), goodputS,
+                    r == null ? null : SearchDocument.num(r.summary().requestsPerSecond() * scale),
+                    r == null ? null : SearchDocument.num(r.summary().outputTokensPerSecond() * scale), goodputS,
+                    r == null ? null : SearchDocument.num(scheduledRate(r)),
+                    r == null ? null : SearchDocument.num(sentRate(r)), SearchDocument.num(p.sendLagP99Ms()),
                     p.judgement().binding().objective(), p.judgement().results().stream()
-                    .map(SearchDocument.Objective::of).toList(), p.folder()));
+                    .map(SearchDocument.Objective::of).toList(),
+                    p.clientBehind() ? SearchDocument.Objective.of(p.bindingFromActualSend()) : null, p.folder()));
         }
         String load = search.mode() == SearchPlan.Mode.CONCURRENCY ? "closed loop"
                 : "open loop, " + search.arrival() + " arrivals" + search.maxConcurrency().stream()
@@ -342,7 +440,8 @@ final class SearchRun {
         double confidence = 1;
         for (Probe p : new Probe[]{low, high}) {
             if (p == null) continue;
-            if (!p.judgement().resolved()) return null;
+            // a failure the client's send lag alone made is no server verdict to hold with any confidence
+            if (!p.judgement().resolved() || p.clientBehind()) return null;
             confidence -= LevelJudge.ALPHA;
         }
         return Math.round(confidence * 1e6) / 1e6; // 0.9, not 0.8999999999999999
@@ -355,6 +454,15 @@ final class SearchRun {
      */
     static String foundVerdict(boolean interrupted, String key, String unit, double capacity, double failed,
                                Double confidence, ObjectiveResult binding) {
+        return foundVerdict(interrupted, key, unit, capacity, failed, confidence, binding, "", "");
+    }
+
+    /**
+     * As above, with a rate level's rates as run after its label ({@link #asRun}: "scheduled 7.01, sent 7.01 req/s",
+     * or empty).
+     */
+    static String foundVerdict(boolean interrupted, String key, String unit, double capacity, double failed,
+                               Double confidence, ObjectiveResult binding, String capacityAsRun, String failedAsRun) {
         String rate = unit.equals("req/s") ? " req/s" : "";
         String low = LoadSettings.formatLevel(capacity);
         String high = LoadSettings.formatLevel(failed);
@@ -362,8 +470,66 @@ final class SearchRun {
                 : String.format(Locale.ROOT, "; the bracket [%s, %s] holds with %.0f %% confidence, each level's "
                         + "verdict at %.0f %%", low, high, 100 * confidence, 100 * (1 - LevelJudge.ALPHA));
         return (interrupted ? "search stopped (Ctrl-C); best so far: " : "capacity: ") + key + " " + low + rate
-                + " (fails at " + high + bracket + "); binding objective at the first failing level, " + key + " "
-                + high + rate + ": " + describe(binding);
+                + " (" + (capacityAsRun.isEmpty() ? "" : capacityAsRun + "; ") + "fails at " + high + bracket
+                + "); binding objective at the first failing level, " + key + " " + high + rate
+                + (failedAsRun.isEmpty() ? "" : " (" + failedAsRun + ")") + ": " + describe(binding);
+    }
+
+    /**
+     * "scheduled 7.01, sent 7.01 req/s": what a rate level's draw scheduled and its client sent (a Poisson or gamma
+     * draw of a finite level is not its label); empty for a concurrency level or when neither is known.
+     */
+    private static String asRun(Probe p) {
+        if (p == null || p.report() == null) return "";
+        double scheduled = scheduledRate(p.report());
+        double sent = sentRate(p.report());
+        if (Double.isNaN(scheduled) && Double.isNaN(sent)) return "";
+        return String.format(Locale.ROOT, "scheduled %s, sent %s req/s", rate(scheduled), rate(sent));
+    }
+
+    private static String rate(double v) {
+        return Double.isFinite(v) ? String.format(Locale.ROOT, "%.2f", v) : "-";
+    }
+
+    /** The level's drawn schedule in req/s, as its _open_loop.json has it; NaN for a closed loop. */
+    private static double scheduledRate(ModelRun.LevelReport r) {
+        return openLoop(r).map(o -> o.summary().scheduledRequestsPerSecond()).orElse(Double.NaN);
+    }
+
+    /** The rate at which the level's requests went out, as its _open_loop.json has it; NaN for a closed loop. */
+    private static double sentRate(ModelRun.LevelReport r) {
+        return openLoop(r).map(o -> o.summary().achievedSendRequestsPerSecond()).orElse(Double.NaN);
+    }
+
+    private static java.util.Optional<OpenLoopResult> openLoop(ModelRun.LevelReport r) {
+        return r.outcome().run().filter(OpenLoopResult.class::isInstance).map(OpenLoopResult.class::cast);
+    }
+
+    /**
+     * How much longer a closed-loop level's measured window is than the window its own requests used: the level's
+     * files count to the end of the requests the search cancelled (its verdict or its limit ended the level), as a
+     * plain run counts to its cut, but their time produced nothing, so the search's rates end with the last request
+     * that ended by itself (at concurrency 1 a cancelled request would take up to one request's time off the rate).
+     * 1 for an open loop (a cut schedule's window runs to the cut: the load was offered until then) or without a
+     * cancelled request.
+     */
+    private double ownWindowScale(Probe p) {
+        if (search.mode() != SearchPlan.Mode.CONCURRENCY || p == null || p.report() == null
+                || p.report().run() == null) {
+            return 1;
+        }
+        BenchmarkRun run = p.report().run();
+        long windowEndMicros = Long.MIN_VALUE;
+        long ownEndMicros = Long.MIN_VALUE;
+        for (RequestRecord r : run.records()) {
+            long end = r.startEpochMicros() + r.e2eNanos() / 1000;
+            windowEndMicros = Math.max(windowEndMicros, end);
+            boolean cancelled = r.failure() != null && r.failure().kind() == FailureKind.CANCELLED;
+            if (!cancelled) ownEndMicros = Math.max(ownEndMicros, end);
+        }
+        if (ownEndMicros == Long.MIN_VALUE || ownEndMicros >= windowEndMicros) return 1;
+        double own = run.durationNanos() - (windowEndMicros - ownEndMicros) * 1000.0;
+        return own > 0 ? run.durationNanos() / own : 1;
     }
 
     private static Probe firstAt(List<Probe> probes, double load) {
@@ -373,9 +539,13 @@ final class SearchRun {
 
     /** "ttft_p99<=300ms (estimate 512 ms, 95 % interval [480, 530])". */
     static String describe(ObjectiveResult r) {
+        return r.objective() + " (estimate " + describeEstimate(r) + ")";
+    }
+
+    /** "512.0 ms, 95 % interval [480.0 ms, 530.0 ms]". */
+    private static String describeEstimate(ObjectiveResult r) {
         boolean ms = r.unit().equals("ms");
-        return r.objective() + " (estimate " + value(r.estimate(), ms) + ", 95 % interval [" + value(r.low(), ms)
-                + ", " + value(r.high(), ms) + "])";
+        return value(r.estimate(), ms) + ", 95 % interval [" + value(r.low(), ms) + ", " + value(r.high(), ms) + "]";
     }
 
     private static String value(double v, boolean ms) {

@@ -92,6 +92,10 @@ class SearchVerdictTest {
             assertEquals(summary.at("/goodput/recorded_requests").asInt() - cancelled,
                     summary.at("/goodput/judged_requests").asInt(), "the level's goodput censors them too");
             assertTrue(summary.get("warnings").toString().contains("REQUESTS_CANCELLED"), summary::toString);
+            // the search's own warning says its verdict ended the level, not a run's timeout
+            assertTrue(out.toString(StandardCharsets.UTF_8).contains("warning: [REQUESTS_CANCELLED] at concurrency 4: "
+                    + cancelled + (cancelled == 1 ? " request was" : " requests were") + " in flight when the search "
+                    + "ended the level early on its verdict and "), out::toString);
             // the level's last progress line counts them as cancelled too, and only the server's 500s as failed
             String progress = console.substring(0, console.indexOf("search level 1 ")).lines()
                     .filter(l -> l.contains(" requests done")).reduce((a, b) -> b).orElseThrow(() ->

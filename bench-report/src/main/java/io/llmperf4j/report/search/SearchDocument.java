@@ -77,13 +77,22 @@ public record SearchDocument(String schema, String model, String search, String 
      * @param requestsS        completed requests per second
      * @param outputTokS       output tokens per second
      * @param goodputS         good requests per second
+     * @param scheduledS       a rate level's drawn schedule, in req/s (a Poisson or gamma draw is not its label:
+     *                         the label is the mean it was drawn at); null for a concurrency level
+     * @param sentS            the rate at which a rate level's requests went out; null for a concurrency level
+     * @param sendLagP99Ms     p99 of how late a rate level's requests went out after their scheduled instants; null
+     *                         for a concurrency level
      * @param bindingObjective the failing objective furthest past its limit, else the one nearest it
      * @param objectives       each objective's figures
+     * @param clientBehind     null, or, for a level that failed only by the client's send lag (an uncapped open
+     *                         loop whose binding objective, judged from the actual send, passes), that objective so
+     *                         judged: the client fell behind its schedule, the server did not fail
      * @param resultsDir       the level's folder, relative to the search's, or null
      */
     public record Level(int index, String phase, double load, boolean passed, boolean resolved, String stop,
                         int samples, Double durationS, Double requestsS, Double outputTokS, Double goodputS,
-                        String bindingObjective, List<Objective> objectives, String resultsDir) {
+                        Double scheduledS, Double sentS, Double sendLagP99Ms, String bindingObjective,
+                        List<Objective> objectives, Objective clientBehind, String resultsDir) {
     }
 
     /** An {@link ObjectiveResult} as written; undefined numbers are null. */

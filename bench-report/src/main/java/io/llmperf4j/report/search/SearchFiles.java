@@ -20,7 +20,8 @@ import java.util.List;
 public final class SearchFiles {
     /** The columns of {@code <base>_search.csv}, in order. */
     public static final List<String> COLUMNS = List.of("index", "phase", "load", "unit", "level_passed",
-            "level_resolved", "stop", "samples", "duration_s", "requests_s", "output_tok_s", "goodput_s", "objective",
+            "level_resolved", "stop", "samples", "duration_s", "requests_s", "output_tok_s", "goodput_s", "scheduled_s",
+            "sent_s", "send_lag_p99_ms", "client_behind", "objective",
             "objective_samples", "misses", "estimate", "low", "high", "limit", "objective_unit", "objective_passed",
             "objective_resolved", "results_dir");
 
@@ -40,7 +41,8 @@ public final class SearchFiles {
                 for (SearchDocument.Objective o : l.objectives()) {
                     List<Object> row = new ArrayList<>(List.of(l.index(), l.phase(), cell(l.load()), doc.unit(),
                             l.passed(), l.resolved(), l.stop(), l.samples(), cell(l.durationS()),
-                            cell(l.requestsS()), cell(l.outputTokS()), cell(l.goodputS()), o.objective(), o.samples(),
+                            cell(l.requestsS()), cell(l.outputTokS()), cell(l.goodputS()), cell(l.scheduledS()),
+                            cell(l.sentS()), cell(l.sendLagP99Ms()), l.clientBehind() != null, o.objective(), o.samples(),
                             o.misses(), cell(o.estimate()), cell(o.low()), cell(o.high()), cell(o.limit()), o.unit(),
                             o.passed(), o.resolved()));
                     row.add(l.resultsDir() == null ? "" : l.resultsDir());

@@ -48,8 +48,11 @@ final class SearchHtml {
             SearchDocument.Objective b = l.objectives().stream().filter(o -> o.objective().equals(l.bindingObjective()))
                     .findFirst().orElse(l.objectives().get(0));
             out.append("<tr><td>").append(l.index()).append("</td><td>").append(l.phase()).append("</td><td>")
-                    .append(num(l.load())).append("</td><td class=\"").append(l.passed() ? "pass" : "fail")
+                    .append(num(l.load())).append(l.scheduledS() == null && l.sentS() == null ? ""
+                            : " (scheduled " + num(l.scheduledS()) + ", sent " + num(l.sentS()) + ")")
+                    .append("</td><td class=\"").append(l.passed() ? "pass" : "fail")
                     .append("\">").append(l.passed() ? "pass" : "fail").append(l.resolved() ? "" : " (estimate)")
+                    .append(l.clientBehind() == null ? "" : "; " + esc(SearchConsole.clientBehindClause(l)))
                     .append("</td><td>").append(l.stop()).append("</td><td>").append(l.samples()).append("</td><td>")
                     .append(num(l.requestsS())).append("</td><td>").append(num(l.goodputS())).append("</td><td>")
                     .append(esc(l.bindingObjective())).append("</td><td>").append(num(b.estimate()))
