@@ -73,7 +73,9 @@ public record SearchDocument(String schema, String model, String search, String 
      * @param stop             why the level ended: "resolved" (early), "limit" (--search-level-max), "ended"
      *                         (ran out of requests or time otherwise), "stopped" (Ctrl-C)
      * @param samples          requests judged
-     * @param durationS        measured seconds
+     * @param durationS        measured seconds (a concurrency level's: to its last request that ended by itself, not
+     *                         to the end of those its end cancelled; durationS, requestsS, outputTokS and goodputS
+     *                         all use that window)
      * @param requestsS        completed requests per second
      * @param outputTokS       output tokens per second
      * @param goodputS         good requests per second
