@@ -30,7 +30,8 @@ import java.util.function.ToIntFunction;
  * {@link ForkRunner}, a fresh run on the workers of a cluster), continuous load for
  * {@link HarnessSettings#forkTime()} (the load point's own stop conditions and warmup are replaced: a closed loop
  * keeps its concurrency with no request limit, an open loop keeps its rate, arrivals, seed and cap), requests still
- * in flight at the end cancelled, then the run is cut into warmup and measurement windows. Each fork sends the
+ * in flight at the end cancelled (at the last window's end: the tokens they received count where they arrived), then
+ * the run is cut into warmup and measurement windows. Each fork sends the
  * requests it is given: a list is looped over for as long as the fork runs (a workload meant to be sent again); a
  * {@link io.llmperf4j.engine.load.FreshRequests} gives every send a request of its own, so that no iteration finds an
  * earlier one's prompts in the server's prefix cache.
@@ -41,6 +42,8 @@ public final class HarnessRunner {
     private final ForkRunner forkRunner;
     private final ToIntFunction<RequestRecord> outputTokens;
     private final Function<RequestRecord, EventTokenCounts> eventTokens;
+    /** n is the server's usage where sent: a request without usage is counted in the server's tokens per event. */
+    private final boolean inServerUnits;
     private final Object lock = new Object();
     private boolean stopped;      // guarded by lock
 
@@ -58,7 +61,9 @@ public final class HarnessRunner {
 
     /**
      * Forks on this machine, counting by {@code policy} as the summary does: a request's n, spread over its content
-     * events as the tokens each carried ({@link EventTokenCounts}).
+     * events as the tokens each carried ({@link EventTokenCounts}); a request that ended without the server's usage
+     * (cut at the fork's end, failed mid-stream), when the policy prefers usage, at the server's tokens per content
+     * event over the fork ({@link ServerTokensPerEvent}).
      */
     public HarnessRunner(Supplier<? extends LlmClient> clients, TokenCounter tokenCounter, OutputTokenPolicy policy) {
         this(new ClientForks(clients, tokenCounter), policy);
@@ -72,19 +77,20 @@ public final class HarnessRunner {
      * @param outputTokens the count used for the tok/s score
      */
     public HarnessRunner(ForkRunner forks, ToIntFunction<RequestRecord> outputTokens) {
-        this(forks, outputTokens, r -> EventTokenCounts.NONE);
+        this(forks, outputTokens, r -> EventTokenCounts.NONE, false);
     }
 
     /** Counting by {@code policy} as the summary does (see the constructor with clients). */
     public HarnessRunner(ForkRunner forks, OutputTokenPolicy policy) {
-        this(forks, policy::outputTokensOrZero, policy::eventTokens);
+        this(forks, policy::outputTokensOrZero, policy::eventTokens, policy.preferServerUsage());
     }
 
     private HarnessRunner(ForkRunner forks, ToIntFunction<RequestRecord> outputTokens,
-                          Function<RequestRecord, EventTokenCounts> eventTokens) {
+                          Function<RequestRecord, EventTokenCounts> eventTokens, boolean inServerUnits) {
         this.forkRunner = Objects.requireNonNull(forks, "forks");
         this.outputTokens = Objects.requireNonNull(outputTokens, "outputTokens");
         this.eventTokens = eventTokens;
+        this.inServerUnits = inServerUnits;
     }
 
     /**
@@ -122,7 +128,8 @@ public final class HarnessRunner {
             l.onForkStart(f, settings.forks());
             LoadResult load = forkRunner.run(forkSpecs.apply(f - 1), forkLoad, l);
             boolean forkAborted = load.stopped();
-            ForkResult fork = IterationSlicer.slice(f, load, settings, outputTokens, eventTokens, forkAborted);
+            ForkResult fork = IterationSlicer.slice(f, load, settings, outputTokens, eventTokens, inServerUnits,
+                    forkAborted);
             forks.add(fork);
             fork.warmup().forEach(l::onIteration);
             fork.measurement().forEach(l::onIteration);

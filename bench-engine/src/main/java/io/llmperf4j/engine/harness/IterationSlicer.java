@@ -10,6 +10,7 @@ import io.llmperf4j.model.RequestRecord;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.function.Function;
 import java.util.function.ToIntFunction;
@@ -29,6 +30,18 @@ final class IterationSlicer {
     static ForkResult slice(int fork, LoadResult load, HarnessSettings settings,
                             ToIntFunction<RequestRecord> outputTokens,
                             Function<RequestRecord, EventTokenCounts> eventTokens, boolean aborted) {
+        return slice(fork, load, settings, outputTokens, eventTokens, false, aborted);
+    }
+
+    /**
+     * As above; with {@code inServerUnits} (n is the server's usage where sent) a request that ended without usage
+     * counts the server's tokens per content event of the fork ({@link ServerTokensPerEvent}) for each content
+     * event it received, so that it is counted in the unit of the others.
+     */
+    static ForkResult slice(int fork, LoadResult load, HarnessSettings settings,
+                            ToIntFunction<RequestRecord> outputTokens,
+                            Function<RequestRecord, EventTokenCounts> eventTokens, boolean inServerUnits,
+                            boolean aborted) {
         int warmups = settings.warmup().count();
         int windows = warmups + settings.measurement().count();
         long[] bounds = new long[windows + 1];
@@ -43,16 +56,23 @@ final class IterationSlicer {
         List<List<Double>> tpot = lists(windows);
         List<List<Double>> e2e = lists(windows);
 
+        OptionalDouble serverRate = inServerUnits ? ServerTokensPerEvent.of(load.timeline()) : OptionalDouble.empty();
         for (ScheduledRecord r : load.timeline()) {
             RequestRecord rec = r.record();
             long send = r.actualSendOffsetNanos();
             boolean cancelled = cancelled(rec);
             int n = Math.max(0, outputTokens.applyAsInt(rec));
-            if (rec.succeeded() || cancelled) {
-                rec.forEachTokenArrival(n, eventTokens.apply(rec), (offset, share) -> {
-                    int w = window(bounds, send + offset);
-                    if (w >= 0) tokens[w] += share;
-                });
+            RequestRecord.TokenArrival inWindow = (offset, share) -> {
+                int w = window(bounds, send + offset);
+                if (w >= 0) tokens[w] += share;
+            };
+            // every token that arrived counts where it arrived: finished, cut at the fork's end or failed mid-stream
+            // (a request that did not succeed received the content events it has, and nothing else)
+            if (rec.succeeded() || (rec.contentEventNanos().length > 0
+                    && OutputTokenPolicy.serverOutputTokens(rec).isPresent())) {
+                rec.forEachTokenArrival(n, eventTokens.apply(rec), inWindow);
+            } else if (rec.contentEventNanos().length > 0) {
+                receivedWithoutUsage(rec, n, eventTokens.apply(rec), serverRate, inWindow);
             }
             if (rec.e2eNanos() < 0) continue;
             int w = window(bounds, r.endOffsetNanos());
@@ -102,6 +122,22 @@ final class IterationSlicer {
             }
         }
         return measured;
+    }
+
+    /**
+     * The tokens of a request that ended without the server's usage, where they arrived: each content event the
+     * fork's server tokens per event when known, else its count n (the client tokenizer's, of what arrived) spread
+     * as {@code counts} say, else one token per content event (nothing counted it: {@code --tokenizer server}).
+     */
+    private static void receivedWithoutUsage(RequestRecord rec, int n, EventTokenCounts counts,
+                                             OptionalDouble serverRate, RequestRecord.TokenArrival sink) {
+        long[] events = rec.contentEventNanos();
+        if (serverRate.isPresent() || n == 0) {
+            double each = serverRate.orElse(1);
+            for (long e : events) sink.at(e, each);
+        } else {
+            rec.forEachTokenArrival(n, counts, sink);
+        }
     }
 
     /** Cancelled at the fork's end (or by a stop): not a failure of the server's. */
