@@ -1,5 +1,6 @@
 package io.llmperf4j.report.compare;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.llmperf4j.model.BenchmarkRun;
 import io.llmperf4j.model.FailureCause;
 import io.llmperf4j.model.RequestRecord;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -32,9 +34,11 @@ import java.util.stream.Stream;
  * (the journal's {@code send_lag_nanos}, the CSV's {@code send_lag_s}) come along, for the metrics from the intended
  * send ({@link CompareMetric#needsSendLag()}).
  *
- * <p>Run-level rates divide by the <em>request window</em>: from the first send to the last response end, both
- * known per request (start wall-clock time + E2E). The run's own duration is not in the CSV; the window is the
- * same definition on both sides of a comparison.
+ * <p>Run-level rates divide by the run's own window, its summary's {@code run.duration_s} ({@link RunWindow}), as the
+ * run's own throughput does, so a run compared with itself shows its own figures. Without a summary of the same
+ * requests (a CSV or journal alone, a run killed before its summary) they divide by the <em>request window</em>:
+ * from the first send to the last response end, both known per request (start wall-clock time + E2E), a few
+ * milliseconds shorter than the run's (its clock starts before the first send).
  */
 public final class RunSamples {
 
@@ -59,17 +63,28 @@ public final class RunSamples {
 
     private RunSamples(String label, String source, List<RequestMetrics> requests, Map<String, Long> sendLagNanos,
                        UnsentLoad unsentLoad) {
+        this(label, source, List.copyOf(requests), sendLagNanos, unsentLoad, window(requests));
+    }
+
+    private RunSamples(String label, String source, List<RequestMetrics> requests, Map<String, Long> sendLagNanos,
+                       UnsentLoad unsentLoad, long windowNanos) {
         this.label = Objects.requireNonNull(label, "label");
         this.source = Objects.requireNonNull(source, "source");
         this.requests = List.copyOf(requests);
-        this.windowNanos = window(this.requests);
+        this.windowNanos = windowNanos;
         this.sendLagNanos = Map.copyOf(sendLagNanos);
         this.unsentLoad = unsentLoad;
     }
 
     /** These samples of a run that {@code unsent} says a lost load worker left partly unsent. */
     public RunSamples withUnsentLoad(UnsentLoad unsent) {
-        return new RunSamples(label, source, requests, sendLagNanos, unsent);
+        return new RunSamples(label, source, requests, sendLagNanos, unsent, windowNanos);
+    }
+
+    /** These samples with the run's own window (its duration, ns) as the rates' denominator. */
+    public RunSamples withRunWindow(long runWindowNanos) {
+        if (runWindowNanos <= 0) throw new IllegalArgumentException("window " + runWindowNanos + " ns must be > 0");
+        return new RunSamples(label, source, requests, sendLagNanos, unsentLoad, runWindowNanos);
     }
 
     /**
@@ -93,7 +108,7 @@ public final class RunSamples {
         return new RunSamples(label, "memory", requests, sendLagNanos);
     }
 
-    /** Samples of an in-memory run. */
+    /** Samples of an in-memory run (rates over the request window, as its CSV alone gives). */
     public static RunSamples of(String label, BenchmarkRun run, TokenCounting counting) {
         return new RunSamples(label, "memory", run.records().stream().map(r -> RequestMetrics.from(r, counting))
                 .toList(), Map.of());
@@ -114,12 +129,18 @@ public final class RunSamples {
         Path dir = Files.isDirectory(csvFileOrResultsDir) ? csvFileOrResultsDir
                 : csvFileOrResultsDir.toAbsolutePath().getParent();
         Optional<UnsentLoad> unsent;
+        OptionalLong runWindow;
         try {
-            unsent = dir == null ? Optional.empty() : StoppedRuns.summaryIn(dir).flatMap(UnsentLoad::of);
+            Optional<JsonNode> summary = dir == null ? Optional.empty() : StoppedRuns.summaryIn(dir);
+            unsent = summary.flatMap(UnsentLoad::of);
+            runWindow = summary.map(s -> RunWindow.ofSummary(s, samples.recorded())).orElse(OptionalLong.empty());
         } catch (IOException | RuntimeException e) {
-            unsent = Optional.empty(); // an unreadable summary leaves the records to compare, as StoppedRuns does
+            // an unreadable summary leaves the records to compare, as StoppedRuns does
+            unsent = Optional.empty();
+            runWindow = OptionalLong.empty();
         }
-        return unsent.map(samples::withUnsentLoad).orElse(samples);
+        RunSamples windowed = runWindow.isPresent() ? samples.withRunWindow(runWindow.getAsLong()) : samples;
+        return unsent.map(windowed::withUnsentLoad).orElse(windowed);
     }
 
     private static RunSamples readRecords(Path csvFileOrResultsDir, TokenCounting counting) throws IOException {
@@ -216,7 +237,10 @@ public final class RunSamples {
         return !sendLagNanos.isEmpty();
     }
 
-    /** First send to last response end, in ns; 0 without requests. */
+    /**
+     * The rates' denominator, in ns: the run's own window when known (its summary's duration), else first send to
+     * last response end; 0 without either.
+     */
     public long windowNanos() {
         return windowNanos;
     }

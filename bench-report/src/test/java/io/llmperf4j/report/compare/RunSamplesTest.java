@@ -94,6 +94,26 @@ class RunSamplesTest {
     }
 
     @Test
+    void ratesDivideByTheRunsOwnWindowFromItsSummary(@TempDir Path dir) throws IOException {
+        // the QA's run: console, JSON and HTML said 156.59 tok/s over 4.905 s; compare said 156.94 over 4.894 s,
+        // the window rebuilt from the records (first send stamp to last end), a few ms shorter than the run's
+        Path run = Files.createDirectories(dir.resolve("run"));
+        RequestCsvWriter.write(RECORDS, run.resolve("m_550_150_requests.csv"));
+        Path summary = run.resolve("m_550_150_llmperf4j_summary.json");
+        Files.writeString(summary, "{\"run\": {\"duration_s\": 2.5, \"requests_recorded\": 3}}");
+        RunSamples s = RunSamples.read(run, TokenCounting.DEFAULT);
+        assertEquals(2_500 * MS, s.windowNanos());
+        assertEquals((51 + 26) / 2.5, s.runValue(CompareMetric.OUTPUT_THROUGHPUT), 1e-9);
+        assertEquals(2 / 2.5, s.runValue(CompareMetric.REQUEST_THROUGHPUT), 1e-12);
+        // a CSV file read alone finds its folder's summary too
+        assertEquals(2_500 * MS, RunSamples.read(run.resolve("m_550_150_requests.csv"), TokenCounting.DEFAULT)
+                .windowNanos());
+        // a summary of other requests (another run's, left in the folder) is not this run's window
+        Files.writeString(summary, "{\"run\": {\"duration_s\": 2.5, \"requests_recorded\": 4}}");
+        assertEquals(2_200 * MS, RunSamples.read(run, TokenCounting.DEFAULT).windowNanos());
+    }
+
+    @Test
     void itlComesFromTheJournalOfAResultsDirectory(@TempDir Path dir) throws IOException {
         Path run = Files.createDirectories(dir.resolve("run"));
         RequestCsvWriter.write(RECORDS, run.resolve("m_550_150_requests.csv"));
