@@ -102,6 +102,32 @@ class IterationSlicerTest {
     }
 
     @Test
+    void aRequestWithoutUsageCountsItsEventsAtTheServersTokensPerEvent() {
+        OutputTokenPolicy policy = OutputTokenPolicy.DEFAULT;
+        List<ScheduledRecord> timeline = List.of(
+                // the server's 6 tokens over 3 events: 2 a content event (ends at 1.7 s)
+                at(500 * MS, record(200 * MS, 1000 * MS, 1200 * MS, new long[] {200 * MS, 600 * MS, 1000 * MS}, 6, 13,
+                        null)),
+                // cut at the fork's end after 2 events at 2.7 and 2.9 s; the client's tokenizer counts 9 (BOS included)
+                at(2500 * MS, record(200 * MS, 400 * MS, 500 * MS, new long[] {200 * MS, 400 * MS}, null, 9,
+                        failure(FailureKind.CANCELLED))),
+                // broken off mid-stream after 1 event at 2.2 s, counted 3 by the client
+                at(2000 * MS, record(200 * MS, 200 * MS, 300 * MS, new long[] {200 * MS}, null, 3,
+                        failure(FailureKind.MISSING_DONE))),
+                // refused before any content: the client's count of nothing is not a token received
+                at(2100 * MS, record(-1, -1, 100 * MS, new long[0], null, 5, failure(FailureKind.HTTP_STATUS))));
+        ForkResult inServerUnits = IterationSlicer.slice(1, load(timeline, 3 * S, false), SETTINGS,
+                policy::outputTokensOrZero, policy::eventTokens, true, false);
+        // 2 a content event: 2 x 2 (cut) + 1 x 2 (broken)
+        assertEquals(6.0, inServerUnits.measurement().get(1).outputTokens(), 1e-12);
+        assertEquals(2, inServerUnits.measurement().get(1).requestsFailed()); // broken, refused; the cut one is none
+        // counted by the client instead (its own unit: 8 and 2 after the BOS)
+        ForkResult byClient = IterationSlicer.slice(1, load(timeline, 3 * S, false), SETTINGS,
+                policy::outputTokensOrZero, policy::eventTokens, false, false);
+        assertEquals(10.0, byClient.measurement().get(1).outputTokens(), 1e-12);
+    }
+
+    @Test
     void aRequestCutByABoundaryCountsTheTokensOfItsEventsOnEachSide() {
         // sent at 0.5 s: events at 0.7 s (warmup), 1.1 and 1.5 s (first measured window) carrying 4, 1, 1 of the
         // server's 6 tokens by the client's count per event; ends at 1.7 s
