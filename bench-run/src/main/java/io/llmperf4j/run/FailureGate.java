@@ -3,6 +3,8 @@ package io.llmperf4j.run;
 import io.llmperf4j.model.ErrorBodies;
 import io.llmperf4j.model.Failure;
 import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.PartialAnswer;
+import io.llmperf4j.model.RequestPhases;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.report.summary.Redaction;
 
@@ -75,7 +77,9 @@ final class FailureGate {
         for (RequestRecord record : records) {
             if (record.succeeded()) continue;
             Failure failure = record.failure();
-            String message = failure.message().isBlank() ? "(no message)"
+            String message = failure.kind() == FailureKind.CANCELLED && cancelledWords(record) != null
+                    ? cancelledWords(record)
+                    : failure.message().isBlank() ? "(no message)"
                     // the client's own words, on one line, not cut: the hint (the base to set) ends a long URL
                     : failure.clientWorded() ? Redaction.secrets(failure.message())
                     : failure.kind() == FailureKind.HTTP_STATUS // a body: an HTML page is shortened to its words
@@ -100,6 +104,34 @@ final class FailureGate {
                     .forEach(shape -> lines.add("  " + shape.count + "x " + shape.text()));
         }
         return lines;
+    }
+
+    /**
+     * What had come of a request the client cancelled in flight, from its record (QA: a server that accepted the
+     * connections and never answered read "cancelled while in flight"): no response headers, headers and no event,
+     * events without content, or part of an answer; in {@link PartialAnswer}'s facts, without its seconds (messages
+     * are merged by their numbers). Null when the record does not know (read back from older files).
+     */
+    static String cancelledWords(RequestRecord record) {
+        RequestPhases phases = record.phases();
+        if (phases == null || !phases.known()) return null;
+        PartialAnswer answer = PartialAnswer.of(record);
+        if (answer == null) {
+            if (phases.requestWrittenNanos() >= 0) {
+                return "no response headers: the server accepted the connection and the request but never answered";
+            }
+            return phases.connectionReadyNanos() >= 0 ? "no response headers: the request was not written yet"
+                    : "no connection yet: the connect had not completed";
+        }
+        if (answer.contentEvents() > 0) {
+            return "cut mid-answer, after " + answer.contentEvents() + " content event"
+                    + (answer.contentEvents() == 1 ? "" : "s");
+        }
+        if (answer.events() > 0) {
+            return "the server answered 200 and " + answer.events() + " event" + (answer.events() == 1 ? "" : "s")
+                    + " without content, then no content";
+        }
+        return "the server answered with its status and headers, then no event";
     }
 
     /** Whose words a kind's messages are, or what happened, for the kind's line. */

@@ -6,6 +6,7 @@ import io.llmperf4j.engine.BenchmarkListener;
 import io.llmperf4j.engine.BenchmarkResult;
 import io.llmperf4j.engine.LevelOutcome;
 import io.llmperf4j.engine.client.LlmClient;
+import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.harness.ForkResult;
 import io.llmperf4j.engine.harness.HarnessListener;
 import io.llmperf4j.engine.harness.HarnessResult;
@@ -153,10 +154,24 @@ final class ModelRun implements BenchmarkListener {
      *
      * @param clients a new client for this model (one for all levels, or one per fork with iterations)
      */
+    /** The client in use, whose requests waiting for headers the progress line watches ({@link #watchClient}). */
+    private volatile NettyLlmClient client;
+
+    private LlmClient watched(LlmClient created) {
+        if (created instanceof NettyLlmClient netty) client = netty;
+        return created;
+    }
+
+    /** Lets the progress line say a silent server: the requests of the client in use waiting for their headers. */
+    private void watchClient(ProgressPrinter p) {
+        NettyLlmClient c = client;
+        if (p != null && c != null) p.watch(c::headerWait);
+    }
+
     BenchmarkResult run(Supplier<LlmClient> clients) {
         Benchmark.Builder builder = Benchmark.builder()
                 .name("llmperf4j.token_benchmark")
-                .client(clients)
+                .client(() -> watched(clients.get()))
                 .workload(cx.specs())
                 .workloads(cx.workloads())
                 .load(plan.profile())
@@ -306,6 +321,7 @@ final class ModelRun implements BenchmarkListener {
             }
         }
         progress = ProgressPrinter.forStderr(cx.err(), expected(level), progressLabel(level, ""));
+        watchClient(progress);
     }
 
     @Override
@@ -413,6 +429,7 @@ final class ModelRun implements BenchmarkListener {
     public void onForkStart(int fork, int forks) {
         jmh.onForkStart(fork, forks);
         progress = ProgressPrinter.forStderr(cx.err(), 0, progressLabel(currentLevel, "fork " + fork + "/" + forks));
+        watchClient(progress);
     }
 
     @Override

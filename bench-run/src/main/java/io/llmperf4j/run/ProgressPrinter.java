@@ -1,5 +1,6 @@
 package io.llmperf4j.run;
 
+import io.llmperf4j.engine.client.HeaderWait;
 import io.llmperf4j.engine.load.RecordListener;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.Percentiles;
@@ -11,7 +12,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 /**
  * Progress on stderr: requests done (of how many, when known), failures, requests the client cancelled (the run's
@@ -24,6 +29,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * When the run's end cuts an open loop's schedule, the count's total becomes the requests sent and the line says the
  * rest: "40/40 requests done (10 arrivals not sent: --timeout ended the schedule)"; a closed loop's end before it sent
  * them all says the same of its requests: "2/2 requests done (1 request not sent: --timeout ended the run)".
+ * A silent server is said too ({@link #watch}): after {@value #QUIET_SECONDS} s without a line while requests wait
+ * for their response headers, a line says how many and since when, every {@value #QUIET_SECONDS} s (QA: a server
+ * that accepted the connections and never answered gave 90 s without a line).
  * Two modes:
  * <ul>
  *   <li>plain (stderr is not a terminal: a file, a pipe, CI): at most one line a second, one when the last
@@ -39,6 +47,9 @@ final class ProgressPrinter implements RecordListener {
     private static final long PRINT_INTERVAL_NANOS = 1_000_000_000L;
     private static final long LIVE_INTERVAL_NANOS = 200_000_000L;
     private static final int TTFT_WINDOW = 256;
+    /** Seconds without a line, and of the oldest request's wait for its headers, before a line says so. */
+    static final int QUIET_SECONDS = 10;
+    private static final long QUIET_NANOS = QUIET_SECONDS * 1_000_000_000L;
     /** Erase from the cursor to the end of the line (ANSI), so a shorter line leaves nothing behind. */
     private static final String ERASE_TO_END = "\033[K";
 
@@ -84,6 +95,11 @@ final class ProgressPrinter implements RecordListener {
     private int printedFailed;
     private int printedCancelled;
     private int printedWarmup;
+    /** The client's requests waiting for headers ({@link #watch}); null when not watched. */
+    private Supplier<HeaderWait> headerWaits;
+    private ScheduledExecutorService ticker;
+    /** What the next line adds on a silent server ({@link #onTick}); empty otherwise. */
+    private String waitNote = "";
 
     /** Plain lines, {@code total} requests expected. */
     ProgressPrinter(PrintStream err, int total) {
@@ -242,6 +258,44 @@ final class ProgressPrinter implements RecordListener {
             print(System.nanoTime());
         }
         finished = true;
+        if (ticker != null) ticker.shutdownNow();
+    }
+
+    /**
+     * Watches {@code source} (the client's requests in flight) once a second, so that a server silent for
+     * {@value #QUIET_SECONDS} s is said ({@link #onTick}); stopped by {@link #finish()}.
+     */
+    synchronized void watch(Supplier<HeaderWait> source) {
+        if (finished || ticker != null) return;
+        observe(source);
+        ticker = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "llmperf4j-progress-quiet");
+            thread.setDaemon(true); // never keeps the process alive
+            return thread;
+        });
+        ticker.scheduleWithFixedDelay(() -> onTick(System.nanoTime()), 1, 1, TimeUnit.SECONDS);
+    }
+
+    /** Reads {@code source} at each {@link #onTick}, without a clock of its own (tests tick it themselves). */
+    synchronized void observe(Supplier<HeaderWait> source) {
+        headerWaits = source;
+    }
+
+    /**
+     * At {@code now}: when no line came for {@value #QUIET_SECONDS} s and the oldest request waiting for its response
+     * headers has waited as long, a line saying how many wait and for how long: "; no response headers yet for 10 of
+     * the 10 requests in flight, the oldest sent 30.0 s ago".
+     */
+    synchronized void onTick(long now) {
+        if (finished || headerWaits == null || now - lastPrintNanos < QUIET_NANOS) return;
+        HeaderWait wait = headerWaits.get();
+        if (wait == null || wait.waiting() == 0 || now - wait.oldestStartNanos() < QUIET_NANOS) return;
+        waitNote = String.format(Locale.ROOT, "; no response headers yet for %d of the %d request%s in flight, the "
+                + "oldest sent %.1f s ago", wait.waiting(), wait.inFlight(), wait.inFlight() == 1 ? "" : "s",
+                (now - wait.oldestStartNanos()) / 1e9);
+        lastPrintNanos = now;
+        print(now);
+        waitNote = "";
     }
 
     private void maybePrint(boolean last) {
@@ -264,9 +318,9 @@ final class ProgressPrinter implements RecordListener {
                     : endedEarly ? "the search's verdict ended the level early" : "the run was stopped") + ")";
             cutPrinted = true;
         }
-        String line = String.format(Locale.ROOT, "llmperf4j: %s%s requests done%s, %d failed%s, %.1f s, %s%s%s",
+        String line = String.format(Locale.ROOT, "llmperf4j: %s%s requests done%s, %d failed%s, %.1f s, %s%s%s%s",
                 label, counts, cut, failed, cancelled > 0 ? ", " + cancelled + " cancelled" : "", elapsedS,
-                rateText(elapsedS), ttftText(), warmup > 0 ? " (+" + warmup + " warmup, excluded)" : "");
+                rateText(elapsedS), ttftText(), warmup > 0 ? " (+" + warmup + " warmup, excluded)" : "", waitNote);
         printedDone = done;
         printedFailed = failed;
         printedCancelled = cancelled;
@@ -294,7 +348,9 @@ final class ProgressPrinter implements RecordListener {
         double endS = Math.max(0, (end - startNanos) / 1e9);
         int inWindow = closedNanos == -1 ? answered : answeredInWindow;
         String rate = String.format(Locale.ROOT, "%.2f req/s", inWindow / Math.max(endS, 1e-9));
-        int uncounted = answered - done;
+        // answers ended on the wire whose record has not come; a request cancelled at the close ended there with
+        // no answer (QA: "counting tokens of 9 answers" of a server that never sent a byte), so only the window's
+        int uncounted = closedNanos == -1 ? answered - done : answeredInWindow - (done - cancelled);
         if (uncounted <= 0 && elapsedS - endS < 0.1) return rate; // the line comes with the window's end
         String ended = String.format(Locale.ROOT, "window ended at %.1f s (%s)", endS, rate);
         return uncounted > 0 ? ended + "; counting tokens of " + uncounted + " answer" + (uncounted == 1 ? "" : "s")

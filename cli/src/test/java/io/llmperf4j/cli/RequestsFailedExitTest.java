@@ -67,7 +67,7 @@ class RequestsFailedExitTest {
             assertEquals(4, run.exitCode(), run::toString);
             assertTrue(run.err().contains("llmperf4j: the run failed: every request failed (2 of 2):\n"
                     + "  CANCELLED x2, the client cancelled them at --timeout (in flight when the run ended):\n"
-                    + "    2x cancelled while in flight\n"), run::toString);
+                    + "    2x cut mid-answer, after "), run::toString); // streams stalled after a few events
             assertFalse(run.err().contains("the server said"), run::toString);
         }
     }

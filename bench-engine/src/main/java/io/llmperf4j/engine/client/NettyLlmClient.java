@@ -154,6 +154,20 @@ public final class NettyLlmClient implements LlmClient {
         return inFlight.size();
     }
 
+    /** The requests in flight and those still waiting for their response headers, the oldest's start among them. */
+    public HeaderWait headerWait() {
+        int count = 0;
+        int waiting = 0;
+        long oldest = 0;
+        for (Exchange e : inFlight) {
+            count++;
+            long start = e.startNanos();
+            if (start == 0 || e.headersReceived()) continue; // not started yet (a moment), or answered
+            if (waiting++ == 0 || start - oldest < 0) oldest = start;
+        }
+        return new HeaderWait(count, waiting, oldest);
+    }
+
     @Override
     public RequestHandle send(RequestSpec spec) {
         return send(spec, null);
