@@ -102,7 +102,7 @@ final class CorrectnessRun {
         out.print(report.renderDetails());
         out.print(report.renderResults());
         out.flush();
-        writeFiles(report);
+        writeFiles(report, folder);
         if (stops.interrupted()) return RunStatus.INTERRUPTED;
         // --overwrite: a rerun that failed entirely gives the folder back to the run it was replacing; the exit
         // stays 0, as llmperf's: the report, errors counted, is the answer
@@ -116,15 +116,15 @@ final class CorrectnessRun {
                 .withPromptOrder(ClosedLoopSettings.PromptOrder.SEND_ORDER);
     }
 
-    private void writeFiles(CorrectnessReport report) {
+    private void writeFiles(CorrectnessReport report, ResultsFolder folder) {
         if (options.resultsDir() == null) {
             return;
         }
         try {
             CorrectnessResultFiles files = CorrectnessResultWriter.write(report, options.resultsDir(),
                     System.currentTimeMillis() / 1000);
-            err.println("Results written to " + files.summaryJson().getParent().toAbsolutePath() + ": "
-                    + files.summaryJson().getFileName() + ", " + files.individualResponsesJson().getFileName());
+            folder.announceWritten(err, files.summaryJson().getParent(), files.summaryJson().getFileName() + ", "
+                    + files.individualResponsesJson().getFileName());
         } catch (IOException e) {
             throw new RunFailedException("could not write results to " + options.resultsDir() + ": " + e, e);
         }

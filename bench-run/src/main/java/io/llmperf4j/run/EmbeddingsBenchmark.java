@@ -56,6 +56,8 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
     private Path levelDir;
     private volatile ProgressPrinter progress; // read by I/O threads too (onMeasuredWireEnd)
     private StopControl stops;
+    /** The results folder, which says where the files went ({@link ResultsFolder#announceWritten}). */
+    private ResultsFolder folder;
     private final List<EmbeddingsSweep.Level> levels = new ArrayList<>();
     private final List<LevelOutcome> outcomes = new ArrayList<>();
 
@@ -109,6 +111,7 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
 
     private RunStatus run(WorkloadSource workload, List<List<String>> batches, List<RequestSpec> specs,
                           ResultsFolder folder) {
+        this.folder = folder;
         BenchmarkResult result;
         try (EndpointUnderTest endpoint = EndpointUnderTest.open(common.target(), workload.promptTokenizer(), err)) {
             // open-loop arrivals cycle through the specs, so a request's batch is found by its spec's index
@@ -258,7 +261,7 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
                         plan.warmupText(), false)).getFileName().toString());
             }
             if (!plan.multiLevel()) {
-                err.println("Results written to " + levelDir.toAbsolutePath() + ": " + String.join(", ", names));
+                folder.announceWritten(err, levelDir, String.join(", ", names));
             }
         } catch (IOException e) {
             throw new RunFailedException("could not write results to " + levelDir + ": " + e, e);
@@ -292,9 +295,8 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
         if (common.resultsDir() != null) {
             try {
                 Path csv = EmbeddingsSweep.writeCsv(common.resultsDir(), base(), plan.loadUnit(), levels);
-                err.println("Results written to " + common.resultsDir().toAbsolutePath() + ": "
-                        + csv.getFileName() + " and a folder per level (" + String.join(", ",
-                        levels.stream().map(EmbeddingsSweep.Level::folder).toList()) + ")");
+                folder.announceWritten(err, common.resultsDir(), csv.getFileName() + " and a folder per level ("
+                        + String.join(", ", levels.stream().map(EmbeddingsSweep.Level::folder).toList()) + ")");
             } catch (IOException e) {
                 throw new RunFailedException("could not write the sweep table to " + common.resultsDir() + ": "
                         + e, e);

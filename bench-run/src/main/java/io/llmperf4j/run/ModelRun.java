@@ -99,12 +99,14 @@ final class ModelRun implements BenchmarkListener {
      * @param sharedPrefixTokens the tokens every prompt starts with by design ({@link
      *                      WorkloadSource#sharedPrefixTokens}): cached ones do not make a level PREFIX_CACHE_REUSED
      * @param serverMetrics the server's metrics, scraped per level; null when off or not served
+     * @param folder        the results folder, which says where the files went ({@link ResultsFolder#announceWritten})
      */
     record Context(LoadPlan plan, List<RequestSpec> specs, LevelWorkloads workloads, boolean drawnFresh,
                    boolean warmupApart, int sharedPrefixTokens,
                    TokenCounter tokenCounter,
                    UnaryOperator<BenchmarkRun> finishRun, MetricsConfig metricsConfig, StopControl stops,
-                   PrintStream out, PrintStream err, ResultFiles files, ServerMetricsSession serverMetrics) {
+                   PrintStream out, PrintStream err, ResultFiles files, ServerMetricsSession serverMetrics,
+                   ResultsFolder folder) {
     }
 
     private final String model;
@@ -635,7 +637,7 @@ final class ModelRun implements BenchmarkListener {
             List<String> names = cx.files().write(output, into).stream().map(p -> p.getFileName().toString())
                     .toList();
             if (!plan.multiLevel()) {
-                cx.err().println("Results written to " + into.toAbsolutePath() + ": " + String.join(", ", names));
+                cx.folder().announceWritten(cx.err(), into, String.join(", ", names));
             }
         } catch (IOException e) {
             throw new RunFailedException("could not write results to " + into + ": " + e, e);
@@ -695,7 +697,7 @@ final class ModelRun implements BenchmarkListener {
                     names.add("a folder per level (" + String.join(", ", levels.stream()
                             .map(l -> LoadPlan.folder(l.outcome().settings())).toList()) + ")");
                 }
-                cx.err().println("Results written to " + dir.toAbsolutePath() + ": " + String.join(", ", names));
+                cx.folder().announceWritten(cx.err(), dir, String.join(", ", names));
             }
         } catch (IOException e) {
             throw new RunFailedException("could not write results to " + dir + ": " + e, e);

@@ -22,6 +22,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Comparator;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
@@ -82,6 +83,15 @@ public final class ResultsFolder implements AutoCloseable {
     private boolean settled;
     /** Whether an interrupted --overwrite run left {@value RunFiles#ASIDE} beside results of its own. */
     private boolean leftAside;
+    /** "Results written to" lines held until this run's files are settled ({@link #announceWritten}). */
+    private final List<Written> held = new ArrayList<>();
+
+    /** A "Results written to" line: where, on which stream, the files' names. */
+    private record Written(PrintStream err, Path into, String names) {
+        void print(Path where) {
+            err.println("Results written to " + where.toAbsolutePath() + ": " + names);
+        }
+    }
 
     private ResultsFolder(Path lockFile, FileChannel channel, FileLock lock, Path dir, Path created,
                           boolean overwrite, PrintStream notices) {
@@ -227,8 +237,10 @@ public final class ResultsFolder implements AutoCloseable {
     @Override
     public synchronized void close() {
         if (channel == null || closed) {
+            printHeld(null);
             return;
         }
+        printHeld(null); // the files stay where the lines say (an interrupted run, a caller without a verdict)
         closed = true;
         try {
             if (since != null && !settled) {
@@ -268,9 +280,13 @@ public final class ResultsFolder implements AutoCloseable {
      * @param records every measured request of the run (all its levels and models; a search's every level)
      * @return the folder this run's files went to, or null when nothing was moved
      */
-    public Path keepEarlierIfEveryRequestFailed(List<RequestRecord> records) {
-        if (records.isEmpty() || records.stream().anyMatch(RequestRecord::succeeded)) return null;
+    public synchronized Path keepEarlierIfEveryRequestFailed(List<RequestRecord> records) {
+        if (records.isEmpty() || records.stream().anyMatch(RequestRecord::succeeded)) {
+            printHeld(null);
+            return null;
+        }
         Path failed = keepEarlierOverFailedRun();
+        printHeld(failed);
         if (failed != null) {
             notice("the earlier run's files are back in " + dir + " (a rerun whose every request failed replaces "
                     + "nothing); this run's files are in " + failed);
@@ -347,6 +363,32 @@ public final class ResultsFolder implements AutoCloseable {
         Path folder = dir.resolve(name);
         for (int i = 2; Files.exists(folder); i++) folder = dir.resolve(name + "-" + i);
         return folder;
+    }
+
+    /**
+     * Says that {@code names} were written into {@code into} (this folder, or a folder in it) on {@code err}: at once,
+     * or, while this run replaces an earlier one (--overwrite, its files set aside), once the run's end settles where
+     * they stay ({@link #keepEarlierIfEveryRequestFailed}, {@link #close()}): a run whose every request failed has its
+     * files moved into {@value #FAILED_PREFIX}{@code <time>}, and the line names that folder (QA: it named the results
+     * folder the files were then moved out of).
+     */
+    public synchronized void announceWritten(PrintStream err, Path into, String names) {
+        Written line = new Written(err, into, names);
+        if (channel != null && !closed && !settled && replaced && Files.isDirectory(dir.resolve(RunFiles.ASIDE))) {
+            held.add(line);
+        } else {
+            line.print(into);
+        }
+    }
+
+    /** Prints the held lines, each naming where its files are now: {@code movedTo} for {@link #dir}, when moved. */
+    private void printHeld(Path movedTo) {
+        Path from = dir == null ? null : dir.toAbsolutePath().normalize();
+        for (Written line : held) {
+            Path into = line.into().toAbsolutePath().normalize();
+            line.print(movedTo == null || !into.startsWith(from) ? into : movedTo.resolve(from.relativize(into)));
+        }
+        held.clear();
     }
 
     private void notice(String line) {

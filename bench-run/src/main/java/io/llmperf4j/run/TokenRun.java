@@ -166,7 +166,7 @@ final class TokenRun {
                             workload.drawsFresh(), LevelPrompts.warmupDrawnApart(workload, levelPlan,
                             request.cluster() != null), sharedPrefixTokens, counter,
                             run -> withServerCounts(run, workload), metricsConfig, stops, out, err,
-                            files, serverMetrics);
+                            files, serverMetrics, folder);
                 }, base,
                         metricsConfig.tokenCounting(), common.resultsDir(), stops, out, err, base.seed(),
                         common.timeoutSeconds());
@@ -195,7 +195,7 @@ final class TokenRun {
                         LevelPrompts.warmupDrawnApart(workload, plan, request.cluster() != null),
                         sharedPrefixTokens, counter,
                         run -> withServerCounts(run, workload), metricsConfig, stops, out, err, files,
-                        serverMetrics);
+                        serverMetrics, folder);
                 ModelRun run = new ModelRun(model, ModelComparison.modelDir(common.resultsDir(), plan, model), base,
                         context);
                 executor.run(model, plan, run, stops);

@@ -1,6 +1,7 @@
 package io.llmperf4j.cli;
 
 import io.llmperf4j.run.CommonSettings;
+import io.llmperf4j.run.ResultsFolder;
 import io.llmperf4j.run.Runner;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -67,8 +68,11 @@ final class CorrectnessCommand implements Callable<Integer> {
         long seed;
 
         @Option(names = "--overwrite",
-                description = "Replace the results of an earlier run in --results-dir, removing the result files "
-                        + "it wrote (without it, a folder that already holds results is refused).")
+                description = "Replace the results of an earlier run in --results-dir: the result files it wrote "
+                        + "are set aside when this run starts and removed once it has written its own (put back if "
+                        + "it writes none, or if every request failed, with this run's files in DIR/"
+                        + ResultsFolder.FAILED_PREFIX + "<time>/). Without it, a folder that already holds results "
+                        + "is refused.")
         boolean overwrite;
     }
 

@@ -7,9 +7,11 @@ import picocli.CommandLine.Option;
 final class ResultsFlags {
     @Option(names = "--overwrite",
             description = "Replace the results of an earlier run in --results-dir: the result files it wrote (listed "
-                    + "in .llmperf4j-files) are removed first; other files stay. Without it, a folder that already "
-                    + "holds results (.json, .jsonl, .csv or .html files) is refused, so a rerun never loses a kept "
-                    + "run; a folder another run is writing is always refused (lock file " + ResultsFolder.LOCK_FILE
+                    + "in .llmperf4j-files) are set aside when this run starts measuring and removed once it has "
+                    + "written its own; they are put back if it writes none, and if every request failed, with "
+                    + "this run's files in DIR/" + ResultsFolder.FAILED_PREFIX + "<time>/. Other files stay. Without "
+                    + "it, a folder that already holds results (.json, .jsonl, .csv or .html files) is refused, so a "
+                    + "rerun never loses a kept run; a folder another run is writing is always refused (lock file " + ResultsFolder.LOCK_FILE
                     + ").")
     boolean overwrite;
 

@@ -132,6 +132,9 @@ class ResultsFolderSafetyTest {
         assertEquals(1, kept.size(), failed::toString);
         assertTrue(failed.err().contains("the earlier run's files are back in " + dir + " (a rerun whose every "
                 + "request failed replaces nothing); this run's files are in " + kept.get(0)), failed::toString);
+        assertEquals(List.of("Results written to " + kept.get(0).toAbsolutePath()), failed.err().lines()
+                .filter(l -> l.startsWith("Results written to ")).map(l -> l.substring(0, l.indexOf(": "))).toList(),
+                "the line names where this run's files went, not the folder they left: " + failed);
 
         Map<String, String> now = contents(dir);
         now.keySet().removeIf(name -> name.startsWith(ResultsFolder.FAILED_PREFIX));
