@@ -83,6 +83,8 @@ public final class ResultsFolder implements AutoCloseable {
     private boolean settled;
     /** Whether an interrupted --overwrite run left {@value RunFiles#ASIDE} beside results of its own. */
     private boolean leftAside;
+    /** Whether the measurement started ({@link #replaceEarlier}): a run without a folder then says nothing was saved. */
+    private boolean measured;
     /** "Results written to" lines held until this run's files are settled ({@link #announceWritten}). */
     private final List<Written> held = new ArrayList<>();
 
@@ -208,6 +210,7 @@ public final class ResultsFolder implements AutoCloseable {
      * @throws RunFailedException when they cannot be moved
      */
     public synchronized void replaceEarlier() {
+        measured = true;
         if (channel == null || !overwrite || replaced || closed) return;
         try {
             Path aside = dir.resolve(RunFiles.ASIDE);
@@ -236,7 +239,13 @@ public final class ResultsFolder implements AutoCloseable {
      */
     @Override
     public synchronized void close() {
+        if (channel == null && !closed && measured) {
+            // llmperf's rule, which no line said (QA): a user who forgot the flag learns it before the next run
+            notice("nothing was saved: without --results-dir no file is written (llmperf's rule); give "
+                    + "--results-dir DIR to keep a run's results");
+        }
         if (channel == null || closed) {
+            closed = true;
             printHeld(null);
             return;
         }
