@@ -98,6 +98,16 @@ public record ResultsFolder(Kind kind, Path dir, Path file) {
                         + "for that level's page or to compare it");
             }
         }
+        for (Path f : files) {
+            String name = f.getFileName().toString();
+            // QA: "holds none of llmperf4j's results" of a folder that holds an embeddings run's
+            if (name.endsWith("_embeddings_summary.json") || name.endsWith("_embeddings_sweep.csv")) {
+                throw new IOException(path + " is an embeddings run's folder (" + name + (name.endsWith(".csv")
+                        ? " and a folder per level, each with its *_embeddings_summary.json and *_embeddings.csv"
+                        : " and its *_embeddings.csv") + "): report and compare read generation runs only (TTFT, "
+                        + "tokens out); an embeddings run's results are those files");
+            }
+        }
         throw new IOException(path + " holds none of llmperf4j's results: expected a *_llmperf4j_summary.json (a run),"
                 + " a *_sweep.json (a sweep), a *_iterations.csv (iterations) or comparison.csv (several models)");
     }
