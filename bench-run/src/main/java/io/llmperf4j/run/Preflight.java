@@ -405,8 +405,9 @@ final class Preflight {
                     + " an LLM API's base URL, and --llm-api the right API?";
             default -> "check --model, --additional-sampling-params and the request options";
         };
+        // the server's sentence loses its full stop before ours (QA: "...does not exist.; check --model")
         return "the server refused the pre-run request (one request of one token) with HTTP " + status + ": "
-                + message + "; " + hint;
+                + message.replaceAll("[.;,:]+$", "") + "; " + hint;
     }
 
     /**

@@ -105,7 +105,7 @@ class PreflightTest {
             String message = refusal("http://127.0.0.1:" + http.getAddress().getPort() + "/v1", "m", "k");
             // the page's words, not its markup
             assertTrue(message.contains("with HTTP 501: Error response Error code: 501 Message: Unsupported method "
-                    + "('POST').; "), message);
+                    + "('POST'); "), message);
             assertTrue(message.contains("does not serve this API"), message);
         } finally {
             http.stop(0);

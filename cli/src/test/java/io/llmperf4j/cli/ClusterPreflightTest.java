@@ -99,7 +99,7 @@ class ClusterPreflightTest {
 
         assertEquals(ExitCodes.FAILURE, run.exitCode(), run::toString);
         String wrong = "worker " + workerIds.get(0) + ": the server refused the pre-run request (one request of one "
-                + "token) with HTTP 401: Incorrect API key provided.; check the API key in that worker's "
+                + "token) with HTTP 401: Incorrect API key provided; check the API key in that worker's "
                 + "OPENAI_API_KEY";
         assertTrue(run.err().contains("the pre-run check failed on 1 of 2 workers: " + wrong), run::toString);
         assertTrue(run.err().contains("each worker sends the key in its own OPENAI_API_KEY"), run::toString);
@@ -153,7 +153,7 @@ class ClusterPreflightTest {
         assertTrue(run.err().contains("the pre-run check failed on 2 of 2 workers: "), run::toString);
         for (String id : workerIds) {
             assertTrue(run.err().contains("worker " + id + ": the server refused the pre-run request (one request "
-                    + "of one token) with HTTP 404: The model `not-served` does not exist.; check --model "
+                    + "of one token) with HTTP 404: The model `not-served` does not exist; check --model "
                     + "'not-served'"), run::toString);
         }
         assertFalse(run.err().contains("each worker sends the key"), "not a key problem: " + run);

@@ -117,7 +117,7 @@ class RequestsFailedExitTest {
             CliRun run = run(server, "wrong-key", dir);
             assertEquals(1, run.exitCode(), run::toString);
             assertTrue(run.err().contains("the server refused the pre-run request (one request of one token) with "
-                    + "HTTP 401: Incorrect API key provided.; check the API key in OPENAI_API_KEY"), run::toString);
+                    + "HTTP 401: Incorrect API key provided; check the API key in OPENAI_API_KEY"), run::toString);
             assertFalse(run.toString().contains("wrong-key"), "the key is never printed");
         }
     }

@@ -206,7 +206,7 @@ class TokenBenchmarkCommandTest {
             CliRun rejected = CliRun.of(env, "token-benchmark", "--model", "m", "--max-num-completed-requests", "2",
                     "--mean-output-tokens", "5", "--api-key-file", keyFile.toString());
             assertEquals(1, rejected.exitCode(), rejected::toString); // the pre-run request is refused: no run
-            assertTrue(rejected.err().contains("with HTTP 401: Incorrect API key provided."), rejected::toString);
+            assertTrue(rejected.err().contains("with HTTP 401: Incorrect API key provided; "), rejected::toString);
             assertTrue(rejected.err().contains("check the API key in --api-key-file " + keyFile), "the key's own "
                     + "source, not OPENAI_API_KEY, which is unset: " + rejected);
             assertFalse(rejected.out().contains("sk-wrong") || rejected.err().contains("sk-wrong"));
