@@ -144,7 +144,7 @@ class KeepAliveRetryTest {
         });
         try {
             assertTrue(blocked.await(20, TimeUnit.SECONDS));
-            server.signalIdleReset();
+            server.signalReset();
             awaitAtLeast(server::closedConnections, 1, "the server never reset the idle connection");
             // loopback delivers the RST within close(); the pause is only a margin, never an assertion
             Thread.sleep(100);

@@ -68,7 +68,8 @@ public final class FaultServer implements AutoCloseable {
     private final AtomicInteger closedConnections = new AtomicInteger();
     /** Responses whose connection already held the next request's bytes before their body had ended. */
     private final AtomicInteger requestsBeforeBodyEnd = new AtomicInteger();
-    private final Semaphore idleResets = new Semaphore(0);
+    /** Resets the test allows, one each: "ok-then-reset-on-signal" and "done-then-reset" wait for one. */
+    private final Semaphore resets = new Semaphore(0);
     private final List<Received> received = new CopyOnWriteArrayList<>();
     /** {@link System#nanoTime()} just before the writes the end-of-stream scenarios name, by name. */
     private final Map<String, Long> stamps = new ConcurrentHashMap<>();
@@ -116,9 +117,9 @@ public final class FaultServer implements AutoCloseable {
         return requestsBeforeBodyEnd.get();
     }
 
-    /** Lets one connection waiting in "ok-then-reset-on-signal" reset. */
-    public void signalIdleReset() {
-        idleResets.release();
+    /** Lets one connection waiting for the test's word ("ok-then-reset-on-signal", "done-then-reset") reset. */
+    public void signalReset() {
+        resets.release();
     }
 
     public List<Received> received() {
@@ -231,7 +232,7 @@ public final class FaultServer implements AutoCloseable {
                 sseHead(out);
                 for (String e : Streams.standard()) chunk(out, sse(e, "\n", true));
                 end(out);
-                if (!idleResets.tryAcquire(20, TimeUnit.SECONDS)) return false;
+                if (!resets.tryAcquire(20, TimeUnit.SECONDS)) return false;
                 socket.setSoLinger(true, 0);
                 return false;
             case "read-then-reset":
@@ -515,7 +516,10 @@ public final class FaultServer implements AutoCloseable {
             case "done-then-reset": // chunked: [DONE], then RST instead of the terminator
                 sseHead(out);
                 writeUntilDone(out);
-                Thread.sleep(50); // the client reads [DONE] before the reset (a reset can drop unread bytes)
+                // the reset waits for the test's word that the client has read [DONE] (its record ended there): a
+                // fixed pause was outrun by a starved I/O thread that read [DONE] after it. A client that waits for
+                // the body's end is reset 20 s on, past its idle timeout
+                resets.tryAcquire(20, TimeUnit.SECONDS);
                 stamps.put("end", System.nanoTime());
                 socket.setSoLinger(true, 0);
                 return false;
