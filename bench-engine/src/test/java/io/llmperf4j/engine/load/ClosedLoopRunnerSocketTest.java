@@ -171,11 +171,14 @@ class ClosedLoopRunnerSocketTest {
     @Test
     void timeoutCancelsRequestsInFlightAndRecordsThem() {
         List<String> prompts = List.of("ok", "hang", "content-then-hang");
+        // the client's first send in a fresh JVM (class loading) took over the 700 ms on a loaded machine, and the
+        // other slots were never sent: paid here, before the run's clock
+        assertTrue(client.send(new RequestSpec(0, "ok", 10, 20)).completion().join().succeeded());
         ClosedLoopResult result = new ClosedLoopRunner(client, String::length)
                 .run(specs(prompts), new ClosedLoopSettings(3, Duration.ofMillis(700)).withMaxCompleted(1000));
         assertTrue(result.timedOut());
         assertEquals(result.requestsSent(), result.records().size(), "every request sent is recorded");
-        assertTrue(server.requestsReceived() <= result.requestsSent());
+        assertTrue(server.requestsReceived() - 1 <= result.requestsSent());
         Map<String, Integer> cancelled = new HashMap<>();
         for (RequestRecord r : result.records()) {
             String scenario = prompts.get(r.promptIndex());
