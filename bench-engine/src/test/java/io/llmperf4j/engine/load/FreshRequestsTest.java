@@ -117,8 +117,10 @@ class FreshRequestsTest {
                     server.prompts().size());
 
             for (List<String> prompts : List.of(closedPrompts, openPrompts)) {
-                // many times the 4 of a first batch, every one a prompt of its own
-                assertTrue(prompts.size() > 40, "sent " + prompts.size());
+                // past the 4 of a fork's first batch (where a list would loop), every one a prompt of its own. How
+                // many the forks' windows held is the machine's doing: on a starved one 34 in all, and the first
+                // fork, paying the JVM's first sends, sent 1 while the second sent 16 to 50
+                assertTrue(prompts.stream().anyMatch(p -> p.matches("f\\d-1-0")), () -> "sent " + prompts);
                 assertEquals(prompts.size(), new HashSet<>(prompts).size(), "a prompt sent twice");
                 assertTrue(prompts.contains("f0-0-0") && prompts.contains("f1-0-0"), "each fork's own sequence");
             }
@@ -128,7 +130,11 @@ class FreshRequestsTest {
             assertEquals(4, new HashSet<>(loopedPrompts).size());
             assertTrue(loopedPrompts.size() > 8);
         }
-        assertEquals(List.of(), notices, "no send waited for a draw and none repeated");
+        // a send waits for its draw only when the drawer's thread falls behind (a starved machine): told, and that
+        // send still gets a prompt of its own (above). A repeat is never right here
+        assertEquals(List.of(), notices.stream().filter(n -> !n.matches("llmperf4j: prompts: \\d+ of \\d+ sends "
+                + "waited for a fresh prompt to be drawn \\(.* ms in all\\): drawing fell behind the request rate"))
+                .toList(), "no prompt repeated");
     }
 
     /**
