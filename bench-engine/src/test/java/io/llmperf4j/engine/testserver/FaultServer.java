@@ -70,6 +70,8 @@ public final class FaultServer implements AutoCloseable {
     private final AtomicInteger requestsBeforeBodyEnd = new AtomicInteger();
     /** Resets the test allows, one each: "ok-then-reset-on-signal" and "done-then-reset" wait for one. */
     private final Semaphore resets = new Semaphore(0);
+    /** Events the test saw the client decode, one permit each: "gzip" writes its next event after one. */
+    private final Semaphore decodedEvents = new Semaphore(0);
     private final List<Received> received = new CopyOnWriteArrayList<>();
     /** {@link System#nanoTime()} just before the writes the end-of-stream scenarios name, by name. */
     private final Map<String, Long> stamps = new ConcurrentHashMap<>();
@@ -120,6 +122,11 @@ public final class FaultServer implements AutoCloseable {
     /** Lets one connection waiting for the test's word ("ok-then-reset-on-signal", "done-then-reset") reset. */
     public void signalReset() {
         resets.release();
+    }
+
+    /** Lets "gzip" write its next event: the client has decoded the one before ({@code RequestHandle.eventsDecoded}). */
+    public void signalEventDecoded() {
+        decodedEvents.release();
     }
 
     public List<Received> received() {
@@ -579,9 +586,9 @@ public final class FaultServer implements AutoCloseable {
                     for (String e : Streams.standard()) {
                         gzip.write(sse(e, "\n", true).getBytes(StandardCharsets.UTF_8));
                         gzip.flush();
-                        // apart, so each event's arrival can be told from the next one's, with room for a loaded
-                        // machine's late read (78 ms at load average 18 against 50 ms apart)
-                        Thread.sleep(150);
+                        // each event's arrival told from the next one's: an event is written once the test says the
+                        // client decoded the one before (150 ms apart was outrun by a starved I/O thread's late read)
+                        if (k > 0) decodedEvents.tryAcquire(5, TimeUnit.SECONDS);
                         stamps.put("event-" + k++, System.nanoTime()); // "event-1" is the first content event
                         chunkBytes(out, compressed.toByteArray());
                         compressed.reset();
