@@ -48,7 +48,9 @@ class SweepLevelServerGoneTest {
                     "--model", "m", "--mean-input-tokens", "40", "--stddev-input-tokens", "0",
                     "--mean-output-tokens", "4", "--stddev-output-tokens", "0", "--no-client-warmup",
                     "--no-server-metrics", "--concurrency-sweep", "1,2", "--max-num-completed-requests", "12",
-                    "--sleep-between", "5", "--results-dir", dir.toString()));
+                    // the pause is the window to close the server in, which takes milliseconds once the first
+                    // level's summary is there (polled every 5 ms); 5 s of it was 3 s more than a loaded machine needs
+                    "--sleep-between", "2", "--results-dir", dir.toString()));
             Path first = dir.resolve("concurrency_1").resolve("m_40_4_llmperf4j_summary.json");
             while (!Files.exists(first) && !running.isDone()) Thread.sleep(5);
             server.close(); // the first level ended: the second finds every connection refused
