@@ -63,7 +63,7 @@ public final class HarnessRunner {
      * Forks on this machine, counting by {@code policy} as the summary does: a request's n, spread over its content
      * events as the tokens each carried ({@link EventTokenCounts}); a request that ended without the server's usage
      * (cut at the fork's end, failed mid-stream), when the policy prefers usage, at the server's tokens per content
-     * event over the fork ({@link ServerTokensPerEvent}).
+     * event over the fork ({@link io.llmperf4j.model.ServerTokensPerEvent}).
      */
     public HarnessRunner(Supplier<? extends LlmClient> clients, TokenCounter tokenCounter, OutputTokenPolicy policy) {
         this(new ClientForks(clients, tokenCounter), policy);

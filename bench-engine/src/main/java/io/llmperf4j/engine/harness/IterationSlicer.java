@@ -6,6 +6,7 @@ import io.llmperf4j.model.EventTokenCounts;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.OutputTokenPolicy;
 import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.ServerTokensPerEvent;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -56,7 +57,9 @@ final class IterationSlicer {
         List<List<Double>> tpot = lists(windows);
         List<List<Double>> e2e = lists(windows);
 
-        OptionalDouble serverRate = inServerUnits ? ServerTokensPerEvent.of(load.timeline()) : OptionalDouble.empty();
+        OptionalDouble serverRate = inServerUnits
+                ? ServerTokensPerEvent.of(load.timeline().stream().map(ScheduledRecord::record).toList())
+                : OptionalDouble.empty();
         for (ScheduledRecord r : load.timeline()) {
             RequestRecord rec = r.record();
             long send = r.actualSendOffsetNanos();
@@ -68,11 +71,10 @@ final class IterationSlicer {
             };
             // every token that arrived counts where it arrived: finished, cut at the fork's end or failed mid-stream
             // (a request that did not succeed received the content events it has, and nothing else)
-            if (rec.succeeded() || (rec.contentEventNanos().length > 0
-                    && OutputTokenPolicy.serverOutputTokens(rec).isPresent())) {
+            if (ServerTokensPerEvent.endedWithoutUsage(rec)) {
+                ServerTokensPerEvent.forEachArrival(rec, n, eventTokens.apply(rec), serverRate, inWindow);
+            } else if (rec.succeeded() || rec.contentEventNanos().length > 0) {
                 rec.forEachTokenArrival(n, eventTokens.apply(rec), inWindow);
-            } else if (rec.contentEventNanos().length > 0) {
-                receivedWithoutUsage(rec, n, eventTokens.apply(rec), serverRate, inWindow);
             }
             if (rec.e2eNanos() < 0) continue;
             int w = window(bounds, r.endOffsetNanos());
@@ -122,22 +124,6 @@ final class IterationSlicer {
             }
         }
         return measured;
-    }
-
-    /**
-     * The tokens of a request that ended without the server's usage, where they arrived: each content event the
-     * fork's server tokens per event when known, else its count n (the client tokenizer's, of what arrived) spread
-     * as {@code counts} say, else one token per content event (nothing counted it: {@code --tokenizer server}).
-     */
-    private static void receivedWithoutUsage(RequestRecord rec, int n, EventTokenCounts counts,
-                                             OptionalDouble serverRate, RequestRecord.TokenArrival sink) {
-        long[] events = rec.contentEventNanos();
-        if (serverRate.isPresent() || n == 0) {
-            double each = serverRate.orElse(1);
-            for (long e : events) sink.at(e, each);
-        } else {
-            rec.forEachTokenArrival(n, counts, sink);
-        }
     }
 
     /** Cancelled at the fork's end (or by a stop): not a failure of the server's. */
