@@ -30,9 +30,10 @@ class DeliveredTokensTest {
     void successfulAndCancelledRequestsCountWhatArrivedInsideTheWindow() {
         Failure cancelled = new Failure(FailureKind.CANCELLED, -1, "cancelled while in flight");
         List<RequestRecord> records = List.of(
-                // 4 tokens by the server's usage, every event inside
-                record("ok", 0, new long[] {10, 20, 30, 40}, 4, 5, null),
-                // cancelled: no usage, the client's count less its BOS: 3 tokens, all inside
+                // 8 tokens by the server's usage, every event inside
+                record("ok", 0, new long[] {10, 20, 30, 40}, 8, 5, null),
+                // cancelled: no usage; each event counts the server's tokens per event over the successful requests
+                // with usage, (8 + 6) / (4 + 3) = 2, not the client's count less its BOS (3): 6, all inside
                 record("cut", 500, new long[] {100, 200, 300}, null, 4, cancelled),
                 // 6 tokens over 3 events, the last 2 after the window's end (2 s + 2 ms): 2 inside
                 record("late", 1500, new long[] {100, 600, 900}, 6, 7, null));
@@ -40,9 +41,9 @@ class DeliveredTokensTest {
                 Map.of(), "openai", Map.of(), "http://localhost:8000/v1", "llama-2 (built in)", "llmperf", 1L), records, START_MS,
                 START_MS + 2000, 2000 * MS, 3, true);
         DeliveredTokens d = DeliveredTokens.of(run, TokenCounting.DEFAULT);
-        assertEquals(4 + 3 + 2, d.tokens(), 1e-12);
-        assertEquals(3, d.fromFailed(), 1e-12);
-        assertEquals(9 / 2.0, d.tokensPerSecond(), 1e-12);
+        assertEquals(8 + 6 + 2, d.tokens(), 1e-12);
+        assertEquals(6, d.fromFailed(), 1e-12);
+        assertEquals(16 / 2.0, d.tokensPerSecond(), 1e-12);
     }
 
     /**
@@ -52,24 +53,44 @@ class DeliveredTokensTest {
     @Test
     void warmupRequestsCountWhatTheyDeliveredAfterTheWindowOpened() {
         Failure cancelled = new Failure(FailureKind.CANCELLED, -1, "cancelled while in flight");
-        List<RequestRecord> measured = List.of(record("ok", 0, new long[] {10, 20, 30, 40}, 4, 5, null));
+        List<RequestRecord> measured = List.of(record("ok", 0, new long[] {10, 20, 30, 40}, 8, 5, null));
         List<RequestRecord> warmup = List.of(
                 // sent 300 ms before the window: 8 tokens over 4 events, the first 2 before it (beyond its 2 ms
                 // widening), so 4 inside
                 record("w1", -300, new long[] {100, 200, 400, 500}, 8, 9, null),
                 // ended before the window opened: nothing
-                record("w2", -600, new long[] {100, 200}, 2, 3, null),
-                // cancelled at the end while streaming: the client's count less its BOS (3), 2 of 3 events inside
+                record("w2", -600, new long[] {100, 200}, 4, 3, null),
+                // cancelled at the end while streaming, without usage: 2 of its 3 events inside, each the server's
+                // 2 tokens per event (over the measured and warmup requests with usage)
                 record("w3", -150, new long[] {100, 200, 300}, null, 4, cancelled));
         BenchmarkRun run = new BenchmarkRun(new BenchmarkSettings("m", 10, 0, 10, 0, 3, 2, 3,
                 Map.of(), "openai", Map.of(), "http://localhost:8000/v1", "llama-2 (built in)", "llmperf", 1L), measured,
                 START_MS, START_MS + 1000, 1000 * MS, 1, false);
         DeliveredTokens d = DeliveredTokens.of(run, warmup, TokenCounting.DEFAULT);
-        assertEquals(4 + 4 + 0 + 2, d.tokens(), 1e-12);
-        assertEquals(2, d.fromFailed(), 1e-12);
-        assertEquals(10 / 1.0, d.tokensPerSecond(), 1e-12);
+        assertEquals(8 + 4 + 0 + 4, d.tokens(), 1e-12);
+        assertEquals(4, d.fromFailed(), 1e-12);
+        assertEquals(16 / 1.0, d.tokensPerSecond(), 1e-12);
         // without the warmup records: the measured request's alone
-        assertEquals(4, DeliveredTokens.of(run, TokenCounting.DEFAULT).tokens(), 1e-12);
+        assertEquals(8, DeliveredTokens.of(run, TokenCounting.DEFAULT).tokens(), 1e-12);
+    }
+
+    /**
+     * Without a successful request with usage there is no server unit: a cancelled request counts the client's count
+     * of what arrived less its BOS, and with no client count either (--tokenizer server) one token per event.
+     */
+    @Test
+    void withoutTheServersUnitACutRequestCountsTheClientsCountElseOnePerEvent() {
+        Failure cancelled = new Failure(FailureKind.CANCELLED, -1, "cancelled while in flight");
+        List<RequestRecord> records = List.of(
+                record("ok", 0, new long[] {10, 20}, null, 5, null),
+                record("cut", 500, new long[] {100, 200, 300}, null, 8, cancelled),
+                record("uncounted", 600, new long[] {100, 200}, null, 0, cancelled));
+        BenchmarkRun run = new BenchmarkRun(new BenchmarkSettings("m", 10, 0, 10, 0, 3, 2, 3,
+                Map.of(), "openai", Map.of(), "http://localhost:8000/v1", "llama-2 (built in)", "llmperf", 1L), records,
+                START_MS, START_MS + 2000, 2000 * MS, 3, true);
+        DeliveredTokens d = DeliveredTokens.of(run, TokenCounting.DEFAULT);
+        assertEquals(4 + 7 + 2, d.tokens(), 1e-12);
+        assertEquals(7 + 2, d.fromFailed(), 1e-12);
     }
 
     /** Even shares add up with float noise: a count of whole tokens stays whole (19, not 19.000000000000004). */
