@@ -5,8 +5,9 @@ import java.util.Objects;
 
 /**
  * One iteration window of a fork. Output tokens are attributed to the window in which they arrived: a request's
- * token count is spread evenly over its content events, so a request that straddles windows counts in each for what
- * it delivered there (successes, and requests cancelled at the end of the fork). Requests count, and give latency
+ * token count is spread over its content events as the tokens each carried, so a request that straddles windows
+ * counts in each for what it delivered there (successes, and requests cut at the end of the fork or failed
+ * mid-stream, counted by {@link io.llmperf4j.model.ServerTokensPerEvent}'s rule). Requests count, and give latency
  * samples, in the window in which they ended.
  *
  * @param fork                  1-based fork number
