@@ -310,12 +310,17 @@ final class LoadConsole {
         return b.toString();
     }
 
-    /** The flags of level {@code i}: "saturation point", "TTFT red line", "first failures", "too short to tell". */
+    /**
+     * The flags of level {@code i}: "saturation point", "knee", "TTFT red line", "first failures", "too short to
+     * tell".
+     */
     static String flags(SaturationVerdict verdict, int i) {
         String f = "";
         if (verdict.saturationIndex().isPresent() && verdict.saturationIndex().getAsInt() == i) {
             f = join(f, "saturation point");
         }
+        // the last level that grew before the saturation point: where to run
+        if (verdict.kneeIndex().isPresent() && verdict.kneeIndex().getAsInt() == i) f = join(f, "knee");
         if (verdict.ttftRedLineIndex().isPresent() && verdict.ttftRedLineIndex().getAsInt() == i) {
             f = join(f, "TTFT red line");
         }

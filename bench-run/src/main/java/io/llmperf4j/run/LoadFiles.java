@@ -75,12 +75,12 @@ final class LoadFiles {
                     num(v.throughputGain()), num(v.ttftP90Ratio()), row.folder(), row.slo(),
                     row.warnings() == null ? null : row.warnings().stream().map(SummaryDocument.WarningJson::of)
                             .toList(), num(v.achievedShare()), num(v.shareLow()), num(v.shareHigh()),
-                    keptUp(v.keptUp())));
+                    keptUp(v.keptUp()), s.held() == null ? null : num(s.held().tokensPerSecond())));
         }
         List<Double> planned = plan.profile().levels(plan.warmup()).stream().map(LoadSettings::level).toList();
         SweepFiles.Verdict verdictDoc = new SweepFiles.Verdict(level(verdict.saturationLevel()),
                 level(verdict.ttftRedLineLevel()), level(verdict.firstFailingLevel()),
-                verdict.describe(plan.levelName()), verdict.warnings());
+                verdict.describe(plan.levelName()), verdict.warnings(), level(verdict.kneeLevel()));
         SaturationRules r = verdict.rules();
         SweepFiles.Document doc = new SweepFiles.Document(SweepFiles.SCHEMA, model, plan.levelName(), plan.loadUnit(),
                 planned, plan.describe(), plan.warmupText(), new SweepFiles.Rules(100 * r.minThroughputGain(),

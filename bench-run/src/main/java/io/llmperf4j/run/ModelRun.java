@@ -555,7 +555,8 @@ final class ModelRun implements BenchmarkListener {
         double sent = load instanceof OpenLoopResult open ? open.summary().achievedSendRequestsPerSecond()
                 : Double.NaN;
         return Optional.of(RunWarnings.behindSchedule(verdict.achievedShare(), verdict.shareLow(),
-                verdict.shareHigh(), summary.scheduledRequestsPerSecond(), sent, 1 - plan.rules().minThroughputGain()));
+                verdict.shareHigh(), summary.scheduledRequestsPerSecond(), sent, 1 - plan.rules().minThroughputGain(),
+                SaturationVerdict.failedArrivals(summary.keepUp()).orElse(null)));
     }
 
     /**

@@ -1,13 +1,18 @@
 package io.llmperf4j.engine.load;
 
+import io.llmperf4j.model.Failure;
+import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
 import org.apache.commons.math3.distribution.TDistribution;
 import org.apache.commons.math3.stat.regression.OLSMultipleLinearRegression;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
 import java.util.function.ToIntFunction;
 
 /**
@@ -36,13 +41,25 @@ import java.util.function.ToIntFunction;
  * spread (the first success a short answer, the last a long one), so a 10-s level of latencies 0.4-3.4 s read 86 % of
  * its offer with no backlog at all.
  *
+ * <p>Arrivals that failed in a way that may be the service's (a 429, a 5xx, a timeout: {@link #failed}) were not
+ * served at all, and their ends say nothing of a backlog: a server that answers 18 of 60 arrivals at once with 429
+ * keeps its successes on time. So the rate the service sustained is the successes' share of the arrivals times the
+ * share their ends kept up with ({@link #sustained}): the success rate against the scheduled rate, as AIPerf's
+ * good_request_fraction counts errors in its denominator. The count is exact, so the interval is the timing part's,
+ * scaled. The verdict ({@link #reading}) reads the sustained share.
+ *
  * @param share    1 / slope, the share of the offered rate the successes ended at (1 = kept up; above 1 is noise)
  * @param low      the share's 95 % interval, lower end
  * @param high     upper end; +∞ when the slope's interval reaches 0
  * @param requests the successes fitted
  * @param byLength the answers' lengths were a regressor
+ * @param failed   the arrivals among the same (due early enough when the level was cut) that failed in a way that may
+ *                 be the service's: capacity signs, the server gone, no known cause (configuration failures,
+ *                 cancellations and lost workers are not counted)
+ * @param failedAs what they were, most frequent first, "18x 429" or "3x 503, 1x request timeout"; "" when none
  */
-public record KeepUp(double share, double low, double high, int requests, boolean byLength) {
+public record KeepUp(double share, double low, double high, int requests, boolean byLength, int failed,
+                     String failedAs) {
 
     /** The confidence of {@link #low}-{@link #high}. */
     public static final double CONFIDENCE = 0.95;
@@ -59,17 +76,63 @@ public record KeepUp(double share, double low, double high, int requests, boolea
 
     public KeepUp {
         if (requests < 3) throw new IllegalArgumentException("a slope with an interval needs 3 requests: " + requests);
+        if (failed < 0) throw new IllegalArgumentException("failed arrivals: " + failed);
+        failedAs = failedAs == null ? "" : failedAs;
     }
 
-    /** What this level says against {@code threshold} (0.95 for --saturation-gain 5). */
+    /** A fit of a level whose arrivals all succeeded (or whose failures are not the service's). */
+    public KeepUp(double share, double low, double high, int requests, boolean byLength) {
+        this(share, low, high, requests, byLength, 0, "");
+    }
+
+    /** This fit with {@code failed} arrivals that failed, worded {@code failedAs}. */
+    public KeepUp withFailed(int failed, String failedAs) {
+        return new KeepUp(share, low, high, requests, byLength, failed, failedAs);
+    }
+
+    /** The arrivals judged: the successes fitted and the failures among the same arrivals. */
+    public int arrivals() {
+        return requests + failed;
+    }
+
+    /** The successes' share of the arrivals judged (1 without failures). */
+    public double succeeded() {
+        return (double) requests / arrivals();
+    }
+
+    /** The share of the scheduled rate the service sustained: {@link #succeeded} times {@link #share}. */
+    public double sustained() {
+        return succeeded() * share;
+    }
+
+    /** {@link #sustained}'s 95 % interval, lower end. */
+    public double sustainedLow() {
+        return succeeded() * low;
+    }
+
+    /** Its upper end; +∞ when {@link #high} is. */
+    public double sustainedHigh() {
+        return succeeded() * high;
+    }
+
+    /** What this level says against {@code threshold} (0.95 for --saturation-gain 5), of its sustained share. */
     public Reading reading(double threshold) {
-        if (high < threshold) return Reading.FELL_BEHIND;
-        if (low >= threshold) return Reading.KEPT_UP;
+        if (sustainedHigh() < threshold) return Reading.FELL_BEHIND;
+        if (sustainedLow() >= threshold) return Reading.KEPT_UP;
         return Reading.CANNOT_TELL;
+    }
+
+    /** "69.0-71.1 %", the sustained share's interval in words; "69.0 % or more" when it has no upper end. */
+    public String sustainedInterval() {
+        return interval(sustainedLow(), sustainedHigh());
     }
 
     /** "88.1-103.4 %", the interval in words; "88.1 % or more" when it has no upper end. */
     public String interval() {
+        return interval(low, high);
+    }
+
+    private static String interval(double low, double high) {
         return Double.isFinite(high) ? String.format(Locale.ROOT, "%.1f-%.1f %%", 100 * low, 100 * high)
                 : String.format(Locale.ROOT, "%.1f %% or more", 100 * low);
     }
@@ -85,6 +148,38 @@ public record KeepUp(double share, double low, double high, int requests, boolea
      *                     ended before the last success did are fitted
      */
     public static KeepUp of(List<ScheduledRecord> ok, ToIntFunction<RequestRecord> outputTokens, boolean cut) {
+        return of(ok, List.of(), outputTokens, cut);
+    }
+
+    /**
+     * As {@link #of(List, ToIntFunction, boolean)}, with the arrivals that {@code failed} in a way that may be the
+     * service's ({@link #failed}); of a cut level, only those due as early as the successes fitted count.
+     */
+    public static KeepUp of(List<ScheduledRecord> ok, List<ScheduledRecord> failed,
+                            ToIntFunction<RequestRecord> outputTokens, boolean cut) {
+        KeepUp fit = fitEnds(ok, outputTokens, cut);
+        if (fit == null || failed.isEmpty()) return fit;
+        long until = cut ? dueUntil(ok) : Long.MAX_VALUE;
+        List<ScheduledRecord> counted = failed.stream().filter(r -> r.intendedSendOffsetNanos() <= until).toList();
+        return counted.isEmpty() ? fit : fit.withFailed(counted.size(), describe(counted));
+    }
+
+    /** "18x 429", "3x 503, 1x request timeout": the failures by HTTP status or kind, most frequent first. */
+    private static String describe(List<ScheduledRecord> failed) {
+        Map<String, Integer> byWhat = new LinkedHashMap<>();
+        for (ScheduledRecord r : failed) {
+            Failure f = r.record().failure();
+            String what = f == null ? "unknown" : f.kind() == FailureKind.HTTP_STATUS
+                    ? String.valueOf(f.code()) : f.kind().name().toLowerCase(Locale.ROOT).replace('_', ' ');
+            byWhat.merge(what, 1, Integer::sum);
+        }
+        return byWhat.entrySet().stream()
+                .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+                .map(e -> e.getValue() + "x " + e.getKey())
+                .collect(Collectors.joining(", "));
+    }
+
+    private static KeepUp fitEnds(List<ScheduledRecord> ok, ToIntFunction<RequestRecord> outputTokens, boolean cut) {
         List<ScheduledRecord> fitted = new ArrayList<>(cut ? uncensored(ok) : ok);
         // the residuals' order is the schedule's: the errors are correlated between neighbours in it
         fitted.sort(Comparator.comparingLong(ScheduledRecord::intendedSendOffsetNanos)
@@ -111,18 +206,23 @@ public record KeepUp(double share, double low, double high, int requests, boolea
 
     /** The successes due no later than the last success's end minus the longest latency from the intended send. */
     private static List<ScheduledRecord> uncensored(List<ScheduledRecord> ok) {
+        long until = dueUntil(ok);
+        List<ScheduledRecord> early = new ArrayList<>();
+        for (ScheduledRecord r : ok) {
+            if (r.intendedSendOffsetNanos() <= until) early.add(r);
+        }
+        return early;
+    }
+
+    /** The last intended send a cut level fits: the last success's end minus the longest latency. */
+    private static long dueUntil(List<ScheduledRecord> ok) {
         long lastEnd = Long.MIN_VALUE;
         long longest = 0;
         for (ScheduledRecord r : ok) {
             lastEnd = Math.max(lastEnd, r.endOffsetNanos());
             longest = Math.max(longest, r.endOffsetNanos() - r.intendedSendOffsetNanos());
         }
-        long until = lastEnd - longest;
-        List<ScheduledRecord> early = new ArrayList<>();
-        for (ScheduledRecord r : ok) {
-            if (r.intendedSendOffsetNanos() <= until) early.add(r);
-        }
-        return early;
+        return lastEnd - longest;
     }
 
     /** 1 / slope; +∞ for a slope of 0 or below (ends that did not advance with the arrivals: noise, not a share). */

@@ -7,10 +7,13 @@ import io.llmperf4j.model.Percentiles;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.ServerGone;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.ToIntFunction;
 import java.util.function.ToLongFunction;
 
@@ -52,12 +55,22 @@ import java.util.function.ToLongFunction;
  *                              slope of the successes' ends against their intended sends), what the rate sweep's
  *                              verdict and BEHIND_SCHEDULE judge; null where the scheduled rate is NaN or fewer than 3
  *                              successes could be fitted
+ * @param held                  a closed loop's throughput while it held its concurrency, before its drain
+ *                              ({@link HeldConcurrency}), what the sweep's saturation rule compares; null for an open
+ *                              loop, sessions, or a level without such a window
  */
 public record LevelSummary(double level, int successes, int total, double outputTokensPerSecond,
                            double requestsPerSecond, double ttftP50Millis, double ttftP90Millis, double e2eP50Millis,
                            double e2eP90Millis, Map<FailureCause, Integer> failuresByCause,
                            double scheduledRequestsPerSecond, ServerGone serverGone, boolean answered, int refusedUnanswered, int arrivalsNotSent,
-                           KeepUp keepUp) {
+                           KeepUp keepUp, HeldConcurrency held) {
+
+    /**
+     * The failures that may be the service's: capacity signs, the server gone away, failures of no known cause. The
+     * sweep's verdict counts them against it, and an open loop's keep-up fit counts them as arrivals not served.
+     */
+    public static final Set<FailureCause> SERVICE_FAILURES = Collections.unmodifiableSet(
+            EnumSet.of(FailureCause.CAPACITY, FailureCause.OTHER, FailureCause.SERVER_UNAVAILABLE));
 
     public LevelSummary {
         if (successes < 0 || total < successes) {
@@ -77,6 +90,17 @@ public record LevelSummary(double level, int successes, int total, double output
                     + "configuration failures (" + causes.getOrDefault(FailureCause.CONFIGURATION, 0) + ")]");
         }
         if (arrivalsNotSent < 0) throw new IllegalArgumentException("arrivals not sent: " + arrivalsNotSent);
+    }
+
+    /** A level without a held-concurrency window (an open loop, or figures given as such). */
+    public LevelSummary(double level, int successes, int total, double outputTokensPerSecond,
+                        double requestsPerSecond, double ttftP50Millis, double ttftP90Millis, double e2eP50Millis,
+                        double e2eP90Millis, Map<FailureCause, Integer> failuresByCause,
+                        double scheduledRequestsPerSecond, ServerGone serverGone, boolean answered,
+                        int refusedUnanswered, int arrivalsNotSent, KeepUp keepUp) {
+        this(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis, ttftP90Millis,
+                e2eP50Millis, e2eP90Millis, failuresByCause, scheduledRequestsPerSecond,
+                serverGone, answered, refusedUnanswered, arrivalsNotSent, keepUp, null);
     }
 
     /** A level without a keep-up fit (a closed loop, or rates given as figures). */
@@ -138,7 +162,7 @@ public record LevelSummary(double level, int successes, int total, double output
                 ttftP90Millis, e2eP50Millis, e2eP90Millis, causes, scheduledRequestsPerSecond,
                 serverGone, answered,
                 causes == null ? 0 : Math.min(refusedUnanswered, causes.getOrDefault(FailureCause.CONFIGURATION, 0)),
-                arrivalsNotSent, keepUp);
+                arrivalsNotSent, keepUp, held);
     }
 
     /**
@@ -152,21 +176,37 @@ public record LevelSummary(double level, int successes, int total, double output
         causes.merge(FailureCause.SERVER_UNAVAILABLE, refusedUnanswered, Integer::sum);
         return new LevelSummary(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis,
                 ttftP90Millis, e2eP50Millis, e2eP90Millis, causes, scheduledRequestsPerSecond,
-                serverGone, answered, 0, arrivalsNotSent, keepUp);
+                serverGone, answered, 0, arrivalsNotSent, keepUp, held);
     }
 
     /** This level with an open loop's scheduled rate. */
     public LevelSummary withScheduledRate(double scheduled) {
         return new LevelSummary(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis,
                 ttftP90Millis, e2eP50Millis, e2eP90Millis, failuresByCause, scheduled, serverGone,
-                answered, refusedUnanswered, arrivalsNotSent, keepUp);
+                answered, refusedUnanswered, arrivalsNotSent, keepUp, held);
     }
 
     /** This level with its keep-up fit ({@link KeepUp}; null: none). */
     public LevelSummary withKeepUp(KeepUp fit) {
         return new LevelSummary(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis,
                 ttftP90Millis, e2eP50Millis, e2eP90Millis, failuresByCause, scheduledRequestsPerSecond,
-                serverGone, answered, refusedUnanswered, arrivalsNotSent, fit);
+                serverGone, answered, refusedUnanswered, arrivalsNotSent, fit, held);
+    }
+
+    /** This level with its held-concurrency window ({@link HeldConcurrency}; null: none). */
+    public LevelSummary withHeld(HeldConcurrency window) {
+        return new LevelSummary(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis,
+                ttftP90Millis, e2eP50Millis, e2eP90Millis, failuresByCause, scheduledRequestsPerSecond,
+                serverGone, answered, refusedUnanswered, arrivalsNotSent, keepUp, window);
+    }
+
+    /**
+     * The output tok/s the saturation rule compares: while the level held its concurrency ({@link #held}) when
+     * known, else the level's own.
+     */
+    public double judgedOutputTokensPerSecond() {
+        return held != null && Double.isFinite(held.tokensPerSecond()) ? held.tokensPerSecond()
+                : outputTokensPerSecond;
     }
 
     /** Failures of {@code cause}. */
@@ -216,14 +256,19 @@ public record LevelSummary(double level, int successes, int total, double output
             scheduled = notSent > 0 ? intendedRate(measured, ok) : open.scheduledRequestsPerSecond();
             // a level that ended with requests in flight (cancelled) or arrivals unsent: its late successes are the
             // short ones, so the fit keeps to those due early enough to have ended whatever their latency
+            // arrivals that failed in a way that may be the service's were not served: they count against it
+            List<ScheduledRecord> failed = new ArrayList<>();
+            for (int i = 0; i < records.size(); i++) {
+                if (SERVICE_FAILURES.contains(causeOf.get(i))) failed.add(measured.get(i));
+            }
             keepUp = Double.isNaN(scheduled) ? null
-                    : KeepUp.of(ok, outputTokens, notSent > 0 || causes.containsKey(FailureCause.CANCELLED));
+                    : KeepUp.of(ok, failed, outputTokens, notSent > 0 || causes.containsKey(FailureCause.CANCELLED));
         }
         return new LevelSummary(result.settings().level(), ok.size(), measured.size(),
                 seconds > 0 ? tokens / seconds : Double.NaN, seconds > 0 ? ok.size() / seconds : Double.NaN,
                 millis(ttft, 50), millis(ttft, 90), millis(e2e, 50), millis(e2e, 90), causes, scheduled,
                 ServerGone.of(records).orElse(null), FailureCause.servedSince(records) != FailureCause.NEVER_SERVED,
-                refusedUnanswered, notSent, keepUp);
+                refusedUnanswered, notSent, keepUp, HeldConcurrency.of(result, outputTokens));
     }
 
     /**

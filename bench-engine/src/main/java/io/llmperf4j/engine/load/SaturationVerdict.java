@@ -32,7 +32,10 @@ import java.util.stream.IntStream;
  *   <li>saturation point, open loop (a rate sweep): the first level whose successes ended, with 95 % confidence,
  *       at less than {@code 1 − minThroughputGain} of its drawn schedule's rate: the upper end of its share's
  *       interval ({@link LevelSummary#keepUp()}, {@link KeepUp}: the slope of the ends against the intended sends)
- *       below it. The service no longer keeps up with the offer, so the backlog grows. A level whose interval
+ *       below it. The service no longer keeps up with the offer, so the backlog grows. Arrivals that failed in a
+ *       way that may be the service's (a 429, a 5xx, a timeout) were not served: the share judged is the
+ *       successes' share of the arrivals times their ends' ({@link KeepUp#sustained}), so a server that sheds
+ *       load with 429 and answers the rest on time falls behind too. A level whose interval
  *       straddles the threshold is too short to tell: never the saturation point, and {@link #describe} says so. A
  *       level whose schedule was cut (--timeout, {@link LevelSummary#arrivalsNotSent()}) is fitted on the successes
  *       due before the cut could censor them. A level is judged on its own, so even a one-level rate sweep has a
@@ -81,8 +84,9 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
      * @param interrupted    a stop cut the level short: nothing above is judged for it (all false, NaN)
      * @param notJudged      why the level is not judged (interrupted, too few successes, never at its concurrency);
      *                       null when judged
-     * @param achievedShare  an open loop's share of its offer served, 1 / the slope of its successes' ends against
-     *                       their intended sends ({@link KeepUp#share()}; 1 = kept up); NaN otherwise
+     * @param achievedShare  an open loop's share of its offer sustained: 1 / the slope of its successes' ends against
+     *                       their intended sends, times the successes' share of the arrivals
+     *                       ({@link KeepUp#sustained()}; 1 = kept up); NaN otherwise
      * @param shareLow       its 95 % interval's lower end; NaN where {@code achievedShare} is
      * @param shareHigh      its upper end (+∞: unbounded); NaN where {@code achievedShare} is
      * @param keptUp         what the interval says against {@code 1 − minThroughputGain}: {@code saturated} is
@@ -198,6 +202,10 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
                                 + "percentiles are unstable; run more requests", label(levelName, cur.level()),
                         cur.successes(), cur.successes() == 1 ? "" : "s", rules.minSuccessfulSamples()));
             }
+            if (closedLoop && cur.held() != null && cur.held().shortLevel() && !few
+                    && cur.total() >= cur.level()) {
+                warnings.add(shortLevel(label(levelName, cur.level()), cur));
+            }
             String notJudged = notJudged(cur, few, closedLoop && Double.isNaN(cur.scheduledRequestsPerSecond()),
                     rules, goneBefore(read, i, levelName));
             if (notJudged != null) {
@@ -209,8 +217,9 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
             double ratio = Double.NaN;
             if (previous >= 0) {
                 LevelSummary prev = summaries.get(previous);
-                double p = prev.outputTokensPerSecond();
-                double c = cur.outputTokensPerSecond();
+                // while each level held its concurrency: a short level's drain would read as saturation
+                double p = prev.judgedOutputTokensPerSecond();
+                double c = cur.judgedOutputTokensPerSecond();
                 if (p > 0 && Double.isFinite(p)) gain = Double.isNaN(c) ? -1.0 : (c - p) / p;
                 double pt = prev.ttftP90Millis();
                 double ct = cur.ttftP90Millis();
@@ -227,12 +236,27 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
             if (saturated && saturation < 0) saturation = i;
             if (jump && redLine < 0) redLine = i;
             verdicts.add(new LevelVerdict(cur.level(), gain, ratio, saturated, jump, failures, few, false, null,
-                    fit == null ? Double.NaN : fit.share(), fit == null ? Double.NaN : fit.low(),
-                    fit == null ? Double.NaN : fit.high(), keptUp));
+                    fit == null ? Double.NaN : fit.sustained(), fit == null ? Double.NaN : fit.sustainedLow(),
+                    fit == null ? Double.NaN : fit.sustainedHigh(), keptUp));
             previous = i;
         }
         return new SaturationVerdict(verdicts, index(saturation), index(redLine), index(failing), warnings, rules,
                 read);
+    }
+
+    /**
+     * "concurrency 16: 20 requests are 1.2 rounds of 16, so its output tok/s (385.0) counts a drain with fewer in
+     * flight; the verdict reads the 0.40 s it held 16 in flight (640.0 tok/s); 48 requests (3 rounds) or more read
+     * it steadier".
+     */
+    private static String shortLevel(String name, LevelSummary s) {
+        HeldConcurrency held = s.held();
+        String c = LoadSettings.formatLevel(s.level());
+        return String.format(Locale.ROOT, "%s: %d requests are %s of %s, so its output tok/s (%.1f) counts a drain "
+                        + "with fewer in flight; the verdict reads the %.2f s it held %s in flight (%.1f tok/s); %d "
+                        + "requests (%d rounds) or more read it steadier", name, s.total(), held.roundsInWords(), c,
+                s.outputTokensPerSecond(), held.seconds(), c, held.tokensPerSecond(),
+                (long) Math.ceil(HeldConcurrency.STEADY_ROUNDS * s.level()), HeldConcurrency.STEADY_ROUNDS);
     }
 
     /** Why {@code cur} cannot be judged, or null. */
@@ -257,8 +281,7 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
 
     /** Failures that may be the service's: capacity signs, a server gone away and failures of no known cause. */
     private static int counted(LevelSummary s) {
-        return s.failures(FailureCause.CAPACITY) + s.failures(FailureCause.OTHER)
-                + s.failures(FailureCause.SERVER_UNAVAILABLE);
+        return LevelSummary.SERVICE_FAILURES.stream().mapToInt(s::failures).sum();
     }
 
     /** Failures that point away from the service: configuration, cancellations, lost workers. */
@@ -342,6 +365,28 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
         return s.failures(FailureCause.CAPACITY) > 0 ? ": the service cannot hold it" : "";
     }
 
+    /**
+     * The knee: the last level that still grew before the saturation point, where to run. Closed loop: the judged
+     * level the saturation point was compared with (every judged level before it grew by the threshold or more).
+     * Open loop: the last judged level before it that kept up with its offer with confidence. Empty without a
+     * saturation point, or when no such level ran before it.
+     */
+    public OptionalInt kneeIndex() {
+        if (saturationIndex.isEmpty()) return OptionalInt.empty();
+        int at = saturationIndex.getAsInt();
+        for (int i = at - 1; i >= 0; i--) {
+            LevelVerdict l = levels.get(i);
+            if (!l.judged()) continue;
+            if (l.keptUp() == null) return OptionalInt.of(i); // closed loop: the baseline
+            if (l.keptUp() == KeepUp.Reading.KEPT_UP) return OptionalInt.of(i);
+        }
+        return OptionalInt.empty();
+    }
+
+    public OptionalDouble kneeLevel() {
+        return level(kneeIndex());
+    }
+
     public OptionalDouble saturationLevel() {
         return level(saturationIndex);
     }
@@ -375,20 +420,34 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
                 LevelSummary s = summaries.get(i);
                 String part = s.arrivalsNotSent() == 0 ? "" : String.format(Locale.ROOT, " of its arrivals due "
                         + "before the cut (%d not sent: its schedule was cut)", s.arrivalsNotSent());
-                lines.add(String.format(Locale.ROOT, "saturation point: %s (successes ended at %.1f %% (95 %% "
-                                + "interval %s) of the scheduled rate%s: the service fell behind the offer; threshold "
-                                + "%.1f %%)", name(levelName, i), 100 * l.achievedShare(), s.keepUp().interval(),
-                        part, 100 * (1 - rules.minThroughputGain())));
+                KeepUp fit = s.keepUp();
+                if (fit.failed() > 0) {
+                    lines.add(String.format(Locale.ROOT, "saturation point: %s (%s: the service sustained %.1f %% "
+                                    + "(95 %% interval %s) of the scheduled rate%s; threshold %.1f %%)",
+                            name(levelName, i), arrivalsFailed(fit), 100 * fit.sustained(), fit.sustainedInterval(),
+                            part, 100 * (1 - rules.minThroughputGain())));
+                } else {
+                    lines.add(String.format(Locale.ROOT, "saturation point: %s (successes ended at %.1f %% (95 %% "
+                                    + "interval %s) of the scheduled rate%s: the service fell behind the offer; "
+                                    + "threshold %.1f %%)", name(levelName, i), 100 * l.achievedShare(),
+                            fit.interval(), part, 100 * (1 - rules.minThroughputGain())));
+                }
             } else {
                 lines.add(String.format(Locale.ROOT, "saturation point: %s (output tok/s %+.1f %% over %s; "
                                 + "threshold %.1f %%)", name(levelName, i), 100 * l.throughputGain(),
                         name(levelName, baseline(i)), 100 * rules.minThroughputGain()));
             }
+            kneeLine(levelName).ifPresent(lines::add);
         } else if (openJudged && cannotTell) {
             lines.add(String.format(Locale.ROOT, "saturation point: none found (no judged level fell behind its "
                     + "offer with confidence; %s too short to tell whether it kept up: see below)",
                     levels.stream().filter(l -> l.keptUp() == KeepUp.Reading.CANNOT_TELL).count() == 1
                             ? "one was" : "some were"));
+        } else if (openJudged && IntStream.range(0, levels.size()).anyMatch(i -> levels.get(i).judged()
+                && summaries.get(i).keepUp() != null && summaries.get(i).keepUp().failed() > 0)) {
+            lines.add(String.format(Locale.ROOT, "saturation point: not reached (every judged level sustained %.1f "
+                    + "%% or more of its scheduled rate, its failed arrivals counted as not served)",
+                    100 * (1 - rules.minThroughputGain())));
         } else if (openJudged) {
             lines.add(String.format(Locale.ROOT, "saturation point: not reached (every judged level's successes "
                     + "ended at %.1f %% or more of its scheduled rate)", 100 * (1 - rules.minThroughputGain())));
@@ -439,8 +498,35 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
             if (l.keptUp() == KeepUp.Reading.CANNOT_TELL) {
                 lines.add(cannotTell(name(levelName, i), s.keepUp(), rules));
             }
+            if (l.judged() && l.keptUp() == null && s.held() != null && s.held().shortLevel()) {
+                lines.add("short level: " + shortLevel(name(levelName, i), s));
+            }
         }
         return lines;
+    }
+
+    /**
+     * "knee: concurrency 4, the last level before output tok/s stopped growing: run there (concurrency 8 took E2E
+     * p50 from 401.0 to 800.0 ms for output tok/s +0.1 %)"; a rate sweep's, "knee: rate 8 req/s, the last level
+     * that kept up with its offer: run at or below it"; empty without a knee.
+     */
+    private Optional<String> kneeLine(String levelName) {
+        OptionalInt knee = kneeIndex();
+        if (knee.isEmpty()) return Optional.empty();
+        int k = knee.getAsInt();
+        int at = saturationIndex.getAsInt();
+        if (levels.get(k).keptUp() != null) {
+            return Optional.of("knee: " + name(levelName, k) + ", the last level that kept up with its offer: run at "
+                    + "or below it");
+        }
+        LevelSummary before = summaries.get(k);
+        LevelSummary past = summaries.get(at);
+        String cost = Double.isFinite(before.e2eP50Millis()) && Double.isFinite(past.e2eP50Millis())
+                ? String.format(Locale.ROOT, " (%s took E2E p50 from %.1f to %.1f ms for output tok/s %+.1f %%)",
+                name(levelName, at), before.e2eP50Millis(), past.e2eP50Millis(), 100 * levels.get(at).throughputGain())
+                : "";
+        return Optional.of("knee: " + name(levelName, k) + ", the last level before output tok/s stopped growing: "
+                + "run there" + cost);
     }
 
     /**
@@ -458,16 +544,44 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
     /** The figures of a level too short to tell, after "too short to tell whether ... kept up: ". */
     private static String straddling(KeepUp fit, SaturationRules rules) {
         if (fit == null) return "fewer than 3 successes were due early enough to fit; a longer level has more";
-        return String.format(Locale.ROOT, "its successes ended at %.1f %% of the scheduled rate, 95 %% interval %s, "
-                        + "which straddles the threshold %.1f %%; a longer level narrows it", 100 * fit.share(),
-                fit.interval(), 100 * (1 - rules.minThroughputGain()));
+        return String.format(Locale.ROOT, "%s, which straddles the threshold %.1f %%; a longer level narrows it",
+                figures(fit), 100 * (1 - rules.minThroughputGain()));
+    }
+
+    /**
+     * A fit's figures: "its successes ended at 99.6 % of the scheduled rate, 95 % interval 97.9-101.4 %"; with
+     * failed arrivals, "18 of 60 arrivals failed (18x 429): the service sustained 68.3 % of the scheduled rate, 95 %
+     * interval 66.3-70.4 % (the 70.0 % that succeeded ended at 97.6 % of it, 94.7-100.6 %)".
+     */
+    private static String figures(KeepUp fit) {
+        if (fit.failed() == 0) {
+            return String.format(Locale.ROOT, "its successes ended at %.1f %% of the scheduled rate, 95 %% interval "
+                    + "%s", 100 * fit.share(), fit.interval());
+        }
+        return String.format(Locale.ROOT, "%s: the service sustained %.1f %% of the scheduled rate, 95 %% interval %s "
+                        + "(the %.1f %% that succeeded ended at %.1f %% of it, %s)", arrivalsFailed(fit),
+                100 * fit.sustained(), fit.sustainedInterval(), 100 * fit.succeeded(), 100 * fit.share(),
+                fit.interval());
+    }
+
+    /** "18 of 60 arrivals failed (18x 429)" of a fit with failed arrivals; empty without (or without a fit). */
+    public static Optional<String> failedArrivals(KeepUp fit) {
+        return fit == null || fit.failed() == 0 ? Optional.empty() : Optional.of(arrivalsFailed(fit));
+    }
+
+    private static String arrivalsFailed(KeepUp fit) {
+        return String.format(Locale.ROOT, "%d of %d arrival%s failed (%s)", fit.failed(), fit.arrivals(),
+                fit.arrivals() == 1 ? "" : "s", fit.failedAs());
     }
 
     /**
      * A single open-loop run's line on whether it kept up with its offer, by the rate sweep's rule:
      * "Kept up: yes: its successes ended at 99.6 % of the scheduled rate, 95 % interval 97.9-101.4 %, all of it at or
      * above the threshold 95.0 %", "Kept up: no: ..., all of it below the threshold 95.0 % (BEHIND_SCHEDULE)", or
-     * "Kept up: too short to tell: ..., which straddles the threshold 95.0 %; a longer level narrows it". Empty for a
+     * "Kept up: too short to tell: ..., which straddles the threshold 95.0 %; a longer level narrows it"; with arrivals
+     * that failed, "Kept up: no: 18 of 60 arrivals failed (18x 429): the service sustained 68.3 % of the scheduled
+     * rate, 95 % interval 66.3-70.4 % (the 70.0 % that succeeded ended at 97.6 % of it, 94.7-100.6 %), all of it
+     * below the threshold 95.0 % (BEHIND_SCHEDULE)" ({@link KeepUp#sustained}). Empty for a
      * closed loop, sessions, and a level the rule does not judge (too few successes).
      */
     public static Optional<String> keptUpLine(LevelSummary s, SaturationRules rules) {
@@ -478,8 +592,7 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
         if (v.keptUp() == KeepUp.Reading.CANNOT_TELL) {
             return Optional.of("Kept up: too short to tell: " + straddling(fit, rules));
         }
-        String figures = String.format(Locale.ROOT, "its successes ended at %.1f %% of the scheduled rate, 95 %% "
-                + "interval %s", 100 * fit.share(), fit.interval());
+        String figures = figures(fit);
         return Optional.of(v.keptUp() == KeepUp.Reading.KEPT_UP
                 ? "Kept up: yes: " + figures + ", all of it at or above the threshold " + threshold
                 : "Kept up: no: " + figures + ", all of it below the threshold " + threshold + " (BEHIND_SCHEDULE)");

@@ -65,7 +65,8 @@ class SaturationVerdictInterruptedTest {
         assertEquals(2, v.ttftRedLineIndex().getAsInt());
         List<String> lines = v.describe("concurrency");
         assertTrue(lines.get(0).contains("over concurrency 1;"), lines::toString);
-        assertTrue(lines.get(1).contains("5.0x concurrency 1;"), lines::toString);
+        assertTrue(lines.get(1).startsWith("knee: concurrency 1, "), lines::toString);
+        assertTrue(lines.get(2).contains("5.0x concurrency 1;"), lines::toString);
     }
 
     @Test

@@ -104,6 +104,8 @@ class SaturationVerdictTest {
         assertTrue(v.warnings().isEmpty(), v.warnings()::toString); // no "only 0 successful requests" warning
         assertEquals(List.of(
                 "saturation point: concurrency 8 (output tok/s +4.0 % over concurrency 4; threshold 5.0 %)",
+                "knee: concurrency 4, the last level before output tok/s stopped growing: run there (concurrency 8 "
+                        + "took E2E p50 from 1000.0 to 1000.0 ms for output tok/s +4.0 %)",
                 "TTFT red line: concurrency 8 (TTFT p90 4.7x concurrency 4; threshold 3.0x)",
                 "failures: none that point at the service (connection refused, 4xx, cancellations are named below)",
                 "not judged: concurrency 2: every request failed (24 of 24: 24 configuration (connection refused or "
@@ -346,15 +348,42 @@ class SaturationVerdictTest {
                 .withKeepUp(new KeepUp(share, share - 0.02, share + 0.02, (int) (5 * r), true));
     }
 
+    /**
+     * A rate sweep's knee: the last level before the saturation point that kept up with confidence; a level after it
+     * that failed arrivals (every third 429, the successes on time) falls behind on its sustained share.
+     */
+    @Test
+    void aRateSweepsKneeIsTheLastLevelThatKeptUp() {
+        LevelSummary shed = rate(8, 8.0, 8.0, 320).withKeepUp(new KeepUp(1.0, 0.98, 1.02, 40, true)
+                .withFailed(20, "20x 429"));
+        SaturationVerdict v = SaturationVerdict.evaluate(List.of(rate(2, 2.0, 2.0, 80), rate(4, 4.0, 4.0, 160), shed),
+                SaturationRules.DEFAULT, "rate");
+        assertEquals(2, v.saturationIndex().getAsInt());
+        assertEquals(4.0, v.kneeLevel().getAsDouble());
+        assertEquals(2 / 3.0, v.levels().get(2).achievedShare(), 1e-9);
+        List<String> lines = v.describe("rate");
+        assertEquals("saturation point: rate 8 req/s (20 of 60 arrivals failed (20x 429): the service sustained 66.7 % "
+                + "(95 % interval 65.3-68.0 %) of the scheduled rate; threshold 95.0 %)", lines.get(0));
+        assertEquals("knee: rate 4 req/s, the last level that kept up with its offer: run at or below it",
+                lines.get(1));
+        assertEquals("Kept up: no: 20 of 60 arrivals failed (20x 429): the service sustained 66.7 % of the scheduled "
+                + "rate, 95 % interval 65.3-68.0 % (the 66.7 % that succeeded ended at 100.0 % of it, 98.0-102.0 %), "
+                + "all of it below the threshold 95.0 % (BEHIND_SCHEDULE)",
+                SaturationVerdict.keptUpLine(shed, SaturationRules.DEFAULT).orElseThrow());
+    }
+
     @Test
     void describesTheVerdictForAConsole() {
         List<String> lines = SaturationVerdict.evaluate(SWEEP, SaturationRules.DEFAULT).describe("concurrency");
         assertEquals("saturation point: concurrency 20 (output tok/s +2.5 % over concurrency 10; threshold 5.0 %)",
                 lines.get(0));
-        assertEquals("TTFT red line: concurrency 10 (TTFT p90 3.3x concurrency 5; threshold 3.0x)", lines.get(1));
+        // the last level that grew, where to run
+        assertEquals("knee: concurrency 10, the last level before output tok/s stopped growing: run there "
+                + "(concurrency 20 took E2E p50 from 1000.0 to 1000.0 ms for output tok/s +2.5 %)", lines.get(1));
+        assertEquals("TTFT red line: concurrency 10 (TTFT p90 3.3x concurrency 5; threshold 3.0x)", lines.get(2));
         assertEquals("first level with failures: concurrency 20 (2 of 50 failed: 2 other (malformed or cut-short "
-                + "streams, client errors, or no known cause))", lines.get(2));
-        assertTrue(lines.get(3).startsWith("not judged: concurrency 50: only 7 successful requests"), lines::toString);
+                + "streams, client errors, or no known cause))", lines.get(3));
+        assertTrue(lines.get(4).startsWith("not judged: concurrency 50: only 7 successful requests"), lines::toString);
         // the QA's one-level sweep: nothing was compared, so nothing is "not reached" or "not crossed"
         List<String> one = SaturationVerdict.evaluate(List.of(level(4, 20, 20, 100, 10)), SaturationRules.DEFAULT,
                 "concurrency").describe("concurrency");
@@ -376,7 +405,9 @@ class SaturationVerdictTest {
         List<LevelSummary> rates = List.of(level(1, 50, 50, 100, 100), level(2, 30, 50, 101, 400));
         SaturationVerdict v = SaturationVerdict.evaluate(rates, SaturationRules.DEFAULT, "rate");
         assertEquals(List.of("saturation point: rate 2 req/s (output tok/s +1.0 % over rate 1 req/s; threshold "
-                        + "5.0 %)", "TTFT red line: rate 2 req/s (TTFT p90 4.0x rate 1 req/s; threshold 3.0x)",
+                        + "5.0 %)", "knee: rate 1 req/s, the last level before output tok/s stopped growing: run "
+                        + "there (rate 2 req/s took E2E p50 from 1000.0 to 1000.0 ms for output tok/s +1.0 %)",
+                "TTFT red line: rate 2 req/s (TTFT p90 4.0x rate 1 req/s; threshold 3.0x)",
                 "first level with failures: rate 2 req/s (20 of 50 failed: 20 other (malformed or cut-short streams, "
                         + "client errors, or no known cause))"), v.describe("rate"));
     }

@@ -127,6 +127,11 @@ public record SweepData(SweepFiles.Document sweep, List<Level> levels, Path dir,
         return indexOf(sweep.verdict().saturationLevel());
     }
 
+    /** The knee: the last level that grew (or kept up) before the saturation point; empty without one. */
+    OptionalInt kneeIndex() {
+        return indexOf(sweep.verdict().kneeLevel());
+    }
+
     OptionalInt ttftRedLineIndex() {
         return indexOf(sweep.verdict().ttftRedLineLevel());
     }

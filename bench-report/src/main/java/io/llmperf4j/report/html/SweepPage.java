@@ -95,6 +95,11 @@ final class SweepPage {
         // compared nothing, what the first failures mean (the server going away is no measure of capacity)
         li(verdictLine("Saturation point", data.saturationIndex(), "output tok/s stopped growing",
                 status("saturation point: ", "not reached")), "verdict-saturation");
+        if (data.kneeIndex().isPresent()) {
+            li(verdictLine("Knee", data.kneeIndex(), openLoop ? "the last level that kept up with its offer: run at "
+                    + "or below it" : "the last level before output tok/s stopped growing: run there", ""),
+                    "verdict-knee");
+        }
         li(verdictLine("TTFT red line", data.ttftRedLineIndex(), "TTFT p90 jumped",
                 status("TTFT red line: ", "not crossed")), "verdict-redline");
         li(verdictLine("First level with failures", data.firstFailingIndex(), failingMeaning(),
@@ -275,13 +280,29 @@ final class SweepPage {
                 .add(SvgChart.Series.lineMarkers("levels in sweep order", Palette.GREEN, e2e, tps)
                         .withTitles(curveTitles).withClass("curve"));
         saturation(curve, e2e, tps);
-        card(curve, "Each point is a level: output tok/s against its median end-to-end latency. Past the "
-                + "saturation point more load buys latency, not throughput.");
+        OptionalInt knee = data.kneeIndex();
+        card(curve, "Each point is a level: output tok/s against its median end-to-end latency. "
+                + (knee.isPresent() ? "The knee, " + levels.get(knee.getAsInt()).row().label() + ", is the last "
+                + (openLoop ? "level that kept up with its offer" : "level before throughput stopped growing")
+                + ": run there; past it more load buys latency, not throughput."
+                : "Past the saturation point more load buys latency, not throughput."));
         out.append("</div>\n</section>\n");
     }
 
-    /** The saturation point ringed at (xs[i], ys[i]), its level in {@code data-level}. */
+    /**
+     * The saturation point ringed at (xs[i], ys[i]), its level in {@code data-level}; the knee, where to run, marked
+     * too.
+     */
     private void saturation(SvgChart.Builder chart, double[] xs, double[] ys) {
+        OptionalInt knee = data.kneeIndex();
+        if (knee.isPresent() && Double.isFinite(xs[knee.getAsInt()]) && Double.isFinite(ys[knee.getAsInt()])) {
+            int k = knee.getAsInt();
+            chart.add(SvgChart.Series.markers("knee", Palette.BLUE, new double[] {xs[k]}, new double[] {ys[k]})
+                    .withShape(SvgChart.Shape.RING)
+                    .withClass("knee level-" + Html.data(levels.get(k).row().level()).replace('.', '_'))
+                    .withTitles(new String[] {"knee: " + levels.get(k).row().label() + ", " + Html.fixed(ys[k], 1)
+                            + " output tok/s, the knee: run there"}));
+        }
         OptionalInt index = data.saturationIndex();
         if (index.isEmpty()) return;
         int i = index.getAsInt();
@@ -344,6 +365,10 @@ final class SweepPage {
             if (is(data.saturationIndex(), i)) {
                 classes.add("saturation");
                 flags.append("<span class=\"flag saturation\">saturation point</span>");
+            }
+            if (is(data.kneeIndex(), i)) {
+                classes.add("knee");
+                flags.append("<span class=\"flag knee\">knee: run here</span>");
             }
             if (is(data.ttftRedLineIndex(), i)) {
                 classes.add("redline");

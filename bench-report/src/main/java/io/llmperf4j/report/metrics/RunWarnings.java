@@ -264,15 +264,27 @@ public final class RunWarnings {
      */
     public static RunWarning behindSchedule(double share, double shareLow, double shareHigh,
                                             double scheduledPerSecond, double sentPerSecond, double threshold) {
+        return behindSchedule(share, shareLow, shareHigh, scheduledPerSecond, sentPerSecond, threshold, null);
+    }
+
+    /**
+     * As {@link #behindSchedule(double, double, double, double, double, double)}, the share being the successes' share
+     * of the arrivals times their ends' when {@code failedArrivals} ("18 of 60 arrivals failed (18x 429)") is given:
+     * the sentence says so first.
+     */
+    public static RunWarning behindSchedule(double share, double shareLow, double shareHigh,
+                                            double scheduledPerSecond, double sentPerSecond, double threshold,
+                                            String failedArrivals) {
+        String failed = failedArrivals == null ? "" : failedArrivals + ", counted as not served; ";
         return new RunWarning(WarningCode.BEHIND_SCHEDULE, String.format(Locale.ROOT, "The open loop fell behind its "
-                        + "schedule: its successes ended at about %.2f req/s against %.2f req/s scheduled (%.1f %%, 95 "
-                        + "%% interval %.1f-%.1f %%, below %.1f %% = 100 - --saturation-gain%s): the server (or the "
-                        + "--max-concurrency cap) did not keep up with the offered rate, so this run measured a lower "
-                        + "load than it was asked for, and its latencies from the intended send include the wait. "
-                        + "Lower the rate, or read this as the server's limit.", share * scheduledPerSecond,
-                scheduledPerSecond, 100 * share, 100 * shareLow, 100 * shareHigh, 100 * threshold,
-                Double.isFinite(sentPerSecond) ? String.format(Locale.ROOT, "; sent %.2f req/s", sentPerSecond)
-                        : ""));
+                        + "schedule: %sits successes ended at about %.2f req/s against %.2f req/s scheduled (%.1f "
+                        + "%%, 95 %% interval %.1f-%.1f %%, below %.1f %% = 100 - --saturation-gain%s): the server "
+                        + "(or the --max-concurrency cap) did not keep up with the offered rate, so this run "
+                        + "measured a lower load than it was asked for, and its latencies from the intended send "
+                        + "include the wait. Lower the rate, or read this as the server's limit.", failed,
+                share * scheduledPerSecond, scheduledPerSecond, 100 * share, 100 * shareLow, 100 * shareHigh,
+                100 * threshold, Double.isFinite(sentPerSecond)
+                        ? String.format(Locale.ROOT, "; sent %.2f req/s", sentPerSecond) : ""));
     }
 
     /**

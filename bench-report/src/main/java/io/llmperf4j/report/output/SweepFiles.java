@@ -24,7 +24,7 @@ public final class SweepFiles {
             "failure_rate", "output_tok_s", "requests_s", "ttft_p50_ms", "ttft_p90_ms", "e2e_p50_ms", "e2e_p90_ms",
             "aborted", "saturation_point", "ttft_red_line", "first_failing", "few_samples", "throughput_gain",
             "ttft_p90_ratio", "slo", "good_requests_per_s", "good_fraction", "achieved_share",
-            "achieved_share_low", "achieved_share_high", "kept_up");
+            "achieved_share_low", "achieved_share_high", "kept_up", "held_output_tok_s");
 
     /**
      * {@code <base>_sweep.json}.
@@ -47,9 +47,21 @@ public final class SweepFiles {
     public record Rules(double saturationGainPercent, double ttftJumpFactor, int minSuccessfulSamples) {
     }
 
-    /** The verdict: levels where saturation, the TTFT red line and the first failures were seen, in words too. */
+    /**
+     * The verdict: levels where saturation, the TTFT red line and the first failures were seen, in words too.
+     *
+     * @param kneeLevel the knee: the last level that still grew (closed loop) or kept up (open loop) before the
+     *                  saturation point, where to run; absent without one
+     */
     public record Verdict(Double saturationLevel, Double ttftRedLineLevel, Double firstFailingLevel,
-                          List<String> lines, List<String> warnings) {
+                          List<String> lines, List<String> warnings,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) Double kneeLevel) {
+
+        /** A verdict without a knee (a sweep file written before it was kept). */
+        public Verdict(Double saturationLevel, Double ttftRedLineLevel, Double firstFailingLevel, List<String> lines,
+                       List<String> warnings) {
+            this(saturationLevel, ttftRedLineLevel, firstFailingLevel, lines, warnings, null);
+        }
     }
 
     /**
@@ -73,6 +85,9 @@ public final class SweepFiles {
      *                 (all of it below: the level fell behind, the saturation rule), {@code cannot_tell} (it straddles
      *                 the threshold, or too few successes to fit: too short to tell); absent for a closed loop and a
      *                 level not judged
+     * @param heldOutputTokS a closed loop's output tok/s while it held its concurrency, before its drain (tokens
+     *                 delivered from its first send until the first end no send replaced, over that window): what the
+     *                 saturation rule compares; absent for an open loop, sessions and answers not streamed
      */
     public record Level(double level, String loadUnit, String label, int successes, int total,
                         int failures, Double failureRate, Double outputTokS, Double requestsS,
@@ -84,7 +99,23 @@ public final class SweepFiles {
                         @JsonInclude(JsonInclude.Include.NON_NULL) Double achievedShare,
                         @JsonInclude(JsonInclude.Include.NON_NULL) Double achievedShareLow,
                         @JsonInclude(JsonInclude.Include.NON_NULL) Double achievedShareHigh,
-                        @JsonInclude(JsonInclude.Include.NON_NULL) String keptUp) {
+                        @JsonInclude(JsonInclude.Include.NON_NULL) String keptUp,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) Double heldOutputTokS) {
+
+        /** A level without its held-concurrency throughput (an open loop, or a file written before it was kept). */
+        public Level(double level, String loadUnit, String label, int successes, int total,
+                     int failures, Double failureRate, Double outputTokS, Double requestsS,
+                     Double goodRequestsPerS, Double goodFraction, Double ttftP50Ms,
+                     Double ttftP90Ms, Double e2eP50Ms, Double e2eP90Ms, boolean aborted, boolean saturationPoint,
+                     boolean ttftRedLine, boolean firstFailing, boolean fewSamples, Double throughputGain,
+                     Double ttftP90Ratio, String resultsDir, LevelSlo slo,
+                     List<SummaryDocument.WarningJson> warnings, Double achievedShare, Double achievedShareLow,
+                     Double achievedShareHigh, String keptUp) {
+            this(level, loadUnit, label, successes, total, failures, failureRate, outputTokS, requestsS,
+                    goodRequestsPerS, goodFraction, ttftP50Ms, ttftP90Ms, e2eP50Ms, e2eP90Ms, aborted, saturationPoint,
+                    ttftRedLine, firstFailing, fewSamples, throughputGain, ttftP90Ratio, resultsDir, slo, warnings,
+                    achievedShare, achievedShareLow, achievedShareHigh, keptUp, null);
+        }
 
         /** A level without its share's interval (a sweep file written before it was kept). */
         public Level(double level, String loadUnit, String label, int successes, int total,
@@ -171,6 +202,15 @@ public final class SweepFiles {
         return doc;
     }
 
+    /**
+     * The CSV's {@code slo} cell: the status as the JSON says it ({@code met}, {@code missed}, {@code not_judged}),
+     * " (unresolved)" after it as the console's and the page's tables say it when the verdict rests on estimates.
+     */
+    private static String slo(LevelSlo slo) {
+        if (slo == null) return "";
+        return slo.judged() && Boolean.FALSE.equals(slo.resolved()) ? slo.status() + " (unresolved)" : slo.status();
+    }
+
     /** Writes {@code <base>_sweep.json} and {@code <base>_sweep.csv} into {@code dir}; returns both. */
     public static List<Path> write(Path dir, String base, Document doc) throws IOException {
         Files.createDirectories(dir);
@@ -185,10 +225,11 @@ public final class SweepFiles {
                         OutputFormat.cell(l.ttftP90Ms()), OutputFormat.cell(l.e2eP50Ms()),
                         OutputFormat.cell(l.e2eP90Ms()), l.aborted(), l.saturationPoint(), l.ttftRedLine(),
                         l.firstFailing(), l.fewSamples(), OutputFormat.cell(l.throughputGain()),
-                        OutputFormat.cell(l.ttftP90Ratio()), l.slo() == null ? "" : l.slo().status(),
+                        OutputFormat.cell(l.ttftP90Ratio()), slo(l.slo()),
                         OutputFormat.cell(l.goodRequestsPerS()), OutputFormat.cell(l.goodFraction()),
                         OutputFormat.cell(l.achievedShare()), OutputFormat.cell(l.achievedShareLow()),
-                        OutputFormat.cell(l.achievedShareHigh()), l.keptUp() == null ? "" : l.keptUp());
+                        OutputFormat.cell(l.achievedShareHigh()), l.keptUp() == null ? "" : l.keptUp(),
+                        OutputFormat.cell(l.heldOutputTokS()));
             }
         }
         return List.of(json, csv);

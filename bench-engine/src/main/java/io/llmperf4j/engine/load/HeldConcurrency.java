@@ -1,0 +1,89 @@
+package io.llmperf4j.engine.load;
+
+import io.llmperf4j.model.RequestRecord;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.function.ToIntFunction;
+
+/**
+ * A closed loop's throughput while it held its concurrency c, before its drain: output tokens delivered in the window
+ * over its length. The window opens at the c-th send (a loaded client launches the first c over a while; after a
+ * warmup, at the measured window's start) and closes at the first end no send replaced: of L launches, warmup
+ * included, the first c went out at once and each later one replaced an end, so the (L − c + 1)-th end is the first
+ * not replaced (counted by rank, so a client that sends late does not stretch it). A level's own output tok/s counts
+ * the whole level, its drain included, when fewer and fewer requests are in flight: a level of 20 requests at
+ * concurrency 16 sends its last 4 as the first 4 end and then runs with 4 in flight, so it read 385 tok/s where the
+ * service gives 640 at 16 in flight (the QA's ground truth), and a sweep compared levels of different drains. The
+ * window's tokens are every measured and warmup request's tokens delivered in it (each request's count spread over its
+ * content events, as output_tokens_delivered counts them), failures' included: they were load the service carried.
+ *
+ * @param seconds         the window's length
+ * @param tokens          output tokens delivered in it
+ * @param tokensPerSecond {@code tokens / seconds}
+ * @param rounds          measured requests over the concurrency: how many times over the level's slots were filled
+ */
+public record HeldConcurrency(double seconds, double tokens, double tokensPerSecond, double rounds) {
+
+    /** A level of fewer rounds is short: its drain is a large part of it. */
+    public static final int STEADY_ROUNDS = 3;
+
+    /**
+     * The window of {@code result}, a closed loop at concurrency {@code result.settings().level()}; null for an open
+     * loop, sessions (a session's next turn waits on the user's think time, not on a slot), answers that came whole
+     * (not streamed: a success without content events), no measured request, or a window of no length.
+     */
+    public static HeldConcurrency of(LoadResult result, ToIntFunction<RequestRecord> outputTokens) {
+        if (!(result instanceof ClosedLoopResult)) return null;
+        List<ScheduledRecord> measured = result.measuredTimeline();
+        double level = result.settings().level();
+        if (measured.isEmpty() || !(level >= 1)
+                || measured.stream().anyMatch(r -> r.record().tags().sessionId() != null)) {
+            return null;
+        }
+        // an answer that came whole (--no-stream, embeddings) delivers its tokens at its end: a window that closes
+        // at the first end no send replaced would count few of them
+        if (measured.stream().anyMatch(r -> r.record().succeeded() && r.record().contentEventNanos().length == 0)) {
+            return null;
+        }
+        int c = (int) Math.ceil(level);
+        // from the c-th send (a loaded client launches the first c over a while) or the measured window's start
+        long[] sends = result.timeline().stream().mapToLong(ScheduledRecord::actualSendOffsetNanos).sorted().toArray();
+        if (sends.length < c) return null;
+        long start = Math.max(result.measureStartOffsetNanos(), sends[c - 1]);
+        // every launch past the first `level` replaced an end, so after the (launches − level + 1)-th end none was
+        // replaced: counted by rank, not by the last send's instant, which a lagging client sends late
+        long[] ends = result.timeline().stream().mapToLong(ScheduledRecord::endOffsetNanos).sorted().toArray();
+        int held = ends.length - c; // 0-based index of that end
+        if (held < 0) return null;
+        long end = ends[held];
+        if (end <= start) return null;
+        double tokens = 0;
+        for (ScheduledRecord r : result.timeline()) tokens += tokensIn(r, outputTokens, start, end);
+        double seconds = (end - start) / 1e9;
+        return new HeldConcurrency(seconds, tokens, tokens / seconds, measured.size() / level);
+    }
+
+    /** The level filled its slots fewer than {@value #STEADY_ROUNDS} times over. */
+    public boolean shortLevel() {
+        return rounds < STEADY_ROUNDS;
+    }
+
+    /** "1.2 rounds", "3 rounds". */
+    public String roundsInWords() {
+        String n = rounds == Math.rint(rounds) ? String.format(Locale.ROOT, "%.0f", rounds)
+                : String.format(Locale.ROOT, "%.1f", rounds);
+        return n + (rounds == 1 ? " round" : " rounds");
+    }
+
+    private static double tokensIn(ScheduledRecord r, ToIntFunction<RequestRecord> outputTokens, long start,
+                                   long end) {
+        double[] inside = {0};
+        long send = r.actualSendOffsetNanos();
+        r.record().forEachTokenArrival(Math.max(0, outputTokens.applyAsInt(r.record())), (offset, share) -> {
+            long t = send + offset;
+            if (t >= start && t <= end) inside[0] += share;
+        });
+        return inside[0];
+    }
+}

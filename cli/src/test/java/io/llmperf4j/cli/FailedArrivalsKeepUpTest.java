@@ -1,0 +1,107 @@
+package io.llmperf4j.cli;
+
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.llmperf4j.server.FaultKind;
+import io.llmperf4j.server.FaultPlan;
+import io.llmperf4j.server.SimulatedServer;
+import io.llmperf4j.server.SimulatorConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * An open loop whose server sheds every third arrival with 429 and answers the rest on time (the simulator's fault
+ * plan, on 127.0.0.1; no capacity limit): the successes' ends keep up with their intended sends, yet the service
+ * sustained two thirds of the offer. The QA's run (18 of 60 arrivals 429) read "too short to tell" and, in a rate
+ * sweep, "kept_up yes"; the failed arrivals now count as not served.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class FailedArrivalsKeepUpTest {
+    private static final JsonMapper JSON = JsonMapper.builder()
+            .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
+
+    private static SimulatedServer everyThird429() {
+        return SimulatedServer.start(SimulatorConfig.builder().timeToFirstToken(Duration.ofMillis(10))
+                .interTokenDelay(Duration.ofMillis(2))
+                .faultPlan(FaultPlan.sequence(FaultKind.NONE, FaultKind.NONE, FaultKind.HTTP_429)).build());
+    }
+
+    private static CliRun run(SimulatedServer server, Path dir, String... args) {
+        List<String> all = new ArrayList<>(List.of("token-benchmark", "--model", "m", "--mean-input-tokens", "40",
+                "--stddev-input-tokens", "0", "--mean-output-tokens", "10", "--stddev-output-tokens", "0",
+                "--no-client-warmup", "--arrival", "constant", "--max-num-completed-requests", "30"));
+        all.addAll(List.of(args));
+        all.addAll(List.of("--results-dir", dir.toString()));
+        return CliRun.of(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "x"),
+                all.toArray(String[]::new));
+    }
+
+    private static JsonNode file(Path dir, String suffix) throws IOException {
+        try (var files = Files.list(dir)) {
+            return JSON.readTree(files.filter(p -> p.toString().endsWith(suffix)).findFirst().orElseThrow().toFile());
+        }
+    }
+
+    /** "N of M arrivals failed (Nx 429)": N and M, from {@code text}. */
+    private static int[] failedOf(String text) {
+        Matcher m = Pattern.compile("(\\d+) of (\\d+) arrivals failed \\((\\d+)x 429\\)").matcher(text);
+        assertTrue(m.find(), text);
+        assertEquals(m.group(1), m.group(3), text);
+        return new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))};
+    }
+
+    @Test
+    void anOpenLoopThatShedsArrivalsDidNotKeepUp(@TempDir Path dir) throws IOException {
+        try (SimulatedServer server = everyThird429()) {
+            CliRun run = run(server, dir, "--request-rate", "20");
+            assertEquals(0, run.exitCode(), run::toString);
+            String line = run.out().lines().filter(l -> l.startsWith("Kept up: ")).findFirst().orElseThrow();
+            assertTrue(line.startsWith("Kept up: no: "), line);
+            int[] failed = failedOf(line);
+            assertEquals(30, failed[1], line);
+            assertEquals(10, failed[0], line);
+            assertTrue(line.contains(": the service sustained ") && line.contains(" (the 66.7 % that succeeded ended "
+                    + "at ") && line.endsWith(", all of it below the threshold 95.0 % (BEHIND_SCHEDULE)"), line);
+            String warnings = file(dir, "_llmperf4j_summary.json").get("warnings").toString();
+            assertTrue(warnings.contains("BEHIND_SCHEDULE") && warnings.contains("The open loop fell behind its "
+                    + "schedule: 10 of 30 arrivals failed (10x 429), counted as not served; "), warnings);
+        }
+    }
+
+    @Test
+    void aRateSweepLevelThatShedsArrivalsIsTheSaturationPoint(@TempDir Path dir) throws IOException {
+        try (SimulatedServer server = everyThird429()) {
+            CliRun run = run(server, dir, "--rate-sweep", "20", "--sleep-between", "0");
+            assertEquals(0, run.exitCode(), run::toString);
+            String line = run.out().lines().filter(l -> l.startsWith("saturation point: ")).findFirst().orElseThrow();
+            assertTrue(line.startsWith("saturation point: rate 20 req/s (10 of 30 arrivals failed (10x 429): the "
+                    + "service sustained "), line);
+            assertTrue(line.endsWith(" of the scheduled rate; threshold 95.0 %)"), line);
+            JsonNode level = file(dir, "_sweep.json").get("levels").get(0);
+            assertEquals("no", level.get("kept_up").asText(), level::toString);
+            assertTrue(level.get("saturation_point").asBoolean(), level::toString);
+            // two thirds succeeded, their ends on time: the share sustained is about 2/3, its interval scaled so
+            double share = level.get("achieved_share").asDouble();
+            assertTrue(share > 0.55 && share < 0.75, level::toString);
+            assertTrue(level.get("achieved_share_high").asDouble() < 0.95, level::toString);
+            assertFalse(run.out().contains("kept_up yes"), run::toString);
+        }
+    }
+}
