@@ -405,9 +405,10 @@ final class Preflight {
                     + " an LLM API's base URL, and --llm-api the right API?";
             default -> "check --model, --additional-sampling-params and the request options";
         };
-        // the server's sentence loses its full stop before ours (QA: "...does not exist.; check --model")
+        // the server's sentence loses its full stop before ours (QA: "...does not exist.; check --model"); a message
+        // cut short keeps its "..." (it says the server's text goes on)
         return "the server refused the pre-run request (one request of one token) with HTTP " + status + ": "
-                + message.replaceAll("[.;,:]+$", "") + "; " + hint;
+                + (message.endsWith("...") ? message : message.replaceAll("[.;,:]+$", "")) + "; " + hint;
     }
 
     /**
