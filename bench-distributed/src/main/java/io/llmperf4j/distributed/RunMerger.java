@@ -65,8 +65,6 @@ final class RunMerger {
         int arrivalsNotSent = 0;
         int maxBacklog = 0;
         int measuredArrivals = 0;
-        double scheduledRate = 0;
-        double achievedRate = 0;
         List<ClientOverhead> clients = new ArrayList<>();
         for (WorkerPart part : parts) {
             List<ScheduledRecord> own = new ArrayList<>();
@@ -87,8 +85,6 @@ final class RunMerger {
                 arrivalsNotSent += o.arrivalsNotSent();
                 maxBacklog += o.maxBacklog();
                 measuredArrivals += o.measuredArrivals();
-                scheduledRate += o.scheduledRate();
-                achievedRate += o.achievedSendRate();
                 if (o.clientOverhead() != null) clients.add(o.clientOverhead());
                 for (long connect : o.preconnectNanos()) preconnect.add(connect);
             } else {
@@ -105,9 +101,6 @@ final class RunMerger {
                 measuredArrivals += assigned != null && part.share().openLoop() ? assigned : own.size();
                 if (part.share().openLoop()) arrivalsNotSent += notSent;
                 for (long connect : part.preconnectNanos()) preconnect.add(connect);
-                // its slice of the schedule is known, and its sends were told as they went
-                if (part.share().openLoop()) scheduledRate += part.share().schedule().measuredRatePerSecond();
-                achievedRate += ScheduledRecord.perSecondFirstToLast(own, ScheduledRecord::actualSendOffsetNanos);
                 left = part.lostReason() + ": " + lostWords(lost) + (assigned == null ? "" : ", " + notSent
                         + " it never said it sent are not sent (a send in its last milliseconds may be among them)");
             }
@@ -135,6 +128,14 @@ final class RunMerger {
         OpenLoopResult open = null;
         OpenLoopSettings whole = plan.openLoop();
         if (whole != null) {
+            // the rates of the merged timeline, as one machine computes its own: (n - 1) / (last - first) over the
+            // whole schedule and over every measured send; a sum of each worker's own rate over its own span
+            // overstated both (160 arrivals on 2 workers: 16.50 req/s against 16.41), and a lost worker's
+            // would go on counting after it left
+            double scheduledRate = whole.schedule().measuredRatePerSecond();
+            List<ScheduledRecord> measuredSends = timeline.stream().filter(r -> !r.warmup()).toList();
+            double achievedRate = ScheduledRecord.perSecondFirstToLast(measuredSends,
+                    ScheduledRecord::actualSendOffsetNanos);
             open = new OpenLoopResult(records, warmupRecords, timeline, windowStartEpochMillis, endEpochMillis,
                     duration, measureStart, sent, timedOut, stopped, whole, warmupArrivals, measuredArrivals,
                     arrivalsNotSent,

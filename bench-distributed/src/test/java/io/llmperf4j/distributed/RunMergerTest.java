@@ -1,6 +1,10 @@
 package io.llmperf4j.distributed;
 
+import io.llmperf4j.engine.load.Arrival;
+import io.llmperf4j.engine.load.ArrivalSchedule;
 import io.llmperf4j.engine.load.ClosedLoopSettings;
+import io.llmperf4j.engine.load.OpenLoopResult;
+import io.llmperf4j.engine.load.OpenLoopSettings;
 import io.llmperf4j.engine.load.LoadResult;
 import io.llmperf4j.engine.load.ScheduledRecord;
 import io.llmperf4j.engine.load.Warmup;
@@ -15,10 +19,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** What the merge makes of a worker that never reported: the records it streamed, and LOST ones for the rest. */
@@ -113,6 +119,73 @@ class RunMergerTest {
                 Warmup.requests(2), ClosedLoopSettings.PromptOrder.SEND_ORDER));
         assertArrayEquals(new long[] {1_000_000L, 2_000_000L, 3_000_000L}, result.preconnectNanos());
         assertEquals(77L, result.clockStartNanos(), "the shared start, the origin of the merged offsets");
+    }
+
+    /**
+     * An open loop's scheduled and sent rates are the merged timeline's, as one machine's: (n - 1) / (last - first)
+     * over the whole schedule and over every send; the QA's two workers summed their own rates (16.50 req/s against
+     * the 16.41 the server saw).
+     */
+    @Test
+    void anOpenLoopsRatesAreTheMergedTimelinesNotTheSumOfTheWorkersOwn() {
+        OpenLoopSettings whole = new OpenLoopSettings(10, Arrival.poisson(), 11111L, OptionalInt.of(9),
+                Optional.empty(), Duration.ofSeconds(10), OptionalInt.empty(), Warmup.NONE);
+        DistributedPlan plan = DistributedPlan.openLoop(CLIENT, SPECS, whole);
+        List<RunMerger.WorkerPart> parts = new ArrayList<>();
+        double summed = 0;
+        for (int slice = 0; slice < 2; slice++) {
+            LoadShare share = LoadShare.open(whole, slice, 2, null);
+            WorkerOutcome sentOnTime = openOutcome("w" + slice, share.schedule());
+            summed += sentOnTime.scheduledRate();
+            parts.add(part("w" + slice, share, sentOnTime));
+        }
+        double expected = whole.schedule().measuredRatePerSecond();
+
+        OpenLoopResult open = RunMerger.merge(parts, plan, 0, 0, text -> 1).openLoop();
+
+        assertEquals(expected, open.scheduledRequestsPerSecond(), 1e-9);
+        assertEquals(expected, open.achievedSendRequestsPerSecond(), 1e-9, "every arrival sent on time");
+        assertNotEquals(expected, summed, 1e-3, "the sum the QA saw differs");
+    }
+
+    /**
+     * A worker lost mid-run stops sending: the sent rate is the merged sends' over their span, not its slice's
+     * schedule added to the other's (the QA's 16.63 req/s while the server got 12.07).
+     */
+    @Test
+    void aLostWorkersArrivalsNeverSentDoNotCountAsSent() {
+        OpenLoopSettings whole = new OpenLoopSettings(10, Arrival.constant(), 1L, OptionalInt.of(10),
+                Optional.empty(), Duration.ofSeconds(10), OptionalInt.empty(), Warmup.NONE);
+        DistributedPlan plan = DistributedPlan.openLoop(CLIENT, SPECS, whole);
+        LoadShare kept = LoadShare.open(whole, 0, 2, null);
+        LoadShare left = LoadShare.open(whole, 1, 2, null);
+        List<ScheduledRecord> streamed = openOutcome("w1", left.schedule()).timeline().subList(0, 1);
+        RunMerger.WorkerPart lost = new RunMerger.WorkerPart("w1", left, SPECS, null, null, streamed, List.of(),
+                new long[0], "worker w1 left the cluster mid-run");
+
+        OpenLoopResult open = RunMerger.merge(List.of(part("w0", kept, openOutcome("w0", kept.schedule())), lost),
+                plan, 0, 0, text -> 1).openLoop();
+
+        assertEquals(10, open.scheduledRequestsPerSecond(), 1e-9, "the whole schedule: 10 arrivals 100 ms apart");
+        assertEquals(5 / 0.8, open.achievedSendRequestsPerSecond(), 1e-9,
+                "6 sends (w0's 5 at 0-800 ms, w1's one at 100 ms) over 800 ms, not a sum of each worker's own rate");
+        assertEquals(4, open.arrivalsNotSent());
+    }
+
+    /** An open-loop worker's outcome that sent each arrival of its slice on time, each ending 10 ms later. */
+    private static WorkerOutcome openOutcome(String worker, ArrivalSchedule slice) {
+        List<ScheduledRecord> timeline = new ArrayList<>();
+        for (int i = 0; i < slice.size(); i++) {
+            long at = slice.offsetNanos(i);
+            RequestRecord ok = new RequestRecord(i, worker + "-" + i, "s", 0, 5_000_000L, 10_000_000L, 10_000_000L,
+                    3, new long[] {5_000_000L, 10_000_000L}, "ab", 5, 8, -1, 5, 2, "length", null)
+                    .withWorkerId(worker);
+            timeline.add(new ScheduledRecord(ok, i, at, at, false));
+        }
+        long first = slice.offsetNanos(0);
+        return new WorkerOutcome(worker, 0, slice.lastOffsetNanos() + 10_000_000L - first, slice.size(), false,
+                false, timeline, 0, 0, slice.measuredRatePerSecond(), slice.measuredRatePerSecond(),
+                slice.measuredArrivals(), List.of(), first, 0, null, new long[0]);
     }
 
     /** A worker's outcome with one measured record sent at its window's start. */
