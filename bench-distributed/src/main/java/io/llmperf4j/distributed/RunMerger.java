@@ -1,5 +1,6 @@
 package io.llmperf4j.distributed;
 
+import io.llmperf4j.engine.load.ArrivalSchedule;
 import io.llmperf4j.engine.load.OpenLoopResult;
 import io.llmperf4j.engine.load.OpenLoopSettings;
 import io.llmperf4j.engine.load.ScheduledRecord;
@@ -66,6 +67,7 @@ final class RunMerger {
         int maxBacklog = 0;
         int measuredArrivals = 0;
         List<ClientOverhead> clients = new ArrayList<>();
+        LongStream.Builder unsentOfLost = LongStream.builder();
         for (WorkerPart part : parts) {
             List<ScheduledRecord> own = new ArrayList<>();
             WorkerOutcome o = part.outcome();
@@ -99,7 +101,12 @@ final class RunMerger {
                 Integer assigned = part.share().assignedRequests();
                 notSent = assigned == null ? 0 : Math.max(0, assigned - own.size());
                 measuredArrivals += assigned != null && part.share().openLoop() ? assigned : own.size();
-                if (part.share().openLoop()) arrivalsNotSent += notSent;
+                if (part.share().openLoop()) {
+                    arrivalsNotSent += notSent;
+                    // it sends its slice in order: those it never sent are its last ones, due all the same
+                    ArrivalSchedule slice = part.share().schedule();
+                    for (int i = slice.size() - notSent; i < slice.size(); i++) unsentOfLost.add(slice.offsetNanos(i));
+                }
                 for (long connect : part.preconnectNanos()) preconnect.add(connect);
                 left = part.lostReason() + ": " + lostWords(lost) + (assigned == null ? "" : ", " + notSent
                         + " it never said it sent are not sent (a send in its last milliseconds may be among them)");
@@ -139,7 +146,8 @@ final class RunMerger {
             open = new OpenLoopResult(records, warmupRecords, timeline, windowStartEpochMillis, endEpochMillis,
                     duration, measureStart, sent, timedOut, stopped, whole, warmupArrivals, measuredArrivals,
                     arrivalsNotSent,
-                    maxBacklog, scheduledRate, achievedRate, client, connects, sharedStartNanos);
+                    maxBacklog, scheduledRate, achievedRate, client, connects, sharedStartNanos)
+                    .withUnsentOfLostWorkers(unsentOfLost.build().toArray());
         }
         return new MergedRun(records, timeline, windowStartEpochMillis, endEpochMillis, duration, sent, timedOut,
                 stopped, reports, open, warmupRecords, measureStart, client, connects, sharedStartNanos);

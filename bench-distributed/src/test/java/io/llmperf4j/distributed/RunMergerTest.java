@@ -3,6 +3,8 @@ package io.llmperf4j.distributed;
 import io.llmperf4j.engine.load.Arrival;
 import io.llmperf4j.engine.load.ArrivalSchedule;
 import io.llmperf4j.engine.load.ClosedLoopSettings;
+import io.llmperf4j.engine.load.KeepUp;
+import io.llmperf4j.engine.load.LevelSummary;
 import io.llmperf4j.engine.load.OpenLoopResult;
 import io.llmperf4j.engine.load.OpenLoopSettings;
 import io.llmperf4j.engine.load.LoadResult;
@@ -10,6 +12,7 @@ import io.llmperf4j.engine.load.ScheduledRecord;
 import io.llmperf4j.engine.load.Warmup;
 import io.llmperf4j.model.ClientOverhead;
 import io.llmperf4j.model.FailureKind;
+import io.llmperf4j.model.OutputTokenPolicy;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 import org.junit.jupiter.api.Test;
@@ -163,13 +166,24 @@ class RunMergerTest {
         RunMerger.WorkerPart lost = new RunMerger.WorkerPart("w1", left, SPECS, null, null, streamed, List.of(),
                 new long[0], "worker w1 left the cluster mid-run");
 
-        OpenLoopResult open = RunMerger.merge(List.of(part("w0", kept, openOutcome("w0", kept.schedule())), lost),
-                plan, 0, 0, text -> 1).openLoop();
+        MergedRun merged = RunMerger.merge(List.of(part("w0", kept, openOutcome("w0", kept.schedule())), lost),
+                plan, 0, 0, text -> 1);
+        OpenLoopResult open = merged.openLoop();
 
         assertEquals(10, open.scheduledRequestsPerSecond(), 1e-9, "the whole schedule: 10 arrivals 100 ms apart");
         assertEquals(5 / 0.8, open.achievedSendRequestsPerSecond(), 1e-9,
                 "6 sends (w0's 5 at 0-800 ms, w1's one at 100 ms) over 800 ms, not a sum of each worker's own rate");
         assertEquals(4, open.arrivalsNotSent());
+        assertArrayEquals(new long[] {300_000_000L, 500_000_000L, 700_000_000L, 900_000_000L},
+                open.unsentOfLostWorkersNanos(), "the lost worker's last 4 arrivals, due all the same");
+
+        // the keep-up verdict counts them as not served: 5 + 1 successes of 10 arrivals (the QA's run read
+        // "Kept up: yes (100.1 %)" while the server got 117 of 160)
+        KeepUp keepUp = LevelSummary.of(merged.result(whole), OutputTokenPolicy.DEFAULT).keepUp();
+        assertEquals(4, keepUp.failed());
+        assertEquals("4x not sent, its load worker lost", keepUp.failedAs());
+        assertEquals(0.6, keepUp.succeeded(), 1e-9);
+        assertTrue(keepUp.sustainedHigh() < 0.95, () -> "fell behind: " + keepUp);
     }
 
     /** An open-loop worker's outcome that sent each arrival of its slice on time, each ending 10 ms later. */

@@ -164,12 +164,27 @@ public record KeepUp(double share, double low, double high, int requests, boolea
         return counted.isEmpty() ? fit : fit.withFailed(counted.size(), describe(counted));
     }
 
+    /**
+     * An arrival due at {@code intendedNanos} that a distributed run's load worker never sent because it left the
+     * cluster: not served, so it counts against the keep-up verdict as a failed arrival does ({@link #describe}
+     * words it "not sent, its load worker lost").
+     */
+    public static ScheduledRecord notSentByLostWorker(long intendedNanos) {
+        RequestRecord never = new RequestRecord(-1, "", null, 0, RequestRecord.NEVER, RequestRecord.NEVER,
+                RequestRecord.NEVER, 0, null, "", 0, 0, -1, null, null, null,
+                new Failure(FailureKind.LOST, -1, NOT_SENT_LOST_WORKER));
+        return new ScheduledRecord(never, -1, intendedNanos, intendedNanos, false);
+    }
+
+    private static final String NOT_SENT_LOST_WORKER = "not sent, its load worker lost";
+
     /** "18x 429", "3x 503, 1x request timeout": the failures by HTTP status or kind, most frequent first. */
     private static String describe(List<ScheduledRecord> failed) {
         Map<String, Integer> byWhat = new LinkedHashMap<>();
         for (ScheduledRecord r : failed) {
             Failure f = r.record().failure();
-            String what = f == null ? "unknown" : f.kind() == FailureKind.HTTP_STATUS
+            String what = f == null ? "unknown" : NOT_SENT_LOST_WORKER.equals(f.message()) ? NOT_SENT_LOST_WORKER
+                    : f.kind() == FailureKind.HTTP_STATUS
                     ? String.valueOf(f.code()) : f.kind().name().toLowerCase(Locale.ROOT).replace('_', ' ');
             byWhat.merge(what, 1, Integer::sum);
         }

@@ -250,10 +250,13 @@ public record LevelSummary(double level, int successes, int total, double output
         if (result instanceof OpenLoopResult open
                 && measured.stream().noneMatch(r -> r.record().tags().sessionId() != null)) {
             notSent = Math.max(0, open.measuredArrivals() - measured.size());
+            long[] unsentOfLost = open.unsentOfLostWorkersNanos();
+            // arrivals a lost load worker never sent are not a cut: they were due, and not served
+            int cutNotSent = Math.max(0, notSent - unsentOfLost.length);
             // a cut schedule: its successes came from its first arrivals (sent in order), so they are set against
             // those arrivals' rate, not the whole schedule's (a Poisson draw's first part differs), up to the last
             // success's: those after it were still in flight at the cut (cancelled) or never sent, so had no chance
-            scheduled = notSent > 0 ? intendedRate(measured, ok) : open.scheduledRequestsPerSecond();
+            scheduled = cutNotSent > 0 ? intendedRate(measured, ok) : open.scheduledRequestsPerSecond();
             // a level that ended with requests in flight (cancelled) or arrivals unsent: its late successes are the
             // short ones, so the fit keeps to those due early enough to have ended whatever their latency
             // arrivals that failed in a way that may be the service's were not served: they count against it
@@ -261,8 +264,9 @@ public record LevelSummary(double level, int successes, int total, double output
             for (int i = 0; i < records.size(); i++) {
                 if (SERVICE_FAILURES.contains(causeOf.get(i))) failed.add(measured.get(i));
             }
+            for (long due : unsentOfLost) failed.add(KeepUp.notSentByLostWorker(due));
             keepUp = Double.isNaN(scheduled) ? null
-                    : KeepUp.of(ok, failed, outputTokens, notSent > 0 || causes.containsKey(FailureCause.CANCELLED));
+                    : KeepUp.of(ok, failed, outputTokens, cutNotSent > 0 || causes.containsKey(FailureCause.CANCELLED));
         }
         return new LevelSummary(result.settings().level(), ok.size(), measured.size(),
                 seconds > 0 ? tokens / seconds : Double.NaN, seconds > 0 ? ok.size() / seconds : Double.NaN,

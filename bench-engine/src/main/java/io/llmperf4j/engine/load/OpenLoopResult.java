@@ -45,6 +45,8 @@ import java.util.function.ToLongFunction;
  *                                    made this result
  * @param turnsNotSent                multi-turn sessions: the turns of sessions in progress (that had sent one) never
  *                                    sent when the run ended (a stop, the timeout, the request budget); 0 otherwise
+ * @param unsentOfLostWorkersNanos    a distributed run: the intended sends of the measured arrivals never sent because
+ *                                    their load worker left the cluster (among {@code arrivalsNotSent}); none otherwise
  */
 public record OpenLoopResult(
         List<RequestRecord> records,
@@ -67,10 +69,12 @@ public record OpenLoopResult(
         ClientOverhead clientOverhead,
         long[] preconnectNanos,
         long clockStartNanos,
-        int turnsNotSent) implements LoadResult {
+        int turnsNotSent,
+        long[] unsentOfLostWorkersNanos) implements LoadResult {
 
     public OpenLoopResult {
         preconnectNanos = preconnectNanos == null ? new long[0] : preconnectNanos.clone();
+        unsentOfLostWorkersNanos = unsentOfLostWorkersNanos == null ? new long[0] : unsentOfLostWorkersNanos.clone();
         records = List.copyOf(records);
         warmupRecords = List.copyOf(warmupRecords);
         timeline = List.copyOf(timeline);
@@ -88,7 +92,7 @@ public record OpenLoopResult(
         this(records, warmupRecords, timeline, startEpochMillis, endEpochMillis, durationNanos,
                 measureStartOffsetNanos, requestsSent, timedOut, stopped, settings, warmupArrivals, measuredArrivals,
                 arrivalsNotSent, maxBacklog, scheduledRequestsPerSecond, achievedSendRequestsPerSecond, clientOverhead,
-                preconnectNanos, clockStartNanos, 0);
+                preconnectNanos, clockStartNanos, 0, null);
     }
 
     /** A result without preconnected connections. */
@@ -121,7 +125,7 @@ public record OpenLoopResult(
         return new OpenLoopResult(records, warmupRecords, timeline, startEpochMillis, endEpochMillis, durationNanos,
                 measureStartOffsetNanos, requestsSent, timedOut, stopped, settings, warmupArrivals, measuredArrivals,
                 arrivalsNotSent, maxBacklog, scheduledRequestsPerSecond, achievedSendRequestsPerSecond, overhead,
-                preconnectNanos, clockStartNanos, turnsNotSent);
+                preconnectNanos, clockStartNanos, turnsNotSent, unsentOfLostWorkersNanos);
     }
 
     /** A copy with the connect times of the connections opened before the clock started. */
@@ -129,7 +133,7 @@ public record OpenLoopResult(
         return new OpenLoopResult(records, warmupRecords, timeline, startEpochMillis, endEpochMillis, durationNanos,
                 measureStartOffsetNanos, requestsSent, timedOut, stopped, settings, warmupArrivals, measuredArrivals,
                 arrivalsNotSent, maxBacklog, scheduledRequestsPerSecond, achievedSendRequestsPerSecond, clientOverhead,
-                connectNanos, clockStartNanos, turnsNotSent);
+                connectNanos, clockStartNanos, turnsNotSent, unsentOfLostWorkersNanos);
     }
 
     /** A copy with the schedule's origin. */
@@ -137,7 +141,7 @@ public record OpenLoopResult(
         return new OpenLoopResult(records, warmupRecords, timeline, startEpochMillis, endEpochMillis, durationNanos,
                 measureStartOffsetNanos, requestsSent, timedOut, stopped, settings, warmupArrivals, measuredArrivals,
                 arrivalsNotSent, maxBacklog, scheduledRequestsPerSecond, achievedSendRequestsPerSecond, clientOverhead,
-                preconnectNanos, nanos, turnsNotSent);
+                preconnectNanos, nanos, turnsNotSent, unsentOfLostWorkersNanos);
     }
 
     /** A copy with the sessions' turns not sent. */
@@ -145,12 +149,29 @@ public record OpenLoopResult(
         return new OpenLoopResult(records, warmupRecords, timeline, startEpochMillis, endEpochMillis, durationNanos,
                 measureStartOffsetNanos, requestsSent, timedOut, stopped, settings, warmupArrivals, measuredArrivals,
                 arrivalsNotSent, maxBacklog, scheduledRequestsPerSecond, achievedSendRequestsPerSecond, clientOverhead,
-                preconnectNanos, clockStartNanos, turns);
+                preconnectNanos, clockStartNanos, turns, unsentOfLostWorkersNanos);
+    }
+
+    /**
+     * A copy with the intended sends (offsets from the schedule's origin) of the measured arrivals a distributed
+     * run's load workers never sent because they left the cluster mid-run: not a stop or a timeout's cut, so the
+     * keep-up verdict counts them as arrivals not served.
+     */
+    public OpenLoopResult withUnsentOfLostWorkers(long[] intendedNanos) {
+        return new OpenLoopResult(records, warmupRecords, timeline, startEpochMillis, endEpochMillis, durationNanos,
+                measureStartOffsetNanos, requestsSent, timedOut, stopped, settings, warmupArrivals, measuredArrivals,
+                arrivalsNotSent, maxBacklog, scheduledRequestsPerSecond, achievedSendRequestsPerSecond, clientOverhead,
+                preconnectNanos, clockStartNanos, turnsNotSent, intendedNanos);
     }
 
     @Override
     public long[] preconnectNanos() {
         return preconnectNanos.clone();
+    }
+
+    @Override
+    public long[] unsentOfLostWorkersNanos() {
+        return unsentOfLostWorkersNanos.clone();
     }
 
     /** Send lag (actual minus intended, ns) of every measured request, in a fresh histogram (3 digits). */
