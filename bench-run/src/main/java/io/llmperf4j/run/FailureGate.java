@@ -44,20 +44,31 @@ final class FailureGate {
      * that measured nothing failed too: its files hold no figure (QA: a --timeout the warmup used up exited 0).
      */
     RunStatus judge(List<RequestRecord> records, PrintStream err) {
+        return judge(records, 0, err);
+    }
+
+    /**
+     * As {@link #judge(List, PrintStream)}, with {@code neverSent} requests a distributed run lost with load workers
+     * that left the cluster before sending them: failed against the asked count, as their LOST records are, so a
+     * script's --max-error-rate sees a run that lost a third of its load.
+     */
+    RunStatus judge(List<RequestRecord> records, int neverSent, PrintStream err) {
         if (records.isEmpty()) {
             err.println("llmperf4j: the run failed: no measured request ended, so there is no figure: the run's time "
                     + "(--timeout) ran out before one did, during warmup (--warmup-requests) or the first requests; "
                     + "give it more time");
             return RunStatus.REQUESTS_FAILED;
         }
-        long failed = records.stream().filter(r -> !r.succeeded()).count();
-        double ratePercent = 100.0 * failed / records.size();
+        long failed = records.stream().filter(r -> !r.succeeded()).count() + neverSent;
+        long asked = records.size() + (long) neverSent;
+        double ratePercent = 100.0 * failed / asked;
         String verdict;
-        if (failed == records.size()) {
+        if (failed == asked) {
             verdict = "every request failed (" + failed + " of " + failed + ")";
         } else if (!Double.isNaN(maxErrorRatePercent) && ratePercent > maxErrorRatePercent) {
-            verdict = String.format(Locale.ROOT, "%d of %d requests failed (%.1f%%, above --max-error-rate %s%%)",
-                    failed, records.size(), ratePercent, plain(maxErrorRatePercent));
+            verdict = String.format(Locale.ROOT, "%d of %d requests failed%s (%.1f%%, above --max-error-rate %s%%)",
+                    failed, asked, neverSent == 0 ? "" : " or were never sent (" + neverSent + " not sent: their "
+                            + "load worker left the cluster)", ratePercent, plain(maxErrorRatePercent));
         } else {
             return RunStatus.COMPLETED;
         }

@@ -20,6 +20,7 @@ import io.llmperf4j.engine.load.LoadResult;
 import io.llmperf4j.engine.load.LoadSettings;
 import io.llmperf4j.engine.load.Arrival;
 import io.llmperf4j.engine.load.ClosedLoopResult;
+import io.llmperf4j.engine.load.ClosedLoopSettings;
 import io.llmperf4j.engine.load.OpenLoopResult;
 import io.llmperf4j.engine.load.OpenLoopSettings;
 import io.llmperf4j.engine.load.PacedWorkload;
@@ -131,6 +132,7 @@ final class ModelRun implements BenchmarkListener {
     private final List<RequestRecord> levelRecords = new ArrayList<>();
     /** The workers that sent the current level (a cluster), for its summary; null from one machine. */
     private SummaryDocument.DistributedJson levelWorkers;
+    private int neverSentByLostWorkers;
     private long levelStartEpochMillis;
     private long levelStartNanos;
     /** The server's side of the level being written, or null. */
@@ -268,6 +270,12 @@ final class ModelRun implements BenchmarkListener {
     /** The workers that sent the level about to be reported (its outcome comes next), for its summary. */
     void levelSentBy(SummaryDocument.DistributedJson workers) {
         this.levelWorkers = workers;
+        neverSentByLostWorkers += LostWorkers.neverSent(workers);
+    }
+
+    /** The requests (or arrivals) of every level the load workers that left the cluster never sent. */
+    int neverSentByLostWorkers() {
+        return neverSentByLostWorkers;
     }
 
     String model() {
@@ -466,6 +474,7 @@ final class ModelRun implements BenchmarkListener {
         ProgressPrinter p = progress;
         if (p == null) return;
         if (cx.stops().levelEndedEarly()) p.onLevelEndedEarly(); // a search's verdict, not the user, stopped it
+        if (LostWorkers.neverSent(levelWorkers) > 0) p.onWorkerLost(); // nothing stopped it: a worker left
         if (load instanceof OpenLoopResult open && open.arrivalsNotSent() > 0) {
             p.onScheduleCut(open.arrivalsNotSent(), open.timedOut());
         } else if (load instanceof ClosedLoopResult closed && !sessions()) {
@@ -760,8 +769,13 @@ final class ModelRun implements BenchmarkListener {
                             SaturationVerdict.keptUpLine(level.summary(), plan.rules()).orElse(null)) + "\n"));
             level.outcome().run().filter(ClosedLoopResult.class::isInstance).map(ClosedLoopResult.class::cast)
                     .ifPresent(closed -> out.print(LoadConsole.closedLoopSessions(closed, sessions())));
+            int concurrency = level.run().settings().numConcurrentRequests();
             out.print(SummaryConsoleReport.render(level.run(), level.metrics(), PeakInFlight.label(
-                    level.outcome().settings(), level.run().settings().numConcurrentRequests())));
+                    level.outcome().settings(), concurrency) + (level.outcome().settings() instanceof ClosedLoopSettings
+                    ? LostWorkers.concurrencyAfter(levelWorkers, concurrency, level.run().records()) : "")));
+            LostWorkers.notSentLine(levelWorkers, level.run().records().size(),
+                    level.outcome().settings() instanceof OpenLoopSettings ? "arrival" : "request")
+                    .ifPresent(out::println);
             if (level.server() != null) {
                 out.println(ServerMetricsConsole.line(level.server(), level.metrics().outputTokensPerSecond(),
                         level.metrics().deliveredIn(level.run()).tokensPerSecond()));

@@ -85,6 +85,7 @@ final class ProgressPrinter implements RecordListener {
     private boolean cutByTimeout;
     /** A capacity search's verdict ended the level early ({@link #onLevelEndedEarly}): the cut's cause, not a stop. */
     private boolean endedEarly;
+    private boolean workerLost;
     /** The cut was a closed loop's: its requests, not a schedule's arrivals; its window is not moved to the cut. */
     private boolean requestsCut;
     private boolean cutPrinted;
@@ -207,6 +208,11 @@ final class ProgressPrinter implements RecordListener {
         if (totalKnown) total = Math.max(0, total - arrivalsNotSent);
     }
 
+    /** A load worker left the cluster mid-level: what was not sent is told as its doing, not a stop's. */
+    synchronized void onWorkerLost() {
+        workerLost = true;
+    }
+
     /** A capacity search's verdict ended this level early: what was not sent is told as its doing, not a stop's. */
     synchronized void onLevelEndedEarly() {
         endedEarly = true;
@@ -315,6 +321,7 @@ final class ProgressPrinter implements RecordListener {
             String what = requestsCut ? " request" : " arrival";
             cut = " (" + notSent + what + (notSent == 1 ? "" : "s") + " not sent: " + (cutByTimeout
                     ? requestsCut ? "--timeout ended the run" : "--timeout ended the schedule"
+                    : workerLost ? "a load worker left the cluster mid-run"
                     : endedEarly ? "the search's verdict ended the level early" : "the run was stopped") + ")";
             cutPrinted = true;
         }

@@ -226,7 +226,9 @@ final class TokenRun {
             if (level.run() != null) records.addAll(level.run().records());
             level.outcome().harness().ifPresent(h -> records.addAll(h.measuredRecords()));
         }));
-        RunStatus status = failureGate.judge(records, err);
+        // what load workers that left the cluster never sent is in no record: failed against the asked count too
+        RunStatus status = failureGate.judge(records, runs.stream().mapToInt(ModelRun::neverSentByLostWorkers).sum(),
+                err);
         // --overwrite: a rerun that failed entirely gives the folder back to the run it was replacing
         folder.keepEarlierIfEveryRequestFailed(records);
         // last: after every file and report, and after the failure gate, whose exit code 4 says more

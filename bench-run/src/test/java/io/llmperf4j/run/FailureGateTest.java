@@ -29,6 +29,28 @@ class FailureGateTest {
         return err.toString(StandardCharsets.UTF_8);
     }
 
+    /**
+     * The QA's closed loop that lost a worker: 160 recorded (4 LOST), 80 never sent of 240 asked. --max-error-rate 5
+     * passed on 4 of 160 (2.5 %); the requests never sent count against the asked count too: 84 of 240.
+     */
+    @Test
+    void requestsALostWorkerNeverSentCountAgainstMaxErrorRate() {
+        List<RequestRecord> records = new ArrayList<>();
+        for (int i = 0; i < 156; i++) {
+            records.add(new RequestRecord(i, "ok" + i, "s", 0L, 10, 20, 30, 2, new long[] {10, 20}, "ab", 5, 8, 2, 5,
+                    2, "stop", null));
+        }
+        for (int i = 0; i < 4; i++) records.add(failed(FailureKind.LOST, -1, "lost: worker w2 left the cluster"));
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream errStream = new PrintStream(err, true, StandardCharsets.UTF_8);
+
+        assertEquals(RunStatus.COMPLETED, new FailureGate(5).judge(records, errStream), "4 of 160: 2.5 %");
+        assertEquals(RunStatus.REQUESTS_FAILED, new FailureGate(5).judge(records, 80, errStream));
+        assertEquals("llmperf4j: the run failed: 84 of 240 requests failed or were never sent (80 not sent: their "
+                + "load worker left the cluster) (35.0%, above --max-error-rate 5%):",
+                err.toString(StandardCharsets.UTF_8).lines().findFirst().orElseThrow());
+    }
+
     @Test
     void cancellationsAreTheClientsNotTheServers() {
         List<RequestRecord> records = new ArrayList<>();

@@ -364,6 +364,16 @@ class DistributedRunTest {
                 + "are not sent"), victimJson::toString);
         assertTrue(Files.exists(dist.resolve(KILL_BASE + "_summary.json")));
         assertTrue(Files.exists(dist.resolve(KILL_BASE + "_individual_responses.json")));
+
+        // stdout says the concurrency fell and how many were never sent (the QA read "concurrency 8, 160 requests")
+        int notSent = 10 - victims.size();
+        assertTrue(run.out().contains(", concurrency 3 (2 from "), run::out);
+        assertTrue(run.out().contains(" s: worker " + victim + " lost), " + records.size() + " requests ("), run::out);
+        assertTrue(run.out().contains("Not sent: " + notSent + " of 30 requests: load worker " + victim + " left the "
+                + "cluster mid-run before sending them (--max-error-rate counts them"), run::out);
+        // nothing stopped the run: the progress line names the lost worker
+        assertFalse(run.err().contains("not sent: the run was stopped"), run::err);
+        assertTrue(run.err().contains(" not sent: a load worker left the cluster mid-run)"), run::err);
     }
 
     /**
