@@ -127,6 +127,7 @@ final class ModelRun implements BenchmarkListener {
     private volatile ProgressPrinter progress; // read by I/O threads too (onMeasuredWireEnd)
     /** The level's progress is fed as the cluster's records stream in ({@link #liveProgress}), not by the listener. */
     private boolean progressFedLive;
+    private volatile boolean observerFedLive;
     private BenchmarkResult result;
     /** The current level's measured records and start, for the files of a level that dies (the listener's thread). */
     private final List<RequestRecord> levelRecords = new ArrayList<>();
@@ -261,10 +262,24 @@ final class ModelRun implements BenchmarkListener {
      */
     RecordListener liveProgress(long startNanos) {
         ProgressPrinter p = progress;
-        if (p == null) return RecordListener.NONE;
-        progressFedLive = true;
-        p.startClockAt(startNanos);
-        return p;
+        // the observer (a capacity search's verdict) hears each record as it streams in, so its early stop reaches
+        // the workers while they still send; told once the run is merged, it decided after every share had run
+        observerFedLive = true;
+        if (p != null) {
+            progressFedLive = true;
+            p.startClockAt(startNanos);
+        }
+        return new RecordListener() {
+            @Override
+            public void onRecord(RequestRecord record) { // the stream tells records with their send times, below
+            }
+
+            @Override
+            public void onScheduledRecord(ScheduledRecord record) {
+                if (p != null) p.onScheduledRecord(record);
+                observer.accept(record);
+            }
+        };
     }
 
     /** The workers that sent the level about to be reported (its outcome comes next), for its summary. */
@@ -310,6 +325,7 @@ final class ModelRun implements BenchmarkListener {
         levelRecords.clear();
         levelWorkers = null;
         progressFedLive = false;
+        observerFedLive = false;
         levelServer = null; // a level that dies writes no other level's server side
         levelStartEpochMillis = System.currentTimeMillis();
         levelStartNanos = System.nanoTime();
@@ -350,7 +366,7 @@ final class ModelRun implements BenchmarkListener {
         if (progress != null && !progressFedLive) {
             progress.onScheduledRecord(record);
         }
-        observer.accept(record);
+        if (!observerFedLive) observer.accept(record);
     }
 
     /** The live line learns when the window ends on the wire (any thread: the printer is thread-safe). */
