@@ -128,9 +128,9 @@ class DistributedRunTest {
         List<String> workerIds = shared.workerIds();
         Path searched = tmp.resolve("search");
         List<String> args = new ArrayList<>(List.of("token-benchmark"));
-        args.addAll(workload(40, 6, 20));
+        args.addAll(workload(100, 6, 20));
         args.addAll(List.of("--slo", "e2e_p50<=10s", "--search", "concurrency", "--search-max", "2",
-                "--search-level-max", "40", "--search-min-samples", "4", "--search-no-repeat", "--sleep-between", "0",
+                "--search-level-max", "100", "--search-min-samples", "4", "--search-no-repeat", "--sleep-between", "0",
                 "--results-dir", searched.toString()));
         args.addAll(coordinatorFlags(cluster, coordinatorPort, workerIds));
         CliRun search = CliRun.of(env(), args.toArray(String[]::new));
@@ -143,10 +143,11 @@ class DistributedRunTest {
                 + "_llmperf4j_summary.json").toFile());
         assertEquals(2, level2.at("/distributed/workers").size(), level2::toString);
         // the verdict resolves on the records as they stream in, so its stop reaches the workers while they send:
-        // the QA's levels ran their whole shares (48 records where the table said 37)
+        // the QA's levels ran their whole shares (48 records where the table said 37); 100 a level leaves a slow
+        // machine room for the stop to arrive before the shares end
         assertEquals("resolved", doc.at("/levels/1/stop").asText(), doc::toString);
         int recorded = level2.at("/run/requests_recorded").asInt();
-        assertTrue(recorded >= 4 && recorded < 40, () -> recorded + " recorded: " + level2);
+        assertTrue(recorded >= 4 && recorded < 100, () -> recorded + " recorded: " + level2);
     }
 
     @Test
