@@ -11,7 +11,9 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -24,6 +26,8 @@ final class BodyRecordingServer implements AutoCloseable {
 
     /** The request bodies, in arrival order. */
     final List<JsonNode> bodies = Collections.synchronizedList(new ArrayList<>());
+    /** When each of {@link #bodies} arrived (this JVM's monotonic clock); by identity, so clearing bodies is safe. */
+    private final Map<JsonNode, Long> arrivedNanos = Collections.synchronizedMap(new IdentityHashMap<>());
     private final HttpServer server;
     private final ExecutorService executor = Executors.newFixedThreadPool(4);
 
@@ -56,6 +60,11 @@ final class BodyRecordingServer implements AutoCloseable {
         return prompts;
     }
 
+    /** When {@code body}, one of {@link #bodies}, arrived: {@link System#nanoTime()} as its handling began. */
+    long arrivedNanos(JsonNode body) {
+        return arrivedNanos.get(body);
+    }
+
     private static boolean isPreflight(JsonNode body) {
         JsonNode messages = body.path("messages");
         JsonNode last = messages.path(messages.size() - 1).path("content");
@@ -63,8 +72,11 @@ final class BodyRecordingServer implements AutoCloseable {
     }
 
     private void openAi(HttpExchange exchange) throws IOException {
+        long now = System.nanoTime();
         try (exchange) {
-            bodies.add(JSON.readTree(exchange.getRequestBody().readAllBytes()));
+            JsonNode body = JSON.readTree(exchange.getRequestBody().readAllBytes());
+            arrivedNanos.put(body, now);
+            bodies.add(body);
             OutputStream out = stream(exchange);
             for (String delta : List.of("{\"role\":\"assistant\",\"content\":\"\"}", "{\"content\":\"seen\"}",
                     "{\"content\":\" it\"}")) {

@@ -2,26 +2,17 @@ package io.llmperf4j.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import org.apache.commons.csv.CSVRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -48,77 +39,27 @@ class TraceStartCommandTest {
             {"timestamp": 3600000, "output_length": 3, "text_input": "line 6"}
             """;
 
-    /** What the server received: the prompt and when (its own monotonic clock). */
-    record Received(String prompt, long nanos) {
-    }
-
-    /** Answers every chat request with a three-chunk stream and records what it received, in arrival order. */
-    static final class RecordingServer implements AutoCloseable {
-        final List<Received> received = new CopyOnWriteArrayList<>();
-        private final ExecutorService executor = Executors.newFixedThreadPool(4);
-        private final HttpServer server;
-
-        RecordingServer() throws IOException {
-            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
-            server.createContext("/v1/chat/completions", this::handle);
-            server.setExecutor(executor);
-            server.start();
-        }
-
-        String baseUrl() {
-            return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
-        }
-
-        /** The run's prompts, without the pre-run check's probe. */
-        List<String> runPrompts() {
-            return received.stream().map(Received::prompt).filter(p -> p.startsWith("line ")).toList();
-        }
-
-        private void handle(HttpExchange exchange) throws IOException {
-            long now = System.nanoTime();
-            try (exchange) {
-                JsonNode messages = JSON.readTree(exchange.getRequestBody().readAllBytes()).get("messages");
-                received.add(new Received(messages.get(messages.size() - 1).get("content").asText(), now));
-                exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
-                exchange.sendResponseHeaders(200, 0);
-                OutputStream out = exchange.getResponseBody();
-                for (String word : List.of("a", " b", " c")) {
-                    SseEvents.write(out, SseEvents.chatChunk("{\"content\":\"" + word + "\"}", "null"));
-                }
-                SseEvents.write(out, SseEvents.chatChunk("{}", "\"length\""));
-                SseEvents.write(out, "{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\","
-                        + "\"choices\":[],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":3,\"total_tokens\":8}}");
-                SseEvents.write(out, "[DONE]");
-            }
-        }
-
-        @Override
-        public void close() {
-            server.stop(0);
-            executor.shutdownNow();
-        }
-    }
-
     @Test
     void aWindowFromTheMiddleIsReplayedFromZero(@TempDir Path tmp) throws IOException {
         Path trace = Files.writeString(tmp.resolve("hour.jsonl"), HOUR);
         Path out = tmp.resolve("out");
         CliRun run;
         List<String> prompts;
-        List<Received> received;
-        try (RecordingServer server = new RecordingServer()) {
+        List<Long> arrivals;
+        try (BodyRecordingServer server = new BodyRecordingServer()) {
             // minute 50 for 0.7 s: lines 3, 4 and 5, due at 0, 0.3 and 0.6 s; were they due at 3000 s, a limit of
             // 0.6 s rounded up + 5 s would send none
             run = CliRun.of(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "x"), "token-benchmark",
                     "--model", "m", "--trace", "mooncake:" + trace, "--trace-start", "3000", "--trace-duration",
                     "0.7", "--timeout", "5", "--no-client-warmup", "--results-dir", out.toString());
-            prompts = server.runPrompts();
-            received = server.received.stream().filter(r -> r.prompt().startsWith("line ")).toList();
+            List<JsonNode> bodies = server.bodies();
+            prompts = BodyRecordingServer.prompts(bodies);
+            arrivals = bodies.stream().map(server::arrivedNanos).toList();
         }
         assertEquals(0, run.exitCode(), run::toString);
         assertEquals(List.of("line 3", "line 4", "line 5"), prompts, run::toString);
-        for (int k = 1; k < received.size(); k++) {
-            assertTrue(received.get(k).nanos() >= received.get(k - 1).nanos(), "received in trace order");
+        for (int k = 1; k < arrivals.size(); k++) {
+            assertTrue(arrivals.get(k) >= arrivals.get(k - 1), "received in trace order");
         }
         String load = "trace replay of mooncake:" + trace + " (3 requests over 0.6 s, speedup 1, from 3000 s for "
                 + "0.7 s), mean 3.33 req/s";
@@ -166,7 +107,7 @@ class TraceStartCommandTest {
     @Test
     void badStartsAreRefusedInOneLineBeforeAnythingIsSent(@TempDir Path tmp) throws IOException {
         Path trace = Files.writeString(tmp.resolve("hour.jsonl"), HOUR);
-        try (RecordingServer server = new RecordingServer()) {
+        try (BodyRecordingServer server = new BodyRecordingServer()) {
             Map<String, String> env = Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "x");
             CliRun negative = CliRun.of(env, "token-benchmark", "--model", "m", "--trace", "mooncake:" + trace,
                     "--trace-start", "-1", "--no-client-warmup");
@@ -187,7 +128,7 @@ class TraceStartCommandTest {
             assertEquals(2, durationNoTrace.exitCode(), durationNoTrace::toString);
             assertTrue(durationNoTrace.err().contains("--trace-duration needs --trace FORMAT:FILE"),
                     durationNoTrace::toString);
-            assertEquals(List.of(), server.runPrompts());
+            assertEquals(List.of(), BodyRecordingServer.prompts(server.bodies()));
         }
         CliRun stats = CliRun.of(Map.of(), "trace-stats", "mooncake:" + trace, "--trace-start", "1801",
                 "--trace-speedup", "2");
