@@ -122,34 +122,22 @@ public record OpenLoopResult(
 
     /** A copy with the client's overhead. */
     public OpenLoopResult withClientOverhead(ClientOverhead overhead) {
-        return new OpenLoopResult(records, warmupRecords, timeline, startEpochMillis, endEpochMillis, durationNanos,
-                measureStartOffsetNanos, requestsSent, timedOut, stopped, settings, warmupArrivals, measuredArrivals,
-                arrivalsNotSent, maxBacklog, scheduledRequestsPerSecond, achievedSendRequestsPerSecond, overhead,
-                preconnectNanos, clockStartNanos, turnsNotSent, unsentOfLostWorkersNanos);
+        return copyWith(overhead, preconnectNanos, clockStartNanos, turnsNotSent, unsentOfLostWorkersNanos);
     }
 
     /** A copy with the connect times of the connections opened before the clock started. */
     public OpenLoopResult withPreconnect(long[] connectNanos) {
-        return new OpenLoopResult(records, warmupRecords, timeline, startEpochMillis, endEpochMillis, durationNanos,
-                measureStartOffsetNanos, requestsSent, timedOut, stopped, settings, warmupArrivals, measuredArrivals,
-                arrivalsNotSent, maxBacklog, scheduledRequestsPerSecond, achievedSendRequestsPerSecond, clientOverhead,
-                connectNanos, clockStartNanos, turnsNotSent, unsentOfLostWorkersNanos);
+        return copyWith(clientOverhead, connectNanos, clockStartNanos, turnsNotSent, unsentOfLostWorkersNanos);
     }
 
     /** A copy with the schedule's origin. */
     public OpenLoopResult withClockStart(long nanos) {
-        return new OpenLoopResult(records, warmupRecords, timeline, startEpochMillis, endEpochMillis, durationNanos,
-                measureStartOffsetNanos, requestsSent, timedOut, stopped, settings, warmupArrivals, measuredArrivals,
-                arrivalsNotSent, maxBacklog, scheduledRequestsPerSecond, achievedSendRequestsPerSecond, clientOverhead,
-                preconnectNanos, nanos, turnsNotSent, unsentOfLostWorkersNanos);
+        return copyWith(clientOverhead, preconnectNanos, nanos, turnsNotSent, unsentOfLostWorkersNanos);
     }
 
     /** A copy with the sessions' turns not sent. */
     public OpenLoopResult withTurnsNotSent(int turns) {
-        return new OpenLoopResult(records, warmupRecords, timeline, startEpochMillis, endEpochMillis, durationNanos,
-                measureStartOffsetNanos, requestsSent, timedOut, stopped, settings, warmupArrivals, measuredArrivals,
-                arrivalsNotSent, maxBacklog, scheduledRequestsPerSecond, achievedSendRequestsPerSecond, clientOverhead,
-                preconnectNanos, clockStartNanos, turns, unsentOfLostWorkersNanos);
+        return copyWith(clientOverhead, preconnectNanos, clockStartNanos, turns, unsentOfLostWorkersNanos);
     }
 
     /**
@@ -158,10 +146,16 @@ public record OpenLoopResult(
      * keep-up verdict counts them as arrivals not served.
      */
     public OpenLoopResult withUnsentOfLostWorkers(long[] intendedNanos) {
+        return copyWith(clientOverhead, preconnectNanos, clockStartNanos, turnsNotSent, intendedNanos);
+    }
+
+    /** A copy with the run's own fields as they are and the later-added ones (what the with* methods set) given. */
+    private OpenLoopResult copyWith(ClientOverhead overhead, long[] preconnect, long clockStart, int turns,
+                                     long[] unsentOfLostWorkers) {
         return new OpenLoopResult(records, warmupRecords, timeline, startEpochMillis, endEpochMillis, durationNanos,
                 measureStartOffsetNanos, requestsSent, timedOut, stopped, settings, warmupArrivals, measuredArrivals,
-                arrivalsNotSent, maxBacklog, scheduledRequestsPerSecond, achievedSendRequestsPerSecond, clientOverhead,
-                preconnectNanos, clockStartNanos, turnsNotSent, intendedNanos);
+                arrivalsNotSent, maxBacklog, scheduledRequestsPerSecond, achievedSendRequestsPerSecond, overhead,
+                preconnect, clockStart, turns, unsentOfLostWorkers);
     }
 
     @Override
