@@ -102,21 +102,6 @@ public final class SweepFiles {
                         @JsonInclude(JsonInclude.Include.NON_NULL) String keptUp,
                         @JsonInclude(JsonInclude.Include.NON_NULL) Double heldOutputTokS) {
 
-        /** A level without its held-concurrency throughput (an open loop, or a file written before it was kept). */
-        public Level(double level, String loadUnit, String label, int successes, int total,
-                     int failures, Double failureRate, Double outputTokS, Double requestsS,
-                     Double goodRequestsPerS, Double goodFraction, Double ttftP50Ms,
-                     Double ttftP90Ms, Double e2eP50Ms, Double e2eP90Ms, boolean aborted, boolean saturationPoint,
-                     boolean ttftRedLine, boolean firstFailing, boolean fewSamples, Double throughputGain,
-                     Double ttftP90Ratio, String resultsDir, LevelSlo slo,
-                     List<SummaryDocument.WarningJson> warnings, Double achievedShare, Double achievedShareLow,
-                     Double achievedShareHigh, String keptUp) {
-            this(level, loadUnit, label, successes, total, failures, failureRate, outputTokS, requestsS,
-                    goodRequestsPerS, goodFraction, ttftP50Ms, ttftP90Ms, e2eP50Ms, e2eP90Ms, aborted, saturationPoint,
-                    ttftRedLine, firstFailing, fewSamples, throughputGain, ttftP90Ratio, resultsDir, slo, warnings,
-                    achievedShare, achievedShareLow, achievedShareHigh, keptUp, null);
-        }
-
         /** A level without its share's interval (a sweep file written before it was kept). */
         public Level(double level, String loadUnit, String label, int successes, int total,
                      int failures, Double failureRate, Double outputTokS, Double requestsS,
@@ -128,7 +113,7 @@ public final class SweepFiles {
             this(level, loadUnit, label, successes, total, failures, failureRate, outputTokS, requestsS,
                     goodRequestsPerS, goodFraction, ttftP50Ms, ttftP90Ms, e2eP50Ms, e2eP90Ms, aborted, saturationPoint,
                     ttftRedLine, firstFailing, fewSamples, throughputGain, ttftP90Ratio, resultsDir, slo, warnings,
-                    achievedShare, null, null, null);
+                    achievedShare, null, null, null, null);
         }
 
         /** A level without its achieved share (a closed loop, or a sweep file written before it was kept). */
