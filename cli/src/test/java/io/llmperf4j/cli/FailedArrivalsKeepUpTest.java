@@ -12,7 +12,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -54,9 +53,7 @@ class FailedArrivalsKeepUpTest {
     }
 
     private static JsonNode file(Path dir, String suffix) throws IOException {
-        try (var files = Files.list(dir)) {
-            return JSON.readTree(files.filter(p -> p.toString().endsWith(suffix)).findFirst().orElseThrow().toFile());
-        }
+        return JSON.readTree(RunFolder.file(dir, suffix).toFile());
     }
 
     /** "N of M arrivals failed (Nx 429)": N and M, from {@code text}. */

@@ -24,7 +24,7 @@ final class RunFolder {
 
     /** The rows of the folder's {@code *_requests.csv}. */
     static List<CSVRecord> csv(Path dir) throws IOException {
-        try (Reader r = Files.newBufferedReader(only(dir, "_requests.csv"))) {
+        try (Reader r = Files.newBufferedReader(file(dir, "_requests.csv"))) {
             return new ArrayList<>(CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true).get().parse(r)
                     .getRecords());
         }
@@ -32,12 +32,12 @@ final class RunFolder {
 
     /** The folder's {@code *_llmperf4j_summary.json}. */
     static JsonNode summary(Path dir) throws IOException {
-        return JSON.readTree(only(dir, "_llmperf4j_summary.json").toFile());
+        return JSON.readTree(file(dir, "_llmperf4j_summary.json").toFile());
     }
 
     /** The folder's {@code *_sweep.json}. */
     static JsonNode sweep(Path dir) throws IOException {
-        return JSON.readTree(only(dir, "_sweep.json").toFile());
+        return JSON.readTree(file(dir, "_sweep.json").toFile());
     }
 
     /** The message of {@code summary}'s warning with {@code code}, or null when it has none. */
@@ -53,7 +53,7 @@ final class RunFolder {
      * folder's files (the written one deleted first): a page's words must be the same either way.
      */
     static List<String> writtenAndRebuiltPages(Path dir) throws IOException {
-        Path page = only(dir, "_report.html");
+        Path page = file(dir, "_report.html");
         String written = Files.readString(page);
         Files.delete(page);
         CliRun report = CliRun.of(Map.of(), "report", dir.toString());
@@ -61,7 +61,8 @@ final class RunFolder {
         return List.of(written, Files.readString(page));
     }
 
-    private static Path only(Path dir, String suffix) throws IOException {
+    /** The folder's first file whose name ends with {@code suffix} (e.g. {@code _sweep.csv}). */
+    static Path file(Path dir, String suffix) throws IOException {
         try (var files = Files.list(dir)) {
             return files.filter(p -> p.toString().endsWith(suffix)).findFirst().orElseThrow();
         }

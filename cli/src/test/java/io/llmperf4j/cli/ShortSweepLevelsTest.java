@@ -47,12 +47,6 @@ class ShortSweepLevelsTest {
                 all.toArray(String[]::new));
     }
 
-    private static Path file(Path dir, String suffix) throws IOException {
-        try (var files = Files.list(dir)) {
-            return files.filter(p -> p.toString().endsWith(suffix)).findFirst().orElseThrow();
-        }
-    }
-
     /**
      * The QA's --concurrency-sweep 12,16 with 20 requests a level against 16 slots: each level's last round runs with
      * 8 or 4 in flight, so the levels' own output tok/s are about equal (the QA's 372 → 385, "saturation point:
@@ -70,7 +64,7 @@ class ShortSweepLevelsTest {
             assertTrue(run.out().contains("\nshort level: concurrency 16: 20 requests are 1.3 rounds of 16, so its "
                     + "output tok/s ("), run::toString);
             assertTrue(all.contains("48 requests (3 rounds) or more read it steadier"), run::toString);
-            JsonNode sweep = JSON.readTree(file(dir, "_sweep.json").toFile());
+            JsonNode sweep = JSON.readTree(RunFolder.file(dir, "_sweep.json").toFile());
             JsonNode twelve = sweep.get("levels").get(0);
             JsonNode sixteen = sweep.get("levels").get(1);
             // the levels' own figures, drain included, hardly differ; held, 16 gives about 4/3 of 12
@@ -81,7 +75,7 @@ class ShortSweepLevelsTest {
             assertTrue(sixteen.get("throughput_gain").asDouble() > 0.2, sweep::toString);
             assertFalse(sixteen.get("saturation_point").asBoolean(), sweep::toString);
             assertTrue(sweep.get("verdict").get("warnings").toString().contains("1.3 rounds of 16"), sweep::toString);
-            String csv = Files.readString(file(dir, "_sweep.csv"));
+            String csv = Files.readString(RunFolder.file(dir, "_sweep.csv"));
             assertTrue(csv.lines().findFirst().orElseThrow().endsWith(",kept_up,held_output_tok_s"), csv);
         }
     }
@@ -102,10 +96,10 @@ class ShortSweepLevelsTest {
                     + "there (concurrency 8 took E2E p50 from "), run::toString);
             String row = out.lines().filter(l -> l.stripLeading().startsWith("4 ")).findFirst().orElseThrow();
             assertTrue(row.endsWith("knee"), row);
-            JsonNode sweep = JSON.readTree(file(dir, "_sweep.json").toFile());
+            JsonNode sweep = JSON.readTree(RunFolder.file(dir, "_sweep.json").toFile());
             assertEquals(8.0, sweep.get("verdict").get("saturation_level").asDouble(), sweep::toString);
             assertEquals(4.0, sweep.get("verdict").get("knee_level").asDouble(), sweep::toString);
-            String page = Files.readString(file(dir, "_report.html"));
+            String page = Files.readString(RunFolder.file(dir, "_report.html"));
             assertTrue(page.contains("class=\"verdict-knee\"") && page.contains("the last level before output tok/s "
                     + "stopped growing: run there"), page);
             assertTrue(page.contains("The knee, concurrency 4, is the last level before throughput stopped growing: "
