@@ -39,14 +39,23 @@ class SearchLevelRatesTest {
     private static SearchResult search(SimulatedServer server, Path dir, String slo, SearchPlan.Mode mode,
                                        UnaryOperator<SearchPlan> shape, ByteArrayOutputStream out,
                                        ByteArrayOutputStream err) {
+        SloObjectives objectives = SloObjectives.parse(slo);
+        SearchPlan plan = shape.apply(SearchPlan.of(mode, objectives.objectives()).withPause(Duration.ZERO)
+                .withRepeatBest(false));
+        return search(server, dir, objectives, plan, out, err);
+    }
+
+    /**
+     * {@code plan} against {@code server} with the settings both search tests use (60 input and 8 output tokens,
+     * seed 11111); shared with {@link SearchVerdictTest}.
+     */
+    static SearchResult search(SimulatedServer server, Path dir, SloObjectives objectives, SearchPlan plan,
+                               ByteArrayOutputStream out, ByteArrayOutputStream err) {
         CommonSettings common = new CommonSettings(new EndpointTarget.Remote(server.baseUrl(), "none",
                 "OPENAI_API_BASE", "test", Duration.ZERO), "sim", 1, 60, 20, Map.of(), dir, "openai", Map.of(),
                 Duration.ofSeconds(30), Map.of(), null, null, Duration.ofSeconds(10), false, false, null, null);
         WorkloadSpec workload = new WorkloadSpec(60, 0, 8, 0, "llama-2", false, "llmperf", null, 11111, null, null,
                 null, null, null, null, null, null, "en", null, null, null);
-        SloObjectives objectives = SloObjectives.parse(slo);
-        SearchPlan plan = shape.apply(SearchPlan.of(mode, objectives.objectives()).withPause(Duration.ZERO)
-                .withRepeatBest(false));
         RunRequest request = new RunRequest(common, workload, true, objectives.goodput(), true, 1, false, false,
                 LoadPlan.plain("sim", 1, 20, Duration.ofSeconds(60)), null, null, plan);
         return new Runner(new PrintStream(out, true, StandardCharsets.UTF_8),

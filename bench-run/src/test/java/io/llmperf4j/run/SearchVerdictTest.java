@@ -12,7 +12,6 @@ import io.llmperf4j.server.FaultPlan;
 import io.llmperf4j.server.SimulatedServer;
 import io.llmperf4j.server.SimulatorConfig;
 import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,18 +29,10 @@ class SearchVerdictTest {
 
     private static SearchResult search(SimulatedServer server, Path dir, String slo, double min,
                                        ByteArrayOutputStream out, ByteArrayOutputStream err) {
-        CommonSettings common = new CommonSettings(new EndpointTarget.Remote(server.baseUrl(), "none",
-                "OPENAI_API_BASE", "test", Duration.ZERO), "sim", 1, 60, 20, Map.of(), dir, "openai", Map.of(),
-                Duration.ofSeconds(30), Map.of(), null, null, Duration.ofSeconds(10), false, false, null, null);
-        WorkloadSpec workload = new WorkloadSpec(60, 0, 8, 0, "llama-2", false, "llmperf", null, 11111, null, null,
-                null, null, null, null, null, null, "en", null, null, null);
         SloObjectives objectives = SloObjectives.parse(slo);
         SearchPlan plan = SearchPlan.of(SearchPlan.Mode.CONCURRENCY, objectives.objectives())
                 .withRange(min, 4).withLevelMax(LevelLimit.requests(20)).withMinSamples(10).withPause(Duration.ZERO);
-        RunRequest request = new RunRequest(common, workload, true, objectives.goodput(), true, 1, false, false,
-                LoadPlan.plain("sim", 1, 20, Duration.ofSeconds(60)), null, null, plan);
-        return new Runner(new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8)).search(request);
+        return SearchLevelRatesTest.search(server, dir, objectives, plan, out, err);
     }
 
     @Test
