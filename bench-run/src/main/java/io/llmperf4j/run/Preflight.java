@@ -58,6 +58,9 @@ final class Preflight {
     private static final Pattern PLAIN_ANSWER = Pattern.compile(" sent '(.*)'\\)");
     /** The I/O error of a connection closed unanswered: "(host:port: Connection reset by peer)" or "failed: ...". */
     private static final Pattern CLOSE_DETAIL = Pattern.compile("\\([^ ()]+:\\d+: ([^()]*)\\)|failed: (.*)$");
+    /** A message that says the model asked for is not served, in the words of the servers of the field. */
+    private static final Pattern MODEL_UNKNOWN = Pattern.compile("(?i)model\\b.{0,120}?(does not exist|doesn't exist"
+            + "|not found|is not served)|(unknown|invalid|unsupported) model|model_not_found");
     private static final Pattern HOST_MISMATCH = Pattern.compile(
             "No subject alternative (DNS )?names? matching|No name matching");
 
@@ -176,7 +179,28 @@ final class Preflight {
             throw new RunFailedException(Redirects.problem(config.endpoint(), "the pre-run request", record.failure()));
         }
         String problem = configurationProblem(record, config.endpoint(), config.model(), apiKey, keyVariable);
-        if (problem != null) throw new RunFailedException(problem);
+        if (problem == null) return;
+        URI models = wrongModel(record.failure(), config.endpoint()) ? ServedModels.modelsUri(config.endpoint(), api)
+                : null;
+        if (models != null) {
+            // one more request, only for this refusal: the ids the server serves are the fix a mistyped model needs
+            problem = configurationProblem(record.failure(), config.endpoint(), config.model(), apiKey, keyVariable,
+                    ServedModels.describe(models, config, api, wait.limit()));
+        }
+        throw new RunFailedException(problem);
+    }
+
+    /**
+     * Whether {@code failure} may be a model the server does not serve: a 404 (vLLM's "The model `x` does not
+     * exist.", OpenAI's, Ollama's "model \"x\" not found"), or a 400 or 422 whose message says so (SGLang, TGI,
+     * llama.cpp's router, LiteLLM's "Invalid model name"). Not a 404 of a base ending in /completions: its hint
+     * already names the fix, and its /models would be as wrong.
+     */
+    static boolean wrongModel(Failure failure, URI endpoint) {
+        if (failure == null || failure.kind() != FailureKind.HTTP_STATUS) return false;
+        if (failure.code() == 404) return !endpoint.getPath().contains("/completions/chat/completions");
+        return (failure.code() == 400 || failure.code() == 422) && failure.message() != null
+                && MODEL_UNKNOWN.matcher(failure.message()).find();
     }
 
     /**
@@ -348,6 +372,15 @@ final class Preflight {
     /** As above for the failure of the check's request (a worker's answer carries only that). */
     static String configurationProblem(Failure failure, URI endpoint, String model, String apiKey,
                                        String keyVariable) {
+        return configurationProblem(failure, endpoint, model, apiKey, keyVariable, null);
+    }
+
+    /**
+     * As above, a refused request's line carrying {@code served} after the server's message: what
+     * {@link ServedModels#describe} found the server serves (or why it could not tell); null: nothing.
+     */
+    static String configurationProblem(Failure failure, URI endpoint, String model, String apiKey,
+                                       String keyVariable, String served) {
         String message = message(failure.message(), apiKey, failure.kind() == FailureKind.HTTP_STATUS);
         String where = endpoint.getHost() + ":" + port(endpoint);
         boolean https = "https".equalsIgnoreCase(endpoint.getScheme());
@@ -398,7 +431,8 @@ final class Preflight {
                     + "request went to " + Redaction.endpoint(endpoint.toString()) + ": set " + BASE_VARIABLES.split(" ")[0]
                     + " to the API base (ending in /v1), and pass --llm-api openai-completions for the text "
                     + "completions API"
-                    : "check --model '" + model + "' (GET <base>/models lists the served ids) and that the base URL "
+                    : "check --model '" + model + "'" + (served == null ? " (GET <base>/models lists the served ids)"
+                    : "") + " and that the base URL "
                     + "ends in /v1 (the request went to " + Redaction.endpoint(endpoint.toString()) + ")";
             case 405, 501 -> "the server at " + where + " does not serve this API at "
                     + Redaction.endpoint(endpoint.toString()) + ": is " + BASE_VARIABLES.split(" ")[0]
@@ -407,8 +441,10 @@ final class Preflight {
         };
         // the server's sentence loses its full stop before ours (QA: "...does not exist.; check --model"); a message
         // cut short keeps its "..." (it says the server's text goes on)
+        String said = message.endsWith("...") ? message : message.replaceAll("[.;,:]+$", "");
+        if (served != null) said += served.startsWith("(") ? " " + served : "; " + served;
         return "the server refused the pre-run request (one request of one token) with HTTP " + status + ": "
-                + (message.endsWith("...") ? message : message.replaceAll("[.;,:]+$", "")) + "; " + hint;
+                + said + "; " + hint;
     }
 
     /**
