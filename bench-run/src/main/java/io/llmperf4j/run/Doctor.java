@@ -280,12 +280,14 @@ public final class Doctor {
                 results.add(DoctorCheck.Result.fail("model", "/models lists no model", "pass --model ID"));
                 return null;
             }
-            results.add(DoctorCheck.Result.pass("model", "using '" + ids.get(0) + "', the first of " + ids));
+            results.add(DoctorCheck.Result.pass("model", "using '" + ids.get(0) + "', the first of "
+                    + ids.size() + " served (" + ServedModels.list(ids) + ")"));
             return ids.get(0);
         }
         if (!ids.contains(requestedModel)) {
             results.add(DoctorCheck.Result.fail("model", "'" + requestedModel + "' is not listed by /models",
-                    "use one of the served model ids " + ids + " as --model"));
+                    "use one of the served model ids as --model: "
+                    + ServedModels.list(ids)));
             return requestedModel; // some gateways serve unlisted models: the streamed request still tells
         }
         results.add(DoctorCheck.Result.pass("model", "'" + requestedModel + "' is served"));

@@ -83,7 +83,36 @@ class PreflightTest {
             assertTrue(message.contains("with HTTP 404: "), message);
             assertTrue(message.contains("other-model"), "the server's message names the model: " + message);
             assertTrue(message.contains("check --model 'other-model'"), message);
+            // the simulator's /v1/models, asked once with the run's key
+            assertTrue(message.contains("does not exist; the server serves: served-model; check --model"), message);
         }
+    }
+
+    @Test
+    void aModelIdWithDotsInA400IsStillReadAsAWrongModel() {
+        URI endpoint = URI.create("http://127.0.0.1:8000/v1/chat/completions");
+        for (String said : new String[]{"The model 'meta-llama/Llama-3.1-8B' does not exist",
+                "{\"error\":{\"code\":400,\"message\":\"model not found\"}}",
+                "Invalid model name passed in model=gpt-4.1", "{\"code\":\"model_not_found\"}"}) {
+            assertTrue(Preflight.wrongModel(new Failure(FailureKind.HTTP_STATUS, 400, said), endpoint), said);
+            assertTrue(Preflight.wrongModel(new Failure(FailureKind.HTTP_STATUS, 422, said), endpoint), said);
+        }
+        assertFalse(Preflight.wrongModel(new Failure(FailureKind.HTTP_STATUS, 400, "max_tokens must be at least 1"),
+                endpoint));
+        assertFalse(Preflight.wrongModel(new Failure(FailureKind.HTTP_STATUS, 401, "The model `x` does not exist"),
+                endpoint), "a wrong key is not asked about");
+        assertTrue(Preflight.wrongModel(new Failure(FailureKind.HTTP_STATUS, 404, "Not Found"), endpoint));
+        assertFalse(Preflight.wrongModel(new Failure(FailureKind.HTTP_STATUS, 404, "Not Found"),
+                URI.create("http://127.0.0.1:8000/v1/completions/chat/completions")), "its hint names the fix");
+    }
+
+    @Test
+    void theServedListIsCutAfterFiveAndAnAnswerThatIsNoListIsSaid() {
+        assertEquals("a, b, c, d, e", ServedModels.list(java.util.List.of("a", "b", "c", "d", "e")));
+        assertEquals("a, b, c, d, e and 1 more", ServedModels.list(java.util.List.of("a", "b", "c", "d", "e", "f")));
+        assertEquals(java.util.List.of("x"), ServedModels.ids("{\"data\":[{\"id\":\"x\"}]}"));
+        assertEquals(null, ServedModels.ids("<html>Not Found</html>"));
+        assertEquals(null, ServedModels.ids("{\"models\":[]}"));
     }
 
     @Test

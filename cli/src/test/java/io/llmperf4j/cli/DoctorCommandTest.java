@@ -91,7 +91,7 @@ class DoctorCommandTest {
         CliRun run = doctor(server.baseUrl(), KEY, "--model", "no-such-model");
         assertEquals(1, run.exitCode(), run::toString);
         assertTrue(run.out().contains("[FAIL] model: 'no-such-model' is not listed by /models"), run::toString);
-        assertTrue(run.out().contains("use one of the served model ids [served-model]"), run::toString);
+        assertTrue(run.out().contains("use one of the served model ids as --model: served-model"), run::toString);
         assertTrue(run.out().contains("[FAIL] streaming: HTTP_STATUS 404"), run::toString);
     }
 
