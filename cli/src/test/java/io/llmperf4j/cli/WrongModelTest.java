@@ -99,6 +99,17 @@ class WrongModelTest {
     }
 
     @Test
+    void doctorNamesAtMostFiveServedIdsToo() throws IOException {
+        String base = start(404, VLLM_404, 200, models("a", "b", "c", "d", "e", "f", "g"));
+        CliRun run = CliRun.of(Map.of("OPENAI_API_BASE", base, "OPENAI_API_KEY", KEY), "doctor", "--model", "wrong");
+        assertEquals(1, run.exitCode(), run::toString);
+        assertTrue(run.out().contains("[FAIL] model: 'wrong' is not listed by /models"), run::toString);
+        assertTrue(run.out().contains("use one of the served model ids as --model: a, b, c, d, e and 2 more"),
+                run::toString);
+        assertFalse(run.out().contains(KEY), run::toString);
+    }
+
+    @Test
     void aModelsEndpointThatFailsIsSaidInsteadOfTheList(@TempDir Path tmp) throws IOException {
         String base = start(404, VLLM_404, 404, "{\"detail\":\"Not Found\"}");
         CliRun run = tokenBenchmark(base, tmp.resolve("results"));
