@@ -7,6 +7,7 @@ import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
@@ -41,7 +42,26 @@ public final class ClusterNode {
      */
     public static HazelcastInstance start(ClusterSettings settings, String role, Map<String, Object> services) {
         quietLogging();
-        return Hazelcast.newHazelcastInstance(config(settings, role, services));
+        Config config = config(settings, role, services);
+        try {
+            return Hazelcast.newHazelcastInstance(config);
+        } catch (RuntimeException e) {
+            if (!causedByBind(e)) throw e;
+            NetworkConfig network = config.getNetworkConfig();
+            String where = settings.bind() == null
+                    ? "ports " + network.getPort() + "-" + (network.getPort() + network.getPortCount() - 1)
+                    : "port " + settings.bind().host() + ":" + network.getPort();
+            // Hazelcast's own message names neither --bind nor what to do; its stack trace stays behind --debug
+            throw new IllegalStateException("cannot bind the cluster " + where + ": it is in use (another member or "
+                    + "program; pick a free port with --bind)", e);
+        }
+    }
+
+    private static boolean causedByBind(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof BindException) return true;
+        }
+        return false;
     }
 
     /** The Hazelcast configuration of a member (public for tests). */
@@ -107,10 +127,18 @@ public final class ClusterNode {
         }
     }
 
-    /** Hazelcast logs through slf4j; with slf4j-simple its INFO lines would drown the run's own output. */
+    /**
+     * Hazelcast logs through {@link HazelcastLogGate}: nothing by default, its WARN lines through slf4j with
+     * {@code --debug} (its INFO lines would drown the run's own output even then). A class named on the command line
+     * ({@code -Dhazelcast.logging.class=...}) still wins.
+     */
     private static void quietLogging() {
+        if (System.getProperty("hazelcast.logging.class") == null) {
+            // also for the lines logged before the config is read
+            System.setProperty("hazelcast.logging.class", HazelcastLogGate.class.getName());
+        }
         if (System.getProperty("hazelcast.logging.type") == null) {
-            System.setProperty("hazelcast.logging.type", "slf4j"); // also for the lines logged before the config is read
+            System.setProperty("hazelcast.logging.type", "slf4j");
         }
         if (System.getProperty("org.slf4j.simpleLogger.log.com.hazelcast") == null) {
             System.setProperty("org.slf4j.simpleLogger.log.com.hazelcast", "warn");

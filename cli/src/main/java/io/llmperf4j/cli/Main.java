@@ -1,5 +1,6 @@
 package io.llmperf4j.cli;
 
+import io.llmperf4j.distributed.HazelcastLogGate;
 import io.llmperf4j.run.InvalidRequestException;
 import picocli.AutoComplete;
 import picocli.CommandLine;
@@ -50,6 +51,7 @@ public final class Main implements Callable<Integer> {
     /** Runs one command line and returns its exit code; never throws, never exits the JVM. */
     static int execute(CliContext context, String... args) {
         boolean debug = Arrays.asList(args).contains("--debug");
+        HazelcastLogGate.show(debug); // a cluster's library lines are for --debug only
         CommandLine commandLine = commandLine(context);
         commandLine.setExecutionExceptionHandler((e, cmd, parsed) -> onFailure(e, cmd, debug));
         try {

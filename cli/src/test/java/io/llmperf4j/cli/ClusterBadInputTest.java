@@ -5,6 +5,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -44,6 +47,17 @@ class ClusterBadInputTest {
     @MethodSource("badInputs")
     void badClusterFlagIsOneClearLineAndExit2(List<String> args, String expected) {
         CliRun.of(ENV, args.toArray(String[]::new)).assertOneErrorLine(ExitCodes.USAGE, expected);
+    }
+
+    /** A port in use: one line of ours naming --bind, exit 1, none of Hazelcast's lines or its stack trace. */
+    @Test
+    void workerWhosePortIsTakenIsOneLineAndExit1() throws IOException {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            String at = "127.0.0.1:" + taken.getLocalPort();
+            CliRun.of(ENV, "worker", "--cluster", "c", "--bind", at, "--member", at, "--no-client-warmup")
+                    .assertOneErrorLine(ExitCodes.FAILURE, "llmperf4j: error: cannot bind the cluster port " + at
+                            + ": it is in use (another member or program; pick a free port with --bind)");
+        }
     }
 
     @Test
