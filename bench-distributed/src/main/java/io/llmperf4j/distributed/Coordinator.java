@@ -475,6 +475,12 @@ public final class Coordinator implements AutoCloseable {
         return "worker " + id + " failed: " + (cause == null ? "unknown" : cause.getMessage());
     }
 
+    /** Those of {@code workers} still in the cluster, in their order: a sweep's next level deals its load to them. */
+    public List<Member> stillMembers(List<Member> workers) {
+        Set<Member> members = instance.getCluster().getMembers();
+        return workers.stream().filter(members::contains).toList();
+    }
+
     private List<Member> workers() {
         List<Member> workers = new ArrayList<>();
         for (Member m : instance.getCluster().getMembers()) {

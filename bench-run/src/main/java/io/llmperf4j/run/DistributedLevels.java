@@ -124,7 +124,13 @@ final class DistributedLevels implements Function<BenchmarkListener, BenchmarkRe
 
     private LevelOutcome runLevel(int index, LoadSettings level, BenchmarkListener listener) {
         levelStopped = false;
-        MergedRun merged = coordinator.run(plan(level, workloads.forLevel(index, 0)), workers, clocks, tokenCounter,
+        // a worker lost on an earlier level is not dealt a share it could never send: the level runs on the others
+        List<Member> present = coordinator.stillMembers(workers);
+        if (present.isEmpty()) {
+            throw new RunFailedException("every load worker left the cluster before " + LoadPlan.label(level)
+                    + ": the sweep cannot go on");
+        }
+        MergedRun merged = coordinator.run(plan(level, workloads.forLevel(index, 0)), present, clocks, tokenCounter,
                 () -> allStopped || levelStopped, // a stop just before the run's shares went out is kept
                 Coordinator.Live.feeding(liveProgress));
         for (ScheduledRecord r : merged.timeline()) listener.onScheduledRecord(r);

@@ -68,4 +68,54 @@ final class LostWorkers {
                 + " the cluster mid-run before sending them (--max-error-rate counts them"
                 + (lost > 0 ? ", and the " + lost + " LOST," : "") + " as failed)");
     }
+
+    /**
+     * A sweep level's words on its cluster, for its table row and its "done" line: "worker 127.0.0.1:5762 lost" on
+     * the level where it left, "without worker 127.0.0.1:5762" on a later level (which ran on the others); empty
+     * when no worker was lost up to this level. {@code levels}: the sweep's levels so far, this one last.
+     */
+    static String levelFlag(List<SummaryDocument.DistributedJson> levels) {
+        if (levels.isEmpty()) return "";
+        List<String> here = leftIds(levels.get(levels.size() - 1));
+        if (!here.isEmpty()) return workers(here) + " lost";
+        List<String> before = new ArrayList<>();
+        for (SummaryDocument.DistributedJson w : levels.subList(0, levels.size() - 1)) before.addAll(leftIds(w));
+        return before.isEmpty() ? "" : "without " + workers(before);
+    }
+
+    /**
+     * The sweep's lines after its table, one per level that lost a worker: "lost: concurrency 3: worker
+     * 127.0.0.1:5762 left the cluster mid-run (concurrency 2 from 1.2 s); not sent: 5 of 30 requests
+     * (--max-error-rate counts them as failed); the levels after it ran on the other workers".
+     *
+     * @param concurrencyAfter each level's {@link #concurrencyAfter} (empty for an open loop)
+     * @param recorded         each level's records
+     */
+    static List<String> sweepLines(List<String> labels, List<SummaryDocument.DistributedJson> levels,
+                                   List<String> concurrencyAfter, List<Integer> recorded, String what) {
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < levels.size(); i++) {
+            List<String> ids = leftIds(levels.get(i));
+            if (ids.isEmpty()) continue;
+            int never = neverSent(levels.get(i));
+            int lost = levels.get(i).workers().stream().mapToInt(SummaryDocument.WorkerJson::requestsLost).sum();
+            String after = concurrencyAfter.get(i); // " (2 from 1.2 s: worker X lost)"
+            String fell = after.isEmpty() ? "" : " (concurrency " + after.substring(2, after.indexOf(':')) + ")";
+            lines.add("lost: " + labels.get(i) + ": " + workers(ids) + " left the cluster mid-run" + fell
+                    + (never == 0 ? "" : "; not sent: " + never + " of " + Plural.of(recorded.get(i) + never, what)
+                    + " (--max-error-rate counts them" + (lost > 0 ? ", and the " + lost + " LOST," : "")
+                    + " as failed)")
+                    + (i < levels.size() - 1 ? "; the levels after it ran on the other workers" : ""));
+        }
+        return lines;
+    }
+
+    private static String workers(List<String> ids) {
+        return (ids.size() == 1 ? "worker " : "workers ") + String.join(", ", ids);
+    }
+
+    private static List<String> leftIds(SummaryDocument.DistributedJson workers) {
+        if (workers == null) return List.of();
+        return workers.workers().stream().filter(w -> w.left() != null).map(SummaryDocument.WorkerJson::id).toList();
+    }
 }

@@ -81,7 +81,7 @@ final class ModelRun implements BenchmarkListener {
      * server's own metrics when they were scraped (else null).
      */
     record LevelReport(LevelOutcome outcome, String label, BenchmarkRun run, RunMetrics metrics, Path dir,
-                       ServerSideSummary server) {
+                       ServerSideSummary server, SummaryDocument.DistributedJson workers) {
         LevelSummary summary() {
             return outcome.summary();
         }
@@ -407,7 +407,7 @@ final class ModelRun implements BenchmarkListener {
         levelServer = null;
         if (outcome.run().isEmpty()) {
             if (cx.serverMetrics() != null) cx.serverMetrics().stopQuietly();
-            levels.add(new LevelReport(outcome, label, null, null, null, null));
+            levels.add(new LevelReport(outcome, label, null, null, null, null, levelWorkers));
             return;
         }
         LoadResult load = outcome.run().get();
@@ -428,11 +428,13 @@ final class ModelRun implements BenchmarkListener {
             writeLevelFiles(run, metrics, load, levelDir);
         }
         levels.add(new LevelReport(outcome, label, run, metrics, levelDir,
-                levelServer == null ? null : levelServer.summary()));
+                levelServer == null ? null : levelServer.summary(), levelWorkers));
         if (plan.multiLevel() || plan.comparison()) {
             LevelSummary s = outcome.summary();
+            String cluster = LostWorkers.levelFlag(levelWorkersSoFar()); // a worker lost here, or before
             cx.err().printf(Locale.ROOT, "llmperf4j: %s done: %d/%d ok, %s output tok/s, %s req/s, TTFT p90 %s ms%s%s%n",
-                    progressLabel(outcome.settings(), ""), s.successes(), s.total(),
+                    progressLabel(outcome.settings(), "") + (cluster.isEmpty() ? "" : " (" + cluster + ")"),
+                    s.successes(), s.total(),
                     LoadConsole.fixed(s.outputTokensPerSecond(), 1), LoadConsole.fixed(s.requestsPerSecond(), 2),
                     LoadConsole.fixed(s.ttftP90Millis(), 1), outcome.aborted() ? " (aborted)" : "",
                     load.timedOut() ? " (timed out" + notSent(load).map(n -> ": " + n).orElse("") + ")" : "");
@@ -859,14 +861,33 @@ final class ModelRun implements BenchmarkListener {
                 + " ran: " + String.join("; ", parts));
     }
 
+    /** The cluster of each level reported so far, this one last (null entries without a cluster). */
+    private List<SummaryDocument.DistributedJson> levelWorkersSoFar() {
+        return levels.stream().map(LevelReport::workers).toList();
+    }
+
+    /** A sweep's lines on the levels where a load worker left the cluster: what each lost (LostWorkers). */
+    private List<String> lostWorkerLines() {
+        List<String> concurrencyAfter = levels.stream().map(l -> l.run() != null
+                && l.outcome().settings() instanceof ClosedLoopSettings c
+                ? LostWorkers.concurrencyAfter(l.workers(), c.concurrency(), l.run().records()) : "").toList();
+        return LostWorkers.sweepLines(levels.stream().map(LevelReport::label).toList(), levelWorkersSoFar(),
+                concurrencyAfter, levels.stream().map(l -> l.run() == null ? 0 : l.run().records().size()).toList(),
+                plan.kind().open() ? "arrival" : "request");
+    }
+
     private void printSweep(PrintStream out) {
         SaturationVerdict v = result.verdict();
         out.println("Sweep of " + model + ": " + plan.describe());
         List<LoadConsole.Row> rows = new ArrayList<>();
+        List<SummaryDocument.DistributedJson> clusterSoFar = new ArrayList<>();
         for (int i = 0; i < levels.size(); i++) {
             LevelReport l = levels.get(i);
             String flags = LoadConsole.flags(v, i);
             if (l.run() != null && l.run().timedOut()) flags = flags.isEmpty() ? "timed out" : flags + ", timed out";
+            clusterSoFar.add(l.workers());
+            String cluster = LostWorkers.levelFlag(clusterSoFar); // "worker X lost", "without worker X"
+            if (!cluster.isEmpty()) flags = flags.isEmpty() ? cluster : flags + ", " + cluster;
             rows.add(new LoadConsole.Row(LoadSettings.formatLevel(l.summary().level()), l.summary(),
                     l.outcome().aborted(), flags, SloVerdicts.cell(l),
                     l.metrics() == null ? null : l.metrics().goodput().orElse(null))); // the sweep files' goodput
@@ -889,6 +910,7 @@ final class ModelRun implements BenchmarkListener {
                         l.label(), l.summary().failures(), l.summary().total(), 100 * l.summary().failureRate());
             }
         }
+        lostWorkerLines().forEach(out::println);
         for (LevelReport l : levels) { // a level its --timeout ended: how much of its load it never offered
             if (l.run() == null || !l.run().timedOut()) continue;
             Optional<String> notSent = l.outcome().run().flatMap(ModelRun::notSent);
