@@ -610,19 +610,11 @@ class DistributedRunTest {
     }
 
     private String logs() {
-        StringBuilder b = new StringBuilder();
         List<Path> all;
         synchronized (DistributedRunTest.class) {
             all = new ArrayList<>(sharedLogs);
         }
-        for (Path log : all) {
-            try {
-                b.append("\n--- ").append(log.getFileName()).append('\n').append(Files.readString(log));
-            } catch (IOException e) {
-                b.append("\n--- ").append(log.getFileName()).append(": ").append(e);
-            }
-        }
-        return b.toString();
+        return WorkerJvms.text(all);
     }
 
     private static String journalName() {

@@ -10,8 +10,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,13 +40,11 @@ class LostWorkerLeftoversTest {
             .timeToFirstToken(Duration.ofMillis(30))
             .interTokenDelay(Duration.ofMillis(3))
             .promptTokenCounter(Tokenizers.builtInLlama2()));
-    private final List<Process> workers = new ArrayList<>();
-    private final List<Path> logs = new ArrayList<>();
+    private final WorkerJvms workers = new WorkerJvms();
 
     @AfterEach
     void stopWorkers() throws InterruptedException {
-        for (Process p : workers) p.destroyForcibly();
-        for (Process p : workers) p.waitFor(10, TimeUnit.SECONDS);
+        workers.close();
     }
 
     @Test
@@ -56,12 +52,12 @@ class LostWorkerLeftoversTest {
     void theWarmupIsCountedPerWorkerAndCompareSaysTheLoadNeverSent(@TempDir Path tmp) throws Exception {
         String cluster = "test-" + UUID.randomUUID();
         int coordinatorPort = LoopbackPorts.next();
-        List<String> ids = startWorkers(cluster, coordinatorPort, tmp);
+        List<String> ids = workers.start(cluster, coordinatorPort, tmp);
 
         // 40 arrivals at 10 req/s over the two workers, the first 4 a warmup (2 each); each request about 0.15 s
         Path whole = tmp.resolve("whole");
         CliRun first = CliRun.of(env(), args(whole, cluster, LoopbackPorts.next(), ids));
-        assertEquals(0, first.exitCode(), () -> first + logs());
+        assertEquals(0, first.exitCode(), () -> first + workers.logs());
         assertTrue(first.out().contains("(4 warmup requests ran)."), first::toString);
 
         Path lost = tmp.resolve("lost");
@@ -74,10 +70,10 @@ class LostWorkerLeftoversTest {
         while (server.requestsFinished() < finished + 16 && System.nanoTime() < deadline && !running.isDone()) {
             Thread.sleep(10);
         }
-        workers.get(1).destroyForcibly();
+        workers.process(1).destroyForcibly();
         String victim = ids.get(1);
         CliRun run = running.get(120, TimeUnit.SECONDS);
-        assertEquals(0, run.exitCode(), () -> run + logs());
+        assertEquals(0, run.exitCode(), () -> run + workers.logs());
 
         JsonNode summary = JSON.readTree(lost.resolve(BASE + "_llmperf4j_summary.json").toFile());
         List<String> parts = new ArrayList<>();
@@ -132,37 +128,5 @@ class LostWorkerLeftoversTest {
                 "--bind", "127.0.0.1:" + port, "--worker-wait", "60"));
         for (String w : workerIds) args.addAll(List.of("--member", w));
         return args.toArray(String[]::new);
-    }
-
-    /** Two worker JVMs on 127.0.0.1; returns their ids (cluster addresses), in start order. */
-    private List<String> startWorkers(String cluster, int coordinatorPort, Path tmp) throws IOException {
-        List<String> ids = List.of("127.0.0.1:" + LoopbackPorts.next(), "127.0.0.1:" + LoopbackPorts.next());
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        for (int i = 0; i < ids.size(); i++) {
-            List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1",
-                    "-cp", System.getProperty("java.class.path"), "io.llmperf4j.cli.Main", "worker",
-                    "--cluster", cluster, "--bind", ids.get(i), "--member", "127.0.0.1:" + coordinatorPort,
-                    "--no-client-warmup"));
-            for (String other : ids) command.addAll(List.of("--member", other));
-            Path log = tmp.resolve("worker-" + i + ".log");
-            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-            builder.environment().remove("OPENAI_API_BASE");
-            builder.environment().put("OPENAI_API_KEY", "EMPTY"); // each worker's own key, for its pre-run check
-            workers.add(builder.start());
-            logs.add(log);
-        }
-        return ids;
-    }
-
-    private String logs() {
-        StringBuilder b = new StringBuilder();
-        for (Path log : logs) {
-            try {
-                b.append("\n--- ").append(log.getFileName()).append('\n').append(Files.readString(log));
-            } catch (IOException e) {
-                b.append("\n--- ").append(log.getFileName()).append(": ").append(e);
-            }
-        }
-        return b.toString();
     }
 }

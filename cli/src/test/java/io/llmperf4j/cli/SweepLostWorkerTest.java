@@ -8,7 +8,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,13 +35,11 @@ class SweepLostWorkerTest {
             .timeToFirstToken(Duration.ofMillis(30))
             .interTokenDelay(Duration.ofMillis(3))
             .promptTokenCounter(Tokenizers.builtInLlama2()));
-    private final List<Process> workers = new ArrayList<>();
-    private final List<Path> logs = new ArrayList<>();
+    private final WorkerJvms workers = new WorkerJvms();
 
     @AfterEach
     void stopWorkers() throws InterruptedException {
-        for (Process p : workers) p.destroyForcibly();
-        for (Process p : workers) p.waitFor(10, TimeUnit.SECONDS);
+        workers.close();
     }
 
     @Test
@@ -50,7 +47,7 @@ class SweepLostWorkerTest {
     void eachLevelSaysTheWorkerLostThereOrRanWithoutIt(@TempDir Path tmp) throws Exception {
         String cluster = "test-" + UUID.randomUUID();
         int coordinatorPort = LoopbackPorts.next();
-        List<String> ids = startWorkers(cluster, coordinatorPort, tmp);
+        List<String> ids = workers.start(cluster, coordinatorPort, tmp);
         // concurrency 2 then 4, 20 requests a level of about 0.4 s each: the first level lasts about 4 s
         List<String> args = new ArrayList<>(List.of("token-benchmark", "--model", "meta-llama/Llama-2-7b-chat-hf",
                 "--mean-input-tokens", "200", "--stddev-input-tokens", "0", "--mean-output-tokens", "120",
@@ -68,10 +65,10 @@ class SweepLostWorkerTest {
         while (server.requestsFinished() < finished + 2 + 4 && System.nanoTime() < deadline && !running.isDone()) {
             Thread.sleep(10);
         }
-        workers.get(1).destroyForcibly();
+        workers.process(1).destroyForcibly();
         String victim = ids.get(1);
         CliRun run = running.get(150, TimeUnit.SECONDS);
-        assertEquals(0, run.exitCode(), () -> run + logs());
+        assertEquals(0, run.exitCode(), () -> run + workers.logs());
 
         assertTrue(run.err().contains("llmperf4j: concurrency 2 (worker " + victim + " lost) done: "), run::err);
         // the next level ran on the worker that stayed, its whole load
@@ -87,44 +84,12 @@ class SweepLostWorkerTest {
         assertTrue(run.out().contains(" (--max-error-rate counts them"), run::out);
         assertTrue(run.out().contains("; the levels after it ran on the other workers"), run::out);
 
-        String stayed = Files.readString(logs.get(0));
+        String stayed = Files.readString(workers.log(0));
         assertFalse(stayed.contains("com.hazelcast"), stayed);
         assertFalse(stayed.contains("MembersView"), stayed);
     }
 
     private static Map<String, String> env() {
         return Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "EMPTY");
-    }
-
-    /** Two worker JVMs on 127.0.0.1; returns their ids (cluster addresses), in start order. */
-    private List<String> startWorkers(String cluster, int coordinatorPort, Path tmp) throws IOException {
-        List<String> ids = List.of("127.0.0.1:" + LoopbackPorts.next(), "127.0.0.1:" + LoopbackPorts.next());
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        for (int i = 0; i < ids.size(); i++) {
-            List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1",
-                    "-cp", System.getProperty("java.class.path"), "io.llmperf4j.cli.Main", "worker",
-                    "--cluster", cluster, "--bind", ids.get(i), "--member", "127.0.0.1:" + coordinatorPort,
-                    "--no-client-warmup"));
-            for (String other : ids) command.addAll(List.of("--member", other));
-            Path log = tmp.resolve("worker-" + i + ".log");
-            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-            builder.environment().remove("OPENAI_API_BASE");
-            builder.environment().put("OPENAI_API_KEY", "EMPTY"); // each worker's own key, for its pre-run check
-            workers.add(builder.start());
-            logs.add(log);
-        }
-        return ids;
-    }
-
-    private String logs() {
-        StringBuilder b = new StringBuilder();
-        for (Path log : logs) {
-            try {
-                b.append("\n--- ").append(log.getFileName()).append('\n').append(Files.readString(log));
-            } catch (IOException e) {
-                b.append("\n--- ").append(log.getFileName()).append(": ").append(e);
-            }
-        }
-        return b.toString();
     }
 }
