@@ -261,7 +261,8 @@ final class TokenRun {
         String detail = request.workload().imageDetail();
         if (detail == null) return metadata;
         Map<String, String> echoed = new LinkedHashMap<>(metadata);
-        echoed.putIfAbsent(ImageUsage.DETAIL_METADATA_KEY, detail);
+        // the detail sent wins over a --metadata of the same key: the images block reads it as what was sent
+        echoed.put(ImageUsage.DETAIL_METADATA_KEY, detail);
         return echoed;
     }
 

@@ -54,7 +54,9 @@ class ImageDetailCommandTest {
         try (ImageRecordingServer server = new ImageRecordingServer()) {
             Map<String, String> env = Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "x");
             CliRun run = CliRun.of(env, args(tmp.resolve("low"), "--images-per-request", "2", "--image-size",
-                    "32x32", "--image-detail", "LOW", "--save-workload", manifest.toString()));
+                    "32x32", "--image-detail", "LOW", "--save-workload", manifest.toString(),
+                    // a user's metadata of the same key does not hide what was sent
+                    "--metadata", "llmperf4j_image_detail=auto"));
             assertEquals(0, run.exitCode(), run::toString);
             assertEquals(List.of("low", "low", "low", "low", "low", "low"), server.details, "3 requests x 2 images");
             assertEquals("low", metadata(tmp.resolve("low")).path("llmperf4j_image_detail").asText(), run.toString());
