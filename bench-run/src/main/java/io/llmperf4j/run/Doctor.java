@@ -18,18 +18,13 @@ import io.llmperf4j.model.PrintableText;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 
-import javax.net.ssl.SSLContext;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -211,15 +206,8 @@ public final class Doctor {
     private String checkKeyAndModel(URI models) {
         HttpResponse<String> response;
         try {
-            HttpClient.Builder http = HttpClient.newBuilder().connectTimeout(connection.connectTimeout());
-            SSLContext tls = access.sslContext();
-            if (tls != null) http.sslContext(tls);
-            HttpRequest.Builder request = HttpRequest.newBuilder(models).timeout(answerWait()).GET();
-            // the run's order: the API's headers, then --header (which may replace one of them)
-            Map<String, String> headers = new LinkedHashMap<>(api.headers(Secret.of(apiKey)));
-            headers.putAll(access.headers());
-            headers.forEach(request::setHeader);
-            response = http.build().send(request.build(), HttpResponse.BodyHandlers.ofString());
+            response = ServedModels.get(models, connection.connectTimeout(), access.sslContext(),
+                    api.headers(Secret.of(apiKey)), access.headers(), answerWait());
         } catch (IOException | IllegalArgumentException e) {
             wrongScheme = wrongScheme(models, e);
             results.add(DoctorCheck.Result.fail("API key", "GET " + models + " failed: " + PrintableText.of(String.valueOf(

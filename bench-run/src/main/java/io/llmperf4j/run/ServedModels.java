@@ -52,17 +52,11 @@ final class ServedModels {
         String key = config.apiKey() == null ? null : config.apiKey().reveal();
         HttpResponse<String> response;
         try {
-            HttpClient.Builder http = HttpClient.newBuilder().connectTimeout(config.connectTimeout());
             SSLContext tls = config.insecureTls() ? TlsContexts.trustingAnything()
                     : config.trustedCertificatesPem() == null ? null
                     : TlsContexts.trusting(config.trustedCertificatesPem());
-            if (tls != null) http.sslContext(tls);
-            HttpRequest.Builder request = HttpRequest.newBuilder(models).timeout(wait).GET();
-            // the run's order: the API's headers, then --header (which may replace one of them)
-            Map<String, String> headers = new LinkedHashMap<>(api.headers(config.apiKey()));
-            headers.putAll(config.extraHeaders());
-            headers.forEach(request::setHeader);
-            response = http.build().send(request.build(), HttpResponse.BodyHandlers.ofString());
+            response = get(models, config.connectTimeout(), tls, api.headers(config.apiKey()), config.extraHeaders(),
+                    wait);
         } catch (IOException | IllegalArgumentException e) {
             return didNotAnswer(shown, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage(), key);
         } catch (InterruptedException e) {
@@ -73,6 +67,24 @@ final class ServedModels {
         List<String> ids = ids(response.body());
         if (ids == null) return didNotAnswer(shown, "no {\"data\":[{\"id\":...}]} in its answer", key);
         return ids.isEmpty() ? "GET " + shown + " lists no model" : "the server serves: " + list(ids);
+    }
+
+    /**
+     * One {@code GET <base>/models} as a run sends its requests: the API's headers, then {@code extraHeaders}
+     * (--header, which may replace one of them); doctor's key check sends the same.
+     *
+     * @param tls null: the JDK's default trust
+     */
+    static HttpResponse<String> get(URI models, Duration connectTimeout, SSLContext tls,
+                                    Map<String, String> apiHeaders, Map<String, String> extraHeaders, Duration wait)
+            throws IOException, InterruptedException {
+        HttpClient.Builder http = HttpClient.newBuilder().connectTimeout(connectTimeout);
+        if (tls != null) http.sslContext(tls);
+        HttpRequest.Builder request = HttpRequest.newBuilder(models).timeout(wait).GET();
+        Map<String, String> headers = new LinkedHashMap<>(apiHeaders);
+        headers.putAll(extraHeaders);
+        headers.forEach(request::setHeader);
+        return http.build().send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     /** The ids of an OpenAI model list, or null when {@code body} is not one. */
