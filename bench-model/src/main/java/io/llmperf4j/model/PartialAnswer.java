@@ -1,7 +1,6 @@
 package io.llmperf4j.model;
 
 import java.time.Duration;
-import java.util.Locale;
 
 /**
  * What came of an answer a check gave up on (the pre-run check's cancelled or timed-out request), in facts that cross
@@ -44,9 +43,9 @@ public record PartialAnswer(boolean headers, int events, int contentEvents, long
         return "answered with its status and headers, then no event for " + seconds(Duration.ofNanos(quietNanos));
     }
 
-    /** "3 s", "2.9 s". */
+    /** "3 s", "2.9 s": tenths, rounded first, so 999 ms and 1,000 ms both read "1 s" (not "1.0 s" and "1 s"). */
     public static String seconds(Duration duration) {
-        long millis = duration.toMillis();
-        return millis % 1000 == 0 ? millis / 1000 + " s" : String.format(Locale.ROOT, "%.1f s", millis / 1000.0);
+        long tenths = Math.round(duration.toNanos() / 1e8);
+        return tenths % 10 == 0 ? tenths / 10 + " s" : tenths / 10 + "." + tenths % 10 + " s";
     }
 }

@@ -43,7 +43,7 @@ class PreflightStalledAnswerTest {
     void tokensThenSilenceSayHowManyCameAndThatTheStreamStalled() throws Exception {
         String line = gaveUpLine(true);
         assertTrue(Pattern.compile("llmperf4j: pre-run check: http://127\\.0\\.0\\.1:\\d+/v1/chat/completions "
-                + "answered 200 and 2 content events, then nothing more for \\d\\.\\d s; the check gave up at 1 s "
+                + "answered 200 and 2 content events, then nothing more for \\d+(\\.\\d)? s; the check gave up at 1 s "
                 + "\\(--timeout\\) and the run starts anyway \\(a slow server is the run's to measure\\)\\. A stream "
                 + "that stops part-way is a stalled server, not a model still loading: check its logs \\(llmperf4j "
                 + "doctor checks step by step\\); for a slow answer, raise --timeout").matcher(line).matches(), line);
@@ -54,7 +54,7 @@ class PreflightStalledAnswerTest {
     void headersThenSilenceSayTheServerAnsweredWithoutAToken() throws Exception {
         String line = gaveUpLine(false);
         assertTrue(Pattern.compile("llmperf4j: pre-run check: http://127\\.0\\.0\\.1:\\d+/v1/chat/completions "
-                + "answered with its status and headers, then no event for \\d\\.\\d s; the check gave up at 1 s "
+                + "answered with its status and headers, then no event for \\d+(\\.\\d)? s; the check gave up at 1 s "
                 + "\\(--timeout\\) and the run starts anyway \\(a slow server is the run's to measure\\)\\. It "
                 + "accepted the request but generated nothing: check its logs for a stalled or overloaded engine "
                 + "\\(llmperf4j doctor checks step by step\\); for a slow first token \\(a long prompt, a queue, a "
