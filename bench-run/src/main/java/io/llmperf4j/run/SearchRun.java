@@ -58,6 +58,8 @@ final class SearchRun {
     private final long workloadSeed;
     private final int maxConnectionsCap;
     private final int timeoutSeconds;
+    /** The results folder, which says where the search's own files went ({@link ResultsFolder#announceWritten}). */
+    private final ResultsFolder folder;
     /** Every measured request of the levels run so far (warm-up excluded), in level order. */
     private final List<RequestRecord> records = new ArrayList<>();
 
@@ -65,10 +67,11 @@ final class SearchRun {
      * @param contexts     the model run's context for a level's plan
      * @param base         the run's parameters (model set)
      * @param workloadSeed the open loop's seed when the plan gives none
+     * @param folder       the results folder the levels' contexts share
      */
     SearchRun(SearchPlan search, LoadExecutor executor, Function<LoadPlan, ModelRun.Context> contexts,
               BenchmarkSettings base, TokenCounting tokenCounting, Path resultsDir, StopControl stops,
-              PrintStream out, PrintStream err, long workloadSeed, int timeoutSeconds) {
+              PrintStream out, PrintStream err, long workloadSeed, int timeoutSeconds, ResultsFolder folder) {
         this.search = search;
         this.executor = executor;
         this.contexts = contexts;
@@ -81,6 +84,7 @@ final class SearchRun {
         this.workloadSeed = workloadSeed;
         this.maxConnectionsCap = LoadPlan.UNCAPPED_OPEN_LOOP_CONNECTIONS;
         this.timeoutSeconds = timeoutSeconds;
+        this.folder = folder;
     }
 
     /**
@@ -157,9 +161,10 @@ final class SearchRun {
         if (resultsDir != null) {
             try {
                 files = SearchFiles.write(resultsDir, LlmperfFileNames.baseName(base), doc);
-                err.println("Results written to " + resultsDir.toAbsolutePath() + ": " + String.join(", ",
-                        files.stream().map(p -> p.getFileName().toString()).toList())
-                        + " and a folder per level");
+                // through the folder: a failed --overwrite search's files move to a failed_ folder, and the line
+                // names where they end up
+                folder.announceWritten(err, resultsDir, String.join(", ",
+                        files.stream().map(p -> p.getFileName().toString()).toList()) + " and a folder per level");
             } catch (IOException e) {
                 throw new RunFailedException("could not write the search files in " + resultsDir + ": " + e, e);
             }

@@ -169,7 +169,7 @@ final class TokenRun {
                             files, serverMetrics, folder);
                 }, base,
                         metricsConfig.tokenCounting(), common.resultsDir(), stops, out, err, base.seed(),
-                        common.timeoutSeconds());
+                        common.timeoutSeconds(), folder);
                 searchResult = search.run(plan.models().get(0));
                 if (quiet) {
                     searchResult.document().warnings().forEach(w -> err.println("llmperf4j: warning: " + w));

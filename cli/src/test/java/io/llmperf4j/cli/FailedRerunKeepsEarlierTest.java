@@ -117,12 +117,15 @@ class FailedRerunKeepsEarlierTest {
             assertTrue(second.err().contains("llmperf4j: the earlier run's files are back in " + dir + " (a rerun "
                     + "whose every request failed replaces nothing); this run's files are in " + failedRun + "\n"),
                     second::toString);
-            // each "Results written to" line names where the files went (a search's own line is left as it was)
+            // each "Results written to" line names where the files went, a search's own line too
             List<String> written = second.err().lines().filter(l -> l.startsWith("Results written to ")).toList();
             assertFalse(written.isEmpty(), second::toString);
-            if (!args.contains("--search")) {
-                written.forEach(l -> assertTrue(l.startsWith("Results written to " + failedRun.toAbsolutePath()),
-                        second::toString));
+            written.forEach(l -> assertTrue(l.startsWith("Results written to " + failedRun.toAbsolutePath()),
+                    second::toString));
+            if (args.contains("--search")) {
+                assertTrue(written.stream().anyMatch(l -> l.equals("Results written to " + failedRun.toAbsolutePath()
+                        + ": sim_50_10_search.json, sim_50_10_search.csv, sim_50_10_search.html and a folder per level")),
+                        written::toString);
             }
             // the earlier run's files, and only they, back where they were, byte for byte
             assertEquals(earlier, files(dir));
