@@ -81,7 +81,7 @@ public final class Benchmark {
     private final HarnessSettings harness;
     private final TokenCounter tokenCounter;
     private final ToIntFunction<RequestRecord> outputTokens;
-    /** The policy behind {@link #outputTokens} when one was given (the iterations then spread by its counts). */
+    /** The policy behind {@link #outputTokens} when one was given (the iterations and sweep levels count by it). */
     private final OutputTokenPolicy outputTokenPolicy;
     private final SaturationRules rules;
     private final Map<String, String> params;
@@ -174,7 +174,8 @@ public final class Benchmark {
         SweepPlan plan = new SweepPlan(levels(), profile.pause(), rules);
         SweepResult sweepResult;
         try (LlmClient client = clients.get()) {
-            Sweep sweep = new Sweep(client, tokenCounter, outputTokens);
+            Sweep sweep = outputTokenPolicy != null ? new Sweep(client, tokenCounter, outputTokenPolicy)
+                    : new Sweep(client, tokenCounter, outputTokens);
             synchronized (lock) {
                 currentSweep = sweep;
                 if (allStopRequested) sweep.stopAll();

@@ -6,8 +6,8 @@ import java.util.OptionalInt;
 /**
  * llmperf4j's one rule for the tokens of a request that ended without the server's usage but received content
  * events (cut by the run's end, a timeout or a fork's end, or failed mid-stream), for every figure that counts the
- * tokens that arrived: the iterations' windows and the summary's delivered tokens (METRICS.md, "Tokens of a request
- * without usage").
+ * tokens that arrived inside a window, through {@link WindowTokens}: the summary's delivered tokens, the iterations'
+ * windows and a sweep level's held window (METRICS.md, "Tokens of a request without usage").
  *
  * <p>When the server's usage is preferred, each of its content events counts the server's output tokens per content
  * event over the run's successful requests that carried {@code usage.completion_tokens}: Σ usage / Σ content events

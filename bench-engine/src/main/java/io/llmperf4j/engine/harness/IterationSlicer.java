@@ -6,12 +6,11 @@ import io.llmperf4j.model.EventTokenCounts;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.OutputTokenPolicy;
 import io.llmperf4j.model.RequestRecord;
-import io.llmperf4j.model.ServerTokensPerEvent;
+import io.llmperf4j.model.WindowTokens;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.function.Function;
 import java.util.function.ToIntFunction;
@@ -36,8 +35,8 @@ final class IterationSlicer {
 
     /**
      * As above; with {@code inServerUnits} (n is the server's usage where sent) a request that ended without usage
-     * counts the server's tokens per content event of the fork ({@link ServerTokensPerEvent}) for each content
-     * event it received, so that it is counted in the unit of the others.
+     * counts the server's tokens per content event of the fork for each content event it received, so that it is
+     * counted in the unit of the others: the one rule of a window's tokens, {@link WindowTokens}.
      */
     static ForkResult slice(int fork, LoadResult load, HarnessSettings settings,
                             ToIntFunction<RequestRecord> outputTokens,
@@ -57,25 +56,18 @@ final class IterationSlicer {
         List<List<Double>> tpot = lists(windows);
         List<List<Double>> e2e = lists(windows);
 
-        OptionalDouble serverRate = inServerUnits
-                ? ServerTokensPerEvent.of(load.timeline().stream().map(ScheduledRecord::record).toList())
-                : OptionalDouble.empty();
+        // every token that arrived counts where it arrived: finished, cut at the fork's end or failed mid-stream
+        WindowTokens arrivals = WindowTokens.of(load.timeline().stream().map(ScheduledRecord::record).toList(),
+                outputTokens, eventTokens, inServerUnits);
         for (ScheduledRecord r : load.timeline()) {
             RequestRecord rec = r.record();
             long send = r.actualSendOffsetNanos();
             boolean cancelled = cancelled(rec);
             int n = Math.max(0, outputTokens.applyAsInt(rec));
-            RequestRecord.TokenArrival inWindow = (offset, share) -> {
+            arrivals.forEachArrival(rec, (offset, share) -> {
                 int w = window(bounds, send + offset);
                 if (w >= 0) tokens[w] += share;
-            };
-            // every token that arrived counts where it arrived: finished, cut at the fork's end or failed mid-stream
-            // (a request that did not succeed received the content events it has, and nothing else)
-            if (ServerTokensPerEvent.endedWithoutUsage(rec)) {
-                ServerTokensPerEvent.forEachArrival(rec, n, eventTokens.apply(rec), serverRate, inWindow);
-            } else if (rec.succeeded() || rec.contentEventNanos().length > 0) {
-                rec.forEachTokenArrival(n, eventTokens.apply(rec), inWindow);
-            }
+            });
             if (rec.e2eNanos() < 0) continue;
             int w = window(bounds, r.endOffsetNanos());
             if (w < 0) continue;

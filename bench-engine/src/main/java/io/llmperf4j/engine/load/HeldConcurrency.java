@@ -1,6 +1,8 @@
 package io.llmperf4j.engine.load;
 
+import io.llmperf4j.model.OutputTokenPolicy;
 import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.WindowTokens;
 
 import java.util.List;
 import java.util.Locale;
@@ -15,8 +17,11 @@ import java.util.function.ToIntFunction;
  * the whole level, its drain included, when fewer and fewer requests are in flight: a level of 20 requests at
  * concurrency 16 sends its last 4 as the first 4 end and then runs with 4 in flight, so it read 385 tok/s where the
  * service gives 640 at 16 in flight (the QA's ground truth), and a sweep compared levels of different drains. The
- * window's tokens are every measured and warmup request's tokens delivered in it (each request's count spread over its
- * content events, as output_tokens_delivered counts them), failures' included: they were load the service carried.
+ * window's tokens are every measured and warmup request's tokens delivered in it, failures' included (they were load
+ * the service carried), by the rule {@code output_tokens_delivered} and the iterations count them by
+ * ({@link WindowTokens}): with the server's usage preferred, a request cut mid-stream without usage counts the
+ * server's tokens per content event over the level for each event it received, not its text's client count (another
+ * unit, and none with {@code --tokenizer server}).
  *
  * @param seconds         the window's length
  * @param tokens          output tokens delivered in it
@@ -29,11 +34,24 @@ public record HeldConcurrency(double seconds, double tokens, double tokensPerSec
     public static final int STEADY_ROUNDS = 3;
 
     /**
-     * The window of {@code result}, a closed loop at concurrency {@code result.settings().level()}; null for an open
-     * loop, sessions (a session's next turn waits on the user's think time, not on a slot), answers that came whole
-     * (not streamed: a success without content events), no measured request, or a window of no length.
+     * The window of {@code result}, a closed loop at concurrency {@code result.settings().level()}, its tokens counted
+     * by {@code policy} as the summary counts them; null for an open loop, sessions (a session's next turn waits on
+     * the user's think time, not on a slot), answers that came whole (not streamed: a success without content
+     * events), no measured request, or a window of no length.
+     */
+    public static HeldConcurrency of(LoadResult result, OutputTokenPolicy policy) {
+        return of(result, WindowTokens.of(records(result), policy));
+    }
+
+    /**
+     * As {@link #of(LoadResult, OutputTokenPolicy)}, each request's {@code outputTokens} spread evenly over its
+     * content events (a count of no known source: {@link WindowTokens#evenly}).
      */
     public static HeldConcurrency of(LoadResult result, ToIntFunction<RequestRecord> outputTokens) {
+        return of(result, WindowTokens.evenly(outputTokens));
+    }
+
+    private static HeldConcurrency of(LoadResult result, WindowTokens arrivals) {
         if (!(result instanceof ClosedLoopResult)) return null;
         List<ScheduledRecord> measured = result.measuredTimeline();
         double level = result.settings().level();
@@ -59,7 +77,9 @@ public record HeldConcurrency(double seconds, double tokens, double tokensPerSec
         long end = ends[held];
         if (end <= start) return null;
         double tokens = 0;
-        for (ScheduledRecord r : result.timeline()) tokens += tokensIn(r, outputTokens, start, end);
+        for (ScheduledRecord r : result.timeline()) {
+            tokens += arrivals.between(r.record(), r.actualSendOffsetNanos(), start, end);
+        }
         double seconds = (end - start) / 1e9;
         return new HeldConcurrency(seconds, tokens, tokens / seconds, measured.size() / level);
     }
@@ -76,14 +96,7 @@ public record HeldConcurrency(double seconds, double tokens, double tokensPerSec
         return n + (rounds == 1 ? " round" : " rounds");
     }
 
-    private static double tokensIn(ScheduledRecord r, ToIntFunction<RequestRecord> outputTokens, long start,
-                                   long end) {
-        double[] inside = {0};
-        long send = r.actualSendOffsetNanos();
-        r.record().forEachTokenArrival(Math.max(0, outputTokens.applyAsInt(r.record())), (offset, share) -> {
-            long t = send + offset;
-            if (t >= start && t <= end) inside[0] += share;
-        });
-        return inside[0];
+    private static List<RequestRecord> records(LoadResult result) {
+        return result.timeline().stream().map(ScheduledRecord::record).toList();
     }
 }

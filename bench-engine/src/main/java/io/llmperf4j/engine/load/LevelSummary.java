@@ -219,11 +219,16 @@ public record LevelSummary(double level, int successes, int total, double output
      * summary does.
      */
     public static LevelSummary of(LoadResult result, OutputTokenPolicy policy) {
-        return of(result, policy::outputTokensOrZero);
+        return of(result, policy::outputTokensOrZero, HeldConcurrency.of(result, policy));
     }
 
     /** Summarises a run's measured records. */
     public static LevelSummary of(LoadResult result, ToIntFunction<RequestRecord> outputTokens) {
+        return of(result, outputTokens, HeldConcurrency.of(result, outputTokens));
+    }
+
+    private static LevelSummary of(LoadResult result, ToIntFunction<RequestRecord> outputTokens,
+                                   HeldConcurrency held) {
         List<ScheduledRecord> measured = result.measuredTimeline();
         List<ScheduledRecord> ok = measured.stream().filter(r -> r.record().succeeded()).toList();
         long tokens = 0;
@@ -272,7 +277,7 @@ public record LevelSummary(double level, int successes, int total, double output
                 seconds > 0 ? tokens / seconds : Double.NaN, seconds > 0 ? ok.size() / seconds : Double.NaN,
                 millis(ttft, 50), millis(ttft, 90), millis(e2e, 50), millis(e2e, 90), causes, scheduled,
                 ServerGone.of(records).orElse(null), FailureCause.servedSince(records) != FailureCause.NEVER_SERVED,
-                refusedUnanswered, notSent, keepUp, HeldConcurrency.of(result, outputTokens));
+                refusedUnanswered, notSent, keepUp, held);
     }
 
     /**

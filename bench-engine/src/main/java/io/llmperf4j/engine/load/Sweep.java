@@ -1,6 +1,7 @@
 package io.llmperf4j.engine.load;
 
 import io.llmperf4j.engine.client.LlmClient;
+import io.llmperf4j.model.OutputTokenPolicy;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.model.TokenCounter;
@@ -9,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.ToIntFunction;
 
 /**
@@ -25,7 +27,8 @@ public final class Sweep {
 
     private final LlmClient client;
     private final TokenCounter tokenCounter;
-    private final ToIntFunction<RequestRecord> outputTokens;
+    /** A level's figures, by the run's count. */
+    private final Function<LoadResult, LevelSummary> summary;
     private final Object lock = new Object();
     private LoadRunner current;          // guarded by lock
     private boolean levelStopRequested;  // guarded by lock
@@ -37,9 +40,31 @@ public final class Sweep {
      * @param outputTokens the token count used for throughput, e.g. {@link OutputTokens#SERVER_USAGE_ELSE_CLIENT}
      */
     public Sweep(LlmClient client, TokenCounter tokenCounter, ToIntFunction<RequestRecord> outputTokens) {
+        this(client, tokenCounter, summaryBy(outputTokens));
+    }
+
+    /**
+     * Counting by {@code policy} as the summary does: a level's held window counts a request cut without usage at the
+     * server's tokens per content event, as {@code output_tokens_delivered} does ({@link HeldConcurrency}).
+     */
+    public Sweep(LlmClient client, TokenCounter tokenCounter, OutputTokenPolicy policy) {
+        this(client, tokenCounter, summaryBy(policy));
+    }
+
+    private Sweep(LlmClient client, TokenCounter tokenCounter, Function<LoadResult, LevelSummary> summary) {
         this.client = Objects.requireNonNull(client, "client");
         this.tokenCounter = Objects.requireNonNull(tokenCounter, "tokenCounter");
-        this.outputTokens = Objects.requireNonNull(outputTokens, "outputTokens");
+        this.summary = summary;
+    }
+
+    private static Function<LoadResult, LevelSummary> summaryBy(ToIntFunction<RequestRecord> outputTokens) {
+        Objects.requireNonNull(outputTokens, "outputTokens");
+        return result -> LevelSummary.of(result, outputTokens);
+    }
+
+    private static Function<LoadResult, LevelSummary> summaryBy(OutputTokenPolicy policy) {
+        Objects.requireNonNull(policy, "policy");
+        return result -> LevelSummary.of(result, policy);
     }
 
     public SweepResult run(List<RequestSpec> specs, SweepPlan plan) {
@@ -101,7 +126,7 @@ public final class Sweep {
                     sweepStopRequested = true;
                 }
             }
-            SweepLevelResult r = new SweepLevelResult(i, result, LevelSummary.of(result, outputTokens),
+            SweepLevelResult r = new SweepLevelResult(i, result, summary.apply(result),
                     result.stopped());
             done.add(r);
             l.onLevelEnd(r);

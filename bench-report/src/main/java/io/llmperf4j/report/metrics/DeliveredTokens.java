@@ -1,13 +1,11 @@
 package io.llmperf4j.report.metrics;
 
 import io.llmperf4j.model.BenchmarkRun;
-import io.llmperf4j.model.OutputTokenPolicy;
 import io.llmperf4j.model.RequestRecord;
-import io.llmperf4j.model.ServerTokensPerEvent;
+import io.llmperf4j.model.WindowTokens;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.OptionalDouble;
 
 /**
  * Every output token the client received inside the measured window, whatever became of its request: successful
@@ -16,17 +14,16 @@ import java.util.OptionalDouble;
  * timeout cancels requests in flight reads lower there than the server's own generation counter does; this figure
  * is the one to set beside the server's.
  *
- * <p>A request's n (its token source's count, {@link TokenCounting#policy()}) is spread over its content events as
- * the tokens each carried by that source ({@link io.llmperf4j.model.EventTokenCounts}, the per-token ITL's counts;
- * evenly where there are none), and an event counts when its wall-clock arrival (the send's wall time plus its
- * offset) lies inside the window. A request that ended without the server's usage but received content events
- * (cancelled by the run's end or a timeout, failed mid-stream) counts as the iterations count it
- * ({@link ServerTokensPerEvent}): with the server's usage preferred, each event the server's tokens per content event
- * over the run's (and warmup's) successful requests with usage, in the unit of the others (the client tokenizer's
- * count of its text is in another unit, and there is none with {@code --tokenizer server}). Its edges
- * are widened by {@value #EDGE_MILLIS} ms: the window's start is known to the millisecond only, and a request's wall
- * time is read apart from the run's (the window now ends at the last answer's end on the wire, microseconds after its
- * last event, so with one millisecond a last token fell outside now and then). A request without content events counts its n at its end. Warmup requests are not among the run's
+ * <p>Each request's tokens count where they arrived by llmperf4j's one rule for a window's tokens
+ * ({@link WindowTokens}, which the iterations' windows and a sweep level's held window use too): its n (its token
+ * source's count, {@link TokenCounting#policy()}) spread over its content events as the tokens each carried by that
+ * source, and a request that ended without the server's usage but received content events (cancelled by the run's
+ * end or a timeout, failed mid-stream), with the server's usage preferred, the server's tokens per content event over
+ * the run's (and warmup's) successful requests with usage for each event it received. An event counts when its
+ * wall-clock arrival (the send's wall time plus its offset) lies inside the window. Its edges are widened by
+ * {@value #EDGE_MILLIS} ms: the window's start is known to the millisecond only, and a request's wall time is read
+ * apart from the run's (the window now ends at the last answer's end on the wire, microseconds after its last event,
+ * so with one millisecond a last token fell outside now and then). Warmup requests are not among the run's
  * records, but the window opens at the first measured send while the warmup's last requests are still streaming (a
  * closed loop re-sends as each warmup request ends; an open loop's measured arrivals follow the warmup's on
  * schedule): what they deliver inside the window counts here too, as the server's counter counts it, and only here.
@@ -59,11 +56,14 @@ public record DeliveredTokens(double tokens, double fromFailed, double tokensPer
         long windowStart = run.startEpochMillis() * MILLI - EDGE_MILLIS * MILLI;
         long windowEnd = run.startEpochMillis() * MILLI + run.durationNanos() + EDGE_MILLIS * MILLI;
         double[] sums = new double[2]; // tokens, of which from requests that did not succeed
-        OutputTokenPolicy policy = counting.policy();
         List<RequestRecord> all = new ArrayList<>(run.records());
         all.addAll(warmup);
-        OptionalDouble serverRate = ServerTokensPerEvent.of(all, policy);
-        all.forEach(r -> add(r, policy, serverRate, windowStart, windowEnd, sums));
+        WindowTokens rule = WindowTokens.of(all, counting.policy());
+        for (RequestRecord r : all) {
+            double inside = rule.between(r, r.startEpochMicros() * 1_000L, windowStart, windowEnd);
+            sums[0] += inside;
+            if (!r.succeeded()) sums[1] += inside;
+        }
         double seconds = run.durationNanos() / NANOS_PER_SECOND;
         double tokens = tidy(sums[0]);
         return new DeliveredTokens(tokens, tidy(sums[1]), run.durationNanos() > 0 ? tokens / seconds : Double.NaN);
@@ -75,26 +75,5 @@ public record DeliveredTokens(double tokens, double fromFailed, double tokensPer
      */
     static double tidy(double sum) {
         return Math.round(sum * 1e6) / 1e6;
-    }
-
-    private static void add(RequestRecord r, OutputTokenPolicy policy, OptionalDouble serverRate, long windowStart,
-                            long windowEnd, double[] sums) {
-        long send = r.startEpochMicros() * 1_000L;
-        double[] inside = {0};
-        RequestRecord.TokenArrival inWindow = (offset, share) -> {
-            if (within(send + offset, windowStart, windowEnd)) inside[0] += share;
-        };
-        int n = policy.outputTokensOrZero(r);
-        if (ServerTokensPerEvent.endedWithoutUsage(r)) {
-            ServerTokensPerEvent.forEachArrival(r, n, policy.eventTokens(r), serverRate, inWindow);
-        } else {
-            r.forEachTokenArrival(n, policy.eventTokens(r), inWindow);
-        }
-        sums[0] += inside[0];
-        if (!r.succeeded()) sums[1] += inside[0];
-    }
-
-    private static boolean within(long t, long start, long end) {
-        return t >= start && t <= end;
     }
 }
