@@ -3,6 +3,7 @@ package io.llmperf4j.engine.load;
 import io.llmperf4j.model.Failure;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
+import org.apache.commons.math3.distribution.NormalDistribution;
 import org.apache.commons.math3.distribution.TDistribution;
 import org.apache.commons.math3.stat.regression.OLSMultipleLinearRegression;
 
@@ -45,8 +46,17 @@ import java.util.function.ToIntFunction;
  * served at all, and their ends say nothing of a backlog: a server that answers 18 of 60 arrivals at once with 429
  * keeps its successes on time. So the rate the service sustained is the successes' share of the arrivals times the
  * share their ends kept up with ({@link #sustained}): the success rate against the scheduled rate, as AIPerf's
- * good_request_fraction counts errors in its denominator. The count is exact, so the interval is the timing part's,
- * scaled. The verdict ({@link #reading}) reads the sustained share.
+ * good_request_fraction counts errors in its denominator. The verdict ({@link #reading}) reads the sustained share.
+ *
+ * <p>Its interval carries both parts' sampling error: the success share s = k / N is a proportion of N arrivals (its
+ * normal interval, half-width z·√(s(1 − s) / N)), the timing share A has the fit's interval, and the product sA takes
+ * the delta method, sA ∓ √((A·h_s)² + (s·h_A)²), where h_A is A's distance to the end of its interval on that side
+ * (the fit's interval is not symmetric: it comes from 1 / slope), the two parts taken as independent; the lower end
+ * is held at 0. Scaling the fit's interval by s, as it was, left out the count's own error: 18 of 60 arrivals failed
+ * read 66.3-70.4 % where the 42 successes alone could as well have been 35 or 49 (now 56.8-79.8 %). Without failures
+ * s = 1 has no spread (the normal interval of a proportion of 1 has no width), and the interval is the fit's, as
+ * before; Wilson's would have widened every level by failures it never saw. A share with no estimate (+∞: the slope
+ * not above 0) gets the product of the two lower ends.
  *
  * @param share    1 / slope, the share of the offered rate the successes ended at (1 = kept up; above 1 is noise)
  * @param low      the share's 95 % interval, lower end
@@ -63,6 +73,9 @@ public record KeepUp(double share, double low, double high, int requests, boolea
 
     /** The confidence of {@link #low}-{@link #high}. */
     public static final double CONFIDENCE = 0.95;
+
+    /** The standard normal quantile of {@link #CONFIDENCE}'s two-sided interval, 1.96. */
+    private static final double Z = new NormalDistribution().inverseCumulativeProbability(0.5 + CONFIDENCE / 2);
 
     /** What a level's figures say against a threshold share. */
     public enum Reading {
@@ -105,14 +118,28 @@ public record KeepUp(double share, double low, double high, int requests, boolea
         return succeeded() * share;
     }
 
-    /** {@link #sustained}'s 95 % interval, lower end. */
+    /**
+     * The 95 % half-width of {@link #succeeded}, a proportion of {@link #arrivals}: z·√(s(1 − s) / N), the normal
+     * interval's; 0 without failures.
+     */
+    public double succeededHalfWidth() {
+        double s = succeeded();
+        return Z * Math.sqrt(s * (1 - s) / arrivals());
+    }
+
+    /** {@link #sustained}'s 95 % interval, lower end: the delta method on s·A (the class comment); at least 0. */
     public double sustainedLow() {
-        return succeeded() * low;
+        if (failed == 0) return low;
+        double s = succeeded();
+        if (!Double.isFinite(share)) return Math.max(0, (s - succeededHalfWidth()) * low);
+        return Math.max(0, sustained() - Math.hypot(share * succeededHalfWidth(), s * (share - low)));
     }
 
     /** Its upper end; +∞ when {@link #high} is. */
     public double sustainedHigh() {
-        return succeeded() * high;
+        if (failed == 0 || !Double.isFinite(high)) return high;
+        double s = succeeded();
+        return sustained() + Math.hypot(share * succeededHalfWidth(), s * (high - share));
     }
 
     /** What this level says against {@code threshold} (0.95 for --saturation-gain 5), of its sustained share. */

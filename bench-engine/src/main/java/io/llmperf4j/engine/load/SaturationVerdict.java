@@ -551,7 +551,7 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
     /**
      * A fit's figures: "its successes ended at 99.6 % of the scheduled rate, 95 % interval 97.9-101.4 %"; with
      * failed arrivals, "18 of 60 arrivals failed (18x 429): the service sustained 68.3 % of the scheduled rate, 95 %
-     * interval 66.3-70.4 % (the 70.0 % that succeeded ended at 97.6 % of it, 94.7-100.6 %)".
+     * interval 56.8-79.8 % (the 70.0 % that succeeded ended at 97.6 % of it, 94.7-100.6 %)".
      */
     private static String figures(KeepUp fit) {
         if (fit.failed() == 0) {
@@ -580,7 +580,7 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
      * above the threshold 95.0 %", "Kept up: no: ..., all of it below the threshold 95.0 % (BEHIND_SCHEDULE)", or
      * "Kept up: too short to tell: ..., which straddles the threshold 95.0 %; a longer level narrows it"; with arrivals
      * that failed, "Kept up: no: 18 of 60 arrivals failed (18x 429): the service sustained 68.3 % of the scheduled
-     * rate, 95 % interval 66.3-70.4 % (the 70.0 % that succeeded ended at 97.6 % of it, 94.7-100.6 %), all of it
+     * rate, 95 % interval 56.8-79.8 % (the 70.0 % that succeeded ended at 97.6 % of it, 94.7-100.6 %), all of it
      * below the threshold 95.0 % (BEHIND_SCHEDULE)" ({@link KeepUp#sustained}). Empty for a
      * closed loop, sessions, and a level the rule does not judge (too few successes).
      */

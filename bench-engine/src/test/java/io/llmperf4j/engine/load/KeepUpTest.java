@@ -312,4 +312,56 @@ class KeepUpTest {
             assertEquals(KeepUp.Reading.FELL_BEHIND, KeepUp.of(over, TOKENS, false).reading(THRESHOLD), "1.5 mu " + r);
         }
     }
+
+    /**
+     * 18 of 60 arrivals failed, the 42 successes' ends at 97.6 % (94.7-100.6 %) of the offer: the service sustained
+     * s·A = 0.7 × 0.976 = 68.32 %. By hand: the success share's half-width h_s = 1.959964 × √(0.7 × 0.3 / 60) =
+     * 1.959964 × 0.0591608 = 0.115953; A·h_s = 0.976 × 0.115953 = 0.113170; the fit's sides s·(A − low) = 0.7 ×
+     * 0.029 = 0.0203 and s·(high − A) = 0.7 × 0.030 = 0.021; low = 0.6832 − √(0.113170² + 0.0203²) = 0.6832 − 0.114976
+     * = 0.568224, high = 0.6832 + √(0.113170² + 0.021²) = 0.6832 + 0.115102 = 0.798302. Scaled as before, 0.6629 and
+     * 0.7042: the count's own error, ±7 successes of 60, was left out.
+     */
+    @Test
+    void theSustainedIntervalCarriesTheSuccessShareError() {
+        KeepUp k = new KeepUp(0.976, 0.947, 1.006, 42, true).withFailed(18, "18x 429");
+        assertEquals(0.7, k.succeeded(), 1e-12);
+        assertEquals(0.115953, k.succeededHalfWidth(), 1e-6);
+        assertEquals(0.6832, k.sustained(), 1e-12);
+        assertEquals(0.568224, k.sustainedLow(), 1e-6);
+        assertEquals(0.798302, k.sustainedHigh(), 1e-6);
+        assertTrue(k.sustainedLow() < 0.7 * 0.947 && k.sustainedHigh() > 0.7 * 1.006, "wider than the scaled fit's");
+        assertEquals("56.8-79.8 %", k.sustainedInterval());
+        assertEquals("94.7-100.6 %", k.interval(), "the fit's own interval is the fit's");
+        assertEquals(KeepUp.Reading.FELL_BEHIND, k.reading(THRESHOLD), "all of it still below 95 %");
+    }
+
+    /** Without failures the success share is 1, with no spread: the sustained interval is the fit's, to the bit. */
+    @Test
+    void withoutFailuresTheSustainedIntervalIsTheFits() {
+        KeepUp k = new KeepUp(0.976, 0.947, 1.006, 42, true);
+        assertEquals(0, k.succeededHalfWidth());
+        assertEquals(0.976, k.sustained());
+        assertEquals(0.947, k.sustainedLow());
+        assertEquals(1.006, k.sustainedHigh());
+    }
+
+    /**
+     * An upper end that is +∞ stays so; a share with no estimate (+∞) gets the product of the lower ends; the lower
+     * end never goes below 0: 3 of 30 arrivals succeeded (s = 0.1, h_s = 1.959964 × √(0.1 × 0.9 / 30) = 0.107352),
+     * A = 1 with the fit 0.5-2: 0.1 − √(0.107352² + 0.05²) = 0.1 − 0.118425 &lt; 0.
+     */
+    @Test
+    void openEndsAndTheFloorOfTheSustainedInterval() {
+        KeepUp open = new KeepUp(0.973, 0.873, Double.POSITIVE_INFINITY, 42, false).withFailed(18, "18x 429");
+        assertEquals(Double.POSITIVE_INFINITY, open.sustainedHigh());
+        assertEquals(0.7 * 0.973 - Math.hypot(0.973 * open.succeededHalfWidth(), 0.7 * 0.1), open.sustainedLow(),
+                1e-12);
+        KeepUp none = new KeepUp(Double.POSITIVE_INFINITY, 0.9, Double.POSITIVE_INFINITY, 42, false)
+                .withFailed(18, "18x 429");
+        assertEquals((0.7 - none.succeededHalfWidth()) * 0.9, none.sustainedLow(), 1e-12);
+        KeepUp few = new KeepUp(1.0, 0.5, 2.0, 3, false).withFailed(27, "27x 503");
+        assertEquals(0.107352, few.succeededHalfWidth(), 1e-6);
+        assertEquals(0, few.sustainedLow());
+        assertEquals(0.1 + Math.hypot(few.succeededHalfWidth(), 0.1), few.sustainedHigh(), 1e-12);
+    }
 }
