@@ -10,16 +10,21 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * A TCP relay in front of a server on 127.0.0.1 that keeps what every client sent, so a test can count the requests
- * that reached the server, by the key they carried (a 401 leaves no trace in the simulator's own counters).
+ * that reached the server, by the key they carried (a 401 leaves no trace in the simulator's own counters). With
+ * {@link #holdPostsAfter} it also holds every later request until {@link #release}: a run that cannot end before the
+ * test says so, where a slow server only made that likely.
  */
 final class CountingProxy implements AutoCloseable {
     private final ServerSocket listener;
     private final int target;
     private final List<StringBuilder> sent = new ArrayList<>();
     private final List<Socket> sockets = new ArrayList<>();
+    private final CountDownLatch released = new CountDownLatch(1);
+    private volatile int passedPosts = Integer.MAX_VALUE;
 
     CountingProxy(int targetPort) throws IOException {
         this.target = targetPort;
@@ -54,6 +59,20 @@ final class CountingProxy implements AutoCloseable {
         return n;
     }
 
+    /**
+     * From now on, a read from a client that brings the POST count past {@code posts} is not relayed (nor is anything
+     * after it) until {@link #release}.
+     */
+    CountingProxy holdPostsAfter(int posts) {
+        passedPosts = posts;
+        return this;
+    }
+
+    /** Relays what {@link #holdPostsAfter} held, and everything after it. */
+    void release() {
+        released.countDown();
+    }
+
     private void accept() {
         while (!listener.isClosed()) {
             try {
@@ -79,16 +98,21 @@ final class CountingProxy implements AutoCloseable {
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
                 int n;
                 while ((n = in.read(buffer)) >= 0) {
+                    boolean hold = false;
                     if (transcript != null) {
                         synchronized (this) {
                             transcript.append(new String(buffer, 0, n, StandardCharsets.ISO_8859_1));
+                            hold = posts(null) > passedPosts;
                         }
                     }
+                    if (hold) released.await();
                     out.write(buffer, 0, n);
                     out.flush();
                 }
             } catch (IOException e) {
                 // one side left
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             } finally {
                 close(from);
                 close(to);

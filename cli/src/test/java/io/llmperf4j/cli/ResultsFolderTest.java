@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * rerun refuses to replace the kept results unless --overwrite.
  */
 class ResultsFolderTest {
-    // 40 tokens at 25 ms: each request takes about a second, so the first run is still going when the second comes
+    // 3 tokens at 25 ms: the runs in process are short; the one in a JVM of its own waits on a relay instead
     @RegisterExtension
     static final TestServer server = TestServer.of(b -> b.timeToFirstToken(Duration.ofMillis(5))
             .interTokenDelay(Duration.ofMillis(25)));
@@ -170,44 +170,49 @@ class ResultsFolderTest {
 
     @Test
     void aSecondRunWhileTheFirstIsWritingRefusesNamingTheHolder(@TempDir Path dir) throws Exception {
-        Process first = startRun(dir);
-        try {
-            Path journal = dir.resolve("requests.jsonl");
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (!(Files.exists(journal) && Files.size(journal) > 0) && first.isAlive()
-                    && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-            }
-            assertTrue(first.isAlive(), "the first run is still running");
+        // the pre-run check and the first two requests pass, the other six wait in the relay until the second run
+        // was refused: the first run is known to hold the folder then, however slowly this machine runs it
+        try (CountingProxy relay = new CountingProxy(server.port()).holdPostsAfter(3)) {
+            Process first = startRun(dir, relay.baseUrl());
+            try {
+                Path journal = dir.resolve("requests.jsonl");
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (!(Files.exists(journal) && Files.size(journal) > 0) && first.isAlive()
+                        && System.nanoTime() < deadline) {
+                    Thread.sleep(50);
+                }
+                assertTrue(first.isAlive(), "the first run is still running");
 
-            CliRun second = run(dir, "--overwrite"); // not even --overwrite takes a folder in use
-            second.assertOneErrorLine(ExitCodes.FAILURE, "results folder " + dir + " is in use by another run (pid "
-                    + first.pid() + " on ");
+                CliRun second = run(dir, "--overwrite"); // not even --overwrite takes a folder in use
+                second.assertOneErrorLine(ExitCodes.FAILURE, "results folder " + dir + " is in use by another run "
+                        + "(pid " + first.pid() + " on ");
 
-            assertTrue(first.waitFor(120, TimeUnit.SECONDS), "the first run ends");
-            assertEquals(0, first.exitValue());
-            List<String> lines = Files.readAllLines(journal);
-            assertEquals(8, lines.size(), "the first run's journal is whole: " + lines);
-            for (String line : lines) {
-                assertTrue(line.startsWith("{") && line.endsWith("}"), line);
+                relay.release();
+                assertTrue(first.waitFor(120, TimeUnit.SECONDS), "the first run ends");
+                assertEquals(0, first.exitValue());
+                List<String> lines = Files.readAllLines(journal);
+                assertEquals(8, lines.size(), "the first run's journal is whole: " + lines);
+                for (String line : lines) {
+                    assertTrue(line.startsWith("{") && line.endsWith("}"), line);
+                }
+            } finally {
+                relay.release();
+                first.destroyForcibly();
             }
-        } finally {
-            first.destroyForcibly();
         }
     }
 
-    private static Process startRun(Path dir) throws Exception {
+    private static Process startRun(Path dir, String baseUrl) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         // C1 only: the JVM starts sooner, and this run's numbers are not what is tested; 8 requests two at a time
-        // still leave 3 s after the first journal line for the second run to find the folder held
         List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-cp", classpath,
                 Main.class.getName(), "token-benchmark", "--model", "m", "--max-num-completed-requests", "8",
-                "--num-concurrent-requests", "2", "--mean-output-tokens", "40", "--stddev-output-tokens", "0",
+                "--num-concurrent-requests", "2", "--mean-output-tokens", "3", "--stddev-output-tokens", "0",
                 "--no-client-warmup", "--results-dir", dir.toString()));
         ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(ProcessBuilder.Redirect.DISCARD);
-        builder.environment().put("OPENAI_API_BASE", server.baseUrl());
+        builder.environment().put("OPENAI_API_BASE", baseUrl);
         builder.environment().put("OPENAI_API_KEY", "k");
         return builder.start();
     }

@@ -46,6 +46,10 @@ final class TestServer implements BeforeAllCallback, AfterAllCallback {
         return simulator.baseUrl();
     }
 
+    int port() {
+        return simulator.port();
+    }
+
     /**
      * The requests the server has answered to the end so far (not those the client cancelled), as its own
      * {@code /metrics} counts them: what a test waits on instead of guessing with sleeps.
