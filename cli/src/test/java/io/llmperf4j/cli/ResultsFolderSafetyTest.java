@@ -121,7 +121,7 @@ class ResultsFolderSafetyTest {
         CliRun failed;
         try {
             failed = run(Map.of("OPENAI_API_BASE", "http://127.0.0.1:" + hanging.getAddress().getPort() + "/v1",
-                    "OPENAI_API_KEY", "k"), dir, "--overwrite", "--timeout", "2");
+                    "OPENAI_API_KEY", "k"), dir, "--overwrite", "--timeout", "1");
         } finally {
             release.countDown();
             hanging.stop(0);
