@@ -66,7 +66,9 @@ class SweepVerdictTest {
         faults.addAll(Collections.nCopies(10, FaultKind.NONE));
         faults.addAll(Collections.nCopies(10, FaultKind.HTTP_404));
         faults.addAll(Collections.nCopies(10, FaultKind.NONE));
-        try (SimulatedServer server = server(1, faults)) {
+        // the 2x faster server: 20 requests that stream, one at a time, 2.5 s of them rather than 5 (either verdict
+        // on concurrency 4 is read below)
+        try (SimulatedServer server = server(1, faults, 2)) {
             CliRun run = run(server, dir, "--max-num-completed-requests", "10", "--concurrency-sweep", "1,2,4");
             String out = run.out();
             // 4 is compared with 1, past 2: its gain is its output tok/s over concurrency 1's. One slot gives it none
