@@ -101,10 +101,13 @@ class CapacitySearchTest {
         // capacity pushes every later request past it. No final repeat: a passing level runs its whole 4 s, and the
         // repeat is the other tests' subject (belowAndAboveTheRangeAreAnswersToo, aServerThatDegradesFailsTheFinalRepeat)
         // and it starts at 16, below the capacity: a start at 8 only added a passing 4-s level before the same 16,
-        // 32 (fails), then the same bisection
+        // 32 (fails), then the same bisection. It bisects to the 10 % the capacity is checked within, not the default
+        // 5 %: the level that narrowed [28, 30] to [28, 29] (a failing one, near the capacity: some 100 requests,
+        // 3.6 s) told nothing this test reads
         try (SimulatedServer server = server(50, 10)) {
             CliRun run = search(server, 11, dir, "--slo", "ttft_p90<=300ms", "--search", "rate", "--arrival",
-                    "constant", "--search-min", "16", "--search-level-max", "4s", "--search-no-repeat");
+                    "constant", "--search-min", "16", "--search-level-max", "4s", "--search-no-repeat",
+                    "--search-tolerance", "10");
             assertEquals(0, run.exitCode(), run::toString);
             System.out.print(run.out()); // the acceptance figures, in the test log
             JsonNode doc = searchJson(dir, 11);
