@@ -102,7 +102,8 @@ final class CountingProxy implements AutoCloseable {
                     if (transcript != null) {
                         synchronized (this) {
                             transcript.append(new String(buffer, 0, n, StandardCharsets.ISO_8859_1));
-                            hold = posts(null) > passedPosts;
+                            // counted only when armed: a relay that never holds scans no transcripts
+                            hold = passedPosts != Integer.MAX_VALUE && posts(null) > passedPosts;
                         }
                     }
                     if (hold) released.await();
