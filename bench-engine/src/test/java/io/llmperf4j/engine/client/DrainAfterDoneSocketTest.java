@@ -59,9 +59,10 @@ class DrainAfterDoneSocketTest {
 
     /**
      * Two chains of requests, each sending its next from the previous one's end action, as the closed loop does;
-     * every response's terminator comes 150 ms after its [DONE] (within the 200 ms a connection may drain). Each
-     * next request starts before the previous response's terminator was written, and no connection carries a request
-     * before its previous body ended.
+     * every response's terminator comes once that end action has sent the next request (within the 200 ms a
+     * connection may drain, unless the machine is starved). Each next request starts before the previous response's
+     * terminator was written, and no connection carries a request before its previous body ended. A client that
+     * waited for the terminator would get it 20 s on, after its record's end.
      */
     @Test
     void aClosedLoopResendsAtDoneNotAtTheLateTerminator() {
@@ -102,10 +103,12 @@ class DrainAfterDoneSocketTest {
         String name = chain + "-" + k;
         Runnable next = k + 1 < perChain ? () -> sendInChain(chain, k + 1, perChain, handles, done)
                 : () -> done.complete(null);
-        // the handle is stored before the end action can run: the action goes through a future that waits for it
+        // the handle is stored before the end action can run: the action goes through a future that waits for it;
+        // the terminator is written once the next request was sent (a fixed 150 ms after [DONE] was outrun by a
+        // starved I/O thread that read [DONE] and the terminator together)
         CompletableFuture<RequestHandle> self = new CompletableFuture<>();
-        handles.put(name, client.send(new RequestSpec(k, "done-then-end-after-150ms#" + name, 10, 20),
-                () -> self.thenRun(next)));
+        handles.put(name, client.send(new RequestSpec(k, "done-then-end-on-signal#" + name, 10, 20),
+                () -> self.thenRun(next).thenRun(() -> server.signalRecordEnded(name))));
         self.complete(handles.get(name));
     }
 
@@ -129,12 +132,22 @@ class DrainAfterDoneSocketTest {
         assertEquals(List.of(1, 1), server.received().stream().map(FaultServer.Received::connection).toList());
     }
 
+    /**
+     * The second request is sent from the first one's end action, on the I/O thread at [DONE]: the first connection
+     * is draining then whatever the machine's load; the first terminator is written once the second was sent (a
+     * fixed 150 ms after [DONE] was outrun by a starved I/O thread, and the test thread's send came after it). A
+     * client that waited for the draining connection would get it back with the terminator and send on it.
+     */
     @Test
     void aRequestDoesNotWaitForADrainingConnectionButOpensAnother() {
         client(b -> b.maxConnections(1));
-        RequestHandle first = client.send(new RequestSpec(0, "done-then-end-after-150ms#first", 10, 20));
+        CompletableFuture<RequestHandle> sent = new CompletableFuture<>();
+        RequestHandle first = client.send(new RequestSpec(0, "done-then-end-on-signal#first", 10, 20), () -> {
+            sent.complete(client.send(new RequestSpec(1, "ok", 10, 20)));
+            server.signalRecordEnded("first");
+        });
         assertWholeAnswer(first.completion().join());
-        RequestHandle second = client.send(new RequestSpec(1, "ok", 10, 20));
+        RequestHandle second = sent.join();
         assertWholeAnswer(second.completion().join());
         assertTrue(second.startNanos() < server.stamp("end-first"), "sent at once");
         assertEquals(List.of(1, 2), server.received().stream().map(FaultServer.Received::connection).toList(),

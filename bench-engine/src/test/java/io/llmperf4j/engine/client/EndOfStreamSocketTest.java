@@ -79,9 +79,15 @@ class EndOfStreamSocketTest {
                 + sent.record().lastContentNanos()) + ")");
     }
 
+    /**
+     * The server ends the body only once the record has ended (at [DONE]), so the end comes after [DONE]'s arrival
+     * however late a starved I/O thread reads it; a fixed 0.5 s pause was outrun. A client that waited for the body's
+     * end would end at its idle timeout instead, a failure.
+     */
     @Test
     void aTerminatorLateAfterDoneIsNotInTheRecord() {
         Sent sent = send("done-then-late-end");
+        server.signalLateEnd();
         assertWholeAnswer(sent.record());
         assertEndsAtDone(sent);
     }
@@ -89,6 +95,7 @@ class EndOfStreamSocketTest {
     @Test
     void aCloseLateAfterDoneIsNotInTheRecord() {
         Sent sent = send("done-then-late-close");
+        server.signalLateEnd();
         assertWholeAnswer(sent.record());
         assertEndsAtDone(sent);
     }
@@ -101,6 +108,7 @@ class EndOfStreamSocketTest {
         try (anthropic) {
             RequestHandle handle = anthropic.send(new RequestSpec(0, "anthropic-stop-then-late-end", 10, 20));
             RequestRecord r = handle.completion().join();
+            server.signalLateEnd();
             assertNull(r.failure(), () -> String.valueOf(r.failure()));
             assertEquals("Hello world!", r.generatedText());
             assertEquals("end_turn", r.finishReason());

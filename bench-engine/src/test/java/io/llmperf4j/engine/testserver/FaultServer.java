@@ -20,6 +20,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -55,6 +56,12 @@ public final class FaultServer implements AutoCloseable {
             + "\"status\":503,\"detail\":\"upstream model is loading, retry in 30 s\"}";
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /**
+     * How long the "-unless-closed" scenarios wait for the client's close after [DONE] before they end the body: a
+     * client that closes at [DONE] returns the wait at once, however late a starved I/O thread reads it (150 ms was
+     * outrun); only a client that waits for the body's end pays it, and fails.
+     */
+    private static final int CLIENT_CLOSE_WAIT_MILLIS = 10_000;
 
     private final ServerSocket server;
     private final ExecutorService threads = Executors.newCachedThreadPool(r -> {
@@ -72,6 +79,10 @@ public final class FaultServer implements AutoCloseable {
     private final Semaphore resets = new Semaphore(0);
     /** Events the test saw the client decode, one permit each: "gzip" writes its next event after one. */
     private final Semaphore decodedEvents = new Semaphore(0);
+    /** Late body ends the test allows, one each: the "-then-late-" scenarios end their body after one. */
+    private final Semaphore lateEnds = new Semaphore(0);
+    /** Per "done-then-end-on-signal#name" response: released when the test says its record has ended. */
+    private final Map<String, CountDownLatch> recordsEnded = new ConcurrentHashMap<>();
     private final List<Received> received = new CopyOnWriteArrayList<>();
     /** {@link System#nanoTime()} just before the writes the end-of-stream scenarios name, by name. */
     private final Map<String, Long> stamps = new ConcurrentHashMap<>();
@@ -127,6 +138,23 @@ public final class FaultServer implements AutoCloseable {
     /** Lets "gzip" write its next event: the client has decoded the one before ({@code RequestHandle.eventsDecoded}). */
     public void signalEventDecoded() {
         decodedEvents.release();
+    }
+
+    /**
+     * Lets one response waiting after its end event ("done-then-late-end", "done-then-late-close",
+     * "anthropic-stop-then-late-end") end its body: the test saw its record end.
+     */
+    public void signalLateEnd() {
+        lateEnds.release();
+    }
+
+    /** Lets "done-then-end-on-signal#name" write its terminator: the test saw that record end. */
+    public void signalRecordEnded(String name) {
+        recordEnded(name).countDown();
+    }
+
+    private CountDownLatch recordEnded(String name) {
+        return recordsEnded.computeIfAbsent(name, n -> new CountDownLatch(1));
     }
 
     public List<Received> received() {
@@ -206,6 +234,22 @@ public final class FaultServer implements AutoCloseable {
             throws IOException, InterruptedException {
         String scenario = r.prompt();
         int tag = scenario.indexOf('#');
+        if (tag > 0 && scenario.startsWith("done-then-end-on-signal#")) {
+            // "done-then-end-on-signal#name": chunked, [DONE] ("done-name"), then the terminator ("end-name") once the
+            // test says the record has ended (a fixed pause was outrun by a starved I/O thread that read [DONE] after
+            // it); keep-alive. A client that waits for the terminator gets it 20 s on, after its [DONE]
+            String name = scenario.substring(tag + 1);
+            sseHead(out);
+            for (String e : Streams.standard()) {
+                if (e.equals("[DONE]")) stamps.put("done-" + name, System.nanoTime());
+                chunk(out, sse(e, "\n", true));
+            }
+            recordEnded(name).await(20, TimeUnit.SECONDS);
+            if (in.available() > 0) requestsBeforeBodyEnd.incrementAndGet();
+            stamps.put("end-" + name, System.nanoTime());
+            end(out);
+            return true;
+        }
         if (tag > 0 && scenario.startsWith("done-then-end-after-")) {
             // "done-then-end-after-150ms#name": chunked, [DONE] ("done-name"), then the terminator ("end-name") that
             // many ms later; keep-alive
@@ -501,14 +545,14 @@ public final class FaultServer implements AutoCloseable {
                 chunk(out, "event: error\n" + sse("upstream timed out", "\n", true));
                 end(out);
                 return true;
-            case "done-then-late-end": // chunked: [DONE], then the terminator 0.5 s later (a gateway's late end)
+            case "done-then-late-end": // chunked: [DONE], then the terminator late (a gateway's late end)
                 sseHead(out);
                 writeUntilDone(out);
-                Thread.sleep(500);
+                awaitLateEnd();
                 stamps.put("end", System.nanoTime());
                 end(out);
                 return true;
-            case "done-then-late-close": { // close-delimited: [DONE], then the close 0.5 s later
+            case "done-then-late-close": { // close-delimited: [DONE], then the close late
                 head(out, "200 OK", "text/event-stream", "Connection: close\r\n");
                 List<String> events = Streams.standard();
                 for (String e : events) {
@@ -516,7 +560,7 @@ public final class FaultServer implements AutoCloseable {
                     out.write(sse(e, "\n", true).getBytes(StandardCharsets.UTF_8));
                     out.flush();
                 }
-                Thread.sleep(500);
+                awaitLateEnd();
                 stamps.put("end", System.nanoTime());
                 return false;
             }
@@ -533,11 +577,11 @@ public final class FaultServer implements AutoCloseable {
             case "done-then-end-unless-closed": // chunked keep-alive: [DONE], then the client's close or the terminator
                 sseHead(out);
                 writeUntilDone(out);
-                return !closedByClientWithin(socket, in, 150) && endStamped(out);
+                return !closedByClientWithin(socket, in, CLIENT_CLOSE_WAIT_MILLIS) && endStamped(out);
             case "done-then-end-unless-closed-connection-close": // the same, the response saying Connection: close
                 head(out, "200 OK", "text/event-stream", "Transfer-Encoding: chunked\r\nConnection: close\r\n");
                 writeUntilDone(out);
-                if (!closedByClientWithin(socket, in, 150)) endStamped(out);
+                if (!closedByClientWithin(socket, in, CLIENT_CLOSE_WAIT_MILLIS)) endStamped(out);
                 return false;
             case "done-then-close-unless-closed": { // close-delimited: [DONE], then the client's close or the server's
                 head(out, "200 OK", "text/event-stream", "Connection: close\r\n");
@@ -546,7 +590,7 @@ public final class FaultServer implements AutoCloseable {
                     out.write(sse(e, "\n", true).getBytes(StandardCharsets.UTF_8));
                     out.flush();
                 }
-                if (!closedByClientWithin(socket, in, 150)) stamps.put("end", System.nanoTime());
+                if (!closedByClientWithin(socket, in, CLIENT_CLOSE_WAIT_MILLIS)) stamps.put("end", System.nanoTime());
                 return false;
             }
             case "done-never-ends": // chunked: [DONE], and neither the terminator nor a close ever comes
@@ -573,7 +617,7 @@ public final class FaultServer implements AutoCloseable {
                         + "\"end_turn\"},\"usage\":{\"output_tokens\":3}}", "\n", true));
                 stamps.put("done", System.nanoTime());
                 chunk(out, "event: message_stop\n" + sse("{\"type\":\"message_stop\"}", "\n", true));
-                Thread.sleep(500);
+                awaitLateEnd();
                 stamps.put("end", System.nanoTime());
                 end(out);
                 return true;
@@ -740,6 +784,15 @@ public final class FaultServer implements AutoCloseable {
         } finally {
             if (!socket.isClosed()) socket.setSoTimeout(0);
         }
+    }
+
+    /**
+     * Waits for the test's word that the record has ended ({@link #signalLateEnd}) before a late body end: a fixed
+     * 0.5 s pause was outrun by a starved I/O thread that read the end event after it. A client that waits for the
+     * body's end gets it 20 s on, past its idle timeout.
+     */
+    private void awaitLateEnd() throws InterruptedException {
+        lateEnds.tryAcquire(20, TimeUnit.SECONDS);
     }
 
     /** Writes the chunked terminator, stamped "end"; true. */
