@@ -17,6 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code GET /metrics}: vLLM-named Prometheus text whose counts are what the simulator really served. */
 class MetricsEndpointTest {
+    /** The most the test waits for the server's bookkeeping on its own event loop: generous, never a measurement. */
+    private static final Duration WAIT = Duration.ofSeconds(20);
 
     @Test
     void countsWhatWasServed() throws Exception {
@@ -40,8 +42,10 @@ class MetricsEndpointTest {
             HttpResponse<String> metrics = scraper.get("/metrics");
             // the server ends a request's bookkeeping just after flushing its last bytes, on its own event loop:
             // a scrape on another connection can come first (as with vLLM), so wait for the request to be counted
-            for (int i = 0; i < 100 && value(ExpositionParser.parse(metrics.body()), "vllm:num_requests_running") > 0;
-                 i++) {
+            // (up to 20 s: a count of 100 polls ran out in ~1 s, which a starved loop can take)
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (value(ExpositionParser.parse(metrics.body()), "vllm:num_requests_running") > 0
+                    && System.nanoTime() - deadline < 0) {
                 Thread.sleep(10);
                 metrics = scraper.get("/metrics");
             }
@@ -68,13 +72,15 @@ class MetricsEndpointTest {
 
     /**
      * Each request counts under the model it named ({@code model_name}), and KV usage is the tokens running requests
-     * hold (prompt and generated so far) over the pool, the prefix cache's blocks: 4 blocks of 100 tokens here.
+     * hold (prompt and generated so far) over the pool, the prefix cache's blocks: 4 blocks of 100 tokens here. The
+     * request to b runs ~1.5 s (150 ms between tokens), the window the test's scrapes must land in while it runs; at
+     * 40 ms it was 0.4 s, which a starved test thread can miss. The cost: ~1.4 s more.
      */
     @Test
     void countsPerModelAndKvUsageOfRunningRequests() throws Exception {
         try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder().modelIds("a", "b")
                 .prefixCacheBlocks(4).prefixBlockTokens(100)
-                .timeToFirstToken(Duration.ofMillis(5)).interTokenDelay(Duration.ofMillis(40)).build())) {
+                .timeToFirstToken(Duration.ofMillis(5)).interTokenDelay(Duration.ofMillis(150)).build())) {
             TestClient client = new TestClient(server);
             String origin = server.baseUrl().substring(0, server.baseUrl().length() - "/v1".length());
             TestClient scraper = new TestClient(origin, null);
@@ -85,7 +91,7 @@ class MetricsEndpointTest {
             HttpResponse<String> toA = client.post("/completions", completionBody("abc", false, 3, "")
                     .replace("\"test-model\"", "\"a\""));
             long promptA = TestClient.JSON.readTree(toA.body()).get("usage").get("prompt_tokens").asLong();
-            // one request to b, left running (40 ms between its 10 tokens) while /metrics is read
+            // one request to b, left running (150 ms between its 10 tokens) while /metrics is read
             var toB = java.net.http.HttpClient.newHttpClient().sendAsync(java.net.http.HttpRequest.newBuilder(
                             java.net.URI.create(server.baseUrl() + "/completions"))
                     .header("content-type", "application/json")
@@ -93,7 +99,8 @@ class MetricsEndpointTest {
                             "").replace("\"test-model\"", "\"b\""))).build(),
                     HttpResponse.BodyHandlers.ofString());
             Exposition during = ExpositionParser.parse(scraper.get("/metrics").body());
-            for (int i = 0; i < 200 && value(during, "vllm:num_requests_running", "b") == 0; i++) {
+            long admitted = System.nanoTime() + WAIT.toNanos();
+            while (value(during, "vllm:num_requests_running", "b") == 0 && System.nanoTime() - admitted < 0) {
                 Thread.sleep(5); // a bounded wait for b to be admitted, no timing assertion
                 during = ExpositionParser.parse(scraper.get("/metrics").body());
             }
@@ -105,7 +112,8 @@ class MetricsEndpointTest {
             assertTrue(kvTokens >= promptB && kvTokens <= promptB + 10, kvTokens + " tokens held, prompt " + promptB);
 
             Exposition after = ExpositionParser.parse(scraper.get("/metrics").body());
-            for (int i = 0; i < 100 && value(after, "vllm:num_requests_running", "b") > 0; i++) {
+            long counted = System.nanoTime() + WAIT.toNanos();
+            while (value(after, "vllm:num_requests_running", "b") > 0 && System.nanoTime() - counted < 0) {
                 Thread.sleep(10);
                 after = ExpositionParser.parse(scraper.get("/metrics").body());
             }
