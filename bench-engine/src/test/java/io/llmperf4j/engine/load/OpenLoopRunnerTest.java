@@ -196,21 +196,23 @@ class OpenLoopRunnerTest {
     /**
      * A stop between two arrivals, nothing in flight: the load was offered until the stop, so the window runs to it,
      * not to the last answer's end (QA: a 0.3 req/s loop stopped 2 s in with one 65 ms answer reported 15.3 req/s).
+     * At 1 req/s the stop, 0.3 s after the second send, has 0.7 s before the third arrival for a starved test thread
+     * to be late in (at 2 req/s it had 0.2 s).
      */
     @Test
     void aStopBetweenArrivalsEndsTheWindowAtTheStop() throws Exception {
         FakeClient client = FakeClient.succeeding();
         OpenLoopRunner runner = new OpenLoopRunner(client, t -> 0);
         CompletableFuture<OpenLoopResult> running = CompletableFuture.supplyAsync(() -> runner.run(specs(2),
-                OpenLoopSettings.builder(2).arrival(Arrival.constant()).maxRequests(10).timeout(LONG).build()));
-        while (client.sent.size() < 2) Thread.sleep(5); // the second arrival is due at 0.5 s
-        Thread.sleep(300); // both answered at once; nothing in flight until the third arrival at 1 s
+                OpenLoopSettings.builder(1).arrival(Arrival.constant()).maxRequests(10).timeout(LONG).build()));
+        while (client.sent.size() < 2) Thread.sleep(5); // the second arrival is due at 1 s
+        Thread.sleep(300); // both answered at once; nothing in flight until the third arrival at 2 s
         runner.stop();
         OpenLoopResult result = running.get(20, TimeUnit.SECONDS);
         assertTrue(result.stopped(), "the stop cut the schedule");
-        assertEquals(2, result.records().size());
-        assertTrue(result.durationNanos() >= Duration.ofMillis(800).toNanos(),
-                "the window runs to the stop, at least 0.8 s after the first send: " + result.durationNanos());
+        assertEquals(2, result.records().size(), "stopped before the third arrival");
+        assertTrue(result.durationNanos() >= Duration.ofMillis(1300).toNanos(),
+                "the window runs to the stop, at least 1.3 s after the first send: " + result.durationNanos());
     }
 
     @Test
