@@ -151,17 +151,25 @@ class ServerMetricsEdgesTest {
 
     /**
      * A check the server answered within its 2 s, whose answer then took this process long to read (a /metrics of
-     * 300,000 samples to parse, a busy machine): the line says the time the check waited for the server, at most the
+     * 60,000 samples to parse, a busy machine): the line says the time the check waited for the server, at most the
      * 2 s it gives up at. Before, it timed the whole call, parsing and the client's own delays included, and could
-     * say "answered the check in 2.6 s" of a check that gives up after 2 s.
+     * say "answered the check in 2.6 s" of a check that gives up after 2 s (this test sees that old figure above 2 s
+     * only where the answer's transfer and parse take over 1.4 s: on a loaded machine, as the QA case was).
      */
     @Test
     void aSlowChecksFigureIsTheTimeItWaitedWithinItsBound() throws Exception {
         try (FakeMetrics server = new FakeMetrics()) {
+            // a first check, quick, loads the classes of the path: in a fresh JVM on a loaded machine, that loading
+            // and the 7 MB answer of 300,000 samples outran the 2 s bound after a 1 s delay every time (3 busy loops:
+            // "timed out after 2 s", no session); its line, if a loaded machine made it slow, is not this test's
+            server.body = vllm(0);
+            assertNotNull(open(server, RARE), err());
+            errBytes.reset();
             StringBuilder big = new StringBuilder("# TYPE x_total counter\n");
-            for (int i = 0; i < 300_000; i++) big.append("x_total{k=\"v").append(i).append("\"} 1\n");
+            for (int i = 0; i < 60_000; i++) big.append("x_total{k=\"v").append(i).append("\"} 1\n");
             server.body = vllm(0) + big;
-            server.delayMillis = 1000;
+            // over the 0.5 s that makes a check slow, and 1.4 s under the 2 s bound for the 1.4 MB answer's transfer
+            server.delayMillis = 600;
             assertNotNull(open(server, RARE), err());
             List<String> lines = err().lines().toList();
             assertEquals(1, lines.size(), err());
@@ -169,7 +177,7 @@ class ServerMetricsEdgesTest {
                     .matcher(lines.get(0));
             assertTrue(m.find(), lines.get(0));
             double seconds = Double.parseDouble(m.group(1));
-            assertTrue(seconds >= 1.0, "the server took 1 s to answer: " + lines.get(0));
+            assertTrue(seconds >= 0.6, "the server took 0.6 s to answer: " + lines.get(0));
             assertTrue(seconds <= ServerMetricsSession.CHECK_TIMEOUT.toSeconds(), "above the bound: " + lines.get(0));
         }
     }
