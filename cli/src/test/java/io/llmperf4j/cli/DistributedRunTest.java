@@ -614,7 +614,15 @@ class DistributedRunTest {
         synchronized (DistributedRunTest.class) {
             all = new ArrayList<>(sharedLogs);
         }
-        return WorkerJvms.text(all);
+        StringBuilder b = new StringBuilder();
+        for (Path log : all) {
+            try {
+                b.append("\n--- ").append(log.getFileName()).append('\n').append(Files.readString(log));
+            } catch (IOException e) {
+                b.append("\n--- ").append(log.getFileName()).append(": ").append(e);
+            }
+        }
+        return b.toString();
     }
 
     private static String journalName() {

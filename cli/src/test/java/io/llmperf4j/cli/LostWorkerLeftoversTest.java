@@ -2,6 +2,7 @@ package io.llmperf4j.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.llmperf4j.distributed.testing.LocalWorkers;
 import io.llmperf4j.distributed.testing.LoopbackPorts;
 import io.llmperf4j.tokenize.Tokenizers;
 import org.junit.jupiter.api.AfterEach;
@@ -27,9 +28,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * What a load worker killed mid-run leaves behind, beyond its records (the QA's SIGKILL of one of two workers of an
  * open loop with a warmup): the run's console counted only the warmup requests of the worker that reported ("10
  * warmup requests ran" when 20 did), and {@code compare} said nothing of the 29 % of the offered load never sent,
- * putting the throughput drop on the few LOST requests, with a gate passing on the run. Two worker JVMs (child
- * processes) and a coordinator in this JVM, on 127.0.0.1, against the simulated server: a whole run, then one whose
- * second-listed worker is killed once it has sent measured requests, then compare of the two.
+ * putting the throughput drop on the few LOST requests, with a gate passing on the run. Two workers (members in this
+ * JVM) and a coordinator ({@code token-benchmark --cluster}), on 127.0.0.1, against the simulated server: a whole run,
+ * then one whose second-listed worker crashes (its member terminated, as a crash leaves it) once it has sent measured
+ * requests, then compare of the two. What is asserted is the coordinator's files and compare's reading of them; a
+ * worker JVM killed with SIGKILL is DistributedRunTest's.
  */
 class LostWorkerLeftoversTest {
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -40,40 +43,40 @@ class LostWorkerLeftoversTest {
             .timeToFirstToken(Duration.ofMillis(30))
             .interTokenDelay(Duration.ofMillis(3))
             .promptTokenCounter(Tokenizers.builtInLlama2()));
-    private final WorkerJvms workers = new WorkerJvms();
+    private LocalWorkers workers;
 
     @AfterEach
-    void stopWorkers() throws InterruptedException {
-        workers.close();
+    void stopWorkers() {
+        if (workers != null) workers.close();
     }
 
     @Test
     @Timeout(180)
     void theWarmupIsCountedPerWorkerAndCompareSaysTheLoadNeverSent(@TempDir Path tmp) throws Exception {
         String cluster = "test-" + UUID.randomUUID();
-        int coordinatorPort = LoopbackPorts.next();
-        List<String> ids = workers.start(cluster, coordinatorPort, tmp);
+        workers = LocalWorkers.start(cluster, 2, "EMPTY");
+        List<String> ids = workers.ids();
 
-        // 40 arrivals at 10 req/s over the two workers, the first 4 a warmup (2 each); each request about 0.15 s
+        // 40 arrivals at 20 req/s over the two workers, the first 4 a warmup (2 each); each request about 0.15 s
         Path whole = tmp.resolve("whole");
         CliRun first = CliRun.of(env(), args(whole, cluster, LoopbackPorts.next(), ids));
-        assertEquals(0, first.exitCode(), () -> first + workers.logs());
+        assertEquals(0, first.exitCode(), first::toString);
         assertTrue(first.out().contains("(4 warmup requests ran)."), first::toString);
 
         Path lost = tmp.resolve("lost");
         String[] lostArgs = args(lost, cluster, LoopbackPorts.next(), ids);
         long finished = server.requestsFinished();
         CompletableFuture<CliRun> running = CompletableFuture.supplyAsync(() -> CliRun.of(env(), lostArgs));
-        // the second worker is killed once the server has answered the warmup and about 10 measured requests (its
+        // the second worker crashes once the server has answered the warmup and about 10 measured requests (its
         // check request, if any, among them): it has sent measured requests, and has most of its 20 still to send
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (server.requestsFinished() < finished + 16 && System.nanoTime() < deadline && !running.isDone()) {
             Thread.sleep(10);
         }
-        workers.process(1).destroyForcibly();
+        workers.crash(1);
         String victim = ids.get(1);
         CliRun run = running.get(120, TimeUnit.SECONDS);
-        assertEquals(0, run.exitCode(), () -> run + workers.logs());
+        assertEquals(0, run.exitCode(), run::toString);
 
         JsonNode summary = JSON.readTree(lost.resolve(BASE + "_llmperf4j_summary.json").toFile());
         List<String> parts = new ArrayList<>();
@@ -122,7 +125,7 @@ class LostWorkerLeftoversTest {
     private static String[] args(Path dir, String cluster, int port, List<String> workerIds) {
         List<String> args = new ArrayList<>(List.of("token-benchmark", "--model", "meta-llama/Llama-2-7b-chat-hf",
                 "--mean-input-tokens", "200", "--stddev-input-tokens", "0", "--mean-output-tokens", "40",
-                "--stddev-output-tokens", "0", "--max-num-completed-requests", "40", "--request-rate", "10",
+                "--stddev-output-tokens", "0", "--max-num-completed-requests", "40", "--request-rate", "20",
                 "--arrival", "constant", "--warmup-requests", "4", "--timeout", "120", "--no-client-warmup",
                 "--results-dir", dir.toString(), "--cluster", cluster, "--workers", Integer.toString(workerIds.size()),
                 "--bind", "127.0.0.1:" + port, "--worker-wait", "60"));
