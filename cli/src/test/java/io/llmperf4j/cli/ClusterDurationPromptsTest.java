@@ -1,10 +1,6 @@
 package io.llmperf4j.cli;
 
-import com.hazelcast.core.HazelcastInstance;
-import io.llmperf4j.distributed.ClusterNode;
-import io.llmperf4j.distributed.ClusterSettings;
-import io.llmperf4j.distributed.HostPort;
-import io.llmperf4j.distributed.LoadWorker;
+import io.llmperf4j.distributed.testing.LocalWorkers;
 import io.llmperf4j.distributed.testing.LoopbackPorts;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.report.csv.RequestCsvReader;
@@ -36,24 +32,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ClusterDurationPromptsTest {
     private static String cluster;
-    private static final List<HazelcastInstance> workers = new ArrayList<>();
-    private static final List<String> workerIds = new ArrayList<>();
+    private static LocalWorkers workers;
+    private static List<String> workerIds;
 
     @BeforeAll
     static void startWorkers() throws IOException {
         cluster = "test-" + UUID.randomUUID();
-        List<HostPort> all = new ArrayList<>();
-        for (int i = 0; i < 2; i++) all.add(new HostPort("127.0.0.1", LoopbackPorts.next()));
-        for (int i = 0; i < 2; i++) {
-            workers.add(ClusterNode.start(new ClusterSettings(cluster, all, all.get(i)), ClusterNode.WORKER,
-                    Map.of(LoadWorker.CONTEXT_KEY, new LoadWorker(api -> "k", line -> { }))));
-            workerIds.add(all.get(i).toString());
-        }
+        workers = LocalWorkers.start(cluster, 2, "k");
+        workerIds = workers.ids();
     }
 
     @AfterAll
     static void stopWorkers() {
-        for (HazelcastInstance w : workers) w.shutdown();
+        if (workers != null) workers.close();
     }
 
     /** 30 constant arrivals over 1.5 s, the first 10 (the default request count) a plain run's prompts. */

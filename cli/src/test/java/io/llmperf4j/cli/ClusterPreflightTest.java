@@ -1,10 +1,6 @@
 package io.llmperf4j.cli;
 
-import com.hazelcast.core.HazelcastInstance;
-import io.llmperf4j.distributed.ClusterNode;
-import io.llmperf4j.distributed.ClusterSettings;
-import io.llmperf4j.distributed.HostPort;
-import io.llmperf4j.distributed.LoadWorker;
+import io.llmperf4j.distributed.testing.LocalWorkers;
 import io.llmperf4j.distributed.testing.LoopbackPorts;
 import io.llmperf4j.report.csv.RequestCsvReader;
 import io.llmperf4j.model.RequestRecord;
@@ -43,10 +39,10 @@ class ClusterPreflightTest {
     private static SimulatedServer server;
     private static CountingProxy proxy;
     private static String cluster;
-    private static final List<HazelcastInstance> workers = new ArrayList<>();
+    private static LocalWorkers workers;
     private static final List<AtomicReference<String>> keys = List.of(new AtomicReference<>(),
             new AtomicReference<>());
-    private static final List<String> workerIds = new ArrayList<>();
+    private static List<String> workerIds;
 
     @BeforeAll
     static void start() throws IOException {
@@ -55,19 +51,13 @@ class ClusterPreflightTest {
                 .build());
         proxy = new CountingProxy(server.port());
         cluster = "test-" + UUID.randomUUID();
-        List<HostPort> all = new ArrayList<>();
-        for (int i = 0; i < 2; i++) all.add(new HostPort("127.0.0.1", LoopbackPorts.next()));
-        for (int i = 0; i < 2; i++) {
-            AtomicReference<String> key = keys.get(i);
-            workers.add(ClusterNode.start(new ClusterSettings(cluster, all, all.get(i)), ClusterNode.WORKER,
-                    Map.of(LoadWorker.CONTEXT_KEY, new LoadWorker(api -> key.get(), line -> { }))));
-            workerIds.add(all.get(i).toString());
-        }
+        workers = LocalWorkers.start(cluster, null, List.of(api -> keys.get(0).get(), api -> keys.get(1).get()));
+        workerIds = workers.ids();
     }
 
     @AfterAll
     static void stop() throws IOException {
-        for (HazelcastInstance w : workers) w.shutdown();
+        if (workers != null) workers.close();
         if (proxy != null) proxy.close();
         if (server != null) server.close();
     }
