@@ -1,7 +1,7 @@
 package io.llmperf4j.distributed;
 
 import com.hazelcast.cluster.Member;
-import com.hazelcast.core.HazelcastInstance;
+import io.llmperf4j.distributed.testing.LocalWorkers;
 import io.llmperf4j.distributed.testing.LoopbackPorts;
 import io.llmperf4j.engine.client.ConnectionMode;
 import io.llmperf4j.engine.harness.HarnessListener;
@@ -55,7 +55,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ClusterRunTest {
     private static SimulatedServer server;
     private static Coordinator coordinator;
-    private static final List<HazelcastInstance> workers = new ArrayList<>();
+    private static LocalWorkers workers;
     private static List<Member> members;
 
     @BeforeAll
@@ -63,21 +63,17 @@ class ClusterRunTest {
         server = SimulatedServer.start(SimulatorConfig.builder()
                 .timeToFirstToken(Duration.ofMillis(10)).interTokenDelay(Duration.ofMillis(1)).build());
         String name = "test-" + UUID.randomUUID();
+        // the coordinator names only itself (its workers are not up yet) and the workers name it: LocalWorkers
         HostPort c = new HostPort("127.0.0.1", LoopbackPorts.next());
-        List<HostPort> all = new ArrayList<>(List.of(c));
-        for (int i = 0; i < 2; i++) all.add(new HostPort("127.0.0.1", LoopbackPorts.next()));
-        coordinator = Coordinator.start(new ClusterSettings(name, all, c), line -> { });
-        for (int i = 1; i <= 2; i++) {
-            workers.add(ClusterNode.start(new ClusterSettings(name, all, all.get(i)), ClusterNode.WORKER,
-                    Map.of(LoadWorker.CONTEXT_KEY, new LoadWorker(api -> "", line -> { }))));
-        }
+        coordinator = Coordinator.start(new ClusterSettings(name, List.of(c), c), line -> { });
+        workers = LocalWorkers.start(name, c, List.of(api -> "", api -> ""));
         members = coordinator.awaitWorkers(2, Duration.ofSeconds(60));
     }
 
     @AfterAll
     static void stopCluster() {
-        for (HazelcastInstance w : workers) w.shutdown();
-        if (coordinator != null) coordinator.close();
+        if (coordinator != null) coordinator.close(); // first: no member has left, so it probes no address
+        if (workers != null) workers.close();
         if (server != null) server.close();
     }
 

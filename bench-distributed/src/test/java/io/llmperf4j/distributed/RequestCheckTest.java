@@ -1,8 +1,8 @@
 package io.llmperf4j.distributed;
 
 import com.hazelcast.cluster.Member;
-import com.hazelcast.core.HazelcastInstance;
 import com.sun.net.httpserver.HttpServer;
+import io.llmperf4j.distributed.testing.LocalWorkers;
 import io.llmperf4j.distributed.testing.LoopbackPorts;
 import io.llmperf4j.model.FailureKind;
 import org.junit.jupiter.api.AfterAll;
@@ -39,7 +39,7 @@ class RequestCheckTest {
     private static HttpServer server;
     private static final List<String> bodies = new CopyOnWriteArrayList<>();
     private static Coordinator coordinator;
-    private static final List<HazelcastInstance> workers = new ArrayList<>();
+    private static LocalWorkers workers;
     private static final List<AtomicReference<String>> keys = List.of(new AtomicReference<>(),
             new AtomicReference<>());
     private static List<Member> members;
@@ -60,21 +60,16 @@ class RequestCheckTest {
         server.start();
         String name = "test-" + UUID.randomUUID();
         HostPort c = new HostPort("127.0.0.1", LoopbackPorts.next());
-        List<HostPort> all = new ArrayList<>(List.of(c));
-        for (int i = 0; i < 2; i++) all.add(new HostPort("127.0.0.1", LoopbackPorts.next()));
-        coordinator = Coordinator.start(new ClusterSettings(name, all, c), line -> { });
-        for (int i = 0; i < 2; i++) {
-            AtomicReference<String> key = keys.get(i);
-            workers.add(ClusterNode.start(new ClusterSettings(name, all, all.get(i + 1)), ClusterNode.WORKER,
-                    Map.of(LoadWorker.CONTEXT_KEY, new LoadWorker(api -> key.get(), line -> { }))));
-        }
+        // the coordinator names only itself (its workers are not up yet) and the workers name it: LocalWorkers
+        coordinator = Coordinator.start(new ClusterSettings(name, List.of(c), c), line -> { });
+        workers = LocalWorkers.start(name, c, List.of(api -> keys.get(0).get(), api -> keys.get(1).get()));
         members = coordinator.awaitWorkers(2, Duration.ofSeconds(60));
     }
 
     @AfterAll
     static void stop() {
-        for (HazelcastInstance w : workers) w.shutdown();
-        if (coordinator != null) coordinator.close();
+        if (coordinator != null) coordinator.close(); // first: no member has left, so it probes no address
+        if (workers != null) workers.close();
         if (server != null) server.stop(0);
     }
 

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 /**
@@ -34,13 +35,19 @@ public final class LocalWorkers implements AutoCloseable {
      */
     public static LocalWorkers start(String cluster, HostPort join, List<UnaryOperator<String>> keys)
             throws IOException {
+        return start(cluster, join, keys, line -> { });
+    }
+
+    /** As {@link #start(String, HostPort, List)}, the workers' log lines to {@code log}. */
+    public static LocalWorkers start(String cluster, HostPort join, List<UnaryOperator<String>> keys,
+            Consumer<String> log) throws IOException {
         LocalWorkers workers = new LocalWorkers();
         HostPort first = join;
         for (UnaryOperator<String> key : keys) {
             HostPort bind = new HostPort("127.0.0.1", LoopbackPorts.next());
             if (first == null) first = bind;
             workers.members.add(ClusterNode.start(new ClusterSettings(cluster, List.of(first), bind),
-                    ClusterNode.WORKER, Map.of(LoadWorker.CONTEXT_KEY, new LoadWorker(key, line -> { }))));
+                    ClusterNode.WORKER, Map.of(LoadWorker.CONTEXT_KEY, new LoadWorker(key, log))));
             workers.ids.add(bind.toString());
         }
         return workers;
