@@ -41,6 +41,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 import java.util.stream.Collectors;
@@ -367,10 +368,23 @@ class ClusterRunTest {
         URI endpoint = URI.create(server.baseUrl() + "/chat/completions");
         List<RequestSpec> slow = new ArrayList<>();
         for (int i = 0; i < 20; i++) slow.add(new RequestSpec(i, "prompt " + i, 5, 400)); // about 0.4 s each
+        // the stop comes once a record has reached the coordinator (a fixed sleep let a loaded machine stop the run
+        // before its first answer); each slot's 10 requests take some 4 s, so most are still to send
+        CountDownLatch firstRecord = new CountDownLatch(1);
+        Coordinator.Live live = new Coordinator.Live() {
+            @Override
+            public void started(long startNanos) {
+            }
+
+            @Override
+            public void onRecord(ScheduledRecord record) {
+                firstRecord.countDown();
+            }
+        };
         CompletableFuture<MergedRun> running = CompletableFuture.supplyAsync(() -> coordinator.run(
                 DistributedPlan.closedLoop(client(endpoint), slow, 2, Duration.ofSeconds(30)), members, Map.of(),
-                text -> 1));
-        Thread.sleep(DistributedPlan.DEFAULT_START_LEAD.toMillis() + 1_000);
+                text -> 1, () -> false, live));
+        assertTrue(firstRecord.await(30, TimeUnit.SECONDS), "no record reached the coordinator");
         coordinator.stop();
         MergedRun run = running.get(30, TimeUnit.SECONDS);
 
