@@ -2,6 +2,7 @@ package io.llmperf4j.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.llmperf4j.distributed.testing.LocalWorkers;
 import io.llmperf4j.distributed.testing.LoopbackPorts;
 import io.llmperf4j.report.csv.RequestCsvReader;
 import io.llmperf4j.model.FailureKind;
@@ -42,7 +43,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Distributed load generation end to end: three worker JVMs ({@code llmperf4j worker}, child processes) and a
  * coordinator ({@code token-benchmark --cluster}, in this JVM), all on 127.0.0.1, against the simulated server. The
- * test that kills a worker runs last, on the three-worker cluster the others ran on, which it leaves broken.
+ * test that kills a worker runs last, on the three-worker cluster the others ran on, which it leaves broken. The
+ * one-worker tests run their worker as a member in this JVM (the real LoadWorker, without a JVM of its own to start
+ * and warm): what they assert is the coordinator's files and lines, and its signals (to a coordinator JVM).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DistributedRunTest {
@@ -66,15 +69,30 @@ class DistributedRunTest {
     static Path sharedDir;
 
     /**
-     * A cluster's name, its workers' ids and their processes, in the same order. Each run's coordinator binds a port
-     * of its own (a port just closed may not bind again at once) and names the workers, which is how it joins them.
+     * A cluster's name, its workers' ids and their processes (none for members in this JVM), in the same order. Each
+     * run's coordinator binds a port of its own (a port just closed may not bind again at once) and names the
+     * workers, which is how it joins them.
      */
     private record SharedCluster(String name, List<String> workerIds, List<Process> processes) {
     }
 
+    /** The one-worker tests' worker, a member in this JVM, started on first use. */
+    private static LocalWorkers localWorker;
+    private static String localCluster;
+
     @AfterAll
     static void stopSharedWorkers() throws InterruptedException {
         stop(sharedWorkers);
+        if (localWorker != null) localWorker.close();
+    }
+
+    /** The one-worker tests' cluster: its name and its worker's id. */
+    private static synchronized SharedCluster localCluster() throws IOException {
+        if (localWorker == null) {
+            localCluster = "test-" + UUID.randomUUID();
+            localWorker = LocalWorkers.start(localCluster, 1, "EMPTY"); // each worker's own key, as a worker JVM's
+        }
+        return new SharedCluster(localCluster, localWorker.ids(), List.of());
     }
 
     private static void stop(List<Process> processes) throws InterruptedException {
@@ -398,7 +416,7 @@ class DistributedRunTest {
         // a shell starts background jobs with SIGINT ignored, and children inherit that: then no Ctrl-C can arrive
         org.junit.jupiter.api.Assumptions.assumeFalse(Signals.sigintIgnoredHere(),
                 "SIGINT is ignored in this process tree");
-        SharedCluster shared = sharedCluster(1);
+        SharedCluster shared = localCluster();
         String cluster = shared.name();
         int coordinatorPort = LoopbackPorts.next();
         List<String> workerIds = shared.workerIds();
@@ -457,7 +475,7 @@ class DistributedRunTest {
     @Test
     @Timeout(180)
     void oneWorkerWritesTheFilesAndColumnsOfThisMachine(@TempDir Path tmp) throws Exception {
-        SharedCluster shared = sharedCluster(1);
+        SharedCluster shared = localCluster();
         String cluster = shared.name();
         int coordinatorPort = LoopbackPorts.next();
         List<String> workerIds = shared.workerIds();
