@@ -9,6 +9,7 @@ import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.tokenize.Tokenizers;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -74,6 +75,15 @@ class DistributedRunTest {
      * workers, which is how it joins them.
      */
     private record SharedCluster(String name, List<String> workerIds, List<Process> processes) {
+    }
+
+    /**
+     * The three worker JVMs start with the class: they boot (seconds each, cold, and their first requests run cold
+     * code) while the one-worker tests run in this JVM, instead of in the first three-worker test's --worker-wait.
+     */
+    @BeforeAll
+    static void bootTheWorkerJvms() throws IOException {
+        sharedCluster(3);
     }
 
     /** The one-worker tests' worker, a member in this JVM, started on first use. */
