@@ -22,7 +22,9 @@ import java.util.function.LongFunction;
  * (a closed loop's slots or an open loop's rate split between the workers, one shared start), so its iteration
  * windows are cut from the merged timeline exactly as a single machine's. Every worker's share builds a new client,
  * so each fork has fresh connection pools, as on one machine. Each fork's records feed its progress as the workers
- * stream them, as a plain distributed level's do; the listener hears them all once the fork is merged.
+ * stream them, as a plain distributed level's do; the listener hears them all once the fork is merged. A worker lost
+ * in one fork is dealt no share of the later ones (nobody would send it): they run on the workers still there, and
+ * the coordinator's log says so, as a sweep's later levels do.
  */
 public final class ClusterForks implements ForkRunner {
     private final Coordinator coordinator;
@@ -34,6 +36,7 @@ public final class ClusterForks implements ForkRunner {
     private final Consumer<MergedRun> afterFork;
     private final LongFunction<RecordListener> liveProgress;
     private volatile boolean stopped;
+    private int forks;
 
     /**
      * @param client                 how workers reach the endpoint; a closed loop caps its connections at its slots
@@ -67,7 +70,13 @@ public final class ClusterForks implements ForkRunner {
             plan = DistributedPlan.openLoop(client.withMaxConnections(openLoopMaxConnections), specs,
                     (OpenLoopSettings) forkLoad);
         }
-        MergedRun merged = coordinator.run(plan, workers, clocks, outputTokens, () -> stopped,
+        forks++;
+        List<Member> present = coordinator.stillMembersForFork(workers, forks);
+        if (present.isEmpty()) {
+            throw new DistributedRunException("every load worker left the cluster before fork " + forks
+                    + ": the forks cannot go on");
+        }
+        MergedRun merged = coordinator.run(plan, present, clocks, outputTokens, () -> stopped,
                 Coordinator.Live.feeding(liveProgress));
         for (ScheduledRecord r : merged.timeline()) {
             listener.onRecord(r.record());

@@ -481,6 +481,21 @@ public final class Coordinator implements AutoCloseable {
         return workers.stream().filter(members::contains).toList();
     }
 
+    /**
+     * As {@link #stillMembers(List)} for harness fork {@code fork} (from 1), saying on the log which workers it runs
+     * without: "fork 2 runs without worker 127.0.0.1:5702 (it left the cluster in an earlier fork)".
+     */
+    public List<Member> stillMembersForFork(List<Member> workers, int fork) {
+        List<Member> present = stillMembers(workers);
+        if (present.size() < workers.size()) {
+            List<String> gone = ids(workers.stream().filter(w -> !present.contains(w)).toList());
+            log.accept("fork " + fork + " runs without worker" + (gone.size() == 1 ? " " : "s ")
+                    + String.join(", ", gone)
+                    + (gone.size() == 1 ? " (it left" : " (they left") + " the cluster in an earlier fork)");
+        }
+        return present;
+    }
+
     private List<Member> workers() {
         List<Member> workers = new ArrayList<>();
         for (Member m : instance.getCluster().getMembers()) {
