@@ -330,16 +330,17 @@ class ClusterRunTest {
             assertTrue(closestMicros.get(w) < 1_000, "worker " + w + "'s send stamps are where its records' "
                     + "wall-clock starts put them, within " + closestMicros.get(w) + " us");
         }
-        // tens of microseconds, up to 6 ms on a 2-core machine at load average 7 and 10.4 ms at 18 (the wake-up for
-        // the instant is late); when the workers connected after the instant, 69-129 ms in this test there: the
-        // bound lies between the two
+        // tens of microseconds, up to 6 ms on a 2-core machine at load average 7, 10.4 ms at 18 and 53 ms at 32 (the
+        // wake-up for the instant is late). Whether the connections were opened before the instant is asserted below
+        // from the records (no request paid a connect), not from this delay: the bound only catches a clock that did
+        // not start at the instant at all (a worker that waited for something else), so it is wide
         for (Map.Entry<String, Long> w : firstSend.entrySet()) {
-            assertTrue(w.getValue() >= 0 && w.getValue() < 40_000_000L, "worker " + w.getKey()
+            assertTrue(w.getValue() >= 0 && w.getValue() < 1_000_000_000L, "worker " + w.getKey()
                     + "'s first request went out " + w.getValue() / 1e6 + " ms after the shared instant: "
                     + run.workers());
         }
         long apart = Math.abs(firstSend.values().stream().reduce((a, b) -> a - b).orElseThrow());
-        assertTrue(apart < 40_000_000L, "the workers' clocks started " + apart / 1e6 + " ms apart");
+        assertTrue(apart < 1_000_000_000L, "the workers' clocks started " + apart / 1e6 + " ms apart");
         LoadResult result = run.result(new ClosedLoopSettings(8, OptionalInt.of(16), Duration.ofSeconds(30),
                 Warmup.NONE, ClosedLoopSettings.PromptOrder.SEND_ORDER));
         assertEquals(8, result.preconnectNanos().length, "each worker's 4 slots, opened before the instant");
