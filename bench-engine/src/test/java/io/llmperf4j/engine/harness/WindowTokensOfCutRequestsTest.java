@@ -1,12 +1,11 @@
 package io.llmperf4j.engine.harness;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.llmperf4j.engine.client.ClientConfig;
 import io.llmperf4j.engine.client.EndpointUrls;
 import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.load.ClosedLoopSettings;
 import io.llmperf4j.engine.load.ScheduledRecord;
+import io.llmperf4j.engine.testserver.TokStreamServer;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.OutputTokenPolicy;
 import io.llmperf4j.model.RequestRecord;
@@ -18,17 +17,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -51,65 +43,21 @@ class WindowTokensOfCutRequestsTest {
     private static final int BROKEN_AFTER = 5;
     private static final long MS = 1_000_000L;
 
-    private HttpServer server;
-    private ExecutorService pool;
-    private final AtomicInteger requests = new AtomicInteger();
-
-    @BeforeEach
-    void start() throws IOException {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        pool = Executors.newCachedThreadPool();
-        server.setExecutor(pool);
-        server.createContext("/v1/chat/completions", this::stream);
-        server.start();
-    }
-
-    @AfterEach
-    void stop() {
-        server.stop(0);
-        pool.shutdownNow();
-    }
+    private TokStreamServer.Running server;
 
     /**
      * 16 tokens (the first request 100), one an event 20 ms apart, then usage; every fourth request broken off after
      * 5 tokens.
      */
-    private void stream(HttpExchange exchange) throws IOException {
-        try (InputStream in = exchange.getRequestBody()) {
-            in.readAllBytes();
-        }
-        int number = requests.incrementAndGet();
-        boolean broken = number % 4 == 0;
-        int tokens = number == 1 ? LONG_TOKENS : TOKENS;
-        exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
-        exchange.sendResponseHeaders(200, 0);
-        OutputStream out = exchange.getResponseBody();
-        try {
-            for (int k = 0; k < tokens; k++) {
-                if (broken && k == BROKEN_AFTER) {
-                    exchange.close(); // the response ends without its last chunk: a stream broken off
-                    return;
-                }
-                String delta = k == 0 ? "{\"role\":\"assistant\",\"content\":\"tok\"}" : "{\"content\":\" tok\"}";
-                write(out, "{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":"
-                        + delta + ",\"finish_reason\":null}]}");
-                Thread.sleep(GAP_MS);
-            }
-            write(out, "{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{},"
-                    + "\"finish_reason\":\"length\"}]}");
-            write(out, "{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"choices\":[],\"usage\":"
-                    + "{\"prompt_tokens\":2,\"completion_tokens\":" + tokens + ",\"total_tokens\":" + (tokens + 2)
-                    + "}}");
-            out.write("data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
-            out.close();
-        } catch (IOException | InterruptedException gone) {
-            exchange.close(); // the client cancelled at the fork's end
-        }
+    @BeforeEach
+    void start() throws IOException {
+        server = new TokStreamServer(n -> n == 1 ? LONG_TOKENS : TOKENS, 1, Duration.ofMillis(GAP_MS),
+                n -> n % 4 == 0, BROKEN_AFTER).start();
     }
 
-    private static void write(OutputStream out, String json) throws IOException {
-        out.write(("data: " + json + "\n\n").getBytes(StandardCharsets.UTF_8));
-        out.flush();
+    @AfterEach
+    void stop() {
+        server.close();
     }
 
     @Test
@@ -126,8 +74,7 @@ class WindowTokensOfCutRequestsTest {
     }
 
     private void assertEveryWindowCountsTheTokensThatArrivedInIt(TokenCounter counter) {
-        java.net.URI url = EndpointUrls.chatCompletions((
-                "http://127.0.0.1:" + server.getAddress().getPort() + "/v1"));
+        java.net.URI url = EndpointUrls.chatCompletions(server.baseUrl());
         HarnessRunner runner = new HarnessRunner(() -> new NettyLlmClient(ClientConfig.builder(url, "m")
                 .maxConnections(8).build()), counter, OutputTokenPolicy.DEFAULT);
         List<RequestSpec> specs = List.of(new RequestSpec(0, "hello", 1, TOKENS));

@@ -1,10 +1,9 @@
 package io.llmperf4j.engine.load;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.llmperf4j.engine.client.ClientConfig;
 import io.llmperf4j.engine.client.EndpointUrls;
 import io.llmperf4j.engine.client.NettyLlmClient;
+import io.llmperf4j.engine.testserver.TokStreamServer;
 import io.llmperf4j.model.OutputTokenPolicy;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
@@ -15,18 +14,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -50,61 +42,18 @@ class HeldConcurrencyCutRequestsTest {
     private static final int CONCURRENCY = 4;
     private static final int REQUESTS = 24;
 
-    private HttpServer server;
-    private ExecutorService pool;
-    private final AtomicInteger requests = new AtomicInteger();
+    private TokStreamServer.Running server;
 
+    /** 16 events "tok " 5 ms apart, then usage 32; every third request broken off after 5 events. */
     @BeforeEach
     void start() throws IOException {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        pool = Executors.newCachedThreadPool();
-        server.setExecutor(pool);
-        server.createContext("/v1/chat/completions", this::stream);
-        server.start();
+        server = new TokStreamServer(n -> EVENTS, SERVER_TOKENS_PER_EVENT, Duration.ofMillis(5), n -> n % 3 == 0,
+                BROKEN_AFTER).start();
     }
 
     @AfterEach
     void stop() {
-        server.stop(0);
-        pool.shutdownNow();
-    }
-
-    /** 16 events "tok " 5 ms apart, then usage 32; every third request broken off after 5 events. */
-    private void stream(HttpExchange exchange) throws IOException {
-        try (InputStream in = exchange.getRequestBody()) {
-            in.readAllBytes();
-        }
-        boolean broken = requests.incrementAndGet() % 3 == 0;
-        exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
-        exchange.sendResponseHeaders(200, 0);
-        OutputStream out = exchange.getResponseBody();
-        try {
-            for (int k = 0; k < EVENTS; k++) {
-                if (broken && k == BROKEN_AFTER) {
-                    exchange.close(); // the response ends without its last chunk: a stream broken off, no usage
-                    return;
-                }
-                String delta = k == 0 ? "{\"role\":\"assistant\",\"content\":\"tok \"}" : "{\"content\":\"tok \"}";
-                write(out, "{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":"
-                        + delta + ",\"finish_reason\":null}]}");
-                Thread.sleep(5);
-            }
-            int tokens = SERVER_TOKENS_PER_EVENT * EVENTS;
-            write(out, "{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{},"
-                    + "\"finish_reason\":\"length\"}]}");
-            write(out, "{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"choices\":[],\"usage\":"
-                    + "{\"prompt_tokens\":2,\"completion_tokens\":" + tokens + ",\"total_tokens\":" + (tokens + 2)
-                    + "}}");
-            out.write("data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
-            out.close();
-        } catch (IOException | InterruptedException gone) {
-            exchange.close();
-        }
-    }
-
-    private static void write(OutputStream out, String json) throws IOException {
-        out.write(("data: " + json + "\n\n").getBytes(StandardCharsets.UTF_8));
-        out.flush();
+        server.close();
     }
 
     @Test
@@ -120,7 +69,7 @@ class HeldConcurrencyCutRequestsTest {
     }
 
     private void assertEveryEventInTheWindowCountsTheServersRate(TokenCounter counter) {
-        URI url = EndpointUrls.chatCompletions("http://127.0.0.1:" + server.getAddress().getPort() + "/v1");
+        URI url = EndpointUrls.chatCompletions(server.baseUrl());
         List<RequestSpec> specs = IntStream.range(0, REQUESTS).mapToObj(i -> new RequestSpec(i, "hello", 1, EVENTS))
                 .toList();
         SweepResult sweep;
