@@ -4,6 +4,8 @@ import io.llmperf4j.engine.load.ArrivalSchedule;
 import io.llmperf4j.engine.load.LoadSettings;
 import io.llmperf4j.engine.load.OpenLoopResult;
 import io.llmperf4j.engine.load.OpenLoopSettings;
+import io.llmperf4j.engine.load.PacedWorkload;
+import io.llmperf4j.model.RequestSpec;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +30,21 @@ final class ScheduleTimeout {
      * their own time).
      */
     static Optional<String> beforeRun(LoadPlan plan) {
+        return beforeRun(plan, List.of());
+    }
+
+    /**
+     * As {@link #beforeRun(LoadPlan)} for the run's {@code requests}: when they are multi-turn sessions
+     * ({@link PacedWorkload}) the schedule's arrivals are the sessions' first turns, as {@link
+     * io.llmperf4j.engine.load.SessionRunner} uses them (with a request budget, one per session); their later turns
+     * follow the replies and think times, which no schedule holds, so only a session's start is judged, and the
+     * turns its think times alone would put past the timeout: "the schedule's 4 sessions start by 1.5 s, within
+     * --timeout 3 s, but their think times alone put 6 of their 16 turns after it: at least 6 turns would not be
+     * sent; ...".
+     */
+    static Optional<String> beforeRun(LoadPlan plan, List<RequestSpec> requests) {
         if (plan.harness() != null || !plan.kind().open()) return Optional.empty();
+        if (requests instanceof PacedWorkload paced) return sessions(plan, paced);
         List<String> cut = new ArrayList<>();
         String single = null;
         long longestNanos = 0;
@@ -88,6 +104,51 @@ final class ScheduleTimeout {
         }
         return notSent + " of the " + all + (all == 1 ? " arrival" : " arrivals") + (notSent == 1 ? " was" : " were")
                 + " not sent: " + why;
+    }
+
+    /** {@link #beforeRun(LoadPlan, List)} for sessions: their starts, then their think times, against the timeout. */
+    private static Optional<String> sessions(LoadPlan plan, PacedWorkload paced) {
+        List<List<RequestSpec>> sessions = paced.sessionList();
+        for (LoadSettings level : plan.profile().levels(plan.warmup())) {
+            if (!(level instanceof OpenLoopSettings open)) continue;
+            long[] starts = paced.startOffsetsNanos();
+            if (starts == null) {
+                starts = open.schedule().offsetsNanos();
+                // a request budget: one arrival per session (its turns are the requests), as the runner uses them
+                if (open.maxRequests().isPresent() && starts.length > sessions.size()) {
+                    starts = java.util.Arrays.copyOf(starts, sessions.size());
+                }
+            }
+            long timeoutNanos = open.timeout().toNanos();
+            int turns = 0;
+            int cutStarts = 0;
+            int cutTurns = 0;
+            for (int i = 0; i < starts.length; i++) {
+                List<RequestSpec> session = sessions.get(i % sessions.size());
+                if (starts[i] >= timeoutNanos) cutStarts++;
+                long due = starts[i];
+                for (int t = 0; t < session.size(); t++) {
+                    if (t > 0) due += paced.thinkTime().nanosBefore(session.get(t));
+                    if (due >= timeoutNanos) cutTurns++;
+                }
+                turns += session.size();
+            }
+            if (cutTurns == 0) continue;
+            long last = starts[starts.length - 1];
+            long timeoutSeconds = open.timeout().toSeconds();
+            String what = cutStarts > 0
+                    ? String.format(Locale.ROOT, "the schedule needs %s s to its last session's start, but --timeout "
+                    + "ends the run after %d s: %d of its %d sessions would not start, and at least %d of their %d "
+                    + "turns would not be sent; give --timeout %d or more (and time for the sessions' later turns "
+                    + "and replies) to run it all", seconds(last), timeoutSeconds, cutStarts, starts.length, cutTurns,
+                    turns, last / 1_000_000_000L + 1)
+                    : String.format(Locale.ROOT, "the schedule's %d sessions start by %s s, within --timeout %d s, "
+                    + "but their think times alone put %d of their %d turns after it: at least %d turns would not be "
+                    + "sent (their replies' time adds to it); raise --timeout to run them all", starts.length,
+                    seconds(last), timeoutSeconds, cutTurns, turns, cutTurns);
+            return Optional.of("llmperf4j: warning: " + what);
+        }
+        return Optional.empty();
     }
 
     private static String seconds(long nanos) {

@@ -136,7 +136,7 @@ final class TokenRun {
                         + (plan.comparison() ? "; models compared: " + String.join(", ", plan.models()) : ""));
             }
             ConcurrencyWarning.concurrencyAboveRequests(plan).ifPresent(err::println);
-            ScheduleTimeout.beforeRun(plan).ifPresent(err::println);
+            ScheduleTimeout.beforeRun(plan, workload.requests()).ifPresent(err::println);
             ServerMetricsSession serverMetrics = ServerMetricsSession.open(request.serverMetrics(), executor.uri(),
                     executor.apiKey(), common, err);
             // After the endpoint is up: the embedded server's classes (Netty's server channels) are loaded by then.
