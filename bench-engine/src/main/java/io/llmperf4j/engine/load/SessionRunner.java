@@ -63,7 +63,10 @@ import java.util.function.BooleanSupplier;
  * known before. A turn built and never sent (a stop, the deadline, the request budget) gives its request back.
  * Warmup does not apply to sessions. The calling thread sends and
  * collects (a send never blocks); it counts output tokens before building the next turn, so its history and input
- * count include the reply.
+ * count include the reply. The listener (the journal, the live line) is called on a thread of its own
+ * ({@link RecordPublisher}), each record after the turns it made due were sent: on this thread its first call, loading
+ * and compiling the journal's code, held the next turns' sends for 230 ms (the sessions QA: turns sent 103-576 ms
+ * after their due times, the server idle).
  */
 public final class SessionRunner {
 
@@ -260,6 +263,9 @@ public final class SessionRunner {
         final java.util.Set<Active> active = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         final List<RequestRecord> records = new ArrayList<>();
         final List<ScheduledRecord> timeline = new ArrayList<>();
+        /** Records counted and not yet handed to the listener: it is called after the sends they made due. */
+        final ArrayDeque<ScheduledRecord> unpublished = new ArrayDeque<>();
+        final RecordPublisher publisher;
         long seq;
         /** The turns the sessions still in progress had not sent when the loop ended (its timeout, a stop). */
         int turnsNotSentAtEnd;
@@ -293,6 +299,7 @@ public final class SessionRunner {
             this.workload = workload;
             this.sessions = workload.sessionList();
             this.listener = listener == null ? RecordListener.NONE : listener;
+            this.publisher = new RecordPublisher(this.listener, this::stopNow);
             this.concurrency = concurrency;
             this.maxRequests = maxRequests;
             this.starts = starts;
@@ -330,6 +337,7 @@ public final class SessionRunner {
                 clean = true;
             } finally {
                 if (!clean) cancelAll();
+                publisher.drain(); // every record heard before the result is
             }
             if (deadlineCut) timedOut = true;
             if (stopAsked && !timedOut) stopped = true;
@@ -449,6 +457,7 @@ public final class SessionRunner {
                     send(pending.poll(), now);
                 }
                 buildAhead(System.nanoTime());
+                publish(); // after the sends: the listener's work is never a turn's send lag
                 int waiting = 0; // due, kept behind the cap
                 if (inFlight.size() >= inFlightCap) {
                     for (Due d : pending) if (d.dueNanos <= now) waiting++;
@@ -539,8 +548,9 @@ public final class SessionRunner {
             RequestRecord record = f.record() != null ? f.record() : failed(e.sent(), clientId(e, f.launch()),
                     e.actualOffset(), new Failure(FailureKind.CLIENT_ERROR, -1,
                     "the client completed the request without a record: " + f.error()));
-            ScheduledRecord counted = keep(new ScheduledRecord(record, f.launch(), e.intendedOffset(),
+            ScheduledRecord counted = count(new ScheduledRecord(record, f.launch(), e.intendedOffset(),
                     e.actualOffset(), false));
+            unpublished.add(counted);
             Active session = e.session();
             RequestRecord r = counted.record();
             long ended = e.endNanos(r, startNanos);
@@ -588,12 +598,24 @@ public final class SessionRunner {
             }
         }
 
-        private ScheduledRecord keep(ScheduledRecord scheduled) {
-            ScheduledRecord counted = scheduled.withRecord(ClientTokenCount.count(scheduled.record(), tokenCounter));
-            timeline.add(counted);
-            records.add(counted.record());
-            listener.onScheduledRecord(counted);
-            return counted;
+        private void keep(ScheduledRecord scheduled) {
+            unpublished.add(count(scheduled));
+            publish();
+        }
+
+        /** {@code scheduled} with its output tokens counted (the next turn's input count needs them). */
+        private ScheduledRecord count(ScheduledRecord scheduled) {
+            return scheduled.withRecord(ClientTokenCount.count(scheduled.record(), tokenCounter));
+        }
+
+        /** Keeps the counted records, in the order they completed, and hands each to the listener. */
+        private void publish() {
+            ScheduledRecord counted;
+            while ((counted = unpublished.poll()) != null) {
+                timeline.add(counted);
+                records.add(counted.record());
+                publisher.publish(counted);
+            }
         }
 
         /**
@@ -604,6 +626,7 @@ public final class SessionRunner {
          * recorded here as CANCELLED.
          */
         private void cancelAndCollect() {
+            publish(); // a record the loop counted before it left
             pending.forEach(Due::drop);
             pending.clear();
             toBuild.clear();

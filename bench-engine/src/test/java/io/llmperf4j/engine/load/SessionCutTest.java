@@ -2,7 +2,6 @@ package io.llmperf4j.engine.load;
 
 import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.testserver.TimedSseServer;
-import io.llmperf4j.model.RequestRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -63,17 +62,16 @@ class SessionCutTest {
     void aSessionWhoseFirstTurnTheStopCameBeforeHasNoTurnsNotSent() throws Exception {
         try (TimedSseServer server = TimedSseServer.start(Duration.ofMillis(2), Duration.ofMillis(1));
              NettyLlmClient client = netty(server)) {
-            SessionRunner runner = new SessionRunner(client, String::length);
+            AtomicReference<SessionRunner> runner = new AtomicReference<>();
             AtomicReference<Integer> seen = new AtomicReference<>(0);
-            // one slot; the stop comes as session 0's last turn is kept, before the slot's next session sends
-            RecordListener stopAtTheEndOfTheFirstSession = new RecordListener() {
-                @Override
-                public void onRecord(RequestRecord record) {
-                    if (seen.updateAndGet(n -> n + 1) == 3) runner.stop();
-                }
-            };
-            ClosedLoopResult result = runner.runClosed(workload(3, 3, 0),
-                    new ClosedLoopSettings(1, OptionalInt.of(9), Duration.ofSeconds(30)), stopAtTheEndOfTheFirstSession,
+            // one slot; the stop comes as session 0's last reply is counted, before the slot's next session sends
+            // (the listener hears a record only after the sends it made due)
+            runner.set(new SessionRunner(client, text -> {
+                if (seen.updateAndGet(n -> n + 1) == 3) runner.get().stop();
+                return text.length();
+            }));
+            ClosedLoopResult result = runner.get().runClosed(workload(3, 3, 0),
+                    new ClosedLoopSettings(1, OptionalInt.of(9), Duration.ofSeconds(30)), RecordListener.NONE,
                     () -> false);
 
             assertTrue(result.stopped());
