@@ -414,10 +414,12 @@ final class ModelRun implements BenchmarkListener {
         BenchmarkRun run = cx.finishRun().apply(new BenchmarkRun(levelSettings(outcome.settings(), load.records()),
                 load.records(), load.startEpochMillis(), load.endEpochMillis(), load.durationNanos(), load.requestsSent(),
                 load.timedOut(), load.clientOverhead()).withPreconnectNanos(load.preconnectNanos()));
-        // a schedule's lags (an open loop's, sessions'): goodput judges TTFT and E2E from the intended send
-        RunMetrics metrics = metrics(run, sendLags(load), load.warmupRecords(), serverGoneBefore(outcome));
+        // a schedule's lags (an open loop's arrivals): goodput judges TTFT and E2E from the intended send; a turn
+        // due at a time the client set (after its think time) from the actual send, its lag warned apart
+        RunMetrics metrics = metrics(run, arrivalLags(load), load.warmupRecords(), serverGoneBefore(outcome));
         metrics = behindSchedule(outcome.summary(), load).map(metrics::withWarning).orElse(metrics);
         metrics = sentLate(load).map(metrics::withWarning).orElse(metrics);
+        metrics = turnsSentLate(load).map(metrics::withWarning).orElse(metrics);
         if (cx.serverMetrics() != null) {
             // whether warmup ran, from the level's settings: a cluster's measured window starts at its first
             // worker's start, after the shared start, so its measure-start offset is not 0 even without warmup
@@ -621,9 +623,39 @@ final class ModelRun implements BenchmarkListener {
      */
     private Optional<RunWarning> sentLate(LoadResult load) {
         if (!(load instanceof OpenLoopResult open)) return Optional.empty();
-        long[] lags = open.measuredTimeline().stream().mapToLong(ScheduledRecord::sendLagNanos).toArray();
+        long[] lags = open.measuredTimeline().stream().filter(r -> arrival(load, r))
+                .mapToLong(ScheduledRecord::sendLagNanos).toArray();
         return RunWarnings.sentLate(lags, open.settings().requestsPerSecond(),
                 open.settings().maxConcurrency().orElse(0));
+    }
+
+    /** TURNS_SENT_LATE: the send lags of sessions' turns due at a time the client set ({@link #arrival}). */
+    private Optional<RunWarning> turnsSentLate(LoadResult load) {
+        if (!sessions()) return Optional.empty();
+        long[] lags = load.measuredTimeline().stream().filter(r -> !arrival(load, r))
+                .mapToLong(ScheduledRecord::sendLagNanos).toArray();
+        int cap = load.settings() instanceof OpenLoopSettings open ? open.maxConcurrency().orElse(0) : 0;
+        return RunWarnings.turnsSentLate(lags, cap);
+    }
+
+    /**
+     * Whether {@code r} was due at its schedule's instant (an open loop's arrival: a request, or a session's first
+     * turn), not at a time the client set itself (a later turn, due at the previous reply's end plus its think time;
+     * a closed loop's next session, due when its slot freed), where the lag is the client's and goodput judges from
+     * the actual send, as the capacity search does an uncapped open loop's client lag (ClientLagJudge).
+     */
+    private boolean arrival(LoadResult load, ScheduledRecord r) {
+        return load instanceof OpenLoopResult && (!sessions() || r.record().tags().turn() <= 0);
+    }
+
+    /** The send lags goodput and the SLO verdict judge: the arrivals' ({@link #arrival}), by client request id. */
+    private Map<String, Long> arrivalLags(LoadResult load) {
+        Map<String, Long> lags = new HashMap<>();
+        if (load == null || !scheduled(load.settings())) return lags;
+        for (ScheduledRecord r : load.measuredTimeline()) {
+            if (arrival(load, r)) lags.put(r.record().clientRequestId(), r.sendLagNanos());
+        }
+        return lags;
     }
 
     // ---------------------------------------------------------------- files

@@ -80,6 +80,11 @@ public final class RunWarnings {
      * compiler caught up) do not change the pattern the server saw, and a short run's 1 % is one arrival.
      */
     public static final int SENT_LATE_MIN_ARRIVALS = 3;
+    /**
+     * TURNS_SENT_LATE needs at least this many late turns: a session run is often a few dozen turns, where two turns
+     * half a second late are already a different conversation pace (the sessions QA's: 2 of 8).
+     */
+    public static final int TURNS_SENT_LATE_MIN_TURNS = 2;
 
     /** PREFIX_CACHE_REUSED fires above this share of prompt tokens served from the server's prefix cache. */
     public static final double PREFIX_CACHE_REUSED_SHARE = 0.5;
@@ -326,6 +331,39 @@ public final class RunWarnings {
                 late, lags.length, percent, bound / 1e6, SENT_LATE_FLOOR_MILLIS, interval / 1e6,
                 SENT_LATE_SHARE_PERCENT, Percentiles.of(lags, 50) / 1e6, Percentiles.of(lags, 99) / 1e6,
                 lags[lags.length - 1] / 1e6, why)));
+    }
+
+    /**
+     * TURNS_SENT_LATE, for sessions' turns whose due time the client set itself (a later turn at the previous reply's
+     * end plus its think time; a closed loop's next session when its slot freed): more than {@value
+     * #SENT_LATE_SHARE_PERCENT} % of them, and at least {@value #TURNS_SENT_LATE_MIN_TURNS}, went out more than {@value
+     * #SENT_LATE_FLOOR_MILLIS} ms after they were due. Their TTFT and E2E are judged from the actual send, so this is
+     * where the lag shows. Empty otherwise.
+     *
+     * @param sendLagNanos   those turns' send lags, ns; negatives ignored
+     * @param maxConcurrency the {@code --max-concurrency} cap, or 0 for none
+     */
+    public static Optional<RunWarning> turnsSentLate(long[] sendLagNanos, int maxConcurrency) {
+        long[] lags = Arrays.stream(sendLagNanos).filter(v -> v >= 0).sorted().toArray();
+        if (lags.length == 0) return Optional.empty();
+        long bound = SENT_LATE_FLOOR_MILLIS * 1_000_000L;
+        long late = Arrays.stream(lags).filter(v -> v > bound).count();
+        double percent = 100.0 * late / lags.length;
+        if (percent <= SENT_LATE_SHARE_PERCENT || late < TURNS_SENT_LATE_MIN_TURNS) return Optional.empty();
+        String why = maxConcurrency > 0
+                ? "a turn due while the --max-concurrency " + maxConcurrency + " cap is full waits for a free slot, "
+                + "and the wait counts here; raise the cap, or"
+                : "the client was late (CLIENT_BOTTLENECK, when raised, says why; a cold client's first turns are "
+                + "later: keep the client warm-up);";
+        return Optional.of(new RunWarning(WarningCode.TURNS_SENT_LATE, String.format(Locale.ROOT, "Sessions' turns "
+                        + "sent late: %d of %d turns due at a time the client set (a later turn after its think "
+                        + "time, a closed loop's next session when its slot freed) went out more than %d ms after "
+                        + "it (%.1f %%); send lag p50 %.2f ms, p99 %.2f ms, max %.2f ms. The conversations went at the "
+                        + "client's pace, not the workload's; their TTFT and E2E, goodput and --slo count from the "
+                        + "actual send, so the lag is not in them: %s run the client on a quieter machine or one of "
+                        + "its own. The CSV's send_lag_s has each turn's lag.",
+                late, lags.length, SENT_LATE_FLOOR_MILLIS, percent, Percentiles.of(lags, 50) / 1e6,
+                Percentiles.of(lags, 99) / 1e6, lags[lags.length - 1] / 1e6, why)));
     }
 
     private static double p50(MetricStats stats) {
