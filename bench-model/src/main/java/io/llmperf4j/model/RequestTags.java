@@ -14,14 +14,22 @@ import java.util.List;
  * @param imageBytes   encoded bytes of the images sent (before base64)
  * @param endMarkerMissing a successful stream that ended cleanly after its finish reason but without the API's end
  *                     marker ({@code data: [DONE]}, {@code message_stop}); not written to the per-request files
+ * @param sessionTurns the turns the workload gave the request's session (a failed session's rest: its session's,
+ *                     not the rest's), so a summary tells a session completed from one cut; 0 when unknown (outside
+ *                     sessions, or a record written before this was)
  */
 public record RequestTags(String sessionId, int turn, Integer cachedTokens, int imageCount, long imagePixels,
-                          long imageBytes, boolean endMarkerMissing) {
+                          long imageBytes, boolean endMarkerMissing, int sessionTurns) {
     public static final RequestTags NONE = new RequestTags(null, -1, null, 0, 0, 0);
 
     public RequestTags(String sessionId, int turn, Integer cachedTokens, int imageCount, long imagePixels,
                        long imageBytes) {
         this(sessionId, turn, cachedTokens, imageCount, imagePixels, imageBytes, false);
+    }
+
+    public RequestTags(String sessionId, int turn, Integer cachedTokens, int imageCount, long imagePixels,
+                       long imageBytes, boolean endMarkerMissing) {
+        this(sessionId, turn, cachedTokens, imageCount, imagePixels, imageBytes, endMarkerMissing, 0);
     }
 
     /** The tags a request's inputs determine before it is sent. */
@@ -41,10 +49,17 @@ public record RequestTags(String sessionId, int turn, Integer cachedTokens, int 
     }
 
     public RequestTags withCachedTokens(Integer tokens) {
-        return new RequestTags(sessionId, turn, tokens, imageCount, imagePixels, imageBytes, endMarkerMissing);
+        return new RequestTags(sessionId, turn, tokens, imageCount, imagePixels, imageBytes, endMarkerMissing,
+                sessionTurns);
     }
 
     public RequestTags withEndMarkerMissing() {
-        return new RequestTags(sessionId, turn, cachedTokens, imageCount, imagePixels, imageBytes, true);
+        return new RequestTags(sessionId, turn, cachedTokens, imageCount, imagePixels, imageBytes, true, sessionTurns);
+    }
+
+    /** These tags with the turns the workload gave the request's session. */
+    public RequestTags withSessionTurns(int turns) {
+        return new RequestTags(sessionId, turn, cachedTokens, imageCount, imagePixels, imageBytes, endMarkerMissing,
+                turns);
     }
 }

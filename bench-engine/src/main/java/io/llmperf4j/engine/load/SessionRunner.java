@@ -548,8 +548,8 @@ public final class SessionRunner {
             RequestRecord record = f.record() != null ? f.record() : failed(e.sent(), clientId(e, f.launch()),
                     e.actualOffset(), new Failure(FailureKind.CLIENT_ERROR, -1,
                     "the client completed the request without a record: " + f.error()));
-            ScheduledRecord counted = count(new ScheduledRecord(record, f.launch(), e.intendedOffset(),
-                    e.actualOffset(), false));
+            ScheduledRecord counted = count(new ScheduledRecord(withSessionTurns(record, e.session()), f.launch(),
+                    e.intendedOffset(), e.actualOffset(), false));
             unpublished.add(counted);
             Active session = e.session();
             RequestRecord r = counted.record();
@@ -640,7 +640,8 @@ public final class SessionRunner {
                 if (e == null) return;
                 RequestRecord record = f.record() != null ? f.record() : failed(e.sent(), clientId(e, f.launch()),
                         e.actualOffset(), new Failure(FailureKind.CANCELLED, -1, "cancelled: " + f.error()));
-                taken.add(new ScheduledRecord(record, f.launch(), e.intendedOffset(), e.actualOffset(), false));
+                taken.add(new ScheduledRecord(withSessionTurns(record, e.session()), f.launch(), e.intendedOffset(),
+                        e.actualOffset(), false));
             };
             boolean interrupted = CancelGrace.collect(finished, () -> !inFlight.isEmpty(), take,
                     cancelGrace);
@@ -649,10 +650,10 @@ public final class SessionRunner {
             for (Map.Entry<Integer, InFlight> left : List.copyOf(inFlight.entrySet())) {
                 InFlight e = left.getValue();
                 RequestRecord completed = CancelGrace.recordOf(e.handle(), e.wireEnded().get());
-                taken.add(new ScheduledRecord(completed != null ? completed : failed(e.sent(),
+                taken.add(new ScheduledRecord(withSessionTurns(completed != null ? completed : failed(e.sent(),
                         clientId(e, left.getKey()), e.actualOffset(), new Failure(FailureKind.CANCELLED, -1,
                         "cancelled; the client gave no record within " + cancelGrace.toSeconds() + " s")),
-                        left.getKey(), e.intendedOffset(), e.actualOffset(), false));
+                        e.session()), left.getKey(), e.intendedOffset(), e.actualOffset(), false));
             }
             inFlight.clear();
             try {
@@ -673,6 +674,15 @@ public final class SessionRunner {
                     }
                 }
             }
+        }
+
+        /**
+         * {@code record} tagged with the turns the workload gave its session (a rest's: the session it is the rest
+         * of), so the summary tells the sessions completed from those cut; unchanged outside sessions.
+         */
+        private RequestRecord withSessionTurns(RequestRecord record, Active session) {
+            if (session.id == null || record.tags().sessionId() == null) return record;
+            return record.withTags(record.tags().withSessionTurns(session.firstTurn + session.turns.size()));
         }
 
         private String clientId(InFlight e, int launch) {

@@ -24,14 +24,30 @@ import java.util.TreeMap;
  * @param cachedTokens       sum of the cached prompt tokens reported (0 when none was)
  * @param promptTokens       sum of the server's prompt tokens of the successful requests with server usage, whether
  *                           or not any reported a cached count; null when none reported usage
- * @param sessions           distinct sessions among the recorded requests (0 without sessions)
- * @param byTurn             one row per turn index, ascending (empty without sessions)
+ * @param sessions           the workload's sessions among the recorded requests (0 without sessions): a failed
+ *                           session's rest ({@code s0~t2}, sent without history) counts in its session, not as one
+ * @param byTurn             one row per turn index, ascending (empty without sessions): a turn's place in its session
+ *                           as the workload defined it (a rest's turns keep theirs, though sent without history)
  * @param turnsNotSent       a closed loop of sessions: the turns of sessions started and not ended that were never
  *                           sent when the run ended (its --timeout, a stop); null (absent) otherwise
+ * @param sessionsCompleted  sessions every turn of which (as the workload gave them) succeeded; null when the records
+ *                           do not say their sessions' turns (written before they did)
+ * @param sessionsCut        the other sessions: a failed turn, the run's end or a stop cut them
+ * @param sessionDurationP50S p50 over sessions of the first send to the last end of their turns, seconds
+ * @param sessionDurationP90S p90 of the same
+ * @param meanTurnsPerSession successful turns per session, mean
+ * @param singleRequests     requests without a session (a trace's) whose usage the hit rate, {@code cached_tokens}
+ *                           and {@code prompt_tokens} count beside the sessions' turns; absent when none
  */
 public record SessionsSummary(Double prefixCacheHitRate, long cachedTokens, Long promptTokens, int sessions,
                               List<TurnJson> byTurn,
-                              @JsonInclude(JsonInclude.Include.NON_NULL) Integer turnsNotSent) {
+                              @JsonInclude(JsonInclude.Include.NON_NULL) Integer turnsNotSent,
+                              @JsonInclude(JsonInclude.Include.NON_NULL) Integer sessionsCompleted,
+                              @JsonInclude(JsonInclude.Include.NON_NULL) Integer sessionsCut,
+                              @JsonInclude(JsonInclude.Include.NON_NULL) Double sessionDurationP50S,
+                              @JsonInclude(JsonInclude.Include.NON_NULL) Double sessionDurationP90S,
+                              @JsonInclude(JsonInclude.Include.NON_NULL) Double meanTurnsPerSession,
+                              @JsonInclude(JsonInclude.Include.NON_NULL) Integer singleRequests) {
 
     /** A section without a count of turns not sent. */
     public SessionsSummary(Double prefixCacheHitRate, long cachedTokens, Long promptTokens, int sessions,
@@ -39,10 +55,33 @@ public record SessionsSummary(Double prefixCacheHitRate, long cachedTokens, Long
         this(prefixCacheHitRate, cachedTokens, promptTokens, sessions, byTurn, null);
     }
 
+    /** A section without the per-session figures. */
+    public SessionsSummary(Double prefixCacheHitRate, long cachedTokens, Long promptTokens, int sessions,
+                           List<TurnJson> byTurn, Integer turnsNotSent) {
+        this(prefixCacheHitRate, cachedTokens, promptTokens, sessions, byTurn, turnsNotSent, null, null, null, null,
+                null, null);
+    }
+
     /** The same section with the closed loop's count of turns not sent (null: none known). */
     public SessionsSummary withTurnsNotSent(Integer turns) {
-        return new SessionsSummary(prefixCacheHitRate, cachedTokens, promptTokens, sessions, byTurn, turns);
+        return new SessionsSummary(prefixCacheHitRate, cachedTokens, promptTokens, sessions, byTurn, turns,
+                sessionsCompleted, sessionsCut, sessionDurationP50S, sessionDurationP90S, meanTurnsPerSession,
+                singleRequests);
     }
+
+    /** A session's id without a failed session's rest suffix ({@code s0~t2} is session {@code s0}'s rest). */
+    static String workloadSession(String id) {
+        return id.replaceFirst("~t\\d+$", "");
+    }
+
+    /** The place in its session of a turn a record was: a rest's turns count on from where the rest began. */
+    static int workloadTurn(RequestRecord r) {
+        String id = r.tags().sessionId();
+        java.util.regex.Matcher m = REST.matcher(id);
+        return m.find() && r.tags().turn() >= 0 ? r.tags().turn() + Integer.parseInt(m.group(1)) : r.tags().turn();
+    }
+
+    private static final java.util.regex.Pattern REST = java.util.regex.Pattern.compile("~t(\\d+)$");
 
     /**
      * One turn index over every session: successful requests only. {@code itlMeanS} ({@code itl_mean_s}, the name
@@ -71,23 +110,53 @@ public record SessionsSummary(Double prefixCacheHitRate, long cachedTokens, Long
         long prompt = 0;
         boolean anyUsage = false;
         Map<Integer, List<RequestRecord>> turns = new TreeMap<>();
-        java.util.Set<String> sessionIds = new java.util.HashSet<>();
+        Map<String, List<RequestRecord>> bySession = new java.util.LinkedHashMap<>();
+        int singles = 0;
         for (RequestRecord r : records) {
-            if (r.tags().sessionId() != null) sessionIds.add(r.tags().sessionId());
+            String id = r.tags().sessionId();
+            if (id != null) bySession.computeIfAbsent(workloadSession(id), k -> new ArrayList<>()).add(r);
             if (!r.succeeded()) continue;
             if (r.usagePromptTokens() != null) { // the server's count, with or without a cached count beside it
                 anyUsage = true;
                 prompt += r.usagePromptTokens();
                 cached += r.tags().cachedTokens() == null ? 0 : r.tags().cachedTokens();
+                if (id == null) singles++;
             }
-            if (r.tags().sessionId() != null && r.tags().turn() >= 0) {
-                turns.computeIfAbsent(r.tags().turn(), t -> new ArrayList<>()).add(r);
+            if (id != null && r.tags().turn() >= 0) {
+                turns.computeIfAbsent(workloadTurn(r), t -> new ArrayList<>()).add(r);
             }
         }
         List<TurnJson> byTurn = new ArrayList<>();
         turns.forEach((turn, rs) -> byTurn.add(turn(turn, rs, counting)));
         Double rate = anyCached && prompt > 0 ? (double) cached / prompt : null;
-        return new SessionsSummary(rate, cached, anyUsage ? prompt : null, sessionIds.size(), byTurn);
+        if (bySession.isEmpty()) return new SessionsSummary(rate, cached, anyUsage ? prompt : null, 0, byTurn);
+        // per session: completed when every turn the workload gave it succeeded; its span, first send to last end
+        int completed = 0;
+        boolean turnsKnown = true;
+        long successes = 0;
+        double[] durations = new double[bySession.size()];
+        int k = 0;
+        for (List<RequestRecord> rs : bySession.values()) {
+            int ok = 0;
+            int planned = 0;
+            long first = Long.MAX_VALUE;
+            long last = Long.MIN_VALUE;
+            for (RequestRecord r : rs) {
+                if (r.succeeded()) ok++;
+                planned = Math.max(planned, r.tags().sessionTurns());
+                first = Math.min(first, r.startEpochMicros());
+                last = Math.max(last, r.startEpochMicros() + Math.max(0, r.e2eNanos()) / 1_000L);
+            }
+            turnsKnown &= planned > 0;
+            if (planned > 0 && ok >= planned) completed++;
+            successes += ok;
+            durations[k++] = (last - first) / 1e6;
+        }
+        Arrays.sort(durations);
+        int n = bySession.size();
+        return new SessionsSummary(rate, cached, anyUsage ? prompt : null, n, byTurn, null,
+                turnsKnown ? completed : null, turnsKnown ? n - completed : null, PandasStats.quantile(durations, 0.5),
+                PandasStats.quantile(durations, 0.9), (double) successes / n, singles > 0 ? singles : null);
     }
 
     private static TurnJson turn(int turn, List<RequestRecord> rs, TokenCounting counting) {
@@ -116,8 +185,12 @@ public record SessionsSummary(Double prefixCacheHitRate, long cachedTokens, Long
         return PandasStats.quantile(s, q);
     }
 
-    /** The console line: sessions, mean TTFT by turn, the server's hit rate; null for no section. */
-    static String consoleLine(SessionsSummary s) {
+    /**
+     * The console line: sessions (completed and cut, turns each, duration), mean TTFT by turn, the server's hit rate
+     * and what it counts; null for no section. {@code notSucceeded}: the run's requests that did not succeed, whose
+     * prompts the server's own /metrics rate counts and this one does not.
+     */
+    static String consoleLine(SessionsSummary s, long notSucceeded) {
         if (s == null) return null;
         StringBuilder b = new StringBuilder();
         if (s.sessions() > 0) {
@@ -127,10 +200,29 @@ public record SessionsSummary(Double prefixCacheHitRate, long cachedTokens, Long
                         .append(t.ttftMeanS() == null ? "-" : String.format(Locale.ROOT, "%.3f", t.ttftMeanS()));
             }
             b.append(" s; ");
+            if (s.sessionsCompleted() != null) {
+                b.append(s.sessionsCompleted()).append(" completed, ").append(s.sessionsCut())
+                        .append(" cut (a failed turn, the run's end or a stop); ");
+            }
+            if (s.meanTurnsPerSession() != null) {
+                b.append(String.format(Locale.ROOT, "%.2f turns each on average, session duration p50 %.3f s, "
+                        + "p90 %.3f s; ", s.meanTurnsPerSession(), s.sessionDurationP50S(), s.sessionDurationP90S()));
+            }
         }
         b.append("server prefix-cache hit rate ").append(s.prefixCacheHitRate() == null ? "not reported"
-                : String.format(Locale.ROOT, "%.1f %% (%d of %d prompt tokens)", 100 * s.prefixCacheHitRate(),
+                : String.format(Locale.ROOT, "%.1f %% (%d of %d prompt tokens", 100 * s.prefixCacheHitRate(),
                 s.cachedTokens(), s.promptTokens()));
+        if (s.prefixCacheHitRate() != null) {
+            // what the rate counts: successful requests' usage, a trace's single requests among them
+            b.append(" of the successful requests").append(s.singleRequests() == null ? ""
+                    : ", " + s.singleRequests() + (s.singleRequests() == 1 ? " single request" : " single requests")
+                    + " without a session included");
+            if (notSucceeded > 0) {
+                b.append("; the server's own /metrics rate also counts the prompts of the ").append(notSucceeded)
+                        .append(notSucceeded == 1 ? " request" : " requests").append(" that failed or were cancelled");
+            }
+            b.append(")");
+        }
         return (s.sessions() > 0 ? "Sessions: " : "Prefix cache: ") + b + System.lineSeparator();
     }
 }

@@ -90,7 +90,8 @@ public final class SummaryConsoleReport {
                     fixed(images.serverPromptTokensPerRequest(), 1),
                     fixed(images.clientTextTokensPerRequest(), 1), fixed(images.serverTokensBeyondTextPerImage(), 1)));
         }
-        String sessions = SessionsSummary.consoleLine(SessionsSummary.of(run.records(), metrics.config().tokenCounting()));
+        String sessions = SessionsSummary.consoleLine(SessionsSummary.of(run.records(), metrics.config().tokenCounting()),
+                run.records().stream().filter(r -> !r.succeeded()).count());
         if (sessions != null) out.append(sessions);
         ConnectStats connects = ConnectStats.of(run);
         if (connects.newConnections() > 0) out.append(String.format(Locale.ROOT, "Connections: %d new (connect p50 %s ms, p99 %s ms), %d requests "

@@ -1,0 +1,55 @@
+package io.llmperf4j.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A failed turn's rest ({@code s0~t2}, sent without history) counts in its workload session, not as a session of its
+ * own, and by_turn keeps its turn's place in the session; the sessions block and the console say how many sessions
+ * completed and how many were cut, their duration and turns (the sessions QA's run5a: "sessions: 5" for 4). Against
+ * a server in the test on 127.0.0.1 that answers its third request of the run (s0's turn 1) with a 500.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class SessionsCompletedAndCutTest {
+
+    @Test
+    void aFailedTurnsRestCountsInItsSessionWhichIsCut(@TempDir Path tmp) throws Exception {
+        CliRun run;
+        try (SessionRunsCommandTest.Recorder server = new SessionRunsCommandTest.Recorder(Set.of(2), 0)) {
+            run = CliRun.of(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k"), "token-benchmark",
+                    "--model", "m", "--turns", "3",
+                    "--input-lengths", "fixed:30", "--output-lengths", "fixed:3", "--max-num-completed-requests", "9",
+                    "--num-concurrent-requests", "1", "--no-client-warmup", "--results-dir", tmp.toString());
+        }
+        assertTrue(run.exitCode() != 2, run::toString);
+        JsonNode sessions = RunFolder.summary(tmp).get("sessions");
+        assertEquals(3, sessions.get("sessions").asInt(), sessions::toString);
+        assertEquals(2, sessions.get("sessions_completed").asInt(), sessions::toString);
+        assertEquals(1, sessions.get("sessions_cut").asInt(), sessions::toString);
+        // 8 turns succeeded (s0's turn 1 failed) over 3 sessions
+        assertEquals(8.0 / 3, sessions.get("mean_turns_per_session").asDouble(), 1e-9, sessions::toString);
+        assertTrue(sessions.get("session_duration_p50_s").asDouble() > 0, sessions::toString);
+        assertTrue(sessions.get("session_duration_p90_s").asDouble()
+                >= sessions.get("session_duration_p50_s").asDouble(), sessions::toString);
+        // turn 0: the 3 sessions' first turns; turn 2: s1's, s2's and s0's rest (sent without history)
+        JsonNode byTurn = sessions.get("by_turn");
+        assertEquals(3, byTurn.size(), byTurn::toString);
+        assertEquals(3, byTurn.get(0).get("requests").asInt(), byTurn::toString);
+        assertEquals(2, byTurn.get(1).get("requests").asInt(), byTurn::toString);
+        assertEquals(2, byTurn.get(2).get("turn").asInt(), byTurn::toString);
+        assertEquals(3, byTurn.get(2).get("requests").asInt(), byTurn::toString);
+        assertTrue(run.out().contains("Sessions: 3 sessions, mean TTFT by turn "), run::toString);
+        assertTrue(run.out().contains(" s; 2 completed, 1 cut (a failed turn, the run's end or a stop); 2.67 turns "
+                + "each on average, session duration p50 "), run::toString);
+    }
+}
