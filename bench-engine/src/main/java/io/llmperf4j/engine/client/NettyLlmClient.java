@@ -44,7 +44,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * is empty), {@code Content-Type: application/json}, {@code Accept: text/event-stream}, {@code User-Agent},
  * {@code Accept-Encoding: identity} (a gzip or deflate body is decoded all the same; another coding fails, named), the
  * extra headers (which may replace any of those), then {@code X-Request-Id} (unique, the record's
- * clientRequestId) and {@code Content-Length}. https is verified with the JDK's trust store (or the configured PEM)
+ * clientRequestId), a multi-turn session's {@code X-Correlation-ID} (its session id) and {@code Content-Length}. https is verified with the JDK's trust store (or the configured PEM)
  * and hostname verification, unless {@link ClientConfig#insecureTls()}. Events are stamped and parsed on the I/O
  * thread that read them; records are completed on worker threads.
  *
@@ -188,7 +188,9 @@ public final class NettyLlmClient implements LlmClient {
         Objects.requireNonNull(spec, "spec");
         if (closed.get()) throw new IllegalStateException("the client is closed");
         String id = requestIds.next();
-        ByteBuf request = requestBytes.encode(id, api.body(config, spec));
+        // a session's turns name it (X-Correlation-ID), so a session-affinity router keeps it on one replica
+        ByteBuf request = requestBytes.encode(id, spec.inputs() == null ? null : spec.inputs().sessionId(),
+                api.body(config, spec));
         Exchange exchange = new Exchange(context, spec, id, request);
         if (whenEnded != null) exchange.whenEnded(whenEnded);
         return new Ready(exchange);
