@@ -60,8 +60,9 @@ final class LoadConsole {
         StringBuilder b = new StringBuilder();
         // multi-turn sessions: each arrival starts a session, the rates count sessions, the requests are their turns
         boolean sessions = sessions(result, sessionsWorkload);
-        String cap = s.maxConcurrency().isPresent() ? "at most " + s.maxConcurrency().getAsInt()
-                + (sessions ? " requests in flight" : " in flight") : "no cap on requests in flight";
+        String cap = s.maxConcurrency().isPresent() ? "at most " + (sessions
+                ? Plural.of(s.maxConcurrency().getAsInt(), "request") + " in flight"
+                : s.maxConcurrency().getAsInt() + " in flight") : "no cap on requests in flight";
         Arrival.Trace trace = s.arrival() instanceof Arrival.Trace t ? t : null;
         if (trace != null) { // sent on the trace's timestamps: nothing drawn, no seed
             b.append(String.format(Locale.ROOT, "Open loop: trace replay of %s, %s, %s%n", trace.details(),

@@ -61,5 +61,7 @@ class SessionTurnsSentLateTest {
                 warning::toString);
         assertTrue(run.out().contains("[TURNS_SENT_LATE] Sessions' turns sent late: 3 of 3 turns"), run::toString);
         assertTrue(run.out().contains("a turn due while the --max-concurrency 1 cap is full waits"), run::toString);
+        // the open-loop block's cap, in the singular for one (it read "at most 1 requests in flight")
+        assertTrue(run.out().contains(", at most 1 request in flight\n"), run::toString);
     }
 }

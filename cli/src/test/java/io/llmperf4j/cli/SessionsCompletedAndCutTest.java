@@ -51,5 +51,9 @@ class SessionsCompletedAndCutTest {
         assertTrue(run.out().contains("Sessions: 3 sessions, mean TTFT by turn "), run::toString);
         assertTrue(run.out().contains(" s; 2 completed, 1 cut (a failed turn, the run's end or a stop); 2.67 turns "
                 + "each on average, session duration p50 "), run::toString);
+        for (String page : RunFolder.writtenAndRebuiltPages(tmp)) { // as the run wrote it, and rebuilt by `report DIR`
+            assertTrue(page.contains("3 sessions (2 completed, 1 cut by a failed turn, the run's end or a stop), 2.67 "
+                    + "turns each on average, session duration (first send to last end) p50 "), "the page's sessions");
+        }
     }
 }

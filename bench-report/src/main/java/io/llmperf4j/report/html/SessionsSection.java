@@ -12,10 +12,25 @@ final class SessionsSection {
     static void render(SessionsSummary sessions, StringBuilder out) {
         if (sessions == null) return;
         out.append("<section id=\"sessions\">\n<h2>Sessions and prefix cache</h2>\n<div class=\"card\">\n<p>");
-        out.append(sessions.sessions()).append(" sessions; server-reported prefix-cache hit rate ")
+        out.append(sessions.sessions()).append(sessions.sessions() == 1 ? " session" : " sessions");
+        if (sessions.sessionsCompleted() != null) {
+            out.append(" (").append(sessions.sessionsCompleted()).append(" completed, ").append(sessions.sessionsCut())
+                    .append(" cut by a failed turn, the run's end or a stop)");
+        }
+        if (sessions.meanTurnsPerSession() != null) {
+            out.append(", ").append(Html.esc(Html.fixed(sessions.meanTurnsPerSession(), 2)))
+                    .append(" turns each on average, session duration (first send to last end) p50 ")
+                    .append(Html.esc(Html.fixed(sessions.sessionDurationP50S(), 3))).append(" s, p90 ")
+                    .append(Html.esc(Html.fixed(sessions.sessionDurationP90S(), 3))).append(" s");
+        }
+        out.append("; server-reported prefix-cache hit rate ")
                 .append(sessions.prefixCacheHitRate() == null ? "not reported"
                         : Html.percent(sessions.prefixCacheHitRate()) + " (" + sessions.cachedTokens() + " of "
-                        + sessions.promptTokens() + " prompt tokens)")
+                        + sessions.promptTokens() + " prompt tokens of the successful requests"
+                        + (sessions.singleRequests() == null ? "" : ", " + sessions.singleRequests()
+                        + (sessions.singleRequests() == 1 ? " single request" : " single requests")
+                        + " without a session included") + "; the server's own /metrics rate also counts the "
+                        + "prompts of failed and cancelled requests)")
                 .append("</p>\n");
         if (!sessions.byTurn().isEmpty()) {
             out.append("<table class=\"stats\">\n<thead><tr><th class=\"num\">turn</th><th class=\"num\">requests</th>"
