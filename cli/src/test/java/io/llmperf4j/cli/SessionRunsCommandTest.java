@@ -98,11 +98,13 @@ class SessionRunsCommandTest {
 
     /**
      * A closed loop of sessions has a schedule too: a turn is due when its session's previous turn ended plus its
-     * think time. Its send lag is written (CSV and journal, the same values) and goodput and the SLO verdict count
-     * TTFT from the intended send, as in an open loop.
+     * think time. Its send lag is written (CSV and journal, the same values); goodput and the SLO verdict count TTFT
+     * from the actual send, since a later turn's due time is the client's own schedule, not a wait the server caused
+     * (a late turn is said by TURNS_SENT_LATE instead; the sessions QA saw 2 of 8 requests judged not good by the
+     * client's lag alone).
      */
     @Test
-    void aClosedLoopSessionsSendLagIsWrittenAndGoodputCountsFromTheIntendedSend(@TempDir Path tmp) throws IOException {
+    void aClosedLoopSessionsSendLagIsWrittenAndGoodputCountsFromTheActualSend(@TempDir Path tmp) throws IOException {
         CliRun run;
         try (Recorder server = new Recorder(Set.of(), 2)) {
             run = CliRun.of(env(server), "token-benchmark", "--model", "m", "--turns", "3", "--think-time", "fixed:5",
@@ -119,7 +121,7 @@ class SessionRunsCommandTest {
             double lag = Double.parseDouble(r.get("send_lag_s")); // every row has one
             assertTrue(lag >= 0, "never sent before it was due: " + r);
             csvLags.put(r.get("client_request_id"), Math.round(lag * 1e9));
-            if (r.get("error_kind").isEmpty() && lag + Double.parseDouble(r.get("ttft_s")) <= 10) good++;
+            if (r.get("error_kind").isEmpty() && Double.parseDouble(r.get("ttft_s")) <= 10) good++;
         }
         List<String> journal = Files.readAllLines(tmp.resolve("requests.jsonl"));
         assertEquals(12, journal.size());
@@ -131,14 +133,15 @@ class SessionRunsCommandTest {
         }
         JsonNode summary = RunFolder.summary(tmp);
         assertEquals(good, summary.get("goodput").get("good_requests").asInt(), summary.get("goodput")::toString);
-        assertTrue(summary.get("slo").get("from_intended_send").asBoolean(), summary.get("slo")::toString);
-        assertTrue(run.out().contains("Goodput (TTFT <= 10000 ms, from the intended send): "), run::out);
-        assertTrue(run.out().contains("TTFT and E2E from the intended send"), run::out);
+        assertFalse(summary.get("slo").get("from_intended_send").asBoolean(), summary.get("slo")::toString);
+        assertTrue(run.out().contains("Goodput (TTFT <= 10000 ms): "), run::out);
+        assertFalse(run.out().contains("from the intended send"), run::out);
         String html;
         try (var files = Files.list(tmp)) {
             html = Files.readString(files.filter(p -> p.toString().endsWith(".html")).findFirst().orElseThrow());
         }
-        assertTrue(html.contains("Goodput (TTFT \u2264 10000 ms, from the intended send)"), "the page says so too");
+        assertTrue(html.contains("Goodput (TTFT \u2264 10000 ms)"), "the page says so too");
+        assertFalse(html.contains("from the intended send"), "the page says so too");
     }
 
     @Test
