@@ -40,7 +40,12 @@ class DeliveredTokensOfCutRequestsCommandTest {
 
     private static final String BASE = "m_40_16";
     private static final int TOKENS = 16;
-    private static final long GAP_MS = 20;
+    /**
+     * The 9 answers (7 of 16 events, 2 broken off after 5) must end inside --timeout 2 on 2 slots: at 5 ms a gap they
+     * take ~0.3 s, leaving ~1.7 s for a busy machine's late wake-ups (at 20 ms they took ~1.3 s, and under load an
+     * answer was cut mid-stream: neither 5 events nor one of the server's answers). The run lasts its 2 s either way.
+     */
+    private static final long GAP_MS = 5;
     /** Every fourth request the server breaks off after this many tokens; from the 10th on it stalls after them. */
     private static final int CUT_AFTER = 5;
     private static final int LAST_ANSWERED = 9;
@@ -68,7 +73,7 @@ class DeliveredTokensOfCutRequestsCommandTest {
         pool.shutdownNow();
     }
 
-    /** 16 tokens one an event 20 ms apart, then usage; every 4th request broken off, from the 10th on stalled. */
+    /** 16 tokens one an event GAP_MS apart, then usage; every 4th request broken off, from the 10th on stalled. */
     private void stream(HttpExchange exchange) throws IOException {
         try (InputStream in = exchange.getRequestBody()) {
             in.readAllBytes();
