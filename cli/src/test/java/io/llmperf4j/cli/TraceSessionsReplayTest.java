@@ -75,8 +75,10 @@ class TraceSessionsReplayTest {
 
     @Test
     void turnsTheRunsEndKeptUnsentAreCountedAsNotSentAndWarned(@TempDir Path tmp) throws IOException {
-        // a's first reply takes 100 tokens at 15 ms, 1.5 s; its second turn is due 0.9 s after it, 2.4 s in: the
-        // limit (0.9 s rounded up + --timeout 1 s = 2 s) ends the run first, with a's first turn done
+        // a's first reply takes 100 tokens at 12 ms, at least 5 + 99 x 12 = 1.2 s; its second turn is due 0.9 s after
+        // it, 2.1 s in or later: the limit (0.9 s rounded up + --timeout 1 s = 2 s) ends the run first, with a's first
+        // turn done. A reply can only be later than its delays, so 1.2 s (just past 1.1) leaves the 0.8 s up to the
+        // limit to a busy machine (1.5 s at 15 ms left 0.5 s, and a loaded run ended before the first turn did)
         Path trace = Files.writeString(tmp.resolve("t.jsonl"), """
                 {"timestamp": 0, "input_length": 100, "output_length": 100, "session_id": "a"}
                 {"timestamp": 50, "input_length": 100, "output_length": 5, "session_id": "a", "delay": 900}
@@ -84,7 +86,7 @@ class TraceSessionsReplayTest {
         Path out = tmp.resolve("out");
         CliRun run;
         try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder()
-                .timeToFirstToken(Duration.ofMillis(5)).interTokenDelay(Duration.ofMillis(15)).build())) {
+                .timeToFirstToken(Duration.ofMillis(5)).interTokenDelay(Duration.ofMillis(12)).build())) {
             run = CliRun.of(env(server), "token-benchmark", "--model", "sim", "--trace", "mooncake:" + trace,
                     "--timeout", "1", "--no-client-warmup", "--results-dir", out.toString());
         }
