@@ -27,12 +27,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Lock;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -46,7 +43,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * notebook's Python snippet after the README's own first command. Commands run for real against the simulator:
  * those without --model against the embedded one the command starts itself, those naming a model (a real
  * endpoint's) against a fast simulator this test starts, which also stands in for every URL the documents name but
- * those of a server a block starts itself (`serve --port 8000 &`), which serves its block as written. Three
+ * those of a server a block starts itself (`serve --port 8000 &`), which serves its block as written but for its
+ * port: a free one per run stands for the documents' 8000 (see {@link #servedPortsMoved}). Three
  * kinds are not run, each for its reason: the build (mvn: it runs this test), the benchmark scripts (minutes by
  * design), and commands that last minutes or need other machines by design (--duration, --iterations, --cluster,
  * worker), which are parsed and checked as the command would check them instead. Pages are pasted side by side, each
@@ -64,6 +62,8 @@ class ReadmeCommandsTest {
             "--iterations", "--search ");
     /** Pages pasted at once; see the test for why more than one. */
     private static final int PAGES_AT_ONCE = 3;
+    /** One block's own run at most, counted from its start (not from when its page waited for a thread). */
+    private static final Duration BLOCK_TIMEOUT = Duration.ofSeconds(300);
 
     // stands in for the documents' real endpoints: tokens as fast as the client reads them
     @RegisterExtension
@@ -163,10 +163,9 @@ class ReadmeCommandsTest {
             pages.computeIfAbsent(block.file(), f -> new ArrayList<>()).add(new Pasted(block, script, folder,
                     work.resolve("block-" + blocks.indexOf(block) + ".log")));
         }
-        // pages share nothing but the port of a server a block starts (`serve --port 8000 &`), so they are pasted
-        // side by side: most of a block's time is the simulator's delays and the client's fixed warm-up, not CPU
+        // pages share nothing (a server a block starts gets a port of its own), so they are pasted side by side:
+        // most of a block's time is the simulator's delays and the client's fixed warm-up, not CPU
         ExecutorService pool = Executors.newFixedThreadPool(PAGES_AT_ONCE);
-        Map<String, Lock> ports = new ConcurrentHashMap<>();
         Map<Block, CompletableFuture<Pasted.Outcome>> outcomes = new LinkedHashMap<>();
         for (Block block : blocks) outcomes.put(block, new CompletableFuture<>());
         try {
@@ -181,7 +180,7 @@ class ReadmeCommandsTest {
                     for (Pasted pasted : page) {
                         CompletableFuture<Pasted.Outcome> outcome = outcomes.get(pasted.block());
                         try {
-                            Pasted.Outcome result = worked ? pasted.run(ports) : null;
+                            Pasted.Outcome result = worked ? pasted.run() : null;
                             worked = result != null && result.worked();
                             outcome.complete(result);
                         } catch (RuntimeException | Error e) {
@@ -194,13 +193,17 @@ class ReadmeCommandsTest {
             List<String> seconds = new ArrayList<>(); // where the suite's time goes
             for (Map.Entry<Block, CompletableFuture<Pasted.Outcome>> entry : outcomes.entrySet()) {
                 Block block = entry.getKey();
-                Pasted.Outcome outcome = entry.getValue().get(300, TimeUnit.SECONDS);
+                // no deadline of its own: a page may wait for a thread behind the others, each block's run is
+                // bounded by itself (BLOCK_TIMEOUT) and the collection by the class's @Timeout
+                Pasted.Outcome outcome = entry.getValue().get();
                 assertTrue(outcome != null, block + " ran: the block before it on its page failed");
                 seconds.add(String.format("%5.1f s %s", outcome.seconds(), block));
                 assertTrue(outcome.ended(), block + " ended");
                 assertEquals(0, outcome.exit(), block + " works when pasted:\n"
                         + Files.readString(outcome.pasted().script()) + "\n--- output\n" + outcome.log());
                 assertFalse(outcome.log().contains("llmperf4j: error"), block + ":\n" + outcome.log());
+                // a block's server that could not bind would leave its benchmark to whatever else listens there
+                assertFalse(outcome.log().contains("could not bind"), block + ":\n" + outcome.log());
             }
             int checked = checkRecordedCommands(records);
             System.out.println("README commands run:\n  " + String.join("\n  ", ran) + "\nnot run:\n  "
@@ -233,8 +236,10 @@ class ReadmeCommandsTest {
      * {@code warmUp} its benchmarks warm the client up as the command does by default.
      */
     private static String script(Block block, boolean warmUp, Path records, List<String> ran, List<String> skipped) {
-        // a server a block starts in the background (`serve ... &`) ends with the block, never outlives the test
-        StringBuilder script = new StringBuilder("set -eo pipefail\ntrap 'kill $(jobs -p) 2>/dev/null || true' EXIT\n");
+        // a server a block starts in the background (`serve ... &`) ends with the block and has exited (its port
+        // closed) when the block's bash does: it never outlives its block nor the test
+        StringBuilder script = new StringBuilder(
+                "set -eo pipefail\ntrap 'kill $(jobs -p) 2>/dev/null || true; wait' EXIT\n");
         String text = endpointsReplaced(block.text());
         boolean exportsBase = text.contains("export OPENAI_API_BASE=");
         for (Command command : commands(text)) {
@@ -282,19 +287,21 @@ class ReadmeCommandsTest {
             }
         }
 
-        /** Pastes the block into bash; a block that starts a server on a port holds that port until it ends. */
-        Outcome run(Map<String, Lock> ports) {
-            Matcher served = SERVED.matcher(block.text());
-            Lock port = served.find() ? ports.computeIfAbsent(served.group(1), p -> new ReentrantLock()) : null;
-            if (port != null) port.lock();
+        /**
+         * Pastes the block into bash, a server it starts moved to a free port just before; a block that outlasts
+         * {@link #BLOCK_TIMEOUT} (or a test that is interrupted) is ended with everything it started.
+         */
+        Outcome run() {
+            Process bash = null;
             try {
+                Files.writeString(script, servedPortsMoved(Files.readString(script)));
                 ProcessBuilder pasted = new ProcessBuilder("bash", script.toString()).directory(folder.toFile())
                         .redirectErrorStream(true).redirectOutput(log.toFile());
                 withoutEndpoint(pasted);
                 long started = System.nanoTime();
-                Process bash = pasted.start();
-                boolean ended = bash.waitFor(300, TimeUnit.SECONDS);
-                if (!ended) bash.destroyForcibly().waitFor();
+                bash = pasted.start();
+                boolean ended = bash.waitFor(BLOCK_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+                if (!ended) endWithChildren(bash);
                 return new Outcome(this, ended, bash.exitValue(), read(log), (System.nanoTime() - started) / 1e9);
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
@@ -302,9 +309,41 @@ class ReadmeCommandsTest {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException(e);
             } finally {
-                if (port != null) port.unlock();
+                // its trap's `wait` never ran: a server left behind would hold its port and a core
+                if (bash != null && bash.isAlive()) endWithChildren(bash);
             }
         }
+
+        /** Kills bash and what it started, children first (once bash is gone they are no longer its descendants). */
+        private static void endWithChildren(Process bash) {
+            bash.descendants().forEach(ProcessHandle::destroyForcibly);
+            bash.destroyForcibly();
+            try {
+                bash.waitFor();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * The script with each port a block serves on ({@code serve --port 8000}) and the URLs naming it on
+     * 127.0.0.1 moved to a free port of this machine, the rest as pasted. Port 8000 is shared with everything else
+     * on the machine (this test in another checkout or CI fork, a developer's own vLLM, whose default it is): a
+     * block's {@code serve} could not bind it, and its {@code --wait-for-server} then benchmarked whichever server
+     * held it. No lock in this JVM covers those; a port nothing else is given does, and the port's number is the one
+     * part of a block that depends on the machine.
+     */
+    static String servedPortsMoved(String script) {
+        Matcher served = SERVED.matcher(script);
+        Set<String> ports = new LinkedHashSet<>();
+        while (served.find()) ports.add(served.group(1));
+        for (String port : ports) {
+            String free = Integer.toString(ClosedPort.find());
+            script = script.replaceAll("(bin/llmperf4j serve --port )" + port + "\\b", "$1" + free)
+                    .replaceAll("127\\.0\\.0\\.1:" + port + "\\b", "127.0.0.1:" + free);
+        }
+        return script;
     }
 
     /**
