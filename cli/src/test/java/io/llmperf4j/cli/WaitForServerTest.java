@@ -6,6 +6,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -25,23 +29,38 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class WaitForServerTest {
 
     private static CliRun benchmark(Map<String, String> env, String wait, Path dir) {
-        return CliRun.of(env, "token-benchmark", "--model", "m", "--wait-for-server", wait,
+        return CliRun.of(env, args(wait, dir));
+    }
+
+    private static String[] args(String wait, Path dir) {
+        return new String[] {"token-benchmark", "--model", "m", "--wait-for-server", wait,
                 "--max-num-completed-requests", "3", "--mean-output-tokens", "8", "--stddev-output-tokens", "0",
-                "--no-client-warmup", "--results-dir", dir.toString());
+                "--no-client-warmup", "--results-dir", dir.toString()};
     }
 
     @Test
     void aRunStartedBeforeItsServerWaitsForItToListen(@TempDir Path dir) throws Exception {
         int port = ClosedPort.find();
-        CompletableFuture<CliRun> run = CompletableFuture.supplyAsync(() ->
-                benchmark(ClosedPort.env(port), "30", dir));
-        Thread.sleep(1_000); // the run is waiting: nothing listens yet
+        // the run's stderr read while it runs: the server starts once the run says it waits, not after a guess
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        CompletableFuture<CliRun> run = CompletableFuture.supplyAsync(() -> {
+            try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+                 PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+                int code = Main.execute(new CliContext(ClosedPort.env(port), o, e), args("30", dir));
+                return new CliRun(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+            }
+        });
+        String waiting = "waiting up to 30 s for 127.0.0.1:" + port + " to accept connections";
+        while (!err.toString(StandardCharsets.UTF_8).contains(waiting)) {
+            assertFalse(run.isDone(), () -> "the run ended before it said it waits: " + run.join());
+            Thread.sleep(10); // the class's @Timeout bounds the wait
+        }
         try (SimulatedServer late = SimulatedServer.start(SimulatorConfig.builder().port(port)
                 .timeToFirstToken(Duration.ofMillis(2)).interTokenDelay(Duration.ofMillis(1)).build())) {
             CliRun done = run.get(50, TimeUnit.SECONDS);
             assertEquals(0, done.exitCode(), done::toString);
-            assertTrue(done.err().contains("waiting up to 30 s for 127.0.0.1:" + port + " to accept connections"),
-                    done::toString);
+            assertTrue(done.err().contains(waiting), done::toString);
             assertTrue(done.err().contains("127.0.0.1:" + port + " accepts connections"), done::toString);
             assertTrue(Files.exists(dir.resolve("m_550_8_summary.json")), done::toString);
         }
