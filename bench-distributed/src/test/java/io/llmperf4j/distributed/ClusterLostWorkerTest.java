@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.lang.reflect.Field;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -173,8 +174,9 @@ class ClusterLostWorkerTest {
         String lostClient = prefix(live.stream().filter(r -> lostId.equals(r.record().workerId())).findFirst()
                 .orElseThrow().record().clientRequestId());
         String otherClient = held.keySet().stream().filter(k -> !k.equals(lostClient)).findFirst().orElseThrow();
-        // the word of its sends travels in messages of their own, applied on the coordinator's threads
-        Thread.sleep(1_000);
+        // the word of its sends travels in messages of their own, applied on the coordinator's threads: the crash
+        // waits until the coordinator holds both requests in flight as sent
+        assertTrue(await(() -> sentWithoutRecord(lostId) == 2), "the coordinator heard of the 2 sends in flight");
         crash(workers.stream().filter(w -> w.getCluster().getLocalMember().getUuid()
                 .equals(members.get(1).getUuid())).findFirst().orElseThrow());
 
@@ -244,7 +246,8 @@ class ClusterLostWorkerTest {
         String lostClient = prefix(live.stream().filter(r -> lostId.equals(r.record().workerId())).findFirst()
                 .orElseThrow().record().clientRequestId());
         String otherClient = held.keySet().stream().filter(k -> !k.equals(lostClient)).findFirst().orElseThrow();
-        Thread.sleep(1_000); // the word of its sends, as above
+        // the word of its sends, as above: the measured request in flight (a warmup's send is never told)
+        assertTrue(await(() -> sentWithoutRecord(lostId) == 1), "the coordinator heard of the send in flight");
         crash(workers.stream().filter(w -> w.getCluster().getLocalMember().getUuid().equals(members.get(1).getUuid()))
                 .findFirst().orElseThrow());
 
@@ -297,7 +300,8 @@ class ClusterLostWorkerTest {
                 Coordinator.Live.NONE));
         assertTrue(await(() -> arrivals.size() == 24), "every arrival sent: " + arrivals);
         String lostId = ClusterNode.idOf(members.get(1));
-        Thread.sleep(1_000); // the word of its sends, as above
+        // the word of its sends, as above: its 10 measured arrivals in flight
+        assertTrue(await(() -> sentWithoutRecord(lostId) == 10), "the coordinator heard of the 10 sends in flight");
         crash(workers.stream().filter(w -> w.getCluster().getLocalMember().getUuid().equals(members.get(1).getUuid()))
                 .findFirst().orElseThrow());
 
@@ -328,6 +332,34 @@ class ClusterLostWorkerTest {
         assertEquals(200.0, run.openLoop().summary().scheduledRequestsPerSecond(), 1e-6);
         double sent = run.openLoop().summary().achievedSendRequestsPerSecond();
         assertTrue(Double.isFinite(sent) && sent > 0, "sent rate " + sent);
+    }
+
+    /**
+     * How many of worker {@code workerId}'s requests the coordinator holds as sent without their record, which its
+     * loss turns into LOST records. The coordinator keeps that to itself (its run's collection, in its record
+     * inbox), so it is read by reflection: a renamed field fails here loudly, and the crash waits for the word of
+     * the sends instead of a guessed second, which a busy machine outlasted.
+     */
+    private int sentWithoutRecord(String workerId) {
+        try {
+            Map<?, ?> runs = (Map<?, ?>) field(field(coordinator, "inbox"), "runs");
+            int count = 0;
+            for (Object collection : runs.values()) {
+                synchronized (collection) { // as its own methods are
+                    Object track = ((Map<?, ?>) field(collection, "tracks")).get(workerId);
+                    if (track != null) count += ((Map<?, ?>) field(track, "sent")).size();
+                }
+            }
+            return count;
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError("the coordinator's count of sends moved: " + e, e);
+        }
+    }
+
+    private static Object field(Object owner, String name) throws ReflectiveOperationException {
+        Field field = owner.getClass().getDeclaredField(name);
+        field.setAccessible(true);
+        return field.get(owner);
     }
 
     /** Waits for {@code condition}, at most 60 s: true when it came. */
