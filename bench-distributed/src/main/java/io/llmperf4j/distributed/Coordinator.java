@@ -496,6 +496,15 @@ public final class Coordinator implements AutoCloseable {
         return present;
     }
 
+    /**
+     * Worker {@code workerId}'s measured requests it said it sent and whose record has not come, over the runs in
+     * progress: what its loss would turn into LOST records now. Package-private: the lost-worker tests crash a worker
+     * once the word of its sends has come, instead of after a guessed pause.
+     */
+    int sentWithoutRecord(String workerId) {
+        return inbox.sentWithoutRecord(workerId);
+    }
+
     private List<Member> workers() {
         List<Member> workers = new ArrayList<>();
         for (Member m : instance.getCluster().getMembers()) {
@@ -628,6 +637,12 @@ public final class Coordinator implements AutoCloseable {
             track.sent.remove(id);
             track.ended.add(id);
             if (track.streamed.put(id, record) == null) live.onRecord(record);
+        }
+
+        @Override
+        public synchronized int sentWithoutRecord(String workerId) {
+            Track track = tracks.get(workerId);
+            return track == null ? 0 : track.sent.size();
         }
 
         @Override

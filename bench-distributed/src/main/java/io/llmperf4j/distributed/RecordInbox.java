@@ -22,6 +22,11 @@ final class RecordInbox {
          */
         void onReady(String workerId, long[] preconnectNanos);
 
+        /** Measured requests the worker said it sent that have no record yet (what its loss would make LOST). */
+        default int sentWithoutRecord(String workerId) {
+            return 0;
+        }
+
         /** Measured requests the worker sent since its last word. */
         void onSent(String workerId, SentRequests sends);
     }
@@ -44,6 +49,11 @@ final class RecordInbox {
     void ready(String jobId, String workerId, long[] preconnectNanos) {
         Collector c = runs.get(jobId);
         if (c != null) c.onReady(workerId, preconnectNanos);
+    }
+
+    /** Over the open runs, worker {@code workerId}'s requests sent without a record yet. */
+    int sentWithoutRecord(String workerId) {
+        return runs.values().stream().mapToInt(c -> c.sentWithoutRecord(workerId)).sum();
     }
 
     void sent(String jobId, String workerId, SentRequests sends) {

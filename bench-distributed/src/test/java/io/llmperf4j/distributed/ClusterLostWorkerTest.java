@@ -19,7 +19,6 @@ import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.lang.reflect.Field;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -334,32 +333,9 @@ class ClusterLostWorkerTest {
         assertTrue(Double.isFinite(sent) && sent > 0, "sent rate " + sent);
     }
 
-    /**
-     * How many of worker {@code workerId}'s requests the coordinator holds as sent without their record, which its
-     * loss turns into LOST records. The coordinator keeps that to itself (its run's collection, in its record
-     * inbox), so it is read by reflection: a renamed field fails here loudly, and the crash waits for the word of
-     * the sends instead of a guessed second, which a busy machine outlasted.
-     */
+    /** Worker {@code workerId}'s requests the coordinator holds as sent without their record. */
     private int sentWithoutRecord(String workerId) {
-        try {
-            Map<?, ?> runs = (Map<?, ?>) field(field(coordinator, "inbox"), "runs");
-            int count = 0;
-            for (Object collection : runs.values()) {
-                synchronized (collection) { // as its own methods are
-                    Object track = ((Map<?, ?>) field(collection, "tracks")).get(workerId);
-                    if (track != null) count += ((Map<?, ?>) field(track, "sent")).size();
-                }
-            }
-            return count;
-        } catch (ReflectiveOperationException e) {
-            throw new AssertionError("the coordinator's count of sends moved: " + e, e);
-        }
-    }
-
-    private static Object field(Object owner, String name) throws ReflectiveOperationException {
-        Field field = owner.getClass().getDeclaredField(name);
-        field.setAccessible(true);
-        return field.get(owner);
+        return coordinator.sentWithoutRecord(workerId);
     }
 
     /** Waits for {@code condition}, at most 60 s: true when it came. */
