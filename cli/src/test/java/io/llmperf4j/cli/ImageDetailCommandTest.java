@@ -6,7 +6,6 @@ import io.llmperf4j.server.SimulatedServer;
 import io.llmperf4j.server.SimulatorConfig;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;
-import org.apache.commons.csv.CSVRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -106,13 +105,14 @@ class ImageDetailCommandTest {
                 try (Reader reader = Files.newBufferedReader(file(out, "_requests.csv"), StandardCharsets.UTF_8);
                      CSVParser parser = CSVParser.parse(reader, CSVFormat.RFC4180.builder().setHeader()
                              .setSkipHeaderRecord(true).get())) {
-                    for (CSVRecord row : parser.getRecords()) {
-                        usage.add(detail + " " + (Integer.parseInt(row.get("prompt_tokens_server"))
-                                - Integer.parseInt(row.get("number_input_tokens"))));
-                    }
+                    // by prompt: the rows come in the order the requests ended, which concurrent requests vary
+                    parser.getRecords().stream()
+                            .sorted(java.util.Comparator.comparingInt(row -> Integer.parseInt(row.get("prompt_index"))))
+                            .forEach(row -> usage.add(detail + " " + (Integer.parseInt(row.get("prompt_tokens_server"))
+                                    - Integer.parseInt(row.get("number_input_tokens")))));
                 }
             }
-            // the same seed sends the same prompts and images: request by request, the same count with either detail
+            // the same seed sends the same prompts and images: prompt by prompt, the same count with either detail
             assertEquals(usage.subList(0, 3).stream().map(u -> u.replace("low ", "")).toList(),
                     usage.subList(3, 6).stream().map(u -> u.replace("high ", "")).toList(), usage.toString());
             assertTrue(usage.get(0).matches("low 8[3-6]"), "83 image tokens (+ the prompt's few): " + usage);
