@@ -1,12 +1,12 @@
 package io.llmperf4j.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.llmperf4j.server.SimulatedServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
@@ -51,15 +51,7 @@ class SessionPageWordsTest {
     @Test
     void aTraceOfSessionsAndSingleRequestsIsDescribedAsTheConsoleDescribesIt(@TempDir Path tmp) throws IOException {
         // sessions a (0 ms) and b (100 ms), 2 turns each; single requests at 50, 150 and 250 ms: 5 arrivals
-        Path trace = Files.writeString(tmp.resolve("t.jsonl"), """
-                {"timestamp": 0, "input_length": 100, "output_length": 5, "session_id": "a"}
-                {"timestamp": 50, "input_length": 100, "output_length": 5}
-                {"timestamp": 100, "input_length": 100, "output_length": 5, "session_id": "b"}
-                {"timestamp": 150, "input_length": 100, "output_length": 5}
-                {"timestamp": 200, "input_length": 100, "output_length": 5, "session_id": "a", "delay": 50}
-                {"timestamp": 250, "input_length": 100, "output_length": 5}
-                {"timestamp": 300, "input_length": 100, "output_length": 5, "session_id": "b", "delay": 50}
-                """);
+        Path trace = MixedTrace.write(tmp);
         Path out = tmp.resolve("out");
         CliRun run;
         try (SimulatedServer server = FastSimulator.start()) {
@@ -70,6 +62,17 @@ class SessionPageWordsTest {
         String load = "trace replay of mooncake:" + trace + " (2 sessions (4 requests) and 3 single requests starting "
                 + "over 0.25 s, speedup 1), mean 16 arrivals/s";
         assertTrue(run.err().contains("llmperf4j: load: " + load + "\n"), run::toString);
+        // the sessions block's hit rate and prompt tokens count the single requests beside the sessions' turns, while
+        // its sessions and by_turn count sessions only: the JSON and the console line say so (the sessions QA's run3)
+        JsonNode sessions = RunFolder.summary(out).get("sessions");
+        assertEquals(2, sessions.get("sessions").asInt(), sessions::toString);
+        assertEquals(3, sessions.get("single_requests").asInt(), sessions::toString);
+        assertTrue(sessions.get("prefix_cache_hit_rate").isNumber(), sessions::toString);
+        assertTrue(run.out().contains(" prompt tokens of the successful requests, 3 single requests without a session "
+                + "included)"), run::toString);
+        assertTrue(run.out().contains("Sessions: 2 sessions, mean TTFT by turn "), run::toString);
+        assertTrue(run.out().contains("; 2 completed, 0 cut (a failed turn, the run's end or a stop); 2.00 turns each "
+                + "on average, session duration p50 "), run::toString);
         for (String page : RunFolder.writtenAndRebuiltPages(out)) {
             assertEquals(load, HtmlRows.value(page, "Load"));
             assertEquals("5", HtmlRows.value(page, "Arrivals scheduled"));

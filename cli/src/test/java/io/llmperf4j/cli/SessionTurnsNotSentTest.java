@@ -116,15 +116,7 @@ class SessionTurnsNotSentTest {
     @Test
     void aMixedTraceCountsItsRequestsWithoutASessionAsSingleRequests(@TempDir Path tmp) throws IOException {
         // sessions a (0 ms) and b (100 ms), 2 turns each; single requests at 50, 150 and 250 ms: 5 arrivals
-        Path trace = Files.writeString(tmp.resolve("t.jsonl"), """
-                {"timestamp": 0, "input_length": 100, "output_length": 5, "session_id": "a"}
-                {"timestamp": 50, "input_length": 100, "output_length": 5}
-                {"timestamp": 100, "input_length": 100, "output_length": 5, "session_id": "b"}
-                {"timestamp": 150, "input_length": 100, "output_length": 5}
-                {"timestamp": 200, "input_length": 100, "output_length": 5, "session_id": "a", "delay": 50}
-                {"timestamp": 250, "input_length": 100, "output_length": 5}
-                {"timestamp": 300, "input_length": 100, "output_length": 5, "session_id": "b", "delay": 50}
-                """);
+        Path trace = MixedTrace.write(tmp);
         String words = "2 sessions (4 requests) and 3 single requests";
         CliRun stats = CliRun.of(Map.of(), "trace-stats", "mooncake:" + trace);
         assertEquals(0, stats.exitCode(), stats::toString);
