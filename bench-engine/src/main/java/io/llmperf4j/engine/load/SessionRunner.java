@@ -11,6 +11,7 @@ import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestInputs;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
+import io.llmperf4j.model.SessionRestIds;
 import io.llmperf4j.model.TokenCounter;
 
 import java.time.Duration;
@@ -569,9 +570,9 @@ public final class SessionRunner {
                     // a failed turn ends its session; the turns it did not send start a new one, never resent
                     List<RequestSpec> rest = session.turns.subList(session.next, session.turns.size());
                     int from = Math.max(0, rest.get(0).inputs().turn());
-                    String base = session.firstTurn == 0 ? session.id
-                            : session.id.substring(0, session.id.lastIndexOf("~t"));
-                    leftovers.add(new Active(List.copyOf(rest), base + "~t" + from, from));
+                    // a rest's own rest is named after the workload's session, not after the rest
+                    String base = session.firstTurn == 0 ? session.id : SessionRestIds.workloadSession(session.id);
+                    leftovers.add(new Active(List.copyOf(rest), SessionRestIds.rest(base, from), from));
                 }
                 if (starts == null) startNextSession(ended); // closed loop: the slot freed when the request ended
             }

@@ -2,6 +2,7 @@ package io.llmperf4j.report.summary;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.SessionRestIds;
 import io.llmperf4j.report.metrics.RequestMetrics;
 import io.llmperf4j.report.metrics.TokenCounting;
 import io.llmperf4j.report.stats.PandasStats;
@@ -69,19 +70,11 @@ public record SessionsSummary(Double prefixCacheHitRate, long cachedTokens, Long
                 singleRequests);
     }
 
-    /** A session's id without a failed session's rest suffix ({@code s0~t2} is session {@code s0}'s rest). */
-    static String workloadSession(String id) {
-        return id.replaceFirst("~t\\d+$", "");
-    }
-
     /** The place in its session of a turn a record was: a rest's turns count on from where the rest began. */
     static int workloadTurn(RequestRecord r) {
-        String id = r.tags().sessionId();
-        java.util.regex.Matcher m = REST.matcher(id);
-        return m.find() && r.tags().turn() >= 0 ? r.tags().turn() + Integer.parseInt(m.group(1)) : r.tags().turn();
+        int turn = r.tags().turn();
+        return turn >= 0 ? turn + SessionRestIds.firstTurn(r.tags().sessionId()) : turn;
     }
-
-    private static final java.util.regex.Pattern REST = java.util.regex.Pattern.compile("~t(\\d+)$");
 
     /**
      * One turn index over every session: successful requests only. {@code itlMeanS} ({@code itl_mean_s}, the name
@@ -114,7 +107,9 @@ public record SessionsSummary(Double prefixCacheHitRate, long cachedTokens, Long
         int singles = 0;
         for (RequestRecord r : records) {
             String id = r.tags().sessionId();
-            if (id != null) bySession.computeIfAbsent(workloadSession(id), k -> new ArrayList<>()).add(r);
+            if (id != null) {
+                bySession.computeIfAbsent(SessionRestIds.workloadSession(id), k -> new ArrayList<>()).add(r);
+            }
             if (!r.succeeded()) continue;
             if (r.usagePromptTokens() != null) { // the server's count, with or without a cached count beside it
                 anyUsage = true;
