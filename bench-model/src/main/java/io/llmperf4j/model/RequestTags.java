@@ -17,9 +17,12 @@ import java.util.List;
  * @param sessionTurns the turns the workload gave the request's session (a failed session's rest: its session's,
  *                     not the rest's), so a summary tells a session completed from one cut; 0 when unknown (outside
  *                     sessions, or a record written before this was)
+ * @param restOf       a failed session's rest ({@code s0~t2}, its unsent turns sent without history): the workload's
+ *                     session it continues ({@code s0}), so a summary counts it there without reading its id; null
+ *                     for any other request
  */
 public record RequestTags(String sessionId, int turn, Integer cachedTokens, int imageCount, long imagePixels,
-                          long imageBytes, boolean endMarkerMissing, int sessionTurns) {
+                          long imageBytes, boolean endMarkerMissing, int sessionTurns, String restOf) {
     public static final RequestTags NONE = new RequestTags(null, -1, null, 0, 0, 0);
 
     public RequestTags(String sessionId, int turn, Integer cachedTokens, int imageCount, long imagePixels,
@@ -29,7 +32,12 @@ public record RequestTags(String sessionId, int turn, Integer cachedTokens, int 
 
     public RequestTags(String sessionId, int turn, Integer cachedTokens, int imageCount, long imagePixels,
                        long imageBytes, boolean endMarkerMissing) {
-        this(sessionId, turn, cachedTokens, imageCount, imagePixels, imageBytes, endMarkerMissing, 0);
+        this(sessionId, turn, cachedTokens, imageCount, imagePixels, imageBytes, endMarkerMissing, 0, null);
+    }
+
+    public RequestTags(String sessionId, int turn, Integer cachedTokens, int imageCount, long imagePixels,
+                       long imageBytes, boolean endMarkerMissing, int sessionTurns) {
+        this(sessionId, turn, cachedTokens, imageCount, imagePixels, imageBytes, endMarkerMissing, sessionTurns, null);
     }
 
     /** The tags a request's inputs determine before it is sent. */
@@ -50,16 +58,25 @@ public record RequestTags(String sessionId, int turn, Integer cachedTokens, int 
 
     public RequestTags withCachedTokens(Integer tokens) {
         return new RequestTags(sessionId, turn, tokens, imageCount, imagePixels, imageBytes, endMarkerMissing,
-                sessionTurns);
+                sessionTurns, restOf);
     }
 
     public RequestTags withEndMarkerMissing() {
-        return new RequestTags(sessionId, turn, cachedTokens, imageCount, imagePixels, imageBytes, true, sessionTurns);
+        return new RequestTags(sessionId, turn, cachedTokens, imageCount, imagePixels, imageBytes, true, sessionTurns,
+                restOf);
     }
 
-    /** These tags with the turns the workload gave the request's session. */
-    public RequestTags withSessionTurns(int turns) {
+    /**
+     * These tags with the turns the workload gave the request's session and, for a failed session's rest, the
+     * workload's session it continues ({@code restOf}; null otherwise).
+     */
+    public RequestTags withWorkloadSession(int turns, String restOf) {
         return new RequestTags(sessionId, turn, cachedTokens, imageCount, imagePixels, imageBytes, endMarkerMissing,
-                turns);
+                turns, restOf);
+    }
+
+    /** The workload's session the request was a turn of: its session, or the one a rest continues; null outside. */
+    public String workloadSessionId() {
+        return restOf != null ? restOf : sessionId;
     }
 }

@@ -56,10 +56,10 @@ class SessionRunsCommandTest {
             assertEquals(Set.of("0", "1", "2", "3", "4", "5", "6", "7", "8"),
                     new HashSet<>(rows.stream().map(r -> r.get("prompt_index")).toList()), rows::toString);
             assertTrue(rows.stream().noneMatch(r -> r.get("session_id").matches(".*~\\d+")), rows::toString);
-            // s0 failed at turn 1: its turn 2 went out last, as turn 0 of a new session with an empty history
+            // s0 failed at turn 1: its turn 2 went out last, as a new session with an empty history, still turn 2
             CSVRecord rest = rows.stream().filter(r -> r.get("session_id").equals("s0~t2")).findFirst()
                     .orElseThrow(() -> new AssertionError(rows.toString()));
-            assertEquals("0", rest.get("turn"));
+            assertEquals("2", rest.get("turn"));
             assertEquals(2, JSON.readTree(server.runBodies().get(8)).get("messages").size(), server.runBodies().get(8));
             assertEquals(newMessages.get(8), prompt(server, 2, rows), "the rest of s0 is its prompt 2");
         }

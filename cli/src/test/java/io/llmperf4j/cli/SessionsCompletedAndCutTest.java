@@ -1,11 +1,16 @@
 package io.llmperf4j.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.commons.csv.CSVRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -17,7 +22,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A failed turn's rest ({@code s0~t2}, sent without history) counts in its workload session, not as a session of its
  * own, and by_turn keeps its turn's place in the session; the sessions block and the console say how many sessions
  * completed and how many were cut, their duration and turns (the sessions QA's run5a: "sessions: 5" for 4). Against
- * a server in the test on 127.0.0.1 that answers its third request of the run (s0's turn 1) with a 500.
+ * a server in the test on 127.0.0.1 that answers its third request of the run (s0's turn 1) with a 500. The rest's
+ * turn keeps its place in the CSV and the journal (the sessions-QA's CSV showed s0's turn 0 twice), and its journal
+ * record names the session it continues.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SessionsCompletedAndCutTest {
@@ -51,6 +58,26 @@ class SessionsCompletedAndCutTest {
         assertTrue(run.out().contains("Sessions: 3 sessions, mean TTFT by turn "), run::toString);
         assertTrue(run.out().contains(" s; 2 completed, 1 cut (a failed turn, the run's end or a stop); 2.67 turns "
                 + "each on average, session duration p50 "), run::toString);
+        // the CSV: s0's turns 0 and 1 (failed), then its rest s0~t2 with turn 2, not a second turn 0
+        List<CSVRecord> rows = RunFolder.csv(tmp);
+        List<String> s0 = new ArrayList<>();
+        for (CSVRecord r : rows) {
+            if (r.get("session_id").startsWith("s0")) s0.add(r.get("session_id") + "/" + r.get("turn"));
+        }
+        assertEquals(List.of("s0/0", "s0/1", "s0~t2/2"), s0, rows::toString);
+        // the journal: the same turn, and the rest tagged with its workload session; no other record is a rest
+        int rests = 0;
+        for (String line : Files.readAllLines(tmp.resolve("requests.jsonl"))) {
+            JsonNode tags = new ObjectMapper().readTree(line).get("tags");
+            if (tags.get("session_id").asText().equals("s0~t2")) {
+                assertEquals(2, tags.get("turn").asInt(), line);
+                assertEquals("s0", tags.get("rest_of").asText(), line);
+                rests++;
+            } else {
+                assertTrue(tags.get("rest_of").isNull(), line);
+            }
+        }
+        assertEquals(1, rests);
         for (String page : RunFolder.writtenAndRebuiltPages(tmp)) { // as the run wrote it, and rebuilt by `report DIR`
             assertTrue(page.contains("3 sessions (2 completed, 1 cut by a failed turn, the run's end or a stop), 2.67 "
                     + "turns each on average, session duration (first send to last end) p50 "), "the page's sessions");

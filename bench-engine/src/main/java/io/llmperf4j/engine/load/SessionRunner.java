@@ -11,7 +11,6 @@ import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestInputs;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
-import io.llmperf4j.model.SessionRestIds;
 import io.llmperf4j.model.TokenCounter;
 
 import java.time.Duration;
@@ -34,7 +33,8 @@ import java.util.function.BooleanSupplier;
  * prompt, the earlier user turns and the server's actual replies (the text the client received), after the
  * workload's think time following the previous reply. A failed turn ends its session (there is no reply to build
  * on). Its turns not yet sent are not resent elsewhere nor lost: once every session has started, they start as a
- * session of their own (a new one: empty history, id {@code <session>~t<turn>}, turns counted from 0) before any
+ * session of their own (a new one: empty history, id {@code <session>~t<turn>}, each turn keeping its place in
+ * the workload's session, the record tagged with that session) before any
  * session is replayed, so a failure never makes the run resend a prompt. An open loop with a request budget has
  * one arrival per session, so there they are not sent.
  *
@@ -186,16 +186,51 @@ public final class SessionRunner {
         final List<RequestSpec> turns;
         /** The session id its requests carry; null for a request without a session (one turn, never a rest). */
         final String id;
+        /**
+         * A failed session's rest: the workload's session it continues ({@code s0} for {@code s0~t2}, {@code s0~1}
+         * for {@code s0~1~t2}); null for a session of the workload (or a replay of one).
+         */
+        final String restOf;
         final List<ChatMessage> history = new ArrayList<>();
         /** The turn number of {@code turns.get(0)} in the workload: 0, or where a failed session's rest begins. */
         final int firstTurn;
+        /** A rest's: when the failed turn before it ended, the client's stamp; it is due then at the earliest. */
+        final long failedAtNanos;
         int next;
         int inputTokensSoFar;
 
-        Active(List<RequestSpec> turns, String id, int firstTurn) {
+        /** A session of the workload, or a replay of one. */
+        Active(List<RequestSpec> turns, String id) {
+            this(turns, id, null, 0, 0);
+        }
+
+        private Active(List<RequestSpec> turns, String id, String restOf, int firstTurn, long failedAtNanos) {
             this.turns = turns;
             this.id = id;
+            this.restOf = restOf;
             this.firstTurn = firstTurn;
+            this.failedAtNanos = failedAtNanos;
+        }
+
+        /** The workload's session this one is or continues. */
+        String workloadSession() {
+            return restOf != null ? restOf : id;
+        }
+
+        /**
+         * The turns this session had not sent when its turn failed at {@code failedAtNanos}, as a session of their
+         * own: id {@code <session>~t<turn>}, its first turn's place in the workload's session (the users' name for
+         * it, in the CSV's session_id and the X-Correlation-ID header); the turns keep their places.
+         */
+        Active rest(long failedAtNanos) {
+            List<RequestSpec> left = List.copyOf(turns.subList(next, turns.size()));
+            int from = Math.max(0, left.get(0).inputs().turn());
+            return new Active(left, workloadSession() + "~t" + from, workloadSession(), from, failedAtNanos);
+        }
+
+        /** A failed session's rest: its first turn continues its session, it is not a session's start. */
+        boolean isRest() {
+            return restOf != null;
         }
     }
 
@@ -390,7 +425,7 @@ public final class SessionRunner {
          */
         private int turnsNotSentOfSessionsInProgress() {
             int n = 0;
-            for (Active a : active) if (a.next > 0 || a.firstTurn > 0) n += a.turns.size() - a.next;
+            for (Active a : active) if (a.next > 0 || a.isRest()) n += a.turns.size() - a.next;
             return n;
         }
 
@@ -420,7 +455,7 @@ public final class SessionRunner {
             started++;
             // a request without a session (a trace's single request) is sent and recorded without one: it is an
             // arrival of its own, not a session (as trace-stats counts them)
-            Active session = new Active(turns, base == null || pass == 0 ? base : base + "~" + pass, 0);
+            Active session = new Active(turns, base == null || pass == 0 ? base : base + "~" + pass);
             active.add(session);
             due(dueNanos, session, starts != null);
         }
@@ -509,8 +544,7 @@ public final class SessionRunner {
             RequestInputs in = turn.inputs();
             int inputTokens = session.inputTokensSoFar + turn.numberInputTokens();
             return new RequestSpec(turn.index(), turn.prompt(), inputTokens, turn.maxTokens(),
-                    new RequestInputs(in.systemPrompt(), session.history, in.images(), session.id,
-                            Math.max(0, in.turn() - session.firstTurn)));
+                    new RequestInputs(in.systemPrompt(), session.history, in.images(), session.id, in.turn()));
         }
 
         private void sendOpen(Due due, long now) {
@@ -568,11 +602,7 @@ public final class SessionRunner {
                 active.remove(session);
                 if (!r.succeeded() && session.next < session.turns.size()) {
                     // a failed turn ends its session; the turns it did not send start a new one, never resent
-                    List<RequestSpec> rest = session.turns.subList(session.next, session.turns.size());
-                    int from = Math.max(0, rest.get(0).inputs().turn());
-                    // a rest's own rest is named after the workload's session, not after the rest
-                    String base = session.firstTurn == 0 ? session.id : SessionRestIds.workloadSession(session.id);
-                    leftovers.add(new Active(List.copyOf(rest), SessionRestIds.rest(base, from), from));
+                    leftovers.add(session.rest(ended));
                 }
                 if (starts == null) startNextSession(ended); // closed loop: the slot freed when the request ended
             }
@@ -678,12 +708,14 @@ public final class SessionRunner {
         }
 
         /**
-         * {@code record} tagged with the turns the workload gave its session (a rest's: the session it is the rest
-         * of), so the summary tells the sessions completed from those cut; unchanged outside sessions.
+         * {@code record} tagged with the turns the workload gave its session and, a rest's, the session it continues,
+         * so the summary tells the sessions completed from those cut and counts a rest in its session; unchanged
+         * outside sessions.
          */
         private RequestRecord withSessionTurns(RequestRecord record, Active session) {
             if (session.id == null || record.tags().sessionId() == null) return record;
-            return record.withTags(record.tags().withSessionTurns(session.firstTurn + session.turns.size()));
+            return record.withTags(record.tags().withWorkloadSession(session.firstTurn + session.turns.size(),
+                    session.restOf));
         }
 
         private String clientId(InFlight e, int launch) {

@@ -2,7 +2,6 @@ package io.llmperf4j.report.summary;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.llmperf4j.model.RequestRecord;
-import io.llmperf4j.model.SessionRestIds;
 import io.llmperf4j.report.metrics.RequestMetrics;
 import io.llmperf4j.report.metrics.TokenCounting;
 import io.llmperf4j.report.stats.PandasStats;
@@ -70,12 +69,6 @@ public record SessionsSummary(Double prefixCacheHitRate, long cachedTokens, Long
                 singleRequests);
     }
 
-    /** The place in its session of a turn a record was: a rest's turns count on from where the rest began. */
-    static int workloadTurn(RequestRecord r) {
-        int turn = r.tags().turn();
-        return turn >= 0 ? turn + SessionRestIds.firstTurn(r.tags().sessionId()) : turn;
-    }
-
     /**
      * One turn index over every session: successful requests only. {@code itlMeanS} ({@code itl_mean_s}, the name
      * the schema keeps) is the mean of the requests' TPOT, exactly the summary's {@code tpot_ms} per request
@@ -108,7 +101,8 @@ public record SessionsSummary(Double prefixCacheHitRate, long cachedTokens, Long
         for (RequestRecord r : records) {
             String id = r.tags().sessionId();
             if (id != null) {
-                bySession.computeIfAbsent(SessionRestIds.workloadSession(id), k -> new ArrayList<>()).add(r);
+                // a failed session's rest is tagged with the session it continues
+                bySession.computeIfAbsent(r.tags().workloadSessionId(), k -> new ArrayList<>()).add(r);
             }
             if (!r.succeeded()) continue;
             if (r.usagePromptTokens() != null) { // the server's count, with or without a cached count beside it
@@ -118,7 +112,7 @@ public record SessionsSummary(Double prefixCacheHitRate, long cachedTokens, Long
                 if (id == null) singles++;
             }
             if (id != null && r.tags().turn() >= 0) {
-                turns.computeIfAbsent(workloadTurn(r), t -> new ArrayList<>()).add(r);
+                turns.computeIfAbsent(r.tags().turn(), t -> new ArrayList<>()).add(r); // a rest's: its session's
             }
         }
         List<TurnJson> byTurn = new ArrayList<>();

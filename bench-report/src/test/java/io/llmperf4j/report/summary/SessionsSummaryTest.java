@@ -36,6 +36,25 @@ class SessionsSummaryTest {
         assertEquals(352L, s.promptTokens());
     }
 
+    /**
+     * A rest counts in the session its tag names, its turn where the tag puts it; a session id that only looks like a
+     * rest's (a trace's own {@code conv~t1}) is a session of its own: the summary no longer reads ids.
+     */
+    @Test
+    void aRestCountsInTheSessionItsTagNamesAndAnIdAloneMakesNoRest() {
+        RequestRecord first = turn(0, 0, 40, 52).withTags(new RequestTags("conv", 0, null, 0, 0, 0)
+                .withWorkloadSession(2, null));
+        RequestRecord rest = turn(1, 1, 40, 52).withTags(new RequestTags("conv~t1", 1, null, 0, 0, 0)
+                .withWorkloadSession(2, "conv"));
+        RequestRecord lookalike = turn(2, 0, 40, 52).withTags(new RequestTags("conv~t1", 0, null, 0, 0, 0)
+                .withWorkloadSession(1, null));
+        SessionsSummary s = SessionsSummary.of(List.of(first, rest, lookalike), TokenCounting.DEFAULT);
+        assertEquals(2, s.sessions(), "conv with its rest, and the trace's conv~t1");
+        assertEquals(2, s.sessionsCompleted());
+        assertEquals(List.of(0, 1), s.byTurn().stream().map(SessionsSummary.TurnJson::turn).toList());
+        assertEquals(List.of(2, 1), s.byTurn().stream().map(SessionsSummary.TurnJson::requests).toList());
+    }
+
     @Test
     void withoutUsageTheyAreTheClientsCountOfWhatItSent() {
         SessionsSummary s = SessionsSummary.of(List.of(turn(0, 0, 40, null), turn(1, 1, 90, null),
