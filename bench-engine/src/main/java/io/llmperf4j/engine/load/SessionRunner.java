@@ -35,8 +35,9 @@ import java.util.function.BooleanSupplier;
  * on). Its turns not yet sent are not resent elsewhere nor lost: once every session has started, they start as a
  * session of their own (a new one: empty history, id {@code <session>~t<turn>}, each turn keeping its place in
  * the workload's session, the record tagged with that session) before any
- * session is replayed, so a failure never makes the run resend a prompt. An open loop with a request budget has
- * one arrival per session, so there they are not sent.
+ * session is replayed, so a failure never makes the run resend a prompt. In an open loop a rest is no arrival: it
+ * starts when its failed turn ended (or when the last session started, if later) without taking one of the
+ * schedule's, so a request budget's one arrival per session leaves room for it; a trace's rests are not sent.
  *
  * <ul>
  *   <li>Closed loop ({@link ClosedLoopSettings}): {@code concurrency} sessions are in flight; when one ends, the next
@@ -289,6 +290,13 @@ public final class SessionRunner {
         final int inFlightCap;
         /** The unsent turns of sessions a failure ended, each to start as a new session before any other. */
         final ArrayDeque<Active> leftovers = new ArrayDeque<>();
+        /**
+         * An open loop of drawn arrivals: a rest is a continuation, started without an arrival. A trace's rests are
+         * not sent (the trace has no time for them): their turns count as not sent.
+         */
+        final boolean openLoopRests;
+        /** When the workload's last session was due to start (its first pass): a rest is due then at the earliest. */
+        long everySessionStartedNanos = Long.MIN_VALUE;
         final BlockingQueue<Finished> finished = new LinkedBlockingQueue<>();
         final PriorityQueue<Due> pending = new PriorityQueue<>(DUE_ORDER);
         /** The turns not built yet, by due time: each is built {@link #BUILD_AHEAD_NANOS} before it is due. */
@@ -340,6 +348,7 @@ public final class SessionRunner {
             this.maxRequests = maxRequests;
             this.starts = starts;
             this.timeout = timeout;
+            this.openLoopRests = starts != null && workload.startOffsetsNanos() == null;
         }
 
         void execute() {
@@ -435,13 +444,14 @@ public final class SessionRunner {
         }
 
         /**
-         * Starts the next session (a failed session's rest first, once every session has started), its first turn
-         * due at {@code dueNanos}: an open loop's is built ahead, as a later turn is; a closed loop's when due.
+         * Starts the next session (a closed loop: a failed session's rest first, once every session has started), its
+         * first turn due at {@code dueNanos}: an open loop's is built ahead, as a later turn is; a closed loop's when
+         * due. An open loop's arrival always starts a session: its rests start without one ({@link #startRests}).
          */
         private void startNextSession(long dueNanos) {
             if (!roomForASession()) return;
             // once every session has started, a failed session's unsent turns: fresh prompts, before any replay
-            Active rest = nextSession >= sessions.size() ? leftovers.poll() : null;
+            Active rest = starts == null && nextSession >= sessions.size() ? leftovers.poll() : null;
             if (rest != null) {
                 started++;
                 active.add(rest);
@@ -449,6 +459,7 @@ public final class SessionRunner {
                 return;
             }
             int k = nextSession++;
+            if (nextSession == sessions.size()) everySessionStartedNanos = dueNanos;
             List<RequestSpec> turns = sessions.get(k % sessions.size());
             String base = turns.get(0).inputs().sessionId();
             int pass = k / sessions.size();
@@ -458,6 +469,21 @@ public final class SessionRunner {
             Active session = new Active(turns, base == null || pass == 0 ? base : base + "~" + pass);
             active.add(session);
             due(dueNanos, session, starts != null);
+        }
+
+        /**
+         * An open loop's rests, once every session of the workload has started (before any replay): each is due when
+         * its failed turn ended, or when the last session started if that came later. A rest goes on a session that
+         * arrived, so it takes no arrival of the schedule: the arrivals scheduled, started and their rate count
+         * sessions only, and its first turn's due time is the client's, judged from its actual send as a later turn's.
+         */
+        private void startRests() {
+            if (!openLoopRests || nextSession < sessions.size()) return;
+            while (!leftovers.isEmpty() && roomForASession()) {
+                Active rest = leftovers.poll();
+                active.add(rest);
+                due(Math.max(rest.failedAtNanos, everySessionStartedNanos), rest, true);
+            }
         }
 
         /** {@code session}'s next turn, due at {@code dueNanos}; {@code buildAhead}: built before it is due. */
@@ -479,6 +505,7 @@ public final class SessionRunner {
                             && roomForASession()) {
                         startNextSession(startNanos + starts[started]);
                     }
+                    startRests();
                 }
                 int backlog = 0;
                 while (!pending.isEmpty() && pending.peek().dueNanos <= now) {
@@ -556,7 +583,7 @@ public final class SessionRunner {
             int launch = sent++;
             long actual = now - startNanos;
             long intended = due.dueNanos - startNanos;
-            if (session.next == 1) { // a session's first turn: its start
+            if (session.next == 1 && !session.isRest()) { // a session's first turn: its start (a rest's goes on)
                 if (firstSendOffset < 0) firstSendOffset = actual;
                 lastSendOffset = actual;
                 firstTurnsSent++;
