@@ -626,10 +626,14 @@ final class ModelRun implements BenchmarkListener {
         long[] lags = open.measuredTimeline().stream().filter(r -> arrival(load, r))
                 .mapToLong(ScheduledRecord::sendLagNanos).toArray();
         return RunWarnings.sentLate(lags, open.settings().requestsPerSecond(),
-                open.settings().maxConcurrency().orElse(0));
+                open.settings().maxConcurrency().orElse(0), sessions());
     }
 
-    /** TURNS_SENT_LATE: the send lags of sessions' turns due at a time the client set ({@link #arrival}). */
+    /**
+     * TURNS_SENT_LATE: the send lags of sessions' turns due at a time the client set ({@link #arrival}), the sends
+     * SENT_LATE does not judge: the two warnings share one rule over disjoint sends, and differ in what the lag does to
+     * the latencies (in them from the intended send; not in them from the actual send).
+     */
     private Optional<RunWarning> turnsSentLate(LoadResult load) {
         if (!sessions()) return Optional.empty();
         long[] lags = load.measuredTimeline().stream().filter(r -> !arrival(load, r))
@@ -641,7 +645,8 @@ final class ModelRun implements BenchmarkListener {
     /**
      * Whether {@code r} was due at its schedule's instant (an open loop's arrival: a request, or a session's first
      * turn), not at a time the client set itself (a later turn, due at the previous reply's end plus its think time;
-     * a closed loop's next session, due when its slot freed), where the lag is the client's and goodput judges from
+     * a failed session's rest, whose turns keep their places, so its first is no turn 0; a closed loop's next session,
+     * due when its slot freed), where the lag is the client's and goodput judges from
      * the actual send, as the capacity search does an uncapped open loop's client lag (ClientLagJudge).
      */
     private boolean arrival(LoadResult load, ScheduledRecord r) {

@@ -306,14 +306,18 @@ public final class RunWarnings {
      * @param maxConcurrency   the {@code --max-concurrency} cap, or 0 for none
      */
     public static Optional<RunWarning> sentLate(long[] sendLagNanos, double offeredPerSecond, int maxConcurrency) {
-        long[] lags = Arrays.stream(sendLagNanos).filter(v -> v >= 0).sorted().toArray();
-        if (lags.length == 0) return Optional.empty();
-        long floor = SENT_LATE_FLOOR_MILLIS * 1_000_000L;
+        return sentLate(sendLagNanos, offeredPerSecond, maxConcurrency, false);
+    }
+
+    /**
+     * As {@link #sentLate(long[], double, int)}; {@code sessionStarts}: the arrivals started sessions (their first
+     * turns), and the sentence says their later turns are TURNS_SENT_LATE's, judged apart.
+     */
+    public static Optional<RunWarning> sentLate(long[] sendLagNanos, double offeredPerSecond, int maxConcurrency,
+                                                boolean sessionStarts) {
         double interval = offeredPerSecond > 0 && Double.isFinite(offeredPerSecond) ? 1e9 / offeredPerSecond : 0;
-        double bound = Math.max(floor, interval);
-        long late = Arrays.stream(lags).filter(v -> v > bound).count();
-        double percent = 100.0 * late / lags.length;
-        if (percent <= SENT_LATE_SHARE_PERCENT || late < SENT_LATE_MIN_ARRIVALS) return Optional.empty();
+        LateSends l = LateSends.of(sendLagNanos, Math.max(SENT_LATE_FLOOR_MILLIS * 1_000_000L, interval));
+        if (!l.warns(SENT_LATE_MIN_ARRIVALS)) return Optional.empty();
         String why = maxConcurrency > 0
                 ? "an arrival that finds the --max-concurrency " + maxConcurrency + " cap full waits for a free slot, "
                 + "and the wait counts here: the server did not end requests as fast as they were due (or the "
@@ -323,33 +327,31 @@ public final class RunWarnings {
                 + "behind: CLIENT_BOTTLENECK, when raised, says why). Lower the rate, run the client on a machine "
                 + "of its own, or spread the load over load workers (--cluster).";
         return Optional.of(new RunWarning(WarningCode.SENT_LATE, String.format(Locale.ROOT, "The open loop sent "
-                        + "late: %d of %d arrivals sent (%.1f %%) went out more than %.2f ms after their scheduled "
+                        + "late: %d of %d arrivals %ssent (%.1f %%) went out more than %.2f ms after their scheduled "
                         + "instants (the larger of %d ms and the mean interval between arrivals, %.2f ms; late above "
                         + "%.0f %% of them warns); send lag p50 %.2f ms, p99 %.2f ms, max %.2f ms. The server saw "
                         + "another arrival pattern than the one asked for (late arrivals go in bunches), whatever the "
-                        + "completion rate, and latencies from the intended send include the lag: %s",
-                late, lags.length, percent, bound / 1e6, SENT_LATE_FLOOR_MILLIS, interval / 1e6,
-                SENT_LATE_SHARE_PERCENT, Percentiles.of(lags, 50) / 1e6, Percentiles.of(lags, 99) / 1e6,
-                lags[lags.length - 1] / 1e6, why)));
+                        + "completion rate, and latencies from the intended send include the lag: %s%s",
+                l.late(), l.sent(), sessionStarts ? "(not the sessions' later turns) " : "", l.percent(),
+                l.boundNanos() / 1e6, SENT_LATE_FLOOR_MILLIS, interval / 1e6, SENT_LATE_SHARE_PERCENT, l.p50Millis(),
+                l.p99Millis(), l.maxMillis(), why, sessionStarts ? " The sessions' later turns, due at a time the client set, are "
+                        + "judged apart, from their actual send (TURNS_SENT_LATE)." : "")));
     }
 
     /**
      * TURNS_SENT_LATE, for sessions' turns whose due time the client set itself (a later turn at the previous reply's
-     * end plus its think time; a closed loop's next session when its slot freed): more than {@value
-     * #SENT_LATE_SHARE_PERCENT} % of them, and at least {@value #TURNS_SENT_LATE_MIN_TURNS}, went out more than {@value
-     * #SENT_LATE_FLOOR_MILLIS} ms after they were due. Their TTFT and E2E are judged from the actual send, so this is
-     * where the lag shows. Empty otherwise.
+     * end plus its think time, a failed session's rest, a closed loop's next session when its slot freed): SENT_LATE's
+     * rule (more than {@value #SENT_LATE_SHARE_PERCENT} % of them late), over the other sends of a session run, with a
+     * flat bound of {@value #SENT_LATE_FLOOR_MILLIS} ms (no interval between arrivals: a turn late at all slows its
+     * conversation) and at least {@value #TURNS_SENT_LATE_MIN_TURNS} late. Their TTFT and E2E are judged from the
+     * actual send, so the lag is not in them, unlike an open loop's arrivals: this is where it shows. Empty otherwise.
      *
      * @param sendLagNanos   those turns' send lags, ns; negatives ignored
      * @param maxConcurrency the {@code --max-concurrency} cap, or 0 for none
      */
     public static Optional<RunWarning> turnsSentLate(long[] sendLagNanos, int maxConcurrency) {
-        long[] lags = Arrays.stream(sendLagNanos).filter(v -> v >= 0).sorted().toArray();
-        if (lags.length == 0) return Optional.empty();
-        long bound = SENT_LATE_FLOOR_MILLIS * 1_000_000L;
-        long late = Arrays.stream(lags).filter(v -> v > bound).count();
-        double percent = 100.0 * late / lags.length;
-        if (percent <= SENT_LATE_SHARE_PERCENT || late < TURNS_SENT_LATE_MIN_TURNS) return Optional.empty();
+        LateSends l = LateSends.of(sendLagNanos, SENT_LATE_FLOOR_MILLIS * 1_000_000L);
+        if (!l.warns(TURNS_SENT_LATE_MIN_TURNS)) return Optional.empty();
         String why = maxConcurrency > 0
                 ? "a turn due while the --max-concurrency " + maxConcurrency + " cap is full waits for a free slot, "
                 + "and the wait counts here; raise the cap, or"
@@ -357,13 +359,50 @@ public final class RunWarnings {
                 + "later: keep the client warm-up);";
         return Optional.of(new RunWarning(WarningCode.TURNS_SENT_LATE, String.format(Locale.ROOT, "Sessions' turns "
                         + "sent late: %d of %d turns due at a time the client set (a later turn after its think "
-                        + "time, a closed loop's next session when its slot freed) went out more than %d ms after "
-                        + "it (%.1f %%); send lag p50 %.2f ms, p99 %.2f ms, max %.2f ms. The conversations went at the "
-                        + "client's pace, not the workload's; their TTFT and E2E, goodput and --slo count from the "
-                        + "actual send, so the lag is not in them: %s run the client on a quieter machine or one of "
-                        + "its own. The CSV's send_lag_s has each turn's lag.",
-                late, lags.length, SENT_LATE_FLOOR_MILLIS, percent, Percentiles.of(lags, 50) / 1e6,
-                Percentiles.of(lags, 99) / 1e6, lags[lags.length - 1] / 1e6, why)));
+                        + "time, a failed session's rest, a closed loop's next session when its slot freed) went out "
+                        + "more than %d ms after it (%.1f %%); send lag p50 %.2f ms, p99 %.2f ms, max %.2f ms. The "
+                        + "conversations went at the client's pace, not the workload's; their TTFT and E2E, goodput "
+                        + "and --slo count from the actual send, so the lag is not in them (an open loop's session "
+                        + "starts, due at the schedule's instants, are SENT_LATE's): %s run the client on a quieter "
+                        + "machine or one of its own. The CSV's send_lag_s has each turn's lag.",
+                l.late(), l.sent(), SENT_LATE_FLOOR_MILLIS, l.percent(), l.p50Millis(), l.p99Millis(), l.maxMillis(),
+                why)));
+    }
+
+    /**
+     * The one lateness rule SENT_LATE and TURNS_SENT_LATE share: of the sends (negative lags ignored), those more
+     * than {@code boundNanos} after they were due; it warns above {@value #SENT_LATE_SHARE_PERCENT} % of them and at
+     * a warning's own least count.
+     */
+    private record LateSends(long[] sortedLags, double boundNanos, long late) {
+        static LateSends of(long[] sendLagNanos, double boundNanos) {
+            long[] lags = Arrays.stream(sendLagNanos).filter(v -> v >= 0).sorted().toArray();
+            return new LateSends(lags, boundNanos, Arrays.stream(lags).filter(v -> v > boundNanos).count());
+        }
+
+        int sent() {
+            return sortedLags.length;
+        }
+
+        double percent() {
+            return sent() == 0 ? 0 : 100.0 * late / sent();
+        }
+
+        boolean warns(int leastLate) {
+            return sent() > 0 && percent() > SENT_LATE_SHARE_PERCENT && late >= leastLate;
+        }
+
+        double p50Millis() {
+            return Percentiles.of(sortedLags, 50) / 1e6;
+        }
+
+        double p99Millis() {
+            return Percentiles.of(sortedLags, 99) / 1e6;
+        }
+
+        double maxMillis() {
+            return sortedLags[sortedLags.length - 1] / 1e6;
+        }
     }
 
     private static double p50(MetricStats stats) {

@@ -59,15 +59,17 @@ public enum WarningCode {
      * their scheduled instants by more than the larger of {@value RunWarnings#SENT_LATE_FLOOR_MILLIS} ms and the mean
      * interval between arrivals (its send lag p99 above that bound): the server saw another arrival pattern than the
      * one asked for, whatever the completion rate (a late pacer catches up in bursts). The lag includes waiting for a
-     * free slot under {@code --max-concurrency}. Raised by the run, which knows its schedule.
+     * free slot under {@code --max-concurrency}. With sessions it judges their starts only (their first turns); their
+     * later turns are TURNS_SENT_LATE's. Raised by the run, which knows its schedule.
      */
     SENT_LATE,
     /**
-     * Sessions' turns whose due time the client set itself (a later turn after its think time, a closed loop's next
-     * session when its slot freed) went out more than {@value RunWarnings#SENT_LATE_FLOOR_MILLIS} ms late, at least
-     * {@value RunWarnings#TURNS_SENT_LATE_MIN_TURNS} of them and above {@value RunWarnings#SENT_LATE_SHARE_PERCENT}
-     * %: the conversation's pace was the client's, not the workload's. Their TTFT and E2E are judged from the actual
-     * send (goodput, --slo), so the lag is said here. Raised by the run.
+     * Sessions' turns whose due time the client set itself (a later turn after its think time, a failed session's
+     * rest, a closed loop's next session when its slot freed) went out more than {@value
+     * RunWarnings#SENT_LATE_FLOOR_MILLIS} ms late, at least {@value RunWarnings#TURNS_SENT_LATE_MIN_TURNS} of them
+     * and above {@value RunWarnings#SENT_LATE_SHARE_PERCENT} %: the conversation's pace was the client's, not the
+     * workload's. SENT_LATE's rule over the sends SENT_LATE does not judge: their TTFT and E2E are judged from the
+     * actual send (goodput, --slo), so the lag is not in them and is said here. Raised by the run.
      */
     TURNS_SENT_LATE
 }

@@ -44,4 +44,32 @@ class SentLateRuleTest {
         assertTrue(w.message().contains("the --max-concurrency 4 cap full waits for a free slot"), w.message());
         assertEquals(Optional.empty(), RunWarnings.sentLate(new long[0], 100, 0));
     }
+
+    /**
+     * One rule, two sets of sends: an open loop's session starts are SENT_LATE's (bound: the larger of 10 ms and the
+     * interval), the turns due at a time the client set TURNS_SENT_LATE's (a flat 10 ms, 2 late at least); each
+     * sentence says which sends it judged and names the other.
+     */
+    @Test
+    void sessionStartsAndLaterTurnsShareTheRuleAndNameEachOther() {
+        long[] lags = {30_000_000L, 40_000_000L, 1_000L};
+        // at 50 sessions/s the interval is 20 ms: 2 of 3 late, too few for SENT_LATE, enough for TURNS_SENT_LATE
+        assertEquals(Optional.empty(), RunWarnings.sentLate(lags, 50, 0, true));
+        RunWarning turns = RunWarnings.turnsSentLate(lags, 0).orElseThrow();
+        assertEquals(WarningCode.TURNS_SENT_LATE, turns.code());
+        assertTrue(turns.message().startsWith("Sessions' turns sent late: 2 of 3 turns due at a time the client set "
+                + "(a later turn after its think time, a failed session's rest, a closed loop's next session when its "
+                + "slot freed) went out more than 10 ms after it (66.7 %); send lag p50 30.00 ms, p99 39.80 ms, max "
+                + "40.00 ms."), turns.message());
+        assertTrue(turns.message().contains("(an open loop's session starts, due at the schedule's instants, are "
+                + "SENT_LATE's)"), turns.message());
+        long[] starts = {30_000_000L, 40_000_000L, 50_000_000L, 1_000L};
+        RunWarning sent = RunWarnings.sentLate(starts, 50, 0, true).orElseThrow();
+        assertTrue(sent.message().startsWith("The open loop sent late: 3 of 4 arrivals (not the sessions' later "
+                + "turns) sent (75.0 %) went out more than 20.00 ms after their scheduled instants"), sent.message());
+        assertTrue(sent.message().endsWith(" The sessions' later turns, due at a time the client set, are judged "
+                + "apart, from their actual send (TURNS_SENT_LATE)."), sent.message());
+        assertTrue(RunWarnings.sentLate(starts, 50, 0).orElseThrow().message().contains("3 of 4 arrivals sent "),
+                "without sessions, as before");
+    }
 }
