@@ -650,7 +650,7 @@ final class ModelRun implements BenchmarkListener {
      * the actual send, as the capacity search does an uncapped open loop's client lag (ClientLagJudge).
      */
     private boolean arrival(LoadResult load, ScheduledRecord r) {
-        return load instanceof OpenLoopResult && (!sessions() || r.record().tags().turn() <= 0);
+        return ScheduleLag.dueAtTheSchedule(load instanceof OpenLoopResult, r.record());
     }
 
     /** The send lags goodput and the SLO verdict judge: the arrivals' ({@link #arrival}), by client request id. */

@@ -212,7 +212,13 @@ final class SearchRun {
                 if (cancelled) cancelledAtStop[0]++;
                 return;
             }
-            judge.add(RequestMetrics.from(record.record(), tokenCounting), record.sendLagNanos());
+            // the main run's rule: a session's later turn (due at a time the client set) from its actual send
+            RequestMetrics metrics = RequestMetrics.from(record.record(), tokenCounting);
+            if (ScheduleLag.dueAtTheSchedule(search.mode() == SearchPlan.Mode.RATE, record.record())) {
+                judge.add(metrics, record.sendLagNanos());
+            } else {
+                judge.addFromActualSend(metrics);
+            }
             // a cancellation before any verdict comes from the level's end (its limit, a stop): censored in the
             // verdict, it cannot end early a level that is already ending
             if (cancelled || judge.samples() < nextCheck[0]) return;

@@ -35,6 +35,16 @@ public final class ClientLagJudge {
         lags[size++] = lag;
     }
 
+    /**
+     * Adds one ended request due at a time the client set itself (a session's later turn after its think time, a
+     * failed session's rest): judged from its actual send in both verdicts, as the main run judges it, and its lag,
+     * the client's pace rather than the schedule's, is not among the send lags.
+     */
+    public void addFromActualSend(RequestMetrics request) {
+        intended.add(request, 0);
+        actual.add(request, 0);
+    }
+
     /** The verdict, from the intended send. */
     public LevelJudgement judge() {
         return intended.judge();
@@ -50,12 +60,15 @@ public final class ClientLagJudge {
         return !judge().passed() && fromActualSend().passed();
     }
 
-    /** Requests added so far. */
+    /** Requests added so far (both kinds). */
     public int samples() {
         return intended.samples();
     }
 
-    /** p99 of the send lags so far, in ms (the one percentile definition); NaN before any request. */
+    /**
+     * p99 of the send lags so far ({@link #add}'s: the sends due at the schedule's instants), in ms (the one percentile
+     * definition); NaN before any.
+     */
     public double sendLagP99Millis() {
         return size == 0 ? Double.NaN : Percentiles.of(Arrays.copyOf(lags, size), 99) / 1e6;
     }

@@ -64,4 +64,17 @@ class ClientLagJudgeTest {
         assertFalse(judge.clientBehind());
         assertTrue(Double.isNaN(judge().sendLagP99Millis()), "no request, no lag");
     }
+
+    /** A session's later turns count from their actual send in both verdicts, and not among the send lags. */
+    @Test
+    void aTurnDueAtATimeTheClientSetIsJudgedFromItsActualSend() {
+        ClientLagJudge judge = judge();
+        for (int i = 0; i < 10; i++) judge.add(ok(100), 2 * MS);
+        for (int i = 0; i < 10; i++) judge.addFromActualSend(ok(280));
+        assertEquals(20, judge.samples());
+        assertEquals(280.0, judge.judge().results().get(0).estimate(), 1e-9, "280 ms, not 280 plus a lag");
+        assertTrue(judge.judge().passed());
+        assertEquals(judge.judge().results().get(0).estimate(), judge.fromActualSend().results().get(0).estimate());
+        assertEquals(2.0, judge.sendLagP99Millis(), 1e-9, "the arrivals' lags alone");
+    }
 }
