@@ -33,11 +33,11 @@ import java.util.function.BooleanSupplier;
  * prompt, the earlier user turns and the server's actual replies (the text the client received), after the
  * workload's think time following the previous reply. A failed turn ends its session (there is no reply to build
  * on). Its turns not yet sent are not resent elsewhere nor lost: once every session has started, they start as a
- * session of their own (a new one: empty history, id {@code <session>~t<turn>}, each turn keeping its place in
- * the workload's session, the record tagged with that session) before any
- * session is replayed, so a failure never makes the run resend a prompt. In an open loop a rest is no arrival: it
- * starts when its failed turn ended (or when the last session started, if later) without taking one of the
- * schedule's, so a request budget's one arrival per session leaves room for it; a trace's rests are not sent.
+ * session of their own (a new one: empty history, id {@code <session>~t<turn>}, each turn keeping its place in the
+ * workload's session, its records tagged with that session) before any session is replayed, so a failure never
+ * makes the run resend a prompt. In an open loop a rest is no arrival: it starts when its failed turn ended (or when
+ * the last session started, if later) without taking one of the schedule's, so a request budget's one arrival per
+ * session leaves room for it; a trace's rests are not sent.
  *
  * <ul>
  *   <li>Closed loop ({@link ClosedLoopSettings}): {@code concurrency} sessions are in flight; when one ends, the next
