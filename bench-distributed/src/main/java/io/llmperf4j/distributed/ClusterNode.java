@@ -3,6 +3,7 @@ package io.llmperf4j.distributed;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
+import com.hazelcast.config.ListenerConfig;
 import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
@@ -41,8 +42,20 @@ public final class ClusterNode {
      * the objects they call.
      */
     public static HazelcastInstance start(ClusterSettings settings, String role, Map<String, Object> services) {
+        return start(settings, role, services, BuildIdentity.current(), null);
+    }
+
+    /**
+     * As {@link #start(ClusterSettings, String, Map)}, announcing {@code build} (tests give another build's) and
+     * with {@code buildCheck}, when not null, told of every member from before the join on.
+     */
+    static HazelcastInstance start(ClusterSettings settings, String role, Map<String, Object> services,
+                                   BuildIdentity build, BuildCheck buildCheck) {
         quietLogging();
         Config config = config(settings, role, services);
+        config.getMemberAttributeConfig().setAttribute(BuildIdentity.VERSION_ATTRIBUTE, build.version());
+        config.getMemberAttributeConfig().setAttribute(BuildIdentity.WIRE_ATTRIBUTE, build.wire());
+        if (buildCheck != null) config.addListenerConfig(new ListenerConfig(buildCheck));
         try {
             return Hazelcast.newHazelcastInstance(config);
         } catch (RuntimeException e) {

@@ -105,26 +105,34 @@ public final class Coordinator implements AutoCloseable {
     private final PromptBatches prompts;
     private final String clusterName;
     private final Consumer<String> log;
+    private final BuildCheck builds;
     /** The run in progress and its workers, for {@link #stop()}. */
     private volatile String currentJob;
     private volatile List<Member> currentWorkers = List.of();
 
     private Coordinator(HazelcastInstance instance, RecordInbox inbox, PromptBatches prompts, String clusterName,
-                        Consumer<String> log) {
+                        Consumer<String> log, BuildCheck builds) {
         this.instance = instance;
         this.inbox = inbox;
         this.prompts = prompts;
         this.clusterName = clusterName;
         this.log = log;
+        this.builds = builds;
     }
 
     /** Joins (or founds) the cluster as its coordinator. */
     public static Coordinator start(ClusterSettings settings, Consumer<String> log) {
+        return start(settings, log, BuildIdentity.current());
+    }
+
+    /** As {@link #start(ClusterSettings, Consumer)}, announcing {@code build}: tests give another build's. */
+    static Coordinator start(ClusterSettings settings, Consumer<String> log, BuildIdentity build) {
         RecordInbox inbox = new RecordInbox();
         PromptBatches prompts = new PromptBatches();
+        BuildCheck builds = new BuildCheck(build, ClusterNode.COORDINATOR, log);
         HazelcastInstance hz = ClusterNode.start(settings, ClusterNode.COORDINATOR,
-                Map.of(RecordInbox.CONTEXT_KEY, inbox, PromptBatches.CONTEXT_KEY, prompts));
-        return new Coordinator(hz, inbox, prompts, settings.clusterName(), log);
+                Map.of(RecordInbox.CONTEXT_KEY, inbox, PromptBatches.CONTEXT_KEY, prompts), build, builds);
+        return new Coordinator(hz, inbox, prompts, settings.clusterName(), log, builds);
     }
 
     /** This member's cluster address. */
@@ -133,19 +141,31 @@ public final class Coordinator implements AutoCloseable {
     }
 
     /**
-     * Waits until {@code count} workers are members, at most {@code wait}; returns them (the first {@code count} by
-     * address when more joined).
+     * Waits until {@code count} workers of this build are members, at most {@code wait}; returns them (the first
+     * {@code count} by address when more joined). Workers of another build are refused (said once each as they
+     * join, by {@link BuildCheck}); once they make up the count the wait stops: the user started the workers asked
+     * for, and waiting longer would not change their build.
      *
-     * @throws DistributedRunException when fewer joined in time
+     * @throws DistributedRunException when fewer joined in time, or the workers that joined include some of
+     *                                 another build that the count needed
      */
     public List<Member> awaitWorkers(int count, Duration wait) {
         long deadline = System.nanoTime() + wait.toNanos();
         List<Member> workers = workers();
         while (workers.size() < count) {
+            List<BuildCheck.Refused> refused = builds.refused();
+            if (!refused.isEmpty() && workers.size() + refused.size() >= count) {
+                throw new DistributedRunException("cluster '" + clusterName + "': " + count + " worker"
+                        + (count == 1 ? "" : "s") + " asked for, " + workers.size() + " joined" + joinedIds(workers)
+                        + " and " + refused.size() + " refused, of another build than this coordinator's "
+                        + builds.self().describe() + ": " + refusedWords(refused)
+                        + "; start every worker from the coordinator's build");
+            }
             if (System.nanoTime() - deadline >= 0) {
                 throw new DistributedRunException("waited " + wait.toSeconds() + " s for " + count + " workers in "
-                        + "cluster '" + clusterName + "', " + workers.size() + " joined"
-                        + (workers.isEmpty() ? "" : " (" + String.join(", ", ids(workers)) + ")")
+                        + "cluster '" + clusterName + "', " + workers.size() + " joined" + joinedIds(workers)
+                        + (refused.isEmpty() ? "" : " (and " + refused.size() + " refused, of another build: "
+                        + refusedWords(refused) + ")")
                         + "; start them with: llmperf4j worker --cluster " + clusterName + " --member " + address()
                         + " (or raise --worker-wait)");
             }
@@ -508,7 +528,7 @@ public final class Coordinator implements AutoCloseable {
     private List<Member> workers() {
         List<Member> workers = new ArrayList<>();
         for (Member m : instance.getCluster().getMembers()) {
-            if (ClusterNode.isWorker(m)) workers.add(m);
+            if (ClusterNode.isWorker(m) && builds.sameBuild(m)) workers.add(m); // another build's is refused
         }
         workers.sort(Comparator.comparing(ClusterNode::idOf));
         return workers;
@@ -516,6 +536,15 @@ public final class Coordinator implements AutoCloseable {
 
     private IExecutorService executor() {
         return instance.getExecutorService(ClusterNode.EXECUTOR);
+    }
+
+    private static String joinedIds(List<Member> workers) {
+        return workers.isEmpty() ? "" : " (" + String.join(", ", ids(workers)) + ")";
+    }
+
+    /** "127.0.0.1:5702 runs llmperf4j 0.0.9 (wire 1a2b3c4d)", for each refused worker. */
+    private static String refusedWords(List<BuildCheck.Refused> refused) {
+        return String.join(", ", refused.stream().map(r -> r.id() + " runs " + r.build().describe()).toList());
     }
 
     private static List<String> ids(List<Member> members) {

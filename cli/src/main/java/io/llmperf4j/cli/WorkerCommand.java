@@ -7,6 +7,7 @@ import com.hazelcast.core.LifecycleEvent;
 import io.llmperf4j.distributed.ClusterNode;
 import io.llmperf4j.distributed.ClusterSettings;
 import io.llmperf4j.distributed.LoadWorker;
+import io.llmperf4j.distributed.WorkerMember;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Help;
 import picocli.CommandLine.Mixin;
@@ -14,9 +15,8 @@ import picocli.CommandLine.Option;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CompletableFuture;
 
 /** {@code llmperf4j worker}: a load worker of a distributed token benchmark, until interrupted. */
 @Command(name = "worker",
@@ -59,7 +59,7 @@ final class WorkerCommand implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() throws InterruptedException {
+    public Integer call() {
         ClusterSettings settings = ClusterFlags.settings(cluster, members, bind);
         if (!noClientWarmup) {
             // the shares' first requests would otherwise carry JIT time; a warm-up cut short by a busy machine says so
@@ -68,11 +68,11 @@ final class WorkerCommand implements Callable<Integer> {
         }
         LoadWorker worker = new LoadWorker(api -> context.env(ApiRegistry.get(api).keyVariable()),
                 line -> context.err().println("llmperf4j worker: " + line));
-        HazelcastInstance instance = ClusterNode.start(settings, ClusterNode.WORKER,
-                Map.of(LoadWorker.CONTEXT_KEY, worker));
-        CountDownLatch down = new CountDownLatch(1);
+        WorkerMember member = WorkerMember.start(settings, worker);
+        HazelcastInstance instance = member.instance();
+        CompletableFuture<Void> down = new CompletableFuture<>();
         instance.getLifecycleService().addLifecycleListener(event -> {
-            if (event.getState() == LifecycleEvent.LifecycleState.SHUTDOWN) down.countDown();
+            if (event.getState() == LifecycleEvent.LifecycleState.SHUTDOWN) down.complete(null);
         });
         // a worker holds no data: on Ctrl-C it leaves at once; the coordinator records its unfinished requests as lost
         Runtime.getRuntime().addShutdownHook(new Thread(() -> instance.getLifecycleService().terminate(),
@@ -80,7 +80,13 @@ final class WorkerCommand implements Callable<Integer> {
         context.err().println("llmperf4j worker " + ClusterNode.idOf(instance.getCluster().getLocalMember())
                 + " joined cluster '" + settings.clusterName() + "' (" + instance.getCluster().getMembers().size()
                 + " members); waiting for work; Ctrl-C to stop");
-        down.await();
+        CompletableFuture.anyOf(down, member.refusal()).join();
+        String refusal = member.refusal().getNow(null);
+        if (refusal != null) {
+            // a coordinator of another build: this worker cannot serve it, and says so instead of waiting on
+            instance.getLifecycleService().terminate();
+            throw new IllegalStateException(refusal + "; leaving the cluster");
+        }
         return ExitCodes.OK;
     }
 }
