@@ -93,6 +93,12 @@ public final class ClusterNode {
         // started before their coordinator, or a coordinator naming several lone workers, end in one cluster
         config.setProperty("hazelcast.merge.first.run.delay.seconds", Integer.toString(MERGE_DELAY_SECONDS));
         config.setProperty("hazelcast.merge.next.run.delay.seconds", Integer.toString(MERGE_DELAY_SECONDS));
+        // a member that left is not looked for again (Hazelcast keeps its address 4 h by default): a lost worker is
+        // out of its run for good, and one that comes back finds its cluster through its own --member. The master's
+        // look at a dead address blocks its shutdown for 3 s (Hazelcast waits 5 s for a connection that cannot come,
+        // and its shutdown 3 s for that wait), which the coordinator's user sat through at the end of a run that lost
+        // a worker
+        config.setProperty("hazelcast.tcp.join.previously.joined.member.address.retention.seconds", "0");
         config.setProperty("hazelcast.partition.count", "71"); // no data lives in the cluster: few partitions
         // nothing to migrate on the way out: a graceful shutdown must not wait for members that leave too
         config.setProperty("hazelcast.graceful.shutdown.max.wait", "5");

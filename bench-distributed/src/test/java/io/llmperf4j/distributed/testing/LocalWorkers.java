@@ -80,9 +80,10 @@ public final class LocalWorkers implements AutoCloseable {
     }
 
     /**
-     * Terminates every worker still running, each on a thread of its own, without waiting: a member that saw another
-     * leave probes that address for a split-brain merge every few seconds, and its shutdown or terminate waits up to
-     * 3 s for a probe under way, which no assertion reads (as {@code kill -9} of a worker JVM waits for nothing).
+     * Terminates every worker still running, each on a thread of its own, without waiting: a master whose
+     * {@code --member} names an address no one holds (a worker that left) probes it for a split-brain merge every few
+     * seconds, and its shutdown or terminate waits up to 3 s for a probe under way, which no assertion reads (as
+     * {@code kill -9} of a worker JVM waits for nothing).
      */
     @Override
     public void close() {
