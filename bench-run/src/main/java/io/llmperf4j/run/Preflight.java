@@ -212,7 +212,8 @@ final class Preflight {
      * is left to the run.
      *
      * @param config      this machine's client for the check (the same model, params and timeouts): it gives the
-     *                    wait and the endpoint named in messages; its key is not used
+     *                    wait and the endpoint named in messages; its key sends nothing but, when a worker's answer
+     *                    says the model is not served, the one GET of the served ids ({@link #servedAsSeenHere})
      * @param keyVariable the variable each worker reads its key from, e.g. OPENAI_API_KEY
      * @throws RunFailedException naming every worker whose check failed, and its problem
      */
@@ -231,6 +232,7 @@ final class Preflight {
                         + wait.bound() + ")"));
         List<String> problems = new ArrayList<>();
         boolean keys = false;
+        String served = null; // what the server lists, asked once for every worker's wrong model
         for (Map.Entry<String, RequestCheck> e : answers.entrySet()) {
             RequestCheck check = e.getValue();
             String problem;
@@ -244,8 +246,12 @@ final class Preflight {
                 err.println(gaveUp(where + " (worker " + e.getKey() + ")", wait, check.partialAnswer()));
                 continue;
             } else {
+                if (served == null && wrongModel(check.failure(), config.endpoint())) {
+                    served = servedAsSeenHere(client.api(), config, wait);
+                }
                 problem = check.failure() == null ? null : configurationProblem(check.failure(), config.endpoint(),
-                        config.model(), null, "that worker's " + keyVariable);
+                        config.model(), null, "that worker's " + keyVariable,
+                        wrongModel(check.failure(), config.endpoint()) && !served.isEmpty() ? served : null);
                 if (problem == null) continue;
                 int status = check.failure().kind() == FailureKind.HTTP_STATUS ? check.failure().code() : 0;
                 keys |= status == 401 || status == 403;
@@ -257,6 +263,19 @@ final class Preflight {
                 + " worker" + (answers.size() == 1 ? "" : "s") + ": " + String.join("; ", problems)
                 + (keys ? "; each worker sends the key in its own " + keyVariable + " (keys never cross the "
                 + "cluster; " + EndpointTarget.keyFix(keyVariable) + ")" : ""));
+    }
+
+    /**
+     * For a worker's refusal of a wrong --model, the ids the server serves as this machine's pre-run check names
+     * them ({@link ServedModels}), asked from the coordinator with its own key (keys never cross the cluster): "the
+     * server serves: a, b". Empty when this machine cannot list them (no key here, or the endpoint is out of its
+     * reach): the workers' line then keeps its hint to GET the list, rather than an error of the coordinator's.
+     */
+    private static String servedAsSeenHere(LlmApi api, ClientConfig config, Wait wait) {
+        URI models = ServedModels.modelsUri(config.endpoint(), api);
+        if (models == null) return "";
+        String served = ServedModels.describe(models, config, api, wait.limit());
+        return served.startsWith("(") ? "" : served;
     }
 
     /**

@@ -68,13 +68,17 @@ class ClusterPreflightTest {
     }
 
     private static CliRun run(String model, Path results) throws IOException {
+        return run(model, results, env());
+    }
+
+    private static CliRun run(String model, Path results, Map<String, String> env) throws IOException {
         List<String> args = new ArrayList<>(List.of("token-benchmark", "--model", model, "--mean-input-tokens", "40",
                 "--stddev-input-tokens", "0", "--mean-output-tokens", "5", "--stddev-output-tokens", "0",
                 "--max-num-completed-requests", "6", "--num-concurrent-requests", "2", "--timeout", "60",
                 "--no-client-warmup", "--results-dir", results.toString(), "--cluster", cluster, "--workers", "2",
                 "--bind", "127.0.0.1:" + LoopbackPorts.next(), "--worker-wait", "60"));
         for (String w : workerIds) args.addAll(List.of("--member", w));
-        return CliRun.of(env(), args.toArray(String[]::new));
+        return CliRun.of(env, args.toArray(String[]::new));
     }
 
     @Test
@@ -149,5 +153,20 @@ class ClusterPreflightTest {
         assertFalse(run.err().contains("each worker sends the key"), "not a key problem: " + run);
         assertEquals(2, proxy.posts(null) - allBefore, "the two checks only: " + run);
         assertFalse(Files.exists(tmp.resolve("model").resolve("not-served_40_5_requests.csv")), run::toString);
+        // the coordinator's key is refused too, so it cannot list the served ids: the line keeps its hint
+        assertTrue(run.err().contains("check --model 'not-served' (GET <base>/models lists the served ids)"),
+                run::toString);
+
+        // with a key the server takes on the coordinator too, the line names the served ids, as one machine's does
+        Map<String, String> rightHere = new java.util.HashMap<>(env());
+        rightHere.put("OPENAI_API_KEY", RIGHT_KEY);
+        CliRun listed = run("not-served", tmp.resolve("listed"), rightHere);
+        assertEquals(ExitCodes.FAILURE, listed.exitCode(), listed::toString);
+        for (String id : workerIds) {
+            assertTrue(listed.err().contains("worker " + id + ": the server refused the pre-run request (one request "
+                    + "of one token) with HTTP 404: The model `not-served` does not exist; the server serves: "
+                    + MODEL + "; check --model 'not-served' and that the base URL ends in /v1"), listed::toString);
+        }
+        assertFalse(listed.err().contains(RIGHT_KEY), listed::toString);
     }
 }
