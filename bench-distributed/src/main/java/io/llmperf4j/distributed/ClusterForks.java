@@ -1,6 +1,7 @@
 package io.llmperf4j.distributed;
 
 import com.hazelcast.cluster.Member;
+import io.llmperf4j.engine.client.HeaderWait;
 import io.llmperf4j.engine.harness.ForkRunner;
 import io.llmperf4j.engine.load.ClosedLoopSettings;
 import io.llmperf4j.engine.load.LoadResult;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.LongFunction;
+import java.util.function.Supplier;
 
 /**
  * Harness forks run by the workers of a cluster: each fork is one distributed run of the fork's continuous load
@@ -35,6 +37,7 @@ public final class ClusterForks implements ForkRunner {
     private final TokenCounter outputTokens;
     private final Consumer<MergedRun> afterFork;
     private final LongFunction<RecordListener> liveProgress;
+    private final Consumer<Supplier<HeaderWait>> silentServer;
     private volatile boolean stopped;
     private int forks;
 
@@ -50,6 +53,18 @@ public final class ClusterForks implements ForkRunner {
     public ClusterForks(Coordinator coordinator, List<Member> workers, Map<String, ClockOffset> clocks,
                         ClientSpec client, int openLoopMaxConnections, TokenCounter outputTokens,
                         Consumer<MergedRun> afterFork, LongFunction<RecordListener> liveProgress) {
+        this(coordinator, workers, clocks, client, openLoopMaxConnections, outputTokens, afterFork, liveProgress,
+                waits -> { });
+    }
+
+    /**
+     * As above, {@code silentServer} given each fork's workers' requests waiting for their response headers at its
+     * start ({@link Coordinator.Live#headerWaits}), for the fork's progress line.
+     */
+    public ClusterForks(Coordinator coordinator, List<Member> workers, Map<String, ClockOffset> clocks,
+                        ClientSpec client, int openLoopMaxConnections, TokenCounter outputTokens,
+                        Consumer<MergedRun> afterFork, LongFunction<RecordListener> liveProgress,
+                        Consumer<Supplier<HeaderWait>> silentServer) {
         this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
         this.workers = List.copyOf(workers);
         this.clocks = Map.copyOf(clocks);
@@ -58,6 +73,7 @@ public final class ClusterForks implements ForkRunner {
         this.outputTokens = Objects.requireNonNull(outputTokens, "outputTokens");
         this.afterFork = Objects.requireNonNull(afterFork, "afterFork");
         this.liveProgress = Objects.requireNonNull(liveProgress, "liveProgress");
+        this.silentServer = Objects.requireNonNull(silentServer, "silentServer");
     }
 
     @Override
@@ -77,7 +93,7 @@ public final class ClusterForks implements ForkRunner {
                     + ": the forks cannot go on");
         }
         MergedRun merged = coordinator.run(plan, present, clocks, outputTokens, () -> stopped,
-                Coordinator.Live.feeding(liveProgress));
+                Coordinator.Live.feeding(liveProgress, silentServer));
         for (ScheduledRecord r : merged.timeline()) {
             listener.onRecord(r.record());
             listener.onScheduledRecord(r);

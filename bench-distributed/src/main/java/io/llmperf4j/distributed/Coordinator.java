@@ -6,6 +6,7 @@ import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.ExecutionCallback;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.IExecutorService;
+import io.llmperf4j.engine.client.HeaderWait;
 import io.llmperf4j.engine.load.FreshRequests;
 import io.llmperf4j.engine.load.OpenLoopSettings;
 import io.llmperf4j.engine.load.RecordListener;
@@ -36,6 +37,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import java.util.function.LongFunction;
+import java.util.function.Supplier;
 
 /**
  * The coordinator of a distributed run, a member of the load cluster: waits for the workers, estimates their clock
@@ -69,10 +71,23 @@ public final class Coordinator implements AutoCloseable {
         void onRecord(ScheduledRecord record);
 
         /**
+         * Told once, at the start, where to read the workers' requests waiting for their response headers (summed,
+         * the oldest's start on this machine's clock): what a single machine's progress line reads from its client
+         * to say a silent server.
+         */
+        default void headerWaits(Supplier<HeaderWait> waits) {
+        }
+
+        /**
          * Feeds a run's progress: {@code progress} is given the shared start instant and returns the listener told
          * each record as it streams in (a plain level's or a harness fork's progress line).
          */
         static Live feeding(LongFunction<RecordListener> progress) {
+            return feeding(progress, waits -> { });
+        }
+
+        /** As {@link #feeding(LongFunction)}, {@code silentServer} given the workers' header waits at the start. */
+        static Live feeding(LongFunction<RecordListener> progress, Consumer<Supplier<HeaderWait>> silentServer) {
             return new Live() {
                 private volatile RecordListener listener = RecordListener.NONE;
 
@@ -84,6 +99,11 @@ public final class Coordinator implements AutoCloseable {
                 @Override
                 public void onRecord(ScheduledRecord record) {
                     listener.onScheduledRecord(record);
+                }
+
+                @Override
+                public void headerWaits(Supplier<HeaderWait> waits) {
+                    silentServer.accept(waits);
                 }
             };
         }
@@ -636,6 +656,35 @@ public final class Coordinator implements AutoCloseable {
             this.startNanos = startNanos;
             this.started = true;
             live.started(startNanos);
+            live.headerWaits(this::headerWait);
+        }
+
+        @Override
+        public synchronized void onHeaderWait(String workerId, int inFlight, int waiting, long oldestAgeNanos) {
+            Track track = tracks.get(workerId);
+            if (track == null || track.goneReason != null) return;
+            track.waiting = waiting;
+            track.waitingInFlight = inFlight;
+            track.oldestWaitStartNanos = System.nanoTime() - oldestAgeNanos;
+        }
+
+        /**
+         * The workers' requests waiting for headers, as their last words said (those of a worker that left are not
+         * waited for), over their requests in flight; a worker with nothing waiting long counts its requests sent
+         * without a record as in flight.
+         */
+        synchronized HeaderWait headerWait() {
+            int inFlight = 0;
+            int waiting = 0;
+            long oldest = 0;
+            for (Track t : byIndex) {
+                if (t.goneReason != null) continue;
+                inFlight += t.waiting > 0 ? Math.max(t.waitingInFlight, t.waiting) : t.sent.size();
+                if (t.waiting == 0) continue;
+                if (waiting == 0 || t.oldestWaitStartNanos - oldest < 0) oldest = t.oldestWaitStartNanos;
+                waiting += t.waiting;
+            }
+            return new HeaderWait(inFlight, waiting, oldest);
         }
 
         @Override
@@ -748,6 +797,10 @@ public final class Coordinator implements AutoCloseable {
             final Set<String> ended = new HashSet<>();
             long[] preconnectNanos = new long[0];
             String goneReason;
+            /** Its last word on requests waiting for headers ({@link HeaderWaitReporter}); 0 when none waits long. */
+            int waiting;
+            int waitingInFlight;
+            long oldestWaitStartNanos;
 
             Track(String id, LoadShare share) {
                 this.id = id;

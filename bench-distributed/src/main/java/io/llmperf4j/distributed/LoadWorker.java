@@ -100,7 +100,10 @@ public final class LoadWorker {
             try (RecordStream stream = new RecordStream(instance.getExecutorService(ClusterNode.EXECUTOR),
                     coordinator, job);
                  NettyLlmClient client = new NettyLlmClient(
-                    job.client().clientConfig(apiKeys.apply(job.client().llmApi())), job.client().api())) {
+                    job.client().clientConfig(apiKeys.apply(job.client().llmApi())), job.client().api());
+                 HeaderWaitReporter silence = new HeaderWaitReporter(client::headerWait,
+                         instance.getExecutorService(ClusterNode.EXECUTOR), coordinator, job.jobId(),
+                         job.workerId())) {
                 ClientOverheadMonitor.measureIdleBaseline(client); // before the shared start, not after it
                 AtomicReference<FreshRequests.Tally> prompts = new AtomicReference<>();
                 List<RequestSpec> specs = requests(job, instance, coordinator, prompts::set);

@@ -29,6 +29,13 @@ final class RecordInbox {
 
         /** Measured requests the worker sent since its last word. */
         void onSent(String workerId, SentRequests sends);
+
+        /**
+         * The worker's requests waiting for their response headers, the oldest for {@code oldestAgeNanos} (0 and 0
+         * once none has waited long): {@link HeaderWaitReporter}.
+         */
+        default void onHeaderWait(String workerId, int inFlight, int waiting, long oldestAgeNanos) {
+        }
     }
 
     private final Map<String, Collector> runs = new ConcurrentHashMap<>();
@@ -59,5 +66,10 @@ final class RecordInbox {
     void sent(String jobId, String workerId, SentRequests sends) {
         Collector c = runs.get(jobId);
         if (c != null) c.onSent(workerId, sends);
+    }
+
+    void headerWait(String jobId, String workerId, int inFlight, int waiting, long oldestAgeNanos) {
+        Collector c = runs.get(jobId);
+        if (c != null) c.onHeaderWait(workerId, inFlight, waiting, oldestAgeNanos);
     }
 }

@@ -4,6 +4,7 @@ import com.hazelcast.cluster.Member;
 import io.llmperf4j.distributed.testing.LocalWorkers;
 import io.llmperf4j.distributed.testing.LoopbackPorts;
 import io.llmperf4j.engine.client.ConnectionMode;
+import io.llmperf4j.engine.client.HeaderWait;
 import io.llmperf4j.engine.harness.HarnessListener;
 import io.llmperf4j.engine.harness.HarnessResult;
 import io.llmperf4j.engine.harness.HarnessRunner;
@@ -28,6 +29,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,6 +48,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
+import java.util.function.Supplier;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -537,6 +543,49 @@ class ClusterRunTest {
 
     private static List<String> ids(List<Member> workers) {
         return workers.stream().map(ClusterNode::idOf).toList();
+    }
+
+    /**
+     * A server that accepts the workers' connections and never answers: each worker tells the coordinator its
+     * requests waiting for their headers, and the coordinator's sum (what the progress line's silent-server note
+     * reads, as a single machine's reads its client) counts every request of the run, the oldest's start on this
+     * machine's clock.
+     */
+    @Test
+    @Timeout(60)
+    void theWorkersRequestsWaitingForHeadersReachTheCoordinator() throws Exception {
+        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
+            List<Socket> held = new CopyOnWriteArrayList<>();
+            Thread acceptor = new Thread(() -> {
+                try {
+                    while (true) held.add(silent.accept()); // held open, never answered
+                } catch (IOException closed) {
+                    // the test is over
+                }
+            }, "silent-server");
+            acceptor.setDaemon(true);
+            acceptor.start();
+            URI endpoint = URI.create("http://127.0.0.1:" + silent.getLocalPort() + "/v1/chat/completions");
+            AtomicReference<Supplier<HeaderWait>> waits = new AtomicReference<>();
+            CompletableFuture<MergedRun> running = CompletableFuture.supplyAsync(() -> coordinator.run(
+                    DistributedPlan.closedLoop(client(endpoint), specs(8), 4, Duration.ofSeconds(30)), members,
+                    Map.of(), text -> 1, () -> false, Coordinator.Live.feeding(start -> RecordListener.NONE,
+                            waits::set)));
+            HeaderWait seen = HeaderWait.NONE;
+            long before = System.nanoTime();
+            while (seen.waiting() < 4) { // each worker's 2 slots, told once they have waited a second
+                Thread.sleep(20); // the test's @Timeout bounds it
+                seen = waits.get() == null ? HeaderWait.NONE : waits.get().get();
+            }
+            coordinator.stop();
+            MergedRun run = running.get(30, TimeUnit.SECONDS);
+            for (Socket s : held) s.close();
+
+            assertEquals(4, seen.inFlight(), seen::toString);
+            assertTrue(seen.oldestStartNanos() - before > 0, "the oldest was sent after the run began: " + seen);
+            assertTrue(run.stopped());
+            assertTrue(run.records().stream().noneMatch(RequestRecord::succeeded), run.records()::toString);
+        }
     }
 
     @Test

@@ -134,7 +134,7 @@ final class ClusterExecutor implements LoadExecutor {
                 run.workloads(), tokenCounter, outputTokens, model, (index, merged) -> {
                     printWorkers(merged);
                     run.levelSentBy(distributedJson(merged, coordinatorAddress));
-                }, this::printWorkers, run::liveProgress);
+                }, this::printWorkers, run::liveProgress, run::watchHeaderWaits);
         stops.attach(levels::stopLevel, levels::stopAll);
         try {
             return run.runWith(levels);

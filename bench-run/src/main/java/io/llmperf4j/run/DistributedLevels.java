@@ -11,6 +11,7 @@ import io.llmperf4j.engine.Benchmark;
 import io.llmperf4j.engine.BenchmarkListener;
 import io.llmperf4j.engine.BenchmarkResult;
 import io.llmperf4j.engine.LevelOutcome;
+import io.llmperf4j.engine.client.HeaderWait;
 import io.llmperf4j.engine.harness.HarnessResult;
 import io.llmperf4j.engine.harness.HarnessRunner;
 import io.llmperf4j.engine.load.ClosedLoopSettings;
@@ -34,6 +35,7 @@ import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongFunction;
+import java.util.function.Supplier;
 
 /**
  * A sweep's levels run by the workers of a cluster, one distributed run per level, reported to a {@link ModelRun}
@@ -57,6 +59,7 @@ final class DistributedLevels implements Function<BenchmarkListener, BenchmarkRe
     private final Consumer<MergedRun> afterFork;
     private final String model;
     private final LongFunction<RecordListener> liveProgress;
+    private final Consumer<Supplier<HeaderWait>> silentServer;
     private volatile boolean allStopped;
     private volatile boolean levelStopped;
     private volatile HarnessRunner currentHarness;
@@ -68,12 +71,14 @@ final class DistributedLevels implements Function<BenchmarkListener, BenchmarkRe
      * @param afterFork  told about each harness fork's merged run
      * @param liveProgress given a level's (or harness fork's) shared start instant ({@link System#nanoTime()}), where
      *                     to tell each record a worker streams as it ends (progress; another thread)
+     * @param silentServer given, at each level's (or fork's) start, the workers' requests waiting for their response
+     *                     headers, for the progress line's silent-server note
      */
     DistributedLevels(LoadPlan plan, Coordinator coordinator, List<Member> workers, Map<String, ClockOffset> clocks,
                       ClientSpec client, LevelWorkloads workloads, TokenCounter tokenCounter,
                       OutputTokenPolicy outputTokens, String model,
                       BiConsumer<Integer, MergedRun> beforeOutcome, Consumer<MergedRun> afterFork,
-                      LongFunction<RecordListener> liveProgress) {
+                      LongFunction<RecordListener> liveProgress, Consumer<Supplier<HeaderWait>> silentServer) {
         this.plan = plan;
         this.coordinator = coordinator;
         this.workers = workers;
@@ -86,6 +91,7 @@ final class DistributedLevels implements Function<BenchmarkListener, BenchmarkRe
         this.afterFork = afterFork;
         this.model = model;
         this.liveProgress = liveProgress;
+        this.silentServer = silentServer;
     }
 
     /** Ends the level running now (kept, marked aborted); the next one starts. Any thread. */
@@ -132,7 +138,7 @@ final class DistributedLevels implements Function<BenchmarkListener, BenchmarkRe
         }
         MergedRun merged = coordinator.run(plan(level, workloads.forLevel(index, 0)), present, clocks, tokenCounter,
                 () -> allStopped || levelStopped, // a stop just before the run's shares went out is kept
-                Coordinator.Live.feeding(liveProgress));
+                Coordinator.Live.feeding(liveProgress, silentServer));
         for (ScheduledRecord r : merged.timeline()) listener.onScheduledRecord(r);
         LoadResult result = merged.result(level);
         LevelOutcome outcome = new LevelOutcome(index, level, LevelSummary.of(result, outputTokens), merged.stopped(),
@@ -144,7 +150,7 @@ final class DistributedLevels implements Function<BenchmarkListener, BenchmarkRe
 
     private LevelOutcome runHarnessLevel(int index, LoadSettings level, BenchmarkListener listener) {
         HarnessRunner runner = new HarnessRunner(new ClusterForks(coordinator, workers, clocks, client,
-                plan.maxConnections(), tokenCounter, afterFork, liveProgress), outputTokens);
+                plan.maxConnections(), tokenCounter, afterFork, liveProgress, silentServer), outputTokens);
         currentHarness = runner;
         if (allStopped) runner.stop();
         HarnessResult h;

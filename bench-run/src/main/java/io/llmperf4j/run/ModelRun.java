@@ -6,6 +6,7 @@ import io.llmperf4j.engine.BenchmarkListener;
 import io.llmperf4j.engine.BenchmarkResult;
 import io.llmperf4j.engine.LevelOutcome;
 import io.llmperf4j.engine.client.LlmClient;
+import io.llmperf4j.engine.client.HeaderWait;
 import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.harness.ForkResult;
 import io.llmperf4j.engine.harness.HarnessListener;
@@ -171,6 +172,15 @@ final class ModelRun implements BenchmarkListener {
     private void watchClient(ProgressPrinter p) {
         NettyLlmClient c = client;
         if (p != null && c != null) p.watch(c::headerWait);
+    }
+
+    /**
+     * As {@link #watchClient} for a cluster's level (or fork): the workers' requests waiting for their headers, as
+     * they report them; given at the shared start, after {@link #liveProgress}.
+     */
+    void watchHeaderWaits(Supplier<HeaderWait> waits) {
+        ProgressPrinter p = progress;
+        if (p != null) p.watch(waits);
     }
 
     BenchmarkResult run(Supplier<LlmClient> clients) {
