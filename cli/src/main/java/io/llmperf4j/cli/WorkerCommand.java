@@ -77,9 +77,11 @@ final class WorkerCommand implements Callable<Integer> {
         // a worker holds no data: on Ctrl-C it leaves at once; the coordinator records its unfinished requests as lost
         Runtime.getRuntime().addShutdownHook(new Thread(() -> instance.getLifecycleService().terminate(),
                 "llmperf4j-worker-shutdown"));
-        context.err().println("llmperf4j worker " + ClusterNode.idOf(instance.getCluster().getLocalMember())
-                + " joined cluster '" + settings.clusterName() + "' (" + instance.getCluster().getMembers().size()
-                + " members); waiting for work; Ctrl-C to stop");
+        if (!member.refusal().isDone()) { // a coordinator of another build already there: its refusal is the line
+            context.err().println("llmperf4j worker " + ClusterNode.idOf(instance.getCluster().getLocalMember())
+                    + " joined cluster '" + settings.clusterName() + "' (" + instance.getCluster().getMembers().size()
+                    + " members); waiting for work; Ctrl-C to stop");
+        }
         CompletableFuture.anyOf(down, member.refusal()).join();
         String refusal = member.refusal().getNow(null);
         if (refusal != null) {
