@@ -16,11 +16,18 @@ public final class ClientTokenCount {
     private ClientTokenCount() {
     }
 
-    /** {@code record} with its generated text counted by {@code counter}. */
+    /**
+     * {@code record} with its generated text counted by {@code counter}. A failed request that received no text
+     * counts 0: the tokenizer's BOS on an empty text is no token of an answer (QA: cancelled requests read
+     * {@code output_tokens_client} 1), and llmperf never counts a failure. A successful one keeps llmperf's 1.
+     */
     public static RequestRecord count(RequestRecord record, TokenCounter counter) {
         Objects.requireNonNull(record, "record");
         Objects.requireNonNull(counter, "counter");
         String text = record.generatedText();
+        if (text.isEmpty() && !record.succeeded()) { // a counter that never counts (-1) still says so
+            return record.withOutputTokens(Math.min(0, counter.count(text)));
+        }
         TokenCounter.EventTokens tokens = eventsRecorded(record)
                 ? counter.tokensPerEvent(text, record.contentEventChars()) : null;
         if (tokens == null) return record.withOutputTokens(counter.count(text));

@@ -1,6 +1,8 @@
 package io.llmperf4j.tokenize;
 
 import io.llmperf4j.model.ClientTokenCount;
+import io.llmperf4j.model.Failure;
+import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.TokenCounter;
 import org.junit.jupiter.api.Test;
@@ -47,6 +49,23 @@ class ClientTokenCountTest {
         assertArrayEquals(new int[]{2, 2, 1}, r.contentEventTokens());
         assertEquals(6, r.outputTokens(), "llmperf's count: 5 words + BOS");
         assertEquals(llama.count(r.generatedText()), r.outputTokens());
+    }
+
+    @Test
+    void aFailureWithoutTextCountsNoBosAndASuccessWithoutTextKeepsLlmperfsOne() {
+        // QA (s-int): cancelled requests that received nothing read output_tokens_client 1, the BOS of ""
+        Tokenizer llama = Llama2Fixture.llama2();
+        RequestRecord nothing = new RequestRecord(0, "req-1", null, 0, -1, -1, 5_000_000L, 0, new long[0], "", 10,
+                100, -1, null, null, null, new Failure(FailureKind.CANCELLED, -1, "cancelled while in flight"));
+        assertEquals(0, ClientTokenCount.count(nothing, llama).outputTokens());
+        assertEquals(-1, ClientTokenCount.count(nothing, text -> -1).outputTokens(), "a counter that never counts");
+        RequestRecord partial = ClientTokenCount.count(new RequestRecord(0, "req-2", null, 0, 10_000_000L,
+                10_000_000L, 20_000_000L, 1, new long[]{10_000_000L}, "the of", 10, 100, -1, null, null, null,
+                new Failure(FailureKind.CONNECTION_CLOSED, -1, "closed")), llama);
+        assertEquals(3, partial.outputTokens(), "a failure's partial text keeps llmperf's count, BOS included");
+        RequestRecord noContent = new RequestRecord(0, "req-3", "cmpl-3", 0, -1, -1, 5_000_000L, 1, new long[0], "",
+                10, 100, -1, null, null, "stop", null);
+        assertEquals(1, ClientTokenCount.count(noContent, llama).outputTokens(), "llmperf's count of a success");
     }
 
     @Test

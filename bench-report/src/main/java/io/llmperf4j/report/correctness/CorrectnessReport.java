@@ -1,5 +1,6 @@
 package io.llmperf4j.report.correctness;
 
+import io.llmperf4j.model.PrintableText;
 import io.llmperf4j.report.llmperf.LlmperfFileNames;
 import io.llmperf4j.report.llmperf.LlmperfSummaryDocument;
 import io.llmperf4j.report.python.PythonRepr;
@@ -94,7 +95,8 @@ public final class CorrectnessReport {
                         .append(CorrectnessCheck.mismatchDisplayText(result.record().generatedText()))
                         .append(", expected: ").append(result.expectedNumber()).append('\n');
                 case ERRORED -> out.append("    The request errored: ").append(result.record().failure().code())
-                        .append(", ").append(result.record().failure().message()).append(" \n");
+                        .append(", ").append(PrintableText.of(result.record().failure().message())) // one line
+                        .append(" \n");
                 case PASSED -> { }
             }
         }

@@ -1,5 +1,6 @@
 package io.llmperf4j.report.csv;
 
+import io.llmperf4j.model.PrintableText;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.report.metrics.Phase;
 import io.llmperf4j.report.metrics.RequestPhaseTimes;
@@ -25,8 +26,11 @@ import org.apache.commons.csv.CSVPrinter;
  * nanoseconds. A value that is unknown or never happened is an empty field. {@code ttfrt_s} is the time to the
  * first reasoning token, empty unless the server streamed reasoning apart from the content. Unlike llmperf's JSON, a failed
  * request's {@code end_to_end_latency_s} is the real time from send to the failure: useful here, and this file
- * has no llmperf layout to keep. {@code connect_s} is the time the request spent opening a new connection (TCP and
- * TLS; part of its TTFT), empty when it reused a pooled one. The timing phases follow the other columns
+ * has no llmperf layout to keep. {@code error_msg} is llmperf's (the response body, the error's message) on one
+ * printable line, its control characters escaped as the console escapes them ({@link PrintableText}: a CR LF reads
+ * {@code \r\n}, a NUL {@code \x00}): a server's body must not break line tools or make grep call the file binary;
+ * the JSON files keep it whole, JSON's escapes make them safe. {@code connect_s} is the time the request spent
+ * opening a new connection (TCP and TLS; part of its TTFT), empty when it reused a pooled one. The timing phases follow the other columns
  * (METRICS.md, "Timing phases"): {@code connection} ({@code new}, {@code reused}, or empty when unknown),
  * {@code connection_wait_s} and {@code tls_s} (durations), {@code request_written_s}, {@code response_headers_s}
  * and {@code last_content_s} (offsets from the start stamp, as {@code ttft_s}, which is the first content); each
@@ -152,7 +156,7 @@ public final class RequestCsvWriter {
                 orEmpty(record.finishReason()),
                 failed ? record.failure().kind().name() : "",
                 failed ? Integer.toString(record.failure().code()) : "",
-                failed ? record.failure().message() : "",
+                failed ? PrintableText.of(record.failure().message()) : "",
                 phases.newConnection() == null ? "" : phases.newConnection() ? "new" : "reused",
                 seconds(phases.nanos(Phase.CONNECTION_WAIT).orElse(-1)),
                 seconds(record.phases().tlsNanos()),

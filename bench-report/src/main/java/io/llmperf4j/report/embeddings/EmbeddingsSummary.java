@@ -1,5 +1,6 @@
 package io.llmperf4j.report.embeddings;
 
+import io.llmperf4j.model.PrintableText;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.report.python.PythonJsonWriter;
 import io.llmperf4j.report.stats.PandasStats;
@@ -160,7 +161,7 @@ public record EmbeddingsSummary(List<RequestRecord> records, int batchSize, long
                         String.format(Locale.ROOT, "%.6f", r.e2eNanos() / 1e9), batchSize, r.numberInputTokens(),
                         r.usagePromptTokens() == null ? "" : r.usagePromptTokens(),
                         r.succeeded() ? "" : r.failure().kind().name(), r.succeeded() ? "" : r.failure().code(),
-                        r.succeeded() ? "" : r.failure().message());
+                        r.succeeded() ? "" : PrintableText.of(r.failure().message())); // one printable line
             }
         }
         return new Written(summary, csv);

@@ -41,9 +41,10 @@ class RequestCsvWriterTest {
                 + "turn,cached_tokens", lines[0]);
         assertEquals("req-3,chatcmpl-abc,3,1703136124.000042,0.250000000,,2.100000001,,550,150,151,150,510,length,,,"
                 + ",,,,,,2.000000000,,,", lines[1]);
-        // RFC 4180: the message with a comma, quotes and a line break is quoted, quotes doubled
+        // RFC 4180: the message with a comma and quotes is quoted, quotes doubled; its line break is escaped, as the
+        // console escapes it, so that every row is one line (QA: a server's body broke line tools)
         assertEquals("req-4,,4,1703136125.500000,,,0.050000000,,600,142,,,,,HTTP_STATUS,500,"
-                + "\"bad, \"\"very\"\" bad\nsecond line\",,,,,,,,,\r\n", lines[2]);
+                + "\"bad, \"\"very\"\" bad\\nsecond line\",,,,,,,,,\r\n", lines[2]);
     }
 
     @Test
@@ -53,7 +54,7 @@ class RequestCsvWriterTest {
         List<CSVRecord> records = CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true).get()
                 .parse(new StringReader(out.toString())).getRecords();
         assertEquals(2, records.size());
-        assertEquals("bad, \"very\" bad\nsecond line", records.get(1).get("error_msg"));
+        assertEquals("bad, \"very\" bad\\nsecond line", records.get(1).get("error_msg"));
         assertEquals("", records.get(1).get("output_tokens_client"));
         assertEquals("", records.get(1).get("ttft_s"));
         assertEquals("0.050000000", records.get(1).get("end_to_end_latency_s"));
