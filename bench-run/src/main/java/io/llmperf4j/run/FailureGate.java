@@ -6,6 +6,7 @@ import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.PartialAnswer;
 import io.llmperf4j.model.RequestPhases;
 import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.RetryAfter;
 import io.llmperf4j.report.summary.Redaction;
 
 import java.io.PrintStream;
@@ -25,7 +26,8 @@ import java.util.regex.Pattern;
  * messages per failure kind, so a wrong key or model is read on the console instead of in the CSV. Each kind says
  * whose words they are: the server's (an HTTP status, an error in the stream) or the client's (it cancelled the
  * requests in flight at --timeout; an interrupted run never gets here). Messages that differ only in their numbers
- * (a millisecond count, an event count) are one line, each number that varies shown as its range.
+ * (a millisecond count, an event count) are one line, each number that varies shown as its range: a 429's or a
+ * 503's Retry-After too, said after the server's words with "not retried" ({@link RetryAfter#consoleNote}).
  */
 final class FailureGate {
     /** How many distinct messages are printed per failure kind. */
@@ -94,7 +96,8 @@ final class FailureGate {
                     // the client's own words, on one line, not cut: the hint (the base to set) ends a long URL
                     : failure.clientWorded() ? Redaction.secrets(failure.message())
                     : failure.kind() == FailureKind.HTTP_STATUS // a body: an HTML page is shortened to its words
-                    ? ErrorBodies.oneLine(Redaction.secrets(failure.message()), MESSAGE_CHARS)
+                    ? ErrorBodies.oneLine(Redaction.secrets(RetryAfter.without(failure.message())), MESSAGE_CHARS)
+                    + RetryAfter.consoleNote(failure.code(), new RetryAfter.Range().addFrom(failure.message()))
                     : oneLine(serverMessage(failure.message()));
             String code = failure.code() > 0 ? failure.code() + " " : ""; // never merged: 429 and 503 differ
             // the status said once: not before words that name it ("HTTP 302 redirect to ...")

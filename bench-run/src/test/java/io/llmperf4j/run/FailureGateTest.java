@@ -75,7 +75,7 @@ class FailureGateTest {
                 + "    8x no bytes from 127.0.0.1:18950 for 1000-1101 ms (idle timeout 1000 ms) while waiting for "
                 + "the response\n"
                 + "  HTTP_STATUS x3, the server said:\n"
-                + "    2x 429 busy, retry in 2-5 s\n"
+                + "    2x 429 busy, retry in 2-5 s [not retried]\n"
                 + "    1x 503 busy, retry in 2 s\n", judge(records), "a status code is never merged with another");
     }
 

@@ -316,7 +316,8 @@ class EndpointMistakesTest {
             CliRun run = tokenBenchmark(server.baseUrl(), results);
             assertEquals(ExitCodes.OK, run.exitCode(), run::toString);
             assertTrue(run.toString().contains("[REQUESTS_FAILED] 2 of 4 requests failed (2 HTTP_STATUS: 2x 429 "
-                    + "Simulated fault: rate limit reached, retry after 1 second): the server may not hold this "
+                    + "Simulated fault: rate limit reached, retry after 1 second [Retry-After: 1 s; not retried]): the "
+                    + "server may not hold this "
                     + "load"), run::toString);
         }
     }

@@ -4,6 +4,7 @@ import io.llmperf4j.model.ErrorBodies;
 import io.llmperf4j.model.Failure;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.RetryAfter;
 import io.llmperf4j.report.summary.Redaction;
 
 import java.util.Comparator;
@@ -17,7 +18,8 @@ import java.util.Map;
  * message, e.g. {@code "2x 429 Rate limit exceeded"}: REQUESTS_FAILED names it, as a run where every request failed
  * prints it. The message is the server's as {@link ErrorBodies#oneLine} reads an error body (the console's reading),
  * short, without a final full stop (it stands in a list); key-shaped text redacted. The status is said once
- * ({@link Failure#withCode}).
+ * ({@link Failure#withCode}). A response's Retry-After is said after it as the range seen, with "not retried"
+ * (also for a 429 without one): {@code "3x 429 Rate limit exceeded [Retry-After: 7 s; not retried]"}.
  */
 final class CommonFailures {
     /** How much of a message the warning quotes. */
@@ -28,25 +30,28 @@ final class CommonFailures {
 
     /** Per kind of the server's words, its most common status and message among the failed records. */
     static Map<FailureKind, String> of(List<RequestRecord> records) {
-        Map<FailureKind, Map<String, Integer>> counts = new EnumMap<>(FailureKind.class);
+        Map<FailureKind, Map<String, Entry>> counts = new EnumMap<>(FailureKind.class);
         for (RequestRecord record : records) {
             if (record.succeeded() || !serversWords(record.failure().kind())) continue;
             Failure failure = record.failure();
+            // the Retry-After note is said apart, as its range: messages that differ only in it are one
+            String message = RetryAfter.without(failure.message());
             // the client's own words (a redirect's hint, the base to set, ends a long URL): whole
-            String words = failure.clientWorded() ? Redaction.secrets(failure.message()) : words(failure.message());
+            String words = failure.clientWorded() ? Redaction.secrets(message) : words(message);
             String key = failure.withCode(words);
-            counts.computeIfAbsent(failure.kind(), k -> new LinkedHashMap<>()).merge(key, 1, Integer::sum);
+            counts.computeIfAbsent(failure.kind(), k -> new LinkedHashMap<>())
+                    .computeIfAbsent(key, k -> new Entry(failure.code())).add(failure.message());
         }
         return mostCommon(counts);
     }
 
     /** The same from per-request metrics, which keep the status but not the message. */
     static Map<FailureKind, String> ofCodes(List<RequestMetrics> requests) {
-        Map<FailureKind, Map<String, Integer>> counts = new EnumMap<>(FailureKind.class);
+        Map<FailureKind, Map<String, Entry>> counts = new EnumMap<>(FailureKind.class);
         for (RequestMetrics r : requests) {
             if (r.succeeded() || !serversWords(r.failureKind()) || r.failureCode() <= 0) continue;
             counts.computeIfAbsent(r.failureKind(), k -> new LinkedHashMap<>())
-                    .merge(String.valueOf(r.failureCode()), 1, Integer::sum);
+                    .computeIfAbsent(String.valueOf(r.failureCode()), k -> new Entry(r.failureCode())).add(null);
         }
         return mostCommon(counts);
     }
@@ -55,13 +60,33 @@ final class CommonFailures {
         return kind == FailureKind.HTTP_STATUS || kind == FailureKind.ERROR_IN_STREAM;
     }
 
-    /** Each kind's most frequent entry (the first seen among equals) as "Nx entry". */
-    private static Map<FailureKind, String> mostCommon(Map<FailureKind, Map<String, Integer>> counts) {
+    /**
+     * Each kind's most frequent entry (the first seen among equals) as "Nx entry", then what a 429 or a
+     * Retry-After needs said ({@link RetryAfter#consoleNote}).
+     */
+    private static Map<FailureKind, String> mostCommon(Map<FailureKind, Map<String, Entry>> counts) {
         Map<FailureKind, String> top = new EnumMap<>(FailureKind.class);
         counts.forEach((kind, entries) -> entries.entrySet().stream()
-                .max(Comparator.comparingInt(Map.Entry::getValue))
-                .ifPresent(e -> top.put(kind, e.getValue() + "x " + e.getKey())));
+                .max(Comparator.comparingInt(e -> e.getValue().count))
+                .ifPresent(e -> top.put(kind, e.getValue().count + "x " + e.getKey()
+                        + RetryAfter.consoleNote(e.getValue().status, e.getValue().retryAfter))));
         return top;
+    }
+
+    /** Failures of one status and message: how many, and the Retry-After values they carried. */
+    private static final class Entry {
+        private final int status;
+        private final RetryAfter.Range retryAfter = new RetryAfter.Range();
+        private int count;
+
+        Entry(int status) {
+            this.status = status;
+        }
+
+        void add(String message) {
+            count++;
+            retryAfter.addFrom(message);
+        }
     }
 
     /** A failure's message, short: the server's own words in an error body, else the body's text without markup. */

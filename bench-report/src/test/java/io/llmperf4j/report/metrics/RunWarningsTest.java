@@ -122,7 +122,8 @@ class RunWarningsTest {
         limited.add(request(61).e2e(MS).failed(FailureKind.HTTP_STATUS, 429,
                 "{\"error\":{\"message\":\"Rate limit exceeded\",\"type\":\"rate_limit_error\"}} [Retry-After: 1]").build());
         assertTrue(message(metrics(limited, false), WarningCode.REQUESTS_FAILED).startsWith("2 of 4 requests failed "
-                + "(2 HTTP_STATUS: 2x 429 Rate limit exceeded): the server may not hold this load"));
+                + "(2 HTTP_STATUS: 2x 429 Rate limit exceeded [Retry-After: 1 s; not retried]): the server may not "
+                + "hold this load"));
 
         // an HTML page is its words, short; the most common status wins over a rarer one
         List<RequestRecord> pages = clean(2);
@@ -160,7 +161,7 @@ class RunWarningsTest {
         List<RequestRecord> tls = clean(10);
         tls.add(request(71).e2e(MS).failed(FailureKind.CONNECT_FAILED, -1, "PKIX path building failed").build());
         tls.add(request(72).e2e(MS).failed(FailureKind.HTTP_STATUS, 429, "rate limited").build());
-        assertEquals("2 of 12 requests failed (1 HTTP_STATUS: 1x 429 rate limited, 1 CONNECT_FAILED): 1 point at the configuration and 1 "
+        assertEquals("2 of 12 requests failed (1 HTTP_STATUS: 1x 429 rate limited [not retried], 1 CONNECT_FAILED): 1 point at the configuration and 1 "
                 + "at capacity: check the configuration (API key, model id, base URL with its /v1, TLS trust): the "
                 + "server refused the requests or could not be reached. Otherwise the server may not hold this load "
                 + "(rate limits, server errors or timeouts). Report the failure rate with the results.",
@@ -215,7 +216,7 @@ class RunWarningsTest {
         uncoded.add(request(91).e2e(MS).failed(FailureKind.ERROR_IN_STREAM, -1, "overloaded").build());
         uncoded.add(request(92).e2e(MS).failed(FailureKind.MALFORMED_EVENT, -1, "bad json").build());
         uncoded.add(request(93).e2e(MS).failed(FailureKind.HTTP_STATUS, 429, "slow down").build());
-        assertEquals("4 of 14 requests failed (1 HTTP_STATUS: 1x 429 slow down, 2 ERROR_IN_STREAM: 1x 400 max_tokens too "
+        assertEquals("4 of 14 requests failed (1 HTTP_STATUS: 1x 429 slow down [not retried], 2 ERROR_IN_STREAM: 1x 400 max_tokens too "
                 + "large, 1 MALFORMED_EVENT): 1 point at the "
                 + "configuration, 1 at capacity and 2 at neither: check the configuration (API key, model id, base "
                 + "URL with its /v1, TLS trust): the server refused the requests or could not be reached. Otherwise "

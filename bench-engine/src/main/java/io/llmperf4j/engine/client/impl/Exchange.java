@@ -12,6 +12,7 @@ import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestPhases;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
+import io.llmperf4j.model.RetryAfter;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.handler.ssl.SslHandler;
@@ -704,7 +705,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
         if (state == State.ERROR_BODY) {
             Failure failure = status >= 300 && status < 400 ? httpStatusFailure() // a redirect needs no body
                     : new Failure(FailureKind.HTTP_STATUS, status, message
-                    + (retryAfter != null ? " [Retry-After: " + retryAfter + "]" : ""));
+                    + (retryAfter != null ? RetryAfter.note(retryAfter) : ""));
             end(State.FAILED, false, () -> assembler.finish(nowNanos, failure));
         } else {
             fail(nowNanos, new Failure(FailureKind.MALFORMED_EVENT, -1, message + " " + during()));
@@ -917,7 +918,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
         }
         String text = body.toString(StandardCharsets.UTF_8);
         if (text.isEmpty()) text = "HTTP " + status + " with an empty body";
-        if (retryAfter != null) text = text + " [Retry-After: " + retryAfter + "]";
+        if (retryAfter != null) text = text + RetryAfter.note(retryAfter);
         return new Failure(FailureKind.HTTP_STATUS, status, text);
     }
 }

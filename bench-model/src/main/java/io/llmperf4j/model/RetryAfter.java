@@ -1,0 +1,86 @@
+package io.llmperf4j.model;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * An error response's {@code Retry-After} header as a failure's message carries it: appended as
+ * {@code " [Retry-After: 7]"} (so llmperf's {@code error_msg} keeps it), read back here for the console, which quotes
+ * the server's words without it and says the header apart, with the range a run saw: the client never retries
+ * (llmperf does not either), and a reader of a 429 line must not have to guess that.
+ */
+public final class RetryAfter {
+
+    /** The note at the end of a message: the header's value (a number of seconds or an HTTP date). */
+    private static final Pattern NOTE = Pattern.compile(" ?\\[Retry-After: ([^\\]\\r\\n]*)\\]$");
+
+    private RetryAfter() {
+    }
+
+    /** The note a failure's message ends with for a response that sent {@code value}. */
+    public static String note(String value) {
+        return " [Retry-After: " + value + "]";
+    }
+
+    /** The header's value a message's note holds, or null when the message has none. */
+    public static String valueIn(String message) {
+        if (message == null) return null;
+        Matcher m = NOTE.matcher(message);
+        return m.find() ? m.group(1).strip() : null;
+    }
+
+    /** {@code message} without its note. */
+    public static String without(String message) {
+        if (message == null) return null;
+        Matcher m = NOTE.matcher(message);
+        return m.find() ? message.substring(0, m.start()) : message;
+    }
+
+    /**
+     * The console's words after a failure's message: {@code " [Retry-After: 3-7 s; not retried]"} when it carried
+     * the header, {@code " [not retried]"} for a 429 without it, else "". A 429 or a Retry-After asks the client to
+     * come back; this client never does.
+     */
+    public static String consoleNote(int status, Range range) {
+        if (range != null && !range.isEmpty()) return " [Retry-After: " + range + "; not retried]";
+        return status == 429 ? " [not retried]" : "";
+    }
+
+    /** The Retry-After values of several failures: the least and greatest seconds, or the first date. */
+    public static final class Range {
+        private long minSeconds = Long.MAX_VALUE;
+        private long maxSeconds = Long.MIN_VALUE;
+        private String firstOther;
+        private boolean severalOthers;
+
+        /** Adds the value a message's note holds; a message without one adds nothing. */
+        public Range addFrom(String message) {
+            String value = valueIn(message);
+            if (value == null || value.isEmpty()) return this;
+            if (value.matches("\\d{1,18}")) {
+                long seconds = Long.parseLong(value);
+                minSeconds = Math.min(minSeconds, seconds);
+                maxSeconds = Math.max(maxSeconds, seconds);
+            } else if (firstOther == null) {
+                firstOther = PrintableText.quote(value, 40);
+            } else if (!firstOther.equals(value)) {
+                severalOthers = true;
+            }
+            return this;
+        }
+
+        public boolean isEmpty() {
+            return firstOther == null && minSeconds > maxSeconds;
+        }
+
+        /** "7 s", "3-7 s", an HTTP date as sent, or both; "" when empty. */
+        @Override
+        public String toString() {
+            String seconds = minSeconds > maxSeconds ? null
+                    : minSeconds == maxSeconds ? minSeconds + " s" : minSeconds + "-" + maxSeconds + " s";
+            String other = firstOther == null ? null : firstOther + (severalOthers ? " and others" : "");
+            if (seconds == null) return other == null ? "" : other;
+            return other == null ? seconds : seconds + ", " + other;
+        }
+    }
+}
