@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * What a record says about the request beyond llmperf's fields: its session and turn, the server's cached prompt
- * tokens, the images it carried, and whether its stream lacked the API's end marker.
+ * tokens, the images it carried, whether its stream lacked the API's end marker, and the stream lines it ignored.
  *
  * @param sessionId    the session the request was a turn of, or null
  * @param turn         0-based turn index, or -1 outside sessions
@@ -20,9 +20,14 @@ import java.util.List;
  * @param restOf       a failed session's rest ({@code s0~t2}, its unsent turns sent without history): the workload's
  *                     session it continues ({@code s0}), so a summary counts it there without reading its id; null
  *                     for any other request
+ * @param ignoredStreamLines lines of the response's event stream the SSE standard ignores that are no comment: a
+ *                     field other than data, event, id and retry (a chunk sent without {@code data:}); 0 for a
+ *                     stream without any, or a record written before this was
+ * @param ignoredStreamLine the first of them, printable and cut short, or null when there was none
  */
 public record RequestTags(String sessionId, int turn, Integer cachedTokens, int imageCount, long imagePixels,
-                          long imageBytes, boolean endMarkerMissing, int sessionTurns, String restOf) {
+                          long imageBytes, boolean endMarkerMissing, int sessionTurns, String restOf,
+                          int ignoredStreamLines, String ignoredStreamLine) {
     public static final RequestTags NONE = new RequestTags(null, -1, null, 0, 0, 0);
 
     public RequestTags(String sessionId, int turn, Integer cachedTokens, int imageCount, long imagePixels,
@@ -32,12 +37,13 @@ public record RequestTags(String sessionId, int turn, Integer cachedTokens, int 
 
     public RequestTags(String sessionId, int turn, Integer cachedTokens, int imageCount, long imagePixels,
                        long imageBytes, boolean endMarkerMissing) {
-        this(sessionId, turn, cachedTokens, imageCount, imagePixels, imageBytes, endMarkerMissing, 0, null);
+        this(sessionId, turn, cachedTokens, imageCount, imagePixels, imageBytes, endMarkerMissing, 0);
     }
 
     public RequestTags(String sessionId, int turn, Integer cachedTokens, int imageCount, long imagePixels,
                        long imageBytes, boolean endMarkerMissing, int sessionTurns) {
-        this(sessionId, turn, cachedTokens, imageCount, imagePixels, imageBytes, endMarkerMissing, sessionTurns, null);
+        this(sessionId, turn, cachedTokens, imageCount, imagePixels, imageBytes, endMarkerMissing, sessionTurns, null,
+                0, null);
     }
 
     /** The tags a request's inputs determine before it is sent. */
@@ -58,12 +64,12 @@ public record RequestTags(String sessionId, int turn, Integer cachedTokens, int 
 
     public RequestTags withCachedTokens(Integer tokens) {
         return new RequestTags(sessionId, turn, tokens, imageCount, imagePixels, imageBytes, endMarkerMissing,
-                sessionTurns, restOf);
+                sessionTurns, restOf, ignoredStreamLines, ignoredStreamLine);
     }
 
     public RequestTags withEndMarkerMissing() {
         return new RequestTags(sessionId, turn, cachedTokens, imageCount, imagePixels, imageBytes, true, sessionTurns,
-                restOf);
+                restOf, ignoredStreamLines, ignoredStreamLine);
     }
 
     /**
@@ -72,11 +78,17 @@ public record RequestTags(String sessionId, int turn, Integer cachedTokens, int 
      */
     public RequestTags withWorkloadSession(int turns, String restOf) {
         return new RequestTags(sessionId, turn, cachedTokens, imageCount, imagePixels, imageBytes, endMarkerMissing,
-                turns, restOf);
+                turns, restOf, ignoredStreamLines, ignoredStreamLine);
     }
 
     /** The workload's session the request was a turn of: its session, or the one a rest continues; null outside. */
     public String workloadSessionId() {
         return restOf != null ? restOf : sessionId;
+    }
+
+    /** These tags with the stream's ignored lines: how many, and the first (printable, short). */
+    public RequestTags withIgnoredStreamLines(int count, String first) {
+        return new RequestTags(sessionId, turn, cachedTokens, imageCount, imagePixels, imageBytes, endMarkerMissing,
+                sessionTurns, restOf, count, first);
     }
 }

@@ -13,7 +13,9 @@ import java.util.Arrays;
  *   <li>Lines end in LF, CRLF or CR; a CR whose LF arrives in the next read is one line end, not two.</li>
  *   <li>{@code data:} with or without the single leading space; several {@code data:} lines of one event are joined
  *       with LF; {@code event:} sets the event type; {@code id:}, {@code retry:}, unknown fields and comment lines
- *       ({@code : keepalive}) are ignored; a UTF-8 BOM before the first line is skipped.</li>
+ *       ({@code : keepalive}) are ignored; a UTF-8 BOM before the first line is skipped. A line of an unknown field
+ *       (a {@code hello}, a JSON chunk without {@code data:}) is handed to {@link SseEventSink#onIgnoredLine}, so
+ *       that what the standard drops is counted, not lost unseen.</li>
  *   <li>An empty line dispatches the event if it had at least one {@code data} line.</li>
  *   <li>Each event carries the arrival time passed to the {@link #decode} call that completed it.</li>
  *   <li>Event data larger than {@code maxEventBytes} fails with {@link TooLongSseEventException}; after that the
@@ -30,6 +32,8 @@ public final class SseDecoder {
     private static final int LINE_OVERHEAD_BYTES = 64;
     private static final byte[] DATA = "data".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] EVENT = "event".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] ID = "id".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] RETRY = "retry".getBytes(StandardCharsets.US_ASCII);
 
     private final int maxEventBytes;
     private final long maxLineBytes;
@@ -156,8 +160,11 @@ public final class SseDecoder {
             appendData(line, valueStart, to - valueStart);
         } else if (regionEquals(line, offset, nameEnd, EVENT)) {
             eventType = new String(line, valueStart, to - valueStart, StandardCharsets.UTF_8);
+        } else if (!regionEquals(line, offset, nameEnd, ID) && !regionEquals(line, offset, nameEnd, RETRY)) {
+            // ignored, as the standard says, but told: a chunk without "data:" is output the run would lose unseen
+            sink.onIgnoredLine(line, offset, to);
         }
-        // id, retry and unknown fields: chat completion streams carry nothing we need in them
+        // id and retry: chat completion streams carry nothing we need in them
     }
 
     private void appendData(byte[] line, int from, int length) {

@@ -16,4 +16,13 @@ public interface SseEventSink {
     default void onEvent(String type, byte[] data, int from, int to, long arrivalNanos) {
         onEvent(new SseEvent(type, Arrays.copyOfRange(data, from, to), arrivalNanos));
     }
+
+    /**
+     * A line the standard ignores that is no comment: a field other than {@code data}, {@code event}, {@code id} and
+     * {@code retry} (QA: {@code hello} alone, a chunk's JSON without {@code data:}), its bytes lent as
+     * {@code [from, to)} of {@code line} during this call only, without its line end. Ignoring it is right; the
+     * default does only that.
+     */
+    default void onIgnoredLine(byte[] line, int from, int to) {
+    }
 }

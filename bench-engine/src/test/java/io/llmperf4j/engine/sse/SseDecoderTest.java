@@ -265,4 +265,40 @@ class SseDecoderTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new SseDecoder(0));
         assertEquals("maxEventBytes (0) must be >= 1", e.getMessage());
     }
+
+    /** The lines the standard ignores, as the decoder hands them to {@link SseEventSink#onIgnoredLine}. */
+    private static final class IgnoredLines implements SseEventSink {
+        final List<String> lines = new ArrayList<>();
+        final List<String> data = new ArrayList<>();
+
+        @Override
+        public void onEvent(SseEvent event) {
+            data.add(event.dataAsString());
+        }
+
+        @Override
+        public void onIgnoredLine(byte[] line, int from, int to) {
+            lines.add(new String(line, from, to - from, StandardCharsets.UTF_8));
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"\n", "\r\n", "\r"})
+    void linesOfUnknownFieldsAreIgnoredButHandedOverAndNothingElseIs(String eol) {
+        // QA (nodata): "hello" alone, and a chunk's JSON without "data: ", were dropped without a word
+        String stream = (": keepalive%nid: 7%nretry: 100%nevent: message%ndata: one%n%n"
+                + "hello%n{\"choices\":[{\"delta\":{\"content\":\"two\"}}]}%n%ndata: three%n%n").replace("%n", eol);
+        byte[] all = bytes(stream);
+        for (int split = 0; split <= all.length; split++) {
+            SseDecoder decoder = new SseDecoder(MAX);
+            IgnoredLines sink = new IgnoredLines();
+            for (byte[] part : List.of(slice(all, 0, split), slice(all, split, all.length))) {
+                decoder.decode(Unpooled.wrappedBuffer(part), 1, sink);
+            }
+            decoder.finish(2, sink);
+            assertEquals(List.of("one", "three"), sink.data, "split " + split);
+            assertEquals(List.of("hello", "{\"choices\":[{\"delta\":{\"content\":\"two\"}}]}"), sink.lines,
+                    "split " + split);
+        }
+    }
 }

@@ -146,9 +146,24 @@ public record RunMetrics(
                 .filter(r -> r.succeeded() && r.tags().endMarkerMissing()).count();
         metrics = RunWarnings.endMarkerMissing(endMarkerMissing, metrics.requestsSucceeded())
                 .map(metrics::withWarning).orElse(metrics);
+        metrics = streamLinesIgnored(run.records()).map(metrics::withWarning).orElse(metrics);
         // judged against the run's own TTFT and ITL, as the summary's likely_bottleneck is
         metrics = RunWarnings.clientBottleneck(run.clientOverhead(), metrics).map(metrics::withWarning).orElse(metrics);
         return metrics.withDelivered(DeliveredTokens.of(run, warmupRecords, config.tokenCounting()));
+    }
+
+    /** STREAM_LINES_IGNORED from the records' tags: the requests, their lines, the first request's first line. */
+    private static Optional<RunWarning> streamLinesIgnored(List<RequestRecord> records) {
+        long requests = 0;
+        long lines = 0;
+        String example = null;
+        for (RequestRecord r : records) {
+            if (r.tags().ignoredStreamLines() <= 0) continue;
+            requests++;
+            lines += r.tags().ignoredStreamLines();
+            if (example == null) example = r.tags().ignoredStreamLine();
+        }
+        return RunWarnings.streamLinesIgnored(requests, records.size(), lines, example);
     }
 
     /** A copy carrying {@code tokens} as its delivered tokens. */
@@ -164,10 +179,9 @@ public record RunMetrics(
     }
 
     /**
-     * A copy with {@code warning} added last: END_MARKER_MISSING and CLIENT_BOTTLENECK, the last codes, in that
-     * order.
+     * A copy with {@code warning} added last (its delivered tokens kept): END_MARKER_MISSING, STREAM_LINES_IGNORED
+     * and CLIENT_BOTTLENECK, the last codes raised here, in that order.
      */
-    /** A copy with {@code warning} added last (its delivered tokens kept). */
     public RunMetrics withWarning(RunWarning warning) {
         List<RunWarning> all = new ArrayList<>(warnings);
         all.add(warning);

@@ -36,6 +36,13 @@ public final class RunWarnings {
     public static final double TOKEN_MISMATCH_PERCENT = 10.0;
     /** ... by more than this many tokens on average. */
     public static final double TOKEN_MISMATCH_MEAN_TOKENS = 1.0;
+    /**
+     * OUTPUT_BEYOND_MAX_TOKENS: the client's count above this many times max_tokens (tokenizers of one text differ by
+     * tens of percent, not by twice) ...
+     */
+    public static final int OUTPUT_BEYOND_MAX_TOKENS_FACTOR = 2;
+    /** ... and at least this many tokens over it (a few tokens of a short answer are within a tokenizer's spread). */
+    public static final int OUTPUT_BEYOND_MAX_TOKENS_MIN_EXCESS = 16;
 
     /**
      * CLIENT_BOTTLENECK needs a client whose event loops ran late: a probe task's p99 delay on them above
@@ -722,7 +729,65 @@ public final class RunWarnings {
                             : "the client tokenizer is probably not the model's.")));
         }
         maxTokensExceeded(requests).ifPresent(warnings::add);
+        outputBeyondMaxTokens(requests).ifPresent(warnings::add);
         return List.copyOf(warnings);
+    }
+
+    /**
+     * OUTPUT_BEYOND_MAX_TOKENS: requests (any outcome) whose client count (special tokens subtracted) is more than
+     * {@value #OUTPUT_BEYOND_MAX_TOKENS_FACTOR} times their max_tokens and {@value #OUTPUT_BEYOND_MAX_TOKENS_MIN_EXCESS}
+     * tokens over it, while the server's usage was within max_tokens or absent (usage above it is
+     * MAX_TOKENS_EXCEEDED's). QA (slow_huge): 1,000,022 client tokens for max_tokens 20, usage 20, warned only as a
+     * tokenizer mismatch.
+     */
+    static Optional<RunWarning> outputBeyondMaxTokens(List<RequestMetrics> requests) {
+        int compared = 0;
+        int beyond = 0;
+        int withinUsage = 0;
+        RequestMetrics worst = null;
+        for (RequestMetrics r : requests) {
+            if (r.maxTokens() <= 0 || r.clientOutputTokens().isEmpty()) continue;
+            compared++;
+            int client = r.clientOutputTokens().getAsInt();
+            if ((long) client <= (long) OUTPUT_BEYOND_MAX_TOKENS_FACTOR * r.maxTokens()
+                    || client - r.maxTokens() < OUTPUT_BEYOND_MAX_TOKENS_MIN_EXCESS) continue;
+            if (r.serverOutputTokens().isPresent() && r.serverOutputTokens().getAsInt() > r.maxTokens()) continue;
+            beyond++;
+            if (r.serverOutputTokens().isPresent()) withinUsage++;
+            if (worst == null || excessRatio(r) > excessRatio(worst)) worst = r;
+        }
+        if (beyond == 0) return Optional.empty();
+        String usage = worst.serverOutputTokens().isPresent()
+                ? "its usage said " + worst.serverOutputTokens().getAsInt() : "no usage";
+        String cause = withinUsage == 0 ? "the server ignored max_tokens (or --additional-sampling-params overrode it)"
+                : "the server ignored max_tokens or its usage is wrong";
+        return Optional.of(new RunWarning(WarningCode.OUTPUT_BEYOND_MAX_TOKENS, String.format(Locale.ROOT,
+                "%d of %d requests with a client count streamed far more output than their max_tokens (the most: "
+                        + "%d tokens by the client tokenizer for max_tokens %d, %s; the server's usage within "
+                        + "max_tokens for %d of them, absent for %d): %s. A client tokenizer that is not the model's "
+                        + "does not explain more than %dx. llmperf's files and every figure counted by the client "
+                        + "include the extra output; figures counted by the server's usage do not.",
+                beyond, compared, worst.clientOutputTokens().getAsInt(), worst.maxTokens(), usage, withinUsage,
+                beyond - withinUsage, cause, OUTPUT_BEYOND_MAX_TOKENS_FACTOR)));
+    }
+
+    private static double excessRatio(RequestMetrics r) {
+        return (double) r.clientOutputTokens().getAsInt() / r.maxTokens();
+    }
+
+    /**
+     * STREAM_LINES_IGNORED: {@code requests} of {@code recorded} had {@code lines} stream lines the SSE standard
+     * ignores that are no comment; {@code example} is the first seen (printable, short). Empty when none did.
+     */
+    public static Optional<RunWarning> streamLinesIgnored(long requests, int recorded, long lines, String example) {
+        if (requests <= 0) return Optional.empty();
+        return Optional.of(new RunWarning(WarningCode.STREAM_LINES_IGNORED, requests + " of " + recorded
+                + " request" + (recorded == 1 ? "" : "s") + " had stream lines without data: (" + lines + " line"
+                + (lines == 1 ? "" : "s") + " in all, e.g. " + example + "): skipped, as the SSE standard ignores "
+                + "unknown fields, so any output they carried is missing from generated_text and the client's token "
+                + "counts (output_tokens_client, llmperf's number_output_tokens); the server's usage, where sent, "
+                + "still counts it. The server or a proxy does not frame its stream as SSE; check its version or "
+                + "proxy."));
     }
 
     /**

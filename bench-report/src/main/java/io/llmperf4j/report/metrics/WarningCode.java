@@ -30,11 +30,26 @@ public enum WarningCode {
      */
     MAX_TOKENS_EXCEEDED,
     /**
+     * The client tokenizer counted far more output than the request's {@code max_tokens} (more than
+     * {@value RunWarnings#OUTPUT_BEYOND_MAX_TOKENS_FACTOR} times it and at least
+     * {@value RunWarnings#OUTPUT_BEYOND_MAX_TOKENS_MIN_EXCESS} tokens over) while the server's usage stayed within it
+     * or was absent: the server ignored {@code max_tokens}, or its usage is wrong. A tokenizer that is not the model's
+     * does not explain such a gap.
+     */
+    OUTPUT_BEYOND_MAX_TOKENS,
+    /**
      * Streams that ended cleanly after a finish reason but without the API's end marker ({@code data: [DONE]},
      * Anthropic's {@code message_stop}): recorded as successes, as llmperf records them; the server deviates from
      * the stream format.
      */
     END_MARKER_MISSING,
+    /**
+     * Streams carried lines the SSE standard ignores that are no comment (a field other than data, event, id and
+     * retry: a chunk sent without {@code data:}): skipped, as the standard says, so any output they carried is
+     * missing from the generated text and the client's token counts. The server or a proxy does not frame its stream
+     * as SSE.
+     */
+    STREAM_LINES_IGNORED,
     /**
      * The client's event loops ran clearly later than the machine's idle noise: the client was busy (and may have
      * limited throughput) or other work kept it from the CPU. The latencies then include the client's own delays.

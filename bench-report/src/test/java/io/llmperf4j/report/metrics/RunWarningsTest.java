@@ -55,6 +55,53 @@ class RunWarningsTest {
     }
 
     @Test
+    void outputFarBeyondMaxTokensByTheClientUnderAUsageWithinItOrAbsentIsWarnedWithItsCounts() {
+        // QA (slow_huge): 1,000,022 client tokens for max_tokens 20 under usage 20 read only as a tokenizer mismatch
+        List<RequestRecord> records = clean(8);
+        records.add(ok(8).usage(500, 150).client(1_000_023).build()); // BOS subtracted: 1,000,022
+        records.add(request(9).evenEvents(100 * MS, 10 * MS, 100).e2e(1_100 * MS).client(401).maxTokens(150)
+                .finish("length").build()); // 400, no usage
+        records.add(ok(10).usage(500, 100).client(301).build()); // 300: twice max_tokens, not more
+        records.add(ok(11).usage(500, 5).client(13).maxTokens(5).build()); // 12 for 5: only 7 over, a short answer
+        records.add(ok(12).usage(500, 160).client(401).build()); // usage above max_tokens: MAX_TOKENS_EXCEEDED's
+        RunMetrics m = metrics(records, false);
+        assertEquals("2 of 13 requests with a client count streamed far more output than their max_tokens (the most: "
+                + "1000022 tokens by the client tokenizer for max_tokens 150, its usage said 150; the server's usage "
+                + "within max_tokens for 1 of them, absent for 1): the server ignored max_tokens or its usage is "
+                + "wrong. A client tokenizer that is not the model's does not explain more than 2x. llmperf's files "
+                + "and every figure counted by the client include the extra output; figures counted by the server's "
+                + "usage do not.", message(m, WarningCode.OUTPUT_BEYOND_MAX_TOKENS));
+        assertTrue(m.hasWarning(WarningCode.MAX_TOKENS_EXCEEDED));
+
+        List<RequestRecord> noUsage = clean(9);
+        noUsage.add(request(9).evenEvents(100 * MS, 10 * MS, 100).e2e(1_100 * MS).client(401).maxTokens(150)
+                .finish("length").build());
+        assertTrue(message(metrics(noUsage, false), WarningCode.OUTPUT_BEYOND_MAX_TOKENS).contains("(the most: 400 "
+                + "tokens by the client tokenizer for max_tokens 150, no usage; the server's usage within max_tokens "
+                + "for 0 of them, absent for 1): the server ignored max_tokens (or --additional-sampling-params "
+                + "overrode it)."));
+        assertFalse(metrics(clean(10), false).hasWarning(WarningCode.OUTPUT_BEYOND_MAX_TOKENS));
+    }
+
+    @Test
+    void streamLinesWithoutDataAreWarnedAfterTheMissingEndMarkerWithAnExample() {
+        List<RequestRecord> records = clean(8);
+        io.llmperf4j.model.RequestTags tags = io.llmperf4j.model.RequestTags.NONE.withEndMarkerMissing()
+                .withIgnoredStreamLines(2, "hello");
+        records.add(ok(8).build().withTags(tags));
+        records.add(request(9).e2e(MS).failed(FailureKind.HTTP_STATUS, 500, "boom").build()
+                .withTags(io.llmperf4j.model.RequestTags.NONE.withIgnoredStreamLines(1, "{\"id\":1}")));
+        RunMetrics m = metrics(records, false);
+        assertEquals(List.of(WarningCode.FEW_SAMPLES, WarningCode.REQUESTS_FAILED, WarningCode.END_MARKER_MISSING,
+                WarningCode.STREAM_LINES_IGNORED), m.warnings().stream().map(RunWarning::code).toList());
+        assertEquals("2 of 10 requests had stream lines without data: (3 lines in all, e.g. hello): skipped, as the "
+                + "SSE standard ignores unknown fields, so any output they carried is missing from generated_text "
+                + "and the client's token counts (output_tokens_client, llmperf's number_output_tokens); the "
+                + "server's usage, where sent, still counts it. The server or a proxy does not frame its stream as "
+                + "SSE; check its version or proxy.", message(m, WarningCode.STREAM_LINES_IGNORED));
+    }
+
+    @Test
     void streamsEndingWithoutTheirEndMarkerAreWarnedBeforeTheClientsBottleneck() {
         List<RequestRecord> records = clean(8);
         for (int i = 8; i < 10; i++) {

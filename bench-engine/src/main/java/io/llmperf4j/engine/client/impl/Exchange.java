@@ -793,6 +793,13 @@ public final class Exchange implements RequestHandle, SseEventSink {
         end(State.DONE, false, drain, () -> assembler.finish(endNanos, null));
     }
 
+    /** From the decoder, on the event loop: a line it ignored, for the record to count (as events, until the end). */
+    @Override
+    public void onIgnoredLine(byte[] line, int from, int to) {
+        if (doneSeen || state == State.DONE || state == State.FAILED) return;
+        assembler.onIgnoredLine(line, from, to);
+    }
+
     @Override
     public void onEvent(SseEvent event) {
         onEvent(event.type(), event.data(), 0, event.data().length, event.arrivalNanos());

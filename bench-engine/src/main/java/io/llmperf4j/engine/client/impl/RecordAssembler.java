@@ -83,6 +83,9 @@ final class RecordAssembler {
     private boolean lastEventMalformed;
     /** Set by {@link #chooseFailure}: the stream ended cleanly after a finish reason, without its end marker. */
     private boolean endMarkerMissing;
+    /** Stream lines the SSE standard ignores that are no comment ({@link #onIgnoredLine}), and the first of them. */
+    private int ignoredLines;
+    private String firstIgnoredLine;
 
     RecordAssembler(RequestSpec spec, String clientRequestId, ChunkParser parser, boolean streaming, Redactor redactor, Runnable abort,
                     CompletableFuture<RequestRecord> completion) {
@@ -153,6 +156,16 @@ final class RecordAssembler {
         if (chunk.usagePromptTokens() != null) usagePromptTokens = chunk.usagePromptTokens();
         if (chunk.usageCompletionTokens() != null) usageCompletionTokens = chunk.usageCompletionTokens();
         if (chunk.usageCachedTokens() != null) usageCachedTokens = chunk.usageCachedTokens();
+    }
+
+    /**
+     * A stream line the SSE standard ignores (no {@code data:}, no known field, no comment), lent as
+     * {@code [from, to)} of {@code line}: counted, the first kept as an excerpt, so the run can say what it dropped
+     * (a chunk sent without {@code data:} is output missing from the text and its token counts).
+     */
+    void onIgnoredLine(byte[] line, int from, int to) {
+        if (streamError != null) return; // after the error: not measured, as events are not
+        if (ignoredLines++ == 0) firstIgnoredLine = FailureMessages.excerpt(Arrays.copyOfRange(line, from, to));
     }
 
     /**
@@ -243,6 +256,7 @@ final class RecordAssembler {
     private RequestTags tags() {
         RequestTags tags = RequestTags.of(spec.inputs());
         if (usageCachedTokens != null) tags = tags.withCachedTokens(usageCachedTokens);
+        if (ignoredLines > 0) tags = tags.withIgnoredStreamLines(ignoredLines, redactor.redact(firstIgnoredLine));
         return endMarkerMissing ? tags.withEndMarkerMissing() : tags;
     }
 
