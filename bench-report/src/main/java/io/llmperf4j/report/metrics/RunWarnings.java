@@ -6,6 +6,7 @@ import io.llmperf4j.model.FailureCause;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.OutputTokenPolicy;
 import io.llmperf4j.model.Percentiles;
+import io.llmperf4j.model.PrintableText;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.ServerGone;
 import io.llmperf4j.report.stats.PandasStats;
@@ -43,6 +44,8 @@ public final class RunWarnings {
     public static final int OUTPUT_BEYOND_MAX_TOKENS_FACTOR = 2;
     /** ... and at least this many tokens over it (a few tokens of a short answer are within a tokenizer's spread). */
     public static final int OUTPUT_BEYOND_MAX_TOKENS_MIN_EXCESS = 16;
+    /** STREAM_LINES_IGNORED quotes this much of its example line (a whole chunk's JSON would fill the console line). */
+    static final int EXAMPLE_LINE_CHARS = 60;
 
     /**
      * CLIENT_BOTTLENECK needs a client whose event loops ran late: a probe task's p99 delay on them above
@@ -713,6 +716,7 @@ public final class RunWarnings {
 
         multiTokenChunks(successes).ifPresent(warnings::add);
 
+        Optional<RunWarning> beyondMaxTokens = outputBeyondMaxTokens(requests);
         if (discrepancy.requestsCompared() > 0 && discrepancy.percentDiffering() > TOKEN_MISMATCH_PERCENT
                 && discrepancy.meanAbsoluteDifference() > TOKEN_MISMATCH_MEAN_TOKENS) {
             boolean reasoned = successes.stream().anyMatch(r -> r.timeToFirstReasoningNanos().isPresent());
@@ -726,10 +730,13 @@ public final class RunWarnings {
                     discrepancy.clientSpecialTokensSubtracted() == 1 ? "" : "s",
                     reasoned ? "the server's count includes the reasoning tokens, which the client never counts "
                             + "(it counts the content), or the client tokenizer is not the model's."
+                            // QA (slow_huge): a tokenizer does not explain 1,000,022 against 20
+                            : beyondMaxTokens.isPresent() ? "the server streamed more than its usage says (see "
+                            + "OUTPUT_BEYOND_MAX_TOKENS), or the client tokenizer is not the model's."
                             : "the client tokenizer is probably not the model's.")));
         }
         maxTokensExceeded(requests).ifPresent(warnings::add);
-        outputBeyondMaxTokens(requests).ifPresent(warnings::add);
+        beyondMaxTokens.ifPresent(warnings::add);
         return List.copyOf(warnings);
     }
 
@@ -783,7 +790,8 @@ public final class RunWarnings {
         if (requests <= 0) return Optional.empty();
         return Optional.of(new RunWarning(WarningCode.STREAM_LINES_IGNORED, requests + " of " + recorded
                 + " request" + (recorded == 1 ? "" : "s") + " had stream lines without data: (" + lines + " line"
-                + (lines == 1 ? "" : "s") + " in all, e.g. " + example + "): skipped, as the SSE standard ignores "
+                + (lines == 1 ? "" : "s") + " in all, e.g. " + PrintableText.quote(example, EXAMPLE_LINE_CHARS)
+                + "): skipped, as the SSE standard ignores "
                 + "unknown fields, so any output they carried is missing from generated_text and the client's token "
                 + "counts (output_tokens_client, llmperf's number_output_tokens); the server's usage, where sent, "
                 + "still counts it. The server or a proxy does not frame its stream as SSE; check its version or "

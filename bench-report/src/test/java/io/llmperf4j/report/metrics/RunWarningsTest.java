@@ -72,6 +72,10 @@ class RunWarningsTest {
                 + "and every figure counted by the client include the extra output; figures counted by the server's "
                 + "usage do not.", message(m, WarningCode.OUTPUT_BEYOND_MAX_TOKENS));
         assertTrue(m.hasWarning(WarningCode.MAX_TOKENS_EXCEEDED));
+        // the mismatch no longer blames the tokenizer alone
+        assertTrue(message(m, WarningCode.TOKEN_COUNT_MISMATCH).endsWith(": the server streamed more than its usage "
+                + "says (see OUTPUT_BEYOND_MAX_TOKENS), or the client tokenizer is not the model's. llmperf's files "
+                + "use the client count."), () -> message(m, WarningCode.TOKEN_COUNT_MISMATCH));
 
         List<RequestRecord> noUsage = clean(9);
         noUsage.add(request(9).evenEvents(100 * MS, 10 * MS, 100).e2e(1_100 * MS).client(401).maxTokens(150)
@@ -99,6 +103,9 @@ class RunWarningsTest {
                 + "and the client's token counts (output_tokens_client, llmperf's number_output_tokens); the "
                 + "server's usage, where sent, still counts it. The server or a proxy does not frame its stream as "
                 + "SSE; check its version or proxy.", message(m, WarningCode.STREAM_LINES_IGNORED));
+        // a whole chunk's JSON is quoted short
+        assertTrue(RunWarnings.streamLinesIgnored(1, 1, 1, "x".repeat(100)).orElseThrow().message()
+                .contains("e.g. " + "x".repeat(60) + "\u2026): skipped"));
     }
 
     @Test
