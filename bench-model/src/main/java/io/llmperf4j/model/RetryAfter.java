@@ -48,6 +48,8 @@ public final class RetryAfter {
 
     /** The Retry-After values of several failures: the least and greatest seconds, or the first date. */
     public static final class Range {
+        /** An HTTP date is 29 characters; anything longer is cut. */
+        private static final int OTHER_CHARS = 40;
         private long minSeconds = Long.MAX_VALUE;
         private long maxSeconds = Long.MIN_VALUE;
         private String firstOther;
@@ -61,10 +63,10 @@ public final class RetryAfter {
                 long seconds = Long.parseLong(value);
                 minSeconds = Math.min(minSeconds, seconds);
                 maxSeconds = Math.max(maxSeconds, seconds);
-            } else if (firstOther == null) {
-                firstOther = PrintableText.quote(value, 40);
-            } else if (!firstOther.equals(value)) {
-                severalOthers = true;
+            } else {
+                String shown = PrintableText.quote(value, OTHER_CHARS); // an HTTP date, or what a server sent
+                if (firstOther == null) firstOther = shown;
+                else if (!firstOther.equals(shown)) severalOthers = true;
             }
             return this;
         }
