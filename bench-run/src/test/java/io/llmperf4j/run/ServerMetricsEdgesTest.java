@@ -10,6 +10,7 @@ import io.llmperf4j.engine.load.ScheduledRecord;
 import io.llmperf4j.engine.load.Warmup;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.run.ServerMetricsSessionTest.FakeMetrics;
+import io.llmperf4j.servermetrics.scrape.ServerMetricsConfig;
 import io.llmperf4j.servermetrics.summary.ServerSideSummary;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -44,12 +45,23 @@ class ServerMetricsEdgesTest {
                 + "vllm:request_success_total{model_name=\"m\",finished_reason=\"length\"} " + generation / 5 + "\n";
     }
 
+    /**
+     * The bound a test of a slow check gives it: the scrape's own 5 s (the check is never longer), where the product's
+     * 2 s left a loaded machine 1.2 to 1.4 s for the transfer and parse and the outcome was the machine's (QA: 10 of 10
+     * fresh-JVM runs beside 3 busy loops timed out).
+     */
+    private static final Duration LOOSE_CHECK = Duration.ofMillis(ServerMetricsConfig.DEFAULT_TIMEOUT_MILLIS);
+
     private ServerMetricsSession open(FakeMetrics server, Duration interval) {
+        return open(server, interval, ServerMetricsSession.CHECK_TIMEOUT);
+    }
+
+    private ServerMetricsSession open(FakeMetrics server, Duration interval, Duration checkTimeout) {
         CommonSettings common = new CommonSettings(new EndpointTarget.Embedded(), "m", 1, 60, 1, Map.of(), null,
                 "openai", Map.of(), Duration.ofSeconds(30), Map.of(), null, null, Duration.ofSeconds(10), false, false,
                 null, Map.of());
         return ServerMetricsSession.open(new ServerMetricsOptions(true, null, interval),
-                server.url("/v1/chat/completions"), null, common, err);
+                server.url("/v1/chat/completions"), null, common, err, checkTimeout);
     }
 
     private static ScheduledRecord record(int index, boolean warmup) {
@@ -133,13 +145,16 @@ class ServerMetricsEdgesTest {
         }
     }
 
-    /** A check that answered, slowly: said, since each level waits as long for its baseline scrape. */
+    /**
+     * A check that answered, slowly: said, since each level waits as long for its baseline scrape. Under the loose
+     * bound: the 0.8 s answer must not time out on a loaded machine (the product's 2 s is the test above's).
+     */
     @Test
     void aSlowCheckIsSaid() throws Exception {
         try (FakeMetrics server = new FakeMetrics()) {
             server.body = vllm(0);
             server.delayMillis = 800;
-            assertNotNull(open(server, Duration.ofSeconds(1)), err());
+            assertNotNull(open(server, Duration.ofSeconds(1), LOOSE_CHECK), err());
             List<String> lines = err().lines().toList();
             assertEquals(1, lines.size(), err());
             assertTrue(lines.get(0).startsWith("llmperf4j: warning: server metrics from " + server.url("/metrics")
@@ -150,27 +165,21 @@ class ServerMetricsEdgesTest {
     }
 
     /**
-     * A check the server answered within its 2 s, whose answer then took this process long to read (a /metrics of
+     * A check the server answered within its bound, whose answer then took this process long to read (a /metrics of
      * 60,000 samples to parse, a busy machine): the line says the time the check waited for the server, at most the
-     * 2 s it gives up at. Before, it timed the whole call, parsing and the client's own delays included, and could
-     * say "answered the check in 2.6 s" of a check that gives up after 2 s (this test sees that old figure above 2 s
-     * only where the answer's transfer and parse take over 1.4 s: on a loaded machine, as the QA case was).
+     * bound it gives up at. Before, it timed the whole call, parsing and the client's own delays included, and could
+     * say "answered the check in 2.6 s" of a check that gives up after 2 s. The check here has the loose 5 s bound: the
+     * product's 2 s left the 1.4 MB answer's transfer 1.4 s, which a loaded machine overran (no session, so no line:
+     * the outcome was the machine's); the figure against the bound is asserted alike.
      */
     @Test
     void aSlowChecksFigureIsTheTimeItWaitedWithinItsBound() throws Exception {
         try (FakeMetrics server = new FakeMetrics()) {
-            // a first check, quick, loads the classes of the path: in a fresh JVM on a loaded machine, that loading
-            // and the 7 MB answer of 300,000 samples outran the 2 s bound after a 1 s delay every time (3 busy loops:
-            // "timed out after 2 s", no session); its line, if a loaded machine made it slow, is not this test's
-            server.body = vllm(0);
-            assertNotNull(open(server, RARE), err());
-            errBytes.reset();
             StringBuilder big = new StringBuilder("# TYPE x_total counter\n");
             for (int i = 0; i < 60_000; i++) big.append("x_total{k=\"v").append(i).append("\"} 1\n");
             server.body = vllm(0) + big;
-            // over the 0.5 s that makes a check slow, and 1.4 s under the 2 s bound for the 1.4 MB answer's transfer
-            server.delayMillis = 600;
-            assertNotNull(open(server, RARE), err());
+            server.delayMillis = 600; // over the 0.5 s that makes a check slow
+            assertNotNull(open(server, RARE, LOOSE_CHECK), err());
             List<String> lines = err().lines().toList();
             assertEquals(1, lines.size(), err());
             java.util.regex.Matcher m = java.util.regex.Pattern.compile(" answered the check in (\\d+\\.\\d) s: ")
@@ -178,7 +187,7 @@ class ServerMetricsEdgesTest {
             assertTrue(m.find(), lines.get(0));
             double seconds = Double.parseDouble(m.group(1));
             assertTrue(seconds >= 0.6, "the server took 0.6 s to answer: " + lines.get(0));
-            assertTrue(seconds <= ServerMetricsSession.CHECK_TIMEOUT.toSeconds(), "above the bound: " + lines.get(0));
+            assertTrue(seconds <= LOOSE_CHECK.toSeconds(), "above the bound: " + lines.get(0));
         }
     }
 
