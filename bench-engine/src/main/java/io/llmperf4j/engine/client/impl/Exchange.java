@@ -106,7 +106,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
      * request is over at the event). More than a delayed ACK (at most 200 ms), which a server's Nagle delay of its
      * chunked terminator can wait for.
      */
-    static final long END_OF_BODY_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+    public static final long END_OF_BODY_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
     /**
      * How long a reusable connection's body end is looked for after the read that brought the end event, before the
      * request ends without it. Servers commonly write the terminating chunk right after the last event, in a segment
@@ -839,7 +839,8 @@ public final class Exchange implements RequestHandle, SseEventSink {
         if (drain) {
             Channel ch = channel;
             ConnectionSource pool = context.pool();
-            handler.drain(ch, Math.min(END_OF_BODY_GRACE_NANOS, context.idleTimeoutNanos()), () -> pool.drained(ch));
+            handler.drain(ch, Math.min(context.endOfBodyGraceNanos(), context.idleTimeoutNanos()),
+                    () -> pool.drained(ch));
             pool.draining(ch);
         } else {
             context.pool().release(channel, reusable && finalState == State.DONE);

@@ -20,6 +20,8 @@ import java.util.concurrent.Executor;
  * @param maxEventBytes       largest SSE event data accepted
  * @param hostAndPort         the endpoint for messages
  * @param endpoint            the request's URL: a relative redirect's Location is read against it
+ * @param endOfBodyGraceNanos how long a connection drains the rest of a body after its stream's end event before it
+ *                            is closed rather than pooled ({@link Exchange#END_OF_BODY_GRACE_NANOS}; tests longer)
  */
 public record ExchangeContext(
         ConnectionSource pool,
@@ -31,7 +33,16 @@ public record ExchangeContext(
         long requestTimeoutNanos,
         int maxEventBytes,
         String hostAndPort,
-        URI endpoint) {
+        URI endpoint,
+        long endOfBodyGraceNanos) {
+
+    /** With the product's {@link Exchange#END_OF_BODY_GRACE_NANOS}. */
+    public ExchangeContext(ConnectionSource pool, Executor workers, EventExecutorGroup timers, LlmApi api,
+                           Redactor redactor, long idleTimeoutNanos, long requestTimeoutNanos, int maxEventBytes,
+                           String hostAndPort, URI endpoint) {
+        this(pool, workers, timers, api, redactor, idleTimeoutNanos, requestTimeoutNanos, maxEventBytes, hostAndPort,
+                endpoint, Exchange.END_OF_BODY_GRACE_NANOS);
+    }
 
     /** The API's chunk interpretation. */
     public ChunkParser parser() {
