@@ -14,6 +14,9 @@ import java.util.List;
  */
 public record RequestInputs(String systemPrompt, List<ChatMessage> history, List<ImageInput> images,
                             String sessionId, int turn) {
+    /** Between a system prompt and the prompt when they are counted (or, for the completions API, sent) as one text. */
+    public static final String SYSTEM_PROMPT_SEPARATOR = "\n\n";
+
     /** A single-turn text prompt: llmperf's only kind of request. */
     public static final RequestInputs TEXT_ONLY = new RequestInputs(null, List.of(), List.of(), null, -1);
 

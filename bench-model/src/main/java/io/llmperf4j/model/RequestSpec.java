@@ -30,6 +30,18 @@ public record RequestSpec(int index, String prompt, int numberInputTokens, int m
         }
     }
 
+    /**
+     * This request with numberInputTokens the count of its system prompt, {@link RequestInputs#SYSTEM_PROMPT_SEPARATOR}
+     * and prompt as one text: the tokens it sends without history (the completions API joins them so); itself
+     * without a system prompt, or when {@code counter} cannot count (a negative count).
+     */
+    public RequestSpec withSystemPromptCounted(TokenCounter counter) {
+        String system = inputs.systemPrompt();
+        if (system == null || system.isEmpty()) return this;
+        int count = counter.count(system + RequestInputs.SYSTEM_PROMPT_SEPARATOR + prompt);
+        return count < 0 ? this : new RequestSpec(index, prompt, count, maxTokens, inputs);
+    }
+
     /** A single-turn text request, llmperf's kind. */
     public RequestSpec(int index, String prompt, int numberInputTokens, int maxTokens) {
         this(index, prompt, numberInputTokens, maxTokens, RequestInputs.TEXT_ONLY);

@@ -95,10 +95,7 @@ public final class SessionWorkloads {
      * one text: the tokens a request with a system prompt sends ({@code r} itself without one).
      */
     static RequestSpec withSystemCounted(RequestSpec r, Tokenizer tokenizer) {
-        String system = r.inputs().systemPrompt();
-        if (system == null || system.isEmpty()) return r;
-        return new RequestSpec(r.index(), r.prompt(), tokenizer.count(system + SharedPrefix.SEPARATOR + r.prompt()),
-                r.maxTokens(), r.inputs());
+        return r.withSystemPromptCounted(tokenizer);
     }
 
     static RequestSpec withInputs(RequestSpec r, String systemPrompt, String sessionId, int turn) {

@@ -1,5 +1,6 @@
 package io.llmperf4j.datasets;
 
+import io.llmperf4j.model.RequestInputs;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.tokenize.Tokenizer;
 import io.llmperf4j.tokenize.prompt.PromptSynthesizer;
@@ -21,7 +22,7 @@ import java.util.Map;
  */
 public final class SharedPrefix {
     /** Between the shared prefix and each prompt. */
-    public static final String SEPARATOR = "\n\n";
+    public static final String SEPARATOR = RequestInputs.SYSTEM_PROMPT_SEPARATOR;
     /** The shuffle of the corpus lines the prefix text is taken from. */
     public static final long SEED = 20_240_909L;
 

@@ -98,7 +98,9 @@ public final class ChatRequestBody {
             return prompt;
         }
         StringBuilder text = new StringBuilder();
-        if (inputs.systemPrompt() != null) text.append(inputs.systemPrompt()).append("\n\n");
+        if (inputs.systemPrompt() != null) {
+            text.append(inputs.systemPrompt()).append(RequestInputs.SYSTEM_PROMPT_SEPARATOR);
+        }
         for (ChatMessage earlier : inputs.history()) text.append(earlier.content()).append("\n\n");
         return text.append(prompt).toString();
     }

@@ -221,10 +221,14 @@ public final class SessionRunner {
         /**
          * The turns this session had not sent when its turn failed at {@code failedAtNanos}, as a session of their
          * own: id {@code <session>~t<turn>}, its first turn's place in the workload's session (the users' name for
-         * it, in the CSV's session_id and the X-Correlation-ID header); the turns keep their places.
+         * it, in the CSV's session_id and the X-Correlation-ID header); the turns keep their places. Its first turn
+         * is sent with the system prompt and no history, so its input count is recounted with {@code counter} to
+         * include the system prompt, which only a session's turn 0 counted; the later turns add up from it.
          */
-        Active rest(long failedAtNanos) {
-            List<RequestSpec> left = List.copyOf(turns.subList(next, turns.size()));
+        Active rest(long failedAtNanos, TokenCounter counter) {
+            List<RequestSpec> left = new ArrayList<>(turns.subList(next, turns.size()));
+            left.set(0, left.get(0).withSystemPromptCounted(counter));
+            left = List.copyOf(left);
             int from = Math.max(0, left.get(0).inputs().turn());
             return new Active(left, workloadSession() + "~t" + from, workloadSession(), from, failedAtNanos);
         }
@@ -629,7 +633,7 @@ public final class SessionRunner {
                 active.remove(session);
                 if (!r.succeeded() && session.next < session.turns.size()) {
                     // a failed turn ends its session; the turns it did not send start a new one, never resent
-                    leftovers.add(session.rest(ended));
+                    leftovers.add(session.rest(ended, tokenCounter));
                 }
                 if (starts == null) startNextSession(ended); // closed loop: the slot freed when the request ended
             }
