@@ -15,6 +15,7 @@ import io.llmperf4j.report.summary.Redaction;
 import io.llmperf4j.report.summary.RunEnvironment;
 import io.llmperf4j.report.summary.SloVerdictJson;
 import io.llmperf4j.report.summary.SloVerdictText;
+import io.llmperf4j.report.summary.ImageTokensWords;
 import io.llmperf4j.report.summary.SummaryDocument;
 import io.llmperf4j.report.summary.SummaryDocument.StatsJson;
 import io.llmperf4j.report.output.OpenLoopFile;
@@ -226,7 +227,8 @@ final class HtmlPage {
         if (images != null) { // the summary's images block, with the detail that sets what an image costs
             rows.add(row("Images", images.imagesSent() + " sent in " + images.requestsWithImages() + " requests ("
                     + Html.fixed(images.pixelsSent() / 1e6, 1) + " Mpixel, " + Html.fixed(images.bytesSent() / 1e6, 1)
-                    + " MB), detail " + (images.detail() == null ? "not sent (the server's default)" : images.detail())));
+                    + " MB), detail " + (images.detail() == null ? "not sent (the server's default)" : images.detail())
+                    + "; input tokens: " + ImageTokensWords.perImage(images)));
         }
         Integer turnsNotSent = summary.sessions() == null ? null : summary.sessions().turnsNotSent();
         if (turnsNotSent != null && turnsNotSent > 0) { // sessions the run's end cut mid-session, either loop

@@ -84,11 +84,11 @@ public final class SummaryConsoleReport {
         if (images.any()) {
             out.append(String.format(Locale.ROOT, "Images: %d sent in %d requests (%.1f Mpixel, %.1f MB%s); input "
                             + "tokens per request: server usage %s (text + images + template) vs client tokenizer %s "
-                            + "(text only), %s more per image%n", images.images(), images.requestsWithImages(),
+                            + "(text only), %s%n", images.images(), images.requestsWithImages(),
                     images.pixels() / 1e6, images.bytes() / 1e6,
                     images.detail() == null ? "" : ", detail " + images.detail(),
-                    fixed(images.serverPromptTokensPerRequest(), 1),
-                    fixed(images.clientTextTokensPerRequest(), 1), fixed(images.serverTokensBeyondTextPerImage(), 1)));
+                    fixed(images.serverPromptTokensPerRequest(), 1), fixed(images.clientTextTokensPerRequest(), 1),
+                    ImageTokensWords.perImage(SummaryDocument.ImagesJson.of(images))));
         }
         String sessions = SessionsSummary.consoleLine(SessionsSummary.of(run.records(), metrics.config().tokenCounting()),
                 run.records().stream().filter(r -> !r.succeeded()).count());

@@ -221,20 +221,28 @@ public record SummaryDocument(
      * The images sent, then the input tokens of the successful requests with images both ways:
      * {@code server_prompt_tokens} from the server's {@code usage.prompt_tokens} (text, image tokens and chat
      * template as the model counts them), {@code client_text_tokens} the client tokenizer's count of the text alone,
-     * and their difference per image; {@code detail}, the {@code --image-detail} every image part carried (it sets an
+     * and their difference per image (the image tokens plus the text's template and tokenizer difference); then the
+     * server's count of text alone, a least-squares line over the successful requests without images
+     * ({@code text_only_requests_with_server_usage}; fixed tokens per request and server tokens per client token), and
+     * {@code image_tokens_per_image}, the usage less that line's text, per image (null without such requests, and in
+     * files written before it); {@code detail}, the {@code --image-detail} every image part carried (it sets an
      * image's token cost; null: none sent, the server's default, and in files written before it). Null (absent) when
      * no request carried an image.
      */
     public record ImagesJson(int requestsWithImages, long imagesSent, long pixelsSent, long bytesSent,
                              int requestsWithServerUsage, long serverPromptTokens, long clientTextTokens,
                              Double serverPromptTokensPerRequest, Double clientTextTokensPerRequest,
-                             Double serverTokensBeyondTextPerImage, String detail) {
+                             Double serverTokensBeyondTextPerImage, Integer textOnlyRequestsWithServerUsage,
+                             Double textServerTokensFixed, Double textServerTokensPerClientToken,
+                             Double imageTokensPerImage, String detail) {
         static ImagesJson of(ImageUsage u) {
             if (!u.any()) return null;
             return new ImagesJson(u.requestsWithImages(), u.images(), u.pixels(), u.bytes(),
                     u.requestsWithServerUsage(), u.serverPromptTokens(), u.clientTextTokens(),
                     num(u.serverPromptTokensPerRequest()), num(u.clientTextTokensPerRequest()),
-                    num(u.serverTokensBeyondTextPerImage()), u.detail());
+                    num(u.serverTokensBeyondTextPerImage()), u.textBaseline().requests(),
+                    num(u.textBaseline().fixedTokens()), num(u.textBaseline().tokensPerClientToken()),
+                    num(u.imageTokensPerImage()), u.detail());
         }
     }
 

@@ -56,7 +56,8 @@ class ImageDetailReportTest {
                 console);
 
         String row = "<tr><th scope=\"row\">Images</th><td>6 sent in 3 requests (1.6 Mpixel, 4.7 MB), detail low"
-                + "</td></tr>";
+                + "; input tokens: 326.0 image tokens per image (the text&#39;s server count from the request without "
+                + "images)</td></tr>";
         String page = HtmlReport.render(run, metrics, "0.1.0-test", RunEnvironment.current());
         assertTrue(page.contains(row), page);
 
@@ -80,6 +81,6 @@ class ImageDetailReportTest {
         assertTrue(SummaryConsoleReport.render(run, metrics).contains("Images: 6 sent in 3 requests (1.6 Mpixel, "
                 + "4.7 MB); input tokens"));
         assertTrue(HtmlReport.render(run, metrics, "0.1.0-test", RunEnvironment.current()).contains(
-                "4.7 MB), detail not sent (the server&#39;s default)</td>"));
+                "4.7 MB), detail not sent (the server&#39;s default); input tokens: 326.0 image tokens per image"));
     }
 }

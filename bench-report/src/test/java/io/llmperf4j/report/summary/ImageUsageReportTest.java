@@ -31,13 +31,13 @@ class ImageUsageReportTest {
 
     static BenchmarkRun run() {
         List<RequestRecord> records = List.of(
-                request(0).evenEvents(300 * MS, 10 * MS, 5).e2e(400 * MS).input(40).usage(40 + 2 * 326, 5).client(6)
+                request(0).evenEvents(300 * MS, 10 * MS, 5).e2e(400 * MS).input(40).usage(40 + 8 + 2 * 326, 5).client(6)
                         .build().withTags(TWO_IMAGES),
-                request(1).evenEvents(320 * MS, 10 * MS, 5).e2e(420 * MS).input(50).usage(50 + 2 * 326, 5).client(6)
+                request(1).evenEvents(320 * MS, 10 * MS, 5).e2e(420 * MS).input(50).usage(50 + 8 + 2 * 326, 5).client(6)
                         .build().withTags(TWO_IMAGES),
                 request(2).e2e(40 * MS).input(45).failed(FailureKind.HTTP_STATUS, 400, "bad image").build()
                         .withTags(TWO_IMAGES),
-                request(3).evenEvents(100 * MS, 10 * MS, 5).e2e(200 * MS).input(30).usage(30, 5).client(6).build());
+                request(3).evenEvents(100 * MS, 10 * MS, 5).e2e(200 * MS).input(30).usage(30 + 8, 5).client(6).build());
         return new BenchmarkRun(Records.settings(), records, 1_703_136_124_250L, 1_703_136_125_250L, 1_000 * MS, 4,
                 false);
     }
@@ -81,13 +81,18 @@ class ImageUsageReportTest {
         assertEquals(6, images.get("images_sent").asInt());
         assertEquals(3 * 2 * 786_970L, images.get("bytes_sent").asLong());
         assertEquals(2, images.get("requests_with_server_usage").asInt(), "the failed request has no usage");
-        assertEquals(90 + 4 * 326, images.get("server_prompt_tokens").asInt());
+        assertEquals(90 + 2 * 8 + 4 * 326, images.get("server_prompt_tokens").asInt());
         assertEquals(90, images.get("client_text_tokens").asInt());
-        assertEquals(326.0, images.get("server_tokens_beyond_text_per_image").asDouble());
+        assertEquals(330.0, images.get("server_tokens_beyond_text_per_image").asDouble(), "the template's 8 included");
+        // the request without images: the server counts its text 8 more than the client (one length: no slope)
+        assertEquals(1, images.get("text_only_requests_with_server_usage").asInt());
+        assertEquals(8.0, images.get("text_server_tokens_fixed").asDouble(), 1e-9);
+        assertEquals(1.0, images.get("text_server_tokens_per_client_token").asDouble());
+        assertEquals(326.0, images.get("image_tokens_per_image").asDouble(), 1e-9);
         String console = SummaryConsoleReport.render(run, metrics);
         assertTrue(console.contains("Images: 6 sent in 3 requests (1.6 Mpixel, 4.7 MB); input tokens per request: "
-                + "server usage 697.0 (text + images + template) vs client tokenizer 45.0 (text only), 326.0 more per "
-                + "image\n"), console);
+                + "server usage 705.0 (text + images + template) vs client tokenizer 45.0 (text only), 326.0 image "
+                + "tokens per image (the text's server count from the request without images)\n"), console);
 
         BenchmarkRun textOnly = new BenchmarkRun(run.settings(), List.of(run.records().get(3)), 0, 1, 1, 1, false);
         assertFalse(SummaryJson.toJson(SummaryDocument.of(textOnly, RunMetrics.of(textOnly, MetricsConfig.DEFAULT),
