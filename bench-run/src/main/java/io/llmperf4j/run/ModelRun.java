@@ -259,6 +259,21 @@ final class ModelRun implements BenchmarkListener {
         }
     }
 
+    /**
+     * The level's server counts with what the client saw over the same span beside them; a gap that held tokens or
+     * ended requests is warned of (on the console too) with its size.
+     */
+    private ServerMetricsSession.LevelServerMetrics besideClient(ServerMetricsSession.LevelServerMetrics server,
+                                                                 BenchmarkRun run, List<RequestRecord> warmup) {
+        ServerSideSummary before = server.summary();
+        ServerSideSummary after = ServerCountsBesideClient.attach(before, run, warmup,
+                cx.metricsConfig().tokenCounting());
+        for (String w : after.warnings().subList(before.warnings().size(), after.warnings().size())) {
+            cx.err().println("llmperf4j: warning: server metrics: " + w);
+        }
+        return new ServerMetricsSession.LevelServerMetrics(after, server.timeline());
+    }
+
     /** Tells {@code o} every record (warmup ones flagged) as it ends, after this run has kept it. */
     void observeRecords(java.util.function.Consumer<ScheduledRecord> o) {
         this.observer = o;
@@ -389,6 +404,7 @@ final class ModelRun implements BenchmarkListener {
     /** The live line's clock starts where the summary's window does (any thread). */
     @Override
     public void onMeasureStart(long nanoTime) {
+        if (cx.serverMetrics() != null && plan.harness() == null) cx.serverMetrics().measureStarted(nanoTime);
         ProgressPrinter p = progress;
         if (p != null && !progressFedLive) p.onMeasureStart(nanoTime);
     }
@@ -435,6 +451,7 @@ final class ModelRun implements BenchmarkListener {
             // worker's start, after the shared start, so its measure-start offset is not 0 even without warmup
             levelServer = cx.serverMetrics().levelEnded(model, load.startEpochMillis(), load.durationNanos(),
                     !(load.settings().warmup() instanceof Warmup.None));
+            if (levelServer != null) levelServer = besideClient(levelServer, run, load.warmupRecords());
         }
         if (levelDir != null) {
             writeLevelFiles(run, metrics, load, levelDir);

@@ -53,6 +53,8 @@ final class ServerMetricsSession {
     private volatile WarmupEnd warmupEnd;
     /** When the level's last warmup request ended (a scrape was asked for then), from the level's start; or null. */
     private volatile Long warmupEndOffsetNanos;
+    /** A scrape was asked for where the level's measured window opens ({@link #measureStarted}). */
+    private volatile boolean openingScraped;
 
     private ServerMetricsSession(ServerMetricsConfig config, PrintStream err, String model) {
         this.config = config;
@@ -139,6 +141,7 @@ final class ServerMetricsSession {
         stopQuietly();
         warmupEnd = WarmupEnd.of(warmup, levelStartNanos);
         warmupEndOffsetNanos = null;
+        openingScraped = false;
         originNanos = levelStartNanos;
         originEpochMillis = System.currentTimeMillis() - (System.nanoTime() - levelStartNanos) / 1_000_000;
         scraper = ServerMetricsScraper.start(config, levelStartNanos, w -> err.println("llmperf4j: warning: " + w));
@@ -162,6 +165,18 @@ final class ServerMetricsSession {
     }
 
     /**
+     * The level's measured window opens at {@code nanoTime} (any thread; an open loop tells it ahead): with a warmup,
+     * whose requests still run then, a scrape there, the counters' baseline for the window (the warmup's tail after
+     * it counted as the client's delivered tokens count it).
+     */
+    void measureStarted(long nanoTime) {
+        ServerMetricsScraper s = scraper;
+        if (s == null || warmupEnd == null) return;
+        openingScraped = true;
+        s.scrapeAt(nanoTime);
+    }
+
+    /**
      * Ends a level: a final scrape and the summary over the measured window; the level's files (its CSV among them,
      * {@code ResultFiles.SERVER_METRICS}) are written from what this returns.
      * The measured window is placed on the scrapes' clock by its wall-clock start (millisecond precision).
@@ -170,9 +185,12 @@ final class ServerMetricsSession {
      * from the baseline scrape (before the first send) to the final one (after the last record), whole, and
      * divided by the client's measured duration, so {@code generation_tokens} and {@code generation_tokens_per_s}
      * compare one to one with the client's output tokens and tok/s. With warmup, the same from the scrape taken
-     * when the warmup's last request ended ({@link #recordEnded}): exact when the warmup ended before the first
-     * measured send; without that scrape (the level ended before the warmup did, a cluster's workers' warmups)
-     * the summarizer interpolates the counters to the window's edges (about one scrape interval's share off).
+     * when the warmup's last request ended ({@link #recordEnded}) when that came before the window opened (exact),
+     * else from the scrape taken where the window opened ({@link #measureStarted}), the warmup's requests still
+     * running: its counters then hold their tail, as the client's delivered tokens do, and start a moment into the
+     * window ({@code counted_from_s}; the run sets beside them what the client saw then). Without either (a
+     * cluster's workers' warmups) the summarizer interpolates the counters to the window's edges (about one scrape
+     * interval's share off).
      *
      * @param model          the model this level sent, whose series the summary reads (a comparison's levels each
      *                       run one of --model's); null: the run's one --model, or every series for several
@@ -191,7 +209,7 @@ final class ServerMetricsSession {
         long startOffsetNanos = Math.max(0, (windowStartEpochMillis - originEpochMillis) * 1_000_000L);
         long endOffsetNanos = startOffsetNanos + durationNanos;
         ServerSideSummary summary = null;
-        if (warmupExcluded && warmupEndOffsetNanos != null) {
+        if (warmupExcluded && (warmupEndOffsetNanos != null || openingScraped)) {
             summary = ServerSideSummarizer.summarizeAfterWarmup(timeline, warmupEndOffsetNanos, startOffsetNanos,
                     endOffsetNanos, model);
         } else if (!warmupExcluded && timeline.successfulScrapes().size() >= 2) {
@@ -200,6 +218,7 @@ final class ServerMetricsSession {
         if (summary == null) {
             summary = ServerSideSummarizer.summarize(timeline, startOffsetNanos, endOffsetNanos, model);
         }
+        summary = summary.withSampleInterval(config.interval().toNanos() / 1e9);
         for (String w : summary.warnings()) {
             err.println("llmperf4j: warning: server metrics: " + w);
         }

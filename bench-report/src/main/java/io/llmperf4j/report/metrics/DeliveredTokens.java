@@ -70,6 +70,21 @@ public record DeliveredTokens(double tokens, double fromFailed, double tokensPer
     }
 
     /**
+     * The tokens {@code run}'s records and its {@code warmup} records delivered from {@code fromEpochNanos} to
+     * {@code toEpochNanos} (wall clock, both included), by the same rule as the window's: what the client received
+     * between two instants that are not the window's edges (two scrapes of the server's metrics).
+     */
+    public static double between(BenchmarkRun run, List<RequestRecord> warmup, TokenCounting counting,
+                                  long fromEpochNanos, long toEpochNanos) {
+        List<RequestRecord> all = new ArrayList<>(run.records());
+        all.addAll(warmup);
+        WindowTokens rule = WindowTokens.of(all, counting.policy());
+        double sum = 0;
+        for (RequestRecord r : all) sum += rule.between(r, r.startEpochMicros() * 1_000L, fromEpochNanos, toEpochNanos);
+        return tidy(sum);
+    }
+
+    /**
      * {@code sum} to a millionth of a token: the even shares add up with float noise (a failed request's 19 tokens
      * summed to 19.000000000000004 in a summary), while a share cut at a window edge is kept.
      */

@@ -124,6 +124,22 @@ public final class ServerMetricsScraper implements AutoCloseable {
         }
     }
 
+    /**
+     * Scrapes once at {@code nanoTime} ({@link System#nanoTime()}; at once when it has passed), off the interval grid
+     * and without moving it: a run asks for one where its measured window opens while a warmup still runs, for a
+     * baseline read there. Does nothing once {@link #stop()} began.
+     */
+    public void scrapeAt(long nanoTime) {
+        if (stopping) return;
+        try {
+            scheduler.schedule(() -> {
+                if (!stopping) scrapeOnce();
+            }, Math.max(0, nanoTime - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            // stop() shut the scheduler down meanwhile
+        }
+    }
+
     /** The timeline's warnings, naming the URL. */
     public List<String> warnings() {
         return snapshot().warnings("server metrics from " + metricsUrl());

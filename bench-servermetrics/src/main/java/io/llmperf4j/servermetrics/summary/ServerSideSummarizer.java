@@ -46,7 +46,7 @@ public final class ServerSideSummarizer {
      * How far a scrape may lie on the wrong side of a window's edge before the edge counts as not bracketed: the
      * window is placed on the scrapes' clock by its wall-clock start, to the millisecond.
      */
-    static final long EDGE_SLACK_NANOS = 5_000_000L;
+    public static final long EDGE_SLACK_NANOS = 5_000_000L;
 
     private final ServerMetricsTimeline timeline;
     private final List<Scrape> ok;
@@ -150,27 +150,42 @@ public final class ServerSideSummarizer {
     }
 
     /**
-     * The server's view of a level with warmup whose last warmup request ended at {@code warmupEndOffsetNanos}
-     * (after its records came in, a scrape was taken: the run's {@code ServerMetricsSession} asks for one): counters
-     * and histograms whole, from the first successful scrape at or after the warmup's end to the last (after the last
-     * record), per second of the measured window, as {@link #summarizeWholeLevel}. Exact when the warmup ended
-     * before the first measured send; when they overlapped (a closed loop's other slots, an open loop), what the
-     * measured requests did before the warmup's end is left out. Null when no successful scrape lies between the
-     * warmup's end and the window's end: {@link #summarize} then interpolates.
+     * The server's view of a level with warmup, whose last warmup request ended at {@code warmupEndOffsetNanos}
+     * (null when not known): counters and histograms whole from a baseline scrape to the last (after the last record),
+     * per second of the part of the measured window they cover. The baseline is the last successful scrape read
+     * before the window opened and after the warmup's last request ended (nothing ran between it and the window's
+     * start: exact); else, the warmup still running when the window opened (a closed loop re-sends as each warmup
+     * request ends), the first successful scrape at or after the window's start (the run asks for one then): the
+     * counters then start a moment into the window, the warmup's requests still running after it counted as the
+     * client's delivered tokens count them, and {@code counted_from_s} says where. Null when no successful scrape
+     * lies there before the window's end: {@link #summarize} then interpolates.
      */
-    public static ServerSideSummary summarizeAfterWarmup(ServerMetricsTimeline timeline, long warmupEndOffsetNanos,
+    public static ServerSideSummary summarizeAfterWarmup(ServerMetricsTimeline timeline, Long warmupEndOffsetNanos,
                                                          long windowStartOffsetNanos, long windowEndOffsetNanos,
                                                          String model) {
         checkWindow(windowStartOffsetNanos, windowEndOffsetNanos);
         List<Scrape> ok = timeline.successfulScrapes();
-        Scrape baseline = ok.stream().filter(s -> s.offsetNanos() >= warmupEndOffsetNanos).findFirst().orElse(null);
+        // a scrape sent after the warmup's last request ended and before the window opened read counters nothing
+        // had moved since the warmup's end: its exchange may end after the opening, its read counts as there
+        Scrape baseline = null;
+        for (Scrape s : ok) {
+            if (s.offsetNanos() - s.durationNanos() / 2 > windowStartOffsetNanos + EDGE_SLACK_NANOS) break;
+            if (warmupEndOffsetNanos != null && s.offsetNanos() >= warmupEndOffsetNanos) baseline = s;
+        }
+        long countStart = windowStartOffsetNanos;
+        if (baseline != null) {
+            countStart = Math.max(windowStartOffsetNanos, baseline.offsetNanos());
+        } else {
+            baseline = ok.stream().filter(s -> s.offsetNanos() >= windowStartOffsetNanos - EDGE_SLACK_NANOS)
+                    .findFirst().orElse(null);
+        }
         if (baseline == null || baseline.offsetNanos() >= windowEndOffsetNanos
                 || baseline == ok.get(ok.size() - 1)) {
             return null;
         }
         long spanEnd = Math.max(windowEndOffsetNanos, ok.get(ok.size() - 1).offsetNanos());
         return new ServerSideSummarizer(timeline, baseline.offsetNanos(), spanEnd, windowStartOffsetNanos,
-                windowEndOffsetNanos, Math.max(windowStartOffsetNanos, warmupEndOffsetNanos), true, model).summary();
+                windowEndOffsetNanos, countStart, true, model).summary();
     }
 
     private static void checkWindow(long startNanos, long endNanos) {
@@ -229,25 +244,62 @@ public final class ServerSideSummarizer {
                 windowStartNanos / NANOS_PER_SECOND,
                 inside.size(),
                 models.selectedModel(),
-                warnings(bracketed));
+                warnings(bracketed),
+                bracketed ? countedFromNanos() / NANOS_PER_SECOND : null,
+                bracketed ? countedToNanos() / NANOS_PER_SECOND : null,
+                reset != null,
+                missing(bracketed),
+                null,
+                null);
+    }
+
+    /** Where the counters' span starts, from the window's start: whole counts after any gap, else the first scrape. */
+    private long countedFromNanos() {
+        if (wholeLevel) return startGapNanos();
+        return Math.max(0, Math.min(ok.get(first).offsetNanos(), windowEndNanos) - windowStartNanos);
+    }
+
+    /** Where the counters' span ends, from the window's start. */
+    private long countedToNanos() {
+        long window = windowEndNanos - windowStartNanos;
+        long to = wholeLevel ? window - endGapNanos()
+                : Math.min(ok.get(last).offsetNanos(), windowEndNanos) - windowStartNanos;
+        return Math.max(countedFromNanos(), Math.min(window, to));
+    }
+
+    /** The console's and page's figures the engine names a family for that the server did not serve. */
+    private List<String> missing(boolean counted) {
+        if (engine == null) return List.of();
+        List<String> out = new ArrayList<>();
+        if (counted) {
+            missing(out, "generation_tokens", MetricRole.GENERATION_TOKENS);
+            missing(out, "prompt_tokens", MetricRole.PROMPT_TOKENS);
+            missing(out, "requests_finished", MetricRole.REQUESTS_FINISHED);
+        }
+        missing(out, "requests_running", MetricRole.REQUESTS_RUNNING);
+        missing(out, "requests_waiting", MetricRole.REQUESTS_WAITING);
+        return out;
+    }
+
+    private void missing(List<String> out, String figure, MetricRole role) {
+        if (families.containsKey(figure) || find(role) != null) return;
+        List<KnownFamily> expected = KnownFamilies.of(engine, role);
+        if (expected.isEmpty()) return; // the engine has no such family: n/a is its answer, nothing went missing
+        out.add(figure + " (" + expected.get(0).valueSampleNames().get(0) + ")");
     }
 
     /**
-     * How long after the count's start (the window's, or the warmup's end) the counters' baseline was read, when a
-     * failed scrape or a late read put it there; else 0. The window's baseline is read before the first send: one
-     * later than the window's start (beyond the millisecond precision of its placement) missed it. The scrape asked
-     * for at the warmup's end answers a moment after it, measured requests already under way: it is a gap when a
-     * failed scrape came before it or it was read late ({@link #baselineReadLate}).
+     * How long after the window's start the counters' baseline was read, when a failed scrape or a late read put it
+     * there; else 0. The window's baseline is read before the first send: one later than the window's start (beyond
+     * the millisecond precision of its placement) missed it. After a warmup still running when the window opened, the
+     * scrape asked for then answers a moment later: that moment is a gap too, and the run sets what the client saw in
+     * it beside the counts ({@link ServerSideSummary#clientSameSpan()}).
      */
     private long startGapNanos() {
         if (first < 0) return 0;
         long from = countStartNanos != null ? countStartNanos : windowStartNanos;
         long baseline = ok.get(first).offsetNanos();
         if (baseline - from <= EDGE_SLACK_NANOS) return 0;
-        // the scrape asked for at the warmup's end runs when the one in flight is done: a few ms late is its normal
-        // delay, a late read of a slow /metrics is a gap (QA: a 1.2 s /metrics read the baseline 1.06 s into the
-        // window, and 5 generation tokens were reported for 500)
-        if (afterWarmup && !baselineReadLate(from, baseline) && !failedScrapeBetween(from, baseline)) return 0;
         return Math.max(0, Math.min(baseline, windowEndNanos) - Math.max(from, windowStartNanos));
     }
 
@@ -255,18 +307,6 @@ public final class ServerSideSummarizer {
     private boolean failedScrapeBetween(long from, long until) {
         return timeline.scrapes().stream().anyMatch(s -> !s.ok() && s.offsetNanos() >= from && s.offsetNanos() < until);
     }
-
-    /**
-     * True when the after-warmup baseline, read at {@code baseline}, came later than a scrape's normal delay after
-     * the warmup's end {@code from}: over {@value #LATE_BASELINE_MILLIS} ms and over 1 % of the window.
-     */
-    private boolean baselineReadLate(long from, long baseline) {
-        long late = baseline - from;
-        return late > LATE_BASELINE_MILLIS * 1_000_000L && late > (windowEndNanos - windowStartNanos) / 100;
-    }
-
-    /** See {@link #baselineReadLate}. */
-    static final long LATE_BASELINE_MILLIS = 50;
 
     /** How long before the window's end the last successful scrape was read (the ones after it failed); else 0. */
     private long endGapNanos() {
@@ -299,13 +339,14 @@ public final class ServerSideSummarizer {
         double windowS = (windowEndNanos - windowStartNanos) / NANOS_PER_SECOND;
         String covered = String.format(Locale.ROOT, "generation_tokens_per_s is over the %.2f s of the %.2f s window "
                 + "the scrapes cover", Math.max(0, windowS - startGap - endGap), windowS);
-        if (startGap > 0) {
-            String edge = afterWarmup && failedScrapeBetween(countStartNanos, ok.get(first).offsetNanos())
-                    ? "the scrape at the warmup's end failed: the next successful one came %.2f s after the warmup's "
-                    + "last request ended"
-                    : afterWarmup
-                    ? "the scrape at the warmup's end was read %.2f s after the warmup's last request ended (a slow "
-                    + "/metrics, or a scrape still in flight then)"
+        // after a warmup, the scrape asked for at the window's opening answers a moment into it: the run sets what
+        // the client saw in that moment beside the counts and warns when it held tokens; a failed one is said here
+        boolean failedAtOpening = afterWarmup && failedScrapeBetween(windowStartNanos - EDGE_SLACK_NANOS,
+                ok.get(first).offsetNanos());
+        if (startGap > 0 && (!afterWarmup || failedAtOpening)) {
+            String edge = afterWarmup
+                    ? "the scrape at the measured window's opening (the warmup's requests still running) failed: the "
+                    + "next successful one came %.2f s after the window opened"
                     : "the measured window's start is not bracketed by a successful scrape: the first came %.2f s "
                     + "after it (the scrape before it failed)";
             out.add(String.format(Locale.ROOT, edge + ", so the server's token and request counts miss what it did "

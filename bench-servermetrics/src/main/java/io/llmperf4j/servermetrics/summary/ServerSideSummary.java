@@ -54,6 +54,21 @@ import java.util.Map;
  *                               series (no model label, or no series for this model: {@code warnings} says so)
  * @param warnings               what makes the figures doubtful, in words (other traffic included, a counter reset,
  *                               latency series with different bucket layouts); empty when none
+ * @param countedFromS           where in the window the counters' span starts, seconds from the window's start: 0
+ *                               when the baseline was read before the first send (or, after a warmup, after its last
+ *                               request ended and before the window opened); after a warmup still running when the
+ *                               window opened, the scrape asked for then, a moment later; later still after a failed
+ *                               scrape. Null when no two scrapes bracket the window
+ * @param countedToS             where in the window the counters' span ends: {@code windowS} unless the scrapes after
+ *                               an instant failed
+ * @param countersReset          a counter went back (the server restarted or reset its metrics): the counts are a
+ *                               lower bound
+ * @param missingFamilies        figures the engine names a family for that the server did not serve, as "figure
+ *                               (family)": those figures are null
+ * @param sampleIntervalS        the scrape interval: the gauges' peaks are the highest of samples this far apart, not
+ *                               the true peaks; null when unknown
+ * @param clientSameSpan         what the client saw between the same two instants as the counters; null when not
+ *                               computed
  */
 public record ServerSideSummary(
         String engine,
@@ -78,7 +93,30 @@ public record ServerSideSummary(
         Double windowStartS,
         Integer scrapesInsideWindow,
         String model,
-        List<String> warnings) {
+        List<String> warnings,
+        Double countedFromS,
+        Double countedToS,
+        boolean countersReset,
+        List<String> missingFamilies,
+        Double sampleIntervalS,
+        ClientSameSpan clientSameSpan) {
+
+    /**
+     * What the client saw between the same two instants as the server's counters ({@code countedFromS} to
+     * {@code countedToS} of the window), every request then in flight counted, the warmup's too, as the server's
+     * counters count them; and what it saw in the rest of the window, which the counters miss.
+     *
+     * @param outputTokens        tokens delivered in the counted span (llmperf4j's one rule for a window's tokens)
+     * @param outputTokensPerS    those per second of the counted span: the figure to set beside
+     *                            {@code generation_tokens_per_s}
+     * @param requestsEnded       requests (warmup ones included) whose response ended in the counted span
+     * @param warmupRequestsEnded of those, the warmup's
+     * @param missedOutputTokens  tokens delivered inside the window but outside the counted span
+     * @param missedRequestsEnded requests that ended inside the window but outside the counted span
+     */
+    public record ClientSameSpan(double outputTokens, Double outputTokensPerS, int requestsEnded,
+                                 int warmupRequestsEnded, double missedOutputTokens, int missedRequestsEnded) {
+    }
 
     public static final String QUANTILE_METHOD = "from histogram bucket increases between the scrapes that bracket "
             + "the window, linear interpolation inside a bucket as Prometheus' histogram_quantile does (accurate to a "
@@ -94,7 +132,51 @@ public record ServerSideSummary(
         this(engine, scrapesInWindow, failedScrapesInWindow, windowS, scrapeSpanS, peakRequestsRunning,
                 peakRequestsWaiting, peakKvCacheUsage, prefixCacheHitRate, promptTokens, generationTokens,
                 generationTokensPerS, requestsFinished, ttft, interTokenLatency, e2eRequestLatency, queueTime,
-                families, quantileMethod, null, null, null, List.of());
+                families, quantileMethod, null, null, null, List.of(), null, null, false, List.of(), null, null);
+    }
+
+    /** Without the counters' span, reset flag, missing families, sample interval and client figures. */
+    public ServerSideSummary(String engine, int scrapesInWindow, int failedScrapesInWindow, Double windowS,
+                             Double scrapeSpanS, Double peakRequestsRunning, Double peakRequestsWaiting,
+                             Double peakKvCacheUsage, Double prefixCacheHitRate, Long promptTokens,
+                             Long generationTokens, Double generationTokensPerS, Long requestsFinished,
+                             ServerLatency ttft, ServerLatency interTokenLatency, ServerLatency e2eRequestLatency,
+                             ServerLatency queueTime, Map<String, String> families, String quantileMethod,
+                             Double windowStartS, Integer scrapesInsideWindow, String model, List<String> warnings) {
+        this(engine, scrapesInWindow, failedScrapesInWindow, windowS, scrapeSpanS, peakRequestsRunning,
+                peakRequestsWaiting, peakKvCacheUsage, prefixCacheHitRate, promptTokens, generationTokens,
+                generationTokensPerS, requestsFinished, ttft, interTokenLatency, e2eRequestLatency, queueTime,
+                families, quantileMethod, windowStartS, scrapesInsideWindow, model, warnings, null, null, false,
+                List.of(), null, null);
+    }
+
+    /** A copy whose gauges' peaks are said to be of samples {@code seconds} apart (the scrape interval). */
+    public ServerSideSummary withSampleInterval(double seconds) {
+        return new ServerSideSummary(engine, scrapesInWindow, failedScrapesInWindow, windowS, scrapeSpanS,
+                peakRequestsRunning, peakRequestsWaiting, peakKvCacheUsage, prefixCacheHitRate, promptTokens,
+                generationTokens, generationTokensPerS, requestsFinished, ttft, interTokenLatency, e2eRequestLatency,
+                queueTime, families, quantileMethod, windowStartS, scrapesInsideWindow, model, warnings, countedFromS,
+                countedToS, countersReset, missingFamilies, seconds, clientSameSpan);
+    }
+
+    /** A copy with what the client saw in the counters' span, and {@code warning} (when not null) added last. */
+    public ServerSideSummary withClient(ClientSameSpan client, String warning) {
+        List<String> all = new java.util.ArrayList<>(warnings);
+        if (warning != null) all.add(warning);
+        return new ServerSideSummary(engine, scrapesInWindow, failedScrapesInWindow, windowS, scrapeSpanS,
+                peakRequestsRunning, peakRequestsWaiting, peakKvCacheUsage, prefixCacheHitRate, promptTokens,
+                generationTokens, generationTokensPerS, requestsFinished, ttft, interTokenLatency, e2eRequestLatency,
+                queueTime, families, quantileMethod, windowStartS, scrapesInsideWindow, model, all, countedFromS,
+                countedToS, countersReset, missingFamilies, sampleIntervalS, client);
+    }
+
+    /**
+     * True when the counters cover less of the window than all of it (by more than {@code slackS} at either edge):
+     * a failed or late scrape at an edge.
+     */
+    public boolean countersPartial(double slackS) {
+        if (countedFromS == null || countedToS == null || windowS == null) return false;
+        return countedFromS > slackS || windowS - countedToS > slackS;
     }
 
     /** The engine's figures with nothing recognised: metrics served, but no known engine's names. */
@@ -107,6 +189,13 @@ public record ServerSideSummary(
         return engine != null && scrapesInsideWindow != null && scrapesInsideWindow == 0;
     }
 
+    /** "peak of samples every 1.0 s", or "peak of samples" when the interval is not known. */
+    public String peakWords() {
+        return sampleIntervalS == null ? "peak of samples" : String.format(java.util.Locale.ROOT,
+                "peak of samples every %s s", new java.math.BigDecimal(sampleIntervalS)
+                        .round(new java.math.MathContext(3)).stripTrailingZeros().toPlainString());
+    }
+
     /** "no scrape inside the 0.8 s window, only at its edges; --server-metrics-interval to sample faster". */
     public String unobservedPeaksReason() {
         return String.format(java.util.Locale.ROOT, "no scrape inside the %s window, only at its edges; "
@@ -117,5 +206,6 @@ public record ServerSideSummary(
     public ServerSideSummary {
         families = families == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(families));
         warnings = warnings == null ? List.of() : List.copyOf(warnings);
+        missingFamilies = missingFamilies == null ? List.of() : List.copyOf(missingFamilies);
     }
 }

@@ -117,58 +117,67 @@ class WindowEdgesTest {
     }
 
     /**
-     * With warmup the counts start at the scrape taken when its last request ended (at 1.2 s, read at 1.21 s) and
-     * run whole to the scrape after the last record, as a level without warmup's: 100 measured tokens, 20 requests,
-     * not the 116 tokens interpolating each interval's share to the window's edges gave (QA: 1,485 of 1,500).
+     * A warmup that ended (at 0.3 s, scraped at 0.4 s) before the window opened (0.5 s): the counts run whole from
+     * that scrape, nothing ran between it and the window's start, to the scrape after the last record.
      */
     @Test
-    void afterWarmupTheCountsRunWholeFromTheWarmupsEnd() throws Exception {
-        ServerMetricsTimeline t = scrape(List.of(ok(0, 0), ok(1000, 50), ok(1210, 60), ok(2000, 110),
+    void aWarmupEndedBeforeTheWindowCountsFromTheScrapeAtItsEnd() throws Exception {
+        ServerMetricsTimeline t = scrape(List.of(ok(0, 0), ok(400, 40), ok(1000, 90), ok(2000, 140),
                 ok(2800, 160)));
-        ServerSideSummary s = ServerSideSummarizer.summarizeAfterWarmup(t, 1200 * MS, 500 * MS, 2500 * MS, "m");
+        ServerSideSummary s = ServerSideSummarizer.summarizeAfterWarmup(t, 300 * MS, 500 * MS, 2500 * MS, "m");
         assertNotNull(s);
-        assertEquals(100L, s.generationTokens());
-        assertEquals(20L, s.requestsFinished());
-        assertEquals(20L, s.e2eRequestLatency().observations(), "no warmup request in the histogram");
-        assertEquals(50.0, s.generationTokensPerS(), 1e-9, "per second of the 2 s window");
+        assertEquals(120L, s.generationTokens());
+        assertEquals(60.0, s.generationTokensPerS(), 1e-9, "per second of the 2 s window");
+        assertEquals(0.0, s.countedFromS(), 1e-9);
+        assertEquals(2.0, s.countedToS(), 1e-9);
         assertEquals(List.of(), s.warnings());
-        assertEquals(116L, ServerSideSummarizer.summarize(t, 500 * MS, 2500 * MS, "m").generationTokens());
-    }
-
-    /** The scrape at the warmup's end failed: from the next successful one, with a warning. */
-    @Test
-    void aFailedScrapeAtTheWarmupsEndIsSaid() throws Exception {
-        ServerMetricsTimeline t = scrape(List.of(ok(0, 0), ok(1000, 50), failed(1210), ok(2000, 110),
-                ok(2800, 160)));
-        ServerSideSummary s = ServerSideSummarizer.summarizeAfterWarmup(t, 1200 * MS, 500 * MS, 2500 * MS, "m");
-        assertNotNull(s);
-        assertEquals(50L, s.generationTokens());
-        assertEquals(50 / 1.2, s.generationTokensPerS(), 1e-9);
-        assertEquals("the scrape at the warmup's end failed: the next successful one came 0.80 s after the warmup's "
-                + "last request ended, so the server's token and request counts miss what it did in those 0.80 s; "
-                + "generation_tokens_per_s is over the 1.20 s of the 2.00 s window the scrapes cover",
-                onlyWarning(s));
-        assertEquals(null, ServerSideSummarizer.summarizeAfterWarmup(t, 2900 * MS, 500 * MS, 2500 * MS, "m"),
-                "no scrape after the warmup's end inside the window: the caller interpolates");
     }
 
     /**
-     * The scrape asked for at the warmup's end was read late (a slow /metrics, or one in flight then; QA: a 1.2 s
-     * /metrics read it 1.06 s into the window, 5 generation tokens reported for 500, no warning): the counts start
-     * there, the rate is over the part of the window after it, and a warning says so. A read a few ms late is the
-     * scrape's normal delay (see afterWarmupTheCountsRunWholeFromTheWarmupsEnd).
+     * A warmup still running when the window opened (its last request ended at 1.2 s, the window opened at 0.5 s:
+     * a closed loop re-sends as each warmup request ends): the counts start at the scrape asked for at the opening,
+     * the warmup's tail after it counted (as the client's delivered tokens count it), not at the warmup's end (QA:
+     * 1,140 generation tokens reported for the window's 1,380). A read 3 ms after the opening is the whole window;
+     * one 20 ms after it starts the counters there, said by counted_from_s, and the run sets the client's view of
+     * those 20 ms beside it.
      */
     @Test
-    void aLateReadAtTheWarmupsEndIsAGapAndSaid() throws Exception {
-        ServerMetricsTimeline t = scrape(List.of(ok(0, 0), ok(1000, 50), ok(1700, 85), ok(2000, 110),
+    void aWarmupStillRunningCountsFromTheScrapeAtTheWindowsOpening() throws Exception {
+        ServerMetricsTimeline t = scrape(List.of(ok(0, 0), ok(503, 20), ok(1000, 50), ok(1210, 60), ok(2000, 110),
                 ok(2800, 160)));
         ServerSideSummary s = ServerSideSummarizer.summarizeAfterWarmup(t, 1200 * MS, 500 * MS, 2500 * MS, "m");
         assertNotNull(s);
-        assertEquals(75L, s.generationTokens());
-        assertEquals(75 / 1.5, s.generationTokensPerS(), 1e-9, "per second of the 1.5 s of the window after the read");
-        assertEquals("the scrape at the warmup's end was read 0.50 s after the warmup's last request ended (a slow "
-                + "/metrics, or a scrape still in flight then), so the server's token and request counts miss what it "
-                + "did in those 0.50 s; generation_tokens_per_s is over the 1.50 s of the 2.00 s window the scrapes "
-                + "cover", onlyWarning(s));
+        assertEquals(140L, s.generationTokens());
+        assertEquals(70.0, s.generationTokensPerS(), 1e-9);
+        assertEquals(0.0, s.countedFromS(), 1e-9);
+        assertEquals(List.of(), s.warnings());
+
+        ServerMetricsTimeline late = scrape(List.of(ok(0, 0), ok(520, 22), ok(1000, 50), ok(2000, 110),
+                ok(2800, 160)));
+        ServerSideSummary l = ServerSideSummarizer.summarizeAfterWarmup(late, 1200 * MS, 500 * MS, 2500 * MS, "m");
+        assertEquals(138L, l.generationTokens());
+        assertEquals(138 / 1.98, l.generationTokensPerS(), 1e-9);
+        assertEquals(0.02, l.countedFromS(), 1e-9);
+        assertEquals(2.0, l.countedToS(), 1e-9);
+        assertEquals(List.of(), l.warnings(), "the run warns, with what the client saw in those 20 ms");
+    }
+
+    /** The scrape at the window's opening failed: from the next successful one, with a warning. */
+    @Test
+    void aFailedScrapeAtTheWindowsOpeningIsSaid() throws Exception {
+        ServerMetricsTimeline t = scrape(List.of(ok(0, 0), failed(503), ok(1000, 50), ok(2000, 110),
+                ok(2800, 160)));
+        ServerSideSummary s = ServerSideSummarizer.summarizeAfterWarmup(t, 1200 * MS, 500 * MS, 2500 * MS, "m");
+        assertNotNull(s);
+        assertEquals(110L, s.generationTokens());
+        assertEquals(110 / 1.5, s.generationTokensPerS(), 1e-9);
+        assertEquals(0.5, s.countedFromS(), 1e-9);
+        assertEquals("the scrape at the measured window's opening (the warmup's requests still running) failed: the "
+                + "next successful one came 0.50 s after the window opened, so the server's token and request counts "
+                + "miss what it did in those 0.50 s; generation_tokens_per_s is over the 1.50 s of the 2.00 s window "
+                + "the scrapes cover", onlyWarning(s));
+        ServerMetricsTimeline none = scrape(List.of(ok(0, 0), failed(503), ok(2800, 160)));
+        assertEquals(null, ServerSideSummarizer.summarizeAfterWarmup(none, 1200 * MS, 500 * MS, 2500 * MS, "m"),
+                "no successful scrape inside the window after its opening: the caller interpolates");
     }
 }

@@ -278,8 +278,11 @@ class ServerSideSummarizerTest {
                         "peak_requests_running", "peak_requests_waiting", "peak_kv_cache_usage", "prefix_cache_hit_rate",
                         "prompt_tokens", "generation_tokens", "generation_tokens_per_s", "requests_finished", "ttft",
                         "inter_token_latency", "e2e_request_latency", "queue_time", "families", "quantile_method",
-                        "window_start_s", "scrapes_inside_window", "model", "warnings"),
+                        "window_start_s", "scrapes_inside_window", "model", "warnings", "counted_from_s",
+                        "counted_to_s", "counters_reset", "missing_families", "sample_interval_s", "client_same_span"),
                 fieldNames(json));
+        assertEquals(0.0, json.get("counted_from_s").asDouble(), "the scrape at 1 s opens the window");
+        assertEquals(4.0, json.get("counted_to_s").asDouble());
         assertEquals(3, json.get("scrapes_inside_window").asInt(), "2, 3 and 4 s; not the edges at 1 and 5 s");
         assertEquals(1.0, json.get("window_start_s").asDouble(), "the window's start on the scrapes' axis");
     }
@@ -308,6 +311,8 @@ class ServerSideSummarizerTest {
         keys.remove("scrapes_inside_window"); // the same
         keys.remove("model"); // the same
         keys.remove("warnings"); // the same
+        keys.removeAll(List.of("counted_from_s", "counted_to_s", "counters_reset", "missing_families",
+                "sample_interval_s", "client_same_span")); // the same
         assertEquals(keys, required);
         assertEquals(fieldNames(json.get("ttft")), fieldNames(schema.get("properties").get("ttft").get("properties")));
     }
