@@ -131,7 +131,8 @@ final class HtmlPage {
         charts();
         drain(sink);
         errors();
-        SessionsSection.render(summary.sessions(), out);
+        SessionsSection.render(summary.sessions(), summary.run() == null ? 0
+                : summary.run().requestsRecorded() - summary.run().requestsSucceeded(), out);
         footer();
         out.append("</main>\n</body>\n</html>\n");
         drain(sink);

@@ -3,6 +3,7 @@ package io.llmperf4j.report.html;
 import io.llmperf4j.report.metrics.Metric;
 import io.llmperf4j.report.summary.SummaryDocument;
 import io.llmperf4j.servermetrics.summary.ServerLatency;
+import io.llmperf4j.servermetrics.summary.ServerSideSummarizer;
 import io.llmperf4j.servermetrics.summary.ServerSideSummary;
 import io.llmperf4j.servermetrics.summary.ServerTimeSeries;
 import io.llmperf4j.servermetrics.summary.TimedValue;
@@ -79,6 +80,7 @@ final class ServerCharts {
                 + "window starts, so warmup would shift them).");
         out.append(" Hover a point for its value.</p>\n");
         ServerSideSummary server = summary.server();
+        if (server != null) figures(server);
         if (server != null && server.peaksUnobserved()) {
             out.append("<p class=\"note server-peaks-unobserved\">Peak running and waiting requests: not observed ("
                     + Html.esc(server.unobservedPeaksReason()) + ").</p>\n");
@@ -172,8 +174,40 @@ final class ServerCharts {
     }
 
     /**
-     * Why the server observed a different number of requests than the client recorded: its histograms cover the
-     * scrapes that bracket the window, wider than it, and with a warmup the warmup's requests fall inside them.
+     * What the server's counters cover and what it sampled, in one line: the part of the window its counters span
+     * (said only when it is not all of it), a reset, the prefix-cache hit rate, the gauges' peaks as the highest of
+     * samples so far apart (a burst between two scrapes is not seen).
+     */
+    private void figures(ServerSideSummary server) {
+        if (server.unknownEngine()) return;
+        List<String> parts = new java.util.ArrayList<>();
+        if (server.countersPartial(ServerSideSummarizer.EDGE_SLACK_NANOS / NANOS_PER_SECOND)) {
+            parts.add("its counters cover " + Html.fixed(server.countedToS() - server.countedFromS(), 2) + " s of the "
+                    + Html.fixed(server.windowS(), 2) + " s window (from " + Html.fixed(server.countedFromS(), 2)
+                    + " s to " + Html.fixed(server.countedToS(), 2) + " s): its counts leave out the rest");
+        }
+        if (server.countersReset()) parts.add("a counter went back (a restart or reset): its counts are a lower bound");
+        if (server.prefixCacheHitRate() != null) {
+            parts.add("prefix-cache hit rate " + Html.percent(server.prefixCacheHitRate()) + " (from its counters)");
+        }
+        if (!server.peaksUnobserved() && (server.peakRequestsRunning() != null
+                || server.peakRequestsWaiting() != null)) {
+            parts.add(server.peakWords() + ": running " + Html.fixed(server.peakRequestsRunning(), 0) + ", waiting "
+                    + Html.fixed(server.peakRequestsWaiting(), 0) + (server.peakKvCacheUsage() == null ? ""
+                    : ", KV cache " + Html.percent(server.peakKvCacheUsage())));
+        }
+        if (!server.missingFamilies().isEmpty()) {
+            parts.add("not served: " + String.join(", ", server.missingFamilies()));
+        }
+        if (parts.isEmpty()) return;
+        out.append("<p class=\"caption server-figures\">Server: ").append(Html.esc(String.join("; ", parts)))
+                .append(".</p>\n");
+    }
+
+    /**
+     * Why the server observed a different number of requests than the client recorded: its histograms count every
+     * request it timed between the two scrapes its counts run between, whatever the client did with it, the
+     * warmup's requests timed then among them; the client's same-span count is set beside it where known.
      */
     private void observationsNote(ServerSideSummary server) {
         if (summary.run() == null || server.ttft() == null && server.e2eRequestLatency() == null) return;
@@ -181,17 +215,26 @@ final class ServerCharts {
                 : server.e2eRequestLatency().observations();
         int recorded = summary.run().requestsRecorded();
         if (observed == recorded) return;
-        String warmup = warmup();
         out.append(" <span class=\"server-observations\">The server observed ").append(observed)
                 .append(observed == 1 ? " request" : " requests").append(", the client recorded ").append(recorded)
-                .append(": the server's histograms count every request timed between the scrapes that bracket the "
-                        + "window");
+                .append(": the server's histograms count every request it timed between the two scrapes its counts "
+                        + "run between");
         if (server.scrapeSpanS() != null && server.windowS() != null) {
             out.append(" (").append(Html.fixed(server.scrapeSpanS(), 2)).append(" s against the window's ")
                     .append(Html.fixed(server.windowS(), 2)).append(" s)");
         }
-        if (warmup != null) {
-            out.append(", so the warmup's requests (").append(Html.esc(warmup)).append(") are among them");
+        ServerSideSummary.ClientSameSpan client = server.clientSameSpan();
+        if (client != null) {
+            out.append("; at the client, ").append(client.requestsEnded())
+                    .append(client.requestsEnded() == 1 ? " request" : " requests").append(" ended in that span");
+            if (client.warmupRequestsEnded() > 0) {
+                out.append(", ").append(client.warmupRequestsEnded()).append(" of them warmup requests (")
+                        .append(Html.esc(warmup() == null ? "the warmup" : warmup())).append(")");
+            }
+            if (client.missedRequestsEnded() > 0) {
+                out.append(", and ").append(client.missedRequestsEnded()).append(" inside the window before or after "
+                        + "it, which the server's counts leave out");
+            }
         }
         out.append("; the client's columns are its successful requests alone.</span>");
     }
@@ -216,14 +259,23 @@ final class ServerCharts {
             }
             out.append(")");
         }
+        ServerSideSummary.ClientSameSpan client = server.clientSameSpan();
+        if (client != null && server.countersPartial(ServerSideSummarizer.EDGE_SLACK_NANOS / NANOS_PER_SECOND)
+                && client.outputTokensPerS() != null) {
+            out.append(" \u00b7 client, over the same span as the server's counters: <strong class=\"same-span\">")
+                    .append(Html.fixed(client.outputTokensPerS(), 1)).append("</strong> tok/s (")
+                    .append(Html.fixed(client.outputTokens(), 0)).append(" tokens; ")
+                    .append(Html.fixed(client.missedOutputTokens(), 0)).append(" more in the rest of the window)");
+        }
         out.append(" \u00b7 llmperf's output throughput: ").append(Html.fixed(t.outputTokensPerS(), 1))
-                .append(" tok/s. llmperf's counts the successful requests' tokens alone over the same window, so "
-                        + "it reads lower when requests are cancelled at the end or fail mid-stream; the delivered "
-                        + "figure counts what arrived, as the server's counter does.");
+                .append(" tok/s. llmperf's counts the successful requests' tokens alone over the same window");
+        boolean failedDelivered = t.outputTokensDeliveredByFailed() != null && t.outputTokensDeliveredByFailed() > 0;
+        out.append(failedDelivered ? ", so it reads lower here, where requests were cancelled or failed mid-stream"
+                : "").append("; the delivered figure counts what arrived, as the server's counter does.");
         String warmup = warmup();
-        if (warmup != null) {
-            out.append(" With a warmup (").append(Html.esc(warmup)).append(") the server's counter also holds what "
-                    + "the warmup's requests generated after the window opened; the delivered figure counts it too, "
+        if (warmup != null && server.countedFromS() != null) {
+            out.append(" With a warmup (").append(Html.esc(warmup)).append(") the server's counters hold what the "
+                    + "warmup's requests still running in their span generated; the delivered figure counts it too, "
                     + "llmperf's leaves it out.");
         }
         out.append("</p>\n");

@@ -8,11 +8,17 @@ final class SessionsSection {
     private SessionsSection() {
     }
 
-    /** Appends the section to {@code out}; nothing when {@code sessions} is null. */
-    static void render(SessionsSummary sessions, StringBuilder out) {
+    /**
+     * Appends the section to {@code out}; nothing when {@code sessions} is null. A run without sessions gets the
+     * prefix cache alone ("Prefix cache", no "0 sessions"); {@code notSucceeded} requests that failed or were
+     * cancelled are said to be in the server's own rate only when there were any.
+     */
+    static void render(SessionsSummary sessions, long notSucceeded, StringBuilder out) {
         if (sessions == null) return;
-        out.append("<section id=\"sessions\">\n<h2>Sessions and prefix cache</h2>\n<div class=\"card\">\n<p>");
-        out.append(sessions.sessions()).append(sessions.sessions() == 1 ? " session" : " sessions");
+        boolean any = sessions.sessions() > 0;
+        out.append("<section id=\"sessions\">\n<h2>").append(any ? "Sessions and prefix cache" : "Prefix cache")
+                .append("</h2>\n<div class=\"card\">\n<p>");
+        if (any) out.append(sessions.sessions()).append(sessions.sessions() == 1 ? " session" : " sessions");
         if (sessions.sessionsCompleted() != null) {
             out.append(" (").append(sessions.sessionsCompleted()).append(" completed, ").append(sessions.sessionsCut())
                     .append(" cut by a failed turn, the run's end or a stop)");
@@ -23,14 +29,15 @@ final class SessionsSection {
                     .append(Html.esc(Html.fixed(sessions.sessionDurationP50S(), 3))).append(" s, p90 ")
                     .append(Html.esc(Html.fixed(sessions.sessionDurationP90S(), 3))).append(" s");
         }
-        out.append("; server-reported prefix-cache hit rate ")
+        out.append(any ? "; server-reported prefix-cache hit rate " : "Server-reported prefix-cache hit rate ")
                 .append(sessions.prefixCacheHitRate() == null ? "not reported"
                         : Html.percent(sessions.prefixCacheHitRate()) + " (" + sessions.cachedTokens() + " of "
                         + sessions.promptTokens() + " prompt tokens of the successful requests"
                         + (sessions.singleRequests() == null ? "" : ", " + sessions.singleRequests()
                         + (sessions.singleRequests() == 1 ? " single request" : " single requests")
-                        + " without a session included") + "; the server's own /metrics rate also counts the "
-                        + "prompts of failed and cancelled requests)")
+                        + " without a session included") + (notSucceeded <= 0 ? ""
+                        : "; the server's own /metrics rate also counts the prompts of the " + notSucceeded
+                        + (notSucceeded == 1 ? " request" : " requests") + " that failed or were cancelled") + ")")
                 .append("</p>\n");
         if (!sessions.byTurn().isEmpty()) {
             out.append("<table class=\"stats\">\n<thead><tr><th class=\"num\">turn</th><th class=\"num\">requests</th>"
