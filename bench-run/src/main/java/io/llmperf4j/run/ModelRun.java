@@ -974,6 +974,11 @@ final class ModelRun implements BenchmarkListener {
                         l.label(), l.summary().failures(), l.summary().total(), 100 * l.summary().failureRate());
             }
         }
+        for (LevelReport l : levels) { // each level's server side, as a single level's run prints it
+            if (l.server() == null || l.metrics() == null || l.run() == null) continue;
+            out.println(l.label() + ": " + ServerMetricsConsole.line(l.server(), l.metrics().outputTokensPerSecond(),
+                    l.metrics().deliveredIn(l.run()).tokensPerSecond()));
+        }
         lostWorkerLines().forEach(out::println);
         for (LevelReport l : levels) { // a level its --timeout ended: how much of its load it never offered
             if (l.run() == null || !l.run().timedOut()) continue;

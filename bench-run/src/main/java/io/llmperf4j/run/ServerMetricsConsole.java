@@ -52,11 +52,21 @@ final class ServerMetricsConsole {
     private static String scope(ServerSideSummary s, boolean partial) {
         String out = "";
         if (partial) {
-            out += String.format(Locale.ROOT, ", counters over %.2f of the %.2f s window (from %.2f s)",
-                    s.countedToS() - s.countedFromS(), s.windowS(), s.countedFromS());
+            String covered = seconds(s.countedToS() - s.countedFromS());
+            String window = seconds(s.windowS());
+            if (covered.equals(window)) { // a few ms short: say them
+                covered = String.format(Locale.ROOT, "%.3f", s.countedToS() - s.countedFromS());
+                window = String.format(Locale.ROOT, "%.3f", s.windowS());
+            }
+            out += ", counters over " + covered + " of the " + window + " s window (from " + seconds(s.countedFromS())
+                    + " s)";
         }
         if (s.countersReset()) out += ", counters reset mid-level: a lower bound";
         return out;
+    }
+
+    private static String seconds(double s) {
+        return String.format(Locale.ROOT, "%.2f", s);
     }
 
     /** "; not served: vllm:generation_tokens_total" for the line's figures the server lacks, else "". */

@@ -171,12 +171,15 @@ public record ServerSideSummary(
     }
 
     /**
-     * True when the counters cover less of the window than all of it (by more than {@code slackS} at either edge):
-     * a failed or late scrape at an edge.
+     * True when the counters cover less of the window than all of it (by more than {@code slackS} at either edge: a
+     * failed or late scrape at an edge) and the client saw tokens or a request's end in the rest (or was not asked).
      */
     public boolean countersPartial(double slackS) {
         if (countedFromS == null || countedToS == null || windowS == null) return false;
-        return countedFromS > slackS || windowS - countedToS > slackS;
+        boolean partial = countedFromS > slackS || windowS - countedToS > slackS;
+        // a part the client saw nothing in (no token, no request's end) leaves the counts whole: nothing to mark
+        return partial && (clientSameSpan == null || clientSameSpan.missedOutputTokens() > 0
+                || clientSameSpan.missedRequestsEnded() > 0);
     }
 
     /** The engine's figures with nothing recognised: metrics served, but no known engine's names. */

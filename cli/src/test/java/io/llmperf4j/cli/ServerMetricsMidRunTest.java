@@ -1,0 +1,185 @@
+package io.llmperf4j.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The server's /metrics going wrong mid-run: a small server in the test serves the simulator's true /metrics until
+ * the simulator has finished a number of requests, then answers 404 (QA c2mid404: "480 generation tokens, 475.3 tok/s
+ * (client: 675.5)" where the truth was 4,500, the line unmarked) or serves its counters reset to 0 (a restart). The
+ * console's Server line says how much of the window its counters cover, or that they are a lower bound.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ServerMetricsMidRunTest {
+    private static final int REQUESTS = 40;
+    private static final int CONCURRENCY = 4;
+    private static final String BASE = "sim_40_20";
+
+    @RegisterExtension
+    static final TestServer server = TestServer.of(b -> b
+            .timeToFirstToken(Duration.ofMillis(10))
+            .interTokenDelay(Duration.ofMillis(3)));
+
+    /** Serves the simulator's /metrics; once it has finished {@code switchAfter} requests, {@code after} mode. */
+    private static final class SwitchingMetrics implements AutoCloseable {
+        private final HttpServer http;
+        private final HttpClient client = HttpClient.newHttpClient();
+        private final String origin;
+        private final int switchAfter;
+        private final boolean reset;
+        private Map<String, Double> resetAt;
+        private boolean switched;
+        /** The simulator's finished requests at the first scrape: it serves every test of the class. */
+        private long finishedBefore = -1;
+
+        SwitchingMetrics(String origin, int switchAfter, boolean reset) throws IOException {
+            this.origin = origin;
+            this.switchAfter = switchAfter;
+            this.reset = reset;
+            http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+            http.createContext("/metrics", this::handle);
+            http.start();
+        }
+
+        String url() {
+            return "http://127.0.0.1:" + http.getAddress().getPort() + "/metrics";
+        }
+
+        private synchronized void handle(HttpExchange exchange) throws IOException {
+            try (exchange) {
+                String text = client.send(HttpRequest.newBuilder(URI.create(origin + "/metrics")).build(),
+                        HttpResponse.BodyHandlers.ofString()).body();
+                long finished = finished(text);
+                if (finishedBefore < 0) finishedBefore = finished;
+                if (!switched && finished - finishedBefore >= switchAfter) switched = true;
+                if (switched && !reset) {
+                    exchange.sendResponseHeaders(404, -1);
+                    return;
+                }
+                if (switched) text = resetCounters(text);
+                byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+                exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+                exchange.sendResponseHeaders(200, bytes.length);
+                exchange.getResponseBody().write(bytes);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        /** The counters and histograms as a server restarted at the switch would serve them: from 0 there. */
+        private String resetCounters(String text) {
+            boolean first = resetAt == null;
+            if (first) resetAt = new HashMap<>();
+            StringBuilder out = new StringBuilder();
+            for (String line : text.split("\n")) {
+                int space = line.lastIndexOf(' ');
+                String key = space < 0 ? "" : line.substring(0, space);
+                boolean counter = !line.startsWith("#") && space > 0 && (key.contains("_total") || key.contains("_count")
+                        || key.contains("_sum") || key.contains("_bucket"));
+                if (!counter) {
+                    out.append(line).append('\n');
+                    continue;
+                }
+                double v = Double.parseDouble(line.substring(space + 1));
+                if (first) resetAt.put(key, v);
+                out.append(key).append(' ').append(v - resetAt.getOrDefault(key, 0.0)).append('\n');
+            }
+            return out.toString();
+        }
+
+        private static long finished(String text) {
+            long n = 0;
+            for (String line : text.split("\n")) {
+                if (line.startsWith("vllm:request_success_total")) {
+                    n += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                }
+            }
+            return n;
+        }
+
+        @Override
+        public void close() {
+            http.stop(0);
+        }
+    }
+
+    private static CliRun run(Path dir, String metricsUrl) {
+        return CliRun.of(server.env(), "token-benchmark", "--model", "sim", "--mean-input-tokens", "40",
+                "--stddev-input-tokens", "0", "--mean-output-tokens", "20", "--stddev-output-tokens", "0",
+                "--max-num-completed-requests", Integer.toString(REQUESTS), "--num-concurrent-requests",
+                Integer.toString(CONCURRENCY), "--no-client-warmup", "--server-metrics", metricsUrl,
+                "--server-metrics-interval", "0.05", "--results-dir", dir.toString());
+    }
+
+    private static String origin() {
+        return server.baseUrl().substring(0, server.baseUrl().length() - "/v1".length());
+    }
+
+    private static String serverLine(CliRun run) {
+        return run.out().lines().filter(l -> l.startsWith("Server (vllm /metrics")).findFirst().orElseThrow();
+    }
+
+    @Test
+    void metricsGoneMidRunMarkTheLineWithWhatTheCountersCover(@TempDir Path tmp) throws Exception {
+        try (SwitchingMetrics metrics = new SwitchingMetrics(origin(), 10, false)) {
+            CliRun run = run(tmp, metrics.url());
+            assertEquals(0, run.exitCode(), run::toString);
+            JsonNode summary = new ObjectMapper().readTree(tmp.resolve(BASE + "_llmperf4j_summary.json").toFile());
+            JsonNode s = summary.get("server");
+            JsonNode client = s.get("client_same_span");
+            double to = s.get("counted_to_s").asDouble();
+            assertTrue(to < s.get("window_s").asDouble(), s::toString);
+            // the counts are the server's truth up to its last answer: what the client received by then, give or take
+            // the tokens in transit around that read (known within its exchange; the client's stamps lag the
+            // server's writes): 3 % of the window's; the rest of the window is what the client received after it
+            long generated = s.get("generation_tokens").asLong();
+            double delivered = summary.get("throughput").get("output_tokens_delivered").asDouble();
+            assertEquals(client.get("output_tokens").asDouble(), generated, 0.03 * delivered, s::toString);
+            assertEquals(delivered, generated + client.get("missed_output_tokens").asDouble(), 0.03 * delivered,
+                    s::toString);
+            assertTrue(client.get("missed_requests_ended").asInt() > 0, s::toString);
+            String line = serverLine(run);
+            assertTrue(line.contains(String.format(java.util.Locale.ROOT, "counters over %.2f of the %.2f s window",
+                    to - s.get("counted_from_s").asDouble(), s.get("window_s").asDouble())), line);
+            assertTrue(line.contains(generated + " generation tokens"), line);
+            assertTrue(run.err().contains("the server's counters cover"), run::toString);
+        }
+    }
+
+    @Test
+    void countersResetMidRunMarkTheLineALowerBound(@TempDir Path tmp) throws Exception {
+        try (SwitchingMetrics metrics = new SwitchingMetrics(origin(), 10, true)) {
+            CliRun run = run(tmp, metrics.url());
+            assertEquals(0, run.exitCode(), run::toString);
+            JsonNode summary = new ObjectMapper().readTree(tmp.resolve(BASE + "_llmperf4j_summary.json").toFile());
+            JsonNode s = summary.get("server");
+            assertTrue(s.get("counters_reset").asBoolean(), s::toString);
+            assertTrue(s.get("generation_tokens").asLong() < REQUESTS * 20L, "what came before the reset is lost");
+            String line = serverLine(run);
+            assertTrue(line.startsWith("Server (vllm /metrics, counters reset mid-level: a lower bound): "), line);
+        }
+    }
+}

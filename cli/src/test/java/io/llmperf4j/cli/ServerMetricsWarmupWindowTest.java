@@ -1,0 +1,88 @@
+package io.llmperf4j.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A warmup still running when the measured window opens (6 warmup requests at concurrency 8: the window opens at the
+ * first measured send, beside them), against the embedded simulator, whose vLLM-named /metrics count what it served.
+ * The server's counters run from a scrape at the window's opening: they hold what the server generated inside the
+ * window, the warmup's tail included, and the client's view of the same span is set beside them. QA (c1w): the
+ * counters ran from the warmup's end and reported 1,140 generation tokens for the window's 1,380, 38 requests for 40,
+ * the only warning blaming 0.06 s.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ServerMetricsWarmupWindowTest {
+    private static final int CONCURRENCY = 8;
+    private static final int REQUESTS = 40;
+    private static final int OUTPUT = 30;
+    private static final String BASE = "sim_40_30";
+
+    @RegisterExtension
+    static final TestServer server = TestServer.of(b -> b
+            .timeToFirstToken(Duration.ofMillis(20))
+            .interTokenDelay(Duration.ofMillis(4)));
+
+    @Test
+    void theServersCountsMatchWhatTheClientSawInTheSameSpanAndTheRestIsSaid(@TempDir Path tmp) throws IOException {
+        CliRun run = CliRun.of(server.env(), "token-benchmark", "--model", "sim", "--mean-input-tokens", "40",
+                "--stddev-input-tokens", "0", "--mean-output-tokens", Integer.toString(OUTPUT),
+                "--stddev-output-tokens", "0", "--max-num-completed-requests", Integer.toString(REQUESTS),
+                "--num-concurrent-requests", Integer.toString(CONCURRENCY), "--warmup-requests", "6",
+                "--no-client-warmup", "--server-metrics-interval", "0.2", "--results-dir", tmp.toString());
+        assertEquals(0, run.exitCode(), run::toString);
+        JsonNode summary = new ObjectMapper().readTree(tmp.resolve(BASE + "_llmperf4j_summary.json").toFile());
+        JsonNode s = summary.get("server");
+        JsonNode client = s.get("client_same_span");
+        assertFalse(client.isNull(), s::toString);
+        double delivered = summary.get("throughput").get("output_tokens_delivered").asDouble();
+        assertTrue(delivered > REQUESTS * OUTPUT, "the warmup's tail is delivered inside the window: " + delivered);
+
+        // every token generated between the two scrapes was delivered between them, but those in transit around the
+        // opening scrape's read (known within its exchange; the client's stamps lag the server's writes): a few, 3 %
+        // of the window's at most here (QA: 1,140 reported of the window's 1,380, 17 % off, unsaid)
+        long generated = s.get("generation_tokens").asLong();
+        double tolerance = 0.03 * delivered;
+        assertEquals(client.get("output_tokens").asDouble(), generated, tolerance, s::toString);
+        assertEquals(client.get("requests_ended").asInt(), s.get("requests_finished").asInt(), 2, s::toString);
+        assertTrue(client.get("warmup_requests_ended").asInt() > 0, "warmup requests ended after the opening: " + s);
+        // the server's counts and what they leave out add up to the window's truth, the client's delivered tokens
+        assertEquals(delivered, generated + client.get("missed_output_tokens").asDouble(), tolerance, s::toString);
+
+        double from = s.get("counted_from_s").asDouble();
+        double to = s.get("counted_to_s").asDouble();
+        assertEquals(s.get("window_s").asDouble(), to, 1e-9, "the final scrape follows the last record");
+        assertEquals(generated / (to - from), s.get("generation_tokens_per_s").asDouble(), 1e-6);
+
+        // the rest of the window is warned of with its size whenever it held any request's end or over 1 % of tokens
+        boolean material = client.get("missed_requests_ended").asInt() > 0
+                || client.get("missed_output_tokens").asDouble() > 0.01 * delivered;
+        List<String> warned = run.err().lines().filter(l -> l.contains("the server's counters cover")).toList();
+        assertEquals(material ? 1 : 0, warned.size(), run::toString);
+        String line = run.out().lines().filter(l -> l.startsWith("Server (vllm /metrics")).findFirst().orElseThrow();
+        assertTrue(line.contains(generated + " generation tokens"), line);
+        boolean missedSome = client.get("missed_output_tokens").asDouble() > 0
+                || client.get("missed_requests_ended").asInt() > 0;
+        assertEquals(from > 0.005 && missedSome, line.contains("counters over "), line);
+        assertTrue(line.contains("peak of samples every 0.2 s: running "), line);
+
+        String html = Files.readString(tmp.resolve(BASE + "_report.html"));
+        assertFalse(html.contains("are among them"), "the old note claimed more than the server saw");
+        assertFalse(html.contains(">0 sessions"), "no sessions in this run");
+    }
+}
