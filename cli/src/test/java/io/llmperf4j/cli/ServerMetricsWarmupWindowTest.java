@@ -85,4 +85,20 @@ class ServerMetricsWarmupWindowTest {
         assertFalse(html.contains("are among them"), "the old note claimed more than the server saw");
         assertFalse(html.contains(">0 sessions"), "no sessions in this run");
     }
+
+    /** A sweep prints each level's Server line (QA: none was printed), and its page gives the sampled peaks. */
+    @Test
+    void aSweepPrintsEachLevelsServerLine(@TempDir Path tmp) throws IOException {
+        CliRun run = CliRun.of(server.env(), "token-benchmark", "--model", "sim", "--mean-input-tokens", "40",
+                "--stddev-input-tokens", "0", "--mean-output-tokens", "10", "--stddev-output-tokens", "0",
+                "--max-num-completed-requests", "12", "--concurrency-sweep", "1,3", "--warmup-requests", "2",
+                "--no-client-warmup", "--server-metrics-interval", "0.2", "--results-dir", tmp.toString());
+        assertEquals(0, run.exitCode(), run::toString);
+        for (String level : List.of("concurrency 1", "concurrency 3")) {
+            assertEquals(1, run.out().lines().filter(l -> l.startsWith(level + ": Server (vllm /metrics")).count(),
+                    run::toString);
+        }
+        String page = Files.readString(tmp.resolve("sim_40_10_report.html"));
+        assertTrue(page.contains("peak of samples every 0.2 s: running "), "the sweep page's per-level server note");
+    }
 }

@@ -8,6 +8,7 @@ import io.llmperf4j.report.search.LevelSlo;
 import io.llmperf4j.report.search.SweepSloVerdict;
 import io.llmperf4j.report.summary.SloVerdictText;
 import io.llmperf4j.report.summary.SummaryDocument;
+import io.llmperf4j.servermetrics.summary.ServerSideSummarizer;
 import io.llmperf4j.servermetrics.summary.ServerSideSummary;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -523,12 +524,22 @@ final class SweepPage {
             out.append("</tbody></table>\n");
             ServerSideSummary server = s.server();
             if (server != null) {
+                // the peaks are the highest of samples so far apart (a burst between two scrapes is not seen)
                 out.append("<p class=\"caption server\">Server (").append(Html.esc(String.valueOf(server.engine())))
-                        .append("): peak running ").append(Html.fixed(server.peakRequestsRunning(), 0))
-                        .append(", peak waiting ").append(Html.fixed(server.peakRequestsWaiting(), 0))
-                        .append(", KV cache peak ").append(Html.esc(Html.percent(server.peakKvCacheUsage())))
-                        .append(", generation ").append(Html.fixed(server.generationTokensPerS(), 1))
-                        .append(" tok/s by its own counter.</p>\n");
+                        .append("): generation ").append(Html.fixed(server.generationTokensPerS(), 1))
+                        .append(" tok/s by its own counter");
+                if (server.countersPartial(ServerSideSummarizer.EDGE_SLACK_NANOS / 1e9)) {
+                    out.append(" (its counters cover ").append(Html.fixed(server.countedToS() - server.countedFromS(), 2))
+                            .append(" of the ").append(Html.fixed(server.windowS(), 2)).append(" s window)");
+                }
+                if (server.countersReset()) out.append(" (a counter reset: a lower bound)");
+                if (server.prefixCacheHitRate() != null) {
+                    out.append("; prefix-cache hit rate ").append(Html.esc(Html.percent(server.prefixCacheHitRate())));
+                }
+                out.append("; ").append(Html.esc(server.peakWords())).append(": running ")
+                        .append(Html.fixed(server.peakRequestsRunning(), 0)).append(", waiting ")
+                        .append(Html.fixed(server.peakRequestsWaiting(), 0)).append(", KV cache ")
+                        .append(Html.esc(Html.percent(server.peakKvCacheUsage()))).append(".</p>\n");
             }
             out.append("</div>\n");
         }
