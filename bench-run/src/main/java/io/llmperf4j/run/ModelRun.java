@@ -49,6 +49,7 @@ import io.llmperf4j.report.summary.SummaryConsoleReport;
 import io.llmperf4j.report.output.JmhFile;
 import io.llmperf4j.report.output.LevelOutput;
 import io.llmperf4j.report.output.ResultFiles;
+import io.llmperf4j.report.output.ResultsNotWrittenException;
 import io.llmperf4j.report.output.SweepFiles;
 import io.llmperf4j.report.summary.SummaryDocument;
 import io.llmperf4j.servermetrics.summary.ServerSideSummary;
@@ -141,6 +142,10 @@ final class ModelRun implements BenchmarkListener {
     private ServerMetricsSession.LevelServerMetrics levelServer;
     /** Also told every record as it ends (a capacity search's judge), on the listener's thread. */
     private java.util.function.Consumer<ScheduledRecord> observer = record -> { };
+    /** Whether a single level's files that could not be written wait for the console report ({@link #printFirst}). */
+    private boolean printBeforeFilesFail;
+    /** A single level's files that could not be written (a full disk), thrown by {@link #failIfFilesNotWritten}. */
+    private RunFailedException filesNotWritten;
 
     /**
      * @param dir          this model's results folder, or null to write nothing
@@ -247,7 +252,11 @@ final class ModelRun implements BenchmarkListener {
             BenchmarkRun run = cx.finishRun().apply(new BenchmarkRun(levelSettings(currentLevel, recorded), recorded,
                     levelStartEpochMillis, System.currentTimeMillis(), System.nanoTime() - levelStartNanos,
                     recorded.size(), false));
-            writeLevelFiles(run, metrics(run, Map.of(), List.of()), null, levelDir);
+            RunMetrics metrics = metrics(run, Map.of(), List.of());
+            if (printBeforeFilesFail && !plan.multiLevel() && !run.records().isEmpty()) {
+                printRecorded(run, metrics); // before the files, which need the disk that may be what failed
+            }
+            writeLevelFiles(run, metrics, null, levelDir);
             return new RunFailedException("the run failed after " + Plural.of(run.records().size(), "request")
                     + " (" + cause
                     + "); the requests recorded until then are written to " + levelDir, fatal);
@@ -337,6 +346,26 @@ final class ModelRun implements BenchmarkListener {
 
     BenchmarkResult result() {
         return result;
+    }
+
+    /**
+     * A single level whose files cannot be written (a full disk) still ends its run and is printed, as the console
+     * report needs no disk: the caller prints this run, then calls {@link #failIfFilesNotWritten}. Without this call
+     * the failure ends the run at once, as before (a capacity search's probe, which prints nothing of its own).
+     */
+    void printFirst() {
+        printBeforeFilesFail = true;
+    }
+
+    /**
+     * Throws the failure to write a level's files, held for {@link #printFirst}: it names the file that could not be
+     * written and those kept.
+     */
+    void failIfFilesNotWritten() {
+        RunFailedException failed = filesNotWritten;
+        if (failed == null) return;
+        filesNotWritten = null;
+        throw new RunFailedException(failed.getMessage() + "; the report above has the run's figures", failed);
     }
 
     // ---------------------------------------------------------------- listener (the benchmark's thread)
@@ -454,7 +483,12 @@ final class ModelRun implements BenchmarkListener {
             if (levelServer != null) levelServer = besideClient(levelServer, run, load.warmupRecords());
         }
         if (levelDir != null) {
-            writeLevelFiles(run, metrics, load, levelDir);
+            try {
+                writeLevelFiles(run, metrics, load, levelDir);
+            } catch (RunFailedException notWritten) {
+                if (!printBeforeFilesFail || plan.multiLevel() || plan.harness() != null) throw notWritten;
+                filesNotWritten = notWritten; // thrown once this level is printed (failIfFilesNotWritten)
+            }
         }
         levels.add(new LevelReport(outcome, label, run, metrics, levelDir,
                 levelServer == null ? null : levelServer.summary(), levelWorkers));
@@ -731,9 +765,27 @@ final class ModelRun implements BenchmarkListener {
             if (!plan.multiLevel()) {
                 cx.folder().announceWritten(cx.err(), into, String.join(", ", names));
             }
+        } catch (ResultsNotWrittenException e) {
+            // "could not write <file> (No space left on device); kept whole: ..." (the failed ones are absent)
+            throw new RunFailedException("could not write results to " + into + ": " + e.getMessage(), e);
         } catch (IOException e) {
             throw new RunFailedException("could not write results to " + into + ": " + e, e);
         }
+    }
+
+    /**
+     * The console report of a level that died (a full disk under its journal): the figures of the requests it
+     * recorded, as a finished level prints them, ending with llmperf's block.
+     */
+    private void printRecorded(BenchmarkRun run, RunMetrics metrics) {
+        PrintStream out = cx.out();
+        if (plan.comparison()) out.println("== " + model + " ==");
+        out.print(SummaryConsoleReport.render(run, metrics));
+        if (!plan.comparison()) {
+            out.println();
+            out.print(LlmperfConsoleReport.render(run));
+        }
+        out.flush();
     }
 
     /**

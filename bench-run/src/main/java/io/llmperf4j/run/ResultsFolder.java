@@ -164,6 +164,8 @@ public final class ResultsFolder implements AutoCloseable {
         ResultsFolder folder = new ResultsFolder(lockFile, channel, lock, dir, created, overwrite, notices);
         try {
             folder.writeHolder();
+            // a level's files a killed run was writing: never whole, never placed, never a result (ResultFiles.write)
+            RunFiles.deleteStaging(dir);
             // files a killed run had moved aside: back, unless that run left results of its own (then they are kept)
             Path aside = dir.resolve(RunFiles.ASIDE);
             if (Files.isDirectory(aside)) {
@@ -223,7 +225,7 @@ public final class ResultsFolder implements AutoCloseable {
                         + "not wanted)");
             }
             replaced = true; // from here what is set aside is this run's to settle
-            RunFiles.moveAside(dir);
+            RunFiles.moveAside(dir, since);
         } catch (IOException e) {
             throw new RunFailedException("results folder " + dir + ": the earlier run's files cannot be moved aside: "
                     + reason(e));

@@ -1,6 +1,8 @@
 package io.llmperf4j.run;
 
 import io.llmperf4j.report.jsonl.RequestJournal;
+import io.llmperf4j.report.output.ResultFiles;
+import io.llmperf4j.report.output.WholeFile;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,6 +16,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -31,6 +34,15 @@ final class RunFiles {
      * result, moved back when it wrote none. Never counted as results.
      */
     static final String ASIDE = ".llmperf4j-replaced";
+    /**
+     * How a run names the files it writes at the top of its folder: {@code requests.jsonl}, {@code comparison.csv},
+     * and {@code <model>_<input tokens>_<output tokens>} followed by one of its files' endings.
+     */
+    static final Pattern OWN_NAMES = Pattern.compile("requests\\.jsonl|comparison\\.csv|.+_\\d+_\\d+_(summary\\.json"
+            + "|individual_responses\\.json|requests\\.csv|llmperf4j_summary\\.json|report\\.html|events\\.csv"
+            + "|server_metrics\\.csv|open_loop\\.json|sweep\\.json|sweep\\.csv|iterations\\.csv|jmh\\.json"
+            + "|search\\.json|search\\.csv|search\\.html|embeddings\\.csv|embeddings_summary\\.json"
+            + "|embeddings_sweep\\.csv)");
     /** A sweep's or a search's levels are one folder down; room for one more. */
     private static final int DEPTH = 3;
 
@@ -54,52 +66,55 @@ final class RunFiles {
                 lines.add(dir.relativize(file).toString());
             }
         }
-        if (!lines.isEmpty()) Files.write(dir.resolve(FILE_NAME), lines, StandardCharsets.UTF_8);
+        // whole or absent: a list cut by a full disk made the next --overwrite leave this run's files behind (QA)
+        if (!lines.isEmpty()) WholeFile.write(dir.resolve(FILE_NAME), f -> Files.write(f, lines, StandardCharsets.UTF_8));
     }
 
     /**
      * Removes the files the earlier run listed and this run did not rewrite (modified before {@code since}; result
-     * files inside {@code dir} only, whatever the list says), then the folders that leaves empty, and the list.
+     * files inside {@code dir} only, whatever the list says; with the list missing, empty or cut, the earlier run's
+     * files by name, {@link #earlierFiles}), then the folders that leaves empty, and the list.
      *
      * @return how many files were removed
      */
     static int removeEarlier(Path dir, FileTime since) throws IOException {
         Path list = dir.resolve(FILE_NAME);
-        if (!Files.isRegularFile(list)) return 0;
         Path root = dir.toAbsolutePath().normalize();
         int removed = 0;
         TreeSet<Path> folders = new TreeSet<>();
-        for (Path file : listed(root, list)) {
+        for (Path file : earlierFiles(root, since)) {
             if (since != null && Files.getLastModifiedTime(file).compareTo(since) >= 0) continue; // this run's
             Files.delete(file);
             removed++;
             for (Path p = file.getParent(); !p.equals(root); p = p.getParent()) folders.add(p);
         }
         removeEmptyFolders(folders);
-        Files.delete(list);
+        Files.deleteIfExists(list);
         return removed;
     }
 
     /**
      * Moves the files the earlier run listed, and its list, into {@value #ASIDE} (same relative paths), then
-     * removes the folders that leaves empty. An {@value #ASIDE} left by a killed run that had results of its own
+     * removes the folders that leaves empty. With the list missing, empty or cut, the earlier run's files by name
+     * modified before {@code since} ({@link #earlierFiles}). An {@value #ASIDE} left by a killed run that had results of its own
      * goes first.
      */
-    static void moveAside(Path dir) throws IOException {
+    static void moveAside(Path dir, FileTime since) throws IOException {
         Path root = dir.toAbsolutePath().normalize();
         Path aside = root.resolve(ASIDE);
         deleteTree(aside);
         Path list = root.resolve(FILE_NAME);
-        if (!Files.isRegularFile(list)) return;
+        List<Path> earlier = earlierFiles(root, since);
+        if (earlier.isEmpty() && !Files.isRegularFile(list)) return;
         TreeSet<Path> folders = new TreeSet<>();
-        for (Path file : listed(root, list)) {
+        for (Path file : earlier) {
             Path target = aside.resolve(root.relativize(file).toString());
             Files.createDirectories(target.getParent());
             Files.move(file, target, StandardCopyOption.REPLACE_EXISTING);
             for (Path p = file.getParent(); !p.equals(root); p = p.getParent()) folders.add(p);
         }
         Files.createDirectories(aside);
-        Files.move(list, aside.resolve(FILE_NAME), StandardCopyOption.REPLACE_EXISTING);
+        if (Files.isRegularFile(list)) Files.move(list, aside.resolve(FILE_NAME), StandardCopyOption.REPLACE_EXISTING);
         removeEmptyFolders(folders);
     }
 
@@ -120,6 +135,11 @@ final class RunFiles {
             Files.move(file, target, StandardCopyOption.REPLACE_EXISTING);
         }
         deleteTree(aside);
+    }
+
+    /** Deletes what a killed run left in {@link ResultFiles#STAGING}: files it was writing, none of them whole. */
+    static void deleteStaging(Path dir) throws IOException {
+        deleteTree(dir.toAbsolutePath().normalize().resolve(ResultFiles.STAGING));
     }
 
     /** Deletes {@value #ASIDE}: this run wrote results of its own. */
@@ -179,13 +199,41 @@ final class RunFiles {
         for (Path file : resultFiles(dir)) {
             if (!file.getFileName().toString().equals(RequestJournal.FILE_NAME)
                     || Files.getLastModifiedTime(file).compareTo(since) < 0) continue;
-            try (Stream<String> lines = Files.lines(file, StandardCharsets.UTF_8)) {
-                records += lines.filter(line -> !line.isBlank()).count();
-            } catch (UncheckedIOException e) {
-                throw e.getCause();
-            }
+            records += RequestJournal.wholeLines(file); // a cut last line (a full disk) is no record
         }
         return records;
+    }
+
+    /**
+     * The earlier run's files: those its list names, and, when the list is missing, empty or cut (a full disk, a
+     * kill, a run of an older version), also the files at the top of {@code root} named as a run names its own
+     * ({@link #OWN_NAMES}) and modified before {@code since} (this run's start; null: any), so a rerun never leaves
+     * them beside its own. A file of another name (the user's notes, a redirected stderr.txt) is never taken.
+     */
+    private static List<Path> earlierFiles(Path root, FileTime since) throws IOException {
+        Path list = root.resolve(FILE_NAME);
+        List<Path> files = new ArrayList<>(Files.isRegularFile(list) ? listed(root, list) : List.of());
+        if (wholeList(list)) return files;
+        List<Path> top;
+        try (Stream<Path> walk = Files.list(root)) {
+            top = walk.filter(Files::isRegularFile).filter(f -> OWN_NAMES.matcher(f.getFileName().toString()).matches())
+                    .sorted().toList();
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        for (Path file : top) {
+            if (files.contains(file)) continue;
+            if (since != null && Files.getLastModifiedTime(file).compareTo(since) >= 0) continue; // this run's
+            files.add(file);
+        }
+        return files;
+    }
+
+    /** Whether the list is there and whole: not empty, ending with its last line's newline. */
+    private static boolean wholeList(Path list) throws IOException {
+        if (!Files.isRegularFile(list) || Files.size(list) == 0) return false;
+        byte[] bytes = Files.readAllBytes(list);
+        return bytes[bytes.length - 1] == '\n';
     }
 
     /** The files {@code list} names that exist: result files inside {@code root} only, whatever the list says. */
@@ -225,8 +273,9 @@ final class RunFiles {
     private static List<Path> resultFiles(Path dir) throws IOException {
         try (Stream<Path> files = Files.walk(dir, DEPTH)) {
             Path aside = dir.resolve(ASIDE);
+            Path staging = dir.resolve(ResultFiles.STAGING);
             return files.filter(Files::isRegularFile).filter(RunFiles::isResult).filter(f -> !f.startsWith(aside))
-                    .sorted().toList();
+                    .filter(f -> !f.startsWith(staging)).sorted().toList();
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }

@@ -198,10 +198,12 @@ final class TokenRun {
                         serverMetrics, folder);
                 ModelRun run = new ModelRun(model, ModelComparison.modelDir(common.resultsDir(), plan, model), base,
                         context);
+                run.printFirst(); // a full disk under the files: the console report first, then the error
                 executor.run(model, plan, run, stops);
                 runs.add(run);
                 run.print(out);
                 if (quiet) LevelWarnings.quiet(run, plan).forEach(err::println);
+                run.failIfFilesNotWritten();
             }
         }
         if (plan.comparison()) {

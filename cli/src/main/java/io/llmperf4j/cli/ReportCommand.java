@@ -4,6 +4,7 @@ import io.llmperf4j.run.RunFailedException;
 import io.llmperf4j.report.html.HtmlReport;
 import io.llmperf4j.report.jsonl.RequestJournal;
 import io.llmperf4j.report.output.ResultsFolder;
+import io.llmperf4j.report.summary.Plural;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -11,6 +12,8 @@ import picocli.CommandLine.Parameters;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /** {@code llmperf4j report DIR}: rebuilds the HTML report from a results folder alone. */
@@ -71,14 +74,17 @@ final class ReportCommand implements Callable<Integer> {
      */
     private static String journalOnly(Path dir) {
         long records;
-        try (java.util.stream.Stream<String> lines = Files.lines(dir.resolve(RequestJournal.FILE_NAME))) {
-            records = lines.filter(line -> !line.isBlank()).count();
-        } catch (IOException | java.io.UncheckedIOException e) {
+        List<String> cut = new ArrayList<>();
+        try {
+            // whole records only: a last line cut by a kill or a full disk is skipped, and said (QA: it was counted)
+            records = RequestJournal.read(dir.resolve(RequestJournal.FILE_NAME), cut::add).size();
+        } catch (IOException e) {
             records = -1;
         }
         Path aside = dir.resolve(io.llmperf4j.run.ResultsFolder.ASIDE);
         return dir + " holds only the journal of a run stopped before it wrote its summary (requests.jsonl"
-                + (records < 0 ? "" : ", " + records + " requests") + "): the page needs its "
+                + (records < 0 ? "" : ", " + Plural.of(records, "request")
+                + (cut.isEmpty() ? "" : "; a cut last line skipped")) + "): the page needs its "
                 + "*_llmperf4j_summary.json; llmperf4j compare " + dir + " OTHER_DIR reads the journal as it is"
                 + (Files.isDirectory(aside) ? "; the run it was replacing is kept whole in " + aside + ": move its "
                 + "files back into " + dir + " to restore it" : "");

@@ -13,10 +13,13 @@ import com.fasterxml.jackson.databind.annotation.JsonAppend;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.report.output.ResultsDisk;
 
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -71,20 +74,26 @@ public final class RequestJournal implements AutoCloseable {
     private static final Pattern SOURCE_EXCERPT = Pattern.compile("\\s*\\(?(start marker at )?\\[Source: [^\\]]*\\]\\)?");
 
     private final Path file;
+    /** The file's bytes so far: after a failed append the file is cut back to the last whole record. */
+    private final CountingStream out;
     /** UTF-8 bytes straight into the file (no String per line, no second encoding pass), flushed per record. */
     private final JsonGenerator generator;
+    /** The file's length after the last whole record. */
+    private long wholeBytes;
+    /** An append failed: the generator holds a cut record that must never reach the file (close() drops it). */
+    private boolean broken;
 
     private RequestJournal(Path file, OutputStream out) throws IOException {
         this.file = file;
-        this.generator = JSON.createGenerator(out, JsonEncoding.UTF8);
+        this.out = new CountingStream(out);
+        this.generator = JSON.createGenerator(this.out, JsonEncoding.UTF8);
         generator.setRootValueSeparator(null); // the newline after each record is the only separator
     }
 
     /** Starts an empty journal in {@code dir} (replacing one from an earlier run). */
     public static RequestJournal create(Path dir) throws IOException {
         Path file = dir.resolve(FILE_NAME);
-        return new RequestJournal(file, Files.newOutputStream(file, StandardOpenOption.CREATE,
-                StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE));
+        return new RequestJournal(file, ResultsDisk.of(file).open(file));
     }
 
     /**
@@ -126,18 +135,61 @@ public final class RequestJournal implements AutoCloseable {
     }
 
     private void write(ObjectWriter writer, RequestRecord record) {
+        if (broken) throw new UncheckedIOException(new IOException("could not append to " + file + ": an earlier "
+                + "record could not be written"));
         try {
             writer.writeValue(generator, record);
             generator.writeRaw('\n');
             generator.flush();
+            wholeBytes = out.count;
         } catch (IOException e) {
+            broken = true;
+            cutToWholeRecords();
             throw new UncheckedIOException("could not append to " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * After a failed append (a full disk), removes the cut record's bytes that reached the file, so the journal holds
+     * whole records only; cutting frees space, so it works on a full disk too. A file that cannot be cut (e.g. a
+     * device) is left: its reader skips a cut last line.
+     */
+    private void cutToWholeRecords() {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            if (channel.size() > wholeBytes) channel.truncate(wholeBytes);
+        } catch (IOException | UnsupportedOperationException e) {
+            // left as it is: read() keeps the whole records before a cut last line
         }
     }
 
     @Override
     public synchronized void close() throws IOException {
+        if (broken) {
+            out.close(); // not the generator's: its buffer holds the cut record, which is not to be written again
+            return;
+        }
         generator.close();
+    }
+
+    /** Counts the bytes written through it; writes arrays whole (FilterOutputStream's would go byte by byte). */
+    private static final class CountingStream extends FilterOutputStream {
+        private long count;
+
+        CountingStream(OutputStream out) {
+            super(out);
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            out.write(b);
+            count++;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            out.write(b, off, len);
+            count += len;
+        }
     }
 
     /**
@@ -179,6 +231,16 @@ public final class RequestJournal implements AutoCloseable {
             }
         }
         return records;
+    }
+
+    /**
+     * How many whole lines the journal holds without parsing them: the non-blank lines that end with a newline, so a
+     * last line cut by a kill or a full disk does not count as a request.
+     */
+    public static long wholeLines(Path file) throws IOException {
+        String text = Files.readString(file, StandardCharsets.UTF_8);
+        int end = text.lastIndexOf('\n');
+        return end < 0 ? 0 : text.substring(0, end + 1).lines().filter(line -> !line.isBlank()).count();
     }
 
     /**

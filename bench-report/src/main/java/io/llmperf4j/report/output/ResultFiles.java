@@ -14,17 +14,25 @@ import io.llmperf4j.report.summary.SummaryJson;
 import io.llmperf4j.servermetrics.csv.ServerMetricsCsvWriter;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * The files a run writes for each level, chosen once per run ({@link #tokenBenchmark}) and written by one call
  * ({@link #write}) whatever ran the level: this machine or a cluster's workers.
  */
 public final class ResultFiles {
+    /**
+     * Where a level's files are written before each is renamed into the results folder, whole: removed after every
+     * file, and by the next run when a killed one left it. Never a result: its name does not end as one does.
+     */
+    public static final String STAGING = ".llmperf4j-writing";
 
     /** llmperf's {@code <base>_summary.json}, {@code <base>_individual_responses.json} and our requests CSV. */
     public static final ResultFile LLMPERF = (level, dir) -> {
@@ -123,13 +131,69 @@ public final class ResultFiles {
         return new ResultFiles(more);
     }
 
-    /** Writes every file of the set for {@code level} into {@code dir}; returns them in the order written. */
+    /**
+     * Writes every file of the set for {@code level} into {@code dir}; returns them in the order written. Each file
+     * is written whole or not at all: written into {@value #STAGING} in {@code dir}, then renamed into place, so a
+     * full disk never leaves a cut or empty file under a result's name. A file that cannot be written does not stop
+     * the others (the smaller ones may still fit); the exception then names it and the files kept.
+     *
+     * @throws ResultsNotWrittenException when a file could not be written (the others are written)
+     */
     public List<Path> write(LevelOutput level, Path dir) throws IOException {
         Files.createDirectories(dir);
+        Path staging = dir.resolve(STAGING);
         List<Path> written = new ArrayList<>();
+        List<String> failed = new ArrayList<>();
+        IOException firstFailure = null;
         for (ResultFile file : files) {
-            written.addAll(file.write(level, dir));
+            Path journal = dir.resolve(RequestJournal.FILE_NAME);
+            if (file == JOURNAL && Files.exists(journal)) {
+                written.add(journal); // appended in place as requests ended: its whole records are kept as they are
+                continue;
+            }
+            try {
+                Files.createDirectories(staging);
+                for (Path staged : file.write(level, staging)) {
+                    written.add(place(staged, staging, dir));
+                }
+            } catch (IOException e) {
+                List<String> cut = files(staging);
+                failed.addAll(cut.isEmpty() ? List.of("a file (" + e.getMessage() + ")") : cut);
+                if (firstFailure == null) firstFailure = e;
+                else firstFailure.addSuppressed(e);
+            } finally {
+                deleteTree(staging, firstFailure);
+            }
         }
+        if (firstFailure != null) throw new ResultsNotWrittenException(failed, written, firstFailure);
         return written;
+    }
+
+    /** Renames a file written whole in {@code staging} to the same place in {@code dir}. */
+    private static Path place(Path staged, Path staging, Path dir) throws IOException {
+        if (!staged.startsWith(staging)) return staged; // a writer that wrote in place
+        Path target = dir.resolve(staging.relativize(staged).toString());
+        Files.createDirectories(target.getParent());
+        ResultsDisk.of(target).place(staged, target);
+        return target;
+    }
+
+    /** The names of the files left in {@code staging}: those a failure left unplaced. */
+    private static List<String> files(Path staging) {
+        if (!Files.isDirectory(staging)) return List.of();
+        try (Stream<Path> walk = Files.walk(staging)) {
+            return walk.filter(Files::isRegularFile).map(p -> staging.relativize(p).toString()).sorted().toList();
+        } catch (IOException | UncheckedIOException e) {
+            return List.of();
+        }
+    }
+
+    private static void deleteTree(Path tree, IOException failure) {
+        if (!Files.exists(tree)) return;
+        try (Stream<Path> walk = Files.walk(tree)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
+        } catch (IOException | UncheckedIOException e) {
+            if (failure != null) failure.addSuppressed(e); // a staging folder left behind is removed by the next run
+        }
     }
 }

@@ -1,0 +1,66 @@
+package io.llmperf4j.cli;
+
+import io.llmperf4j.report.output.ResultsDisk;
+
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * A disk with {@code free} bytes left under a results folder (a test cannot mount a small tmpfs): the journal's
+ * stream writes up to the last free byte, then fails with ENOSPC, as a FileOutputStream on a full disk does; a file
+ * written whole beside its place is cut to the bytes that were free and fails with ENOSPC before its rename (the
+ * disk filled while it was written).
+ */
+final class FullDisk implements ResultsDisk {
+    static final String ENOSPC = "No space left on device";
+    private long free;
+
+    FullDisk(long freeBytes) {
+        this.free = freeBytes;
+    }
+
+    /** Puts this disk under {@code folder} until closed. */
+    AutoCloseable under(Path folder) {
+        return ResultsDisk.under(folder, this);
+    }
+
+    @Override
+    public synchronized void place(Path staged, Path target) throws IOException {
+        long size = Files.size(staged);
+        if (size > free) {
+            try (FileChannel channel = FileChannel.open(staged, StandardOpenOption.WRITE)) {
+                channel.truncate(free);
+            }
+            // as FileOutputStream says it while the file is written; its bytes are freed when the product deletes it
+            throw new IOException(ENOSPC);
+        }
+        free -= size;
+        SYSTEM.place(staged, target);
+    }
+
+    @Override
+    public OutputStream open(Path file) throws IOException {
+        return new FilterOutputStream(SYSTEM.open(file)) {
+            @Override
+            public void write(int b) throws IOException {
+                write(new byte[] {(byte) b}, 0, 1);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                synchronized (FullDisk.this) {
+                    int fits = (int) Math.min(len, free);
+                    out.write(b, off, fits);
+                    out.flush(); // the cut bytes reach the file, as a real short write's do
+                    free -= fits;
+                    if (fits < len) throw new IOException(ENOSPC);
+                }
+            }
+        };
+    }
+}

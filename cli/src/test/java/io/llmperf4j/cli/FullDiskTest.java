@@ -1,0 +1,189 @@
+package io.llmperf4j.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.llmperf4j.report.jsonl.RequestJournal;
+import io.llmperf4j.run.ResultsFolder;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A full disk never loses a run's numbers nor leaves a broken results folder (QA, on a 48 KiB and a 12 KiB tmpfs):
+ * the console report is printed whatever the disk says, every file is whole or absent (never cut or empty under a
+ * result's name), the error names the file that could not be written and those kept, the journal keeps whole
+ * records only, and an --overwrite rerun clears what the broken run left even without its file list. The full disk
+ * is {@link FullDisk}, put under the run's folder through the product's own seam ({@code ResultsDisk}).
+ */
+class FullDiskTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String BASE = "m_550_3";
+
+    @RegisterExtension
+    static final TestServer server = TestServer.of(b -> b.timeToFirstToken(Duration.ofMillis(2))
+            .interTokenDelay(Duration.ofMillis(2)));
+
+    private static CliRun run(Path dir, int requests, int concurrency, String... extra) {
+        List<String> args = new ArrayList<>(List.of("token-benchmark", "--model", "m", "--max-num-completed-requests",
+                String.valueOf(requests), "--num-concurrent-requests", String.valueOf(concurrency),
+                "--mean-output-tokens", "3", "--stddev-output-tokens", "0", "--no-client-warmup",
+                "--results-dir", dir.toString()));
+        args.addAll(List.of(extra));
+        return CliRun.of(server.env(), args.toArray(String[]::new));
+    }
+
+    @Test
+    void aDiskThatFillsWhileTheFilesAreWrittenKeepsTheConsoleReportAndWholeFiles(@TempDir Path tmp) throws Exception {
+        Path roomy = tmp.resolve("roomy");
+        assertEquals(0, run(roomy, 2, 2, "--no-server-metrics").exitCode());
+        List<String> small = List.of(BASE + "_summary.json", BASE + "_individual_responses.json",
+                BASE + "_requests.csv", BASE + "_llmperf4j_summary.json", "requests.jsonl");
+        long smallBytes = 0;
+        for (String name : small) smallBytes += Files.size(roomy.resolve(name));
+        assertTrue(Files.size(roomy.resolve(BASE + "_report.html")) > 20_000, "the page is the file that won't fit");
+
+        Path dir = tmp.resolve("full");
+        CliRun full;
+        try (AutoCloseable disk = new FullDisk(smallBytes + 2_000).under(dir)) { // the journal and JSON/CSV fit
+            full = run(dir, 2, 2, "--no-server-metrics"); // its CSV is small enough to fit after the page failed
+        }
+        assertEquals(1, full.exitCode(), full::toString);
+        // the console report, which needs no disk: the table and llmperf's block
+        assertTrue(full.out().contains("llmperf4j: m, concurrency 2, 2 requests (2 ok, 0 failed) in "), full::toString);
+        assertTrue(full.out().contains("Number Of Errored Requests: 0\n"), full::toString);
+        List<String> errors = full.err().lines().filter(l -> l.startsWith("llmperf4j: error: ")).toList();
+        assertEquals(List.of("llmperf4j: error: could not write results to " + dir + ": could not write " + BASE
+                + "_report.html (No space left on device); kept whole: " + String.join(", ", small.subList(0, 3))
+                + ", " + small.get(3) + ", " + small.get(4) + "; the report above has the run's figures"),
+                errors.stream().map(l -> l.replace(" (run with --debug for details)", "")).toList(), full::toString);
+        assertFalse(full.err().contains("Results written to"), full::toString);
+        // whole or absent: the page is not there cut, nothing half-written is left under any name; the file list,
+        // small enough to fit once the page's bytes were freed, names the files kept, whole
+        Set<String> kept = new TreeSet<>(small);
+        kept.add(".llmperf4j-files");
+        assertEquals(kept, names(dir), full::toString);
+        assertEquals(new TreeSet<>(small), new TreeSet<>(Files.readAllLines(dir.resolve(".llmperf4j-files"))));
+        assertEveryFileWhole(dir);
+        assertEquals(2, JSON.readTree(dir.resolve(BASE + "_individual_responses.json").toFile()).size());
+    }
+
+    @Test
+    void aDiskThatFillsDuringTheRunKeepsWholeRecordsAndNoBrokenFile(@TempDir Path tmp) throws Exception {
+        Path roomy = tmp.resolve("roomy");
+        assertEquals(0, run(roomy, 2, 1).exitCode());
+        List<String> lines = Files.readAllLines(roomy.resolve(RequestJournal.FILE_NAME));
+        long twoAndAHalfRecords = (lines.get(0).length() + 1L) * 5 / 2;
+
+        Path dir = tmp.resolve("full");
+        CliRun full;
+        try (AutoCloseable disk = new FullDisk(twoAndAHalfRecords).under(dir)) {
+            full = run(dir, 6, 1);
+        }
+        assertEquals(1, full.exitCode(), full::toString);
+        String journal = Files.readString(dir.resolve(RequestJournal.FILE_NAME));
+        assertTrue(journal.endsWith("\n"), "the cut third record is taken back off: " + journal);
+        List<String> warnings = new ArrayList<>();
+        assertEquals(2, RequestJournal.read(dir.resolve(RequestJournal.FILE_NAME), warnings::add).size());
+        assertEquals(List.of(), warnings);
+        // no file of llmperf's names, empty or cut: the disk had no room for them, so none is there
+        assertEquals(Set.of(RequestJournal.FILE_NAME), names(dir), full::toString);
+        String error = full.err().lines().filter(l -> l.startsWith("llmperf4j: error: ")).findFirst().orElse("");
+        assertTrue(error.startsWith("llmperf4j: error: the run failed after 3 requests (could not append to "
+                + dir.resolve(RequestJournal.FILE_NAME) + ": No space left on device) and its results could not be "
+                + "written: could not write results to " + dir + ": could not write "), full::toString);
+        assertTrue(error.contains(BASE + "_summary.json") && error.contains(BASE + "_report.html")
+                && error.contains("(No space left on device); kept whole: requests.jsonl"), full::toString);
+        // the figures of the requests it recorded, on the console
+        assertTrue(full.out().contains("llmperf4j: m, concurrency 1, 3 requests (3 ok, 0 failed) in "), full::toString);
+        assertTrue(full.out().contains("Number Of Completed Requests: 3\n"), full::toString);
+
+        CliRun report = CliRun.of(Map.of(), "report", dir.toString());
+        report.assertOneErrorLine(ExitCodes.FAILURE, dir + " holds only the journal of a run stopped before it "
+                + "wrote its summary (requests.jsonl, 2 requests): ");
+    }
+
+    /**
+     * The 12 KiB tmpfs's folder as the QA found it: a 0-byte llmperf summary, a journal with a cut last line, an empty
+     * file list; and the user's own files beside them.
+     */
+    @Test
+    void aRerunClearsWhatABrokenRunLeftWithoutItsListAndKeepsTheUsersFiles(@TempDir Path tmp) throws Exception {
+        Path roomy = tmp.resolve("roomy");
+        assertEquals(0, run(roomy, 2, 1).exitCode());
+        List<String> lines = Files.readAllLines(roomy.resolve(RequestJournal.FILE_NAME));
+        Path dir = Files.createDirectories(tmp.resolve("left"));
+        Files.writeString(dir.resolve("m_550_9_summary.json"), "");
+        Files.writeString(dir.resolve(RequestJournal.FILE_NAME), lines.get(0) + "\n" + lines.get(1) + "\n"
+                + lines.get(0).substring(0, lines.get(0).length() / 2));
+        Files.writeString(dir.resolve(".llmperf4j-files"), "");
+        Files.writeString(dir.resolve("notes.txt"), "the user's\n");
+        Files.writeString(dir.resolve("my_results.json"), "{\"mine\": true}\n");
+        FileTime before = FileTime.from(Instant.now().minusSeconds(3600));
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.toList()) Files.setLastModifiedTime(f, before);
+        }
+
+        CliRun report = CliRun.of(Map.of(), "report", dir.toString());
+        report.assertOneErrorLine(ExitCodes.FAILURE, dir + " holds only the journal of a run stopped before it "
+                + "wrote its summary (requests.jsonl, 2 requests; a cut last line skipped): ");
+
+        CliRun rerun = run(dir, 2, 1, "--overwrite");
+        assertEquals(0, rerun.exitCode(), rerun::toString);
+        assertEquals(new TreeSet<>(List.of(BASE + "_summary.json", BASE + "_individual_responses.json",
+                BASE + "_requests.csv", BASE + "_llmperf4j_summary.json", "requests.jsonl", BASE + "_report.html",
+                BASE + "_server_metrics.csv", ".llmperf4j-files", "notes.txt", "my_results.json")), names(dir), "the folder never mixes two runs");
+        assertEquals("the user's\n", Files.readString(dir.resolve("notes.txt")));
+        assertEquals("{\"mine\": true}\n", Files.readString(dir.resolve("my_results.json")));
+        assertFalse(Files.exists(dir.resolve(ResultsFolder.ASIDE)));
+        assertEquals(2, RequestJournal.wholeLines(dir.resolve(RequestJournal.FILE_NAME)));
+        assertEveryFileWhole(dir);
+    }
+
+    /** The names in {@code dir}, hidden ones and folders included. */
+    private static Set<String> names(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return new TreeSet<>(files.map(p -> p.getFileName().toString()).toList());
+        }
+    }
+
+    /** Every file is whole: none empty, every JSON parses, every CSV and list ends with its last line's newline. */
+    private static void assertEveryFileWhole(Path dir) throws IOException {
+        Map<String, Long> sizes = new TreeMap<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.filter(Files::isRegularFile).toList()) {
+                String name = f.getFileName().toString();
+                sizes.put(name, Files.size(f));
+                assertTrue(Files.size(f) > 0, name + " is empty");
+                String text = Files.readString(f, StandardCharsets.UTF_8);
+                if (name.endsWith(".json")) {
+                    JsonNode doc = JSON.readTree(text);
+                    assertFalse(doc.isMissingNode(), name);
+                } else if (!name.endsWith(".html")) {
+                    assertTrue(text.endsWith("\n"), name + " is cut");
+                } else {
+                    assertTrue(text.stripTrailing().endsWith("</html>"), name + " is cut");
+                }
+            }
+        }
+        assertFalse(sizes.isEmpty());
+    }
+}
