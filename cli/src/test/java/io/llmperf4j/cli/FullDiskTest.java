@@ -110,8 +110,11 @@ class FullDiskTest {
         assertTrue(error.startsWith("llmperf4j: error: the run failed after 3 requests (could not append to "
                 + dir.resolve(RequestJournal.FILE_NAME) + ": No space left on device) and its results could not be "
                 + "written: could not write results to " + dir + ": could not write "), full::toString);
-        assertTrue(error.contains(BASE + "_summary.json") && error.contains(BASE + "_report.html")
-                && error.contains("(No space left on device); kept whole: requests.jsonl"), full::toString);
+        for (String name : List.of("_summary.json", "_individual_responses.json", "_requests.csv",
+                "_llmperf4j_summary.json", "_report.html")) {
+            assertTrue(error.contains(BASE + name), "names every file not written: " + full);
+        }
+        assertTrue(error.contains("(No space left on device); kept whole: requests.jsonl"), full::toString);
         // the figures of the requests it recorded, on the console
         assertTrue(full.out().contains("llmperf4j: m, concurrency 1, 3 requests (3 ok, 0 failed) in "), full::toString);
         assertTrue(full.out().contains("Number Of Completed Requests: 3\n"), full::toString);

@@ -157,8 +157,7 @@ public final class ResultFiles {
                     written.add(place(staged, staging, dir));
                 }
             } catch (IOException e) {
-                List<String> cut = files(staging);
-                failed.addAll(cut.isEmpty() ? List.of("a file (" + e.getMessage() + ")") : cut);
+                failed.addAll(notWritten(file, level, staging, written));
                 if (firstFailure == null) firstFailure = e;
                 else firstFailure.addSuppressed(e);
             } finally {
@@ -176,6 +175,25 @@ public final class ResultFiles {
         Files.createDirectories(target.getParent());
         ResultsDisk.of(target).place(staged, target);
         return target;
+    }
+
+    /**
+     * The names of the files {@code file} did not write: those a failure left in {@code staging}, unplaced, and for
+     * llmperf's trio those it never reached (its writer stops at the first that fails).
+     */
+    private static List<String> notWritten(ResultFile file, LevelOutput level, Path staging, List<Path> written) {
+        List<String> names = new ArrayList<>(files(staging));
+        if (file == LLMPERF) {
+            var settings = level.run().settings();
+            for (String name : List.of(LlmperfFileNames.summaryFileName(settings),
+                    LlmperfFileNames.individualResponsesFileName(settings),
+                    LlmperfFileNames.requestsCsvFileName(settings))) {
+                if (!names.contains(name) && written.stream().noneMatch(p -> p.getFileName().toString().equals(name))) {
+                    names.add(name);
+                }
+            }
+        }
+        return names.isEmpty() ? List.of("a file") : names;
     }
 
     /** The names of the files left in {@code staging}: those a failure left unplaced. */
