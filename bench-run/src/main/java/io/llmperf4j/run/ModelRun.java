@@ -765,12 +765,17 @@ final class ModelRun implements BenchmarkListener {
             if (!plan.multiLevel()) {
                 cx.folder().announceWritten(cx.err(), into, String.join(", ", names));
             }
-        } catch (ResultsNotWrittenException e) {
-            // "could not write <file> (No space left on device); kept whole: ..." (the failed ones are absent)
-            throw new RunFailedException("could not write results to " + into + ": " + e.getMessage(), e);
         } catch (IOException e) {
-            throw new RunFailedException("could not write results to " + into + ": " + e, e);
+            throw new RunFailedException("could not write results to " + into + ": " + why(e), e);
         }
+    }
+
+    /**
+     * Why files could not be written: a {@link ResultsNotWrittenException}'s own words ("could not write X (No space
+     * left on device); kept whole: ..."), else the exception as it always read.
+     */
+    private static String why(IOException e) {
+        return e instanceof ResultsNotWrittenException ? e.getMessage() : e.toString();
     }
 
     /**
@@ -829,11 +834,12 @@ final class ModelRun implements BenchmarkListener {
                 }
             }
             if (plan.harness() != null) {
-                Path json = dir.resolve(base + "_jmh.json");
-                Files.createDirectories(dir);
-                JmhJsonFormat.write(withSettings(result.harnessResults()), json);
-                written.add(json);
-                written.add(LoadFiles.writeIterations(dir, base, plan.loadUnit(), result.harnessResults()));
+                written.addAll(ResultFiles.writeWhole(dir, into -> {
+                    Path json = into.resolve(base + "_jmh.json");
+                    JmhJsonFormat.write(withSettings(result.harnessResults()), json);
+                    return List.of(json, LoadFiles.writeIterations(into, base, plan.loadUnit(),
+                            result.harnessResults()));
+                }));
             }
             if (!written.isEmpty()) {
                 List<String> names = new ArrayList<>(written.stream().map(p -> p.getFileName().toString()).toList());
@@ -844,7 +850,7 @@ final class ModelRun implements BenchmarkListener {
                 cx.folder().announceWritten(cx.err(), dir, String.join(", ", names));
             }
         } catch (IOException e) {
-            throw new RunFailedException("could not write results to " + dir + ": " + e, e);
+            throw new RunFailedException("could not write results to " + dir + ": " + why(e), e);
         }
     }
 
@@ -868,10 +874,11 @@ final class ModelRun implements BenchmarkListener {
                 SloVerdicts.of(l), l.metrics() == null ? null : l.metrics().warnings(),
                 l.metrics() == null ? null : l.metrics().goodput().orElse(null))).toList();
         try {
-            return LoadFiles.writeSweep(dir, base(), model, plan, rows, verdict, stopped,
-                    SloVerdicts.objectives(cx.metricsConfig()));
+            // rewritten after every level: whole or the previous level's, never cut (ResultFiles.writeWhole)
+            return ResultFiles.writeWhole(dir, into -> LoadFiles.writeSweep(into, base(), model, plan, rows, verdict,
+                    stopped, SloVerdicts.objectives(cx.metricsConfig())));
         } catch (IOException e) {
-            throw new RunFailedException("could not write the sweep files in " + dir + ": " + e, e);
+            throw new RunFailedException("could not write the sweep files in " + dir + ": " + why(e), e);
         }
     }
 

@@ -19,9 +19,21 @@ import java.nio.file.StandardOpenOption;
 final class FullDisk implements ResultsDisk {
     static final String ENOSPC = "No space left on device";
     private long free;
+    /** The disk fills up as a file named so is written (null: only the bytes count). */
+    private final String fullAt;
 
     FullDisk(long freeBytes) {
+        this(freeBytes, null);
+    }
+
+    private FullDisk(long freeBytes, String fullAt) {
         this.free = freeBytes;
+        this.fullAt = fullAt;
+    }
+
+    /** A disk that fills up as the first file whose name ends with {@code suffix} is written, whatever its size. */
+    static FullDisk fullAt(String suffix) {
+        return new FullDisk(Long.MAX_VALUE, suffix);
     }
 
     /** Puts this disk under {@code folder} until closed. */
@@ -32,6 +44,7 @@ final class FullDisk implements ResultsDisk {
     @Override
     public synchronized void place(Path staged, Path target) throws IOException {
         long size = Files.size(staged);
+        if (fullAt != null && staged.getFileName().toString().endsWith(fullAt)) free = size / 2;
         if (size > free) {
             try (FileChannel channel = FileChannel.open(staged, StandardOpenOption.WRITE)) {
                 channel.truncate(free);

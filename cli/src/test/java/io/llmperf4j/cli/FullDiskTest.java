@@ -124,6 +124,28 @@ class FullDiskTest {
                 + "wrote its summary (requests.jsonl, 2 requests): ");
     }
 
+    /** A sweep's table, rewritten after every level, is whole or absent too; each level's folder whole. */
+    @Test
+    void aSweepWhoseTableDoesNotFitLeavesNoCutTable(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("full");
+        CliRun full;
+        try (AutoCloseable disk = FullDisk.fullAt("_sweep.json").under(dir)) { // as the first level's table is written
+            full = run(dir, 2, 1, "--concurrency-sweep", "1,2", "--no-server-metrics");
+        }
+        assertEquals(1, full.exitCode(), full::toString);
+        assertTrue(full.err().contains("llmperf4j: error: could not write the sweep files in " + dir
+                + ": could not write " + BASE + "_sweep.csv, " + BASE + "_sweep.json (No space left on device); no "
+                + "file was written whole"), full::toString);
+        assertFalse(Files.exists(dir.resolve(BASE + "_sweep.json")), "no cut table: " + names(dir));
+        assertFalse(Files.exists(dir.resolve(BASE + "_sweep.csv")), names(dir)::toString);
+        assertFalse(Files.exists(dir.resolve(io.llmperf4j.report.output.ResultFiles.STAGING)));
+        Path level = dir.resolve("concurrency_1");
+        assertEquals(Set.of(BASE + "_summary.json", BASE + "_individual_responses.json", BASE + "_requests.csv",
+                BASE + "_llmperf4j_summary.json", "requests.jsonl", BASE + "_report.html"), names(level),
+                "the first level's files, all of them");
+        assertEveryFileWhole(level);
+    }
+
     /**
      * The 12 KiB tmpfs's folder as the QA found it: a 0-byte llmperf summary, a journal with a cut last line, an empty
      * file list; and the user's own files beside them.

@@ -152,10 +152,7 @@ public final class ResultFiles {
                 continue;
             }
             try {
-                Files.createDirectories(staging);
-                for (Path staged : file.write(level, staging)) {
-                    written.add(place(staged, staging, dir));
-                }
+                writeInto(dir, staging, into -> file.write(level, into), written);
             } catch (IOException e) {
                 failed.addAll(notWritten(file, level, staging, written));
                 if (firstFailure == null) firstFailure = e;
@@ -166,6 +163,44 @@ public final class ResultFiles {
         }
         if (firstFailure != null) throw new ResultsNotWrittenException(failed, written, firstFailure);
         return written;
+    }
+
+    /** Writes files into the folder it is given and returns them ({@link #writeWhole}). */
+    @FunctionalInterface
+    public interface Writer {
+        List<Path> writeInto(Path folder) throws IOException;
+    }
+
+    /**
+     * The rule of {@link #write} for files written apart from a level's (a sweep's table, iterations, JMH's JSON):
+     * {@code writer} writes into {@value #STAGING} and each file it returns is renamed into the same place in
+     * {@code dir}, whole.
+     *
+     * @return the files, in {@code dir}
+     * @throws ResultsNotWrittenException naming the files not written and those kept
+     */
+    public static List<Path> writeWhole(Path dir, Writer writer) throws IOException {
+        Files.createDirectories(dir);
+        Path staging = dir.resolve(STAGING);
+        List<Path> written = new ArrayList<>();
+        IOException failure = null;
+        try {
+            writeInto(dir, staging, writer, written);
+            return written;
+        } catch (IOException e) {
+            failure = e;
+            List<String> cut = files(staging);
+            throw new ResultsNotWrittenException(cut.isEmpty() ? List.of("a file") : cut, written, e);
+        } finally {
+            deleteTree(staging, failure);
+        }
+    }
+
+    private static void writeInto(Path dir, Path staging, Writer writer, List<Path> written) throws IOException {
+        Files.createDirectories(staging);
+        for (Path staged : writer.writeInto(staging)) {
+            written.add(place(staged, staging, dir));
+        }
     }
 
     /** Renames a file written whole in {@code staging} to the same place in {@code dir}. */
