@@ -208,12 +208,13 @@ final class RunFiles {
      * The earlier run's files: those its list names, and, when the list is missing, empty or cut (a full disk, a
      * kill, a run of an older version), also the files at the top of {@code root} named as a run names its own
      * ({@link #OWN_NAMES}) and modified before {@code since} (this run's start; null: any), so a rerun never leaves
-     * them beside its own. A file of another name (the user's notes, a redirected stderr.txt) is never taken.
+     * them beside its own; only where llmperf4j wrote ({@link #llmperf4jWasHere}). A file of another name (the user's
+     * notes, a redirected stderr.txt) is never taken.
      */
     private static List<Path> earlierFiles(Path root, FileTime since) throws IOException {
         Path list = root.resolve(FILE_NAME);
         List<Path> files = new ArrayList<>(Files.isRegularFile(list) ? listed(root, list) : List.of());
-        if (wholeList(list)) return files;
+        if (wholeList(list) || !llmperf4jWasHere(root, since)) return files;
         List<Path> top;
         try (Stream<Path> walk = Files.list(root)) {
             top = walk.filter(Files::isRegularFile).filter(f -> OWN_NAMES.matcher(f.getFileName().toString()).matches())
@@ -227,6 +228,26 @@ final class RunFiles {
             files.add(file);
         }
         return files;
+    }
+
+    /**
+     * Whether an earlier llmperf4j run wrote into {@code root}: its list (even empty), or a journal or llmperf4j
+     * summary older than {@code since} (this run opens its own journal before it sets the earlier files aside) is
+     * there. Python llmperf's files have the same names as ours; in a folder of its alone, none is taken by name.
+     */
+    private static boolean llmperf4jWasHere(Path root, FileTime since) throws IOException {
+        if (Files.exists(root.resolve(FILE_NAME))) return true;
+        List<Path> marks;
+        try (Stream<Path> top = Files.list(root)) {
+            marks = top.filter(f -> f.getFileName().toString().equals(RequestJournal.FILE_NAME)
+                    || f.getFileName().toString().endsWith("_llmperf4j_summary.json")).toList();
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        for (Path mark : marks) {
+            if (since == null || Files.getLastModifiedTime(mark).compareTo(since) < 0) return true;
+        }
+        return false;
     }
 
     /** Whether the list is there and whole: not empty, ending with its last line's newline. */

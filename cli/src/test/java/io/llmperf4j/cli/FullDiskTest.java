@@ -183,6 +183,20 @@ class FullDiskTest {
         assertEveryFileWhole(dir);
     }
 
+    /**
+     * Python llmperf's files have our names: in a folder llmperf4j never wrote into (no list, journal or llmperf4j
+     * summary), an --overwrite run replaces only the files it writes itself, as before.
+     */
+    @Test
+    void aRerunOverPythonLlmperfsFilesLeavesTheirOtherRunsAlone(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("m_550_9_summary.json"), "{\"results_ttft_s_mean\": 0.1}\n");
+        Files.writeString(dir.resolve("m_550_9_individual_responses.json"), "[]\n");
+        CliRun rerun = run(dir, 2, 1, "--overwrite", "--no-server-metrics");
+        assertEquals(0, rerun.exitCode(), rerun::toString);
+        assertEquals("{\"results_ttft_s_mean\": 0.1}\n", Files.readString(dir.resolve("m_550_9_summary.json")));
+        assertEquals("[]\n", Files.readString(dir.resolve("m_550_9_individual_responses.json")));
+    }
+
     /** The names in {@code dir}, hidden ones and folders included. */
     private static Set<String> names(Path dir) throws IOException {
         try (Stream<Path> files = Files.list(dir)) {
