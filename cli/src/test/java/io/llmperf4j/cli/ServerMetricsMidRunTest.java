@@ -152,14 +152,17 @@ class ServerMetricsMidRunTest {
             JsonNode client = s.get("client_same_span");
             double to = s.get("counted_to_s").asDouble();
             assertTrue(to < s.get("window_s").asDouble(), s::toString);
-            // the counts are the server's truth up to its last answer: what the client received by then, give or take
-            // the tokens in transit around that read (known within its exchange; the client's stamps lag the
-            // server's writes): 3 % of the window's; the rest of the window is what the client received after it
+            // the counts are the server's truth at its last answer, which it wrote at some instant inside that
+            // scrape's exchange; the span ends when the client read the answer, so by then the client had received
+            // at least what the server had written (less the tokens still in transit, 3 % of the window's at most).
+            // How many more it received during the exchange depends on how long the exchange took on a busy machine
+            // (a run on a loaded machine read 159 against 124 and failed), so that side is bounded by the window's tokens only
             long generated = s.get("generation_tokens").asLong();
             double delivered = summary.get("throughput").get("output_tokens_delivered").asDouble();
-            assertEquals(client.get("output_tokens").asDouble(), generated, 0.03 * delivered, s::toString);
-            assertEquals(delivered, generated + client.get("missed_output_tokens").asDouble(), 0.03 * delivered,
-                    s::toString);
+            double sameSpan = client.get("output_tokens").asDouble();
+            assertTrue(generated > 0 && sameSpan >= generated - 0.03 * delivered, s::toString);
+            assertEquals(delivered, sameSpan + client.get("missed_output_tokens").asDouble(), 1e-6, s::toString);
+            assertTrue(generated < delivered, s::toString);
             assertTrue(client.get("missed_requests_ended").asInt() > 0, s::toString);
             String line = serverLine(run);
             assertTrue(line.contains(String.format(java.util.Locale.ROOT, "counters over %.2f of the %.2f s window",
