@@ -313,7 +313,7 @@ final class LoadConsole {
 
     /**
      * The flags of level {@code i}: "saturation point", "knee", "TTFT red line", "first failures", "too short to
-     * tell".
+     * tell", "client behind" (only the client's send lag failed it).
      */
     static String flags(SaturationVerdict verdict, int i) {
         String f = "";
@@ -330,6 +330,7 @@ final class LoadConsole {
         }
         // a rate level whose share's interval straddles the threshold: neither kept up nor behind, said on its row
         if (verdict.levels().get(i).keptUp() == KeepUp.Reading.CANNOT_TELL) f = join(f, "too short to tell");
+        if (verdict.levels().get(i).keptUp() == KeepUp.Reading.CLIENT_BEHIND) f = join(f, "client behind");
         return f;
     }
 

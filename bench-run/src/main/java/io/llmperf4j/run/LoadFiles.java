@@ -154,13 +154,17 @@ final class LoadFiles {
     }
 
     /** NaN and infinities are undefined: null. */
-    /** A level's {@code kept_up}: yes, no, cannot_tell; null for a closed loop or a level not judged. */
+    /**
+     * A level's {@code kept_up}: yes, no, cannot_tell, client_behind (only the client's send lag failed it); null for a
+     * closed loop or a level not judged.
+     */
     static String keptUp(KeepUp.Reading reading) {
         if (reading == null) return null;
         return switch (reading) {
             case KEPT_UP -> "yes";
             case FELL_BEHIND -> "no";
             case CANNOT_TELL -> "cannot_tell";
+            case CLIENT_BEHIND -> "client_behind";
         };
     }
 

@@ -1,6 +1,7 @@
 package io.llmperf4j.engine.load;
 
 import io.llmperf4j.model.Failure;
+import io.llmperf4j.model.Percentiles;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
 import org.apache.commons.math3.distribution.NormalDistribution;
@@ -15,6 +16,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.function.ToIntFunction;
+import java.util.function.ToLongFunction;
 
 /**
  * Whether an open loop's service kept up with its offer, with the uncertainty a level's few requests leave: the
@@ -67,9 +69,28 @@ import java.util.function.ToIntFunction;
  *                 be the service's: capacity signs, the server gone, no known cause (configuration failures,
  *                 cancellations and lost workers are not counted)
  * @param failedAs what they were, most frequent first, "18x 429" or "3x 503, 1x request timeout"; "" when none
+ * @param actualSend the same arrivals fitted from their actual sends, with the send lag: an uncapped open loop's
+ *                 ({@link ActualSend}); null otherwise
  */
 public record KeepUp(double share, double low, double high, int requests, boolean byLength, int failed,
-                     String failedAs) {
+                     String failedAs, ActualSend actualSend) {
+
+    /**
+     * The same arrivals fitted with each success's end against its actual send, and the send lags of the arrivals
+     * sent. In an open loop without a cap nothing makes an arrival wait for the server before it goes out, so its
+     * send lag is the client's own (a pacer kept from the CPU): a level that fails from the intended sends and holds
+     * from the actual ones failed by the client's lag alone, the capacity search's rule (bench-report's
+     * ClientLagJudge, "client behind"; this module cannot depend on it, so the rule is restated in {@link #reading}).
+     *
+     * @param fit             the fit from the actual sends (the same failed arrivals counted)
+     * @param sendLagP90Millis p90 of the arrivals' send lags, ms
+     * @param sendLagP99Millis p99, ms
+     */
+    public record ActualSend(KeepUp fit, double sendLagP90Millis, double sendLagP99Millis) {
+        public ActualSend {
+            java.util.Objects.requireNonNull(fit, "fit");
+        }
+    }
 
     /** The confidence of {@link #low}-{@link #high}. */
     public static final double CONFIDENCE = 0.95;
@@ -84,13 +105,24 @@ public record KeepUp(double share, double low, double high, int requests, boolea
         /** the whole interval lies below it: the level fell behind its offer */
         FELL_BEHIND,
         /** the interval straddles it: the level was too short (or too noisy) to tell */
-        CANNOT_TELL
+        CANNOT_TELL,
+        /**
+         * the whole interval from the intended sends lies below the threshold, the whole interval from the actual
+         * sends at or above it: the client fell behind its schedule, not the service ({@link ActualSend})
+         */
+        CLIENT_BEHIND
     }
 
     public KeepUp {
         if (requests < 3) throw new IllegalArgumentException("a slope with an interval needs 3 requests: " + requests);
         if (failed < 0) throw new IllegalArgumentException("failed arrivals: " + failed);
         failedAs = failedAs == null ? "" : failedAs;
+    }
+
+    /** A fit without the fit from the actual sends. */
+    public KeepUp(double share, double low, double high, int requests, boolean byLength, int failed,
+                  String failedAs) {
+        this(share, low, high, requests, byLength, failed, failedAs, null);
     }
 
     /** A fit of a level whose arrivals all succeeded (or whose failures are not the service's). */
@@ -100,7 +132,12 @@ public record KeepUp(double share, double low, double high, int requests, boolea
 
     /** This fit with {@code failed} arrivals that failed, worded {@code failedAs}. */
     public KeepUp withFailed(int failed, String failedAs) {
-        return new KeepUp(share, low, high, requests, byLength, failed, failedAs);
+        return new KeepUp(share, low, high, requests, byLength, failed, failedAs, actualSend);
+    }
+
+    /** This fit with the same arrivals' fit from their actual sends ({@link ActualSend}). */
+    public KeepUp withActualSend(ActualSend actualSend) {
+        return new KeepUp(share, low, high, requests, byLength, failed, failedAs, actualSend);
     }
 
     /** The arrivals judged: the successes fitted and the failures among the same arrivals. */
@@ -144,7 +181,11 @@ public record KeepUp(double share, double low, double high, int requests, boolea
 
     /** What this level says against {@code threshold} (0.95 for --saturation-gain 5), of its sustained share. */
     public Reading reading(double threshold) {
-        if (sustainedHigh() < threshold) return Reading.FELL_BEHIND;
+        if (sustainedHigh() < threshold) {
+            // ClientLagJudge's rule: fails from the intended sends, holds from the actual ones
+            return actualSend != null && actualSend.fit().reading(threshold) == Reading.KEPT_UP
+                    ? Reading.CLIENT_BEHIND : Reading.FELL_BEHIND;
+        }
         if (sustainedLow() >= threshold) return Reading.KEPT_UP;
         return Reading.CANNOT_TELL;
     }
@@ -184,7 +225,30 @@ public record KeepUp(double share, double low, double high, int requests, boolea
      */
     public static KeepUp of(List<ScheduledRecord> ok, List<ScheduledRecord> failed,
                             ToIntFunction<RequestRecord> outputTokens, boolean cut) {
-        KeepUp fit = fitEnds(ok, outputTokens, cut);
+        return of(ok, failed, outputTokens, cut, ScheduledRecord::intendedSendOffsetNanos);
+    }
+
+    /**
+     * As {@link #of(List, List, ToIntFunction, boolean)}, with the fit from the actual sends and the arrivals' send
+     * lags ({@link ActualSend}): for an uncapped open loop, whose lag is the client's own.
+     */
+    public static KeepUp withActualSends(List<ScheduledRecord> ok, List<ScheduledRecord> failed,
+                                         ToIntFunction<RequestRecord> outputTokens, boolean cut) {
+        KeepUp fit = of(ok, failed, outputTokens, cut);
+        if (fit == null) return null;
+        KeepUp fromActual = of(ok, failed, outputTokens, cut, ScheduledRecord::actualSendOffsetNanos);
+        if (fromActual == null) return fit;
+        long[] lags = java.util.stream.Stream.concat(ok.stream(), failed.stream())
+                .filter(r -> r.arrivalIndex() >= 0) // not the arrivals a lost worker never sent
+                .mapToLong(r -> Math.max(0, r.sendLagNanos())).toArray();
+        return fit.withActualSend(new ActualSend(fromActual, Percentiles.of(lags, 90) / 1e6,
+                Percentiles.of(lags, 99) / 1e6));
+    }
+
+    private static KeepUp of(List<ScheduledRecord> ok, List<ScheduledRecord> failed,
+                             ToIntFunction<RequestRecord> outputTokens, boolean cut,
+                             ToLongFunction<ScheduledRecord> sentAt) {
+        KeepUp fit = fitEnds(ok, outputTokens, cut, sentAt);
         if (fit == null || failed.isEmpty()) return fit;
         long until = cut ? dueUntil(ok) : Long.MAX_VALUE;
         List<ScheduledRecord> counted = failed.stream().filter(r -> r.intendedSendOffsetNanos() <= until).toList();
@@ -221,20 +285,22 @@ public record KeepUp(double share, double low, double high, int requests, boolea
                 .collect(Collectors.joining(", "));
     }
 
-    private static KeepUp fitEnds(List<ScheduledRecord> ok, ToIntFunction<RequestRecord> outputTokens, boolean cut) {
+    /** The fit of the successes' ends against {@code sentAt}, their intended sends or their actual ones. */
+    private static KeepUp fitEnds(List<ScheduledRecord> ok, ToIntFunction<RequestRecord> outputTokens, boolean cut,
+                                  ToLongFunction<ScheduledRecord> sentAt) {
         List<ScheduledRecord> fitted = new ArrayList<>(cut ? uncensored(ok) : ok);
         // the residuals' order is the schedule's: the errors are correlated between neighbours in it
         fitted.sort(Comparator.comparingLong(ScheduledRecord::intendedSendOffsetNanos)
                 .thenComparingInt(ScheduledRecord::arrivalIndex));
         int n = fitted.size();
         if (n < 3) return null;
-        double origin = fitted.stream().mapToLong(ScheduledRecord::intendedSendOffsetNanos).min().orElseThrow();
+        double origin = fitted.stream().mapToLong(sentAt).min().orElseThrow();
         double[] due = new double[n];
         double[] end = new double[n];
         double[] tokens = new double[n];
         for (int i = 0; i < n; i++) {
             ScheduledRecord r = fitted.get(i);
-            due[i] = (r.intendedSendOffsetNanos() - origin) / 1e9; // seconds, from the first: well-scaled columns
+            due[i] = (sentAt.applyAsLong(r) - origin) / 1e9; // seconds, from the first: well-scaled columns
             end[i] = (r.endOffsetNanos() - origin) / 1e9;
             tokens[i] = Math.max(0, outputTokens.applyAsInt(r.record()));
         }

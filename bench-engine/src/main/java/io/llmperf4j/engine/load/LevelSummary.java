@@ -53,7 +53,8 @@ import java.util.function.ToLongFunction;
  *                              against; 0 otherwise
  * @param keepUp                whether the service kept up with the offer, with its interval ({@link KeepUp}: the
  *                              slope of the successes' ends against their intended sends), what the rate sweep's
- *                              verdict and BEHIND_SCHEDULE judge; null where the scheduled rate is NaN or fewer than 3
+ *                              verdict and BEHIND_SCHEDULE judge (of an uncapped open loop, with its fit from the
+ *                              actual sends: {@link KeepUp.ActualSend}); null where the scheduled rate is NaN or fewer than 3
  *                              successes could be fitted
  * @param held                  a closed loop's throughput while it held its concurrency, before its drain
  *                              ({@link HeldConcurrency}), what the sweep's saturation rule compares; null for an open
@@ -270,8 +271,13 @@ public record LevelSummary(double level, int successes, int total, double output
                 if (SERVICE_FAILURES.contains(causeOf.get(i))) failed.add(measured.get(i));
             }
             for (long due : unsentOfLost) failed.add(KeepUp.notSentByLostWorker(due));
-            keepUp = Double.isNaN(scheduled) ? null
-                    : KeepUp.of(ok, failed, outputTokens, cutNotSent > 0 || causes.containsKey(FailureCause.CANCELLED));
+            boolean cutFit = cutNotSent > 0 || causes.containsKey(FailureCause.CANCELLED);
+            // uncapped, an arrival waits for no slot: its send lag is the client's, so the level is fitted from its
+            // actual sends too, and a level only the client's lag failed reads CLIENT_BEHIND, not FELL_BEHIND
+            boolean lagIsClients = open.settings().maxConcurrency().isEmpty();
+            keepUp = Double.isNaN(scheduled) ? null : lagIsClients
+                    ? KeepUp.withActualSends(ok, failed, outputTokens, cutFit)
+                    : KeepUp.of(ok, failed, outputTokens, cutFit);
         }
         return new LevelSummary(result.settings().level(), ok.size(), measured.size(),
                 seconds > 0 ? tokens / seconds : Double.NaN, seconds > 0 ? ok.size() / seconds : Double.NaN,

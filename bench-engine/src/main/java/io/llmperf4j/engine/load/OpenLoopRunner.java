@@ -26,6 +26,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntConsumer;
 
 /**
  * An open loop: requests are sent at the intended times of a precomputed, seeded {@link ArrivalSchedule}, whether or
@@ -74,6 +75,11 @@ public final class OpenLoopRunner {
     private final TokenCounter tokenCounter;
     private final Duration cancelGrace;
     private final RunGuard<Finished> guard = new RunGuard<>(STOP);
+    /**
+     * Called on the pacer thread with each arrival's index once it is due, before its send is stamped: a seam that
+     * makes the client late on chosen arrivals (a test's stand-in for a pacer kept from the CPU); none by default.
+     */
+    private volatile IntConsumer beforeSend = i -> { };
 
     public OpenLoopRunner(LlmClient client, TokenCounter tokenCounter) {
         this(client, tokenCounter, CancelGrace.GRACE);
@@ -84,6 +90,11 @@ public final class OpenLoopRunner {
         this.client = Objects.requireNonNull(client, "client");
         this.tokenCounter = Objects.requireNonNull(tokenCounter, "tokenCounter");
         this.cancelGrace = Objects.requireNonNull(cancelGrace, "cancelGrace");
+    }
+
+    /** Sets {@link #beforeSend} for the runs that follow. */
+    void beforeEachSend(IntConsumer hook) {
+        this.beforeSend = Objects.requireNonNull(hook, "hook");
     }
 
     public OpenLoopResult run(List<RequestSpec> specs, OpenLoopSettings settings) {
@@ -437,6 +448,7 @@ public final class OpenLoopRunner {
                         if (ahead != null) ahead.discard();
                         break;
                     }
+                    beforeSend.accept(i);
                     long actual = System.nanoTime() - startNanos;
                     while (due < n && offsets[due] <= actual) due++;
                     // an arrival that waited for a free slot was due and not sent until now: itself a backlog of one

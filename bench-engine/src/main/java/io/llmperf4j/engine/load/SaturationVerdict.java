@@ -91,7 +91,9 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
      * @param shareHigh      its upper end (+∞: unbounded); NaN where {@code achievedShare} is
      * @param keptUp         what the interval says against {@code 1 − minThroughputGain}: {@code saturated} is
      *                       {@link KeepUp.Reading#FELL_BEHIND}; {@link KeepUp.Reading#CANNOT_TELL} when it straddles
-     *                       the threshold (or no fit was possible); null for a closed loop and a level not judged
+     *                       the threshold (or no fit was possible); {@link KeepUp.Reading#CLIENT_BEHIND} when only
+     *                       the client's send lag failed it (neither saturated nor a knee); null for a closed loop and
+     *                       a level not judged
      */
     public record LevelVerdict(double level, double throughputGain, double ttftP90Ratio, boolean saturated,
                                boolean ttftJump, boolean failures, boolean fewSamples, boolean interrupted,
@@ -411,6 +413,7 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
         long judged = levels.stream().filter(LevelVerdict::judged).count();
         boolean openJudged = levels.stream().anyMatch(l -> l.judged() && l.keptUp() != null);
         boolean cannotTell = levels.stream().anyMatch(l -> l.keptUp() == KeepUp.Reading.CANNOT_TELL);
+        boolean clientBehind = levels.stream().anyMatch(l -> l.keptUp() == KeepUp.Reading.CLIENT_BEHIND);
         String nothingCompared = judged == 0 ? "not judged (no level could be judged)"
                 : "not judged (one level judged: nothing to compare it with)";
         if (saturationIndex.isPresent()) {
@@ -438,6 +441,11 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
                         name(levelName, baseline(i)), 100 * rules.minThroughputGain()));
             }
             kneeLine(levelName).ifPresent(lines::add);
+        } else if (openJudged && clientBehind) {
+            lines.add(String.format(Locale.ROOT, "saturation point: none found (no judged level's service fell "
+                    + "behind its offer with confidence; the client fell behind its schedule at %s: see below)",
+                    levels.stream().filter(l -> l.keptUp() == KeepUp.Reading.CLIENT_BEHIND).count() == 1
+                            ? "one" : "some"));
         } else if (openJudged && cannotTell) {
             lines.add(String.format(Locale.ROOT, "saturation point: none found (no judged level fell behind its "
                     + "offer with confidence; %s too short to tell whether it kept up: see below)",
@@ -498,6 +506,7 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
             if (l.keptUp() == KeepUp.Reading.CANNOT_TELL) {
                 lines.add(cannotTell(name(levelName, i), s.keepUp(), rules));
             }
+            if (l.keptUp() == KeepUp.Reading.CLIENT_BEHIND) lines.add(clientBehindLine(name(levelName, i), s.keepUp()));
             if (l.judged() && l.keptUp() == null && s.held() != null && s.held().shortLevel()) {
                 lines.add("short level: " + shortLevel(name(levelName, i), s));
             }
@@ -564,6 +573,35 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
                 fit.interval());
     }
 
+    /**
+     * A level only the client's send lag failed ({@link KeepUp.Reading#CLIENT_BEHIND}), after "the client fell behind
+     * its schedule, not the service: ": "it sent late (send lag p90 236.0 ms, p99 310.2 ms): from the intended sends
+     * its successes ended at 50.1 % of the scheduled rate, 95 % interval 49.7-50.5 %; from the actual sends at 99.9 %,
+     * 95 % interval 99.6-100.2 %"; with failed arrivals, the sustained shares.
+     */
+    private static String clientBehind(KeepUp fit) {
+        KeepUp.ActualSend actual = fit.actualSend();
+        KeepUp a = actual.fit();
+        String fromActual = fit.failed() == 0
+                ? String.format(Locale.ROOT, "at %.1f %%, 95 %% interval %s", 100 * a.share(), a.interval())
+                : String.format(Locale.ROOT, "the service sustained %.1f %%, 95 %% interval %s", 100 * a.sustained(),
+                a.sustainedInterval());
+        return String.format(Locale.ROOT, "it sent late (send lag p90 %.1f ms, p99 %.1f ms): from the intended sends "
+                + "%s; from the actual sends %s", actual.sendLagP90Millis(), actual.sendLagP99Millis(),
+                figures(fit), fromActual);
+    }
+
+    /**
+     * A sweep's line on a level only the client's send lag failed: "client behind: rate 20 req/s: the client fell
+     * behind its schedule, not the service: it sent late (...): ...; not a saturation point nor a knee: run the
+     * client on a quieter machine or lower the rate".
+     */
+    private static String clientBehindLine(String subject, KeepUp fit) {
+        return "client behind: " + subject + ": the client fell behind its schedule, not the service: "
+                + clientBehind(fit) + "; not a saturation point nor a knee: run the client on a quieter machine or "
+                + "lower the rate";
+    }
+
     /** "18 of 60 arrivals failed (18x 429)" of a fit with failed arrivals; empty without (or without a fit). */
     public static Optional<String> failedArrivals(KeepUp fit) {
         return fit == null || fit.failed() == 0 ? Optional.empty() : Optional.of(arrivalsFailed(fit));
@@ -581,7 +619,10 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
      * "Kept up: too short to tell: ..., which straddles the threshold 95.0 %; a longer level narrows it"; with arrivals
      * that failed, "Kept up: no: 18 of 60 arrivals failed (18x 429): the service sustained 68.3 % of the scheduled
      * rate, 95 % interval 56.8-79.8 % (the 70.0 % that succeeded ended at 97.6 % of it, 94.7-100.6 %), all of it
-     * below the threshold 95.0 % (BEHIND_SCHEDULE)" ({@link KeepUp#sustained}). Empty for a
+     * below the threshold 95.0 % (BEHIND_SCHEDULE)" ({@link KeepUp#sustained}); when only the client's send lag failed
+     * it ({@link KeepUp.Reading#CLIENT_BEHIND}), "Kept up: the client fell behind its schedule, not the service: it
+     * sent late (send lag p90 ..., p99 ...): from the intended sends ...; from the actual sends at 99.9 %, 95 %
+     * interval 99.6-100.2 %, at or above the threshold 95.0 % (SENT_LATE says how late)". Empty for a
      * closed loop, sessions, and a level the rule does not judge (too few successes).
      */
     public static Optional<String> keptUpLine(LevelSummary s, SaturationRules rules) {
@@ -591,6 +632,10 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
         String threshold = String.format(Locale.ROOT, "%.1f %%", 100 * (1 - rules.minThroughputGain()));
         if (v.keptUp() == KeepUp.Reading.CANNOT_TELL) {
             return Optional.of("Kept up: too short to tell: " + straddling(fit, rules));
+        }
+        if (v.keptUp() == KeepUp.Reading.CLIENT_BEHIND) {
+            return Optional.of("Kept up: the client fell behind its schedule, not the service: " + clientBehind(fit)
+                    + ", at or above the threshold " + threshold + " (SENT_LATE says how late)");
         }
         String figures = figures(fit);
         return Optional.of(v.keptUp() == KeepUp.Reading.KEPT_UP

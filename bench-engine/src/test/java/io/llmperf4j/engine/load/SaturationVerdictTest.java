@@ -319,6 +319,42 @@ class SaturationVerdictTest {
                 + "successes were due early enough to fit; a longer level has more"), none.describe("rate")::toString);
     }
 
+    /**
+     * A rate level that fell behind from its intended sends and kept up from its actual ones (an uncapped open loop
+     * whose client sent late, {@link KeepUp.ActualSend}) is the client's lag, not the service's: never the saturation
+     * point, never the knee (the knee stays the last level that kept up), and its own line says so with the lag.
+     */
+    @Test
+    void aLevelOnlyTheClientsLagFailedIsNeitherTheSaturationPointNorTheKnee() {
+        LevelSummary calm = rate(4, 4.0, 4.0, 160);
+        KeepUp fromActual = new KeepUp(0.999, 0.990, 1.008, 40, true);
+        LevelSummary lagging = rate(8, 8.0, 4.0, 320).withKeepUp(new KeepUp(0.5, 0.48, 0.52, 40, true)
+                .withActualSend(new KeepUp.ActualSend(fromActual, 236.0, 310.25)));
+        LevelSummary behind = rate(16, 16.0, 8.0, 640);
+        SaturationVerdict v = SaturationVerdict.evaluate(List.of(calm, lagging, behind), SaturationRules.DEFAULT,
+                "rate");
+        assertEquals(KeepUp.Reading.CLIENT_BEHIND, v.levels().get(1).keptUp());
+        assertFalse(v.levels().get(1).saturated());
+        assertEquals(OptionalInt.of(2), v.saturationIndex());
+        assertEquals(OptionalInt.of(0), v.kneeIndex(), "the client-behind level is not where to run");
+        assertTrue(v.describe("rate").contains("client behind: rate 8 req/s: the client fell behind its schedule, not "
+                + "the service: it sent late (send lag p90 236.0 ms, p99 310.3 ms): from the intended sends its "
+                + "successes ended at 50.0 % of the scheduled rate, 95 % interval 48.0-52.0 %; from the actual sends "
+                + "at 99.9 %, 95 % interval 99.0-100.8 %; not a saturation point nor a knee: run the client on a "
+                + "quieter machine or lower the rate"), v.describe("rate")::toString);
+        assertEquals(Optional.of("Kept up: the client fell behind its schedule, not the service: it sent late (send "
+                        + "lag p90 236.0 ms, p99 310.3 ms): from the intended sends its successes ended at 50.0 % of the "
+                        + "scheduled rate, 95 % interval 48.0-52.0 %; from the actual sends at 99.9 %, 95 % interval "
+                        + "99.0-100.8 %, at or above the threshold 95.0 % (SENT_LATE says how late)"),
+                SaturationVerdict.keptUpLine(lagging, SaturationRules.DEFAULT));
+        // from the actual sends it fell behind too: the service's, as before
+        LevelSummary both = lagging.withKeepUp(new KeepUp(0.5, 0.48, 0.52, 40, true)
+                .withActualSend(new KeepUp.ActualSend(new KeepUp(0.6, 0.58, 0.62, 40, true), 236.0, 310.25)));
+        assertEquals(KeepUp.Reading.FELL_BEHIND, both.keepUp().reading(0.95));
+        assertTrue(SaturationVerdict.keptUpLine(both, SaturationRules.DEFAULT).orElseThrow()
+                .endsWith("(BEHIND_SCHEDULE)"));
+    }
+
     /** A single open-loop run's line: yes, no, too short to tell; none for a closed loop or a level not judged. */
     @Test
     void aSingleRunSaysWhetherItKeptUp() {
