@@ -22,6 +22,7 @@ import io.llmperf4j.report.output.SweepFiles;
 import io.llmperf4j.report.search.LevelSlo;
 import io.llmperf4j.report.search.SweepSloVerdict;
 import io.llmperf4j.report.summary.SummaryDocument;
+import io.llmperf4j.servermetrics.summary.ServerSideSummary;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -47,9 +48,10 @@ final class LoadFiles {
      * @param warnings its summary's warnings, or null when it has no summary (iterations, nothing recorded)
      * @param goodput  its summary's goodput, or null when none was computed (no {@code --slo} latency bound, no
      *                 summary)
+     * @param server   its summary's server block (the server's own figures), or null when not scraped
      */
     record SweepRow(LoadSettings settings, LevelSummary summary, boolean aborted, String folder, LevelSlo slo,
-                    List<RunWarning> warnings, Goodput goodput) {
+                    List<RunWarning> warnings, Goodput goodput, ServerSideSummary server) {
     }
 
     /**
@@ -75,7 +77,7 @@ final class LoadFiles {
                     num(v.throughputGain()), num(v.ttftP90Ratio()), row.folder(), row.slo(),
                     row.warnings() == null ? null : row.warnings().stream().map(SummaryDocument.WarningJson::of)
                             .toList(), num(v.achievedShare()), num(v.shareLow()), num(v.shareHigh()),
-                    keptUp(v.keptUp()), s.held() == null ? null : num(s.held().tokensPerSecond())));
+                    keptUp(v.keptUp()), s.held() == null ? null : num(s.held().tokensPerSecond()), row.server()));
         }
         List<Double> planned = plan.profile().levels(plan.warmup()).stream().map(LoadSettings::level).toList();
         SweepFiles.Verdict verdictDoc = new SweepFiles.Verdict(level(verdict.saturationLevel()),

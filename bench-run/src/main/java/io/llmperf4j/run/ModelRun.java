@@ -873,7 +873,7 @@ final class ModelRun implements BenchmarkListener {
         List<LoadFiles.SweepRow> rows = levels.stream().map(l -> new LoadFiles.SweepRow(l.outcome().settings(),
                 l.summary(), l.outcome().aborted(), l.dir() == null ? null : dir.relativize(l.dir()).toString(),
                 SloVerdicts.of(l), l.metrics() == null ? null : l.metrics().warnings(),
-                l.metrics() == null ? null : l.metrics().goodput().orElse(null))).toList();
+                l.metrics() == null ? null : l.metrics().goodput().orElse(null), l.server())).toList();
         try {
             // rewritten after every level: whole or the previous level's, never cut (ResultFiles.writeWhole)
             return ResultFiles.writeWhole(dir, into -> LoadFiles.writeSweep(into, base(), model, plan, rows, verdict,

@@ -4,6 +4,9 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.llmperf4j.report.search.LevelSlo;
 import io.llmperf4j.report.search.SweepSloVerdict;
 import io.llmperf4j.report.summary.SummaryDocument;
+import io.llmperf4j.servermetrics.summary.ServerLatency;
+import io.llmperf4j.servermetrics.summary.ServerSideSummarizer;
+import io.llmperf4j.servermetrics.summary.ServerSideSummary;
 import org.apache.commons.csv.CSVPrinter;
 
 import java.io.IOException;
@@ -24,7 +27,9 @@ public final class SweepFiles {
             "failure_rate", "output_tok_s", "requests_s", "ttft_p50_ms", "ttft_p90_ms", "e2e_p50_ms", "e2e_p90_ms",
             "aborted", "saturation_point", "ttft_red_line", "first_failing", "few_samples", "throughput_gain",
             "ttft_p90_ratio", "slo", "good_requests_per_s", "good_fraction", "achieved_share",
-            "achieved_share_low", "achieved_share_high", "kept_up", "held_output_tok_s");
+            "achieved_share_low", "achieved_share_high", "kept_up", "held_output_tok_s", "server_generation_tok_s",
+            "server_ttft_p50_ms", "server_peak_running", "server_peak_waiting", "server_prefix_cache_hit_rate",
+            "server_counters_whole_window");
 
     /**
      * {@code <base>_sweep.json}.
@@ -88,6 +93,8 @@ public final class SweepFiles {
      * @param heldOutputTokS a closed loop's output tok/s while it held its concurrency, before its drain (tokens
      *                 delivered from its first send until the first end no send replaced, over that window): what the
      *                 saturation rule compares; absent for an open loop, sessions and answers not streamed
+     * @param server   its summary's {@code server} block, the same object (the server's own figures from its
+     *                 {@code /metrics} over the level's window); null when the server's metrics were not scraped
      */
     public record Level(double level, String loadUnit, String label, int successes, int total,
                         int failures, Double failureRate, Double outputTokS, Double requestsS,
@@ -100,7 +107,23 @@ public final class SweepFiles {
                         @JsonInclude(JsonInclude.Include.NON_NULL) Double achievedShareLow,
                         @JsonInclude(JsonInclude.Include.NON_NULL) Double achievedShareHigh,
                         @JsonInclude(JsonInclude.Include.NON_NULL) String keptUp,
-                        @JsonInclude(JsonInclude.Include.NON_NULL) Double heldOutputTokS) {
+                        @JsonInclude(JsonInclude.Include.NON_NULL) Double heldOutputTokS,
+                        ServerSideSummary server) {
+
+        /** A level without the server's figures (not scraped, or a sweep file written before they were kept). */
+        public Level(double level, String loadUnit, String label, int successes, int total,
+                     int failures, Double failureRate, Double outputTokS, Double requestsS,
+                     Double goodRequestsPerS, Double goodFraction, Double ttftP50Ms,
+                     Double ttftP90Ms, Double e2eP50Ms, Double e2eP90Ms, boolean aborted, boolean saturationPoint,
+                     boolean ttftRedLine, boolean firstFailing, boolean fewSamples, Double throughputGain,
+                     Double ttftP90Ratio, String resultsDir, LevelSlo slo,
+                     List<SummaryDocument.WarningJson> warnings, Double achievedShare, Double achievedShareLow,
+                     Double achievedShareHigh, String keptUp, Double heldOutputTokS) {
+            this(level, loadUnit, label, successes, total, failures, failureRate, outputTokS, requestsS,
+                    goodRequestsPerS, goodFraction, ttftP50Ms, ttftP90Ms, e2eP50Ms, e2eP90Ms, aborted, saturationPoint,
+                    ttftRedLine, firstFailing, fewSamples, throughputGain, ttftP90Ratio, resultsDir, slo, warnings,
+                    achievedShare, achievedShareLow, achievedShareHigh, keptUp, heldOutputTokS, null);
+        }
 
         /** A level without its share's interval (a sweep file written before it was kept). */
         public Level(double level, String loadUnit, String label, int successes, int total,
@@ -196,6 +219,26 @@ public final class SweepFiles {
         return slo.judged() && Boolean.FALSE.equals(slo.resolved()) ? slo.status() + " (unresolved)" : slo.status();
     }
 
+    private static Double serverGeneration(ServerSideSummary server) {
+        return server == null ? null : server.generationTokensPerS();
+    }
+
+    /** The server's TTFT median estimate in ms (its histogram's, in seconds, × 1000); null when not served. */
+    private static Double serverTtftP50Ms(ServerSideSummary server) {
+        ServerLatency ttft = server == null ? null : server.ttft();
+        return ttft == null || ttft.p50S() == null ? null : ttft.p50S() * 1000;
+    }
+
+    /**
+     * {@code server_counters_whole_window}: {@code false} when the counters cover less than the window where the
+     * client saw tokens or ends (the console's "counters over 2.49 of the 2.86 s window"), {@code true} otherwise;
+     * empty when not scraped or no two scrapes bracket the window (no counted span at all).
+     */
+    private static String countersWholeWindow(ServerSideSummary server) {
+        if (server == null || server.countedFromS() == null || server.countedToS() == null) return "";
+        return String.valueOf(!server.countersPartial(ServerSideSummarizer.EDGE_SLACK_NANOS / 1e9));
+    }
+
     /** Writes {@code <base>_sweep.json} and {@code <base>_sweep.csv} into {@code dir}; returns both. */
     public static List<Path> write(Path dir, String base, Document doc) throws IOException {
         Files.createDirectories(dir);
@@ -214,7 +257,12 @@ public final class SweepFiles {
                         OutputFormat.cell(l.goodRequestsPerS()), OutputFormat.cell(l.goodFraction()),
                         OutputFormat.cell(l.achievedShare()), OutputFormat.cell(l.achievedShareLow()),
                         OutputFormat.cell(l.achievedShareHigh()), l.keptUp() == null ? "" : l.keptUp(),
-                        OutputFormat.cell(l.heldOutputTokS()));
+                        OutputFormat.cell(l.heldOutputTokS()), OutputFormat.cell(serverGeneration(l.server())),
+                        OutputFormat.cell(serverTtftP50Ms(l.server())),
+                        OutputFormat.cell(l.server() == null ? null : l.server().peakRequestsRunning()),
+                        OutputFormat.cell(l.server() == null ? null : l.server().peakRequestsWaiting()),
+                        OutputFormat.cell(l.server() == null ? null : l.server().prefixCacheHitRate()),
+                        countersWholeWindow(l.server()));
             }
         }
         return List.of(json, csv);
