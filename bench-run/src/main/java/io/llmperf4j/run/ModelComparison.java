@@ -6,6 +6,7 @@ import io.llmperf4j.engine.load.LoadSettings;
 import io.llmperf4j.report.llmperf.LlmperfFileNames;
 
 import io.llmperf4j.report.html.HtmlReport;
+import io.llmperf4j.report.output.ResultFiles;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -56,12 +57,14 @@ final class ModelComparison {
         out.flush();
         if (resultsDir != null) {
             try {
-                Path file = LoadFiles.writeComparison(resultsDir, plan.loadUnit(), fileRows);
+                Path file = ResultFiles.writeWhole(resultsDir, into -> List.of(LoadFiles.writeComparison(into,
+                        plan.loadUnit(), fileRows))).get(0); // whole or absent, never cut
                 // the page is read back from the file just written, as `report DIR` builds it
                 Path page = HtmlReport.fromResultsDir(file);
                 err.println("Comparison written to " + file.toAbsolutePath() + " and " + page.toAbsolutePath());
             } catch (IOException e) {
-                throw new RunFailedException("could not write the comparison to " + resultsDir + ": " + e, e);
+                throw new RunFailedException("could not write the comparison to " + resultsDir + ": "
+                        + ModelRun.why(e), e);
             }
         }
     }

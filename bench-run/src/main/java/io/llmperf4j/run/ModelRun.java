@@ -775,7 +775,7 @@ final class ModelRun implements BenchmarkListener {
      * Why files could not be written: a {@link ResultsNotWrittenException}'s own words ("could not write X (No space
      * left on device); kept whole: ..."), else the exception as it always read.
      */
-    private static String why(IOException e) {
+    static String why(IOException e) {
         return e instanceof ResultsNotWrittenException ? e.getMessage() : e.toString();
     }
 
@@ -821,7 +821,20 @@ final class ModelRun implements BenchmarkListener {
         return lags;
     }
 
+    /**
+     * Writes the model's own files (a sweep's table and page, iterations' files); with {@link #printFirst}, a failure
+     * to write them is held until the run is printed, as a level's is, so the console's figures come first.
+     */
     private void writeModelFiles() {
+        try {
+            writeModelFilesNow();
+        } catch (RunFailedException notWritten) {
+            if (!printBeforeFilesFail) throw notWritten;
+            if (filesNotWritten == null) filesNotWritten = notWritten; // thrown by failIfFilesNotWritten
+        }
+    }
+
+    private void writeModelFilesNow() {
         if (dir == null) {
             return;
         }
@@ -851,7 +864,9 @@ final class ModelRun implements BenchmarkListener {
                 cx.folder().announceWritten(cx.err(), dir, String.join(", ", names));
             }
         } catch (IOException e) {
-            throw new RunFailedException("could not write results to " + dir + ": " + why(e), e);
+            // the files written whole before the one that failed (the sweep's table before its page) are named too
+            IOException named = e instanceof ResultsNotWrittenException r ? r.keptAfter(written) : e;
+            throw new RunFailedException("could not write results to " + dir + ": " + why(named), e);
         }
     }
 

@@ -157,6 +157,15 @@ final class SearchRun {
                     + " the server may not have caused, so the capacity found is a lower bound; " + CLIENT_REMEDY);
         }
         SearchDocument doc = document(model, chooser, probes, warnings);
+        // the console's figures first: they need no disk, and a full one then fails the search after them
+        out.print(SearchConsole.render(doc));
+        // each level's own warnings (its summary's), as a sweep prints its levels': one line per code
+        List<String> levelWarnings = LevelWarnings.merged(probes.stream().filter(p -> p.report() != null)
+                .map(p -> new LevelWarnings.Level(p.report().outcome().settings(),
+                        p.report().metrics() == null ? null : searchWorded(p, p.report().metrics().warnings()),
+                        false)).toList());
+        levelWarnings.forEach(w -> out.println("warning: " + w));
+        out.flush();
         List<Path> files = List.of();
         if (resultsDir != null) {
             try {
@@ -166,17 +175,10 @@ final class SearchRun {
                 folder.announceWritten(err, resultsDir, String.join(", ",
                         files.stream().map(p -> p.getFileName().toString()).toList()) + " and a folder per level");
             } catch (IOException e) {
-                throw new RunFailedException("could not write the search files in " + resultsDir + ": " + e, e);
+                throw new RunFailedException("could not write the search files in " + resultsDir + ": "
+                        + ModelRun.why(e), e);
             }
         }
-        out.print(SearchConsole.render(doc));
-        // each level's own warnings (its summary's), as a sweep prints its levels': one line per code
-        List<String> levelWarnings = LevelWarnings.merged(probes.stream().filter(p -> p.report() != null)
-                .map(p -> new LevelWarnings.Level(p.report().outcome().settings(),
-                        p.report().metrics() == null ? null : searchWorded(p, p.report().metrics().warnings()),
-                        false)).toList());
-        levelWarnings.forEach(w -> out.println("warning: " + w));
-        out.flush();
         return new SearchResult(doc, files, stops.interrupted(), levelWarnings);
     }
 

@@ -19,7 +19,7 @@ import java.nio.file.StandardOpenOption;
 final class FullDisk implements ResultsDisk {
     static final String ENOSPC = "No space left on device";
     private long free;
-    /** The disk fills up as a file named so is written (null: only the bytes count). */
+    /** The disk fills up as a file whose path ends so is written (null: only the bytes count). */
     private final String fullAt;
 
     FullDisk(long freeBytes) {
@@ -31,7 +31,10 @@ final class FullDisk implements ResultsDisk {
         this.fullAt = fullAt;
     }
 
-    /** A disk that fills up as the first file whose name ends with {@code suffix} is written, whatever its size. */
+    /**
+     * A disk that fills up as the first file whose path ends with {@code suffix} is written, whatever its size
+     * ({@code "full/x.html"}: x.html in the folder full, not in its level folders).
+     */
     static FullDisk fullAt(String suffix) {
         return new FullDisk(Long.MAX_VALUE, suffix);
     }
@@ -44,7 +47,7 @@ final class FullDisk implements ResultsDisk {
     @Override
     public synchronized void place(Path staged, Path target) throws IOException {
         long size = Files.size(staged);
-        if (fullAt != null && staged.getFileName().toString().endsWith(fullAt)) free = size / 2;
+        if (fullAt != null && target.toString().endsWith(fullAt)) free = size / 2;
         if (size > free) {
             try (FileChannel channel = FileChannel.open(staged, StandardOpenOption.WRITE)) {
                 channel.truncate(free);

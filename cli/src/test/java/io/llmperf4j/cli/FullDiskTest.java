@@ -147,6 +147,77 @@ class FullDiskTest {
     }
 
     /**
+     * A sweep's page, written after its last table: the table's files are kept whole, the page is absent (never cut),
+     * the sweep's table is on the console before the error, which names the page and the files kept.
+     */
+    @Test
+    void aSweepWhosePageDoesNotFitPrintsItsTableAndKeepsItsFilesWhole(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("full");
+        CliRun full;
+        try (AutoCloseable disk = FullDisk.fullAt("full/" + BASE + "_report.html").under(dir)) { // not a level's page
+            full = run(dir, 2, 1, "--concurrency-sweep", "1,2", "--no-server-metrics");
+        }
+        assertEquals(1, full.exitCode(), full::toString);
+        assertTrue(full.out().contains("Sweep of m: concurrency sweep 1,2, 2 requests per level\n"),
+                "the sweep's table, printed first: " + full);
+        assertEquals(List.of("llmperf4j: error: could not write results to " + dir + ": could not write " + BASE
+                + "_report.html (No space left on device); kept whole: " + BASE + "_sweep.json, " + BASE
+                + "_sweep.csv; the report above has the run's figures"), errorLines(full), full::toString);
+        assertEquals(Set.of(BASE + "_sweep.json", BASE + "_sweep.csv", "concurrency_1", "concurrency_2",
+                ".llmperf4j-files"), names(dir), full::toString);
+        assertEveryFileWhole(dir);
+        assertEveryFileWhole(dir.resolve("concurrency_2"));
+    }
+
+    /** A capacity search's three files are whole or absent; its answer is on the console before the error. */
+    @Test
+    void aSearchWhosePageDoesNotFitPrintsItsAnswerAndKeepsItsOtherFilesWhole(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("full");
+        CliRun full;
+        try (AutoCloseable disk = FullDisk.fullAt("_search.html").under(dir)) {
+            full = run(dir, 3, 1, "--slo", "ttft_p99<=10s", "--search", "concurrency", "--search-min", "1",
+                    "--search-max", "2", "--search-level-max", "3", "--search-min-samples", "1000",
+                    "--search-no-repeat", "--sleep-between", "0", "--no-server-metrics");
+        }
+        assertEquals(1, full.exitCode(), full::toString);
+        assertTrue(full.out().contains("Capacity search of m over "), "the answer, printed first: " + full);
+        assertEquals(List.of("llmperf4j: error: could not write the search files in " + dir + ": could not write "
+                + BASE + "_search.html (No space left on device); kept whole: " + BASE + "_search.json, " + BASE
+                + "_search.csv"), errorLines(full), full::toString);
+        assertFalse(Files.exists(dir.resolve(BASE + "_search.html")), "no cut page: " + names(dir));
+        assertFalse(Files.exists(dir.resolve(io.llmperf4j.report.output.ResultFiles.STAGING)));
+        assertTrue(names(dir).containsAll(Set.of(BASE + "_search.json", BASE + "_search.csv")), names(dir)::toString);
+        assertEveryFileWhole(dir);
+    }
+
+    /** A comparison's CSV that does not fit: absent, not cut, and its page not written from a cut one. */
+    @Test
+    void aComparisonThatDoesNotFitPrintsItsTableAndLeavesNoCutCsv(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("full");
+        CliRun full;
+        try (AutoCloseable disk = FullDisk.fullAt("full/comparison.csv").under(dir)) {
+            full = CliRun.of(server.env(), "token-benchmark", "--model", "a,b", "--max-num-completed-requests", "2",
+                    "--num-concurrent-requests", "1", "--mean-output-tokens", "3", "--stddev-output-tokens", "0",
+                    "--no-client-warmup", "--no-server-metrics", "--sleep-between", "0",
+                    "--results-dir", dir.toString());
+        }
+        assertEquals(1, full.exitCode(), full::toString);
+        assertTrue(full.out().contains("Comparison: closed loop, concurrency 1, 2 requests; the same workload"),
+                "the comparison's table, printed first: " + full);
+        assertEquals(List.of("llmperf4j: error: could not write the comparison to " + dir + ": could not write "
+                + "comparison.csv (No space left on device); no file was written whole"), errorLines(full),
+                full::toString);
+        assertEquals(Set.of("a", "b"), names(dir), "no comparison.csv nor its page: " + full);
+        assertEveryFileWhole(dir.resolve("b"));
+    }
+
+    /** The error lines, without the hint to run with --debug. */
+    private static List<String> errorLines(CliRun run) {
+        return run.err().lines().filter(l -> l.startsWith("llmperf4j: error: "))
+                .map(l -> l.replace(" (run with --debug for details)", "")).toList();
+    }
+
+    /**
      * The 12 KiB tmpfs's folder as the QA found it: a 0-byte llmperf summary, a journal with a cut last line, an empty
      * file list; and the user's own files beside them.
      */

@@ -5,6 +5,7 @@ import io.llmperf4j.model.BenchmarkSettings;
 import io.llmperf4j.report.llmperf.LlmperfFileNames;
 import io.llmperf4j.report.metrics.RunMetrics;
 import io.llmperf4j.report.output.IterationsFile;
+import io.llmperf4j.report.output.ResultFiles;
 import io.llmperf4j.report.output.ResultsFolder;
 import io.llmperf4j.report.summary.RunEnvironment;
 import java.io.IOException;
@@ -116,21 +117,17 @@ public final class HtmlReport {
                     writeLevelIterationPages(folder.dir(), folder.base(), IterationsFile.read(iterations),
                             file.getFileName().toString());
                 }
-                Files.writeString(file, new SweepPage(SweepData.read(folder.file())).render(), StandardCharsets.UTF_8);
-                return file;
+                return writePage(file, new SweepPage(SweepData.read(folder.file())).render());
             }
             case ITERATIONS -> {
                 Path file = folder.dir().resolve(folder.base() + FILE_SUFFIX);
                 List<IterationsFile.Row> rows = IterationsFile.read(folder.file());
-                Files.writeString(file, new IterationsPage(folder.base(), rows,
-                        IterationsPage.readScores(folder.dir(), folder.base(), rows)).render(), StandardCharsets.UTF_8);
-                return file;
+                return writePage(file, new IterationsPage(folder.base(), rows,
+                        IterationsPage.readScores(folder.dir(), folder.base(), rows)).render());
             }
             case COMPARISON -> {
                 Path file = folder.dir().resolve("comparison" + FILE_SUFFIX);
-                Files.writeString(file, new ComparisonPage(ComparisonData.read(folder.file())).render(),
-                        StandardCharsets.UTF_8);
-                return file;
+                return writePage(file, new ComparisonPage(ComparisonData.read(folder.file())).render());
             }
             case RUN -> {
                 return runFromResultsDir(dirOrSummary, options);
@@ -153,12 +150,25 @@ public final class HtmlReport {
         }
         List<Path> pages = new ArrayList<>();
         for (Map.Entry<String, List<IterationsFile.Row>> level : byLevel.entrySet()) {
-            Path page = dir.resolve(level.getKey());
-            Files.writeString(page, new IterationsPage(base, level.getValue(), scores, sweepPage).render(),
-                    StandardCharsets.UTF_8);
-            pages.add(page);
+            pages.add(writePage(dir.resolve(level.getKey()),
+                    new IterationsPage(base, level.getValue(), scores, sweepPage).render()));
         }
         return pages;
+    }
+
+    /**
+     * Writes {@code html} to {@code file} whole or not at all ({@link ResultFiles#writeWhole}): a full disk leaves no
+     * cut page under the page's name, nor an earlier page cut.
+     */
+    private static Path writePage(Path file, String html) throws IOException {
+        Path dir = file.toAbsolutePath().getParent();
+        String name = file.getFileName().toString();
+        ResultFiles.writeWhole(dir, into -> {
+            Path staged = into.resolve(name);
+            Files.writeString(staged, html, StandardCharsets.UTF_8);
+            return List.of(staged);
+        });
+        return file;
     }
 
     private static Path runFromResultsDir(Path dirOrSummary, HtmlReportOptions options) throws IOException {
@@ -174,7 +184,11 @@ public final class HtmlReport {
             base = summaryBase(dirOrSummary);
         }
         Path file = dir.resolve(base + FILE_SUFFIX);
-        write(data, options, file);
+        ResultFiles.writeWhole(file.toAbsolutePath().getParent(), into -> { // whole or absent, as writePage
+            Path staged = into.resolve(file.getFileName().toString());
+            write(data, options, staged);
+            return List.of(staged);
+        });
         return file;
     }
 

@@ -3,6 +3,7 @@ package io.llmperf4j.report.output;
 import java.io.IOException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -17,6 +18,16 @@ public final class ResultsNotWrittenException extends IOException {
         super(message(failed, kept, cause), cause);
         this.failed = List.copyOf(failed);
         this.kept = List.copyOf(kept);
+    }
+
+    /**
+     * This failure with {@code earlier} kept too: the files a command wrote whole before the write that failed, so
+     * that its one error line names every file it kept (a sweep's table before its page).
+     */
+    public ResultsNotWrittenException keptAfter(List<Path> earlier) {
+        List<Path> all = new ArrayList<>(earlier);
+        kept.stream().filter(p -> !all.contains(p)).forEach(all::add);
+        return new ResultsNotWrittenException(failed, all, (IOException) getCause());
     }
 
     /** The names of the files that could not be written (absent from the folder). */

@@ -1,5 +1,6 @@
 package io.llmperf4j.report.search;
 
+import io.llmperf4j.report.output.ResultFiles;
 import io.llmperf4j.report.summary.SummaryJson;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
@@ -28,9 +29,16 @@ public final class SearchFiles {
     private SearchFiles() {
     }
 
-    /** Writes the three files into {@code dir}; returns them. */
+    /**
+     * Writes the three files into {@code dir}, each whole or absent ({@link ResultFiles#writeWhole}); returns them.
+     *
+     * @throws io.llmperf4j.report.output.ResultsNotWrittenException naming the files not written and those kept
+     */
     public static List<Path> write(Path dir, String base, SearchDocument doc) throws IOException {
-        Files.createDirectories(dir);
+        return ResultFiles.writeWhole(dir, into -> writeInto(into, base, doc));
+    }
+
+    private static List<Path> writeInto(Path dir, String base, SearchDocument doc) throws IOException {
         Path json = dir.resolve(base + "_search.json");
         Files.writeString(json, SummaryJson.prettyJson(doc, json.getFileName().toString()), StandardCharsets.UTF_8);
         Path csv = dir.resolve(base + "_search.csv");
