@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.llmperf4j.model.ClientOverhead;
+import io.llmperf4j.report.output.ResultFiles;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -97,9 +98,16 @@ public final class CalibrationReport {
         return out.toString();
     }
 
-    /** Writes both files into {@code dir} (created if missing); returns them. */
+    /**
+     * Writes both files into {@code dir} (created if missing), each whole or absent ({@link ResultFiles#writeWhole});
+     * returns them.
+     */
     public static List<Path> write(Calibration.Settings s, List<Calibration.Level> levels, Path dir) throws IOException {
-        Files.createDirectories(dir);
+        return ResultFiles.writeWhole(dir, into -> writeInto(s, levels, into));
+    }
+
+    private static List<Path> writeInto(Calibration.Settings s, List<Calibration.Level> levels, Path dir)
+            throws IOException {
         List<Row> rows = levels.stream().map(Row::of).toList();
         Document doc = new Document("llmperf4j " + ToolVersion.version(),
                 new Settings(s.ttft().toNanos() / 1e6, s.interToken().toNanos() / 1e6, s.outputTokens()),

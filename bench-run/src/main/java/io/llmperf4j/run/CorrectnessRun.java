@@ -126,7 +126,8 @@ final class CorrectnessRun {
             folder.announceWritten(err, files.summaryJson().getParent(), files.summaryJson().getFileName() + ", "
                     + files.individualResponsesJson().getFileName());
         } catch (IOException e) {
-            throw new RunFailedException("could not write results to " + options.resultsDir() + ": " + e, e);
+            throw new RunFailedException("could not write results to " + options.resultsDir() + ": "
+                    + ModelRun.why(e), e);
         }
     }
 }

@@ -20,6 +20,7 @@ import io.llmperf4j.report.embeddings.EmbeddingsSummary;
 import io.llmperf4j.report.embeddings.EmbeddingsSweep;
 import io.llmperf4j.report.llmperf.LlmperfFileNames;
 import io.llmperf4j.report.output.OpenLoopFile;
+import io.llmperf4j.report.output.ResultFiles;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -60,6 +61,8 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
     private ResultsFolder folder;
     private final List<EmbeddingsSweep.Level> levels = new ArrayList<>();
     private final List<LevelOutcome> outcomes = new ArrayList<>();
+    /** A single level's files that could not be written (a full disk): thrown once its figures are printed. */
+    private RunFailedException filesNotWritten;
 
     EmbeddingsBenchmark(RunRequest options, PrintStream out, PrintStream err, FailureGate failureGate, boolean quiet) {
         this.options = options;
@@ -147,6 +150,10 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
             }
         }
         print(result);
+        if (filesNotWritten != null) { // the console's figures need no disk: printed first, then the error
+            throw new RunFailedException(filesNotWritten.getMessage() + "; the report above has the run's figures",
+                    filesNotWritten);
+        }
         if (quiet && plan.multiLevel()) {
             result.verdict().warnings().forEach(w -> err.println("llmperf4j: warning: " + w));
         }
@@ -222,7 +229,12 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
         levels.add(new EmbeddingsSweep.Level(level.level(), LoadSettings.formatLevel(level.level()), summary,
                 outcome.aborted(), folder));
         if (levelDir != null) {
-            writeLevelFiles(summary, load, level);
+            try {
+                writeLevelFiles(summary, load, level);
+            } catch (RunFailedException notWritten) {
+                if (plan.multiLevel()) throw notWritten; // a sweep stops at the level whose files did not fit
+                filesNotWritten = notWritten;
+            }
         }
         if (plan.multiLevel()) {
             err.printf(Locale.ROOT, "llmperf4j: %s done: %d/%d ok, %.2f inputs/s, %.1f input tok/s, p90 %.4f s%s%n",
@@ -253,18 +265,22 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
         EmbeddingsSummary.Settings settings = new EmbeddingsSummary.Settings(common.model(), endpointShown,
                 concurrency, shape.meanInputTokens(), shape.stddevInputTokens(), loadText, common.metadata());
         try {
-            EmbeddingsSummary.Written files = summary.write(levelDir, base(), settings, load.timedOut());
-            List<String> names = new ArrayList<>(List.of(files.summaryJson().getFileName().toString(),
-                    files.csv().getFileName().toString()));
-            if (load instanceof OpenLoopResult open) {
-                names.add(OpenLoopFile.write(levelDir, base(), LoadFiles.openLoop(common.model(), open,
-                        plan.warmupText(), false)).getFileName().toString());
-            }
+            // each file whole or absent, as a token benchmark's level files
+            List<Path> files = ResultFiles.writeWhole(levelDir, into -> {
+                EmbeddingsSummary.Written written = summary.write(into, base(), settings, load.timedOut());
+                List<Path> all = new ArrayList<>(List.of(written.summaryJson(), written.csv()));
+                if (load instanceof OpenLoopResult open) {
+                    all.add(OpenLoopFile.write(into, base(), LoadFiles.openLoop(common.model(), open,
+                            plan.warmupText(), false)));
+                }
+                return all;
+            });
+            List<String> names = files.stream().map(f -> f.getFileName().toString()).toList();
             if (!plan.multiLevel()) {
                 folder.announceWritten(err, levelDir, String.join(", ", names));
             }
         } catch (IOException e) {
-            throw new RunFailedException("could not write results to " + levelDir + ": " + e, e);
+            throw new RunFailedException("could not write results to " + levelDir + ": " + ModelRun.why(e), e);
         }
     }
 
@@ -294,12 +310,13 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
         out.flush();
         if (common.resultsDir() != null) {
             try {
-                Path csv = EmbeddingsSweep.writeCsv(common.resultsDir(), base(), plan.loadUnit(), levels);
+                Path csv = ResultFiles.writeWhole(common.resultsDir(), into -> List.of(EmbeddingsSweep.writeCsv(into,
+                        base(), plan.loadUnit(), levels))).get(0); // whole or absent, never cut
                 folder.announceWritten(err, common.resultsDir(), csv.getFileName() + " and a folder per level ("
                         + String.join(", ", levels.stream().map(EmbeddingsSweep.Level::folder).toList()) + ")");
             } catch (IOException e) {
                 throw new RunFailedException("could not write the sweep table to " + common.resultsDir() + ": "
-                        + e, e);
+                        + ModelRun.why(e), e);
             }
         }
     }
