@@ -349,8 +349,9 @@ final class ModelRun implements BenchmarkListener {
     }
 
     /**
-     * A single level whose files cannot be written (a full disk) still ends its run and is printed, as the console
-     * report needs no disk: the caller prints this run, then calls {@link #failIfFilesNotWritten}. Without this call
+     * A single level whose files cannot be written (a full disk), or a sweep whose table or page cannot be at its
+     * end, still ends its run and is printed, as the console report needs no disk: the caller prints this run, then
+     * calls {@link #failIfFilesNotWritten}. Without this call
      * the failure ends the run at once, as before (a capacity search's probe, which prints nothing of its own).
      */
     void printFirst() {
