@@ -53,16 +53,18 @@ class ServerMetricsWarmupWindowTest {
         double delivered = summary.get("throughput").get("output_tokens_delivered").asDouble();
         assertTrue(delivered > REQUESTS * OUTPUT, "the warmup's tail is delivered inside the window: " + delivered);
 
-        // every token generated between the two scrapes was delivered between them, but those in transit around the
-        // opening scrape's read (known within its exchange; the client's stamps lag the server's writes): a few, 3 %
-        // of the window's at most here (QA: 1,140 reported of the window's 1,380, 17 % off, unsaid)
+        // the server counted from an instant inside the opening scrape's exchange, the client's span starts when
+        // that answer was read, so the server has every token the client received in the span but those in transit
+        // before it (a few, 3 % of the window's at most here), plus what it wrote during the exchange, which grows
+        // with a busy machine's delays (ServerMetricsMidRunTest failed a try on that side at the window's end): the
+        // bound is one-sided. The QA's bug was on this side: 1,140 reported of the window's 1,380, 17 % low, unsaid
         long generated = s.get("generation_tokens").asLong();
-        double tolerance = 0.03 * delivered;
-        assertEquals(client.get("output_tokens").asDouble(), generated, tolerance, s::toString);
-        assertEquals(client.get("requests_ended").asInt(), s.get("requests_finished").asInt(), 2, s::toString);
+        double sameSpan = client.get("output_tokens").asDouble();
+        assertTrue(generated >= sameSpan - 0.03 * delivered && generated <= 1.03 * delivered, s::toString);
+        assertTrue(s.get("requests_finished").asInt() >= client.get("requests_ended").asInt() - 2, s::toString);
         assertTrue(client.get("warmup_requests_ended").asInt() > 0, "warmup requests ended after the opening: " + s);
-        // the server's counts and what they leave out add up to the window's truth, the client's delivered tokens
-        assertEquals(delivered, generated + client.get("missed_output_tokens").asDouble(), tolerance, s::toString);
+        // the client's span and what the counters leave out add up to the window's truth, the delivered tokens
+        assertEquals(delivered, sameSpan + client.get("missed_output_tokens").asDouble(), 1e-6, s::toString);
 
         double from = s.get("counted_from_s").asDouble();
         double to = s.get("counted_to_s").asDouble();
