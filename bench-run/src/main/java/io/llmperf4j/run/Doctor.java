@@ -263,19 +263,21 @@ public final class Doctor {
                     "the server is not OpenAI-compatible at this base URL"));
             return null;
         }
+        // the ids as the console shows them (the server's text: PrintableText); the request sends the id as served
+        List<String> shown = ids.stream().map(PrintableText::of).toList();
         if (requestedModel == null) {
             if (ids.isEmpty()) {
                 results.add(DoctorCheck.Result.fail("model", "/models lists no model", "pass --model ID"));
                 return null;
             }
-            results.add(DoctorCheck.Result.pass("model", "using '" + ids.get(0) + "', the first of "
-                    + ids.size() + " served (" + ServedModels.list(ids) + ")"));
+            results.add(DoctorCheck.Result.pass("model", "using '" + shown.get(0) + "', the first of "
+                    + ids.size() + " served (" + ServedModels.list(shown) + ")"));
             return ids.get(0);
         }
         if (!ids.contains(requestedModel)) {
             results.add(DoctorCheck.Result.fail("model", "'" + requestedModel + "' is not listed by /models",
                     "use one of the served model ids as --model: "
-                    + ServedModels.list(ids)));
+                    + ServedModels.list(shown)));
             return requestedModel; // some gateways serve unlisted models: the streamed request still tells
         }
         results.add(DoctorCheck.Result.pass("model", "'" + requestedModel + "' is served"));
@@ -315,13 +317,13 @@ public final class Doctor {
         if (api.streaming() && record.tags().endMarkerMissing()) {
             // a run counts it as a success, as llmperf does, and warns: the same here
             results.add(DoctorCheck.Result.warn(check, record.dataEventCount() + " SSE events, finish_reason "
-                    + record.finishReason() + ", but the stream ended without '" + api.endOfStreamName() + "'",
+                    + PrintableText.of(record.finishReason()) + ", but the stream ended without '" + api.endOfStreamName() + "'",
                     "a run counts such a stream as complete, as llmperf does, and warns END_MARKER_MISSING; a "
                             + "response cut short without a finish reason would be an error"));
         } else if (api.streaming()) {
             results.add(DoctorCheck.Result.pass(check, record.dataEventCount() + " SSE events, first content after "
                     + Math.round(record.ttftNanos() / 1e6) + " ms" + firstContentSplit(record) + ", finish_reason "
-                    + record.finishReason()));
+                    + PrintableText.of(record.finishReason())));
         } else {
             results.add(DoctorCheck.Result.pass(check, "POST " + endpoint + " answered in "
                     + Math.round(record.e2eNanos() / 1e6) + " ms"));
@@ -491,8 +493,9 @@ public final class Doctor {
         return text.endsWith("/") ? text.substring(0, text.length() - 1) : text;
     }
 
+    /** The server's words on one line: white space runs made one space, other controls escaped (PrintableText). */
     private static String abbreviate(String text) {
-        String oneLine = text.replaceAll("\\s+", " ").strip();
+        String oneLine = PrintableText.of(text.replaceAll("\\s+", " ").strip());
         return oneLine.length() <= 200 ? oneLine : oneLine.substring(0, 200) + "...";
     }
 }

@@ -202,6 +202,25 @@ class CorrectnessCommandTest {
     }
 
     @Test
+    void aMismatchedAnswersControlCharactersArePrintable() throws IOException {
+        // an ANSI colour, a NUL, a CR and a bidirectional override in the answer; the LF is llmperf's space
+        try (NumberAnsweringServer server = new NumberAnsweringServer(n -> say("\u001b[31mThe number\u0000 is\r\n",
+                Long.toString(n + 1), "\u202e!"))) {
+            CliRun run = CliRun.of(env(server.baseUrl()), "correctness", "--model", "m",
+                    "--max-num-completed-requests", "2", "--num-concurrent-requests", "1");
+            assertEquals(0, run.exitCode(), run::toString);
+            for (long n : numbers(11111, 2)) {
+                String line = "    mismatched request: \\x1b[31mThe number\\x00 is\\r " + (n + 1) + "\\u202e!, "
+                        + "expected: " + n + "\n";
+                assertTrue(run.out().contains(line), line + run);
+            }
+            for (char c : new char[] {'\u001b', '\u0000', '\r', '\u202e'}) {
+                assertEquals(-1, run.out().indexOf(c), (int) c + " in " + run);
+            }
+        }
+    }
+
+    @Test
     void theSimulatorsWordsAreAllMismatches(@TempDir Path tmp) throws IOException {
         try (SimulatedServer sim = SimulatedServer.start(SimulatorConfig.builder()
                 .timeToFirstToken(Duration.ofMillis(2)).interTokenDelay(Duration.ofMillis(1))

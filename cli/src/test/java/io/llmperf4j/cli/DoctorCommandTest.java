@@ -9,6 +9,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 
@@ -205,5 +212,46 @@ class DoctorCommandTest {
         CliRun run = doctor(server.baseUrl(), KEY, "--idle-timeout", "0");
         assertEquals(2, run.exitCode(), run::toString);
         assertTrue(run.err().contains("--idle-timeout"), run::toString);
+    }
+
+    /**
+     * The server's text doctor prints (the ids /models lists, an error body) made printable by the console's rule: an
+     * ANSI escape, a NUL or a CR from a server must not reach the terminal raw. The first id is still the one sent.
+     */
+    @Test
+    void theServersIdsAndErrorBodyArePrintable() throws IOException {
+        String red = "\u001b[31mred\u0000";
+        HttpServer raw = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8);
+        java.util.List<String> modelsSent = new java.util.concurrent.CopyOnWriteArrayList<>();
+        raw.createContext("/v1/models", exchange -> answer(exchange, 200, "application/json",
+                "{\"data\":[{\"id\":\"\\u001b[31mred\\u0000\"},{\"id\":\"ok\"}]}"));
+        raw.createContext("/v1/chat/completions", exchange -> {
+            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            // Jackson writes the escape in capitals
+            if (body.toLowerCase(java.util.Locale.ROOT).contains("\\u001b[31mred\\u0000")) modelsSent.add(red);
+            answer(exchange, 500, "text/plain", "bad \u001b[2Jthing\u0000 here\r\nend");
+        });
+        raw.start();
+        try {
+            CliRun run = doctor("http://127.0.0.1:" + raw.getAddress().getPort() + "/v1", KEY);
+            assertEquals(1, run.exitCode(), run::toString);
+            assertTrue(run.out().contains("[PASS] model: using '\\x1b[31mred\\x00', the first of 2 served "
+                    + "(\\x1b[31mred\\x00, ok)"), run::toString);
+            assertTrue(run.out().lines().anyMatch(l -> l.startsWith("[FAIL] streaming: HTTP_STATUS 500: ")
+                    && l.contains("bad \\x1b[2Jthing\\x00 here end")), run::toString);
+            assertFalse(run.out().contains("\u001b") || run.out().contains("\u0000"), run::toString);
+            assertEquals(java.util.List.of(red), modelsSent, "the id as served is the one sent");
+        } finally {
+            raw.stop(0);
+        }
+    }
+
+    private static void answer(HttpExchange exchange, int status, String type, String body) throws IOException {
+        try (exchange) {
+            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", type);
+            exchange.sendResponseHeaders(status, bytes.length);
+            exchange.getResponseBody().write(bytes);
+        }
     }
 }

@@ -91,8 +91,10 @@ public final class CorrectnessReport {
         out.append("Mismatched and errored requests.\n");
         for (CorrectnessResult result : results) {
             switch (result.outcome()) {
+                // the server's text: llmperf's reading (each "\n" a space), then the console's rule for the rest
+                // (an ESC, a NUL or a CR must not reach the terminal raw)
                 case MISMATCHED -> out.append("    mismatched request: ")
-                        .append(CorrectnessCheck.mismatchDisplayText(result.record().generatedText()))
+                        .append(PrintableText.of(CorrectnessCheck.mismatchDisplayText(result.record().generatedText())))
                         .append(", expected: ").append(result.expectedNumber()).append('\n');
                 case ERRORED -> out.append("    The request errored: ").append(result.record().failure().code())
                         .append(", ").append(PrintableText.of(result.record().failure().message())) // one line
