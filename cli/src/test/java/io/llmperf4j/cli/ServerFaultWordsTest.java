@@ -66,6 +66,10 @@ class ServerFaultWordsTest {
         for (String line : Files.readAllLines(dir.resolve("requests.jsonl"))) {
             String text = JSON.readTree(line).get("generated_text").asText();
             assertEquals("alpha ".repeat(10), text);
+            JsonNode tags = JSON.readTree(line).get("tags"); // each request's own count and first line
+            assertEquals(2, tags.path("ignored_stream_lines").asInt(-1), line);
+            assertEquals("hello", tags.path("ignored_stream_line").asText(), line);
+            assertFalse(tags.has("rest_of"), line); // no session's rest: not written
         }
     }
 
@@ -129,6 +133,12 @@ class ServerFaultWordsTest {
         assertTrue(run.out().contains("[OUTPUT_BEYOND_MAX_TOKENS] " + expected), run::toString);
         assertTrue(RunFolder.warning(RunFolder.summary(dir), "OUTPUT_BEYOND_MAX_TOKENS").startsWith(expected),
                 run::toString);
+        for (String line : Files.readAllLines(dir.resolve("requests.jsonl"))) { // a clean stream: no such tags
+            JsonNode tags = JSON.readTree(line).get("tags");
+            for (String unset : List.of("rest_of", "ignored_stream_lines", "ignored_stream_line")) {
+                assertFalse(tags.has(unset), unset + " in " + line);
+            }
+        }
     }
 
     /** A 4-request run (concurrency 2, max_tokens 20) against a server answering measured requests with {@code answer}. */

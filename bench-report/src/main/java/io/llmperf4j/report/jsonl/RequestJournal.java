@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.annotation.JsonAppend;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.RequestTags;
 import io.llmperf4j.report.output.ResultsDisk;
 
 import java.io.FilterOutputStream;
@@ -36,7 +37,8 @@ import java.util.regex.Pattern;
  * snake case ({@code ttft_nanos}, {@code content_event_nanos}, {@code failure.kind}, ...); times are nanoseconds
  * from the request's send. {@code worker_id}, the load worker that sent the request, is written only in a
  * distributed run; {@code send_lag_nanos}, how late the request went out against its schedule (its TTFT from the
- * intended send is {@code send_lag_nanos + ttft_nanos}), only in a run with a schedule (an open loop, or sessions).
+ * intended send is {@code send_lag_nanos + ttft_nanos}), only in a run with a schedule (an open loop, or sessions);
+ * {@code tags.rest_of}, {@code tags.ignored_stream_lines} and {@code tags.ignored_stream_line} only when set.
  */
 public final class RequestJournal implements AutoCloseable {
     public static final String FILE_NAME = "requests.jsonl";
@@ -47,6 +49,7 @@ public final class RequestJournal implements AutoCloseable {
             .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .disable(SerializationFeature.INDENT_OUTPUT)
             .addMixIn(RequestRecord.class, WorkerWhenSet.class)
+            .addMixIn(RequestTags.class, TagsWhenSet.class)
             .build();
 
     /** One record a line: the flush after the newline is the only one (not one more after the object). */
@@ -60,6 +63,22 @@ public final class RequestJournal implements AutoCloseable {
     private abstract static class WorkerWhenSet {
         @JsonInclude(JsonInclude.Include.NON_NULL)
         abstract String workerId();
+    }
+
+    /**
+     * Leaves out the tags that only some requests have: {@code rest_of} (a failed session's rest) and the stream's
+     * {@code ignored_stream_lines} and {@code ignored_stream_line} (a stream with lines without {@code data:}). Read
+     * back, an absent one is null or 0, as on every other request.
+     */
+    private abstract static class TagsWhenSet {
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        abstract String restOf();
+
+        @JsonInclude(JsonInclude.Include.NON_DEFAULT)
+        abstract int ignoredStreamLines();
+
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        abstract String ignoredStreamLine();
     }
 
     /**

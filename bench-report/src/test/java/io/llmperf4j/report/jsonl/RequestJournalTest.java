@@ -4,6 +4,7 @@ import io.llmperf4j.model.Failure;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestPhases;
 import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.RequestTags;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -61,6 +62,24 @@ class RequestJournalTest {
         assertFalse(lines.get(0).contains("worker"), lines.get(0));
         assertTrue(lines.get(1).contains("\"worker_id\":\"10.0.0.2:5701\""), lines.get(1));
         assertEquals("10.0.0.2:5701", RequestJournal.read(dir.resolve(RequestJournal.FILE_NAME)).get(1).workerId());
+    }
+
+    @Test
+    void aRestsSessionAndIgnoredStreamLinesAreWrittenOnlyWhenSetAndReadBack(@TempDir Path dir) throws IOException {
+        RequestTags set = RequestTags.NONE.withWorkloadSession(3, "s0").withIgnoredStreamLines(2, "hello");
+        try (RequestJournal journal = RequestJournal.create(dir)) {
+            journal.append(OK);
+            journal.append(FAILED.withTags(set));
+        }
+        List<String> lines = Files.readAllLines(dir.resolve(RequestJournal.FILE_NAME), StandardCharsets.UTF_8);
+        for (String unset : List.of("rest_of", "ignored_stream_lines", "ignored_stream_line")) {
+            assertFalse(lines.get(0).contains("\"" + unset + "\""), unset + " in " + lines.get(0));
+        }
+        assertTrue(lines.get(1).contains("\"rest_of\":\"s0\",\"ignored_stream_lines\":2,"
+                + "\"ignored_stream_line\":\"hello\""), lines.get(1));
+        List<RequestRecord> back = RequestJournal.read(dir.resolve(RequestJournal.FILE_NAME));
+        assertEquals(RequestTags.NONE, back.get(0).tags()); // absent reads as unset
+        assertEquals(set, back.get(1).tags());
     }
 
     @Test
