@@ -1,5 +1,10 @@
 package io.llmperf4j.model;
 
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -44,6 +49,67 @@ public final class RetryAfter {
     public static String consoleNote(int status, Range range) {
         if (range != null && !range.isEmpty()) return " [Retry-After: " + range + "; not retried]";
         return status == 429 ? " [not retried]" : "";
+    }
+
+    /**
+     * Failures counted by what they were, for a line that summarises them by status ("18x 429"): each with the note
+     * the console's failure line gives it ({@link #consoleNote}), so "Kept up: no: 18 of 60 arrivals failed (18x 429
+     * [Retry-After: 3-7 s; not retried])" says what "3x 429 Rate limit exceeded [Retry-After: 3-7 s; not retried]"
+     * says. Most frequent first, the first seen first among equals.
+     */
+    public static final class Tally {
+        private final Map<String, Entry> byWhat = new LinkedHashMap<>();
+
+        /**
+         * Counts one failure.
+         *
+         * @param what    how the line names it: an HTTP status ("429") or a kind ("request timeout")
+         * @param status  its HTTP status, 0 when it had none (a 429 without the header is still "not retried")
+         * @param message its message, which may end with a Retry-After note ({@link #note}); null when none
+         */
+        public Tally add(String what, int status, String message) {
+            Entry entry = byWhat.computeIfAbsent(what, k -> new Entry(status));
+            entry.count++;
+            entry.retryAfter.addFrom(message);
+            return this;
+        }
+
+        public boolean isEmpty() {
+            return byWhat.isEmpty();
+        }
+
+        /** "18x 429 [Retry-After: 3-7 s; not retried], 1x request timeout"; "" when nothing was counted. */
+        @Override
+        public String toString() {
+            return String.join(", ", worded(Integer.MAX_VALUE));
+        }
+
+        /** The most frequent alone, "3x 429 Rate limit exceeded [Retry-After: 7 s; not retried]"; "" when none. */
+        public String mostCommon() {
+            List<String> top = worded(1);
+            return top.isEmpty() ? "" : top.get(0);
+        }
+
+        private List<String> worded(int most) {
+            List<Map.Entry<String, Entry>> all = new ArrayList<>(byWhat.entrySet());
+            all.sort(Comparator.comparingInt((Map.Entry<String, Entry> e) -> e.getValue().count).reversed());
+            List<String> out = new ArrayList<>();
+            for (Map.Entry<String, Entry> e : all.subList(0, Math.min(most, all.size()))) {
+                out.add(e.getValue().count + "x " + e.getKey()
+                        + consoleNote(e.getValue().status, e.getValue().retryAfter));
+            }
+            return out;
+        }
+
+        private static final class Entry {
+            private final int status;
+            private final Range retryAfter = new Range();
+            private int count;
+
+            Entry(int status) {
+                this.status = status;
+            }
+        }
     }
 
     /** The Retry-After values of several failures: the least and greatest seconds, or the first date. */

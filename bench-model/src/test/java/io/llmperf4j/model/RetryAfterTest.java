@@ -37,4 +37,23 @@ class RetryAfterTest {
         date.addFrom("busy" + RetryAfter.note("Thu, 22 Oct 2026 07:28:00 GMT"));
         assertEquals("Wed, 21 Oct 2026 07:28:00 GMT and others", date.toString());
     }
+
+    @Test
+    void aTallyByStatusGivesEachStatusTheConsolesNote() {
+        RetryAfter.Tally tally = new RetryAfter.Tally();
+        assertEquals("", tally.toString());
+        tally.add("request timeout", 0, "no answer in 60 s");
+        for (String v : new String[]{"7", "3", "5"}) tally.add("429", 429, BODY + RetryAfter.note(v));
+        tally.add("429", 429, BODY); // one without the header: counted, adds no value
+        tally.add("503", 503, "busy");
+        tally.add("503", 503, "busy" + RetryAfter.note("2"));
+        assertEquals("4x 429 [Retry-After: 3-7 s; not retried], 2x 503 [Retry-After: 2 s; not retried], "
+                + "1x request timeout", tally.toString());
+        assertEquals("2x 429 [not retried]", new RetryAfter.Tally().add("429", 429, BODY).add("429", 429, null)
+                .toString(), "a 429 without the header is still not retried");
+        assertEquals("1x 500, 1x 502", new RetryAfter.Tally().add("500", 500, "x").add("502", 502, "y").toString(),
+                "equal counts keep the order first seen");
+        assertEquals("4x 429 [Retry-After: 3-7 s; not retried]", tally.mostCommon());
+        assertEquals("", new RetryAfter.Tally().mostCommon());
+    }
 }

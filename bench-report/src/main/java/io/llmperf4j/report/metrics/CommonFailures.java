@@ -7,9 +7,7 @@ import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RetryAfter;
 import io.llmperf4j.report.summary.Redaction;
 
-import java.util.Comparator;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -30,7 +28,7 @@ final class CommonFailures {
 
     /** Per kind of the server's words, its most common status and message among the failed records. */
     static Map<FailureKind, String> of(List<RequestRecord> records) {
-        Map<FailureKind, Map<String, Entry>> counts = new EnumMap<>(FailureKind.class);
+        Map<FailureKind, RetryAfter.Tally> counts = new EnumMap<>(FailureKind.class);
         for (RequestRecord record : records) {
             if (record.succeeded() || !serversWords(record.failure().kind())) continue;
             Failure failure = record.failure();
@@ -38,20 +36,19 @@ final class CommonFailures {
             String message = RetryAfter.without(failure.message());
             // the client's own words (a redirect's hint, the base to set, ends a long URL): whole
             String words = failure.clientWorded() ? Redaction.secrets(message) : words(message);
-            String key = failure.withCode(words);
-            counts.computeIfAbsent(failure.kind(), k -> new LinkedHashMap<>())
-                    .computeIfAbsent(key, k -> new Entry(failure.code())).add(failure.message());
+            counts.computeIfAbsent(failure.kind(), k -> new RetryAfter.Tally())
+                    .add(failure.withCode(words), failure.code(), failure.message());
         }
         return mostCommon(counts);
     }
 
     /** The same from per-request metrics, which keep the status but not the message. */
     static Map<FailureKind, String> ofCodes(List<RequestMetrics> requests) {
-        Map<FailureKind, Map<String, Entry>> counts = new EnumMap<>(FailureKind.class);
+        Map<FailureKind, RetryAfter.Tally> counts = new EnumMap<>(FailureKind.class);
         for (RequestMetrics r : requests) {
             if (r.succeeded() || !serversWords(r.failureKind()) || r.failureCode() <= 0) continue;
-            counts.computeIfAbsent(r.failureKind(), k -> new LinkedHashMap<>())
-                    .computeIfAbsent(String.valueOf(r.failureCode()), k -> new Entry(r.failureCode())).add(null);
+            counts.computeIfAbsent(r.failureKind(), k -> new RetryAfter.Tally())
+                    .add(String.valueOf(r.failureCode()), r.failureCode(), null);
         }
         return mostCommon(counts);
     }
@@ -62,31 +59,12 @@ final class CommonFailures {
 
     /**
      * Each kind's most frequent entry (the first seen among equals) as "Nx entry", then what a 429 or a
-     * Retry-After needs said ({@link RetryAfter#consoleNote}).
+     * Retry-After needs said: {@link RetryAfter.Tally}, the words every line that counts failures by status uses.
      */
-    private static Map<FailureKind, String> mostCommon(Map<FailureKind, Map<String, Entry>> counts) {
+    private static Map<FailureKind, String> mostCommon(Map<FailureKind, RetryAfter.Tally> counts) {
         Map<FailureKind, String> top = new EnumMap<>(FailureKind.class);
-        counts.forEach((kind, entries) -> entries.entrySet().stream()
-                .max(Comparator.comparingInt(e -> e.getValue().count))
-                .ifPresent(e -> top.put(kind, e.getValue().count + "x " + e.getKey()
-                        + RetryAfter.consoleNote(e.getValue().status, e.getValue().retryAfter))));
+        counts.forEach((kind, tally) -> top.put(kind, tally.mostCommon()));
         return top;
-    }
-
-    /** Failures of one status and message: how many, and the Retry-After values they carried. */
-    private static final class Entry {
-        private final int status;
-        private final RetryAfter.Range retryAfter = new RetryAfter.Range();
-        private int count;
-
-        Entry(int status) {
-            this.status = status;
-        }
-
-        void add(String message) {
-            count++;
-            retryAfter.addFrom(message);
-        }
     }
 
     /** A failure's message, short: the server's own words in an error body, else the body's text without markup. */
