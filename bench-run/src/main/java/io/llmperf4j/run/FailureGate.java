@@ -4,6 +4,7 @@ import io.llmperf4j.model.ErrorBodies;
 import io.llmperf4j.model.Failure;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.PartialAnswer;
+import io.llmperf4j.model.PrintableText;
 import io.llmperf4j.model.RequestPhases;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RetryAfter;
@@ -215,9 +216,10 @@ final class FailureGate {
         return shapes.values().stream().mapToInt(shape -> shape.count).sum();
     }
 
+    /** The server's words (a stream's error event) on one printable line: controls escaped (PrintableText). */
     private static String oneLine(String message) {
         String flat = message.replaceAll("\\s+", " ").strip();
-        return flat.length() <= MESSAGE_CHARS ? flat : flat.substring(0, MESSAGE_CHARS) + "...";
+        return PrintableText.of(flat.length() <= MESSAGE_CHARS ? flat : flat.substring(0, MESSAGE_CHARS) + "...");
     }
 
     private static String plain(double value) {

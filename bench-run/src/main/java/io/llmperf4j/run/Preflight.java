@@ -13,6 +13,7 @@ import io.llmperf4j.model.ErrorBodies;
 import io.llmperf4j.model.Failure;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.PartialAnswer;
+import io.llmperf4j.model.PrintableText;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.report.summary.Redaction;
@@ -478,8 +479,10 @@ final class Preflight {
         if (responseBody) {
             message = ErrorBodies.oneLine(message, MESSAGE_CHARS);
         } else {
+            // a stream's error event is the server's text too: an ESC or a NUL in it must not act on the console
             message = message.replaceAll("\\s+", " ").strip();
             if (message.length() > MESSAGE_CHARS) message = message.substring(0, MESSAGE_CHARS) + "...";
+            message = PrintableText.of(message);
         }
         return message.isEmpty() ? "(no message)" : message;
     }

@@ -141,8 +141,47 @@ class ServerFaultWordsTest {
         }
     }
 
+    @Test
+    void anErrorEventsWordsArePrintableInTheFailedRunsLines(@TempDir Path dir) throws Exception {
+        CliRun run = run(dir, (exchange, n) -> errorEvent(exchange, NASTY));
+        assertEquals(4, run.exitCode(), run::toString); // every request failed
+        assertTrue(run.err().contains("  4x 500 line one, with \"quotes\" line two \\x1b[31mRED\\x1b[0m and "
+                + "NUL\\x00 end"), run::toString);
+        assertNoControls(run);
+    }
+
+    @Test
+    void anErrorEventAnsweringThePreRunCheckIsPrintable(@TempDir Path dir) throws Exception {
+        CliRun run = run(dir, (exchange, n) -> errorEvent(exchange, NASTY), (exchange, n) -> errorEvent(exchange,
+                NASTY));
+        assertTrue(run.exitCode() != 0, run::toString);
+        assertTrue(run.err().contains("line two \\x1b[31mRED\\x1b[0m and NUL\\x00 end"), run::toString);
+        assertNoControls(run);
+    }
+
+    /** Neither stream has the server's ESC or NUL. */
+    private static void assertNoControls(CliRun run) {
+        for (String text : List.of(run.out(), run.err())) {
+            assertFalse(text.contains("\u001b") || text.contains("\u0000"), run::toString);
+        }
+    }
+
+    /** 200 with an event stream whose only event is an error object saying {@code message} (code 500). */
+    private static void errorEvent(HttpExchange exchange, String message) throws IOException {
+        exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+        exchange.sendResponseHeaders(200, 0);
+        com.fasterxml.jackson.databind.node.ObjectNode event = JSON.createObjectNode();
+        event.putObject("error").put("message", message).put("code", 500);
+        SseEvents.write(exchange.getResponseBody(), event.toString());
+    }
+
     /** A 4-request run (concurrency 2, max_tokens 20) against a server answering measured requests with {@code answer}. */
     private static CliRun run(Path dir, Answer answer) throws IOException {
+        return run(dir, (exchange, n) -> stream(exchange, 1, 1, null), answer);
+    }
+
+    /** The same, the pre-run check's one-token request answered with {@code preRun}. */
+    private static CliRun run(Path dir, Answer preRun, Answer answer) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
         ExecutorService threads = Executors.newFixedThreadPool(4);
         AtomicInteger measured = new AtomicInteger();
@@ -151,7 +190,7 @@ class ServerFaultWordsTest {
             try (exchange) {
                 JsonNode body = JSON.readTree(exchange.getRequestBody().readAllBytes());
                 if (body.path("max_tokens").asInt() <= 1) {
-                    stream(exchange, 1, 1, null); // the pre-run check
+                    preRun.write(exchange, 0); // the pre-run check
                 } else {
                     answer.write(exchange, measured.incrementAndGet());
                 }
