@@ -188,7 +188,11 @@ public final class ClosedLoopRunner {
         final int slot;
         final int number;
         final RequestSpec spec;
-        final long sendNanos;
+        /**
+         * Its send: the client's start stamp, from which its TTFT and E2E count ({@link SendStamps}), set once the
+         * client took it; until then (and where the client gives none) the instant it was handed to the client.
+         */
+        long sendNanos;
         final boolean warmup;
         RequestHandle handle;
         /** Its slot has moved on (guarded by the run's lock). */
@@ -199,11 +203,10 @@ public final class ClosedLoopRunner {
         boolean wireEnded;
         long wireEndNanos;
 
-        Launch(int slot, int number, RequestSpec spec, long sendNanos, boolean warmup) {
+        Launch(int slot, int number, RequestSpec spec, boolean warmup) {
             this.slot = slot;
             this.number = number;
             this.spec = spec;
-            this.sendNanos = sendNanos;
             this.warmup = warmup;
         }
     }
@@ -376,10 +379,16 @@ public final class ClosedLoopRunner {
                 listener.onMeasureStart(now); // the live line's clock: the summary's start
             }
             int number = launches++;
-            Launch launch = new Launch(slot, number, spec != null ? spec : listed(slot, number), now, isWarmup);
+            Launch launch = new Launch(slot, number, spec != null ? spec : listed(slot, number), isWarmup);
             sending = true;
             try {
+                // the timeline's send is where the request goes to the client, not where the slot freed: the prompt
+                // taken and the body built in between would make every offset early (and every end, send + E2E)
+                long handedNanos = System.nanoTime();
+                launch.sendNanos = handedNanos;
                 launch.handle = client.send(launch.spec, () -> moveOn(launch));
+                launch.sendNanos = startNanos + SendStamps.actualOffset(launch.handle, startNanos,
+                        handedNanos - startNanos);
                 unrecorded.add(launch);
                 if (!isWarmup) sent++;
                 launch.handle.completion().whenComplete((record, error) ->

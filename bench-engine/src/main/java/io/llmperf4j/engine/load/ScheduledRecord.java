@@ -13,8 +13,9 @@ import java.util.function.ToLongFunction;
  *
  * <p>The record's own times ({@code ttftNanos}, {@code e2eNanos}, ...) count from the client's send, which
  * {@link io.llmperf4j.engine.client.LlmClient#send} stamps: the open loop and sessions record that stamp as
- * {@code actualSendOffsetNanos} ({@link SendStamps}), so send lag plus TTFT leaves nothing out; a closed loop stamps
- * just before the send, microseconds earlier. Latencies
+ * {@code actualSendOffsetNanos} ({@link SendStamps}), so send lag plus TTFT leaves nothing out; a closed loop records
+ * the same stamp (before, it stamped when the slot freed, before the prompt was taken and the body built, so its
+ * timeline ran early by that time). Latencies
  * "from intended" add the send lag: that is the response time a user arriving on schedule would see, queueing behind
  * a concurrency cap or a late pacer included (no coordinated omission). In a closed loop the intended send is the
  * moment the slot freed, which is when it sends: both offsets are equal; but a turn of a multi-turn session
@@ -24,8 +25,8 @@ import java.util.function.ToLongFunction;
  * @param record                  the request's record (output tokens counted)
  * @param arrivalIndex            the arrival (open loop) or launch (closed loop) number, 0-based, warmup included
  * @param intendedSendOffsetNanos when the schedule wanted the request sent
- * @param actualSendOffsetNanos   the client's start stamp (or, where the client gives none or in a closed loop,
- *                                just before the request was handed to it)
+ * @param actualSendOffsetNanos   the client's start stamp (or, where the client gives none, just before the request
+ *                                was handed to it)
  * @param warmup                  a warmup request, excluded from results
  */
 public record ScheduledRecord(RequestRecord record, int arrivalIndex, long intendedSendOffsetNanos,
