@@ -474,6 +474,7 @@ final class ModelRun implements BenchmarkListener {
         // due at a time the client set (after its think time) from the actual send, its lag warned apart
         RunMetrics metrics = metrics(run, arrivalLags(load), load.warmupRecords(), serverGoneBefore(outcome));
         metrics = behindSchedule(outcome.summary(), load).map(metrics::withWarning).orElse(metrics);
+        metrics = metrics.withKeptUp(keptUp(outcome.summary()));
         metrics = sentLate(load).map(metrics::withWarning).orElse(metrics);
         metrics = turnsSentLate(load).map(metrics::withWarning).orElse(metrics);
         if (cx.serverMetrics() != null) {
@@ -649,6 +650,16 @@ final class ModelRun implements BenchmarkListener {
         return Optional.of(RunWarnings.behindSchedule(verdict.achievedShare(), verdict.shareLow(),
                 verdict.shareHigh(), summary.scheduledRequestsPerSecond(), sent, 1 - plan.rules().minThroughputGain(),
                 SaturationVerdict.failedArrivals(summary.keepUp()).orElse(null)));
+    }
+
+    /**
+     * The summary's {@code kept_up}: the open loop's verdict on its offer as its "Kept up:" line reads it (the rate
+     * sweep's rule on this level alone), in the sweep file's words; null where no line is printed.
+     */
+    private String keptUp(LevelSummary summary) {
+        if (!Double.isFinite(summary.scheduledRequestsPerSecond())) return null;
+        return LoadFiles.keptUp(SaturationVerdict.evaluate(List.of(summary), plan.rules(), "rate").levels().get(0)
+                .keptUp());
     }
 
     /**

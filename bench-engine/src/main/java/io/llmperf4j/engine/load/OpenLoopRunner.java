@@ -79,7 +79,14 @@ public final class OpenLoopRunner {
      * Called on the pacer thread with each arrival's index once it is due, before its send is stamped: a seam that
      * makes the client late on chosen arrivals (a test's stand-in for a pacer kept from the CPU); none by default.
      */
-    private volatile IntConsumer beforeSend = i -> { };
+    private volatile IntConsumer beforeSend = pacerDelay(Long.getLong(PACER_DELAY_PROPERTY, 0));
+
+    /**
+     * A test seam for whole-command tests (docs/load.md, "Kept up"): the JVM's system property of this name holds a
+     * pause in ms made before every send, {@link #beforeSend}'s, so a test can make the client late through the real
+     * command without relying on a busy machine. Never set for a real run.
+     */
+    public static final String PACER_DELAY_PROPERTY = "llmperf4j.test.pacer-delay-ms";
 
     public OpenLoopRunner(LlmClient client, TokenCounter tokenCounter) {
         this(client, tokenCounter, CancelGrace.GRACE);
@@ -90,6 +97,18 @@ public final class OpenLoopRunner {
         this.client = Objects.requireNonNull(client, "client");
         this.tokenCounter = Objects.requireNonNull(tokenCounter, "tokenCounter");
         this.cancelGrace = Objects.requireNonNull(cancelGrace, "cancelGrace");
+    }
+
+    /** A pause of {@code millis} before each send; nothing for 0 or less. */
+    private static IntConsumer pacerDelay(long millis) {
+        if (millis <= 0) return i -> { };
+        return i -> {
+            try {
+                Thread.sleep(millis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // kept for whoever asked
+            }
+        };
     }
 
     /** Sets {@link #beforeSend} for the runs that follow. */

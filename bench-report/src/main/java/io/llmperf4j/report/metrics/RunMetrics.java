@@ -49,6 +49,9 @@ import java.util.function.ToLongFunction;
  *                              warmup's included when the run's warmup records were given, computed once for the
  *                              summary and the console; null when these metrics were not computed from a run (merged
  *                              iterations) or were rebuilt without it ({@link #deliveredIn} then computes it)
+ * @param keptUp                an open loop's keep-up verdict in the sweep file's words (yes, no, cannot_tell,
+ *                              client_behind), set by the run, which knows its schedule ({@link #withKeptUp});
+ *                              null for a closed loop, sessions, or a level the rule does not judge
  */
 public record RunMetrics(
         MetricsConfig config,
@@ -68,7 +71,8 @@ public record RunMetrics(
         Optional<Goodput> goodput,
         Optional<LevelJudgement> sloVerdict,
         List<RunWarning> warnings,
-        DeliveredTokens delivered) {
+        DeliveredTokens delivered,
+        String keptUp) {
 
     private static final double NANOS_PER_SECOND = 1e9;
 
@@ -94,7 +98,19 @@ public record RunMetrics(
                       Optional<LevelJudgement> sloVerdict, List<RunWarning> warnings) {
         this(config, requests, stats, durationNanos, requestsSent, requestsRecorded, requestsSucceeded,
                 totalOutputTokens, outputTokensPerSecond, requestsPerSecond, outputTokenSources, inputTokenSources,
-                tokenDiscrepancy, errors, goodput, sloVerdict, warnings, null);
+                tokenDiscrepancy, errors, goodput, sloVerdict, warnings, null, null);
+    }
+
+    /** Without a keep-up verdict (a closed loop, or figures merged from iterations). */
+    public RunMetrics(MetricsConfig config, List<RequestMetrics> requests, Map<Metric, MetricStats> stats,
+                      long durationNanos, int requestsSent, int requestsRecorded, int requestsSucceeded,
+                      long totalOutputTokens, double outputTokensPerSecond, double requestsPerSecond,
+                      TokenSourceCounts outputTokenSources, TokenSourceCounts inputTokenSources,
+                      TokenDiscrepancy tokenDiscrepancy, ErrorBreakdown errors, Optional<Goodput> goodput,
+                      Optional<LevelJudgement> sloVerdict, List<RunWarning> warnings, DeliveredTokens delivered) {
+        this(config, requests, stats, durationNanos, requestsSent, requestsRecorded, requestsSucceeded,
+                totalOutputTokens, outputTokensPerSecond, requestsPerSecond, outputTokenSources, inputTokenSources,
+                tokenDiscrepancy, errors, goodput, sloVerdict, warnings, delivered, null);
     }
 
     /**
@@ -170,7 +186,14 @@ public record RunMetrics(
     public RunMetrics withDelivered(DeliveredTokens tokens) {
         return new RunMetrics(config, requests, stats, durationNanos, requestsSent, requestsRecorded,
                 requestsSucceeded, totalOutputTokens, outputTokensPerSecond, requestsPerSecond, outputTokenSources,
-                inputTokenSources, tokenDiscrepancy, errors, goodput, sloVerdict, warnings, tokens);
+                inputTokenSources, tokenDiscrepancy, errors, goodput, sloVerdict, warnings, tokens, keptUp);
+    }
+
+    /** A copy carrying an open loop's keep-up verdict ({@link #keptUp}; null: none). */
+    public RunMetrics withKeptUp(String verdict) {
+        return new RunMetrics(config, requests, stats, durationNanos, requestsSent, requestsRecorded,
+                requestsSucceeded, totalOutputTokens, outputTokensPerSecond, requestsPerSecond, outputTokenSources,
+                inputTokenSources, tokenDiscrepancy, errors, goodput, sloVerdict, warnings, delivered, verdict);
     }
 
     /** The delivered tokens computed with these metrics, else those of {@code run}'s records (no warmup's). */
@@ -187,7 +210,7 @@ public record RunMetrics(
         all.add(warning);
         return new RunMetrics(config, requests, stats, durationNanos, requestsSent, requestsRecorded,
                 requestsSucceeded, totalOutputTokens, outputTokensPerSecond, requestsPerSecond, outputTokenSources,
-                inputTokenSources, tokenDiscrepancy, errors, goodput, sloVerdict, all, delivered);
+                inputTokenSources, tokenDiscrepancy, errors, goodput, sloVerdict, all, delivered, keptUp);
     }
 
     /**

@@ -66,6 +66,9 @@ import java.util.function.Function;
  *                       absent without sessions and without cached-token counts ({@link SessionsSummary})
  * @param slo            the run judged against its {@code --slo} objectives ({@link SloVerdictJson}); optional:
  *                       absent without objectives
+ * @param keptUp         an open loop's verdict on its offer, the "Kept up:" line's in the sweep file's words: yes,
+ *                       no, cannot_tell, client_behind (only the client's send lag failed it); optional: absent
+ *                       for a closed loop, sessions, and a level the rule does not judge
  */
 public record SummaryDocument(
         String schema,
@@ -87,7 +90,8 @@ public record SummaryDocument(
         @JsonInclude(JsonInclude.Include.NON_NULL) ServerSideSummary server,
         @JsonInclude(JsonInclude.Include.NON_NULL) ImagesJson images,
         @JsonInclude(JsonInclude.Include.NON_NULL) SessionsSummary sessions,
-        @JsonInclude(JsonInclude.Include.NON_NULL) SloVerdictJson slo) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) SloVerdictJson slo,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String keptUp) {
 
     /** A summary without an images or sessions section. */
     public SummaryDocument(String schema, ToolJson tool, RunEnvironment environment, SettingsJson settings, RunJson run,
@@ -96,7 +100,7 @@ public record SummaryDocument(
                            StatisticsJson statistics, ClientOverheadJson clientOverhead, List<WarningJson> warnings,
                            DistributedJson distributed, ServerSideSummary server) {
         this(schema, tool, environment, settings, run, tokenCounting, metrics, throughput, errors, connections, phases,
-                goodput, statistics, clientOverhead, warnings, distributed, server, null, null, null);
+                goodput, statistics, clientOverhead, warnings, distributed, server, null, null, null, null);
     }
 
     private static final double NANOS_PER_MILLI = 1e6;
@@ -158,14 +162,15 @@ public record SummaryDocument(
                 ImagesJson.of(ImageUsage.of(run)),
                 SessionsSummary.of(run.records(), metrics.config().tokenCounting()),
                 SloVerdictJson.of(metrics.sloVerdict().orElse(null), metrics.goodput().map(
-                        Goodput::fromIntendedSend).orElse(false)));
+                        Goodput::fromIntendedSend).orElse(false)),
+                metrics.keptUp());
     }
 
     /** The same summary for a distributed run. */
     public SummaryDocument withDistributed(DistributedJson workers) {
         return new SummaryDocument(schema, tool, environment, settings, run, tokenCounting, metrics, throughput,
                 errors, connections, phases, goodput, statistics, clientOverhead, warnings, workers, server, images,
-                sessions, slo);
+                sessions, slo, keptUp);
     }
 
     /**
@@ -175,7 +180,7 @@ public record SummaryDocument(
     public SummaryDocument withStoppedBy(String signal) {
         return new SummaryDocument(schema, tool, environment, settings, run.stoppedBy(signal), tokenCounting, metrics,
                 throughput, errors, connections, phases, goodput, statistics, clientOverhead, warnings, distributed,
-                server, images, sessions, slo);
+                server, images, sessions, slo, keptUp);
     }
 
     /**
@@ -186,14 +191,14 @@ public record SummaryDocument(
         if (turns == null || sessions == null) return this;
         return new SummaryDocument(schema, tool, environment, settings, run, tokenCounting, metrics, throughput,
                 errors, connections, phases, goodput, statistics, clientOverhead, warnings, distributed, server,
-                images, sessions.withTurnsNotSent(turns), slo);
+                images, sessions.withTurnsNotSent(turns), slo, keptUp);
     }
 
     /** The same summary with the server's side of the measured window (null: none). */
     public SummaryDocument withServer(ServerSideSummary serverSide) {
         return new SummaryDocument(schema, tool, environment, settings, run, tokenCounting, metrics, throughput,
                 errors, connections, phases, goodput, statistics, clientOverhead, warnings, distributed, serverSide,
-                images, sessions, slo);
+                images, sessions, slo, keptUp);
     }
 
     /**
