@@ -331,6 +331,7 @@ final class LoadConsole {
         // a rate level whose share's interval straddles the threshold: neither kept up nor behind, said on its row
         if (verdict.levels().get(i).keptUp() == KeepUp.Reading.CANNOT_TELL) f = join(f, "too short to tell");
         if (verdict.levels().get(i).keptUp() == KeepUp.Reading.CLIENT_BEHIND) f = join(f, "client behind");
+        if (verdict.levels().get(i).keptUp() == KeepUp.Reading.AT_CAP) f = join(f, "at the cap");
         return f;
     }
 

@@ -157,8 +157,8 @@ final class LoadFiles {
 
     /** NaN and infinities are undefined: null. */
     /**
-     * A level's {@code kept_up}: yes, no, cannot_tell, client_behind (only the client's send lag failed it); null for a
-     * closed loop or a level not judged.
+     * A level's {@code kept_up}: yes, no, cannot_tell, client_behind (only the client's send lag failed it), at_cap
+     * (only waits for a slot at its --max-concurrency cap did); null for a closed loop or a level not judged.
      */
     static String keptUp(KeepUp.Reading reading) {
         if (reading == null) return null;
@@ -167,6 +167,7 @@ final class LoadFiles {
             case FELL_BEHIND -> "no";
             case CANNOT_TELL -> "cannot_tell";
             case CLIENT_BEHIND -> "client_behind";
+            case AT_CAP -> "at_cap";
         };
     }
 

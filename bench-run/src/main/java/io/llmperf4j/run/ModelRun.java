@@ -638,7 +638,8 @@ final class ModelRun implements BenchmarkListener {
      * whole 95 % interval under {@code 1 − --saturation-gain}) calls this open-loop level saturated; empty for a
      * closed loop, for a level too short to tell (its open-loop block's "Kept up:" line says so), for a level only the
      * client's send lag failed ({@link io.llmperf4j.engine.load.KeepUp.Reading#CLIENT_BEHIND}: its "Kept up:" line
-     * and SENT_LATE say so) and for a level the rule does not judge (too few successes: FEW_SAMPLES says so).
+     * and SENT_LATE say so), for a capped level only waits for a slot at its cap failed
+     * ({@link io.llmperf4j.engine.load.KeepUp.Reading#AT_CAP}: the same) and for a level the rule does not judge (too few successes: FEW_SAMPLES says so).
      */
     private Optional<RunWarning> behindSchedule(LevelSummary summary, LoadResult load) {
         if (!Double.isFinite(summary.scheduledRequestsPerSecond())) return Optional.empty();

@@ -55,7 +55,8 @@ class SummarySchemaConformanceTest {
         // a closed loop of sessions its --timeout cuts: turns not sent
         run(tmp.resolve("cut"), "--turns", "fixed:3", "--think-time", "fixed:30000", "--num-concurrent-requests", "2",
                 "--max-num-completed-requests", "6", "--timeout", "1");
-        // an open loop one request in flight cannot keep up with (under 10 req/s carried, 40 offered)
+        // an open loop one request in flight cannot keep up with (under 10 req/s carried, 40 offered), and whose
+        // 500s count as arrivals not served: behind even from its actual sends, so the cap is not all (kept_up no)
         run(tmp.resolve("open"), "--request-rate", "40", "--arrival", "constant", "--max-concurrency", "1",
                 "--max-num-completed-requests", "12");
         // sweep levels, each with a summary of its own
@@ -85,8 +86,8 @@ class SummarySchemaConformanceTest {
             assertTrue(documents.stream().anyMatch(d -> !d.at(pointer).isMissingNode() && !d.at(pointer).isNull()),
                     "no summary has " + pointer);
         }
-        assertTrue(documents.stream().anyMatch(d -> RunFolder.warning(d, "BEHIND_SCHEDULE") != null),
-                "no summary warns BEHIND_SCHEDULE");
+        assertTrue(documents.stream().anyMatch(d -> RunFolder.warning(d, "BEHIND_SCHEDULE") != null
+                && "no".equals(d.path("kept_up").asText())), "no summary warns BEHIND_SCHEDULE with kept_up no");
     }
 
     @Test

@@ -140,19 +140,21 @@ class SweepVerdictTest {
      * A rate sweep against 4 slots, 5× faster (10 ms + 19 × 2 ms: 83 req/s): at 150 req/s the service falls far
      * behind the offer, though its output tok/s grew some 300 % over 20 req/s (before: "saturation point: not
      * reached"). A one-level rate sweep is judged too, against its own offer. The levels last 0.6 s: 12 requests at
-     * 20 req/s, as 3 s of 4 req/s against the 5× slower server gave.
+     * 20 req/s, as 3 s of 4 req/s against the 5× slower server gave. No client cap: the arrivals queue in the server,
+     * whose backlog it is (a --max-concurrency 4 would hold them in the client instead, and the level would read
+     * "at the cap": AtCapCommandTest).
      */
     @Test
     void aRateSweepIsJudgedByWhetherTheServiceKeptUp(@TempDir Path dir) {
         try (SimulatedServer server = server(4, List.of(), 5)) {
             CliRun run = run(server, dir.resolve("a"), "--rate-sweep", "20,150", "--arrival", "constant",
-                    "--max-concurrency", "4", "--duration", "0.6");
+                    "--duration", "0.6");
             assertTrue(run.out().contains("\nsaturation point: rate 150 req/s (successes ended at "), run::toString);
             assertTrue(run.out().contains(" of the scheduled rate: the service fell behind the offer; threshold "
                     + "95.0 %)\n"), run::toString);
 
             CliRun one = run(server, dir.resolve("b"), "--rate-sweep", "150", "--arrival", "constant",
-                    "--max-concurrency", "4", "--duration", "0.6");
+                    "--duration", "0.6");
             assertTrue(one.out().contains("\nsaturation point: rate 150 req/s (successes ended at "), one::toString);
             assertTrue(one.out().contains("\nTTFT red line: not judged (one level judged: nothing to compare it "
                     + "with)\n"), one::toString);

@@ -69,7 +69,7 @@ import java.util.function.ToLongFunction;
  *                 be the service's: capacity signs, the server gone, no known cause (configuration failures,
  *                 cancellations and lost workers are not counted)
  * @param failedAs what they were, most frequent first, "18x 429" or "3x 503, 1x request timeout"; "" when none
- * @param actualSend the same arrivals fitted from their actual sends, with the send lag: an uncapped open loop's
+ * @param actualSend the same arrivals fitted from their actual sends, with the send lag: an open loop's
  *                 ({@link ActualSend}); null otherwise
  */
 public record KeepUp(double share, double low, double high, int requests, boolean byLength, int failed,
@@ -82,13 +82,25 @@ public record KeepUp(double share, double low, double high, int requests, boolea
      * from the actual ones failed by the client's lag alone, the capacity search's rule (bench-report's
      * ClientLagJudge, "client behind"; this module cannot depend on it, so the rule is restated in {@link #reading}).
      *
+     * <p>Under a cap ({@code --max-concurrency}) an arrival that finds the cap full waits for a slot: that lag is
+     * not the client's pacer but the cap's, and a level whose lag was mostly such waits ({@link CapWaits}) is
+     * {@link Reading#AT_CAP}, neither the service's backlog nor the client's lag.
+     *
      * @param fit             the fit from the actual sends (the same failed arrivals counted)
      * @param sendLagP90Millis p90 of the arrivals' send lags, ms
      * @param sendLagP99Millis p99, ms
+     * @param heldAtCap       the cap when most of the arrivals' send lag was spent with that many requests in
+     *                        flight ({@link CapWaits}); 0 when uncapped or the lag was the client's own
      */
-    public record ActualSend(KeepUp fit, double sendLagP90Millis, double sendLagP99Millis) {
+    public record ActualSend(KeepUp fit, double sendLagP90Millis, double sendLagP99Millis, int heldAtCap) {
         public ActualSend {
             java.util.Objects.requireNonNull(fit, "fit");
+            if (heldAtCap < 0) throw new IllegalArgumentException("cap: " + heldAtCap);
+        }
+
+        /** The lag was the client's own (no cap, or a cap that was not full). */
+        public ActualSend(KeepUp fit, double sendLagP90Millis, double sendLagP99Millis) {
+            this(fit, sendLagP90Millis, sendLagP99Millis, 0);
         }
     }
 
@@ -110,7 +122,13 @@ public record KeepUp(double share, double low, double high, int requests, boolea
          * the whole interval from the intended sends lies below the threshold, the whole interval from the actual
          * sends at or above it: the client fell behind its schedule, not the service ({@link ActualSend})
          */
-        CLIENT_BEHIND
+        CLIENT_BEHIND,
+        /**
+         * as {@link #CLIENT_BEHIND}, of a capped level whose send lag was mostly waits for a slot with the cap full
+         * ({@link ActualSend#heldAtCap}): the rate was the cap's (its requests in flight over their latency), so
+         * the level says neither that the service fell behind nor that the client did
+         */
+        AT_CAP
     }
 
     public KeepUp {
@@ -182,9 +200,10 @@ public record KeepUp(double share, double low, double high, int requests, boolea
     /** What this level says against {@code threshold} (0.95 for --saturation-gain 5), of its sustained share. */
     public Reading reading(double threshold) {
         if (sustainedHigh() < threshold) {
-            // ClientLagJudge's rule: fails from the intended sends, holds from the actual ones
-            return actualSend != null && actualSend.fit().reading(threshold) == Reading.KEPT_UP
-                    ? Reading.CLIENT_BEHIND : Reading.FELL_BEHIND;
+            // ClientLagJudge's rule: fails from the intended sends, holds from the actual ones; under a cap that
+            // held the sends, the cap's
+            if (actualSend == null || actualSend.fit().reading(threshold) != Reading.KEPT_UP) return Reading.FELL_BEHIND;
+            return actualSend.heldAtCap() > 0 ? Reading.AT_CAP : Reading.CLIENT_BEHIND;
         }
         if (sustainedLow() >= threshold) return Reading.KEPT_UP;
         return Reading.CANNOT_TELL;
@@ -230,19 +249,31 @@ public record KeepUp(double share, double low, double high, int requests, boolea
 
     /**
      * As {@link #of(List, List, ToIntFunction, boolean)}, with the fit from the actual sends and the arrivals' send
-     * lags ({@link ActualSend}): for an uncapped open loop, whose lag is the client's own.
+     * lags ({@link ActualSend}): for an uncapped open loop, whose lag is the client's own (a capped one's:
+     * {@link #withActualSends(List, List, ToIntFunction, boolean, CapWaits)}).
      */
     public static KeepUp withActualSends(List<ScheduledRecord> ok, List<ScheduledRecord> failed,
                                          ToIntFunction<RequestRecord> outputTokens, boolean cut) {
+        return withActualSends(ok, failed, outputTokens, cut, null);
+    }
+
+    /**
+     * As {@link #withActualSends(List, List, ToIntFunction, boolean)}, of a level capped at {@code capWaits}' cap:
+     * its lag is the cap's when it was mostly spent with the cap full ({@link ActualSend#heldAtCap}); null: no cap.
+     */
+    public static KeepUp withActualSends(List<ScheduledRecord> ok, List<ScheduledRecord> failed,
+                                         ToIntFunction<RequestRecord> outputTokens, boolean cut, CapWaits capWaits) {
         KeepUp fit = of(ok, failed, outputTokens, cut);
         if (fit == null) return null;
         KeepUp fromActual = of(ok, failed, outputTokens, cut, ScheduledRecord::actualSendOffsetNanos);
         if (fromActual == null) return fit;
-        long[] lags = java.util.stream.Stream.concat(ok.stream(), failed.stream())
+        List<ScheduledRecord> sent = java.util.stream.Stream.concat(ok.stream(), failed.stream())
                 .filter(r -> r.arrivalIndex() >= 0) // not the arrivals a lost worker never sent
-                .mapToLong(r -> Math.max(0, r.sendLagNanos())).toArray();
+                .toList();
+        long[] lags = sent.stream().mapToLong(r -> Math.max(0, r.sendLagNanos())).toArray();
+        int heldAtCap = capWaits != null && capWaits.heldMostOfTheLag(sent) ? capWaits.cap() : 0;
         return fit.withActualSend(new ActualSend(fromActual, Percentiles.of(lags, 90) / 1e6,
-                Percentiles.of(lags, 99) / 1e6));
+                Percentiles.of(lags, 99) / 1e6, heldAtCap));
     }
 
     private static KeepUp of(List<ScheduledRecord> ok, List<ScheduledRecord> failed,

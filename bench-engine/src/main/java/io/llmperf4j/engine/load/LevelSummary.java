@@ -53,8 +53,8 @@ import java.util.function.ToLongFunction;
  *                              against; 0 otherwise
  * @param keepUp                whether the service kept up with the offer, with its interval ({@link KeepUp}: the
  *                              slope of the successes' ends against their intended sends), what the rate sweep's
- *                              verdict and BEHIND_SCHEDULE judge (of an uncapped open loop, with its fit from the
- *                              actual sends: {@link KeepUp.ActualSend}); null where the scheduled rate is NaN or fewer than 3
+ *                              verdict and BEHIND_SCHEDULE judge (of an open loop, with its fit from the actual sends:
+ *                              {@link KeepUp.ActualSend}); null where the scheduled rate is NaN or fewer than 3
  *                              successes could be fitted
  * @param held                  a closed loop's throughput while it held its concurrency, before its drain
  *                              ({@link HeldConcurrency}), what the sweep's saturation rule compares; null for an open
@@ -272,12 +272,13 @@ public record LevelSummary(double level, int successes, int total, double output
             }
             for (long due : unsentOfLost) failed.add(KeepUp.notSentByLostWorker(due));
             boolean cutFit = cutNotSent > 0 || causes.containsKey(FailureCause.CANCELLED);
-            // uncapped, an arrival waits for no slot: its send lag is the client's, so the level is fitted from its
-            // actual sends too, and a level only the client's lag failed reads CLIENT_BEHIND, not FELL_BEHIND
-            boolean lagIsClients = open.settings().maxConcurrency().isEmpty();
-            keepUp = Double.isNaN(scheduled) ? null : lagIsClients
-                    ? KeepUp.withActualSends(ok, failed, outputTokens, cutFit)
-                    : KeepUp.of(ok, failed, outputTokens, cutFit);
+            // the level is fitted from its actual sends too: a level only the send lag failed reads CLIENT_BEHIND
+            // (uncapped, or a cap that was not full: the client's own lag) or AT_CAP (a capped level whose lag was
+            // mostly waits for a slot with the cap full: the cap's), not FELL_BEHIND
+            CapWaits capWaits = open.settings().maxConcurrency().isEmpty() ? null
+                    : CapWaits.of(open.settings().maxConcurrency().getAsInt(), open.timeline());
+            keepUp = Double.isNaN(scheduled) ? null
+                    : KeepUp.withActualSends(ok, failed, outputTokens, cutFit, capWaits);
         }
         return new LevelSummary(result.settings().level(), ok.size(), measured.size(),
                 seconds > 0 ? tokens / seconds : Double.NaN, seconds > 0 ? ok.size() / seconds : Double.NaN,

@@ -92,8 +92,9 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
      * @param keptUp         what the interval says against {@code 1 − minThroughputGain}: {@code saturated} is
      *                       {@link KeepUp.Reading#FELL_BEHIND}; {@link KeepUp.Reading#CANNOT_TELL} when it straddles
      *                       the threshold (or no fit was possible); {@link KeepUp.Reading#CLIENT_BEHIND} when only
-     *                       the client's send lag failed it (neither saturated nor a knee); null for a closed loop and
-     *                       a level not judged
+     *                       the client's send lag failed it, {@link KeepUp.Reading#AT_CAP} when only waits for a
+     *                       slot at its cap did (neither saturated nor a knee); null for a closed loop and a level not
+     *                       judged
      */
     public record LevelVerdict(double level, double throughputGain, double ttftP90Ratio, boolean saturated,
                                boolean ttftJump, boolean failures, boolean fewSamples, boolean interrupted,
@@ -414,6 +415,7 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
         boolean openJudged = levels.stream().anyMatch(l -> l.judged() && l.keptUp() != null);
         boolean cannotTell = levels.stream().anyMatch(l -> l.keptUp() == KeepUp.Reading.CANNOT_TELL);
         boolean clientBehind = levels.stream().anyMatch(l -> l.keptUp() == KeepUp.Reading.CLIENT_BEHIND);
+        boolean atCap = levels.stream().anyMatch(l -> l.keptUp() == KeepUp.Reading.AT_CAP);
         String nothingCompared = judged == 0 ? "not judged (no level could be judged)"
                 : "not judged (one level judged: nothing to compare it with)";
         if (saturationIndex.isPresent()) {
@@ -445,6 +447,11 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
             lines.add(String.format(Locale.ROOT, "saturation point: none found (no judged level's service fell "
                     + "behind its offer with confidence; the client fell behind its schedule at %s: see below)",
                     levels.stream().filter(l -> l.keptUp() == KeepUp.Reading.CLIENT_BEHIND).count() == 1
+                            ? "one" : "some"));
+        } else if (openJudged && atCap) {
+            lines.add(String.format(Locale.ROOT, "saturation point: none found (no judged level's service fell "
+                    + "behind its offer with confidence; the --max-concurrency cap held back %s: see below)",
+                    levels.stream().filter(l -> l.keptUp() == KeepUp.Reading.AT_CAP).count() == 1
                             ? "one" : "some"));
         } else if (openJudged && cannotTell) {
             lines.add(String.format(Locale.ROOT, "saturation point: none found (no judged level fell behind its "
@@ -507,6 +514,7 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
                 lines.add(cannotTell(name(levelName, i), s.keepUp(), rules));
             }
             if (l.keptUp() == KeepUp.Reading.CLIENT_BEHIND) lines.add(clientBehindLine(name(levelName, i), s.keepUp()));
+            if (l.keptUp() == KeepUp.Reading.AT_CAP) lines.add(atCapLine(name(levelName, i), s.keepUp()));
             if (l.judged() && l.keptUp() == null && s.held() != null && s.held().shortLevel()) {
                 lines.add("short level: " + shortLevel(name(levelName, i), s));
             }
@@ -602,6 +610,42 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
                 + "lower the rate";
     }
 
+    /**
+     * A level whose send lag was mostly waits for a slot at its cap ({@link KeepUp.Reading#AT_CAP}): "sent late
+     * because 8 requests were in flight at the cap (--max-concurrency 8; send lag p90 236.0 ms, p99 310.2 ms): from
+     * the intended sends its successes ended at 50.1 % of the scheduled rate, 95 % interval 49.7-50.5 %; from the
+     * actual sends at 99.9 %, 95 % interval 99.6-100.2 %: the service kept pace with what it was sent, 8 at a time,
+     * so the rate was the cap's (its requests in flight over their latency), neither a backlog of the service's nor
+     * the client's lag".
+     */
+    private static String atCap(KeepUp fit) {
+        KeepUp.ActualSend actual = fit.actualSend();
+        KeepUp a = actual.fit();
+        int cap = actual.heldAtCap();
+        String fromActual = fit.failed() == 0
+                ? String.format(Locale.ROOT, "at %.1f %%, 95 %% interval %s", 100 * a.share(), a.interval())
+                : String.format(Locale.ROOT, "the service sustained %.1f %%, 95 %% interval %s", 100 * a.sustained(),
+                a.sustainedInterval());
+        return String.format(Locale.ROOT, "sent late because %d request%s in flight at the cap (--max-concurrency "
+                        + "%d; send lag p90 %.1f ms, p99 %.1f ms): from the intended sends %s; from the actual sends "
+                        + "%s: the service kept pace with what it was sent, %d at a time, so the rate was the cap's "
+                        + "(its requests in flight over their latency), neither a backlog of the service's nor the "
+                        + "client's lag", cap, cap == 1 ? " was" : "s were", cap,
+                actual.sendLagP90Millis(), actual.sendLagP99Millis(), figures(fit), fromActual, cap);
+    }
+
+    /**
+     * A sweep's line on a level its cap held back: "at the cap: rate 40 req/s: sent late because 8 requests were in
+     * flight at the cap (...): ...; not a saturation point nor a knee: raise --max-concurrency to tell whether the
+     * service keeps up with more in flight, or lower the rate".
+     */
+    private static String atCapLine(String subject, KeepUp fit) {
+        return "at the cap: " + subject + ": " + atCap(fit) + "; not a saturation point nor a knee: " + RAISE_THE_CAP;
+    }
+
+    private static final String RAISE_THE_CAP = "raise --max-concurrency to tell whether the service keeps up with "
+            + "more in flight, or lower the rate";
+
     /** "18 of 60 arrivals failed (18x 429)" of a fit with failed arrivals; empty without (or without a fit). */
     public static Optional<String> failedArrivals(KeepUp fit) {
         return fit == null || fit.failed() == 0 ? Optional.empty() : Optional.of(arrivalsFailed(fit));
@@ -636,6 +680,10 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
         if (v.keptUp() == KeepUp.Reading.CLIENT_BEHIND) {
             return Optional.of("Kept up: the client fell behind its schedule, not the service: " + clientBehind(fit)
                     + ", at or above the threshold " + threshold + " (SENT_LATE says how late)");
+        }
+        if (v.keptUp() == KeepUp.Reading.AT_CAP) {
+            return Optional.of("Kept up: held at the cap: " + atCap(fit) + "; threshold " + threshold + ": "
+                    + RAISE_THE_CAP + " (SENT_LATE says how late)");
         }
         String figures = figures(fit);
         return Optional.of(v.keptUp() == KeepUp.Reading.KEPT_UP

@@ -50,7 +50,7 @@ import java.util.function.ToLongFunction;
  *                              summary and the console; null when these metrics were not computed from a run (merged
  *                              iterations) or were rebuilt without it ({@link #deliveredIn} then computes it)
  * @param keptUp                an open loop's keep-up verdict in the sweep file's words (yes, no, cannot_tell,
- *                              client_behind), set by the run, which knows its schedule ({@link #withKeptUp});
+ *                              client_behind, at_cap), set by the run, which knows its schedule ({@link #withKeptUp});
  *                              null for a closed loop, sessions, or a level the rule does not judge
  */
 public record RunMetrics(

@@ -67,8 +67,9 @@ import java.util.function.Function;
  * @param slo            the run judged against its {@code --slo} objectives ({@link SloVerdictJson}); optional:
  *                       absent without objectives
  * @param keptUp         an open loop's verdict on its offer, the "Kept up:" line's in the sweep file's words: yes,
- *                       no, cannot_tell, client_behind (only the client's send lag failed it); optional: absent
- *                       for a closed loop, sessions, and a level the rule does not judge
+ *                       no, cannot_tell, client_behind (only the client's send lag failed it), at_cap (only waits
+ *                       for a slot at the --max-concurrency cap did); optional: absent for a closed loop, sessions,
+ *                       and a level the rule does not judge
  */
 public record SummaryDocument(
         String schema,
