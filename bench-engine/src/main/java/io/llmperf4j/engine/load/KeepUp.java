@@ -202,7 +202,9 @@ public record KeepUp(double share, double low, double high, int requests, boolea
         if (sustainedHigh() < threshold) {
             // ClientLagJudge's rule: fails from the intended sends, holds from the actual ones; under a cap that
             // held the sends, the cap's
-            if (actualSend == null || actualSend.fit().reading(threshold) != Reading.KEPT_UP) return Reading.FELL_BEHIND;
+            if (actualSend == null || actualSend.fit().reading(threshold) != Reading.KEPT_UP) {
+                return Reading.FELL_BEHIND;
+            }
             return actualSend.heldAtCap() > 0 ? Reading.AT_CAP : Reading.CLIENT_BEHIND;
         }
         if (sustainedLow() >= threshold) return Reading.KEPT_UP;
