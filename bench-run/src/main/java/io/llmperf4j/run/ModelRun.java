@@ -49,7 +49,7 @@ import io.llmperf4j.report.summary.SummaryConsoleReport;
 import io.llmperf4j.report.output.JmhFile;
 import io.llmperf4j.report.output.LevelOutput;
 import io.llmperf4j.report.output.ResultFiles;
-import io.llmperf4j.report.output.ResultsNotWrittenException;
+import io.llmperf4j.model.disk.ResultsNotWrittenException;
 import io.llmperf4j.report.output.SweepFiles;
 import io.llmperf4j.report.summary.SummaryDocument;
 import io.llmperf4j.servermetrics.summary.ServerSideSummary;

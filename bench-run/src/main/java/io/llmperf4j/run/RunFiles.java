@@ -2,7 +2,7 @@ package io.llmperf4j.run;
 
 import io.llmperf4j.report.jsonl.RequestJournal;
 import io.llmperf4j.report.output.ResultFiles;
-import io.llmperf4j.report.output.WholeFile;
+import io.llmperf4j.model.disk.WholeFiles;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -67,7 +67,9 @@ final class RunFiles {
             }
         }
         // whole or absent: a list cut by a full disk made the next --overwrite leave this run's files behind (QA)
-        if (!lines.isEmpty()) WholeFile.write(dir.resolve(FILE_NAME), f -> Files.write(f, lines, StandardCharsets.UTF_8));
+        if (!lines.isEmpty()) {
+            WholeFiles.writeOne(dir.resolve(FILE_NAME), f -> Files.write(f, lines, StandardCharsets.UTF_8));
+        }
     }
 
     /**

@@ -1,11 +1,12 @@
 package io.llmperf4j.cli;
 
-import io.llmperf4j.report.output.ResultsDisk;
+import io.llmperf4j.model.disk.ResultsDisk;
 
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -21,14 +22,25 @@ final class FullDisk implements ResultsDisk {
     private long free;
     /** The disk fills up as a file whose path ends so is written (null: only the bytes count). */
     private final String fullAt;
+    /** A folder whose name is this cannot be made (no block left for it), or null. */
+    private final String noFolder;
 
     FullDisk(long freeBytes) {
-        this(freeBytes, null);
+        this(freeBytes, null, null);
     }
 
-    private FullDisk(long freeBytes, String fullAt) {
+    private FullDisk(long freeBytes, String fullAt, String noFolder) {
         this.free = freeBytes;
         this.fullAt = fullAt;
+        this.noFolder = noFolder;
+    }
+
+    /**
+     * A disk with room for the files already begun (the journal appends) but none for a new folder named {@code name}:
+     * mkdir fails with ENOSPC as it does on a full disk.
+     */
+    static FullDisk noRoomForFolder(String name) {
+        return new FullDisk(Long.MAX_VALUE, null, name);
     }
 
     /**
@@ -36,7 +48,7 @@ final class FullDisk implements ResultsDisk {
      * ({@code "full/x.html"}: x.html in the folder full, not in its level folders).
      */
     static FullDisk fullAt(String suffix) {
-        return new FullDisk(Long.MAX_VALUE, suffix);
+        return new FullDisk(Long.MAX_VALUE, suffix, null);
     }
 
     /** Puts this disk under {@code folder} until closed. */
@@ -57,6 +69,14 @@ final class FullDisk implements ResultsDisk {
         }
         free -= size;
         SYSTEM.place(staged, target);
+    }
+
+    @Override
+    public void makeFolder(Path folder) throws IOException {
+        if (noFolder != null && folder.getFileName().toString().equals(noFolder) && !Files.isDirectory(folder)) {
+            throw new FileSystemException(folder.toString(), null, ENOSPC); // as mkdir(2)'s ENOSPC reads in Java
+        }
+        SYSTEM.makeFolder(folder);
     }
 
     @Override

@@ -124,6 +124,27 @@ class FullDiskTest {
                 + "wrote its summary (requests.jsonl, 2 requests): ");
     }
 
+    /**
+     * No room for the folder files are written in before their rename: the error says which folder and the OS's
+     * reason (not "could not write a file"), and still names the files kept (the journal, appended in place).
+     */
+    @Test
+    void aStagingFolderThatCannotBeMadeIsNamedWithItsReason(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("full");
+        CliRun full;
+        try (AutoCloseable disk = FullDisk.noRoomForFolder(io.llmperf4j.model.disk.WholeFiles.STAGING).under(dir)) {
+            full = run(dir, 2, 1, "--no-server-metrics");
+        }
+        assertEquals(1, full.exitCode(), full::toString);
+        assertTrue(full.out().contains("llmperf4j: m, concurrency 1, 2 requests (2 ok, 0 failed) in "), full::toString);
+        assertEquals(List.of("llmperf4j: error: could not write results to " + dir + ": could not make "
+                + dir.resolve(".llmperf4j-writing") + ", the folder files are written in before they are renamed into "
+                + "place (No space left on device); kept whole: requests.jsonl; the report above has the run's "
+                + "figures"), errorLines(full), full::toString);
+        assertEquals(Set.of(RequestJournal.FILE_NAME), names(dir), full::toString);
+        assertEquals(2, RequestJournal.wholeLines(dir.resolve(RequestJournal.FILE_NAME)));
+    }
+
     /** A sweep's table, rewritten after every level, is whole or absent too; each level's folder whole. */
     @Test
     void aSweepWhoseTableDoesNotFitLeavesNoCutTable(@TempDir Path tmp) throws Exception {

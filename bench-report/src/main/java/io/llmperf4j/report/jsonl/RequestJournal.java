@@ -14,7 +14,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestTags;
-import io.llmperf4j.report.output.ResultsDisk;
+import io.llmperf4j.model.disk.ResultsDisk;
 
 import java.io.FilterOutputStream;
 import java.io.IOException;

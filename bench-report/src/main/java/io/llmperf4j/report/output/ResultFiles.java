@@ -1,6 +1,8 @@
 package io.llmperf4j.report.output;
 
 import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.disk.ResultsNotWrittenException;
+import io.llmperf4j.model.disk.WholeFiles;
 import io.llmperf4j.report.csv.EventCsvWriter;
 import io.llmperf4j.report.html.HtmlReport;
 import io.llmperf4j.report.html.HtmlReportOptions;
@@ -14,25 +16,18 @@ import io.llmperf4j.report.summary.SummaryJson;
 import io.llmperf4j.servermetrics.csv.ServerMetricsCsvWriter;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * The files a run writes for each level, chosen once per run ({@link #tokenBenchmark}) and written by one call
  * ({@link #write}) whatever ran the level: this machine or a cluster's workers.
  */
 public final class ResultFiles {
-    /**
-     * Where a level's files are written before each is renamed into the results folder, whole: removed after every
-     * file, and by the next run when a killed one left it. Never a result: its name does not end as one does.
-     */
-    public static final String STAGING = ".llmperf4j-writing";
+    /** Where a level's files are written before each is renamed into the results folder ({@link WholeFiles}). */
+    public static final String STAGING = WholeFiles.STAGING;
 
     /** llmperf's {@code <base>_summary.json}, {@code <base>_individual_responses.json} and our requests CSV. */
     public static final ResultFile LLMPERF = (level, dir) -> {
@@ -133,32 +128,42 @@ public final class ResultFiles {
 
     /**
      * Writes every file of the set for {@code level} into {@code dir}; returns them in the order written. Each file
-     * is written whole or not at all: written into {@value #STAGING} in {@code dir}, then renamed into place, so a
-     * full disk never leaves a cut or empty file under a result's name. A file that cannot be written does not stop
-     * the others (the smaller ones may still fit); the exception then names it and the files kept.
+     * is written whole or not at all ({@link WholeFiles}: into {@value #STAGING} in {@code dir}, then renamed into
+     * place), so a full disk never leaves a cut or empty file under a result's name. A file that cannot be written
+     * does not stop the others (the smaller ones may still fit); the exception then names it and the files kept. When
+     * the staging folder cannot be made no other file is tried: the exception names the folder and why.
      *
      * @throws ResultsNotWrittenException when a file could not be written (the others are written)
      */
     public List<Path> write(LevelOutput level, Path dir) throws IOException {
         Files.createDirectories(dir);
-        Path staging = dir.resolve(STAGING);
         List<Path> written = new ArrayList<>();
         List<String> failed = new ArrayList<>();
         IOException firstFailure = null;
+        Path journal = dir.resolve(RequestJournal.FILE_NAME);
         for (ResultFile file : files) {
-            Path journal = dir.resolve(RequestJournal.FILE_NAME);
             if (file == JOURNAL && Files.exists(journal)) {
                 written.add(journal); // appended in place as requests ended: its whole records are kept as they are
                 continue;
             }
             try {
-                writeInto(dir, staging, into -> file.write(level, into), written);
-            } catch (IOException e) {
-                failed.addAll(notWritten(file, level, staging, written));
-                if (firstFailure == null) firstFailure = e;
-                else firstFailure.addSuppressed(e);
-            } finally {
-                deleteTree(staging, firstFailure);
+                written.addAll(WholeFiles.write(dir, into -> file.write(level, into)));
+            } catch (ResultsNotWrittenException e) {
+                written.addAll(e.kept());
+                if (e.folderNotMade() != null) { // no other file can be begun either; the journal is kept as it is
+                    if (files.contains(JOURNAL) && Files.exists(journal) && !written.contains(journal)) {
+                        written.add(journal);
+                    }
+                    if (firstFailure == null) throw e.keptAfter(written);
+                    // the disk filled at an earlier file: name it, and the files not begun after it
+                    failed.add("the level's other files (could not make " + e.folderNotMade() + ")");
+                    firstFailure.addSuppressed(e.getCause());
+                    break;
+                }
+                failed.addAll(notWritten(file, level, e.failed(), written));
+                IOException cause = (IOException) e.getCause();
+                if (firstFailure == null) firstFailure = cause;
+                else firstFailure.addSuppressed(cause);
             }
         }
         if (firstFailure != null) throw new ResultsNotWrittenException(failed, written, firstFailure);
@@ -167,57 +172,27 @@ public final class ResultFiles {
 
     /** Writes files into the folder it is given and returns them ({@link #writeWhole}). */
     @FunctionalInterface
-    public interface Writer {
-        List<Path> writeInto(Path folder) throws IOException;
+    public interface Writer extends WholeFiles.Writer {
     }
 
     /**
      * The rule of {@link #write} for files written apart from a level's (a sweep's table, iterations, JMH's JSON):
-     * {@code writer} writes into {@value #STAGING} and each file it returns is renamed into the same place in
-     * {@code dir}, whole.
+     * {@link WholeFiles#write}, with the failed files named "a file" when the writer failed before it began one.
      *
      * @return the files, in {@code dir}
      * @throws ResultsNotWrittenException naming the files not written and those kept
      */
     public static List<Path> writeWhole(Path dir, Writer writer) throws IOException {
-        Files.createDirectories(dir);
-        Path staging = dir.resolve(STAGING);
-        List<Path> written = new ArrayList<>();
-        IOException failure = null;
-        try {
-            writeInto(dir, staging, writer, written);
-            return written;
-        } catch (IOException e) {
-            failure = e;
-            List<String> cut = files(staging);
-            throw new ResultsNotWrittenException(cut.isEmpty() ? List.of("a file") : cut, written, e);
-        } finally {
-            deleteTree(staging, failure);
-        }
-    }
-
-    private static void writeInto(Path dir, Path staging, Writer writer, List<Path> written) throws IOException {
-        Files.createDirectories(staging);
-        for (Path staged : writer.writeInto(staging)) {
-            written.add(place(staged, staging, dir));
-        }
-    }
-
-    /** Renames a file written whole in {@code staging} to the same place in {@code dir}. */
-    private static Path place(Path staged, Path staging, Path dir) throws IOException {
-        if (!staged.startsWith(staging)) return staged; // a writer that wrote in place
-        Path target = dir.resolve(staging.relativize(staged).toString());
-        Files.createDirectories(target.getParent());
-        ResultsDisk.of(target).place(staged, target);
-        return target;
+        return WholeFiles.write(dir, writer);
     }
 
     /**
-     * The names of the files {@code file} did not write: those a failure left in {@code staging}, unplaced, and for
-     * llmperf's trio those it never reached (its writer stops at the first that fails).
+     * The names of the files {@code file} did not write: those a failure left unplaced, and for llmperf's trio those
+     * it never reached (its writer stops at the first that fails).
      */
-    private static List<String> notWritten(ResultFile file, LevelOutput level, Path staging, List<Path> written) {
-        List<String> names = new ArrayList<>(files(staging));
+    private static List<String> notWritten(ResultFile file, LevelOutput level, List<String> unplaced,
+                                           List<Path> written) {
+        List<String> names = new ArrayList<>(unplaced);
         if (file == LLMPERF) {
             var settings = level.run().settings();
             for (String name : List.of(LlmperfFileNames.summaryFileName(settings),
@@ -229,24 +204,5 @@ public final class ResultFiles {
             }
         }
         return names.isEmpty() ? List.of("a file") : names;
-    }
-
-    /** The names of the files left in {@code staging}: those a failure left unplaced. */
-    private static List<String> files(Path staging) {
-        if (!Files.isDirectory(staging)) return List.of();
-        try (Stream<Path> walk = Files.walk(staging)) {
-            return walk.filter(Files::isRegularFile).map(p -> staging.relativize(p).toString()).sorted().toList();
-        } catch (IOException | UncheckedIOException e) {
-            return List.of();
-        }
-    }
-
-    private static void deleteTree(Path tree, IOException failure) {
-        if (!Files.exists(tree)) return;
-        try (Stream<Path> walk = Files.walk(tree)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
-        } catch (IOException | UncheckedIOException e) {
-            if (failure != null) failure.addSuppressed(e); // a staging folder left behind is removed by the next run
-        }
     }
 }

@@ -1,4 +1,4 @@
-package io.llmperf4j.report.output;
+package io.llmperf4j.model.disk;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -10,9 +10,10 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The two ways a run's files reach the disk, and the one seam where a test puts a full disk under a results folder
- * (a test cannot mount a small tmpfs): a file written whole beside its place and renamed into it ({@link #place}),
- * and the request journal's stream, appended as requests end ({@link #open}).
+ * The ways llmperf4j's files reach the disk, and the one seam where a test puts a full disk under a folder (a test
+ * cannot mount a small tmpfs): the folder a file is written in before its rename ({@link #makeFolder}), a file
+ * written whole there and renamed into its place ({@link #place}), and the request journal's stream, appended as
+ * requests end ({@link #open}).
  */
 public interface ResultsDisk {
 
@@ -28,6 +29,11 @@ public interface ResultsDisk {
             return Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                     StandardOpenOption.WRITE);
         }
+
+        @Override
+        public void makeFolder(Path folder) throws IOException {
+            Files.createDirectories(folder);
+        }
     };
 
     /** Moves {@code staged}, written in full, onto {@code target} in one step: the target is whole or absent. */
@@ -35,6 +41,9 @@ public interface ResultsDisk {
 
     /** A new (truncated) file to append to, for the journal. */
     OutputStream open(Path file) throws IOException;
+
+    /** Makes {@code folder} and its parents if missing (a full disk or a read-only folder refuses it). */
+    void makeFolder(Path folder) throws IOException;
 
     /** The disk under {@code file}: a test's, when one was put under a folder holding it, else {@link #SYSTEM}. */
     static ResultsDisk of(Path file) {
