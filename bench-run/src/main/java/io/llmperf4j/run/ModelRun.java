@@ -133,6 +133,8 @@ final class ModelRun implements BenchmarkListener {
     private BenchmarkResult result;
     /** The current level's measured records and start, for the files of a level that dies (the listener's thread). */
     private final List<RequestRecord> levelRecords = new ArrayList<>();
+    /** How many of {@link #levelRecords} the level's journal took whole: fewer when an append failed (a full disk). */
+    private int levelJournaled;
     /** The workers that sent the current level (a cluster), for its summary; null from one machine. */
     private SummaryDocument.DistributedJson levelWorkers;
     private int neverSentByLostWorkers;
@@ -244,9 +246,9 @@ final class ModelRun implements BenchmarkListener {
         }
         String cause = fatal.getMessage() == null ? fatal.getClass().getSimpleName() : fatal.getMessage();
         List<RequestRecord> recorded = List.copyOf(levelRecords);
+        String ended = ended(recorded.size());
         if (levelDir == null || currentLevel == null || plan.harness() != null) {
-            return new RunFailedException("the run failed after " + Plural.of(recorded.size(), "request") + ": "
-                    + cause, fatal);
+            return new RunFailedException("the run failed after " + ended + ": " + cause, fatal);
         }
         try {
             BenchmarkRun run = cx.finishRun().apply(new BenchmarkRun(levelSettings(currentLevel, recorded), recorded,
@@ -257,15 +259,23 @@ final class ModelRun implements BenchmarkListener {
                 printRecorded(run, metrics); // before the files, which need the disk that may be what failed
             }
             writeLevelFiles(run, metrics, null, levelDir);
-            return new RunFailedException("the run failed after " + Plural.of(run.records().size(), "request")
-                    + " (" + cause
+            return new RunFailedException("the run failed after " + ended(run.records().size()) + " (" + cause
                     + "); the requests recorded until then are written to " + levelDir, fatal);
         } catch (RuntimeException alsoFailed) {
             fatal.addSuppressed(alsoFailed);
-            return new RunFailedException("the run failed after " + Plural.of(recorded.size(), "request")
-                    + " (" + cause
+            return new RunFailedException("the run failed after " + ended + " (" + cause
                     + ") and its results could not be written: " + alsoFailed.getMessage(), fatal);
         }
+    }
+
+    /**
+     * How many of the level's requests ended ({@code recorded}: the console's and the files' count), and how many of
+     * them its journal kept when it could not take them all (a full disk): "7 finished requests, 6 kept in
+     * requests.jsonl", so the console's figure is not taken for the journal's, which {@code report DIR} reads.
+     */
+    private String ended(int recorded) {
+        if (levelDir == null || levelJournaled >= recorded) return Plural.of(recorded, "request");
+        return Plural.of(recorded, "finished request") + ", " + levelJournaled + " kept in " + RequestJournal.FILE_NAME;
     }
 
     /**
@@ -378,6 +388,7 @@ final class ModelRun implements BenchmarkListener {
         currentLevel = level;
         levelScheduled = scheduled(level);
         levelRecords.clear();
+        levelJournaled = 0;
         levelWorkers = null;
         progressFedLive = false;
         observerFedLive = false;
@@ -416,6 +427,7 @@ final class ModelRun implements BenchmarkListener {
                 } else {
                     journal.append(record.record());
                 }
+                levelJournaled++;
             }
         }
         if (progress != null && !progressFedLive) {
