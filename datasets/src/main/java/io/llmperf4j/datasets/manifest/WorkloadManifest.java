@@ -15,6 +15,7 @@ import io.llmperf4j.datasets.images.ImageManifestEntry;
 import io.llmperf4j.model.ImageInput;
 import io.llmperf4j.model.RequestInputs;
 import io.llmperf4j.model.RequestSpec;
+import io.llmperf4j.model.disk.WholeFiles;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -89,19 +90,20 @@ public record WorkloadManifest(ManifestHeader header, List<RequestSpec> requests
     }
 
     /**
-     * Writes {@code requests} under {@code header} to {@code file} (replacing it; parent folders are created).
+     * Writes {@code requests} under {@code header} to {@code file} (replacing it; parent folders are created), whole
+     * or not at all ({@link WholeFiles}): a full disk leaves the earlier file or none under its name, never a cut one
+     * that a later {@code --workload} run would read as a shorter workload.
      *
      * @throws IllegalArgumentException when the requests are not indexed 0..n-1
-     * @throws UncheckedIOException naming the file when it cannot be written
+     * @throws UncheckedIOException naming the file when it cannot be written (its cause a
+     *                              {@link io.llmperf4j.model.disk.ResultsNotWrittenException})
      */
     public static void write(Path file, List<RequestSpec> requests, ManifestHeader header) {
         byte[] bytes = new WorkloadManifest(header, requests).toBytes();
         try {
-            Path parent = file.toAbsolutePath().getParent();
-            if (parent != null) Files.createDirectories(parent);
-            Files.write(file, bytes);
+            WholeFiles.writeOne(file, staged -> Files.write(staged, bytes));
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot write workload manifest " + file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("could not write the workload manifest " + file + ": " + e.getMessage(), e);
         }
     }
 
