@@ -43,6 +43,9 @@ final class RunFiles {
             + "|server_metrics\\.csv|open_loop\\.json|sweep\\.json|sweep\\.csv|iterations\\.csv|jmh\\.json"
             + "|search\\.json|search\\.csv|search\\.html|embeddings\\.csv|embeddings_summary\\.json"
             + "|embeddings_sweep\\.csv)");
+    /** The names Python llmperf writes too: never a sign that llmperf4j wrote a folder. */
+    private static final Pattern PYTHON_LLMPERF_NAMES = Pattern.compile(
+            ".+_\\d+_\\d+_(summary\\.json|individual_responses\\.json)");
     /** A sweep's or a search's levels are one folder down; room for one more. */
     private static final int DEPTH = 3;
 
@@ -208,23 +211,19 @@ final class RunFiles {
 
     /**
      * The earlier run's files: those its list names, and, when the list is missing, empty or cut (a full disk, a
-     * kill, a run of an older version), also the files at the top of {@code root} named as a run names its own
-     * ({@link #OWN_NAMES}) and modified before {@code since} (this run's start; null: any), so a rerun never leaves
-     * them beside its own; only where llmperf4j wrote ({@link #llmperf4jWasHere}). A file of another name (the user's
-     * notes, a redirected stderr.txt) is never taken.
+     * kill, a run of an older version), also the files named as a run names its own ({@link #OWN_NAMES}) and
+     * modified before {@code since} (this run's start; null: any), so a rerun never leaves them beside its own: at the
+     * top of {@code root} and in the folders a run writes below it (a sweep's or search's levels, a comparison's
+     * models, {@link #runFolders}); only where llmperf4j wrote ({@link #llmperf4jWasHere}). A file of another name
+     * (the user's notes, a redirected stderr.txt) is never taken, nor a folder of Python llmperf's alone.
      */
     private static List<Path> earlierFiles(Path root, FileTime since) throws IOException {
         Path list = root.resolve(FILE_NAME);
         List<Path> files = new ArrayList<>(Files.isRegularFile(list) ? listed(root, list) : List.of());
-        if (wholeList(list) || !llmperf4jWasHere(root, since)) return files;
-        List<Path> top;
-        try (Stream<Path> walk = Files.list(root)) {
-            top = walk.filter(Files::isRegularFile).filter(f -> OWN_NAMES.matcher(f.getFileName().toString()).matches())
-                    .sorted().toList();
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
-        }
-        for (Path file : top) {
+        if (wholeList(list)) return files;
+        List<Path> named = new ArrayList<>(llmperf4jWasHere(root, since) ? ownNamed(root) : List.of());
+        for (Path folder : runFolders(root, since)) named.addAll(ownNamed(folder));
+        for (Path file : named) {
             if (files.contains(file)) continue;
             if (since != null && Files.getLastModifiedTime(file).compareTo(since) >= 0) continue; // this run's
             files.add(file);
@@ -232,20 +231,72 @@ final class RunFiles {
         return files;
     }
 
-    /**
-     * Whether an earlier llmperf4j run wrote into {@code root}: its list (even empty), or a journal or llmperf4j
-     * summary older than {@code since} (this run opens its own journal before it sets the earlier files aside) is
-     * there. Python llmperf's files have the same names as ours; in a folder of its alone, none is taken by name.
-     */
-    private static boolean llmperf4jWasHere(Path root, FileTime since) throws IOException {
-        if (Files.exists(root.resolve(FILE_NAME))) return true;
-        List<Path> marks;
-        try (Stream<Path> top = Files.list(root)) {
-            marks = top.filter(f -> f.getFileName().toString().equals(RequestJournal.FILE_NAME)
-                    || f.getFileName().toString().endsWith("_llmperf4j_summary.json")).toList();
+    /** The files directly in {@code folder} named as a run names its own. */
+    private static List<Path> ownNamed(Path folder) throws IOException {
+        try (Stream<Path> walk = Files.list(folder)) {
+            return walk.filter(Files::isRegularFile).filter(f -> OWN_NAMES.matcher(f.getFileName().toString()).matches())
+                    .sorted().toList();
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
+    }
+
+    /**
+     * The folders below {@code root} (as deep as a run writes) that an earlier llmperf4j run wrote: those holding
+     * a file only llmperf4j writes, or a folder that does ({@link #marked}): a sweep's or search's levels, a
+     * comparison's models and their levels. Hidden folders and those kept on purpose ({@value
+     * ResultsFolder#FAILED_PREFIX}, {@value ResultsFolder#KEPT_PREFIX}: each has its own list, which a whole list
+     * would not name either) are not.
+     */
+    private static List<Path> runFolders(Path root, FileTime since) throws IOException {
+        List<Path> folders;
+        try (Stream<Path> walk = Files.walk(root, DEPTH - 1)) {
+            folders = walk.filter(Files::isDirectory).filter(f -> !f.equals(root))
+                    .filter(f -> !keptApart(root.relativize(f))).sorted().toList();
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        List<Path> marked = new ArrayList<>();
+        for (Path folder : folders) {
+            boolean own = false;
+            for (Path f : folders) {
+                if (f.startsWith(folder) && marked(f, since)) {
+                    own = true;
+                    break;
+                }
+            }
+            if (own) marked.add(folder);
+        }
+        return marked;
+    }
+
+    /** Whether a folder at {@code relative} below the results folder is hidden or kept apart on purpose. */
+    private static boolean keptApart(Path relative) {
+        for (Path part : relative) {
+            String name = part.toString();
+            if (name.startsWith(".") || name.startsWith(ResultsFolder.FAILED_PREFIX)
+                    || name.startsWith(ResultsFolder.KEPT_PREFIX)) return true;
+        }
+        return false;
+    }
+
+    /**
+     * Whether an earlier llmperf4j run wrote into {@code root}: its list (even empty), or a file only llmperf4j
+     * writes, older than {@code since} ({@link #marked}), is there. Python llmperf's files have the same names as
+     * ours; in a folder of its alone, none is taken by name.
+     */
+    private static boolean llmperf4jWasHere(Path root, FileTime since) throws IOException {
+        return Files.exists(root.resolve(FILE_NAME)) || marked(root, since);
+    }
+
+    /**
+     * Whether {@code folder} holds a file only llmperf4j writes (named as a run names its own, but for Python
+     * llmperf's {@code _summary.json} and {@code _individual_responses.json}) older than {@code since} (null: any;
+     * this run opens its own journal before it sets the earlier files aside).
+     */
+    private static boolean marked(Path folder, FileTime since) throws IOException {
+        List<Path> marks = ownNamed(folder).stream().filter(f -> !PYTHON_LLMPERF_NAMES.matcher(
+                f.getFileName().toString()).matches()).toList();
         for (Path mark : marks) {
             if (since == null || Files.getLastModifiedTime(mark).compareTo(since) < 0) return true;
         }

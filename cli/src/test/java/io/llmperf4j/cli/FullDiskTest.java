@@ -278,6 +278,35 @@ class FullDiskTest {
     }
 
     /**
+     * A sweep's files are in level folders too: with its list cut, an --overwrite rerun clears them by name, as the
+     * top's, and leaves the user's file in a level folder and a failed run's folder kept on purpose.
+     */
+    @Test
+    void aRerunOverASweepWithoutItsListClearsItsLevelFolders(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("sweep");
+        assertEquals(0, run(dir, 2, 1, "--concurrency-sweep", "1,2", "--no-server-metrics").exitCode());
+        Files.writeString(dir.resolve(".llmperf4j-files"), "concurrency_1/" + BASE); // cut by a full disk
+        Files.writeString(dir.resolve("concurrency_2").resolve("notes.txt"), "the user's\n");
+        Path failed = Files.createDirectories(dir.resolve(ResultsFolder.FAILED_PREFIX + "20260101-000000"));
+        Files.copy(dir.resolve("concurrency_1").resolve(RequestJournal.FILE_NAME),
+                failed.resolve(RequestJournal.FILE_NAME));
+        FileTime before = FileTime.from(Instant.now().minusSeconds(3600));
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path f : files.toList()) Files.setLastModifiedTime(f, before);
+        }
+
+        CliRun rerun = run(dir, 2, 1, "--overwrite", "--no-server-metrics");
+        assertEquals(0, rerun.exitCode(), rerun::toString);
+        Set<String> expected = new TreeSet<>(List.of(BASE + "_summary.json", BASE + "_individual_responses.json",
+                BASE + "_requests.csv", BASE + "_llmperf4j_summary.json", "requests.jsonl", BASE + "_report.html",
+                ".llmperf4j-files", "concurrency_2", failed.getFileName().toString()));
+        assertEquals(expected, names(dir), "no level folder of the sweep left beside the new run: " + rerun);
+        assertEquals(Set.of("notes.txt"), names(dir.resolve("concurrency_2")), "the user's file only");
+        assertEquals(Set.of(RequestJournal.FILE_NAME), names(failed), "kept on purpose, with its own list");
+        assertEveryFileWhole(dir);
+    }
+
+    /**
      * Python llmperf's files have our names: in a folder llmperf4j never wrote into (no list, journal or llmperf4j
      * summary), an --overwrite run replaces only the files it writes itself, as before.
      */
