@@ -45,7 +45,7 @@ public final class ResultsNotWrittenException extends IOException {
         return new ResultsNotWrittenException(failed, merged(earlier, kept), (IOException) getCause(), folderNotMade);
     }
 
-    /** The folder files are written in before their rename, when it could not be made (no file was begun); else null. */
+    /** The folder files are written in before their rename when it could not be made (no file was begun), else null. */
     public Path folderNotMade() {
         return folderNotMade;
     }

@@ -1,0 +1,6 @@
+/**
+ * How llmperf4j's files reach the disk: the one whole-or-absent rule ({@link io.llmperf4j.model.disk.WholeFiles}),
+ * its error ({@link io.llmperf4j.model.disk.ResultsNotWrittenException}) and the seam a test puts a full disk under
+ * ({@link io.llmperf4j.model.disk.ResultsDisk}). JDK only, below every module that writes a file.
+ */
+package io.llmperf4j.model.disk;
