@@ -252,7 +252,7 @@ final class RunFiles {
         List<Path> folders;
         try (Stream<Path> walk = Files.walk(root, DEPTH - 1)) {
             folders = walk.filter(Files::isDirectory).filter(f -> !f.equals(root))
-                    .filter(f -> !keptApart(root.relativize(f))).sorted().toList();
+                    .filter(f -> !keptApart(root.relativize(f)) && !anotherRun(root, f)).sorted().toList();
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
@@ -268,6 +268,18 @@ final class RunFiles {
             if (own) marked.add(folder);
         }
         return marked;
+    }
+
+    /**
+     * Whether {@code folder}, or a folder between it and {@code root}, holds a list of its own: a run's list is
+     * written only at its results folder, so that is another run (one the user keeps below this folder), never this
+     * run's level, and nothing in it is cleared by name.
+     */
+    private static boolean anotherRun(Path root, Path folder) {
+        for (Path f = folder; f != null && !f.equals(root); f = f.getParent()) {
+            if (Files.exists(f.resolve(FILE_NAME))) return true;
+        }
+        return false;
     }
 
     /** Whether a folder at {@code relative} below the results folder is hidden or kept apart on purpose. */

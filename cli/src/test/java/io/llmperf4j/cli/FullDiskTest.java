@@ -279,7 +279,8 @@ class FullDiskTest {
 
     /**
      * A sweep's files are in level folders too: with its list cut, an --overwrite rerun clears them by name, as the
-     * top's, and leaves the user's file in a level folder and a failed run's folder kept on purpose.
+     * top's, and leaves the user's file in a level folder, a failed run's folder kept on purpose and another run the
+     * user keeps below the folder.
      */
     @Test
     void aRerunOverASweepWithoutItsListClearsItsLevelFolders(@TempDir Path tmp) throws Exception {
@@ -290,6 +291,10 @@ class FullDiskTest {
         Path failed = Files.createDirectories(dir.resolve(ResultsFolder.FAILED_PREFIX + "20260101-000000"));
         Files.copy(dir.resolve("concurrency_1").resolve(RequestJournal.FILE_NAME),
                 failed.resolve(RequestJournal.FILE_NAME));
+        // a whole earlier run the user keeps below the folder: its own list says it is not this run's level
+        Path mine = dir.resolve("mine");
+        assertEquals(0, run(mine, 2, 1, "--no-server-metrics").exitCode());
+        Set<String> minesFiles = names(mine);
         FileTime before = FileTime.from(Instant.now().minusSeconds(3600));
         try (Stream<Path> files = Files.walk(dir)) {
             for (Path f : files.toList()) Files.setLastModifiedTime(f, before);
@@ -299,8 +304,9 @@ class FullDiskTest {
         assertEquals(0, rerun.exitCode(), rerun::toString);
         Set<String> expected = new TreeSet<>(List.of(BASE + "_summary.json", BASE + "_individual_responses.json",
                 BASE + "_requests.csv", BASE + "_llmperf4j_summary.json", "requests.jsonl", BASE + "_report.html",
-                ".llmperf4j-files", "concurrency_2", failed.getFileName().toString()));
+                ".llmperf4j-files", "concurrency_2", failed.getFileName().toString(), "mine"));
         assertEquals(expected, names(dir), "no level folder of the sweep left beside the new run: " + rerun);
+        assertEquals(minesFiles, names(mine), "another run kept below the folder, with its own list, untouched");
         assertEquals(Set.of("notes.txt"), names(dir.resolve("concurrency_2")), "the user's file only");
         assertEquals(Set.of(RequestJournal.FILE_NAME), names(failed), "kept on purpose, with its own list");
         assertEveryFileWhole(dir);
