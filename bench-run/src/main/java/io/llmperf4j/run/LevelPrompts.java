@@ -7,6 +7,7 @@ import io.llmperf4j.engine.load.FreshRequests;
 import io.llmperf4j.engine.load.LevelWorkloads;
 import io.llmperf4j.engine.load.LoadSettings;
 import io.llmperf4j.engine.load.OpenLoopSettings;
+import io.llmperf4j.engine.load.PacedWorkload;
 import io.llmperf4j.engine.load.Warmup;
 import io.llmperf4j.engine.load.WarmupPrompts;
 
@@ -94,6 +95,30 @@ final class LevelPrompts {
         // a cluster's closed-loop level stops at the prompts handed out (docs/capacity-search.md): nothing loops
         if (cluster && plan.harness() == null && !plan.kind().open()) return drawn;
         String unit = plan.harness() != null ? "fork" : "level";
+        if (workload.drawsFreshSessions()) {
+            // sessions of their own for each level and fork, then fresh ones for as long as it runs
+            int ahead = sessionsAhead(plan);
+            return (level, fork) -> {
+                long drawSeed = WorkloadSource.drawSeed(seed, firstLevel + level, fork);
+                PacedWorkload own = firstLevel + level == 0 && fork == 0 ? (PacedWorkload) workload.requests()
+                        : workload.sessionRedraw().apply(drawSeed);
+                return own.withMoreSessions(new FreshSessions(own,
+                        batch -> workload.sessionRedraw().apply(batchSeed(drawSeed, batch)), ahead));
+            };
+        }
+        if (workload.requests() instanceof PacedWorkload paced && paced.multiTurn()) {
+            if (tell) {
+                int sessions = paced.sessionList().size();
+                err.println("llmperf4j: " + runs + ": " + fixedSource(spec) + " holds "
+                        + Plural.of(sessions, "session") + " (" + Plural.of(count, "request") + "), started again "
+                        + "as new sessions (" + paced.sessionList().get(0).get(0).inputs().sessionId() + "~1, ...) "
+                        + "for as long as each " + unit + " runs: once a " + unit + " has started them all, the "
+                        + "server's prefix cache can serve every prompt again and TTFT times a cached prefill "
+                        + "(synthetic sessions, --turns without --prefix-tokens or --shared-prefix-groups, are drawn "
+                        + "fresh for every session)");
+            }
+            return drawn;
+        }
         if (!workload.drawsFresh()) {
             if (tell) {
                 err.println("llmperf4j: " + runs + ": " + fixedSource(spec) + " is a fixed set of "
@@ -128,6 +153,22 @@ final class LevelPrompts {
         return false;
     }
 
+    /**
+     * Sessions kept drawn ahead of a level of {@code plan} ({@link FreshSessions}): twice the sessions a closed loop
+     * keeps in flight, or an open loop's 2 s of arrivals (its cap, when it has one), and a margin.
+     */
+    static int sessionsAhead(LoadPlan plan) {
+        int most = 1;
+        for (LoadSettings level : plan.profile().levels(Warmup.NONE)) {
+            if (level instanceof ClosedLoopSettings c) most = Math.max(most, c.concurrency());
+            if (level instanceof OpenLoopSettings o) {
+                most = Math.max(most, o.maxConcurrency().isPresent() ? o.maxConcurrency().getAsInt()
+                        : (int) Math.min(1_000, Math.ceil(2 * o.requestsPerSecond())));
+            }
+        }
+        return 2 * most + 16;
+    }
+
     /** The seed of batch {@code batch} (&gt;= 1) of the sequence whose first batch was drawn from {@code drawSeed}. */
     static long batchSeed(long drawSeed, int batch) {
         return WorkloadSource.mix(drawSeed ^ (batch * 0xD6E8FEB86659FD93L));
@@ -139,6 +180,11 @@ final class LevelPrompts {
         if (spec.prompt() != null) return "--prompt";
         if (spec.scenario() != null) return "the --scenario";
         if (spec.sessions().trace() != null) return "the --trace";
+        if (spec.sessions().turns() != null && (spec.sessions().sharedPrefixGroups() != null
+                || spec.prefixTokens() != null)) {
+            return "the workload of sessions built to share prefixes (--turns with --prefix-tokens or "
+                    + "--shared-prefix-groups)";
+        }
         if (spec.sessions().turns() != null) return "the workload of sessions (--turns)";
         return "the workload (built to share prefixes: --prefix-tokens or --shared-prefix-groups)";
     }

@@ -614,6 +614,11 @@ final class ModelRun implements BenchmarkListener {
     }
 
     private int expected(LoadSettings level) {
+        // an open loop for a time starts a session at each arrival: how many turns they send no schedule knows
+        if (level instanceof io.llmperf4j.engine.load.OpenLoopSettings o && o.maxRequests().isEmpty()
+                && cx.specs() instanceof io.llmperf4j.engine.load.PacedWorkload p && p.multiTurn()) {
+            return 0;
+        }
         return LoadPlan.expectedRequests(level, cx.specs().size());
     }
 

@@ -62,19 +62,27 @@ import java.util.function.LongFunction;
  *                         prefixes, a trace)
  * @param replayed         each level's and fork's requests of a replayed manifest of levels ({@link LevelManifest});
  *                         null otherwise
+ * @param sessionRedraw    synthetic sessions (--turns, not built to share prefixes) drawn from another seed, for a
+ *                         level that starts more sessions than the workload holds ({@link FreshSessions}); null
+ *                         otherwise (such a level plays the workload's sessions again)
  */
 record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boolean countFromUsage,
                       String description, String promptMode, LongFunction<List<RequestSpec>> redraw,
-                      LevelWorkloads replayed) {
+                      LevelWorkloads replayed, LongFunction<PacedWorkload> sessionRedraw) {
+
+    WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boolean countFromUsage, String description,
+                   String promptMode, LongFunction<List<RequestSpec>> redraw, LevelWorkloads replayed) {
+        this(requests, promptTokenizer, countFromUsage, description, promptMode, redraw, replayed, null);
+    }
 
     WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boolean countFromUsage, String description,
                    String promptMode, LongFunction<List<RequestSpec>> redraw) {
-        this(requests, promptTokenizer, countFromUsage, description, promptMode, redraw, null);
+        this(requests, promptTokenizer, countFromUsage, description, promptMode, redraw, null, null);
     }
 
     WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boolean countFromUsage, String description,
                    String promptMode) {
-        this(requests, promptTokenizer, countFromUsage, description, promptMode, null, null);
+        this(requests, promptTokenizer, countFromUsage, description, promptMode, null, null, null);
     }
 
     /**
@@ -98,6 +106,14 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
         int draws() {
             return search ? 1 : names.size() * forks;
         }
+    }
+
+    /**
+     * A level that starts more sessions than the workload holds draws fresh ones ({@link #sessionRedraw}): synthetic
+     * sessions, not built to share prefixes.
+     */
+    boolean drawsFreshSessions() {
+        return sessionRedraw != null && requests instanceof PacedWorkload;
     }
 
     /** Each level and fork gets prompts of its own ({@link #draw}): synthetic prompts, not built to share. */
@@ -181,6 +197,7 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
         ImageLibrary images = new ImageLibrary(); // one copy of each distinct image, shared by the requests
         SessionSpec sx = f.sessions();
         LongFunction<List<RequestSpec>> redraw = null; // synthetic prompts not built to share: drawn per level
+        LongFunction<PacedWorkload> sessionRedraw = null; // synthetic sessions, likewise, for a level that sends more
         try {
             if (sx.trace() != null) {
                 return trace(f, tokenizer, fromUsage, samplingParams, err);
@@ -213,6 +230,15 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
                         Workload w = synthetic.generate(drawn.withSeed(seed));
                         return (f.images() == null ? w : ImageAttachment.attach(w, f.images(), images)).requests();
                     };
+                } else if (sx.turns() != null && sx.sharedPrefixGroups() == null && f.prefixTokens() == null) {
+                    PromptParams drawn = params;
+                    IntDistribution turns = turns(sx.turns());
+                    // the turns' think times are the run's (--seed): drawn per session id, so each session its own
+                    sessionRedraw = seed -> {
+                        Workload w = SessionWorkloads.group(synthetic.generate(drawn.withSeed(seed)), turns, seed);
+                        if (f.images() != null) w = ImageAttachment.attach(w, f.images(), images);
+                        return (PacedWorkload) paced(w.requests(), sx, f.seed());
+                    };
                 }
             }
             if (sx.turns() != null && !isShareGpt(f)) {
@@ -235,7 +261,7 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
             throw new InvalidRequestException(e.getMessage());
         }
         WorkloadSource source = new WorkloadSource(paced(workload.requests(), sx, f.seed()), tokenizer, fromUsage,
-                describe(tokenizer, fromUsage), mode, redraw);
+                describe(tokenizer, fromUsage), mode, redraw, null, sessionRedraw);
         if (f.saveWorkload() != null && source.drawsFresh() && levels.draws() > 1) {
             source.saveLevels(f.saveWorkload(), workload.manifestHeader(samplingParams), levels, f.seed(), err);
         } else if (f.saveWorkload() != null) {

@@ -21,7 +21,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A capacity search of sessions (--search rate with --turns) judges a level as the run judges it: a session's start
@@ -66,6 +68,88 @@ class SessionSearchTest {
         // the later turns (their history resent: the slowest, so they set the p99) went out after they were due:
         // the old rule, every turn from its intended send, gave another estimate
         assertNotEquals(Percentiles.ofSorted(everyTurnFromIntended, 99) / 1e6, estimate, rows::toString);
+    }
+
+    /**
+     * A level of sessions that sends more than the workload holds keeps starting sessions of its own, each with
+     * prompts of its own: a rate level of 24 requests over a workload of 6 (two 3-turn sessions) sent 6 before (its
+     * arrivals were cut to the workload's sessions), and a level limited by time played the workload's sessions
+     * again ({@code s0~1}, the same prompts, which the server's prefix cache served) under a console line that called
+     * them "a fixed set of 6 requests, sent in a loop".
+     */
+    @Test
+    void aLevelThatSendsMoreThanTheWorkloadStartsFreshSessionsForItsWholeLimit(@TempDir Path dir) throws Exception {
+        CliRun byCount;
+        CliRun byTime;
+        CliRun shared;
+        try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder()
+                .timeToFirstToken(Duration.ofMillis(5)).interTokenDelay(Duration.ofMillis(1)).build())) {
+            Map<String, String> env = Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k");
+            byCount = CliRun.of(env, search(dir.resolve("count"), "rate", "20", "24"));
+            byTime = CliRun.of(env, search(dir.resolve("time"), "concurrency", "2", "1s"));
+            // sessions built to share a prefix are not drawn: they are started again, and the line says so
+            shared = CliRun.of(env, Stream.concat(Stream.of(search(dir.resolve("shared"), "rate", "20", "24")),
+                    Stream.of("--shared-prefix-groups", "1", "--prefix-tokens", "20")).toArray(String[]::new));
+        }
+        for (CliRun run : List.of(byCount, byTime, shared)) assertEquals(0, run.exitCode(), run::toString);
+
+        JsonNode countLevel = only(dir.resolve("count"), "_search.json").get("levels").get(0);
+        assertEquals(24, countLevel.get("samples").asInt(), countLevel::toString);
+        Path countDir = dir.resolve("count").resolve(countLevel.get("results_dir").asText());
+        List<JsonNode> sent = records(countDir);
+        assertEquals(24, sent.size());
+        assertFreshSessions(sent);
+        // the arrivals scheduled are the sessions the budget started, none left "not sent"
+        JsonNode openLoop = JSON.readTree(RunFolder.file(countDir, "_open_loop.json").toFile());
+        assertEquals(sent.stream().map(r -> r.get("tags").get("session_id").asText()).distinct().count(),
+                openLoop.get("arrivals_scheduled").asLong(), openLoop::toString);
+        assertEquals(0, openLoop.get("arrivals_not_sent").asInt(), openLoop::toString);
+
+        JsonNode timeLevel = only(dir.resolve("time"), "_search.json").get("levels").get(0);
+        List<JsonNode> timed = records(dir.resolve("time").resolve(timeLevel.get("results_dir").asText()));
+        assertTrue(timed.size() > 6, () -> timed.size() + " requests in 1 s");
+        assertFreshSessions(timed);
+        for (CliRun run : List.of(byCount, byTime)) {
+            assertFalse(run.err().contains("sent in a loop"), run::toString);
+            assertFalse(run.err().contains("started again"), run::toString);
+        }
+
+        assertTrue(shared.err().contains("llmperf4j: capacity search: the workload of sessions built to share "
+                + "prefixes (--turns with --prefix-tokens or --shared-prefix-groups) holds 2 sessions (6 requests), "
+                + "started again as new sessions (s0~1, ...) for as long as each level runs"), shared::toString);
+        JsonNode sharedLevel = only(dir.resolve("shared"), "_search.json").get("levels").get(0);
+        List<JsonNode> replayed = records(dir.resolve("shared").resolve(sharedLevel.get("results_dir").asText()));
+        assertEquals(24, replayed.size());
+        assertTrue(replayed.stream().anyMatch(r -> r.get("tags").get("session_id").asText().equals("s0~1")),
+                replayed::toString);
+    }
+
+    /** A one-level search of 3-turn sessions over a workload of 6 requests, at {@code load}, for {@code limit}. */
+    private static String[] search(Path dir, String mode, String load, String limit) {
+        Stream<String> args = Stream.of("token-benchmark", "--model", "m", "--turns", "3", "--mean-input-tokens",
+                "40", "--stddev-input-tokens", "0", "--mean-output-tokens", "3", "--stddev-output-tokens", "0",
+                "--max-num-completed-requests", "6", "--slo", "ttft_p99<=30s", "--search", mode, "--search-min", load,
+                "--search-max", load, "--search-level-max", limit, "--search-no-repeat", "--no-server-metrics",
+                "--results-dir", dir.toString());
+        return (mode.equals("rate") ? Stream.concat(args, Stream.of("--arrival", "constant")) : args)
+                .toArray(String[]::new);
+    }
+
+    /** Every session its own id (no replay's {@code ~k}) and every request a prompt of its own. */
+    private static void assertFreshSessions(List<JsonNode> records) {
+        List<String> ids = records.stream().map(r -> r.get("tags").get("session_id").asText()).toList();
+        assertTrue(ids.stream().noneMatch(id -> id.contains("~")), ids::toString);
+        assertTrue(ids.stream().distinct().count() > 2, ids::toString); // more than the workload's two sessions
+        assertEquals(records.size(), records.stream().map(r -> r.get("prompt_index").asInt()).distinct().count(),
+                ids::toString);
+    }
+
+    private static List<JsonNode> records(Path levelDir) throws IOException {
+        List<JsonNode> out = new java.util.ArrayList<>();
+        for (String line : Files.readAllLines(levelDir.resolve("requests.jsonl"))) {
+            if (!line.isBlank()) out.add(JSON.readTree(line));
+        }
+        return out;
     }
 
     /** A CSV duration in seconds (nine decimals) as nanoseconds; empty is 0. */

@@ -34,8 +34,36 @@ public final class PacedWorkload extends AbstractList<RequestSpec> {
     private final long[] startOffsetsNanos;
     private final ThinkTime thinkTime;
     private final List<List<RequestSpec>> sessions;
+    /** The sessions after the workload's own; null: the workload's sessions are played again. */
+    private final MoreSessions more;
+
+    /**
+     * The sessions a run starts after the workload's own (a level that sends for a time, or for more requests than
+     * the workload holds): fresh ones, so that no session resends a prompt the server's prefix cache holds.
+     */
+    @FunctionalInterface
+    public interface MoreSessions {
+        /**
+         * The {@code n}-th session after the workload's own (0-based): its turns in order, one session id, prompt
+         * indices of their own. May block until drawn; the same for the same {@code n}.
+         */
+        List<RequestSpec> session(int n);
+    }
+
+    /**
+     * The session a run starts as its {@code k}-th.
+     *
+     * @param id the id its requests carry: the turns' own, or a replay's {@code <id>~<pass>}; null outside sessions
+     */
+    public record Start(List<RequestSpec> turns, String id) {
+    }
 
     private PacedWorkload(List<RequestSpec> specs, long[] startOffsetsNanos, ThinkTime thinkTime) {
+        this(specs, startOffsetsNanos, thinkTime, null);
+    }
+
+    private PacedWorkload(List<RequestSpec> specs, long[] startOffsetsNanos, ThinkTime thinkTime, MoreSessions more) {
+        this.more = more;
         this.specs = List.copyOf(specs);
         if (this.specs.isEmpty()) throw new IllegalArgumentException("a workload needs at least one request");
         this.thinkTime = Objects.requireNonNull(thinkTime, "thinkTime");
@@ -91,6 +119,36 @@ public final class PacedWorkload extends AbstractList<RequestSpec> {
     /** The sessions, each its turns in order. */
     public List<List<RequestSpec>> sessionList() {
         return sessions;
+    }
+
+    /**
+     * This workload, whose run starts {@code more}'s sessions once it has started its own, instead of playing its
+     * own again. Not for a trace (its sessions start at its own times).
+     */
+    public PacedWorkload withMoreSessions(MoreSessions more) {
+        if (startOffsetsNanos != null) throw new IllegalStateException("a trace plays its own sessions");
+        return new PacedWorkload(specs, null, thinkTime, Objects.requireNonNull(more, "more"));
+    }
+
+    /** Whether a run starts fresh sessions after the workload's own ({@link #withMoreSessions}), not replays. */
+    public boolean hasMoreSessions() {
+        return more != null;
+    }
+
+    /**
+     * The run's {@code k}-th session (0-based): the workload's own first; then {@link #withMoreSessions}'s, or the
+     * workload's played again, each replay's id suffixed {@code ~pass} ({@code s0~1}).
+     */
+    public Start start(int k) {
+        int n = sessions.size();
+        if (k < n) return new Start(sessions.get(k), sessions.get(k).get(0).inputs().sessionId());
+        if (more != null) {
+            List<RequestSpec> turns = more.session(k - n);
+            return new Start(turns, turns.get(0).inputs().sessionId());
+        }
+        List<RequestSpec> turns = sessions.get(k % n);
+        String base = turns.get(0).inputs().sessionId();
+        return new Start(turns, base == null ? null : base + "~" + k / n);
     }
 
     /** Whether some session has more than one turn. */

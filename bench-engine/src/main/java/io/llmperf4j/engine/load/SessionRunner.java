@@ -136,10 +136,12 @@ public final class SessionRunner {
         long[] starts = workload.startOffsetsNanos();
         if (starts == null) {
             starts = settings.schedule().offsetsNanos();
-            // a request budget: each session starts once (its turns are the requests); a duration: arrivals go on
-            // and sessions are played again
+            // a request budget of the workload's requests: each session starts once (its turns are the requests);
+            // a larger budget (a capacity search's level of N requests) or a duration: arrivals go on and start
+            // further sessions (PacedWorkload#start) until the budget is spent or the time is up
             int sessions = workload.sessionList().size();
-            if (settings.maxRequests().isPresent() && starts.length > sessions) {
+            if (settings.maxRequests().isPresent() && settings.maxRequests().getAsInt() <= workload.size()
+                    && starts.length > sessions) {
                 starts = java.util.Arrays.copyOf(starts, sessions);
             }
         }
@@ -153,6 +155,11 @@ public final class SessionRunner {
                 long[] preconnect = run.finished.peek() == STOP ? new long[0]
                         : client.preconnect(Math.max(1, Math.min(inFlightCap, Math.min(64, starts.length))));
                 run.execute();
+                // a larger budget spent before the schedule's end: its later arrivals were never needed, not
+                // sessions left unstarted (a plain run's budget starts one per session, every one)
+                if (!run.timedOut && !run.stopped && run.started > 0 && run.started < starts.length) {
+                    starts = java.util.Arrays.copyOf(starts, run.started);
+                }
                 long last = starts[starts.length - 1];
                 double scheduled = starts.length < 2 || last <= starts[0] ? Double.NaN
                         : (starts.length - 1) / ((last - starts[0]) / 1e9);
@@ -464,13 +471,12 @@ public final class SessionRunner {
             }
             int k = nextSession++;
             if (nextSession == sessions.size()) everySessionStartedNanos = dueNanos;
-            List<RequestSpec> turns = sessions.get(k % sessions.size());
-            String base = turns.get(0).inputs().sessionId();
-            int pass = k / sessions.size();
+            // the workload's sessions, then fresh ones or replays (PacedWorkload#start)
+            PacedWorkload.Start next = workload.start(k);
             started++;
             // a request without a session (a trace's single request) is sent and recorded without one: it is an
             // arrival of its own, not a session (as trace-stats counts them)
-            Active session = new Active(turns, base == null || pass == 0 ? base : base + "~" + pass);
+            Active session = new Active(next.turns(), next.id());
             active.add(session);
             due(dueNanos, session, starts != null);
         }
