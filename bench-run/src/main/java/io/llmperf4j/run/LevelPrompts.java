@@ -22,7 +22,10 @@ import java.io.PrintStream;
  * same prompt before. Fork f of level l sends an endless sequence ({@link FreshRequests}) whose first batch is the
  * draw of (l, f) (for the first, the prompts a plain run with the same --seed sends) and whose batch k is the same
  * workload drawn from a seed mixed from that draw's and k: the same --seed sends the same sequence again. A workload
- * meant to be sent again is sent in a loop, as the user chose; stderr says so once. A level's warmup
+ * meant to be sent again is sent in a loop, as the user chose; stderr says so once. Synthetic sessions (--turns, not
+ * built to share prefixes) are drawn likewise, session by session ({@link FreshSessions}: each level and fork its own
+ * first, then fresh ones); other sessions are started again as new sessions ({@code s0~1}), and stderr says so in
+ * sessions. A level's warmup
  * (--warmup-requests, --warmup-duration) sends synthetic prompts of its own, drawn from a seed of their own, so the
  * measured requests are the same run's without warmup ({@link WarmupPrompts}); a fixed workload's warmup cycles
  * through the workload.

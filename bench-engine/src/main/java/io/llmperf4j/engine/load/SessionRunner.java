@@ -41,10 +41,12 @@ import java.util.function.BooleanSupplier;
  *
  * <ul>
  *   <li>Closed loop ({@link ClosedLoopSettings}): {@code concurrency} sessions are in flight; when one ends, the next
- *       session starts at once (after the last, the sessions are reused, their ids suffixed {@code ~k}).</li>
+ *       session starts at once (after the last, the workload's further sessions: {@link PacedWorkload#start}, fresh
+ *       ones or its own again, their ids suffixed {@code ~k}).</li>
  *   <li>Open loop ({@link OpenLoopSettings}): arrival {@code i} of the schedule starts session {@code i}; with a
- *       request budget ({@code maxRequests}) only the first arrivals are used, one per session; with a duration the
- *       sessions are played again as arrivals go on. A trace's own start times replace the schedule when the
+ *       request budget ({@code maxRequests}) of the workload's requests only the first arrivals are used, one per
+ *       session; with a larger budget or a duration arrivals go on starting the workload's further sessions
+ *       ({@link PacedWorkload#start}) until the budget is spent or the time is up. A trace's own start times replace the schedule when the
  *       workload has them.</li>
  * </ul>
  * Either way {@code maxCompleted} / {@code maxRequests} counts requests, not sessions: a session (or a replay of
