@@ -614,10 +614,12 @@ final class ModelRun implements BenchmarkListener {
     }
 
     private int expected(LoadSettings level) {
-        // an open loop for a time starts a session at each arrival: how many turns they send no schedule knows
-        if (level instanceof io.llmperf4j.engine.load.OpenLoopSettings o && o.maxRequests().isEmpty()
-                && cx.specs() instanceof io.llmperf4j.engine.load.PacedWorkload p && p.multiTurn()) {
-            return 0;
+        // an open loop's arrivals start sessions: the requests are their turns, the request budget's when it ends
+        // the level; for a time (a duration, with or without a budget) no schedule knows how many turns go out
+        if (level instanceof io.llmperf4j.engine.load.OpenLoopSettings o
+                && cx.specs() instanceof io.llmperf4j.engine.load.PacedWorkload p && p.multiTurn()
+                && p.startOffsetsNanos() == null) {
+            return o.duration().isPresent() ? 0 : o.maxRequests().orElse(0);
         }
         return LoadPlan.expectedRequests(level, cx.specs().size());
     }

@@ -81,17 +81,19 @@ class SessionSearchTest {
     void aLevelThatSendsMoreThanTheWorkloadStartsFreshSessionsForItsWholeLimit(@TempDir Path dir) throws Exception {
         CliRun byCount;
         CliRun byTime;
+        CliRun rateByTime;
         CliRun shared;
         try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder()
                 .timeToFirstToken(Duration.ofMillis(5)).interTokenDelay(Duration.ofMillis(1)).build())) {
             Map<String, String> env = Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k");
             byCount = CliRun.of(env, search(dir.resolve("count"), "rate", "20", "24"));
             byTime = CliRun.of(env, search(dir.resolve("time"), "concurrency", "2", "1s"));
+            rateByTime = CliRun.of(env, search(dir.resolve("rate-time"), "rate", "10", "2s"));
             // sessions built to share a prefix are not drawn: they are started again, and the line says so
             shared = CliRun.of(env, Stream.concat(Stream.of(search(dir.resolve("shared"), "rate", "20", "24")),
                     Stream.of("--shared-prefix-groups", "1", "--prefix-tokens", "20")).toArray(String[]::new));
         }
-        for (CliRun run : List.of(byCount, byTime, shared)) assertEquals(0, run.exitCode(), run::toString);
+        for (CliRun run : List.of(byCount, byTime, rateByTime, shared)) assertEquals(0, run.exitCode(), run::toString);
 
         JsonNode countLevel = only(dir.resolve("count"), "_search.json").get("levels").get(0);
         assertEquals(24, countLevel.get("samples").asInt(), countLevel::toString);
@@ -109,7 +111,13 @@ class SessionSearchTest {
         List<JsonNode> timed = records(dir.resolve("time").resolve(timeLevel.get("results_dir").asText()));
         assertTrue(timed.size() > 6, () -> timed.size() + " requests in 1 s");
         assertFreshSessions(timed);
-        for (CliRun run : List.of(byCount, byTime)) {
+        JsonNode rateLevel = only(dir.resolve("rate-time"), "_search.json").get("levels").get(0);
+        assertFreshSessions(records(dir.resolve("rate-time").resolve(rateLevel.get("results_dir").asText())));
+        // its progress counts requests (turns) with no total: its 20 arrivals are sessions, not the requests
+        assertTrue(rateByTime.err().contains(" requests done, "), rateByTime::toString); // a line a second
+        assertTrue(rateByTime.err().lines().filter(l -> l.contains(" requests done"))
+                .noneMatch(l -> l.matches("llmperf4j: \\d+/\\d+ requests done.*")), rateByTime::toString);
+        for (CliRun run : List.of(byCount, byTime, rateByTime)) {
             assertFalse(run.err().contains("sent in a loop"), run::toString);
             assertFalse(run.err().contains("started again"), run::toString);
         }
