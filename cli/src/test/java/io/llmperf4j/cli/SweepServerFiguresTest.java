@@ -57,7 +57,14 @@ class SweepServerFiguresTest {
             // scraped before the first send and after the last end: the counters cover the whole window
             assertEquals(0.0, own.get("counted_from_s").asDouble(), own::toString);
             assertEquals("true", csv.get("server_counters_whole_window"), level);
+            // the JSON's counters_reset, in the column appended last (earlier columns keep their places)
+            assertEquals(String.valueOf(own.get("counters_reset").asBoolean()), csv.get("server_counters_reset"),
+                    level);
+            assertEquals("false", csv.get("server_counters_reset"), level);
         }
+        List<String> header = List.copyOf(rows.get(0).getParser().getHeaderNames());
+        assertEquals("server_counters_whole_window", header.get(header.size() - 2), header::toString);
+        assertEquals("server_counters_reset", header.get(header.size() - 1), header::toString);
     }
 
     @Test
@@ -70,7 +77,8 @@ class SweepServerFiguresTest {
         }
         for (CSVRecord csv : TokenBenchmarkCommandTest.csvRows(tmp.resolve("m_40_6_sweep.csv"))) {
             for (String column : List.of("server_generation_tok_s", "server_ttft_p50_ms", "server_peak_running",
-                    "server_peak_waiting", "server_prefix_cache_hit_rate", "server_counters_whole_window")) {
+                    "server_peak_waiting", "server_prefix_cache_hit_rate", "server_counters_whole_window",
+                    "server_counters_reset")) {
                 assertEquals("", csv.get(column), column);
             }
         }

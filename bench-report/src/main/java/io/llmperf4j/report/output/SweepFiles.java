@@ -29,7 +29,7 @@ public final class SweepFiles {
             "ttft_p90_ratio", "slo", "good_requests_per_s", "good_fraction", "achieved_share",
             "achieved_share_low", "achieved_share_high", "kept_up", "held_output_tok_s", "server_generation_tok_s",
             "server_ttft_p50_ms", "server_peak_running", "server_peak_waiting", "server_prefix_cache_hit_rate",
-            "server_counters_whole_window");
+            "server_counters_whole_window", "server_counters_reset");
 
     /**
      * {@code <base>_sweep.json}.
@@ -239,6 +239,16 @@ public final class SweepFiles {
         return String.valueOf(!server.countersPartial(ServerSideSummarizer.EDGE_SLACK_NANOS / 1e9));
     }
 
+    /**
+     * {@code server_counters_reset}: {@code true} when a counter went back during the level (the server restarted or
+     * reset its metrics: the counts are a lower bound, the JSON's {@code server.counters_reset}); empty when not
+     * scraped or no two scrapes bracket the window.
+     */
+    private static String countersReset(ServerSideSummary server) {
+        if (server == null || server.countedFromS() == null) return "";
+        return String.valueOf(server.countersReset());
+    }
+
     /** Writes {@code <base>_sweep.json} and {@code <base>_sweep.csv} into {@code dir}; returns both. */
     public static List<Path> write(Path dir, String base, Document doc) throws IOException {
         Files.createDirectories(dir);
@@ -262,7 +272,7 @@ public final class SweepFiles {
                         OutputFormat.cell(l.server() == null ? null : l.server().peakRequestsRunning()),
                         OutputFormat.cell(l.server() == null ? null : l.server().peakRequestsWaiting()),
                         OutputFormat.cell(l.server() == null ? null : l.server().prefixCacheHitRate()),
-                        countersWholeWindow(l.server()));
+                        countersWholeWindow(l.server()), countersReset(l.server()));
             }
         }
         return List.of(json, csv);
