@@ -10,6 +10,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -18,8 +19,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
- * Scrapes a metrics URL every interval on its own daemon thread (the one thread it starts; the HTTP exchange runs on
- * it too), over its own connection, into a {@link ServerMetricsTimeline} stamped from the run's start.
+ * Scrapes a metrics URL every interval on its own daemon thread (the HTTP exchange runs on it too), over its own
+ * connection, into a {@link ServerMetricsTimeline} stamped from the run's start. The scrapes a run asks for at its
+ * measured window's edges ({@link #scrapeNow()}, {@link #scrapeAt(long)}) run on a second thread over a second
+ * connection, so they never wait behind a periodic scrape in flight (QA: the opening scrape came 70-120 ms late).
  *
  * <p>Lifecycle: {@link #start} scrapes at once (the baseline before any request) and then every interval, on a
  * fixed grid from the first scrape (a scrape that overruns skips the slots it missed);
@@ -38,6 +41,9 @@ public final class ServerMetricsScraper implements AutoCloseable {
     private final Consumer<String> warningListener;
     private final ScheduledExecutorService scheduler;
     private final MetricsFetcher fetcher;
+    /** The edge scrapes' own thread and connection: an edge is read when asked, not after a periodic scrape. */
+    private final ScheduledThreadPoolExecutor edges;
+    private final MetricsFetcher edgeFetcher;
     private final ServerMetricsTimeline.Recorder recorder = ServerMetricsTimeline.recorder();
     private final long firstSlotNanos;
     private final long intervalNanos;
@@ -45,6 +51,9 @@ public final class ServerMetricsScraper implements AutoCloseable {
     private volatile boolean stopping;
     /** A {@link #scrapeNow()} is queued and has not begun. */
     private final AtomicBoolean asked = new AtomicBoolean();
+    /** Guards {@link #failing}: not this, which {@link #stop()} holds while the final scrape runs. */
+    private final Object streakLock = new Object();
+    /** A streak of failures is heard of once, whichever thread scraped. */
     private boolean failing;
     private ServerMetricsTimeline stopped;
 
@@ -55,6 +64,10 @@ public final class ServerMetricsScraper implements AutoCloseable {
         int n = INSTANCES.incrementAndGet();
         this.scheduler = Executors.newSingleThreadScheduledExecutor(daemon("server-metrics-scraper-" + n));
         this.fetcher = new MetricsFetcher(config);
+        this.edges = new ScheduledThreadPoolExecutor(1, daemon("server-metrics-edge-" + n));
+        // an edge asked for after stop() began is not taken: the final scrape reads the level's end
+        this.edges.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        this.edgeFetcher = new MetricsFetcher(config);
         this.intervalNanos = config.interval().toNanos();
         this.firstSlotNanos = System.nanoTime();
         this.next = scheduler.schedule(this::tick, 0, TimeUnit.NANOSECONDS);
@@ -86,38 +99,45 @@ public final class ServerMetricsScraper implements AutoCloseable {
 
     /**
      * Stops the schedule, takes a final scrape (waiting at most about twice the timeout for a scrape in flight and
-     * the final one) and returns the whole timeline. Idempotent.
+     * the final one) and returns the whole timeline. Idempotent. The final scrape's failure is not told to the
+     * listener (the run does not go on): it is in the timeline, whose reader says it once.
      */
     public synchronized ServerMetricsTimeline stop() {
         if (stopped != null) return stopped;
         stopping = true;
         next.cancel(false);
-        Future<?> last = scheduler.submit(this::scrapeOnce);
+        edges.shutdown(); // an edge scrape in flight ends; one scheduled for later is dropped
+        Future<?> last = scheduler.submit(() -> scrapeOnce(fetcher));
+        long boundMillis = 2 * config.timeout().toMillis() + 1000;
         try {
-            last.get(2 * config.timeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
+            last.get(boundMillis, TimeUnit.MILLISECONDS);
+            edges.awaitTermination(boundMillis, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException e) {
             // the final scrape is best effort: its failure is already in the timeline, or it never ended
         }
         scheduler.shutdownNow();
+        edges.shutdownNow();
         fetcher.close(); // also ends a scrape still stuck in flight, which is then a gap, "interrupted"
+        edgeFetcher.close();
         stopped = recorder.snapshot();
         return stopped;
     }
 
     /**
-     * Scrapes once more as soon as the scrape in flight (if any) is done, off the interval grid and without moving
-     * it: a run asks for one at an edge of its measured window (the warmup's end), for a baseline read there rather
-     * than up to an interval away. Asked again before that scrape began, it is the same one (a burst of asks is one
-     * scrape, each after its ask). Returns at once; does nothing once {@link #stop()} began.
+     * Scrapes once more at once on the edge thread (after an edge scrape in flight, if any; never behind a periodic
+     * one), off the interval grid and without moving it: a run asks for one at an edge of its measured window (the
+     * warmup's end), for a baseline read there rather than up to an interval away. Asked again before that scrape
+     * began, it is the same one (a burst of asks is one scrape, each after its ask). Returns at once; does nothing
+     * once {@link #stop()} began.
      */
     public void scrapeNow() {
         if (stopping || !asked.compareAndSet(false, true)) return;
         try {
-            scheduler.execute(() -> {
+            edges.execute(() -> {
                 asked.set(false);
-                if (!stopping) scrapeOnce();
+                if (!stopping) scrapeOnce(edgeFetcher);
             });
         } catch (RejectedExecutionException e) {
             // stop() shut the scheduler down meanwhile
@@ -125,15 +145,16 @@ public final class ServerMetricsScraper implements AutoCloseable {
     }
 
     /**
-     * Scrapes once at {@code nanoTime} ({@link System#nanoTime()}; at once when it has passed), off the interval grid
-     * and without moving it: a run asks for one where its measured window opens while a warmup still runs, for a
-     * baseline read there. Does nothing once {@link #stop()} began.
+     * Scrapes once at {@code nanoTime} ({@link System#nanoTime()}; at once when it has passed) on the edge thread,
+     * off the interval grid and without moving it: a run asks for one where its measured window opens while a warmup
+     * still runs, for a baseline read there. A periodic scrape in flight then does not delay it: it has its own
+     * thread and connection. Does nothing once {@link #stop()} began.
      */
     public void scrapeAt(long nanoTime) {
         if (stopping) return;
         try {
-            scheduler.schedule(() -> {
-                if (!stopping) scrapeOnce();
+            edges.schedule(() -> {
+                if (!stopping) scrapeOnce(edgeFetcher);
             }, Math.max(0, nanoTime - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (RejectedExecutionException e) {
             // stop() shut the scheduler down meanwhile
@@ -157,7 +178,7 @@ public final class ServerMetricsScraper implements AutoCloseable {
      */
     private void tick() {
         if (stopping) return;
-        scrapeOnce();
+        scrapeOnce(fetcher);
         if (stopping) return;
         long now = System.nanoTime();
         long slots = (now - firstSlotNanos) / intervalNanos + 1;
@@ -168,28 +189,36 @@ public final class ServerMetricsScraper implements AutoCloseable {
         }
     }
 
-    /** One scrape; runs only on the scheduler thread, and never throws. */
-    private void scrapeOnce() {
+    /**
+     * One scrape over {@code over} (each thread has its own: the periodic one, the edges'), and never throws. The
+     * final scrape's failure ({@link #stop()}) is left to the timeline's reader: the run does not go on.
+     */
+    private void scrapeOnce(MetricsFetcher over) {
         long sentNanos = System.nanoTime();
         try {
-            Exposition exposition = fetcher.fetch();
+            Exposition exposition = over.fetch();
             long doneNanos = System.nanoTime();
             recorder.recordScrape(midpoint(sentNanos, doneNanos) - runStartNanos, doneNanos - sentNanos, exposition);
-            if (failing) {
-                failing = false;
-                warn("server metrics from " + metricsUrl() + " answer again");
-            }
+            if (streak(false)) warn("server metrics from " + metricsUrl() + " answer again");
         } catch (ScrapeFailedException | RuntimeException e) {
             long doneNanos = System.nanoTime();
             String reason = e instanceof ScrapeFailedException ? e.getMessage() : "unexpected " + e;
             // a failure belongs to the instant the scrape was sent: a scrape sent inside the window that hung for
             // the whole timeout is that window's gap, not one half a timeout later (QA: sent at 1.5 s, dated 4.0 s)
             recorder.recordFailure(sentNanos - runStartNanos, doneNanos - sentNanos, reason);
-            if (!failing) {
-                failing = true;
+            if (streak(true) && !stopping) {
                 warn("server metrics from " + metricsUrl() + " failed (" + reason
                         + "); the run goes on, the server timeline has a gap");
             }
+        }
+    }
+
+    /** Notes a scrape's outcome; true when it changes the streak (the first failure, or the first answer after). */
+    private boolean streak(boolean failed) {
+        synchronized (streakLock) {
+            if (failing == failed) return false;
+            failing = failed;
+            return true;
         }
     }
 

@@ -80,7 +80,16 @@ public final class ServerMetricsTimeline {
 
     /** As {@link #warnings()}, the message starting with {@code source} (which names the URL, say). */
     public List<String> warnings(String source) {
-        List<Scrape> failed = failedScrapes();
+        return warnings(source, s -> false);
+    }
+
+    /**
+     * As {@link #warnings(String)}, leaving out the failed scrapes {@code saidElsewhere} (another warning names them
+     * and what they cost: a failed scrape at the window's end, say): one warning per cause. Empty when no other
+     * scrape failed.
+     */
+    public List<String> warnings(String source, java.util.function.Predicate<Scrape> saidElsewhere) {
+        List<Scrape> failed = failedScrapes().stream().filter(saidElsewhere.negate()).toList();
         if (failed.isEmpty()) return List.of();
         Map<String, List<Scrape>> byReason = new LinkedHashMap<>();
         for (Scrape s : failed) byReason.computeIfAbsent(s.failure(), k -> new ArrayList<>()).add(s);
@@ -119,8 +128,9 @@ public final class ServerMetricsTimeline {
         }
 
         /**
-         * Records a successful scrape; creation-time samples ({@link Exposition#withoutCreated()}) are dropped.
-         * Scrapes must be recorded in time order.
+         * Records a successful scrape; creation-time samples ({@link Exposition#withoutCreated()}) are dropped. A
+         * scrape is placed in time order among those recorded: two threads scrape (the periodic one and the window's
+         * edges'), so one that took longer may be recorded after a later one.
          */
         public synchronized void recordScrape(long offsetNanos, long durationNanos, Exposition exposition) {
             Exposition kept = exposition.withoutCreated();
@@ -156,12 +166,11 @@ public final class ServerMetricsTimeline {
             return new ServerMetricsTimeline(series, scrapes);
         }
 
+        /** Inserts {@code scrape} after every scrape at or before its offset (mostly the last place). */
         private void add(Scrape scrape) {
-            if (!scrapes.isEmpty() && scrape.offsetNanos() < scrapes.get(scrapes.size() - 1).offsetNanos()) {
-                throw new IllegalArgumentException("scrape at " + scrape.offsetNanos()
-                        + " ns is earlier than the one before it");
-            }
-            scrapes.add(scrape);
+            int at = scrapes.size();
+            while (at > 0 && scrapes.get(at - 1).offsetNanos() > scrape.offsetNanos()) at--;
+            scrapes.add(at, scrape);
         }
 
         /** Ids are unique within a scrape (the parser rejects duplicate samples); sort both arrays by id. */

@@ -113,6 +113,38 @@ class ServerMetricsScraperTest {
         }
     }
 
+    /**
+     * A periodic scrape stuck in flight (a /metrics that does not answer) when the run asks for its window's opening
+     * scrape: the opening scrape runs on its own thread and connection and is read at once, while the stuck one is
+     * still in flight. QA: one scraper thread, the opening scrape waited behind a periodic one and came 70-120 ms
+     * late; here it would have waited the stuck scrape's whole timeout, and come after its failure.
+     */
+    @Test
+    void theWindowsOpeningScrapeDoesNotWaitBehindAPeriodicOneInFlight() throws Exception {
+        ServerMetricsScraper scraper = null;
+        try (TestMetricsServer server = new TestMetricsServer()) {
+            server.body = "up 1\n";
+            ServerMetricsConfig c = ServerMetricsConfig.forEndpoint(server.url("/v1"), null)
+                    .withMetricsUrl(server.url("/metrics")).withInterval(Duration.ofMillis(200))
+                    .withTimeout(Duration.ofSeconds(20));
+            scraper = ServerMetricsScraper.start(c, System.nanoTime(), null);
+            awaitTimeline(scraper, t -> t.successfulScrapes().size() == 1);
+            server.stall = TestMetricsServer.Stall.BEFORE_HEADERS;
+            int asked = server.headers.size();
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (server.headers.size() == asked && System.nanoTime() < deadline) Thread.sleep(2);
+            assertEquals(asked + 1, server.headers.size(), "the next periodic scrape is in flight, stuck");
+            server.stall = TestMetricsServer.Stall.NONE;
+            long openedNanos = System.nanoTime();
+            scraper.scrapeAt(openedNanos);
+            ServerMetricsTimeline t = awaitTimeline(scraper, tl -> tl.scrapes().size() >= 2);
+            assertEquals(2, t.successfulScrapes().size(), "the opening scrape answered first: " + t.scrapes().size());
+            assertTrue(t.failedScrapes().isEmpty(), "read while the periodic scrape was still stuck");
+        } finally {
+            if (scraper != null) scraper.stop(); // the server closed first: the stuck scrape ends at once
+        }
+    }
+
     @Test
     void serverErrorIsAGapAndAWarningAndScrapingRecovers() throws Exception {
         try (TestMetricsServer server = new TestMetricsServer()) {
