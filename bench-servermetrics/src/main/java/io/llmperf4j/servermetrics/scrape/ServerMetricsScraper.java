@@ -51,6 +51,15 @@ public final class ServerMetricsScraper implements AutoCloseable {
     private volatile boolean stopping;
     /** A {@link #scrapeNow()} is queued and has not begun. */
     private final AtomicBoolean asked = new AtomicBoolean();
+    private static final long NONE = Long.MIN_VALUE;
+    /** Guards the edge scrapes' exchanges below and what is recorded against them; not this (see streakLock). */
+    private final Object recordLock = new Object();
+    /** When the edge scrape in flight was sent, or {@link #NONE}. */
+    private long edgeInFlightSince = NONE;
+    /** The last successful edge scrape's exchange, sent and done; null before one. */
+    private long[] lastEdge;
+    /** The last periodic scrape recorded: sent, done, its offset; null when none or taken out. */
+    private long[] lastPeriodic;
     /** Guards {@link #failing}: not this, which {@link #stop()} holds while the final scrape runs. */
     private final Object streakLock = new Object();
     /** A streak of failures is heard of once, whichever thread scraped. */
@@ -107,7 +116,7 @@ public final class ServerMetricsScraper implements AutoCloseable {
         stopping = true;
         next.cancel(false);
         edges.shutdown(); // an edge scrape in flight ends; one scheduled for later is dropped
-        Future<?> last = scheduler.submit(() -> scrapeOnce(fetcher));
+        Future<?> last = scheduler.submit(() -> scrapeOnce(fetcher, true)); // an edge: kept whatever overlapped it
         long boundMillis = 2 * config.timeout().toMillis() + 1000;
         try {
             last.get(boundMillis, TimeUnit.MILLISECONDS);
@@ -137,7 +146,7 @@ public final class ServerMetricsScraper implements AutoCloseable {
         try {
             edges.execute(() -> {
                 asked.set(false);
-                if (!stopping) scrapeOnce(edgeFetcher);
+                if (!stopping) scrapeOnce(edgeFetcher, true);
             });
         } catch (RejectedExecutionException e) {
             // stop() shut the scheduler down meanwhile
@@ -154,7 +163,7 @@ public final class ServerMetricsScraper implements AutoCloseable {
         if (stopping) return;
         try {
             edges.schedule(() -> {
-                if (!stopping) scrapeOnce(edgeFetcher);
+                if (!stopping) scrapeOnce(edgeFetcher, true);
             }, Math.max(0, nanoTime - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (RejectedExecutionException e) {
             // stop() shut the scheduler down meanwhile
@@ -178,7 +187,7 @@ public final class ServerMetricsScraper implements AutoCloseable {
      */
     private void tick() {
         if (stopping) return;
-        scrapeOnce(fetcher);
+        scrapeOnce(fetcher, false);
         if (stopping) return;
         long now = System.nanoTime();
         long slots = (now - firstSlotNanos) / intervalNanos + 1;
@@ -192,16 +201,31 @@ public final class ServerMetricsScraper implements AutoCloseable {
     /**
      * One scrape over {@code over} (each thread has its own: the periodic one, the edges'), and never throws. The
      * final scrape's failure ({@link #stop()}) is left to the timeline's reader: the run does not go on.
+     *
+     * <p>A periodic scrape whose exchange overlapped a successful edge scrape's is not kept: the server answered the
+     * two in an order their exchanges' midpoints do not tell (a proxy that serves one at a time read the later-sent
+     * edge scrape first, and the pair read as a counter reset), and the edge scrape is the window's reading.
      */
-    private void scrapeOnce(MetricsFetcher over) {
+    private void scrapeOnce(MetricsFetcher over, boolean edge) {
         long sentNanos = System.nanoTime();
+        if (edge) {
+            synchronized (recordLock) {
+                edgeInFlightSince = sentNanos;
+            }
+        }
         try {
             Exposition exposition = over.fetch();
             long doneNanos = System.nanoTime();
-            recorder.recordScrape(midpoint(sentNanos, doneNanos) - runStartNanos, doneNanos - sentNanos, exposition);
-            if (streak(false)) warn("server metrics from " + metricsUrl() + " answer again");
+            if (record(sentNanos, doneNanos, exposition, edge) && streak(false)) {
+                warn("server metrics from " + metricsUrl() + " answer again");
+            }
         } catch (ScrapeFailedException | RuntimeException e) {
             long doneNanos = System.nanoTime();
+            if (edge) {
+                synchronized (recordLock) {
+                    edgeInFlightSince = NONE;
+                }
+            }
             String reason = e instanceof ScrapeFailedException ? e.getMessage() : "unexpected " + e;
             // a failure belongs to the instant the scrape was sent: a scrape sent inside the window that hung for
             // the whole timeout is that window's gap, not one half a timeout later (QA: sent at 1.5 s, dated 4.0 s)
@@ -211,6 +235,36 @@ public final class ServerMetricsScraper implements AutoCloseable {
                         + "); the run goes on, the server timeline has a gap");
             }
         }
+    }
+
+    /**
+     * Records a successful scrape, unless it is a periodic one whose exchange overlapped an edge scrape's (in
+     * flight, or done); an edge scrape takes out the periodic one recorded last when their exchanges overlapped.
+     * Returns whether it was recorded.
+     */
+    private boolean record(long sentNanos, long doneNanos, Exposition exposition, boolean edge) {
+        long offset = midpoint(sentNanos, doneNanos) - runStartNanos;
+        synchronized (recordLock) {
+            if (edge) {
+                edgeInFlightSince = NONE;
+                lastEdge = new long[]{sentNanos, doneNanos};
+                if (lastPeriodic != null && overlap(lastPeriodic, sentNanos, doneNanos)) {
+                    recorder.removeScrape(lastPeriodic[2], lastPeriodic[1] - lastPeriodic[0]);
+                    lastPeriodic = null;
+                }
+            } else if ((edgeInFlightSince != NONE && edgeInFlightSince - doneNanos < 0)
+                    || (lastEdge != null && overlap(lastEdge, sentNanos, doneNanos))) {
+                return false;
+            }
+            recorder.recordScrape(offset, doneNanos - sentNanos, exposition);
+            if (!edge) lastPeriodic = new long[]{sentNanos, doneNanos, offset};
+            return true;
+        }
+    }
+
+    /** Whether the exchange {@code [a[0], a[1]]} and {@code [from, to]} overlap (nanoTime values). */
+    private static boolean overlap(long[] a, long from, long to) {
+        return a[0] - to < 0 && from - a[1] < 0;
     }
 
     /** Notes a scrape's outcome; true when it changes the streak (the first failure, or the first answer after). */

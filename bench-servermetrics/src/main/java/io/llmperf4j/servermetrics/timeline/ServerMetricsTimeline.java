@@ -161,6 +161,14 @@ public final class ServerMetricsTimeline {
             add(new Scrape(offsetNanos, durationNanos, reason == null ? "failed" : reason, new int[0], new double[0]));
         }
 
+        /**
+         * Takes out the successful scrape recorded at {@code offsetNanos} that took {@code durationNanos} (a periodic
+         * scrape an edge scrape overlapped); nothing when there is none. The series it created stay.
+         */
+        public synchronized void removeScrape(long offsetNanos, long durationNanos) {
+            scrapes.removeIf(s -> s.ok() && s.offsetNanos() == offsetNanos && s.durationNanos() == durationNanos);
+        }
+
         /** The timeline so far. */
         public synchronized ServerMetricsTimeline snapshot() {
             return new ServerMetricsTimeline(series, scrapes);
