@@ -279,18 +279,14 @@ final class ModelRun implements BenchmarkListener {
     }
 
     /**
-     * The level's server counts with what the client saw over the same span beside them; a gap that held tokens or
-     * ended requests is warned of (on the console too) with its size.
+     * The level's server counts with what the client saw over the same span beside them (a gap that held tokens or
+     * ended requests warned of with its size and the failed scrape behind it), and the counts the level's warnings
+     * judge against the server's.
      */
-    private ServerMetricsSession.LevelServerMetrics besideClient(ServerMetricsSession.LevelServerMetrics server,
-                                                                 BenchmarkRun run, List<RequestRecord> warmup) {
-        ServerSideSummary before = server.summary();
-        ServerSideSummary after = ServerCountsBesideClient.attach(before, run, warmup,
-                cx.metricsConfig().tokenCounting());
-        for (String w : after.warnings().subList(before.warnings().size(), after.warnings().size())) {
-            cx.err().println("llmperf4j: warning: server metrics: " + w);
-        }
-        return new ServerMetricsSession.LevelServerMetrics(after, server.timeline());
+    private ServerCountsBesideClient.Beside besideClient(ServerMetricsSession.LevelServerMetrics server,
+                                                         BenchmarkRun run, List<RequestRecord> warmup) {
+        return ServerCountsBesideClient.compare(server.summary(), run, warmup, cx.metricsConfig().tokenCounting(),
+                server.edgeFailure());
     }
 
     /** Tells {@code o} every record (warmup ones flagged) as it ends, after this run has kept it. */
@@ -492,9 +488,16 @@ final class ModelRun implements BenchmarkListener {
         if (cx.serverMetrics() != null) {
             // whether warmup ran, from the level's settings: a cluster's measured window starts at its first
             // worker's start, after the shared start, so its measure-start offset is not 0 even without warmup
-            levelServer = cx.serverMetrics().levelEnded(model, load.startEpochMillis(), load.durationNanos(),
-                    !(load.settings().warmup() instanceof Warmup.None));
-            if (levelServer != null) levelServer = besideClient(levelServer, run, load.warmupRecords());
+            levelServer = cx.serverMetrics().levelEndedQuietly(model, load.startEpochMillis(),
+                    load.durationNanos(), !(load.settings().warmup() instanceof Warmup.None));
+            if (levelServer != null) {
+                ServerCountsBesideClient.Beside beside = besideClient(levelServer, run, load.warmupRecords());
+                levelServer = levelServer.withSummary(beside.summary());
+                cx.serverMetrics().sayWarnings(levelServer);
+                // judged from both sources: a gap between the server's counters and the client's counts, and
+                // MULTI_TOKEN_CHUNKS by the server's count where the client's tokenizer is not the server's
+                metrics = RunWarnings.besideServerCounts(metrics, beside.counts());
+            }
         }
         if (levelDir != null) {
             try {

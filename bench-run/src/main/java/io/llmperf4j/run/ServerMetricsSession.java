@@ -5,11 +5,13 @@ import io.llmperf4j.engine.client.Secret;
 import io.llmperf4j.engine.load.ScheduledRecord;
 import io.llmperf4j.engine.load.Warmup;
 import io.llmperf4j.servermetrics.scrape.MetricsProbe;
+import io.llmperf4j.servermetrics.scrape.Origins;
 import io.llmperf4j.servermetrics.scrape.ProbeResult;
 import io.llmperf4j.servermetrics.scrape.ServerMetricsConfig;
 import io.llmperf4j.servermetrics.scrape.ServerMetricsScraper;
 import io.llmperf4j.servermetrics.summary.ServerSideSummarizer;
 import io.llmperf4j.servermetrics.summary.ServerSideSummary;
+import io.llmperf4j.servermetrics.timeline.Scrape;
 import io.llmperf4j.servermetrics.timeline.ServerMetricsTimeline;
 
 import javax.net.ssl.SSLContext;
@@ -17,7 +19,9 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
@@ -30,9 +34,72 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class ServerMetricsSession {
 
-    /** A level's server side: its summary over the measured window, and every scrape (for its CSV). */
-    record LevelServerMetrics(ServerSideSummary summary, ServerMetricsTimeline timeline) {
+    /**
+     * A level's server side: its summary over the measured window, every scrape (for its CSV), and the URL scraped
+     * (for its warnings; null when not known).
+     */
+    record LevelServerMetrics(ServerSideSummary summary, ServerMetricsTimeline timeline, String metricsUrl) {
+        LevelServerMetrics(ServerSideSummary summary, ServerMetricsTimeline timeline) {
+            this(summary, timeline, null);
+        }
+
+        LevelServerMetrics withSummary(ServerSideSummary s) {
+            return new LevelServerMetrics(s, timeline, metricsUrl);
+        }
+
+        /**
+         * Why the scrapes at the counters' edges failed, for the warning that says what the gap cost: "the scrapes
+         * after it failed: 2× HTTP 404"; null when none did.
+         */
+        String edgeFailure() {
+            List<Scrape> end = failedAtEnd();
+            List<Scrape> start = failedAtStart();
+            List<String> words = new ArrayList<>();
+            if (!start.isEmpty()) words.add("the scrape at its start failed: " + reasons(start));
+            if (!end.isEmpty()) words.add((end.size() == 1 ? "the scrape after it failed: " : "the scrapes after it "
+                    + "failed: ") + reasons(end));
+            return words.isEmpty() ? null : String.join("; ", words);
+        }
+
+        /** The failed scrapes {@link #edgeFailure()} names, once the summary's warnings say what the gap cost. */
+        boolean saidBySummary(Scrape failed) {
+            boolean said = summary.warnings().stream().anyMatch(w -> w.startsWith(ServerCountsBesideClient.COVERAGE)
+                    || ServerSideSummarizer.isEdgeWarning(w));
+            return said && (failedAtEnd().contains(failed) || failedAtStart().contains(failed));
+        }
+
+        private List<Scrape> failedAtEnd() {
+            if (summary.countedToS() == null || summary.windowS() == null || summary.windowStartS() == null
+                    || summary.windowS() - summary.countedToS() <= SLACK_S) {
+                return List.of();
+            }
+            double lastRead = summary.windowStartS() + summary.countedToS();
+            return timeline.failedScrapes().stream().filter(f -> f.offsetNanos() / 1e9 >= lastRead).toList();
+        }
+
+        private List<Scrape> failedAtStart() {
+            if (summary.countedFromS() == null || summary.windowStartS() == null
+                    || summary.countedFromS() <= SLACK_S) {
+                return List.of();
+            }
+            double opened = summary.windowStartS();
+            double firstRead = opened + summary.countedFromS();
+            return timeline.failedScrapes().stream().filter(f -> f.offsetNanos() / 1e9 >= opened - SLACK_S
+                    && f.offsetNanos() / 1e9 < firstRead).toList();
+        }
+
+        /** "2× HTTP 404, timed out after 5 s": each reason once, with how many failed for it. */
+        private static String reasons(List<Scrape> failed) {
+            Map<String, Integer> byReason = new LinkedHashMap<>();
+            for (Scrape f : failed) byReason.merge(f.failure(), 1, Integer::sum);
+            List<String> out = new ArrayList<>();
+            byReason.forEach((reason, n) -> out.add((n == 1 ? "" : n + "× ") + reason));
+            return String.join(", ", out);
+        }
     }
+
+    /** How far past an edge a scrape may lie and still read it, in seconds (the summarizer's slack). */
+    private static final double SLACK_S = ServerSideSummarizer.EDGE_SLACK_NANOS / 1e9;
 
     /**
      * The check before the run is bounded tighter than a scrape: the server is idle then, and a /metrics that does
@@ -201,6 +268,18 @@ final class ServerMetricsSession {
      */
     LevelServerMetrics levelEnded(String model, long windowStartEpochMillis, long durationNanos,
                                   boolean warmupExcluded) {
+        LevelServerMetrics level = levelEndedQuietly(model, windowStartEpochMillis, durationNanos, warmupExcluded);
+        if (level != null) sayWarnings(level);
+        return level;
+    }
+
+    /**
+     * As {@link #levelEnded}, its warnings not said: the run sets the client's figures beside the counts first
+     * ({@link ServerCountsBesideClient}), whose words on a gap replace the summarizer's, then says them once
+     * ({@link #sayWarnings}).
+     */
+    LevelServerMetrics levelEndedQuietly(String model, long windowStartEpochMillis, long durationNanos,
+                                         boolean warmupExcluded) {
         if (scraper == null) return null;
         if (model == null) model = runModel;
         ServerMetricsScraper ended = scraper;
@@ -219,13 +298,22 @@ final class ServerMetricsSession {
             summary = ServerSideSummarizer.summarize(timeline, startOffsetNanos, endOffsetNanos, model);
         }
         summary = summary.withSampleInterval(config.interval().toNanos() / 1e9);
-        for (String w : summary.warnings()) {
+        return new LevelServerMetrics(summary, timeline, ended.metricsUrl());
+    }
+
+    /**
+     * Says a level's warnings, once each: the summary's, then the failed scrapes the summary's words on a gap do not
+     * already name (a failed scrape at the window's end is one warning, with what it cost, not three).
+     */
+    void sayWarnings(LevelServerMetrics level) {
+        for (String w : level.summary().warnings()) {
             err.println("llmperf4j: warning: server metrics: " + w);
         }
-        for (String w : timeline.warnings("server metrics from " + ended.metricsUrl())) {
+        String source = "server metrics from " + (level.metricsUrl() == null ? Origins.display(config.metricsUrl())
+                : level.metricsUrl());
+        for (String w : level.timeline().warnings(source, level::saidBySummary)) {
             err.println("llmperf4j: warning: " + w);
         }
-        return new LevelServerMetrics(summary, timeline);
     }
 
     /** A level that died: stop its scraper; nothing is written. */

@@ -60,7 +60,7 @@ class ServerMetricsConsoleTest {
                                           ServerSideSummary.ClientSameSpan client) {
         return new ServerSideSummary("vllm", 8, 1, 6.66, 7.0, 4.0, 2.0, 0.012, hitRate, 900L, generation, perS, 8L,
                 null, null, null, null, Map.of(), ServerSideSummary.QUANTILE_METHOD, 0.0, 6, "m", List.of(), from, to,
-                reset, missing, 1.0, client);
+                reset, missing, 1.0, client, null, null);
     }
 
     /**

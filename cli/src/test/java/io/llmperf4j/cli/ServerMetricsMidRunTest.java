@@ -185,4 +185,34 @@ class ServerMetricsMidRunTest {
             assertTrue(line.startsWith("Server (vllm /metrics, counters reset mid-level: a lower bound): "), line);
         }
     }
+
+    /**
+     * The scrape at the level's end fails (the server's /metrics 404 once the run's requests are done; no periodic
+     * scrape in the level, so the counters run from the window's opening to the warmup's end): one warning, the one
+     * that says what the gap cost, naming the failed scrape. Before, the same cause was said four times: the scraper's
+     * "failed (HTTP 404); the run goes on", the summarizer's "end is not bracketed", the client's figures over the
+     * counters' span, and the timeline's "1 of 4 scrapes failed".
+     */
+    @Test
+    void aFailedEndScrapeIsOneWarningWithWhatItCost(@TempDir Path tmp) throws Exception {
+        int warmup = 6;
+        try (MetricsProxy metrics = new MetricsProxy(origin(), 1, 1, REQUESTS + warmup)) {
+            CliRun run = CliRun.of(server.env(), "token-benchmark", "--model", "sim", "--mean-input-tokens", "40",
+                    "--stddev-input-tokens", "0", "--mean-output-tokens", "20", "--stddev-output-tokens", "0",
+                    "--max-num-completed-requests", Integer.toString(REQUESTS), "--num-concurrent-requests",
+                    Integer.toString(CONCURRENCY), "--warmup-requests", Integer.toString(warmup),
+                    "--no-client-warmup", "--server-metrics", metrics.url(), "--server-metrics-interval", "60",
+                    "--results-dir", tmp.toString());
+            assertEquals(0, run.exitCode(), run::toString);
+            java.util.List<String> failed = run.err().lines().filter(l -> l.contains("404")).toList();
+            assertEquals(1, failed.size(), run::toString);
+            assertTrue(failed.get(0).contains("the server's counters cover "), failed.get(0));
+            assertTrue(failed.get(0).contains("; the scrape after it failed: HTTP 404)"), failed.get(0));
+            assertEquals(0, run.err().lines().filter(l -> l.contains("not bracketed") || l.contains("scrapes failed")
+                    || l.contains("the run goes on, the server timeline has a gap")).count(), run::toString);
+            JsonNode s = new ObjectMapper().readTree(tmp.resolve(BASE + "_llmperf4j_summary.json").toFile())
+                    .get("server");
+            assertEquals(1, s.get("warnings").size(), s::toString);
+        }
+    }
 }

@@ -70,6 +70,9 @@ class ServerMetricsWarmupWindowTest {
         double to = s.get("counted_to_s").asDouble();
         assertEquals(s.get("window_s").asDouble(), to, 1e-9, "the final scrape follows the last record");
         assertEquals(generated / (to - from), s.get("generation_tokens_per_s").asDouble(), 1e-6);
+        // how long the scrapes the counters run between took: the server read its counters inside each exchange
+        assertTrue(s.get("opening_scrape_s").asDouble() > 0 && s.get("closing_scrape_s").asDouble() > 0, s::toString);
+        assertTrue(client.get("prompt_tokens").asLong() > 0, s::toString);
 
         // the rest of the window is warned of with its size whenever it held any request's end or over 1 % of tokens
         boolean material = client.get("missed_requests_ended").asInt() > 0

@@ -907,4 +907,164 @@ public final class RunWarnings {
                         : "Use TPOT for per-token latency (ITL per token needs tokens per event: server usage or "
                         + "the client tokenizer's offsets).")));
     }
+
+    /**
+     * SERVER_TOKENS_DIFFER: the server's counter outside the client's bracket by more than this share of it (the
+     * bracket already allows for the scrapes' exchanges; tokenizers of one text differ by tens of percent) ...
+     */
+    public static final double SERVER_TOKENS_DIFFER_SHARE = 0.15;
+    /** ... and by at least this many tokens (a short window's few tokens are no sign). */
+    public static final double SERVER_TOKENS_DIFFER_MIN_TOKENS = 10;
+    /** The server's counter gives about one token per content event within this of 1 (0.75 to 1.5 with the ratio). */
+    static final double ONE_PER_EVENT_BELOW = 0.25;
+
+    /**
+     * The server's own counters beside the client's counts over the same span (the two scrapes the counters run
+     * between). Each client figure comes with the bracket the scrapes' exchanges leave: the server read its counters
+     * at some instant inside each exchange, so it counted at least what the client received between the opening
+     * exchange's end and the closing one's start ({@code Low}) and at most what it received from the opening's start
+     * to the closing's end ({@code High}).
+     *
+     * @param serverOutput      the server's generation tokens over the span; null when it serves none
+     * @param clientOutput      the tokens the client received in the span ({@code client_same_span.output_tokens})
+     * @param contentEvents     the content events that arrived in the span
+     * @param outputByUsage     every request that delivered tokens in the span counted them by the server's usage: the
+     *                          client's figure is in the server's unit
+     * @param wholeServer       the server's figures add up every model's series (other traffic included)
+     * @param serverPrompt      the server's prompt tokens over the span; null when it serves none
+     * @param clientPrompt      the input tokens of the requests whose first token came in the span; null when none
+     * @param promptByUsage     those input tokens are the server's usage ({@code prompt_tokens}) for every request
+     */
+    public record ServerTokenCounts(Double serverOutput, double clientOutputLow, double clientOutput,
+                                    double clientOutputHigh, int contentEvents, boolean outputByUsage,
+                                    boolean wholeServer, Double serverPrompt, Long clientPromptLow, Long clientPrompt,
+                                    Long clientPromptHigh, boolean promptByUsage) {
+    }
+
+    /**
+     * {@code metrics} judged beside the server's own counters ({@code counts}): SERVER_TOKENS_DIFFER once, when its
+     * output or its prompt tokens differ materially from the client's, saying why from both sources; and
+     * MULTI_TOKEN_CHUNKS by the server's counter where the client counted with a tokenizer that is not the
+     * server's: dropped when the server's counter gives one token per content event (the client's tokenizer made
+     * the chunks look several tokens long, QA: a server keeping vLLM's /metrics, no usage, half the client's count),
+     * and said by the server's count when that gives several. Unchanged when the counts agree.
+     */
+    public static RunMetrics besideServerCounts(RunMetrics metrics, ServerTokenCounts counts) {
+        if (counts == null) return metrics;
+        Optional<String> output = outputGap(counts);
+        Optional<String> prompt = promptGap(counts, output.isPresent() && !counts.outputByUsage());
+        if (output.isEmpty() && prompt.isEmpty()) return metrics;
+        List<RunWarning> warnings = new ArrayList<>(metrics.warnings());
+        if (output.isPresent() && !counts.outputByUsage() && counts.contentEvents() > 0) {
+            double perEvent = counts.serverOutput() / counts.contentEvents();
+            int at = indexOf(warnings, WarningCode.MULTI_TOKEN_CHUNKS);
+            if (perEvent <= MULTI_TOKEN_CHUNK_RATIO) {
+                if (at >= 0) warnings.remove(at);
+            } else {
+                RunWarning byServer = new RunWarning(WarningCode.MULTI_TOKEN_CHUNKS, String.format(Locale.ROOT,
+                        "Content events carry %.1f output tokens each on average (by the server's generation-token "
+                                + "counter over the same span: %.0f tokens in %d events; the client tokenizer, not the "
+                                + "model's, counts otherwise): ITL (per event) is the gap between chunks, not between "
+                                + "tokens. Use TPOT for per-token latency.", perEvent, counts.serverOutput(),
+                        counts.contentEvents()));
+                if (at >= 0) warnings.set(at, byServer);
+                else warnings.add(byServer);
+            }
+        }
+        String message = "The server's own token counters (its /metrics) and the client's counts differ over the same "
+                + "span. " + output.map(o -> "Output tokens: " + o + (prompt.isPresent() ? " " : "")).orElse("")
+                + prompt.map(p -> "Prompt tokens: " + p).orElse("");
+        warnings.add(new RunWarning(WarningCode.SERVER_TOKENS_DIFFER, message));
+        return new RunMetrics(metrics.config(), metrics.requests(), metrics.stats(), metrics.durationNanos(),
+                metrics.requestsSent(), metrics.requestsRecorded(), metrics.requestsSucceeded(),
+                metrics.totalOutputTokens(), metrics.outputTokensPerSecond(), metrics.requestsPerSecond(),
+                metrics.outputTokenSources(), metrics.inputTokenSources(), metrics.tokenDiscrepancy(),
+                metrics.errors(), metrics.goodput(), metrics.sloVerdict(), warnings, metrics.delivered());
+    }
+
+    private static int indexOf(List<RunWarning> warnings, WarningCode code) {
+        for (int i = 0; i < warnings.size(); i++) {
+            if (warnings.get(i).code() == code) return i;
+        }
+        return -1;
+    }
+
+    /** Whether {@code server} lies outside [low, high] by more than the share and the tokens that make it material. */
+    private static boolean material(double server, double low, double mid, double high) {
+        boolean outside = server < low * (1 - SERVER_TOKENS_DIFFER_SHARE)
+                || server > high * (1 + SERVER_TOKENS_DIFFER_SHARE);
+        return outside && Math.abs(server - mid) >= SERVER_TOKENS_DIFFER_MIN_TOKENS;
+    }
+
+    /** The output tokens' gap and its cause, in words; empty when there is none to tell. */
+    private static Optional<String> outputGap(ServerTokenCounts c) {
+        if (c.serverOutput() == null || c.clientOutput() <= 0
+                || !material(c.serverOutput(), c.clientOutputLow(), c.clientOutput(), c.clientOutputHigh())) {
+            return Optional.empty();
+        }
+        double server = c.serverOutput();
+        String figures = String.format(Locale.ROOT, "the server generated %.0f by its counter, the client "
+                        + "received %.0f (%.0f-%.0f allowing for the scrapes' exchanges), %.2fx theirs%s.", server,
+                c.clientOutput(), c.clientOutputLow(), c.clientOutputHigh(), server / c.clientOutput(),
+                c.contentEvents() > 0 ? String.format(Locale.ROOT, ", in %d content events", c.contentEvents()) : "");
+        String somethingElse = c.wholeServer()
+                ? "the server's figures are the whole server's (no series for this model), other traffic included"
+                : "other traffic, or tokens it generated and did not stream (several choices, discarded drafts)";
+        if (c.outputByUsage()) {
+            return Optional.of(figures + " The client counted by the server's own usage, so the counter counts "
+                    + "something else than it streamed to this run: " + somethingElse + ". The client's figures "
+                    + "follow the usage.");
+        }
+        String clientUnit = " Output tok/s, TPOT and ITL per token count the client tokenizer's tokens; --tokenizer "
+                + "with the model's tokenizer (or a server that sends usage) counts the model's.";
+        if (c.contentEvents() <= 0) {
+            return Optional.of(figures + " The server sent no usage: the client tokenizer is not the model's, or "
+                    + "the counter counts something else (" + somethingElse + ")." + clientUnit);
+        }
+        double perEvent = server / c.contentEvents();
+        double clientPerEvent = c.clientOutput() / c.contentEvents();
+        if (perEvent < 1 - ONE_PER_EVENT_BELOW) {
+            return Optional.of(figures + String.format(Locale.ROOT, " The server sent no usage, and its counter gives "
+                    + "%.2f tokens per content event, fewer than one: no tokenizer explains that (each event follows "
+                    + "a token it generated), so the counter counts something else: %s.", perEvent, somethingElse));
+        }
+        if (perEvent <= MULTI_TOKEN_CHUNK_RATIO) {
+            return Optional.of(figures + String.format(Locale.ROOT, " The server sent no usage; its counter gives "
+                    + "%.2f tokens per content event, one token per chunk, where the client tokenizer counts %.2f: "
+                    + "the client tokenizer is not the model's (%.2f of its tokens per server token), and the chunks "
+                    + "do not carry several tokens (no MULTI_TOKEN_CHUNKS).", perEvent, clientPerEvent,
+                    c.clientOutput() / server) + clientUnit);
+        }
+        return Optional.of(figures + String.format(Locale.ROOT, " The server sent no usage; its counter gives %.2f "
+                + "tokens per content event, where the client tokenizer counts %.2f: the server sends several tokens "
+                + "per chunk (MULTI_TOKEN_CHUNKS), and the client tokenizer is not the model's (%.2f of its tokens per "
+                + "server token).", perEvent, clientPerEvent, c.clientOutput() / server) + clientUnit);
+    }
+
+    /**
+     * The prompt tokens' gap and its cause, in words; empty when there is none to tell. {@code tokenizerDiffers}: the
+     * output's gap already found the client tokenizer not the server's.
+     */
+    private static Optional<String> promptGap(ServerTokenCounts c, boolean tokenizerDiffers) {
+        if (c.serverPrompt() == null || c.clientPrompt() == null || c.clientPrompt() <= 0
+                || !material(c.serverPrompt(), c.clientPromptLow(), c.clientPrompt(), c.clientPromptHigh())) {
+            return Optional.empty();
+        }
+        String figures = String.format(Locale.ROOT, "the server prefilled %.0f by its counter, where "
+                        + "the requests whose first token came in the span had %d input tokens (%d-%d allowing for "
+                        + "the scrapes' exchanges and when the server counts a prompt), %.2fx theirs.",
+                c.serverPrompt(), c.clientPrompt(), c.clientPromptLow(), c.clientPromptHigh(),
+                c.serverPrompt() / c.clientPrompt());
+        if (c.promptByUsage()) {
+            return Optional.of(figures + " Those are the server's own usage (prompt_tokens), so its counter counts "
+                    + "something else than this run's prompts: " + (c.wholeServer()
+                    ? "the whole server's prompts, other traffic included"
+                    : "other traffic, or prompts it prefilled again (preempted requests)") + ".");
+        }
+        return Optional.of(figures + " The server sent no usage, so the input counts are the client's: "
+                + (tokenizerDiffers ? "its tokenizer is not the model's (as the output tokens show), and it counts "
+                + "no chat template" : "they count no chat template the server applies, and the client tokenizer "
+                + "may not be the model's") + (c.wholeServer() ? "; the server's figures are the whole server's, "
+                + "other traffic included" : "") + ". Input token figures are the client's.");
+    }
 }

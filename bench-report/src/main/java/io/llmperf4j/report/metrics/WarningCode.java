@@ -86,5 +86,12 @@ public enum WarningCode {
      * workload's. SENT_LATE's rule over the sends SENT_LATE does not judge: their TTFT and E2E are judged from the
      * actual send (goodput, --slo), so the lag is not in them and is said here. Raised by the run.
      */
-    TURNS_SENT_LATE
+    TURNS_SENT_LATE,
+    /**
+     * The server's own token counters (its {@code /metrics}: generation tokens, prompt tokens) and the client's counts
+     * over the same span differ by more than the scrapes' timing allows: the message says, from both sources, why
+     * (the client tokenizer is not the server's; the server sends several tokens per chunk; the server's counter
+     * counts something else, such as other traffic). Raised by the run, which scraped the server.
+     */
+    SERVER_TOKENS_DIFFER
 }

@@ -250,7 +250,9 @@ public final class ServerSideSummarizer {
                 reset != null,
                 missing(bracketed),
                 null,
-                null);
+                null,
+                bracketed ? ok.get(first).durationNanos() / NANOS_PER_SECOND : null,
+                bracketed ? ok.get(last).durationNanos() / NANOS_PER_SECOND : null);
     }
 
     /** Where the counters' span starts, from the window's start: whole counts after any gap, else the first scrape. */
@@ -331,6 +333,21 @@ public final class ServerSideSummarizer {
         return out;
     }
 
+    /**
+     * Whether {@code warning} is one of this summarizer's words on an edge of the window no successful scrape read:
+     * a run that sets the client's figures over the counters' span beside them says that gap itself, with its size
+     * in tokens and requests, and leaves these out (one warning per cause).
+     */
+    public static boolean isEdgeWarning(String warning) {
+        return warning.startsWith(OPENING_FAILED) || warning.startsWith(START_UNBRACKETED)
+                || warning.startsWith(END_UNBRACKETED);
+    }
+
+    private static final String OPENING_FAILED = "the scrape at the measured window's opening (the warmup's requests "
+            + "still running) failed";
+    private static final String START_UNBRACKETED = "the measured window's start is not bracketed";
+    private static final String END_UNBRACKETED = "the measured window's end is not bracketed";
+
     /** The window's edges that no successful scrape bracketed: which, by how much, and what the counts miss. */
     private void edgeWarnings(List<String> out) {
         double startGap = startGapNanos() / NANOS_PER_SECOND;
@@ -345,15 +362,14 @@ public final class ServerSideSummarizer {
                 ok.get(first).offsetNanos());
         if (startGap > 0 && (!afterWarmup || failedAtOpening)) {
             String edge = afterWarmup
-                    ? "the scrape at the measured window's opening (the warmup's requests still running) failed: the "
-                    + "next successful one came %.2f s after the window opened"
-                    : "the measured window's start is not bracketed by a successful scrape: the first came %.2f s "
-                    + "after it (the scrape before it failed)";
+                    ? OPENING_FAILED + ": the next successful one came %.2f s after the window opened"
+                    : START_UNBRACKETED + " by a successful scrape: the first came %.2f s after it (the scrape "
+                    + "before it failed)";
             out.add(String.format(Locale.ROOT, edge + ", so the server's token and request counts miss what it did "
                     + "in those %.2f s; %s", startGap, startGap, covered));
         }
         if (endGap > 0) {
-            out.add(String.format(Locale.ROOT, "the measured window's end is not bracketed by a successful scrape: "
+            out.add(String.format(Locale.ROOT, END_UNBRACKETED + " by a successful scrape: "
                     + "the last came %.2f s before it (the scrapes after it failed), so the server's token and "
                     + "request counts miss what it did in the window's last %.2f s; %s", endGap, endGap, covered));
         }

@@ -69,6 +69,10 @@ import java.util.Map;
  *                               the true peaks; null when unknown
  * @param clientSameSpan         what the client saw between the same two instants as the counters; null when not
  *                               computed
+ * @param openingScrapeS         how long the exchange of the scrape the counters start from took, in seconds (the
+ *                               server read its counters at some instant inside it); null when no two scrapes
+ *                               bracket the window
+ * @param closingScrapeS         the same for the scrape the counters end at
  */
 public record ServerSideSummary(
         String engine,
@@ -99,7 +103,9 @@ public record ServerSideSummary(
         boolean countersReset,
         List<String> missingFamilies,
         Double sampleIntervalS,
-        ClientSameSpan clientSameSpan) {
+        ClientSameSpan clientSameSpan,
+        Double openingScrapeS,
+        Double closingScrapeS) {
 
     /**
      * What the client saw between the same two instants as the server's counters ({@code countedFromS} to
@@ -113,9 +119,23 @@ public record ServerSideSummary(
      * @param warmupRequestsEnded of those, the warmup's
      * @param missedOutputTokens  tokens delivered inside the window but outside the counted span
      * @param missedRequestsEnded requests that ended inside the window but outside the counted span
+     * @param contentEvents       content events that arrived in the counted span: the server's generation tokens
+     *                            over these are its tokens per event, set against the client's count to tell a
+     *                            tokenizer that is not the server's from chunks of several tokens
+     * @param promptTokens        the input tokens (the server's usage where sent, else the client's count) of the
+     *                            requests whose first token (or, without one, their end) came in the counted span:
+     *                            the server counts a prompt when it has prefilled it; null when not computed
      */
     public record ClientSameSpan(double outputTokens, Double outputTokensPerS, int requestsEnded,
-                                 int warmupRequestsEnded, double missedOutputTokens, int missedRequestsEnded) {
+                                 int warmupRequestsEnded, double missedOutputTokens, int missedRequestsEnded,
+                                 Integer contentEvents, Long promptTokens) {
+
+        /** Without the content events and the prompt tokens (summaries written before them). */
+        public ClientSameSpan(double outputTokens, Double outputTokensPerS, int requestsEnded,
+                              int warmupRequestsEnded, double missedOutputTokens, int missedRequestsEnded) {
+            this(outputTokens, outputTokensPerS, requestsEnded, warmupRequestsEnded, missedOutputTokens,
+                    missedRequestsEnded, null, null);
+        }
     }
 
     public static final String QUANTILE_METHOD = "from histogram bucket increases between the scrapes that bracket "
@@ -132,7 +152,8 @@ public record ServerSideSummary(
         this(engine, scrapesInWindow, failedScrapesInWindow, windowS, scrapeSpanS, peakRequestsRunning,
                 peakRequestsWaiting, peakKvCacheUsage, prefixCacheHitRate, promptTokens, generationTokens,
                 generationTokensPerS, requestsFinished, ttft, interTokenLatency, e2eRequestLatency, queueTime,
-                families, quantileMethod, null, null, null, List.of(), null, null, false, List.of(), null, null);
+                families, quantileMethod, null, null, null, List.of(), null, null, false, List.of(), null, null, null,
+                null);
     }
 
     /** Without the counters' span, reset flag, missing families, sample interval and client figures. */
@@ -147,7 +168,7 @@ public record ServerSideSummary(
                 peakRequestsWaiting, peakKvCacheUsage, prefixCacheHitRate, promptTokens, generationTokens,
                 generationTokensPerS, requestsFinished, ttft, interTokenLatency, e2eRequestLatency, queueTime,
                 families, quantileMethod, windowStartS, scrapesInsideWindow, model, warnings, null, null, false,
-                List.of(), null, null);
+                List.of(), null, null, null, null);
     }
 
     /** A copy whose gauges' peaks are said to be of samples {@code seconds} apart (the scrape interval). */
@@ -156,18 +177,23 @@ public record ServerSideSummary(
                 peakRequestsRunning, peakRequestsWaiting, peakKvCacheUsage, prefixCacheHitRate, promptTokens,
                 generationTokens, generationTokensPerS, requestsFinished, ttft, interTokenLatency, e2eRequestLatency,
                 queueTime, families, quantileMethod, windowStartS, scrapesInsideWindow, model, warnings, countedFromS,
-                countedToS, countersReset, missingFamilies, seconds, clientSameSpan);
+                countedToS, countersReset, missingFamilies, seconds, clientSameSpan, openingScrapeS, closingScrapeS);
     }
 
     /** A copy with what the client saw in the counters' span, and {@code warning} (when not null) added last. */
     public ServerSideSummary withClient(ClientSameSpan client, String warning) {
         List<String> all = new java.util.ArrayList<>(warnings);
         if (warning != null) all.add(warning);
+        return withClient(client, all);
+    }
+
+    /** A copy with what the client saw in the counters' span, and {@code warnings} in place of these. */
+    public ServerSideSummary withClient(ClientSameSpan client, List<String> warnings) {
         return new ServerSideSummary(engine, scrapesInWindow, failedScrapesInWindow, windowS, scrapeSpanS,
                 peakRequestsRunning, peakRequestsWaiting, peakKvCacheUsage, prefixCacheHitRate, promptTokens,
                 generationTokens, generationTokensPerS, requestsFinished, ttft, interTokenLatency, e2eRequestLatency,
-                queueTime, families, quantileMethod, windowStartS, scrapesInsideWindow, model, all, countedFromS,
-                countedToS, countersReset, missingFamilies, sampleIntervalS, client);
+                queueTime, families, quantileMethod, windowStartS, scrapesInsideWindow, model, warnings, countedFromS,
+                countedToS, countersReset, missingFamilies, sampleIntervalS, client, openingScrapeS, closingScrapeS);
     }
 
     /**

@@ -279,7 +279,8 @@ class ServerSideSummarizerTest {
                         "prompt_tokens", "generation_tokens", "generation_tokens_per_s", "requests_finished", "ttft",
                         "inter_token_latency", "e2e_request_latency", "queue_time", "families", "quantile_method",
                         "window_start_s", "scrapes_inside_window", "model", "warnings", "counted_from_s",
-                        "counted_to_s", "counters_reset", "missing_families", "sample_interval_s", "client_same_span"),
+                        "counted_to_s", "counters_reset", "missing_families", "sample_interval_s", "client_same_span",
+                        "opening_scrape_s", "closing_scrape_s"),
                 fieldNames(json));
         assertEquals(0.0, json.get("counted_from_s").asDouble(), "the scrape at 1 s opens the window");
         assertEquals(4.0, json.get("counted_to_s").asDouble());
@@ -312,7 +313,7 @@ class ServerSideSummarizerTest {
         keys.remove("model"); // the same
         keys.remove("warnings"); // the same
         keys.removeAll(List.of("counted_from_s", "counted_to_s", "counters_reset", "missing_families",
-                "sample_interval_s", "client_same_span")); // the same
+                "sample_interval_s", "client_same_span", "opening_scrape_s", "closing_scrape_s")); // the same
         assertEquals(keys, required);
         assertEquals(fieldNames(json.get("ttft")), fieldNames(schema.get("properties").get("ttft").get("properties")));
     }
