@@ -143,7 +143,7 @@ final class ServerCountsBesideClient {
      * request), so the client sets beside the counter those whose first token came in the span ({@code mid}), at
      * least those whose send and first token both lie inside it, the scrapes' exchanges taken off ({@code low}),
      * and at most those whose send-to-first-token overlaps it, the exchanges added ({@code high}). A request that
-     * got neither a token nor a successful answer was not prefilled (a 429).
+     * got neither a token nor a successful answer may have been prefilled before it failed: in {@code high} alone.
      */
     private record Prompts(long low, long mid, long high, boolean counted, boolean allByUsage) {
 
@@ -156,7 +156,14 @@ final class ServerCountsBesideClient {
             for (RequestRecord r : records) {
                 long send = r.startEpochMicros() * 1_000L;
                 long first = firstTokenNanos(r);
-                if (first < 0) continue;
+                if (first < 0) {
+                    // failed before a token: the server may have prefilled it anyway (an error after prefill), at
+                    // most by its end, so it widens the upper bound alone
+                    int input = r.usagePromptTokens() != null ? r.usagePromptTokens()
+                            : Math.max(0, r.numberInputTokens());
+                    if (send <= to + closeHalf && send + r.e2eNanos() >= from - openHalf) high += input;
+                    continue;
+                }
                 long prefilled = send + first;
                 int input = r.usagePromptTokens() != null ? r.usagePromptTokens() : Math.max(0, r.numberInputTokens());
                 if (send >= from + openHalf && prefilled <= to - closeHalf) low += input;

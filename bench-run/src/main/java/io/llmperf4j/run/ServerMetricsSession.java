@@ -35,16 +35,18 @@ import java.util.concurrent.locks.LockSupport;
 final class ServerMetricsSession {
 
     /**
-     * A level's server side: its summary over the measured window, every scrape (for its CSV), and the URL scraped
-     * (for its warnings; null when not known).
+     * A level's server side: its summary over the measured window, every scrape (for its CSV), the URL scraped (for
+     * its warnings; null when not known), and whether its counters were interpolated to the window's edges (a
+     * cluster's warmups: about one interval's share off, so not set against the client's counts).
      */
-    record LevelServerMetrics(ServerSideSummary summary, ServerMetricsTimeline timeline, String metricsUrl) {
+    record LevelServerMetrics(ServerSideSummary summary, ServerMetricsTimeline timeline, String metricsUrl,
+                              boolean interpolated) {
         LevelServerMetrics(ServerSideSummary summary, ServerMetricsTimeline timeline) {
-            this(summary, timeline, null);
+            this(summary, timeline, null, false);
         }
 
         LevelServerMetrics withSummary(ServerSideSummary s) {
-            return new LevelServerMetrics(s, timeline, metricsUrl);
+            return new LevelServerMetrics(s, timeline, metricsUrl, interpolated);
         }
 
         /**
@@ -288,6 +290,7 @@ final class ServerMetricsSession {
         long startOffsetNanos = Math.max(0, (windowStartEpochMillis - originEpochMillis) * 1_000_000L);
         long endOffsetNanos = startOffsetNanos + durationNanos;
         ServerSideSummary summary = null;
+        boolean interpolated = false;
         if (warmupExcluded && (warmupEndOffsetNanos != null || openingScraped)) {
             summary = ServerSideSummarizer.summarizeAfterWarmup(timeline, warmupEndOffsetNanos, startOffsetNanos,
                     endOffsetNanos, model);
@@ -296,9 +299,10 @@ final class ServerMetricsSession {
         }
         if (summary == null) {
             summary = ServerSideSummarizer.summarize(timeline, startOffsetNanos, endOffsetNanos, model);
+            interpolated = true;
         }
         summary = summary.withSampleInterval(config.interval().toNanos() / 1e9);
-        return new LevelServerMetrics(summary, timeline, ended.metricsUrl());
+        return new LevelServerMetrics(summary, timeline, ended.metricsUrl(), interpolated);
     }
 
     /**
