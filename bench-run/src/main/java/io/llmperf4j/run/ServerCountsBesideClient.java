@@ -40,22 +40,11 @@ final class ServerCountsBesideClient {
     private ServerCountsBesideClient() {
     }
 
-    /** As {@link #attach(ServerSideSummary, BenchmarkRun, List, TokenCounting, String)} without a failure named. */
-    static ServerSideSummary attach(ServerSideSummary server, BenchmarkRun run, List<RequestRecord> warmup,
-                                    TokenCounting counting) {
-        return compare(server, run, warmup, counting, null).summary();
-    }
-
     /**
      * {@code server} with the client's figures over its counters' span, and a warning when the rest held any, naming
-     * {@code edgeFailure} (why a scrape at an edge failed; null when none did).
+     * {@code edgeFailure} (why a scrape at an edge failed; null when none did); and the counts the run's
+     * SERVER_TOKENS_DIFFER judges (null when there is no counted span, or after a counter reset).
      */
-    static ServerSideSummary attach(ServerSideSummary server, BenchmarkRun run, List<RequestRecord> warmup,
-                                    TokenCounting counting, String edgeFailure) {
-        return compare(server, run, warmup, counting, edgeFailure).summary();
-    }
-
-    /** {@link #attach} and the counts the run's SERVER_TOKENS_DIFFER judges. */
     static Beside compare(ServerSideSummary server, BenchmarkRun run, List<RequestRecord> warmup,
                           TokenCounting counting, String edgeFailure) {
         if (server == null || server.countedFromS() == null || server.countedToS() == null) {
