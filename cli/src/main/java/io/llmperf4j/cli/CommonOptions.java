@@ -26,7 +26,7 @@ final class CommonOptions {
      * @param resultsDir where the files go (null: nothing is saved): {@link #resultsDir} of the flags, or a folder
      *                   the command chose
      */
-    static CommonSettings resolve(CommonFlags flags, int maxNumCompletedRequests, ConnectionFlags connection,
+    static CommonSettings resolve(CommonFlags flags, int maxNumCompletedRequests, RunConnectionFlags connection,
                                  boolean overwrite, Path resultsDir, CliContext context) {
         atLeast("--num-concurrent-requests", flags.numConcurrentRequests, 1);
         atLeast("--timeout", flags.timeoutSeconds, 1);
@@ -38,6 +38,7 @@ final class CommonOptions {
         Map<String, Object> samplingParams = SamplingParamsParser.parse(flags.additionalSamplingParams);
         Map<String, String> metadata = MetadataParser.parse(flags.metadata);
         EndpointTarget target = target(context, access.apiKeyFile, flags.llmApi, limits.waitForServer());
+        checkSimulatorChoice(target, connection.simulator, flags, access.apiKeyFile, context);
         String model = flags.model;
         if (model == null || model.isBlank()) {
             if (target instanceof EndpointTarget.Remote) {
@@ -55,6 +56,38 @@ final class CommonOptions {
         warnIfInsecure(access, context);
         warnIfHeaderReplacesKey(headers, flags.llmApi, target, context);
         return options;
+    }
+
+    /**
+     * The embedded simulated server only when it is what the user asked for: a run without the base variable that
+     * carries a real server's marks (the key variable or --api-key-file, a --model other than the simulator's, as an
+     * llmperf user sets and names them) is refused unless --simulator says so, since a job that lost its base
+     * variable would otherwise publish the simulator's figures under the model's name; --simulator with the base
+     * variable set contradicts it.
+     */
+    static void checkSimulatorChoice(EndpointTarget target, boolean simulator, CommonFlags flags, Path apiKeyFile,
+                                     CliContext context) {
+        ApiRegistry.Api api = registered(flags.llmApi);
+        if (!(target instanceof EndpointTarget.Embedded)) {
+            if (simulator) {
+                throw new UsageException("--simulator benchmarks the embedded simulated server, but "
+                        + api.baseVariable() + " is set: unset " + api.baseVariable() + ", or drop --simulator to "
+                        + "benchmark the server it names");
+            }
+            return;
+        }
+        if (simulator) return;
+        List<String> marks = new java.util.ArrayList<>();
+        String key = context.env(api.keyVariable());
+        if (key != null && !key.isBlank()) marks.add(api.keyVariable() + " is set");
+        if (apiKeyFile != null) marks.add("--api-key-file is given");
+        if (flags.model != null && !flags.model.isBlank() && !flags.model.strip().equals(CommonFlags.EMBEDDED_MODEL)) {
+            marks.add("--model names '" + flags.model.strip() + "'");
+        }
+        if (marks.isEmpty()) return;
+        throw new UsageException(api.baseVariable() + " is not set, but " + String.join(" and ", marks)
+                + ": set " + api.baseVariable() + " to the server's base URL (e.g. " + api.defaultBase()
+                + ") to benchmark it, or add --simulator to benchmark the embedded simulated server");
     }
 
     /**

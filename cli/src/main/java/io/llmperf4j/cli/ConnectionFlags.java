@@ -8,8 +8,8 @@ import picocli.CommandLine.TypeConversionException;
 
 import java.util.Locale;
 
-/** Our connection flags (not llmperf's), shared by the commands that send requests. A picocli mixin. */
-final class ConnectionFlags {
+/** Our connection flags (not llmperf's), shared by the commands that send requests (doctor too). A picocli group. */
+sealed class ConnectionFlags permits RunConnectionFlags {
     @Option(names = "--idle-timeout", defaultValue = "180", paramLabel = "SECONDS",
             description = "Seconds without any byte from the server before a request fails "
                     + "(llmperf's requests timeout is 180 s per read); fractions allowed, e.g. 0.5.")

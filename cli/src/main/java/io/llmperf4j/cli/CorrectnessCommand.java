@@ -32,7 +32,8 @@ import java.util.concurrent.Callable;
             "rule: '/chat/completions' is appended) and the key from OPENAI_API_KEY (any",
             "dummy value for local servers). With OPENAI_API_BASE unset, the embedded",
             "simulated server is tested instead; it answers with made-up words, so there",
-            "every request is a mismatch."
+            "every request is a mismatch. A run that sets OPENAI_API_KEY or names a --model",
+            "then needs --simulator (a real server was probably meant)."
         })
 final class CorrectnessCommand implements Callable<Integer> {
     private final CliContext context;
@@ -44,7 +45,7 @@ final class CorrectnessCommand implements Callable<Integer> {
     Extra extra = new Extra();
 
     @ArgGroup(validate = false, heading = "%nConnection:%n")
-    ConnectionFlags connection = new ConnectionFlags();
+    RunConnectionFlags connection = new RunConnectionFlags();
 
     @Mixin
     DebugOption debugOption;
@@ -86,6 +87,8 @@ final class CorrectnessCommand implements Callable<Integer> {
         RunGuards.checkMemory(llmperf.maxNumCompletedRequests, 1, 30, 30, Runtime.getRuntime().maxMemory());
         CommonSettings options = CommonOptions.resolve(llmperf.common, llmperf.maxNumCompletedRequests, connection,
                 extra.overwrite, CommonOptions.resultsDir(llmperf.common.resultsDir), context);
-        return new Runner(context.out(), context.err()).correctness(options, extra.seed).exitCode();
+        int exitCode = new Runner(context.out(), context.err()).correctness(options, extra.seed).exitCode();
+        SimulatorNotice.print(options, context.out());
+        return exitCode;
     }
 }

@@ -27,7 +27,8 @@ import java.util.concurrent.Callable;
             "",
             "The endpoint comes from OPENAI_API_BASE (e.g. http://host:8000/v1, llmperf's rule: '/chat/completions'",
             "is appended) and the key from OPENAI_API_KEY (any dummy value for local servers). With OPENAI_API_BASE",
-            "unset, the embedded simulated server is started on a free loopback port and benchmarked instead."
+            "unset, the embedded simulated server is started on a free loopback port and benchmarked instead; a",
+            "run that sets OPENAI_API_KEY or names a --model then needs --simulator (a real server was probably meant)."
         },
         footerHeading = "%nExamples:%n",
         footer = {
@@ -54,7 +55,7 @@ final class TokenBenchmarkCommand implements Callable<Integer> {
     LoadFlags load = new LoadFlags();
 
     @ArgGroup(validate = false, heading = "%nConnection:%n")
-    ConnectionFlags connection = new ConnectionFlags();
+    RunConnectionFlags connection = new RunConnectionFlags();
 
     @ArgGroup(validate = false, heading = "%nResults and checks:%n")
     ResultsFlags results = new ResultsFlags();
@@ -109,6 +110,7 @@ final class TokenBenchmarkCommand implements Callable<Integer> {
                 runner.quiet(); // the report is hidden: its warnings go to stderr, one line each
             }
             int exitCode = runner.run(request).exitCode();
+            SimulatorNotice.print(request.common(), console.report()); // below llmperf's block, with the report
             console.printSummary(request);
             return exitCode;
         }

@@ -256,7 +256,8 @@ class CorrectnessCommandTest {
         assertTrue(run.out().contains("    mismatched request: "), run::toString);
         assertTrue(run.out().endsWith("Results for llm correctness test for llmperf4j-sim queried with the openai api.\n"
                 + "Errors: 0, Error rate: 0.0\nMismatched: 2, Mismatch rate: 1.0\n"
-                + "Completed: 2\nCompleted without errors: 2\n"), run::toString);
+                + "Completed: 2\nCompleted without errors: 2\n" + SimulatorNotice.line(new io.llmperf4j.run.EndpointTarget
+                .Embedded()) + "\n"), run::toString);
     }
 
     @Test

@@ -44,12 +44,12 @@ class LoadPlanTest {
         assertEquals(LoadPlan.plain(CommonFlags.EMBEDDED_MODEL, 10, 10, Duration.ofSeconds(90)), plain);
         assertEquals(List.of(new ClosedLoopSettings(3, Duration.ofSeconds(90)).withMaxCompleted(10)
                         .withPromptOrder(ClosedLoopSettings.PromptOrder.SEND_ORDER)),
-                plan("--model", "m", "--seed", "3", "--num-concurrent-requests", "3").profile().levels(Warmup.NONE));
+                plan("--model", "m", "--simulator", "--seed", "3", "--num-concurrent-requests", "3").profile().levels(Warmup.NONE));
     }
 
     @Test
     void severalModelsCompareTheClosedLoop() {
-        LoadPlan p = plan("--model", "a, b", "--num-concurrent-requests", "3");
+        LoadPlan p = plan("--model", "a, b", "--simulator", "--num-concurrent-requests", "3");
         assertTrue(p.active() && p.comparison());
         assertEquals(List.of("a", "b"), p.models());
         assertEquals(LoadPlan.Kind.CLOSED_LOOP, p.kind());

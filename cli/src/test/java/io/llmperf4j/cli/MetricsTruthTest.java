@@ -264,9 +264,9 @@ class MetricsTruthTest {
 
     @Test
     void saveEventsNeedsAResultsDirAndAGenerationApi() {
-        CliRun.of(Map.of(), "token-benchmark", "--model", "m", "--save-events")
+        CliRun.of(Map.of(), "token-benchmark", "--model", "m", "--simulator", "--save-events")
                 .assertOneErrorLine(ExitCodes.USAGE, "--save-events writes a file: give --results-dir too");
-        CliRun.of(Map.of(), "token-benchmark", "--model", "m", "--save-events", "--results-dir", "x",
+        CliRun.of(Map.of(), "token-benchmark", "--model", "m", "--simulator", "--save-events", "--results-dir", "x",
                 "--llm-api", "embeddings").assertOneErrorLine(ExitCodes.USAGE, "--save-events applies to generation");
     }
 

@@ -25,7 +25,7 @@ class MinimumInputTokensLineTest {
 
     @Test
     void aShortMeanThatCanBeDrawnGetsLlmperfsLineWithTheRealPrefixLength(@TempDir Path dir) {
-        CliRun run = CliRun.of(Map.of(), "token-benchmark", "--no-client-warmup", "--model", "m",
+        CliRun run = CliRun.of(Map.of(), "token-benchmark", "--no-client-warmup", "--model", "m", "--simulator",
                 "--max-num-completed-requests", "2", "--num-concurrent-requests", "2",
                 "--mean-input-tokens", Integer.toString(PREFIX + 5), "--stddev-input-tokens", "0",
                 "--mean-output-tokens", "150", "--stddev-output-tokens", "0", "--results-dir", dir.toString());
@@ -38,7 +38,7 @@ class MinimumInputTokensLineTest {
 
     @Test
     void aMeanBelowThePrefixGetsOnlyTheErrorNamingTheSameLength(@TempDir Path dir) {
-        CliRun run = CliRun.of(Map.of(), "token-benchmark", "--model", "m", "--max-num-completed-requests", "2",
+        CliRun run = CliRun.of(Map.of(), "token-benchmark", "--model", "m", "--simulator", "--max-num-completed-requests", "2",
                 "--mean-input-tokens", "10", "--stddev-input-tokens", "0",
                 "--mean-output-tokens", "150", "--stddev-output-tokens", "0", "--results-dir", dir.toString());
         run.assertOneErrorLine(2, "no input length >= " + PREFIX + " tokens (the prompt prefix)");

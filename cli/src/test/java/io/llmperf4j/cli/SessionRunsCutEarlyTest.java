@@ -76,7 +76,7 @@ class SessionRunsCutEarlyTest {
         Path firstTurn = java.nio.file.Files.writeString(tmp.resolve("f.jsonl"), """
                 {"timestamp": 0, "input_length": 10, "output_length": 2, "session_id": "a", "delay": 50}
                 """);
-        CliRun.of(Map.of(), "token-benchmark", "--model", "sim", "--trace", "mooncake:" + firstTurn,
+        CliRun.of(Map.of(), "token-benchmark", "--model", "sim", "--simulator", "--trace", "mooncake:" + firstTurn,
                 "--no-client-warmup", "--results-dir", tmp.resolve("out").toString()).assertOneErrorLine(2,
                 "f.jsonl, line 1: \"delay\" on the first turn of session \"a\"");
     }
