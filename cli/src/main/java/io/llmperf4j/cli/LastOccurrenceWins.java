@@ -25,8 +25,10 @@ final class LastOccurrenceWins {
     /**
      * @param root      the command tree the arguments are for (read, not parsed)
      * @param freshTree another command tree, to expand {@code @argfiles} with
-     * @return the arguments without the earlier occurrences of repeated single-value options; {@code args} itself
-     *         when nothing repeats; when they contain @argfiles, already expanded (so parse them without expanding)
+     * @return the arguments without the earlier occurrences of repeated single-value options, abbreviations of an
+     *         llmperf command's options written out ({@link ArgparseAbbreviations}); {@code args} itself when nothing
+     *         changed; when they contain @argfiles, already expanded (so parse them without expanding)
+     * @throws CommandLine.ParameterException for an ambiguous abbreviation
      */
     static String[] apply(CommandLine root, Supplier<CommandLine> freshTree, String[] args) {
         List<String> expanded = Arrays.asList(args);
@@ -37,7 +39,8 @@ final class LastOccurrenceWins {
                 return args; // picocli will report it when it parses them for real
             }
         }
-        List<String> kept = dropEarlierOccurrences(root, expanded);
+        // an abbreviation repeats its option too: compared by full name
+        List<String> kept = dropEarlierOccurrences(root, ArgparseAbbreviations.expand(root, expanded));
         return kept.equals(Arrays.asList(args)) ? args : kept.toArray(String[]::new);
     }
 

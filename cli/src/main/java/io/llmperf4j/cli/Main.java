@@ -55,7 +55,12 @@ public final class Main implements Callable<Integer> {
         CommandLine commandLine = commandLine(context);
         commandLine.setExecutionExceptionHandler((e, cmd, parsed) -> onFailure(e, cmd, debug));
         try {
-            String[] parsed = LastOccurrenceWins.apply(commandLine, () -> commandLine(context), args);
+            String[] parsed;
+            try {
+                parsed = LastOccurrenceWins.apply(commandLine, () -> commandLine(context), args);
+            } catch (ParameterException ambiguous) { // an abbreviation several options start with
+                return onBadParameters(ambiguous, args);
+            }
             if (parsed != args) {
                 commandLine.setExpandAtFiles(false); // already expanded
             }

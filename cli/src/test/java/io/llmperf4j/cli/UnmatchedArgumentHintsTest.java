@@ -22,9 +22,10 @@ class UnmatchedArgumentHintsTest {
 
     @Test
     void aMissingLetterSuggestsTheOption() {
-        List<String> lines = errLines(CliRun.of(Map.of(), "token-benchmark", "--max-num-completed-request", "4"));
-        assertEquals(List.of("llmperf4j: Unknown options: '--max-num-completed-request', '4' (see 'llmperf4j "
-                + "token-benchmark --help')", "  --max-num-completed-request: did you mean "
+        // a letter missing inside the name (one missing at its end is a prefix: argparse's abbreviation, accepted)
+        List<String> lines = errLines(CliRun.of(Map.of(), "token-benchmark", "--max-num-complted-requests", "4"));
+        assertEquals(List.of("llmperf4j: Unknown options: '--max-num-complted-requests', '4' (see 'llmperf4j "
+                + "token-benchmark --help')", "  --max-num-complted-requests: did you mean "
                 + "--max-num-completed-requests?"), lines);
     }
 
