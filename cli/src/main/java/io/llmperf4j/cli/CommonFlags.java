@@ -16,7 +16,8 @@ final class CommonFlags {
     static final String EMBEDDED_MODEL = "llmperf4j-sim";
 
     @Option(names = "--model", paramLabel = "MODEL", order = 1, description = "The model field of each request; also used in file names. "
-            + "Required with OPENAI_API_BASE; defaults to '" + EMBEDDED_MODEL + "' against the embedded server.")
+            + "Required with OPENAI_API_BASE; defaults to '" + EMBEDDED_MODEL + "' against the embedded server "
+            + "(another name there needs --simulator).")
     String model;
 
     @Option(names = {"--num-concurrent-requests", "--concurrency"}, defaultValue = "10", paramLabel = "N", order = 6,
