@@ -13,7 +13,7 @@ if ! command -v chromium >/dev/null; then
 fi
 if [ -z "$results" ]; then
   results="$(mktemp -d)"
-  env -u OPENAI_API_BASE "$root/bin/llmperf4j" token-benchmark --max-num-completed-requests 40 \
+  env -u OPENAI_API_BASE "$root/bin/llmperf4j" token-benchmark --simulator --max-num-completed-requests 40 \
     --num-concurrent-requests 8 --results-dir "$results" > /dev/null
 fi
 report="$(ls "$results"/*_report.html | head -n 1)"
