@@ -417,6 +417,11 @@ class ReadmeCommandsTest {
                 "  exit 0",
                 "fi",
                 "exec '" + java + "' -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Dai.djl.offline=true "
+                        // the class path's bytecode (this build's, as in this test's JVM) is not verified again
+                        // in each of some 60 commands, nor does each keep a perf-data file: no block reads either,
+                        // and they were ~10 % of a command's CPU (2026-12-07, a default token-benchmark, three
+                        // interleaved pairs at load 20: 2.72 s -> 2.35 s user+sys)
+                        + "-XX:+UnlockDiagnosticVMOptions -XX:-BytecodeVerificationRemote -XX:-UsePerfData "
                         // the quick warm-up whatever the command: no pasted command's TTFT is read, and the full
                         // one (a sweep's, an open loop's: up to 14 s of CPU) was most of this test's time
                         + "-D" + ClientWarmup.Budget.CAP_PROPERTY + "=quick -cp '"
