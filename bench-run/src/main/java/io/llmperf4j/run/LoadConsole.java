@@ -316,7 +316,23 @@ final class LoadConsole {
      * tell", "client behind" (only the client's send lag failed it).
      */
     static String flags(SaturationVerdict verdict, int i) {
+        return flags(verdict, i, null);
+    }
+
+    /**
+     * As {@link #flags(SaturationVerdict, int)}, with the level's figures: a level the verdict could not judge for
+     * too few successes says so in its row, with its error rate ("not judged: 6 of 48 succeeded (87.5 % failed)"):
+     * a level of refusals ends fast and its few successes' rates can look the best of the sweep.
+     */
+    static String flags(SaturationVerdict verdict, int i, LevelSummary summary) {
         String f = "";
+        SaturationVerdict.LevelVerdict level = verdict.levels().get(i);
+        if (level.fewSamples() && !level.interrupted()) {
+            int failed = summary == null ? 0 : summary.total() - summary.successes();
+            f = join(f, summary == null ? "not judged" : "not judged: " + summary.successes() + " of "
+                    + summary.total() + " succeeded" + (failed <= 0 ? "" : String.format(Locale.ROOT,
+                    " (%.1f %% failed)", 100.0 * failed / summary.total())));
+        }
         if (verdict.saturationIndex().isPresent() && verdict.saturationIndex().getAsInt() == i) {
             f = join(f, "saturation point");
         }

@@ -1060,7 +1060,7 @@ final class ModelRun implements BenchmarkListener {
         List<SummaryDocument.DistributedJson> clusterSoFar = new ArrayList<>();
         for (int i = 0; i < levels.size(); i++) {
             LevelReport l = levels.get(i);
-            String flags = LoadConsole.flags(v, i);
+            String flags = LoadConsole.flags(v, i, l.summary());
             if (l.run() != null && l.run().timedOut()) flags = flags.isEmpty() ? "timed out" : flags + ", timed out";
             clusterSoFar.add(l.workers());
             String cluster = LostWorkers.levelFlag(clusterSoFar); // "worker X lost", "without worker X"

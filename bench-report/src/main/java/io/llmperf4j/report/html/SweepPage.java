@@ -94,7 +94,7 @@ final class SweepPage {
         out.append("<section id=\"sweep\">\n<h2>Load sweep</h2>\n<div class=\"card\"><ul>\n");
         // in the verdict's own words (the sweep file's lines, as the console prints them): "not judged" where it
         // compared nothing, what the first failures mean (the server going away is no measure of capacity)
-        li(verdictLine("Saturation point", data.saturationIndex(), "output tok/s stopped growing",
+        li(verdictLine("Saturation point", data.saturationIndex(), saturationMeaning(),
                 status("saturation point: ", "not reached")), "verdict-saturation");
         if (data.kneeIndex().isPresent()) {
             li(verdictLine("Knee", data.kneeIndex(), openLoop ? "the last level that kept up with its offer: run at "
@@ -177,6 +177,33 @@ final class SweepPage {
             }
         }
         return "";
+    }
+
+    /**
+     * Why the saturation point is where it is, in the rule that decided it, as the verdict line gives it after the
+     * level ("successes ended at 74.3 % ... of the scheduled rate: the service fell behind the offer; threshold 95.0
+     * %", "output tok/s +2.1 % over concurrency 10; threshold 5.0 %"); for a file without the line, the rule of its
+     * loop in words.
+     */
+    private String saturationMeaning() {
+        String fallback = openLoop ? "its successes fell behind its scheduled rate" : "output tok/s stopped growing";
+        String line = verdictLineText("saturation point: ");
+        if (line == null) return fallback;
+        String reasons = outermostParenthesis(line);
+        return reasons == null || reasons.isEmpty() ? fallback : reasons;
+    }
+
+    /** The text inside the first parenthesis of {@code line} and its nested ones; null when there is none. */
+    private static String outermostParenthesis(String line) {
+        int open = line.indexOf('(');
+        if (open < 0) return null;
+        int depth = 0;
+        for (int i = open; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (c == '(') depth++;
+            if (c == ')' && --depth == 0) return line.substring(open + 1, i);
+        }
+        return null;
     }
 
     /** The sweep file's verdict line starting with {@code prefix}, after it; null when there is none. */
@@ -383,6 +410,12 @@ final class SweepPage {
                 flags.append("<span class=\"flag\">").append(l.failures()).append(" failed</span>");
             }
             if (l.aborted()) flags.append("<span class=\"flag\">aborted</span>");
+            if (l.fewSamples() && !l.aborted()) {
+                // too few successes for the verdict: its rates and goodput are of those few (refusals end fast, so
+                // a level of refusals can look the fastest of the sweep), said in the row itself
+                classes.add("not-judged");
+                flags.append("<span class=\"flag not-judged\">").append(Html.esc(notJudgedWords(l))).append("</span>");
+            }
             out.append("<tr data-index=\"").append(i).append("\" data-level=\"").append(Html.data(l.level()))
                     .append('"');
             if (!classes.isEmpty()) out.append(" class=\"").append(String.join(" ", classes)).append('"');
@@ -425,6 +458,16 @@ final class SweepPage {
                 + (slo ? "; SLO is each level's --slo verdict (its summary's slo block; unresolved: decided by the "
                 + "estimates, its 95 % intervals straddling a limit; not judged: stopped before its end)" : "")
                 + ".</p>\n</div>\n</section>\n");
+    }
+
+    /**
+     * "not judged: 6 of 48 succeeded (87.5 % failed)": a level with too few successes for the verdict, its error rate
+     * beside it (the console's flag says the same).
+     */
+    static String notJudgedWords(SweepFiles.Level l) {
+        int failed = l.total() - l.successes();
+        return "not judged: " + l.successes() + " of " + l.total() + " succeeded" + (failed <= 0 || l.total() == 0
+                ? "" : String.format(Locale.ROOT, " (%.1f %% failed)", 100.0 * failed / l.total()));
     }
 
     /** Whether any level has goodput (the sweep ran with an {@code --slo} TTFT, TPOT or E2E bound). */

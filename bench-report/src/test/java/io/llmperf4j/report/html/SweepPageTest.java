@@ -117,6 +117,45 @@ class SweepPageTest {
         assertTrue(html.contains("<strong>First level with failures:</strong> none that point at the service</li>"));
     }
 
+    /**
+     * The QA (a rate sweep): the header said "output tok/s stopped growing" while output tok/s rose 58.5 -> 66.8; the
+     * rule that decided was the keep-up share. The header gives the verdict line's own reason.
+     */
+    @Test
+    void theSaturationPointGivesTheRuleThatDecidedIt(@TempDir Path dir) throws Exception {
+        String reason = "successes ended at 74.3 % (95 % interval 73.3-75.4 %) of the scheduled rate: the service "
+                + "fell behind the offer; threshold 95.0 %";
+        writeSweep(dir, new SweepFiles.Verdict(2.0, null, null, List.of("saturation point: concurrency 2 (" + reason
+                + ")"), List.of()));
+        String html = Files.readString(HtmlReport.fromResultsDir(dir));
+        assertTrue(html.contains("<li class=\"verdict-saturation\"><strong>Saturation point:</strong> <span "
+                + "class=\"level\" data-level=\"2\">concurrency 2</span> (" + reason + ")</li>"), html);
+        assertFalse(html.contains("stopped growing"), html);
+    }
+
+    /**
+     * The QA: a level of refusals (6 of 48 succeeded) showed the sweep's best req/s and goodput over its 0.568 s, with
+     * nothing on its row to say the verdict could not judge it. Its row says so, with its error rate.
+     */
+    @Test
+    void aLevelWithTooFewSuccessesSaysSoInItsRow(@TempDir Path dir) throws Exception {
+        List<SweepFiles.Level> rows = new ArrayList<>();
+        for (int c : LEVELS) {
+            boolean few = c == 4;
+            rows.add(new SweepFiles.Level(c, "concurrency", "concurrency " + c, few ? 6 : 10, few ? 48 : 10,
+                    few ? 42 : 0, few ? 0.875 : 0.0, 100.0 * c, 2.0 * c, 100.0, 108.0, 1000.0, 1100.0, false, false,
+                    false, few, few, null, null, null));
+        }
+        SweepFiles.write(dir, BASE, new SweepFiles.Document(SweepFiles.SCHEMA, "m", "concurrency", "concurrency",
+                List.of(1.0, 2.0, 4.0), "closed loop, concurrency 1, 2, 4", "none", new SweepFiles.Rules(5, 2, 10),
+                new SweepFiles.Verdict(null, null, 4.0, List.of(), List.of()), false, rows));
+        String html = Files.readString(HtmlReport.fromResultsDir(dir));
+        assertTrue(html.contains("<tr data-index=\"2\" data-level=\"4\" class=\"failing not-judged\">"), html);
+        assertTrue(html.contains("<span class=\"flag not-judged\">not judged: 6 of 48 succeeded (87.5 % failed)"
+                + "</span>"), html);
+        assertEquals(1, html.split("flag not-judged", -1).length - 1, "only the level with too few successes");
+    }
+
     private static SummaryDocument summary(Path dir, int c) throws Exception {
         return ReportData.readSummaryIn(dir.resolve("concurrency_" + c));
     }
