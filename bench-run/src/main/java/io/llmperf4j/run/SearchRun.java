@@ -24,6 +24,7 @@ import io.llmperf4j.report.search.SearchConsole;
 import io.llmperf4j.report.search.SearchDocument;
 import io.llmperf4j.report.search.SearchFiles;
 import io.llmperf4j.report.metrics.SloObjective;
+import io.llmperf4j.report.summary.SummaryDocument;
 import io.llmperf4j.run.search.LevelChooser;
 import io.llmperf4j.run.search.SearchPlan;
 import io.llmperf4j.run.search.SearchResult;
@@ -133,10 +134,13 @@ final class SearchRun {
         }
         List<String> warnings = new ArrayList<>();
         double best = chooser.passed();
+        boolean repeatFailed = false;
         if (search.repeatBest() && !Double.isNaN(best) && !stops.interrupted() && stops.pause(search.pause())) {
             Probe repeat = probe(model, probes.size() + 1, "repeat", best);
             probes.add(repeat);
             if (!repeat.judgement().passed() && !stops.interrupted()) {
+                // the bracket's low end did not hold a second time: the answer claims no confidence for it
+                repeatFailed = !repeat.clientBehind();
                 String level = search.mode().key() + " " + LoadSettings.formatLevel(best);
                 warnings.add(repeat.clientBehind()
                         ? "the best level (" + level + ") failed when repeated at the end only by the client's send "
@@ -156,7 +160,7 @@ final class SearchRun {
                     + "search counted " + (behind.size() == 1 ? "it as a failure" : "them as failures")
                     + " the server may not have caused, so the capacity found is a lower bound; " + CLIENT_REMEDY);
         }
-        SearchDocument doc = document(model, chooser, probes, warnings);
+        SearchDocument doc = document(model, chooser, probes, warnings, repeatFailed);
         // the console's figures first: they need no disk, and a full one then fails the search after them
         out.print(SearchConsole.render(doc));
         // each level's own warnings (its summary's), as a sweep prints its levels': one line per code
@@ -332,7 +336,9 @@ final class SearchRun {
 
     // ---------------------------------------------------------------- the answer
 
-    private SearchDocument document(String model, LevelChooser chooser, List<Probe> probes, List<String> warnings) {
+    /** @param repeatFailed the best level failed its final repeat (not by the client's send lag alone) */
+    private SearchDocument document(String model, LevelChooser chooser, List<Probe> probes, List<String> warnings,
+                                    boolean repeatFailed) {
         String unit = search.mode().unit();
         String key = search.mode().key();
         double capacity = chooser.passed();
@@ -367,7 +373,7 @@ final class SearchRun {
             binding = b.objective();
             // a rate level's label is the mean its arrivals were drawn at: the rates the server got go beside it
             verdict = foundVerdict(interrupted, key, unit, capacity, failed, intervalConfidence(atCapacity, atFailed),
-                    b, asRun(atCapacity), asRun(atFailed));
+                    b, asRun(atCapacity), asRun(atFailed), repeatFailed);
         }
         SearchDocument.Goodput goodput = null;
         if (atCapacity != null && atCapacity.report() != null && atCapacity.report().metrics() != null) {
@@ -383,7 +389,7 @@ final class SearchRun {
         verdict += "; " + probes.size() + (probes.size() == 1 ? " level" : " levels");
         SearchDocument.Interval interval = probes.isEmpty() ? null : new SearchDocument.Interval(
                 Double.isNaN(capacity) ? null : capacity, Double.isNaN(failed) ? null : failed,
-                intervalConfidence(atCapacity, atFailed));
+                repeatFailed ? null : intervalConfidence(atCapacity, atFailed));
         List<SearchDocument.Level> levels = new ArrayList<>();
         for (Probe p : probes) {
             ModelRun.LevelReport r = p.report();
@@ -392,14 +398,17 @@ final class SearchRun {
             Double goodputS = r == null || r.metrics() == null ? null : r.metrics().goodput()
                     .map(g -> SearchDocument.num(g.goodRequestsPerSecond() * scale)).orElse(null);
             levels.add(new SearchDocument.Level(p.index(), p.phase(), p.load(), p.judgement().passed(),
-                    p.judgement().resolved(), p.stop(), p.judgement().samples(), duration,
+                    p.judgement().resolved(), p.stop(), p.judgement().samples(),
+                    r == null || r.run() == null ? null : r.run().records().size(), duration,
                     r == null ? null : SearchDocument.num(r.summary().requestsPerSecond() * scale),
                     r == null ? null : SearchDocument.num(r.summary().outputTokensPerSecond() * scale), goodputS,
                     r == null ? null : SearchDocument.num(scheduledRate(r)),
                     r == null ? null : SearchDocument.num(sentRate(r)), SearchDocument.num(p.sendLagP99Ms()),
                     p.judgement().binding().objective(), p.judgement().results().stream()
                     .map(SearchDocument.Objective::of).toList(),
-                    p.clientBehind() ? SearchDocument.Objective.of(p.bindingFromActualSend()) : null, p.folder()));
+                    p.clientBehind() ? SearchDocument.Objective.of(p.bindingFromActualSend()) : null, p.folder(),
+                    r == null || r.metrics() == null ? List.of() : searchWorded(p, r.metrics().warnings()).stream()
+                            .map(SummaryDocument.WarningJson::of).toList()));
         }
         String load = search.mode() == SearchPlan.Mode.CONCURRENCY ? "closed loop"
                 : "open loop, " + search.arrival() + " arrivals" + search.maxConcurrency().stream()
@@ -467,7 +476,7 @@ final class SearchRun {
      */
     static String foundVerdict(boolean interrupted, String key, String unit, double capacity, double failed,
                                Double confidence, ObjectiveResult binding) {
-        return foundVerdict(interrupted, key, unit, capacity, failed, confidence, binding, "", "");
+        return foundVerdict(interrupted, key, unit, capacity, failed, confidence, binding, "", "", false);
     }
 
     /**
@@ -476,10 +485,23 @@ final class SearchRun {
      */
     static String foundVerdict(boolean interrupted, String key, String unit, double capacity, double failed,
                                Double confidence, ObjectiveResult binding, String capacityAsRun, String failedAsRun) {
+        return foundVerdict(interrupted, key, unit, capacity, failed, confidence, binding, capacityAsRun, failedAsRun,
+                false);
+    }
+
+    /**
+     * As above; {@code repeatFailed}: the capacity level failed its final repeat, so the bracket is no claim of any
+     * confidence: "the bracket [7, 7.25] is unconfirmed: rate 7 failed when repeated at the end".
+     */
+    static String foundVerdict(boolean interrupted, String key, String unit, double capacity, double failed,
+                               Double confidence, ObjectiveResult binding, String capacityAsRun, String failedAsRun,
+                               boolean repeatFailed) {
         String rate = unit.equals("req/s") ? " req/s" : "";
         String low = LoadSettings.formatLevel(capacity);
         String high = LoadSettings.formatLevel(failed);
-        String bracket = confidence == null ? "; a level decided on its point estimate"
+        String bracket = repeatFailed ? String.format(Locale.ROOT, "; the bracket [%s, %s] is unconfirmed: %s %s%s "
+                + "failed when repeated at the end, so no confidence is claimed", low, high, key, low, rate)
+                : confidence == null ? "; a level decided on its point estimate"
                 : String.format(Locale.ROOT, "; the bracket [%s, %s] holds with %.0f %% confidence, each level's "
                         + "verdict at %.0f %%", low, high, 100 * confidence, 100 * (1 - LevelJudge.ALPHA));
         return (interrupted ? "search stopped (Ctrl-C); best so far: " : "capacity: ") + key + " " + low + rate
@@ -550,9 +572,14 @@ final class SearchRun {
         return probes.stream().filter(p -> p.load() == load && !p.phase().equals("repeat")).findFirst().orElse(null);
     }
 
-    /** "ttft_p99<=300ms (estimate 512 ms, 95 % interval [480, 530])". */
+    /**
+     * "ttft_p99<=300ms (estimate 512 ms, 95 % interval [480, 530])"; misses that shared instants say so, "(estimate
+     * 289.7 ms, 95 % interval [...]; 8 misses in 2 instants, the interval counts 2)".
+     */
     static String describe(ObjectiveResult r) {
-        return r.objective() + " (estimate " + describeEstimate(r) + ")";
+        String clustering = r.missClustering();
+        return r.objective() + " (estimate " + describeEstimate(r) + (clustering.isEmpty() ? ""
+                : "; " + clustering + ", the interval counts " + r.missEvents()) + ")";
     }
 
     /** "512.0 ms, 95 % interval [480.0 ms, 530.0 ms]". */

@@ -162,4 +162,21 @@ class SearchLevelRatesTest {
                 SearchRun.foundVerdict(false, "rate", "req/s", 6.5, 7, null, binding,
                         "scheduled 7.01, sent 7.01 req/s", "scheduled 7.35, sent 6.97 req/s"));
     }
+
+    /**
+     * The QA: after the final repeat failed, the answer still said "the bracket [7, 7.25] holds with 90 % confidence"
+     * beside the degrade warning. When the repeat fails the answer claims no confidence.
+     */
+    @Test
+    void aFailedRepeatTakesBackTheBracketsConfidence() {
+        ObjectiveResult binding = new ObjectiveResult("ttft_p90<=400ms", 30, 20, 1489.5, 1395.4,
+                Double.POSITIVE_INFINITY, 400, "ms", false, true);
+        String held = SearchRun.foundVerdict(false, "rate", "req/s", 7, 7.25, 0.9, binding, "", "", false);
+        assertTrue(held.contains("the bracket [7, 7.25] holds with 90 % confidence"), held);
+        String failed = SearchRun.foundVerdict(false, "rate", "req/s", 7, 7.25, 0.9, binding, "", "", true);
+        assertTrue(failed.startsWith("capacity: rate 7 req/s (fails at 7.25; the bracket [7, 7.25] is unconfirmed: "
+                + "rate 7 req/s failed when repeated at the end, so no confidence is claimed); binding objective"),
+                failed);
+        assertTrue(!failed.contains("confidence, each level"), failed);
+    }
 }

@@ -7,7 +7,15 @@ import org.junit.jupiter.api.io.TempDir;
 import io.llmperf4j.server.SimulatedServer;
 import io.llmperf4j.server.SimulatorConfig;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -24,7 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SearchLevelWarningsTest {
 
     @Test
-    void eachLevelsWarningsAreOneLinePerCode(@TempDir Path tmp) {
+    void eachLevelsWarningsAreOneLinePerCode(@TempDir Path tmp) throws IOException {
         // levels of 5 requests: each level's summary warns FEW_SAMPLES
         String[] args = {"token-benchmark", "--model", "m", "--no-client-warmup", "--mean-input-tokens", "50",
                 "--stddev-input-tokens", "0", "--mean-output-tokens", "2", "--stddev-output-tokens", "0",
@@ -48,8 +56,32 @@ class SearchLevelWarningsTest {
                 + "requests");
         assertTrue(Pattern.compile("\nwarning: " + line.pattern()).matcher(run.out()).find(), run::toString);
         assertEquals(1, run.out().split("\\[FEW_SAMPLES\\]", -1).length - 1, run::toString);
+        // the search's files carry each level's own warnings, per level (the QA: its JSON said "warnings": [] and its
+        // page had none while the console printed them), and the page links each level's report
+        JsonNode doc = JSON.readTree(Files.readString(onlyFile(tmp.resolve("a"), "_search.json")));
+        for (JsonNode level : doc.get("levels")) {
+            List<String> codes = new ArrayList<>();
+            level.get("warnings").forEach(w -> codes.add(w.get("code").asText()));
+            assertTrue(codes.contains("FEW_SAMPLES"), level::toString);
+            assertEquals(5, level.get("requests_completed").asInt(), level::toString);
+        }
+        String page = Files.readString(onlyFile(tmp.resolve("a"), "_search.html"));
+        assertTrue(page.contains("<li data-level=\"1\">Level 1 (concurrency 1): <code>FEW_SAMPLES</code> Only 5 "
+                + "successful requests"), page);
+        assertTrue(Pattern.compile("<a href=\"level_02_concurrency_2/[^\"]+_report.html\">2</a>").matcher(page)
+                .find(), page);
         assertEquals(0, quiet.exitCode(), quiet::toString);
         assertTrue(Pattern.compile("llmperf4j: warning: " + line.pattern()).matcher(quiet.err()).find(),
                 quiet::toString);
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static Path onlyFile(Path dir, String suffix) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            List<Path> found = files.filter(f -> f.getFileName().toString().endsWith(suffix)).toList();
+            assertEquals(1, found.size(), found::toString);
+            return found.get(0);
+        }
     }
 }

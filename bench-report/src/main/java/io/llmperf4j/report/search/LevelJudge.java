@@ -8,6 +8,7 @@ import io.llmperf4j.report.metrics.SloObjective;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 
@@ -65,6 +66,7 @@ public final class LevelJudge {
                 if (!request.succeeded()) t.misses++;
             } else if (o instanceof SloObjective.Percentile p) {
                 for (double v : values(p.metric(), request, lagNanos, p.bound().toNanos())) t.add(v);
+                if (p.metric() == SloMetric.ITL) t.addMissSpans(request, p.bound().toNanos());
             } else {
                 SloObjective.Attainment a = (SloObjective.Attainment) o;
                 long boundNanos = a.bound().toNanos();
@@ -110,17 +112,24 @@ public final class LevelJudge {
             double q = p.percentile() / 100;
             // the tables' definition, interpolated in ns and then converted, as the summary does: the same figure
             double estimate = Percentiles.ofSorted(sorted, p.percentile()) / 1e6;
-            int[] ranks = SearchStatistics.quantileRanks(n, q, ALPHA);
-            double low = ranks[0] == 0 ? Double.NaN : sorted[ranks[0] - 1] / 1e6;
-            double high = ranks[1] == n + 1 ? Double.POSITIVE_INFINITY : sorted[ranks[1] - 1] / 1e6;
             long boundNanos = p.bound().toNanos();
             int misses = 0;
             for (int i = 0; i < n; i++) if (sorted[i] > boundNanos) misses++;
+            // ITL misses that share one instant across streams (a stall of the server or of the client) are one
+            // event, not independent samples: the interval is taken over as many samples as that leaves
+            // independent (n × events / misses, the miss share kept), which widens it on both sides
+            int events = p.metric() == SloMetric.ITL ? Math.min(misses, t.missEvents()) : misses;
+            int effective = events < misses ? Math.max(1, (int) Math.round((double) n * events / misses)) : n;
+            int[] ranks = SearchStatistics.quantileRanks(effective, q, ALPHA);
+            double low = ranks[0] == 0 ? Double.NaN
+                    : sorted[Math.max(1, (int) Math.floor((double) ranks[0] * n / effective)) - 1] / 1e6;
+            double high = ranks[1] == effective + 1 ? Double.POSITIVE_INFINITY
+                    : sorted[Math.min(n, (int) Math.ceil((double) ranks[1] * n / effective)) - 1] / 1e6;
             boolean meets = enough && high <= limit;
             boolean misses95 = enough && !Double.isNaN(low) && low > limit;
             boolean passed = meets || (!misses95 && estimate <= limit);
             return new ObjectiveResult(o.key(), n, misses, estimate, low, high, limit, "ms", passed,
-                    meets || misses95);
+                    meets || misses95, events);
         }
         double[] ci = SearchStatistics.wilson(t.misses, t.n, SearchStatistics.Z95);
         if (o instanceof SloObjective.ErrorRate e) {
@@ -187,10 +196,48 @@ public final class LevelJudge {
         int size;
         int n;
         int misses;
+        /** Each ITL miss's gap as [start, end] in ns of the epoch, for the instants misses share. */
+        final List<long[]> missSpans = new ArrayList<>();
+        /** ITL misses with no instant: a failure's (+∞), each an event of its own. */
+        int lonelyMisses;
 
         void add(double v) {
             if (size == values.length) values = Arrays.copyOf(values, size * 2);
             values[size++] = v;
+        }
+
+        /** Records the instants of {@code r}'s gaps past {@code boundNanos} (a failure: one miss of its own). */
+        void addMissSpans(RequestMetrics r, long boundNanos) {
+            boolean cancelled = r.failureKind() == FailureKind.CANCELLED;
+            if (!r.succeeded() && !cancelled) {
+                lonelyMisses++;
+                return;
+            }
+            if (r.ttftNanos().isEmpty()) return;
+            long at = r.startEpochMicros() * 1000 + r.ttftNanos().getAsLong(); // the first content event
+            for (long gap : r.itlNanos()) {
+                if (gap > boundNanos) missSpans.add(new long[]{at, at + gap});
+                at += gap;
+            }
+        }
+
+        /**
+         * The fewest instants that every missed gap spans one of (greedy interval stabbing: the earliest end not yet
+         * covered, then every gap open at it), plus the lonely misses. A stream's own gaps never overlap, so one
+         * instant holds at most one miss per stream: a server slow throughout still counts at least misses / streams
+         * events, never one.
+         */
+        int missEvents() {
+            List<long[]> spans = new ArrayList<>(missSpans);
+            spans.sort(Comparator.comparingLong(span -> span[1]));
+            int events = 0;
+            long stab = Long.MIN_VALUE;
+            for (long[] span : spans) {
+                if (span[0] < stab && stab <= span[1]) continue; // open at the last instant chosen
+                stab = span[1];
+                events++;
+            }
+            return events + lonelyMisses;
         }
     }
 }

@@ -14,9 +14,24 @@ package io.llmperf4j.report.search;
  * @param unit      "ms" or "fraction"
  * @param passed    whether the objective holds at this level (by the interval when resolved, else by the estimate)
  * @param resolved  whether the interval lies wholly on one side of the limit
+ * @param missEvents the misses counted as independent events: an ITL percentile's misses that share one instant
+ *                  across streams (a stall) count once, and its interval is over as many samples as that leaves
+ *                  independent; {@code misses} otherwise
  */
 public record ObjectiveResult(String objective, int samples, int misses, double estimate, double low, double high,
-                              double limit, String unit, boolean passed, boolean resolved) {
+                              double limit, String unit, boolean passed, boolean resolved, int missEvents) {
+
+    /** Every miss an independent event. */
+    public ObjectiveResult(String objective, int samples, int misses, double estimate, double low, double high,
+                           double limit, String unit, boolean passed, boolean resolved) {
+        this(objective, samples, misses, estimate, low, high, limit, unit, passed, resolved, misses);
+    }
+
+    /** "8 misses in 2 instants": misses that shared instants, or empty when each was an event of its own. */
+    public String missClustering() {
+        return missEvents >= misses ? "" : misses + " misses in " + missEvents + (missEvents == 1 ? " instant"
+                : " instants");
+    }
 
     /**
      * How far past its limit the estimate is (&gt; 1 misses, ≤ 1 holds): the ratio of estimate to limit for an upper

@@ -1,5 +1,7 @@
 package io.llmperf4j.report.search;
 
+import io.llmperf4j.report.summary.SummaryDocument;
+
 import java.util.List;
 
 /**
@@ -38,7 +40,8 @@ public record SearchDocument(String schema, String model, String search, String 
      * @param low        the highest passing level (null below the range)
      * @param high       the lowest failing level above it (null above the range)
      * @param confidence the confidence of the bracket: 1 − 0.05 per resolved end (Bonferroni), null when an end was
-     *                   decided on a point estimate
+     *                   decided on a point estimate, or when the best level failed its final repeat (the bracket's
+     *                   low end did not hold a second time: no confidence is claimed)
      */
     public record Interval(Double low, Double high, Double confidence) {
     }
@@ -72,7 +75,10 @@ public record SearchDocument(String schema, String model, String search, String 
      * @param resolved         the verdict is backed by 95 % intervals (else point estimates)
      * @param stop             why the level ended: "resolved" (early), "limit" (--search-level-max), "ended"
      *                         (ran out of requests or time otherwise), "stopped" (Ctrl-C)
-     * @param samples          requests judged
+     * @param samples          requests judged (a request the level's end cancelled before it had missed anything is
+     *                         left out, and none ending after an early verdict counts)
+     * @param requestsCompleted requests that ended in the level's window (failures included), judged or not: those
+     *                         {@code requestsS} and {@code goodputS} count; null when the level kept no run
      * @param durationS        measured seconds (a concurrency level's: to its last request that ended by itself, not
      *                         to the end of those its end cancelled; durationS, requestsS, outputTokS and goodputS
      *                         all use that window)
@@ -90,19 +96,42 @@ public record SearchDocument(String schema, String model, String search, String 
      *                         loop whose binding objective, judged from the actual send, passes), that objective so
      *                         judged: the client fell behind its schedule, the server did not fail
      * @param resultsDir       the level's folder, relative to the search's, or null
+     * @param warnings         the level's own warnings (its summary's, REQUESTS_CANCELLED in the search's words: the
+     *                         search ended the level); empty when none or when the level kept no summary
      */
     public record Level(int index, String phase, double load, boolean passed, boolean resolved, String stop,
-                        int samples, Double durationS, Double requestsS, Double outputTokS, Double goodputS,
+                        int samples, Integer requestsCompleted, Double durationS, Double requestsS,
+                        Double outputTokS, Double goodputS,
                         Double scheduledS, Double sentS, Double sendLagP99Ms, String bindingObjective,
-                        List<Objective> objectives, Objective clientBehind, String resultsDir) {
+                        List<Objective> objectives, Objective clientBehind, String resultsDir,
+                        List<SummaryDocument.WarningJson> warnings) {
+        public Level {
+            objectives = List.copyOf(objectives);
+            warnings = warnings == null ? List.of() : List.copyOf(warnings);
+        }
     }
 
-    /** An {@link ObjectiveResult} as written; undefined numbers are null. */
+    /**
+     * An {@link ObjectiveResult} as written; undefined numbers are null. {@code missInstants}: the misses counted as
+     * independent events (an ITL percentile's misses sharing one instant count once; {@code misses} otherwise).
+     */
     public record Objective(String objective, int samples, int misses, Double estimate, Double low, Double high,
-                            double limit, String unit, boolean passed, boolean resolved) {
+                            double limit, String unit, boolean passed, boolean resolved, int missInstants) {
+        /** Every miss an independent event. */
+        public Objective(String objective, int samples, int misses, Double estimate, Double low, Double high,
+                         double limit, String unit, boolean passed, boolean resolved) {
+            this(objective, samples, misses, estimate, low, high, limit, unit, passed, resolved, misses);
+        }
+
         public static Objective of(ObjectiveResult r) {
             return new Objective(r.objective(), r.samples(), r.misses(), num(r.estimate()), num(r.low()),
-                    num(r.high()), r.limit(), r.unit(), r.passed(), r.resolved());
+                    num(r.high()), r.limit(), r.unit(), r.passed(), r.resolved(), r.missEvents());
+        }
+
+        /** "8 misses in 2 instants", or empty when each miss was an event of its own. */
+        public String missClustering() {
+            return missInstants >= misses ? "" : misses + " misses in " + missInstants
+                    + (missInstants == 1 ? " instant" : " instants");
         }
     }
 

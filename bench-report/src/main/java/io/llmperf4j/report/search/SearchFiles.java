@@ -1,5 +1,6 @@
 package io.llmperf4j.report.search;
 
+import io.llmperf4j.report.html.HtmlReport;
 import io.llmperf4j.report.output.ResultFiles;
 import io.llmperf4j.report.summary.SummaryJson;
 import org.apache.commons.csv.CSVFormat;
@@ -21,7 +22,8 @@ import java.util.List;
 public final class SearchFiles {
     /** The columns of {@code <base>_search.csv}, in order. */
     public static final List<String> COLUMNS = List.of("index", "phase", "load", "unit", "level_passed",
-            "level_resolved", "stop", "samples", "duration_s", "requests_s", "output_tok_s", "goodput_s", "scheduled_s",
+            "level_resolved", "stop", "samples", "requests_completed", "duration_s", "requests_s", "output_tok_s",
+            "goodput_s", "scheduled_s",
             "sent_s", "send_lag_p99_ms", "client_behind", "objective",
             "objective_samples", "misses", "estimate", "low", "high", "limit", "objective_unit", "objective_passed",
             "objective_resolved", "results_dir");
@@ -35,10 +37,11 @@ public final class SearchFiles {
      * @throws io.llmperf4j.report.output.ResultsNotWrittenException naming the files not written and those kept
      */
     public static List<Path> write(Path dir, String base, SearchDocument doc) throws IOException {
-        return ResultFiles.writeWhole(dir, into -> writeInto(into, base, doc));
+        return ResultFiles.writeWhole(dir, into -> writeInto(into, dir, base, doc));
     }
 
-    private static List<Path> writeInto(Path dir, String base, SearchDocument doc) throws IOException {
+    /** Writes into {@code dir} (a staging folder) the files of the search in {@code searchDir}. */
+    private static List<Path> writeInto(Path dir, Path searchDir, String base, SearchDocument doc) throws IOException {
         Path json = dir.resolve(base + "_search.json");
         Files.writeString(json, SummaryJson.prettyJson(doc, json.getFileName().toString()), StandardCharsets.UTF_8);
         Path csv = dir.resolve(base + "_search.csv");
@@ -48,7 +51,8 @@ public final class SearchFiles {
             for (SearchDocument.Level l : doc.levels()) {
                 for (SearchDocument.Objective o : l.objectives()) {
                     List<Object> row = new ArrayList<>(List.of(l.index(), l.phase(), cell(l.load()), doc.unit(),
-                            l.passed(), l.resolved(), l.stop(), l.samples(), cell(l.durationS()),
+                            l.passed(), l.resolved(), l.stop(), l.samples(),
+                            l.requestsCompleted() == null ? "" : l.requestsCompleted(), cell(l.durationS()),
                             cell(l.requestsS()), cell(l.outputTokS()), cell(l.goodputS()), cell(l.scheduledS()),
                             cell(l.sentS()), cell(l.sendLagP99Ms()), l.clientBehind() != null, o.objective(), o.samples(),
                             o.misses(), cell(o.estimate()), cell(o.low()), cell(o.high()), cell(o.limit()), o.unit(),
@@ -59,8 +63,17 @@ public final class SearchFiles {
             }
         }
         Path html = dir.resolve(base + "_search.html");
-        Files.writeString(html, SearchHtml.render(doc), StandardCharsets.UTF_8);
+        // the levels' own pages were written by then, in their folders beside the search's files
+        Files.writeString(html, SearchHtml.render(doc, level -> levelPage(searchDir, base, level)),
+                StandardCharsets.UTF_8);
         return List.of(json, csv, html);
+    }
+
+    /** The level's own report relative to the search's folder, or null when it has none. */
+    private static String levelPage(Path searchDir, String base, SearchDocument.Level level) {
+        if (level.resultsDir() == null) return null;
+        String page = level.resultsDir() + "/" + base + HtmlReport.FILE_SUFFIX;
+        return Files.isRegularFile(searchDir.resolve(page)) ? page : null;
     }
 
     /** A CSV cell: empty when undefined, plain decimal otherwise. */

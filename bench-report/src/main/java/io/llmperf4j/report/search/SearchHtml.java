@@ -1,15 +1,18 @@
 package io.llmperf4j.report.search;
 
 import io.llmperf4j.report.html.SvgChart;
+import io.llmperf4j.report.summary.SummaryDocument;
 
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 
 /**
  * {@code <base>_search.html}: one self-contained page (inline SVG and CSS, no script): the verdict, a chart per
- * objective of its estimate against load with the 95 % interval's ends and the SLO line, and the table of levels.
+ * objective of its estimate against load with the 95 % interval's ends and the SLO line, the table of levels (each
+ * linking its own report, with the notes the console gives its row) and each level's own warnings.
  */
 final class SearchHtml {
     private static final String PASS = "#2ca02c";
@@ -22,45 +25,93 @@ final class SearchHtml {
     }
 
     static String render(SearchDocument doc) {
+        return render(doc, level -> null);
+    }
+
+    /**
+     * The page, each level linking its own report where {@code levelPage} gives one (its path relative to the search's
+     * folder, or null).
+     */
+    static String render(SearchDocument doc, Function<SearchDocument.Level, String> levelPage) {
         StringBuilder out = new StringBuilder();
         out.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Capacity search: ")
                 .append(esc(doc.model())).append("</title>\n<style>\n")
                 .append("body{font-family:system-ui,sans-serif;margin:2em;max-width:1100px}")
                 .append("table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}")
+                .append("td.notes{text-align:left}")
                 .append(".fail{color:").append(FAIL).append("}.pass{color:").append(PASS).append("}")
                 .append(".charts{display:flex;flex-wrap:wrap;gap:1em}\n</style>\n</head>\n<body>\n");
         out.append("<h1>Capacity search: ").append(esc(doc.model())).append("</h1>\n");
         out.append("<p id=\"verdict\"><strong>").append(esc(doc.verdict())).append("</strong></p>\n<ul>\n");
         out.append("<li>Objectives: ").append(esc(String.join(", ", doc.objectives()))).append("</li>\n");
         SearchDocument.Settings s = doc.settings();
-        out.append("<li>Search over ").append(esc(doc.search())).append(" from ").append(num(s.start())).append(" to ")
-                .append(num(s.max())).append(", tolerance ").append(num(100 * s.tolerance())).append(" %, each level ")
-                .append(esc(s.levelMax())).append(" at most, early stop after ").append(s.minSamples())
-                .append(" requests at ").append(num(100 * s.confidence())).append(" % confidence; ")
-                .append(esc(s.load())).append("</li>\n");
+        if (s != null) {
+            out.append("<li>Search over ").append(esc(doc.search())).append(" from ").append(num(s.start()))
+                    .append(" to ").append(num(s.max())).append(", tolerance ").append(num(100 * s.tolerance()))
+                    .append(" %, each level ").append(esc(s.levelMax())).append(" at most, early stop after ")
+                    .append(s.minSamples()).append(" requests at ").append(num(100 * s.confidence()))
+                    .append(" % confidence; ").append(esc(s.load())).append("</li>\n");
+        }
         for (String w : doc.warnings()) out.append("<li class=\"fail\">").append(esc(w)).append("</li>\n");
         out.append("</ul>\n<div class=\"charts\">\n");
         for (int i = 0; i < doc.objectives().size(); i++) out.append(chart(doc, i)).append('\n');
+        boolean rate = doc.unit().equals("req/s");
+        // a rate search's load is the mean its arrivals were drawn at: the schedule drawn, the sends and the
+        // completions are three other rates, each named
         out.append("</div>\n<h2>Levels</h2>\n<table id=\"levels\">\n<tr><th>#</th><th>phase</th><th>")
-                .append(esc(doc.unit())).append("</th><th>verdict</th><th>stop</th><th>requests</th><th>req/s</th>")
-                .append("<th>goodput/s</th><th>binding objective</th><th>estimate</th><th>95 % interval</th></tr>\n");
+                .append(rate ? "rate (req/s)</th><th>scheduled req/s</th><th>sent req/s" : "concurrency")
+                .append("</th><th>verdict</th><th>stop</th><th title=\"requests the verdict judged / requests that "
+                        + "completed in the level's window (failures included), which the rates count\">"
+                        + "judged / completed</th><th>completed req/s</th><th>goodput req/s</th>"
+                        + "<th>binding objective</th><th>estimate</th><th>95 % interval</th><th>notes</th></tr>\n");
         for (SearchDocument.Level l : doc.levels()) {
             SearchDocument.Objective b = l.objectives().stream().filter(o -> o.objective().equals(l.bindingObjective()))
                     .findFirst().orElse(l.objectives().get(0));
-            out.append("<tr><td>").append(l.index()).append("</td><td>").append(l.phase()).append("</td><td>")
-                    .append(num(l.load())).append(l.scheduledS() == null && l.sentS() == null ? ""
-                            : " (scheduled " + num(l.scheduledS()) + ", sent " + num(l.sentS()) + ")")
-                    .append("</td><td class=\"").append(l.passed() ? "pass" : "fail")
+            String page = levelPage.apply(l);
+            out.append("<tr data-index=\"").append(l.index()).append("\"><td>").append(l.index()).append("</td><td>")
+                    .append(l.phase()).append("</td><td>")
+                    .append(page == null ? num(l.load()) : "<a href=\"" + esc(page) + "\">" + num(l.load()) + "</a>");
+            if (rate) {
+                out.append("</td><td>").append(num(l.scheduledS())).append("</td><td>").append(num(l.sentS()));
+            }
+            out.append("</td><td class=\"").append(l.passed() ? "pass" : "fail")
                     .append("\">").append(l.passed() ? "pass" : "fail").append(l.resolved() ? "" : " (estimate)")
-                    .append(l.clientBehind() == null ? "" : "; " + esc(SearchConsole.clientBehindClause(l)))
-                    .append("</td><td>").append(l.stop()).append("</td><td>").append(l.samples()).append("</td><td>")
+                    .append("</td><td>").append(l.stop()).append("</td><td>")
+                    .append(SearchConsole.judgedOfCompleted(l)).append("</td><td>")
                     .append(num(l.requestsS())).append("</td><td>").append(num(l.goodputS())).append("</td><td>")
-                    .append(esc(l.bindingObjective())).append("</td><td>").append(num(b.estimate()))
-                    .append("</td><td>[").append(num(b.low())).append(", ").append(num(b.high()))
-                    .append("]</td></tr>\n");
+                    .append(esc(l.bindingObjective())).append("</td><td>").append(esc(SearchConsole.estimate(b)))
+                    .append("</td><td>").append(esc(SearchConsole.interval(b))).append("</td><td class=\"notes\">")
+                    .append(esc(String.join("; ", notes(l)))).append("</td></tr>\n");
         }
-        out.append("</table>\n</body>\n</html>\n");
+        out.append("</table>\n");
+        // each level's own warnings (its summary's), per level: the console merges them one line per code
+        if (doc.levels().stream().anyMatch(l -> !l.warnings().isEmpty())) {
+            out.append("<h2>Warnings of each level</h2>\n<ul id=\"level-warnings\">\n");
+            for (SearchDocument.Level l : doc.levels()) {
+                for (SummaryDocument.WarningJson w : l.warnings()) {
+                    out.append("<li data-level=\"").append(l.index()).append("\">Level ").append(l.index())
+                            .append(" (").append(esc(doc.search())).append(' ').append(num(l.load()))
+                            .append("): <code>").append(esc(w.code())).append("</code> ").append(esc(w.message()))
+                            .append("</li>\n");
+                }
+            }
+            out.append("</ul>\n");
+        }
+        out.append("</body>\n</html>\n");
         return out.toString();
+    }
+
+    /** What the console says after a level's row: the objectives left unresolved, a client that fell behind. */
+    private static List<String> notes(SearchDocument.Level l) {
+        List<String> notes = new ArrayList<>();
+        List<String> open = l.resolved() ? List.of() : l.objectives().stream().filter(o -> !o.resolved())
+                .map(SearchDocument.Objective::objective).toList();
+        if (!open.isEmpty()) notes.add(SearchConsole.unresolvedClause(open));
+        if (l.clientBehind() != null) notes.add(SearchConsole.clientBehindClause(l));
+        for (SearchDocument.Objective o : l.objectives()) {
+            if (!o.missClustering().isEmpty()) notes.add(o.objective() + ": " + o.missClustering());
+        }
+        return notes;
     }
 
     private static String chart(SearchDocument doc, int objective) {

@@ -188,4 +188,56 @@ class LevelJudgeTest {
         assertEquals(110, itl.samples(), "two gaps per success, one infinite per failure");
         assertEquals("error_rate<=1%", j.binding().objective(), "the one furthest past its limit");
     }
+
+    /**
+     * A request of 8 content events 160 ms apart, sent at {@code startMs}, its gap after event {@code stalledGap} (or
+     * none, -1) 400 ms long: a stall.
+     */
+    private static RequestMetrics streamed(long startMs, int stalledGap) {
+        long[] events = new long[8];
+        long at = 100_000_000L;
+        for (int i = 0; i < events.length; i++) {
+            events[i] = at;
+            at += (i == stalledGap ? 400 : 160) * 1_000_000L;
+        }
+        long last = events[events.length - 1];
+        return RequestMetrics.from(new RequestRecord(0, "r", "c", startMs * 1000, events[0], last,
+                last + 1_000_000L, 8, events, "x".repeat(8), 10, 8, 8, 10, 8, "length", null), COUNTING);
+    }
+
+    /**
+     * The QA (B-search-itl): an ITL p99 failure "resolved" with interval [183.9, inf] from 8 misses that were two
+     * stalls hitting all 4 streams at once. Misses sharing one instant count as one event: the interval is over the
+     * samples that leaves independent, and 8 misses in 2 instants no longer resolve the failure; 8 misses at 8
+     * instants still do.
+     */
+    @Test
+    void itlMissesThatShareAnInstantCountOnceInTheInterval() {
+        LevelJudge clustered = judge("itl_p99<=180ms", 30);
+        LevelJudge spread = judge("itl_p99<=180ms", 30);
+        for (int r = 0; r < 30; r++) {
+            int stream = r % 4;
+            int round = r / 4;
+            long start = round * 2000L + stream * 5L; // 4 streams in flight together, 5 ms apart
+            // clustered: rounds 2 and 5 stall every stream at the same gap; spread: each stream in a round of its own
+            clustered.add(streamed(start, round == 2 || round == 5 ? 3 : -1), 0);
+            spread.add(streamed(start, stream == round % 2 ? 3 : -1), 0); // one stream per round
+        }
+        ObjectiveResult c = clustered.judge().results().get(0);
+        assertEquals(210, c.samples());
+        assertEquals(8, c.misses());
+        assertEquals(2, c.missEvents(), c.toString());
+        assertEquals("8 misses in 2 instants", c.missClustering());
+        assertFalse(c.passed(), "its estimate is past the limit: " + c);
+        assertFalse(c.resolved(), "two stalls do not show the failure with 95 % confidence: " + c);
+        assertTrue(c.low() <= 180, c.toString());
+
+        ObjectiveResult s = spread.judge().results().get(0);
+        assertEquals(8, s.misses());
+        assertEquals(8, s.missEvents(), s.toString());
+        assertEquals("", s.missClustering());
+        assertFalse(s.passed());
+        assertTrue(s.resolved(), "8 stalls at 8 instants are 8 events: " + s);
+        assertEquals(400.0, s.low(), 1e-9);
+    }
 }
