@@ -93,10 +93,15 @@ final class HtmlPage {
     private final SummaryDocument summary;
     private final StringBuilder out = new StringBuilder(64 * 1024);
 
+    /** The capacity search this run is a level of, or null ({@link SearchLevel}). */
+    private final SearchLevel searchLevel;
+
     HtmlPage(ReportData data, HtmlReportOptions options) {
         this.data = data;
         this.options = options;
         this.summary = data.summary();
+        this.searchLevel = data.recordsFile() == null ? null
+                : SearchLevel.of(data.recordsFile().toAbsolutePath().getParent());
     }
 
     /** The page as one string. */
@@ -173,6 +178,9 @@ final class HtmlPage {
             if (run.stoppedBy() != null) sub.add("stopped by " + run.stoppedBy());
         }
         out.append("<p class=\"sub\">").append(Html.esc(String.join(" \u00b7 ", sub))).append("</p>\n");
+        if (searchLevel != null) {
+            out.append("<p class=\"sub search-level\">").append(Html.esc(searchLevel.sentence())).append("</p>\n");
+        }
         out.append("<nav><a href=\"#summary\">Summary</a><a href=\"#latency\">Latency</a>"
                 + "<a href=\"#timeline\">Over time</a>");
         if (hasServerCharts()) out.append("<a href=\"#server\">Server</a>");
@@ -193,7 +201,12 @@ final class HtmlPage {
             OpenLoopFile.Document open = data.openLoop();
             if (open == null) {
                 rows.add(row("Concurrency", Integer.toString(s.numConcurrentRequests())));
-                rows.add(row("Requests to complete", Integer.toString(s.maxNumCompletedRequests())));
+                if (searchLevel != null) { // the search's limit, not --max-num-completed-requests
+                    rows.add(row("Level limit (the search's)", searchLevel.levelMax()));
+                    if (run != null) rows.add(row("Requests sent", Integer.toString(run.requestsSent())));
+                } else {
+                    rows.add(row("Requests to complete", Integer.toString(s.maxNumCompletedRequests())));
+                }
             } else { // the arrivals, not --max-num-completed-requests (a trace replays all of its own)
                 rows.add(row("Load", openLoopLoad(open, sessionsRun(open))));
                 rows.add(open.maxConcurrency() != null
@@ -452,10 +465,21 @@ final class HtmlPage {
                 .append(warnings.size()).append(warnings.size() == 1 ? " warning" : " warnings")
                 .append(": read these before the numbers.</strong>\n<ul>\n");
         for (SummaryDocument.WarningJson w : warnings) {
+            // the level's file keeps a plain run's words: "when the run ended" was the search ending the level
+            boolean bySearch = searchLevel != null && searchLevel.endedBySearch()
+                    && "REQUESTS_CANCELLED".equals(w.code());
             out.append("<li><span class=\"code\">").append(Html.esc(w.code())).append("</span>")
-                    .append(Html.esc(w.message())).append("</li>\n");
+                    .append(Html.esc(w.message())).append(bySearch ? Html.esc(" Here the run's end was the capacity "
+                            + "search's: " + searchLevel.howItEnded() + ", so they were cancelled by the search, not "
+                            + "failed by the server.") : "").append("</li>\n");
         }
         out.append("</ul>\n</section>\n");
+    }
+
+    /** The records cancelled by the client (in flight at the run's end). */
+    private int cancelledCount() {
+        return (int) data.records().stream().filter(r -> r.failure() != null
+                && r.failure().kind() == io.llmperf4j.model.FailureKind.CANCELLED).count();
     }
 
     private void keyNumbers() {
@@ -475,7 +499,12 @@ final class HtmlPage {
         tile(pair(Metric.E2E_LATENCY), "E2E p50 / p90 (ms)", false);
         StatsJson tpot = stats(Metric.TPOT);
         tile(tpot == null ? "-" : Html.adaptive(tpot.p50()), "TPOT p50 (ms)", false);
-        if (e != null) tile(Html.percent(e.rate()), "error rate (" + e.count() + " failed)", e.count() > 0);
+        if (e != null) {
+            int bySearch = searchLevel != null && searchLevel.endedBySearch() ? cancelledCount() : 0;
+            tile(Html.percent(e.rate()), "error rate (" + e.count() + " failed" + (bySearch == 0 ? ""
+                    : bySearch == e.count() ? ": all cancelled by the search" : ", " + bySearch
+                    + " cancelled by the search") + ")", e.count() > bySearch);
+        }
         SummaryDocument.GoodputJson g = summary.goodput();
         if (g != null) {
             tile(Html.fixed(g.goodRequestsPerS(), 3) + " req/s", "goodput, " + Html.percent(g.goodFraction())
@@ -801,7 +830,8 @@ final class HtmlPage {
             out.append("<p><strong>").append(failed).append(" of ").append(data.records().size())
                     .append(" requests failed</strong>");
             if (e != null) out.append(" (error rate ").append(Html.esc(Html.percent(e.rate()))).append(")");
-            out.append(". ").append(Html.esc(failureReading(groups, gone, earlier))).append("</p>\n");
+            out.append(". ").append(Html.esc(failureReading(groups, gone, earlier,
+                    searchLevel != null && searchLevel.endedBySearch()))).append("</p>\n");
             out.append("<table class=\"errors\">\n<thead><tr><th>kind</th><th class=\"num\">code</th>"
                     + "<th class=\"num\">count</th><th class=\"num\">share</th><th>example messages</th></tr></thead>\n"
                     + "<tbody>\n");
@@ -862,6 +892,15 @@ final class HtmlPage {
      * summary's warning and the sweep's verdict word them.
      */
     static String failureReading(List<ReportSeries.ErrorGroup> groups, ServerGone gone, ServerGone.Earlier earlier) {
+        return failureReading(groups, gone, earlier, false);
+    }
+
+    /**
+     * As above; {@code endedBySearch}: the run is a capacity search's level that the search ended (on its verdict or
+     * at its limit), so its cancellations are the search's.
+     */
+    static String failureReading(List<ReportSeries.ErrorGroup> groups, ServerGone gone, ServerGone.Earlier earlier,
+                                 boolean endedBySearch) {
         Map<FailureCause, Integer> by = new EnumMap<>(FailureCause.class);
         for (ReportSeries.ErrorGroup g : groups) by.merge(g.cause(), g.count(), Integer::sum);
         List<String> parts = new ArrayList<>();
@@ -908,7 +947,9 @@ final class HtmlPage {
                     + "fault of the server's.");
         }
         if (cancelled > 0) {
-            parts.add(cancelled + (cancelled == 1 ? " was" : " were") + " cancelled in flight when the run ended: "
+            parts.add(cancelled + (cancelled == 1 ? " was" : " were") + " cancelled in flight when "
+                    + (endedBySearch ? "the capacity search ended the level"
+                    : "the run ended") + ": "
                     + (cancelled == groups.stream().mapToInt(ReportSeries.ErrorGroup::count).sum()
                     ? "they say nothing about whether the service held this load."
                     : "those say nothing about the load."));

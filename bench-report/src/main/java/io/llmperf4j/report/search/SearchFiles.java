@@ -37,7 +37,25 @@ public final class SearchFiles {
      * @throws io.llmperf4j.report.output.ResultsNotWrittenException naming the files not written and those kept
      */
     public static List<Path> write(Path dir, String base, SearchDocument doc) throws IOException {
-        return ResultFiles.writeWhole(dir, into -> writeInto(into, dir, base, doc));
+        List<Path> files = ResultFiles.writeWhole(dir, into -> writeInto(into, dir, base, doc));
+        rebuildLevelPages(dir, base, doc);
+        return files;
+    }
+
+    /**
+     * Each level's page again, now that the search's JSON beside it says what the level was: the search's limit and
+     * how the search ended it (a level's page, written as the level ended, has a plain run's words: "requests to
+     * complete", "still in flight when the run ended"). A page that cannot be rebuilt keeps its first version.
+     */
+    private static void rebuildLevelPages(Path dir, String base, SearchDocument doc) {
+        for (SearchDocument.Level level : doc.levels()) {
+            if (levelPage(dir, base, level) == null) continue;
+            try {
+                HtmlReport.fromResultsDir(dir.resolve(level.resultsDir()));
+            } catch (IOException | RuntimeException e) {
+                // the level's own page stays as the level wrote it: whole, in a plain run's words
+            }
+        }
     }
 
     /** Writes into {@code dir} (a staging folder) the files of the search in {@code searchDir}. */
