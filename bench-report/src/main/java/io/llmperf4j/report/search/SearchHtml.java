@@ -62,7 +62,7 @@ final class SearchHtml {
                 .append(rate ? "rate (req/s)</th><th>scheduled req/s</th><th>sent req/s" : "concurrency")
                 .append("</th><th>verdict</th><th>stop</th><th title=\"requests the verdict judged / requests that "
                         + "completed in the level's window (failures included), which the rates count\">"
-                        + "judged / completed</th><th>completed req/s</th><th>goodput req/s</th>"
+                        + "judged/completed</th><th>completed req/s</th><th>goodput req/s</th>"
                         + "<th>binding objective</th><th>estimate</th><th>95 % interval</th><th>notes</th></tr>\n");
         for (SearchDocument.Level l : doc.levels()) {
             SearchDocument.Objective b = l.objectives().stream().filter(o -> o.objective().equals(l.bindingObjective()))
