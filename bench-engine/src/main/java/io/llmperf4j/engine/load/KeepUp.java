@@ -10,11 +10,8 @@ import org.apache.commons.math3.stat.regression.OLSMultipleLinearRegression;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.stream.Collectors;
 import java.util.function.ToIntFunction;
 import java.util.function.ToLongFunction;
 
@@ -68,7 +65,8 @@ import java.util.function.ToLongFunction;
  * @param failed   the arrivals among the same (due early enough when the level was cut) that failed in a way that may
  *                 be the service's: capacity signs, the server gone, no known cause (configuration failures,
  *                 cancellations and lost workers are not counted)
- * @param failedAs what they were, most frequent first, "18x 429" or "3x 503, 1x request timeout"; "" when none
+ * @param failedAs what they were, most frequent first, in the console's words ({@link FailedAs}): "18x 429
+ *                 [Retry-After: 3-7 s; not retried]" or "3x 503, 1x request timeout"; "" when none
  * @param actualSend the same arrivals fitted from their actual sends, with the send lag: an open loop's
  *                 ({@link ActualSend}); null otherwise
  */
@@ -296,26 +294,18 @@ public record KeepUp(double share, double low, double high, int requests, boolea
     public static ScheduledRecord notSentByLostWorker(long intendedNanos) {
         RequestRecord never = new RequestRecord(-1, "", null, 0, RequestRecord.NEVER, RequestRecord.NEVER,
                 RequestRecord.NEVER, 0, null, "", 0, 0, -1, null, null, null,
-                new Failure(FailureKind.LOST, -1, NOT_SENT_LOST_WORKER));
+                new Failure(FailureKind.LOST, -1, FailedAs.NOT_SENT_LOST_WORKER));
         return new ScheduledRecord(never, -1, intendedNanos, intendedNanos, false);
     }
 
-    private static final String NOT_SENT_LOST_WORKER = "not sent, its load worker lost";
-
-    /** "18x 429", "3x 503, 1x request timeout": the failures by HTTP status or kind, most frequent first. */
+    /**
+     * "18x 429 [Retry-After: 3-7 s; not retried]", "3x 503, 1x request timeout": the failures by HTTP status or kind,
+     * most frequent first, in the console's words ({@link FailedAs}).
+     */
     private static String describe(List<ScheduledRecord> failed) {
-        Map<String, Integer> byWhat = new LinkedHashMap<>();
-        for (ScheduledRecord r : failed) {
-            Failure f = r.record().failure();
-            String what = f == null ? "unknown" : NOT_SENT_LOST_WORKER.equals(f.message()) ? NOT_SENT_LOST_WORKER
-                    : f.kind() == FailureKind.HTTP_STATUS
-                    ? String.valueOf(f.code()) : f.kind().name().toLowerCase(Locale.ROOT).replace('_', ' ');
-            byWhat.merge(what, 1, Integer::sum);
-        }
-        return byWhat.entrySet().stream()
-                .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
-                .map(e -> e.getValue() + "x " + e.getKey())
-                .collect(Collectors.joining(", "));
+        FailedAs words = new FailedAs();
+        for (ScheduledRecord r : failed) words.add(r.record().failure());
+        return words.toString();
     }
 
     /** The fit of the successes' ends against {@code sentAt}, their intended sends or their actual ones. */

@@ -59,12 +59,17 @@ import java.util.function.ToLongFunction;
  * @param held                  a closed loop's throughput while it held its concurrency, before its drain
  *                              ({@link HeldConcurrency}), what the sweep's saturation rule compares; null for an open
  *                              loop, sessions, or a level without such a window
+ * @param failedAsByCause       for each cause among {@code failuresByCause} whose failures include one that asked the
+ *                              client to come back (a 429, a Retry-After), what they were in the console's words
+ *                              ({@link FailedAs}: "18x 429 [Retry-After: 3-7 s; not retried], 2x 503"): the client
+ *                              never retries, and a line counting those failures says so as the console's does; the
+ *                              other causes are absent (their words stay the causes' alone)
  */
 public record LevelSummary(double level, int successes, int total, double outputTokensPerSecond,
                            double requestsPerSecond, double ttftP50Millis, double ttftP90Millis, double e2eP50Millis,
                            double e2eP90Millis, Map<FailureCause, Integer> failuresByCause,
                            double scheduledRequestsPerSecond, ServerGone serverGone, boolean answered, int refusedUnanswered, int arrivalsNotSent,
-                           KeepUp keepUp, HeldConcurrency held) {
+                           KeepUp keepUp, HeldConcurrency held, Map<FailureCause, String> failedAsByCause) {
 
     /**
      * The failures that may be the service's: capacity signs, the server gone away, failures of no known cause. The
@@ -91,6 +96,24 @@ public record LevelSummary(double level, int successes, int total, double output
                     + "configuration failures (" + causes.getOrDefault(FailureCause.CONFIGURATION, 0) + ")]");
         }
         if (arrivalsNotSent < 0) throw new IllegalArgumentException("arrivals not sent: " + arrivalsNotSent);
+        EnumMap<FailureCause, String> words = new EnumMap<>(FailureCause.class);
+        if (failedAsByCause != null) {
+            failedAsByCause.forEach((c, w) -> {
+                if (causes.containsKey(c) && w != null && !w.isEmpty()) words.put(c, w);
+            });
+        }
+        failedAsByCause = Collections.unmodifiableMap(words);
+    }
+
+    /** A level whose failures' words are the causes' alone (figures given as such, or no 429 nor Retry-After). */
+    public LevelSummary(double level, int successes, int total, double outputTokensPerSecond,
+                        double requestsPerSecond, double ttftP50Millis, double ttftP90Millis, double e2eP50Millis,
+                        double e2eP90Millis, Map<FailureCause, Integer> failuresByCause,
+                        double scheduledRequestsPerSecond, ServerGone serverGone, boolean answered,
+                        int refusedUnanswered, int arrivalsNotSent, KeepUp keepUp, HeldConcurrency held) {
+        this(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis, ttftP90Millis,
+                e2eP50Millis, e2eP90Millis, failuresByCause, scheduledRequestsPerSecond,
+                serverGone, answered, refusedUnanswered, arrivalsNotSent, keepUp, held, Map.of());
     }
 
     /** A level without a held-concurrency window (an open loop, or figures given as such). */
@@ -163,7 +186,7 @@ public record LevelSummary(double level, int successes, int total, double output
                 ttftP90Millis, e2eP50Millis, e2eP90Millis, causes, scheduledRequestsPerSecond,
                 serverGone, answered,
                 causes == null ? 0 : Math.min(refusedUnanswered, causes.getOrDefault(FailureCause.CONFIGURATION, 0)),
-                arrivalsNotSent, keepUp, held);
+                arrivalsNotSent, keepUp, held, failedAsByCause);
     }
 
     /**
@@ -177,28 +200,28 @@ public record LevelSummary(double level, int successes, int total, double output
         causes.merge(FailureCause.SERVER_UNAVAILABLE, refusedUnanswered, Integer::sum);
         return new LevelSummary(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis,
                 ttftP90Millis, e2eP50Millis, e2eP90Millis, causes, scheduledRequestsPerSecond,
-                serverGone, answered, 0, arrivalsNotSent, keepUp, held);
+                serverGone, answered, 0, arrivalsNotSent, keepUp, held, failedAsByCause);
     }
 
     /** This level with an open loop's scheduled rate. */
     public LevelSummary withScheduledRate(double scheduled) {
         return new LevelSummary(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis,
                 ttftP90Millis, e2eP50Millis, e2eP90Millis, failuresByCause, scheduled, serverGone,
-                answered, refusedUnanswered, arrivalsNotSent, keepUp, held);
+                answered, refusedUnanswered, arrivalsNotSent, keepUp, held, failedAsByCause);
     }
 
     /** This level with its keep-up fit ({@link KeepUp}; null: none). */
     public LevelSummary withKeepUp(KeepUp fit) {
         return new LevelSummary(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis,
                 ttftP90Millis, e2eP50Millis, e2eP90Millis, failuresByCause, scheduledRequestsPerSecond,
-                serverGone, answered, refusedUnanswered, arrivalsNotSent, fit, held);
+                serverGone, answered, refusedUnanswered, arrivalsNotSent, fit, held, failedAsByCause);
     }
 
     /** This level with its held-concurrency window ({@link HeldConcurrency}; null: none). */
     public LevelSummary withHeld(HeldConcurrency window) {
         return new LevelSummary(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis,
                 ttftP90Millis, e2eP50Millis, e2eP90Millis, failuresByCause, scheduledRequestsPerSecond,
-                serverGone, answered, refusedUnanswered, arrivalsNotSent, keepUp, window);
+                serverGone, answered, refusedUnanswered, arrivalsNotSent, keepUp, window, failedAsByCause);
     }
 
     /**
@@ -240,11 +263,13 @@ public record LevelSummary(double level, int successes, int total, double output
         List<RequestRecord> records = measured.stream().map(ScheduledRecord::record).toList();
         List<FailureCause> causeOf = FailureCause.of(records);
         Map<FailureCause, Integer> causes = new EnumMap<>(FailureCause.class);
+        Map<FailureCause, FailedAs> failedAs = new EnumMap<>(FailureCause.class);
         int refusedUnanswered = 0;
         for (int i = 0; i < records.size(); i++) {
             FailureCause cause = causeOf.get(i);
             if (cause == null) continue;
             causes.merge(cause, 1, Integer::sum);
+            failedAs.computeIfAbsent(cause, c -> new FailedAs()).add(records.get(i).failure());
             if (cause == FailureCause.CONFIGURATION && records.get(i).failure().kind() == FailureKind.CONNECT_FAILED) {
                 refusedUnanswered++;
             }
@@ -284,7 +309,14 @@ public record LevelSummary(double level, int successes, int total, double output
                 seconds > 0 ? tokens / seconds : Double.NaN, seconds > 0 ? ok.size() / seconds : Double.NaN,
                 millis(ttft, 50), millis(ttft, 90), millis(e2e, 50), millis(e2e, 90), causes, scheduled,
                 ServerGone.of(records).orElse(null), FailureCause.servedSince(records) != FailureCause.NEVER_SERVED,
-                refusedUnanswered, notSent, keepUp, held);
+                refusedUnanswered, notSent, keepUp, held, askedToComeBack(failedAs));
+    }
+
+    /** The words of the causes whose failures asked the client to come back ({@link #failedAsByCause}). */
+    private static Map<FailureCause, String> askedToComeBack(Map<FailureCause, FailedAs> failedAs) {
+        Map<FailureCause, String> words = new EnumMap<>(FailureCause.class);
+        failedAs.forEach((cause, w) -> { if (w.askedToComeBack()) words.put(cause, w.toString()); });
+        return words;
     }
 
     /**

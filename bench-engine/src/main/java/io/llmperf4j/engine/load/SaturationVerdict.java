@@ -292,7 +292,12 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
         return s.failures() - counted(s);
     }
 
-    /** "24 configuration (connection refused or 4xx), 2 capacity (429, 408, 5xx, timeouts, ...)". */
+    /**
+     * "24 configuration (connection refused or 4xx), 2 capacity (429, 408, 5xx, timeouts, ...)"; a cause whose
+     * failures asked the client to come back says what they were in the console's words ({@link
+     * LevelSummary#failedAsByCause}), "20 capacity (429, 408, 5xx, timeouts, ...; 20x 429 [Retry-After: 3-7 s; not
+     * retried])".
+     */
     static String causes(LevelSummary s) {
         return causes(s, null);
     }
@@ -303,7 +308,7 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
      */
     private static String causes(LevelSummary s, String goneBefore) {
         List<String> parts = new ArrayList<>();
-        s.failuresByCause().forEach((cause, n) -> parts.add(n + " " + switch (cause) {
+        s.failuresByCause().forEach((cause, n) -> parts.add(n + " " + withFailedAs(switch (cause) {
             case CAPACITY -> "capacity (" + FailureCause.CAPACITY_SIGNS + ")";
             case CONFIGURATION -> "configuration (connection refused or 4xx)";
             case CANCELLED -> "cancelled at the run's end";
@@ -311,8 +316,18 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
             case OTHER -> "other (malformed or cut-short streams, client errors, or no known cause)";
             case SERVER_UNAVAILABLE -> "server unavailable (connections refused" + gone(s, goneBefore)
                     + ": restart, crash)";
-        }));
+        }, s.failedAsByCause().get(cause))));
         return String.join(", ", parts);
+    }
+
+    /**
+     * A cause's words with what its failures were inside its parenthesis, after its definition: "capacity (429, 408,
+     * ...; 20x 429 [Retry-After: 3-7 s; not retried])"; the words alone when {@code failedAs} is null.
+     */
+    private static String withFailedAs(String cause, String failedAs) {
+        if (failedAs == null) return cause;
+        return cause.endsWith(")") ? cause.substring(0, cause.length() - 1) + "; " + failedAs + ")"
+                : cause + " (" + failedAs + ")";
     }
 
     /**

@@ -1,6 +1,9 @@
 package io.llmperf4j.engine.load;
 
+import io.llmperf4j.model.Failure;
+import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.RetryAfter;
 import org.apache.commons.math3.distribution.TDistribution;
 import org.apache.commons.math3.stat.regression.OLSMultipleLinearRegression;
 import org.junit.jupiter.api.Test;
@@ -363,5 +366,44 @@ class KeepUpTest {
         assertEquals(0.107352, few.succeededHalfWidth(), 1e-6);
         assertEquals(0, few.sustainedLow());
         assertEquals(0.1 + Math.hypot(few.succeededHalfWidth(), 0.1), few.sustainedHigh(), 1e-12);
+    }
+
+    /** A failure due at {@code dueSeconds}. */
+    private static ScheduledRecord failure(int i, double dueSeconds, Failure failure) {
+        long due = Math.round(dueSeconds * 1e9);
+        RequestRecord r = new RequestRecord(i, "f" + i, null, 0, RequestRecord.NEVER, RequestRecord.NEVER,
+                RequestRecord.NEVER, 0, null, "", 10, 200, -1, null, null, null, failure);
+        return new ScheduledRecord(r, i, due, due, false);
+    }
+
+    /**
+     * The failed arrivals are worded as the console's failure line words them: a 429's Retry-After as the range seen
+     * and "not retried" (a 429 without the header too). Before: "3x 429, 1x request timeout".
+     */
+    @Test
+    void failedArrivalsSayARetryAfterAndThatNoneWasRetried() {
+        List<ScheduledRecord> ok = new ArrayList<>();
+        List<ScheduledRecord> failed = new ArrayList<>();
+        double[] due = arrivals(2, 10);
+        String body = "{\"error\":{\"message\":\"Rate limit exceeded\"}}";
+        for (int i = 0; i < due.length; i++) {
+            if (i == 3 || i == 9) {
+                failed.add(failure(i, due[i], new Failure(FailureKind.HTTP_STATUS, 429,
+                        body + RetryAfter.note(i == 3 ? "7" : "3"))));
+            } else if (i == 12) {
+                failed.add(failure(i, due[i], new Failure(FailureKind.HTTP_STATUS, 429, body)));
+            } else if (i == 15) {
+                failed.add(failure(i, due[i], new Failure(FailureKind.REQUEST_TIMEOUT, -1, "timed out")));
+            } else {
+                ok.add(success(i, due[i], 1.0, 100));
+            }
+        }
+        KeepUp k = KeepUp.of(ok, failed, TOKENS, false);
+        assertEquals(4, k.failed());
+        assertEquals("3x 429 [Retry-After: 3-7 s; not retried], 1x request timeout", k.failedAs());
+        assertEquals("1x 429 [not retried]", KeepUp.of(ok, List.of(failed.get(2)), TOKENS, false).failedAs());
+        assertEquals("1x 429 [Retry-After: 7 s; not retried]",
+                KeepUp.of(ok, List.of(failed.get(0)), TOKENS, false).failedAs());
+        assertEquals("1x request timeout", KeepUp.of(ok, List.of(failed.get(3)), TOKENS, false).failedAs());
     }
 }
