@@ -62,6 +62,9 @@ class ServerFaultWordsTest {
         assertTrue(RunFolder.warning(RunFolder.summary(dir), "STREAM_LINES_IGNORED").startsWith(expected), run::toString);
         for (CSVRecord row : RunFolder.csv(dir)) {
             assertEquals("", row.get("error_kind"), row::toString); // ignoring them is right: the requests are fine
+            // the CSV has them as the journal does, so the warning's counts and example are there without it
+            assertEquals("2", row.get("ignored_stream_lines"), row::toString);
+            assertEquals("hello", row.get("ignored_stream_line"), row::toString);
         }
         for (String line : Files.readAllLines(dir.resolve("requests.jsonl"))) {
             String text = JSON.readTree(line).get("generated_text").asText();

@@ -2,6 +2,9 @@ package io.llmperf4j.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.llmperf4j.report.csv.RequestCsvReader;
+import io.llmperf4j.report.metrics.TokenCounting;
+import io.llmperf4j.report.summary.SessionsSummary;
 import org.apache.commons.csv.CSVRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -25,7 +28,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * completed and how many were cut, their duration and turns (the sessions QA's run5a: "sessions: 5" for 4). Against
  * a server in the test on 127.0.0.1 that answers its third request of the run (s0's turn 1) with a 500. The rest's
  * turn keeps its place in the CSV and the journal (the sessions-QA's CSV showed s0's turn 0 twice), and its journal
- * record names the session it continues.
+ * record and its CSV row ({@code rest_of}) name the session it continues, so the CSV alone counts the sessions as
+ * the journal does.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SessionsCompletedAndCutTest {
@@ -79,9 +83,29 @@ class SessionsCompletedAndCutTest {
             }
         }
         assertEquals(1, rests);
+        String pageSessions = "3 sessions (2 completed, 1 cut by a failed turn, the run's end or a stop), 2.67 turns "
+                + "each on average, session duration (first send to last end) p50 ";
         for (String page : RunFolder.writtenAndRebuiltPages(tmp)) { // as the run wrote it, and rebuilt by `report DIR`
-            assertTrue(page.contains("3 sessions (2 completed, 1 cut by a failed turn, the run's end or a stop), 2.67 "
-                    + "turns each on average, session duration (first send to last end) p50 "), "the page's sessions");
+            assertTrue(page.contains(pageSessions), "the page's sessions");
         }
+        // the CSV alone: the rest names its session and every turn its session's turns, so its records count the
+        // sessions as the journal's do (before, s0~t2 was a fourth session and no session said its turns)
+        for (CSVRecord r : rows) {
+            assertEquals("3", r.get("session_turns"), r::toString);
+            assertEquals(r.get("session_id").equals("s0~t2") ? "s0" : "", r.get("rest_of"), r::toString);
+        }
+        SessionsSummary fromCsv = SessionsSummary.of(RequestCsvReader.read(RunFolder.file(tmp, "_requests.csv")),
+                TokenCounting.DEFAULT);
+        assertEquals(List.of(3, 2, 1), List.of(fromCsv.sessions(), fromCsv.sessionsCompleted(), fromCsv.sessionsCut()),
+                fromCsv::toString);
+        assertEquals(sessions.get("mean_turns_per_session").asDouble(), fromCsv.meanTurnsPerSession(), 1e-9);
+        // `report DIR` without the journal reads the CSV: the page says the same sessions
+        Files.delete(tmp.resolve("requests.jsonl"));
+        Files.delete(RunFolder.file(tmp, "_report.html"));
+        CliRun report = CliRun.of(Map.of(), "report", tmp.toString());
+        assertEquals(0, report.exitCode(), report::toString);
+        String page = Files.readString(RunFolder.file(tmp, "_report.html"));
+        assertTrue(page.contains(pageSessions), "the page rebuilt from the CSV: its sessions");
+        assertTrue(page.contains(" from the per-request CSV"), "the page says its records came from the CSV");
     }
 }

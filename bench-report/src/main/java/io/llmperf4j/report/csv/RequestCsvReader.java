@@ -26,7 +26,11 @@ import org.apache.commons.csv.CSVRecord;
  * times, no generated text, no SSE event count. The timing phases come back from their columns (the connection-ready
  * stamp as the wait plus the connect); a file written before {@link RequestCsvWriter#LATER_COLUMNS} existed reads
  * as if they were empty, so its phases and last content time are unknown (-1). The image columns, when present, come
- * back as the record's image tags, and {@code session_id}, {@code turn} and {@code cached_tokens} as its session tags.
+ * back as the record's image tags, and {@code session_id}, {@code turn} and {@code cached_tokens} as its session tags,
+ * with {@code session_turns} and {@code rest_of} when present ({@link RequestCsvWriter#SESSION_COLUMNS}: a failed
+ * session's rest counts in the session it continues), and {@code ignored_stream_lines} and {@code ignored_stream_line}
+ * as its stream's ({@link RequestCsvWriter#IGNORED_STREAM_COLUMNS}); a file without them reads as before they were
+ * written (0 turns known, no rest, no ignored lines).
  */
 public final class RequestCsvReader {
 
@@ -120,9 +124,15 @@ public final class RequestCsvReader {
         if (phases.known() || phases.tlsNanos() >= 0) record = record.withPhases(phases);
         String session = r.text("session_id");
         int images = r.integer("image_count", 0);
+        String restOf = r.text("rest_of");
+        int ignoredLines = r.integer("ignored_stream_lines", 0);
+        String ignoredLine = r.text("ignored_stream_line");
+        // the end marker's absence is not in the file (a warning of the run's, not rebuilt from files)
         RequestTags tags = new RequestTags(session.isEmpty() ? null : session, r.integer("turn", -1),
                 r.boxed("cached_tokens"), images, images > 0 ? r.longValue("image_pixels") : 0,
-                images > 0 ? r.longValue("image_bytes") : 0);
+                images > 0 ? r.longValue("image_bytes") : 0, false, r.integer("session_turns", 0),
+                restOf.isEmpty() ? null : restOf, ignoredLines,
+                ignoredLines > 0 && !ignoredLine.isEmpty() ? ignoredLine : null);
         if (!tags.equals(RequestTags.NONE)) record = record.withTags(tags);
         return worker.isEmpty() ? record : record.withWorkerId(worker);
     }

@@ -42,7 +42,15 @@ import org.apache.commons.csv.CSVPrinter;
  * intended send is {@code send_lag_s + ttft_s}. A run whose requests
  * carried images has three more columns at the end, {@link #IMAGE_COLUMNS}: the images each request sent, their
  * pixels and their encoded bytes (before base64); beside {@code number_input_tokens} (the client tokenizer's count of
- * the text alone), {@code prompt_tokens_server} then holds the server's count with the image tokens.
+ * the text alone), {@code prompt_tokens_server} then holds the server's count with the image tokens. Sessions that
+ * say how many turns the workload gave them add {@link #SESSION_COLUMNS} after those: {@code session_turns} (the
+ * session's turns, a failed session's rest's too) and {@code rest_of} (a failed session's rest, {@code s0~t2}: the
+ * workload session it continues, {@code s0}; empty on every other row), so a summary rebuilt from this file counts
+ * the rest in its session and tells a completed session from a cut one, as from {@code requests.jsonl}. A run whose
+ * streams had lines the SSE standard ignores adds {@link #IGNORED_STREAM_COLUMNS} last: {@code ignored_stream_lines}
+ * (how many, empty for none) and {@code ignored_stream_line} (the first, printable and short), what
+ * STREAM_LINES_IGNORED counts and quotes. Each of these optional columns is empty where unset, and columns are only
+ * ever appended: a reader by name finds the earlier ones where they were.
  */
 public final class RequestCsvWriter {
 
@@ -67,6 +75,18 @@ public final class RequestCsvWriter {
 
     /** The columns after those, present only when some request carried an image. */
     public static final List<String> IMAGE_COLUMNS = List.of("image_count", "image_pixels", "image_bytes");
+
+    /**
+     * The columns after those, present only when some request knows its session's turns or is a failed session's
+     * rest: {@code requests.jsonl}'s {@code tags.session_turns} and {@code tags.rest_of}.
+     */
+    public static final List<String> SESSION_COLUMNS = List.of("session_turns", "rest_of");
+
+    /**
+     * The last columns, present only when some stream had lines the SSE standard ignores: {@code requests.jsonl}'s
+     * {@code tags.ignored_stream_lines} and {@code tags.ignored_stream_line}.
+     */
+    public static final List<String> IGNORED_STREAM_COLUMNS = List.of("ignored_stream_lines", "ignored_stream_line");
 
     private static final int MICROS_DIGITS = 6;
     private static final int NANOS_DIGITS = 9;
@@ -104,13 +124,17 @@ public final class RequestCsvWriter {
         boolean workers = records.stream().anyMatch(r -> r.workerId() != null);
         boolean lags = !sendLagNanos.isEmpty();
         boolean images = records.stream().anyMatch(r -> r.tags().imageCount() > 0);
-        boolean extra = workers || lags || images;
+        boolean sessions = records.stream().anyMatch(r -> r.tags().sessionTurns() > 0 || r.tags().restOf() != null);
+        boolean ignoredLines = records.stream().anyMatch(r -> r.tags().ignoredStreamLines() > 0);
+        boolean extra = workers || lags || images || sessions || ignoredLines;
         CSVFormat format = FORMAT;
         if (extra) {
             List<String> header = new ArrayList<>(HEADER);
             if (workers) header.add(WORKER_COLUMN);
             if (lags) header.add(SEND_LAG_COLUMN);
             if (images) header.addAll(IMAGE_COLUMNS);
+            if (sessions) header.addAll(SESSION_COLUMNS);
+            if (ignoredLines) header.addAll(IGNORED_STREAM_COLUMNS);
             format = CSVFormat.RFC4180.builder().setHeader(header.toArray(String[]::new)).get();
         }
         CSVPrinter printer = new CSVPrinter(out, format);
@@ -126,6 +150,15 @@ public final class RequestCsvWriter {
                     row.add(Integer.toString(record.tags().imageCount()));
                     row.add(Long.toString(record.tags().imagePixels()));
                     row.add(Long.toString(record.tags().imageBytes()));
+                }
+                if (sessions) {
+                    row.add(record.tags().sessionTurns() > 0 ? Integer.toString(record.tags().sessionTurns()) : "");
+                    row.add(orEmpty(record.tags().restOf()));
+                }
+                if (ignoredLines) {
+                    int lines = record.tags().ignoredStreamLines();
+                    row.add(lines > 0 ? Integer.toString(lines) : "");
+                    row.add(lines > 0 ? orEmpty(record.tags().ignoredStreamLine()) : "");
                 }
                 printer.printRecord(row);
             } else {

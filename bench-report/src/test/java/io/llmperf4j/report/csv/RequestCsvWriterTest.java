@@ -8,6 +8,9 @@ import io.llmperf4j.model.Failure;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestPhases;
 import io.llmperf4j.model.RequestRecord;
+import io.llmperf4j.model.RequestTags;
+import io.llmperf4j.report.metrics.TokenCounting;
+import io.llmperf4j.report.summary.SessionsSummary;
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.file.Files;
@@ -213,5 +216,63 @@ class RequestCsvWriterTest {
         assertEquals(RequestRecord.NEVER, back.lastContentNanos());
         assertEquals(RequestRecord.NEVER, back.connectNanos());
         assertEquals(250_000_000L, back.ttftNanos());
+    }
+    /** A session's turn: {@code id}, turn {@code turn} of a workload session of 3 turns, a rest of {@code restOf}. */
+    private static RequestRecord turn(String requestId, String id, int turn, String restOf) {
+        return new RequestRecord(3, requestId, "chatcmpl-" + requestId, 1_703_136_124_000_042L, 250_000_000L,
+                2_000_000_000L, 2_100_000_001L, 101, new long[0], "text", 550, 150, 151, 510, 150, "length", null)
+                .withTags(new RequestTags(id, turn, null, 0, 0, 0).withWorkloadSession(3, restOf));
+    }
+
+    /**
+     * A failed session's rest ({@code s0~t2}) and its session's turns: {@code session_turns} and {@code rest_of} at
+     * the end, read back so the sessions summary counts the rest in its session, as from {@code requests.jsonl}.
+     * Before, the CSV lost both and the rest read as a session of its own, of unknown turns.
+     */
+    @Test
+    void aSessionsTurnsAndAFailedSessionsRestReadBack(@TempDir Path dir) throws IOException {
+        RequestRecord failed = FAILURE.withTags(new RequestTags("s0", 1, null, 0, 0, 0).withWorkloadSession(3, null));
+        List<RequestRecord> records = List.of(turn("a", "s0", 0, null), failed, turn("c", "s1", 0, null),
+                turn("d", "s0~t2", 2, "s0"), turn("e", "s1", 1, null), turn("f", "s1", 2, null));
+        StringBuilder out = new StringBuilder();
+        RequestCsvWriter.write(records, Map.of("a", 0L), out);
+        String[] lines = out.toString().split("\r\n");
+        assertTrue(lines[0].endsWith(",cached_tokens,send_lag_s,session_turns,rest_of"), lines[0]);
+        assertTrue(lines[1].endsWith(",s0,0,,0.000000000,3,"), lines[1]);
+        assertTrue(lines[4].endsWith(",s0~t2,2,,,3,s0"), lines[4]);
+        Path file = dir.resolve("requests.csv");
+        Files.writeString(file, out);
+        List<RequestRecord> back = RequestCsvReader.read(file);
+        assertEquals(records.stream().map(RequestRecord::tags).toList(), back.stream().map(RequestRecord::tags).toList());
+        SessionsSummary fromCsv = SessionsSummary.of(back, TokenCounting.DEFAULT);
+        assertEquals(SessionsSummary.of(records, TokenCounting.DEFAULT), fromCsv);
+        assertEquals(2, fromCsv.sessions());
+        assertEquals(1, fromCsv.sessionsCompleted());
+        assertEquals(1, fromCsv.sessionsCut());
+    }
+
+    /**
+     * A stream's ignored lines, what STREAM_LINES_IGNORED counts and quotes, come last and read back; a run without
+     * them has none of these columns, nor the sessions' without sessions.
+     */
+    @Test
+    void ignoredStreamLinesReadBackAndAreAbsentWithoutAny(@TempDir Path dir) throws IOException {
+        RequestRecord ignored = SUCCESS.withTags(RequestTags.NONE.withIgnoredStreamLines(2, "hello, \"world\""));
+        StringBuilder out = new StringBuilder();
+        RequestCsvWriter.write(List.of(ignored, FAILURE), out);
+        String[] lines = out.toString().split("\r\n");
+        assertTrue(lines[0].endsWith(",cached_tokens,ignored_stream_lines,ignored_stream_line"), lines[0]);
+        assertTrue(lines[1].endsWith(",2,\"hello, \"\"world\"\"\""), lines[1]);
+        assertTrue(lines[2].endsWith(",,"), lines[2]);
+        Path file = dir.resolve("requests.csv");
+        Files.writeString(file, out);
+        List<RequestRecord> back = RequestCsvReader.read(file);
+        assertEquals(ignored.tags(), back.get(0).tags());
+        assertEquals(RequestTags.NONE, back.get(1).tags());
+        StringBuilder plain = new StringBuilder();
+        RequestCsvWriter.write(List.of(SUCCESS, FAILURE), plain);
+        for (String column : List.of("session_turns", "rest_of", "ignored_stream_line")) {
+            assertFalse(plain.toString().contains(column), plain::toString);
+        }
     }
 }
