@@ -582,8 +582,8 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
 
     /**
      * A fit's figures: "its successes ended at 99.6 % of the scheduled rate, 95 % interval 97.9-101.4 %"; with
-     * failed arrivals, "18 of 60 arrivals failed (18x 429): the service sustained 68.3 % of the scheduled rate, 95 %
-     * interval 56.8-79.8 % (the 70.0 % that succeeded ended at 97.6 % of it, 94.7-100.6 %)".
+     * failed arrivals, "18 of 60 arrivals failed (18x 429 [not retried]): the service sustained 68.3 % of the
+     * scheduled rate, 95 % interval 56.8-79.8 % (the 70.0 % that succeeded ended at 97.6 % of it, 94.7-100.6 %)".
      */
     private static String figures(KeepUp fit) {
         if (fit.failed() == 0) {
@@ -661,7 +661,10 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
     private static final String RAISE_THE_CAP = "raise --max-concurrency to tell whether the service keeps up with "
             + "more in flight, or lower the rate";
 
-    /** "18 of 60 arrivals failed (18x 429)" of a fit with failed arrivals; empty without (or without a fit). */
+    /**
+     * "18 of 60 arrivals failed (18x 429 [Retry-After: 3-7 s; not retried])" of a fit with failed arrivals, their
+     * words the console's ({@link KeepUp#failedAs}); empty without (or without a fit).
+     */
     public static Optional<String> failedArrivals(KeepUp fit) {
         return fit == null || fit.failed() == 0 ? Optional.empty() : Optional.of(arrivalsFailed(fit));
     }
@@ -676,11 +679,11 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
      * "Kept up: yes: its successes ended at 99.6 % of the scheduled rate, 95 % interval 97.9-101.4 %, all of it at or
      * above the threshold 95.0 %", "Kept up: no: ..., all of it below the threshold 95.0 % (BEHIND_SCHEDULE)", or
      * "Kept up: too short to tell: ..., which straddles the threshold 95.0 %; a longer level narrows it"; with arrivals
-     * that failed, "Kept up: no: 18 of 60 arrivals failed (18x 429): the service sustained 68.3 % of the scheduled
-     * rate, 95 % interval 56.8-79.8 % (the 70.0 % that succeeded ended at 97.6 % of it, 94.7-100.6 %), all of it
-     * below the threshold 95.0 % (BEHIND_SCHEDULE)" ({@link KeepUp#sustained}); when only the client's send lag failed
-     * it ({@link KeepUp.Reading#CLIENT_BEHIND}), "Kept up: the client fell behind its schedule, not the service: it
-     * sent late (send lag p90 ..., p99 ...): from the intended sends ...; from the actual sends at 99.9 %, 95 %
+     * that failed, "Kept up: no: 18 of 60 arrivals failed (18x 429 [not retried]): the service sustained 68.3 % of the
+     * scheduled rate, 95 % interval 56.8-79.8 % (the 70.0 % that succeeded ended at 97.6 % of it, 94.7-100.6 %), all
+     * of it below the threshold 95.0 % (BEHIND_SCHEDULE)" ({@link KeepUp#sustained}); when only the client's send lag
+     * failed it ({@link KeepUp.Reading#CLIENT_BEHIND}), "Kept up: the client fell behind its schedule, not the service:
+     * it sent late (send lag p90 ..., p99 ...): from the intended sends ...; from the actual sends at 99.9 %, 95 %
      * interval 99.6-100.2 %, at or above the threshold 95.0 % (SENT_LATE says how late)". Empty for a
      * closed loop, sessions, and a level the rule does not judge (too few successes).
      */

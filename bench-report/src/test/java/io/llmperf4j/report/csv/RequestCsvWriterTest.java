@@ -243,7 +243,8 @@ class RequestCsvWriterTest {
         Path file = dir.resolve("requests.csv");
         Files.writeString(file, out);
         List<RequestRecord> back = RequestCsvReader.read(file);
-        assertEquals(records.stream().map(RequestRecord::tags).toList(), back.stream().map(RequestRecord::tags).toList());
+        assertEquals(records.stream().map(RequestRecord::tags).toList(),
+                back.stream().map(RequestRecord::tags).toList());
         SessionsSummary fromCsv = SessionsSummary.of(back, TokenCounting.DEFAULT);
         assertEquals(SessionsSummary.of(records, TokenCounting.DEFAULT), fromCsv);
         assertEquals(2, fromCsv.sessions());
