@@ -4,7 +4,9 @@
 //
 // Usage: node analyze.mjs RUN_DIR [SCENARIO,...]
 //   RUN_DIR: the folder side-by-side.sh wrote, one sub-folder per scenario with meta.json, server.jsonl, ref.jsonl,
-//   ref.proc.jsonl, l4j/ (llmperf4j's --results-dir) and l4j.proc.jsonl; SCENARIO: only these (default: all).
+//   ref.proc.jsonl, l4j/ (llmperf4j's --results-dir), l4j.proc.jsonl and server.busy.jsonl (the server's event-loop
+//   busy periods, loop-busy.mjs; runs older than it have none, and their split rows show '–'); SCENARIO: only these
+//   (default: all).
 // Also writes RUN_DIR/figures.json (every figure, unrounded) and RUN_DIR/table.md.
 //
 // Per request, with the server's and the client's stamps on the same wall clock:
@@ -20,6 +22,14 @@
 //   in the server's socket = server had the whole request - the client's written stamp: how long the request
 //                  waited in the kernel for the server to read it (for the reference client only a bound: its
 //                  stamp can come after the server's, then the figure is negative)
+//   the send side's split (reused connections with a written stamp): own = start -> written; busy = the part of
+//                  written -> receipt inside the server's busy periods (its event loop running its callbacks: the
+//                  timer batches writing every due stream's chunk, the parsing of other requests; a loop turn's
+//                  callbacks are one period); rest = the part outside them (the loop blocked in its poll, idle or
+//                  woken and not yet running, and its own code between a wake-up and the callback that stamps the
+//                  receipt: libuv's socket reads). own + busy + rest = send side for each request; less busy = own +
+//                  rest. When the server had the request before the client's written stamp (recv < written, one
+//                  stream), busy is 0 and rest is that negative span.
 //   server write = the server's time inside one socket write of the response (head and chunks), averaged per
 //                  request: what answering this client costs the server's single thread (on loopback a write wakes
 //                  a reader asleep in epoll inside the call)
@@ -114,6 +124,80 @@ function percentile(values, p) {
 
 const summary = (values) => ({ n: values.length, p50: percentile(values, 50), p99: percentile(values, 99) });
 
+/**
+ * The server's busy periods by worker (the prefix of its connection numbers, '' for one process): a flat array of
+ * (start, end, idle at start) triplets in time order, or an empty map when the run has no busy log.
+ */
+function busyPeriods(file) {
+  const byWorker = new Map();
+  for (const line of readJsonl(file)) {
+    const p = line.periods;
+    for (let k = 3; k < p.length; k += 3) {
+      if (p[k] < p[k - 2] || p[k + 1] < p[k]) {
+        throw new Error(`${file}: worker '${line.worker}': busy periods out of order at ${k / 3}`);
+      }
+    }
+    byWorker.set(line.worker, p);
+  }
+  return byWorker;
+}
+
+/** The worker prefix of a server connection number ('2-17' -> '2-', '17' -> ''). */
+const workerOf = (sock) => {
+  const text = String(sock);
+  const dash = text.lastIndexOf('-');
+  return dash < 0 ? '' : text.slice(0, dash + 1);
+};
+
+/**
+ * Splits the span [a, b] (epoch µs) against busy periods: busy = the time inside them, rest = the time outside,
+ * each summed segment by segment; blockedAtMost = the part of rest that can have been the loop blocked in its poll
+ * (per gap between two periods, the loop's idle time that grew across it, capped at the gap's share of the span).
+ * An empty or reversed span is all rest.
+ */
+function splitSpan(periods, a, b) {
+  if (!(b > a)) return { busy: 0, rest: b - a, blockedAtMost: 0 };
+  const count = periods.length / 3;
+  let lo = 0;
+  let hi = count;
+  while (lo < hi) { // the first period that ends after a
+    const mid = (lo + hi) >> 1;
+    if (periods[mid * 3 + 1] <= a) lo = mid + 1; else hi = mid;
+  }
+  let busy = 0;
+  let rest = 0;
+  let blockedAtMost = 0;
+  let cursor = a;
+  for (let k = lo; k < count && cursor < b; k++) {
+    const start = periods[k * 3];
+    const end = periods[k * 3 + 1];
+    if (start > cursor) {
+      const gap = Math.min(start, b) - cursor;
+      rest += gap;
+      if (k > 0) blockedAtMost += Math.min(gap, periods[k * 3 + 2] - periods[k * 3 - 1]);
+      cursor += gap;
+    }
+    if (cursor < b) {
+      const inside = Math.min(end, b) - cursor;
+      busy += inside;
+      cursor += inside;
+    }
+  }
+  if (cursor < b) rest += b - cursor; // after the last period
+  return { busy, rest, blockedAtMost };
+}
+
+/** Whether t falls inside one of the periods (ends included). */
+function insidePeriod(periods, t) {
+  let lo = 0;
+  let hi = periods.length / 3;
+  while (lo < hi) { // the first period that ends at or after t
+    const mid = (lo + hi) >> 1;
+    if (periods[mid * 3 + 1] < t) lo = mid + 1; else hi = mid;
+  }
+  return lo < periods.length / 3 && periods[lo * 3] <= t;
+}
+
 /** The client's CPU ticks at time t, interpolated between procwatch samples. */
 function cpuAt(samples, t) {
   if (samples.length === 0) return NaN;
@@ -128,7 +212,7 @@ function cpuAt(samples, t) {
   return samples[samples.length - 1].cpu;
 }
 
-function clientFigures(records, server, procFile, clkTck) {
+function clientFigures(records, server, procFile, clkTck, busy) {
   const byId = new Map(server.map((s) => [s.id, s]));
   const joined = [];
   let failed = 0;
@@ -156,11 +240,23 @@ function clientFigures(records, server, procFile, clkTck) {
     .map(({ s }) => ({ s, previous: bySocketTurn.get(`${s.sock}/${s.nth - 1}`) }))
     .filter(({ s, previous }) => s.nth > 1 && previous && previous.last >= 0)
     .map(({ s, previous }) => (s.recv - previous.last) / 1000);
+  // the send side's split against the server's busy periods, per request
+  const split = busy.size === 0 ? [] : joined.filter(reusedWritten).map(({ r, s }) => {
+    const periods = busy.get(workerOf(s.sock)) ?? [];
+    const parts = splitSpan(periods, r.written, s.recv);
+    return { send: s.recv - r.start, own: r.written - r.start, ...parts,
+      recvInside: insidePeriod(periods, s.recv) };
+  });
+  const splitGroup = (f) => summary(split.map(f).map((us) => us / 1000));
+  const mean = (f) => (split.length ? split.reduce((sum, x) => sum + f(x), 0) / split.length / 1000 : NaN);
   const proc = readJsonl(procFile);
   const windowStart = Math.min(...joined.map(({ r }) => r.start));
   const windowEnd = Math.max(...joined.map(({ r }) => r.last));
   const windowS = (windowEnd - windowStart) / 1e6;
   const chunks = joined.reduce((sum, { s }) => sum + s.chunks, 0);
+  const serverBusyPercent = busy.size === 0 || joined.length === 0 ? NaN : (100 * [...busy.values()]
+    .reduce((sum, periods) => sum + splitSpan(periods, windowStart, windowEnd).busy, 0))
+    / (busy.size * (windowEnd - windowStart));
   const last = proc[proc.length - 1];
   // the largest VmHWM seen: a sample taken while the process exits (a zombie) has none (-1), and may be the last
   const hwms = proc.map((p) => p.hwm).filter((kb) => kb >= 0);
@@ -172,10 +268,20 @@ function clientFigures(records, server, procFile, clkTck) {
     receive: { all: group(all, receive), reused: group(reused, receive), new: group(fresh, receive) },
     written: { reused: group(reusedWritten, write) },
     inServerSocket: { reused: group(reusedWritten, inServerSocket) },
+    sendSplit: {
+      busy: splitGroup((x) => x.busy), rest: splitGroup((x) => x.rest), lessBusy: splitGroup((x) => x.own + x.rest),
+      restBlockedAtMost: splitGroup((x) => x.blockedAtMost),
+      mean: { own: mean((x) => x.own), busy: mean((x) => x.busy), rest: mean((x) => x.rest),
+        send: mean((x) => x.send) },
+      // own + busy + rest against the send side, per request: 0 to the floating point's rounding
+      largestMismatchMicros: split.reduce((m, x) => Math.max(m, Math.abs(x.own + x.busy + x.rest - x.send)), 0),
+      // the data callback that stamps a receipt is itself stamped busy: a receipt outside every period is a bad log
+      receiptsInsideAPeriod: split.filter((x) => x.recvInside).length,
+    },
     turnaround: summary(turnarounds),
     serverWriteMicros: summary(joined.filter(({ s }) => s.nth > 1 && s.writes > 0)
       .map(({ s }) => s.writeMicros / s.writes)),
-    windowS, chunks, chunksPerS: chunks / windowS,
+    windowS, chunks, chunksPerS: chunks / windowS, serverBusyPercent,
     cpuPercentInWindow: ((cpuAt(proc, windowEnd) - cpuAt(proc, windowStart)) / clkTck / windowS) * 100,
     cpuSecondsWhole: last ? last.cpu / clkTck : NaN,
     peakRssMb: hwms.length ? Math.max(...hwms) / 1024 : NaN,
@@ -209,8 +315,9 @@ for (const { dir, meta } of scenarios) {
   const server = readJsonl(path.join(dir, 'server.jsonl'));
   const l4jRecords = llmperf4jRecords(path.join(dir, 'l4j'));
   const refRecords = referenceRecords(path.join(dir, 'ref.jsonl'));
-  const l4j = clientFigures(l4jRecords, server, path.join(dir, 'l4j.proc.jsonl'), meta.clkTck);
-  const ref = clientFigures(refRecords, server, path.join(dir, 'ref.proc.jsonl'), meta.clkTck);
+  const busy = busyPeriods(path.join(dir, 'server.busy.jsonl'));
+  const l4j = clientFigures(l4jRecords, server, path.join(dir, 'l4j.proc.jsonl'), meta.clkTck, busy);
+  const ref = clientFigures(refRecords, server, path.join(dir, 'ref.proc.jsonl'), meta.clkTck, busy);
   if (meta.kind === 'open') {
     l4j.sendLag = l4jRecords.some((r) => r.intended !== undefined) ? sendLag(l4jRecords)
       : summarySendLag(path.join(dir, 'l4j'));
@@ -228,6 +335,21 @@ for (const { dir, meta } of scenarios) {
       ref.written.reused);
     p('request written → the server had it (waiting in the server\'s socket), reused connections',
       l4j.inServerSocket.reused, ref.inServerSocket.reused);
+    p('of which the server was busy (its loop running its callbacks: chunk writes, other requests\' parsing), '
+      + 'reused connections', l4j.sendSplit.busy, ref.sendSplit.busy);
+    p('of which the rest (its loop outside its callbacks: idle or waking in its poll, reading sockets), '
+      + 'reused connections', l4j.sendSplit.rest, ref.sendSplit.rest);
+    p('send side less the server\'s busy time (start → written + the rest), reused connections',
+      l4j.sendSplit.lessBusy, ref.sendSplit.lessBusy);
+    const plus = (v) => (v < 0 ? ` − ${ms(-v)}` : ` + ${ms(v)}`);
+    const parts = (x) => (Number.isNaN(x.mean.send) ? '–'
+      : `${ms(x.mean.own)}${plus(x.mean.busy)}${plus(x.mean.rest)} = ${ms(x.mean.send)}`);
+    add('send side\'s parts, mean per request: start → written + busy + rest = send side, reused connections, ms',
+      parts(l4j.sendSplit), parts(ref.sendSplit), ratio(l4j.sendSplit.mean.send, ref.sendSplit.mean.send));
+    add('server\'s loop running its callbacks, % of this client\'s run (first start → last content)',
+      Number.isNaN(l4j.serverBusyPercent) ? '–' : l4j.serverBusyPercent.toFixed(1),
+      Number.isNaN(ref.serverBusyPercent) ? '–' : ref.serverBusyPercent.toFixed(1),
+      ratio(l4j.serverBusyPercent, ref.serverBusyPercent));
     p('re-send turnaround, server\'s clock only: last chunk of a response written → next request on that '
       + 'connection received', l4j.turnaround, ref.turnaround);
     p('server\'s time inside one socket write to this client (mean per request), reused connections',

@@ -50,6 +50,11 @@ export function nowMicros() {
   return anchored.offset + performance.now() * 1000;
 }
 
+/** A performance.now() reading (ms) as nowMicros() would have given it: for stamps taken raw and converted later. */
+export function epochMicrosAt(performanceNowMs) {
+  return anchored.offset + performanceNowMs * 1000;
+}
+
 /** The anchor's uncertainty in microseconds (the width of the Date.now() turn it was read at). */
 export function anchorUncertaintyMicros() {
   return anchored.width;

@@ -12,20 +12,27 @@
 // writes and writeMicros (its socket writes, head included, and the time spent inside them: on loopback a write to a
 // reader asleep in epoll wakes it inside the call, and the scheduler may run the reader on this core first).
 //
+// With --busy-log F it also stamps its event loop's busy periods (loop-busy.mjs: the start and end of each run of its
+// callbacks between two waits in its poll, on the same clock as recv) and appends them to F as one JSON line when it
+// stops, so a request's wait between the client's written stamp and recv can be split into time the server spent
+// on its own work and the rest.
+//
 // With --workers N (N > 1) it runs as N processes sharing the port (node:cluster, connections handed out in turn),
 // each as above, sock numbers prefixed with the worker's: the same answers with N times the intake, to see how much
 // of a client's send side is this server taking in requests one at a time.
 //
 // Usage: node reference-server.mjs [--port 0] [--port-file F] [--log F] [--ttft-ms 50] [--itl-ms 10]
 //          [--output-tokens N (default: the request's max_tokens, else 256)] [--events-per-write 1] [--workers 1]
+//          [--busy-log F]
 import cluster from 'node:cluster';
 import net from 'node:net';
 import fs from 'node:fs';
 import { anchorUncertaintyMicros, nowMicros } from './clock.mjs';
+import { LoopBusyLog } from './loop-busy.mjs';
 
 const args = parseArgs(process.argv.slice(2), {
   port: '0', 'port-file': '', log: '', 'ttft-ms': '50', 'itl-ms': '10', 'output-tokens': '', 'events-per-write': '1',
-  workers: '1',
+  workers: '1', 'busy-log': '',
 });
 const workers = Math.max(1, Number(args.workers));
 const primaryOnly = workers > 1 && cluster.isPrimary; // hands out connections, serves and logs none
@@ -54,6 +61,9 @@ const itlMs = Number(args['itl-ms']);
 const fixedTokens = args['output-tokens'] === '' ? null : Number(args['output-tokens']);
 const perWrite = Math.max(1, Number(args['events-per-write']));
 const logFd = args.log && !primaryOnly ? fs.openSync(args.log, 'a') : null;
+const busyLog = args['busy-log'] && !primaryOnly ? new LoopBusyLog() : null;
+/** A callback the loop runs, stamped into the busy log when there is one. */
+const stamped = busyLog ? (fn) => busyLog.stamped(fn) : (fn) => fn;
 
 const HEAD = Buffer.from('HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n'
   + 'Connection: keep-alive\r\nTransfer-Encoding: chunked\r\n\r\n');
@@ -156,18 +166,19 @@ function respond(socket, request, recv, done) {
     entry.chunks = written;
     const flowing = timedWrite(lastBatch ? Buffer.concat([payload, Buffer.from('0\r\n\r\n')]) : payload);
     if (lastBatch) return finish(true);
-    if (itlMs > 0) setTimeout(writeBatch, itlMs);
-    else if (flowing) setImmediate(writeBatch);
-    else socket.once('drain', writeBatch);
+    if (itlMs > 0) setTimeout(nextBatch, itlMs);
+    else if (flowing) setImmediate(nextBatch);
+    else socket.once('drain', nextBatch);
   };
+  const nextBatch = stamped(writeBatch);
   const finish = (complete) => {
     if (!complete) entry.aborted = true;
     log(entry);
     done();
   };
   const delay = ttftMs - (nowMicros() - recv) / 1000;
-  if (delay > 0) setTimeout(writeBatch, delay);
-  else setImmediate(writeBatch);
+  if (delay > 0) setTimeout(nextBatch, delay);
+  else setImmediate(nextBatch);
 }
 
 function error(socket, status, message, done) {
@@ -209,7 +220,7 @@ function onConnection(socket) {
     respond(socket, request, recv, done);
   };
 
-  socket.on('data', (data) => {
+  socket.on('data', stamped((data) => {
     const recv = nowMicros();
     pending = pending.length === 0 ? data : Buffer.concat([pending, data]);
     for (;;) {
@@ -234,14 +245,14 @@ function onConnection(socket) {
       queue.push({ request: { method, path: target.split('?')[0], headers, body, close }, recv });
       next();
     }
-  });
+  }));
   socket.on('error', () => {});
 }
 
 if (!primaryOnly) serve();
 
 function serve() {
-  const server = net.createServer(onConnection);
+  const server = net.createServer(stamped(onConnection));
   // A backlog above the largest connect storm (1,024 streams at once; Node's default is 511), so no SYN waits for a
   // retransmission; the kernel caps it at net.core.somaxconn.
   server.listen({ port: Number(args.port), host: '127.0.0.1', backlog: 4096 }, () => {
@@ -255,6 +266,7 @@ function serve() {
       if (logLines.length > 0) fs.writeSync(logFd, logLines.join('\n') + '\n');
       fs.closeSync(logFd);
     }
+    if (busyLog) fs.appendFileSync(args['busy-log'], busyLog.line(sockPrefix) + '\n');
     process.exit(0);
   };
   process.on('SIGTERM', stop);

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Side-by-side self-check (issue 15): the full `llmperf4j token-benchmark` and a minimal Node streaming client, one
 # after the other against the same out-of-process reference SSE server (Node), which logs when it had each whole
-# request and when it wrote the first and the last content chunk. Prints the TTFT error split into send and receive
-# side, the stream ceiling with client CPU, peak RSS, and an open loop's send lag (how late each request went out
-# against its schedule), each llmperf4j figure as a ratio to the reference client's from the same run, as a Markdown
-# table for BENCHMARKS.md.
+# request, when it wrote the first and the last content chunk, and its event loop's busy periods. Prints the TTFT
+# error split into send and receive side (the send side also into the client's own part, the time the server was
+# busy and the rest), the stream ceiling with client CPU, peak RSS, and an open loop's send lag, each llmperf4j figure
+# as a ratio to the reference client's from the same run, as a Markdown table for BENCHMARKS.md.
 #
 # Usage: scripts/side-by-side/side-by-side.sh [--quick] [--only s1,s32,s256,ceiling,open,s1024,s4096] [--out DIR]
 #          [--pin SERVER_CPUS:CLIENT_CPUS] [--server-workers N]
@@ -94,7 +94,7 @@ start_server() { # dir, then the server's flags; sets port and server_pid
   local dir="$1"; shift
   rm -f "$dir/port"
   "${server_pin[@]}" node "$here/reference-server.mjs" --port 0 --port-file "$dir/port" --log "$dir/server.jsonl" \
-    --workers "$server_workers" "$@" 2>>"$dir/server.err" &
+    --busy-log "$dir/server.busy.jsonl" --workers "$server_workers" "$@" 2>>"$dir/server.err" &
   server_pid=$!
   started+=("$server_pid")
   local i
