@@ -7,7 +7,8 @@
 //   ref.proc.jsonl, l4j/ (llmperf4j's --results-dir), l4j.proc.jsonl and server.busy.jsonl (the server's event-loop
 //   busy periods, loop-busy.mjs; runs older than it have none, and their split rows show '–'); SCENARIO: only these
 //   (default: all).
-// Also writes RUN_DIR/figures.json (every figure, unrounded) and RUN_DIR/table.md.
+// Also writes RUN_DIR/figures.json (every figure, unrounded; per scenario also the server's loop figures from its busy
+// log: periods, and per gap between two the time outside its callbacks and its poll) and RUN_DIR/table.md.
 //
 // Per request, with the server's and the client's stamps on the same wall clock:
 //   TTFT error   = client TTFT - server TTFT = (client first content - client start) - (server first write - receipt)
@@ -140,6 +141,21 @@ function busyPeriods(file) {
     byWorker.set(line.worker, p);
   }
   return byWorker;
+}
+
+/**
+ * The server's own figures from its busy log: periods and callbacks, and per gap between two periods the time its
+ * loop spent neither in a stamped callback nor blocked in its poll (libuv's own code, the socket reads, waking
+ * the callbacks), µs: the part of a request's rest that was the server working outside its callbacks.
+ */
+function serverLoopFigures(busy) {
+  let periods = 0;
+  const outside = [];
+  for (const p of busy.values()) {
+    periods += p.length / 3;
+    for (let k = 3; k < p.length; k += 3) outside.push((p[k] - p[k - 2]) - (p[k + 2] - p[k - 1]));
+  }
+  return { workers: busy.size, periods, gapOutsidePollMicros: summary(outside) };
 }
 
 /** The worker prefix of a server connection number ('2-17' -> '2-', '17' -> ''). */
@@ -323,7 +339,7 @@ for (const { dir, meta } of scenarios) {
       : summarySendLag(path.join(dir, 'l4j'));
     ref.sendLag = sendLag(refRecords);
   }
-  figures[meta.name] = { meta, llmperf4j: l4j, reference: ref };
+  figures[meta.name] = { meta, llmperf4j: l4j, reference: ref, server: serverLoopFigures(busy) };
   const label = meta.label;
   const add = (figure, a, b, r) => rows.push(`| ${label} | ${figure} | ${a} | ${b} | ${r} |`);
   const p = (name, a, b, unit = 'ms', show = pair) => add(`${name}, ${unit}`, `${show(a)} (${a.n})`,
