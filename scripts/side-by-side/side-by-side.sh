@@ -23,13 +23,14 @@ root="$(cd "$here/../.." && pwd)"
 
 quick=false
 only=""
+only_given=""
 out=""
 pin=""
 server_workers=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=true; shift ;;
-    --only) only="${2:?--only needs a list}"; shift 2 ;;
+    --only) only="${2:?--only needs a list}"; only_given="$only"; shift 2 ;;
     --out) out="${2:?--out needs a folder}"; shift 2 ;;
     --pin) pin="${2:?--pin needs SERVER_CPUS:CLIENT_CPUS}"; shift 2 ;;
     --server-workers) server_workers="${2:?--server-workers needs a number}"; shift 2 ;;
@@ -199,6 +200,7 @@ scenario s4096 "4,096 streams, 200 ms between chunks" wide true 4096 "$w4096" 64
 
 cmd="scripts/side-by-side/side-by-side.sh"
 $quick && cmd="$cmd --quick"
+[ -n "${only_given}" ] && cmd="$cmd --only $only_given"
 [ -n "${out}" ] && cmd="$cmd --out $out"
 [ -n "${pin}" ] && cmd="$cmd --pin $pin"
 [ "$server_workers" != 1 ] && cmd="$cmd --server-workers $server_workers"
