@@ -340,6 +340,14 @@ for (const { dir, meta } of scenarios) {
     ref.sendLag = sendLag(refRecords);
   }
   figures[meta.name] = { meta, llmperf4j: l4j, reference: ref, server: serverLoopFigures(busy) };
+  for (const [client, x] of [['llmperf4j', l4j], ['reference client', ref]]) {
+    const n = x.sendSplit.busy.n;
+    if (n > 0 && x.sendSplit.receiptsInsideAPeriod < n) {
+      process.stderr.write(`analyze: ${meta.name}, ${client}: ${n - x.sendSplit.receiptsInsideAPeriod} of ${n} `
+        + 'receipts fall outside the server\'s busy periods (its data callback is stamped): the busy log does not '
+        + 'match server.jsonl, so the busy/rest split is not to be trusted\n');
+    }
+  }
   const label = meta.label;
   const add = (figure, a, b, r) => rows.push(`| ${label} | ${figure} | ${a} | ${b} | ${r} |`);
   const p = (name, a, b, unit = 'ms', show = pair) => add(`${name}, ${unit}`, `${show(a)} (${a.n})`,
