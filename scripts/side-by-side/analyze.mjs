@@ -26,9 +26,9 @@
 //   the send side's split (reused connections with a written stamp): own = start -> written; busy = the part of
 //                  written -> receipt inside the server's busy periods (its event loop running its callbacks: the
 //                  timer batches writing every due stream's chunk, the parsing of other requests; a loop turn's
-//                  callbacks are one period); rest = the part outside them (the loop blocked in its poll, idle or
-//                  woken and not yet running, and its own code between a wake-up and the callback that stamps the
-//                  receipt: libuv's socket reads). own + busy + rest = send side for each request; less busy = own +
+//                  callbacks are one period); rest = the part outside them (the loop in its poll: the request is
+//                  in its socket by the written stamp, so woken and not yet on a CPU; and its own code between a
+//                  wake-up and the callback that stamps the receipt: libuv's socket reads). own + busy + rest = send side for each request; less busy = own +
 //                  rest. When the server had the request before the client's written stamp (recv < written, one
 //                  stream), busy is 0 and rest is that negative span.
 //   server write = the server's time inside one socket write of the response (head and chunks), averaged per
@@ -167,12 +167,10 @@ const workerOf = (sock) => {
 
 /**
  * Splits the span [a, b] (epoch µs) against busy periods: busy = the time inside them, rest = the time outside,
- * each summed segment by segment; blockedAtMost = the part of rest that can have been the loop blocked in its poll
- * (per gap between two periods, the loop's idle time that grew across it, capped at the gap's share of the span).
- * An empty or reversed span is all rest.
+ * each summed segment by segment. An empty or reversed span is all rest.
  */
 function splitSpan(periods, a, b) {
-  if (!(b > a)) return { busy: 0, rest: b - a, blockedAtMost: 0 };
+  if (!(b > a)) return { busy: 0, rest: b - a };
   const count = periods.length / 3;
   let lo = 0;
   let hi = count;
@@ -182,7 +180,6 @@ function splitSpan(periods, a, b) {
   }
   let busy = 0;
   let rest = 0;
-  let blockedAtMost = 0;
   let cursor = a;
   for (let k = lo; k < count && cursor < b; k++) {
     const start = periods[k * 3];
@@ -190,7 +187,6 @@ function splitSpan(periods, a, b) {
     if (start > cursor) {
       const gap = Math.min(start, b) - cursor;
       rest += gap;
-      if (k > 0) blockedAtMost += Math.min(gap, periods[k * 3 + 2] - periods[k * 3 - 1]);
       cursor += gap;
     }
     if (cursor < b) {
@@ -200,7 +196,7 @@ function splitSpan(periods, a, b) {
     }
   }
   if (cursor < b) rest += b - cursor; // after the last period
-  return { busy, rest, blockedAtMost };
+  return { busy, rest };
 }
 
 /** Whether t falls inside one of the periods (ends included). */
@@ -286,7 +282,6 @@ function clientFigures(records, server, procFile, clkTck, busy) {
     inServerSocket: { reused: group(reusedWritten, inServerSocket) },
     sendSplit: {
       busy: splitGroup((x) => x.busy), rest: splitGroup((x) => x.rest), lessBusy: splitGroup((x) => x.own + x.rest),
-      restBlockedAtMost: splitGroup((x) => x.blockedAtMost),
       mean: { own: mean((x) => x.own), busy: mean((x) => x.busy), rest: mean((x) => x.rest),
         send: mean((x) => x.send) },
       // own + busy + rest against the send side, per request: 0 to the floating point's rounding
@@ -361,7 +356,7 @@ for (const { dir, meta } of scenarios) {
       l4j.inServerSocket.reused, ref.inServerSocket.reused);
     p('of which the server was busy (its loop running its callbacks: chunk writes, other requests\' parsing), '
       + 'reused connections', l4j.sendSplit.busy, ref.sendSplit.busy);
-    p('of which the rest (its loop outside its callbacks: idle or waking in its poll, reading sockets), '
+    p('of which the rest (its loop outside its callbacks: woken in its poll and not yet on a CPU, reading sockets), '
       + 'reused connections', l4j.sendSplit.rest, ref.sendSplit.rest);
     p('send side less the server\'s busy time (start → written + the rest), reused connections',
       l4j.sendSplit.lessBusy, ref.sendSplit.lessBusy);
