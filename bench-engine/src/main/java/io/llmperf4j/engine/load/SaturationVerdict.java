@@ -604,14 +604,22 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
      */
     private static String clientBehind(KeepUp fit) {
         KeepUp.ActualSend actual = fit.actualSend();
-        KeepUp a = actual.fit();
-        String fromActual = fit.failed() == 0
-                ? String.format(Locale.ROOT, "at %.1f %%, 95 %% interval %s", 100 * a.share(), a.interval())
-                : String.format(Locale.ROOT, "the service sustained %.1f %%, 95 %% interval %s", 100 * a.sustained(),
-                a.sustainedInterval());
+        String fromActual = fromActualSends(fit);
         return String.format(Locale.ROOT, "it sent late (send lag p90 %.1f ms, p99 %.1f ms): from the intended sends "
                 + "%s; from the actual sends %s", actual.sendLagP90Millis(), actual.sendLagP99Millis(),
                 figures(fit), fromActual);
+    }
+
+    /**
+     * The level judged from its actual sends, after "from the actual sends ": its share of the schedule, or with failed
+     * arrivals the share the service sustained.
+     */
+    private static String fromActualSends(KeepUp fit) {
+        KeepUp a = fit.actualSend().fit();
+        return fit.failed() == 0
+                ? String.format(Locale.ROOT, "at %.1f %%, 95 %% interval %s", 100 * a.share(), a.interval())
+                : String.format(Locale.ROOT, "the service sustained %.1f %%, 95 %% interval %s", 100 * a.sustained(),
+                a.sustainedInterval());
     }
 
     /**
@@ -635,12 +643,8 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
      */
     private static String atCap(KeepUp fit) {
         KeepUp.ActualSend actual = fit.actualSend();
-        KeepUp a = actual.fit();
         int cap = actual.heldAtCap();
-        String fromActual = fit.failed() == 0
-                ? String.format(Locale.ROOT, "at %.1f %%, 95 %% interval %s", 100 * a.share(), a.interval())
-                : String.format(Locale.ROOT, "the service sustained %.1f %%, 95 %% interval %s", 100 * a.sustained(),
-                a.sustainedInterval());
+        String fromActual = fromActualSends(fit);
         return String.format(Locale.ROOT, "sent late because %d request%s in flight at the cap (--max-concurrency "
                         + "%d; send lag p90 %.1f ms, p99 %.1f ms): from the intended sends %s; from the actual sends "
                         + "%s: the service kept pace with what it was sent, %d at a time, so the rate was the cap's "
