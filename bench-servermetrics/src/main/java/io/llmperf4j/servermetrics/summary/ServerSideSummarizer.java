@@ -251,8 +251,16 @@ public final class ServerSideSummarizer {
                 missing(bracketed),
                 null,
                 null,
-                bracketed ? ok.get(first).durationNanos() / NANOS_PER_SECOND : null,
-                bracketed ? ok.get(last).durationNanos() / NANOS_PER_SECOND : null);
+                bracketed ? exchangeSeconds(ok.get(first)) : null,
+                bracketed ? exchangeSeconds(ok.get(last)) : null);
+    }
+
+    /**
+     * How long a scrape's exchange took; null when not known: a timeline read back from its CSV keeps no durations
+     * (they read as 0, which no real exchange takes), and 0 s would claim an exact edge.
+     */
+    private static Double exchangeSeconds(Scrape scrape) {
+        return scrape.durationNanos() > 0 ? scrape.durationNanos() / NANOS_PER_SECOND : null;
     }
 
     /** Where the counters' span starts, from the window's start: whole counts after any gap, else the first scrape. */

@@ -1,11 +1,13 @@
 package io.llmperf4j.servermetrics.csv;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.llmperf4j.servermetrics.Fixtures;
 import io.llmperf4j.servermetrics.exposition.ExpositionParser;
 import io.llmperf4j.servermetrics.summary.ServerSideSummarizer;
+import io.llmperf4j.servermetrics.summary.ServerSideSummary;
 import io.llmperf4j.servermetrics.summary.ServerTimeSeries;
 import io.llmperf4j.servermetrics.timeline.ServerMetricsTimeline;
 import java.io.IOException;
@@ -27,10 +29,12 @@ class ServerMetricsCsvReaderTest {
                         "vllm:prefix_cache_hits_total{engine=\"0\",model_name=\"meta-llama/Llama-3.1-8B-Instruct\"} 38500.0")
                 .replace("vllm:prefix_cache_queries_total{engine=\"0\",model_name=\"meta-llama/Llama-3.1-8B-Instruct\"} 51200.0",
                         "vllm:prefix_cache_queries_total{engine=\"0\",model_name=\"meta-llama/Llama-3.1-8B-Instruct\"} 51600.0");
+        // the file keeps no exchange durations (they read back as 0, not known): recorded without one, the rebuilt
+        // summary is the run's; with one, see theExchangeDurationsAreNotKnownAfterTheFile
         ServerMetricsTimeline.Recorder r = ServerMetricsTimeline.recorder();
-        r.recordScrape(-S / 4, 1, ExpositionParser.parse(a));
-        r.recordFailure(S, 1, "timed out after 5 s, \"quoted\"");
-        r.recordScrape(2 * S + 123_456_000L, 1, ExpositionParser.parse(b));
+        r.recordScrape(-S / 4, 0, ExpositionParser.parse(a));
+        r.recordFailure(S, 0, "timed out after 5 s, \"quoted\"");
+        r.recordScrape(2 * S + 123_456_000L, 0, ExpositionParser.parse(b));
         ServerMetricsTimeline original = r.snapshot();
         Path file = ServerMetricsCsvWriter.fileFor(dir, "run");
         ServerMetricsCsvWriter.write(original, file);
@@ -47,6 +51,24 @@ class ServerMetricsCsvReaderTest {
         Path again = dir.resolve("again.csv");
         ServerMetricsCsvWriter.write(read, again);
         assertEquals(Files.readString(file), Files.readString(again));
+    }
+
+    @Test
+    void theExchangeDurationsAreNotKnownAfterTheFile(@TempDir Path dir) throws Exception {
+        String a = Fixtures.exposition("vllm-0.0.4.txt");
+        ServerMetricsTimeline.Recorder r = ServerMetricsTimeline.recorder();
+        r.recordScrape(-S / 4, 3_000_000L, ExpositionParser.parse(a));
+        r.recordScrape(2 * S, 5_000_000L, ExpositionParser.parse(a));
+        ServerMetricsTimeline original = r.snapshot();
+        Path file = ServerMetricsCsvWriter.fileFor(dir, "run");
+        ServerMetricsCsvWriter.write(original, file);
+        ServerSideSummary run = ServerSideSummarizer.summarize(original, 0, S);
+        ServerSideSummary rebuilt = ServerSideSummarizer.summarize(ServerMetricsCsvReader.read(file), 0, S);
+        assertEquals(0.003, run.openingScrapeS(), 1e-12);
+        assertEquals(0.005, run.closingScrapeS(), 1e-12);
+        assertNull(rebuilt.openingScrapeS(), "not 0 s: the file does not say");
+        assertNull(rebuilt.closingScrapeS());
+        assertEquals(run.generationTokens(), rebuilt.generationTokens());
     }
 
     @Test
