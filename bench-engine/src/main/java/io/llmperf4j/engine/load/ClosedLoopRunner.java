@@ -374,10 +374,6 @@ public final class ClosedLoopRunner {
                 }
             }
             boolean firstMeasured = !isWarmup && measureStartNanos < 0;
-            if (firstMeasured) {
-                measureStartNanos = now;
-                listener.onMeasureStart(now); // the live line's clock: the summary's start
-            }
             int number = launches++;
             Launch launch = new Launch(slot, number, spec != null ? spec : listed(slot, number), isWarmup);
             sending = true;
@@ -389,6 +385,12 @@ public final class ClosedLoopRunner {
                 launch.handle = client.send(launch.spec, () -> moveOn(launch));
                 launch.sendNanos = startNanos + SendStamps.actualOffset(launch.handle, startNanos,
                         handedNanos - startNanos);
+                if (firstMeasured) {
+                    // after a warmup the window opens at the first measured send, the very stamp its record counts
+                    // from (no other send can come between: a send from within client.send waits for this one)
+                    measureStartNanos = launch.sendNanos;
+                    listener.onMeasureStart(launch.sendNanos); // the live line's clock: the summary's start
+                }
                 unrecorded.add(launch);
                 if (!isWarmup) sent++;
                 launch.handle.completion().whenComplete((record, error) ->
