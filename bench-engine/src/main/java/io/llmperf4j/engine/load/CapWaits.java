@@ -55,6 +55,41 @@ public record CapWaits(int cap, long[] sends, long[] ends) {
         return total > 0 && 2 * atCap > total;
     }
 
+    /**
+     * How much slower a request sent with the cap full may end than one sent with at most half of it in flight
+     * before the service is taken to have slowed with the load (judgement: a batching server's latency grows somewhat
+     * with its batch below its limit; a queue in the service grows it by the queue's length).
+     */
+    static final double SLOWED_AT_THE_CAP = 1.5;
+
+    /**
+     * Whether the service may have been the limit at the cap, not the cap: the successes sent with the cap full
+     * ended {@link #SLOWED_AT_THE_CAP} times slower (E2E p50 from their actual send) than those sent with at most half
+     * of it in flight, or there are fewer than 3 of either to tell (no sign that the service had room). A service
+     * with room serves N in flight as fast as one; a service saturated behind a larger cap queues them, and each
+     * waits its queue's length. A cap of one is never the service's (one at a time, the service's latency alone).
+     */
+    public boolean serviceMayHaveSlowed(List<ScheduledRecord> successes) {
+        if (cap == 1) return false;
+        int light = cap / 2;
+        List<Long> few = new java.util.ArrayList<>();
+        List<Long> full = new java.util.ArrayList<>();
+        for (ScheduledRecord r : successes) {
+            if (r.arrivalIndex() < 0) continue;
+            int load = inFlightAt(r.actualSendOffsetNanos()); // itself included
+            if (load <= light) few.add(r.record().e2eNanos());
+            else if (load >= cap) full.add(r.record().e2eNanos());
+        }
+        if (few.size() < 3 || full.size() < 3) return true;
+        return median(full) > SLOWED_AT_THE_CAP * median(few);
+    }
+
+    private static double median(List<Long> values) {
+        long[] sorted = values.stream().mapToLong(Long::longValue).sorted().toArray();
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
+    }
+
     private static int atOrBefore(long[] sorted, long instant) {
         int i = Arrays.binarySearch(sorted, instant);
         if (i < 0) return -i - 1;

@@ -270,8 +270,12 @@ public record KeepUp(double share, double low, double high, int requests, boolea
         List<ScheduledRecord> sent = java.util.stream.Stream.concat(ok.stream(), failed.stream())
                 .filter(r -> r.arrivalIndex() >= 0) // not the arrivals a lost worker never sent
                 .toList();
+        boolean atCap = capWaits != null && capWaits.heldMostOfTheLag(sent);
+        // held at the cap by a service that slowed as the cap filled (or with no sign it had room): the service may
+        // be the limit, so the level is judged as before the cap was told apart (fell behind, BEHIND_SCHEDULE)
+        if (atCap && capWaits.serviceMayHaveSlowed(ok)) return fit;
         long[] lags = sent.stream().mapToLong(r -> Math.max(0, r.sendLagNanos())).toArray();
-        int heldAtCap = capWaits != null && capWaits.heldMostOfTheLag(sent) ? capWaits.cap() : 0;
+        int heldAtCap = atCap ? capWaits.cap() : 0;
         return fit.withActualSend(new ActualSend(fromActual, Percentiles.of(lags, 90) / 1e6,
                 Percentiles.of(lags, 99) / 1e6, heldAtCap));
     }

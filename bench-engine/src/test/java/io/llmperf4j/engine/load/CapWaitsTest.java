@@ -56,4 +56,28 @@ class CapWaitsTest {
         assertFalse(w1.heldMostOfTheLag(once));
         assertFalse(w.heldMostOfTheLag(List.of(arrival(0, 0, 0, 10))), "no lag at all");
     }
+    /**
+     * A cap of 4 in front of a service with room: requests sent with the cap full end as fast as those sent alone
+     * (100 each), so the cap was the limit; one whose requests, once the cap filled, waited in its queue (300 each:
+     * two slots behind a cap of 4 and more) may have been the limit itself.
+     */
+    @Test
+    void theServiceMayHaveSlowedWhenRequestsSentWithTheCapFullEndSlower() {
+        List<ScheduledRecord> room = new java.util.ArrayList<>();
+        List<ScheduledRecord> queued = new java.util.ArrayList<>();
+        for (int i = 0; i < 4; i++) { // sent 1, 2 in flight: at most half the cap
+            room.add(arrival(i, i * 200L, i * 200L, 100));
+            queued.add(arrival(i, i * 200L, i * 200L, 100));
+        }
+        for (int i = 4; i < 12; i++) { // a burst: four in flight each
+            long sent = 1_000 + (i - 4) / 4 * 1_000L;
+            room.add(arrival(i, sent, sent, 100));
+            queued.add(arrival(i, sent, sent, 300));
+        }
+        assertFalse(CapWaits.of(4, room).serviceMayHaveSlowed(room), "the cap's: 100 at the cap as alone");
+        assertTrue(CapWaits.of(4, queued).serviceMayHaveSlowed(queued), "300 at the cap against 100: 3x");
+        assertTrue(CapWaits.of(4, room).serviceMayHaveSlowed(room.subList(4, 12)),
+                "none sent with few in flight: no sign the service had room");
+        assertFalse(CapWaits.of(1, queued).serviceMayHaveSlowed(queued), "one at a time is the cap's");
+    }
 }
