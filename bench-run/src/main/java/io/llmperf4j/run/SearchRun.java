@@ -59,6 +59,11 @@ final class SearchRun {
     private final long workloadSeed;
     private final int maxConnectionsCap;
     private final int timeoutSeconds;
+    /**
+     * The workload is multi-turn sessions (--turns): a rate level starts sessions at its rate (each session's later
+     * turns follow its earlier ones), so its load is named in sessions/s, its completions still in req/s (turns).
+     */
+    private final boolean sessions;
     /** The results folder, which says where the search's own files went ({@link ResultsFolder#announceWritten}). */
     private final ResultsFolder folder;
     /** Every measured request of the levels run so far (warm-up excluded), in level order. */
@@ -68,11 +73,13 @@ final class SearchRun {
      * @param contexts     the model run's context for a level's plan
      * @param base         the run's parameters (model set)
      * @param workloadSeed the open loop's seed when the plan gives none
+     * @param sessions     the workload is multi-turn sessions (--turns): a rate level's load is sessions/s
      * @param folder       the results folder the levels' contexts share
      */
     SearchRun(SearchPlan search, LoadExecutor executor, Function<LoadPlan, ModelRun.Context> contexts,
               BenchmarkSettings base, TokenCounting tokenCounting, Path resultsDir, StopControl stops,
-              PrintStream out, PrintStream err, long workloadSeed, int timeoutSeconds, ResultsFolder folder) {
+              PrintStream out, PrintStream err, long workloadSeed, int timeoutSeconds, boolean sessions,
+              ResultsFolder folder) {
         this.search = search;
         this.executor = executor;
         this.contexts = contexts;
@@ -85,6 +92,7 @@ final class SearchRun {
         this.workloadSeed = workloadSeed;
         this.maxConnectionsCap = LoadPlan.UNCAPPED_OPEN_LOOP_CONNECTIONS;
         this.timeoutSeconds = timeoutSeconds;
+        this.sessions = sessions;
         this.folder = folder;
     }
 
@@ -326,7 +334,8 @@ final class SearchRun {
         LoadProfile.OpenLoop profile = new LoadProfile.OpenLoop(s.requestsPerSecond(), s.arrival(), s.seed(),
                 s.maxRequests(), s.duration(), s.timeout(), s.maxConcurrency());
         return new LoadPlan(true, List.of(model), LoadPlan.Kind.OPEN_LOOP, profile, search.warmup(), null,
-                SaturationRules.DEFAULT, Duration.ZERO, search.maxConcurrency().orElse(maxConnectionsCap), seed, true);
+                SaturationRules.DEFAULT, Duration.ZERO, search.maxConcurrency().orElse(maxConnectionsCap), seed, true,
+                sessions);
     }
 
     private Duration warmupTime() {
@@ -339,7 +348,7 @@ final class SearchRun {
     /** @param repeatFailed the best level failed its final repeat (not by the client's send lag alone) */
     private SearchDocument document(String model, LevelChooser chooser, List<Probe> probes, List<String> warnings,
                                     boolean repeatFailed) {
-        String unit = search.mode().unit();
+        String unit = unit();
         String key = search.mode().key();
         double capacity = chooser.passed();
         double failed = chooser.failed();
@@ -373,7 +382,7 @@ final class SearchRun {
             binding = b.objective();
             // a rate level's label is the mean its arrivals were drawn at: the rates the server got go beside it
             verdict = foundVerdict(interrupted, key, unit, capacity, failed, intervalConfidence(atCapacity, atFailed),
-                    b, asRun(atCapacity), asRun(atFailed), repeatFailed);
+                    b, asRun(atCapacity, unit), asRun(atFailed, unit), repeatFailed);
         }
         SearchDocument.Goodput goodput = null;
         if (atCapacity != null && atCapacity.report() != null && atCapacity.report().metrics() != null) {
@@ -382,7 +391,7 @@ final class SearchRun {
                 goodput = new SearchDocument.Goodput(g.slo().describe(),
                         SearchDocument.num(g.goodRequestsPerSecond() * ownWindowScale(atCapacity)),
                         SearchDocument.num(g.goodFraction()));
-                verdict += goodputClause(key, search.mode().unit(), capacity,
+                verdict += goodputClause(key, unit, capacity,
                         g.goodRequestsPerSecond() * ownWindowScale(atCapacity), g.slo().describe());
             }
         }
@@ -411,13 +420,27 @@ final class SearchRun {
                             .map(SummaryDocument.WarningJson::of).toList()));
         }
         String load = search.mode() == SearchPlan.Mode.CONCURRENCY ? "closed loop"
-                : "open loop, " + search.arrival() + " arrivals" + search.maxConcurrency().stream()
+                : "open loop, " + search.arrival() + (sessions ? " session arrivals" : " arrivals")
+                + search.maxConcurrency().stream()
                 .mapToObj(c -> ", at most " + c + " in flight").findFirst().orElse("");
         SearchDocument.Settings settings = new SearchDocument.Settings(search.start(), search.max(),
                 search.tolerance(), search.levelMax().describe(), search.minSamples(), 1 - LevelJudge.ALPHA, load);
         return new SearchDocument(SearchDocument.SCHEMA, model, key, unit, search.objectives().stream()
                 .map(SloObjective::key).toList(), outcome, Double.isNaN(capacity) ? null : capacity, interval, binding,
                 goodput, verdict, warnings, settings, levels);
+    }
+
+    /**
+     * The unit of the search's levels: "concurrency", "req/s", or "sessions/s" for a rate search of sessions (its
+     * arrivals are session starts, as the level's own summary says).
+     */
+    private String unit() {
+        return search.mode() == SearchPlan.Mode.RATE && sessions ? "sessions/s" : search.mode().unit();
+    }
+
+    /** " req/s", " sessions/s" after a rate level's value; nothing after a concurrency. */
+    private static String after(String unit) {
+        return unit.equals("concurrency") ? "" : " " + unit;
     }
 
     /**
@@ -442,7 +465,7 @@ final class SearchRun {
     static String goodputClause(String key, String unit, double capacity, double goodRequestsPerSecond,
                                 String slo) {
         return String.format(Locale.ROOT, "; goodput at the capacity, %s %s%s: %.2f req/s (%s)", key,
-                LoadSettings.formatLevel(capacity), unit.equals("req/s") ? " req/s" : "", goodRequestsPerSecond, slo);
+                LoadSettings.formatLevel(capacity), after(unit), goodRequestsPerSecond, slo);
     }
 
     /**
@@ -496,7 +519,7 @@ final class SearchRun {
     static String foundVerdict(boolean interrupted, String key, String unit, double capacity, double failed,
                                Double confidence, ObjectiveResult binding, String capacityAsRun, String failedAsRun,
                                boolean repeatFailed) {
-        String rate = unit.equals("req/s") ? " req/s" : "";
+        String rate = after(unit);
         String low = LoadSettings.formatLevel(capacity);
         String high = LoadSettings.formatLevel(failed);
         String bracket = repeatFailed ? String.format(Locale.ROOT, "; the bracket [%s, %s] is unconfirmed: %s %s%s "
@@ -512,21 +535,23 @@ final class SearchRun {
 
     /**
      * "scheduled 7.01, sent 7.01 req/s": what a rate level's draw scheduled and its client sent (a Poisson or gamma
-     * draw of a finite level is not its label); empty for a concurrency level or when neither is known.
+     * draw of a finite level is not its label); of sessions "scheduled 2.75, started 2.75 sessions/s", as the level's
+     * summary says; empty for a concurrency level or when neither is known.
      */
-    private static String asRun(Probe p) {
+    private static String asRun(Probe p, String unit) {
         if (p == null || p.report() == null) return "";
         double scheduled = scheduledRate(p.report());
         double sent = sentRate(p.report());
         if (Double.isNaN(scheduled) && Double.isNaN(sent)) return "";
-        return String.format(Locale.ROOT, "scheduled %s, sent %s req/s", rate(scheduled), rate(sent));
+        return String.format(Locale.ROOT, "scheduled %s, %s %s %s", rate(scheduled),
+                unit.equals("sessions/s") ? "started" : "sent", rate(sent), unit);
     }
 
     private static String rate(double v) {
         return Double.isFinite(v) ? String.format(Locale.ROOT, "%.2f", v) : "-";
     }
 
-    /** The level's drawn schedule in req/s, as its _open_loop.json has it; NaN for a closed loop. */
+    /** The level's drawn schedule of arrivals (session starts with --turns), as its _open_loop.json has it. */
     private static double scheduledRate(ModelRun.LevelReport r) {
         return openLoop(r).map(o -> o.summary().scheduledRequestsPerSecond()).orElse(Double.NaN);
     }

@@ -1,6 +1,7 @@
 package io.llmperf4j.run;
 
 import io.llmperf4j.engine.load.LevelWorkloads;
+import io.llmperf4j.engine.load.PacedWorkload;
 import io.llmperf4j.model.BenchmarkRun;
 import io.llmperf4j.model.BenchmarkSettings;
 import io.llmperf4j.model.RequestRecord;
@@ -158,6 +159,8 @@ final class TokenRun {
                 // each level the search probes sends prompts of its own (synthetic ones), as a sweep's levels do,
                 // and a level limited by time a fresh one for every request
                 int[] probes = {0};
+                // a workload of sessions (--turns; a trace is refused with --search), as ModelRun tells them: its
+                // rate levels start sessions, so the search names its load in sessions/s
                 SearchRun search = new SearchRun(request.search(), executor, levelPlan -> {
                     int probe = probes[0]++;
                     return new ModelRun.Context(levelPlan, workload.requests(),
@@ -169,7 +172,7 @@ final class TokenRun {
                             files, serverMetrics, folder);
                 }, base,
                         metricsConfig.tokenCounting(), common.resultsDir(), stops, out, err, base.seed(),
-                        common.timeoutSeconds(), folder);
+                        common.timeoutSeconds(), workload.requests() instanceof PacedWorkload, folder);
                 searchResult = search.run(plan.models().get(0));
                 if (quiet) {
                     searchResult.document().warnings().forEach(w -> err.println("llmperf4j: warning: " + w));

@@ -5,12 +5,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.llmperf4j.model.Percentiles;
 import io.llmperf4j.server.SimulatedServer;
 import io.llmperf4j.server.SimulatorConfig;
+import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.Reader;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,8 +53,10 @@ class SessionSearchTest {
                     "--search-level-max", "12", "--search-no-repeat", "--results-dir", dir.toString());
         }
         assertEquals(0, run.exitCode(), run::toString);
-        JsonNode level = only(dir, "_search.json").get("levels").get(0);
+        JsonNode doc = only(dir, "_search.json");
+        JsonNode level = doc.get("levels").get(0);
         assertEquals(12, level.get("samples").asInt(), level::toString);
+        assertSessionsPerSecond(dir, doc, run);
         // the level judged as the run judges it: a session's start (turn 0) from its intended send, TTFT plus its
         // send lag; a later turn from its actual send, its TTFT alone (the CSV has both to the nanosecond)
         List<CSVRecord> rows = RunFolder.csv(dir.resolve(level.get("results_dir").asText()));
@@ -68,6 +72,42 @@ class SessionSearchTest {
         // the later turns (their history resent: the slowest, so they set the p99) went out after they were due:
         // the old rule, every turn from its intended send, gave another estimate
         assertNotEquals(Percentiles.ofSorted(everyTurnFromIntended, 99) / 1e6, estimate, rows::toString);
+    }
+
+    /**
+     * A rate level of sessions starts sessions at its rate, as its own summary says ("open loop, 4 sessions/s"): the
+     * search named that rate req/s in its table's header, its answer, its JSON's and CSV's unit and its page's axis,
+     * beside a completed column of some three times as many requests (turns) a second. Its completions stay req/s.
+     */
+    private static void assertSessionsPerSecond(Path dir, JsonNode doc, CliRun run) throws IOException {
+        assertEquals("sessions/s", doc.get("unit").asText(), doc::toString);
+        assertEquals("open loop, constant session arrivals", doc.get("settings").get("load").asText());
+        assertEquals(12, doc.get("levels").get(0).get("requests_completed").asInt(), doc::toString);
+        String header = run.out().lines().filter(l -> l.startsWith("  #  phase")).findFirst().orElseThrow();
+        assertTrue(header.contains("  rate (sessions/s)  scheduled   started  "), run::toString);
+        assertTrue(header.contains("  completed req/s  "), run::toString);
+        String verdict = doc.get("verdict").asText();
+        assertTrue(verdict.startsWith("capacity above the range: every level up to rate 4 (--search-max) met the "
+                + "objectives"), verdict);
+        assertTrue(verdict.contains("; goodput at the capacity, rate 4 sessions/s: "), verdict);
+        assertTrue(verdict.matches(".*: \\d+\\.\\d\\d req/s \\(TTFT <= 30000 ms\\).*"), verdict); // good turns a second
+        assertTrue(run.out().contains(verdict), run::toString);
+        assertFalse(run.out().contains("rate (req/s)") || run.out().contains("rate 4 req/s"), run::toString);
+        try (Reader r = Files.newBufferedReader(RunFolder.file(dir, "_search.csv"))) {
+            List<CSVRecord> csv = CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true).get().parse(r)
+                    .getRecords();
+            assertEquals("sessions/s", csv.get(0).get("unit"), csv::toString);
+        }
+        // the level's own page names the search's level as the search does
+        String levelPage = Files.readString(RunFolder.file(dir.resolve(doc.get("levels").get(0).get("results_dir")
+                .asText()), "_report.html"));
+        assertTrue(levelPage.contains("of a capacity search, rate 4 sessions/s: "), levelPage);
+        String html = Files.readString(RunFolder.file(dir, "_search.html"));
+        assertTrue(html.contains(">Load (sessions/s)<"), html);
+        assertTrue(html.contains("<th>rate (sessions/s)</th><th>scheduled sessions/s</th><th>started sessions/s</th>"),
+                html);
+        assertTrue(html.contains("<th>completed req/s</th>"), html);
+        assertFalse(html.contains("req/s)"), html);
     }
 
     /**

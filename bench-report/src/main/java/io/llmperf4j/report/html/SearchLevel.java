@@ -48,7 +48,8 @@ record SearchLevel(int index, String phase, String level, String stop, boolean p
                     String unit = doc.path("unit").asText("");
                     return new SearchLevel(l.path("index").asInt(), l.path("phase").asText(""),
                             doc.path("search").asText("") + " " + number(l.path("load").asDouble())
-                                    + (unit.equals("req/s") ? " req/s" : ""), l.path("stop").asText(""),
+                                    + (unit.isEmpty() || unit.equals("concurrency") ? "" : " " + unit),
+                            l.path("stop").asText(""),
                             l.path("passed").asBoolean(), l.path("samples").asInt(),
                             doc.path("settings").path("level_max").asText(""));
                 }

@@ -57,17 +57,24 @@ public final class SearchConsole {
         return l.samples() + (l.requestsCompleted() == null ? "" : "/" + l.requestsCompleted());
     }
 
+    /** "sent", or "started" for a search of sessions: its arrivals are session starts, as its levels' summaries say. */
+    static String sentWord(SearchDocument doc) {
+        return doc.unit().equals("sessions/s") ? "started" : "sent";
+    }
+
     public static String render(SearchDocument doc) {
         StringBuilder out = new StringBuilder();
         out.append("Capacity search of ").append(doc.model()).append(" over ").append(doc.search()).append(": ")
                 .append(String.join(", ", doc.objectives())).append('\n');
-        boolean rate = doc.unit().equals("req/s");
-        String loadHeader = rate ? "rate (req/s)" : "concurrency";
+        boolean rate = doc.search().equals("rate");
+        // a rate search of sessions starts sessions at its rate (sessions/s); its completions stay req/s (turns)
+        String loadHeader = rate ? "rate (" + doc.unit() + ")" : "concurrency";
+        int loadWidth = Math.max(12, loadHeader.length());
         // a rate level's label is the mean its arrivals were drawn at: the schedule drawn and the sends beside it
-        String rates = rate ? String.format(Locale.ROOT, "  %9s  %8s", "scheduled", "sent") : "";
-        out.append(String.format(Locale.ROOT, "%3s  %-6s  %12s%s  %-16s  %-8s  %16s  %15s  %-24s  %12s  %s%n", "#",
-                "phase", loadHeader, rates, "verdict", "stop", "judged/completed", "completed req/s",
-                "binding objective", "estimate", "95% interval"));
+        String rates = rate ? String.format(Locale.ROOT, "  %9s  %8s", "scheduled", sentWord(doc)) : "";
+        out.append(String.format(Locale.ROOT, "%3s  %-6s  %" + loadWidth
+                + "s%s  %-16s  %-8s  %16s  %15s  %-24s  %12s  %s%n", "#", "phase", loadHeader, rates, "verdict", "stop",
+                "judged/completed", "completed req/s", "binding objective", "estimate", "95% interval"));
         for (SearchDocument.Level l : doc.levels()) {
             SearchDocument.Objective b = l.objectives().stream().filter(o -> o.objective().equals(l.bindingObjective()))
                     .findFirst().orElse(l.objectives().get(0));
@@ -78,7 +85,8 @@ public final class SearchConsole {
             if (!open.isEmpty()) notes.add(unresolvedClause(open));
             if (l.clientBehind() != null) notes.add(clientBehindClause(l));
             if (!b.missClustering().isEmpty()) notes.add(b.objective() + ": " + b.missClustering());
-            out.append(String.format(Locale.ROOT, "%3d  %-6s  %12s%s  %-16s  %-8s  %16s  %15s  %-24s  %12s  %s%s%n",
+            out.append(String.format(Locale.ROOT, "%3d  %-6s  %" + loadWidth
+                            + "s%s  %-16s  %-8s  %16s  %15s  %-24s  %12s  %s%s%n",
                     l.index(), l.phase(), SearchHtml.num(l.load()), rate ? String.format(Locale.ROOT, "  %9s  %8s",
                             SearchHtml.num(l.scheduledS()), SearchHtml.num(l.sentS())) : "",
                     (l.passed() ? "pass" : "FAIL") + (l.resolved() ? "" : " (estimate)"), l.stop(),

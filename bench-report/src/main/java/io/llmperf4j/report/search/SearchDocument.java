@@ -10,7 +10,8 @@ import java.util.List;
  * @param schema            {@value #SCHEMA}
  * @param model             the model searched
  * @param search            "concurrency" or "rate"
- * @param unit              "concurrency" or "req/s"
+ * @param unit              "concurrency", "req/s", or "sessions/s" for a rate search of sessions (--turns: a level
+ *                          starts sessions at its rate; its requests_s still counts requests, turns)
  * @param objectives        the objectives, as written
  * @param outcome           "found", "below_range" (the first level failed) or "above_range" (no level up to the
  *                          maximum failed)
@@ -85,9 +86,10 @@ public record SearchDocument(String schema, String model, String search, String 
      * @param requestsS        completed requests per second
      * @param outputTokS       output tokens per second
      * @param goodputS         good requests per second
-     * @param scheduledS       a rate level's drawn schedule, in req/s (a Poisson or gamma draw is not its label:
+     * @param scheduledS       a rate level's drawn schedule, in {@code unit} (a Poisson or gamma draw is not its label:
      *                         the label is the mean it was drawn at); null for a concurrency level
-     * @param sentS            the rate at which a rate level's requests went out; null for a concurrency level
+     * @param sentS            the rate at which a rate level's arrivals went out (its sessions started), in
+     *                         {@code unit}; null for a concurrency level
      * @param sendLagP99Ms     p99 of how late a rate level's requests went out after their scheduled instants; null
      *                         for a concurrency level
      * @param bindingObjective the failing objective furthest past its limit, else the one nearest it

@@ -55,11 +55,13 @@ final class SearchHtml {
         for (String w : doc.warnings()) out.append("<li class=\"fail\">").append(esc(w)).append("</li>\n");
         out.append("</ul>\n<div class=\"charts\">\n");
         for (int i = 0; i < doc.objectives().size(); i++) out.append(chart(doc, i)).append('\n');
-        boolean rate = doc.unit().equals("req/s");
+        boolean rate = doc.search().equals("rate");
         // a rate search's load is the mean its arrivals were drawn at: the schedule drawn, the sends and the
-        // completions are three other rates, each named
+        // completions are three other rates, each named (a search of sessions: sessions/s, completions req/s)
+        String unit = esc(doc.unit());
         out.append("</div>\n<h2>Levels</h2>\n<table id=\"levels\">\n<tr><th>#</th><th>phase</th><th>")
-                .append(rate ? "rate (req/s)</th><th>scheduled req/s</th><th>sent req/s" : "concurrency")
+                .append(rate ? "rate (" + unit + ")</th><th>scheduled " + unit + "</th><th>"
+                        + SearchConsole.sentWord(doc) + " " + unit : "concurrency")
                 .append("</th><th>verdict</th><th>stop</th><th title=\"requests the verdict judged / requests that "
                         + "completed in the level's window (failures included), which the rates count\">"
                         + "judged/completed</th><th>completed req/s</th><th>goodput req/s</th>"

@@ -37,7 +37,7 @@ public record SweepSloVerdict(List<String> objectives, Boolean passed, Double me
      * is a level without one, left out); null when no level has a verdict.
      *
      * @param levelName "concurrency" or "rate"
-     * @param loadUnit  "concurrency" or "req/s" (a rate's unit is named after its levels)
+     * @param loadUnit  "concurrency", "req/s" or "sessions/s" (a rate's unit is named after its levels)
      */
     public static SweepSloVerdict of(List<String> objectives, String levelName, String loadUnit, List<Double> levels,
                                      List<LevelSlo> verdicts) {
@@ -57,7 +57,7 @@ public record SweepSloVerdict(List<String> objectives, Boolean passed, Double me
         Double firstMissed = missed.isEmpty() ? null : missed.get(0);
         Double metUpTo = met.stream().filter(l -> firstMissed == null || l < firstMissed)
                 .max(Double::compare).orElse(null);
-        Words words = new Words(levelName, "req/s".equals(loadUnit) ? " req/s" : "");
+        Words words = new Words(levelName, loadUnit == null || loadUnit.equals("concurrency") ? "" : " " + loadUnit);
         String answer;
         if (met.isEmpty() && missed.isEmpty()) {
             answer = "SLO not judged: every level was stopped before its end";

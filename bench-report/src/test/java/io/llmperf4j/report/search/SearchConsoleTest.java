@@ -60,6 +60,34 @@ class SearchConsoleTest {
     }
 
     /**
+     * A rate search of sessions starts sessions at its rate: its load, schedule and starts are sessions/s, its
+     * completions req/s (turns), and the table's columns stay aligned under the longer header.
+     */
+    @Test
+    void aRateSearchOfSessionsNamesItsLoadInSessionsPerSecond() {
+        SearchDocument.Level level = new SearchDocument.Level(1, "grow", 2.75, true, true, "resolved", 40, 40, 6.4,
+                6.29, 100.0, 6.29, 2.75, 2.75, 1.0, "ttft_p90<=300ms", List.of(new SearchDocument.Objective(
+                "ttft_p90<=300ms", 40, 0, 120.0, 110.0, 130.0, 300, "ms", true, true)), null, null, List.of());
+        SearchDocument doc = new SearchDocument(SearchDocument.SCHEMA, "m", "rate", "sessions/s",
+                List.of("ttft_p90<=300ms"), "above_range", 2.75, null, "ttft_p90<=300ms", null, "verdict", List.of(),
+                null, List.of(level));
+        List<String> lines = SearchConsole.render(doc).lines().toList();
+        assertTrue(lines.get(1).contains("  rate (sessions/s)  scheduled   started  verdict"), lines.get(1));
+        assertTrue(lines.get(1).contains("  completed req/s  "), lines.get(1));
+        // each value ends under its header's end
+        assertEquals(lines.get(1).indexOf("rate (sessions/s)") + "rate (sessions/s)".length(),
+                lines.get(2).indexOf("2.75") + "2.75".length(), lines.get(2));
+        assertEquals(lines.get(1).indexOf("completed req/s") + "completed req/s".length(),
+                lines.get(2).indexOf("6.29") + "6.29".length(), lines.get(2));
+        String html = SearchHtml.render(doc);
+        assertTrue(html.contains("<th>rate (sessions/s)</th><th>scheduled sessions/s</th><th>started sessions/s</th>"),
+                html);
+        assertTrue(html.contains("<th>completed req/s</th>"), html);
+        assertTrue(html.contains(">Load (sessions/s)<"), html);
+        assertFalse(html.contains("rate (req/s)"), html);
+    }
+
+    /**
      * The QA's tables: an estimate and its interval carry their unit, an attainment as the answer's percentage (it
      * showed 59.7 and 0.133 in one column, the answer 13.33 %); an interval without an upper end says "inf" as the
      * answer does (the tables said "-"); the requests column says it counts those judged beside those completed (the

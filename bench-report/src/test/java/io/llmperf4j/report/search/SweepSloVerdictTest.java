@@ -93,5 +93,8 @@ class SweepSloVerdictTest {
         assertEquals("SLO met up to rate 0.5 req/s; missed at 2.5 req/s", v.answer());
         assertNull(SweepSloVerdict.of(OBJECTIVES, "rate", "req/s", List.of(1.0), Arrays.asList((LevelSlo) null)),
                 "no level has a verdict (iterations): no answer");
+        // a rate of sessions is named in its own unit
+        assertEquals("SLO met up to rate 0.5 sessions/s; missed at 2.5 sessions/s", SweepSloVerdict.of(OBJECTIVES,
+                "rate", "sessions/s", List.of(0.5, 1.0, 2.5), verdicts).answer());
     }
 }
