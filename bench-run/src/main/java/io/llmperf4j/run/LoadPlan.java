@@ -100,6 +100,15 @@ public record LoadPlan(boolean active, List<String> models, Kind kind, LoadProfi
         return kind.open() ? "req/s" : "concurrency";
     }
 
+    /**
+     * The unit a level's load is named in for people (the sweep's table header, its --slo answer): {@link #loadUnit},
+     * but "sessions/s" for a rate of sessions (--turns), whose arrivals are session starts, as {@link #describe} says.
+     * The files' {@code load_unit} stays {@link #loadUnit}: the page, compare and iteration files key on it.
+     */
+    public String levelUnit() {
+        return kind.open() && sessions ? "sessions/s" : loadUnit();
+    }
+
     /** How a level is named in tables and messages: "concurrency 8", "rate 2 req/s". */
     public static String label(LoadSettings level) {
         return LoadSettings.label(level.levelName(), level.level());

@@ -1069,7 +1069,7 @@ final class ModelRun implements BenchmarkListener {
                     l.outcome().aborted(), flags, SloVerdicts.cell(l),
                     l.metrics() == null ? null : l.metrics().goodput().orElse(null))); // the sweep files' goodput
         }
-        out.print(LoadConsole.levelTable(plan.kind().open() ? "rate (req/s)" : "concurrency", rows));
+        out.print(LoadConsole.levelTable(plan.kind().open() ? "rate (" + plan.levelUnit() + ")" : "concurrency", rows));
         if (plan.kind().open()) {
             out.println("(TTFT and E2E from the intended send: waiting behind the cap and the pacer included)");
         } else if (sessions()) {

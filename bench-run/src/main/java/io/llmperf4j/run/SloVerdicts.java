@@ -42,7 +42,7 @@ final class SloVerdicts {
     static SweepSloVerdict sweep(LoadPlan plan, List<String> objectives, List<Double> levels,
                                  List<LevelSlo> verdicts) {
         if (objectives.isEmpty()) return null;
-        return SweepSloVerdict.of(objectives, plan.levelName(), plan.loadUnit(), levels, verdicts);
+        return SweepSloVerdict.of(objectives, plan.levelName(), plan.levelUnit(), levels, verdicts);
     }
 
     /**
