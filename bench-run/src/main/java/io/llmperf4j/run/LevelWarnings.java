@@ -31,19 +31,31 @@ final class LevelWarnings {
     record Level(LoadSettings settings, List<RunWarning> warnings, boolean fewSamplesSaid) {
     }
 
-    /** A sweep's levels' warnings, one line per code in {@link WarningCode} order (no "warning: " prefix). */
-    static List<String> sweep(List<ModelRun.LevelReport> levels, SaturationVerdict verdict) {
+    /**
+     * A sweep's levels' warnings, one line per code in {@link WarningCode} order (no "warning: " prefix).
+     *
+     * @param rateUnit a rate level's unit, "req/s" or "sessions/s" ({@link LoadPlan#levelUnit})
+     */
+    static List<String> sweep(List<ModelRun.LevelReport> levels, SaturationVerdict verdict, String rateUnit) {
         List<Level> merged = new ArrayList<>();
         for (int i = 0; i < levels.size(); i++) {
             ModelRun.LevelReport l = levels.get(i);
             merged.add(new Level(l.outcome().settings(), l.metrics() == null ? null : l.metrics().warnings(),
                     verdict != null && i < verdict.levels().size() && verdict.levels().get(i).fewSamples()));
         }
-        return merged(merged);
+        return merged(merged, rateUnit);
     }
 
-    /** {@code levels}' warnings, one line per code in {@link WarningCode} order, with the first level's message. */
+    /** As {@link #merged(List, String)}, a rate level's unit req/s. */
     static List<String> merged(List<Level> levels) {
+        return merged(levels, "req/s");
+    }
+
+    /**
+     * {@code levels}' warnings, one line per code in {@link WarningCode} order, with the first level's message; a rate
+     * level named in {@code rateUnit} ("sessions/s" for sessions: their starts are the arrivals).
+     */
+    static List<String> merged(List<Level> levels, String rateUnit) {
         Map<WarningCode, List<LoadSettings>> firedAt = new EnumMap<>(WarningCode.class);
         Map<WarningCode, RunWarning> first = new EnumMap<>(WarningCode.class);
         for (Level level : levels) {
@@ -57,7 +69,8 @@ final class LevelWarnings {
         List<String> lines = new ArrayList<>();
         firedAt.forEach((code, at) -> {
             RunWarning w = first.get(code);
-            String where = "at " + labels(at) + (at.size() > 1 ? "; " + LoadPlan.label(at.get(0)) : "") + ": ";
+            String where = "at " + labels(at, rateUnit) + (at.size() > 1 ? "; " + label(at.get(0), rateUnit) : "")
+                    + ": ";
             lines.add("[" + code + "] " + where + w.message()); // the first level's message, as the console says it
         });
         return lines;
@@ -73,7 +86,7 @@ final class LevelWarnings {
         SaturationVerdict verdict = run.result() == null ? null : run.result().verdict();
         if (plan.multiLevel()) {
             if (verdict != null) lines.addAll(verdict.warnings());
-            lines.addAll(sweep(run.levels(), verdict));
+            lines.addAll(sweep(run.levels(), verdict, plan.levelUnit()));
         } else {
             for (ModelRun.LevelReport level : run.levels()) {
                 if (level.metrics() == null) continue;
@@ -84,11 +97,17 @@ final class LevelWarnings {
         return lines.stream().map(l -> "llmperf4j: warning: " + model + l).toList();
     }
 
-    /** "concurrency 1, 2, 4", "rate 0.5, 1 req/s": the levels as a table names them. */
-    static String labels(List<LoadSettings> levels) {
-        if (levels.size() == 1) return LoadPlan.label(levels.get(0));
+    /** "concurrency 1, 2, 4", "rate 0.5, 1 req/s", "rate 2, 4 sessions/s": the levels as a table names them. */
+    static String labels(List<LoadSettings> levels, String rateUnit) {
+        if (levels.size() == 1) return label(levels.get(0), rateUnit);
         LoadSettings any = levels.get(0);
         String values = String.join(", ", levels.stream().map(l -> LoadSettings.formatLevel(l.level())).toList());
-        return any.levelName().equals("rate") ? "rate " + values + " req/s" : any.levelName() + " " + values;
+        return any.levelName().equals("rate") ? "rate " + values + " " + rateUnit : any.levelName() + " " + values;
+    }
+
+    /** "concurrency 8", "rate 2 req/s", "rate 2 sessions/s". */
+    private static String label(LoadSettings level, String rateUnit) {
+        return level.levelName().equals("rate") ? "rate " + LoadSettings.formatLevel(level.level()) + " " + rateUnit
+                : LoadPlan.label(level);
     }
 }

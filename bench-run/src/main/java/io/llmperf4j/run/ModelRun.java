@@ -1079,7 +1079,8 @@ final class ModelRun implements BenchmarkListener {
         for (String line : v.describe(plan.levelName())) {
             out.println(line);
         }
-        LevelWarnings.sweep(levels, v).forEach(w -> out.println("warning: " + w)); // one line per code
+        // one line per code
+        LevelWarnings.sweep(levels, v, plan.levelUnit()).forEach(w -> out.println("warning: " + w));
         SloVerdicts.sweepLines(plan, cx.metricsConfig(), levels).forEach(out::println);
         for (LevelReport l : levels) {
             if (l.outcome().aborted()) {

@@ -175,7 +175,7 @@ final class SearchRun {
         List<String> levelWarnings = LevelWarnings.merged(probes.stream().filter(p -> p.report() != null)
                 .map(p -> new LevelWarnings.Level(p.report().outcome().settings(),
                         p.report().metrics() == null ? null : searchWorded(p, p.report().metrics().warnings()),
-                        false)).toList());
+                        false)).toList(), unit());
         levelWarnings.forEach(w -> out.println("warning: " + w));
         out.flush();
         List<Path> files = List.of();

@@ -70,6 +70,20 @@ class LevelWarningsTest {
                 + "this run."), lines);
     }
 
+    /** A rate of sessions (--turns) starts sessions: its levels are named in sessions/s, as the sweep's table is. */
+    @Test
+    void ratesOfSessionsAreNamedInSessionsPerSecond() {
+        RunWarning client = new RunWarning(WarningCode.CLIENT_BOTTLENECK, "The client may have limited this run.");
+        LevelWarnings.Level half = new LevelWarnings.Level(OpenLoopSettings.builder(0.5).maxRequests(10).build(),
+                List.of(client), false);
+        LevelWarnings.Level two = new LevelWarnings.Level(OpenLoopSettings.builder(2).maxRequests(10).build(),
+                List.of(client), false);
+        assertEquals(List.of("[CLIENT_BOTTLENECK] at rate 0.5, 2 sessions/s; rate 0.5 sessions/s: The client may have "
+                + "limited this run."), LevelWarnings.merged(List.of(half, two), "sessions/s"));
+        assertEquals(List.of("[CLIENT_BOTTLENECK] at rate 2 sessions/s: The client may have limited this run."),
+                LevelWarnings.merged(List.of(two), "sessions/s"));
+    }
+
     @Test
     void noWarningsNoLines() {
         assertEquals(List.of(), LevelWarnings.merged(List.of(closed(1, false), closed(2, false))));
