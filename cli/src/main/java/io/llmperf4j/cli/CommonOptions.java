@@ -37,6 +37,8 @@ final class CommonOptions {
         checkLlmApi(flags.llmApi);
         Map<String, Object> samplingParams = SamplingParamsParser.parse(flags.additionalSamplingParams);
         Map<String, String> metadata = MetadataParser.parse(flags.metadata);
+        // the choice first: a --simulator run with the base set must hear that, not what a real run lacks (its key)
+        checkSimulatorWithBase(connection.simulator, flags.llmApi, context);
         EndpointTarget target = target(context, access.apiKeyFile, flags.llmApi, limits.waitForServer());
         checkSimulatorChoice(target, connection.simulator, flags, access.apiKeyFile, context);
         String model = flags.model;
@@ -62,21 +64,13 @@ final class CommonOptions {
      * The embedded simulated server only when it is what the user asked for: a run without the base variable that
      * carries a real server's marks (the key variable or --api-key-file, a --model other than the simulator's, as an
      * llmperf user sets and names them) is refused unless --simulator says so, since a job that lost its base
-     * variable would otherwise publish the simulator's figures under the model's name; --simulator with the base
-     * variable set contradicts it.
+     * variable would otherwise publish the simulator's figures under the model's name. (--simulator with the base
+     * variable set is {@link #checkSimulatorWithBase}'s, checked first.)
      */
     static void checkSimulatorChoice(EndpointTarget target, boolean simulator, CommonFlags flags, Path apiKeyFile,
                                      CliContext context) {
         ApiRegistry.Api api = registered(flags.llmApi);
-        if (!(target instanceof EndpointTarget.Embedded)) {
-            if (simulator) {
-                throw new UsageException("--simulator benchmarks the embedded simulated server, but "
-                        + api.baseVariable() + " is set: unset " + api.baseVariable() + ", or drop --simulator to "
-                        + "benchmark the server it names");
-            }
-            return;
-        }
-        if (simulator) return;
+        if (!(target instanceof EndpointTarget.Embedded) || simulator) return;
         List<String> marks = new java.util.ArrayList<>();
         String key = context.env(api.keyVariable());
         if (key != null && !key.isBlank()) marks.add(api.keyVariable() + " is set");
@@ -88,6 +82,19 @@ final class CommonOptions {
         throw new UsageException(api.baseVariable() + " is not set, but " + String.join(" and ", marks)
                 + ": set " + api.baseVariable() + " to the server's base URL (e.g. " + api.defaultBase()
                 + ") to benchmark it, or add --simulator to benchmark the embedded simulated server");
+    }
+
+    /**
+     * --simulator with the base variable set (even empty) contradicts it. Checked before the endpoint is read, whose
+     * own refusals (no key, an empty base) speak of a real run the user did not ask for.
+     */
+    static void checkSimulatorWithBase(boolean simulator, String llmApi, CliContext context) {
+        ApiRegistry.Api api = registered(llmApi);
+        if (simulator && context.env(api.baseVariable()) != null) {
+            throw new UsageException("--simulator benchmarks the embedded simulated server, but "
+                    + api.baseVariable() + " is set: unset " + api.baseVariable() + ", or drop --simulator to "
+                    + "benchmark the server it names");
+        }
     }
 
     /**

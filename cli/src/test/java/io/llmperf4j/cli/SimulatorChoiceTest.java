@@ -76,6 +76,20 @@ class SimulatorChoiceTest {
                 + "server it names");
     }
 
+    /**
+     * The choice is checked first: --simulator with the base set hears the contradiction, not the missing key (whose
+     * fix, setting the key, would only lead to this refusal), nor the empty base's words.
+     */
+    @Test
+    void simulatorWithTheBaseButNoKeyHearsTheContradictionFirst(@TempDir Path tmp) {
+        String contradiction = "--simulator benchmarks the embedded simulated server, but OPENAI_API_BASE is set: "
+                + "unset OPENAI_API_BASE, or drop --simulator to benchmark the server it names";
+        bench(Map.of("OPENAI_API_BASE", "http://127.0.0.1:9/v1"), tmp.resolve("a"), "--model", "m", "--simulator")
+                .assertOneErrorLine(ExitCodes.USAGE, contradiction);
+        bench(Map.of("OPENAI_API_BASE", ""), tmp.resolve("b"), "--simulator").assertOneErrorLine(ExitCodes.USAGE,
+                contradiction);
+    }
+
     /** The README's first command's shape: no variables, no --model; the notice is stdout's last line. */
     @Test
     void thePlainDemoRunsAndSaysBelowLlmperfsBlockThatItIsTheSimulator(@TempDir Path tmp) {
