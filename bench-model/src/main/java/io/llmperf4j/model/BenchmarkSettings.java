@@ -28,6 +28,9 @@ import java.util.Objects;
  *                                 null when not recorded
  * @param connectionMode           when connections open ({@code --connection-mode}: {@code preconnect},
  *                                 {@code on-demand}, {@code per-request}); null when not recorded
+ * @param simulated                true when the requests went to llmperf4j's embedded simulated server (no base
+ *                                 variable), false for a real endpoint; null when not recorded. The model name and
+ *                                 endpoint alone do not tell: a simulator run may carry a real model's name
  */
 public record BenchmarkSettings(
         String model,
@@ -46,7 +49,19 @@ public record BenchmarkSettings(
         String promptMode,
         long seed,
         Boolean stream,
-        String connectionMode) {
+        String connectionMode,
+        Boolean simulated) {
+
+    /** Settings without whether the endpoint was the embedded simulated server (not recorded). */
+    public BenchmarkSettings(String model, int meanInputTokens, int stddevInputTokens, int meanOutputTokens,
+                             int stddevOutputTokens, int numConcurrentRequests, int timeoutSeconds,
+                             int maxNumCompletedRequests, Map<String, Object> additionalSamplingParams, String llmApi,
+                             Map<String, String> metadata, String endpoint, String tokenizer, String promptMode,
+                             long seed, Boolean stream, String connectionMode) {
+        this(model, meanInputTokens, stddevInputTokens, meanOutputTokens, stddevOutputTokens, numConcurrentRequests,
+                timeoutSeconds, maxNumCompletedRequests, additionalSamplingParams, llmApi, metadata, endpoint,
+                tokenizer, promptMode, seed, stream, connectionMode, null);
+    }
 
     /** Settings without the client's streaming and connection mode (not recorded). */
     public BenchmarkSettings(String model, int meanInputTokens, int stddevInputTokens, int meanOutputTokens,
@@ -56,7 +71,7 @@ public record BenchmarkSettings(
                              long seed) {
         this(model, meanInputTokens, stddevInputTokens, meanOutputTokens, stddevOutputTokens, numConcurrentRequests,
                 timeoutSeconds, maxNumCompletedRequests, additionalSamplingParams, llmApi, metadata, endpoint,
-                tokenizer, promptMode, seed, null, null);
+                tokenizer, promptMode, seed, null, null, null);
     }
 
     public BenchmarkSettings {

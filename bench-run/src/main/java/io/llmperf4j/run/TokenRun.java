@@ -280,6 +280,8 @@ final class TokenRun {
                 common.llmApi(), withImageDetail(common.metadata()), endpoint, workload.description(),
                 workload.promptMode(),
                 request.workload().seed(), request.stream(),
-                common.connectionMode().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
+                common.connectionMode().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'),
+                // built once: every level, model compared and search probe copies it into its summary
+                common.target() instanceof EndpointTarget.Embedded);
     }
 }

@@ -90,6 +90,49 @@ class SimulatorChoiceTest {
                 contradiction);
     }
 
+    /**
+     * Once the files leave the console, they say whose figures they are: the llmperf4j summary's
+     * {@code settings.simulated} and the page's header, for a plain run and for each level of a sweep; llmperf's own
+     * files gain no key.
+     */
+    @Test
+    void aSimulatorRunsSummaryAndPageSaySo(@TempDir Path tmp) throws IOException {
+        CliRun run = bench(Map.of(), tmp, "--model", "meta-llama/Llama-2-7b-chat-hf", "--simulator");
+        assertEquals(0, run.exitCode(), run::toString);
+        String base = "meta-llama-Llama-2-7b-chat-hf_60_5";
+        com.fasterxml.jackson.databind.JsonNode settings = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(tmp.resolve(base + "_llmperf4j_summary.json").toFile()).get("settings");
+        assertTrue(settings.get("simulated").asBoolean(false), settings::toString);
+        String page = Files.readString(tmp.resolve(base + "_report.html"));
+        assertTrue(page.contains("<p class=\"simulated\" role=\"note\"><strong>Simulated: these figures are "
+                + "llmperf4j's embedded simulated server's, not a real endpoint's.</strong></p>"), page);
+        assertTrue(page.indexOf("Simulated:") < page.indexOf("</header>"), "in the header");
+        assertFalse(Files.readString(tmp.resolve(base + "_summary.json")).contains("simulat"), "llmperf's file");
+        // `report DIR` rebuilds the page from the files: the summary's key brings the line back
+        Files.delete(tmp.resolve(base + "_report.html"));
+        CliRun report = CliRun.of(Map.of(), "report", tmp.toString());
+        assertEquals(0, report.exitCode(), report::toString);
+        assertTrue(Files.readString(tmp.resolve(base + "_report.html")).contains("<strong>Simulated:"), "rebuilt");
+    }
+
+    @Test
+    void eachLevelOfASimulatorSweepSaysSo(@TempDir Path tmp) throws IOException {
+        CliRun run = bench(Map.of(), tmp, "--model", "m", "--simulator", "--concurrency-sweep", "1,2",
+                "--sleep-between", "0");
+        assertEquals(0, run.exitCode(), run::toString);
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        com.fasterxml.jackson.databind.JsonNode levels = json.readTree(tmp.resolve("m_60_5_sweep.json").toFile())
+                .get("levels");
+        assertEquals(2, levels.size(), levels::toString);
+        for (com.fasterxml.jackson.databind.JsonNode level : levels) {
+            Path dir = tmp.resolve(level.get("results_dir").asText());
+            assertTrue(json.readTree(dir.resolve("m_60_5_llmperf4j_summary.json").toFile()).get("settings")
+                    .get("simulated").asBoolean(false), level::toString);
+            assertTrue(Files.readString(dir.resolve("m_60_5_report.html")).contains("<strong>Simulated:"),
+                    level::toString);
+        }
+    }
+
     /** The README's first command's shape: no variables, no --model; the notice is stdout's last line. */
     @Test
     void thePlainDemoRunsAndSaysBelowLlmperfsBlockThatItIsTheSimulator(@TempDir Path tmp) {
@@ -127,12 +170,15 @@ class SimulatorChoiceTest {
     }
 
     @Test
-    void aRealEndpointsRunHasNoNotice(@TempDir Path tmp) {
+    void aRealEndpointsRunHasNoNotice(@TempDir Path tmp) throws IOException {
         try (SimulatedServer server = FastSimulator.start()) {
             CliRun run = bench(FastSimulator.env(server), tmp, "--model", "m");
             assertEquals(0, run.exitCode(), run::toString);
             assertFalse(run.out().contains("Simulated:"), run::toString);
             assertTrue(run.out().endsWith("\n"), run::toString);
         }
+        assertFalse(new com.fasterxml.jackson.databind.ObjectMapper().readTree(tmp.resolve("m_60_5_llmperf4j_summary"
+                + ".json").toFile()).get("settings").get("simulated").asBoolean(true), "a real endpoint's: false");
+        assertFalse(Files.readString(tmp.resolve("m_60_5_report.html")).contains("Simulated:"));
     }
 }

@@ -53,6 +53,7 @@ final class HtmlPage {
             "h2{font-size:17px;margin:26px 0 10px;padding-bottom:4px;border-bottom:2px solid var(--line)}",
             "h3{font-size:14px;margin:0 0 8px}",
             ".sub{color:var(--muted);margin:0 0 8px;word-break:break-all}",
+            ".simulated{color:var(--warn);margin:0 0 8px}",
             "nav{margin:8px 0 4px;font-size:13px}nav a{color:var(--accent);margin-right:14px;text-decoration:none}",
             ".card{background:var(--card);border:1px solid var(--line);border-radius:6px;padding:12px 14px}",
             ".conditions{display:grid;grid-template-columns:repeat(auto-fit,minmax(380px,1fr));gap:12px}",
@@ -87,6 +88,10 @@ final class HtmlPage {
             "li.warn{color:var(--warn)}",
             "footer{margin-top:30px;color:var(--muted);font-size:12px}footer ul{padding-left:18px}",
             "@media print{body{background:#fff}.card,.tile{break-inside:avoid}nav{display:none}}");
+
+    /** The header's line for a run against the embedded simulated server (the console's closing line's words). */
+    static final String SIMULATED = "Simulated: these figures are llmperf4j's embedded simulated server's, "
+            + "not a real endpoint's.";
 
     private final ReportData data;
     private final HtmlReportOptions options;
@@ -178,6 +183,9 @@ final class HtmlPage {
             if (run.stoppedBy() != null) sub.add("stopped by " + run.stoppedBy());
         }
         out.append("<p class=\"sub\">").append(Html.esc(String.join(" \u00b7 ", sub))).append("</p>\n");
+        if (s != null && Boolean.TRUE.equals(s.simulated())) { // the model's name may be a real one's: say whose
+            out.append("<p class=\"simulated\" role=\"note\"><strong>").append(SIMULATED).append("</strong></p>\n");
+        }
         if (searchLevel != null) {
             out.append("<p class=\"sub search-level\">").append(Html.esc(searchLevel.sentence())).append("</p>\n");
         }
@@ -196,7 +204,8 @@ final class HtmlPage {
         List<String[]> rows = new ArrayList<>();
         if (s != null) {
             rows.add(row("Model", s.model()));
-            rows.add(row("Endpoint", Redaction.endpoint(s.endpoint())));
+            rows.add(row("Endpoint", Redaction.endpoint(s.endpoint())
+                    + (Boolean.TRUE.equals(s.simulated()) ? " (llmperf4j's embedded simulated server)" : "")));
             rows.add(row("API", s.llmApi()));
             OpenLoopFile.Document open = data.openLoop();
             if (open == null) {

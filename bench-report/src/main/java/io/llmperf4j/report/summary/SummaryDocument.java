@@ -257,9 +257,11 @@ public record SummaryDocument(
     }
 
     /**
-     * Every {@link BenchmarkSettings} parameter ({@code stream} and {@code connection_mode} only when recorded, so a
-     * summary from before them or from a run that does not know them has neither); {@code endpoint} and {@code metadata} pass through
-     * {@link Redaction}, key-shaped strings in {@code additionalSamplingParams} too.
+     * Every {@link BenchmarkSettings} parameter ({@code stream}, {@code connection_mode} and {@code simulated} only
+     * when recorded, so a summary from before them or from a run that does not know them has none of them);
+     * {@code endpoint} and {@code metadata} pass through {@link Redaction}, key-shaped strings in
+     * {@code additionalSamplingParams} too. {@code simulated} is true for a run against the embedded simulated server,
+     * whose files may carry a real model's name.
      */
     public record SettingsJson(
             String model,
@@ -278,14 +280,15 @@ public record SummaryDocument(
             String promptMode,
             long seed,
             @JsonInclude(JsonInclude.Include.NON_NULL) Boolean stream,
-            @JsonInclude(JsonInclude.Include.NON_NULL) String connectionMode) {
+            @JsonInclude(JsonInclude.Include.NON_NULL) String connectionMode,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Boolean simulated) {
 
         static SettingsJson of(BenchmarkSettings s) {
             return new SettingsJson(s.model(), Redaction.endpoint(s.endpoint()), s.llmApi(), s.meanInputTokens(),
                     s.stddevInputTokens(), s.meanOutputTokens(), s.stddevOutputTokens(), s.numConcurrentRequests(),
                     s.timeoutSeconds(), s.maxNumCompletedRequests(),
                     Redaction.jsonValue(s.additionalSamplingParams()), Redaction.metadata(s.metadata()),
-                    s.tokenizer(), s.promptMode(), s.seed(), s.stream(), s.connectionMode());
+                    s.tokenizer(), s.promptMode(), s.seed(), s.stream(), s.connectionMode(), s.simulated());
         }
     }
 
