@@ -208,6 +208,11 @@ public record RunMetrics(
     public RunMetrics withWarning(RunWarning warning) {
         List<RunWarning> all = new ArrayList<>(warnings);
         all.add(warning);
+        return withWarnings(all);
+    }
+
+    /** A copy with {@code all} in place of its warnings, everything else kept (its delivered tokens, its keep-up). */
+    public RunMetrics withWarnings(List<RunWarning> all) {
         return new RunMetrics(config, requests, stats, durationNanos, requestsSent, requestsRecorded,
                 requestsSucceeded, totalOutputTokens, outputTokensPerSecond, requestsPerSecond, outputTokenSources,
                 inputTokenSources, tokenDiscrepancy, errors, goodput, sloVerdict, all, delivered, keptUp);

@@ -975,11 +975,7 @@ public final class RunWarnings {
                 + "span. " + output.map(o -> "Output tokens: " + o + (prompt.isPresent() ? " " : "")).orElse("")
                 + prompt.map(p -> "Prompt tokens: " + p).orElse("");
         warnings.add(new RunWarning(WarningCode.SERVER_TOKENS_DIFFER, message));
-        return new RunMetrics(metrics.config(), metrics.requests(), metrics.stats(), metrics.durationNanos(),
-                metrics.requestsSent(), metrics.requestsRecorded(), metrics.requestsSucceeded(),
-                metrics.totalOutputTokens(), metrics.outputTokensPerSecond(), metrics.requestsPerSecond(),
-                metrics.outputTokenSources(), metrics.inputTokenSources(), metrics.tokenDiscrepancy(),
-                metrics.errors(), metrics.goodput(), metrics.sloVerdict(), warnings, metrics.delivered());
+        return metrics.withWarnings(warnings);
     }
 
     private static int indexOf(List<RunWarning> warnings, WarningCode code) {

@@ -40,6 +40,22 @@ class RunWarningsTest {
         assertEquals(List.of(), metrics(clean(10), false).warnings());
     }
 
+    /**
+     * SERVER_TOKENS_DIFFER is added to metrics that already carry an open loop's keep-up verdict: the copy keeps it
+     * (it was rebuilt through a constructor without it, so a summary lost kept_up whenever the warning fired).
+     */
+    @Test
+    void theServersCountsBesideTheClientsKeepTheKeepUpVerdict() {
+        RunMetrics m = metrics(clean(10), false).withKeptUp("no");
+        // the server counted half the 1,000 tokens the client received in 1,000 events, no usage: a gap to warn of
+        RunWarnings.ServerTokenCounts counts = new RunWarnings.ServerTokenCounts(500.0, 1_000, 1_000, 1_000, 1_000,
+                false, false, null, null, null, null, false);
+        RunMetrics beside = RunWarnings.besideServerCounts(m, counts);
+        assertTrue(beside.hasWarning(WarningCode.SERVER_TOKENS_DIFFER), beside.warnings()::toString);
+        assertEquals("no", beside.keptUp());
+        assertEquals(m.delivered(), beside.delivered());
+    }
+
     @Test
     void outputBeyondMaxTokensByTheServersCountIsAServerBug() {
         List<RequestRecord> records = clean(8);
