@@ -145,16 +145,14 @@ final class ServerCountsBesideClient {
             for (RequestRecord r : records) {
                 long send = r.startEpochMicros() * 1_000L;
                 long first = firstTokenNanos(r);
+                int input = r.usagePromptTokens() != null ? r.usagePromptTokens() : Math.max(0, r.numberInputTokens());
                 if (first < 0) {
                     // failed before a token: the server may have prefilled it anyway (an error after prefill), at
                     // most by its end, so it widens the upper bound alone
-                    int input = r.usagePromptTokens() != null ? r.usagePromptTokens()
-                            : Math.max(0, r.numberInputTokens());
                     if (send <= to + closeHalf && send + r.e2eNanos() >= from - openHalf) high += input;
                     continue;
                 }
                 long prefilled = send + first;
-                int input = r.usagePromptTokens() != null ? r.usagePromptTokens() : Math.max(0, r.numberInputTokens());
                 if (send >= from + openHalf && prefilled <= to - closeHalf) low += input;
                 if (prefilled >= from && prefilled <= to) {
                     mid += input;
