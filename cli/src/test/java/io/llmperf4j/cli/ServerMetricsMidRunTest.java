@@ -2,25 +2,13 @@ package io.llmperf4j.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -43,89 +31,6 @@ class ServerMetricsMidRunTest {
             .timeToFirstToken(Duration.ofMillis(10))
             .interTokenDelay(Duration.ofMillis(3)));
 
-    /** Serves the simulator's /metrics; once it has finished {@code switchAfter} requests, {@code after} mode. */
-    private static final class SwitchingMetrics implements AutoCloseable {
-        private final HttpServer http;
-        private final HttpClient client = HttpClient.newHttpClient();
-        private final String origin;
-        private final int switchAfter;
-        private final boolean reset;
-        private Map<String, Double> resetAt;
-        private boolean switched;
-        /** The simulator's finished requests at the first scrape: it serves every test of the class. */
-        private long finishedBefore = -1;
-
-        SwitchingMetrics(String origin, int switchAfter, boolean reset) throws IOException {
-            this.origin = origin;
-            this.switchAfter = switchAfter;
-            this.reset = reset;
-            http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-            http.createContext("/metrics", this::handle);
-            http.start();
-        }
-
-        String url() {
-            return "http://127.0.0.1:" + http.getAddress().getPort() + "/metrics";
-        }
-
-        private synchronized void handle(HttpExchange exchange) throws IOException {
-            try (exchange) {
-                String text = client.send(HttpRequest.newBuilder(URI.create(origin + "/metrics")).build(),
-                        HttpResponse.BodyHandlers.ofString()).body();
-                long finished = finished(text);
-                if (finishedBefore < 0) finishedBefore = finished;
-                if (!switched && finished - finishedBefore >= switchAfter) switched = true;
-                if (switched && !reset) {
-                    exchange.sendResponseHeaders(404, -1);
-                    return;
-                }
-                if (switched) text = resetCounters(text);
-                byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-                exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
-                exchange.sendResponseHeaders(200, bytes.length);
-                exchange.getResponseBody().write(bytes);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-
-        /** The counters and histograms as a server restarted at the switch would serve them: from 0 there. */
-        private String resetCounters(String text) {
-            boolean first = resetAt == null;
-            if (first) resetAt = new HashMap<>();
-            StringBuilder out = new StringBuilder();
-            for (String line : text.split("\n")) {
-                int space = line.lastIndexOf(' ');
-                String key = space < 0 ? "" : line.substring(0, space);
-                boolean counter = !line.startsWith("#") && space > 0 && (key.contains("_total") || key.contains("_count")
-                        || key.contains("_sum") || key.contains("_bucket"));
-                if (!counter) {
-                    out.append(line).append('\n');
-                    continue;
-                }
-                double v = Double.parseDouble(line.substring(space + 1));
-                if (first) resetAt.put(key, v);
-                out.append(key).append(' ').append(v - resetAt.getOrDefault(key, 0.0)).append('\n');
-            }
-            return out.toString();
-        }
-
-        private static long finished(String text) {
-            long n = 0;
-            for (String line : text.split("\n")) {
-                if (line.startsWith("vllm:request_success_total")) {
-                    n += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-                }
-            }
-            return n;
-        }
-
-        @Override
-        public void close() {
-            http.stop(0);
-        }
-    }
-
     private static CliRun run(Path dir, String metricsUrl) {
         return CliRun.of(server.env(), "token-benchmark", "--model", "sim", "--mean-input-tokens", "40",
                 "--stddev-input-tokens", "0", "--mean-output-tokens", "20", "--stddev-output-tokens", "0",
@@ -144,7 +49,7 @@ class ServerMetricsMidRunTest {
 
     @Test
     void metricsGoneMidRunMarkTheLineWithWhatTheCountersCover(@TempDir Path tmp) throws Exception {
-        try (SwitchingMetrics metrics = new SwitchingMetrics(origin(), 10, false)) {
+        try (MetricsProxy metrics = new MetricsProxy(origin(), 1, 1, 10)) {
             CliRun run = run(tmp, metrics.url());
             assertEquals(0, run.exitCode(), run::toString);
             JsonNode summary = new ObjectMapper().readTree(tmp.resolve(BASE + "_llmperf4j_summary.json").toFile());
@@ -174,7 +79,7 @@ class ServerMetricsMidRunTest {
 
     @Test
     void countersResetMidRunMarkTheLineALowerBound(@TempDir Path tmp) throws Exception {
-        try (SwitchingMetrics metrics = new SwitchingMetrics(origin(), 10, true)) {
+        try (MetricsProxy metrics = MetricsProxy.resetting(origin(), 10)) {
             CliRun run = run(tmp, metrics.url());
             assertEquals(0, run.exitCode(), run::toString);
             JsonNode summary = new ObjectMapper().readTree(tmp.resolve(BASE + "_llmperf4j_summary.json").toFile());
