@@ -1,10 +1,10 @@
 package io.llmperf4j.run;
 
+import io.llmperf4j.model.disk.WholeFiles;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.llmperf4j.model.ClientOverhead;
-import io.llmperf4j.report.output.ResultFiles;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -99,11 +99,11 @@ public final class CalibrationReport {
     }
 
     /**
-     * Writes both files into {@code dir} (created if missing), each whole or absent ({@link ResultFiles#writeWhole});
+     * Writes both files into {@code dir} (created if missing), each whole or absent ({@link WholeFiles#write});
      * returns them.
      */
     public static List<Path> write(Calibration.Settings s, List<Calibration.Level> levels, Path dir) throws IOException {
-        return ResultFiles.writeWhole(dir, into -> writeInto(s, levels, into));
+        return WholeFiles.write(dir, into -> writeInto(s, levels, into));
     }
 
     private static List<Path> writeInto(Calibration.Settings s, List<Calibration.Level> levels, Path dir)

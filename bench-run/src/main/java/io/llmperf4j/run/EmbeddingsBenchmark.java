@@ -1,5 +1,6 @@
 package io.llmperf4j.run;
 
+import io.llmperf4j.model.disk.WholeFiles;
 import io.llmperf4j.engine.Benchmark;
 import io.llmperf4j.engine.BenchmarkListener;
 import io.llmperf4j.engine.BenchmarkResult;
@@ -20,7 +21,6 @@ import io.llmperf4j.report.embeddings.EmbeddingsSummary;
 import io.llmperf4j.report.embeddings.EmbeddingsSweep;
 import io.llmperf4j.report.llmperf.LlmperfFileNames;
 import io.llmperf4j.report.output.OpenLoopFile;
-import io.llmperf4j.report.output.ResultFiles;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -266,7 +266,7 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
                 concurrency, shape.meanInputTokens(), shape.stddevInputTokens(), loadText, common.metadata());
         try {
             // each file whole or absent, as a token benchmark's level files
-            List<Path> files = ResultFiles.writeWhole(levelDir, into -> {
+            List<Path> files = WholeFiles.write(levelDir, into -> {
                 EmbeddingsSummary.Written written = summary.write(into, base(), settings, load.timedOut());
                 List<Path> all = new ArrayList<>(List.of(written.summaryJson(), written.csv()));
                 if (load instanceof OpenLoopResult open) {
@@ -310,7 +310,7 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
         out.flush();
         if (common.resultsDir() != null) {
             try {
-                Path csv = ResultFiles.writeWhole(common.resultsDir(), into -> List.of(EmbeddingsSweep.writeCsv(into,
+                Path csv = WholeFiles.write(common.resultsDir(), into -> List.of(EmbeddingsSweep.writeCsv(into,
                         base(), plan.loadUnit(), levels))).get(0); // whole or absent, never cut
                 folder.announceWritten(err, common.resultsDir(), csv.getFileName() + " and a folder per level ("
                         + String.join(", ", levels.stream().map(EmbeddingsSweep.Level::folder).toList()) + ")");

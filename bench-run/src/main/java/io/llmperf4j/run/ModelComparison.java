@@ -1,12 +1,12 @@
 package io.llmperf4j.run;
 
+import io.llmperf4j.model.disk.WholeFiles;
 import io.llmperf4j.engine.harness.HarnessResult;
 import io.llmperf4j.engine.harness.JmhTextFormat;
 import io.llmperf4j.engine.load.LoadSettings;
 import io.llmperf4j.report.llmperf.LlmperfFileNames;
 
 import io.llmperf4j.report.html.HtmlReport;
-import io.llmperf4j.report.output.ResultFiles;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -57,7 +57,7 @@ final class ModelComparison {
         out.flush();
         if (resultsDir != null) {
             try {
-                Path file = ResultFiles.writeWhole(resultsDir, into -> List.of(LoadFiles.writeComparison(into,
+                Path file = WholeFiles.write(resultsDir, into -> List.of(LoadFiles.writeComparison(into,
                         plan.loadUnit(), fileRows))).get(0); // whole or absent, never cut
                 // the page is read back from the file just written, as `report DIR` builds it
                 Path page = HtmlReport.fromResultsDir(file);

@@ -1,5 +1,6 @@
 package io.llmperf4j.run;
 
+import io.llmperf4j.model.disk.WholeFiles;
 import io.llmperf4j.report.summary.Plural;
 import io.llmperf4j.engine.Benchmark;
 import io.llmperf4j.engine.BenchmarkListener;
@@ -886,7 +887,7 @@ final class ModelRun implements BenchmarkListener {
                 }
             }
             if (plan.harness() != null) {
-                written.addAll(ResultFiles.writeWhole(dir, into -> {
+                written.addAll(WholeFiles.write(dir, into -> {
                     Path json = into.resolve(base + "_jmh.json");
                     JmhJsonFormat.write(withSettings(result.harnessResults()), json);
                     return List.of(json, LoadFiles.writeIterations(into, base, plan.loadUnit(),
@@ -928,8 +929,8 @@ final class ModelRun implements BenchmarkListener {
                 SloVerdicts.of(l), l.metrics() == null ? null : l.metrics().warnings(),
                 l.metrics() == null ? null : l.metrics().goodput().orElse(null), l.server())).toList();
         try {
-            // rewritten after every level: whole or the previous level's, never cut (ResultFiles.writeWhole)
-            return ResultFiles.writeWhole(dir, into -> LoadFiles.writeSweep(into, base(), model, plan, rows, verdict,
+            // rewritten after every level: whole or the previous level's, never cut (WholeFiles.write)
+            return WholeFiles.write(dir, into -> LoadFiles.writeSweep(into, base(), model, plan, rows, verdict,
                     stopped, SloVerdicts.objectives(cx.metricsConfig())));
         } catch (IOException e) {
             throw new RunFailedException("could not write the sweep files in " + dir + ": " + why(e), e);

@@ -1,7 +1,6 @@
 package io.llmperf4j.run;
 
 import io.llmperf4j.report.jsonl.RequestJournal;
-import io.llmperf4j.report.output.ResultFiles;
 import io.llmperf4j.model.disk.WholeFiles;
 
 import java.io.IOException;
@@ -142,9 +141,9 @@ final class RunFiles {
         deleteTree(aside);
     }
 
-    /** Deletes what a killed run left in {@link ResultFiles#STAGING}: files it was writing, none of them whole. */
+    /** Deletes what a killed run left in {@link WholeFiles#STAGING}: files it was writing, none of them whole. */
     static void deleteStaging(Path dir) throws IOException {
-        deleteTree(dir.toAbsolutePath().normalize().resolve(ResultFiles.STAGING));
+        deleteTree(dir.toAbsolutePath().normalize().resolve(WholeFiles.STAGING));
     }
 
     /** Deletes {@value #ASIDE}: this run wrote results of its own. */
@@ -359,7 +358,7 @@ final class RunFiles {
     private static List<Path> resultFiles(Path dir) throws IOException {
         try (Stream<Path> files = Files.walk(dir, DEPTH)) {
             Path aside = dir.resolve(ASIDE);
-            Path staging = dir.resolve(ResultFiles.STAGING);
+            Path staging = dir.resolve(WholeFiles.STAGING);
             return files.filter(Files::isRegularFile).filter(RunFiles::isResult).filter(f -> !f.startsWith(aside))
                     .filter(f -> !f.startsWith(staging)).sorted().toList();
         } catch (UncheckedIOException e) {

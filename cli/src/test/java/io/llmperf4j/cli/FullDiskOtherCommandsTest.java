@@ -1,7 +1,7 @@
 package io.llmperf4j.cli;
 
+import io.llmperf4j.model.disk.WholeFiles;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.llmperf4j.report.output.ResultFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -102,7 +102,7 @@ class FullDiskOtherCommandsTest {
         try (Stream<Path> files = Files.list(dir)) {
             Set<String> names = new TreeSet<>(files.map(p -> p.getFileName().toString()).toList());
             names.remove(".llmperf4j-files");
-            assertTrue(!names.contains(ResultFiles.STAGING), "no staging folder left: " + names);
+            assertTrue(!names.contains(WholeFiles.STAGING), "no staging folder left: " + names);
             return names;
         }
     }

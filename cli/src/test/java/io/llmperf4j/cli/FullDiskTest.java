@@ -1,5 +1,6 @@
 package io.llmperf4j.cli;
 
+import io.llmperf4j.model.disk.WholeFiles;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.llmperf4j.report.jsonl.RequestJournal;
@@ -161,7 +162,7 @@ class FullDiskTest {
                 + "file was written whole"), full::toString);
         assertFalse(Files.exists(dir.resolve(BASE + "_sweep.json")), "no cut table: " + names(dir));
         assertFalse(Files.exists(dir.resolve(BASE + "_sweep.csv")), names(dir)::toString);
-        assertFalse(Files.exists(dir.resolve(io.llmperf4j.report.output.ResultFiles.STAGING)));
+        assertFalse(Files.exists(dir.resolve(WholeFiles.STAGING)));
         Path level = dir.resolve("concurrency_1");
         assertEquals(Set.of(BASE + "_summary.json", BASE + "_individual_responses.json", BASE + "_requests.csv",
                 BASE + "_llmperf4j_summary.json", "requests.jsonl", BASE + "_report.html"), names(level),
@@ -208,7 +209,7 @@ class FullDiskTest {
                 + BASE + "_search.html (No space left on device); kept whole: " + BASE + "_search.json, " + BASE
                 + "_search.csv"), errorLines(full), full::toString);
         assertFalse(Files.exists(dir.resolve(BASE + "_search.html")), "no cut page: " + names(dir));
-        assertFalse(Files.exists(dir.resolve(io.llmperf4j.report.output.ResultFiles.STAGING)));
+        assertFalse(Files.exists(dir.resolve(WholeFiles.STAGING)));
         assertTrue(names(dir).containsAll(Set.of(BASE + "_search.json", BASE + "_search.csv")), names(dir)::toString);
         assertEveryFileWhole(dir);
     }

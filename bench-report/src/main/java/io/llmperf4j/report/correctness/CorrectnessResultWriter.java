@@ -1,5 +1,6 @@
 package io.llmperf4j.report.correctness;
 
+import io.llmperf4j.model.disk.WholeFiles;
 import io.llmperf4j.report.output.ResultFiles;
 import io.llmperf4j.report.python.PythonJsonWriter;
 
@@ -22,7 +23,7 @@ public final class CorrectnessResultWriter {
 
     /**
      * Writes both files into {@code resultsDir}, creating it and its parents if missing and replacing existing files;
-     * each is written whole or not at all ({@link ResultFiles#writeWhole}).
+     * each is written whole or not at all ({@link WholeFiles#write}).
      *
      * @param timestampEpochS the summary's {@code timestamp} (llmperf: {@code int(time.time())} when writing)
      * @throws NotDirectoryException if {@code resultsDir} exists but is not a directory (llmperf's ValueError)
@@ -34,7 +35,7 @@ public final class CorrectnessResultWriter {
         }
         String base = CorrectnessReport.baseName(report.settings().model());
         // each file whole or absent: a full disk leaves no cut summary under llmperf's name
-        List<Path> files = ResultFiles.writeWhole(resultsDir, into -> {
+        List<Path> files = WholeFiles.write(resultsDir, into -> {
             Path summary = into.resolve(base + "_summary.json");
             Files.writeString(summary, PythonJsonWriter.toJson(report.summaryJson(timestampEpochS)),
                     StandardCharsets.UTF_8);

@@ -1,11 +1,11 @@
 package io.llmperf4j.report.html;
 
+import io.llmperf4j.model.disk.WholeFiles;
 import io.llmperf4j.model.BenchmarkRun;
 import io.llmperf4j.model.BenchmarkSettings;
 import io.llmperf4j.report.llmperf.LlmperfFileNames;
 import io.llmperf4j.report.metrics.RunMetrics;
 import io.llmperf4j.report.output.IterationsFile;
-import io.llmperf4j.report.output.ResultFiles;
 import io.llmperf4j.report.output.ResultsFolder;
 import io.llmperf4j.report.summary.RunEnvironment;
 import java.io.IOException;
@@ -157,13 +157,13 @@ public final class HtmlReport {
     }
 
     /**
-     * Writes {@code html} to {@code file} whole or not at all ({@link ResultFiles#writeWhole}): a full disk leaves no
+     * Writes {@code html} to {@code file} whole or not at all ({@link WholeFiles#write}): a full disk leaves no
      * cut page under the page's name, nor an earlier page cut.
      */
     private static Path writePage(Path file, String html) throws IOException {
         Path dir = file.toAbsolutePath().getParent();
         String name = file.getFileName().toString();
-        ResultFiles.writeWhole(dir, into -> {
+        WholeFiles.write(dir, into -> {
             Path staged = into.resolve(name);
             Files.writeString(staged, html, StandardCharsets.UTF_8);
             return List.of(staged);
@@ -184,7 +184,7 @@ public final class HtmlReport {
             base = summaryBase(dirOrSummary);
         }
         Path file = dir.resolve(base + FILE_SUFFIX);
-        ResultFiles.writeWhole(file.toAbsolutePath().getParent(), into -> { // whole or absent, as writePage
+        WholeFiles.write(file.toAbsolutePath().getParent(), into -> { // whole or absent, as writePage
             Path staged = into.resolve(file.getFileName().toString());
             write(data, options, staged);
             return List.of(staged);

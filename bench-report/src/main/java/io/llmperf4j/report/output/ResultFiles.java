@@ -26,9 +26,6 @@ import java.util.List;
  * ({@link #write}) whatever ran the level: this machine or a cluster's workers.
  */
 public final class ResultFiles {
-    /** Where a level's files are written before each is renamed into the results folder ({@link WholeFiles}). */
-    public static final String STAGING = WholeFiles.STAGING;
-
     /** llmperf's {@code <base>_summary.json}, {@code <base>_individual_responses.json} and our requests CSV. */
     public static final ResultFile LLMPERF = (level, dir) -> {
         LlmperfResultFiles files = LlmperfResultWriter.write(level.run(), level.sendLagNanos(), dir);
@@ -128,8 +125,8 @@ public final class ResultFiles {
 
     /**
      * Writes every file of the set for {@code level} into {@code dir}; returns them in the order written. Each file
-     * is written whole or not at all ({@link WholeFiles}: into {@value #STAGING} in {@code dir}, then renamed into
-     * place), so a full disk never leaves a cut or empty file under a result's name. A file that cannot be written
+     * is written whole or not at all ({@link WholeFiles}: into {@value WholeFiles#STAGING} in {@code dir}, then renamed
+     * into place), so a full disk never leaves a cut or empty file under a result's name. A file that cannot be written
      * does not stop the others (the smaller ones may still fit); the exception then names it and the files kept. When
      * the staging folder cannot be made no other file is tried: the exception names the folder and why.
      *
@@ -168,22 +165,6 @@ public final class ResultFiles {
         }
         if (firstFailure != null) throw new ResultsNotWrittenException(failed, written, firstFailure);
         return written;
-    }
-
-    /** Writes files into the folder it is given and returns them ({@link #writeWhole}). */
-    @FunctionalInterface
-    public interface Writer extends WholeFiles.Writer {
-    }
-
-    /**
-     * The rule of {@link #write} for files written apart from a level's (a sweep's table, iterations, JMH's JSON):
-     * {@link WholeFiles#write}, with the failed files named "a file" when the writer failed before it began one.
-     *
-     * @return the files, in {@code dir}
-     * @throws ResultsNotWrittenException naming the files not written and those kept
-     */
-    public static List<Path> writeWhole(Path dir, Writer writer) throws IOException {
-        return WholeFiles.write(dir, writer);
     }
 
     /**

@@ -1,7 +1,7 @@
 package io.llmperf4j.report.search;
 
+import io.llmperf4j.model.disk.WholeFiles;
 import io.llmperf4j.report.html.HtmlReport;
-import io.llmperf4j.report.output.ResultFiles;
 import io.llmperf4j.report.summary.SummaryJson;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
@@ -32,12 +32,12 @@ public final class SearchFiles {
     }
 
     /**
-     * Writes the three files into {@code dir}, each whole or absent ({@link ResultFiles#writeWhole}); returns them.
+     * Writes the three files into {@code dir}, each whole or absent ({@link WholeFiles#write}); returns them.
      *
      * @throws io.llmperf4j.report.output.ResultsNotWrittenException naming the files not written and those kept
      */
     public static List<Path> write(Path dir, String base, SearchDocument doc) throws IOException {
-        List<Path> files = ResultFiles.writeWhole(dir, into -> writeInto(into, dir, base, doc));
+        List<Path> files = WholeFiles.write(dir, into -> writeInto(into, dir, base, doc));
         rebuildLevelPages(dir, base, doc);
         return files;
     }
