@@ -22,7 +22,8 @@ import java.util.regex.Pattern;
  * The settings two compared folders ran with that differ, read from their summaries: model, endpoint, LLM API,
  * load (concurrency, or the open loop's description), token shape, tokenizer, prompt mode, the extra sampling
  * parameters (where a fixed max_tokens comes from), streaming ({@code --no-stream}), connection mode and warmup
- * (each changes TTFT by itself). Iterations keep no summary: their model and load come from
+ * (each changes TTFT by itself), and whether the endpoint was llmperf4j's embedded simulated server
+ * ({@code simulated}; not known for files from before it was recorded). Iterations keep no summary: their model and load come from
  * their sweep file or JMH file, their iterations and forks and the other settings from their JMH file's params (an
  * older JMH file has none of those: the token shape's means then come from the file names, and {@link #unrecorded}
  * names the rest). compare still compares them (users compare server configurations on purpose), but says first
@@ -220,6 +221,10 @@ public final class SettingsDifferences {
     private static void fromSummary(JsonNode s, Map<String, String> out, boolean withLoad) {
         out.put("model", text(s, "model"));
         out.put("endpoint", text(s, "endpoint"));
+        // a simulator run may carry a real model's name and a loopback endpoint as a local server's: said apart
+        String simulated = text(s, "simulated");
+        out.put("simulated", simulated == null ? null : Boolean.parseBoolean(simulated)
+                ? "yes (llmperf4j's embedded simulated server)" : "no (a real endpoint)");
         out.put("llm api", text(s, "llm_api"));
         if (!withLoad) {
             out.putIfAbsent("load", null); // its place, as a run's; the caller fills it from its own file

@@ -3,6 +3,7 @@ package io.llmperf4j.report.html;
 import io.llmperf4j.report.metrics.Metric;
 import io.llmperf4j.report.output.ComparisonFile;
 import io.llmperf4j.report.summary.SummaryDocument;
+import java.util.AbstractMap;
 import java.util.List;
 
 /**
@@ -31,7 +32,10 @@ final class ComparisonPage {
                 .append("<header>\n<h1>llmperf4j comparison: <span class=\"model\">")
                 .append(Html.esc(String.join(", ", models))).append("</span></h1>\n<p class=\"sub\">")
                 .append(Html.esc("the same workload and load for every model; " + data.levels().size()
-                        + (data.levels().size() == 1 ? " level" : " levels"))).append("</p>\n</header>\n");
+                        + (data.levels().size() == 1 ? " level" : " levels"))).append("</p>\n")
+                .append(SimulatedNotice.paragraph(SimulatedNotice.byName(data.rows().stream()
+                        .map(r -> new AbstractMap.SimpleImmutableEntry<>(r.row().model(), r.summary())).toList())))
+                .append("</header>\n");
         charts(models);
         table();
         out.append("<footer id=\"method\">\n<h2>Method</h2>\n<ul>\n<li>Read from comparison.csv and the summary in "

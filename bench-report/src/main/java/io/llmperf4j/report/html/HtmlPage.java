@@ -89,10 +89,6 @@ final class HtmlPage {
             "footer{margin-top:30px;color:var(--muted);font-size:12px}footer ul{padding-left:18px}",
             "@media print{body{background:#fff}.card,.tile{break-inside:avoid}nav{display:none}}");
 
-    /** The header's line for a run against the embedded simulated server (the console's closing line's words). */
-    static final String SIMULATED = "Simulated: these figures are llmperf4j's embedded simulated server's, "
-            + "not a real endpoint's.";
-
     private final ReportData data;
     private final HtmlReportOptions options;
     private final SummaryDocument summary;
@@ -184,7 +180,7 @@ final class HtmlPage {
         }
         out.append("<p class=\"sub\">").append(Html.esc(String.join(" \u00b7 ", sub))).append("</p>\n");
         if (s != null && Boolean.TRUE.equals(s.simulated())) { // the model's name may be a real one's: say whose
-            out.append("<p class=\"simulated\" role=\"note\"><strong>").append(SIMULATED).append("</strong></p>\n");
+            out.append(SimulatedNotice.paragraph(true));
         }
         if (searchLevel != null) {
             out.append("<p class=\"sub search-level\">").append(Html.esc(searchLevel.sentence())).append("</p>\n");

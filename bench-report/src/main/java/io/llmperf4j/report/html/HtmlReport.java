@@ -123,7 +123,8 @@ public final class HtmlReport {
                 Path file = folder.dir().resolve(folder.base() + FILE_SUFFIX);
                 List<IterationsFile.Row> rows = IterationsFile.read(folder.file());
                 return writePage(file, new IterationsPage(folder.base(), rows,
-                        IterationsPage.readScores(folder.dir(), folder.base(), rows)).render());
+                        IterationsPage.readScores(folder.dir(), folder.base(), rows), null,
+                        SimulatedNotice.simulatedIterations(folder.dir(), folder.base())).render());
             }
             case COMPARISON -> {
                 Path file = folder.dir().resolve("comparison" + FILE_SUFFIX);
@@ -149,9 +150,10 @@ public final class HtmlReport {
                     .add(r);
         }
         List<Path> pages = new ArrayList<>();
+        boolean simulated = SimulatedNotice.simulatedIterations(dir, base);
         for (Map.Entry<String, List<IterationsFile.Row>> level : byLevel.entrySet()) {
             pages.add(writePage(dir.resolve(level.getKey()),
-                    new IterationsPage(base, level.getValue(), scores, sweepPage).render()));
+                    new IterationsPage(base, level.getValue(), scores, sweepPage, simulated).render()));
         }
         return pages;
     }

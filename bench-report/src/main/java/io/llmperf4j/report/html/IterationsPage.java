@@ -32,6 +32,7 @@ final class IterationsPage {
     private final Map<String, JmhScore> scores;
     /** The sweep page this level's page belongs to, or null for a folder of iterations of its own. */
     private final String sweepHref;
+    private final boolean simulated;
     private final StringBuilder out = new StringBuilder(32 * 1024);
 
     IterationsPage(String base, List<IterationsFile.Row> rows) {
@@ -45,10 +46,20 @@ final class IterationsPage {
 
     /** One level of a sweep of iterations, its page linking back to the sweep's ({@code sweepHref}). */
     IterationsPage(String base, List<IterationsFile.Row> rows, Map<String, JmhScore> scores, String sweepHref) {
+        this(base, rows, scores, sweepHref, false);
+    }
+
+    /**
+     * @param simulated the iterations ran against the embedded simulated server ({@link
+     *                  SimulatedNotice#simulatedIterations}): the header says so
+     */
+    IterationsPage(String base, List<IterationsFile.Row> rows, Map<String, JmhScore> scores, String sweepHref,
+                   boolean simulated) {
         this.base = base;
         this.rows = List.copyOf(rows);
         this.scores = Map.copyOf(scores);
         this.sweepHref = sweepHref;
+        this.simulated = simulated;
     }
 
     /**
@@ -95,7 +106,7 @@ final class IterationsPage {
         if (sweepHref != null) {
             out.append(" \u00b7 one level of <a href=\"").append(Html.esc(sweepHref)).append("\">the sweep</a>");
         }
-        out.append("</p>\n</header>\n");
+        out.append("</p>\n").append(SimulatedNotice.paragraph(simulated)).append("</header>\n");
         LinkedHashSet<String> levels = new LinkedHashSet<>();
         for (IterationsFile.Row r : rows) levels.add(r.level());
         int n = 0;

@@ -148,6 +148,15 @@ public record SweepData(SweepFiles.Document sweep, List<Level> levels, Path dir,
         return Files.isRegularFile(dir.resolve(base + IterationsFile.SUFFIX));
     }
 
+    /**
+     * Whether the sweep ran against the embedded simulated server, as its levels' summaries say (a sweep of
+     * iterations: its {@code <base>_jmh.json}); false when no file records it.
+     */
+    boolean simulated() {
+        return SimulatedNotice.anySimulated(levels.stream().map(Level::summary).toList())
+                || SimulatedNotice.simulatedIterations(dir, base);
+    }
+
     /** Whether any level has a summary of its own (none in a sweep of iterations). */
     boolean anySummary() {
         return levels.stream().anyMatch(l -> l.summary() != null);

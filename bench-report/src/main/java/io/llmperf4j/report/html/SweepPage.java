@@ -73,6 +73,7 @@ final class SweepPage {
         out.append("<header>\n<h1>llmperf4j sweep: <span class=\"model\">").append(Html.esc(model))
                 .append("</span></h1>\n<p class=\"sub\">")
                 .append(Html.esc(String.join(" \u00b7 ", subtitle()))).append("</p>\n")
+                .append(SimulatedNotice.paragraph(data.simulated())) // the model's name may be a real one's
                 .append("<nav><a href=\"#sweep\">Sweep</a><a href=\"#latency-vs-load\">Latency vs load</a>"
                         + "<a href=\"#throughput\">Throughput</a><a href=\"#sweep-table\">Table</a>"
                         + "<a href=\"#levels\">Levels</a><a href=\"#method\">Method</a></nav>\n</header>\n");

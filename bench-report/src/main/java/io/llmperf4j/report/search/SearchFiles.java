@@ -2,6 +2,9 @@ package io.llmperf4j.report.search;
 
 import io.llmperf4j.model.disk.WholeFiles;
 import io.llmperf4j.report.html.HtmlReport;
+import io.llmperf4j.report.html.ReportData;
+import io.llmperf4j.report.html.SimulatedNotice;
+import io.llmperf4j.report.summary.SummaryDocument;
 import io.llmperf4j.report.summary.SummaryJson;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
@@ -82,9 +85,23 @@ public final class SearchFiles {
         }
         Path html = dir.resolve(base + "_search.html");
         // the levels' own pages were written by then, in their folders beside the search's files
-        Files.writeString(html, SearchHtml.render(doc, level -> levelPage(searchDir, base, level)),
-                StandardCharsets.UTF_8);
+        Files.writeString(html, SearchHtml.render(doc, level -> levelPage(searchDir, base, level),
+                simulated(searchDir, doc)), StandardCharsets.UTF_8);
         return List.of(json, csv, html);
+    }
+
+    /** Whether a level's summary says the search ran against the embedded simulated server (not known: false). */
+    private static boolean simulated(Path searchDir, SearchDocument doc) {
+        List<SummaryDocument> summaries = new ArrayList<>();
+        for (SearchDocument.Level level : doc.levels()) {
+            if (level.resultsDir() == null) continue;
+            try {
+                summaries.add(ReportData.readSummaryIn(searchDir.resolve(level.resultsDir())));
+            } catch (IOException | RuntimeException e) {
+                // a level whose summary cannot be read says nothing about its endpoint
+            }
+        }
+        return SimulatedNotice.anySimulated(summaries);
     }
 
     /** The level's own report relative to the search's folder, or null when it has none. */

@@ -1,5 +1,6 @@
 package io.llmperf4j.report.search;
 
+import io.llmperf4j.report.html.SimulatedNotice;
 import io.llmperf4j.report.html.SvgChart;
 import io.llmperf4j.report.summary.SummaryDocument;
 
@@ -33,6 +34,14 @@ final class SearchHtml {
      * folder, or null).
      */
     static String render(SearchDocument doc, Function<SearchDocument.Level, String> levelPage) {
+        return render(doc, levelPage, false);
+    }
+
+    /**
+     * @param simulated the levels ran against the embedded simulated server (their summaries say so): the page says
+     *                  so under its title, as a run's page does
+     */
+    static String render(SearchDocument doc, Function<SearchDocument.Level, String> levelPage, boolean simulated) {
         StringBuilder out = new StringBuilder();
         out.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Capacity search: ")
                 .append(esc(doc.model())).append("</title>\n<style>\n")
@@ -40,8 +49,10 @@ final class SearchHtml {
                 .append("table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}")
                 .append("td.notes{text-align:left}")
                 .append(".fail{color:").append(FAIL).append("}.pass{color:").append(PASS).append("}")
-                .append(".charts{display:flex;flex-wrap:wrap;gap:1em}\n</style>\n</head>\n<body>\n");
+                .append(".charts{display:flex;flex-wrap:wrap;gap:1em}").append(SimulatedNotice.CSS)
+                .append("\n</style>\n</head>\n<body>\n");
         out.append("<h1>Capacity search: ").append(esc(doc.model())).append("</h1>\n");
+        out.append(SimulatedNotice.paragraph(simulated)); // the model's name may be a real one's
         out.append("<p id=\"verdict\"><strong>").append(esc(doc.verdict())).append("</strong></p>\n<ul>\n");
         out.append("<li>Objectives: ").append(esc(String.join(", ", doc.objectives()))).append("</li>\n");
         SearchDocument.Settings s = doc.settings();

@@ -62,7 +62,14 @@ class JmhFileTest {
                 Map.of("token", "secret-value"), "https://user:pass@host:8443/v1/chat/completions?api-key=abc&x=1",
                 "llama-2 (built in)", "exact", 7);
         Map<String, String> params = JmhFile.settingsParams(settings);
-        assertEquals(JmhFile.SETTINGS_KEYS, List.copyOf(params.keySet()));
+        // whether the endpoint was the simulator: not recorded in these settings, so not among the params
+        assertEquals(JmhFile.SETTINGS_KEYS.subList(0, JmhFile.SETTINGS_KEYS.size() - 1),
+                List.copyOf(params.keySet()));
+        BenchmarkSettings simulated = new BenchmarkSettings("m", 550, 150, 10, 0, 2, 90, 8, Map.of(), "openai",
+                Map.of(), "http://127.0.0.1:1/v1/chat/completions", "llama-2 (built in)", "exact", 7, true, null,
+                true);
+        assertEquals(JmhFile.SETTINGS_KEYS, List.copyOf(JmhFile.settingsParams(simulated).keySet()));
+        assertEquals("true", JmhFile.settingsParams(simulated).get("simulated"));
         assertEquals("https://host:8443/v1/chat/completions?api-key=[REDACTED]&x=1", params.get("endpoint"));
         assertEquals("openai", params.get("llm_api"));
         assertEquals("llama-2 (built in)", params.get("tokenizer"));
