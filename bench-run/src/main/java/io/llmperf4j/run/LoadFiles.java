@@ -68,7 +68,7 @@ final class LoadFiles {
             LevelSummary s = row.summary();
             SaturationVerdict.LevelVerdict v = verdict.levels().get(i);
             Goodput g = row.goodput();
-            levels.add(new SweepFiles.Level(s.level(), plan.loadUnit(), LoadPlan.label(row.settings()), s.successes(),
+            levels.add(new SweepFiles.Level(s.level(), plan.levelUnit(), LoadPlan.label(row.settings()), s.successes(),
                     s.total(), s.failures(), s.total() == 0 ? null : s.failureRate(), num(s.outputTokensPerSecond()),
                     num(s.requestsPerSecond()), g == null ? null : num(g.goodRequestsPerSecond()),
                     g == null ? null : num(g.goodFraction()), num(s.ttftP50Millis()), num(s.ttftP90Millis()),
@@ -84,7 +84,9 @@ final class LoadFiles {
                 level(verdict.ttftRedLineLevel()), level(verdict.firstFailingLevel()),
                 verdict.describe(plan.levelName()), verdict.warnings(), level(verdict.kneeLevel()));
         SaturationRules r = verdict.rules();
-        SweepFiles.Document doc = new SweepFiles.Document(SweepFiles.SCHEMA, model, plan.levelName(), plan.loadUnit(),
+        // the levels' unit as the console's table names it: a rate sweep of sessions (--turns) starts sessions at
+        // each level's rate, so its files say sessions/s, as the search's do; its requests_s still counts requests
+        SweepFiles.Document doc = new SweepFiles.Document(SweepFiles.SCHEMA, model, plan.levelName(), plan.levelUnit(),
                 planned, plan.describe(), plan.warmupText(), new SweepFiles.Rules(100 * r.minThroughputGain(),
                 r.ttftJumpFactor(), r.minSuccessfulSamples()), verdictDoc, stopped, levels,
                 SloVerdicts.sweep(plan, objectives, rows.stream().map(row -> row.summary().level()).toList(),

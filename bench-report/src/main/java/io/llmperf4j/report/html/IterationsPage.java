@@ -67,11 +67,13 @@ final class IterationsPage {
      * the sweep's files (such a sweep keeps no folder per level; the name is the level folder's a sweep without
      * iterations writes, after the base).
      *
-     * @param loadUnit the iterations file's load unit ("concurrency", "req/s")
+     * @param loadUnit the iterations file's load unit ("concurrency", "req/s"; a sweep file's "sessions/s" is a rate
+     *                 too)
      * @param level    the level as the iterations file writes it ("4", "2.5")
      */
     static String levelFileName(String base, String loadUnit, String level) {
-        return base + "_" + ("req/s".equals(loadUnit) ? "rate" : loadUnit) + "_" + level + HtmlReport.FILE_SUFFIX;
+        return base + "_" + (SweepData.openLoopUnit(loadUnit) ? "rate" : loadUnit) + "_" + level
+                + HtmlReport.FILE_SUFFIX;
     }
 
     /**

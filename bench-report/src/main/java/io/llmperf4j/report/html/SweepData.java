@@ -27,6 +27,13 @@ public record SweepData(SweepFiles.Document sweep, List<Level> levels, Path dir,
 
     /** The load unit of a rate sweep (an open loop), whose rows count TTFT and E2E from the intended send. */
     static final String OPEN_LOOP_UNIT = "req/s";
+    /** A rate sweep of sessions' (--turns): its levels start sessions; an open loop too. */
+    static final String SESSIONS_UNIT = "sessions/s";
+
+    /** Whether {@code loadUnit} is a rate's, an open loop's (req/s, or sessions/s for a rate sweep of sessions). */
+    static boolean openLoopUnit(String loadUnit) {
+        return OPEN_LOOP_UNIT.equals(loadUnit) || SESSIONS_UNIT.equals(loadUnit);
+    }
 
     /** The latencies drawn against load, each as p50, p90 and p99. */
     static final List<Metric> LATENCIES = List.of(Metric.TTFT, Metric.TPOT, Metric.ITL, Metric.E2E_LATENCY);
@@ -51,7 +58,7 @@ public record SweepData(SweepFiles.Document sweep, List<Level> levels, Path dir,
             SummaryDocument.StatsJson s = stats(metric);
             if (s == null) {
                 // an open loop's row counts from the intended send: not the summary's figures
-                if (OPEN_LOOP_UNIT.equals(row.loadUnit())) return Double.NaN;
+                if (openLoopUnit(row.loadUnit())) return Double.NaN;
                 // the sweep row keeps TTFT and E2E p50/p90 for levels without a summary
                 Double v = switch (metric) {
                     case TTFT -> p == 50 ? row.ttftP50Ms() : p == 90 ? row.ttftP90Ms() : null;
@@ -164,10 +171,10 @@ public record SweepData(SweepFiles.Document sweep, List<Level> levels, Path dir,
 
     /** A rate sweep: open-loop levels, whose sweep rows count TTFT and E2E from the intended send. */
     boolean openLoop() {
-        return OPEN_LOOP_UNIT.equals(sweep.loadUnit());
+        return openLoopUnit(sweep.loadUnit());
     }
 
-    /** The unit of the load axis, e.g. "concurrency" or "req/s". */
+    /** The unit of the load axis, e.g. "concurrency", "req/s" or "sessions/s". */
     String loadUnit() {
         return sweep.loadUnit() == null ? "" : sweep.loadUnit();
     }

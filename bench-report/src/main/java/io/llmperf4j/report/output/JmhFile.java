@@ -69,10 +69,12 @@ public final class JmhFile {
 
         /**
          * Whether this entry is the level {@code level} of {@code <base>_iterations.csv}'s {@code loadUnit}
-         * ("concurrency", or "req/s", whose param is {@code rate}); levels are compared as numbers.
+         * ("concurrency", or "req/s" or a sweep file's "sessions/s", whose param is {@code rate}); levels are compared
+         * as numbers.
          */
         public boolean isLevel(String loadUnit, String level) {
-            String value = params.get("req/s".equals(loadUnit) ? "rate" : loadUnit);
+            boolean rate = "req/s".equals(loadUnit) || "sessions/s".equals(loadUnit);
+            String value = params.get(rate ? "rate" : loadUnit);
             if (value == null) return false;
             try {
                 return Double.parseDouble(value) == Double.parseDouble(level);

@@ -32,7 +32,8 @@ public final class SweepFiles {
             "server_counters_whole_window", "server_counters_reset");
 
     /**
-     * {@code <base>_sweep.json}.
+     * {@code <base>_sweep.json}. {@code loadUnit} (and each level's): "concurrency", "req/s", or "sessions/s" for a
+     * rate sweep of sessions (--turns), whose levels start sessions (its {@code requestsS} still counts requests).
      *
      * @param slo the sweep's answer to its {@code --slo} objectives; absent without objectives
      */
