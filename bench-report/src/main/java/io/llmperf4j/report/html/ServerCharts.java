@@ -27,6 +27,8 @@ final class ServerCharts {
     private static final double NANOS_PER_SECOND = 1e9;
     /** The metadata key a run with warmup records it under ("4 requests, excluded from every result"). */
     private static final String WARMUP_METADATA = "llmperf4j_warmup";
+    /** The warning raised when the server's token counters and the client's counts differ over the same span. */
+    static final String TOKENS_DIFFER = "SERVER_TOKENS_DIFFER";
 
     private final SummaryDocument summary;
     private final ServerTimeSeries series;
@@ -81,6 +83,7 @@ final class ServerCharts {
         out.append(" Hover a point for its value.</p>\n");
         ServerSideSummary server = summary.server();
         if (server != null) figures(server);
+        if (server != null) tokenCounts(server);
         if (server != null && server.peaksUnobserved()) {
             out.append("<p class=\"note server-peaks-unobserved\">Peak running and waiting requests: not observed ("
                     + Html.esc(server.unobservedPeaksReason()) + ").</p>\n");
@@ -187,6 +190,8 @@ final class ServerCharts {
                     + " s to " + Html.fixed(server.countedToS(), 2) + " s): its counts leave out the rest");
         }
         if (server.countersReset()) parts.add("a counter went back (a restart or reset): its counts are a lower bound");
+        String edges = edgeScrapes(server);
+        if (edges != null) parts.add(edges);
         if (server.prefixCacheHitRate() != null) {
             parts.add("prefix-cache hit rate " + Html.percent(server.prefixCacheHitRate()) + " (from its counters)");
         }
@@ -202,6 +207,54 @@ final class ServerCharts {
         if (parts.isEmpty()) return;
         out.append("<p class=\"caption server-figures\">Server: ").append(Html.esc(String.join("; ", parts)))
                 .append(".</p>\n");
+    }
+
+    /**
+     * How long the exchanges of the two scrapes the counters run between took ("the scrapes its counters run between
+     * took 3.2 ms and 2.9 ms"): the server read its counters at some instant inside each, so its counts are as sharp
+     * as these; null for a summary from before they were recorded.
+     */
+    static String edgeScrapes(ServerSideSummary server) {
+        if (server.openingScrapeS() == null && server.closingScrapeS() == null) return null;
+        return "the scrapes its counters run between took " + scrapeMs(server.openingScrapeS()) + " (opening) and "
+                + scrapeMs(server.closingScrapeS()) + " (closing): it read its counters at some instant inside each";
+    }
+
+    private static String scrapeMs(Double seconds) {
+        return seconds == null ? "not known" : Html.fixed(seconds * 1000, 1) + " ms";
+    }
+
+    /**
+     * The server's token counters beside the client's counts over the same span, the comparison SERVER_TOKENS_DIFFER
+     * judges: output tokens by its generation counter against the tokens the client received (in so many content
+     * events), prompt tokens against the input tokens of the requests whose first token came in the span. Said when
+     * the summary records the client's same-span counts of that comparison (a summary from before it: nothing), and
+     * that they differ when the warning was raised.
+     */
+    private void tokenCounts(ServerSideSummary server) {
+        ServerSideSummary.ClientSameSpan client = server.clientSameSpan();
+        if (server.unknownEngine() || client == null || client.contentEvents() == null && client.promptTokens() == null) {
+            return;
+        }
+        List<String> parts = new java.util.ArrayList<>();
+        if (server.generationTokens() != null) {
+            parts.add("output tokens " + server.generationTokens() + " by its generation counter, "
+                    + Html.fixed(client.outputTokens(), 0) + " received by the client"
+                    + (client.contentEvents() == null ? "" : " in " + client.contentEvents() + " content events"));
+        }
+        if (server.promptTokens() != null && client.promptTokens() != null) {
+            parts.add("prompt tokens " + server.promptTokens() + " by its counter, " + client.promptTokens()
+                    + " by the client (usage where sent, else its tokenizer)");
+        }
+        if (parts.isEmpty()) return;
+        out.append("<p class=\"caption server-token-counts\">Server and client over the counters' span: ")
+                .append(Html.esc(String.join("; ", parts))).append('.');
+        if (summary.warnings() != null && summary.warnings().stream()
+                .anyMatch(w -> TOKENS_DIFFER.equals(w.code()))) {
+            out.append(" <strong class=\"server-tokens-differ\">They differ beyond what the scrapes' exchanges "
+                    + "allow (" + TOKENS_DIFFER + "): the warnings above say why.</strong>");
+        }
+        out.append("</p>\n");
     }
 
     /**

@@ -577,6 +577,13 @@ final class SweepPage {
                             .append(" of the ").append(Html.fixed(server.windowS(), 2)).append(" s window)");
                 }
                 if (server.countersReset()) out.append(" (a counter reset: a lower bound)");
+                String edges = ServerCharts.edgeScrapes(server);
+                if (edges != null) out.append("; ").append(Html.esc(edges));
+                if (s.warnings() != null && s.warnings().stream()
+                        .anyMatch(w -> ServerCharts.TOKENS_DIFFER.equals(w.code()))) {
+                    out.append("; <strong class=\"server-tokens-differ\">its token counters and the client's counts "
+                            + "differ (").append(ServerCharts.TOKENS_DIFFER).append(")</strong>");
+                }
                 if (server.prefixCacheHitRate() != null) {
                     out.append("; prefix-cache hit rate ").append(Html.esc(Html.percent(server.prefixCacheHitRate())));
                 }
