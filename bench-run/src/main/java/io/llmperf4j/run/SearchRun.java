@@ -181,7 +181,7 @@ final class SearchRun {
         List<Path> files = List.of();
         if (resultsDir != null) {
             try {
-                files = SearchFiles.write(resultsDir, LlmperfFileNames.baseName(base), doc);
+                files = SearchFiles.write(resultsDir, LlmperfFileNames.baseName(base), doc, err);
                 // through the folder: a failed --overwrite search's files move to a failed_ folder, and the line
                 // names where they end up
                 folder.announceWritten(err, resultsDir, String.join(", ",

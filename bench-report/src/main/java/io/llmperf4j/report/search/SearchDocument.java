@@ -111,6 +111,21 @@ public record SearchDocument(String schema, String model, String search, String 
             objectives = List.copyOf(objectives);
             warnings = warnings == null ? List.of() : List.copyOf(warnings);
         }
+
+        /** This level with {@code warning} after its own. */
+        public Level withWarning(SummaryDocument.WarningJson warning) {
+            List<SummaryDocument.WarningJson> more = new java.util.ArrayList<>(warnings);
+            more.add(warning);
+            return new Level(index, phase, load, passed, resolved, stop, samples, requestsCompleted, durationS,
+                    requestsS, outputTokS, goodputS, scheduledS, sentS, sendLagP99Ms, bindingObjective, objectives,
+                    clientBehind, resultsDir, more);
+        }
+    }
+
+    /** This search with {@code levels} in place of its own. */
+    public SearchDocument withLevels(List<Level> levels) {
+        return new SearchDocument(schema, model, search, unit, objectives, outcome, capacity, capacityInterval,
+                bindingObjective, goodput, verdict, warnings, settings, levels);
     }
 
     /**

@@ -10,6 +10,7 @@ import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.Writer;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -34,31 +35,67 @@ public final class SearchFiles {
     private SearchFiles() {
     }
 
+    /** The code of a level's warning that its page could not be rebuilt after the search. */
+    public static final String PAGE_NOT_REBUILT = "LEVEL_PAGE_NOT_REBUILT";
+
     /**
-     * Writes the three files into {@code dir}, each whole or absent ({@link WholeFiles#write}); returns them.
+     * Writes the three files into {@code dir}, each whole or absent ({@link WholeFiles#write}); returns them. A level
+     * page that cannot be rebuilt after them is warned of on {@code System.err} ({@link #write(Path, String,
+     * SearchDocument, PrintStream)}).
      *
      * @throws io.llmperf4j.report.output.ResultsNotWrittenException naming the files not written and those kept
      */
     public static List<Path> write(Path dir, String base, SearchDocument doc) throws IOException {
+        return write(dir, base, doc, System.err);
+    }
+
+    /**
+     * Writes the three files into {@code dir}, each whole or absent ({@link WholeFiles#write}), then rebuilds each
+     * level's page; returns the three files. A level page that cannot be rebuilt keeps its first version (whole, in
+     * a plain run's words) and is not silent: a warning line on {@code err} and, as that level's warning
+     * ({@value #PAGE_NOT_REBUILT}), in the search's JSON and page, written again with it.
+     *
+     * @throws io.llmperf4j.report.output.ResultsNotWrittenException naming the files not written and those kept
+     */
+    public static List<Path> write(Path dir, String base, SearchDocument doc, PrintStream err) throws IOException {
         List<Path> files = WholeFiles.write(dir, into -> writeInto(into, dir, base, doc));
-        rebuildLevelPages(dir, base, doc);
-        return files;
+        List<SearchDocument.Level> levels = rebuildLevelPages(dir, base, doc);
+        if (levels.equals(doc.levels())) return files;
+        SearchDocument warned = doc.withLevels(levels);
+        for (SearchDocument.Level level : levels) {
+            level.warnings().stream().filter(w -> PAGE_NOT_REBUILT.equals(w.code()))
+                    .forEach(w -> err.println("llmperf4j: warning: search level " + level.index() + " ("
+                            + doc.search() + " " + SearchHtml.num(level.load()) + "): " + w.message()));
+        }
+        err.flush();
+        return WholeFiles.write(dir, into -> writeInto(into, dir, base, warned));
     }
 
     /**
      * Each level's page again, now that the search's JSON beside it says what the level was: the search's limit and
      * how the search ended it (a level's page, written as the level ended, has a plain run's words: "requests to
-     * complete", "still in flight when the run ended"). A page that cannot be rebuilt keeps its first version.
+     * complete", "still in flight when the run ended"). Returns the levels, each whose page could not be rebuilt
+     * with a {@value #PAGE_NOT_REBUILT} warning (its page keeps its first version).
      */
-    private static void rebuildLevelPages(Path dir, String base, SearchDocument doc) {
+    private static List<SearchDocument.Level> rebuildLevelPages(Path dir, String base, SearchDocument doc) {
+        List<SearchDocument.Level> levels = new ArrayList<>();
         for (SearchDocument.Level level : doc.levels()) {
-            if (levelPage(dir, base, level) == null) continue;
+            String page = levelPage(dir, base, level);
+            if (page == null) {
+                levels.add(level);
+                continue;
+            }
             try {
                 HtmlReport.fromResultsDir(dir.resolve(level.resultsDir()));
+                levels.add(level);
             } catch (IOException | RuntimeException e) {
-                // the level's own page stays as the level wrote it: whole, in a plain run's words
+                String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+                levels.add(level.withWarning(new SummaryDocument.WarningJson(PAGE_NOT_REBUILT, "its page " + page
+                        + " could not be rebuilt after the search (" + why + "): it keeps the version "
+                        + "written as the level ended, in a plain run's words (no search limit, no search ending)")));
             }
         }
+        return levels;
     }
 
     /** Writes into {@code dir} (a staging folder) the files of the search in {@code searchDir}. */
