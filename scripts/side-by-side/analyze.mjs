@@ -7,6 +7,11 @@
 //   ref.proc.jsonl, l4j/ (llmperf4j's --results-dir), l4j.proc.jsonl and server.busy.jsonl (the server's event-loop
 //   busy periods, loop-busy.mjs; runs older than it have none, and their split rows show '–'); SCENARIO: only these
 //   (default: all).
+//   Runs with server.sockets.jsonl (the server's connections) and server.proc.jsonl (procwatch of the server) also get
+//   a second table, what each client made the server do over its run: per request and per 1,000 chunks, the reads,
+//   bytes and headers of its requests, the timer callbacks, socket writes, writes the kernel did not take whole and
+//   'drain' events of its answers, its connections, the loop's callbacks and turns, and the server's loop thread's
+//   CPU time, time waiting for a CPU and context switches next to the client's threads' (issue 15).
 // Also writes RUN_DIR/figures.json (every figure, unrounded; per scenario also the server's loop figures from its busy
 // log: periods, and per gap between two the time outside its callbacks and its poll) and RUN_DIR/table.md.
 //
@@ -143,6 +148,13 @@ function busyPeriods(file) {
   return byWorker;
 }
 
+/** The number of callbacks in each busy period by worker, in the periods' order (empty for older logs). */
+function periodCallbacks(file) {
+  const byWorker = new Map();
+  for (const line of readJsonl(file)) byWorker.set(line.worker, line.callbacksPerPeriod ?? []);
+  return byWorker;
+}
+
 /**
  * The server's own figures from its busy log: periods and callbacks, and per gap between two periods the time its
  * loop spent neither in a stamped callback nor blocked in its poll (libuv's own code, the socket reads, waking
@@ -210,21 +222,102 @@ function insidePeriod(periods, t) {
   return lo < periods.length / 3 && periods[lo * 3] <= t;
 }
 
-/** The client's CPU ticks at time t, interpolated between procwatch samples. */
-function cpuAt(samples, t) {
+/** A procwatch counter (value(sample), a number or NaN) at time t, interpolated between samples. */
+function counterAt(samples, t, value) {
   if (samples.length === 0) return NaN;
-  if (t <= samples[0].t) return samples[0].cpu;
+  if (t <= samples[0].t) return value(samples[0]);
   for (let i = 1; i < samples.length; i++) {
     if (samples[i].t >= t) {
       const a = samples[i - 1];
       const b = samples[i];
-      return a.cpu + ((b.cpu - a.cpu) * (t - a.t)) / (b.t - a.t);
+      return value(a) + ((value(b) - value(a)) * (t - a.t)) / (b.t - a.t);
     }
   }
-  return samples[samples.length - 1].cpu;
+  return value(samples[samples.length - 1]);
 }
 
-function clientFigures(records, server, procFile, clkTck, busy) {
+/** The client's CPU ticks at time t, interpolated between procwatch samples. */
+const cpuAt = (samples, t) => counterAt(samples, t, (s) => s.cpu);
+
+/** How much a procwatch counter grew over [from, to]. */
+const grewBy = (samples, from, to, value) => counterAt(samples, to, value) - counterAt(samples, from, value);
+
+/** The main thread's scheduler counts (procwatch's main), field i; NaN when the samples have none. */
+const mainCount = (i) => (s) => (s.main ? s.main[i] : NaN);
+
+/** The scheduler counts summed over a client's threads whose name matches (procwatch --threads), field i. */
+const threadsCount = (i, match) => (s) => (s.byName ? Object.entries(s.byName)
+  .filter(([name]) => match(name)).reduce((sum, [, c]) => sum + c[i], 0) : NaN);
+
+/**
+ * What serving this client made the server do, per request and per chunk (issue 15: its loop ran its callbacks a
+ * larger share of llmperf4j's run than of the reference client's). From the server's own counts of each joined
+ * request (intake, timer batches, writes that the kernel did not take whole, drains), its connection log (opens
+ * and closes inside the client's run, by whom), its busy log (callbacks and busy time inside the client's run), and
+ * procwatch's samples of the server's loop thread (CPU time, time runnable but waiting for a CPU, context switches)
+ * and of the client's threads, over the client's run (first start -> last content).
+ */
+function serverWork(joined, windowStart, windowEnd, chunks, busy, callbacks, sockets, serverProc, clientProc) {
+  const n = joined.length;
+  const sum = (f) => joined.reduce((total, { s }) => total + (f(s) ?? 0), 0);
+  const inWindow = (t) => t >= windowStart && t <= windowEnd;
+  const ids = new Set(joined.map(({ s }) => s.id));
+  const mine = sockets.filter((k) => ids.has(k.firstId) || ids.has(k.lastId));
+  let callbacksInWindow = 0;
+  let periodsInWindow = 0;
+  for (const [worker, periods] of busy) {
+    const counts = callbacks.get(worker) ?? [];
+    for (let k = 0; k < periods.length; k += 3) {
+      if (!inWindow(periods[k])) continue;
+      periodsInWindow++;
+      callbacksInWindow += counts[k / 3] ?? NaN;
+    }
+  }
+  const busyMicros = [...busy.values()].reduce((total, p) => total + splitSpan(p, windowStart, windowEnd).busy, 0);
+  const windowMicros = windowEnd - windowStart;
+  const server = (i) => grewBy(serverProc, windowStart, windowEnd, mainCount(i));
+  const threadSamples = clientProc.filter((x) => x.byName); // every fifth sample has them
+  const clientAll = (i) => grewBy(threadSamples, windowStart, windowEnd, threadsCount(i, () => true));
+  // the thread that reads the responses: llmperf4j's I/O threads, the reference client's (Node's) main thread
+  const clientReader = (i) => grewBy(threadSamples, windowStart, windowEnd,
+    threadsCount(i, (name) => name === 'llmperf4j-io' || name === 'node'));
+  const requestsWithIntake = joined.filter(({ s }) => s.dataEvents !== undefined).length;
+  return {
+    requests: n, chunks, windowMicros,
+    perRequest: {
+      dataEvents: sum((s) => s.dataEvents) / requestsWithIntake,
+      requestBytes: sum((s) => s.requestBytes) / requestsWithIntake,
+      headerBytes: sum((s) => s.headerBytes) / requestsWithIntake,
+      headerCount: sum((s) => s.headerCount) / requestsWithIntake,
+      notable: joined.filter(({ s }) => s.notable).length,
+      batches: sum((s) => s.batches) / requestsWithIntake,
+      writes: sum((s) => s.writes) / n,
+      writesQueued: sum((s) => s.writesQueued) / requestsWithIntake,
+      drains: sum((s) => s.drains) / requestsWithIntake,
+      writeMicros: sum((s) => s.writeMicros) / n,
+    },
+    queuedMaxBytes: summary(joined.filter(({ s }) => s.queuedMax !== undefined).map(({ s }) => s.queuedMax)),
+    sockets: {
+      carried: mine.length,
+      openedInRun: mine.filter((k) => inWindow(k.opened)).length,
+      closedInRun: mine.filter((k) => k.closed >= 0 && inWindow(k.closed)).length,
+      closedBy: Object.fromEntries(['client', 'server', 'error', 'open'].map((by) => [by,
+        mine.filter((k) => k.by === by).length])),
+      bytesReadPerRequest: mine.reduce((t, k) => t + k.bytesRead, 0) / mine.reduce((t, k) => t + k.requests, 0),
+      dataEventsPerRequest: mine.reduce((t, k) => t + k.dataEvents, 0) / mine.reduce((t, k) => t + k.requests, 0),
+    },
+    loop: { periods: periodsInWindow, callbacks: callbacksInWindow, busyMicros,
+      busyPercent: (100 * busyMicros) / (busy.size * windowMicros) },
+    serverThread: { onCpuMicros: server(0) / 1000, waitingMicros: server(1) / 1000, ran: server(2),
+      voluntary: server(3), involuntary: server(4) },
+    clientThreads: { onCpuMicros: clientAll(0) / 1000, waitingMicros: clientAll(1) / 1000, ran: clientAll(2),
+      voluntary: clientAll(3), involuntary: clientAll(4) },
+    clientReader: { onCpuMicros: clientReader(0) / 1000, waitingMicros: clientReader(1) / 1000, ran: clientReader(2),
+      voluntary: clientReader(3), involuntary: clientReader(4) },
+  };
+}
+
+function clientFigures(records, server, procFile, clkTck, busy, serverRun) {
   const byId = new Map(server.map((s) => [s.id, s]));
   const joined = [];
   let failed = 0;
@@ -269,6 +362,8 @@ function clientFigures(records, server, procFile, clkTck, busy) {
   const serverBusyPercent = busy.size === 0 || joined.length === 0 ? NaN : (100 * [...busy.values()]
     .reduce((sum, periods) => sum + splitSpan(periods, windowStart, windowEnd).busy, 0))
     / (busy.size * (windowEnd - windowStart));
+  const work = serverRun.sockets === null ? null : serverWork(joined, windowStart, windowEnd, chunks, busy,
+    serverRun.callbacks, serverRun.sockets, serverRun.proc, proc);
   const last = proc[proc.length - 1];
   // the largest VmHWM seen: a sample taken while the process exits (a zombie) has none (-1), and may be the last
   const hwms = proc.map((p) => p.hwm).filter((kb) => kb >= 0);
@@ -292,7 +387,7 @@ function clientFigures(records, server, procFile, clkTck, busy) {
     turnaround: summary(turnarounds),
     serverWriteMicros: summary(joined.filter(({ s }) => s.nth > 1 && s.writes > 0)
       .map(({ s }) => s.writeMicros / s.writes)),
-    windowS, chunks, chunksPerS: chunks / windowS, serverBusyPercent,
+    windowS, chunks, chunksPerS: chunks / windowS, serverBusyPercent, serverWork: work,
     cpuPercentInWindow: ((cpuAt(proc, windowEnd) - cpuAt(proc, windowStart)) / clkTck / windowS) * 100,
     cpuSecondsWhole: last ? last.cpu / clkTck : NaN,
     peakRssMb: hwms.length ? Math.max(...hwms) / 1024 : NaN,
@@ -316,7 +411,68 @@ const pair = (s) => (s.n === 0 ? '–' : `${ms(s.p50)} / ${ms(s.p99)}`);
 const pairUs = (s) => (s.n === 0 ? '–' : `${s.p50.toFixed(1)} / ${s.p99.toFixed(1)}`);
 
 const rows = [];
+const workRows = [];
 const figures = {};
+
+/**
+ * The rows of the server's-work table for one scenario: each count per request and per 1,000 chunks (or per chunk),
+ * llmperf4j's next to the reference client's, and the ratio of the first figure.
+ */
+function serverWorkRows(label, a, b) {
+  const out = [];
+  const num = (v, digits = 2) => (Number.isNaN(v) ? '–' : Math.abs(v) >= 100 ? grouped(v) : v.toFixed(digits));
+  const row = (figure, f, show) => {
+    const x = f(a);
+    const y = f(b);
+    out.push(`| ${label} | ${figure} | ${show(x)} | ${show(y)} | ${ratio(x[0], y[0])} |`);
+  };
+  const both = (v) => `${num(v[0])} / ${num(v[1])}`;
+  const one = (v) => num(v[0]);
+  const perReqK = (count) => (w) => [count(w) / w.requests, (1000 * count(w)) / w.chunks];
+  const perChunk = (micros) => (w) => [micros(w) / w.chunks];
+  row('requests / content chunks in the run (first start → last content)', (w) => [w.requests, w.chunks], both);
+  row('\'data\' events per request (the reads that carried its bytes) / bytes per event',
+    (w) => [w.perRequest.dataEvents, w.perRequest.requestBytes / w.perRequest.dataEvents], both);
+  row('request bytes / of which head (request line and headers)', (w) => [w.perRequest.requestBytes,
+    w.perRequest.headerBytes], both);
+  row('headers per request / requests with Transfer-Encoding, Expect or Connection',
+    (w) => [w.perRequest.headerCount, w.perRequest.notable], both);
+  row('timer callbacks writing its chunks, per request / per 1,000 chunks', perReqK((w) => w.perRequest.batches
+    * w.requests), both);
+  row('socket writes, per request / per 1,000 chunks', perReqK((w) => w.perRequest.writes * w.requests), both);
+  row('writes the kernel did not take whole (returned false), per request / per 1,000 chunks',
+    perReqK((w) => w.perRequest.writesQueued * w.requests), both);
+  row('\'drain\' events, per request / per 1,000 chunks', perReqK((w) => w.perRequest.drains * w.requests), both);
+  row('most bytes Node held for the socket after a write, p50 / p99 of requests',
+    (w) => [w.queuedMaxBytes.p50, w.queuedMaxBytes.p99], both);
+  row('server\'s time inside its socket writes, µs per chunk', perChunk((w) => w.perRequest.writeMicros * w.requests),
+    one);
+  row('connections that carried its requests / opened in the run / closed in the run',
+    (w) => [w.sockets.carried, w.sockets.openedInRun, w.sockets.closedInRun], (v) => v.map((x) => num(x, 0))
+      .join(' / '));
+  row('bytes the server read per request / \'data\' events per request, over those connections (warm-ups included)',
+    (w) => [w.sockets.bytesReadPerRequest, w.sockets.dataEventsPerRequest], both);
+  row('loop callbacks in the run, per request / per 1,000 chunks', perReqK((w) => w.loop.callbacks), both);
+  row('busy periods (loop turns) in the run, per request / per 1,000 chunks', perReqK((w) => w.loop.periods), both);
+  row('server\'s loop in its callbacks (wall clock), µs per chunk / % of the run',
+    (w) => [w.loop.busyMicros / w.chunks, w.loop.busyPercent], both);
+  row('server\'s loop thread on a CPU, µs per chunk / % of the run',
+    (w) => [w.serverThread.onCpuMicros / w.chunks, (100 * w.serverThread.onCpuMicros) / w.windowMicros], both);
+  row('server\'s loop thread runnable but waiting for a CPU, µs per chunk / % of the run',
+    (w) => [w.serverThread.waitingMicros / w.chunks, (100 * w.serverThread.waitingMicros) / w.windowMicros], both);
+  row('server\'s loop thread: involuntary switches (preempted) / voluntary (slept), per 1,000 chunks',
+    (w) => [(1000 * w.serverThread.involuntary) / w.chunks, (1000 * w.serverThread.voluntary) / w.chunks], both);
+  row('client\'s reading thread (llmperf4j-io, or Node\'s main): voluntary switches (slept) / involuntary '
+    + '(preempted), per 1,000 chunks', (w) => [(1000 * w.clientReader.voluntary) / w.chunks,
+    (1000 * w.clientReader.involuntary) / w.chunks], both);
+  row('client\'s reading thread: on a CPU / runnable but waiting, µs per chunk',
+    (w) => [w.clientReader.onCpuMicros / w.chunks, w.clientReader.waitingMicros / w.chunks], both);
+  row('client\'s threads, all: voluntary / involuntary switches, per 1,000 chunks',
+    (w) => [(1000 * w.clientThreads.voluntary) / w.chunks, (1000 * w.clientThreads.involuntary) / w.chunks], both);
+  row('client\'s threads, all: on a CPU / runnable but waiting, µs per chunk',
+    (w) => [w.clientThreads.onCpuMicros / w.chunks, w.clientThreads.waitingMicros / w.chunks], both);
+  return out;
+}
 const scenarios = fs.readdirSync(run)
   .filter((d) => fs.existsSync(path.join(run, d, 'meta.json')) && (!only || only.includes(d)))
   .map((d) => ({ dir: path.join(run, d), meta: JSON.parse(fs.readFileSync(path.join(run, d, 'meta.json'), 'utf8')) }))
@@ -327,8 +483,13 @@ for (const { dir, meta } of scenarios) {
   const l4jRecords = llmperf4jRecords(path.join(dir, 'l4j'));
   const refRecords = referenceRecords(path.join(dir, 'ref.jsonl'));
   const busy = busyPeriods(path.join(dir, 'server.busy.jsonl'));
-  const l4j = clientFigures(l4jRecords, server, path.join(dir, 'l4j.proc.jsonl'), meta.clkTck, busy);
-  const ref = clientFigures(refRecords, server, path.join(dir, 'ref.proc.jsonl'), meta.clkTck, busy);
+  // runs older than the socket log have none of the server's work figures
+  const socketLog = path.join(dir, 'server.sockets.jsonl');
+  const serverRun = { callbacks: periodCallbacks(path.join(dir, 'server.busy.jsonl')),
+    sockets: fs.existsSync(socketLog) ? readJsonl(socketLog) : null,
+    proc: readJsonl(path.join(dir, 'server.proc.jsonl')) };
+  const l4j = clientFigures(l4jRecords, server, path.join(dir, 'l4j.proc.jsonl'), meta.clkTck, busy, serverRun);
+  const ref = clientFigures(refRecords, server, path.join(dir, 'ref.proc.jsonl'), meta.clkTck, busy, serverRun);
   if (meta.kind === 'open') {
     l4j.sendLag = l4jRecords.some((r) => r.intended !== undefined) ? sendLag(l4jRecords)
       : summarySendLag(path.join(dir, 'l4j'));
@@ -404,6 +565,9 @@ for (const { dir, meta } of scenarios) {
     p('send side, all requests', l4j.send.all, ref.send.all);
     p('receive side, all requests', l4j.receive.all, ref.receive.all);
   }
+  if (l4j.serverWork && ref.serverWork && (meta.kind === 'latency' || meta.kind === 'ceiling')) {
+    workRows.push(...serverWorkRows(label, l4j.serverWork, ref.serverWork));
+  }
   if (meta.rss) {
     add('peak RSS (VmHWM), MB', l4j.peakRssMb.toFixed(1), ref.peakRssMb.toFixed(1),
       ratio(l4j.peakRssMb, ref.peakRssMb));
@@ -415,7 +579,10 @@ for (const { dir, meta } of scenarios) {
 
 const table = ['Latencies: p50 / p99 (requests). Ratio: llmperf4j ÷ reference client, same run.', '',
   '| scenario | figure | llmperf4j | reference client | ratio |',
-  '|---|---|---|---|---|', ...rows].join('\n') + '\n';
+  '|---|---|---|---|---|', ...rows].join('\n') + '\n'
+  + (workRows.length === 0 ? '' : ['', 'What each client made the reference server do, over the client\'s run. '
+    + 'Ratio: of the first figure.', '', '| scenario | figure | llmperf4j | reference client | ratio |',
+  '|---|---|---|---|---|', ...workRows].join('\n') + '\n');
 fs.writeFileSync(path.join(run, 'table.md'), table);
 fs.writeFileSync(path.join(run, 'figures.json'), JSON.stringify(figures, null, 2) + '\n');
 process.stdout.write(table);

@@ -10,8 +10,9 @@
 // last callback's end; what the loop does outside the stamped callbacks before it blocks, and between the end of a
 // blocking wait and the first callback (libuv's socket reads), is in no period. Per period three numbers: start,
 // end (epoch µs) and the loop's idle time at its start (µs since the process started), so the analysis can bound
-// how much of each gap the loop spent blocked in its poll. The cost is three clock reads per callback (about 50 ns
-// each on this machine, quiet), raw performance.now() values held in an array and converted when written, at exit.
+// how much of each gap the loop spent blocked in its poll; and per period the number of callbacks it ran. The cost
+// is three clock reads per callback (about 50 ns each on this machine, quiet), raw performance.now() values held in
+// an array and converted when written, at exit.
 import { performance } from 'node:perf_hooks';
 import { epochMicrosAt } from './clock.mjs';
 
@@ -19,6 +20,8 @@ export class LoopBusyLog {
   constructor() {
     /** start, end (performance.now() ms), idle at start (ms): three numbers per period, in order. */
     this.periods = [];
+    /** Callbacks run in each period, in the same order. */
+    this.counts = [];
     this.callbacks = 0;
     this.lastIdle = -1;
     this.depth = 0;
@@ -43,8 +46,10 @@ export class LoopBusyLog {
     const idle = performance.nodeTiming.idleTime;
     if (idle !== this.lastIdle) {
       this.periods.push(start, start, idle);
+      this.counts.push(0);
       this.lastIdle = idle;
     }
+    this.counts[this.counts.length - 1]++;
   }
 
   end() {
@@ -62,6 +67,6 @@ export class LoopBusyLog {
       out[i + 2] = p[i + 2] * 1000;
     }
     return JSON.stringify({ worker, fields: ['start', 'end', 'idleAtStart'], callbacks: this.callbacks,
-      periods: out });
+      periods: out, callbacksPerPeriod: this.counts });
   }
 }

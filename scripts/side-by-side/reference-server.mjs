@@ -11,6 +11,17 @@
 // and last (epoch µs just before writing the first and the last content chunk), chunks (content chunks written),
 // writes and writeMicros (its socket writes, head included, and the time spent inside them: on loopback a write to a
 // reader asleep in epoll wakes it inside the call, and the scheduler may run the reader on this core first).
+// Also per request, what it cost the loop (issue 15, to compare what two clients make this server do): dataEvents and
+// requestBytes (the 'data' callbacks that carried its bytes and how many: headers and body in one write or several),
+// headerBytes and headerCount, notable (the Transfer-Encoding, Expect and Connection headers it had, when any),
+// batches (the timer callbacks that wrote its chunks), writesQueued (writes that returned false: the kernel's
+// socket buffer was full, so Node queued the rest and finishes it on a later turn) and queuedMax (the most bytes
+// Node held for the socket after a write), drains ('drain' events while it streamed).
+//
+// With --socket-log F it appends one JSON line per connection when it closes or the server stops: sock, opened and
+// closed (epoch µs; closed -1 when still open at the end), by ('client' when the client ended it, 'server', 'error',
+// 'open'), requests, the first and last request's X-Request-Id (to tell which client it served), dataEvents,
+// bytesRead and bytesWritten (Node's counters), drains.
 //
 // With --busy-log F it also stamps its event loop's busy periods (loop-busy.mjs: the start and end of each run of its
 // callbacks between two waits in its poll, on the same clock as recv) and appends them to F as one JSON line when it
@@ -23,7 +34,7 @@
 //
 // Usage: node reference-server.mjs [--port 0] [--port-file F] [--log F] [--ttft-ms 50] [--itl-ms 10]
 //          [--output-tokens N (default: the request's max_tokens, else 256)] [--events-per-write 1] [--workers 1]
-//          [--busy-log F]
+//          [--busy-log F] [--socket-log F]
 import cluster from 'node:cluster';
 import net from 'node:net';
 import fs from 'node:fs';
@@ -32,7 +43,7 @@ import { LoopBusyLog } from './loop-busy.mjs';
 
 const args = parseArgs(process.argv.slice(2), {
   port: '0', 'port-file': '', log: '', 'ttft-ms': '50', 'itl-ms': '10', 'output-tokens': '', 'events-per-write': '1',
-  workers: '1', 'busy-log': '',
+  workers: '1', 'busy-log': '', 'socket-log': '',
 });
 const workers = Math.max(1, Number(args.workers));
 const primaryOnly = workers > 1 && cluster.isPrimary; // hands out connections, serves and logs none
@@ -62,6 +73,9 @@ const fixedTokens = args['output-tokens'] === '' ? null : Number(args['output-to
 const perWrite = Math.max(1, Number(args['events-per-write']));
 const logFd = args.log && !primaryOnly ? fs.openSync(args.log, 'a') : null;
 const busyLog = args['busy-log'] && !primaryOnly ? new LoopBusyLog() : null;
+const socketLines = args['socket-log'] && !primaryOnly ? [] : null;
+/** The socket log line makers of the connections still open, for the socket log at exit. */
+const openSockets = new Set();
 /** A callback the loop runs, stamped into the busy log when there is one. */
 const stamped = busyLog ? (fn) => busyLog.stamped(fn) : (fn) => fn;
 
@@ -138,12 +152,16 @@ function respond(socket, request, recv, done) {
     body.stream_options?.include_usage === true);
   const fullBatch = httpChunk(ev.content.repeat(perWrite));
   const entry = { id: request.headers['x-request-id'] ?? null, sock: socket.sockId, nth: socket.requests,
-    recv, first: -1, last: -1, chunks: 0, writes: 0, writeMicros: 0 };
+    recv, first: -1, last: -1, chunks: 0, writes: 0, writeMicros: 0, ...request.intake, batches: 0,
+    writesQueued: 0, queuedMax: 0, drains: 0 };
+  const drainsBefore = socket.drains;
   const timedWrite = (bytes) => {
     const before = nowMicros();
     const flowing = socket.write(bytes);
     entry.writeMicros += nowMicros() - before;
     entry.writes++;
+    if (!flowing) entry.writesQueued++;
+    if (socket.writableLength > entry.queuedMax) entry.queuedMax = socket.writableLength;
     return flowing;
   };
   timedWrite(HEAD);
@@ -151,6 +169,7 @@ function respond(socket, request, recv, done) {
 
   const writeBatch = () => {
     if (socket.destroyed) return finish(false);
+    entry.batches++;
     const n = Math.min(perWrite, tokens - written);
     const lastBatch = written + n === tokens;
     let payload;
@@ -173,6 +192,7 @@ function respond(socket, request, recv, done) {
   const nextBatch = stamped(writeBatch);
   const finish = (complete) => {
     if (!complete) entry.aborted = true;
+    entry.drains = socket.drains - drainsBefore; // the last write's drain, if any, comes after: not counted
     log(entry);
     done();
   };
@@ -194,6 +214,14 @@ function onConnection(socket) {
   socket.setNoDelay(true);
   socket.sockId = sockPrefix + (++sockets);
   socket.requests = 0;
+  socket.drains = 0;
+  const opened = nowMicros();
+  let dataEvents = 0; // on this connection
+  let firstId = null;
+  let lastId = null;
+  let endedBy = 'open';
+  // the 'data' callbacks of the request being read: from the first byte after the previous request was whole
+  let intakeEvents = 0;
   let pending = Buffer.alloc(0);
   const queue = [];
   let busy = false;
@@ -205,8 +233,12 @@ function onConnection(socket) {
     socket.requests++;
     const done = () => {
       busy = false;
-      if (request.close) socket.end();
-      else next();
+      if (request.close) {
+        endedBy = 'server';
+        socket.end();
+      } else {
+        next();
+      }
     };
     if (request.method === 'GET' && request.path.endsWith('/models')) {
       const body = JSON.stringify({ object: 'list', data: [{ id: 'reference', object: 'model' }] });
@@ -222,6 +254,8 @@ function onConnection(socket) {
 
   socket.on('data', stamped((data) => {
     const recv = nowMicros();
+    dataEvents++;
+    intakeEvents++;
     pending = pending.length === 0 ? data : Buffer.concat([pending, data]);
     for (;;) {
       const end = pending.indexOf(HEADER_END);
@@ -234,6 +268,7 @@ function onConnection(socket) {
         if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
       }
       if (headers['transfer-encoding']) {
+        endedBy = 'server';
         socket.end('HTTP/1.1 411 Length Required\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
         return;
       }
@@ -242,11 +277,36 @@ function onConnection(socket) {
       const body = pending.subarray(end + 4, end + 4 + length);
       pending = pending.subarray(end + 4 + length);
       const close = (headers.connection ?? '').toLowerCase() === 'close';
-      queue.push({ request: { method, path: target.split('?')[0], headers, body, close }, recv });
+      const intake = { dataEvents: intakeEvents, requestBytes: end + 4 + length, headerBytes: end + 4,
+        headerCount: lines.length - 1 };
+      const notable = ['transfer-encoding', 'expect', 'connection'].filter((h) => h in headers);
+      if (notable.length > 0) intake.notable = Object.fromEntries(notable.map((h) => [h, headers[h]]));
+      // a 'data' event that also carried the next request's first bytes counts for both
+      intakeEvents = pending.length > 0 ? 1 : 0;
+      firstId ??= headers['x-request-id'] ?? null;
+      lastId = headers['x-request-id'] ?? null;
+      queue.push({ request: { method, path: target.split('?')[0], headers, body, close, intake }, recv });
       next();
     }
   }));
-  socket.on('error', () => {});
+  // unstamped: they run on the loop too, but once per connection or per queued write
+  socket.on('drain', () => socket.drains++);
+  socket.on('end', () => {
+    if (endedBy === 'open') endedBy = 'client';
+  });
+  socket.on('error', () => {
+    if (endedBy === 'open') endedBy = 'error';
+  });
+  const line = (closed) => JSON.stringify({ sock: socket.sockId, opened, closed, by: endedBy,
+    requests: socket.requests, firstId, lastId, dataEvents, bytesRead: socket.bytesRead,
+    bytesWritten: socket.bytesWritten, drains: socket.drains });
+  if (socketLines !== null) {
+    openSockets.add(line);
+    socket.on('close', () => {
+      openSockets.delete(line);
+      socketLines.push(line(nowMicros()));
+    });
+  }
 }
 
 if (!primaryOnly) serve();
@@ -267,6 +327,10 @@ function serve() {
       fs.closeSync(logFd);
     }
     if (busyLog) fs.appendFileSync(args['busy-log'], busyLog.line(sockPrefix) + '\n');
+    if (socketLines !== null) {
+      for (const line of openSockets) socketLines.push(line(-1));
+      if (socketLines.length > 0) fs.appendFileSync(args['socket-log'], socketLines.join('\n') + '\n');
+    }
     process.exit(0);
   };
   process.on('SIGTERM', stop);

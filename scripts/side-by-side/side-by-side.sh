@@ -4,7 +4,9 @@
 # request, when it wrote the first and the last content chunk, and its event loop's busy periods. Prints the TTFT
 # error split into send and receive side (the send side also into the client's own part, the time the server was
 # busy and the rest), the stream ceiling with client CPU, peak RSS, and an open loop's send lag, each llmperf4j figure
-# as a ratio to the reference client's from the same run, as a Markdown table for BENCHMARKS.md.
+# as a ratio to the reference client's from the same run, as a Markdown table for BENCHMARKS.md; then a second table of
+# what each client made the server do (its counts per request and per chunk, its loop thread's CPU time and context
+# switches, procwatch on the server too).
 #
 # Usage: scripts/side-by-side/side-by-side.sh [--quick] [--only s1,s32,s256,ceiling,open,s1024,s4096] [--out DIR]
 #          [--pin SERVER_CPUS:CLIENT_CPUS] [--server-workers N]
@@ -34,7 +36,7 @@ while [ $# -gt 0 ]; do
     --out) out="${2:?--out needs a folder}"; shift 2 ;;
     --pin) pin="${2:?--pin needs SERVER_CPUS:CLIENT_CPUS}"; shift 2 ;;
     --server-workers) server_workers="${2:?--server-workers needs a number}"; shift 2 ;;
-    -h|--help) sed -n '2,19s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    -h|--help) sed -n '2,21s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) echo "side-by-side: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -90,14 +92,24 @@ exec 3>&2 # the script's own stderr, for the message below even while a step's o
 trap 'echo "side-by-side: interrupted" >&3; exit 130' INT TERM
 
 server_pid=""
+server_watch=""
 port=""
 start_server() { # dir, then the server's flags; sets port and server_pid
   local dir="$1"; shift
   rm -f "$dir/port"
   "${server_pin[@]}" node "$here/reference-server.mjs" --port 0 --port-file "$dir/port" --log "$dir/server.jsonl" \
-    --busy-log "$dir/server.busy.jsonl" --workers "$server_workers" "$@" 2>>"$dir/server.err" &
+    --busy-log "$dir/server.busy.jsonl" --socket-log "$dir/server.sockets.jsonl" --workers "$server_workers" "$@" \
+    2>>"$dir/server.err" &
   server_pid=$!
   started+=("$server_pid")
+  # its CPU time and its loop thread's scheduling, for each client's window (one process: the primary of several
+  # serves nothing)
+  server_watch=""
+  if [ "$server_workers" = 1 ]; then
+    node "$here/procwatch.mjs" "$server_pid" "$dir/server.proc.jsonl" &
+    server_watch=$!
+    started+=("$server_watch")
+  fi
   local i
   for i in $(seq 1 100); do
     [ -s "$dir/port" ] && break
@@ -111,6 +123,10 @@ stop_server() {
   kill "$server_pid" 2>/dev/null || true
   wait "$server_pid" 2>/dev/null || true
   forget "$server_pid"
+  if [ -n "$server_watch" ]; then
+    wait "$server_watch" 2>/dev/null || true
+    forget "$server_watch"
+  fi
 }
 
 measured() { # name of the CPU/memory file (without .proc.jsonl), then the command: runs it with procwatch on it
@@ -118,7 +134,7 @@ measured() { # name of the CPU/memory file (without .proc.jsonl), then the comma
   "$@" &
   local pid=$!
   started+=("$pid")
-  node "$here/procwatch.mjs" "$pid" "$proc.proc.jsonl" &
+  node "$here/procwatch.mjs" "$pid" "$proc.proc.jsonl" --threads &
   local watch=$!
   started+=("$watch")
   local rc=0
