@@ -12,6 +12,9 @@
 //   bytes and headers of its requests, the timer callbacks, socket writes, writes the kernel did not take whole and
 //   'drain' events of its answers, its connections, the loop's callbacks and turns, and the server's loop thread's
 //   CPU time, time waiting for a CPU and context switches next to the client's threads' (issue 15).
+//   When llmperf4j's output (l4j.out) says its client warm-up stopped at its time bound before the JIT compilers
+//   settled (ClientWarmup's notice, on a busy machine), the table says so and a warning goes to stderr: that run
+//   compiled the client's read path inside its window, so its client costs more CPU per chunk than a settled one.
 // Also writes RUN_DIR/figures.json (every figure, unrounded; per scenario also the server's loop figures from its busy
 // log: periods, and per gap between two the time outside its callbacks and its poll) and RUN_DIR/table.md.
 //
@@ -75,6 +78,18 @@ function parseCsv(text) {
   }
   if (field !== '' || row.length) { row.push(field); rows.push(row); }
   return rows;
+}
+
+/**
+ * How llmperf4j's client warm-up ended, from its output: settled false (with its requests) when it printed that it
+ * stopped at its time bound before the JIT compilers settled (on a busy machine), true when it printed no such notice,
+ * null without an output file.
+ */
+function warmupOutcome(file) {
+  if (!fs.existsSync(file)) return { settled: null };
+  const stopped = fs.readFileSync(file, 'utf8')
+    .match(/client warm-up: stopped at its \d+ s bound after ([\d,]+) requests/);
+  return stopped ? { settled: false, requests: stopped[1] } : { settled: true };
 }
 
 /** llmperf4j's records as {id, start, first, last, ok} in epoch µs: its journal, else its requests CSV. */
@@ -495,7 +510,13 @@ for (const { dir, meta } of scenarios) {
       : summarySendLag(path.join(dir, 'l4j'));
     ref.sendLag = sendLag(refRecords);
   }
+  l4j.warmup = warmupOutcome(path.join(dir, 'l4j.out'));
   figures[meta.name] = { meta, llmperf4j: l4j, reference: ref, server: serverLoopFigures(busy) };
+  if (l4j.warmup.settled === false) {
+    process.stderr.write(`analyze: ${meta.name}: llmperf4j's client warm-up stopped at its time bound after `
+      + `${l4j.warmup.requests} requests, before the JIT compilers settled: its run compiled inside its window `
+      + '(more client CPU per chunk, a compiler thread beside the server): not a settled client\'s figures\n');
+  }
   for (const [client, x] of [['llmperf4j', l4j], ['reference client', ref]]) {
     const n = x.sendSplit.busy.n;
     if (n > 0 && x.sendSplit.receiptsInsideAPeriod < n) {
@@ -506,6 +527,10 @@ for (const { dir, meta } of scenarios) {
   }
   const label = meta.label;
   const add = (figure, a, b, r) => rows.push(`| ${label} | ${figure} | ${a} | ${b} | ${r} |`);
+  if (l4j.warmup.settled === false) {
+    add('client warm-up (llmperf4j\'s, before its run)', `stopped at its time bound after ${l4j.warmup.requests} `
+      + 'requests, not settled: compiled inside the run', '–', '');
+  }
   const p = (name, a, b, unit = 'ms', show = pair) => add(`${name}, ${unit}`, `${show(a)} (${a.n})`,
     `${show(b)} (${b.n})`, `${ratio(a.p50, b.p50)} / ${ratio(a.p99, b.p99)}`);
   if (meta.kind === 'latency') {
