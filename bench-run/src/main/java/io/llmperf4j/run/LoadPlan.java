@@ -109,6 +109,15 @@ public record LoadPlan(boolean active, List<String> models, Kind kind, LoadProfi
         return kind.open() && sessions ? "sessions/s" : loadUnit();
     }
 
+    /**
+     * How this plan's level is named for people: {@link #label}, but "rate 2 sessions/s" for a rate of sessions
+     * (--turns), in {@link #levelUnit}: the per-level "done" line, the progress line, the --slo lines.
+     */
+    public String levelLabel(LoadSettings level) {
+        return level.levelName().equals("rate")
+                ? "rate " + LoadSettings.formatLevel(level.level()) + " " + levelUnit() : label(level);
+    }
+
     /** How a level is named in tables and messages: "concurrency 8", "rate 2 req/s". */
     public static String label(LoadSettings level) {
         return LoadSettings.label(level.levelName(), level.level());

@@ -471,7 +471,7 @@ final class ModelRun implements BenchmarkListener {
         outcome.run().ifPresent(load -> tellNotSent(load, outcome.settings()));
         finishProgress();
         closeJournal();
-        String label = LoadPlan.label(outcome.settings());
+        String label = plan.levelLabel(outcome.settings());
         levelServer = null;
         if (outcome.run().isEmpty()) {
             if (cx.serverMetrics() != null) cx.serverMetrics().stopQuietly();
@@ -615,7 +615,7 @@ final class ModelRun implements BenchmarkListener {
     private String progressLabel(LoadSettings level, String extra) {
         List<String> parts = new ArrayList<>();
         if (plan.comparison()) parts.add(model);
-        if (plan.multiLevel() && level != null) parts.add(LoadPlan.label(level));
+        if (plan.multiLevel() && level != null) parts.add(plan.levelLabel(level));
         if (!extra.isEmpty()) parts.add(extra);
         return String.join(", ", parts);
     }

@@ -66,7 +66,7 @@ final class ScheduleTimeout {
                     + "run after %d s: %d of its %d arrivals would not be sent", seconds(lastNanos), timeoutSeconds,
                     unsent, schedule.measuredArrivals());
             cut.add(String.format(Locale.ROOT, "%s (%s s to its last arrival, %d of %d arrivals not sent)",
-                    LoadPlan.label(level), seconds(lastNanos), unsent, schedule.measuredArrivals()));
+                    plan.levelLabel(level), seconds(lastNanos), unsent, schedule.measuredArrivals()));
         }
         if (cut.isEmpty()) return Optional.empty();
         String what = plan.multiLevel() ? "the schedule" + (cut.size() == 1 ? " of " : "s of ") + String.join(", ", cut)

@@ -1,0 +1,47 @@
+package io.llmperf4j.cli;
+
+import io.llmperf4j.server.SimulatedServer;
+import io.llmperf4j.server.SimulatorConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A rate sweep of sessions (--turns) names each level's rate in sessions/s in its per-level lines too, as its table
+ * and --slo answer do: the "done" line said "rate 2 req/s done: ... 5.9 req/s", a rate of sessions beside the
+ * requests (turns) a second it completed. Against the simulator on 127.0.0.1.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class SessionSweepLevelLineTest {
+
+    @Test
+    void eachLevelsDoneLineNamesItsRateInSessionsPerSecond(@TempDir Path dir) throws Exception {
+        CliRun run;
+        try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder()
+                .timeToFirstToken(Duration.ofMillis(5)).interTokenDelay(Duration.ofMillis(1)).build())) {
+            run = CliRun.of(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k"), "token-benchmark",
+                    "--model", "m", "--turns", "3", "--mean-input-tokens", "40", "--stddev-input-tokens", "0",
+                    "--mean-output-tokens", "3", "--stddev-output-tokens", "0", "--max-num-completed-requests", "6",
+                    "--slo", "ttft_p99<=1ms", "--rate-sweep", "2,4", "--arrival", "constant", "--sleep-between",
+                    "0", "--no-server-metrics", "--no-client-warmup", "--results-dir", dir.toString());
+        }
+        assertEquals(0, run.exitCode(), run::toString);
+        assertTrue(run.err().contains("llmperf4j: rate 2 sessions/s done: 6/6 ok, "), run::toString);
+        assertTrue(run.err().contains("llmperf4j: rate 4 sessions/s done: 6/6 ok, "), run::toString);
+        // the progress line, and the --slo lines that name where an objective was missed (no TTFT is under 1 ms)
+        assertTrue(run.err().contains("llmperf4j: [rate 2 sessions/s] "), run::toString);
+        assertTrue(run.out().contains("\n  rate 2 sessions/s missed ttft_p99<=1ms"), run::toString);
+        assertFalse(run.err().contains("req/s done") || run.err().contains("[rate 2 req/s]"), run::toString);
+        assertFalse(run.out().contains("rate 2 req/s missed") || run.out().contains("rate 4 req/s missed"),
+                run::toString);
+    }
+}
