@@ -6,7 +6,9 @@ import io.llmperf4j.model.RequestSpec;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
 /**
@@ -18,7 +20,9 @@ import java.util.function.IntFunction;
  * level's own ({@code s4}, {@code s5}, ... after {@code s0}-{@code s3}) and its prompt indices on from the level's
  * requests, so no two sessions of the level share an id or a prompt index. Drawing costs 0.05-0.7 ms a prompt, too
  * much for the session loop's thread: a thread of its own keeps {@code ahead} sessions drawn past the last one asked
- * for, the first of them from construction (before the level's clock starts).
+ * for, the first of them from construction (before the level's clock starts). A session start that finds its session
+ * not drawn yet waits for it, and is counted: at the run's end one line says how many waited and how long, as
+ * FreshRequests says of the sends that waited for a prompt.
  */
 final class FreshSessions implements PacedWorkload.MoreSessions {
     /** How long the drawing thread waits for a new ask before it ends (the next ask starts another). */
@@ -28,6 +32,7 @@ final class FreshSessions implements PacedWorkload.MoreSessions {
     private final int ahead;
     private final int firstSessions;
     private final int firstRequests;
+    private final Consumer<String> notices;
     // guarded by this
     private final List<List<RequestSpec>> drawn = new ArrayList<>();
     private int drawnRequests;
@@ -35,14 +40,20 @@ final class FreshSessions implements PacedWorkload.MoreSessions {
     private int wanted;
     private boolean drawing;
     private RuntimeException failed;
+    // since the last runEnded: sessions asked for, those that waited to be drawn, and the time they waited
+    private int asked;
+    private int waits;
+    private long waitNanos;
 
     /**
      * @param level   the level's own sessions (batch 0)
      * @param batches batch k &gt;= 1: the same for the same k
      * @param ahead   sessions kept drawn past the last asked for, &gt;= 1
+     * @param notices told, at the end of a run, when session starts waited for a draw (one line)
      */
-    FreshSessions(PacedWorkload level, IntFunction<PacedWorkload> batches, int ahead) {
+    FreshSessions(PacedWorkload level, IntFunction<PacedWorkload> batches, int ahead, Consumer<String> notices) {
         this.batches = Objects.requireNonNull(batches, "batches");
+        this.notices = Objects.requireNonNull(notices, "notices");
         if (ahead < 1) throw new IllegalArgumentException("ahead must be >= 1");
         this.ahead = ahead;
         this.firstSessions = level.sessionList().size();
@@ -59,6 +70,8 @@ final class FreshSessions implements PacedWorkload.MoreSessions {
         notifyAll(); // a lingering drawing thread goes on
         // refill once half the margin is used: the drawing thread is not restarted at every session
         if (drawn.size() < n + 1 + ahead / 2) startDrawing();
+        asked++;
+        long waitedFrom = drawn.size() <= n && failed == null ? System.nanoTime() : 0;
         boolean interrupted = false;
         while (drawn.size() <= n && failed == null) {
             try {
@@ -69,7 +82,28 @@ final class FreshSessions implements PacedWorkload.MoreSessions {
         }
         if (interrupted) Thread.currentThread().interrupt();
         if (drawn.size() <= n) throw failed;
+        if (waitedFrom != 0) {
+            waits++;
+            waitNanos += System.nanoTime() - waitedFrom;
+        }
         return drawn.get(n);
+    }
+
+    /** Says, in one line, how many of the run's fresh sessions waited to be drawn; counts afresh for the next run. */
+    @Override
+    public void runEnded() {
+        String line = null;
+        synchronized (this) {
+            if (waits > 0) {
+                line = String.format(Locale.ROOT, "llmperf4j: sessions: %d of %d fresh sessions started waited for "
+                        + "their prompts to be drawn (%.1f ms in all): drawing fell behind the session starts", waits,
+                        asked, waitNanos / 1e6);
+            }
+            asked = 0;
+            waits = 0;
+            waitNanos = 0;
+        }
+        if (line != null) notices.accept(line);
     }
 
     /** Whether the drawing thread is running: for tests. */

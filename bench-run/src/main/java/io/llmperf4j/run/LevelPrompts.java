@@ -106,7 +106,7 @@ final class LevelPrompts {
                 PacedWorkload own = firstLevel + level == 0 && fork == 0 ? (PacedWorkload) workload.requests()
                         : workload.sessionRedraw().apply(drawSeed);
                 return own.withMoreSessions(new FreshSessions(own,
-                        batch -> workload.sessionRedraw().apply(batchSeed(drawSeed, batch)), ahead));
+                        batch -> workload.sessionRedraw().apply(batchSeed(drawSeed, batch)), ahead, err::println));
             };
         }
         if (workload.requests() instanceof PacedWorkload paced && paced.multiTurn()) {

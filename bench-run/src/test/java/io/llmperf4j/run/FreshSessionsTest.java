@@ -36,7 +36,7 @@ class FreshSessionsTest {
     @Test
     void aLevelStartsItsOwnSessionsThenFreshOnesNumberedOn() {
         PacedWorkload own = batch(0);
-        PacedWorkload level = own.withMoreSessions(new FreshSessions(own, FreshSessionsTest::batch, 1));
+        PacedWorkload level = own.withMoreSessions(new FreshSessions(own, FreshSessionsTest::batch, 1, line -> { }));
         List<String> ids = new ArrayList<>();
         Set<Integer> indices = new HashSet<>();
         Set<String> prompts = new HashSet<>();
@@ -67,7 +67,7 @@ class FreshSessionsTest {
         PacedWorkload own = batch(0);
         FreshSessions more = new FreshSessions(own, k -> {
             throw new IllegalStateException("no corpus");
-        }, 1);
+        }, 1, line -> { });
         assertThrows(IllegalStateException.class, () -> more.session(0));
     }
 }

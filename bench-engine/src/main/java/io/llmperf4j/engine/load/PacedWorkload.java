@@ -48,6 +48,13 @@ public final class PacedWorkload extends AbstractList<RequestSpec> {
          * indices of their own. May block until drawn; the same for the same {@code n}.
          */
         List<RequestSpec> session(int n);
+
+        /**
+         * Told when a run that started these sessions ends: the place to say what it found (sessions it had to wait
+         * for, as {@link FreshRequests} tells the sends that waited for a prompt). Nothing by default.
+         */
+        default void runEnded() {
+        }
     }
 
     /**
@@ -149,6 +156,11 @@ public final class PacedWorkload extends AbstractList<RequestSpec> {
         List<RequestSpec> turns = sessions.get(k % n);
         String base = turns.get(0).inputs().sessionId();
         return new Start(turns, base == null ? null : base + "~" + k / n);
+    }
+
+    /** Tells {@link #withMoreSessions}'s sessions that a run of this workload ended ({@link MoreSessions#runEnded}). */
+    public void runEnded() {
+        if (more != null) more.runEnded();
     }
 
     /** Whether some session has more than one turn. */

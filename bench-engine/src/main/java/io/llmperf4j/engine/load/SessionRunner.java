@@ -130,6 +130,7 @@ public final class SessionRunner {
             }
         } finally {
             guard.end();
+            workload.runEnded(); // its fresh sessions say whether the run waited for them
         }
     }
 
@@ -177,6 +178,7 @@ public final class SessionRunner {
             }
         } finally {
             guard.end();
+            workload.runEnded(); // its fresh sessions say whether the run waited for them
         }
     }
 
