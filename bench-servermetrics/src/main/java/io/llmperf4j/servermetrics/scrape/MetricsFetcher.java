@@ -149,6 +149,23 @@ final class MetricsFetcher implements AutoCloseable {
         }
     }
 
+    /**
+     * Opens the connection the next scrape goes over, when none is kept: a scrape whose exchange is timed (a
+     * window's edge) then does not include the connect (and an https handshake). Best effort: when it fails, the
+     * scrape connects itself and fails, if it does, with its own reason. Call it on the thread that scrapes.
+     */
+    void open() {
+        if (closed || connection != null) return;
+        try {
+            ScrapeConnection fresh = ScrapeConnection.open(config.metricsUrl(),
+                    System.nanoTime() + config.timeout().toNanos(), config.sslContext());
+            connection = fresh;
+            if (closed) drop(fresh); // close() came while connecting
+        } catch (IOException | ScrapeFailedException | RuntimeException e) {
+            // the scrape tries again, and says why if it fails too
+        }
+    }
+
     /** Keeps {@code c} for the next request when the response allows it. */
     private MetricsResponse answered(ScrapeConnection c, MetricsResponse response) {
         if (!response.reusable() || closed) drop(c);
