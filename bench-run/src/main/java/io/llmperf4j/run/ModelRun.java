@@ -453,6 +453,8 @@ final class ModelRun implements BenchmarkListener {
 
     @Override
     public void onSendingClosed(long nanoTime) {
+        // the window is over: a scrape failing before the level's final one is said with the level's warnings
+        if (cx.serverMetrics() != null && plan.harness() == null) cx.serverMetrics().sendingClosed();
         ProgressPrinter p = progress;
         if (p != null && !progressFedLive) p.onSendingClosed(nanoTime);
     }

@@ -124,6 +124,11 @@ final class ServerMetricsSession {
     private volatile Long warmupEndOffsetNanos;
     /** A scrape was asked for where the level's measured window opens ({@link #measureStarted}). */
     private volatile boolean openingScraped;
+    /**
+     * The level's sending closed ({@link #sendingClosed}): its measured window is over, and a scrape failing from
+     * then until the final one is said by the level's end-of-run warnings, not live.
+     */
+    private volatile boolean windowOver;
 
     private ServerMetricsSession(ServerMetricsConfig config, PrintStream err, String model) {
         this.config = config;
@@ -211,9 +216,12 @@ final class ServerMetricsSession {
         warmupEnd = WarmupEnd.of(warmup, levelStartNanos);
         warmupEndOffsetNanos = null;
         openingScraped = false;
+        windowOver = false;
         originNanos = levelStartNanos;
         originEpochMillis = System.currentTimeMillis() - (System.nanoTime() - levelStartNanos) / 1_000_000;
-        scraper = ServerMetricsScraper.start(config, levelStartNanos, w -> err.println("llmperf4j: warning: " + w));
+        scraper = ServerMetricsScraper.start(config, levelStartNanos, w -> {
+            if (!windowOver) err.println("llmperf4j: warning: " + w);
+        });
         long deadline = System.nanoTime() + config.timeout().toNanos() + 1_000_000_000L;
         while (scraper.snapshot().scrapes().isEmpty() && System.nanoTime() - deadline < 0) {
             LockSupport.parkNanos(1_000_000L);
@@ -243,6 +251,15 @@ final class ServerMetricsSession {
         if (s == null || warmupEnd == null) return;
         openingScraped = true;
         s.scrapeAt(nanoTime);
+    }
+
+    /**
+     * The level's sending closed (any thread): its measured window ends there at the latest. From then on a scrape
+     * that fails (or answers again) is not said live: the level's end-of-run warnings ({@link #sayWarnings}) say
+     * what failed and what it cost the counts.
+     */
+    void sendingClosed() {
+        windowOver = true;
     }
 
     /**
