@@ -1,9 +1,11 @@
 package io.llmperf4j.run;
 
+import io.llmperf4j.engine.load.KeepUp;
 import io.llmperf4j.engine.load.LoadProfile;
 import io.llmperf4j.engine.load.OpenLoopResult;
 import io.llmperf4j.engine.load.OpenLoopSettings;
 import io.llmperf4j.engine.load.SaturationRules;
+import io.llmperf4j.engine.load.SaturationVerdict;
 import io.llmperf4j.engine.load.LoadSettings;
 import io.llmperf4j.model.BenchmarkRun;
 import io.llmperf4j.model.BenchmarkSettings;
@@ -99,20 +101,37 @@ final class SearchRun {
     /**
      * A level as run: its verdict and figures.
      *
-     * @param fromActualSend the same requests judged from their actual sends, for an uncapped open loop (whose send
-     *                       lag is the client's own delay, not a wait the server caused); null otherwise
+     * @param fromActualSend the same requests judged from their actual sends, for an open loop (whose send lag is
+     *                       the client's own delay, or a wait for a slot at its cap); null for a closed loop
      * @param sendLagP99Ms   p99 of the level's send lags; NaN for a closed loop
+     * @param lagIsClients   the send lag was the client's own: uncapped, or a cap the keep-up verdict did not find
+     *                       full ({@link io.llmperf4j.engine.load.KeepUp.Reading#CLIENT_BEHIND})
+     * @param atCap          the single run's keep-up words on a capped level held at its cap
+     *                       ({@link io.llmperf4j.engine.load.KeepUp.Reading#AT_CAP}); null otherwise
      */
     private record Probe(int index, String phase, double load, LevelJudgement judgement, String stop,
                          ModelRun.LevelReport report, String folder, int cancelledAtStop,
-                         LevelJudgement fromActualSend, double sendLagP99Ms) {
+                         LevelJudgement fromActualSend, double sendLagP99Ms, boolean lagIsClients, String atCap) {
+
+        /** Fails from the intended send and holds from the actual one: the send lag alone failed it. */
+        private boolean failedOnlyByLag() {
+            return fromActualSend != null && !judgement.passed() && fromActualSend.passed();
+        }
 
         /**
          * The level failed only by the client's send lag: its binding objective fails from the intended send and
          * holds from the actual one, so the client fell behind its schedule, not the server.
          */
         boolean clientBehind() {
-            return fromActualSend != null && !judgement.passed() && fromActualSend.passed();
+            return failedOnlyByLag() && lagIsClients && atCap == null;
+        }
+
+        /**
+         * The level failed only by its waits for a slot at --max-concurrency, as the keep-up verdict reads it
+         * (AT_CAP): the rate was the cap's, not the service falling behind.
+         */
+        boolean heldAtCap() {
+            return failedOnlyByLag() && atCap != null;
         }
 
         /** The binding objective judged from the actual send (the client-behind clause's figure). */
@@ -168,6 +187,16 @@ final class SearchRun {
                     + "search counted " + (behind.size() == 1 ? "it as a failure" : "them as failures")
                     + " the server may not have caused, so the capacity found is a lower bound; " + CLIENT_REMEDY);
         }
+        List<Probe> capped = probes.stream().filter(Probe::heldAtCap).toList();
+        if (!capped.isEmpty()) {
+            warnings.add("held at the cap (--max-concurrency " + search.maxConcurrency().getAsInt() + ") at "
+                    + search.mode().key() + " " + String.join(", ", capped.stream()
+                    .map(p -> LoadSettings.formatLevel(p.load())).toList()) + ": " + (capped.size() == 1
+                    ? "that level" : "those levels") + " failed only by the waits for a slot at the cap ("
+                    + String.join("; ", capped.stream().map(this::atCapFigures).toList()) + "); not the service "
+                    + "falling behind: the search counted " + (capped.size() == 1 ? "it as a failure" : "them as "
+                    + "failures") + ", so the capacity found is the cap's, a lower bound for the service");
+        }
         SearchDocument doc = document(model, chooser, probes, warnings, repeatFailed);
         // the console's figures first: they need no disk, and a full one then fails the search after them
         out.print(SearchConsole.render(doc));
@@ -211,9 +240,11 @@ final class SearchRun {
         ModelRun run = new ModelRun(model, dir, base, contexts.apply(plan));
         ClientLagJudge judge = new ClientLagJudge(search.objectives(), search.minSamples());
         // an uncapped open loop's send lag is the client's own delay (no slot to wait for): judged from the actual
-        // sends too, a failure the client's lag made is told from one the server made (a closed loop has no lag; a
-        // capped loop's lag includes the wait for a slot, which the server causes)
-        boolean lagIsClients = search.mode() == SearchPlan.Mode.RATE && search.maxConcurrency().isEmpty();
+        // sends too, a failure the client's lag made is told from one the server made (a closed loop has no lag). A
+        // capped loop's lag can be waits for a slot at the cap: whose they were, the level's keep-up verdict says
+        // once it has run whole (AT_CAP: the cap's; CLIENT_BEHIND: the client's; otherwise the server's)
+        boolean openLoop = search.mode() == SearchPlan.Mode.RATE;
+        boolean lagIsClients = openLoop && search.maxConcurrency().isEmpty();
         LevelJudgement[] decided = new LevelJudgement[1];
         int[] nextCheck = {search.minSamples()};
         int[] cancelledAtStop = {0};
@@ -241,8 +272,8 @@ final class SearchRun {
             LevelJudgement j = judge.judge();
             // an open loop past capacity looks fine until its queue has grown: only a failure may end it early
             if (j.resolved() && (search.mode() == SearchPlan.Mode.CONCURRENCY || !j.passed())) {
-                // nor a failure that the client's send lag alone makes: the level runs on, to be judged whole
-                if (lagIsClients && !j.passed() && judge.fromActualSend().passed()) return;
+                // nor a failure that the send lag alone makes: the level runs on, to be judged whole
+                if (openLoop && !j.passed() && judge.fromActualSend().passed()) return;
                 decided[0] = j;
                 stops.endLevel();
             }
@@ -252,16 +283,35 @@ final class SearchRun {
         if (report != null && report.run() != null) records.addAll(report.run().records());
         LevelJudgement judgement = decided[0] != null ? decided[0] : judge.judge();
         String stop = decided[0] != null ? "resolved" : stops.interrupted() ? "stopped" : "limit";
+        String atCap = null;
+        boolean lagWasClients = lagIsClients;
+        if (openLoop && !lagIsClients && report != null && report.run() != null) {
+            // a capped level, read as the single run's keep-up verdict reads it
+            atCap = SaturationVerdict.heldAtCap(report.summary(), SaturationRules.DEFAULT).orElse(null);
+            lagWasClients = SaturationVerdict.evaluate(List.of(report.summary()), SaturationRules.DEFAULT, "rate")
+                    .levels().get(0).keptUp() == KeepUp.Reading.CLIENT_BEHIND;
+        }
         Probe probe = new Probe(index, phase, load, judgement, stop, report, dir == null ? null : folder,
-                cancelledAtStop[0], lagIsClients ? judge.fromActualSend() : null,
-                search.mode() == SearchPlan.Mode.RATE ? judge.sendLagP99Millis() : Double.NaN);
+                cancelledAtStop[0], openLoop ? judge.fromActualSend() : null,
+                openLoop ? judge.sendLagP99Millis() : Double.NaN, lagWasClients, atCap);
         err.printf(Locale.ROOT, "llmperf4j: search level %d (%s %s): %s%s after %d requests, %s%s%s%s%n", index,
                 search.mode().key(), LoadSettings.formatLevel(load), judgement.passed() ? "pass" : "FAIL",
                 judgement.resolved() ? "" : " (estimate)", judgement.samples(), describe(judgement.binding()),
                 judgement.unresolved().isEmpty() ? "" : "; " + SearchConsole.unresolvedClause(judgement.unresolved()),
-                probe.clientBehind() ? "; only by the client's send lag: " + clientBehindFigures(probe) : "",
+                probe.clientBehind() ? "; only by the client's send lag: " + clientBehindFigures(probe)
+                        : probe.heldAtCap() ? "; only by the waits for a slot at the cap: " + atCapFigures(probe) : "",
                 cancelledAtStop[0] == 0 ? "" : "; " + cancelledClause(cancelledAtStop[0]));
         return probe;
+    }
+
+    /**
+     * "rate 20: from the actual send ttft_p90<=300ms is met (estimate 101.2 ms, ...); held at the cap: sent late
+     * because 1 request was in flight at the cap (...): ...": why a level's failure is the cap's.
+     */
+    private String atCapFigures(Probe p) {
+        return String.format(Locale.ROOT, "%s %s: from the actual send %s is met (estimate %s); %s",
+                search.mode().key(), LoadSettings.formatLevel(p.load()), p.bindingFromActualSend().objective(),
+                describeEstimate(p.bindingFromActualSend()), p.atCap());
     }
 
     /** What to do when the client, not the server, fell behind (the search's warnings end with it). */
@@ -486,7 +536,7 @@ final class SearchRun {
         for (Probe p : new Probe[]{low, high}) {
             if (p == null) continue;
             // a failure the client's send lag alone made is no server verdict to hold with any confidence
-            if (!p.judgement().resolved() || p.clientBehind()) return null;
+            if (!p.judgement().resolved() || p.clientBehind() || p.heldAtCap()) return null;
             confidence -= LevelJudge.ALPHA;
         }
         return Math.round(confidence * 1e6) / 1e6; // 0.9, not 0.8999999999999999

@@ -666,6 +666,19 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
             + "more in flight, or lower the rate";
 
     /**
+     * The single run's words on an open-loop level held at its cap ({@link KeepUp.Reading#AT_CAP}), for a capacity
+     * search's level: "held at the cap: sent late because 8 requests were in flight at the cap (...): ...; not a
+     * saturation point nor a knee: raise --max-concurrency to tell ..."; empty for any other reading.
+     */
+    public static Optional<String> heldAtCap(LevelSummary s, SaturationRules rules) {
+        if (!Double.isFinite(s.scheduledRequestsPerSecond())) return Optional.empty();
+        LevelVerdict v = evaluate(List.of(s), rules, "rate").levels().get(0);
+        if (v.keptUp() != KeepUp.Reading.AT_CAP) return Optional.empty();
+        return Optional.of("held at the cap: " + atCap(s.keepUp()) + "; not a saturation point nor a knee: "
+                + RAISE_THE_CAP);
+    }
+
+    /**
      * "18 of 60 arrivals failed (18x 429 [Retry-After: 3-7 s; not retried])" of a fit with failed arrivals, their
      * words the console's ({@link KeepUp#failedAs}); empty without (or without a fit).
      */
