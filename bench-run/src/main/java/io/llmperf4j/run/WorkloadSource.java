@@ -269,7 +269,10 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
             WorkloadManifest.write(f.saveWorkload(), workload.requests(), workload.manifestHeader(samplingParams));
             err.println("Workload written to " + f.saveWorkload().toAbsolutePath() + " (" + workload.requests().size()
                     + " requests" + (levels.search() && source.drawsFresh() ? ", the first level's: the search's "
-                    + "other levels draw their own" : "") + "; replay with --workload)");
+                    + "other levels draw their own" : "") + (levels.search() && source.drawsFreshSessions()
+                    ? ", the first level's sessions: a level that sends more than them (the search's levels limited "
+                    + "by time or by more requests) draws sessions of its own from --seed, which are not in the file "
+                    + "(a replay starts these again, s0~1, ...)" : "") + "; replay with --workload)");
         }
         return source;
     }
