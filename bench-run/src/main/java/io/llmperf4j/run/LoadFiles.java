@@ -82,7 +82,7 @@ final class LoadFiles {
         List<Double> planned = plan.profile().levels(plan.warmup()).stream().map(LoadSettings::level).toList();
         SweepFiles.Verdict verdictDoc = new SweepFiles.Verdict(level(verdict.saturationLevel()),
                 level(verdict.ttftRedLineLevel()), level(verdict.firstFailingLevel()),
-                verdict.describe(plan.levelName()), verdict.warnings(), level(verdict.kneeLevel()));
+                verdict.describe(plan.levelName(), plan.levelUnit()), verdict.warnings(), level(verdict.kneeLevel()));
         SaturationRules r = verdict.rules();
         // the levels' unit as the console's table names it: a rate sweep of sessions (--turns) starts sessions at
         // each level's rate, so its files say sessions/s, as the search's do; its requests_s still counts requests

@@ -1079,7 +1079,7 @@ final class ModelRun implements BenchmarkListener {
             out.println("(TTFT and E2E from the intended send: a session turn sent after its think time had passed "
                     + "counts from when it was due)");
         }
-        for (String line : v.describe(plan.levelName())) {
+        for (String line : v.describe(plan.levelName(), plan.levelUnit())) {
             out.println(line);
         }
         // one line per code

@@ -43,5 +43,12 @@ class SessionSweepLevelLineTest {
         assertFalse(run.err().contains("req/s done") || run.err().contains("[rate 2 req/s]"), run::toString);
         assertFalse(run.out().contains("rate 2 req/s missed") || run.out().contains("rate 4 req/s missed"),
                 run::toString);
+        // the sweep's verdict lines, on the console and in its file (6 successes: too few to judge a level)
+        assertTrue(run.out().contains("\nnot judged: rate 2 sessions/s: only 6 successful requests"), run::toString);
+        assertFalse(run.out().contains("rate 2 req/s") || run.out().contains("rate 4 req/s"), run::toString);
+        // (the file's level labels and its verdict's warnings are the sweep file's own: not changed here)
+        String lines = RunFolder.sweep(dir).get("verdict").get("lines").toString();
+        assertTrue(lines.contains("not judged: rate 4 sessions/s: "), lines);
+        assertFalse(lines.contains("req/s"), lines);
     }
 }

@@ -425,6 +425,14 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
      * @param levelName "concurrency" or "rate"
      */
     public List<String> describe(String levelName) {
+        return describe(levelName, "req/s");
+    }
+
+    /**
+     * As {@link #describe(String)}, a rate named in {@code rateUnit}: "sessions/s" for a sweep of sessions, whose
+     * arrivals start sessions ("not judged: rate 2 sessions/s: ...").
+     */
+    public List<String> describe(String levelName, String rateUnit) {
         List<String> lines = new ArrayList<>();
         long judged = levels.stream().filter(LevelVerdict::judged).count();
         boolean openJudged = levels.stream().anyMatch(l -> l.judged() && l.keptUp() != null);
@@ -444,20 +452,20 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
                 if (fit.failed() > 0) {
                     lines.add(String.format(Locale.ROOT, "saturation point: %s (%s: the service sustained %.1f %% "
                                     + "(95 %% interval %s) of the scheduled rate%s; threshold %.1f %%)",
-                            name(levelName, i), arrivalsFailed(fit), 100 * fit.sustained(), fit.sustainedInterval(),
+                            name(levelName, rateUnit, i), arrivalsFailed(fit), 100 * fit.sustained(), fit.sustainedInterval(),
                             part, 100 * (1 - rules.minThroughputGain())));
                 } else {
                     lines.add(String.format(Locale.ROOT, "saturation point: %s (successes ended at %.1f %% (95 %% "
                                     + "interval %s) of the scheduled rate%s: the service fell behind the offer; "
-                                    + "threshold %.1f %%)", name(levelName, i), 100 * l.achievedShare(),
+                                    + "threshold %.1f %%)", name(levelName, rateUnit, i), 100 * l.achievedShare(),
                             fit.interval(), part, 100 * (1 - rules.minThroughputGain())));
                 }
             } else {
                 lines.add(String.format(Locale.ROOT, "saturation point: %s (output tok/s %+.1f %% over %s; "
-                                + "threshold %.1f %%)", name(levelName, i), 100 * l.throughputGain(),
-                        name(levelName, baseline(i)), 100 * rules.minThroughputGain()));
+                                + "threshold %.1f %%)", name(levelName, rateUnit, i), 100 * l.throughputGain(),
+                        name(levelName, rateUnit, baseline(i)), 100 * rules.minThroughputGain()));
             }
-            kneeLine(levelName).ifPresent(lines::add);
+            kneeLine(levelName, rateUnit).ifPresent(lines::add);
         } else if (openJudged && clientBehind) {
             lines.add(String.format(Locale.ROOT, "saturation point: none found (no judged level's service fell "
                     + "behind its offer with confidence; the client fell behind its schedule at %s: see below)",
@@ -491,7 +499,7 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
         if (ttftRedLineIndex.isPresent()) {
             int i = ttftRedLineIndex.getAsInt();
             lines.add(String.format(Locale.ROOT, "TTFT red line: %s (TTFT p90 %.1fx %s; threshold %.1fx)",
-                    name(levelName, i), levels.get(i).ttftP90Ratio(), name(levelName, baseline(i)),
+                    name(levelName, rateUnit, i), levels.get(i).ttftP90Ratio(), name(levelName, rateUnit, baseline(i)),
                     rules.ttftJumpFactor()));
         } else if (judged < 2) {
             lines.add("TTFT red line: " + nothingCompared);
@@ -503,7 +511,7 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
             int i = firstFailingIndex.getAsInt();
             LevelSummary s = summaries.get(i);
             lines.add(String.format(Locale.ROOT, "first level with failures: %s (%d of %d failed: %s)%s",
-                    name(levelName, i), s.failures(), s.total(), causes(s, goneBefore(summaries, i, levelName)),
+                    name(levelName, rateUnit, i), s.failures(), s.total(), causes(s, goneBefore(summaries, i, levelName)),
                     meaning(s)));
         } else if (IntStream.range(0, levels.size())
                 .anyMatch(i -> !levels.get(i).interrupted() && summaries.get(i).failures() > 0)) {
@@ -517,21 +525,21 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
             LevelVerdict l = levels.get(i);
             LevelSummary s = summaries.get(i);
             if (l.interrupted()) {
-                lines.add("interrupted: " + name(levelName, i) + " was stopped (Ctrl-C or SIGTERM) and is not "
+                lines.add("interrupted: " + name(levelName, rateUnit, i) + " was stopped (Ctrl-C or SIGTERM) and is not "
                         + "judged: its cancelled requests are not the service's failures");
             } else if (!l.judged()) {
-                lines.add("not judged: " + name(levelName, i) + ": " + l.notJudged());
+                lines.add("not judged: " + name(levelName, rateUnit, i) + ": " + l.notJudged());
             } else if (notCounted(s) > 0) {
                 lines.add(String.format(Locale.ROOT, "failures not counted against the service: %s: %d of %d (%s)",
-                        name(levelName, i), s.failures(), s.total(), causes(s, goneBefore(summaries, i, levelName))));
+                        name(levelName, rateUnit, i), s.failures(), s.total(), causes(s, goneBefore(summaries, i, levelName))));
             }
             if (l.keptUp() == KeepUp.Reading.CANNOT_TELL) {
-                lines.add(cannotTell(name(levelName, i), s.keepUp(), rules));
+                lines.add(cannotTell(name(levelName, rateUnit, i), s.keepUp(), rules));
             }
-            if (l.keptUp() == KeepUp.Reading.CLIENT_BEHIND) lines.add(clientBehindLine(name(levelName, i), s.keepUp()));
-            if (l.keptUp() == KeepUp.Reading.AT_CAP) lines.add(atCapLine(name(levelName, i), s.keepUp()));
+            if (l.keptUp() == KeepUp.Reading.CLIENT_BEHIND) lines.add(clientBehindLine(name(levelName, rateUnit, i), s.keepUp()));
+            if (l.keptUp() == KeepUp.Reading.AT_CAP) lines.add(atCapLine(name(levelName, rateUnit, i), s.keepUp()));
             if (l.judged() && l.keptUp() == null && s.held() != null && s.held().shortLevel()) {
-                lines.add("short level: " + shortLevel(name(levelName, i), s));
+                lines.add("short level: " + shortLevel(name(levelName, rateUnit, i), s));
             }
         }
         return lines;
@@ -542,22 +550,22 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
      * p50 from 401.0 to 800.0 ms for output tok/s +0.1 %)"; a rate sweep's, "knee: rate 8 req/s, the last level
      * that kept up with its offer: run at or below it"; empty without a knee.
      */
-    private Optional<String> kneeLine(String levelName) {
+    private Optional<String> kneeLine(String levelName, String rateUnit) {
         OptionalInt knee = kneeIndex();
         if (knee.isEmpty()) return Optional.empty();
         int k = knee.getAsInt();
         int at = saturationIndex.getAsInt();
         if (levels.get(k).keptUp() != null) {
-            return Optional.of("knee: " + name(levelName, k) + ", the last level that kept up with its offer: run at "
+            return Optional.of("knee: " + name(levelName, rateUnit, k) + ", the last level that kept up with its offer: run at "
                     + "or below it");
         }
         LevelSummary before = summaries.get(k);
         LevelSummary past = summaries.get(at);
         String cost = Double.isFinite(before.e2eP50Millis()) && Double.isFinite(past.e2eP50Millis())
                 ? String.format(Locale.ROOT, " (%s took E2E p50 from %.1f to %.1f ms for output tok/s %+.1f %%)",
-                name(levelName, at), before.e2eP50Millis(), past.e2eP50Millis(), 100 * levels.get(at).throughputGain())
+                name(levelName, rateUnit, at), before.e2eP50Millis(), past.e2eP50Millis(), 100 * levels.get(at).throughputGain())
                 : "";
-        return Optional.of("knee: " + name(levelName, k) + ", the last level before output tok/s stopped growing: "
+        return Optional.of("knee: " + name(levelName, rateUnit, k) + ", the last level before output tok/s stopped growing: "
                 + "run there" + cost);
     }
 
@@ -734,8 +742,11 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
         return index - 1;
     }
 
-    private String name(String levelName, int index) {
-        return label(levelName, levels.get(index).level());
+    /** Level {@code index} as the sweep table names it, a rate in {@code rateUnit}. */
+    private String name(String levelName, String rateUnit, int index) {
+        double level = levels.get(index).level();
+        return "rate".equals(levelName) ? "rate " + LoadSettings.formatLevel(level) + " " + rateUnit
+                : label(levelName, level);
     }
 
     private static String label(String levelName, double level) {
