@@ -15,10 +15,20 @@ import java.util.Set;
  * option of the command starts with ({@code --name} or {@code --name=value}); a prefix that several start with is
  * refused, naming them. picocli's own abbreviations are not used: they also take non-prefixes ({@code --m-i-t},
  * {@code --result-dir}) and call some of argparse's unique prefixes ambiguous ({@code --max-c}).
+ * Only llmperf's own flags are abbreviated: a prefix whose one match is a flag llmperf lacks ({@code --rate} for
+ * {@code --rate-sweep}) is left for picocli to refuse, because an llmperf user typing it means something else (one
+ * rate) and llmperf4j's flags were never promised argparse's habits. Ambiguity is judged over all of the command's
+ * options, as argparse would judge it if llmperf had them.
  */
 final class ArgparseAbbreviations {
     /** The commands that parse as llmperf's token_benchmark_ray.py and llm_correctness.py do. */
     static final Set<String> COMMANDS = Set.of("token-benchmark", "correctness");
+
+    /** token_benchmark_ray.py's flags; llm_correctness.py has the same minus the four length flags. */
+    static final Set<String> LLMPERF_FLAGS = Set.of("--model", "--mean-input-tokens", "--stddev-input-tokens",
+            "--mean-output-tokens", "--stddev-output-tokens", "--num-concurrent-requests", "--timeout",
+            "--max-num-completed-requests", "--additional-sampling-params", "--results-dir", "--llm-api",
+            "--metadata");
 
     private ArgparseAbbreviations() {
     }
@@ -49,6 +59,7 @@ final class ArgparseAbbreviations {
             OptionSpec option = spec.findOption(name);
             if (option == null && COMMANDS.contains(spec.name())) {
                 option = unique(spec, name);
+                if (option != null && !LLMPERF_FLAGS.contains(option.longestName())) option = null;
                 if (option != null) {
                     expanded.set(expanded.size() - 1, option.longestName() + (eq > 0 ? arg.substring(eq) : ""));
                 }

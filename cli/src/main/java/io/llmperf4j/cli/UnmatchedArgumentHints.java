@@ -23,6 +23,10 @@ final class UnmatchedArgumentHints {
     /** vLLM's benchmark flags and what llmperf4j says instead; the operator gets the flag's value (null: none). */
     private static final Map<String, UnaryOperator<String>> VLLM = new LinkedHashMap<>();
 
+    /** llmperf's four length flags, which its correctness script lacks. */
+    private static final List<String> LENGTH_FLAGS = List.of("--mean-input-tokens", "--stddev-input-tokens",
+            "--mean-output-tokens", "--stddev-output-tokens");
+
     static {
         VLLM.put("--base-url", v -> "set OPENAI_API_BASE=" + (v == null ? "URL" : strip(v)) + "/v1 (and "
                 + "OPENAI_API_KEY) instead");
@@ -65,6 +69,11 @@ final class UnmatchedArgumentHints {
                     lines.add(name + " (vLLM's benchmark): " + vllm.apply(value));
                     continue;
                 }
+                String hint = ownSpelling(spec, dashed);
+                if (hint != null) {
+                    lines.add(name + ": " + hint);
+                    continue;
+                }
                 String closest = closestOption(spec, dashed);
                 if (closest != null) lines.add(name + ": did you mean " + closest + "?");
             } else if (i == 0 && !spec.subcommands().isEmpty()) { // a command name
@@ -79,6 +88,34 @@ final class UnmatchedArgumentHints {
             }
         }
         return lines;
+    }
+
+    /**
+     * What an option llmperf4j spells otherwise meant: a length flag given to correctness (llmperf's
+     * llm_correctness.py has none), {@code --rate} (one rate or several), or a prefix of one of llmperf4j's own flags,
+     * which are not abbreviated as llmperf's are ({@link ArgparseAbbreviations}); null when none of these.
+     */
+    private static String ownSpelling(CommandSpec spec, String name) {
+        if (spec.name().equals("correctness")) {
+            for (String length : LENGTH_FLAGS) {
+                if (length.startsWith(name)) {
+                    return "correctness draws no lengths and sends no max_tokens, as llmperf's llm_correctness.py "
+                            + "(" + length + " is token-benchmark's)";
+                }
+            }
+        }
+        if (name.equals("--rate") && spec.findOption("--request-rate") != null) {
+            return "one rate is --request-rate R, several are --rate-sweep R1,R2,...";
+        }
+        if (!ArgparseAbbreviations.COMMANDS.contains(spec.name())) return null;
+        List<String> starting = new ArrayList<>();
+        for (OptionSpec option : spec.options()) {
+            if (!option.hidden() && option.longestName().startsWith(name)) starting.add(option.longestName());
+        }
+        // llmperf's flags are abbreviated already; an underscored full name is a typo, left to the next rule
+        boolean ownPrefix = starting.size() == 1 && name.length() > 3 && starting.get(0).length() > name.length()
+                && !ArgparseAbbreviations.LLMPERF_FLAGS.contains(starting.get(0));
+        return ownPrefix ? "did you mean " + starting.get(0) + "? (only llmperf's own flags may be abbreviated)" : null;
     }
 
     /**

@@ -1,0 +1,42 @@
+package io.llmperf4j.cli;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * argparse's abbreviations stand only for llmperf's own flags: {@code --rate 2} was taken for {@code --rate-sweep 2}
+ * (a one-level sweep with a sweep's verdicts) where a user of llmperf or vLLM means one rate. Such prefixes are
+ * refused with what they may have meant, and correctness says it has no length flags, as llmperf's script.
+ */
+class OwnFlagsNotAbbreviatedTest {
+
+    @Test
+    void aPrefixOfLlmperf4jsOwnRateSweepIsRefusedNamingBothRateFlags() {
+        CliRun run = CliRun.of(Map.of(), "token-benchmark", "--rate", "2", "--max-num-completed-requests", "1");
+        assertEquals(ExitCodes.USAGE, run.exitCode(), run::toString);
+        assertTrue(run.err().contains("Unknown options: '--rate', '2'"), run::toString);
+        assertTrue(run.err().contains("--rate: one rate is --request-rate R, several are --rate-sweep R1,R2,..."),
+                run::toString);
+        assertEquals("", run.out(), run::toString);
+    }
+
+    @Test
+    void aPrefixOfAnotherOwnFlagIsRefusedWithTheFlagItStartsAndTheRule() {
+        CliRun run = CliRun.of(Map.of(), "token-benchmark", "--concurrency-sw", "1,2");
+        assertEquals(ExitCodes.USAGE, run.exitCode(), run::toString);
+        assertTrue(run.err().contains("--concurrency-sw: did you mean --concurrency-sweep? (only llmperf's own flags "
+                + "may be abbreviated)"), run::toString);
+    }
+
+    @Test
+    void correctnessSaysItHasNoLengthFlags() {
+        CliRun run = CliRun.of(Map.of(), "correctness", "--mean-out", "5");
+        assertEquals(ExitCodes.USAGE, run.exitCode(), run::toString);
+        assertTrue(run.err().contains("--mean-out: correctness draws no lengths and sends no max_tokens, as llmperf's "
+                + "llm_correctness.py (--mean-output-tokens is token-benchmark's)"), run::toString);
+    }
+}
