@@ -64,8 +64,8 @@ final class WorkloadFlags {
     Integer maxTokens;
 
     @Option(names = "--scenario", paramLabel = "t1|t2|t3|t4",
-            description = "A preset of the sweep guide: t1 TTFT baseline (16 tokens), t2 real-time chat "
-                    + "(64), t3 main comparison (512), t4 long generation (2048, t3's prompt).")
+            description = "A preset of the sweep guide, by max_tokens: t1 TTFT baseline (16 output tokens), t2 "
+                    + "real-time chat (64), t3 main comparison (512), t4 long generation (2048, t3's prompt).")
     String scenario;
 
     @Option(names = "--scenario-lang", paramLabel = "en|zh", defaultValue = "en",
