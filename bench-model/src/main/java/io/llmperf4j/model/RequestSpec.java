@@ -42,6 +42,11 @@ public record RequestSpec(int index, String prompt, int numberInputTokens, int m
         return count < 0 ? this : new RequestSpec(index, prompt, count, maxTokens, inputs);
     }
 
+    /** This request with {@code maxTokens} in place of its own (what its body carried, when that differs). */
+    public RequestSpec withMaxTokens(int maxTokens) {
+        return maxTokens == this.maxTokens ? this : new RequestSpec(index, prompt, numberInputTokens, maxTokens, inputs);
+    }
+
     /** A single-turn text request, llmperf's kind. */
     public RequestSpec(int index, String prompt, int numberInputTokens, int maxTokens) {
         this(index, prompt, numberInputTokens, maxTokens, RequestInputs.TEXT_ONLY);

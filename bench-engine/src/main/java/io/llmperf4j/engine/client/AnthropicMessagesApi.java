@@ -125,6 +125,13 @@ public final class AnthropicMessagesApi implements LlmApi {
     }
 
     @Override
+    public int maxTokensSent(ClientConfig config, RequestSpec spec) {
+        Integer param = config.maxTokensParam();
+        if (param != null) return param;
+        return spec.maxTokens() == RequestSpec.NO_MAX_TOKENS ? DEFAULT_MAX_TOKENS : spec.maxTokens();
+    }
+
+    @Override
     public byte[] body(ClientConfig config, RequestSpec spec) {
         return ChatRequestBody.toJson(build(config.model(), spec, stream, config.additionalSamplingParams()));
     }

@@ -137,6 +137,16 @@ public record ClientConfig(
         return new Builder(endpoint, model);
     }
 
+    /**
+     * The additional parameters' {@code max_tokens} when it is a whole number of at least 1 (the body sends it in
+     * place of the drawn one); null when they have none, or one the server is left to judge (a string, a fraction).
+     */
+    public Integer maxTokensParam() {
+        if (!(additionalSamplingParams.get("max_tokens") instanceof Number n)) return null;
+        double v = n.doubleValue();
+        return v >= 1 && v <= Integer.MAX_VALUE && v == Math.rint(v) ? (int) v : null;
+    }
+
     /** {@code host:port} of the endpoint, for messages (never credentials). */
     public String hostAndPort() {
         return endpoint.getHost() + ":" + port();

@@ -36,6 +36,16 @@ public interface LlmApi {
     byte[] body(ClientConfig config, RequestSpec spec);
 
     /**
+     * The {@code max_tokens} the body of {@code spec} carries, which its record keeps: a whole number in the additional
+     * parameters wins (they are merged after the drawn one, as llmperf's dict.update), else the spec's own
+     * ({@link RequestSpec#NO_MAX_TOKENS} when the body has none).
+     */
+    default int maxTokensSent(ClientConfig config, RequestSpec spec) {
+        Integer param = config.maxTokensParam();
+        return param != null ? param : spec.maxTokens();
+    }
+
+    /**
      * This API sending OpenAI's {@code image_url.detail} (low, high, auto) on every image part; null: as it is.
      *
      * @throws IllegalArgumentException when the API has no such field (only OpenAI's chat completions has)

@@ -200,7 +200,8 @@ public final class NettyLlmClient implements LlmClient {
         // a session's turns name it (X-Correlation-ID), so a session-affinity router keeps it on one replica
         ByteBuf request = requestBytes.encode(id, spec.inputs() == null ? null : spec.inputs().sessionId(),
                 api.body(config, spec));
-        Exchange exchange = new Exchange(context, spec, id, request);
+        // its record keeps the max_tokens the body carried (--additional-sampling-params may replace the drawn one)
+        Exchange exchange = new Exchange(context, spec.withMaxTokens(api.maxTokensSent(config, spec)), id, request);
         if (whenEnded != null) exchange.whenEnded(whenEnded);
         return new Ready(exchange);
     }

@@ -766,7 +766,8 @@ public final class RunWarnings {
         if (beyond == 0) return Optional.empty();
         String usage = worst.serverOutputTokens().isPresent()
                 ? "its usage said " + worst.serverOutputTokens().getAsInt() : "no usage";
-        String cause = withinUsage == 0 ? "the server ignored max_tokens (or --additional-sampling-params overrode it)"
+        String cause = withinUsage == 0 ? "the server ignored max_tokens (or a max_completion_tokens in --additional-sampling-params "
+                + "replaced it)"
                 : "the server ignored max_tokens or its usage is wrong";
         return Optional.of(new RunWarning(WarningCode.OUTPUT_BEYOND_MAX_TOKENS, String.format(Locale.ROOT,
                 "%d of %d requests with a client count streamed far more output than their max_tokens (the most: "
@@ -828,7 +829,8 @@ public final class RunWarnings {
         return Optional.of(new RunWarning(WarningCode.MAX_TOKENS_EXCEEDED, String.format(Locale.ROOT,
                 "%d of %d requests with server usage returned more output tokens than their max_tokens, by %.1f "
                         + "on average and at most %d (%d tokens for max_tokens %d): the server did not honour "
-                        + "max_tokens, or --additional-sampling-params overrode it. Every token count, throughput "
+                        + "max_tokens, or a max_completion_tokens in --additional-sampling-params replaced it. Every "
+                        + "token count, throughput "
                         + "and TPOT includes the extra tokens.",
                 exceeding, compared, (double) excessSum / exceeding, maxExcess, maxExcessTokens, maxExcessLimit)));
     }

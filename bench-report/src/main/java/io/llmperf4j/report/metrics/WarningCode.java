@@ -26,7 +26,8 @@ public enum WarningCode {
     TOKEN_COUNT_MISMATCH,
     /**
      * The server's usage reported more output tokens than the request's {@code max_tokens}: the server did not honour
-     * it (or {@code --additional-sampling-params} overrode it), and every token count includes the extra tokens.
+     * it (or a {@code max_completion_tokens} in {@code --additional-sampling-params} replaced it; a {@code max_tokens}
+     * there is the one sent, which the records keep), and every token count includes the extra tokens.
      */
     MAX_TOKENS_EXCEEDED,
     /**

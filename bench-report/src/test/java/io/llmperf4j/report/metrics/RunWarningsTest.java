@@ -65,7 +65,8 @@ class RunWarningsTest {
         RunMetrics m = metrics(records, false);
         assertEquals("2 of 11 requests with server usage returned more output tokens than their max_tokens, by 20.0 "
                 + "on average and at most 30 (180 tokens for max_tokens 150): the server did not honour max_tokens, "
-                + "or --additional-sampling-params overrode it. Every token count, throughput and TPOT includes "
+                + "or a max_completion_tokens in --additional-sampling-params replaced it. Every token count, "
+                + "throughput and TPOT includes "
                 + "the extra tokens.", message(m, WarningCode.MAX_TOKENS_EXCEEDED));
         assertFalse(metrics(clean(10), false).hasWarning(WarningCode.MAX_TOKENS_EXCEEDED));
     }
@@ -98,8 +99,8 @@ class RunWarningsTest {
                 .finish("length").build());
         assertTrue(message(metrics(noUsage, false), WarningCode.OUTPUT_BEYOND_MAX_TOKENS).contains("(the most: 400 "
                 + "tokens by the client tokenizer for max_tokens 150, no usage; the server's usage within max_tokens "
-                + "for 0 of them, absent for 1): the server ignored max_tokens (or --additional-sampling-params "
-                + "overrode it)."));
+                + "for 0 of them, absent for 1): the server ignored max_tokens (or a max_completion_tokens in "
+                + "--additional-sampling-params replaced it)."));
         assertFalse(metrics(clean(10), false).hasWarning(WarningCode.OUTPUT_BEYOND_MAX_TOKENS));
     }
 
