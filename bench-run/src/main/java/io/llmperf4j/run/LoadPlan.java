@@ -103,7 +103,8 @@ public record LoadPlan(boolean active, List<String> models, Kind kind, LoadProfi
     /**
      * The unit a level's load is named in for people (the sweep's table header, its --slo answer): {@link #loadUnit},
      * but "sessions/s" for a rate of sessions (--turns), whose arrivals are session starts, as {@link #describe} says.
-     * The files' {@code load_unit} stays {@link #loadUnit}: the page, compare and iteration files key on it.
+     * The sweep files' {@code load_unit} is this too (the page, compare and iteration files read "sessions/s" as a
+     * rate); {@link #loadUnit} stays the load's kind.
      */
     public String levelUnit() {
         return kind.open() && sessions ? "sessions/s" : loadUnit();

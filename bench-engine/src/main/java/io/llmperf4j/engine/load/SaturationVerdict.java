@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
+import java.util.function.IntFunction;
 import java.util.stream.IntStream;
 
 /**
@@ -433,6 +434,7 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
      * arrivals start sessions ("not judged: rate 2 sessions/s: ...").
      */
     public List<String> describe(String levelName, String rateUnit) {
+        IntFunction<String> named = i -> name(levelName, rateUnit, i); // level i as the sweep table names it
         List<String> lines = new ArrayList<>();
         long judged = levels.stream().filter(LevelVerdict::judged).count();
         boolean openJudged = levels.stream().anyMatch(l -> l.judged() && l.keptUp() != null);
@@ -452,20 +454,20 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
                 if (fit.failed() > 0) {
                     lines.add(String.format(Locale.ROOT, "saturation point: %s (%s: the service sustained %.1f %% "
                                     + "(95 %% interval %s) of the scheduled rate%s; threshold %.1f %%)",
-                            name(levelName, rateUnit, i), arrivalsFailed(fit), 100 * fit.sustained(), fit.sustainedInterval(),
+                            named.apply(i), arrivalsFailed(fit), 100 * fit.sustained(), fit.sustainedInterval(),
                             part, 100 * (1 - rules.minThroughputGain())));
                 } else {
                     lines.add(String.format(Locale.ROOT, "saturation point: %s (successes ended at %.1f %% (95 %% "
                                     + "interval %s) of the scheduled rate%s: the service fell behind the offer; "
-                                    + "threshold %.1f %%)", name(levelName, rateUnit, i), 100 * l.achievedShare(),
+                                    + "threshold %.1f %%)", named.apply(i), 100 * l.achievedShare(),
                             fit.interval(), part, 100 * (1 - rules.minThroughputGain())));
                 }
             } else {
                 lines.add(String.format(Locale.ROOT, "saturation point: %s (output tok/s %+.1f %% over %s; "
-                                + "threshold %.1f %%)", name(levelName, rateUnit, i), 100 * l.throughputGain(),
-                        name(levelName, rateUnit, baseline(i)), 100 * rules.minThroughputGain()));
+                                + "threshold %.1f %%)", named.apply(i), 100 * l.throughputGain(),
+                        named.apply(baseline(i)), 100 * rules.minThroughputGain()));
             }
-            kneeLine(levelName, rateUnit).ifPresent(lines::add);
+            kneeLine(named).ifPresent(lines::add);
         } else if (openJudged && clientBehind) {
             lines.add(String.format(Locale.ROOT, "saturation point: none found (no judged level's service fell "
                     + "behind its offer with confidence; the client fell behind its schedule at %s: see below)",
@@ -499,7 +501,7 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
         if (ttftRedLineIndex.isPresent()) {
             int i = ttftRedLineIndex.getAsInt();
             lines.add(String.format(Locale.ROOT, "TTFT red line: %s (TTFT p90 %.1fx %s; threshold %.1fx)",
-                    name(levelName, rateUnit, i), levels.get(i).ttftP90Ratio(), name(levelName, rateUnit, baseline(i)),
+                    named.apply(i), levels.get(i).ttftP90Ratio(), named.apply(baseline(i)),
                     rules.ttftJumpFactor()));
         } else if (judged < 2) {
             lines.add("TTFT red line: " + nothingCompared);
@@ -511,7 +513,7 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
             int i = firstFailingIndex.getAsInt();
             LevelSummary s = summaries.get(i);
             lines.add(String.format(Locale.ROOT, "first level with failures: %s (%d of %d failed: %s)%s",
-                    name(levelName, rateUnit, i), s.failures(), s.total(), causes(s, goneBefore(summaries, i, levelName)),
+                    named.apply(i), s.failures(), s.total(), causes(s, goneBefore(summaries, i, levelName)),
                     meaning(s)));
         } else if (IntStream.range(0, levels.size())
                 .anyMatch(i -> !levels.get(i).interrupted() && summaries.get(i).failures() > 0)) {
@@ -525,21 +527,21 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
             LevelVerdict l = levels.get(i);
             LevelSummary s = summaries.get(i);
             if (l.interrupted()) {
-                lines.add("interrupted: " + name(levelName, rateUnit, i) + " was stopped (Ctrl-C or SIGTERM) and is not "
+                lines.add("interrupted: " + named.apply(i) + " was stopped (Ctrl-C or SIGTERM) and is not "
                         + "judged: its cancelled requests are not the service's failures");
             } else if (!l.judged()) {
-                lines.add("not judged: " + name(levelName, rateUnit, i) + ": " + l.notJudged());
+                lines.add("not judged: " + named.apply(i) + ": " + l.notJudged());
             } else if (notCounted(s) > 0) {
                 lines.add(String.format(Locale.ROOT, "failures not counted against the service: %s: %d of %d (%s)",
-                        name(levelName, rateUnit, i), s.failures(), s.total(), causes(s, goneBefore(summaries, i, levelName))));
+                        named.apply(i), s.failures(), s.total(), causes(s, goneBefore(summaries, i, levelName))));
             }
             if (l.keptUp() == KeepUp.Reading.CANNOT_TELL) {
-                lines.add(cannotTell(name(levelName, rateUnit, i), s.keepUp(), rules));
+                lines.add(cannotTell(named.apply(i), s.keepUp(), rules));
             }
-            if (l.keptUp() == KeepUp.Reading.CLIENT_BEHIND) lines.add(clientBehindLine(name(levelName, rateUnit, i), s.keepUp()));
-            if (l.keptUp() == KeepUp.Reading.AT_CAP) lines.add(atCapLine(name(levelName, rateUnit, i), s.keepUp()));
+            if (l.keptUp() == KeepUp.Reading.CLIENT_BEHIND) lines.add(clientBehindLine(named.apply(i), s.keepUp()));
+            if (l.keptUp() == KeepUp.Reading.AT_CAP) lines.add(atCapLine(named.apply(i), s.keepUp()));
             if (l.judged() && l.keptUp() == null && s.held() != null && s.held().shortLevel()) {
-                lines.add("short level: " + shortLevel(name(levelName, rateUnit, i), s));
+                lines.add("short level: " + shortLevel(named.apply(i), s));
             }
         }
         return lines;
@@ -550,22 +552,22 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
      * p50 from 401.0 to 800.0 ms for output tok/s +0.1 %)"; a rate sweep's, "knee: rate 8 req/s, the last level
      * that kept up with its offer: run at or below it"; empty without a knee.
      */
-    private Optional<String> kneeLine(String levelName, String rateUnit) {
+    private Optional<String> kneeLine(IntFunction<String> named) {
         OptionalInt knee = kneeIndex();
         if (knee.isEmpty()) return Optional.empty();
         int k = knee.getAsInt();
         int at = saturationIndex.getAsInt();
         if (levels.get(k).keptUp() != null) {
-            return Optional.of("knee: " + name(levelName, rateUnit, k) + ", the last level that kept up with its offer: run at "
+            return Optional.of("knee: " + named.apply(k) + ", the last level that kept up with its offer: run at "
                     + "or below it");
         }
         LevelSummary before = summaries.get(k);
         LevelSummary past = summaries.get(at);
         String cost = Double.isFinite(before.e2eP50Millis()) && Double.isFinite(past.e2eP50Millis())
                 ? String.format(Locale.ROOT, " (%s took E2E p50 from %.1f to %.1f ms for output tok/s %+.1f %%)",
-                name(levelName, rateUnit, at), before.e2eP50Millis(), past.e2eP50Millis(), 100 * levels.get(at).throughputGain())
+                named.apply(at), before.e2eP50Millis(), past.e2eP50Millis(), 100 * levels.get(at).throughputGain())
                 : "";
-        return Optional.of("knee: " + name(levelName, rateUnit, k) + ", the last level before output tok/s stopped growing: "
+        return Optional.of("knee: " + named.apply(k) + ", the last level before output tok/s stopped growing: "
                 + "run there" + cost);
     }
 
