@@ -9,7 +9,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -104,12 +103,9 @@ class CompareStoppedRunTest {
     }
 
     private static Process startBenchmark(Path dir) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-cp", classpath,
-                Main.class.getName(), "token-benchmark", "--no-client-warmup", "--model", "m",
+        List<String> command = ChildJvm.command("token-benchmark", "--no-client-warmup", "--model", "m",
                 "--max-num-completed-requests", "40", "--num-concurrent-requests", "4", "--mean-output-tokens", "50",
-                "--stddev-output-tokens", "0", "--results-dir", dir.toString()));
+                "--stddev-output-tokens", "0", "--results-dir", dir.toString());
         ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(dir.resolveSibling("stopped-stderr.txt").toFile());
         builder.environment().put("OPENAI_API_BASE", server.baseUrl());

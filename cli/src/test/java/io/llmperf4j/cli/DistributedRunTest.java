@@ -431,9 +431,7 @@ class DistributedRunTest {
         int coordinatorPort = LoopbackPorts.next();
         List<String> workerIds = shared.workerIds();
         Path dir = tmp.resolve("sweep");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-cp",
-                System.getProperty("java.class.path"), Main.class.getName(), "token-benchmark"));
+        List<String> command = ChildJvm.command("token-benchmark");
         command.addAll(workload(12, 1, 120)); // a request takes about 0.4 s: a level lasts seconds
         command.addAll(List.of("--concurrency-sweep", "1,2,4", "--sleep-between", "1", "--results-dir",
                 dir.toString()));
@@ -617,12 +615,9 @@ class DistributedRunTest {
         for (int i = 0; i < n; i++) ports.add(LoopbackPorts.next());
         List<String> ids = new ArrayList<>();
         for (int port : ports) ids.add("127.0.0.1:" + port);
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         for (int i = 0; i < n; i++) {
-            List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1",
-                    "-cp", System.getProperty("java.class.path"), "io.llmperf4j.cli.Main", "worker",
-                    "--cluster", cluster, "--bind", ids.get(i), "--member", "127.0.0.1:" + coordinatorPort,
-                    "--no-client-warmup"));
+            List<String> command = ChildJvm.command(List.of("-Xmx256m"), "worker", "--cluster", cluster, "--bind",
+                    ids.get(i), "--member", "127.0.0.1:" + coordinatorPort, "--no-client-warmup");
             for (String other : ids) command.addAll(List.of("--member", other));
             Path log = tmp.resolve("worker-" + i + ".log");
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)

@@ -14,7 +14,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -212,13 +211,10 @@ class InterruptTest {
     void aSignalDuringTheClientWarmupEndsTheRunWithOneLine(@TempDir Path tmp) throws Exception {
         Path dir = tmp.resolve("run");
         Path stderrFile = tmp.resolve("stderr.txt");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         // a sweep: the full warm-up, seconds long
-        ProcessBuilder builder = new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-cp", classpath,
-                Main.class.getName(), "token-benchmark", "--model", "m", "--concurrency-sweep", "1,2",
+        ProcessBuilder builder = new ProcessBuilder(ChildJvm.command("token-benchmark", "--model", "m", "--concurrency-sweep", "1,2",
                 "--max-num-completed-requests", "2", "--mean-output-tokens", "5", "--stddev-output-tokens", "0",
-                "--results-dir", dir.toString()).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                "--results-dir", dir.toString())).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(stderrFile.toFile());
         builder.environment().put("OPENAI_API_BASE", server.baseUrl());
         builder.environment().put("OPENAI_API_KEY", "k");
@@ -244,10 +240,7 @@ class InterruptTest {
     /** {@code which}: token-benchmark, embeddings (token-benchmark --llm-api embeddings) or correctness. */
     private static Process start(String which, String base, Path dir, Path stderr, boolean overwrite,
                                  String... extra) throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-cp", classpath,
-                Main.class.getName()));
+        List<String> command = ChildJvm.command();
         command.addAll(switch (which) {
             case "token-benchmark" -> List.of("token-benchmark", "--no-client-warmup", "--model", "m",
                     "--max-num-completed-requests", "4", "--mean-output-tokens", "50", "--stddev-output-tokens", "0");
@@ -277,14 +270,11 @@ class InterruptTest {
     }
 
     private static Process startBenchmark(Path dir) throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         // the client's warm-up is seconds of a cold JVM's CPU, and the signal comes after it anyway
-        List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-cp", classpath,
-                Main.class.getName(), "token-benchmark", "--no-client-warmup", "--model", "m",
+        List<String> command = ChildJvm.command("token-benchmark", "--no-client-warmup", "--model", "m",
                 "--max-num-completed-requests", "40",
                 "--num-concurrent-requests", "4", "--mean-output-tokens", "50", "--stddev-output-tokens", "0",
-                "--results-dir", dir.toString()));
+                "--results-dir", dir.toString());
         ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD);
         builder.environment().put("OPENAI_API_BASE", server.baseUrl());
         builder.environment().put("OPENAI_API_KEY", "k");

@@ -219,12 +219,9 @@ class ResultsFolderSafetyTest {
     }
 
     private static Process startOverwriteRun(Path dir, Path stderr) throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        ProcessBuilder builder = new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-cp", classpath,
-                Main.class.getName(), "token-benchmark", "--no-client-warmup", "--model", "m",
+        ProcessBuilder builder = new ProcessBuilder(ChildJvm.command("token-benchmark", "--no-client-warmup", "--model", "m",
                 "--max-num-completed-requests", "100", "--num-concurrent-requests", "4", "--mean-output-tokens", "50",
-                "--stddev-output-tokens", "0", "--results-dir", dir.toString(), "--overwrite")
+                "--stddev-output-tokens", "0", "--results-dir", dir.toString(), "--overwrite"))
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(stderr.toFile());
         builder.environment().putAll(server.env());
         return builder.start();

@@ -203,13 +203,10 @@ class ResultsFolderTest {
     }
 
     private static Process startRun(Path dir, String baseUrl) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        // C1 only: the JVM starts sooner, and this run's numbers are not what is tested; 8 requests two at a time
-        List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-cp", classpath,
-                Main.class.getName(), "token-benchmark", "--model", "m", "--max-num-completed-requests", "8",
-                "--num-concurrent-requests", "2", "--mean-output-tokens", "3", "--stddev-output-tokens", "0",
-                "--no-client-warmup", "--results-dir", dir.toString()));
+        // this run's numbers are not what is tested; 8 requests two at a time
+        List<String> command = ChildJvm.command("token-benchmark", "--model", "m", "--max-num-completed-requests",
+                "8", "--num-concurrent-requests", "2", "--mean-output-tokens", "3", "--stddev-output-tokens", "0",
+                "--no-client-warmup", "--results-dir", dir.toString());
         ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(ProcessBuilder.Redirect.DISCARD);
         builder.environment().put("OPENAI_API_BASE", baseUrl);

@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -110,14 +109,11 @@ class SweepInterruptTest {
     }
 
     private static Process start(Path dir) throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         // the client's warm-up is seconds of a cold JVM's CPU, and the signals come after it anyway
-        List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-cp", classpath,
-                Main.class.getName(), "token-benchmark", "--no-client-warmup", "--model", "m",
+        List<String> command = ChildJvm.command("token-benchmark", "--no-client-warmup", "--model", "m",
                 "--concurrency-sweep", "1,2,4", "--max-num-completed-requests",
                 "12", "--mean-output-tokens", "50", "--stddev-output-tokens", "0", "--sleep-between", "2",
-                "--results-dir", dir.toString()));
+                "--results-dir", dir.toString());
         ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(dir.resolve("stdout.txt").toFile());
         builder.environment().put("OPENAI_API_BASE", server.baseUrl());
         builder.environment().put("OPENAI_API_KEY", "k");
