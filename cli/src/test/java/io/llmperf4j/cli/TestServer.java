@@ -22,6 +22,11 @@ import java.util.function.UnaryOperator;
  */
 final class TestServer implements BeforeAllCallback, AfterAllCallback {
     private final UnaryOperator<SimulatorConfig.Builder> config;
+    /**
+     * One client for every poll of {@link #requestsFinished()}, made on the first: a client per poll (every 20 ms
+     * while a test waits) started a selector thread of its own each time.
+     */
+    private HttpClient metricsClient;
     private SimulatedServer simulator;
 
     private TestServer(UnaryOperator<SimulatorConfig.Builder> config) {
@@ -56,7 +61,12 @@ final class TestServer implements BeforeAllCallback, AfterAllCallback {
      */
     long requestsFinished() throws IOException, InterruptedException {
         String origin = baseUrl().substring(0, baseUrl().length() - "/v1".length());
-        String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(origin + "/metrics"))
+        HttpClient client;
+        synchronized (this) {
+            if (metricsClient == null) metricsClient = HttpClient.newHttpClient();
+            client = metricsClient;
+        }
+        String metrics = client.send(HttpRequest.newBuilder(URI.create(origin + "/metrics"))
                 .build(), HttpResponse.BodyHandlers.ofString()).body();
         long finished = 0;
         for (Sample sample : ExpositionParser.parse(metrics).samples()) {
