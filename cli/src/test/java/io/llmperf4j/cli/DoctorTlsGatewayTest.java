@@ -8,19 +8,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -29,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * doctor against an https gateway with a private CA that wants a header and a key: the run's --ca-cert, --insecure,
  * --api-key-file and --header reach it the way token-benchmark does. The server is the JDK's, on loopback, with a
- * certificate made here with keytool.
+ * certificate of localhost ({@link LocalhostCertificate}).
  */
 class DoctorTlsGatewayTest {
     private static final String KEY = "sk-gateway-secret-7f1c";
@@ -44,26 +38,11 @@ class DoctorTlsGatewayTest {
 
     @BeforeAll
     static void startGateway() throws Exception {
-        Path keystore = dir.resolve("server.p12");
-        keytool("-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
-                "-dname", "CN=localhost", "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-storetype", "PKCS12",
-                "-keystore", keystore.toString(), "-storepass", "changeit", "-keypass", "changeit");
-        pem = dir.resolve("server.pem");
-        keytool("-exportcert", "-rfc", "-alias", "server", "-keystore", keystore.toString(), "-storetype", "PKCS12",
-                "-storepass", "changeit", "-file", pem.toString());
+        pem = LocalhostCertificate.pem();
         keyFile = dir.resolve("key.txt");
         Files.writeString(keyFile, KEY + "\n");
-
-        KeyStore store = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(keystore)) {
-            store.load(in, "changeit".toCharArray());
-        }
-        KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        keys.init(store, "changeit".toCharArray());
-        SSLContext tls = SSLContext.getInstance("TLS");
-        tls.init(keys.getKeyManagers(), null, null);
         https = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        https.setHttpsConfigurator(new HttpsConfigurator(tls));
+        https.setHttpsConfigurator(new HttpsConfigurator(LocalhostCertificate.serverContext()));
         https.createContext("/v1/models", exchange -> answer(exchange, "application/json",
                 "{\"object\":\"list\",\"data\":[{\"id\":\"m\",\"object\":\"model\"}]}"));
         https.createContext("/v1/chat/completions", exchange -> answer(exchange, "text/event-stream", String.join("",
@@ -97,15 +76,6 @@ class DoctorTlsGatewayTest {
 
     private static String event(String json) {
         return "data: " + json + "\n\n";
-    }
-
-    private static void keytool(String... args) throws Exception {
-        List<String> command = new java.util.ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
-        command.addAll(List.of(args));
-        Process keytool = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(keytool.waitFor(60, TimeUnit.SECONDS) && keytool.exitValue() == 0, output);
     }
 
     /** doctor with the gateway as OPENAI_API_BASE and no key variable: the key comes from --api-key-file. */

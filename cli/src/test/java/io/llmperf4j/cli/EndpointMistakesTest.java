@@ -11,12 +11,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLServerSocket;
 import javax.net.ssl.SSLSocket;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -25,12 +22,10 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -79,7 +74,7 @@ class EndpointMistakesTest {
 
     @BeforeAll
     static void startServers() throws Exception {
-        tls = (SSLServerSocket) tlsContext().getServerSocketFactory().createServerSocket(0, 50,
+        tls = (SSLServerSocket) LocalhostCertificate.serverContext().getServerSocketFactory().createServerSocket(0, 50,
                 InetAddress.getLoopbackAddress());
         serve(tls, socket -> {
             try {
@@ -173,27 +168,6 @@ class EndpointMistakesTest {
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(bytes);
         }
-    }
-
-    /** A server certificate for localhost made with keytool. */
-    private static SSLContext tlsContext() throws Exception {
-        Path keystore = dir.resolve("server.p12");
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "keytool")
-                        .toString(), "-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1",
-                "-validity", "2", "-dname", "CN=localhost", "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-storetype",
-                "PKCS12", "-keystore", keystore.toString(), "-storepass", "changeit", "-keypass", "changeit"));
-        Process keytool = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(keytool.waitFor(60, TimeUnit.SECONDS) && keytool.exitValue() == 0, output);
-        KeyStore store = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(keystore)) {
-            store.load(in, "changeit".toCharArray());
-        }
-        KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        keys.init(store, "changeit".toCharArray());
-        SSLContext context = SSLContext.getInstance("TLS");
-        context.init(keys.getKeyManagers(), null, null);
-        return context;
     }
 
     private static CliRun tokenBenchmark(String base, Path results, String... extra) {
