@@ -10,6 +10,7 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -27,11 +28,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
+import java.util.jar.Attributes;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -50,6 +56,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * worker), which are parsed and checked as the command would check them instead. Pages are pasted side by side, each
  * page's blocks in order; the benchmarks after the README's first leave out the client's warm-up (CPU only, never
  * the endpoint's requests nor the files) and a sweep's pauses between levels.
+ *
+ * <p>The README's commands go through the project's own {@code bin/llmperf4j}, a fresh JVM each, as its reader runs
+ * them. Every other page's go through a launcher that pastes them into one JVM of the page's own, started in the
+ * page's folder ({@link ResidentCli}): each command still runs through {@link Main}'s parsing of the words bash
+ * gives it, with the environment, output redirections and exit code of the shell that typed it, and a background
+ * one ends when bash kills it; what is no longer paid per command is a JVM's start and the loading and compiling of
+ * the same classes, which were most of this test's CPU.
  */
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
 class ReadmeCommandsTest {
@@ -144,30 +157,36 @@ class ReadmeCommandsTest {
     @Test
     void everyShellCommandOfTheReadmeAndItsDocumentsWorksWhenPasted(@TempDir Path work) throws Exception {
         Path records = Files.createDirectories(work.resolve("checked-args"));
-        installLauncher(work);
         List<String> ran = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
         List<Block> blocks = blocks("bash");
         assertTrue(blocks.size() >= 8, "README and docs hold shell blocks: " + blocks);
+        Path readme = ROOT.resolve("README.md");
         // a reader pastes a page's blocks one after the other, into one folder per page
         Map<Path, List<Pasted>> pages = new LinkedHashMap<>();
         for (Block block : blocks) {
             Path script = Files.writeString(work.resolve("block-" + blocks.indexOf(block) + ".sh"),
                     script(block, blocks.indexOf(block) == 0, records, ran, skipped));
             Path folder = work.resolve(block.file().getFileName().toString());
+            boolean realLauncher = block.file().equals(readme);
             if (!Files.isDirectory(folder)) {
-                Files.createDirectories(folder.resolve("bin"));
-                Files.copy(work.resolve("bin/llmperf4j"), folder.resolve("bin/llmperf4j"),
-                        StandardCopyOption.COPY_ATTRIBUTES);
+                Files.createDirectories(folder);
+                if (realLauncher) installRealLauncher(folder);
+            }
+            if (realLauncher) {
+                // the real launcher runs what it is given: a command of its page may not be one only checked
+                assertFalse(Files.readString(script).contains("LLMPERF4J_RECORD_ARGS"), block
+                        + " is pasted through the real launcher, which would run its long command for real");
             }
             pages.computeIfAbsent(block.file(), f -> new ArrayList<>()).add(new Pasted(block, script, folder,
-                    work.resolve("block-" + blocks.indexOf(block) + ".log")));
+                    work.resolve("block-" + blocks.indexOf(block) + ".log"), realLauncher));
         }
-        // pages share nothing (a server a block starts gets a port of its own), so they are pasted side by side:
-        // most of a block's time is the simulator's delays and the client's fixed warm-up, not CPU
+        // pages share nothing (a server a block starts gets a port of its own, each page its own JVM), so they are
+        // pasted side by side: most of a block's time is the simulator's delays, not CPU
         ExecutorService pool = Executors.newFixedThreadPool(PAGES_AT_ONCE);
         Map<Block, CompletableFuture<Pasted.Outcome>> outcomes = new LinkedHashMap<>();
         for (Block block : blocks) outcomes.put(block, new CompletableFuture<>());
+        Map<Path, Path> jvmLogs = new ConcurrentHashMap<>(); // page -> its resident JVM's own output
         try {
             // each page is one task, its blocks in order, each once the one before it worked (null: not run); the
             // longest pages start first, so that the last page to start is a short one and none waits for a thread
@@ -175,20 +194,7 @@ class ReadmeCommandsTest {
             List<List<Pasted>> longestFirst = new ArrayList<>(pages.values());
             longestFirst.sort(Comparator.comparingInt(ReadmeCommandsTest::estimatedCost).reversed());
             for (List<Pasted> page : longestFirst) {
-                pool.execute(() -> {
-                    boolean worked = true;
-                    for (Pasted pasted : page) {
-                        CompletableFuture<Pasted.Outcome> outcome = outcomes.get(pasted.block());
-                        try {
-                            Pasted.Outcome result = worked ? pasted.run() : null;
-                            worked = result != null && result.worked();
-                            outcome.complete(result);
-                        } catch (RuntimeException | Error e) {
-                            worked = false;
-                            outcome.completeExceptionally(e);
-                        }
-                    }
-                });
+                pool.execute(() -> paste(page, work, outcomes, jvmLogs));
             }
             List<String> seconds = new ArrayList<>(); // where the suite's time goes
             for (Map.Entry<Block, CompletableFuture<Pasted.Outcome>> entry : outcomes.entrySet()) {
@@ -198,12 +204,20 @@ class ReadmeCommandsTest {
                 Pasted.Outcome outcome = entry.getValue().get();
                 assertTrue(outcome != null, block + " ran: the block before it on its page failed");
                 seconds.add(String.format("%5.1f s %s", outcome.seconds(), block));
+                String jvmLog = jvmLogs.containsKey(block.file()) ? read(jvmLogs.get(block.file())) : "";
                 assertTrue(outcome.ended(), block + " ended");
                 assertEquals(0, outcome.exit(), block + " works when pasted:\n"
-                        + Files.readString(outcome.pasted().script()) + "\n--- output\n" + outcome.log());
+                        + Files.readString(outcome.pasted().script()) + "\n--- output\n" + outcome.log()
+                        + "\n--- the page's JVM's own output\n" + jvmLog);
                 assertFalse(outcome.log().contains("llmperf4j: error"), block + ":\n" + outcome.log());
                 // a block's server that could not bind would leave its benchmark to whatever else listens there
                 assertFalse(outcome.log().contains("could not bind"), block + ":\n" + outcome.log());
+            }
+            // what a page's commands wrote to System.out or System.err from a thread that outlived its command
+            for (Map.Entry<Path, Path> jvmLog : jvmLogs.entrySet()) {
+                String output = read(jvmLog.getValue());
+                assertFalse(output.contains("llmperf4j: error") || output.contains("could not bind"),
+                        ROOT.relativize(jvmLog.getKey()) + "'s JVM:\n" + output);
             }
             int checked = checkRecordedCommands(records);
             System.out.println("README commands run:\n  " + String.join("\n  ", ran) + "\nnot run:\n  "
@@ -216,10 +230,62 @@ class ReadmeCommandsTest {
     }
 
     /**
+     * Pastes one page's blocks in order, each once the one before it worked (its outcome null: not run). A page that
+     * runs {@code bin/llmperf4j} gets its launcher first: the README's the real one, with a fresh JVM per command,
+     * every other page one that pastes its commands into a JVM of the page's own ({@link ResidentCli}), ended with
+     * the page.
+     */
+    private static void paste(List<Pasted> page, Path work, Map<Block, CompletableFuture<Pasted.Outcome>> outcomes,
+            Map<Path, Path> jvmLogs) {
+        Path folder = page.get(0).folder();
+        ResidentLauncher resident = null;
+        boolean worked = true;
+        int next = 0;
+        try {
+            if (!page.get(0).realLauncher()) {
+                String residentLines = "";
+                if (estimatedCost(page) > 0) {
+                    Path log = work.resolve(folder.getFileName() + ".jvm.log");
+                    jvmLogs.put(page.get(0).block().file(), log);
+                    resident = ResidentLauncher.start(folder.toRealPath(), java(), log,
+                            withoutEndpoint(new ProcessBuilder()));
+                    residentLines = resident.launcherLines();
+                }
+                installLauncher(folder, residentLines);
+            }
+            for (; next < page.size(); next++) {
+                Pasted pasted = page.get(next);
+                CompletableFuture<Pasted.Outcome> outcome = outcomes.get(pasted.block());
+                try {
+                    Pasted.Outcome result = worked ? pasted.run() : null;
+                    worked = result != null && result.worked();
+                    outcome.complete(result);
+                } catch (RuntimeException | Error e) {
+                    worked = false;
+                    outcome.completeExceptionally(e);
+                }
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            for (; next < page.size(); next++) outcomes.get(page.get(next).block()).completeExceptionally(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            for (; next < page.size(); next++) outcomes.get(page.get(next).block()).completeExceptionally(e);
+        } finally {
+            if (resident != null) {
+                try {
+                    resident.close();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+    }
+
+    /**
      * A page's time before it runs, for the order pages start in: the commands of {@code bin/llmperf4j} it runs for
-     * real, each its own JVM and most with their own embedded simulator, which is where a block's time goes (a
-     * sweep's levels against this test's fast server add little: docs/load.md's 5-level sweep and 6-run comparison
-     * take less than docs/images.md's five commands). A static estimate: no earlier run's times are at hand.
+     * real, most with their own embedded simulator, whose delays are where a block's time goes (a sweep's levels
+     * against this test's fast server add little). A static estimate: no earlier run's times are at hand. Zero: the
+     * page needs no JVM of its own.
      */
     private static int estimatedCost(List<Pasted> page) {
         int cost = 0;
@@ -280,7 +346,7 @@ class ReadmeCommandsTest {
     }
 
     /** A block ready to paste: its script, its page's folder and its own log. */
-    record Pasted(Block block, Path script, Path folder, Path log) {
+    record Pasted(Block block, Path script, Path folder, Path log, boolean realLauncher) {
         record Outcome(Pasted pasted, boolean ended, int exit, String log, double seconds) {
             boolean worked() {
                 return ended && exit == 0;
@@ -295,9 +361,16 @@ class ReadmeCommandsTest {
             Process bash = null;
             try {
                 Files.writeString(script, servedPortsMoved(Files.readString(script)));
+                // appended to, so that a command the page's JVM writes for (through its own opening of the
+                // shell's output) and the shell's other commands write in turn, none over another
                 ProcessBuilder pasted = new ProcessBuilder("bash", script.toString()).directory(folder.toFile())
-                        .redirectErrorStream(true).redirectOutput(log.toFile());
+                        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
                 withoutEndpoint(pasted);
+                if (realLauncher) {
+                    // the launcher's java, and the quick client warm-up of every other command (see java())
+                    pasted.environment().put("JAVA_HOME", System.getProperty("java.home"));
+                    pasted.environment().put("LLMPERF4J_JAVA_OPTS", "-D" + ClientWarmup.Budget.CAP_PROPERTY + "=quick");
+                }
                 long started = System.nanoTime();
                 bash = pasted.start();
                 boolean ended = bash.waitFor(BLOCK_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
@@ -382,7 +455,7 @@ class ReadmeCommandsTest {
 
     @Test
     void theNotebookSnippetWorksAfterTheReadmesFirstCommand(@TempDir Path work) throws Exception {
-        installLauncher(work);
+        installLauncher(work, "");
         String first = commands(blocks("bash").get(0).text()).get(0).text();
         assertTrue(first.startsWith("mvn ") && first.contains("&& bin/llmperf4j"), first);
         String command = first.substring(first.indexOf("bin/llmperf4j")); // the build already ran
@@ -402,10 +475,12 @@ class ReadmeCommandsTest {
         assertTrue(out.contains("TTFT p90 (ms):"), out);
     }
 
-    /** {@code bin/llmperf4j} in {@code work}: this build's command line on the test's class path. */
-    private static void installLauncher(Path work) throws IOException {
+    /**
+     * {@code bin/llmperf4j} in {@code work}: this build's command line on the test's class path, {@code before}'s
+     * lines first (a page's JVM's, see {@link ResidentLauncher#launcherLines}), then a fresh JVM for what they left.
+     */
+    private static void installLauncher(Path work, String before) throws IOException {
         Path bin = Files.createDirectories(work.resolve("bin"));
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String launcher = String.join("\n",
                 "#!/usr/bin/env bash",
                 "if [ -n \"${LLMPERF4J_RECORD_ARGS:-}\" ]; then",
@@ -416,26 +491,57 @@ class ReadmeCommandsTest {
                 "  mv \"$record\" \"$LLMPERF4J_RECORD_ARGS/args.${record##*.}\"",
                 "  exit 0",
                 "fi",
-                "exec '" + java + "' -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Dai.djl.offline=true "
-                        // the class path's bytecode (this build's, as in this test's JVM) is not verified again
-                        // in each of some 60 commands, nor does each keep a perf-data file: no block reads either,
-                        // and they were ~10 % of a command's CPU (2026-12-07, a default token-benchmark, three
-                        // interleaved pairs at load 20: 2.72 s -> 2.35 s user+sys)
-                        + "-XX:+UnlockDiagnosticVMOptions -XX:-BytecodeVerificationRemote -XX:-UsePerfData "
-                        // the quick warm-up whatever the command: no pasted command's TTFT is read, and the full
-                        // one (a sweep's, an open loop's: up to 14 s of CPU) was most of this test's time
-                        + "-D" + ClientWarmup.Budget.CAP_PROPERTY + "=quick -cp '"
-                        + System.getProperty("java.class.path") + "' io.llmperf4j.cli.Main \"$@\"",
+                before + "exec " + java().stream().map(word -> "'" + word + "'").collect(Collectors.joining(" "))
+                        + " io.llmperf4j.cli.Main \"$@\"",
                 "");
         Path file = Files.writeString(bin.resolve("llmperf4j"), launcher);
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
     }
 
+    /**
+     * The java command and options of a command's JVM (a fresh one or a page's), with the test's class path: the
+     * README's launcher's options are its own, the others are for this test's time.
+     */
+    private static List<String> java() {
+        return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Dai.djl.offline=true",
+                // the class path's bytecode (this build's, as in this test's JVM) is not verified again in each JVM,
+                // nor does each keep a perf-data file: no block reads either, and they were ~10 % of a command's
+                // CPU (2026-12-07, a default token-benchmark, three interleaved pairs at load 20: 2.72 s -> 2.35 s
+                // user+sys)
+                "-XX:+UnlockDiagnosticVMOptions", "-XX:-BytecodeVerificationRemote", "-XX:-UsePerfData",
+                // the quick warm-up whatever the command: no pasted command's TTFT is read, and the full one (a
+                // sweep's, an open loop's: up to 14 s of CPU) was most of this test's time
+                "-D" + ClientWarmup.Budget.CAP_PROPERTY + "=quick",
+                "-cp", System.getProperty("java.class.path"));
+    }
+
+    /**
+     * The project's own {@code bin/llmperf4j} in {@code folder}, unchanged: its JVM options, its {@code exec}, its
+     * exit codes are pasted too. The jar it runs ({@code cli/target/llmperf4j.jar}, which the build packages after
+     * this test) stands for the shaded one: its manifest names the entry point and this test's class path.
+     */
+    private static void installRealLauncher(Path folder) throws IOException {
+        Path bin = Files.createDirectories(folder.resolve("bin"));
+        Files.copy(ROOT.resolve("bin/llmperf4j"), bin.resolve("llmperf4j"), StandardCopyOption.COPY_ATTRIBUTES);
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, Main.class.getName());
+        manifest.getMainAttributes().put(Attributes.Name.CLASS_PATH,
+                Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                        .map(entry -> Path.of(entry).toUri().toString()).collect(Collectors.joining(" ")));
+        Path jar = Files.createDirectories(folder.resolve("cli/target")).resolve("llmperf4j.jar");
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest)) {
+            out.flush();
+        }
+    }
+
     /** A fresh shell, as in the README: no endpoint of the developer's own environment. */
-    private static void withoutEndpoint(ProcessBuilder shell) {
+    private static ProcessBuilder withoutEndpoint(ProcessBuilder shell) {
         for (String variable : List.of("OPENAI_API_BASE", "OPENAI_API_KEY", "ANTHROPIC_API_BASE", "ANTHROPIC_API_KEY")) {
             shell.environment().remove(variable);
         }
+        return shell;
     }
 
     private static int bash(Path dir, String command) throws IOException, InterruptedException {
