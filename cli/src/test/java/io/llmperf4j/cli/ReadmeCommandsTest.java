@@ -73,8 +73,13 @@ class ReadmeCommandsTest {
     private static final Pattern SERVED = Pattern.compile("bin/llmperf4j serve --port (\\d+)");
     private static final List<String> LONG_BY_DESIGN = List.of(" worker ", "--cluster", "--duration",
             "--iterations", "--search ");
-    /** Pages pasted at once; see the test for why more than one. */
-    private static final int PAGES_AT_ONCE = 3;
+    /**
+     * Pages pasted at once; see the test for why more than one. Four since a page's later commands run in its JVM,
+     * no longer each a JVM's start: a block's time is mostly its simulator's delays.
+     */
+    private static final int PAGES_AT_ONCE = 4;
+    /** A fresh JVM's command (the README's) against one in its page's JVM, for the order pages start in. */
+    private static final int FRESH_JVM_COST = 3;
     /** One block's own run at most, counted from its start (not from when its page waited for a thread). */
     private static final Duration BLOCK_TIMEOUT = Duration.ofSeconds(300);
 
@@ -284,8 +289,8 @@ class ReadmeCommandsTest {
     /**
      * A page's time before it runs, for the order pages start in: the commands of {@code bin/llmperf4j} it runs for
      * real, most with their own embedded simulator, whose delays are where a block's time goes (a sweep's levels
-     * against this test's fast server add little). A static estimate: no earlier run's times are at hand. Zero: the
-     * page needs no JVM of its own.
+     * against this test's fast server add little), a fresh JVM's more than one in its page's JVM. A static estimate:
+     * no earlier run's times are at hand. Zero: the page needs no JVM of its own.
      */
     private static int estimatedCost(List<Pasted> page) {
         int cost = 0;
@@ -294,7 +299,7 @@ class ReadmeCommandsTest {
                 if (command.kind().equals("run")) cost += command.text().split("bin/llmperf4j ", -1).length - 1;
             }
         }
-        return cost;
+        return page.get(0).realLauncher() ? cost * FRESH_JVM_COST : cost;
     }
 
     /**
