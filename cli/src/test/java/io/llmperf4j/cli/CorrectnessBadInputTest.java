@@ -28,7 +28,6 @@ class CorrectnessBadInputTest {
                 Arguments.of(ENV, args("--metadata", "a"), 2, "--metadata item 'a'"),
                 Arguments.of(ENV, args("--llm-api", "litellm"), 2, "--llm-api litellm is not supported yet"),
                 Arguments.of(ENV, args("--seed", "x"), 2, "--seed"),
-                Arguments.of(ENV, args("--mean-input-tokens", "550"), 2, "--mean-input-tokens"),
                 Arguments.of(ENV, List.of("correctness"), 2, "--model is required"),
                 Arguments.of(unreachable, args(), 1, "cannot reach 127.0.0.1:" + closedPort));
     }

@@ -2,6 +2,7 @@ package io.llmperf4j.cli;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -30,6 +31,19 @@ class OwnFlagsNotAbbreviatedTest {
         assertEquals(ExitCodes.USAGE, run.exitCode(), run::toString);
         assertTrue(run.err().contains("--concurrency-sw: did you mean --concurrency-sweep? (only llmperf's own flags "
                 + "may be abbreviated)"), run::toString);
+    }
+
+    @Test
+    void correctnessRefusesALengthFlagAndSaysItHasNone() {
+        // the error line, then the hint on its own line, as every unknown option's suggestions follow it
+        CliRun run = CliRun.of(Map.of("OPENAI_API_BASE", "http://127.0.0.1:9/v1", "OPENAI_API_KEY", "k"),
+                "correctness", "--model", "m", "--mean-input-tokens", "550");
+        assertEquals(ExitCodes.USAGE, run.exitCode(), run::toString);
+        assertEquals(List.of("llmperf4j: Unknown options: '--mean-input-tokens', '550' (see 'llmperf4j correctness "
+                        + "--help')", "  --mean-input-tokens: correctness draws no lengths and sends no max_tokens, as "
+                        + "llmperf's llm_correctness.py (--mean-input-tokens is token-benchmark's)"),
+                run.err().lines().filter(l -> !l.isBlank()).toList(), run::toString);
+        assertEquals("", run.out(), run::toString);
     }
 
     @Test
