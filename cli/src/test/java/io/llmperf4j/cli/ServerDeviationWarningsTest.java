@@ -47,8 +47,9 @@ class ServerDeviationWarningsTest {
 
     @Test
     void outputBeyondMaxTokensIsWarnedOnTheConsoleAndInTheSummary(@TempDir Path dir) throws IOException {
-        // the body's max_tokens becomes 30 while the run asked for 20: the server returns 10 tokens too many
-        CliRun run = run(dir, "--additional-sampling-params", "{\"max_tokens\": 30}");
+        // the body asks max_completion_tokens 30 beside max_tokens 20, and the simulator (as vLLM) takes the
+        // first: 10 tokens too many for the max_tokens sent (a max_tokens there would be the one sent, and recorded)
+        CliRun run = run(dir, "--additional-sampling-params", "{\"max_completion_tokens\": 30}");
         assertEquals(0, run.exitCode(), run::toString);
         String expected = "6 of 6 requests with server usage returned more output tokens than their max_tokens, by "
                 + "10.0 on average and at most 10 (30 tokens for max_tokens 20)";
