@@ -20,6 +20,18 @@ public interface RequestHandle {
     }
 
     /**
+     * How long the client itself held the request between its start stamp and its last byte in the socket: the time
+     * from when a connection (or a slot to open one) was its to the write's end, less the connect and TLS of a
+     * connection opened for it. Not the wait for a busy connection (every one open held by other requests in flight),
+     * which is the pool's limit, not a delay. A hand-off to an event loop kept busy or cold, and the write itself, are
+     * in it: time the request spent in the client after it was due to go out, which the open loop's send lag counts.
+     * Read once the request has ended; 0 before its write or when the client does not tell.
+     */
+    default long clientDelayNanos() {
+        return 0;
+    }
+
+    /**
      * Completes exactly once with the request's record, success or failure; never exceptionally, and never on an I/O
      * thread. Cancelling the returned future does not cancel the request: use {@link #cancel()}.
      */

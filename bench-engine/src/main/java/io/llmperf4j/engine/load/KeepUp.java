@@ -265,7 +265,8 @@ public record KeepUp(double share, double low, double high, int requests, boolea
                                          ToIntFunction<RequestRecord> outputTokens, boolean cut, CapWaits capWaits) {
         KeepUp fit = of(ok, failed, outputTokens, cut);
         if (fit == null) return null;
-        KeepUp fromActual = of(ok, failed, outputTokens, cut, ScheduledRecord::actualSendOffsetNanos);
+        // from when each left the client: a delay in the client after its start stamp is the client's lag too
+        KeepUp fromActual = of(ok, failed, outputTokens, cut, ScheduledRecord::leftClientOffsetNanos);
         if (fromActual == null) return fit;
         List<ScheduledRecord> sent = java.util.stream.Stream.concat(ok.stream(), failed.stream())
                 .filter(r -> r.arrivalIndex() >= 0) // not the arrivals a lost worker never sent

@@ -748,7 +748,7 @@ public final class OpenLoopRunner {
                         "the client completed the request without a record: " + f.error()));
             }
             return new ScheduledRecord(record, f.arrival(), e.intendedOffsetNanos(), e.actualOffsetNanos(),
-                    schedule.isWarmup(f.arrival()));
+                    schedule.isWarmup(f.arrival()), e.handle() == null ? 0 : e.handle().clientDelayNanos());
         }
 
         private void keep(ScheduledRecord scheduled) {

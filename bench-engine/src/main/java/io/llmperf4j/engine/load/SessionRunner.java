@@ -618,6 +618,11 @@ public final class SessionRunner {
             handle.completion().whenComplete((record, error) -> finished.add(new Finished(launch, record, error)));
         }
 
+        /** The client's own delay after the turn's start stamp, which its send lag counts ({@link ScheduledRecord}). */
+        private static long clientDelay(InFlight e) {
+            return e.handle() == null ? 0 : e.handle().clientDelayNanos();
+        }
+
         private void completed(Finished f) {
             InFlight e = inFlight.remove(f.launch());
             if (e == null) return;
@@ -625,7 +630,7 @@ public final class SessionRunner {
                     e.actualOffset(), new Failure(FailureKind.CLIENT_ERROR, -1,
                     "the client completed the request without a record: " + f.error()));
             ScheduledRecord counted = count(new ScheduledRecord(withSessionTurns(record, e.session()), f.launch(),
-                    e.intendedOffset(), e.actualOffset(), false));
+                    e.intendedOffset(), e.actualOffset(), false, clientDelay(e)));
             unpublished.add(counted);
             Active session = e.session();
             RequestRecord r = counted.record();
@@ -713,7 +718,7 @@ public final class SessionRunner {
                 RequestRecord record = f.record() != null ? f.record() : failed(e.sent(), clientId(e, f.launch()),
                         e.actualOffset(), new Failure(FailureKind.CANCELLED, -1, "cancelled: " + f.error()));
                 taken.add(new ScheduledRecord(withSessionTurns(record, e.session()), f.launch(), e.intendedOffset(),
-                        e.actualOffset(), false));
+                        e.actualOffset(), false, clientDelay(e)));
             };
             boolean interrupted = CancelGrace.collect(finished, () -> !inFlight.isEmpty(), take,
                     cancelGrace);
@@ -725,7 +730,7 @@ public final class SessionRunner {
                 taken.add(new ScheduledRecord(withSessionTurns(completed != null ? completed : failed(e.sent(),
                         clientId(e, left.getKey()), e.actualOffset(), new Failure(FailureKind.CANCELLED, -1,
                         "cancelled; the client gave no record within " + cancelGrace.toSeconds() + " s")),
-                        e.session()), left.getKey(), e.intendedOffset(), e.actualOffset(), false));
+                        e.session()), left.getKey(), e.intendedOffset(), e.actualOffset(), false, clientDelay(e)));
             }
             inFlight.clear();
             try {

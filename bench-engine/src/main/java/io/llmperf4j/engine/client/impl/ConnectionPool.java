@@ -58,6 +58,15 @@ public final class ConnectionPool implements ConnectionSource {
     private final AtomicInteger connectionsOpened = new AtomicInteger();
 
     /**
+     * A test seam for tests of the send lag over real sockets: the JVM's system property of this name, read when a
+     * pool is made, holds a pause in ms the event loop makes before it takes a pooled connection's request from a
+     * sending thread, a stand-in for an event loop kept busy or cold (the QA's 140 ms on a cold client) that does not
+     * rely on a loaded machine. Never set for a real run.
+     */
+    public static final String HAND_OFF_DELAY_PROPERTY = "llmperf4j.test.hand-off-delay-ms";
+    private final long handOffDelayMillis = Long.getLong(HAND_OFF_DELAY_PROPERTY, 0);
+
+    /**
      * @param ssl       client TLS context (hostname verification on), or null for plain http
      * @param keepAlive keep connections for later requests; false closes each after its response (llmperf's one
      *                  connection per request)
@@ -263,6 +272,7 @@ public final class ConnectionPool implements ConnectionSource {
     }
 
     private void connect(Exchange exchange) {
+        exchange.granted(System.nanoTime());
         open(new Opened() {
             @Override
             public void ready(Channel ch, long connectNanos, long tlsNanos) {
@@ -368,18 +378,34 @@ public final class ConnectionPool implements ConnectionSource {
         return null;
     }
 
-    private static void handTo(Channel ch, Exchange exchange) {
+    private void handTo(Channel ch, Exchange exchange) {
+        exchange.granted(System.nanoTime());
         if (ch.eventLoop().inEventLoop()) {
             exchange.attach(ch, true); // already on the connection's thread: written now, no hand-off
             return;
         }
         try {
-            ch.eventLoop().execute(() -> exchange.attach(ch, true));
+            if (handOffDelayMillis > 0) {
+                ch.eventLoop().execute(() -> {
+                    pauseForTest(handOffDelayMillis);
+                    exchange.attach(ch, true);
+                });
+            } else {
+                ch.eventLoop().execute(() -> exchange.attach(ch, true));
+            }
         } catch (RejectedExecutionException e) {
             exchange.endFromAnyThread(new Failure(FailureKind.CLIENT_ERROR, -1, "the client is closed"));
             return;
         }
         giveWayToTheEventLoop();
+    }
+
+    private static void pauseForTest(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**

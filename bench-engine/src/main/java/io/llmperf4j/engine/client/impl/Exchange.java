@@ -179,6 +179,16 @@ public final class Exchange implements RequestHandle, SseEventSink {
     private volatile boolean headersReceived;
     /** The current attempt on a connection, and whether a failed one may move to another connection. */
     private final ConnectionRetry retry;
+    /**
+     * When the pool last gave this exchange a connection or a slot to open one ({@link #granted}): before it, the
+     * request waited for a busy connection (every one open held by other requests); after it, the connect and the
+     * write are its own.
+     */
+    private volatile long grantedNanos = RequestRecord.NEVER;
+    /** The connect (TCP and TLS) of the connection this attempt opened; 0 on a pooled connection. */
+    private long attemptConnectNanos;
+    /** {@link #clientDelayNanos}, set once the request is written. */
+    private volatile long clientDelayNanos;
     /** Where the time before the content went: stamped on the event loop as each moment happens. */
     private final PhaseStamps phases = new PhaseStamps();
 
@@ -231,6 +241,21 @@ public final class Exchange implements RequestHandle, SseEventSink {
     @Override
     public long startNanos() {
         return startNanos;
+    }
+
+    /**
+     * The time from the pool's grant ({@link #granted}) to the request's last byte in the socket, less the connect of
+     * a connection opened for it: the client's own delay (a hand-off to a busy or cold event loop, the write); 0
+     * before the write.
+     */
+    @Override
+    public long clientDelayNanos() {
+        return clientDelayNanos;
+    }
+
+    /** The pool gives this exchange a connection, or a slot to open one, now (any thread). */
+    void granted(long nowNanos) {
+        grantedNanos = nowNanos;
     }
 
     @Override
@@ -289,6 +314,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
      */
     void connected(long connectNanos, long tlsNanos) {
         phases.tlsHandshake(tlsNanos);
+        attemptConnectNanos = Math.max(0, connectNanos);
         worker.execute(() -> assembler.onConnected(connectNanos));
     }
 
@@ -392,6 +418,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
         ConnectionHandler connection = ch.pipeline().get(ConnectionHandler.class); // null once torn down
         retry.attempt(reused, reused && connection != null && connection.hasServed());
         state = State.SENT;
+        if (reused) attemptConnectNanos = 0;
         attachNanos = System.nanoTime();
         phases.connectionReady(attachNanos);
         if (!ch.isActive() || connection == null) {
@@ -411,7 +438,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
             idleCheck = ch.eventLoop().schedule(this::checkIdle, context.idleTimeoutNanos(), TimeUnit.NANOSECONDS);
         }
         write.addListener(f -> {
-            if (f.isSuccess()) phases.requestWritten(System.nanoTime()); // the last byte is in the socket now
+            if (f.isSuccess()) written(System.nanoTime()); // the last byte is in the socket now
             if (f.isSuccess() || currentChannel() != ch || state != State.SENT) {
                 // moved by a retry; or a response has begun, and its own end or the close decides the record
                 return;
@@ -419,6 +446,13 @@ public final class Exchange implements RequestHandle, SseEventSink {
             retryOrFail(System.nanoTime(), retry.sendFailed(
                     FailureMessages.describe(FailureMessages.rootCause(f.cause()))));
         });
+    }
+
+    /** The request's last byte is in the socket at {@code nowNanos}: its phase, and the client's delay until then. */
+    private void written(long nowNanos) {
+        phases.requestWritten(nowNanos);
+        long granted = grantedNanos;
+        if (granted != RequestRecord.NEVER) clientDelayNanos = Math.max(0, nowNanos - granted - attemptConnectNanos);
     }
 
     /** The connection ended in SENT, before any response byte: retried or recorded, as {@link ConnectionRetry} says. */
