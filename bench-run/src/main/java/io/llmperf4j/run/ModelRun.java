@@ -423,7 +423,7 @@ final class ModelRun implements BenchmarkListener {
             levelRecords.add(record.record());
             if (journal != null) {
                 if (levelScheduled) {
-                    journal.append(record.record(), record.sendLagNanos()); // a schedule: how late each went out
+                    journal.append(record.record(), record.startLagNanos()); // a schedule: how late each started
                 } else {
                     journal.append(record.record());
                 }
@@ -756,12 +756,15 @@ final class ModelRun implements BenchmarkListener {
         return ScheduleLag.dueAtTheSchedule(load instanceof OpenLoopResult, r.record());
     }
 
-    /** The send lags goodput and the SLO verdict judge: the arrivals' ({@link #arrival}), by client request id. */
+    /**
+     * The send lags goodput and the SLO verdict judge: the arrivals' ({@link #arrival}), by client request id; to the
+     * start stamp, as they are added to TTFT, which holds the client's delay after it.
+     */
     private Map<String, Long> arrivalLags(LoadResult load) {
         Map<String, Long> lags = new HashMap<>();
         if (load == null || !scheduled(load.settings())) return lags;
         for (ScheduledRecord r : load.measuredTimeline()) {
-            if (arrival(load, r)) lags.put(r.record().clientRequestId(), r.sendLagNanos());
+            if (arrival(load, r)) lags.put(r.record().clientRequestId(), r.startLagNanos());
         }
         return lags;
     }
@@ -853,12 +856,14 @@ final class ModelRun implements BenchmarkListener {
 
     /**
      * A schedule's send lag of each measured request ({@link #scheduled}), by client request id, for the per-request
-     * CSV and goodput: the same levels and values as the journal's ({@link #onScheduledRecord}).
+     * CSV and goodput: the same levels and values as the journal's ({@link #onScheduledRecord}). To the start stamp
+     * ({@link ScheduledRecord#startLagNanos}), so that with TTFT it adds up to TTFT from the intended send; the
+     * console's send lag and SENT_LATE count the client's delay after it too.
      */
     private Map<String, Long> sendLags(LoadResult load) {
         if (load == null || !scheduled(load.settings())) return Map.of();
         Map<String, Long> lags = new HashMap<>();
-        for (ScheduledRecord r : load.measuredTimeline()) lags.put(r.record().clientRequestId(), r.sendLagNanos());
+        for (ScheduledRecord r : load.measuredTimeline()) lags.put(r.record().clientRequestId(), r.startLagNanos());
         return lags;
     }
 

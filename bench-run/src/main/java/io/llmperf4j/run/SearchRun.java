@@ -260,7 +260,7 @@ final class SearchRun {
             // the main run's rule: a session's later turn (due at a time the client set) from its actual send
             RequestMetrics metrics = RequestMetrics.from(record.record(), tokenCounting);
             if (ScheduleLag.dueAtTheSchedule(search.mode() == SearchPlan.Mode.RATE, record.record())) {
-                judge.add(metrics, record.sendLagNanos());
+                judge.add(metrics, record.startLagNanos()); // added to TTFT, which holds the client delay
             } else {
                 judge.addFromActualSend(metrics);
             }
