@@ -114,8 +114,8 @@ class OpenLoopPreparedAheadSocketTest {
                 String id = r.record().clientRequestId();
                 Long start = client.startedAt.get(id);
                 assertNotNull(start, id);
-                long intended = start - r.sendLagNanos(); // the lag ends at the client's start stamp
-                assertEquals(r.record().ttftNanos() + r.sendLagNanos(), r.ttftFromIntendedNanos());
+                long intended = start - r.startLagNanos(); // the start lag ends at the client's start stamp
+                assertEquals(r.record().ttftNanos() + r.startLagNanos(), r.ttftFromIntendedNanos());
                 if (i == 0) {
                     // the first arrival is due 2 ms after the call: its 30 ms build runs past it, and that is lag
                     assertTrue(r.sendLagNanos() >= TimeUnit.MILLISECONDS.toNanos(BUILD_MILLIS - 2),

@@ -45,7 +45,7 @@ class OpenLoopRunnerSocketTest {
             assertEquals(26, server.requests());
             for (ScheduledRecord r : result.measuredTimeline()) {
                 assertTrue(r.sendLagNanos() >= 0);
-                assertEquals(r.record().ttftNanos() + r.sendLagNanos(), r.ttftFromIntendedNanos());
+                assertEquals(r.record().ttftNanos() + r.startLagNanos(), r.ttftFromIntendedNanos());
                 assertTrue(r.ttftFromIntendedNanos() >= r.record().ttftNanos());
                 assertTrue(r.e2eFromIntendedNanos() >= r.record().e2eNanos());
                 assertEquals(10, r.record().usageCompletionTokens());
@@ -103,7 +103,7 @@ class OpenLoopRunnerSocketTest {
                 assertTrue(r.record().succeeded(), r.record().toString());
                 assertTrue(r.sendLagNanos() >= TimeUnit.MILLISECONDS.toNanos(buildMillis),
                         "the 30 ms before the client's stamp are send lag: " + r.sendLagNanos() + " ns");
-                assertEquals(r.record().ttftNanos() + r.sendLagNanos(), r.ttftFromIntendedNanos());
+                assertEquals(r.record().ttftNanos() + r.startLagNanos(), r.ttftFromIntendedNanos());
             }
         }
     }

@@ -67,7 +67,7 @@ class SessionTurnDueTimeTest {
         int later = 0;
         for (ScheduledRecord r : timeline) {
             int turn = r.record().tags().turn();
-            assertEquals(r.actualSendOffsetNanos() - r.intendedSendOffsetNanos(), r.sendLagNanos());
+            assertEquals(r.actualSendOffsetNanos() - r.intendedSendOffsetNanos(), r.startLagNanos());
             assertTrue(r.sendLagNanos() >= 0, "sent before it was due: " + r);
             if (turn == 0) continue;
             ScheduledRecord previous = timeline.stream()
