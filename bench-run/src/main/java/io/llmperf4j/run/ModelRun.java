@@ -975,7 +975,8 @@ final class ModelRun implements BenchmarkListener {
             int concurrency = level.run().settings().numConcurrentRequests();
             out.print(SummaryConsoleReport.render(level.run(), level.metrics(), PeakInFlight.label(
                     level.outcome().settings(), concurrency) + (level.outcome().settings() instanceof ClosedLoopSettings
-                    ? LostWorkers.concurrencyAfter(levelWorkers, concurrency, level.run().records()) : "")));
+                    ? LostWorkers.concurrencyAfter(levelWorkers, concurrency, level.run().records()) : ""),
+                    level.server()));
             LostWorkers.notSentLine(levelWorkers, level.run().records().size(),
                     level.outcome().settings() instanceof OpenLoopSettings ? "arrival" : "request")
                     .ifPresent(out::println);

@@ -138,7 +138,8 @@ final class HtmlPage {
         drain(sink);
         errors();
         SessionsSection.render(summary.sessions(), summary.run() == null ? 0
-                : summary.run().requestsRecorded() - summary.run().requestsSucceeded(), out);
+                : summary.run().requestsRecorded() - summary.run().requestsSucceeded(),
+                summary.server() != null && summary.server().prefixCacheHitRate() != null, out);
         footer();
         out.append("</main>\n</body>\n</html>\n");
         drain(sink);

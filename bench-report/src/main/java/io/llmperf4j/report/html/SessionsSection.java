@@ -11,9 +11,10 @@ final class SessionsSection {
     /**
      * Appends the section to {@code out}; nothing when {@code sessions} is null. A run without sessions gets the
      * prefix cache alone ("Prefix cache", no "0 sessions"); {@code notSucceeded} requests that failed or were
-     * cancelled are said to be in the server's own rate only when there were any.
+     * cancelled are said to be in the server's own rate only when there were any and the run has that rate
+     * ({@code serverRateReported}).
      */
-    static void render(SessionsSummary sessions, long notSucceeded, StringBuilder out) {
+    static void render(SessionsSummary sessions, long notSucceeded, boolean serverRateReported, StringBuilder out) {
         if (sessions == null) return;
         boolean any = sessions.sessions() > 0;
         out.append("<section id=\"sessions\">\n<h2>").append(any ? "Sessions and prefix cache" : "Prefix cache")
@@ -35,9 +36,8 @@ final class SessionsSection {
                         + sessions.promptTokens() + " prompt tokens of the successful requests"
                         + (sessions.singleRequests() == null ? "" : ", " + sessions.singleRequests()
                         + (sessions.singleRequests() == 1 ? " single request" : " single requests")
-                        + " without a session included") + (notSucceeded <= 0 ? ""
-                        : "; the server's own /metrics rate also counts the prompts of the " + notSucceeded
-                        + (notSucceeded == 1 ? " request" : " requests") + " that failed or were cancelled") + ")")
+                        + " without a session included")
+                        + SessionsSummary.serverRateAlsoCounts(notSucceeded, serverRateReported) + ")")
                 .append("</p>\n");
         if (!sessions.byTurn().isEmpty()) {
             out.append("<table class=\"stats\">\n<thead><tr><th class=\"num\">turn</th><th class=\"num\">requests</th>"

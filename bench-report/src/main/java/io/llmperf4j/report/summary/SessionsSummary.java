@@ -177,9 +177,10 @@ public record SessionsSummary(Double prefixCacheHitRate, long cachedTokens, Long
     /**
      * The console line: sessions (completed and cut, turns each, duration), mean TTFT by turn, the server's hit rate
      * and what it counts; null for no section. {@code notSucceeded}: the run's requests that did not succeed, whose
-     * prompts the server's own /metrics rate counts and this one does not.
+     * prompts the server's own /metrics rate counts and this one does not; said only when {@code serverRateReported}
+     * (the run has that rate: server metrics were scraped and gave a prefix-cache hit rate).
      */
-    static String consoleLine(SessionsSummary s, long notSucceeded) {
+    static String consoleLine(SessionsSummary s, long notSucceeded, boolean serverRateReported) {
         if (s == null) return null;
         StringBuilder b = new StringBuilder();
         if (s.sessions() > 0) {
@@ -206,12 +207,21 @@ public record SessionsSummary(Double prefixCacheHitRate, long cachedTokens, Long
             b.append(" of the successful requests").append(s.singleRequests() == null ? ""
                     : ", " + s.singleRequests() + (s.singleRequests() == 1 ? " single request" : " single requests")
                     + " without a session included");
-            if (notSucceeded > 0) {
-                b.append("; the server's own /metrics rate also counts the prompts of the ").append(notSucceeded)
-                        .append(notSucceeded == 1 ? " request" : " requests").append(" that failed or were cancelled");
-            }
+            b.append(serverRateAlsoCounts(notSucceeded, serverRateReported));
             b.append(")");
         }
         return (s.sessions() > 0 ? "Sessions: " : "Prefix cache: ") + b + System.lineSeparator();
+    }
+
+    /**
+     * The clause that tells this rate from the server's own /metrics rate, which counts the prompts of failed and
+     * cancelled requests too ("; the server's own /metrics rate also counts the prompts of the 1 request that failed
+     * or was cancelled"); empty when every request succeeded or the run has no such rate (no server metrics, or no
+     * prefix-cache counters among them): a rate that does not exist cannot differ.
+     */
+    public static String serverRateAlsoCounts(long notSucceeded, boolean serverRateReported) {
+        if (notSucceeded <= 0 || !serverRateReported) return "";
+        return "; the server's own /metrics rate also counts the prompts of the " + notSucceeded + (notSucceeded == 1
+                ? " request that failed or was cancelled" : " requests that failed or were cancelled");
     }
 }

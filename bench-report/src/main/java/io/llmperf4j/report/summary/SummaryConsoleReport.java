@@ -12,6 +12,7 @@ import io.llmperf4j.report.metrics.Phase;
 import io.llmperf4j.report.metrics.PhaseStats;
 import io.llmperf4j.report.metrics.RunMetrics;
 import io.llmperf4j.report.metrics.RunWarning;
+import io.llmperf4j.servermetrics.summary.ServerSideSummary;
 import java.util.List;
 import java.util.Locale;
 
@@ -41,6 +42,14 @@ public final class SummaryConsoleReport {
 
     /** @param concurrency how the load is named, e.g. "concurrency 8" or, for an open loop, "max concurrency 8" */
     public static String render(BenchmarkRun run, RunMetrics metrics, String concurrency) {
+        return render(run, metrics, concurrency, null);
+    }
+
+    /**
+     * As {@link #render(BenchmarkRun, RunMetrics, String)}, where {@code server} is the server's side of the run
+     * (null without server metrics): the sessions line names the server's own prefix-cache rate only when it has one.
+     */
+    public static String render(BenchmarkRun run, RunMetrics metrics, String concurrency, ServerSideSummary server) {
         StringBuilder out = new StringBuilder(1024);
         out.append(String.format(Locale.ROOT, "llmperf4j: %s, %s, %d requests (%d ok, %d failed) in %.3f s%s%n",
                 run.settings().model(), concurrency, metrics.requestsRecorded(),
@@ -91,7 +100,8 @@ public final class SummaryConsoleReport {
                     ImageTokensWords.perImage(SummaryDocument.ImagesJson.of(images))));
         }
         String sessions = SessionsSummary.consoleLine(SessionsSummary.of(run.records(), metrics.config().tokenCounting()),
-                run.records().stream().filter(r -> !r.succeeded()).count());
+                run.records().stream().filter(r -> !r.succeeded()).count(),
+                server != null && server.prefixCacheHitRate() != null);
         if (sessions != null) out.append(sessions);
         ConnectStats connects = ConnectStats.of(run);
         if (connects.newConnections() > 0) out.append(String.format(Locale.ROOT, "Connections: %d new (connect p50 %s ms, p99 %s ms), %d requests "
