@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -68,11 +69,11 @@ public final class ShareGptDataset {
      * @param location where the conversation is: {@code $[12]} (JSON array) or {@code line 13} (JSON Lines)
      * @param system   the conversation's system prompt (its {@code system} turns before the first user turn, joined
      *                 by a blank line), or null
+     * @param id       the conversation's own {@code id} (a non-blank string), or null
+     * @param index    the conversation's place in the file, 0-based, every conversation counted
      */
-    record Exchange(String prompt, String reply, String location, List<String> laterTurns, String system) {
-        Exchange(String prompt, String reply, String location) {
-            this(prompt, reply, location, List.of(), null);
-        }
+    record Exchange(String prompt, String reply, String location, List<String> laterTurns, String system, String id,
+                    int index) {
     }
 
     private ShareGptDataset(Path file, String sha256, int conversationCount, List<Exchange> exchanges) {
@@ -223,7 +224,9 @@ public final class ShareGptDataset {
      * shuffled with {@code PythonRandom(seed)}, those whose first prompt and reply pass {@code options}' bounds taken in
      * that order, each contributing all its user turns (turn k's max_tokens = the k-th reply's token count, or a draw
      * from {@link ShareGptOptions#outputLengths()}); conversations are reused in the same order when more turns are
-     * needed, the last one cut short at {@code count}. Session ids are {@code c<pass>-<conversation index>}.
+     * needed, the last one cut short at {@code count}. A session's id is its conversation's ({@link #sessionNames}),
+     * a later pass's suffixed with the pass, {@code ~1}, {@code ~2}, as the engine names a workload's sessions
+     * started again ({@code s0~1}).
      *
      * @throws IllegalArgumentException when no conversation passes the bounds
      */
@@ -252,6 +255,7 @@ public final class ShareGptDataset {
                     + "reply bounds (" + exchanges.size() + " conversations with a prompt and a reply, counted with "
                     + tokenizer.id() + ")");
         }
+        List<String> names = sessionNames(eligible.stream().map(exchanges::get).toList());
         List<RequestSpec> requests = new ArrayList<>(count);
         int sessions = 0;
         for (int pass = 0; requests.size() < count; pass++) {
@@ -261,7 +265,7 @@ public final class ShareGptDataset {
                 turns.add(e.prompt());
                 turns.add(e.reply());
                 turns.addAll(e.laterTurns());
-                String sessionId = "c" + pass + "-" + eligible.get(k);
+                String sessionId = pass == 0 ? names.get(k) : names.get(k) + "~" + pass;
                 sessions++;
                 for (int t = 0; t + 1 < turns.size() && requests.size() < count; t += 2) {
                     String user = turns.get(t);
@@ -283,6 +287,27 @@ public final class ShareGptDataset {
         generation.put("multi_turn", true);
         generation.put("sessions", sessions);
         return new Workload(Workload.SHAREGPT, id(), sha256, tokenizer.id(), seed, generation, requests);
+    }
+
+    /**
+     * The session ids of {@code conversations}: each one's own {@code id} from the dataset, else {@code s<its index in
+     * the file>}; an id met earlier in the file (a dataset's ids need not be unique) takes the index form too, so that
+     * no two sessions share an id, whatever order the seed plays them in.
+     */
+    static List<String> sessionNames(List<Exchange> conversations) {
+        List<Integer> byPlace = new ArrayList<>(conversations.size());
+        for (int i = 0; i < conversations.size(); i++) byPlace.add(i);
+        byPlace.sort(java.util.Comparator.comparingInt(i -> conversations.get(i).index()));
+        Set<String> used = new HashSet<>();
+        String[] names = new String[conversations.size()];
+        for (int i : byPlace) {
+            Exchange e = conversations.get(i);
+            String name = e.id() != null && !used.contains(e.id()) ? e.id() : "s" + e.index();
+            for (int n = 1; used.contains(name); n++) name = "s" + e.index() + "-" + n; // s7 taken as a dataset's id
+            used.add(name);
+            names[i] = name;
+        }
+        return List.of(names);
     }
 
     // ---- reading ----
@@ -319,7 +344,7 @@ public final class ShareGptDataset {
                             "a conversation must be a JSON object, not " + describe(token));
                 }
                 JsonNode conversation = parser.readValueAsTree();
-                firstExchange(file, conversation, path, " (line " + line + ")").ifPresent(out::add);
+                firstExchange(file, conversation, path, " (line " + line + ")", index).ifPresent(out::add);
             }
             JsonToken trailing = parser.nextToken();
             if (trailing != null) {
@@ -351,8 +376,8 @@ public final class ShareGptDataset {
                     throw new DatasetFormatException(WHAT, file, "line " + lineNumber,
                             "not valid JSON: " + JsonMessages.clean(e), e);
                 }
+                firstExchange(file, conversation, "line " + lineNumber, "", conversations).ifPresent(out::add);
                 conversations++;
-                firstExchange(file, conversation, "line " + lineNumber, "").ifPresent(out::add);
             }
         } catch (CharacterCodingException e) {
             throw new DatasetFormatException(WHAT, file, "line " + (lineNumber + 1), "not UTF-8 text", e);
@@ -363,8 +388,10 @@ public final class ShareGptDataset {
     /**
      * @param path   where the conversation is: {@code $[12]} or {@code line 13}
      * @param suffix appended to every location (the line of an array element)
+     * @param index  the conversation's place in the file, 0-based
      */
-    private static Optional<Exchange> firstExchange(Path file, JsonNode conversation, String path, String suffix) {
+    private static Optional<Exchange> firstExchange(Path file, JsonNode conversation, String path, String suffix,
+                                                    int index) {
         boolean jsonLines = path.startsWith("line");
         String base = jsonLines ? "$" : path;
         if (!conversation.isObject()) throw error(file, path, base, suffix, "a conversation must be a JSON object");
@@ -419,7 +446,9 @@ public final class ShareGptDataset {
             if (!system.isEmpty()) system.append("\n\n");
             system.append(texts.get(i));
         }
-        return Optional.of(new Exchange(prompt, reply, path, later, system.isEmpty() ? null : system.toString()));
+        JsonNode id = conversation.get("id");
+        return Optional.of(new Exchange(prompt, reply, path, later, system.isEmpty() ? null : system.toString(),
+                id != null && id.isTextual() && !id.asText().isBlank() ? id.asText() : null, index));
     }
 
     /** A string, null (no text), or an array of text parts. */

@@ -94,7 +94,7 @@ class SessionWorkloadsTest {
         assertEquals(List.of("Hi there", "Tell me a joke", "Hi there"), w.requests().stream().map(RequestSpec::prompt)
                 .toList());
         assertEquals(List.of(0, 1, 0), w.requests().stream().map(r -> r.inputs().turn()).toList());
-        assertEquals("c1-0", w.requests().get(2).inputs().sessionId(), "a second pass is another session");
+        assertEquals("a~1", w.requests().get(2).inputs().sessionId(), "a second pass is another session");
         assertEquals(cl100k.countWithoutSpecialTokens("No."), w.requests().get(1).maxTokens());
 
         Path cut = Files.writeString(dir.resolve("cut.json"), "[{\"id\":\"a\",\"conversations\":[{\"from\":\"hu");
