@@ -44,6 +44,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.function.LongFunction;
 
@@ -206,6 +207,7 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
             } else if (f.dataset() != null) {
                 workload = dataset(f, tokenizer, count, images);
                 mode = workload.kind();
+                conversationsReplayed(f.dataset(), workload).ifPresent(err::println);
             } else if (f.prompt() != null) {
                 if (f.maxTokens() == null || f.maxTokens() < 1) {
                     throw new InvalidRequestException("--prompt needs --max-tokens N (N >= 1)");
@@ -437,6 +439,26 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
         }
         if (cluster) throw new InvalidRequestException("images are not sent through --cluster workers yet");
         err.println("llmperf4j: " + ImageAttachment.describe(requests));
+    }
+
+    /**
+     * The stderr line of a ShareGPT {@code --turns all} workload that plays its conversations more than once (fewer
+     * user turns fit than the run's requests), as a level that sends more than its workload holds says it: the
+     * later passes' prompts are the first's, so the server's prefix cache can serve them.
+     */
+    static Optional<String> conversationsReplayed(String dataset, Workload workload) {
+        if (!(workload.generation().get("passes") instanceof Integer passes)) return Optional.empty();
+        int conversations = (Integer) workload.generation().get("conversations");
+        int turns = (Integer) workload.generation().get("conversation_turns");
+        int count = workload.requests().size();
+        String first = workload.requests().get(0).inputs().sessionId();
+        return Optional.of("llmperf4j: --dataset " + dataset + ": its " + Plural.of(conversations,
+                "conversation") + " that fit (" + Plural.of(turns, "user turn") + ") are replayed for the "
+                + Plural.of(count, "request") + ": played " + passes + " times" + (count % turns == 0 ? ""
+                : ", the last pass cut short") + ", each pass after the first as new sessions (" + first
+                + "~1, ...); from the second pass on, the server's prefix cache can serve every prompt again and TTFT "
+                + "times a cached prefill (a larger dataset, or --max-num-completed-requests " + turns
+                + " or fewer, plays each once)");
     }
 
     private static Workload dataset(WorkloadSpec f, Tokenizer tokenizer, int count, ImageLibrary images) {

@@ -226,7 +226,8 @@ public final class ShareGptDataset {
      * from {@link ShareGptOptions#outputLengths()}); conversations are reused in the same order when more turns are
      * needed, the last one cut short at {@code count}. A session's id is its conversation's ({@link #sessionNames}),
      * a later pass's suffixed with the pass, {@code ~1}, {@code ~2}, as the engine names a workload's sessions
-     * started again ({@code s0~1}).
+     * started again ({@code s0~1}). When they are played more than once, {@code generation} says how: {@code
+     * conversations} (those that fit), {@code conversation_turns} (their user turns) and {@code passes}.
      *
      * @throws IllegalArgumentException when no conversation passes the bounds
      */
@@ -258,7 +259,9 @@ public final class ShareGptDataset {
         List<String> names = sessionNames(eligible.stream().map(exchanges::get).toList());
         List<RequestSpec> requests = new ArrayList<>(count);
         int sessions = 0;
+        int passes = 0;
         for (int pass = 0; requests.size() < count; pass++) {
+            passes = pass + 1;
             for (int k = 0; k < eligible.size() && requests.size() < count; k++) {
                 Exchange e = exchanges.get(eligible.get(k));
                 List<String> turns = new ArrayList<>();
@@ -286,6 +289,11 @@ public final class ShareGptDataset {
         generation.put("request_count", count);
         generation.put("multi_turn", true);
         generation.put("sessions", sessions);
+        if (passes > 1) { // the run says so: a replayed conversation's prompts can come from the server's cache
+            generation.put("conversations", eligible.size());
+            generation.put("conversation_turns", turnsFound);
+            generation.put("passes", passes);
+        }
         return new Workload(Workload.SHAREGPT, id(), sha256, tokenizer.id(), seed, generation, requests);
     }
 
