@@ -31,6 +31,9 @@ import java.util.Objects;
  * @param simulated                true when the requests went to llmperf4j's embedded simulated server (no base
  *                                 variable), false for a real endpoint; null when not recorded. The model name and
  *                                 endpoint alone do not tell: a simulator run may carry a real model's name
+ * @param inputTokensTokenizer     the tokenizer that counted the requests' input tokens when it is not {@code
+ *                                 tokenizer}'s (a --workload manifest counted by another tokenizer than the run's:
+ *                                 its counts are kept, the outputs counted by the run's); null otherwise
  */
 public record BenchmarkSettings(
         String model,
@@ -50,7 +53,19 @@ public record BenchmarkSettings(
         long seed,
         Boolean stream,
         String connectionMode,
-        Boolean simulated) {
+        Boolean simulated,
+        String inputTokensTokenizer) {
+
+    /** Settings whose input tokens were counted by {@code tokenizer}, as their outputs. */
+    public BenchmarkSettings(String model, int meanInputTokens, int stddevInputTokens, int meanOutputTokens,
+                             int stddevOutputTokens, int numConcurrentRequests, int timeoutSeconds,
+                             int maxNumCompletedRequests, Map<String, Object> additionalSamplingParams, String llmApi,
+                             Map<String, String> metadata, String endpoint, String tokenizer, String promptMode,
+                             long seed, Boolean stream, String connectionMode, Boolean simulated) {
+        this(model, meanInputTokens, stddevInputTokens, meanOutputTokens, stddevOutputTokens, numConcurrentRequests,
+                timeoutSeconds, maxNumCompletedRequests, additionalSamplingParams, llmApi, metadata, endpoint,
+                tokenizer, promptMode, seed, stream, connectionMode, simulated, null);
+    }
 
     /** Settings without whether the endpoint was the embedded simulated server (not recorded). */
     public BenchmarkSettings(String model, int meanInputTokens, int stddevInputTokens, int meanOutputTokens,

@@ -791,7 +791,7 @@ final class ModelRun implements BenchmarkListener {
         return new BenchmarkSettings(model, s.meanInputTokens(), s.stddevInputTokens(), s.meanOutputTokens(),
                 s.stddevOutputTokens(), concurrency, s.timeoutSeconds(), s.maxNumCompletedRequests(),
                 s.additionalSamplingParams(), s.llmApi(), metadata, s.endpoint(), s.tokenizer(), s.promptMode(),
-                s.seed(), s.stream(), s.connectionMode(), s.simulated());
+                s.seed(), s.stream(), s.connectionMode(), s.simulated(), s.inputTokensTokenizer());
     }
 
     private String base() {

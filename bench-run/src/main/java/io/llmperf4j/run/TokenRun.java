@@ -282,6 +282,6 @@ final class TokenRun {
                 request.workload().seed(), request.stream(),
                 common.connectionMode().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'),
                 // built once: every level, model compared and search probe copies it into its summary
-                common.target() instanceof EndpointTarget.Embedded);
+                common.target() instanceof EndpointTarget.Embedded, workload.inputTokensTokenizer());
     }
 }

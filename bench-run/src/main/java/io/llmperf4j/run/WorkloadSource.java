@@ -66,10 +66,21 @@ import java.util.function.LongFunction;
  * @param sessionRedraw    synthetic sessions (--turns, not built to share prefixes) drawn from another seed, for a
  *                         level that starts more sessions than the workload holds ({@link FreshSessions}); null
  *                         otherwise (such a level plays the workload's sessions again)
+ * @param inputTokensTokenizer the tokenizer that counted the requests' {@code number_input_tokens} when it is not the
+ *                         run's: a replayed manifest's, counted by another tokenizer than {@code --tokenizer}
+ *                         (the summary's {@code settings.input_tokens_tokenizer}); null otherwise
  */
 record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boolean countFromUsage,
                       String description, String promptMode, LongFunction<List<RequestSpec>> redraw,
-                      LevelWorkloads replayed, LongFunction<PacedWorkload> sessionRedraw) {
+                      LevelWorkloads replayed, LongFunction<PacedWorkload> sessionRedraw,
+                      String inputTokensTokenizer) {
+
+    WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boolean countFromUsage, String description,
+                   String promptMode, LongFunction<List<RequestSpec>> redraw, LevelWorkloads replayed,
+                   LongFunction<PacedWorkload> sessionRedraw) {
+        this(requests, promptTokenizer, countFromUsage, description, promptMode, redraw, replayed, sessionRedraw,
+                null);
+    }
 
     WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boolean countFromUsage, String description,
                    String promptMode, LongFunction<List<RequestSpec>> redraw, LevelWorkloads replayed) {
@@ -371,7 +382,8 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
             throw new InvalidRequestException("--workload " + f.workload() + " is not a readable file");
         }
         WorkloadManifest manifest = WorkloadManifest.read(f.workload());
-        if (!Objects.equals(manifest.header().tokenizer(), tokenizer.id())) {
+        boolean otherCounts = !Objects.equals(manifest.header().tokenizer(), tokenizer.id());
+        if (otherCounts) {
             err.println("note: the manifest's token counts are by " + manifest.header().tokenizer()
                     + "; this run counts outputs with " + describe(tokenizer, fromUsage));
         }
@@ -382,7 +394,8 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
         if (count < requests.size()) requests = requests.subList(0, count);
         return new WorkloadSource(paced(requests, f.sessions(), f.seed()), tokenizer, fromUsage,
                 describe(tokenizer, fromUsage),
-                "replay:" + manifest.header().kind(), null, byLevel);
+                "replay:" + manifest.header().kind(), null, byLevel, null,
+                otherCounts ? manifest.header().tokenizer() : null);
     }
 
     /**

@@ -261,7 +261,8 @@ public record SummaryDocument(
      * when recorded, so a summary from before them or from a run that does not know them has none of them);
      * {@code endpoint} and {@code metadata} pass through {@link Redaction}, key-shaped strings in
      * {@code additionalSamplingParams} too. {@code simulated} is true for a run against the embedded simulated server,
-     * whose files may carry a real model's name.
+     * whose files may carry a real model's name. {@code input_tokens_tokenizer} only when the input tokens were
+     * counted by another tokenizer than {@code tokenizer} (a replayed manifest's counts).
      */
     public record SettingsJson(
             String model,
@@ -281,14 +282,16 @@ public record SummaryDocument(
             long seed,
             @JsonInclude(JsonInclude.Include.NON_NULL) Boolean stream,
             @JsonInclude(JsonInclude.Include.NON_NULL) String connectionMode,
-            @JsonInclude(JsonInclude.Include.NON_NULL) Boolean simulated) {
+            @JsonInclude(JsonInclude.Include.NON_NULL) Boolean simulated,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String inputTokensTokenizer) {
 
         static SettingsJson of(BenchmarkSettings s) {
             return new SettingsJson(s.model(), Redaction.endpoint(s.endpoint()), s.llmApi(), s.meanInputTokens(),
                     s.stddevInputTokens(), s.meanOutputTokens(), s.stddevOutputTokens(), s.numConcurrentRequests(),
                     s.timeoutSeconds(), s.maxNumCompletedRequests(),
                     Redaction.jsonValue(s.additionalSamplingParams()), Redaction.metadata(s.metadata()),
-                    s.tokenizer(), s.promptMode(), s.seed(), s.stream(), s.connectionMode(), s.simulated());
+                    s.tokenizer(), s.promptMode(), s.seed(), s.stream(), s.connectionMode(), s.simulated(),
+                    s.inputTokensTokenizer());
         }
     }
 
