@@ -53,7 +53,8 @@ class ManifestInputTokenizerRecordedTest {
             CliRun other = run(server, dir.resolve("other"), "--workload", manifest.toString(), "--tokenizer",
                     "cl100k_base");
             assertEquals(0, other.exitCode(), other::toString);
-            assertTrue(other.toString().contains("note: the manifest's token counts are by " + counted), other::toString);
+            assertTrue(other.toString().contains("note: the manifest's token counts are by " + counted),
+                    other::toString);
             JsonNode settings = RunFolder.summary(dir.resolve("other")).get("settings");
             assertEquals("jtokkit:cl100k_base", settings.get("tokenizer").asText(), settings::toString);
             assertEquals(counted, settings.path("input_tokens_tokenizer").asText(null), settings::toString);
