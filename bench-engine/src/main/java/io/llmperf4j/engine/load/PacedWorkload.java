@@ -34,6 +34,8 @@ public final class PacedWorkload extends AbstractList<RequestSpec> {
     private final long[] startOffsetsNanos;
     private final ThinkTime thinkTime;
     private final List<List<RequestSpec>> sessions;
+    /** One more than the highest replay pass among the workload's own session ids (a dataset replayed: c1, c1~1). */
+    private final int ownPasses;
     /** The sessions after the workload's own; null: the workload's sessions are played again. */
     private final MoreSessions more;
 
@@ -75,6 +77,7 @@ public final class PacedWorkload extends AbstractList<RequestSpec> {
         if (this.specs.isEmpty()) throw new IllegalArgumentException("a workload needs at least one request");
         this.thinkTime = Objects.requireNonNull(thinkTime, "thinkTime");
         this.sessions = group(this.specs);
+        this.ownPasses = sessions.stream().mapToInt(t -> pass(t.get(0).inputs().sessionId()) + 1).max().orElse(1);
         if (startOffsetsNanos != null) {
             if (startOffsetsNanos.length != sessions.size()) {
                 throw new IllegalArgumentException(startOffsetsNanos.length + " start times for " + sessions.size()
@@ -144,7 +147,9 @@ public final class PacedWorkload extends AbstractList<RequestSpec> {
 
     /**
      * The run's {@code k}-th session (0-based): the workload's own first; then {@link #withMoreSessions}'s, or the
-     * workload's played again, each replay's id suffixed {@code ~pass} ({@code s0~1}).
+     * workload's played again, each replay's id suffixed {@code ~pass} ({@code s0~1}). A workload whose own ids are
+     * passes already (a ShareGPT dataset replayed: {@code c1}, {@code c1~1}) has its replays numbered after them, so no
+     * two sessions of a run share an id.
      */
     public Start start(int k) {
         int n = sessions.size();
@@ -154,8 +159,21 @@ public final class PacedWorkload extends AbstractList<RequestSpec> {
             return new Start(turns, turns.get(0).inputs().sessionId());
         }
         List<RequestSpec> turns = sessions.get(k % n);
-        String base = turns.get(0).inputs().sessionId();
-        return new Start(turns, base == null ? null : base + "~" + k / n);
+        String id = turns.get(0).inputs().sessionId();
+        if (id == null) return new Start(turns, null);
+        int pass = pass(id);
+        String root = pass == 0 ? id : id.substring(0, id.lastIndexOf('~'));
+        return new Start(turns, root + "~" + (k / n * ownPasses + pass));
+    }
+
+    /** The replay pass an id names ({@code s0~2}: 2); 0 for an id without one ({@code s0}, {@code s0~t2}, null). */
+    private static int pass(String id) {
+        int tilde = id == null ? -1 : id.lastIndexOf('~');
+        if (tilde < 1 || tilde == id.length() - 1 || id.length() - tilde > 7) return 0;
+        for (int i = tilde + 1; i < id.length(); i++) {
+            if (id.charAt(i) < '0' || id.charAt(i) > '9') return 0;
+        }
+        return Integer.parseInt(id.substring(tilde + 1));
     }
 
     /** Tells {@link #withMoreSessions}'s sessions that a run of this workload ended ({@link MoreSessions#runEnded}). */
