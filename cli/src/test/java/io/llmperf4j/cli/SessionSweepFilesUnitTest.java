@@ -1,8 +1,6 @@
 package io.llmperf4j.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.llmperf4j.server.SimulatedServer;
-import io.llmperf4j.server.SimulatorConfig;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
 import org.junit.jupiter.api.Test;
@@ -12,7 +10,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -32,15 +29,7 @@ class SessionSweepFilesUnitTest {
 
     @Test
     void aRateSweepOfSessionsFilesAndPageSaySessionsPerSecond(@TempDir Path dir) throws Exception {
-        CliRun run;
-        try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder()
-                .timeToFirstToken(Duration.ofMillis(5)).interTokenDelay(Duration.ofMillis(1)).build())) {
-            run = CliRun.of(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k"), "token-benchmark",
-                    "--model", "m", "--turns", "3", "--mean-input-tokens", "40", "--stddev-input-tokens", "0",
-                    "--mean-output-tokens", "3", "--stddev-output-tokens", "0", "--max-num-completed-requests", "6",
-                    "--rate-sweep", "2,4", "--arrival", "constant", "--sleep-between", "0",
-                    "--no-server-metrics", "--no-client-warmup", "--results-dir", dir.toString());
-        }
+        CliRun run = SessionSweepUnitTest.sweepOfSessions(dir);
         assertEquals(0, run.exitCode(), run::toString);
         assertTrue(run.out().contains("\nrate (sessions/s)  ok/total  "), run::toString);
         JsonNode sweep = RunFolder.sweep(dir);

@@ -1,14 +1,10 @@
 package io.llmperf4j.cli;
 
-import io.llmperf4j.server.SimulatedServer;
-import io.llmperf4j.server.SimulatorConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -25,15 +21,7 @@ class SessionSweepLevelLineTest {
 
     @Test
     void eachLevelsDoneLineNamesItsRateInSessionsPerSecond(@TempDir Path dir) throws Exception {
-        CliRun run;
-        try (SimulatedServer server = SimulatedServer.start(SimulatorConfig.builder()
-                .timeToFirstToken(Duration.ofMillis(5)).interTokenDelay(Duration.ofMillis(1)).build())) {
-            run = CliRun.of(Map.of("OPENAI_API_BASE", server.baseUrl(), "OPENAI_API_KEY", "k"), "token-benchmark",
-                    "--model", "m", "--turns", "3", "--mean-input-tokens", "40", "--stddev-input-tokens", "0",
-                    "--mean-output-tokens", "3", "--stddev-output-tokens", "0", "--max-num-completed-requests", "6",
-                    "--slo", "ttft_p99<=1ms", "--rate-sweep", "2,4", "--arrival", "constant", "--sleep-between",
-                    "0", "--no-server-metrics", "--no-client-warmup", "--results-dir", dir.toString());
-        }
+        CliRun run = SessionSweepUnitTest.sweepOfSessions(dir, "--slo", "ttft_p99<=1ms");
         assertEquals(0, run.exitCode(), run::toString);
         assertTrue(run.err().contains("llmperf4j: rate 2 sessions/s done: 6/6 ok, "), run::toString);
         assertTrue(run.err().contains("llmperf4j: rate 4 sessions/s done: 6/6 ok, "), run::toString);
