@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -305,7 +306,7 @@ public final class ShareGptDataset {
     static List<String> sessionNames(List<Exchange> conversations) {
         List<Integer> byPlace = new ArrayList<>(conversations.size());
         for (int i = 0; i < conversations.size(); i++) byPlace.add(i);
-        byPlace.sort(java.util.Comparator.comparingInt(i -> conversations.get(i).index()));
+        byPlace.sort(Comparator.comparingInt(i -> conversations.get(i).index()));
         Set<String> used = new HashSet<>();
         String[] names = new String[conversations.size()];
         for (int i : byPlace) {

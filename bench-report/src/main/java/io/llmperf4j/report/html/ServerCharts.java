@@ -12,6 +12,7 @@ import java.math.BigDecimal;
 import java.math.MathContext;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -183,7 +184,7 @@ final class ServerCharts {
      */
     private void figures(ServerSideSummary server) {
         if (server.unknownEngine()) return;
-        List<String> parts = new java.util.ArrayList<>();
+        List<String> parts = new ArrayList<>();
         if (server.countersPartial(ServerSideSummarizer.EDGE_SLACK_NANOS / NANOS_PER_SECOND)) {
             parts.add("its counters cover " + Html.fixed(server.countedToS() - server.countedFromS(), 2) + " s of the "
                     + Html.fixed(server.windowS(), 2) + " s window (from " + Html.fixed(server.countedFromS(), 2)

@@ -2,6 +2,7 @@ package io.llmperf4j.report.search;
 
 import io.llmperf4j.report.summary.SummaryDocument;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -114,7 +115,7 @@ public record SearchDocument(String schema, String model, String search, String 
 
         /** This level with {@code warning} after its own. */
         public Level withWarning(SummaryDocument.WarningJson warning) {
-            List<SummaryDocument.WarningJson> more = new java.util.ArrayList<>(warnings);
+            List<SummaryDocument.WarningJson> more = new ArrayList<>(warnings);
             more.add(warning);
             return new Level(index, phase, load, passed, resolved, stop, samples, requestsCompleted, durationS,
                     requestsS, outputTokS, goodputS, scheduledS, sentS, sendLagP99Ms, bindingObjective, objectives,
