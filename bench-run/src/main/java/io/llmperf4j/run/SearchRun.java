@@ -287,9 +287,9 @@ final class SearchRun {
         boolean lagWasClients = lagIsClients;
         if (openLoop && !lagIsClients && report != null && report.run() != null) {
             // a capped level, read as the single run's keep-up verdict reads it
-            atCap = SaturationVerdict.heldAtCap(report.summary(), SaturationRules.DEFAULT).orElse(null);
-            lagWasClients = SaturationVerdict.evaluate(List.of(report.summary()), SaturationRules.DEFAULT, "rate")
-                    .levels().get(0).keptUp() == KeepUp.Reading.CLIENT_BEHIND;
+            KeepUp.Reading reading = SaturationVerdict.keptUp(report.summary(), SaturationRules.DEFAULT);
+            if (reading == KeepUp.Reading.AT_CAP) atCap = SaturationVerdict.heldAtCap(report.summary());
+            lagWasClients = reading == KeepUp.Reading.CLIENT_BEHIND;
         }
         Probe probe = new Probe(index, phase, load, judgement, stop, report, dir == null ? null : folder,
                 cancelledAtStop[0], openLoop ? judge.fromActualSend() : null,

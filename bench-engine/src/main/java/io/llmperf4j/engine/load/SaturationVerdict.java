@@ -676,16 +676,21 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
             + "more in flight, or lower the rate";
 
     /**
-     * The single run's words on an open-loop level held at its cap ({@link KeepUp.Reading#AT_CAP}), for a capacity
-     * search's level: "held at the cap: sent late because 8 requests were in flight at the cap (...): ...; not a
-     * saturation point nor a knee: raise --max-concurrency to tell ..."; empty for any other reading.
+     * How the single run's keep-up verdict reads one level, for a capacity search's level: {@link
+     * KeepUp.Reading#AT_CAP}, {@link KeepUp.Reading#CLIENT_BEHIND}, ...; null for a closed loop's.
      */
-    public static Optional<String> heldAtCap(LevelSummary s, SaturationRules rules) {
-        if (!Double.isFinite(s.scheduledRequestsPerSecond())) return Optional.empty();
-        LevelVerdict v = evaluate(List.of(s), rules, "rate").levels().get(0);
-        if (v.keptUp() != KeepUp.Reading.AT_CAP) return Optional.empty();
-        return Optional.of("held at the cap: " + atCap(s.keepUp()) + "; not a saturation point nor a knee: "
-                + RAISE_THE_CAP);
+    public static KeepUp.Reading keptUp(LevelSummary s, SaturationRules rules) {
+        return evaluate(List.of(s), rules, "rate").levels().get(0).keptUp();
+    }
+
+    /**
+     * The single run's words on an open-loop level its keep-up verdict reads as held at its cap ({@link
+     * KeepUp.Reading#AT_CAP}, {@link #keptUp}), for a capacity search's level: "held at the cap: sent late because 8
+     * requests were in flight at the cap (...): ...; not a saturation point nor a knee: raise --max-concurrency to
+     * tell ...".
+     */
+    public static String heldAtCap(LevelSummary s) {
+        return "held at the cap: " + atCap(s.keepUp()) + "; not a saturation point nor a knee: " + RAISE_THE_CAP;
     }
 
     /**
