@@ -180,9 +180,8 @@ final class HtmlPage {
             if (run.stoppedBy() != null) sub.add("stopped by " + run.stoppedBy());
         }
         out.append("<p class=\"sub\">").append(Html.esc(String.join(" \u00b7 ", sub))).append("</p>\n");
-        if (s != null && Boolean.TRUE.equals(s.simulated())) { // the model's name may be a real one's: say whose
-            out.append(SimulatedNotice.paragraph(true));
-        }
+        // the model's name may be a real one's: say whose
+        out.append(SimulatedNotice.paragraph(SimulatedNotice.simulated(summary)));
         if (searchLevel != null) {
             out.append("<p class=\"sub search-level\">").append(Html.esc(searchLevel.sentence())).append("</p>\n");
         }
@@ -202,7 +201,7 @@ final class HtmlPage {
         if (s != null) {
             rows.add(row("Model", s.model()));
             rows.add(row("Endpoint", Redaction.endpoint(s.endpoint())
-                    + (Boolean.TRUE.equals(s.simulated()) ? " (llmperf4j's embedded simulated server)" : "")));
+                    + (SimulatedNotice.simulated(summary) ? " (llmperf4j's embedded simulated server)" : "")));
             rows.add(row("API", s.llmApi()));
             OpenLoopFile.Document open = data.openLoop();
             if (open == null) {
