@@ -385,14 +385,10 @@ public final class ConnectionPool implements ConnectionSource {
             return;
         }
         try {
-            if (handOffDelayMillis > 0) {
-                ch.eventLoop().execute(() -> {
-                    pauseForTest(handOffDelayMillis);
-                    exchange.attach(ch, true);
-                });
-            } else {
-                ch.eventLoop().execute(() -> exchange.attach(ch, true));
-            }
+            ch.eventLoop().execute(() -> {
+                if (handOffDelayMillis > 0) pauseForTest(handOffDelayMillis);
+                exchange.attach(ch, true);
+            });
         } catch (RejectedExecutionException e) {
             exchange.endFromAnyThread(new Failure(FailureKind.CLIENT_ERROR, -1, "the client is closed"));
             return;
