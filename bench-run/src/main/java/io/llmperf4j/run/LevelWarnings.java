@@ -107,7 +107,6 @@ final class LevelWarnings {
 
     /** "concurrency 8", "rate 2 req/s", "rate 2 sessions/s". */
     private static String label(LoadSettings level, String rateUnit) {
-        return level.levelName().equals("rate") ? "rate " + LoadSettings.formatLevel(level.level()) + " " + rateUnit
-                : LoadPlan.label(level);
+        return LoadSettings.label(level.levelName(), level.level(), rateUnit);
     }
 }

@@ -115,8 +115,7 @@ public record LoadPlan(boolean active, List<String> models, Kind kind, LoadProfi
      * (--turns), in {@link #levelUnit}: the per-level "done" line, the progress line, the --slo lines.
      */
     public String levelLabel(LoadSettings level) {
-        return level.levelName().equals("rate")
-                ? "rate " + LoadSettings.formatLevel(level.level()) + " " + levelUnit() : label(level);
+        return LoadSettings.label(level.levelName(), level.level(), levelUnit());
     }
 
     /** How a level is named in tables and messages: "concurrency 8", "rate 2 req/s". */

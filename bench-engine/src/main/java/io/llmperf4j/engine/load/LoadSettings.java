@@ -30,8 +30,16 @@ public sealed interface LoadSettings permits ClosedLoopSettings, OpenLoopSetting
 
     /** How a level is named in tables and messages: "concurrency 8", "rate 2 req/s". */
     static String label(String levelName, double level) {
+        return label(levelName, level, "req/s");
+    }
+
+    /**
+     * As {@link #label(String, double)}, a rate in {@code rateUnit}: "rate 2 sessions/s" for a rate of sessions
+     * (--turns), whose arrivals start sessions.
+     */
+    static String label(String levelName, double level, String rateUnit) {
         String value = formatLevel(level);
-        return levelName.equals("rate") ? "rate " + value + " req/s" : levelName + " " + value;
+        return levelName.equals("rate") ? "rate " + value + " " + rateUnit : levelName + " " + value;
     }
 
     /** {@code 8} for 8.0, {@code 2.5} for 2.5: a level as people write it. */

@@ -752,8 +752,7 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
     /** Level {@code index} as the sweep table names it, a rate in {@code rateUnit}. */
     private String name(String levelName, String rateUnit, int index) {
         double level = levels.get(index).level();
-        return "rate".equals(levelName) ? "rate " + LoadSettings.formatLevel(level) + " " + rateUnit
-                : label(levelName, level);
+        return levelName == null ? label(null, level) : LoadSettings.label(levelName, level, rateUnit);
     }
 
     private static String label(String levelName, double level) {
