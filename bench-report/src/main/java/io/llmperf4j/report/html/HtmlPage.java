@@ -227,7 +227,7 @@ final class HtmlPage {
             rows.add(row("Output tokens (mean \u00b1 sd)", s.meanOutputTokens() + " \u00b1 " + s.stddevOutputTokens()));
             rows.add(row("Sampling parameters", json(s.additionalSamplingParams())));
             rows.add(row("Prompt mode", s.promptMode()));
-            rows.add(row("Tokenizer", s.tokenizer()));
+            rows.add(row("Tokenizer", tokenizerWords(s)));
             rows.add(row("Seed", Long.toString(s.seed())));
             if (s.metadata() != null && !s.metadata().isEmpty()) {
                 rows.add(row("Metadata", json(Redaction.metadata(s.metadata()))));
@@ -1000,5 +1000,16 @@ final class HtmlPage {
 
     private String toolVersion() {
         return summary.tool() == null || summary.tool().version() == null ? "" : summary.tool().version();
+    }
+
+    /**
+     * The tokenizer, or both when a replayed manifest's input counts are another tokenizer's than the run's output
+     * counts ({@code settings.input_tokens_tokenizer}): a reader comparing token figures needs to know which counted
+     * which.
+     */
+    static String tokenizerWords(SummaryDocument.SettingsJson s) {
+        if (s.inputTokensTokenizer() == null || s.inputTokensTokenizer().equals(s.tokenizer())) return s.tokenizer();
+        return "input tokens counted with " + s.inputTokensTokenizer() + " (the replayed manifest's counts), output "
+                + "tokens with " + s.tokenizer();
     }
 }

@@ -129,6 +129,28 @@ class HtmlReportTest {
         assertEquals("4", xpath(doc, "//section[@id='conditions']//tr[th='Concurrency']/td"));
     }
 
+    /**
+     * A replayed manifest counted by another tokenizer than the run's: its summary's
+     * {@code settings.input_tokens_tokenizer} is on the page where the tokenizer is, saying which counted which; a
+     * run without it shows the one tokenizer alone.
+     */
+    @Test
+    void theTokenizerRowNamesTheInputTokensTokenizerOnlyWhenTheSummaryHasIt() throws Exception {
+        String row = "//section[@id='conditions']//tr[th='Tokenizer']/td";
+        assertEquals("llama-2 (built in)", xpath(parse(page()), row));
+
+        io.llmperf4j.model.BenchmarkSettings s = settings("meta-llama/Llama-2-7b-chat-hf");
+        io.llmperf4j.model.BenchmarkSettings replay = new io.llmperf4j.model.BenchmarkSettings(s.model(),
+                s.meanInputTokens(), s.stddevInputTokens(), s.meanOutputTokens(), s.stddevOutputTokens(),
+                s.numConcurrentRequests(), s.timeoutSeconds(), s.maxNumCompletedRequests(),
+                s.additionalSamplingParams(), s.llmApi(), s.metadata(), s.endpoint(), "jtokkit:cl100k_base",
+                s.promptMode(), s.seed(), null, null, null, "llama-2");
+        BenchmarkRun run = run(replay);
+        String html = HtmlReport.render(run, RunMetrics.of(run, MetricsConfig.DEFAULT), "0.1.0-test", ENVIRONMENT);
+        assertEquals("input tokens counted with llama-2 (the replayed manifest's counts), output tokens with "
+                + "jtokkit:cl100k_base", xpath(parse(html), row));
+    }
+
     @Test
     void summaryTableHasTheConsoleColumnsAndNumbers() throws Exception {
         Document doc = parse(page());
