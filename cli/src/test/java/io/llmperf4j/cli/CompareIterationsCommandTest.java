@@ -150,7 +150,8 @@ class CompareIterationsCommandTest {
         params.fieldNames().forEachRemaining(keys::add);
         assertEquals(List.of("concurrency", "model", "endpoint", "llm_api", "tokenizer", "prompt_mode",
                 "additional_sampling_params", "mean_input_tokens", "stddev_input_tokens", "mean_output_tokens",
-                "stddev_output_tokens"), keys);
+                "stddev_output_tokens", "simulated"), keys);
+        assertEquals("false", params.get("simulated").asText(), "a real endpoint's, recorded as such");
         assertEquals("openai", params.get("llm_api").asText());
         assertEquals("llama-2 (built in)", params.get("tokenizer").asText());
         assertFalse(params.toString().contains("sk-abcdefghijklmnopqrstu"), params::toString);

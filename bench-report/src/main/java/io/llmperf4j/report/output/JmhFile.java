@@ -31,7 +31,8 @@ public final class JmhFile {
      * The params that record the run's settings, as the summary names them: the endpoint without credentials, the
      * LLM API, the tokenizer, the prompt mode (or the prompts' source: dataset, manifest, …), the extra sampling
      * parameters (JSON text, key-shaped values redacted), the token shape and whether the endpoint was the embedded
-     * simulated server ({@code simulated}: "true"; absent for a real endpoint and when not recorded).
+     * simulated server ({@code simulated}: "true", "false" for a real endpoint; absent when not recorded, and for a
+     * real endpoint in files written before "false" was).
      */
     public static final List<String> SETTINGS_KEYS = List.of("endpoint", "llm_api", "tokenizer", "prompt_mode",
             "additional_sampling_params", "mean_input_tokens", "stddev_input_tokens", "mean_output_tokens",
@@ -129,9 +130,9 @@ public final class JmhFile {
         out.put("stddev_input_tokens", Integer.toString(settings.stddevInputTokens()));
         out.put("mean_output_tokens", Integer.toString(settings.meanOutputTokens()));
         out.put("stddev_output_tokens", Integer.toString(settings.stddevOutputTokens()));
-        // only when true: a real endpoint's params stay as they were (false would be the same as not recorded for
-        // the page, and compare reads a real endpoint's summary-less iterations as before)
-        if (Boolean.TRUE.equals(settings.simulated())) out.put("simulated", "true");
+        // true or false whenever known: compare lists a simulator's iterations against a real endpoint's only when
+        // both sides record it (files from before wrote it only when true, so their real endpoints read as unknown)
+        if (settings.simulated() != null) out.put("simulated", settings.simulated().toString());
         return out;
     }
 

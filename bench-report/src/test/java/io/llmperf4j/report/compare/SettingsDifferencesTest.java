@@ -3,19 +3,25 @@ package io.llmperf4j.report.compare;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.llmperf4j.model.BenchmarkSettings;
 import io.llmperf4j.report.output.IterationsFile;
+import io.llmperf4j.report.output.JmhFile;
 import io.llmperf4j.report.output.SweepFiles;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The settings two compared runs differ in, one line each, read from their summaries. */
 class SettingsDifferencesTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private static Path run(Path dir, String endpoint, int concurrency, int in, int out, String load)
             throws Exception {
@@ -135,6 +141,40 @@ class SettingsDifferencesTest {
                 SettingsDifferences.between(a, older));
         assertTrue(SettingsDifferences.unrecorded(a, older).orElseThrow().startsWith(older + " is an iterations "
                 + "folder written before"), () -> SettingsDifferences.unrecorded(a, older).toString());
+    }
+
+    /** The params a run with iterations writes ({@link JmhFile#settingsParams}), as JSON entries after the model. */
+    private static String writtenParams(Boolean simulated) throws Exception {
+        BenchmarkSettings settings = new BenchmarkSettings("llmperf4j-sim", 100, 150, 40, 80, 4, 90, 8, Map.of(),
+                "openai", Map.of(), "http://127.0.0.1:1/v1/chat/completions", "llama-2 (built in)", "llmperf", 7,
+                true, null, simulated);
+        StringBuilder out = new StringBuilder();
+        for (Map.Entry<String, String> e : JmhFile.settingsParams(settings).entrySet()) {
+            out.append(", ").append(JSON.writeValueAsString(e.getKey())).append(": ")
+                    .append(JSON.writeValueAsString(e.getValue()));
+        }
+        return out.toString();
+    }
+
+    /**
+     * Iterations against the simulator and against a real endpoint (the same loopback address, as a local server's):
+     * the JMH files record both, so compare names the difference. A file from before, which wrote {@code simulated}
+     * only when true, gives no line against a simulator's (its endpoint is not known).
+     */
+    @Test
+    void iterationsOfTheSimulatorAgainstARealEndpointsNameSimulated(@TempDir Path tmp) throws Exception {
+        Path simulator = iterations(tmp.resolve("sim"), "llmperf4j-sim_100_40", 4, 1, 0, 3, "1 s",
+                writtenParams(true));
+        Path real = iterations(tmp.resolve("real"), "llmperf4j-sim_100_40", 4, 1, 0, 3, "1 s",
+                writtenParams(false));
+        assertEquals(List.of("differs: simulated: yes (llmperf4j's embedded simulated server) vs no (a real endpoint)"),
+                SettingsDifferences.between(simulator, real));
+        assertEquals(List.of(), SettingsDifferences.between(real, real));
+
+        Path older = iterations(tmp.resolve("older"), "llmperf4j-sim_100_40", 4, 1, 0, 3, "1 s",
+                writtenParams(false).replace(", \"simulated\": \"false\"", ""));
+        assertTrue(JmhFile.read(older.resolve("llmperf4j-sim_100_40_jmh.json")).get(0).recordsSettings());
+        assertEquals(List.of(), SettingsDifferences.between(simulator, older), "not recorded: not compared");
     }
 
     /** A sweep run with --iterations: its sweep file's load without the harness part, the iterations apart. */

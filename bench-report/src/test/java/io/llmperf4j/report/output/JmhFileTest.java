@@ -70,6 +70,10 @@ class JmhFileTest {
                 true);
         assertEquals(JmhFile.SETTINGS_KEYS, List.copyOf(JmhFile.settingsParams(simulated).keySet()));
         assertEquals("true", JmhFile.settingsParams(simulated).get("simulated"));
+        BenchmarkSettings real = new BenchmarkSettings("m", 550, 150, 10, 0, 2, 90, 8, Map.of(), "openai",
+                Map.of(), "http://127.0.0.1:1/v1/chat/completions", "llama-2 (built in)", "exact", 7, true, null,
+                false);
+        assertEquals("false", JmhFile.settingsParams(real).get("simulated"), "a real endpoint's is recorded too");
         assertEquals("https://host:8443/v1/chat/completions?api-key=[REDACTED]&x=1", params.get("endpoint"));
         assertEquals("openai", params.get("llm_api"));
         assertEquals("llama-2 (built in)", params.get("tokenizer"));
