@@ -1,5 +1,6 @@
 package io.llmperf4j.report.search;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.llmperf4j.report.summary.SummaryDocument;
 
 import java.util.ArrayList;
@@ -10,6 +11,10 @@ import java.util.List;
  *
  * @param schema            {@value #SCHEMA}
  * @param model             the model searched
+ * @param simulated         true when the levels ran against llmperf4j's embedded simulated server, false against a
+ *                          real endpoint (the model's name may be a real one's either way); null when not known: files
+ *                          written before it, or a search whose writer was given none and found no level's summary
+ *                          recording it ({@link SearchFiles#write})
  * @param search            "concurrency" or "rate"
  * @param unit              "concurrency", "req/s", or "sessions/s" for a rate search of sessions (--turns: a level
  *                          starts sessions at its rate; its requests_s still counts requests, turns)
@@ -26,16 +31,26 @@ import java.util.List;
  * @param settings          the search's settings
  * @param levels            every probed level, in the order run
  */
-public record SearchDocument(String schema, String model, String search, String unit, List<String> objectives,
-                             String outcome, Double capacity, Interval capacityInterval, String bindingObjective,
-                             Goodput goodput, String verdict, List<String> warnings, Settings settings,
-                             List<Level> levels) {
+public record SearchDocument(String schema, String model,
+                             @JsonInclude(JsonInclude.Include.NON_NULL) Boolean simulated, String search,
+                             String unit, List<String> objectives, String outcome, Double capacity,
+                             Interval capacityInterval, String bindingObjective, Goodput goodput, String verdict,
+                             List<String> warnings, Settings settings, List<Level> levels) {
     public static final String SCHEMA = "llmperf4j.search/1";
 
     public SearchDocument {
         objectives = List.copyOf(objectives);
         warnings = List.copyOf(warnings);
         levels = List.copyOf(levels);
+    }
+
+    /** A search whose endpoint is not given here (null {@code simulated}: its writer reads it from a level). */
+    public SearchDocument(String schema, String model, String search, String unit, List<String> objectives,
+                          String outcome, Double capacity, Interval capacityInterval, String bindingObjective,
+                          Goodput goodput, String verdict, List<String> warnings, Settings settings,
+                          List<Level> levels) {
+        this(schema, model, null, search, unit, objectives, outcome, capacity, capacityInterval, bindingObjective,
+                goodput, verdict, warnings, settings, levels);
     }
 
     /**
@@ -125,8 +140,14 @@ public record SearchDocument(String schema, String model, String search, String 
 
     /** This search with {@code levels} in place of its own. */
     public SearchDocument withLevels(List<Level> levels) {
-        return new SearchDocument(schema, model, search, unit, objectives, outcome, capacity, capacityInterval,
-                bindingObjective, goodput, verdict, warnings, settings, levels);
+        return new SearchDocument(schema, model, simulated, search, unit, objectives, outcome, capacity,
+                capacityInterval, bindingObjective, goodput, verdict, warnings, settings, levels);
+    }
+
+    /** This search with {@code simulated} (its endpoint was the embedded simulated server) in place of its own. */
+    public SearchDocument withSimulated(Boolean simulated) {
+        return new SearchDocument(schema, model, simulated, search, unit, objectives, outcome, capacity,
+                capacityInterval, bindingObjective, goodput, verdict, warnings, settings, levels);
     }
 
     /**

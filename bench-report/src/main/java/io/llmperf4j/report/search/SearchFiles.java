@@ -3,7 +3,6 @@ package io.llmperf4j.report.search;
 import io.llmperf4j.model.disk.WholeFiles;
 import io.llmperf4j.report.html.HtmlReport;
 import io.llmperf4j.report.html.ReportData;
-import io.llmperf4j.report.html.SimulatedNotice;
 import io.llmperf4j.report.summary.SummaryDocument;
 import io.llmperf4j.report.summary.SummaryJson;
 import org.apache.commons.csv.CSVFormat;
@@ -53,11 +52,14 @@ public final class SearchFiles {
      * Writes the three files into {@code dir}, each whole or absent ({@link WholeFiles#write}), then rebuilds each
      * level's page; returns the three files. A level page that cannot be rebuilt keeps its first version (whole, in
      * a plain run's words) and is not silent: a warning line on {@code err} and, as that level's warning
-     * ({@value #PAGE_NOT_REBUILT}), in the search's JSON and page, written again with it.
+     * ({@value #PAGE_NOT_REBUILT}), in the search's JSON and page, written again with it. A {@code doc} without
+     * {@code simulated} gets it from its first level's summary that records it, once for both writes; the page's
+     * notice reads it from the document.
      *
      * @throws io.llmperf4j.report.output.ResultsNotWrittenException naming the files not written and those kept
      */
-    public static List<Path> write(Path dir, String base, SearchDocument doc, PrintStream err) throws IOException {
+    public static List<Path> write(Path dir, String base, SearchDocument given, PrintStream err) throws IOException {
+        SearchDocument doc = given.simulated() != null ? given : given.withSimulated(simulated(dir, given));
         List<Path> files = WholeFiles.write(dir, into -> writeInto(into, dir, base, doc));
         List<SearchDocument.Level> levels = rebuildLevelPages(dir, base, doc);
         if (levels.equals(doc.levels())) return files;
@@ -122,23 +124,29 @@ public final class SearchFiles {
         }
         Path html = dir.resolve(base + "_search.html");
         // the levels' own pages were written by then, in their folders beside the search's files
-        Files.writeString(html, SearchHtml.render(doc, level -> levelPage(searchDir, base, level),
-                simulated(searchDir, doc)), StandardCharsets.UTF_8);
+        Files.writeString(html, SearchHtml.render(doc, level -> levelPage(searchDir, base, level)),
+                StandardCharsets.UTF_8);
         return List.of(json, csv, html);
     }
 
-    /** Whether a level's summary says the search ran against the embedded simulated server (not known: false). */
-    private static boolean simulated(Path searchDir, SearchDocument doc) {
-        List<SummaryDocument> summaries = new ArrayList<>();
+    /**
+     * For a search given without it: whether it ran against the embedded simulated server, as the first level's
+     * summary that records it says (every level ran against the same endpoint, so one is read, not all); null when
+     * none does.
+     */
+    private static Boolean simulated(Path searchDir, SearchDocument doc) {
         for (SearchDocument.Level level : doc.levels()) {
             if (level.resultsDir() == null) continue;
             try {
-                summaries.add(ReportData.readSummaryIn(searchDir.resolve(level.resultsDir())));
+                SummaryDocument summary = ReportData.readSummaryIn(searchDir.resolve(level.resultsDir()));
+                if (summary.settings() != null && summary.settings().simulated() != null) {
+                    return summary.settings().simulated();
+                }
             } catch (IOException | RuntimeException e) {
                 // a level whose summary cannot be read says nothing about its endpoint
             }
         }
-        return SimulatedNotice.anySimulated(summaries);
+        return null;
     }
 
     /** The level's own report relative to the search's folder, or null when it has none. */

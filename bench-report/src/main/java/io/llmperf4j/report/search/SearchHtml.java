@@ -31,17 +31,10 @@ final class SearchHtml {
 
     /**
      * The page, each level linking its own report where {@code levelPage} gives one (its path relative to the search's
-     * folder, or null).
+     * folder, or null). A search the document says ran against the embedded simulated server ({@code simulated})
+     * says so under its title, as a run's page does.
      */
     static String render(SearchDocument doc, Function<SearchDocument.Level, String> levelPage) {
-        return render(doc, levelPage, false);
-    }
-
-    /**
-     * @param simulated the levels ran against the embedded simulated server (their summaries say so): the page says
-     *                  so under its title, as a run's page does
-     */
-    static String render(SearchDocument doc, Function<SearchDocument.Level, String> levelPage, boolean simulated) {
         StringBuilder out = new StringBuilder();
         out.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Capacity search: ")
                 .append(esc(doc.model())).append("</title>\n<style>\n")
@@ -52,7 +45,8 @@ final class SearchHtml {
                 .append(".charts{display:flex;flex-wrap:wrap;gap:1em}").append(SimulatedNotice.CSS)
                 .append("\n</style>\n</head>\n<body>\n");
         out.append("<h1>Capacity search: ").append(esc(doc.model())).append("</h1>\n");
-        out.append(SimulatedNotice.paragraph(simulated)); // the model's name may be a real one's
+        // the model's name may be a real one's
+        out.append(SimulatedNotice.paragraph(Boolean.TRUE.equals(doc.simulated())));
         out.append("<p id=\"verdict\"><strong>").append(esc(doc.verdict())).append("</strong></p>\n<ul>\n");
         out.append("<li>Objectives: ").append(esc(String.join(", ", doc.objectives()))).append("</li>\n");
         SearchDocument.Settings s = doc.settings();
