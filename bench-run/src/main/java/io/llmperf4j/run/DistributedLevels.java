@@ -124,7 +124,8 @@ final class DistributedLevels implements Function<BenchmarkListener, BenchmarkRe
             outcomes.add(outcome);
         }
         SaturationVerdict verdict = SaturationVerdict.evaluate(outcomes.stream().map(LevelOutcome::summary).toList(),
-                outcomes.stream().map(LevelOutcome::aborted).toList(), plan.rules(), plan.levelName());
+                outcomes.stream().map(LevelOutcome::aborted).toList(), plan.rules(), plan.levelName(),
+                plan.levelUnit());
         return new BenchmarkResult(NAME, plan.profile(), outcomes, verdict, allStopped);
     }
 

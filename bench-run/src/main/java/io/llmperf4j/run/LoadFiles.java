@@ -68,7 +68,7 @@ final class LoadFiles {
             LevelSummary s = row.summary();
             SaturationVerdict.LevelVerdict v = verdict.levels().get(i);
             Goodput g = row.goodput();
-            levels.add(new SweepFiles.Level(s.level(), plan.levelUnit(), LoadPlan.label(row.settings()), s.successes(),
+            levels.add(new SweepFiles.Level(s.level(), plan.levelUnit(), plan.levelLabel(row.settings()), s.successes(),
                     s.total(), s.failures(), s.total() == 0 ? null : s.failureRate(), num(s.outputTokensPerSecond()),
                     num(s.requestsPerSecond()), g == null ? null : num(g.goodRequestsPerSecond()),
                     g == null ? null : num(g.goodFraction()), num(s.ttftP50Millis()), num(s.ttftP90Millis()),

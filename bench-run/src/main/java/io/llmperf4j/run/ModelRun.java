@@ -226,7 +226,7 @@ final class ModelRun implements BenchmarkListener {
      */
     BenchmarkResult runWith(Function<BenchmarkListener, BenchmarkResult> levels) {
         try {
-            result = levels.apply(this);
+            result = inLevelUnit(levels.apply(this));
         } catch (RuntimeException fatal) {
             finishProgress();
             closeJournalQuietly(fatal);
@@ -528,8 +528,8 @@ final class ModelRun implements BenchmarkListener {
         if (plan.multiLevel() && dir != null) {
             // rewritten after every level: a sweep killed later keeps the table of the levels it finished
             writeSweepFiles(SaturationVerdict.evaluate(levels.stream().map(LevelReport::summary).toList(),
-                    levels.stream().map(l -> l.outcome().aborted()).toList(), plan.rules(), plan.levelName()),
-                    false);
+                    levels.stream().map(l -> l.outcome().aborted()).toList(), plan.rules(), plan.levelName(),
+                    plan.levelUnit()), false);
         }
     }
 
@@ -697,6 +697,21 @@ final class ModelRun implements BenchmarkListener {
      * since then ({@link SaturationVerdict#goneBefore}), the earlier answer and the verdict's words; null otherwise
      * (a single run's level is read alone).
      */
+    /**
+     * {@code r} with its sweep verdict naming a rate level in the plan's unit: the engine's names it "rate 2 req/s",
+     * while a sweep of sessions offers sessions/s ({@link LoadPlan#levelUnit}), as its table, its files' {@code
+     * load_unit} and labels say. The same levels and rules, judged again: only the words of its warnings change.
+     */
+    private BenchmarkResult inLevelUnit(BenchmarkResult r) {
+        if (r == null || r.verdict() == null || !plan.multiLevel() || plan.levelUnit().equals(plan.loadUnit())) {
+            return r;
+        }
+        SaturationVerdict named = SaturationVerdict.evaluate(r.levels().stream().map(LevelOutcome::summary).toList(),
+                r.levels().stream().map(LevelOutcome::aborted).toList(), plan.rules(), plan.levelName(),
+                plan.levelUnit());
+        return new BenchmarkResult(r.name(), r.profile(), r.levels(), named, r.stopped());
+    }
+
     private ServerGone.Earlier serverGoneBefore(LevelOutcome outcome) {
         if (!plan.multiLevel() || levels.isEmpty()) return null;
         long served = FailureCause.NEVER_SERVED;
@@ -709,8 +724,8 @@ final class ModelRun implements BenchmarkListener {
         summaries.add(outcome.summary());
         List<Boolean> aborted = new ArrayList<>(levels.stream().map(l -> l.outcome().aborted()).toList());
         aborted.add(outcome.aborted());
-        return SaturationVerdict.evaluate(summaries, aborted, plan.rules(), plan.levelName())
-                .goneBefore(summaries.size() - 1, plan.levelName())
+        return SaturationVerdict.evaluate(summaries, aborted, plan.rules(), plan.levelName(), plan.levelUnit())
+                .goneBefore(summaries.size() - 1, plan.levelName(), plan.levelUnit())
                 .map(words -> new ServerGone.Earlier(servedBefore, words)).orElse(null);
     }
 

@@ -176,6 +176,16 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
      */
     public static SaturationVerdict evaluate(List<LevelSummary> summaries, List<Boolean> interrupted,
                                              SaturationRules rules, String levelName) {
+        return evaluate(summaries, interrupted, rules, levelName, "req/s");
+    }
+
+    /**
+     * As {@link #evaluate(List, List, SaturationRules, String)}, a rate level named in {@code rateUnit} in the
+     * warnings and the server-gone words: "rate 2 sessions/s" for a sweep of sessions, whose arrivals start sessions
+     * ({@link LoadSettings#label(String, double, String)}).
+     */
+    public static SaturationVerdict evaluate(List<LevelSummary> summaries, List<Boolean> interrupted,
+                                             SaturationRules rules, String levelName, String rateUnit) {
         Objects.requireNonNull(rules, "rules");
         if (interrupted.size() != summaries.size()) {
             throw new IllegalArgumentException("one interrupted flag per level: " + interrupted.size() + " for "
@@ -203,15 +213,16 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
             if (failures && failing < 0) failing = i;
             if (few && cur.successes() > 0) {
                 warnings.add(String.format(Locale.ROOT, "%s: only %d successful request%s (< %d): not judged, its "
-                                + "percentiles are unstable; run more requests", label(levelName, cur.level()),
+                                + "percentiles are unstable; run more requests",
+                        label(levelName, cur.level(), rateUnit),
                         cur.successes(), cur.successes() == 1 ? "" : "s", rules.minSuccessfulSamples()));
             }
             if (closedLoop && cur.held() != null && cur.held().shortLevel() && !few
                     && cur.total() >= cur.level()) {
-                warnings.add(shortLevel(label(levelName, cur.level()), cur));
+                warnings.add(shortLevel(label(levelName, cur.level(), rateUnit), cur));
             }
             String notJudged = notJudged(cur, few, closedLoop && Double.isNaN(cur.scheduledRequestsPerSecond()),
-                    rules, goneBefore(read, i, levelName));
+                    rules, goneBefore(read, i, levelName, rateUnit));
             if (notJudged != null) {
                 verdicts.add(new LevelVerdict(cur.level(), Double.NaN, Double.NaN, false, false, failures, few,
                         false, notJudged, Double.NaN));
@@ -347,15 +358,17 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
      * gone after concurrency 1" (the last earlier level it answered), for level {@code i} of {@code read} whose
      * refused connections came before any answer of its own; null when there are none.
      */
-    private static String goneBefore(List<LevelSummary> read, int i, String levelName) {
+    private static String goneBefore(List<LevelSummary> read, int i, String levelName, String rateUnit) {
         LevelSummary s = read.get(i);
         if (s.serverGone() != null || s.failures(FailureCause.SERVER_UNAVAILABLE) == 0) return null;
         for (int j = 0; j < i; j++) {
             if (read.get(j).serverGone() != null) return ": the server was gone since " + label(levelName,
-                    read.get(j).level());
+                    read.get(j).level(), rateUnit);
         }
         for (int j = i - 1; j >= 0; j--) {
-            if (read.get(j).answered()) return ": the server was gone after " + label(levelName, read.get(j).level());
+            if (read.get(j).answered()) {
+                return ": the server was gone after " + label(levelName, read.get(j).level(), rateUnit);
+            }
         }
         return null;
     }
@@ -368,7 +381,12 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
      * @param levelName "concurrency" or "rate"; null for "level 8"
      */
     public Optional<String> goneBefore(int index, String levelName) {
-        String words = goneBefore(summaries, index, levelName);
+        return goneBefore(index, levelName, "req/s");
+    }
+
+    /** As {@link #goneBefore(int, String)}, a rate level named in {@code rateUnit} ("sessions/s" for sessions). */
+    public Optional<String> goneBefore(int index, String levelName, String rateUnit) {
+        String words = goneBefore(summaries, index, levelName, rateUnit);
         return words == null ? Optional.empty() : Optional.of(words.substring(": ".length()));
     }
 
@@ -513,8 +531,8 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
             int i = firstFailingIndex.getAsInt();
             LevelSummary s = summaries.get(i);
             lines.add(String.format(Locale.ROOT, "first level with failures: %s (%d of %d failed: %s)%s",
-                    named.apply(i), s.failures(), s.total(), causes(s, goneBefore(summaries, i, levelName)),
-                    meaning(s)));
+                    named.apply(i), s.failures(), s.total(),
+                    causes(s, goneBefore(summaries, i, levelName, rateUnit)), meaning(s)));
         } else if (IntStream.range(0, levels.size())
                 .anyMatch(i -> !levels.get(i).interrupted() && summaries.get(i).failures() > 0)) {
             lines.add("failures: none that point at the service (connection refused, 4xx, cancellations are named "
@@ -533,7 +551,8 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
                 lines.add("not judged: " + named.apply(i) + ": " + l.notJudged());
             } else if (notCounted(s) > 0) {
                 lines.add(String.format(Locale.ROOT, "failures not counted against the service: %s: %d of %d (%s)",
-                        named.apply(i), s.failures(), s.total(), causes(s, goneBefore(summaries, i, levelName))));
+                        named.apply(i), s.failures(), s.total(),
+                        causes(s, goneBefore(summaries, i, levelName, rateUnit))));
             }
             if (l.keptUp() == KeepUp.Reading.CANNOT_TELL) {
                 lines.add(cannotTell(named.apply(i), s.keepUp(), rules));
@@ -751,12 +770,13 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
 
     /** Level {@code index} as the sweep table names it, a rate in {@code rateUnit}. */
     private String name(String levelName, String rateUnit, int index) {
-        double level = levels.get(index).level();
-        return levelName == null ? label(null, level) : LoadSettings.label(levelName, level, rateUnit);
+        return label(levelName, levels.get(index).level(), rateUnit);
     }
 
-    private static String label(String levelName, double level) {
-        return levelName == null ? "level " + LoadSettings.formatLevel(level) : LoadSettings.label(levelName, level);
+    /** "level 8" without a level name, else as the sweep table names it, a rate in {@code rateUnit}. */
+    private static String label(String levelName, double level, String rateUnit) {
+        return levelName == null ? "level " + LoadSettings.formatLevel(level)
+                : LoadSettings.label(levelName, level, rateUnit);
     }
 
     private OptionalDouble level(OptionalInt index) {
