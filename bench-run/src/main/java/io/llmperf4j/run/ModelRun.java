@@ -422,8 +422,10 @@ final class ModelRun implements BenchmarkListener {
         if (!record.warmup()) {
             levelRecords.add(record.record());
             if (journal != null) {
-                if (levelScheduled) {
-                    journal.append(record.record(), record.startLagNanos()); // a schedule: how late each started
+                if (levelScheduled && record.record().workerId() == null) { // sent here: its client delay known
+                    journal.append(record.record(), record.startLagNanos(), record.clientDelayNanos());
+                } else if (levelScheduled) { // a schedule: how late each started
+                    journal.append(record.record(), record.startLagNanos());
                 } else {
                     journal.append(record.record());
                 }
@@ -819,7 +821,7 @@ final class ModelRun implements BenchmarkListener {
                     levelWorkers, load instanceof OpenLoopResult open ? LoadFiles.openLoop(model, open,
                     plan.warmupText(), sessions()) : null, levelServer == null ? null : levelServer.summary(),
                     levelServer == null ? null : levelServer.timeline(), sendLags(load), cx.stops().levelStoppedBy(),
-                    sessions() ? load.turnsNotSent() : null);
+                    sessions() ? load.turnsNotSent() : null, clientDelays(load));
             List<String> names = cx.files().write(output, into).stream().map(p -> p.getFileName().toString())
                     .toList();
             if (!plan.multiLevel()) {
@@ -880,6 +882,21 @@ final class ModelRun implements BenchmarkListener {
         Map<String, Long> lags = new HashMap<>();
         for (ScheduledRecord r : load.measuredTimeline()) lags.put(r.record().clientRequestId(), r.startLagNanos());
         return lags;
+    }
+
+    /**
+     * The client's own delay after the send stamp of each measured request of a schedule that this machine sent
+     * ({@link ScheduledRecord#clientDelayNanos}), by client request id, for the per-request CSV as the journal has it
+     * ({@link #onScheduledRecord}): with {@link #sendLags} it adds up to the console's send lag. A load worker's
+     * requests carry none (their lags count to the send stamp), so they are left out.
+     */
+    private Map<String, Long> clientDelays(LoadResult load) {
+        if (load == null || !scheduled(load.settings())) return Map.of();
+        Map<String, Long> delays = new HashMap<>();
+        for (ScheduledRecord r : load.measuredTimeline()) {
+            if (r.record().workerId() == null) delays.put(r.record().clientRequestId(), r.clientDelayNanos());
+        }
+        return delays;
     }
 
     /**

@@ -49,7 +49,10 @@ import org.apache.commons.csv.CSVPrinter;
  * the rest in its session and tells a completed session from a cut one, as from {@code requests.jsonl}. A run whose
  * streams had lines the SSE standard ignores adds {@link #IGNORED_STREAM_COLUMNS} last: {@code ignored_stream_lines}
  * (how many, empty for none) and {@code ignored_stream_line} (the first, printable and short), what
- * STREAM_LINES_IGNORED counts and quotes. Each of these optional columns is empty where unset, and columns are only
+ * STREAM_LINES_IGNORED counts and quotes. A scheduled run's file whose requests this machine sent ends with
+ * {@value #CLIENT_DELAY_COLUMN}: the client's own delay after the send stamp, so the send lag the console counts (to
+ * when the request left the client) is {@code send_lag_s + client_delay_s}. Each of these optional columns is empty
+ * where unset, and columns are only
  * ever appended: a reader by name finds the earlier ones where they were.
  */
 public final class RequestCsvWriter {
@@ -88,6 +91,12 @@ public final class RequestCsvWriter {
      */
     public static final List<String> IGNORED_STREAM_COLUMNS = List.of("ignored_stream_lines", "ignored_stream_line");
 
+    /**
+     * The last column, present only in a scheduled run's file whose requests carry it ({@code requests.jsonl}'s
+     * {@code client_delay_nanos}): the client's own delay after the send stamp, in seconds.
+     */
+    public static final String CLIENT_DELAY_COLUMN = "client_delay_s";
+
     private static final int MICROS_DIGITS = 6;
     private static final int NANOS_DIGITS = 9;
     private static final CSVFormat FORMAT = CSVFormat.RFC4180.builder()
@@ -108,8 +117,14 @@ public final class RequestCsvWriter {
      */
     public static void write(List<RequestRecord> records, Map<String, Long> sendLagNanos, Path file)
             throws IOException {
+        write(records, sendLagNanos, Map.of(), file);
+    }
+
+    /** The same with {@value #CLIENT_DELAY_COLUMN} from {@code clientDelayNanos} when it is not empty. */
+    public static void write(List<RequestRecord> records, Map<String, Long> sendLagNanos,
+                             Map<String, Long> clientDelayNanos, Path file) throws IOException {
         try (Writer writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-            write(records, sendLagNanos, writer);
+            write(records, sendLagNanos, clientDelayNanos, writer);
         }
     }
 
@@ -121,12 +136,22 @@ public final class RequestCsvWriter {
     /** The same with {@value #SEND_LAG_COLUMN} from {@code sendLagNanos} when it is not empty. */
     public static void write(List<RequestRecord> records, Map<String, Long> sendLagNanos, Appendable out)
             throws IOException {
+        write(records, sendLagNanos, Map.of(), out);
+    }
+
+    /**
+     * The same with {@value #CLIENT_DELAY_COLUMN} last from {@code clientDelayNanos} (each request's client delay by
+     * client request id) when it is not empty.
+     */
+    public static void write(List<RequestRecord> records, Map<String, Long> sendLagNanos,
+                             Map<String, Long> clientDelayNanos, Appendable out) throws IOException {
         boolean workers = records.stream().anyMatch(r -> r.workerId() != null);
         boolean lags = !sendLagNanos.isEmpty();
         boolean images = records.stream().anyMatch(r -> r.tags().imageCount() > 0);
         boolean sessions = records.stream().anyMatch(r -> r.tags().sessionTurns() > 0 || r.tags().restOf() != null);
         boolean ignoredLines = records.stream().anyMatch(r -> r.tags().ignoredStreamLines() > 0);
-        boolean extra = workers || lags || images || sessions || ignoredLines;
+        boolean delays = !clientDelayNanos.isEmpty();
+        boolean extra = workers || lags || images || sessions || ignoredLines || delays;
         CSVFormat format = FORMAT;
         if (extra) {
             List<String> header = new ArrayList<>(HEADER);
@@ -135,6 +160,7 @@ public final class RequestCsvWriter {
             if (images) header.addAll(IMAGE_COLUMNS);
             if (sessions) header.addAll(SESSION_COLUMNS);
             if (ignoredLines) header.addAll(IGNORED_STREAM_COLUMNS);
+            if (delays) header.add(CLIENT_DELAY_COLUMN);
             format = CSVFormat.RFC4180.builder().setHeader(header.toArray(String[]::new)).get();
         }
         CSVPrinter printer = new CSVPrinter(out, format);
@@ -159,6 +185,10 @@ public final class RequestCsvWriter {
                     int lines = record.tags().ignoredStreamLines();
                     row.add(lines > 0 ? Integer.toString(lines) : "");
                     row.add(lines > 0 ? orEmpty(record.tags().ignoredStreamLine()) : "");
+                }
+                if (delays) {
+                    Long delay = clientDelayNanos.get(record.clientRequestId());
+                    row.add(delay == null ? "" : seconds(delay));
                 }
                 printer.printRecord(row);
             } else {

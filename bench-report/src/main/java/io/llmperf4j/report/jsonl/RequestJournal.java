@@ -37,13 +37,21 @@ import java.util.regex.Pattern;
  * snake case ({@code ttft_nanos}, {@code content_event_nanos}, {@code failure.kind}, ...); times are nanoseconds
  * from the request's send. {@code worker_id}, the load worker that sent the request, is written only in a
  * distributed run; {@code send_lag_nanos}, how late the request went out against its schedule (its TTFT from the
- * intended send is {@code send_lag_nanos + ttft_nanos}), only in a run with a schedule (an open loop, or sessions);
+ * intended send is {@code send_lag_nanos + ttft_nanos}), only in a run with a schedule (an open loop, or sessions),
+ * with {@code client_delay_nanos} after it on a request this machine sent: the client's own delay after the send stamp
+ * until the request's last byte was in the socket, so the send lag the console and {@code <base>_open_loop.json}
+ * count (to when the request left the client) is {@code send_lag_nanos + client_delay_nanos};
  * {@code tags.rest_of}, {@code tags.ignored_stream_lines} and {@code tags.ignored_stream_line} only when set.
  */
 public final class RequestJournal implements AutoCloseable {
     public static final String FILE_NAME = "requests.jsonl";
     /** A scheduled run's field (an open loop, or sessions): actual minus intended send, in nanoseconds; not part of {@link RequestRecord}. */
     public static final String SEND_LAG_FIELD = "send_lag_nanos";
+    /**
+     * A scheduled run's field on a request this machine sent (a load worker's records do not carry it): the client's
+     * own delay after the send stamp, in nanoseconds (docs/load.md, "Send lag"); not part of {@link RequestRecord}.
+     */
+    public static final String CLIENT_DELAY_FIELD = "client_delay_nanos";
 
     private static final ObjectMapper JSON = JsonMapper.builder()
             .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
@@ -57,9 +65,11 @@ public final class RequestJournal implements AutoCloseable {
 
     /**
      * Leaves {@code worker_id} out of lines of single-machine runs (bench-model has no Jackson annotations), and
-     * appends {@link #SEND_LAG_FIELD} after the record's own fields when the writer carries it as an attribute.
+     * appends {@link #SEND_LAG_FIELD} and {@link #CLIENT_DELAY_FIELD} after the record's own fields when the writer
+     * carries them as attributes.
      */
-    @JsonAppend(attrs = @JsonAppend.Attr(value = SEND_LAG_FIELD, include = JsonInclude.Include.NON_NULL))
+    @JsonAppend(attrs = {@JsonAppend.Attr(value = SEND_LAG_FIELD, include = JsonInclude.Include.NON_NULL),
+            @JsonAppend.Attr(value = CLIENT_DELAY_FIELD, include = JsonInclude.Include.NON_NULL)})
     private abstract static class WorkerWhenSet {
         @JsonInclude(JsonInclude.Include.NON_NULL)
         abstract String workerId();
@@ -151,6 +161,15 @@ public final class RequestJournal implements AutoCloseable {
     /** The same for a request of an open loop, with how late it went out against its schedule. */
     public synchronized void append(RequestRecord record, long sendLagNanos) {
         write(LINE.withAttribute(SEND_LAG_FIELD, sendLagNanos), record);
+    }
+
+    /**
+     * The same with the client's own delay after the send stamp ({@link #CLIENT_DELAY_FIELD}), for a request this
+     * machine sent: the send lag to when it left the client is {@code sendLagNanos + clientDelayNanos}.
+     */
+    public synchronized void append(RequestRecord record, long sendLagNanos, long clientDelayNanos) {
+        write(LINE.withAttribute(SEND_LAG_FIELD, sendLagNanos).withAttribute(CLIENT_DELAY_FIELD, clientDelayNanos),
+                record);
     }
 
     private void write(ObjectWriter writer, RequestRecord record) {
@@ -293,6 +312,7 @@ public final class RequestJournal implements AutoCloseable {
             if (!object.has(name)) object.put(name, never);
         });
         object.remove(SEND_LAG_FIELD); // the run's schedule, not the record's: read by notebooks, not back here
+        object.remove(CLIENT_DELAY_FIELD);
         return JSON.treeToValue(object, RequestRecord.class);
     }
 

@@ -33,17 +33,26 @@ public final class LlmperfResultWriter {
     /** The same, the CSV with each request's send lag ({@link RequestCsvWriter#SEND_LAG_COLUMN}) when not empty. */
     public static LlmperfResultFiles write(BenchmarkRun run, Map<String, Long> sendLagNanos, Path resultsDir)
             throws IOException {
-        return write(run, LlmperfSummary.of(run), sendLagNanos, resultsDir);
+        return write(run, LlmperfSummary.of(run), sendLagNanos, Map.of(), resultsDir);
+    }
+
+    /**
+     * The same, the CSV with each request's client delay too ({@link RequestCsvWriter#CLIENT_DELAY_COLUMN}) when
+     * {@code clientDelayNanos} is not empty.
+     */
+    public static LlmperfResultFiles write(BenchmarkRun run, Map<String, Long> sendLagNanos,
+                                           Map<String, Long> clientDelayNanos, Path resultsDir) throws IOException {
+        return write(run, LlmperfSummary.of(run), sendLagNanos, clientDelayNanos, resultsDir);
     }
 
     /** As {@link #write(BenchmarkRun, Path)}, reusing a summary already computed from {@code run}. */
     public static LlmperfResultFiles write(BenchmarkRun run, LlmperfSummary summary, Path resultsDir)
             throws IOException {
-        return write(run, summary, Map.of(), resultsDir);
+        return write(run, summary, Map.of(), Map.of(), resultsDir);
     }
 
     private static LlmperfResultFiles write(BenchmarkRun run, LlmperfSummary summary, Map<String, Long> sendLagNanos,
-                                            Path resultsDir) throws IOException {
+                                            Map<String, Long> clientDelayNanos, Path resultsDir) throws IOException {
         if (Files.exists(resultsDir) && !Files.isDirectory(resultsDir)) {
             throw new NotDirectoryException(resultsDir.toString());
         }
@@ -59,7 +68,7 @@ public final class LlmperfResultWriter {
         }
 
         Path requestsCsv = resultsDir.resolve(LlmperfFileNames.requestsCsvFileName(run.settings()));
-        RequestCsvWriter.write(run.records(), sendLagNanos, requestsCsv);
+        RequestCsvWriter.write(run.records(), sendLagNanos, clientDelayNanos, requestsCsv);
         return new LlmperfResultFiles(summaryJson, individualJson, requestsCsv);
     }
 }

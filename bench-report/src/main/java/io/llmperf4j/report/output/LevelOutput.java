@@ -26,11 +26,23 @@ import java.util.Objects;
  *                       when it ran to its end
  * @param sessionTurnsNotSent a closed loop of sessions: its sessions' turns never sent (the summary's
  *                       sessions.turns_not_sent); null otherwise
+ * @param clientDelayNanos a scheduled run's client delay of each measured request this machine sent (after its send
+ *                       stamp, until its last byte was in the socket), by client request id; empty otherwise
  */
 public record LevelOutput(BenchmarkRun run, RunMetrics metrics, String toolVersion, RunEnvironment environment,
                           SummaryDocument.DistributedJson distributed, OpenLoopFile.Document openLoop,
                           ServerSideSummary server, ServerMetricsTimeline serverTimeline,
-                          Map<String, Long> sendLagNanos, String stoppedBy, Integer sessionTurnsNotSent) {
+                          Map<String, Long> sendLagNanos, String stoppedBy, Integer sessionTurnsNotSent,
+                          Map<String, Long> clientDelayNanos) {
+
+    /** A level without the client's delays (a load worker's requests, or a run without a schedule). */
+    public LevelOutput(BenchmarkRun run, RunMetrics metrics, String toolVersion, RunEnvironment environment,
+                       SummaryDocument.DistributedJson distributed, OpenLoopFile.Document openLoop,
+                       ServerSideSummary server, ServerMetricsTimeline serverTimeline,
+                       Map<String, Long> sendLagNanos, String stoppedBy, Integer sessionTurnsNotSent) {
+        this(run, metrics, toolVersion, environment, distributed, openLoop, server, serverTimeline, sendLagNanos,
+                stoppedBy, sessionTurnsNotSent, Map.of());
+    }
 
     /** A level without a count of sessions' turns not sent. */
     public LevelOutput(BenchmarkRun run, RunMetrics metrics, String toolVersion, RunEnvironment environment,
@@ -60,5 +72,6 @@ public record LevelOutput(BenchmarkRun run, RunMetrics metrics, String toolVersi
         Objects.requireNonNull(toolVersion, "toolVersion");
         Objects.requireNonNull(environment, "environment");
         sendLagNanos = sendLagNanos == null ? Map.of() : Map.copyOf(sendLagNanos);
+        clientDelayNanos = clientDelayNanos == null ? Map.of() : Map.copyOf(clientDelayNanos);
     }
 }

@@ -28,7 +28,8 @@ import java.util.List;
 public final class ResultFiles {
     /** llmperf's {@code <base>_summary.json}, {@code <base>_individual_responses.json} and our requests CSV. */
     public static final ResultFile LLMPERF = (level, dir) -> {
-        LlmperfResultFiles files = LlmperfResultWriter.write(level.run(), level.sendLagNanos(), dir);
+        LlmperfResultFiles files = LlmperfResultWriter.write(level.run(), level.sendLagNanos(),
+                level.clientDelayNanos(), dir);
         return List.of(files.summaryJson(), files.individualResponsesJson(), files.requestsCsv());
     };
 

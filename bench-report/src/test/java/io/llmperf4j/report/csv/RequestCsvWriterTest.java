@@ -96,6 +96,27 @@ class RequestCsvWriterTest {
         assertEquals("w2", back.get(1).workerId());
     }
 
+    /** A scheduled run's requests sent here: the client delay is the last column, the rows read back as before. */
+    @Test
+    void theClientDelayIsTheLastColumnAndTheRowsReadBack(@TempDir Path dir) throws IOException {
+        StringBuilder out = new StringBuilder();
+        RequestCsvWriter.write(List.of(SUCCESS, FAILURE), Map.of("req-3", 1_250_000L, "req-4", 0L),
+                Map.of("req-3", 75_000L), out); // req-4's delay unknown: an empty field
+        String[] lines = out.toString().split("\r\n", 3);
+        assertTrue(lines[0].endsWith(",cached_tokens,send_lag_s,client_delay_s"), lines[0]);
+        assertTrue(lines[1].endsWith(",0.001250000,0.000075000"), lines[1]);
+        assertTrue(lines[2].endsWith(",0.000000000,\r\n"), lines[2]);
+        Path file = dir.resolve("requests.csv");
+        Files.writeString(file, out);
+        List<RequestRecord> back = RequestCsvReader.read(file);
+        assertEquals(2, back.size());
+        assertEquals(SUCCESS.ttftNanos(), back.get(0).ttftNanos());
+
+        StringBuilder without = new StringBuilder();
+        RequestCsvWriter.write(List.of(SUCCESS), Map.of("req-3", 1_250_000L), Map.of(), without);
+        assertFalse(without.toString().contains("client_delay"), without::toString);
+    }
+
     @Test
     void withoutLagsThereIsNoSendLagColumn() throws IOException {
         StringBuilder out = new StringBuilder();

@@ -101,6 +101,23 @@ class RequestJournalTest {
         assertEquals("w1", back.get(2).workerId());
     }
 
+    /** A request this machine sent in a schedule: its client delay after the send lag, and read back as before. */
+    @Test
+    void theClientDelayFollowsTheSendLagAndReadsBackAsTheSameRecord(@TempDir Path dir) throws IOException {
+        try (RequestJournal journal = RequestJournal.create(dir)) {
+            journal.append(OK, 1_234_567L, 89_000L);
+            journal.append(OK.withWorkerId("w1"), 5L);
+        }
+        List<String> lines = Files.readAllLines(dir.resolve(RequestJournal.FILE_NAME), StandardCharsets.UTF_8);
+        assertTrue(lines.get(0).endsWith(",\"send_lag_nanos\":1234567,\"client_delay_nanos\":89000}"), lines.get(0));
+        assertFalse(lines.get(1).contains("client_delay"), lines.get(1));
+        List<RequestRecord> back = RequestJournal.read(dir.resolve(RequestJournal.FILE_NAME));
+        assertEquals(2, back.size());
+        assertEquals(OK.clientRequestId(), back.get(0).clientRequestId());
+        assertEquals(OK.e2eNanos(), back.get(0).e2eNanos());
+        assertEquals("w1", back.get(1).workerId());
+    }
+
     @Test
     void aNewJournalReplacesAnOldOne(@TempDir Path dir) throws IOException {
         try (RequestJournal journal = RequestJournal.create(dir)) {
