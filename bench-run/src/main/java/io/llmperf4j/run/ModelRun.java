@@ -694,12 +694,6 @@ final class ModelRun implements BenchmarkListener {
     }
 
     /**
-     * A sweep's level read with the levels before it, once, for its warning, its summary's errors and its page: when
-     * an earlier level was answered and the sweep's verdict reads this one's refused connections as the server gone
-     * since then ({@link SaturationVerdict#goneBefore}), the earlier answer and the verdict's words; null otherwise
-     * (a single run's level is read alone).
-     */
-    /**
      * {@code r} with its sweep verdict naming a rate level in the plan's unit: the engine's names it "rate 2 req/s",
      * while a sweep of sessions offers sessions/s ({@link LoadPlan#levelUnit}), as its table, its files' {@code
      * load_unit} and labels say. The same levels and rules, judged again: only the words of its warnings change.
@@ -714,6 +708,12 @@ final class ModelRun implements BenchmarkListener {
         return new BenchmarkResult(r.name(), r.profile(), r.levels(), named, r.stopped());
     }
 
+    /**
+     * A sweep's level read with the levels before it, once, for its warning, its summary's errors and its page: when
+     * an earlier level was answered and the sweep's verdict reads this one's refused connections as the server gone
+     * since then ({@link SaturationVerdict#goneBefore}), the earlier answer and the verdict's words; null otherwise
+     * (a single run's level is read alone).
+     */
     private ServerGone.Earlier serverGoneBefore(LevelOutcome outcome) {
         if (!plan.multiLevel() || levels.isEmpty()) return null;
         long served = FailureCause.NEVER_SERVED;
