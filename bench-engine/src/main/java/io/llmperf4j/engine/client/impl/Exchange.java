@@ -431,14 +431,22 @@ public final class Exchange implements RequestHandle, SseEventSink {
         handler = connection; // one pipeline lookup per request (this is the send path)
         handler.bind(this);
         decoder = new SseDecoder(context.maxEventBytes());
+        long cpuBeforeWrite = WriteEndClock.cpuNow();
+        long wallBeforeWrite = System.nanoTime();
         ChannelFuture write = ch.writeAndFlush(request.retainedDuplicate());
+        // a write the socket took whole at once ended here, less any time this thread was then off the CPU (the woken
+        // server run on this core first: WriteEndClock); one it finishes later ends when its listener runs
+        boolean doneAtOnce = write.isDone();
+        long writtenAtOnce = doneAtOnce ? WriteEndClock.ended(wallBeforeWrite, cpuBeforeWrite) : 0;
         retry.writing(write);
         if (state == State.SENT) { // the write's own failure may have ended or moved the exchange already
             // armed after the write, which it never has to guard: no timer work between attach and the socket
             idleCheck = ch.eventLoop().schedule(this::checkIdle, context.idleTimeoutNanos(), TimeUnit.NANOSECONDS);
         }
         write.addListener(f -> {
-            if (f.isSuccess()) written(System.nanoTime()); // the last byte is in the socket now
+            if (f.isSuccess()) { // the last byte is in the socket
+                written(doneAtOnce ? writtenAtOnce : System.nanoTime());
+            }
             if (f.isSuccess() || currentChannel() != ch || state != State.SENT) {
                 // moved by a retry; or a response has begun, and its own end or the close decides the record
                 return;

@@ -6,7 +6,8 @@ import io.llmperf4j.model.RequestRecord;
 /**
  * The {@link System#nanoTime()} moments of one request's way to its response head, stamped on the connection's
  * event loop as each happens: the connection was handed over (after a connect and TLS, or from the pool), the write
- * of the request completed, the response head arrived (its read's arrival stamp). A request moved to another
+ * of the request completed (less any time the writer was off the CPU after it: {@link WriteEndClock}), the response
+ * head arrived (its read's arrival stamp). A request moved to another
  * connection keeps the stamps of the last one. Event-loop confined; copied out as offsets when the exchange ends.
  */
 final class PhaseStamps {
