@@ -74,6 +74,40 @@ class PythonReprTest {
         }
     }
 
+    /**
+     * The Schubfach digits (jackson-core's, Java 19's Double.toString) taken when they are 3 or more are the exact
+     * search's, value for value; shorter ones are left to the search (for one-digit shortest decimals Schubfach picks
+     * among two-digit ones too: 4.9E-324, where Python says 5e-324).
+     */
+    @Test
+    void schubfachDigitsOfThreeOrMoreAreTheExactSearchs() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(15);
+        int taken = 0;
+        int checked = 0;
+        for (int i = 0; i < 40_000; i++) {
+            long nanos = random.nextLong(1, 600_000_000_000L);
+            double[] values = {Double.longBitsToDouble(random.nextLong() & Long.MAX_VALUE), nanos / 1e9, nanos / 1e6,
+                    256 / (nanos / 1e9), nanos / 1e9 / 257, random.nextDouble(), random.nextInt(100_000) / 100.0,
+                    Math.scalb(1.0, random.nextInt(-1074, 1024)),
+                    Math.nextUp(Math.scalb(1.0, random.nextInt(-1074, 1023)))};
+            for (double x : values) {
+                if (!Double.isFinite(x) || x == 0) continue;
+                checked++;
+                String fast = PythonRepr.shortestOfThreeOrMoreDigits(x);
+                if (fast == null) continue;
+                taken++;
+                java.math.BigDecimal exact = PythonRepr.shortestDigits(x);
+                assertEquals(0, new java.math.BigDecimal(fast.replace("e", "E")).compareTo(exact),
+                        () -> x + ": " + fast + " against the exact search's " + exact);
+                assertEquals(fast, PythonRepr.ofFloat(x));
+            }
+        }
+        assertTrue(taken > checked * 9 / 10, taken + " of " + checked + " taken");
+        assertEquals(null, PythonRepr.shortestOfThreeOrMoreDigits(Double.MIN_VALUE)); // Schubfach: 4.9E-324
+        assertEquals(null, PythonRepr.shortestOfThreeOrMoreDigits(0.25)); // two digits: the exact search's
+        assertEquals("5e-324", PythonRepr.ofFloat(Double.MIN_VALUE));
+    }
+
     /** The digits as first searched for: counted up from one, each length rounded exactly. */
     private static java.math.BigDecimal shortestByCountingUp(double positive) {
         java.math.BigDecimal exact = new java.math.BigDecimal(positive);
