@@ -17,5 +17,5 @@ echo.%LLMPERF4J_JAVA_OPTS% | findstr /r /c:"-XX:+Use[A-Za-z0-9]*GC" >nul && set 
 set "JIT_OPTS=-XX:-TieredCompilation -XX:CICompilerCount=1"
 echo.%LLMPERF4J_JAVA_OPTS% | findstr /c:"TieredCompilation" /c:"TieredStopAtLevel" /c:"CICompilerCount" >nul && set "JIT_OPTS="
 if /i "%~1"=="serve" set "JIT_OPTS="
-"%JAVA_CMD%" -Xms16m -XX:MaxNewSize=4m %GC_OPT% -XX:MinHeapFreeRatio=40 -XX:MaxHeapFreeRatio=70 %JIT_OPTS% %LLMPERF4J_JAVA_OPTS% -Dai.djl.offline=true -jar "%LLMPERF4J_JAR%" %*
+"%JAVA_CMD%" -Xms16m -XX:MaxNewSize=4m %GC_OPT% -XX:MinHeapFreeRatio=40 -XX:MaxHeapFreeRatio=70 %JIT_OPTS% -XX:CompileCommand=quiet -XX:CompileCommand=exclude,jdk.internal.org.objectweb.asm.Frame::execute %LLMPERF4J_JAVA_OPTS% -Dai.djl.offline=true -jar "%LLMPERF4J_JAR%" %*
 exit /b %ERRORLEVEL%
