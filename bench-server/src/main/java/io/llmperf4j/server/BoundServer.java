@@ -2,6 +2,7 @@ package io.llmperf4j.server;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -60,22 +61,30 @@ final class BoundServer {
         // every accepted connection, so close() closes them itself; one that registers after that is closed at once
         ChannelGroup connections = new DefaultChannelGroup(threadName + "-connections", GlobalEventExecutor.INSTANCE,
                 true);
+        ChannelFuture bound = null;
         try {
-            Channel channel = new ServerBootstrap()
+            bound = new ServerBootstrap()
                     .group(group)
                     .channel(transport.serverChannelClass())
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .childOption(ChannelOption.TCP_NODELAY, true) // each chunk must leave at once
                     .childHandler(new SimulatorInitializer(context, connections))
-                    .bind(config.host(), config.port())
-                    .sync()
-                    .channel();
+                    .bind(config.host(), config.port());
+            Channel channel = bound.sync().channel();
             return new BoundServer(context, group, channel, connections, transport);
         } catch (Exception e) {
-            group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            // an interrupt ends the wait, not the bind, which goes on in the I/O thread: wait for it and close what
+            // it bound, so the port is free when this returns, rather than bound with no thread left to serve it
+            if (bound != null) {
+                bound.awaitUninterruptibly(SHUTDOWN_TIMEOUT_MILLIS);
+                bound.channel().close().awaitUninterruptibly(SHUTDOWN_TIMEOUT_MILLIS);
+            }
+            group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS).awaitUninterruptibly(SHUTDOWN_TIMEOUT_MILLIS);
             if (context.promptCountExecutor != null) context.promptCountExecutor.shutdownNow();
-            if (e instanceof InterruptedException) Thread.currentThread().interrupt();
-            String message = "could not bind " + config.host() + ":" + config.port() + ": " + e.getMessage();
+            boolean interrupted = e instanceof InterruptedException;
+            if (interrupted) Thread.currentThread().interrupt();
+            String message = "could not bind " + config.host() + ":" + config.port() + ": "
+                    + (interrupted ? "interrupted" : e.getMessage());
             throw new UncheckedIOException(message, e instanceof IOException ? (IOException) e : new IOException(e));
         }
     }
