@@ -93,6 +93,7 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
                     common.additionalSamplingParams(), err);
             options.workload().checkImageDetailFits(common.llmApi());
             workload.checkImagesFit(common.llmApi(), false, err);
+            workload.sayDatasetReuse(err);
             List<RequestSpec> inputs = workload.requests();
             shape = TokenShape.of(options.workload(), workload);
             List<List<String>> batches = new ArrayList<>(requests);

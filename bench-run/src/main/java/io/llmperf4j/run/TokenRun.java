@@ -75,6 +75,7 @@ final class TokenRun {
             printMinimumInputTokens(workload);
             request.workload().checkImageDetailFits(common.llmApi());
             workload.checkImagesFit(common.llmApi(), request.cluster() != null, err);
+            workload.sayDatasetReuse(err);
             try (ResultsFolder folder = ResultsFolder.lock(common.resultsDir(), common.overwrite(), err)) {
                 stops.beforeMeasurement(folder::close); // the lock released, a folder created empty removed
                 stops.atQuit(folder::quit); // a quit at once still leaves the folder losing nothing

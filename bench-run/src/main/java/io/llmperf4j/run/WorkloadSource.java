@@ -69,11 +69,21 @@ import java.util.function.LongFunction;
  * @param inputTokensTokenizer the tokenizer that counted the requests' {@code number_input_tokens} when it is not the
  *                         run's: a replayed manifest's, counted by another tokenizer than {@code --tokenizer}
  *                         (the summary's {@code settings.input_tokens_tokenizer}); null otherwise
+ * @param datasetReuse     the stderr line of a dataset that sends its prompts or conversations more than once
+ *                         ({@link #datasetReused}), said by {@link #sayDatasetReuse} once the workload is accepted; null
+ *                         otherwise
  */
 record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boolean countFromUsage,
                       String description, String promptMode, LongFunction<List<RequestSpec>> redraw,
                       LevelWorkloads replayed, LongFunction<PacedWorkload> sessionRedraw,
-                      String inputTokensTokenizer) {
+                      String inputTokensTokenizer, String datasetReuse) {
+
+    WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boolean countFromUsage, String description,
+                   String promptMode, LongFunction<List<RequestSpec>> redraw, LevelWorkloads replayed,
+                   LongFunction<PacedWorkload> sessionRedraw, String inputTokensTokenizer) {
+        this(requests, promptTokenizer, countFromUsage, description, promptMode, redraw, replayed, sessionRedraw,
+                inputTokensTokenizer, null);
+    }
 
     WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boolean countFromUsage, String description,
                    String promptMode, LongFunction<List<RequestSpec>> redraw, LevelWorkloads replayed,
@@ -210,6 +220,7 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
         SessionSpec sx = f.sessions();
         LongFunction<List<RequestSpec>> redraw = null; // synthetic prompts not built to share: drawn per level
         LongFunction<PacedWorkload> sessionRedraw = null; // synthetic sessions, likewise, for a level that sends more
+        String reuse = null; // a dataset's prompts sent more than once: said once the run has accepted the workload
         try {
             if (sx.trace() != null) {
                 return trace(f, tokenizer, fromUsage, samplingParams, err);
@@ -218,7 +229,7 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
             } else if (f.dataset() != null) {
                 workload = dataset(f, tokenizer, count, images);
                 mode = workload.kind();
-                conversationsReplayed(f.dataset(), workload).ifPresent(err::println);
+                reuse = datasetReused(f.dataset(), workload).orElse(null);
             } else if (f.prompt() != null) {
                 if (f.maxTokens() == null || f.maxTokens() < 1) {
                     throw new InvalidRequestException("--prompt needs --max-tokens N (N >= 1)");
@@ -274,7 +285,7 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
             throw new InvalidRequestException(e.getMessage());
         }
         WorkloadSource source = new WorkloadSource(paced(workload.requests(), sx, f.seed()), tokenizer, fromUsage,
-                describe(tokenizer, fromUsage), mode, redraw, null, sessionRedraw);
+                describe(tokenizer, fromUsage), mode, redraw, null, sessionRedraw, null, reuse);
         if (f.saveWorkload() != null && source.drawsFresh() && levels.draws() > 1) {
             source.saveLevels(f.saveWorkload(), workload.manifestHeader(samplingParams), levels, f.seed(), err);
         } else if (f.saveWorkload() != null) {
@@ -460,7 +471,10 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
      * later passes' prompts are the first's, so the server's prefix cache can serve them.
      */
     static Optional<String> conversationsReplayed(String dataset, Workload workload) {
-        if (!(workload.generation().get("passes") instanceof Integer passes)) return Optional.empty();
+        if (!workload.generation().containsKey("conversations")
+                || !(workload.generation().get("passes") instanceof Integer passes)) {
+            return Optional.empty();
+        }
         int conversations = (Integer) workload.generation().get("conversations");
         int turns = (Integer) workload.generation().get("conversation_turns");
         int count = workload.requests().size();
@@ -472,6 +486,40 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
                 + "~1, ...); from the second pass on, the server's prefix cache can serve every prompt again and TTFT "
                 + "times a cached prefill (a larger dataset, or --max-num-completed-requests " + turns
                 + " or fewer, plays each once)");
+    }
+
+    /**
+     * Says on {@code err} that the dataset's prompts or conversations are sent more than once, if they are: called
+     * once the run has accepted the workload, so a refused one (images the API cannot carry) gets its one line.
+     */
+    void sayDatasetReuse(PrintStream err) {
+        if (datasetReuse != null) err.println(datasetReuse);
+    }
+
+    /** The stderr line of a dataset that sends its conversations, or its prompts, more than once; else empty. */
+    static Optional<String> datasetReused(String dataset, Workload workload) {
+        return conversationsReplayed(dataset, workload).or(() -> promptsReused(dataset, workload));
+    }
+
+    /**
+     * The stderr line of a dataset of single prompts (ShareGPT without {@code --turns}, a prompts file) that sends its
+     * prompts more than once (fewer fit than the run's requests), as {@link #conversationsReplayed} says it of
+     * conversations: the later passes' prompts are the first's, so the server's prefix cache can serve them.
+     */
+    static Optional<String> promptsReused(String dataset, Workload workload) {
+        if (workload.generation().containsKey("conversations")
+                || !(workload.generation().get("passes") instanceof Integer passes)) {
+            return Optional.empty();
+        }
+        int prompts = (Integer) workload.generation().get("distinct_prompts");
+        int count = workload.requests().size();
+        String fit = workload.kind().equals(Workload.SHAREGPT) ? " that fit" : "";
+        return Optional.of("llmperf4j: --dataset " + dataset + ": its " + Plural.of(prompts, "prompt") + fit
+                + (prompts == 1 ? " is" : " are") + " reused for the " + Plural.of(count, "request") + ": sent "
+                + passes + " times"
+                + (count % prompts == 0 ? "" : ", the last pass cut short") + ", in the same order; from the second "
+                + "pass on, the server's prefix cache can serve every prompt again and TTFT times a cached prefill (a "
+                + "larger dataset, or --max-num-completed-requests " + prompts + " or fewer, sends each once)");
     }
 
     private static Workload dataset(WorkloadSpec f, Tokenizer tokenizer, int count, ImageLibrary images) {

@@ -119,7 +119,8 @@ public final class PromptListDataset {
     }
 
     /**
-     * {@code count} requests in file order, wrapping around ({@code count <= 0}: one per line). numberInputTokens is
+     * {@code count} requests in file order, wrapping around ({@code count <= 0}: one per line); {@code generation}
+     * records {@code distinct_prompts} (the lines sent) and, when it wraps, {@code passes}. numberInputTokens is
      * {@code tokenizer.count(prompt)}; {@code max_tokens} the line's own, else a draw from {@code outputLengths}
      * with {@code PythonRandom(seed)}, one draw per such request in order.
      *
@@ -164,6 +165,9 @@ public final class PromptListDataset {
         generation.put("max_tokens", "from file");
         if (outputLengths != null) generation.put("output_lengths", outputLengths.parameters()); // lines without one
         generation.put("request_count", n);
+        generation.put("distinct_prompts", Math.min(n, entries.size()));
+        // the run says so: a prompt sent again can come from the server's prefix cache
+        if (n > entries.size()) generation.put("passes", (n + entries.size() - 1) / entries.size());
         return new Workload(Workload.PROMPTS, id(), sha256, tokenizer.id(), seed, generation, requests);
     }
 

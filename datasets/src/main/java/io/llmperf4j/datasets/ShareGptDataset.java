@@ -152,7 +152,8 @@ public final class ShareGptDataset {
     /**
      * {@code count} requests: the exchanges shuffled with {@code PythonRandom(seed)}, walked in that order, keeping
      * those within {@code options}' bounds, until {@code count} are found; if fewer pass, they are used again in the
-     * same order (request {@code i} is the {@code (i mod passed)}-th). numberInputTokens is
+     * same order (request {@code i} is the {@code (i mod passed)}-th), and {@code generation} says how often:
+     * {@code passes}, beside {@code distinct_prompts}. numberInputTokens is
      * {@code tokenizer.count(prompt)}; {@code max_tokens} the reply's count without special tokens, or a draw from
      * {@link ShareGptOptions#outputLengths()} (from the same random generator, after the shuffle, one per request).
      * Only exchanges that are walked past get tokenized.
@@ -214,6 +215,8 @@ public final class ShareGptDataset {
         generation.putAll(options.parameters());
         generation.put("request_count", count);
         generation.put("distinct_prompts", Math.min(count, eligible.size()));
+        // the run says so: a prompt sent again can come from the server's prefix cache
+        if (count > eligible.size()) generation.put("passes", (count + eligible.size() - 1) / eligible.size());
         return new Workload(Workload.SHAREGPT, id(), sha256, tokenizer.id(), seed, generation, requests);
     }
 

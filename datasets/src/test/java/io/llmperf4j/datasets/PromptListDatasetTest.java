@@ -39,6 +39,10 @@ class PromptListDatasetTest {
         assertEquals(file.toString(), workload.sourceId());
         assertEquals(Hashing.sha256Hex(Files.readAllBytes(file)), workload.sourceSha256());
         assertEquals(2, dataset.workload(cl100k, 0, 1, null).requests().size(), "0: one request per line");
+        // the wrap is recorded with the workload, for the run to say and a saved manifest to keep
+        assertEquals(2, workload.generation().get("distinct_prompts"));
+        assertEquals(3, workload.generation().get("passes"));
+        assertEquals(null, dataset.workload(cl100k, 2, 1, null).generation().get("passes"), "each line once");
     }
 
     /** CPython: {@code r = random.Random(11111); [r.randint(10, 20) for _ in range(3)]} after no other draw: 15, 10, 15. */

@@ -73,7 +73,7 @@ class ShareGptDatasetTest {
         assertEquals("jtokkit:cl100k_base", workload.tokenizerId());
         assertEquals(7, workload.seed());
         assertEquals(Map.of("dataset", "sharegpt", "max_tokens", "reply length", "request_count", 6,
-                "distinct_prompts", 4), workload.generation());
+                "distinct_prompts", 4, "passes", 2), workload.generation());
         assertEquals(workload, dataset.sample(cl100k, 6, 7, ShareGptOptions.defaults()));
     }
 
