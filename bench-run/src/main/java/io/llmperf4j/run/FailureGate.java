@@ -99,7 +99,9 @@ final class FailureGate {
                     : failure.kind() == FailureKind.HTTP_STATUS // a body: an HTML page is shortened to its words
                     ? ErrorBodies.oneLine(Redaction.secrets(RetryAfter.without(failure.message())), MESSAGE_CHARS)
                     + RetryAfter.consoleNote(failure.code(), new RetryAfter.Range().addFrom(failure.message()))
-                    : oneLine(serverMessage(failure.message()));
+                    // an error event's code is a status too: a 429 there is as unretried as an HTTP 429
+                    : oneLine(serverMessage(failure.message())) + (failure.kind() == FailureKind.ERROR_IN_STREAM
+                    ? RetryAfter.consoleNote(failure.code(), null) : "");
             String code = failure.code() > 0 ? failure.code() + " " : ""; // never merged: 429 and 503 differ
             // the status said once: not before words that name it ("HTTP 302 redirect to ...")
             String shown = failure.withCode(message).equals(message) ? "" : code;

@@ -153,6 +153,24 @@ class ServerFaultWordsTest {
         assertNoControls(run);
     }
 
+    /**
+     * A 429 sent as an error event under a 200 (a gateway that rate-limits after the headers) is as unretried as an
+     * HTTP 429: the failed run's lines and REQUESTS_FAILED say so as they say it of the status. Before, the event's
+     * line read "4x 429 Rate limit exceeded" alone.
+     */
+    @Test
+    void a429ErrorEventIsSaidNotRetriedAsAnHttp429Is(@TempDir Path dir) throws Exception {
+        CliRun run = run(dir, (exchange, n) -> errorEvent(exchange, "Rate limit exceeded", 429));
+        assertEquals(4, run.exitCode(), run::toString); // every request failed
+        String words = "4x 429 Rate limit exceeded [not retried]";
+        assertTrue(run.err().contains("\n    " + words + "\n"), run::toString); // the failed run's lines
+        assertTrue(run.out().contains("[REQUESTS_FAILED] 4 of 4 requests failed (4 ERROR_IN_STREAM: " + words + ")"),
+                run::toString);
+        for (CSVRecord row : RunFolder.csv(dir)) { // llmperf's error_msg stays the server's words
+            assertEquals("Rate limit exceeded", row.get("error_msg"), row::toString);
+        }
+    }
+
     @Test
     void anErrorEventAnsweringThePreRunCheckIsPrintable(@TempDir Path dir) throws Exception {
         CliRun run = run(dir, (exchange, n) -> errorEvent(exchange, NASTY), (exchange, n) -> errorEvent(exchange,
@@ -171,10 +189,15 @@ class ServerFaultWordsTest {
 
     /** 200 with an event stream whose only event is an error object saying {@code message} (code 500). */
     private static void errorEvent(HttpExchange exchange, String message) throws IOException {
+        errorEvent(exchange, message, 500);
+    }
+
+    /** The same with the error's {@code code}. */
+    private static void errorEvent(HttpExchange exchange, String message, int code) throws IOException {
         exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
         exchange.sendResponseHeaders(200, 0);
         com.fasterxml.jackson.databind.node.ObjectNode event = JSON.createObjectNode();
-        event.putObject("error").put("message", message).put("code", 500);
+        event.putObject("error").put("message", message).put("code", code);
         SseEvents.write(exchange.getResponseBody(), event.toString());
     }
 

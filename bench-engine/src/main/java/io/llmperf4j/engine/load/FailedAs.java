@@ -22,7 +22,7 @@ final class FailedAs {
 
     /** Counts one failure; null counts as "unknown". */
     FailedAs add(Failure f) {
-        int status = f != null && f.kind() == FailureKind.HTTP_STATUS ? f.code() : 0;
+        int status = f != null && (f.kind() == FailureKind.HTTP_STATUS || streamed429(f)) ? f.code() : 0;
         tally.add(what(f), status, f == null ? null : f.message());
         asked |= status == 429 || f != null && RetryAfter.valueIn(f.message()) != null;
         return this;
@@ -42,11 +42,20 @@ final class FailedAs {
         return tally.toString();
     }
 
-    /** How a line names a failure: its HTTP status, "not sent, its load worker lost", or its kind in words. */
+    /**
+     * How a line names a failure: its HTTP status, "429 error event", "not sent, its load worker lost", or its kind in
+     * words.
+     */
     private static String what(Failure f) {
         if (f == null) return "unknown";
         if (NOT_SENT_LOST_WORKER.equals(f.message())) return NOT_SENT_LOST_WORKER;
+        if (streamed429(f)) return "429 error event";
         return f.kind() == FailureKind.HTTP_STATUS ? String.valueOf(f.code())
                 : f.kind().name().toLowerCase(Locale.ROOT).replace('_', ' ');
+    }
+
+    /** A 429 sent as an error event under a 200: it asks the client to come back as an HTTP 429 does. */
+    private static boolean streamed429(Failure f) {
+        return f.kind() == FailureKind.ERROR_IN_STREAM && f.code() == 429;
     }
 }

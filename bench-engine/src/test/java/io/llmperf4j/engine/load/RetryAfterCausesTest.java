@@ -65,4 +65,15 @@ class RetryAfterCausesTest {
         assertEquals(Map.of(), no429.failedAsByCause());
         assertEquals("1 capacity (" + FailureCause.CAPACITY_SIGNS + ")", SaturationVerdict.causes(no429));
     }
+
+    /** A 429 sent as an error event under a 200 is as unretried as an HTTP 429; other error events keep their words. */
+    @Test
+    void a429ErrorEventIsSaidNotRetried() {
+        LevelSummary s = level(FakeClient.answering(spec -> switch (spec.index()) {
+            case 0, 1 -> new Failure(FailureKind.ERROR_IN_STREAM, 429, "Rate limit exceeded");
+            case 2 -> new Failure(FailureKind.HTTP_STATUS, 503, "busy");
+            default -> null;
+        }), 6);
+        assertEquals(Map.of(FailureCause.CAPACITY, "2x 429 error event [not retried], 1x 503"), s.failedAsByCause());
+    }
 }
