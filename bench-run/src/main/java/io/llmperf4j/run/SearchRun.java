@@ -173,6 +173,12 @@ final class SearchRun {
                         ? "the best level (" + level + ") failed when repeated at the end only by the client's send "
                         + "lag: " + clientBehindFigures(repeat) + "; the client fell behind its schedule, not the "
                         + "server; " + CLIENT_REMEDY
+                        // the cap's waits, as a level's AT_CAP reading says them: not a server that degrades
+                        : repeat.heldAtCap()
+                        ? "the best level (" + level + ") failed when repeated at the end only by the waits for a slot "
+                        + "at the cap (--max-concurrency " + search.maxConcurrency().getAsInt() + "): "
+                        + atCapFigures(repeat) + "; not the service falling behind nor a server that degrades: the "
+                        + "capacity found is the cap's, a lower bound for the service"
                         : "the best level (" + level + ") failed when repeated at the end ("
                         + repeat.judgement().binding().objective() + "): the server may degrade over time, so the "
                         + "capacity found is optimistic");
@@ -187,7 +193,8 @@ final class SearchRun {
                     + "search counted " + (behind.size() == 1 ? "it as a failure" : "them as failures")
                     + " the server may not have caused, so the capacity found is a lower bound; " + CLIENT_REMEDY);
         }
-        List<Probe> capped = probes.stream().filter(Probe::heldAtCap).toList();
+        // the repeat's own warning says it when it was held at the cap
+        List<Probe> capped = probes.stream().filter(p -> p.heldAtCap() && !p.phase().equals("repeat")).toList();
         if (!capped.isEmpty()) {
             warnings.add("held at the cap (--max-concurrency " + search.maxConcurrency().getAsInt() + ") at "
                     + search.mode().key() + " " + String.join(", ", capped.stream()
