@@ -482,8 +482,9 @@ final class SearchRun {
                 .mapToObj(c -> ", at most " + c + " in flight").findFirst().orElse("");
         SearchDocument.Settings settings = new SearchDocument.Settings(search.start(), search.max(),
                 search.tolerance(), search.levelMax().describe(), search.minSamples(), 1 - LevelJudge.ALPHA, load);
-        return new SearchDocument(SearchDocument.SCHEMA, model, key, unit, search.objectives().stream()
-                .map(SloObjective::key).toList(), outcome, Double.isNaN(capacity) ? null : capacity, interval, binding,
+        // simulated known from the start, so the files need not read it back from a level's summary
+        return new SearchDocument(SearchDocument.SCHEMA, model, base.simulated(), key, unit, search.objectives()
+                .stream().map(SloObjective::key).toList(), outcome, Double.isNaN(capacity) ? null : capacity, interval, binding,
                 goodput, verdict, warnings, settings, levels);
     }
 
