@@ -3,13 +3,9 @@ package io.llmperf4j.llama;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFileAttributeView;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Locale;
 
 /**
  * A folder of our own for llama.cpp's native library, so that loading it never touches the user's files.
@@ -56,50 +52,20 @@ final class NativeLibraryFolder {
 
     /**
      * Creates (or empties) {@code <tempRoot>/llmperf4j-llama-native-<user>/<pid>} and removes the folders there of
-     * processes no longer running; or, when the user folder is not ours, a new private folder in {@code tempRoot}.
+     * processes no longer running; or, when the user folder is not ours, a new private folder in {@code tempRoot}
+     * ({@link PrivateUserFolder}).
      */
     static Path create(Path tempRoot, String user, long pid) throws IOException {
-        Path userFolder = tempRoot.resolve(USER_FOLDER_PREFIX + safeName(user));
-        if (!ownedFolder(userFolder)) return Files.createTempDirectory(tempRoot, USER_FOLDER_PREFIX);
+        Path userFolder = PrivateUserFolder.create(tempRoot, USER_FOLDER_PREFIX, user);
+        if (!PrivateUserFolder.isPerUser(userFolder, USER_FOLDER_PREFIX, user)) return userFolder;
         removeFoldersOfEndedProcesses(userFolder, pid);
         Path folder = userFolder.resolve(Long.toString(pid));
         if (Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) {
             emptyFolder(folder); // left by an earlier process with our pid
         } else {
-            createPrivateDirectory(folder);
+            PrivateUserFolder.createOwnerOnlyDirectory(folder);
         }
         return folder;
-    }
-
-    /** Creates the per-user folder if absent; true when it is a real directory (not a link) owned by us. */
-    private static boolean ownedFolder(Path folder) {
-        try {
-            createPrivateDirectory(folder);
-            return true;
-        } catch (FileAlreadyExistsException e) {
-            if (!Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) return false;
-            try {
-                Path probe = Files.createTempFile(folder, ".owner-check", ".tmp"); // owned by us, whoever we are
-                try {
-                    return Files.getOwner(folder, LinkOption.NOFOLLOW_LINKS).equals(Files.getOwner(probe));
-                } finally {
-                    Files.delete(probe);
-                }
-            } catch (IOException notWritable) {
-                return false;
-            }
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    private static void createPrivateDirectory(Path folder) throws IOException {
-        if (Files.getFileStore(folder.getParent()).supportsFileAttributeView(PosixFileAttributeView.class)) {
-            Files.createDirectory(folder,
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-        } else {
-            Files.createDirectory(folder);
-        }
     }
 
     /** Removes the folders named by the id of a process that is no longer running (only ours live here). */
@@ -124,11 +90,5 @@ final class NativeLibraryFolder {
         try (DirectoryStream<Path> files = Files.newDirectoryStream(folder)) {
             for (Path file : files) Files.deleteIfExists(file);
         }
-    }
-
-    /** A user name as part of one path segment (it follows {@link #USER_FOLDER_PREFIX}, so dots are harmless). */
-    static String safeName(String user) {
-        String safe = user.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9._-]", "_");
-        return safe.isEmpty() ? "user" : safe;
     }
 }

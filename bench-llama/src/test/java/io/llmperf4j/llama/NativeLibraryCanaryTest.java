@@ -38,7 +38,7 @@ class NativeLibraryCanaryTest {
         }
         assertTrue(Files.isDirectory(llamaFolder), llamaFolder + " was deleted");
         Path userFolder = tmp.resolve(NativeLibraryFolder.USER_FOLDER_PREFIX
-                + NativeLibraryFolder.safeName(System.getProperty("user.name", "user")));
+                + PrivateUserFolder.safeName(System.getProperty("user.name", "user")));
         String nativeFolder = output.stream().filter(line -> line.startsWith("native folder: ")).findFirst()
                 .orElseThrow(() -> new AssertionError("no folder printed: " + output)).substring(15);
         assertEquals(userFolder, Path.of(nativeFolder).getParent(), "the library went to a folder of ours");

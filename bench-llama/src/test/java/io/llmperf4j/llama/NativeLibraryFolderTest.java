@@ -71,10 +71,10 @@ class NativeLibraryFolderTest {
 
     @Test
     void userNamesBecomeOneSafePathSegment() {
-        assertEquals("ada", NativeLibraryFolder.safeName("ada"));
-        assertEquals("domain_ada", NativeLibraryFolder.safeName("DOMAIN\\ada"));
-        assertEquals(".._", NativeLibraryFolder.safeName("../"));
-        assertEquals("user", NativeLibraryFolder.safeName(""));
+        assertEquals("ada", PrivateUserFolder.safeName("ada"));
+        assertEquals("domain_ada", PrivateUserFolder.safeName("DOMAIN\\ada"));
+        assertEquals(".._", PrivateUserFolder.safeName("../"));
+        assertEquals("user", PrivateUserFolder.safeName(""));
     }
 
     private static long endedProcessPid() throws Exception {

@@ -3,6 +3,7 @@ package io.llmperf4j.cli;
 import io.llmperf4j.llama.LlamaEngine;
 import io.llmperf4j.llama.LlamaServer;
 import io.llmperf4j.llama.TinyLlamaModel;
+import io.llmperf4j.llama.TinyModelFile;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -66,14 +67,20 @@ final class LlamaServe {
         return ExitCodes.OK;
     }
 
-    /** The generated model, written once per machine into the temporary folder (about 17 MB). */
+    /**
+     * The generated model (about 17 MB), written once per user into a folder of the temporary folder only this user
+     * can write ({@link TinyModelFile}).
+     */
     private Path tinyModel() {
-        Path file = Path.of(System.getProperty("java.io.tmpdir"), TinyLlamaModel.fileName(TinyLlamaModel.DEFAULT_SEED));
+        Path tempRoot = Path.of(System.getProperty("java.io.tmpdir"));
+        Path file = null;
         try {
+            file = TinyModelFile.privatePath(tempRoot, System.getProperty("user.name", "user"));
             if (!Files.isRegularFile(file)) context.err().println("llmperf4j: writing the tiny model to " + file);
             return TinyLlamaModel.writeIfAbsent(file);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the tiny model to " + file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot write the tiny model to " + (file == null ? tempRoot : file) + ": "
+                    + e.getMessage(), e);
         }
     }
 
