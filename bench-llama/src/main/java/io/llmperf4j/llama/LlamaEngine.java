@@ -56,12 +56,14 @@ public final class LlamaEngine implements AutoCloseable {
      *
      * @param contextLength tokens of context (prompt plus completion) the engine keeps
      * @throws IllegalArgumentException when the file is missing or llama.cpp cannot load it
+     * @throws IllegalStateException when llama.cpp's native library cannot be loaded on this OS / architecture
+     *                               ({@link NativeLibrary})
      * @throws java.io.UncheckedIOException when no private folder for llama.cpp's native library can be created
      *                                      (see {@link NativeLibraryFolder})
      */
     public static LlamaEngine load(Path gguf, int contextLength) {
         if (!Files.isRegularFile(gguf)) throw new IllegalArgumentException("no model file " + gguf.toAbsolutePath());
-        NativeLibraryFolder.prepare(); // before LlamaModel's loader runs: it deletes files in its folder
+        NativeLibrary.load();
         ModelParameters parameters = new ModelParameters()
                 .setModel(gguf.toAbsolutePath().toString())
                 .setThreads(1)
