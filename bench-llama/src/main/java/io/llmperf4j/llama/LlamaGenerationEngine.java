@@ -11,9 +11,10 @@ import java.util.List;
 /**
  * {@link LlamaEngine} behind the server's front: a parsed request becomes a {@link LlamaEngine.Generation}, and the
  * engine's reports go to the front's sink. A conversation is leading system messages (joined by "\n") and then
- * user and assistant turns, as llama.cpp's chat templates take them; other roles, and prompts sent as token ids,
- * are refused with a 400. The completion always has exactly {@code max_tokens} tokens (EOS is ignored), so its
- * finish reason is "length".
+ * user and assistant turns, as llama.cpp's chat templates take them; other roles, prompts sent as token ids, and
+ * chat messages holding a NUL character (llama.cpp hands the rendered template back as a C string, which would end
+ * at the NUL and silently drop the rest) are refused with a 400. The completion always has exactly
+ * {@code max_tokens} tokens (EOS is ignored), so its finish reason is "length".
  */
 final class LlamaGenerationEngine implements GenerationEngine {
     private final LlamaEngine engine;
@@ -66,6 +67,12 @@ final class LlamaGenerationEngine implements GenerationEngine {
                     request.seed());
         }
         List<GenerationRequest.ChatMessage> messages = request.messages();
+        for (GenerationRequest.ChatMessage message : messages) {
+            if (message.content().indexOf('\0') >= 0) {
+                throw new IllegalArgumentException("A " + message.role() + " message's content contains a NUL "
+                        + "character (\\u0000): llama.cpp's chat template would cut the text there, so it is refused.");
+            }
+        }
         StringBuilder system = new StringBuilder();
         int first = 0;
         for (; first < messages.size() && messages.get(first).role().equals("system"); first++) {

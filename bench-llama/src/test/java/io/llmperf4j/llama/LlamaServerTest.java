@@ -170,4 +170,21 @@ class LlamaServerTest {
         assertTrue(tokenIds.body().at("/error/message").asText().startsWith("prompt must be a string"),
                 tokenIds.body()::toString);
     }
+
+    @Test
+    void aChatMessageWithANulCharacterIsRefusedRatherThanCutThere() throws Exception {
+        // llama.cpp returns the rendered chat template as a C string: it ended at the NUL, and "[INST] Hello [/INST]"
+        // was served (prompt_tokens 9 instead of 14) without a word
+        SseClient.Response nul = SseClient.post(url("/chat/completions"), "{\"messages\":[{\"role\":\"user\","
+                + "\"content\":\"Hello\\u0000 world and more words\"}],\"max_tokens\":3}");
+        assertEquals(400, nul.status(), nul.body()::toString);
+        assertTrue(nul.body().at("/error/message").asText().startsWith(
+                "A user message's content contains a NUL character (\\u0000)"), nul.body()::toString);
+
+        SseClient.Response system = SseClient.post(url("/messages"), "{\"system\":\"be\\u0000brief\",\"max_tokens\":3,"
+                + "\"messages\":[{\"role\":\"user\",\"content\":\"Hi\"}]}");
+        assertEquals(400, system.status(), system.body()::toString);
+        assertTrue(system.body().toString().contains("A system message's content contains a NUL character"),
+                system.body()::toString);
+    }
 }
