@@ -20,21 +20,25 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-/** {@code llmperf4j serve}: the embedded OpenAI-compatible simulated server, on its own. */
+/** {@code llmperf4j serve}: an OpenAI-compatible server on its own, the simulator's or llama.cpp's. */
 @Command(name = "serve",
         mixinStandardHelpOptions = true,
         sortOptions = false,
         showDefaultValues = true,
         headerHeading = "",
-        header = "The embedded OpenAI-compatible simulated server.",
+        header = "An OpenAI-compatible server: the embedded simulator (--engine sim) or llama.cpp (--engine llama).",
         description = {
-            "Runs the OpenAI-compatible simulated server until interrupted: POST /v1/chat/completions,",
-            "/v1/completions and Anthropic's /v1/messages (streaming or not), POST /v1/embeddings, GET /v1/models,",
-            "/health and Prometheus /metrics. Generated text is deterministic; each token is one Llama-2 token, so",
-            "client and server token counts agree. max_tokens is always honoured.",
-            "With --engine llama a real engine answers instead: llama.cpp in the JVM with one decoding thread,",
-            "running --model FILE.gguf, or without --model a generated tiny Llama-2-vocabulary model; EOS is ignored,",
-            "so every response has max_tokens tokens. The simulator's timing, fault and reasoning options do not apply."
+            "Runs an OpenAI-compatible server until interrupted.",
+            "--engine sim (the default), the simulator: POST /v1/chat/completions, /v1/completions and Anthropic's",
+            "/v1/messages (streaming or not), POST /v1/embeddings, GET /v1/models, /health and Prometheus /metrics.",
+            "Generated text is deterministic; each token is one Llama-2 token, so client and server token counts",
+            "agree. max_tokens is always honoured.",
+            "--engine llama, a real engine: llama.cpp in the JVM with one decoding thread, running --model FILE.gguf,",
+            "or without --model a generated tiny Llama-2-vocabulary model. It serves chat and text completions,",
+            "/v1/messages, GET /v1/models and /health; /v1/embeddings and /metrics answer 404. EOS is ignored, so",
+            "every response has max_tokens tokens.",
+            "Options marked (sim) or (llama) apply to that engine only, and so do the two sections of simulator",
+            "options below; given with the other engine, they are refused."
         })
 final class ServeCommand implements Callable<Integer> {
     /** The simulator's settings by their flags: its messages name its fields ("faultRate (1.5) must be ..."). */
@@ -49,6 +53,9 @@ final class ServeCommand implements Callable<Integer> {
             "--api-key-file", "--fault-rate", "--fault-kinds", "--fault-seed", "--stall-ms", "--stop-probability",
             "--reasoning-tokens", "--prefill-us-per-image-token", "--prefix-cache-blocks",
             "--prefix-block-tokens", "--shared-prefix-cache");
+
+    /** Options of the real engine that the simulator has no use for. */
+    private static final List<String> LLAMA_ONLY = List.of("--ctx-size");
 
     private final CliContext context;
 
@@ -86,15 +93,15 @@ final class ServeCommand implements Callable<Integer> {
         List<String> models;
 
         @Option(names = "--strict-model",
-                description = "Answer 404 for models not listed (default: serve any name).")
+                description = "(sim) Answer 404 for models not listed (default: serve any name).")
         boolean strictModel;
 
         @Option(names = "--api-key-file", paramLabel = "FILE",
-                description = "Require 'Authorization: Bearer <key>' with the key read from this file.")
+                description = "(sim) Require 'Authorization: Bearer <key>' with the key read from this file.")
         Path apiKeyFile;
 
         @Option(names = "--ctx-size", paramLabel = "TOKENS", defaultValue = "2048",
-                description = "--engine llama: tokens of context (prompt plus completion) per request.")
+                description = "(llama) Tokens of context (prompt plus completion) per request.")
         int contextLength;
     }
 
@@ -192,6 +199,11 @@ final class ServeCommand implements Callable<Integer> {
             return new LlamaServe(context).serve(namedModel ? server.models : List.of(), server.contextLength, server.host, server.port);
         }
         if (!server.engine.equals("sim")) throw new UsageException("--engine must be 'sim' or 'llama' (got '" + server.engine + "')");
+        for (String option : LLAMA_ONLY) {
+            if (spec.commandLine().getParseResult().hasMatchedOption(option)) {
+                throw new UsageException(option + " applies to --engine llama only");
+            }
+        }
         SimulatorConfig config = config();
         try (SimulatedServer server = SimulatedServer.start(config)) {
             context.err().println("llmperf4j simulated server listening on " + server.baseUrl() + " ("
