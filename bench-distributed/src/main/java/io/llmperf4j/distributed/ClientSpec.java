@@ -7,17 +7,9 @@ import io.llmperf4j.engine.client.LlmApi;
 import io.llmperf4j.engine.client.Secret;
 import io.llmperf4j.report.summary.Redaction;
 
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.Map;
 
 /**
@@ -73,7 +65,8 @@ public record ClientSpec(URI endpoint, String llmApi, boolean stream, String mod
 
     /**
      * The client configuration with this worker's own {@code apiKey}; the CA certificates, if any, are written to a
-     * file of this machine's temporary folder named by their digest (the client reads a PEM file).
+     * file of this user's private folder in the temporary folder, named by their digest (the client reads a PEM file;
+     * {@link TrustedCertificatesFile}).
      *
      * @throws UncheckedIOException when that file cannot be written
      */
@@ -88,29 +81,9 @@ public record ClientSpec(URI endpoint, String llmApi, boolean stream, String mod
                 .requestTimeout(requestTimeoutMillis == null ? null : Duration.ofMillis(requestTimeoutMillis))
                 .connectTimeout(Duration.ofMillis(connectTimeoutMillis))
                 .insecureTls(insecureTls)
-                .trustedCertificatesPem(trustedCertificatesPem == null ? null : pemFile(trustedCertificatesPem))
+                .trustedCertificatesPem(trustedCertificatesPem == null ? null : TrustedCertificatesFile.of(trustedCertificatesPem))
                 .connectionMode(connectionMode)
                 .build();
-    }
-
-    private static Path pemFile(String pem) {
-        try {
-            byte[] bytes = pem.getBytes(StandardCharsets.UTF_8);
-            String digest = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-            Path file = Path.of(System.getProperty("java.io.tmpdir"), "llmperf4j-ca-" + digest.substring(0, 16)
-                    + ".pem");
-            if (!Files.exists(file)) {
-                Path partial = Files.createTempFile(file.getParent(), "llmperf4j-ca-", ".partial");
-                Files.write(partial, bytes);
-                Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            }
-            return file;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the coordinator's --ca-cert to a temporary file: "
-                    + e.getMessage(), e);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e); // every JDK has SHA-256
-        }
     }
 
     /**
