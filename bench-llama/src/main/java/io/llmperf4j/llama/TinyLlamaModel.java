@@ -22,15 +22,17 @@ import java.util.Random;
  * <h2>What it says</h2>
  * Random weights alone would make gibberish whose text re-tokenizes to other token counts, which would break the
  * very equalities the tests check. So the attention and feed-forward weights are small and random, and the
- * embedding and output matrices plant a path: whatever the prompt, the model first says {@code "the"}, then
- * repeats {@link #CYCLE} forever: {@code " JSON tokens stream🦙 via HTTP servers"} with the llama emoji spelled as
+ * embedding and output matrices plant a path, each token of which leads to the next: after a prompt whose last
+ * token is not on the path, the model first says {@code "the"}, then repeats {@link #CYCLE} forever: {@code " JSON tokens stream🦙 via HTTP servers"} with the llama emoji spelled as
  * four byte tokens, so every response carries a character split across tokens. The path wins by a logit margin of
  * about 150, so any usual sampling setting (temperature, top-p, penalties) picks it. The model never emits EOS, so a
  * response always has exactly max_tokens tokens. This text of n tokens re-tokenizes with the Llama-2 tokenizer to
  * the same n tokens (n + 1 with BOS), less the emoji bytes a budget ending inside the emoji holds back
  * ({@link #heldBackTokens}).
  *
- * <p>No prompt text of the tests' corpora ends in a path token, which would make the model skip {@code "the"}.
+ * <p>The next token depends only on the last one, so a prompt ending in a path token continues the path from there
+ * ({@code "Explain HTTP"} → {@code " servers JSON tokens stream"}) without {@code "the"}. No prompt text of the
+ * tests' corpora ends in one; a chat prompt ends in the template's {@code [/INST]}.
  */
 public final class TinyLlamaModel {
     public static final int EMBEDDING_LENGTH = 64;

@@ -187,4 +187,15 @@ class LlamaServerTest {
         assertTrue(system.body().toString().contains("A system message's content contains a NUL character"),
                 system.body()::toString);
     }
+
+    @Test
+    void aPromptEndingOnThePathContinuesItWithoutThe() throws Exception {
+        SseClient.Response onPath = SseClient.post(url("/completions"),
+                "{\"prompt\":\"Explain HTTP\",\"max_tokens\":4}");
+        assertEquals(" servers JSON tokens stream", onPath.body().at("/choices/0/text").asText(),
+                onPath.body()::toString);
+
+        SseClient.Response offPath = SseClient.post(url("/completions"), "{\"prompt\":\"Explain\",\"max_tokens\":4}");
+        assertEquals(TinyLlamaModel.generatedText(4), offPath.body().at("/choices/0/text").asText());
+    }
 }
