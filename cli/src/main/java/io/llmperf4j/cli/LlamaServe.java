@@ -79,7 +79,8 @@ final class LlamaServe {
             if (!Files.isRegularFile(file)) context.err().println("llmperf4j: writing the tiny model to " + file);
             return TinyLlamaModel.writeIfAbsent(file);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the tiny model to " + (file == null ? tempRoot : file) + ": "
+            // without a file, the message names the temporary folder already
+            throw new UncheckedIOException("cannot write the tiny model" + (file == null ? "" : " to " + file) + ": "
                     + e.getMessage(), e);
         }
     }
