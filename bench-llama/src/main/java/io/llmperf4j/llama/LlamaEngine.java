@@ -24,7 +24,8 @@ import java.util.function.BooleanSupplier;
  * Prompt tokens are counted by llama.cpp's own tokenizer on the exact prompt it is given, plus the BOS it adds.
  * End of sequence is ignored, as benchmarks ask ("Don't generate eos tokens"), so llama.cpp generates exactly the
  * requested number of tokens; that is the completion count (de.kherud:llama 4.2.0 streams text only, not the
- * count llama.cpp keeps).
+ * count llama.cpp keeps). A generation ended by a stop string counts llama.cpp's tokens of its text through the
+ * stop string, as vLLM counts the stop string's tokens.
  *
  * <h2>Text</h2>
  * llama.cpp holds back the bytes of a character that is split over several tokens (for example an emoji spelled
@@ -134,6 +135,7 @@ public final class LlamaEngine implements AutoCloseable {
                 return;
             }
             listener.onStart(promptTokens);
+            StopText text = new StopText(generation.stop());
             LlamaIterator tokens = model.generate(generation.toParameters(prompt)).iterator();
             while (tokens.hasNext()) {
                 if (cancelled.getAsBoolean()) {
@@ -141,9 +143,19 @@ public final class LlamaEngine implements AutoCloseable {
                     return;
                 }
                 LlamaOutput output = tokens.next();
-                if (!output.text.isEmpty()) listener.onText(output.text);
+                String ready = text.accept(output.text);
+                if (!ready.isEmpty()) listener.onText(ready);
+                if (text.stopped()) {
+                    tokens.cancel();
+                    // the binding streams text, not token counts: the tokens of the text through the stop string
+                    listener.onEnd(promptTokens, Math.min(generation.maxTokens(),
+                            model.encode(text.generatedThroughStop()).length), true);
+                    return;
+                }
             }
-            listener.onEnd(promptTokens, generation.maxTokens());
+            String rest = text.rest();
+            if (!rest.isEmpty()) listener.onText(rest);
+            listener.onEnd(promptTokens, generation.maxTokens(), false);
         } catch (RuntimeException e) {
             listener.onError("llama.cpp failed: " + e.getMessage(), false);
         }
@@ -157,8 +169,10 @@ public final class LlamaEngine implements AutoCloseable {
         /** New text: whole characters, never empty. */
         void onText(String text);
 
-        /** All {@code completionTokens} tokens were generated. */
-        void onEnd(int promptTokens, int completionTokens);
+        /**
+         * The generation is complete: all {@code max_tokens} tokens, or ({@code stopped}) fewer, up to a stop string.
+         */
+        void onEnd(int promptTokens, int completionTokens, boolean stopped);
 
         /** The request could not be served; {@code badRequest} when the request itself is at fault. */
         void onError(String message, boolean badRequest);
@@ -187,14 +201,16 @@ public final class LlamaEngine implements AutoCloseable {
      * @param temperature sampling temperature, or null for llama.cpp's default
      * @param topP        nucleus sampling, or null
      * @param seed        sampling seed, or null
+     * @param stop        stop strings: the text ends before the first one generated ({@link StopText}); or empty
      */
     public record Generation(String prompt, String system, List<Pair<String, String>> turns, int maxTokens,
-                             Float temperature, Float topP, Integer seed) {
+                             Float temperature, Float topP, Integer seed, List<String> stop) {
         public Generation {
             if ((prompt == null) == (turns == null)) {
                 throw new IllegalArgumentException("a generation has a prompt or chat turns, not both");
             }
             if (turns != null) turns = List.copyOf(turns);
+            stop = stop == null ? List.of() : List.copyOf(stop);
         }
 
         InferenceParameters toParameters(String prompt) {

@@ -14,7 +14,8 @@ import java.util.List;
  * user and assistant turns, as llama.cpp's chat templates take them; other roles, prompts sent as token ids, and
  * chat messages holding a NUL character (llama.cpp hands the rendered template back as a C string, which would end
  * at the NUL and silently drop the rest) are refused with a 400. The completion always has exactly
- * {@code max_tokens} tokens (EOS is ignored), so its finish reason is "length".
+ * {@code max_tokens} tokens (EOS is ignored), finish reason "length", unless a stop string ends it first
+ * (finish reason "stop").
  */
 final class LlamaGenerationEngine implements GenerationEngine {
     private final LlamaEngine engine;
@@ -44,8 +45,8 @@ final class LlamaGenerationEngine implements GenerationEngine {
             }
 
             @Override
-            public void onEnd(int promptTokens, int completionTokens) {
-                sink.end(completionTokens, false);
+            public void onEnd(int promptTokens, int completionTokens, boolean stopped) {
+                sink.end(completionTokens, stopped);
             }
 
             @Override
@@ -64,7 +65,7 @@ final class LlamaGenerationEngine implements GenerationEngine {
                 throw new IllegalArgumentException("prompt must be a string: llama.cpp is not given token ids here.");
             }
             return new LlamaEngine.Generation(request.prompt(), null, null, request.maxTokens(), temperature, topP,
-                    request.seed());
+                    request.seed(), request.stop());
         }
         List<GenerationRequest.ChatMessage> messages = request.messages();
         for (GenerationRequest.ChatMessage message : messages) {
@@ -88,6 +89,6 @@ final class LlamaGenerationEngine implements GenerationEngine {
             turns.add(new Pair<>(message.role(), message.content()));
         }
         return new LlamaEngine.Generation(null, system.toString(), turns, request.maxTokens(), temperature, topP,
-                request.seed());
+                request.seed(), request.stop());
     }
 }

@@ -21,15 +21,16 @@ import java.io.UncheckedIOException;
  * Every event is {@code data: {json}\n\n} with the same id ("chatcmpl-N" / "cmpl-N"), object, created and model.
  * Chat starts with {@code delta: {"role":"assistant","content":""}}; then one event per piece of text llama.cpp
  * hands over (usually one token; a character split over several byte tokens arrives whole, in one event); then an
- * event with an empty delta and {@code "finish_reason":"length"}; then, with {@code stream_options.include_usage},
+ * event with an empty delta and {@code "finish_reason":"length"} ({@code "stop"} when a stop string ended it); then, with {@code stream_options.include_usage},
  * an event with {@code "choices":[]} and {@code usage}; then {@code data: [DONE]}. A non-streaming response is one
  * {@code chat.completion} / {@code text_completion} object with the whole text and usage.
  *
  * <h2>Tokens</h2>
- * A response always has exactly max_tokens ({@code max_completion_tokens}, else {@code max_tokens}, else
- * {@value SimulatorConfig#DEFAULT_MAX_TOKENS}) completion tokens: EOS is ignored. {@code usage.prompt_tokens} is
- * llama.cpp's count of the prompt it decodes (the rendered chat template included) plus BOS. Sampling: temperature,
- * top_p and seed (when numbers) are passed to llama.cpp; other parameters are ignored.
+ * A response has exactly max_tokens ({@code max_completion_tokens}, else {@code max_tokens}, else
+ * {@value SimulatorConfig#DEFAULT_MAX_TOKENS}) completion tokens, EOS being ignored, unless a {@code stop} string
+ * ends it first (the text before it is returned, and the count is llama.cpp's tokens through the stop string).
+ * {@code usage.prompt_tokens} is llama.cpp's count of the prompt it decodes (the rendered chat template included)
+ * plus BOS. Sampling: temperature, top_p and seed are passed to llama.cpp; other parameters are ignored.
  */
 public final class LlamaServer implements AutoCloseable {
     private final EngineServer server;

@@ -198,4 +198,36 @@ class LlamaServerTest {
         SseClient.Response offPath = SseClient.post(url("/completions"), "{\"prompt\":\"Explain\",\"max_tokens\":4}");
         assertEquals(TinyLlamaModel.generatedText(4), offPath.body().at("/choices/0/text").asText());
     }
+
+    @Test
+    void aStopStringEndsTheTextBeforeIt() throws Exception {
+        SseClient.Response text = SseClient.post(url("/completions"),
+                "{\"prompt\":\"Hi\",\"max_tokens\":12,\"stop\":[\"tokens\"]}");
+        assertEquals(200, text.status(), text.body()::toString);
+        assertEquals("the JSON ", text.body().at("/choices/0/text").asText());
+        assertEquals("stop", text.body().at("/choices/0/finish_reason").asText());
+        assertEquals(3, text.body().at("/usage/completion_tokens").asInt(), "the, JSON, tokens");
+
+        List<SseClient.Event> events = SseClient.stream(url("/chat/completions"), "{\"messages\":[{\"role\":\"user\","
+                + "\"content\":\"Hi\"}],\"max_tokens\":30,\"stream\":true,\"stop\":\"HTTP\"}");
+        StringBuilder content = new StringBuilder();
+        for (SseClient.Event event : events.subList(1, events.size() - 2)) {
+            content.append(event.data().at("/choices/0/delta/content").asText());
+        }
+        assertEquals("the JSON tokens stream" + EMOJI + " via ", content.toString());
+        assertFalse(events.stream().anyMatch(e -> e.raw().contains("HTTP")), "no piece of the stop string is sent");
+        assertEquals("stop", events.get(events.size() - 2).data().at("/choices/0/finish_reason").asText());
+    }
+
+    @Test
+    void samplingFieldsOfTheWrongTypeAreRefused() throws Exception {
+        SseClient.Response hot = SseClient.post(url("/completions"),
+                "{\"prompt\":\"Hi\",\"max_tokens\":3,\"temperature\":\"hot\"}");
+        assertEquals(400, hot.status(), hot.body()::toString);
+        assertEquals("temperature", hot.body().at("/error/param").asText());
+
+        SseClient.Response stop = SseClient.post(url("/completions"), "{\"prompt\":\"Hi\",\"max_tokens\":3,\"stop\":5}");
+        assertEquals(400, stop.status(), stop.body()::toString);
+        assertEquals("stop", stop.body().at("/error/param").asText());
+    }
 }

@@ -17,7 +17,7 @@ import java.util.List;
  * @param ignoreEos       vLLM's {@code ignore_eos}: never stop before maxTokens
  * @param messages        the conversation (chat, Anthropic Messages), or null for a text completion; a real
  *                        engine renders it through its chat template
- * @param sampling        temperature, top_p and seed as sent (the simulator ignores them)
+ * @param sampling        temperature, top_p, seed and stop as sent (the simulator ignores them)
  * @param images          the images of the messages, {@link PromptImages#NONE} for none; their tokens count in
  *                        the prompt's
  */
@@ -47,9 +47,17 @@ record CompletionRequest(
                 messages, sampling, PromptImages.NONE);
     }
 
-    /** Sampling parameters, each null when absent or not a number (sampling is not validated further). */
-    record Sampling(Double temperature, Double topP, Integer seed) {
-        static final Sampling NONE = new Sampling(null, null, null);
+    /**
+     * Sampling parameters, each null when absent (their types are validated; the simulator ignores them).
+     *
+     * @param stop the stop strings ({@code stop}, a string or a list of strings), empty when none
+     */
+    record Sampling(Double temperature, Double topP, Integer seed, List<String> stop) {
+        static final Sampling NONE = new Sampling(null, null, null, List.of());
+
+        Sampling {
+            stop = stop == null ? List.of() : List.copyOf(stop);
+        }
     }
 
     boolean promptIsTokenIds() {
@@ -59,6 +67,6 @@ record CompletionRequest(
     /** What an engine is given. */
     GenerationRequest toGenerationRequest() {
         return new GenerationRequest(messages == null ? promptText : null, promptIsTokenIds(), messages, maxTokens,
-                minTokens, ignoreEos, sampling.temperature(), sampling.topP(), sampling.seed());
+                minTokens, ignoreEos, sampling.temperature(), sampling.topP(), sampling.seed(), sampling.stop());
     }
 }

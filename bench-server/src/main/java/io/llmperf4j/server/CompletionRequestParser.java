@@ -55,14 +55,48 @@ final class CompletionRequestParser {
                 sampling);
     }
 
-    /** temperature, top_p and seed when they are numbers; anything else is ignored, as other sampling fields are. */
-    static CompletionRequest.Sampling sampling(JsonNode root) {
-        JsonNode temperature = root.path("temperature");
-        JsonNode topP = root.path("top_p");
-        JsonNode seed = root.path("seed");
-        return new CompletionRequest.Sampling(temperature.isNumber() ? temperature.doubleValue() : null,
-                topP.isNumber() ? topP.doubleValue() : null,
-                seed.isIntegralNumber() && seed.canConvertToInt() ? seed.intValue() : null);
+    /**
+     * temperature, top_p, seed and stop; a value of the wrong type is a 400 naming the field (a client that sends
+     * {@code "temperature": "hot"} learns it was not applied). Other sampling fields are ignored.
+     */
+    static CompletionRequest.Sampling sampling(JsonNode root) throws InvalidRequestException {
+        return new CompletionRequest.Sampling(optionalNumber(root, "temperature"), optionalNumber(root, "top_p"),
+                optionalInt(root, "seed"), stop(root));
+    }
+
+    private static Double optionalNumber(JsonNode root, String field) throws InvalidRequestException {
+        JsonNode value = root.path(field);
+        if (isAbsent(value)) return null;
+        if (!value.isNumber()) throw badRequest(field + " (" + value + ") must be a number.", field);
+        return value.doubleValue();
+    }
+
+    private static Integer optionalInt(JsonNode root, String field) throws InvalidRequestException {
+        JsonNode value = root.path(field);
+        if (isAbsent(value)) return null;
+        if (!value.isIntegralNumber() || !value.canConvertToInt()) {
+            throw badRequest(field + " (" + value + ") must be an integer.", field);
+        }
+        return value.intValue();
+    }
+
+    /** OpenAI's stop: a string or a list of strings, none of them empty. */
+    private static List<String> stop(JsonNode root) throws InvalidRequestException {
+        JsonNode value = root.path("stop");
+        if (isAbsent(value)) return List.of();
+        List<String> stops = new ArrayList<>();
+        if (value.isTextual()) {
+            stops.add(value.textValue());
+        } else if (value.isArray()) {
+            for (JsonNode item : value) {
+                if (!item.isTextual()) throw badRequest("stop (" + value + ") must be a string or a list of strings.", "stop");
+                stops.add(item.textValue());
+            }
+        } else {
+            throw badRequest("stop (" + value + ") must be a string or a list of strings.", "stop");
+        }
+        if (stops.contains("")) throw badRequest("stop (" + value + ") must not hold an empty string.", "stop");
+        return stops;
     }
 
     /** The message contents joined by "\n": the text the simulator's answer is seeded with. */

@@ -41,6 +41,7 @@ final class OpenAiHandler extends ChannelInboundHandlerAdapter {
     static final String MODELS_PATH = "/v1/models";
     static final String EMBEDDINGS_PATH = "/v1/embeddings";
     static final String HEALTH_PATH = "/health";
+    private static final byte[] HEALTH_BODY = "{\"status\":\"ok\"}".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     /** Prometheus metrics, vLLM-named, unauthenticated as vLLM serves them; only the simulator counts them. */
     static final String METRICS_PATH = "/metrics";
     static final String ANTHROPIC_KEY_HEADER = "x-api-key";
@@ -111,7 +112,9 @@ final class OpenAiHandler extends ChannelInboundHandlerAdapter {
         String path = new QueryStringDecoder(request.uri()).path();
         HttpMethod method = request.method();
         if (HEALTH_PATH.equals(path) && HttpMethod.GET.equals(method)) {
-            ctx.writeAndFlush(OpenAiResponses.json(HttpResponseStatus.OK, Unpooled.EMPTY_BUFFER));
+            // a JSON content type promises a JSON body: an empty one fails a client that parses it
+            ctx.writeAndFlush(OpenAiResponses.json(HttpResponseStatus.OK,
+                    Unpooled.wrappedBuffer(HEALTH_BODY)));
             return;
         }
         if (METRICS_PATH.equals(path) && HttpMethod.GET.equals(method) && server.engine == null) {

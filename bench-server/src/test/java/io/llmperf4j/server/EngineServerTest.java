@@ -178,7 +178,7 @@ class EngineServerTest {
                 + "{\"content\":[{\"type\":\"text\",\"text\":\"a\"},{\"type\":\"text\",\"text\":\"b\"}]},"
                 + "{\"role\":\"assistant\",\"content\":\"c\"},{\"role\":\"user\",\"content\":\"d\"}],"
                 + "\"max_completion_tokens\":2,\"max_tokens\":9,\"temperature\":0.5,\"top_p\":0.9,\"seed\":42,"
-                + "\"ignore_eos\":true,\"min_tokens\":1}");
+                + "\"ignore_eos\":true,\"min_tokens\":1,\"stop\":[\"x\",\"y z\"]}");
 
         GenerationRequest request = engine.last.get();
         assertEquals(List.of(new GenerationRequest.ChatMessage("system", "S"),
@@ -190,6 +190,29 @@ class EngineServerTest {
         assertEquals(42, request.seed());
         assertTrue(request.ignoreEos());
         assertEquals(1, request.minTokens());
+        assertEquals(List.of("x", "y z"), request.stop());
+
+        client.postJson("/completions", "{\"prompt\":\"p\",\"max_tokens\":2,\"stop\":\"one\"}");
+        assertEquals(List.of("one"), engine.last.get().stop(), "a single string is a list of one");
+    }
+
+    @Test
+    void samplingFieldsOfTheWrongTypeAreRefusedNamingTheField() throws Exception {
+        for (String field : List.of("\"temperature\":\"hot\"", "\"top_p\":true", "\"seed\":1.5", "\"stop\":5",
+                "\"stop\":[\"a\",1]", "\"stop\":[\"\"]")) {
+            HttpResponse<String> refused = client.post("/completions",
+                    "{\"prompt\":\"p\",\"max_tokens\":2," + field + "}");
+            assertEquals(400, refused.statusCode(), field);
+            String param = field.substring(1, field.indexOf('"', 1));
+            assertEquals(param, TestClient.JSON.readTree(refused.body()).at("/error/param").asText(), field);
+        }
+    }
+
+    @Test
+    void healthAnswersAJsonBody() throws Exception {
+        HttpResponse<String> health = new TestClient(server.baseUrl().replace("/v1", ""), null).get("/health");
+        assertEquals(200, health.statusCode());
+        assertEquals("{\"status\":\"ok\"}", health.body());
     }
 
     @Test

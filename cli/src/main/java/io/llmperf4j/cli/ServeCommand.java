@@ -35,8 +35,8 @@ import java.util.concurrent.Callable;
             "agree. max_tokens is always honoured.",
             "--engine llama, a real engine: llama.cpp in the JVM with one decoding thread, running --model FILE.gguf,",
             "or without --model a generated tiny Llama-2-vocabulary model. It serves chat and text completions,",
-            "/v1/messages, GET /v1/models and /health; /v1/embeddings and /metrics answer 404. EOS is ignored, and",
-            "stop strings are not applied yet, so every response has max_tokens tokens.",
+            "/v1/messages, GET /v1/models and /health; /v1/embeddings and /metrics answer 404. EOS is ignored, so",
+            "a response has max_tokens tokens unless one of the request's stop strings ends it first.",
             "Options marked (sim) or (llama) apply to that engine only, and so do the two sections of simulator",
             "options below; given with the other engine, they are refused."
         })
