@@ -73,9 +73,15 @@ final class ServerCountsBesideClient {
         double outer = DeliveredTokens.between(run, warmup, counting, spanFrom - openHalf, spanTo + closeHalf);
         double inWindow = DeliveredTokens.between(run, warmup, counting, windowStart - EDGE_NANOS,
                 windowEnd + EDGE_NANOS);
+        // the counters start at the scrape asked for at the window's opening unless a scrape there failed (the
+        // summarizer then says the start was not read): a request that ended before that scrape was answered (the
+        // warmup request whose end freed the slot for the first measured send) is in its baseline, not a miss
+        boolean openingRead = !sharedStart
+                && server.warnings().stream().noneMatch(ServerSideSummarizer::isStartEdgeWarning);
+        long baselineAnswered = openingRead ? from + halfNanos(server.openingScrapeS()) : Long.MIN_VALUE;
         int endedInSpan = 0;
         int warmupEndedInSpan = 0;
-        int endedInWindow = 0;
+        int missedEnded = 0;
         int events = 0;
         boolean anyDelivered = false;
         boolean allByUsage = true;
@@ -86,8 +92,9 @@ final class ServerCountsBesideClient {
             if (end >= spanFrom && end <= spanTo) {
                 endedInSpan++;
                 if (i >= run.records().size()) warmupEndedInSpan++;
+            } else if (end >= windowStart - EDGE_NANOS && end <= windowEnd + EDGE_NANOS && end >= baselineAnswered) {
+                missedEnded++;
             }
-            if (end >= windowStart - EDGE_NANOS && end <= windowEnd + EDGE_NANOS) endedInWindow++;
             int eventsInSpan = 0;
             for (long offset : r.contentEventNanos()) {
                 if (send + offset >= spanFrom && send + offset <= spanTo) eventsInSpan++;
@@ -103,7 +110,6 @@ final class ServerCountsBesideClient {
         Prompts prompts = Prompts.between(all, spanFrom, spanTo, openHalf, closeHalf);
         double seconds = (to - from) / 1e9;
         double missed = Math.max(0, inWindow - inSpan);
-        int missedEnded = Math.max(0, endedInWindow - endedInSpan);
         ServerSideSummary.ClientSameSpan client = new ServerSideSummary.ClientSameSpan(inSpan,
                 seconds > 0 ? inSpan / seconds : null, endedInSpan, warmupEndedInSpan, tidy(missed), missedEnded,
                 events, prompts.counted() ? prompts.mid() : null);

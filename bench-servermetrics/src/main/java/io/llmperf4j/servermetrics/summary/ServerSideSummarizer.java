@@ -351,6 +351,15 @@ public final class ServerSideSummarizer {
                 || warning.startsWith(END_UNBRACKETED);
     }
 
+    /**
+     * Whether {@code warning} is one of this summarizer's words on a window's start no successful scrape read (the
+     * baseline scrape, or the one asked for at the opening, failed): the counters then start at a later scrape, and
+     * what ended before it is a miss, not a baseline's.
+     */
+    public static boolean isStartEdgeWarning(String warning) {
+        return warning.startsWith(OPENING_FAILED) || warning.startsWith(START_UNBRACKETED);
+    }
+
     private static final String OPENING_FAILED = "the scrape at the measured window's opening (the warmup's requests "
             + "still running) failed";
     private static final String START_UNBRACKETED = "the measured window's start is not bracketed";

@@ -118,7 +118,10 @@ public record ServerSideSummary(
      * @param requestsEnded       requests (warmup ones included) whose response ended in the counted span
      * @param warmupRequestsEnded of those, the warmup's
      * @param missedOutputTokens  tokens delivered inside the window but outside the counted span
-     * @param missedRequestsEnded requests that ended inside the window but outside the counted span
+     * @param missedRequestsEnded requests that ended inside the window but outside the counted span; not those that
+     *                            ended before the scrape asked for at the window's opening was answered (a warmup
+     *                            request whose end freed a slot for the first measured send: in the counters'
+     *                            baseline), unless a failed scrape there put the counters' start later
      * @param contentEvents       content events that arrived in the counted span: the server's generation tokens
      *                            over these are its tokens per event, set against the client's count to tell a
      *                            tokenizer that is not the server's from chunks of several tokens
