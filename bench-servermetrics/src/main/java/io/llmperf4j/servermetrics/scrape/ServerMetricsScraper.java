@@ -222,7 +222,7 @@ public final class ServerMetricsScraper implements AutoCloseable {
             Exposition exposition = over.fetch();
             long doneNanos = System.nanoTime();
             if (record(sentNanos, doneNanos, exposition, edge) && streak(false)) {
-                warn("server metrics from " + metricsUrl() + " answer again");
+                warn("server metrics from " + metricsUrl() + " are answered again: the server timeline's gap ends here");
             }
         } catch (ScrapeFailedException | RuntimeException e) {
             long doneNanos = System.nanoTime();

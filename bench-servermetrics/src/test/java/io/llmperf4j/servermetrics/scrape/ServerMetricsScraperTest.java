@@ -162,7 +162,7 @@ class ServerMetricsScraperTest {
             assertEquals("HTTP 500", t.failedScrapes().get(0).failure());
             assertEquals(2, heard.size(), heard.toString());
             assertTrue(heard.get(0).contains("failed (HTTP 500); the run goes on"), heard.get(0));
-            assertTrue(heard.get(1).endsWith("answer again"), heard.get(1));
+            assertTrue(heard.get(1).endsWith("are answered again: the server timeline's gap ends here"), heard.get(1));
             String warning = scraper.warnings().get(0);
             assertTrue(warning.startsWith("server metrics from " + server.url("/metrics") + ": "), warning);
             assertTrue(warning.contains("× HTTP 500, first sent at "), warning);
