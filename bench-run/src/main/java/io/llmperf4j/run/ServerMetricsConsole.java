@@ -13,7 +13,7 @@ final class ServerMetricsConsole {
 
     /**
      * "Server (vllm /metrics): 2520 generation tokens, 146.1 tok/s (client: 146.7 output tok/s); prefix-cache hit
-     * rate 16.1 %; peak of samples every 1 s: running 2, waiting 0", the run's model's series alone; where they add up every model's (no model label, or none for the
+     * rate 16.1 %; peak of 6 samples every 1 s: running 2, waiting 0", the run's model's series alone; where they add up every model's (no model label, or none for the
      * run's model) the line ends saying so. Figures the server does not expose read "n/a"; a server none of whose
      * names is known gets one line saying so.
      */
@@ -84,14 +84,15 @@ final class ServerMetricsConsole {
                 100 * s.prefixCacheHitRate());
     }
 
-    /** "peak of samples every 1 s: running 4, waiting 4, KV cache 0.3 %", or why they were not observed. */
+    /** "peak of 6 samples every 1 s: running 4, waiting 4, KV cache 0.3 %", or why they were not observed. */
     private static String peaks(ServerSideSummary s) {
         if (s.peaksUnobserved()) {
             return "peak running and waiting not observed (" + s.unobservedPeaksReason() + ")";
         }
         return String.format(Locale.ROOT, "%s: running %s, waiting %s%s", s.peakWords(),
                 fixed(s.peakRequestsRunning(), 0), fixed(s.peakRequestsWaiting(), 0),
-                s.peakKvCacheUsage() == null ? ""
+                s.kvCacheNotANumber() ? ", KV cache not a number (the server's gauge read NaN)"
+                        : s.peakKvCacheUsage() == null ? ""
                         : String.format(Locale.ROOT, ", KV cache %.1f %%", 100 * s.peakKvCacheUsage()));
     }
 

@@ -157,7 +157,9 @@ final class ServerCharts {
                 + "<th class=\"num\">client p99</th><th class=\"num\">server p99 (bucket)</th>"
                 + "<th class=\"num\">server observations</th></tr></thead>\n<tbody>\n");
         int above = row("TTFT", Metric.TTFT, server.ttft());
-        above += row("ITL", Metric.ITL, server.interTokenLatency());
+        // TGI's figure is each request's mean time per token, beside the client's gaps between content events
+        above += row(server.interTokenLatencyIsPerRequestMean() ? "ITL (server: per-request mean time per token)"
+                : "ITL", Metric.ITL, server.interTokenLatency());
         above += row("E2E", Metric.E2E_LATENCY, server.e2eRequestLatency());
         out.append("</tbody>\n</table>\n<p class=\"caption\">Server percentiles: ")
                 .append(Html.esc(server.quantileMethod() == null ? "from its histograms" : server.quantileMethod()))
@@ -199,7 +201,8 @@ final class ServerCharts {
         if (!server.peaksUnobserved() && (server.peakRequestsRunning() != null
                 || server.peakRequestsWaiting() != null)) {
             parts.add(server.peakWords() + ": running " + Html.fixed(server.peakRequestsRunning(), 0) + ", waiting "
-                    + Html.fixed(server.peakRequestsWaiting(), 0) + (server.peakKvCacheUsage() == null ? ""
+                    + Html.fixed(server.peakRequestsWaiting(), 0) + (server.kvCacheNotANumber()
+                    ? ", KV cache not a number (its gauge read NaN)" : server.peakKvCacheUsage() == null ? ""
                     : ", KV cache " + Html.percent(server.peakKvCacheUsage())));
         }
         if (!server.missingFamilies().isEmpty()) {

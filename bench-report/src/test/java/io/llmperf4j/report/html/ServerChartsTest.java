@@ -15,6 +15,7 @@ import io.llmperf4j.report.metrics.RunMetrics;
 import io.llmperf4j.report.summary.SummaryDocument;
 import io.llmperf4j.report.summary.SummaryJson;
 import io.llmperf4j.servermetrics.csv.ServerMetricsCsvReader;
+import io.llmperf4j.servermetrics.summary.ServerLatency;
 import io.llmperf4j.servermetrics.summary.ServerSideSummarizer;
 import io.llmperf4j.servermetrics.summary.ServerSideSummary;
 import io.llmperf4j.servermetrics.timeline.ServerMetricsTimeline;
@@ -104,6 +105,56 @@ class ServerChartsTest {
         assertTrue(svg(html, "server-requests").contains("client-in-flight"), "beside the client's in flight");
         assertTrue(html.contains("<table class=\"server-latency\">") && html.contains("<tr data-metric=\"itl_ms\">"),
                 "the server's latency percentiles beside the client's");
+    }
+
+    /**
+     * QA: a KV-cache gauge the server served as NaN was left out of the Server line without a word, and "peak of
+     * samples every 1 s" hid that it rested on one sample. The line says how many samples and that the gauge read NaN.
+     */
+    @Test
+    void theServerLineSaysHowManySamplesAndANotANumberKvCache(@TempDir Path dir) throws Exception {
+        Path csv = dir.resolve(BASE + "_server_metrics.csv");
+        Files.writeString(csv, CSV.replace("1.500000,vllm:kv_cache_usage_perc,\"model_name=\"\"m\"\"\",0.5",
+                "1.500000,vllm:kv_cache_usage_perc,\"model_name=\"\"m\"\"\",NaN"));
+        ServerSideSummary server = ServerSideSummarizer.summarize(ServerMetricsCsvReader.read(csv), 500_000_000L,
+                2_500_000_000L).withSampleInterval(1.0);
+        assertTrue(server.kvCacheNotANumber(), server::toString);
+        SummaryDocument doc = SummaryDocument.of(RUN, RunMetrics.of(RUN, MetricsConfig.DEFAULT), "0.1.0-test",
+                ENVIRONMENT).withServer(server);
+        SummaryJson.write(doc, dir.resolve(BASE + "_llmperf4j_summary.json"));
+        try (RequestJournal journal = RequestJournal.create(dir)) {
+            for (RequestRecord r : RUN.records()) journal.append(r);
+        }
+        String html = Files.readString(HtmlReport.fromResultsDir(dir));
+        assertTrue(html.contains("peak of 1 sample (sampled every 1 s): running 3, waiting 2, KV cache not a number "
+                + "(its gauge read NaN)"), html);
+    }
+
+    /**
+     * TGI's inter-token figure is each request's mean time per token, not the client's gaps between content events:
+     * its row says so (QA: labelled "ITL" beside the client's per-event ITL).
+     */
+    @Test
+    void tgisPerRequestMeanTimePerTokenIsLabelledSo(@TempDir Path dir) throws Exception {
+        writeRun(dir, true);
+        Path json = dir.resolve(BASE + "_llmperf4j_summary.json");
+        ServerSideSummary s = ServerSideSummarizer.summarize(ServerMetricsCsvReader.read(
+                dir.resolve(BASE + "_server_metrics.csv")), 500_000_000L, 2_500_000_000L);
+        SummaryDocument doc = SummaryDocument.of(RUN, RunMetrics.of(RUN, MetricsConfig.DEFAULT), "0.1.0-test",
+                ENVIRONMENT);
+        ServerLatency itl = new ServerLatency(10, 0.02, 0.02, 0.03, 0.04);
+        ServerSideSummary tgi = new ServerSideSummary("tgi", s.scrapesInWindow(), s.failedScrapesInWindow(),
+                s.windowS(), s.scrapeSpanS(), s.peakRequestsRunning(), s.peakRequestsWaiting(), null, null, null,
+                s.generationTokens(), s.generationTokensPerS(), null, null, itl, null, null,
+                java.util.Map.of("inter_token_latency", "tgi_request_mean_time_per_token_duration"),
+                s.quantileMethod(), s.windowStartS(), s.scrapesInsideWindow(), null, List.of());
+        SummaryJson.write(doc.withServer(tgi), json);
+        String html = Files.readString(HtmlReport.fromResultsDir(dir));
+        assertTrue(html.contains("<tr data-metric=\"itl_ms\"><td>ITL (server: per-request mean time per token)</td>"),
+                html);
+        SummaryJson.write(doc.withServer(s), json);
+        html = Files.readString(HtmlReport.fromResultsDir(dir));
+        assertTrue(html.contains("<tr data-metric=\"itl_ms\"><td>ITL</td>"), "vLLM's is the gaps' histogram");
     }
 
     /** The CSV with a second model's series on the same server: 5 more running, 1000 more tokens a second. */

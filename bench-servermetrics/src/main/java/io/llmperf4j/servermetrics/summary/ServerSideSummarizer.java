@@ -407,11 +407,14 @@ public final class ServerSideSummarizer {
         List<Series> series = models.select(timeline.seriesNamed(f.valueSampleNames().get(0)), figure);
         List<Scrape> scrapes = inside;
         Double peak = null;
+        boolean notANumber = false;
         for (Scrape s : scrapes) {
             Double v = aggregate(s, series, sum);
             if (v != null && (peak == null || v > peak)) peak = v;
+            for (Series x : series) notANumber |= s.has(x.id()) && Double.isNaN(s.valueOr(x.id(), 0));
         }
-        if (peak != null) families.put(figure, f.name());
+        // a family served as NaN in every sample is named too: its figure is null for that, not for lack of it
+        if (peak != null || notANumber) families.put(figure, f.name());
         return peak;
     }
 

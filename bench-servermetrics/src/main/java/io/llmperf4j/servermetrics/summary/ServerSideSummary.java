@@ -39,7 +39,8 @@ import java.util.Map;
  *                               the engine and client overhead
  * @param queueTime              time in the server's queue
  * @param families               which family each figure came from, by figure name ({@code ttft} →
- *                               {@code vllm:time_to_first_token_seconds})
+ *                               {@code vllm:time_to_first_token_seconds}); a gauge's peak that is null though its
+ *                               family is named here was served as NaN in every sample inside the window
  * @param quantileMethod         how the latency quantiles were computed, in words
  * @param windowStartS           where the measured window starts on the scrapes' time axis: seconds from
  *                               {@code time_s} 0 of {@code <base>_server_metrics.csv} (the level's start), so a page
@@ -221,12 +222,40 @@ public record ServerSideSummary(
         return engine != null && scrapesInsideWindow != null && scrapesInsideWindow == 0;
     }
 
-    /** "peak of samples every 1.0 s", or "peak of samples" when the interval is not known. */
+    /**
+     * "peak of 6 samples every 1 s", "peak of 1 sample (sampled every 1 s)": how many samples the peaks rest on (a
+     * scrape that waits for its timeout holds back the next, so a 5.6 s window can have one); "peak of samples" where
+     * the count or the interval is not known.
+     */
     public String peakWords() {
-        return sampleIntervalS == null ? "peak of samples" : String.format(java.util.Locale.ROOT,
-                "peak of samples every %s s", new java.math.BigDecimal(sampleIntervalS)
-                        .round(new java.math.MathContext(3)).stripTrailingZeros().toPlainString());
+        String samples = scrapesInsideWindow == null ? "samples"
+                : scrapesInsideWindow + (scrapesInsideWindow == 1 ? " sample" : " samples");
+        if (sampleIntervalS == null) return "peak of " + samples;
+        String every = "every " + new java.math.BigDecimal(sampleIntervalS).round(new java.math.MathContext(3))
+                .stripTrailingZeros().toPlainString() + " s";
+        return "peak of " + samples + (scrapesInsideWindow != null && scrapesInsideWindow == 1
+                ? " (sampled " + every + ")" : " " + every);
     }
+
+    /**
+     * The KV cache's family was served but read NaN (not a number) in every sample inside the window: its peak is
+     * null, and the line says why instead of leaving it out unsaid.
+     */
+    public boolean kvCacheNotANumber() {
+        return peakKvCacheUsage == null && families.containsKey(KV_CACHE_USAGE) && !peaksUnobserved();
+    }
+
+    /**
+     * The server's inter-token figure is each request's mean time per token (TGI's
+     * {@code tgi_request_mean_time_per_token_duration}), not the gaps between tokens that the client's ITL pools: a
+     * page or line that sets the two side by side says which is which.
+     */
+    public boolean interTokenLatencyIsPerRequestMean() {
+        return "tgi_request_mean_time_per_token_duration".equals(families.get("inter_token_latency"));
+    }
+
+    /** The {@link #families} key of the KV cache's peak. */
+    public static final String KV_CACHE_USAGE = "kv_cache_usage";
 
     /** "no scrape inside the 0.8 s window, only at its edges; --server-metrics-interval to sample faster". */
     public String unobservedPeaksReason() {
