@@ -172,6 +172,11 @@ final class ServerCharts {
                     .append(" above the client's (marked \u2191): the interpolation inside a wide bucket, not a "
                             + "negative network time</span>");
         }
+        if (upperBounds > 0) {
+            out.append("; <span class=\"server-upper-bound\">\u2264 marks an upper bound, not a measurement: "
+                    + "the interpolation exceeded mean / (1 \u2212 q), which no more than a share 1 \u2212 q of "
+                    + "durations can exceed (a wide first bucket)</span>");
+        }
         out.append(".");
         observationsNote(server);
         out.append("</p>\n");
@@ -346,6 +351,10 @@ final class ServerCharts {
     }
 
     /** One latency row; returns how many of its server percentiles read above the client's. */
+    private static final String[] QUANTILES = {"p50", "p90", "p99"};
+    /** The server percentiles the latency table marks as upper bounds (Markov's cap), for its caption. */
+    private int upperBounds;
+
     private int row(String name, Metric metric, ServerLatency server) {
         SummaryDocument.StatsJson client = summary.metrics().get(metric.jsonKey());
         out.append("<tr data-metric=\"").append(metric.jsonKey()).append("\"><td>").append(Html.esc(name))
@@ -365,7 +374,11 @@ final class ServerCharts {
             if (serverS[i] == null) {
                 out.append("-");
             } else {
-                out.append(Html.fixed(serverS[i] * 1000, 2)).append(higher ? " \u2191" : "");
+                // Markov's cap, not an interpolation: the true value is at most this
+                boolean bound = server.isUpperBound(QUANTILES[i]);
+                if (bound) upperBounds++;
+                out.append(bound ? "\u2264 " : "").append(Html.fixed(serverS[i] * 1000, 2))
+                        .append(higher ? " \u2191" : "");
                 if (buckets[i] != null) {
                     out.append(" <span class=\"bucket\">").append(bucket(buckets[i])).append("</span>");
                 }

@@ -1,5 +1,7 @@
 package io.llmperf4j.servermetrics.summary;
 
+import java.util.List;
+
 /**
  * A server-side latency histogram over the measured window, in seconds: its increase between the scrapes that
  * bracket the window. Quantiles interpolate linearly inside a bucket, as Prometheus' {@code histogram_quantile} does
@@ -16,13 +18,32 @@ package io.llmperf4j.servermetrics.summary;
  *                     written before it)
  * @param p90Bucket    the same for the 90th percentile
  * @param p99Bucket    the same for the 99th percentile
+ * @param upperBoundQuantiles the quantiles ({@code "p50"}, {@code "p90"}, {@code "p99"}) that are Markov's cap
+ *                     mean / (1 - q), below the bucket's interpolation: an upper bound, not a measurement (a wide
+ *                     first bucket with every wait about 0.1 ms gave a p99 of 10.56 ms); empty when none (or in a
+ *                     summary written before it)
  */
 public record ServerLatency(long observations, Double meanS, Double p50S, Double p90S, Double p99S,
-                            Bucket p50Bucket, Bucket p90Bucket, Bucket p99Bucket) {
+                            Bucket p50Bucket, Bucket p90Bucket, Bucket p99Bucket, List<String> upperBoundQuantiles) {
 
     /** Without the quantiles' buckets. */
     public ServerLatency(long observations, Double meanS, Double p50S, Double p90S, Double p99S) {
-        this(observations, meanS, p50S, p90S, p99S, null, null, null);
+        this(observations, meanS, p50S, p90S, p99S, null, null, null, List.of());
+    }
+
+    /** Without the upper-bound quantiles. */
+    public ServerLatency(long observations, Double meanS, Double p50S, Double p90S, Double p99S,
+                         Bucket p50Bucket, Bucket p90Bucket, Bucket p99Bucket) {
+        this(observations, meanS, p50S, p90S, p99S, p50Bucket, p90Bucket, p99Bucket, List.of());
+    }
+
+    public ServerLatency {
+        upperBoundQuantiles = upperBoundQuantiles == null ? List.of() : List.copyOf(upperBoundQuantiles);
+    }
+
+    /** Whether {@code quantile} ("p99") is an upper bound (Markov's cap), not an interpolation. */
+    public boolean isUpperBound(String quantile) {
+        return upperBoundQuantiles.contains(quantile);
     }
 
     /**

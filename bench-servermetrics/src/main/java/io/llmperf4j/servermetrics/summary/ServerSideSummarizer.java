@@ -522,9 +522,20 @@ public final class ServerSideSummarizer {
         Double mean = sum == null ? null : sum / count;
         // the cap needs the mean of the very observations the buckets hold: not when one layout of several is read
         Double capMean = observed > 1 ? null : mean;
+        List<String> upperBounds = new ArrayList<>();
+        for (double q : new double[] {0.50, 0.90, 0.99}) {
+            if (capped(q, bounds, counts, capMean)) upperBounds.add("p" + Math.round(q * 100));
+        }
         return new ServerLatency(observations, mean, quantile(0.50, bounds, counts, capMean),
                 quantile(0.90, bounds, counts, capMean), quantile(0.99, bounds, counts, capMean),
-                bucket(0.50, bounds, counts), bucket(0.90, bounds, counts), bucket(0.99, bounds, counts));
+                bucket(0.50, bounds, counts), bucket(0.90, bounds, counts), bucket(0.99, bounds, counts),
+                upperBounds);
+    }
+
+    /** Whether {@link #quantile} gives Markov's cap for {@code q}, below the interpolation: an upper bound. */
+    private static boolean capped(double q, double[] bounds, double[] counts, Double mean) {
+        Double interpolated = finite(HistogramQuantile.quantile(q, bounds, counts));
+        return interpolated != null && mean != null && mean >= 0 && mean / (1 - q) < interpolated;
     }
 
     /** The bucket a quantile was interpolated in, for a reader to see how wide the estimate is. */

@@ -90,6 +90,35 @@ class ServerSideSummarizerTest {
         assertEquals(0.0, s.queueTime().meanS());
         assertEquals(0.0, s.queueTime().p50S());
         assertEquals(0.0, s.queueTime().p99S());
+        assertEquals(List.of("p50", "p90", "p99"), s.queueTime().upperBoundQuantiles(), "each is the cap");
+    }
+
+    /**
+     * QA: every queue wait about 0.1 ms, in a first bucket 0-300 ms wide, read "p99 10.56 ms" as if measured: it is
+     * Markov's cap mean / (1 - q), an upper bound, and says so; the same waits in a bucket as narrow as they are were
+     * interpolated, no bound.
+     */
+    @Test
+    void aQuantileAtTheMeansCapIsMarkedAnUpperBound() {
+        String waits = "# TYPE vllm:request_queue_time_seconds histogram\n"
+                + "vllm:request_queue_time_seconds_bucket{le=\"%s\",model_name=\"m\"} %d\n"
+                + "vllm:request_queue_time_seconds_bucket{le=\"+Inf\",model_name=\"m\"} %d\n"
+                + "vllm:request_queue_time_seconds_sum{model_name=\"m\"} %s\n"
+                + "vllm:request_queue_time_seconds_count{model_name=\"m\"} %d\n";
+        for (String le : List.of("0.3", "0.0002")) {
+            ServerMetricsTimeline.Recorder r = ServerMetricsTimeline.recorder();
+            r.recordScrape(0, 1, ExpositionParser.parse(String.format(waits, le, 0, 0, "0", 0)));
+            r.recordScrape(S, 1, ExpositionParser.parse(String.format(waits, le, 100, 100, "0.01056", 100)));
+            ServerLatency queue = ServerSideSummarizer.summarize(r.snapshot(), 0, S, "m").queueTime();
+            if (le.equals("0.3")) {
+                assertEquals(0.01056, queue.p99S(), 1e-12);
+                assertEquals(List.of("p50", "p90", "p99"), queue.upperBoundQuantiles());
+                assertTrue(queue.isUpperBound("p99"));
+            } else {
+                assertEquals(0.000198, queue.p99S(), 1e-12);
+                assertEquals(List.of(), queue.upperBoundQuantiles());
+            }
+        }
     }
 
     @Test
