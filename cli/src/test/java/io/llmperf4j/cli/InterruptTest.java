@@ -27,10 +27,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class InterruptTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    // 50 tokens at 20 ms: each request takes about a second, so the run is mid-way when the signal comes
+    // 50 tokens at 10 ms: each request takes about half a second, so the run (40 requests, 4 at a time: some 5 s)
+    // is mid-way when the signal comes after the first 4 (at 20 ms a token the test waited a second for them)
     @RegisterExtension
     static final TestServer server = TestServer.of(b -> b.timeToFirstToken(Duration.ofMillis(5))
-            .interTokenDelay(Duration.ofMillis(20)));
+            .interTokenDelay(Duration.ofMillis(10)));
 
     @ParameterizedTest
     @ValueSource(strings = {"TERM", "INT"})
