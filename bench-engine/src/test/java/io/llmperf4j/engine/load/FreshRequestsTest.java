@@ -27,6 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.stream.IntStream;
 
@@ -101,28 +102,31 @@ class FreshRequestsTest {
     void harnessForksOverRealSocketsSendEveryRequestAPromptOfItsOwn() throws IOException {
         HarnessSettings settings = HarnessSettings.of(1, Duration.ofMillis(300), 2, Duration.ofMillis(300), 2);
         List<String> notices = new CopyOnWriteArrayList<>();
-        IntFunction<List<RequestSpec>> forkSpecs = fork -> new FreshRequests(batch("f" + fork, 0, 4),
-                k -> batch("f" + fork, k, 4), notices::add);
+        // each phase its own prompt names ("c0-1-0", "o0-1-0", "x-0-0"), and the server's prompts split by name: a
+        // request cancelled at a phase's end can reach the server after the next phase has begun
+        Function<String, IntFunction<List<RequestSpec>>> forkSpecs = phase -> fork -> new FreshRequests(
+                batch(phase + fork, 0, 4), k -> batch(phase + fork, k, 4), notices::add);
         try (TimedSseServer server = TimedSseServer.start(Duration.ofMillis(2), Duration.ofMillis(1))) {
-            HarnessResult closed = harness(server).run("fresh", Map.of(), forkSpecs,
+            HarnessResult closed = harness(server).run("fresh", Map.of(), forkSpecs.apply("c"),
                     new ClosedLoopSettings(3, Duration.ofMinutes(1)), settings, null);
-            List<String> closedPrompts = server.prompts();
-            HarnessResult open = harness(server).run("fresh", Map.of(), forkSpecs,
+            HarnessResult open = harness(server).run("fresh", Map.of(), forkSpecs.apply("o"),
                     OpenLoopSettings.builder(200).seed(3).maxRequests(1).build(), settings, null);
-            List<String> openPrompts = server.prompts().subList(closedPrompts.size(), server.prompts().size());
             // a plain list of 4: each fork loops over it, as a workload meant to be sent again is
             HarnessResult looped = harness(server).run("fixed", Map.of(), batch("x", 0, 4),
                     new ClosedLoopSettings(3, Duration.ofMinutes(1)), settings, null);
-            List<String> loopedPrompts = server.prompts().subList(closedPrompts.size() + openPrompts.size(),
-                    server.prompts().size());
+            List<String> closedPrompts = phase(server.prompts(), "c");
+            List<String> openPrompts = phase(server.prompts(), "o");
+            List<String> loopedPrompts = phase(server.prompts(), "x");
 
             for (List<String> prompts : List.of(closedPrompts, openPrompts)) {
                 // past the 4 of a fork's first batch (where a list would loop), every one a prompt of its own. How
                 // many the forks' windows held is the machine's doing: on a starved one 34 in all, and the first
                 // fork, paying the JVM's first sends, sent 1 while the second sent 16 to 50
-                assertTrue(prompts.stream().anyMatch(p -> p.matches("f\\d-1-0")), () -> "sent " + prompts);
+                assertTrue(prompts.stream().anyMatch(p -> p.matches("[co]\\d-1-0")), () -> "sent " + prompts);
                 assertEquals(prompts.size(), new HashSet<>(prompts).size(), "a prompt sent twice");
-                assertTrue(prompts.contains("f0-0-0") && prompts.contains("f1-0-0"), "each fork's own sequence");
+                String phase = prompts.get(0).substring(0, 1);
+                assertTrue(prompts.contains(phase + "0-0-0") && prompts.contains(phase + "1-0-0"),
+                        "each fork's own sequence");
             }
             // the server saw what the forks recorded (requests cancelled at a fork's end may not have reached it)
             assertTrue(closedPrompts.size() <= records(closed) && records(closed) - closedPrompts.size() <= 2 * 3);
@@ -135,6 +139,11 @@ class FreshRequestsTest {
         assertEquals(List.of(), notices.stream().filter(n -> !n.matches("llmperf4j: prompts: \\d+ of \\d+ sends "
                 + "waited for a fresh prompt to be drawn \\(.* ms in all\\): drawing fell behind the request rate"))
                 .toList(), "no prompt repeated");
+    }
+
+    /** The prompts the server had of one phase, in the order it had them: the phase's letter starts each name. */
+    private static List<String> phase(List<String> prompts, String letter) {
+        return prompts.stream().filter(p -> p.startsWith(letter)).toList();
     }
 
     /**
