@@ -29,14 +29,14 @@ import java.util.concurrent.Callable;
         header = "An OpenAI-compatible server: the embedded simulator (--engine sim) or llama.cpp (--engine llama).",
         description = {
             "Runs an OpenAI-compatible server until interrupted.",
-            "--engine sim (the default), the simulator: POST /v1/chat/completions, /v1/completions and Anthropic's",
-            "/v1/messages (streaming or not), POST /v1/embeddings, GET /v1/models, /health and Prometheus /metrics.",
-            "Generated text is deterministic; each token is one Llama-2 token, so client and server token counts",
-            "agree. max_tokens is always honoured.",
-            "--engine llama, a real engine: llama.cpp in the JVM with one decoding thread, running --model FILE.gguf,",
-            "or without --model a generated tiny Llama-2-vocabulary model. It serves chat and text completions,",
-            "/v1/messages, GET /v1/models and /health; /v1/embeddings and /metrics answer 404. EOS is ignored, so",
-            "a response has max_tokens tokens unless one of the request's stop strings ends it first.",
+            "With --engine sim (the default), the simulator: POST /v1/chat/completions, /v1/completions and",
+            "Anthropic's /v1/messages (streaming or not), POST /v1/embeddings, GET /v1/models, /health and Prometheus",
+            "/metrics. Generated text is deterministic; each token is one Llama-2 token, so client and server token",
+            "counts agree. max_tokens is always honoured.",
+            "With --engine llama, a real engine: llama.cpp in the JVM with one decoding thread, running --model",
+            "FILE.gguf, or without --model a generated tiny Llama-2-vocabulary model. It serves chat and text",
+            "completions, /v1/messages, GET /v1/models and /health; /v1/embeddings and /metrics answer 404. EOS is",
+            "ignored, so a response has max_tokens tokens unless one of the request's stop strings ends it first.",
             "Options marked (sim) or (llama) apply to that engine only, and so do the two sections of simulator",
             "options below; given with the other engine, they are refused."
         })

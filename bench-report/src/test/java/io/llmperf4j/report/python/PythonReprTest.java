@@ -84,7 +84,7 @@ class PythonReprTest {
         java.util.SplittableRandom random = new java.util.SplittableRandom(15);
         int taken = 0;
         int checked = 0;
-        for (int i = 0; i < 40_000; i++) {
+        for (int i = 0; i < 10_000; i++) {
             long nanos = random.nextLong(1, 600_000_000_000L);
             double[] values = {Double.longBitsToDouble(random.nextLong() & Long.MAX_VALUE), nanos / 1e9, nanos / 1e6,
                     256 / (nanos / 1e9), nanos / 1e9 / 257, random.nextDouble(), random.nextInt(100_000) / 100.0,
