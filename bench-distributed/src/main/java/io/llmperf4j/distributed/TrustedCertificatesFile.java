@@ -1,26 +1,21 @@
 package io.llmperf4j.distributed;
 
+import io.llmperf4j.model.disk.PrivateUserFolder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
-import java.nio.file.attribute.PosixFileAttributeView;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.HexFormat;
-import java.util.Locale;
-import java.util.Set;
 
 /**
  * The coordinator's {@code --ca-cert} text as the PEM file a worker's client reads: in a folder of the temporary
@@ -33,7 +28,6 @@ import java.util.Set;
 final class TrustedCertificatesFile {
     static final String FOLDER_PREFIX = "llmperf4j-ca-";
     static final int KEPT_DAYS = 1;
-    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
 
     private TrustedCertificatesFile() {
     }
@@ -60,7 +54,7 @@ final class TrustedCertificatesFile {
             Path partial = Files.createTempFile(folder, "ca-", ".partial");
             Files.write(partial, bytes);
             Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            if (!folder.getFileName().toString().equals(perUserName(user))) file.toFile().deleteOnExit();
+            if (!PrivateUserFolder.isPerUser(folder, FOLDER_PREFIX, user)) file.toFile().deleteOnExit();
             return file;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the coordinator's --ca-cert to a private temporary file: "
@@ -74,51 +68,16 @@ final class TrustedCertificatesFile {
         return Files.size(file) == bytes.length && Arrays.equals(Files.readAllBytes(file), bytes);
     }
 
-    /** {@code <tempRoot>/llmperf4j-ca-<user>}, owner-only; a fresh private folder when that name is not ours. */
+    /**
+     * {@code <tempRoot>/llmperf4j-ca-<user>}, owner-only ({@link PrivateUserFolder}); a fresh private folder, removed
+     * at exit, when that name is not ours.
+     */
     private static Path privateFolder(Path tempRoot, String user) throws IOException {
-        Path folder = tempRoot.resolve(perUserName(user));
-        if (isOwn(folder)) return folder;
-        Path fresh = Files.createTempDirectory(tempRoot, FOLDER_PREFIX); // owner-only on POSIX
-        fresh.toFile().deleteOnExit(); // after its files, which are registered later
-        return fresh;
-    }
-
-    /** {@code llmperf4j-ca-<user>}, the user name made one safe path segment. */
-    private static String perUserName(String user) {
-        String safeUser = user.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9._-]", "_");
-        return FOLDER_PREFIX + (safeUser.isEmpty() ? "user" : safeUser);
-    }
-
-    /** Creates the folder owner-only if absent; true when it is a real directory of ours, made owner-only. */
-    private static boolean isOwn(Path folder) {
-        try {
-            if (Files.getFileStore(folder.getParent()).supportsFileAttributeView(PosixFileAttributeView.class)) {
-                Files.createDirectory(folder, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
-            } else {
-                Files.createDirectory(folder);
-            }
-            return true;
-        } catch (FileAlreadyExistsException e) {
-            if (!Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) return false;
-            try {
-                Path probe = Files.createTempFile(folder, ".owner-check", ".tmp"); // owned by us, whoever we are
-                try {
-                    if (!Files.getOwner(folder, LinkOption.NOFOLLOW_LINKS).equals(Files.getOwner(probe))) return false;
-                } finally {
-                    Files.delete(probe);
-                }
-                PosixFileAttributeView view = Files.getFileAttributeView(folder, PosixFileAttributeView.class,
-                        LinkOption.NOFOLLOW_LINKS);
-                if (view != null && !view.readAttributes().permissions().equals(OWNER_ONLY)) {
-                    view.setPermissions(OWNER_ONLY);
-                }
-                return true;
-            } catch (IOException notOurs) {
-                return false;
-            }
-        } catch (IOException e) {
-            return false;
+        Path folder = PrivateUserFolder.create(tempRoot, FOLDER_PREFIX, user);
+        if (!PrivateUserFolder.isPerUser(folder, FOLDER_PREFIX, user)) {
+            folder.toFile().deleteOnExit(); // after its files, which are registered later
         }
+        return folder;
     }
 
     /** Removes the certificate files not used for {@value #KEPT_DAYS} day. */

@@ -1,5 +1,6 @@
 package io.llmperf4j.llama;
 
+import io.llmperf4j.model.disk.PrivateUserFolder;
 import java.io.IOException;
 import java.nio.file.Path;
 

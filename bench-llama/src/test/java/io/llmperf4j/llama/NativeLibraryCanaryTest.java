@@ -1,5 +1,6 @@
 package io.llmperf4j.llama;
 
+import io.llmperf4j.model.disk.PrivateUserFolder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

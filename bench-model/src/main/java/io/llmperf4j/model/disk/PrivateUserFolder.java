@@ -1,4 +1,4 @@
-package io.llmperf4j.llama;
+package io.llmperf4j.model.disk;
 
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
@@ -16,9 +16,10 @@ import java.util.Set;
  * A folder in the shared temporary folder that only this user can write, so what we put there (llama.cpp's native
  * library, the generated model) cannot be planted or swapped by another local user: {@code <tempRoot>/<prefix><user>},
  * created owner-only ({@code rwx------}), or, when that name exists and is not a real directory of ours, a fresh
- * private folder {@code <tempRoot>/<prefix><random>}. The temporary folder itself is never created.
+ * private folder {@code <tempRoot>/<prefix><random>}. The temporary folder itself is never created. Used for
+ * llama.cpp's native library and the tiny model (bench-llama) and a worker's trusted certificates (bench-distributed).
  */
-final class PrivateUserFolder {
+public final class PrivateUserFolder {
     private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
 
     private PrivateUserFolder() {
@@ -30,16 +31,17 @@ final class PrivateUserFolder {
      * @throws NoSuchFileException when {@code tempRoot} is not a directory
      * @throws IOException         when no folder can be created
      */
-    static Path create(Path tempRoot, String prefix, String user) throws IOException {
+    public static Path create(Path tempRoot, String prefix, String user) throws IOException {
         if (!Files.isDirectory(tempRoot)) {
-            throw new NoSuchFileException(tempRoot.toString(), null, "the temporary folder (java.io.tmpdir) does not exist");
+            throw new NoSuchFileException(tempRoot.toString(), null,
+                    "the temporary folder (java.io.tmpdir) does not exist");
         }
         Path folder = tempRoot.resolve(prefix + safeName(user));
         return isOwn(folder) ? folder : Files.createTempDirectory(tempRoot, prefix); // owner-only on POSIX
     }
 
     /** True for the per-user folder's name when it is the folder {@link #create} made fresh for the user. */
-    static boolean isPerUser(Path folder, String prefix, String user) {
+    public static boolean isPerUser(Path folder, String prefix, String user) {
         return folder.getFileName().toString().equals(prefix + safeName(user));
     }
 
@@ -75,7 +77,7 @@ final class PrivateUserFolder {
     }
 
     /** Creates {@code folder} (its parent must exist), owner-only where the file system has POSIX permissions. */
-    static void createOwnerOnlyDirectory(Path folder) throws IOException {
+    public static void createOwnerOnlyDirectory(Path folder) throws IOException {
         if (Files.getFileStore(folder.getParent()).supportsFileAttributeView(PosixFileAttributeView.class)) {
             Files.createDirectory(folder, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
         } else {
@@ -84,7 +86,7 @@ final class PrivateUserFolder {
     }
 
     /** A user name as part of one path segment (it follows a prefix, so dots are harmless). */
-    static String safeName(String user) {
+    public static String safeName(String user) {
         String safe = user.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9._-]", "_");
         return safe.isEmpty() ? "user" : safe;
     }
