@@ -507,7 +507,16 @@ public final class Coordinator implements AutoCloseable {
         return out;
     }
 
+    /** The loss of a worker stopped on its machine (SIGTERM or Ctrl-C), which cut its share before it left. */
+    private static String leftStopped(String id) {
+        return "worker " + id + " left the cluster mid-run (stopped on its machine)";
+    }
+
     private static String reason(String id, Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            // its own SIGTERM or Ctrl-C: it stopped sending, cancelled what was in flight, then left
+            if (t instanceof WorkerStoppedException) return leftStopped(id);
+        }
         if (cause instanceof WorkerLeftException || cause instanceof com.hazelcast.core.MemberLeftException
                 || cause instanceof com.hazelcast.spi.exception.TargetNotMemberException) {
             return "worker " + id + " left the cluster mid-run";
@@ -715,6 +724,12 @@ public final class Coordinator implements AutoCloseable {
             track.sent.remove(id);
             track.ended.add(id);
             if (track.streamed.put(id, record) == null) live.onRecord(record);
+        }
+
+        @Override
+        public synchronized void onLeaving(String workerId) {
+            Track track = tracks.get(workerId);
+            if (track != null) gone(byIndex.indexOf(track), leftStopped(workerId));
         }
 
         @Override

@@ -39,6 +39,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -65,10 +66,14 @@ public final class LoadWorker {
 
     private final UnaryOperator<String> apiKeys;
     private final Consumer<String> log;
-    private final Object oneShareAtATime = new Object();
+    /** Held while a share runs: {@link #leave} waits on it for the share's end. */
+    private final ReentrantLock oneShareAtATime = new ReentrantLock();
     /** The share running now and how to stop it; a stop that comes before its runner starts is kept here. */
     private final Map<String, Runnable> stops = new ConcurrentHashMap<>();
-    private final Set<String> stopped = ConcurrentHashMap.newKeySet();
+    /** The shares stopped, with what stopped them (for the share's last line). */
+    private final Map<String, String> stopped = new ConcurrentHashMap<>();
+    /** Why this worker is leaving (its own SIGTERM or Ctrl-C), once it is: no share runs from then on. */
+    private volatile String leaving;
     /** Each share's start instant (this machine's wall clock), once the coordinator has fixed it. */
     private final Map<String, CompletableFuture<Long>> starts = new ConcurrentHashMap<>();
 
@@ -93,7 +98,9 @@ public final class LoadWorker {
     }
 
     WorkerOutcome run(WorkerJob job, HazelcastInstance instance) {
-        synchronized (oneShareAtATime) {
+        oneShareAtATime.lock();
+        try {
+            if (leaving != null) throw new WorkerStoppedException(job.workerId(), leaving);
             log.accept("share of run " + job.jobId() + ": " + job.load().describe() + " against "
                     + job.client().shownEndpoint());
             Member coordinator = member(instance, job.coordinator());
@@ -109,13 +116,88 @@ public final class LoadWorker {
                 List<RequestSpec> specs = requests(job, instance, coordinator, prompts::set);
                 SendWatchingClient watched = new SendWatchingClient(client, stream,
                         job.load().openLoop() ? job.load().schedule().warmupArrivals() : 0);
-                WorkerOutcome outcome = (job.load().openLoop() ? runOpen(job, specs, watched, stream, instance)
-                        : runClosed(job, specs, watched, stream, instance)).withPrompts(prompts.get());
-                log.accept("share of run " + job.jobId() + " done: " + outcome.timeline().size() + " requests, start "
-                        + String.format(java.util.Locale.ROOT, "%.3f", outcome.startLagNanos() / 1e6)
-                        + " ms after the shared instant");
+                String[] stopReason = new String[1];
+                WorkerOutcome outcome = (job.load().openLoop()
+                        ? runOpen(job, specs, watched, stream, instance, stopReason)
+                        : runClosed(job, specs, watched, stream, instance, stopReason)).withPrompts(prompts.get());
+                String lag = String.format(java.util.Locale.ROOT, "%.3f", outcome.startLagNanos() / 1e6);
+                String why = leaving != null ? leaving : stopReason[0];
+                if (outcome.stopped() || leaving != null) {
+                    // what it sent, not what it recorded: a stop cuts requests in flight, and the user compares
+                    // this line with the server's log
+                    log.accept("share of run " + job.jobId() + " stopped (" + (why == null ? "stopped" : why)
+                            + "): " + outcome.requestsSent() + " request" + (outcome.requestsSent() == 1 ? "" : "s")
+                            + " sent, start " + lag + " ms after the shared instant");
+                } else {
+                    log.accept("share of run " + job.jobId() + " done: " + outcome.timeline().size()
+                            + " requests, start " + lag + " ms after the shared instant");
+                }
+                if (leaving != null) {
+                    // the coordinator hears every send and record of the cut share before the word that this
+                    // worker left, so it counts as lost or not sent exactly what the server did not see
+                    stream.drain(LEAVE_FLUSH);
+                    sayLeaving(instance, coordinator, job);
+                    throw new WorkerStoppedException(job.workerId(), leaving);
+                }
                 return outcome;
             }
+        } finally {
+            oneShareAtATime.unlock();
+        }
+    }
+
+    /** How long a leaving worker gives its last sends and records to reach the coordinator. */
+    private static final Duration LEAVE_FLUSH = Duration.ofSeconds(2);
+
+    /**
+     * Stops this worker before it leaves the cluster (its SIGTERM or Ctrl-C), from any thread: the share running
+     * now, or about to, sends nothing more and cancels its requests in flight (they close at the server), and no
+     * later share starts; waits at most {@code wait} for the share to end and tell the coordinator what it sent.
+     *
+     * @param reason what stops it, for its last line ("this worker got SIGTERM or Ctrl-C")
+     * @return whether no share was running by the end of the wait
+     */
+    public boolean leave(String reason, Duration wait) {
+        leaving = reason;
+        for (Map.Entry<String, Runnable> s : stops.entrySet()) {
+            stopped.putIfAbsent(s.getKey(), reason);
+            s.getValue().run();
+        }
+        try {
+            if (!oneShareAtATime.tryLock(wait.toNanos(), TimeUnit.NANOSECONDS)) return false;
+            oneShareAtATime.unlock();
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /**
+     * Tells the coordinator this worker is leaving, and waits for its answer: sent after the share's last sends and
+     * records, on the same connection, so the coordinator settles the part with them, before the cluster drops it.
+     */
+    private static void sayLeaving(HazelcastInstance instance, Member coordinator, WorkerJob job) {
+        CompletableFuture<Object> told = new CompletableFuture<>();
+        try {
+            instance.getExecutorService(ClusterNode.EXECUTOR).submitToMember(
+                    new DeliverLeaving(job.jobId(), job.workerId()), coordinator,
+                    new com.hazelcast.core.ExecutionCallback<Object>() {
+                        @Override
+                        public void onResponse(Object response) {
+                            told.complete(response);
+                        }
+
+                        @Override
+                        public void onFailure(Throwable t) {
+                            told.complete(null);
+                        }
+                    });
+            told.get(LEAVE_FLUSH.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            // the coordinator is gone or slow: it settles this worker's part when the cluster drops it
         }
     }
 
@@ -177,12 +259,16 @@ public final class LoadWorker {
      * to start its clock at it: the workers' clocks start together.
      */
     private WorkerOutcome runClosed(WorkerJob job, List<RequestSpec> specs, LlmClient client,
-                                    RecordStream stream, HazelcastInstance instance) {
+                                    RecordStream stream, HazelcastInstance instance, String[] stopReason) {
         ClosedLoopRunner runner = new ClosedLoopRunner(client, COUNTED_BY_COORDINATOR);
         ClosedLoopSettings settings = job.load().closedLoopSettings();
-        BooleanSupplier stop = () -> stopped.contains(job.jobId());
-        UUID watch = stopWhenCoordinatorLeaves(instance, job.coordinator(), runner::stop);
+        BooleanSupplier stop = () -> leaving != null || stopped.containsKey(job.jobId());
+        UUID watch = stopWhenCoordinatorLeaves(instance, job.coordinator(), () -> {
+            stopped.putIfAbsent(job.jobId(), "the coordinator left the cluster");
+            runner.stop();
+        });
         stops.put(job.jobId(), runner::stop);
+        if (leaving != null) runner.stop(); // a leave that came before the put found nothing to stop
         try {
             long[] opened = client.preconnect(ClosedLoopRunner.connectionsToOpen(settings));
             Long target = awaitStart(job, instance, stop, opened);
@@ -198,20 +284,24 @@ public final class LoadWorker {
         } finally {
             instance.getCluster().removeMembershipListener(watch);
             stops.remove(job.jobId());
-            stopped.remove(job.jobId());
+            stopReason[0] = stopped.remove(job.jobId());
             starts.remove(job.jobId());
         }
     }
 
     /** An open loop, as {@link #runClosed}: the schedule's origin is the shared instant. */
     private WorkerOutcome runOpen(WorkerJob job, List<RequestSpec> specs, LlmClient client,
-                                  RecordStream stream, HazelcastInstance instance) {
+                                  RecordStream stream, HazelcastInstance instance, String[] stopReason) {
         OpenLoopRunner runner = new OpenLoopRunner(client, COUNTED_BY_COORDINATOR);
         OpenLoopSettings settings = job.load().openLoopSettings();
         ArrivalSchedule schedule = job.load().schedule();
-        BooleanSupplier stop = () -> stopped.contains(job.jobId());
-        UUID watch = stopWhenCoordinatorLeaves(instance, job.coordinator(), runner::stop);
+        BooleanSupplier stop = () -> leaving != null || stopped.containsKey(job.jobId());
+        UUID watch = stopWhenCoordinatorLeaves(instance, job.coordinator(), () -> {
+            stopped.putIfAbsent(job.jobId(), "the coordinator left the cluster");
+            runner.stop();
+        });
         stops.put(job.jobId(), runner::stop);
+        if (leaving != null) runner.stop(); // a leave that came before the put found nothing to stop
         try {
             long[] opened = client.preconnect(OpenLoopRunner.connectionsToOpen(settings, schedule));
             Long target = awaitStart(job, instance, stop, opened);
@@ -228,7 +318,7 @@ public final class LoadWorker {
         } finally {
             instance.getCluster().removeMembershipListener(watch);
             stops.remove(job.jobId());
-            stopped.remove(job.jobId());
+            stopReason[0] = stopped.remove(job.jobId());
             starts.remove(job.jobId());
         }
     }
@@ -285,7 +375,7 @@ public final class LoadWorker {
 
     /** Stops this worker's share of run {@code jobId}, now or, when it has not started yet, before it starts. */
     void stop(String jobId) {
-        stopped.add(jobId);
+        stopped.putIfAbsent(jobId, "the coordinator stopped it");
         Runnable stop = stops.get(jobId);
         if (stop != null) stop.run();
     }

@@ -36,6 +36,10 @@ final class RecordInbox {
          */
         default void onHeaderWait(String workerId, int inFlight, int waiting, long oldestAgeNanos) {
         }
+
+        /** The worker was stopped on its machine and leaves: its part is settled now ({@link DeliverLeaving}). */
+        default void onLeaving(String workerId) {
+        }
     }
 
     private final Map<String, Collector> runs = new ConcurrentHashMap<>();
@@ -66,6 +70,11 @@ final class RecordInbox {
     void sent(String jobId, String workerId, SentRequests sends) {
         Collector c = runs.get(jobId);
         if (c != null) c.onSent(workerId, sends);
+    }
+
+    void leaving(String jobId, String workerId) {
+        Collector c = runs.get(jobId);
+        if (c != null) c.onLeaving(workerId);
     }
 
     void headerWait(String jobId, String workerId, int inFlight, int waiting, long oldestAgeNanos) {

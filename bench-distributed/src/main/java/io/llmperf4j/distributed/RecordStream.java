@@ -113,6 +113,19 @@ final class RecordStream implements RecordListener, SendWatchingClient.Watcher, 
     private record Send(String clientRequestId, RequestSpec spec, long nanoTime) {
     }
 
+    /**
+     * Sends what is queued and waits at most {@code wait} for it to be handed to the cluster: a worker that leaves
+     * sends no outcome, so its last sends and records must go out before it does.
+     */
+    void drain(java.time.Duration wait) {
+        sender.shutdown();
+        try {
+            sender.awaitTermination(wait.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** Sends what is queued, then ends the thread; does not wait (the outcome carries the records anyway). */
     @Override
     public void close() {

@@ -31,7 +31,7 @@ final class WireFormat {
     private static final List<Class<?>> MESSAGES = List.of(ClockProbe.class, ReachabilityProbe.class,
             RequestProbe.class, RequestCheck.class, RunShare.class, WorkerJob.class, WorkerOutcome.class,
             StartShare.class, StopShare.class, ShareReady.class, DeliverRecord.class, ScheduledRecord.class,
-            DeliverSends.class, SentRequests.class, DeliverHeaderWait.class, TakePrompts.class, RequestSpec.class);
+            DeliverSends.class, SentRequests.class, DeliverLeaving.class, DeliverHeaderWait.class, TakePrompts.class, RequestSpec.class);
     private static final String PROJECT_PACKAGE = "io.llmperf4j.";
 
     private WireFormat() {

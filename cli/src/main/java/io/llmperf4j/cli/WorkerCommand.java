@@ -13,6 +13,7 @@ import picocli.CommandLine.Help;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -33,6 +34,9 @@ import java.util.concurrent.CompletableFuture;
             "anthropic): keys never cross the cluster."
         })
 final class WorkerCommand implements Callable<Integer> {
+    /** How long a stopped worker waits for its share to end before it leaves anyway. */
+    private static final Duration LEAVE_WAIT = Duration.ofSeconds(10);
+
     private final CliContext context;
 
     @Mixin
@@ -74,9 +78,13 @@ final class WorkerCommand implements Callable<Integer> {
         instance.getLifecycleService().addLifecycleListener(event -> {
             if (event.getState() == LifecycleEvent.LifecycleState.SHUTDOWN) down.complete(null);
         });
-        // a worker holds no data: on Ctrl-C it leaves at once; the coordinator records its unfinished requests as lost
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> instance.getLifecycleService().terminate(),
-                "llmperf4j-worker-shutdown"));
+        // SIGTERM or Ctrl-C: the share stops first (no new sends, requests in flight cancelled, so they close at the
+        // server) and tells the coordinator what it sent, then the worker leaves. Leaving first let the share send on
+        // for seconds while Hazelcast shut down, requests the coordinator had already counted as not sent
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            worker.leave("this worker got SIGTERM or Ctrl-C", LEAVE_WAIT);
+            instance.getLifecycleService().terminate();
+        }, "llmperf4j-worker-shutdown"));
         if (!member.refusal().isDone()) { // a coordinator of another build already there: its refusal is the line
             context.err().println("llmperf4j worker " + ClusterNode.idOf(instance.getCluster().getLocalMember())
                     + " joined cluster '" + settings.clusterName() + "' (" + instance.getCluster().getMembers().size()
