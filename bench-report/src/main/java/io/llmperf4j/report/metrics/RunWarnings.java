@@ -591,7 +591,7 @@ public final class RunWarnings {
     private static String failureCauseOfTheRest(long configuration, long capacity, long lost, long other,
                                                 boolean uncodedErrors, boolean dropped, boolean streamErrors) {
         // a worker that left the cluster is no fault of the server's: say so, and judge the others on their own
-        String lostText = lost == 0 ? "" : lost + " were lost with a load worker that left the cluster mid-run (no "
+        String lostText = lost == 0 ? "" : lost + (lost == 1 ? " was" : " were") + " lost with a load worker that left the cluster mid-run (no "
                 + "fault of the server's; see the coordinator's log for which)";
         if (lost > 0 && configuration + capacity + other == 0) return lostText + ".";
         String rest = causeOfServed(configuration, capacity, other, uncodedErrors, dropped, streamErrors);
