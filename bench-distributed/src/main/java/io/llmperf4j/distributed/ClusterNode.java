@@ -105,6 +105,12 @@ public final class ClusterNode {
         config.getMetricsConfig().setEnabled(false);
         config.getJetConfig().setEnabled(false);
         config.getMemberAttributeConfig().setAttribute(ROLE, role);
+        // workers hold no data (lite members): a cluster of workers alone, left by their coordinator, is then the
+        // smaller side of any split-brain check against a coordinator (Hazelcast merges by data members, and only
+        // the smaller side's master acts), so their master, looking at their --member address every few seconds,
+        // joins them to the next coordinator there. As data members the two workers outnumbered a new coordinator,
+        // which knew no worker address to look at, and it waited for workers that never came
+        config.setLiteMember(WORKER.equals(role));
         config.setUserContext(new ConcurrentHashMap<>(services));
 
         NetworkConfig network = config.getNetworkConfig();

@@ -186,8 +186,7 @@ public final class Coordinator implements AutoCloseable {
                         + "cluster '" + clusterName + "', " + workers.size() + " joined" + joinedIds(workers)
                         + (refused.isEmpty() ? "" : " (and " + refused.size() + " refused, of another build: "
                         + refusedWords(refused) + ")")
-                        + "; start them with: llmperf4j worker --cluster " + clusterName + " --member " + address()
-                        + " (or raise --worker-wait)");
+                        + "; " + missingWorkers(count - workers.size()));
             }
             sleep(200);
             workers = workers();
@@ -197,6 +196,18 @@ public final class Coordinator implements AutoCloseable {
                     + String.join(", ", ids(workers.subList(0, count))));
         }
         return List.copyOf(workers.subList(0, count));
+    }
+
+    /**
+     * What to do about {@code missing} workers that did not join: this coordinator cannot see workers outside its
+     * cluster, so it says both what starts one and what keeps a running one away.
+     */
+    private String missingWorkers(int missing) {
+        String command = "llmperf4j worker --cluster " + clusterName + " --member " + address();
+        return "if " + (missing == 1 ? "it is" : "they are") + " not running, start " + (missing == 1 ? "it" : "them")
+                + " with: " + command + "; a worker already running joins within seconds when its --cluster is '"
+                + clusterName + "' and its --member names this address, " + address() + ", or a member of this "
+                + "cluster (and its port is open between the machines; or raise --worker-wait)";
     }
 
     /** Each worker's clock offset against this machine's, by worker id. */

@@ -605,5 +605,10 @@ class ClusterRunTest {
                 () -> coordinator.awaitWorkers(3, Duration.ofSeconds(1)));
         assertTrue(e.getMessage().contains("for 3 workers in cluster"), e.getMessage());
         assertTrue(e.getMessage().contains("2 joined"), e.getMessage());
+        // one missing: what starts it, and what keeps a running one away (the QA's "start them" while two ran)
+        assertTrue(e.getMessage().contains("; if it is not running, start it with: llmperf4j worker --cluster "),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("a worker already running joins within seconds when its --cluster is '"),
+                e.getMessage());
     }
 }
