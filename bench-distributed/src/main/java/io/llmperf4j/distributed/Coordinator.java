@@ -25,6 +25,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -318,7 +319,12 @@ public final class Coordinator implements AutoCloseable {
                          TokenCounter outputTokens, BooleanSupplier stopRequested, Live live) {
         List<Member> used = workersFor(plan, workers);
         if (used.size() < workers.size()) {
-            log.accept("this load is too small for " + workers.size() + " workers (each needs a slot and a request): "
+            boolean byCap = plan.openLoop() != null && plan.openLoop().maxConcurrency().isPresent()
+                    && plan.openLoop().maxConcurrency().getAsInt() < workers.size();
+            log.accept(byCap ? "--max-concurrency " + plan.openLoop().maxConcurrency().getAsInt() + " is below the "
+                    + workers.size() + " workers (each needs a request in flight of its own, and the cap holds across "
+                    + "them): using " + String.join(", ", ids(used))
+                    : "this load is too small for " + workers.size() + " workers (each needs a slot and a request): "
                     + "using " + String.join(", ", ids(used)));
         }
         return runOn(plan, used, clocks, outputTokens, stopRequested, live);
@@ -331,6 +337,10 @@ public final class Coordinator implements AutoCloseable {
             n = Math.min(n, plan.concurrency());
         } else {
             n = Math.min(n, plan.openLoop().schedule().size()); // each worker one arrival at least
+            // the cap is split between the workers, one at least each: more workers than the cap would let more
+            // requests in flight than it says (a cap of 1 on 2 workers let 2)
+            OptionalInt cap = plan.openLoop().maxConcurrency();
+            if (cap.isPresent()) n = Math.min(n, cap.getAsInt());
         }
         return workers.subList(0, Math.max(1, n));
     }
@@ -367,7 +377,17 @@ public final class Coordinator implements AutoCloseable {
                     ? WorkloadSplit.evenly(whole.maxRequests().getAsInt(), n) : WorkloadSplit.evenly(first.size(), n);
             specs = WorkloadSplit.specs(first.subList(0, sum(specCounts)), specCounts);
             int[] caps = whole.maxConcurrency().isPresent()
-                    ? WorkloadSplit.evenly(Math.max(n, whole.maxConcurrency().getAsInt()), n) : null;
+                    ? WorkloadSplit.evenly(whole.maxConcurrency().getAsInt(), n) : null;
+            if (caps != null && n > 1) {
+                // the cap is a cluster-wide one, held as each worker's part of it; the arrivals are dealt evenly,
+                // so parts that differ (a cap that is no multiple of the workers) let the smaller one back up first
+                List<String> parts = new ArrayList<>();
+                for (int c : caps) parts.add(Integer.toString(c));
+                log.accept("--max-concurrency " + whole.maxConcurrency().getAsInt() + " split over " + n
+                        + " workers: " + String.join(" + ", parts) + (caps[0] == caps[n - 1] ? ""
+                        : " (arrivals are dealt evenly: the workers with " + caps[n - 1] + " back up first; a "
+                        + "multiple of " + n + " keeps them even)"));
+            }
             for (int i = 0; i < n; i++) shares.add(LoadShare.open(whole, i, n, caps == null ? null : caps[i]));
             if (fresh != null) {
                 laterBatches = k -> {

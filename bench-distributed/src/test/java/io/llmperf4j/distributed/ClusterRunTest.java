@@ -151,6 +151,32 @@ class ClusterRunTest {
         }
     }
 
+    /**
+     * --max-concurrency caps the whole cluster: a cap below the worker count runs on as many workers as the cap (the
+     * QA's cap of 1 over 2 workers let 2 in flight, one on each, while the console said "max concurrency 1").
+     */
+    @Test
+    @Timeout(60)
+    void aConcurrencyCapBelowTheWorkerCountRunsOnAsManyWorkersAndHoldsAcrossThem() {
+        URI endpoint = URI.create(server.baseUrl() + "/chat/completions");
+        OpenLoopSettings open = OpenLoopSettings.builder(40).arrival(Arrival.constant()).seed(7).maxRequests(8)
+                .maxConcurrency(1).timeout(Duration.ofSeconds(30)).build();
+        MergedRun run = coordinator.run(DistributedPlan.openLoop(client(endpoint), specs(8), open), members,
+                Map.of(), text -> 1);
+
+        assertEquals(1, run.workers().size(), run.workers()::toString);
+        assertEquals(8, run.records().size());
+        assertTrue(run.records().stream().allMatch(RequestRecord::succeeded));
+        // one in flight at a time: each request ends before the next is sent (one worker's clock)
+        List<ScheduledRecord> bySend = run.timeline().stream()
+                .sorted(java.util.Comparator.comparingLong(ScheduledRecord::actualSendOffsetNanos)).toList();
+        for (int i = 1; i < bySend.size(); i++) {
+            ScheduledRecord before = bySend.get(i - 1);
+            assertTrue(bySend.get(i).actualSendOffsetNanos() >= before.actualSendOffsetNanos()
+                    + before.record().e2eNanos(), "request " + i + " was sent while the one before was in flight");
+        }
+    }
+
     @Test
     @Timeout(60)
     void anOpenLoopOfFiveRequestsPerSecondOverTwoWorkersSendsEachItsHalfOfOneSchedule() {
