@@ -155,7 +155,7 @@ public final class LoadWorker {
      * later share starts; waits at most {@code wait} for the share to end and tell the coordinator what it sent.
      *
      * @param reason what stops it, for its last line ("this worker got SIGTERM or Ctrl-C")
-     * @return whether no share was running by the end of the wait
+     * @return whether a share was running (cut now, or still ending after the wait)
      */
     public boolean leave(String reason, Duration wait) {
         leaving = reason;
@@ -163,14 +163,16 @@ public final class LoadWorker {
             stopped.putIfAbsent(s.getKey(), reason);
             s.getValue().run();
         }
-        try {
-            if (!oneShareAtATime.tryLock(wait.toNanos(), TimeUnit.NANOSECONDS)) return false;
+        if (oneShareAtATime.tryLock()) { // nothing running
             oneShareAtATime.unlock();
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
             return false;
         }
+        try {
+            if (oneShareAtATime.tryLock(wait.toNanos(), TimeUnit.NANOSECONDS)) oneShareAtATime.unlock();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return true;
     }
 
     /**

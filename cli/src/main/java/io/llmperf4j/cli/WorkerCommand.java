@@ -36,6 +36,7 @@ import java.util.concurrent.CompletableFuture;
 final class WorkerCommand implements Callable<Integer> {
     /** How long a stopped worker waits for its share to end before it leaves anyway. */
     private static final Duration LEAVE_WAIT = Duration.ofSeconds(10);
+    private static final Duration TASK_ANSWER_GRACE = Duration.ofMillis(300);
 
     private final CliContext context;
 
@@ -82,7 +83,15 @@ final class WorkerCommand implements Callable<Integer> {
         // server) and tells the coordinator what it sent, then the worker leaves. Leaving first let the share send on
         // for seconds while Hazelcast shut down, requests the coordinator had already counted as not sent
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            worker.leave("this worker got SIGTERM or Ctrl-C", LEAVE_WAIT);
+            if (worker.leave("this worker got SIGTERM or Ctrl-C", LEAVE_WAIT)) {
+                // the cut share's task answers the coordinator just after it returns: a member terminated first
+                // printed Hazelcast's "instance is not active" stack trace instead
+                try {
+                    Thread.sleep(TASK_ANSWER_GRACE.toMillis());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
             instance.getLifecycleService().terminate();
         }, "llmperf4j-worker-shutdown"));
         if (!member.refusal().isDone()) { // a coordinator of another build already there: its refusal is the line

@@ -107,6 +107,7 @@ class WorkerSigtermTest {
                         + "(\\d+) requests? sent").matcher(victimLog);
                 assertTrue(m.find(), victimLog);
                 assertEquals(victimRecords, Long.parseLong(m.group(1)), victimLog + "\n" + run);
+                assertTrue(!victimLog.contains("Exception") && !victimLog.contains("\tat "), victimLog);
             } finally {
                 for (Process p : workers) p.destroyForcibly();
                 for (Process p : workers) p.waitFor(10, TimeUnit.SECONDS);
