@@ -805,10 +805,7 @@ final class ModelRun implements BenchmarkListener {
         if (!(level.warmup() instanceof Warmup.None)) {
             metadata.putIfAbsent("llmperf4j_warmup", plan.warmupText() + ", excluded from every result");
         }
-        return new BenchmarkSettings(model, s.meanInputTokens(), s.stddevInputTokens(), s.meanOutputTokens(),
-                s.stddevOutputTokens(), concurrency, s.timeoutSeconds(), s.maxNumCompletedRequests(),
-                s.additionalSamplingParams(), s.llmApi(), metadata, s.endpoint(), s.tokenizer(), s.promptMode(),
-                s.seed(), s.stream(), s.connectionMode(), s.simulated(), s.inputTokensTokenizer());
+        return s.toBuilder().model(model).numConcurrentRequests(concurrency).metadata(metadata).build();
     }
 
     private String base() {

@@ -275,14 +275,27 @@ final class TokenRun {
     /** The run's parameters as llmperf echoes them, for the endpoint shown in files (model and level set later). */
     private BenchmarkSettings settings(String endpoint, WorkloadSource workload) {
         TokenShape shape = TokenShape.of(request.workload(), workload);
-        return new BenchmarkSettings(common.model(), shape.meanInputTokens(), shape.stddevInputTokens(),
-                shape.meanOutputTokens(), shape.stddevOutputTokens(), common.numConcurrentRequests(),
-                common.timeoutSeconds(), common.maxNumCompletedRequests(), common.additionalSamplingParams(),
-                common.llmApi(), withImageDetail(common.metadata()), endpoint, workload.description(),
-                workload.promptMode(),
-                request.workload().seed(), request.stream(),
-                common.connectionMode().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'),
+        return BenchmarkSettings.builder()
+                .model(common.model())
+                .meanInputTokens(shape.meanInputTokens())
+                .stddevInputTokens(shape.stddevInputTokens())
+                .meanOutputTokens(shape.meanOutputTokens())
+                .stddevOutputTokens(shape.stddevOutputTokens())
+                .numConcurrentRequests(common.numConcurrentRequests())
+                .timeoutSeconds(common.timeoutSeconds())
+                .maxNumCompletedRequests(common.maxNumCompletedRequests())
+                .additionalSamplingParams(common.additionalSamplingParams())
+                .llmApi(common.llmApi())
+                .metadata(withImageDetail(common.metadata()))
+                .endpoint(endpoint)
+                .tokenizer(workload.description())
+                .promptMode(workload.promptMode())
+                .seed(request.workload().seed())
+                .stream(request.stream())
+                .connectionMode(common.connectionMode().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'))
                 // built once: every level, model compared and search probe copies it into its summary
-                common.target() instanceof EndpointTarget.Embedded, workload.inputTokensTokenizer());
+                .simulated(common.target() instanceof EndpointTarget.Embedded)
+                .inputTokensTokenizer(workload.inputTokensTokenizer())
+                .build();
     }
 }

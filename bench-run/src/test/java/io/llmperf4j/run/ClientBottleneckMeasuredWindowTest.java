@@ -129,8 +129,23 @@ class ClientBottleneckMeasuredWindowTest {
     }
 
     private static RunMetrics metrics(ClosedLoopResult result) {
-        BenchmarkRun run = result.toBenchmarkRun(new BenchmarkSettings("m", 5, 0, 4, 0, 1, 120, MEASURED, Map.of(),
-                "openai", Map.of(), server.baseUrl(), "llama-2 (built in)", "llmperf", 1L));
+        BenchmarkRun run = result.toBenchmarkRun(BenchmarkSettings.builder()
+                .model("m")
+                .meanInputTokens(5)
+                .stddevInputTokens(0)
+                .meanOutputTokens(4)
+                .stddevOutputTokens(0)
+                .numConcurrentRequests(1)
+                .timeoutSeconds(120)
+                .maxNumCompletedRequests(MEASURED)
+                .additionalSamplingParams(Map.of())
+                .llmApi("openai")
+                .metadata(Map.of())
+                .endpoint(server.baseUrl())
+                .tokenizer("llama-2 (built in)")
+                .promptMode("llmperf")
+                .seed(1L)
+                .build());
         return RunMetrics.of(run, MetricsConfig.DEFAULT.withServerInProcess(true));
     }
 

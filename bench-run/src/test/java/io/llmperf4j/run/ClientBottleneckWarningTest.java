@@ -76,8 +76,23 @@ class ClientBottleneckWarningTest {
 
     /** The run's metrics, as a run in this process (the simulator's) is judged. */
     private static RunMetrics metrics(ClosedLoopResult result, int requests) {
-        BenchmarkRun run = result.toBenchmarkRun(new BenchmarkSettings("m", 5, 0, 4, 0, 2, 120, requests, Map.of(),
-                "openai", Map.of(), server.baseUrl(), "llama-2 (built in)", "llmperf", 1L));
+        BenchmarkRun run = result.toBenchmarkRun(BenchmarkSettings.builder()
+                .model("m")
+                .meanInputTokens(5)
+                .stddevInputTokens(0)
+                .meanOutputTokens(4)
+                .stddevOutputTokens(0)
+                .numConcurrentRequests(2)
+                .timeoutSeconds(120)
+                .maxNumCompletedRequests(requests)
+                .additionalSamplingParams(Map.of())
+                .llmApi("openai")
+                .metadata(Map.of())
+                .endpoint(server.baseUrl())
+                .tokenizer("llama-2 (built in)")
+                .promptMode("llmperf")
+                .seed(1L)
+                .build());
         return RunMetrics.of(run, MetricsConfig.DEFAULT.withServerInProcess(true));
     }
 

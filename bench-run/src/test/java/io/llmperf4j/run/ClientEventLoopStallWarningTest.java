@@ -179,8 +179,23 @@ class ClientEventLoopStallWarningTest {
         } finally {
             stalling.set(false);
         }
-        return result.toBenchmarkRun(new BenchmarkSettings("m", 5, 0, 4, 0, 2, 120, requests, Map.of(), "openai",
-                Map.of(), server.baseUrl(), "llama-2 (built in)", "llmperf", 1L));
+        return result.toBenchmarkRun(BenchmarkSettings.builder()
+                .model("m")
+                .meanInputTokens(5)
+                .stddevInputTokens(0)
+                .meanOutputTokens(4)
+                .stddevOutputTokens(0)
+                .numConcurrentRequests(2)
+                .timeoutSeconds(120)
+                .maxNumCompletedRequests(requests)
+                .additionalSamplingParams(Map.of())
+                .llmApi("openai")
+                .metadata(Map.of())
+                .endpoint(server.baseUrl())
+                .tokenizer("llama-2 (built in)")
+                .promptMode("llmperf")
+                .seed(1L)
+                .build());
     }
 
     /** The summary's {@code client_overhead.likely_bottleneck} for {@code run}. */

@@ -66,8 +66,23 @@ class ServerCountsOpeningScrapeTest {
     }
 
     private static BenchmarkRun run(long windowStartEpochMillis, long durationNanos, List<RequestRecord> records) {
-        BenchmarkSettings settings = new BenchmarkSettings("m", 10, 0, 5, 0, 2, 60, records.size(), Map.of(),
-                "openai", Map.of(), "http://127.0.0.1", "llama-2 (built in)", "llmperf", 1L);
+        BenchmarkSettings settings = BenchmarkSettings.builder()
+                .model("m")
+                .meanInputTokens(10)
+                .stddevInputTokens(0)
+                .meanOutputTokens(5)
+                .stddevOutputTokens(0)
+                .numConcurrentRequests(2)
+                .timeoutSeconds(60)
+                .maxNumCompletedRequests(records.size())
+                .additionalSamplingParams(Map.of())
+                .llmApi("openai")
+                .metadata(Map.of())
+                .endpoint("http://127.0.0.1")
+                .tokenizer("llama-2 (built in)")
+                .promptMode("llmperf")
+                .seed(1L)
+                .build();
         return new BenchmarkRun(settings, records, windowStartEpochMillis,
                 windowStartEpochMillis + durationNanos / MILLI, durationNanos, records.size(), false);
     }

@@ -58,8 +58,23 @@ class WarmupDeliveredTokensTest {
             assertEquals(1, result.warmupRecords().size());
             assertEquals(4, result.records().stream().filter(RequestRecord::succeeded).count());
 
-            BenchmarkRun run = result.toBenchmarkRun(new BenchmarkSettings("m", 5, 0, 20, 0, 2, 60, 4, Map.of(),
-                    "openai", Map.of(), server.baseUrl(), "llama-2 (built in)", "llmperf", 1L));
+            BenchmarkRun run = result.toBenchmarkRun(BenchmarkSettings.builder()
+                    .model("m")
+                    .meanInputTokens(5)
+                    .stddevInputTokens(0)
+                    .meanOutputTokens(20)
+                    .stddevOutputTokens(0)
+                    .numConcurrentRequests(2)
+                    .timeoutSeconds(60)
+                    .maxNumCompletedRequests(4)
+                    .additionalSamplingParams(Map.of())
+                    .llmApi("openai")
+                    .metadata(Map.of())
+                    .endpoint(server.baseUrl())
+                    .tokenizer("llama-2 (built in)")
+                    .promptMode("llmperf")
+                    .seed(1L)
+                    .build());
             TokenCounting counting = TokenCounting.DEFAULT;
             double measured = insideWindow(run, run.records(), counting);
             double warmup = insideWindow(run, result.warmupRecords(), counting);

@@ -81,7 +81,20 @@ class ClosedLoopWarmupTest {
     }
 
     private static io.llmperf4j.model.BenchmarkSettings settings() {
-        return new io.llmperf4j.model.BenchmarkSettings("m", 1, 0, 1, 0, 2, 60, 5, null, "openai", null, "http://x",
-                "t", "llmperf", 0);
+        return io.llmperf4j.model.BenchmarkSettings.builder()
+                .model("m")
+                .meanInputTokens(1)
+                .stddevInputTokens(0)
+                .meanOutputTokens(1)
+                .stddevOutputTokens(0)
+                .numConcurrentRequests(2)
+                .timeoutSeconds(60)
+                .maxNumCompletedRequests(5)
+                .llmApi("openai")
+                .endpoint("http://x")
+                .tokenizer("t")
+                .promptMode("llmperf")
+                .seed(0)
+                .build();
     }
 }

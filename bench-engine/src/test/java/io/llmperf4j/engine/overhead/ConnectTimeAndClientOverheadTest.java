@@ -85,8 +85,23 @@ class ConnectTimeAndClientOverheadTest {
             assertTrue(overhead.ioBusyShareMax() >= 0 && overhead.ioBusyShareMax() >= overhead.ioBusyShareMean(),
                     overhead.toString());
             assertTrue(overhead.gcCount() >= 0 && overhead.gcPauseNanos() >= 0);
-            BenchmarkSettings settings = new BenchmarkSettings("m", 4, 0, 10, 0, 2, 30, 8, Map.of(), "openai",
-                    Map.of(), server.baseUrl(), "none", "exact", 0);
+            BenchmarkSettings settings = BenchmarkSettings.builder()
+                    .model("m")
+                    .meanInputTokens(4)
+                    .stddevInputTokens(0)
+                    .meanOutputTokens(10)
+                    .stddevOutputTokens(0)
+                    .numConcurrentRequests(2)
+                    .timeoutSeconds(30)
+                    .maxNumCompletedRequests(8)
+                    .additionalSamplingParams(Map.of())
+                    .llmApi("openai")
+                    .metadata(Map.of())
+                    .endpoint(server.baseUrl())
+                    .tokenizer("none")
+                    .promptMode("exact")
+                    .seed(0)
+                    .build();
             assertEquals(overhead, result.toBenchmarkRun(settings).clientOverhead(), "the report sees it");
         }
     }

@@ -145,9 +145,25 @@ class SettingsDifferencesTest {
 
     /** The params a run with iterations writes ({@link JmhFile#settingsParams}), as JSON entries after the model. */
     private static String writtenParams(Boolean simulated) throws Exception {
-        BenchmarkSettings settings = new BenchmarkSettings("llmperf4j-sim", 100, 150, 40, 80, 4, 90, 8, Map.of(),
-                "openai", Map.of(), "http://127.0.0.1:1/v1/chat/completions", "llama-2 (built in)", "llmperf", 7,
-                true, null, simulated);
+        BenchmarkSettings settings = BenchmarkSettings.builder()
+                .model("llmperf4j-sim")
+                .meanInputTokens(100)
+                .stddevInputTokens(150)
+                .meanOutputTokens(40)
+                .stddevOutputTokens(80)
+                .numConcurrentRequests(4)
+                .timeoutSeconds(90)
+                .maxNumCompletedRequests(8)
+                .additionalSamplingParams(Map.of())
+                .llmApi("openai")
+                .metadata(Map.of())
+                .endpoint("http://127.0.0.1:1/v1/chat/completions")
+                .tokenizer("llama-2 (built in)")
+                .promptMode("llmperf")
+                .seed(7)
+                .stream(true)
+                .simulated(simulated)
+                .build();
         StringBuilder out = new StringBuilder();
         for (Map.Entry<String, String> e : JmhFile.settingsParams(settings).entrySet()) {
             out.append(", ").append(JSON.writeValueAsString(e.getKey())).append(": ")

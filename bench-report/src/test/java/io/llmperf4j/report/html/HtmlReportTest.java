@@ -140,11 +140,10 @@ class HtmlReportTest {
         assertEquals("llama-2 (built in)", xpath(parse(page()), row));
 
         io.llmperf4j.model.BenchmarkSettings s = settings("meta-llama/Llama-2-7b-chat-hf");
-        io.llmperf4j.model.BenchmarkSettings replay = new io.llmperf4j.model.BenchmarkSettings(s.model(),
-                s.meanInputTokens(), s.stddevInputTokens(), s.meanOutputTokens(), s.stddevOutputTokens(),
-                s.numConcurrentRequests(), s.timeoutSeconds(), s.maxNumCompletedRequests(),
-                s.additionalSamplingParams(), s.llmApi(), s.metadata(), s.endpoint(), "jtokkit:cl100k_base",
-                s.promptMode(), s.seed(), null, null, null, "llama-2");
+        io.llmperf4j.model.BenchmarkSettings replay = s.toBuilder()
+                .tokenizer("jtokkit:cl100k_base")
+                .inputTokensTokenizer("llama-2")
+                .build();
         BenchmarkRun run = run(replay);
         String html = HtmlReport.render(run, RunMetrics.of(run, MetricsConfig.DEFAULT), "0.1.0-test", ENVIRONMENT);
         assertEquals("input tokens counted with llama-2 (the replayed manifest's counts), output tokens with "
@@ -281,9 +280,23 @@ class HtmlReportTest {
     void credentialsInTheEndpointNeverReachThePage() {
         String key = "sk-proj-AbCdEf0123456789XyZabcdef";
         var s = settings("m");
-        var secret = new io.llmperf4j.model.BenchmarkSettings("m", 550, 150, 150, 10, 4, 600, 40,
-                s.additionalSamplingParams(), "openai", java.util.Map.of("api_key", "hunter2"),
-                "https://bench:" + key + "@llm.example.com:8443/v1?api_key=" + key, "t", "llmperf", 1L);
+        var secret = io.llmperf4j.model.BenchmarkSettings.builder()
+                .model("m")
+                .meanInputTokens(550)
+                .stddevInputTokens(150)
+                .meanOutputTokens(150)
+                .stddevOutputTokens(10)
+                .numConcurrentRequests(4)
+                .timeoutSeconds(600)
+                .maxNumCompletedRequests(40)
+                .additionalSamplingParams(s.additionalSamplingParams())
+                .llmApi("openai")
+                .metadata(java.util.Map.of("api_key", "hunter2"))
+                .endpoint("https://bench:" + key + "@llm.example.com:8443/v1?api_key=" + key)
+                .tokenizer("t")
+                .promptMode("llmperf")
+                .seed(1L)
+                .build();
         BenchmarkRun run = run(secret);
         String html = HtmlReport.render(run, RunMetrics.of(run, MetricsConfig.DEFAULT), "0.1.0-test", ENVIRONMENT);
         assertFalse(html.contains(key));

@@ -37,8 +37,23 @@ final class ReportFixtures {
         Map<String, Object> sampling = new LinkedHashMap<>();
         sampling.put("temperature", 0.7);
         sampling.put("top_p", 0.95);
-        return new BenchmarkSettings(model, 550, 150, 150, 10, 4, 600, 40, sampling, "openai",
-                Map.of("framework", "vllm"), "http://localhost:8000/v1", "llama-2 (built in)", "llmperf", 11111L);
+        return BenchmarkSettings.builder()
+                .model(model)
+                .meanInputTokens(550)
+                .stddevInputTokens(150)
+                .meanOutputTokens(150)
+                .stddevOutputTokens(10)
+                .numConcurrentRequests(4)
+                .timeoutSeconds(600)
+                .maxNumCompletedRequests(40)
+                .additionalSamplingParams(sampling)
+                .llmApi("openai")
+                .metadata(Map.of("framework", "vllm"))
+                .endpoint("http://localhost:8000/v1")
+                .tokenizer("llama-2 (built in)")
+                .promptMode("llmperf")
+                .seed(11111L)
+                .build();
     }
 
     /**

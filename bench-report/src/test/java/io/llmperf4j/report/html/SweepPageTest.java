@@ -41,9 +41,7 @@ class SweepPageTest {
     /** A level whose 10 requests have TTFT (100 × level + i) ms and 10 events 20 × level ms apart. */
     static BenchmarkRun level(int level) {
         BenchmarkSettings s = ReportFixtures.settings("m");
-        BenchmarkSettings settings = new BenchmarkSettings("m", 550, 150, 150, 10, level, 600, 10,
-                s.additionalSamplingParams(), "openai", s.metadata(), s.endpoint(), s.tokenizer(), s.promptMode(),
-                s.seed());
+        BenchmarkSettings settings = s.toBuilder().numConcurrentRequests(level).maxNumCompletedRequests(10).build();
         List<RequestRecord> records = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             long ttft = (100L * level + i) * MS;

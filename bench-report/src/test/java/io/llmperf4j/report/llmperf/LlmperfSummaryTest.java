@@ -23,9 +23,23 @@ class LlmperfSummaryTest {
 
     /** The settings the leaderboard run was made with (llmperf-leaderboard raw_data). */
     private static BenchmarkSettings exampleSettings(Map<String, String> metadata) {
-        return new BenchmarkSettings("meta-llama/Llama-2-70b-chat-hf", 550, 0, 150, 0, 5, 600, 150, Map.of(),
-                "openai", metadata, "https://console.endpoints.anyscale.com/m/v1", "llama-2 (built in)", "llmperf",
-                11111L);
+        return BenchmarkSettings.builder()
+                .model("meta-llama/Llama-2-70b-chat-hf")
+                .meanInputTokens(550)
+                .stddevInputTokens(0)
+                .meanOutputTokens(150)
+                .stddevOutputTokens(0)
+                .numConcurrentRequests(5)
+                .timeoutSeconds(600)
+                .maxNumCompletedRequests(150)
+                .additionalSamplingParams(Map.of())
+                .llmApi("openai")
+                .metadata(metadata)
+                .endpoint("https://console.endpoints.anyscale.com/m/v1")
+                .tokenizer("llama-2 (built in)")
+                .promptMode("llmperf")
+                .seed(11111L)
+                .build();
     }
 
     private static Map<String, String> exampleMetadata(Map<String, Object> exampleSummary) {

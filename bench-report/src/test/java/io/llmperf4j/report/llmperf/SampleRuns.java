@@ -24,8 +24,23 @@ final class SampleRuns {
     }
 
     static BenchmarkSettings settings(String model, Map<String, Object> additional, Map<String, String> metadata) {
-        return new BenchmarkSettings(model, 550, 150, 150, 10, 3, 90, 7, additional, "openai", metadata,
-                "http://localhost:8000/v1", "llama-2 (built in)", "llmperf", 11111L);
+        return BenchmarkSettings.builder()
+                .model(model)
+                .meanInputTokens(550)
+                .stddevInputTokens(150)
+                .meanOutputTokens(150)
+                .stddevOutputTokens(10)
+                .numConcurrentRequests(3)
+                .timeoutSeconds(90)
+                .maxNumCompletedRequests(7)
+                .additionalSamplingParams(additional)
+                .llmApi("openai")
+                .metadata(metadata)
+                .endpoint("http://localhost:8000/v1")
+                .tokenizer("llama-2 (built in)")
+                .promptMode("llmperf")
+                .seed(11111L)
+                .build();
     }
 
     static BenchmarkSettings plainSettings() {

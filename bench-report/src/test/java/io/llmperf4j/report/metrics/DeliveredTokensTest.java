@@ -16,6 +16,27 @@ class DeliveredTokensTest {
     private static final long START_MS = 1_000_000L;
     private static final long MS = 1_000_000L;
 
+    /** The settings of a run of {@code requests} requests, {@code concurrency} at once, for {@code timeoutSeconds}. */
+    private static BenchmarkSettings settings(int concurrency, int timeoutSeconds, int requests) {
+        return BenchmarkSettings.builder()
+                .model("m")
+                .meanInputTokens(10)
+                .stddevInputTokens(0)
+                .meanOutputTokens(10)
+                .stddevOutputTokens(0)
+                .numConcurrentRequests(concurrency)
+                .timeoutSeconds(timeoutSeconds)
+                .maxNumCompletedRequests(requests)
+                .additionalSamplingParams(Map.of())
+                .llmApi("openai")
+                .metadata(Map.of())
+                .endpoint("http://localhost:8000/v1")
+                .tokenizer("llama-2 (built in)")
+                .promptMode("llmperf")
+                .seed(1L)
+                .build();
+    }
+
     /** A request sent {@code sendMs} after the window's start with one content event per entry of {@code eventsMs}. */
     private static RequestRecord record(String id, long sendMs, long[] eventsMs, Integer usage, int clientTokens,
                                         Failure failure) {
@@ -37,8 +58,7 @@ class DeliveredTokensTest {
                 record("cut", 500, new long[] {100, 200, 300}, null, 4, cancelled),
                 // 6 tokens over 3 events, the last 2 after the window's end (2 s + 2 ms): 2 inside
                 record("late", 1500, new long[] {100, 600, 900}, 6, 7, null));
-        BenchmarkRun run = new BenchmarkRun(new BenchmarkSettings("m", 10, 0, 10, 0, 3, 2, 3,
-                Map.of(), "openai", Map.of(), "http://localhost:8000/v1", "llama-2 (built in)", "llmperf", 1L), records, START_MS,
+        BenchmarkRun run = new BenchmarkRun(settings(3, 2, 3), records, START_MS,
                 START_MS + 2000, 2000 * MS, 3, true);
         DeliveredTokens d = DeliveredTokens.of(run, TokenCounting.DEFAULT);
         assertEquals(8 + 6 + 2, d.tokens(), 1e-12);
@@ -63,8 +83,7 @@ class DeliveredTokensTest {
                 // cancelled at the end while streaming, without usage: 2 of its 3 events inside, each the server's
                 // 2 tokens per event (over the measured and warmup requests with usage)
                 record("w3", -150, new long[] {100, 200, 300}, null, 4, cancelled));
-        BenchmarkRun run = new BenchmarkRun(new BenchmarkSettings("m", 10, 0, 10, 0, 3, 2, 3,
-                Map.of(), "openai", Map.of(), "http://localhost:8000/v1", "llama-2 (built in)", "llmperf", 1L), measured,
+        BenchmarkRun run = new BenchmarkRun(settings(3, 2, 3), measured,
                 START_MS, START_MS + 1000, 1000 * MS, 1, false);
         DeliveredTokens d = DeliveredTokens.of(run, warmup, TokenCounting.DEFAULT);
         assertEquals(8 + 4 + 0 + 4, d.tokens(), 1e-12);
@@ -85,8 +104,7 @@ class DeliveredTokensTest {
                 record("ok", 0, new long[] {10, 20}, null, 5, null),
                 record("cut", 500, new long[] {100, 200, 300}, null, 8, cancelled),
                 record("uncounted", 600, new long[] {100, 200}, null, 0, cancelled));
-        BenchmarkRun run = new BenchmarkRun(new BenchmarkSettings("m", 10, 0, 10, 0, 3, 2, 3,
-                Map.of(), "openai", Map.of(), "http://localhost:8000/v1", "llama-2 (built in)", "llmperf", 1L), records,
+        BenchmarkRun run = new BenchmarkRun(settings(3, 2, 3), records,
                 START_MS, START_MS + 2000, 2000 * MS, 3, true);
         DeliveredTokens d = DeliveredTokens.of(run, TokenCounting.DEFAULT);
         assertEquals(4 + 7 + 2, d.tokens(), 1e-12);
@@ -100,8 +118,7 @@ class DeliveredTokensTest {
         // event, the only one inside the window (2 s + 2 ms), brought 4 of them, not an even share of 2
         List<RequestRecord> records = List.of(record("late", 1500, new long[] {100, 600, 900}, 6, 7, null)
                 .withContentEventTokens(new int[] {4, 1, 1}));
-        BenchmarkRun run = new BenchmarkRun(new BenchmarkSettings("m", 10, 0, 10, 0, 1, 2, 1,
-                Map.of(), "openai", Map.of(), "http://localhost:8000/v1", "llama-2 (built in)", "llmperf", 1L), records,
+        BenchmarkRun run = new BenchmarkRun(settings(1, 2, 1), records,
                 START_MS, START_MS + 2000, 2000 * MS, 1, true);
         assertEquals(4.0, DeliveredTokens.of(run, TokenCounting.DEFAULT).tokens(), 1e-12);
     }
@@ -111,8 +128,7 @@ class DeliveredTokensTest {
         Failure failed = new Failure(FailureKind.CONNECTION_CLOSED, -1, "closed mid-stream");
         List<RequestRecord> records = List.of(
                 record("cut", 0, new long[] {10, 20, 30, 40, 50, 60, 70}, 19, 20, failed));
-        BenchmarkRun run = new BenchmarkRun(new BenchmarkSettings("m", 10, 0, 10, 0, 1, 1, 1,
-                Map.of(), "openai", Map.of(), "http://localhost:8000/v1", "llama-2 (built in)", "llmperf", 1L), records,
+        BenchmarkRun run = new BenchmarkRun(settings(1, 1, 1), records,
                 START_MS, START_MS + 1000, 1000 * MS, 1, true);
         DeliveredTokens d = DeliveredTokens.of(run, TokenCounting.DEFAULT);
         assertEquals(19.0, d.tokens(), 0.0);

@@ -58,21 +58,49 @@ class JmhFileTest {
         Map<String, Object> sampling = new LinkedHashMap<>();
         sampling.put("temperature", 0.5);
         sampling.put("api_key", "sk-abcdefghijklmnopqrstuvwx");
-        BenchmarkSettings settings = new BenchmarkSettings("m", 550, 150, 10, 0, 2, 90, 8, sampling, "openai",
-                Map.of("token", "secret-value"), "https://user:pass@host:8443/v1/chat/completions?api-key=abc&x=1",
-                "llama-2 (built in)", "exact", 7);
+        BenchmarkSettings settings = BenchmarkSettings.builder()
+                .model("m")
+                .meanInputTokens(550)
+                .stddevInputTokens(150)
+                .meanOutputTokens(10)
+                .stddevOutputTokens(0)
+                .numConcurrentRequests(2)
+                .timeoutSeconds(90)
+                .maxNumCompletedRequests(8)
+                .additionalSamplingParams(sampling)
+                .llmApi("openai")
+                .metadata(Map.of("token", "secret-value"))
+                .endpoint("https://user:pass@host:8443/v1/chat/completions?api-key=abc&x=1")
+                .tokenizer("llama-2 (built in)")
+                .promptMode("exact")
+                .seed(7)
+                .build();
         Map<String, String> params = JmhFile.settingsParams(settings);
         // whether the endpoint was the simulator: not recorded in these settings, so not among the params
         assertEquals(JmhFile.SETTINGS_KEYS.subList(0, JmhFile.SETTINGS_KEYS.size() - 1),
                 List.copyOf(params.keySet()));
-        BenchmarkSettings simulated = new BenchmarkSettings("m", 550, 150, 10, 0, 2, 90, 8, Map.of(), "openai",
-                Map.of(), "http://127.0.0.1:1/v1/chat/completions", "llama-2 (built in)", "exact", 7, true, null,
-                true);
+        BenchmarkSettings simulated = BenchmarkSettings.builder()
+                .model("m")
+                .meanInputTokens(550)
+                .stddevInputTokens(150)
+                .meanOutputTokens(10)
+                .stddevOutputTokens(0)
+                .numConcurrentRequests(2)
+                .timeoutSeconds(90)
+                .maxNumCompletedRequests(8)
+                .additionalSamplingParams(Map.of())
+                .llmApi("openai")
+                .metadata(Map.of())
+                .endpoint("http://127.0.0.1:1/v1/chat/completions")
+                .tokenizer("llama-2 (built in)")
+                .promptMode("exact")
+                .seed(7)
+                .stream(true)
+                .simulated(true)
+                .build();
         assertEquals(JmhFile.SETTINGS_KEYS, List.copyOf(JmhFile.settingsParams(simulated).keySet()));
         assertEquals("true", JmhFile.settingsParams(simulated).get("simulated"));
-        BenchmarkSettings real = new BenchmarkSettings("m", 550, 150, 10, 0, 2, 90, 8, Map.of(), "openai",
-                Map.of(), "http://127.0.0.1:1/v1/chat/completions", "llama-2 (built in)", "exact", 7, true, null,
-                false);
+        BenchmarkSettings real = simulated.toBuilder().simulated(false).build();
         assertEquals("false", JmhFile.settingsParams(real).get("simulated"), "a real endpoint's is recorded too");
         assertEquals("https://host:8443/v1/chat/completions?api-key=[REDACTED]&x=1", params.get("endpoint"));
         assertEquals("openai", params.get("llm_api"));

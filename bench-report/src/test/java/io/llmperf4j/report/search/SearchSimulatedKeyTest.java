@@ -53,10 +53,13 @@ class SearchSimulatedKeyTest {
     /** A level folder holding a summary whose settings say {@code simulated}. */
     private static void levelSummary(Path dir, Boolean simulated) throws Exception {
         BenchmarkSettings s = Records.settings();
-        BenchmarkSettings settings = new BenchmarkSettings("m", s.meanInputTokens(), s.stddevInputTokens(),
-                s.meanOutputTokens(), s.stddevOutputTokens(), 2, s.timeoutSeconds(), s.maxNumCompletedRequests(),
-                s.additionalSamplingParams(), s.llmApi(), s.metadata(), s.endpoint(), s.tokenizer(), s.promptMode(),
-                s.seed(), true, "preconnect", simulated);
+        BenchmarkSettings settings = s.toBuilder()
+                .model("m")
+                .numConcurrentRequests(2)
+                .stream(true)
+                .connectionMode("preconnect")
+                .simulated(simulated)
+                .build();
         List<io.llmperf4j.model.RequestRecord> records = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             records.add(Records.request(i).evenEvents(100 * Records.MS, 10 * Records.MS, 5)

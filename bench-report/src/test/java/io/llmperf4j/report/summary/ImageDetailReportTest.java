@@ -34,10 +34,7 @@ class ImageDetailReportTest {
         BenchmarkSettings s = images.settings();
         Map<String, String> metadata = new LinkedHashMap<>(s.metadata());
         if (detail != null) metadata.put(ImageUsage.DETAIL_METADATA_KEY, detail);
-        BenchmarkSettings settings = new BenchmarkSettings(s.model(), s.meanInputTokens(), s.stddevInputTokens(),
-                s.meanOutputTokens(), s.stddevOutputTokens(), s.numConcurrentRequests(), s.timeoutSeconds(),
-                s.maxNumCompletedRequests(), s.additionalSamplingParams(), s.llmApi(), metadata, s.endpoint(),
-                s.tokenizer(), s.promptMode(), s.seed());
+        BenchmarkSettings settings = s.toBuilder().metadata(metadata).build();
         return new BenchmarkRun(settings, images.records(), images.startEpochMillis(), images.endEpochMillis(),
                 images.durationNanos(), images.requestsSent(), images.timedOut());
     }

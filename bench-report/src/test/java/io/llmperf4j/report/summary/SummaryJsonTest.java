@@ -48,9 +48,24 @@ class SummaryJsonTest {
         metadata.put("framework", "vllm");
         metadata.put("api_key", "not-shaped-like-a-key-but-named-so");
         metadata.put("note", "ran with " + OPENAI_KEY);
-        return new BenchmarkSettings("meta-llama/Llama-2-7b-chat-hf", 550, 150, 150, 10, 4, 600, 12, sampling,
-                "openai", metadata, "https://bench:" + OPENAI_KEY + "@llm.example.com:8443/v1?api_key=" + OPENAI_KEY
-                + "&region=eu", "llama-2 (built in)", "exact", 424242L);
+        return BenchmarkSettings.builder()
+                .model("meta-llama/Llama-2-7b-chat-hf")
+                .meanInputTokens(550)
+                .stddevInputTokens(150)
+                .meanOutputTokens(150)
+                .stddevOutputTokens(10)
+                .numConcurrentRequests(4)
+                .timeoutSeconds(600)
+                .maxNumCompletedRequests(12)
+                .additionalSamplingParams(sampling)
+                .llmApi("openai")
+                .metadata(metadata)
+                .endpoint("https://bench:" + OPENAI_KEY + "@llm.example.com:8443/v1?api_key=" + OPENAI_KEY
+                        + "&region=eu")
+                .tokenizer("llama-2 (built in)")
+                .promptMode("exact")
+                .seed(424242L)
+                .build();
     }
 
     static BenchmarkRun run(BenchmarkSettings settings) {

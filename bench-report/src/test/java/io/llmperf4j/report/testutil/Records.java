@@ -126,9 +126,23 @@ public final class Records {
     }
 
     public static BenchmarkSettings settings() {
-        return new BenchmarkSettings("meta-llama/Llama-2-7b-chat-hf", 550, 150, 150, 10, 3, 90, 20,
-                Map.of("temperature", 0.7), "openai", Map.of("framework", "vllm"), "http://localhost:8000/v1",
-                "llama-2 (built in)", "llmperf", 11111L);
+        return BenchmarkSettings.builder()
+                .model("meta-llama/Llama-2-7b-chat-hf")
+                .meanInputTokens(550)
+                .stddevInputTokens(150)
+                .meanOutputTokens(150)
+                .stddevOutputTokens(10)
+                .numConcurrentRequests(3)
+                .timeoutSeconds(90)
+                .maxNumCompletedRequests(20)
+                .additionalSamplingParams(Map.of("temperature", 0.7))
+                .llmApi("openai")
+                .metadata(Map.of("framework", "vllm"))
+                .endpoint("http://localhost:8000/v1")
+                .tokenizer("llama-2 (built in)")
+                .promptMode("llmperf")
+                .seed(11111L)
+                .build();
     }
 
     public static BenchmarkRun run(long durationNanos, boolean timedOut, List<RequestRecord> records) {
