@@ -13,6 +13,7 @@ import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.model.TokenCounter;
 import io.llmperf4j.report.jsonl.RequestJournal;
 
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -75,6 +76,11 @@ public final class ClientWarmup {
     /** The compilers count as done after this long with at most 5 % of it compiling; never waited past the bound. */
     private static final long COMPILERS_QUIET_MILLIS = 250;
     private static final AtomicBoolean WARMED = new AtomicBoolean();
+    /**
+     * For measuring the warm-up itself, never needed by a run: {@code -Dllmperf4j.client-warmup.trace=true} prints
+     * one line on stderr when it ends (its requests, wall time and the process's CPU time over it).
+     */
+    static final String TRACE_PROPERTY = "llmperf4j.client-warmup.trace";
 
     /**
      * How thorough a warm-up is.
@@ -158,6 +164,8 @@ public final class ClientWarmup {
     public static Optional<Outcome> run(TokenCounter counter, Budget asked) {
         if (!WARMED.compareAndSet(false, true)) return Optional.empty();
         Budget budget = Budget.capped(asked);
+        long startNanos = System.nanoTime();
+        long startCpuNanos = processCpuNanos();
         List<NettyLlmClient> clients = new ArrayList<>();
         Optional<Outcome> outcome = Optional.empty();
         try (WarmupResponder responder = WarmupResponder.start();
@@ -171,7 +179,19 @@ public final class ClientWarmup {
             // a warm-up that cannot run only costs accuracy on the first requests; the real run reports its own errors
         }
         awaitQuietCompilers(budget.compilersWaitMillis());
+        if (Boolean.getBoolean(TRACE_PROPERTY)) {
+            System.err.printf(Locale.ROOT, "llmperf4j: client warm-up trace: %d requests, settled %s, %.2f s wall, "
+                            + "%.2f s process CPU%n", outcome.map(Outcome::requests).orElse(0),
+                    outcome.map(Outcome::settled).orElse(false), (System.nanoTime() - startNanos) / 1e9,
+                    (processCpuNanos() - startCpuNanos) / 1e9);
+        }
         return outcome;
+    }
+
+    /** The process's CPU time so far, or 0 where the JVM does not tell it (then the trace's CPU reads 0). */
+    private static long processCpuNanos() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? Math.max(0, os.getProcessCpuTime()) : 0;
     }
 
     /**
