@@ -11,7 +11,6 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -28,57 +27,27 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>The model name picks the pace: {@link #PACED_MODEL} gets one token every {@link #PACE_NANOS} (a real server's
  * stream: one or a few events a read), any other model all tokens at once (a stream ceiling: dozens a read). Every
- * other pair of unpaced responses frames its events {@value #EVENTS_PER_GROUP} to an HTTP chunk, as servers that
- * flush several events a write do (the side-by-side's reference server at its ceiling): the client then decodes
+ * other pair of unpaced responses frames its events {@value WarmupResponseBytes#EVENTS_PER_GROUP} to an HTTP chunk,
+ * as servers that flush several events a write do (the side-by-side's reference server at its ceiling): the client then decodes
  * reads of many events per chunk too, whose buffers and branches the run would otherwise compile inside its window.
+ * The bytes are canned ({@link WarmupResponseBytes}): answering costs this thread a gathering write of shared direct
+ * buffers, so the warm-up's CPU goes to the client's code it is there to compile.
  */
 final class WarmupResponder implements AutoCloseable {
     static final String PACED_MODEL = "warmup-paced";
     static final long PACE_NANOS = 100_000;
     private static final int MAX_REQUEST_BYTES = 1 << 20;
-    static final int EVENTS_PER_GROUP = 16;
-    // declared before the events below, whose initializers use them
     private static final byte[] HEAD_END = utf8("\r\n\r\n");
     private static final byte[] CRLF = utf8("\r\n");
-    private static final byte[] HEX_DIGITS = utf8("0123456789abcdef");
     private static final byte[] CONTENT_LENGTH = utf8("content-length:");
     private static final byte[] CHAT_POST = utf8("POST /v1/chat/completions ");
     private static final byte[] GET = utf8("GET ");
-    /**
-     * Two heads in turn: header names in lower case (vLLM's uvicorn, Netty) and capitalized (Node, many gateways);
-     * the client's case-insensitive header matching has a path for each.
-     */
-    private static final byte[][] HEADS = {
-            utf8("HTTP/1.1 200 OK\r\ndate: Thu, 03 Dec 2026 12:00:00 GMT\r\nserver: llmperf4j-warmup\r\n"
-                    + "content-type: text/event-stream; charset=utf-8\r\ntransfer-encoding: chunked\r\n\r\n"),
-            utf8("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
-                    + "Connection: keep-alive\r\nTransfer-Encoding: chunked\r\n\r\n")};
-    private static final byte[] NOT_FOUND = utf8("HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n");
-    /** Words of generated text as a server's tokens come: a leading space, punctuation, a line break, a quote. */
-    private static final String[] WORDS = {" Shall", " I", " compare", " thee", " to", " a", " summer", "'s", " day",
-            "?", "\n", "Thou", " art", " more", " lovely", " and", " more", " temperate", ":", "\n\n", "Rough",
-            " winds", " do", " shake", " the", " darling", " buds", " of", " May", ",", " \"and", "\"", " summer",
-            "\u2019s", " lease", " hath", " all", " too", " short", " a", " date", ";", " \uD83E\uDD99", " 1", "2", "3",
-            ".", " The"};
-    /** Each word's content event (SSE bytes), before the last token and as the last (finish reason length). */
-    private static final byte[][] TOKEN_EVENTS = new byte[WORDS.length][];
-    private static final byte[][] LAST_TOKEN_EVENTS = new byte[WORDS.length][];
-    private static final byte[] ROLE_EVENT = event(chunk("{\"role\":\"assistant\",\"content\":\"\"}", "null"));
-    private static final byte[] DONE_EVENT = event("[DONE]");
-    private static final byte[] LAST_HTTP_CHUNK = utf8("0\r\n\r\n");
-
-    static {
-        for (int i = 0; i < WORDS.length; i++) {
-            String delta = "{\"content\":\"" + WORDS[i].replace("\"", "\\\"").replace("\n", "\\n") + "\"}";
-            TOKEN_EVENTS[i] = event(chunk(delta, "null"));
-            LAST_TOKEN_EVENTS[i] = event(chunk(delta, "\"length\""));
-        }
-    }
 
     private final ServerSocketChannel server;
     private final Selector selector;
     private final Thread thread;
     private final List<Stream> paced = new ArrayList<>();
+    private final WarmupResponseBytes responseBytes = new WarmupResponseBytes();
     private volatile boolean closed;
 
     private WarmupResponder(ServerSocketChannel server, Selector selector) {
@@ -189,16 +158,15 @@ final class WarmupResponder implements AutoCloseable {
         for (Iterator<Stream> it = paced.iterator(); it.hasNext(); ) {
             Stream stream = it.next();
             if (stream.dueNanos - now <= 0) {
-                ByteBuffer events = stream.nextToken(ByteBuffer.allocate(1024));
+                ByteBuffer events = stream.nextTokenChunks(responseBytes);
                 if (stream.done()) {
-                    events = stream.end(events);
                     it.remove();
                 } else {
                     stream.dueNanos += PACE_NANOS;
                 }
                 SelectionKey key = stream.connection.channel.keyFor(selector);
                 try {
-                    stream.connection.send(events, key);
+                    stream.connection.send(key, events);
                 } catch (IOException e) {
                     if (key != null) failed.add(key);
                 }
@@ -267,7 +235,7 @@ final class WarmupResponder implements AutoCloseable {
 
         private void respond(String body, SelectionKey key) throws IOException {
             if (body.isEmpty()) {
-                send(ByteBuffer.allocate(NOT_FOUND.length).put(NOT_FOUND), key);
+                send(key, WarmupResponseBytes.notFound());
                 return;
             }
             int max = intAfter(body, "\"max_tokens\":");
@@ -275,30 +243,30 @@ final class WarmupResponder implements AutoCloseable {
             Stream stream = new Stream(this, max > 0 ? max : 16, body.contains("\"include_usage\":true"),
                     body.length() / 4);
             int response = responses++;
-            ByteBuffer events = ByteBuffer.allocate(4096).put(HEADS[response % HEADS.length]);
+            ByteBuffer head = WarmupResponseBytes.head(response);
             if (!body.contains("\"model\":\"" + PACED_MODEL + "\"")) {
-                boolean grouped = response / HEADS.length % 2 == 1; // both header sets, both framings
-                send(stream.all(events, grouped ? EVENTS_PER_GROUP : 1), key);
+                boolean grouped = response / WarmupResponseBytes.HEADS_IN_TURN % 2 == 1; // both header sets, both framings
+                send(key, responseBytes.whole(head, stream.tokens, stream.usage, stream.promptTokens, grouped));
                 return;
             }
-            events = stream.nextToken(httpChunk(events, ROLE_EVENT));
-            if (stream.done()) {
-                events = stream.end(events);
-            } else {
+            ByteBuffer first = stream.nextTokenChunks(responseBytes);
+            if (!stream.done()) {
                 stream.dueNanos = System.nanoTime() + PACE_NANOS;
                 paced.add(stream);
             }
-            send(events, key);
+            send(key, head, WarmupResponseBytes.roleChunk(), first);
         }
 
-        /** Writes {@code events} (filled, not flipped) now, or as soon as the socket takes them, in order. */
-        void send(ByteBuffer events, SelectionKey key) throws IOException {
-            events.flip();
-            if (out.isEmpty()) channel.write(events);
-            if (events.hasRemaining()) {
-                out.add(events);
-                if (key != null) key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
+        /**
+         * Writes {@code buffers} (ready to read; shared bytes, so duplicates) now, or as soon as the socket takes
+         * them, in order: one gathering write, no copy (direct buffers).
+         */
+        void send(SelectionKey key, ByteBuffer... buffers) throws IOException {
+            if (out.isEmpty()) channel.write(buffers);
+            for (ByteBuffer buffer : buffers) {
+                if (buffer.hasRemaining()) out.add(buffer);
             }
+            if (!out.isEmpty() && key != null) key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
         }
 
         void flush(SelectionKey key) throws IOException {
@@ -312,7 +280,7 @@ final class WarmupResponder implements AutoCloseable {
         }
     }
 
-    /** One response's events, written as HTTP chunks into a growing buffer. */
+    /** One paced response's progress: how many of its tokens were written. */
     private static final class Stream {
         private final Connection connection;
         private final int tokens;
@@ -332,95 +300,16 @@ final class WarmupResponder implements AutoCloseable {
             return written == tokens;
         }
 
-        /** The next token's event as one HTTP chunk. */
-        ByteBuffer nextToken(ByteBuffer buffer) {
-            return httpChunk(buffer, nextTokenEvent());
+        /** The next token's HTTP chunk; for the last, with the end (usage when asked, [DONE], the last chunk). */
+        ByteBuffer nextTokenChunks(WarmupResponseBytes bytes) {
+            int token = written++;
+            if (!done()) return WarmupResponseBytes.tokenChunk(token);
+            return bytes.end(tokens, usage, promptTokens, false, tokens);
         }
-
-        /** The usage event when asked for and {@code [DONE]}, an HTTP chunk each, and the last (empty) HTTP chunk. */
-        ByteBuffer end(ByteBuffer buffer) {
-            for (byte[] event : endEvents()) buffer = httpChunk(buffer, event);
-            return put(buffer, LAST_HTTP_CHUNK);
-        }
-
-        /** The whole response, {@code perChunk} events to an HTTP chunk. */
-        ByteBuffer all(ByteBuffer buffer, int perChunk) {
-            List<byte[]> events = new ArrayList<>(tokens + 3);
-            events.add(ROLE_EVENT);
-            while (!done()) events.add(nextTokenEvent());
-            events.addAll(endEvents());
-            for (int from = 0; from < events.size(); from += perChunk) {
-                buffer = httpChunk(buffer, concat(events.subList(from, Math.min(events.size(), from + perChunk))
-                        .toArray(new byte[0][])));
-            }
-            return put(buffer, LAST_HTTP_CHUNK);
-        }
-
-        private byte[] nextTokenEvent() {
-            int word = written++ % WORDS.length;
-            return done() ? LAST_TOKEN_EVENTS[word] : TOKEN_EVENTS[word];
-        }
-
-        private List<byte[]> endEvents() {
-            if (!usage) return List.of(DONE_EVENT);
-            return List.of(event("{\"id\":\"chatcmpl-warmup\",\"object\":\"chat.completion.chunk\","
-                    + "\"created\":1796299200,\"model\":\"warmup\",\"choices\":[],\"usage\":{\"prompt_tokens\":"
-                    + promptTokens + ",\"total_tokens\":" + (promptTokens + tokens) + ",\"completion_tokens\":"
-                    + tokens + "}}"), DONE_EVENT);
-        }
-
-        private static ByteBuffer put(ByteBuffer buffer, byte[] bytes) {
-            if (buffer.remaining() < bytes.length) {
-                int capacity = Math.max(buffer.capacity() * 2, buffer.position() + bytes.length);
-                ByteBuffer bigger = ByteBuffer.allocate(capacity);
-                buffer.flip();
-                buffer = bigger.put(buffer);
-            }
-            return buffer.put(bytes);
-        }
-    }
-
-
-    private static String chunk(String delta, String finishReason) {
-        return "{\"id\":\"chatcmpl-warmup\",\"object\":\"chat.completion.chunk\",\"created\":1796299200,"
-                + "\"model\":\"warmup\",\"choices\":[{\"index\":0,\"delta\":" + delta
-                + ",\"logprobs\":null,\"finish_reason\":" + finishReason + "}]}";
-    }
-
-    /** The SSE event {@code data: DATA}. */
-    private static byte[] event(String data) {
-        return utf8("data: " + data + "\n\n");
-    }
-
-    /**
-     * {@code payload} as one HTTP chunk (size line, bytes, CRLF) at the end of {@code buffer}. The size's hex digits
-     * are put by hand: no String work at run time in JDK methods the client also runs.
-     */
-    private static ByteBuffer httpChunk(ByteBuffer buffer, byte[] payload) {
-        byte[] sizeLine = new byte[10];
-        int at = sizeLine.length - 2;
-        sizeLine[at] = '\r';
-        sizeLine[at + 1] = '\n';
-        int size = payload.length;
-        do {
-            sizeLine[--at] = HEX_DIGITS[size & 0xF];
-            size >>>= 4;
-        } while (size != 0);
-        buffer = Stream.put(buffer, Arrays.copyOfRange(sizeLine, at, sizeLine.length));
-        buffer = Stream.put(buffer, payload);
-        return Stream.put(buffer, CRLF);
     }
 
     private static byte[] utf8(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static byte[] concat(byte[]... parts) {
-        int length = 0;
-        for (byte[] part : parts) length += part.length;
-        ByteBuffer joined = ByteBuffer.allocate(length);
-        for (byte[] part : parts) joined.put(part);
-        return joined.array();
     }
 
     private static int indexOf(byte[] bytes, int from, int to, byte[] needle) {
