@@ -7,6 +7,9 @@ import io.llmperf4j.engine.load.ClosedLoopResult;
 import io.llmperf4j.engine.load.ClosedLoopRunner;
 import io.llmperf4j.engine.load.ClosedLoopSettings;
 import io.llmperf4j.engine.load.ClosedLoopSettings.PromptOrder;
+import io.llmperf4j.engine.load.OpenLoopResult;
+import io.llmperf4j.engine.load.OpenLoopRunner;
+import io.llmperf4j.engine.load.OpenLoopSettings;
 import io.llmperf4j.engine.load.RecordListener;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
@@ -61,6 +64,17 @@ public final class ClientWarmup {
      */
     private static final String PROMPT = "Warm up the client with lines:\n\n\"like\" the run's\nprompts\n";
     private static final int IN_FLIGHT = 32;
+    /**
+     * An open loop's wave, once a round when the run is one: {@value #OPEN_WAVE_ARRIVALS} Poisson arrivals at
+     * {@value #OPEN_WAVE_RATE} req/s of {@value #OPEN_WAVE_TOKENS}-token answers (about 64 ms, a few in flight). The
+     * closed loop re-sends from the I/O threads; an open loop sends from its pacer thread, which parks, spins and
+     * hands each request to an event loop, and collects its records on the caller's thread: code no closed wave
+     * runs, which C2 otherwise compiled inside the measured window (0.42-0.66 s of CPU at 200 req/s). Gaps of 0.5 ms
+     * on average take both the pacer's park and its spin.
+     */
+    static final int OPEN_WAVE_ARRIVALS = 128;
+    private static final double OPEN_WAVE_RATE = 2_000;
+    static final int OPEN_WAVE_TOKENS = 16;
     private static final int LENGTH_STEP = 37;
     /** The token benchmark's order ({@link LoadPlan#PROMPT_ORDER}) and the harness's, llmperf's slot stride. */
     private static final PromptOrder[] PROMPT_ORDERS = PromptOrder.values();
@@ -157,11 +171,19 @@ public final class ClientWarmup {
 
     /**
      * Warms the client within {@code asked} ({@link Budget#capped}), counting each warm-up answer's tokens with {@code counter} (when not
-     * null), as the run will.
+     * null), as the run will; closed-loop waves only.
      *
      * @return how it ended; empty when this JVM was warmed already or the warm-up could not run
      */
     public static Optional<Outcome> run(TokenCounter counter, Budget asked) {
+        return run(counter, asked, false);
+    }
+
+    /**
+     * As {@link #run(TokenCounter, Budget)}; with {@code openLoop} (an open loop, a rate sweep or a rate search) each
+     * round also sends an open loop's wave ({@link #OPEN_WAVE_ARRIVALS}).
+     */
+    public static Optional<Outcome> run(TokenCounter counter, Budget asked, boolean openLoop) {
         if (!WARMED.compareAndSet(false, true)) return Optional.empty();
         Budget budget = Budget.capped(asked);
         long startNanos = System.nanoTime();
@@ -171,7 +193,7 @@ public final class ClientWarmup {
         try (WarmupResponder responder = WarmupResponder.start();
              RequestJournal journal = RequestJournal.discarding()) {
             try {
-                outcome = Optional.of(warmUntilSettled(responder, journal, clients, counter, budget));
+                outcome = Optional.of(warmUntilSettled(responder, journal, clients, counter, budget, openLoop));
             } finally {
                 clients.forEach(NettyLlmClient::close); // before the responder closes their connections
             }
@@ -201,7 +223,8 @@ public final class ClientWarmup {
      * the allocator, the tokenizer compiled inside a 1 s stream ceiling, half of its CPU).
      */
     private static Outcome warmUntilSettled(WarmupResponder responder, RequestJournal journal,
-                                            List<NettyLlmClient> clients, TokenCounter counter, Budget budget) {
+                                            List<NettyLlmClient> clients, TokenCounter counter, Budget budget,
+                                            boolean openLoop) {
         long deadline = System.currentTimeMillis() + budget.timeLimitMillis();
         int sent = 0;
         int waves = 0;
@@ -221,6 +244,10 @@ public final class ClientWarmup {
                     int wave = waves++;
                     sent += wave(clients.get(shape.client()), spec, order, counter, wave, listener(wave, journal));
                 }
+            }
+            if (openLoop && System.currentTimeMillis() < deadline) {
+                int wave = waves++;
+                sent += openWave(clients.get(0), counter, wave, listener(wave, journal), deadline);
             }
             sent += sendAlone(responder);
             if (compilers.look() == CompilerSettling.Verdict.SETTLED && sent >= budget.minRequests()) {
@@ -275,7 +302,7 @@ public final class ClientWarmup {
      * {@code --request-timeout} has, the other none, as a run without: each request's start arms a timer or not, and
      * the compiled start path has seen both.
      */
-    private static NettyLlmClient newClient(WarmupResponder responder, String model) {
+    static NettyLlmClient newClient(WarmupResponder responder, String model) {
         ClientConfig.Builder config = ClientConfig.builder(URI.create(responder.baseUrl() + "/chat/completions"), model)
                 .apiKey(Secret.of("warmup")).maxConnections(IN_FLIGHT);
         if (model.equals(WarmupResponder.PACED_MODEL)) config.requestTimeout(Duration.ofMillis(REQUEST_LIMIT_MILLIS));
@@ -294,12 +321,12 @@ public final class ClientWarmup {
         ClosedLoopResult result = new ClosedLoopRunner(client, counting).run(List.of(spec),
                 new ClosedLoopSettings(IN_FLIGHT, Duration.ofMillis(REQUEST_LIMIT_MILLIS))
                         .withMaxCompleted(2 * IN_FLIGHT).withPromptOrder(order), listener);
-        if (counter != null) {
-            for (RequestRecord record : result.records()) {
-                // text that starts with a space and text that does not: each has its own branches in the tokenizer
-                String text = " " + record.generatedText();
-                counter.tokensPerEvent(text, new int[] {text.length()}); // the run's call (ClientTokenCount)
-            }
+        if (counter != null && !result.records().isEmpty()) {
+            // the runner counted every answer already, as the run does; one more text, with two leading spaces, keeps
+            // the tokenizer's branches for it in the profile: once a wave is enough for that (every record's twice
+            // over was a third of the warm-up's tokenizing, for nothing the run uses)
+            String text = " " + result.records().get(0).generatedText();
+            counter.tokensPerEvent(text, new int[] {text.length()}); // the run's call (ClientTokenCount)
             // A word no text had before, once a wave: the tokenizer's word-cache miss stays in its profile all along
             // (misses seen only in the first moments, before profiling starts, count for nothing: C2 then compiles
             // the miss as a trap, and the run's first new word sent the tokenizer back to the interpreter, 0.25 s of
@@ -307,6 +334,23 @@ public final class ClientWarmup {
             String word = " warmup" + Integer.toString(number, 36);
             counter.tokensPerEvent(word, new int[] {word.length()});
         }
+        return result.records().size();
+    }
+
+    /**
+     * {@link #OPEN_WAVE_ARRIVALS} arrivals of the run's own open loop (its pacer, its collector, every answer counted
+     * and journaled as the run's are), seeded by the wave's number so the gaps differ from wave to wave; cut off at
+     * the warm-up's {@code deadline} ({@link System#currentTimeMillis()}), as a pacer made late would otherwise
+     * keep it past its bound.
+     */
+    static int openWave(NettyLlmClient client, TokenCounter counter, int number, RecordListener listener,
+                                long deadline) {
+        TokenCounter counting = counter == null ? text -> 0 : counter;
+        long limit = Math.max(1, Math.min(REQUEST_LIMIT_MILLIS, deadline - System.currentTimeMillis()));
+        OpenLoopSettings settings = OpenLoopSettings.builder(OPEN_WAVE_RATE).seed(number)
+                .maxRequests(OPEN_WAVE_ARRIVALS).timeout(Duration.ofMillis(limit)).build();
+        OpenLoopResult result = new OpenLoopRunner(client, counting)
+                .run(List.of(new RequestSpec(0, PROMPT, 0, OPEN_WAVE_TOKENS)), settings, listener);
         return result.records().size();
     }
 

@@ -11,6 +11,7 @@ import io.llmperf4j.report.metrics.ImageUsage;
 import io.llmperf4j.report.metrics.MetricsConfig;
 import io.llmperf4j.report.metrics.TokenCounting;
 import io.llmperf4j.report.output.ResultFiles;
+import io.llmperf4j.run.search.SearchPlan;
 import io.llmperf4j.run.search.SearchResult;
 import io.llmperf4j.tokenize.prompt.PromptSynthesizer;
 
@@ -150,7 +151,11 @@ final class TokenRun {
                     err.println("llmperf4j: client warm-up: up to " + budget.maxSeconds() + " s, against an "
                             + "in-process responder, not the endpoint (--no-client-warmup skips it)");
                 }
-                ClientWarmup.run(counter, budget).flatMap(ClientWarmup.Outcome::notice).ifPresent(err::println);
+                // an open loop, a rate sweep or a rate search: the warm-up sends through the pacer too
+                boolean openLoop = plan.kind().open()
+                        || request.search() != null && request.search().mode() == SearchPlan.Mode.RATE;
+                ClientWarmup.run(counter, budget, openLoop).flatMap(ClientWarmup.Outcome::notice)
+                        .ifPresent(err::println);
             }
             // from here signals are staged; the earlier run's files (--overwrite) go as the first level starts
             stops.measurementStarts(folder::replaceEarlier);
