@@ -119,6 +119,14 @@ final class TokenRun {
         return outputTokens < QUICK_RUN_OUTPUT_TOKENS ? ClientWarmup.Budget.QUICK : ClientWarmup.Budget.FULL;
     }
 
+    /**
+     * Whether the client warm-up also sends an open loop's wave: for an open loop, a rate sweep or a rate search
+     * ({@code search} null when there is none), whose requests go out from the pacer thread.
+     */
+    static boolean warmsThePacer(LoadPlan plan, SearchPlan search) {
+        return search != null ? search.mode() == SearchPlan.Mode.RATE : plan.kind().open();
+    }
+
     private RunStatus runModels(WorkloadSource workload, int clientSpecialTokens, StopControl stops,
                                 ResultsFolder folder) {
         // the embedded simulated server shares this process's CPUs with the client: CLIENT_BOTTLENECK names it
@@ -151,11 +159,8 @@ final class TokenRun {
                     err.println("llmperf4j: client warm-up: up to " + budget.maxSeconds() + " s, against an "
                             + "in-process responder, not the endpoint (--no-client-warmup skips it)");
                 }
-                // an open loop, a rate sweep or a rate search: the warm-up sends through the pacer too
-                boolean openLoop = plan.kind().open()
-                        || request.search() != null && request.search().mode() == SearchPlan.Mode.RATE;
-                ClientWarmup.run(counter, budget, openLoop).flatMap(ClientWarmup.Outcome::notice)
-                        .ifPresent(err::println);
+                ClientWarmup.run(counter, budget, warmsThePacer(plan, request.search()))
+                        .flatMap(ClientWarmup.Outcome::notice).ifPresent(err::println);
             }
             // from here signals are staged; the earlier run's files (--overwrite) go as the first level starts
             stops.measurementStarts(folder::replaceEarlier);

@@ -28,10 +28,10 @@ import java.util.concurrent.locks.LockSupport;
  * <p>The model name picks the pace: {@link #PACED_MODEL} gets one token every {@link #PACE_NANOS} (a real server's
  * stream: one or a few events a read), any other model all tokens at once (a stream ceiling: dozens a read). Every
  * other pair of unpaced responses frames its events {@value WarmupResponseBytes#EVENTS_PER_GROUP} to an HTTP chunk,
- * as servers that flush several events a write do (the side-by-side's reference server at its ceiling): the client then decodes
- * reads of many events per chunk too, whose buffers and branches the run would otherwise compile inside its window.
- * The bytes are canned ({@link WarmupResponseBytes}): answering costs this thread a gathering write of shared direct
- * buffers, so the warm-up's CPU goes to the client's code it is there to compile.
+ * as servers that flush several events a write do (the side-by-side's reference server at its ceiling): the client
+ * then decodes reads of many events per chunk too, whose buffers and branches the run would otherwise compile inside
+ * its window. The bytes are canned ({@link WarmupResponseBytes}): each answer is a gathering write of shared direct
+ * buffers, no bytes built or copied per response.
  */
 final class WarmupResponder implements AutoCloseable {
     static final String PACED_MODEL = "warmup-paced";
@@ -245,7 +245,8 @@ final class WarmupResponder implements AutoCloseable {
             int response = responses++;
             ByteBuffer head = WarmupResponseBytes.head(response);
             if (!body.contains("\"model\":\"" + PACED_MODEL + "\"")) {
-                boolean grouped = response / WarmupResponseBytes.HEADS_IN_TURN % 2 == 1; // both header sets, both framings
+                // both header sets, both framings
+                boolean grouped = response / WarmupResponseBytes.HEADS_IN_TURN % 2 == 1;
                 send(key, responseBytes.whole(head, stream.tokens, stream.usage, stream.promptTokens, grouped));
                 return;
             }

@@ -195,7 +195,7 @@ final class WarmupResponseBytes {
         }
     }
 
-    /** Events {@code [from, to)} of {@code events}, {@code perChunk} to an HTTP chunk (the last chunk may hold fewer). */
+    /** Events {@code [from, to)} of {@code events}, {@code perChunk} to an HTTP chunk (the last may hold fewer). */
     private static byte[] frame(Events events, int from, int to, int perChunk) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (int chunkStart = from; chunkStart < to; chunkStart += perChunk) {

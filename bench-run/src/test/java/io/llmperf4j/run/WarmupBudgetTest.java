@@ -1,6 +1,8 @@
 package io.llmperf4j.run;
 
 import io.llmperf4j.model.RequestSpec;
+import io.llmperf4j.report.metrics.SloObjectives;
+import io.llmperf4j.run.search.SearchPlan;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -12,8 +14,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Which client warm-up a token benchmark gets (quick for llmperf's short plain runs, full for the rest), and when it
- * tells the user it ran out of time.
+ * Which client warm-up a token benchmark gets (quick for llmperf's short plain runs, full for the rest; an open loop's
+ * wave for open loops, rate sweeps and rate searches), and when it tells the user it ran out of time.
  */
 class WarmupBudgetTest {
 
@@ -49,6 +51,21 @@ class WarmupBudgetTest {
         LoadPlan sweep = new LoadPlan(true, one.models(), LoadPlan.Kind.CONCURRENCY_SWEEP, one.profile(), one.warmup(),
                 one.harness(), one.rules(), one.pause(), one.maxConnections(), one.arrivalSeed(), one.seedGiven());
         assertEquals(ClientWarmup.Budget.FULL, TokenRun.warmupBudget(sweep, requests(2, 10)));
+    }
+
+    @Test
+    void openLoopsRateSweepsAndRateSearchesWarmThePacerAndNothingElseDoes() {
+        LoadPlan one = plain("m");
+        for (LoadPlan.Kind kind : LoadPlan.Kind.values()) {
+            LoadPlan plan = new LoadPlan(true, one.models(), kind, one.profile(), one.warmup(), one.harness(),
+                    one.rules(), one.pause(), one.maxConnections(), one.arrivalSeed(), one.seedGiven());
+            boolean open = kind == LoadPlan.Kind.OPEN_LOOP || kind == LoadPlan.Kind.RATE_SWEEP;
+            assertEquals(open, TokenRun.warmsThePacer(plan, null), kind.name());
+        }
+        assertEquals(false, TokenRun.warmsThePacer(one, null), "a plain run");
+        SloObjectives slo = SloObjectives.parse("ttft_p99<=300ms");
+        assertEquals(true, TokenRun.warmsThePacer(one, SearchPlan.of(SearchPlan.Mode.RATE, slo.objectives())));
+        assertEquals(false, TokenRun.warmsThePacer(one, SearchPlan.of(SearchPlan.Mode.CONCURRENCY, slo.objectives())));
     }
 
     @Test
