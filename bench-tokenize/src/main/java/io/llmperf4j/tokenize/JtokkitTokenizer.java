@@ -15,7 +15,9 @@ import java.util.Optional;
  *
  * <p>These encodings add no special tokens: {@link #count} has no BOS, unlike Llama-2's, and equals
  * {@link #countWithoutSpecialTokens}. Text that spells a special token ({@code <|endoftext|>}) is encoded as ordinary
- * text, never as the special token. Thread-safe.
+ * text, never as the special token. A lone UTF-16 surrogate (half of a pair that never came) is encoded as U+FFFD,
+ * as Python's tiktoken encodes it (one token in cl100k_base; jtokkit alone would encode its three raw bytes).
+ * Thread-safe.
  */
 final class JtokkitTokenizer implements Tokenizer {
     /** The encodings offered, by their tiktoken names. */
@@ -36,7 +38,7 @@ final class JtokkitTokenizer implements Tokenizer {
 
     @Override
     public long[] encode(String text) {
-        IntArrayList ids = encoding.encodeOrdinary(text);
+        IntArrayList ids = encoding.encodeOrdinary(wellFormed(text));
         long[] result = new long[ids.size()];
         for (int i = 0; i < result.length; i++) result[i] = ids.get(i);
         return result;
@@ -45,6 +47,7 @@ final class JtokkitTokenizer implements Tokenizer {
     /** Token ends from each token's bytes; a token ending inside a character ends after that character. */
     @Override
     public TokenizedText encodeWithOffsets(String text) {
+        text = wellFormed(text); // same UTF-16 length: the ends stay the caller's indices
         IntArrayList ids = encoding.encodeOrdinary(text);
         long[] result = new long[ids.size()];
         int[] ends = new int[ids.size()];
@@ -70,18 +73,33 @@ final class JtokkitTokenizer implements Tokenizer {
     private static int utf8Length(int codePoint) {
         if (codePoint < 0x80) return 1;
         if (codePoint < 0x800) return 2;
-        if (codePoint >= Character.MIN_SURROGATE && codePoint <= Character.MAX_SURROGATE) return 1; // a lone one: "?"
         return codePoint < 0x10000 ? 3 : 4;
     }
 
     @Override
     public int count(String text) {
-        return encoding.countTokensOrdinary(text);
+        return encoding.countTokensOrdinary(wellFormed(text));
     }
 
     @Override
     public int countWithoutSpecialTokens(String text) {
-        return encoding.countTokensOrdinary(text);
+        return count(text);
+    }
+
+    /** {@code text} with each lone surrogate replaced by U+FFFD (one UTF-16 unit for one); itself when it has none. */
+    static String wellFormed(String text) {
+        char[] chars = null;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (!Character.isSurrogate(c)) continue;
+            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                i++; // a whole pair
+                continue;
+            }
+            if (chars == null) chars = text.toCharArray();
+            chars[i] = '\uFFFD';
+        }
+        return chars == null ? text : new String(chars);
     }
 
     @Override
