@@ -3,6 +3,7 @@ package io.llmperf4j.distributed;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.MembershipListener;
+import com.hazelcast.core.ExecutionCallback;
 import com.hazelcast.core.HazelcastInstance;
 import io.llmperf4j.engine.client.ClientConfig;
 import io.llmperf4j.engine.client.LlmClient;
@@ -184,7 +185,7 @@ public final class LoadWorker {
         try {
             instance.getExecutorService(ClusterNode.EXECUTOR).submitToMember(
                     new DeliverLeaving(job.jobId(), job.workerId()), coordinator,
-                    new com.hazelcast.core.ExecutionCallback<Object>() {
+                    new ExecutionCallback<Object>() {
                         @Override
                         public void onResponse(Object response) {
                             told.complete(response);
@@ -264,13 +265,8 @@ public final class LoadWorker {
                                     RecordStream stream, HazelcastInstance instance, String[] stopReason) {
         ClosedLoopRunner runner = new ClosedLoopRunner(client, COUNTED_BY_COORDINATOR);
         ClosedLoopSettings settings = job.load().closedLoopSettings();
-        BooleanSupplier stop = () -> leaving != null || stopped.containsKey(job.jobId());
-        UUID watch = stopWhenCoordinatorLeaves(instance, job.coordinator(), () -> {
-            stopped.putIfAbsent(job.jobId(), "the coordinator left the cluster");
-            runner.stop();
-        });
-        stops.put(job.jobId(), runner::stop);
-        if (leaving != null) runner.stop(); // a leave that came before the put found nothing to stop
+        BooleanSupplier stop = stopAsked(job);
+        UUID watch = armStops(job, instance, runner::stop);
         try {
             long[] opened = client.preconnect(ClosedLoopRunner.connectionsToOpen(settings));
             Long target = awaitStart(job, instance, stop, opened);
@@ -284,10 +280,7 @@ public final class LoadWorker {
                     Double.NaN, r.requestsSent(), taggedRecords(r.warmupRecords(), job), r.measureStartOffsetNanos(),
                     0, r.clientOverhead(), concat(opened, r.preconnectNanos()));
         } finally {
-            instance.getCluster().removeMembershipListener(watch);
-            stops.remove(job.jobId());
-            stopReason[0] = stopped.remove(job.jobId());
-            starts.remove(job.jobId());
+            stopReason[0] = disarmStops(job, instance, watch);
         }
     }
 
@@ -297,13 +290,8 @@ public final class LoadWorker {
         OpenLoopRunner runner = new OpenLoopRunner(client, COUNTED_BY_COORDINATOR);
         OpenLoopSettings settings = job.load().openLoopSettings();
         ArrivalSchedule schedule = job.load().schedule();
-        BooleanSupplier stop = () -> leaving != null || stopped.containsKey(job.jobId());
-        UUID watch = stopWhenCoordinatorLeaves(instance, job.coordinator(), () -> {
-            stopped.putIfAbsent(job.jobId(), "the coordinator left the cluster");
-            runner.stop();
-        });
-        stops.put(job.jobId(), runner::stop);
-        if (leaving != null) runner.stop(); // a leave that came before the put found nothing to stop
+        BooleanSupplier stop = stopAsked(job);
+        UUID watch = armStops(job, instance, runner::stop);
         try {
             long[] opened = client.preconnect(OpenLoopRunner.connectionsToOpen(settings, schedule));
             Long target = awaitStart(job, instance, stop, opened);
@@ -318,11 +306,35 @@ public final class LoadWorker {
                     r.measuredArrivals(), taggedRecords(r.warmupRecords(), job), r.measureStartOffsetNanos(),
                     r.warmupArrivals(), r.clientOverhead(), concat(opened, r.preconnectNanos()));
         } finally {
-            instance.getCluster().removeMembershipListener(watch);
-            stops.remove(job.jobId());
-            stopReason[0] = stopped.remove(job.jobId());
-            starts.remove(job.jobId());
+            stopReason[0] = disarmStops(job, instance, watch);
         }
+    }
+
+    /** Whether the share of {@code job} is to stop: the coordinator's stop or its leaving, or this worker's leave. */
+    private BooleanSupplier stopAsked(WorkerJob job) {
+        return () -> leaving != null || stopped.containsKey(job.jobId());
+    }
+
+    /**
+     * Arms the share's stops with {@code stopRunner}: the coordinator's stop ({@link #stop}), the coordinator leaving
+     * the cluster, this worker leaving ({@link #leave}); returns the membership watch {@link #disarmStops} removes.
+     */
+    private UUID armStops(WorkerJob job, HazelcastInstance instance, Runnable stopRunner) {
+        UUID watch = stopWhenCoordinatorLeaves(instance, job.coordinator(), () -> {
+            stopped.putIfAbsent(job.jobId(), "the coordinator left the cluster");
+            stopRunner.run();
+        });
+        stops.put(job.jobId(), stopRunner);
+        if (leaving != null) stopRunner.run(); // a leave that came before the put found nothing to stop
+        return watch;
+    }
+
+    /** Undoes {@link #armStops} at the share's end; returns what stopped the share, or null. */
+    private String disarmStops(WorkerJob job, HazelcastInstance instance, UUID watch) {
+        instance.getCluster().removeMembershipListener(watch);
+        stops.remove(job.jobId());
+        starts.remove(job.jobId());
+        return stopped.remove(job.jobId());
     }
 
     /**

@@ -7,12 +7,14 @@ import io.llmperf4j.engine.load.ScheduledRecord;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -117,10 +119,10 @@ final class RecordStream implements RecordListener, SendWatchingClient.Watcher, 
      * Sends what is queued and waits at most {@code wait} for it to be handed to the cluster: a worker that leaves
      * sends no outcome, so its last sends and records must go out before it does.
      */
-    void drain(java.time.Duration wait) {
+    void drain(Duration wait) {
         sender.shutdown();
         try {
-            sender.awaitTermination(wait.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+            sender.awaitTermination(wait.toNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
