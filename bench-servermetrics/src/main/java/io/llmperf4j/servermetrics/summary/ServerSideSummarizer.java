@@ -347,8 +347,7 @@ public final class ServerSideSummarizer {
      * in tokens and requests, and leaves these out (one warning per cause).
      */
     public static boolean isEdgeWarning(String warning) {
-        return warning.startsWith(OPENING_FAILED) || warning.startsWith(START_UNBRACKETED)
-                || warning.startsWith(END_UNBRACKETED);
+        return isStartEdgeWarning(warning) || warning.startsWith(END_UNBRACKETED);
     }
 
     /**
