@@ -84,16 +84,17 @@ final class CompletionRequestParser {
     private static List<String> stop(JsonNode root) throws InvalidRequestException {
         JsonNode value = root.path("stop");
         if (isAbsent(value)) return List.of();
+        String wrongType = "stop (" + value + ") must be a string or a list of strings.";
         List<String> stops = new ArrayList<>();
         if (value.isTextual()) {
             stops.add(value.textValue());
         } else if (value.isArray()) {
             for (JsonNode item : value) {
-                if (!item.isTextual()) throw badRequest("stop (" + value + ") must be a string or a list of strings.", "stop");
+                if (!item.isTextual()) throw badRequest(wrongType, "stop");
                 stops.add(item.textValue());
             }
         } else {
-            throw badRequest("stop (" + value + ") must be a string or a list of strings.", "stop");
+            throw badRequest(wrongType, "stop");
         }
         if (stops.contains("")) throw badRequest("stop (" + value + ") must not hold an empty string.", "stop");
         return stops;
@@ -111,16 +112,13 @@ final class CompletionRequestParser {
 
     /** vLLM's min_tokens: an integer in [0, max_tokens]. */
     private static int minTokens(JsonNode root, int maxTokens) throws InvalidRequestException {
-        JsonNode value = root.path("min_tokens");
-        if (isAbsent(value)) return 0;
-        if (!value.canConvertToInt() || !value.isIntegralNumber()) {
-            throw badRequest("min_tokens (" + value + ") must be an integer.", "min_tokens");
-        }
-        if (value.intValue() < 0) throw badRequest("min_tokens (" + value + ") must be >= 0.", "min_tokens");
-        if (value.intValue() > maxTokens) {
+        Integer value = optionalInt(root, "min_tokens");
+        if (value == null) return 0;
+        if (value < 0) throw badRequest("min_tokens (" + value + ") must be >= 0.", "min_tokens");
+        if (value > maxTokens) {
             throw badRequest("min_tokens (" + value + ") must be <= max_tokens (" + maxTokens + ").", "min_tokens");
         }
-        return value.intValue();
+        return value;
     }
 
     static JsonNode readJson(InputStream body) throws InvalidRequestException {
@@ -138,17 +136,14 @@ final class CompletionRequestParser {
     /** max_completion_tokens wins over max_tokens, as in vLLM; both must be >= 1 when given. */
     private int maxTokens(JsonNode root) throws InvalidRequestException {
         for (String field : new String[] {"max_completion_tokens", "max_tokens"}) {
-            JsonNode value = root.path(field);
-            if (isAbsent(value)) continue;
-            if (!value.canConvertToInt() || !value.isIntegralNumber()) {
-                throw badRequest(field + " (" + value + ") must be an integer.", field);
-            }
-            if (value.intValue() < 1) throw badRequest(field + " (" + value + ") must be >= 1.", field);
-            if (value.intValue() > MAX_TOKENS_LIMIT) {
+            Integer value = optionalInt(root, field);
+            if (value == null) continue;
+            if (value < 1) throw badRequest(field + " (" + value + ") must be >= 1.", field);
+            if (value > MAX_TOKENS_LIMIT) {
                 throw badRequest(field + " (" + value + ") exceeds the server's limit (" + MAX_TOKENS_LIMIT + ").",
                         field);
             }
-            return value.intValue();
+            return value;
         }
         return defaultMaxTokens;
     }
