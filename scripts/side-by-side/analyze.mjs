@@ -24,6 +24,15 @@
 //   receive side = client stamped the first content - server wrote it
 //   turnaround   = server had a request - server wrote the last content chunk of the previous request on the same
 //                  connection (the server's clock only: how soon a closed loop's client comes back)
+//   turnaround's parts = last chunk written → the client stamped it (receive) → the client's start stamp of the next
+//                  request on that connection (re-send) → the server had it (send side); they add up to the turnaround.
+//                  A client that reads the last chunk late has queued before its own start stamp: its send side is
+//                  short because its request comes after the server's loop turn that wrote that chunk is over
+//   started in that turn = the start stamp came before the end of the server's busy period (loop turn) that wrote
+//                  the previous response's last chunk on that connection: the request waits in the server's socket
+//                  for the rest of that turn (the other streams' chunks due in it), however promptly it was written
+//   last chunks per turn = per response, how many of this client's responses had their last chunk written in the
+//                  same busy period (how synchronized its streams are: a wave re-sends into one turn)
 //   written      = the client's stamp just after the kernel took its request's last byte - its start stamp
 //                  (llmperf4j: the journal's phases.request_written_nanos; the reference client: a nextTick after
 //                  the agent's flush, only when that write completed at once). On loopback the write syscall itself
@@ -226,16 +235,19 @@ function splitSpan(periods, a, b) {
   return { busy, rest };
 }
 
-/** Whether t falls inside one of the periods (ends included). */
-function insidePeriod(periods, t) {
+/** The index of the period t falls inside (ends included), or -1. */
+function periodIndex(periods, t) {
   let lo = 0;
   let hi = periods.length / 3;
   while (lo < hi) { // the first period that ends at or after t
     const mid = (lo + hi) >> 1;
     if (periods[mid * 3 + 1] < t) lo = mid + 1; else hi = mid;
   }
-  return lo < periods.length / 3 && periods[lo * 3] <= t;
+  return lo < periods.length / 3 && periods[lo * 3] <= t ? lo : -1;
 }
+
+/** Whether t falls inside one of the periods (ends included). */
+const insidePeriod = (periods, t) => periodIndex(periods, t) >= 0;
 
 /** A procwatch counter (value(sample), a number or NaN) at time t, interpolated between samples. */
 function counterAt(samples, t, value) {
@@ -360,6 +372,33 @@ function clientFigures(records, server, procFile, clkTck, busy, serverRun) {
     .map(({ s }) => ({ s, previous: bySocketTurn.get(`${s.sock}/${s.nth - 1}`) }))
     .filter(({ s, previous }) => s.nth > 1 && previous && previous.last >= 0)
     .map(({ s, previous }) => (s.recv - previous.last) / 1000);
+  // The same turnaround in three parts, with the client's stamps: the previous response's last content chunk
+  // written → the client stamped it (receive), → the client's start stamp of the next request on that connection
+  // (its re-send: a closed loop decides to send when the previous response ends), → the server had it (send side).
+  // A client slow to read the last chunk or to re-send has queued before its start stamp, where the send side does
+  // not see it, and its request comes after the server's loop turn that wrote that chunk is over; a prompt one's
+  // request waits in the server's socket for the rest of that turn (the other streams' chunks due in it).
+  const byTurn = new Map(joined.map((j) => [`${j.s.sock}/${j.s.nth}`, j]));
+  const resends = joined
+    .map((j) => ({ j, previous: byTurn.get(`${j.s.sock}/${j.s.nth - 1}`) }))
+    .filter(({ j, previous }) => j.s.nth > 1 && previous && previous.s.last >= 0 && previous.r.last >= 0)
+    .map(({ j: { r, s }, previous }) => {
+      // whether the start stamp came while the server was still in the loop turn that wrote the previous response's
+      // last chunk (writing the other streams' chunks due in that turn): such a request waits for the turn's end
+      const periods = busy.get(workerOf(s.sock));
+      const k = periods ? periodIndex(periods, previous.s.last) : -1;
+      return { receive: previous.r.last - previous.s.last, resend: r.start - previous.r.last, send: s.recv - r.start,
+        inThatTurn: k >= 0 && r.start < periods[k * 3 + 1], known: k >= 0 };
+    });
+  const sendOf = (f) => summary(resends.filter((x) => x.known && f(x)).map((x) => x.send / 1000));
+  const resendMean = (f) => (resends.length ? resends.reduce((sum, x) => sum + f(x), 0) / resends.length / 1000 : NaN);
+  // How synchronized the client's streams are: per response, how many of this client's responses had their last
+  // chunk written in the same busy period of the server (a loop turn's timer batch). A closed loop whose streams
+  // started together ends them together, and their next requests all reach the server while it writes that batch.
+  const lastInPeriod = joined.filter(({ s }) => s.last >= 0 && busy.has(workerOf(s.sock)))
+    .map(({ s }) => `${workerOf(s.sock)}#${periodIndex(busy.get(workerOf(s.sock)), s.last)}`);
+  const perPeriod = new Map();
+  for (const key of lastInPeriod) perPeriod.set(key, (perPeriod.get(key) ?? 0) + 1);
   // the send side's split against the server's busy periods, per request
   const split = busy.size === 0 ? [] : joined.filter(reusedWritten).map(({ r, s }) => {
     const periods = busy.get(workerOf(s.sock)) ?? [];
@@ -400,6 +439,13 @@ function clientFigures(records, server, procFile, clkTck, busy, serverRun) {
       receiptsInsideAPeriod: split.filter((x) => x.recvInside).length,
     },
     turnaround: summary(turnarounds),
+    resend: {
+      resend: summary(resends.map((x) => x.resend / 1000)),
+      mean: { receive: resendMean((x) => x.receive), resend: resendMean((x) => x.resend),
+        send: resendMean((x) => x.send), turnaround: resendMean((x) => x.receive + x.resend + x.send) },
+      startedInThatTurn: sendOf((x) => x.inThatTurn), startedAfter: sendOf((x) => !x.inThatTurn),
+    },
+    lastChunksPerTurn: summary(lastInPeriod.filter((key) => !key.endsWith('#-1')).map((key) => perPeriod.get(key))),
     serverWriteMicros: summary(joined.filter(({ s }) => s.nth > 1 && s.writes > 0)
       .map(({ s }) => s.writeMicros / s.writes)),
     windowS, chunks, chunksPerS: chunks / windowS, serverBusyPercent, serverWork: work,
@@ -423,6 +469,7 @@ const ratio = (a, b) => {
 };
 const grouped = (v) => Math.round(v).toLocaleString('en-US');
 const pair = (s) => (s.n === 0 ? '–' : `${ms(s.p50)} / ${ms(s.p99)}`);
+const count = (s) => (s.n === 0 ? '–' : `${s.p50} / ${s.p99}`);
 const pairUs = (s) => (s.n === 0 ? '–' : `${s.p50.toFixed(1)} / ${s.p99.toFixed(1)}`);
 
 const rows = [];
@@ -549,6 +596,8 @@ for (const { dir, meta } of scenarios) {
     const plus = (v) => (v < 0 ? ` − ${ms(-v)}` : ` + ${ms(v)}`);
     const parts = (x) => (Number.isNaN(x.mean.send) ? '–'
       : `${ms(x.mean.own)}${plus(x.mean.busy)}${plus(x.mean.rest)} = ${ms(x.mean.send)}`);
+    const resendParts = (x) => (Number.isNaN(x.turnaround) ? '–'
+      : `${ms(x.receive)}${plus(x.resend)}${plus(x.send)} = ${ms(x.turnaround)}`);
     add('send side\'s parts, mean per request: start → written + busy + rest = send side, reused connections, ms',
       parts(l4j.sendSplit), parts(ref.sendSplit), ratio(l4j.sendSplit.mean.send, ref.sendSplit.mean.send));
     add('server\'s loop running its callbacks, % of this client\'s run (first start → last content)',
@@ -557,6 +606,23 @@ for (const { dir, meta } of scenarios) {
       ratio(l4j.serverBusyPercent, ref.serverBusyPercent));
     p('re-send turnaround, server\'s clock only: last chunk of a response written → next request on that '
       + 'connection received', l4j.turnaround, ref.turnaround);
+    add('re-send turnaround\'s parts, mean per request: last chunk written → the client stamped it (receive) → '
+      + 'its start stamp of the next request (re-send) → the server had it (send side), ms',
+      resendParts(l4j.resend.mean), resendParts(ref.resend.mean),
+      ratio(l4j.resend.mean.turnaround, ref.resend.mean.turnaround));
+    p('the client\'s re-send: it stamped the previous response\'s last content → its start stamp of the next '
+      + 'request on that connection', l4j.resend.resend, ref.resend.resend);
+    const turnShare = (x) => {
+      const a = x.resend.startedInThatTurn;
+      const b = x.resend.startedAfter;
+      return a.n + b.n === 0 ? '–' : `${((100 * a.n) / (a.n + b.n)).toFixed(0)} % (${a.n} of ${a.n + b.n}): `
+        + `${a.n ? ms(a.p50) : '–'} / ${b.n ? ms(b.p50) : '–'}`;
+    };
+    add('requests whose start stamp came while the server was still in the loop turn that wrote the previous '
+      + 'response\'s last chunk: share, and send side p50 of those / of the others, reused connections, ms',
+      turnShare(l4j), turnShare(ref), '');
+    p('responses whose last chunk the server wrote in the same loop turn as this one\'s (how synchronized the '
+      + 'client\'s streams are)', l4j.lastChunksPerTurn, ref.lastChunksPerTurn, 'responses', count);
     p('server\'s time inside one socket write to this client (mean per request), reused connections',
       l4j.serverWriteMicros, ref.serverWriteMicros, 'µs', pairUs);
     p('send side, new connections', l4j.send.new, ref.send.new);
