@@ -8,14 +8,19 @@
 // own X-Request-Id and writes one JSON line per request to --out: id, start, written (-1 when the write did not
 // complete at once), first and last (epoch µs of the arrivals that held the first and the last content chunk), chunks
 // (content chunks), status, error, and in an open loop intended (epoch µs when the schedule wanted it sent).
+// With --preconnect N (a closed loop) it opens N connections before the first request and hands them to the agent as
+// its first sockets, as llmperf4j opens one per stream before its clock starts: the first wave then goes out at once
+// on open connections instead of spreading over a connect storm, and the streams keep that phase to the end.
 //
 // Usage: node reference-client.mjs --url http://127.0.0.1:PORT/v1/chat/completions --streams 32 --requests 128
-//          [--rate 200 [--seed 1]] [--max-tokens 256] [--prompt-words 64] [--out F] [--id-prefix ref-]
+//          [--rate 200 [--seed 1]] [--preconnect 0] [--max-tokens 256] [--prompt-words 64] [--out F]
+//          [--id-prefix ref-]
 import http from 'node:http';
+import net from 'node:net';
 import fs from 'node:fs';
 import { nowMicros } from './clock.mjs';
 
-const defaults = { url: '', streams: '1', requests: '1', rate: '0', seed: '1', 'max-tokens': '256',
+const defaults = { url: '', streams: '1', requests: '1', rate: '0', seed: '1', preconnect: '0', 'max-tokens': '256',
   'prompt-words': '64', out: '', 'id-prefix': 'ref-' };
 const args = { ...defaults };
 const argv = process.argv.slice(2);
@@ -39,9 +44,31 @@ if (!(rate >= 0)) {
   process.stderr.write(`reference-client: --rate ${args.rate} is not a rate (requests per second, 0 = closed loop)\n`);
   process.exit(2);
 }
+const preconnect = Number(args.preconnect);
+if (!(Number.isInteger(preconnect) && preconnect >= 0) || (preconnect > 0 && rate > 0)) {
+  process.stderr.write(`reference-client: --preconnect ${args.preconnect} is not a number of connections for a `
+    + 'closed loop (0 = none; not with --rate)\n');
+  process.exit(2);
+}
 const chat = url.pathname.endsWith('/chat/completions');
 const agent = rate > 0 ? new http.Agent({ keepAlive: true, maxFreeSockets: 1024 })
   : new http.Agent({ keepAlive: true, maxSockets: streams, maxFreeSockets: streams });
+/** Connections opened before the first request: the agent takes them as its first sockets, then opens its own. */
+const opened = [];
+if (preconnect > 0) {
+  const connectOne = () => new Promise((resolve, reject) => {
+    const socket = net.connect({ host: url.hostname, port: Number(url.port), noDelay: true }, () => resolve(socket));
+    socket.once('error', reject);
+  });
+  try {
+    opened.push(...await Promise.all(Array.from({ length: preconnect }, connectOne)));
+  } catch (e) {
+    process.stderr.write(`reference-client: could not open the ${preconnect} connections to ${url.host}: ${e.message}\n`);
+    process.exit(1);
+  }
+  const createConnection = agent.createConnection.bind(agent);
+  agent.createConnection = (options, callback) => opened.pop() ?? createConnection(options, callback);
+}
 const words = ['time', 'light', 'river', 'stone', 'green', 'house', 'music', 'paper'];
 const prompt = Array.from({ length: Number(args['prompt-words']) }, (_, i) => words[i % words.length]).join(' ');
 const payload = { model: 'reference', max_tokens: Number(args['max-tokens']), stream: true,

@@ -9,7 +9,7 @@
 # switches, procwatch on the server too).
 #
 # Usage: scripts/side-by-side/side-by-side.sh [--quick] [--only s1,s32,s256,ceiling,open,s1024,s4096] [--out DIR]
-#          [--pin SERVER_CPUS:CLIENT_CPUS] [--server-workers N]
+#          [--pin SERVER_CPUS:CLIENT_CPUS] [--server-workers N] [--ref-preconnect]
 #   --quick   a short smoke run: fewer requests, no 1,024- or 4,096-stream scenario (figures then rough)
 #   --only    run only these scenarios (default: all; with --quick all but s1024 and s4096)
 #   --out     keep the run's files in DIR (default: a new temporary folder, printed at the end)
@@ -17,6 +17,8 @@
 #             scheduler cannot put a client's threads on the server's core (default: no pinning)
 #   --server-workers  run the reference server as N processes sharing the port (default 1), to see how much of
 #             the send side is its intake: one process takes in one request at a time
+#   --ref-preconnect  the reference client opens one connection per stream before its first request, as llmperf4j
+#             does, instead of as its first wave goes out (default: a connect storm inside its first wave's TTFT)
 # Needs: Linux (/proc), Node 18 or later, Java 17; Maven only if cli/target/llmperf4j.jar is missing. Everything
 # binds to 127.0.0.1; every process it starts is stopped on exit, Ctrl-C and failure included.
 set -euo pipefail
@@ -29,6 +31,7 @@ only_given=""
 out=""
 pin=""
 server_workers=1
+ref_preconnect=false
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=true; shift ;;
@@ -36,7 +39,8 @@ while [ $# -gt 0 ]; do
     --out) out="${2:?--out needs a folder}"; shift 2 ;;
     --pin) pin="${2:?--pin needs SERVER_CPUS:CLIENT_CPUS}"; shift 2 ;;
     --server-workers) server_workers="${2:?--server-workers needs a number}"; shift 2 ;;
-    -h|--help) sed -n '2,21s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    --ref-preconnect) ref_preconnect=true; shift ;;
+    -h|--help) sed -n '2,23s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) echo "side-by-side: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -157,6 +161,8 @@ scenario() {
   local streams="$load" ref_load=(--streams "$load") l4j_load=(--num-concurrent-requests "$load") unit=streams
   if [ "$kind" = open ]; then # the server is warmed at 16 streams
     streams=16 ref_load=(--rate "$load") l4j_load=(--request-rate "$load" --arrival poisson) unit="req/s, Poisson"
+  elif $ref_preconnect; then # a closed loop: one connection per stream before the first request, as llmperf4j
+    ref_load+=(--preconnect "$load")
   fi
   rm -rf "$dir"; mkdir -p "$dir"
   echo "== $label: $load $unit, $requests requests of $tokens tokens, server $*"
@@ -220,6 +226,7 @@ $quick && cmd="$cmd --quick"
 [ -n "${out}" ] && cmd="$cmd --out $out"
 [ -n "${pin}" ] && cmd="$cmd --pin $pin"
 [ "$server_workers" != 1 ] && cmd="$cmd --server-workers $server_workers"
+$ref_preconnect && cmd="$cmd --ref-preconnect"
 echo
 echo "== figures (Markdown, for BENCHMARKS.md)"
 echo
