@@ -42,12 +42,16 @@ public final class RetryAfter {
     }
 
     /**
-     * The console's words after a failure's message: {@code " [Retry-After: 3-7 s; not retried]"} when it carried
-     * the header, {@code " [not retried]"} for a 429 without it, else "". A 429 or a Retry-After asks the client to
-     * come back; this client never does.
+     * The console's words after a failure's message: {@code " [Retry-After: 3-7 s; not retried]"} when every failure
+     * counted carried the header, {@code " [3 with Retry-After: 7 s; not retried]"} when only some did (the others
+     * are no less unretried, but sent no value), {@code " [not retried]"} for a 429 without it, else "". A 429 or a
+     * Retry-After asks the client to come back; this client never does.
      */
     public static String consoleNote(int status, Range range) {
-        if (range != null && !range.isEmpty()) return " [Retry-After: " + range + "; not retried]";
+        if (range != null && !range.isEmpty()) {
+            String some = range.carried < range.seen ? range.carried + " with " : "";
+            return " [" + some + "Retry-After: " + range + "; not retried]";
+        }
         return status == 429 ? " [not retried]" : "";
     }
 
@@ -78,7 +82,10 @@ public final class RetryAfter {
             return byWhat.isEmpty();
         }
 
-        /** "18x 429 [Retry-After: 3-7 s; not retried], 1x request timeout"; "" when nothing was counted. */
+        /**
+         * "18x 429 [Retry-After: 3-7 s; not retried], 1x request timeout", "8x 429 [3 with Retry-After: 7 s; not
+         * retried]" when 5 of them sent no Retry-After; "" when nothing was counted.
+         */
         @Override
         public String toString() {
             return String.join(", ", worded(Integer.MAX_VALUE));
@@ -112,19 +119,28 @@ public final class RetryAfter {
         }
     }
 
-    /** The Retry-After values of several failures: the least and greatest seconds, or the first date. */
+    /**
+     * The Retry-After values of several failures: the least and greatest seconds, or the first date, and how many of
+     * the failures carried one, so that 3 of 8 are not said as if all 8 did.
+     */
     public static final class Range {
         /** An HTTP date is 29 characters; anything longer is cut. */
         private static final int OTHER_CHARS = 40;
+        /** The failures added, with a value or not. */
+        private int seen;
+        /** Those whose message carried a value. */
+        private int carried;
         private long minSeconds = Long.MAX_VALUE;
         private long maxSeconds = Long.MIN_VALUE;
         private String firstOther;
         private boolean severalOthers;
 
-        /** Adds the value a message's note holds; a message without one adds nothing. */
+        /** Adds the value a message's note holds; a message without one is counted as one without a value. */
         public Range addFrom(String message) {
+            seen++;
             String value = valueIn(message);
             if (value == null || value.isEmpty()) return this;
+            carried++;
             if (value.matches("\\d{1,18}")) {
                 long seconds = Long.parseLong(value);
                 minSeconds = Math.min(minSeconds, seconds);

@@ -24,9 +24,10 @@ class RetryAfterTest {
     void theConsoleSaysTheRangeSeenAndThatNothingWasRetried() {
         RetryAfter.Range seconds = new RetryAfter.Range();
         for (String v : new String[]{"7", "3", "7", "5"}) seconds.addFrom(BODY + RetryAfter.note(v));
-        seconds.addFrom(BODY); // one without the header adds nothing
         assertEquals(" [Retry-After: 3-7 s; not retried]", RetryAfter.consoleNote(429, seconds));
         assertEquals(" [Retry-After: 3-7 s; not retried]", RetryAfter.consoleNote(503, seconds));
+        seconds.addFrom(BODY); // one without the header: counted, adds no value
+        assertEquals(" [4 with Retry-After: 3-7 s; not retried]", RetryAfter.consoleNote(429, seconds));
         assertEquals(" [not retried]", RetryAfter.consoleNote(429, new RetryAfter.Range()));
         assertEquals("", RetryAfter.consoleNote(500, new RetryAfter.Range()));
 
@@ -47,13 +48,33 @@ class RetryAfterTest {
         tally.add("429", 429, BODY); // one without the header: counted, adds no value
         tally.add("503", 503, "busy");
         tally.add("503", 503, "busy" + RetryAfter.note("2"));
-        assertEquals("4x 429 [Retry-After: 3-7 s; not retried], 2x 503 [Retry-After: 2 s; not retried], "
-                + "1x request timeout", tally.toString());
+        assertEquals("4x 429 [3 with Retry-After: 3-7 s; not retried], 2x 503 [1 with Retry-After: 2 s; not "
+                + "retried], 1x request timeout", tally.toString());
         assertEquals("2x 429 [not retried]", new RetryAfter.Tally().add("429", 429, BODY).add("429", 429, null)
                 .toString(), "a 429 without the header is still not retried");
         assertEquals("1x 500, 1x 502", new RetryAfter.Tally().add("500", 500, "x").add("502", 502, "y").toString(),
                 "equal counts keep the order first seen");
-        assertEquals("4x 429 [Retry-After: 3-7 s; not retried]", tally.mostCommon());
+        assertEquals("4x 429 [3 with Retry-After: 3-7 s; not retried]", tally.mostCommon());
         assertEquals("", new RetryAfter.Tally().mostCommon());
+    }
+
+    /**
+     * QA (faults): 8 429s of which 3 sent "Retry-After: 7" read "8x 429 [Retry-After: 7 s; not retried]", as if all
+     * 8 had; a sweep level's 3 with 1 likewise. Now each says how many carried it.
+     */
+    @Test
+    void aTallySaysHowManyCarriedTheHeaderWhenNotAllDid() {
+        RetryAfter.Tally tally = new RetryAfter.Tally();
+        for (int i = 0; i < 8; i++) tally.add("429", 429, i % 3 == 0 ? BODY + RetryAfter.note("7") : BODY);
+        assertEquals("8x 429 [3 with Retry-After: 7 s; not retried]", tally.toString());
+        RetryAfter.Tally level = new RetryAfter.Tally().add("429", 429, BODY)
+                .add("429", 429, BODY + RetryAfter.note("7")).add("429", 429, BODY);
+        assertEquals("3x 429 [1 with Retry-After: 7 s; not retried]", level.mostCommon());
+        RetryAfter.Tally all = new RetryAfter.Tally().add("429", 429, BODY + RetryAfter.note("7"))
+                .add("429", 429, BODY + RetryAfter.note("7"));
+        assertEquals("2x 429 [Retry-After: 7 s; not retried]", all.toString(), "all carried it: no count");
+        assertEquals("2x 429 [1 with Retry-After: 7 s; not retried]", new RetryAfter.Tally()
+                .add("429", 429, BODY + RetryAfter.note("")).add("429", 429, BODY + RetryAfter.note("7")).toString(),
+                "an empty header is no value");
     }
 }

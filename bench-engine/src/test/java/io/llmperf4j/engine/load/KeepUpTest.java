@@ -378,7 +378,8 @@ class KeepUpTest {
 
     /**
      * The failed arrivals are worded as the console's failure line words them: a 429's Retry-After as the range seen
-     * and "not retried" (a 429 without the header too). Before: "3x 429, 1x request timeout".
+     * and "not retried" (a 429 without the header too), with how many carried it when not all did. Before: "3x 429,
+     * 1x request timeout"; then "3x 429 [Retry-After: 3-7 s; not retried]", as if all 3 had sent it.
      */
     @Test
     void failedArrivalsSayARetryAfterAndThatNoneWasRetried() {
@@ -400,7 +401,7 @@ class KeepUpTest {
         }
         KeepUp k = KeepUp.of(ok, failed, TOKENS, false);
         assertEquals(4, k.failed());
-        assertEquals("3x 429 [Retry-After: 3-7 s; not retried], 1x request timeout", k.failedAs());
+        assertEquals("3x 429 [2 with Retry-After: 3-7 s; not retried], 1x request timeout", k.failedAs());
         assertEquals("1x 429 [not retried]", KeepUp.of(ok, List.of(failed.get(2)), TOKENS, false).failedAs());
         assertEquals("1x 429 [Retry-After: 7 s; not retried]",
                 KeepUp.of(ok, List.of(failed.get(0)), TOKENS, false).failedAs());
