@@ -8,6 +8,8 @@ import io.llmperf4j.engine.client.ClientConfig;
 import io.llmperf4j.engine.client.LlmApi;
 import io.llmperf4j.engine.client.NettyLlmClient;
 import io.llmperf4j.engine.client.RequestHandle;
+import io.llmperf4j.engine.client.Secret;
+import io.llmperf4j.engine.client.impl.Redactor;
 import io.llmperf4j.engine.client.impl.FailureMessages;
 import io.llmperf4j.model.ErrorBodies;
 import io.llmperf4j.model.Failure;
@@ -474,8 +476,8 @@ final class Preflight {
      */
     private static String message(String text, String apiKey, boolean responseBody) {
         String message = text == null ? "" : text;
-        if (apiKey != null && apiKey.length() >= 4) message = message.replace(apiKey, Redaction.REDACTED);
-        message = Redaction.secrets(message);
+        // the engine's rule (the key, or any part of it, escaped or not), then anything key-shaped
+        message = Redaction.secrets(new Redactor(Secret.of(apiKey), Map.of()).redact(message));
         if (responseBody) {
             message = ErrorBodies.oneLine(message, MESSAGE_CHARS);
         } else {

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.llmperf4j.engine.client.ClientConfig;
 import io.llmperf4j.engine.client.EndpointUrls;
 import io.llmperf4j.engine.client.LlmApi;
+import io.llmperf4j.engine.client.Secret;
+import io.llmperf4j.engine.client.impl.Redactor;
 import io.llmperf4j.model.PrintableText;
 import io.llmperf4j.report.summary.Redaction;
 import io.llmperf4j.servermetrics.scrape.TlsContexts;
@@ -49,7 +51,9 @@ final class ServedModels {
      */
     static String describe(URI models, ClientConfig config, LlmApi api, Duration wait) {
         String shown = Redaction.endpoint(models.toString());
-        String key = config.apiKey() == null ? null : config.apiKey().reveal();
+        // the engine's rule for a server's text: the key, or any part of it, and credential headers' values
+        Redactor redactor = new Redactor(config.apiKey() == null ? Secret.none() : config.apiKey(),
+                config.extraHeaders());
         HttpResponse<String> response;
         try {
             SSLContext tls = config.insecureTls() ? TlsContexts.trustingAnything()
@@ -58,14 +62,15 @@ final class ServedModels {
             response = get(models, config.connectTimeout(), tls, api.headers(config.apiKey()), config.extraHeaders(),
                     wait);
         } catch (IOException | IllegalArgumentException e) {
-            return didNotAnswer(shown, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage(), key);
+            return didNotAnswer(shown, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage(),
+                    redactor);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return didNotAnswer(shown, "interrupted", key);
+            return didNotAnswer(shown, "interrupted", redactor);
         }
-        if (response.statusCode() != 200) return didNotAnswer(shown, "HTTP " + response.statusCode(), key);
+        if (response.statusCode() != 200) return didNotAnswer(shown, "HTTP " + response.statusCode(), redactor);
         List<String> ids = ids(response.body());
-        if (ids == null) return didNotAnswer(shown, "no {\"data\":[{\"id\":...}]} in its answer", key);
+        if (ids == null) return didNotAnswer(shown, "no {\"data\":[{\"id\":...}]} in its answer", redactor);
         return ids.isEmpty() ? "GET " + shown + " lists no model" : "the server serves: " + list(ids);
     }
 
@@ -108,10 +113,8 @@ final class ServedModels {
         return String.join(", ", ids.subList(0, SHOWN)) + " and " + (ids.size() - SHOWN) + " more";
     }
 
-    private static String didNotAnswer(String models, String why, String key) {
-        String text = why.replaceAll("\\s+", " ").strip();
-        if (key != null && key.length() >= 4) text = text.replace(key, Redaction.REDACTED);
-        text = Redaction.secrets(text);
+    private static String didNotAnswer(String models, String why, Redactor redactor) {
+        String text = Redaction.secrets(redactor.redact(why.replaceAll("\\s+", " ").strip()));
         if (text.length() > ERROR_CHARS) text = text.substring(0, ERROR_CHARS) + "...";
         return "(GET " + models + " did not answer: " + text + ")";
     }

@@ -285,8 +285,24 @@ class PreflightTest {
                 RequestRecord.NEVER, 0, null, "", 0, 1, -1, null, null, null,
                 new Failure(FailureKind.HTTP_STATUS, 401, body));
         String problem = Preflight.configurationProblem(record, endpoint, "m", "my-secret-key", KEY_VARIABLE);
-        assertTrue(problem.contains("HTTP 401: Incorrect API key provided: [REDACTED]. You can find"), problem);
+        assertTrue(problem.contains("HTTP 401: Incorrect API key provided: [redacted]. You can find"), problem);
         assertFalse(problem.contains("my-secret-key"), problem);
+    }
+
+    /**
+     * QA (faults): the pre-run check redacted its key with a copy of its own, the whole key only; it asks the engine's
+     * rule now, so a server's echo of part of the key (here without its first 3 characters) is redacted too.
+     */
+    @Test
+    void aPartOfTheKeyInTheRefusalIsRedacted() {
+        URI endpoint = URI.create("http://127.0.0.1:1/v1/chat/completions");
+        String body = "{\"error\": {\"message\": \"Incorrect API key provided: secret-ABC123XYZ789.\"}}";
+        RequestRecord record = new RequestRecord(0, "id", null, 0L, RequestRecord.NEVER, RequestRecord.NEVER,
+                RequestRecord.NEVER, 0, null, "", 0, 1, -1, null, null, null,
+                new Failure(FailureKind.HTTP_STATUS, 401, body));
+        String problem = Preflight.configurationProblem(record, endpoint, "m", "sk-secret-ABC123XYZ789", KEY_VARIABLE);
+        assertTrue(problem.contains("HTTP 401: Incorrect API key provided: [redacted]; check"), problem);
+        assertFalse(problem.contains("ABC123"), problem);
     }
 
     /** A 200 page instead of a stream (a proxy's login page) stops the run before the clock, with its excerpt. */
