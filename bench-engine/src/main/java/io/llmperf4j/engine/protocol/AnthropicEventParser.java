@@ -56,6 +56,7 @@ public final class AnthropicEventParser implements ChunkParser {
 
     @Override
     public ParsedChunk parse(String eventType, byte[] data) throws MalformedChunkException {
+        MalformedChunkException.requireData(eventType, data, 0, data.length);
         JsonNode root;
         try {
             root = JSON.readTree(data);

@@ -77,14 +77,21 @@ public final class ChatCompletionChunkParser implements ChunkParser {
 
     @Override
     public ParsedChunk parse(byte[] data) throws MalformedChunkException {
+        MalformedChunkException.requireData(null, data, 0, data.length);
         ParsedChunk common = parseCommon(data);
         return common != null ? common : parseWithJackson(data);
     }
 
-    /** An event named {@value #ERROR_EVENT} is an error whatever its data; other names are ignored. */
+    /**
+     * An event named {@value #ERROR_EVENT} is an error whatever its data; other names are ignored, so their data must
+     * be a chunk as any event's (an {@code event: ping} with empty data is malformed, as llmperf's and OpenAI's own
+     * client's {@code json.loads} fail on it), said with its name.
+     */
     @Override
     public ParsedChunk parse(String eventType, byte[] data) throws MalformedChunkException {
-        return ERROR_EVENT.equals(eventType) ? parseErrorEvent(data) : parse(data);
+        if (ERROR_EVENT.equals(eventType)) return parseErrorEvent(data);
+        MalformedChunkException.requireData(eventType, data, 0, data.length);
+        return parse(data);
     }
 
     /**

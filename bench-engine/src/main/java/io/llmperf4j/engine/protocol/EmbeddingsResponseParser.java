@@ -20,6 +20,7 @@ public final class EmbeddingsResponseParser implements ChunkParser {
 
     @Override
     public ParsedChunk parse(byte[] data) throws MalformedChunkException {
+        MalformedChunkException.requireData(null, data, 0, data.length);
         try (JsonParser p = JSON.createParser(data)) {
             if (p.nextToken() != JsonToken.START_OBJECT) throw new MalformedChunkException("not a JSON object");
             boolean hasData = false;

@@ -43,6 +43,7 @@ final class RepeatingChunkParser implements ChunkParser {
             ParsedChunk same = sameTemplate(data, from, to);
             if (same != null) return same;
         }
+        MalformedChunkException.requireData(eventType, data, from, to);
         byte[] own = from == 0 && to == data.length ? data : Arrays.copyOfRange(data, from, to);
         ChatCompletionChunkParser.Learned parsed = full.parseLearning(own);
         if (parsed.contentStart() >= 0) {
