@@ -8,7 +8,8 @@ import java.util.List;
  * The command that starts llmperf4j in a JVM of its own, for the tests whose subject is the process (its signals,
  * its exit code, a lock another process holds, a load worker). Its JVM runs with the surefire forks' flags
  * (cli/pom.xml's argLine): C1 alone and the serial collector, since these short runs' numbers are no assertion's
- * subject and the machine's two cores are shared with the forks.
+ * subject and the machine's two cores are shared with the forks; and the test class path with a class-data-sharing
+ * archive ({@link ChildJvmClassPath}).
  */
 final class ChildJvm {
     private ChildJvm() {
@@ -22,10 +23,10 @@ final class ChildJvm {
     /** As {@link #command(String...)}, with JVM options of the caller's own (a worker's heap) before the class path. */
     static List<String> command(List<String> jvmOptions, String... args) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
         command.addAll(jvmOptions);
-        command.addAll(List.of("-cp", classpath, Main.class.getName()));
+        command.addAll(ChildJvmClassPath.options());
+        command.add(Main.class.getName());
         command.addAll(List.of(args));
         return command;
     }

@@ -508,7 +508,7 @@ class ReadmeCommandsTest {
      * README's launcher's options are its own, the others are for this test's time.
      */
     private static List<String> java() {
-        return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        List<String> java = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Dai.djl.offline=true",
                 // the class path's bytecode (this build's, as in this test's JVM) is not verified again in each JVM,
                 // nor does each keep a perf-data file: no block reads either, and they were ~10 % of a command's
@@ -517,8 +517,10 @@ class ReadmeCommandsTest {
                 "-XX:+UnlockDiagnosticVMOptions", "-XX:-BytecodeVerificationRemote", "-XX:-UsePerfData",
                 // the quick warm-up whatever the command: no pasted command's TTFT is read, and the full one (a
                 // sweep's, an open loop's: up to 14 s of CPU) was most of this test's time
-                "-D" + ClientWarmup.Budget.CAP_PROPERTY + "=quick",
-                "-cp", System.getProperty("java.class.path"));
+                "-D" + ClientWarmup.Budget.CAP_PROPERTY + "=quick"));
+        // the test's class path, with the class-data-sharing archive of the JVMs the tests start
+        java.addAll(ChildJvmClassPath.options());
+        return java;
     }
 
     /**
