@@ -89,6 +89,31 @@ class StreamCutSocketTest {
         assertDataSoFar(r);
     }
 
+    /**
+     * QA (apis): a body its framing ended (the last chunk, the whole length) part-way through an event was parsed as if
+     * whole, MALFORMED_EVENT "SSE data event #3 is malformed", where the same end by the close is CONNECTION_CLOSED:
+     * the server cut the event short either way.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"chunked-end-cut-event", "length-end-cut-event"})
+    void aBodyItsFramingEndsInsideAnEventIsACutNotAMalformedEvent(String scenario) {
+        RequestRecord r = send(scenario);
+        assertEquals(new Failure(FailureKind.CONNECTION_CLOSED, -1, "the response body from " + host
+                + " ended part-way through an event, after 2 whole events"), r.failure());
+        assertDataSoFar(r);
+    }
+
+    /** The same after the finish reason: the half event that follows it is still a cut, not a success. */
+    @Test
+    void aChunkedBodyEndedInsideAnEventAfterTheFinishIsACut() {
+        RequestRecord r = send("chunked-end-cut-after-finish");
+        assertEquals(new Failure(FailureKind.CONNECTION_CLOSED, -1, "the response body from " + host
+                + " ended part-way through an event, after 3 whole events"), r.failure());
+        assertEquals("Hello", r.generatedText());
+        assertEquals(3, r.dataEventCount(), "the role, Hello and the finish; the half event is no event");
+        assertEquals("stop", r.finishReason());
+    }
+
     /** A body shorter than its length is cut, and says by how much (before: only "mid-stream after 2 events"). */
     @Test
     void aBodyShorterThanItsLengthIsCutAndSaysHowShort() {

@@ -373,6 +373,29 @@ public final class FaultServer implements AutoCloseable {
                 chunk(out, sse(Streams.content("Hello"), "\n", true));
                 chunk(out, sse(Streams.finish("stop"), "\n", true));
                 return false;
+            case "chunked-end-cut-event": // chunked and ended cleanly (its last chunk) part-way through the third event
+                sseHead(out);
+                chunk(out, sse(Streams.role(), "\n", true));
+                chunk(out, sse(Streams.content("Hello"), "\n", true));
+                chunk(out, sse(Streams.content(" world"), "\n", true).substring(0, 20));
+                end(out);
+                return true;
+            case "chunked-end-cut-after-finish": // the same after the finish: a half event, then the last chunk
+                sseHead(out);
+                chunk(out, sse(Streams.role(), "\n", true));
+                chunk(out, sse(Streams.content("Hello"), "\n", true));
+                chunk(out, sse(Streams.finish("stop"), "\n", true));
+                chunk(out, sse(Streams.content(" world"), "\n", true).substring(0, 20));
+                end(out);
+                return true;
+            case "length-end-cut-event": { // a Content-Length the body reaches, ending part-way through the third event
+                String events = sse(Streams.role(), "\n", true) + sse(Streams.content("Hello"), "\n", true)
+                        + sse(Streams.content(" world"), "\n", true).substring(0, 20);
+                head(out, "200 OK", "text/event-stream", "Content-Length: " + events.length() + "\r\n");
+                out.write(events.getBytes(StandardCharsets.UTF_8));
+                out.flush();
+                return true;
+            }
             case "length-cut": { // a Content-Length the body never reaches: two events, then the close
                 String events = sse(Streams.role(), "\n", true) + sse(Streams.content("Hello"), "\n", true);
                 head(out, "200 OK", "text/event-stream", "Content-Length: " + (events.length() + 500) + "\r\n");

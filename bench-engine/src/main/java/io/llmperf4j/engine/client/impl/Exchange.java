@@ -156,9 +156,9 @@ public final class Exchange implements RequestHandle, SseEventSink {
     /** The body's bytes received so far, as the wire carried them (before any decompression removed the length). */
     private long bodyBytes;
     /**
-     * A stream whose body ends with the connection (no length, no chunking) ended inside an event (a line or an event
-     * unfinished): the close may have cut it. {@link #eventsBeforeTail}: the events decoded before that unfinished
-     * rest, which the decoder then hands over as an event of its own, if it makes one.
+     * A stream whose body ended inside an event (a line or an event unfinished), by the close or by its framing (the
+     * last chunk, the whole length): the server may have cut it. {@link #eventsBeforeTail}: the events decoded before
+     * that unfinished rest, which the decoder then hands over as an event of its own, if it makes one.
      */
     private boolean endedInsideEvent;
     private int eventsBeforeTail;
@@ -563,7 +563,7 @@ public final class Exchange implements RequestHandle, SseEventSink {
                 try {
                     decoder.decode(bytes, arrivalNanos, this);
                     if (last) {
-                        endedInsideEvent = !bodyDelimited && decoder.hasPendingBytes();
+                        endedInsideEvent = decoder.hasPendingBytes();
                         eventsBeforeTail = eventsDecoded;
                         decoder.finish(arrivalNanos, this);
                     }
@@ -616,14 +616,8 @@ public final class Exchange implements RequestHandle, SseEventSink {
                 Failure notAStream = notAStream();
                 if (notAStream != null) {
                     end(State.DONE, keepAlive, () -> assembler.finish(arrivalNanos, notAStream));
-                } else if (bodyDelimited) {
-                    // a well-formed response (its last chunk, its whole length) without the end event: the API's
-                    Failure missingDone = new Failure(FailureKind.MISSING_DONE, -1, "the stream ended without "
-                            + context.api().endOfStreamName() + " after " + eventsDecoded + " events and without a "
-                            + "finish reason: the response may be cut short");
-                    end(State.DONE, keepAlive, () -> assembler.finishWithoutEndMarker(arrivalNanos, missingDone));
                 } else {
-                    endAtClose(arrivalNanos);
+                    endWithoutEndEvent(arrivalNanos);
                 }
                 break;
             }
@@ -644,25 +638,33 @@ public final class Exchange implements RequestHandle, SseEventSink {
     }
 
     /**
-     * A stream whose body ends with the connection ended without its end event. Inside an event, a rest that made no
-     * event, or made a malformed one, was cut by the close: CONNECTION_CLOSED. Between events (or after a rest that
-     * made a whole event: a server that leaves out the last blank line), as a well-formed end without the end event
-     * is judged, except that without a finish reason it is CONNECTION_CLOSED: the close is all the client saw, and
-     * a server that stopped is likelier than an API that never ends its streams; the message says both.
+     * A stream whose body ended, by its framing (the last chunk, the whole length) or with the connection, without
+     * its end event. Inside an event, a rest that made no event, or made a malformed one, was cut short by the server:
+     * CONNECTION_CLOSED, never parsed as if whole (MALFORMED_EVENT). Between events (or after a rest that made a whole
+     * event: a server that leaves out the last blank line), a finish reason makes it a success without the end marker;
+     * without one it is MISSING_DONE when the framing ended the body (the response may be cut short), and
+     * CONNECTION_CLOSED when the close did: the close is all the client saw, and a server that stopped is likelier than
+     * an API that never ends its streams; the message says both.
      */
-    private void endAtClose(long arrivalNanos) {
+    private void endWithoutEndEvent(long arrivalNanos) {
         String host = context.hostAndPort();
-        Failure cut = new Failure(FailureKind.CONNECTION_CLOSED, -1,
-                FailureMessages.closedMidStream(host, eventsBeforeTail, true));
-        Failure unended = new Failure(FailureKind.CONNECTION_CLOSED, -1,
-                FailureMessages.closedWithoutEnd(host, eventsDecoded, context.api().endOfStreamName()));
+        String endEvent = context.api().endOfStreamName();
+        Failure cut = new Failure(FailureKind.CONNECTION_CLOSED, -1, bodyDelimited
+                ? FailureMessages.bodyEndedMidEvent(host, eventsBeforeTail)
+                : FailureMessages.closedMidStream(host, eventsBeforeTail, true));
+        Failure unended = bodyDelimited
+                ? new Failure(FailureKind.MISSING_DONE, -1, "the stream ended without " + endEvent + " after "
+                        + eventsDecoded + " events and without a finish reason: the response may be cut short")
+                : new Failure(FailureKind.CONNECTION_CLOSED, -1,
+                        FailureMessages.closedWithoutEnd(host, eventsDecoded, endEvent));
+        boolean reuse = bodyDelimited && keepAlive; // the framing ended the body: the connection can carry another
         boolean restMadeAnEvent = eventsDecoded > eventsBeforeTail;
         if (endedInsideEvent && !restMadeAnEvent) {
-            end(State.DONE, false, () -> assembler.finish(arrivalNanos, cut));
+            end(State.DONE, reuse, () -> assembler.finish(arrivalNanos, cut));
         } else if (endedInsideEvent) {
-            end(State.DONE, false, () -> assembler.finishAfterCutEvent(arrivalNanos, cut, unended));
+            end(State.DONE, reuse, () -> assembler.finishAfterCutEvent(arrivalNanos, cut, unended));
         } else {
-            end(State.DONE, false, () -> assembler.finishWithoutEndMarker(arrivalNanos, unended));
+            end(State.DONE, reuse, () -> assembler.finishWithoutEndMarker(arrivalNanos, unended));
         }
     }
 

@@ -183,6 +183,18 @@ public final class FailureMessages {
     }
 
     /**
+     * A stream whose body ended by its framing (its last chunk, its whole Content-Length) part-way through an event:
+     * the server cut the event short, e.g. "the response body from host:port ended part-way through an event, after
+     * 13 whole events".
+     *
+     * @param events the whole events received
+     */
+    public static String bodyEndedMidEvent(String hostAndPort, int events) {
+        return "the response body from " + hostAndPort + " ended part-way through an event, after " + events
+                + " whole event" + (events == 1 ? "" : "s");
+    }
+
+    /**
      * A body whose connection closed before its Content-Length was reached, e.g. "the server (host:port) closed the
      * connection after 812 of the 2,048 bytes its Content-Length announced": the client cannot have the whole
      * response, whatever the bytes so far held.
