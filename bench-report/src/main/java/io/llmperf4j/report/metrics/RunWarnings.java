@@ -800,9 +800,10 @@ public final class RunWarnings {
     }
 
     /**
-     * MAX_TOKENS_EXCEEDED: requests (any outcome) whose server usage counted more output tokens than the
+     * MAX_TOKENS_EXCEEDED: successful requests whose server usage counted more output tokens than the
      * {@code max_tokens} sent. Judged by the server's count only: the client tokenizer may not be the model's, so
-     * its count can exceed max_tokens with a server that honoured it.
+     * its count can exceed max_tokens with a server that honoured it. Successes only: the figures the warning says
+     * include the extra tokens count nothing of a failed request (QA: "4 of 4 requests" on a run whose 4 all failed).
      */
     static Optional<RunWarning> maxTokensExceeded(List<RequestMetrics> requests) {
         int compared = 0;
@@ -812,7 +813,7 @@ public final class RunWarnings {
         int maxExcessTokens = 0;
         int maxExcessLimit = 0;
         for (RequestMetrics r : requests) {
-            if (r.maxTokens() <= 0 || r.serverOutputTokens().isEmpty()) continue;
+            if (!r.succeeded() || r.maxTokens() <= 0 || r.serverOutputTokens().isEmpty()) continue;
             compared++;
             int tokens = r.serverOutputTokens().getAsInt();
             int excess = tokens - r.maxTokens();

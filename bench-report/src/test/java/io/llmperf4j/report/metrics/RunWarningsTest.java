@@ -71,6 +71,28 @@ class RunWarningsTest {
         assertFalse(metrics(clean(10), false).hasWarning(WarningCode.MAX_TOKENS_EXCEEDED));
     }
 
+    /**
+     * QA (apis): "4 of 4 requests with server usage returned more output tokens than their max_tokens" on a run whose
+     * 4 requests all failed. Failed requests count in no figure the warning speaks of: successes only.
+     */
+    @Test
+    void maxTokensExceededCountsSuccessfulRequestsOnly() {
+        List<RequestRecord> allFailed = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            allFailed.add(ok(i).usage(500, 160).failed(FailureKind.MALFORMED_EVENT, -1, "cut").build());
+        }
+        assertFalse(metrics(allFailed, false).hasWarning(WarningCode.MAX_TOKENS_EXCEEDED),
+                () -> metrics(allFailed, false).warnings().toString());
+
+        List<RequestRecord> mixed = clean(3);
+        mixed.add(ok(3).usage(500, 170).build()); // a success 20 over max_tokens 150
+        mixed.add(ok(4).usage(500, 190).failed(FailureKind.MALFORMED_EVENT, -1, "cut").build()); // failed: not counted
+        assertTrue(message(metrics(mixed, false), WarningCode.MAX_TOKENS_EXCEEDED).startsWith("1 of 4 requests with "
+                + "server usage returned more output tokens than their max_tokens, by 20.0 on average and at most 20 "
+                + "(170 tokens for max_tokens 150)"), () -> message(metrics(mixed, false),
+                WarningCode.MAX_TOKENS_EXCEEDED));
+    }
+
     @Test
     void outputFarBeyondMaxTokensByTheClientUnderAUsageWithinItOrAbsentIsWarnedWithItsCounts() {
         // QA (slow_huge): 1,000,022 client tokens for max_tokens 20 under usage 20 read only as a tokenizer mismatch
