@@ -24,7 +24,8 @@ import java.util.TreeMap;
  * The summary of an embeddings run (or of one level of a sweep): request latency (E2E, successful requests)
  * p50/p90/p99 and mean in seconds (pandas' linear quantiles), inputs/s and input tokens/s (successful requests over
  * the run's measured duration; tokens from {@code usage.prompt_tokens}, else the workload's sampled count), and the
- * errors by kind. Written as {@code <base>_embeddings_summary.json} (Python json.dump layout) and
+ * errors by kind. Written as {@code <base>_embeddings_summary.json} (Python json.dump layout, null for a figure
+ * without a value: never bare NaN, which is not JSON) and
  * {@code <base>_embeddings.csv} (a row per request).
  */
 public record EmbeddingsSummary(List<RequestRecord> records, int batchSize, long durationNanos, int completed,
@@ -112,15 +113,31 @@ public record EmbeddingsSummary(List<RequestRecord> records, int batchSize, long
         s.append("Embeddings results\n");
         s.append(String.format(Locale.ROOT, "Requests: %d (%d completed, %d errors), %d inputs per request%n",
                 records.size(), completed, errors, batchSize));
-        s.append(String.format(Locale.ROOT, "Latency (s): p50 %.4f, p90 %.4f, p99 %.4f, mean %.4f%n",
-                p50, p90, p99, mean));
+        s.append(String.format(Locale.ROOT, "Latency (s): p50 %s, p90 %s, p99 %s, mean %s%n",
+                fixed(p50, 4), fixed(p90, 4), fixed(p99, 4), fixed(mean, 4)));
         s.append(String.format(Locale.ROOT, "Throughput: %.2f inputs/s, %.2f input tokens/s (tokens from %s)%n",
                 inputsPerSecond(), tokensPerSecond(), tokensFromUsage ? "usage.prompt_tokens" : "the workload"));
         if (!errorKinds.isEmpty()) s.append("Errors by kind: ").append(errorKinds).append('\n');
         return s.toString();
     }
 
-    /** Writes the summary JSON and the per-request CSV into {@code dir}, named from {@code base}. */
+    /** Fixed decimals, or "-" for a figure without a value (no success): the console's way, as the token table's. */
+    static String fixed(double value, int decimals) {
+        return Double.isFinite(value) ? String.format(Locale.ROOT, "%." + decimals + "f", value) : "-";
+    }
+
+    /**
+     * The value, or null for NaN (no success to take a latency of): a figure without a value is null in the tool's
+     * own JSON, as in its {@code _llmperf4j_summary.json}; bare NaN is not JSON (only llmperf's files keep it).
+     */
+    private static Double finiteOrNull(double value) {
+        return Double.isFinite(value) ? value : null;
+    }
+
+    /**
+     * Writes the summary JSON and the per-request CSV into {@code dir}, named from {@code base}. A latency without a
+     * value (no request succeeded) is null in the JSON.
+     */
     public Written write(Path dir, String base, Settings settings, boolean timedOut) throws IOException {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("model", settings.model());
@@ -136,10 +153,10 @@ public record EmbeddingsSummary(List<RequestRecord> records, int batchSize, long
         json.put("num_errors", errors);
         json.put("error_rate", errorRate());
         json.put("errors_by_kind", new LinkedHashMap<>(errorKinds));
-        json.put("latency_s_p50", p50);
-        json.put("latency_s_p90", p90);
-        json.put("latency_s_p99", p99);
-        json.put("latency_s_mean", mean);
+        json.put("latency_s_p50", finiteOrNull(p50));
+        json.put("latency_s_p90", finiteOrNull(p90));
+        json.put("latency_s_p99", finiteOrNull(p99));
+        json.put("latency_s_mean", finiteOrNull(mean));
         json.put("inputs_per_s", inputsPerSecond());
         json.put("input_tokens_per_s", tokensPerSecond());
         json.put("input_tokens_total", inputTokens);

@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 
+import static io.llmperf4j.report.embeddings.EmbeddingsSummary.fixed;
+
 /**
  * An embeddings sweep's levels side by side: a console table and {@code <base>_embeddings_sweep.csv} (a row per
  * level: throughput, latency percentiles, errors, and the level's folder).
@@ -75,10 +77,6 @@ public final class EmbeddingsSweep {
             }
         }
         return csv;
-    }
-
-    private static String fixed(double value, int decimals) {
-        return Double.isFinite(value) ? String.format(Locale.ROOT, "%." + decimals + "f", value) : "-";
     }
 
     private static String csvNumber(double value) {

@@ -1,5 +1,7 @@
 package io.llmperf4j.report.embeddings;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.llmperf4j.model.Failure;
 import io.llmperf4j.model.FailureKind;
 import io.llmperf4j.model.RequestRecord;
@@ -50,6 +52,26 @@ class EmbeddingsSummaryTest {
         assertTrue(s.tokensFromUsage());
         assertEquals(Map.of("HTTP_STATUS", 1, "MALFORMED_EVENT", 1), s.errorKinds());
         assertTrue(s.render().contains("Errors by kind: {HTTP_STATUS=1, MALFORMED_EVENT=1}"), s.render());
+    }
+
+    /**
+     * QA (apis, emb-500): with every request failed the summary held bare {@code "latency_s_p50": NaN}, which no strict
+     * JSON parser reads, and the console "p50 NaN". The tool's own files write a figure without a value as null; the
+     * console as "-", as the token table does.
+     */
+    @Test
+    void everyRequestFailedWritesNullLatenciesAndPrintsDashes(@TempDir Path tmp) throws IOException {
+        EmbeddingsSummary s = EmbeddingsSummary.of(List.of(failed(0, FailureKind.HTTP_STATUS, 500),
+                failed(1, FailureKind.HTTP_STATUS, 500)), 1, 1_000_000_000L);
+        assertTrue(s.render().contains("Latency (s): p50 -, p90 -, p99 -, mean -\n"), s.render());
+        EmbeddingsSummary.Written files = s.write(tmp, "m_50_150", new EmbeddingsSummary.Settings("m",
+                "http://127.0.0.1:1/v1/embeddings", 1, 50, 5, "closed loop, concurrency 1", Map.of()), false);
+        JsonNode json = new ObjectMapper().readTree(files.summaryJson().toFile()); // strict: no NaN
+        for (String key : List.of("latency_s_p50", "latency_s_p90", "latency_s_p99", "latency_s_mean")) {
+            assertTrue(json.get(key).isNull(), key + ": " + json.get(key));
+        }
+        assertEquals(0.0, json.get("inputs_per_s").asDouble());
+        assertEquals(2, json.get("num_errors").asInt());
     }
 
     @Test
