@@ -12,6 +12,8 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The flags token-benchmark and correctness share, checked and turned into the run's {@link CommonSettings}: flags
@@ -57,6 +59,7 @@ final class CommonOptions {
                 limits.mode(), scrapeHeaders(access));
         warnIfInsecure(access, context);
         warnIfHeaderReplacesKey(headers, flags.llmApi, target, context);
+        noteOtherApisKey(target, connection.simulator, flags.llmApi, context);
         return options;
     }
 
@@ -82,6 +85,28 @@ final class CommonOptions {
         throw new UsageException(api.baseVariable() + " is not set, but " + String.join(" and ", marks)
                 + ": set " + api.baseVariable() + " to the server's base URL (e.g. " + api.defaultBase()
                 + ") to benchmark it, or add --simulator to benchmark the embedded simulated server");
+    }
+
+    /**
+     * One line when the simulator answers and another API's key variable is set (OPENAI_API_KEY with --llm-api
+     * anthropic, ANTHROPIC_API_KEY with an OpenAI API): that key is not read. Not a refusal, unlike another API's
+     * base or this API's key: a key names no server, and OPENAI_API_KEY is often set for the whole shell; but a user
+     * who meant a real server learns why the simulator answered. Nothing with --simulator: the user chose it.
+     */
+    static void noteOtherApisKey(EndpointTarget target, boolean simulator, String llmApi, CliContext context) {
+        if (!(target instanceof EndpointTarget.Embedded) || simulator) return;
+        ApiRegistry.Api api = registered(llmApi);
+        Set<String> noted = new TreeSet<>();
+        for (ApiRegistry.Api other : ApiRegistry.APIS) {
+            String otherKey = other.keyVariable();
+            String value = context.env(otherKey);
+            if (otherKey.equals(api.keyVariable()) || value == null || value.isBlank() || !noted.add(otherKey)) {
+                continue;
+            }
+            context.err().println("llmperf4j: note: " + otherKey + " is set, but --llm-api " + api.name()
+                    + " reads " + api.baseVariable() + " and " + api.keyVariable() + ", so it is not used: with "
+                    + api.baseVariable() + " unset the embedded simulated server answers");
+        }
     }
 
     /**
