@@ -238,9 +238,10 @@ final class EmbeddingsBenchmark implements BenchmarkListener {
             }
         }
         if (plan.multiLevel()) {
-            err.printf(Locale.ROOT, "llmperf4j: %s done: %d/%d ok, %.2f inputs/s, %.1f input tok/s, p90 %.4f s%s%n",
+            err.printf(Locale.ROOT, "llmperf4j: %s done: %d/%d ok, %.2f inputs/s, %.1f input tok/s, p90 %s s%s%n",
                     LoadPlan.label(level), summary.completed(), summary.records().size(), summary.inputsPerSecond(),
-                    summary.tokensPerSecond(), summary.p90(), outcome.aborted() ? " (aborted)" : "");
+                    summary.tokensPerSecond(), LoadConsole.fixed(summary.p90(), 4), // "-" when none succeeded
+                    outcome.aborted() ? " (aborted)" : "");
         }
     }
 
