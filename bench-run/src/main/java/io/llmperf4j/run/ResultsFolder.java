@@ -158,7 +158,7 @@ public final class ResultsFolder implements AutoCloseable {
             // in use: the folder existed (its lock file is the other run's), so nothing here is removed
             String holder = holder(lockFile);
             closeQuietly(channel);
-            throw new RunFailedException("results folder " + dir + " is in use by another run (" + holder
+            throw new FolderInUseException("results folder " + dir + " is in use by another run (" + holder
                     + "); wait for it to end or choose another --results-dir");
         }
         ResultsFolder folder = new ResultsFolder(lockFile, channel, lock, dir, created, overwrite, notices);

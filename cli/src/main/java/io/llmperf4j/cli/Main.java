@@ -1,6 +1,7 @@
 package io.llmperf4j.cli;
 
 import io.llmperf4j.distributed.HazelcastLogGate;
+import io.llmperf4j.run.FolderInUseException;
 import io.llmperf4j.run.InvalidRequestException;
 import picocli.AutoComplete;
 import picocli.CommandLine;
@@ -96,7 +97,7 @@ public final class Main implements Callable<Integer> {
     private static int onBadParameters(ParameterException e, String[] args) {
         CommandLine cmd = e.getCommandLine();
         PrintWriter err = cmd.getErr();
-        err.println("llmperf4j: " + e.getMessage() + " (see '" + cmd.getCommandSpec().qualifiedName()
+        err.println("llmperf4j: " + ParameterErrorText.of(e) + " (see '" + cmd.getCommandSpec().qualifiedName()
                 + " --help')");
         for (String hint : UnmatchedArgumentHints.of(e)) err.println("  " + hint);
         return ExitCodes.USAGE;
@@ -110,6 +111,10 @@ public final class Main implements Callable<Integer> {
         if (e instanceof InvalidRequestException) { // UsageException here, or a RunRequest the runner refused
             err.println("llmperf4j: " + e.getMessage());
             return ExitCodes.USAGE;
+        }
+        if (e instanceof FolderInUseException) { // expected, and its message says what to do: no --debug pointer
+            err.println("llmperf4j: " + e.getMessage());
+            return ExitCodes.FAILURE;
         }
         String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
         err.println("llmperf4j: error: " + message + (debug ? "" : " (run with --debug for details)"));

@@ -68,7 +68,7 @@ class LlmperfArgparseHabitsTest {
                 "ambiguous option: --re could match --results-dir, --request-timeout");
         // only the commands that stand in for llmperf's scripts take them
         CliRun.of(Map.of(), "calibrate", "--requ", "4").assertOneErrorLine(ExitCodes.USAGE,
-                "Unknown options: '--requ', '4'");
+                "Unknown option: '--requ'");
     }
 
     @Test

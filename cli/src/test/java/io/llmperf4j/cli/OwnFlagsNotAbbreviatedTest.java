@@ -19,7 +19,7 @@ class OwnFlagsNotAbbreviatedTest {
     void aPrefixOfLlmperf4jsOwnRateSweepIsRefusedNamingBothRateFlags() {
         CliRun run = CliRun.of(Map.of(), "token-benchmark", "--rate", "2", "--max-num-completed-requests", "1");
         assertEquals(ExitCodes.USAGE, run.exitCode(), run::toString);
-        assertTrue(run.err().contains("Unknown options: '--rate', '2'"), run::toString);
+        assertTrue(run.err().contains("Unknown option: '--rate'"), run::toString);
         assertTrue(run.err().contains("--rate: one rate is --request-rate R, several are --rate-sweep R1,R2,..."),
                 run::toString);
         assertEquals("", run.out(), run::toString);
@@ -39,7 +39,7 @@ class OwnFlagsNotAbbreviatedTest {
         CliRun run = CliRun.of(Map.of("OPENAI_API_BASE", "http://127.0.0.1:9/v1", "OPENAI_API_KEY", "k"),
                 "correctness", "--model", "m", "--mean-input-tokens", "550");
         assertEquals(ExitCodes.USAGE, run.exitCode(), run::toString);
-        assertEquals(List.of("llmperf4j: Unknown options: '--mean-input-tokens', '550' (see 'llmperf4j correctness "
+        assertEquals(List.of("llmperf4j: Unknown option: '--mean-input-tokens' (see 'llmperf4j correctness "
                         + "--help')", "  --mean-input-tokens: correctness draws no lengths and sends no max_tokens, as "
                         + "llmperf's llm_correctness.py (--mean-input-tokens is token-benchmark's)"),
                 run.err().lines().filter(l -> !l.isBlank()).toList(), run::toString);
