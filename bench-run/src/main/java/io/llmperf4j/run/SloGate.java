@@ -1,6 +1,7 @@
 package io.llmperf4j.run;
 
 import io.llmperf4j.report.search.LevelSlo;
+import io.llmperf4j.report.search.RunVerdict;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -31,8 +32,7 @@ final class SloGate {
                 if (plan.comparison()) where.add(run.model());
                 if (plan.multiLevel()) where.add(level.label());
                 missed.add((where.isEmpty() ? "" : String.join(" at ", where) + " ") + "("
-                        + String.join(", ", v.missed()) + (Boolean.FALSE.equals(v.resolved())
-                        ? "; unresolved: judged by the estimates" : "") + ")");
+                        + String.join(", ", v.missed()) + unresolved(v) + ")");
             }
         }
         if (!missed.isEmpty()) {
@@ -45,5 +45,15 @@ final class SloGate {
         err.println(judged == 0 ? "llmperf4j: --slo-exit: no level was judged (each was stopped before its end)"
                 : "llmperf4j: --slo-exit: SLO met" + (judged == 1 ? "" : " at every level judged (" + judged + ")"));
         return RunStatus.COMPLETED;
+    }
+
+    /** Why an unresolved level was judged by its estimates: too few requests, or an interval across a limit. */
+    private static String unresolved(LevelSlo v) {
+        if (!Boolean.FALSE.equals(v.resolved())) return "";
+        if (v.requests() != null && v.requests() < RunVerdict.MIN_SAMPLES) {
+            return "; unresolved: " + v.requests() + " requests, fewer than the " + RunVerdict.MIN_SAMPLES
+                    + " that resolve an objective, so judged by the estimates";
+        }
+        return "; unresolved: an interval straddles its limit, so judged by the estimates";
     }
 }

@@ -134,16 +134,19 @@ class SweepSloTest {
         assertEquals(0, met.exitCode(), met::toString);
         assertEquals("llmperf4j: --slo-exit: SLO met", lastLine(met.err()), met::toString);
         assertEquals(3, missed.exitCode(), missed::toString);
-        assertEquals("llmperf4j: --slo-exit: SLO missed (ttft_p50<=5ms; unresolved: judged by the estimates): exit "
-                + "code 3", lastLine(missed.err()), missed::toString);
+        assertEquals("llmperf4j: --slo-exit: SLO missed (ttft_p50<=5ms; unresolved: 10 requests, fewer than the 30 "
+                + "that resolve an objective, so judged by the estimates): exit code 3", lastLine(missed.err()),
+                missed::toString);
         assertTrue(Files.isRegularFile(dir.resolve("missed").resolve(BASE + "_llmperf4j_summary.json")),
                 "written before the exit");
         assertEquals(0, without.exitCode(), "the verdict alone leaves the exit code: " + without);
         assertFalse(without.err().contains("--slo-exit"), without::toString);
         // a comparison: any model that missed, named; its table has the SLO column
         assertEquals(3, models.exitCode(), models::toString);
-        assertEquals("llmperf4j: --slo-exit: SLO missed by m (ttft_p50<=5ms; unresolved: judged by the estimates), n "
-                + "(ttft_p50<=5ms; unresolved: judged by the estimates): exit code 3", lastLine(models.err()));
+        assertEquals("llmperf4j: --slo-exit: SLO missed by m (ttft_p50<=5ms; unresolved: 4 requests, fewer than the "
+                + "30 that resolve an objective, so judged by the estimates), n (ttft_p50<=5ms; unresolved: 4 requests, "
+                + "fewer than the 30 that resolve an objective, so judged by the estimates): exit code 3",
+                lastLine(models.err()));
         assertTrue(Pattern.compile("(?m)^n .* missed \\(unresolved\\)$").matcher(models.out()).find(),
                 models::toString);
     }
