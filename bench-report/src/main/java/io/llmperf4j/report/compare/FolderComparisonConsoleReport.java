@@ -33,7 +33,7 @@ public final class FolderComparisonConsoleReport {
         String what = switch (comparison.kind()) {
             case SWEEP -> "Sweeps compared level by level";
             case ITERATIONS -> "Iterations compared level by level";
-            case COMPARISON -> "Comparisons of models compared model by model";
+            case COMPARISON -> "Runs of several models compared model by model, level by level";
             case RUN -> throw new AssertionError();
         };
         out.append(what).append(" (matched by ").append(comparison.matchedByWords()).append("): ")
@@ -89,7 +89,10 @@ public final class FolderComparisonConsoleReport {
             out.append(ComparisonConsoleReport.iterationsLegend());
         } else {
             out.append(ComparisonConsoleReport.legend(bootstrap, intervals));
-            out.append("every statistic of one unit: compare its two folders\n");
+            // the rows are the key statistics; a unit's own folders, compared as two runs, show all of them
+            String unit = comparison.kind() == ResultsFolder.Kind.COMPARISON ? "model" : "level";
+            out.append("Key statistics only; for every statistic of one ").append(unit).append(", compare that ")
+                    .append(unit).append("'s two folders\n");
         }
         ComparisonConsoleReport.rules(out, "Rules (on every unit):", results);
         return out.toString();

@@ -76,6 +76,8 @@ class FolderComparisonTest {
                 + "the baseline: concurrency 1; only in the candidate: concurrency 8\n"), table);
         assertTrue(table.contains("concurrency 4          TTFT                        p50       409.500     809.500"),
                 table);
+        assertTrue(table.contains("\nKey statistics only; for every statistic of one level, compare that level's two "
+                + "folders\n"), table);
     }
 
     @Test
