@@ -41,6 +41,7 @@ final class CommonFlags {
     String resultsDir = "";
 
     @Option(names = "--llm-api", defaultValue = "openai", paramLabel = "API", order = 11,
+            completionCandidates = CompletionValues.LlmApis.class,
             description = "Which API to call: openai (/chat/completions), openai-completions (/completions), "
                     + "anthropic (Messages API at ANTHROPIC_API_BASE + /messages, key ANTHROPIC_API_KEY), "
                     + "embeddings (/embeddings, token-benchmark only).")

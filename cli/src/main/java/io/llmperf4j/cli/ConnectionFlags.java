@@ -26,6 +26,7 @@ sealed class ConnectionFlags permits RunConnectionFlags {
     double connectTimeoutSeconds;
 
     @Option(names = "--connection-mode", paramLabel = "MODE", defaultValue = "preconnect",
+            completionCandidates = CompletionValues.ConnectionModes.class,
             converter = ConnectionModeConverter.class,
             description = "When connections open. preconnect (default): one keep-alive connection per "
                     + "concurrency slot opened before the clock starts (and before each sweep level), their connect "

@@ -44,6 +44,7 @@ final class DoctorCommand implements Callable<Integer> {
     String model;
 
     @Option(names = "--llm-api", defaultValue = "openai", paramLabel = "API",
+            completionCandidates = CompletionValues.LlmApis.class,
             description = "The API to check: openai, openai-completions, anthropic or embeddings.")
     String llmApi;
 

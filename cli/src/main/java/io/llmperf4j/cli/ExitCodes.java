@@ -15,8 +15,8 @@ final class ExitCodes {
         "0:Success.",
         "1:The run failed (unreachable endpoint, unwritable results folder, ...).",
         "2:Invalid input (flags or environment variables).",
-        "3:A --fail-if threshold was crossed or a rule could not be evaluated (compare), or an --slo objective "
-            + "was missed with --slo-exit (token-benchmark).",
+        "3:A --fail-if threshold was crossed, a rule could not be evaluated or a compared side did not run to its "
+            + "end (compare), or an --slo objective was missed with --slo-exit (token-benchmark).",
         "4:Every request failed, or more than --max-error-rate percent did (token-benchmark); the server's most "
             + "frequent messages are printed.",
         "130:Interrupted (Ctrl-C); results recorded so far are written."

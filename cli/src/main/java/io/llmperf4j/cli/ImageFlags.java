@@ -31,6 +31,7 @@ final class ImageFlags {
     String height;
 
     @Option(names = "--image-format", paramLabel = "png|jpeg",
+            completionCandidates = CompletionValues.ImageFormats.class,
             description = "Encoding of the synthetic images (default png).")
     String format;
 
@@ -49,6 +50,7 @@ final class ImageFlags {
     Path dir;
 
     @Option(names = "--image-url-mode", paramLabel = "data|url",
+            completionCandidates = CompletionValues.ImageUrlModes.class,
             description = "data (default): the image bytes inline (base64 data: URL; Anthropic base64 source). "
                     + "url: http(s) URLs the server fetches: a dataset's URLs, or --image-base-url + file name.")
     String urlMode;
@@ -59,6 +61,7 @@ final class ImageFlags {
     String baseUrl;
 
     @Option(names = "--image-detail", paramLabel = "low|high|auto",
+            completionCandidates = CompletionValues.ImageDetails.class,
             description = "OpenAI's image_url detail on every image part: it sets the image's token cost on OpenAI "
                     + "and compatible vision servers. Default: none sent (the server's own default). --llm-api "
                     + "openai only.")

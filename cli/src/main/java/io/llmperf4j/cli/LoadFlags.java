@@ -15,6 +15,7 @@ final class LoadFlags {
     Double requestRate;
 
     @Option(names = "--arrival", paramLabel = "constant|poisson|gamma",
+            completionCandidates = CompletionValues.Arrivals.class,
             description = "How open-loop arrivals are spaced: constant intervals, a Poisson process, "
                     + "or gamma intervals shaped by --burstiness. Default: poisson.")
     String arrival;

@@ -11,6 +11,7 @@ final class OutputFlags {
     boolean quiet;
 
     @Option(names = "--output-format", paramLabel = "text|json", defaultValue = "text",
+            completionCandidates = CompletionValues.OutputFormats.class,
             description = "json: stdout carries only the run's summary as one JSON document (<base>_llmperf4j_summary"
                     + ".json; a sweep's <base>_sweep.json; with several models an object of them by model), for "
                     + "scripts; the console report goes to stderr (none with --quiet). Without --results-dir the "

@@ -39,6 +39,7 @@ final class SearchFlags {
     boolean sloExit;
 
     @Option(names = "--search", paramLabel = "concurrency|rate",
+            completionCandidates = CompletionValues.SearchAxes.class,
             description = "Capacity search: the highest concurrency (closed loop) or request rate (open loop on its "
                     + "seeded --arrival schedule) meeting every --slo objective: doubles from --search-min until a "
                     + "level fails, then bisects to --search-tolerance. Each level stops as soon as its verdict holds "

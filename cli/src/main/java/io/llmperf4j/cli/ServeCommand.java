@@ -77,6 +77,7 @@ final class ServeCommand implements Callable<Integer> {
     /** Where it listens, what it runs, whom it serves. */
     static final class Server {
         @Option(names = "--engine", defaultValue = "sim", paramLabel = "sim|llama",
+                completionCandidates = CompletionValues.Engines.class,
                 description = "sim: the simulator; llama: llama.cpp in the JVM (see above).")
         String engine;
 

@@ -19,6 +19,7 @@ final class WorkloadFlags {
     boolean allowDownload;
 
     @Option(names = "--prompt-mode", defaultValue = "llmperf", paramLabel = "llmperf|exact",
+            completionCandidates = CompletionValues.PromptModes.class,
             description = "'llmperf' reproduces llmperf's prompts and its input-token over-count so "
                     + "numbers compare with llmperf; 'exact' makes every prompt exactly the sampled number of "
                     + "tokens (BOS included) and reports that real count.")
@@ -64,11 +65,13 @@ final class WorkloadFlags {
     Integer maxTokens;
 
     @Option(names = "--scenario", paramLabel = "t1|t2|t3|t4",
+            completionCandidates = CompletionValues.Scenarios.class,
             description = "A preset of the sweep guide, by max_tokens: t1 TTFT baseline (16 output tokens), t2 "
                     + "real-time chat (64), t3 main comparison (512), t4 long generation (2048, t3's prompt).")
     String scenario;
 
     @Option(names = "--scenario-lang", paramLabel = "en|zh", defaultValue = "en",
+            completionCandidates = CompletionValues.ScenarioLanguages.class,
             description = "Language of the --scenario prompt.")
     String scenarioLang;
 
