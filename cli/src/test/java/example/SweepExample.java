@@ -15,6 +15,11 @@ import java.util.List;
 
 /** A concurrency sweep through the Java API: the example of docs/java-api.md, run as is by JavaApiExampleTest. */
 public final class SweepExample {
+    /** java -cp llmperf4j.jar:classes SweepExample http://127.0.0.1:8000/v1 [API key] */
+    public static void main(String[] args) {
+        run(args[0], args.length > 1 ? args[1] : "EMPTY");
+    }
+
     public static BenchmarkResult run(String baseUrl, String apiKey) {
         // the requests to send: index, prompt, input tokens to report, max_tokens
         List<RequestSpec> workload = List.of(

@@ -12,9 +12,10 @@ import java.util.Objects;
  * Java.
  *
  * <pre>{@code
- * CommonSettings common = ...;                       // endpoint, model, results folder, connection options
- * RunRequest request = new RunRequest(common, WorkloadSpec.llmperfDefaults(), true, null, true, 1, true, false,
- *         LoadPlan.plain(common.model(), 10, 100, Duration.ofSeconds(600)), null);
+ * RunRequest request = RunRequest.builder("http://127.0.0.1:8000/v1", "EMPTY", "my-model")
+ *         .closedLoop(10, 100)
+ *         .resultsDir(Path.of("results/my-model"))
+ *         .build();
  * RunStatus status = new Runner(System.out, System.err).run(request);
  * }</pre>
  *
