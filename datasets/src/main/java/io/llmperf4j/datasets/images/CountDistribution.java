@@ -8,7 +8,8 @@ import java.util.Map;
 
 /**
  * How many images a request carries: {@code N} or {@code fixed:N}, {@code uniform:MIN,MAX} (both included), or
- * {@code normal:MEAN,SD[,MIN,MAX]} ({@code int(gauss)} clamped to [MIN, MAX], MIN 0 by default). Counts may be 0.
+ * {@code normal:MEAN,SD[,MIN,MAX]} ({@code int(gauss)} clamped to [MIN, MAX], MIN 0 by default). Counts may be 0,
+ * but not all of them (nor a negative mean): such a workload would send no image.
  * Draws use {@link PythonRandom}, so a seed fixes them.
  */
 public record CountDistribution(String kind, double mean, double stddev, int min, int max) {
@@ -22,6 +23,11 @@ public record CountDistribution(String kind, double mean, double stddev, int min
                     + min + ".." + max + ")");
         }
         if (stddev < 0) throw new IllegalArgumentException("stddev (" + stddev + ") must be >= 0");
+        // a count that can only be 0 sends no image at all: refused like -1, not run as a text-only workload
+        if (max == 0 || mean < 0) {
+            throw new IllegalArgumentException("image counts must lie in 0.." + MAX_COUNT + " with MIN <= MAX and "
+                    + "give at least one image (got " + min + ".." + max + (mean < 0 ? ", mean " + mean : "") + ")");
+        }
     }
 
     public static CountDistribution fixed(int n) {
