@@ -40,7 +40,7 @@ import org.apache.commons.csv.CSVPrinter;
  * {@value #WORKER_COLUMN}, the load worker that sent each request; other runs' files do not. An open loop's file has
  * {@value #SEND_LAG_COLUMN} after it: how late each request went out against its schedule, so its TTFT from the
  * intended send is {@code send_lag_s + ttft_s}. A run whose requests
- * carried images has three more columns at the end, {@link #IMAGE_COLUMNS}: the images each request sent, their
+ * carried images has three more columns next, {@link #IMAGE_COLUMNS}: the images each request sent, their
  * pixels and their encoded bytes (before base64); beside {@code number_input_tokens} (the client tokenizer's count of
  * the text alone), {@code prompt_tokens_server} then holds the server's count with the image tokens. Sessions that
  * say how many turns the workload gave them add {@link #SESSION_COLUMNS} after those: {@code session_turns} (the
