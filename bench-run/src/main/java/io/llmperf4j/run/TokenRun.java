@@ -75,6 +75,7 @@ final class TokenRun {
                     common.additionalSamplingParams(), WorkloadSource.Levels.of(plan, request.search() != null), err);
             printMinimumInputTokens(workload);
             request.workload().checkImageDetailFits(common.llmApi());
+            workload.checkImageDetailHasImages(request.workload().imageDetail());
             workload.checkImagesFit(common.llmApi(), request.cluster() != null, err);
             workload.sayDatasetReuse(err);
             try (ResultsFolder folder = ResultsFolder.lock(common.resultsDir(), common.overwrite(), err)) {

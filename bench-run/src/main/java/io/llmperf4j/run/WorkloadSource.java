@@ -452,6 +452,17 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
     }
 
     /**
+     * Refuses --image-detail on a workload that carries no image (no --images-per-request, --image-dir, or dataset
+     * or replay with images): the detail would be sent nowhere, yet the summaries would record it.
+     */
+    void checkImageDetailHasImages(String detail) {
+        if (detail != null && requests.stream().noneMatch(r -> r.inputs().hasImages())) {
+            throw new InvalidRequestException("--image-detail sets the detail of images, and this workload has none: "
+                    + "give --images-per-request or --image-dir too (or a dataset whose lines have \"images\")");
+        }
+    }
+
+    /**
      * Refuses images where they cannot go, before anything is sent: the completions and embeddings APIs carry no
      * images, and load workers are sent text requests only.
      */
