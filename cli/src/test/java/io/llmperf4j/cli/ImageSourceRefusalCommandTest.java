@@ -3,6 +3,10 @@ package io.llmperf4j.cli;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import javax.imageio.ImageIO;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,5 +32,18 @@ class ImageSourceRefusalCommandTest {
                         "--stddev-input-tokens", "0", "--mean-output-tokens", "4", "--stddev-output-tokens", "0",
                         "--image-detail", "low"))
                 .assertOneErrorLine(2, "--image-detail sets the detail of images, and this workload has none");
+    }
+
+    @Test
+    void imageDirWithADatasetOfItsOwnImagesIsAUsageError(@TempDir Path tmp) throws IOException {
+        Path folder = Files.createDirectories(tmp.resolve("imgdir"));
+        ImageIO.write(new BufferedImage(8, 8, BufferedImage.TYPE_INT_RGB), "png", folder.resolve("a.png").toFile());
+        ImageIO.write(new BufferedImage(8, 8, BufferedImage.TYPE_INT_RGB), "png", tmp.resolve("own.png").toFile());
+        Path dataset = Files.writeString(tmp.resolve("p.jsonl"),
+                "{\"prompt\": \"What is this?\", \"max_tokens\": 4, \"images\": [\"own.png\"]}\n"
+                        + "{\"prompt\": \"Text only\", \"max_tokens\": 4}\n");
+        CliRun.of(ENV, args(tmp.resolve("out"), "--dataset", "prompts:" + dataset, "--image-dir", folder.toString()))
+                .assertOneErrorLine(2, "--image-dir adds its files to every request, and the dataset's lines have "
+                        + "their own \"images\": use one of the two");
     }
 }

@@ -38,6 +38,11 @@ public final class ImageAttachment {
     /** {@code workload} with images attached as {@code options} say; unchanged when they add none. */
     public static Workload attach(Workload workload, ImageOptions options, ImageLibrary library) {
         if (options.perRequest() == null) return withSummary(workload, options, library);
+        if (options.folder() != null && workload.requests().stream().anyMatch(r -> r.inputs().hasImages())) {
+            // each line would send its own images and the folder's, and a text-only line a folder image
+            throw new IllegalArgumentException("--image-dir adds its files to every request, and the dataset's lines "
+                    + "have their own \"images\": use one of the two");
+        }
         List<Path> files = options.folder() == null ? List.of() : folderImages(options.folder());
         PythonRandom random = new PythonRandom(workload.seed() ^ STREAM);
         long k = 0;
