@@ -76,7 +76,7 @@ final class TokenRun {
             printMinimumInputTokens(workload);
             request.workload().checkImageDetailFits(common.llmApi());
             workload.checkImageDetailHasImages(request.workload().imageDetail());
-            workload.checkImagesFit(common.llmApi(), request.cluster() != null, err);
+            workload.checkImagesFit(common.llmApi(), request.cluster() != null, plan.maxConnections(), err);
             workload.sayDatasetReuse(err);
             try (ResultsFolder folder = ResultsFolder.lock(common.resultsDir(), common.overwrite(), err)) {
                 stops.beforeMeasurement(folder::close); // the lock released, a folder created empty removed

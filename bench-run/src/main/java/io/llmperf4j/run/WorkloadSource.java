@@ -467,12 +467,23 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
      * images, and load workers are sent text requests only.
      */
     void checkImagesFit(String llmApi, boolean cluster, PrintStream err) {
+        checkImagesFit(llmApi, cluster, 1, err);
+    }
+
+    /** As above, and the bodies of {@code inFlight} requests at once must fit the heap beside the images. */
+    void checkImagesFit(String llmApi, boolean cluster, int inFlight, PrintStream err) {
         if (requests.stream().noneMatch(r -> r.inputs().hasImages())) return;
         if (!llmApi.equals("openai") && !llmApi.equals("anthropic")) {
             throw new InvalidRequestException("--llm-api " + llmApi + " cannot send images: use --llm-api openai "
                     + "(chat completions) or anthropic");
         }
         if (cluster) throw new InvalidRequestException("images are not sent through --cluster workers yet");
+        try {
+            // no more bodies at once than the workload's requests (an uncapped open loop's connection cap is large)
+            ImageAttachment.checkBodies(requests, Math.min(inFlight, requests.size()), err);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidRequestException(e.getMessage());
+        }
         err.println("llmperf4j: " + ImageAttachment.describe(requests));
     }
 

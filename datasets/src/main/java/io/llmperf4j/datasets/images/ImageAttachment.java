@@ -7,6 +7,7 @@ import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.tokenize.prompt.PythonRandom;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,6 +32,8 @@ public final class ImageAttachment {
     static final long STREAM = 0x1A6E_5EEDL;
     /** At most this share of the heap may hold image text. */
     private static final double HEAP_SHARE = 0.5;
+    /** OpenAI's vision guide: at most 50 MB of payload per request. */
+    static final long BODY_WARNING_BYTES = 50_000_000L;
 
     private ImageAttachment() {
     }
@@ -116,11 +119,51 @@ public final class ImageAttachment {
     }
 
     static void checkHeap(ImageLibrary library) {
-        long limit = (long) (Runtime.getRuntime().maxMemory() * HEAP_SHARE);
-        if (library.heldChars() > limit) {
-            throw new IllegalArgumentException(String.format(Locale.ROOT, "the %d distinct images need %.0f MB, "
-                            + "more than half the heap (%.0f MB): use fewer sizes or --image-variants, or a larger -Xmx",
-                    library.size(), library.heldChars() / 1e6, Runtime.getRuntime().maxMemory() / 1e6));
+        checkHeap(library.size(), library.heldChars(), 0, 0);
+    }
+
+    /**
+     * Refuses the requests, before anything is sent, when their distinct images and {@code inFlight} bodies of the
+     * largest request (its images' base64, history images included, encoded into the body while it is sent) would
+     * fill more than half the heap; warns when that largest body passes {@link #BODY_WARNING_BYTES}.
+     */
+    public static void checkBodies(List<RequestSpec> requests, int inFlight, PrintStream err) {
+        Set<ImageInput> distinct = Collections.newSetFromMap(new IdentityHashMap<>());
+        long largest = 0;
+        for (RequestSpec request : requests) {
+            long body = 0;
+            for (ImageInput image : request.inputs().sentImages()) {
+                distinct.add(image);
+                body += base64Length(image);
+            }
+            largest = Math.max(largest, body);
+        }
+        long held = 0;
+        for (ImageInput image : distinct) held += base64Length(image);
+        checkHeap(distinct.size(), held, largest, inFlight);
+        if (largest > BODY_WARNING_BYTES) {
+            err.println(String.format(Locale.ROOT, "llmperf4j: warning: the largest request carries %.0f MB of "
+                    + "images (base64), more than the 50 MB a request OpenAI accepts; servers may refuse it (the "
+                    + "simulator refuses bodies over 16 MiB)", largest / 1e6));
+        }
+    }
+
+    private static long base64Length(ImageInput image) {
+        return image.base64() == null ? 0 : image.base64().length();
+    }
+
+    /** The one heap rule: the distinct images held plus the bodies in flight, at most half the heap. */
+    private static void checkHeap(int distinct, long heldChars, long bodyChars, int inFlight) {
+        long max = Runtime.getRuntime().maxMemory();
+        long limit = (long) (max * HEAP_SHARE);
+        long bodies = Math.multiplyHigh(bodyChars, inFlight) != 0 ? Long.MAX_VALUE : bodyChars * inFlight;
+        if (heldChars + bodies > limit || heldChars + bodies < 0) {
+            String flight = inFlight == 0 ? "" : String.format(Locale.ROOT, " and %d requests in flight carry up to "
+                    + "%.0f MB each", inFlight, bodyChars / 1e6);
+            throw new IllegalArgumentException(String.format(Locale.ROOT, "the %d distinct images need %.0f MB%s, "
+                            + "more than half the heap (%.0f MB): use fewer or smaller images per request, fewer "
+                            + "sizes or --image-variants, a lower concurrency, or a larger -Xmx",
+                    distinct, heldChars / 1e6, flight, max / 1e6));
         }
     }
 
