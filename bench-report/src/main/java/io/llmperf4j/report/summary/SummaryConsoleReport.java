@@ -91,11 +91,15 @@ public final class SummaryConsoleReport {
                 metrics.goodput().map(Goodput::fromIntendedSend).orElse(false)))));
         ImageUsage images = ImageUsage.of(run);
         if (images.any()) {
-            out.append(String.format(Locale.ROOT, "Images: %d sent in %d requests (%.1f Mpixel, %.1f MB%s); input "
+            // a failed or cancelled request may have been cut before its body went out whole: say how many
+            long unfinished = run.records().stream().filter(r -> r.tags().imageCount() > 0 && !r.succeeded()).count();
+            out.append(String.format(Locale.ROOT, "Images: %d sent in %d requests (%.1f Mpixel, %.1f MB%s%s); input "
                             + "tokens per request: server usage %s (text + images + template) vs client tokenizer %s "
                             + "(text only), %s%n", images.images(), images.requestsWithImages(),
                     images.pixels() / 1e6, images.bytes() / 1e6,
                     images.detail() == null ? "" : ", detail " + images.detail(),
+                    unfinished == 0 ? "" : "; " + unfinished + " of the requests failed or were cancelled, their "
+                            + "images perhaps not sent whole",
                     fixed(images.serverPromptTokensPerRequest(), 1), fixed(images.clientTextTokensPerRequest(), 1),
                     ImageTokensWords.perImage(SummaryDocument.ImagesJson.of(images))));
         }

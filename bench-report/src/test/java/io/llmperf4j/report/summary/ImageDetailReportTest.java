@@ -49,7 +49,8 @@ class ImageDetailReportTest {
         assertEquals("low", json.path("images").path("detail").asText());
 
         String console = SummaryConsoleReport.render(run, metrics);
-        assertTrue(console.contains("Images: 6 sent in 3 requests (1.6 Mpixel, 4.7 MB, detail low); input tokens"),
+        assertTrue(console.contains("Images: 6 sent in 3 requests (1.6 Mpixel, 4.7 MB, detail low; 1 of the "
+                + "requests failed or were cancelled, their images perhaps not sent whole); input tokens"),
                 console);
 
         String row = "<tr><th scope=\"row\">Images</th><td>6 sent in 3 requests (1.6 Mpixel, 4.7 MB), detail low"
@@ -76,7 +77,8 @@ class ImageDetailReportTest {
         assertTrue(json.path("images").has("detail"), json.path("images").toString());
         assertTrue(json.path("images").path("detail").isNull());
         assertTrue(SummaryConsoleReport.render(run, metrics).contains("Images: 6 sent in 3 requests (1.6 Mpixel, "
-                + "4.7 MB); input tokens"));
+                + "4.7 MB; 1 of the requests failed or were cancelled, their images perhaps not sent whole); "
+                + "input tokens"));
         assertTrue(HtmlReport.render(run, metrics, "0.1.0-test", RunEnvironment.current()).contains(
                 "4.7 MB), detail not sent (the server&#39;s default); input tokens: 326.0 image tokens per image"));
     }

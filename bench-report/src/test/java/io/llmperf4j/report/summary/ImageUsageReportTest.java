@@ -90,7 +90,8 @@ class ImageUsageReportTest {
         assertEquals(1.0, images.get("text_server_tokens_per_client_token").asDouble());
         assertEquals(326.0, images.get("image_tokens_per_image").asDouble(), 1e-9);
         String console = SummaryConsoleReport.render(run, metrics);
-        assertTrue(console.contains("Images: 6 sent in 3 requests (1.6 Mpixel, 4.7 MB); input tokens per request: "
+        assertTrue(console.contains("Images: 6 sent in 3 requests (1.6 Mpixel, 4.7 MB; 1 of the requests failed or were cancelled, "
+                + "their images perhaps not sent whole); input tokens per request: "
                 + "server usage 705.0 (text + images + template) vs client tokenizer 45.0 (text only), 326.0 image "
                 + "tokens per image (the text's server count from the request without images)\n"), console);
 
