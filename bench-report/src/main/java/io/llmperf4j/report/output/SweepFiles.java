@@ -92,8 +92,9 @@ public final class SweepFiles {
      *                 the threshold, or too few successes to fit: too short to tell); absent for a closed loop and a
      *                 level not judged
      * @param heldOutputTokS a closed loop's output tok/s while it held its concurrency, before its drain (tokens
-     *                 delivered from its first send until the first end no send replaced, over that window): what the
-     *                 saturation rule compares; absent for an open loop, sessions and answers not streamed
+     *                 delivered from its c-th send, when c requests were first in flight, until the first end no
+     *                 send replaced, over that window): what the saturation rule compares; absent for an open
+     *                 loop, sessions and answers not streamed
      * @param server   its summary's {@code server} block, the same object (the server's own figures from its
      *                 {@code /metrics} over the level's window); null when the server's metrics were not scraped
      */
