@@ -118,10 +118,9 @@ public record HarnessResult(String benchmark, Map<String, String> params, Harnes
                                  Function<IterationResult, double[]> samples) {
         List<List<Double>> raw = raw(score);
         ScoreStatistics stats = ScoreStatistics.of(flatten(raw));
-        ScoreStatistics all = ScoreStatistics.of(measurementIterations().stream().map(samples)
-                .flatMapToDouble(Arrays::stream).toArray());
+        double[] all = measurementIterations().stream().map(samples).flatMapToDouble(Arrays::stream).toArray();
         return new MetricResult(label, "ms", MetricResult.AVERAGE_TIME, stats, raw, MetricResult.percentilesOf(stats),
-                MetricResult.percentilesOf(all));
+                MetricResult.requestPercentilesOf(all));
     }
 
     private List<List<Double>> raw(ToDoubleFunction<IterationResult> score) {

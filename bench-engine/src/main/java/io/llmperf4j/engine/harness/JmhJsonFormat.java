@@ -20,7 +20,8 @@ import java.util.Map;
  * metric's {@code scorePercentiles} are percentiles of its per-iteration scores, the values of its {@code rawData}.
  * Keys JMH does not write, for readers that know them: each metric's own {@code mode} (JMH has one per element:
  * "avgt" for ttft_ms and tpot_ms, which are mean times, "thrpt" for the rates) and, for ttft_ms and tpot_ms,
- * {@code perRequestPercentiles} (the same ranks over every measured request); per element, {@code measuredRequests}:
+ * {@code perRequestPercentiles} (the same ranks over every measured request, numpy linear as llmperf4j's other
+ * percentiles); per element, {@code measuredRequests}:
  * how many requests ended in the measured iterations, {@code succeeded} and {@code failed}. NaN is written as the
  * string "NaN", as JMH does. A result whose every measured request failed has no score: the rates' {@code score},
  * {@code scoreError}, {@code scoreConfidence} and {@code scorePercentiles} are "NaN", as TTFT's and TPOT's are then

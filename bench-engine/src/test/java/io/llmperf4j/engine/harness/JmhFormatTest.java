@@ -92,6 +92,10 @@ class JmhFormatTest {
         assertEquals(names(scores), names(requests));
         assertEquals(101.0, requests.get("0.0").asDouble());
         assertEquals(203.0, requests.get("100.0").asDouble());
+        // numpy linear, as the sweep row and the summary read the same requests: position 0.9 · 11 = 9.9 between
+        // the sorted 202 and 203 (commons-math's default estimator, position 0.9 · 13 = 11.7, read 203)
+        assertEquals(202.9, requests.get("90.0").asDouble(), 1e-9);
+        assertEquals(152.0, requests.get("50.0").asDouble(), 1e-9);
         assertEquals(4.0, s.get("requests_per_s").get("score").asDouble(), 1e-12);
         assertEquals(21.5, s.get("tpot_ms").get("score").asDouble(), 1e-12);
     }
