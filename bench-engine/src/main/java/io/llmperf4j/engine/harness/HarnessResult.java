@@ -126,7 +126,9 @@ public record HarnessResult(String benchmark, Map<String, String> params, Harnes
     private List<List<Double>> raw(ToDoubleFunction<IterationResult> score) {
         List<List<Double>> raw = new ArrayList<>();
         for (ForkResult f : forks) {
-            raw.add(f.measurement().stream().map(i -> score.applyAsDouble(i)).toList());
+            // a window without a success has no TTFT or TPOT score: left out, as the statistics leave it out (a
+            // "NaN" string in rawData is no number to the JMH tools that read it)
+            raw.add(f.measurement().stream().map(i -> score.applyAsDouble(i)).filter(v -> !Double.isNaN(v)).toList());
         }
         return raw;
     }

@@ -23,7 +23,8 @@ import java.util.Map;
  * {@code perRequestPercentiles} (the same ranks over every measured request, numpy linear as llmperf4j's other
  * percentiles); per element, {@code measuredRequests}:
  * how many requests ended in the measured iterations, {@code succeeded} and {@code failed}. NaN is written as the
- * string "NaN", as JMH does. A result whose every measured request failed has no score: the rates' {@code score},
+ * string "NaN", as JMH does; a window without a success has no TTFT or TPOT score and is left out of
+ * {@code rawData}. A result whose every measured request failed has no score: the rates' {@code score},
  * {@code scoreError}, {@code scoreConfidence} and {@code scorePercentiles} are "NaN", as TTFT's and TPOT's are then
  * (JMH drops a failed benchmark from its JSON altogether; the element is kept so the file says what happened).
  * Written with Jackson from records; no hand-made JSON.
