@@ -1,6 +1,7 @@
 package io.llmperf4j.run;
 
 import io.llmperf4j.engine.client.ClientConfig;
+import io.llmperf4j.engine.harness.HarnessRunner;
 import io.llmperf4j.engine.harness.HarnessSettings;
 import io.llmperf4j.engine.load.Arrival;
 import io.llmperf4j.engine.load.ClosedLoopSettings;
@@ -192,10 +193,14 @@ public record LoadPlan(boolean active, List<String> models, Kind kind, LoadProfi
                     .append(arrivalSeed).append(')');
             o.maxConcurrency().ifPresent(c -> b.append(", at most ")
                     .append(sessions ? Plural.of(c, "request") : Integer.toString(c)).append(" in flight"));
-            o.duration().ifPresent(d -> b.append(", ").append(secondsText(d)).append(" of arrivals"));
-            // with sessions the budget counts requests (turns), one arrival per session
-            o.maxRequests().ifPresent(n -> b.append(", ").append(n).append(sessions ? " requests" : " arrivals"));
-            if (multiLevel()) b.append(" per level");
+            if (harness != null) {
+                b.append(", ").append(forkArrivals());
+            } else {
+                o.duration().ifPresent(d -> b.append(", ").append(secondsText(d)).append(" of arrivals"));
+                // with sessions the budget counts requests (turns), one arrival per session
+                o.maxRequests().ifPresent(n -> b.append(", ").append(n).append(sessions ? " requests" : " arrivals"));
+                if (multiLevel()) b.append(" per level");
+            }
         } else if (harness == null) {
             b.append(", ").append(((ClosedLoopSettings) profile.levels(Warmup.NONE).get(0))
                     .maxCompleted().orElse(0)).append(" requests").append(multiLevel() ? " per level" : "");
@@ -209,6 +214,24 @@ public record LoadPlan(boolean active, List<String> models, Kind kind, LoadProfi
             b.append("; warmup ").append(warmupText()).append(multiLevel() ? " per level" : "");
         }
         return b.toString();
+    }
+
+    /**
+     * With iterations, an open loop's arrivals: each fork sends its level's schedule over all its windows (warmup
+     * iterations included), not the level's request budget, which the iterations replace: "53 arrivals in 9 s per
+     * fork"; a sweep, each level's: "9 s of arrivals per fork and level (N at 3 req/s, M at 6 req/s)".
+     */
+    private String forkArrivals() {
+        Duration forkTime = harness.forkTime();
+        List<String> counts = new ArrayList<>();
+        for (LoadSettings level : profile.levels(Warmup.NONE)) {
+            int n = ((OpenLoopSettings) HarnessRunner.forkLoad(level, forkTime)).schedule().size();
+            counts.add(multiLevel() ? n + " at " + LoadSettings.formatLevel(level.level()) + (sessions ? " sessions/s"
+                    : " req/s") : Integer.toString(n));
+        }
+        String unit = sessions ? " session arrivals" : " arrivals";
+        return multiLevel() ? secondsText(forkTime) + " of" + unit + " per fork and level (" + String.join(", ", counts)
+                + ")" : counts.get(0) + unit + " in " + secondsText(forkTime) + " per fork";
     }
 
     /** "5 requests", "10 s"; with iterations, their warmup iterations: "2 iterations of 10 s per fork". */

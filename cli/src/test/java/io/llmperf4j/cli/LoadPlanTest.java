@@ -129,4 +129,24 @@ class LoadPlanTest {
                 custom.harness());
         assertNull(plan("--warmup-requests", "1").harness());
     }
+
+    /**
+     * The iterations replace an open loop's request budget (10 by default) with each fork's schedule over its
+     * windows: the load line said "10 arrivals" where each fork sent the 53 its 9 s of poisson arrivals at 6 req/s
+     * hold (the QA's server saw 106 over 2 forks).
+     */
+    @Test
+    void iterationsOfAnOpenLoopSayTheArrivalsEachForkSends() {
+        LoadPlan p = plan("--request-rate", "6", "--arrival-seed", "11111", "--iterations", "2",
+                "--warmup-iterations", "1", "--iteration-time", "3", "--forks", "2");
+        int perFork = OpenLoopSettings.builder(6).seed(11111).duration(Duration.ofSeconds(9)).build().schedule().size();
+        assertEquals("open loop, 6 req/s, poisson arrivals (seed 11111), " + perFork + " arrivals in 9 s per fork; "
+                + "1 warmup + 2 measurement iterations of 3 s, 2 forks", p.describe());
+        assertEquals("rate sweep 2,6 req/s, poisson arrivals (seed 11111), 6 s of arrivals per fork and level ("
+                + OpenLoopSettings.builder(2).seed(11111).duration(Duration.ofSeconds(6)).build().schedule().size()
+                + " at 2 req/s, " + OpenLoopSettings.builder(6).seed(11111).duration(Duration.ofSeconds(6)).build()
+                .schedule().size() + " at 6 req/s); 0 warmup + 2 measurement iterations of 3 s, 1 fork",
+                plan("--rate-sweep", "2,6", "--arrival-seed", "11111", "--iterations", "2", "--warmup-iterations", "0",
+                        "--iteration-time", "3").describe());
+    }
 }

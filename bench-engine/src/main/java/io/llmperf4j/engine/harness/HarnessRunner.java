@@ -153,7 +153,7 @@ public final class HarnessRunner {
     }
 
     /** The load point with the harness's stop conditions: continuous load for {@code forkTime}, no warmup. */
-    static LoadSettings forkLoad(LoadSettings point, Duration forkTime) {
+    public static LoadSettings forkLoad(LoadSettings point, Duration forkTime) {
         if (point instanceof ClosedLoopSettings c) {
             return new ClosedLoopSettings(c.concurrency(), OptionalInt.of(Integer.MAX_VALUE), forkTime, Warmup.NONE,
                     c.promptOrder());
