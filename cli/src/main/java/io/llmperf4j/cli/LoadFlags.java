@@ -58,7 +58,8 @@ final class LoadFlags {
 
     @Option(names = "--ttft-jump", paramLabel = "FACTOR",
             description = "A sweep level whose TTFT p90 is at least FACTOR times the previous level's "
-                    + "is the TTFT red line (queueing). Default: 3.")
+                    + "is the TTFT red line (queueing; a rate sweep without --max-concurrency compares TTFT p90 from "
+                    + "the actual send, which the client's own send lag does not move). Default: 3.")
     Double ttftJump;
 
     @Option(names = "--duration", paramLabel = "SECONDS",

@@ -64,12 +64,19 @@ import java.util.function.ToLongFunction;
  *                              ({@link FailedAs}: "18x 429 [Retry-After: 3-7 s; not retried], 2x 503"): the client
  *                              never retries, and a line counting those failures says so as the console's does; the
  *                              other causes are absent (their words stay the causes' alone)
+ * @param ttftP90FromSendMillis an uncapped open loop's TTFT p90 from each request's actual send (its start stamp), the
+ *                              figure the TTFT red line compares ({@link #redLineTtftP90Millis}): {@code ttftP90Millis}
+ *                              counts from the intended send, so it carries the client's own send lag (a pacer kept
+ *                              from the CPU), which is no latency of the service's; NaN for a closed loop (the two
+ *                              are the same), a capped open loop (an arrival's wait for a slot is latency a user
+ *                              waits), sessions, and figures given as such
  */
 public record LevelSummary(double level, int successes, int total, double outputTokensPerSecond,
                            double requestsPerSecond, double ttftP50Millis, double ttftP90Millis, double e2eP50Millis,
                            double e2eP90Millis, Map<FailureCause, Integer> failuresByCause,
                            double scheduledRequestsPerSecond, ServerGone serverGone, boolean answered, int refusedUnanswered, int arrivalsNotSent,
-                           KeepUp keepUp, HeldConcurrency held, Map<FailureCause, String> failedAsByCause) {
+                           KeepUp keepUp, HeldConcurrency held, Map<FailureCause, String> failedAsByCause,
+                           double ttftP90FromSendMillis) {
 
     /**
      * The failures that may be the service's: capacity signs, the server gone away, failures of no known cause. The
@@ -103,6 +110,18 @@ public record LevelSummary(double level, int successes, int total, double output
             });
         }
         failedAsByCause = Collections.unmodifiableMap(words);
+    }
+
+    /** A level without a TTFT from the actual send apart from its row's ({@link #ttftP90FromSendMillis}: NaN). */
+    public LevelSummary(double level, int successes, int total, double outputTokensPerSecond,
+                        double requestsPerSecond, double ttftP50Millis, double ttftP90Millis, double e2eP50Millis,
+                        double e2eP90Millis, Map<FailureCause, Integer> failuresByCause,
+                        double scheduledRequestsPerSecond, ServerGone serverGone, boolean answered,
+                        int refusedUnanswered, int arrivalsNotSent, KeepUp keepUp, HeldConcurrency held,
+                        Map<FailureCause, String> failedAsByCause) {
+        this(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis, ttftP90Millis,
+                e2eP50Millis, e2eP90Millis, failuresByCause, scheduledRequestsPerSecond, serverGone, answered,
+                refusedUnanswered, arrivalsNotSent, keepUp, held, failedAsByCause, Double.NaN);
     }
 
     /** A level whose failures' words are the causes' alone (figures given as such, or no 429 nor Retry-After). */
@@ -186,7 +205,7 @@ public record LevelSummary(double level, int successes, int total, double output
                 ttftP90Millis, e2eP50Millis, e2eP90Millis, causes, scheduledRequestsPerSecond,
                 serverGone, answered,
                 causes == null ? 0 : Math.min(refusedUnanswered, causes.getOrDefault(FailureCause.CONFIGURATION, 0)),
-                arrivalsNotSent, keepUp, held, failedAsByCause);
+                arrivalsNotSent, keepUp, held, failedAsByCause, ttftP90FromSendMillis);
     }
 
     /**
@@ -200,28 +219,30 @@ public record LevelSummary(double level, int successes, int total, double output
         causes.merge(FailureCause.SERVER_UNAVAILABLE, refusedUnanswered, Integer::sum);
         return new LevelSummary(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis,
                 ttftP90Millis, e2eP50Millis, e2eP90Millis, causes, scheduledRequestsPerSecond,
-                serverGone, answered, 0, arrivalsNotSent, keepUp, held, failedAsByCause);
+                serverGone, answered, 0, arrivalsNotSent, keepUp, held, failedAsByCause, ttftP90FromSendMillis);
     }
 
     /** This level with an open loop's scheduled rate. */
     public LevelSummary withScheduledRate(double scheduled) {
         return new LevelSummary(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis,
                 ttftP90Millis, e2eP50Millis, e2eP90Millis, failuresByCause, scheduled, serverGone,
-                answered, refusedUnanswered, arrivalsNotSent, keepUp, held, failedAsByCause);
+                answered, refusedUnanswered, arrivalsNotSent, keepUp, held, failedAsByCause, ttftP90FromSendMillis);
     }
 
     /** This level with its keep-up fit ({@link KeepUp}; null: none). */
     public LevelSummary withKeepUp(KeepUp fit) {
         return new LevelSummary(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis,
                 ttftP90Millis, e2eP50Millis, e2eP90Millis, failuresByCause, scheduledRequestsPerSecond,
-                serverGone, answered, refusedUnanswered, arrivalsNotSent, fit, held, failedAsByCause);
+                serverGone, answered, refusedUnanswered, arrivalsNotSent, fit, held, failedAsByCause,
+                ttftP90FromSendMillis);
     }
 
     /** This level with its held-concurrency window ({@link HeldConcurrency}; null: none). */
     public LevelSummary withHeld(HeldConcurrency window) {
         return new LevelSummary(level, successes, total, outputTokensPerSecond, requestsPerSecond, ttftP50Millis,
                 ttftP90Millis, e2eP50Millis, e2eP90Millis, failuresByCause, scheduledRequestsPerSecond,
-                serverGone, answered, refusedUnanswered, arrivalsNotSent, keepUp, window, failedAsByCause);
+                serverGone, answered, refusedUnanswered, arrivalsNotSent, keepUp, window, failedAsByCause,
+                ttftP90FromSendMillis);
     }
 
     /**
@@ -275,6 +296,7 @@ public record LevelSummary(double level, int successes, int total, double output
             }
         }
         double scheduled = Double.NaN;
+        double ttftFromSend = Double.NaN;
         int notSent = 0;
         KeepUp keepUp = null;
         // a session schedule's arrivals are sessions, its records turns: no like-for-like rate
@@ -304,13 +326,40 @@ public record LevelSummary(double level, int successes, int total, double output
                     : CapWaits.of(open.settings().maxConcurrency().getAsInt(), open.timeline());
             keepUp = Double.isNaN(scheduled) ? null
                     : KeepUp.withActualSends(ok, failed, outputTokens, cutFit, capWaits);
+            // uncapped, nothing makes an arrival wait for the service before it goes out: its send lag is the
+            // client's own, so the red line reads TTFT from the actual send (a cap's wait is a user's wait)
+            if (open.settings().maxConcurrency().isEmpty()) {
+                ttftFromSend = millis(nanos(ok, r -> r.record().ttftNanos()), 90);
+            }
         }
         return new LevelSummary(result.settings().level(), ok.size(), measured.size(),
                 seconds > 0 ? tokens / seconds : Double.NaN, seconds > 0 ? ok.size() / seconds : Double.NaN,
                 millis(ttft, 50), millis(ttft, 90), millis(e2e, 50), millis(e2e, 90), causes, scheduled,
                 ServerGone.of(records).orElse(null), FailureCause.servedSince(records) != FailureCause.NEVER_SERVED,
-                refusedUnanswered, notSent, keepUp, held, askedToComeBack(failedAs));
+                refusedUnanswered, notSent, keepUp, held, askedToComeBack(failedAs), ttftFromSend);
     }
+
+    /**
+     * The TTFT p90 the red line compares: from the actual send where the row's, from the intended send, carries the
+     * client's own send lag (an uncapped open loop: {@link #ttftP90FromSendMillis}), else the row's.
+     */
+    public double redLineTtftP90Millis() {
+        return Double.isNaN(ttftP90FromSendMillis) ? ttftP90Millis : ttftP90FromSendMillis;
+    }
+
+    /**
+     * The row's TTFT p90 (from the intended send) over the one from the actual send, when the client's own send lag
+     * moved it by more than {@value #CLIENT_LAG_SHARE_PERCENT} %: the level's figures carry the client's lag; NaN
+     * otherwise (or without the figure from the actual send).
+     */
+    public double ttftP90ClientLagFactor() {
+        if (!(ttftP90FromSendMillis > 0) || !Double.isFinite(ttftP90Millis)) return Double.NaN;
+        double factor = ttftP90Millis / ttftP90FromSendMillis;
+        return factor > 1 + CLIENT_LAG_SHARE_PERCENT / 100.0 ? factor : Double.NaN;
+    }
+
+    /** A row's TTFT p90 this much (percent) above the one from the actual send carries the client's lag. */
+    public static final int CLIENT_LAG_SHARE_PERCENT = 10;
 
     /** The words of the causes whose failures asked the client to come back ({@link #failedAsByCause}). */
     private static Map<FailureCause, String> askedToComeBack(Map<FailureCause, FailedAs> failedAs) {

@@ -43,7 +43,8 @@ import java.util.stream.IntStream;
  *       verdict. Output tok/s growth is no test there: an open loop's offer, not the service, sets it while the
  *       service keeps up;</li>
  *   <li>TTFT red line: the first level whose TTFT p90 is at least {@code ttftJumpFactor} times the previous judged
- *       level's;</li>
+ *       level's ({@link LevelSummary#redLineTtftP90Millis}: an uncapped open loop's from the actual send, which the
+ *       client's own send lag does not move);</li>
  *   <li>first level with failures: the first level (judged or not, not interrupted) with a failure that may be the
  *       service's: a capacity sign ({@link FailureCause#CAPACITY_SIGNS}), the server going away
  *       ({@link FailureCause#SERVER_UNAVAILABLE}) or a failure of no known cause. When the server went away there
@@ -76,7 +77,8 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
      *
      * @param throughputGain output tok/s change over the previous judged level as a fraction (0.05 = +5 %); NaN for
      *                       the first judged level and levels not judged
-     * @param ttftP90Ratio   TTFT p90 over the previous judged level's; NaN when not comparable
+     * @param ttftP90Ratio   TTFT p90 over the previous judged level's ({@link LevelSummary#redLineTtftP90Millis});
+     *                       NaN when not comparable
      * @param saturated      the saturation rule holds (closed loop: {@code throughputGain < minThroughputGain}; open
      *                       loop: {@code achievedShare < 1 − minThroughputGain})
      * @param ttftJump       {@code ttftP90Ratio >= ttftJumpFactor}
@@ -236,8 +238,10 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
                 double p = prev.judgedOutputTokensPerSecond();
                 double c = cur.judgedOutputTokensPerSecond();
                 if (p > 0 && Double.isFinite(p)) gain = Double.isNaN(c) ? -1.0 : (c - p) / p;
-                double pt = prev.ttftP90Millis();
-                double ct = cur.ttftP90Millis();
+                // an uncapped open loop's from the actual send: the client's own send lag is no latency of the
+                // service's, and a lagging client at the baseline moved the red line a level up
+                double pt = prev.redLineTtftP90Millis();
+                double ct = cur.redLineTtftP90Millis();
                 if (pt > 0 && Double.isFinite(pt) && Double.isFinite(ct)) ratio = ct / pt;
             }
             boolean open = Double.isFinite(cur.scheduledRequestsPerSecond());
@@ -518,8 +522,9 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
         }
         if (ttftRedLineIndex.isPresent()) {
             int i = ttftRedLineIndex.getAsInt();
-            lines.add(String.format(Locale.ROOT, "TTFT red line: %s (TTFT p90 %.1fx %s; threshold %.1fx)",
-                    named.apply(i), levels.get(i).ttftP90Ratio(), named.apply(baseline(i)),
+            lines.add(String.format(Locale.ROOT, "TTFT red line: %s (TTFT p90 %s%.1fx %s; threshold %.1fx)",
+                    named.apply(i), Double.isNaN(summaries.get(i).ttftP90FromSendMillis()) ? ""
+                            : "from the actual send ", levels.get(i).ttftP90Ratio(), named.apply(baseline(i)),
                     rules.ttftJumpFactor()));
         } else if (judged < 2) {
             lines.add("TTFT red line: " + nothingCompared);
@@ -559,6 +564,9 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
             }
             if (l.keptUp() == KeepUp.Reading.CLIENT_BEHIND) lines.add(clientBehindLine(named.apply(i), s.keepUp()));
             if (l.keptUp() == KeepUp.Reading.AT_CAP) lines.add(atCapLine(named.apply(i), s.keepUp()));
+            if (l.judged() && Double.isFinite(s.ttftP90ClientLagFactor())) {
+                lines.add(clientLagLine(named.apply(i), s));
+            }
             if (l.judged() && l.keptUp() == null && s.held() != null && s.held().shortLevel()) {
                 lines.add("short level: " + shortLevel(named.apply(i), s));
             }
@@ -656,6 +664,21 @@ public record SaturationVerdict(List<LevelVerdict> levels, OptionalInt saturatio
      * behind its schedule, not the service: it sent late (...): ...; not a saturation point nor a knee: run the
      * client on a quieter machine or lower the rate".
      */
+    /**
+     * A level whose row's TTFT p90, from the intended send, carries the client's own send lag
+     * ({@link LevelSummary#ttftP90ClientLagFactor}): "client lag: rate 4 req/s: its TTFT p90 from the intended send,
+     * 119.7 ms, carries the client's own send lag (p90 ..., p99 90.6 ms): 82.3 ms from the actual send; the red
+     * line compares TTFT from the actual send".
+     */
+    private static String clientLagLine(String subject, LevelSummary s) {
+        KeepUp.ActualSend actual = s.keepUp() == null ? null : s.keepUp().actualSend();
+        String lag = actual == null ? "" : String.format(Locale.ROOT, " (p90 %.1f ms, p99 %.1f ms)",
+                actual.sendLagP90Millis(), actual.sendLagP99Millis());
+        return String.format(Locale.ROOT, "client lag: %s: its TTFT p90 from the intended send, %.1f ms, carries the "
+                        + "client's own send lag%s: %.1f ms from the actual send; the red line compares TTFT from the "
+                        + "actual send", subject, s.ttftP90Millis(), lag, s.ttftP90FromSendMillis());
+    }
+
     private static String clientBehindLine(String subject, KeepUp fit) {
         return "client behind: " + subject + ": the client fell behind its schedule, not the service: "
                 + clientBehind(fit) + "; not a saturation point nor a knee: run the client on a quieter machine or "

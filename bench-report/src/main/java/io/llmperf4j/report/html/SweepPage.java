@@ -116,10 +116,13 @@ final class SweepPage {
                     + "previous judged level)", 100 - r.saturationGainPercent(), r.saturationGainPercent())
                     : String.format(Locale.ROOT, "saturation when output tok/s grows by less than %.1f %% over the "
                     + "previous judged level", r.saturationGainPercent());
+            // an uncapped rate sweep judges TTFT from the actual send: the rows' carries the client's own send lag
             out.append("<li>").append(Html.esc(String.format(Locale.ROOT, "Rules: %s; TTFT red line when TTFT p90 is "
-                            + "%.1fx the previous judged level's or more; a level needs %d successful requests to be "
+                            + "%.1fx the previous judged level's or more%s; a level needs %d successful requests to be "
                             + "judged (and a closed loop's as many requests as its concurrency); a level whose every "
-                            + "request failed is not judged.", saturation, r.ttftJumpFactor(),
+                            + "request failed is not judged.", saturation, r.ttftJumpFactor(), openLoop
+                            ? " (without --max-concurrency, TTFT p90 from the actual send, not the table's from the "
+                            + "intended send, which carries the client's own send lag)" : "",
                     r.minSuccessfulSamples()))).append("</li>\n");
         }
         SweepSloVerdict slo = sweep.slo();
