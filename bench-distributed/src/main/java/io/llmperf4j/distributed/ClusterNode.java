@@ -33,6 +33,24 @@ public final class ClusterNode {
     static final int MAX_NO_HEARTBEAT_SECONDS = 10;
     /** How often a member alone (or in a smaller cluster) looks for the others at its addresses again. */
     static final int MERGE_DELAY_SECONDS = 3;
+    /**
+     * How long a worker keeps an address it was not given: an address a member of another cluster answered with, and
+     * a member that left. Hazelcast looks for another cluster from master to master: a member that is not its
+     * cluster's master answers with the master's address, which the looking side tries at its next look, 3 s later,
+     * if it still holds it. Workers need that: two workers up before a coordinator that names them both each formed a
+     * cluster of their own, the coordinator joined the first one's (not as its master), and the other, naming only
+     * the coordinator, found the first worker through that answer; with 0 s the answer was dropped before the next
+     * look and the coordinator waited for "1 joined". 30 s outlasts a look slowed by dead addresses (5 s each) on a
+     * busy machine. The cost: for as long, a worker that is its cluster's master also looks at a member that left,
+     * which can hold that worker's own shutdown 3 s.
+     *
+     * <p>The coordinator keeps none (Hazelcast's default is 4 h): it never merges into a cluster of workers (they hold
+     * no data), so it needs no such answer, and a lost worker is out of its run for good (one that comes back finds
+     * the cluster through its own --member). The master's look at a dead address blocks its shutdown for 3 s
+     * (Hazelcast waits 5 s for a connection that cannot come, and its shutdown 3 s for that wait), which the
+     * coordinator's user sat through at the end of a run that lost a worker.
+     */
+    static final int WORKER_ADDRESS_RETENTION_SECONDS = 30;
 
     private ClusterNode() {
     }
@@ -93,12 +111,8 @@ public final class ClusterNode {
         // started before their coordinator, or a coordinator naming several lone workers, end in one cluster
         config.setProperty("hazelcast.merge.first.run.delay.seconds", Integer.toString(MERGE_DELAY_SECONDS));
         config.setProperty("hazelcast.merge.next.run.delay.seconds", Integer.toString(MERGE_DELAY_SECONDS));
-        // a member that left is not looked for again (Hazelcast keeps its address 4 h by default): a lost worker is
-        // out of its run for good, and one that comes back finds its cluster through its own --member. The master's
-        // look at a dead address blocks its shutdown for 3 s (Hazelcast waits 5 s for a connection that cannot come,
-        // and its shutdown 3 s for that wait), which the coordinator's user sat through at the end of a run that lost
-        // a worker
-        config.setProperty("hazelcast.tcp.join.previously.joined.member.address.retention.seconds", "0");
+        config.setProperty("hazelcast.tcp.join.previously.joined.member.address.retention.seconds",
+                Integer.toString(WORKER.equals(role) ? WORKER_ADDRESS_RETENTION_SECONDS : 0));
         config.setProperty("hazelcast.partition.count", "71"); // no data lives in the cluster: few partitions
         // nothing to migrate on the way out: a graceful shutdown must not wait for members that leave too
         config.setProperty("hazelcast.graceful.shutdown.max.wait", "5");
