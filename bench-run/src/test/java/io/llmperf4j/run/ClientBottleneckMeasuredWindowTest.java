@@ -12,7 +12,6 @@ import io.llmperf4j.engine.load.ClosedLoopSettings;
 import io.llmperf4j.engine.load.Warmup;
 import io.llmperf4j.engine.overhead.ClientOverheadMonitor;
 import io.llmperf4j.model.BenchmarkRun;
-import io.llmperf4j.model.BenchmarkSettings;
 import io.llmperf4j.model.ClientOverhead;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.report.metrics.MetricsConfig;
@@ -30,7 +29,6 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -129,22 +127,12 @@ class ClientBottleneckMeasuredWindowTest {
     }
 
     private static RunMetrics metrics(ClosedLoopResult result) {
-        BenchmarkRun run = result.toBenchmarkRun(BenchmarkSettings.builder()
-                .model("m")
+        BenchmarkRun run = result.toBenchmarkRun(TestRunSettings.llmperfRun(server.baseUrl())
                 .meanInputTokens(5)
-                .stddevInputTokens(0)
                 .meanOutputTokens(4)
-                .stddevOutputTokens(0)
                 .numConcurrentRequests(1)
                 .timeoutSeconds(120)
                 .maxNumCompletedRequests(MEASURED)
-                .additionalSamplingParams(Map.of())
-                .llmApi("openai")
-                .metadata(Map.of())
-                .endpoint(server.baseUrl())
-                .tokenizer("llama-2 (built in)")
-                .promptMode("llmperf")
-                .seed(1L)
                 .build());
         return RunMetrics.of(run, MetricsConfig.DEFAULT.withServerInProcess(true));
     }

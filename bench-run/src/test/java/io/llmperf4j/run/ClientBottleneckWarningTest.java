@@ -10,7 +10,6 @@ import io.llmperf4j.engine.load.ClosedLoopSettings;
 import io.llmperf4j.engine.overhead.ClientOverheadMonitor;
 import io.llmperf4j.engine.load.Warmup;
 import io.llmperf4j.model.BenchmarkRun;
-import io.llmperf4j.model.BenchmarkSettings;
 import io.llmperf4j.model.ClientOverhead;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.report.metrics.Metric;
@@ -29,7 +28,6 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
@@ -76,22 +74,12 @@ class ClientBottleneckWarningTest {
 
     /** The run's metrics, as a run in this process (the simulator's) is judged. */
     private static RunMetrics metrics(ClosedLoopResult result, int requests) {
-        BenchmarkRun run = result.toBenchmarkRun(BenchmarkSettings.builder()
-                .model("m")
+        BenchmarkRun run = result.toBenchmarkRun(TestRunSettings.llmperfRun(server.baseUrl())
                 .meanInputTokens(5)
-                .stddevInputTokens(0)
                 .meanOutputTokens(4)
-                .stddevOutputTokens(0)
                 .numConcurrentRequests(2)
                 .timeoutSeconds(120)
                 .maxNumCompletedRequests(requests)
-                .additionalSamplingParams(Map.of())
-                .llmApi("openai")
-                .metadata(Map.of())
-                .endpoint(server.baseUrl())
-                .tokenizer("llama-2 (built in)")
-                .promptMode("llmperf")
-                .seed(1L)
                 .build());
         return RunMetrics.of(run, MetricsConfig.DEFAULT.withServerInProcess(true));
     }

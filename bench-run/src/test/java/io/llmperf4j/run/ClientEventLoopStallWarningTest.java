@@ -10,7 +10,6 @@ import io.llmperf4j.engine.load.ClosedLoopSettings;
 import io.llmperf4j.engine.load.Warmup;
 import io.llmperf4j.engine.overhead.ClientOverheadMonitor;
 import io.llmperf4j.model.BenchmarkRun;
-import io.llmperf4j.model.BenchmarkSettings;
 import io.llmperf4j.model.ClientOverhead;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.report.metrics.Metric;
@@ -31,7 +30,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
@@ -179,22 +177,12 @@ class ClientEventLoopStallWarningTest {
         } finally {
             stalling.set(false);
         }
-        return result.toBenchmarkRun(BenchmarkSettings.builder()
-                .model("m")
+        return result.toBenchmarkRun(TestRunSettings.llmperfRun(server.baseUrl())
                 .meanInputTokens(5)
-                .stddevInputTokens(0)
                 .meanOutputTokens(4)
-                .stddevOutputTokens(0)
                 .numConcurrentRequests(2)
                 .timeoutSeconds(120)
                 .maxNumCompletedRequests(requests)
-                .additionalSamplingParams(Map.of())
-                .llmApi("openai")
-                .metadata(Map.of())
-                .endpoint(server.baseUrl())
-                .tokenizer("llama-2 (built in)")
-                .promptMode("llmperf")
-                .seed(1L)
                 .build());
     }
 

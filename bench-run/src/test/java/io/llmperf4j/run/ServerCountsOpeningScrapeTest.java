@@ -66,22 +66,12 @@ class ServerCountsOpeningScrapeTest {
     }
 
     private static BenchmarkRun run(long windowStartEpochMillis, long durationNanos, List<RequestRecord> records) {
-        BenchmarkSettings settings = BenchmarkSettings.builder()
-                .model("m")
+        BenchmarkSettings settings = TestRunSettings.llmperfRun("http://127.0.0.1")
                 .meanInputTokens(10)
-                .stddevInputTokens(0)
                 .meanOutputTokens(5)
-                .stddevOutputTokens(0)
                 .numConcurrentRequests(2)
                 .timeoutSeconds(60)
                 .maxNumCompletedRequests(records.size())
-                .additionalSamplingParams(Map.of())
-                .llmApi("openai")
-                .metadata(Map.of())
-                .endpoint("http://127.0.0.1")
-                .tokenizer("llama-2 (built in)")
-                .promptMode("llmperf")
-                .seed(1L)
                 .build();
         return new BenchmarkRun(settings, records, windowStartEpochMillis,
                 windowStartEpochMillis + durationNanos / MILLI, durationNanos, records.size(), false);

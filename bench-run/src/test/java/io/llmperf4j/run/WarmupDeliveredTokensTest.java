@@ -10,7 +10,6 @@ import io.llmperf4j.engine.load.ClosedLoopRunner;
 import io.llmperf4j.engine.load.ClosedLoopSettings;
 import io.llmperf4j.engine.load.Warmup;
 import io.llmperf4j.model.BenchmarkRun;
-import io.llmperf4j.model.BenchmarkSettings;
 import io.llmperf4j.model.RequestRecord;
 import io.llmperf4j.model.RequestSpec;
 import io.llmperf4j.report.metrics.DeliveredTokens;
@@ -27,7 +26,6 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.OptionalInt;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -58,22 +56,12 @@ class WarmupDeliveredTokensTest {
             assertEquals(1, result.warmupRecords().size());
             assertEquals(4, result.records().stream().filter(RequestRecord::succeeded).count());
 
-            BenchmarkRun run = result.toBenchmarkRun(BenchmarkSettings.builder()
-                    .model("m")
+            BenchmarkRun run = result.toBenchmarkRun(TestRunSettings.llmperfRun(server.baseUrl())
                     .meanInputTokens(5)
-                    .stddevInputTokens(0)
                     .meanOutputTokens(20)
-                    .stddevOutputTokens(0)
                     .numConcurrentRequests(2)
                     .timeoutSeconds(60)
                     .maxNumCompletedRequests(4)
-                    .additionalSamplingParams(Map.of())
-                    .llmApi("openai")
-                    .metadata(Map.of())
-                    .endpoint(server.baseUrl())
-                    .tokenizer("llama-2 (built in)")
-                    .promptMode("llmperf")
-                    .seed(1L)
                     .build());
             TokenCounting counting = TokenCounting.DEFAULT;
             double measured = insideWindow(run, run.records(), counting);
