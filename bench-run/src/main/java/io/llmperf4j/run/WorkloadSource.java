@@ -451,12 +451,17 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
         return ((long) level << 32) | fork;
     }
 
+    /** Whether any request of the workload carries an image. */
+    private boolean carriesImages() {
+        return requests.stream().anyMatch(r -> r.inputs().hasImages());
+    }
+
     /**
      * Refuses --image-detail on a workload that carries no image (no --images-per-request, --image-dir, or dataset
      * or replay with images): the detail would be sent nowhere, yet the summaries would record it.
      */
     void checkImageDetailHasImages(String detail) {
-        if (detail != null && requests.stream().noneMatch(r -> r.inputs().hasImages())) {
+        if (detail != null && !carriesImages()) {
             throw new InvalidRequestException("--image-detail sets the detail of images, and this workload has none: "
                     + "give --images-per-request or --image-dir too (or a dataset whose lines have \"images\")");
         }
@@ -472,7 +477,7 @@ record WorkloadSource(List<RequestSpec> requests, Tokenizer promptTokenizer, boo
 
     /** As above, and the bodies of {@code inFlight} requests at once must fit the heap beside the images. */
     void checkImagesFit(String llmApi, boolean cluster, int inFlight, PrintStream err) {
-        if (requests.stream().noneMatch(r -> r.inputs().hasImages())) return;
+        if (!carriesImages()) return;
         if (!llmApi.equals("openai") && !llmApi.equals("anthropic")) {
             throw new InvalidRequestException("--llm-api " + llmApi + " cannot send images: use --llm-api openai "
                     + "(chat completions) or anthropic");
